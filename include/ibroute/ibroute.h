@@ -1,0 +1,27 @@
+/**
+ * @file ibroute.h
+ * @brief ibroute: InfiniBand routing as a library. Includes every public
+ *        header except the engine-author API (sys/engine.h).
+ *
+ * The flow is builder, then frozen topology, then result:
+ * ::ibr_fabric (fabric.h) -> ibr_fabric_freeze() -> ::ibr_topo (topo.h) ->
+ * ibr_route() (route.h) -> ::ibr_result (result.h) -> ibr_verify() (verify.h).
+ *
+ * @example route_fabric.c
+ */
+#ifndef IBROUTE_IBROUTE_H
+#define IBROUTE_IBROUTE_H
+
+#include "common.h"
+#include "context.h"
+#include "fabric.h"
+#include "formats.h"
+#include "generate.h"
+#include "options.h"
+#include "result.h"
+#include "route.h"
+#include "topo.h"
+#include "verify.h"
+#include "version.h"
+
+#endif

@@ -1,0 +1,122 @@
+/**
+ * @file options.h
+ * @brief Routing options shared by all engines.
+ *
+ * The struct is transparent and versioned: initialise it with
+ * ::IBR_OPTIONS_INIT or ibr_options_init(), then set the fields you need.
+ * New fields are only ever appended, with a version bump; the library reads
+ * only the fields the caller's version has. Pointers are borrowed for the
+ * duration of the call that receives the options; the library copies what
+ * it keeps.
+ */
+#ifndef IBROUTE_OPTIONS_H
+#define IBROUTE_OPTIONS_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** lmc value meaning "route every LID that each port owns". */
+#define IBR_LMC_TOPO 0xFFu
+
+/** A (node GUID, port number) pair, as in OpenSM's ignore-guids file. */
+typedef struct ibr_guid_port {
+    uint64_t guid;     /**< switch node GUID */
+    unsigned int port; /**< external port number */
+} ibr_guid_port;
+
+/** A (switch GUID, id) pair: updn's ids file. */
+typedef struct ibr_guid_id {
+    uint64_t guid;
+    uint64_t id;
+} ibr_guid_id;
+
+/**
+ * Progress callback for long routing calls: @p done of @p total units of
+ * the current phase @p phase. Return non-zero to cancel (the call then
+ * fails with ::IBR_ECANCELED). Runs on the calling thread.
+ */
+typedef int (*ibr_progress_fn)(void *user, const char *phase, uint64_t done,
+                               uint64_t total);
+
+/** Version of ::ibr_options this header describes. */
+#define IBR_OPTIONS_VERSION 1
+
+/** Routing options. */
+typedef struct ibr_options {
+    unsigned int version;  /**< ::IBR_OPTIONS_VERSION */
+    /** Route the first 2^lmc LIDs of each port's range; ::IBR_LMC_TOPO
+     *  (default) routes all the LIDs the topology gives each port. */
+    unsigned int lmc;
+    /** Data virtual lanes available to engines that layer routes (1..15,
+     *  default 8). */
+    unsigned int max_vls;
+    /** Non-zero: QoS is on (engines that support it produce SL2VL tables
+     *  and honour SLs). Default 0. */
+    int qos;
+    /** Seed of every random choice; 0 disables scatter_ports. Recorded in
+     *  the result. Default 0. */
+    uint64_t seed;
+    /** Non-zero: among equally good output ports pick one at random
+     *  (seeded by @c seed), as OpenSM's scatter_ports. Default 0. */
+    int scatter_ports;
+    /** Non-zero: OpenSM's port_shifting, which de-aligns LIDs across
+     *  switches. Default 0. */
+    int port_shifting;
+    /** Non-zero: routes to switch LIDs also count in port balancing
+     *  (OpenSM's port_profile_switch_nodes). Default 0. */
+    int port_profile_switch_nodes;
+    /** Root switch GUIDs (updn, ftree); NULL/0 = detect. */
+    const uint64_t *root_guids;
+    size_t n_root_guids;
+    /** Compute-node port GUIDs (ftree, sssp, dfsssp). */
+    const uint64_t *cn_guids;
+    size_t n_cn_guids;
+    /** I/O-node port GUIDs (ftree, sssp, dfsssp). */
+    const uint64_t *io_guids;
+    size_t n_io_guids;
+    /** Destination port GUIDs in the order routes are assigned (the
+     *  guid_routing_order file); listed ports are routed first. */
+    const uint64_t *guid_routing_order;
+    size_t n_guid_routing_order;
+    /** Non-zero: ports in guid_routing_order are not scattered. */
+    int guid_routing_order_no_scatter;
+    /** Switch ports whose routes do not count in load equalisation (OpenSM's
+     *  ignore-guids / port_prof_ignore_file). */
+    const ibr_guid_port *ignore_ports;
+    size_t n_ignore_ports;
+    /** updn ids: replace switch GUIDs in tie-breaking. */
+    const ibr_guid_id *ids;
+    size_t n_ids;
+    /** Non-zero: allow routes between roots that may break up/down
+     *  (updn, dnup, ftree). Default 0. */
+    int connect_roots;
+    /** ftree: reverse hops allowed for I/O nodes. Default 0. */
+    unsigned int max_reverse_hops;
+    /** Worker threads: 0 = one per online CPU (default), 1 = single
+     *  threaded. Results are identical whatever the count. */
+    unsigned int threads;
+    /** Progress/cancel callback, or NULL. */
+    ibr_progress_fn progress;
+    void *progress_user;
+} ibr_options;
+
+/** Default options. Equal to what ibr_options_init() produces. */
+#define IBR_OPTIONS_INIT                                                       \
+    { IBR_OPTIONS_VERSION, IBR_LMC_TOPO, 8, 0, 0, 0, 0, 0, NULL, 0, NULL, 0,   \
+      NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, NULL, NULL }
+
+/**
+ * Initialise @p opts to the defaults of options version @p version.
+ * @return 0, ::IBR_EINVAL (NULL), ::IBR_EVERSION (unknown version).
+ * Time complexity: O(1). Thread-safe.
+ */
+IBR_API int ibr_options_init(ibr_options *opts, unsigned int version);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

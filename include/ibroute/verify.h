@@ -1,0 +1,73 @@
+/**
+ * @file verify.h
+ * @brief Check a routing against its topology and measure it.
+ */
+#ifndef IBROUTE_VERIFY_H
+#define IBROUTE_VERIFY_H
+
+#include "common.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of ::ibr_verify_report this header describes. */
+#define IBR_VERIFY_REPORT_VERSION 1
+
+/**
+ * What ibr_verify() found. Hop counts are numbers of links from the source
+ * port to the destination port (two hosts on one switch are 2 hops apart);
+ * link loads count routes per directed switch-to-switch link over all
+ * (source end port, destination LID) pairs, every LID of a port counted.
+ */
+typedef struct ibr_verify_report {
+    unsigned int version;          /**< set by the caller: ::IBR_VERIFY_REPORT_VERSION */
+    /* switch-level correctness: every (switch, destination LID) */
+    uint64_t routes_checked;       /**< (switch, LID) pairs with a reachable destination */
+    uint64_t routes_ok;            /**< ... that reach it by following the LFTs */
+    uint64_t missing;              /**< LFT entry 255 although the destination is reachable */
+    uint64_t loops;                /**< following the LFTs cycles */
+    uint64_t bad_port;             /**< entry names a port that does not exist or is not cabled */
+    uint64_t down_link;            /**< entry sends over a down link */
+    uint64_t dead_end;             /**< route leaves the switch fabric without reaching the destination */
+    uint64_t unreachable;          /**< (switch, LID) pairs with no path in the topology */
+    uint64_t spurious;             /**< routes toward LIDs that no port owns */
+    uint64_t nonminimal;           /**< routes longer than the shortest path */
+    /* end-to-end: every (source end port, destination LID of another port) */
+    uint64_t pairs;                /**< pairs with a path in the topology */
+    uint64_t pairs_ok;             /**< ... routed correctly */
+    double avg_hops;               /**< over routed pairs */
+    unsigned int max_hops;
+    double avg_stretch;            /**< routed hops / shortest hops, averaged */
+    double max_stretch;
+    /* link load (edge forwarding index) */
+    uint64_t links;                /**< active directed switch-to-switch links */
+    uint64_t max_link_load;        /**< routes on the busiest link */
+    double mean_link_load;         /**< over all active links */
+    /** Credit-loop freedom: 1 free, 0 cycle found, -1 not checked. */
+    int deadlock_free;
+    /** The first problem found, naming switch, LID and port; "" if none. */
+    char first_error[256];
+} ibr_verify_report;
+
+/**
+ * Check a result against the topology it was computed on and measure it.
+ *
+ * @param[in,out] out report; set @c out->version first (::IBR_VERIFY_REPORT_VERSION).
+ * @return 0 when every check passes; ::IBR_EROUTES when a route is missing,
+ *         loops, uses a bad port or a down link (the report says which and
+ *         how many; first_error names the first); ::IBR_EINVAL (NULL
+ *         argument, failed result, result of another topology);
+ *         ::IBR_EVERSION; ::IBR_ENOMEM.
+ *
+ * Time complexity: O(S·(S+E) + L·S) for S switches, E links and L LIDs;
+ * memory O(S^2 + S + L). Thread-safe on shared read-only inputs.
+ */
+IBR_API int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,31 @@
+/* Shared helpers for the CUnit test programs. */
+#ifndef IBR_TEST_HARNESS_H
+#define IBR_TEST_HARNESS_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibroute/ibroute.h"
+
+/* Run one suite of tests given as a NULL-terminated CU_TestInfo array;
+   returns the process exit status (0 when every test passed). */
+int ibr_test_main(const char *suite, CU_TestInfo *tests);
+
+/* A context whose allocator fails the fail_at-th allocation (0-based)
+   and every one after it when fail_at >= 0; counts live blocks. */
+typedef struct ibr_test_alloc {
+    long fail_at;   /* -1: never fail */
+    long calls;     /* allocations attempted */
+    long live;      /* blocks currently allocated */
+} ibr_test_alloc;
+
+ibr_context *ibr_test_context(ibr_test_alloc *state);
+
+/* Generate a fabric from a spec and freeze it; aborts the test on error. */
+ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec);
+
+/* Read a whole file into a malloc'ed buffer; NULL on error. */
+char *ibr_test_read_file(const char *path, size_t *len);
+
+#endif
