@@ -22,6 +22,37 @@
  *
  * A fat-tree spec also accepts `hosts=N` (hosts per leaf, partial
  * population when below radix/2).
+ *
+ * Spec strings read `family[:key=value[,key=value]...]` with no blanks.
+ * Values are unsigned decimal or `0x` hexadecimal numbers; `m` and `w` take
+ * h numbers separated by `.`, `dims` numbers separated by `x`. Required keys
+ * and defaults: fattree `levels`, `radix` (`hosts=0`); xgft `h`, `m`, `w`
+ * (`hosts=0`); torus and mesh `dims` (`hosts=1`, `parallel=1`); hypercube
+ * `dim` (`hosts=1`); dragonfly `a`, `h` (`p=h`, `g=a*h+1`); random
+ * `switches`, `degree` (`hosts=1`, `seed=0`). An unknown family or key, a
+ * repeated or missing key and a malformed value fail with ::IBR_EINVAL and a
+ * message naming them.
+ *
+ * @section gen_conv Conventions shared by every generator
+ * - The fabric must be empty (::IBR_ESTATE otherwise). A generator builds
+ *   into a scratch fabric with the same context and moves the result in
+ *   only on success, so on any failure the fabric is still empty.
+ * - Node indices: all switches first, in the order each generator
+ *   documents, then the CAs, each cabled to consecutive switch ports.
+ * - GUIDs: switch number i (its node index) has node GUID
+ *   0x0002c902FF000000 + i; CA number n has node GUID
+ *   0x0002c903FF000000 + (n << 8) and port GUIDs node GUID + port number.
+ *   FF is the family: 01 fat tree/XGFT, 02 torus/mesh, 03 hypercube,
+ *   04 dragonfly, 05 random. System-image GUIDs are the defaults.
+ * - CAs have one port (XGFT hosts: w_1 ports, one per leaf) and the
+ *   description "H<n> HCA-1"; switch descriptions are given per family.
+ * - Links are 4x QDR and active. LIDs are assigned as
+ *   ibr_fabric_assign_lids(f, 0, ::IBR_LIDS_KEEP) does: LMC 0, switches
+ *   first, in node index order. A fabric that needs more than 0xBFFF LIDs
+ *   fails with ::IBR_ENOSPC before anything is built.
+ * - Generation is linear in the size of the fabric (the random generator
+ *   may do extra work only when its last free ports are mutually adjacent).
+ *   Not thread-safe on one fabric.
  */
 #ifndef IBROUTE_GENERATE_H
 #define IBROUTE_GENERATE_H
@@ -43,6 +74,18 @@ extern "C" {
  * XGFT(h; m_1..m_h; w_1..w_h): level 0 are hosts; a level-i switch has m[i-1]
  * children and every level-(i-1) node has w[i-1] parents. Every level-1
  * switch gets @c hosts hosts (0: m[0]).
+ *
+ * Labels and numbering (Ohring et al.'s definition): a level-l node has
+ * digits (d_h .. d_1), d_j in [0, m_j) for j > l and in [0, w_j) for
+ * j <= l; a level-(l-1) node and a level-l node are cabled when their
+ * labels differ at most in digit l. Within a level, nodes are numbered by
+ * their label as a mixed-radix number, d_h most significant. Switches come
+ * level by level from the leaves up ("L<l>-S<number in level>"), then the
+ * hosts in label order. A level-l switch's port c+1 (c < m_l) goes to the
+ * child whose digit l is c, port m_l+y+1 to the parent whose digit l+1 is
+ * y; a host's port y+1 goes to its leaf y. With @c hosts below m_1, only
+ * level-0 nodes with d_1 < hosts exist: leaf down ports above @c hosts
+ * stay empty.
  */
 typedef struct ibr_gen_xgft {
     unsigned int version;              /**< ::IBR_GEN_XGFT_VERSION */
@@ -56,7 +99,9 @@ typedef struct ibr_gen_xgft {
  * Generate an XGFT into the empty fabric @p f.
  * @return 0; ::IBR_ESTATE (fabric not empty); ::IBR_EINVAL (bad parameters,
  *         a switch would need more than 254 ports: the message says which);
- *         ::IBR_ENOSPC (LIDs); ::IBR_ENOMEM. On failure @p f stays empty.
+ *         ::IBR_EVERSION (unknown @c p->version); ::IBR_ENOSPC (LIDs);
+ *         ::IBR_ENOMEM. On failure @p f stays empty.
+ * Time complexity: O(nodes + links).
  */
 IBR_API int ibr_gen_xgft_fabric(ibr_fabric *f, const ibr_gen_xgft *p);
 
@@ -65,6 +110,13 @@ IBR_API int ibr_gen_xgft_fabric(ibr_fabric *f, const ibr_gen_xgft *p);
  * k-ary n-tree with k = radix/2, whose top level uses all radix ports
  * downward (hosts = radix * (radix/2)^(levels-1)). @p hosts_per_leaf 0 means
  * radix/2. @return as ibr_gen_xgft_fabric().
+ *
+ * It is XGFT(levels; k,..,k,radix; 1,k,..,k) with k = radix/2, so
+ * numbering, ports and descriptions are the XGFT ones (leaf ports 1..k to
+ * hosts, k+1..radix up). @p radix must be even, 2..254; with one level the
+ * single switch takes radix hosts (@p hosts_per_leaf 0 means radix).
+ * Examples: 2 levels of 36 ports give 648 hosts, 36 leaves, 18 spines;
+ * 3 levels give 11,664 hosts and 648 + 648 + 324 switches.
  */
 IBR_API int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int radix,
                              unsigned int hosts_per_leaf);
@@ -76,17 +128,42 @@ IBR_API int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int ra
  * direction links, then the "plus" direction links; hosts follow.
  * A torus dimension of size 2 gets one link set (both directions meet).
  * @return as ibr_gen_xgft_fabric().
+ *
+ * Switch index x_0 + n_0*(x_1 + n_1*(x_2 + ...)) (dimension 0 fastest),
+ * description "T(x_0,x_1,..)" for a torus and "M(...)" for a mesh. The
+ * k-th "plus" port of a switch is cabled to the k-th "minus" port of the
+ * next switch in that dimension; in a mesh the outward ports of the edge
+ * switches stay empty, as does everything of a dimension of size 1 (and,
+ * in a size-2 torus dimension, the minus ports of x=0 and plus ports of
+ * x=1). Hosts are ports 2*ndims*parallel+1.. . @p wrap non-zero gives a
+ * torus; @p parallel must be at least 1.
  */
 IBR_API int ibr_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int *dims,
                           int wrap, unsigned int hosts, unsigned int parallel);
 
-/** Generate a hypercube of dimension @p dim (2^dim switches). */
+/**
+ * Generate a hypercube of dimension @p dim (1..15; 2^dim switches), @p hosts
+ * hosts per switch. Switch index bits are its coordinates; port d+1 of
+ * every switch crosses dimension d (to index XOR 2^d, on its port d+1);
+ * hosts are ports dim+1.. . Descriptions "Q<index>".
+ * @return as ibr_gen_xgft_fabric().
+ */
 IBR_API int ibr_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int hosts);
 
 /**
  * Generate a dragonfly: @p g groups of @p a switches, all-to-all inside a
  * group, @p h global links per switch spread over the groups, @p p hosts
  * per switch. Requires a*h >= g-1.
+ *
+ * Router r of group G is switch G*a + r ("DF-G<G>-R<r>"). Its ports 1..a-1
+ * go to the other routers of the group in order (port j+1 to router j < r,
+ * port j to router j > r), ports a..a+h-1 are global, then p host ports.
+ * Global endpoint t = r*h + k (port a+k of router r) of group G is dealt in
+ * the consecutive ("absolute") arrangement: in round t / (g-1), endpoint
+ * t mod (g-1) goes to group t mod (g-1) if that is below G, else to the
+ * next one, so every pair of groups gets floor(a*h / (g-1)) cables and the
+ * remaining a*h mod (g-1) global ports of each group stay empty.
+ * @return as ibr_gen_xgft_fabric().
  */
 IBR_API int ibr_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p,
                               unsigned int h, unsigned int g);
@@ -94,6 +171,15 @@ IBR_API int ibr_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p,
 /**
  * Generate a connected random switch graph: @p switches switches, each with
  * about @p degree switch links, @p hosts hosts each, seeded by @p seed.
+ *
+ * A random spanning tree (degrees capped at @p degree) is completed with
+ * random links between switches that still have a free link port and are
+ * not yet neighbours: no self-links, no parallel links, degree at most
+ * @p degree, and all but a few switches reach it. Ports 1..degree carry
+ * switch links in the order they were made, hosts follow. Descriptions
+ * "R<index>". Needs at least 2 switches and 2 <= @p degree <= switches-1
+ * (degree 1 only for 2 switches). The same seed gives the same fabric on
+ * every platform. @return as ibr_gen_xgft_fabric().
  */
 IBR_API int ibr_gen_random(ibr_fabric *f, unsigned int switches, unsigned int degree,
                            unsigned int hosts, uint64_t seed);
@@ -110,7 +196,16 @@ IBR_API int ibr_fabric_generate(ibr_fabric *f, const char *spec);
  * switches random switches down (all their links), chosen by @p seed among
  * active ones. Links whose loss would disconnect the switch graph are not
  * spared: the caller asked for faults.
- * @return 0; ::IBR_ERANGE (more faults than candidates); ::IBR_ENOMEM.
+ *
+ * Candidate switches are those with at least one active link; the
+ * switches are drawn first, then the links among the active
+ * switch-to-switch links (loopbacks excluded) that touch no drawn switch,
+ * so exactly @p links cables go down besides the drawn switches' own.
+ * Works on any fabric, not only generated ones; the same fabric and seed
+ * give the same faults.
+ * @return 0; ::IBR_EINVAL (NULL @p f); ::IBR_ERANGE (more faults than
+ *         candidates); ::IBR_ENOMEM. On failure nothing is changed.
+ * Time complexity: O(nodes + ports).
  */
 IBR_API int ibr_fabric_inject_faults(ibr_fabric *f, unsigned int links,
                                      unsigned int switches, uint64_t seed);
