@@ -134,6 +134,9 @@ struct ibr_fabric {
 };
 
 int ibr__fabric_err(ibr_fabric *f, int code, const char *fmt, ...) IBR_PRINTF(3, 4);
+void ibr__port_info(ibr_port_info *out, const ibr__port *p);
+/* Name of a node type for messages: "switch", "CA", "router". */
+const char *ibr__type_name(int type);
 
 /* ------------------------------------------------------------------ */
 /* topo                                                                */
@@ -176,6 +179,10 @@ struct ibr_topo {
                              0x80000000 for node GUIDs */
     uint32_t n_guid;
 };
+
+/* Global port index of the port whose port GUID is guid (switch port 0 for
+   a switch GUID), or IBR_NONE. O(log ports). */
+uint32_t ibr__topo_find_port_guid(const ibr_topo *t, uint64_t guid);
 
 static inline const ibr__port *ibr__tport(const ibr_topo *t, uint32_t node, unsigned port)
 {

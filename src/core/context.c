@@ -1,0 +1,78 @@
+/* Contexts: allocator, logging, user engine registry. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+static void *libc_malloc(void *user, size_t size)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void *libc_realloc(void *user, void *p, size_t size)
+{
+    (void)user;
+    return realloc(p, size);
+}
+
+static void libc_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+/* Never modified: register_engine rejects the default context. */
+static ibr_context default_ctx = {
+    {libc_malloc, libc_realloc, libc_free, NULL}, NULL, NULL, IBR_LOG_WARN, NULL, 0, {0},
+};
+
+ibr_context *ibr__default_context(void)
+{
+    return &default_ctx;
+}
+
+int ibr_context_create(ibr_context **out, const ibr_context_config *cfg)
+{
+    ibr_context_config def = IBR_CONTEXT_CONFIG_INIT;
+    if (!out)
+        return IBR_EINVAL;
+    *out = NULL;
+    if (!cfg)
+        cfg = &def;
+    if (cfg->version != IBR_CONTEXT_CONFIG_VERSION)
+        return IBR_EVERSION;
+    ibr_allocator al = default_ctx.alloc;
+    if (cfg->alloc) {
+        if (!cfg->alloc->malloc_fn || !cfg->alloc->realloc_fn || !cfg->alloc->free_fn)
+            return IBR_EINVAL;
+        al = *cfg->alloc;
+    }
+    ibr_context *ctx = al.malloc_fn(al.user, sizeof *ctx);
+    if (!ctx)
+        return IBR_ENOMEM;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->alloc = al;
+    ctx->log = cfg->log;
+    ctx->log_user = cfg->log_user;
+    ctx->log_level = cfg->log_level;
+    *out = ctx;
+    return 0;
+}
+
+void ibr_context_destroy(ibr_context *ctx)
+{
+    if (!ctx || ctx == &default_ctx)
+        return;
+    for (size_t i = 0; i < ctx->n_engines; i++) {
+        ibr__free(ctx, ctx->engines[i].name);
+        ibr__free(ctx, ctx->engines[i].description);
+    }
+    ibr__free(ctx, ctx->engines);
+    ctx->alloc.free_fn(ctx->alloc.user, ctx);
+}
+
+const char *ibr_context_last_error(const ibr_context *ctx)
+{
+    return ctx ? ctx->last_error : "";
+}

@@ -1,0 +1,360 @@
+/* Result objects: storage and accessors. */
+#include <bsd/string.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+uint32_t ibr__n_src_slots(const ibr_topo *t)
+{
+    return t->n_end + t->n_sw;
+}
+
+uint32_t ibr__src_slot(const ibr_topo *t, uint16_t lid)
+{
+    if (lid == 0 || lid > t->max_lid || t->lid_port[lid] == IBR_NONE)
+        return IBR_NONE;
+    uint32_t gp = t->lid_port[lid];
+    const ibr__node *n = &t->nodes[t->port_node[gp]];
+    if (n->type == IBR_NODE_SWITCH)
+        return t->n_end + n->sw;
+    /* end ports are stored in ascending global port order */
+    uint32_t lo = 0, hi = t->n_end;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (t->end_port[mid] < gp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n_end && t->end_port[lo] == gp ? lo : IBR_NONE;
+}
+
+int ibr__result_new(ibr_result **out, const ibr_topo *t)
+{
+    ibr_result *r = ibr__calloc(t->ctx, 1, sizeof *r);
+    if (!r)
+        return IBR_ENOMEM;
+    r->ctx = t->ctx;
+    r->topo = t;
+    r->lft_size = (size_t)t->max_lid + 1;
+    r->vls_used = 1;
+    *out = r;
+    return 0;
+}
+
+int ibr__result_alloc_lft(ibr_result *r)
+{
+    size_t n = (size_t)r->topo->n_sw * r->lft_size;
+    if (!r->lft) {
+        r->lft = ibr__mallocarray(r->ctx, n ? n : 1, 1);
+        if (!r->lft)
+            return IBR_ENOMEM;
+    }
+    memset(r->lft, IBR_NO_ROUTE, n);
+    return 0;
+}
+
+int ibr__result_alloc_hops(ibr_result *r)
+{
+    if (r->hops)
+        return 0;
+    size_t n = (size_t)r->topo->n_sw * r->topo->n_sw;
+    r->hops = ibr__mallocarray(r->ctx, n ? n : 1, 1);
+    if (!r->hops)
+        return IBR_ENOMEM;
+    memset(r->hops, 255, n);
+    return 0;
+}
+
+static void free_extras(ibr_result *r)
+{
+    ibr_context *ctx = r->ctx;
+    ibr__free(ctx, r->hops);
+    r->hops = NULL;
+    ibr__free(ctx, r->sl);
+    r->sl = NULL;
+    r->sl_mode = IBR_SL_NONE;
+    ibr__free(ctx, r->sl2vl_off);
+    ibr__free(ctx, r->sl2vl);
+    r->sl2vl_off = NULL;
+    r->sl2vl = NULL;
+    for (size_t i = 0; i < r->n_mcast; i++)
+        ibr__free(ctx, r->mcast[i].bits);
+    ibr__free(ctx, r->mcast);
+    r->mcast = NULL;
+    r->n_mcast = 0;
+    for (size_t i = 0; i < r->n_artifacts; i++) {
+        ibr__free(ctx, r->artifacts[i].name);
+        ibr__free(ctx, r->artifacts[i].data);
+    }
+    ibr__free(ctx, r->artifacts);
+    r->artifacts = NULL;
+    r->n_artifacts = 0;
+    r->vls_used = 1;
+}
+
+void ibr__result_clear_tables(ibr_result *r)
+{
+    free_extras(r);
+    if (r->lft)
+        memset(r->lft, IBR_NO_ROUTE, (size_t)r->topo->n_sw * r->lft_size);
+}
+
+void ibr_result_destroy(ibr_result *r)
+{
+    if (!r)
+        return;
+    ibr_context *ctx = r->ctx;
+    free_extras(r);
+    for (size_t i = 0; i < r->n_attempts; i++)
+        ibr__free(ctx, r->attempts[i].message);
+    ibr__free(ctx, r->attempts);
+    ibr__free(ctx, r->lft);
+    ibr__free(ctx, r);
+}
+
+int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg)
+{
+    ibr__attempt *a = ibr__reallocarray(r->ctx, r->attempts, r->n_attempts + 1, sizeof *a);
+    if (!a)
+        return IBR_ENOMEM;
+    r->attempts = a;
+    char *m = ibr__strdup(r->ctx, msg ? msg : "");
+    if (!m)
+        return IBR_ENOMEM;
+    a = &r->attempts[r->n_attempts++];
+    strlcpy(a->name, name, sizeof a->name);
+    a->status = status;
+    a->message = m;
+    return 0;
+}
+
+int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size)
+{
+    ibr_context *ctx = r->ctx;
+    void *copy = ibr__malloc(ctx, size);
+    if (!copy)
+        return IBR_ENOMEM;
+    if (size)
+        memcpy(copy, data, size);
+    for (size_t i = 0; i < r->n_artifacts; i++)
+        if (!strcmp(r->artifacts[i].name, name)) {
+            ibr__free(ctx, r->artifacts[i].data);
+            r->artifacts[i].data = copy;
+            r->artifacts[i].size = size;
+            return 0;
+        }
+    char *nm = ibr__strdup(ctx, name);
+    ibr__artifact *a = nm ? ibr__reallocarray(ctx, r->artifacts, r->n_artifacts + 1, sizeof *a)
+                          : NULL;
+    if (!a) {
+        ibr__free(ctx, nm);
+        ibr__free(ctx, copy);
+        return IBR_ENOMEM;
+    }
+    r->artifacts = a;
+    r->artifacts[r->n_artifacts++] = (ibr__artifact){nm, copy, size};
+    return 0;
+}
+
+const ibr_topo *ibr_result_topo(const ibr_result *r)
+{
+    return r ? r->topo : NULL;
+}
+
+int ibr_result_status(const ibr_result *r)
+{
+    return r ? r->status : IBR_EINVAL;
+}
+
+const char *ibr_result_engine(const ibr_result *r)
+{
+    return r ? r->engine : "";
+}
+
+const char *ibr_result_last_error(const ibr_result *r)
+{
+    return r ? r->last_error : "";
+}
+
+uint64_t ibr_result_seed(const ibr_result *r)
+{
+    return r ? r->seed : 0;
+}
+
+size_t ibr_result_attempt_count(const ibr_result *r)
+{
+    return r ? r->n_attempts : 0;
+}
+
+int ibr_result_attempt(const ibr_result *r, size_t i, const char **engine, int *status,
+                       const char **message)
+{
+    if (!r || i >= r->n_attempts)
+        return IBR_ENOTFOUND;
+    if (engine)
+        *engine = r->attempts[i].name;
+    if (status)
+        *status = r->attempts[i].status;
+    if (message)
+        *message = r->attempts[i].message;
+    return 0;
+}
+
+size_t ibr_result_lft_size(const ibr_result *r)
+{
+    return r ? r->lft_size : 0;
+}
+
+const uint8_t *ibr_result_lft(const ibr_result *r, uint32_t sw)
+{
+    if (!r || !r->lft || r->status != 0 || sw >= r->topo->n_sw)
+        return NULL;
+    return r->lft + (size_t)sw * r->lft_size;
+}
+
+unsigned int ibr_result_lft_port(const ibr_result *r, uint32_t sw, uint16_t lid)
+{
+    const uint8_t *l = ibr_result_lft(r, sw);
+    if (!l || lid >= r->lft_size)
+        return IBR_NO_ROUTE;
+    return l[lid];
+}
+
+int ibr_result_copy_lft(const ibr_result *r, uint32_t sw, uint8_t *dst, size_t cap,
+                        size_t *needed)
+{
+    const uint8_t *l = ibr_result_lft(r, sw);
+    if (!l)
+        return IBR_ENOTFOUND;
+    if (needed)
+        *needed = r->lft_size;
+    if (cap < r->lft_size || !dst)
+        return IBR_ERANGE;
+    memcpy(dst, l, r->lft_size);
+    return 0;
+}
+
+int ibr_result_has_hops(const ibr_result *r)
+{
+    return r && r->hops != NULL;
+}
+
+unsigned int ibr_result_hops(const ibr_result *r, uint32_t sw, uint32_t dst_sw)
+{
+    if (!r || !r->hops || sw >= r->topo->n_sw || dst_sw >= r->topo->n_sw)
+        return 255;
+    return r->hops[(size_t)sw * r->topo->n_sw + dst_sw];
+}
+
+ibr_sl_mode ibr_result_sl_mode(const ibr_result *r)
+{
+    return r ? r->sl_mode : IBR_SL_NONE;
+}
+
+unsigned int ibr_result_path_sl(const ibr_result *r, uint16_t src_lid, uint16_t dst_lid)
+{
+    if (!r || !r->sl || dst_lid >= r->lft_size)
+        return 0;
+    if (r->sl_mode == IBR_SL_PER_DEST)
+        return r->sl[dst_lid];
+    uint32_t s = ibr__src_slot(r->topo, src_lid);
+    if (s == IBR_NONE)
+        return 0;
+    return r->sl[(size_t)s * r->lft_size + dst_lid];
+}
+
+int ibr_result_has_sl2vl(const ibr_result *r)
+{
+    return r && r->sl2vl != NULL;
+}
+
+int ibr_result_sl2vl(const ibr_result *r, uint32_t sw, unsigned int in_port, unsigned int out_port,
+                     uint8_t out[16])
+{
+    if (!r || sw >= r->topo->n_sw)
+        return IBR_ENOTFOUND;
+    const ibr__node *n = &r->topo->nodes[r->topo->sw_node[sw]];
+    if (in_port > n->nports || out_port > n->nports)
+        return IBR_ERANGE;
+    if (!r->sl2vl) {
+        for (unsigned i = 0; i < 16; i++)
+            out[i] = (uint8_t)(i < 15 ? i : 15);
+        return 0;
+    }
+    size_t w = (size_t)n->nports + 1;
+    memcpy(out, r->sl2vl + r->sl2vl_off[sw] + (in_port * w + out_port) * 16, 16);
+    return 0;
+}
+
+unsigned int ibr_result_vls_used(const ibr_result *r)
+{
+    return r ? r->vls_used : 0;
+}
+
+size_t ibr_result_mcast_count(const ibr_result *r)
+{
+    return r ? r->n_mcast : 0;
+}
+
+uint16_t ibr_result_mcast_mlid(const ibr_result *r, size_t i)
+{
+    return r && i < r->n_mcast ? r->mcast[i].mlid : 0;
+}
+
+int ibr_result_mcast_ports(const ibr_result *r, uint16_t mlid, uint32_t sw, uint8_t *ports,
+                           size_t cap, size_t *needed)
+{
+    if (!r || sw >= r->topo->n_sw)
+        return IBR_ENOTFOUND;
+    const ibr__mcast *g = NULL;
+    for (size_t i = 0; i < r->n_mcast; i++)
+        if (r->mcast[i].mlid == mlid)
+            g = &r->mcast[i];
+    if (!g)
+        return IBR_ENOTFOUND;
+    const uint8_t *bits = g->bits + (size_t)sw * 32;
+    size_t n = 0;
+    for (unsigned p = 0; p < 256; p++)
+        if (bits[p >> 3] & (1u << (p & 7)))
+            n++;
+    if (needed)
+        *needed = n;
+    if (cap < n || (n && !ports))
+        return IBR_ERANGE;
+    n = 0;
+    for (unsigned p = 0; p < 256; p++)
+        if (bits[p >> 3] & (1u << (p & 7)))
+            ports[n++] = (uint8_t)p;
+    return 0;
+}
+
+size_t ibr_result_artifact_count(const ibr_result *r)
+{
+    return r ? r->n_artifacts : 0;
+}
+
+int ibr_result_artifact(const ibr_result *r, size_t i, const char **name, const void **data,
+                        size_t *size)
+{
+    if (!r || i >= r->n_artifacts)
+        return IBR_ENOTFOUND;
+    if (name)
+        *name = r->artifacts[i].name;
+    if (data)
+        *data = r->artifacts[i].data;
+    if (size)
+        *size = r->artifacts[i].size;
+    return 0;
+}
+
+int ibr_result_find_artifact(const ibr_result *r, const char *name, const void **data,
+                             size_t *size)
+{
+    if (!r || !name)
+        return IBR_EINVAL;
+    for (size_t i = 0; i < r->n_artifacts; i++)
+        if (!strcmp(r->artifacts[i].name, name))
+            return ibr_result_artifact(r, i, NULL, data, size);
+    return IBR_ENOTFOUND;
+}

@@ -1,0 +1,224 @@
+/* The engine-author API: what an engine may read and write during a run. */
+#include <string.h>
+
+#include "core/internal.h"
+
+const ibr_topo *ibr_run_topo(const ibr_run *run)
+{
+    return run ? run->topo : NULL;
+}
+
+const ibr_options *ibr_run_options(const ibr_run *run)
+{
+    return run ? &run->opts : NULL;
+}
+
+uint8_t *ibr_run_lft(ibr_run *run, uint32_t sw)
+{
+    if (!run || sw >= run->topo->n_sw)
+        return NULL;
+    return run->res->lft + (size_t)sw * run->res->lft_size;
+}
+
+int ibr_run_set_hops(ibr_run *run, uint32_t sw, uint32_t dst_sw, unsigned int hops)
+{
+    if (!run)
+        return IBR_EINVAL;
+    const ibr_topo *t = run->topo;
+    if (sw >= t->n_sw || dst_sw >= t->n_sw)
+        return IBR_ENOTFOUND;
+    if (ibr__result_alloc_hops(run->res) < 0)
+        return IBR_ENOMEM;
+    run->res->hops[(size_t)sw * t->n_sw + dst_sw] = (uint8_t)(hops > 255 ? 255 : hops);
+    return 0;
+}
+
+int ibr_run_set_dest_sl(ibr_run *run, uint16_t dst_lid, unsigned int sl)
+{
+    if (!run)
+        return IBR_EINVAL;
+    ibr_result *r = run->res;
+    if (sl > 15 || dst_lid >= r->lft_size)
+        return IBR_ERANGE;
+    if (r->sl_mode == IBR_SL_PER_PAIR)
+        return IBR_ESTATE;
+    if (!r->sl) {
+        r->sl = ibr__calloc(r->ctx, r->lft_size, 1);
+        if (!r->sl)
+            return IBR_ENOMEM;
+        r->sl_mode = IBR_SL_PER_DEST;
+    }
+    r->sl[dst_lid] = (uint8_t)sl;
+    return 0;
+}
+
+int ibr_run_set_path_sl(ibr_run *run, uint16_t src_lid, uint16_t dst_lid, unsigned int sl)
+{
+    if (!run)
+        return IBR_EINVAL;
+    ibr_result *r = run->res;
+    const ibr_topo *t = run->topo;
+    if (sl > 15 || dst_lid >= r->lft_size || src_lid >= r->lft_size)
+        return IBR_ERANGE;
+    uint32_t slot = ibr__src_slot(t, src_lid);
+    if (slot == IBR_NONE)
+        return IBR_ENOTFOUND;
+    if (r->sl_mode != IBR_SL_PER_PAIR) {
+        size_t n = (size_t)ibr__n_src_slots(t) * r->lft_size;
+        uint8_t *pp = ibr__calloc(r->ctx, n ? n : 1, 1);
+        if (!pp)
+            return IBR_ENOMEM;
+        if (r->sl_mode == IBR_SL_PER_DEST)
+            for (uint32_t s = 0; s < ibr__n_src_slots(t); s++)
+                memcpy(pp + (size_t)s * r->lft_size, r->sl, r->lft_size);
+        ibr__free(r->ctx, r->sl);
+        r->sl = pp;
+        r->sl_mode = IBR_SL_PER_PAIR;
+    }
+    r->sl[(size_t)slot * r->lft_size + dst_lid] = (uint8_t)sl;
+    return 0;
+}
+
+int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port, unsigned int out_port,
+                      const uint8_t map[16])
+{
+    if (!run)
+        return IBR_EINVAL;
+    const ibr_topo *t = run->topo;
+    ibr_result *r = run->res;
+    if (sw >= t->n_sw)
+        return IBR_ENOTFOUND;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    if (in_port > n->nports || out_port > n->nports)
+        return IBR_ERANGE;
+    for (unsigned i = 0; i < 16; i++)
+        if (map[i] > 15)
+            return IBR_ERANGE;
+    if (!r->sl2vl) {
+        uint32_t *off = ibr__mallocarray(r->ctx, t->n_sw ? t->n_sw : 1, sizeof *off);
+        size_t total = 0;
+        if (!off)
+            return IBR_ENOMEM;
+        for (uint32_t s = 0; s < t->n_sw; s++) {
+            size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+            off[s] = (uint32_t)total;
+            total += w * w * 16;
+        }
+        uint8_t *tab = ibr__mallocarray(r->ctx, total ? total : 1, 1);
+        if (!tab) {
+            ibr__free(r->ctx, off);
+            return IBR_ENOMEM;
+        }
+        for (size_t i = 0; i < total; i++)
+            tab[i] = (uint8_t)((i % 16) < 15 ? i % 16 : 15);
+        r->sl2vl_off = off;
+        r->sl2vl = tab;
+    }
+    size_t w = (size_t)n->nports + 1;
+    memcpy(r->sl2vl + r->sl2vl_off[sw] + (in_port * w + out_port) * 16, map, 16);
+    return 0;
+}
+
+int ibr_run_set_vls_used(ibr_run *run, unsigned int vls)
+{
+    if (!run)
+        return IBR_EINVAL;
+    if (vls < 1 || vls > 15)
+        return IBR_ERANGE;
+    run->res->vls_used = vls;
+    return 0;
+}
+
+int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw, unsigned int port)
+{
+    if (!run)
+        return IBR_EINVAL;
+    const ibr_topo *t = run->topo;
+    ibr_result *r = run->res;
+    if (mlid < 0xC000 || mlid > 0xFFFE)
+        return IBR_ERANGE;
+    if (sw >= t->n_sw)
+        return IBR_ENOTFOUND;
+    if (port > t->nodes[t->sw_node[sw]].nports)
+        return IBR_ERANGE;
+    ibr__mcast *g = NULL;
+    for (size_t i = 0; i < r->n_mcast; i++)
+        if (r->mcast[i].mlid == mlid)
+            g = &r->mcast[i];
+    if (!g) {
+        uint8_t *bits = ibr__calloc(r->ctx, (size_t)t->n_sw * 32 + 1, 1);
+        if (!bits)
+            return IBR_ENOMEM;
+        ibr__mcast *m = ibr__reallocarray(r->ctx, r->mcast, r->n_mcast + 1, sizeof *m);
+        if (!m) {
+            ibr__free(r->ctx, bits);
+            return IBR_ENOMEM;
+        }
+        r->mcast = m;
+        /* keep groups sorted by MLID */
+        size_t pos = r->n_mcast;
+        while (pos > 0 && m[pos - 1].mlid > mlid) {
+            m[pos] = m[pos - 1];
+            pos--;
+        }
+        m[pos] = (ibr__mcast){mlid, bits};
+        r->n_mcast++;
+        g = &m[pos];
+    }
+    g->bits[(size_t)sw * 32 + (port >> 3)] |= (uint8_t)(1u << (port & 7));
+    return 0;
+}
+
+int ibr_run_add_artifact(ibr_run *run, const char *name, const void *data, size_t size)
+{
+    if (!run || !name || !*name || (size && !data))
+        return IBR_EINVAL;
+    return ibr__result_set_artifact(run->res, name, data, size);
+}
+
+int ibr__run_decline(ibr_run *run, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ibr__verr(run->message, 0, fmt, ap);
+    va_end(ap);
+    return IBR_EDECLINED;
+}
+
+int ibr__run_fail(ibr_run *run, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ibr__verr(run->message, 0, fmt, ap);
+    va_end(ap);
+    return code < 0 ? code : IBR_EINTERNAL;
+}
+
+int ibr_run_decline(ibr_run *run, const char *message)
+{
+    if (!run)
+        return IBR_EDECLINED;
+    return ibr__run_decline(run, "%s", message ? message : "declined");
+}
+
+int ibr_run_fail(ibr_run *run, int code, const char *message)
+{
+    if (!run)
+        return code < 0 ? code : IBR_EINTERNAL;
+    return ibr__run_fail(run, code, "%s", message ? message : "failed");
+}
+
+void ibr_run_log(ibr_run *run, int level, const char *message)
+{
+    if (run && message)
+        ibr__log(run->ctx, level, "%s", message);
+}
+
+int ibr_run_progress(ibr_run *run, const char *phase, uint64_t done, uint64_t total)
+{
+    if (!run || !run->opts.progress)
+        return 0;
+    if (run->opts.progress(run->opts.progress_user, phase ? phase : "", done, total))
+        return IBR_ECANCELED;
+    return 0;
+}

@@ -1,0 +1,394 @@
+/* Freezing a fabric into the compact, immutable topology engines route. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+typedef struct {
+    uint64_t key;
+    uint32_t node;
+} swkey;
+
+static int cmp_swkey(const void *a, const void *b)
+{
+    const swkey *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+typedef struct {
+    uint64_t guid;
+    uint32_t val;
+} guident;
+
+static int cmp_guident(const void *a, const void *b)
+{
+    const guident *x = a, *y = b;
+    if (x->guid != y->guid)
+        return x->guid < y->guid ? -1 : 1;
+    /* node entries (high bit) first */
+    uint32_t xn = x->val & 0x80000000u, yn = y->val & 0x80000000u;
+    if (xn != yn)
+        return xn ? -1 : 1;
+    return x->val < y->val ? -1 : x->val > y->val;
+}
+
+void ibr_topo_destroy(ibr_topo *t)
+{
+    if (!t)
+        return;
+    ibr_context *ctx = t->ctx;
+    ibr__free(ctx, t->nodes);
+    ibr__free(ctx, t->ports);
+    ibr__free(ctx, t->port_node);
+    ibr__free(ctx, t->sw_node);
+    ibr__free(ctx, t->adj_off);
+    ibr__free(ctx, t->adj);
+    ibr__free(ctx, t->end_port);
+    ibr__free(ctx, t->lid_port);
+    ibr__free(ctx, t->lid_sw);
+    ibr__free(ctx, t->lid_swport);
+    ibr__free(ctx, t->guid_keys);
+    ibr__free(ctx, t->guid_vals);
+    ibr__free(ctx, t);
+}
+
+int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
+{
+    if (!out || !f)
+        return IBR_EINVAL;
+    *out = NULL;
+    ibr_context *ctx = f->ctx;
+    ibr_topo *t = ibr__calloc(ctx, 1, sizeof *t);
+    swkey *keys = NULL;
+    guident *ge = NULL;
+    if (!t)
+        goto nomem;
+    t->ctx = ctx;
+    t->n_nodes = (uint32_t)f->n_nodes;
+    t->n_ports = (uint32_t)f->n_ports;
+    size_t nn = f->n_nodes ? f->n_nodes : 1, np = f->n_ports ? f->n_ports : 1;
+    t->nodes = ibr__mallocarray(ctx, nn, sizeof *t->nodes);
+    t->ports = ibr__mallocarray(ctx, np, sizeof *t->ports);
+    t->port_node = ibr__mallocarray(ctx, np, sizeof *t->port_node);
+    if (!t->nodes || !t->ports || !t->port_node)
+        goto nomem;
+    if (f->n_nodes)
+        memcpy(t->nodes, f->nodes, f->n_nodes * sizeof *t->nodes);
+    if (f->n_ports)
+        memcpy(t->ports, f->ports, f->n_ports * sizeof *t->ports);
+
+    /* switches in ascending byte-reversed GUID order */
+    uint32_t nsw = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        t->nodes[i].sw = IBR_NONE;
+        for (unsigned p = 0; p <= t->nodes[i].nports; p++)
+            t->port_node[t->nodes[i].port_off + p] = i;
+        if (t->nodes[i].type == IBR_NODE_SWITCH)
+            nsw++;
+    }
+    t->n_sw = nsw;
+    keys = ibr__mallocarray(ctx, nsw ? nsw : 1, sizeof *keys);
+    t->sw_node = ibr__mallocarray(ctx, nsw ? nsw : 1, sizeof *t->sw_node);
+    t->adj_off = ibr__mallocarray(ctx, (size_t)nsw + 1, sizeof *t->adj_off);
+    if (!keys || !t->sw_node || !t->adj_off)
+        goto nomem;
+    nsw = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        if (t->nodes[i].type == IBR_NODE_SWITCH)
+            keys[nsw++] = (swkey){ibr__guid_key(t->nodes[i].guid), i};
+    qsort(keys, nsw, sizeof *keys, cmp_swkey);
+    for (uint32_t s = 0; s < nsw; s++) {
+        t->sw_node[s] = keys[s].node;
+        t->nodes[keys[s].node].sw = s;
+    }
+    ibr__free(ctx, keys);
+    keys = NULL;
+
+    /* CSR of active switch-to-switch links */
+    uint32_t nadj = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        for (unsigned p = 1; p <= n->nports; p++) {
+            const ibr__port *pt = &t->ports[n->port_off + p];
+            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
+                pt->remote_node != t->sw_node[s] &&
+                t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+                nadj++;
+        }
+    }
+    t->adj = ibr__mallocarray(ctx, nadj ? nadj : 1, sizeof *t->adj);
+    if (!t->adj)
+        goto nomem;
+    nadj = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        t->adj_off[s] = nadj;
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        for (unsigned p = 1; p <= n->nports; p++) {
+            const ibr__port *pt = &t->ports[n->port_off + p];
+            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
+                pt->remote_node != t->sw_node[s] &&
+                t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+                t->adj[nadj++] = (ibr__adj){t->nodes[pt->remote_node].sw, (uint8_t)p,
+                                            pt->remote_port};
+        }
+    }
+    t->adj_off[nsw] = nadj;
+    t->n_adj = nadj;
+
+    /* LIDs */
+    uint16_t max_lid = 0;
+    uint32_t nend = 0;
+    for (uint32_t gp = 0; gp < t->n_ports; gp++) {
+        const ibr__port *pt = &t->ports[gp];
+        if (!pt->lid)
+            continue;
+        uint32_t top = pt->lid + (1u << pt->lmc) - 1;
+        if (top > max_lid)
+            max_lid = (uint16_t)top;
+        const ibr__node *n = &t->nodes[t->port_node[gp]];
+        if (n->type != IBR_NODE_SWITCH && pt->remote_node != IBR_NONE &&
+            pt->state == IBR_LINK_ACTIVE)
+            nend++;
+    }
+    t->max_lid = max_lid;
+    t->n_end = nend;
+    size_t nl = (size_t)max_lid + 1;
+    t->end_port = ibr__mallocarray(ctx, nend ? nend : 1, sizeof *t->end_port);
+    t->lid_port = ibr__mallocarray(ctx, nl, sizeof *t->lid_port);
+    t->lid_sw = ibr__mallocarray(ctx, nl, sizeof *t->lid_sw);
+    t->lid_swport = ibr__calloc(ctx, nl, sizeof *t->lid_swport);
+    if (!t->end_port || !t->lid_port || !t->lid_sw || !t->lid_swport)
+        goto nomem;
+    for (size_t l = 0; l < nl; l++)
+        t->lid_port[l] = t->lid_sw[l] = IBR_NONE;
+    nend = 0;
+    size_t nolid = 0;
+    for (uint32_t gp = 0; gp < t->n_ports; gp++) {
+        const ibr__port *pt = &t->ports[gp];
+        const ibr__node *n = &t->nodes[t->port_node[gp]];
+        unsigned port = gp - n->port_off;
+        int is_sw = n->type == IBR_NODE_SWITCH;
+        if (!pt->lid) {
+            if ((is_sw && port == 0) ||
+                (!is_sw && port > 0 && pt->remote_node != IBR_NONE))
+                nolid++;
+            continue;
+        }
+        uint32_t dsw = IBR_NONE;
+        uint8_t dport = 0;
+        if (is_sw) {
+            dsw = n->sw;
+        } else if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE) {
+            t->end_port[nend++] = gp;
+            const ibr__node *rn = &t->nodes[pt->remote_node];
+            if (rn->type == IBR_NODE_SWITCH) {
+                dsw = rn->sw;
+                dport = pt->remote_port;
+            }
+        }
+        for (uint32_t l = pt->lid; l < pt->lid + (1u << pt->lmc); l++) {
+            t->lid_port[l] = gp;
+            t->lid_sw[l] = dsw;
+            t->lid_swport[l] = dport;
+        }
+    }
+    if (nolid)
+        ibr__log(ctx, IBR_LOG_WARN, "%zu ports have no LID and will get no routes", nolid);
+
+    /* sorted GUID index: node GUIDs and port GUIDs */
+    size_t ng = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        ng += 1 + (t->nodes[i].type == IBR_NODE_SWITCH ? 1 : t->nodes[i].nports);
+    ge = ibr__mallocarray(ctx, ng ? ng : 1, sizeof *ge);
+    t->guid_keys = ibr__mallocarray(ctx, ng ? ng : 1, sizeof *t->guid_keys);
+    t->guid_vals = ibr__mallocarray(ctx, ng ? ng : 1, sizeof *t->guid_vals);
+    if (!ge || !t->guid_keys || !t->guid_vals)
+        goto nomem;
+    ng = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        const ibr__node *n = &t->nodes[i];
+        ge[ng++] = (guident){n->guid, i | 0x80000000u};
+        unsigned p0 = n->type == IBR_NODE_SWITCH ? 0 : 1;
+        unsigned p1 = n->type == IBR_NODE_SWITCH ? 0 : n->nports;
+        for (unsigned p = p0; p <= p1; p++)
+            ge[ng++] = (guident){t->ports[n->port_off + p].guid, n->port_off + p};
+    }
+    qsort(ge, ng, sizeof *ge, cmp_guident);
+    for (size_t i = 0; i < ng; i++) {
+        t->guid_keys[i] = ge[i].guid;
+        t->guid_vals[i] = ge[i].val;
+    }
+    t->n_guid = (uint32_t)ng;
+    ibr__free(ctx, ge);
+    f->last_error[0] = 0;
+    *out = t;
+    return 0;
+nomem:
+    ibr__free(ctx, keys);
+    ibr__free(ctx, ge);
+    ibr_topo_destroy(t);
+    return ibr__fabric_err(f, IBR_ENOMEM, "out of memory freezing the fabric");
+}
+
+ibr_context *ibr_topo_context(const ibr_topo *t)
+{
+    return t ? t->ctx : ibr__default_context();
+}
+
+uint32_t ibr_topo_node_count(const ibr_topo *t)
+{
+    return t ? t->n_nodes : 0;
+}
+
+uint32_t ibr_topo_switch_count(const ibr_topo *t)
+{
+    return t ? t->n_sw : 0;
+}
+
+uint32_t ibr_topo_endport_count(const ibr_topo *t)
+{
+    return t ? t->n_end : 0;
+}
+
+uint16_t ibr_topo_max_lid(const ibr_topo *t)
+{
+    return t ? t->max_lid : 0;
+}
+
+uint32_t ibr_topo_switch_node(const ibr_topo *t, uint32_t sw)
+{
+    return t && sw < t->n_sw ? t->sw_node[sw] : IBR_NONE;
+}
+
+uint32_t ibr_topo_node_switch(const ibr_topo *t, uint32_t node)
+{
+    return t && node < t->n_nodes ? t->nodes[node].sw : IBR_NONE;
+}
+
+int ibr_topo_node_info(ibr_node_info *out, const ibr_topo *t, uint32_t node)
+{
+    if (!t || !out)
+        return IBR_EINVAL;
+    if (node >= t->n_nodes)
+        return IBR_ENOTFOUND;
+    const ibr__node *n = &t->nodes[node];
+    out->type = (ibr_node_type)n->type;
+    out->nports = n->nports;
+    out->node_guid = n->guid;
+    out->sysimg_guid = n->sysimg ? n->sysimg : n->guid;
+    out->port0_guid = t->ports[n->port_off + (n->type == IBR_NODE_SWITCH ? 0 : 1)].guid;
+    out->desc = n->desc;
+    return 0;
+}
+
+int ibr_topo_port_info(ibr_port_info *out, const ibr_topo *t, uint32_t node, unsigned int port)
+{
+    if (!t || !out)
+        return IBR_EINVAL;
+    if (node >= t->n_nodes)
+        return IBR_ENOTFOUND;
+    if (port > t->nodes[node].nports)
+        return IBR_ERANGE;
+    ibr__port_info(out, ibr__tport(t, node, port));
+    return 0;
+}
+
+int ibr_topo_lid_owner(uint32_t *node, unsigned int *port, const ibr_topo *t, uint16_t lid)
+{
+    if (!t)
+        return IBR_EINVAL;
+    if (lid == 0 || lid > t->max_lid || t->lid_port[lid] == IBR_NONE)
+        return IBR_ENOTFOUND;
+    uint32_t gp = t->lid_port[lid];
+    uint32_t n = t->port_node[gp];
+    if (node)
+        *node = n;
+    if (port)
+        *port = gp - t->nodes[n].port_off;
+    return 0;
+}
+
+int ibr_topo_find_guid(uint32_t *node, unsigned int *port, const ibr_topo *t, uint64_t guid)
+{
+    if (!t)
+        return IBR_EINVAL;
+    size_t lo = 0, hi = t->n_guid;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->guid_keys[mid] < guid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo >= t->n_guid || t->guid_keys[lo] != guid)
+        return IBR_ENOTFOUND;
+    uint32_t v = t->guid_vals[lo];
+    uint32_t n;
+    unsigned p;
+    if (v & 0x80000000u) {
+        n = v & 0x7fffffffu;
+        p = t->nodes[n].type == IBR_NODE_SWITCH ? 0 : 1;
+    } else {
+        n = t->port_node[v];
+        p = v - t->nodes[n].port_off;
+    }
+    if (node)
+        *node = n;
+    if (port)
+        *port = p;
+    return 0;
+}
+
+uint32_t ibr__topo_find_port_guid(const ibr_topo *t, uint64_t guid)
+{
+    size_t lo = 0, hi = t->n_guid;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->guid_keys[mid] < guid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < t->n_guid && t->guid_keys[lo] == guid; lo++)
+        if (!(t->guid_vals[lo] & 0x80000000u))
+            return t->guid_vals[lo];
+    return IBR_NONE;
+}
+
+unsigned int ibr_topo_switch_distance(const ibr_topo *t, uint32_t a, uint32_t b)
+{
+    if (!t || a >= t->n_sw || b >= t->n_sw)
+        return 255;
+    if (a == b)
+        return 0;
+    uint32_t *q = ibr__mallocarray(t->ctx, t->n_sw, sizeof *q);
+    uint8_t *d = ibr__mallocarray(t->ctx, t->n_sw, 1);
+    unsigned res = 255;
+    if (q && d) {
+        memset(d, 255, t->n_sw);
+        uint32_t head = 0, tail = 0;
+        d[a] = 0;
+        q[tail++] = a;
+        while (head < tail && res == 255) {
+            uint32_t s = q[head++];
+            if (d[s] >= 254)
+                break;
+            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
+                uint32_t n = t->adj[e].sw;
+                if (d[n] != 255)
+                    continue;
+                d[n] = (uint8_t)(d[s] + 1);
+                if (n == b) {
+                    res = d[n];
+                    break;
+                }
+                q[tail++] = n;
+            }
+        }
+    }
+    ibr__free(t->ctx, q);
+    ibr__free(t->ctx, d);
+    return res;
+}

@@ -1,0 +1,363 @@
+/*
+ * ibr_verify(): follow the LFTs from every switch toward every LID, classify
+ * each route, and measure hop counts, stretch and link load.
+ *
+ * Per destination LID the LFT entries of all switches form a functional
+ * graph (each switch points to at most one next switch). One pass with an
+ * explicit stack resolves every switch to "delivered after k hops" or to the
+ * first failure on its way, in O(S) per LID, without recursion. Link loads
+ * are then accumulated from the farthest switches inward, so the whole
+ * check costs O(L·S) after the O(S·(S+E)) shortest-path matrix.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+enum {
+    ST_UNKNOWN = 0,
+    ST_ACTIVE, /* on the current walk */
+    ST_OK,
+    ST_MISSING,
+    ST_LOOP,
+    ST_BADPORT,
+    ST_DOWN,
+    ST_DEADEND,
+};
+
+typedef struct vstate {
+    const ibr_topo *t;
+    const ibr_result *r;
+    const uint8_t *dist;
+    uint32_t *port_adj;  /* global port -> adj index or IBR_NONE */
+    uint8_t *st;         /* per switch */
+    uint16_t *len;       /* per switch: switch hops to the delivering switch */
+    uint32_t *next;      /* per switch: next switch (IBR_NONE at the end) */
+    uint32_t *fail_sw;   /* per switch: where its route failed */
+    uint32_t *stack;
+    uint32_t *srcw;      /* per switch: end ports attached (sources) */
+    uint64_t *acc;
+    uint32_t *bucket_off;
+    uint32_t *bucket;
+    uint64_t *load;      /* per adj */
+    ibr_verify_report *rep;
+} vstate;
+
+static const char *node_label(const ibr_topo *t, uint32_t sw, char *buf, size_t n)
+{
+    const ibr__node *nd = &t->nodes[t->sw_node[sw]];
+    if (nd->desc[0])
+        snprintf(buf, n, "0x%016" PRIx64 " (%s)", nd->guid, nd->desc);
+    else
+        snprintf(buf, n, "0x%016" PRIx64, nd->guid);
+    return buf;
+}
+
+static void note_error(vstate *v, uint32_t from, uint32_t at, unsigned lid, int kind)
+{
+    if (v->rep->first_error[0])
+        return;
+    char a[128], b[128];
+    const ibr_topo *t = v->t;
+    unsigned port = v->r->lft[(size_t)at * v->r->lft_size + lid];
+    const char *what = "";
+    switch (kind) {
+    case ST_MISSING:
+        what = "no route";
+        break;
+    case ST_LOOP:
+        what = "forwarding loop";
+        break;
+    case ST_BADPORT:
+        what = "route to a port that does not exist or is not cabled";
+        break;
+    case ST_DOWN:
+        what = "route over a down link";
+        break;
+    case ST_DEADEND:
+        what = "route leaves the fabric through an end node";
+        break;
+    }
+    snprintf(v->rep->first_error, sizeof v->rep->first_error,
+             "LID %u from switch %s: %s at switch %s port %u", lid, node_label(t, from, a, sizeof a),
+             what, node_label(t, at, b, sizeof b), port);
+}
+
+/* Next hop of switch s toward lid: returns a state (ST_OK with *next set to
+   the next switch or IBR_NONE when delivered here, or a failure). */
+static int step(const vstate *v, uint32_t s, unsigned lid, uint32_t dsw, unsigned dport,
+                uint32_t *next)
+{
+    const ibr_topo *t = v->t;
+    unsigned p = v->r->lft[(size_t)s * v->r->lft_size + lid];
+    *next = IBR_NONE;
+    if (s == dsw && p == dport)
+        return ST_OK;
+    if (p == IBR_NO_ROUTE)
+        return ST_MISSING;
+    const ibr__node *n = &t->nodes[t->sw_node[s]];
+    if (p == 0 || p > n->nports)
+        return ST_BADPORT;
+    const ibr__port *pt = &t->ports[n->port_off + p];
+    if (pt->remote_node == IBR_NONE)
+        return ST_BADPORT;
+    if (pt->state != IBR_LINK_ACTIVE)
+        return ST_DOWN;
+    uint32_t a = v->port_adj[n->port_off + p];
+    if (a == IBR_NONE)
+        return ST_DEADEND;
+    *next = t->adj[a].sw;
+    return ST_OK;
+}
+
+static void check_lid(vstate *v, unsigned lid)
+{
+    const ibr_topo *t = v->t;
+    ibr_verify_report *rep = v->rep;
+    size_t nsw = t->n_sw;
+    uint32_t owner = t->lid_port[lid];
+    const uint8_t *lftcol = v->r->lft + lid;
+    if (owner == IBR_NONE) {
+        for (size_t s = 0; s < nsw; s++)
+            if (lftcol[s * v->r->lft_size] != IBR_NO_ROUTE)
+                rep->spurious++;
+        return;
+    }
+    uint32_t dsw = t->lid_sw[lid];
+    unsigned dport = t->lid_swport[lid];
+    if (dsw == IBR_NONE) {
+        rep->unreachable += nsw;
+        return;
+    }
+    memset(v->st, ST_UNKNOWN, nsw);
+    for (uint32_t s0 = 0; s0 < nsw; s0++) {
+        if (v->st[s0] != ST_UNKNOWN)
+            continue;
+        if (v->dist[(size_t)s0 * nsw + dsw] == 255) {
+            rep->unreachable++;
+            continue;
+        }
+        /* walk until a resolved switch, a failure or a revisit */
+        size_t sp = 0;
+        uint32_t s = s0;
+        int res;
+        uint32_t fail_at;
+        uint16_t base_len = 0;
+        for (;;) {
+            v->st[s] = ST_ACTIVE;
+            v->stack[sp++] = s;
+            uint32_t nx;
+            int k = step(v, s, lid, dsw, dport, &nx);
+            v->next[s] = nx;
+            if (k != ST_OK) {
+                res = k;
+                fail_at = s;
+                break;
+            }
+            if (nx == IBR_NONE) {
+                res = ST_OK;
+                base_len = 0;
+                fail_at = IBR_NONE;
+                v->len[s] = 0;
+                sp--; /* s resolved below with len 0 */
+                v->st[s] = ST_OK;
+                break;
+            }
+            if (v->st[nx] == ST_ACTIVE) {
+                res = ST_LOOP;
+                fail_at = nx;
+                break;
+            }
+            if (v->st[nx] != ST_UNKNOWN) {
+                res = v->st[nx];
+                fail_at = res == ST_OK ? IBR_NONE : v->fail_sw[nx];
+                base_len = res == ST_OK ? v->len[nx] : 0;
+                break;
+            }
+            s = nx;
+        }
+        /* resolve the stack from its top (closest to the destination) */
+        while (sp > 0) {
+            uint32_t u = v->stack[--sp];
+            v->st[u] = (uint8_t)res;
+            if (res == ST_OK) {
+                base_len++;
+                v->len[u] = base_len;
+            } else {
+                v->fail_sw[u] = fail_at;
+            }
+        }
+    }
+    /* count */
+    for (uint32_t s = 0; s < nsw; s++) {
+        int k = v->st[s];
+        if (k == ST_UNKNOWN)
+            continue; /* unreachable, counted above */
+        rep->routes_checked++;
+        switch (k) {
+        case ST_OK:
+            rep->routes_ok++;
+            if (v->len[s] > v->dist[(size_t)s * nsw + dsw])
+                rep->nonminimal++;
+            break;
+        case ST_MISSING:
+            rep->missing++;
+            break;
+        case ST_LOOP:
+            rep->loops++;
+            break;
+        case ST_BADPORT:
+            rep->bad_port++;
+            break;
+        case ST_DOWN:
+            rep->down_link++;
+            break;
+        case ST_DEADEND:
+            rep->dead_end++;
+            break;
+        }
+        if (k != ST_OK)
+            note_error(v, s, v->fail_sw[s], lid, k);
+    }
+
+    /* end-to-end statistics, only toward end ports */
+    const ibr__node *on = &t->nodes[t->port_node[owner]];
+    if (on->type == IBR_NODE_SWITCH)
+        return;
+    uint32_t maxlen = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        if (!v->srcw[s] || v->dist[(size_t)s * nsw + dsw] == 255)
+            continue;
+        uint64_t w = v->srcw[s] - (s == dsw ? 1u : 0u);
+        if (!w)
+            continue;
+        rep->pairs += w;
+        if (v->st[s] != ST_OK)
+            continue;
+        rep->pairs_ok += w;
+        unsigned h = v->len[s] + 2u;
+        unsigned sh = v->dist[(size_t)s * nsw + dsw] + 2u;
+        rep->avg_hops += (double)h * (double)w;
+        if (h > rep->max_hops)
+            rep->max_hops = h;
+        double str = (double)h / (double)sh;
+        rep->avg_stretch += str * (double)w;
+        if (str > rep->max_stretch)
+            rep->max_stretch = str;
+    }
+    /* link loads: bucket OK switches by length, push weights inward */
+    for (uint32_t s = 0; s < nsw; s++)
+        if (v->st[s] == ST_OK && v->len[s] > maxlen)
+            maxlen = v->len[s];
+    if (maxlen == 0)
+        return;
+    memset(v->bucket_off, 0, (maxlen + 2) * sizeof *v->bucket_off);
+    for (uint32_t s = 0; s < nsw; s++) {
+        v->acc[s] = v->srcw[s];
+        if (v->st[s] == ST_OK)
+            v->bucket_off[v->len[s] + 1]++;
+    }
+    for (uint32_t l = 1; l <= maxlen + 1; l++)
+        v->bucket_off[l] += v->bucket_off[l - 1];
+    for (uint32_t s = 0; s < nsw; s++)
+        if (v->st[s] == ST_OK)
+            v->bucket[v->bucket_off[v->len[s]]++] = s;
+    /* bucket_off[l] now marks the end of bucket l; bucket l starts at
+       bucket_off[l - 1] (0 for l = 0) */
+    for (uint32_t l = maxlen; l >= 1; l--) {
+        uint32_t b0 = v->bucket_off[l - 1], b1 = v->bucket_off[l];
+        for (uint32_t i = b0; i < b1; i++) {
+            uint32_t s = v->bucket[i];
+            if (!v->acc[s])
+                continue;
+            unsigned p = v->r->lft[(size_t)s * v->r->lft_size + lid];
+            uint32_t a = v->port_adj[t->nodes[t->sw_node[s]].port_off + p];
+            v->load[a] += v->acc[s];
+            v->acc[v->next[s]] += v->acc[s];
+        }
+    }
+}
+
+int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
+{
+    if (!out)
+        return IBR_EINVAL;
+    if (out->version != IBR_VERIFY_REPORT_VERSION)
+        return IBR_EVERSION;
+    if (!t || !r || r->topo != t || !r->lft || r->status != 0)
+        return IBR_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->version = IBR_VERIFY_REPORT_VERSION;
+    out->deadlock_free = -1;
+    ibr_context *ctx = t->ctx;
+    size_t nsw = t->n_sw;
+    vstate v;
+    memset(&v, 0, sizeof v);
+    v.t = t;
+    v.r = r;
+    v.rep = out;
+    uint8_t *dist = NULL;
+    int rc = ibr__switch_hops(&dist, t, 1);
+    if (rc < 0)
+        return rc;
+    v.dist = dist;
+    size_t n1 = nsw ? nsw : 1;
+    v.port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *v.port_adj);
+    v.st = ibr__mallocarray(ctx, n1, 1);
+    v.len = ibr__mallocarray(ctx, n1, sizeof *v.len);
+    v.next = ibr__mallocarray(ctx, n1, sizeof *v.next);
+    v.fail_sw = ibr__mallocarray(ctx, n1, sizeof *v.fail_sw);
+    v.stack = ibr__mallocarray(ctx, n1, sizeof *v.stack);
+    v.srcw = ibr__calloc(ctx, n1, sizeof *v.srcw);
+    v.acc = ibr__mallocarray(ctx, n1, sizeof *v.acc);
+    v.bucket_off = ibr__mallocarray(ctx, n1 + 2, sizeof *v.bucket_off);
+    v.bucket = ibr__mallocarray(ctx, n1, sizeof *v.bucket);
+    v.load = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *v.load);
+    if (!v.port_adj || !v.st || !v.len || !v.next || !v.fail_sw || !v.stack || !v.srcw ||
+        !v.acc || !v.bucket_off || !v.bucket || !v.load) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        v.port_adj[i] = IBR_NONE;
+    for (uint32_t s = 0; s < nsw; s++)
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            v.port_adj[t->nodes[t->sw_node[s]].port_off + t->adj[e].port] = e;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+            v.srcw[t->nodes[pt->remote_node].sw]++;
+    }
+    for (unsigned lid = 1; lid <= t->max_lid; lid++)
+        check_lid(&v, lid);
+    if (out->pairs_ok) {
+        out->avg_hops /= (double)out->pairs_ok;
+        out->avg_stretch /= (double)out->pairs_ok;
+    }
+    out->links = t->n_adj;
+    uint64_t sum = 0;
+    for (uint32_t a = 0; a < t->n_adj; a++) {
+        sum += v.load[a];
+        if (v.load[a] > out->max_link_load)
+            out->max_link_load = v.load[a];
+    }
+    out->mean_link_load = t->n_adj ? (double)sum / (double)t->n_adj : 0.0;
+    rc = (out->missing || out->loops || out->bad_port || out->down_link || out->dead_end)
+             ? IBR_EROUTES
+             : 0;
+out:
+    ibr__free(ctx, dist);
+    ibr__free(ctx, v.port_adj);
+    ibr__free(ctx, v.st);
+    ibr__free(ctx, v.len);
+    ibr__free(ctx, v.next);
+    ibr__free(ctx, v.fail_sw);
+    ibr__free(ctx, v.stack);
+    ibr__free(ctx, v.srcw);
+    ibr__free(ctx, v.acc);
+    ibr__free(ctx, v.bucket_off);
+    ibr__free(ctx, v.bucket);
+    ibr__free(ctx, v.load);
+    return rc;
+}

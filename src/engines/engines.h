@@ -1,0 +1,9 @@
+/* Route functions of the built-in engines. */
+#ifndef IBROUTE_ENGINES_H
+#define IBROUTE_ENGINES_H
+
+#include "core/internal.h"
+
+int ibr__minhop_route(ibr_run *run, void *user);
+
+#endif
