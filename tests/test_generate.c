@@ -132,6 +132,7 @@ typedef struct sgraph {
 static void sgraph_build(sgraph *g, const ibr_fabric *f)
 {
     uint32_t n = ibr_fabric_node_count(f);
+    memset(g, 0, sizeof *g);
     g->n = n;
     g->off = calloc((size_t)n + 1, sizeof *g->off);
     g->dist = malloc(((size_t)n + 1) * sizeof *g->dist);

@@ -278,7 +278,7 @@ static unsigned get(const spec *sp, enum field k, unsigned def)
 int ibr_fabric_generate(ibr_fabric *f, const char *s)
 {
     spec sp;
-    enum family fam;
+    enum family fam = FAM_FATTREE;
     int rc;
     if (!f)
         return IBR_EINVAL;
