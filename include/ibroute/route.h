@@ -74,7 +74,8 @@ IBR_API int ibr_engine_find(ibr_engine_info *out, const ibr_context *ctx, const 
  * @param opts options, or NULL for the defaults.
  * @return 0; ::IBR_EINVAL (unknown engine name or bad option; the message
  *         names it); ::IBR_EVERSION; ::IBR_EUNROUTABLE (every engine declined
- *         or failed); ::IBR_ECANCELED; ::IBR_ENOMEM.
+ *         or failed); ::IBR_ECANCELED; ::IBR_ENOMEM (allocation failure or
+ *         cancellation stops the chain: no fallback runs).
  *
  * Time complexity: that of the engines tried (minhop: O(S·(S+E) + S·L·P)
  * for S switches, E links, L LIDs, P ports per switch).

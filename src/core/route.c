@@ -250,10 +250,12 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         }
         ibr__log(t->ctx, IBR_LOG_INFO, "engine '%s' %s: %s", eng[i].name,
                  rc == IBR_EDECLINED ? "declined" : "failed", run.message);
-        if (rc == IBR_ECANCELED) {
+        if (rc == IBR_ECANCELED || rc == IBR_ENOMEM) {
+            /* the caller's problem, not the engine's: no fallback */
             ibr__result_clear_tables(r);
-            ibr__err(r->last_error, IBR_ECANCELED, "canceled during engine '%s'", eng[i].name);
-            return fail_result(r, IBR_ECANCELED);
+            ibr__err(r->last_error, rc, "%s during engine '%s'",
+                     rc == IBR_ECANCELED ? "canceled" : "out of memory", eng[i].name);
+            return fail_result(r, rc);
         }
     }
     ibr__result_clear_tables(r);
