@@ -1,0 +1,565 @@
+/*
+ * Writers of OpenSM's dump files (opensm-lfts.dump, opensm-subnet.lst,
+ * opensm.fdbs) and of infiniband-diags' ibroute / dump_lfts text.
+ *
+ * Switches are written in switch index order, which is OpenSM's switch
+ * table order; opensm-subnet.lst lists nodes in OpenSM's node table order
+ * (ascending byte-reversed node GUID).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buffer.h"
+#include "core/internal.h"
+
+#define NO_PATH 255u
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                             */
+
+static int check_args(ibr_buffer *out, const ibr_topo *t, const ibr_result *r, size_t *mark)
+{
+    if (!t || !out)
+        return IBR_EINVAL;
+    if (r && (r->topo != t || r->status != 0 || !r->lft || r->lft_size != (size_t)t->max_lid + 1))
+        return IBR_EINVAL;
+    return ibr__buf_begin(out, t->ctx, mark);
+}
+
+static const char *type_str(unsigned type)
+{
+    switch (type) {
+    case IBR_NODE_CA:
+        return "Channel Adapter";
+    case IBR_NODE_SWITCH:
+        return "Switch";
+    case IBR_NODE_ROUTER:
+        return "Router";
+    default:
+        return "UNKNOWN";
+    }
+}
+
+/* A node description on one line: control characters become spaces. */
+static void clean_desc(char *dst, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i < IBR_DESC_SIZE - 1; i++) {
+        unsigned char ch = (unsigned char)src[i];
+        dst[i] = (ch < 0x20 || ch == 0x7f) ? ' ' : (char)ch;
+    }
+    dst[i] = 0;
+}
+
+static char *put_hex(char *d, uint64_t v, unsigned width, int upper)
+{
+    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    char tmp[20];
+    unsigned n = 0;
+    do {
+        tmp[n++] = digits[v & 15];
+        v >>= 4;
+    } while (v);
+    while (n < width)
+        tmp[n++] = '0';
+    while (n)
+        *d++ = tmp[--n];
+    return d;
+}
+
+static char *put_dec(char *d, unsigned v, unsigned width)
+{
+    char tmp[12];
+    unsigned n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n < width)
+        tmp[n++] = '0';
+    while (n)
+        *d++ = tmp[--n];
+    return d;
+}
+
+static char *put_str(char *d, const char *s, size_t n)
+{
+    memcpy(d, s, n);
+    return d + n;
+}
+
+/* Finish a raw write started after ibr__buf_reserve(). */
+static void commit(ibr_buffer *out, char *end)
+{
+    out->size = (size_t)(end - out->data);
+    out->data[out->size] = 0;
+}
+
+/* Per-LID text built once and reused for every switch: offsets into one
+   string table. */
+typedef struct lid_text {
+    char *s;
+    uint32_t *off; /* max_lid + 2 */
+} lid_text;
+
+static void lid_text_free(ibr_context *ctx, lid_text *lt)
+{
+    ibr__free(ctx, lt->s);
+    ibr__free(ctx, lt->off);
+}
+
+/* fmt: 0 = opensm-lfts.dump ("<Type> portguid 0x...: '<desc>'" or
+   "unknown node and type"), 1 = ibroute ("(<Type> portguid 0x...:
+   '<desc>')" or "(unknown node and type)"). */
+static int lid_text_build(lid_text *lt, const ibr_topo *t, int fmt)
+{
+    ibr_buffer b = IBR_BUFFER_INIT;
+    ibr_context *ctx = t->ctx;
+    lt->s = NULL;
+    lt->off = ibr__mallocarray(ctx, (size_t)t->max_lid + 2, sizeof *lt->off);
+    if (!lt->off)
+        return IBR_ENOMEM;
+    char desc[IBR_DESC_SIZE];
+    int rc = ibr__buf_reserve(&b, ctx, 64);
+    for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++) {
+        if (b.size > UINT32_MAX - 256) {
+            rc = IBR_ENOMEM;
+            break;
+        }
+        lt->off[lid] = (uint32_t)b.size;
+        uint32_t gp = t->lid_port[lid];
+        if (gp == IBR_NONE) {
+            rc = ibr__buf_puts(&b, ctx, fmt ? "(unknown node and type)" : "unknown node and type");
+            continue;
+        }
+        const ibr__node *n = &t->nodes[t->port_node[gp]];
+        clean_desc(desc, n->desc);
+        rc = ibr__buf_printf(&b, ctx, fmt ? "(%s portguid 0x%016" PRIx64 ": '%s')"
+                                          : "%s portguid 0x%016" PRIx64 ": '%s'",
+                             type_str(n->type), t->ports[gp].guid, desc);
+    }
+    if (rc < 0) {
+        ibr_buffer_dispose(&b);
+        lid_text_free(ctx, lt);
+        lt->off = NULL;
+        return IBR_ENOMEM;
+    }
+    lt->off[(size_t)t->max_lid + 1] = (uint32_t)b.size;
+    lt->s = b.data;
+    return 0;
+}
+
+static uint16_t switch_lid(const ibr_topo *t, uint32_t sw)
+{
+    return t->ports[t->nodes[t->sw_node[sw]].port_off].lid;
+}
+
+/* ------------------------------------------------------------------ */
+/* opensm-lfts.dump                                                    */
+
+int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+{
+    size_t mark;
+    if (!r)
+        return IBR_EINVAL;
+    int rc = check_args(out, t, r, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = t->ctx;
+    lid_text lt;
+    if (lid_text_build(&lt, t, 0) < 0)
+        return IBR_ENOMEM;
+    char desc[IBR_DESC_SIZE];
+    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
+        const ibr__node *n = &t->nodes[t->sw_node[sw]];
+        const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
+        clean_desc(desc, n->desc);
+        rc = ibr__buf_printf(out, ctx,
+                             "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
+                             (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
+        for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++) {
+            unsigned port = lft[lid];
+            if (port > n->nports)
+                continue;
+            size_t tl = lt.off[lid + 1] - lt.off[lid];
+            if ((rc = ibr__buf_reserve(out, ctx, 16 + tl)) < 0)
+                break;
+            char *d = out->data + out->size;
+            d = put_str(d, "0x", 2);
+            d = put_hex(d, lid, 4, 0);
+            *d++ = ' ';
+            d = put_dec(d, port, 3);
+            d = put_str(d, " # ", 3);
+            d = put_str(d, lt.s + lt.off[lid], tl);
+            *d++ = '\n';
+            commit(out, d);
+        }
+        if (rc == 0)
+            rc = ibr__buf_printf(out, ctx, "%u lids dumped\n", (unsigned)t->max_lid);
+    }
+    lid_text_free(ctx, &lt);
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* ibroute / dump_lfts                                                 */
+
+/*
+ * One block per switch as `ibroute <switch LID>` prints it (dump_fts
+ * prints the same blocks one after the other, naming switches by directed
+ * route instead of LID). A LID of an LMC range after its base is shown as
+ * "path #k out of n", as the tools do. All LIDs 0..max LID are covered
+ * (the tools skip the last LID when it is a multiple of 64).
+ */
+int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+{
+    size_t mark;
+    if (!r)
+        return IBR_EINVAL;
+    int rc = check_args(out, t, r, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = t->ctx;
+    lid_text lt;
+    if (lid_text_build(&lt, t, 1) < 0)
+        return IBR_ENOMEM;
+    char desc[IBR_DESC_SIZE];
+    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
+        const ibr__node *n = &t->nodes[t->sw_node[sw]];
+        const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
+        clean_desc(desc, n->desc);
+        rc = ibr__buf_printf(out, ctx,
+                             "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016" PRIx64
+                             " (%s):\n"
+                             "  Lid  Out   Destination\n"
+                             "       Port     Info \n",
+                             (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
+        unsigned base = 0, last = 0, count = 0;
+        uint64_t pguid = 0;
+        for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++) {
+            unsigned port = lft[lid];
+            if (port > n->nports)
+                continue;
+            count++;
+            if (lid <= last && pguid) {
+                rc = ibr__buf_printf(out, ctx,
+                                     "0x%04x %03u : (path #%u out of %u: portguid 0x%016" PRIx64
+                                     ")\n",
+                                     (unsigned)lid, port, lid - base + 1, last - base + 1, pguid);
+                continue;
+            }
+            uint32_t gp = t->lid_port[lid];
+            pguid = 0;
+            if (gp != IBR_NONE) {
+                const ibr__port *pt = &t->ports[gp];
+                pguid = pt->guid;
+                if (pt->lmc) {
+                    base = pt->lid;
+                    last = pt->lid + (1u << pt->lmc) - 1;
+                }
+            }
+            size_t tl = lt.off[lid + 1] - lt.off[lid];
+            if ((rc = ibr__buf_reserve(out, ctx, 20 + tl)) < 0)
+                break;
+            char *d = out->data + out->size;
+            d = put_str(d, "0x", 2);
+            d = put_hex(d, lid, 4, 0);
+            *d++ = ' ';
+            d = put_dec(d, port, 3);
+            d = put_str(d, " : ", 3);
+            d = put_str(d, lt.s + lt.off[lid], tl);
+            *d++ = '\n';
+            commit(out, d);
+        }
+        if (rc == 0)
+            rc = ibr__buf_printf(out, ctx, "%u valid lids dumped \n", count);
+    }
+    lid_text_free(ctx, &lt);
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* opensm-subnet.lst                                                   */
+
+typedef struct keyed {
+    uint64_t key;
+    uint32_t idx;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Node indices in OpenSM's node table order. */
+static uint32_t *node_order(const ibr_topo *t)
+{
+    keyed *k = ibr__mallocarray(t->ctx, t->n_nodes ? t->n_nodes : 1, sizeof *k);
+    uint32_t *o = ibr__mallocarray(t->ctx, t->n_nodes ? t->n_nodes : 1, sizeof *o);
+    if (!k || !o) {
+        ibr__free(t->ctx, k);
+        ibr__free(t->ctx, o);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        k[i].key = ibr__guid_key(t->nodes[i].guid);
+        k[i].idx = i;
+    }
+    qsort(k, t->n_nodes, sizeof *k, cmp_keyed);
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        o[i] = k[i].idx;
+    ibr__free(t->ctx, k);
+    return o;
+}
+
+static const char *short_type(unsigned type)
+{
+    return type == IBR_NODE_SWITCH ? "SW" : type == IBR_NODE_CA ? "CA" : type == IBR_NODE_ROUTER ? "Rt" : "**";
+}
+
+static const char *phy_str(unsigned w)
+{
+    switch (w) {
+    case IBR_WIDTH_1X:
+        return "1x";
+    case IBR_WIDTH_4X:
+        return "4x";
+    case IBR_WIDTH_8X:
+        return "8x";
+    case IBR_WIDTH_12X:
+        return "12x";
+    case IBR_WIDTH_2X:
+        return "2x";
+    default:
+        return "??";
+    }
+}
+
+/* OpenSM prints the classic rate in Gb/s per lane, "FDR10", or the
+   extended rate (14, 25, 50); faster extended speeds print as "??". */
+static const char *spd_str(unsigned s)
+{
+    switch (s) {
+    case IBR_SPEED_SDR:
+        return "2.5";
+    case IBR_SPEED_DDR:
+        return "5";
+    case IBR_SPEED_QDR:
+        return "10";
+    case IBR_SPEED_FDR10:
+        return "FDR10";
+    case IBR_SPEED_FDR:
+        return "14";
+    case IBR_SPEED_EDR:
+        return "25";
+    case IBR_SPEED_HDR:
+        return "50";
+    default:
+        return "??";
+    }
+}
+
+/* One half of a line. VenID, DevID and Rev are not modelled and print as
+   0; the far end prints VenID with 8 digits, as OpenSM does. */
+static int lst_half(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint32_t node,
+                    unsigned port, int far)
+{
+    const ibr__node *n = &t->nodes[node];
+    const ibr__port *pt = &t->ports[n->port_off + port];
+    const ibr__port *lp = n->type == IBR_NODE_SWITCH ? &t->ports[n->port_off] : pt;
+    char desc[IBR_DESC_SIZE];
+    clean_desc(desc, n->desc);
+    return ibr__buf_printf(out, ctx,
+                           "{ %s Ports:%02X SystemGUID:%016" PRIX64 " NodeGUID:%016" PRIX64
+                           " PortGUID:%016" PRIX64 " VenID:%s DevID:0000 Rev:00000000 {%s}"
+                           " LID:%04X PN:%02X } ",
+                           short_type(n->type), (unsigned)n->nports,
+                           n->sysimg ? n->sysimg : n->guid, n->guid, pt->guid,
+                           far ? "00000000" : "000000", desc, (unsigned)lp->lid, port);
+}
+
+/*
+ * One line per cabled port of every node, so each link appears twice.
+ * Links in the down state are left out: OpenSM does not discover a link
+ * whose physical state is down. No node is marked "-SM": the topology does
+ * not say where the subnet manager runs.
+ */
+int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t)
+{
+    size_t mark;
+    int rc = check_args(out, t, NULL, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = t->ctx;
+    uint32_t *order = node_order(t);
+    if (!order)
+        return IBR_ENOMEM;
+    for (uint32_t k = 0; k < t->n_nodes && rc == 0; k++) {
+        uint32_t i = order[k];
+        const ibr__node *n = &t->nodes[i];
+        for (unsigned p = 1; p <= n->nports && rc == 0; p++) {
+            const ibr__port *pt = &t->ports[n->port_off + p];
+            if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE)
+                continue;
+            if ((rc = lst_half(out, ctx, t, i, p, 0)) < 0 ||
+                (rc = lst_half(out, ctx, t, pt->remote_node, pt->remote_port, 1)) < 0)
+                break;
+            rc = ibr__buf_printf(out, ctx, "PHY=%s LOG=ACT SPD=%s\n", phy_str(pt->width),
+                                 spd_str(pt->speed));
+        }
+    }
+    ibr__free(ctx, order);
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* opensm.fdbs                                                         */
+
+typedef struct hopctx {
+    const ibr_topo *t;
+    const uint8_t *m; /* n_sw * n_sw least hops */
+} hopctx;
+
+static unsigned least(const hopctx *h, uint32_t a, uint32_t b)
+{
+    return h->m[(size_t)a * h->t->n_sw + b];
+}
+
+/* Hops from switch sw to switch dst when leaving through port: what
+   OpenSM's per-port hop table holds (port 0 holds the minimum). */
+static unsigned hops_via(const hopctx *h, uint32_t sw, unsigned port, uint32_t dst)
+{
+    const ibr_topo *t = h->t;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    if (port == 0)
+        return least(h, sw, dst);
+    if (port > n->nports)
+        return NO_PATH;
+    const ibr__port *pt = &t->ports[n->port_off + port];
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+        pt->remote_node == t->sw_node[sw])
+        return NO_PATH;
+    const ibr__node *rn = &t->nodes[pt->remote_node];
+    if (rn->type != IBR_NODE_SWITCH)
+        return NO_PATH;
+    unsigned d = least(h, rn->sw, dst);
+    return d >= NO_PATH - 1 ? NO_PATH : d + 1;
+}
+
+static unsigned best_port(const hopctx *h, uint32_t sw, uint32_t dst, unsigned best)
+{
+    if (sw == dst)
+        return 0;
+    unsigned np = h->t->nodes[h->t->sw_node[sw]].nports;
+    for (unsigned p = 1; p <= np; p++)
+        if (hops_via(h, sw, p, dst) == best)
+            return p;
+    return 0;
+}
+
+static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, uint32_t sw,
+                    const uint8_t *lft, uint32_t lid)
+{
+    const ibr_topo *t = h->t;
+    if (ibr__buf_reserve(out, ctx, 80) < 0)
+        return IBR_ENOMEM;
+    char *d = out->data + out->size;
+    d = put_str(d, "0x", 2);
+    d = put_hex(d, lid, 4, 1);
+    d = put_str(d, " : ", 3);
+    uint32_t gp = t->lid_port[lid];
+    unsigned port = lft[lid];
+    if (gp == IBR_NONE || port == NO_PATH) {
+        d = put_str(d, "UNREACHABLE\n", 12);
+        commit(out, d);
+        return 0;
+    }
+    const ibr__node *dn = &t->nodes[t->port_node[gp]];
+    unsigned num, best;
+    uint32_t dst;
+    if (dn->type == IBR_NODE_SWITCH) {
+        dst = dn->sw;
+        num = hops_via(h, sw, port, dst);
+        best = least(h, sw, dst);
+    } else {
+        /* an end port: hops to the switch it is cabled to, plus one */
+        dst = t->lid_sw[lid];
+        if (dst == IBR_NONE) {
+            num = NO_PATH;
+            best = NO_PATH;
+        } else {
+            num = dst == sw ? 0 : hops_via(h, sw, port, dst);
+            best = least(h, sw, dst);
+            if (num != NO_PATH) {
+                num++;
+                best = (best + 1) & 0xff;
+            }
+        }
+    }
+    d = put_dec(d, port, 3);
+    if (num == NO_PATH) {
+        d = put_str(d, "  : HOPS UNKNOWN\n", 17);
+        commit(out, d);
+        return 0;
+    }
+    d = put_str(d, "  : ", 4);
+    d = put_dec(d, num, 2);
+    d = put_str(d, "   : ", 5);
+    if (num == best) {
+        d = put_str(d, "yes\n", 4);
+        commit(out, d);
+        return 0;
+    }
+    commit(out, d);
+    unsigned bp = best_port(h, sw, dst, dn->type == IBR_NODE_SWITCH ? best : best - 1);
+    return ibr__buf_printf(out, ctx, "No %u hop path possible via port %u!\n", best, bp);
+}
+
+/*
+ * Hop counts: the result's hop matrix when it has one, else shortest
+ * switch-to-switch distances over active links. The port named in a
+ * "No N hop path possible" line is the lowest-numbered port on a shortest
+ * path (OpenSM names the port its min-hop balancing would pick).
+ */
+int ibr_write_fdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+{
+    size_t mark;
+    if (!r)
+        return IBR_EINVAL;
+    int rc = check_args(out, t, r, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = t->ctx;
+    uint8_t *own = NULL;
+    hopctx h = {t, r->hops};
+    if (!h.m && t->n_sw) {
+        if ((rc = ibr__switch_hops(&own, t, 1)) < 0)
+            return rc;
+        h.m = own;
+    }
+    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
+        const ibr__node *n = &t->nodes[t->sw_node[sw]];
+        const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
+        rc = ibr__buf_printf(out, ctx,
+                             "dump_ucast_routes: Switch 0x%016" PRIx64
+                             "\nLID    : Port : Hops : Optimal\n",
+                             n->guid);
+        for (uint32_t lid = 1; lid <= t->max_lid && rc == 0; lid++)
+            rc = fdb_line(out, ctx, &h, sw, lft, lid);
+    }
+    ibr__free(ctx, own);
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}

@@ -1,0 +1,237 @@
+/*
+ * Reading LFTs back: opensm-lfts.dump, ibroute and dump_lfts / dump_fts
+ * output, as OpenSM's file engine reads them, plus the bounds checks that
+ * OpenSM leaves out.
+ *
+ * A block starts with a "Unicast lids ... guid 0x<switch GUID> ..." line;
+ * entry lines are "0x<LID> <port> ..." with an optional "portguid 0x<GUID>"
+ * naming the destination. As in OpenSM, when that port exists in the
+ * topology with other LIDs than the file says, the entry is moved to the
+ * port's current LID range (base + (LID & (2^LMC - 1))). "Multicast mlids"
+ * blocks are skipped; other lines (column titles, "N lids dumped"
+ * trailers, dump_lfts warnings) are ignored.
+ */
+#include <bsd/string.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+typedef struct lreader {
+    const ibr_topo *t;
+    ibr_result *r;
+    uint32_t *first_line; /* per switch: line of its block, 0 = none */
+    char msg[IBR_ERRMSG_SIZE];
+} lreader;
+
+static int lerr(lreader *lr, uint32_t line, const char *fmt, ...) IBR_PRINTF(3, 4);
+
+static int lerr(lreader *lr, uint32_t line, const char *fmt, ...)
+{
+    int n = snprintf(lr->msg, sizeof lr->msg, "line %" PRIu32 ": ", line);
+    if (n < 0)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(lr->msg + n, sizeof lr->msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    return IBR_EPARSE;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int starts(const char *p, const char *e, const char *lit)
+{
+    size_t n = strlen(lit);
+    return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0;
+}
+
+/* First occurrence of lit in [p, e), or NULL. */
+static const char *find(const char *p, const char *e, const char *lit)
+{
+    size_t n = strlen(lit);
+    for (; (size_t)(e - p) >= n; p++)
+        if (memcmp(p, lit, n) == 0)
+            return p;
+    return NULL;
+}
+
+/* Hex digits at *pp (no prefix); -1 when none or more than 16. */
+static int scan_hex(const char **pp, const char *e, uint64_t *out)
+{
+    const char *p = *pp;
+    uint64_t v = 0;
+    int n = 0;
+    for (; p < e && hexval(*p) >= 0; p++, n++) {
+        if (n == 16)
+            return -1;
+        v = v << 4 | (uint64_t)hexval(*p);
+    }
+    if (!n)
+        return -1;
+    *out = v;
+    *pp = p;
+    return 0;
+}
+
+static int parse_header(lreader *lr, const char *p, const char *e, uint32_t line, uint32_t *cur)
+{
+    const ibr_topo *t = lr->t;
+    const char *g = find(p, e, " guid 0x");
+    uint64_t guid;
+    if (!g)
+        return lerr(lr, line, "switch header without \" guid 0x\"");
+    g += 8;
+    if (scan_hex(&g, e, &guid) < 0 || (g < e && !is_space(*g) && *g != '(' && *g != ':'))
+        return lerr(lr, line, "bad switch GUID");
+    uint32_t node;
+    if (ibr_topo_find_guid(&node, NULL, t, guid) < 0)
+        return lerr(lr, line, "unknown switch GUID 0x%016" PRIx64, guid);
+    const ibr__node *n = &t->nodes[node];
+    if (n->type != IBR_NODE_SWITCH)
+        return lerr(lr, line, "GUID 0x%016" PRIx64 " is a %s, not a switch", guid,
+                    ibr__type_name(n->type));
+    if (lr->first_line[n->sw])
+        return lerr(lr, line, "switch 0x%016" PRIx64 " listed twice (first on line %" PRIu32 ")",
+                    n->guid, lr->first_line[n->sw]);
+    lr->first_line[n->sw] = line;
+    *cur = n->sw;
+    return 0;
+}
+
+static int parse_entry(lreader *lr, const char *p, const char *e, uint32_t line, uint32_t sw)
+{
+    const ibr_topo *t = lr->t;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    uint64_t lid;
+    p += 2; /* "0x" */
+    if (scan_hex(&p, e, &lid) < 0 || lid > 0xFFFF || p >= e || !is_space(*p))
+        return lerr(lr, line, "bad LFT entry (expected \"0x<LID> <port>\")");
+    while (p < e && is_space(*p))
+        p++;
+    unsigned port = 0;
+    const char *ds = p;
+    for (; p < e && *p >= '0' && *p <= '9'; p++) {
+        port = port * 10 + (unsigned)(*p - '0');
+        if (port > 255)
+            return lerr(lr, line, "bad port in LFT entry");
+    }
+    if (p == ds || (p < e && !is_space(*p)))
+        return lerr(lr, line, "bad port in LFT entry");
+    if (port != IBR_NO_ROUTE && port > n->nports)
+        return lerr(lr, line, "port %u beyond switch 0x%016" PRIx64 " (it has %u ports)", port,
+                    n->guid, (unsigned)n->nports);
+    /* destination named by port GUID: follow its current LIDs */
+    const char *pg = find(p, e, "portguid 0x");
+    if (pg) {
+        const char *q = pg + 11;
+        uint64_t guid;
+        if (scan_hex(&q, e, &guid) == 0) {
+            uint32_t gp = ibr__topo_find_port_guid(t, guid);
+            if (gp != IBR_NONE && t->ports[gp].lid) {
+                const ibr__port *dp = &t->ports[gp];
+                uint32_t cnt = 1u << dp->lmc;
+                if (lid < dp->lid || lid >= (uint64_t)dp->lid + cnt)
+                    lid = dp->lid + (lid & (cnt - 1));
+            }
+        }
+    }
+    if (lid > t->max_lid)
+        return lerr(lr, line, "LID %" PRIu64 " beyond the topology (max LID %u)", lid,
+                    (unsigned)t->max_lid);
+    lr->r->lft[(size_t)sw * lr->r->lft_size + lid] = (uint8_t)port;
+    return 0;
+}
+
+static int read_lines(lreader *lr, const char *buf, size_t len)
+{
+    const char *p = buf, *end = buf + len;
+    uint32_t line = 0, cur = IBR_NONE;
+    int in_mcast = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        const char *s = p;
+        line++;
+        p = nl ? nl + 1 : end;
+        while (s < e && is_space(*s))
+            s++;
+        while (e > s && is_space(e[-1]))
+            e--;
+        if (s == e || *s == '#')
+            continue;
+        int rc = 0;
+        if (starts(s, e, "Unicast lids")) {
+            in_mcast = 0;
+            rc = parse_header(lr, s, e, line, &cur);
+        } else if (starts(s, e, "Multicast mlids")) {
+            in_mcast = 1;
+            cur = IBR_NONE;
+        } else if (starts(s, e, "0x") || starts(s, e, "0X")) {
+            if (in_mcast)
+                continue;
+            if (cur == IBR_NONE)
+                return lerr(lr, line, "LFT entry outside a \"Unicast lids\" block");
+            rc = parse_entry(lr, s, e, line, cur);
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, size_t len)
+{
+    if (!out)
+        return IBR_EINVAL;
+    *out = NULL;
+    if (!t || (!buf && len))
+        return IBR_EINVAL;
+    ibr_result *r;
+    if (ibr__result_new(&r, t) < 0)
+        return IBR_ENOMEM;
+    lreader lr;
+    memset(&lr, 0, sizeof lr);
+    lr.t = t;
+    lr.r = r;
+    lr.first_line = ibr__calloc(t->ctx, t->n_sw ? t->n_sw : 1, sizeof *lr.first_line);
+    if (!lr.first_line || ibr__result_alloc_lft(r) < 0) {
+        ibr__free(t->ctx, lr.first_line);
+        ibr_result_destroy(r);
+        return IBR_ENOMEM;
+    }
+    int rc = read_lines(&lr, buf ? buf : "", len);
+    ibr__free(t->ctx, lr.first_line);
+    if (rc < 0) {
+        /* a failed result: no tables, the message names the line */
+        ibr__result_clear_tables(r);
+        ibr__free(r->ctx, r->lft);
+        r->lft = NULL;
+        r->status = rc;
+        r->engine[0] = 0;
+        strlcpy(r->last_error, lr.msg, sizeof r->last_error);
+    } else {
+        strlcpy(r->engine, "file", sizeof r->engine);
+    }
+    if (ibr__result_add_attempt(r, "file", rc, rc < 0 ? lr.msg : "") < 0) {
+        ibr_result_destroy(r);
+        return IBR_ENOMEM;
+    }
+    *out = r;
+    return rc;
+}
