@@ -1,0 +1,1444 @@
+/*
+ * ibr.c - the ibroute command-line tool.
+ *
+ *   ibr gen SPEC [-o FILE] [--faults LINKS[,SWITCHES]] [--seed N] [--lmc N]
+ *   ibr route [-R CHAIN] [options] TOPOLOGY [-o DIR]
+ *   ibr verify [--guid2lid FILE] [--json] TOPOLOGY LFTS_DUMP
+ *   ibr info [--json] TOPOLOGY
+ *   ibr engines [--json]
+ *
+ * TOPOLOGY is an ibnetdiscover dump or ibsim netfile, or gen:SPEC for a
+ * fabric generated in memory. Exit codes: 0 ok, 1 routing invalid or fabric
+ * unroutable, 2 usage or input error. Uses the public API only.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------ */
+/* Context and logging */
+
+static void log_cb(void *user, int level, const char *msg)
+{
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+
+    (void)user;
+    if (level < 0 || level > IBR_LOG_DEBUG)
+        level = IBR_LOG_DEBUG;
+    fprintf(stderr, "ibr: %s: %s\n", names[level], msg);
+}
+
+static int make_context(ibr_context **ctx, int level)
+{
+    ibr_context_config cfg = IBR_CONTEXT_CONFIG_INIT;
+    int rc;
+
+    cfg.log = log_cb;
+    cfg.log_level = level;
+    rc = ibr_context_create(ctx, &cfg);
+    if (rc < 0) {
+        cli_lib_error("context", NULL, rc);
+        return -1;
+    }
+    return 0;
+}
+
+static int log_level_for(int verbose)
+{
+    if (verbose >= 2)
+        return IBR_LOG_DEBUG;
+    if (verbose == 1)
+        return IBR_LOG_INFO;
+    return IBR_LOG_WARN;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers */
+
+static int opt_uint(const char *opt, const char *val, uint64_t max, uint64_t *out)
+{
+    if (cli_parse_u64(val, max, out) < 0) {
+        cli_error(opt, "'%s' is not a number in 0..%" PRIu64, val, max);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading a topology */
+
+static const char *gen_spec(const char *src)
+{
+    return strncmp(src, "gen:", 4) == 0 ? src + 4 : NULL;
+}
+
+/* Fill @p f from a file or a gen:SPEC. Prints the error. */
+static int load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
+{
+    ibr_fabric *f = NULL;
+    const char *spec = gen_spec(src);
+    int rc;
+
+    *out = NULL;
+    rc = ibr_fabric_create(&f, ctx);
+    if (rc < 0) {
+        cli_lib_error(src, NULL, rc);
+        return -1;
+    }
+    if (spec) {
+        rc = ibr_fabric_generate(f, spec);
+        if (rc < 0) {
+            cli_lib_error(src, ibr_fabric_last_error(f), rc);
+            ibr_fabric_destroy(f);
+            return -1;
+        }
+    } else {
+        char *buf;
+        size_t len;
+        int err = cli_read_file(src, &buf, &len);
+
+        if (err) {
+            cli_error(src, "%s", strerror(err));
+            ibr_fabric_destroy(f);
+            return -1;
+        }
+        rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
+        free(buf);
+        if (rc < 0) {
+            cli_lib_error(src, ibr_fabric_last_error(f), rc);
+            ibr_fabric_destroy(f);
+            return -1;
+        }
+    }
+    *out = f;
+    return 0;
+}
+
+/* Remove every LID of the fabric (before applying a guid2lid file). */
+static int clear_lids(ibr_fabric *f, const char *what)
+{
+    uint32_t n = ibr_fabric_node_count(f), i;
+
+    for (i = 0; i < n; i++) {
+        ibr_node_info ni;
+        unsigned int p;
+        int rc;
+
+        if (ibr_fabric_node_info(&ni, f, i) < 0)
+            continue;
+        if (ni.type == IBR_NODE_SWITCH) {
+            rc = ibr_fabric_set_lid(f, i, 0, 0, 0);
+            if (rc < 0) {
+                cli_lib_error(what, ibr_fabric_last_error(f), rc);
+                return -1;
+            }
+            continue;
+        }
+        for (p = 1; p <= ni.nports; p++) {
+            rc = ibr_fabric_set_lid(f, i, p, 0, 0);
+            if (rc < 0) {
+                cli_lib_error(what, ibr_fabric_last_error(f), rc);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Number of switches and cabled CA/router ports without a LID. */
+static uint64_t count_missing_lids(const ibr_fabric *f)
+{
+    uint32_t n = ibr_fabric_node_count(f), i;
+    uint64_t missing = 0;
+
+    for (i = 0; i < n; i++) {
+        ibr_node_info ni;
+        ibr_port_info pi;
+        unsigned int p;
+
+        if (ibr_fabric_node_info(&ni, f, i) < 0)
+            continue;
+        if (ni.type == IBR_NODE_SWITCH) {
+            if (ibr_fabric_port_info(&pi, f, i, 0) == 0 && pi.lid == 0)
+                missing++;
+            continue;
+        }
+        for (p = 1; p <= ni.nports; p++)
+            if (ibr_fabric_port_info(&pi, f, i, p) == 0 && pi.remote_node != IBR_NONE &&
+                pi.lid == 0)
+                missing++;
+    }
+    return missing;
+}
+
+/*
+ * Give the fabric its LIDs: --lmc N reassigns all of them with that LMC;
+ * --guid2lid takes OpenSM's; ports still without a LID get one (keeping the
+ * others).
+ */
+static int apply_lids(ibr_fabric *f, const char *guid2lid, int lmc)
+{
+    int rc;
+
+    if (lmc >= 0) {
+        rc = ibr_fabric_assign_lids(f, (unsigned int)lmc, IBR_LIDS_REASSIGN);
+        if (rc < 0) {
+            cli_lib_error("--lmc", ibr_fabric_last_error(f), rc);
+            return -1;
+        }
+    }
+    if (guid2lid) {
+        char *buf;
+        size_t len;
+        int err = cli_read_file(guid2lid, &buf, &len);
+
+        if (err) {
+            cli_error(guid2lid, "%s", strerror(err));
+            return -1;
+        }
+        if (clear_lids(f, guid2lid) < 0) {
+            free(buf);
+            return -1;
+        }
+        rc = ibr_fabric_parse_guid2lid(f, buf, len);
+        free(buf);
+        if (rc < 0) {
+            cli_lib_error(guid2lid, ibr_fabric_last_error(f), rc);
+            return -1;
+        }
+    }
+    if (count_missing_lids(f) > 0) {
+        rc = ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
+        if (rc < 0) {
+            cli_lib_error("assigning LIDs", ibr_fabric_last_error(f), rc);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int freeze(ibr_topo **t, ibr_fabric *f, const char *what)
+{
+    int rc = ibr_fabric_freeze(t, f);
+
+    if (rc < 0) {
+        cli_lib_error(what, ibr_fabric_last_error(f), rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Verify report output */
+
+static void print_report_text(FILE *o, const ibr_verify_report *v, int rc)
+{
+    fprintf(o, "verify:       %s\n",
+            rc == 0 ? "valid" : rc == IBR_EROUTES ? "INVALID" : ibr_strerror(rc));
+    if (rc != 0 && rc != IBR_EROUTES)
+        return;
+    fprintf(o, "  routes:     %" PRIu64 " checked, %" PRIu64 " ok", v->routes_checked,
+            v->routes_ok);
+#define SHOW(field)                                                     \
+    if (v->field)                                                       \
+        fprintf(o, ", %" PRIu64 " " #field, v->field);
+    SHOW(missing)
+    SHOW(loops)
+    SHOW(bad_port)
+    SHOW(down_link)
+    SHOW(dead_end)
+    SHOW(unreachable)
+    SHOW(spurious)
+    SHOW(nonminimal)
+#undef SHOW
+    fputc('\n', o);
+    fprintf(o, "  pairs:      %" PRIu64 " (%" PRIu64 " ok)\n", v->pairs, v->pairs_ok);
+    fprintf(o, "  hops:       avg %.3f, max %u (stretch avg %.3f, max %.3f)\n", v->avg_hops,
+            v->max_hops, v->avg_stretch, v->max_stretch);
+    fprintf(o, "  link load:  max %" PRIu64 ", mean %.2f over %" PRIu64 " links\n",
+            v->max_link_load, v->mean_link_load, v->links);
+    fprintf(o, "  deadlock:   %s\n",
+            v->deadlock_free > 0 ? "free" : v->deadlock_free == 0 ? "credit loop found"
+                                                                  : "not checked");
+    if (v->first_error[0])
+        fprintf(o, "  first:      %s\n", v->first_error);
+}
+
+static void print_report_json(FILE *o, const ibr_verify_report *v, int rc)
+{
+    fprintf(o, "{\"valid\": %s, \"status\": ", rc == 0 ? "true" : "false");
+    cli_json_string(o, ibr_status_name(rc));
+    if (rc != 0 && rc != IBR_EROUTES) {
+        fputs("}", o);
+        return;
+    }
+#define U(field) fprintf(o, ", \"" #field "\": %" PRIu64, v->field);
+    U(routes_checked)
+    U(routes_ok)
+    U(missing)
+    U(loops)
+    U(bad_port)
+    U(down_link)
+    U(dead_end)
+    U(unreachable)
+    U(spurious)
+    U(nonminimal)
+    U(pairs)
+    U(pairs_ok)
+#undef U
+    fputs(", \"avg_hops\": ", o);
+    cli_json_double(o, v->avg_hops);
+    fprintf(o, ", \"max_hops\": %u, \"avg_stretch\": ", v->max_hops);
+    cli_json_double(o, v->avg_stretch);
+    fputs(", \"max_stretch\": ", o);
+    cli_json_double(o, v->max_stretch);
+    fprintf(o, ", \"links\": %" PRIu64 ", \"max_link_load\": %" PRIu64
+               ", \"mean_link_load\": ", v->links, v->max_link_load);
+    cli_json_double(o, v->mean_link_load);
+    fprintf(o, ", \"deadlock_free\": %s, \"first_error\": ",
+            v->deadlock_free > 0 ? "true" : v->deadlock_free == 0 ? "false" : "null");
+    cli_json_string(o, v->first_error);
+    fputc('}', o);
+}
+
+/* ------------------------------------------------------------------------ */
+/* ibr engines */
+
+static void caps_text(char *buf, size_t len, unsigned int caps)
+{
+    static const struct {
+        unsigned int bit;
+        const char *name;
+    } names[] = {
+        {IBR_CAP_LMC, "lmc"},           {IBR_CAP_NEEDS_VLS, "needs-vls"},
+        {IBR_CAP_SL, "sl"},             {IBR_CAP_SL2VL, "sl2vl"},
+        {IBR_CAP_MCAST, "mcast"},       {IBR_CAP_DEADLOCK_FREE, "deadlock-free"},
+        {IBR_CAP_MINIMAL, "minimal"},   {IBR_CAP_EXPERIMENTAL, "experimental"},
+    };
+    size_t i, used = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        int n;
+
+        if (!(caps & names[i].bit))
+            continue;
+        n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", names[i].name);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+    if (!used)
+        snprintf(buf, len, "-");
+}
+
+static void usage_engines(FILE *o)
+{
+    fputs("usage: ibr engines [--json]\n"
+          "\n"
+          "List the routing engines the library provides, with their capabilities:\n"
+          "  lmc            routes several LIDs per port (LMC > 0)\n"
+          "  needs-vls      needs more than one virtual lane\n"
+          "  sl, sl2vl      produces path SLs / SL-to-VL tables\n"
+          "  mcast          builds its own multicast trees\n"
+          "  deadlock-free  promises credit-loop freedom\n"
+          "  minimal        promises shortest paths\n"
+          "  experimental   output or interface may change\n",
+          o);
+}
+
+static int cmd_engines(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    int json = 0, c;
+    size_t i, n;
+
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'h': usage_engines(stdout); return CLI_EXIT_OK;
+        default: usage_engines(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind != argc) {
+        cli_error("engines", "unexpected argument '%s'", argv[optind]);
+        return CLI_EXIT_ERROR;
+    }
+    n = ibr_engine_count(NULL);
+    if (json)
+        fputs("[", stdout);
+    for (i = 0; i < n; i++) {
+        ibr_engine_info e;
+        char caps[160];
+
+        if (ibr_engine_get(&e, NULL, i) < 0)
+            continue;
+        caps_text(caps, sizeof(caps), e.caps);
+        if (json) {
+            fputs(i ? ",\n {\"name\": " : "\n {\"name\": ", stdout);
+            cli_json_string(stdout, e.name);
+            fputs(", \"description\": ", stdout);
+            cli_json_string(stdout, e.description);
+            fprintf(stdout, ", \"caps\": %u, \"caps_text\": ", e.caps);
+            cli_json_string(stdout, caps);
+            fprintf(stdout, ", \"builtin\": %s}", e.builtin ? "true" : "false");
+        } else {
+            printf("%-12s %-40s %s\n", e.name, caps, e.description ? e.description : "");
+        }
+    }
+    if (json)
+        fputs("\n]\n", stdout);
+    return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ibr gen */
+
+static void usage_gen(FILE *o)
+{
+    fputs("usage: ibr gen SPEC [-o FILE] [--faults LINKS[,SWITCHES]] [--seed N] [--lmc N]\n"
+          "\n"
+          "Generate a fabric and write it as ibnetdiscover text (readable by ibsim\n"
+          "and by `ibr route`) to FILE or standard output.\n"
+          "\n"
+          "SPEC (a leading \"gen:\" is accepted):\n"
+          "  fattree:levels=3,radix=36[,hosts=N]     k-ary fat tree\n"
+          "  xgft:h=3,m=18.18.36,w=1.18.18[,hosts=N] extended generalised fat tree\n"
+          "  torus:dims=4x4x4,hosts=2[,parallel=2]   torus\n"
+          "  mesh:dims=8x8,hosts=1                   mesh\n"
+          "  hypercube:dim=6,hosts=2                 hypercube\n"
+          "  dragonfly:a=4,p=2,h=2,g=9               dragonfly\n"
+          "  random:switches=64,degree=4,hosts=2,seed=1\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output FILE        write to FILE instead of standard output\n"
+          "  --faults L[,S]           mark L random switch links and S random switches down\n"
+          "  --seed N                 seed of the fault choice (default 1)\n"
+          "  --lmc N                  reassign all LIDs with LMC N (0..7)\n",
+          o);
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+    enum { O_FAULTS = 256, O_SEED, O_LMC };
+    static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
+                                       {"faults", required_argument, NULL, O_FAULTS},
+                                       {"seed", required_argument, NULL, O_SEED},
+                                       {"lmc", required_argument, NULL, O_LMC},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *out_path = "-", *spec;
+    uint64_t seed = 1, v, links = 0, switches = 0;
+    int lmc = -1, c, faults = 0, ret = CLI_EXIT_ERROR, rc;
+    ibr_context *ctx = NULL;
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    ibr_buffer b = IBR_BUFFER_INIT;
+
+    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+        switch (c) {
+        case 'o': out_path = optarg; break;
+        case O_FAULTS: {
+            char *comma = strchr(optarg, ',');
+
+            if (comma)
+                *comma = '\0';
+            if (opt_uint("--faults", optarg, UINT32_MAX, &links) < 0 ||
+                (comma && opt_uint("--faults", comma + 1, UINT32_MAX, &switches) < 0))
+                return CLI_EXIT_ERROR;
+            faults = 1;
+            break;
+        }
+        case O_SEED:
+            if (opt_uint("--seed", optarg, UINT64_MAX, &seed) < 0)
+                return CLI_EXIT_ERROR;
+            break;
+        case O_LMC:
+            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+                return CLI_EXIT_ERROR;
+            lmc = (int)v;
+            break;
+        case 'h': usage_gen(stdout); return CLI_EXIT_OK;
+        default: usage_gen(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 1 != argc) {
+        if (optind >= argc)
+            cli_error("gen", "missing SPEC (try 'ibr gen --help')");
+        else
+            cli_error("gen", "unexpected argument '%s'", argv[optind + 1]);
+        return CLI_EXIT_ERROR;
+    }
+    spec = argv[optind];
+    if (gen_spec(spec))
+        spec = gen_spec(spec);
+    if (make_context(&ctx, IBR_LOG_WARN) < 0)
+        return CLI_EXIT_ERROR;
+    if ((rc = ibr_fabric_create(&f, ctx)) < 0) {
+        cli_lib_error("gen", NULL, rc);
+        goto out;
+    }
+    if ((rc = ibr_fabric_generate(f, spec)) < 0) {
+        cli_lib_error(spec, ibr_fabric_last_error(f), rc);
+        goto out;
+    }
+    if (faults && (rc = ibr_fabric_inject_faults(f, (unsigned int)links,
+                                                 (unsigned int)switches, seed)) < 0) {
+        cli_lib_error("--faults", ibr_fabric_last_error(f), rc);
+        goto out;
+    }
+    if (lmc >= 0 && (rc = ibr_fabric_assign_lids(f, (unsigned int)lmc, IBR_LIDS_REASSIGN)) < 0) {
+        cli_lib_error("--lmc", ibr_fabric_last_error(f), rc);
+        goto out;
+    }
+    if (freeze(&t, f, spec) < 0)
+        goto out;
+    if ((rc = ibr_write_ibnetdiscover(&b, t)) < 0) {
+        cli_lib_error("writing ibnetdiscover text", NULL, rc);
+        goto out;
+    }
+    if ((rc = cli_write_file(out_path, b.data ? b.data : "", b.size)) != 0) {
+        cli_error(strcmp(out_path, "-") ? out_path : "stdout", "%s", strerror(rc));
+        goto out;
+    }
+    ret = CLI_EXIT_OK;
+out:
+    ibr_buffer_dispose(&b);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ibr info */
+
+static void usage_info(FILE *o)
+{
+    fputs("usage: ibr info [--json] [--guid2lid FILE] [--lmc N] TOPOLOGY\n"
+          "\n"
+          "Describe a topology (an ibnetdiscover/ibsim file or gen:SPEC): nodes,\n"
+          "switches, CAs, links (down ones too), LIDs and the engines available.\n"
+          "LIDs are shown as the file gives them unless --guid2lid or --lmc is given.\n",
+          o);
+}
+
+typedef struct fabric_stats {
+    uint32_t nodes, switches, cas, routers;
+    uint64_t ports, cabled_ports;
+    uint64_t links, links_down, sw_links, sw_links_down, loopbacks;
+    uint64_t lid_ports, lids, missing_lids;
+    unsigned int max_lmc;
+    uint32_t max_lid;
+} fabric_stats;
+
+static void compute_stats(fabric_stats *s, const ibr_fabric *f)
+{
+    uint32_t n = ibr_fabric_node_count(f), i;
+
+    memset(s, 0, sizeof(*s));
+    s->nodes = n;
+    for (i = 0; i < n; i++) {
+        ibr_node_info ni;
+        unsigned int p;
+
+        if (ibr_fabric_node_info(&ni, f, i) < 0)
+            continue;
+        if (ni.type == IBR_NODE_SWITCH)
+            s->switches++;
+        else if (ni.type == IBR_NODE_CA)
+            s->cas++;
+        else
+            s->routers++;
+        s->ports += ni.nports;
+        for (p = ni.type == IBR_NODE_SWITCH ? 0 : 1; p <= ni.nports; p++) {
+            ibr_port_info pi;
+            int has_lid_port = (ni.type == IBR_NODE_SWITCH) ? (p == 0) : 1;
+
+            if (ibr_fabric_port_info(&pi, f, i, p) < 0)
+                continue;
+            if (p > 0 && pi.remote_node != IBR_NONE) {
+                ibr_node_info rn;
+                int sw_sw = 0;
+
+                s->cabled_ports++;
+                /* count each cable once, from its lower (node, port) end */
+                if (pi.remote_node > i || (pi.remote_node == i && pi.remote_port > p)) {
+                    if (ibr_fabric_node_info(&rn, f, pi.remote_node) == 0)
+                        sw_sw = ni.type == IBR_NODE_SWITCH && rn.type == IBR_NODE_SWITCH;
+                    if (pi.remote_node == i)
+                        s->loopbacks++;
+                    s->links++;
+                    if (pi.state == IBR_LINK_DOWN)
+                        s->links_down++;
+                    if (sw_sw) {
+                        s->sw_links++;
+                        if (pi.state == IBR_LINK_DOWN)
+                            s->sw_links_down++;
+                    }
+                }
+            }
+            if (!has_lid_port)
+                continue;
+            if (pi.lid) {
+                uint32_t top = (uint32_t)pi.lid + (1u << pi.lmc) - 1;
+
+                s->lid_ports++;
+                s->lids += 1u << pi.lmc;
+                if (pi.lmc > s->max_lmc)
+                    s->max_lmc = pi.lmc;
+                if (top > s->max_lid)
+                    s->max_lid = top;
+            } else if (ni.type == IBR_NODE_SWITCH || pi.remote_node != IBR_NONE) {
+                s->missing_lids++;
+            }
+        }
+    }
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    enum { O_JSON = 256, O_GUID2LID, O_LMC };
+    static const struct option lo[] = {{"json", no_argument, NULL, O_JSON},
+                                       {"guid2lid", required_argument, NULL, O_GUID2LID},
+                                       {"lmc", required_argument, NULL, O_LMC},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *src, *guid2lid = NULL;
+    int json = 0, c, lmc = -1, ret = CLI_EXIT_ERROR;
+    uint64_t v;
+    ibr_context *ctx = NULL;
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    fabric_stats s;
+    size_t i, ne;
+
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case O_GUID2LID: guid2lid = optarg; break;
+        case O_LMC:
+            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+                return CLI_EXIT_ERROR;
+            lmc = (int)v;
+            break;
+        case 'h': usage_info(stdout); return CLI_EXIT_OK;
+        default: usage_info(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 1 != argc) {
+        cli_error("info", optind >= argc ? "missing TOPOLOGY (try 'ibr info --help')"
+                                         : "too many arguments");
+        return CLI_EXIT_ERROR;
+    }
+    src = argv[optind];
+    /* freezing warns about ports without LIDs: info reports them instead */
+    if (make_context(&ctx, IBR_LOG_ERROR) < 0)
+        return CLI_EXIT_ERROR;
+    if (load_fabric(&f, ctx, src) < 0)
+        goto out;
+    if ((guid2lid || lmc >= 0) && apply_lids(f, guid2lid, lmc) < 0)
+        goto out;
+    compute_stats(&s, f);
+    if (freeze(&t, f, src) < 0)
+        goto out;
+    ne = ibr_engine_count(ctx);
+    if (json) {
+        printf("{\"topology\": ");
+        cli_json_string(stdout, src);
+        printf(", \"nodes\": %" PRIu32 ", \"switches\": %" PRIu32 ", \"cas\": %" PRIu32
+               ", \"routers\": %" PRIu32 ", \"endports\": %" PRIu32,
+               s.nodes, s.switches, s.cas, s.routers, ibr_topo_endport_count(t));
+        printf(", \"links\": %" PRIu64 ", \"links_down\": %" PRIu64
+               ", \"switch_links\": %" PRIu64 ", \"switch_links_down\": %" PRIu64
+               ", \"loopback_links\": %" PRIu64,
+               s.links, s.links_down, s.sw_links, s.sw_links_down, s.loopbacks);
+        printf(", \"lid_ports\": %" PRIu64 ", \"lids\": %" PRIu64
+               ", \"ports_without_lid\": %" PRIu64 ", \"max_lmc\": %u, \"max_lid\": %u",
+               s.lid_ports, s.lids, s.missing_lids, s.max_lmc, (unsigned)ibr_topo_max_lid(t));
+        printf(", \"engines\": [");
+        for (i = 0; i < ne; i++) {
+            ibr_engine_info e;
+
+            if (ibr_engine_get(&e, ctx, i) == 0) {
+                if (i)
+                    fputs(", ", stdout);
+                cli_json_string(stdout, e.name);
+            }
+        }
+        printf("]}\n");
+    } else {
+        printf("topology:     %s\n", src);
+        printf("nodes:        %" PRIu32 " (%" PRIu32 " switches, %" PRIu32 " CAs, %" PRIu32
+               " routers)\n", s.nodes, s.switches, s.cas, s.routers);
+        printf("end ports:    %" PRIu32 " routable (CA/router ports with a LID and a cable)\n",
+               ibr_topo_endport_count(t));
+        printf("links:        %" PRIu64 " (%" PRIu64 " down); switch-switch %" PRIu64
+               " (%" PRIu64 " down)", s.links, s.links_down, s.sw_links, s.sw_links_down);
+        if (s.loopbacks)
+            printf("; %" PRIu64 " loopback", s.loopbacks);
+        printf("\n");
+        printf("LIDs:         %" PRIu64 " ports hold %" PRIu64 " LIDs (max LMC %u)",
+               s.lid_ports, s.lids, s.max_lmc);
+        if (s.missing_lids)
+            printf("; %" PRIu64 " without a LID", s.missing_lids);
+        printf("\n");
+        printf("max LID:      %u\n", (unsigned)ibr_topo_max_lid(t));
+        printf("engines:     ");
+        for (i = 0; i < ne; i++) {
+            ibr_engine_info e;
+
+            if (ibr_engine_get(&e, ctx, i) == 0)
+                printf(" %s", e.name);
+        }
+        printf("\n");
+    }
+    ret = CLI_EXIT_OK;
+out:
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ibr verify */
+
+static void usage_verify(FILE *o)
+{
+    fputs("usage: ibr verify [--guid2lid FILE] [--lmc N] [--json] TOPOLOGY LFTS_DUMP\n"
+          "\n"
+          "Check forwarding tables (opensm-lfts.dump, `ibroute` or dump_lfts output)\n"
+          "against a topology: every route reaches its destination without loops,\n"
+          "bad ports or down links. Prints hop and link-load statistics.\n"
+          "\n"
+          "Options:\n"
+          "  --guid2lid FILE  apply OpenSM's LIDs (its guid2lid cache file) first\n"
+          "  --lmc N          reassign LIDs with LMC N instead\n"
+          "  --json           print the report as JSON\n"
+          "\n"
+          "Exit status: 0 valid, 1 invalid routes, 2 error.\n",
+          o);
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    enum { O_JSON = 256, O_GUID2LID, O_LMC };
+    static const struct option lo[] = {{"json", no_argument, NULL, O_JSON},
+                                       {"guid2lid", required_argument, NULL, O_GUID2LID},
+                                       {"lmc", required_argument, NULL, O_LMC},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *src, *dump, *guid2lid = NULL;
+    int json = 0, c, lmc = -1, rc, ret = CLI_EXIT_ERROR;
+    uint64_t v;
+    ibr_context *ctx = NULL;
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    ibr_result *r = NULL;
+    char *buf = NULL;
+    size_t len;
+    ibr_verify_report rep;
+
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case O_GUID2LID: guid2lid = optarg; break;
+        case O_LMC:
+            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+                return CLI_EXIT_ERROR;
+            lmc = (int)v;
+            break;
+        case 'h': usage_verify(stdout); return CLI_EXIT_OK;
+        default: usage_verify(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 2 != argc) {
+        cli_error("verify", "expected TOPOLOGY and LFTS_DUMP (try 'ibr verify --help')");
+        return CLI_EXIT_ERROR;
+    }
+    if (guid2lid && lmc >= 0) {
+        cli_error("verify", "--guid2lid and --lmc exclude each other");
+        return CLI_EXIT_ERROR;
+    }
+    src = argv[optind];
+    dump = argv[optind + 1];
+    if (make_context(&ctx, IBR_LOG_WARN) < 0)
+        return CLI_EXIT_ERROR;
+    if (load_fabric(&f, ctx, src) < 0 || apply_lids(f, guid2lid, lmc) < 0 ||
+        freeze(&t, f, src) < 0)
+        goto out;
+    if ((rc = cli_read_file(dump, &buf, &len)) != 0) {
+        cli_error(dump, "%s", strerror(rc));
+        goto out;
+    }
+    rc = ibr_result_parse_lfts(&r, t, buf, len);
+    if (rc < 0) {
+        cli_lib_error(dump, r ? ibr_result_last_error(r) : NULL, rc);
+        goto out;
+    }
+    memset(&rep, 0, sizeof(rep));
+    rep.version = IBR_VERIFY_REPORT_VERSION;
+    rc = ibr_verify(&rep, t, r);
+    if (rc < 0 && rc != IBR_EROUTES) {
+        cli_lib_error("verify", NULL, rc);
+        goto out;
+    }
+    if (json) {
+        printf("{\"topology\": ");
+        cli_json_string(stdout, src);
+        printf(", \"lfts\": ");
+        cli_json_string(stdout, dump);
+        printf(", \"switches\": %" PRIu32 ", \"max_lid\": %u, \"verify\": ",
+               ibr_topo_switch_count(t), (unsigned)ibr_topo_max_lid(t));
+        print_report_json(stdout, &rep, rc);
+        printf("}\n");
+    } else {
+        printf("topology:     %s (%" PRIu32 " switches, max LID %u)\n", src,
+               ibr_topo_switch_count(t), (unsigned)ibr_topo_max_lid(t));
+        printf("lfts:         %s\n", dump);
+        print_report_text(stdout, &rep, rc);
+    }
+    ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
+out:
+    free(buf);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ibr route */
+
+static void usage_route(FILE *o)
+{
+    fputs("usage: ibr route [-R CHAIN] [options] TOPOLOGY [-o DIR]\n"
+          "\n"
+          "Route a topology (an ibnetdiscover/ibsim file, or gen:SPEC to generate one in\n"
+          "memory), verify the result and print a summary. With -o, write into DIR:\n"
+          "opensm-lfts.dump, opensm-subnet.lst, opensm.fdbs, guid2lid and every\n"
+          "engine artefact (a file named after it).\n"
+          "\n"
+          "Options:\n"
+          "  -R, --routing-engine CHAIN  engines tried in order, e.g. ftree,updn\n"
+          "                              (minhop runs last unless no_fallback; default minhop)\n"
+          "  -o, --output DIR            write the dumps into DIR (created if needed)\n"
+          "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
+          "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
+          "  --seed N                    seed of random choices (recorded in the result)\n"
+          "  --scatter                   scatter ports among equal choices (needs a seed;\n"
+          "                              1 is used when --seed is absent)\n"
+          "  --port-shifting             OpenSM's port_shifting\n"
+          "  --port-profile-switch-nodes routes to switches count in port balancing\n"
+          "  --threads N                 worker threads (0 = one per CPU, default)\n"
+          "  --max-vls N                 data VLs available (1..15, default 8)\n"
+          "  --qos                       enable QoS (SLs and SL2VL where supported)\n"
+          "  --root-guids FILE           root switch GUIDs (updn, ftree)\n"
+          "  --cn-guids FILE             compute-node port GUIDs\n"
+          "  --io-guids FILE             I/O-node port GUIDs\n"
+          "  --guid-routing-order FILE   destination order (port GUIDs)\n"
+          "  --guid-routing-order-no-scatter  do not scatter the ports listed there\n"
+          "  --ignore-guids FILE         'nodeGUID port' lines excluded from balancing\n"
+          "  --ids-guid-file FILE        'switchGUID id' lines (updn)\n"
+          "  --connect-roots             allow routes between roots (updn, ftree)\n"
+          "  --max-reverse-hops N        ftree: reverse hops for I/O nodes\n"
+          "  --no-verify                 skip the verification\n"
+          "  --json                      print the summary as JSON\n"
+          "  --progress / --no-progress  force progress reports on or off (default: on\n"
+          "                              when stderr is a terminal and routing takes >1 s)\n"
+          "  -v, --verbose               library log messages (twice: debug)\n"
+          "\n"
+          "GUID files take one GUID per line (0x hex, leading 0 octal, else decimal),\n"
+          "'#' comments, as OpenSM's option files.\n"
+          "\n"
+          "Exit status: 0 routed and valid, 1 unroutable or invalid routes, 2 error.\n",
+          o);
+}
+
+typedef struct progress_state {
+    double start, last;
+    int enabled, tty, shown;
+    char phase[64];
+} progress_state;
+
+static int progress_cb(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    progress_state *ps = user;
+    double now = cli_now();
+    int same = strncmp(ps->phase, phase ? phase : "", sizeof(ps->phase) - 1) == 0;
+
+    if (!ps->enabled || now - ps->start < 1.0)
+        return 0;
+    if (same && now - ps->last < (ps->tty ? 0.2 : 2.0))
+        return 0;
+    ps->last = now;
+    snprintf(ps->phase, sizeof(ps->phase), "%s", phase ? phase : "");
+    if (ps->tty)
+        fprintf(stderr, "\r%-20s %" PRIu64 "/%" PRIu64 " (%5.1f%%) %6.1fs ", ps->phase, done,
+                total, total ? 100.0 * (double)done / (double)total : 0.0, now - ps->start);
+    else
+        fprintf(stderr, "ibr: progress: %s %" PRIu64 "/%" PRIu64 " after %.1fs\n", ps->phase,
+                done, total, now - ps->start);
+    ps->shown = 1;
+    return 0;
+}
+
+typedef struct file_list {
+    char **names;
+    size_t n;
+} file_list;
+
+static int file_list_add(file_list *l, const char *name)
+{
+    char **nn = realloc(l->names, (l->n + 1) * sizeof(*nn));
+
+    if (!nn)
+        return -1;
+    l->names = nn;
+    if (!(nn[l->n] = strdup(name)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+static void file_list_free(file_list *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
+    l->names = NULL;
+    l->n = 0;
+}
+
+/* Write @p data to DIR/name; records the name. Prints errors. */
+static int write_in_dir(file_list *files, const char *dir, const char *name, const char *data,
+                        size_t len)
+{
+    size_t plen = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(plen);
+    int err;
+
+    if (!path) {
+        cli_error(name, "%s", strerror(ENOMEM));
+        return -1;
+    }
+    snprintf(path, plen, "%s/%s", dir, name);
+    err = cli_write_file(path, data ? data : "", len);
+    if (err) {
+        cli_error(path, "%s", strerror(err));
+        free(path);
+        return -1;
+    }
+    free(path);
+    if (file_list_add(files, name) < 0) {
+        cli_error(name, "%s", strerror(ENOMEM));
+        return -1;
+    }
+    return 0;
+}
+
+typedef enum dump_kind { D_LFTS, D_SUBNET, D_FDBS, D_GUID2LID } dump_kind;
+
+static int write_dump(file_list *files, const char *dir, const char *name, dump_kind kind,
+                      const ibr_topo *t, const ibr_result *r)
+{
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = 0;
+
+    switch (kind) {
+    case D_LFTS: rc = ibr_write_lfts_dump(&b, t, r); break;
+    case D_SUBNET: rc = ibr_write_subnet_lst(&b, t); break;
+    case D_FDBS: rc = ibr_write_fdbs(&b, t, r); break;
+    case D_GUID2LID: rc = ibr_write_guid2lid(&b, t); break;
+    }
+    if (rc < 0) {
+        char what[128];
+
+        snprintf(what, sizeof(what), "writing %s", name);
+        cli_lib_error(what, NULL, rc);
+        ibr_buffer_dispose(&b);
+        return -1;
+    }
+    rc = write_in_dir(files, dir, name, b.data, b.size);
+    ibr_buffer_dispose(&b);
+    return rc;
+}
+
+/* An artefact name usable as a file name in DIR. */
+static void artifact_file_name(char *out, size_t len, const char *name)
+{
+    size_t i, j = 0;
+
+    for (i = 0; name[i] && j + 1 < len; i++) {
+        char ch = name[i];
+
+        out[j++] = (ch == '/' || ch == '\\' || (unsigned char)ch < 0x20) ? '_' : ch;
+    }
+    out[j] = '\0';
+    if (j == 0 || strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
+        snprintf(out, len, "artifact-%s", j ? "dots" : "unnamed");
+    else if (out[0] == '.')
+        out[0] = '_';
+}
+
+static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
+                         const ibr_result *r)
+{
+    size_t i, na;
+    int err = cli_mkdir_p(dir);
+
+    if (err) {
+        cli_error(dir, "%s", strerror(err));
+        return -1;
+    }
+    if (write_dump(files, dir, "opensm-lfts.dump", D_LFTS, t, r) < 0 ||
+        write_dump(files, dir, "opensm-subnet.lst", D_SUBNET, t, r) < 0 ||
+        write_dump(files, dir, "opensm.fdbs", D_FDBS, t, r) < 0 ||
+        write_dump(files, dir, "guid2lid", D_GUID2LID, t, r) < 0)
+        return -1;
+    na = ibr_result_artifact_count(r);
+    for (i = 0; i < na; i++) {
+        const char *name;
+        const void *data;
+        size_t size;
+        char fname[256];
+
+        if (ibr_result_artifact(r, i, &name, &data, &size) < 0)
+            continue;
+        artifact_file_name(fname, sizeof(fname), name);
+        if (write_in_dir(files, dir, fname, data, size) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+typedef struct route_args {
+    const char *chain, *outdir, *guid2lid, *topology;
+    const char *root_file, *cn_file, *io_file, *order_file, *ignore_file, *ids_file;
+    int lmc, json, verify, verbose, progress; /* progress: -1 auto */
+    int seed_given;
+} route_args;
+
+static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
+                             const ibr_options *opts, int rc, double route_s,
+                             const ibr_verify_report *rep, int vrc, int verified,
+                             const file_list *files)
+{
+    size_t i, n = r ? ibr_result_attempt_count(r) : 0;
+
+    printf("{\"topology\": ");
+    cli_json_string(stdout, a->topology);
+    printf(", \"nodes\": %" PRIu32 ", \"switches\": %" PRIu32 ", \"endports\": %" PRIu32
+           ", \"max_lid\": %u",
+           ibr_topo_node_count(t), ibr_topo_switch_count(t), ibr_topo_endport_count(t),
+           (unsigned)ibr_topo_max_lid(t));
+    printf(", \"chain\": ");
+    cli_json_string(stdout, a->chain ? a->chain : "minhop");
+    printf(", \"status\": ");
+    cli_json_string(stdout, ibr_status_name(rc));
+    printf(", \"error\": ");
+    cli_json_string(stdout, r ? ibr_result_last_error(r) : ibr_strerror(rc));
+    printf(", \"engine\": ");
+    cli_json_string(stdout, r ? ibr_result_engine(r) : "");
+    printf(", \"attempts\": [");
+    for (i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+
+        ibr_result_attempt(r, i, &eng, &st, &msg);
+        printf("%s{\"engine\": ", i ? ", " : "");
+        cli_json_string(stdout, eng);
+        printf(", \"status\": ");
+        cli_json_string(stdout, ibr_status_name(st));
+        printf(", \"message\": ");
+        cli_json_string(stdout, msg ? msg : "");
+        printf("}");
+    }
+    printf("], \"seed\": %" PRIu64 ", \"threads\": %u, \"route_time_s\": ",
+           r ? ibr_result_seed(r) : opts->seed, opts->threads);
+    cli_json_double(stdout, route_s);
+    printf(", \"vls_used\": %u, \"verify\": ", r && rc == 0 ? ibr_result_vls_used(r) : 0);
+    if (verified)
+        print_report_json(stdout, rep, vrc);
+    else
+        printf("null");
+    printf(", \"files\": [");
+    for (i = 0; i < files->n; i++) {
+        if (i)
+            printf(", ");
+        cli_json_string(stdout, files->names[i]);
+    }
+    printf("]}\n");
+}
+
+static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_result *r,
+                             const ibr_options *opts, int rc, double route_s,
+                             const ibr_verify_report *rep, int vrc, int verified,
+                             const file_list *files)
+{
+    size_t i, n = r ? ibr_result_attempt_count(r) : 0;
+
+    printf("topology:     %s (%" PRIu32 " nodes, %" PRIu32 " switches, %" PRIu32
+           " end ports, max LID %u)\n",
+           a->topology, ibr_topo_node_count(t), ibr_topo_switch_count(t),
+           ibr_topo_endport_count(t), (unsigned)ibr_topo_max_lid(t));
+    printf("engine:       %s\n", rc == 0 && r ? ibr_result_engine(r) : "(none)");
+    for (i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+
+        ibr_result_attempt(r, i, &eng, &st, &msg);
+        printf("  attempt %zu:  %s: %s", i + 1, eng,
+               st == 0 ? "ok" : st == IBR_EDECLINED ? "declined" : ibr_status_name(st));
+        if (msg && *msg)
+            printf(" (%s)", msg);
+        printf("\n");
+    }
+    printf("seed:         %" PRIu64 "%s\n", r ? ibr_result_seed(r) : opts->seed,
+           opts->scatter_ports ? " (scatter)" : "");
+    printf("threads:      %u%s\n", opts->threads, opts->threads == 0 ? " (one per CPU)" : "");
+    printf("route_time_s: %.6f\n", route_s);
+    if (rc != 0) {
+        printf("status:       %s: %s\n", ibr_status_name(rc),
+               r && *ibr_result_last_error(r) ? ibr_result_last_error(r) : ibr_strerror(rc));
+        return;
+    }
+    if (ibr_result_vls_used(r) > 1)
+        printf("VLs used:     %u\n", ibr_result_vls_used(r));
+    if (verified)
+        print_report_text(stdout, rep, vrc);
+    else
+        printf("verify:       skipped\n");
+    if (files->n) {
+        printf("files:        %s/{", a->outdir);
+        for (i = 0; i < files->n; i++)
+            printf("%s%s", i ? "," : "", files->names[i]);
+        printf("}\n");
+    }
+}
+
+static int load_opt_list(const char *path, cli_guid_kind kind, cli_guid_list *l)
+{
+    if (!path)
+        return 0;
+    return cli_load_guid_list(l, path, kind);
+}
+
+static int cmd_route(int argc, char **argv)
+{
+    enum {
+        O_LMC = 256, O_GUID2LID, O_SEED, O_SCATTER, O_SHIFT, O_PPSN, O_THREADS, O_MAXVLS,
+        O_QOS, O_ROOT, O_CN, O_IO, O_ORDER, O_ORDER_NS, O_IGNORE, O_IDS, O_CONNECT,
+        O_MAXREV, O_NOVERIFY, O_JSON, O_PROGRESS, O_NOPROGRESS
+    };
+    static const struct option lo[] = {
+        {"routing-engine", required_argument, NULL, 'R'},
+        {"routing_engine", required_argument, NULL, 'R'},
+        {"output", required_argument, NULL, 'o'},
+        {"lmc", required_argument, NULL, O_LMC},
+        {"guid2lid", required_argument, NULL, O_GUID2LID},
+        {"seed", required_argument, NULL, O_SEED},
+        {"scatter", no_argument, NULL, O_SCATTER},
+        {"scatter-ports", no_argument, NULL, O_SCATTER},
+        {"port-shifting", no_argument, NULL, O_SHIFT},
+        {"port-profile-switch-nodes", no_argument, NULL, O_PPSN},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"max-vls", required_argument, NULL, O_MAXVLS},
+        {"qos", no_argument, NULL, O_QOS},
+        {"root-guids", required_argument, NULL, O_ROOT},
+        {"cn-guids", required_argument, NULL, O_CN},
+        {"io-guids", required_argument, NULL, O_IO},
+        {"guid-routing-order", required_argument, NULL, O_ORDER},
+        {"guid-routing-order-no-scatter", no_argument, NULL, O_ORDER_NS},
+        {"ignore-guids", required_argument, NULL, O_IGNORE},
+        {"ids-guid-file", required_argument, NULL, O_IDS},
+        {"connect-roots", no_argument, NULL, O_CONNECT},
+        {"max-reverse-hops", required_argument, NULL, O_MAXREV},
+        {"no-verify", no_argument, NULL, O_NOVERIFY},
+        {"json", no_argument, NULL, O_JSON},
+        {"progress", no_argument, NULL, O_PROGRESS},
+        {"no-progress", no_argument, NULL, O_NOPROGRESS},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    route_args a;
+    ibr_options opts;
+    uint64_t v;
+    int c, rc, vrc = 0, verified = 0, ret = CLI_EXIT_ERROR;
+    ibr_context *ctx = NULL;
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    ibr_result *r = NULL;
+    cli_guid_list roots = {0}, cns = {0}, ios = {0}, order = {0}, ignore = {0}, ids = {0};
+    progress_state ps;
+    ibr_verify_report rep;
+    file_list files = {NULL, 0};
+    double t0, route_s;
+
+    memset(&a, 0, sizeof(a));
+    a.lmc = -1;
+    a.verify = 1;
+    a.progress = -1;
+    ibr_options_init(&opts, IBR_OPTIONS_VERSION);
+    while ((c = getopt_long(argc, argv, "hR:o:v", lo, NULL)) != -1) {
+        switch (c) {
+        case 'R': a.chain = optarg; break;
+        case 'o': a.outdir = optarg; break;
+        case O_LMC:
+            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+                return CLI_EXIT_ERROR;
+            a.lmc = (int)v;
+            break;
+        case O_GUID2LID: a.guid2lid = optarg; break;
+        case O_SEED:
+            if (opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
+                return CLI_EXIT_ERROR;
+            opts.seed = v;
+            a.seed_given = 1;
+            break;
+        case O_SCATTER: opts.scatter_ports = 1; break;
+        case O_SHIFT: opts.port_shifting = 1; break;
+        case O_PPSN: opts.port_profile_switch_nodes = 1; break;
+        case O_THREADS:
+            if (opt_uint("--threads", optarg, 1024, &v) < 0)
+                return CLI_EXIT_ERROR;
+            opts.threads = (unsigned int)v;
+            break;
+        case O_MAXVLS:
+            if (opt_uint("--max-vls", optarg, 15, &v) < 0 || v < 1) {
+                if (v < 1)
+                    cli_error("--max-vls", "must be 1..15");
+                return CLI_EXIT_ERROR;
+            }
+            opts.max_vls = (unsigned int)v;
+            break;
+        case O_QOS: opts.qos = 1; break;
+        case O_ROOT: a.root_file = optarg; break;
+        case O_CN: a.cn_file = optarg; break;
+        case O_IO: a.io_file = optarg; break;
+        case O_ORDER: a.order_file = optarg; break;
+        case O_ORDER_NS: opts.guid_routing_order_no_scatter = 1; break;
+        case O_IGNORE: a.ignore_file = optarg; break;
+        case O_IDS: a.ids_file = optarg; break;
+        case O_CONNECT: opts.connect_roots = 1; break;
+        case O_MAXREV:
+            if (opt_uint("--max-reverse-hops", optarg, 255, &v) < 0)
+                return CLI_EXIT_ERROR;
+            opts.max_reverse_hops = (unsigned int)v;
+            break;
+        case O_NOVERIFY: a.verify = 0; break;
+        case O_JSON: a.json = 1; break;
+        case O_PROGRESS: a.progress = 1; break;
+        case O_NOPROGRESS: a.progress = 0; break;
+        case 'v': a.verbose++; break;
+        case 'h': usage_route(stdout); return CLI_EXIT_OK;
+        default: usage_route(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 1 != argc) {
+        cli_error("route", optind >= argc ? "missing TOPOLOGY (try 'ibr route --help')"
+                                          : "too many arguments");
+        return CLI_EXIT_ERROR;
+    }
+    a.topology = argv[optind];
+    if (a.guid2lid && a.lmc >= 0) {
+        cli_error("route", "--guid2lid and --lmc exclude each other");
+        return CLI_EXIT_ERROR;
+    }
+    if (opts.scatter_ports && opts.seed == 0) {
+        if (a.seed_given) {
+            cli_error("--scatter", "a seed of 0 disables scattering; give --seed N with N > 0");
+            return CLI_EXIT_ERROR;
+        }
+        opts.seed = 1;
+    }
+
+    if (load_opt_list(a.root_file, CLI_GUIDS_PLAIN, &roots) < 0 ||
+        load_opt_list(a.cn_file, CLI_GUIDS_PLAIN, &cns) < 0 ||
+        load_opt_list(a.io_file, CLI_GUIDS_PLAIN, &ios) < 0 ||
+        load_opt_list(a.order_file, CLI_GUIDS_PLAIN, &order) < 0 ||
+        load_opt_list(a.ignore_file, CLI_GUIDS_PORT, &ignore) < 0 ||
+        load_opt_list(a.ids_file, CLI_GUIDS_ID, &ids) < 0)
+        goto out;
+    opts.root_guids = roots.guids;
+    opts.n_root_guids = roots.n;
+    opts.cn_guids = cns.guids;
+    opts.n_cn_guids = cns.n;
+    opts.io_guids = ios.guids;
+    opts.n_io_guids = ios.n;
+    opts.guid_routing_order = order.guids;
+    opts.n_guid_routing_order = order.n;
+    opts.ignore_ports = ignore.ports;
+    opts.n_ignore_ports = ignore.n;
+    opts.ids = ids.ids;
+    opts.n_ids = ids.n;
+
+    if (make_context(&ctx, log_level_for(a.verbose)) < 0)
+        goto out;
+    if (load_fabric(&f, ctx, a.topology) < 0 || apply_lids(f, a.guid2lid, a.lmc) < 0 ||
+        freeze(&t, f, a.topology) < 0)
+        goto out;
+    /* the fabric is no longer needed: free it before routing big fabrics */
+    ibr_fabric_destroy(f);
+    f = NULL;
+
+    memset(&ps, 0, sizeof(ps));
+    ps.tty = isatty(STDERR_FILENO);
+    ps.enabled = a.progress < 0 ? ps.tty : a.progress;
+    opts.progress = progress_cb;
+    opts.progress_user = &ps;
+
+    t0 = cli_now();
+    ps.start = t0;
+    rc = ibr_route(&r, t, a.chain, &opts);
+    route_s = cli_now() - t0;
+    if (ps.shown && ps.tty)
+        fputc('\n', stderr);
+
+    if (rc == 0 && a.verify) {
+        memset(&rep, 0, sizeof(rep));
+        rep.version = IBR_VERIFY_REPORT_VERSION;
+        vrc = ibr_verify(&rep, t, r);
+        verified = vrc == 0 || vrc == IBR_EROUTES;
+        if (!verified) {
+            cli_lib_error("verify", NULL, vrc);
+            goto out;
+        }
+    }
+    if (rc == 0 && a.outdir && write_outputs(&files, a.outdir, t, r) < 0)
+        goto out;
+
+    if (a.json)
+        print_route_json(&a, t, r, &opts, rc, route_s, &rep, vrc, verified, &files);
+    else
+        print_route_text(&a, t, r, &opts, rc, route_s, &rep, vrc, verified, &files);
+    fflush(stdout);
+
+    if (rc < 0) {
+        cli_lib_error("route", r ? ibr_result_last_error(r) : NULL, rc);
+        ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
+        goto out;
+    }
+    if (verified && vrc != 0) {
+        cli_error("verify", "routing tables are invalid: %s", rep.first_error);
+        ret = CLI_EXIT_INVALID;
+        goto out;
+    }
+    ret = CLI_EXIT_OK;
+out:
+    file_list_free(&files);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+    cli_guid_list_free(&roots);
+    cli_guid_list_free(&cns);
+    cli_guid_list_free(&ios);
+    cli_guid_list_free(&order);
+    cli_guid_list_free(&ignore);
+    cli_guid_list_free(&ids);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* main */
+
+static void usage(FILE *o)
+{
+    fputs("usage: ibr [--version] [--help] COMMAND [ARGS]\n"
+          "\n"
+          "InfiniBand routing with the ibroute library (OpenSM's engines as a library).\n"
+          "\n"
+          "Commands:\n"
+          "  gen SPEC [-o FILE]            generate a fabric as ibnetdiscover text\n"
+          "  route -R CHAIN TOPO [-o DIR]  route, verify and write OpenSM-style dumps\n"
+          "  verify TOPO LFTS_DUMP         check forwarding tables against a topology\n"
+          "  info TOPO                     describe a topology\n"
+          "  engines                       list the routing engines\n"
+          "  help COMMAND                  help on a command\n"
+          "\n"
+          "TOPO is an ibnetdiscover dump, an ibsim netfile, or gen:SPEC (see 'ibr gen\n"
+          "--help'). Exit status: 0 ok, 1 invalid routing or unroutable fabric,\n"
+          "2 usage or input error.\n",
+          o);
+}
+
+static void version(void)
+{
+    printf("ibr (ibroute) %s\n", IBR_VERSION_STRING);
+    if (ibr_version() != IBR_VERSION_NUMBER)
+        printf("library %s\n", ibr_version_string());
+}
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    void (*usage)(FILE *o);
+} command;
+
+static const command commands[] = {
+    {"gen", cmd_gen, usage_gen},
+    {"route", cmd_route, usage_route},
+    {"verify", cmd_verify, usage_verify},
+    {"info", cmd_info, usage_info},
+    {"engines", cmd_engines, usage_engines},
+};
+
+static const command *find_command(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const command *cmd;
+
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_ERROR;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        version();
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        cmd = find_command(argv[2]);
+        if (!cmd) {
+            cli_error("help", "unknown command '%s'", argv[2]);
+            return CLI_EXIT_ERROR;
+        }
+        cmd->usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    cmd = find_command(argv[1]);
+    if (!cmd) {
+        cli_error(argv[1], "unknown command (try 'ibr --help')");
+        return CLI_EXIT_ERROR;
+    }
+    /* options of the subcommand: argv[1] plays the program name */
+    optind = 1;
+    return cmd->run(argc - 1, argv + 1);
+}
