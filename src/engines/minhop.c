@@ -32,6 +32,12 @@ typedef struct mh_dest {
 
 typedef struct mh_worker {
     uint32_t cnt[256];   /* routes counted per output port */
+    /* fast path state: consecutive destinations behind the same switch
+       share a candidate list; the first least-loaded candidate is found by
+       a pointer that only moves forward while the minimum count stays */
+    uint32_t blk_dsw;    /* IBR_NONE: no block cached */
+    uint32_t blk_min;
+    uint32_t blk_pos;
     uint32_t *cand_off;  /* n_sw + 1 */
     uint8_t *cand;       /* min-hop ports toward each switch, ascending */
     uint32_t *used_node; /* LMC: remote nodes used per destination */
@@ -106,8 +112,10 @@ static unsigned select_port(const mh_job *j, mh_worker *w, uint32_t s, size_t xi
     const mh_dest *x = &j->order[xi];
     if (x->dsw == IBR_NONE)
         return IBR_NO_ROUTE;
-    if (x->dsw == s)
+    if (x->dsw == s) {
+        w->blk_dsw = IBR_NONE;
         return x->dport; /* 0 for the switch itself */
+    }
     if (j->hops[(size_t)s * t->n_sw + x->dsw] == 255)
         return IBR_NO_ROUTE;
     const uint8_t *cand = w->cand + w->cand_off[x->dsw];
@@ -122,6 +130,32 @@ static unsigned select_port(const mh_job *j, mh_worker *w, uint32_t s, size_t xi
         k0++;
     if (k0 == nc)
         k0 = 0;
+
+    if (k0 == 0 && j->lmc == 0 && !scatter && !j->o->port_shifting) {
+        /* Plain selection: the first candidate (in port order) with the
+           least count. Counts only grow by one, and only for the port just
+           chosen, so within a block the answer is found by scanning
+           forward for the current minimum; past the end the minimum has
+           grown by exactly one. Equivalent to a full scan every time. */
+        if (w->blk_dsw != x->dsw) {
+            uint32_t m = UINT32_MAX;
+            for (unsigned k = 0; k < nc; k++)
+                if (w->cnt[cand[k]] < m)
+                    m = w->cnt[cand[k]];
+            w->blk_dsw = x->dsw;
+            w->blk_min = m;
+            w->blk_pos = 0;
+        }
+        for (;;) {
+            while (w->blk_pos < nc && w->cnt[cand[w->blk_pos]] != w->blk_min)
+                w->blk_pos++;
+            if (w->blk_pos < nc)
+                return cand[w->blk_pos];
+            w->blk_min++;
+            w->blk_pos = 0;
+        }
+    }
+    w->blk_dsw = IBR_NONE;
 
     int lmc = j->lmc > 0;
     uint32_t least = UINT32_MAX, least_sys = UINT32_MAX, least_node = UINT32_MAX;
@@ -251,6 +285,7 @@ static int route_switch(void *arg, unsigned worker, size_t si)
 
     build_candidates(j, w, s);
     memset(w->cnt, 0, sizeof w->cnt);
+    w->blk_dsw = IBR_NONE;
     if (j->lmc)
         memset(w->used_n, 0, j->n_order);
     unsigned per_port = 1u << j->lmc;
@@ -462,7 +497,7 @@ int ibr__minhop_route(ibr_run *run, void *user)
         rc = IBR_ENOMEM;
         goto out;
     }
-    size_t ncand = (size_t)t->n_sw * 256;
+    size_t ncand;
     {
         /* the candidate lists of one switch hold at most n_sw * degree ports */
         uint32_t maxdeg = 0;
