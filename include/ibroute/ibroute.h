@@ -12,6 +12,7 @@
 #ifndef IBROUTE_IBROUTE_H
 #define IBROUTE_IBROUTE_H
 
+#include "analyze.h"
 #include "common.h"
 #include "context.h"
 #include "fabric.h"

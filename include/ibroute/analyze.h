@@ -1,0 +1,146 @@
+/**
+ * @file analyze.h
+ * @brief Routing quality analysis: path lengths, link load, congestion
+ *        under traffic patterns, effective bisection bandwidth, VL usage.
+ *
+ * The analysis walks the result's LFTs between end ports (CA and router
+ * ports with a LID). A flow is (source end port, destination LID); links
+ * are directed switch-to-switch links (host links carry at most what their
+ * host sends or receives and are left out).
+ */
+#ifndef IBROUTE_ANALYZE_H
+#define IBROUTE_ANALYZE_H
+
+#include "common.h"
+#include "formats.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of ::ibr_analyze_options this header describes. */
+#define IBR_ANALYZE_OPTIONS_VERSION 1
+
+/** Traffic patterns to evaluate (bits). */
+typedef enum ibr_pattern {
+    IBR_PATTERN_ALL_TO_ALL = 1 << 0,  /**< every end port to every other end port */
+    IBR_PATTERN_SHIFT = 1 << 1,       /**< i -> (i + k) mod N, for every k in 1..N-1 */
+    IBR_PATTERN_PERMUTATION = 1 << 2, /**< n_random seeded random permutations */
+    IBR_PATTERN_BISECTION = 1 << 3,   /**< n_random seeded random bisections (pairs, both ways) */
+    IBR_PATTERN_ALL = 0xF             /**< all of the above */
+} ibr_pattern;
+
+/** What to analyse. Initialise with ::IBR_ANALYZE_OPTIONS_INIT. */
+typedef struct ibr_analyze_options {
+    unsigned int version;   /**< ::IBR_ANALYZE_OPTIONS_VERSION */
+    unsigned int patterns;  /**< ::ibr_pattern bits; default ::IBR_PATTERN_ALL */
+    unsigned int n_random;  /**< random permutations and bisections each; default 100 */
+    uint64_t seed;          /**< seed of the random patterns; default 1 */
+    int base_lid_only;      /**< non-zero: only each port's base LID is a destination
+                                 of the patterns (all-to-all always counts every LID);
+                                 default 1 */
+    unsigned int threads;   /**< 0 = one per CPU, 1 = single-threaded; same numbers either way */
+} ibr_analyze_options;
+
+/** Default analysis options. */
+#define IBR_ANALYZE_OPTIONS_INIT { IBR_ANALYZE_OPTIONS_VERSION, IBR_PATTERN_ALL, 100, 1, 1, 0 }
+
+/** Congestion of one family of traffic patterns. */
+typedef struct ibr_pattern_stats {
+    unsigned int patterns;       /**< patterns evaluated (e.g. N-1 shifts) */
+    uint64_t flows;              /**< flows over all patterns */
+    uint64_t unrouted;           /**< flows whose route is broken or missing */
+    uint64_t max_congestion;     /**< most flows on one link, over all patterns */
+    double mean_max_congestion;  /**< mean over patterns of the pattern's max */
+    uint64_t congestion_free;    /**< patterns whose max congestion is <= 1 */
+    double ebb;                  /**< effective bisection bandwidth: mean over patterns of
+                                      the mean flow share, a flow getting 1/c of a link
+                                      shared by c flows, limited by its worst link */
+} ibr_pattern_stats;
+
+/** Results of ibr_analyze(). Opaque. */
+typedef struct ibr_analysis ibr_analysis;
+
+/** The numbers, copied out by ibr_analysis_summary(). */
+typedef struct ibr_analysis_summary {
+    unsigned int version;        /**< set by the caller: ::IBR_ANALYSIS_SUMMARY_VERSION */
+    uint32_t endports;           /**< N */
+    uint64_t pairs;              /**< all-to-all flows with a path in the topology */
+    uint64_t pairs_routed;       /**< ... correctly routed */
+    double avg_hops;             /**< links per routed flow, host links included */
+    unsigned int max_hops;       /**< longest routed flow */
+    double avg_stretch;          /**< routed hops / shortest hops, averaged */
+    double max_stretch;          /**< worst stretch */
+    uint64_t links;              /**< directed switch-to-switch links */
+    uint64_t max_link_load;      /**< all-to-all flows on the busiest link (edge forwarding index) */
+    double mean_link_load;       /**< mean over links */
+    double load_ratio;           /**< max / mean (1 = perfectly even) */
+    unsigned int vls_used;       /**< distinct VLs carrying flows */
+    ibr_pattern_stats all_to_all;  /**< the all-to-all pattern (one pattern) */
+    ibr_pattern_stats shift;       /**< shift patterns */
+    ibr_pattern_stats permutation; /**< random permutations */
+    ibr_pattern_stats bisection;   /**< random bisections */
+} ibr_analysis_summary;
+
+/** Version of ::ibr_analysis_summary this header describes. */
+#define IBR_ANALYSIS_SUMMARY_VERSION 1
+
+/**
+ * Analyse a routing.
+ * @param[out] out receives the analysis (owned by the caller, freed with
+ *             ibr_analysis_destroy()).
+ * @param opts options or NULL for the defaults.
+ * @return 0; ::IBR_EINVAL (NULL, failed result, result of another topology);
+ *         ::IBR_EVERSION; ::IBR_ENOMEM.
+ * Time complexity: O(L·S) for path lengths and all-to-all, O(N^2·D) for the
+ * shift patterns (N end ports, D diameter), O(n_random·N·D) for the random
+ * ones. A 10,000-endpoint fabric takes seconds.
+ * Thread-safe on shared read-only inputs.
+ */
+IBR_API int ibr_analyze(ibr_analysis **out, const ibr_topo *t, const ibr_result *r,
+                        const ibr_analyze_options *opts);
+
+/** Destroy an analysis. NULL is ignored. */
+IBR_API void ibr_analysis_destroy(ibr_analysis *a);
+
+/** Copy the numbers. @return 0, ::IBR_EINVAL, ::IBR_EVERSION. O(1). */
+IBR_API int ibr_analysis_summary_get(ibr_analysis_summary *out, const ibr_analysis *a);
+
+/**
+ * Hop histogram: @p counts[h] = routed all-to-all flows of h links, for
+ * h = 0 .. cap-1. @param[out] needed max hops + 1.
+ * @return 0, ::IBR_ERANGE (cap too small; nothing copied). O(max hops).
+ */
+IBR_API int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, size_t cap,
+                                       size_t *needed);
+
+/**
+ * Paths per VL: @p counts[vl], for vl = 0..15, is the number of routed
+ * all-to-all flows that travel on VL @c vl over at least one
+ * switch-to-switch hop (the VL of a hop comes from the path's SL through
+ * the SL2VL table of that switch; a flow may use several VLs).
+ * @return 0, ::IBR_EINVAL. O(1).
+ */
+IBR_API int ibr_analysis_vl_usage(const ibr_analysis *a, uint64_t counts[16]);
+
+/**
+ * All-to-all load of every directed switch-to-switch link, in the order of
+ * the topology's links (switch index, then ascending port): @p loads[i].
+ * @param[out] needed number of links.
+ * @return 0, ::IBR_ERANGE. O(links).
+ */
+IBR_API int ibr_analysis_link_loads(const ibr_analysis *a, uint64_t *loads, size_t cap,
+                                    size_t *needed);
+
+/** Write the analysis as JSON (one object). @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. */
+IBR_API int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a);
+
+/** Write the analysis as a human-readable text report. */
+IBR_API int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
