@@ -420,14 +420,44 @@ static void usage_gen(FILE *o)
           "  -o, --output FILE        write to FILE instead of standard output\n"
           "  --faults L[,S]           mark L random switch links and S random switches down\n"
           "  --seed N                 seed of the fault choice (default 1)\n"
+          "  --remove-down            drop down links instead of writing them marked\n"
+          "                           \"(down)\" (ibsim has no notion of a down cable)\n"
           "  --lmc N                  reassign all LIDs with LMC N (0..7)\n",
           o);
 }
 
+/* Remove every down link (both ends), as a discovery would not see it. */
+static int remove_down_links(ibr_fabric *f)
+{
+    uint32_t n = ibr_fabric_node_count(f), i;
+
+    for (i = 0; i < n; i++) {
+        ibr_node_info ni;
+        unsigned int p;
+
+        if (ibr_fabric_node_info(&ni, f, i) < 0)
+            continue;
+        for (p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi;
+            int rc;
+
+            if (ibr_fabric_port_info(&pi, f, i, p) < 0 || pi.remote_node == IBR_NONE ||
+                pi.state != IBR_LINK_DOWN)
+                continue;
+            if ((rc = ibr_fabric_remove_link(f, i, p)) < 0) {
+                cli_lib_error("--remove-down", ibr_fabric_last_error(f), rc);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 static int cmd_gen(int argc, char **argv)
 {
-    enum { O_FAULTS = 256, O_SEED, O_LMC };
+    enum { O_FAULTS = 256, O_SEED, O_LMC, O_REMOVE_DOWN };
     static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
+                                       {"remove-down", no_argument, NULL, O_REMOVE_DOWN},
                                        {"faults", required_argument, NULL, O_FAULTS},
                                        {"seed", required_argument, NULL, O_SEED},
                                        {"lmc", required_argument, NULL, O_LMC},
@@ -435,7 +465,7 @@ static int cmd_gen(int argc, char **argv)
                                        {0, 0, 0, 0}};
     const char *out_path = "-", *spec;
     uint64_t seed = 1, v, links = 0, switches = 0;
-    int lmc = -1, c, faults = 0, ret = CLI_EXIT_ERROR, rc;
+    int lmc = -1, c, faults = 0, remove_down = 0, ret = CLI_EXIT_ERROR, rc;
     ibr_context *ctx = NULL;
     ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
@@ -464,6 +494,7 @@ static int cmd_gen(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             lmc = (int)v;
             break;
+        case O_REMOVE_DOWN: remove_down = 1; break;
         case 'h': usage_gen(stdout); return CLI_EXIT_OK;
         default: usage_gen(stderr); return CLI_EXIT_ERROR;
         }
@@ -493,6 +524,8 @@ static int cmd_gen(int argc, char **argv)
         cli_lib_error("--faults", ibr_fabric_last_error(f), rc);
         goto out;
     }
+    if (remove_down && remove_down_links(f) < 0)
+        goto out;
     if (lmc >= 0 && (rc = ibr_fabric_assign_lids(f, (unsigned int)lmc, IBR_LIDS_REASSIGN)) < 0) {
         cli_lib_error("--lmc", ibr_fabric_last_error(f), rc);
         goto out;

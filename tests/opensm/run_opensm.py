@@ -96,12 +96,24 @@ def find_umad2sim():
     return None
 
 
+def find_exe(env, name, extra=()):
+    path = os.environ.get(env)
+    if path:        # an explicit override must exist
+        return path if os.access(path, os.X_OK) else None
+    found = shutil.which(name)
+    if found:
+        return found
+    for p in extra:
+        if os.access(p, os.X_OK):
+            return p
+    return None
+
+
 def find_tools():
     """Return dict of tool paths or raise HarnessError(EXIT_SKIP)."""
     tools = {
-        "ibsim": os.environ.get("IBR_IBSIM") or shutil.which("ibsim"),
-        "opensm": os.environ.get("IBR_OPENSM") or shutil.which("opensm")
-        or (os.path.exists("/usr/sbin/opensm") and "/usr/sbin/opensm") or None,
+        "ibsim": find_exe("IBR_IBSIM", "ibsim"),
+        "opensm": find_exe("IBR_OPENSM", "opensm", ("/usr/sbin/opensm",)),
         "umad2sim": find_umad2sim(),
     }
     missing = [k for k, v in tools.items() if not v]
