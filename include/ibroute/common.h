@@ -69,6 +69,58 @@ typedef enum ibr_error {
 } ibr_error;
 
 /**
+ * @def IBR__XX(name, val, msg)
+ * Private helper that turns each ::IBR_ERRNO_MAP entry into an enumerator
+ * of ::ibr_error; defined and undefined inside the enum. Not for callers.
+ */
+/** @var IBR_EINVAL
+ *  Invalid argument: a NULL pointer where an object is required, a value
+ *  outside its domain (node type, link state, flags), an unknown engine name
+ *  or a bad option. ibr_strerror(): "invalid argument". */
+/** @var IBR_ENOMEM
+ *  The allocator returned NULL. The call changed nothing the caller owns
+ *  (a routing call still returns a failed result when it could allocate
+ *  one). */
+/** @var IBR_ENOTFOUND
+ *  No such node, switch, port, LID, GUID, engine, multicast group or
+ *  artefact. */
+/** @var IBR_EEXIST
+ *  A GUID, LID or engine name is already taken. */
+/** @var IBR_ERANGE
+ *  A number is out of range: port number, LID, LMC, SL, VL, or a caller's
+ *  buffer capacity that is too small (the needed size is reported). */
+/** @var IBR_EBUSY
+ *  ibr_fabric_add_link(): a port is already cabled. */
+/** @var IBR_EPARSE
+ *  Malformed input text; the message names the line. */
+/** @var IBR_ENOSPC
+ *  The unicast LID space (1..0xBFFF) cannot hold the fabric's LIDs. */
+/** @var IBR_EDECLINED
+ *  An engine does not apply to the fabric (engines return it through
+ *  ibr_run_decline()). ibr_route() records it in the result's attempts and
+ *  tries the next engine; it never returns it itself. */
+/** @var IBR_EUNROUTABLE
+ *  ibr_route(): every engine of the chain declined or failed. */
+/** @var IBR_ENOVL
+ *  An engine needs more virtual lanes than ibr_options::max_vls allows. */
+/** @var IBR_EVERSION
+ *  The @c version field of a caller's structure is not one this library
+ *  knows. */
+/** @var IBR_ECANCELED
+ *  The caller's progress callback asked to stop (ibr_options::progress). */
+/** @var IBR_ESTATE
+ *  The object is in the wrong state for the call, e.g. a parser or a
+ *  generator given a fabric that is not empty. */
+/** @var IBR_EUNSUPPORTED
+ *  The feature is not supported by this build or this engine. */
+/** @var IBR_EINTERNAL
+ *  A bug in the library or an engine (for instance an engine that returned
+ *  a positive value). Please report it. */
+/** @var IBR_EROUTES
+ *  ibr_verify(): the forwarding tables are invalid (missing routes, loops,
+ *  bad ports or down links). */
+
+/**
  * Message for an error code ("out of memory"); "unknown error" for an
  * unknown code. The string is static. Thread-safe. Time complexity: O(1).
  */
@@ -88,10 +140,17 @@ typedef enum ibr_log_level {
     IBR_LOG_DEBUG = 3  /**< detail for developers */
 } ibr_log_level;
 
-/** Run-time version of the library, as ::IBR_VERSION_NUMBER. Thread-safe. */
+/**
+ * Run-time version of the library, as ::IBR_VERSION_NUMBER (compare it with
+ * the compile-time value to detect a mismatched shared library). Cannot
+ * fail. Thread-safe. Time complexity: O(1).
+ */
 IBR_API int ibr_version(void);
 
-/** Run-time version string, as ::IBR_VERSION_STRING. Static. Thread-safe. */
+/**
+ * Run-time version string, as ::IBR_VERSION_STRING ("0.1.0"). The string is
+ * static: never free it. Thread-safe. Time complexity: O(1).
+ */
 IBR_API const char *ibr_version_string(void);
 
 /** Node types, with the values of the InfiniBand NodeInfo NodeType field. */

@@ -9,7 +9,13 @@
  * port, external ports are 1..nports.
  *
  * Every call that fails leaves the fabric exactly as it was and records a
- * message readable with ibr_fabric_last_error().
+ * message readable with ibr_fabric_last_error() (except for a NULL fabric
+ * and for the const queries, which only return a code).
+ *
+ * Thread rules: a fabric is a mutable object; calls on one fabric must not
+ * overlap (the const queries may run concurrently with each other but not
+ * with a modifying call). Different fabrics may be used from different
+ * threads at once.
  */
 #ifndef IBROUTE_FABRIC_H
 #define IBROUTE_FABRIC_H
@@ -28,17 +34,17 @@ typedef struct ibr_topo ibr_topo;
 
 /** Link widths, with the InfiniBand LinkWidthActive encoding. */
 typedef enum ibr_link_width {
-    IBR_WIDTH_UNKNOWN = 0,
-    IBR_WIDTH_1X = 1,
-    IBR_WIDTH_4X = 2,
-    IBR_WIDTH_8X = 4,
-    IBR_WIDTH_12X = 8,
-    IBR_WIDTH_2X = 16
+    IBR_WIDTH_UNKNOWN = 0, /**< not known (written without a width) */
+    IBR_WIDTH_1X = 1,      /**< 1 lane */
+    IBR_WIDTH_4X = 2,      /**< 4 lanes (the default) */
+    IBR_WIDTH_8X = 4,      /**< 8 lanes */
+    IBR_WIDTH_12X = 8,     /**< 12 lanes */
+    IBR_WIDTH_2X = 16      /**< 2 lanes */
 } ibr_link_width;
 
 /** Link speeds (per lane). */
 typedef enum ibr_link_speed {
-    IBR_SPEED_UNKNOWN = 0,
+    IBR_SPEED_UNKNOWN = 0, /**< not known (written without a speed) */
     IBR_SPEED_SDR = 1,   /**< 2.5 Gb/s */
     IBR_SPEED_DDR = 2,   /**< 5 Gb/s */
     IBR_SPEED_QDR = 3,   /**< 10 Gb/s */
@@ -59,27 +65,38 @@ typedef enum ibr_link_state {
 /**
  * Create an empty fabric.
  * @param[out] out receives the fabric (owned by the caller, freed with
- *             ibr_fabric_destroy()).
- * @param ctx  context, or NULL for the default one; must outlive the fabric.
- * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(1).
+ *             ibr_fabric_destroy(); NULL on failure).
+ * @param ctx  context, or NULL for the default one; borrowed: it must
+ *             outlive the fabric and every topology frozen from it.
+ * @return 0, ::IBR_EINVAL (NULL @p out), ::IBR_ENOMEM.
+ * Time complexity: O(1). Thread-safe (it creates a new object).
  */
 IBR_API int ibr_fabric_create(ibr_fabric **out, ibr_context *ctx);
 
-/** Destroy a fabric. NULL is ignored. Topologies frozen from it stay valid. */
+/**
+ * Destroy a fabric and free everything it owns (node descriptions included:
+ * ::ibr_node_info::desc pointers obtained from it dangle afterwards). NULL
+ * is ignored. Topologies frozen from it stay valid: they own copies.
+ * Not thread-safe on one fabric. Time complexity: O(nodes + ports).
+ */
 IBR_API void ibr_fabric_destroy(ibr_fabric *f);
 
 /**
  * Message describing the last failure of a call on @p f, naming the node,
- * port or input line; "" when the last call succeeded. Borrowed: valid until
- * the next call on @p f.
+ * port or input line; "" when the last modifying call succeeded and for a
+ * NULL fabric. Borrowed from the fabric: valid until the next call on @p f;
+ * do not free. The const queries (ibr_fabric_node_info(), ...) do not
+ * change it. Cannot fail. Not thread-safe against calls modifying @p f.
+ * Time complexity: O(1).
  */
 IBR_API const char *ibr_fabric_last_error(const ibr_fabric *f);
 
 /**
  * Add a node.
  *
- * @param[out] out   receives the node index (may be NULL).
- * @param f          the fabric.
+ * @param[out] out   receives the node index (may be NULL); untouched on
+ *                   failure.
+ * @param f          the fabric (::IBR_EINVAL when NULL).
  * @param type       ::IBR_NODE_SWITCH, ::IBR_NODE_CA or ::IBR_NODE_ROUTER.
  * @param node_guid  node GUID, non-zero and unique among node GUIDs.
  * @param nports     number of external ports, 1..254.
@@ -93,6 +110,7 @@ IBR_API const char *ibr_fabric_last_error(const ibr_fabric *f);
  * @return 0; ::IBR_EINVAL (bad type, zero GUID, nports out of 1..254);
  *         ::IBR_EEXIST (duplicate node or port GUID); ::IBR_ERANGE (more than
  *         2^31 nodes); ::IBR_ENOMEM.
+ * Ownership: @p desc is copied; nothing is returned that needs freeing.
  * Time complexity: amortised O(nports). Not thread-safe on one fabric.
  */
 IBR_API int ibr_fabric_add_node(uint32_t *out, ibr_fabric *f, ibr_node_type type,
@@ -101,16 +119,25 @@ IBR_API int ibr_fabric_add_node(uint32_t *out, ibr_fabric *f, ibr_node_type type
 
 /**
  * Set a node's system-image GUID (0 restores the default, the node GUID).
- * @return 0, ::IBR_ENOTFOUND (bad node). Time complexity: O(1).
+ * System-image GUIDs need not be unique (a chassis shares one).
+ * @param f the fabric. @param node node index. @param guid the GUID.
+ * @return 0, ::IBR_EINVAL (NULL @p f), ::IBR_ENOTFOUND (bad node).
+ * Nothing is allocated. Not thread-safe on one fabric.
+ * Time complexity: O(1).
  */
 IBR_API int ibr_fabric_set_sysimg_guid(ibr_fabric *f, uint32_t node, uint64_t guid);
 
 /**
  * Set a port GUID. For a switch only port 0 may be given and it applies to
- * the whole switch.
- * @return 0, ::IBR_ENOTFOUND (bad node), ::IBR_ERANGE (bad port),
- *         ::IBR_EINVAL (zero GUID), ::IBR_EEXIST (GUID used by another
- *         port). Time complexity: O(1) expected.
+ * the whole switch; for a CA or router ports 1..nports.
+ * @param f the fabric. @param node node index. @param port port number.
+ * @param guid the new port GUID, non-zero and unique among port GUIDs.
+ * @return 0, ::IBR_ENOTFOUND (bad node), ::IBR_ERANGE (bad port: beyond
+ *         the node, a switch port other than 0, port 0 of a CA or router),
+ *         ::IBR_EINVAL (NULL @p f, zero GUID), ::IBR_EEXIST (GUID used by
+ *         another port), ::IBR_ENOMEM.
+ * Nothing is returned that needs freeing. Not thread-safe on one fabric.
+ * Time complexity: O(1) expected.
  */
 IBR_API int ibr_fabric_set_port_guid(ibr_fabric *f, uint32_t node, unsigned int port,
                                      uint64_t guid);
@@ -128,12 +155,17 @@ typedef struct ibr_link_attr {
 /**
  * Cable port @p pa of node @p a to port @p pb of node @p b.
  *
- * @param attr link attributes, or NULL for ::IBR_LINK_ATTR_INIT.
+ * @param f    the fabric (::IBR_EINVAL when NULL).
+ * @param a    node index of one end. @param pa its port, 1..nports.
+ * @param b    node index of the other end. @param pb its port, 1..nports.
+ * @param attr link attributes, or NULL for ::IBR_LINK_ATTR_INIT; borrowed
+ *             for the call (copied into both ports).
  * @return 0; ::IBR_ENOTFOUND (bad node index); ::IBR_ERANGE (port 0 or
  *         beyond the node's port count); ::IBR_EBUSY (a port is already
  *         cabled); ::IBR_EINVAL (a port linked to itself, bad attribute).
- * Linking two different ports of the same switch (a loopback cable) is
- * allowed; routing ignores such links.
+ * Both ends must be different nodes: a cable between two ports of the
+ * same node (a loopback cable) is rejected with ::IBR_EINVAL.
+ * Nothing is allocated. Not thread-safe on one fabric.
  * Time complexity: O(1).
  */
 IBR_API int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa,
@@ -141,24 +173,37 @@ IBR_API int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa,
                                 const ibr_link_attr *attr);
 
 /**
- * Remove the cable on port @p port of node @p node (both ends).
- * @return 0, ::IBR_ENOTFOUND (bad node or the port is not cabled),
- *         ::IBR_ERANGE. Time complexity: O(1).
+ * Remove the cable on port @p port of node @p node (both ends). The ports
+ * keep their GUIDs and LIDs.
+ * @param f the fabric. @param node node index. @param port its port.
+ * @return 0, ::IBR_EINVAL (NULL @p f), ::IBR_ENOTFOUND (bad node or the
+ *         port is not cabled), ::IBR_ERANGE (port 0 or beyond nports).
+ * Nothing is allocated. Not thread-safe on one fabric.
+ * Time complexity: O(1).
  */
 IBR_API int ibr_fabric_remove_link(ibr_fabric *f, uint32_t node, unsigned int port);
 
 /**
  * Set the state of the link on a port (both ends): the way to inject a fault
  * without forgetting the cable.
- * @return 0, ::IBR_ENOTFOUND (bad node, port not cabled), ::IBR_ERANGE,
- *         ::IBR_EINVAL (bad state). Time complexity: O(1).
+ * @param f the fabric. @param node node index. @param port its port.
+ * @param state ::IBR_LINK_ACTIVE or ::IBR_LINK_DOWN.
+ * @return 0, ::IBR_ENOTFOUND (bad node, port not cabled), ::IBR_ERANGE
+ *         (port 0 or beyond nports), ::IBR_EINVAL (NULL @p f, bad state).
+ * Nothing is allocated. Not thread-safe on one fabric.
+ * Time complexity: O(1).
  */
 IBR_API int ibr_fabric_set_link_state(ibr_fabric *f, uint32_t node, unsigned int port,
                                       ibr_link_state state);
 
 /**
  * Mark every link of a node down (a switch failure) or active again.
- * @return 0, ::IBR_ENOTFOUND, ::IBR_EINVAL. Time complexity: O(ports).
+ * Uncabled ports are skipped; a node without cables succeeds unchanged.
+ * @param f the fabric. @param node node index.
+ * @param state ::IBR_LINK_ACTIVE or ::IBR_LINK_DOWN.
+ * @return 0, ::IBR_ENOTFOUND (bad node), ::IBR_EINVAL (NULL @p f, bad
+ *         state). Nothing is allocated. Not thread-safe on one fabric.
+ * Time complexity: O(ports of the node).
  */
 IBR_API int ibr_fabric_set_node_state(ibr_fabric *f, uint32_t node, ibr_link_state state);
 
@@ -166,11 +211,19 @@ IBR_API int ibr_fabric_set_node_state(ibr_fabric *f, uint32_t node, ibr_link_sta
  * Give a port its base LID and LMC: the port owns LIDs
  * base .. base + 2^lmc - 1. Switches take their LID on port 0 (the only port
  * of a switch with a LID). @p base must be a multiple of 2^lmc.
- * A base of 0 removes the port's LIDs.
- * @return 0; ::IBR_ENOTFOUND; ::IBR_ERANGE (port, LID beyond 0xBFFF, lmc > 7);
- *         ::IBR_EINVAL (switch port other than 0, base not aligned);
- *         ::IBR_EEXIST (a LID of the range belongs to another port).
- * Time complexity: O(2^lmc) expected.
+ * A base of 0 removes the port's LIDs. The port's previous LIDs are
+ * released.
+ * @param f the fabric. @param node node index. @param port the port.
+ * @param base base LID, 0 or 1..0xBFFF. @param lmc 0..7.
+ * @return 0; ::IBR_ENOTFOUND (bad node); ::IBR_ERANGE (port beyond nports,
+ *         port 0 of a CA or router, LID range beyond 0xBFFF, lmc > 7);
+ *         ::IBR_EINVAL (NULL @p f, switch port other than 0, base not
+ *         aligned); ::IBR_EEXIST (a LID of the range belongs to another
+ *         port); ::IBR_ENOMEM (the first LID of a fabric allocates its
+ *         LID table).
+ * Nothing is returned that needs freeing. Not thread-safe on one fabric.
+ * Time complexity: O(2^lmc) (O(nodes) to name the owner in the message
+ * when the LID is taken).
  */
 IBR_API int ibr_fabric_set_lid(ibr_fabric *f, uint32_t node, unsigned int port,
                                uint16_t base, unsigned int lmc);
@@ -187,50 +240,82 @@ typedef enum ibr_lid_flags {
  * numbered in index order, switches first. Existing LIDs are kept unless
  * ::IBR_LIDS_REASSIGN is given; with ::IBR_LIDS_KEEP a port that already has
  * a LID keeps it (and its LMC).
- * @return 0; ::IBR_ERANGE (lmc > 7); ::IBR_ENOSPC (the fabric does not fit in
- *         1..0xBFFF; the message says how many LIDs were needed);
- *         ::IBR_ENOMEM.
- * Time complexity: O(nodes + ports + LIDs).
+ * Uncabled CA and router ports get no LID. LIDs are handed out in
+ * ascending order from 1, skipping LIDs kept by other ports.
+ * @param f the fabric. @param lmc LMC of CA and router ports, 0..7.
+ * @param flags ::IBR_LIDS_KEEP or ::IBR_LIDS_REASSIGN.
+ * @return 0; ::IBR_EINVAL (NULL @p f, unknown flag bits); ::IBR_ERANGE
+ *         (lmc > 7); ::IBR_ENOSPC (the fabric does not fit in 1..0xBFFF;
+ *         the message says how many LIDs were needed); ::IBR_ENOMEM. On
+ *         failure no LID changes.
+ * Nothing is returned that needs freeing. Not thread-safe on one fabric.
+ * Time complexity: O(nodes + ports + 0xBFFF) (the LID table is rebuilt).
  */
 IBR_API int ibr_fabric_assign_lids(ibr_fabric *f, unsigned int lmc, unsigned int flags);
 
-/** Number of nodes. O(1). */
+/**
+ * Number of nodes (node indices are 0 .. count - 1); 0 for a NULL fabric.
+ * Cannot fail. May run concurrently with other const queries on @p f.
+ * Time complexity: O(1).
+ */
 IBR_API uint32_t ibr_fabric_node_count(const ibr_fabric *f);
 
 /**
  * Find a node by node GUID, or by port GUID when no node has that node GUID.
- * @param[out] out  node index. @param[out] port port number (may be NULL).
- * @return 0, ::IBR_ENOTFOUND. Time complexity: O(1) expected.
+ * @param[out] out  node index. @param[out] port port number (may be NULL):
+ *                  for a node GUID match, 0 for a switch and 1 otherwise.
+ * @param f the fabric. @param guid the GUID to look up.
+ * @return 0, ::IBR_EINVAL (NULL @p f or @p out), ::IBR_ENOTFOUND. No
+ *         message is recorded (the fabric is const).
+ * Nothing is allocated. May run concurrently with other const queries on
+ * @p f. Time complexity: O(1) expected (O(log nodes) for a port GUID).
  */
 IBR_API int ibr_fabric_find_guid(uint32_t *out, unsigned int *port, const ibr_fabric *f,
                                  uint64_t guid);
 
 /** Public description of a node, filled by ibr_fabric_node_info() and ibr_topo_node_info(). */
 typedef struct ibr_node_info {
-    ibr_node_type type;
+    ibr_node_type type;    /**< switch, CA or router */
     unsigned int nports;   /**< external ports */
-    uint64_t node_guid;
-    uint64_t sysimg_guid;
+    uint64_t node_guid;    /**< node GUID */
+    uint64_t sysimg_guid;  /**< system-image GUID (the node GUID by default) */
     uint64_t port0_guid;   /**< switch port GUID; CA port 1's for CAs */
     const char *desc;      /**< borrowed from the fabric or topology */
 } ibr_node_info;
 
-/** Public description of one port. */
+/** Public description of one port, filled by ibr_fabric_port_info() and
+ *  ibr_topo_port_info(). */
 typedef struct ibr_port_info {
-    uint64_t guid;
+    uint64_t guid;         /**< port GUID (a switch's ports share one; 0 for
+                                port 0 of a CA or router) */
     uint16_t lid;          /**< base LID, 0 = none */
-    uint8_t lmc;
+    uint8_t lmc;           /**< LMC: the port owns 2^lmc LIDs from @c lid */
     uint8_t state;         /**< ::ibr_link_state of the link (when cabled) */
     uint32_t remote_node;  /**< ::IBR_NONE when not cabled */
-    unsigned int remote_port;
-    ibr_link_width width;
-    ibr_link_speed speed;
+    unsigned int remote_port; /**< port at the other end (0 when not cabled) */
+    ibr_link_width width;  /**< link width (when cabled) */
+    ibr_link_speed speed;  /**< link speed (when cabled) */
 } ibr_port_info;
 
-/** Describe node @p node. @return 0, ::IBR_ENOTFOUND. O(1). */
+/**
+ * Describe node @p node.
+ * @param[out] out filled on success; its @c desc is borrowed from @p f
+ *             (valid until the fabric is destroyed; do not free).
+ * @param f the fabric. @param node node index.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_ENOTFOUND (bad
+ *         node). May run concurrently with other const queries on @p f.
+ * Time complexity: O(1).
+ */
 IBR_API int ibr_fabric_node_info(ibr_node_info *out, const ibr_fabric *f, uint32_t node);
 
-/** Describe a port. @return 0, ::IBR_ENOTFOUND, ::IBR_ERANGE. O(1). */
+/**
+ * Describe port @p port (0..nports) of node @p node.
+ * @param[out] out filled on success (plain values, nothing to free).
+ * @param f the fabric. @param node node index. @param port port number.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_ENOTFOUND (bad
+ *         node), ::IBR_ERANGE (port beyond nports). May run concurrently
+ *         with other const queries on @p f. Time complexity: O(1).
+ */
 IBR_API int ibr_fabric_port_info(ibr_port_info *out, const ibr_fabric *f, uint32_t node,
                                  unsigned int port);
 
@@ -242,16 +327,27 @@ IBR_API int ibr_fabric_port_info(ibr_port_info *out, const ibr_fabric *f, uint32
  * ibr_fabric_assign_lids() first to give every port a LID.
  *
  * @param[out] out receives the topology (owned by the caller, freed with
- *                 ibr_topo_destroy()); it keeps a reference to the context.
- * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM.
- * Time complexity: O(nodes + ports + max LID). A 40,000-endpoint fabric
- * freezes in milliseconds.
+ *                 ibr_topo_destroy(); NULL on failure); it copies what it
+ *                 needs from @p f and keeps a borrowed pointer to the
+ *                 fabric's context, which must outlive it.
+ * @param f the fabric (not const only because its last error is updated).
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_ENOMEM.
+ * Not thread-safe on one fabric.
+ * Time complexity: O(nodes + ports + max LID) plus sorting
+ * (O(S log S + G log G) for S switches and G GUIDs). A 40,000-endpoint
+ * fabric freezes in milliseconds.
  */
 IBR_API int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f);
 
 /**
- * Copy a fabric.
- * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(size).
+ * Copy a fabric (nodes, ports, links, states, GUIDs and LIDs; not the last
+ * error message). The copy uses the same context.
+ * @param[out] out receives the copy (owned by the caller, freed with
+ *             ibr_fabric_destroy(); NULL on failure).
+ * @param f the fabric to copy, unchanged.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_ENOMEM.
+ * May run concurrently with other const queries on @p f.
+ * Time complexity: O(nodes + ports + 0xBFFF) (the LID table is copied).
  */
 IBR_API int ibr_fabric_clone(ibr_fabric **out, const ibr_fabric *f);
 

@@ -29,8 +29,8 @@ typedef struct ibr_guid_port {
 
 /** A (switch GUID, id) pair: updn's ids file. */
 typedef struct ibr_guid_id {
-    uint64_t guid;
-    uint64_t id;
+    uint64_t guid; /**< switch node GUID */
+    uint64_t id;   /**< the id that replaces the GUID in tie-breaking */
 } ibr_guid_id;
 
 /**
@@ -44,7 +44,13 @@ typedef int (*ibr_progress_fn)(void *user, const char *phase, uint64_t done,
 /** Version of ::ibr_options this header describes. */
 #define IBR_OPTIONS_VERSION 1
 
-/** Routing options. */
+/**
+ * Routing options. ibr_route() validates them before any engine runs and
+ * fails with ::IBR_EINVAL (the message names the field) when @c lmc is
+ * neither 0..7 nor ::IBR_LMC_TOPO, @c max_vls is outside 1..15, a list has
+ * a count but a NULL pointer, or @c threads exceeds 1024. Options an engine
+ * does not use are ignored by it. Lists are borrowed for the call.
+ */
 typedef struct ibr_options {
     unsigned int version;  /**< ::IBR_OPTIONS_VERSION */
     /** Route the first 2^lmc LIDs of each port's range; ::IBR_LMC_TOPO
@@ -70,37 +76,38 @@ typedef struct ibr_options {
     int port_profile_switch_nodes;
     /** Root switch GUIDs (updn, ftree); NULL/0 = detect. */
     const uint64_t *root_guids;
-    size_t n_root_guids;
+    size_t n_root_guids;      /**< entries of @c root_guids */
     /** Compute-node port GUIDs (ftree, sssp, dfsssp). */
     const uint64_t *cn_guids;
-    size_t n_cn_guids;
+    size_t n_cn_guids;        /**< entries of @c cn_guids */
     /** I/O-node port GUIDs (ftree, sssp, dfsssp). */
     const uint64_t *io_guids;
-    size_t n_io_guids;
+    size_t n_io_guids;        /**< entries of @c io_guids */
     /** Destination port GUIDs in the order routes are assigned (the
      *  guid_routing_order file); listed ports are routed first. */
     const uint64_t *guid_routing_order;
-    size_t n_guid_routing_order;
+    size_t n_guid_routing_order; /**< entries of @c guid_routing_order */
     /** Non-zero: ports in guid_routing_order are not scattered. */
     int guid_routing_order_no_scatter;
     /** Switch ports whose routes do not count in load equalisation (OpenSM's
      *  ignore-guids / port_prof_ignore_file). */
     const ibr_guid_port *ignore_ports;
-    size_t n_ignore_ports;
+    size_t n_ignore_ports;    /**< entries of @c ignore_ports */
     /** updn ids: replace switch GUIDs in tie-breaking. */
     const ibr_guid_id *ids;
-    size_t n_ids;
+    size_t n_ids;             /**< entries of @c ids */
     /** Non-zero: allow routes between roots that may break up/down
      *  (updn, dnup, ftree). Default 0. */
     int connect_roots;
     /** ftree: reverse hops allowed for I/O nodes. Default 0. */
     unsigned int max_reverse_hops;
-    /** Worker threads: 0 = one per online CPU (default), 1 = single
-     *  threaded. Results are identical whatever the count. */
+    /** Worker threads: 0 = one per online CPU (default; at most 64), 1 =
+     *  single threaded, at most 1024. Results are identical whatever the
+     *  count. */
     unsigned int threads;
     /** Progress/cancel callback, or NULL. */
     ibr_progress_fn progress;
-    void *progress_user;
+    void *progress_user;      /**< passed to @c progress as @c user */
 } ibr_options;
 
 /** Default options. Equal to what ibr_options_init() produces. */
@@ -109,8 +116,11 @@ typedef struct ibr_options {
       NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, NULL, NULL }
 
 /**
- * Initialise @p opts to the defaults of options version @p version.
- * @return 0, ::IBR_EINVAL (NULL), ::IBR_EVERSION (unknown version).
+ * Initialise @p opts to the defaults of options version @p version (pass
+ * ::IBR_OPTIONS_VERSION). The caller owns @p opts; the defaults hold no
+ * pointers, so nothing needs freeing.
+ * @return 0, ::IBR_EINVAL (NULL), ::IBR_EVERSION (unknown version; @p opts
+ *         is left untouched).
  * Time complexity: O(1). Thread-safe.
  */
 IBR_API int ibr_options_init(ibr_options *opts, unsigned int version);

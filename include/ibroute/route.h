@@ -1,6 +1,11 @@
 /**
  * @file route.h
  * @brief Engine registry and the routing call.
+ *
+ * Built-in engines are listed first, in a fixed order, then the engines
+ * registered on the context (sys/engine.h) in registration order. The
+ * registry of a context may be read from many threads once registration
+ * is over.
  */
 #ifndef IBROUTE_ROUTE_H
 #define IBROUTE_ROUTE_H
@@ -32,27 +37,40 @@ typedef enum ibr_engine_caps {
 /** Public description of a registered engine. Strings are borrowed from the
  *  registry (static for built-ins). */
 typedef struct ibr_engine_info {
-    const char *name;
-    const char *description;
+    const char *name;        /**< the name used in chains, e.g. "minhop" */
+    const char *description; /**< one line ("" when the engine gave none) */
     unsigned int caps; /**< ::ibr_engine_caps bits */
     int builtin;       /**< non-zero for engines of the library */
 } ibr_engine_info;
 
 /**
  * Number of engines known to @p ctx (built-ins plus those registered on it;
- * @p ctx may be NULL for built-ins only). O(1).
+ * @p ctx may be NULL for built-ins only). Cannot fail. Thread-safe once the
+ * context's engines are registered. Time complexity: O(1).
  */
 IBR_API size_t ibr_engine_count(const ibr_context *ctx);
 
 /**
  * Describe engine @p i (0 .. ibr_engine_count() - 1); built-ins come first.
- * @return 0, ::IBR_ENOTFOUND. O(1).
+ * @param[out] out filled on success; its strings are borrowed (static for
+ *             built-ins, owned by @p ctx for registered engines: valid
+ *             until the context is destroyed).
+ * @param ctx the context, or NULL for built-ins only. @param i the index.
+ * @return 0, ::IBR_EINVAL (NULL @p out), ::IBR_ENOTFOUND (index out of
+ *         range). Thread-safe once the context's engines are registered.
+ * Time complexity: O(1).
  */
 IBR_API int ibr_engine_get(ibr_engine_info *out, const ibr_context *ctx, size_t i);
 
 /**
  * Describe the engine called @p name (case-sensitive).
- * @return 0, ::IBR_ENOTFOUND. O(engines).
+ * @param[out] out filled on success; strings borrowed as for
+ *             ibr_engine_get().
+ * @param ctx the context, or NULL for built-ins only.
+ * @param name the engine name, borrowed for the call.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p name), ::IBR_ENOTFOUND.
+ * Thread-safe once the context's engines are registered.
+ * Time complexity: O(engines).
  */
 IBR_API int ibr_engine_find(ibr_engine_info *out, const ibr_context *ctx, const char *name);
 
@@ -66,16 +84,27 @@ IBR_API int ibr_engine_find(ibr_engine_info *out, const ibr_context *ctx, const 
  * listed, as OpenSM does). NULL or "" means "minhop".
  *
  * @param[out] out receives the result (owned by the caller, freed with
- *             ibr_result_destroy()). On every outcome except ::IBR_ENOMEM and
- *             ::IBR_EINVAL for a NULL argument, *out receives a result: on
- *             failure it carries no tables but its ibr_result_last_error()
- *             and attempts say why (as sqlite3_open does).
- * @param t    the topology; it must outlive the result.
- * @param opts options, or NULL for the defaults.
+ *             ibr_result_destroy()). On every outcome except ::IBR_EINVAL
+ *             for a NULL argument and ::IBR_ENOMEM before the result could
+ *             be allocated, *out receives a result: on failure it carries
+ *             no tables but its ibr_result_last_error() and attempts say
+ *             why (as sqlite3_open does). *out is NULL otherwise, so always
+ *             pass it to ibr_result_destroy().
+ * @param t    the topology; borrowed: it must outlive the result. The
+ *             engines run with the topology's context (its allocator, log
+ *             callback and registered engines).
+ * @param chain engine names, borrowed for the call: at most 32 engines,
+ *             each name under 64 bytes; "no_fallback" alone is rejected
+ *             (it names no engine).
+ * @param opts options, or NULL for the defaults; borrowed for the call
+ *             (the result keeps none of its pointers).
  * @return 0; ::IBR_EINVAL (unknown engine name or bad option; the message
  *         names it); ::IBR_EVERSION; ::IBR_EUNROUTABLE (every engine declined
  *         or failed); ::IBR_ECANCELED; ::IBR_ENOMEM (allocation failure or
- *         cancellation stops the chain: no fallback runs).
+ *         cancellation stops the chain: no fallback runs). Other codes
+ *         an engine fails with (::IBR_ENOVL, ::IBR_EINTERNAL, ...) are
+ *         only recorded in the attempts (ibr_result_attempt()); the call
+ *         then goes on with the next engine.
  *
  * Time complexity: that of the engines tried (minhop: O(S·(S+E) + S·L·P)
  * for S switches, E links, L LIDs, P ports per switch).

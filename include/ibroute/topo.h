@@ -5,7 +5,11 @@
  * A topology numbers its switches densely (switch index 0..S-1, in
  * ascending order of the byte-reversed node GUID, which is OpenSM's switch
  * table order on x86) and keeps the node indices of the fabric it was frozen
- * from. It is read-only and can be shared between threads.
+ * from. It is read-only and can be shared between threads: every function
+ * here may be called concurrently on one topology.
+ *
+ * Queries with a NULL topology return 0, ::IBR_NONE or ::IBR_EINVAL, as
+ * their type allows.
  */
 #ifndef IBROUTE_TOPO_H
 #define IBROUTE_TOPO_H
@@ -17,53 +21,97 @@
 extern "C" {
 #endif
 
-/** Destroy a topology. NULL is ignored. Results computed on it must not be
- *  used with another topology afterwards. */
+/**
+ * Destroy a topology and everything it owns. NULL is ignored. Results
+ * computed on it (and ::ibr_node_info::desc pointers read from it) refer to
+ * it: destroy them first. The context it was frozen with is not destroyed.
+ * Not thread-safe: no other call may be using @p t.
+ * Time complexity: O(1) calls to the allocator.
+ */
 IBR_API void ibr_topo_destroy(ibr_topo *t);
 
-/** The context the topology was frozen with (never NULL). */
+/**
+ * The context the topology was frozen with (never NULL: the built-in
+ * default context when it was frozen without one or when @p t is NULL).
+ * Borrowed: do not destroy it through this pointer. Cannot fail.
+ * Thread-safe. Time complexity: O(1).
+ */
 IBR_API ibr_context *ibr_topo_context(const ibr_topo *t);
 
-/** Number of nodes (same indices as the fabric). O(1). */
+/** Number of nodes (same indices as the fabric). Cannot fail.
+ *  Thread-safe. Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_node_count(const ibr_topo *t);
-/** Number of switches. O(1). */
+/** Number of switches (switch indices are 0 .. count - 1). Cannot fail.
+ *  Thread-safe. Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_switch_count(const ibr_topo *t);
-/** Number of end ports (CA and router ports that have a LID and a cable). O(1). */
+/** Number of end ports: CA and router ports that have a LID and an active
+ *  cable. These are the sources ibr_verify() counts. Cannot fail.
+ *  Thread-safe. Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_endport_count(const ibr_topo *t);
-/** Highest LID in use (0 when none). LFTs have max_lid + 1 entries. O(1). */
+/** Highest LID in use, counting every LID of an LMC range (0 when none).
+ *  LFTs have max_lid + 1 entries. Cannot fail. Thread-safe.
+ *  Time complexity: O(1). */
 IBR_API uint16_t ibr_topo_max_lid(const ibr_topo *t);
 
-/** Node index of switch @p sw, or ::IBR_NONE. O(1). */
+/** Node index of switch @p sw, or ::IBR_NONE for a bad index. Cannot
+ *  fail. Thread-safe. Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_switch_node(const ibr_topo *t, uint32_t sw);
-/** Switch index of node @p node, or ::IBR_NONE if it is not a switch. O(1). */
+/** Switch index of node @p node, or ::IBR_NONE if it is not a switch or
+ *  does not exist. Cannot fail. Thread-safe. Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_node_switch(const ibr_topo *t, uint32_t node);
 
-/** Describe a node. @return 0, ::IBR_ENOTFOUND. O(1). */
+/**
+ * Describe a node.
+ * @param[out] out filled on success; its @c desc is borrowed from @p t
+ *             (valid until the topology is destroyed; do not free).
+ * @param t the topology. @param node node index.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p t), ::IBR_ENOTFOUND (bad
+ *         node). Thread-safe. Time complexity: O(1).
+ */
 IBR_API int ibr_topo_node_info(ibr_node_info *out, const ibr_topo *t, uint32_t node);
-/** Describe a port. @return 0, ::IBR_ENOTFOUND, ::IBR_ERANGE. O(1). */
+/**
+ * Describe port @p port (0..nports) of node @p node as it was when the
+ * fabric was frozen.
+ * @param[out] out filled on success (plain values, nothing to free).
+ * @param t the topology. @param node node index. @param port port number.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p t), ::IBR_ENOTFOUND (bad
+ *         node), ::IBR_ERANGE (port beyond nports). Thread-safe.
+ * Time complexity: O(1).
+ */
 IBR_API int ibr_topo_port_info(ibr_port_info *out, const ibr_topo *t, uint32_t node,
                                unsigned int port);
 
 /**
- * The port owning a LID.
- * @param[out] node node index; @param[out] port port number (0 for a switch).
- * @return 0, ::IBR_ENOTFOUND (no port owns @p lid). O(1).
+ * The port owning a LID (any LID of its LMC range).
+ * @param[out] node node index (may be NULL); @param[out] port port number
+ *             (0 for a switch; may be NULL).
+ * @param t the topology. @param lid the LID.
+ * @return 0, ::IBR_EINVAL (NULL @p t), ::IBR_ENOTFOUND (no port owns
+ *         @p lid). Nothing to free. Thread-safe. Time complexity: O(1).
  */
 IBR_API int ibr_topo_lid_owner(uint32_t *node, unsigned int *port, const ibr_topo *t,
                                uint16_t lid);
 
 /**
- * Find a node by node GUID, or by port GUID.
- * @return 0, ::IBR_ENOTFOUND. O(log nodes).
+ * Find a node by node GUID, or by port GUID (a node GUID wins when a GUID
+ * is both).
+ * @param[out] node node index (may be NULL). @param[out] port port number
+ *             (may be NULL): the matching port for a port GUID; for a node
+ *             GUID 0 for a switch and 1 otherwise.
+ * @param t the topology. @param guid the GUID.
+ * @return 0, ::IBR_EINVAL (NULL @p t), ::IBR_ENOTFOUND. Nothing to free.
+ * Thread-safe. Time complexity: O(log(nodes + ports)) (binary search).
  */
 IBR_API int ibr_topo_find_guid(uint32_t *node, unsigned int *port, const ibr_topo *t,
                                uint64_t guid);
 
 /**
  * Shortest switch-to-switch distance in hops over active links, or 255 when
- * unreachable (or farther than 254). Runs one breadth-first search: time
- * complexity O(S + E) per call, so engines keep their own tables.
- * Thread-safe (uses only its own stack and the allocator).
+ * unreachable (or farther than 254), for a bad switch index and when the
+ * allocator fails (the call returns no error code). Runs one breadth-first
+ * search: time complexity O(S + E) per call, so engines keep their own
+ * tables. Allocates and frees O(S) scratch memory through the topology's
+ * context. Thread-safe (uses only its own stack and the allocator).
  */
 IBR_API unsigned int ibr_topo_switch_distance(const ibr_topo *t, uint32_t sw_a,
                                               uint32_t sw_b);

@@ -19,7 +19,10 @@ extern "C" {
  * What ibr_verify() found. Hop counts are numbers of links from the source
  * port to the destination port (two hosts on one switch are 2 hops apart);
  * link loads count routes per directed switch-to-switch link over all
- * (source end port, destination LID) pairs, every LID of a port counted.
+ * (source end port, destination end-port LID) pairs, every LID of a port
+ * counted. Switch LIDs are checked at switch level (the first group of
+ * counters) but are not destinations of the end-to-end pairs, hop
+ * statistics or link loads.
  */
 typedef struct ibr_verify_report {
     unsigned int version;          /**< set by the caller: ::IBR_VERIFY_REPORT_VERSION */
@@ -38,14 +41,15 @@ typedef struct ibr_verify_report {
     uint64_t pairs;                /**< pairs with a path in the topology */
     uint64_t pairs_ok;             /**< ... routed correctly */
     double avg_hops;               /**< over routed pairs */
-    unsigned int max_hops;
+    unsigned int max_hops;         /**< longest routed pair, in links */
     double avg_stretch;            /**< routed hops / shortest hops, averaged */
-    double max_stretch;
+    double max_stretch;            /**< largest routed hops / shortest hops */
     /* link load (edge forwarding index) */
     uint64_t links;                /**< active directed switch-to-switch links */
     uint64_t max_link_load;        /**< routes on the busiest link */
     double mean_link_load;         /**< over all active links */
-    /** Credit-loop freedom: 1 free, 0 cycle found, -1 not checked. */
+    /** Credit-loop freedom: 1 free, 0 cycle found, -1 not checked (this
+     *  version of ibr_verify() does not check yet and always sets -1). */
     int deadlock_free;
     /** The first problem found, naming switch, LID and port; "" if none. */
     char first_error[256];
@@ -54,15 +58,26 @@ typedef struct ibr_verify_report {
 /**
  * Check a result against the topology it was computed on and measure it.
  *
- * @param[in,out] out report; set @c out->version first (::IBR_VERIFY_REPORT_VERSION).
- * @return 0 when every check passes; ::IBR_EROUTES when a route is missing,
- *         loops, uses a bad port or a down link (the report says which and
+ * @param[in,out] out report; set @c out->version first
+ *             (::IBR_VERIFY_REPORT_VERSION). Caller-owned; it is cleared
+ *             and filled (nothing in it needs freeing). Left untouched on
+ *             ::IBR_EINVAL and ::IBR_EVERSION; cleared (counters 0) on
+ *             ::IBR_ENOMEM.
+ * @param t    the topology. @param r a routed result computed on @p t.
+ *             Both are only read.
+ * @return 0 when every check passes (spurious and non-minimal routes are
+ *         counted but do not fail the check); ::IBR_EROUTES when a route
+ *         is missing, dead-ends, loops, uses a bad port or a down link
+ *         (the report says which and
  *         how many; first_error names the first); ::IBR_EINVAL (NULL
  *         argument, failed result, result of another topology);
  *         ::IBR_EVERSION; ::IBR_ENOMEM.
  *
  * Time complexity: O(S·(S+E) + L·S) for S switches, E links and L LIDs;
- * memory O(S^2 + S + L). Thread-safe on shared read-only inputs.
+ * memory O(S^2 + ports + E), allocated through the topology's context and
+ * freed before the call returns. Single-threaded (ibr_options::threads
+ * does not apply). Thread-safe on shared read-only inputs: any number of
+ * ibr_verify() calls may run at once on one topology and result.
  */
 IBR_API int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r);
 

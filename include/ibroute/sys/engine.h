@@ -10,6 +10,18 @@
  * Whatever an engine wrote before declining or failing is discarded: the
  * next engine starts from a clean result.
  *
+ * Thread rules: the route function runs on the thread that called
+ * ibr_route(), and may run concurrently with itself on other threads (one
+ * run per ibr_route() call), so it must keep its state in the run or on its
+ * stack, or synchronise access to @c user. The ibr_run_* calls are not
+ * synchronised: make them from one thread at a time, except that rows
+ * returned by ibr_run_lft() for different switches may be filled from
+ * several threads at once. The ::ibr_run and every pointer obtained from
+ * it are valid only until the route function returns.
+ *
+ * The ibr_run_* functions accept a NULL run and return ::IBR_EINVAL, NULL
+ * or 0 (ibr_run_decline() and ibr_run_fail() still return their codes).
+ *
  * This header is stable within a minor version, like libgit2's sys/.
  */
 #ifndef IBROUTE_SYS_ENGINE_H
@@ -27,7 +39,13 @@ extern "C" {
 /** One engine attempt in progress. Opaque; valid only during the call. */
 typedef struct ibr_run ibr_run;
 
-/** The routing function of an engine. Returns 0 or a negative error. */
+/**
+ * The routing function of an engine: fill the run's tables and return 0, or
+ * return a negative error (ibr_run_decline(), ibr_run_fail(), or a code
+ * such as ::IBR_ENOMEM or ::IBR_ECANCELED, which stop the chain). A
+ * positive return value is treated as ::IBR_EINTERNAL. @p user is the
+ * engine's ibr_engine::user.
+ */
 typedef int (*ibr_engine_route_fn)(ibr_run *run, void *user);
 
 /** Version of ::ibr_engine this header describes. */
@@ -44,80 +62,156 @@ typedef struct ibr_engine {
 } ibr_engine;
 
 /**
- * Register an engine on a context. The definition is copied.
- * @return 0; ::IBR_EINVAL (NULL context or function, bad name, the message
- *         says which); ::IBR_EVERSION; ::IBR_EEXIST (a built-in or registered
- *         engine has that name); ::IBR_ENOMEM.
+ * Register an engine on a context. The definition is copied (name and
+ * description included); @c engine->user stays the caller's and must stay
+ * valid until the context is destroyed, which does not free it.
+ * Names may use letters, digits, '-', '_' and '.', under 64 bytes;
+ * "no_fallback" is reserved.
+ * @param ctx a context from ibr_context_create() (the NULL default context
+ *            cannot take engines).
+ * @param engine the definition, borrowed for the call.
+ * @return 0; ::IBR_EINVAL (NULL context, definition or function, bad name,
+ *         the message says which); ::IBR_EVERSION; ::IBR_EEXIST (a built-in
+ *         or registered engine has that name); ::IBR_ENOMEM. The message is
+ *         readable with ibr_context_last_error() (except for a NULL
+ *         context).
  * Not thread-safe on one context: register before sharing the context.
  * Time complexity: O(engines).
  */
 IBR_API int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine);
 
-/** The topology being routed. */
+/** The topology being routed (borrowed; the engine only reads it).
+ *  Cannot fail. Time complexity: O(1). */
 IBR_API const ibr_topo *ibr_run_topo(const ibr_run *run);
 
 /** The options of the call, at the current ::IBR_OPTIONS_VERSION with
- *  defaults for the fields the caller's version lacked. */
+ *  defaults for the fields the caller's version lacked, already validated
+ *  (see ::ibr_options). Borrowed: the struct is the run's copy, but the
+ *  lists it points to are the caller's, valid only during the call.
+ *  Cannot fail. Time complexity: O(1). */
 IBR_API const ibr_options *ibr_run_options(const ibr_run *run);
 
 /**
  * Writable LFT of switch @p sw: ibr_topo_max_lid() + 1 entries indexed by
- * LID, prefilled with ::IBR_NO_ROUTE. NULL for a bad index. O(1).
+ * LID, prefilled with ::IBR_NO_ROUTE. Entries are output port numbers
+ * (0 = the switch itself). Borrowed from the run: valid until the route
+ * function returns; do not free. NULL for a bad index. Rows of different
+ * switches may be written from different threads at once.
+ * Time complexity: O(1).
  */
 IBR_API uint8_t *ibr_run_lft(ibr_run *run, uint32_t sw);
 
 /**
  * Record the hop count from switch @p sw to switch @p dst_sw (the matrix is
- * allocated on first use, S^2 bytes).
- * @return 0, ::IBR_ENOTFOUND, ::IBR_ENOMEM.
+ * allocated on first use, S^2 bytes, with every entry 255). Values above
+ * 255 are stored as 255 (unreachable). The result owns the matrix
+ * (ibr_result_hops()).
+ * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ENOTFOUND (bad switch
+ *         index), ::IBR_ENOMEM.
+ * Time complexity: O(1) (O(S^2) on first use).
  */
 IBR_API int ibr_run_set_hops(ibr_run *run, uint32_t sw, uint32_t dst_sw, unsigned int hops);
 
-/** Set the SL of every path toward @p dst_lid. @return 0, ::IBR_ERANGE,
- *  ::IBR_ESTATE (per-pair SLs already set), ::IBR_ENOMEM. */
+/**
+ * Set the SL of every path toward @p dst_lid (the result's SL mode becomes
+ * ::IBR_SL_PER_DEST; storage of max LID + 1 bytes is allocated on first
+ * use and owned by the result).
+ * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (sl > 15 or LID
+ *         beyond max LID), ::IBR_ESTATE (per-pair SLs already set),
+ *         ::IBR_ENOMEM. Time complexity: O(1) (O(LIDs) on first use).
+ */
 IBR_API int ibr_run_set_dest_sl(ibr_run *run, uint16_t dst_lid, unsigned int sl);
 
-/** Set the SL of the path from the port owning @p src_lid to @p dst_lid.
- *  Switches to per-pair storage ((end ports + switches) x LIDs bytes).
- *  @return 0, ::IBR_ERANGE, ::IBR_ENOTFOUND (no port owns @p src_lid),
- *  ::IBR_ENOMEM. */
+/**
+ * Set the SL of the path from the port owning @p src_lid to @p dst_lid.
+ * Switches to per-pair storage ((end ports + switches) x LIDs bytes, owned
+ * by the result); SLs already set per destination are copied into it.
+ * All LIDs of a source port share one row.
+ * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (sl > 15 or a LID
+ *         beyond max LID), ::IBR_ENOTFOUND (no end port or switch owns
+ *         @p src_lid), ::IBR_ENOMEM.
+ * Time complexity: O(log end ports) (O((end ports + S) x LIDs) on first
+ * use).
+ */
 IBR_API int ibr_run_set_path_sl(ibr_run *run, uint16_t src_lid, uint16_t dst_lid,
                                 unsigned int sl);
 
-/** Set the SL2VL map of switch @p sw for (@p in_port, @p out_port).
- *  @return 0, ::IBR_ENOTFOUND, ::IBR_ERANGE (port or VL > 15), ::IBR_ENOMEM. */
+/**
+ * Set the SL2VL map of switch @p sw for (@p in_port, @p out_port):
+ * @p map[sl] = VL. The first call allocates tables for every switch and
+ * port pair, initialised to the default map (identity, SL 15 to VL 15);
+ * the result owns them. @p map is copied.
+ * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ENOTFOUND (bad switch),
+ *         ::IBR_ERANGE (port beyond the switch or VL > 15), ::IBR_ENOMEM.
+ * Time complexity: O(1) (O(sum over switches of ports^2) on first use).
+ */
 IBR_API int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port,
                               unsigned int out_port, const uint8_t map[16]);
 
-/** Record how many data VLs the routing uses. @return 0, ::IBR_ERANGE. */
+/**
+ * Record how many data VLs the routing uses (ibr_result_vls_used(); 1
+ * unless set).
+ * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (not 1..15).
+ * Nothing is allocated. Time complexity: O(1).
+ */
 IBR_API int ibr_run_set_vls_used(ibr_run *run, unsigned int vls);
 
 /**
- * Add port @p port of switch @p sw to the forwarding set of @p mlid
- * (0xC000..0xFFFE); the group is created on first use.
- * @return 0, ::IBR_ERANGE, ::IBR_ENOTFOUND, ::IBR_ENOMEM.
+ * Add port @p port (0..nports) of switch @p sw to the forwarding set of
+ * @p mlid (0xC000..0xFFFE); the group is created on first use (S x 32
+ * bytes, owned by the result).
+ * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (MLID outside the
+ *         multicast range, port beyond the switch), ::IBR_ENOTFOUND (bad
+ *         switch), ::IBR_ENOMEM.
+ * Time complexity: O(groups) (O(groups + S) when the group is created).
  */
 IBR_API int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw,
                                    unsigned int port);
 
-/** Attach an artefact (copied). A second one with the same name replaces
- *  the first. @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. */
+/**
+ * Attach an artefact: @p name and @p size bytes of @p data are copied and
+ * owned by the result. A second one with the same name replaces the first.
+ * @return 0, ::IBR_EINVAL (NULL @p run, NULL or empty @p name, NULL
+ *         @p data with a non-zero @p size), ::IBR_ENOMEM.
+ * Time complexity: O(size + artefacts).
+ */
 IBR_API int ibr_run_add_artifact(ibr_run *run, const char *name, const void *data,
                                  size_t size);
 
-/** Say why the engine does not apply; returns ::IBR_EDECLINED for the
- *  engine to return. */
+/**
+ * Say why the engine does not apply; returns ::IBR_EDECLINED for the
+ * engine to return (`return ibr_run_decline(run, "no switches");`).
+ * @p message (NULL means "declined") is copied, truncated to 511 bytes,
+ * and recorded in the result's attempts. Cannot fail.
+ * Time complexity: O(length of @p message).
+ */
 IBR_API int ibr_run_decline(ibr_run *run, const char *message);
 
-/** Say why the engine failed; returns @p code (::IBR_EINTERNAL when
- *  @p code is not negative) for the engine to return. */
+/**
+ * Say why the engine failed; returns @p code (::IBR_EINTERNAL when
+ * @p code is not negative) for the engine to return. @p message (NULL
+ * means "failed") is copied, truncated to 511 bytes, and recorded in the
+ * result's attempts. Cannot fail. Time complexity: O(length of @p message).
+ */
 IBR_API int ibr_run_fail(ibr_run *run, int code, const char *message);
 
-/** Log through the context's callback (no-op without one). */
+/**
+ * Log @p message (borrowed for the call) at @p level (an ::ibr_log_level)
+ * through the topology context's callback, when the level passes the
+ * context's @c log_level; a no-op without a callback or with a NULL
+ * message. Messages longer than 1023 bytes are truncated. Cannot fail.
+ * Time complexity: O(length of @p message).
+ */
 IBR_API void ibr_run_log(ibr_run *run, int level, const char *message);
 
-/** Report progress; returns ::IBR_ECANCELED when the caller cancels, which
- *  the engine must return promptly. */
+/**
+ * Report progress: @p done of @p total units of phase @p phase (borrowed
+ * for the call; NULL means ""). Calls ibr_options::progress on the current
+ * thread when the caller set one.
+ * @return 0, or ::IBR_ECANCELED when the caller cancels, which the engine
+ *         must return promptly (the chain then stops).
+ * Time complexity: O(1) plus the callback.
+ */
 IBR_API int ibr_run_progress(ibr_run *run, const char *phase, uint64_t done,
                              uint64_t total);
 
