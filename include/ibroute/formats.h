@@ -5,6 +5,14 @@
  * Nothing here touches files: parsers read a buffer, writers append to an
  * ::ibr_buffer. Formats follow OpenSM 3.3 and infiniband-diags byte for byte
  * where those tools define them.
+ *
+ * Writers append to the buffer (several writers may fill one buffer in
+ * turn) and grow it with the allocator of the topology's context. A writer
+ * that fails leaves the buffer as it was before the call. Writers and
+ * ibr_result_parse_lfts() only read their topology and result, so any
+ * number may run at once on shared inputs, each with its own buffer;
+ * a buffer, like a fabric being parsed into, is used by one thread at a
+ * time.
  */
 #ifndef IBROUTE_FORMATS_H
 #define IBROUTE_FORMATS_H
@@ -23,16 +31,21 @@ extern "C" {
  * NUL-terminated when non-NULL; @c size excludes the NUL.
  */
 typedef struct ibr_buffer {
-    char *data;
-    size_t size;
-    size_t capacity;
+    char *data;       /**< the text, owned by the buffer; NULL when empty */
+    size_t size;      /**< bytes of text, not counting the NUL */
+    size_t capacity;  /**< bytes allocated at @c data */
     ibr_context *ctx; /**< allocator used; set by the first writer */
 } ibr_buffer;
 
 /** An empty buffer. */
 #define IBR_BUFFER_INIT { NULL, 0, 0, NULL }
 
-/** Free a buffer's memory and reset it to empty. NULL is ignored. */
+/**
+ * Free a buffer's memory (with the allocator of the context it adopted)
+ * and reset it to ::IBR_BUFFER_INIT, ready for reuse. The buffer struct
+ * itself is the caller's. NULL is ignored. Cannot fail. Not thread-safe
+ * on one buffer. Time complexity: O(1).
+ */
 IBR_API void ibr_buffer_dispose(ibr_buffer *buf);
 
 /**
@@ -42,10 +55,16 @@ IBR_API void ibr_buffer_dispose(ibr_buffer *buf);
  * text are applied (switch `lid N`, CA port `lid N lmc M`); 0 means none.
  * Link width and speed come from the `4xQDR` style annotation when present.
  *
- * @return 0; ::IBR_ESTATE (@p f is not empty); ::IBR_EPARSE (malformed text,
+ * @param f   an empty fabric (from ibr_fabric_create()).
+ * @param buf the text, borrowed for the call (need not be NUL-terminated;
+ *            may be NULL when @p len is 0). @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p f, NULL @p buf with a non-zero @p len);
+ *         ::IBR_ESTATE (@p f is not empty); ::IBR_EPARSE (malformed text,
  *         asymmetric or dangling link, port out of range, duplicate GUID or
  *         LID: the message names the line); ::IBR_ENOMEM. On failure @p f is
  *         left empty and ibr_fabric_last_error() says why.
+ * Nothing is returned that needs freeing: the nodes belong to @p f. Not
+ * thread-safe on one fabric.
  * Time complexity: O(len + nodes log nodes).
  */
 IBR_API int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_t len);
@@ -53,40 +72,97 @@ IBR_API int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_
 /**
  * Apply LIDs from an OpenSM guid2lid file (lines `0x<port guid> <min lid>
  * <max lid>`; `#` comments). The LMC of each port is derived from the range.
- * All LIDs are checked before any is applied.
- * @return 0; ::IBR_EPARSE (bad line, unknown GUID, misaligned range: the
+ * All LIDs are checked before any is applied; ports not listed keep their
+ * LIDs.
+ * @param f   the fabric whose ports are named by GUID.
+ * @param buf the text, borrowed for the call (may be NULL when @p len is
+ *            0). @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p f, NULL @p buf with a non-zero @p len);
+ *         ::IBR_EPARSE (bad line, unknown GUID, misaligned range: the
  *         message names the line); ::IBR_EEXIST (LID conflict); ::IBR_ENOMEM.
+ *         On failure no LID changes and ibr_fabric_last_error() says why.
+ * Nothing is returned that needs freeing. Not thread-safe on one fabric.
+ * Time complexity: O(len + ports + entries log entries).
  */
 IBR_API int ibr_fabric_parse_guid2lid(ibr_fabric *f, const char *buf, size_t len);
 
-/** Write the topology as ibnetdiscover text (readable by ibsim and by
- *  ibr_fabric_parse_ibnetdiscover()). @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. */
+/**
+ * Write the topology as ibnetdiscover text (readable by ibsim and by
+ * ibr_fabric_parse_ibnetdiscover()): switches, then CAs, then routers.
+ * @param out the caller's buffer, appended to (free it with
+ *            ibr_buffer_dispose()). @param t the topology, only read.
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
+ *         ::IBR_ENOMEM. Time complexity: O(nodes + ports + output).
+ */
 IBR_API int ibr_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t);
 
-/** Write OpenSM's guid2lid file for every port with a LID. */
+/**
+ * Write OpenSM's guid2lid file for every port with a LID (switch port 0,
+ * CA and router ports), in node index order.
+ * @param out the caller's buffer, appended to. @param t the topology.
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
+ *         ::IBR_ENOMEM. Time complexity: O(nodes + ports).
+ */
 IBR_API int ibr_write_guid2lid(ibr_buffer *out, const ibr_topo *t);
 
-/** Write OpenSM's opensm-lfts.dump for a routed result. */
+/**
+ * Write OpenSM's opensm-lfts.dump for a routed result: one block per
+ * switch in switch index order, one line per routed LID.
+ * @param out the caller's buffer, appended to. @param t the topology.
+ * @param r a routed result computed on @p t.
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
+ *         result, result of another topology), ::IBR_ENOMEM.
+ * Time complexity: O(S x LIDs + output).
+ */
 IBR_API int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 
-/** Write LFTs in the infiniband-diags dump_lfts / ibroute format. */
+/**
+ * Write LFTs in the infiniband-diags dump_lfts / ibroute format: one block
+ * per switch, as `ibroute <switch LID>` prints it.
+ * @param out the caller's buffer, appended to. @param t the topology.
+ * @param r a routed result computed on @p t.
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
+ *         result, result of another topology), ::IBR_ENOMEM.
+ * Time complexity: O(S x LIDs + output).
+ */
 IBR_API int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 
-/** Write OpenSM's opensm-subnet.lst (read by ibdmchk -s). */
+/**
+ * Write OpenSM's opensm-subnet.lst (read by ibdmchk -s): one line per
+ * cabled port with an active link, so each link appears twice.
+ * @param out the caller's buffer, appended to. @param t the topology.
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
+ *         ::IBR_ENOMEM. Time complexity: O(nodes + ports).
+ */
 IBR_API int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
 
-/** Write OpenSM's opensm.fdbs (read by ibdmchk -f). Hop counts come from the
- *  result's hop matrix when it has one, else from shortest paths. */
+/**
+ * Write OpenSM's opensm.fdbs (read by ibdmchk -f). Hop counts come from the
+ * result's hop matrix when it has one, else from shortest paths.
+ * @param out the caller's buffer, appended to. @param t the topology.
+ * @param r a routed result computed on @p t.
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
+ *         result, result of another topology), ::IBR_ENOMEM.
+ * Time complexity: O(S x LIDs x P) for P ports per switch, plus
+ * O(S x (S + E)) without a hop matrix.
+ */
 IBR_API int ibr_write_fdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 
 /**
  * Read LFTs from opensm-lfts.dump, ibroute or dump_lfts output into a new
  * result for topology @p t (engine name "file"). Switches are matched by
  * GUID; switches absent from the text get empty LFTs.
- * @param[out] out receives a result; on ::IBR_EPARSE it is a failed result
- *             whose ibr_result_last_error() names the line.
+ * @param[out] out receives a result owned by the caller (free it with
+ *             ibr_result_destroy()); on ::IBR_EPARSE it is a failed result
+ *             whose ibr_result_last_error() names the line; NULL on
+ *             ::IBR_EINVAL and ::IBR_ENOMEM.
+ * @param t    the topology; borrowed: it must outlive the result.
+ * @param buf  the text, borrowed for the call (may be NULL when @p len is
+ *             0). @param len its length in bytes.
  * @return 0, ::IBR_EPARSE (bad line, unknown switch GUID, port beyond the
- *         switch, LID beyond the topology), ::IBR_EINVAL, ::IBR_ENOMEM.
+ *         switch, LID beyond the topology), ::IBR_EINVAL (NULL @p out or
+ *         @p t, NULL @p buf with a non-zero @p len), ::IBR_ENOMEM.
+ * Thread-safe on a shared topology.
  * Time complexity: O(len + switches log switches).
  */
 IBR_API int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf,
