@@ -90,18 +90,23 @@ extern "C" {
 typedef struct ibr_gen_xgft {
     unsigned int version;              /**< ::IBR_GEN_XGFT_VERSION */
     unsigned int h;                    /**< switch levels, 1..IBR_XGFT_MAX_LEVELS */
-    unsigned int m[IBR_XGFT_MAX_LEVELS];
-    unsigned int w[IBR_XGFT_MAX_LEVELS];
+    unsigned int m[IBR_XGFT_MAX_LEVELS]; /**< m[i-1]: children of a level-i
+                                              switch (entries 0..h-1 used) */
+    unsigned int w[IBR_XGFT_MAX_LEVELS]; /**< w[i-1]: parents of a level-(i-1)
+                                              node (entries 0..h-1 used) */
     unsigned int hosts;                /**< hosts per leaf, 0 = m[0] */
 } ibr_gen_xgft;
 
 /**
  * Generate an XGFT into the empty fabric @p f.
- * @return 0; ::IBR_ESTATE (fabric not empty); ::IBR_EINVAL (bad parameters,
- *         a switch would need more than 254 ports: the message says which);
+ * @p p is borrowed for the call; the nodes belong to @p f (nothing else to
+ * free).
+ * @return 0; ::IBR_ESTATE (fabric not empty); ::IBR_EINVAL (NULL argument,
+ *         bad parameters, a switch would need more than 254 ports: the
+ *         message says which);
  *         ::IBR_EVERSION (unknown @c p->version); ::IBR_ENOSPC (LIDs);
  *         ::IBR_ENOMEM. On failure @p f stays empty.
- * Time complexity: O(nodes + links).
+ * Not thread-safe on one fabric. Time complexity: O(nodes + links).
  */
 IBR_API int ibr_gen_xgft_fabric(ibr_fabric *f, const ibr_gen_xgft *p);
 
@@ -117,6 +122,8 @@ IBR_API int ibr_gen_xgft_fabric(ibr_fabric *f, const ibr_gen_xgft *p);
  * single switch takes radix hosts (@p hosts_per_leaf 0 means radix).
  * Examples: 2 levels of 36 ports give 648 hosts, 36 leaves, 18 spines;
  * 3 levels give 11,664 hosts and 648 + 648 + 324 switches.
+ * The nodes belong to @p f. Not thread-safe on one fabric.
+ * Time complexity: O(nodes + links).
  */
 IBR_API int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int radix,
                              unsigned int hosts_per_leaf);
@@ -137,6 +144,8 @@ IBR_API int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int ra
  * in a size-2 torus dimension, the minus ports of x=0 and plus ports of
  * x=1). Hosts are ports 2*ndims*parallel+1.. . @p wrap non-zero gives a
  * torus; @p parallel must be at least 1.
+ * @p dims (@p ndims entries) is borrowed for the call; the nodes belong to
+ * @p f. Not thread-safe on one fabric. Time complexity: O(nodes + links).
  */
 IBR_API int ibr_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int *dims,
                           int wrap, unsigned int hosts, unsigned int parallel);
@@ -147,6 +156,8 @@ IBR_API int ibr_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int 
  * every switch crosses dimension d (to index XOR 2^d, on its port d+1);
  * hosts are ports dim+1.. . Descriptions "Q<index>".
  * @return as ibr_gen_xgft_fabric().
+ * The nodes belong to @p f. Not thread-safe on one fabric.
+ * Time complexity: O(2^dim x (dim + hosts)).
  */
 IBR_API int ibr_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int hosts);
 
@@ -164,6 +175,8 @@ IBR_API int ibr_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int host
  * next one, so every pair of groups gets floor(a*h / (g-1)) cables and the
  * remaining a*h mod (g-1) global ports of each group stay empty.
  * @return as ibr_gen_xgft_fabric().
+ * The nodes belong to @p f. Not thread-safe on one fabric.
+ * Time complexity: O(g x a x (a + h + p)).
  */
 IBR_API int ibr_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p,
                               unsigned int h, unsigned int g);
@@ -180,14 +193,20 @@ IBR_API int ibr_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p,
  * "R<index>". Needs at least 2 switches and 2 <= @p degree <= switches-1
  * (degree 1 only for 2 switches). The same seed gives the same fabric on
  * every platform. @return as ibr_gen_xgft_fabric().
+ * The nodes belong to @p f. Not thread-safe on one fabric.
+ * Time complexity: O(switches x (degree + hosts)) expected (see the
+ * conventions above for the rare extra work).
  */
 IBR_API int ibr_gen_random(ibr_fabric *f, unsigned int switches, unsigned int degree,
                            unsigned int hosts, uint64_t seed);
 
 /**
- * Generate from a spec string (see the table above).
- * @return 0; ::IBR_EINVAL (unknown family or key, bad value: the message
- *         names it); others as the family's generator.
+ * Generate from a spec string (see the table above). @p spec is borrowed
+ * for the call; the nodes belong to @p f.
+ * @return 0; ::IBR_EINVAL (NULL argument, unknown family or key, bad
+ *         value: the message names it); others as the family's generator.
+ * Not thread-safe on one fabric.
+ * Time complexity: O(length of @p spec) plus the family's generator.
  */
 IBR_API int ibr_fabric_generate(ibr_fabric *f, const char *spec);
 
@@ -205,6 +224,8 @@ IBR_API int ibr_fabric_generate(ibr_fabric *f, const char *spec);
  * give the same faults.
  * @return 0; ::IBR_EINVAL (NULL @p f); ::IBR_ERANGE (more faults than
  *         candidates); ::IBR_ENOMEM. On failure nothing is changed.
+ * Only link states change; nothing is allocated that outlives the call.
+ * Not thread-safe on one fabric.
  * Time complexity: O(nodes + ports).
  */
 IBR_API int ibr_fabric_inject_faults(ibr_fabric *f, unsigned int links,
