@@ -379,8 +379,8 @@ static int lst_half(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint32
     char desc[IBR_DESC_SIZE];
     clean_desc(desc, n->desc);
     return ibr__buf_printf(out, ctx,
-                           "{ %s Ports:%02X SystemGUID:%016" PRIX64 " NodeGUID:%016" PRIX64
-                           " PortGUID:%016" PRIX64 " VenID:%s DevID:0000 Rev:00000000 {%s}"
+                           "{ %s Ports:%02X SystemGUID:%016" PRIx64 " NodeGUID:%016" PRIx64
+                           " PortGUID:%016" PRIx64 " VenID:%s DevID:0000 Rev:00000000 {%s}"
                            " LID:%04X PN:%02X } ",
                            short_type(n->type), (unsigned)n->nports,
                            n->sysimg ? n->sysimg : n->guid, n->guid, pt->guid,

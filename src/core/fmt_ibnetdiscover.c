@@ -57,6 +57,7 @@ typedef struct nrec {
     uint8_t type;
     uint8_t nports;
     uint8_t desc_is_id; /* no description: use the id, as ibsim does */
+    uint8_t dup;        /* repeats an earlier record exactly */
 } nrec;
 
 typedef struct prec {
@@ -827,7 +828,26 @@ typedef struct idmap {
     size_t cap;
 } idmap;
 
-static int idmap_build(parser *ps, idmap *m)
+/* Does record b repeat record a (same node, same port lines)? Newer
+   ibnetdiscover -g can print a chassis switch both under "# Spine Nodes" /
+   "# Line Nodes" and again under "# Chassis Switches". */
+static int same_record(const parser *ps, const nrec *a, const nrec *b)
+{
+    if (a->type != b->type || a->nports != b->nports || a->guid != b->guid ||
+        a->count != b->count || a->lid != b->lid)
+        return 0;
+    for (uint32_t k = 0; k < a->count; k++) {
+        const prec *x = &ps->ports[a->first + k], *y = &ps->ports[b->first + k];
+        if (x->port != y->port || x->rport != y->rport || x->rid.n != y->rid.n ||
+            memcmp(x->rid.p, y->rid.p, x->rid.n) != 0 || x->lid != y->lid)
+            return 0;
+    }
+    return 1;
+}
+
+/* Map ids to records. With dedup, a record repeating an earlier one is
+   marked dup; any other repeated id is an error. */
+static int idmap_build(parser *ps, idmap *m, int dedup)
 {
     size_t cap = 16;
     while (cap < ps->n_nodes * 2)
@@ -837,19 +857,48 @@ static int idmap_build(parser *ps, idmap *m)
         return nomem(ps);
     m->cap = cap;
     for (size_t i = 0; i < ps->n_nodes; i++) {
-        span id = ps->nodes[i].id;
+        nrec *n = &ps->nodes[i];
+        span id = n->id;
         size_t s = (size_t)hash_span(id) & (cap - 1);
+        int found = 0;
         while (m->slots[s]) {
             const nrec *o = &ps->nodes[m->slots[s] - 1];
-            if (o->id.n == id.n && memcmp(o->id.p, id.p, id.n) == 0)
-                return perr(ps, IBR_EPARSE, ps->nodes[i].line,
-                            "duplicate node id \"%.*s\" (first defined on line %" PRIu32 ")",
-                            (int)id.n, id.p, o->line);
+            if (o->id.n == id.n && memcmp(o->id.p, id.p, id.n) == 0) {
+                if (!dedup || !same_record(ps, o, n))
+                    return perr(ps, IBR_EPARSE, n->line,
+                                "duplicate node id \"%.*s\" (first defined on line %" PRIu32 ")",
+                                (int)id.n, id.p, o->line);
+                n->dup = 1;
+                found = 1;
+                break;
+            }
             s = (s + 1) & (cap - 1);
         }
-        m->slots[s] = (uint32_t)i + 1;
+        if (!found)
+            m->slots[s] = (uint32_t)i + 1;
     }
     return 0;
+}
+
+/* Drop records marked dup (and their port records). */
+static void compact(parser *ps)
+{
+    size_t nn = 0, np = 0;
+    for (size_t i = 0; i < ps->n_nodes; i++) {
+        nrec n = ps->nodes[i];
+        if (n.dup)
+            continue;
+        for (uint32_t k = 0; k < n.count; k++) {
+            prec pr = ps->ports[n.first + k];
+            pr.node = (uint32_t)nn;
+            ps->ports[np + k] = pr;
+        }
+        n.first = (uint32_t)np;
+        np += n.count;
+        ps->nodes[nn++] = n;
+    }
+    ps->n_nodes = nn;
+    ps->n_ports = np;
 }
 
 static uint32_t idmap_get(const parser *ps, const idmap *m, span id)
@@ -869,7 +918,16 @@ static uint32_t idmap_get(const parser *ps, const idmap *m, span id)
 static int resolve_links(parser *ps, uint32_t **slots_out)
 {
     idmap m = {NULL, 0};
-    int rc = idmap_build(ps, &m);
+    int rc = idmap_build(ps, &m, 1);
+    int dups = 0;
+    for (size_t i = 0; i < ps->n_nodes && rc == 0; i++)
+        dups |= ps->nodes[i].dup;
+    if (rc == 0 && dups) {
+        compact(ps);
+        ibr__free(ps->ctx, m.slots);
+        m.slots = NULL;
+        rc = idmap_build(ps, &m, 0);
+    }
     if (rc < 0) {
         ibr__free(ps->ctx, m.slots);
         return rc;

@@ -1,0 +1,1091 @@
+/* Topology and routing formats: the ibnetdiscover/ibsim parser and writer,
+   guid2lid, OpenSM's dumps (checked byte for byte against files the real
+   OpenSM and infiniband-diags wrote), the LFT reader, error cases and
+   allocation failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                             */
+
+static char *data(const char *name, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", IBR_TEST_DATA, name);
+    char *b = ibr_test_read_file(path, len);
+    if (!b)
+        fprintf(stderr, "cannot read %s\n", path);
+    return b;
+}
+
+/* Parse topology text into a new fabric; NULL (and a message) on error. */
+static ibr_fabric *parse_text(ibr_context *ctx, const char *text, size_t len)
+{
+    ibr_fabric *f = NULL;
+    if (ibr_fabric_create(&f, ctx) < 0)
+        return NULL;
+    int rc = ibr_fabric_parse_ibnetdiscover(f, text, len);
+    if (rc < 0) {
+        fprintf(stderr, "parse: %s: %s\n", ibr_status_name(rc), ibr_fabric_last_error(f));
+        ibr_fabric_destroy(f);
+        return NULL;
+    }
+    return f;
+}
+
+static ibr_fabric *parse_file(ibr_context *ctx, const char *name)
+{
+    size_t len;
+    char *b = data(name, &len);
+    if (!b)
+        return NULL;
+    ibr_fabric *f = parse_text(ctx, b, len);
+    free(b);
+    return f;
+}
+
+static int apply_guid2lid(ibr_fabric *f, const char *name)
+{
+    size_t len;
+    char *b = data(name, &len);
+    if (!b)
+        return -1;
+    int rc = ibr_fabric_parse_guid2lid(f, b, len);
+    if (rc < 0)
+        fprintf(stderr, "guid2lid: %s\n", ibr_fabric_last_error(f));
+    free(b);
+    return rc;
+}
+
+static ibr_topo *freeze(ibr_fabric *f)
+{
+    ibr_topo *t = NULL;
+    if (f && ibr_fabric_freeze(&t, f) < 0)
+        return NULL;
+    return t;
+}
+
+static uint32_t node_by_guid(const ibr_fabric *f, uint64_t guid)
+{
+    uint32_t n;
+    unsigned p;
+    if (ibr_fabric_find_guid(&n, &p, f, guid) < 0)
+        return IBR_NONE;
+    return n;
+}
+
+/* Same nodes (matched by node GUID), same ports, links, LIDs. */
+static int same_fabric(const ibr_fabric *a, const ibr_fabric *b)
+{
+    if (ibr_fabric_node_count(a) != ibr_fabric_node_count(b)) {
+        fprintf(stderr, "node counts differ: %u vs %u\n", ibr_fabric_node_count(a),
+                ibr_fabric_node_count(b));
+        return 0;
+    }
+    for (uint32_t i = 0; i < ibr_fabric_node_count(a); i++) {
+        ibr_node_info x, y;
+        ibr_fabric_node_info(&x, a, i);
+        uint32_t j = node_by_guid(b, x.node_guid);
+        if (j == IBR_NONE || ibr_fabric_node_info(&y, b, j) < 0) {
+            fprintf(stderr, "node 0x%016llx missing\n", (unsigned long long)x.node_guid);
+            return 0;
+        }
+        if (x.type != y.type || x.nports != y.nports || x.node_guid != y.node_guid ||
+            x.sysimg_guid != y.sysimg_guid || x.port0_guid != y.port0_guid ||
+            strcmp(x.desc, y.desc) != 0) {
+            fprintf(stderr, "node 0x%016llx differs (desc '%s' vs '%s')\n",
+                    (unsigned long long)x.node_guid, x.desc, y.desc);
+            return 0;
+        }
+        for (unsigned p = 0; p <= x.nports; p++) {
+            ibr_port_info pa, pb;
+            ibr_fabric_port_info(&pa, a, i, p);
+            ibr_fabric_port_info(&pb, b, j, p);
+            int ok = pa.guid == pb.guid && pa.lid == pb.lid && pa.lmc == pb.lmc &&
+                     (pa.remote_node == IBR_NONE) == (pb.remote_node == IBR_NONE);
+            if (ok && pa.remote_node != IBR_NONE) {
+                ibr_node_info ra, rb;
+                ibr_fabric_node_info(&ra, a, pa.remote_node);
+                ibr_fabric_node_info(&rb, b, pb.remote_node);
+                ok = ra.node_guid == rb.node_guid && pa.remote_port == pb.remote_port &&
+                     pa.width == pb.width && pa.speed == pb.speed && pa.state == pb.state;
+            }
+            if (!ok) {
+                fprintf(stderr, "node 0x%016llx port %u differs\n",
+                        (unsigned long long)x.node_guid, p);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Compare a buffer with expected text; print the first differing line. */
+static int same_text(const char *what, const char *got, size_t glen, const char *want,
+                     size_t wlen)
+{
+    if (glen == wlen && memcmp(got, want, glen) == 0)
+        return 1;
+    size_t i = 0, line = 1, start = 0;
+    while (i < glen && i < wlen && got[i] == want[i]) {
+        if (got[i] == '\n') {
+            line++;
+            start = i + 1;
+        }
+        i++;
+    }
+    const char *ge = memchr(got + start, '\n', glen - start);
+    const char *we = memchr(want + start, '\n', wlen - start);
+    fprintf(stderr, "%s: line %zu differs\n  got:  %.*s\n  want: %.*s\n", what, line,
+            (int)((ge ? ge : got + glen) - (got + start)), got + start,
+            (int)((we ? we : want + wlen) - (want + start)), want + start);
+    return 0;
+}
+
+static int same_as_file(const ibr_buffer *b, const char *name)
+{
+    size_t len;
+    char *want = data(name, &len);
+    if (!want)
+        return 0;
+    int ok = same_text(name, b->data ? b->data : "", b->size, want, len);
+    free(want);
+    return ok;
+}
+
+/* Replace every occurrence of from by to (to not longer than from). */
+static void replace_all(char *s, size_t *len, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to), o = 0;
+    for (size_t i = 0; i < *len;) {
+        if (i + fl <= *len && memcmp(s + i, from, fl) == 0) {
+            memcpy(s + o, to, tl);
+            o += tl;
+            i += fl;
+        } else {
+            s[o++] = s[i++];
+        }
+    }
+    *len = o;
+    s[o] = 0;
+}
+
+static ibr_result *read_lfts(const ibr_topo *t, const char *name)
+{
+    size_t len;
+    char *b = data(name, &len);
+    ibr_result *r = NULL;
+    if (!b)
+        return NULL;
+    int rc = ibr_result_parse_lfts(&r, t, b, len);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", name, r ? ibr_result_last_error(r) : ibr_strerror(rc));
+        ibr_result_destroy(r);
+        r = NULL;
+    }
+    free(b);
+    return r;
+}
+
+static int same_lfts(const ibr_result *a, const ibr_result *b)
+{
+    const ibr_topo *t = ibr_result_topo(a);
+    if (ibr_result_lft_size(a) != ibr_result_lft_size(b))
+        return 0;
+    for (uint32_t sw = 0; sw < ibr_topo_switch_count(t); sw++) {
+        const uint8_t *x = ibr_result_lft(a, sw), *y = ibr_result_lft(b, sw);
+        if (!x || !y || memcmp(x, y, ibr_result_lft_size(a)) != 0) {
+            fprintf(stderr, "LFT of switch %u differs\n", sw);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* ibnetdiscover / ibsim parser                                        */
+
+static void test_ibsim_examples(void)
+{
+    static const struct {
+        const char *file;
+        unsigned nodes, switches, links;
+    } ex[] = {
+        {"ibsim/net", 4, 2, 4},
+        {"ibsim/net.1", 3, 1, 2},
+        {"ibsim/net.2sw2path", 4, 2, 4},
+        {"ibsim/net.2sw2path4hca", 6, 2, 6},
+        {"ibsim/net.2sw2path4hca2port", 4, 2, 6},
+    };
+    for (size_t k = 0; k < sizeof ex / sizeof ex[0]; k++) {
+        ibr_fabric *f = parse_file(NULL, ex[k].file);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_EQUAL(ibr_fabric_node_count(f), ex[k].nodes);
+        unsigned sw = 0, ends = 0;
+        for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
+            ibr_node_info ni;
+            ibr_fabric_node_info(&ni, f, i);
+            sw += ni.type == IBR_NODE_SWITCH;
+            for (unsigned p = 1; p <= ni.nports; p++) {
+                ibr_port_info pi;
+                ibr_fabric_port_info(&pi, f, i, p);
+                ends += pi.remote_node != IBR_NONE;
+            }
+        }
+        CU_ASSERT_EQUAL(sw, ex[k].switches);
+        CU_ASSERT_EQUAL(ends, 2 * ex[k].links);
+        ibr_fabric_destroy(f);
+    }
+
+    /* ibsim numbering: switches from 0x200000, CAs from 0x100000 with
+       nports + 1 GUIDs each, description = id, remote port default 1 */
+    ibr_fabric *f = parse_file(NULL, "ibsim/net");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    uint32_t s1 = node_by_guid(f, 0x200000), s2 = node_by_guid(f, 0x200001);
+    uint32_t h1 = node_by_guid(f, 0x100000), h2 = node_by_guid(f, 0x100003);
+    CU_ASSERT(s1 != IBR_NONE && s2 != IBR_NONE && h1 != IBR_NONE && h2 != IBR_NONE);
+    ibr_node_info ni;
+    ibr_fabric_node_info(&ni, f, s1);
+    CU_ASSERT_STRING_EQUAL(ni.desc, "Switch1");
+    CU_ASSERT_EQUAL(ni.nports, 8);
+    ibr_fabric_node_info(&ni, f, h2);
+    CU_ASSERT_STRING_EQUAL(ni.desc, "Hca2");
+    ibr_port_info pi;
+    ibr_fabric_port_info(&pi, f, h2, 2); /* "[2] "Switch1"[2]" */
+    CU_ASSERT_EQUAL(pi.remote_node, s1);
+    CU_ASSERT_EQUAL(pi.remote_port, 2);
+    CU_ASSERT_EQUAL(pi.guid, 0x100005);
+    ibr_fabric_port_info(&pi, f, s1, 3);
+    CU_ASSERT_EQUAL(pi.remote_node, s2);
+    CU_ASSERT_EQUAL(pi.remote_port, 3);
+    CU_ASSERT_EQUAL(pi.lid, 0);
+    ibr_fabric_destroy(f);
+}
+
+static void test_chassis_dump(void)
+{
+    ibr_fabric *f = parse_file(NULL, "ibnetdiscover-chassis.txt");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    /* the spine and line switches are printed twice: kept once */
+    CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 9);
+    uint32_t spine = node_by_guid(f, 0x0008f10400411122);
+    uint32_t line = node_by_guid(f, 0x0008f10400411123);
+    uint32_t leaf = node_by_guid(f, 0x0002c90200400000);
+    uint32_t cx3 = node_by_guid(f, 0x0002c903000a0b00);
+    uint32_t b101 = node_by_guid(f, 0xe41d2d0300a0b101);
+    uint32_t io = node_by_guid(f, 0x0002c90300001111);
+    uint32_t peer = node_by_guid(f, 0x0002c90300002222);
+    uint32_t rt = node_by_guid(f, 0x0002c90500000001);
+    CU_ASSERT_FATAL(spine != IBR_NONE && line != IBR_NONE && leaf != IBR_NONE &&
+                    cx3 != IBR_NONE && b101 != IBR_NONE && io != IBR_NONE &&
+                    peer != IBR_NONE && rt != IBR_NONE);
+    ibr_node_info ni;
+    ibr_port_info pi;
+    ibr_fabric_node_info(&ni, f, spine);
+    CU_ASSERT_EQUAL(ni.type, IBR_NODE_SWITCH);
+    CU_ASSERT_EQUAL(ni.nports, 24);
+    CU_ASSERT_EQUAL(ni.sysimg_guid, 0x0008f10400411120);
+    CU_ASSERT_STRING_EQUAL(ni.desc, "ISR9024D Voltaire sLB-24D");
+    ibr_fabric_port_info(&pi, f, spine, 0);
+    CU_ASSERT_EQUAL(pi.lid, 1);
+    ibr_fabric_port_info(&pi, f, spine, 2);
+    CU_ASSERT_EQUAL(pi.remote_node, leaf);
+    CU_ASSERT_EQUAL(pi.remote_port, 1);
+    CU_ASSERT_EQUAL(pi.width, IBR_WIDTH_4X);
+    CU_ASSERT_EQUAL(pi.speed, IBR_SPEED_FDR);
+    /* [14][ext 2] -> leaf [7] */
+    ibr_fabric_port_info(&pi, f, line, 14);
+    CU_ASSERT_EQUAL(pi.remote_node, leaf);
+    CU_ASSERT_EQUAL(pi.remote_port, 7);
+    CU_ASSERT_EQUAL(pi.speed, IBR_SPEED_EDR);
+    /* CA with a system image GUID and LMC 1 */
+    ibr_fabric_node_info(&ni, f, cx3);
+    CU_ASSERT_EQUAL(ni.sysimg_guid, 0x0002c903000a0b03);
+    CU_ASSERT_STRING_EQUAL(ni.desc, "node01 HCA-1");
+    ibr_fabric_port_info(&pi, f, cx3, 2);
+    CU_ASSERT_EQUAL(pi.guid, 0x0002c903000a0b02);
+    CU_ASSERT_EQUAL(pi.lid, 6);
+    CU_ASSERT_EQUAL(pi.lmc, 1);
+    CU_ASSERT_EQUAL(pi.remote_node, leaf);
+    /* ConnectX-4 style: port GUID = node GUID, for both functions */
+    ibr_fabric_port_info(&pi, f, b101, 1);
+    CU_ASSERT_EQUAL(pi.guid, 0xe41d2d0300a0b101);
+    CU_ASSERT_EQUAL(pi.lid, 8);
+    uint32_t b100 = node_by_guid(f, 0xe41d2d0300a0b100);
+    CU_ASSERT_FATAL(b100 != IBR_NONE);
+    ibr_fabric_port_info(&pi, f, b100, 1);
+    CU_ASSERT_EQUAL(pi.guid, 0xe41d2d0300a0b100);
+    CU_ASSERT_EQUAL(pi.width, IBR_WIDTH_2X);
+    CU_ASSERT_EQUAL(pi.speed, IBR_SPEED_NDR);
+    /* quotes inside a description */
+    ibr_fabric_node_info(&ni, f, io);
+    CU_ASSERT_STRING_EQUAL(ni.desc, "io \"quoted\" node");
+    /* back-to-back CAs: no LID, 4xDDR */
+    ibr_fabric_port_info(&pi, f, io, 1);
+    CU_ASSERT_EQUAL(pi.remote_node, peer);
+    CU_ASSERT_EQUAL(pi.lid, 0);
+    CU_ASSERT_EQUAL(pi.speed, IBR_SPEED_DDR);
+    ibr_fabric_port_info(&pi, f, io, 2);
+    CU_ASSERT_EQUAL(pi.width, IBR_WIDTH_12X);
+    CU_ASSERT_EQUAL(pi.speed, IBR_SPEED_SDR);
+    /* router */
+    ibr_fabric_node_info(&ni, f, rt);
+    CU_ASSERT_EQUAL(ni.type, IBR_NODE_ROUTER);
+    ibr_fabric_port_info(&pi, f, rt, 1);
+    CU_ASSERT_EQUAL(pi.guid, 0x0002c90500000002);
+    CU_ASSERT_EQUAL(pi.lid, 14);
+    CU_ASSERT_EQUAL(pi.lmc, 1);
+    CU_ASSERT_EQUAL(pi.width, IBR_WIDTH_1X);
+    ibr_topo *t = freeze(f);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    CU_ASSERT_EQUAL(ibr_topo_switch_count(t), 3);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+/* Real ibnetdiscover output (plain and -g -f) taken on an ibsim fabric
+   that OpenSM had configured describes the fabric we gave ibsim, with the
+   LIDs OpenSM assigned. */
+static void test_tool_dumps(void)
+{
+    ibr_fabric *ref = parse_file(NULL, "osm-lmc2/topo.net");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+    CU_ASSERT_EQUAL_FATAL(apply_guid2lid(ref, "osm-lmc2/guid2lid"), 0);
+    ibr_fabric *a = parse_file(NULL, "osm-lmc2/ibnetdiscover.out");
+    ibr_fabric *b = parse_file(NULL, "osm-lmc2/ibnetdiscover-gf.out");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT(same_fabric(ref, a));
+    CU_ASSERT(same_fabric(ref, b));
+    ibr_fabric_destroy(ref);
+    ibr_fabric_destroy(a);
+    ibr_fabric_destroy(b);
+}
+
+/* write -> parse gives the same fabric; writing again gives the same
+   text. */
+static void roundtrip(ibr_fabric *f)
+{
+    ibr_topo *t = freeze(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    ibr_buffer b1 = IBR_BUFFER_INIT, b2 = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_write_ibnetdiscover(&b1, t), 0);
+    CU_ASSERT_EQUAL(strlen(b1.data), b1.size);
+    ibr_fabric *g = parse_text(NULL, b1.data, b1.size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT(same_fabric(f, g));
+    ibr_topo *u = freeze(g);
+    CU_ASSERT_EQUAL_FATAL(ibr_write_ibnetdiscover(&b2, u), 0);
+    CU_ASSERT(same_text("rewrite", b2.data, b2.size, b1.data, b1.size));
+    ibr_buffer_dispose(&b1);
+    ibr_buffer_dispose(&b2);
+    ibr_topo_destroy(t);
+    ibr_topo_destroy(u);
+    ibr_fabric_destroy(g);
+}
+
+static void test_roundtrip(void)
+{
+    static const char *specs[] = {
+        "fattree:levels=2,radix=8",
+        "torus:dims=3x3x2,hosts=2",
+        "mesh:dims=4x3,hosts=1,parallel=2",
+        "dragonfly:a=4,p=2,h=2,g=5",
+        "random:switches=12,degree=3,hosts=2,seed=7",
+    };
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[k]), 0);
+        if (k == 1) /* LMC */
+            CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, 2, IBR_LIDS_REASSIGN), 0);
+        if (k == 2 || k == 4) /* links and a switch in the down state */
+            CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, 2, 1, 3), 0);
+        roundtrip(f);
+        ibr_fabric_destroy(f);
+    }
+    ibr_fabric *f = parse_file(NULL, "ibnetdiscover-chassis.txt");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    roundtrip(f);
+    ibr_fabric_destroy(f);
+    f = parse_file(NULL, "ibsim/net.2sw2path4hca2port");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    roundtrip(f);
+    ibr_fabric_destroy(f);
+}
+
+/* Speeds and widths the writer prints are read back; "(down)" marks a
+   down link. */
+static void test_link_attributes(void)
+{
+    static const ibr_link_speed speeds[] = {IBR_SPEED_SDR, IBR_SPEED_DDR, IBR_SPEED_QDR,
+                                            IBR_SPEED_FDR10, IBR_SPEED_FDR, IBR_SPEED_EDR,
+                                            IBR_SPEED_HDR, IBR_SPEED_NDR, IBR_SPEED_XDR};
+    static const ibr_link_width widths[] = {IBR_WIDTH_1X, IBR_WIDTH_2X, IBR_WIDTH_4X,
+                                            IBR_WIDTH_8X, IBR_WIDTH_12X};
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    uint32_t sw;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&sw, f, IBR_NODE_SWITCH, 0x5000, 20, "sw"), 0);
+    for (unsigned i = 0; i < 9; i++) {
+        uint32_t ca;
+        CU_ASSERT_EQUAL_FATAL(
+            ibr_fabric_add_node(&ca, f, IBR_NODE_CA, 0x7000 + 0x10 * i, 2, "host"), 0);
+        ibr_link_attr a = {widths[i % 5], speeds[i], i == 4 ? IBR_LINK_DOWN : IBR_LINK_ACTIVE};
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, sw, 1 + i, ca, 1, &a), 0);
+    }
+    roundtrip(f);
+    ibr_fabric_destroy(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* parser errors                                                       */
+
+#define SW1 "switchguid=0x10\nSwitch\t4 \"S1\"\t# \"sw\" lid 1 lmc 0\n"
+#define CA_A "caguid=0x100\nCa\t1 \"A\"\t# \"a\"\n"
+
+static const struct perr_case {
+    const char *text;
+    int code;
+    const char *msg; /* part of the message, with the line number */
+} perr_cases[] = {
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n\nCa\t1 \"A\"\n[1] \"S1\"[2]\n", IBR_EPARSE,
+     "line 9: duplicate node id \"A\" (first defined on line 6)"},
+    {SW1 "[1]\t\"B\"[1]\n", IBR_EPARSE, "line 3: unknown node \"B\""},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A, IBR_EPARSE, "line 3: asymmetric link"},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[2]\n", IBR_EPARSE, "line 3: asymmetric link"},
+    {SW1 "[5]\t\"A\"[1]\n", IBR_EPARSE, "line 3: port 5 out of range"},
+    {SW1 "[1]\t\"A\"[3]\n\n" CA_A "[1]\t\"S1\"[1]\n", IBR_EPARSE, "line 3: port 3 out of range"},
+    {SW1 "[1]\t\"A\"[1]\n[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n", IBR_EPARSE,
+     "line 4: port 1 of \"S1\" listed twice"},
+    {SW1 "[x]\t\"A\"[1]\n", IBR_EPARSE, "line 3: bad port number"},
+    {SW1 "[1]\tA[1]\n", IBR_EPARSE, "line 3: missing quoted remote node id"},
+    {"\n[1]\t\"A\"[1]\n", IBR_EPARSE, "line 2: port line outside a node record"},
+    {"Switch\t\"S1\"\n", IBR_EPARSE, "line 1: missing port count"},
+    {"Switch\t0 \"S1\"\n", IBR_EPARSE, "line 1: 0 ports (must be 1..254)"},
+    {"Switch\t255 \"S1\"\n", IBR_EPARSE, "line 1: 255 ports"},
+    {"Switch\t8 S1\n", IBR_EPARSE, "line 1: missing quoted node id"},
+    {"switchguid=zz\n", IBR_EPARSE, "line 1: bad value for \"switchguid\""},
+    {"caguid 0x5\n", IBR_EPARSE, "line 1: expected '='"},
+    {"# c\ninclude \"other.net\"\n", IBR_EPARSE, "line 2: ibsim \"include\" is not supported"},
+    {SW1 "@1 \"alias\"\n", IBR_EPARSE, "line 3: ibsim port aliases are not supported"},
+    /* duplicate node GUID (explicit caguid twice) */
+    {CA_A "\n" "caguid=0x100\nCa\t1 \"B\"\n", IBR_EPARSE,
+     "line 5: duplicate node GUID 0x0000000000000100"},
+    /* a port GUID used twice */
+    {SW1 "[1]\t\"A\"[1]\n[2]\t\"B\"[1]\n\n" CA_A "[1](77) \t\"S1\"[1]\n\n"
+         "caguid=0x200\nCa\t1 \"B\"\n[1](77) \t\"S1\"[2]\n",
+     IBR_EPARSE, "line 12: duplicate port GUID 0x0000000000000077 (also port 1 of \"A\")"},
+    /* the same LID twice */
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 1 lmc 0 \"sw\" lid 1 4xQDR\n",
+     IBR_EPARSE, "line 7: CA 0x0000000000000100 port 1: LID 1 already belongs to switch"},
+    /* base LID not aligned to the LMC */
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 5 lmc 1 \"sw\" lid 1 4xQDR\n",
+     IBR_EPARSE, "line 7: CA 0x0000000000000100 port 1: LID 5 is not a multiple"},
+    {"Switch\t4 \"S1\"\t# \"sw\" lid 99999 lmc 0\n", IBR_EPARSE, "line 1: bad switch LID"},
+    {SW1 "[1]\t\"A\"[1]\tw=99\n", IBR_EPARSE, "line 3: w=99"},
+    {SW1 "[1]\t\"A\"[1]\ts=x\n", IBR_EPARSE, "line 3: bad port option \"s=x\""},
+    /* a link from a switch port to another port of the same switch is a
+       loopback the builder refuses */
+    {SW1 "[1]\t\"S1\"[2]\n[2]\t\"S1\"[1]\n", IBR_EPARSE, "line 3: "},
+};
+
+static void test_parse_errors(void)
+{
+    for (size_t k = 0; k < sizeof perr_cases / sizeof perr_cases[0]; k++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+        const char *text = perr_cases[k].text;
+        int rc = ibr_fabric_parse_ibnetdiscover(f, text, strlen(text));
+        const char *msg = ibr_fabric_last_error(f);
+        if (rc != perr_cases[k].code || !strstr(msg, perr_cases[k].msg))
+            fprintf(stderr, "case %zu: got %s \"%s\", want %s \"%s\"\n", k,
+                    ibr_status_name(rc), msg, ibr_status_name(perr_cases[k].code),
+                    perr_cases[k].msg);
+        CU_ASSERT_EQUAL(rc, perr_cases[k].code);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, perr_cases[k].msg));
+        CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
+        /* the fabric is still usable and empty */
+        CU_ASSERT_EQUAL(ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x10, 4, "x"), 0);
+        ibr_fabric_destroy(f);
+    }
+}
+
+static void test_parse_state(void)
+{
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(NULL, "", 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, NULL, 5), IBR_EINVAL);
+    /* empty text: an empty fabric */
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, NULL, 0), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, "# nothing\n\n", 11), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x10, 4, "x"), 0);
+    const char *t = "Switch 4 \"A\"\n";
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, t, strlen(t)), IBR_ESTATE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "not empty"));
+    CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 1);
+    ibr_fabric_destroy(f);
+
+    /* CRLF line ends, a last line without newline, unknown lines */
+    const char *crlf = "Chassis 1 (guid 0x5)\r\nSwitch\t2 \"S-0000000000000abc\"\r\n"
+                       "[1]\t\"H-0000000000000def\"[1]\r\n\r\nHostname: x\r\n"
+                       "Ca\t1 \"H-0000000000000def\"\r\n[1]\t\"S-0000000000000abc\"[1]";
+    f = parse_text(NULL, crlf, strlen(crlf));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 2);
+    CU_ASSERT(node_by_guid(f, 0xabc) != IBR_NONE); /* GUID taken from the id */
+    CU_ASSERT(node_by_guid(f, 0xdef) != IBR_NONE);
+    ibr_fabric_destroy(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* guid2lid                                                            */
+
+static void lids_of(const ibr_fabric *f, uint16_t *lid, uint8_t *lmc, size_t cap)
+{
+    size_t k = 0;
+    memset(lid, 0, cap * sizeof *lid);
+    memset(lmc, 0, cap);
+    for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
+        ibr_node_info ni;
+        ibr_fabric_node_info(&ni, f, i);
+        for (unsigned p = 0; p <= ni.nports && k < cap; p++, k++) {
+            ibr_port_info pi;
+            ibr_fabric_port_info(&pi, f, i, p);
+            lid[k] = pi.lid;
+            lmc[k] = pi.lmc;
+        }
+    }
+}
+
+static void test_guid2lid(void)
+{
+    ibr_fabric *f = NULL, *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=2,radix=6"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 1, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(g, 0, IBR_LIDS_REASSIGN), 0);
+    ibr_topo *t = freeze(f);
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_write_guid2lid(&b, t), 0);
+    /* first entry: the first switch, LMC 0 */
+    CU_ASSERT_EQUAL(strncmp(b.data, "0x", 2), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "\n\n"));
+    CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(g, b.data, b.size), 0);
+    CU_ASSERT(same_fabric(f, g));
+    ibr_buffer_dispose(&b);
+
+    /* error cases leave the LIDs alone */
+    static const struct {
+        const char *text;
+        int code;
+        const char *msg;
+    } bad[] = {
+        {"# c\n0x0000000000999999 0x0001 0x0001\n", IBR_EPARSE,
+         "line 2: unknown port GUID 0x0000000000999999"},
+        {"0xzz 1 1\n", IBR_EPARSE, "line 1: bad port GUID"},
+        {"\n\n0x0002c90201000000 0x0001\n", IBR_EPARSE, "line 3: bad max LID"},
+        {"0x0002c90201000000 0x0003 0x0004\n", IBR_EPARSE, "line 1: misaligned LID range"},
+        {"0x0002c90201000000 0x0004 0x0006\n", IBR_EPARSE, "line 1: misaligned LID range"},
+        {"0x0002c90201000000 0x0000 0x0000\n", IBR_EPARSE, "line 1: bad LID range"},
+        {"0x0002c90201000000 0xc000 0xc000\n", IBR_EPARSE, "line 1: bad LID range"},
+        {"0x0002c90201000000 1 1 junk\n", IBR_EPARSE, "line 1: unexpected text"},
+        {"0x0002c90201000000 0x0100 0x0100\n\n0x0002c90201000000 0x0101 0x0101\n",
+         IBR_EPARSE, "line 3: port GUID 0x0002c90201000000 listed twice (first on line 1)"},
+        {"0x0002c90201000000 0x0100 0x0100\n0x0002c90201000001 0x0100 0x0100\n", IBR_EEXIST,
+         "line 2: LID 256 of port GUID 0x0002c90201000001 already belongs to switch"},
+    };
+    uint16_t lid0[512], lid1[512];
+    uint8_t lmc0[512], lmc1[512];
+    lids_of(g, lid0, lmc0, 512);
+    /* the switch GUID this generator uses */
+    CU_ASSERT_FATAL(node_by_guid(g, 0x0002c90201000000) != IBR_NONE);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        int rc = ibr_fabric_parse_guid2lid(g, bad[k].text, strlen(bad[k].text));
+        const char *msg = ibr_fabric_last_error(g);
+        if (rc != bad[k].code || !strstr(msg, bad[k].msg))
+            fprintf(stderr, "guid2lid case %zu: got %s \"%s\"\n", k, ibr_status_name(rc), msg);
+        CU_ASSERT_EQUAL(rc, bad[k].code);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, bad[k].msg));
+        lids_of(g, lid1, lmc1, 512);
+        CU_ASSERT(memcmp(lid0, lid1, sizeof lid0) == 0 && memcmp(lmc0, lmc1, sizeof lmc0) == 0);
+    }
+    /* a conflict with a port that is not listed */
+    const char *clash = "0x0002c90201000000 0x0002 0x0002\n";
+    CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(g, clash, strlen(clash)), IBR_EEXIST);
+    /* moving a LID between two listed ports is fine: all checked first */
+    ibr_port_info a, c;
+    uint32_t s0 = node_by_guid(g, 0x0002c90201000000), s1 = node_by_guid(g, 0x0002c90201000001);
+    ibr_fabric_port_info(&a, g, s0, 0);
+    ibr_fabric_port_info(&c, g, s1, 0);
+    char swap[256];
+    snprintf(swap, sizeof swap, "0x0002c90201000000 %u %u\n0x0002c90201000001 %u %u\n",
+             (unsigned)c.lid, (unsigned)c.lid, (unsigned)a.lid, (unsigned)a.lid);
+    CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(g, swap, strlen(swap)), 0);
+    ibr_port_info a2;
+    ibr_fabric_port_info(&a2, g, s0, 0);
+    CU_ASSERT_EQUAL(a2.lid, c.lid);
+    CU_ASSERT_STRING_EQUAL(ibr_fabric_last_error(g), "");
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_fabric_destroy(g);
+}
+
+/* ------------------------------------------------------------------ */
+/* OpenSM and infiniband-diags outputs, byte for byte                  */
+
+static void golden(const char *dir, int check_lst)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/topo.net", dir);
+    ibr_fabric *f = parse_file(NULL, p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    snprintf(p, sizeof p, "%s/guid2lid", dir);
+    CU_ASSERT_EQUAL_FATAL(apply_guid2lid(f, p), 0);
+    ibr_topo *t = freeze(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    snprintf(p, sizeof p, "%s/opensm-lfts.dump", dir);
+    ibr_result *r = read_lfts(t, p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "file");
+    CU_ASSERT_EQUAL(ibr_result_status(r), 0);
+    CU_ASSERT_FALSE(ibr_result_has_hops(r));
+
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL(ibr_write_lfts_dump(&b, t, r), 0);
+    CU_ASSERT(same_as_file(&b, p));
+    ibr_buffer_dispose(&b);
+
+    CU_ASSERT_EQUAL(ibr_write_fdbs(&b, t, r), 0);
+    snprintf(p, sizeof p, "%s/opensm.fdbs", dir);
+    CU_ASSERT(same_as_file(&b, p));
+    ibr_buffer_dispose(&b);
+
+    if (check_lst) {
+        /* ibsim's revision and OpenSM's SM mark are not modelled */
+        size_t len;
+        snprintf(p, sizeof p, "%s/opensm-subnet.lst", dir);
+        char *want = data(p, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+        replace_all(want, &len, "Rev:000000A1", "Rev:00000000");
+        replace_all(want, &len, "-SM Ports", " Ports");
+        CU_ASSERT_EQUAL(ibr_write_subnet_lst(&b, t), 0);
+        CU_ASSERT(same_text(p, b.data, b.size, want, len));
+        free(want);
+        ibr_buffer_dispose(&b);
+    }
+
+    /* the guid2lid we write has the same entries */
+    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, t), 0);
+    ibr_fabric *g = parse_file(NULL, (snprintf(p, sizeof p, "%s/topo.net", dir), p));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(g, b.data, b.size), 0);
+    CU_ASSERT(same_fabric(f, g));
+    ibr_fabric_destroy(g);
+    ibr_buffer_dispose(&b);
+
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+static void test_golden_fattree(void)
+{
+    golden("osm-fattree", 1);
+}
+
+static void test_golden_lmc(void)
+{
+    golden("osm-lmc2", 1);
+
+    /* dump_fts and ibroute output read back give OpenSM's LFTs, and our
+       dump_lfts text starts with exactly what `ibroute 1` printed */
+    ibr_fabric *f = parse_file(NULL, "osm-lmc2/topo.net");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL_FATAL(apply_guid2lid(f, "osm-lmc2/guid2lid"), 0);
+    ibr_topo *t = freeze(f);
+    ibr_result *osm = read_lfts(t, "osm-lmc2/opensm-lfts.dump");
+    ibr_result *fts = read_lfts(t, "osm-lmc2/dump_fts.out");
+    ibr_result *one = read_lfts(t, "osm-lmc2/ibroute1.out");
+    CU_ASSERT_FATAL(osm && fts && one);
+    CU_ASSERT(same_lfts(osm, fts));
+    uint32_t sw0 = ibr_topo_node_switch(t, node_by_guid(f, 0x200000));
+    CU_ASSERT_EQUAL(sw0, 0);
+    CU_ASSERT(memcmp(ibr_result_lft(one, sw0), ibr_result_lft(osm, sw0),
+                     ibr_result_lft_size(osm)) == 0);
+    /* the other switch is not in ibroute's output: no routes */
+    const uint8_t *l1 = ibr_result_lft(one, 1);
+    for (size_t i = 0; i < ibr_result_lft_size(one); i++)
+        CU_ASSERT_EQUAL(l1[i], IBR_NO_ROUTE);
+
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL(ibr_write_dump_lfts(&b, t, osm), 0);
+    size_t len;
+    char *want = data("osm-lmc2/ibroute1.out", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    CU_ASSERT(b.size > len && same_text("ibroute1.out", b.data, len, want, len));
+    /* and reads back */
+    ibr_result *back = NULL;
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(&back, t, b.data, b.size), 0);
+    CU_ASSERT(same_lfts(osm, back));
+    free(want);
+    ibr_buffer_dispose(&b);
+    ibr_result_destroy(back);
+    ibr_result_destroy(osm);
+    ibr_result_destroy(fts);
+    ibr_result_destroy(one);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+static void test_golden_file_engine(void)
+{
+    /* OpenSM's file engine loaded lfts-input.dump; its fdbs shows detours */
+    golden("osm-file-mesh", 0);
+    ibr_fabric *f = parse_file(NULL, "osm-file-mesh/topo.net");
+    CU_ASSERT_EQUAL_FATAL(apply_guid2lid(f, "osm-file-mesh/guid2lid"), 0);
+    ibr_topo *t = freeze(f);
+    ibr_result *in = read_lfts(t, "osm-file-mesh/lfts-input.dump");
+    ibr_result *out = read_lfts(t, "osm-file-mesh/opensm-lfts.dump");
+    CU_ASSERT_FATAL(in && out);
+    CU_ASSERT(same_lfts(in, out));
+    ibr_result_destroy(in);
+    ibr_result_destroy(out);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* LFT round trips and reader errors                                   */
+
+static void test_lfts_roundtrip(void)
+{
+    static const char *specs[] = {"fattree:levels=3,radix=4", "torus:dims=4x3,hosts=2"};
+    for (size_t k = 0; k < 2; k++) {
+        for (unsigned lmc = 0; lmc <= 2; lmc += 2) {
+            ibr_fabric *f = NULL;
+            ibr_fabric_create(&f, NULL);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[k]), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
+            ibr_topo *t = freeze(f);
+            ibr_result *r = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+            int (*writers[])(ibr_buffer *, const ibr_topo *, const ibr_result *) = {
+                ibr_write_lfts_dump, ibr_write_dump_lfts};
+            for (int w = 0; w < 2; w++) {
+                ibr_buffer b = IBR_BUFFER_INIT;
+                CU_ASSERT_EQUAL_FATAL(writers[w](&b, t, r), 0);
+                ibr_result *back = NULL;
+                CU_ASSERT_EQUAL(ibr_result_parse_lfts(&back, t, b.data, b.size), 0);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+                CU_ASSERT(same_lfts(r, back));
+                CU_ASSERT_STRING_EQUAL(ibr_result_engine(back), "file");
+                CU_ASSERT_EQUAL(ibr_result_attempt_count(back), 1);
+                /* same input, same bytes */
+                ibr_buffer b2 = IBR_BUFFER_INIT;
+                CU_ASSERT_EQUAL(writers[w](&b2, t, back), 0);
+                CU_ASSERT(same_text("rewrite", b2.data, b2.size, b.data, b.size));
+                ibr_buffer_dispose(&b2);
+                ibr_result_destroy(back);
+                ibr_buffer_dispose(&b);
+            }
+            /* fdbs with the engine's hop matrix: minhop routes are optimal */
+            ibr_buffer b = IBR_BUFFER_INIT;
+            CU_ASSERT_EQUAL(ibr_write_fdbs(&b, t, r), 0);
+            CU_ASSERT_PTR_NULL(strstr(b.data, "No "));
+            CU_ASSERT_PTR_NULL(strstr(b.data, "HOPS UNKNOWN"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "dump_ucast_routes: Switch 0x"));
+            ibr_buffer_dispose(&b);
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+            ibr_fabric_destroy(f);
+        }
+    }
+}
+
+/* A LID remapped by port GUID: the file names a destination port with an
+   old LID, the entry moves to the port's current LID (OpenSM does the
+   same). */
+static void test_lfts_remap(void)
+{
+    ibr_fabric *f = parse_file(NULL, "osm-fattree/topo.net");
+    CU_ASSERT_EQUAL_FATAL(apply_guid2lid(f, "osm-fattree/guid2lid"), 0);
+    ibr_topo *t = freeze(f);
+    ibr_port_info pi;
+    uint32_t h = node_by_guid(f, 0x0002c90301000000);
+    CU_ASSERT_FATAL(h != IBR_NONE);
+    ibr_fabric_port_info(&pi, f, h, 1);
+    char text[512];
+    snprintf(text, sizeof text,
+             "Unicast lids [0-99] of switch Lid 1 guid 0x0002c90201000000 ('L1-S0'):\n"
+             "0x0063 002 # Channel Adapter portguid 0x%016llx: 'H0 HCA-1'\n"
+             "99 lids dumped\n",
+             (unsigned long long)pi.guid);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(&r, t, text, strlen(text)), 0);
+    CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, pi.lid), 2);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+static void test_lfts_errors(void)
+{
+    ibr_fabric *f = parse_file(NULL, "osm-fattree/topo.net");
+    CU_ASSERT_EQUAL_FATAL(apply_guid2lid(f, "osm-fattree/guid2lid"), 0);
+    ibr_topo *t = freeze(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+#define HDR "Unicast lids [0-44] of switch Lid 1 guid 0x0002c90201000000 ('L1-S0'):\n"
+    static const struct {
+        const char *text;
+        const char *msg;
+    } bad[] = {
+        {"Unicast lids [0-44] of switch Lid 1 guid 0x0000000000001234 ('x'):\n",
+         "line 1: unknown switch GUID 0x0000000000001234"},
+        {"Unicast lids [0-44] of switch Lid 13 guid 0x0002c90301000000 ('x'):\n",
+         "line 1: GUID 0x0002c90301000000 is a CA, not a switch"},
+        {"Unicast lids [0-44] of switch Lid 1 (no guid)\n", "line 1: switch header without"},
+        {HDR "0x0001 000 # x\n0x0002 009 # x\n", "line 3: port 9 beyond switch"},
+        {HDR "0x002d 001 # x\n", "line 2: LID 45 beyond the topology (max LID 44)"},
+        {HDR "0xzz 001\n", "line 2: bad LFT entry"},
+        {HDR "0x0003\n", "line 2: bad LFT entry"},
+        {HDR "0x0003 abc\n", "line 2: bad port"},
+        {HDR "0x0003 1x\n", "line 2: bad port"},
+        {"\n0x0003 001\n", "line 2: LFT entry outside"},
+        {HDR "0x0001 000\n" HDR, "line 3: switch 0x0002c90201000000 listed twice (first on line 1)"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ibr_result *r = NULL;
+        int rc = ibr_result_parse_lfts(&r, t, bad[k].text, strlen(bad[k].text));
+        CU_ASSERT_EQUAL(rc, IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        const char *msg = ibr_result_last_error(r);
+        if (!strstr(msg, bad[k].msg))
+            fprintf(stderr, "lfts case %zu: \"%s\"\n", k, msg);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, bad[k].msg));
+        CU_ASSERT_EQUAL(ibr_result_status(r), IBR_EPARSE);
+        CU_ASSERT_PTR_NULL(ibr_result_lft(r, 0));
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "");
+        /* writers refuse a failed result */
+        ibr_buffer b = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(ibr_write_lfts_dump(&b, t, r), IBR_EINVAL);
+        CU_ASSERT_EQUAL(b.size, 0);
+        ibr_result_destroy(r);
+    }
+    /* accepted: port 255 (ibroute -a), multicast blocks, titles, trailers */
+    const char *ok = HDR "  Lid  Out   Destination\n0x0002 255 : (illegal port)\n"
+                         "Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0:\n"
+                         "0xc000      x   x\n"
+                         "*** WARNING ***: this command has been replaced by dump_fts\n"
+                         "2 valid lids dumped \n";
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(&r, t, ok, strlen(ok)), 0);
+    CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, 2), IBR_NO_ROUTE);
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(NULL, t, ok, strlen(ok)), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(&r, NULL, ok, strlen(ok)), IBR_EINVAL);
+    CU_ASSERT_PTR_NULL(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+#undef HDR
+}
+
+/* ------------------------------------------------------------------ */
+/* writers: arguments and buffers                                      */
+
+static void test_writer_args(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    ibr_topo *u = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    CU_ASSERT_FATAL(t && u);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL(ibr_write_ibnetdiscover(NULL, t), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_write_ibnetdiscover(&b, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_write_subnet_lst(NULL, t), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_write_lfts_dump(&b, t, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_write_dump_lfts(&b, NULL, r), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_write_fdbs(&b, u, r), IBR_EINVAL); /* result of another topology */
+    CU_ASSERT_PTR_NULL(b.data);
+
+    /* writers append */
+    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, t), 0);
+    size_t n1 = b.size;
+    CU_ASSERT(n1 > 0);
+    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, t), 0);
+    CU_ASSERT_EQUAL(b.size, 2 * n1);
+    CU_ASSERT(memcmp(b.data, b.data + n1, n1) == 0);
+    CU_ASSERT_EQUAL(b.data[b.size], 0);
+    CU_ASSERT_PTR_EQUAL(b.ctx, ibr_topo_context(t));
+    ibr_buffer_dispose(&b);
+    CU_ASSERT_PTR_NULL(b.data);
+    CU_ASSERT_EQUAL(b.size, 0);
+    CU_ASSERT_EQUAL(b.capacity, 0);
+    ibr_buffer_dispose(&b);
+    ibr_buffer_dispose(NULL);
+
+    /* an inconsistent buffer is refused */
+    ibr_buffer bad = {NULL, 5, 0, NULL};
+    CU_ASSERT_EQUAL(ibr_write_guid2lid(&bad, t), IBR_EINVAL);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_topo_destroy(u);
+}
+
+/* ------------------------------------------------------------------ */
+/* allocation failure                                                  */
+
+static void test_alloc_failure(void)
+{
+    ibr_test_alloc st = {-1, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    long base = st.live;
+    size_t len, glen, llen;
+    char *text = data("ibnetdiscover-chassis.txt", &len);
+    char *g2l = data("osm-lmc2/guid2lid", &glen);
+    char *lfts = data("osm-lmc2/dump_fts.out", &llen);
+    CU_ASSERT_FATAL(text && g2l && lfts);
+
+    /* the topology parser */
+    long n;
+    for (n = 0;; n++) {
+        ibr_fabric *f = NULL;
+        st.fail_at = -1;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        st.calls = 0;
+        st.fail_at = n;
+        int rc = ibr_fabric_parse_ibnetdiscover(f, text, len);
+        st.fail_at = -1;
+        if (rc == 0) {
+            CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 9);
+            ibr_fabric_destroy(f);
+            break;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
+        ibr_fabric_destroy(f);
+        CU_ASSERT_EQUAL(st.live, base);
+    }
+    CU_ASSERT(n > 10);
+    CU_ASSERT_EQUAL(st.live, base);
+
+    /* guid2lid */
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    size_t tlen;
+    char *topo = data("osm-lmc2/topo.net", &tlen);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_parse_ibnetdiscover(f, topo, tlen), 0);
+    free(topo);
+    ibr_fabric *ref = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&ref, f), 0);
+    long base_f = st.live;
+    for (n = 0;; n++) {
+        st.calls = 0;
+        st.fail_at = n;
+        int rc = ibr_fabric_parse_guid2lid(f, g2l, glen);
+        st.fail_at = -1;
+        if (rc == 0)
+            break;
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        CU_ASSERT(same_fabric(f, ref));
+        CU_ASSERT(st.live <= base_f + 1); /* the fabric's LID table may stay */
+    }
+    CU_ASSERT(n > 2);
+    ibr_fabric_destroy(ref);
+
+    /* LFT reader */
+    st.fail_at = -1;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    long base_t = st.live;
+    for (n = 0;; n++) {
+        ibr_result *r = NULL;
+        st.calls = 0;
+        st.fail_at = n;
+        int rc = ibr_result_parse_lfts(&r, t, lfts, llen);
+        st.fail_at = -1;
+        if (rc == 0) {
+            ibr_result_destroy(r);
+            break;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        CU_ASSERT_PTR_NULL(r);
+        CU_ASSERT_EQUAL(st.live, base_t);
+    }
+    CU_ASSERT(n > 2);
+
+    /* writers: a failure leaves the buffer as it was */
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_parse_lfts(&r, t, lfts, llen), 0);
+    long base_r = st.live;
+    for (int w = 0; w < 6; w++) {
+        ibr_buffer b = IBR_BUFFER_INIT;
+        /* something already in the buffer must survive a failure */
+        CU_ASSERT_EQUAL_FATAL(ibr_write_guid2lid(&b, t), 0);
+        size_t before = b.size;
+        for (n = 0;; n++) {
+            st.calls = 0;
+            st.fail_at = n;
+            int rc = 0;
+            switch (w) {
+            case 0: rc = ibr_write_ibnetdiscover(&b, t); break;
+            case 1: rc = ibr_write_guid2lid(&b, t); break;
+            case 2: rc = ibr_write_lfts_dump(&b, t, r); break;
+            case 3: rc = ibr_write_dump_lfts(&b, t, r); break;
+            case 4: rc = ibr_write_subnet_lst(&b, t); break;
+            default: rc = ibr_write_fdbs(&b, t, r); break;
+            }
+            st.fail_at = -1;
+            if (rc == 0)
+                break;
+            CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+            CU_ASSERT_EQUAL(b.size, before);
+            CU_ASSERT_EQUAL(strlen(b.data), before);
+        }
+        CU_ASSERT(n > 0);
+        CU_ASSERT(b.size > before);
+        ibr_buffer_dispose(&b);
+        CU_ASSERT_EQUAL(st.live, base_r);
+    }
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    CU_ASSERT_EQUAL(st.live, base);
+    free(text);
+    free(g2l);
+    free(lfts);
+    ibr_context_destroy(ctx);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"ibsim example netfiles", test_ibsim_examples},
+        {"hand-written ibnetdiscover -g -f dump", test_chassis_dump},
+        {"real ibnetdiscover output", test_tool_dumps},
+        {"topology text round trip", test_roundtrip},
+        {"link widths, speeds and states", test_link_attributes},
+        {"topology parse errors", test_parse_errors},
+        {"parser state and line ends", test_parse_state},
+        {"guid2lid", test_guid2lid},
+        {"OpenSM dumps: fat tree", test_golden_fattree},
+        {"OpenSM dumps and diags: LMC 2", test_golden_lmc},
+        {"OpenSM dumps: file engine detours", test_golden_file_engine},
+        {"LFT dump round trip", test_lfts_roundtrip},
+        {"LFT reader LID remapping", test_lfts_remap},
+        {"LFT reader errors", test_lfts_errors},
+        {"writer arguments and buffers", test_writer_args},
+        {"allocation failure", test_alloc_failure},
+        CU_TEST_INFO_NULL,
+    };
+    return ibr_test_main("formats", tests);
+}
