@@ -1,0 +1,120 @@
+"""ibroute: InfiniBand routing (OpenSM's engines as a library), from Python.
+
+The C library ``libibroute.so.0`` is loaded through ctypes when this package
+is imported: from ``$IBROUTE_LIBRARY`` (a path to the .so), else from
+``$IBROUTE_BUILD_DIR/src/libibroute.so.0`` (a Meson build directory), else
+the installed one.  Import fails with ImportError when the library is
+missing, of an incompatible version, or lacks a symbol.
+
+A short tour::
+
+    import ibroute
+
+    with ibroute.Fabric.from_spec("fattree:levels=2,radix=8") as fabric, \\
+         fabric.freeze() as topo, \\
+         topo.route("minhop", scatter_ports=True, seed=7) as result:
+        print(result.engine, result.verify().avg_hops)
+        lft = result.lft(0)              # memoryview, indexed by LID
+        dump = result.write_lfts_dump()  # OpenSM's opensm-lfts.dump
+
+Objects: :class:`Context` (logging, Python engines), :class:`Fabric`
+(mutable builder, generators, parsers, faults), :class:`Topology` (frozen,
+routable), :class:`Result` (LFTs, hops, SLs, SL2VL, multicast, artefacts,
+verification, writers).  Errors raise :class:`Error` subclasses carrying the
+library's code and message.  Optional networkx conversions live in
+:mod:`ibroute.nx`.
+"""
+
+from __future__ import annotations
+
+from . import _capi, _core, errors
+from ._capi import (
+    LMC_TOPO,
+    MAX_UNICAST_LID,
+    NO_ROUTE,
+    EngineCaps,
+    LidFlags,
+    LinkSpeed,
+    LinkState,
+    LinkWidth,
+    LogLevel,
+    NodeType,
+    SLMode,
+)
+
+_lib = _capi.load()
+_core._lib = _lib
+errors._lib = _lib
+
+from ._core import (  # noqa: E402
+    OPTION_NAMES,
+    Attempt,
+    Context,
+    EngineInfo,
+    Fabric,
+    Link,
+    NodeInfo,
+    PortInfo,
+    Result,
+    Topology,
+    VerifyReport,
+    engine,
+    engines,
+)
+from .errors import (  # noqa: E402
+    BusyError,
+    CanceledError,
+    DeclinedError,
+    Error,
+    ExistsError,
+    InternalError,
+    InvalidArgumentError,
+    NoSpaceError,
+    NotFoundError,
+    NoVLError,
+    OutOfMemoryError,
+    ParseError,
+    RangeError,
+    RoutesError,
+    StateError,
+    UnroutableError,
+    UnsupportedError,
+    VersionError,
+)
+
+#: Path of the loaded shared library.
+library_path: str = _lib.path
+
+
+def version() -> int:
+    """Run-time library version as major * 10000 + minor * 100 + patch."""
+    return _lib.ibr_version()
+
+
+def version_string() -> str:
+    """Run-time library version string, e.g. "0.1.0"."""
+    return _lib.ibr_version_string().decode()
+
+
+def strerror(code: int) -> str:
+    """The library's description of an error code."""
+    return _lib.ibr_strerror(code).decode()
+
+
+def status_name(code: int) -> str:
+    """Symbolic name of an error code ("IBR_ENOMEM")."""
+    return _lib.ibr_status_name(code).decode()
+
+
+__version__ = version_string()
+
+__all__ = [
+    "Attempt", "BusyError", "CanceledError", "Context", "DeclinedError", "EngineCaps",
+    "EngineInfo", "Error", "ExistsError", "Fabric", "InternalError", "InvalidArgumentError",
+    "LMC_TOPO", "LidFlags", "Link", "LinkSpeed", "LinkState", "LinkWidth", "LogLevel",
+    "MAX_UNICAST_LID", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
+    "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
+    "RangeError", "Result", "RoutesError", "SLMode", "StateError", "Topology",
+    "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError", "engine",
+    "engines", "library_path", "status_name", "strerror", "version", "version_string",
+]

@@ -1,0 +1,671 @@
+"""Low-level ctypes declarations of libibroute (private).
+
+Everything the bindings know about the C library is in this module: how to
+find the shared object, the structures (mirroring ``include/ibroute/*.h``
+field by field), the enumerations and constants, and ONE table of
+``(name, argtypes, restype)`` for every C function the bindings call, in
+the manner of clang's ``cindex.py``.  :func:`load` resolves every entry of
+the table and fails loudly (``ImportError``) when the library cannot be
+found, is of an incompatible version, or lacks a symbol.
+
+The test ``tests/test_headers.py`` parses the public headers and checks
+this module against them: function names and parameter counts, enum and
+constant values, and ``sizeof``/``offsetof`` of every structure.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import os
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char,
+    c_char_p,
+    c_double,
+    c_int,
+    c_size_t,
+    c_uint,
+    c_uint8,
+    c_uint16,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from typing import Dict, List, Optional, Sequence, Tuple
+
+# --------------------------------------------------------------------------
+# Version the bindings were written for.
+# --------------------------------------------------------------------------
+
+#: The library's major version must equal this.
+BINDINGS_MAJOR = 0
+#: The library's minor version must be at least this.
+BINDINGS_MINOR = 1
+
+SONAME = "libibroute.so.0"
+
+# --------------------------------------------------------------------------
+# Constants (#define in the headers).  The header test checks every entry.
+# --------------------------------------------------------------------------
+
+CONSTANTS: Dict[str, int] = {
+    "IBR_NO_ROUTE": 255,
+    "IBR_MAX_UNICAST_LID": 0xBFFF,
+    "IBR_NONE": 0xFFFFFFFF,
+    "IBR_LMC_TOPO": 0xFF,
+    "IBR_OPTIONS_VERSION": 1,
+    "IBR_VERIFY_REPORT_VERSION": 1,
+    "IBR_CONTEXT_CONFIG_VERSION": 1,
+    "IBR_GEN_XGFT_VERSION": 1,
+    "IBR_XGFT_MAX_LEVELS": 6,
+    "IBR_ENGINE_VERSION": 1,
+}
+
+NO_ROUTE = CONSTANTS["IBR_NO_ROUTE"]
+MAX_UNICAST_LID = CONSTANTS["IBR_MAX_UNICAST_LID"]
+NONE = CONSTANTS["IBR_NONE"]
+LMC_TOPO = CONSTANTS["IBR_LMC_TOPO"]
+OPTIONS_VERSION = CONSTANTS["IBR_OPTIONS_VERSION"]
+VERIFY_REPORT_VERSION = CONSTANTS["IBR_VERIFY_REPORT_VERSION"]
+CONTEXT_CONFIG_VERSION = CONSTANTS["IBR_CONTEXT_CONFIG_VERSION"]
+GEN_XGFT_VERSION = CONSTANTS["IBR_GEN_XGFT_VERSION"]
+XGFT_MAX_LEVELS = CONSTANTS["IBR_XGFT_MAX_LEVELS"]
+ENGINE_VERSION = CONSTANTS["IBR_ENGINE_VERSION"]
+
+# --------------------------------------------------------------------------
+# Error codes: the IBR_ERRNO_MAP of common.h, as (name without IBR_, value).
+# --------------------------------------------------------------------------
+
+ERRNO_MAP: Tuple[Tuple[str, int], ...] = (
+    ("EINVAL", -1),
+    ("ENOMEM", -2),
+    ("ENOTFOUND", -3),
+    ("EEXIST", -4),
+    ("ERANGE", -5),
+    ("EBUSY", -6),
+    ("EPARSE", -7),
+    ("ENOSPC", -8),
+    ("EDECLINED", -9),
+    ("EUNROUTABLE", -10),
+    ("ENOVL", -11),
+    ("EVERSION", -12),
+    ("ECANCELED", -13),
+    ("ESTATE", -14),
+    ("EUNSUPPORTED", -15),
+    ("EINTERNAL", -16),
+    ("EROUTES", -17),
+)
+
+# --------------------------------------------------------------------------
+# Enumerations.  ENUM_PREFIXES maps each class to the prefix of its
+# members' C names (NodeType.SWITCH is IBR_NODE_SWITCH).
+# --------------------------------------------------------------------------
+
+
+class NodeType(enum.IntEnum):
+    """ibr_node_type: InfiniBand NodeInfo NodeType values."""
+
+    CA = 1
+    SWITCH = 2
+    ROUTER = 3
+
+
+class LinkWidth(enum.IntEnum):
+    """ibr_link_width: LinkWidthActive encoding."""
+
+    UNKNOWN = 0
+    W1X = 1
+    W4X = 2
+    W8X = 4
+    W12X = 8
+    W2X = 16
+
+
+class LinkSpeed(enum.IntEnum):
+    """ibr_link_speed: per-lane speed."""
+
+    UNKNOWN = 0
+    SDR = 1
+    DDR = 2
+    QDR = 3
+    FDR10 = 4
+    FDR = 5
+    EDR = 6
+    HDR = 7
+    NDR = 8
+    XDR = 9
+
+
+class LinkState(enum.IntEnum):
+    """ibr_link_state: a down link stays cabled but carries no route."""
+
+    ACTIVE = 0
+    DOWN = 1
+
+
+class LidFlags(enum.IntEnum):
+    """ibr_lid_flags for ibr_fabric_assign_lids()."""
+
+    KEEP = 0
+    REASSIGN = 1
+
+
+class SLMode(enum.IntEnum):
+    """ibr_sl_mode: how a result stores path SLs."""
+
+    NONE = 0
+    PER_DEST = 1
+    PER_PAIR = 2
+
+
+class EngineCaps(enum.IntFlag):
+    """ibr_engine_caps bits."""
+
+    LMC = 1 << 0
+    NEEDS_VLS = 1 << 1
+    SL = 1 << 2
+    SL2VL = 1 << 3
+    MCAST = 1 << 4
+    DEADLOCK_FREE = 1 << 5
+    MINIMAL = 1 << 6
+    EXPERIMENTAL = 1 << 7
+
+
+class LogLevel(enum.IntEnum):
+    """ibr_log_level, most severe first."""
+
+    ERROR = 0
+    WARN = 1
+    INFO = 2
+    DEBUG = 3
+
+
+def _width_c_name(member: str) -> str:
+    # W4X -> 4X: Python names cannot start with a digit.
+    return member[1:] if member.startswith("W") and member[1:2].isdigit() else member
+
+
+#: enum class -> (C prefix, function turning a member name into the C suffix)
+ENUM_PREFIXES = {
+    NodeType: ("IBR_NODE_", str),
+    LinkWidth: ("IBR_WIDTH_", _width_c_name),
+    LinkSpeed: ("IBR_SPEED_", str),
+    LinkState: ("IBR_LINK_", str),
+    LidFlags: ("IBR_LIDS_", str),
+    SLMode: ("IBR_SL_", str),
+    EngineCaps: ("IBR_CAP_", str),
+    LogLevel: ("IBR_LOG_", str),
+}
+
+
+def c_enum_name(cls: type, member: str) -> str:
+    """The C name of enum member *member* of class *cls*."""
+    prefix, fn = ENUM_PREFIXES[cls]
+    return prefix + fn(member)
+
+
+# C enums are int-sized with every compiler we target.
+c_enum = c_int
+
+# --------------------------------------------------------------------------
+# Opaque handles.  Distinct pointer types let ctypes reject a topology
+# passed where a fabric is expected.
+# --------------------------------------------------------------------------
+
+
+class _OpaqueContext(Structure):
+    pass
+
+
+class _OpaqueFabric(Structure):
+    pass
+
+
+class _OpaqueTopo(Structure):
+    pass
+
+
+class _OpaqueResult(Structure):
+    pass
+
+
+class _OpaqueRun(Structure):
+    pass
+
+
+ContextP = POINTER(_OpaqueContext)
+FabricP = POINTER(_OpaqueFabric)
+TopoP = POINTER(_OpaqueTopo)
+ResultP = POINTER(_OpaqueResult)
+RunP = POINTER(_OpaqueRun)
+
+# --------------------------------------------------------------------------
+# Callback types.
+# --------------------------------------------------------------------------
+
+MALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t)
+REALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_size_t)
+FREE_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: ibr_log_fn: void (*)(void *user, int level, const char *msg)
+LOG_FN = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
+#: ibr_progress_fn: int (*)(void *user, const char *phase, uint64_t done, uint64_t total)
+PROGRESS_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_uint64, c_uint64)
+#: ibr_engine_route_fn: int (*)(ibr_run *run, void *user)
+ENGINE_ROUTE_FN = CFUNCTYPE(c_int, RunP, c_void_p)
+
+# --------------------------------------------------------------------------
+# Structures, field for field as in the headers.
+# --------------------------------------------------------------------------
+
+
+class ibr_allocator(Structure):
+    _fields_ = [
+        ("malloc_fn", MALLOC_FN),
+        ("realloc_fn", REALLOC_FN),
+        ("free_fn", FREE_FN),
+        ("user", c_void_p),
+    ]
+
+
+class ibr_context_config(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("alloc", POINTER(ibr_allocator)),
+        ("log", LOG_FN),
+        ("log_user", c_void_p),
+        ("log_level", c_int),
+    ]
+
+
+class ibr_link_attr(Structure):
+    _fields_ = [
+        ("width", c_enum),
+        ("speed", c_enum),
+        ("state", c_enum),
+    ]
+
+
+class ibr_node_info(Structure):
+    _fields_ = [
+        ("type", c_enum),
+        ("nports", c_uint),
+        ("node_guid", c_uint64),
+        ("sysimg_guid", c_uint64),
+        ("port0_guid", c_uint64),
+        ("desc", c_char_p),
+    ]
+
+
+class ibr_port_info(Structure):
+    _fields_ = [
+        ("guid", c_uint64),
+        ("lid", c_uint16),
+        ("lmc", c_uint8),
+        ("state", c_uint8),
+        ("remote_node", c_uint32),
+        ("remote_port", c_uint),
+        ("width", c_enum),
+        ("speed", c_enum),
+    ]
+
+
+class ibr_guid_port(Structure):
+    _fields_ = [
+        ("guid", c_uint64),
+        ("port", c_uint),
+    ]
+
+
+class ibr_guid_id(Structure):
+    _fields_ = [
+        ("guid", c_uint64),
+        ("id", c_uint64),
+    ]
+
+
+class ibr_options(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("lmc", c_uint),
+        ("max_vls", c_uint),
+        ("qos", c_int),
+        ("seed", c_uint64),
+        ("scatter_ports", c_int),
+        ("port_shifting", c_int),
+        ("port_profile_switch_nodes", c_int),
+        ("root_guids", POINTER(c_uint64)),
+        ("n_root_guids", c_size_t),
+        ("cn_guids", POINTER(c_uint64)),
+        ("n_cn_guids", c_size_t),
+        ("io_guids", POINTER(c_uint64)),
+        ("n_io_guids", c_size_t),
+        ("guid_routing_order", POINTER(c_uint64)),
+        ("n_guid_routing_order", c_size_t),
+        ("guid_routing_order_no_scatter", c_int),
+        ("ignore_ports", POINTER(ibr_guid_port)),
+        ("n_ignore_ports", c_size_t),
+        ("ids", POINTER(ibr_guid_id)),
+        ("n_ids", c_size_t),
+        ("connect_roots", c_int),
+        ("max_reverse_hops", c_uint),
+        ("threads", c_uint),
+        ("progress", PROGRESS_FN),
+        ("progress_user", c_void_p),
+    ]
+
+
+class ibr_engine_info(Structure):
+    _fields_ = [
+        ("name", c_char_p),
+        ("description", c_char_p),
+        ("caps", c_uint),
+        ("builtin", c_int),
+    ]
+
+
+class ibr_engine(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("name", c_char_p),
+        ("description", c_char_p),
+        ("caps", c_uint),
+        ("route", ENGINE_ROUTE_FN),
+        ("user", c_void_p),
+    ]
+
+
+class ibr_verify_report(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("routes_checked", c_uint64),
+        ("routes_ok", c_uint64),
+        ("missing", c_uint64),
+        ("loops", c_uint64),
+        ("bad_port", c_uint64),
+        ("down_link", c_uint64),
+        ("dead_end", c_uint64),
+        ("unreachable", c_uint64),
+        ("spurious", c_uint64),
+        ("nonminimal", c_uint64),
+        ("pairs", c_uint64),
+        ("pairs_ok", c_uint64),
+        ("avg_hops", c_double),
+        ("max_hops", c_uint),
+        ("avg_stretch", c_double),
+        ("max_stretch", c_double),
+        ("links", c_uint64),
+        ("max_link_load", c_uint64),
+        ("mean_link_load", c_double),
+        ("deadlock_free", c_int),
+        ("first_error", c_char * 256),
+    ]
+
+
+class ibr_buffer(Structure):
+    _fields_ = [
+        ("data", POINTER(c_char)),
+        ("size", c_size_t),
+        ("capacity", c_size_t),
+        ("ctx", ContextP),
+    ]
+
+
+class ibr_gen_xgft(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("h", c_uint),
+        ("m", c_uint * XGFT_MAX_LEVELS),
+        ("w", c_uint * XGFT_MAX_LEVELS),
+        ("hosts", c_uint),
+    ]
+
+
+#: C struct name -> ctypes class; the header test compares their layouts.
+STRUCTS: Dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        ibr_allocator,
+        ibr_context_config,
+        ibr_link_attr,
+        ibr_node_info,
+        ibr_port_info,
+        ibr_guid_port,
+        ibr_guid_id,
+        ibr_options,
+        ibr_engine_info,
+        ibr_engine,
+        ibr_verify_report,
+        ibr_buffer,
+        ibr_gen_xgft,
+    )
+}
+
+# --------------------------------------------------------------------------
+# THE function table: (name, argtypes, restype).
+# --------------------------------------------------------------------------
+
+_u8p = POINTER(c_uint8)
+_u32p = POINTER(c_uint32)
+_uintp = POINTER(c_uint)
+_intp = POINTER(c_int)
+_sizep = POINTER(c_size_t)
+_charpp = POINTER(c_char_p)
+_voidpp = POINTER(c_void_p)
+
+FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
+    # common.h
+    ("ibr_version", [], c_int),
+    ("ibr_version_string", [], c_char_p),
+    ("ibr_strerror", [c_int], c_char_p),
+    ("ibr_status_name", [c_int], c_char_p),
+    # context.h
+    ("ibr_context_create", [POINTER(ContextP), POINTER(ibr_context_config)], c_int),
+    ("ibr_context_destroy", [ContextP], None),
+    ("ibr_context_last_error", [ContextP], c_char_p),
+    # fabric.h
+    ("ibr_fabric_create", [POINTER(FabricP), ContextP], c_int),
+    ("ibr_fabric_destroy", [FabricP], None),
+    ("ibr_fabric_last_error", [FabricP], c_char_p),
+    ("ibr_fabric_add_node", [_u32p, FabricP, c_enum, c_uint64, c_uint, c_char_p], c_int),
+    ("ibr_fabric_set_sysimg_guid", [FabricP, c_uint32, c_uint64], c_int),
+    ("ibr_fabric_set_port_guid", [FabricP, c_uint32, c_uint, c_uint64], c_int),
+    ("ibr_fabric_add_link",
+     [FabricP, c_uint32, c_uint, c_uint32, c_uint, POINTER(ibr_link_attr)], c_int),
+    ("ibr_fabric_remove_link", [FabricP, c_uint32, c_uint], c_int),
+    ("ibr_fabric_set_link_state", [FabricP, c_uint32, c_uint, c_enum], c_int),
+    ("ibr_fabric_set_node_state", [FabricP, c_uint32, c_enum], c_int),
+    ("ibr_fabric_set_lid", [FabricP, c_uint32, c_uint, c_uint16, c_uint], c_int),
+    ("ibr_fabric_assign_lids", [FabricP, c_uint, c_uint], c_int),
+    ("ibr_fabric_node_count", [FabricP], c_uint32),
+    ("ibr_fabric_find_guid", [_u32p, _uintp, FabricP, c_uint64], c_int),
+    ("ibr_fabric_node_info", [POINTER(ibr_node_info), FabricP, c_uint32], c_int),
+    ("ibr_fabric_port_info", [POINTER(ibr_port_info), FabricP, c_uint32, c_uint], c_int),
+    ("ibr_fabric_freeze", [POINTER(TopoP), FabricP], c_int),
+    ("ibr_fabric_clone", [POINTER(FabricP), FabricP], c_int),
+    # generate.h
+    ("ibr_gen_xgft_fabric", [FabricP, POINTER(ibr_gen_xgft)], c_int),
+    ("ibr_gen_fat_tree", [FabricP, c_uint, c_uint, c_uint], c_int),
+    ("ibr_gen_torus", [FabricP, c_uint, _uintp, c_int, c_uint, c_uint], c_int),
+    ("ibr_gen_hypercube", [FabricP, c_uint, c_uint], c_int),
+    ("ibr_gen_dragonfly", [FabricP, c_uint, c_uint, c_uint, c_uint], c_int),
+    ("ibr_gen_random", [FabricP, c_uint, c_uint, c_uint, c_uint64], c_int),
+    ("ibr_fabric_generate", [FabricP, c_char_p], c_int),
+    ("ibr_fabric_inject_faults", [FabricP, c_uint, c_uint, c_uint64], c_int),
+    # topo.h
+    ("ibr_topo_destroy", [TopoP], None),
+    ("ibr_topo_context", [TopoP], ContextP),
+    ("ibr_topo_node_count", [TopoP], c_uint32),
+    ("ibr_topo_switch_count", [TopoP], c_uint32),
+    ("ibr_topo_endport_count", [TopoP], c_uint32),
+    ("ibr_topo_max_lid", [TopoP], c_uint16),
+    ("ibr_topo_switch_node", [TopoP, c_uint32], c_uint32),
+    ("ibr_topo_node_switch", [TopoP, c_uint32], c_uint32),
+    ("ibr_topo_node_info", [POINTER(ibr_node_info), TopoP, c_uint32], c_int),
+    ("ibr_topo_port_info", [POINTER(ibr_port_info), TopoP, c_uint32, c_uint], c_int),
+    ("ibr_topo_lid_owner", [_u32p, _uintp, TopoP, c_uint16], c_int),
+    ("ibr_topo_find_guid", [_u32p, _uintp, TopoP, c_uint64], c_int),
+    ("ibr_topo_switch_distance", [TopoP, c_uint32, c_uint32], c_uint),
+    # options.h, route.h
+    ("ibr_options_init", [POINTER(ibr_options), c_uint], c_int),
+    ("ibr_engine_count", [ContextP], c_size_t),
+    ("ibr_engine_get", [POINTER(ibr_engine_info), ContextP, c_size_t], c_int),
+    ("ibr_engine_find", [POINTER(ibr_engine_info), ContextP, c_char_p], c_int),
+    ("ibr_route", [POINTER(ResultP), TopoP, c_char_p, POINTER(ibr_options)], c_int),
+    # result.h
+    ("ibr_result_destroy", [ResultP], None),
+    ("ibr_result_topo", [ResultP], TopoP),
+    ("ibr_result_status", [ResultP], c_int),
+    ("ibr_result_engine", [ResultP], c_char_p),
+    ("ibr_result_last_error", [ResultP], c_char_p),
+    ("ibr_result_seed", [ResultP], c_uint64),
+    ("ibr_result_attempt_count", [ResultP], c_size_t),
+    ("ibr_result_attempt", [ResultP, c_size_t, _charpp, _intp, _charpp], c_int),
+    ("ibr_result_lft_size", [ResultP], c_size_t),
+    ("ibr_result_lft", [ResultP, c_uint32], c_void_p),
+    ("ibr_result_lft_port", [ResultP, c_uint32, c_uint16], c_uint),
+    ("ibr_result_copy_lft", [ResultP, c_uint32, _u8p, c_size_t, _sizep], c_int),
+    ("ibr_result_has_hops", [ResultP], c_int),
+    ("ibr_result_hops", [ResultP, c_uint32, c_uint32], c_uint),
+    ("ibr_result_sl_mode", [ResultP], c_enum),
+    ("ibr_result_path_sl", [ResultP, c_uint16, c_uint16], c_uint),
+    ("ibr_result_has_sl2vl", [ResultP], c_int),
+    ("ibr_result_sl2vl", [ResultP, c_uint32, c_uint, c_uint, _u8p], c_int),
+    ("ibr_result_vls_used", [ResultP], c_uint),
+    ("ibr_result_mcast_count", [ResultP], c_size_t),
+    ("ibr_result_mcast_mlid", [ResultP, c_size_t], c_uint16),
+    ("ibr_result_mcast_ports", [ResultP, c_uint16, c_uint32, _u8p, c_size_t, _sizep], c_int),
+    ("ibr_result_artifact_count", [ResultP], c_size_t),
+    ("ibr_result_artifact", [ResultP, c_size_t, _charpp, _voidpp, _sizep], c_int),
+    ("ibr_result_find_artifact", [ResultP, c_char_p, _voidpp, _sizep], c_int),
+    # verify.h
+    ("ibr_verify", [POINTER(ibr_verify_report), TopoP, ResultP], c_int),
+    # formats.h
+    ("ibr_buffer_dispose", [POINTER(ibr_buffer)], None),
+    ("ibr_fabric_parse_ibnetdiscover", [FabricP, c_char_p, c_size_t], c_int),
+    ("ibr_fabric_parse_guid2lid", [FabricP, c_char_p, c_size_t], c_int),
+    ("ibr_write_ibnetdiscover", [POINTER(ibr_buffer), TopoP], c_int),
+    ("ibr_write_guid2lid", [POINTER(ibr_buffer), TopoP], c_int),
+    ("ibr_write_lfts_dump", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_write_dump_lfts", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
+    ("ibr_write_fdbs", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_result_parse_lfts", [POINTER(ResultP), TopoP, c_char_p, c_size_t], c_int),
+    # sys/engine.h
+    ("ibr_context_register_engine", [ContextP, POINTER(ibr_engine)], c_int),
+    ("ibr_run_topo", [RunP], TopoP),
+    ("ibr_run_options", [RunP], POINTER(ibr_options)),
+    ("ibr_run_lft", [RunP, c_uint32], c_void_p),
+    ("ibr_run_set_hops", [RunP, c_uint32, c_uint32, c_uint], c_int),
+    ("ibr_run_set_dest_sl", [RunP, c_uint16, c_uint], c_int),
+    ("ibr_run_set_path_sl", [RunP, c_uint16, c_uint16, c_uint], c_int),
+    ("ibr_run_set_sl2vl", [RunP, c_uint32, c_uint, c_uint, _u8p], c_int),
+    ("ibr_run_set_vls_used", [RunP, c_uint], c_int),
+    ("ibr_run_add_mcast_port", [RunP, c_uint16, c_uint32, c_uint], c_int),
+    ("ibr_run_add_artifact", [RunP, c_char_p, c_void_p, c_size_t], c_int),
+    ("ibr_run_decline", [RunP, c_char_p], c_int),
+    ("ibr_run_fail", [RunP, c_int, c_char_p], c_int),
+    ("ibr_run_log", [RunP, c_int, c_char_p], None),
+    ("ibr_run_progress", [RunP, c_char_p, c_uint64, c_uint64], c_int),
+]
+
+#: IBR_API functions of the headers deliberately left unbound, with why.
+#: (The header test requires every public function to be either in
+#: FUNCTIONS or here.)
+UNBOUND: Dict[str, str] = {}
+
+# --------------------------------------------------------------------------
+# Loading.
+# --------------------------------------------------------------------------
+
+
+class Library:
+    """The loaded shared object with every function of the table bound as
+    an attribute (``lib.ibr_route(...)``)."""
+
+    def __init__(self, path: str, cdll: ctypes.CDLL, version: int) -> None:
+        self.path = path
+        self.cdll = cdll
+        self.version = version
+
+
+def library_candidates() -> List[str]:
+    """Where the library is looked for, in order: $IBROUTE_LIBRARY (a path
+    to the .so), else $IBROUTE_BUILD_DIR/src/libibroute.so.0 (a Meson build
+    directory), else the installed ``libibroute.so.0`` found by the dynamic
+    linker."""
+    explicit = os.environ.get("IBROUTE_LIBRARY")
+    if explicit:
+        return [explicit]
+    build = os.environ.get("IBROUTE_BUILD_DIR")
+    if build:
+        return [os.path.join(build, "src", SONAME)]
+    return [SONAME]
+
+
+def split_version(number: int) -> Tuple[int, int, int]:
+    """(major, minor, patch) of an IBR_VERSION_NUMBER."""
+    return number // 10000, number // 100 % 100, number % 100
+
+
+def _bind(cdll: ctypes.CDLL, name: str, argtypes: Sequence[type],
+          restype: Optional[type]):
+    fn = getattr(cdll, name)
+    fn.argtypes = list(argtypes)
+    fn.restype = restype
+    return fn
+
+
+def load(path: Optional[str] = None) -> Library:
+    """Load the library, check its version and bind every function of
+    :data:`FUNCTIONS`.  Raises ``ImportError`` with a precise reason."""
+    candidates = [path] if path else library_candidates()
+    cdll = None
+    errors = []
+    for cand in candidates:
+        if os.sep in cand and not os.path.exists(cand):
+            errors.append(f"{cand}: no such file")
+            continue
+        try:
+            cdll = ctypes.CDLL(cand)
+            path = cand
+            break
+        except OSError as e:
+            errors.append(f"{cand}: {e}")
+    if cdll is None:
+        raise ImportError(
+            "ibroute: cannot load the C library (" + "; ".join(errors) + "). "
+            "Set IBROUTE_LIBRARY to the path of libibroute.so.0 or "
+            "IBROUTE_BUILD_DIR to a Meson build directory, or install ibroute.")
+    table = {name: (args, res) for name, args, res in FUNCTIONS}
+    try:
+        ver = _bind(cdll, "ibr_version", *table["ibr_version"])
+    except AttributeError:
+        raise ImportError(f"ibroute: {path} has no symbol ibr_version: not libibroute?") from None
+    number = ver()
+    major, minor, patch = split_version(number)
+    if major != BINDINGS_MAJOR or minor < BINDINGS_MINOR:
+        raise ImportError(
+            f"ibroute: {path} is version {major}.{minor}.{patch}; these bindings need "
+            f"{BINDINGS_MAJOR}.x with x >= {BINDINGS_MINOR} "
+            f"(major {BINDINGS_MAJOR}, minor >= {BINDINGS_MINOR})")
+    lib = Library(path, cdll, number)
+    missing = []
+    for name, args, res in FUNCTIONS:
+        try:
+            setattr(lib, name, _bind(cdll, name, args, res))
+        except AttributeError:
+            missing.append(name)
+    if missing:
+        raise ImportError(
+            f"ibroute: {path} (version {major}.{minor}.{patch}) lacks "
+            f"{len(missing)} symbol(s) the bindings need: {', '.join(missing)}")
+    # The error codes are part of the ABI: check the library agrees.
+    for name, code in ERRNO_MAP:
+        got = lib.ibr_status_name(code)
+        if got != ("IBR_" + name).encode():
+            raise ImportError(
+                f"ibroute: {path} names error code {code} {got!r}, the bindings expect IBR_{name}")
+    return lib

@@ -1,0 +1,1365 @@
+"""The Pythonic surface of ibroute: Context, Fabric, Topology, Result.
+
+Lifetimes follow the C library: a Fabric and a Topology use a Context; a
+Result belongs to the Topology it was computed on.  Every object frees its
+C side deterministically with ``close()`` or a ``with`` block; ``close()``
+is idempotent.  A parent whose children are still open is not freed at
+once: closing it makes the Python object unusable and the C object is
+destroyed when the last child (a Topology of a Context, a Result of a
+Topology, an LFT memoryview of a Result) goes away.  Nothing is ever freed
+twice or while something still points into it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import dataclasses
+import logging
+import threading
+import weakref
+from ctypes import byref, c_char_p, c_int, c_size_t, c_uint, c_uint8, c_uint32, c_void_p
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+from . import _capi
+from ._capi import (
+    LMC_TOPO,
+    NO_ROUTE,
+    NONE,
+    LidFlags,
+    LinkSpeed,
+    LinkState,
+    LinkWidth,
+    LogLevel,
+    NodeType,
+    SLMode,
+)
+from .errors import Error, RangeError, error_for
+
+# Set by the package's __init__ once the library is loaded.
+_lib: Any = None
+
+Text = Union[str, bytes, bytearray, memoryview]
+
+_lock = threading.RLock()
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+
+
+def _s(raw: Optional[bytes]) -> str:
+    """Decode a C string from the library (messages, names, descriptions)."""
+    if raw is None:
+        return ""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _b(text: Text) -> bytes:
+    """Encode text given to a parser."""
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogateescape")
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text)
+    raise TypeError(f"expected str or bytes, got {type(text).__name__}")
+
+
+def _uint(value: Any, bits: int, what: str) -> int:
+    """Check that *value* is an int that fits an unsigned C type of *bits*
+    bits (ctypes would silently wrap it)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = value.__index__()
+        except AttributeError:
+            raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    if value < 0 or value >> bits:
+        raise RangeError(f"{what} = {value} is out of range 0..{(1 << bits) - 1}")
+    return value
+
+
+def _enum(cls: type, value: Any, what: str) -> int:
+    """Accept an enum member, its int value or its name (case-insensitive)."""
+    if isinstance(value, str):
+        try:
+            return int(cls[value.upper()])
+        except KeyError:
+            names = ", ".join(m.name.lower() for m in cls)
+            raise ValueError(f"{what} = {value!r}: expected one of {names}") from None
+    return _uint(value, 32, what)
+
+
+def _maybe_enum(cls: type, value: int) -> Any:
+    try:
+        return cls(value)
+    except ValueError:
+        return value
+
+
+# --------------------------------------------------------------------------
+# lifetime management
+# --------------------------------------------------------------------------
+
+
+class _Handle:
+    """An owned C object.  ``_pins`` counts what still points into it
+    (children, live memoryviews, calls in progress); the C object is
+    destroyed once the handle is closed and no pin is left."""
+
+    _destroy: Optional[str] = None  # name of the C destructor
+
+    def __init__(self, ptr: Any, parent: Optional["_Handle"], owned: bool = True) -> None:
+        self._ptr = ptr
+        self._parent = parent
+        self._pins = 0
+        self._closed = False
+        self._owned = owned
+        if parent is not None:
+            parent._pin()
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called (the C object may live on until
+        its last dependent goes away)."""
+        return self._closed
+
+    def close(self) -> None:
+        """Release the C object (idempotent).  Dependents still open keep
+        it alive until they are closed, but this object becomes unusable."""
+        with _lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._release_if_unused()
+
+    def _release_if_unused(self) -> None:
+        if not self._closed or self._pins or self._ptr is None:
+            return
+        ptr, self._ptr = self._ptr, None
+        if self._owned and self._destroy and _lib is not None:
+            getattr(_lib, self._destroy)(ptr)
+        parent, self._parent = self._parent, None
+        if parent is not None:
+            parent._unpin()
+
+    def _pin(self) -> None:
+        with _lock:
+            self._pins += 1
+
+    def _unpin(self) -> None:
+        with _lock:
+            self._pins -= 1
+            self._release_if_unused()
+
+    def _p(self) -> Any:
+        """The C pointer; ValueError when closed."""
+        if self._closed:
+            raise ValueError(f"operation on a closed {type(self).__name__}")
+        return self._ptr
+
+    @contextlib.contextmanager
+    def _using(self) -> Iterator[Any]:
+        """Pin for the duration of a long call (ctypes releases the GIL, so
+        another thread could close the object meanwhile)."""
+        with _lock:
+            ptr = self._p()
+            self._pins += 1
+        try:
+            yield ptr
+        finally:
+            self._unpin()
+
+    def __enter__(self):
+        self._p()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+
+# --------------------------------------------------------------------------
+# plain data
+# --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeInfo:
+    """A node of a fabric or topology (ibr_node_info)."""
+
+    index: int
+    type: NodeType
+    nports: int
+    node_guid: int
+    sysimg_guid: int
+    port0_guid: int
+    desc: str
+
+    @property
+    def is_switch(self) -> bool:
+        return self.type == NodeType.SWITCH
+
+
+@dataclasses.dataclass(frozen=True)
+class PortInfo:
+    """A port (ibr_port_info); ``remote_node`` is None when not cabled."""
+
+    node: int
+    port: int
+    guid: int
+    lid: int
+    lmc: int
+    state: LinkState
+    remote_node: Optional[int]
+    remote_port: Optional[int]
+    width: LinkWidth
+    speed: LinkSpeed
+
+    @property
+    def lids(self) -> range:
+        """The LIDs the port owns (empty without a LID)."""
+        return range(self.lid, self.lid + (1 << self.lmc)) if self.lid else range(0)
+
+    @property
+    def cabled(self) -> bool:
+        return self.remote_node is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class Link:
+    """A cable, reported once, from the end with the lower (node, port)."""
+
+    node_a: int
+    port_a: int
+    node_b: int
+    port_b: int
+    state: LinkState
+    width: LinkWidth
+    speed: LinkSpeed
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineInfo:
+    """A registered engine (ibr_engine_info)."""
+
+    name: str
+    description: str
+    caps: _capi.EngineCaps
+    builtin: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Attempt:
+    """One engine tried by ibr_route(): status 0 or the negative code it
+    returned (IBR_EDECLINED when it did not apply)."""
+
+    engine: str
+    status: int
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 0
+
+    @property
+    def status_name(self) -> str:
+        return "IBR_OK" if self.status == 0 else _s(_lib.ibr_status_name(self.status))
+
+
+@dataclasses.dataclass(frozen=True)
+class VerifyReport:
+    """What ibr_verify() found (ibr_verify_report).  ``ok`` is False when
+    a route is missing, loops, uses a bad port or a down link."""
+
+    status: int
+    routes_checked: int
+    routes_ok: int
+    missing: int
+    loops: int
+    bad_port: int
+    down_link: int
+    dead_end: int
+    unreachable: int
+    spurious: int
+    nonminimal: int
+    pairs: int
+    pairs_ok: int
+    avg_hops: float
+    max_hops: int
+    avg_stretch: float
+    max_stretch: float
+    links: int
+    max_link_load: int
+    mean_link_load: float
+    #: True credit-loop free, False a cycle was found, None not checked.
+    deadlock_free: Optional[bool]
+    first_error: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 0
+
+    @property
+    def load_imbalance(self) -> float:
+        """Busiest link load over mean link load (1.0 is perfect; 0.0
+        without links)."""
+        return self.max_link_load / self.mean_link_load if self.mean_link_load else 0.0
+
+    @classmethod
+    def _from_c(cls, rep: _capi.ibr_verify_report, status: int) -> "VerifyReport":
+        values: Dict[str, Any] = {"status": status}
+        for f in dataclasses.fields(cls):
+            if f.name == "status":
+                continue
+            v = getattr(rep, f.name)
+            if f.name == "deadlock_free":
+                v = None if v < 0 else bool(v)
+            elif f.name == "first_error":
+                v = _s(v)
+            values[f.name] = v
+        return cls(**values)
+
+
+def _node_info(c: _capi.ibr_node_info, index: int) -> NodeInfo:
+    return NodeInfo(index, _maybe_enum(NodeType, c.type), c.nports, c.node_guid,
+                    c.sysimg_guid, c.port0_guid, _s(c.desc))
+
+
+def _port_info(c: _capi.ibr_port_info, node: int, port: int) -> PortInfo:
+    cabled = c.remote_node != NONE
+    return PortInfo(node, port, c.guid, c.lid, c.lmc, _maybe_enum(LinkState, c.state),
+                    c.remote_node if cabled else None, c.remote_port if cabled else None,
+                    _maybe_enum(LinkWidth, c.width), _maybe_enum(LinkSpeed, c.speed))
+
+
+def _engine_info(c: _capi.ibr_engine_info) -> EngineInfo:
+    return EngineInfo(_s(c.name), _s(c.description), _capi.EngineCaps(c.caps), bool(c.builtin))
+
+
+def _write(fn: str, *args: Any) -> str:
+    """Run writer *fn* into an ibr_buffer and return its text."""
+    buf = _capi.ibr_buffer()
+    try:
+        rc = getattr(_lib, fn)(byref(buf), *args)
+        if rc < 0:
+            raise error_for(rc, f"{fn} failed: {_s(_lib.ibr_strerror(rc))}")
+        if not buf.data:
+            return ""
+        return ctypes.string_at(buf.data, buf.size).decode("utf-8", "surrogateescape")
+    finally:
+        _lib.ibr_buffer_dispose(byref(buf))
+
+
+# --------------------------------------------------------------------------
+# options
+# --------------------------------------------------------------------------
+
+# keyword -> kind
+_OPTION_KINDS: Dict[str, str] = {
+    "lmc": "lmc",
+    "max_vls": "uint",
+    "qos": "bool",
+    "seed": "u64",
+    "scatter_ports": "bool",
+    "port_shifting": "bool",
+    "port_profile_switch_nodes": "bool",
+    "root_guids": "guids",
+    "cn_guids": "guids",
+    "io_guids": "guids",
+    "guid_routing_order": "guids",
+    "guid_routing_order_no_scatter": "bool",
+    "ignore_ports": "guid_ports",
+    "ids": "guid_ids",
+    "connect_roots": "bool",
+    "max_reverse_hops": "uint",
+    "threads": "uint",
+    "progress": "progress",
+}
+
+#: The keyword arguments Topology.route() accepts.
+OPTION_NAMES: Tuple[str, ...] = tuple(_OPTION_KINDS)
+
+ProgressFn = Callable[[str, int, int], Optional[bool]]
+
+
+class _OptionsCall:
+    """An ibr_options filled from keyword arguments, with everything its
+    pointers refer to kept alive for the duration of the call."""
+
+    def __init__(self, caller: str, kwargs: Mapping[str, Any]) -> None:
+        self.opts = _capi.ibr_options()
+        rc = _lib.ibr_options_init(byref(self.opts), _capi.OPTIONS_VERSION)
+        if rc < 0:
+            raise error_for(rc, f"ibr_options_init(version {_capi.OPTIONS_VERSION}) failed")
+        self._keep: List[Any] = []
+        self.exception: Optional[BaseException] = None
+        for key, value in kwargs.items():
+            kind = _OPTION_KINDS.get(key)
+            if kind is None:
+                raise TypeError(f"{caller}() got an unexpected keyword argument {key!r}")
+            if value is None:
+                continue  # keep the library's default
+            getattr(self, "_set_" + kind)(key, value)
+
+    def _set_lmc(self, key: str, value: Any) -> None:
+        if isinstance(value, str) and value == "topo":
+            value = LMC_TOPO
+        self.opts.lmc = _uint(value, 32, key)
+
+    def _set_uint(self, key: str, value: Any) -> None:
+        setattr(self.opts, key, _uint(value, 32, key))
+
+    def _set_u64(self, key: str, value: Any) -> None:
+        setattr(self.opts, key, _uint(value, 64, key))
+
+    def _set_bool(self, key: str, value: Any) -> None:
+        setattr(self.opts, key, 1 if value else 0)
+
+    def _set_array(self, key: str, ctype: type, items: List[Any]) -> None:
+        arr = (ctype * len(items))(*items)
+        self._keep.append(arr)
+        setattr(self.opts, key, ctypes.cast(arr, ctypes.POINTER(ctype)))
+        setattr(self.opts, "n_" + key, len(items))
+
+    def _set_guids(self, key: str, value: Any) -> None:
+        if isinstance(value, (str, bytes, int)):
+            raise TypeError(f"{key} must be an iterable of GUIDs")
+        items = [_uint(g, 64, f"{key}[{i}]") for i, g in enumerate(value)]
+        self._set_array(key, ctypes.c_uint64, items)
+
+    def _set_guid_ports(self, key: str, value: Any) -> None:
+        items = []
+        for i, pair in enumerate(value):
+            guid, port = pair
+            items.append(_capi.ibr_guid_port(_uint(guid, 64, f"{key}[{i}] guid"),
+                                             _uint(port, 32, f"{key}[{i}] port")))
+        self._set_array(key, _capi.ibr_guid_port, items)
+
+    def _set_guid_ids(self, key: str, value: Any) -> None:
+        pairs = value.items() if isinstance(value, Mapping) else value
+        items = []
+        for i, pair in enumerate(pairs):
+            guid, ident = pair
+            items.append(_capi.ibr_guid_id(_uint(guid, 64, f"{key}[{i}] guid"),
+                                           _uint(ident, 64, f"{key}[{i}] id")))
+        self._set_array(key, _capi.ibr_guid_id, items)
+
+    def _set_progress(self, key: str, fn: ProgressFn) -> None:
+        if not callable(fn):
+            raise TypeError("progress must be callable(phase, done, total)")
+
+        def trampoline(user: Any, phase: Optional[bytes], done: int, total: int) -> int:
+            if self.exception is not None:
+                return 1
+            try:
+                return 1 if fn(_s(phase), done, total) else 0
+            except BaseException as e:  # re-raised by the caller after the call
+                self.exception = e
+                return 1
+
+        cb = _capi.PROGRESS_FN(trampoline)
+        self._keep.append(cb)
+        self.opts.progress = cb
+
+
+def _options_from_c(o: _capi.ibr_options) -> Dict[str, Any]:
+    """The options struct as a dict of the keyword names (used by Python
+    engines to read the options of the call)."""
+    out: Dict[str, Any] = {}
+    for key, kind in _OPTION_KINDS.items():
+        if kind == "progress":
+            continue
+        v = getattr(o, key)
+        if kind == "bool":
+            v = bool(v)
+        elif kind in ("guids", "guid_ports", "guid_ids"):
+            n = getattr(o, "n_" + key)
+            if kind == "guids":
+                v = tuple(v[i] for i in range(n))
+            elif kind == "guid_ports":
+                v = tuple((v[i].guid, v[i].port) for i in range(n))
+            else:
+                v = tuple((v[i].guid, v[i].id) for i in range(n))
+        out[key] = v
+    return out
+
+
+# --------------------------------------------------------------------------
+# Context
+# --------------------------------------------------------------------------
+
+LogFn = Callable[[LogLevel, str], None]
+
+_PY_LEVEL = {
+    LogLevel.ERROR: logging.ERROR,
+    LogLevel.WARN: logging.WARNING,
+    LogLevel.INFO: logging.INFO,
+    LogLevel.DEBUG: logging.DEBUG,
+}
+
+
+class Context(_Handle):
+    """An ibr_context: log callback and the engines registered on it.
+
+    Objects that take ``context=None`` use the library's default context
+    (no logging, built-in engines only).
+
+    Args:
+        log: None, a callable ``log(level: LogLevel, message: str)`` or a
+            :class:`logging.Logger` that receives the library's messages.
+        log_level: the most verbose level passed on.
+    """
+
+    _destroy = "ibr_context_destroy"
+
+    def __init__(self, log: Union[None, LogFn, logging.Logger] = None,
+                 log_level: Union[LogLevel, int, str] = LogLevel.WARN) -> None:
+        cfg = _capi.ibr_context_config()
+        cfg.version = _capi.CONTEXT_CONFIG_VERSION
+        cfg.log_level = _enum(LogLevel, log_level, "log_level")
+        self._log_cb = None
+        if log is not None:
+            if isinstance(log, logging.Logger):
+                logger = log
+
+                def fn(level: LogLevel, msg: str) -> None:
+                    logger.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", msg)
+            elif callable(log):
+                fn = log
+            else:
+                raise TypeError("log must be a callable or a logging.Logger")
+
+            def trampoline(user: Any, level: int, msg: Optional[bytes]) -> None:
+                fn(_maybe_enum(LogLevel, level), _s(msg))
+
+            self._log_cb = _capi.LOG_FN(trampoline)
+            cfg.log = self._log_cb
+        ptr = _capi.ContextP()
+        rc = _lib.ibr_context_create(byref(ptr), byref(cfg))
+        if rc < 0:
+            raise error_for(rc, f"cannot create a context: {_s(_lib.ibr_strerror(rc))}")
+        super().__init__(ptr, None)
+        # Python engines registered on this context (kept alive with it)
+        self._engines: List[Any] = []
+        self._engine_errors = threading.local()
+
+    @property
+    def last_error(self) -> str:
+        """ibr_context_last_error()."""
+        return _s(_lib.ibr_context_last_error(self._p()))
+
+    def engines(self) -> List[EngineInfo]:
+        """Built-in engines, then those registered on this context."""
+        return engines(self)
+
+    def engine(self, name: str) -> EngineInfo:
+        """Describe engine *name*; NotFoundError when unknown."""
+        return engine(name, self)
+
+    def register_engine(self, name: str, route: Callable[..., None], description: str = "",
+                        caps: int = 0) -> None:
+        """Register a routing engine written in Python; see
+        :mod:`ibroute.engine` for what *route* receives."""
+        from .engine import _register
+
+        _register(self, name, route, description, caps)
+
+    def _take_engine_error(self) -> Optional[BaseException]:
+        exc = getattr(self._engine_errors, "exc", None)
+        self._engine_errors.exc = None
+        return exc
+
+
+def _ctx_ptr(context: Optional[Context]) -> Any:
+    if context is None:
+        return None
+    if not isinstance(context, Context):
+        raise TypeError(f"context must be an ibroute.Context, not {type(context).__name__}")
+    return context._p()
+
+
+def engines(context: Optional[Context] = None) -> List[EngineInfo]:
+    """Engines known to *context* (built-ins only for None)."""
+    cp = _ctx_ptr(context)
+    out = []
+    for i in range(_lib.ibr_engine_count(cp)):
+        info = _capi.ibr_engine_info()
+        rc = _lib.ibr_engine_get(byref(info), cp, i)
+        if rc < 0:
+            raise error_for(rc, f"engine {i}")
+        out.append(_engine_info(info))
+    return out
+
+
+def engine(name: str, context: Optional[Context] = None) -> EngineInfo:
+    """Describe the engine called *name*; NotFoundError when unknown."""
+    info = _capi.ibr_engine_info()
+    rc = _lib.ibr_engine_find(byref(info), _ctx_ptr(context), name.encode())
+    if rc < 0:
+        raise error_for(rc, f"no engine named {name!r}")
+    return _engine_info(info)
+
+
+# --------------------------------------------------------------------------
+# shared queries of Fabric and Topology
+# --------------------------------------------------------------------------
+
+
+class _Nodes(_Handle):
+    _prefix = ""  # "ibr_fabric_" or "ibr_topo_"
+
+    def _fail(self, rc: int, what: str) -> Error:
+        return error_for(rc, what)
+
+    def node_count(self) -> int:
+        """Number of nodes."""
+        return getattr(_lib, self._prefix + "node_count")(self._p())
+
+    def __len__(self) -> int:
+        return self.node_count()
+
+    def node_info(self, node: int) -> NodeInfo:
+        """Describe node *node*; NotFoundError for a bad index."""
+        out = _capi.ibr_node_info()
+        rc = getattr(_lib, self._prefix + "node_info")(byref(out), self._p(),
+                                                     _uint(node, 32, "node"))
+        if rc < 0:
+            raise self._fail(rc, f"node {node} not found ({self.node_count()} nodes)")
+        return _node_info(out, node)
+
+    def port_info(self, node: int, port: int) -> PortInfo:
+        """Describe port *port* of *node*; NotFoundError or RangeError."""
+        out = _capi.ibr_port_info()
+        rc = getattr(_lib, self._prefix + "port_info")(
+            byref(out), self._p(), _uint(node, 32, "node"), _uint(port, 32, "port"))
+        if rc < 0:
+            raise self._fail(rc, f"node {node} port {port}: {_s(_lib.ibr_strerror(rc))}")
+        return _port_info(out, node, port)
+
+    def nodes(self) -> Iterator[NodeInfo]:
+        """Every node, in index order."""
+        for i in range(self.node_count()):
+            yield self.node_info(i)
+
+    def ports(self, node: int) -> List[PortInfo]:
+        """The ports of *node*: 0..nports for a switch, 1..nports otherwise."""
+        info = self.node_info(node)
+        first = 0 if info.type == NodeType.SWITCH else 1
+        return [self.port_info(node, p) for p in range(first, info.nports + 1)]
+
+    def links(self) -> Iterator[Link]:
+        """Every cable once, down links included."""
+        for info in self.nodes():
+            for p in range(1, info.nports + 1):
+                pi = self.port_info(info.index, p)
+                if pi.remote_node is None or (pi.remote_node, pi.remote_port) < (info.index, p):
+                    continue
+                yield Link(info.index, p, pi.remote_node, pi.remote_port, pi.state, pi.width,
+                           pi.speed)
+
+    def find_guid(self, guid: int) -> Tuple[int, int]:
+        """(node, port) of a node GUID or port GUID; NotFoundError.  For a
+        node GUID the port is the one the library reports (0 for a switch)."""
+        node = c_uint32()
+        port = c_uint()
+        rc = getattr(_lib, self._prefix + "find_guid")(byref(node), byref(port), self._p(),
+                                                     _uint(guid, 64, "guid"))
+        if rc < 0:
+            raise self._fail(rc, f"no node or port has GUID 0x{guid:016x}")
+        return node.value, port.value
+
+
+# --------------------------------------------------------------------------
+# Fabric
+# --------------------------------------------------------------------------
+
+
+class Fabric(_Nodes):
+    """A mutable fabric (ibr_fabric): add nodes and links, then freeze()
+    it into an immutable :class:`Topology` to route.
+
+    Every failing call raises an :class:`ibroute.Error` carrying the
+    library's message and leaves the fabric as it was.
+    """
+
+    _destroy = "ibr_fabric_destroy"
+    _prefix = "ibr_fabric_"
+
+    def __init__(self, context: Optional[Context] = None) -> None:
+        ptr = _capi.FabricP()
+        rc = _lib.ibr_fabric_create(byref(ptr), _ctx_ptr(context))
+        if rc < 0:
+            raise error_for(rc, f"cannot create a fabric: {_s(_lib.ibr_strerror(rc))}")
+        super().__init__(ptr, context)
+        self._context = context
+
+    @classmethod
+    def from_spec(cls, spec: str, context: Optional[Context] = None) -> "Fabric":
+        """A new fabric generated from a spec string such as
+        ``"fattree:levels=2,radix=8"`` (see generate.h)."""
+        f = cls(context)
+        try:
+            f.generate(spec)
+        except BaseException:
+            f.close()
+            raise
+        return f
+
+    @classmethod
+    def from_ibnetdiscover(cls, text: Text, context: Optional[Context] = None) -> "Fabric":
+        """A new fabric parsed from ibnetdiscover output or an ibsim netfile."""
+        f = cls(context)
+        try:
+            f.parse_ibnetdiscover(text)
+        except BaseException:
+            f.close()
+            raise
+        return f
+
+    @property
+    def context(self) -> Optional[Context]:
+        return self._context
+
+    @property
+    def last_error(self) -> str:
+        """ibr_fabric_last_error(): "" when the last call succeeded."""
+        return _s(_lib.ibr_fabric_last_error(self._p()))
+
+    def _fail(self, rc: int, what: str) -> Error:
+        msg = _s(_lib.ibr_fabric_last_error(self._ptr)) if self._ptr else ""
+        return error_for(rc, msg or what)
+
+    def _check(self, rc: int, what: str = "") -> None:
+        if rc < 0:
+            raise self._fail(rc, what or _s(_lib.ibr_strerror(rc)))
+
+    # -- nodes ------------------------------------------------------------
+
+    def add_node(self, type: Union[NodeType, int, str], guid: int, nports: int,
+                 desc: Optional[str] = None) -> int:
+        """Add a node and return its index.  *type* is a :class:`NodeType`
+        (or "switch", "ca", "router")."""
+        out = c_uint32()
+        self._check(_lib.ibr_fabric_add_node(
+            byref(out), self._p(), _enum(NodeType, type, "type"), _uint(guid, 64, "guid"),
+            _uint(nports, 32, "nports"), None if desc is None else _b(desc)))
+        return out.value
+
+    def add_switch(self, guid: int, nports: int, desc: Optional[str] = None) -> int:
+        """Add a switch (port 0 is its management port) and return its index."""
+        return self.add_node(NodeType.SWITCH, guid, nports, desc)
+
+    def add_ca(self, guid: int, nports: int = 1, desc: Optional[str] = None) -> int:
+        """Add a channel adapter and return its index."""
+        return self.add_node(NodeType.CA, guid, nports, desc)
+
+    def add_router(self, guid: int, nports: int, desc: Optional[str] = None) -> int:
+        """Add a router and return its index."""
+        return self.add_node(NodeType.ROUTER, guid, nports, desc)
+
+    def set_sysimg_guid(self, node: int, guid: int) -> None:
+        """Set a node's system-image GUID (0 restores the default)."""
+        self._check(_lib.ibr_fabric_set_sysimg_guid(self._p(), _uint(node, 32, "node"),
+                                                    _uint(guid, 64, "guid")))
+
+    def set_port_guid(self, node: int, port: int, guid: int) -> None:
+        """Set a port GUID (port 0 for a switch)."""
+        self._check(_lib.ibr_fabric_set_port_guid(self._p(), _uint(node, 32, "node"),
+                                                  _uint(port, 32, "port"),
+                                                  _uint(guid, 64, "guid")))
+
+    # -- links ------------------------------------------------------------
+
+    def add_link(self, a: int, port_a: int, b: int, port_b: int,
+                 width: Union[LinkWidth, int, str] = LinkWidth.W4X,
+                 speed: Union[LinkSpeed, int, str] = LinkSpeed.QDR,
+                 state: Union[LinkState, int, str] = LinkState.ACTIVE) -> None:
+        """Cable port *port_a* of node *a* to port *port_b* of node *b*."""
+        attr = _capi.ibr_link_attr(_enum(LinkWidth, width, "width"),
+                                   _enum(LinkSpeed, speed, "speed"),
+                                   _enum(LinkState, state, "state"))
+        self._check(_lib.ibr_fabric_add_link(self._p(), _uint(a, 32, "a"),
+                                             _uint(port_a, 32, "port_a"), _uint(b, 32, "b"),
+                                             _uint(port_b, 32, "port_b"), byref(attr)))
+
+    def remove_link(self, node: int, port: int) -> None:
+        """Remove the cable on a port (both ends)."""
+        self._check(_lib.ibr_fabric_remove_link(self._p(), _uint(node, 32, "node"),
+                                                _uint(port, 32, "port")))
+
+    def set_link_state(self, node: int, port: int,
+                       state: Union[LinkState, int, str, bool]) -> None:
+        """Set the state of the link on a port (both ends).  *state* is a
+        :class:`LinkState`, "active"/"down", or a bool (True = active)."""
+        self._check(_lib.ibr_fabric_set_link_state(self._p(), _uint(node, 32, "node"),
+                                                   _uint(port, 32, "port"),
+                                                   _state(state)))
+
+    def set_node_state(self, node: int, state: Union[LinkState, int, str, bool]) -> None:
+        """Mark every link of a node down (a switch failure) or active."""
+        self._check(_lib.ibr_fabric_set_node_state(self._p(), _uint(node, 32, "node"),
+                                                   _state(state)))
+
+    # -- LIDs -------------------------------------------------------------
+
+    def set_lid(self, node: int, port: int, base: int, lmc: int = 0) -> None:
+        """Give a port LIDs base .. base + 2**lmc - 1 (port 0 for a switch;
+        base 0 removes them)."""
+        self._check(_lib.ibr_fabric_set_lid(self._p(), _uint(node, 32, "node"),
+                                            _uint(port, 32, "port"), _uint(base, 16, "base"),
+                                            _uint(lmc, 32, "lmc")))
+
+    def assign_lids(self, lmc: int = 0, reassign: bool = False) -> None:
+        """Give every switch and cabled end port LIDs; existing LIDs are
+        kept unless *reassign*."""
+        flags = LidFlags.REASSIGN if reassign else LidFlags.KEEP
+        self._check(_lib.ibr_fabric_assign_lids(self._p(), _uint(lmc, 32, "lmc"), flags))
+
+    # -- generators, parsers, faults ---------------------------------------
+
+    def generate(self, spec: str) -> None:
+        """Fill this empty fabric from a spec string, e.g.
+        ``"fattree:levels=3,radix=8"`` or ``"torus:dims=4x4,hosts=1"``."""
+        with self._using() as p:
+            self._check(_lib.ibr_fabric_generate(p, spec.encode()))
+
+    def generate_fat_tree(self, levels: int, radix: int, hosts_per_leaf: int = 0) -> None:
+        """ibr_gen_fat_tree(): a k-ary fat tree of radix-port switches."""
+        with self._using() as p:
+            self._check(_lib.ibr_gen_fat_tree(p, _uint(levels, 32, "levels"),
+                                              _uint(radix, 32, "radix"),
+                                              _uint(hosts_per_leaf, 32, "hosts_per_leaf")))
+
+    def generate_xgft(self, m: Sequence[int], w: Sequence[int], hosts: int = 0) -> None:
+        """ibr_gen_xgft_fabric(): XGFT(h; m; w) with h = len(m) = len(w)."""
+        if len(m) != len(w):
+            raise ValueError(f"m has {len(m)} levels but w has {len(w)}")
+        if len(m) > _capi.XGFT_MAX_LEVELS:
+            raise RangeError(f"{len(m)} levels (at most {_capi.XGFT_MAX_LEVELS})")
+        p = _capi.ibr_gen_xgft()
+        p.version = _capi.GEN_XGFT_VERSION
+        p.h = len(m)
+        for i, (mi, wi) in enumerate(zip(m, w)):
+            p.m[i] = _uint(mi, 32, f"m[{i}]")
+            p.w[i] = _uint(wi, 32, f"w[{i}]")
+        p.hosts = _uint(hosts, 32, "hosts")
+        with self._using() as fp:
+            self._check(_lib.ibr_gen_xgft_fabric(fp, byref(p)))
+
+    def generate_torus(self, dims: Sequence[int], hosts: int = 1, wrap: bool = True,
+                       parallel: int = 1) -> None:
+        """ibr_gen_torus(): a torus (or a mesh with wrap=False)."""
+        arr = (c_uint * max(len(dims), 1))(*[_uint(d, 32, "dims") for d in dims])
+        with self._using() as p:
+            self._check(_lib.ibr_gen_torus(p, len(dims), arr, 1 if wrap else 0,
+                                           _uint(hosts, 32, "hosts"),
+                                           _uint(parallel, 32, "parallel")))
+
+    def generate_hypercube(self, dim: int, hosts: int = 1) -> None:
+        """ibr_gen_hypercube()."""
+        with self._using() as p:
+            self._check(_lib.ibr_gen_hypercube(p, _uint(dim, 32, "dim"),
+                                               _uint(hosts, 32, "hosts")))
+
+    def generate_dragonfly(self, a: int, p: int, h: int, g: int) -> None:
+        """ibr_gen_dragonfly(): g groups of a routers, p hosts and h global
+        links per router."""
+        with self._using() as fp:
+            self._check(_lib.ibr_gen_dragonfly(fp, _uint(a, 32, "a"), _uint(p, 32, "p"),
+                                               _uint(h, 32, "h"), _uint(g, 32, "g")))
+
+    def generate_random(self, switches: int, degree: int, hosts: int = 1,
+                        seed: int = 0) -> None:
+        """ibr_gen_random(): a connected random switch graph."""
+        with self._using() as p:
+            self._check(_lib.ibr_gen_random(p, _uint(switches, 32, "switches"),
+                                            _uint(degree, 32, "degree"),
+                                            _uint(hosts, 32, "hosts"), _uint(seed, 64, "seed")))
+
+    def inject_faults(self, links: int = 0, switches: int = 0, seed: int = 0) -> None:
+        """Mark *links* random switch-to-switch links and *switches* random
+        switches down, chosen by *seed*."""
+        self._check(_lib.ibr_fabric_inject_faults(self._p(), _uint(links, 32, "links"),
+                                                  _uint(switches, 32, "switches"),
+                                                  _uint(seed, 64, "seed")))
+
+    def parse_ibnetdiscover(self, text: Text) -> None:
+        """Fill this empty fabric from ibnetdiscover output / an ibsim netfile."""
+        data = _b(text)
+        with self._using() as p:
+            self._check(_lib.ibr_fabric_parse_ibnetdiscover(p, data, len(data)))
+
+    def parse_guid2lid(self, text: Text) -> None:
+        """Apply LIDs from an OpenSM guid2lid file."""
+        data = _b(text)
+        with self._using() as p:
+            self._check(_lib.ibr_fabric_parse_guid2lid(p, data, len(data)))
+
+    # -- whole fabric -----------------------------------------------------
+
+    def clone(self) -> "Fabric":
+        """An independent copy (same context)."""
+        ptr = _capi.FabricP()
+        with self._using() as p:
+            self._check(_lib.ibr_fabric_clone(byref(ptr), p))
+        f = Fabric.__new__(Fabric)
+        _Handle.__init__(f, ptr, self._context)
+        f._context = self._context
+        return f
+
+    def freeze(self) -> "Topology":
+        """Freeze into an immutable Topology (the fabric is unchanged and
+        may be modified and frozen again)."""
+        ptr = _capi.TopoP()
+        with self._using() as p:
+            self._check(_lib.ibr_fabric_freeze(byref(ptr), p))
+        return Topology._wrap(ptr, self._context)
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return "<ibroute.Fabric closed>"
+        return f"<ibroute.Fabric {self.node_count()} nodes>"
+
+
+def _state(value: Union[LinkState, int, str, bool]) -> int:
+    if isinstance(value, bool):
+        return LinkState.ACTIVE if value else LinkState.DOWN
+    if isinstance(value, str) and value.lower() in ("up", "active"):
+        return LinkState.ACTIVE
+    return _enum(LinkState, value, "state")
+
+
+# --------------------------------------------------------------------------
+# Topology
+# --------------------------------------------------------------------------
+
+
+class Topology(_Nodes):
+    """A frozen, immutable topology (ibr_topo), obtained from
+    :meth:`Fabric.freeze`.  It may be shared between threads and routed
+    any number of times.  Switches have dense indices 0..switch_count-1
+    (see topo.h); nodes keep the fabric's indices."""
+
+    _destroy = "ibr_topo_destroy"
+    _prefix = "ibr_topo_"
+
+    def __init__(self) -> None:
+        raise TypeError("a Topology comes from Fabric.freeze()")
+
+    @classmethod
+    def _wrap(cls, ptr: Any, context: Optional[Context], owned: bool = True) -> "Topology":
+        t = cls.__new__(cls)
+        _Handle.__init__(t, ptr, context if owned else None, owned)
+        t._context = context
+        return t
+
+    @property
+    def context(self) -> Optional[Context]:
+        """The Context the fabric was created with (None: the default)."""
+        return self._context
+
+    @property
+    def switch_count(self) -> int:
+        return _lib.ibr_topo_switch_count(self._p())
+
+    @property
+    def endport_count(self) -> int:
+        """CA and router ports that have a LID and a cable."""
+        return _lib.ibr_topo_endport_count(self._p())
+
+    @property
+    def max_lid(self) -> int:
+        """Highest LID in use; LFTs have max_lid + 1 entries."""
+        return _lib.ibr_topo_max_lid(self._p())
+
+    def switch_node(self, sw: int) -> int:
+        """Node index of switch *sw*; NotFoundError for a bad index."""
+        n = _lib.ibr_topo_switch_node(self._p(), _uint(sw, 32, "sw"))
+        if n == NONE:
+            raise error_for(_code("ENOTFOUND"),
+                            f"switch {sw} not found (the topology has {self.switch_count})")
+        return n
+
+    def node_switch(self, node: int) -> Optional[int]:
+        """Switch index of *node*, None when it is not a switch."""
+        s = _lib.ibr_topo_node_switch(self._p(), _uint(node, 32, "node"))
+        return None if s == NONE else s
+
+    def switches(self) -> List[int]:
+        """Node index of every switch, in switch-index order."""
+        p = self._p()
+        return [_lib.ibr_topo_switch_node(p, i) for i in range(_lib.ibr_topo_switch_count(p))]
+
+    def lid_owner(self, lid: int) -> Tuple[int, int]:
+        """(node, port) owning *lid*; NotFoundError when no port owns it."""
+        node = c_uint32()
+        port = c_uint()
+        rc = _lib.ibr_topo_lid_owner(byref(node), byref(port), self._p(), _uint(lid, 16, "lid"))
+        if rc < 0:
+            raise error_for(rc, f"no port owns LID {lid}")
+        return node.value, port.value
+
+    def switch_distance(self, sw_a: int, sw_b: int) -> Optional[int]:
+        """Shortest switch-to-switch distance over active links, None when
+        unreachable.  One BFS per call."""
+        d = _lib.ibr_topo_switch_distance(self._p(), _uint(sw_a, 32, "sw_a"),
+                                          _uint(sw_b, 32, "sw_b"))
+        return None if d == 255 else d
+
+    # -- routing ----------------------------------------------------------
+
+    def route(self, chain: Union[str, Sequence[str]] = "minhop", **options: Any) -> "Result":
+        """Route with an engine chain ("ftree,updn", or a list of names) and
+        options given as keywords (see :data:`OPTION_NAMES`):
+
+        lmc, max_vls, qos, seed, scatter_ports, port_shifting,
+        port_profile_switch_nodes, root_guids=[...], cn_guids, io_guids,
+        guid_routing_order, guid_routing_order_no_scatter,
+        ignore_ports=[(guid, port)], ids=[(guid, id)] or {guid: id},
+        connect_roots, max_reverse_hops, threads,
+        progress=callable(phase, done, total) returning True to cancel.
+
+        Unless the chain contains "no_fallback", minhop runs last when
+        every listed engine declines.  Raises UnroutableError (with
+        ``.attempts``), InvalidArgumentError, CanceledError, ...; an
+        unknown keyword raises TypeError.
+        """
+        if not isinstance(chain, str):
+            chain = ",".join(chain)
+        call = _OptionsCall("route", options)
+        out = _capi.ResultP()
+        with self._using() as tp:
+            rc = _lib.ibr_route(byref(out), tp, chain.encode(), byref(call.opts))
+        engine_exc = self._context._take_engine_error() if self._context is not None else None
+        if rc < 0 or engine_exc is not None or call.exception is not None:
+            msg = _s(_lib.ibr_result_last_error(out)) if out else ""
+            attempts = _attempts(out) if out else []
+            if out:
+                _lib.ibr_result_destroy(out)
+            exc = call.exception or engine_exc
+            if exc is not None:
+                raise exc
+            err = error_for(rc, msg)
+            err.attempts = attempts  # type: ignore[attr-defined]
+            raise err
+        return Result._wrap(out, self)
+
+    # -- writers ----------------------------------------------------------
+
+    def write_ibnetdiscover(self) -> str:
+        """The topology as ibnetdiscover text."""
+        with self._using() as p:
+            return _write("ibr_write_ibnetdiscover", p)
+
+    def write_guid2lid(self) -> str:
+        """OpenSM's guid2lid file."""
+        with self._using() as p:
+            return _write("ibr_write_guid2lid", p)
+
+    def write_subnet_lst(self) -> str:
+        """OpenSM's opensm-subnet.lst."""
+        with self._using() as p:
+            return _write("ibr_write_subnet_lst", p)
+
+    def parse_lfts(self, text: Text) -> "Result":
+        """Read LFTs (opensm-lfts.dump, ibroute or dump_lfts output) into a
+        Result for this topology."""
+        return Result.parse_lfts(self, text)
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return "<ibroute.Topology closed>"
+        return (f"<ibroute.Topology {self.node_count()} nodes, {self.switch_count} switches, "
+                f"{self.endport_count} end ports, max LID {self.max_lid}>")
+
+
+def _code(name: str) -> int:
+    return dict(_capi.ERRNO_MAP)[name]
+
+
+def _attempts(rp: Any) -> List[Attempt]:
+    out = []
+    for i in range(_lib.ibr_result_attempt_count(rp)):
+        name = c_char_p()
+        status = c_int()
+        msg = c_char_p()
+        if _lib.ibr_result_attempt(rp, i, byref(name), byref(status), byref(msg)) == 0:
+            out.append(Attempt(_s(name.value), status.value, _s(msg.value)))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Result
+# --------------------------------------------------------------------------
+
+_lft_types: Dict[int, type] = {}
+
+
+def _lft_type(n: int) -> type:
+    # A subclass (unlike the bare array type) can carry the owner reference
+    # and be the target of a weakref.
+    t = _lft_types.get(n)
+    if t is None:
+        t = type(f"LFT{n}", (c_uint8 * n,), {})
+        _lft_types[n] = t
+    return t
+
+
+def _view(owner: _Handle, address: int, n: int, readonly: bool) -> memoryview:
+    """A memoryview (format 'B') over *n* bytes of C memory at *address*
+    that pins *owner* for as long as the view (or anything derived from
+    it) lives."""
+    arr = _lft_type(n).from_address(address)
+    owner._pin()
+    arr._owner = owner
+    weakref.finalize(arr, owner._unpin)
+    mv = memoryview(arr).cast("B")
+    return mv.toreadonly() if readonly else mv
+
+
+class Result(_Handle):
+    """A routing result (ibr_result): LFTs, hops, SLs, SL2VL, multicast
+    tables and engine artefacts.  Immutable; it keeps its Topology alive."""
+
+    _destroy = "ibr_result_destroy"
+
+    def __init__(self) -> None:
+        raise TypeError("a Result comes from Topology.route() or Result.parse_lfts()")
+
+    @classmethod
+    def _wrap(cls, ptr: Any, topology: Topology) -> "Result":
+        r = cls.__new__(cls)
+        _Handle.__init__(r, ptr, topology)
+        r._topology = topology
+        r._lft_size = _lib.ibr_result_lft_size(ptr)
+        r._nsw = _lib.ibr_topo_switch_count(topology._ptr)
+        return r
+
+    @classmethod
+    def parse_lfts(cls, topology: Topology, text: Text) -> "Result":
+        """Read LFTs from opensm-lfts.dump, ibroute or dump_lfts text into
+        a result for *topology* (engine "file").  ParseError names the line."""
+        data = _b(text)
+        out = _capi.ResultP()
+        with topology._using() as tp:
+            rc = _lib.ibr_result_parse_lfts(byref(out), tp, data, len(data))
+        if rc < 0:
+            msg = _s(_lib.ibr_result_last_error(out)) if out else ""
+            if out:
+                _lib.ibr_result_destroy(out)
+            raise error_for(rc, msg)
+        return cls._wrap(out, topology)
+
+    @property
+    def topology(self) -> Topology:
+        return self._topology
+
+    @property
+    def engine(self) -> str:
+        """Name of the engine that produced the tables."""
+        return _s(_lib.ibr_result_engine(self._p()))
+
+    @property
+    def status(self) -> int:
+        return _lib.ibr_result_status(self._p())
+
+    @property
+    def seed(self) -> int:
+        """The seed the routing used."""
+        return _lib.ibr_result_seed(self._p())
+
+    @property
+    def attempts(self) -> List[Attempt]:
+        """Engines tried, in order, the successful one last."""
+        return _attempts(self._p())
+
+    @property
+    def switch_count(self) -> int:
+        return self._nsw
+
+    @property
+    def lft_size(self) -> int:
+        """Entries of every LFT: the topology's max LID + 1."""
+        return self._lft_size
+
+    def _sw(self, sw: int) -> int:
+        sw = _uint(sw, 32, "sw")
+        if sw >= self._nsw:
+            raise error_for(_code("ENOTFOUND"),
+                            f"switch {sw} not found (the topology has {self._nsw} switches)")
+        return sw
+
+    def lft(self, sw: int) -> memoryview:
+        """The LFT of switch *sw*: a read-only memoryview of lft_size bytes
+        indexed by LID (255 = no route), over the result's own memory (no
+        copy).  The view keeps the result alive."""
+        p = _lib.ibr_result_lft(self._p(), self._sw(sw))
+        if not p:
+            raise error_for(_code("ENOTFOUND"), f"switch {sw} has no LFT")
+        return _view(self, p, self._lft_size, True)
+
+    def lfts(self) -> List[memoryview]:
+        """The LFT of every switch, in switch-index order."""
+        return [self.lft(s) for s in range(self._nsw)]
+
+    def copy_lft(self, sw: int) -> bytes:
+        """A copy of the LFT of switch *sw* (ibr_result_copy_lft())."""
+        buf = (c_uint8 * max(self._lft_size, 1))()
+        needed = c_size_t()
+        rc = _lib.ibr_result_copy_lft(self._p(), _uint(sw, 32, "sw"), buf, len(buf),
+                                      byref(needed))
+        if rc < 0:
+            raise error_for(rc, f"switch {sw}: {_s(_lib.ibr_strerror(rc))}")
+        return bytes(buf[: needed.value])
+
+    def lft_port(self, sw: int, lid: int) -> int:
+        """Output port of switch *sw* toward *lid* (255 = no route)."""
+        return _lib.ibr_result_lft_port(self._p(), _uint(sw, 32, "sw"), _uint(lid, 16, "lid"))
+
+    @property
+    def has_hops(self) -> bool:
+        return bool(_lib.ibr_result_has_hops(self._p()))
+
+    def hops(self, sw: int, dst_sw: int) -> Optional[int]:
+        """Hops the engine computed from switch *sw* to *dst_sw*; None when
+        unreachable or when the result has no hop matrix."""
+        h = _lib.ibr_result_hops(self._p(), _uint(sw, 32, "sw"), _uint(dst_sw, 32, "dst_sw"))
+        return None if h == 255 else h
+
+    @property
+    def sl_mode(self) -> SLMode:
+        return _maybe_enum(SLMode, _lib.ibr_result_sl_mode(self._p()))
+
+    def path_sl(self, src_lid: int, dst_lid: int) -> int:
+        """SL of the path from the port owning *src_lid* to *dst_lid*."""
+        return _lib.ibr_result_path_sl(self._p(), _uint(src_lid, 16, "src_lid"),
+                                       _uint(dst_lid, 16, "dst_lid"))
+
+    @property
+    def has_sl2vl(self) -> bool:
+        return bool(_lib.ibr_result_has_sl2vl(self._p()))
+
+    def sl2vl(self, sw: int, in_port: int, out_port: int) -> bytes:
+        """The SL-to-VL map of switch *sw* from *in_port* to *out_port*:
+        16 bytes, VL of SL 0..15."""
+        out = (c_uint8 * 16)()
+        rc = _lib.ibr_result_sl2vl(self._p(), _uint(sw, 32, "sw"), _uint(in_port, 32, "in_port"),
+                                   _uint(out_port, 32, "out_port"), out)
+        if rc < 0:
+            raise error_for(rc, f"switch {sw} ports {in_port}->{out_port}: "
+                                f"{_s(_lib.ibr_strerror(rc))}")
+        return bytes(out)
+
+    @property
+    def vls_used(self) -> int:
+        """Data VLs the routing uses."""
+        return _lib.ibr_result_vls_used(self._p())
+
+    def mcast_groups(self) -> List[int]:
+        """MLIDs with a forwarding table."""
+        p = self._p()
+        return [_lib.ibr_result_mcast_mlid(p, i) for i in range(_lib.ibr_result_mcast_count(p))]
+
+    def mcast_ports(self, mlid: int, sw: int) -> Tuple[int, ...]:
+        """Ports of switch *sw* forwarding packets to *mlid*, ascending."""
+        buf = (c_uint8 * 256)()
+        needed = c_size_t()
+        rc = _lib.ibr_result_mcast_ports(self._p(), _uint(mlid, 16, "mlid"), _uint(sw, 32, "sw"),
+                                         buf, 256, byref(needed))
+        if rc < 0:
+            raise error_for(rc, f"MLID 0x{mlid:04x} switch {sw}: {_s(_lib.ibr_strerror(rc))}")
+        return tuple(buf[: needed.value])
+
+    @property
+    def mcast(self) -> Dict[int, Dict[int, Tuple[int, ...]]]:
+        """{mlid: {switch index: ports}} for every group, switches with no
+        port omitted."""
+        out: Dict[int, Dict[int, Tuple[int, ...]]] = {}
+        for mlid in self.mcast_groups():
+            table = {}
+            for sw in range(self._nsw):
+                ports = self.mcast_ports(mlid, sw)
+                if ports:
+                    table[sw] = ports
+            out[mlid] = table
+        return out
+
+    @property
+    def artifacts(self) -> Dict[str, bytes]:
+        """Engine artefacts by name (e.g. "ftree-ca-order"), copied."""
+        p = self._p()
+        out = {}
+        for i in range(_lib.ibr_result_artifact_count(p)):
+            name = c_char_p()
+            data = c_void_p()
+            size = c_size_t()
+            rc = _lib.ibr_result_artifact(p, i, byref(name), byref(data), byref(size))
+            if rc < 0:
+                raise error_for(rc, f"artifact {i}")
+            out[_s(name.value)] = ctypes.string_at(data, size.value) if size.value else b""
+        return out
+
+    def artifact(self, name: str) -> bytes:
+        """Artefact *name*; NotFoundError when absent."""
+        data = c_void_p()
+        size = c_size_t()
+        rc = _lib.ibr_result_find_artifact(self._p(), name.encode(), byref(data), byref(size))
+        if rc < 0:
+            raise error_for(rc, f"no artifact named {name!r}")
+        return ctypes.string_at(data, size.value) if size.value else b""
+
+    # -- verification and writers ------------------------------------------
+
+    def verify(self) -> VerifyReport:
+        """Check the tables against the topology and measure them.  Broken
+        tables do not raise: the report's ``ok`` is False and its counters
+        and ``first_error`` say what is wrong."""
+        rep = _capi.ibr_verify_report()
+        rep.version = _capi.VERIFY_REPORT_VERSION
+        with self._using() as rp:
+            rc = _lib.ibr_verify(byref(rep), self._topology._ptr, rp)
+        if rc < 0 and rc != _code("EROUTES"):
+            raise error_for(rc, _s(rep.first_error) or f"verify: {_s(_lib.ibr_strerror(rc))}")
+        return VerifyReport._from_c(rep, rc)
+
+    def write_lfts_dump(self) -> str:
+        """OpenSM's opensm-lfts.dump."""
+        with self._using() as rp:
+            return _write("ibr_write_lfts_dump", self._topology._ptr, rp)
+
+    def write_dump_lfts(self) -> str:
+        """The infiniband-diags dump_lfts / ibroute format."""
+        with self._using() as rp:
+            return _write("ibr_write_dump_lfts", self._topology._ptr, rp)
+
+    def write_fdbs(self) -> str:
+        """OpenSM's opensm.fdbs."""
+        with self._using() as rp:
+            return _write("ibr_write_fdbs", self._topology._ptr, rp)
+
+    def write_subnet_lst(self) -> str:
+        """OpenSM's opensm-subnet.lst of the result's topology."""
+        self._p()
+        return _write("ibr_write_subnet_lst", self._topology._ptr)
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return "<ibroute.Result closed>"
+        return f"<ibroute.Result engine={self.engine!r} switches={self._nsw} lfts={self._lft_size}>"

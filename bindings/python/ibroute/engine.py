@@ -1,0 +1,197 @@
+"""Routing engines written in Python (the engine-author API, sys/engine.h).
+
+Register a function on a :class:`ibroute.Context`; it is then usable in
+engine chains of every topology frozen from fabrics of that context::
+
+    def shortest(run: ibroute.engine.Run) -> None:
+        t = run.topology
+        for sw in range(t.switch_count):
+            lft = run.lft(sw)            # writable memoryview, prefilled 255
+            ...
+        # return normally for success,
+        # raise ibroute.DeclinedError("why") to let the chain fall back,
+        # raise another ibroute.Error to fail with its code.
+
+    ctx = ibroute.Context()
+    ctx.register_engine("shortest", shortest, "my engine")
+    fabric = ibroute.Fabric(ctx)
+
+Any other exception counts as an engine failure (IBR_EINTERNAL) for the
+chain, and is re-raised by :meth:`Topology.route` once the call returns, so
+bugs do not hide behind the fallback.  The :class:`Run` object and
+everything it returns are valid only during the call.
+"""
+
+from __future__ import annotations
+
+from ctypes import byref, c_uint8
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+from . import _capi, _core
+from ._core import Context, Topology, _b, _s, _uint, _view
+from .errors import CanceledError, DeclinedError, Error, error_for
+
+__all__ = ["Run", "RouteFn"]
+
+
+class _RunPin(_core._Handle):
+    """Lifetime of one engine call; views handed out pin it."""
+
+    _destroy = None
+
+
+class Run:
+    """One call of a Python engine (an ibr_run)."""
+
+    def __init__(self, ptr: Any, context: Context) -> None:
+        self._ptr = ptr
+        self._context = context
+        self._topology: Optional[Topology] = None
+        self._views: List[memoryview] = []
+        self._owner = _RunPin(ptr, None, owned=False)
+
+    def _p(self) -> Any:
+        if self._ptr is None:
+            raise ValueError("the engine call this Run belongs to has returned")
+        return self._ptr
+
+    def _end(self) -> None:
+        for v in self._views:
+            try:
+                v.release()
+            except (BufferError, ValueError):
+                pass
+        self._views.clear()
+        if self._topology is not None:
+            self._topology._ptr = None
+            self._topology._closed = True
+        self._owner.close()
+        self._ptr = None
+
+    def _check(self, rc: int, what: str) -> None:
+        if rc < 0:
+            raise error_for(rc, f"{what}: {_s(_core._lib.ibr_strerror(rc))}")
+
+    @property
+    def topology(self) -> Topology:
+        """The topology being routed (borrowed for the call)."""
+        if self._topology is None:
+            tp = _core._lib.ibr_run_topo(self._p())
+            self._topology = Topology._wrap(tp, self._context, owned=False)
+        return self._topology
+
+    @property
+    def options(self) -> Dict[str, Any]:
+        """The options of the call, by keyword name (lmc, max_vls, seed,
+        root_guids, ...), with defaults for what the caller did not set."""
+        return _core._options_from_c(_core._lib.ibr_run_options(self._p()).contents)
+
+    def lft(self, sw: int) -> memoryview:
+        """Writable LFT of switch *sw* (max_lid + 1 bytes indexed by LID,
+        prefilled with 255).  Valid only during the call."""
+        p = _core._lib.ibr_run_lft(self._p(), _uint(sw, 32, "sw"))
+        if not p:
+            raise error_for(_core._code("ENOTFOUND"), f"switch {sw} not found")
+        n = _core._lib.ibr_topo_max_lid(_core._lib.ibr_run_topo(self._ptr)) + 1
+        mv = _view(self._owner, p, n, False)
+        self._views.append(mv)
+        return mv
+
+    def set_hops(self, sw: int, dst_sw: int, hops: int) -> None:
+        """Record the hop count from switch *sw* to switch *dst_sw*."""
+        self._check(_core._lib.ibr_run_set_hops(self._p(), _uint(sw, 32, "sw"),
+                                                _uint(dst_sw, 32, "dst_sw"),
+                                                _uint(hops, 32, "hops")), "set_hops")
+
+    def set_dest_sl(self, dst_lid: int, sl: int) -> None:
+        """Set the SL of every path toward *dst_lid*."""
+        self._check(_core._lib.ibr_run_set_dest_sl(self._p(), _uint(dst_lid, 16, "dst_lid"),
+                                                   _uint(sl, 32, "sl")), "set_dest_sl")
+
+    def set_path_sl(self, src_lid: int, dst_lid: int, sl: int) -> None:
+        """Set the SL of the path from the port owning *src_lid* to *dst_lid*."""
+        self._check(_core._lib.ibr_run_set_path_sl(self._p(), _uint(src_lid, 16, "src_lid"),
+                                                   _uint(dst_lid, 16, "dst_lid"),
+                                                   _uint(sl, 32, "sl")), "set_path_sl")
+
+    def set_sl2vl(self, sw: int, in_port: int, out_port: int, vl_of_sl: Sequence[int]) -> None:
+        """Set the SL2VL map of switch *sw* for (*in_port*, *out_port*)."""
+        if len(vl_of_sl) != 16:
+            raise ValueError("an SL2VL map has 16 entries")
+        arr = (c_uint8 * 16)(*[_uint(v, 8, "vl") for v in vl_of_sl])
+        self._check(_core._lib.ibr_run_set_sl2vl(self._p(), _uint(sw, 32, "sw"),
+                                                 _uint(in_port, 32, "in_port"),
+                                                 _uint(out_port, 32, "out_port"), arr),
+                    "set_sl2vl")
+
+    def set_vls_used(self, vls: int) -> None:
+        """Record how many data VLs the routing uses."""
+        self._check(_core._lib.ibr_run_set_vls_used(self._p(), _uint(vls, 32, "vls")),
+                    "set_vls_used")
+
+    def add_mcast_port(self, mlid: int, sw: int, port: int) -> None:
+        """Add a port of switch *sw* to the forwarding set of *mlid*."""
+        self._check(_core._lib.ibr_run_add_mcast_port(self._p(), _uint(mlid, 16, "mlid"),
+                                                      _uint(sw, 32, "sw"),
+                                                      _uint(port, 32, "port")),
+                    "add_mcast_port")
+
+    def add_artifact(self, name: str, data: Union[str, bytes]) -> None:
+        """Attach an artefact (copied) to the result."""
+        raw = _b(data)
+        self._check(_core._lib.ibr_run_add_artifact(self._p(), name.encode(), raw, len(raw)),
+                    "add_artifact")
+
+    def log(self, level: Union[_capi.LogLevel, int, str], message: str) -> None:
+        """Log through the context's callback."""
+        _core._lib.ibr_run_log(self._p(), _core._enum(_capi.LogLevel, level, "level"),
+                               message.encode("utf-8", "surrogateescape"))
+
+    def progress(self, phase: str, done: int, total: int) -> None:
+        """Report progress; raises CanceledError when the caller cancels
+        (let it propagate: the engine then returns IBR_ECANCELED)."""
+        rc = _core._lib.ibr_run_progress(self._p(), phase.encode(), _uint(done, 64, "done"),
+                                         _uint(total, 64, "total"))
+        if rc < 0:
+            raise error_for(rc, f"canceled during {phase}")
+
+
+RouteFn = Callable[[Run], None]
+
+
+def _register(ctx: Context, name: str, fn: RouteFn, description: str, caps: int) -> None:
+    if not callable(fn):
+        raise TypeError("the engine's route function must be callable")
+    lib = _core._lib
+
+    def trampoline(run_ptr: Any, user: Any) -> int:
+        run = Run(run_ptr, ctx)
+        try:
+            fn(run)
+            return 0
+        except DeclinedError as e:
+            return lib.ibr_run_decline(run_ptr, e.message.encode("utf-8", "surrogateescape"))
+        except Error as e:
+            return lib.ibr_run_fail(run_ptr, e.code if e.code < 0 else -16,
+                                    e.message.encode("utf-8", "surrogateescape"))
+        except BaseException as e:
+            if getattr(ctx._engine_errors, "exc", None) is None:
+                ctx._engine_errors.exc = e
+            msg = f"Python engine raised {type(e).__name__}: {e}"
+            return lib.ibr_run_fail(run_ptr, _core._code("EINTERNAL"),
+                                    msg.encode("utf-8", "surrogateescape"))
+        finally:
+            run._end()
+
+    cb = _capi.ENGINE_ROUTE_FN(trampoline)
+    eng = _capi.ibr_engine()
+    eng.version = _capi.ENGINE_VERSION
+    eng.name = name.encode()
+    eng.description = description.encode()
+    eng.caps = _uint(int(caps), 32, "caps")
+    eng.route = cb
+    eng.user = None
+    rc = lib.ibr_context_register_engine(ctx._p(), byref(eng))
+    if rc < 0:
+        raise error_for(rc, _s(lib.ibr_context_last_error(ctx._ptr)))
+    ctx._engines.append(cb)  # the library keeps the function pointer
