@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Tests of the `ibr` command-line tool: exit codes, error messages, GUID-list
+files, gen/route/verify round trips. Usage: test_cli.py PATH_TO_IBR"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+IBR = None
+TMP = None
+FAILURES = []
+
+# A hand-written ibsim netfile without LIDs (ibr must assign them).
+NETFILE = """\
+# two switches, two parallel links, four hosts
+Switch	8 "Switch1"
+[1]	"Hca1"[1]
+[2]	"Hca3"[1]
+[3]	"Switch2"[3]
+[5]	"Switch2"[5]
+
+Switch 8 "Switch2"
+[1]	"Hca2"[1]
+[2]	"Hca4"[1]
+[3]	"Switch1"[3]
+[5]	"Switch1"[5]
+
+Hca	2 "Hca1"
+[1]	"Switch1"[1]
+
+Hca	2 "Hca2"
+[1]	"Switch2"[1]
+
+Hca	2 "Hca3"
+[1]	"Switch1"[2]
+
+Hca 	2 "Hca4"
+[1]	"Switch2"[2]
+"""
+
+
+def ibr(*args, stdin=None):
+    p = subprocess.run([IBR] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, input=stdin, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def write(name, text):
+    with open(path(name), "w") as f:
+        f.write(text)
+    return path(name)
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+def expect(args, code, out_re=None, err_re=None, stdin=None):
+    rc, out, err = ibr(*args, stdin=stdin)
+    check(rc == code, "ibr %s: exit %d, expected %d\nstdout: %s\nstderr: %s"
+          % (" ".join(args), rc, code, out[-1500:], err[-1500:]))
+    if out_re:
+        check(re.search(out_re, out, re.M), "ibr %s: stdout lacks /%s/:\n%s"
+              % (" ".join(args), out_re, out[-1500:]))
+    if err_re:
+        check(re.search(err_re, err, re.M), "ibr %s: stderr lacks /%s/:\n%s"
+              % (" ".join(args), err_re, err[-1500:]))
+    return out, err
+
+
+def jrun(args, code=0):
+    out, _ = expect(args, code)
+    return json.loads(out)
+
+
+FT8 = "fattree:levels=2,radix=8"
+
+# ----------------------------------------------------------------------------
+
+
+def test_version_help():
+    out, _ = expect(["--version"], 0, r"^ibr \(ibroute\) \d+\.\d+\.\d+$")
+    expect(["--help"], 0, r"^usage: ibr ")
+    for cmd in ("gen", "route", "verify", "info", "engines"):
+        expect([cmd, "--help"], 0, r"^usage: ibr " + cmd)
+        expect(["help", cmd], 0, r"^usage: ibr " + cmd)
+    expect([], 2, None, r"^usage: ibr")
+    expect(["frobnicate"], 2, None, r"^ibr: frobnicate: unknown command")
+    expect(["route", "--no-such-option", "x"], 2, None, r"usage: ibr route")
+
+
+def test_engines():
+    out, _ = expect(["engines"], 0, r"^minhop\s+\S*minimal")
+    lst = jrun(["engines", "--json"])
+    names = [e["name"] for e in lst]
+    check("minhop" in names, "minhop not listed: %s" % names)
+    check(all(e["builtin"] for e in lst if e["name"] == "minhop"), "minhop not builtin")
+
+
+def test_gen_info():
+    f = path("ft8.net")
+    expect(["gen", FT8, "-o", f], 0)
+    out, _ = expect(["gen", "gen:" + FT8], 0)
+    with open(f) as fh:
+        check(fh.read() == out, "gen -o FILE and gen to stdout differ")
+    out2, _ = expect(["gen", FT8], 0)
+    check(out == out2, "gen is not deterministic")
+    info = jrun(["info", "--json", f])
+    for k, v in (("nodes", 44), ("switches", 12), ("cas", 32), ("links", 64),
+                 ("switch_links", 32), ("links_down", 0), ("max_lid", 44), ("endports", 32),
+                 ("ports_without_lid", 0)):
+        check(info[k] == v, "info %s = %s, expected %s" % (k, info[k], v))
+    check("minhop" in info["engines"], "info lists no minhop")
+    expect(["info", f], 0, r"^nodes:\s+44 \(12 switches, 32 CAs, 0 routers\)")
+    # the same through stdin and gen:
+    rc, out, _ = ibr("info", "--json", "-", stdin=open(f).read())
+    check(rc == 0 and json.loads(out)["nodes"] == 44, "info - (stdin) failed")
+    check(jrun(["info", "--json", "gen:" + FT8])["links"] == 64, "info gen: failed")
+
+
+def test_gen_errors():
+    expect(["gen", "bogus:x=1"], 2, None, r"^ibr: bogus:x=1: ")
+    expect(["gen"], 2, None, r"^ibr: gen: missing SPEC")
+    expect(["gen", FT8, "--lmc", "8"], 2, None, r"^ibr: --lmc: ")
+    expect(["gen", FT8, "--faults", "x"], 2, None, r"^ibr: --faults: ")
+    expect(["gen", FT8, "--faults", "100000"], 2, None, r"^ibr: --faults: ")
+    expect(["gen", FT8, "-o", "/nonexistent-dir/x.net"], 2, None,
+           r"^ibr: /nonexistent-dir/x.net: No such file")
+
+
+def test_faults_and_lmc():
+    out, _ = expect(["gen", FT8, "--faults", "3", "--seed", "4", "-o", path("f.net")], 0)
+    info = jrun(["info", "--json", path("f.net")])
+    check(info["switch_links_down"] == 3, "3 faults gave %d down switch links"
+          % info["switch_links_down"])
+    expect(["gen", FT8, "--faults", "3", "--seed", "4", "--remove-down", "-o",
+            path("fr.net")], 0)
+    info = jrun(["info", "--json", path("fr.net")])
+    check(info["links"] == 61 and info["links_down"] == 0,
+          "--remove-down left %d links, %d down" % (info["links"], info["links_down"]))
+    expect(["gen", FT8, "--lmc", "2", "-o", path("l.net")], 0)
+    info = jrun(["info", "--json", path("l.net")])
+    check(info["max_lmc"] == 2 and info["lids"] == 12 + 32 * 4,
+          "--lmc 2: max_lmc %d, %d LIDs" % (info["max_lmc"], info["lids"]))
+    # routing around the faults stays valid
+    r = jrun(["route", "--json", path("f.net")])
+    check(r["verify"]["valid"] and r["verify"]["down_link"] == 0, "route over faults invalid")
+
+
+def test_route_outputs():
+    f = path("ft8.net")
+    d = path("out")
+    r = jrun(["route", "-R", "minhop", "--json", f, "-o", d])
+    check(r["engine"] == "minhop" and r["status"] == "IBR_OK", "engine %r" % r["engine"])
+    check(r["attempts"] == [{"engine": "minhop", "status": "IBR_OK", "message": ""}],
+          "attempts %r" % r["attempts"])
+    check(isinstance(r["route_time_s"], float) and r["route_time_s"] >= 0, "route_time_s")
+    v = r["verify"]
+    check(v["valid"] and v["nonminimal"] == 0 and v["pairs"] == 32 * 31,
+          "verify %r" % v)
+    check(v["max_hops"] == 4 and v["max_link_load"] >= 1, "hops/load %r" % v)
+    for name in ("opensm-lfts.dump", "opensm-subnet.lst", "opensm.fdbs", "guid2lid"):
+        check(os.path.getsize(os.path.join(d, name)) > 0, name + " missing or empty")
+        check(name in r["files"], name + " not in files")
+    with open(os.path.join(d, "opensm-lfts.dump")) as fh:
+        lfts = fh.read()
+    check(lfts.count("Unicast lids [") == 12, "lfts dump has not 12 switches")
+    # text summary
+    out, _ = expect(["route", "-R", "minhop", f], 0, r"^route_time_s: \d+\.\d{6}$")
+    check(re.search(r"^engine:\s+minhop$", out, re.M), "text summary lacks engine")
+    check(re.search(r"^verify:\s+valid$", out, re.M), "text summary lacks verify")
+    check(re.search(r"link load:\s+max \d+, mean", out), "text summary lacks link load")
+    check(len(out.splitlines()) <= 24, "summary longer than a screen")
+    # determinism: threads 1 and default give byte-identical dumps
+    d1 = path("out1")
+    expect(["route", "--threads", "1", f, "-o", d1], 0)
+    with open(os.path.join(d1, "opensm-lfts.dump")) as fh:
+        check(fh.read() == lfts, "--threads 1 changed the LFTs")
+    # routing from gen: directly gives the same tables as from the file
+    d2 = path("out2")
+    expect(["route", "gen:" + FT8, "-o", d2], 0)
+    with open(os.path.join(d2, "opensm-lfts.dump")) as fh:
+        check(fh.read() == lfts, "gen: and file topologies routed differently")
+
+
+def test_route_lids():
+    f = path("ft8.net")
+    r = jrun(["route", "--json", "--lmc", "1", f])
+    check(r["max_lid"] > 44 and r["verify"]["valid"], "--lmc 1: max LID %d" % r["max_lid"])
+    # guid2lid: LIDs from a file; permute them and check the dump follows
+    d = path("out")
+    with open(os.path.join(d, "guid2lid")) as fh:
+        lines = [l.split() for l in fh if l.strip() and not l.startswith("#")]
+    check(len(lines) == 44, "guid2lid has %d entries" % len(lines))
+    g2l = "".join("%s 0x%04x 0x%04x\n" % (g, 100 + i, 100 + i) for i, (g, _, _) in
+                  enumerate(lines))
+    write("shifted.guid2lid", g2l)
+    r = jrun(["route", "--json", "--guid2lid", path("shifted.guid2lid"), f, "-o", path("o3")])
+    check(r["max_lid"] == 143 and r["verify"]["valid"], "guid2lid: max LID %d" % r["max_lid"])
+    expect(["verify", "--guid2lid", path("shifted.guid2lid"), f,
+            os.path.join(path("o3"), "opensm-lfts.dump")], 0, r"^verify:\s+valid")
+    expect(["route", "--guid2lid", path("shifted.guid2lid"), "--lmc", "1", f], 2, None,
+           r"exclude each other")
+    write("bad.guid2lid", "0x1234 0x0001 0x0001\n")
+    expect(["route", "--guid2lid", path("bad.guid2lid"), f], 2, None,
+           r"^ibr: .*bad.guid2lid: ")
+
+
+def test_netfile_without_lids():
+    n = write("net", NETFILE)
+    info = jrun(["info", "--json", n])
+    check(info["ports_without_lid"] == 6, "netfile: %d ports without LID"
+          % info["ports_without_lid"])
+    r = jrun(["route", "--json", n])
+    check(r["max_lid"] == 6 and r["endports"] == 4 and r["verify"]["valid"],
+          "netfile route: %r" % r)
+
+
+def test_verify():
+    f = path("ft8.net")
+    dump = os.path.join(path("out"), "opensm-lfts.dump")
+    expect(["verify", f, dump], 0, r"^verify:\s+valid$")
+    v = jrun(["verify", "--json", f, dump])
+    check(v["verify"]["valid"] and v["switches"] == 12, "verify --json %r" % v)
+    # break one route: on the first switch send a remote LID to a host port
+    with open(dump) as fh:
+        text = fh.read().splitlines(True)
+    own = None
+    for i, line in enumerate(text):
+        m = re.match(r"^(0x[0-9a-f]{4}) (\d{3}) # Channel Adapter", line)
+        if m and own is None and m.group(2) != "000":
+            own = m.group(2)          # a host port of this switch
+        elif m and own and m.group(2) not in (own, "000") and int(m.group(2)) > 4:
+            text[i] = "%s %s%s" % (m.group(1), own, line[10:])
+            break
+    write("broken.dump", "".join(text))
+    out, err = expect(["verify", f, path("broken.dump")], 1, r"^verify:\s+INVALID")
+    check(re.search(r"first:\s+\S", out), "invalid report names no first error")
+    v = jrun(["verify", "--json", f, path("broken.dump")], 1)
+    check(not v["verify"]["valid"] and v["verify"]["first_error"], "json invalid report")
+    write("garbage.dump", "Unicast lids [0-3] of switch Lid 1 guid 0xzz ('x'):\nfoo\n")
+    expect(["verify", f, path("garbage.dump")], 2, None, r"^ibr: .*garbage.dump: ")
+    expect(["verify", f], 2, None, r"^ibr: verify: expected TOPOLOGY and LFTS_DUMP")
+    expect(["verify", f, "/nonexistent.dump"], 2, None,
+           r"^ibr: /nonexistent.dump: No such file")
+
+
+def test_route_errors():
+    f = path("ft8.net")
+    expect(["route", "-R", "nosuch", f], 2, None, r"^ibr: route: .*nosuch")
+    expect(["route", "/nonexistent.net"], 2, None, r"^ibr: /nonexistent.net: No such file")
+    write("broken.net", "Switch 8 \"S\"\n[1] \"H\"[1]\n\nHca 1 \"H\"\n[1] \"X\"[1]\n")
+    expect(["route", path("broken.net")], 2, None, r"^ibr: .*broken.net: ")
+    expect(["route", "--lmc", "9", f], 2, None, r"^ibr: --lmc: ")
+    expect(["route", "--threads", "x", f], 2, None, r"^ibr: --threads: ")
+    expect(["route", "--max-vls", "0", f], 2, None, r"^ibr: --max-vls: ")
+    expect(["route"], 2, None, r"missing TOPOLOGY")
+    expect(["route", f, f], 2, None, r"too many arguments")
+    expect(["route", "--scatter", "--seed", "0", f], 2, None, r"^ibr: --scatter: ")
+
+
+def test_guid_files():
+    f = path("ft8.net")
+    good = write("roots.txt", "# roots\n\n   0x0002c90201000008   # spine\n"
+                 "0x0002c90201000009\tpayload ignored\n")
+    expect(["route", "--root-guids", good, f], 0)
+    bad = write("roots-bad.txt", "0x0002c90201000008\n# comment\n0xZZ\n0x1\n")
+    expect(["route", "--root-guids", bad, f], 2, None, r"^ibr: .*roots-bad.txt: line 3: ")
+    octal = write("octal.txt", "09\n")          # not a valid octal number
+    expect(["route", "--cn-guids", octal, f], 2, None, r"line 1: bad GUID '09'")
+    glued = write("glued.txt", "0x12ab,0x13\n")   # junk right after the number
+    expect(["route", "--io-guids", glued, f], 2, None, r"line 1: bad GUID")
+    neg = write("neg.txt", "\n-5\n")
+    expect(["route", "--guid-routing-order", neg, f], 2, None, r"line 2: ")
+    ign = write("ignore.txt", "0x0002c90201000000 5\n0x0002c90201000001 0x6 # hex port\n")
+    expect(["route", "--ignore-guids", ign, f], 0)
+    ign_bad = write("ignore-bad.txt", "0x0002c90201000000\n")
+    expect(["route", "--ignore-guids", ign_bad, f], 2, None, r"line 1: port number missing")
+    ign_range = write("ignore-range.txt", "0x0002c90201000000 300\n")
+    expect(["route", "--ignore-guids", ign_range, f], 2, None, r"line 1: port 300 out of range")
+    ids = write("ids.txt", "0x0002c90201000008 7\n0x0002c90201000009\n010 0x10\n")
+    expect(["route", "--ids-guid-file", ids, f], 0)
+    ids_bad = write("ids-bad.txt", "0x0002c90201000008 7x\n")
+    expect(["route", "--ids-guid-file", ids_bad, f], 2, None, r"line 1: bad id")
+    expect(["route", "--root-guids", "/nonexistent.txt", f], 2, None,
+           r"^ibr: /nonexistent.txt: No such file")
+    # a guid_routing_order changes nothing about validity
+    order = write("order.txt", "0x0002c90301000301\n0x0002c90301000001\n")
+    r = jrun(["route", "--json", "--guid-routing-order", order, f])
+    check(r["verify"]["valid"], "guid routing order: invalid")
+
+
+def main():
+    global IBR, TMP
+    if len(sys.argv) != 2:
+        print("usage: test_cli.py PATH_TO_IBR", file=sys.stderr)
+        return 2
+    IBR = os.path.abspath(sys.argv[1])
+    TMP = tempfile.mkdtemp(prefix="ibr-cli-test-")
+    tests = [test_version_help, test_engines, test_gen_info, test_gen_errors,
+             test_faults_and_lmc, test_route_outputs, test_route_lids,
+             test_netfile_without_lids, test_verify, test_route_errors, test_guid_files]
+    try:
+        for t in tests:
+            try:
+                t()
+                print("ok   %s" % t.__name__)
+            except Exception:          # report every failing test
+                FAILURES.append(t.__name__)
+                print("FAIL %s\n%s" % (t.__name__, traceback.format_exc()))
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+    print("%d of %d tests failed" % (len(FAILURES), len(tests)))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
