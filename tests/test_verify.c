@@ -81,7 +81,8 @@ static void test_line_statistics(void)
     CU_ASSERT_EQUAL(rep.links, 4);
     CU_ASSERT_EQUAL(rep.max_link_load, 2);
     CU_ASSERT_DOUBLE_EQUAL(rep.mean_link_load, 2.0, 1e-9);
-    CU_ASSERT_EQUAL(rep.deadlock_free, -1);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1); /* a line has no cycle */
+    CU_ASSERT_EQUAL(rep.credit_loop_length, 0);
     CU_ASSERT_STRING_EQUAL(rep.first_error, "");
     /* version and argument checks */
     rep.version = 0;

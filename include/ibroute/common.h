@@ -58,7 +58,8 @@ extern "C" {
     XX(ESTATE, -14, "object is in the wrong state for this call")             \
     XX(EUNSUPPORTED, -15, "unsupported feature")                              \
     XX(EINTERNAL, -16, "internal error")                                      \
-    XX(EROUTES, -17, "routing tables are invalid")
+    XX(EROUTES, -17, "routing tables are invalid")                            \
+    XX(EDEADLOCK, -18, "routing has a credit loop")
 
 /** Error codes. Every fallible call returns 0 or one of these. */
 typedef enum ibr_error {

@@ -48,11 +48,16 @@ typedef struct ibr_verify_report {
     uint64_t links;                /**< active directed switch-to-switch links */
     uint64_t max_link_load;        /**< routes on the busiest link */
     double mean_link_load;         /**< over all active links */
-    /** Credit-loop freedom: 1 free, 0 cycle found, -1 not checked (this
-     *  version of ibr_verify() does not check yet and always sets -1). */
+    /** Credit-loop freedom of the paths between end ports, per VL, through
+     *  the result's path SLs and SL2VL tables: 1 free, 0 loop found. */
     int deadlock_free;
     /** The first problem found, naming switch, LID and port; "" if none. */
     char first_error[256];
+    /** Channels in the credit loop found (0 when deadlock_free). */
+    unsigned int credit_loop_length;
+    /** The credit loop, readable: "VL 0: 0x... port 2 -> 0x... port 5 -> ..."
+     *  (truncated when long; ibr_find_credit_loop() gives every channel). */
+    char credit_loop[512];
 } ibr_verify_report;
 
 /**
@@ -80,6 +85,63 @@ typedef struct ibr_verify_report {
  * ibr_verify() calls may run at once on one topology and result.
  */
 IBR_API int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r);
+
+/** A channel: the directed link leaving switch @c sw by @c port, on @c vl. */
+typedef struct ibr_channel {
+    uint32_t sw;       /**< switch index */
+    unsigned int port; /**< output port of @c sw */
+    unsigned int vl;   /**< virtual lane */
+} ibr_channel;
+
+/**
+ * Look for a credit loop (a cycle in the channel dependency graph of the
+ * paths between end ports, per VL, using the result's path SLs and SL2VL
+ * tables; switch LIDs are left out: their management traffic travels on
+ * VL 15, which has no flow control).
+ *
+ * @param cycle receives up to @p cap channels of the loop, in order (each
+ *        channel's packets wait for the next one's buffers; the last waits
+ *        for the first). May be NULL when @p cap is 0.
+ * @param cap capacity of @p cycle.
+ * @param[out] len number of channels in the loop (0 when none).
+ * @param t the topology. @param r a routed result computed on @p t.
+ * @return 0 when the routing is free of credit loops; ::IBR_EDEADLOCK when
+ *         a loop was found (copied up to @p cap); ::IBR_EINVAL; ::IBR_ENOMEM.
+ * Time complexity: O(L·S·V) dependency insertions plus O(C + D) for the
+ * search (L LIDs, S switches, V VLs, C channels, D dependencies); memory
+ * O(C + D). Thread-safe on shared read-only inputs.
+ */
+IBR_API int ibr_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len,
+                                 const ibr_topo *t, const ibr_result *r);
+
+/** One hop of a traced route. */
+typedef struct ibr_trace_hop {
+    uint32_t sw;           /**< switch index */
+    unsigned int in_port;  /**< port the packet arrived on (0: it starts here) */
+    unsigned int out_port; /**< port the LFT sends it to (::IBR_NO_ROUTE if none) */
+    unsigned int vl;       /**< VL of the outgoing hop (SL2VL of this switch) */
+} ibr_trace_hop;
+
+/**
+ * Follow the route from the port owning @p src_lid (an end port, or a
+ * switch) to @p dst_lid, hop by hop.
+ *
+ * @param hops receives up to @p cap hops. @param cap capacity of @p hops.
+ * @param[out] n number of hops (switches traversed, the failing one
+ *        included).
+ * @param[out] sl the path's SL (may be NULL).
+ * @param t the topology. @param r a routed result computed on @p t.
+ * @param src_lid source LID. @param dst_lid destination LID.
+ * @return 0 when the route reaches the destination; ::IBR_EROUTES when it
+ *         breaks (no route, bad port, down link, loop: the last hop shows
+ *         where); ::IBR_ENOTFOUND (no port owns a LID, or the source is not
+ *         cabled to a switch); ::IBR_ERANGE (@p cap too small; *n says how
+ *         many are needed, nothing is copied); ::IBR_EINVAL.
+ * Time complexity: O(hops). Thread-safe on shared read-only inputs.
+ */
+IBR_API int ibr_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl,
+                      const ibr_topo *t, const ibr_result *r, uint16_t src_lid,
+                      uint16_t dst_lid);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cdg/cdg.h"
 #include "core/internal.h"
 
 enum {
@@ -279,6 +280,26 @@ static void check_lid(vstate *v, unsigned lid)
     }
 }
 
+/* "VL 0: 0x... port 2 -> 0x... port 5 -> (back)" */
+static void describe_loop(char *buf, size_t cap, const ibr_topo *t, const uint32_t *cyc,
+                          size_t n)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && off + 1 < cap; i++) {
+        ibr_channel c;
+        ibr__decode_channel(&c, t, cyc[i]);
+        const ibr__node *nd = &t->nodes[t->sw_node[c.sw]];
+        int w = snprintf(buf + off, cap - off, "%s0x%016" PRIx64 " port %u VL %u",
+                         i ? " -> " : "", nd->guid, c.port, c.vl);
+        if (w < 0)
+            break;
+        off += (size_t)w;
+    }
+    if (n && off + 1 < cap)
+        snprintf(buf + off, cap - off, " -> (back to the first)");
+}
+
 int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
 {
     if (!out)
@@ -289,7 +310,6 @@ int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
         return IBR_EINVAL;
     memset(out, 0, sizeof *out);
     out->version = IBR_VERIFY_REPORT_VERSION;
-    out->deadlock_free = -1;
     ibr_context *ctx = t->ctx;
     size_t nsw = t->n_sw;
     vstate v;
@@ -343,6 +363,17 @@ int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
             out->max_link_load = v.load[a];
     }
     out->mean_link_load = t->n_adj ? (double)sum / (double)t->n_adj : 0.0;
+    {
+        uint32_t *cyc = NULL;
+        size_t clen = 0;
+        int free_ = 1;
+        if ((rc = ibr__deadlock_check(&free_, &cyc, &clen, t, r)) < 0)
+            goto out;
+        out->deadlock_free = free_;
+        out->credit_loop_length = (unsigned)clen;
+        describe_loop(out->credit_loop, sizeof out->credit_loop, t, cyc, clen);
+        ibr__free(ctx, cyc);
+    }
     rc = (out->missing || out->loops || out->bad_port || out->down_link || out->dead_end)
              ? IBR_EROUTES
              : 0;

@@ -1,0 +1,212 @@
+/* Credit-loop analysis of a finished routing: the channel dependency graph
+   of every (source end port, destination LID) path, per VL, and a cycle
+   search over it. */
+#include <string.h>
+
+#include "cdg/cdg.h"
+
+unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigned out_port,
+                     unsigned sl)
+{
+    if (!r->sl2vl)
+        return sl;
+    const ibr_topo *t = r->topo;
+    size_t w = (size_t)t->nodes[t->sw_node[sw]].nports + 1;
+    return r->sl2vl[r->sl2vl_off[sw] + (in_port * w + out_port) * 16 + (sl & 15)];
+}
+
+/* Number of VLs (1..16) that data can travel on in this result. */
+static unsigned vls_in_use(const ibr_result *r)
+{
+    const ibr_topo *t = r->topo;
+    unsigned maxsl = 0, maxvl = 0;
+    if (r->sl) {
+        size_t n = r->sl_mode == IBR_SL_PER_PAIR ? (size_t)ibr__n_src_slots(t) * r->lft_size
+                                                 : r->lft_size;
+        for (size_t i = 0; i < n; i++)
+            if (r->sl[i] > maxsl)
+                maxsl = r->sl[i];
+    }
+    if (!r->sl2vl)
+        return maxsl + 1;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+        const uint8_t *tab = r->sl2vl + r->sl2vl_off[s];
+        for (size_t i = 0; i < w * w; i++)
+            for (unsigned sl = 0; sl <= maxsl; sl++)
+                if (tab[i * 16 + sl] != 15 && tab[i * 16 + sl] > maxvl)
+                    maxvl = tab[i * 16 + sl];
+    }
+    return maxvl + 1;
+}
+
+typedef struct dl_state {
+    const ibr_topo *t;
+    const ibr_result *r;
+    ibr__cdg *g;
+    unsigned nvl;
+    uint32_t *port_adj;   /* global port -> adj index or IBR_NONE */
+    uint32_t *memo_epoch; /* per channel */
+    uint16_t *memo_sls;   /* per channel: SLs already continued from it */
+    uint32_t epoch;
+} dl_state;
+
+/* Follow the route toward lid from switch u, entered on port ip (from a
+   host) with SL sl, adding dependencies until the destination switch, a
+   broken entry, or a channel already continued with this SL. */
+static int walk(dl_state *st, uint32_t u, unsigned ip, unsigned sl, unsigned lid, uint32_t dsw)
+{
+    const ibr_topo *t = st->t;
+    const ibr_result *r = st->r;
+    uint32_t prev = IBR_NONE;
+    for (uint32_t steps = 0; steps <= t->n_sw && u != dsw; steps++) {
+        unsigned op = r->lft[(size_t)u * r->lft_size + lid];
+        if (op == IBR_NO_ROUTE || op > t->nodes[t->sw_node[u]].nports)
+            break;
+        uint32_t a = st->port_adj[t->nodes[t->sw_node[u]].port_off + op];
+        if (a == IBR_NONE)
+            break;
+        unsigned vl = ibr__hop_vl(r, u, ip, op, sl);
+        if (vl >= st->nvl)
+            break; /* VL 15: management, not flow controlled */
+        uint32_t ch = ibr__channel(a, vl, st->nvl);
+        if (prev != IBR_NONE) {
+            int rc = ibr__cdg_add_path(st->g, (uint32_t[]){prev, ch}, 2, 0);
+            if (rc < 0)
+                return rc;
+        }
+        if (st->memo_epoch[ch] != st->epoch) {
+            st->memo_epoch[ch] = st->epoch;
+            st->memo_sls[ch] = 0;
+        }
+        if (st->memo_sls[ch] & (1u << sl))
+            break;
+        st->memo_sls[ch] |= (uint16_t)(1u << sl);
+        prev = ch;
+        ip = t->adj[a].rport;
+        u = t->adj[a].sw;
+    }
+    return 0;
+}
+
+int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_topo *t,
+                        const ibr_result *r)
+{
+    ibr_context *ctx = t->ctx;
+    dl_state st;
+    memset(&st, 0, sizeof st);
+    st.t = t;
+    st.r = r;
+    st.nvl = vls_in_use(r);
+    *cycle = NULL;
+    *len = 0;
+    *free_out = 1;
+    uint32_t nch = t->n_adj * st.nvl;
+    uint8_t *srcsw = NULL;
+    int rc = ibr__cdg_create(&st.g, ctx, nch);
+    if (rc < 0)
+        return rc;
+    st.port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *st.port_adj);
+    st.memo_epoch = ibr__calloc(ctx, nch ? nch : 1, sizeof *st.memo_epoch);
+    st.memo_sls = ibr__mallocarray(ctx, nch ? nch : 1, sizeof *st.memo_sls);
+    srcsw = ibr__calloc(ctx, t->n_sw ? t->n_sw : 1, 1);
+    if (!st.port_adj || !st.memo_epoch || !st.memo_sls || !srcsw) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        st.port_adj[i] = IBR_NONE;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            st.port_adj[t->nodes[t->sw_node[s]].port_off + t->adj[e].port] = e;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+            srcsw[t->nodes[pt->remote_node].sw] = 1;
+    }
+    /* With one SL per destination and no SL2VL tables, every host behind a
+       switch takes the same path: walk once per source switch. */
+    int per_switch = r->sl_mode != IBR_SL_PER_PAIR && !r->sl2vl;
+    for (unsigned lid = 1; lid <= t->max_lid; lid++) {
+        uint32_t owner = t->lid_port[lid];
+        uint32_t dsw = t->lid_sw[lid];
+        if (owner == IBR_NONE || dsw == IBR_NONE ||
+            t->nodes[t->port_node[owner]].type == IBR_NODE_SWITCH)
+            continue;
+        if (++st.epoch == 0) {
+            memset(st.memo_epoch, 0, (size_t)nch * sizeof *st.memo_epoch);
+            st.epoch = 1;
+        }
+        if (per_switch) {
+            unsigned sl = r->sl ? r->sl[lid] : 0;
+            for (uint32_t s = 0; s < t->n_sw; s++)
+                if (srcsw[s] && (rc = walk(&st, s, 0, sl, lid, dsw)) < 0)
+                    goto out;
+            continue;
+        }
+        for (uint32_t i = 0; i < t->n_end; i++) {
+            uint32_t gp = t->end_port[i];
+            const ibr__port *pt = &t->ports[gp];
+            if (gp == owner || t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+                continue;
+            unsigned sl = ibr_result_path_sl(r, pt->lid, (uint16_t)lid);
+            rc = walk(&st, t->nodes[pt->remote_node].sw, pt->remote_port, sl, lid, dsw);
+            if (rc < 0)
+                goto out;
+        }
+    }
+    rc = ibr__cdg_find_cycle(st.g, cycle, len);
+    if (rc == 0 && *len) {
+        *free_out = 0;
+        /* return channels as adj * 16 + vl, independent of nvl */
+        for (size_t i = 0; i < *len; i++)
+            (*cycle)[i] = ((*cycle)[i] / st.nvl) * 16 + (*cycle)[i] % st.nvl;
+    }
+out:
+    ibr__cdg_destroy(st.g);
+    ibr__free(ctx, st.port_adj);
+    ibr__free(ctx, st.memo_epoch);
+    ibr__free(ctx, st.memo_sls);
+    ibr__free(ctx, srcsw);
+    return rc;
+}
+
+/* Switch owning directed link a (the link leaves that switch). */
+static uint32_t adj_switch(const ibr_topo *t, uint32_t a)
+{
+    uint32_t lo = 0, hi = t->n_sw;
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (t->adj_off[mid] <= a)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void ibr__decode_channel(ibr_channel *out, const ibr_topo *t, uint32_t code)
+{
+    uint32_t a = code / 16;
+    out->sw = adj_switch(t, a);
+    out->port = t->adj[a].port;
+    out->vl = code % 16;
+}
+
+int ibr_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len, const ibr_topo *t,
+                         const ibr_result *r)
+{
+    if (!len || !t || !r || r->topo != t || !r->lft || r->status != 0 || (cap && !cycle))
+        return IBR_EINVAL;
+    int free_ = 1;
+    uint32_t *c = NULL;
+    size_t n = 0;
+    int rc = ibr__deadlock_check(&free_, &c, &n, t, r);
+    if (rc < 0)
+        return rc;
+    *len = n;
+    for (size_t i = 0; i < n && i < cap; i++)
+        ibr__decode_channel(&cycle[i], t, c[i]);
+    ibr__free(t->ctx, c);
+    return free_ ? 0 : IBR_EDEADLOCK;
+}
