@@ -941,6 +941,104 @@ static void test_writer_args(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* damaged input                                                       */
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* Change a few bytes, drop or repeat a chunk. */
+static size_t mutate(char *dst, const char *src, size_t len, uint64_t *seed)
+{
+    static const char alphabet[] = "\"[]()#=\n\t 0123456789xX-abcdefSHR:@lidmc";
+    memcpy(dst, src, len);
+    unsigned edits = 1 + (unsigned)(lcg(seed) % 4);
+    for (unsigned e = 0; e < edits && len > 1; e++) {
+        size_t at = (size_t)(lcg(seed) % len);
+        switch (lcg(seed) % 3) {
+        case 0:
+            dst[at] = alphabet[lcg(seed) % (sizeof alphabet - 1)];
+            break;
+        case 1: { /* drop up to 40 bytes */
+            size_t n = 1 + (size_t)(lcg(seed) % 40);
+            if (n > len - at)
+                n = len - at;
+            memmove(dst + at, dst + at + n, len - at - n);
+            len -= n;
+            break;
+        }
+        default: { /* repeat up to 60 bytes (room reserved by the caller) */
+            size_t n = 1 + (size_t)(lcg(seed) % 60);
+            if (n > len - at)
+                n = len - at;
+            memmove(dst + at + n, dst + at, len - at);
+            len += n;
+            break;
+        }
+        }
+    }
+    return len;
+}
+
+static void test_damaged_input(void)
+{
+    size_t len, llen, glen;
+    char *text = data("ibnetdiscover-chassis.txt", &len);
+    char *lfts = data("osm-lmc2/dump_fts.out", &llen);
+    char *g2l = data("osm-lmc2/guid2lid", &glen);
+    CU_ASSERT_FATAL(text && lfts && g2l);
+    size_t cap = (len > llen ? len : llen) + 4 * 60 + 1;
+    char *buf = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    uint64_t seed = 12345;
+    unsigned ok = 0, bad = 0;
+    for (int i = 0; i < 3000; i++) {
+        size_t n = mutate(buf, text, len, &seed);
+        ibr_fabric *f = NULL;
+        ibr_fabric_create(&f, NULL);
+        int rc = ibr_fabric_parse_ibnetdiscover(f, buf, n);
+        CU_ASSERT(rc == 0 || rc == IBR_EPARSE);
+        if (rc == 0) {
+            ok++;
+            ibr_topo *t = freeze(f);
+            CU_ASSERT_PTR_NOT_NULL(t);
+            ibr_topo_destroy(t);
+        } else {
+            bad++;
+            CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
+            CU_ASSERT_EQUAL(strncmp(ibr_fabric_last_error(f), "line ", 5), 0);
+        }
+        ibr_fabric_destroy(f);
+    }
+    CU_ASSERT(ok > 0 && bad > 0);
+
+    ibr_fabric *f = parse_file(NULL, "osm-lmc2/topo.net");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    ibr_topo *t = freeze(f);
+    for (int i = 0; i < 2000; i++) {
+        size_t n = mutate(buf, lfts, llen, &seed);
+        ibr_result *r = NULL;
+        int rc = ibr_result_parse_lfts(&r, t, buf, n);
+        CU_ASSERT(rc == 0 || rc == IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL(r);
+        if (rc == IBR_EPARSE)
+            CU_ASSERT_EQUAL(strncmp(ibr_result_last_error(r), "line ", 5), 0);
+        ibr_result_destroy(r);
+        n = mutate(buf, g2l, glen, &seed);
+        rc = ibr_fabric_parse_guid2lid(f, buf, n);
+        CU_ASSERT(rc == 0 || rc == IBR_EPARSE || rc == IBR_EEXIST);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    free(buf);
+    free(text);
+    free(lfts);
+    free(g2l);
+}
+
+/* ------------------------------------------------------------------ */
 /* allocation failure                                                  */
 
 static void test_alloc_failure(void)
@@ -1084,6 +1182,7 @@ int main(void)
         {"LFT reader LID remapping", test_lfts_remap},
         {"LFT reader errors", test_lfts_errors},
         {"writer arguments and buffers", test_writer_args},
+        {"damaged input", test_damaged_input},
         {"allocation failure", test_alloc_failure},
         CU_TEST_INFO_NULL,
     };
