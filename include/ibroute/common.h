@@ -120,6 +120,10 @@ typedef enum ibr_error {
 /** @var IBR_EROUTES
  *  ibr_verify(): the forwarding tables are invalid (missing routes, loops,
  *  bad ports or down links). */
+/** @var IBR_EDEADLOCK
+ *  ibr_find_credit_loop(): the routing has a credit loop (a cycle in the
+ *  channel dependency graph on some VL). ibr_verify() reports loops in
+ *  ibr_verify_report::deadlock_free instead of failing. */
 
 /**
  * Message for an error code ("out of memory"); "unknown error" for an

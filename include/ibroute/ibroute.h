@@ -8,6 +8,17 @@
  * ibr_route() (route.h) -> ::ibr_result (result.h) -> ibr_verify() (verify.h).
  *
  * @example route_fabric.c
+ * Build a small fat tree node by node, route it, verify the result and
+ * print one switch's forwarding table.
+ *
+ * @example route_ibnetdiscover.c
+ * Parse an ibnetdiscover file, route it with an engine chain, verify it and
+ * write OpenSM's opensm-lfts.dump to standard output.
+ *
+ * @example custom_engine.c
+ * Register a user engine ("bfs-tree", sys/engine.h) on a context, compare
+ * its link load with minhop, and watch the chain fall back to minhop when
+ * the engine declines.
  */
 #ifndef IBROUTE_IBROUTE_H
 #define IBROUTE_IBROUTE_H

@@ -66,7 +66,7 @@ typedef struct ibr_verify_report {
  * @param[in,out] out report; set @c out->version first
  *             (::IBR_VERIFY_REPORT_VERSION). Caller-owned; it is cleared
  *             and filled (nothing in it needs freeing). Left untouched on
- *             ::IBR_EINVAL and ::IBR_EVERSION; cleared (counters 0) on
+ *             ::IBR_EINVAL and ::IBR_EVERSION; partly filled on
  *             ::IBR_ENOMEM.
  * @param t    the topology. @param r a routed result computed on @p t.
  *             Both are only read.
@@ -76,10 +76,14 @@ typedef struct ibr_verify_report {
  *         (the report says which and
  *         how many; first_error names the first); ::IBR_EINVAL (NULL
  *         argument, failed result, result of another topology);
- *         ::IBR_EVERSION; ::IBR_ENOMEM.
+ *         ::IBR_EVERSION; ::IBR_ENOMEM. A credit loop does not fail the
+ *         call: it sets @c deadlock_free to 0 and describes the loop, so
+ *         check that field (or call ibr_find_credit_loop()) as well.
  *
- * Time complexity: O(S·(S+E) + L·S) for S switches, E links and L LIDs;
- * memory O(S^2 + ports + E), allocated through the topology's context and
+ * Time complexity: O(S·(S+E) + L·S) for S switches, E links and L LIDs,
+ * plus the credit-loop search of ibr_find_credit_loop();
+ * memory O(S^2 + ports + E) plus that of the search, allocated through the
+ * topology's context and
  * freed before the call returns. Single-threaded (ibr_options::threads
  * does not apply). Thread-safe on shared read-only inputs: any number of
  * ibr_verify() calls may run at once on one topology and result.
@@ -106,7 +110,12 @@ typedef struct ibr_channel {
  * @param[out] len number of channels in the loop (0 when none).
  * @param t the topology. @param r a routed result computed on @p t.
  * @return 0 when the routing is free of credit loops; ::IBR_EDEADLOCK when
- *         a loop was found (copied up to @p cap); ::IBR_EINVAL; ::IBR_ENOMEM.
+ *         a loop was found (copied up to @p cap; *len gives its full
+ *         length); ::IBR_EINVAL (NULL @p len, @p t or @p r, NULL @p cycle
+ *         with a non-zero @p cap, failed result, result of another
+ *         topology); ::IBR_ENOMEM.
+ * Ownership: @p cycle is the caller's array; scratch memory is allocated
+ * through the topology's context and freed before the call returns.
  * Time complexity: O(L·S·V) dependency insertions plus O(C + D) for the
  * search (L LIDs, S switches, V VLs, C channels, D dependencies); memory
  * O(C + D). Thread-safe on shared read-only inputs.
@@ -136,8 +145,12 @@ typedef struct ibr_trace_hop {
  *         breaks (no route, bad port, down link, loop: the last hop shows
  *         where); ::IBR_ENOTFOUND (no port owns a LID, or the source is not
  *         cabled to a switch); ::IBR_ERANGE (@p cap too small; *n says how
- *         many are needed, nothing is copied); ::IBR_EINVAL.
- * Time complexity: O(hops). Thread-safe on shared read-only inputs.
+ *         many are needed, the first @p cap hops are written); ::IBR_EINVAL (NULL @p n,
+ *         @p t or @p r, NULL @p hops with a non-zero @p cap, failed result,
+ *         result of another topology).
+ * Ownership: @p hops is the caller's array; nothing is allocated.
+ * Time complexity: O(hops) (at most S + 1: a longer route loops, O(log end
+ * ports) for a per-pair SL). Thread-safe on shared read-only inputs.
  */
 IBR_API int ibr_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl,
                       const ibr_topo *t, const ibr_result *r, uint16_t src_lid,
