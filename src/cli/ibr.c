@@ -885,8 +885,8 @@ static void usage_route(FILE *o)
           "  --max-reverse-hops N        ftree: reverse hops for I/O nodes\n"
           "  --no-verify                 skip the verification\n"
           "  --json                      print the summary as JSON\n"
-          "  --progress / --no-progress  force progress reports on or off (default: on\n"
-          "                              when stderr is a terminal and routing takes >1 s)\n"
+          "  --no-progress, -q           no progress reports on stderr (by default they\n"
+          "                              appear once routing has taken more than 1 s)\n"
           "  -v, --verbose               library log messages (twice: debug)\n"
           "\n"
           "GUID files take one GUID per line (0x hex, leading 0 octal, else decimal),\n"
@@ -1201,6 +1201,7 @@ static int cmd_route(int argc, char **argv)
         {"json", no_argument, NULL, O_JSON},
         {"progress", no_argument, NULL, O_PROGRESS},
         {"no-progress", no_argument, NULL, O_NOPROGRESS},
+        {"quiet", no_argument, NULL, O_NOPROGRESS},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
@@ -1223,7 +1224,7 @@ static int cmd_route(int argc, char **argv)
     a.verify = 1;
     a.progress = -1;
     ibr_options_init(&opts, IBR_OPTIONS_VERSION);
-    while ((c = getopt_long(argc, argv, "hR:o:v", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hR:o:vq", lo, NULL)) != -1) {
         switch (c) {
         case 'R': a.chain = optarg; break;
         case 'o': a.outdir = optarg; break;
@@ -1272,7 +1273,8 @@ static int cmd_route(int argc, char **argv)
         case O_NOVERIFY: a.verify = 0; break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
-        case O_NOPROGRESS: a.progress = 0; break;
+        case O_NOPROGRESS:
+        case 'q': a.progress = 0; break;
         case 'v': a.verbose++; break;
         case 'h': usage_route(stdout); return CLI_EXIT_OK;
         default: usage_route(stderr); return CLI_EXIT_ERROR;
@@ -1327,7 +1329,7 @@ static int cmd_route(int argc, char **argv)
 
     memset(&ps, 0, sizeof(ps));
     ps.tty = isatty(STDERR_FILENO);
-    ps.enabled = a.progress < 0 ? ps.tty : a.progress;
+    ps.enabled = a.progress != 0;
     opts.progress = progress_cb;
     opts.progress_user = &ps;
 

@@ -181,6 +181,8 @@ def test_route_outputs():
     check(re.search(r"^verify:\s+valid$", out, re.M), "text summary lacks verify")
     check(re.search(r"link load:\s+max \d+, mean", out), "text summary lacks link load")
     check(len(out.splitlines()) <= 24, "summary longer than a screen")
+    _, err = expect(["route", "-q", f], 0)
+    check(err == "", "quiet route wrote to stderr: %r" % err)
     # determinism: threads 1 and default give byte-identical dumps
     d1 = path("out1")
     expect(["route", "--threads", "1", f, "-o", d1], 0)
