@@ -1421,10 +1421,28 @@ static int write_node(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint
         if (!is_sw && ibr__buf_printf(out, ctx, "\t\t# lid %u lmc %u", (unsigned)pt->lid,
                                       (unsigned)pt->lmc) < 0)
             return IBR_ENOMEM;
-        if (ibr__buf_printf(out, ctx, "%s\"%s\" lid %u %s%s%s\n", is_sw ? "\t\t# " : " ", rdesc,
+        if (ibr__buf_printf(out, ctx, "%s\"%s\" lid %u %s%s", is_sw ? "\t\t# " : " ", rdesc,
                             (unsigned)node_lid(t, pt->remote_node, pt->remote_port),
-                            width_str(pt->width), speed_str(pt->speed),
-                            pt->state == IBR_LINK_DOWN ? " (down)" : "") < 0)
+                            width_str(pt->width), speed_str(pt->speed)) < 0)
+            return IBR_ENOMEM;
+        /* ibsim reads the width and speed of CA and switch port lines from
+           the annotation but not of router port lines: give it enabled
+           masks there (it refuses a link whose two ends share no width) */
+        if (n->type == IBR_NODE_ROUTER && pt->width) {
+            unsigned s = 4, e = 0;
+            switch (pt->speed) {
+            case IBR_SPEED_SDR: s = 1; break;
+            case IBR_SPEED_DDR: s = 2; break;
+            case IBR_SPEED_FDR: e = 1; break;
+            case IBR_SPEED_EDR: e = 2; break;
+            case IBR_SPEED_HDR: e = 4; break;
+            case IBR_SPEED_NDR: e = 8; break;
+            default: break;
+            }
+            if (ibr__buf_printf(out, ctx, " w=%u s=%u e=%u", (unsigned)pt->width, s, e) < 0)
+                return IBR_ENOMEM;
+        }
+        if (ibr__buf_puts(out, ctx, pt->state == IBR_LINK_DOWN ? " (down)\n" : "\n") < 0)
             return IBR_ENOMEM;
     }
     return 0;
