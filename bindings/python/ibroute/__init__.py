@@ -58,8 +58,8 @@ from ._core import (  # noqa: E402
     Result,
     Topology,
     VerifyReport,
-    engine,
     engines,
+    find_engine,
 )
 from .errors import (  # noqa: E402
     BusyError,
@@ -115,6 +115,6 @@ __all__ = [
     "MAX_UNICAST_LID", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
     "RangeError", "Result", "RoutesError", "SLMode", "StateError", "Topology",
-    "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError", "engine",
-    "engines", "library_path", "status_name", "strerror", "version", "version_string",
+    "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",
+    "engines", "find_engine", "library_path", "status_name", "strerror", "version", "version_string",
 ]

@@ -93,8 +93,11 @@ def _uint(value: Any, bits: int, what: str) -> int:
 def _enum(cls: type, value: Any, what: str) -> int:
     """Accept an enum member, its int value or its name (case-insensitive)."""
     if isinstance(value, str):
+        name = value.upper()
+        if name not in cls.__members__ and "W" + name in cls.__members__:
+            name = "W" + name  # LinkWidth: "4x" -> W4X
         try:
-            return int(cls[value.upper()])
+            return int(cls[name])
         except KeyError:
             names = ", ".join(m.name.lower() for m in cls)
             raise ValueError(f"{what} = {value!r}: expected one of {names}") from None
@@ -569,9 +572,9 @@ class Context(_Handle):
         """Built-in engines, then those registered on this context."""
         return engines(self)
 
-    def engine(self, name: str) -> EngineInfo:
+    def find_engine(self, name: str) -> EngineInfo:
         """Describe engine *name*; NotFoundError when unknown."""
-        return engine(name, self)
+        return find_engine(name, self)
 
     def register_engine(self, name: str, route: Callable[..., None], description: str = "",
                         caps: int = 0) -> None:
@@ -608,7 +611,7 @@ def engines(context: Optional[Context] = None) -> List[EngineInfo]:
     return out
 
 
-def engine(name: str, context: Optional[Context] = None) -> EngineInfo:
+def find_engine(name: str, context: Optional[Context] = None) -> EngineInfo:
     """Describe the engine called *name*; NotFoundError when unknown."""
     info = _capi.ibr_engine_info()
     rc = _lib.ibr_engine_find(byref(info), _ctx_ptr(context), name.encode())
