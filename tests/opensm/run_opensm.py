@@ -217,6 +217,35 @@ def analyse_log(text, requested):
     return res
 
 
+class LogWatcher:
+    """Reads a growing log incrementally (the log of a big fabric reaches
+    tens of megabytes: re-reading it while polling would steal CPU from
+    OpenSM) and remembers whether a pattern has appeared."""
+
+    def __init__(self, path, pattern):
+        self.path, self.pattern = path, pattern
+        self.offset, self.tail, self.found = 0, "", False
+
+    def poll(self):
+        if self.found:
+            return True
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                chunk = f.read()
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        self.offset += len(chunk)
+        text = self.tail + chunk.decode("utf-8", "replace")
+        cut = text.rfind("\n")
+        self.tail = text[cut + 1:] if cut >= 0 else text
+        if self.pattern.search(text):
+            self.found = True
+        return self.found
+
+
 def read_text(path):
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -335,8 +364,8 @@ def run(args):
                                     "-S", str(switches), "-P", str(ports),
                                     "-L", str(linear), netfile], env, sim_out)
         sim_out.close()
-        ready = wait_for(lambda: "simulator ready" in read_text(sim_out_path),
-                         args.ibsim_timeout, sim)
+        sim_watch = LogWatcher(sim_out_path, re.compile(r"simulator ready"))
+        ready = wait_for(sim_watch.poll, args.ibsim_timeout, sim)
         if not ready:
             txt = read_text(sim_out_path)
             tail = "\n".join(l for l in txt.splitlines()
@@ -370,12 +399,14 @@ def run(args):
         osm = procs.start("opensm", argv, osm_env, osm_out)
         osm_out.close()
 
+        watcher = LogWatcher(oslog, RE_NOENGINE)
+
         def osm_finished():
-            if osm.poll() is not None:
+            if osm.poll() is not None or sim.poll() is not None:
                 return True
             # On total failure OpenSM -o does not exit (it spins): the error
             # line is flushed at once, so watch the log for it.
-            return bool(RE_NOENGINE.search(read_text(oslog)))
+            return watcher.poll()
 
         finished = wait_for(osm_finished, args.timeout, None, interval=0.1)
         summary["opensm_wall_s"] = round(time.monotonic() - t1, 3)
@@ -407,6 +438,9 @@ def run(args):
         if not finished:
             raise HarnessError(EXIT_FAIL, "opensm did not finish within %gs (see %s)"
                                % (args.timeout, os.path.join(outdir, "opensm.log")))
+        if sim.poll() is not None and res["engine_used"] is None and not res["unroutable"]:
+            raise HarnessError(EXIT_FAIL, "ibsim exited (status %s) while OpenSM was running; "
+                               "see %s" % (sim.returncode, os.path.join(outdir, "ibsim.out")))
         if res["unroutable"]:
             raise HarnessError(EXIT_UNROUTABLE, "OpenSM: no routing engine could "
                                "configure the switch tables")
