@@ -149,6 +149,52 @@ IBR_API int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
 IBR_API int ibr_write_fdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 
 /**
+ * Write the path SL of every (source end port, destination end-port LID)
+ * pair, one line each: `0x<source node GUID> <dlid> <sl>` (decimal LID and
+ * SL), the "CAxCA->SL" file ibdmchk reads with `-c`. The file has N x L
+ * lines: meant for fabrics of moderate size.
+ * @param out buffer to append to (see ::ibr_buffer; left as it was on
+ *        failure). @param t topology. @param r routed result on @p t.
+ * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(N·L).
+ * Thread rules: @p t and @p r are only read.
+ */
+IBR_API int ibr_write_path_sl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+
+/**
+ * Write the SL-to-VL map of every (switch, in port, out port) of cabled
+ * ports, one line each: `0x<switch GUID> <in> <out> 0x<vl0><vl1> ...
+ * 0x<vl14><vl15>` (8 bytes of two nibbles), the format ibdmchk reads with
+ * `-d` and ibdiagnet writes. Results without SL2VL tables give the
+ * identity map.
+ * @param out buffer (left as it was on failure). @param t topology.
+ * @param r routed result on @p t.
+ * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·P^2).
+ * Thread rules: @p t and @p r are only read.
+ */
+IBR_API int ibr_write_sl2vl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+
+/**
+ * Write OpenSM's opensm-sl2vl.dump: per port in port-table order (a
+ * switch once, through port 0), a block of `in out : vl...` lines.
+ * @param out buffer (left as it was on failure). @param t topology.
+ * @param r routed result on @p t.
+ * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·P^2 + ports).
+ * Thread rules: @p t and @p r are only read.
+ */
+IBR_API int ibr_write_sl2vl_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+
+/**
+ * Write OpenSM's opensm.mcfdbs: for every switch with multicast entries, a
+ * block listing each MLID's output ports. A result without multicast
+ * groups gives an empty text (ibdmchk needs the file anyway).
+ * @param out buffer (left as it was on failure). @param t topology.
+ * @param r routed result on @p t.
+ * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·G·256) for
+ *         G groups. Thread rules: @p t and @p r are only read.
+ */
+IBR_API int ibr_write_mcfdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+
+/**
  * Read LFTs from opensm-lfts.dump, ibroute or dump_lfts output into a new
  * result for topology @p t (engine name "file"). Switches are matched by
  * GUID; switches absent from the text get empty LFTs.
