@@ -89,28 +89,46 @@ typedef struct ibr_analysis_summary {
 /**
  * Analyse a routing.
  * @param[out] out receives the analysis (owned by the caller, freed with
- *             ibr_analysis_destroy()).
- * @param opts options or NULL for the defaults.
- * @return 0; ::IBR_EINVAL (NULL, failed result, result of another topology);
- *         ::IBR_EVERSION; ::IBR_ENOMEM.
+ *             ibr_analysis_destroy()). It copies what it reports and does
+ *             not refer to @p t or @p r afterwards; it uses the topology's
+ *             context, which must outlive it.
+ * @param t    the topology, only read.
+ * @param r    a routed result computed on @p t, only read.
+ * @param opts options or NULL for the defaults; borrowed for the call.
+ * @return 0; ::IBR_EINVAL (NULL, failed result, result of another topology,
+ *         unknown pattern bits); ::IBR_EVERSION; ::IBR_ENOMEM.
  * Time complexity: O(L·S) for path lengths and all-to-all, O(N^2·D) for the
  * shift patterns (N end ports, D diameter), O(n_random·N·D) for the random
  * ones. A 10,000-endpoint fabric takes seconds.
- * Thread-safe on shared read-only inputs.
+ * Thread-safe on shared read-only inputs. Worker threads
+ * (ibr_analyze_options::threads) allocate through the topology's context,
+ * whose allocator must then be thread-safe.
  */
 IBR_API int ibr_analyze(ibr_analysis **out, const ibr_topo *t, const ibr_result *r,
                         const ibr_analyze_options *opts);
 
-/** Destroy an analysis. NULL is ignored. */
+/** Destroy an analysis and everything it owns. NULL is ignored. Not
+ *  thread-safe: no other call may be reading @p a. Time complexity: O(1). */
 IBR_API void ibr_analysis_destroy(ibr_analysis *a);
 
-/** Copy the numbers. @return 0, ::IBR_EINVAL, ::IBR_EVERSION. O(1). */
+/**
+ * Copy the numbers into the caller's @p out (set @c out->version to
+ * ::IBR_ANALYSIS_SUMMARY_VERSION first; nothing in it needs freeing).
+ * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_EVERSION.
+ * Thread-safe (the analysis is read-only). Time complexity: O(1).
+ */
 IBR_API int ibr_analysis_summary_get(ibr_analysis_summary *out, const ibr_analysis *a);
 
 /**
  * Hop histogram: @p counts[h] = routed all-to-all flows of h links, for
- * h = 0 .. cap-1. @param[out] needed max hops + 1.
- * @return 0, ::IBR_ERANGE (cap too small; nothing copied). O(max hops).
+ * h = 0 .. max hops.
+ * @param a the analysis.
+ * @param counts caller-owned array of @p cap entries (may be NULL when
+ *        @p cap is 0, to learn the size). @param cap its capacity.
+ * @param[out] needed max hops + 1 (may be NULL); set also on ::IBR_ERANGE.
+ * @return 0, ::IBR_EINVAL (NULL @p a, NULL @p counts with a non-zero
+ *         @p cap), ::IBR_ERANGE (cap too small; nothing copied).
+ * Thread-safe. Time complexity: O(max hops).
  */
 IBR_API int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, size_t cap,
                                        size_t *needed);
@@ -120,23 +138,43 @@ IBR_API int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, 
  * all-to-all flows that travel on VL @c vl over at least one
  * switch-to-switch hop (the VL of a hop comes from the path's SL through
  * the SL2VL table of that switch; a flow may use several VLs).
- * @return 0, ::IBR_EINVAL. O(1).
+ * @p counts is the caller's array of 16 entries.
+ * @return 0, ::IBR_EINVAL (NULL argument). Thread-safe.
+ * Time complexity: O(1).
  */
 IBR_API int ibr_analysis_vl_usage(const ibr_analysis *a, uint64_t counts[16]);
 
 /**
  * All-to-all load of every directed switch-to-switch link, in the order of
  * the topology's links (switch index, then ascending port): @p loads[i].
- * @param[out] needed number of links.
- * @return 0, ::IBR_ERANGE. O(links).
+ * @param a the analysis.
+ * @param loads caller-owned array of @p cap entries (may be NULL when
+ *        @p cap is 0). @param cap its capacity.
+ * @param[out] needed number of links (may be NULL); set also on
+ *             ::IBR_ERANGE.
+ * @return 0, ::IBR_EINVAL (NULL @p a, NULL @p loads with a non-zero
+ *         @p cap), ::IBR_ERANGE (cap too small; nothing copied).
+ * Thread-safe. Time complexity: O(links).
  */
 IBR_API int ibr_analysis_link_loads(const ibr_analysis *a, uint64_t *loads, size_t cap,
                                     size_t *needed);
 
-/** Write the analysis as JSON (one object). @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. */
+/**
+ * Write the analysis as JSON (one object), appended to the caller's buffer
+ * (left as it was on failure; free it with ibr_buffer_dispose()).
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
+ *         ::IBR_ENOMEM. Thread-safe on a shared analysis, one buffer per
+ *         thread. Time complexity: O(max hops + output).
+ */
 IBR_API int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a);
 
-/** Write the analysis as a human-readable text report. */
+/**
+ * Write the analysis as a human-readable text report, appended to the
+ * caller's buffer (left as it was on failure).
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
+ *         ::IBR_ENOMEM. Thread-safe on a shared analysis, one buffer per
+ *         thread. Time complexity: O(max hops + output).
+ */
 IBR_API int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a);
 
 #ifdef __cplusplus
