@@ -148,7 +148,9 @@ typedef enum ibr_log_level {
 /**
  * Run-time version of the library, as ::IBR_VERSION_NUMBER (compare it with
  * the compile-time value to detect a mismatched shared library). Cannot
- * fail. Thread-safe. Time complexity: O(1).
+ * fail. Thread-safe.
+ * A plain value: nothing to free.
+ * Time complexity: O(1).
  */
 IBR_API int ibr_version(void);
 

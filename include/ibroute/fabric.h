@@ -256,6 +256,7 @@ IBR_API int ibr_fabric_assign_lids(ibr_fabric *f, unsigned int lmc, unsigned int
 /**
  * Number of nodes (node indices are 0 .. count - 1); 0 for a NULL fabric.
  * Cannot fail. May run concurrently with other const queries on @p f.
+ * A plain value: nothing to free.
  * Time complexity: O(1).
  */
 IBR_API uint32_t ibr_fabric_node_count(const ibr_fabric *f);

@@ -92,7 +92,9 @@ IBR_API int ibr_fabric_parse_guid2lid(ibr_fabric *f, const char *buf, size_t len
  * @param out the caller's buffer, appended to (free it with
  *            ibr_buffer_dispose()). @param t the topology, only read.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
- *         ::IBR_ENOMEM. Time complexity: O(nodes + ports + output).
+ *         ::IBR_ENOMEM.
+ *         Thread-safe on shared inputs, one buffer per thread.
+ *         Time complexity: O(nodes + ports + output).
  */
 IBR_API int ibr_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t);
 
@@ -101,7 +103,9 @@ IBR_API int ibr_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t);
  * CA and router ports), in node index order.
  * @param out the caller's buffer, appended to. @param t the topology.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
- *         ::IBR_ENOMEM. Time complexity: O(nodes + ports).
+ *         ::IBR_ENOMEM.
+ *         Thread-safe on shared inputs, one buffer per thread.
+ *         Time complexity: O(nodes + ports).
  */
 IBR_API int ibr_write_guid2lid(ibr_buffer *out, const ibr_topo *t);
 
@@ -112,6 +116,7 @@ IBR_API int ibr_write_guid2lid(ibr_buffer *out, const ibr_topo *t);
  * @param r a routed result computed on @p t.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
  *         result, result of another topology), ::IBR_ENOMEM.
+ * Thread-safe on shared inputs, one buffer per thread.
  * Time complexity: O(S x LIDs + output).
  */
 IBR_API int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
@@ -123,6 +128,7 @@ IBR_API int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_re
  * @param r a routed result computed on @p t.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
  *         result, result of another topology), ::IBR_ENOMEM.
+ * Thread-safe on shared inputs, one buffer per thread.
  * Time complexity: O(S x LIDs + output).
  */
 IBR_API int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
@@ -132,7 +138,9 @@ IBR_API int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_re
  * cabled port with an active link, so each link appears twice.
  * @param out the caller's buffer, appended to. @param t the topology.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
- *         ::IBR_ENOMEM. Time complexity: O(nodes + ports).
+ *         ::IBR_ENOMEM.
+ *         Thread-safe on shared inputs, one buffer per thread.
+ *         Time complexity: O(nodes + ports).
  */
 IBR_API int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
 
@@ -143,6 +151,7 @@ IBR_API int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
  * @param r a routed result computed on @p t.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
  *         result, result of another topology), ::IBR_ENOMEM.
+ * Thread-safe on shared inputs, one buffer per thread.
  * Time complexity: O(S x LIDs x P) for P ports per switch, plus
  * O(S x (S + E)) without a hop matrix.
  */
@@ -156,7 +165,8 @@ IBR_API int ibr_write_fdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result 
  * @param out buffer to append to (see ::ibr_buffer; left as it was on
  *        failure). @param t topology. @param r routed result on @p t.
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(N·L).
- * Thread rules: @p t and @p r are only read.
+ * Thread rules: @p t and @p r are only read. The text belongs to the
+ * caller's buffer (free it with ibr_buffer_dispose()).
  */
 IBR_API int ibr_write_path_sl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 
@@ -169,7 +179,8 @@ IBR_API int ibr_write_path_sl(ibr_buffer *out, const ibr_topo *t, const ibr_resu
  * @param out buffer (left as it was on failure). @param t topology.
  * @param r routed result on @p t.
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·P^2).
- * Thread rules: @p t and @p r are only read.
+ * Thread rules: @p t and @p r are only read. The text belongs to the
+ * caller's buffer (free it with ibr_buffer_dispose()).
  */
 IBR_API int ibr_write_sl2vl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 
@@ -179,7 +190,8 @@ IBR_API int ibr_write_sl2vl(ibr_buffer *out, const ibr_topo *t, const ibr_result
  * @param out buffer (left as it was on failure). @param t topology.
  * @param r routed result on @p t.
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·P^2 + ports).
- * Thread rules: @p t and @p r are only read.
+ * Thread rules: @p t and @p r are only read. The text belongs to the
+ * caller's buffer (free it with ibr_buffer_dispose()).
  */
 IBR_API int ibr_write_sl2vl_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 
@@ -191,6 +203,7 @@ IBR_API int ibr_write_sl2vl_dump(ibr_buffer *out, const ibr_topo *t, const ibr_r
  * @param r routed result on @p t.
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·G·256) for
  *         G groups. Thread rules: @p t and @p r are only read.
+ *         The text belongs to the caller's buffer (ibr_buffer_dispose()).
  */
 IBR_API int ibr_write_mcfdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
 

@@ -37,7 +37,9 @@ IBR_API const ibr_topo *ibr_result_topo(const ibr_result *r);
 
 /** Outcome: 0 for a routed result, else the error ibr_route() (or
  *  ibr_result_parse_lfts()) returned; ::IBR_EINVAL for a NULL result.
- *  Thread-safe. Time complexity: O(1). */
+ *  Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API int ibr_result_status(const ibr_result *r);
 
 /** Name of the engine that produced the tables ("file" for
@@ -52,12 +54,15 @@ IBR_API const char *ibr_result_last_error(const ibr_result *r);
 
 /** Seed the routing used (ibr_options::seed; 0 when the options were
  *  rejected or the result was read from a file). Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
  *  Time complexity: O(1). */
 IBR_API uint64_t ibr_result_seed(const ibr_result *r);
 
 /** Number of engines tried, the successful one included (0 when the
  *  chain or the options were rejected before any engine ran). Cannot fail.
- *  Thread-safe. Time complexity: O(1). */
+ *  Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API size_t ibr_result_attempt_count(const ibr_result *r);
 
 /**
@@ -75,7 +80,9 @@ IBR_API int ibr_result_attempt(const ibr_result *r, size_t i, const char **engin
                                int *status, const char **message);
 
 /** Number of entries of every LFT: the topology's max LID + 1 (also set on
- *  a failed result). Cannot fail. Thread-safe. Time complexity: O(1). */
+ *  a failed result). Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API size_t ibr_result_lft_size(const ibr_result *r);
 
 /**
@@ -88,7 +95,9 @@ IBR_API const uint8_t *ibr_result_lft(const ibr_result *r, uint32_t sw);
 
 /** Output port of switch @p sw toward @p lid (0 = the switch itself), or
  *  ::IBR_NO_ROUTE, also for a bad switch, a LID beyond the table or a
- *  failed result. Thread-safe. Time complexity: O(1). */
+ *  failed result. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API unsigned int ibr_result_lft_port(const ibr_result *r, uint32_t sw, uint16_t lid);
 
 /**
@@ -108,6 +117,7 @@ IBR_API int ibr_result_copy_lft(const ibr_result *r, uint32_t sw, uint8_t *dst,
 
 /** Non-zero when the result holds a switch-to-switch min-hop matrix (the
  *  engine recorded one with ibr_run_set_hops()). Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
  *  Time complexity: O(1). */
 IBR_API int ibr_result_has_hops(const ibr_result *r);
 
@@ -115,7 +125,9 @@ IBR_API int ibr_result_has_hops(const ibr_result *r);
  * Minimum hops the engine computed from switch @p sw to switch @p dst_sw
  * (within its own routing rules, e.g. up/down), or 255 when unreachable,
  * for a bad switch index or when the result has no hop matrix. Cannot
- * fail. Thread-safe. Time complexity: O(1).
+ * fail. Thread-safe.
+ * A plain value: nothing to free.
+ * Time complexity: O(1).
  */
 IBR_API unsigned int ibr_result_hops(const ibr_result *r, uint32_t sw, uint32_t dst_sw);
 
@@ -127,7 +139,9 @@ typedef enum ibr_sl_mode {
 } ibr_sl_mode;
 
 /** How the result stores path SLs (::IBR_SL_NONE for a NULL result).
- *  Cannot fail. Thread-safe. Time complexity: O(1). */
+ *  Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API ibr_sl_mode ibr_result_sl_mode(const ibr_result *r);
 
 /**
@@ -141,6 +155,7 @@ IBR_API unsigned int ibr_result_path_sl(const ibr_result *r, uint16_t src_lid,
 
 /** Non-zero when the result carries SL2VL tables (the engine set at least
  *  one map with ibr_run_set_sl2vl()). Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
  *  Time complexity: O(1). */
 IBR_API int ibr_result_has_sl2vl(const ibr_result *r);
 
@@ -160,15 +175,21 @@ IBR_API int ibr_result_sl2vl(const ibr_result *r, uint32_t sw, unsigned int in_p
 
 /** Number of data virtual lanes the routing uses (1 unless the engine
  *  recorded another count with ibr_run_set_vls_used(); 0 for a NULL
- *  result). Cannot fail. Thread-safe. Time complexity: O(1). */
+ *  result). Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API unsigned int ibr_result_vls_used(const ibr_result *r);
 
 /** Number of multicast groups (MLIDs) with a forwarding table. Cannot
- *  fail. Thread-safe. Time complexity: O(1). */
+ *  fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API size_t ibr_result_mcast_count(const ibr_result *r);
 
 /** MLID of multicast group @p i (groups are in ascending MLID order), or 0
- *  for a bad index. Cannot fail. Thread-safe. Time complexity: O(1). */
+ *  for a bad index. Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API uint16_t ibr_result_mcast_mlid(const ibr_result *r, size_t i);
 
 /**
@@ -187,7 +208,9 @@ IBR_API int ibr_result_mcast_ports(const ibr_result *r, uint16_t mlid, uint32_t 
                                    uint8_t *ports, size_t cap, size_t *needed);
 
 /** Number of engine-specific artefacts (e.g. "ftree-ca-order"). Cannot
- *  fail. Thread-safe. Time complexity: O(1). */
+ *  fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API size_t ibr_result_artifact_count(const ibr_result *r);
 
 /**

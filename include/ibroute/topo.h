@@ -39,25 +39,36 @@ IBR_API void ibr_topo_destroy(ibr_topo *t);
 IBR_API ibr_context *ibr_topo_context(const ibr_topo *t);
 
 /** Number of nodes (same indices as the fabric). Cannot fail.
- *  Thread-safe. Time complexity: O(1). */
+ *  Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_node_count(const ibr_topo *t);
 /** Number of switches (switch indices are 0 .. count - 1). Cannot fail.
- *  Thread-safe. Time complexity: O(1). */
+ *  Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_switch_count(const ibr_topo *t);
 /** Number of end ports: CA and router ports that have a LID and an active
  *  cable. These are the sources ibr_verify() counts. Cannot fail.
- *  Thread-safe. Time complexity: O(1). */
+ *  Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_endport_count(const ibr_topo *t);
 /** Highest LID in use, counting every LID of an LMC range (0 when none).
  *  LFTs have max_lid + 1 entries. Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
  *  Time complexity: O(1). */
 IBR_API uint16_t ibr_topo_max_lid(const ibr_topo *t);
 
 /** Node index of switch @p sw, or ::IBR_NONE for a bad index. Cannot
- *  fail. Thread-safe. Time complexity: O(1). */
+ *  fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_switch_node(const ibr_topo *t, uint32_t sw);
 /** Switch index of node @p node, or ::IBR_NONE if it is not a switch or
- *  does not exist. Cannot fail. Thread-safe. Time complexity: O(1). */
+ *  does not exist. Cannot fail. Thread-safe.
+ *  A plain value: nothing to free.
+ *  Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_node_switch(const ibr_topo *t, uint32_t node);
 
 /**

@@ -81,14 +81,18 @@ typedef struct ibr_engine {
 IBR_API int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine);
 
 /** The topology being routed (borrowed; the engine only reads it).
- *  Cannot fail. Time complexity: O(1). */
+ *  Cannot fail.
+ *  Call it from one thread at a time, during the route function.
+ *  Time complexity: O(1). */
 IBR_API const ibr_topo *ibr_run_topo(const ibr_run *run);
 
 /** The options of the call, at the current ::IBR_OPTIONS_VERSION with
  *  defaults for the fields the caller's version lacked, already validated
  *  (see ::ibr_options). Borrowed: the struct is the run's copy, but the
  *  lists it points to are the caller's, valid only during the call.
- *  Cannot fail. Time complexity: O(1). */
+ *  Cannot fail.
+ *  Call it from one thread at a time, during the route function.
+ *  Time complexity: O(1). */
 IBR_API const ibr_options *ibr_run_options(const ibr_run *run);
 
 /**
@@ -108,6 +112,7 @@ IBR_API uint8_t *ibr_run_lft(ibr_run *run, uint32_t sw);
  * (ibr_result_hops()).
  * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ENOTFOUND (bad switch
  *         index), ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
  * Time complexity: O(1) (O(S^2) on first use).
  */
 IBR_API int ibr_run_set_hops(ibr_run *run, uint32_t sw, uint32_t dst_sw, unsigned int hops);
@@ -118,7 +123,9 @@ IBR_API int ibr_run_set_hops(ibr_run *run, uint32_t sw, uint32_t dst_sw, unsigne
  * use and owned by the result).
  * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (sl > 15 or LID
  *         beyond max LID), ::IBR_ESTATE (per-pair SLs already set),
- *         ::IBR_ENOMEM. Time complexity: O(1) (O(LIDs) on first use).
+ *         ::IBR_ENOMEM.
+ *         Call it from one thread at a time, during the route function.
+ *         Time complexity: O(1) (O(LIDs) on first use).
  */
 IBR_API int ibr_run_set_dest_sl(ibr_run *run, uint16_t dst_lid, unsigned int sl);
 
@@ -130,6 +137,7 @@ IBR_API int ibr_run_set_dest_sl(ibr_run *run, uint16_t dst_lid, unsigned int sl)
  * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (sl > 15 or a LID
  *         beyond max LID), ::IBR_ENOTFOUND (no end port or switch owns
  *         @p src_lid), ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
  * Time complexity: O(log end ports) (O((end ports + S) x LIDs) on first
  * use).
  */
@@ -143,6 +151,7 @@ IBR_API int ibr_run_set_path_sl(ibr_run *run, uint16_t src_lid, uint16_t dst_lid
  * the result owns them. @p map is copied.
  * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ENOTFOUND (bad switch),
  *         ::IBR_ERANGE (port beyond the switch or VL > 15), ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
  * Time complexity: O(1) (O(sum over switches of ports^2) on first use).
  */
 IBR_API int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port,
@@ -152,7 +161,9 @@ IBR_API int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port,
  * Record how many data VLs the routing uses (ibr_result_vls_used(); 1
  * unless set).
  * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (not 1..15).
- * Nothing is allocated. Time complexity: O(1).
+ * Nothing is allocated.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(1).
  */
 IBR_API int ibr_run_set_vls_used(ibr_run *run, unsigned int vls);
 
@@ -163,6 +174,7 @@ IBR_API int ibr_run_set_vls_used(ibr_run *run, unsigned int vls);
  * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (MLID outside the
  *         multicast range, port beyond the switch), ::IBR_ENOTFOUND (bad
  *         switch), ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
  * Time complexity: O(groups) (O(groups + S) when the group is created).
  */
 IBR_API int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw,
@@ -173,6 +185,7 @@ IBR_API int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw,
  * owned by the result. A second one with the same name replaces the first.
  * @return 0, ::IBR_EINVAL (NULL @p run, NULL or empty @p name, NULL
  *         @p data with a non-zero @p size), ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
  * Time complexity: O(size + artefacts).
  */
 IBR_API int ibr_run_add_artifact(ibr_run *run, const char *name, const void *data,
@@ -183,6 +196,7 @@ IBR_API int ibr_run_add_artifact(ibr_run *run, const char *name, const void *dat
  * engine to return (`return ibr_run_decline(run, "no switches");`).
  * @p message (NULL means "declined") is copied, truncated to 511 bytes,
  * and recorded in the result's attempts. Cannot fail.
+ * Call it from one thread at a time, during the route function.
  * Time complexity: O(length of @p message).
  */
 IBR_API int ibr_run_decline(ibr_run *run, const char *message);
@@ -191,7 +205,9 @@ IBR_API int ibr_run_decline(ibr_run *run, const char *message);
  * Say why the engine failed; returns @p code (::IBR_EINTERNAL when
  * @p code is not negative) for the engine to return. @p message (NULL
  * means "failed") is copied, truncated to 511 bytes, and recorded in the
- * result's attempts. Cannot fail. Time complexity: O(length of @p message).
+ * result's attempts. Cannot fail.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(length of @p message).
  */
 IBR_API int ibr_run_fail(ibr_run *run, int code, const char *message);
 
@@ -200,6 +216,7 @@ IBR_API int ibr_run_fail(ibr_run *run, int code, const char *message);
  * through the topology context's callback, when the level passes the
  * context's @c log_level; a no-op without a callback or with a NULL
  * message. Messages longer than 1023 bytes are truncated. Cannot fail.
+ * Call it from one thread at a time, during the route function.
  * Time complexity: O(length of @p message).
  */
 IBR_API void ibr_run_log(ibr_run *run, int level, const char *message);
