@@ -39,6 +39,7 @@ from ._capi import (
     LinkWidth,
     LogLevel,
     NodeType,
+    Pattern,
     SLMode,
 )
 
@@ -61,9 +62,18 @@ from ._core import (  # noqa: E402
     engines,
     find_engine,
 )
+from ._quality import (  # noqa: E402
+    Analysis,
+    AnalysisSummary,
+    Channel,
+    PatternStats,
+    Trace,
+    TraceHop,
+)
 from .errors import (  # noqa: E402
     BusyError,
     CanceledError,
+    DeadlockError,
     DeclinedError,
     Error,
     ExistsError,
@@ -109,6 +119,8 @@ def status_name(code: int) -> str:
 __version__ = version_string()
 
 __all__ = [
+    "Analysis", "AnalysisSummary", "Channel", "DeadlockError", "Pattern", "PatternStats",
+    "Trace", "TraceHop",
     "Attempt", "BusyError", "CanceledError", "Context", "DeclinedError", "EngineCaps",
     "EngineInfo", "Error", "ExistsError", "Fabric", "InternalError", "InvalidArgumentError",
     "LMC_TOPO", "LidFlags", "Link", "LinkSpeed", "LinkState", "LinkWidth", "LogLevel",

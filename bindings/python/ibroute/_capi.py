@@ -62,6 +62,8 @@ CONSTANTS: Dict[str, int] = {
     "IBR_GEN_XGFT_VERSION": 1,
     "IBR_XGFT_MAX_LEVELS": 6,
     "IBR_ENGINE_VERSION": 1,
+    "IBR_ANALYZE_OPTIONS_VERSION": 1,
+    "IBR_ANALYSIS_SUMMARY_VERSION": 1,
 }
 
 NO_ROUTE = CONSTANTS["IBR_NO_ROUTE"]
@@ -74,6 +76,21 @@ CONTEXT_CONFIG_VERSION = CONSTANTS["IBR_CONTEXT_CONFIG_VERSION"]
 GEN_XGFT_VERSION = CONSTANTS["IBR_GEN_XGFT_VERSION"]
 XGFT_MAX_LEVELS = CONSTANTS["IBR_XGFT_MAX_LEVELS"]
 ENGINE_VERSION = CONSTANTS["IBR_ENGINE_VERSION"]
+ANALYZE_OPTIONS_VERSION = CONSTANTS["IBR_ANALYZE_OPTIONS_VERSION"]
+
+#: IBR_ANALYZE_OPTIONS_INIT, field by field.  analyze.h has no
+#: ibr_analyze_options_init() to call, so the defaults are copied here (and
+#: only used when some option is given: without options the bindings pass
+#: NULL).  The header test compares this with the macro.
+ANALYZE_OPTIONS_INIT = {
+    "version": 1,
+    "patterns": 0xF,
+    "n_random": 100,
+    "seed": 1,
+    "base_lid_only": 1,
+    "threads": 0,
+}
+ANALYSIS_SUMMARY_VERSION = CONSTANTS["IBR_ANALYSIS_SUMMARY_VERSION"]
 
 # --------------------------------------------------------------------------
 # Error codes: the IBR_ERRNO_MAP of common.h, as (name without IBR_, value).
@@ -97,6 +114,7 @@ ERRNO_MAP: Tuple[Tuple[str, int], ...] = (
     ("EUNSUPPORTED", -15),
     ("EINTERNAL", -16),
     ("EROUTES", -17),
+    ("EDEADLOCK", -18),
 )
 
 # --------------------------------------------------------------------------
@@ -183,6 +201,16 @@ class LogLevel(enum.IntEnum):
     DEBUG = 3
 
 
+class Pattern(enum.IntFlag):
+    """ibr_pattern: traffic patterns of ibr_analyze()."""
+
+    ALL_TO_ALL = 1 << 0
+    SHIFT = 1 << 1
+    PERMUTATION = 1 << 2
+    BISECTION = 1 << 3
+    ALL = 0xF
+
+
 def _width_c_name(member: str) -> str:
     # W4X -> 4X: Python names cannot start with a digit.
     return member[1:] if member.startswith("W") and member[1:2].isdigit() else member
@@ -198,6 +226,7 @@ ENUM_PREFIXES = {
     SLMode: ("IBR_SL_", str),
     EngineCaps: ("IBR_CAP_", str),
     LogLevel: ("IBR_LOG_", str),
+    Pattern: ("IBR_PATTERN_", str),
 }
 
 
@@ -236,11 +265,16 @@ class _OpaqueRun(Structure):
     pass
 
 
+class _OpaqueAnalysis(Structure):
+    pass
+
+
 ContextP = POINTER(_OpaqueContext)
 FabricP = POINTER(_OpaqueFabric)
 TopoP = POINTER(_OpaqueTopo)
 ResultP = POINTER(_OpaqueResult)
 RunP = POINTER(_OpaqueRun)
+AnalysisP = POINTER(_OpaqueAnalysis)
 
 # --------------------------------------------------------------------------
 # Callback types.
@@ -401,6 +435,70 @@ class ibr_verify_report(Structure):
         ("mean_link_load", c_double),
         ("deadlock_free", c_int),
         ("first_error", c_char * 256),
+        ("credit_loop_length", c_uint),
+        ("credit_loop", c_char * 512),
+    ]
+
+
+class ibr_channel(Structure):
+    _fields_ = [
+        ("sw", c_uint32),
+        ("port", c_uint),
+        ("vl", c_uint),
+    ]
+
+
+class ibr_trace_hop(Structure):
+    _fields_ = [
+        ("sw", c_uint32),
+        ("in_port", c_uint),
+        ("out_port", c_uint),
+        ("vl", c_uint),
+    ]
+
+
+class ibr_analyze_options(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("patterns", c_uint),
+        ("n_random", c_uint),
+        ("seed", c_uint64),
+        ("base_lid_only", c_int),
+        ("threads", c_uint),
+    ]
+
+
+class ibr_pattern_stats(Structure):
+    _fields_ = [
+        ("patterns", c_uint),
+        ("flows", c_uint64),
+        ("unrouted", c_uint64),
+        ("max_congestion", c_uint64),
+        ("mean_max_congestion", c_double),
+        ("congestion_free", c_uint64),
+        ("ebb", c_double),
+    ]
+
+
+class ibr_analysis_summary(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("endports", c_uint32),
+        ("pairs", c_uint64),
+        ("pairs_routed", c_uint64),
+        ("avg_hops", c_double),
+        ("max_hops", c_uint),
+        ("avg_stretch", c_double),
+        ("max_stretch", c_double),
+        ("links", c_uint64),
+        ("max_link_load", c_uint64),
+        ("mean_link_load", c_double),
+        ("load_ratio", c_double),
+        ("vls_used", c_uint),
+        ("all_to_all", ibr_pattern_stats),
+        ("shift", ibr_pattern_stats),
+        ("permutation", ibr_pattern_stats),
+        ("bisection", ibr_pattern_stats),
     ]
 
 
@@ -438,6 +536,11 @@ STRUCTS: Dict[str, type] = {
         ibr_engine_info,
         ibr_engine,
         ibr_verify_report,
+        ibr_channel,
+        ibr_trace_hop,
+        ibr_analyze_options,
+        ibr_pattern_stats,
+        ibr_analysis_summary,
         ibr_buffer,
         ibr_gen_xgft,
     )
@@ -542,6 +645,20 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_find_artifact", [ResultP, c_char_p, _voidpp, _sizep], c_int),
     # verify.h
     ("ibr_verify", [POINTER(ibr_verify_report), TopoP, ResultP], c_int),
+    ("ibr_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, TopoP, ResultP], c_int),
+    ("ibr_trace",
+     [POINTER(ibr_trace_hop), c_size_t, _sizep, _uintp, TopoP, ResultP, c_uint16, c_uint16],
+     c_int),
+    # analyze.h
+    ("ibr_analyze",
+     [POINTER(AnalysisP), TopoP, ResultP, POINTER(ibr_analyze_options)], c_int),
+    ("ibr_analysis_destroy", [AnalysisP], None),
+    ("ibr_analysis_summary_get", [POINTER(ibr_analysis_summary), AnalysisP], c_int),
+    ("ibr_analysis_hop_histogram", [AnalysisP, POINTER(c_uint64), c_size_t, _sizep], c_int),
+    ("ibr_analysis_vl_usage", [AnalysisP, POINTER(c_uint64)], c_int),
+    ("ibr_analysis_link_loads", [AnalysisP, POINTER(c_uint64), c_size_t, _sizep], c_int),
+    ("ibr_analysis_write_json", [POINTER(ibr_buffer), AnalysisP], c_int),
+    ("ibr_analysis_write_text", [POINTER(ibr_buffer), AnalysisP], c_int),
     # formats.h
     ("ibr_buffer_dispose", [POINTER(ibr_buffer)], None),
     ("ibr_fabric_parse_ibnetdiscover", [FabricP, c_char_p, c_size_t], c_int),
@@ -552,6 +669,10 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_write_dump_lfts", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
     ("ibr_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_write_fdbs", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_write_path_sl", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_write_sl2vl", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_write_sl2vl_dump", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_write_mcfdbs", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
     ("ibr_result_parse_lfts", [POINTER(ResultP), TopoP, c_char_p, c_size_t], c_int),
     # sys/engine.h
     ("ibr_context_register_engine", [ContextP, POINTER(ibr_engine)], c_int),

@@ -311,9 +311,13 @@ class VerifyReport:
     links: int
     max_link_load: int
     mean_link_load: float
-    #: True credit-loop free, False a cycle was found, None not checked.
+    #: True credit-loop free, False a loop was found, None not checked.
     deadlock_free: Optional[bool]
     first_error: str
+    #: Channels in the credit loop found (0 when deadlock free).
+    credit_loop_length: int
+    #: The loop, readable ("VL 0: 0x... port 2 -> ..."); "" when none.
+    credit_loop: str
 
     @property
     def ok(self) -> bool:
@@ -334,7 +338,7 @@ class VerifyReport:
             v = getattr(rep, f.name)
             if f.name == "deadlock_free":
                 v = None if v < 0 else bool(v)
-            elif f.name == "first_error":
+            elif f.name in ("first_error", "credit_loop"):
                 v = _s(v)
             values[f.name] = v
         return cls(**values)
@@ -1356,6 +1360,57 @@ class Result(_Handle):
         """OpenSM's opensm.fdbs."""
         with self._using() as rp:
             return _write("ibr_write_fdbs", self._topology._ptr, rp)
+
+    def write_path_sl(self) -> str:
+        """The SL of every (source end port, destination LID) pair, as
+        ibdmchk -c reads it (N x L lines)."""
+        with self._using() as rp:
+            return _write("ibr_write_path_sl", self._topology._ptr, rp)
+
+    def write_sl2vl(self) -> str:
+        """Every SL2VL map of cabled switch ports, as ibdmchk -d reads it."""
+        with self._using() as rp:
+            return _write("ibr_write_sl2vl", self._topology._ptr, rp)
+
+    def write_sl2vl_dump(self) -> str:
+        """OpenSM's opensm-sl2vl.dump."""
+        with self._using() as rp:
+            return _write("ibr_write_sl2vl_dump", self._topology._ptr, rp)
+
+    def write_mcfdbs(self) -> str:
+        """OpenSM's opensm.mcfdbs (empty without multicast groups)."""
+        with self._using() as rp:
+            return _write("ibr_write_mcfdbs", self._topology._ptr, rp)
+
+    # -- analysis ---------------------------------------------------------
+
+    def find_credit_loop(self) -> List["Channel"]:
+        """A credit loop of the routing as a list of channels (each waits
+        for the next; the last for the first), or [] when it is free of
+        credit loops."""
+        from ._quality import find_credit_loop
+
+        return find_credit_loop(self)
+
+    def trace(self, src_lid: int, dst_lid: int) -> "Trace":
+        """Follow the route from the port owning *src_lid* to *dst_lid*
+        hop by hop (a broken route gives ``ok=False``, it does not raise)."""
+        from ._quality import trace
+
+        return trace(self, src_lid, dst_lid)
+
+    def analyze(self, patterns: Any = None, n_random: Optional[int] = None,
+                seed: Optional[int] = None, base_lid_only: Optional[bool] = None,
+                threads: Optional[int] = None) -> "Analysis":
+        """Analyse the routing (analyze.h): path lengths, link loads,
+        congestion and effective bisection bandwidth under traffic
+        patterns (a :class:`Pattern` mask or names such as
+        ["shift", "permutation"]), VL usage.  Returns an
+        :class:`Analysis`; None keeps the library's default."""
+        from ._quality import Analysis
+
+        return Analysis._run(self, {"patterns": patterns, "n_random": n_random, "seed": seed,
+                                    "base_lid_only": base_lid_only, "threads": threads})
 
     def write_subnet_lst(self) -> str:
         """OpenSM's opensm-subnet.lst of the result's topology."""

@@ -32,6 +32,7 @@ __all__ = [
     "UnsupportedError",
     "InternalError",
     "RoutesError",
+    "DeadlockError",
     "error_for",
 ]
 
@@ -133,6 +134,10 @@ class RoutesError(Error):
     """IBR_EROUTES: routing tables are invalid."""
 
 
+class DeadlockError(Error):
+    """IBR_EDEADLOCK: the routing has a credit loop."""
+
+
 _CLASS_BY_NAME: Dict[str, Type[Error]] = {
     "EINVAL": InvalidArgumentError,
     "ENOMEM": OutOfMemoryError,
@@ -151,6 +156,7 @@ _CLASS_BY_NAME: Dict[str, Type[Error]] = {
     "EUNSUPPORTED": UnsupportedError,
     "EINTERNAL": InternalError,
     "EROUTES": RoutesError,
+    "EDEADLOCK": DeadlockError,
 }
 
 #: code -> exception class

@@ -107,7 +107,8 @@ class TestResult(RoutedFatTree):
         self.assertEqual(rep.max_hops, 4)
         self.assertEqual(rep.avg_stretch, 1.0)
         self.assertEqual(rep.first_error, "")
-        self.assertIsNone(rep.deadlock_free)
+        self.assertIs(rep.deadlock_free, True)  # minhop on a fat tree
+        self.assertEqual((rep.credit_loop_length, rep.credit_loop), (0, ""))
         self.assertGreaterEqual(rep.load_imbalance, 1.0)
 
     def test_writers(self):
@@ -247,7 +248,7 @@ class TestVerifyNumbers(unittest.TestCase):
             self.assertAlmostEqual(rep.avg_stretch, 1.0)
             self.assertEqual((rep.links, rep.max_link_load), (4, 2))
             self.assertAlmostEqual(rep.mean_link_load, 2.0)
-            self.assertIsNone(rep.deadlock_free)
+            self.assertIs(rep.deadlock_free, True)
             self.assertEqual(rep.status, 0)
 
     def test_down_link_unreachable(self):
@@ -314,6 +315,7 @@ class TestPythonEngines(unittest.TestCase):
             self.assertEqual(r.sl2vl(0, 1, 2)[:3], bytes([1, 2, 3]))
             self.assertEqual(r.vls_used, 2)
             self.assertEqual(r.mcast, {0xC001: {0: (1, 3), 2: (2,)}})
+            self.assertIn("0xc001", r.write_mcfdbs().lower())
             self.assertEqual(r.artifacts, {"order": b"a\nb\n"})
             self.assertEqual(r.artifact("order"), b"a\nb\n")
             self.assertTrue(r.verify().ok)

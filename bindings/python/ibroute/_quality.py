@@ -1,0 +1,259 @@
+"""Routing quality: credit loops, route traces and the analysis of
+analyze.h (path lengths, link load, congestion under traffic patterns,
+effective bisection bandwidth, VL usage).  Reached through
+:meth:`Result.find_credit_loop`, :meth:`Result.trace` and
+:meth:`Result.analyze`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from ctypes import byref, c_size_t, c_uint, c_uint64
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from . import _capi, _core
+from ._capi import Pattern
+from ._core import _code, _Handle, _s, _uint, _write
+from .errors import error_for
+
+
+@dataclasses.dataclass(frozen=True)
+class Channel:
+    """A channel of a credit loop: the link leaving switch ``sw`` (switch
+    index) by ``port``, on virtual lane ``vl``."""
+
+    sw: int
+    port: int
+    vl: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TraceHop:
+    """One switch of a traced route: arrived on ``in_port`` (0 where the
+    route starts), leaves by ``out_port`` (255 when there is no route) on
+    ``vl``."""
+
+    sw: int
+    in_port: int
+    out_port: int
+    vl: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Trace:
+    """The route from ``src_lid`` to ``dst_lid``: ``ok`` is False when it
+    breaks (no route, bad port, down link, loop); the last hop shows where."""
+
+    src_lid: int
+    dst_lid: int
+    sl: int
+    hops: List[TraceHop]
+    ok: bool
+
+    @property
+    def switches(self) -> List[int]:
+        return [h.sw for h in self.hops]
+
+
+@dataclasses.dataclass(frozen=True)
+class PatternStats:
+    """Congestion of one family of traffic patterns (ibr_pattern_stats)."""
+
+    patterns: int
+    flows: int
+    unrouted: int
+    max_congestion: int
+    mean_max_congestion: float
+    congestion_free: int
+    ebb: float
+
+
+@dataclasses.dataclass(frozen=True)
+class AnalysisSummary:
+    """The numbers of an analysis (ibr_analysis_summary)."""
+
+    endports: int
+    pairs: int
+    pairs_routed: int
+    avg_hops: float
+    max_hops: int
+    avg_stretch: float
+    max_stretch: float
+    links: int
+    max_link_load: int
+    mean_link_load: float
+    load_ratio: float
+    vls_used: int
+    all_to_all: PatternStats
+    shift: PatternStats
+    permutation: PatternStats
+    bisection: PatternStats
+
+
+def _pattern_stats(c: _capi.ibr_pattern_stats) -> PatternStats:
+    return PatternStats(**{f.name: getattr(c, f.name) for f in dataclasses.fields(PatternStats)})
+
+
+def _summary(c: _capi.ibr_analysis_summary) -> AnalysisSummary:
+    values: Dict[str, Any] = {}
+    for f in dataclasses.fields(AnalysisSummary):
+        v = getattr(c, f.name)
+        values[f.name] = _pattern_stats(v) if isinstance(v, _capi.ibr_pattern_stats) else v
+    return AnalysisSummary(**values)
+
+
+_ANALYZE_KEYS = ("patterns", "n_random", "seed", "base_lid_only", "threads")
+
+
+def _patterns(value: Union[int, str, Iterable[str]]) -> int:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, int):
+        bits = 0
+        for name in value:
+            try:
+                bits |= Pattern[name.upper().replace("-", "_")]
+            except KeyError:
+                names = ", ".join(m.name.lower() for m in Pattern)
+                raise ValueError(f"unknown pattern {name!r} (expected {names})") from None
+        value = bits
+    return _uint(int(value), 32, "patterns")
+
+
+class Analysis(_Handle):
+    """The analysis of a result (ibr_analysis).  Keeps its Result alive."""
+
+    _destroy = "ibr_analysis_destroy"
+
+    def __init__(self) -> None:
+        raise TypeError("an Analysis comes from Result.analyze()")
+
+    @classmethod
+    def _run(cls, result: "_core.Result", kwargs: Dict[str, Any]) -> "Analysis":
+        opts = None
+        if any(v is not None for v in kwargs.values()):
+            opts = _capi.ibr_analyze_options(**_capi.ANALYZE_OPTIONS_INIT)
+            for key, value in kwargs.items():
+                if key not in _ANALYZE_KEYS:
+                    raise TypeError(f"analyze() got an unexpected keyword argument {key!r}")
+                if value is None:
+                    continue
+                if key == "patterns":
+                    value = _patterns(value)
+                elif key == "base_lid_only":
+                    value = 1 if value else 0
+                else:
+                    value = _uint(value, 64 if key == "seed" else 32, key)
+                setattr(opts, key, value)
+        out = _capi.AnalysisP()
+        with result._using() as rp:
+            rc = _core._lib.ibr_analyze(byref(out), result._topology._ptr, rp,
+                                        byref(opts) if opts is not None else None)
+        if rc < 0:
+            raise error_for(rc, f"analyze: {_s(_core._lib.ibr_strerror(rc))}")
+        a = cls.__new__(cls)
+        _Handle.__init__(a, out, result)
+        a._result = result
+        return a
+
+    @property
+    def result(self) -> "_core.Result":
+        return self._result
+
+    @property
+    def summary(self) -> AnalysisSummary:
+        c = _capi.ibr_analysis_summary()
+        c.version = _capi.ANALYSIS_SUMMARY_VERSION
+        rc = _core._lib.ibr_analysis_summary_get(byref(c), self._p())
+        if rc < 0:
+            raise error_for(rc, f"analysis summary: {_s(_core._lib.ibr_strerror(rc))}")
+        return _summary(c)
+
+    def _counts(self, fn: str) -> List[int]:
+        needed = c_size_t()
+        lib = _core._lib
+        rc = getattr(lib, fn)(self._p(), None, 0, byref(needed))
+        if rc < 0 and rc != _code("ERANGE"):
+            raise error_for(rc, f"{fn}: {_s(lib.ibr_strerror(rc))}")
+        buf = (c_uint64 * max(needed.value, 1))()
+        rc = getattr(lib, fn)(self._ptr, buf, needed.value, byref(needed))
+        if rc < 0:
+            raise error_for(rc, f"{fn}: {_s(lib.ibr_strerror(rc))}")
+        return list(buf[: needed.value])
+
+    def hop_histogram(self) -> List[int]:
+        """counts[h] = routed all-to-all flows of h links."""
+        return self._counts("ibr_analysis_hop_histogram")
+
+    def link_loads(self) -> List[int]:
+        """All-to-all load of every directed switch-to-switch link, in the
+        topology's link order (switch index, then ascending port)."""
+        return self._counts("ibr_analysis_link_loads")
+
+    def vl_usage(self) -> List[int]:
+        """counts[vl] for VL 0..15: routed all-to-all flows using that VL."""
+        buf = (c_uint64 * 16)()
+        rc = _core._lib.ibr_analysis_vl_usage(self._p(), buf)
+        if rc < 0:
+            raise error_for(rc, f"vl_usage: {_s(_core._lib.ibr_strerror(rc))}")
+        return list(buf)
+
+    def write_json(self) -> str:
+        """The analysis as one JSON object."""
+        with self._using() as p:
+            return _write("ibr_analysis_write_json", p)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON report, parsed."""
+        return json.loads(self.write_json())
+
+    def write_text(self) -> str:
+        """The analysis as a human-readable report."""
+        with self._using() as p:
+            return _write("ibr_analysis_write_text", p)
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return "<ibroute.Analysis closed>"
+        s = self.summary
+        return (f"<ibroute.Analysis {s.endports} end ports, avg hops {s.avg_hops:.3f}, "
+                f"load ratio {s.load_ratio:.3f}>")
+
+
+def find_credit_loop(result: "_core.Result") -> List[Channel]:
+    lib = _core._lib
+    n = c_size_t()
+    with result._using() as rp:
+        tp = result._topology._ptr
+        rc = lib.ibr_find_credit_loop(None, 0, byref(n), tp, rp)
+        if rc == 0:
+            return []
+        if rc != _code("EDEADLOCK"):
+            raise error_for(rc, f"find_credit_loop: {_s(lib.ibr_strerror(rc))}")
+        buf = (_capi.ibr_channel * n.value)()
+        rc = lib.ibr_find_credit_loop(buf, n.value, byref(n), tp, rp)
+        if rc not in (0, _code("EDEADLOCK")):
+            raise error_for(rc, f"find_credit_loop: {_s(lib.ibr_strerror(rc))}")
+    return [Channel(c.sw, c.port, c.vl) for c in buf[: n.value]]
+
+
+def trace(result: "_core.Result", src_lid: int, dst_lid: int) -> Trace:
+    lib = _core._lib
+    src = _uint(src_lid, 16, "src_lid")
+    dst = _uint(dst_lid, 16, "dst_lid")
+    cap = 16
+    with result._using() as rp:
+        tp = result._topology._ptr
+        while True:
+            hops = (_capi.ibr_trace_hop * cap)()
+            n = c_size_t()
+            sl = c_uint()
+            rc = lib.ibr_trace(hops, cap, byref(n), byref(sl), tp, rp, src, dst)
+            if rc == _code("ERANGE") and n.value > cap:
+                cap = n.value
+                continue
+            break
+    if rc < 0 and rc != _code("EROUTES"):
+        raise error_for(rc, f"trace LID {src_lid} -> {dst_lid}: {_s(lib.ibr_strerror(rc))}")
+    return Trace(src_lid, dst_lid, sl.value,
+                 [TraceHop(h.sw, h.in_port, h.out_port, h.vl) for h in hops[: n.value]], rc == 0)
