@@ -28,9 +28,13 @@ added to each.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, Hashable, List, Optional, Tuple, Union
 
-import networkx
+with warnings.catch_warnings():
+    # Debian's networkx 2.8 warns at import about optional packages it lacks
+    warnings.simplefilter("ignore", ImportWarning)
+    import networkx
 
 from ._capi import LinkSpeed, LinkState, LinkWidth, NodeType
 from ._core import Context, Fabric, Topology, _Nodes
