@@ -129,11 +129,14 @@ static void test_single_switch(void)
         ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x1000 + 0x10 * i, 1, "h");
         ibr_fabric_add_link(f, 1 + i, 1, 0, 2 + i, NULL);
     }
+    /* a loopback plug between ports 7 and 8 carries nothing */
+    CU_ASSERT_EQUAL(ibr_fabric_add_link(f, 0, 7, 0, 8, NULL), 0);
     CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP), 0);
     ibr_topo *t = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     ibr_verify_report rep;
     ibr_result *r = route_ok(t, "minhop", NULL, &rep);
+    CU_ASSERT_EQUAL(rep.links, 0);
     CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
     CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, 1), 0); /* the switch itself */
     for (unsigned i = 0; i < 4; i++)

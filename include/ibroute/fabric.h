@@ -163,8 +163,9 @@ typedef struct ibr_link_attr {
  * @return 0; ::IBR_ENOTFOUND (bad node index); ::IBR_ERANGE (port 0 or
  *         beyond the node's port count); ::IBR_EBUSY (a port is already
  *         cabled); ::IBR_EINVAL (a port linked to itself, bad attribute).
- * Both ends must be different nodes: a cable between two ports of the
- * same node (a loopback cable) is rejected with ::IBR_EINVAL.
+ * A cable between two different ports of the same node (a loopback plug,
+ * which real ibnetdiscover dumps can show) is accepted; it never carries
+ * routes. A port cabled to itself is rejected.
  * Nothing is allocated. Not thread-safe on one fabric.
  * Time complexity: O(1).
  */

@@ -241,10 +241,9 @@ int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa, uint32_t b, 
     if ((rc = check_attr(f, attr)) < 0)
         return rc;
     const ibr__node *na = &f->nodes[a], *nb = &f->nodes[b];
-    if (a == b)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s 0x%016" PRIx64 ": self-link from port %u to port %u",
-                               ibr__type_name(na->type), na->guid, pa, pb);
+    if (a == b && pa == pb)
+        return ibr__fabric_err(f, IBR_EINVAL, "%s 0x%016" PRIx64 " port %u: self-link to itself",
+                               ibr__type_name(na->type), na->guid, pa);
     ibr__port *x = port_of(f, a, pa), *y = port_of(f, b, pb);
     if (x->remote_node != IBR_NONE)
         return ibr__fabric_err(f, IBR_EBUSY,
