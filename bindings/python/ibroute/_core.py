@@ -22,8 +22,8 @@ from ctypes import byref, c_char_p, c_int, c_size_t, c_uint, c_uint8, c_uint32, 
 from typing import (
     Any,
     Callable,
+    TYPE_CHECKING,
     Dict,
-    Iterable,
     Iterator,
     List,
     Mapping,
@@ -36,7 +36,6 @@ from typing import (
 from . import _capi
 from ._capi import (
     LMC_TOPO,
-    NO_ROUTE,
     NONE,
     LidFlags,
     LinkSpeed,
@@ -47,6 +46,9 @@ from ._capi import (
     SLMode,
 )
 from .errors import Error, RangeError, error_for
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._quality import Analysis, Channel, Trace
 
 # Set by the package's __init__ once the library is loaded.
 _lib: Any = None
@@ -635,12 +637,13 @@ class _Nodes(_Handle):
     def _fail(self, rc: int, what: str) -> Error:
         return error_for(rc, what)
 
+    @property
     def node_count(self) -> int:
-        """Number of nodes."""
+        """Number of nodes (also ``len(obj)``)."""
         return getattr(_lib, self._prefix + "node_count")(self._p())
 
     def __len__(self) -> int:
-        return self.node_count()
+        return self.node_count
 
     def node_info(self, node: int) -> NodeInfo:
         """Describe node *node*; NotFoundError for a bad index."""
@@ -648,7 +651,7 @@ class _Nodes(_Handle):
         rc = getattr(_lib, self._prefix + "node_info")(byref(out), self._p(),
                                                      _uint(node, 32, "node"))
         if rc < 0:
-            raise self._fail(rc, f"node {node} not found ({self.node_count()} nodes)")
+            raise self._fail(rc, f"node {node} not found ({self.node_count} nodes)")
         return _node_info(out, node)
 
     def port_info(self, node: int, port: int) -> PortInfo:
@@ -662,7 +665,7 @@ class _Nodes(_Handle):
 
     def nodes(self) -> Iterator[NodeInfo]:
         """Every node, in index order."""
-        for i in range(self.node_count()):
+        for i in range(self.node_count):
             yield self.node_info(i)
 
     def ports(self, node: int) -> List[PortInfo]:
@@ -942,7 +945,7 @@ class Fabric(_Nodes):
     def __repr__(self) -> str:
         if self._closed:
             return "<ibroute.Fabric closed>"
-        return f"<ibroute.Fabric {self.node_count()} nodes>"
+        return f"<ibroute.Fabric {self.node_count} nodes>"
 
 
 def _state(value: Union[LinkState, int, str, bool]) -> int:
@@ -1093,7 +1096,7 @@ class Topology(_Nodes):
     def __repr__(self) -> str:
         if self._closed:
             return "<ibroute.Topology closed>"
-        return (f"<ibroute.Topology {self.node_count()} nodes, {self.switch_count} switches, "
+        return (f"<ibroute.Topology {self.node_count} nodes, {self.switch_count} switches, "
                 f"{self.endport_count} end ports, max LID {self.max_lid}>")
 
 

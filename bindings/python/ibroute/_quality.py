@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from ctypes import byref, c_size_t, c_uint, c_uint64
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Union
 
 from . import _capi, _core
 from ._capi import Pattern

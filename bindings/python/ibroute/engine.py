@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _capi, _core
 from ._core import Context, Topology, _b, _s, _uint, _view
-from .errors import CanceledError, DeclinedError, Error, error_for
+from .errors import DeclinedError, Error, error_for
 
 __all__ = ["Run", "RouteFn"]
 

@@ -11,7 +11,7 @@ from ibroute import LinkSpeed, LinkState, LinkWidth, NodeType
 class TestBuild(unittest.TestCase):
     def test_nodes_links_and_info(self):
         with ibroute.Fabric() as f:
-            self.assertEqual(f.node_count(), 0)
+            self.assertEqual(f.node_count, 0)
             sw = f.add_switch(0x100, 8, "leaf")
             ca = f.add_ca(0x200, 2, "host")
             rt = f.add_node("router", 0x300, 1)
@@ -77,7 +77,7 @@ class TestBuild(unittest.TestCase):
     def test_clone_is_independent(self):
         with line_fabric(3) as f, f.clone() as g:
             g.add_switch(0x5555, 2)
-            self.assertEqual(f.node_count() + 1, g.node_count())
+            self.assertEqual(f.node_count + 1, g.node_count)
             self.assertEqual(fabric_state(f)[0], fabric_state(g)[0][:-1])
 
     def test_freeze_twice_and_modify(self):
@@ -153,7 +153,7 @@ class TestErrors(unittest.TestCase):
         with ibroute.Fabric() as f:
             e = self.assertFails(ibroute.ParseError, "IBR_EPARSE", "line",
                                  f.parse_ibnetdiscover, "Switch 4 \"S-1\"\n[1] garbage here\n")
-            self.assertEqual(f.node_count(), 0)  # left empty
+            self.assertEqual(f.node_count, 0)  # left empty
             self.assertIn("line", f.last_error)
             del e
 
@@ -163,7 +163,7 @@ class TestErrors(unittest.TestCase):
                              "bogus:x=1")
             self.assertFails(ibroute.InvalidArgumentError, "IBR_EINVAL", "colour", f.generate,
                              "fattree:levels=2,radix=4,colour=3")
-            self.assertEqual(f.node_count(), 0)
+            self.assertEqual(f.node_count, 0)
 
 
 class TestGenerators(unittest.TestCase):
@@ -234,7 +234,7 @@ class TestParsers(unittest.TestCase):
             self.assertEqual(t2.switch_count, 6)
         # bytes work too
         with ibroute.Fabric.from_ibnetdiscover(text.encode()) as g:
-            self.assertEqual(g.node_count(), 12)
+            self.assertEqual(g.node_count, 12)
 
     def test_guid2lid(self):
         with line_fabric(2) as f:
