@@ -49,6 +49,7 @@ errors._lib = _lib
 
 from ._core import (  # noqa: E402
     OPTION_NAMES,
+    Allocator,
     Attempt,
     Context,
     EngineInfo,
@@ -121,7 +122,7 @@ __version__ = version_string()
 __all__ = [
     "Analysis", "AnalysisSummary", "Channel", "DeadlockError", "Pattern", "PatternStats",
     "Trace", "TraceHop",
-    "Attempt", "BusyError", "CanceledError", "Context", "DeclinedError", "EngineCaps",
+    "Allocator", "Attempt", "BusyError", "CanceledError", "Context", "DeclinedError", "EngineCaps",
     "EngineInfo", "Error", "ExistsError", "Fabric", "InternalError", "InvalidArgumentError",
     "LMC_TOPO", "LidFlags", "Link", "LinkSpeed", "LinkState", "LinkWidth", "LogLevel",
     "MAX_UNICAST_LID", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",

@@ -524,8 +524,59 @@ _PY_LEVEL = {
 }
 
 
+class Allocator:
+    """Base of a Python allocator for :class:`Context` (ibr_allocator).
+
+    Subclasses return addresses (ints) of memory they obtained somewhere
+    (the default methods use the C library), or None for failure; the
+    library then fails the call with IBR_ENOMEM.  The methods may be called
+    from the worker threads of a routing call (use ``threads=1`` to avoid
+    that).  Meant for testing allocation failures and counting memory; it
+    is far slower than the C library's allocator.
+    """
+
+    _libc = ctypes.CDLL(None)
+    _libc.malloc.argtypes = [c_size_t]
+    _libc.malloc.restype = c_void_p
+    _libc.realloc.argtypes = [c_void_p, c_size_t]
+    _libc.realloc.restype = c_void_p
+    _libc.free.argtypes = [c_void_p]
+    _libc.free.restype = None
+
+    def malloc(self, size: int) -> Optional[int]:
+        return self._libc.malloc(size)
+
+    def realloc(self, ptr: Optional[int], size: int) -> Optional[int]:
+        return self._libc.realloc(ptr, size)
+
+    def free(self, ptr: int) -> None:
+        self._libc.free(ptr)
+
+
+def _allocator_struct(allocator: Allocator) -> Tuple[Any, List[Any]]:
+    def m(user: Any, size: int) -> Optional[int]:
+        try:
+            return allocator.malloc(size)
+        except BaseException:
+            return None
+
+    def r(user: Any, ptr: Optional[int], size: int) -> Optional[int]:
+        try:
+            return allocator.realloc(ptr, size)
+        except BaseException:
+            return None
+
+    def f(user: Any, ptr: Optional[int]) -> None:
+        if ptr:
+            allocator.free(ptr)
+
+    cbs = [_capi.MALLOC_FN(m), _capi.REALLOC_FN(r), _capi.FREE_FN(f)]
+    return _capi.ibr_allocator(cbs[0], cbs[1], cbs[2], None), cbs
+
+
 class Context(_Handle):
-    """An ibr_context: log callback and the engines registered on it.
+    """An ibr_context: log callback, allocator and the engines registered
+    on it.
 
     Objects that take ``context=None`` use the library's default context
     (no logging, built-in engines only).
@@ -534,15 +585,26 @@ class Context(_Handle):
         log: None, a callable ``log(level: LogLevel, message: str)`` or a
             :class:`logging.Logger` that receives the library's messages.
         log_level: the most verbose level passed on.
+        allocator: None for the C library's allocator, or an
+            :class:`Allocator`.
     """
 
     _destroy = "ibr_context_destroy"
 
     def __init__(self, log: Union[None, LogFn, logging.Logger] = None,
-                 log_level: Union[LogLevel, int, str] = LogLevel.WARN) -> None:
+                 log_level: Union[LogLevel, int, str] = LogLevel.WARN,
+                 allocator: Optional[Allocator] = None) -> None:
         cfg = _capi.ibr_context_config()
         cfg.version = _capi.CONTEXT_CONFIG_VERSION
         cfg.log_level = _enum(LogLevel, log_level, "log_level")
+        self._alloc_keep: List[Any] = []
+        if allocator is not None:
+            if not isinstance(allocator, Allocator):
+                raise TypeError("allocator must be an ibroute.Allocator")
+            alloc, cbs = _allocator_struct(allocator)
+            self._alloc_keep = [alloc, cbs]  # the context calls them until destroyed
+            cfg.alloc = ctypes.pointer(alloc)
+        self.allocator = allocator
         self._log_cb = None
         if log is not None:
             if isinstance(log, logging.Logger):
