@@ -1,0 +1,854 @@
+/*
+ * ibr_analyze(): measure a routing on its fabric.
+ *
+ * Per destination LID the LFT entries of all switches form a functional
+ * graph, exactly as in verify.c. One pass with an explicit stack resolves
+ * every switch to "delivered after k switch-to-switch links" or to a
+ * failure, and records the resolved switches in an order where each one
+ * comes after its next switch. Walking that order forward propagates what
+ * lies between a switch and the destination (the VLs still to be used, the
+ * busiest link still to be crossed); walking it backward pushes the flows of
+ * farther switches inward onto the links (all-to-all link load). Every
+ * destination costs O(S) plus O(N) when per-source SLs or SL2VL tables make
+ * sources differ, and destinations are spread over worker threads, each
+ * with its own scratch and counters, reduced in destination order.
+ *
+ * The traffic patterns (shift, random permutations and bisections) walk
+ * each flow through the LFTs; they live in analyze_patterns.c.
+ */
+#include <string.h>
+
+#include "core/analyze_int.h"
+#include "core/buffer.h"
+
+struct ibr_analysis {
+    ibr_context *ctx;
+    ibr_analyze_options opts;
+    ibr_analysis_summary sum;
+    uint64_t *hist;
+    size_t n_hist;
+    uint64_t vl[16];
+    uint64_t *loads;
+    size_t n_links;
+    char engine[64];
+};
+
+enum { ST_UNKNOWN = 0, ST_ACTIVE, ST_OK, ST_FAIL };
+
+/* How the VL of a hop is found. */
+enum {
+    VL_FIXED, /* no SL2VL tables, one SL per destination (or none): VL = SL */
+    VL_PAIR,  /* no SL2VL tables, per-pair SLs: VL = the source's SL */
+    VL_TABLE, /* SL2VL tables: per hop */
+};
+
+/* ------------------------------------------------------------------ */
+/* one destination                                                      */
+
+/* Next hop of switch s toward lid. Returns 1 with *next = IBR_NONE when
+   delivered here, 1 with the next switch and the link used, or 0 when the
+   route is missing or broken (bad port, down link, end node). */
+static int step(const ibr__ajob *j, uint32_t s, unsigned lid, uint32_t dsw, unsigned dport,
+                uint32_t *next, uint32_t *link)
+{
+    unsigned p = j->lft[(size_t)s * j->lft_size + lid];
+    *next = IBR_NONE;
+    *link = IBR_NONE;
+    if (s == dsw && p == dport)
+        return 1;
+    if (p == IBR_NO_ROUTE || p == 0 || p > j->t->nodes[j->t->sw_node[s]].nports)
+        return 0;
+    uint32_t a = j->port_link[j->sw_port_off[s] + p];
+    if (a == IBR_NONE)
+        return 0;
+    *next = j->link_dst[a];
+    *link = a;
+    return 1;
+}
+
+/* Resolve every switch toward lid; returns the number of switches whose
+   route works, listed in w->order, each after its next switch. */
+static uint32_t resolve(const ibr__ajob *j, ibr__aworker *w, unsigned lid, uint32_t dsw,
+                        unsigned dport)
+{
+    uint32_t nsw = j->nsw, nord = 0;
+    memset(w->st, ST_UNKNOWN, nsw);
+    for (uint32_t s0 = 0; s0 < nsw; s0++) {
+        if (w->st[s0] != ST_UNKNOWN || j->dist[(size_t)s0 * nsw + dsw] == 255)
+            continue;
+        size_t sp = 0;
+        uint32_t s = s0, base = 0;
+        int res;
+        for (;;) {
+            w->st[s] = ST_ACTIVE;
+            w->stack[sp++] = s;
+            uint32_t nx, a;
+            if (!step(j, s, lid, dsw, dport, &nx, &a)) {
+                res = ST_FAIL;
+                break;
+            }
+            w->next[s] = nx;
+            w->link[s] = a;
+            if (nx == IBR_NONE) {
+                res = ST_OK;
+                base = 0;
+                sp--;
+                w->st[s] = ST_OK;
+                w->len[s] = 0;
+                w->order[nord++] = s;
+                break;
+            }
+            if (w->st[nx] == ST_ACTIVE) {
+                res = ST_FAIL;
+                break;
+            }
+            if (w->st[nx] != ST_UNKNOWN) {
+                res = w->st[nx];
+                base = res == ST_OK ? w->len[nx] : 0;
+                break;
+            }
+            s = nx;
+        }
+        while (sp > 0) {
+            uint32_t u = w->stack[--sp];
+            w->st[u] = (uint8_t)res;
+            if (res == ST_OK) {
+                w->len[u] = ++base;
+                w->order[nord++] = u;
+            }
+        }
+    }
+    return nord;
+}
+
+static inline unsigned sl_of(const ibr__ajob *j, uint32_t ep, unsigned lid)
+{
+    const ibr_result *r = j->r;
+    switch (r->sl_mode) {
+    case IBR_SL_PER_DEST:
+        return r->sl[lid] & 15u;
+    case IBR_SL_PER_PAIR:
+        return r->sl[(size_t)j->ep_slot[ep] * j->lft_size + lid] & 15u;
+    default:
+        return 0;
+    }
+}
+
+/* VL of switch s's hop from in_port to out_port on SL sl (tables only). */
+static inline unsigned vl_at(const ibr__ajob *j, uint32_t s, unsigned in_port, unsigned out_port,
+                             unsigned sl)
+{
+    const ibr_result *r = j->r;
+    size_t w = (size_t)j->t->nodes[j->t->sw_node[s]].nports + 1;
+    return r->sl2vl[r->sl2vl_off[s] + ((size_t)in_port * w + out_port) * 16 + sl] & 15u;
+}
+
+static void count_mask(uint64_t vl[16], unsigned mask)
+{
+    for (unsigned v = 0; mask; v++, mask >>= 1)
+        if (mask & 1u)
+            vl[v]++;
+}
+
+/* VL usage of the flows toward one destination (VL_PAIR and VL_TABLE). */
+static void dest_vls(const ibr__ajob *j, ibr__aworker *w, unsigned lid, uint32_t own,
+                     uint32_t nord)
+{
+    uint32_t dsw = j->t->lid_sw[lid];
+    uint32_t nsw = j->nsw;
+    if (j->vl_mode == VL_PAIR) {
+        for (uint32_t k = 0; k < j->n_ep_sws; k++) {
+            uint32_t s = j->ep_sws[k];
+            if (w->st[s] != ST_OK || w->len[s] == 0 || j->dist[(size_t)s * nsw + dsw] == 255)
+                continue;
+            for (uint32_t i = j->sw_ep_off[s]; i < j->sw_ep_off[s + 1]; i++)
+                if (j->sw_ep[i] != own)
+                    w->vl[sl_of(j, j->sw_ep[i], lid)]++;
+        }
+        return;
+    }
+    /* the SLs the sources use */
+    unsigned slmask = 0;
+    if (j->r->sl_mode != IBR_SL_PER_PAIR) {
+        slmask = 1u << sl_of(j, 0, lid);
+    } else {
+        for (uint32_t k = 0; k < j->n_ep_sws; k++) {
+            uint32_t s = j->ep_sws[k];
+            if (w->st[s] != ST_OK || w->len[s] == 0)
+                continue;
+            for (uint32_t i = j->sw_ep_off[s]; i < j->sw_ep_off[s + 1]; i++)
+                slmask |= 1u << sl_of(j, j->sw_ep[i], lid);
+        }
+    }
+    /* vmask[u][sl]: VLs of the switch-to-switch hops after switch u */
+    for (uint32_t k = 0; k < nord; k++) {
+        uint32_t u = w->order[k];
+        uint16_t *vm = w->vmask + (size_t)u * 16;
+        if (w->len[u] <= 1) {
+            for (unsigned sl = 0; sl < 16; sl++)
+                vm[sl] = 0;
+            continue;
+        }
+        uint32_t nx = w->next[u];
+        unsigned in = j->t->adj[w->link[u]].rport;
+        unsigned out = j->lft[(size_t)nx * j->lft_size + lid];
+        const uint16_t *nvm = w->vmask + (size_t)nx * 16;
+        for (unsigned sl = 0; sl < 16; sl++)
+            if (slmask & (1u << sl))
+                vm[sl] = (uint16_t)((1u << vl_at(j, nx, in, out, sl)) | nvm[sl]);
+    }
+    for (uint32_t k = 0; k < j->n_ep_sws; k++) {
+        uint32_t s = j->ep_sws[k];
+        if (w->st[s] != ST_OK || w->len[s] == 0 || j->dist[(size_t)s * nsw + dsw] == 255)
+            continue;
+        unsigned out = j->lft[(size_t)s * j->lft_size + lid];
+        for (uint32_t i = j->sw_ep_off[s]; i < j->sw_ep_off[s + 1]; i++) {
+            uint32_t e = j->sw_ep[i];
+            if (e == own)
+                continue;
+            unsigned sl = sl_of(j, e, lid);
+            unsigned m = (1u << vl_at(j, s, j->ep_port[e], out, sl)) | w->vmask[(size_t)s * 16 + sl];
+            count_mask(w->vl, m);
+        }
+    }
+}
+
+/* Pass 1, destination i: hop counts, stretch, link loads, VLs, and the
+   routed-ness bits the patterns use. */
+static int pass_paths(void *arg, unsigned worker, size_t i)
+{
+    ibr__ajob *j = arg;
+    ibr__aworker *w = &j->w[worker];
+    const ibr_topo *t = j->t;
+    unsigned lid = j->dest_lid[i];
+    uint32_t dsw = t->lid_sw[lid];
+    uint32_t own = j->lid_ep[lid];
+    uint32_t nsw = j->nsw;
+    uint32_t nord = resolve(j, w, lid, dsw, t->lid_swport[lid]);
+
+    if (j->lft_t) {
+        /* the tiled copy keeps working routes only (calloc'ed: 0 elsewhere) */
+        uint8_t *row = ibr__atile_row(j, lid);
+        for (uint32_t k = 0; k < nord; k++) {
+            uint32_t u = w->order[k];
+            if (j->dist[(size_t)u * nsw + dsw] != 255)
+                row[(size_t)u * 64] = j->lft[(size_t)u * j->lft_size + lid];
+        }
+    }
+    for (uint32_t k = 0; k < nord; k++)
+        if (w->len[w->order[k]] > w->max_len)
+            w->max_len = w->len[w->order[k]];
+
+    unsigned fixed_vl = j->r->sl_mode == IBR_SL_PER_DEST ? (j->r->sl[lid] & 15u) : 0;
+    double ssum = 0.0;
+    for (uint32_t k = 0; k < j->n_ep_sws; k++) {
+        uint32_t s = j->ep_sws[k];
+        unsigned dd = j->dist[(size_t)s * nsw + dsw];
+        if (dd == 255)
+            continue;
+        uint64_t n = j->sw_ep_off[s + 1] - j->sw_ep_off[s] - (s == dsw ? 1u : 0u);
+        if (!n)
+            continue;
+        w->pairs += n;
+        if (w->st[s] != ST_OK)
+            continue;
+        w->pairs_ok += n;
+        unsigned h = w->len[s] + 2u;
+        w->hist[h] += n;
+        w->hop_sum += (uint64_t)h * n;
+        if (h > w->max_hops)
+            w->max_hops = h;
+        double str = (double)h / (double)(dd + 2u);
+        ssum += str * (double)n;
+        if (str > w->max_stretch)
+            w->max_stretch = str;
+        if (j->vl_mode == VL_FIXED && w->len[s] > 0)
+            w->vl[fixed_vl] += n;
+    }
+    j->dest_stretch[i] = ssum;
+
+    /* loads: from the farthest switches inward */
+    for (uint32_t k = 0; k < nord; k++) {
+        uint32_t u = w->order[k];
+        w->acc[u] = j->sw_ep_off[u + 1] - j->sw_ep_off[u];
+    }
+    for (uint32_t k = nord; k-- > 0;) {
+        uint32_t u = w->order[k];
+        if (w->len[u] == 0 || !w->acc[u])
+            continue;
+        w->load[w->link[u]] += w->acc[u];
+        w->acc[w->next[u]] += w->acc[u];
+    }
+    if (j->vl_mode != VL_FIXED)
+        dest_vls(j, w, lid, own, nord);
+    return 0;
+}
+
+/* Pass 2, destination i: every all-to-all flow's share, 1 / the load of the
+   busiest link on its way. */
+static int pass_share(void *arg, unsigned worker, size_t i)
+{
+    ibr__ajob *j = arg;
+    ibr__aworker *w = &j->w[worker];
+    const ibr_topo *t = j->t;
+    unsigned lid = j->dest_lid[i];
+    uint32_t dsw = t->lid_sw[lid];
+    uint32_t nsw = j->nsw;
+    uint32_t nord = resolve(j, w, lid, dsw, t->lid_swport[lid]);
+    for (uint32_t k = 0; k < nord; k++) {
+        uint32_t u = w->order[k];
+        if (w->len[u] == 0) {
+            w->acc[u] = 0;
+        } else {
+            uint64_t l = j->load[w->link[u]], m = w->acc[w->next[u]];
+            w->acc[u] = l > m ? l : m;
+        }
+    }
+    double sum = 0.0;
+    for (uint32_t k = 0; k < j->n_ep_sws; k++) {
+        uint32_t s = j->ep_sws[k];
+        if (j->dist[(size_t)s * nsw + dsw] == 255 || w->st[s] != ST_OK)
+            continue;
+        uint64_t n = j->sw_ep_off[s + 1] - j->sw_ep_off[s] - (s == dsw ? 1u : 0u);
+        if (n)
+            sum += (double)n * (w->acc[s] ? 1.0 / (double)w->acc[s] : 1.0);
+    }
+    j->dest_share[i] = sum;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* setup                                                                */
+
+void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w)
+{
+    ibr__free(ctx, w->st);
+    ibr__free(ctx, w->len);
+    ibr__free(ctx, w->next);
+    ibr__free(ctx, w->link);
+    ibr__free(ctx, w->stack);
+    ibr__free(ctx, w->order);
+    ibr__free(ctx, w->acc);
+    ibr__free(ctx, w->vmask);
+    ibr__free(ctx, w->load);
+    ibr__free(ctx, w->hist);
+    ibr__free(ctx, w->cnt);
+    ibr__free(ctx, w->touched);
+    ibr__free(ctx, w->perm);
+    ibr__free(ctx, w->fsw);
+    ibr__free(ctx, w->fdlid);
+    ibr__free(ctx, w->fcur);
+    ibr__free(ctx, w->active);
+    ibr__free(ctx, w->fdsw);
+    ibr__free(ctx, w->frow);
+    ibr__free(ctx, w->flen);
+    ibr__free(ctx, w->buf);
+    memset(w, 0, sizeof *w);
+}
+
+static int alloc_worker(ibr_context *ctx, const ibr__ajob *j, ibr__aworker *w)
+{
+    size_t n1 = j->nsw ? j->nsw : 1;
+    w->st = ibr__mallocarray(ctx, n1, 1);
+    w->len = ibr__mallocarray(ctx, n1, sizeof *w->len);
+    w->next = ibr__mallocarray(ctx, n1, sizeof *w->next);
+    w->link = ibr__mallocarray(ctx, n1, sizeof *w->link);
+    w->stack = ibr__mallocarray(ctx, n1, sizeof *w->stack);
+    w->order = ibr__mallocarray(ctx, n1, sizeof *w->order);
+    w->acc = ibr__mallocarray(ctx, n1, sizeof *w->acc);
+    if (j->vl_mode == VL_TABLE)
+        w->vmask = ibr__mallocarray(ctx, n1 * 16, sizeof *w->vmask);
+    w->load = ibr__calloc(ctx, j->t->n_adj ? j->t->n_adj : 1, sizeof *w->load);
+    w->hist = ibr__calloc(ctx, (size_t)j->nsw + 2, sizeof *w->hist);
+    if (!w->st || !w->len || !w->next || !w->link || !w->stack || !w->order || !w->acc ||
+        (j->vl_mode == VL_TABLE && !w->vmask) || !w->load || !w->hist)
+        return IBR_ENOMEM;
+    return 0;
+}
+
+static void free_job(ibr_context *ctx, ibr__ajob *j)
+{
+    ibr__free(ctx, (void *)j->dist);
+    ibr__free(ctx, j->port_link);
+    ibr__free(ctx, j->link_dst);
+    ibr__free(ctx, j->sw_port_off);
+    ibr__free(ctx, j->ep_sw);
+    ibr__free(ctx, j->ep_slot);
+    ibr__free(ctx, j->ep_lid);
+    ibr__free(ctx, j->ep_lmc);
+    ibr__free(ctx, j->ep_port);
+    ibr__free(ctx, j->sw_ep_off);
+    ibr__free(ctx, j->sw_ep);
+    ibr__free(ctx, j->ep_sws);
+    ibr__free(ctx, j->lid_ep);
+    ibr__free(ctx, j->dest_lid);
+    ibr__free(ctx, j->dest_stretch);
+    ibr__free(ctx, j->dest_share);
+    ibr__free(ctx, j->pat);
+    ibr__free(ctx, j->lft_t);
+    ibr__free(ctx, j->hop);
+    ibr__free(ctx, j->recip);
+    if (j->w)
+        for (unsigned i = 0; i < j->nw; i++)
+            ibr__analyze_free_worker(ctx, &j->w[i]);
+    ibr__free(ctx, j->w);
+}
+
+/* Dense tables of the topology and the list of end ports cabled to a
+   switch, their LIDs and the switches that have them. */
+static int build_tables(ibr_context *ctx, ibr__ajob *j)
+{
+    const ibr_topo *t = j->t;
+    uint32_t nsw = t->n_sw;
+    size_t n1 = nsw ? nsw : 1;
+    j->port_link = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *j->port_link);
+    j->link_dst = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *j->link_dst);
+    j->sw_port_off = ibr__mallocarray(ctx, n1, sizeof *j->sw_port_off);
+    j->ep_sw = ibr__mallocarray(ctx, t->n_end ? t->n_end : 1, sizeof *j->ep_sw);
+    j->ep_slot = ibr__mallocarray(ctx, t->n_end ? t->n_end : 1, sizeof *j->ep_slot);
+    j->ep_lid = ibr__mallocarray(ctx, t->n_end ? t->n_end : 1, sizeof *j->ep_lid);
+    j->ep_lmc = ibr__mallocarray(ctx, t->n_end ? t->n_end : 1, 1);
+    j->ep_port = ibr__mallocarray(ctx, t->n_end ? t->n_end : 1, 1);
+    j->sw_ep_off = ibr__calloc(ctx, (size_t)nsw + 1, sizeof *j->sw_ep_off);
+    j->sw_ep = ibr__mallocarray(ctx, t->n_end ? t->n_end : 1, sizeof *j->sw_ep);
+    j->ep_sws = ibr__mallocarray(ctx, n1, sizeof *j->ep_sws);
+    j->lid_ep = ibr__mallocarray(ctx, (size_t)t->max_lid + 1, sizeof *j->lid_ep);
+    if (!j->port_link || !j->link_dst || !j->sw_port_off || !j->ep_sw || !j->ep_slot ||
+        !j->ep_lid || !j->ep_lmc || !j->ep_port || !j->sw_ep_off || !j->sw_ep || !j->ep_sws ||
+        !j->lid_ep)
+        return IBR_ENOMEM;
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        j->port_link[i] = IBR_NONE;
+    for (uint32_t s = 0; s < nsw; s++) {
+        j->sw_port_off[s] = t->nodes[t->sw_node[s]].port_off;
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
+            j->port_link[j->sw_port_off[s] + t->adj[e].port] = e;
+            j->link_dst[e] = t->adj[e].sw;
+        }
+    }
+    for (size_t l = 0; l <= t->max_lid; l++)
+        j->lid_ep[l] = IBR_NONE;
+    uint32_t n = 0;
+    size_t ndest = 0;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (pt->remote_node == IBR_NONE || t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+            continue;
+        j->ep_sw[n] = t->nodes[pt->remote_node].sw;
+        j->ep_slot[n] = i;
+        j->ep_lid[n] = pt->lid;
+        j->ep_lmc[n] = pt->lmc;
+        j->ep_port[n] = pt->remote_port;
+        for (uint32_t l = pt->lid; l < pt->lid + (1u << pt->lmc) && l <= t->max_lid; l++) {
+            j->lid_ep[l] = n;
+            ndest++;
+        }
+        j->sw_ep_off[j->ep_sw[n] + 1]++;
+        n++;
+    }
+    j->n_ep = n;
+    for (uint32_t s = 0; s < nsw; s++) {
+        if (j->sw_ep_off[s + 1])
+            j->ep_sws[j->n_ep_sws++] = s;
+        j->sw_ep_off[s + 1] += j->sw_ep_off[s];
+    }
+    /* fill the CSR in end-port order */
+    uint32_t *cur = ibr__mallocarray(ctx, n1, sizeof *cur);
+    if (!cur)
+        return IBR_ENOMEM;
+    memcpy(cur, j->sw_ep_off, n1 * sizeof *cur);
+    for (uint32_t e = 0; e < n; e++)
+        j->sw_ep[cur[j->ep_sw[e]]++] = e;
+    ibr__free(ctx, cur);
+
+    j->n_dest = (uint32_t)ndest;
+    j->dest_lid = ibr__mallocarray(ctx, ndest ? ndest : 1, sizeof *j->dest_lid);
+    j->dest_stretch = ibr__mallocarray(ctx, ndest ? ndest : 1, sizeof *j->dest_stretch);
+    j->dest_share = ibr__mallocarray(ctx, ndest ? ndest : 1, sizeof *j->dest_share);
+    if (!j->dest_lid || !j->dest_stretch || !j->dest_share)
+        return IBR_ENOMEM;
+    ndest = 0;
+    for (size_t l = 1; l <= t->max_lid; l++)
+        if (j->lid_ep[l] != IBR_NONE)
+            j->dest_lid[ndest++] = (uint16_t)l;
+    return 0;
+}
+
+static int check_options(ibr_analyze_options *o, const ibr_analyze_options *opts)
+{
+    ibr_analyze_options def = IBR_ANALYZE_OPTIONS_INIT;
+    if (!opts) {
+        *o = def;
+        return 0;
+    }
+    if (opts->version != IBR_ANALYZE_OPTIONS_VERSION)
+        return IBR_EVERSION;
+    if (opts->patterns & ~(unsigned)IBR_PATTERN_ALL)
+        return IBR_EINVAL;
+    *o = *opts;
+    return 0;
+}
+
+int ibr_analyze(ibr_analysis **out, const ibr_topo *t, const ibr_result *r,
+                const ibr_analyze_options *opts)
+{
+    if (!out || !t || !r || r->topo != t || !r->lft || r->status != 0)
+        return IBR_EINVAL;
+    ibr_analyze_options o;
+    int rc = check_options(&o, opts);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = ibr__ctx(t->ctx);
+    ibr__ajob j;
+    memset(&j, 0, sizeof j);
+    j.t = t;
+    j.r = r;
+    j.opts = o;
+    j.nsw = t->n_sw;
+    j.lft_size = r->lft_size;
+    j.lft = r->lft;
+    if (r->sl2vl)
+        j.vl_mode = VL_TABLE;
+    else
+        j.vl_mode = r->sl_mode == IBR_SL_PER_PAIR ? VL_PAIR : VL_FIXED;
+
+    ibr_analysis *a = ibr__calloc(ctx, 1, sizeof *a);
+    if (!a)
+        return IBR_ENOMEM;
+    a->ctx = ctx;
+    a->opts = o;
+    memcpy(a->engine, r->engine, sizeof a->engine);
+    a->engine[sizeof a->engine - 1] = 0;
+    a->n_links = t->n_adj;
+    a->loads = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *a->loads);
+    if (!a->loads) {
+        rc = IBR_ENOMEM;
+        goto fail;
+    }
+    if ((rc = build_tables(ctx, &j)) < 0)
+        goto fail;
+    unsigned want = o.patterns & (IBR_PATTERN_SHIFT | IBR_PATTERN_PERMUTATION |
+                                  IBR_PATTERN_BISECTION);
+    if (j.n_ep < 2)
+        want = 0;
+    if (want) {
+        size_t tiles = (j.lft_size + 63) / 64;
+        j.lft_t = ibr__calloc(ctx, tiles * 64, j.nsw ? j.nsw : 1);
+        if (!j.lft_t) {
+            rc = IBR_ENOMEM;
+            goto fail;
+        }
+    }
+    uint8_t *dist = NULL;
+    j.nw = ibr__resolve_threads(o.threads);
+    if (j.nw > j.n_dest && j.n_dest)
+        j.nw = j.n_dest;
+    if ((rc = ibr__switch_hops(&dist, t, j.nw)) < 0)
+        goto fail;
+    j.dist = dist;
+    j.w = ibr__calloc(ctx, j.nw, sizeof *j.w);
+    if (!j.w) {
+        rc = IBR_ENOMEM;
+        goto fail;
+    }
+    for (unsigned i = 0; i < j.nw; i++)
+        if ((rc = alloc_worker(ctx, &j, &j.w[i])) < 0)
+            goto fail;
+
+    /* pass 1 */
+    if ((rc = ibr__parallel_for(j.nw, j.n_dest, pass_paths, &j)) < 0)
+        goto fail;
+    ibr_analysis_summary *s = &a->sum;
+    s->version = IBR_ANALYSIS_SUMMARY_VERSION;
+    s->endports = j.n_ep;
+    s->links = t->n_adj;
+    uint64_t hop_sum = 0;
+    size_t nh = (size_t)j.nsw + 2;
+    for (unsigned i = 0; i < j.nw; i++) {
+        ibr__aworker *w = &j.w[i];
+        s->pairs += w->pairs;
+        s->pairs_routed += w->pairs_ok;
+        hop_sum += w->hop_sum;
+        if (w->max_hops > s->max_hops)
+            s->max_hops = w->max_hops;
+        if (w->max_stretch > s->max_stretch)
+            s->max_stretch = w->max_stretch;
+        if (w->max_len > j.max_len)
+            j.max_len = w->max_len;
+        for (uint32_t l = 0; l < t->n_adj; l++)
+            a->loads[l] += w->load[l];
+        for (unsigned v = 0; v < 16; v++)
+            a->vl[v] += w->vl[v];
+    }
+    a->n_hist = (size_t)s->max_hops + 1;
+    a->hist = ibr__calloc(ctx, a->n_hist, sizeof *a->hist);
+    if (!a->hist) {
+        rc = IBR_ENOMEM;
+        goto fail;
+    }
+    for (unsigned i = 0; i < j.nw; i++)
+        for (size_t h = 0; h < a->n_hist && h < nh; h++)
+            a->hist[h] += j.w[i].hist[h];
+    double ssum = 0.0;
+    for (uint32_t i = 0; i < j.n_dest; i++)
+        ssum += j.dest_stretch[i];
+    if (s->pairs_routed) {
+        s->avg_hops = (double)hop_sum / (double)s->pairs_routed;
+        s->avg_stretch = ssum / (double)s->pairs_routed;
+    }
+    uint64_t lsum = 0;
+    for (uint32_t l = 0; l < t->n_adj; l++) {
+        lsum += a->loads[l];
+        if (a->loads[l] > s->max_link_load)
+            s->max_link_load = a->loads[l];
+    }
+    s->mean_link_load = t->n_adj ? (double)lsum / (double)t->n_adj : 0.0;
+    s->load_ratio = s->mean_link_load > 0.0 ? (double)s->max_link_load / s->mean_link_load : 0.0;
+    for (unsigned v = 0; v < 16; v++)
+        if (a->vl[v])
+            s->vls_used++;
+
+    /* all-to-all as a pattern */
+    if (o.patterns & IBR_PATTERN_ALL_TO_ALL) {
+        j.load = a->loads;
+        if ((rc = ibr__parallel_for(j.nw, j.n_dest, pass_share, &j)) < 0)
+            goto fail;
+        ibr_pattern_stats *p = &s->all_to_all;
+        double share = 0.0;
+        for (uint32_t i = 0; i < j.n_dest; i++)
+            share += j.dest_share[i];
+        p->patterns = 1;
+        p->flows = j.n_ep ? (uint64_t)j.n_dest * (j.n_ep - 1) : 0;
+        p->unrouted = p->flows - s->pairs_routed;
+        p->max_congestion = s->max_link_load;
+        p->mean_max_congestion = (double)s->max_link_load;
+        p->congestion_free = s->max_link_load <= 1;
+        p->ebb = p->flows ? share / (double)p->flows : 1.0;
+    }
+
+    /* the other patterns */
+    if (want) {
+        if ((rc = ibr__analyze_pattern_scratch(&j)) < 0)
+            goto fail;
+        size_t nrand = o.n_random;
+        if ((want & IBR_PATTERN_SHIFT) &&
+            (rc = ibr__analyze_patterns(&s->shift, &j, IBR_PATTERN_SHIFT, j.n_ep - 1)) < 0)
+            goto fail;
+        if ((want & IBR_PATTERN_PERMUTATION) &&
+            (rc = ibr__analyze_patterns(&s->permutation, &j, IBR_PATTERN_PERMUTATION, nrand)) < 0)
+            goto fail;
+        if ((want & IBR_PATTERN_BISECTION) &&
+            (rc = ibr__analyze_patterns(&s->bisection, &j, IBR_PATTERN_BISECTION, nrand)) < 0)
+            goto fail;
+    }
+    free_job(ctx, &j);
+    *out = a;
+    return 0;
+fail:
+    free_job(ctx, &j);
+    ibr_analysis_destroy(a);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* accessors                                                            */
+
+void ibr_analysis_destroy(ibr_analysis *a)
+{
+    if (!a)
+        return;
+    ibr_context *ctx = a->ctx;
+    ibr__free(ctx, a->hist);
+    ibr__free(ctx, a->loads);
+    ibr__free(ctx, a);
+}
+
+int ibr_analysis_summary_get(ibr_analysis_summary *out, const ibr_analysis *a)
+{
+    if (!out || !a)
+        return IBR_EINVAL;
+    if (out->version != IBR_ANALYSIS_SUMMARY_VERSION)
+        return IBR_EVERSION;
+    *out = a->sum;
+    return 0;
+}
+
+int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, size_t cap,
+                               size_t *needed)
+{
+    if (!a || (!counts && cap))
+        return IBR_EINVAL;
+    if (needed)
+        *needed = a->n_hist;
+    if (cap < a->n_hist)
+        return IBR_ERANGE;
+    if (a->n_hist)
+        memcpy(counts, a->hist, a->n_hist * sizeof *counts);
+    return 0;
+}
+
+int ibr_analysis_vl_usage(const ibr_analysis *a, uint64_t counts[16])
+{
+    if (!a || !counts)
+        return IBR_EINVAL;
+    memcpy(counts, a->vl, sizeof a->vl);
+    return 0;
+}
+
+int ibr_analysis_link_loads(const ibr_analysis *a, uint64_t *loads, size_t cap, size_t *needed)
+{
+    if (!a || (!loads && cap))
+        return IBR_EINVAL;
+    if (needed)
+        *needed = a->n_links;
+    if (cap < a->n_links)
+        return IBR_ERANGE;
+    if (a->n_links)
+        memcpy(loads, a->loads, a->n_links * sizeof *loads);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* writers                                                              */
+
+static const char *const family_key[4] = {"all_to_all", "shift", "permutation", "bisection"};
+static const char *const family_label[4] = {"all-to-all", "shift", "permutation", "bisection"};
+
+static const ibr_pattern_stats *family_stats(const ibr_analysis *a, unsigned i)
+{
+    switch (i) {
+    case 0:
+        return &a->sum.all_to_all;
+    case 1:
+        return &a->sum.shift;
+    case 2:
+        return &a->sum.permutation;
+    default:
+        return &a->sum.bisection;
+    }
+}
+
+/* JSON string: the engine name is the only text and holds no quotes or
+   control characters in practice, but escape anyway. */
+static int json_string(ibr_buffer *b, ibr_context *ctx, const char *s)
+{
+    int rc = ibr__buf_putc(b, ctx, '"');
+    for (; rc == 0 && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            rc = ibr__buf_printf(b, ctx, "\\%c", c);
+        else if (c < 0x20)
+            rc = ibr__buf_printf(b, ctx, "\\u%04x", c);
+        else
+            rc = ibr__buf_putc(b, ctx, (char)c);
+    }
+    return rc ? rc : ibr__buf_putc(b, ctx, '"');
+}
+
+int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a)
+{
+    if (!a)
+        return IBR_EINVAL;
+    size_t mark;
+    int rc = ibr__buf_begin(out, a->ctx, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = a->ctx;
+    const ibr_analysis_summary *s = &a->sum;
+    rc = ibr__buf_puts(out, ctx, "{\n  \"engine\": ");
+    if (!rc)
+        rc = json_string(out, ctx, a->engine);
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx,
+                             ",\n  \"options\": {\"patterns\": %u, \"n_random\": %u, "
+                             "\"seed\": %llu, \"base_lid_only\": %s},\n",
+                             a->opts.patterns, a->opts.n_random,
+                             (unsigned long long)a->opts.seed,
+                             a->opts.base_lid_only ? "true" : "false");
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx,
+                             "  \"endports\": %u,\n  \"pairs\": %llu,\n  \"pairs_routed\": %llu,\n"
+                             "  \"avg_hops\": %.9g,\n  \"max_hops\": %u,\n"
+                             "  \"avg_stretch\": %.9g,\n  \"max_stretch\": %.9g,\n"
+                             "  \"links\": %llu,\n  \"max_link_load\": %llu,\n"
+                             "  \"mean_link_load\": %.9g,\n  \"load_ratio\": %.9g,\n"
+                             "  \"vls_used\": %u,\n",
+                             (unsigned)s->endports, (unsigned long long)s->pairs,
+                             (unsigned long long)s->pairs_routed, s->avg_hops, s->max_hops,
+                             s->avg_stretch, s->max_stretch, (unsigned long long)s->links,
+                             (unsigned long long)s->max_link_load, s->mean_link_load,
+                             s->load_ratio, s->vls_used);
+    for (unsigned i = 0; i < 4 && !rc; i++) {
+        const ibr_pattern_stats *p = family_stats(a, i);
+        rc = ibr__buf_printf(out, ctx,
+                             "  \"%s\": {\"patterns\": %u, \"flows\": %llu, \"unrouted\": %llu, "
+                             "\"max_congestion\": %llu, \"mean_max_congestion\": %.9g, "
+                             "\"congestion_free\": %llu, \"ebb\": %.9g},\n",
+                             family_key[i], p->patterns, (unsigned long long)p->flows,
+                             (unsigned long long)p->unrouted,
+                             (unsigned long long)p->max_congestion, p->mean_max_congestion,
+                             (unsigned long long)p->congestion_free, p->ebb);
+    }
+    if (!rc)
+        rc = ibr__buf_puts(out, ctx, "  \"hop_histogram\": [");
+    for (size_t h = 0; h < a->n_hist && !rc; h++)
+        rc = ibr__buf_printf(out, ctx, "%s%llu", h ? ", " : "", (unsigned long long)a->hist[h]);
+    if (!rc)
+        rc = ibr__buf_puts(out, ctx, "],\n  \"vl_usage\": [");
+    for (unsigned v = 0; v < 16 && !rc; v++)
+        rc = ibr__buf_printf(out, ctx, "%s%llu", v ? ", " : "", (unsigned long long)a->vl[v]);
+    if (!rc)
+        rc = ibr__buf_puts(out, ctx, "]\n}\n");
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}
+
+int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a)
+{
+    if (!a)
+        return IBR_EINVAL;
+    size_t mark;
+    int rc = ibr__buf_begin(out, a->ctx, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = a->ctx;
+    const ibr_analysis_summary *s = &a->sum;
+    rc = ibr__buf_printf(out, ctx,
+                         "routing %s: %u end ports, %llu directed switch-to-switch links\n"
+                         "paths: %llu of %llu routed, %.3f hops on average, at most %u; "
+                         "stretch %.3f on average, at most %.3f\n"
+                         "link load (all-to-all, every LID): max %llu, mean %.2f, max/mean %.3f\n",
+                         a->engine[0] ? a->engine : "(unnamed)", (unsigned)s->endports,
+                         (unsigned long long)s->links, (unsigned long long)s->pairs_routed,
+                         (unsigned long long)s->pairs, s->avg_hops, s->max_hops, s->avg_stretch,
+                         s->max_stretch, (unsigned long long)s->max_link_load, s->mean_link_load,
+                         s->load_ratio);
+    if (!rc)
+        rc = ibr__buf_puts(out, ctx, "hops:");
+    for (size_t h = 0; h < a->n_hist && !rc; h++)
+        if (a->hist[h])
+            rc = ibr__buf_printf(out, ctx, " %zu:%llu", h, (unsigned long long)a->hist[h]);
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx, "\nVLs used: %u (paths per VL:", s->vls_used);
+    for (unsigned v = 0; v < 16 && !rc; v++)
+        if (a->vl[v])
+            rc = ibr__buf_printf(out, ctx, " VL%u %llu", v, (unsigned long long)a->vl[v]);
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx, ")\n%-12s %8s %12s %10s %9s %9s %9s %8s\n", "pattern",
+                             "patterns", "flows", "unrouted", "max-cong", "mean-max", "cong-free",
+                             "eBB");
+    for (unsigned i = 0; i < 4 && !rc; i++) {
+        const ibr_pattern_stats *p = family_stats(a, i);
+        if (!p->patterns)
+            continue;
+        rc = ibr__buf_printf(out, ctx, "%-12s %8u %12llu %10llu %9llu %9.2f %9llu %8.4f\n",
+                             family_label[i], p->patterns, (unsigned long long)p->flows,
+                             (unsigned long long)p->unrouted,
+                             (unsigned long long)p->max_congestion, p->mean_max_congestion,
+                             (unsigned long long)p->congestion_free, p->ebb);
+    }
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}

@@ -1,0 +1,121 @@
+/*
+ * Private state of ibr_analyze(), shared by analyze.c (path lengths, link
+ * load, all-to-all, VL usage, accessors and writers) and analyze_patterns.c
+ * (shift, random permutation and random bisection patterns).
+ */
+#ifndef IBROUTE_CORE_ANALYZE_INT_H
+#define IBROUTE_CORE_ANALYZE_INT_H
+
+#include "core/internal.h"
+
+/* Scratch memory of one worker, allocated before any parallel loop (the
+   workers never allocate). */
+typedef struct ibr__aworker {
+    /* per-destination resolution (O(S) each) */
+    uint8_t *st;        /* per switch: resolution state */
+    uint32_t *len;      /* per switch: switch-to-switch links to the destination */
+    uint32_t *next;     /* per switch: next switch */
+    uint32_t *link;     /* per switch: link index of its next hop */
+    uint32_t *stack;
+    uint32_t *order;    /* OK switches, each after its next switch */
+    uint64_t *acc;      /* per switch: flows accumulated (loads) or max load */
+    uint16_t *vmask;    /* per switch x 16 SLs: VLs used after the switch */
+    uint64_t *load;     /* per link: all-to-all load (this worker's share) */
+    uint64_t *hist;     /* per hop count */
+    uint64_t vl[16];
+    uint64_t pairs, pairs_ok, hop_sum;
+    unsigned int max_hops;
+    uint32_t max_len;   /* longest switch path from a switch with end ports */
+    double max_stretch;
+    /* patterns */
+    uint32_t *cnt;      /* per link: flows of the current pattern */
+    uint32_t *touched;  /* links with cnt > 0 (one spare slot) */
+    uint32_t *perm;     /* N */
+    uint32_t *fsw;      /* per flow: source switch */
+    uint32_t *fdlid;    /* per flow: destination LID */
+    uint32_t *fcur;     /* per flow: switch reached so far */
+    uint32_t *flen;     /* per flow: links, or IBR_NONE when unrouted */
+    uint32_t *active;   /* flows still on their way */
+    uint32_t *fdsw;     /* per flow: switch delivering to its destination */
+    size_t *frow;       /* per flow: offset of its destination's tile row */
+    uint32_t *buf;      /* link r of flow f at buf[r * flows + f] */
+    size_t buf_cap;
+} ibr__aworker;
+
+/* Where a switch port leads: the link index and the next switch. */
+typedef struct ibr__ahop {
+    uint32_t link;
+    uint32_t next;
+} ibr__ahop;
+
+/* One evaluated pattern. */
+typedef struct ibr__apattern {
+    uint64_t flows;
+    uint64_t unrouted;
+    uint64_t max;
+    double share; /* sum over flows of the flow's bandwidth share */
+} ibr__apattern;
+
+typedef struct ibr__ajob {
+    const ibr_topo *t;
+    const ibr_result *r;
+    ibr_analyze_options opts;
+    uint32_t nsw;
+    size_t lft_size;
+    const uint8_t *lft;
+    const uint8_t *dist;        /* S x S switch hops (255 = unreachable) */
+    uint32_t *port_link;        /* global port -> link index, or IBR_NONE */
+    uint32_t *link_dst;         /* link -> neighbour switch */
+    uint32_t *sw_port_off;      /* switch -> global index of its port 0 */
+    /* end ports cabled to a switch, in end-port order */
+    uint32_t n_ep;
+    uint32_t *ep_sw;            /* switch it is cabled to */
+    uint32_t *ep_slot;          /* index in t->end_port (per-pair SL slot) */
+    uint16_t *ep_lid;           /* base LID */
+    uint8_t *ep_lmc;
+    uint8_t *ep_port;           /* switch port it is cabled to */
+    uint32_t *sw_ep_off;        /* CSR switch -> its end ports */
+    uint32_t *sw_ep;
+    uint32_t *ep_sws;           /* switches with end ports */
+    uint32_t n_ep_sws;
+    uint32_t *lid_ep;           /* LID -> end port, or IBR_NONE */
+    /* destinations of all-to-all: every LID of every end port */
+    uint32_t n_dest;
+    uint16_t *dest_lid;
+    double *dest_stretch;       /* per destination: sum of stretches */
+    double *dest_share;         /* per destination: sum of flow shares */
+    const uint64_t *load;       /* final all-to-all loads (pass 2) */
+    int vl_mode;                /* how VLs are found, see analyze.c */
+    uint32_t max_len;
+    /* pattern walks: the LFTs in tiles of 64 LIDs: tile b holds, for every
+       switch in turn, its entries toward LIDs 64b .. 64b+63, and 0 where the
+       switch's route to that LID does not work (filled by the path pass);
+       and global port -> (link, next switch) */
+    uint8_t *lft_t;
+    ibr__ahop *hop;
+    double *recip;              /* recip[c] = 1.0 / c, c = 1 .. N */
+    /* workers */
+    unsigned int nw;
+    ibr__aworker *w;
+    /* pattern family being evaluated */
+    unsigned int family;
+    ibr__apattern *pat;
+} ibr__ajob;
+
+/* The entry of switch s toward lid in the tiled LFTs is
+   ibr__atile_row(j, lid)[s * 64]. Consecutive flows of a pattern go to
+   neighbouring LIDs, so they read one tile (S x 64 bytes) instead of a
+   cache line and a page in the LFT of every switch they cross. */
+static inline uint8_t *ibr__atile_row(const ibr__ajob *j, unsigned lid)
+{
+    return j->lft_t + ((size_t)(lid / 64) * j->nsw) * 64 + lid % 64;
+}
+
+/* Evaluate n patterns of family (one ::ibr_pattern bit other than
+   all-to-all) into *out. Allocation happens before the parallel loop. */
+int ibr__analyze_patterns(ibr_pattern_stats *out, ibr__ajob *j, unsigned family, size_t n);
+/* Build the walk tables and allocate the pattern scratch of every worker. */
+int ibr__analyze_pattern_scratch(ibr__ajob *j);
+void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w);
+
+#endif
