@@ -36,6 +36,11 @@ typedef struct ibr_verify_report {
     uint64_t dead_end;             /**< route leaves the switch fabric without reaching the destination */
     uint64_t unreachable;          /**< (switch, LID) pairs with no path in the topology */
     uint64_t spurious;             /**< routes toward LIDs that no port owns */
+    /** (switch, LID) pairs without a route that the engine's own rules make
+     *  unreachable, as its hop matrix (ibr_result_hops()) says: for example
+     *  one spine switch to another under up/down. Not an error; these pairs
+     *  are left out of routes_checked and of the end-to-end pairs. */
+    uint64_t restricted;
     uint64_t nonminimal;           /**< routes longer than the shortest path */
     /* end-to-end: every (source end port, destination LID of another port) */
     uint64_t pairs;                /**< pairs with a path in the topology */

@@ -25,6 +25,7 @@ enum {
     ST_BADPORT,
     ST_DOWN,
     ST_DEADEND,
+    ST_RESTRICTED,
 };
 
 typedef struct vstate {
@@ -44,6 +45,13 @@ typedef struct vstate {
     uint64_t *load;      /* per adj */
     ibr_verify_report *rep;
 } vstate;
+
+/* Does the engine's hop matrix say that dsw cannot be reached from s under
+   its rules (e.g. spine to spine under up/down)? */
+static int restricted(const vstate *v, uint32_t s, uint32_t dsw)
+{
+    return v->r->hops && v->r->hops[(size_t)s * v->t->n_sw + dsw] == 255;
+}
 
 static const char *node_label(const ibr_topo *t, uint32_t sw, char *buf, size_t n)
 {
@@ -203,6 +211,13 @@ static void check_lid(vstate *v, unsigned lid)
                 rep->nonminimal++;
             break;
         case ST_MISSING:
+            if (v->fail_sw[s] == s && restricted(v, s, dsw)) {
+                /* the engine's own rules leave dsw unreachable from s */
+                rep->restricted++;
+                rep->routes_checked--;
+                v->st[s] = ST_RESTRICTED;
+                continue;
+            }
             rep->missing++;
             break;
         case ST_LOOP:
@@ -228,7 +243,8 @@ static void check_lid(vstate *v, unsigned lid)
         return;
     uint32_t maxlen = 0;
     for (uint32_t s = 0; s < nsw; s++) {
-        if (!v->srcw[s] || v->dist[(size_t)s * nsw + dsw] == 255)
+        if (!v->srcw[s] || v->dist[(size_t)s * nsw + dsw] == 255 ||
+            v->st[s] == ST_RESTRICTED)
             continue;
         uint64_t w = v->srcw[s] - (s == dsw ? 1u : 0u);
         if (!w)

@@ -5,6 +5,12 @@ const ibr__builtin ibr__builtins[] = {
     {"minhop",
      "shortest paths, least-loaded port per destination (OpenSM's default)",
      IBR_CAP_LMC | IBR_CAP_MINIMAL, ibr__minhop_route},
+    {"updn",
+     "up/down: shortest legal up*down* paths from root switches; credit-loop free",
+     IBR_CAP_LMC | IBR_CAP_DEADLOCK_FREE, ibr__updn_route},
+    {"dnup",
+     "down/up: like updn with ranks measured from the switches carrying end nodes",
+     IBR_CAP_LMC | IBR_CAP_DEADLOCK_FREE, ibr__dnup_route},
 };
 
 const size_t ibr__n_builtins = sizeof ibr__builtins / sizeof ibr__builtins[0];

@@ -5,5 +5,7 @@
 #include "core/internal.h"
 
 int ibr__minhop_route(ibr_run *run, void *user);
+int ibr__updn_route(ibr_run *run, void *user);
+int ibr__dnup_route(ibr_run *run, void *user);
 
 #endif

@@ -423,6 +423,7 @@ class ibr_verify_report(Structure):
         ("dead_end", c_uint64),
         ("unreachable", c_uint64),
         ("spurious", c_uint64),
+        ("restricted", c_uint64),
         ("nonminimal", c_uint64),
         ("pairs", c_uint64),
         ("pairs_ok", c_uint64),

@@ -303,6 +303,8 @@ class VerifyReport:
     dead_end: int
     unreachable: int
     spurious: int
+    #: Pairs without a route that the engine's own rules make unreachable.
+    restricted: int
     nonminimal: int
     pairs: int
     pairs_ok: int

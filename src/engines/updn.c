@@ -1,0 +1,536 @@
+/*
+ * updn and dnup: minimum-hop routing restricted to legal up/down paths, as
+ * OpenSM 3.3 does it, so that the routes have no credit loops.
+ *
+ * updn ranks switches by their distance from root switches (given, or
+ * found by OpenSM's hop-histogram heuristic); dnup ranks them by their
+ * distance from the switches that carry end nodes. A link then points UP
+ * toward the smaller rank (ties broken by node GUID, or by the ids map),
+ * and a route may never go UP after it went DOWN (updn) or DOWN after UP
+ * (dnup). For every destination switch a breadth-first search that tracks
+ * the direction of the last step computes the legal hop count of every
+ * port; the shared LFT builder (ucast.c) then balances destinations over
+ * the ports with the least legal hop count, exactly as minhop does.
+ *
+ * Where OpenSM's dnup treats links between switches of equal rank as
+ * "EQUAL" steps allowed in any direction (which lets a torus whose switches
+ * all carry hosts route with credit loops), ibroute breaks the tie by node
+ * GUID as updn does, so dnup keeps its promise of deadlock freedom.
+ *
+ * Time: O(S·(S+E)) for the searches (parallel over destinations) plus the
+ * LFT builder. Memory: S^2 bytes of hop counts and S^2·ceil(P/64) words of
+ * candidate masks.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buffer.h"
+#include "engines/engines.h"
+#include "engines/ucast.h"
+
+#define RANK_INF UINT32_MAX
+
+enum { DIR_UP = 0, DIR_DOWN = 1 };
+
+typedef struct ud_worker {
+    uint8_t *hv;      /* per adjacency entry: hops to the destination via it */
+    uint8_t *least;   /* per switch */
+    uint8_t *state;   /* per switch: direction of the step that reached it */
+    uint8_t *queued;  /* per switch */
+    uint32_t *queue;  /* ring of n_sw */
+    unsigned maxhops;
+} ud_worker;
+
+typedef struct ud_job {
+    const ibr_topo *t;
+    int dnup;
+    const uint32_t *rank;
+    const uint64_t *id;
+    const uint32_t *depth;   /* dnup: distance to the deepest switch, ties */
+    const uint32_t *rev;     /* adjacency entry of the other direction */
+    const uint8_t *plain;    /* connect_roots (updn): unconstrained hops, or NULL */
+    unsigned penalty;        /* connect_roots (dnup): extra hops of an illegal step */
+    uint8_t *least;          /* n_sw x n_sw, row = from */
+    uint64_t *mask;          /* (n_sw x n_sw) x words candidate bits */
+    unsigned words;
+    ud_worker *w;
+} ud_job;
+
+/* Direction of the step from a to b as the search walks away from the
+   destination. */
+static int step_dir(const ud_job *j, uint32_t a, uint32_t b)
+{
+    uint32_t ra = j->rank[a], rb = j->rank[b];
+    if (!j->dnup && ra == 0 && rb == 0)
+        return DIR_UP;
+    if (ra < rb)
+        return DIR_DOWN;
+    if (ra > rb)
+        return DIR_UP;
+    /* dnup: between equal ranks, DOWN leads toward the deepest switch, so
+       that every switch has a DOWN path to it and the order stays total */
+    if (j->dnup && j->depth[a] != j->depth[b])
+        return j->depth[b] < j->depth[a] ? DIR_DOWN : DIR_UP;
+    return j->id[a] > j->id[b] ? DIR_UP : DIR_DOWN;
+}
+
+static void store_column(const ud_job *j, uint32_t r, const uint8_t *least, const uint8_t *hv)
+{
+    const ibr_topo *t = j->t;
+    size_t n = t->n_sw;
+    for (uint32_t b = 0; b < n; b++) {
+        j->least[(size_t)b * n + r] = least[b];
+        uint64_t *m = j->mask + ((size_t)b * n + r) * j->words;
+        memset(m, 0, j->words * sizeof *m);
+        if (b == r || least[b] == 255)
+            continue;
+        for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++)
+            if (hv[e] == least[b]) {
+                uint32_t k = e - t->adj_off[b];
+                m[k >> 6] |= 1ULL << (k & 63);
+            }
+    }
+}
+
+static int bfs_dest(void *arg, unsigned worker, size_t ri)
+{
+    const ud_job *j = arg;
+    const ibr_topo *t = j->t;
+    ud_worker *w = &j->w[worker];
+    uint32_t r = (uint32_t)ri;
+    size_t n = t->n_sw;
+    if (j->plain && j->rank[r] == 0) {
+        /* connect_roots: routes toward a root are plain shortest paths */
+        const uint8_t *col = j->plain;
+        for (uint32_t b = 0; b < n; b++)
+            w->least[b] = col[(size_t)b * n + r];
+        for (uint32_t b = 0; b < n; b++)
+            for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
+                unsigned hn = col[(size_t)t->adj[e].sw * n + r];
+                w->hv[e] = hn < 254 ? (uint8_t)(hn + 1) : 255;
+            }
+        store_column(j, r, w->least, w->hv);
+        return 0;
+    }
+    memset(w->hv, 255, t->n_adj ? t->n_adj : 1);
+    memset(w->least, 255, n);
+    memset(w->queued, 0, n);
+    uint32_t head = 0, count = 0;
+    w->least[r] = 0;
+    w->state[r] = j->dnup ? DIR_DOWN : DIR_UP;
+    w->queued[r] = 1;
+    w->queue[0] = r;
+    count = 1;
+    while (count) {
+        uint32_t u = w->queue[head];
+        head = head + 1 == n ? 0 : head + 1;
+        count--;
+        w->queued[u] = 0;
+        int cur = w->state[u];
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t b = t->adj[e].sw;
+            int nd = step_dir(j, u, b);
+            unsigned h = w->least[u];
+            /* updn: no UP after DOWN; dnup: no DOWN after UP */
+            int illegal = j->dnup ? (cur == DIR_UP && nd == DIR_DOWN)
+                                  : (cur == DIR_DOWN && nd == DIR_UP);
+            if (illegal) {
+                if (!j->penalty)
+                    continue;
+                h += j->penalty;
+                if (h >= 64)
+                    continue;
+            }
+            uint32_t back = j->rev[e];
+            if (h + 1 < w->hv[back]) {
+                w->hv[back] = (uint8_t)(h + 1);
+                if (h + 1 < w->least[b])
+                    w->least[b] = (uint8_t)(h + 1);
+                if (h + 1 > w->maxhops)
+                    w->maxhops = h + 1;
+                if (!w->queued[b]) {
+                    w->state[b] = (uint8_t)nd;
+                    w->queued[b] = 1;
+                    uint32_t tail = head + count;
+                    if (tail >= n)
+                        tail -= (uint32_t)n;
+                    w->queue[tail] = b;
+                    count++;
+                }
+            }
+        }
+    }
+    store_column(j, r, w->least, w->hv);
+    return 0;
+}
+
+typedef struct ud_cands {
+    const ibr_topo *t;
+    const uint64_t *mask;
+    unsigned words;
+} ud_cands;
+
+static void ud_candidates(void *arg, uint32_t s, uint32_t *cand_off, uint8_t *cand)
+{
+    const ud_cands *c = arg;
+    const ibr_topo *t = c->t;
+    size_t n = t->n_sw;
+    uint32_t k = 0, a0 = t->adj_off[s];
+    for (uint32_t d = 0; d < n; d++) {
+        cand_off[d] = k;
+        const uint64_t *m = c->mask + ((size_t)s * n + d) * c->words;
+        for (unsigned wd = 0; wd < c->words; wd++) {
+            uint64_t bits = m[wd];
+            while (bits) {
+                unsigned b = (unsigned)__builtin_ctzll(bits);
+                bits &= bits - 1;
+                cand[k++] = t->adj[a0 + wd * 64 + b].port;
+            }
+        }
+    }
+    cand_off[n] = k;
+}
+
+/* Multi-source BFS over switch links: rank = distance to the nearest
+   source (rank[s] == 0 on entry), RANK_INF when unreachable. */
+static void rank_bfs(const ibr_topo *t, uint32_t *rank, uint32_t *queue)
+{
+    uint32_t head = 0, tail = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        if (rank[s] == 0)
+            queue[tail++] = s;
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t b = t->adj[e].sw;
+            if (rank[b] > rank[u] + 1) {
+                rank[b] = rank[u] + 1;
+                queue[tail++] = b;
+            }
+        }
+    }
+}
+
+/* End ports (CA and router ports) cabled to each switch over active links. */
+static void count_endports(const ibr_topo *t, uint32_t *cnt)
+{
+    memset(cnt, 0, t->n_sw * sizeof *cnt);
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        const ibr__node *sn = &t->nodes[t->sw_node[s]];
+        for (unsigned p = 1; p <= sn->nports; p++) {
+            const ibr__port *pt = &t->ports[sn->port_off + p];
+            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
+                t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+                cnt[s]++;
+        }
+    }
+}
+
+/* OpenSM's root heuristic: a switch is a root when, weighting every switch
+   by its end ports, one hop distance holds more than 90 % of the end ports
+   and no other distance more than 5 %. */
+static unsigned find_roots(const ibr_topo *t, const uint8_t *hops, const uint32_t *eps,
+                           uint32_t *rank)
+{
+    size_t n = t->n_sw;
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < n; s++)
+        total += eps[s];
+    double thd1 = (double)total * 0.9, thd2 = (double)total * 0.05;
+    unsigned roots = 0;
+    for (uint32_t x = 0; x < n; x++) {
+        uint64_t hist[64];
+        memset(hist, 0, sizeof hist);
+        for (uint32_t y = 0; y < n; y++)
+            if (eps[y] && hops[(size_t)x * n + y] < 64)
+                hist[hops[(size_t)x * n + y]] += eps[y];
+        unsigned over1 = 0, over2 = 0;
+        for (unsigned h = 0; h < 64; h++) {
+            over1 += (double)hist[h] > thd1;
+            over2 += (double)hist[h] > thd2;
+        }
+        if (over1 == 1 && over2 == 1) {
+            rank[x] = 0;
+            roots++;
+        }
+    }
+    return roots;
+}
+
+/* Roots from the options: switch GUIDs, or end-port / node GUIDs meaning
+   the switch they are cabled to. */
+static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *rank,
+                            ibr_context *ctx)
+{
+    unsigned roots = 0;
+    for (size_t i = 0; i < o->n_root_guids; i++) {
+        uint32_t node;
+        unsigned port;
+        if (ibr_topo_find_guid(&node, &port, t, o->root_guids[i]) < 0) {
+            ibr__log(ctx, IBR_LOG_WARN, "updn: root GUID 0x%016" PRIx64 " not in the fabric",
+                     o->root_guids[i]);
+            continue;
+        }
+        uint32_t sw = t->nodes[node].sw;
+        if (sw == IBR_NONE) {
+            const ibr__port *pt = ibr__tport(t, node, port ? port : 1);
+            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE)
+                sw = t->nodes[pt->remote_node].sw;
+        }
+        if (sw == IBR_NONE) {
+            ibr__log(ctx, IBR_LOG_WARN,
+                     "updn: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one",
+                     o->root_guids[i]);
+            continue;
+        }
+        if (rank[sw] != 0) {
+            rank[sw] = 0;
+            roots++;
+        }
+    }
+    return roots;
+}
+
+static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank)
+{
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = 0;
+    for (uint32_t s = 0; s < t->n_sw && rc == 0; s++)
+        if (rank[s] == 0)
+            rc = ibr__buf_printf(&b, t->ctx, "0x%" PRIx64 "\n", t->nodes[t->sw_node[s]].guid);
+    if (rc == 0)
+        rc = ibr_run_add_artifact(run, "opensm-updn-roots.dump", b.data ? b.data : "", b.size);
+    ibr_buffer_dispose(&b);
+    return rc;
+}
+
+static int route_updown(ibr_run *run, int dnup)
+{
+    const ibr_topo *t = run->topo;
+    const ibr_options *o = &run->opts;
+    ibr_context *ctx = t->ctx;
+    const char *name = dnup ? "dnup" : "updn";
+    size_t n = t->n_sw;
+    if (n == 0)
+        return ibr__run_decline(run, "the fabric has no switches");
+    int rc = 0;
+    unsigned nw = run->nthreads > n ? (unsigned)n : run->nthreads;
+    uint32_t *rank = ibr__mallocarray(ctx, n, sizeof *rank);
+    uint32_t *eps = ibr__mallocarray(ctx, n, sizeof *eps);
+    uint32_t *queue = ibr__mallocarray(ctx, n, sizeof *queue);
+    uint64_t *id = ibr__mallocarray(ctx, n, sizeof *id);
+    uint32_t *rev = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *rev);
+    uint32_t *port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *port_adj);
+    uint32_t *depth = ibr__mallocarray(ctx, n, sizeof *depth);
+    uint8_t *plain = NULL, *least = NULL;
+    uint64_t *mask = NULL;
+    ud_worker *w = ibr__calloc(ctx, nw, sizeof *w);
+    ud_job j;
+    memset(&j, 0, sizeof j);
+    if (!rank || !eps || !queue || !id || !rev || !port_adj || !depth || !w)
+        goto nomem;
+
+    /* ranks */
+    for (uint32_t s = 0; s < n; s++) {
+        rank[s] = RANK_INF;
+        id[s] = t->nodes[t->sw_node[s]].guid;
+    }
+    count_endports(t, eps);
+    unsigned roots = 0;
+    if (dnup) {
+        for (uint32_t s = 0; s < n; s++)
+            if (eps[s]) {
+                rank[s] = 0;
+                roots++;
+            }
+        if (!roots) {
+            rc = ibr__run_decline(run, "no switch carries an end node (no leaf switches)");
+            goto out;
+        }
+    } else if (o->n_root_guids) {
+        roots = given_roots(t, o, rank, ctx);
+        if (!roots) {
+            rc = ibr__run_decline(run, "none of the %zu root GUIDs given is a switch or "
+                                       "an end port cabled to a switch",
+                                  o->n_root_guids);
+            goto out;
+        }
+    } else {
+        if ((rc = ibr__switch_hops(&plain, t, nw)) < 0)
+            goto nomem;
+        roots = find_roots(t, plain, eps, rank);
+        if (!roots) {
+            rc = ibr__run_decline(run, "no root switch found by the hop-histogram "
+                                       "heuristic and none given (the fabric does not look "
+                                       "like a tree); give root GUIDs");
+            goto out;
+        }
+    }
+    rank_bfs(t, rank, queue);
+    if (dnup) {
+        /* the deepest switch: largest finite rank, lowest index */
+        uint32_t g = 0;
+        for (uint32_t s = 1; s < n; s++)
+            if (rank[s] != RANK_INF && (rank[g] == RANK_INF || rank[s] > rank[g]))
+                g = s;
+        for (uint32_t s = 0; s < n; s++)
+            depth[s] = s == g ? 0 : RANK_INF;
+        rank_bfs(t, depth, queue);
+    }
+    for (size_t i = 0; i < o->n_ids; i++) {
+        uint32_t node;
+        if (ibr_topo_find_guid(&node, NULL, t, o->ids[i].guid) == 0 &&
+            t->nodes[node].sw != IBR_NONE)
+            id[t->nodes[node].sw] = o->ids[i].id;
+    }
+    if (!dnup && (rc = roots_artifact(run, t, rank)) < 0)
+        goto nomem;
+
+    /* reverse adjacency */
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        port_adj[i] = IBR_NONE;
+    uint32_t maxdeg = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t deg = t->adj_off[s + 1] - t->adj_off[s];
+        if (deg > maxdeg)
+            maxdeg = deg;
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            port_adj[t->nodes[t->sw_node[s]].port_off + t->adj[e].port] = e;
+    }
+    for (uint32_t s = 0; s < n; s++)
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            rev[e] = port_adj[t->nodes[t->sw_node[t->adj[e].sw]].port_off + t->adj[e].rport];
+
+    j.words = maxdeg ? (maxdeg + 63) / 64 : 1;
+    least = ibr__mallocarray(ctx, n * n, 1);
+    mask = ibr__mallocarray(ctx, n * n * j.words, sizeof *mask);
+    if (!least || !mask)
+        goto nomem;
+    for (unsigned i = 0; i < nw; i++) {
+        w[i].hv = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, 1);
+        w[i].least = ibr__mallocarray(ctx, n, 1);
+        w[i].state = ibr__mallocarray(ctx, n, 1);
+        w[i].queued = ibr__mallocarray(ctx, n, 1);
+        w[i].queue = ibr__mallocarray(ctx, n, sizeof *w[i].queue);
+        if (!w[i].hv || !w[i].least || !w[i].state || !w[i].queued || !w[i].queue)
+            goto nomem;
+    }
+    j.t = t;
+    j.dnup = dnup;
+    j.rank = rank;
+    j.id = id;
+    j.depth = depth;
+    j.rev = rev;
+    j.least = least;
+    j.mask = mask;
+    j.w = w;
+    if (o->connect_roots && !dnup) {
+        if (!plain && (rc = ibr__switch_hops(&plain, t, nw)) < 0)
+            goto nomem;
+        j.plain = plain;
+    }
+    if ((rc = ibr_run_progress(run, name, 0, 2)) < 0)
+        goto out;
+    if ((rc = ibr__parallel_for(nw, n, bfs_dest, &j)) < 0)
+        goto out;
+    if (dnup && o->connect_roots) {
+        /* OpenSM's dnup connect_roots: search again, allowing the illegal
+           step at a penalty of one more than the longest legal route */
+        unsigned maxh = 0;
+        for (unsigned i = 0; i < nw; i++)
+            if (w[i].maxhops > maxh)
+                maxh = w[i].maxhops;
+        j.penalty = maxh + 1;
+        if ((rc = ibr__parallel_for(nw, n, bfs_dest, &j)) < 0)
+            goto out;
+    }
+    if ((rc = ibr_run_progress(run, name, 1, 2)) < 0)
+        goto out;
+    /* every pair of switches carrying end nodes that the topology connects
+       must be connected under the rules too, or the engine does not apply */
+    {
+        uint32_t *comp = queue; /* reuse: component labels */
+        uint32_t *q2 = port_adj; /* reuse: BFS queue (n_ports >= n_sw) */
+        for (uint32_t s = 0; s < n; s++)
+            comp[s] = RANK_INF;
+        for (uint32_t s0 = 0; s0 < n; s0++) {
+            if (comp[s0] != RANK_INF)
+                continue;
+            uint32_t h = 0, tl = 0;
+            comp[s0] = s0;
+            q2[tl++] = s0;
+            while (h < tl) {
+                uint32_t u = q2[h++];
+                for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++)
+                    if (comp[t->adj[e].sw] == RANK_INF) {
+                        comp[t->adj[e].sw] = s0;
+                        q2[tl++] = t->adj[e].sw;
+                    }
+            }
+        }
+        uint64_t cut = 0;
+        uint32_t ca = 0, cb = 0;
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t b = 0; b < n && eps[a]; b++)
+                if (eps[b] && comp[a] == comp[b] && least[(size_t)a * n + b] == 255) {
+                    if (!cut++) {
+                        ca = a;
+                        cb = b;
+                    }
+                }
+        if (cut) {
+            rc = ibr__run_decline(
+                run,
+                "%" PRIu64 " pairs of switches carrying end nodes have no legal %s "
+                "path (first: 0x%016" PRIx64 " to 0x%016" PRIx64 ")",
+                cut, dnup ? "down/up" : "up/down", t->nodes[t->sw_node[ca]].guid,
+                t->nodes[t->sw_node[cb]].guid);
+            goto out;
+        }
+    }
+    ud_cands c = {t, mask, j.words};
+    rc = ibr__ucast_build(run, least, ud_candidates, &c, dnup ? "dnup: forwarding tables"
+                                                             : "updn: forwarding tables");
+    if (rc < 0)
+        goto out;
+    ibr__free(ctx, run->res->hops);
+    run->res->hops = least;
+    least = NULL;
+    goto out;
+nomem:
+    rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+out:
+    if (w)
+        for (unsigned i = 0; i < nw; i++) {
+            ibr__free(ctx, w[i].hv);
+            ibr__free(ctx, w[i].least);
+            ibr__free(ctx, w[i].state);
+            ibr__free(ctx, w[i].queued);
+            ibr__free(ctx, w[i].queue);
+        }
+    ibr__free(ctx, w);
+    ibr__free(ctx, rank);
+    ibr__free(ctx, eps);
+    ibr__free(ctx, queue);
+    ibr__free(ctx, id);
+    ibr__free(ctx, rev);
+    ibr__free(ctx, port_adj);
+    ibr__free(ctx, depth);
+    ibr__free(ctx, plain);
+    ibr__free(ctx, least);
+    ibr__free(ctx, mask);
+    return rc;
+}
+
+int ibr__updn_route(ibr_run *run, void *user)
+{
+    (void)user;
+    return route_updown(run, 0);
+}
+
+int ibr__dnup_route(ibr_run *run, void *user)
+{
+    (void)user;
+    return route_updown(run, 1);
+}
