@@ -29,6 +29,7 @@
 #include "fabric.h"
 #include "formats.h"
 #include "generate.h"
+#include "guidlist.h"
 #include "options.h"
 #include "result.h"
 #include "route.h"
