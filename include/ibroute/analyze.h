@@ -3,10 +3,33 @@
  * @brief Routing quality analysis: path lengths, link load, congestion
  *        under traffic patterns, effective bisection bandwidth, VL usage.
  *
- * The analysis walks the result's LFTs between end ports (CA and router
- * ports with a LID). A flow is (source end port, destination LID); links
- * are directed switch-to-switch links (host links carry at most what their
- * host sends or receives and are left out).
+ * The analysis walks the result's LFTs between end ports: CA and router
+ * ports with a LID, cabled to a switch over an active link, numbered
+ * 0..N-1 in node index then port order. A flow is (source end port,
+ * destination LID of another end port); links are directed
+ * switch-to-switch links (host links carry at most what their host sends
+ * or receives and are left out). Hop counts, stretch and link loads follow
+ * the definitions of ibr_verify() and give the same numbers.
+ *
+ * Traffic patterns:
+ * - all-to-all: every end port to every LID of every other end port;
+ * - shift k (k = 1..N-1): end port i sends to end port (i + k) mod N;
+ * - random permutation: a seeded uniform permutation p, end port i sends to
+ *   p(i) (fixed points send nothing);
+ * - random bisection: a seeded uniform permutation p, end ports p(2j) and
+ *   p(2j+1) send to each other (with N odd one end port stays idle).
+ * The random patterns depend only on ibr_analyze_options::seed and their
+ * index. Patterns other than all-to-all send to the destination's base LID,
+ * or with ibr_analyze_options::base_lid_only = 0 to base LID +
+ * (i mod 2^LMC) for source i, spreading sources over the LMC paths.
+ *
+ * For each pattern the congestion of a link is the number of the pattern's
+ * flows crossing it; a flow's share is 1/c for the largest congestion c on
+ * its way (1 when it crosses no switch-to-switch link, 0 when its route is
+ * broken or its destination unreachable: such flows count in
+ * ibr_pattern_stats::unrouted). A pattern's eBB is the mean share of its
+ * flows (1 for a pattern without flows). The all-to-all pattern uses the
+ * all-to-all link loads as congestion.
  */
 #ifndef IBROUTE_ANALYZE_H
 #define IBROUTE_ANALYZE_H
@@ -62,7 +85,7 @@ typedef struct ibr_pattern_stats {
 /** Results of ibr_analyze(). Opaque. */
 typedef struct ibr_analysis ibr_analysis;
 
-/** The numbers, copied out by ibr_analysis_summary(). */
+/** The numbers, copied out by ibr_analysis_summary_get(). */
 typedef struct ibr_analysis_summary {
     unsigned int version;        /**< set by the caller: ::IBR_ANALYSIS_SUMMARY_VERSION */
     uint32_t endports;           /**< N */
@@ -97,12 +120,18 @@ typedef struct ibr_analysis_summary {
  * @param opts options or NULL for the defaults; borrowed for the call.
  * @return 0; ::IBR_EINVAL (NULL, failed result, result of another topology,
  *         unknown pattern bits); ::IBR_EVERSION; ::IBR_ENOMEM.
- * Time complexity: O(L·S) for path lengths and all-to-all, O(N^2·D) for the
- * shift patterns (N end ports, D diameter), O(n_random·N·D) for the random
- * ones. A 10,000-endpoint fabric takes seconds.
- * Thread-safe on shared read-only inputs. Worker threads
- * (ibr_analyze_options::threads) allocate through the topology's context,
- * whose allocator must then be thread-safe.
+ * Time complexity: O(S·(S+E) + L·S) for path lengths, link loads and
+ * all-to-all (S switches, E links, L LIDs; O(L·(S+N)) when per-pair SLs
+ * or SL2VL tables make the VL of a flow depend on its source), O(N^2·D)
+ * for the shift patterns (N end ports, D the longest switch path),
+ * O(n_random·N·D) for the random ones. Memory: O(S^2 + L·S) (a switch
+ * distance matrix and, when shift or random patterns are asked for, a
+ * copy of the LFTs laid out for the walks) plus O(S + E + N·D) per worker.
+ * An 11,664-host three-level fat tree takes a few seconds, almost all in
+ * its 11,663 shifts.
+ * Thread-safe on shared read-only inputs. Work is spread over
+ * ibr_analyze_options::threads workers; all allocation happens on the
+ * calling thread, so the allocator need not be thread-safe.
  */
 IBR_API int ibr_analyze(ibr_analysis **out, const ibr_topo *t, const ibr_result *r,
                         const ibr_analyze_options *opts);
@@ -136,8 +165,12 @@ IBR_API int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, 
 /**
  * Paths per VL: @p counts[vl], for vl = 0..15, is the number of routed
  * all-to-all flows that travel on VL @c vl over at least one
- * switch-to-switch hop (the VL of a hop comes from the path's SL through
- * the SL2VL table of that switch; a flow may use several VLs).
+ * switch-to-switch hop (a flow may use several VLs; flows between two
+ * ports of one switch use none). The VL of the hop of switch @c s from
+ * port @c in to port @c out is ibr_result_sl2vl(r, s, in, out)[sl], with
+ * @c sl = ibr_result_path_sl(r, source LID, destination LID) and @c in the
+ * port the source is cabled to at the first switch; without SLs and SL2VL
+ * tables every flow uses VL 0.
  * @p counts is the caller's array of 16 entries.
  * @return 0, ::IBR_EINVAL (NULL argument). Thread-safe.
  * Time complexity: O(1).
@@ -161,7 +194,11 @@ IBR_API int ibr_analysis_link_loads(const ibr_analysis *a, uint64_t *loads, size
 
 /**
  * Write the analysis as JSON (one object), appended to the caller's buffer
- * (left as it was on failure; free it with ibr_buffer_dispose()).
+ * (left as it was on failure; free it with ibr_buffer_dispose()). Keys:
+ * "engine", "options" (patterns, n_random, seed, base_lid_only), the
+ * fields of ::ibr_analysis_summary under their own names (each pattern
+ * family an object with the fields of ::ibr_pattern_stats),
+ * "hop_histogram" (array indexed by hops) and "vl_usage" (16 numbers).
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
  *         ::IBR_ENOMEM. Thread-safe on a shared analysis, one buffer per
  *         thread. Time complexity: O(max hops + output).
