@@ -834,6 +834,8 @@ int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a)
     for (unsigned v = 0; v < 16 && !rc; v++)
         if (a->vl[v])
             rc = ibr__buf_printf(out, ctx, " VL%u %llu", v, (unsigned long long)a->vl[v]);
+    if (!rc && !s->vls_used)
+        rc = ibr__buf_puts(out, ctx, " none");
     if (!rc)
         rc = ibr__buf_printf(out, ctx, ")\n%-12s %8s %12s %10s %9s %9s %9s %8s\n", "pattern",
                              "patterns", "flows", "unrouted", "max-cong", "mean-max", "cong-free",

@@ -206,8 +206,9 @@ static int eval_pattern(void *arg, unsigned worker, size_t k)
     for (size_t i = 0; i < nt; i++)
         if (cnt[touched[i]] > max)
             max = cnt[touched[i]];
-    double share = 0.0;
-    for (uint32_t f = 0; f < nf; f++) {
+    /* without congestion every routed flow gets its full share */
+    double share = max <= 1 ? (double)(nf - unrouted) : 0.0;
+    for (uint32_t f = 0; f < nf && max > 1; f++) {
         uint32_t len = flen[f];
         if (len == IBR_NONE)
             continue;
