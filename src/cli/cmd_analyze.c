@@ -1,0 +1,297 @@
+/*
+ * cmd_analyze.c - `ibr analyze`: measure a routing's quality (path lengths,
+ * link load, congestion under traffic patterns, effective bisection
+ * bandwidth, VL usage) with ibr_analyze().
+ *
+ *   ibr analyze TOPOLOGY [LFTS_DUMP] [-R CHAIN] [--json]
+ *               [--patterns all|a2a,shift,perm,bisect] [--random N] [--seed N]
+ *               [--guid2lid FILE] [--threads N]
+ *
+ * Without LFTS_DUMP the topology is routed in memory with CHAIN (default
+ * minhop). Uses the public API only.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_analyze(int argc, char **argv);
+void usage_analyze(FILE *o);
+
+void usage_analyze(FILE *o)
+{
+    fputs("usage: ibr analyze TOPOLOGY [LFTS_DUMP] [-R CHAIN] [--json] [options]\n"
+          "\n"
+          "Measure a routing: hop counts and stretch, link load over all pairs (the edge\n"
+          "forwarding index), congestion and effective bisection bandwidth under traffic\n"
+          "patterns, and VL usage. The routing is read from LFTS_DUMP (opensm-lfts.dump or\n"
+          "ibroute's dump_lfts format) or, without it, computed in memory with CHAIN.\n"
+          "\n"
+          "Options:\n"
+          "  -R, --routing-engine CHAIN  engines tried in order (default minhop)\n"
+          "  --json                      one JSON object instead of the text report\n"
+          "  --patterns LIST             all (default) or a comma list of a2a, shift,\n"
+          "                              perm, bisect\n"
+          "  --random N                  random permutations and bisections each (100)\n"
+          "  --seed N                    seed of the random patterns (1)\n"
+          "  --all-lids                  patterns spread sources over the destination's\n"
+          "                              LMC LIDs (default: base LIDs only)\n"
+          "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
+          "  --threads N                 worker threads (0 = one per CPU, the default)\n"
+          "\n"
+          "Exit status: 0 when every pair with a path is routed, 1 when some are not,\n"
+          "2 on usage or input errors.\n",
+          o);
+}
+
+/* "all" or a comma list of pattern names; -1 on error. */
+static int parse_patterns(const char *s, unsigned int *out)
+{
+    static const struct {
+        const char *name;
+        unsigned int bit;
+    } names[] = {
+        {"all", IBR_PATTERN_ALL},
+        {"a2a", IBR_PATTERN_ALL_TO_ALL},
+        {"all-to-all", IBR_PATTERN_ALL_TO_ALL},
+        {"shift", IBR_PATTERN_SHIFT},
+        {"perm", IBR_PATTERN_PERMUTATION},
+        {"permutation", IBR_PATTERN_PERMUTATION},
+        {"bisect", IBR_PATTERN_BISECTION},
+        {"bisection", IBR_PATTERN_BISECTION},
+    };
+    unsigned int bits = 0;
+
+    while (*s) {
+        size_t n = strcspn(s, ","), i;
+
+        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
+                break;
+        if (i == sizeof(names) / sizeof(names[0])) {
+            cli_error("--patterns", "unknown pattern '%.*s' (all, a2a, shift, perm, bisect)",
+                      (int)n, s);
+            return -1;
+        }
+        bits |= names[i].bit;
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    if (!bits) {
+        cli_error("--patterns", "no pattern given");
+        return -1;
+    }
+    *out = bits;
+    return 0;
+}
+
+static int opt_number(const char *opt, const char *val, uint64_t max, uint64_t *out)
+{
+    if (cli_parse_u64(val, max, out) < 0) {
+        cli_error(opt, "'%s' is not a number in 0..%" PRIu64, val, max);
+        return -1;
+    }
+    return 0;
+}
+
+/* Remove every LID (before applying a guid2lid file). */
+static int clear_lids(ibr_fabric *f)
+{
+    uint32_t n = ibr_fabric_node_count(f), i;
+
+    for (i = 0; i < n; i++) {
+        ibr_node_info ni;
+        unsigned int p, first, last;
+        int rc;
+
+        if (ibr_fabric_node_info(&ni, f, i) < 0)
+            continue;
+        first = ni.type == IBR_NODE_SWITCH ? 0 : 1;
+        last = ni.type == IBR_NODE_SWITCH ? 0 : ni.nports;
+        for (p = first; p <= last; p++)
+            if ((rc = ibr_fabric_set_lid(f, i, p, 0, 0)) < 0)
+                return rc;
+    }
+    return 0;
+}
+
+/* The fabric of TOPOLOGY (a file or gen:SPEC) with its LIDs; prints errors. */
+static int load_topology(ibr_topo **out, ibr_context *ctx, const char *src,
+                         const char *guid2lid)
+{
+    ibr_fabric *f = NULL;
+    char *buf = NULL;
+    size_t len;
+    int rc, err;
+
+    rc = ibr_fabric_create(&f, ctx);
+    if (rc < 0) {
+        cli_lib_error(src, NULL, rc);
+        return -1;
+    }
+    if (strncmp(src, "gen:", 4) == 0) {
+        rc = ibr_fabric_generate(f, src + 4);
+    } else {
+        if ((err = cli_read_file(src, &buf, &len)) != 0) {
+            cli_error(src, "%s", strerror(err));
+            goto fail;
+        }
+        rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
+        free(buf);
+        buf = NULL;
+    }
+    if (rc < 0) {
+        cli_lib_error(src, ibr_fabric_last_error(f), rc);
+        goto fail;
+    }
+    if (guid2lid) {
+        if ((err = cli_read_file(guid2lid, &buf, &len)) != 0) {
+            cli_error(guid2lid, "%s", strerror(err));
+            goto fail;
+        }
+        /* the file's LIDs replace the generated or parsed ones */
+        rc = clear_lids(f);
+        if (rc == 0)
+            rc = ibr_fabric_parse_guid2lid(f, buf, len);
+        free(buf);
+        buf = NULL;
+        if (rc < 0) {
+            cli_lib_error(guid2lid, ibr_fabric_last_error(f), rc);
+            goto fail;
+        }
+    }
+    /* ports still without a LID get one, the others keep theirs */
+    rc = ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
+    if (rc == 0)
+        rc = ibr_fabric_freeze(out, f);
+    if (rc < 0) {
+        cli_lib_error(src, ibr_fabric_last_error(f), rc);
+        goto fail;
+    }
+    ibr_fabric_destroy(f);
+    return 0;
+fail:
+    ibr_fabric_destroy(f);
+    return -1;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    enum { O_JSON = 256, O_PATTERNS, O_RANDOM, O_SEED, O_GUID2LID, O_THREADS, O_ALL_LIDS };
+    static const struct option lo[] = {{"routing-engine", required_argument, NULL, 'R'},
+                                       {"json", no_argument, NULL, O_JSON},
+                                       {"patterns", required_argument, NULL, O_PATTERNS},
+                                       {"random", required_argument, NULL, O_RANDOM},
+                                       {"seed", required_argument, NULL, O_SEED},
+                                       {"all-lids", no_argument, NULL, O_ALL_LIDS},
+                                       {"guid2lid", required_argument, NULL, O_GUID2LID},
+                                       {"threads", required_argument, NULL, O_THREADS},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *src, *dump = NULL, *chain = NULL, *guid2lid = NULL;
+    int json = 0, c, rc, ret = CLI_EXIT_ERROR;
+    uint64_t v;
+    ibr_analyze_options opts = IBR_ANALYZE_OPTIONS_INIT;
+    ibr_analysis_summary sum;
+    ibr_context *ctx = NULL;
+    ibr_topo *t = NULL;
+    ibr_result *r = NULL;
+    ibr_analysis *a = NULL;
+    ibr_buffer out = IBR_BUFFER_INIT;
+    char *buf = NULL;
+    size_t len;
+
+    while ((c = getopt_long(argc, argv, "R:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'R': chain = optarg; break;
+        case O_JSON: json = 1; break;
+        case O_PATTERNS:
+            if (parse_patterns(optarg, &opts.patterns) < 0)
+                return CLI_EXIT_ERROR;
+            break;
+        case O_RANDOM:
+            if (opt_number("--random", optarg, 1000000, &v) < 0)
+                return CLI_EXIT_ERROR;
+            opts.n_random = (unsigned int)v;
+            break;
+        case O_SEED:
+            if (opt_number("--seed", optarg, UINT64_MAX, &v) < 0)
+                return CLI_EXIT_ERROR;
+            opts.seed = v;
+            break;
+        case O_ALL_LIDS: opts.base_lid_only = 0; break;
+        case O_GUID2LID: guid2lid = optarg; break;
+        case O_THREADS:
+            if (opt_number("--threads", optarg, 1024, &v) < 0)
+                return CLI_EXIT_ERROR;
+            opts.threads = (unsigned int)v;
+            break;
+        case 'h': usage_analyze(stdout); return CLI_EXIT_OK;
+        default: usage_analyze(stderr); return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 1 != argc && optind + 2 != argc) {
+        cli_error("analyze", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr analyze --help')");
+        return CLI_EXIT_ERROR;
+    }
+    src = argv[optind];
+    if (optind + 2 == argc)
+        dump = argv[optind + 1];
+    if (dump && chain) {
+        cli_error("analyze", "-R and LFTS_DUMP exclude each other");
+        return CLI_EXIT_ERROR;
+    }
+    rc = ibr_context_create(&ctx, NULL);
+    if (rc < 0) {
+        cli_lib_error("context", NULL, rc);
+        return CLI_EXIT_ERROR;
+    }
+    if (load_topology(&t, ctx, src, guid2lid) < 0)
+        goto out;
+    if (dump) {
+        if ((rc = cli_read_file(dump, &buf, &len)) != 0) {
+            cli_error(dump, "%s", strerror(rc));
+            goto out;
+        }
+        rc = ibr_result_parse_lfts(&r, t, buf, len);
+        if (rc < 0) {
+            cli_lib_error(dump, r ? ibr_result_last_error(r) : NULL, rc);
+            goto out;
+        }
+    } else {
+        rc = ibr_route(&r, t, chain ? chain : "minhop", NULL);
+        if (rc < 0) {
+            cli_lib_error("route", r ? ibr_result_last_error(r) : ibr_context_last_error(ctx),
+                          rc);
+            ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
+            goto out;
+        }
+    }
+    rc = ibr_analyze(&a, t, r, &opts);
+    if (rc == 0)
+        rc = json ? ibr_analysis_write_json(&out, a) : ibr_analysis_write_text(&out, a);
+    if (rc < 0) {
+        cli_lib_error("analyze", NULL, rc);
+        goto out;
+    }
+    if (fwrite(out.data, 1, out.size, stdout) != out.size || fflush(stdout) != 0) {
+        cli_error("stdout", "%s", strerror(errno));
+        goto out;
+    }
+    memset(&sum, 0, sizeof(sum));
+    sum.version = IBR_ANALYSIS_SUMMARY_VERSION;
+    ibr_analysis_summary_get(&sum, a);
+    ret = sum.pairs_routed == sum.pairs ? CLI_EXIT_OK : CLI_EXIT_INVALID;
+out:
+    free(buf);
+    ibr_buffer_dispose(&out);
+    ibr_analysis_destroy(a);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+    return ret;
+}
