@@ -44,36 +44,11 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /* Monotonic clock in seconds. */
 double cli_now(void);
 
-/* GUID-list files (OpenSM's root/cn/io/guid_routing_order, ignore-guids and
- * ids files). */
-typedef enum cli_guid_kind {
-    CLI_GUIDS_PLAIN, /* "GUID [ignored text]" */
-    CLI_GUIDS_PORT,  /* "GUID port" (ignore-guids) */
-    CLI_GUIDS_ID     /* "GUID [id]" (updn ids; empty id = 0) */
-} cli_guid_kind;
-
-typedef struct cli_guid_list {
-    size_t n;
-    uint64_t *guids;      /* CLI_GUIDS_PLAIN */
-    ibr_guid_port *ports; /* CLI_GUIDS_PORT */
-    ibr_guid_id *ids;     /* CLI_GUIDS_ID */
-} cli_guid_list;
-
-/*
- * Parse a GUID-list text. Lines: leading white space skipped, empty lines
- * and lines starting with '#' skipped; the first token is a number in C
- * base notation (0x.. hex, leading 0 octal, else decimal) followed by white
- * space, '#' or the end of the line. On error returns -1 and writes
- * "line N: ..." into @p err.
- */
-int cli_parse_guid_list(cli_guid_list *out, const char *buf, size_t len,
-                        cli_guid_kind kind, char *err, size_t errlen);
-
-/* Read and parse a GUID-list file; prints "ibr: FILE: line N: ..." on error.
- * Returns 0 or -1. */
-int cli_load_guid_list(cli_guid_list *out, const char *path, cli_guid_kind kind);
-
-void cli_guid_list_free(cli_guid_list *l);
+/* Read a GUID-list file (OpenSM's root/cn/io/guid_routing_order, ids and
+ * ignore-guids files) and parse it with ibr_guid_list_parse(); prints
+ * "ibr: FILE: line N: ..." on error. Returns 0 or -1. */
+int cli_load_guid_list(ibr_guid_list **out, ibr_context *ctx, const char *path,
+                       ibr_guid_list_kind kind);
 
 /* Write @p s as a JSON string literal (with quotes). */
 void cli_json_string(FILE *f, const char *s);

@@ -1160,11 +1160,13 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
     }
 }
 
-static int load_opt_list(const char *path, cli_guid_kind kind, cli_guid_list *l)
+static int load_opt_list(ibr_guid_list **l, ibr_context *ctx, const char *path,
+                         ibr_guid_list_kind kind)
 {
+    *l = NULL;
     if (!path)
         return 0;
-    return cli_load_guid_list(l, path, kind);
+    return cli_load_guid_list(l, ctx, path, kind);
 }
 
 static int cmd_route(int argc, char **argv)
@@ -1213,7 +1215,8 @@ static int cmd_route(int argc, char **argv)
     ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
-    cli_guid_list roots = {0}, cns = {0}, ios = {0}, order = {0}, ignore = {0}, ids = {0};
+    ibr_guid_list *roots = NULL, *cns = NULL, *ios = NULL, *order = NULL, *ignore = NULL,
+                  *ids = NULL;
     progress_state ps;
     ibr_verify_report rep;
     file_list files = {NULL, 0};
@@ -1298,28 +1301,28 @@ static int cmd_route(int argc, char **argv)
         opts.seed = 1;
     }
 
-    if (load_opt_list(a.root_file, CLI_GUIDS_PLAIN, &roots) < 0 ||
-        load_opt_list(a.cn_file, CLI_GUIDS_PLAIN, &cns) < 0 ||
-        load_opt_list(a.io_file, CLI_GUIDS_PLAIN, &ios) < 0 ||
-        load_opt_list(a.order_file, CLI_GUIDS_PLAIN, &order) < 0 ||
-        load_opt_list(a.ignore_file, CLI_GUIDS_PORT, &ignore) < 0 ||
-        load_opt_list(a.ids_file, CLI_GUIDS_ID, &ids) < 0)
-        goto out;
-    opts.root_guids = roots.guids;
-    opts.n_root_guids = roots.n;
-    opts.cn_guids = cns.guids;
-    opts.n_cn_guids = cns.n;
-    opts.io_guids = ios.guids;
-    opts.n_io_guids = ios.n;
-    opts.guid_routing_order = order.guids;
-    opts.n_guid_routing_order = order.n;
-    opts.ignore_ports = ignore.ports;
-    opts.n_ignore_ports = ignore.n;
-    opts.ids = ids.ids;
-    opts.n_ids = ids.n;
-
     if (make_context(&ctx, log_level_for(a.verbose)) < 0)
         goto out;
+    if (load_opt_list(&roots, ctx, a.root_file, IBR_GUID_LIST_PLAIN) < 0 ||
+        load_opt_list(&cns, ctx, a.cn_file, IBR_GUID_LIST_PLAIN) < 0 ||
+        load_opt_list(&ios, ctx, a.io_file, IBR_GUID_LIST_PLAIN) < 0 ||
+        load_opt_list(&order, ctx, a.order_file, IBR_GUID_LIST_PLAIN) < 0 ||
+        load_opt_list(&ignore, ctx, a.ignore_file, IBR_GUID_LIST_PORT) < 0 ||
+        load_opt_list(&ids, ctx, a.ids_file, IBR_GUID_LIST_ID) < 0)
+        goto out;
+    opts.root_guids = roots ? ibr_guid_list_guids(roots) : NULL;
+    opts.n_root_guids = roots ? ibr_guid_list_count(roots) : 0;
+    opts.cn_guids = cns ? ibr_guid_list_guids(cns) : NULL;
+    opts.n_cn_guids = cns ? ibr_guid_list_count(cns) : 0;
+    opts.io_guids = ios ? ibr_guid_list_guids(ios) : NULL;
+    opts.n_io_guids = ios ? ibr_guid_list_count(ios) : 0;
+    opts.guid_routing_order = order ? ibr_guid_list_guids(order) : NULL;
+    opts.n_guid_routing_order = order ? ibr_guid_list_count(order) : 0;
+    opts.ignore_ports = ignore ? ibr_guid_list_ports(ignore) : NULL;
+    opts.n_ignore_ports = ignore ? ibr_guid_list_count(ignore) : 0;
+    opts.ids = ids ? ibr_guid_list_ids(ids) : NULL;
+    opts.n_ids = ids ? ibr_guid_list_count(ids) : 0;
+
     if (load_fabric(&f, ctx, a.topology) < 0 || apply_lids(f, a.guid2lid, a.lmc) < 0 ||
         freeze(&t, f, a.topology) < 0)
         goto out;
@@ -1375,13 +1378,14 @@ out:
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     ibr_fabric_destroy(f);
+    /* the lists were created with the context: destroy them first */
+    ibr_guid_list_destroy(roots);
+    ibr_guid_list_destroy(cns);
+    ibr_guid_list_destroy(ios);
+    ibr_guid_list_destroy(order);
+    ibr_guid_list_destroy(ignore);
+    ibr_guid_list_destroy(ids);
     ibr_context_destroy(ctx);
-    cli_guid_list_free(&roots);
-    cli_guid_list_free(&cns);
-    cli_guid_list_free(&ios);
-    cli_guid_list_free(&order);
-    cli_guid_list_free(&ignore);
-    cli_guid_list_free(&ids);
     return ret;
 }
 
