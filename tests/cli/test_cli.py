@@ -302,6 +302,43 @@ def test_guid_files():
     check(r["verify"]["valid"], "guid routing order: invalid")
 
 
+TWO_SWITCHES = """\
+Switch 8 "Switch1"
+[1] "Hca1"[1]
+[3] "Switch2"[3]
+
+Switch 8 "Switch2"
+[1] "Hca2"[1]
+[3] "Switch1"[3]
+
+Hca 1 "Hca1"
+[1] "Switch1"[1]
+
+Hca 1 "Hca2"
+[1] "Switch2"[1]
+"""
+
+
+def test_fallback_and_unroutable():
+    names = [e["name"] for e in jrun(["engines", "--json"])]
+    if "updn" not in names:
+        print("     (updn not built: fallback test skipped)")
+        return
+    # updn finds no root on two lone switches: it declines and minhop runs
+    n = write("two.net", TWO_SWITCHES)
+    r = jrun(["route", "--json", "-R", "updn", n])
+    check(r["engine"] == "minhop" and len(r["attempts"]) == 2, "fallback: %r" % r)
+    check(r["attempts"][0]["engine"] == "updn" and
+          r["attempts"][0]["status"] == "IBR_EDECLINED" and r["attempts"][0]["message"],
+          "updn attempt: %r" % r["attempts"][0])
+    out, _ = expect(["route", "-R", "updn", n], 0, r"attempt 1:\s+updn: declined \(.+\)")
+    # no_fallback: unroutable is exit status 1, the reason on stderr
+    out, err = expect(["route", "-R", "updn,no_fallback", n], 1, r"^engine:\s+\(none\)",
+                      r"^ibr: route: .*updn")
+    r = jrun(["route", "--json", "-R", "updn,no_fallback", n], 1)
+    check(r["status"] == "IBR_EUNROUTABLE" and r["verify"] is None, "unroutable: %r" % r)
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -311,7 +348,8 @@ def main():
     TMP = tempfile.mkdtemp(prefix="ibr-cli-test-")
     tests = [test_version_help, test_engines, test_gen_info, test_gen_errors,
              test_faults_and_lmc, test_route_outputs, test_route_lids,
-             test_netfile_without_lids, test_verify, test_route_errors, test_guid_files]
+             test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
+             test_fallback_and_unroutable]
     try:
         for t in tests:
             try:
