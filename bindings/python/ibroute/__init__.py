@@ -20,9 +20,10 @@ A short tour::
 Objects: :class:`Context` (logging, Python engines), :class:`Fabric`
 (mutable builder, generators, parsers, faults), :class:`Topology` (frozen,
 routable), :class:`Result` (LFTs, hops, SLs, SL2VL, multicast, artefacts,
-verification, writers).  Errors raise :class:`Error` subclasses carrying the
-library's code and message.  Optional networkx conversions live in
-:mod:`ibroute.nx`.
+verification, writers); :func:`parse_guid_list` reads OpenSM's GUID-list
+files (roots, ids, ignored ports) for the routing options.  Errors raise
+:class:`Error` subclasses carrying the library's code and message.
+Optional networkx conversions live in :mod:`ibroute.nx`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ._capi import (
     MAX_UNICAST_LID,
     NO_ROUTE,
     EngineCaps,
+    GuidListKind,
     LidFlags,
     LinkSpeed,
     LinkState,
@@ -62,6 +64,7 @@ from ._core import (  # noqa: E402
     VerifyReport,
     engines,
     find_engine,
+    parse_guid_list,
 )
 from ._quality import (  # noqa: E402
     Analysis,
@@ -123,11 +126,13 @@ __all__ = [
     "Analysis", "AnalysisSummary", "Channel", "DeadlockError", "Pattern", "PatternStats",
     "Trace", "TraceHop",
     "Allocator", "Attempt", "BusyError", "CanceledError", "Context", "DeclinedError", "EngineCaps",
-    "EngineInfo", "Error", "ExistsError", "Fabric", "InternalError", "InvalidArgumentError",
+    "EngineInfo", "Error", "ExistsError", "Fabric", "GuidListKind", "InternalError",
+    "InvalidArgumentError",
     "LMC_TOPO", "LidFlags", "Link", "LinkSpeed", "LinkState", "LinkWidth", "LogLevel",
     "MAX_UNICAST_LID", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
     "RangeError", "Result", "RoutesError", "SLMode", "StateError", "Topology",
     "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",
-    "engines", "find_engine", "library_path", "status_name", "strerror", "version", "version_string",
+    "engines", "find_engine", "library_path", "parse_guid_list", "status_name", "strerror",
+    "version", "version_string",
 ]

@@ -211,6 +211,15 @@ class Pattern(enum.IntFlag):
     ALL = 0xF
 
 
+class GuidListKind(enum.IntEnum):
+    """ibr_guid_list_kind: what follows the GUID on each line of a
+    GUID-list file."""
+
+    PLAIN = 0
+    ID = 1
+    PORT = 2
+
+
 def _width_c_name(member: str) -> str:
     # W4X -> 4X: Python names cannot start with a digit.
     return member[1:] if member.startswith("W") and member[1:2].isdigit() else member
@@ -227,6 +236,7 @@ ENUM_PREFIXES = {
     EngineCaps: ("IBR_CAP_", str),
     LogLevel: ("IBR_LOG_", str),
     Pattern: ("IBR_PATTERN_", str),
+    GuidListKind: ("IBR_GUID_LIST_", str),
 }
 
 
@@ -269,12 +279,17 @@ class _OpaqueAnalysis(Structure):
     pass
 
 
+class _OpaqueGuidList(Structure):
+    pass
+
+
 ContextP = POINTER(_OpaqueContext)
 FabricP = POINTER(_OpaqueFabric)
 TopoP = POINTER(_OpaqueTopo)
 ResultP = POINTER(_OpaqueResult)
 RunP = POINTER(_OpaqueRun)
 AnalysisP = POINTER(_OpaqueAnalysis)
+GuidListP = POINTER(_OpaqueGuidList)
 
 # --------------------------------------------------------------------------
 # Callback types.
@@ -660,6 +675,15 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_analysis_link_loads", [AnalysisP, POINTER(c_uint64), c_size_t, _sizep], c_int),
     ("ibr_analysis_write_json", [POINTER(ibr_buffer), AnalysisP], c_int),
     ("ibr_analysis_write_text", [POINTER(ibr_buffer), AnalysisP], c_int),
+    # guidlist.h
+    ("ibr_guid_list_parse",
+     [POINTER(GuidListP), ContextP, c_enum, c_char_p, c_size_t], c_int),
+    ("ibr_guid_list_destroy", [GuidListP], None),
+    ("ibr_guid_list_last_error", [GuidListP], c_char_p),
+    ("ibr_guid_list_count", [GuidListP], c_size_t),
+    ("ibr_guid_list_guids", [GuidListP], POINTER(c_uint64)),
+    ("ibr_guid_list_ids", [GuidListP], POINTER(ibr_guid_id)),
+    ("ibr_guid_list_ports", [GuidListP], POINTER(ibr_guid_port)),
     # formats.h
     ("ibr_buffer_dispose", [POINTER(ibr_buffer)], None),
     ("ibr_fabric_parse_ibnetdiscover", [FabricP, c_char_p, c_size_t], c_int),

@@ -37,6 +37,7 @@ from . import _capi
 from ._capi import (
     LMC_TOPO,
     NONE,
+    GuidListKind,
     LidFlags,
     LinkSpeed,
     LinkState,
@@ -455,19 +456,30 @@ class _OptionsCall:
         items = [_uint(g, 64, f"{key}[{i}]") for i, g in enumerate(value)]
         self._set_array(key, ctypes.c_uint64, items)
 
+    @staticmethod
+    def _pairs(key: str, value: Any, second: str) -> Iterator[Tuple[int, Any, Any]]:
+        """(index, guid, second) of a sequence of pairs, or of a mapping."""
+        if isinstance(value, (str, bytes, int)):
+            raise TypeError(f"{key} must be an iterable of (guid, {second}) pairs")
+        pairs = value.items() if isinstance(value, Mapping) else value
+        for i, pair in enumerate(pairs):
+            try:
+                guid, other = pair
+            except (TypeError, ValueError):
+                raise TypeError(f"{key}[{i}] must be a (guid, {second}) pair, "
+                                f"not {pair!r}") from None
+            yield i, guid, other
+
     def _set_guid_ports(self, key: str, value: Any) -> None:
         items = []
-        for i, pair in enumerate(value):
-            guid, port = pair
+        for i, guid, port in self._pairs(key, value, "port"):
             items.append(_capi.ibr_guid_port(_uint(guid, 64, f"{key}[{i}] guid"),
                                              _uint(port, 32, f"{key}[{i}] port")))
         self._set_array(key, _capi.ibr_guid_port, items)
 
     def _set_guid_ids(self, key: str, value: Any) -> None:
-        pairs = value.items() if isinstance(value, Mapping) else value
         items = []
-        for i, pair in enumerate(pairs):
-            guid, ident = pair
+        for i, guid, ident in self._pairs(key, value, "id"):
             items.append(_capi.ibr_guid_id(_uint(guid, 64, f"{key}[{i}] guid"),
                                            _uint(ident, 64, f"{key}[{i}] id")))
         self._set_array(key, _capi.ibr_guid_id, items)
@@ -688,6 +700,61 @@ def find_engine(name: str, context: Optional[Context] = None) -> EngineInfo:
     if rc < 0:
         raise error_for(rc, f"no engine named {name!r}")
     return _engine_info(info)
+
+
+# --------------------------------------------------------------------------
+# GUID-list files
+# --------------------------------------------------------------------------
+
+GuidListEntry = Union[int, Tuple[int, int]]
+
+
+def parse_guid_list(text: Text, kind: Union[GuidListKind, int, str] = "plain",
+                    context: Optional[Context] = None) -> List[GuidListEntry]:
+    """Parse one of OpenSM's GUID-list files held in *text* (guidlist.h).
+
+    *kind* says what each line holds:
+
+    - ``"plain"``: a GUID (root_guid_file, cn_guid_file, io_guid_file,
+      guid_routing_order_file); returns a list of ints;
+    - ``"id"``: a GUID and an id, 0 when absent (ids_guid_file); returns
+      ``(guid, id)`` tuples;
+    - ``"port"``: a switch GUID and a port 1..254 (the ignore-guids file);
+      returns ``(guid, port)`` tuples.
+
+    Entries keep the file's order, duplicates included.  The result plugs
+    straight into :meth:`Topology.route` (``root_guids=``, ``ids=``,
+    ``ignore_ports=``, ...).  A bad line raises :class:`ParseError` whose
+    message names it ("line 3: bad GUID 'xyz' ..."); an unknown kind name
+    raises ValueError, an unknown kind number InvalidArgumentError.
+    """
+    data = _b(text)
+    if isinstance(kind, str) and kind.lower() in ("ids", "ports"):
+        kind = kind[:-1]  # the files are "ids" and "ignore ports" files
+    k = _enum(GuidListKind, kind, "kind")
+    out = _capi.GuidListP()
+    if context is not None and not isinstance(context, Context):
+        raise TypeError(f"context must be an ibroute.Context, not {type(context).__name__}")
+    with (context._using() if context is not None else contextlib.nullcontext()) as cp:
+        rc = _lib.ibr_guid_list_parse(byref(out), cp, k, data, len(data))
+    try:
+        if rc < 0:
+            msg = _s(_lib.ibr_guid_list_last_error(out)) if out else ""
+            raise error_for(rc, msg or f"ibr_guid_list_parse(kind {k}): "
+                                       f"{_s(_lib.ibr_strerror(rc))}")
+        n = _lib.ibr_guid_list_count(out)
+        if n == 0:
+            return []
+        if k == GuidListKind.ID:
+            ids = _lib.ibr_guid_list_ids(out)
+            return [(e.guid, e.id) for e in ids[:n]]
+        if k == GuidListKind.PORT:
+            ports = _lib.ibr_guid_list_ports(out)
+            return [(e.guid, e.port) for e in ports[:n]]
+        return list(_lib.ibr_guid_list_guids(out)[:n])
+    finally:
+        if out:
+            _lib.ibr_guid_list_destroy(out)
 
 
 # --------------------------------------------------------------------------
@@ -1110,6 +1177,10 @@ class Topology(_Nodes):
         connect_roots, max_reverse_hops, threads,
         progress=callable(phase, done, total) returning True to cancel.
 
+        The GUID lists may come straight from :func:`parse_guid_list`
+        (``root_guids=parse_guid_list(text)``, ``ids=parse_guid_list(text,
+        "id")``, ``ignore_ports=parse_guid_list(text, "port")``).
+
         Unless the chain contains "no_fallback", minhop runs last when
         every listed engine declines.  Raises UnroutableError (with
         ``.attempts``), InvalidArgumentError, CanceledError, ...; an
@@ -1377,7 +1448,8 @@ class Result(_Handle):
 
     @property
     def artifacts(self) -> Dict[str, bytes]:
-        """Engine artefacts by name (e.g. "ftree-ca-order"), copied."""
+        """Engine artefacts by name (e.g. "opensm-updn-roots.dump" of
+        updn: the root switches' GUIDs, one per line), copied."""
         p = self._p()
         out = {}
         for i in range(_lib.ibr_result_artifact_count(p)):

@@ -133,6 +133,7 @@ HANDLES = {
     "ibr_result": _capi.ResultP,
     "ibr_run": _capi.RunP,
     "ibr_analysis": _capi.AnalysisP,
+    "ibr_guid_list": _capi.GuidListP,
 }
 TYPE_WORDS = set(SCALARS) | {"unsigned", "void", "char"}
 
@@ -232,6 +233,7 @@ class TestHeaders(unittest.TestCase):
             "ibr_engine_caps": _capi.EngineCaps,
             "ibr_log_level": _capi.LogLevel,
             "ibr_pattern": _capi.Pattern,
+            "ibr_guid_list_kind": _capi.GuidListKind,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))
         for typedef, cls in classes.items():

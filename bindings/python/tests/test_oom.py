@@ -52,6 +52,10 @@ class CountingAllocator(ibroute.Allocator):
 def pipeline(ctx, out):
     with line_fabric(4, close=True, context=ctx) as f:
         f.assign_lids(lmc=1, reassign=True)
+        roots = ibroute.parse_guid_list("# roots\n0x0100000000000000\n", context=ctx)
+        out["roots"] = roots
+        with f.freeze() as t, t.route("updn,no_fallback", threads=1, root_guids=roots) as u:
+            out["updn"] = (u.engine, u.artifacts, [bytes(v) for v in u.lfts()])
         with f.freeze() as t, t.route("minhop", threads=1) as r:
             out["dump"] = r.write_lfts_dump()
             out["report"] = r.verify()
@@ -71,6 +75,8 @@ class TestAllocationFailures(unittest.TestCase):
         pipeline(ctx, out)
         self.assertTrue(out["same"])
         self.assertTrue(out["report"].ok)
+        self.assertEqual(out["updn"][0], "updn")
+        self.assertEqual(out["updn"][1], {"opensm-updn-roots.dump": b"0x100000000000000\n"})
         self.assertTrue(alloc.live)  # the context itself
         ctx.close()
         self.assertEqual(alloc.live, set())
@@ -101,6 +107,8 @@ class TestAllocationFailures(unittest.TestCase):
                     self.assertEqual(out["text"], ref["text"])
                     self.assertEqual(out["report"], ref["report"])
                     self.assertEqual(out["loop"], ref["loop"])
+                    self.assertEqual(out["roots"], [1 << 56])
+                    self.assertEqual(out["updn"], ref["updn"])
                     self.assertTrue(out["same"])
                     ctx.close()
                     self.assertEqual(alloc.live, set(), f"leak when failing after {n}")
