@@ -49,6 +49,7 @@ typedef struct dl_state {
     uint32_t *memo_epoch; /* per channel */
     uint16_t *memo_sls;   /* per channel: SLs already continued from it */
     uint32_t epoch;
+    const uint8_t *col;   /* LFT column of the current LID, per switch */
 } dl_state;
 
 /* Follow the route toward lid from switch u, entered on port ip (from a
@@ -60,7 +61,8 @@ static int walk(dl_state *st, uint32_t u, unsigned ip, unsigned sl, unsigned lid
     const ibr_result *r = st->r;
     uint32_t prev = IBR_NONE;
     for (uint32_t steps = 0; steps <= t->n_sw && u != dsw; steps++) {
-        unsigned op = r->lft[(size_t)u * r->lft_size + lid];
+        unsigned op = st->col[u];
+        (void)lid;
         if (op == IBR_NO_ROUTE || op > t->nodes[t->sw_node[u]].nports)
             break;
         uint32_t a = st->port_adj[t->nodes[t->sw_node[u]].port_off + op];
@@ -103,6 +105,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
     *free_out = 1;
     uint32_t nch = t->n_adj * st.nvl;
     uint8_t *srcsw = NULL;
+    uint8_t *trans = NULL; /* 64 LFT columns, transposed */
     int rc = ibr__cdg_create(&st.g, ctx, nch);
     if (rc < 0)
         return rc;
@@ -110,7 +113,8 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
     st.memo_epoch = ibr__calloc(ctx, nch ? nch : 1, sizeof *st.memo_epoch);
     st.memo_sls = ibr__mallocarray(ctx, nch ? nch : 1, sizeof *st.memo_sls);
     srcsw = ibr__calloc(ctx, t->n_sw ? t->n_sw : 1, 1);
-    if (!st.port_adj || !st.memo_epoch || !st.memo_sls || !srcsw) {
+    trans = ibr__mallocarray(ctx, (t->n_sw ? t->n_sw : 1) * (size_t)64, 1);
+    if (!st.port_adj || !st.memo_epoch || !st.memo_sls || !srcsw || !trans) {
         rc = IBR_ENOMEM;
         goto out;
     }
@@ -128,6 +132,16 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
        switch takes the same path: walk once per source switch. */
     int per_switch = r->sl_mode != IBR_SL_PER_PAIR && !r->sl2vl;
     for (unsigned lid = 1; lid <= t->max_lid; lid++) {
+        if ((lid - 1) % 64 == 0) {
+            /* columns lid .. lid + 63, one contiguous read per switch */
+            unsigned nb = t->max_lid - lid + 1 < 64 ? t->max_lid - lid + 1 : 64;
+            for (uint32_t s = 0; s < t->n_sw; s++) {
+                const uint8_t *row = r->lft + (size_t)s * r->lft_size + lid;
+                for (unsigned b = 0; b < nb; b++)
+                    trans[(size_t)b * t->n_sw + s] = row[b];
+            }
+        }
+        st.col = trans + (size_t)((lid - 1) % 64) * t->n_sw;
         uint32_t owner = t->lid_port[lid];
         uint32_t dsw = t->lid_sw[lid];
         if (owner == IBR_NONE || dsw == IBR_NONE ||
@@ -168,6 +182,7 @@ out:
     ibr__free(ctx, st.memo_epoch);
     ibr__free(ctx, st.memo_sls);
     ibr__free(ctx, srcsw);
+    ibr__free(ctx, trans);
     return rc;
 }
 

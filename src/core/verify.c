@@ -8,6 +8,12 @@
  * first failure on its way, in O(S) per LID, without recursion. Link loads
  * are then accumulated from the farthest switches inward, so the whole
  * check costs O(L·S) after the O(S·(S+E)) shortest-path matrix.
+ *
+ * LIDs are processed in blocks of VBLOCK: each block's LFT columns are first
+ * copied into a transposed buffer (one contiguous read per switch row), so
+ * that the walks read columns from cache rather than striding through the
+ * whole LFT. Blocks run in parallel; their counters are merged in block
+ * order, so the report does not depend on the number of threads.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,17 +34,21 @@ enum {
     ST_RESTRICTED,
 };
 
+#define VBLOCK 64
+
 typedef struct vstate {
     const ibr_topo *t;
     const ibr_result *r;
     const uint8_t *dist;
-    uint32_t *port_adj;  /* global port -> adj index or IBR_NONE */
+    const uint8_t *col;  /* LFT column of the current LID, per switch */
+    uint8_t *trans;      /* VBLOCK columns */
+    const uint32_t *port_adj; /* global port -> adj index or IBR_NONE */
     uint8_t *st;         /* per switch */
     uint16_t *len;       /* per switch: switch hops to the delivering switch */
     uint32_t *next;      /* per switch: next switch (IBR_NONE at the end) */
     uint32_t *fail_sw;   /* per switch: where its route failed */
     uint32_t *stack;
-    uint32_t *srcw;      /* per switch: end ports attached (sources) */
+    const uint32_t *srcw; /* per switch: end ports attached (sources) */
     uint64_t *acc;
     uint32_t *bucket_off;
     uint32_t *bucket;
@@ -69,7 +79,7 @@ static void note_error(vstate *v, uint32_t from, uint32_t at, unsigned lid, int 
         return;
     char a[128], b[128];
     const ibr_topo *t = v->t;
-    unsigned port = v->r->lft[(size_t)at * v->r->lft_size + lid];
+    unsigned port = v->col[at];
     const char *what = "";
     switch (kind) {
     case ST_MISSING:
@@ -99,7 +109,8 @@ static int step(const vstate *v, uint32_t s, unsigned lid, uint32_t dsw, unsigne
                 uint32_t *next)
 {
     const ibr_topo *t = v->t;
-    unsigned p = v->r->lft[(size_t)s * v->r->lft_size + lid];
+    unsigned p = v->col[s];
+    (void)lid;
     *next = IBR_NONE;
     if (s == dsw && p == dport)
         return ST_OK;
@@ -126,10 +137,10 @@ static void check_lid(vstate *v, unsigned lid)
     ibr_verify_report *rep = v->rep;
     size_t nsw = t->n_sw;
     uint32_t owner = t->lid_port[lid];
-    const uint8_t *lftcol = v->r->lft + lid;
+    const uint8_t *lftcol = v->col;
     if (owner == IBR_NONE) {
         for (size_t s = 0; s < nsw; s++)
-            if (lftcol[s * v->r->lft_size] != IBR_NO_ROUTE)
+            if (lftcol[s] != IBR_NO_ROUTE)
                 rep->spurious++;
         return;
     }
@@ -288,7 +299,7 @@ static void check_lid(vstate *v, unsigned lid)
             uint32_t s = v->bucket[i];
             if (!v->acc[s])
                 continue;
-            unsigned p = v->r->lft[(size_t)s * v->r->lft_size + lid];
+            unsigned p = v->col[s];
             uint32_t a = v->port_adj[t->nodes[t->sw_node[s]].port_off + p];
             v->load[a] += v->acc[s];
             v->acc[v->next[s]] += v->acc[s];
@@ -316,6 +327,58 @@ static void describe_loop(char *buf, size_t cap, const ibr_topo *t, const uint32
         snprintf(buf + off, cap - off, " -> (back to the first)");
 }
 
+typedef struct vjob {
+    vstate *w;                /* per worker */
+    ibr_verify_report *parts; /* per block */
+    unsigned max_lid;
+} vjob;
+
+static int verify_block(void *arg, unsigned worker, size_t bi)
+{
+    vjob *j = arg;
+    vstate *v = &j->w[worker];
+    const ibr_topo *t = v->t;
+    size_t nsw = t->n_sw;
+    unsigned l0 = 1 + (unsigned)bi * VBLOCK;
+    unsigned nb = j->max_lid - l0 + 1 < VBLOCK ? j->max_lid - l0 + 1 : VBLOCK;
+    for (uint32_t s = 0; s < nsw; s++) {
+        const uint8_t *row = v->r->lft + (size_t)s * v->r->lft_size + l0;
+        for (unsigned b = 0; b < nb; b++)
+            v->trans[(size_t)b * nsw + s] = row[b];
+    }
+    v->rep = &j->parts[bi];
+    for (unsigned b = 0; b < nb; b++) {
+        v->col = v->trans + (size_t)b * nsw;
+        check_lid(v, l0 + b);
+    }
+    return 0;
+}
+
+static void merge(ibr_verify_report *out, const ibr_verify_report *p)
+{
+    out->routes_checked += p->routes_checked;
+    out->routes_ok += p->routes_ok;
+    out->missing += p->missing;
+    out->loops += p->loops;
+    out->bad_port += p->bad_port;
+    out->down_link += p->down_link;
+    out->dead_end += p->dead_end;
+    out->unreachable += p->unreachable;
+    out->spurious += p->spurious;
+    out->restricted += p->restricted;
+    out->nonminimal += p->nonminimal;
+    out->pairs += p->pairs;
+    out->pairs_ok += p->pairs_ok;
+    out->avg_hops += p->avg_hops;
+    out->avg_stretch += p->avg_stretch;
+    if (p->max_hops > out->max_hops)
+        out->max_hops = p->max_hops;
+    if (p->max_stretch > out->max_stretch)
+        out->max_stretch = p->max_stretch;
+    if (!out->first_error[0] && p->first_error[0])
+        memcpy(out->first_error, p->first_error, sizeof out->first_error);
+}
+
 int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
 {
     if (!out)
@@ -328,45 +391,64 @@ int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
     out->version = IBR_VERIFY_REPORT_VERSION;
     ibr_context *ctx = t->ctx;
     size_t nsw = t->n_sw;
-    vstate v;
-    memset(&v, 0, sizeof v);
-    v.t = t;
-    v.r = r;
-    v.rep = out;
+    size_t n1 = nsw ? nsw : 1;
+    size_t nblocks = (t->max_lid + VBLOCK - 1) / VBLOCK;
+    unsigned nw = ibr__resolve_threads(0);
+    if (nw > nblocks)
+        nw = nblocks ? (unsigned)nblocks : 1;
     uint8_t *dist = NULL;
-    int rc = ibr__switch_hops(&dist, t, 1);
+    uint32_t *port_adj = NULL, *srcw = NULL;
+    vstate *w = NULL;
+    ibr_verify_report *parts = NULL;
+    int rc = ibr__switch_hops(&dist, t, nw);
     if (rc < 0)
         return rc;
-    v.dist = dist;
-    size_t n1 = nsw ? nsw : 1;
-    v.port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *v.port_adj);
-    v.st = ibr__mallocarray(ctx, n1, 1);
-    v.len = ibr__mallocarray(ctx, n1, sizeof *v.len);
-    v.next = ibr__mallocarray(ctx, n1, sizeof *v.next);
-    v.fail_sw = ibr__mallocarray(ctx, n1, sizeof *v.fail_sw);
-    v.stack = ibr__mallocarray(ctx, n1, sizeof *v.stack);
-    v.srcw = ibr__calloc(ctx, n1, sizeof *v.srcw);
-    v.acc = ibr__mallocarray(ctx, n1, sizeof *v.acc);
-    v.bucket_off = ibr__mallocarray(ctx, n1 + 2, sizeof *v.bucket_off);
-    v.bucket = ibr__mallocarray(ctx, n1, sizeof *v.bucket);
-    v.load = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *v.load);
-    if (!v.port_adj || !v.st || !v.len || !v.next || !v.fail_sw || !v.stack || !v.srcw ||
-        !v.acc || !v.bucket_off || !v.bucket || !v.load) {
+    port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *port_adj);
+    srcw = ibr__calloc(ctx, n1, sizeof *srcw);
+    w = ibr__calloc(ctx, nw, sizeof *w);
+    parts = ibr__calloc(ctx, nblocks ? nblocks : 1, sizeof *parts);
+    if (!port_adj || !srcw || !w || !parts) {
         rc = IBR_ENOMEM;
         goto out;
     }
+    for (unsigned i = 0; i < nw; i++) {
+        vstate *v = &w[i];
+        v->t = t;
+        v->r = r;
+        v->dist = dist;
+        v->port_adj = port_adj;
+        v->srcw = srcw;
+        v->trans = ibr__mallocarray(ctx, n1 * VBLOCK, 1);
+        v->st = ibr__mallocarray(ctx, n1, 1);
+        v->len = ibr__mallocarray(ctx, n1, sizeof *v->len);
+        v->next = ibr__mallocarray(ctx, n1, sizeof *v->next);
+        v->fail_sw = ibr__mallocarray(ctx, n1, sizeof *v->fail_sw);
+        v->stack = ibr__mallocarray(ctx, n1, sizeof *v->stack);
+        v->acc = ibr__mallocarray(ctx, n1, sizeof *v->acc);
+        v->bucket_off = ibr__mallocarray(ctx, n1 + 2, sizeof *v->bucket_off);
+        v->bucket = ibr__mallocarray(ctx, n1, sizeof *v->bucket);
+        v->load = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *v->load);
+        if (!v->trans || !v->st || !v->len || !v->next || !v->fail_sw || !v->stack ||
+            !v->acc || !v->bucket_off || !v->bucket || !v->load) {
+            rc = IBR_ENOMEM;
+            goto out;
+        }
+    }
     for (uint32_t i = 0; i < t->n_ports; i++)
-        v.port_adj[i] = IBR_NONE;
+        port_adj[i] = IBR_NONE;
     for (uint32_t s = 0; s < nsw; s++)
         for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-            v.port_adj[t->nodes[t->sw_node[s]].port_off + t->adj[e].port] = e;
+            port_adj[t->nodes[t->sw_node[s]].port_off + t->adj[e].port] = e;
     for (uint32_t i = 0; i < t->n_end; i++) {
         const ibr__port *pt = &t->ports[t->end_port[i]];
         if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
-            v.srcw[t->nodes[pt->remote_node].sw]++;
+            srcw[t->nodes[pt->remote_node].sw]++;
     }
-    for (unsigned lid = 1; lid <= t->max_lid; lid++)
-        check_lid(&v, lid);
+    vjob job = {w, parts, t->max_lid};
+    if ((rc = ibr__parallel_for(nw, nblocks, verify_block, &job)) < 0)
+        goto out;
+    for (size_t b = 0; b < nblocks; b++)
+        merge(out, &parts[b]);
     if (out->pairs_ok) {
         out->avg_hops /= (double)out->pairs_ok;
         out->avg_stretch /= (double)out->pairs_ok;
@@ -374,9 +456,12 @@ int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
     out->links = t->n_adj;
     uint64_t sum = 0;
     for (uint32_t a = 0; a < t->n_adj; a++) {
-        sum += v.load[a];
-        if (v.load[a] > out->max_link_load)
-            out->max_link_load = v.load[a];
+        uint64_t load = 0;
+        for (unsigned i = 0; i < nw; i++)
+            load += w[i].load[a];
+        sum += load;
+        if (load > out->max_link_load)
+            out->max_link_load = load;
     }
     out->mean_link_load = t->n_adj ? (double)sum / (double)t->n_adj : 0.0;
     {
@@ -394,17 +479,29 @@ int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
              ? IBR_EROUTES
              : 0;
 out:
+    if (rc == IBR_ENOMEM) {
+        unsigned version = out->version;
+        memset(out, 0, sizeof *out);
+        out->version = version;
+    }
+    if (w)
+        for (unsigned i = 0; i < nw; i++) {
+            vstate *v = &w[i];
+            ibr__free(ctx, v->trans);
+            ibr__free(ctx, v->st);
+            ibr__free(ctx, v->len);
+            ibr__free(ctx, v->next);
+            ibr__free(ctx, v->fail_sw);
+            ibr__free(ctx, v->stack);
+            ibr__free(ctx, v->acc);
+            ibr__free(ctx, v->bucket_off);
+            ibr__free(ctx, v->bucket);
+            ibr__free(ctx, v->load);
+        }
+    ibr__free(ctx, w);
+    ibr__free(ctx, parts);
     ibr__free(ctx, dist);
-    ibr__free(ctx, v.port_adj);
-    ibr__free(ctx, v.st);
-    ibr__free(ctx, v.len);
-    ibr__free(ctx, v.next);
-    ibr__free(ctx, v.fail_sw);
-    ibr__free(ctx, v.stack);
-    ibr__free(ctx, v.srcw);
-    ibr__free(ctx, v.acc);
-    ibr__free(ctx, v.bucket_off);
-    ibr__free(ctx, v.bucket);
-    ibr__free(ctx, v.load);
+    ibr__free(ctx, port_adj);
+    ibr__free(ctx, srcw);
     return rc;
 }
