@@ -91,7 +91,7 @@ FT8 = "fattree:levels=2,radix=8"
 def test_version_help():
     out, _ = expect(["--version"], 0, r"^ibr \(ibroute\) \d+\.\d+\.\d+$")
     expect(["--help"], 0, r"^usage: ibr ")
-    for cmd in ("gen", "route", "verify", "info", "engines"):
+    for cmd in ("gen", "route", "verify", "info", "engines", "trace"):
         expect([cmd, "--help"], 0, r"^usage: ibr " + cmd)
         expect(["help", cmd], 0, r"^usage: ibr " + cmd)
     expect([], 2, None, r"^usage: ibr")
@@ -172,6 +172,13 @@ def test_route_outputs():
     for name in ("opensm-lfts.dump", "opensm-subnet.lst", "opensm.fdbs", "guid2lid"):
         check(os.path.getsize(os.path.join(d, name)) > 0, name + " missing or empty")
         check(name in r["files"], name + " not in files")
+    # the multicast dump is always written (empty without groups: ibdmchk -m needs it)
+    check(os.path.exists(os.path.join(d, "opensm.mcfdbs")) and "opensm.mcfdbs" in r["files"],
+          "opensm.mcfdbs not written")
+    # minhop has no SLs: no SL2VL dump, no ibdmchk SL files
+    for name in ("opensm-sl2vl.dump", "ibr-paths.psl", "ibr-paths.sl2vl"):
+        check(not os.path.exists(os.path.join(d, name)) and name not in r["files"],
+              name + " written for a result without SLs")
     with open(os.path.join(d, "opensm-lfts.dump")) as fh:
         lfts = fh.read()
     check(lfts.count("Unicast lids [") == 12, "lfts dump has not 12 switches")
@@ -339,6 +346,187 @@ def test_fallback_and_unroutable():
     check(r["status"] == "IBR_EUNROUTABLE" and r["verify"] is None, "unroutable: %r" % r)
 
 
+def test_route_summary():
+    """The summary gives the credit-loop verdict (with the loop) and the pairs
+    the engine's rules restrict."""
+    torus = "gen:torus:dims=4x4,hosts=1"
+    r = jrun(["route", "--json", "-R", "minhop", torus])
+    v = r["verify"]
+    check(v["deadlock_free"] is False, "minhop on a 4x4 torus: no credit loop reported")
+    check(v["credit_loop_length"] >= 2 and v["credit_loop"].count("->") >= 2,
+          "credit loop not described: %r" % v)
+    out, _ = expect(["route", "-q", "-R", "minhop", torus], 0,
+                    r"^  deadlock:\s+CREDIT LOOP of \d+ channels: .*0x[0-9a-f]{16} port \d+")
+    # every channel of the loop printed is a switch GUID of the fabric with a port
+    chans = re.findall(r"(0x[0-9a-f]{16}) port (\d+) VL (\d+)", v["credit_loop"])
+    check(len(chans) == v["credit_loop_length"] or len(v["credit_loop"]) > 400,
+          "loop text lists %d channels, length %d" % (len(chans), v["credit_loop_length"]))
+    r = jrun(["route", "--json", "-R", "minhop", "gen:" + FT8])
+    check(r["verify"]["deadlock_free"] is True and r["verify"]["credit_loop"] == "" and
+          r["verify"]["credit_loop_length"] == 0, "fat tree minhop: %r" % r["verify"])
+    expect(["route", "-q", "-R", "minhop", "gen:" + FT8], 0, r"^  deadlock:\s+free")
+    check(r["verify"]["restricted"] == 0, "minhop restricted pairs: %r" % r["verify"])
+    names = [e["name"] for e in jrun(["engines", "--json"])]
+    if "updn" in names:
+        # up/down on a 2-level fat tree: the 4 spines cannot reach each other
+        # (no down-then-up), 4 x 3 switch pairs restricted
+        r = jrun(["route", "--json", "-R", "updn,no_fallback", "gen:" + FT8])
+        v = r["verify"]
+        check(r["engine"] == "updn" and v["restricted"] == 12 and v["valid"],
+              "updn restricted: %r" % v)
+        check(v["routes_checked"] + v["restricted"] == 12 * 44, "restricted pairs counted "
+              "in routes_checked: %r" % v)
+        expect(["route", "-q", "-R", "updn,no_fallback", "gen:" + FT8], 0,
+               r"^  restricted: 12 \(switch, LID\) pairs")
+    out, _ = expect(["route", "-q", "-R", "minhop", "gen:" + FT8], 0)
+    check("restricted" not in out, "restricted line printed without restricted pairs")
+
+
+def test_sl_files():
+    """Results with SLs or SL2VL tables get opensm-sl2vl.dump and the ibdmchk
+    files ibr-paths.psl / ibr-paths.sl2vl."""
+    engines = [e for e in jrun(["engines", "--json"])
+               if re.search(r"\bsl(2vl)?\b", e["caps_text"])]
+    if not engines:
+        print("     (no engine with SLs built: SL file test skipped)")
+        return
+    torus = path("t44.net")
+    expect(["gen", "torus:dims=4x4,hosts=1", "-o", torus], 0)
+    info = jrun(["info", "--json", torus])
+    done = 0
+    for e in engines:
+        d = path("sl-" + e["name"])
+        rc, out, err = ibr("route", "--json", "--qos", "-R", e["name"] + ",no_fallback",
+                           torus, "-o", d)
+        if rc != 0:
+            continue                   # the engine does not apply to this fabric
+        r = json.loads(out)
+        with open(os.path.join(d, "opensm-lfts.dump")) as fh:
+            check(fh.read().count("Unicast lids [") == info["switches"], "lfts dump")
+        names = ("opensm-sl2vl.dump", "ibr-paths.psl", "ibr-paths.sl2vl")
+        for name in names:
+            check(os.path.exists(os.path.join(d, name)) and name in r["files"],
+                  "%s: %s not written" % (e["name"], name))
+        with open(os.path.join(d, "ibr-paths.psl")) as fh:
+            psl = [l.split() for l in fh if l.strip() and not l.startswith("#")]
+        n = info["endports"]
+        check(len(psl) == n * (n - 1) or len(psl) == n * n,
+              "%s: %d path-SL lines for %d end ports" % (e["name"], len(psl), n))
+        check(all(len(x) == 3 and x[0].startswith("0x") and 0 <= int(x[2]) < 16
+                  for x in psl), "%s: bad path-SL line" % e["name"])
+        with open(os.path.join(d, "ibr-paths.sl2vl")) as fh:
+            rows = [l.split() for l in fh if l.strip() and not l.startswith("#")]
+        check(rows and all(len(x) == 11 and x[0].startswith("0x") for x in rows),
+              "%s: bad SL2VL lines %r" % (e["name"], rows[:2]))
+        done += 1
+    if not done:
+        print("     (no SL engine routed the 4x4 torus: SL file test skipped)")
+
+
+def read_lft_dump(fname):
+    tables, cur = {}, None
+    with open(fname) as fh:
+        for line in fh:
+            m = re.match(r"^Unicast lids .* guid (0x[0-9a-f]+)", line)
+            if m:
+                cur = tables.setdefault(int(m.group(1), 16), {})
+                continue
+            m = re.match(r"^0x([0-9a-f]+) (\d+)", line)
+            if m and cur is not None:
+                cur[int(m.group(1), 16)] = int(m.group(2))
+    return tables
+
+
+def test_trace():
+    f = path("ft8.net")
+    d = path("trace")
+    expect(["route", "-q", "-R", "minhop", f, "-o", d], 0)
+    dump = os.path.join(d, "opensm-lfts.dump")
+    lft = read_lft_dump(dump)
+    # LIDs -> port GUIDs and the node owning each LID, from guid2lid and subnet
+    with open(os.path.join(d, "guid2lid")) as fh:
+        g2l = {int(a, 16): int(b, 16) for a, b, _ in
+               (l.split() for l in fh if l.strip() and not l.startswith("#"))}
+    lid2guid = {v: k for k, v in g2l.items()}
+    # H0 (LID 13) to H31 (LID 44): leaf, spine, leaf
+    t = jrun(["trace", "--json", f, dump, "--from", "13", "--to", "44"])
+    check(t["reached"] and t["src_lid"] == 13 and t["dst_lid"] == 44 and t["links"] == 4 and
+          len(t["hops"]) == 3 and t["sl"] == 0 and t["engine"] == "file", "trace %r" % t)
+    check(t["hops"][0]["in_port"] != 0 and t["hops"][-1]["out_port"] != 0, "end hops %r"
+          % t["hops"])
+    # every hop's out port is the dump's entry, and the next hop enters where
+    # the previous left (checked through the subnet list)
+    with open(os.path.join(d, "opensm-subnet.lst")) as fh:
+        links = {}
+        for l in fh:
+            m = re.search(r"PortGUID:(0x[0-9a-f]+)\s+PortNum:(\d+).*?"
+                          r"PortGUID:(0x[0-9a-f]+)\s+PortNum:(\d+)", l)
+            if m:
+                links[(int(m.group(1), 16), int(m.group(2)))] = (int(m.group(3), 16),
+                                                                 int(m.group(4)))
+    for i, h in enumerate(t["hops"]):
+        g = int(h["guid"], 16)
+        check(lft[g][44] == h["out_port"], "hop %d: out port %d, dump says %d"
+              % (i, h["out_port"], lft[g][44]))
+        if i + 1 < len(t["hops"]) and links:
+            nxt = t["hops"][i + 1]
+            check(links.get((g, h["out_port"])) == (int(nxt["guid"], 16), nxt["in_port"]),
+                  "hop %d -> %d not a cable: %r" % (i, i + 1, links.get((g, h["out_port"]))))
+    # text form; GUIDs (port GUID, node GUID, guid: prefix) resolve to LIDs
+    out, _ = expect(["trace", f, dump, "--from", "13", "--to", "44"], 0,
+                    r"^reached: 3 switches, 4 links$")
+    check(re.search(r"^from:\s+LID 13: CA 0x[0-9a-f]{16} \"H0 HCA-1\" port 1", out, re.M),
+          "text trace lacks the source: %s" % out)
+    check(len(re.findall(r"^\s+\d+\s+0x[0-9a-f]{16}\s+\d+\s+\d+\s+\d+\s+L", out, re.M))
+          == 3, "text trace hops: %s" % out)
+    pg = "0x%016x" % lid2guid[44]
+    ng = "0x%016x" % (lid2guid[44] - 1)          # CA node GUID = port GUID - 1 here
+    for to in (pg, ng, "guid:" + pg, "lid:44"):
+        t2 = jrun(["trace", "--json", f, dump, "--from", "0x%016x" % lid2guid[13], "--to", to])
+        check(t2["dst_lid"] == 44 and t2["src_lid"] == 13 and t2["hops"] == t["hops"],
+              "--to %s: %r" % (to, t2))
+    # to a switch LID: ends on that switch by port 0
+    t3 = jrun(["trace", "--json", f, dump, "--from", "13", "--to", "12"])
+    check(t3["reached"] and t3["hops"][-1]["out_port"] == 0, "to switch: %r" % t3)
+    # routed in memory: the same path as from the dump
+    t4 = jrun(["trace", "--json", f, "-R", "minhop", "--from", "13", "--to", "44"])
+    check(t4["hops"] == t["hops"] and t4["engine"] == "minhop", "in-memory trace %r" % t4)
+    # broken tables: a missing entry on the first switch
+    first = t["hops"][0]["guid"]
+    with open(dump) as fh:
+        lines = fh.read().splitlines(True)
+    cur, miss, loop = None, [], []
+    for l in lines:
+        m = re.match(r"^Unicast lids .* guid (0x[0-9a-f]+)", l)
+        if m:
+            cur = m.group(1)
+        skip = cur == first and l.startswith("0x002c ")
+        miss.append("" if skip else l)
+        # a loop: the spine sends LID 44 back down to the first leaf
+        if cur == t["hops"][1]["guid"] and l.startswith("0x002c "):
+            l = "0x002c %03d%s" % (t["hops"][1]["in_port"], l[10:])
+        loop.append(l)
+    write("miss.dump", "".join(miss))
+    write("loop.dump", "".join(loop))
+    out, _ = expect(["trace", f, path("miss.dump"), "--from", "13", "--to", "44"], 1,
+                    r"^BROKEN: switch %s has no LFT entry for LID 44" % first)
+    t5 = jrun(["trace", "--json", f, path("miss.dump"), "--from", "13", "--to", "44"], 1)
+    check(not t5["reached"] and len(t5["hops"]) == 1 and t5["hops"][0]["out_port"] == 255,
+          "missing entry: %r" % t5)
+    out, _ = expect(["trace", f, path("loop.dump"), "--from", "13", "--to", "44"], 1,
+                    r"^BROKEN: the route loops: hop 4 enters switch %s" % t["hops"][1]["guid"])
+    # errors
+    expect(["trace", f, dump, "--to", "44"], 2, None, r"--from and --to are required")
+    expect(["trace", f, dump, "--from", "99", "--to", "44"], 2, None,
+           r"^ibr: --from: LID 99 is not in the topology")
+    expect(["trace", f, dump, "--from", "13", "--to", "0x123456789"], 2, None,
+           r"^ibr: --to: no node or port has GUID")
+    expect(["trace", f, dump, "--from", "x", "--to", "1"], 2, None, r"not a LID or GUID")
+    expect(["trace", f, dump, "-R", "minhop", "--from", "1", "--to", "2"], 2, None,
+           r"not both")
+    expect(["trace"], 2, None, r"missing TOPOLOGY")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -349,7 +537,7 @@ def main():
     tests = [test_version_help, test_engines, test_gen_info, test_gen_errors,
              test_faults_and_lmc, test_route_outputs, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
-             test_fallback_and_unroutable]
+             test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace]
     try:
         for t in tests:
             try:
