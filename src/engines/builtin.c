@@ -11,6 +11,13 @@ const ibr__builtin ibr__builtins[] = {
     {"dnup",
      "down/up: like updn with ranks measured from the switches carrying end nodes",
      IBR_CAP_LMC | IBR_CAP_DEADLOCK_FREE, ibr__dnup_route},
+    {"sssp",
+     "globally balanced shortest paths: one search per destination LID over link loads",
+     IBR_CAP_LMC | IBR_CAP_MINIMAL, ibr__sssp_route},
+    {"dfsssp",
+     "sssp with virtual layers that break every credit loop; path SLs, SL2VL",
+     IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE | IBR_CAP_MINIMAL,
+     ibr__dfsssp_route},
 };
 
 const size_t ibr__n_builtins = sizeof ibr__builtins / sizeof ibr__builtins[0];

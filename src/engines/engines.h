@@ -7,5 +7,8 @@
 int ibr__minhop_route(ibr_run *run, void *user);
 int ibr__updn_route(ibr_run *run, void *user);
 int ibr__dnup_route(ibr_run *run, void *user);
+int ibr__ftree_route(ibr_run *run, void *user);
+int ibr__sssp_route(ibr_run *run, void *user);
+int ibr__dfsssp_route(ibr_run *run, void *user);
 
 #endif

@@ -1,0 +1,674 @@
+/*
+ * dfsssp: SSSP routing (sssp.c) made free of credit loops with virtual
+ * layers, after Domke, Hoefler and Nagel (IPDPS 2011) and OpenSM's dfsssp.
+ *
+ * Paths. Every (source end port, destination LID) pair is a path; the
+ * hosts behind one switch follow the same switch-to-switch channels (the
+ * first hop, host to switch, and the last, switch to host, can never be
+ * part of a cycle), so the unit of layering is the pair (source switch X,
+ * destination LID d), weighted by the LIDs of X's end ports: the number of
+ * (source LID, destination LID) pairs OpenSM would count for it. Moving a
+ * unit moves exactly the paths OpenSM would move together.
+ *
+ * Layers. Every unit starts in layer 0. The channel dependency graph (CDG)
+ * of a layer has one vertex per directed switch-to-switch channel and an
+ * edge c1 -> c2 when some path of the layer leaves a switch on c2 after
+ * entering it on c1; each edge carries the number of pairs inducing it.
+ * For layer v = 0, 1, ...: a depth-first search finds a cycle; the edge of
+ * the cycle with the fewest pairs (the first one, walking the cycle from
+ * the DFS ancestor, on ties) is broken by moving every unit of layer v
+ * that induces it to layer v + 1, with its whole path (its other edges in
+ * layer v lose its pairs, layer v + 1 gains them); the search resumes.
+ * Once layer v is acyclic the next one is processed. Units never move
+ * down, so each layer's CDG only loses edges while it is searched.
+ *
+ * The search is resumable: a vertex turns black only when all its live
+ * edges lead to black vertices, an invariant that deletions preserve, so
+ * each layer costs one DFS plus the re-exploration below broken tree edges
+ * (after a cut the stack is unwound to the lowest tree edge that lost all
+ * its pairs). The layers' CDGs are dense arrays indexed by (channel, next
+ * channel), Σ over switches of in-degree x out-degree entries per layer.
+ * The units inducing an edge are not stored (OpenSM keeps a list of pairs
+ * on every edge, its dominant memory cost): an edge (a -> b, b -> c) is
+ * induced for destination d exactly when the LFTs of a and b send d over
+ * those two channels, and then by the sources whose path to d passes a.
+ *
+ * VLs. The fabric has run->opts.max_vls data VLs (OpenSM reads the
+ * operational VLs of the ports; ibroute's topology has no such field). If
+ * more layers are needed the engine fails with IBR_ENOVL, naming the count,
+ * so the chain falls back. If fewer are needed the spare VLs are handed out
+ * one by one to the layer with the most pairs per VL (ties: lowest layer),
+ * and a layer spread over k VLs gives pair (source port i of its switch,
+ * destination number j) the VL first + (i + j) mod k: each VL then holds a
+ * subset of one acyclic layer, so it stays acyclic. (OpenSM draws a random
+ * VL of the range at every path query; ibroute's table is fixed.) SL n
+ * travels on VL n: the SL2VL table of every switch port pair is the
+ * identity. The result holds one SL per destination when every
+ * destination's paths share one layer (always on fat trees), else one SL
+ * per (source, destination) pair.
+ *
+ * Switches as sources (the management traffic of port 0, which OpenSM
+ * leaves out of the CDG): a switch with end ports takes the SLs of its
+ * first end port (its paths are the same channels); another switch takes,
+ * for destination d, the SL of a host path to d its own path is a suffix
+ * of, when one exists (so it adds no dependency); otherwise SL 0 of its
+ * layer, which is not covered by the layering.
+ *
+ * Threads: the layer-0 CDG is built in parallel over destinations (integer
+ * sums merged in a fixed order) and the SL tables in parallel over rows;
+ * the cycle breaking is sequential. Output does not depend on the count.
+ *
+ * Time: SSSP's, plus O(L·S) to build the CDG, plus per broken cycle
+ * O(L + m·(S + N)) for the m destinations inducing the edge (N source
+ * switches), plus O(C + D) per layer for the search (C channels, D CDG
+ * entries). Memory: L x N bytes of unit layers, D x 8 bytes per layer in
+ * use, and the SL table (L bytes, or (end ports + S) x L per pair).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buffer.h"
+#include "engines/engines.h"
+#include "engines/sssp.h"
+
+#define MAX_LAYERS 15 /* data VLs */
+
+typedef struct df_worker {
+    uint64_t *acc;    /* layer-0 CDG weights (worker 0: the layer itself) */
+    uint64_t *sub;    /* per switch */
+    uint32_t *order;  /* per switch */
+    uint32_t cnt[257];
+    uint64_t pairs;
+    int16_t *cover;   /* per switch: SL covering it, -1 none */
+    uint16_t slmask;  /* SLs written */
+} df_worker;
+
+typedef struct df {
+    const ibr_topo *t;
+    ibr_context *ctx;
+    const ibr__sssp *s;
+    const uint8_t *hops;
+    const uint8_t *lft;
+    size_t ls;
+    uint32_t *swoff;     /* per switch: global index of its port 0 */
+    uint32_t nsrc;       /* switches with end ports */
+    uint32_t *srcidx;    /* per switch: source index or IBR_NONE */
+    uint32_t *srcsw;     /* per source: switch */
+    uint32_t *dep_off;   /* per channel: first CDG entry, n_adj + 1 */
+    size_t ndep;
+    uint64_t *lw[MAX_LAYERS]; /* CDG edge weights per layer, NULL = empty */
+    uint64_t ppl[MAX_LAYERS]; /* pairs per layer */
+    uint8_t *layer;      /* n_dest x nsrc */
+    /* cycle search */
+    uint8_t *colour;
+    uint32_t *stk, *nxt, *pos;
+    /* unit moves */
+    uint32_t *memo_ep;
+    uint8_t *memo_val;
+    uint32_t ep;
+    uint32_t *path;
+    uint64_t cuts;
+    /* SL assignment */
+    unsigned split[MAX_LAYERS], start[MAX_LAYERS];
+    uint32_t *pidx;      /* per end port: index among its switch's end ports */
+    uint8_t *sl;         /* per-pair table, or NULL */
+    unsigned nw;
+    df_worker *w;
+} df;
+
+/* Channel by which switch y forwards lid, or IBR_NONE (delivered). */
+static inline uint32_t out_edge(const df *c, uint32_t y, unsigned lid)
+{
+    unsigned p = c->lft[(size_t)y * c->ls + lid];
+    if (p == 0 || p == IBR_NO_ROUTE)
+        return IBR_NONE;
+    return c->s->port_adj[c->swoff[y] + p];
+}
+
+/* CDG entry of the dependency e1 -> e2 (e2 leaves the switch e1 enters). */
+static inline size_t dep_of(const df *c, uint32_t e1, uint32_t e2)
+{
+    return c->dep_off[e1] + (e2 - c->t->adj_off[c->t->adj[e1].sw]);
+}
+
+/* ---- layer 0 ---------------------------------------------------------- */
+
+static int build_dest(void *arg, unsigned wi, size_t di)
+{
+    df *c = arg;
+    df_worker *w = &c->w[wi];
+    const ibr_topo *t = c->t;
+    unsigned lid = c->s->dlid[di];
+    uint32_t d = t->lid_sw[lid];
+    uint32_t nord = ibr__sssp_level_order(t, c->hops, d, w->order, w->cnt);
+    w->sub[d] = 0;
+    for (uint32_t k = 1; k < nord; k++) {
+        uint32_t y = w->order[k];
+        w->sub[y] = c->s->src_lids[y];
+        w->pairs += c->s->src_lids[y];
+    }
+    /* a switch's subtree weight is what its parent channel carries, and
+       the dependency from it onto the parent's channel is induced by
+       exactly those pairs */
+    for (uint32_t k = nord; k-- > 1;) {
+        uint32_t y = w->order[k];
+        uint32_t e = out_edge(c, y, lid);
+        if (e == IBR_NONE)
+            return IBR_EINTERNAL;
+        uint32_t z = t->adj[e].sw;
+        if (w->sub[y] && z != d) {
+            uint32_t e2 = out_edge(c, z, lid);
+            if (e2 == IBR_NONE)
+                return IBR_EINTERNAL;
+            w->acc[dep_of(c, e, e2)] += w->sub[y];
+        }
+        w->sub[z] += w->sub[y];
+    }
+    return 0;
+}
+
+/* ---- moving units ----------------------------------------------------- */
+
+/* Does the path from x toward lid (delivered at d) pass switch a? Memoised
+   per destination through c->ep. */
+static int through(df *c, uint32_t x, uint32_t a, uint32_t d, unsigned lid)
+{
+    uint32_t n = 0, y = x;
+    int res;
+    for (;;) {
+        if (y == a) {
+            res = 1;
+            break;
+        }
+        if (y == d) {
+            res = 0;
+            break;
+        }
+        if (c->memo_ep[y] == c->ep) {
+            res = c->memo_val[y];
+            break;
+        }
+        c->path[n++] = y;
+        uint32_t e = out_edge(c, y, lid);
+        if (e == IBR_NONE) {
+            res = 0;
+            break;
+        }
+        y = c->t->adj[e].sw;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        c->memo_ep[c->path[i]] = c->ep;
+        c->memo_val[c->path[i]] = (uint8_t)res;
+    }
+    return res;
+}
+
+/* Move every unit of layer v that induces e1 -> e2 to layer v + 1.
+   Returns 0, 1 when v + 1 is beyond the last layer, or a negative error. */
+static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
+{
+    const ibr_topo *t = c->t;
+    if (v + 1 >= MAX_LAYERS)
+        return 1;
+    if (!c->lw[v + 1]) {
+        c->lw[v + 1] = ibr__calloc(c->ctx, c->ndep ? c->ndep : 1, sizeof *c->lw[v + 1]);
+        if (!c->lw[v + 1])
+            return IBR_ENOMEM;
+    }
+    uint64_t *from = c->lw[v], *to = c->lw[v + 1];
+    uint32_t a = c->s->tail[e1], b = t->adj[e1].sw;
+    uint8_t pa = t->adj[e1].port, pb = t->adj[e2].port;
+    const uint8_t *rowa = c->lft + (size_t)a * c->ls, *rowb = c->lft + (size_t)b * c->ls;
+    for (uint32_t di = 0; di < c->s->n_dest; di++) {
+        unsigned lid = c->s->dlid[di];
+        if (rowa[lid] != pa || rowb[lid] != pb)
+            continue;
+        uint32_t d = t->lid_sw[lid];
+        if (++c->ep == 0) {
+            memset(c->memo_ep, 0, (size_t)t->n_sw * sizeof *c->memo_ep);
+            c->ep = 1;
+        }
+        uint8_t *lay = c->layer + (size_t)di * c->nsrc;
+        for (uint32_t k = 0; k < c->nsrc; k++) {
+            uint32_t x = c->srcsw[k];
+            if (lay[k] != v || x == d || !through(c, x, a, d, lid))
+                continue;
+            uint64_t wt = c->s->src_lids[x];
+            uint32_t prev = IBR_NONE, y = x;
+            while (y != d) {
+                uint32_t e = out_edge(c, y, lid);
+                if (e == IBR_NONE)
+                    return IBR_EINTERNAL;
+                if (prev != IBR_NONE) {
+                    size_t dp = dep_of(c, prev, e);
+                    if (from[dp] < wt)
+                        return IBR_EINTERNAL;
+                    from[dp] -= wt;
+                    to[dp] += wt;
+                }
+                prev = e;
+                y = t->adj[e].sw;
+            }
+            lay[k] = (uint8_t)(v + 1);
+            c->ppl[v] -= wt;
+            c->ppl[v + 1] += wt;
+        }
+    }
+    return 0;
+}
+
+/* ---- cycle breaking --------------------------------------------------- */
+
+/* Make layer v acyclic. Returns 0, 1 when a cycle needs a layer beyond the
+   last, or a negative error. */
+static int break_layer(ibr_run *run, df *c, unsigned v)
+{
+    const ibr_topo *t = c->t;
+    uint64_t *lw = c->lw[v];
+    uint32_t nch = t->n_adj;
+    memset(c->colour, 0, nch ? nch : 1);
+    for (uint32_t root = 0; root < nch; root++) {
+        if (c->colour[root])
+            continue;
+        uint32_t sp = 0;
+        c->colour[root] = 1;
+        c->pos[root] = 0;
+        c->stk[0] = root;
+        c->nxt[0] = 0;
+        sp = 1;
+        while (sp) {
+            uint32_t x = c->stk[sp - 1];
+            size_t base = c->dep_off[x];
+            uint32_t nd = c->dep_off[x + 1] - c->dep_off[x];
+            uint32_t j = c->nxt[sp - 1];
+            while (j < nd && !lw[base + j])
+                j++;
+            if (j == nd) {
+                c->colour[x] = 2;
+                sp--;
+                continue;
+            }
+            c->nxt[sp - 1] = j + 1;
+            uint32_t u = t->adj_off[t->adj[x].sw] + j;
+            if (c->colour[u] == 0) {
+                c->colour[u] = 1;
+                c->pos[u] = sp;
+                c->stk[sp] = u;
+                c->nxt[sp] = 0;
+                sp++;
+                continue;
+            }
+            if (c->colour[u] == 2)
+                continue;
+            /* a cycle: stk[pos[u]] .. stk[sp - 1], then back to u; break
+               its lightest edge, the first one from u on ties */
+            uint32_t b1 = IBR_NONE, b2 = IBR_NONE;
+            uint64_t bw = UINT64_MAX;
+            for (uint32_t i = c->pos[u]; i + 1 < sp; i++) {
+                uint32_t e1 = c->stk[i], e2 = c->stk[i + 1];
+                uint64_t wv = lw[dep_of(c, e1, e2)];
+                if (wv < bw) {
+                    bw = wv;
+                    b1 = e1;
+                    b2 = e2;
+                }
+            }
+            if (lw[base + j] < bw) {
+                b1 = x;
+                b2 = u;
+            }
+            int rc = move_units(c, v, b1, b2);
+            if (rc != 0)
+                return rc;
+            if (lw[dep_of(c, b1, b2)] != 0)
+                return IBR_EINTERNAL;
+            if ((++c->cuts & 255) == 0 &&
+                (rc = ibr_run_progress(run, "dfsssp: breaking cycles", v, MAX_LAYERS)) < 0)
+                return rc;
+            /* unwind above the lowest tree edge that lost all its pairs */
+            for (uint32_t i = 0; i + 1 < sp; i++)
+                if (!lw[dep_of(c, c->stk[i], c->stk[i + 1])]) {
+                    for (uint32_t q = i + 1; q < sp; q++)
+                        c->colour[c->stk[q]] = 0;
+                    sp = i + 1;
+                    break;
+                }
+        }
+    }
+    return 0;
+}
+
+/* ---- SLs -------------------------------------------------------------- */
+
+static inline unsigned unit_sl(const df *c, unsigned layer, uint32_t di, uint32_t pidx)
+{
+    return c->start[layer] + (unsigned)((di + pidx) % c->split[layer]);
+}
+
+/* Row of end port i: SLs toward every destination. */
+static int fill_end_row(void *arg, unsigned wi, size_t i)
+{
+    df *c = arg;
+    const ibr_topo *t = c->t;
+    if (c->pidx[i] == IBR_NONE)
+        return 0;
+    const ibr__port *pt = &t->ports[t->end_port[i]];
+    uint32_t x = t->nodes[pt->remote_node].sw;
+    uint32_t k = c->srcidx[x];
+    uint8_t *row = c->sl + i * c->ls;
+    uint16_t mask = 0;
+    for (uint32_t di = 0; di < c->s->n_dest; di++) {
+        unsigned sl = unit_sl(c, c->layer[(size_t)di * c->nsrc + k], di, c->pidx[i]);
+        row[c->s->dlid[di]] = (uint8_t)sl;
+        mask |= (uint16_t)(1u << sl);
+    }
+    c->w[wi].slmask |= mask;
+    return 0;
+}
+
+/* Column of destination di in the switch rows. */
+static int fill_switch_col(void *arg, unsigned wi, size_t di)
+{
+    df *c = arg;
+    df_worker *w = &c->w[wi];
+    const ibr_topo *t = c->t;
+    unsigned lid = c->s->dlid[di];
+    uint32_t d = t->lid_sw[lid];
+    const uint8_t *lay = c->layer + di * c->nsrc;
+    uint8_t *base = c->sl + (size_t)t->n_end * c->ls + lid;
+    for (uint32_t y = 0; y < t->n_sw; y++)
+        w->cover[y] = -1;
+    for (uint32_t k = 0; k < c->nsrc; k++) {
+        uint32_t x = c->srcsw[k];
+        unsigned sl = unit_sl(c, lay[k], (uint32_t)di, 0);
+        base[(size_t)x * c->ls] = (uint8_t)sl;
+        if (x == d || c->lft[(size_t)x * c->ls + lid] == IBR_NO_ROUTE)
+            continue;
+        for (uint32_t e = out_edge(c, x, lid); e != IBR_NONE;) {
+            uint32_t y = t->adj[e].sw;
+            if (y == d || w->cover[y] >= 0)
+                break;
+            w->cover[y] = (int16_t)sl;
+            e = out_edge(c, y, lid);
+        }
+    }
+    for (uint32_t y = 0; y < t->n_sw; y++)
+        if (c->srcidx[y] == IBR_NONE)
+            base[(size_t)y * c->ls] =
+                (uint8_t)(w->cover[y] >= 0 ? (unsigned)w->cover[y] : c->start[0]);
+    return 0;
+}
+
+/* The layer shared by every path to destination di, or -1 if they differ. */
+static int common_layer(const df *c, uint32_t di)
+{
+    const ibr_topo *t = c->t;
+    unsigned lid = c->s->dlid[di];
+    uint32_t d = t->lid_sw[lid];
+    const uint8_t *lay = c->layer + (size_t)di * c->nsrc;
+    int l = -1;
+    for (uint32_t k = 0; k < c->nsrc; k++) {
+        uint32_t x = c->srcsw[k];
+        if (x == d || c->lft[(size_t)x * c->ls + lid] == IBR_NO_ROUTE)
+            continue;
+        if (l < 0)
+            l = lay[k];
+        else if (l != lay[k])
+            return -1;
+    }
+    return l < 0 ? 0 : l;
+}
+
+static int assign_sls(ibr_run *run, df *c)
+{
+    const ibr_topo *t = c->t;
+    const ibr__sssp *s = c->s;
+    int rc = 0;
+    int per_dest = 1;
+    for (uint32_t di = 0; di < s->n_dest && per_dest; di++)
+        per_dest = common_layer(c, di) >= 0;
+    if (per_dest) {
+        uint16_t mask = 0;
+        for (uint32_t di = 0; di < s->n_dest; di++) {
+            unsigned sl = unit_sl(c, (unsigned)common_layer(c, di), di, 0);
+            mask |= (uint16_t)(1u << sl);
+            if ((rc = ibr_run_set_dest_sl(run, s->dlid[di], sl)) < 0)
+                return rc;
+        }
+        c->w[0].slmask |= mask;
+        return 0;
+    }
+    /* per pair: allocate through the API, then fill rows in parallel */
+    if ((rc = ibr_run_set_path_sl(run, s->dlid[0], s->dlid[0], 0)) < 0)
+        return rc;
+    c->sl = run->res->sl;
+    c->pidx = ibr__mallocarray(c->ctx, t->n_end ? t->n_end : 1, sizeof *c->pidx);
+    uint32_t *endidx = ibr__mallocarray(c->ctx, t->n_ports ? t->n_ports : 1, sizeof *endidx);
+    if (!c->pidx || !endidx) {
+        ibr__free(c->ctx, endidx);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        endidx[i] = IBR_NONE;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        endidx[t->end_port[i]] = i;
+        c->pidx[i] = IBR_NONE;
+    }
+    for (uint32_t x = 0; x < t->n_sw; x++) {
+        const ibr__node *sn = &t->nodes[t->sw_node[x]];
+        uint32_t k = 0;
+        for (unsigned p = 1; p <= sn->nports; p++) {
+            const ibr__port *pt = &t->ports[sn->port_off + p];
+            if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+                t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+                continue;
+            uint32_t i = endidx[t->nodes[pt->remote_node].port_off + pt->remote_port];
+            if (i != IBR_NONE && c->srcidx[x] != IBR_NONE)
+                c->pidx[i] = k++;
+        }
+    }
+    ibr__free(c->ctx, endidx);
+    if ((rc = ibr__parallel_for(c->nw, t->n_end, fill_end_row, c)) < 0)
+        return rc;
+    return ibr__parallel_for(c->nw, s->n_dest, fill_switch_col, c);
+}
+
+/* ---- the engine ------------------------------------------------------- */
+
+static int layers_artifact(ibr_run *run, const df *c, unsigned needed, unsigned avail)
+{
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = ibr__buf_printf(&b, c->ctx,
+                             "# dfsssp: %u layers needed, %u VLs available, %" PRIu64
+                             " cycles broken\n# layer first_vl vls pairs\n",
+                             needed, avail, c->cuts);
+    for (unsigned l = 0; l < needed && rc == 0; l++)
+        rc = ibr__buf_printf(&b, c->ctx, "%u %u %u %" PRIu64 "\n", l, c->start[l], c->split[l],
+                             c->ppl[l]);
+    if (rc == 0)
+        rc = ibr_run_add_artifact(run, "dfsssp-layers.txt", b.data, b.size);
+    ibr_buffer_dispose(&b);
+    return rc;
+}
+
+static void df_free(df *c)
+{
+    ibr_context *ctx = c->ctx;
+    ibr__free(ctx, c->swoff);
+    ibr__free(ctx, c->srcidx);
+    ibr__free(ctx, c->srcsw);
+    ibr__free(ctx, c->dep_off);
+    for (unsigned l = 0; l < MAX_LAYERS; l++)
+        ibr__free(ctx, c->lw[l]);
+    ibr__free(ctx, c->layer);
+    ibr__free(ctx, c->colour);
+    ibr__free(ctx, c->stk);
+    ibr__free(ctx, c->nxt);
+    ibr__free(ctx, c->pos);
+    ibr__free(ctx, c->memo_ep);
+    ibr__free(ctx, c->memo_val);
+    ibr__free(ctx, c->path);
+    ibr__free(ctx, c->pidx);
+    if (c->w)
+        for (unsigned i = 0; i < c->nw; i++) {
+            if (i > 0)
+                ibr__free(ctx, c->w[i].acc);
+            ibr__free(ctx, c->w[i].sub);
+            ibr__free(ctx, c->w[i].order);
+            ibr__free(ctx, c->w[i].cover);
+        }
+    ibr__free(ctx, c->w);
+}
+
+int ibr__dfsssp_route(ibr_run *run, void *user)
+{
+    (void)user;
+    const ibr_topo *t = run->topo;
+    ibr_context *ctx = t->ctx;
+    ibr__sssp s;
+    int rc = ibr__sssp_compute(run, &s, "dfsssp");
+    if (rc < 0)
+        return rc;
+    df c;
+    memset(&c, 0, sizeof c);
+    c.t = t;
+    c.ctx = ctx;
+    c.s = &s;
+    c.hops = run->res->hops;
+    c.lft = run->res->lft;
+    c.ls = run->res->lft_size;
+    size_t n = t->n_sw, nch = t->n_adj ? t->n_adj : 1;
+    c.nw = run->nthreads;
+    if (c.nw > s.n_dest)
+        c.nw = s.n_dest ? s.n_dest : 1;
+    c.swoff = ibr__mallocarray(ctx, n, sizeof *c.swoff);
+    c.srcidx = ibr__mallocarray(ctx, n, sizeof *c.srcidx);
+    c.srcsw = ibr__mallocarray(ctx, n, sizeof *c.srcsw);
+    c.dep_off = ibr__mallocarray(ctx, nch + 1, sizeof *c.dep_off);
+    c.colour = ibr__mallocarray(ctx, nch, 1);
+    c.stk = ibr__mallocarray(ctx, nch, sizeof *c.stk);
+    c.nxt = ibr__mallocarray(ctx, nch, sizeof *c.nxt);
+    c.pos = ibr__mallocarray(ctx, nch, sizeof *c.pos);
+    c.memo_ep = ibr__calloc(ctx, n, sizeof *c.memo_ep);
+    c.memo_val = ibr__mallocarray(ctx, n, 1);
+    c.path = ibr__mallocarray(ctx, n, sizeof *c.path);
+    c.w = ibr__calloc(ctx, c.nw, sizeof *c.w);
+    if (!c.swoff || !c.srcidx || !c.srcsw || !c.dep_off || !c.colour || !c.stk || !c.nxt ||
+        !c.pos || !c.memo_ep || !c.memo_val || !c.path || !c.w)
+        goto nomem;
+    for (uint32_t x = 0; x < n; x++) {
+        c.swoff[x] = t->nodes[t->sw_node[x]].port_off;
+        c.srcidx[x] = IBR_NONE;
+        if (s.src_lids[x]) {
+            c.srcidx[x] = c.nsrc;
+            c.srcsw[c.nsrc++] = x;
+        }
+    }
+    c.ndep = 0;
+    for (uint32_t e = 0; e < t->n_adj; e++) {
+        uint32_t b = t->adj[e].sw;
+        c.dep_off[e] = (uint32_t)c.ndep;
+        c.ndep += t->adj_off[b + 1] - t->adj_off[b];
+    }
+    c.dep_off[t->n_adj] = (uint32_t)c.ndep;
+    c.layer = ibr__calloc(ctx, (size_t)s.n_dest * c.nsrc + 1, 1);
+    c.lw[0] = ibr__calloc(ctx, c.ndep ? c.ndep : 1, sizeof *c.lw[0]);
+    if (!c.layer || !c.lw[0])
+        goto nomem;
+    for (unsigned i = 0; i < c.nw; i++) {
+        c.w[i].acc = i == 0 ? c.lw[0] : ibr__calloc(ctx, c.ndep ? c.ndep : 1, sizeof *c.w[i].acc);
+        c.w[i].sub = ibr__mallocarray(ctx, n, sizeof *c.w[i].sub);
+        c.w[i].order = ibr__mallocarray(ctx, n, sizeof *c.w[i].order);
+        c.w[i].cover = ibr__mallocarray(ctx, n, sizeof *c.w[i].cover);
+        if (!c.w[i].acc || !c.w[i].sub || !c.w[i].order || !c.w[i].cover)
+            goto nomem;
+    }
+
+    /* layer 0: every path */
+    if ((rc = ibr_run_progress(run, "dfsssp: dependencies", 0, 1)) < 0)
+        goto out;
+    if ((rc = ibr__parallel_for(c.nw, s.n_dest, build_dest, &c)) < 0)
+        goto fail;
+    for (unsigned i = 0; i < c.nw; i++) {
+        c.ppl[0] += c.w[i].pairs;
+        if (i > 0)
+            for (size_t k = 0; k < c.ndep; k++)
+                c.lw[0][k] += c.w[i].acc[k];
+    }
+
+    /* break the cycles layer by layer */
+    unsigned avail = run->opts.max_vls;
+    for (unsigned v = 0; v < MAX_LAYERS && c.lw[v]; v++) {
+        rc = break_layer(run, &c, v);
+        if (rc == 1) {
+            rc = ibr__run_fail(run, IBR_ENOVL,
+                               "more than %d virtual lanes needed to break every credit loop "
+                               "(%u available)", MAX_LAYERS, avail);
+            goto out;
+        }
+        if (rc < 0)
+            goto fail;
+    }
+    unsigned needed = 1;
+    for (unsigned l = 0; l < MAX_LAYERS; l++)
+        if (c.ppl[l])
+            needed = l + 1;
+    ibr__log(ctx, IBR_LOG_INFO,
+             "dfsssp: %u virtual layers needed, %u VLs available, %" PRIu64 " cycles broken",
+             needed, avail, c.cuts);
+    if (needed > avail) {
+        rc = ibr__run_fail(run, IBR_ENOVL,
+                           "%u virtual lanes needed to break every credit loop, %u available "
+                           "(max_vls)", needed, avail);
+        goto out;
+    }
+
+    /* spread the layers over the available VLs */
+    for (unsigned l = 0; l < needed; l++)
+        c.split[l] = 1;
+    for (unsigned spare = avail - needed; spare > 0; spare--) {
+        unsigned best = 0;
+        for (unsigned l = 1; l < needed; l++)
+            if (c.ppl[l] * c.split[best] > c.ppl[best] * c.split[l])
+                best = l;
+        c.split[best]++;
+    }
+    for (unsigned l = 1; l < needed; l++)
+        c.start[l] = c.start[l - 1] + c.split[l - 1];
+    if ((rc = ibr_run_progress(run, "dfsssp: path SLs", 0, 1)) < 0)
+        goto out;
+    if (s.n_dest && (rc = assign_sls(run, &c)) < 0)
+        goto fail;
+
+    uint16_t mask = 1;
+    for (unsigned i = 0; i < c.nw; i++)
+        mask |= c.w[i].slmask;
+    unsigned used = 16 - (unsigned)__builtin_clz((unsigned)mask << 16);
+    uint8_t ident[16];
+    for (unsigned i = 0; i < 16; i++)
+        ident[i] = (uint8_t)i;
+    for (uint32_t x = 0; x < n; x++) {
+        unsigned np = t->nodes[t->sw_node[x]].nports;
+        for (unsigned ip = 0; ip <= np; ip++)
+            for (unsigned op = 0; op <= np; op++)
+                if ((rc = ibr_run_set_sl2vl(run, x, ip, op, ident)) < 0)
+                    goto fail;
+    }
+    if ((rc = ibr_run_set_vls_used(run, used)) < 0)
+        goto fail;
+    if ((rc = layers_artifact(run, &c, needed, avail)) < 0)
+        goto fail;
+    goto out;
+nomem:
+    rc = IBR_ENOMEM;
+fail:
+    if (rc == IBR_ENOMEM)
+        rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+    else if (rc != IBR_ECANCELED)
+        rc = ibr__run_fail(run, rc, "internal error %d while layering paths", rc);
+out:
+    df_free(&c);
+    ibr__sssp_free(ctx, &s);
+    return rc;
+}

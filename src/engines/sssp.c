@@ -1,0 +1,308 @@
+/*
+ * sssp: single-source-shortest-path routing with global balancing, after
+ * Hoefler, Schneider and Lumsdaine (HOTI 2009) and OpenSM's sssp engine.
+ *
+ * The fabric is a directed multigraph: one vertex per switch, one edge per
+ * direction of every active switch-to-switch cable (parallel cables are
+ * separate edges). Every edge carries a load. The destination LIDs (every
+ * LID of every end port and switch, in OpenSM's order: see build_order)
+ * are routed one after the other; for each one
+ *
+ *  1. a shortest-path search from the destination's switch finds, for every
+ *     switch, the path of least total load among its paths of least hop
+ *     count, and the switch forwards the LID along the first edge of it;
+ *  2. every switch X then adds its weight (the LIDs of its port 0 and of
+ *     its end ports: OpenSM's num_hca) to the load of every edge on its
+ *     path, so the next destination avoids the edges this one loaded.
+ *
+ * OpenSM gives every edge the weight P^2 + load (P = number of LIDs) and
+ * runs Dijkstra over a heap, so that the hop count dominates as long as the
+ * loads on a path stay below P^2; on heavily loaded fabrics it can then
+ * route around a busy link on a longer path. ibroute compares (hops, load)
+ * lexicographically instead, which is the same order whenever OpenSM's
+ * stays minimal, and always gives minimal routes. With such keys Dijkstra's
+ * queue needs no heap: the switches leave it in order of hop count (a
+ * bucket queue read from the all-pairs hop matrix), and a switch's distance
+ * is final once the previous level is, so each destination costs O(S + E)
+ * instead of O(E log S). Among equally loaded paths the first edge in
+ * ascending port order wins (OpenSM's choice depends on its heap order).
+ *
+ * The loads make destinations depend on each other, so the per-destination
+ * work runs on one thread; the all-pairs hop matrix is computed in parallel
+ * (ibr__switch_hops). Routing destinations in batches against the same
+ * loads would parallelise the rest but change (and slightly worsen) the
+ * balance, so ibroute keeps OpenSM's sequential semantics.
+ *
+ * Fabrics whose switches form several components are routed per
+ * component (OpenSM refuses them); LIDs in another component keep no
+ * route. Router ports are routed like CA ports (OpenSM leaves them out).
+ *
+ * Time: O(S·(S + E)) for the hop matrix and O(L·(S + E)) for L LIDs.
+ * Memory: S^2 bytes of hop matrix (kept by the result), O(S + E + L)
+ * otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/engines.h"
+#include "engines/sssp.h"
+
+enum { CLS_NONE = 0, CLS_CN = 1, CLS_IO = 2 };
+
+typedef struct sw_key {
+    uint32_t sw;
+    uint32_t hca;
+} sw_key;
+
+/* By decreasing weight, then switch index (OpenSM's sort is not stable, so
+   its order among equal weights is arbitrary; ours is the table order). */
+static int cmp_sw_key(const void *a, const void *b)
+{
+    const sw_key *x = a, *y = b;
+    if (x->hca != y->hca)
+        return x->hca > y->hca ? -1 : 1;
+    return x->sw < y->sw ? -1 : x->sw > y->sw;
+}
+
+/* LIDs of port gp that are routed: 2^min(port LMC, option). */
+static unsigned port_lids(const ibr_topo *t, uint32_t gp, unsigned lmc_cap)
+{
+    const ibr__port *p = &t->ports[gp];
+    if (!p->lid)
+        return 0;
+    unsigned lmc = p->lmc < lmc_cap ? p->lmc : lmc_cap;
+    return 1u << lmc;
+}
+
+/* The end port behind switch port pt (cabled, active, not a switch), as a
+   global port index, or IBR_NONE. */
+static uint32_t end_behind(const ibr_topo *t, const ibr__port *pt)
+{
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+        t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+        return IBR_NONE;
+    return t->nodes[pt->remote_node].port_off + pt->remote_port;
+}
+
+static void add_lids(ibr__sssp *s, const ibr_topo *t, uint32_t gp, unsigned lmc_cap)
+{
+    unsigned n = port_lids(t, gp, lmc_cap);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned lid = t->ports[gp].lid + i;
+        if (lid > t->max_lid || t->lid_port[lid] != gp || t->lid_sw[lid] == IBR_NONE)
+            continue;
+        s->dlid[s->n_dest++] = (uint16_t)lid;
+    }
+}
+
+/* Weights and the destination order (the reference note, 1.3): switches by
+   decreasing num_hca; the compute nodes' ports of each switch in that
+   order, then the I/O nodes' ports, then the other end ports, then the
+   switches' own ports; each port's LIDs in turn. */
+static int build_order(ibr__sssp *s, const ibr_topo *t, const ibr_options *o)
+{
+    ibr_context *ctx = t->ctx;
+    unsigned lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
+    size_t n = t->n_sw;
+    sw_key *keys = ibr__mallocarray(ctx, n ? n : 1, sizeof *keys);
+    uint8_t *cls = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, 1);
+    uint8_t *done = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, 1);
+    int rc = 0;
+    if (!keys || !cls || !done) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < o->n_io_guids; i++) {
+        uint32_t gp = ibr__topo_find_port_guid(t, o->io_guids[i]);
+        if (gp != IBR_NONE)
+            cls[gp] = CLS_IO;
+    }
+    /* a port in both lists counts as a compute node (its earlier class) */
+    for (size_t i = 0; i < o->n_cn_guids; i++) {
+        uint32_t gp = ibr__topo_find_port_guid(t, o->cn_guids[i]);
+        if (gp != IBR_NONE)
+            cls[gp] = CLS_CN;
+    }
+    for (uint32_t x = 0; x < n; x++) {
+        const ibr__node *sn = &t->nodes[t->sw_node[x]];
+        uint32_t own = port_lids(t, sn->port_off, lmc_cap), ends = 0;
+        for (unsigned p = 1; p <= sn->nports; p++) {
+            uint32_t gp = end_behind(t, &t->ports[sn->port_off + p]);
+            if (gp != IBR_NONE)
+                ends += port_lids(t, gp, lmc_cap);
+        }
+        s->hca[x] = own + ends;
+        s->src_lids[x] = ends;
+        keys[x] = (sw_key){x, own + ends};
+    }
+    qsort(keys, n, sizeof *keys, cmp_sw_key);
+    int passes[3], np = 0;
+    if (o->n_cn_guids)
+        passes[np++] = CLS_CN;
+    if (o->n_io_guids)
+        passes[np++] = CLS_IO;
+    passes[np++] = -1; /* everything left */
+    for (int pi = 0; pi < np; pi++)
+        for (uint32_t i = 0; i < n; i++) {
+            const ibr__node *sn = &t->nodes[t->sw_node[keys[i].sw]];
+            for (unsigned p = 1; p <= sn->nports; p++) {
+                uint32_t gp = end_behind(t, &t->ports[sn->port_off + p]);
+                if (gp == IBR_NONE || done[gp] || (passes[pi] >= 0 && cls[gp] != passes[pi]))
+                    continue;
+                done[gp] = 1;
+                add_lids(s, t, gp, lmc_cap);
+            }
+        }
+    for (uint32_t i = 0; i < n; i++)
+        add_lids(s, t, t->nodes[t->sw_node[keys[i].sw]].port_off, lmc_cap);
+out:
+    ibr__free(ctx, keys);
+    ibr__free(ctx, cls);
+    ibr__free(ctx, done);
+    return rc;
+}
+
+uint32_t ibr__sssp_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t d,
+                               uint32_t *order, uint32_t *cnt)
+{
+    uint32_t n = t->n_sw;
+    const uint8_t *hr = hops + (size_t)d * n;
+    memset(cnt, 0, 257 * sizeof *cnt);
+    for (uint32_t y = 0; y < n; y++)
+        if (hr[y] != 255)
+            cnt[hr[y] + 1]++;
+    for (unsigned h = 1; h <= 256; h++)
+        cnt[h] += cnt[h - 1];
+    uint32_t total = cnt[255];
+    for (uint32_t y = 0; y < n; y++)
+        if (hr[y] != 255)
+            order[cnt[hr[y]]++] = y;
+    return total;
+}
+
+void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s)
+{
+    ibr__free(ctx, s->dlid);
+    ibr__free(ctx, s->port_adj);
+    ibr__free(ctx, s->tail);
+    ibr__free(ctx, s->hca);
+    ibr__free(ctx, s->src_lids);
+    memset(s, 0, sizeof *s);
+}
+
+int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
+{
+    const ibr_topo *t = run->topo;
+    ibr_context *ctx = t->ctx;
+    size_t n = t->n_sw;
+    memset(s, 0, sizeof *s);
+    if (n == 0)
+        return ibr__run_decline(run, "the fabric has no switches");
+    char phase[64];
+    snprintf(phase, sizeof phase, "%s: routing", name);
+    int rc = ibr_run_progress(run, phase, 0, 1);
+    if (rc < 0)
+        return rc;
+
+    uint8_t *hops = NULL;
+    uint64_t *load = NULL, *dist = NULL, *sub = NULL;
+    uint32_t *order = NULL, *par = NULL, cnt[257];
+    s->dlid = ibr__mallocarray(ctx, (size_t)t->max_lid + 1, sizeof *s->dlid);
+    s->port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *s->port_adj);
+    s->tail = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *s->tail);
+    s->hca = ibr__mallocarray(ctx, n, sizeof *s->hca);
+    s->src_lids = ibr__mallocarray(ctx, n, sizeof *s->src_lids);
+    load = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *load);
+    dist = ibr__mallocarray(ctx, n, sizeof *dist);
+    sub = ibr__mallocarray(ctx, n, sizeof *sub);
+    order = ibr__mallocarray(ctx, n, sizeof *order);
+    par = ibr__mallocarray(ctx, n, sizeof *par);
+    if (!s->dlid || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !load || !dist ||
+        !sub || !order || !par)
+        goto nomem;
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        s->port_adj[i] = IBR_NONE;
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
+            s->port_adj[t->nodes[t->sw_node[x]].port_off + t->adj[e].port] = e;
+            s->tail[e] = x;
+        }
+    if ((rc = build_order(s, t, &run->opts)) < 0)
+        goto nomem;
+    if ((rc = ibr__switch_hops(&hops, t, run->nthreads)) < 0)
+        goto nomem;
+
+    uint8_t *lft = run->res->lft;
+    size_t ls = run->res->lft_size;
+    const ibr__adj *adj = t->adj;
+    const uint32_t *aoff = t->adj_off;
+    uint32_t last = IBR_NONE, nord = 0;
+    for (uint32_t i = 0; i < s->n_dest; i++) {
+        if ((i & 1023) == 0 && (rc = ibr_run_progress(run, phase, i, s->n_dest)) < 0)
+            goto out;
+        unsigned lid = s->dlid[i];
+        uint32_t d = t->lid_sw[lid];
+        if (d != last) {
+            nord = ibr__sssp_level_order(t, hops, d, order, cnt);
+            last = d;
+        }
+        const uint8_t *hr = hops + (size_t)d * n;
+        lft[(size_t)d * ls + lid] = t->lid_swport[lid];
+        dist[d] = 0;
+        sub[d] = 0;
+        /* level by level: the least loaded way one hop closer */
+        for (uint32_t k = 1; k < nord; k++) {
+            uint32_t y = order[k];
+            unsigned h = hr[y];
+            uint64_t best = UINT64_MAX;
+            uint32_t be = IBR_NONE;
+            for (uint32_t e = aoff[y]; e < aoff[y + 1]; e++) {
+                uint32_t z = adj[e].sw;
+                if (hr[z] + 1u == h && dist[z] + load[e] < best) {
+                    best = dist[z] + load[e];
+                    be = e;
+                }
+            }
+            dist[y] = best;
+            par[y] = be;
+            sub[y] = s->hca[y];
+            lft[(size_t)y * ls + lid] = adj[be].port;
+        }
+        /* loads: every switch's weight on every edge of its path */
+        for (uint32_t k = nord; k-- > 1;) {
+            uint32_t y = order[k], e = par[y];
+            load[e] += sub[y];
+            sub[adj[e].sw] += sub[y];
+        }
+    }
+    if ((rc = ibr_run_progress(run, phase, s->n_dest, s->n_dest)) < 0)
+        goto out;
+    ibr__free(ctx, run->res->hops);
+    run->res->hops = hops;
+    hops = NULL;
+    goto out;
+nomem:
+    rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+out:
+    ibr__free(ctx, hops);
+    ibr__free(ctx, load);
+    ibr__free(ctx, dist);
+    ibr__free(ctx, sub);
+    ibr__free(ctx, order);
+    ibr__free(ctx, par);
+    if (rc < 0)
+        ibr__sssp_free(ctx, s);
+    return rc;
+}
+
+int ibr__sssp_route(ibr_run *run, void *user)
+{
+    (void)user;
+    ibr__sssp s;
+    int rc = ibr__sssp_compute(run, &s, "sssp");
+    if (rc < 0)
+        return rc;
+    ibr__sssp_free(run->topo->ctx, &s);
+    return 0;
+}

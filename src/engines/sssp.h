@@ -1,0 +1,36 @@
+/* The SSSP routing shared by the sssp and dfsssp engines (sssp.c). */
+#ifndef IBROUTE_SSSP_H
+#define IBROUTE_SSSP_H
+
+#include "core/internal.h"
+
+/* What the routing leaves for dfsssp's layering. */
+typedef struct ibr__sssp {
+    uint32_t n_dest;    /* routed LIDs */
+    uint16_t *dlid;     /* n_dest LIDs in routing order (each reachable) */
+    uint32_t *port_adj; /* global port index -> adjacency entry (a switch
+                           link), IBR_NONE for other ports */
+    uint32_t *tail;     /* adjacency entry -> switch it leaves */
+    uint32_t *hca;      /* per switch: LIDs of its port 0 and of its end
+                           ports (OpenSM's num_hca), the weight its routes
+                           add to every link they use */
+    uint32_t *src_lids; /* per switch: LIDs of its end ports only */
+} ibr__sssp;
+
+/* Route every LID of the run's topology (switch LIDs and end-port LIDs,
+   each LID of a port with LMC > 0) with SSSP and write the LFTs and the
+   hop matrix into the run's result. name prefixes progress phases. On
+   success *s holds the routing order and helper tables (free them with
+   ibr__sssp_free); on failure it holds nothing. Returns 0, IBR_EDECLINED
+   (no switches), IBR_ENOMEM or IBR_ECANCELED, with the run's message set. */
+int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name);
+void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s);
+
+/* Switches ordered by hop count from switch d (d first, unreachable
+   switches left out), by a counting sort of the hop matrix row of d.
+   Returns the number of switches written to order (room for n_sw).
+   cnt needs 257 entries of scratch. O(S). */
+uint32_t ibr__sssp_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t d,
+                               uint32_t *order, uint32_t *cnt);
+
+#endif
