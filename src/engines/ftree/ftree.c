@@ -1,0 +1,890 @@
+/*
+ * ftree: OpenSM 3.3's fat-tree routing. This file builds the engine's model
+ * of the fabric and decides whether the engine applies; ftree_route.c
+ * assigns the routes.
+ *
+ * 1. Ranking. With root GUIDs the roots are those switches (a CA GUID or a
+ *    CA port GUID means the switch it is cabled to, as the opensm(8) page
+ *    says) and a switch's rank is its distance from the nearest root.
+ *    Without them, distances are measured from the switches that carry
+ *    CAs; the switches farthest away become the roots and every switch is
+ *    ranked again by its distance from them. Switches left unranked
+ *    (unreachable) are dropped with the CAs cabled to them.
+ * 2. Compute nodes. A CA port is a compute node (CN) unless a CN list is
+ *    given and does not name it, or it is listed as an I/O node. CNs must
+ *    all hang off switches of the leaf rank: the largest rank, or with
+ *    root GUIDs the rank of the switch of the first CN.
+ * 3. Port groups: ports toward the same neighbour switch, or toward one CA
+ *    port, form a group that is UP, SIBLING or DOWN by rank.
+ * 4. Without root GUIDs the tree must be pure: per rank, every switch has
+ *    as many UP groups, as many DOWN groups (leaves excepted) and as many
+ *    ports in each group as the first switch of that rank. The first rule
+ *    broken declines the engine, naming both switches.
+ * 5. Indexing: starting at the first leaf, a breadth-first walk gives every
+ *    switch a tuple (rank, digits) that orders leaves and groups, as
+ *    OpenSM's indexing does; the leaves in tuple order, trimmed to the
+ *    first and last leaf that carry CNs, are the order in which CNs are
+ *    routed and listed in the "opensm-ftree-ca-order.dump" artefact.
+ *
+ * The tree rank (leaf rank + 1) must be 2..8, at least two leaves must carry
+ * CNs, and LMC > 0 is declined (the chain falls back). Time: O(S + P +
+ * S*T) for S switches, P ports and T tuple probes (at most 255 per switch).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buffer.h"
+#include "engines/ftree/ftree_int.h"
+
+static uint64_t sw_guid(const ftree *ft, uint32_t s)
+{
+    return ft->t->nodes[ft->t->sw_node[s]].guid;
+}
+
+static const ibr__node *sw_nodep(const ftree *ft, uint32_t s)
+{
+    return &ft->t->nodes[ft->t->sw_node[s]];
+}
+
+/* ------------------------------------------------------------------ */
+/* group sorting                                                       */
+
+/* OpenSM orders groups by load, ties by the remote switch's tuple; its
+   bubble sorts are stable, so an insertion sort gives the same order. */
+static int less_up(const ftree *ft, uint32_t a, uint32_t b)
+{
+    const ft_group *ga = &ft->grp[a], *gb = &ft->grp[b];
+    if (ga->cu != gb->cu)
+        return ga->cu < gb->cu;
+    return ga->rkey < gb->rkey;
+}
+
+static int less_down(const ftree *ft, uint32_t a, uint32_t b)
+{
+    const ft_group *ga = &ft->grp[a], *gb = &ft->grp[b];
+    if (ga->cd != gb->cd)
+        return ga->cd < gb->cd;
+    return ga->rkey < gb->rkey;
+}
+
+void ibr__ftree_sort_up_load(ftree *ft, uint32_t *g, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = g[i], j = i;
+        while (j > 0 && less_up(ft, v, g[j - 1])) {
+            g[j] = g[j - 1];
+            j--;
+        }
+        g[j] = v;
+    }
+}
+
+void ibr__ftree_sort_down_load(ftree *ft, uint32_t *g, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = g[i], j = i;
+        while (j > 0 && less_down(ft, v, g[j - 1])) {
+            g[j] = g[j - 1];
+            j--;
+        }
+        g[j] = v;
+    }
+}
+
+/* By remote tuple only (indexing). */
+static void sort_by_rkey(ftree *ft, uint32_t *g, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = g[i], j = i;
+        while (j > 0 && ft->grp[v].rkey < ft->grp[g[j - 1]].rkey) {
+            g[j] = g[j - 1];
+            j--;
+        }
+        g[j] = v;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* ranking                                                             */
+
+static void bfs_rank(const ibr_topo *t, uint32_t *rank, uint32_t *queue)
+{
+    uint32_t head = 0, tail = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        if (rank[s] == 0)
+            queue[tail++] = s;
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t b = t->adj[e].sw;
+            if (rank[b] == FT_NORANK) {
+                rank[b] = rank[u] + 1;
+                queue[tail++] = b;
+            }
+        }
+    }
+}
+
+/* Switch an active cable of port (node, p) leads to, or IBR_NONE. */
+static uint32_t cabled_switch(const ibr_topo *t, uint32_t node, unsigned p)
+{
+    const ibr__port *pt = ibr__tport(t, node, p);
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE)
+        return IBR_NONE;
+    return t->nodes[pt->remote_node].sw;
+}
+
+/* Roots from the options. Returns how many switches became roots. */
+static uint32_t given_roots(ftree *ft, uint32_t *rank)
+{
+    const ibr_topo *t = ft->t;
+    uint32_t roots = 0;
+    for (size_t i = 0; i < ft->o->n_root_guids; i++) {
+        uint64_t g = ft->o->root_guids[i];
+        uint32_t node;
+        unsigned port;
+        if (ibr_topo_find_guid(&node, &port, t, g) < 0) {
+            ibr__log(ft->ctx, IBR_LOG_WARN, "ftree: root GUID 0x%016" PRIx64 " not found", g);
+            continue;
+        }
+        uint32_t s = t->nodes[node].sw;
+        if (s == IBR_NONE && port >= 1 && port <= t->nodes[node].nports)
+            s = cabled_switch(t, node, port);
+        if (s == IBR_NONE) {
+            ibr__log(ft->ctx, IBR_LOG_WARN,
+                     "ftree: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one", g);
+            continue;
+        }
+        if (rank[s] != 0) {
+            rank[s] = 0;
+            roots++;
+        }
+    }
+    return roots;
+}
+
+/* Ranks from the CAs: distance from the switches carrying CAs, reversed,
+   then measured again from the switches found farthest away. */
+static int rank_from_cas(ftree *ft, uint32_t *rank, uint32_t *queue)
+{
+    const ibr_topo *t = ft->t;
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        const ibr__node *nd = &t->nodes[n];
+        if (nd->type != IBR_NODE_CA)
+            continue;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            uint32_t s = cabled_switch(t, n, p);
+            if (s != IBR_NONE)
+                rank[s] = 0;
+        }
+    }
+    bfs_rank(t, rank, queue);
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        if (rank[s] != FT_NORANK && rank[s] > m)
+            m = rank[s];
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        rank[s] = rank[s] == m ? 0 : FT_NORANK;
+    bfs_rank(t, rank, queue);
+    return 0;
+}
+
+/* A CA cabled straight to another CA is not a fat tree. */
+static int check_ca_links(ftree *ft)
+{
+    const ibr_topo *t = ft->t;
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        const ibr__node *nd = &t->nodes[n];
+        if (nd->type != IBR_NODE_CA)
+            continue;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = ibr__tport(t, n, p);
+            if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+                pt->remote_node == n || t->nodes[pt->remote_node].type != IBR_NODE_CA)
+                continue;
+            return ibr__run_decline(ft->run,
+                                    "CA 0x%016" PRIx64 " port %u is cabled straight to CA "
+                                    "0x%016" PRIx64 ": not a fat tree",
+                                    nd->guid, p, t->nodes[pt->remote_node].guid);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* model: CA ports and port groups                                     */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int in_sorted(const uint64_t *v, size_t n, uint64_t key)
+{
+    return n && bsearch(&key, v, n, sizeof *v, cmp_u64) != NULL;
+}
+
+typedef struct ca_key {
+    uint64_t key;
+    uint32_t node;
+} ca_key;
+
+static int cmp_ca_key(const void *a, const void *b)
+{
+    const ca_key *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The CA ports cabled to ranked switches, in CA-table order (ascending
+   byte-reversed node GUID), then port order. */
+static int build_cas(ftree *ft, const uint32_t *rank)
+{
+    const ibr_topo *t = ft->t;
+    const ibr_options *o = ft->o;
+    ibr_context *ctx = ft->ctx;
+    uint32_t ncas = 0, nports = 0, nrouters = 0;
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        if (t->nodes[n].type == IBR_NODE_CA) {
+            ncas++;
+            nports += t->nodes[n].nports;
+        }
+    }
+    for (uint32_t i = 0; i < t->n_end; i++)
+        if (t->nodes[t->port_node[t->end_port[i]]].type == IBR_NODE_ROUTER)
+            nrouters++;
+    ca_key *keys = ibr__mallocarray(ctx, ncas ? ncas : 1, sizeof *keys);
+    uint64_t *cn = ibr__mallocarray(ctx, o->n_cn_guids ? o->n_cn_guids : 1, sizeof *cn);
+    uint64_t *io = ibr__mallocarray(ctx, o->n_io_guids ? o->n_io_guids : 1, sizeof *io);
+    ft->ca = ibr__mallocarray(ctx, nports ? nports : 1, sizeof *ft->ca);
+    ft->routers = ibr__mallocarray(ctx, nrouters ? nrouters : 1, sizeof *ft->routers);
+    if (!keys || !cn || !io || !ft->ca || !ft->routers) {
+        ibr__free(ctx, keys);
+        ibr__free(ctx, cn);
+        ibr__free(ctx, io);
+        return IBR_ENOMEM;
+    }
+    if (o->n_cn_guids)
+        memcpy(cn, o->cn_guids, o->n_cn_guids * sizeof *cn);
+    if (o->n_io_guids)
+        memcpy(io, o->io_guids, o->n_io_guids * sizeof *io);
+    qsort(cn, o->n_cn_guids, sizeof *cn, cmp_u64);
+    qsort(io, o->n_io_guids, sizeof *io, cmp_u64);
+    uint32_t k = 0;
+    for (uint32_t n = 0; n < t->n_nodes; n++)
+        if (t->nodes[n].type == IBR_NODE_CA) {
+            keys[k].key = ibr__guid_key(t->nodes[n].guid);
+            keys[k++].node = n;
+        }
+    qsort(keys, ncas, sizeof *keys, cmp_ca_key);
+    ft->nca = 0;
+    ft->ncn = 0;
+    for (uint32_t i = 0; i < ncas; i++) {
+        uint32_t n = keys[i].node;
+        const ibr__node *nd = &t->nodes[n];
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = ibr__tport(t, n, p);
+            uint32_t s = cabled_switch(t, n, p);
+            if (s == IBR_NONE || rank[s] == FT_NORANK)
+                continue;
+            ft_ca *c = &ft->ca[ft->nca++];
+            c->gp = nd->port_off + p;
+            c->sw = s;
+            c->group = IBR_NONE;
+            c->lid = pt->lid;
+            c->swport = pt->remote_port;
+            if (o->n_cn_guids && !in_sorted(cn, o->n_cn_guids, pt->guid))
+                c->role = in_sorted(io, o->n_io_guids, pt->guid) ? FT_IO : FT_NONCN;
+            else if (!o->n_cn_guids && in_sorted(io, o->n_io_guids, pt->guid))
+                c->role = FT_IO;
+            else
+                c->role = FT_CN;
+            ft->ncn += c->role == FT_CN;
+        }
+    }
+    ft->nrouters = 0;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        uint32_t gp = t->end_port[i];
+        const ibr__port *pt = &t->ports[gp];
+        if (t->nodes[t->port_node[gp]].type != IBR_NODE_ROUTER || pt->state != IBR_LINK_ACTIVE ||
+            pt->remote_node == IBR_NONE)
+            continue;
+        uint32_t s = t->nodes[pt->remote_node].sw;
+        if (s != IBR_NONE && rank[s] != FT_NORANK)
+            ft->routers[ft->nrouters++] = gp;
+    }
+    ibr__free(ctx, keys);
+    ibr__free(ctx, cn);
+    ibr__free(ctx, io);
+    return 0;
+}
+
+/* Port groups of every ranked switch, in the order of their first port. */
+static int build_groups(ftree *ft, const uint32_t *rank)
+{
+    const ibr_topo *t = ft->t;
+    ibr_context *ctx = ft->ctx;
+    uint32_t nsw = ft->nsw, maxp = 0;
+    for (uint32_t s = 0; s < nsw; s++)
+        maxp += sw_nodep(ft, s)->nports;
+    ft->grp = ibr__mallocarray(ctx, maxp ? maxp : 1, sizeof *ft->grp);
+    ft->ports = ibr__mallocarray(ctx, maxp ? maxp : 1, sizeof *ft->ports);
+    ft->order = ibr__mallocarray(ctx, maxp ? maxp : 1, sizeof *ft->order);
+    /* scratch: per switch port the group it joins; per remote switch the
+       group of the switch being built */
+    uint32_t *pgrp = ibr__mallocarray(ctx, IBR_MAX_PORTS + 1, sizeof *pgrp);
+    uint32_t *seen = ibr__mallocarray(ctx, nsw ? nsw : 1, sizeof *seen);
+    uint32_t *ca_of = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *ca_of);
+    if (!ft->grp || !ft->ports || !ft->order || !pgrp || !seen || !ca_of) {
+        ibr__free(ctx, pgrp);
+        ibr__free(ctx, seen);
+        ibr__free(ctx, ca_of);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        ca_of[i] = IBR_NONE;
+    for (uint32_t i = 0; i < ft->nca; i++)
+        ca_of[ft->ca[i].gp] = i;
+    for (uint32_t s = 0; s < nsw; s++)
+        seen[s] = IBR_NONE;
+    uint32_t ng = 0, np = 0, no = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        ft_sw *w = &ft->sw[s];
+        const ibr__node *nd = sw_nodep(ft, s);
+        w->lid = t->ports[nd->port_off].lid;
+        w->down = w->ndown = w->sib = w->nsib = w->up = w->nup = 0;
+        if (rank[s] == FT_NORANK)
+            continue;
+        uint32_t g0 = ng;
+        /* pass 1: groups in order of their first port, ports counted */
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = &t->ports[nd->port_off + p];
+            pgrp[p] = IBR_NONE;
+            if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+                pt->remote_node == t->sw_node[s])
+                continue;
+            const ibr__node *rn = &t->nodes[pt->remote_node];
+            uint32_t g;
+            if (rn->type == IBR_NODE_SWITCH) {
+                uint32_t r = rn->sw;
+                if (rank[r] == FT_NORANK)
+                    continue; /* cannot happen: ranks spread over active links */
+                if (seen[r] != IBR_NONE && seen[r] >= g0) {
+                    g = seen[r];
+                } else {
+                    g = seen[r] = ng++;
+                    ft->grp[g].remote = r;
+                    ft->grp[g].ca = IBR_NONE;
+                    ft->grp[g].nports = 0;
+                }
+            } else if (rn->type == IBR_NODE_CA) {
+                uint32_t c = ca_of[rn->port_off + pt->remote_port];
+                if (c == IBR_NONE)
+                    continue;
+                g = ng++;
+                ft->grp[g].remote = FT_CA;
+                ft->grp[g].ca = c;
+                ft->grp[g].nports = 0;
+                ft->ca[c].group = g;
+            } else {
+                continue; /* routers are left out of the tree */
+            }
+            ft->grp[g].nports++;
+            ft->grp[g].cu = ft->grp[g].cd = 0;
+            ft->grp[g].rkey = UINT64_MAX;
+            pgrp[p] = g;
+        }
+        /* pass 2: ports of each group contiguous, in port order */
+        uint32_t off = np;
+        for (uint32_t g = g0; g < ng; g++) {
+            ft->grp[g].port0 = off;
+            off += ft->grp[g].nports;
+            ft->grp[g].nports = 0;
+        }
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            uint32_t g = pgrp[p];
+            if (g == IBR_NONE)
+                continue;
+            ft_port *fp = &ft->ports[ft->grp[g].port0 + ft->grp[g].nports++];
+            fp->port = (uint8_t)p;
+            fp->rport = t->ports[nd->port_off + p].remote_port;
+            fp->cu = fp->cd = 0;
+        }
+        np = off;
+        /* lists: down, sibling, up */
+        w->down = no;
+        for (uint32_t g = g0; g < ng; g++) {
+            uint32_t r = ft->grp[g].remote;
+            if (r == FT_CA || rank[r] > rank[s])
+                ft->order[no++] = g;
+        }
+        w->ndown = no - w->down;
+        w->sib = no;
+        for (uint32_t g = g0; g < ng; g++) {
+            uint32_t r = ft->grp[g].remote;
+            if (r != FT_CA && rank[r] == rank[s])
+                ft->order[no++] = g;
+        }
+        w->nsib = no - w->sib;
+        w->up = no;
+        for (uint32_t g = g0; g < ng; g++) {
+            uint32_t r = ft->grp[g].remote;
+            if (r != FT_CA && rank[r] < rank[s])
+                ft->order[no++] = g;
+        }
+        w->nup = no - w->up;
+    }
+    ft->ngrp = ng;
+    ft->nports = np;
+    ibr__free(ctx, pgrp);
+    ibr__free(ctx, seen);
+    ibr__free(ctx, ca_of);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* indexing                                                            */
+
+static uint64_t tuple_key(const uint8_t *tu)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < FT_TUPLE_LEN; i++)
+        k = k << 8 | tu[i];
+    return k;
+}
+
+/* The used-tuple set keys: never 0 (an all-0xFF tuple is not stored). */
+static int tuple_used(const ibr__guidmap *m, const uint8_t *tu)
+{
+    return ibr__guidmap_get(m, ~tuple_key(tu)) != IBR_NONE;
+}
+
+static int assign_tuple(ftree *ft, ibr__guidmap *m, uint32_t s, const uint8_t *tu)
+{
+    memcpy(ft->sw[s].tuple, tu, FT_TUPLE_LEN);
+    ft->sw[s].key = tuple_key(tu);
+    if (ft->sw[s].key == UINT64_MAX)
+        return 0;
+    return ibr__guidmap_put(ft->ctx, m, ~ft->sw[s].key, s);
+}
+
+/* The tuple of a switch found from "from" going down (or up): the rank
+   moves by one and the digit of the level crossed takes the smallest value
+   no switch uses yet. All 0xFF (unassigned) when every value is taken. */
+static void new_tuple(const ibr__guidmap *m, uint8_t *out, const uint8_t *from, int down)
+{
+    uint8_t tmp[FT_TUPLE_LEN];
+    memcpy(tmp, from, FT_TUPLE_LEN);
+    unsigned var;
+    if (down) {
+        tmp[0]++;
+        var = from[0] + 1u;
+    } else {
+        tmp[0]--;
+        var = from[0];
+    }
+    memset(out, 0xFF, FT_TUPLE_LEN);
+    if (var >= FT_TUPLE_LEN)
+        return;
+    for (unsigned i = 0; i < 0xFF; i++) {
+        tmp[var] = (uint8_t)i;
+        if (!tuple_used(m, tmp)) {
+            memcpy(out, tmp, FT_TUPLE_LEN);
+            return;
+        }
+    }
+}
+
+static int make_indexing(ftree *ft, uint32_t *queue)
+{
+    uint32_t nsw = ft->nsw, first = IBR_NONE;
+    ibr__guidmap used;
+    memset(&used, 0, sizeof used);
+    for (uint32_t s = 0; s < nsw; s++) {
+        memset(ft->sw[s].tuple, 0xFF, FT_TUPLE_LEN);
+        ft->sw[s].key = UINT64_MAX;
+        if (first == IBR_NONE && ft->sw[s].is_leaf)
+            first = s;
+    }
+    int rc = 0;
+    if (first == IBR_NONE)
+        goto out;
+    uint8_t tu[FT_TUPLE_LEN];
+    memset(tu, 0xFF, FT_TUPLE_LEN);
+    tu[0] = (uint8_t)ft->sw[first].rank;
+    for (uint32_t i = 1; i <= ft->leaf_rank && i < FT_TUPLE_LEN; i++)
+        tu[i] = 0;
+    if ((rc = assign_tuple(ft, &used, first, tu)) < 0)
+        goto out;
+    uint32_t head = 0, tail = 0;
+    queue[tail++] = first;
+    while (head < tail) {
+        uint32_t s = queue[head++];
+        ft_sw *w = &ft->sw[s];
+        if (w->rank < ft->leaf_rank) {
+            for (uint32_t i = 0; i < w->ndown; i++) {
+                ft_group *g = &ft->grp[ft->order[w->down + i]];
+                if (g->remote == FT_CA || ft->sw[g->remote].tuple[0] != 0xFF)
+                    continue;
+                new_tuple(&used, tu, w->tuple, 1);
+                if ((rc = assign_tuple(ft, &used, g->remote, tu)) < 0)
+                    goto out;
+                queue[tail++] = g->remote;
+            }
+            for (uint32_t i = 0; i < w->ndown; i++) {
+                ft_group *g = &ft->grp[ft->order[w->down + i]];
+                if (g->remote != FT_CA)
+                    g->rkey = ft->sw[g->remote].key;
+            }
+            sort_by_rkey(ft, ft->order + w->down, w->ndown);
+        }
+        if (w->rank != 0) {
+            for (uint32_t i = 0; i < w->nup; i++) {
+                ft_group *g = &ft->grp[ft->order[w->up + i]];
+                if (ft->sw[g->remote].tuple[0] != 0xFF)
+                    continue;
+                new_tuple(&used, tu, w->tuple, 0);
+                if ((rc = assign_tuple(ft, &used, g->remote, tu)) < 0)
+                    goto out;
+                queue[tail++] = g->remote;
+            }
+            for (uint32_t i = 0; i < w->nup; i++) {
+                ft_group *g = &ft->grp[ft->order[w->up + i]];
+                g->rkey = ft->sw[g->remote].key;
+            }
+            sort_by_rkey(ft, ft->order + w->up, w->nup);
+        }
+    }
+    /* tuples are final: every switch group sorts by its remote's tuple */
+    for (uint32_t g = 0; g < ft->ngrp; g++)
+        if (ft->grp[g].remote != FT_CA)
+            ft->grp[g].rkey = ft->sw[ft->grp[g].remote].key;
+out:
+    ibr__guidmap_free(ft->ctx, &used);
+    return rc;
+}
+
+/* The leaves in tuple order, from the first to the last one with CNs. */
+static int make_leaf_array(ftree *ft, const uint32_t *rank)
+{
+    uint32_t n = 0;
+    ft->leaves = ibr__mallocarray(ft->ctx, ft->nsw ? ft->nsw : 1, sizeof *ft->leaves);
+    if (!ft->leaves)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (rank[s] == ft->leaf_rank)
+            ft->leaves[n++] = s;
+    /* stable insertion sort by tuple (unassigned tuples keep table order) */
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = ft->leaves[i], j = i;
+        while (j > 0 && ft->sw[v].key < ft->sw[ft->leaves[j - 1]].key) {
+            ft->leaves[j] = ft->leaves[j - 1];
+            j--;
+        }
+        ft->leaves[j] = v;
+    }
+    uint32_t first = n, last = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (ft->sw[ft->leaves[i]].is_leaf) {
+            if (i < first)
+                first = i;
+            last = i;
+        }
+    if (first >= last) {
+        ft->nleaves = 0;
+        return 0;
+    }
+    memmove(ft->leaves, ft->leaves + first, (last - first + 1) * sizeof *ft->leaves);
+    ft->nleaves = last - first + 1;
+    /* most CNs on one leaf */
+    ft->max_cn = 0;
+    for (uint32_t i = 0; i < ft->nleaves; i++) {
+        const ft_sw *w = &ft->sw[ft->leaves[i]];
+        uint32_t c = 0;
+        for (uint32_t k = 0; k < w->ndown; k++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + k]];
+            c += g->remote == FT_CA && ft->ca[g->ca].role == FT_CN;
+        }
+        if (c > ft->max_cn)
+            ft->max_cn = c;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* validation of a pure fat tree (no root GUIDs)                       */
+
+static int validate(ftree *ft, const uint32_t *rank)
+{
+    uint32_t ref[FT_MAX_RANK + 1];
+    for (unsigned i = 0; i <= FT_MAX_RANK; i++)
+        ref[i] = IBR_NONE;
+    for (uint32_t s = 0; s < ft->nsw; s++) {
+        uint32_t r = rank[s];
+        if (r == FT_NORANK || r > FT_MAX_RANK)
+            continue;
+        if (ref[r] == IBR_NONE) {
+            ref[r] = s;
+            continue;
+        }
+        const ft_sw *a = &ft->sw[ref[r]], *b = &ft->sw[s];
+        uint64_t ga = sw_guid(ft, ref[r]), gb = sw_guid(ft, s);
+        if (a->nup != b->nup)
+            return ibr__run_decline(
+                ft->run,
+                "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u up-going "
+                "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
+                "switches of a rank have the same number of up-going port groups)",
+                gb, r, b->nup, ga, a->nup);
+        if (r != ft->leaf_rank && a->ndown != b->ndown)
+            return ibr__run_decline(
+                ft->run,
+                "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u down-going "
+                "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
+                "switches of a rank above the leaves have the same number of down-going "
+                "port groups)",
+                gb, r, b->ndown, ga, a->ndown);
+        if (a->nup) {
+            uint32_t want = ft->grp[ft->order[a->up]].nports;
+            for (uint32_t i = 0; i < b->nup; i++) {
+                const ft_group *g = &ft->grp[ft->order[b->up + i]];
+                if (g->nports != want)
+                    return ibr__run_decline(
+                        ft->run,
+                        "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
+                        "link(s) up to switch 0x%016" PRIx64 " where switch 0x%016" PRIx64
+                        " of the same rank has %u per up-going port group (rule: the same "
+                        "number of ports in each up-going port group)",
+                        gb, r, g->nports, sw_guid(ft, g->remote), ga, want);
+            }
+        }
+        if (a->ndown && r != ft->leaf_rank) {
+            uint32_t want = ft->grp[ft->order[a->down]].nports;
+            for (uint32_t i = 0; i < b->ndown; i++) {
+                const ft_group *g = &ft->grp[ft->order[b->down + i]];
+                if (g->nports != want)
+                    return ibr__run_decline(
+                        ft->run,
+                        "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
+                        "link(s) down to %s 0x%016" PRIx64 " where switch 0x%016" PRIx64
+                        " of the same rank has %u per down-going port group (rule: the "
+                        "same number of ports in each down-going port group)",
+                        gb, r, g->nports, g->remote == FT_CA ? "CA port" : "switch",
+                        g->remote == FT_CA ? ft->t->ports[ft->ca[g->ca].gp].guid
+                                           : sw_guid(ft, g->remote),
+                        ga, want);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the compute-node order artefact                                     */
+
+static int ca_order_artifact(ftree *ft)
+{
+    const ibr_topo *t = ft->t;
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = 0;
+    for (uint32_t i = 0; i < ft->nleaves && rc == 0; i++) {
+        const ft_sw *w = &ft->sw[ft->leaves[i]];
+        uint32_t printed = 0;
+        for (uint32_t k = 0; k < w->ndown && rc == 0; k++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + k]];
+            if (g->remote != FT_CA || ft->ca[g->ca].role != FT_CN)
+                continue;
+            const ft_ca *c = &ft->ca[g->ca];
+            rc = ibr__buf_printf(&b, ft->ctx, "0x%04x\t%s\n", c->lid,
+                                 t->nodes[t->port_node[c->gp]].desc);
+            printed++;
+        }
+        for (; printed < ft->max_cn && rc == 0; printed++)
+            rc = ibr__buf_puts(&b, ft->ctx, "0xFFFF\tDUMMY\n");
+    }
+    if (rc == 0)
+        rc = ibr_run_add_artifact(ft->run, "opensm-ftree-ca-order.dump", b.data ? b.data : "",
+                                  b.size);
+    ibr_buffer_dispose(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* the engine                                                          */
+
+static void ft_free(ftree *ft)
+{
+    ibr_context *ctx = ft->ctx;
+    ibr__free(ctx, ft->sw);
+    ibr__free(ctx, ft->grp);
+    ibr__free(ctx, ft->ports);
+    ibr__free(ctx, ft->order);
+    ibr__free(ctx, ft->ca);
+    ibr__free(ctx, ft->routers);
+    ibr__free(ctx, ft->leaves);
+    ibr__free(ctx, ft->hops);
+    ibr__free(ctx, ft->port);
+}
+
+/* Preconditions that need no model. */
+static int check_basics(ftree *ft)
+{
+    const ibr_topo *t = ft->t;
+    const ibr_options *o = ft->o;
+    if (o->lmc != IBR_LMC_TOPO && o->lmc > 0)
+        return ibr__run_decline(ft->run, "LMC %u > 0 is not supported by fat-tree routing",
+                                o->lmc);
+    if (o->lmc == IBR_LMC_TOPO)
+        for (uint32_t i = 0; i < t->n_end; i++) {
+            const ibr__port *pt = &t->ports[t->end_port[i]];
+            if (pt->lmc > 0)
+                return ibr__run_decline(ft->run,
+                                        "port 0x%016" PRIx64 " has LMC %u; LMC > 0 is not "
+                                        "supported by fat-tree routing",
+                                        pt->guid, pt->lmc);
+        }
+    if (t->n_sw < 2)
+        return ibr__run_decline(ft->run, "the fabric has %u switch(es): not a fat tree",
+                                t->n_sw);
+    uint32_t cas = 0, others = 0;
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        cas += t->nodes[n].type == IBR_NODE_CA;
+        others += t->nodes[n].type != IBR_NODE_SWITCH;
+    }
+    if (others < 2 || cas < 2)
+        return ibr__run_decline(ft->run, "the fabric has %u CA(s): not a fat tree", cas);
+    return 0;
+}
+
+int ibr__ftree_route(ibr_run *run, void *user)
+{
+    (void)user;
+    ftree ft;
+    memset(&ft, 0, sizeof ft);
+    ft.run = run;
+    ft.t = run->topo;
+    ft.ctx = run->topo->ctx;
+    ft.o = &run->opts;
+    ft.nsw = run->topo->n_sw;
+    const ibr_topo *t = ft.t;
+    int rc;
+    if ((rc = check_basics(&ft)) < 0)
+        return rc;
+    if ((rc = check_ca_links(&ft)) < 0)
+        return rc;
+    uint32_t nsw = ft.nsw;
+    uint32_t *rank = ibr__mallocarray(ft.ctx, nsw, sizeof *rank);
+    uint32_t *queue = ibr__mallocarray(ft.ctx, nsw, sizeof *queue);
+    ft.sw = ibr__calloc(ft.ctx, nsw, sizeof *ft.sw);
+    if (!rank || !queue || !ft.sw)
+        goto nomem;
+
+    /* 1. ranks */
+    for (uint32_t s = 0; s < nsw; s++)
+        rank[s] = FT_NORANK;
+    ft.roots_given = ft.o->n_root_guids > 0;
+    if (ft.roots_given && given_roots(&ft, rank) > 0) {
+        bfs_rank(t, rank, queue);
+    } else {
+        if (ft.roots_given)
+            ibr__log(ft.ctx, IBR_LOG_WARN,
+                     "ftree: none of the %zu root GUIDs is a switch; ranking from the CAs "
+                     "(the tree is not checked for purity)",
+                     ft.o->n_root_guids);
+        rank_from_cas(&ft, rank, queue);
+    }
+    uint32_t ranked = 0;
+    ft.max_rank = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        ft.sw[s].rank = rank[s];
+        if (rank[s] == FT_NORANK)
+            continue;
+        ranked++;
+        if (rank[s] > ft.max_rank)
+            ft.max_rank = rank[s];
+    }
+    if (ranked < nsw)
+        ibr__log(ft.ctx, IBR_LOG_INFO, "ftree: %u switch(es) left unranked and dropped",
+                 nsw - ranked);
+    if (ft.max_rank == 0 && ranked > 1) {
+        rc = ibr__run_decline(run,
+                              "ranking from the CAs puts all %u switches at rank 0 (each "
+                              "carries CAs, as in a torus or mesh): not a fat tree",
+                              ranked);
+        goto out;
+    }
+
+    /* 2, 3. CA ports and port groups */
+    if ((rc = build_cas(&ft, rank)) < 0 || (rc = build_groups(&ft, rank)) < 0)
+        goto nomem;
+    if (ft.ncn == 0) {
+        rc = ibr__run_decline(run, "the fabric has no valid compute nodes");
+        goto out;
+    }
+    if (!ft.roots_given) {
+        ft.leaf_rank = ft.max_rank;
+    } else {
+        for (uint32_t i = 0; i < ft.nca; i++)
+            if (ft.ca[i].role == FT_CN) {
+                ft.leaf_rank = rank[ft.ca[i].sw];
+                break;
+            }
+    }
+    if (ft.leaf_rank + 1 < FT_MIN_RANK || ft.leaf_rank + 1 > FT_MAX_RANK) {
+        rc = ibr__run_decline(run, "the tree rank (levels of switches) is %u; fat-tree routing "
+                                   "needs %u to %u",
+                              ft.leaf_rank + 1, FT_MIN_RANK, FT_MAX_RANK);
+        goto out;
+    }
+    for (uint32_t i = 0; i < ft.nca; i++) {
+        const ft_ca *c = &ft.ca[i];
+        if (c->role != FT_CN || ft.sw[c->sw].is_leaf)
+            continue;
+        if (rank[c->sw] != ft.leaf_rank) {
+            rc = ibr__run_decline(
+                run,
+                "compute node port 0x%016" PRIx64 " is cabled to switch 0x%016" PRIx64
+                " of rank %u, but the leaf rank is %u (rule: all compute nodes hang off "
+                "switches of one rank)",
+                t->ports[c->gp].guid, sw_guid(&ft, c->sw), rank[c->sw], ft.leaf_rank);
+            goto out;
+        }
+        ft.sw[c->sw].is_leaf = 1;
+    }
+
+    /* 5. indexing and the leaf array */
+    if ((rc = make_indexing(&ft, queue)) < 0 || (rc = make_leaf_array(&ft, rank)) < 0)
+        goto nomem;
+    if (ft.nleaves < 2) {
+        rc = ibr__run_decline(run, "fewer than two leaf switches carry compute nodes: not a "
+                                   "fat tree");
+        goto out;
+    }
+
+    /* 4. purity */
+    if (!ft.roots_given && (rc = validate(&ft, rank)) < 0)
+        goto out;
+
+    /* routes */
+    ft.hops = ibr__mallocarray(ft.ctx, nsw, 1);
+    ft.port = ibr__mallocarray(ft.ctx, nsw, 1);
+    if (!ft.hops || !ft.port)
+        goto nomem;
+    if ((rc = ibr__ftree_assign(&ft)) < 0) {
+        if (rc == IBR_ENOMEM)
+            goto nomem;
+        goto out;
+    }
+    if ((rc = ca_order_artifact(&ft)) < 0)
+        goto nomem;
+    rc = 0;
+    goto out;
+nomem:
+    rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+out:
+    ibr__free(ft.ctx, rank);
+    ibr__free(ft.ctx, queue);
+    ft_free(&ft);
+    return rc;
+}

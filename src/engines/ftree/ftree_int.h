@@ -1,0 +1,107 @@
+/*
+ * The fat-tree engine's private model, shared by ftree.c (fabric model,
+ * ranking, compute nodes, port groups, indexing, validation) and
+ * ftree_route.c (route assignment).
+ *
+ * Switches keep the topology's dense indices (OpenSM's switch-table order).
+ * Every switch port with an active cable to another switch or to a CA port
+ * belongs to one port group: all the ports toward the same neighbour switch,
+ * or the single port toward one CA port. A group is DOWN, SIBLING or UP by
+ * the ranks of its two ends (CA groups are DOWN). The per-switch lists of
+ * group indices live in one array (ft->order) and are re-sorted in place by
+ * load while routing, exactly as OpenSM re-sorts its group arrays.
+ */
+#ifndef IBROUTE_FTREE_INT_H
+#define IBROUTE_FTREE_INT_H
+
+#include "engines/engines.h"
+
+#define FT_NORANK UINT32_MAX
+#define FT_CA UINT32_MAX   /* ft_group.remote of a group toward a CA port */
+#define FT_NOHOP 0xFFu
+#define FT_TUPLE_LEN 8
+#define FT_MIN_RANK 2      /* tree rank = leaf rank + 1 */
+#define FT_MAX_RANK 8
+
+/* Roles of a CA port. */
+enum { FT_NONCN = 0, FT_CN = 1, FT_IO = 2 };
+
+/* One port of a group, with its route counters. */
+typedef struct ft_port {
+    uint32_t cu;      /* routes that enter here from below and go up */
+    uint32_t cd;      /* routes that leave here downward (kept on the
+                         lower switch's up port) */
+    uint8_t port;     /* local port */
+    uint8_t rport;    /* port on the remote switch (or CA) */
+} ft_port;
+
+typedef struct ft_group {
+    uint32_t remote;  /* switch index, or FT_CA */
+    uint32_t ca;      /* CA groups: index into ft->ca (the CA port) */
+    uint32_t port0;   /* first entry in ft->ports */
+    uint32_t nports;
+    uint32_t cu, cd;  /* group counters, as the port counters */
+    uint64_t rkey;    /* the remote switch's tuple key (sort tie-break) */
+} ft_group;
+
+typedef struct ft_sw {
+    uint32_t rank;
+    uint8_t tuple[FT_TUPLE_LEN];
+    uint64_t key;     /* tuple as a big-endian number: compares like it */
+    uint32_t down, ndown;   /* slices of ft->order */
+    uint32_t sib, nsib;
+    uint32_t up, nup;
+    uint32_t idx;     /* rotating start among DOWN groups (reverse hops) */
+    uint16_t lid;     /* switch LID (0 = none) */
+    uint8_t is_leaf;  /* leaf rank and carries a compute node */
+    uint8_t changed;  /* an up-counter of a DOWN group moved since sorting */
+} ft_sw;
+
+/* A CA port cabled to a ranked switch. */
+typedef struct ft_ca {
+    uint32_t gp;      /* global port index */
+    uint32_t sw;      /* switch it is cabled to */
+    uint32_t group;   /* the switch's group toward it */
+    uint16_t lid;     /* base LID (0 = none: routed like a missing node) */
+    uint8_t swport;   /* switch port toward it */
+    uint8_t role;     /* FT_CN, FT_IO, FT_NONCN */
+} ft_ca;
+
+typedef struct ftree {
+    ibr_run *run;
+    const ibr_topo *t;
+    ibr_context *ctx;
+    const ibr_options *o;
+    uint32_t nsw;
+    ft_sw *sw;
+    ft_group *grp;
+    uint32_t ngrp;
+    ft_port *ports;
+    uint32_t nports;
+    uint32_t *order;        /* group indices, per switch down | sib | up */
+    ft_ca *ca;              /* CA ports in CA-table order, then port order */
+    uint32_t nca;
+    uint32_t *routers;      /* router end ports (global port index), routed
+                               like non-compute CA ports */
+    uint32_t nrouters;
+    uint32_t leaf_rank, max_rank;
+    uint32_t *leaves;       /* leaf array in tuple order */
+    uint32_t nleaves;
+    uint32_t max_cn;        /* most compute nodes on one leaf */
+    uint32_t ncn;
+    int roots_given;
+    /* routing state for the current destination */
+    uint16_t lid;           /* LID being routed (0 = dummy / no LID) */
+    uint8_t *hops;          /* per switch, FT_NOHOP = none */
+    uint8_t *port;          /* per switch: LFT entry chosen, 255 = none */
+} ftree;
+
+/* ftree_route.c: assign every route and fill the result (LFTs, hop
+   matrix). Returns 0, IBR_ENOMEM or IBR_ECANCELED. */
+int ibr__ftree_assign(ftree *ft);
+
+/* Stable sorts of a group-index slice, as OpenSM orders port groups. */
+void ibr__ftree_sort_up_load(ftree *ft, uint32_t *g, uint32_t n);
+void ibr__ftree_sort_down_load(ftree *ft, uint32_t *g, uint32_t n);
+
+#endif

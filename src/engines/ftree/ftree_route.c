@@ -1,0 +1,309 @@
+/*
+ * ftree: route assignment, as OpenSM 3.3's fat-tree routing does it.
+ *
+ * Destinations are routed one at a time, in an order that is the balancing
+ * algorithm: the compute nodes leaf by leaf in index order (each leaf
+ * padded with "dummy" destinations up to the most CNs any leaf has, so
+ * that partly populated leaves do not shift the pattern), then the other
+ * CA ports, then the switches. Counters on every port and port group
+ * remember how many routes already use it, and are never reset.
+ *
+ * For one destination hanging off switch X:
+ *   descend(X): for each DOWN group of X (least up-loaded first, ties by
+ *     the index of the switch below), the switch below gets its route up to
+ *     X through the least up-loaded port of the group, unless it already
+ *     has one at least as short; the walk goes on down from there, and
+ *     the port's up counter grows when the walk reached a CA.
+ *   ascend(X): descend(X); then, unless X is a root, the least down-loaded
+ *     UP group (ties by index) and its least down-loaded port carry the
+ *     "main" route: the switch above routes down to X and the walk goes on
+ *     up from it, counting the route; every other UP group gets the same
+ *     treatment without counting (only where the switch above has no
+ *     shorter route yet), then the SIBLING groups.
+ * Routes to a destination therefore go up, then down: an up*down* routing
+ * on a ranked tree, so it has no credit loops. I/O nodes may use
+ * max_reverse_hops steps down-then-up again (not loop-free in general, as
+ * the documentation warns).
+ *
+ * The hop counts found for switch destinations become the result's hop
+ * matrix; a switch pair without a route (two roots, without connect_roots)
+ * stays 255 so that the verifier counts it as restricted.
+ *
+ * Time: O(D·(S + G)) for D destinations over S switches and G port groups,
+ * plus the load sorts (insertion sorts on almost sorted lists).
+ */
+#include <string.h>
+
+#include "engines/ftree/ftree_int.h"
+
+static ft_port *least_up(ftree *ft, const ft_group *g)
+{
+    ft_port *p = &ft->ports[g->port0], *best = p;
+    for (uint32_t i = 1; i < g->nports; i++)
+        if (p[i].cu < best->cu)
+            best = &p[i];
+    return best;
+}
+
+static ft_port *least_down(ftree *ft, const ft_group *g)
+{
+    ft_port *p = &ft->ports[g->port0], *best = p;
+    for (uint32_t i = 1; i < g->nports; i++)
+        if (p[i].cd < best->cd)
+            best = &p[i];
+    return best;
+}
+
+/* Route the switches below x (and beside it, for a real LID) up toward x,
+   which is h hops from the destination; prev is the switch the walk came
+   up from (not routed back), or IBR_NONE. Returns whether a route that
+   reaches a CA was made or exists below. */
+static int descend(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
+{
+    ft_sw *w = &ft->sw[x];
+    if (w->ndown == 0)
+        return 0;
+    if (w->changed) {
+        ibr__ftree_sort_up_load(ft, ft->order + w->down, w->ndown);
+        w->changed = 0;
+    }
+    if (w->nsib)
+        ibr__ftree_sort_up_load(ft, ft->order + w->sib, w->nsib);
+    uint32_t n = w->ndown + (ft->lid ? w->nsib : 0);
+    int created = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        /* the lists may be re-sorted by a nested walk: index them live */
+        ft_group *g = &ft->grp[ft->order[k < w->ndown ? w->down + k : w->sib + k - w->ndown]];
+        if (g->remote == FT_CA) {
+            created = 1;
+            continue;
+        }
+        uint32_t y = g->remote;
+        if (y == prev || g->nports == 0)
+            continue;
+        ft_port *p = least_up(ft, g);
+        if (h + 1 >= FT_NOHOP || (ft->hops[y] != FT_NOHOP && h + 1 >= ft->hops[y]))
+            continue;
+        ft->port[y] = p->rport;
+        ft->hops[y] = (uint8_t)(h + 1);
+        if (descend(ft, y, IBR_NONE, h + 1)) {
+            created = 1;
+            p->cu++;
+            g->cu++;
+            w->changed = 1;
+        }
+    }
+    if (created)
+        w->idx = (w->idx + 1) % w->ndown;
+    return created;
+}
+
+/* Route the switch above x through group g, port p, if it has no route at
+   least as short yet. */
+static int route_up_to(ftree *ft, uint32_t u, const ft_port *p, unsigned h, int always)
+{
+    if (h + 1 >= FT_NOHOP)
+        return 0;
+    if (!always && ft->port[u] != 0xFF && h + 1 >= ft->hops[u])
+        return 0;
+    if (ft->port[u] == 0xFF || h + 1 < ft->hops[u]) {
+        ft->port[u] = p->rport;
+        ft->hops[u] = (uint8_t)(h + 1);
+    }
+    return 1;
+}
+
+static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credit, unsigned h)
+{
+    int created = descend(ft, x, prev, h);
+    ft_sw *w = &ft->sw[x];
+    if (w->rank == 0) {
+        if (credit > 0 && w->ndown) {
+            /* reverse hops: down again, then up, from a rotating start */
+            w->idx = (w->idx + 1) % w->ndown;
+            uint32_t i = w->idx;
+            for (uint32_t j = 0; j < w->ndown; j++) {
+                const ft_group *g = &ft->grp[ft->order[w->down + i]];
+                i = (i + 1) % w->ndown;
+                if (g->remote == FT_CA || h + 1 >= FT_NOHOP)
+                    continue;
+                created |= ascend(ft, g->remote, x, main, credit - 1, h + 1);
+            }
+        }
+        return created;
+    }
+    ibr__ftree_sort_down_load(ft, ft->order + w->up, w->nup);
+    ft_group *mg = w->nup ? &ft->grp[ft->order[w->up]] : NULL;
+    ft_port *mp = mg && mg->nports ? least_down(ft, mg) : NULL;
+    if (main && mp) {
+        mg->cd++;
+        mp->cd++;
+        /* the main route climbs on even where the switch above already has
+           a shorter route (as OpenSM does) */
+        if (route_up_to(ft, mg->remote, mp, h, 1))
+            created |= ascend(ft, mg->remote, x, 1, credit, h + 1);
+    }
+    for (uint32_t i = main ? 1 : 0; i < w->nup; i++) {
+        const ft_group *g = &ft->grp[ft->order[w->up + i]];
+        if (g->nports == 0)
+            continue;
+        ft_port *p = least_down(ft, g);
+        if (route_up_to(ft, g->remote, p, h, 0))
+            created |= ascend(ft, g->remote, x, 0, credit, h + 1);
+    }
+    if (w->nsib)
+        ibr__ftree_sort_down_load(ft, ft->order + w->sib, w->nsib);
+    for (uint32_t i = 0; i < w->nsib; i++) {
+        const ft_group *g = &ft->grp[ft->order[w->sib + i]];
+        if (g->nports == 0)
+            continue;
+        ft_port *p = least_down(ft, g);
+        if (route_up_to(ft, g->remote, p, h, 0) && ascend(ft, g->remote, x, 0, credit, h + 1)) {
+            created = 1;
+            /* OpenSM counts such a route on the main group with the
+               sibling's port */
+            if (mg)
+                mg->cd++;
+            p->cd++;
+        }
+    }
+    if (credit == 0 || w->is_leaf)
+        return created;
+    for (uint32_t i = 0; i < w->ndown; i++) {
+        const ft_group *g = &ft->grp[ft->order[w->down + i]];
+        if (g->remote == FT_CA || h + 1 >= FT_NOHOP)
+            continue;
+        created |= ascend(ft, g->remote, x, 1, credit - 1, h + 1);
+    }
+    return created;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void begin(ftree *ft, uint16_t lid)
+{
+    ft->lid = lid;
+    memset(ft->hops, FT_NOHOP, ft->nsw);
+    memset(ft->port, 0xFF, ft->nsw);
+}
+
+/* Copy the routes found for the current LID into the LFTs. */
+static void commit(ftree *ft)
+{
+    if (!ft->lid)
+        return;
+    ibr_result *r = ft->run->res;
+    uint8_t *col = r->lft + ft->lid;
+    size_t stride = r->lft_size;
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (ft->port[s] != 0xFF)
+            col[(size_t)s * stride] = ft->port[s];
+}
+
+/* Route one destination hanging off switch x through port xport (0 for the
+   switch itself, 0xFF for a dummy). */
+static void route_dest(ftree *ft, uint16_t lid, uint32_t x, uint8_t xport, unsigned hops0,
+                       int main, unsigned credit)
+{
+    begin(ft, lid);
+    ft->port[x] = xport;
+    ft->hops[x] = (uint8_t)hops0;
+    ascend(ft, x, IBR_NONE, main, credit, hops0);
+    commit(ft);
+}
+
+/* connect_roots: every switch above the leaves that has no route to a
+   switch LID the last leaf can reach sends it the way it sends to that
+   leaf. */
+static void connect_roots(ftree *ft)
+{
+    const ibr_topo *t = ft->t;
+    ibr_result *r = ft->run->res;
+    uint8_t *hm = r->hops;
+    size_t n = ft->nsw;
+    uint32_t last = ft->leaves[ft->nleaves - 1];
+    uint16_t llid = ft->sw[last].lid;
+    if (!llid)
+        return;
+    for (uint32_t s = 0; s < n; s++) {
+        if (ft->sw[s].rank == FT_NORANK || ft->sw[s].rank >= ft->leaf_rank)
+            continue;
+        uint8_t *lft = r->lft + s * r->lft_size;
+        uint8_t p = lft[llid];
+        unsigned hl = hm[s * n + last];
+        if (p == 0xFF || hl == 255)
+            continue;
+        for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+            uint32_t gp = t->lid_port[lid];
+            if (lft[lid] != 0xFF || gp == IBR_NONE)
+                continue;
+            uint32_t d = t->nodes[t->port_node[gp]].sw;
+            if (d == IBR_NONE || ft->sw[d].rank == FT_NORANK || hm[last * n + d] == 255)
+                continue;
+            lft[lid] = p;
+            unsigned sum = hl + hm[last * n + d];
+            hm[s * n + d] = (uint8_t)(sum < 255 ? sum : 254);
+        }
+    }
+}
+
+int ibr__ftree_assign(ftree *ft)
+{
+    ibr_run *run = ft->run;
+    ibr_result *r = run->res;
+    size_t n = ft->nsw;
+    int rc;
+    if ((rc = ibr__result_alloc_hops(r)) < 0)
+        return rc;
+    uint64_t total = (uint64_t)ft->nleaves * ft->max_cn + ft->nca + ft->nrouters + n, done = 0;
+    const char *phase = "ftree: routes";
+    if ((rc = ibr_run_progress(run, phase, 0, total)) < 0)
+        return rc;
+
+    /* compute nodes, leaf by leaf, each leaf padded with dummies */
+    for (uint32_t i = 0; i < ft->nleaves; i++) {
+        uint32_t x = ft->leaves[i];
+        const ft_sw *w = &ft->sw[x];
+        uint32_t routed = 0;
+        for (uint32_t k = 0; k < w->ndown; k++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + k]];
+            if (g->remote != FT_CA || ft->ca[g->ca].role != FT_CN)
+                continue;
+            route_dest(ft, ft->ca[g->ca].lid, x, ft->ports[g->port0].port, 1, 1, 0);
+            routed++;
+        }
+        for (; routed < ft->max_cn; routed++)
+            route_dest(ft, 0, x, 0xFF, 1, 1, 0);
+        done += ft->max_cn;
+        if ((i & 15) == 15 && (rc = ibr_run_progress(run, phase, done, total)) < 0)
+            return rc;
+    }
+    /* the other CA ports (I/O nodes may take reverse hops) */
+    for (uint32_t i = 0; i < ft->nca; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (c->role == FT_CN)
+            continue;
+        route_dest(ft, c->lid, c->sw, c->swport, 1, 1,
+                   c->role == FT_IO ? ft->o->max_reverse_hops : 0);
+    }
+    /* routers (OpenSM leaves them unrouted): like non-compute CA ports */
+    for (uint32_t i = 0; i < ft->nrouters; i++) {
+        const ibr__port *pt = &ft->t->ports[ft->routers[i]];
+        route_dest(ft, pt->lid, ft->t->nodes[pt->remote_node].sw, pt->remote_port, 1, 1, 0);
+    }
+    done += ft->nca + ft->nrouters;
+    if ((rc = ibr_run_progress(run, phase, done, total)) < 0)
+        return rc;
+    /* switches: not counted in the balance; their hop counts are the
+       engine's hop matrix */
+    for (uint32_t d = 0; d < n; d++) {
+        if (ft->sw[d].rank == FT_NORANK)
+            continue;
+        route_dest(ft, ft->sw[d].lid, d, 0, 0, 0, 0);
+        for (uint32_t s = 0; s < n; s++)
+            r->hops[s * n + d] = ft->hops[s];
+    }
+    if (ft->o->connect_roots)
+        connect_roots(ft);
+    return ibr_run_progress(run, phase, total, total);
+}
