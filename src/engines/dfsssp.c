@@ -68,6 +68,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/engines.h"
 #include "engines/sssp.h"
@@ -337,6 +338,96 @@ static int break_layer(ibr_run *run, df *c, unsigned v)
         }
     }
     return 0;
+}
+
+/* ---- compaction -------------------------------------------------------- */
+
+/* The channels of unit (x, destination di) into ch; returns their count. */
+static uint32_t unit_path(const df *c, uint32_t x, uint32_t di, uint32_t *ch)
+{
+    unsigned lid = c->s->dlid[di];
+    uint32_t d = c->t->lid_sw[lid], n = 0;
+    for (uint32_t y = x; y != d && n < c->t->n_sw;) {
+        uint32_t e = out_edge(c, y, lid);
+        if (e == IBR_NONE)
+            break;
+        ch[n++] = e;
+        y = c->t->adj[e].sw;
+    }
+    return n;
+}
+
+/* Try to empty the top layer, then the next, by moving each of its units
+   into the lowest layer whose CDG stays acyclic with the unit's path
+   (checked insertion with a dynamic topological order, src/cdg). The
+   greedy cycle breaking can leave a few units in a last layer that would
+   fit below; this returns those VLs. *needed is updated. */
+static int compact_layers(df *c, unsigned *needed)
+{
+    const ibr_topo *t = c->t;
+    unsigned n = *needed;
+    if (n < 2)
+        return 0;
+    ibr__cdg *g[MAX_LAYERS];
+    memset(g, 0, sizeof g);
+    uint32_t *ch = ibr__mallocarray(c->ctx, t->n_sw, sizeof *ch);
+    int rc = ch ? 0 : IBR_ENOMEM;
+    for (unsigned l = 0; l + 1 < n && rc == 0; l++) {
+        if ((rc = ibr__cdg_create(&g[l], c->ctx, t->n_adj)) < 0)
+            break;
+        for (uint32_t e1 = 0; e1 < t->n_adj && rc == 0; e1++) {
+            uint32_t b = t->adj[e1].sw;
+            for (uint32_t e2 = t->adj_off[b]; e2 < t->adj_off[b + 1] && rc == 0; e2++)
+                if (c->lw[l][dep_of(c, e1, e2)])
+                    rc = ibr__cdg_add_path(g[l], (uint32_t[]){e1, e2}, 2, 0);
+        }
+        /* a checked insertion orders the graph first: it fails with
+           IBR_ESTATE if the layer were not acyclic */
+        uint32_t any = 0;
+        if (rc == 0 && t->n_adj && (rc = ibr__cdg_add_path(g[l], &any, 1, 1)) == IBR_ESTATE)
+            rc = IBR_EINTERNAL;
+    }
+    while (rc == 0 && n > 1) {
+        unsigned top = n - 1;
+        for (uint32_t di = 0; di < c->s->n_dest && rc == 0; di++) {
+            uint8_t *lay = c->layer + (size_t)di * c->nsrc;
+            for (uint32_t k = 0; k < c->nsrc && rc == 0; k++) {
+                if (lay[k] != top)
+                    continue;
+                uint32_t x = c->srcsw[k];
+                uint32_t len = unit_path(c, x, di, ch);
+                for (unsigned l = 0; l < top; l++) {
+                    rc = ibr__cdg_add_path(g[l], ch, len, 1);
+                    if (rc < 0)
+                        break;
+                    if (rc == 1) {
+                        rc = 0;
+                        continue;
+                    }
+                    uint64_t wt = c->s->src_lids[x];
+                    for (uint32_t i = 1; i < len; i++) {
+                        size_t dp = dep_of(c, ch[i - 1], ch[i]);
+                        c->lw[top][dp] -= wt;
+                        c->lw[l][dp] += wt;
+                    }
+                    lay[k] = (uint8_t)l;
+                    c->ppl[top] -= wt;
+                    c->ppl[l] += wt;
+                    break;
+                }
+            }
+        }
+        if (rc < 0 || c->ppl[top])
+            break;
+        n--;
+        ibr__cdg_destroy(g[n - 1]);
+        g[n - 1] = NULL;
+    }
+    for (unsigned l = 0; l < MAX_LAYERS; l++)
+        ibr__cdg_destroy(g[l]);
+    ibr__free(c->ctx, ch);
+    *needed = n;
+    return rc;
 }
 
 /* ---- SLs -------------------------------------------------------------- */
@@ -614,9 +705,12 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
     for (unsigned l = 0; l < MAX_LAYERS; l++)
         if (c.ppl[l])
             needed = l + 1;
+    unsigned greedy = needed;
+    if ((rc = compact_layers(&c, &needed)) < 0)
+        goto fail;
     ibr__log(ctx, IBR_LOG_INFO,
-             "dfsssp: %u virtual layers needed, %u VLs available, %" PRIu64 " cycles broken",
-             needed, avail, c.cuts);
+             "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
+             "%" PRIu64 " cycles broken", needed, greedy, avail, c.cuts);
     if (needed > avail) {
         rc = ibr__run_fail(run, IBR_ENOVL,
                            "%u virtual lanes needed to break every credit loop, %u available "

@@ -50,6 +50,9 @@
 
 enum { CLS_NONE = 0, CLS_CN = 1, CLS_IO = 2 };
 
+/* The first pass and one improvement pass. */
+#define SSSP_PASSES 2
+
 typedef struct sw_key {
     uint32_t sw;
     uint32_t hca;
@@ -191,6 +194,117 @@ void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Routing state shared by the passes. */
+typedef struct sp_state {
+    const ibr_topo *t;
+    const ibr__sssp *s;
+    const uint8_t *hops;
+    uint8_t *lft;
+    size_t ls;
+    uint64_t *load;   /* per channel: OpenSM's weights (num_hca per route) */
+    uint64_t *cl;     /* per channel: (end port, end-port LID) pairs routed */
+    uint32_t *eps;    /* per switch: end ports */
+    uint64_t *dist, *sub, *subc;
+    uint32_t *order, *par, *opar;
+    uint32_t cnt[257];
+    uint32_t last, nord; /* order holds the levels of switch last */
+    uint64_t limit;      /* improvement pass: busiest channel's pairs */
+} sp_state;
+
+/* Add (sign 1) or remove (sign -1) the routes of destination lid along
+   the tree par of the switches in order[1 .. nord - 1]. */
+static void sp_account(sp_state *st, const uint32_t *par, uint32_t d, int ca, int sign)
+{
+    const ibr__adj *adj = st->t->adj;
+    for (uint32_t k = 1; k < st->nord; k++) {
+        uint32_t y = st->order[k];
+        st->sub[y] = st->s->hca[y];
+        st->subc[y] = ca ? st->eps[y] : 0;
+    }
+    st->sub[d] = st->subc[d] = 0;
+    for (uint32_t k = st->nord; k-- > 1;) {
+        uint32_t y = st->order[k], e = par[y], z = adj[e].sw;
+        if (sign > 0) {
+            st->load[e] += st->sub[y];
+            st->cl[e] += st->subc[y];
+        } else {
+            st->load[e] -= st->sub[y];
+            st->cl[e] -= st->subc[y];
+        }
+        st->sub[z] += st->sub[y];
+        st->subc[z] += st->subc[y];
+    }
+}
+
+/* Would tree par push some channel's pairs above the limit? */
+static int sp_exceeds(sp_state *st, const uint32_t *par, uint32_t d)
+{
+    const ibr__adj *adj = st->t->adj;
+    for (uint32_t k = 1; k < st->nord; k++)
+        st->subc[st->order[k]] = st->eps[st->order[k]];
+    st->subc[d] = 0;
+    for (uint32_t k = st->nord; k-- > 1;) {
+        uint32_t y = st->order[k], e = par[y];
+        if (st->cl[e] + st->subc[y] > st->limit)
+            return 1;
+        st->subc[adj[e].sw] += st->subc[y];
+    }
+    return 0;
+}
+
+/* Route destination number i. improve = 0: the first pass; 1: take the
+   destination's routes out, route it again against all the others, and
+   keep the new routes unless they overload a channel. */
+static void sp_route_one(sp_state *st, uint32_t i, int improve)
+{
+    const ibr_topo *t = st->t;
+    const ibr__adj *adj = t->adj;
+    const uint32_t *aoff = t->adj_off;
+    uint32_t n = t->n_sw;
+    unsigned lid = st->s->dlid[i];
+    uint32_t d = t->lid_sw[lid];
+    int ca = t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH;
+    if (d != st->last) {
+        st->nord = ibr__sssp_level_order(t, st->hops, d, st->order, st->cnt);
+        st->last = d;
+    }
+    const uint8_t *hr = st->hops + (size_t)d * n;
+    if (improve) {
+        for (uint32_t k = 1; k < st->nord; k++) {
+            uint32_t y = st->order[k];
+            st->opar[y] = st->s->port_adj[t->nodes[t->sw_node[y]].port_off +
+                                          st->lft[(size_t)y * st->ls + lid]];
+        }
+        sp_account(st, st->opar, d, ca, -1);
+    }
+    /* level by level: the least loaded way one hop closer */
+    st->dist[d] = 0;
+    for (uint32_t k = 1; k < st->nord; k++) {
+        uint32_t y = st->order[k];
+        unsigned h = hr[y];
+        uint64_t best = UINT64_MAX;
+        uint32_t be = IBR_NONE;
+        for (uint32_t e = aoff[y]; e < aoff[y + 1]; e++) {
+            uint32_t z = adj[e].sw;
+            if (hr[z] + 1u == h && st->dist[z] + st->load[e] < best) {
+                best = st->dist[z] + st->load[e];
+                be = e;
+            }
+        }
+        st->dist[y] = best;
+        st->par[y] = be;
+    }
+    const uint32_t *par = st->par;
+    if (improve && ca && sp_exceeds(st, par, d))
+        par = st->opar;
+    st->lft[(size_t)d * st->ls + lid] = t->lid_swport[lid];
+    for (uint32_t k = 1; k < st->nord; k++) {
+        uint32_t y = st->order[k];
+        st->lft[(size_t)y * st->ls + lid] = adj[par[y]].port;
+    }
+    sp_account(st, par, d, ca, 1);
+}
+
 int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
 {
     const ibr_topo *t = run->topo;
@@ -206,77 +320,67 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
         return rc;
 
     uint8_t *hops = NULL;
-    uint64_t *load = NULL, *dist = NULL, *sub = NULL;
-    uint32_t *order = NULL, *par = NULL, cnt[257];
+    sp_state st;
+    memset(&st, 0, sizeof st);
+    size_t nch = t->n_adj ? t->n_adj : 1;
     s->dlid = ibr__mallocarray(ctx, (size_t)t->max_lid + 1, sizeof *s->dlid);
     s->port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *s->port_adj);
-    s->tail = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *s->tail);
+    s->tail = ibr__mallocarray(ctx, nch, sizeof *s->tail);
     s->hca = ibr__mallocarray(ctx, n, sizeof *s->hca);
     s->src_lids = ibr__mallocarray(ctx, n, sizeof *s->src_lids);
-    load = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *load);
-    dist = ibr__mallocarray(ctx, n, sizeof *dist);
-    sub = ibr__mallocarray(ctx, n, sizeof *sub);
-    order = ibr__mallocarray(ctx, n, sizeof *order);
-    par = ibr__mallocarray(ctx, n, sizeof *par);
-    if (!s->dlid || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !load || !dist ||
-        !sub || !order || !par)
+    st.load = ibr__calloc(ctx, nch, sizeof *st.load);
+    st.cl = ibr__calloc(ctx, nch, sizeof *st.cl);
+    st.eps = ibr__calloc(ctx, n, sizeof *st.eps);
+    st.dist = ibr__mallocarray(ctx, n, sizeof *st.dist);
+    st.sub = ibr__mallocarray(ctx, n, sizeof *st.sub);
+    st.subc = ibr__mallocarray(ctx, n, sizeof *st.subc);
+    st.order = ibr__mallocarray(ctx, n, sizeof *st.order);
+    st.par = ibr__mallocarray(ctx, n, sizeof *st.par);
+    st.opar = ibr__mallocarray(ctx, n, sizeof *st.opar);
+    if (!s->dlid || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !st.load || !st.cl ||
+        !st.eps || !st.dist || !st.sub || !st.subc || !st.order || !st.par || !st.opar)
         goto nomem;
     for (uint32_t i = 0; i < t->n_ports; i++)
         s->port_adj[i] = IBR_NONE;
-    for (uint32_t x = 0; x < n; x++)
+    for (uint32_t x = 0; x < n; x++) {
+        const ibr__node *sn = &t->nodes[t->sw_node[x]];
         for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
-            s->port_adj[t->nodes[t->sw_node[x]].port_off + t->adj[e].port] = e;
+            s->port_adj[sn->port_off + t->adj[e].port] = e;
             s->tail[e] = x;
         }
+        for (unsigned p = 1; p <= sn->nports; p++) {
+            uint32_t gp = end_behind(t, &t->ports[sn->port_off + p]);
+            if (gp != IBR_NONE && t->ports[gp].lid)
+                st.eps[x]++;
+        }
+    }
     if ((rc = build_order(s, t, &run->opts)) < 0)
         goto nomem;
     if ((rc = ibr__switch_hops(&hops, t, run->nthreads)) < 0)
         goto nomem;
 
-    uint8_t *lft = run->res->lft;
-    size_t ls = run->res->lft_size;
-    const ibr__adj *adj = t->adj;
-    const uint32_t *aoff = t->adj_off;
-    uint32_t last = IBR_NONE, nord = 0;
-    for (uint32_t i = 0; i < s->n_dest; i++) {
-        if ((i & 1023) == 0 && (rc = ibr_run_progress(run, phase, i, s->n_dest)) < 0)
-            goto out;
-        unsigned lid = s->dlid[i];
-        uint32_t d = t->lid_sw[lid];
-        if (d != last) {
-            nord = ibr__sssp_level_order(t, hops, d, order, cnt);
-            last = d;
+    st.t = t;
+    st.s = s;
+    st.hops = hops;
+    st.lft = run->res->lft;
+    st.ls = run->res->lft_size;
+    st.last = IBR_NONE;
+    uint64_t total = (uint64_t)s->n_dest * SSSP_PASSES;
+    for (unsigned pass = 0; pass < SSSP_PASSES; pass++) {
+        if (pass > 0) {
+            st.limit = 0;
+            for (uint32_t e = 0; e < t->n_adj; e++)
+                if (st.cl[e] > st.limit)
+                    st.limit = st.cl[e];
         }
-        const uint8_t *hr = hops + (size_t)d * n;
-        lft[(size_t)d * ls + lid] = t->lid_swport[lid];
-        dist[d] = 0;
-        sub[d] = 0;
-        /* level by level: the least loaded way one hop closer */
-        for (uint32_t k = 1; k < nord; k++) {
-            uint32_t y = order[k];
-            unsigned h = hr[y];
-            uint64_t best = UINT64_MAX;
-            uint32_t be = IBR_NONE;
-            for (uint32_t e = aoff[y]; e < aoff[y + 1]; e++) {
-                uint32_t z = adj[e].sw;
-                if (hr[z] + 1u == h && dist[z] + load[e] < best) {
-                    best = dist[z] + load[e];
-                    be = e;
-                }
-            }
-            dist[y] = best;
-            par[y] = be;
-            sub[y] = s->hca[y];
-            lft[(size_t)y * ls + lid] = adj[be].port;
-        }
-        /* loads: every switch's weight on every edge of its path */
-        for (uint32_t k = nord; k-- > 1;) {
-            uint32_t y = order[k], e = par[y];
-            load[e] += sub[y];
-            sub[adj[e].sw] += sub[y];
+        for (uint32_t i = 0; i < s->n_dest; i++) {
+            if ((i & 1023) == 0 &&
+                (rc = ibr_run_progress(run, phase, (uint64_t)pass * s->n_dest + i, total)) < 0)
+                goto out;
+            sp_route_one(&st, i, pass > 0);
         }
     }
-    if ((rc = ibr_run_progress(run, phase, s->n_dest, s->n_dest)) < 0)
+    if ((rc = ibr_run_progress(run, phase, total, total)) < 0)
         goto out;
     ibr__free(ctx, run->res->hops);
     run->res->hops = hops;
@@ -286,11 +390,15 @@ nomem:
     rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
 out:
     ibr__free(ctx, hops);
-    ibr__free(ctx, load);
-    ibr__free(ctx, dist);
-    ibr__free(ctx, sub);
-    ibr__free(ctx, order);
-    ibr__free(ctx, par);
+    ibr__free(ctx, st.load);
+    ibr__free(ctx, st.cl);
+    ibr__free(ctx, st.eps);
+    ibr__free(ctx, st.dist);
+    ibr__free(ctx, st.sub);
+    ibr__free(ctx, st.subc);
+    ibr__free(ctx, st.order);
+    ibr__free(ctx, st.par);
+    ibr__free(ctx, st.opar);
     if (rc < 0)
         ibr__sssp_free(ctx, s);
     return rc;
