@@ -56,6 +56,10 @@ RE_BUILD = re.compile(r"building routing with '([^']+)' routing algorithm")
 RE_DONE = re.compile(r"(\S+) tables configured on all switches")
 RE_NOENGINE = re.compile(r"No routing engine able to successfully configure")
 RE_ENGINE_ERR = re.compile(r"ucast_mgr_route: (\S+): (cannot build .*)$")
+# dfsssp (and nue) report the virtual lanes they need and the paths per lane
+RE_VLS_NEEDED = re.compile(r"Virtual Lanes needed: (\d+)")
+RE_LANES_HDR = re.compile(r"paths per VL \((before|after) balancing\)", re.I)
+RE_LANE = re.compile(r"^\S+: +(\d+)\. lane: (\d+)$")
 MONTHS = {m: i + 1 for i, m in enumerate(
     "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())}
 
@@ -167,7 +171,8 @@ def analyse_log(text, requested):
     """Extract attempts, engine used and the routing span of the last sweep."""
     year = datetime.date.today().year
     res = {"engine_used": None, "attempts": [], "routing_time_s": None,
-           "unroutable": False}
+           "unroutable": False, "vls_needed": None, "vls_used": None}
+    lanes = None        # the per-lane path counts being read
     start = None
     prev = None
     rollover = datetime.timedelta(0)
@@ -181,6 +186,19 @@ def analyse_log(text, requested):
             t += datetime.timedelta(days=365)
         prev = t
         msg = m.group("msg")
+        v = RE_VLS_NEEDED.search(msg)
+        if v:
+            res["vls_needed"] = int(v.group(1))
+            continue
+        if RE_LANES_HDR.search(msg):
+            lanes = {}
+            continue
+        ln = RE_LANE.match(msg)
+        if ln and lanes is not None:
+            lanes[int(ln.group(1))] = int(ln.group(2))
+            res["vls_used"] = sum(1 for c in lanes.values() if c > 0)
+            continue
+        lanes = None
         b = RE_BUILD.search(msg)
         if b:
             if start is None:
@@ -188,6 +206,7 @@ def analyse_log(text, requested):
                 res["attempts"] = []       # a new routing run
                 res["engine_used"] = None
                 res["unroutable"] = False
+                res["vls_needed"] = res["vls_used"] = None
             res["attempts"].append({"engine": b.group(1), "status": "started"})
             continue
         e = RE_ENGINE_ERR.search(msg)
