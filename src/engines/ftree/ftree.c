@@ -725,6 +725,8 @@ static void ft_free(ftree *ft)
     ibr__free(ctx, ft->leaves);
     ibr__free(ctx, ft->hops);
     ibr__free(ctx, ft->port);
+    ibr__free(ctx, ft->cls_gen);
+    ibr__free(ctx, ft->cls_h);
 }
 
 /* Preconditions that need no model. */

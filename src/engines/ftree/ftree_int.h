@@ -52,9 +52,14 @@ typedef struct ft_sw {
     uint32_t sib, nsib;
     uint32_t up, nup;
     uint32_t idx;     /* rotating start among DOWN groups (reverse hops) */
+    uint32_t cls;     /* class of switches with this DOWN neighbour set, or
+                         IBR_NONE (see ft->cls_gen) */
     uint16_t lid;     /* switch LID (0 = none) */
     uint8_t is_leaf;  /* leaf rank and carries a compute node */
     uint8_t changed;  /* an up-counter of a DOWN group moved since sorting */
+    uint8_t has_ca;   /* a DOWN group leads to a CA port */
+    uint8_t sw_down;  /* a DOWN group leads to a switch */
+    uint8_t has_end;  /* end ports are cabled to it (connect_roots) */
 } ft_sw;
 
 /* A CA port cabled to a ranked switch. */
@@ -94,7 +99,21 @@ typedef struct ftree {
     uint16_t lid;           /* LID being routed (0 = dummy / no LID) */
     uint8_t *hops;          /* per switch, FT_NOHOP = none */
     uint8_t *port;          /* per switch: LFT entry chosen, 255 = none */
+    /* Pruning. Switches without SIBLING groups whose DOWN groups lead to
+       the same set of switches share a class. Once a walk down from one of
+       them at h hops is complete, every switch of that set has a route of
+       at most h + 1 hops to the destination, so a later walk down from any
+       switch of the class at h' >= h hops changes nothing and is skipped.
+       cls_h[c] holds that h for the destination numbered cls_gen[c]. */
+    uint32_t ncls;
+    uint32_t *cls_gen;
+    uint8_t *cls_h;
+    uint32_t gen;           /* destination number */
 } ftree;
+
+/* ftree_route.c: the switch classes above (ft->sw[].cls, cls_gen, cls_h).
+   Returns 0 or IBR_ENOMEM. */
+int ibr__ftree_classes(ftree *ft);
 
 /* ftree_route.c: assign every route and fill the result (LFTs, hop
    matrix). Returns 0, IBR_ENOMEM or IBR_ECANCELED. */

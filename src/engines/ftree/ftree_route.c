@@ -32,6 +32,7 @@
  * Time: O(D·(S + G)) for D destinations over S switches and G port groups,
  * plus the load sorts (insertion sorts on almost sorted lists).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engines/ftree/ftree_int.h"
@@ -69,6 +70,17 @@ static int descend(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
     }
     if (w->nsib)
         ibr__ftree_sort_up_load(ft, ft->order + w->sib, w->nsib);
+    /* Nothing to route below: only CA groups (a leaf), or a class mate
+       already routed the same switches at most h + 1 hops away. The walk
+       would only report the CAs. */
+    uint32_t c = w->cls;
+    if ((!w->sw_down && (!w->nsib || !ft->lid)) ||
+        (c != IBR_NONE && ft->cls_gen[c] == ft->gen && ft->cls_h[c] <= h)) {
+        if (!w->has_ca)
+            return 0;
+        w->idx = w->idx + 1 < w->ndown ? w->idx + 1 : 0;
+        return 1;
+    }
     uint32_t n = w->ndown + (ft->lid ? w->nsib : 0);
     int created = 0;
     for (uint32_t k = 0; k < n; k++) {
@@ -93,8 +105,13 @@ static int descend(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
             w->changed = 1;
         }
     }
+    if (c != IBR_NONE && h + 1 < FT_NOHOP &&
+        (ft->cls_gen[c] != ft->gen || ft->cls_h[c] > h)) {
+        ft->cls_gen[c] = ft->gen;
+        ft->cls_h[c] = (uint8_t)h;
+    }
     if (created)
-        w->idx = (w->idx + 1) % w->ndown;
+        w->idx = w->idx + 1 < w->ndown ? w->idx + 1 : 0;
     return created;
 }
 
@@ -120,7 +137,7 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
     if (w->rank == 0) {
         if (credit > 0 && w->ndown) {
             /* reverse hops: down again, then up, from a rotating start */
-            w->idx = (w->idx + 1) % w->ndown;
+            w->idx = w->idx + 1 < w->ndown ? w->idx + 1 : 0;
             uint32_t i = w->idx;
             for (uint32_t j = 0; j < w->ndown; j++) {
                 const ft_group *g = &ft->grp[ft->order[w->down + i]];
@@ -179,10 +196,100 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
 }
 
 /* ------------------------------------------------------------------ */
+/* switch classes                                                      */
+
+typedef struct cls_ent {
+    uint64_t hash;
+    uint32_t sw, off, len;
+} cls_ent;
+
+static int cmp_cls(const void *a, const void *b)
+{
+    const cls_ent *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return x->sw < y->sw ? -1 : x->sw > y->sw;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ibr__ftree_classes(ftree *ft)
+{
+    ibr_context *ctx = ft->ctx;
+    uint32_t nsw = ft->nsw, ne = 0, nnb = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        ft_sw *w = &ft->sw[s];
+        w->cls = IBR_NONE;
+        w->has_ca = w->sw_down = 0;
+        for (uint32_t k = 0; k < w->ndown; k++) {
+            if (ft->grp[ft->order[w->down + k]].remote == FT_CA)
+                w->has_ca = 1;
+            else
+                w->sw_down = 1;
+        }
+    }
+    cls_ent *e = ibr__mallocarray(ctx, nsw ? nsw : 1, sizeof *e);
+    uint32_t *nb = ibr__mallocarray(ctx, ft->ngrp ? ft->ngrp : 1, sizeof *nb);
+    ft->cls_gen = ibr__calloc(ctx, nsw ? nsw : 1, sizeof *ft->cls_gen);
+    ft->cls_h = ibr__mallocarray(ctx, nsw ? nsw : 1, 1);
+    if (!e || !nb || !ft->cls_gen || !ft->cls_h) {
+        ibr__free(ctx, e);
+        ibr__free(ctx, nb);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t s = 0; s < nsw; s++) {
+        const ft_sw *w = &ft->sw[s];
+        if (w->rank == FT_NORANK || w->nsib || !w->sw_down)
+            continue;
+        cls_ent *x = &e[ne++];
+        x->sw = s;
+        x->off = nnb;
+        for (uint32_t k = 0; k < w->ndown; k++) {
+            uint32_t r = ft->grp[ft->order[w->down + k]].remote;
+            if (r != FT_CA)
+                nb[nnb++] = r;
+        }
+        x->len = nnb - x->off;
+        qsort(nb + x->off, x->len, sizeof *nb, cmp_u32);
+        uint64_t hsh = 1469598103934665603ULL;
+        for (uint32_t i = 0; i < x->len; i++)
+            hsh = (hsh ^ nb[x->off + i]) * 1099511628211ULL;
+        x->hash = hsh;
+    }
+    qsort(e, ne, sizeof *e, cmp_cls);
+    /* a run of equal hashes holds one class, barring collisions: the first
+       earlier entry of the run with the same list gives the class (the
+       run's first entry, unless hashes collide) */
+    uint32_t ncls = 0;
+    for (uint32_t i = 0, run = 0; i < ne; i++) {
+        if (i == 0 || e[i].hash != e[i - 1].hash || e[i].len != e[i - 1].len)
+            run = i;
+        uint32_t found = IBR_NONE;
+        for (uint32_t j = run; j < i; j++)
+            if (!memcmp(nb + e[i].off, nb + e[j].off, e[i].len * sizeof *nb)) {
+                found = ft->sw[e[j].sw].cls;
+                break;
+            }
+        ft->sw[e[i].sw].cls = found != IBR_NONE ? found : ncls++;
+    }
+    ft->ncls = ncls;
+    ibr__free(ctx, e);
+    ibr__free(ctx, nb);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 
 static void begin(ftree *ft, uint16_t lid)
 {
     ft->lid = lid;
+    ft->gen++;
     memset(ft->hops, FT_NOHOP, ft->nsw);
     memset(ft->port, 0xFF, ft->nsw);
 }
@@ -214,7 +321,9 @@ static void route_dest(ftree *ft, uint16_t lid, uint32_t x, uint8_t xport, unsig
 
 /* connect_roots: every switch above the leaves that has no route to a
    switch LID the last leaf can reach sends it the way it sends to that
-   leaf. */
+   leaf. Only switch LIDs get such routes (as in OpenSM): toward a switch
+   that carries end ports the hop matrix keeps 255, so that the end ports
+   the switch above cannot reach still count as restricted. */
 static void connect_roots(ftree *ft)
 {
     const ibr_topo *t = ft->t;
@@ -241,8 +350,10 @@ static void connect_roots(ftree *ft)
             if (d == IBR_NONE || ft->sw[d].rank == FT_NORANK || hm[last * n + d] == 255)
                 continue;
             lft[lid] = p;
-            unsigned sum = hl + hm[last * n + d];
-            hm[s * n + d] = (uint8_t)(sum < 255 ? sum : 254);
+            if (!ft->sw[d].has_end) {
+                unsigned sum = hl + hm[last * n + d];
+                hm[s * n + d] = (uint8_t)(sum < 255 ? sum : 254);
+            }
         }
     }
 }
@@ -253,7 +364,7 @@ int ibr__ftree_assign(ftree *ft)
     ibr_result *r = run->res;
     size_t n = ft->nsw;
     int rc;
-    if ((rc = ibr__result_alloc_hops(r)) < 0)
+    if ((rc = ibr__result_alloc_hops(r)) < 0 || (rc = ibr__ftree_classes(ft)) < 0)
         return rc;
     uint64_t total = (uint64_t)ft->nleaves * ft->max_cn + ft->nca + ft->nrouters + n, done = 0;
     const char *phase = "ftree: routes";
@@ -303,7 +414,13 @@ int ibr__ftree_assign(ftree *ft)
         for (uint32_t s = 0; s < n; s++)
             r->hops[s * n + d] = ft->hops[s];
     }
-    if (ft->o->connect_roots)
+    if (ft->o->connect_roots) {
+        for (uint32_t i = 0; i < ft->t->n_end; i++) {
+            const ibr__port *pt = &ft->t->ports[ft->t->end_port[i]];
+            if (pt->remote_node != IBR_NONE && ft->t->nodes[pt->remote_node].sw != IBR_NONE)
+                ft->sw[ft->t->nodes[pt->remote_node].sw].has_end = 1;
+        }
         connect_roots(ft);
+    }
     return ibr_run_progress(run, phase, total, total);
 }

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Compare ibroute's ftree with OpenSM's on one generated fabric.
+
+  compare_ftree.py --ibr PATH --spec SPEC --workdir DIR [--faults L[,S]]
+                   [--seed N] [--roots] [--cn-skip K] [--io] [--max-reverse-hops N]
+                   [--connect-roots] [--expect-identical] [--expect-decline]
+
+1. `ibr gen SPEC --remove-down` writes the topology (nodes the faults cut off
+   from the SM's host are pruned, as in compare_minhop.py). Options files
+   are written for both sides: with --roots the top-level switches of the
+   generated tree (descriptions "L<top>-S<n>") as root GUIDs; with
+   --cn-skip K every CA port but each K-th one as compute nodes, and with
+   --io the skipped ones as I/O nodes;
+2. OpenSM routes it with ftree under ibsim (run_opensm.py, with
+   --root_guid_file, --cn_guid_file, --io_guid_file, --max_reverse_hops,
+   --connect_roots as asked);
+3. `ibr route -R ftree,no_fallback --guid2lid <OpenSM's guid2lid>` routes it
+   with the same LIDs and options;
+4. `ibr verify --json` measures both opensm-lfts.dump files.
+
+Fails (exit 1) unless
+  * OpenSM used ftree and ibroute did too, both deliver every CA-to-CA pair,
+    ibroute's result passes its own verification (which knows the pairs the
+    up/down rule leaves unrouted on purpose), ibroute is credit-loop free
+    and (without faults, reverse hops or connect_roots) its routes minimal;
+  * ibroute's busiest link carries no more routes than OpenSM's;
+  * with --expect-identical, the LFT dumps and the CA order dumps
+    (opensm-ftree-ca-order.dump) are byte-identical;
+  * with --expect-decline (a fabric ftree must refuse), OpenSM fell back
+    from ftree and ibroute declined it too, giving a reason.
+Reports the number of differing LFT entries and the first few. Exit 77 when
+OpenSM/ibsim are not installed.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from compare_minhop import (Fail, SKIP, diff_lfts, prune_netfile,  # noqa: E402
+                            read_lfts, run, verify)
+
+SWITCH = re.compile(r'^Switch\s+\d+\s+"S-([0-9a-fA-F]+)"\s+#\s+"L(\d+)-S\d+"')
+CA_PORT = re.compile(r'^\[\d+\]\(([0-9a-fA-F]+)\)')
+
+
+class Done(Exception):
+    """Nothing more to compare."""
+
+
+def option_files(topo, work, args):
+    """Write the GUID files the options ask for; return (opensm args, ibr args)."""
+    tops, cas = {}, []
+    with open(topo, encoding="utf-8") as f:
+        in_ca = False
+        for line in f:
+            m = SWITCH.match(line)
+            if m:
+                tops.setdefault(int(m.group(2)), []).append(int(m.group(1), 16))
+            if line.startswith(("Ca", "Hca")):
+                in_ca = True
+                continue
+            if line.startswith(("Switch", "Rt")):
+                in_ca = False
+            m = CA_PORT.match(line)
+            if m and in_ca:
+                cas.append(int(m.group(1), 16))
+    osm, ibr = [], []
+
+    def write(name, guids):
+        path = os.path.join(work, name)
+        with open(path, "w") as f:
+            f.write("# written by compare_ftree.py\n")
+            for g in guids:
+                f.write("0x%016x\n" % g)
+        return path
+
+    if args.roots:
+        if not tops:
+            raise Fail("--roots: no generated switch descriptions in the netfile")
+        path = write("roots.guids", tops[max(tops)])
+        osm += ["--opensm-arg=--root_guid_file", "--opensm-arg=" + path]
+        ibr += ["--root-guids", path]
+    if args.cn_skip:
+        cn = [g for i, g in enumerate(cas) if i % args.cn_skip != args.cn_skip - 1]
+        other = [g for i, g in enumerate(cas) if i % args.cn_skip == args.cn_skip - 1]
+        path = write("cn.guids", cn)
+        osm += ["--opensm-arg=--cn_guid_file", "--opensm-arg=" + path]
+        ibr += ["--cn-guids", path]
+        if args.io:
+            path = write("io.guids", other)
+            osm += ["--opensm-arg=--io_guid_file", "--opensm-arg=" + path]
+            ibr += ["--io-guids", path]
+    if args.max_reverse_hops:
+        osm += ["--opensm-arg=--max_reverse_hops",
+                "--opensm-arg=%d" % args.max_reverse_hops]
+        ibr += ["--max-reverse-hops", str(args.max_reverse_hops)]
+    if args.connect_roots:
+        osm += ["--opensm-arg=--connect_roots"]
+        ibr += ["--connect-roots"]
+    return osm, ibr
+
+
+def same_bytes(a, b):
+    if not (os.path.exists(a) and os.path.exists(b)):
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ibr", required=True)
+    ap.add_argument("--spec", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--name", default=None)
+    ap.add_argument("--faults", default=None, help="LINKS[,SWITCHES] for ibr gen")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--roots", action="store_true",
+                    help="give the top-level switches as root GUIDs")
+    ap.add_argument("--cn-skip", type=int, default=0,
+                    help="CN list: every CA port but each K-th one")
+    ap.add_argument("--io", action="store_true", help="the skipped ports are I/O nodes")
+    ap.add_argument("--max-reverse-hops", type=int, default=0)
+    ap.add_argument("--connect-roots", action="store_true")
+    ap.add_argument("--expect-identical", action="store_true")
+    ap.add_argument("--expect-decline", action="store_true")
+    ap.add_argument("--timeout", type=float, default=240)
+    args = ap.parse_args()
+    name = args.name or args.spec
+
+    ibr = os.path.abspath(args.ibr)
+    work = os.path.abspath(args.workdir)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    topo = os.path.join(work, "topo.net")
+    osm_dir = os.path.join(work, "opensm")
+    ibr_dir = os.path.join(work, "ibroute")
+    summary = {"name": name, "spec": args.spec, "faults": args.faults}
+    problems = []
+
+    try:
+        raw = os.path.join(work, "generated.net")
+        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
+        if args.faults:
+            gen += ["--faults", args.faults, "--seed", args.seed]
+        run(gen, "ibr gen")
+        summary["pruned_nodes"] = prune_netfile(raw, topo)
+        osm_opts, ibr_opts = option_files(topo, work, args)
+
+        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
+                   "--timeout", str(args.timeout)] + osm_opts
+        p = subprocess.run(harness + [topo, "ftree", osm_dir], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if p.returncode == SKIP:
+            print("SKIP: " + p.stderr.strip())
+            return SKIP
+        if p.returncode not in (0, 1):
+            raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
+        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
+            osm_run = json.load(f)
+        summary["opensm_engine"] = osm_run.get("engine_used")
+        summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
+        g2l = os.path.join(osm_dir, "guid2lid")
+
+        p = run([ibr, "route", "-R", "ftree,no_fallback", "--no-progress", "--json",
+                 "--guid2lid", g2l, topo, "-o", ibr_dir] + ibr_opts, "ibr route", ok=(0, 1))
+        route = json.loads(p.stdout)
+        summary["ibroute_engine"] = route.get("engine")
+        summary["ibroute_error"] = route.get("error")
+        summary["ibroute_route_time_s"] = route.get("route_time_s")
+
+        if args.expect_decline:
+            if osm_run.get("engine_used") == "ftree":
+                problems.append("OpenSM routed with ftree; a decline was expected")
+            if route.get("engine") == "ftree":
+                problems.append("ibroute's ftree routed the fabric; a decline was expected")
+            elif not route.get("error"):
+                problems.append("ibroute declined without saying why")
+            raise Done()
+        if osm_run.get("engine_used") != "ftree":
+            raise Fail("OpenSM fell back from ftree to %s" % osm_run.get("engine_used"))
+        if route.get("engine") != "ftree":
+            raise Fail("ibroute's ftree declined: %s" % route.get("error"))
+
+        v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
+        v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
+        summary["opensm"] = v_osm
+        summary["ibroute"] = v_ibr
+        d = diff_lfts(read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
+                      read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
+        d["byte_identical"] = same_bytes(os.path.join(osm_dir, "opensm-lfts.dump"),
+                                         os.path.join(ibr_dir, "opensm-lfts.dump"))
+        d["ca_order_identical"] = same_bytes(
+            os.path.join(osm_dir, "opensm-ftree-ca-order.dump"),
+            os.path.join(ibr_dir, "opensm-ftree-ca-order.dump"))
+        summary["lft_diff"] = d
+
+        # Read back from the dumps, switch-to-switch entries that ftree's
+        # up/down rule leaves empty (one root to another) look missing; the
+        # CA-to-CA pairs must all be delivered. ibroute's own verification,
+        # which knows the engine's hop matrix, must find no fault at all.
+        for who, v in (("OpenSM", v_osm), ("ibroute", v_ibr)):
+            if v.get("pairs") != v.get("pairs_ok"):
+                problems.append("%s leaves CA pairs unrouted: %s of %s delivered (%s)"
+                                % (who, v.get("pairs_ok"), v.get("pairs"),
+                                   v.get("first_error")))
+        own = route.get("verify") or {}
+        summary["ibroute_own_verify"] = own
+        if not own.get("valid") or own.get("missing"):
+            problems.append("ibroute's result fails its own verification: %s"
+                            % own.get("first_error"))
+        if not v_ibr.get("deadlock_free") and not args.max_reverse_hops:
+            problems.append("ibroute's routing has a credit loop")
+        plain = not (args.faults or args.max_reverse_hops or args.connect_roots)
+        if plain and (v_ibr.get("nonminimal", 1) != 0 or v_ibr.get("max_stretch", 2) > 1 + 1e-9):
+            problems.append("ibroute's routes are not minimal: %s non-minimal switch routes"
+                            % v_ibr.get("nonminimal"))
+        if v_ibr.get("pairs") != v_osm.get("pairs"):
+            problems.append("pair counts differ: OpenSM %s, ibroute %s"
+                            % (v_osm.get("pairs"), v_ibr.get("pairs")))
+        if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
+            problems.append("ibroute's max link load %s exceeds OpenSM's %s"
+                            % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+        if args.expect_identical:
+            if not d["byte_identical"]:
+                problems.append("the LFT dumps differ (%d of %d entries)"
+                                % (d["differ"], d["entries"]))
+            if not d["ca_order_identical"]:
+                problems.append("the CA order dumps differ")
+    except Done:
+        pass
+    except Fail as e:
+        problems.append(str(e))
+    finally:
+        summary["problems"] = problems
+        with open(os.path.join(work, "compare.json"), "w") as f:
+            json.dump(summary, f, indent=2, sort_keys=True)
+            f.write("\n")
+
+    print("case %s (%s%s)" % (name, args.spec, ", faults " + args.faults if args.faults else ""))
+    if summary.get("pruned_nodes"):
+        print("  %d nodes cut off by faults were dropped" % summary["pruned_nodes"])
+    print("  engines: OpenSM %s, ibroute %s%s" % (
+        summary.get("opensm_engine"), summary.get("ibroute_engine"),
+        " (%s)" % summary["ibroute_error"] if summary.get("ibroute_error") else ""))
+    for who in ("opensm", "ibroute"):
+        v = summary.get(who)
+        if v:
+            print("  %-8s valid=%s pairs=%s/%s avg_hops=%.3f nonminimal=%s restricted=%s "
+                  "max_link_load=%s mean_link_load=%.2f" % (
+                      who, v.get("valid"), v.get("pairs_ok"), v.get("pairs"),
+                      v.get("avg_hops") or 0, v.get("nonminimal"), v.get("restricted"),
+                      v.get("max_link_load"), v.get("mean_link_load") or 0))
+    d = summary.get("lft_diff")
+    if d:
+        print("  LFTs: %d of %d entries differ; dumps byte-identical: %s; CA order "
+              "identical: %s" % (d["differ"], d["entries"],
+                                 "yes" if d["byte_identical"] else "no",
+                                 "yes" if d["ca_order_identical"] else "no"))
+        for ex in d["examples"]:
+            print("    " + ex)
+    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
+    if t_o is not None and t_i is not None:
+        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
+    if problems:
+        for p in problems:
+            print("FAIL: " + p)
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
