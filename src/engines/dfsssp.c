@@ -88,9 +88,9 @@ typedef struct df_worker {
 typedef struct df {
     const ibr_topo *t;
     ibr_context *ctx;
-    const ibr__sssp *s;
+    ibr__sssp *s;
     const uint8_t *hops;
-    const uint8_t *lft;
+    uint8_t *lft;
     size_t ls;
     uint32_t *swoff;     /* per switch: global index of its port 0 */
     uint32_t nsrc;       /* switches with end ports */
@@ -340,9 +340,28 @@ static int break_layer(ibr_run *run, df *c, unsigned v)
     return 0;
 }
 
-/* ---- compaction -------------------------------------------------------- */
+/* ---- refinement: fewer layers ------------------------------------------ */
 
-/* The channels of unit (x, destination di) into ch; returns their count. */
+/* Scratch of the refinement. The layers' CDGs are ibr__cdg graphs holding
+   one reference per unit path, so that units can be taken out and put in;
+   insertions into a layer below the top are checked (dynamic topological
+   order), so the layers stay acyclic. */
+typedef struct df_refine {
+    ibr__cdg *g[MAX_LAYERS];
+    uint32_t *ch;       /* a unit's channels, n_sw */
+    uint32_t *npar;     /* per switch: channel of a candidate tree */
+    uint64_t *dist;     /* per switch */
+    uint64_t *sub, *subc;
+    uint32_t *order;
+    uint32_t cnt[257];
+    uint32_t nord;
+    uint32_t *tent;     /* tentative dependencies, 2 channels each */
+    uint8_t *olay;      /* per source: layer before a reroute */
+    uint64_t limit;     /* the busiest channel's (end port, LID) pairs */
+} df_refine;
+
+/* The channels of unit (x, destination di) into ch; returns their count
+   (0: x delivers it or cannot reach it). */
 static uint32_t unit_path(const df *c, uint32_t x, uint32_t di, uint32_t *ch)
 {
     unsigned lid = c->s->dlid[di];
@@ -357,75 +376,306 @@ static uint32_t unit_path(const df *c, uint32_t x, uint32_t di, uint32_t *ch)
     return n;
 }
 
-/* Try to empty the top layer, then the next, by moving each of its units
-   into the lowest layer whose CDG stays acyclic with the unit's path
-   (checked insertion with a dynamic topological order, src/cdg). The
-   greedy cycle breaking can leave a few units in a last layer that would
-   fit below; this returns those VLs. *needed is updated. */
-static int compact_layers(df *c, unsigned *needed)
+/* Add (sign 1) or remove (-1) the routes toward destination di along the
+   tree par (indexed by switch; NULL: the LFTs) to the link loads. */
+static void tree_account(df *c, df_refine *r, uint32_t di, const uint32_t *par, int sign)
 {
     const ibr_topo *t = c->t;
-    unsigned n = *needed;
-    if (n < 2)
-        return 0;
-    ibr__cdg *g[MAX_LAYERS];
-    memset(g, 0, sizeof g);
-    uint32_t *ch = ibr__mallocarray(c->ctx, t->n_sw, sizeof *ch);
-    int rc = ch ? 0 : IBR_ENOMEM;
-    for (unsigned l = 0; l + 1 < n && rc == 0; l++) {
-        if ((rc = ibr__cdg_create(&g[l], c->ctx, t->n_adj)) < 0)
-            break;
-        for (uint32_t e1 = 0; e1 < t->n_adj && rc == 0; e1++) {
-            uint32_t b = t->adj[e1].sw;
-            for (uint32_t e2 = t->adj_off[b]; e2 < t->adj_off[b + 1] && rc == 0; e2++)
-                if (c->lw[l][dep_of(c, e1, e2)])
-                    rc = ibr__cdg_add_path(g[l], (uint32_t[]){e1, e2}, 2, 0);
-        }
-        /* a checked insertion orders the graph first: it fails with
-           IBR_ESTATE if the layer were not acyclic */
-        uint32_t any = 0;
-        if (rc == 0 && t->n_adj && (rc = ibr__cdg_add_path(g[l], &any, 1, 1)) == IBR_ESTATE)
-            rc = IBR_EINTERNAL;
+    unsigned lid = c->s->dlid[di];
+    uint32_t d = t->lid_sw[lid];
+    int ca = t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH;
+    for (uint32_t k = 1; k < r->nord; k++) {
+        uint32_t y = r->order[k];
+        r->sub[y] = c->s->hca[y];
+        r->subc[y] = ca ? c->s->eps[y] : 0;
     }
-    while (rc == 0 && n > 1) {
-        unsigned top = n - 1;
-        for (uint32_t di = 0; di < c->s->n_dest && rc == 0; di++) {
-            uint8_t *lay = c->layer + (size_t)di * c->nsrc;
-            for (uint32_t k = 0; k < c->nsrc && rc == 0; k++) {
-                if (lay[k] != top)
-                    continue;
-                uint32_t x = c->srcsw[k];
-                uint32_t len = unit_path(c, x, di, ch);
-                for (unsigned l = 0; l < top; l++) {
-                    rc = ibr__cdg_add_path(g[l], ch, len, 1);
-                    if (rc < 0)
-                        break;
-                    if (rc == 1) {
-                        rc = 0;
-                        continue;
-                    }
-                    uint64_t wt = c->s->src_lids[x];
-                    for (uint32_t i = 1; i < len; i++) {
-                        size_t dp = dep_of(c, ch[i - 1], ch[i]);
-                        c->lw[top][dp] -= wt;
-                        c->lw[l][dp] += wt;
-                    }
-                    lay[k] = (uint8_t)l;
+    r->sub[d] = r->subc[d] = 0;
+    for (uint32_t k = r->nord; k-- > 1;) {
+        uint32_t y = r->order[k];
+        uint32_t e = par ? par[y] : out_edge(c, y, lid);
+        if (sign > 0) {
+            c->s->load[e] += r->sub[y];
+            c->s->cl[e] += r->subc[y];
+        } else {
+            c->s->load[e] -= r->sub[y];
+            c->s->cl[e] -= r->subc[y];
+        }
+        r->sub[t->adj[e].sw] += r->sub[y];
+        r->subc[t->adj[e].sw] += r->subc[y];
+    }
+}
+
+/* Build, in r->npar, a minimal tree toward destination di whose
+   dependencies all fit into layer l: switches by increasing distance, each
+   taking the least loaded next hop whose dependency on the next hop's own
+   channel keeps the layer acyclic. The dependencies stay in the layer as
+   r->tent (*ntent pairs). Returns 1 built, 0 impossible, < 0 error. */
+static int tree_in_layer(df *c, df_refine *r, uint32_t di, unsigned l, uint32_t *ntent)
+{
+    const ibr_topo *t = c->t;
+    unsigned lid = c->s->dlid[di];
+    uint32_t d = t->lid_sw[lid];
+    const uint8_t *hr = c->hops + (size_t)d * t->n_sw;
+    const uint64_t *load = c->s->load;
+    uint32_t cand[256];
+    uint64_t cost[256];
+    r->dist[d] = 0;
+    for (uint32_t k = 1; k < r->nord; k++) {
+        uint32_t y = r->order[k], nc = 0;
+        unsigned h = hr[y];
+        for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
+            if (hr[t->adj[e].sw] + 1u != h)
+                continue;
+            uint64_t cv = r->dist[t->adj[e].sw] + load[e];
+            uint32_t i = nc++;
+            while (i > 0 && cost[i - 1] > cv) { /* stable: port order on ties */
+                cost[i] = cost[i - 1];
+                cand[i] = cand[i - 1];
+                i--;
+            }
+            cost[i] = cv;
+            cand[i] = e;
+        }
+        uint32_t pick = IBR_NONE;
+        for (uint32_t i = 0; i < nc && pick == IBR_NONE; i++) {
+            uint32_t e = cand[i], z = t->adj[e].sw;
+            if (z == d) {
+                pick = i;
+                break;
+            }
+            uint32_t dep[2] = {e, r->npar[z]};
+            int rc = ibr__cdg_add_path(r->g[l], dep, 2, 1);
+            if (rc < 0)
+                return rc;
+            if (rc == 0) {
+                r->tent[2 * *ntent] = dep[0];
+                r->tent[2 * *ntent + 1] = dep[1];
+                (*ntent)++;
+                pick = i;
+            }
+        }
+        if (pick == IBR_NONE)
+            return 0;
+        r->npar[y] = cand[pick];
+        r->dist[y] = cost[pick];
+    }
+    return 1;
+}
+
+/* Would the tree r->npar toward a destination delivered at d push a
+   channel's (end port, LID) pairs above the limit? */
+static int tree_overloads(const df *c, df_refine *r, uint32_t d)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t k = 1; k < r->nord; k++)
+        r->subc[r->order[k]] = c->s->eps[r->order[k]];
+    r->subc[d] = 0;
+    for (uint32_t k = r->nord; k-- > 1;) {
+        uint32_t y = r->order[k], e = r->npar[y];
+        if (c->s->cl[e] + r->subc[y] > r->limit)
+            return 1;
+        r->subc[t->adj[e].sw] += r->subc[y];
+    }
+    return 0;
+}
+
+/* Put unit (source k, destination di) into layer l's graph (unchecked). */
+static int unit_in(df *c, df_refine *r, uint32_t k, uint32_t di, unsigned l)
+{
+    uint32_t len = unit_path(c, c->srcsw[k], di, r->ch);
+    if (!len)
+        return 0;
+    c->ppl[l] += c->s->src_lids[c->srcsw[k]];
+    c->layer[(size_t)di * c->nsrc + k] = (uint8_t)l;
+    return ibr__cdg_add_path(r->g[l], r->ch, len, 0);
+}
+
+static void unit_out(df *c, df_refine *r, uint32_t k, uint32_t di)
+{
+    uint32_t len = unit_path(c, c->srcsw[k], di, r->ch);
+    if (!len)
+        return;
+    unsigned l = c->layer[(size_t)di * c->nsrc + k];
+    c->ppl[l] -= c->s->src_lids[c->srcsw[k]];
+    ibr__cdg_remove_path(r->g[l], r->ch, len);
+}
+
+/* Route destination di again so that all its paths fit into one layer
+   below top (the lowest that works), without raising the busiest link's
+   load. Returns 1 when rerouted, 0 when left as it was, < 0 error. */
+static int reroute_dest(df *c, df_refine *r, uint32_t di, unsigned top)
+{
+    const ibr_topo *t = c->t;
+    unsigned lid = c->s->dlid[di];
+    uint32_t d = t->lid_sw[lid];
+    int ca = t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH;
+    const uint8_t *lay = c->layer + (size_t)di * c->nsrc;
+    r->nord = ibr__sssp_level_order(t, c->hops, d, r->order, r->cnt);
+    for (uint32_t k = 0; k < c->nsrc; k++) {
+        r->olay[k] = lay[k];
+        unit_out(c, r, k, di);
+    }
+    tree_account(c, r, di, NULL, -1);
+    int rc = 0, done = 0;
+    for (unsigned l = 0; l < top && !done && rc == 0; l++) {
+        uint32_t ntent = 0;
+        rc = tree_in_layer(c, r, di, l, &ntent);
+        if (rc == 1 && ca && tree_overloads(c, r, d))
+            rc = 0;
+        for (uint32_t i = 0; i < ntent; i++)
+            ibr__cdg_remove_path(r->g[l], r->tent + 2 * i, 2);
+        if (rc == 1) {
+            uint8_t *lft = c->lft;
+            for (uint32_t k = 1; k < r->nord; k++) {
+                uint32_t y = r->order[k];
+                lft[(size_t)y * c->ls + lid] = t->adj[r->npar[y]].port;
+            }
+            tree_account(c, r, di, r->npar, 1);
+            for (uint32_t k = 0; k < c->nsrc && rc >= 0; k++)
+                rc = unit_in(c, r, k, di, l);
+            done = rc >= 0;
+        }
+    }
+    if (rc < 0)
+        return rc;
+    if (done)
+        return 1;
+    tree_account(c, r, di, NULL, 1);
+    for (uint32_t k = 0; k < c->nsrc; k++)
+        if ((rc = unit_in(c, r, k, di, r->olay[k])) < 0)
+            return rc;
+    return 0;
+}
+
+/* Move the units of layer top into the lowest layer below where their
+   paths close no cycle. */
+static int compact_top(df *c, df_refine *r, unsigned top)
+{
+    for (uint32_t di = 0; di < c->s->n_dest; di++) {
+        uint8_t *lay = c->layer + (size_t)di * c->nsrc;
+        for (uint32_t k = 0; k < c->nsrc; k++) {
+            if (lay[k] != top)
+                continue;
+            uint32_t len = unit_path(c, c->srcsw[k], di, r->ch);
+            for (unsigned l = 0; l < top; l++) {
+                int rc = ibr__cdg_add_path(r->g[l], r->ch, len, 1);
+                if (rc < 0)
+                    return rc;
+                if (rc == 0) {
+                    ibr__cdg_remove_path(r->g[top], r->ch, len);
+                    uint64_t wt = c->s->src_lids[c->srcsw[k]];
                     c->ppl[top] -= wt;
                     c->ppl[l] += wt;
+                    lay[k] = (uint8_t)l;
                     break;
                 }
             }
         }
-        if (rc < 0 || c->ppl[top])
+    }
+    return 0;
+}
+
+/* After the cycle breaking: empty the top layer, then the next, first by
+   moving its units into lower layers where they fit, then by routing the
+   destinations that still have paths in it again, each on a minimal tree
+   built inside one lower layer (tree_in_layer); stop at the first layer
+   that cannot be emptied. Empty layers are then closed up. The greedy
+   cycle breaking often leaves a handful of paths in a last layer; this
+   takes those VLs back, and helps where OpenSM's dfsssp runs out of VLs.
+   *needed is updated. */
+static int refine_layers(ibr_run *run, df *c, unsigned *needed)
+{
+    const ibr_topo *t = c->t;
+    ibr_context *ctx = c->ctx;
+    unsigned n = *needed;
+    if (n < 2)
+        return 0;
+    df_refine r;
+    memset(&r, 0, sizeof r);
+    int rc = 0;
+    size_t ns = t->n_sw;
+    r.ch = ibr__mallocarray(ctx, ns, sizeof *r.ch);
+    r.npar = ibr__mallocarray(ctx, ns, sizeof *r.npar);
+    r.dist = ibr__mallocarray(ctx, ns, sizeof *r.dist);
+    r.sub = ibr__mallocarray(ctx, ns, sizeof *r.sub);
+    r.subc = ibr__mallocarray(ctx, ns, sizeof *r.subc);
+    r.order = ibr__mallocarray(ctx, ns, sizeof *r.order);
+    r.tent = ibr__mallocarray(ctx, 2 * ns, sizeof *r.tent);
+    r.olay = ibr__mallocarray(ctx, c->nsrc ? c->nsrc : 1, 1);
+    if (!r.ch || !r.npar || !r.dist || !r.sub || !r.subc || !r.order || !r.tent || !r.olay) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (unsigned l = 0; l < n; l++)
+        if ((rc = ibr__cdg_create(&r.g[l], ctx, t->n_adj)) < 0)
+            goto out;
+    for (uint32_t di = 0; di < c->s->n_dest; di++) {
+        const uint8_t *lay = c->layer + (size_t)di * c->nsrc;
+        for (uint32_t k = 0; k < c->nsrc; k++) {
+            uint32_t len = unit_path(c, c->srcsw[k], di, r.ch);
+            if (len && (rc = ibr__cdg_add_path(r.g[lay[k]], r.ch, len, 0)) < 0)
+                goto out;
+        }
+    }
+    /* a checked insertion orders a graph first, and fails with IBR_ESTATE
+       on a cycle: every layer must be acyclic here */
+    for (unsigned l = 0; l < n && t->n_adj; l++) {
+        uint32_t any = 0;
+        if ((rc = ibr__cdg_add_path(r.g[l], &any, 1, 1)) < 0) {
+            if (rc == IBR_ESTATE)
+                rc = IBR_EINTERNAL;
+            goto out;
+        }
+    }
+    for (uint32_t e = 0; e < t->n_adj; e++)
+        if (c->s->cl[e] > r.limit)
+            r.limit = c->s->cl[e];
+    while (n > 1) {
+        unsigned top = n - 1;
+        if ((rc = compact_top(c, &r, top)) < 0)
+            goto out;
+        for (uint32_t di = 0; di < c->s->n_dest && c->ppl[top]; di++) {
+            const uint8_t *lay = c->layer + (size_t)di * c->nsrc;
+            uint32_t k = 0;
+            while (k < c->nsrc && lay[k] != top)
+                k++;
+            if (k == c->nsrc)
+                continue;
+            if ((rc = ibr_run_progress(run, "dfsssp: fewer layers", top, MAX_LAYERS)) < 0 ||
+                (rc = reroute_dest(c, &r, di, top)) < 0)
+                goto out;
+        }
+        if (c->ppl[top])
             break;
         n--;
-        ibr__cdg_destroy(g[n - 1]);
-        g[n - 1] = NULL;
     }
+    /* close up layers left empty */
+    unsigned map[MAX_LAYERS], m = 0;
+    for (unsigned l = 0; l < n; l++) {
+        map[l] = m;
+        if (c->ppl[l] || l == 0)
+            c->ppl[m++] = c->ppl[l];
+    }
+    if (m < n) {
+        size_t nu = (size_t)c->s->n_dest * c->nsrc;
+        for (size_t i = 0; i < nu; i++)
+            c->layer[i] = (uint8_t)map[c->layer[i]];
+        for (unsigned l = m; l < n; l++)
+            c->ppl[l] = 0;
+        n = m;
+    }
+    rc = 0;
+out:
     for (unsigned l = 0; l < MAX_LAYERS; l++)
-        ibr__cdg_destroy(g[l]);
-    ibr__free(c->ctx, ch);
+        ibr__cdg_destroy(r.g[l]);
+    ibr__free(ctx, r.ch);
+    ibr__free(ctx, r.npar);
+    ibr__free(ctx, r.dist);
+    ibr__free(ctx, r.sub);
+    ibr__free(ctx, r.subc);
+    ibr__free(ctx, r.order);
+    ibr__free(ctx, r.tent);
+    ibr__free(ctx, r.olay);
     *needed = n;
     return rc;
 }
@@ -706,7 +956,7 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
         if (c.ppl[l])
             needed = l + 1;
     unsigned greedy = needed;
-    if ((rc = compact_layers(&c, &needed)) < 0)
+    if ((rc = refine_layers(run, &c, &needed)) < 0)
         goto fail;
     ibr__log(ctx, IBR_LOG_INFO,
              "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "

@@ -8,6 +8,10 @@
 typedef struct ibr__sssp {
     uint32_t n_dest;    /* routed LIDs */
     uint16_t *dlid;     /* n_dest LIDs in routing order (each reachable) */
+    uint8_t *group;     /* per destination: its balancing group (compute
+                           nodes, I/O nodes, other end ports, switches;
+                           the lists given decide which exist) */
+    unsigned n_groups;
     uint32_t *port_adj; /* global port index -> adjacency entry (a switch
                            link), IBR_NONE for other ports */
     uint32_t *tail;     /* adjacency entry -> switch it leaves */
@@ -15,6 +19,10 @@ typedef struct ibr__sssp {
                            ports (OpenSM's num_hca), the weight its routes
                            add to every link they use */
     uint32_t *src_lids; /* per switch: LIDs of its end ports only */
+    uint32_t *eps;      /* per switch: end ports (with a LID) */
+    uint64_t *load;     /* per channel: the final weights (num_hca per route) */
+    uint64_t *cl;       /* per channel: (end port, end-port LID) pairs routed,
+                           the verifier's link load */
 } ibr__sssp;
 
 /* Route every LID of the run's topology (switch LIDs and end-port LIDs,
