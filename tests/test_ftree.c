@@ -1,0 +1,1072 @@
+/* ftree: the fat-tree engine's promises, checked independently of it.
+   Levels come from the generators' switch descriptions ("L<level>-S<n>"),
+   routes are walked through the LFTs here, and shift patterns are counted
+   both by ibr_analyze() and by a walker of our own over the engine's
+   compute-node order (with its dummies). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define NOSW 0xFFFFFFFFu
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                             */
+
+typedef struct tree {
+    const ibr_topo *t;
+    uint32_t nsw;
+    int *level;        /* per switch, from the description; 0 if unknown */
+    uint32_t *nbr;     /* per switch, per port 0..254: neighbour switch */
+} tree;
+
+static void tree_init(tree *tr, const ibr_topo *t)
+{
+    tr->t = t;
+    tr->nsw = ibr_topo_switch_count(t);
+    tr->level = calloc(tr->nsw + 1, sizeof *tr->level);
+    tr->nbr = malloc((size_t)(tr->nsw + 1) * 255 * sizeof *tr->nbr);
+    for (uint32_t s = 0; s < tr->nsw; s++) {
+        ibr_node_info ni;
+        uint32_t node = ibr_topo_switch_node(t, s);
+        ibr_topo_node_info(&ni, t, node);
+        if (ni.desc[0] == 'L')
+            tr->level[s] = atoi(ni.desc + 1);
+        for (unsigned p = 0; p < 255; p++) {
+            tr->nbr[(size_t)s * 255 + p] = NOSW;
+            ibr_port_info pi;
+            if (p == 0 || p > ni.nports || ibr_topo_port_info(&pi, t, node, p) < 0 ||
+                pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
+                continue;
+            tr->nbr[(size_t)s * 255 + p] = ibr_topo_node_switch(t, pi.remote_node);
+        }
+    }
+}
+
+static void tree_free(tree *tr)
+{
+    free(tr->level);
+    free(tr->nbr);
+}
+
+/* Switch the CA port owning lid is cabled to. */
+static uint32_t lid_switch(const ibr_topo *t, uint16_t lid)
+{
+    uint32_t node;
+    unsigned port;
+    ibr_port_info pi;
+    if (ibr_topo_lid_owner(&node, &port, t, lid) < 0)
+        return NOSW;
+    if (ibr_topo_node_switch(t, node) != IBR_NONE)
+        return ibr_topo_node_switch(t, node);
+    if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
+        pi.state != IBR_LINK_ACTIVE)
+        return NOSW;
+    return ibr_topo_node_switch(t, pi.remote_node);
+}
+
+static int is_ca_lid(const ibr_topo *t, uint16_t lid)
+{
+    uint32_t node;
+    return ibr_topo_lid_owner(&node, NULL, t, lid) == 0 &&
+           ibr_topo_node_switch(t, node) == IBR_NONE;
+}
+
+static ibr_result *route_ftree(const ibr_topo *t, const ibr_options *o, int minimal)
+{
+    ibr_result *r = NULL;
+    int rc = ibr_route(&r, t, "ftree,no_fallback", o);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc) {
+        fprintf(stderr, "ftree: %s\n", ibr_result_last_error(r));
+        ibr_result_destroy(r);
+        return NULL;
+    }
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
+    CU_ASSERT(ibr_result_has_hops(r));
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
+    CU_ASSERT_EQUAL(rep.missing, 0);
+    CU_ASSERT(rep.pairs > 0);
+    if (minimal) {
+        CU_ASSERT_EQUAL(rep.nonminimal, 0);
+        CU_ASSERT(rep.max_stretch <= 1.0);
+    }
+    if (rep.first_error[0])
+        fprintf(stderr, "ftree: %s\n", rep.first_error);
+    return r;
+}
+
+/* ibr_route() declines ftree; the attempt's message holds every needle. */
+static void expect_decline(const ibr_topo *t, const ibr_options *o, const char *n1,
+                           const char *n2)
+{
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", o), IBR_EUNROUTABLE);
+    const char *eng = NULL, *msg = NULL;
+    int st = 0;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(r, 0, &eng, &st, &msg), 0);
+    CU_ASSERT_STRING_EQUAL(eng, "ftree");
+    CU_ASSERT_EQUAL(st, IBR_EDECLINED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, n1));
+    if (n2)
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, n2));
+    if (!strstr(msg, n1) || (n2 && !strstr(msg, n2)))
+        fprintf(stderr, "decline message: %s\n", msg);
+    ibr_result_destroy(r);
+}
+
+static uint64_t shift_max(const ibr_topo *t, const ibr_result *r, unsigned *free_, unsigned *n)
+{
+    ibr_analysis *a = NULL;
+    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
+    ao.patterns = IBR_PATTERN_SHIFT;
+    CU_ASSERT_EQUAL_FATAL(ibr_analyze(&a, t, r, &ao), 0);
+    ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
+    CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
+    CU_ASSERT_EQUAL(s.shift.unrouted, 0);
+    if (free_)
+        *free_ = (unsigned)s.shift.congestion_free;
+    if (n)
+        *n = s.shift.patterns;
+    ibr_analysis_destroy(a);
+    return s.shift.max_congestion;
+}
+
+/* Every route from every switch carrying CAs to every CA LID goes up (to a
+   higher level), then down, never sideways or up again. Returns the
+   number of routes that break the rule. */
+static long illegal_routes(const tree *tr, const ibr_result *r)
+{
+    const ibr_topo *t = tr->t;
+    long bad = 0;
+    for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++) {
+        if (!is_ca_lid(t, (uint16_t)lid))
+            continue;
+        for (uint32_t s = 0; s < tr->nsw; s++) {
+            uint32_t cur = s;
+            int down = 0;
+            for (unsigned steps = 0; steps <= tr->nsw; steps++) {
+                unsigned p = ibr_result_lft_port(r, cur, (uint16_t)lid);
+                if (p == IBR_NO_ROUTE || p == 0)
+                    break;
+                uint32_t nx = tr->nbr[(size_t)cur * 255 + p];
+                if (nx == NOSW)
+                    break;
+                int up = tr->level[nx] > tr->level[cur];
+                if (tr->level[nx] == tr->level[cur] || (up && down)) {
+                    bad++;
+                    break;
+                }
+                down |= !up;
+                cur = nx;
+            }
+        }
+    }
+    return bad;
+}
+
+/* up*down* distance from s to every switch (255 = none), by a search over
+   (switch, phase) states. */
+static void updown_dist(const tree *tr, uint32_t s, uint8_t *dist)
+{
+    uint32_t n = tr->nsw;
+    uint8_t *d2 = malloc(2 * (size_t)n);
+    uint32_t *q = malloc(2 * (size_t)n * sizeof *q);
+    memset(d2, 255, 2 * (size_t)n);
+    uint32_t h = 0, tl = 0;
+    d2[2 * s] = 0;
+    q[tl++] = 2 * s;
+    while (h < tl) {
+        uint32_t st = q[h++], u = st / 2, phase = st % 2;
+        for (unsigned p = 1; p < 255; p++) {
+            uint32_t v = tr->nbr[(size_t)u * 255 + p];
+            if (v == NOSW || v == u || tr->level[v] == tr->level[u])
+                continue;
+            int up = tr->level[v] > tr->level[u];
+            if (up && phase)
+                continue;
+            uint32_t ns = 2 * v + (up ? 0u : 1u);
+            if (d2[ns] == 255) {
+                d2[ns] = (uint8_t)(d2[st] + 1);
+                q[tl++] = ns;
+            }
+        }
+    }
+    for (uint32_t v = 0; v < n; v++)
+        dist[v] = d2[2 * v] < d2[2 * v + 1] ? d2[2 * v] : d2[2 * v + 1];
+    free(d2);
+    free(q);
+}
+
+/* The engine's hop matrix is the up*down* distance, 255 where no such path
+   exists; the LFTs agree with it; and up*down* paths are shortest paths. */
+static void check_hop_matrix(const tree *tr, const ibr_result *r)
+{
+    const ibr_topo *t = tr->t;
+    uint8_t *dist = malloc(tr->nsw);
+    long wrong = 0, lft_wrong = 0, longer = 0;
+    for (uint32_t s = 0; s < tr->nsw; s++) {
+        updown_dist(tr, s, dist);
+        for (uint32_t d = 0; d < tr->nsw; d++) {
+            unsigned h = ibr_result_hops(r, s, d);
+            wrong += h != dist[d];
+            if (dist[d] != 255 && dist[d] != ibr_topo_switch_distance(t, s, d))
+                longer++;
+            ibr_port_info pi;
+            ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, d), 0);
+            unsigned p = ibr_result_lft_port(r, s, pi.lid);
+            lft_wrong += (p == IBR_NO_ROUTE) != (h == 255);
+        }
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(lft_wrong, 0);
+    CU_ASSERT_EQUAL(longer, 0);
+    free(dist);
+}
+
+/* The "opensm-ftree-ca-order.dump" artefact: LIDs in order, 0xFFFF for a
+   dummy. Returns the count; *per_leaf is the block size (the most CNs on a
+   leaf), checked: blocks of that size, one leaf switch per block. */
+static size_t ca_order(const ibr_topo *t, const ibr_result *r, uint16_t **out, size_t *per_leaf)
+{
+    const void *data;
+    size_t size;
+    *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        ibr_result_find_artifact(r, "opensm-ftree-ca-order.dump", &data, &size), 0);
+    char *text = malloc(size + 1);
+    memcpy(text, data, size);
+    text[size] = 0;
+    size_t n = 0, cap = 64;
+    uint16_t *v = malloc(cap * sizeof *v);
+    for (char *line = text, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+        *nl = 0;
+        char *tab = strchr(line, '\t');
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tab);
+        CU_ASSERT(strncmp(line, "0x", 2) == 0 && tab - line == 6);
+        unsigned long lid = strtoul(line, NULL, 16);
+        if (lid == 0xFFFF) {
+            CU_ASSERT_STRING_EQUAL(tab + 1, "DUMMY");
+        } else {
+            uint32_t node;
+            ibr_node_info ni;
+            CU_ASSERT_EQUAL_FATAL(ibr_topo_lid_owner(&node, NULL, t, (uint16_t)lid), 0);
+            ibr_topo_node_info(&ni, t, node);
+            CU_ASSERT_STRING_EQUAL(tab + 1, ni.desc);
+        }
+        if (n == cap)
+            v = realloc(v, (cap *= 2) * sizeof *v);
+        v[n++] = (uint16_t)lid;
+    }
+    free(text);
+    /* blocks: the longest run of CNs on one switch is the block length */
+    size_t maxrun = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        uint32_t s = NOSW;
+        while (j < n && (v[j] == 0xFFFF || s == NOSW || lid_switch(t, v[j]) == s)) {
+            if (v[j] != 0xFFFF) {
+                if (s == NOSW)
+                    s = lid_switch(t, v[j]);
+                else if (lid_switch(t, v[j]) != s)
+                    break;
+            }
+            j++;
+        }
+        size_t real = 0;
+        for (size_t k = i; k < j; k++)
+            real += v[k] != 0xFFFF;
+        if (real > maxrun)
+            maxrun = real;
+        i = j > i ? j : i + 1;
+    }
+    *per_leaf = maxrun;
+    if (maxrun) {
+        CU_ASSERT_EQUAL(n % maxrun, 0);
+        for (size_t b = 0; b + maxrun <= n; b += maxrun) {
+            uint32_t s = NOSW;
+            int dummies_seen = 0;
+            for (size_t k = b; k < b + maxrun; k++) {
+                if (v[k] == 0xFFFF) {
+                    dummies_seen = 1;
+                    continue;
+                }
+                CU_ASSERT(!dummies_seen); /* dummies close a leaf's block */
+                uint32_t ls = lid_switch(t, v[k]);
+                if (s == NOSW)
+                    s = ls;
+                CU_ASSERT_EQUAL(ls, s);
+            }
+        }
+    }
+    *out = v;
+    return n;
+}
+
+/* Most routes one switch-to-switch link carries under any shift of the
+   compute-node order (dummies send and receive nothing). */
+static unsigned shift_max_in_order(const tree *tr, const ibr_result *r, const uint16_t *ord,
+                                   size_t m)
+{
+    const ibr_topo *t = tr->t;
+    unsigned *use = calloc((size_t)tr->nsw * 255, sizeof *use);
+    unsigned worst = 0;
+    for (size_t k = 1; k < m; k++) {
+        memset(use, 0, (size_t)tr->nsw * 255 * sizeof *use);
+        for (size_t i = 0; i < m; i++) {
+            size_t j = (i + k) % m;
+            if (ord[i] == 0xFFFF || ord[j] == 0xFFFF)
+                continue;
+            uint32_t cur = lid_switch(t, ord[i]);
+            for (unsigned steps = 0; steps <= tr->nsw; steps++) {
+                unsigned p = ibr_result_lft_port(r, cur, ord[j]);
+                CU_ASSERT_NOT_EQUAL_FATAL(p, IBR_NO_ROUTE);
+                uint32_t nx = tr->nbr[(size_t)cur * 255 + p];
+                if (nx == NOSW)
+                    break;
+                unsigned u = ++use[(size_t)cur * 255 + p];
+                if (u > worst)
+                    worst = u;
+                cur = nx;
+            }
+        }
+    }
+    free(use);
+    return worst;
+}
+
+static void top_switches(const ibr_topo *t, uint64_t *g, size_t *n)
+{
+    tree tr;
+    tree_init(&tr, t);
+    int top = 0;
+    for (uint32_t s = 0; s < tr.nsw; s++)
+        if (tr.level[s] > top)
+            top = tr.level[s];
+    *n = 0;
+    for (uint32_t s = 0; s < tr.nsw; s++)
+        if (tr.level[s] == top) {
+            ibr_node_info ni;
+            ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+            g[(*n)++] = ni.node_guid;
+        }
+    tree_free(&tr);
+}
+
+/* ------------------------------------------------------------------ */
+/* full trees                                                          */
+
+static void test_full_trees(void)
+{
+    static const char *specs[] = {
+        "fattree:levels=2,radix=8",  "fattree:levels=2,radix=16",  "fattree:levels=3,radix=8",
+        "fattree:levels=3,radix=12", "fattree:levels=4,radix=6",   "fattree:levels=4,radix=8",
+        "xgft:h=3,m=4.4.4,w=1.4.4",  "xgft:h=2,m=8.16,w=1.8",      "xgft:h=3,m=3.4.6,w=1.3.4",
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_result *r = route_ftree(t, NULL, 1);
+        if (!r) {
+            ibr_topo_destroy(t);
+            continue;
+        }
+        tree tr;
+        tree_init(&tr, t);
+        unsigned nfree = 0, npat = 0;
+        uint64_t m = shift_max(t, r, &nfree, &npat);
+        CU_ASSERT_EQUAL(m, 1);
+        CU_ASSERT_EQUAL(nfree, npat);
+        if (m != 1)
+            fprintf(stderr, "%s: shift max congestion %" PRIu64 "\n", specs[i], m);
+        CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+        check_hop_matrix(&tr, r);
+        /* switch pairs ftree leaves unrouted on purpose (top switch to top
+           switch) are restricted, not errors */
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT(rep.restricted > 0);
+        /* the CN order: every CA port once, no dummies on a full tree, the
+           same order as the topology's end ports (so the analysis shifts
+           are the ones ftree optimises for) */
+        uint16_t *ord;
+        size_t per_leaf, n = ca_order(t, r, &ord, &per_leaf);
+        CU_ASSERT_EQUAL(n, ibr_topo_endport_count(t));
+        size_t inorder = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            CU_ASSERT_NOT_EQUAL(ord[k], 0xFFFF);
+            inorder += k == 0 || ord[k] > ord[k - 1];
+        }
+        CU_ASSERT_EQUAL(inorder, n);
+        free(ord);
+        tree_free(&tr);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* partially populated leaves                                          */
+
+/* Cut the cable of the CA whose description starts with "H<n> ". */
+static void cut_host(ibr_fabric *f, unsigned n)
+{
+    char want[32];
+    snprintf(want, sizeof want, "H%u HCA-1", n);
+    for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
+        ibr_node_info ni;
+        ibr_fabric_node_info(&ni, f, i);
+        if (strcmp(ni.desc, want) == 0) {
+            CU_ASSERT_EQUAL(ibr_fabric_remove_link(f, i, 1), 0);
+            return;
+        }
+    }
+    CU_FAIL("host not found");
+}
+
+static void test_partial_trees(void)
+{
+    /* evenly populated leaves: as good as full */
+    static const char *specs[] = {"fattree:levels=2,radix=16,hosts=5",
+                                  "fattree:levels=3,radix=8,hosts=3",
+                                  "fattree:levels=3,radix=12,hosts=5",
+                                  "fattree:levels=4,radix=6,hosts=2"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_result *r = route_ftree(t, NULL, 1);
+        if (r) {
+            CU_ASSERT_EQUAL(shift_max(t, r, NULL, NULL), 1);
+            tree tr;
+            tree_init(&tr, t);
+            CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+            check_hop_matrix(&tr, r);
+            tree_free(&tr);
+        }
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+
+    /* Unevenly populated: 128 hosts, 4 per leaf; leaf 0 loses host 1,
+       leaf 5 three, leaf 9 two. The CN order pads each leaf to 4 with
+       dummies, and every shift of that order is congestion-free. Then leaf
+       5 loses its last host: ranked from the CAs, an empty leaf looks like
+       a root and the tree is no longer pure (OpenSM declines it too); with
+       the top switches as roots it routes, leaf 5 all dummies. */
+    for (int empty = 0; empty <= 1; empty++) {
+        ibr_fabric *f = NULL;
+        ibr_fabric_create(&f, NULL);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=3,radix=8"), 0);
+        unsigned gone[] = {1, 20, 21, 22, 37, 38, 23};
+        for (size_t i = 0; i < sizeof gone / sizeof *gone - !empty; i++)
+            cut_host(f, gone[i]);
+        ibr_topo *t = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        ibr_fabric_destroy(f);
+        ibr_options o = IBR_OPTIONS_INIT;
+        uint64_t g[64];
+        size_t ng;
+        if (empty) {
+            expect_decline(t, NULL, "not a pure fat tree", NULL);
+            top_switches(t, g, &ng);
+            o.root_guids = g;
+            o.n_root_guids = ng;
+        }
+        ibr_result *r = route_ftree(t, &o, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        uint16_t *ord;
+        size_t per_leaf, n = ca_order(t, r, &ord, &per_leaf);
+        CU_ASSERT_EQUAL(per_leaf, 4);
+        CU_ASSERT_EQUAL(n, 128);
+        size_t dummies = 0;
+        for (size_t k = 0; k < n; k++)
+            dummies += ord[k] == 0xFFFF;
+        CU_ASSERT_EQUAL(dummies, 6u + (unsigned)empty);
+        /* leaf 0: H0 H2 H3 DUMMY; leaf 5: H23 or nothing, then dummies */
+        CU_ASSERT_EQUAL(ord[3], 0xFFFF);
+        CU_ASSERT_EQUAL(ord[21] & ord[22] & ord[23], 0xFFFF);
+        CU_ASSERT_EQUAL(ord[20] == 0xFFFF, empty);
+        tree tr;
+        tree_init(&tr, t);
+        CU_ASSERT_EQUAL(shift_max_in_order(&tr, r, ord, n), 1);
+        CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+        check_hop_matrix(&tr, r);
+        tree_free(&tr);
+        free(ord);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* Non-integer constant bisectional bandwidth: leaves with more hosts than
+   up-links. A shift cannot do better than ceil(hosts / up-links) on the
+   busiest up-link; ftree reaches that bound. */
+static void test_cbb(void)
+{
+    static const struct {
+        const char *spec;
+        uint64_t bound;
+    } c[] = {{"xgft:h=2,m=4.6,w=1.3", 2}, {"xgft:h=2,m=6.8,w=1.4", 2},
+             {"xgft:h=2,m=5.8,w=1.3", 2}, {"xgft:h=3,m=6.4.4,w=1.4.4", 2},
+             {"xgft:h=3,m=4.4.6,w=1.2.3", 3}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, c[i].spec);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_result *r = route_ftree(t, NULL, 1);
+        if (r) {
+            uint64_t m = shift_max(t, r, NULL, NULL);
+            CU_ASSERT_EQUAL(m, c[i].bound);
+            if (m != c[i].bound)
+                fprintf(stderr, "%s: shift max %" PRIu64 "\n", c[i].spec, m);
+            tree tr;
+            tree_init(&tr, t);
+            CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+            tree_free(&tr);
+        }
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* what ftree refuses                                                  */
+
+/* A two-level tree built by hand: nsp spines with spare ports, nlf leaves,
+   hosts per leaf; switch GUIDs 0x100+i, CA GUIDs 0x1000+.. */
+typedef struct hand {
+    ibr_fabric *f;
+    uint32_t sp[8], lf[8], next_ca;
+} hand;
+
+static void hand_tree(hand *h, unsigned nsp, unsigned nlf, unsigned hosts, unsigned spare)
+{
+    memset(h, 0, sizeof *h);
+    ibr_fabric_create(&h->f, NULL);
+    char d[32];
+    for (unsigned i = 0; i < nsp; i++) {
+        snprintf(d, sizeof d, "L2-S%u", i);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&h->sp[i], h->f, IBR_NODE_SWITCH, 0x100 + i,
+                                                  nlf + spare, d), 0);
+    }
+    for (unsigned i = 0; i < nlf; i++) {
+        snprintf(d, sizeof d, "L1-S%u", i);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&h->lf[i], h->f, IBR_NODE_SWITCH,
+                                                  0x200 + i, nsp + hosts + spare, d), 0);
+        for (unsigned s = 0; s < nsp; s++)
+            CU_ASSERT_EQUAL_FATAL(
+                ibr_fabric_add_link(h->f, h->lf[i], hosts + 1 + s, h->sp[s], i + 1, NULL), 0);
+        for (unsigned k = 0; k < hosts; k++) {
+            uint32_t ca;
+            snprintf(d, sizeof d, "H%u", h->next_ca);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&ca, h->f, IBR_NODE_CA,
+                                                      0x1000 + 0x10 * h->next_ca++, 1, d), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(h->f, ca, 1, h->lf[i], k + 1, NULL), 0);
+        }
+    }
+}
+
+static uint32_t hand_ca(hand *h, uint32_t sw, unsigned port, const char *desc)
+{
+    uint32_t ca;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&ca, h->f, IBR_NODE_CA,
+                                              0x1000 + 0x10 * h->next_ca++, 1, desc), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(h->f, ca, 1, sw, port, NULL), 0);
+    return ca;
+}
+
+static ibr_topo *hand_freeze(hand *h)
+{
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(h->f, 0, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, h->f), 0);
+    ibr_fabric_destroy(h->f);
+    h->f = NULL;
+    return t;
+}
+
+static void test_declines(void)
+{
+    /* fabrics that are not trees */
+    static const char *specs[] = {"torus:dims=4x4,hosts=1", "mesh:dims=4x4,hosts=2",
+                                  "hypercube:dim=4,hosts=1",
+                                  "random:switches=30,degree=4,hosts=2,seed=3"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        expect_decline(t, NULL, "rank 0", "not a fat tree");
+        /* with fallback the chain routes with minhop and keeps the reason */
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree", NULL), 0);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
+        CU_ASSERT_EQUAL(ibr_result_attempt_count(r), 2);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+    /* a random graph with hosts on a few switches only: ranks exist, but
+       the switches of a rank differ */
+    {
+        ibr_fabric *f = NULL;
+        ibr_fabric_create(&f, NULL);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "random:switches=24,degree=4,hosts=1,seed=9"),
+                              0);
+        /* keep the hosts of switches 0 and 1 only */
+        for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
+            ibr_node_info ni;
+            ibr_port_info pi;
+            ibr_fabric_node_info(&ni, f, i);
+            if (ni.type == IBR_NODE_CA && ibr_fabric_port_info(&pi, f, i, 1) == 0 &&
+                pi.remote_node >= 2)
+                ibr_fabric_remove_link(f, i, 1);
+        }
+        ibr_topo *t = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        ibr_fabric_destroy(f);
+        expect_decline(t, NULL, "switch 0x", NULL);
+        ibr_topo_destroy(t);
+    }
+    /* a fat tree with one cable cut: the rule and both switches are named */
+    static const char *trees[] = {"fattree:levels=2,radix=8", "fattree:levels=3,radix=8",
+                                  "fattree:levels=4,radix=6"};
+    for (size_t i = 0; i < sizeof trees / sizeof *trees; i++) {
+        ibr_fabric *f = NULL;
+        ibr_fabric_create(&f, NULL);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, trees[i]), 0);
+        /* leaf 0's first up-link (port radix/2 + 1) */
+        ibr_node_info ni;
+        ibr_fabric_node_info(&ni, f, 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_link_state(f, 0, ni.nports / 2 + 1, IBR_LINK_DOWN),
+                              0);
+        ibr_topo *t = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        ibr_fabric_destroy(f);
+        expect_decline(t, NULL, "not a pure fat tree", "up-going port groups");
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", NULL), IBR_EUNROUTABLE);
+        const char *msg;
+        ibr_result_attempt(r, 0, NULL, NULL, &msg);
+        char g[32];
+        snprintf(g, sizeof g, "0x%016" PRIx64, ni.node_guid);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, g)); /* the leaf that lost it */
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+    /* a switch whose parallel links differ from its peers' */
+    {
+        hand h;
+        hand_tree(&h, 2, 3, 2, 1);
+        /* a second cable between leaf 0 and spine 0 */
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(h.f, h.lf[0], 5, h.sp[0], 4, NULL), 0);
+        ibr_topo *t = hand_freeze(&h);
+        expect_decline(t, NULL, "not a pure fat tree", "ports in each");
+        ibr_topo_destroy(t);
+    }
+    /* a CA on a spine: all CAs must hang off one rank */
+    {
+        hand h;
+        hand_tree(&h, 2, 3, 2, 1);
+        hand_ca(&h, h.sp[0], 4, "spine host");
+        ibr_topo *t = hand_freeze(&h);
+        expect_decline(t, NULL, "compute node port", "leaf rank");
+        ibr_topo_destroy(t);
+    }
+    /* one leaf only */
+    {
+        hand h;
+        hand_tree(&h, 2, 1, 4, 0);
+        ibr_topo *t = hand_freeze(&h);
+        expect_decline(t, NULL, "fewer than two leaf switches", NULL);
+        ibr_topo_destroy(t);
+    }
+    /* a chain of 20 switches with hosts at both ends: tree rank 10 */
+    {
+        ibr_fabric *f = NULL;
+        ibr_fabric_create(&f, NULL);
+        uint32_t sw[20], ca;
+        for (unsigned i = 0; i < 20; i++)
+            ibr_fabric_add_node(&sw[i], f, IBR_NODE_SWITCH, 0x100 + i, 3, "chain");
+        for (unsigned i = 0; i + 1 < 20; i++)
+            ibr_fabric_add_link(f, sw[i], 2, sw[i + 1], 1, NULL);
+        ibr_fabric_add_node(&ca, f, IBR_NODE_CA, 0x1000, 1, "a");
+        ibr_fabric_add_link(f, ca, 1, sw[0], 3, NULL);
+        ibr_fabric_add_node(&ca, f, IBR_NODE_CA, 0x1010, 1, "b");
+        ibr_fabric_add_link(f, ca, 1, sw[19], 3, NULL);
+        ibr_fabric_assign_lids(f, 0, IBR_LIDS_REASSIGN);
+        ibr_topo *t = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        ibr_fabric_destroy(f);
+        expect_decline(t, NULL, "tree rank", "2 to 8");
+        ibr_topo_destroy(t);
+    }
+    /* a CA cabled straight to a CA */
+    {
+        hand h;
+        hand_tree(&h, 2, 3, 2, 0);
+        uint32_t a, b;
+        ibr_fabric_add_node(&a, h.f, IBR_NODE_CA, 0x5000, 1, "a");
+        ibr_fabric_add_node(&b, h.f, IBR_NODE_CA, 0x5010, 1, "b");
+        ibr_fabric_add_link(h.f, a, 1, b, 1, NULL);
+        ibr_topo *t = hand_freeze(&h);
+        expect_decline(t, NULL, "cabled straight to CA", NULL);
+        ibr_topo_destroy(t);
+    }
+    /* one switch */
+    {
+        ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=1,radix=8");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        expect_decline(t, NULL, "1 switch", NULL);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* LMC > 0 is declined, so the chain falls back. */
+static void test_lmc(void)
+{
+    ibr_fabric *f = NULL;
+    ibr_fabric_create(&f, NULL);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=2,radix=8"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 1, IBR_LIDS_REASSIGN), 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    expect_decline(t, NULL, "LMC", "not supported");
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,updn", NULL), 0);
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "updn");
+    ibr_result_destroy(r);
+    /* routing only the base LIDs (lmc 0) is fine */
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.lmc = 0;
+    r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    /* asking for LMC 1 on an LMC-0 fabric is declined too */
+    t = ibr_test_topo(NULL, "fattree:levels=2,radix=8");
+    o.lmc = 1;
+    expect_decline(t, &o, "LMC 1", NULL);
+    ibr_topo_destroy(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* root GUIDs: the relaxed rules                                       */
+
+static void test_roots(void)
+{
+    static const char *specs[] = {"fattree:levels=2,radix=16", "fattree:levels=3,radix=8",
+                                  "fattree:levels=4,radix=6"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            ibr_fabric *f = NULL;
+            ibr_fabric_create(&f, NULL);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[i]), 0);
+            CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, 5, 0, seed), 0);
+            ibr_topo *t = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+            ibr_fabric_destroy(f);
+            /* impure: declined without roots */
+            expect_decline(t, NULL, "not a pure fat tree", "rule");
+            /* with the top switches as roots: routed, up*down*, loop-free */
+            uint64_t g[128];
+            size_t n;
+            top_switches(t, g, &n);
+            ibr_options o = IBR_OPTIONS_INIT;
+            o.root_guids = g;
+            o.n_root_guids = n;
+            ibr_result *r = route_ftree(t, &o, 0);
+            if (r) {
+                tree tr;
+                tree_init(&tr, t);
+                CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+                tree_free(&tr);
+            }
+            ibr_result_destroy(r);
+            /* roots that name no switch: ranked from the CAs, but the
+               relaxed rules still apply, as in OpenSM */
+            uint64_t bogus = 0xdeadbeefULL;
+            o.root_guids = &bogus;
+            o.n_root_guids = 1;
+            r = route_ftree(t, &o, 0);
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* compute nodes and I/O nodes                                         */
+
+static int routed(const ibr_topo *t, const ibr_result *r, uint16_t from, uint16_t to)
+{
+    ibr_trace_hop hops[64];
+    size_t n;
+    return ibr_trace(hops, 64, &n, NULL, t, r, from, to) == 0;
+}
+
+static uint16_t port_lid(const ibr_topo *t, uint32_t node)
+{
+    ibr_port_info pi;
+    ibr_topo_port_info(&pi, t, node, 1);
+    return pi.lid;
+}
+
+static void test_cn_io(void)
+{
+    /* a CN list naming 3 of every 4 ports: the order lists the CNs (one
+       dummy where a leaf lost one), everything is still routed */
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=3,radix=8");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    uint64_t cn[128], io[32];
+    size_t ncn = 0, nio = 0;
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
+        ibr_port_info pi;
+        if (ibr_topo_node_switch(t, node) != IBR_NONE)
+            continue;
+        ibr_topo_port_info(&pi, t, node, 1);
+        if ((ncn + nio) % 4 == 3)
+            io[nio++] = pi.guid;
+        else
+            cn[ncn++] = pi.guid;
+    }
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.cn_guids = cn;
+    o.n_cn_guids = ncn;
+    ibr_result *r = route_ftree(t, &o, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    uint16_t *ord;
+    size_t per_leaf, n = ca_order(t, r, &ord, &per_leaf);
+    size_t real = 0;
+    for (size_t k = 0; k < n; k++)
+        real += ord[k] != 0xFFFF;
+    CU_ASSERT_EQUAL(real, ncn);
+    free(ord);
+    ibr_result_destroy(r);
+    /* the same ports as I/O nodes instead */
+    o.cn_guids = NULL;
+    o.n_cn_guids = 0;
+    o.io_guids = io;
+    o.n_io_guids = nio;
+    r = route_ftree(t, &o, 1);
+    n = ca_order(t, r, &ord, &per_leaf);
+    real = 0;
+    for (size_t k = 0; k < n; k++)
+        real += ord[k] != 0xFFFF;
+    CU_ASSERT_EQUAL(real, ncn);
+    free(ord);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+
+    /* OpenSM's documented example: three spines, two leaves, a non-CN
+       node on each spine.
+         S1   S2   S3
+         |N1 / | N2 \ N3     S1-W1, S2-W1, S2-W2, S3-W2
+         W1      W2
+       Spine hosts are reachable from every CN but not from each other. */
+    hand h;
+    memset(&h, 0, sizeof h);
+    ibr_fabric_create(&h.f, NULL);
+    for (unsigned i = 0; i < 3; i++)
+        ibr_fabric_add_node(&h.sp[i], h.f, IBR_NODE_SWITCH, 0x100 + i, 3, "spine");
+    for (unsigned i = 0; i < 2; i++)
+        ibr_fabric_add_node(&h.lf[i], h.f, IBR_NODE_SWITCH, 0x200 + i, 4, "leaf");
+    ibr_fabric_add_link(h.f, h.sp[0], 1, h.lf[0], 3, NULL);
+    ibr_fabric_add_link(h.f, h.sp[1], 1, h.lf[0], 4, NULL);
+    ibr_fabric_add_link(h.f, h.sp[1], 2, h.lf[1], 3, NULL);
+    ibr_fabric_add_link(h.f, h.sp[2], 1, h.lf[1], 4, NULL);
+    uint32_t hosts[4];
+    for (unsigned i = 0; i < 4; i++)
+        hosts[i] = hand_ca(&h, h.lf[i / 2], i % 2 + 1, "cn");
+    uint32_t nn[3];
+    nn[0] = hand_ca(&h, h.sp[0], 3, "N1");
+    nn[1] = hand_ca(&h, h.sp[1], 3, "N2");
+    nn[2] = hand_ca(&h, h.sp[2], 3, "N3");
+    t = hand_freeze(&h);
+    uint64_t roots[3] = {0x100, 0x101, 0x102}, cns[4], ios[3];
+    for (unsigned i = 0; i < 4; i++) {
+        ibr_port_info pi;
+        ibr_topo_port_info(&pi, t, hosts[i], 1);
+        cns[i] = pi.guid;
+    }
+    for (unsigned i = 0; i < 3; i++) {
+        ibr_port_info pi;
+        ibr_topo_port_info(&pi, t, nn[i], 1);
+        ios[i] = pi.guid;
+    }
+    /* without a root list every switch carries CAs: no tree */
+    o = (ibr_options)IBR_OPTIONS_INIT;
+    o.cn_guids = cns;
+    o.n_cn_guids = 4;
+    expect_decline(t, &o, "rank 0", NULL);
+    o.root_guids = roots;
+    o.n_root_guids = 3;
+    r = route_ftree(t, &o, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    /* CNs reach each other; the spine hosts are reached only from the
+       CNs below their own spine's subtree without reverse hops */
+    for (unsigned a = 0; a < 4; a++)
+        for (unsigned b = 0; b < 4; b++)
+            if (a != b)
+                CU_ASSERT(routed(t, r, port_lid(t, hosts[a]), port_lid(t, hosts[b])));
+    CU_ASSERT(!routed(t, r, port_lid(t, nn[0]), port_lid(t, nn[1])));
+    CU_ASSERT(!routed(t, r, port_lid(t, hosts[2]), port_lid(t, nn[0])));
+    ibr_result_destroy(r);
+    /* I/O nodes with one reverse hop: N1 <-> N2 and N2 <-> N3, and every
+       CN reaches every I/O node */
+    o.io_guids = ios;
+    o.n_io_guids = 3;
+    o.max_reverse_hops = 1;
+    r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    for (unsigned a = 0; a < 4; a++)
+        for (unsigned b = 0; b < 3; b++)
+            CU_ASSERT(routed(t, r, port_lid(t, hosts[a]), port_lid(t, nn[b])));
+    CU_ASSERT(routed(t, r, port_lid(t, nn[0]), port_lid(t, nn[1])));
+    CU_ASSERT(routed(t, r, port_lid(t, nn[1]), port_lid(t, nn[0])));
+    CU_ASSERT(routed(t, r, port_lid(t, nn[1]), port_lid(t, nn[2])));
+    CU_ASSERT(routed(t, r, port_lid(t, nn[2]), port_lid(t, nn[1])));
+    CU_ASSERT(!routed(t, r, port_lid(t, nn[0]), port_lid(t, nn[2])));
+    ibr_result_destroy(r);
+    /* The documentation promises all three pairs with two reverse hops;
+       OpenSM 3.3.23 needs three for N1 <-> N3 (a nested walk re-sorts the
+       up-going groups of the leaf being walked, so the outer walk skips the
+       spine that would have been improved), and so does ftree, which
+       reproduces its tables (tests/opensm, case ftree-io-spines). */
+    for (unsigned rh = 2; rh <= 3; rh++) {
+        o.max_reverse_hops = rh;
+        r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
+        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
+        for (unsigned a = 0; a < 3; a++)
+            for (unsigned b = 0; b < 3; b++)
+                if (a != b)
+                    CU_ASSERT_EQUAL(routed(t, r, port_lid(t, nn[a]), port_lid(t, nn[b])),
+                                    rh == 3 || a + b != 2);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* connect_roots, determinism, allocation failure                      */
+
+static void test_connect_roots(void)
+{
+    static const struct {
+        const char *spec;
+        uint64_t restricted;
+    } c[] = {{"fattree:levels=2,radix=8", 12}, {"fattree:levels=3,radix=8", 0}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, c[i].spec);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_result *r = route_ftree(t, NULL, 1);
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        if (c[i].restricted)
+            CU_ASSERT_EQUAL(rep.restricted, c[i].restricted); /* 4 spines x 3 */
+        CU_ASSERT(rep.restricted > 0);
+        ibr_result_destroy(r);
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.connect_roots = 1;
+        r = route_ftree(t, &o, 0);
+        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(rep.restricted, 0);
+        CU_ASSERT_EQUAL(rep.routes_ok, rep.routes_checked);
+        /* switch pairs now all routed, and CA routes unchanged */
+        for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+            for (uint32_t d = 0; d < ibr_topo_switch_count(t); d++)
+                CU_ASSERT_NOT_EQUAL(ibr_result_hops(r, s, d), 255);
+        ibr_result *plain = route_ftree(t, NULL, 1);
+        for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+            for (unsigned l = 1; l <= ibr_topo_max_lid(t); l++)
+                if (is_ca_lid(t, (uint16_t)l))
+                    CU_ASSERT_EQUAL(ibr_result_lft_port(r, s, (uint16_t)l),
+                                    ibr_result_lft_port(plain, s, (uint16_t)l));
+        ibr_result_destroy(plain);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+static void test_determinism(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=3,radix=12,hosts=5");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.threads = 1;
+    ibr_result *a = route_ftree(t, &o, 1);
+    o.threads = 4;
+    ibr_result *b = route_ftree(t, &o, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        CU_ASSERT_EQUAL(memcmp(ibr_result_lft(a, s), ibr_result_lft(b, s),
+                               ibr_result_lft_size(a)), 0);
+        for (uint32_t d = 0; d < ibr_topo_switch_count(t); d++)
+            CU_ASSERT_EQUAL(ibr_result_hops(a, s, d), ibr_result_hops(b, s, d));
+    }
+    const void *da, *db;
+    size_t na, nb;
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(a, "opensm-ftree-ca-order.dump", &da, &na), 0);
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(b, "opensm-ftree-ca-order.dump", &db, &nb), 0);
+    CU_ASSERT(na == nb && memcmp(da, db, na) == 0);
+    ibr_result_destroy(a);
+    ibr_result_destroy(b);
+    ibr_topo_destroy(t);
+}
+
+static void test_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_topo *t = ibr_test_topo(ctx, "fattree:levels=3,radix=4");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    long base = st.live, n;
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.connect_roots = 1;
+    for (n = 0;; n++) {
+        st.fail_at = n;
+        st.calls = 0;
+        ibr_result *r = NULL;
+        int rc = ibr_route(&r, t, "ftree,no_fallback", &o);
+        if (rc == 0) {
+            st.fail_at = -1;
+            CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
+            ibr_result_destroy(r);
+            break;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        ibr_result_destroy(r);
+        CU_ASSERT_EQUAL(st.live, base);
+    }
+    CU_ASSERT(n > 10);
+    st.fail_at = -1;
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"full trees: minimal, loop-free, shift-optimal, hop matrix", test_full_trees},
+        {"partially populated leaves and the dummy CNs", test_partial_trees},
+        {"non-integer CBB ratios", test_cbb},
+        {"fabrics ftree declines, naming the rule", test_declines},
+        {"LMC > 0 declines", test_lmc},
+        {"root GUIDs and the relaxed rules", test_roots},
+        {"compute nodes, I/O nodes and reverse hops", test_cn_io},
+        {"connect_roots", test_connect_roots},
+        {"determinism", test_determinism},
+        {"allocation failure", test_oom},
+        CU_TEST_INFO_NULL,
+    };
+    return ibr_test_main("ftree", tests);
+}
