@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Compare ibroute's ftree with OpenSM's on one generated fabric.
 
-  compare_ftree.py --ibr PATH --spec SPEC --workdir DIR [--faults L[,S]]
-                   [--seed N] [--roots] [--cn-skip K] [--io] [--max-reverse-hops N]
-                   [--connect-roots] [--expect-identical] [--expect-decline]
+  compare_ftree.py --ibr PATH (--spec SPEC | --netfile FILE) --workdir DIR
+                   [--faults L[,S]] [--seed N] [--roots] [--cn-skip K] [--io]
+                   [--cn-desc PREFIX] [--io-desc PREFIX] [--max-reverse-hops N]
+                   [--connect-roots] [--lmc N] [--allow-unrouted]
+                   [--expect-identical] [--expect-decline]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes the faults cut off
-   from the SM's host are pruned, as in compare_minhop.py). Options files
-   are written for both sides: with --roots the top-level switches of the
-   generated tree (descriptions "L<top>-S<n>") as root GUIDs; with
-   --cn-skip K every CA port but each K-th one as compute nodes, and with
-   --io the skipped ones as I/O nodes;
+   from the SM's host are pruned, as in compare_minhop.py), or --netfile
+   gives one. Options files are written for both sides: with --roots the
+   top-level switches of the tree (descriptions "L<top>-S<n>", as the
+   generators write them) as root GUIDs; with --cn-skip K every CA port but
+   each K-th one as compute nodes, and with --io the skipped ones as I/O
+   nodes; --cn-desc and --io-desc list the CA ports whose node description
+   starts with PREFIX instead;
 2. OpenSM routes it with ftree under ibsim (run_opensm.py, with
    --root_guid_file, --cn_guid_file, --io_guid_file, --max_reverse_hops,
    --connect_roots as asked);
@@ -19,7 +23,8 @@
 4. `ibr verify --json` measures both opensm-lfts.dump files.
 
 Fails (exit 1) unless
-  * OpenSM used ftree and ibroute did too, both deliver every CA-to-CA pair,
+  * OpenSM used ftree and ibroute did too, both deliver every CA-to-CA pair
+    (with --allow-unrouted: ibroute at least as many as OpenSM),
     ibroute's result passes its own verification (which knows the pairs the
     up/down rule leaves unrouted on purpose), ibroute is credit-loop free
     and (without faults, reverse hops or connect_roots) its routes minimal;
@@ -46,6 +51,7 @@ from compare_minhop import (Fail, SKIP, diff_lfts, prune_netfile,  # noqa: E402
                             read_lfts, run, verify)
 
 SWITCH = re.compile(r'^Switch\s+\d+\s+"S-([0-9a-fA-F]+)"\s+#\s+"L(\d+)-S\d+"')
+CA_HDR = re.compile(r'^(?:Ca|Hca)\s+\d+\s+"[^"]*"\s+#\s+"([^"]*)"')
 CA_PORT = re.compile(r'^\[\d+\]\(([0-9a-fA-F]+)\)')
 
 
@@ -55,21 +61,24 @@ class Done(Exception):
 
 def option_files(topo, work, args):
     """Write the GUID files the options ask for; return (opensm args, ibr args)."""
-    tops, cas = {}, []
+    tops, cas, desc = {}, [], {}
     with open(topo, encoding="utf-8") as f:
-        in_ca = False
+        in_ca, cur = False, ""
         for line in f:
             m = SWITCH.match(line)
             if m:
                 tops.setdefault(int(m.group(2)), []).append(int(m.group(1), 16))
             if line.startswith(("Ca", "Hca")):
                 in_ca = True
+                m = CA_HDR.match(line)
+                cur = m.group(1) if m else ""
                 continue
             if line.startswith(("Switch", "Rt")):
                 in_ca = False
             m = CA_PORT.match(line)
             if m and in_ca:
                 cas.append(int(m.group(1), 16))
+                desc[cas[-1]] = cur
     osm, ibr = [], []
 
     def write(name, guids):
@@ -96,6 +105,14 @@ def option_files(topo, work, args):
             path = write("io.guids", other)
             osm += ["--opensm-arg=--io_guid_file", "--opensm-arg=" + path]
             ibr += ["--io-guids", path]
+    for prefix, fname, osm_opt, ibr_opt in ((args.cn_desc, "cn.guids", "--cn_guid_file",
+                                             "--cn-guids"),
+                                            (args.io_desc, "io.guids", "--io_guid_file",
+                                             "--io-guids")):
+        if prefix:
+            path = write(fname, [g for g in cas if desc[g].startswith(prefix)])
+            osm += ["--opensm-arg=" + osm_opt, "--opensm-arg=" + path]
+            ibr += [ibr_opt, path]
     if args.max_reverse_hops:
         osm += ["--opensm-arg=--max_reverse_hops",
                 "--opensm-arg=%d" % args.max_reverse_hops]
@@ -116,7 +133,9 @@ def same_bytes(a, b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ibr", required=True)
-    ap.add_argument("--spec", required=True)
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--spec", help="ibr gen spec")
+    src.add_argument("--netfile", help="a ready topology (ibnetdiscover/ibsim netfile)")
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--name", default=None)
     ap.add_argument("--faults", default=None, help="LINKS[,SWITCHES] for ibr gen")
@@ -126,13 +145,18 @@ def main():
     ap.add_argument("--cn-skip", type=int, default=0,
                     help="CN list: every CA port but each K-th one")
     ap.add_argument("--io", action="store_true", help="the skipped ports are I/O nodes")
+    ap.add_argument("--cn-desc", help="CN list: CA ports whose node description starts so")
+    ap.add_argument("--io-desc", help="I/O list: CA ports whose node description starts so")
     ap.add_argument("--max-reverse-hops", type=int, default=0)
     ap.add_argument("--connect-roots", action="store_true")
+    ap.add_argument("--lmc", type=int, default=0, help="OpenSM -l (LIDs then come from it)")
+    ap.add_argument("--allow-unrouted", action="store_true",
+                    help="CA pairs may stay unrouted (as many as OpenSM's at most)")
     ap.add_argument("--expect-identical", action="store_true")
     ap.add_argument("--expect-decline", action="store_true")
     ap.add_argument("--timeout", type=float, default=240)
     args = ap.parse_args()
-    name = args.name or args.spec
+    name = args.name or args.spec or os.path.basename(args.netfile)
 
     ibr = os.path.abspath(args.ibr)
     work = os.path.abspath(args.workdir)
@@ -141,20 +165,25 @@ def main():
     topo = os.path.join(work, "topo.net")
     osm_dir = os.path.join(work, "opensm")
     ibr_dir = os.path.join(work, "ibroute")
-    summary = {"name": name, "spec": args.spec, "faults": args.faults}
+    summary = {"name": name, "spec": args.spec or args.netfile, "faults": args.faults}
     problems = []
 
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        run(gen, "ibr gen")
-        summary["pruned_nodes"] = prune_netfile(raw, topo)
+        if args.netfile:
+            shutil.copyfile(args.netfile, topo)
+        else:
+            raw = os.path.join(work, "generated.net")
+            gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
+            if args.faults:
+                gen += ["--faults", args.faults, "--seed", args.seed]
+            run(gen, "ibr gen")
+            summary["pruned_nodes"] = prune_netfile(raw, topo)
         osm_opts, ibr_opts = option_files(topo, work, args)
 
         harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
                    "--timeout", str(args.timeout)] + osm_opts
+        if args.lmc:
+            harness += ["--lmc", str(args.lmc)]
         p = subprocess.run(harness + [topo, "ftree", osm_dir], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
         if p.returncode == SKIP:
@@ -205,11 +234,17 @@ def main():
         # up/down rule leaves empty (one root to another) look missing; the
         # CA-to-CA pairs must all be delivered. ibroute's own verification,
         # which knows the engine's hop matrix, must find no fault at all.
+        # With --allow-unrouted (non-CN nodes off the leaf rank, which
+        # ftree connects only as far as its rules and reverse hops allow)
+        # ibroute must deliver at least the pairs OpenSM delivers.
         for who, v in (("OpenSM", v_osm), ("ibroute", v_ibr)):
-            if v.get("pairs") != v.get("pairs_ok"):
+            if v.get("pairs") != v.get("pairs_ok") and not args.allow_unrouted:
                 problems.append("%s leaves CA pairs unrouted: %s of %s delivered (%s)"
                                 % (who, v.get("pairs_ok"), v.get("pairs"),
                                    v.get("first_error")))
+        if v_ibr.get("pairs_ok", 0) < v_osm.get("pairs_ok", 0):
+            problems.append("ibroute delivers fewer CA pairs than OpenSM: %s < %s"
+                            % (v_ibr.get("pairs_ok"), v_osm.get("pairs_ok")))
         own = route.get("verify") or {}
         summary["ibroute_own_verify"] = own
         if not own.get("valid") or own.get("missing"):
@@ -243,7 +278,8 @@ def main():
             json.dump(summary, f, indent=2, sort_keys=True)
             f.write("\n")
 
-    print("case %s (%s%s)" % (name, args.spec, ", faults " + args.faults if args.faults else ""))
+    print("case %s (%s%s)" % (name, summary["spec"],
+                              ", faults " + args.faults if args.faults else ""))
     if summary.get("pruned_nodes"):
         print("  %d nodes cut off by faults were dropped" % summary["pruned_nodes"])
     print("  engines: OpenSM %s, ibroute %s%s" % (
