@@ -1851,6 +1851,10 @@ typedef struct command {
     void (*usage)(FILE *o);
 } command;
 
+/* ibr analyze lives in cmd_analyze.c */
+int cmd_analyze(int argc, char **argv);
+void usage_analyze(FILE *o);
+
 static const command commands[] = {
     {"gen", cmd_gen, usage_gen},
     {"route", cmd_route, usage_route},
@@ -1858,6 +1862,7 @@ static const command commands[] = {
     {"info", cmd_info, usage_info},
     {"engines", cmd_engines, usage_engines},
     {"trace", cmd_trace, usage_trace},
+    {"analyze", cmd_analyze, usage_analyze},
 };
 
 static const command *find_command(const char *name)
