@@ -1,0 +1,690 @@
+/* sssp and dfsssp: valid minimal routes on every family (with faults),
+   hop matrices against an independent BFS, link loads counted
+   independently, compute/I-O balancing groups, LMC, credit-loop freedom
+   through the path SLs and SL2VL tables, running out of VLs, thread-count
+   independence, edge fabrics, cancellation and allocation failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static const char *families[] = {
+    "fattree:levels=2,radix=8",      "fattree:levels=3,radix=8",
+    "xgft:h=3,m=4.4.6,w=1.2.3",      "torus:dims=4x4,hosts=1",
+    "torus:dims=3x3x3,hosts=2",      "mesh:dims=4x5,hosts=1",
+    "hypercube:dim=4,hosts=2",       "dragonfly:a=4,p=2,h=2,g=9",
+    "random:switches=40,degree=4,hosts=2,seed=3",
+};
+#define N_FAMILIES (sizeof families / sizeof *families)
+
+static ibr_topo *make_topo(const char *spec, unsigned links, unsigned switches, uint64_t seed,
+                           unsigned lmc)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links || switches)
+        CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, links, switches, seed), 0);
+    if (lmc)
+        CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* Switch behind port (node, port) over an active cable, or IBR_NONE. */
+static uint32_t sw_behind(const ibr_topo *t, uint32_t node, unsigned port)
+{
+    ibr_port_info pi;
+    if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
+        pi.state != IBR_LINK_ACTIVE)
+        return IBR_NONE;
+    return ibr_topo_node_switch(t, pi.remote_node);
+}
+
+/* Switch-to-switch hop counts by BFS over active links, row = from. */
+static unsigned *bfs_hops(const ibr_topo *t)
+{
+    uint32_t n = ibr_topo_switch_count(t);
+    unsigned *h = malloc(sizeof *h * n * n + 1);
+    uint32_t *q = malloc(sizeof *q * n + 1);
+    for (uint32_t s = 0; s < n; s++) {
+        unsigned *row = h + (size_t)s * n;
+        for (uint32_t x = 0; x < n; x++)
+            row[x] = 255;
+        uint32_t head = 0, tail = 0;
+        row[s] = 0;
+        q[tail++] = s;
+        while (head < tail) {
+            uint32_t u = q[head++];
+            uint32_t node = ibr_topo_switch_node(t, u);
+            ibr_node_info ni;
+            ibr_topo_node_info(&ni, t, node);
+            for (unsigned p = 1; p <= ni.nports; p++) {
+                uint32_t b = sw_behind(t, node, p);
+                if (b != IBR_NONE && row[b] == 255) {
+                    row[b] = row[u] + 1;
+                    q[tail++] = b;
+                }
+            }
+        }
+    }
+    free(q);
+    return h;
+}
+
+/* End ports cabled to a switch: node, port, LID, switch. */
+typedef struct endp {
+    uint32_t node;
+    unsigned port;
+    uint16_t lid;
+    unsigned nlids;
+    uint32_t sw;
+} endp;
+
+static size_t end_ports(const ibr_topo *t, endp **out)
+{
+    size_t n = 0;
+    endp *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
+        if (ibr_topo_node_switch(t, node) != IBR_NONE)
+            continue;
+        ibr_node_info ni;
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi;
+            ibr_topo_port_info(&pi, t, node, p);
+            uint32_t sw = sw_behind(t, node, p);
+            if (pi.lid && sw != IBR_NONE)
+                e[n++] = (endp){node, p, pi.lid, 1u << pi.lmc, sw};
+        }
+    }
+    *out = e;
+    return n;
+}
+
+/* Routes per directed switch link (index switch * 256 + port) over every
+   (source end port, destination LID of another end port) pair, by walking
+   the LFTs; returns the busiest link's count, or -1 if a route breaks. */
+static long link_loads(const ibr_topo *t, const ibr_result *r, uint64_t *loads)
+{
+    uint32_t ns = ibr_topo_switch_count(t);
+    memset(loads, 0, sizeof *loads * ns * 256);
+    endp *e;
+    size_t n = end_ports(t, &e);
+    long max = 0;
+    for (size_t di = 0; di < n; di++)
+        for (unsigned l = 0; l < e[di].nlids; l++) {
+            uint16_t lid = (uint16_t)(e[di].lid + l);
+            for (size_t si = 0; si < n; si++) {
+                if (si == di)
+                    continue;
+                uint32_t cur = e[si].sw;
+                unsigned steps = 0;
+                while (cur != e[di].sw) {
+                    unsigned p = ibr_result_lft_port(r, cur, lid);
+                    uint32_t nx = p == IBR_NO_ROUTE ? IBR_NONE
+                                                    : sw_behind(t, ibr_topo_switch_node(t, cur), p);
+                    if (nx == IBR_NONE || ++steps > ns) {
+                        free(e);
+                        return -1;
+                    }
+                    uint64_t v = ++loads[(size_t)cur * 256 + p];
+                    if ((long)v > max)
+                        max = (long)v;
+                    cur = nx;
+                }
+            }
+        }
+    free(e);
+    return max;
+}
+
+static ibr_result *route_ok(const ibr_topo *t, const char *chain, const ibr_options *o,
+                            ibr_verify_report *rep)
+{
+    ibr_result *r = NULL;
+    int rc = ibr_route(&r, t, chain, o);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc) {
+        fprintf(stderr, "%s: %s\n", chain, ibr_result_last_error(r));
+        ibr_result_destroy(r);
+        return NULL;
+    }
+    rep->version = IBR_VERIFY_REPORT_VERSION;
+    CU_ASSERT_EQUAL(ibr_verify(rep, t, r), 0);
+    CU_ASSERT_EQUAL(rep->pairs_ok, rep->pairs);
+    CU_ASSERT_EQUAL(rep->routes_ok, rep->routes_checked);
+    CU_ASSERT_EQUAL(rep->missing, 0);
+    CU_ASSERT_EQUAL(rep->nonminimal, 0);
+    CU_ASSERT_EQUAL(rep->restricted, 0);
+    CU_ASSERT(rep->pairs == 0 || rep->max_stretch == 1.0);
+    if (rep->first_error[0])
+        fprintf(stderr, "%s: %s\n", chain, rep->first_error);
+    return r;
+}
+
+/* Layers needed, from the dfsssp-layers.txt artefact (0 if absent). */
+static unsigned layers_needed(const ibr_result *r)
+{
+    const void *data;
+    size_t size;
+    if (ibr_result_find_artifact(r, "dfsssp-layers.txt", &data, &size) < 0)
+        return 0;
+    char buf[128];
+    size_t n = size < sizeof buf - 1 ? size : sizeof buf - 1;
+    memcpy(buf, data, n);
+    buf[n] = 0;
+    unsigned needed = 0, avail = 0;
+    if (sscanf(buf, "# dfsssp: %u layers needed, %u VLs available", &needed, &avail) != 2)
+        return 0;
+    return needed;
+}
+
+/* dfsssp's promises beyond the verifier: identity SL2VL on every port
+   pair, SLs below vls_used, every end-port pair with an SL. */
+static void check_dfsssp_sls(const ibr_topo *t, const ibr_result *r, unsigned max_vls)
+{
+    unsigned used = ibr_result_vls_used(r);
+    CU_ASSERT(used >= 1 && used <= max_vls);
+    CU_ASSERT(ibr_result_has_sl2vl(r));
+    CU_ASSERT(ibr_result_sl_mode(r) != IBR_SL_NONE);
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        ibr_node_info ni;
+        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+        for (unsigned ip = 0; ip <= ni.nports; ip += 3)
+            for (unsigned op = 0; op <= ni.nports; op++) {
+                uint8_t map[16];
+                CU_ASSERT_EQUAL(ibr_result_sl2vl(r, s, ip, op, map), 0);
+                for (unsigned sl = 0; sl < 15; sl++)
+                    CU_ASSERT_EQUAL(map[sl], sl);
+            }
+    }
+    endp *e;
+    size_t n = end_ports(t, &e);
+    unsigned maxsl = 0;
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            unsigned sl = ibr_result_path_sl(r, e[a].lid, e[b].lid);
+            if (sl > maxsl)
+                maxsl = sl;
+        }
+    CU_ASSERT(maxsl < used);
+    free(e);
+}
+
+static void check_family(const char *spec, unsigned links, unsigned switches)
+{
+    ibr_topo *t = make_topo(spec, links, switches, 7, 0);
+    uint32_t ns = ibr_topo_switch_count(t);
+    unsigned *h = bfs_hops(t);
+    uint64_t *loads = malloc(sizeof *loads * ns * 256);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.max_vls = 15;
+    for (int df = 0; df <= 1; df++) {
+        ibr_verify_report rep;
+        ibr_result *r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", &o, &rep);
+        if (!r)
+            continue;
+        /* the hop matrix is the plain shortest-path one */
+        CU_ASSERT(ibr_result_has_hops(r));
+        size_t bad = 0;
+        for (uint32_t a = 0; a < ns; a++)
+            for (uint32_t b = 0; b < ns; b++)
+                bad += ibr_result_hops(r, a, b) != h[(size_t)a * ns + b];
+        CU_ASSERT_EQUAL(bad, 0);
+        /* the verifier's busiest link is the one counted here */
+        CU_ASSERT_EQUAL(link_loads(t, r, loads), (long)rep.max_link_load);
+        if (df) {
+            CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+            if (rep.deadlock_free != 1)
+                fprintf(stderr, "%s: %s\n", spec, rep.credit_loop);
+            check_dfsssp_sls(t, r, o.max_vls);
+            CU_ASSERT(layers_needed(r) >= 1);
+        }
+        ibr_result_destroy(r);
+    }
+    free(loads);
+    free(h);
+    ibr_topo_destroy(t);
+}
+
+static void test_families(void)
+{
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        check_family(families[i], 0, 0);
+}
+
+static void test_families_with_faults(void)
+{
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        check_family(families[i], 4, 1);
+}
+
+/* Balance: optimal on a two-level fat tree and between two switches joined
+   by parallel cables; never worse than minhop on the families. */
+static void test_balance(void)
+{
+    ibr_verify_report rep;
+    /* 8 leaves of 4 hosts, 4 uplinks each: 4 x 28 remote hosts / 4 */
+    ibr_topo *t = make_topo("fattree:levels=2,radix=8", 0, 0, 0, 0);
+    ibr_result *r = route_ok(t, "sssp,no_fallback", NULL, &rep);
+    CU_ASSERT_EQUAL(rep.max_link_load, 28);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+
+    /* two switches, four parallel cables, four hosts each */
+    ibr_fabric *f = NULL;
+    ibr_fabric_create(&f, NULL);
+    ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x100, 8, "A");
+    ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x200, 8, "B");
+    for (unsigned p = 1; p <= 4; p++)
+        CU_ASSERT_EQUAL(ibr_fabric_add_link(f, 0, p, 1, p, NULL), 0);
+    for (unsigned i = 0; i < 8; i++) {
+        ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x1000 + 0x10 * i, 1, "h");
+        CU_ASSERT_EQUAL(ibr_fabric_add_link(f, 2 + i, 1, i / 4, 5 + i % 4, NULL), 0);
+    }
+    CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    uint64_t loads[2 * 256];
+    for (int df = 0; df <= 1; df++) {
+        r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL, &rep);
+        CU_ASSERT_EQUAL(link_loads(t, r, loads), 4);
+        for (unsigned s = 0; s < 2; s++)
+            for (unsigned p = 1; p <= 4; p++)
+                CU_ASSERT_EQUAL(loads[s * 256 + p], 4);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+
+    for (size_t i = 0; i < N_FAMILIES; i++) {
+        t = make_topo(families[i], 0, 0, 0, 0);
+        ibr_verify_report mh;
+        r = route_ok(t, "sssp,no_fallback", NULL, &rep);
+        ibr_result *m = route_ok(t, "minhop", NULL, &mh);
+        CU_ASSERT(rep.max_link_load <= mh.max_link_load);
+        if (rep.max_link_load > mh.max_link_load)
+            fprintf(stderr, "%s: sssp %lu > minhop %lu\n", families[i],
+                    (unsigned long)rep.max_link_load, (unsigned long)mh.max_link_load);
+        ibr_result_destroy(r);
+        ibr_result_destroy(m);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* The seed document's example: CN1-CN3 on switch 1, two links to switch 2
+   with IO1, CN4 and IO2. Routed in plain order, IO1 and IO2 share a link
+   from switch 1; balanced as I/O nodes first they get one link each. */
+static void test_compute_and_io_nodes(void)
+{
+    ibr_fabric *f = NULL;
+    ibr_fabric_create(&f, NULL);
+    ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x100, 8, "S1");
+    ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x200, 8, "S2");
+    ibr_fabric_add_link(f, 0, 1, 1, 1, NULL);
+    ibr_fabric_add_link(f, 0, 2, 1, 2, NULL);
+    const char *names[] = {"CN1", "CN2", "CN3", "IO1", "CN4", "IO2"};
+    for (unsigned i = 0; i < 6; i++) {
+        ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x1000 + 0x10 * i, 1, names[i]);
+        ibr_fabric_add_link(f, 2 + i, 1, i / 3, 3 + i % 3, NULL);
+    }
+    CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP), 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    ibr_port_info io1, io2;
+    ibr_topo_port_info(&io1, t, 5, 1);
+    ibr_topo_port_info(&io2, t, 7, 1);
+    uint64_t io[2] = {io1.guid, io2.guid};
+    for (int df = 0; df <= 1; df++) {
+        const char *chain = df ? "dfsssp,no_fallback" : "sssp,no_fallback";
+        ibr_verify_report rep;
+        ibr_result *r = route_ok(t, chain, NULL, &rep);
+        CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, io1.lid), ibr_result_lft_port(r, 0, io2.lid));
+        ibr_result_destroy(r);
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.io_guids = io;
+        o.n_io_guids = 2;
+        r = route_ok(t, chain, &o, &rep);
+        CU_ASSERT_NOT_EQUAL(ibr_result_lft_port(r, 0, io1.lid),
+                            ibr_result_lft_port(r, 0, io2.lid));
+        ibr_result_destroy(r);
+        /* the same as compute nodes (the first group) */
+        o.n_io_guids = 0;
+        o.cn_guids = io;
+        o.n_cn_guids = 2;
+        r = route_ok(t, chain, &o, &rep);
+        CU_ASSERT_NOT_EQUAL(ibr_result_lft_port(r, 0, io1.lid),
+                            ibr_result_lft_port(r, 0, io2.lid));
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* LMC > 0: every LID is a destination of its own, and the LIDs of one
+   port leave a remote leaf on different uplinks. */
+static void test_lmc(void)
+{
+    for (unsigned lmc = 1; lmc <= 2; lmc++) {
+        ibr_topo *t = make_topo("fattree:levels=2,radix=8", 0, 0, 0, lmc);
+        endp *e;
+        size_t n = end_ports(t, &e);
+        for (int df = 0; df <= 1; df++) {
+            ibr_verify_report rep;
+            ibr_result *r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL,
+                                     &rep);
+            if (!r)
+                continue;
+            CU_ASSERT_EQUAL(rep.pairs, (uint64_t)n * (n - 1) << lmc);
+            if (df)
+                CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+            long same = 0, total = 0;
+            for (size_t d = 0; d < n; d++)
+                for (size_t s = 0; s < n; s++) {
+                    if (e[s].sw == e[d].sw || (s > 0 && e[s].sw == e[s - 1].sw))
+                        continue;
+                    unsigned used = 0;
+                    for (unsigned l = 0; l < e[d].nlids; l++) {
+                        unsigned p = ibr_result_lft_port(r, e[s].sw, (uint16_t)(e[d].lid + l));
+                        same += (used >> p) & 1;
+                        used |= 1u << p;
+                        total++;
+                    }
+                }
+            CU_ASSERT_EQUAL(same, 0);
+            CU_ASSERT(total > 0);
+            ibr_result_destroy(r);
+        }
+        free(e);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* dfsssp needs layers on a torus; sssp's routes there have a credit loop;
+   too few VLs make dfsssp fail so that the chain falls back. */
+static void test_vls(void)
+{
+    ibr_topo *t = make_topo("torus:dims=4x4,hosts=1", 0, 0, 0, 0);
+    ibr_verify_report rep;
+    ibr_result *r = route_ok(t, "sssp,no_fallback", NULL, &rep);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 0);
+    CU_ASSERT_EQUAL(ibr_result_sl_mode(r), IBR_SL_NONE);
+    ibr_result_destroy(r);
+
+    ibr_options o = IBR_OPTIONS_INIT;
+    r = route_ok(t, "dfsssp,no_fallback", &o, &rep);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    unsigned needed = layers_needed(r);
+    CU_ASSERT(needed >= 2 && needed < 8);
+    /* spare VLs are used: paths spread over all 8 */
+    CU_ASSERT_EQUAL(ibr_result_vls_used(r), 8);
+    check_dfsssp_sls(t, r, 8);
+    ibr_result_destroy(r);
+
+    /* exactly enough VLs */
+    o.max_vls = needed;
+    r = route_ok(t, "dfsssp,no_fallback", &o, &rep);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT_EQUAL(ibr_result_vls_used(r), needed);
+    CU_ASSERT_EQUAL(layers_needed(r), needed);
+    ibr_result_destroy(r);
+
+    /* one too few: dfsssp fails with IBR_ENOVL and says so */
+    o.max_vls = needed - 1;
+    r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "dfsssp,no_fallback", &o), IBR_EUNROUTABLE);
+    int st = 0;
+    const char *msg = NULL;
+    CU_ASSERT_EQUAL(ibr_result_attempt(r, 0, NULL, &st, &msg), 0);
+    CU_ASSERT_EQUAL(st, IBR_ENOVL);
+    CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "virtual lanes needed"));
+    ibr_result_destroy(r);
+    r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "dfsssp", &o), 0);
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+
+    /* fat trees need one layer: one SL per destination */
+    t = make_topo("fattree:levels=3,radix=8", 0, 0, 0, 0);
+    r = route_ok(t, "dfsssp,no_fallback", NULL, &rep);
+    CU_ASSERT_EQUAL(layers_needed(r), 1);
+    CU_ASSERT_EQUAL(ibr_result_sl_mode(r), IBR_SL_PER_DEST);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+static int same_result(const ibr_topo *t, const ibr_result *a, const ibr_result *b)
+{
+    int same = ibr_result_vls_used(a) == ibr_result_vls_used(b) &&
+               ibr_result_sl_mode(a) == ibr_result_sl_mode(b);
+    uint32_t ns = ibr_topo_switch_count(t);
+    for (uint32_t s = 0; s < ns && same; s++) {
+        same = !memcmp(ibr_result_lft(a, s), ibr_result_lft(b, s), ibr_result_lft_size(a));
+        for (uint32_t d = 0; d < ns && same; d++)
+            same = ibr_result_hops(a, s, d) == ibr_result_hops(b, s, d);
+    }
+    unsigned max = ibr_topo_max_lid(t);
+    for (unsigned s = 1; s <= max && same; s++)
+        for (unsigned d = 1; d <= max && same; d++)
+            same = ibr_result_path_sl(a, (uint16_t)s, (uint16_t)d) ==
+                   ibr_result_path_sl(b, (uint16_t)s, (uint16_t)d);
+    return same;
+}
+
+/* The output does not depend on the thread count, nor on the run. */
+static void test_threads(void)
+{
+    static const char *specs[] = {"torus:dims=4x4x4,hosts=2", "fattree:levels=3,radix=8",
+                                  "random:switches=60,degree=5,hosts=2,seed=9"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = make_topo(specs[i], i == 2 ? 5 : 0, 0, 2, 0);
+        for (int df = 0; df <= 1; df++) {
+            const char *chain = df ? "dfsssp,no_fallback" : "sssp,no_fallback";
+            ibr_options o = IBR_OPTIONS_INIT;
+            o.max_vls = 15;
+            o.threads = 1;
+            ibr_result *ref = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, t, chain, &o), 0);
+            if (df && i == 0)
+                CU_ASSERT_EQUAL(ibr_result_sl_mode(ref), IBR_SL_PER_PAIR);
+            for (unsigned th = 1; th <= 3; th++) {
+                o.threads = th;
+                ibr_result *r = NULL;
+                CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, chain, &o), 0);
+                CU_ASSERT(same_result(t, ref, r));
+                ibr_result_destroy(r);
+            }
+            ibr_result_destroy(ref);
+        }
+        ibr_topo_destroy(t);
+    }
+}
+
+/* No switches; one switch; a down link; two switch components. */
+static void test_edge_fabrics(void)
+{
+    /* two CAs cabled to each other: nothing to route through */
+    ibr_fabric *f = NULL;
+    ibr_fabric_create(&f, NULL);
+    ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x10, 1, "a");
+    ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x20, 1, "b");
+    ibr_fabric_add_link(f, 0, 1, 1, 1, NULL);
+    ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    for (int df = 0; df <= 1; df++) {
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL),
+                        IBR_EUNROUTABLE);
+        int st = 0;
+        const char *msg = NULL;
+        ibr_result_attempt(r, 0, NULL, &st, &msg);
+        CU_ASSERT_EQUAL(st, IBR_EDECLINED);
+        CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "no switches"));
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+
+    /* one switch with three hosts */
+    f = NULL;
+    ibr_fabric_create(&f, NULL);
+    ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x100, 4, "s");
+    for (unsigned i = 0; i < 3; i++) {
+        ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x1000 + 0x10 * i, 1, "h");
+        ibr_fabric_add_link(f, 1 + i, 1, 0, 1 + i, NULL);
+    }
+    ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    for (int df = 0; df <= 1; df++) {
+        ibr_verify_report rep;
+        ibr_result *r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL, &rep);
+        CU_ASSERT_EQUAL(rep.pairs, 6);
+        CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, 1), 0); /* the switch's own LID */
+        if (df)
+            CU_ASSERT_EQUAL(layers_needed(r), 1);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+
+    /* a ring of four switches, one host each, with a link down: routes
+       go the long way round, never over the down link */
+    f = NULL;
+    ibr_fabric_create(&f, NULL);
+    for (unsigned i = 0; i < 4; i++)
+        ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x100 * (i + 1), 4, "r");
+    for (unsigned i = 0; i < 4; i++)
+        ibr_fabric_add_link(f, i, 1, (i + 1) % 4, 2, NULL);
+    for (unsigned i = 0; i < 4; i++) {
+        ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x1000 + 0x10 * i, 1, "h");
+        ibr_fabric_add_link(f, 4 + i, 1, i, 3, NULL);
+    }
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 0, 1, IBR_LINK_DOWN), 0);
+    ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    for (int df = 0; df <= 1; df++) {
+        ibr_verify_report rep;
+        ibr_result *r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL, &rep);
+        CU_ASSERT_EQUAL(rep.down_link, 0);
+        CU_ASSERT_EQUAL(rep.max_hops, 5); /* host, 3 links around, host */
+        if (df)
+            CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+
+    /* two separate two-switch fabrics: each routed on its own */
+    f = NULL;
+    ibr_fabric_create(&f, NULL);
+    for (unsigned i = 0; i < 4; i++)
+        ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x100 * (i + 1), 4, "c");
+    ibr_fabric_add_link(f, 0, 1, 1, 1, NULL);
+    ibr_fabric_add_link(f, 2, 1, 3, 1, NULL);
+    for (unsigned i = 0; i < 4; i++) {
+        ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x1000 + 0x10 * i, 1, "h");
+        ibr_fabric_add_link(f, 4 + i, 1, i, 2, NULL);
+    }
+    ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    for (int df = 0; df <= 1; df++) {
+        ibr_verify_report rep;
+        ibr_result *r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL, &rep);
+        CU_ASSERT_EQUAL(rep.pairs, 4); /* within each half */
+        CU_ASSERT(rep.unreachable > 0);
+        ibr_port_info h2;
+        ibr_topo_port_info(&h2, t, 6, 1);
+        CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, h2.lid), IBR_NO_ROUTE);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
+static int cancel_after(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    (void)phase;
+    (void)done;
+    (void)total;
+    int *calls = user;
+    return ++*calls > 2;
+}
+
+static void test_cancel(void)
+{
+    ibr_topo *t = make_topo("torus:dims=4x4,hosts=1", 0, 0, 0, 0);
+    for (int df = 0; df <= 1; df++) {
+        int calls = 0;
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.progress = cancel_after;
+        o.progress_user = &calls;
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, df ? "dfsssp" : "sssp", &o), IBR_ECANCELED);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* Every allocation failure gives IBR_ENOMEM and leaks nothing; dfsssp on a
+   torus exercises the layers, the refinement and per-pair SLs. */
+static void test_allocation_failure(void)
+{
+    ibr_test_alloc st = {-1, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_topo *t = ibr_test_topo(ctx, "torus:dims=3x3x3,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    long base = st.live;
+    for (int df = 0; df <= 1; df++) {
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.threads = 2;
+        long n;
+        for (n = 0;; n++) {
+            st.fail_at = n;
+            st.calls = 0;
+            ibr_result *r = NULL;
+            int rc = ibr_route(&r, t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", &o);
+            if (rc == 0) {
+                st.fail_at = -1;
+                ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+                CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+                if (df)
+                    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+                ibr_result_destroy(r);
+                break;
+            }
+            CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+            ibr_result_destroy(r);
+            CU_ASSERT_EQUAL(st.live, base);
+        }
+        CU_ASSERT(n > 10);
+    }
+    st.fail_at = -1;
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+    CU_ASSERT_EQUAL(st.live, 0);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"families: valid, minimal, BFS hops, deadlock-free dfsssp", test_families},
+        {"families with link and switch faults", test_families_with_faults},
+        {"balance", test_balance},
+        {"compute and I/O node groups", test_compute_and_io_nodes},
+        {"LMC", test_lmc},
+        {"VLs: layers, spare VLs, running out", test_vls},
+        {"same output for any thread count", test_threads},
+        {"edge fabrics", test_edge_fabrics},
+        {"cancellation", test_cancel},
+        {"allocation failure", test_allocation_failure},
+        CU_TEST_INFO_NULL,
+    };
+    return ibr_test_main("sssp", tests);
+}
