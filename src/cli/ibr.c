@@ -1828,6 +1828,7 @@ static void usage(FILE *o)
           "  route -R CHAIN TOPO [-o DIR]  route, verify and write OpenSM-style dumps\n"
           "  verify TOPO LFTS_DUMP         check forwarding tables against a topology\n"
           "  trace TOPO --from S --to D    follow one route hop by hop (ports, VLs, SL)\n"
+          "  analyze TOPO [LFTS_DUMP]      measure a routing: hops, load, congestion, VLs\n"
           "  info TOPO                     describe a topology\n"
           "  engines                       list the routing engines\n"
           "  help COMMAND                  help on a command\n"
