@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "ibroute/sys/engine.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -118,4 +119,52 @@ char *ibr_test_read_file(const char *path, size_t *len)
         *len = n;
     }
     return buf;
+}
+
+int ibr_test_layered_route(ibr_run *run, void *user)
+{
+    const ibr_test_layered *cfg = user;
+    const ibr_topo *t = ibr_run_topo(run);
+    ibr_result *mh = NULL;
+    int rc = ibr_route(&mh, t, "minhop", NULL);
+    if (rc < 0) {
+        ibr_result_destroy(mh);
+        return rc;
+    }
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+        memcpy(ibr_run_lft(run, s), ibr_result_lft(mh, s), ibr_result_lft_size(mh));
+    ibr_result_destroy(mh);
+    for (unsigned d = 1; d <= ibr_topo_max_lid(t) && cfg->mode; d++) {
+        uint32_t node;
+        unsigned port;
+        if (ibr_topo_lid_owner(&node, &port, t, (uint16_t)d) < 0)
+            continue;
+        ibr_port_info pi;
+        ibr_topo_port_info(&pi, t, node, port);
+        uint32_t sw = ibr_topo_node_switch(t, node);
+        if (sw == IBR_NONE)
+            sw = ibr_topo_node_switch(t, pi.remote_node);
+        unsigned sl = sw & 1;
+        if (cfg->mode == 1) {
+            ibr_run_set_dest_sl(run, (uint16_t)d, sl);
+            continue;
+        }
+        for (unsigned s = 1; s <= ibr_topo_max_lid(t); s++)
+            if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)s) == 0)
+                ibr_run_set_path_sl(run, (uint16_t)s, (uint16_t)d, sl);
+    }
+    if (cfg->mode == 2) {
+        uint8_t map[16];
+        for (unsigned i = 0; i < 16; i++)
+            map[i] = (uint8_t)(i < 2 ? i + cfg->vl_offset : 15);
+        for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+            ibr_node_info ni;
+            ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+            for (unsigned a = 0; a <= ni.nports; a++)
+                for (unsigned b = 0; b <= ni.nports; b++)
+                    ibr_run_set_sl2vl(run, s, a, b, map);
+        }
+        ibr_run_set_vls_used(run, 2);
+    }
+    return 0;
 }

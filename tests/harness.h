@@ -25,6 +25,20 @@ ibr_context *ibr_test_context(ibr_test_alloc *state);
 /* Generate a fabric from a spec and freeze it; aborts the test on error. */
 ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec);
 
+/* A VL-layered test engine: minhop's tables, destinations split into two
+   SLs by the parity of their switch index. mode 0: no SLs; 1: per
+   destination SLs; 2: per-pair SLs plus SL2VL tables sending SL s to VL
+   s + vl_offset. On a ring of 5 switches each layer alone is acyclic, so
+   the routing is loop-free only when its SLs are taken into account. */
+typedef struct ibr_test_layered {
+    int mode;
+    unsigned vl_offset;
+} ibr_test_layered;
+
+struct ibr_run;
+/* ibr_engine_route_fn with user = ibr_test_layered * */
+int ibr_test_layered_route(struct ibr_run *run, void *user);
+
 /* Read a whole file into a malloc'ed buffer; NULL on error. */
 char *ibr_test_read_file(const char *path, size_t *len);
 

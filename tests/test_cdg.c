@@ -170,68 +170,13 @@ static void test_minhop_loops(void)
     }
 }
 
-/* A VL-layered routing: minhop's tables on a ring, destinations split into
-   two SLs by the parity of their switch. Each layer alone is acyclic, so
-   the routing is loop-free only when SLs are taken into account. */
-typedef struct layer_cfg {
-    int mode; /* 0 no SLs, 1 per-destination SLs, 2 per-pair SLs + SL2VL */
-} layer_cfg;
-
-static int layered_fn(ibr_run *run, void *user)
-{
-    layer_cfg *cfg = user;
-    const ibr_topo *t = ibr_run_topo(run);
-    ibr_result *mh = NULL;
-    int rc = ibr_route(&mh, t, "minhop", NULL);
-    if (rc < 0) {
-        ibr_result_destroy(mh);
-        return rc;
-    }
-    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
-        memcpy(ibr_run_lft(run, s), ibr_result_lft(mh, s), ibr_result_lft_size(mh));
-    ibr_result_destroy(mh);
-    for (unsigned d = 1; d <= ibr_topo_max_lid(t) && cfg->mode; d++) {
-        uint32_t node;
-        unsigned port;
-        if (ibr_topo_lid_owner(&node, &port, t, (uint16_t)d) < 0)
-            continue;
-        ibr_port_info pi;
-        ibr_topo_port_info(&pi, t, node, port);
-        uint32_t sw = ibr_topo_node_switch(t, node);
-        if (sw == IBR_NONE)
-            sw = ibr_topo_node_switch(t, pi.remote_node);
-        unsigned sl = sw & 1;
-        if (cfg->mode == 1) {
-            ibr_run_set_dest_sl(run, (uint16_t)d, sl);
-        } else {
-            /* per pair, and SL 0/1 travel on VL 2/3 through SL2VL */
-            for (unsigned s = 1; s <= ibr_topo_max_lid(t); s++)
-                if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)s) == 0)
-                    ibr_run_set_path_sl(run, (uint16_t)s, (uint16_t)d, sl);
-        }
-    }
-    if (cfg->mode == 2) {
-        uint8_t map[16];
-        for (unsigned i = 0; i < 16; i++)
-            map[i] = (uint8_t)(i < 2 ? i + 2 : 15);
-        for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
-            ibr_node_info ni;
-            ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
-            for (unsigned a = 0; a <= ni.nports; a++)
-                for (unsigned b = 0; b <= ni.nports; b++)
-                    ibr_run_set_sl2vl(run, s, a, b, map);
-        }
-        ibr_run_set_vls_used(run, 2);
-    }
-    return 0;
-}
-
 static void test_layered(void)
 {
     ibr_context *ctx = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
-    layer_cfg cfg = {0};
-    ibr_engine e = {IBR_ENGINE_VERSION, "layered", NULL, IBR_CAP_SL, layered_fn, &cfg};
+    ibr_test_layered cfg = {0, 2};
+    ibr_engine e = {IBR_ENGINE_VERSION, "layered", NULL, IBR_CAP_SL, ibr_test_layered_route,
+                    &cfg};
     CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
     /* 5 switches: no ties, every path at most 2 hops */
     ibr_topo *t = ibr_test_topo(ctx, "torus:dims=5,hosts=1");

@@ -107,53 +107,13 @@ static void test_minhop(void)
     }
 }
 
-/* minhop tables on a ring of 5; destinations split in two SLs by the parity
-   of their switch; SL s travels on VL s + 1. */
-static int layered_fn(ibr_run *run, void *user)
-{
-    (void)user;
-    const ibr_topo *t = ibr_run_topo(run);
-    ibr_result *mh = NULL;
-    int rc = ibr_route(&mh, t, "minhop", NULL);
-    if (rc < 0) {
-        ibr_result_destroy(mh);
-        return rc;
-    }
-    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
-        memcpy(ibr_run_lft(run, s), ibr_result_lft(mh, s), ibr_result_lft_size(mh));
-    ibr_result_destroy(mh);
-    for (unsigned d = 1; d <= ibr_topo_max_lid(t); d++) {
-        uint32_t node;
-        unsigned port;
-        if (ibr_topo_lid_owner(&node, &port, t, (uint16_t)d) < 0)
-            continue;
-        ibr_port_info pi;
-        ibr_topo_port_info(&pi, t, node, port);
-        uint32_t sw = ibr_topo_node_switch(t, node);
-        if (sw == IBR_NONE)
-            sw = ibr_topo_node_switch(t, pi.remote_node);
-        for (unsigned s = 1; s <= ibr_topo_max_lid(t); s++)
-            if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)s) == 0)
-                ibr_run_set_path_sl(run, (uint16_t)s, (uint16_t)d, sw & 1);
-    }
-    uint8_t map[16];
-    for (unsigned i = 0; i < 16; i++)
-        map[i] = (uint8_t)(i < 2 ? i + 1 : 15);
-    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
-        ibr_node_info ni;
-        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
-        for (unsigned a = 0; a <= ni.nports; a++)
-            for (unsigned b = 0; b <= ni.nports; b++)
-                ibr_run_set_sl2vl(run, s, a, b, map);
-    }
-    return 0;
-}
-
 static void test_layered(void)
 {
     ibr_context *ctx = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
-    ibr_engine e = {IBR_ENGINE_VERSION, "layered", NULL, IBR_CAP_SL, layered_fn, NULL};
+    ibr_test_layered cfg = {2, 1}; /* per-pair SLs, SL s on VL s + 1 */
+    ibr_engine e = {IBR_ENGINE_VERSION, "layered", NULL, IBR_CAP_SL, ibr_test_layered_route,
+                    &cfg};
     CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
     ibr_topo *t = ibr_test_topo(ctx, "torus:dims=5,hosts=1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
