@@ -35,6 +35,14 @@ int ibr__buf_printf(ibr_buffer *b, ibr_context *ctx, const char *fmt, ...) IBR_P
 int ibr__buf_vprintf(ibr_buffer *b, ibr_context *ctx, const char *fmt, va_list ap)
     IBR_PRINTF(3, 0);
 
+/* Link width as ibnetdiscover and OpenSM print it ("4x"; "??" unknown). */
+const char *ibr__width_str(unsigned w);
+
+/* Format "line N: <message>" into msg (IBR_ERRMSG_SIZE bytes; no prefix when
+   line is 0) and return code: the parsers' error messages. */
+int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list ap)
+    IBR_PRINTF(4, 0);
+
 /* Fast fixed formats for the big dumps (no printf): v in hexadecimal
    without a 0x prefix, zero-padded to at least width digits, in lower or
    upper case; and v in decimal zero-padded to at least width digits. */

@@ -326,7 +326,8 @@ static const char *short_type(unsigned type)
     return type == IBR_NODE_SWITCH ? "SW" : type == IBR_NODE_CA ? "CA" : type == IBR_NODE_ROUTER ? "Rt" : "**";
 }
 
-static const char *phy_str(unsigned w)
+/* Width as ibnetdiscover and OpenSM print it: "4x", "??" when unknown. */
+const char *ibr__width_str(unsigned w)
 {
     switch (w) {
     case IBR_WIDTH_1X:
@@ -413,7 +414,7 @@ int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t)
             if ((rc = lst_half(out, ctx, t, i, p, 0)) < 0 ||
                 (rc = lst_half(out, ctx, t, pt->remote_node, pt->remote_port, 1)) < 0)
                 break;
-            rc = ibr__buf_printf(out, ctx, "PHY=%s LOG=ACT SPD=%s\n", phy_str(pt->width),
+            rc = ibr__buf_printf(out, ctx, "PHY=%s LOG=ACT SPD=%s\n", ibr__width_str(pt->width),
                                  spd_str(pt->speed));
         }
     }

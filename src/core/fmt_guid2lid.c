@@ -119,12 +119,9 @@ static int gerr(g2l *g, int code, uint32_t line, const char *fmt, ...) IBR_PRINT
 
 static int gerr(g2l *g, int code, uint32_t line, const char *fmt, ...)
 {
-    int n = line ? snprintf(g->msg, sizeof g->msg, "line %" PRIu32 ": ", line) : 0;
-    if (n < 0)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(g->msg + n, sizeof g->msg - (size_t)n, fmt, ap);
+    ibr__line_verr(g->msg, code, line, fmt, ap);
     va_end(ap);
     return code;
 }

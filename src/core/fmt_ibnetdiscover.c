@@ -101,12 +101,9 @@ static int perr(parser *ps, int code, uint32_t line, const char *fmt, ...) IBR_P
 
 static int perr(parser *ps, int code, uint32_t line, const char *fmt, ...)
 {
-    int n = line ? snprintf(ps->msg, sizeof ps->msg, "line %" PRIu32 ": ", line) : 0;
-    if (n < 0)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ps->msg + n, sizeof ps->msg - (size_t)n, fmt, ap);
+    ibr__line_verr(ps->msg, code, line, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -1323,24 +1320,6 @@ int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_t len)
 /* ------------------------------------------------------------------ */
 /* writer                                                              */
 
-static const char *width_str(unsigned w)
-{
-    switch (w) {
-    case IBR_WIDTH_1X:
-        return "1x";
-    case IBR_WIDTH_4X:
-        return "4x";
-    case IBR_WIDTH_8X:
-        return "8x";
-    case IBR_WIDTH_12X:
-        return "12x";
-    case IBR_WIDTH_2X:
-        return "2x";
-    default:
-        return "??";
-    }
-}
-
 static const char *speed_str(unsigned s)
 {
     static const char *const names[] = {"???", "SDR", "DDR", "QDR", "FDR10",
@@ -1423,7 +1402,7 @@ static int write_node(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint
             return IBR_ENOMEM;
         if (ibr__buf_printf(out, ctx, "%s\"%s\" lid %u %s%s", is_sw ? "\t\t# " : " ", rdesc,
                             (unsigned)node_lid(t, pt->remote_node, pt->remote_port),
-                            width_str(pt->width), speed_str(pt->speed)) < 0)
+                            ibr__width_str(pt->width), speed_str(pt->speed)) < 0)
             return IBR_ENOMEM;
         /* ibsim reads the width and speed of CA and switch port lines from
            the annotation but not of router port lines: give it enabled

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/buffer.h"
 #include "core/internal.h"
 
 typedef struct lreader {
@@ -29,12 +30,9 @@ static int lerr(lreader *lr, uint32_t line, const char *fmt, ...) IBR_PRINTF(3, 
 
 static int lerr(lreader *lr, uint32_t line, const char *fmt, ...)
 {
-    int n = snprintf(lr->msg, sizeof lr->msg, "line %" PRIu32 ": ", line);
-    if (n < 0)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(lr->msg + n, sizeof lr->msg - (size_t)n, fmt, ap);
+    ibr__line_verr(lr->msg, IBR_EPARSE, line, fmt, ap);
     va_end(ap);
     return IBR_EPARSE;
 }
