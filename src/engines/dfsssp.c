@@ -80,6 +80,7 @@ typedef struct df_worker {
     uint64_t *sub;    /* per switch */
     uint32_t *order;  /* per switch */
     uint32_t cnt[257];
+    uint32_t last, nord; /* order holds the levels around switch last */
     uint64_t pairs;
     int16_t *cover;   /* per switch: SL covering it, -1 none */
     uint16_t slmask;  /* SLs written */
@@ -90,7 +91,8 @@ typedef struct df {
     ibr_context *ctx;
     ibr__sssp *s;
     const uint8_t *hops;
-    uint8_t *lft;
+    uint8_t *tp;         /* the routes, destination-major: port of switch y
+                            toward destination di at tp[di * n_sw + y] */
     size_t ls;
     uint32_t *swoff;     /* per switch: global index of its port 0 */
     uint32_t nsrc;       /* switches with end ports */
@@ -118,10 +120,11 @@ typedef struct df {
     df_worker *w;
 } df;
 
-/* Channel by which switch y forwards lid, or IBR_NONE (delivered). */
-static inline uint32_t out_edge(const df *c, uint32_t y, unsigned lid)
+/* Channel by which switch y forwards destination di, or IBR_NONE
+   (delivered, or no route). */
+static inline uint32_t out_edge(const df *c, uint32_t y, uint32_t di)
 {
-    unsigned p = c->lft[(size_t)y * c->ls + lid];
+    unsigned p = c->tp[(size_t)di * c->t->n_sw + y];
     if (p == 0 || p == IBR_NO_ROUTE)
         return IBR_NONE;
     return c->s->port_adj[c->swoff[y] + p];
@@ -142,7 +145,11 @@ static int build_dest(void *arg, unsigned wi, size_t di)
     const ibr_topo *t = c->t;
     unsigned lid = c->s->dlid[di];
     uint32_t d = t->lid_sw[lid];
-    uint32_t nord = ibr__sssp_level_order(t, c->hops, d, w->order, w->cnt);
+    if (d != w->last) {
+        w->nord = ibr__sssp_level_order(t, c->hops, d, w->order, w->cnt);
+        w->last = d;
+    }
+    uint32_t nord = w->nord;
     w->sub[d] = 0;
     for (uint32_t k = 1; k < nord; k++) {
         uint32_t y = w->order[k];
@@ -154,12 +161,12 @@ static int build_dest(void *arg, unsigned wi, size_t di)
        exactly those pairs */
     for (uint32_t k = nord; k-- > 1;) {
         uint32_t y = w->order[k];
-        uint32_t e = out_edge(c, y, lid);
+        uint32_t e = out_edge(c, y, (uint32_t)di);
         if (e == IBR_NONE)
             return IBR_EINTERNAL;
         uint32_t z = t->adj[e].sw;
         if (w->sub[y] && z != d) {
-            uint32_t e2 = out_edge(c, z, lid);
+            uint32_t e2 = out_edge(c, z, (uint32_t)di);
             if (e2 == IBR_NONE)
                 return IBR_EINTERNAL;
             w->acc[dep_of(c, e, e2)] += w->sub[y];
@@ -171,9 +178,10 @@ static int build_dest(void *arg, unsigned wi, size_t di)
 
 /* ---- moving units ----------------------------------------------------- */
 
-/* Does the path from x toward lid (delivered at d) pass switch a? Memoised
+/* Does the path from x toward destination di (delivered at d) pass switch
+   a? Memoised
    per destination through c->ep. */
-static int through(df *c, uint32_t x, uint32_t a, uint32_t d, unsigned lid)
+static int through(df *c, uint32_t x, uint32_t a, uint32_t d, uint32_t di)
 {
     uint32_t n = 0, y = x;
     int res;
@@ -191,7 +199,7 @@ static int through(df *c, uint32_t x, uint32_t a, uint32_t d, unsigned lid)
             break;
         }
         c->path[n++] = y;
-        uint32_t e = out_edge(c, y, lid);
+        uint32_t e = out_edge(c, y, (uint32_t)di);
         if (e == IBR_NONE) {
             res = 0;
             break;
@@ -220,11 +228,11 @@ static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
     uint64_t *from = c->lw[v], *to = c->lw[v + 1];
     uint32_t a = c->s->tail[e1], b = t->adj[e1].sw;
     uint8_t pa = t->adj[e1].port, pb = t->adj[e2].port;
-    const uint8_t *rowa = c->lft + (size_t)a * c->ls, *rowb = c->lft + (size_t)b * c->ls;
     for (uint32_t di = 0; di < c->s->n_dest; di++) {
-        unsigned lid = c->s->dlid[di];
-        if (rowa[lid] != pa || rowb[lid] != pb)
+        const uint8_t *row = c->tp + (size_t)di * t->n_sw;
+        if (row[a] != pa || row[b] != pb)
             continue;
+        unsigned lid = c->s->dlid[di];
         uint32_t d = t->lid_sw[lid];
         if (++c->ep == 0) {
             memset(c->memo_ep, 0, (size_t)t->n_sw * sizeof *c->memo_ep);
@@ -233,12 +241,12 @@ static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
         uint8_t *lay = c->layer + (size_t)di * c->nsrc;
         for (uint32_t k = 0; k < c->nsrc; k++) {
             uint32_t x = c->srcsw[k];
-            if (lay[k] != v || x == d || !through(c, x, a, d, lid))
+            if (lay[k] != v || x == d || !through(c, x, a, d, di))
                 continue;
             uint64_t wt = c->s->src_lids[x];
             uint32_t prev = IBR_NONE, y = x;
             while (y != d) {
-                uint32_t e = out_edge(c, y, lid);
+                uint32_t e = out_edge(c, y, (uint32_t)di);
                 if (e == IBR_NONE)
                     return IBR_EINTERNAL;
                 if (prev != IBR_NONE) {
@@ -367,7 +375,7 @@ static uint32_t unit_path(const df *c, uint32_t x, uint32_t di, uint32_t *ch)
     unsigned lid = c->s->dlid[di];
     uint32_t d = c->t->lid_sw[lid], n = 0;
     for (uint32_t y = x; y != d && n < c->t->n_sw;) {
-        uint32_t e = out_edge(c, y, lid);
+        uint32_t e = out_edge(c, y, (uint32_t)di);
         if (e == IBR_NONE)
             break;
         ch[n++] = e;
@@ -392,7 +400,7 @@ static void tree_account(df *c, df_refine *r, uint32_t di, const uint32_t *par, 
     r->sub[d] = r->subc[d] = 0;
     for (uint32_t k = r->nord; k-- > 1;) {
         uint32_t y = r->order[k];
-        uint32_t e = par ? par[y] : out_edge(c, y, lid);
+        uint32_t e = par ? par[y] : out_edge(c, y, (uint32_t)di);
         if (sign > 0) {
             c->s->load[e] += r->sub[y];
             c->s->cl[e] += r->subc[y];
@@ -525,10 +533,10 @@ static int reroute_dest(df *c, df_refine *r, uint32_t di, unsigned top)
         for (uint32_t i = 0; i < ntent; i++)
             ibr__cdg_remove_path(r->g[l], r->tent + 2 * i, 2);
         if (rc == 1) {
-            uint8_t *lft = c->lft;
+            uint8_t *row = c->tp + (size_t)di * t->n_sw;
             for (uint32_t k = 1; k < r->nord; k++) {
                 uint32_t y = r->order[k];
-                lft[(size_t)y * c->ls + lid] = t->adj[r->npar[y]].port;
+                row[y] = t->adj[r->npar[y]].port;
             }
             tree_account(c, r, di, r->npar, 1);
             for (uint32_t k = 0; k < c->nsrc && rc >= 0; k++)
@@ -724,14 +732,14 @@ static int fill_switch_col(void *arg, unsigned wi, size_t di)
         uint32_t x = c->srcsw[k];
         unsigned sl = unit_sl(c, lay[k], (uint32_t)di, 0);
         base[(size_t)x * c->ls] = (uint8_t)sl;
-        if (x == d || c->lft[(size_t)x * c->ls + lid] == IBR_NO_ROUTE)
+        if (x == d || c->tp[di * t->n_sw + x] == IBR_NO_ROUTE)
             continue;
-        for (uint32_t e = out_edge(c, x, lid); e != IBR_NONE;) {
+        for (uint32_t e = out_edge(c, x, (uint32_t)di); e != IBR_NONE;) {
             uint32_t y = t->adj[e].sw;
             if (y == d || w->cover[y] >= 0)
                 break;
             w->cover[y] = (int16_t)sl;
-            e = out_edge(c, y, lid);
+            e = out_edge(c, y, (uint32_t)di);
         }
     }
     for (uint32_t y = 0; y < t->n_sw; y++)
@@ -751,7 +759,7 @@ static int common_layer(const df *c, uint32_t di)
     int l = -1;
     for (uint32_t k = 0; k < c->nsrc; k++) {
         uint32_t x = c->srcsw[k];
-        if (x == d || c->lft[(size_t)x * c->ls + lid] == IBR_NO_ROUTE)
+        if (x == d || c->tp[(size_t)di * t->n_sw + x] == IBR_NO_ROUTE)
             continue;
         if (l < 0)
             l = lay[k];
@@ -877,7 +885,7 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
     c.ctx = ctx;
     c.s = &s;
     c.hops = run->res->hops;
-    c.lft = run->res->lft;
+    c.tp = s.tp;
     c.ls = run->res->lft_size;
     size_t n = t->n_sw, nch = t->n_adj ? t->n_adj : 1;
     c.nw = run->nthreads;
@@ -918,6 +926,7 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
     if (!c.layer || !c.lw[0])
         goto nomem;
     for (unsigned i = 0; i < c.nw; i++) {
+        c.w[i].last = IBR_NONE;
         c.w[i].acc = i == 0 ? c.lw[0] : ibr__calloc(ctx, c.ndep ? c.ndep : 1, sizeof *c.w[i].acc);
         c.w[i].sub = ibr__mallocarray(ctx, n, sizeof *c.w[i].sub);
         c.w[i].order = ibr__mallocarray(ctx, n, sizeof *c.w[i].order);
@@ -1003,6 +1012,7 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
         goto fail;
     if ((rc = layers_artifact(run, &c, needed, avail)) < 0)
         goto fail;
+    ibr__sssp_write_lfts(run, &s);
     goto out;
 nomem:
     rc = IBR_ENOMEM;

@@ -222,6 +222,7 @@ uint32_t ibr__sssp_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t 
 void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s)
 {
     ibr__free(ctx, s->dlid);
+    ibr__free(ctx, s->tp);
     ibr__free(ctx, s->group);
     ibr__free(ctx, s->port_adj);
     ibr__free(ctx, s->tail);
@@ -238,8 +239,7 @@ typedef struct sp_state {
     const ibr_topo *t;
     const ibr__sssp *s;
     const uint8_t *hops;
-    uint8_t *lft;
-    size_t ls;
+    uint8_t *tp;      /* the routes, destination-major (ibr__sssp.tp) */
     /* per group g and channel: OpenSM's weights (num_hca per route) of the
        routes toward destinations of groups 0 .. g */
     uint64_t *load[SSSP_MAX_GROUPS];
@@ -249,8 +249,11 @@ typedef struct sp_state {
     uint64_t *dist, *sub, *subc;
     uint32_t *order, *par, *opar;
     uint8_t *beyond;  /* relief: per switch, routes the channel relieved */
+    uint32_t *coff;   /* per level position k: first candidate in ce/cz */
+    uint32_t *ce, *cz; /* candidate channels one hop closer, and their heads */
     uint32_t cnt[257];
     uint32_t last, nord; /* order holds the levels of switch last */
+    uint32_t last_c;     /* ce/cz hold the candidates toward last_c */
     uint64_t limit;      /* improvement pass: busiest channel's pairs */
 } sp_state;
 
@@ -259,24 +262,44 @@ static int is_ca_lid(const ibr_topo *t, unsigned lid)
     return t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH;
 }
 
-/* Levels of the switches around d in st->order (cached for runs of LIDs
-   delivered by one switch). */
-static void sp_levels(sp_state *st, uint32_t d)
-{
-    if (d != st->last) {
-        st->nord = ibr__sssp_level_order(st->t, st->hops, d, st->order, st->cnt);
-        st->last = d;
-    }
-}
-
-/* The current tree toward lid, read back from the LFTs into par. */
-static void sp_read_tree(sp_state *st, unsigned lid, uint32_t *par)
+/* Levels of the switches around d in st->order, and for the switch at
+   each position (with cands) its channels one hop closer to d (cached for
+   runs of LIDs delivered by one switch). */
+static void sp_levels(sp_state *st, uint32_t d, int cands)
 {
     const ibr_topo *t = st->t;
+    if (d != st->last) {
+        st->nord = ibr__sssp_level_order(t, st->hops, d, st->order, st->cnt);
+        st->last = d;
+        st->last_c = IBR_NONE;
+    }
+    if (!cands || st->last_c == d)
+        return;
+    const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
+    uint32_t m = 0;
+    st->coff[0] = st->coff[1] = 0;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
-        par[y] = st->s->port_adj[t->nodes[t->sw_node[y]].port_off +
-                                 st->lft[(size_t)y * st->ls + lid]];
+        for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
+            uint32_t z = t->adj[e].sw;
+            if (hr[z] + 1u == hr[y]) {
+                st->ce[m] = e;
+                st->cz[m++] = z;
+            }
+        }
+        st->coff[k + 1] = m;
+    }
+    st->last_c = d;
+}
+
+/* The current tree toward destination i, read back into par. */
+static void sp_read_tree(sp_state *st, uint32_t i, uint32_t *par)
+{
+    const ibr_topo *t = st->t;
+    const uint8_t *row = st->tp + (size_t)i * t->n_sw;
+    for (uint32_t k = 1; k < st->nord; k++) {
+        uint32_t y = st->order[k];
+        par[y] = st->s->port_adj[t->nodes[t->sw_node[y]].port_off + row[y]];
     }
 }
 
@@ -332,15 +355,13 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
 {
     const ibr_topo *t = st->t;
     const ibr__adj *adj = t->adj;
-    const uint32_t *aoff = t->adj_off;
     unsigned lid = st->s->dlid[i];
     uint32_t d = t->lid_sw[lid];
     int ca = is_ca_lid(t, lid);
     unsigned grp = st->s->group[i];
-    sp_levels(st, d);
-    const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
+    sp_levels(st, d, 1);
     if (improve) {
-        sp_read_tree(st, lid, st->opar);
+        sp_read_tree(st, i, st->opar);
         sp_account(st, st->opar, d, grp, ca, -1);
     }
     /* the first pass sees the destinations routed before (OpenSM); the
@@ -350,27 +371,27 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
     /* level by level: the least loaded way one hop closer */
     st->dist[d] = 0;
     for (uint32_t k = 1; k < st->nord; k++) {
-        uint32_t y = st->order[k];
-        unsigned h = hr[y];
         uint64_t best = UINT64_MAX;
         uint32_t be = IBR_NONE;
-        for (uint32_t e = aoff[y]; e < aoff[y + 1]; e++) {
-            uint32_t z = adj[e].sw;
-            if (hr[z] + 1u == h && st->dist[z] + load[e] < best) {
-                best = st->dist[z] + load[e];
-                be = e;
+        for (uint32_t c = st->coff[k]; c < st->coff[k + 1]; c++) {
+            uint64_t v = st->dist[st->cz[c]] + load[st->ce[c]];
+            if (v < best) {
+                best = v;
+                be = st->ce[c];
             }
         }
+        uint32_t y = st->order[k];
         st->dist[y] = best;
         st->par[y] = be;
     }
     const uint32_t *par = st->par;
     if (improve && ca && sp_exceeds(st, par, d))
         par = st->opar;
-    st->lft[(size_t)d * st->ls + lid] = t->lid_swport[lid];
+    uint8_t *row = st->tp + (size_t)i * t->n_sw;
+    row[d] = t->lid_swport[lid];
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
-        st->lft[(size_t)y * st->ls + lid] = adj[par[y]].port;
+        row[y] = adj[par[y]].port;
     }
     sp_account(st, par, d, grp, ca, 1);
 }
@@ -387,18 +408,18 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
     const ibr_topo *t = st->t;
     const ibr__adj *adj = t->adj;
     uint32_t u = st->s->tail[eh];
-    const uint8_t *row = st->lft + (size_t)u * st->ls;
     uint32_t *par = st->par;
     for (uint32_t i = 0; i < st->s->n_dest && st->cl[eh] >= m && *budget; i++) {
         unsigned lid = st->s->dlid[i];
-        if (row[lid] != adj[eh].port || !is_ca_lid(t, lid))
+        uint8_t *row = st->tp + (size_t)i * t->n_sw;
+        if (row[u] != adj[eh].port || !is_ca_lid(t, lid))
             continue;
         (*budget)--;
         uint32_t d = t->lid_sw[lid];
         unsigned grp = st->s->group[i];
-        sp_levels(st, d);
+        sp_levels(st, d, 0);
         const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
-        sp_read_tree(st, lid, par);
+        sp_read_tree(st, i, par);
         for (uint32_t k = 1; k < st->nord; k++) {
             uint32_t y = st->order[k];
             st->sub[y] = st->s->hca[y];
@@ -441,7 +462,7 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
                     }
                     par[y] = e;
                 }
-                st->lft[(size_t)y * st->ls + lid] = adj[e].port;
+                row[y] = adj[e].port;
                 moved = 1;
             }
         }
@@ -504,10 +525,13 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
     st.subc = ibr__mallocarray(ctx, n, sizeof *st.subc);
     st.beyond = ibr__mallocarray(ctx, n, 1);
     st.order = ibr__mallocarray(ctx, n, sizeof *st.order);
+    st.coff = ibr__mallocarray(ctx, n + 1, sizeof *st.coff);
+    st.ce = ibr__mallocarray(ctx, nch, sizeof *st.ce);
+    st.cz = ibr__mallocarray(ctx, nch, sizeof *st.cz);
     st.par = ibr__mallocarray(ctx, n, sizeof *st.par);
     st.opar = ibr__mallocarray(ctx, n, sizeof *st.opar);
     if (!s->dlid || !s->group || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !st.cl ||
-        !st.eps || !st.dist || !st.sub || !st.subc || !st.order || !st.par || !st.opar || !st.beyond)
+        !st.eps || !st.dist || !st.sub || !st.subc || !st.order || !st.coff || !st.ce || !st.cz || !st.par || !st.opar || !st.beyond)
         goto nomem;
     for (uint32_t i = 0; i < t->n_ports; i++)
         s->port_adj[i] = IBR_NONE;
@@ -525,6 +549,9 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
     }
     if ((rc = build_order(s, t, &run->opts)) < 0)
         goto nomem;
+    if (!(s->tp = ibr__mallocarray(ctx, (size_t)s->n_dest * n + 1, 1)))
+        goto nomem;
+    memset(s->tp, IBR_NO_ROUTE, (size_t)s->n_dest * n);
     if ((rc = ibr__switch_hops(&hops, t, run->nthreads)) < 0)
         goto nomem;
 
@@ -535,9 +562,8 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
     st.t = t;
     st.s = s;
     st.hops = hops;
-    st.lft = run->res->lft;
-    st.ls = run->res->lft_size;
-    st.last = IBR_NONE;
+    st.tp = s->tp;
+    st.last = st.last_c = IBR_NONE;
     uint64_t total = (uint64_t)s->n_dest * SSSP_PASSES;
     for (unsigned pass = 0; pass < SSSP_PASSES; pass++) {
         if (pass > 0) {
@@ -578,12 +604,32 @@ out:
     ibr__free(ctx, st.sub);
     ibr__free(ctx, st.subc);
     ibr__free(ctx, st.order);
+    ibr__free(ctx, st.coff);
+    ibr__free(ctx, st.ce);
+    ibr__free(ctx, st.cz);
     ibr__free(ctx, st.par);
     ibr__free(ctx, st.opar);
     ibr__free(ctx, st.beyond);
     if (rc < 0)
         ibr__sssp_free(ctx, s);
     return rc;
+}
+
+void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s)
+{
+    const ibr_topo *t = run->topo;
+    uint8_t *lft = run->res->lft;
+    size_t ls = run->res->lft_size, n = t->n_sw;
+    /* a blocked transpose: a block of destinations' rows stays in cache
+       while every switch's LFT row takes their entries */
+    for (uint32_t i0 = 0; i0 < s->n_dest; i0 += 64) {
+        uint32_t i1 = s->n_dest - i0 < 64 ? s->n_dest : i0 + 64;
+        for (uint32_t y = 0; y < n; y++) {
+            uint8_t *row = lft + (size_t)y * ls;
+            for (uint32_t i = i0; i < i1; i++)
+                row[s->dlid[i]] = s->tp[(size_t)i * n + y];
+        }
+    }
 }
 
 int ibr__sssp_route(ibr_run *run, void *user)
@@ -593,6 +639,7 @@ int ibr__sssp_route(ibr_run *run, void *user)
     int rc = ibr__sssp_compute(run, &s, "sssp");
     if (rc < 0)
         return rc;
+    ibr__sssp_write_lfts(run, &s);
     ibr__sssp_free(run->topo->ctx, &s);
     return 0;
 }

@@ -8,6 +8,9 @@
 typedef struct ibr__sssp {
     uint32_t n_dest;    /* routed LIDs */
     uint16_t *dlid;     /* n_dest LIDs in routing order (each reachable) */
+    uint8_t *tp;        /* the routes, destination-major: output port of
+                           switch y toward dlid[i] at tp[i * n_sw + y]
+                           (IBR_NO_ROUTE when y cannot reach it) */
     uint8_t *group;     /* per destination: its balancing group (compute
                            nodes, I/O nodes, other end ports, switches;
                            the lists given decide which exist) */
@@ -26,13 +29,15 @@ typedef struct ibr__sssp {
 } ibr__sssp;
 
 /* Route every LID of the run's topology (switch LIDs and end-port LIDs,
-   each LID of a port with LMC > 0) with SSSP and write the LFTs and the
-   hop matrix into the run's result. name prefixes progress phases. On
+   each LID of a port with LMC > 0) with SSSP into s->tp, and write the hop
+   matrix into the run's result. name prefixes progress phases. On
    success *s holds the routing order and helper tables (free them with
    ibr__sssp_free); on failure it holds nothing. Returns 0, IBR_EDECLINED
    (no switches), IBR_ENOMEM or IBR_ECANCELED, with the run's message set. */
 int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name);
 void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s);
+/* Copy s->tp into the run's LFTs. O(L·S). */
+void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s);
 
 /* Switches ordered by hop count from switch d (d first, unreachable
    switches left out), by a counting sort of the hop matrix row of d.
