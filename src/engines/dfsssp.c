@@ -30,8 +30,24 @@
  * channel), Σ over switches of in-degree x out-degree entries per layer.
  * The units inducing an edge are not stored (OpenSM keeps a list of pairs
  * on every edge, its dominant memory cost): an edge (a -> b, b -> c) is
- * induced for destination d exactly when the LFTs of a and b send d over
- * those two channels, and then by the sources whose path to d passes a.
+ * induced for destination d exactly when the routes of a and b send d over
+ * those two channels (sssp.c keeps the routes destination-major, so this
+ * test reads one row per destination), and then by the sources whose path
+ * to d passes a.
+ *
+ * Fewer layers (ibroute's own step, refine_layers). The greedy cutting
+ * often leaves a handful of paths in its last layer. After it, the top
+ * layer is emptied if possible: first each of its units moves to the
+ * lowest layer where its path closes no cycle (checked insertion into the
+ * layers' CDGs kept as src/cdg graphs with a dynamic topological order);
+ * then each destination that still has paths in it is routed again on a
+ * minimal tree built inside one lower layer (switches by distance, each
+ * taking the least loaded next hop whose dependency keeps that layer
+ * acyclic), kept only if no link then carries more pairs than the busiest
+ * one did. This repeats for the new top layer until one cannot be emptied.
+ * On the fabrics of the OpenSM comparison this needs as many layers as
+ * OpenSM's dfsssp or fewer (a degraded fat tree: 1 instead of 2; tori: a
+ * layer or two fewer), so it also routes fabrics where OpenSM runs out.
  *
  * VLs. The fabric has run->opts.max_vls data VLs (OpenSM reads the
  * operational VLs of the ports; ibroute's topology has no such field). If
@@ -44,15 +60,15 @@
  * VL of the range at every path query; ibroute's table is fixed.) SL n
  * travels on VL n: the SL2VL table of every switch port pair is the
  * identity. The result holds one SL per destination when every
- * destination's paths share one layer (always on fat trees), else one SL
- * per (source, destination) pair.
+ * destination's paths share one layer (fat trees without faults: a single
+ * layer), else one SL per (source, destination) pair.
  *
  * Switches as sources (the management traffic of port 0, which OpenSM
  * leaves out of the CDG): a switch with end ports takes the SLs of its
  * first end port (its paths are the same channels); another switch takes,
  * for destination d, the SL of a host path to d its own path is a suffix
- * of, when one exists (so it adds no dependency); otherwise SL 0 of its
- * layer, which is not covered by the layering.
+ * of, when one exists (so it adds no dependency); otherwise the first VL,
+ * on which such a path is not covered by the layering.
  *
  * Threads: the layer-0 CDG is built in parallel over destinations (integer
  * sums merged in a fixed order) and the SL tables in parallel over rows;
@@ -61,8 +77,11 @@
  * Time: SSSP's, plus O(L·S) to build the CDG, plus per broken cycle
  * O(L + m·(S + N)) for the m destinations inducing the edge (N source
  * switches), plus O(C + D) per layer for the search (C channels, D CDG
- * entries). Memory: L x N bytes of unit layers, D x 8 bytes per layer in
- * use, and the SL table (L bytes, or (end ports + S) x L per pair).
+ * entries); the refinement costs O(U·p) to build its graphs (U units of
+ * p channels) plus an O(S·deg) search with checked insertions per
+ * destination rerouted. Memory: L x N bytes of unit layers, D x 8 bytes
+ * per layer in use, the refinement's graphs, and the SL table (L bytes,
+ * or (end ports + S) x L per pair).
  */
 #include <inttypes.h>
 #include <stdio.h>
