@@ -102,6 +102,9 @@ typedef struct df_worker {
     uint32_t last, nord; /* order holds the levels around switch last */
     uint64_t pairs;
     int16_t *cover;   /* per switch: SL covering it, -1 none */
+    uint32_t *kid_off, *kids, *pre; /* per switch: children, pre-order */
+    uint32_t *size;   /* per switch: subtree size */
+    uint32_t *par;    /* per switch: next switch toward the destination */
     uint16_t slmask;  /* SLs written */
 } df_worker;
 
@@ -125,11 +128,15 @@ typedef struct df {
     /* cycle search */
     uint8_t *colour;
     uint32_t *stk, *nxt, *pos;
-    /* unit moves */
-    uint32_t *memo_ep;
-    uint8_t *memo_val;
-    uint32_t ep;
-    uint32_t *path;
+    /* the index of inducing paths (index_paths), built on the first cycle */
+    int indexed;
+    uint32_t *dep_first; /* per CDG entry: first of its destinations, ndep + 1 */
+    uint32_t *dep_dest;  /* destinations whose routes hold the entry, ascending */
+    uint16_t *tin, *tout;/* per destination and switch: pre-order interval of
+                            the switch's subtree in the destination's tree */
+    uint16_t *srcs;      /* per destination: its sources in pre-order */
+    uint32_t *nsrcs;     /* per destination: how many */
+    size_t nsrcs_stride;
     uint64_t cuts;
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
@@ -195,45 +202,138 @@ static int build_dest(void *arg, unsigned wi, size_t di)
     return 0;
 }
 
-/* ---- moving units ----------------------------------------------------- */
+/* ---- the index of inducing paths --------------------------------------- */
 
-/* Does the path from x toward destination di (delivered at d) pass switch
-   a? Memoised
-   per destination through c->ep. */
-static int through(df *c, uint32_t x, uint32_t a, uint32_t d, uint32_t di)
+/* Pre-order numbering of destination di's tree (children in switch
+   order), and its sources in that order: the sources whose path passes a
+   switch are then one range. */
+static int index_dest(void *arg, unsigned wi, size_t di)
 {
-    uint32_t n = 0, y = x;
-    int res;
-    for (;;) {
-        if (y == a) {
-            res = 1;
-            break;
-        }
-        if (y == d) {
-            res = 0;
-            break;
-        }
-        if (c->memo_ep[y] == c->ep) {
-            res = c->memo_val[y];
-            break;
-        }
-        c->path[n++] = y;
-        uint32_t e = out_edge(c, y, (uint32_t)di);
-        if (e == IBR_NONE) {
-            res = 0;
-            break;
-        }
-        y = c->t->adj[e].sw;
+    df *c = arg;
+    df_worker *w = &c->w[wi];
+    const ibr_topo *t = c->t;
+    uint32_t n = t->n_sw;
+    uint32_t d = t->lid_sw[c->s->dlid[di]];
+    uint16_t *tin = c->tin + di * n, *tout = c->tout + di * n;
+    uint16_t *so = c->srcs + di * c->nsrcs_stride;
+    memset(w->kid_off, 0, (n + 2) * sizeof *w->kid_off);
+    for (uint32_t y = 0; y < n; y++) {
+        tin[y] = tout[y] = 0;
+        uint32_t e = y == d ? IBR_NONE : out_edge(c, y, (uint32_t)di);
+        w->par[y] = e == IBR_NONE ? IBR_NONE : t->adj[e].sw;
+        if (e != IBR_NONE)
+            w->kid_off[t->adj[e].sw + 2]++;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        c->memo_ep[c->path[i]] = c->ep;
-        c->memo_val[c->path[i]] = (uint8_t)res;
+    for (uint32_t y = 0; y < n; y++)
+        w->kid_off[y + 2] += w->kid_off[y + 1];
+    for (uint32_t y = 0; y < n; y++)
+        if (w->par[y] != IBR_NONE)
+            w->kids[w->kid_off[w->par[y] + 1]++] = y;
+    /* iterative pre-order from d: kid_off[z] .. kid_off[z + 1] are z's
+       children now */
+    uint32_t m = 0, sp = 0, ns = 0;
+    w->order[sp++] = d;
+    while (sp) {
+        uint32_t y = w->order[--sp];
+        tin[y] = (uint16_t)m;
+        w->pre[m++] = y;
+        if (y != d && c->srcidx[y] != IBR_NONE)
+            so[ns++] = (uint16_t)c->srcidx[y];
+        for (uint32_t k = w->kid_off[y + 1]; k-- > w->kid_off[y];)
+            w->order[sp++] = w->kids[k];
     }
-    return res;
+    for (uint32_t k = 0; k < m; k++)
+        w->size[w->pre[k]] = 1;
+    for (uint32_t k = m; k-- > 1;) {
+        uint32_t y = w->pre[k];
+        w->size[w->par[y]] += w->size[y];
+    }
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t y = w->pre[k];
+        tout[y] = (uint16_t)(tin[y] + w->size[y] - 1);
+    }
+    c->nsrcs[di] = ns;
+    w->last = IBR_NONE; /* order was used as a stack */
+    return 0;
 }
 
-/* Move every unit of layer v that induces e1 -> e2 to layer v + 1.
-   Returns 0, 1 when v + 1 is beyond the last layer, or a negative error. */
+/* The CDG entries of destination di's tree: one per switch whose next
+   switch is not the destination's. Counts them (cnt_or_pos[entry + 1]++)
+   when fill is NULL, else appends di to fill at cnt_or_pos[entry]++. */
+static void dest_deps(df *c, uint32_t di, uint32_t *cnt_or_pos, uint32_t *fill)
+{
+    const ibr_topo *t = c->t;
+    uint32_t d = t->lid_sw[c->s->dlid[di]];
+    for (uint32_t y = 0; y < t->n_sw; y++) {
+        uint32_t e = y == d ? IBR_NONE : out_edge(c, y, di);
+        if (e == IBR_NONE || t->adj[e].sw == d)
+            continue;
+        uint32_t e2 = out_edge(c, t->adj[e].sw, di);
+        if (e2 == IBR_NONE)
+            continue;
+        size_t dp = dep_of(c, e, e2);
+        if (fill)
+            fill[cnt_or_pos[dp]++] = di;
+        else
+            cnt_or_pos[dp + 1]++;
+    }
+}
+
+/* Build the index: per-destination pre-orders (in parallel), then for
+   every CDG entry the destinations whose routes hold it. Memory: 4 bytes
+   per (destination, switch) for the pre-orders and as much for the lists,
+   2 per (destination, source switch). Built only once a cycle shows that
+   entries must be cut. */
+static int index_paths(df *c)
+{
+    const ibr_topo *t = c->t;
+    ibr_context *ctx = c->ctx;
+    size_t nd = c->s->n_dest, n = t->n_sw;
+    c->nsrcs_stride = c->nsrc ? c->nsrc : 1;
+    c->tin = ibr__mallocarray(ctx, nd * n + 1, sizeof *c->tin);
+    c->tout = ibr__mallocarray(ctx, nd * n + 1, sizeof *c->tout);
+    c->srcs = ibr__mallocarray(ctx, nd * c->nsrcs_stride + 1, sizeof *c->srcs);
+    c->nsrcs = ibr__mallocarray(ctx, nd + 1, sizeof *c->nsrcs);
+    c->dep_first = ibr__calloc(ctx, c->ndep + 2, sizeof *c->dep_first);
+    if (!c->tin || !c->tout || !c->srcs || !c->nsrcs || !c->dep_first)
+        return IBR_ENOMEM;
+    for (unsigned i = 0; i < c->nw; i++) {
+        df_worker *w = &c->w[i];
+        w->kid_off = ibr__mallocarray(ctx, n + 2, sizeof *w->kid_off);
+        w->kids = ibr__mallocarray(ctx, n, sizeof *w->kids);
+        w->pre = ibr__mallocarray(ctx, n, sizeof *w->pre);
+        w->size = ibr__mallocarray(ctx, n, sizeof *w->size);
+        w->par = ibr__mallocarray(ctx, n, sizeof *w->par);
+        if (!w->kid_off || !w->kids || !w->pre || !w->size || !w->par)
+            return IBR_ENOMEM;
+    }
+    int rc = ibr__parallel_for(c->nw, nd, index_dest, c);
+    if (rc < 0)
+        return rc;
+    for (uint32_t di = 0; di < nd; di++)
+        dest_deps(c, di, c->dep_first, NULL);
+    for (size_t k = 0; k < c->ndep; k++)
+        c->dep_first[k + 1] += c->dep_first[k];
+    c->dep_dest = ibr__mallocarray(ctx, (size_t)c->dep_first[c->ndep] + 1, sizeof *c->dep_dest);
+    uint32_t *pos = ibr__mallocarray(ctx, c->ndep + 1, sizeof *pos);
+    if (!c->dep_dest || !pos) {
+        ibr__free(ctx, pos);
+        return IBR_ENOMEM;
+    }
+    memcpy(pos, c->dep_first, c->ndep * sizeof *pos);
+    for (uint32_t di = 0; di < nd; di++)
+        dest_deps(c, di, pos, c->dep_dest);
+    ibr__free(ctx, pos);
+    c->indexed = 1;
+    return 0;
+}
+
+/* ---- moving units ----------------------------------------------------- */
+
+/* Move every unit of layer v that induces e1 -> e2 to layer v + 1: for
+   each destination whose routes hold the dependency, the sources of layer
+   v in the subtree of e1's switch. Returns 0, 1 when v + 1 is beyond the
+   last layer, or a negative error. */
 static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
 {
     const ibr_topo *t = c->t;
@@ -245,27 +345,30 @@ static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
             return IBR_ENOMEM;
     }
     uint64_t *from = c->lw[v], *to = c->lw[v + 1];
-    uint32_t a = c->s->tail[e1], b = t->adj[e1].sw;
-    uint8_t pa = t->adj[e1].port, pb = t->adj[e2].port;
-    for (uint32_t di = 0; di < c->s->n_dest; di++) {
-        const uint8_t *row = c->tp + (size_t)di * t->n_sw;
-        if (row[a] != pa || row[b] != pb)
-            continue;
-        unsigned lid = c->s->dlid[di];
-        uint32_t d = t->lid_sw[lid];
-        if (++c->ep == 0) {
-            memset(c->memo_ep, 0, (size_t)t->n_sw * sizeof *c->memo_ep);
-            c->ep = 1;
-        }
+    uint32_t a = c->s->tail[e1];
+    size_t dep = dep_of(c, e1, e2), n = t->n_sw;
+    for (uint32_t j = c->dep_first[dep]; j < c->dep_first[dep + 1]; j++) {
+        uint32_t di = c->dep_dest[j];
+        uint32_t d = t->lid_sw[c->s->dlid[di]];
         uint8_t *lay = c->layer + (size_t)di * c->nsrc;
-        for (uint32_t k = 0; k < c->nsrc; k++) {
-            uint32_t x = c->srcsw[k];
-            if (lay[k] != v || x == d || !through(c, x, a, d, di))
+        const uint16_t *tin = c->tin + di * n, *so = c->srcs + (size_t)di * c->nsrcs_stride;
+        uint16_t lo = tin[a], hi = c->tout[di * n + a];
+        uint32_t l = 0, r = c->nsrcs[di];
+        while (l < r) {
+            uint32_t mid = (l + r) / 2;
+            if (tin[c->srcsw[so[mid]]] < lo)
+                l = mid + 1;
+            else
+                r = mid;
+        }
+        for (uint32_t q = l; q < c->nsrcs[di] && tin[c->srcsw[so[q]]] <= hi; q++) {
+            uint32_t k = so[q], x = c->srcsw[k];
+            if (lay[k] != v)
                 continue;
             uint64_t wt = c->s->src_lids[x];
             uint32_t prev = IBR_NONE, y = x;
             while (y != d) {
-                uint32_t e = out_edge(c, y, (uint32_t)di);
+                uint32_t e = out_edge(c, y, di);
                 if (e == IBR_NONE)
                     return IBR_EINTERNAL;
                 if (prev != IBR_NONE) {
@@ -346,7 +449,9 @@ static int break_layer(ibr_run *run, df *c, unsigned v)
                 b1 = x;
                 b2 = u;
             }
-            int rc = move_units(c, v, b1, b2);
+            int rc = c->indexed ? 0 : index_paths(c);
+            if (rc == 0)
+                rc = move_units(c, v, b1, b2);
             if (rc != 0)
                 return rc;
             if (lw[dep_of(c, b1, b2)] != 0)
@@ -874,9 +979,12 @@ static void df_free(df *c)
     ibr__free(ctx, c->stk);
     ibr__free(ctx, c->nxt);
     ibr__free(ctx, c->pos);
-    ibr__free(ctx, c->memo_ep);
-    ibr__free(ctx, c->memo_val);
-    ibr__free(ctx, c->path);
+    ibr__free(ctx, c->dep_first);
+    ibr__free(ctx, c->dep_dest);
+    ibr__free(ctx, c->tin);
+    ibr__free(ctx, c->tout);
+    ibr__free(ctx, c->srcs);
+    ibr__free(ctx, c->nsrcs);
     ibr__free(ctx, c->pidx);
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
@@ -885,6 +993,11 @@ static void df_free(df *c)
             ibr__free(ctx, c->w[i].sub);
             ibr__free(ctx, c->w[i].order);
             ibr__free(ctx, c->w[i].cover);
+            ibr__free(ctx, c->w[i].kid_off);
+            ibr__free(ctx, c->w[i].kids);
+            ibr__free(ctx, c->w[i].pre);
+            ibr__free(ctx, c->w[i].size);
+            ibr__free(ctx, c->w[i].par);
         }
     ibr__free(ctx, c->w);
 }
@@ -895,6 +1008,8 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
     const ibr_topo *t = run->topo;
     ibr_context *ctx = t->ctx;
     ibr__sssp s;
+    if (t->n_sw > 65535)
+        return ibr__run_decline(run, "%u switches: dfsssp numbers them in 16 bits", t->n_sw);
     int rc = ibr__sssp_compute(run, &s, "dfsssp");
     if (rc < 0)
         return rc;
@@ -918,12 +1033,9 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
     c.stk = ibr__mallocarray(ctx, nch, sizeof *c.stk);
     c.nxt = ibr__mallocarray(ctx, nch, sizeof *c.nxt);
     c.pos = ibr__mallocarray(ctx, nch, sizeof *c.pos);
-    c.memo_ep = ibr__calloc(ctx, n, sizeof *c.memo_ep);
-    c.memo_val = ibr__mallocarray(ctx, n, 1);
-    c.path = ibr__mallocarray(ctx, n, sizeof *c.path);
     c.w = ibr__calloc(ctx, c.nw, sizeof *c.w);
     if (!c.swoff || !c.srcidx || !c.srcsw || !c.dep_off || !c.colour || !c.stk || !c.nxt ||
-        !c.pos || !c.memo_ep || !c.memo_val || !c.path || !c.w)
+        !c.pos || !c.w)
         goto nomem;
     for (uint32_t x = 0; x < n; x++) {
         c.swoff[x] = t->nodes[t->sw_node[x]].port_off;
