@@ -798,6 +798,80 @@ static void test_roots(void)
     }
 }
 
+/* Links between switches of one rank (possible with root GUIDs): routes
+   may use them (OpenSM's "sibling" groups), but when they close a credit
+   loop ftree declines instead of breaking its promise. */
+static void test_siblings(void)
+{
+    uint64_t roots[2] = {0x100, 0x101};
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.root_guids = roots;
+    o.n_root_guids = 2;
+    /* one cable between leaves 0 and 1: used, loop-free */
+    hand h;
+    hand_tree(&h, 2, 4, 2, 2);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(h.f, h.lf[0], 5, h.lf[1], 5, NULL), 0);
+    ibr_topo *t = hand_freeze(&h);
+    ibr_result *r = route_ftree(t, &o, 1);
+    if (r) {
+        /* leaf 0 reaches leaf 1's hosts over the sibling cable */
+        ibr_port_info pi;
+        uint32_t lf1 = IBR_NONE, lf0 = IBR_NONE;
+        ibr_topo_find_guid(&lf0, NULL, t, 0x200);
+        ibr_topo_find_guid(&lf1, NULL, t, 0x201);
+        ibr_topo_port_info(&pi, t, lf1, 1); /* its first host */
+        ibr_port_info host;
+        ibr_topo_port_info(&host, t, pi.remote_node, 1);
+        CU_ASSERT_EQUAL(ibr_result_lft_port(r, ibr_topo_node_switch(t, lf0), host.lid), 5);
+    }
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    /* Random graphs, ranked from switch 0 given as the root, the hosts at
+       one distance from it as the compute nodes: many links join switches
+       of one rank. Every result ftree gives is valid and loop-free
+       (route_ftree checks), the others are declined for a credit loop. */
+    unsigned routed_n = 0, loops = 0;
+    for (unsigned seed = 1; seed <= 4; seed++) {
+        char spec[96];
+        snprintf(spec, sizeof spec, "random:switches=30,degree=4,hosts=2,seed=%u", seed);
+        t = ibr_test_topo(NULL, spec);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_node_info ni;
+        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, 0));
+        for (unsigned lr = 1; lr <= 3; lr++) {
+            uint64_t cn[128];
+            size_t ncn = 0;
+            for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
+                ibr_port_info pi;
+                if (ibr_topo_node_switch(t, node) != IBR_NONE)
+                    continue;
+                ibr_topo_port_info(&pi, t, node, 1);
+                if (ibr_topo_switch_distance(t, 0, ibr_topo_node_switch(t, pi.remote_node)) == lr)
+                    cn[ncn++] = pi.guid;
+            }
+            ibr_options ro = IBR_OPTIONS_INIT;
+            ro.root_guids = &ni.node_guid;
+            ro.n_root_guids = 1;
+            ro.cn_guids = cn;
+            ro.n_cn_guids = ncn;
+            r = NULL;
+            if (ibr_route(&r, t, "ftree,no_fallback", &ro) == 0) {
+                ibr_result_destroy(r);
+                r = route_ftree(t, &ro, 0);
+                routed_n++;
+            } else {
+                const char *msg;
+                ibr_result_attempt(r, 0, NULL, NULL, &msg);
+                loops += strstr(msg, "credit loop") != NULL && strstr(msg, "same rank") != NULL;
+            }
+            ibr_result_destroy(r);
+        }
+        ibr_topo_destroy(t);
+    }
+    CU_ASSERT(routed_n >= 3);
+    CU_ASSERT(loops >= 3);
+}
+
 /* ------------------------------------------------------------------ */
 /* compute nodes and I/O nodes                                         */
 
@@ -1062,6 +1136,7 @@ int main(void)
         {"fabrics ftree declines, naming the rule", test_declines},
         {"LMC > 0 declines", test_lmc},
         {"root GUIDs and the relaxed rules", test_roots},
+        {"links within a rank (siblings) and credit loops", test_siblings},
         {"compute nodes, I/O nodes and reverse hops", test_cn_io},
         {"connect_roots", test_connect_roots},
         {"determinism", test_determinism},

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/ftree/ftree_int.h"
 
@@ -688,26 +689,70 @@ static int ca_order_artifact(ftree *ft)
     const ibr_topo *t = ft->t;
     ibr_buffer b = IBR_BUFFER_INIT;
     int rc = 0;
-    for (uint32_t i = 0; i < ft->nleaves && rc == 0; i++) {
-        const ft_sw *w = &ft->sw[ft->leaves[i]];
-        uint32_t printed = 0;
-        for (uint32_t k = 0; k < w->ndown && rc == 0; k++) {
-            const ft_group *g = &ft->grp[ft->order[w->down + k]];
-            if (g->remote != FT_CA || ft->ca[g->ca].role != FT_CN)
-                continue;
-            const ft_ca *c = &ft->ca[g->ca];
+    size_t n = (size_t)ft->nleaves * ft->max_cn;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (ft->cn_seq[i] == IBR_NONE) {
+            rc = ibr__buf_puts(&b, ft->ctx, "0xFFFF\tDUMMY\n");
+        } else {
+            const ft_ca *c = &ft->ca[ft->cn_seq[i]];
             rc = ibr__buf_printf(&b, ft->ctx, "0x%04x\t%s\n", c->lid,
                                  t->nodes[t->port_node[c->gp]].desc);
-            printed++;
         }
-        for (; printed < ft->max_cn && rc == 0; printed++)
-            rc = ibr__buf_puts(&b, ft->ctx, "0xFFFF\tDUMMY\n");
     }
     if (rc == 0)
         rc = ibr_run_add_artifact(ft->run, "opensm-ftree-ca-order.dump", b.data ? b.data : "",
                                   b.size);
     ibr_buffer_dispose(&b);
     return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* credit loops                                                        */
+
+/* Routes that only go up, then down, between ranks have no credit loop.
+   Links between switches of one rank (SIBLING groups, possible with root
+   GUIDs) and the reverse hops of I/O nodes can close one: then the routes
+   are checked, and a loop declines the engine (it promises freedom from
+   credit loops; OpenSM would route anyway). */
+static int check_loops(ftree *ft)
+{
+    uint32_t sa = IBR_NONE, sb = IBR_NONE;
+    for (uint32_t s = 0; s < ft->nsw && sa == IBR_NONE; s++)
+        if (ft->sw[s].rank != FT_NORANK && ft->sw[s].nsib) {
+            sa = s;
+            sb = ft->grp[ft->order[ft->sw[s].sib]].remote;
+        }
+    int rev = 0;
+    for (uint32_t i = 0; i < ft->nca && ft->o->max_reverse_hops; i++)
+        rev |= ft->ca[i].role == FT_IO;
+    if (sa == IBR_NONE && !rev)
+        return 0;
+    int free_ = 1;
+    uint32_t *cyc = NULL;
+    size_t len = 0;
+    int rc = ibr__deadlock_check(&free_, &cyc, &len, ft->t, ft->run->res);
+    if (rc < 0)
+        return rc;
+    if (free_) {
+        ibr__free(ft->ctx, cyc);
+        return 0;
+    }
+    ibr_channel ch;
+    ibr__decode_channel(&ch, ft->t, cyc[0]);
+    ibr__free(ft->ctx, cyc);
+    if (sa != IBR_NONE)
+        return ibr__run_decline(
+            ft->run,
+            "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
+            " port %u): links between switches of the same rank (e.g. 0x%016" PRIx64
+            " - 0x%016" PRIx64 ", rank %u) carry routes both ways; give root GUIDs that "
+            "put every link between two ranks",
+            len, sw_guid(ft, ch.sw), ch.port, sw_guid(ft, sa), sw_guid(ft, sb), ft->sw[sa].rank);
+    return ibr__run_decline(ft->run,
+                            "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
+                            " port %u), closed by the reverse hops of I/O nodes "
+                            "(max_reverse_hops %u); lower it",
+                            len, sw_guid(ft, ch.sw), ch.port, ft->o->max_reverse_hops);
 }
 
 /* ------------------------------------------------------------------ */
@@ -725,6 +770,7 @@ static void ft_free(ftree *ft)
     ibr__free(ctx, ft->leaves);
     ibr__free(ctx, ft->hops);
     ibr__free(ctx, ft->port);
+    ibr__free(ctx, ft->cn_seq);
     ibr__free(ctx, ft->cls_gen);
     ibr__free(ctx, ft->cls_h);
 }
@@ -871,9 +917,10 @@ int ibr__ftree_route(ibr_run *run, void *user)
     /* routes */
     ft.hops = ibr__mallocarray(ft.ctx, nsw, 1);
     ft.port = ibr__mallocarray(ft.ctx, nsw, 1);
-    if (!ft.hops || !ft.port)
+    ft.cn_seq = ibr__mallocarray(ft.ctx, (size_t)ft.nleaves * ft.max_cn + 1, sizeof *ft.cn_seq);
+    if (!ft.hops || !ft.port || !ft.cn_seq)
         goto nomem;
-    if ((rc = ibr__ftree_assign(&ft)) < 0) {
+    if ((rc = ibr__ftree_assign(&ft)) < 0 || (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;
         goto out;

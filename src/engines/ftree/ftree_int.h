@@ -93,6 +93,9 @@ typedef struct ftree {
     uint32_t *leaves;       /* leaf array in tuple order */
     uint32_t nleaves;
     uint32_t max_cn;        /* most compute nodes on one leaf */
+    uint32_t *cn_seq;       /* nleaves * max_cn: the CA port (index into ca)
+                               of every CN in the order routed, IBR_NONE for
+                               a dummy; filled by ibr__ftree_assign */
     uint32_t ncn;
     int roots_given;
     /* routing state for the current destination */

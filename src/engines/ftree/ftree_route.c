@@ -55,27 +55,48 @@ static ft_port *least_down(ftree *ft, const ft_group *g)
     return best;
 }
 
+static int descend_walk(ftree *ft, uint32_t x, uint32_t prev, unsigned h);
+
+/* Nothing to route below x: only CA groups (a leaf), or a class mate
+   already routed the same switches at most h + 1 hops away. The walk would
+   only report the CAs. */
+static inline int nothing_below(const ftree *ft, const ft_sw *w, unsigned h)
+{
+    uint32_t c = w->cls;
+    return (!w->sw_down && (!w->nsib || !ft->lid)) ||
+           (c != IBR_NONE && ft->cls_gen[c] == ft->gen && ft->cls_h[c] <= h);
+}
+
 /* Route the switches below x (and beside it, for a real LID) up toward x,
    which is h hops from the destination; prev is the switch the walk came
    up from (not routed back), or IBR_NONE. Returns whether a route that
-   reaches a CA was made or exists below. */
-static int descend(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
+   reaches a CA was made or exists below. The common case, nothing to do
+   and no list to re-sort, is decided here without a call. */
+static inline int descend(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
 {
     ft_sw *w = &ft->sw[x];
     if (w->ndown == 0)
         return 0;
+    if (!w->changed && !w->nsib && nothing_below(ft, w, h)) {
+        if (!w->has_ca)
+            return 0;
+        w->idx = w->idx + 1 < w->ndown ? w->idx + 1 : 0;
+        return 1;
+    }
+    return descend_walk(ft, x, prev, h);
+}
+
+static int descend_walk(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
+{
+    ft_sw *w = &ft->sw[x];
     if (w->changed) {
         ibr__ftree_sort_up_load(ft, ft->order + w->down, w->ndown);
         w->changed = 0;
     }
     if (w->nsib)
         ibr__ftree_sort_up_load(ft, ft->order + w->sib, w->nsib);
-    /* Nothing to route below: only CA groups (a leaf), or a class mate
-       already routed the same switches at most h + 1 hops away. The walk
-       would only report the CAs. */
     uint32_t c = w->cls;
-    if ((!w->sw_down && (!w->nsib || !ft->lid)) ||
-        (c != IBR_NONE && ft->cls_gen[c] == ft->gen && ft->cls_h[c] <= h)) {
+    if (nothing_below(ft, w, h)) {
         if (!w->has_ca)
             return 0;
         w->idx = w->idx + 1 < w->ndown ? w->idx + 1 : 0;
@@ -93,9 +114,9 @@ static int descend(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
         uint32_t y = g->remote;
         if (y == prev || g->nports == 0)
             continue;
-        ft_port *p = least_up(ft, g);
         if (h + 1 >= FT_NOHOP || (ft->hops[y] != FT_NOHOP && h + 1 >= ft->hops[y]))
             continue;
+        ft_port *p = least_up(ft, g);
         ft->port[y] = p->rport;
         ft->hops[y] = (uint8_t)(h + 1);
         if (descend(ft, y, IBR_NONE, h + 1)) {
@@ -371,20 +392,30 @@ int ibr__ftree_assign(ftree *ft)
     if ((rc = ibr_run_progress(run, phase, 0, total)) < 0)
         return rc;
 
-    /* compute nodes, leaf by leaf, each leaf padded with dummies */
+    /* compute nodes, leaf by leaf, each leaf padded with dummies. The CNs
+       of a leaf are taken in the order its groups have when the leaf's turn
+       comes. (OpenSM walks the live list, which routing re-sorts when the
+       leaf has switches below it, and then skips CNs; in the trees it is
+       meant for the order never changes.) */
+    uint32_t *seq = ft->cn_seq;
     for (uint32_t i = 0; i < ft->nleaves; i++) {
         uint32_t x = ft->leaves[i];
         const ft_sw *w = &ft->sw[x];
         uint32_t routed = 0;
-        for (uint32_t k = 0; k < w->ndown; k++) {
+        for (uint32_t k = 0; k < w->ndown && routed < ft->max_cn; k++) {
             const ft_group *g = &ft->grp[ft->order[w->down + k]];
-            if (g->remote != FT_CA || ft->ca[g->ca].role != FT_CN)
-                continue;
-            route_dest(ft, ft->ca[g->ca].lid, x, ft->ports[g->port0].port, 1, 1, 0);
-            routed++;
+            if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
+                seq[routed++] = g->ca;
         }
-        for (; routed < ft->max_cn; routed++)
+        for (uint32_t k = 0; k < routed; k++) {
+            const ft_ca *c = &ft->ca[seq[k]];
+            route_dest(ft, c->lid, x, ft->ports[ft->grp[c->group].port0].port, 1, 1, 0);
+        }
+        for (; routed < ft->max_cn; routed++) {
+            seq[routed] = IBR_NONE;
             route_dest(ft, 0, x, 0xFF, 1, 1, 0);
+        }
+        seq += ft->max_cn;
         done += ft->max_cn;
         if ((i & 15) == 15 && (rc = ibr_run_progress(run, phase, done, total)) < 0)
             return rc;
