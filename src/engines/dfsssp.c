@@ -137,6 +137,8 @@ typedef struct df {
     uint16_t *srcs;      /* per destination: its sources in pre-order */
     uint32_t *nsrcs;     /* per destination: how many */
     size_t nsrcs_stride;
+    uint32_t *bcnt;      /* while indexing: per block and entry, counts then
+                            write positions */
     uint64_t cuts;
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
@@ -258,7 +260,7 @@ static int index_dest(void *arg, unsigned wi, size_t di)
 }
 
 /* The CDG entries of destination di's tree: one per switch whose next
-   switch is not the destination's. Counts them (cnt_or_pos[entry + 1]++)
+   switch is not the destination's. Counts them (cnt_or_pos[entry]++)
    when fill is NULL, else appends di to fill at cnt_or_pos[entry]++. */
 static void dest_deps(df *c, uint32_t di, uint32_t *cnt_or_pos, uint32_t *fill)
 {
@@ -275,8 +277,40 @@ static void dest_deps(df *c, uint32_t di, uint32_t *cnt_or_pos, uint32_t *fill)
         if (fill)
             fill[cnt_or_pos[dp]++] = di;
         else
-            cnt_or_pos[dp + 1]++;
+            cnt_or_pos[dp]++;
     }
+}
+
+/* Destinations of block b (one per worker) for the lists. */
+static void index_block(const df *c, size_t b, uint32_t *lo, uint32_t *hi)
+{
+    size_t nd = c->s->n_dest;
+    *lo = (uint32_t)(nd * b / c->nw);
+    *hi = (uint32_t)(nd * (b + 1) / c->nw);
+}
+
+static int index_count(void *arg, unsigned wi, size_t b)
+{
+    (void)wi;
+    df *c = arg;
+    uint32_t lo, hi;
+    index_block(c, b, &lo, &hi);
+    uint32_t *cnt = c->bcnt + b * (c->ndep + 1);
+    for (uint32_t di = lo; di < hi; di++)
+        dest_deps(c, di, cnt, NULL);
+    return 0;
+}
+
+static int index_fill(void *arg, unsigned wi, size_t b)
+{
+    (void)wi;
+    df *c = arg;
+    uint32_t lo, hi;
+    index_block(c, b, &lo, &hi);
+    uint32_t *pos = c->bcnt + b * (c->ndep + 1);
+    for (uint32_t di = lo; di < hi; di++)
+        dest_deps(c, di, pos, c->dep_dest);
+    return 0;
 }
 
 /* Build the index: per-destination pre-orders (in parallel), then for
@@ -310,20 +344,31 @@ static int index_paths(df *c)
     int rc = ibr__parallel_for(c->nw, nd, index_dest, c);
     if (rc < 0)
         return rc;
-    for (uint32_t di = 0; di < nd; di++)
-        dest_deps(c, di, c->dep_first, NULL);
-    for (size_t k = 0; k < c->ndep; k++)
-        c->dep_first[k + 1] += c->dep_first[k];
-    c->dep_dest = ibr__mallocarray(ctx, (size_t)c->dep_first[c->ndep] + 1, sizeof *c->dep_dest);
-    uint32_t *pos = ibr__mallocarray(ctx, c->ndep + 1, sizeof *pos);
-    if (!c->dep_dest || !pos) {
-        ibr__free(ctx, pos);
+    /* the lists: counted and filled per block of destinations (one block
+       per worker), so that each list comes out in destination order */
+    c->bcnt = ibr__calloc(ctx, (size_t)c->nw * (c->ndep + 1), sizeof *c->bcnt);
+    if (!c->bcnt)
         return IBR_ENOMEM;
+    if ((rc = ibr__parallel_for(c->nw, c->nw, index_count, c)) < 0)
+        return rc;
+    uint32_t total = 0;
+    for (size_t k = 0; k < c->ndep; k++) {
+        c->dep_first[k] = total;
+        for (unsigned b = 0; b < c->nw; b++) {
+            uint32_t *cnt = c->bcnt + (size_t)b * (c->ndep + 1) + k;
+            uint32_t v = *cnt;
+            *cnt = total; /* becomes the block's write position */
+            total += v;
+        }
     }
-    memcpy(pos, c->dep_first, c->ndep * sizeof *pos);
-    for (uint32_t di = 0; di < nd; di++)
-        dest_deps(c, di, pos, c->dep_dest);
-    ibr__free(ctx, pos);
+    c->dep_first[c->ndep] = total;
+    c->dep_dest = ibr__mallocarray(ctx, (size_t)total + 1, sizeof *c->dep_dest);
+    if (!c->dep_dest)
+        return IBR_ENOMEM;
+    if ((rc = ibr__parallel_for(c->nw, c->nw, index_fill, c)) < 0)
+        return rc;
+    ibr__free(ctx, c->bcnt);
+    c->bcnt = NULL;
     c->indexed = 1;
     return 0;
 }
@@ -981,6 +1026,7 @@ static void df_free(df *c)
     ibr__free(ctx, c->pos);
     ibr__free(ctx, c->dep_first);
     ibr__free(ctx, c->dep_dest);
+    ibr__free(ctx, c->bcnt);
     ibr__free(ctx, c->tin);
     ibr__free(ctx, c->tout);
     ibr__free(ctx, c->srcs);
