@@ -1137,6 +1137,18 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
         if (rc < 0)
             goto fail;
     }
+    /* the index and the dense CDGs are not needed any more */
+    ibr__free(ctx, c.tin);
+    ibr__free(ctx, c.tout);
+    ibr__free(ctx, c.srcs);
+    ibr__free(ctx, c.dep_dest);
+    c.tin = c.tout = c.srcs = NULL;
+    c.dep_dest = NULL;
+    for (unsigned l = 0; l < MAX_LAYERS; l++) {
+        ibr__free(ctx, c.lw[l]);
+        c.lw[l] = NULL;
+    }
+    c.w[0].acc = NULL;
     unsigned needed = 1;
     for (unsigned l = 0; l < MAX_LAYERS; l++)
         if (c.ppl[l])
