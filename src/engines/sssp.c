@@ -531,7 +531,8 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
     st.par = ibr__mallocarray(ctx, n, sizeof *st.par);
     st.opar = ibr__mallocarray(ctx, n, sizeof *st.opar);
     if (!s->dlid || !s->group || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !st.cl ||
-        !st.eps || !st.dist || !st.sub || !st.subc || !st.order || !st.coff || !st.ce || !st.cz || !st.par || !st.opar || !st.beyond)
+        !st.eps || !st.dist || !st.sub || !st.subc || !st.order || !st.coff || !st.ce || !st.cz ||
+        !st.par || !st.opar || !st.beyond)
         goto nomem;
     for (uint32_t i = 0; i < t->n_ports; i++)
         s->port_adj[i] = IBR_NONE;
