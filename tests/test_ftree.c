@@ -504,6 +504,60 @@ static void test_partial_trees(void)
     }
 }
 
+/* Port groups of two cables (tests/data/ftree-parallel.net: 4 spines,
+   8 leaves of 6 hosts, two cables between every leaf and spine): both
+   cables of a group carry routes, evenly, and shifts stay congestion-free. */
+static void test_parallel_links(void)
+{
+    size_t len;
+    char *text = ibr_test_read_file(IBR_TEST_DATA "/ftree-parallel.net", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    ibr_fabric *f = NULL;
+    ibr_fabric_create(&f, NULL);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_parse_ibnetdiscover(f, text, len), 0);
+    free(text);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    ibr_result *r = route_ftree(t, NULL, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(shift_max(t, r, NULL, NULL), 1);
+    /* routes toward CA LIDs leaving each up-going cable of each leaf: the
+       two cables to one spine share that spine's routes evenly (the spines
+       themselves are not evenly used: every leaf sends its own 6 CNs'
+       routes down through spines 0, 1, 2, 3, 0, 1, as OpenSM does) */
+    tree tr;
+    tree_init(&tr, t);
+    CU_ASSERT_FATAL(tr.nsw < 255);
+    unsigned worst = 0, groups = 0;
+    for (uint32_t s = 0; s < tr.nsw; s++) {
+        if (tr.level[s] != 1)
+            continue;
+        unsigned per_spine[255] = {0}, first[255] = {0};
+        for (unsigned p = 1; p < 255; p++) {
+            uint32_t up = tr.nbr[(size_t)s * 255 + p];
+            if (up == NOSW || tr.level[up] != 2)
+                continue;
+            unsigned n = 0;
+            for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++)
+                n += is_ca_lid(t, (uint16_t)lid) && ibr_result_lft_port(r, s, (uint16_t)lid) == p;
+            if (per_spine[up]++ == 0) {
+                first[up] = n;
+            } else {
+                unsigned d = n > first[up] ? n - first[up] : first[up] - n;
+                worst = d > worst ? d : worst;
+                groups++;
+                CU_ASSERT(n > 0);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(groups, 32);
+    CU_ASSERT(worst <= 1);
+    tree_free(&tr);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 /* Non-integer constant bisectional bandwidth: leaves with more hosts than
    up-links. A shift cannot do better than ceil(hosts / up-links) on the
    busiest up-link; ftree reaches that bound. */
@@ -1132,6 +1186,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"full trees: minimal, loop-free, shift-optimal, hop matrix", test_full_trees},
         {"partially populated leaves and the dummy CNs", test_partial_trees},
+        {"port groups of parallel cables", test_parallel_links},
         {"non-integer CBB ratios", test_cbb},
         {"fabrics ftree declines, naming the rule", test_declines},
         {"LMC > 0 declines", test_lmc},

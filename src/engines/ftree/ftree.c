@@ -411,6 +411,8 @@ static int build_groups(ftree *ft, const uint32_t *rank)
             fp->port = (uint8_t)p;
             fp->rport = t->ports[nd->port_off + p].remote_port;
             fp->cu = fp->cd = 0;
+            if (ft->grp[g].nports == 1)
+                ft->grp[g].rport1 = fp->rport;
         }
         np = off;
         /* lists: down, sibling, up */
@@ -769,7 +771,10 @@ static void ft_free(ftree *ft)
     ibr__free(ctx, ft->routers);
     ibr__free(ctx, ft->leaves);
     ibr__free(ctx, ft->hops);
-    ibr__free(ctx, ft->port);
+    ibr__free(ctx, ft->batch);
+    ibr__free(ctx, ft->hbatch);
+    ibr__free(ctx, ft->batch_lid);
+    ibr__free(ctx, ft->hbatch_sw);
     ibr__free(ctx, ft->cn_seq);
     ibr__free(ctx, ft->cls_gen);
     ibr__free(ctx, ft->cls_h);
@@ -916,9 +921,8 @@ int ibr__ftree_route(ibr_run *run, void *user)
 
     /* routes */
     ft.hops = ibr__mallocarray(ft.ctx, nsw, 1);
-    ft.port = ibr__mallocarray(ft.ctx, nsw, 1);
     ft.cn_seq = ibr__mallocarray(ft.ctx, (size_t)ft.nleaves * ft.max_cn + 1, sizeof *ft.cn_seq);
-    if (!ft.hops || !ft.port || !ft.cn_seq)
+    if (!ft.hops || !ft.cn_seq)
         goto nomem;
     if ((rc = ibr__ftree_assign(&ft)) < 0 || (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)

@@ -39,7 +39,10 @@ typedef struct ft_group {
     uint32_t remote;  /* switch index, or FT_CA */
     uint32_t ca;      /* CA groups: index into ft->ca (the CA port) */
     uint32_t port0;   /* first entry in ft->ports */
-    uint32_t nports;
+    uint16_t nports;
+    uint8_t rport1;   /* remote port number of the first port (a group of
+                         one port needs no look at ft->ports, whose
+                         counters are then never consulted) */
     uint32_t cu, cd;  /* group counters, as the port counters */
     uint64_t rkey;    /* the remote switch's tuple key (sort tie-break) */
 } ft_group;
@@ -101,7 +104,15 @@ typedef struct ftree {
     /* routing state for the current destination */
     uint16_t lid;           /* LID being routed (0 = dummy / no LID) */
     uint8_t *hops;          /* per switch, FT_NOHOP = none */
-    uint8_t *port;          /* per switch: LFT entry chosen, 255 = none */
+    uint8_t *port;          /* per switch: LFT entry chosen, 255 = none; a
+                               column of batch */
+    /* Routes are kept per destination in columns of batch (and the hop
+       counts of switch destinations in hbatch) and written into the rows
+       of the LFTs and of the hop matrix a batch at a time, in parallel. */
+    uint8_t *batch, *hbatch;
+    uint16_t *batch_lid;    /* LID of each column */
+    uint32_t *hbatch_sw;    /* destination switch of each hbatch column */
+    uint32_t batch_cap, batch_n, hbatch_n;
     /* Pruning. Switches without SIBLING groups whose DOWN groups lead to
        the same set of switches share a class. Once a walk down from one of
        them at h hops is complete, every switch of that set has a route of

@@ -37,21 +37,34 @@
 
 #include "engines/ftree/ftree_int.h"
 
-static ft_port *least_up(ftree *ft, const ft_group *g)
+/* The port of group g with the fewest routes up (or down) through it, the
+   first one on ties; its remote port number goes to *rport. NULL for a
+   group of one port, whose port counters are never consulted. */
+static ft_port *least_up(ftree *ft, const ft_group *g, uint8_t *rport)
 {
+    if (g->nports == 1) {
+        *rport = g->rport1;
+        return NULL;
+    }
     ft_port *p = &ft->ports[g->port0], *best = p;
     for (uint32_t i = 1; i < g->nports; i++)
         if (p[i].cu < best->cu)
             best = &p[i];
+    *rport = best->rport;
     return best;
 }
 
-static ft_port *least_down(ftree *ft, const ft_group *g)
+static ft_port *least_down(ftree *ft, const ft_group *g, uint8_t *rport)
 {
+    if (g->nports == 1) {
+        *rport = g->rport1;
+        return NULL;
+    }
     ft_port *p = &ft->ports[g->port0], *best = p;
     for (uint32_t i = 1; i < g->nports; i++)
         if (p[i].cd < best->cd)
             best = &p[i];
+    *rport = best->rport;
     return best;
 }
 
@@ -116,12 +129,14 @@ static int descend_walk(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
             continue;
         if (h + 1 >= FT_NOHOP || (ft->hops[y] != FT_NOHOP && h + 1 >= ft->hops[y]))
             continue;
-        ft_port *p = least_up(ft, g);
-        ft->port[y] = p->rport;
+        uint8_t rp;
+        ft_port *p = least_up(ft, g, &rp);
+        ft->port[y] = rp;
         ft->hops[y] = (uint8_t)(h + 1);
         if (descend(ft, y, IBR_NONE, h + 1)) {
             created = 1;
-            p->cu++;
+            if (p)
+                p->cu++;
             g->cu++;
             w->changed = 1;
         }
@@ -136,16 +151,16 @@ static int descend_walk(ftree *ft, uint32_t x, uint32_t prev, unsigned h)
     return created;
 }
 
-/* Route the switch above x through group g, port p, if it has no route at
-   least as short yet. */
-static int route_up_to(ftree *ft, uint32_t u, const ft_port *p, unsigned h, int always)
+/* Route the switch u above x to x through its port rport, if it has no
+   route at least as short yet (always: and go on up from u anyway). */
+static int route_up_to(ftree *ft, uint32_t u, uint8_t rport, unsigned h, int always)
 {
     if (h + 1 >= FT_NOHOP)
         return 0;
     if (!always && ft->port[u] != 0xFF && h + 1 >= ft->hops[u])
         return 0;
     if (ft->port[u] == 0xFF || h + 1 < ft->hops[u]) {
-        ft->port[u] = p->rport;
+        ft->port[u] = rport;
         ft->hops[u] = (uint8_t)(h + 1);
     }
     return 1;
@@ -172,21 +187,24 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
     }
     ibr__ftree_sort_down_load(ft, ft->order + w->up, w->nup);
     ft_group *mg = w->nup ? &ft->grp[ft->order[w->up]] : NULL;
-    ft_port *mp = mg && mg->nports ? least_down(ft, mg) : NULL;
-    if (main && mp) {
+    if (main && mg && mg->nports) {
+        uint8_t rp;
+        ft_port *mp = least_down(ft, mg, &rp);
         mg->cd++;
-        mp->cd++;
+        if (mp)
+            mp->cd++;
         /* the main route climbs on even where the switch above already has
            a shorter route (as OpenSM does) */
-        if (route_up_to(ft, mg->remote, mp, h, 1))
+        if (route_up_to(ft, mg->remote, rp, h, 1))
             created |= ascend(ft, mg->remote, x, 1, credit, h + 1);
     }
     for (uint32_t i = main ? 1 : 0; i < w->nup; i++) {
         const ft_group *g = &ft->grp[ft->order[w->up + i]];
         if (g->nports == 0)
             continue;
-        ft_port *p = least_down(ft, g);
-        if (route_up_to(ft, g->remote, p, h, 0))
+        uint8_t rp;
+        least_down(ft, g, &rp);
+        if (route_up_to(ft, g->remote, rp, h, 0))
             created |= ascend(ft, g->remote, x, 0, credit, h + 1);
     }
     if (w->nsib)
@@ -195,14 +213,16 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
         const ft_group *g = &ft->grp[ft->order[w->sib + i]];
         if (g->nports == 0)
             continue;
-        ft_port *p = least_down(ft, g);
-        if (route_up_to(ft, g->remote, p, h, 0) && ascend(ft, g->remote, x, 0, credit, h + 1)) {
+        uint8_t rp;
+        ft_port *p = least_down(ft, g, &rp);
+        if (route_up_to(ft, g->remote, rp, h, 0) && ascend(ft, g->remote, x, 0, credit, h + 1)) {
             created = 1;
             /* OpenSM counts such a route on the main group with the
                sibling's port */
             if (mg)
                 mg->cd++;
-            p->cd++;
+            if (p)
+                p->cd++;
         }
     }
     if (credit == 0 || w->is_leaf)
@@ -307,37 +327,84 @@ int ibr__ftree_classes(ftree *ft)
 
 /* ------------------------------------------------------------------ */
 
-static void begin(ftree *ft, uint16_t lid)
+/* Write the batched columns into the LFT rows (and hop matrix rows) of a
+   block of switches. */
+typedef struct flush_job {
+    ftree *ft;
+    uint32_t block;
+} flush_job;
+
+static int flush_block(void *arg, unsigned worker, size_t i)
 {
-    ft->lid = lid;
-    ft->gen++;
-    memset(ft->hops, FT_NOHOP, ft->nsw);
-    memset(ft->port, 0xFF, ft->nsw);
+    (void)worker;
+    const flush_job *j = arg;
+    ftree *ft = j->ft;
+    ibr_result *r = ft->run->res;
+    size_t n = ft->nsw;
+    uint32_t s0 = (uint32_t)(i * j->block), s1 = s0 + j->block;
+    if (s1 > n)
+        s1 = (uint32_t)n;
+    for (uint32_t s = s0; s < s1; s++) {
+        uint8_t *row = r->lft + (size_t)s * r->lft_size;
+        for (uint32_t k = 0; k < ft->batch_n; k++) {
+            uint8_t v = ft->batch[(size_t)k * n + s];
+            if (v != 0xFF)
+                row[ft->batch_lid[k]] = v;
+        }
+        uint8_t *hrow = r->hops + (size_t)s * n;
+        for (uint32_t k = 0; k < ft->hbatch_n; k++)
+            hrow[ft->hbatch_sw[k]] = ft->hbatch[(size_t)k * n + s];
+    }
+    return 0;
 }
 
-/* Copy the routes found for the current LID into the LFTs. */
-static void commit(ftree *ft)
+static int flush(ftree *ft)
 {
-    if (!ft->lid)
-        return;
-    ibr_result *r = ft->run->res;
-    uint8_t *col = r->lft + ft->lid;
-    size_t stride = r->lft_size;
-    for (uint32_t s = 0; s < ft->nsw; s++)
-        if (ft->port[s] != 0xFF)
-            col[(size_t)s * stride] = ft->port[s];
+    flush_job j = {ft, 64};
+    int rc = 0;
+    if (ft->batch_n || ft->hbatch_n)
+        rc = ibr__parallel_for(ft->run->nthreads, (ft->nsw + j.block - 1) / j.block,
+                               flush_block, &j);
+    ft->batch_n = ft->hbatch_n = 0;
+    return rc;
+}
+
+static int begin(ftree *ft, uint16_t lid)
+{
+    int rc = 0;
+    if (ft->batch_n == ft->batch_cap || ft->hbatch_n == ft->batch_cap)
+        rc = flush(ft);
+    ft->lid = lid;
+    ft->gen++;
+    ft->port = ft->batch + (size_t)ft->batch_n * ft->nsw;
+    memset(ft->hops, FT_NOHOP, ft->nsw);
+    memset(ft->port, 0xFF, ft->nsw);
+    return rc;
+}
+
+/* Keep the routes found for the current LID (a dummy's are dropped); for a
+   switch destination d also its hop counts. */
+static void commit(ftree *ft, uint32_t d)
+{
+    if (ft->lid)
+        ft->batch_lid[ft->batch_n++] = ft->lid;
+    if (d != IBR_NONE) {
+        memcpy(ft->hbatch + (size_t)ft->hbatch_n * ft->nsw, ft->hops, ft->nsw);
+        ft->hbatch_sw[ft->hbatch_n++] = d;
+    }
 }
 
 /* Route one destination hanging off switch x through port xport (0 for the
    switch itself, 0xFF for a dummy). */
-static void route_dest(ftree *ft, uint16_t lid, uint32_t x, uint8_t xport, unsigned hops0,
-                       int main, unsigned credit)
+static int route_dest(ftree *ft, uint16_t lid, uint32_t x, uint8_t xport, unsigned hops0,
+                      int main, unsigned credit)
 {
-    begin(ft, lid);
+    int rc = begin(ft, lid);
     ft->port[x] = xport;
     ft->hops[x] = (uint8_t)hops0;
     ascend(ft, x, IBR_NONE, main, credit, hops0);
-    commit(ft);
+    commit(ft, xport == 0 ? x : IBR_NONE);
+    return rc;
 }
 
 /* connect_roots: every switch above the leaves that has no route to a
@@ -382,11 +449,21 @@ static void connect_roots(ftree *ft)
 int ibr__ftree_assign(ftree *ft)
 {
     ibr_run *run = ft->run;
-    ibr_result *r = run->res;
+    ibr_context *ctx = ft->ctx;
     size_t n = ft->nsw;
     int rc;
-    if ((rc = ibr__result_alloc_hops(r)) < 0 || (rc = ibr__ftree_classes(ft)) < 0)
+    if ((rc = ibr__result_alloc_hops(run->res)) < 0 || (rc = ibr__ftree_classes(ft)) < 0)
         return rc;
+    /* batches of about 2 MB, 16 to 256 destinations */
+    size_t cap = ((size_t)2 << 20) / (n ? n : 1);
+    ft->batch_cap = (uint32_t)(cap < 16 ? 16 : cap > 256 ? 256 : cap);
+    ft->batch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+    ft->hbatch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+    ft->batch_lid = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->batch_lid);
+    ft->hbatch_sw = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->hbatch_sw);
+    if (!ft->batch || !ft->hbatch || !ft->batch_lid || !ft->hbatch_sw)
+        return IBR_ENOMEM;
+    ft->batch_n = ft->hbatch_n = 0;
     uint64_t total = (uint64_t)ft->nleaves * ft->max_cn + ft->nca + ft->nrouters + n, done = 0;
     const char *phase = "ftree: routes";
     if ((rc = ibr_run_progress(run, phase, 0, total)) < 0)
@@ -407,44 +484,43 @@ int ibr__ftree_assign(ftree *ft)
             if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
                 seq[routed++] = g->ca;
         }
-        for (uint32_t k = 0; k < routed; k++) {
+        for (uint32_t k = 0; k < routed && rc == 0; k++) {
             const ft_ca *c = &ft->ca[seq[k]];
-            route_dest(ft, c->lid, x, ft->ports[ft->grp[c->group].port0].port, 1, 1, 0);
+            rc = route_dest(ft, c->lid, x, ft->ports[ft->grp[c->group].port0].port, 1, 1, 0);
         }
-        for (; routed < ft->max_cn; routed++) {
+        for (; routed < ft->max_cn && rc == 0; routed++) {
             seq[routed] = IBR_NONE;
-            route_dest(ft, 0, x, 0xFF, 1, 1, 0);
+            rc = route_dest(ft, 0, x, 0xFF, 1, 1, 0);
         }
         seq += ft->max_cn;
         done += ft->max_cn;
-        if ((i & 15) == 15 && (rc = ibr_run_progress(run, phase, done, total)) < 0)
+        if (rc == 0 && (i & 15) == 15)
+            rc = ibr_run_progress(run, phase, done, total);
+        if (rc < 0)
             return rc;
     }
     /* the other CA ports (I/O nodes may take reverse hops) */
-    for (uint32_t i = 0; i < ft->nca; i++) {
+    for (uint32_t i = 0; i < ft->nca && rc == 0; i++) {
         const ft_ca *c = &ft->ca[i];
-        if (c->role == FT_CN)
-            continue;
-        route_dest(ft, c->lid, c->sw, c->swport, 1, 1,
-                   c->role == FT_IO ? ft->o->max_reverse_hops : 0);
+        if (c->role != FT_CN)
+            rc = route_dest(ft, c->lid, c->sw, c->swport, 1, 1,
+                            c->role == FT_IO ? ft->o->max_reverse_hops : 0);
     }
     /* routers (OpenSM leaves them unrouted): like non-compute CA ports */
-    for (uint32_t i = 0; i < ft->nrouters; i++) {
+    for (uint32_t i = 0; i < ft->nrouters && rc == 0; i++) {
         const ibr__port *pt = &ft->t->ports[ft->routers[i]];
-        route_dest(ft, pt->lid, ft->t->nodes[pt->remote_node].sw, pt->remote_port, 1, 1, 0);
+        rc = route_dest(ft, pt->lid, ft->t->nodes[pt->remote_node].sw, pt->remote_port, 1, 1, 0);
     }
     done += ft->nca + ft->nrouters;
-    if ((rc = ibr_run_progress(run, phase, done, total)) < 0)
+    if (rc < 0 || (rc = ibr_run_progress(run, phase, done, total)) < 0)
         return rc;
     /* switches: not counted in the balance; their hop counts are the
        engine's hop matrix */
-    for (uint32_t d = 0; d < n; d++) {
-        if (ft->sw[d].rank == FT_NORANK)
-            continue;
-        route_dest(ft, ft->sw[d].lid, d, 0, 0, 0, 0);
-        for (uint32_t s = 0; s < n; s++)
-            r->hops[s * n + d] = ft->hops[s];
-    }
+    for (uint32_t d = 0; d < n && rc == 0; d++)
+        if (ft->sw[d].rank != FT_NORANK)
+            rc = route_dest(ft, ft->sw[d].lid, d, 0, 0, 0, 0);
+    if (rc < 0 || (rc = flush(ft)) < 0)
+        return rc;
     if (ft->o->connect_roots) {
         for (uint32_t i = 0; i < ft->t->n_end; i++) {
             const ibr__port *pt = &ft->t->ports[ft->t->end_port[i]];
