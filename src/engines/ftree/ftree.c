@@ -27,8 +27,23 @@
  *    routed and listed in the "opensm-ftree-ca-order.dump" artefact.
  *
  * The tree rank (leaf rank + 1) must be 2..8, at least two leaves must carry
- * CNs, and LMC > 0 is declined (the chain falls back). Time: O(S + P +
- * S*T) for S switches, P ports and T tuple probes (at most 255 per switch).
+ * CNs, and LMC > 0 is declined (the chain falls back). After routing, a
+ * fabric with links within a rank, or I/O nodes given reverse hops, is
+ * checked for credit loops; a loop declines the engine.
+ *
+ * Where ibroute differs from OpenSM 3.3.23 (everything else, tables and CN
+ * order included, is meant to be identical):
+ * - root GUIDs of CAs or CA ports name their switch (OpenSM ignores them);
+ * - every DOWN group is checked for the port-count rule (OpenSM checks the
+ *   first one only, as if comparing group 0 each time);
+ * - router ports are routed like non-compute CA ports (OpenSM leaves them
+ *   without routes);
+ * - the CNs of a leaf are routed in the order its groups have at the
+ *   leaf's turn (OpenSM reads the live list, which routing may re-sort when
+ *   switches hang below a leaf, and then skips CNs);
+ * - credit loops decline instead of being routed.
+ * Time: O(S + P + S*T) for S switches, P ports and T tuple probes (at most
+ * 255 per switch), plus the routing (ftree_route.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>

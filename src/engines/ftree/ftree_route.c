@@ -1,5 +1,6 @@
 /*
- * ftree: route assignment, as OpenSM 3.3's fat-tree routing does it.
+ * ftree: route assignment, as OpenSM 3.3's fat-tree routing does it (its
+ * tables are reproduced byte for byte; tests/opensm/compare_ftree.py).
  *
  * Destinations are routed one at a time, in an order that is the balancing
  * algorithm: the compute nodes leaf by leaf in index order (each leaf
@@ -21,16 +22,28 @@
  *     treatment without counting (only where the switch above has no
  *     shorter route yet), then the SIBLING groups.
  * Routes to a destination therefore go up, then down: an up*down* routing
- * on a ranked tree, so it has no credit loops. I/O nodes may use
- * max_reverse_hops steps down-then-up again (not loop-free in general, as
- * the documentation warns).
+ * on a ranked tree, so it has no credit loops. Links within a rank and the
+ * max_reverse_hops steps of I/O nodes can break that; ftree.c then checks
+ * the routes for a credit loop.
  *
- * The hop counts found for switch destinations become the result's hop
+ * The walks are OpenSM's, but most of OpenSM's work is looking at switches
+ * that already have their route. Switches with the same set of switches
+ * below them share a class (all the spines of a two-level tree, the
+ * switches of a pod above the leaves): once one of them has walked down at
+ * h hops, a walk down from any of them at h hops or more changes nothing
+ * and is skipped. The skipped walks would only re-read state, so the
+ * tables, counters and list orders come out as OpenSM's.
+ *
+ * Routes are gathered per destination (one byte per switch) and written
+ * into the LFT rows a batch of destinations at a time, in parallel. The
+ * hop counts found for switch destinations become the result's hop
  * matrix; a switch pair without a route (two roots, without connect_roots)
  * stays 255 so that the verifier counts it as restricted.
  *
- * Time: O(D·(S + G)) for D destinations over S switches and G port groups,
- * plus the load sorts (insertion sorts on almost sorted lists).
+ * Time: O(D·(S + G')) for D destinations over S switches, where G' counts
+ * the port groups of the walks not skipped (about S per destination in a
+ * full fat tree), plus the load sorts (insertion sorts on almost sorted
+ * lists). 11,664 hosts and 1,620 switches: about 0.2 s on one core.
  */
 #include <stdlib.h>
 #include <string.h>
