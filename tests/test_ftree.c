@@ -840,6 +840,12 @@ static void test_roots(void)
                 tree_free(&tr);
             }
             ibr_result_destroy(r);
+            /* connect_roots on the faulty tree: switch LIDs routed through
+               the last leaf, CA routes still complete and checked */
+            o.connect_roots = 1;
+            r = route_ftree(t, &o, 0);
+            ibr_result_destroy(r);
+            o.connect_roots = 0;
             /* roots that name no switch: ranked from the CAs, but the
                relaxed rules still apply, as in OpenSM */
             uint64_t bogus = 0xdeadbeefULL;

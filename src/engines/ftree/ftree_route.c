@@ -467,9 +467,10 @@ int ibr__ftree_assign(ftree *ft)
     int rc;
     if ((rc = ibr__result_alloc_hops(run->res)) < 0 || (rc = ibr__ftree_classes(ft)) < 0)
         return rc;
-    /* batches of about 2 MB, 16 to 256 destinations */
-    size_t cap = ((size_t)2 << 20) / (n ? n : 1);
-    ft->batch_cap = (uint32_t)(cap < 16 ? 16 : cap > 256 ? 256 : cap);
+    /* batches of about 4 MB, 64 to 2048 destinations: few enough that
+       starting the workers of each flush costs little */
+    size_t cap = ((size_t)4 << 20) / (n ? n : 1);
+    ft->batch_cap = (uint32_t)(cap < 64 ? 64 : cap > 2048 ? 2048 : cap);
     ft->batch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
     ft->hbatch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
     ft->batch_lid = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->batch_lid);
