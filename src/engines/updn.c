@@ -23,6 +23,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/buffer.h"
@@ -31,15 +32,36 @@
 
 #define RANK_INF UINT32_MAX
 
+/*
+ * Every switch has a key; a step toward a smaller key is UP. updn: key =
+ * (rank, id), rank being the distance from the roots. dnup: key = (rank,
+ * -depth, id), rank being the distance from the switches that carry end
+ * nodes and depth the distance to the deepest switch. Keys are distinct,
+ * so the orientation of the links is acyclic.
+ *
+ * A legal route is a run of first-phase steps then a run of second-phase
+ * steps: UP* DOWN* for updn, DOWN* UP* for dnup. Forwarding tables hold one
+ * port per (switch, destination) whatever way a packet arrived, so the
+ * choice must be legal for every arrival: a switch from which the
+ * destination can be reached by second-phase steps alone always takes
+ * such a step (P, the length of that path), and only the others take a
+ * first-phase step toward the neighbour with the shortest legal route (L).
+ * A packet that entered a switch by a second-phase step therefore always
+ * continues with one, every route is legal, and the channel dependencies
+ * are acyclic.
+ *
+ * OpenSM computes the hop counts with one search per destination that
+ * keeps a single direction state per switch and re-queues a switch with
+ * the direction of whichever port improved last; on graphs with links
+ * between equal ranks this admits second-phase-then-first-phase routes and
+ * credit loops. On trees both give the same candidate ports.
+ */
 enum { DIR_UP = 0, DIR_DOWN = 1 };
 
 typedef struct ud_worker {
-    uint8_t *hv;      /* per adjacency entry: hops to the destination via it */
-    uint8_t *least;   /* per switch */
-    uint8_t *state;   /* per switch: direction of the step that reached it */
-    uint8_t *queued;  /* per switch */
-    uint32_t *queue;  /* ring of n_sw */
-    unsigned maxhops;
+    uint8_t *p;       /* per switch: second-phase-only distance */
+    uint8_t *l;       /* per switch: legal route length */
+    uint32_t *queue;  /* n_sw */
 } ud_worker;
 
 typedef struct ud_job {
@@ -47,122 +69,120 @@ typedef struct ud_job {
     int dnup;
     const uint32_t *rank;
     const uint64_t *id;
-    const uint32_t *depth;   /* dnup: distance to the deepest switch, ties */
-    const uint32_t *rev;     /* adjacency entry of the other direction */
-    const uint8_t *plain;    /* connect_roots (updn): unconstrained hops, or NULL */
-    unsigned penalty;        /* connect_roots (dnup): extra hops of an illegal step */
+    const uint32_t *depth;   /* dnup: distance to the deepest switch */
+    const uint32_t *order;   /* switches by ascending key */
+    const uint8_t *plain;    /* unconstrained hops (connect_roots), or NULL */
     uint8_t *least;          /* n_sw x n_sw, row = from */
     uint64_t *mask;          /* (n_sw x n_sw) x words candidate bits */
     unsigned words;
     ud_worker *w;
 } ud_job;
 
-/* Direction of the step from a to b as the search walks away from the
-   destination. */
-static int step_dir(const ud_job *j, uint32_t a, uint32_t b)
+/* Is key(a) > key(b), i.e. is the step a -> b UP? */
+static int is_up(const ud_job *j, uint32_t a, uint32_t b)
 {
     uint32_t ra = j->rank[a], rb = j->rank[b];
-    if (!j->dnup && ra == 0 && rb == 0)
-        return DIR_UP;
-    if (ra < rb)
-        return DIR_DOWN;
-    if (ra > rb)
-        return DIR_UP;
-    /* dnup: between equal ranks, DOWN leads toward the deepest switch, so
-       that every switch has a DOWN path to it and the order stays total */
+    if (ra != rb)
+        return rb < ra;
     if (j->dnup && j->depth[a] != j->depth[b])
-        return j->depth[b] < j->depth[a] ? DIR_DOWN : DIR_UP;
-    return j->id[a] > j->id[b] ? DIR_UP : DIR_DOWN;
+        return j->depth[b] > j->depth[a];
+    return j->id[b] < j->id[a];
 }
 
-static void store_column(const ud_job *j, uint32_t r, const uint8_t *least, const uint8_t *hv)
+/* Direction of the second phase: DOWN for updn, UP for dnup. */
+static int second_phase(const ud_job *j, uint32_t a, uint32_t b)
+{
+    return j->dnup ? is_up(j, a, b) : !is_up(j, a, b);
+}
+
+static void set_bit(uint64_t *m, uint32_t k)
+{
+    m[k >> 6] |= 1ULL << (k & 63);
+}
+
+/* Plain shortest-path candidates of switch b toward r (connect_roots). */
+static void plain_column_entry(const ud_job *j, uint32_t b, uint32_t r, uint64_t *m)
 {
     const ibr_topo *t = j->t;
     size_t n = t->n_sw;
-    for (uint32_t b = 0; b < n; b++) {
-        j->least[(size_t)b * n + r] = least[b];
-        uint64_t *m = j->mask + ((size_t)b * n + r) * j->words;
-        memset(m, 0, j->words * sizeof *m);
-        if (b == r || least[b] == 255)
-            continue;
-        for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++)
-            if (hv[e] == least[b]) {
-                uint32_t k = e - t->adj_off[b];
-                m[k >> 6] |= 1ULL << (k & 63);
-            }
-    }
+    unsigned hb = j->plain[(size_t)b * n + r];
+    j->least[(size_t)b * n + r] = (uint8_t)hb;
+    if (b == r || hb == 255)
+        return;
+    for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++)
+        if (j->plain[(size_t)t->adj[e].sw * n + r] + 1u == hb)
+            set_bit(m, e - t->adj_off[b]);
 }
 
-static int bfs_dest(void *arg, unsigned worker, size_t ri)
+static int route_dest(void *arg, unsigned worker, size_t ri)
 {
     const ud_job *j = arg;
     const ibr_topo *t = j->t;
     ud_worker *w = &j->w[worker];
     uint32_t r = (uint32_t)ri;
     size_t n = t->n_sw;
-    if (j->plain && j->rank[r] == 0) {
-        /* connect_roots: routes toward a root are plain shortest paths */
-        const uint8_t *col = j->plain;
-        for (uint32_t b = 0; b < n; b++)
-            w->least[b] = col[(size_t)b * n + r];
-        for (uint32_t b = 0; b < n; b++)
-            for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
-                unsigned hn = col[(size_t)t->adj[e].sw * n + r];
-                w->hv[e] = hn < 254 ? (uint8_t)(hn + 1) : 255;
-            }
-        store_column(j, r, w->least, w->hv);
-        return 0;
-    }
-    memset(w->hv, 255, t->n_adj ? t->n_adj : 1);
-    memset(w->least, 255, n);
-    memset(w->queued, 0, n);
-    uint32_t head = 0, count = 0;
-    w->least[r] = 0;
-    w->state[r] = j->dnup ? DIR_DOWN : DIR_UP;
-    w->queued[r] = 1;
-    w->queue[0] = r;
-    count = 1;
-    while (count) {
-        uint32_t u = w->queue[head];
-        head = head + 1 == n ? 0 : head + 1;
-        count--;
-        w->queued[u] = 0;
-        int cur = w->state[u];
-        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+    /* updn connect_roots: routes toward a root are plain shortest paths */
+    int plain_dest = j->plain && !j->dnup && j->rank[r] == 0;
+    /* P: breadth-first search from r against second-phase steps */
+    memset(w->p, 255, n);
+    w->p[r] = 0;
+    uint32_t head = 0, tail = 0;
+    w->queue[tail++] = r;
+    while (head < tail) {
+        uint32_t a = w->queue[head++];
+        if (w->p[a] >= 254)
+            continue;
+        for (uint32_t e = t->adj_off[a]; e < t->adj_off[a + 1]; e++) {
             uint32_t b = t->adj[e].sw;
-            int nd = step_dir(j, u, b);
-            unsigned h = w->least[u];
-            /* updn: no UP after DOWN; dnup: no DOWN after UP */
-            int illegal = j->dnup ? (cur == DIR_UP && nd == DIR_DOWN)
-                                  : (cur == DIR_DOWN && nd == DIR_UP);
-            if (illegal) {
-                if (!j->penalty)
-                    continue;
-                h += j->penalty;
-                if (h >= 64)
-                    continue;
-            }
-            uint32_t back = j->rev[e];
-            if (h + 1 < w->hv[back]) {
-                w->hv[back] = (uint8_t)(h + 1);
-                if (h + 1 < w->least[b])
-                    w->least[b] = (uint8_t)(h + 1);
-                if (h + 1 > w->maxhops)
-                    w->maxhops = h + 1;
-                if (!w->queued[b]) {
-                    w->state[b] = (uint8_t)nd;
-                    w->queued[b] = 1;
-                    uint32_t tail = head + count;
-                    if (tail >= n)
-                        tail -= (uint32_t)n;
-                    w->queue[tail] = b;
-                    count++;
-                }
+            if (w->p[b] == 255 && second_phase(j, b, a)) {
+                w->p[b] = (uint8_t)(w->p[a] + 1);
+                w->queue[tail++] = b;
             }
         }
     }
-    store_column(j, r, w->least, w->hv);
+    /* L: switches in the order where first-phase neighbours come first */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = j->order[j->dnup ? n - 1 - i : i];
+        unsigned lb = w->p[b];
+        if (lb == 255) {
+            for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
+                uint32_t a = t->adj[e].sw;
+                if (!second_phase(j, b, a) && w->l[a] + 1u < lb)
+                    lb = w->l[a] + 1u;
+            }
+        }
+        w->l[b] = (uint8_t)(lb > 255 ? 255 : lb);
+    }
+    for (uint32_t b = 0; b < n; b++) {
+        uint64_t *m = j->mask + ((size_t)b * n + r) * j->words;
+        memset(m, 0, j->words * sizeof *m);
+        if (plain_dest || (j->plain && j->dnup && w->l[b] == 255)) {
+            /* connect_roots: plain shortest paths (may break the rule) */
+            plain_column_entry(j, b, r, m);
+            continue;
+        }
+        j->least[(size_t)b * n + r] = w->l[b];
+        if (b == r || w->l[b] == 255)
+            continue;
+        int second = w->p[b] != 255;
+        for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
+            uint32_t a = t->adj[e].sw;
+            if (second_phase(j, b, a) != second)
+                continue;
+            unsigned want = second ? w->p[b] : w->l[b];
+            if ((second ? w->p[a] : w->l[a]) + 1u == want)
+                set_bit(m, e - t->adj_off[b]);
+        }
+    }
     return 0;
+}
+
+static int cmp_key(const void *x, const void *y, void *arg)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    if (a == b)
+        return 0;
+    return is_up(arg, a, b) ? 1 : -1;
 }
 
 typedef struct ud_cands {
@@ -320,15 +340,15 @@ static int route_updown(ibr_run *run, int dnup)
     uint32_t *eps = ibr__mallocarray(ctx, n, sizeof *eps);
     uint32_t *queue = ibr__mallocarray(ctx, n, sizeof *queue);
     uint64_t *id = ibr__mallocarray(ctx, n, sizeof *id);
-    uint32_t *rev = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *rev);
-    uint32_t *port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *port_adj);
+    uint32_t *order = ibr__mallocarray(ctx, n, sizeof *order);
+    uint32_t *q2 = ibr__mallocarray(ctx, n, sizeof *q2);
     uint32_t *depth = ibr__mallocarray(ctx, n, sizeof *depth);
     uint8_t *plain = NULL, *least = NULL;
     uint64_t *mask = NULL;
     ud_worker *w = ibr__calloc(ctx, nw, sizeof *w);
     ud_job j;
     memset(&j, 0, sizeof j);
-    if (!rank || !eps || !queue || !id || !rev || !port_adj || !depth || !w)
+    if (!rank || !eps || !queue || !id || !order || !q2 || !depth || !w)
         goto nomem;
 
     /* ranks */
@@ -387,71 +407,50 @@ static int route_updown(ibr_run *run, int dnup)
     if (!dnup && (rc = roots_artifact(run, t, rank)) < 0)
         goto nomem;
 
-    /* reverse adjacency */
-    for (uint32_t i = 0; i < t->n_ports; i++)
-        port_adj[i] = IBR_NONE;
     uint32_t maxdeg = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        uint32_t deg = t->adj_off[s + 1] - t->adj_off[s];
-        if (deg > maxdeg)
-            maxdeg = deg;
-        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-            port_adj[t->nodes[t->sw_node[s]].port_off + t->adj[e].port] = e;
-    }
     for (uint32_t s = 0; s < n; s++)
-        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-            rev[e] = port_adj[t->nodes[t->sw_node[t->adj[e].sw]].port_off + t->adj[e].rport];
-
+        if (t->adj_off[s + 1] - t->adj_off[s] > maxdeg)
+            maxdeg = t->adj_off[s + 1] - t->adj_off[s];
+    j.t = t;
+    j.dnup = dnup;
+    j.rank = rank;
+    j.id = id;
+    j.depth = depth;
     j.words = maxdeg ? (maxdeg + 63) / 64 : 1;
     least = ibr__mallocarray(ctx, n * n, 1);
     mask = ibr__mallocarray(ctx, n * n * j.words, sizeof *mask);
     if (!least || !mask)
         goto nomem;
     for (unsigned i = 0; i < nw; i++) {
-        w[i].hv = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, 1);
-        w[i].least = ibr__mallocarray(ctx, n, 1);
-        w[i].state = ibr__mallocarray(ctx, n, 1);
-        w[i].queued = ibr__mallocarray(ctx, n, 1);
+        w[i].p = ibr__mallocarray(ctx, n, 1);
+        w[i].l = ibr__mallocarray(ctx, n, 1);
         w[i].queue = ibr__mallocarray(ctx, n, sizeof *w[i].queue);
-        if (!w[i].hv || !w[i].least || !w[i].state || !w[i].queued || !w[i].queue)
+        if (!w[i].p || !w[i].l || !w[i].queue)
             goto nomem;
     }
-    j.t = t;
-    j.dnup = dnup;
-    j.rank = rank;
-    j.id = id;
-    j.depth = depth;
-    j.rev = rev;
+    /* switches by ascending key */
+    for (uint32_t s = 0; s < n; s++)
+        order[s] = s;
+    qsort_r(order, n, sizeof *order, cmp_key, &j);
+    j.order = order;
     j.least = least;
     j.mask = mask;
     j.w = w;
-    if (o->connect_roots && !dnup) {
+    if (o->connect_roots) {
         if (!plain && (rc = ibr__switch_hops(&plain, t, nw)) < 0)
             goto nomem;
         j.plain = plain;
     }
     if ((rc = ibr_run_progress(run, name, 0, 2)) < 0)
         goto out;
-    if ((rc = ibr__parallel_for(nw, n, bfs_dest, &j)) < 0)
+    if ((rc = ibr__parallel_for(nw, n, route_dest, &j)) < 0)
         goto out;
-    if (dnup && o->connect_roots) {
-        /* OpenSM's dnup connect_roots: search again, allowing the illegal
-           step at a penalty of one more than the longest legal route */
-        unsigned maxh = 0;
-        for (unsigned i = 0; i < nw; i++)
-            if (w[i].maxhops > maxh)
-                maxh = w[i].maxhops;
-        j.penalty = maxh + 1;
-        if ((rc = ibr__parallel_for(nw, n, bfs_dest, &j)) < 0)
-            goto out;
-    }
     if ((rc = ibr_run_progress(run, name, 1, 2)) < 0)
         goto out;
     /* every pair of switches carrying end nodes that the topology connects
        must be connected under the rules too, or the engine does not apply */
     {
         uint32_t *comp = queue; /* reuse: component labels */
-        uint32_t *q2 = port_adj; /* reuse: BFS queue (n_ports >= n_sw) */
         for (uint32_t s = 0; s < n; s++)
             comp[s] = RANK_INF;
         for (uint32_t s0 = 0; s0 < n; s0++) {
@@ -503,10 +502,8 @@ nomem:
 out:
     if (w)
         for (unsigned i = 0; i < nw; i++) {
-            ibr__free(ctx, w[i].hv);
-            ibr__free(ctx, w[i].least);
-            ibr__free(ctx, w[i].state);
-            ibr__free(ctx, w[i].queued);
+            ibr__free(ctx, w[i].p);
+            ibr__free(ctx, w[i].l);
             ibr__free(ctx, w[i].queue);
         }
     ibr__free(ctx, w);
@@ -514,8 +511,8 @@ out:
     ibr__free(ctx, eps);
     ibr__free(ctx, queue);
     ibr__free(ctx, id);
-    ibr__free(ctx, rev);
-    ibr__free(ctx, port_adj);
+    ibr__free(ctx, order);
+    ibr__free(ctx, q2);
     ibr__free(ctx, depth);
     ibr__free(ctx, plain);
     ibr__free(ctx, least);
