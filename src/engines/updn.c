@@ -1,21 +1,25 @@
 /*
- * updn and dnup: minimum-hop routing restricted to legal up/down paths, as
- * OpenSM 3.3 does it, so that the routes have no credit loops.
+ * updn and dnup: routing restricted to legal up/down paths, as OpenSM 3.3
+ * does it, so that the routes have no credit loops.
  *
  * updn ranks switches by their distance from root switches (given, or
  * found by OpenSM's hop-histogram heuristic); dnup ranks them by their
  * distance from the switches that carry end nodes. A link then points UP
  * toward the smaller rank (ties broken by node GUID, or by the ids map),
  * and a route may never go UP after it went DOWN (updn) or DOWN after UP
- * (dnup). For every destination switch a breadth-first search that tracks
- * the direction of the last step computes the legal hop count of every
- * port; the shared LFT builder (ucast.c) then balances destinations over
- * the ports with the least legal hop count, exactly as minhop does.
+ * (dnup). For every destination switch two searches give each switch its
+ * legal candidate ports (see route_dest below); the shared LFT builder
+ * (ucast.c) then balances destinations over them, exactly as minhop does.
+ * On trees the tables are OpenSM's, byte for byte.
  *
- * Where OpenSM's dnup treats links between switches of equal rank as
- * "EQUAL" steps allowed in any direction (which lets a torus whose switches
- * all carry hosts route with credit loops), ibroute breaks the tie by node
- * GUID as updn does, so dnup keeps its promise of deadlock freedom.
+ * Where ibroute differs from OpenSM, to keep the promise of deadlock
+ * freedom: OpenSM's single-state search admits illegal routes on graphs
+ * with links between equal ranks (credit loops on random graphs), and its
+ * dnup treats links between switches of equal rank as "EQUAL" steps
+ * allowed in any direction (credit loops on a torus whose switches all
+ * carry hosts). ibroute orders equal ranks (dnup: toward the deepest
+ * switch, then by GUID) and makes every forwarding choice legal for every
+ * packet that can reach it.
  *
  * Time: O(S·(S+E)) for the searches (parallel over destinations) plus the
  * LFT builder. Memory: S^2 bytes of hop counts and S^2·ceil(P/64) words of
