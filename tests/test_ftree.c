@@ -1156,6 +1156,30 @@ static void test_determinism(void)
     ibr_topo_destroy(t);
 }
 
+static int cancel_after(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    int *calls = user;
+    CU_ASSERT_PTR_NOT_NULL(strstr(phase, "ftree"));
+    return ++*calls >= 2;
+}
+
+static void test_progress_cancel(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=3,radix=8");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int calls = 0;
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.progress = cancel_after;
+    o.progress_user = &calls;
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree", &o), IBR_ECANCELED);
+    CU_ASSERT_EQUAL(calls, 2);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 static void test_oom(void)
 {
     ibr_test_alloc st = {-1, 0, 0};
@@ -1201,6 +1225,7 @@ int main(void)
         {"compute nodes, I/O nodes and reverse hops", test_cn_io},
         {"connect_roots", test_connect_roots},
         {"determinism", test_determinism},
+        {"progress and cancellation", test_progress_cancel},
         {"allocation failure", test_oom},
         CU_TEST_INFO_NULL,
     };
