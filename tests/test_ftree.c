@@ -653,7 +653,7 @@ static void test_declines(void)
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         ibr_topo *t = ibr_test_topo(NULL, specs[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-        expect_decline(t, NULL, "rank 0", "not a fat tree");
+        expect_decline(t, NULL, "rank 0", "e.g. switch 0x");
         /* with fallback the chain routes with minhop and keeps the reason */
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree", NULL), 0);

@@ -876,10 +876,17 @@ int ibr__ftree_route(ibr_run *run, void *user)
         ibr__log(ft.ctx, IBR_LOG_INFO, "ftree: %u switch(es) left unranked and dropped",
                  nsw - ranked);
     if (ft.max_rank == 0 && ranked > 1) {
+        /* name two cabled switches, both at rank 0 */
+        uint32_t a = 0;
+        while (a < nsw && (rank[a] == FT_NORANK || t->adj_off[a] == t->adj_off[a + 1]))
+            a++;
+        uint64_t ga = a < nsw ? sw_guid(&ft, a) : 0;
+        uint64_t gb = a < nsw ? sw_guid(&ft, t->adj[t->adj_off[a]].sw) : 0;
         rc = ibr__run_decline(run,
                               "ranking from the CAs puts all %u switches at rank 0 (each "
-                              "carries CAs, as in a torus or mesh): not a fat tree",
-                              ranked);
+                              "carries CAs, as in a torus or mesh; e.g. switch 0x%016" PRIx64
+                              " and its neighbour 0x%016" PRIx64 "): not a fat tree",
+                              ranked, ga, gb);
         goto out;
     }
 
