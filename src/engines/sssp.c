@@ -32,8 +32,9 @@
  *
  * On the fabrics of the OpenSM comparison (fat trees, tori, meshes,
  * hypercubes, dragonflies and random graphs, with and without faults)
- * these give a busiest link 10-35 % below OpenSM's sssp, at two to three
- * times the work of the first pass.
+ * these give a busiest link up to a third below OpenSM's sssp (typically
+ * 20-30 % on irregular fabrics, never above it), at two to three times the
+ * work of the first pass.
  *
  * OpenSM gives every edge the weight P^2 + load (P = number of LIDs) and
  * runs Dijkstra over a heap, so that the hop count dominates as long as the
