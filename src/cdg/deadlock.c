@@ -40,6 +40,21 @@ static unsigned vls_in_use(const ibr_result *r)
     return maxvl + 1;
 }
 
+/* Does every SL2VL table map each SL to the VL of the same number? */
+static int sl2vl_identity(const ibr_result *r)
+{
+    const ibr_topo *t = r->topo;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+        const uint8_t *tab = r->sl2vl + r->sl2vl_off[s];
+        for (size_t i = 0; i < w * w; i++)
+            for (unsigned sl = 0; sl < 15; sl++)
+                if (tab[i * 16 + sl] != sl)
+                    return 0;
+    }
+    return 1;
+}
+
 typedef struct dl_state {
     const ibr_topo *t;
     const ibr_result *r;
@@ -106,6 +121,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
     uint32_t nch = t->n_adj * st.nvl;
     uint8_t *srcsw = NULL;
     uint8_t *trans = NULL; /* 64 LFT columns, transposed */
+    uint16_t *slmask = NULL; /* per switch: SLs its hosts use toward a LID */
     int rc = ibr__cdg_create(&st.g, ctx, nch);
     if (rc < 0)
         return rc;
@@ -114,7 +130,8 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
     st.memo_sls = ibr__mallocarray(ctx, nch ? nch : 1, sizeof *st.memo_sls);
     srcsw = ibr__calloc(ctx, t->n_sw ? t->n_sw : 1, 1);
     trans = ibr__mallocarray(ctx, (t->n_sw ? t->n_sw : 1) * (size_t)64, 1);
-    if (!st.port_adj || !st.memo_epoch || !st.memo_sls || !srcsw || !trans) {
+    slmask = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *slmask);
+    if (!st.port_adj || !st.memo_epoch || !st.memo_sls || !srcsw || !trans || !slmask) {
         rc = IBR_ENOMEM;
         goto out;
     }
@@ -128,9 +145,12 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
         if (t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
             srcsw[t->nodes[pt->remote_node].sw] = 1;
     }
-    /* With one SL per destination and no SL2VL tables, every host behind a
-       switch takes the same path: walk once per source switch. */
-    int per_switch = r->sl_mode != IBR_SL_PER_PAIR && !r->sl2vl;
+    /* Without SL2VL tables (or with identity ones) the VL of a hop does not
+       depend on the port a packet entered by, so every host behind a switch
+       that uses the same SL takes the same path: walk once per (source
+       switch, SL). With one SL per destination that is once per switch. */
+    int in_port_free = !r->sl2vl || sl2vl_identity(r);
+    int per_switch = r->sl_mode != IBR_SL_PER_PAIR && in_port_free;
     for (unsigned lid = 1; lid <= t->max_lid; lid++) {
         if ((lid - 1) % 64 == 0) {
             /* columns lid .. lid + 63, one contiguous read per switch */
@@ -158,16 +178,28 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
                     goto out;
             continue;
         }
+        /* per-pair SLs: the end ports are the first source slots */
+        if (in_port_free)
+            memset(slmask, 0, t->n_sw * sizeof *slmask);
         for (uint32_t i = 0; i < t->n_end; i++) {
             uint32_t gp = t->end_port[i];
             const ibr__port *pt = &t->ports[gp];
             if (gp == owner || t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
                 continue;
-            unsigned sl = ibr_result_path_sl(r, pt->lid, (uint16_t)lid);
-            rc = walk(&st, t->nodes[pt->remote_node].sw, pt->remote_port, sl, lid, dsw);
+            unsigned sl = r->sl ? r->sl[(size_t)i * r->lft_size + lid] & 15 : 0;
+            uint32_t s = t->nodes[pt->remote_node].sw;
+            if (in_port_free) {
+                slmask[s] |= (uint16_t)(1u << sl);
+                continue;
+            }
+            rc = walk(&st, s, pt->remote_port, sl, lid, dsw);
             if (rc < 0)
                 goto out;
         }
+        for (uint32_t s = 0; in_port_free && s < t->n_sw; s++)
+            for (unsigned sl = 0; sl < 16; sl++)
+                if ((slmask[s] & (1u << sl)) && (rc = walk(&st, s, 0, sl, lid, dsw)) < 0)
+                    goto out;
     }
     rc = ibr__cdg_find_cycle(st.g, cycle, len);
     if (rc == 0 && *len) {
@@ -183,6 +215,7 @@ out:
     ibr__free(ctx, st.memo_sls);
     ibr__free(ctx, srcsw);
     ibr__free(ctx, trans);
+    ibr__free(ctx, slmask);
     return rc;
 }
 
