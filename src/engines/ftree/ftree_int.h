@@ -60,6 +60,9 @@ typedef struct ft_sw {
     uint16_t lid;     /* switch LID (0 = none) */
     uint8_t is_leaf;  /* leaf rank and carries a compute node */
     uint8_t changed;  /* an up-counter of a DOWN group moved since sorting */
+    uint8_t up_dirty; /* a down-counter of an UP group moved since sorting
+                         (OpenSM sorts at every visit; a sorted list needs
+                         none) */
     uint8_t has_ca;   /* a DOWN group leads to a CA port */
     uint8_t sw_down;  /* a DOWN group leads to a switch */
     uint8_t has_end;  /* end ports are cabled to it (connect_roots) */

@@ -198,12 +198,16 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
         }
         return created;
     }
-    ibr__ftree_sort_down_load(ft, ft->order + w->up, w->nup);
+    if (w->up_dirty) {
+        ibr__ftree_sort_down_load(ft, ft->order + w->up, w->nup);
+        w->up_dirty = 0;
+    }
     ft_group *mg = w->nup ? &ft->grp[ft->order[w->up]] : NULL;
     if (main && mg && mg->nports) {
         uint8_t rp;
         ft_port *mp = least_down(ft, mg, &rp);
         mg->cd++;
+        w->up_dirty = 1;
         if (mp)
             mp->cd++;
         /* the main route climbs on even where the switch above already has
@@ -232,8 +236,10 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
             created = 1;
             /* OpenSM counts such a route on the main group with the
                sibling's port */
-            if (mg)
+            if (mg) {
                 mg->cd++;
+                w->up_dirty = 1;
+            }
             if (p)
                 p->cd++;
         }
@@ -281,6 +287,7 @@ int ibr__ftree_classes(ftree *ft)
         ft_sw *w = &ft->sw[s];
         w->cls = IBR_NONE;
         w->has_ca = w->sw_down = 0;
+        w->up_dirty = 1;
         for (uint32_t k = 0; k < w->ndown; k++) {
             if (ft->grp[ft->order[w->down + k]].remote == FT_CA)
                 w->has_ca = 1;
