@@ -38,7 +38,8 @@ typedef struct ibr_verify_report {
     uint64_t spurious;             /**< routes toward LIDs that no port owns */
     /** (switch, LID) pairs without a route that the engine's own rules make
      *  unreachable, as its hop matrix (ibr_result_hops()) says: for example
-     *  one spine switch to another under up/down. Not an error; these pairs
+     *  one spine switch to another under up/down, or LIDs beyond the
+     *  ibr_options::lmc the routing was asked for. Not an error; these pairs
      *  are left out of routes_checked and of the end-to-end pairs. */
     uint64_t restricted;
     uint64_t nonminimal;           /**< routes longer than the shortest path */

@@ -216,6 +216,8 @@ struct ibr_result {
     char engine[64];
     char last_error[IBR_ERRMSG_SIZE];
     uint64_t seed;
+    unsigned int lmc_cap; /* ibr_options::lmc of the routing: LIDs past the
+                             first 2^lmc_cap of a port were not asked for */
     ibr__attempt *attempts;
     size_t n_attempts;
     size_t lft_size;      /* max_lid + 1 */

@@ -38,6 +38,7 @@ int ibr__result_new(ibr_result **out, const ibr_topo *t)
     r->topo = t;
     r->lft_size = (size_t)t->max_lid + 1;
     r->vls_used = 1;
+    r->lmc_cap = 7;
     *out = r;
     return 0;
 }

@@ -183,6 +183,7 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
     if (rc < 0)
         return fail_result(r, rc);
     r->seed = run.opts.seed;
+    r->lmc_cap = run.opts.lmc == IBR_LMC_TOPO ? 7 : run.opts.lmc;
     run.nthreads = ibr__resolve_threads(run.opts.threads);
 
     /* parse the chain */

@@ -49,6 +49,7 @@ typedef struct vstate {
     uint32_t *fail_sw;   /* per switch: where its route failed */
     uint32_t *stack;
     const uint32_t *srcw; /* per switch: end ports attached (sources) */
+    int beyond_lmc;       /* current LID is past the LMC the routing asked for */
     uint64_t *acc;
     uint32_t *bucket_off;
     uint32_t *bucket;
@@ -60,7 +61,7 @@ typedef struct vstate {
    its rules (e.g. spine to spine under up/down)? */
 static int restricted(const vstate *v, uint32_t s, uint32_t dsw)
 {
-    return v->r->hops && v->r->hops[(size_t)s * v->t->n_sw + dsw] == 255;
+    return v->beyond_lmc || (v->r->hops && v->r->hops[(size_t)s * v->t->n_sw + dsw] == 255);
 }
 
 static const char *node_label(const ibr_topo *t, uint32_t sw, char *buf, size_t n)
@@ -146,6 +147,7 @@ static void check_lid(vstate *v, unsigned lid)
     }
     uint32_t dsw = t->lid_sw[lid];
     unsigned dport = t->lid_swport[lid];
+    v->beyond_lmc = ((lid - t->ports[owner].lid) >> v->r->lmc_cap) != 0;
     if (dsw == IBR_NONE) {
         rep->unreachable += nsw;
         return;
