@@ -365,6 +365,7 @@ def main():
             if v_osm.get("pairs_ok") == v_osm.get("pairs"):
                 problems.append("OpenSM routed every host pair: nothing to decline")
             raise Done()
+        if route.get("engine") != eng or route.get("status") != "IBR_OK":
             raise Fail("ibroute did not route with %s: %s" % (eng, route.get("error")))
         restricted = route["verify"]["restricted"]
         summary["ibroute_restricted"] = restricted
