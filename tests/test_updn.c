@@ -139,7 +139,9 @@ static void test_updn_trees(void)
 {
     static const char *specs[] = {"fattree:levels=2,radix=8", "fattree:levels=3,radix=8",
                                   "fattree:levels=3,radix=12,hosts=3", "xgft:h=3,m=4.4.6,w=1.2.3",
-                                  "fattree:levels=3,radix=16"};
+                                  "fattree:levels=3,radix=16",
+                                  /* leaves pass the heuristic too: only the top stays */
+                                  "fattree:levels=2,radix=24"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         for (int faults = 0; faults <= 1; faults++) {
             ibr_fabric *f = NULL;

@@ -282,6 +282,34 @@ static unsigned find_roots(const ibr_topo *t, const uint8_t *hops, const uint32_
     return roots;
 }
 
+/* On large fat trees a leaf's own hosts fall below the heuristic's 5 %
+   threshold, so leaves and middle switches pass the test too and every
+   switch is a root (OpenSM then routes plain min-hop through links it lets
+   go up both ways between roots). Keep only the roots farthest from the
+   switches that carry end nodes: the top of the tree. height is scratch
+   (n_sw), queue too. Returns the number of roots kept. */
+static unsigned keep_highest_roots(const ibr_topo *t, const uint32_t *eps, uint32_t *rank,
+                                   uint32_t *height, uint32_t *queue)
+{
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        height[s] = eps[s] ? 0 : RANK_INF;
+    rank_bfs(t, height, queue);
+    uint32_t top = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        if (rank[s] == 0 && height[s] != RANK_INF && height[s] > top)
+            top = height[s];
+    unsigned kept = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        if (rank[s] != 0)
+            continue;
+        if (height[s] == top)
+            kept++;
+        else
+            rank[s] = RANK_INF;
+    }
+    return kept;
+}
+
 /* Roots from the options: switch GUIDs, or end-port / node GUIDs meaning
    the switch they are cabled to. */
 static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *rank,
@@ -390,6 +418,7 @@ static int route_updown(ibr_run *run, int dnup)
                                        "like a tree); give root GUIDs");
             goto out;
         }
+        roots = keep_highest_roots(t, eps, rank, depth, queue);
     }
     rank_bfs(t, rank, queue);
     if (dnup) {
