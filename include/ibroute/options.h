@@ -101,9 +101,10 @@ typedef struct ibr_options {
     int connect_roots;
     /** ftree: reverse hops allowed for I/O nodes. Default 0. */
     unsigned int max_reverse_hops;
-    /** Worker threads: 0 = one per online CPU (default; at most 64), 1 =
-     *  single threaded, at most 1024. Results are identical whatever the
-     *  count. */
+    /** Worker threads: 0 = automatic (default: one per online CPU, at most
+     *  64, or one thread for fabrics small enough that starting workers
+     *  costs more than it saves: switches x LIDs below 2^18), 1 = single
+     *  threaded, at most 1024. Results are identical whatever the count. */
     unsigned int threads;
     /** Progress/cancel callback, or NULL. */
     ibr_progress_fn progress;

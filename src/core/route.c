@@ -185,6 +185,10 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
     r->seed = run.opts.seed;
     r->lmc_cap = run.opts.lmc == IBR_LMC_TOPO ? 7 : run.opts.lmc;
     run.nthreads = ibr__resolve_threads(run.opts.threads);
+    /* automatic thread count: starting workers costs more than it saves
+       on small fabrics (the tables are the same either way) */
+    if (run.opts.threads == 0 && (uint64_t)t->n_sw * ((uint64_t)t->max_lid + 1) < (1u << 18))
+        run.nthreads = 1;
 
     /* parse the chain */
     engine_ref eng[MAX_CHAIN];
