@@ -1283,9 +1283,10 @@ static int cmd_route(int argc, char **argv)
             opts.threads = (unsigned int)v;
             break;
         case O_MAXVLS:
-            if (opt_uint("--max-vls", optarg, 15, &v) < 0 || v < 1) {
-                if (v < 1)
-                    cli_error("--max-vls", "must be 1..15");
+            if (opt_uint("--max-vls", optarg, 15, &v) < 0)
+                return CLI_EXIT_ERROR;
+            if (v < 1) {
+                cli_error("--max-vls", "must be 1..15");
                 return CLI_EXIT_ERROR;
             }
             opts.max_vls = (unsigned int)v;
@@ -1632,9 +1633,10 @@ static int cmd_trace(int argc, char **argv)
             opts.seed = v;
             break;
         case O_MAXVLS:
-            if (opt_uint("--max-vls", optarg, 15, &v) < 0 || v < 1) {
-                if (v < 1)
-                    cli_error("--max-vls", "must be 1..15");
+            if (opt_uint("--max-vls", optarg, 15, &v) < 0)
+                return CLI_EXIT_ERROR;
+            if (v < 1) {
+                cli_error("--max-vls", "must be 1..15");
                 return CLI_EXIT_ERROR;
             }
             opts.max_vls = (unsigned int)v;
