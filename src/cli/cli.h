@@ -41,14 +41,66 @@ int cli_mkdir_p(const char *path);
  * decimal), the whole string, no sign, at most @p max. 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
+/* Parse the value of option @p opt with cli_parse_u64(); prints
+ * "ibr: OPT: 'VAL' is not a number in 0..MAX" on error. 0 or -1. */
+int cli_opt_uint(const char *opt, const char *val, uint64_t max, uint64_t *out);
+
 /* Monotonic clock in seconds. */
 double cli_now(void);
+
+/* Log level of a context without a log callback (library messages dropped). */
+#define CLI_LOG_NONE (-1)
+
+/* Create a context whose library messages at @p level or more severe go to
+ * stderr as "ibr: <level>: <message>" (CLI_LOG_NONE: the default context
+ * configuration, no messages). Prints the error. 0 or -1. */
+int cli_make_context(ibr_context **out, int level);
+
+/* The log level of -v given @p verbose times (warnings without -v). */
+int cli_log_level(int verbose);
 
 /* Read a GUID-list file (OpenSM's root/cn/io/guid_routing_order, ids and
  * ignore-guids files) and parse it with ibr_guid_list_parse(); prints
  * "ibr: FILE: line N: ..." on error. Returns 0 or -1. */
 int cli_load_guid_list(ibr_guid_list **out, ibr_context *ctx, const char *path,
                        ibr_guid_list_kind kind);
+
+/* ------------------------------------------------------------------------ */
+/* Loading topologies and routings (cli_load.c). Every function prints its
+ * error as "ibr: <what>: <message>". */
+
+/* The SPEC of a "gen:SPEC" topology argument, or NULL for a file. */
+const char *cli_gen_spec(const char *src);
+
+/* How a subcommand gives the topology its LIDs (--guid2lid, --lmc). */
+typedef struct cli_topo_args {
+    const char *guid2lid;    /* OpenSM guid2lid file replacing every LID, or NULL */
+    int lmc;                 /* reassign every LID with this LMC, or -1 */
+    const char *assign_what; /* names errors of the automatic assignment of
+                                missing LIDs; NULL: "assigning LIDs" */
+} cli_topo_args;
+
+#define CLI_TOPO_ARGS_INIT {NULL, -1, NULL}
+
+/* The fabric of @p src: an ibnetdiscover dump or ibsim netfile ("-" is
+ * standard input), or gen:SPEC generated in memory. 0 or -1. */
+int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src);
+
+/* Give the fabric its LIDs: --lmc reassigns all of them, --guid2lid replaces
+ * them with the file's, then ports still without a LID get one (the others
+ * keep theirs). 0 or -1. */
+int cli_apply_lids(ibr_fabric *f, const cli_topo_args *a);
+
+/* ibr_fabric_freeze(); errors are named @p what. 0 or -1. */
+int cli_freeze(ibr_topo **out, ibr_fabric *f, const char *what);
+
+/* cli_load_fabric(), cli_apply_lids() and cli_freeze() in one: the frozen
+ * topology of @p src (the fabric is not kept). 0 or -1. */
+int cli_load_topo(ibr_topo **out, ibr_context *ctx, const char *src, const cli_topo_args *a);
+
+/* The routing in the LFT dump @p path (opensm-lfts.dump or dump_lfts
+ * output) on @p t. 0 or -1 (then *out is NULL). */
+int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path);
 
 /* Write @p s as a JSON string literal (with quotes). */
 void cli_json_string(FILE *f, const char *s);

@@ -1,5 +1,6 @@
 /*
- * cli_util.c - file, number, GUID-list and JSON helpers of the `ibr` tool.
+ * cli_util.c - context, file, number, GUID-list and JSON helpers of the
+ * `ibr` tool.
  */
 #include "cli.h"
 
@@ -163,12 +164,60 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
+int cli_opt_uint(const char *opt, const char *val, uint64_t max, uint64_t *out)
+{
+    if (cli_parse_u64(val, max, out) < 0) {
+        cli_error(opt, "'%s' is not a number in 0..%" PRIu64, val, max);
+        return -1;
+    }
+    return 0;
+}
+
 double cli_now(void)
 {
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Context and logging */
+
+static void log_cb(void *user, int level, const char *msg)
+{
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+
+    (void)user;
+    if (level < 0 || level > IBR_LOG_DEBUG)
+        level = IBR_LOG_DEBUG;
+    fprintf(stderr, "ibr: %s: %s\n", names[level], msg);
+}
+
+int cli_make_context(ibr_context **out, int level)
+{
+    ibr_context_config cfg = IBR_CONTEXT_CONFIG_INIT;
+    int rc;
+
+    if (level != CLI_LOG_NONE) {
+        cfg.log = log_cb;
+        cfg.log_level = level;
+    }
+    rc = ibr_context_create(out, &cfg);
+    if (rc < 0) {
+        cli_lib_error("context", NULL, rc);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_log_level(int verbose)
+{
+    if (verbose >= 2)
+        return IBR_LOG_DEBUG;
+    if (verbose == 1)
+        return IBR_LOG_INFO;
+    return IBR_LOG_WARN;
 }
 
 /* ------------------------------------------------------------------------ */

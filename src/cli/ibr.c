@@ -22,219 +22,6 @@
 #include <unistd.h>
 
 /* ------------------------------------------------------------------------ */
-/* Context and logging */
-
-static void log_cb(void *user, int level, const char *msg)
-{
-    static const char *const names[] = {"error", "warning", "info", "debug"};
-
-    (void)user;
-    if (level < 0 || level > IBR_LOG_DEBUG)
-        level = IBR_LOG_DEBUG;
-    fprintf(stderr, "ibr: %s: %s\n", names[level], msg);
-}
-
-static int make_context(ibr_context **ctx, int level)
-{
-    ibr_context_config cfg = IBR_CONTEXT_CONFIG_INIT;
-    int rc;
-
-    cfg.log = log_cb;
-    cfg.log_level = level;
-    rc = ibr_context_create(ctx, &cfg);
-    if (rc < 0) {
-        cli_lib_error("context", NULL, rc);
-        return -1;
-    }
-    return 0;
-}
-
-static int log_level_for(int verbose)
-{
-    if (verbose >= 2)
-        return IBR_LOG_DEBUG;
-    if (verbose == 1)
-        return IBR_LOG_INFO;
-    return IBR_LOG_WARN;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Numbers */
-
-static int opt_uint(const char *opt, const char *val, uint64_t max, uint64_t *out)
-{
-    if (cli_parse_u64(val, max, out) < 0) {
-        cli_error(opt, "'%s' is not a number in 0..%" PRIu64, val, max);
-        return -1;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Loading a topology */
-
-static const char *gen_spec(const char *src)
-{
-    return strncmp(src, "gen:", 4) == 0 ? src + 4 : NULL;
-}
-
-/* Fill @p f from a file or a gen:SPEC. Prints the error. */
-static int load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
-{
-    ibr_fabric *f = NULL;
-    const char *spec = gen_spec(src);
-    int rc;
-
-    *out = NULL;
-    rc = ibr_fabric_create(&f, ctx);
-    if (rc < 0) {
-        cli_lib_error(src, NULL, rc);
-        return -1;
-    }
-    if (spec) {
-        rc = ibr_fabric_generate(f, spec);
-        if (rc < 0) {
-            cli_lib_error(src, ibr_fabric_last_error(f), rc);
-            ibr_fabric_destroy(f);
-            return -1;
-        }
-    } else {
-        char *buf;
-        size_t len;
-        int err = cli_read_file(src, &buf, &len);
-
-        if (err) {
-            cli_error(src, "%s", strerror(err));
-            ibr_fabric_destroy(f);
-            return -1;
-        }
-        rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
-        free(buf);
-        if (rc < 0) {
-            cli_lib_error(src, ibr_fabric_last_error(f), rc);
-            ibr_fabric_destroy(f);
-            return -1;
-        }
-    }
-    *out = f;
-    return 0;
-}
-
-/* Remove every LID of the fabric (before applying a guid2lid file). */
-static int clear_lids(ibr_fabric *f, const char *what)
-{
-    uint32_t n = ibr_fabric_node_count(f), i;
-
-    for (i = 0; i < n; i++) {
-        ibr_node_info ni;
-        unsigned int p;
-        int rc;
-
-        if (ibr_fabric_node_info(&ni, f, i) < 0)
-            continue;
-        if (ni.type == IBR_NODE_SWITCH) {
-            rc = ibr_fabric_set_lid(f, i, 0, 0, 0);
-            if (rc < 0) {
-                cli_lib_error(what, ibr_fabric_last_error(f), rc);
-                return -1;
-            }
-            continue;
-        }
-        for (p = 1; p <= ni.nports; p++) {
-            rc = ibr_fabric_set_lid(f, i, p, 0, 0);
-            if (rc < 0) {
-                cli_lib_error(what, ibr_fabric_last_error(f), rc);
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* Number of switches and cabled CA/router ports without a LID. */
-static uint64_t count_missing_lids(const ibr_fabric *f)
-{
-    uint32_t n = ibr_fabric_node_count(f), i;
-    uint64_t missing = 0;
-
-    for (i = 0; i < n; i++) {
-        ibr_node_info ni;
-        ibr_port_info pi;
-        unsigned int p;
-
-        if (ibr_fabric_node_info(&ni, f, i) < 0)
-            continue;
-        if (ni.type == IBR_NODE_SWITCH) {
-            if (ibr_fabric_port_info(&pi, f, i, 0) == 0 && pi.lid == 0)
-                missing++;
-            continue;
-        }
-        for (p = 1; p <= ni.nports; p++)
-            if (ibr_fabric_port_info(&pi, f, i, p) == 0 && pi.remote_node != IBR_NONE &&
-                pi.lid == 0)
-                missing++;
-    }
-    return missing;
-}
-
-/*
- * Give the fabric its LIDs: --lmc N reassigns all of them with that LMC;
- * --guid2lid takes OpenSM's; ports still without a LID get one (keeping the
- * others).
- */
-static int apply_lids(ibr_fabric *f, const char *guid2lid, int lmc)
-{
-    int rc;
-
-    if (lmc >= 0) {
-        rc = ibr_fabric_assign_lids(f, (unsigned int)lmc, IBR_LIDS_REASSIGN);
-        if (rc < 0) {
-            cli_lib_error("--lmc", ibr_fabric_last_error(f), rc);
-            return -1;
-        }
-    }
-    if (guid2lid) {
-        char *buf;
-        size_t len;
-        int err = cli_read_file(guid2lid, &buf, &len);
-
-        if (err) {
-            cli_error(guid2lid, "%s", strerror(err));
-            return -1;
-        }
-        if (clear_lids(f, guid2lid) < 0) {
-            free(buf);
-            return -1;
-        }
-        rc = ibr_fabric_parse_guid2lid(f, buf, len);
-        free(buf);
-        if (rc < 0) {
-            cli_lib_error(guid2lid, ibr_fabric_last_error(f), rc);
-            return -1;
-        }
-    }
-    if (count_missing_lids(f) > 0) {
-        rc = ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
-        if (rc < 0) {
-            cli_lib_error("assigning LIDs", ibr_fabric_last_error(f), rc);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int freeze(ibr_topo **t, ibr_fabric *f, const char *what)
-{
-    int rc = ibr_fabric_freeze(t, f);
-
-    if (rc < 0) {
-        cli_lib_error(what, ibr_fabric_last_error(f), rc);
-        return -1;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Verify report output */
 
 static void print_report_text(FILE *o, const ibr_verify_report *v, int rc)
@@ -490,18 +277,18 @@ static int cmd_gen(int argc, char **argv)
 
             if (comma)
                 *comma = '\0';
-            if (opt_uint("--faults", optarg, UINT32_MAX, &links) < 0 ||
-                (comma && opt_uint("--faults", comma + 1, UINT32_MAX, &switches) < 0))
+            if (cli_opt_uint("--faults", optarg, UINT32_MAX, &links) < 0 ||
+                (comma && cli_opt_uint("--faults", comma + 1, UINT32_MAX, &switches) < 0))
                 return CLI_EXIT_ERROR;
             faults = 1;
             break;
         }
         case O_SEED:
-            if (opt_uint("--seed", optarg, UINT64_MAX, &seed) < 0)
+            if (cli_opt_uint("--seed", optarg, UINT64_MAX, &seed) < 0)
                 return CLI_EXIT_ERROR;
             break;
         case O_LMC:
-            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
                 return CLI_EXIT_ERROR;
             lmc = (int)v;
             break;
@@ -518,9 +305,9 @@ static int cmd_gen(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     spec = argv[optind];
-    if (gen_spec(spec))
-        spec = gen_spec(spec);
-    if (make_context(&ctx, IBR_LOG_WARN) < 0)
+    if (cli_gen_spec(spec))
+        spec = cli_gen_spec(spec);
+    if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
         return CLI_EXIT_ERROR;
     if ((rc = ibr_fabric_create(&f, ctx)) < 0) {
         cli_lib_error("gen", NULL, rc);
@@ -541,7 +328,7 @@ static int cmd_gen(int argc, char **argv)
         cli_lib_error("--lmc", ibr_fabric_last_error(f), rc);
         goto out;
     }
-    if (freeze(&t, f, spec) < 0)
+    if (cli_freeze(&t, f, spec) < 0)
         goto out;
     if ((rc = ibr_write_ibnetdiscover(&b, t)) < 0) {
         cli_lib_error("writing ibnetdiscover text", NULL, rc);
@@ -654,9 +441,10 @@ static int cmd_info(int argc, char **argv)
                                        {"lmc", required_argument, NULL, O_LMC},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    const char *src, *guid2lid = NULL;
-    int json = 0, c, lmc = -1, ret = CLI_EXIT_ERROR;
+    const char *src;
+    int json = 0, c, ret = CLI_EXIT_ERROR;
     uint64_t v;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     ibr_context *ctx = NULL;
     ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
@@ -666,11 +454,11 @@ static int cmd_info(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
-        case O_GUID2LID: guid2lid = optarg; break;
+        case O_GUID2LID: ta.guid2lid = optarg; break;
         case O_LMC:
-            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
                 return CLI_EXIT_ERROR;
-            lmc = (int)v;
+            ta.lmc = (int)v;
             break;
         case 'h': usage_info(stdout); return CLI_EXIT_OK;
         default: usage_info(stderr); return CLI_EXIT_ERROR;
@@ -683,14 +471,14 @@ static int cmd_info(int argc, char **argv)
     }
     src = argv[optind];
     /* freezing warns about ports without LIDs: info reports them instead */
-    if (make_context(&ctx, IBR_LOG_ERROR) < 0)
+    if (cli_make_context(&ctx, IBR_LOG_ERROR) < 0)
         return CLI_EXIT_ERROR;
-    if (load_fabric(&f, ctx, src) < 0)
+    if (cli_load_fabric(&f, ctx, src) < 0)
         goto out;
-    if ((guid2lid || lmc >= 0) && apply_lids(f, guid2lid, lmc) < 0)
+    if ((ta.guid2lid || ta.lmc >= 0) && cli_apply_lids(f, &ta) < 0)
         goto out;
     compute_stats(&s, f);
-    if (freeze(&t, f, src) < 0)
+    if (cli_freeze(&t, f, src) < 0)
         goto out;
     ne = ibr_engine_count(ctx);
     if (json) {
@@ -779,25 +567,23 @@ static int cmd_verify(int argc, char **argv)
                                        {"lmc", required_argument, NULL, O_LMC},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    const char *src, *dump, *guid2lid = NULL;
-    int json = 0, c, lmc = -1, rc, ret = CLI_EXIT_ERROR;
+    const char *src, *dump;
+    int json = 0, c, rc, ret = CLI_EXIT_ERROR;
     uint64_t v;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     ibr_context *ctx = NULL;
-    ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
-    char *buf = NULL;
-    size_t len;
     ibr_verify_report rep;
 
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
-        case O_GUID2LID: guid2lid = optarg; break;
+        case O_GUID2LID: ta.guid2lid = optarg; break;
         case O_LMC:
-            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
                 return CLI_EXIT_ERROR;
-            lmc = (int)v;
+            ta.lmc = (int)v;
             break;
         case 'h': usage_verify(stdout); return CLI_EXIT_OK;
         default: usage_verify(stderr); return CLI_EXIT_ERROR;
@@ -807,26 +593,16 @@ static int cmd_verify(int argc, char **argv)
         cli_error("verify", "expected TOPOLOGY and LFTS_DUMP (try 'ibr verify --help')");
         return CLI_EXIT_ERROR;
     }
-    if (guid2lid && lmc >= 0) {
+    if (ta.guid2lid && ta.lmc >= 0) {
         cli_error("verify", "--guid2lid and --lmc exclude each other");
         return CLI_EXIT_ERROR;
     }
     src = argv[optind];
     dump = argv[optind + 1];
-    if (make_context(&ctx, IBR_LOG_WARN) < 0)
+    if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
         return CLI_EXIT_ERROR;
-    if (load_fabric(&f, ctx, src) < 0 || apply_lids(f, guid2lid, lmc) < 0 ||
-        freeze(&t, f, src) < 0)
+    if (cli_load_topo(&t, ctx, src, &ta) < 0 || cli_load_lfts(&r, t, dump) < 0)
         goto out;
-    if ((rc = cli_read_file(dump, &buf, &len)) != 0) {
-        cli_error(dump, "%s", strerror(rc));
-        goto out;
-    }
-    rc = ibr_result_parse_lfts(&r, t, buf, len);
-    if (rc < 0) {
-        cli_lib_error(dump, r ? ibr_result_last_error(r) : NULL, rc);
-        goto out;
-    }
     memset(&rep, 0, sizeof(rep));
     rep.version = IBR_VERIFY_REPORT_VERSION;
     rc = ibr_verify(&rep, t, r);
@@ -851,10 +627,8 @@ static int cmd_verify(int argc, char **argv)
     }
     ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 out:
-    free(buf);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
-    ibr_fabric_destroy(f);
     ibr_context_destroy(ctx);
     return ret;
 }
@@ -1087,9 +861,10 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
 }
 
 typedef struct route_args {
-    const char *chain, *outdir, *guid2lid, *topology;
+    const char *chain, *outdir, *topology;
     const char *root_file, *cn_file, *io_file, *order_file, *ignore_file, *ids_file;
-    int lmc, json, verify, verbose, progress; /* progress: -1 auto */
+    cli_topo_args lids;
+    int json, verify, verbose, progress; /* progress: -1 auto */
     int seed_given;
 } route_args;
 
@@ -1243,7 +1018,6 @@ static int cmd_route(int argc, char **argv)
     uint64_t v;
     int c, rc, vrc = 0, verified = 0, ret = CLI_EXIT_ERROR;
     ibr_context *ctx = NULL;
-    ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
     ibr_guid_list *roots = NULL, *cns = NULL, *ios = NULL, *order = NULL, *ignore = NULL,
@@ -1254,7 +1028,7 @@ static int cmd_route(int argc, char **argv)
     double t0, route_s;
 
     memset(&a, 0, sizeof(a));
-    a.lmc = -1;
+    a.lids.lmc = -1;
     a.verify = 1;
     a.progress = -1;
     ibr_options_init(&opts, IBR_OPTIONS_VERSION);
@@ -1263,13 +1037,13 @@ static int cmd_route(int argc, char **argv)
         case 'R': a.chain = optarg; break;
         case 'o': a.outdir = optarg; break;
         case O_LMC:
-            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
                 return CLI_EXIT_ERROR;
-            a.lmc = (int)v;
+            a.lids.lmc = (int)v;
             break;
-        case O_GUID2LID: a.guid2lid = optarg; break;
+        case O_GUID2LID: a.lids.guid2lid = optarg; break;
         case O_SEED:
-            if (opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
+            if (cli_opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.seed = v;
             a.seed_given = 1;
@@ -1278,12 +1052,12 @@ static int cmd_route(int argc, char **argv)
         case O_SHIFT: opts.port_shifting = 1; break;
         case O_PPSN: opts.port_profile_switch_nodes = 1; break;
         case O_THREADS:
-            if (opt_uint("--threads", optarg, 1024, &v) < 0)
+            if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.threads = (unsigned int)v;
             break;
         case O_MAXVLS:
-            if (opt_uint("--max-vls", optarg, 15, &v) < 0)
+            if (cli_opt_uint("--max-vls", optarg, 15, &v) < 0)
                 return CLI_EXIT_ERROR;
             if (v < 1) {
                 cli_error("--max-vls", "must be 1..15");
@@ -1301,7 +1075,7 @@ static int cmd_route(int argc, char **argv)
         case O_IDS: a.ids_file = optarg; break;
         case O_CONNECT: opts.connect_roots = 1; break;
         case O_MAXREV:
-            if (opt_uint("--max-reverse-hops", optarg, 255, &v) < 0)
+            if (cli_opt_uint("--max-reverse-hops", optarg, 255, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.max_reverse_hops = (unsigned int)v;
             break;
@@ -1321,7 +1095,7 @@ static int cmd_route(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     a.topology = argv[optind];
-    if (a.guid2lid && a.lmc >= 0) {
+    if (a.lids.guid2lid && a.lids.lmc >= 0) {
         cli_error("route", "--guid2lid and --lmc exclude each other");
         return CLI_EXIT_ERROR;
     }
@@ -1333,7 +1107,7 @@ static int cmd_route(int argc, char **argv)
         opts.seed = 1;
     }
 
-    if (make_context(&ctx, log_level_for(a.verbose)) < 0)
+    if (cli_make_context(&ctx, cli_log_level(a.verbose)) < 0)
         goto out;
     if (load_opt_list(&roots, ctx, a.root_file, IBR_GUID_LIST_PLAIN) < 0 ||
         load_opt_list(&cns, ctx, a.cn_file, IBR_GUID_LIST_PLAIN) < 0 ||
@@ -1355,12 +1129,9 @@ static int cmd_route(int argc, char **argv)
     opts.ids = ids ? ibr_guid_list_ids(ids) : NULL;
     opts.n_ids = ids ? ibr_guid_list_count(ids) : 0;
 
-    if (load_fabric(&f, ctx, a.topology) < 0 || apply_lids(f, a.guid2lid, a.lmc) < 0 ||
-        freeze(&t, f, a.topology) < 0)
+    /* the fabric is not kept: it is freed before routing big fabrics */
+    if (cli_load_topo(&t, ctx, a.topology, &a.lids) < 0)
         goto out;
-    /* the fabric is no longer needed: free it before routing big fabrics */
-    ibr_fabric_destroy(f);
-    f = NULL;
 
     memset(&ps, 0, sizeof(ps));
     ps.tty = isatty(STDERR_FILENO);
@@ -1409,7 +1180,6 @@ out:
     file_list_free(&files);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
-    ibr_fabric_destroy(f);
     /* the lists were created with the context: destroy them first */
     ibr_guid_list_destroy(roots);
     ibr_guid_list_destroy(cns);
@@ -1594,13 +1364,13 @@ static int cmd_trace(int argc, char **argv)
         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
-    const char *from = NULL, *to = NULL, *chain = NULL, *guid2lid = NULL, *root_file = NULL;
+    const char *from = NULL, *to = NULL, *chain = NULL, *root_file = NULL;
     const char *src, *dump = NULL;
-    int c, lmc = -1, json = 0, rc, ret = CLI_EXIT_ERROR;
+    int c, json = 0, rc, ret = CLI_EXIT_ERROR;
     uint64_t v;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     ibr_options opts;
     ibr_context *ctx = NULL;
-    ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
     ibr_guid_list *roots = NULL;
@@ -1608,8 +1378,7 @@ static int cmd_trace(int argc, char **argv)
     size_t n = 0, cap, i;
     unsigned int sl = 0;
     uint16_t slid, dlid;
-    char *buf = NULL, stext[320], dtext[320], why[256];
-    size_t len;
+    char stext[320], dtext[320], why[256];
     uint64_t sguid, dguid;
     const char *sdesc, *ddesc;
     unsigned int sport, dport;
@@ -1620,20 +1389,20 @@ static int cmd_trace(int argc, char **argv)
         case O_FROM: from = optarg; break;
         case O_TO: to = optarg; break;
         case 'R': chain = optarg; break;
-        case O_GUID2LID: guid2lid = optarg; break;
+        case O_GUID2LID: ta.guid2lid = optarg; break;
         case O_LMC:
-            if (opt_uint("--lmc", optarg, 7, &v) < 0)
+            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
                 return CLI_EXIT_ERROR;
-            lmc = (int)v;
+            ta.lmc = (int)v;
             break;
         case O_ROOT: root_file = optarg; break;
         case O_SEED:
-            if (opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
+            if (cli_opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.seed = v;
             break;
         case O_MAXVLS:
-            if (opt_uint("--max-vls", optarg, 15, &v) < 0)
+            if (cli_opt_uint("--max-vls", optarg, 15, &v) < 0)
                 return CLI_EXIT_ERROR;
             if (v < 1) {
                 cli_error("--max-vls", "must be 1..15");
@@ -1643,7 +1412,7 @@ static int cmd_trace(int argc, char **argv)
             break;
         case O_QOS: opts.qos = 1; break;
         case O_THREADS:
-            if (opt_uint("--threads", optarg, 1024, &v) < 0)
+            if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.threads = (unsigned int)v;
             break;
@@ -1669,34 +1438,24 @@ static int cmd_trace(int argc, char **argv)
                            "not both");
         return CLI_EXIT_ERROR;
     }
-    if (guid2lid && lmc >= 0) {
+    if (ta.guid2lid && ta.lmc >= 0) {
         cli_error("trace", "--guid2lid and --lmc exclude each other");
         return CLI_EXIT_ERROR;
     }
-    if (make_context(&ctx, IBR_LOG_WARN) < 0)
+    if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
         return CLI_EXIT_ERROR;
     if (load_opt_list(&roots, ctx, root_file, IBR_GUID_LIST_PLAIN) < 0)
         goto out;
     opts.root_guids = roots ? ibr_guid_list_guids(roots) : NULL;
     opts.n_root_guids = roots ? ibr_guid_list_count(roots) : 0;
-    if (load_fabric(&f, ctx, src) < 0 || apply_lids(f, guid2lid, lmc) < 0 ||
-        freeze(&t, f, src) < 0)
+    if (cli_load_topo(&t, ctx, src, &ta) < 0)
         goto out;
     if (!(slid = resolve_endpoint(t, "--from", from)) ||
         !(dlid = resolve_endpoint(t, "--to", to)))
         goto out;
     if (dump) {
-        int err = cli_read_file(dump, &buf, &len);
-
-        if (err) {
-            cli_error(dump, "%s", strerror(err));
+        if (cli_load_lfts(&r, t, dump) < 0)
             goto out;
-        }
-        rc = ibr_result_parse_lfts(&r, t, buf, len);
-        if (rc < 0) {
-            cli_lib_error(dump, r ? ibr_result_last_error(r) : NULL, rc);
-            goto out;
-        }
     } else {
         rc = ibr_route(&r, t, chain, &opts);
         if (rc < 0) {
@@ -1807,10 +1566,8 @@ static int cmd_trace(int argc, char **argv)
     ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 out:
     free(hops);
-    free(buf);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
-    ibr_fabric_destroy(f);
     ibr_guid_list_destroy(roots);
     ibr_context_destroy(ctx);
     return ret;
