@@ -89,96 +89,6 @@ static int parse_patterns(const char *s, unsigned int *out)
     return 0;
 }
 
-static int opt_number(const char *opt, const char *val, uint64_t max, uint64_t *out)
-{
-    if (cli_parse_u64(val, max, out) < 0) {
-        cli_error(opt, "'%s' is not a number in 0..%" PRIu64, val, max);
-        return -1;
-    }
-    return 0;
-}
-
-/* Remove every LID (before applying a guid2lid file). */
-static int clear_lids(ibr_fabric *f)
-{
-    uint32_t n = ibr_fabric_node_count(f), i;
-
-    for (i = 0; i < n; i++) {
-        ibr_node_info ni;
-        unsigned int p, first, last;
-        int rc;
-
-        if (ibr_fabric_node_info(&ni, f, i) < 0)
-            continue;
-        first = ni.type == IBR_NODE_SWITCH ? 0 : 1;
-        last = ni.type == IBR_NODE_SWITCH ? 0 : ni.nports;
-        for (p = first; p <= last; p++)
-            if ((rc = ibr_fabric_set_lid(f, i, p, 0, 0)) < 0)
-                return rc;
-    }
-    return 0;
-}
-
-/* The fabric of TOPOLOGY (a file or gen:SPEC) with its LIDs; prints errors. */
-static int load_topology(ibr_topo **out, ibr_context *ctx, const char *src,
-                         const char *guid2lid)
-{
-    ibr_fabric *f = NULL;
-    char *buf = NULL;
-    size_t len;
-    int rc, err;
-
-    rc = ibr_fabric_create(&f, ctx);
-    if (rc < 0) {
-        cli_lib_error(src, NULL, rc);
-        return -1;
-    }
-    if (strncmp(src, "gen:", 4) == 0) {
-        rc = ibr_fabric_generate(f, src + 4);
-    } else {
-        if ((err = cli_read_file(src, &buf, &len)) != 0) {
-            cli_error(src, "%s", strerror(err));
-            goto fail;
-        }
-        rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
-        free(buf);
-        buf = NULL;
-    }
-    if (rc < 0) {
-        cli_lib_error(src, ibr_fabric_last_error(f), rc);
-        goto fail;
-    }
-    if (guid2lid) {
-        if ((err = cli_read_file(guid2lid, &buf, &len)) != 0) {
-            cli_error(guid2lid, "%s", strerror(err));
-            goto fail;
-        }
-        /* the file's LIDs replace the generated or parsed ones */
-        rc = clear_lids(f);
-        if (rc == 0)
-            rc = ibr_fabric_parse_guid2lid(f, buf, len);
-        free(buf);
-        buf = NULL;
-        if (rc < 0) {
-            cli_lib_error(guid2lid, ibr_fabric_last_error(f), rc);
-            goto fail;
-        }
-    }
-    /* ports still without a LID get one, the others keep theirs */
-    rc = ibr_fabric_assign_lids(f, 0, IBR_LIDS_KEEP);
-    if (rc == 0)
-        rc = ibr_fabric_freeze(out, f);
-    if (rc < 0) {
-        cli_lib_error(src, ibr_fabric_last_error(f), rc);
-        goto fail;
-    }
-    ibr_fabric_destroy(f);
-    return 0;
-fail:
-    ibr_fabric_destroy(f);
-    return -1;
-}
-
 int cmd_analyze(int argc, char **argv)
 {
     enum { O_JSON = 256, O_PATTERNS, O_RANDOM, O_SEED, O_GUID2LID, O_THREADS, O_ALL_LIDS };
@@ -192,9 +102,10 @@ int cmd_analyze(int argc, char **argv)
                                        {"threads", required_argument, NULL, O_THREADS},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    const char *src, *dump = NULL, *chain = NULL, *guid2lid = NULL;
+    const char *src, *dump = NULL, *chain = NULL;
     int json = 0, c, rc, ret = CLI_EXIT_ERROR;
     uint64_t v;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     ibr_analyze_options opts = IBR_ANALYZE_OPTIONS_INIT;
     ibr_analysis_summary sum;
     ibr_context *ctx = NULL;
@@ -202,8 +113,6 @@ int cmd_analyze(int argc, char **argv)
     ibr_result *r = NULL;
     ibr_analysis *a = NULL;
     ibr_buffer out = IBR_BUFFER_INIT;
-    char *buf = NULL;
-    size_t len;
 
     while ((c = getopt_long(argc, argv, "R:h", lo, NULL)) != -1) {
         switch (c) {
@@ -214,19 +123,19 @@ int cmd_analyze(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             break;
         case O_RANDOM:
-            if (opt_number("--random", optarg, 1000000, &v) < 0)
+            if (cli_opt_uint("--random", optarg, 1000000, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.n_random = (unsigned int)v;
             break;
         case O_SEED:
-            if (opt_number("--seed", optarg, UINT64_MAX, &v) < 0)
+            if (cli_opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.seed = v;
             break;
         case O_ALL_LIDS: opts.base_lid_only = 0; break;
-        case O_GUID2LID: guid2lid = optarg; break;
+        case O_GUID2LID: ta.guid2lid = optarg; break;
         case O_THREADS:
-            if (opt_number("--threads", optarg, 1024, &v) < 0)
+            if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.threads = (unsigned int)v;
             break;
@@ -245,23 +154,15 @@ int cmd_analyze(int argc, char **argv)
         cli_error("analyze", "-R and LFTS_DUMP exclude each other");
         return CLI_EXIT_ERROR;
     }
-    rc = ibr_context_create(&ctx, NULL);
-    if (rc < 0) {
-        cli_lib_error("context", NULL, rc);
+    if (cli_make_context(&ctx, CLI_LOG_NONE) < 0)
         return CLI_EXIT_ERROR;
-    }
-    if (load_topology(&t, ctx, src, guid2lid) < 0)
+    /* errors of the automatic LID assignment are named after the topology */
+    ta.assign_what = src;
+    if (cli_load_topo(&t, ctx, src, &ta) < 0)
         goto out;
     if (dump) {
-        if ((rc = cli_read_file(dump, &buf, &len)) != 0) {
-            cli_error(dump, "%s", strerror(rc));
+        if (cli_load_lfts(&r, t, dump) < 0)
             goto out;
-        }
-        rc = ibr_result_parse_lfts(&r, t, buf, len);
-        if (rc < 0) {
-            cli_lib_error(dump, r ? ibr_result_last_error(r) : NULL, rc);
-            goto out;
-        }
     } else {
         rc = ibr_route(&r, t, chain ? chain : "minhop", NULL);
         if (rc < 0) {
@@ -287,7 +188,6 @@ int cmd_analyze(int argc, char **argv)
     ibr_analysis_summary_get(&sum, a);
     ret = sum.pairs_routed == sum.pairs ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 out:
-    free(buf);
     ibr_buffer_dispose(&out);
     ibr_analysis_destroy(a);
     ibr_result_destroy(r);
