@@ -102,6 +102,77 @@ int cli_load_topo(ibr_topo **out, ibr_context *ctx, const char *src, const cli_t
  * output) on @p t. 0 or -1 (then *out is NULL). */
 int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path);
 
+/* ------------------------------------------------------------------------ */
+/* Options several subcommands share (cli_load.c) */
+
+/* getopt_long() codes of the shared options; a subcommand numbers its own
+ * from CLI_OPT_OWN. */
+enum {
+    CLI_OPT_GUID2LID = 256,   /* --guid2lid FILE */
+    CLI_OPT_LMC,              /* --lmc N */
+    CLI_OPT_SEED,             /* --seed N (of the routing) */
+    CLI_OPT_SCATTER,          /* --scatter, --scatter-ports */
+    CLI_OPT_PORT_SHIFTING,    /* --port-shifting */
+    CLI_OPT_PPSN,             /* --port-profile-switch-nodes */
+    CLI_OPT_THREADS,          /* --threads N (of the routing) */
+    CLI_OPT_MAX_VLS,          /* --max-vls N */
+    CLI_OPT_QOS,              /* --qos */
+    CLI_OPT_ROOT_GUIDS,       /* --root-guids FILE */
+    CLI_OPT_CN_GUIDS,         /* --cn-guids FILE */
+    CLI_OPT_IO_GUIDS,         /* --io-guids FILE */
+    CLI_OPT_ORDER,            /* --guid-routing-order FILE */
+    CLI_OPT_ORDER_NO_SCATTER, /* --guid-routing-order-no-scatter */
+    CLI_OPT_IGNORE_GUIDS,     /* --ignore-guids FILE */
+    CLI_OPT_IDS,              /* --ids-guid-file FILE */
+    CLI_OPT_CONNECT_ROOTS,    /* --connect-roots */
+    CLI_OPT_MAX_REVERSE_HOPS, /* --max-reverse-hops N */
+    CLI_OPT_OWN
+};
+
+/* The GUID files of the routing options, in the order they are read. */
+enum {
+    CLI_GUIDS_ROOT,   /* --root-guids */
+    CLI_GUIDS_CN,     /* --cn-guids */
+    CLI_GUIDS_IO,     /* --io-guids */
+    CLI_GUIDS_ORDER,  /* --guid-routing-order */
+    CLI_GUIDS_IGNORE, /* --ignore-guids ('nodeGUID port' lines) */
+    CLI_GUIDS_IDS,    /* --ids-guid-file ('switchGUID id' lines) */
+    CLI_GUIDS_COUNT
+};
+
+/* The routing options of a command line: the ibr_options to route with and
+ * the GUID files they name. */
+typedef struct cli_route_args {
+    ibr_options opts;                      /* complete after cli_route_args_load() */
+    int seed_given;                        /* --seed appeared */
+    const char *files[CLI_GUIDS_COUNT];    /* file names, NULL when not given */
+    ibr_guid_list *lists[CLI_GUIDS_COUNT]; /* their contents */
+} cli_route_args;
+
+/* Default options, no files. */
+void cli_route_args_init(cli_route_args *a);
+
+/* Read the GUID files given (the first bad one is reported) and point the
+ * options at their contents. 0 or -1. */
+int cli_route_args_load(cli_route_args *a, ibr_context *ctx);
+
+/* Free the GUID lists (before the context they were read with). */
+void cli_route_args_dispose(cli_route_args *a);
+
+/* Handle code @p c of getopt_long() when it is a shared option: --guid2lid
+ * and --lmc go to @p ta, routing options to @p ra (either may be NULL when
+ * the subcommand has none). Any other code is a usage error: @p usage is
+ * printed on stderr. 0, or -1 after printing the error. */
+int cli_shared_option(cli_topo_args *ta, cli_route_args *ra, int c, const char *arg,
+                      void (*usage)(FILE *o));
+
+/* "ibr: CMD: --guid2lid and --lmc exclude each other" when both are given.
+ * 0 or -1. */
+int cli_topo_args_check(const cli_topo_args *a, const char *cmd);
+
+/* ------------------------------------------------------------------------ */
+/* JSON */
+
 /* Write @p s as a JSON string literal (with quotes). */
 void cli_json_string(FILE *f, const char *s);
 

@@ -195,3 +195,129 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
     }
     return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Shared options */
+
+void cli_route_args_init(cli_route_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    ibr_options_init(&a->opts, IBR_OPTIONS_VERSION);
+}
+
+int cli_route_args_load(cli_route_args *a, ibr_context *ctx)
+{
+    static const ibr_guid_list_kind kinds[CLI_GUIDS_COUNT] = {
+        IBR_GUID_LIST_PLAIN, IBR_GUID_LIST_PLAIN, IBR_GUID_LIST_PLAIN,
+        IBR_GUID_LIST_PLAIN, IBR_GUID_LIST_PORT,  IBR_GUID_LIST_ID};
+    ibr_guid_list *const *l = a->lists;
+    ibr_options *o = &a->opts;
+    size_t i;
+
+    for (i = 0; i < CLI_GUIDS_COUNT; i++)
+        if (a->files[i] && cli_load_guid_list(&a->lists[i], ctx, a->files[i], kinds[i]) < 0)
+            return -1;
+    o->root_guids = l[CLI_GUIDS_ROOT] ? ibr_guid_list_guids(l[CLI_GUIDS_ROOT]) : NULL;
+    o->n_root_guids = l[CLI_GUIDS_ROOT] ? ibr_guid_list_count(l[CLI_GUIDS_ROOT]) : 0;
+    o->cn_guids = l[CLI_GUIDS_CN] ? ibr_guid_list_guids(l[CLI_GUIDS_CN]) : NULL;
+    o->n_cn_guids = l[CLI_GUIDS_CN] ? ibr_guid_list_count(l[CLI_GUIDS_CN]) : 0;
+    o->io_guids = l[CLI_GUIDS_IO] ? ibr_guid_list_guids(l[CLI_GUIDS_IO]) : NULL;
+    o->n_io_guids = l[CLI_GUIDS_IO] ? ibr_guid_list_count(l[CLI_GUIDS_IO]) : 0;
+    o->guid_routing_order = l[CLI_GUIDS_ORDER] ? ibr_guid_list_guids(l[CLI_GUIDS_ORDER]) : NULL;
+    o->n_guid_routing_order = l[CLI_GUIDS_ORDER] ? ibr_guid_list_count(l[CLI_GUIDS_ORDER]) : 0;
+    o->ignore_ports = l[CLI_GUIDS_IGNORE] ? ibr_guid_list_ports(l[CLI_GUIDS_IGNORE]) : NULL;
+    o->n_ignore_ports = l[CLI_GUIDS_IGNORE] ? ibr_guid_list_count(l[CLI_GUIDS_IGNORE]) : 0;
+    o->ids = l[CLI_GUIDS_IDS] ? ibr_guid_list_ids(l[CLI_GUIDS_IDS]) : NULL;
+    o->n_ids = l[CLI_GUIDS_IDS] ? ibr_guid_list_count(l[CLI_GUIDS_IDS]) : 0;
+    return 0;
+}
+
+void cli_route_args_dispose(cli_route_args *a)
+{
+    size_t i;
+
+    for (i = 0; i < CLI_GUIDS_COUNT; i++) {
+        ibr_guid_list_destroy(a->lists[i]);
+        a->lists[i] = NULL;
+    }
+}
+
+/* A routing option into @p a: 1 handled, 0 not a routing option, -1 error. */
+static int route_option(cli_route_args *a, int c, const char *arg)
+{
+    uint64_t v;
+
+    switch (c) {
+    case CLI_OPT_SEED:
+        if (cli_opt_uint("--seed", arg, UINT64_MAX, &v) < 0)
+            return -1;
+        a->opts.seed = v;
+        a->seed_given = 1;
+        return 1;
+    case CLI_OPT_SCATTER: a->opts.scatter_ports = 1; return 1;
+    case CLI_OPT_PORT_SHIFTING: a->opts.port_shifting = 1; return 1;
+    case CLI_OPT_PPSN: a->opts.port_profile_switch_nodes = 1; return 1;
+    case CLI_OPT_THREADS:
+        if (cli_opt_uint("--threads", arg, 1024, &v) < 0)
+            return -1;
+        a->opts.threads = (unsigned int)v;
+        return 1;
+    case CLI_OPT_MAX_VLS:
+        if (cli_opt_uint("--max-vls", arg, 15, &v) < 0)
+            return -1;
+        if (v < 1) {
+            cli_error("--max-vls", "must be 1..15");
+            return -1;
+        }
+        a->opts.max_vls = (unsigned int)v;
+        return 1;
+    case CLI_OPT_QOS: a->opts.qos = 1; return 1;
+    case CLI_OPT_ROOT_GUIDS: a->files[CLI_GUIDS_ROOT] = arg; return 1;
+    case CLI_OPT_CN_GUIDS: a->files[CLI_GUIDS_CN] = arg; return 1;
+    case CLI_OPT_IO_GUIDS: a->files[CLI_GUIDS_IO] = arg; return 1;
+    case CLI_OPT_ORDER: a->files[CLI_GUIDS_ORDER] = arg; return 1;
+    case CLI_OPT_ORDER_NO_SCATTER: a->opts.guid_routing_order_no_scatter = 1; return 1;
+    case CLI_OPT_IGNORE_GUIDS: a->files[CLI_GUIDS_IGNORE] = arg; return 1;
+    case CLI_OPT_IDS: a->files[CLI_GUIDS_IDS] = arg; return 1;
+    case CLI_OPT_CONNECT_ROOTS: a->opts.connect_roots = 1; return 1;
+    case CLI_OPT_MAX_REVERSE_HOPS:
+        if (cli_opt_uint("--max-reverse-hops", arg, 255, &v) < 0)
+            return -1;
+        a->opts.max_reverse_hops = (unsigned int)v;
+        return 1;
+    default: return 0;
+    }
+}
+
+int cli_shared_option(cli_topo_args *ta, cli_route_args *ra, int c, const char *arg,
+                      void (*usage)(FILE *o))
+{
+    uint64_t v;
+    int h;
+
+    if (ta && c == CLI_OPT_GUID2LID) {
+        ta->guid2lid = arg;
+        return 0;
+    }
+    if (ta && c == CLI_OPT_LMC) {
+        if (cli_opt_uint("--lmc", arg, 7, &v) < 0)
+            return -1;
+        ta->lmc = (int)v;
+        return 0;
+    }
+    h = ra ? route_option(ra, c, arg) : 0;
+    if (h > 0)
+        return 0;
+    if (h == 0)
+        usage(stderr);
+    return -1;
+}
+
+int cli_topo_args_check(const cli_topo_args *a, const char *cmd)
+{
+    if (a->guid2lid && a->lmc >= 0) {
+        cli_error(cmd, "--guid2lid and --lmc exclude each other");
+        return -1;
+    }
+    return 0;
+}

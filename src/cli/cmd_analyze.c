@@ -91,14 +91,14 @@ static int parse_patterns(const char *s, unsigned int *out)
 
 int cmd_analyze(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_PATTERNS, O_RANDOM, O_SEED, O_GUID2LID, O_THREADS, O_ALL_LIDS };
+    enum { O_JSON = CLI_OPT_OWN, O_PATTERNS, O_RANDOM, O_SEED, O_THREADS, O_ALL_LIDS };
     static const struct option lo[] = {{"routing-engine", required_argument, NULL, 'R'},
                                        {"json", no_argument, NULL, O_JSON},
                                        {"patterns", required_argument, NULL, O_PATTERNS},
                                        {"random", required_argument, NULL, O_RANDOM},
                                        {"seed", required_argument, NULL, O_SEED},
                                        {"all-lids", no_argument, NULL, O_ALL_LIDS},
-                                       {"guid2lid", required_argument, NULL, O_GUID2LID},
+                                       {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"threads", required_argument, NULL, O_THREADS},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
@@ -133,14 +133,15 @@ int cmd_analyze(int argc, char **argv)
             opts.seed = v;
             break;
         case O_ALL_LIDS: opts.base_lid_only = 0; break;
-        case O_GUID2LID: ta.guid2lid = optarg; break;
         case O_THREADS:
             if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
                 return CLI_EXIT_ERROR;
             opts.threads = (unsigned int)v;
             break;
         case 'h': usage_analyze(stdout); return CLI_EXIT_OK;
-        default: usage_analyze(stderr); return CLI_EXIT_ERROR;
+        default:
+            if (cli_shared_option(&ta, NULL, c, optarg, usage_analyze) < 0)
+                return CLI_EXIT_ERROR;
         }
     }
     if (optind + 1 != argc && optind + 2 != argc) {

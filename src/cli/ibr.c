@@ -435,15 +435,14 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
 
 static int cmd_info(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_GUID2LID, O_LMC };
+    enum { O_JSON = CLI_OPT_OWN };
     static const struct option lo[] = {{"json", no_argument, NULL, O_JSON},
-                                       {"guid2lid", required_argument, NULL, O_GUID2LID},
-                                       {"lmc", required_argument, NULL, O_LMC},
+                                       {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+                                       {"lmc", required_argument, NULL, CLI_OPT_LMC},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     const char *src;
     int json = 0, c, ret = CLI_EXIT_ERROR;
-    uint64_t v;
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     ibr_context *ctx = NULL;
     ibr_fabric *f = NULL;
@@ -454,14 +453,10 @@ static int cmd_info(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
-        case O_GUID2LID: ta.guid2lid = optarg; break;
-        case O_LMC:
-            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
-                return CLI_EXIT_ERROR;
-            ta.lmc = (int)v;
-            break;
         case 'h': usage_info(stdout); return CLI_EXIT_OK;
-        default: usage_info(stderr); return CLI_EXIT_ERROR;
+        default:
+            if (cli_shared_option(&ta, NULL, c, optarg, usage_info) < 0)
+                return CLI_EXIT_ERROR;
         }
     }
     if (optind + 1 != argc) {
@@ -561,15 +556,14 @@ static void usage_verify(FILE *o)
 
 static int cmd_verify(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_GUID2LID, O_LMC };
+    enum { O_JSON = CLI_OPT_OWN };
     static const struct option lo[] = {{"json", no_argument, NULL, O_JSON},
-                                       {"guid2lid", required_argument, NULL, O_GUID2LID},
-                                       {"lmc", required_argument, NULL, O_LMC},
+                                       {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+                                       {"lmc", required_argument, NULL, CLI_OPT_LMC},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     const char *src, *dump;
     int json = 0, c, rc, ret = CLI_EXIT_ERROR;
-    uint64_t v;
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     ibr_context *ctx = NULL;
     ibr_topo *t = NULL;
@@ -579,24 +573,18 @@ static int cmd_verify(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
-        case O_GUID2LID: ta.guid2lid = optarg; break;
-        case O_LMC:
-            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
-                return CLI_EXIT_ERROR;
-            ta.lmc = (int)v;
-            break;
         case 'h': usage_verify(stdout); return CLI_EXIT_OK;
-        default: usage_verify(stderr); return CLI_EXIT_ERROR;
+        default:
+            if (cli_shared_option(&ta, NULL, c, optarg, usage_verify) < 0)
+                return CLI_EXIT_ERROR;
         }
     }
     if (optind + 2 != argc) {
         cli_error("verify", "expected TOPOLOGY and LFTS_DUMP (try 'ibr verify --help')");
         return CLI_EXIT_ERROR;
     }
-    if (ta.guid2lid && ta.lmc >= 0) {
-        cli_error("verify", "--guid2lid and --lmc exclude each other");
+    if (cli_topo_args_check(&ta, "verify") < 0)
         return CLI_EXIT_ERROR;
-    }
     src = argv[optind];
     dump = argv[optind + 1];
     if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
@@ -862,10 +850,7 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
 
 typedef struct route_args {
     const char *chain, *outdir, *topology;
-    const char *root_file, *cn_file, *io_file, *order_file, *ignore_file, *ids_file;
-    cli_topo_args lids;
     int json, verify, verbose, progress; /* progress: -1 auto */
-    int seed_given;
 } route_args;
 
 static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
@@ -966,45 +951,32 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
     }
 }
 
-static int load_opt_list(ibr_guid_list **l, ibr_context *ctx, const char *path,
-                         ibr_guid_list_kind kind)
-{
-    *l = NULL;
-    if (!path)
-        return 0;
-    return cli_load_guid_list(l, ctx, path, kind);
-}
-
 static int cmd_route(int argc, char **argv)
 {
-    enum {
-        O_LMC = 256, O_GUID2LID, O_SEED, O_SCATTER, O_SHIFT, O_PPSN, O_THREADS, O_MAXVLS,
-        O_QOS, O_ROOT, O_CN, O_IO, O_ORDER, O_ORDER_NS, O_IGNORE, O_IDS, O_CONNECT,
-        O_MAXREV, O_NOVERIFY, O_JSON, O_PROGRESS, O_NOPROGRESS
-    };
+    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_PROGRESS, O_NOPROGRESS };
     static const struct option lo[] = {
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},
-        {"lmc", required_argument, NULL, O_LMC},
-        {"guid2lid", required_argument, NULL, O_GUID2LID},
-        {"seed", required_argument, NULL, O_SEED},
-        {"scatter", no_argument, NULL, O_SCATTER},
-        {"scatter-ports", no_argument, NULL, O_SCATTER},
-        {"port-shifting", no_argument, NULL, O_SHIFT},
-        {"port-profile-switch-nodes", no_argument, NULL, O_PPSN},
-        {"threads", required_argument, NULL, O_THREADS},
-        {"max-vls", required_argument, NULL, O_MAXVLS},
-        {"qos", no_argument, NULL, O_QOS},
-        {"root-guids", required_argument, NULL, O_ROOT},
-        {"cn-guids", required_argument, NULL, O_CN},
-        {"io-guids", required_argument, NULL, O_IO},
-        {"guid-routing-order", required_argument, NULL, O_ORDER},
-        {"guid-routing-order-no-scatter", no_argument, NULL, O_ORDER_NS},
-        {"ignore-guids", required_argument, NULL, O_IGNORE},
-        {"ids-guid-file", required_argument, NULL, O_IDS},
-        {"connect-roots", no_argument, NULL, O_CONNECT},
-        {"max-reverse-hops", required_argument, NULL, O_MAXREV},
+        {"lmc", required_argument, NULL, CLI_OPT_LMC},
+        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+        {"seed", required_argument, NULL, CLI_OPT_SEED},
+        {"scatter", no_argument, NULL, CLI_OPT_SCATTER},
+        {"scatter-ports", no_argument, NULL, CLI_OPT_SCATTER},
+        {"port-shifting", no_argument, NULL, CLI_OPT_PORT_SHIFTING},
+        {"port-profile-switch-nodes", no_argument, NULL, CLI_OPT_PPSN},
+        {"threads", required_argument, NULL, CLI_OPT_THREADS},
+        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
+        {"qos", no_argument, NULL, CLI_OPT_QOS},
+        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
+        {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
+        {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
+        {"guid-routing-order", required_argument, NULL, CLI_OPT_ORDER},
+        {"guid-routing-order-no-scatter", no_argument, NULL, CLI_OPT_ORDER_NO_SCATTER},
+        {"ignore-guids", required_argument, NULL, CLI_OPT_IGNORE_GUIDS},
+        {"ids-guid-file", required_argument, NULL, CLI_OPT_IDS},
+        {"connect-roots", no_argument, NULL, CLI_OPT_CONNECT_ROOTS},
+        {"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS},
         {"no-verify", no_argument, NULL, O_NOVERIFY},
         {"json", no_argument, NULL, O_JSON},
         {"progress", no_argument, NULL, O_PROGRESS},
@@ -1014,71 +986,26 @@ static int cmd_route(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     route_args a;
-    ibr_options opts;
-    uint64_t v;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
+    cli_route_args ra;
+    ibr_options *opts = &ra.opts;
     int c, rc, vrc = 0, verified = 0, ret = CLI_EXIT_ERROR;
     ibr_context *ctx = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
-    ibr_guid_list *roots = NULL, *cns = NULL, *ios = NULL, *order = NULL, *ignore = NULL,
-                  *ids = NULL;
     progress_state ps;
     ibr_verify_report rep;
     file_list files = {NULL, 0};
     double t0, route_s;
 
     memset(&a, 0, sizeof(a));
-    a.lids.lmc = -1;
     a.verify = 1;
     a.progress = -1;
-    ibr_options_init(&opts, IBR_OPTIONS_VERSION);
+    cli_route_args_init(&ra);
     while ((c = getopt_long(argc, argv, "hR:o:vq", lo, NULL)) != -1) {
         switch (c) {
         case 'R': a.chain = optarg; break;
         case 'o': a.outdir = optarg; break;
-        case O_LMC:
-            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
-                return CLI_EXIT_ERROR;
-            a.lids.lmc = (int)v;
-            break;
-        case O_GUID2LID: a.lids.guid2lid = optarg; break;
-        case O_SEED:
-            if (cli_opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.seed = v;
-            a.seed_given = 1;
-            break;
-        case O_SCATTER: opts.scatter_ports = 1; break;
-        case O_SHIFT: opts.port_shifting = 1; break;
-        case O_PPSN: opts.port_profile_switch_nodes = 1; break;
-        case O_THREADS:
-            if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.threads = (unsigned int)v;
-            break;
-        case O_MAXVLS:
-            if (cli_opt_uint("--max-vls", optarg, 15, &v) < 0)
-                return CLI_EXIT_ERROR;
-            if (v < 1) {
-                cli_error("--max-vls", "must be 1..15");
-                return CLI_EXIT_ERROR;
-            }
-            opts.max_vls = (unsigned int)v;
-            break;
-        case O_QOS: opts.qos = 1; break;
-        case O_ROOT: a.root_file = optarg; break;
-        case O_CN: a.cn_file = optarg; break;
-        case O_IO: a.io_file = optarg; break;
-        case O_ORDER: a.order_file = optarg; break;
-        case O_ORDER_NS: opts.guid_routing_order_no_scatter = 1; break;
-        case O_IGNORE: a.ignore_file = optarg; break;
-        case O_IDS: a.ids_file = optarg; break;
-        case O_CONNECT: opts.connect_roots = 1; break;
-        case O_MAXREV:
-            if (cli_opt_uint("--max-reverse-hops", optarg, 255, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.max_reverse_hops = (unsigned int)v;
-            break;
         case O_NOVERIFY: a.verify = 0; break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
@@ -1086,7 +1013,9 @@ static int cmd_route(int argc, char **argv)
         case 'q': a.progress = 0; break;
         case 'v': a.verbose++; break;
         case 'h': usage_route(stdout); return CLI_EXIT_OK;
-        default: usage_route(stderr); return CLI_EXIT_ERROR;
+        default:
+            if (cli_shared_option(&ta, &ra, c, optarg, usage_route) < 0)
+                return CLI_EXIT_ERROR;
         }
     }
     if (optind + 1 != argc) {
@@ -1095,53 +1024,31 @@ static int cmd_route(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     a.topology = argv[optind];
-    if (a.lids.guid2lid && a.lids.lmc >= 0) {
-        cli_error("route", "--guid2lid and --lmc exclude each other");
+    if (cli_topo_args_check(&ta, "route") < 0)
         return CLI_EXIT_ERROR;
-    }
-    if (opts.scatter_ports && opts.seed == 0) {
-        if (a.seed_given) {
+    if (opts->scatter_ports && opts->seed == 0) {
+        if (ra.seed_given) {
             cli_error("--scatter", "a seed of 0 disables scattering; give --seed N with N > 0");
             return CLI_EXIT_ERROR;
         }
-        opts.seed = 1;
+        opts->seed = 1;
     }
 
     if (cli_make_context(&ctx, cli_log_level(a.verbose)) < 0)
         goto out;
-    if (load_opt_list(&roots, ctx, a.root_file, IBR_GUID_LIST_PLAIN) < 0 ||
-        load_opt_list(&cns, ctx, a.cn_file, IBR_GUID_LIST_PLAIN) < 0 ||
-        load_opt_list(&ios, ctx, a.io_file, IBR_GUID_LIST_PLAIN) < 0 ||
-        load_opt_list(&order, ctx, a.order_file, IBR_GUID_LIST_PLAIN) < 0 ||
-        load_opt_list(&ignore, ctx, a.ignore_file, IBR_GUID_LIST_PORT) < 0 ||
-        load_opt_list(&ids, ctx, a.ids_file, IBR_GUID_LIST_ID) < 0)
-        goto out;
-    opts.root_guids = roots ? ibr_guid_list_guids(roots) : NULL;
-    opts.n_root_guids = roots ? ibr_guid_list_count(roots) : 0;
-    opts.cn_guids = cns ? ibr_guid_list_guids(cns) : NULL;
-    opts.n_cn_guids = cns ? ibr_guid_list_count(cns) : 0;
-    opts.io_guids = ios ? ibr_guid_list_guids(ios) : NULL;
-    opts.n_io_guids = ios ? ibr_guid_list_count(ios) : 0;
-    opts.guid_routing_order = order ? ibr_guid_list_guids(order) : NULL;
-    opts.n_guid_routing_order = order ? ibr_guid_list_count(order) : 0;
-    opts.ignore_ports = ignore ? ibr_guid_list_ports(ignore) : NULL;
-    opts.n_ignore_ports = ignore ? ibr_guid_list_count(ignore) : 0;
-    opts.ids = ids ? ibr_guid_list_ids(ids) : NULL;
-    opts.n_ids = ids ? ibr_guid_list_count(ids) : 0;
-
     /* the fabric is not kept: it is freed before routing big fabrics */
-    if (cli_load_topo(&t, ctx, a.topology, &a.lids) < 0)
+    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, a.topology, &ta) < 0)
         goto out;
 
     memset(&ps, 0, sizeof(ps));
     ps.tty = isatty(STDERR_FILENO);
     ps.enabled = a.progress != 0;
-    opts.progress = progress_cb;
-    opts.progress_user = &ps;
+    opts->progress = progress_cb;
+    opts->progress_user = &ps;
 
     t0 = cli_now();
     ps.start = t0;
-    rc = ibr_route(&r, t, a.chain, &opts);
+    rc = ibr_route(&r, t, a.chain, opts);
     route_s = cli_now() - t0;
     if (ps.shown && ps.tty)
         fputc('\n', stderr);
@@ -1160,9 +1067,9 @@ static int cmd_route(int argc, char **argv)
         goto out;
 
     if (a.json)
-        print_route_json(&a, t, r, &opts, rc, route_s, &rep, vrc, verified, &files);
+        print_route_json(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
     else
-        print_route_text(&a, t, r, &opts, rc, route_s, &rep, vrc, verified, &files);
+        print_route_text(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
     fflush(stdout);
 
     if (rc < 0) {
@@ -1181,12 +1088,7 @@ out:
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     /* the lists were created with the context: destroy them first */
-    ibr_guid_list_destroy(roots);
-    ibr_guid_list_destroy(cns);
-    ibr_guid_list_destroy(ios);
-    ibr_guid_list_destroy(order);
-    ibr_guid_list_destroy(ignore);
-    ibr_guid_list_destroy(ids);
+    cli_route_args_dispose(&ra);
     ibr_context_destroy(ctx);
     return ret;
 }
@@ -1345,35 +1247,30 @@ static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_tra
 
 static int cmd_trace(int argc, char **argv)
 {
-    enum {
-        O_FROM = 256, O_TO, O_GUID2LID, O_LMC, O_ROOT, O_SEED, O_MAXVLS, O_QOS, O_THREADS,
-        O_JSON
-    };
+    enum { O_FROM = CLI_OPT_OWN, O_TO, O_JSON };
     static const struct option lo[] = {
         {"from", required_argument, NULL, O_FROM},
         {"to", required_argument, NULL, O_TO},
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
-        {"guid2lid", required_argument, NULL, O_GUID2LID},
-        {"lmc", required_argument, NULL, O_LMC},
-        {"root-guids", required_argument, NULL, O_ROOT},
-        {"seed", required_argument, NULL, O_SEED},
-        {"max-vls", required_argument, NULL, O_MAXVLS},
-        {"qos", no_argument, NULL, O_QOS},
-        {"threads", required_argument, NULL, O_THREADS},
+        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+        {"lmc", required_argument, NULL, CLI_OPT_LMC},
+        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
+        {"seed", required_argument, NULL, CLI_OPT_SEED},
+        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
+        {"qos", no_argument, NULL, CLI_OPT_QOS},
+        {"threads", required_argument, NULL, CLI_OPT_THREADS},
         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
-    const char *from = NULL, *to = NULL, *chain = NULL, *root_file = NULL;
+    const char *from = NULL, *to = NULL, *chain = NULL;
     const char *src, *dump = NULL;
     int c, json = 0, rc, ret = CLI_EXIT_ERROR;
-    uint64_t v;
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
-    ibr_options opts;
+    cli_route_args ra;
     ibr_context *ctx = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
-    ibr_guid_list *roots = NULL;
     ibr_trace_hop *hops = NULL;
     size_t n = 0, cap, i;
     unsigned int sl = 0;
@@ -1383,42 +1280,17 @@ static int cmd_trace(int argc, char **argv)
     const char *sdesc, *ddesc;
     unsigned int sport, dport;
 
-    ibr_options_init(&opts, IBR_OPTIONS_VERSION);
+    cli_route_args_init(&ra);
     while ((c = getopt_long(argc, argv, "hR:", lo, NULL)) != -1) {
         switch (c) {
         case O_FROM: from = optarg; break;
         case O_TO: to = optarg; break;
         case 'R': chain = optarg; break;
-        case O_GUID2LID: ta.guid2lid = optarg; break;
-        case O_LMC:
-            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
-                return CLI_EXIT_ERROR;
-            ta.lmc = (int)v;
-            break;
-        case O_ROOT: root_file = optarg; break;
-        case O_SEED:
-            if (cli_opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.seed = v;
-            break;
-        case O_MAXVLS:
-            if (cli_opt_uint("--max-vls", optarg, 15, &v) < 0)
-                return CLI_EXIT_ERROR;
-            if (v < 1) {
-                cli_error("--max-vls", "must be 1..15");
-                return CLI_EXIT_ERROR;
-            }
-            opts.max_vls = (unsigned int)v;
-            break;
-        case O_QOS: opts.qos = 1; break;
-        case O_THREADS:
-            if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.threads = (unsigned int)v;
-            break;
         case O_JSON: json = 1; break;
         case 'h': usage_trace(stdout); return CLI_EXIT_OK;
-        default: usage_trace(stderr); return CLI_EXIT_ERROR;
+        default:
+            if (cli_shared_option(&ta, &ra, c, optarg, usage_trace) < 0)
+                return CLI_EXIT_ERROR;
         }
     }
     if (optind >= argc || argc - optind > 2) {
@@ -1433,22 +1305,16 @@ static int cmd_trace(int argc, char **argv)
         cli_error("trace", "--from and --to are required");
         return CLI_EXIT_ERROR;
     }
-    if (dump && (chain || root_file)) {
+    if (dump && (chain || ra.files[CLI_GUIDS_ROOT])) {
         cli_error("trace", "give either LFTS_DUMP or -R CHAIN (with routing options), "
                            "not both");
         return CLI_EXIT_ERROR;
     }
-    if (ta.guid2lid && ta.lmc >= 0) {
-        cli_error("trace", "--guid2lid and --lmc exclude each other");
+    if (cli_topo_args_check(&ta, "trace") < 0)
         return CLI_EXIT_ERROR;
-    }
     if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
         return CLI_EXIT_ERROR;
-    if (load_opt_list(&roots, ctx, root_file, IBR_GUID_LIST_PLAIN) < 0)
-        goto out;
-    opts.root_guids = roots ? ibr_guid_list_guids(roots) : NULL;
-    opts.n_root_guids = roots ? ibr_guid_list_count(roots) : 0;
-    if (cli_load_topo(&t, ctx, src, &ta) < 0)
+    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, src, &ta) < 0)
         goto out;
     if (!(slid = resolve_endpoint(t, "--from", from)) ||
         !(dlid = resolve_endpoint(t, "--to", to)))
@@ -1457,7 +1323,7 @@ static int cmd_trace(int argc, char **argv)
         if (cli_load_lfts(&r, t, dump) < 0)
             goto out;
     } else {
-        rc = ibr_route(&r, t, chain, &opts);
+        rc = ibr_route(&r, t, chain, &ra.opts);
         if (rc < 0) {
             cli_lib_error("route", r ? ibr_result_last_error(r) : NULL, rc);
             goto out;
@@ -1568,7 +1434,7 @@ out:
     free(hops);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
-    ibr_guid_list_destroy(roots);
+    cli_route_args_dispose(&ra);
     ibr_context_destroy(ctx);
     return ret;
 }
