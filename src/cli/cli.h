@@ -19,6 +19,27 @@ enum {
     CLI_EXIT_ERROR = 2    /* usage or input error */
 };
 
+/* ------------------------------------------------------------------------ */
+/* Subcommands with their own file (cmd_<name>.c): run with the arguments
+ * after "ibr" (argv[0] is the subcommand's name), return an exit code;
+ * usage_<name>() prints the help. */
+
+int cmd_route(int argc, char **argv);
+void usage_route(FILE *o);
+int cmd_verify(int argc, char **argv);
+void usage_verify(FILE *o);
+int cmd_trace(int argc, char **argv);
+void usage_trace(FILE *o);
+int cmd_analyze(int argc, char **argv);
+void usage_analyze(FILE *o);
+
+/* The report of ibr_verify() as text or JSON (status @p rc) (cmd_verify.c). */
+void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc);
+void cli_print_verify_json(FILE *o, const ibr_verify_report *v, int rc);
+
+/* ------------------------------------------------------------------------ */
+/* Messages, files, numbers (cli_util.c) */
+
 /* Print "ibr: <what>: <message>" on stderr. */
 void cli_error(const char *what, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -14,12 +14,7 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
-
-int cmd_analyze(int argc, char **argv);
-void usage_analyze(FILE *o);
 
 void usage_analyze(FILE *o)
 {

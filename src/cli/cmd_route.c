@@ -1,0 +1,486 @@
+/*
+ * cmd_route.c - `ibr route`: route a topology, verify the result, print a
+ * summary and write OpenSM-style dumps.
+ *
+ *   ibr route [-R CHAIN] [options] TOPOLOGY [-o DIR]
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------ */
+/* ibr route */
+
+void usage_route(FILE *o)
+{
+    fputs("usage: ibr route [-R CHAIN] [options] TOPOLOGY [-o DIR]\n"
+          "\n"
+          "Route a topology (an ibnetdiscover/ibsim file, or gen:SPEC to generate one in\n"
+          "memory), verify the result and print a summary. With -o, write into DIR:\n"
+          "opensm-lfts.dump, opensm-subnet.lst, opensm.fdbs, opensm.mcfdbs, guid2lid and\n"
+          "every engine artefact (a file named after it). When the result carries path\n"
+          "SLs or SL2VL tables, also opensm-sl2vl.dump and ibdmchk's inputs\n"
+          "ibr-paths.psl (-c) and ibr-paths.sl2vl (-d). The summary gives the verdict\n"
+          "on credit loops (with the loop found) and the pairs the engine's rules leave\n"
+          "unrouted (restricted).\n"
+          "\n"
+          "Options:\n"
+          "  -R, --routing-engine CHAIN  engines tried in order, e.g. ftree,updn\n"
+          "                              (minhop runs last unless no_fallback; default minhop)\n"
+          "  -o, --output DIR            write the dumps into DIR (created if needed)\n"
+          "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
+          "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
+          "  --seed N                    seed of random choices (recorded in the result)\n"
+          "  --scatter                   scatter ports among equal choices (needs a seed;\n"
+          "                              1 is used when --seed is absent)\n"
+          "  --port-shifting             OpenSM's port_shifting\n"
+          "  --port-profile-switch-nodes routes to switches count in port balancing\n"
+          "  --threads N                 worker threads (0 = one per CPU, default)\n"
+          "  --max-vls N                 data VLs available (1..15, default 8)\n"
+          "  --qos                       enable QoS (SLs and SL2VL where supported)\n"
+          "  --root-guids FILE           root switch GUIDs (updn, ftree)\n"
+          "  --cn-guids FILE             compute-node port GUIDs\n"
+          "  --io-guids FILE             I/O-node port GUIDs\n"
+          "  --guid-routing-order FILE   destination order (port GUIDs)\n"
+          "  --guid-routing-order-no-scatter  do not scatter the ports listed there\n"
+          "  --ignore-guids FILE         'nodeGUID port' lines excluded from balancing\n"
+          "  --ids-guid-file FILE        'switchGUID id' lines (updn)\n"
+          "  --connect-roots             allow routes between roots (updn, ftree)\n"
+          "  --max-reverse-hops N        ftree: reverse hops for I/O nodes\n"
+          "  --no-verify                 skip the verification\n"
+          "  --json                      print the summary as JSON\n"
+          "  --no-progress, -q           no progress reports on stderr (by default they\n"
+          "                              appear once routing has taken more than 1 s)\n"
+          "  -v, --verbose               library log messages (twice: debug)\n"
+          "\n"
+          "GUID files take one GUID per line (0x hex, leading 0 octal, else decimal),\n"
+          "'#' comments, as OpenSM's option files.\n"
+          "\n"
+          "Exit status: 0 routed and valid, 1 unroutable or invalid routes, 2 error.\n",
+          o);
+}
+
+typedef struct progress_state {
+    double start, last;
+    int enabled, tty, shown;
+    char phase[64];
+} progress_state;
+
+static int progress_cb(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    progress_state *ps = user;
+    double now = cli_now();
+    int same = strncmp(ps->phase, phase ? phase : "", sizeof(ps->phase) - 1) == 0;
+
+    if (!ps->enabled || now - ps->start < 1.0)
+        return 0;
+    if (same && now - ps->last < (ps->tty ? 0.2 : 2.0))
+        return 0;
+    ps->last = now;
+    snprintf(ps->phase, sizeof(ps->phase), "%s", phase ? phase : "");
+    if (ps->tty)
+        fprintf(stderr, "\r%-20s %" PRIu64 "/%" PRIu64 " (%5.1f%%) %6.1fs ", ps->phase, done,
+                total, total ? 100.0 * (double)done / (double)total : 0.0, now - ps->start);
+    else
+        fprintf(stderr, "ibr: progress: %s %" PRIu64 "/%" PRIu64 " after %.1fs\n", ps->phase,
+                done, total, now - ps->start);
+    ps->shown = 1;
+    return 0;
+}
+
+typedef struct file_list {
+    char **names;
+    size_t n;
+} file_list;
+
+static int file_list_add(file_list *l, const char *name)
+{
+    char **nn = realloc(l->names, (l->n + 1) * sizeof(*nn));
+
+    if (!nn)
+        return -1;
+    l->names = nn;
+    if (!(nn[l->n] = strdup(name)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+static void file_list_free(file_list *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
+    l->names = NULL;
+    l->n = 0;
+}
+
+/* Write @p data to DIR/name; records the name. Prints errors. */
+static int write_in_dir(file_list *files, const char *dir, const char *name, const char *data,
+                        size_t len)
+{
+    size_t plen = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(plen);
+    int err;
+
+    if (!path) {
+        cli_error(name, "%s", strerror(ENOMEM));
+        return -1;
+    }
+    snprintf(path, plen, "%s/%s", dir, name);
+    err = cli_write_file(path, data ? data : "", len);
+    if (err) {
+        cli_error(path, "%s", strerror(err));
+        free(path);
+        return -1;
+    }
+    free(path);
+    if (file_list_add(files, name) < 0) {
+        cli_error(name, "%s", strerror(ENOMEM));
+        return -1;
+    }
+    return 0;
+}
+
+typedef enum dump_kind {
+    D_LFTS, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL
+} dump_kind;
+
+/* Prefix of the ibdmchk/ibdiagnet files (<prefix>.psl, <prefix>.sl2vl). */
+#define IBDM_PREFIX "ibr-paths"
+
+static int write_dump(file_list *files, const char *dir, const char *name, dump_kind kind,
+                      const ibr_topo *t, const ibr_result *r)
+{
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = 0;
+
+    switch (kind) {
+    case D_LFTS: rc = ibr_write_lfts_dump(&b, t, r); break;
+    case D_SUBNET: rc = ibr_write_subnet_lst(&b, t); break;
+    case D_FDBS: rc = ibr_write_fdbs(&b, t, r); break;
+    case D_GUID2LID: rc = ibr_write_guid2lid(&b, t); break;
+    case D_MCFDBS: rc = ibr_write_mcfdbs(&b, t, r); break;
+    case D_SL2VL_DUMP: rc = ibr_write_sl2vl_dump(&b, t, r); break;
+    case D_PSL: rc = ibr_write_path_sl(&b, t, r); break;
+    case D_SL2VL: rc = ibr_write_sl2vl(&b, t, r); break;
+    }
+    if (rc < 0) {
+        char what[128];
+
+        snprintf(what, sizeof(what), "writing %s", name);
+        cli_lib_error(what, NULL, rc);
+        ibr_buffer_dispose(&b);
+        return -1;
+    }
+    rc = write_in_dir(files, dir, name, b.data, b.size);
+    ibr_buffer_dispose(&b);
+    return rc;
+}
+
+/* An artefact name usable as a file name in DIR. */
+static void artifact_file_name(char *out, size_t len, const char *name)
+{
+    size_t i, j = 0;
+
+    for (i = 0; name[i] && j + 1 < len; i++) {
+        char ch = name[i];
+
+        out[j++] = (ch == '/' || ch == '\\' || (unsigned char)ch < 0x20) ? '_' : ch;
+    }
+    out[j] = '\0';
+    if (j == 0 || strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
+        snprintf(out, len, "artifact-%s", j ? "dots" : "unnamed");
+    else if (out[0] == '.')
+        out[0] = '_';
+}
+
+static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
+                         const ibr_result *r)
+{
+    size_t i, na;
+    int err = cli_mkdir_p(dir);
+
+    if (err) {
+        cli_error(dir, "%s", strerror(err));
+        return -1;
+    }
+    if (write_dump(files, dir, "opensm-lfts.dump", D_LFTS, t, r) < 0 ||
+        write_dump(files, dir, "opensm-subnet.lst", D_SUBNET, t, r) < 0 ||
+        write_dump(files, dir, "opensm.fdbs", D_FDBS, t, r) < 0 ||
+        write_dump(files, dir, "guid2lid", D_GUID2LID, t, r) < 0 ||
+        write_dump(files, dir, "opensm.mcfdbs", D_MCFDBS, t, r) < 0)
+        return -1;
+    /* VL-aware results: OpenSM's SL2VL dump and ibdmchk's -c/-d inputs */
+    if ((ibr_result_sl_mode(r) != IBR_SL_NONE || ibr_result_has_sl2vl(r)) &&
+        (write_dump(files, dir, "opensm-sl2vl.dump", D_SL2VL_DUMP, t, r) < 0 ||
+         write_dump(files, dir, IBDM_PREFIX ".psl", D_PSL, t, r) < 0 ||
+         write_dump(files, dir, IBDM_PREFIX ".sl2vl", D_SL2VL, t, r) < 0))
+        return -1;
+    na = ibr_result_artifact_count(r);
+    for (i = 0; i < na; i++) {
+        const char *name;
+        const void *data;
+        size_t size;
+        char fname[256];
+
+        if (ibr_result_artifact(r, i, &name, &data, &size) < 0)
+            continue;
+        artifact_file_name(fname, sizeof(fname), name);
+        if (write_in_dir(files, dir, fname, data, size) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+typedef struct route_args {
+    const char *chain, *outdir, *topology;
+    int json, verify, verbose, progress; /* progress: -1 auto */
+} route_args;
+
+static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
+                             const ibr_options *opts, int rc, double route_s,
+                             const ibr_verify_report *rep, int vrc, int verified,
+                             const file_list *files)
+{
+    size_t i, n = r ? ibr_result_attempt_count(r) : 0;
+
+    printf("{\"topology\": ");
+    cli_json_string(stdout, a->topology);
+    printf(", \"nodes\": %" PRIu32 ", \"switches\": %" PRIu32 ", \"endports\": %" PRIu32
+           ", \"max_lid\": %u",
+           ibr_topo_node_count(t), ibr_topo_switch_count(t), ibr_topo_endport_count(t),
+           (unsigned)ibr_topo_max_lid(t));
+    printf(", \"chain\": ");
+    cli_json_string(stdout, a->chain ? a->chain : "minhop");
+    printf(", \"status\": ");
+    cli_json_string(stdout, ibr_status_name(rc));
+    printf(", \"error\": ");
+    cli_json_string(stdout, r ? ibr_result_last_error(r) : ibr_strerror(rc));
+    printf(", \"engine\": ");
+    cli_json_string(stdout, r ? ibr_result_engine(r) : "");
+    printf(", \"attempts\": [");
+    for (i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+
+        ibr_result_attempt(r, i, &eng, &st, &msg);
+        printf("%s{\"engine\": ", i ? ", " : "");
+        cli_json_string(stdout, eng);
+        printf(", \"status\": ");
+        cli_json_string(stdout, ibr_status_name(st));
+        printf(", \"message\": ");
+        cli_json_string(stdout, msg ? msg : "");
+        printf("}");
+    }
+    printf("], \"seed\": %" PRIu64 ", \"threads\": %u, \"route_time_s\": ",
+           r ? ibr_result_seed(r) : opts->seed, opts->threads);
+    cli_json_double(stdout, route_s);
+    printf(", \"vls_used\": %u, \"verify\": ", r && rc == 0 ? ibr_result_vls_used(r) : 0);
+    if (verified)
+        cli_print_verify_json(stdout, rep, vrc);
+    else
+        printf("null");
+    printf(", \"files\": [");
+    for (i = 0; i < files->n; i++) {
+        if (i)
+            printf(", ");
+        cli_json_string(stdout, files->names[i]);
+    }
+    printf("]}\n");
+}
+
+static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_result *r,
+                             const ibr_options *opts, int rc, double route_s,
+                             const ibr_verify_report *rep, int vrc, int verified,
+                             const file_list *files)
+{
+    size_t i, n = r ? ibr_result_attempt_count(r) : 0;
+
+    printf("topology:     %s (%" PRIu32 " nodes, %" PRIu32 " switches, %" PRIu32
+           " end ports, max LID %u)\n",
+           a->topology, ibr_topo_node_count(t), ibr_topo_switch_count(t),
+           ibr_topo_endport_count(t), (unsigned)ibr_topo_max_lid(t));
+    printf("engine:       %s\n", rc == 0 && r ? ibr_result_engine(r) : "(none)");
+    for (i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+
+        ibr_result_attempt(r, i, &eng, &st, &msg);
+        printf("  attempt %zu:  %s: %s", i + 1, eng,
+               st == 0 ? "ok" : st == IBR_EDECLINED ? "declined" : ibr_status_name(st));
+        if (msg && *msg)
+            printf(" (%s)", msg);
+        printf("\n");
+    }
+    printf("seed:         %" PRIu64 "%s\n", r ? ibr_result_seed(r) : opts->seed,
+           opts->scatter_ports ? " (scatter)" : "");
+    printf("threads:      %u%s\n", opts->threads, opts->threads == 0 ? " (one per CPU)" : "");
+    printf("route_time_s: %.6f\n", route_s);
+    if (rc != 0) {
+        printf("status:       %s: %s\n", ibr_status_name(rc),
+               r && *ibr_result_last_error(r) ? ibr_result_last_error(r) : ibr_strerror(rc));
+        return;
+    }
+    if (ibr_result_vls_used(r) > 1)
+        printf("VLs used:     %u\n", ibr_result_vls_used(r));
+    if (verified)
+        cli_print_verify_text(stdout, rep, vrc);
+    else
+        printf("verify:       skipped\n");
+    if (files->n) {
+        printf("files:        %s/{", a->outdir);
+        for (i = 0; i < files->n; i++)
+            printf("%s%s", i ? "," : "", files->names[i]);
+        printf("}\n");
+    }
+}
+
+int cmd_route(int argc, char **argv)
+{
+    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_PROGRESS, O_NOPROGRESS };
+    static const struct option lo[] = {
+        {"routing-engine", required_argument, NULL, 'R'},
+        {"routing_engine", required_argument, NULL, 'R'},
+        {"output", required_argument, NULL, 'o'},
+        {"lmc", required_argument, NULL, CLI_OPT_LMC},
+        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+        {"seed", required_argument, NULL, CLI_OPT_SEED},
+        {"scatter", no_argument, NULL, CLI_OPT_SCATTER},
+        {"scatter-ports", no_argument, NULL, CLI_OPT_SCATTER},
+        {"port-shifting", no_argument, NULL, CLI_OPT_PORT_SHIFTING},
+        {"port-profile-switch-nodes", no_argument, NULL, CLI_OPT_PPSN},
+        {"threads", required_argument, NULL, CLI_OPT_THREADS},
+        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
+        {"qos", no_argument, NULL, CLI_OPT_QOS},
+        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
+        {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
+        {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
+        {"guid-routing-order", required_argument, NULL, CLI_OPT_ORDER},
+        {"guid-routing-order-no-scatter", no_argument, NULL, CLI_OPT_ORDER_NO_SCATTER},
+        {"ignore-guids", required_argument, NULL, CLI_OPT_IGNORE_GUIDS},
+        {"ids-guid-file", required_argument, NULL, CLI_OPT_IDS},
+        {"connect-roots", no_argument, NULL, CLI_OPT_CONNECT_ROOTS},
+        {"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS},
+        {"no-verify", no_argument, NULL, O_NOVERIFY},
+        {"json", no_argument, NULL, O_JSON},
+        {"progress", no_argument, NULL, O_PROGRESS},
+        {"no-progress", no_argument, NULL, O_NOPROGRESS},
+        {"quiet", no_argument, NULL, O_NOPROGRESS},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    route_args a;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
+    cli_route_args ra;
+    ibr_options *opts = &ra.opts;
+    int c, rc, vrc = 0, verified = 0, ret = CLI_EXIT_ERROR;
+    ibr_context *ctx = NULL;
+    ibr_topo *t = NULL;
+    ibr_result *r = NULL;
+    progress_state ps;
+    ibr_verify_report rep;
+    file_list files = {NULL, 0};
+    double t0, route_s;
+
+    memset(&a, 0, sizeof(a));
+    a.verify = 1;
+    a.progress = -1;
+    cli_route_args_init(&ra);
+    while ((c = getopt_long(argc, argv, "hR:o:vq", lo, NULL)) != -1) {
+        switch (c) {
+        case 'R': a.chain = optarg; break;
+        case 'o': a.outdir = optarg; break;
+        case O_NOVERIFY: a.verify = 0; break;
+        case O_JSON: a.json = 1; break;
+        case O_PROGRESS: a.progress = 1; break;
+        case O_NOPROGRESS:
+        case 'q': a.progress = 0; break;
+        case 'v': a.verbose++; break;
+        case 'h': usage_route(stdout); return CLI_EXIT_OK;
+        default:
+            if (cli_shared_option(&ta, &ra, c, optarg, usage_route) < 0)
+                return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 1 != argc) {
+        cli_error("route", optind >= argc ? "missing TOPOLOGY (try 'ibr route --help')"
+                                          : "too many arguments");
+        return CLI_EXIT_ERROR;
+    }
+    a.topology = argv[optind];
+    if (cli_topo_args_check(&ta, "route") < 0)
+        return CLI_EXIT_ERROR;
+    if (opts->scatter_ports && opts->seed == 0) {
+        if (ra.seed_given) {
+            cli_error("--scatter", "a seed of 0 disables scattering; give --seed N with N > 0");
+            return CLI_EXIT_ERROR;
+        }
+        opts->seed = 1;
+    }
+
+    if (cli_make_context(&ctx, cli_log_level(a.verbose)) < 0)
+        goto out;
+    /* the fabric is not kept: it is freed before routing big fabrics */
+    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, a.topology, &ta) < 0)
+        goto out;
+
+    memset(&ps, 0, sizeof(ps));
+    ps.tty = isatty(STDERR_FILENO);
+    ps.enabled = a.progress != 0;
+    opts->progress = progress_cb;
+    opts->progress_user = &ps;
+
+    t0 = cli_now();
+    ps.start = t0;
+    rc = ibr_route(&r, t, a.chain, opts);
+    route_s = cli_now() - t0;
+    if (ps.shown && ps.tty)
+        fputc('\n', stderr);
+
+    if (rc == 0 && a.verify) {
+        memset(&rep, 0, sizeof(rep));
+        rep.version = IBR_VERIFY_REPORT_VERSION;
+        vrc = ibr_verify(&rep, t, r);
+        verified = vrc == 0 || vrc == IBR_EROUTES;
+        if (!verified) {
+            cli_lib_error("verify", NULL, vrc);
+            goto out;
+        }
+    }
+    if (rc == 0 && a.outdir && write_outputs(&files, a.outdir, t, r) < 0)
+        goto out;
+
+    if (a.json)
+        print_route_json(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
+    else
+        print_route_text(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
+    fflush(stdout);
+
+    if (rc < 0) {
+        cli_lib_error("route", r ? ibr_result_last_error(r) : NULL, rc);
+        ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
+        goto out;
+    }
+    if (verified && vrc != 0) {
+        cli_error("verify", "routing tables are invalid: %s", rep.first_error);
+        ret = CLI_EXIT_INVALID;
+        goto out;
+    }
+    ret = CLI_EXIT_OK;
+out:
+    file_list_free(&files);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    /* the lists were created with the context: destroy them first */
+    cli_route_args_dispose(&ra);
+    ibr_context_destroy(ctx);
+    return ret;
+}

@@ -1,0 +1,359 @@
+/*
+ * cmd_trace.c - `ibr trace`: follow one route hop by hop through a routing
+ * read from an LFT dump or computed in memory.
+ *
+ *   ibr trace TOPOLOGY [LFTS_DUMP | -R CHAIN] --from SRC --to DST [--json]
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* ibr trace */
+
+void usage_trace(FILE *o)
+{
+    fputs("usage: ibr trace TOPOLOGY [LFTS_DUMP | -R CHAIN] --from SRC --to DST [options]\n"
+          "\n"
+          "Follow one route hop by hop: every switch it crosses (GUID, description), the\n"
+          "port it enters and leaves by, the VL of the outgoing hop and the path's SL.\n"
+          "The routing is read from LFTS_DUMP (opensm-lfts.dump or dump_lfts output) or,\n"
+          "without it, computed in memory with CHAIN (default minhop).\n"
+          "\n"
+          "SRC and DST are LIDs or GUIDs: a port GUID or node GUID stands for that\n"
+          "port's base LID (a CA's node GUID means its port 1, a switch's its port 0).\n"
+          "Numbers above 0xffff are GUIDs; write lid:N or guid:N to say which.\n"
+          "\n"
+          "Options:\n"
+          "  --from SRC                  source: LID or GUID of an end port or a switch\n"
+          "  --to DST                    destination LID (any LID of its LMC range) or GUID\n"
+          "  -R, --routing-engine CHAIN  engines tried in order (without LFTS_DUMP)\n"
+          "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
+          "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
+          "  --root-guids FILE           root switch GUIDs (updn) when routing\n"
+          "  --seed N                    seed of random choices when routing\n"
+          "  --max-vls N                 data VLs available when routing (1..15)\n"
+          "  --qos                       enable QoS when routing (SLs where supported)\n"
+          "  --threads N                 worker threads when routing (0 = one per CPU)\n"
+          "  --json                      print the trace as JSON\n"
+          "\n"
+          "Exit status: 0 the route reaches DST, 1 it breaks (no LFT entry, bad port,\n"
+          "down link, loop: the last hop shows where), 2 usage or input error.\n",
+          o);
+}
+
+/*
+ * A LID or a GUID from the command line: "lid:N", "guid:N", or a number
+ * (a GUID when above 0xffff). Returns the base LID of the GUID's port, or
+ * the LID as given; 0 after printing an error.
+ */
+static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char *arg)
+{
+    int force = 0; /* 1 LID, 2 GUID */
+    const char *num = arg;
+    uint64_t v;
+    uint32_t node;
+    unsigned int port;
+    ibr_port_info pi;
+    ibr_node_info ni;
+
+    if (strncmp(arg, "lid:", 4) == 0) {
+        force = 1;
+        num = arg + 4;
+    } else if (strncmp(arg, "guid:", 5) == 0) {
+        force = 2;
+        num = arg + 5;
+    }
+    if (cli_parse_u64(num, UINT64_MAX, &v) < 0) {
+        cli_error(opt, "'%s' is not a LID or GUID", arg);
+        return 0;
+    }
+    if (force == 1 || (force == 0 && v <= 0xffff)) {
+        if (v == 0 || v > ibr_topo_max_lid(t)) {
+            cli_error(opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)", v,
+                      (unsigned)ibr_topo_max_lid(t));
+            return 0;
+        }
+        if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)v) < 0) {
+            cli_error(opt, "no port owns LID %" PRIu64, v);
+            return 0;
+        }
+        return (uint16_t)v;
+    }
+    if (ibr_topo_find_guid(&node, &port, t, v) < 0 || ibr_topo_node_info(&ni, t, node) < 0) {
+        cli_error(opt, "no node or port has GUID 0x%016" PRIx64, v);
+        return 0;
+    }
+    if (ibr_topo_port_info(&pi, t, node, ni.type == IBR_NODE_SWITCH ? 0 : port) < 0 ||
+        pi.lid == 0) {
+        cli_error(opt, "GUID 0x%016" PRIx64 " (%s port %u) has no LID", v,
+                  ni.desc ? ni.desc : "?", ni.type == IBR_NODE_SWITCH ? 0 : port);
+        return 0;
+    }
+    return pi.lid;
+}
+
+/* Describe the port owning @p lid: "0x<guid> "desc" port P". */
+static void lid_owner_text(char *buf, size_t len, const ibr_topo *t, uint16_t lid,
+                           uint64_t *guid, const char **desc, unsigned int *port)
+{
+    uint32_t node;
+    ibr_node_info ni;
+
+    *guid = 0;
+    *desc = "";
+    *port = 0;
+    if (ibr_topo_lid_owner(&node, port, t, lid) < 0 || ibr_topo_node_info(&ni, t, node) < 0) {
+        snprintf(buf, len, "LID %u (no owner)", (unsigned)lid);
+        return;
+    }
+    *guid = ni.node_guid;
+    *desc = ni.desc ? ni.desc : "";
+    snprintf(buf, len, "LID %u: %s 0x%016" PRIx64 " \"%s\" port %u", (unsigned)lid,
+             ni.type == IBR_NODE_SWITCH ? "switch" : ni.type == IBR_NODE_CA ? "CA" : "router",
+             ni.node_guid, *desc, *port);
+}
+
+/* Why the route stops after @p last (when it does not reach the target). */
+static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_trace_hop *last,
+                         uint16_t dlid)
+{
+    uint32_t node = ibr_topo_switch_node(t, last->sw);
+    ibr_node_info ni;
+    ibr_port_info pi;
+
+    if (ibr_topo_node_info(&ni, t, node) < 0) {
+        snprintf(buf, len, "bad switch index %" PRIu32, last->sw);
+        return;
+    }
+    if (last->out_port == IBR_NO_ROUTE) {
+        snprintf(buf, len, "switch 0x%016" PRIx64 " has no LFT entry for LID %u",
+                 ni.node_guid, (unsigned)dlid);
+        return;
+    }
+    if (last->out_port == 0) {
+        snprintf(buf, len, "switch 0x%016" PRIx64 " keeps LID %u (port 0) but does not own it",
+                 ni.node_guid, (unsigned)dlid);
+        return;
+    }
+    if (last->out_port > ni.nports ||
+        ibr_topo_port_info(&pi, t, node, last->out_port) < 0) {
+        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which it lacks "
+                 "(%u ports)", ni.node_guid, (unsigned)dlid, last->out_port, ni.nports);
+        return;
+    }
+    if (pi.remote_node == IBR_NONE) {
+        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which is not "
+                 "cabled", ni.node_guid, (unsigned)dlid, last->out_port);
+        return;
+    }
+    if (pi.state == IBR_LINK_DOWN) {
+        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, whose link is "
+                 "down", ni.node_guid, (unsigned)dlid, last->out_port);
+        return;
+    }
+    if (ibr_topo_node_switch(t, pi.remote_node) == IBR_NONE) {
+        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which leads to "
+                 "another end node", ni.node_guid, (unsigned)dlid, last->out_port);
+        return;
+    }
+    snprintf(buf, len, "the route loops (it crossed more switches than the fabric has)");
+}
+
+int cmd_trace(int argc, char **argv)
+{
+    enum { O_FROM = CLI_OPT_OWN, O_TO, O_JSON };
+    static const struct option lo[] = {
+        {"from", required_argument, NULL, O_FROM},
+        {"to", required_argument, NULL, O_TO},
+        {"routing-engine", required_argument, NULL, 'R'},
+        {"routing_engine", required_argument, NULL, 'R'},
+        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+        {"lmc", required_argument, NULL, CLI_OPT_LMC},
+        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
+        {"seed", required_argument, NULL, CLI_OPT_SEED},
+        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
+        {"qos", no_argument, NULL, CLI_OPT_QOS},
+        {"threads", required_argument, NULL, CLI_OPT_THREADS},
+        {"json", no_argument, NULL, O_JSON},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    const char *from = NULL, *to = NULL, *chain = NULL;
+    const char *src, *dump = NULL;
+    int c, json = 0, rc, ret = CLI_EXIT_ERROR;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
+    cli_route_args ra;
+    ibr_context *ctx = NULL;
+    ibr_topo *t = NULL;
+    ibr_result *r = NULL;
+    ibr_trace_hop *hops = NULL;
+    size_t n = 0, cap, i;
+    unsigned int sl = 0;
+    uint16_t slid, dlid;
+    char stext[320], dtext[320], why[256];
+    uint64_t sguid, dguid;
+    const char *sdesc, *ddesc;
+    unsigned int sport, dport;
+
+    cli_route_args_init(&ra);
+    while ((c = getopt_long(argc, argv, "hR:", lo, NULL)) != -1) {
+        switch (c) {
+        case O_FROM: from = optarg; break;
+        case O_TO: to = optarg; break;
+        case 'R': chain = optarg; break;
+        case O_JSON: json = 1; break;
+        case 'h': usage_trace(stdout); return CLI_EXIT_OK;
+        default:
+            if (cli_shared_option(&ta, &ra, c, optarg, usage_trace) < 0)
+                return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind >= argc || argc - optind > 2) {
+        cli_error("trace", optind >= argc ? "missing TOPOLOGY (try 'ibr trace --help')"
+                                          : "too many arguments");
+        return CLI_EXIT_ERROR;
+    }
+    src = argv[optind];
+    if (argc - optind == 2)
+        dump = argv[optind + 1];
+    if (!from || !to) {
+        cli_error("trace", "--from and --to are required");
+        return CLI_EXIT_ERROR;
+    }
+    if (dump && (chain || ra.files[CLI_GUIDS_ROOT])) {
+        cli_error("trace", "give either LFTS_DUMP or -R CHAIN (with routing options), "
+                           "not both");
+        return CLI_EXIT_ERROR;
+    }
+    if (cli_topo_args_check(&ta, "trace") < 0)
+        return CLI_EXIT_ERROR;
+    if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
+        return CLI_EXIT_ERROR;
+    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, src, &ta) < 0)
+        goto out;
+    if (!(slid = resolve_endpoint(t, "--from", from)) ||
+        !(dlid = resolve_endpoint(t, "--to", to)))
+        goto out;
+    if (dump) {
+        if (cli_load_lfts(&r, t, dump) < 0)
+            goto out;
+    } else {
+        rc = ibr_route(&r, t, chain, &ra.opts);
+        if (rc < 0) {
+            cli_lib_error("route", r ? ibr_result_last_error(r) : NULL, rc);
+            goto out;
+        }
+    }
+    cap = (size_t)ibr_topo_switch_count(t) + 2;
+    hops = calloc(cap, sizeof(*hops));
+    if (!hops) {
+        cli_error("trace", "%s", strerror(ENOMEM));
+        goto out;
+    }
+    rc = ibr_trace(hops, cap, &n, &sl, t, r, slid, dlid);
+    if (rc == IBR_ENOTFOUND) {
+        cli_error("trace", "LID %u is not cabled to a switch", (unsigned)slid);
+        goto out;
+    }
+    if (rc < 0 && rc != IBR_EROUTES) {
+        cli_lib_error("trace", NULL, rc);
+        goto out;
+    }
+    if (n > cap)
+        n = cap;
+    why[0] = '\0';
+    if (rc == IBR_EROUTES && n > 0) {
+        size_t j, k, rep = 0, first = 0;
+
+        /* a loop: cut the listing where a switch is entered again by the
+           same port (the route repeats from there) */
+        for (j = 1; j < n && !rep; j++)
+            for (k = 0; k < j; k++)
+                if (hops[k].sw == hops[j].sw && hops[k].in_port == hops[j].in_port) {
+                    rep = j;
+                    first = k;
+                    break;
+                }
+        if (rep) {
+            uint64_t g = 0;
+            ibr_node_info ni;
+
+            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[rep].sw)) == 0)
+                g = ni.node_guid;
+            n = rep + 1;
+            snprintf(why, sizeof(why),
+                     "the route loops: hop %zu enters switch 0x%016" PRIx64
+                     " by port %u as hop %zu did", rep + 1, g, hops[rep].in_port, first + 1);
+        } else {
+            break_reason(why, sizeof(why), t, &hops[n - 1], dlid);
+        }
+    }
+    lid_owner_text(stext, sizeof(stext), t, slid, &sguid, &sdesc, &sport);
+    lid_owner_text(dtext, sizeof(dtext), t, dlid, &dguid, &ddesc, &dport);
+    if (json) {
+        printf("{\"topology\": ");
+        cli_json_string(stdout, src);
+        printf(", \"engine\": ");
+        cli_json_string(stdout, ibr_result_engine(r));
+        printf(", \"src_lid\": %u, \"src_guid\": \"0x%016" PRIx64 "\", \"src_desc\": ",
+               (unsigned)slid, sguid);
+        cli_json_string(stdout, sdesc);
+        printf(", \"src_port\": %u, \"dst_lid\": %u, \"dst_guid\": \"0x%016" PRIx64
+               "\", \"dst_desc\": ", sport, (unsigned)dlid, dguid);
+        cli_json_string(stdout, ddesc);
+        printf(", \"dst_port\": %u, \"sl\": %u, \"reached\": %s, \"links\": %zu"
+               ", \"error\": ", dport, sl, rc == 0 ? "true" : "false",
+               rc == 0 ? n - 1 + (hops[0].in_port != 0) + (hops[n - 1].out_port != 0) : 0);
+        cli_json_string(stdout, why);
+        printf(", \"hops\": [");
+        for (i = 0; i < n; i++) {
+            ibr_node_info ni;
+
+            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)
+                memset(&ni, 0, sizeof(ni));
+            printf("%s\n  {\"switch\": %" PRIu32 ", \"guid\": \"0x%016" PRIx64
+                   "\", \"desc\": ", i ? "," : "", hops[i].sw, ni.node_guid);
+            cli_json_string(stdout, ni.desc ? ni.desc : "");
+            printf(", \"in_port\": %u, \"out_port\": %u, \"vl\": %u}", hops[i].in_port,
+                   hops[i].out_port, hops[i].vl);
+        }
+        printf("]}\n");
+    } else {
+        printf("from:   %s\n", stext);
+        printf("to:     %s\n", dtext);
+        printf("engine: %s, SL %u\n", ibr_result_engine(r), sl);
+        printf("%4s  %-18s %4s %4s %3s  %s\n", "hop", "switch", "in", "out", "VL",
+               "description");
+        for (i = 0; i < n; i++) {
+            ibr_node_info ni;
+            char outp[8];
+
+            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)
+                memset(&ni, 0, sizeof(ni));
+            if (hops[i].out_port == IBR_NO_ROUTE)
+                snprintf(outp, sizeof(outp), "-");
+            else
+                snprintf(outp, sizeof(outp), "%u", hops[i].out_port);
+            printf("%4zu  0x%016" PRIx64 " %4u %4s %3u  %s\n", i + 1, ni.node_guid,
+                   hops[i].in_port, outp, hops[i].vl, ni.desc ? ni.desc : "");
+        }
+        if (rc == 0)
+            printf("reached: %zu switch%s, %zu links\n", n, n == 1 ? "" : "es",
+                   n - 1 + (hops[0].in_port != 0) + (hops[n - 1].out_port != 0));
+        else
+            printf("BROKEN: %s\n", why);
+    }
+    fflush(stdout);
+    ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
+out:
+    free(hops);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    cli_route_args_dispose(&ra);
+    ibr_context_destroy(ctx);
+    return ret;
+}

@@ -1,0 +1,181 @@
+/*
+ * cmd_verify.c - `ibr verify`: check forwarding tables against a topology,
+ * and the verification report that `ibr route` prints too.
+ *
+ *   ibr verify [--guid2lid FILE | --lmc N] [--json] TOPOLOGY LFTS_DUMP
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Verification and its report (shared with ibr route) */
+
+void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc)
+{
+    fprintf(o, "verify:       %s\n",
+            rc == 0 ? "valid" : rc == IBR_EROUTES ? "INVALID" : ibr_strerror(rc));
+    if (rc != 0 && rc != IBR_EROUTES)
+        return;
+    fprintf(o, "  routes:     %" PRIu64 " checked, %" PRIu64 " ok", v->routes_checked,
+            v->routes_ok);
+#define SHOW(field)                                                     \
+    if (v->field)                                                       \
+        fprintf(o, ", %" PRIu64 " " #field, v->field);
+    SHOW(missing)
+    SHOW(loops)
+    SHOW(bad_port)
+    SHOW(down_link)
+    SHOW(dead_end)
+    SHOW(unreachable)
+    SHOW(spurious)
+    SHOW(nonminimal)
+#undef SHOW
+    fputc('\n', o);
+    if (v->restricted)
+        fprintf(o, "  restricted: %" PRIu64 " (switch, LID) pairs the engine's rules leave "
+                   "unrouted (not errors)\n", v->restricted);
+    fprintf(o, "  pairs:      %" PRIu64 " (%" PRIu64 " ok)\n", v->pairs, v->pairs_ok);
+    fprintf(o, "  hops:       avg %.3f, max %u (stretch avg %.3f, max %.3f)\n", v->avg_hops,
+            v->max_hops, v->avg_stretch, v->max_stretch);
+    fprintf(o, "  link load:  max %" PRIu64 ", mean %.2f over %" PRIu64 " links\n",
+            v->max_link_load, v->mean_link_load, v->links);
+    if (v->deadlock_free > 0)
+        fprintf(o, "  deadlock:   free (no credit loop)\n");
+    else if (v->deadlock_free == 0)
+        fprintf(o, "  deadlock:   CREDIT LOOP of %u channels: %s\n", v->credit_loop_length,
+                v->credit_loop);
+    else
+        fprintf(o, "  deadlock:   not checked\n");
+    if (v->first_error[0])
+        fprintf(o, "  first:      %s\n", v->first_error);
+}
+
+void cli_print_verify_json(FILE *o, const ibr_verify_report *v, int rc)
+{
+    fprintf(o, "{\"valid\": %s, \"status\": ", rc == 0 ? "true" : "false");
+    cli_json_string(o, ibr_status_name(rc));
+    if (rc != 0 && rc != IBR_EROUTES) {
+        fputs("}", o);
+        return;
+    }
+#define U(field) fprintf(o, ", \"" #field "\": %" PRIu64, v->field);
+    U(routes_checked)
+    U(routes_ok)
+    U(missing)
+    U(loops)
+    U(bad_port)
+    U(down_link)
+    U(dead_end)
+    U(unreachable)
+    U(spurious)
+    U(restricted)
+    U(nonminimal)
+    U(pairs)
+    U(pairs_ok)
+#undef U
+    fputs(", \"avg_hops\": ", o);
+    cli_json_double(o, v->avg_hops);
+    fprintf(o, ", \"max_hops\": %u, \"avg_stretch\": ", v->max_hops);
+    cli_json_double(o, v->avg_stretch);
+    fputs(", \"max_stretch\": ", o);
+    cli_json_double(o, v->max_stretch);
+    fprintf(o, ", \"links\": %" PRIu64 ", \"max_link_load\": %" PRIu64
+               ", \"mean_link_load\": ", v->links, v->max_link_load);
+    cli_json_double(o, v->mean_link_load);
+    fprintf(o, ", \"deadlock_free\": %s, \"first_error\": ",
+            v->deadlock_free > 0 ? "true" : v->deadlock_free == 0 ? "false" : "null");
+    cli_json_string(o, v->first_error);
+    fprintf(o, ", \"credit_loop_length\": %u, \"credit_loop\": ", v->credit_loop_length);
+    cli_json_string(o, v->credit_loop);
+    fputc('}', o);
+}
+
+/* ------------------------------------------------------------------------ */
+/* ibr verify */
+
+void usage_verify(FILE *o)
+{
+    fputs("usage: ibr verify [--guid2lid FILE] [--lmc N] [--json] TOPOLOGY LFTS_DUMP\n"
+          "\n"
+          "Check forwarding tables (opensm-lfts.dump, `ibroute` or dump_lfts output)\n"
+          "against a topology: every route reaches its destination without loops,\n"
+          "bad ports or down links. Prints hop and link-load statistics.\n"
+          "\n"
+          "Options:\n"
+          "  --guid2lid FILE  apply OpenSM's LIDs (its guid2lid cache file) first\n"
+          "  --lmc N          reassign LIDs with LMC N instead\n"
+          "  --json           print the report as JSON\n"
+          "\n"
+          "Exit status: 0 valid, 1 invalid routes, 2 error.\n",
+          o);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    enum { O_JSON = CLI_OPT_OWN };
+    static const struct option lo[] = {{"json", no_argument, NULL, O_JSON},
+                                       {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+                                       {"lmc", required_argument, NULL, CLI_OPT_LMC},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *src, *dump;
+    int json = 0, c, rc, ret = CLI_EXIT_ERROR;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
+    ibr_context *ctx = NULL;
+    ibr_topo *t = NULL;
+    ibr_result *r = NULL;
+    ibr_verify_report rep;
+
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case 'h': usage_verify(stdout); return CLI_EXIT_OK;
+        default:
+            if (cli_shared_option(&ta, NULL, c, optarg, usage_verify) < 0)
+                return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 2 != argc) {
+        cli_error("verify", "expected TOPOLOGY and LFTS_DUMP (try 'ibr verify --help')");
+        return CLI_EXIT_ERROR;
+    }
+    if (cli_topo_args_check(&ta, "verify") < 0)
+        return CLI_EXIT_ERROR;
+    src = argv[optind];
+    dump = argv[optind + 1];
+    if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
+        return CLI_EXIT_ERROR;
+    if (cli_load_topo(&t, ctx, src, &ta) < 0 || cli_load_lfts(&r, t, dump) < 0)
+        goto out;
+    memset(&rep, 0, sizeof(rep));
+    rep.version = IBR_VERIFY_REPORT_VERSION;
+    rc = ibr_verify(&rep, t, r);
+    if (rc < 0 && rc != IBR_EROUTES) {
+        cli_lib_error("verify", NULL, rc);
+        goto out;
+    }
+    if (json) {
+        printf("{\"topology\": ");
+        cli_json_string(stdout, src);
+        printf(", \"lfts\": ");
+        cli_json_string(stdout, dump);
+        printf(", \"switches\": %" PRIu32 ", \"max_lid\": %u, \"verify\": ",
+               ibr_topo_switch_count(t), (unsigned)ibr_topo_max_lid(t));
+        cli_print_verify_json(stdout, &rep, rc);
+        printf("}\n");
+    } else {
+        printf("topology:     %s (%" PRIu32 " switches, max LID %u)\n", src,
+               ibr_topo_switch_count(t), (unsigned)ibr_topo_max_lid(t));
+        printf("lfts:         %s\n", dump);
+        cli_print_verify_text(stdout, &rep, rc);
+    }
+    ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
+out:
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+    return ret;
+}
