@@ -49,7 +49,7 @@ void cli_error(const char *what, const char *fmt, ...)
 void cli_lib_error(const char *what, const char *msg, int rc);
 
 /* Read a whole file ("-" = stdin) into a NUL-terminated malloc'd buffer.
- * Returns 0 or an errno value (message printed by the caller). */
+ * Prints "ibr: <path>: <reason>" on error. 0 or -1. */
 int cli_read_file(const char *path, char **buf, size_t *len);
 
 /* Write @p len bytes to @p path ("-" = stdout). Returns 0 or an errno value. */

@@ -33,10 +33,8 @@ int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
     } else {
         char *buf;
         size_t len;
-        int err = cli_read_file(src, &buf, &len);
 
-        if (err) {
-            cli_error(src, "%s", strerror(err));
+        if (cli_read_file(src, &buf, &len) < 0) {
             ibr_fabric_destroy(f);
             return -1;
         }
@@ -118,12 +116,9 @@ int cli_apply_lids(ibr_fabric *f, const cli_topo_args *a)
     if (a->guid2lid) {
         char *buf;
         size_t len;
-        int err = cli_read_file(a->guid2lid, &buf, &len);
 
-        if (err) {
-            cli_error(a->guid2lid, "%s", strerror(err));
+        if (cli_read_file(a->guid2lid, &buf, &len) < 0)
             return -1;
-        }
         /* the file's LIDs replace the generated or parsed ones */
         if (clear_lids(f, a->guid2lid) < 0) {
             free(buf);
@@ -178,13 +173,11 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
 {
     char *buf;
     size_t len;
-    int rc = cli_read_file(path, &buf, &len);
+    int rc;
 
     *out = NULL;
-    if (rc) {
-        cli_error(path, "%s", strerror(rc));
+    if (cli_read_file(path, &buf, &len) < 0)
         return -1;
-    }
     rc = ibr_result_parse_lfts(out, t, buf, len);
     free(buf);
     if (rc < 0) {

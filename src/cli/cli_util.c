@@ -32,7 +32,8 @@ void cli_lib_error(const char *what, const char *msg, int rc)
         fprintf(stderr, "ibr: %s: %s\n", what, ibr_strerror(rc));
 }
 
-int cli_read_file(const char *path, char **buf, size_t *len)
+/* cli_read_file() without the message: 0 or an errno value. */
+static int read_file(const char *path, char **buf, size_t *len)
 {
     FILE *f;
     char *data = NULL;
@@ -95,6 +96,17 @@ out:
     }
     *buf = data;
     *len = size;
+    return 0;
+}
+
+int cli_read_file(const char *path, char **buf, size_t *len)
+{
+    int err = read_file(path, buf, len);
+
+    if (err) {
+        cli_error(path, "%s", strerror(err));
+        return -1;
+    }
     return 0;
 }
 
@@ -228,13 +240,11 @@ int cli_load_guid_list(ibr_guid_list **out, ibr_context *ctx, const char *path,
 {
     char *buf;
     size_t len;
-    int rc = cli_read_file(path, &buf, &len);
+    int rc;
 
     *out = NULL;
-    if (rc) {
-        cli_error(path, "%s", strerror(rc));
+    if (cli_read_file(path, &buf, &len) < 0)
         return -1;
-    }
     rc = ibr_guid_list_parse(out, ctx, kind, buf, len);
     free(buf);
     if (rc < 0) {
