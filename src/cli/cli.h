@@ -1,7 +1,9 @@
 /*
- * cli.h - helpers of the `ibr` command-line tool (files, numbers, GUID
- * lists, JSON). The CLI links only the public ibroute API; these helpers are
- * the only code of the project besides the examples that touches files.
+ * cli.h - what the files of the `ibr` command-line tool share: the
+ * subcommands, messages, files, numbers, GUID lists, JSON (cli_util.c),
+ * topology and routing loading and the shared options (cli_load.c). The CLI
+ * links only the public ibroute API; it is the only code of the project
+ * besides the examples that touches files.
  */
 #ifndef IBR_CLI_H
 #define IBR_CLI_H

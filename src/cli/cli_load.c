@@ -1,7 +1,8 @@
 /*
  * cli_load.c - what the `ibr` subcommands share to get their inputs: the
- * topology (a file or gen:SPEC) with its LIDs (--lmc, --guid2lid), and a
- * routing read from an LFT dump.
+ * topology (a file or gen:SPEC) with its LIDs (--lmc, --guid2lid), a routing
+ * read from an LFT dump, and the routing options (ibr_options and the GUID
+ * files they name) with the command-line options that set them.
  */
 #include "cli.h"
 
