@@ -170,17 +170,18 @@ static int remove_down_links(ibr_fabric *f)
 
 static int cmd_gen(int argc, char **argv)
 {
-    enum { O_FAULTS = 256, O_SEED, O_LMC, O_REMOVE_DOWN };
+    enum { O_FAULTS = CLI_OPT_OWN, O_SEED, O_REMOVE_DOWN };
     static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
                                        {"remove-down", no_argument, NULL, O_REMOVE_DOWN},
                                        {"faults", required_argument, NULL, O_FAULTS},
                                        {"seed", required_argument, NULL, O_SEED},
-                                       {"lmc", required_argument, NULL, O_LMC},
+                                       {"lmc", required_argument, NULL, CLI_OPT_LMC},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     const char *out_path = "-", *spec;
-    uint64_t seed = 1, v, links = 0, switches = 0;
-    int lmc = -1, c, faults = 0, remove_down = 0, ret = CLI_EXIT_ERROR, rc;
+    uint64_t seed = 1, links = 0, switches = 0;
+    int c, faults = 0, remove_down = 0, ret = CLI_EXIT_ERROR, rc;
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT; /* only --lmc */
     ibr_context *ctx = NULL;
     ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
@@ -204,14 +205,11 @@ static int cmd_gen(int argc, char **argv)
             if (cli_opt_uint("--seed", optarg, UINT64_MAX, &seed) < 0)
                 return CLI_EXIT_ERROR;
             break;
-        case O_LMC:
-            if (cli_opt_uint("--lmc", optarg, 7, &v) < 0)
-                return CLI_EXIT_ERROR;
-            lmc = (int)v;
-            break;
         case O_REMOVE_DOWN: remove_down = 1; break;
         case 'h': usage_gen(stdout); return CLI_EXIT_OK;
-        default: usage_gen(stderr); return CLI_EXIT_ERROR;
+        default:
+            if (cli_shared_option(&ta, NULL, c, optarg, usage_gen) < 0)
+                return CLI_EXIT_ERROR;
         }
     }
     if (optind + 1 != argc) {
@@ -241,10 +239,9 @@ static int cmd_gen(int argc, char **argv)
     }
     if (remove_down && remove_down_links(f) < 0)
         goto out;
-    if (lmc >= 0 && (rc = ibr_fabric_assign_lids(f, (unsigned int)lmc, IBR_LIDS_REASSIGN)) < 0) {
-        cli_lib_error("--lmc", ibr_fabric_last_error(f), rc);
+    /* --lmc reassigns every LID: none is left for cli_apply_lids() to add */
+    if (ta.lmc >= 0 && cli_apply_lids(f, &ta) < 0)
         goto out;
-    }
     if (cli_freeze(&t, f, spec) < 0)
         goto out;
     if ((rc = ibr_write_ibnetdiscover(&b, t)) < 0) {
