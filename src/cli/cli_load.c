@@ -162,7 +162,7 @@ int cli_load_topo(ibr_topo **out, ibr_context *ctx, const char *src, const cli_t
     *out = NULL;
     if (cli_load_fabric(&f, ctx, src) < 0)
         return -1;
-    rc = cli_apply_lids(f, a) < 0 || cli_freeze(out, f, src) < 0 ? -1 : 0;
+    rc = (cli_apply_lids(f, a) < 0 || cli_freeze(out, f, src) < 0) ? -1 : 0;
     ibr_fabric_destroy(f);
     return rc;
 }
