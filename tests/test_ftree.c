@@ -842,10 +842,13 @@ static void test_roots(void)
             ibr_result_destroy(r);
             /* connect_roots on the faulty tree: switch LIDs routed through
                the last leaf, CA routes still complete and checked */
-            o.connect_roots = 1;
+            const ibr_param cr = {"ftree.connect_roots", "yes"};
+            o.params = &cr;
+            o.n_params = 1;
             r = route_ftree(t, &o, 0);
             ibr_result_destroy(r);
-            o.connect_roots = 0;
+            o.params = NULL;
+            o.n_params = 0;
             /* roots that name no switch: ranked from the CAs, but the
                relaxed rules still apply, as in OpenSM */
             uint64_t bogus = 0xdeadbeefULL;
@@ -1053,7 +1056,9 @@ static void test_cn_io(void)
        CN reaches every I/O node */
     o.io_guids = ios;
     o.n_io_guids = 3;
-    o.max_reverse_hops = 1;
+    const ibr_param rh1 = {"ftree.max_reverse_hops", "1"};
+    o.params = &rh1;
+    o.n_params = 1;
     r = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
     ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
@@ -1073,7 +1078,9 @@ static void test_cn_io(void)
        spine that would have been improved), and so does ftree, which
        reproduces its tables (tests/opensm, case ftree-io-spines). */
     for (unsigned rh = 2; rh <= 3; rh++) {
-        o.max_reverse_hops = rh;
+        const ibr_param rhn = {"ftree.max_reverse_hops", rh == 2 ? "2" : "3"};
+        o.params = &rhn;
+        o.n_params = 1;
         r = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
         CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
@@ -1108,7 +1115,9 @@ static void test_connect_roots(void)
         CU_ASSERT(rep.restricted > 0);
         ibr_result_destroy(r);
         ibr_options o = IBR_OPTIONS_INIT;
-        o.connect_roots = 1;
+        const ibr_param cr = {"ftree.connect_roots", "1"};
+        o.params = &cr;
+        o.n_params = 1;
         r = route_ftree(t, &o, 0);
         CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
         CU_ASSERT_EQUAL(rep.restricted, 0);
@@ -1189,7 +1198,9 @@ static void test_oom(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     long base = st.live, n;
     ibr_options o = IBR_OPTIONS_INIT;
-    o.connect_roots = 1;
+    const ibr_param cr = {"ftree.connect_roots", "1"};
+    o.params = &cr;
+    o.n_params = 1;
     for (n = 0;; n++) {
         st.fail_at = n;
         st.calls = 0;

@@ -280,7 +280,9 @@ static void test_connect_roots_and_lmc(void)
     CU_ASSERT_EQUAL(rep.restricted, 12);
     ibr_result_destroy(r);
     ibr_options o = IBR_OPTIONS_INIT;
-    o.connect_roots = 1;
+    const ibr_param cr = {"updn.connect_roots", "1"};
+    o.params = &cr;
+    o.n_params = 1;
     r = route_checked(t, "updn,no_fallback", &o);
     CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
     CU_ASSERT_EQUAL(rep.restricted, 0);

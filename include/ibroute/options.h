@@ -34,6 +34,18 @@ typedef struct ibr_guid_id {
 } ibr_guid_id;
 
 /**
+ * One engine setting for a routing call: @c name is "engine.setting" (for
+ * example "ftree.max_reverse_hops"), @c value its text ("2", "true", or a
+ * whole configuration for a STRING setting). The settings each engine
+ * takes are listed by ibr_engine_get() and `ibr engines`. Both strings are
+ * borrowed for the call.
+ */
+typedef struct ibr_param {
+    const char *name;  /**< "engine.setting" */
+    const char *value; /**< the value as text */
+} ibr_param;
+
+/**
  * Progress callback for long routing calls: @p done of @p total units of
  * the current phase @p phase. Return non-zero to cancel (the call then
  * fails with ::IBR_ECANCELED). Runs on the calling thread.
@@ -48,8 +60,11 @@ typedef int (*ibr_progress_fn)(void *user, const char *phase, uint64_t done,
  * Routing options. ibr_route() validates them before any engine runs and
  * fails with ::IBR_EINVAL (the message names the field) when @c lmc is
  * neither 0..7 nor ::IBR_LMC_TOPO, @c max_vls is outside 1..15, a list has
- * a count but a NULL pointer, or @c threads exceeds 1024. Options an engine
- * does not use are ignored by it. Lists are borrowed for the call.
+ * a count but a NULL pointer, @c threads exceeds 1024, or an entry of
+ * @c params names no known engine or setting or has a value the setting
+ * does not accept (when a name appears twice, the last value counts).
+ * Options an engine does not use are ignored by it. Lists are borrowed for
+ * the call.
  */
 typedef struct ibr_options {
     unsigned int version;  /**< ::IBR_OPTIONS_VERSION */
@@ -59,9 +74,6 @@ typedef struct ibr_options {
     /** Data virtual lanes available to engines that layer routes (1..15,
      *  default 8). */
     unsigned int max_vls;
-    /** Non-zero: QoS is on (engines that support it produce SL2VL tables
-     *  and honour SLs). Default 0. */
-    int qos;
     /** Seed of every random choice; 0 disables scatter_ports. Recorded in
      *  the result. Default 0. */
     uint64_t seed;
@@ -96,11 +108,6 @@ typedef struct ibr_options {
     /** updn ids: replace switch GUIDs in tie-breaking. */
     const ibr_guid_id *ids;
     size_t n_ids;             /**< entries of @c ids */
-    /** Non-zero: allow routes between roots that may break up/down
-     *  (updn, dnup, ftree). Default 0. */
-    int connect_roots;
-    /** ftree: reverse hops allowed for I/O nodes. Default 0. */
-    unsigned int max_reverse_hops;
     /** Worker threads: 0 = automatic (default: one per online CPU, at most
      *  64, or one thread for fabrics small enough that starting workers
      *  costs more than it saves: switches x LIDs below 2^18), 1 = single
@@ -109,12 +116,16 @@ typedef struct ibr_options {
     /** Progress/cancel callback, or NULL. */
     ibr_progress_fn progress;
     void *progress_user;      /**< passed to @c progress as @c user */
+    /** Engine settings, "engine.setting" = "value" (see ::ibr_param);
+     *  NULL/0 = every engine's defaults. */
+    const ibr_param *params;
+    size_t n_params;          /**< entries of @c params */
 } ibr_options;
 
 /** Default options. Equal to what ibr_options_init() produces. */
 #define IBR_OPTIONS_INIT                                                       \
-    { IBR_OPTIONS_VERSION, IBR_LMC_TOPO, 8, 0, 0, 0, 0, 0, NULL, 0, NULL, 0,   \
-      NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, NULL, NULL }
+    { IBR_OPTIONS_VERSION, IBR_LMC_TOPO, 8, 0, 0, 0, 0, NULL, 0, NULL, 0,      \
+      NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL, 0 }
 
 /**
  * Initialise @p opts to the defaults of options version @p version (pass

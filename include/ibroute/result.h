@@ -58,6 +58,25 @@ IBR_API const char *ibr_result_last_error(const ibr_result *r);
  *  Time complexity: O(1). */
 IBR_API uint64_t ibr_result_seed(const ibr_result *r);
 
+/**
+ * Number of engine settings recorded: every setting the engine that
+ * produced the result declares, with the value it ran with (the caller's
+ * from ibr_options::params, or the default). 0 for a failed result or an
+ * engine without settings. Cannot fail. Time complexity: O(1).
+ */
+IBR_API size_t ibr_result_setting_count(const ibr_result *r);
+
+/**
+ * Setting @p i of the result: @p name receives "engine.setting" and
+ * @p value its value as text (BOOL as "0"/"1", INT in decimal, STRING as
+ * given). Either output may be NULL. Both strings are borrowed from the
+ * result.
+ * @return 0, ::IBR_EINVAL (NULL @p r), ::IBR_ENOTFOUND (index out of
+ *         range). Thread-safe. Time complexity: O(1).
+ */
+IBR_API int ibr_result_setting(const ibr_result *r, size_t i, const char **name,
+                               const char **value);
+
 /** Number of engines tried, the successful one included (0 when the
  *  chain or the options were rejected before any engine ran). Cannot fail.
  *  Thread-safe.

@@ -34,6 +34,37 @@ typedef enum ibr_engine_caps {
     IBR_CAP_EXPERIMENTAL = 1 << 7    /**< interface or output may change */
 } ibr_engine_caps;
 
+/** Types of engine settings. */
+typedef enum ibr_setting_type {
+    /** Yes or no: "1", "true", "yes", "on" or "0", "false", "no", "off"
+     *  (any case); read as 1 or 0 with ibr_run_setting_int(). */
+    IBR_SETTING_BOOL = 1,
+    /** A signed integer in [min, max]: decimal, 0x hexadecimal or leading-0
+     *  octal, optionally signed. */
+    IBR_SETTING_INT = 2,
+    /** Text of any length (for example a configuration file's contents);
+     *  read with ibr_run_setting_str(). */
+    IBR_SETTING_STRING = 3
+} ibr_setting_type;
+
+/**
+ * One named setting an engine declares. Callers set it as
+ * "engine.name" (ibr_options::params); `ibr engines` lists it with its help.
+ */
+typedef struct ibr_setting {
+    /** Letters, digits and '_', under 64 bytes, unique within the engine. */
+    const char *name;
+    ibr_setting_type type; /**< ::ibr_setting_type */
+    int64_t min;           /**< ::IBR_SETTING_INT: smallest value accepted */
+    int64_t max;           /**< ::IBR_SETTING_INT: largest value accepted */
+    /** Default of a BOOL (0 or 1) or INT (within [min, max]) setting. */
+    int64_t def;
+    /** Default of a STRING setting; NULL means "". */
+    const char *def_str;
+    /** One line for `ibr engines` and ibr_engine_info; may be NULL. */
+    const char *help;
+} ibr_setting;
+
 /** Public description of a registered engine. Strings are borrowed from the
  *  registry (static for built-ins). */
 typedef struct ibr_engine_info {
@@ -41,6 +72,10 @@ typedef struct ibr_engine_info {
     const char *description; /**< one line ("" when the engine gave none) */
     unsigned int caps; /**< ::ibr_engine_caps bits */
     int builtin;       /**< non-zero for engines of the library */
+    /** The settings the engine takes (borrowed like the strings), set with
+     *  ibr_options::params as "name.setting"; NULL when none. */
+    const ibr_setting *settings;
+    size_t n_settings; /**< entries of @c settings */
 } ibr_engine_info;
 
 /**

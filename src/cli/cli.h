@@ -139,7 +139,6 @@ enum {
     CLI_OPT_PPSN,             /* --port-profile-switch-nodes */
     CLI_OPT_THREADS,          /* --threads N (of the routing) */
     CLI_OPT_MAX_VLS,          /* --max-vls N */
-    CLI_OPT_QOS,              /* --qos */
     CLI_OPT_ROOT_GUIDS,       /* --root-guids FILE */
     CLI_OPT_CN_GUIDS,         /* --cn-guids FILE */
     CLI_OPT_IO_GUIDS,         /* --io-guids FILE */
@@ -149,6 +148,8 @@ enum {
     CLI_OPT_IDS,              /* --ids-guid-file FILE */
     CLI_OPT_CONNECT_ROOTS,    /* --connect-roots */
     CLI_OPT_MAX_REVERSE_HOPS, /* --max-reverse-hops N */
+    CLI_OPT_PARAM,            /* --param ENGINE.SETTING=VALUE */
+    CLI_OPT_PARAM_FILE,       /* --param-file ENGINE.SETTING=FILE */
     CLI_OPT_OWN
 };
 
@@ -163,14 +164,21 @@ enum {
     CLI_GUIDS_COUNT
 };
 
-/* The routing options of a command line: the ibr_options to route with and
- * the GUID files they name. */
+/* The routing options of a command line: the ibr_options to route with, the
+ * GUID files they name and the engine settings (--param, --param-file, and
+ * the shorthands --connect-roots and --max-reverse-hops). */
 typedef struct cli_route_args {
     ibr_options opts;                      /* complete after cli_route_args_load() */
     int seed_given;                        /* --seed appeared */
     const char *files[CLI_GUIDS_COUNT];    /* file names, NULL when not given */
     ibr_guid_list *lists[CLI_GUIDS_COUNT]; /* their contents */
+    ibr_param *params;                     /* engine settings, in command-line order */
+    char **param_text;                     /* the strings they point into (owned) */
+    size_t n_params;
 } cli_route_args;
+
+/* The settings --connect-roots stands for. */
+#define CLI_CONNECT_ROOTS_PARAMS {"updn.connect_roots", "dnup.connect_roots", "ftree.connect_roots"}
 
 /* Default options, no files. */
 void cli_route_args_init(cli_route_args *a);
@@ -179,7 +187,8 @@ void cli_route_args_init(cli_route_args *a);
  * options at their contents. 0 or -1. */
 int cli_route_args_load(cli_route_args *a, ibr_context *ctx);
 
-/* Free the GUID lists (before the context they were read with). */
+/* Free the GUID lists (before the context they were read with) and the
+ * settings. */
 void cli_route_args_dispose(cli_route_args *a);
 
 /* Handle code @p c of getopt_long() when it is a shared option: --guid2lid

@@ -234,6 +234,40 @@ void cli_route_args_dispose(cli_route_args *a)
         ibr_guid_list_destroy(a->lists[i]);
         a->lists[i] = NULL;
     }
+    for (i = 0; i < a->n_params; i++)
+        free(a->param_text[i]);
+    free(a->param_text);
+    free(a->params);
+    a->param_text = NULL;
+    a->params = NULL;
+    a->n_params = 0;
+    a->opts.params = NULL;
+    a->opts.n_params = 0;
+}
+
+/* Append the setting @p name = @p value (both copied). 0 or -1. */
+static int add_param(cli_route_args *a, const char *name, const char *value)
+{
+    size_t ln = strlen(name), lv = strlen(value);
+    char *text = malloc(ln + lv + 2);
+    ibr_param *p = realloc(a->params, (a->n_params + 1) * sizeof *p);
+    if (p)
+        a->params = p;
+    char **pt = p ? realloc(a->param_text, (a->n_params + 1) * sizeof *pt) : NULL;
+    if (pt)
+        a->param_text = pt;
+    if (!text || !p || !pt) {
+        free(text);
+        cli_error("ibr", "out of memory");
+        return -1;
+    }
+    memcpy(text, name, ln + 1);
+    memcpy(text + ln + 1, value, lv + 1);
+    a->param_text[a->n_params] = text;
+    a->params[a->n_params++] = (ibr_param){text, text + ln + 1};
+    a->opts.params = a->params;
+    a->opts.n_params = a->n_params;
+    return 0;
 }
 
 /* A routing option into @p a: 1 handled, 0 not a routing option, -1 error. */
@@ -265,7 +299,6 @@ static int route_option(cli_route_args *a, int c, const char *arg)
         }
         a->opts.max_vls = (unsigned int)v;
         return 1;
-    case CLI_OPT_QOS: a->opts.qos = 1; return 1;
     case CLI_OPT_ROOT_GUIDS: a->files[CLI_GUIDS_ROOT] = arg; return 1;
     case CLI_OPT_CN_GUIDS: a->files[CLI_GUIDS_CN] = arg; return 1;
     case CLI_OPT_IO_GUIDS: a->files[CLI_GUIDS_IO] = arg; return 1;
@@ -273,12 +306,48 @@ static int route_option(cli_route_args *a, int c, const char *arg)
     case CLI_OPT_ORDER_NO_SCATTER: a->opts.guid_routing_order_no_scatter = 1; return 1;
     case CLI_OPT_IGNORE_GUIDS: a->files[CLI_GUIDS_IGNORE] = arg; return 1;
     case CLI_OPT_IDS: a->files[CLI_GUIDS_IDS] = arg; return 1;
-    case CLI_OPT_CONNECT_ROOTS: a->opts.connect_roots = 1; return 1;
+    case CLI_OPT_CONNECT_ROOTS: {
+        static const char *const names[] = CLI_CONNECT_ROOTS_PARAMS;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (add_param(a, names[i], "1") < 0)
+                return -1;
+        return 1;
+    }
     case CLI_OPT_MAX_REVERSE_HOPS:
         if (cli_opt_uint("--max-reverse-hops", arg, 255, &v) < 0)
             return -1;
-        a->opts.max_reverse_hops = (unsigned int)v;
-        return 1;
+        return add_param(a, "ftree.max_reverse_hops", arg) < 0 ? -1 : 1;
+    case CLI_OPT_PARAM:
+    case CLI_OPT_PARAM_FILE: {
+        const char *opt = c == CLI_OPT_PARAM ? "--param" : "--param-file";
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+            cli_error(opt, c == CLI_OPT_PARAM ? "expected ENGINE.SETTING=VALUE"
+                                              : "expected ENGINE.SETTING=FILE");
+            return -1;
+        }
+        char name[256];
+        if ((size_t)(eq - arg) >= sizeof name) {
+            cli_error(opt, "setting name too long");
+            return -1;
+        }
+        memcpy(name, arg, (size_t)(eq - arg));
+        name[eq - arg] = 0;
+        if (c == CLI_OPT_PARAM)
+            return add_param(a, name, eq + 1) < 0 ? -1 : 1;
+        char *buf;
+        size_t len;
+        if (cli_read_file(eq + 1, &buf, &len) < 0)
+            return -1;
+        if (memchr(buf, 0, len)) {
+            free(buf);
+            cli_error(eq + 1, "the file holds a NUL byte: not a text setting");
+            return -1;
+        }
+        int rc = add_param(a, name, buf);
+        free(buf);
+        return rc < 0 ? -1 : 1;
+    }
     default: return 0;
     }
 }

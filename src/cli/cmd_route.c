@@ -42,7 +42,6 @@ void usage_route(FILE *o)
           "  --port-profile-switch-nodes routes to switches count in port balancing\n"
           "  --threads N                 worker threads (0 = one per CPU, default)\n"
           "  --max-vls N                 data VLs available (1..15, default 8)\n"
-          "  --qos                       enable QoS (SLs and SL2VL where supported)\n"
           "  --root-guids FILE           root switch GUIDs (updn, ftree)\n"
           "  --cn-guids FILE             compute-node port GUIDs\n"
           "  --io-guids FILE             I/O-node port GUIDs\n"
@@ -50,8 +49,12 @@ void usage_route(FILE *o)
           "  --guid-routing-order-no-scatter  do not scatter the ports listed there\n"
           "  --ignore-guids FILE         'nodeGUID port' lines excluded from balancing\n"
           "  --ids-guid-file FILE        'switchGUID id' lines (updn)\n"
-          "  --connect-roots             allow routes between roots (updn, ftree)\n"
-          "  --max-reverse-hops N        ftree: reverse hops for I/O nodes\n"
+          "  --param ENGINE.SETTING=VALUE  an engine setting (repeatable; `ibr engines`\n"
+          "                              lists each engine's settings)\n"
+          "  --param-file ENGINE.SETTING=FILE  a setting's value read from FILE\n"
+          "  --connect-roots             same as --param updn.connect_roots=1\n"
+          "                              --param dnup.connect_roots=1 --param ftree.connect_roots=1\n"
+          "  --max-reverse-hops N        same as --param ftree.max_reverse_hops=N\n"
           "  --no-verify                 skip the verification\n"
           "  --json                      print the summary as JSON\n"
           "  --no-progress, -q           no progress reports on stderr (by default they\n"
@@ -359,7 +362,6 @@ int cmd_route(int argc, char **argv)
         {"port-profile-switch-nodes", no_argument, NULL, CLI_OPT_PPSN},
         {"threads", required_argument, NULL, CLI_OPT_THREADS},
         {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
-        {"qos", no_argument, NULL, CLI_OPT_QOS},
         {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
         {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
         {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
@@ -369,6 +371,8 @@ int cmd_route(int argc, char **argv)
         {"ids-guid-file", required_argument, NULL, CLI_OPT_IDS},
         {"connect-roots", no_argument, NULL, CLI_OPT_CONNECT_ROOTS},
         {"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS},
+        {"param", required_argument, NULL, CLI_OPT_PARAM},
+        {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
         {"no-verify", no_argument, NULL, O_NOVERIFY},
         {"json", no_argument, NULL, O_JSON},
         {"progress", no_argument, NULL, O_PROGRESS},

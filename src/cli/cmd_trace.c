@@ -37,7 +37,7 @@ void usage_trace(FILE *o)
           "  --root-guids FILE           root switch GUIDs (updn) when routing\n"
           "  --seed N                    seed of random choices when routing\n"
           "  --max-vls N                 data VLs available when routing (1..15)\n"
-          "  --qos                       enable QoS when routing (SLs where supported)\n"
+          "  --param ENGINE.SETTING=VALUE  an engine setting when routing (repeatable)\n"
           "  --threads N                 worker threads when routing (0 = one per CPU)\n"
           "  --json                      print the trace as JSON\n"
           "\n"
@@ -177,7 +177,7 @@ int cmd_trace(int argc, char **argv)
         {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
         {"seed", required_argument, NULL, CLI_OPT_SEED},
         {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
-        {"qos", no_argument, NULL, CLI_OPT_QOS},
+        {"param", required_argument, NULL, CLI_OPT_PARAM},
         {"threads", required_argument, NULL, CLI_OPT_THREADS},
         {"json", no_argument, NULL, O_JSON},
         {"help", no_argument, NULL, 'h'},

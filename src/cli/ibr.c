@@ -52,6 +52,23 @@ static void caps_text(char *buf, size_t len, unsigned int caps)
         snprintf(buf, len, "-");
 }
 
+/* "bool, default 0", "int 0..255, default 0", "string, default \"\"" */
+static void setting_text(char *buf, size_t len, const ibr_setting *st)
+{
+    switch (st->type) {
+    case IBR_SETTING_BOOL:
+        snprintf(buf, len, "bool, default %d", (int)st->def);
+        break;
+    case IBR_SETTING_INT:
+        snprintf(buf, len, "int %" PRId64 "..%" PRId64 ", default %" PRId64, st->min, st->max,
+                 st->def);
+        break;
+    default:
+        snprintf(buf, len, "text%s", st->def_str && *st->def_str ? ", has a default" : "");
+        break;
+    }
+}
+
 static void usage_engines(FILE *o)
 {
     fputs("usage: ibr engines [--json]\n"
@@ -63,7 +80,10 @@ static void usage_engines(FILE *o)
           "  mcast          builds its own multicast trees\n"
           "  deadlock-free  promises credit-loop freedom\n"
           "  minimal        promises shortest paths\n"
-          "  experimental   output or interface may change\n",
+          "  experimental   output or interface may change\n"
+          "\n"
+          "Below each engine, the settings it takes (`ibr route --param\n"
+          "ENGINE.SETTING=VALUE`): type, range, default and a line of help.\n",
           o);
 }
 
@@ -102,9 +122,35 @@ static int cmd_engines(int argc, char **argv)
             cli_json_string(stdout, e.description);
             fprintf(stdout, ", \"caps\": %u, \"caps_text\": ", e.caps);
             cli_json_string(stdout, caps);
-            fprintf(stdout, ", \"builtin\": %s}", e.builtin ? "true" : "false");
+            fprintf(stdout, ", \"builtin\": %s, \"settings\": [", e.builtin ? "true" : "false");
+            for (size_t k = 0; k < e.n_settings; k++) {
+                const ibr_setting *st = &e.settings[k];
+                static const char *const types[] = {"", "bool", "int", "string"};
+                fputs(k ? ", {\"name\": " : "{\"name\": ", stdout);
+                cli_json_string(stdout, st->name);
+                fprintf(stdout, ", \"type\": \"%s\"", st->type <= 3 ? types[st->type] : "");
+                if (st->type == IBR_SETTING_STRING) {
+                    fputs(", \"default\": ", stdout);
+                    cli_json_string(stdout, st->def_str ? st->def_str : "");
+                } else {
+                    fprintf(stdout, ", \"min\": %" PRId64 ", \"max\": %" PRId64
+                                    ", \"default\": %" PRId64,
+                            st->min, st->max, st->def);
+                }
+                fputs(", \"help\": ", stdout);
+                cli_json_string(stdout, st->help ? st->help : "");
+                fputs("}", stdout);
+            }
+            fputs("]}", stdout);
         } else {
             printf("%-12s %-40s %s\n", e.name, caps, e.description ? e.description : "");
+            for (size_t k = 0; k < e.n_settings; k++) {
+                char ty[96], full[160];
+                setting_text(ty, sizeof ty, &e.settings[k]);
+                snprintf(full, sizeof full, "%s.%s", e.name, e.settings[k].name);
+                printf("  %-30s %-26s %s\n", full, ty,
+                       e.settings[k].help ? e.settings[k].help : "");
+            }
         }
     }
     if (json)

@@ -64,12 +64,23 @@ void ibr_context_destroy(ibr_context *ctx)
 {
     if (!ctx || ctx == &default_ctx)
         return;
-    for (size_t i = 0; i < ctx->n_engines; i++) {
-        ibr__free(ctx, ctx->engines[i].name);
-        ibr__free(ctx, ctx->engines[i].description);
-    }
+    for (size_t i = 0; i < ctx->n_engines; i++)
+        ibr__engine_free_copy(ctx, &ctx->engines[i]);
     ibr__free(ctx, ctx->engines);
     ctx->alloc.free_fn(ctx->alloc.user, ctx);
+}
+
+void ibr__engine_free_copy(ibr_context *ctx, ibr_engine *e)
+{
+    ibr__free(ctx, (char *)e->name);
+    ibr__free(ctx, (char *)e->description);
+    ibr_setting *st = (ibr_setting *)e->settings;
+    for (size_t i = 0; st && i < e->n_settings; i++) {
+        ibr__free(ctx, (char *)st[i].name);
+        ibr__free(ctx, (char *)st[i].def_str);
+        ibr__free(ctx, (char *)st[i].help);
+    }
+    ibr__free(ctx, st);
 }
 
 const char *ibr_context_last_error(const ibr_context *ctx)

@@ -91,7 +91,48 @@ static void free_extras(ibr_result *r)
     ibr__free(ctx, r->artifacts);
     r->artifacts = NULL;
     r->n_artifacts = 0;
+    for (size_t i = 0; i < r->n_settings; i++) {
+        ibr__free(ctx, r->settings[i].name);
+        ibr__free(ctx, r->settings[i].value);
+    }
+    ibr__free(ctx, r->settings);
+    r->settings = NULL;
+    r->n_settings = 0;
     r->vls_used = 1;
+}
+
+int ibr__result_add_setting(ibr_result *r, const char *name, const char *value)
+{
+    char *n = ibr__strdup(r->ctx, name);
+    char *v = ibr__strdup(r->ctx, value);
+    ibr__setting_rec *a =
+        n && v ? ibr__reallocarray(r->ctx, r->settings, r->n_settings + 1, sizeof *a) : NULL;
+    if (!a) {
+        ibr__free(r->ctx, n);
+        ibr__free(r->ctx, v);
+        return IBR_ENOMEM;
+    }
+    r->settings = a;
+    a[r->n_settings++] = (ibr__setting_rec){n, v};
+    return 0;
+}
+
+size_t ibr_result_setting_count(const ibr_result *r)
+{
+    return r ? r->n_settings : 0;
+}
+
+int ibr_result_setting(const ibr_result *r, size_t i, const char **name, const char **value)
+{
+    if (!r)
+        return IBR_EINVAL;
+    if (i >= r->n_settings)
+        return IBR_ENOTFOUND;
+    if (name)
+        *name = r->settings[i].name;
+    if (value)
+        *value = r->settings[i].value;
+    return 0;
 }
 
 void ibr__result_clear_tables(ibr_result *r)

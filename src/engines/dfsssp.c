@@ -49,7 +49,7 @@
  * OpenSM's dfsssp or fewer (a degraded fat tree: 1 instead of 2; tori: a
  * layer or two fewer), so it also routes fabrics where OpenSM runs out.
  *
- * VLs. The fabric has run->opts.max_vls data VLs (OpenSM reads the
+ * VLs. The fabric has ibr_options::max_vls data VLs (OpenSM reads the
  * operational VLs of the ports; ibroute's topology has no such field). If
  * more layers are needed the engine fails with IBR_ENOVL, naming the count,
  * so the chain falls back. If fewer are needed the spare VLs are handed out
@@ -89,7 +89,7 @@
 
 #include "cdg/cdg.h"
 #include "core/buffer.h"
-#include "engines/engines.h"
+#include "engines/engine_int.h"
 #include "engines/sssp.h"
 
 #define MAX_LAYERS 15 /* data VLs */
@@ -109,13 +109,13 @@ typedef struct df_worker {
 } df_worker;
 
 typedef struct df {
+    ibr_run *run;
     const ibr_topo *t;
     ibr_context *ctx;
     ibr__sssp *s;
     const uint8_t *hops;
     uint8_t *tp;         /* the routes, destination-major: port of switch y
                             toward destination di at tp[di * n_sw + y] */
-    size_t ls;
     uint32_t *swoff;     /* per switch: global index of its port 0 */
     uint32_t nsrc;       /* switches with end ports */
     uint32_t *srcidx;    /* per switch: source index or IBR_NONE */
@@ -143,7 +143,7 @@ typedef struct df {
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
     uint32_t *pidx;      /* per end port: index among its switch's end ports */
-    uint8_t *sl;         /* per-pair table, or NULL */
+    uint8_t **swrow;     /* per switch: its per-pair SL row, NULL without a LID */
     unsigned nw;
     df_worker *w;
 } df;
@@ -341,7 +341,7 @@ static int index_paths(df *c)
         if (!w->kid_off || !w->kids || !w->pre || !w->size || !w->par)
             return IBR_ENOMEM;
     }
-    int rc = ibr__parallel_for(c->nw, nd, index_dest, c);
+    int rc = ibr_run_parallel_for(c->run, nd, index_dest, c);
     if (rc < 0)
         return rc;
     /* the lists: counted and filled per block of destinations (one block
@@ -349,7 +349,7 @@ static int index_paths(df *c)
     c->bcnt = ibr__calloc(ctx, (size_t)c->nw * (c->ndep + 1), sizeof *c->bcnt);
     if (!c->bcnt)
         return IBR_ENOMEM;
-    if ((rc = ibr__parallel_for(c->nw, c->nw, index_count, c)) < 0)
+    if ((rc = ibr_run_parallel_for(c->run, c->nw, index_count, c)) < 0)
         return rc;
     uint32_t total = 0;
     for (size_t k = 0; k < c->ndep; k++) {
@@ -365,7 +365,7 @@ static int index_paths(df *c)
     c->dep_dest = ibr__mallocarray(ctx, (size_t)total + 1, sizeof *c->dep_dest);
     if (!c->dep_dest)
         return IBR_ENOMEM;
-    if ((rc = ibr__parallel_for(c->nw, c->nw, index_fill, c)) < 0)
+    if ((rc = ibr_run_parallel_for(c->run, c->nw, index_fill, c)) < 0)
         return rc;
     ibr__free(ctx, c->bcnt);
     c->bcnt = NULL;
@@ -874,7 +874,7 @@ static int fill_end_row(void *arg, unsigned wi, size_t i)
     const ibr__port *pt = &t->ports[t->end_port[i]];
     uint32_t x = t->nodes[pt->remote_node].sw;
     uint32_t k = c->srcidx[x];
-    uint8_t *row = c->sl + i * c->ls;
+    uint8_t *row = ibr_run_sl_row(c->run, t->ports[t->end_port[i]].lid);
     uint16_t mask = 0;
     for (uint32_t di = 0; di < c->s->n_dest; di++) {
         unsigned sl = unit_sl(c, c->layer[(size_t)di * c->nsrc + k], di, c->pidx[i]);
@@ -894,13 +894,13 @@ static int fill_switch_col(void *arg, unsigned wi, size_t di)
     unsigned lid = c->s->dlid[di];
     uint32_t d = t->lid_sw[lid];
     const uint8_t *lay = c->layer + di * c->nsrc;
-    uint8_t *base = c->sl + (size_t)t->n_end * c->ls + lid;
     for (uint32_t y = 0; y < t->n_sw; y++)
         w->cover[y] = -1;
     for (uint32_t k = 0; k < c->nsrc; k++) {
         uint32_t x = c->srcsw[k];
         unsigned sl = unit_sl(c, lay[k], (uint32_t)di, 0);
-        base[(size_t)x * c->ls] = (uint8_t)sl;
+        if (c->swrow[x])
+            c->swrow[x][lid] = (uint8_t)sl;
         if (x == d || c->tp[di * t->n_sw + x] == IBR_NO_ROUTE)
             continue;
         for (uint32_t e = out_edge(c, x, (uint32_t)di); e != IBR_NONE;) {
@@ -912,9 +912,8 @@ static int fill_switch_col(void *arg, unsigned wi, size_t di)
         }
     }
     for (uint32_t y = 0; y < t->n_sw; y++)
-        if (c->srcidx[y] == IBR_NONE)
-            base[(size_t)y * c->ls] =
-                (uint8_t)(w->cover[y] >= 0 ? (unsigned)w->cover[y] : c->start[0]);
+        if (c->srcidx[y] == IBR_NONE && c->swrow[y])
+            c->swrow[y][lid] = (uint8_t)(w->cover[y] >= 0 ? (unsigned)w->cover[y] : c->start[0]);
     return 0;
 }
 
@@ -957,10 +956,16 @@ static int assign_sls(ibr_run *run, df *c)
         c->w[0].slmask |= mask;
         return 0;
     }
-    /* per pair: allocate through the API, then fill rows in parallel */
-    if ((rc = ibr_run_set_path_sl(run, s->dlid[0], s->dlid[0], 0)) < 0)
+    /* per pair: rows of every source port, filled in parallel */
+    if ((rc = ibr_run_set_sl_mode(run, IBR_SL_PER_PAIR)) < 0)
         return rc;
-    c->sl = run->res->sl;
+    c->swrow = ibr__mallocarray(c->ctx, t->n_sw ? t->n_sw : 1, sizeof *c->swrow);
+    if (!c->swrow)
+        return IBR_ENOMEM;
+    for (uint32_t x = 0; x < t->n_sw; x++) {
+        uint16_t lid = t->ports[t->nodes[t->sw_node[x]].port_off].lid;
+        c->swrow[x] = lid ? ibr_run_sl_row(run, lid) : NULL;
+    }
     c->pidx = ibr__mallocarray(c->ctx, t->n_end ? t->n_end : 1, sizeof *c->pidx);
     uint32_t *endidx = ibr__mallocarray(c->ctx, t->n_ports ? t->n_ports : 1, sizeof *endidx);
     if (!c->pidx || !endidx) {
@@ -987,9 +992,9 @@ static int assign_sls(ibr_run *run, df *c)
         }
     }
     ibr__free(c->ctx, endidx);
-    if ((rc = ibr__parallel_for(c->nw, t->n_end, fill_end_row, c)) < 0)
+    if ((rc = ibr_run_parallel_for(run, t->n_end, fill_end_row, c)) < 0)
         return rc;
-    return ibr__parallel_for(c->nw, s->n_dest, fill_switch_col, c);
+    return ibr_run_parallel_for(run, s->n_dest, fill_switch_col, c);
 }
 
 /* ---- the engine ------------------------------------------------------- */
@@ -1032,6 +1037,7 @@ static void df_free(df *c)
     ibr__free(ctx, c->srcs);
     ibr__free(ctx, c->nsrcs);
     ibr__free(ctx, c->pidx);
+    ibr__free(ctx, c->swrow);
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
@@ -1048,29 +1054,27 @@ static void df_free(df *c)
     ibr__free(ctx, c->w);
 }
 
-int ibr__dfsssp_route(ibr_run *run, void *user)
+static int dfsssp_route(ibr_run *run, void *user)
 {
     (void)user;
-    const ibr_topo *t = run->topo;
+    const ibr_topo *t = ibr_run_topo(run);
     ibr_context *ctx = t->ctx;
     ibr__sssp s;
     if (t->n_sw > 65535)
-        return ibr__run_decline(run, "%u switches: dfsssp numbers them in 16 bits", t->n_sw);
+        return ibr__decline(run, "%u switches: dfsssp numbers them in 16 bits", t->n_sw);
     int rc = ibr__sssp_compute(run, &s, "dfsssp");
     if (rc < 0)
         return rc;
     df c;
     memset(&c, 0, sizeof c);
+    c.run = run;
     c.t = t;
     c.ctx = ctx;
     c.s = &s;
-    c.hops = run->res->hops;
+    c.hops = ibr_run_hops(run); /* the distances sssp wrote */
     c.tp = s.tp;
-    c.ls = run->res->lft_size;
     size_t n = t->n_sw, nch = t->n_adj ? t->n_adj : 1;
-    c.nw = run->nthreads;
-    if (c.nw > s.n_dest)
-        c.nw = s.n_dest ? s.n_dest : 1;
+    c.nw = ibr_run_threads(run);
     c.swoff = ibr__mallocarray(ctx, n, sizeof *c.swoff);
     c.srcidx = ibr__mallocarray(ctx, n, sizeof *c.srcidx);
     c.srcsw = ibr__mallocarray(ctx, n, sizeof *c.srcsw);
@@ -1115,7 +1119,7 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
     /* layer 0: every path */
     if ((rc = ibr_run_progress(run, "dfsssp: dependencies", 0, 1)) < 0)
         goto out;
-    if ((rc = ibr__parallel_for(c.nw, s.n_dest, build_dest, &c)) < 0)
+    if ((rc = ibr_run_parallel_for(run, s.n_dest, build_dest, &c)) < 0)
         goto fail;
     for (unsigned i = 0; i < c.nw; i++) {
         c.ppl[0] += c.w[i].pairs;
@@ -1125,11 +1129,11 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
     }
 
     /* break the cycles layer by layer */
-    unsigned avail = run->opts.max_vls;
+    unsigned avail = ibr_run_options(run)->max_vls;
     for (unsigned v = 0; v < MAX_LAYERS && c.lw[v]; v++) {
         rc = break_layer(run, &c, v);
         if (rc == 1) {
-            rc = ibr__run_fail(run, IBR_ENOVL,
+            rc = ibr__fail(run, IBR_ENOVL,
                                "more than %d virtual lanes needed to break every credit loop "
                                "(%u available)", MAX_LAYERS, avail);
             goto out;
@@ -1160,7 +1164,7 @@ int ibr__dfsssp_route(ibr_run *run, void *user)
              "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
              "%" PRIu64 " cycles broken", needed, greedy, avail, c.cuts);
     if (needed > avail) {
-        rc = ibr__run_fail(run, IBR_ENOVL,
+        rc = ibr__fail(run, IBR_ENOVL,
                            "%u virtual lanes needed to break every credit loop, %u available "
                            "(max_vls)", needed, avail);
         goto out;
@@ -1207,11 +1211,19 @@ nomem:
     rc = IBR_ENOMEM;
 fail:
     if (rc == IBR_ENOMEM)
-        rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
     else if (rc != IBR_ECANCELED)
-        rc = ibr__run_fail(run, rc, "internal error %d while layering paths", rc);
+        rc = ibr__fail(run, rc, "internal error %d while layering paths", rc);
 out:
     df_free(&c);
     ibr__sssp_free(ctx, &s);
     return rc;
 }
+
+const ibr_engine ibr__engine_dfsssp = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "dfsssp",
+    .description = "sssp with virtual layers that break every credit loop; path SLs, SL2VL",
+    .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE | IBR_CAP_MINIMAL,
+    .route = dfsssp_route,
+};

@@ -75,7 +75,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engines/engines.h"
+#include "engines/engine_int.h"
 #include "engines/sssp.h"
 
 enum { CLS_NONE = 0, CLS_CN = 1, CLS_IO = 2 };
@@ -497,12 +497,12 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
 
 int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
 {
-    const ibr_topo *t = run->topo;
+    const ibr_topo *t = ibr_run_topo(run);
     ibr_context *ctx = t->ctx;
     size_t n = t->n_sw;
     memset(s, 0, sizeof *s);
     if (n == 0)
-        return ibr__run_decline(run, "the fabric has no switches");
+        return ibr__decline(run, "the fabric has no switches");
     char phase[64];
     snprintf(phase, sizeof phase, "%s: routing", name);
     int rc = ibr_run_progress(run, phase, 0, 1);
@@ -549,12 +549,14 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
                 st.eps[x]++;
         }
     }
-    if ((rc = build_order(s, t, &run->opts)) < 0)
+    if ((rc = build_order(s, t, ibr_run_options(run))) < 0)
         goto nomem;
     if (!(s->tp = ibr__mallocarray(ctx, (size_t)s->n_dest * n + 1, 1)))
         goto nomem;
     memset(s->tp, IBR_NO_ROUTE, (size_t)s->n_dest * n);
-    if ((rc = ibr__switch_hops(&hops, t, run->nthreads)) < 0)
+    if (!(hops = ibr_run_hops(run)))
+        goto nomem;
+    if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
         goto nomem;
 
     st.ng = s->n_groups;
@@ -584,9 +586,6 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
     snprintf(phase, sizeof phase, "%s: relieving the busiest links", name);
     if ((rc = sp_relief(run, &st, phase)) < 0)
         goto out;
-    ibr__free(ctx, run->res->hops);
-    run->res->hops = hops;
-    hops = NULL;
     s->load = st.load[st.ng - 1];
     st.load[st.ng - 1] = NULL;
     s->cl = st.cl;
@@ -595,9 +594,8 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
     st.eps = NULL;
     goto out;
 nomem:
-    rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+    rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
 out:
-    ibr__free(ctx, hops);
     for (unsigned g = 0; g < SSSP_MAX_GROUPS; g++)
         ibr__free(ctx, st.load[g]);
     ibr__free(ctx, st.cl);
@@ -619,22 +617,20 @@ out:
 
 void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s)
 {
-    const ibr_topo *t = run->topo;
-    uint8_t *lft = run->res->lft;
-    size_t ls = run->res->lft_size, n = t->n_sw;
+    size_t n = ibr_run_topo(run)->n_sw;
     /* a blocked transpose: a block of destinations' rows stays in cache
        while every switch's LFT row takes their entries */
     for (uint32_t i0 = 0; i0 < s->n_dest; i0 += 64) {
         uint32_t i1 = s->n_dest - i0 < 64 ? s->n_dest : i0 + 64;
         for (uint32_t y = 0; y < n; y++) {
-            uint8_t *row = lft + (size_t)y * ls;
+            uint8_t *row = ibr_run_lft(run, y);
             for (uint32_t i = i0; i < i1; i++)
                 row[s->dlid[i]] = s->tp[(size_t)i * n + y];
         }
     }
 }
 
-int ibr__sssp_route(ibr_run *run, void *user)
+static int sssp_route(ibr_run *run, void *user)
 {
     (void)user;
     ibr__sssp s;
@@ -642,6 +638,14 @@ int ibr__sssp_route(ibr_run *run, void *user)
     if (rc < 0)
         return rc;
     ibr__sssp_write_lfts(run, &s);
-    ibr__sssp_free(run->topo->ctx, &s);
+    ibr__sssp_free(ibr__run_ctx(run), &s);
     return 0;
 }
+
+const ibr_engine ibr__engine_sssp = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "sssp",
+    .description = "globally balanced shortest paths: one search per destination LID over link loads",
+    .caps = IBR_CAP_LMC | IBR_CAP_MINIMAL,
+    .route = sssp_route,
+};

@@ -2,7 +2,7 @@
 #ifndef IBROUTE_SSSP_H
 #define IBROUTE_SSSP_H
 
-#include "core/internal.h"
+#include "engines/engine_int.h"
 
 /* What the routing leaves for dfsssp's layering. */
 typedef struct ibr__sssp {
@@ -29,8 +29,8 @@ typedef struct ibr__sssp {
 } ibr__sssp;
 
 /* Route every LID of the run's topology (switch LIDs and end-port LIDs,
-   each LID of a port with LMC > 0) with SSSP into s->tp, and write the hop
-   matrix into the run's result. name prefixes progress phases. On
+   each LID of a port with LMC > 0) with SSSP into s->tp; the run's hop
+   matrix (ibr_run_hops()) holds the switch distances. name prefixes progress phases. On
    success *s holds the routing order and helper tables (free them with
    ibr__sssp_free); on failure it holds nothing. Returns 0, IBR_EDECLINED
    (no switches), IBR_ENOMEM or IBR_ECANCELED, with the run's message set. */

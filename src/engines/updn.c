@@ -31,8 +31,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
-#include "engines/engines.h"
-#include "engines/ucast.h"
+#include "engines/engine_int.h"
 
 #define RANK_INF UINT32_MAX
 
@@ -220,20 +219,11 @@ static void ud_candidates(void *arg, uint32_t s, uint32_t *cand_off, uint8_t *ca
    source (rank[s] == 0 on entry), RANK_INF when unreachable. */
 static void rank_bfs(const ibr_topo *t, uint32_t *rank, uint32_t *queue)
 {
-    uint32_t head = 0, tail = 0;
+    size_t k = 0;
     for (uint32_t s = 0; s < t->n_sw; s++)
         if (rank[s] == 0)
-            queue[tail++] = s;
-    while (head < tail) {
-        uint32_t u = queue[head++];
-        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
-            uint32_t b = t->adj[e].sw;
-            if (rank[b] > rank[u] + 1) {
-                rank[b] = rank[u] + 1;
-                queue[tail++] = b;
-            }
-        }
-    }
+            queue[k++] = s;
+    ibr_topo_bfs(rank, t, queue, k, queue); /* valid sources: cannot fail */
 }
 
 /* End ports (CA and router ports) cabled to each switch over active links. */
@@ -359,15 +349,17 @@ static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank)
 
 static int route_updown(ibr_run *run, int dnup)
 {
-    const ibr_topo *t = run->topo;
-    const ibr_options *o = &run->opts;
+    const ibr_topo *t = ibr_run_topo(run);
+    const ibr_options *o = ibr_run_options(run);
     ibr_context *ctx = t->ctx;
     const char *name = dnup ? "dnup" : "updn";
+    int64_t connect_roots = 0;
+    ibr_run_setting_int(run, "connect_roots", &connect_roots);
     size_t n = t->n_sw;
     if (n == 0)
-        return ibr__run_decline(run, "the fabric has no switches");
+        return ibr__decline(run, "the fabric has no switches");
     int rc = 0;
-    unsigned nw = run->nthreads > n ? (unsigned)n : run->nthreads;
+    unsigned nw = ibr_run_threads(run) > n ? (unsigned)n : ibr_run_threads(run);
     uint32_t *rank = ibr__mallocarray(ctx, n, sizeof *rank);
     uint32_t *eps = ibr__mallocarray(ctx, n, sizeof *eps);
     uint32_t *queue = ibr__mallocarray(ctx, n, sizeof *queue);
@@ -375,12 +367,13 @@ static int route_updown(ibr_run *run, int dnup)
     uint32_t *order = ibr__mallocarray(ctx, n, sizeof *order);
     uint32_t *q2 = ibr__mallocarray(ctx, n, sizeof *q2);
     uint32_t *depth = ibr__mallocarray(ctx, n, sizeof *depth);
+    uint32_t *rank_scratch = ibr__mallocarray(ctx, n, sizeof *rank_scratch);
     uint8_t *plain = NULL, *least = NULL;
     uint64_t *mask = NULL;
     ud_worker *w = ibr__calloc(ctx, nw, sizeof *w);
     ud_job j;
     memset(&j, 0, sizeof j);
-    if (!rank || !eps || !queue || !id || !order || !q2 || !depth || !w)
+    if (!rank || !eps || !queue || !id || !order || !q2 || !depth || !rank_scratch || !w)
         goto nomem;
 
     /* ranks */
@@ -397,23 +390,24 @@ static int route_updown(ibr_run *run, int dnup)
                 roots++;
             }
         if (!roots) {
-            rc = ibr__run_decline(run, "no switch carries an end node (no leaf switches)");
+            rc = ibr__decline(run, "no switch carries an end node (no leaf switches)");
             goto out;
         }
     } else if (o->n_root_guids) {
         roots = given_roots(t, o, rank, ctx);
         if (!roots) {
-            rc = ibr__run_decline(run, "none of the %zu root GUIDs given is a switch or "
+            rc = ibr__decline(run, "none of the %zu root GUIDs given is a switch or "
                                        "an end port cabled to a switch",
                                   o->n_root_guids);
             goto out;
         }
     } else {
-        if ((rc = ibr__switch_hops(&plain, t, nw)) < 0)
+        if (!(plain = ibr__mallocarray(ctx, n * n, 1)) ||
+            (rc = ibr_topo_switch_hops(plain, t, nw)) < 0)
             goto nomem;
         roots = find_roots(t, plain, eps, rank);
         if (!roots) {
-            rc = ibr__run_decline(run, "no root switch found by the hop-histogram "
+            rc = ibr__decline(run, "no root switch found by the hop-histogram "
                                        "heuristic and none given (the fabric does not look "
                                        "like a tree); give root GUIDs");
             goto out;
@@ -450,7 +444,7 @@ static int route_updown(ibr_run *run, int dnup)
     j.id = id;
     j.depth = depth;
     j.words = maxdeg ? (maxdeg + 63) / 64 : 1;
-    least = ibr__mallocarray(ctx, n * n, 1);
+    least = ibr_run_hops(run);
     mask = ibr__mallocarray(ctx, n * n * j.words, sizeof *mask);
     if (!least || !mask)
         goto nomem;
@@ -469,14 +463,15 @@ static int route_updown(ibr_run *run, int dnup)
     j.least = least;
     j.mask = mask;
     j.w = w;
-    if (o->connect_roots) {
-        if (!plain && (rc = ibr__switch_hops(&plain, t, nw)) < 0)
+    if (connect_roots) {
+        if (!plain && (!(plain = ibr__mallocarray(ctx, n * n, 1)) ||
+                       (rc = ibr_topo_switch_hops(plain, t, nw)) < 0))
             goto nomem;
         j.plain = plain;
     }
     if ((rc = ibr_run_progress(run, name, 0, 2)) < 0)
         goto out;
-    if ((rc = ibr__parallel_for(nw, n, route_dest, &j)) < 0)
+    if ((rc = ibr_run_parallel_for(run, n, route_dest, &j)) < 0)
         goto out;
     if ((rc = ibr_run_progress(run, name, 1, 2)) < 0)
         goto out;
@@ -484,22 +479,16 @@ static int route_updown(ibr_run *run, int dnup)
        must be connected under the rules too, or the engine does not apply */
     {
         uint32_t *comp = queue; /* reuse: component labels */
+        uint32_t *dist = rank_scratch;
         for (uint32_t s = 0; s < n; s++)
             comp[s] = RANK_INF;
         for (uint32_t s0 = 0; s0 < n; s0++) {
             if (comp[s0] != RANK_INF)
                 continue;
-            uint32_t h = 0, tl = 0;
-            comp[s0] = s0;
-            q2[tl++] = s0;
-            while (h < tl) {
-                uint32_t u = q2[h++];
-                for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++)
-                    if (comp[t->adj[e].sw] == RANK_INF) {
-                        comp[t->adj[e].sw] = s0;
-                        q2[tl++] = t->adj[e].sw;
-                    }
-            }
+            ibr_topo_bfs(dist, t, &s0, 1, q2); /* a valid source: cannot fail */
+            for (uint32_t s = s0; s < n; s++)
+                if (dist[s] != RANK_INF)
+                    comp[s] = s0;
         }
         uint64_t cut = 0;
         uint32_t ca = 0, cb = 0;
@@ -512,7 +501,7 @@ static int route_updown(ibr_run *run, int dnup)
                     }
                 }
         if (cut) {
-            rc = ibr__run_decline(
+            rc = ibr__decline(
                 run,
                 "%" PRIu64 " pairs of switches carrying end nodes have no legal %s "
                 "path (first: 0x%016" PRIx64 " to 0x%016" PRIx64 ")",
@@ -522,16 +511,11 @@ static int route_updown(ibr_run *run, int dnup)
         }
     }
     ud_cands c = {t, mask, j.words};
-    rc = ibr__ucast_build(run, least, ud_candidates, &c, dnup ? "dnup: forwarding tables"
+    rc = ibr_run_ucast(run, least, ud_candidates, &c, dnup ? "dnup: forwarding tables"
                                                              : "updn: forwarding tables");
-    if (rc < 0)
-        goto out;
-    ibr__free(ctx, run->res->hops);
-    run->res->hops = least;
-    least = NULL;
     goto out;
 nomem:
-    rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+    rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
 out:
     if (w)
         for (unsigned i = 0; i < nw; i++) {
@@ -547,20 +531,46 @@ out:
     ibr__free(ctx, order);
     ibr__free(ctx, q2);
     ibr__free(ctx, depth);
+    ibr__free(ctx, rank_scratch);
     ibr__free(ctx, plain);
-    ibr__free(ctx, least);
     ibr__free(ctx, mask);
     return rc;
 }
 
-int ibr__updn_route(ibr_run *run, void *user)
+static int updn_route(ibr_run *run, void *user)
 {
     (void)user;
     return route_updown(run, 0);
 }
 
-int ibr__dnup_route(ibr_run *run, void *user)
+static int dnup_route(ibr_run *run, void *user)
 {
     (void)user;
     return route_updown(run, 1);
 }
+
+static const ibr_setting updown_settings[] = {
+    {"connect_roots", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "routes toward root switches are plain shortest paths, which may break the "
+     "up/down rule (OpenSM's connect_roots)"},
+};
+
+const ibr_engine ibr__engine_updn = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "updn",
+    .description = "up/down: shortest legal up*down* paths from root switches; credit-loop free",
+    .caps = IBR_CAP_LMC | IBR_CAP_DEADLOCK_FREE,
+    .route = updn_route,
+    .settings = updown_settings,
+    .n_settings = 1,
+};
+
+const ibr_engine ibr__engine_dnup = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "dnup",
+    .description = "down/up: like updn with ranks measured from the switches carrying end nodes",
+    .caps = IBR_CAP_LMC | IBR_CAP_DEADLOCK_FREE,
+    .route = dnup_route,
+    .settings = updown_settings,
+    .n_settings = 1,
+};

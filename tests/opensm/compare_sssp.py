@@ -120,7 +120,7 @@ def main():
         argv = [ibr, "route", "-R", eng + ",no_fallback", "--no-progress", "--json",
                 "--guid2lid", g2l, topo, "-o", ibr_dir]
         if eng == "dfsssp":
-            argv += ["--qos", "--max-vls", str(avail or 8)]
+            argv += ["--max-vls", str(avail or 8)]
         p = cm.run(argv, "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)
         summary["ibroute_route_time_s"] = route.get("route_time_s")

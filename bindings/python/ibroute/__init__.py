@@ -42,6 +42,7 @@ from ._capi import (
     LogLevel,
     NodeType,
     Pattern,
+    SettingType,
     SLMode,
 )
 
@@ -60,6 +61,7 @@ from ._core import (  # noqa: E402
     NodeInfo,
     PortInfo,
     Result,
+    Setting,
     Topology,
     VerifyReport,
     engines,
@@ -131,7 +133,7 @@ __all__ = [
     "LMC_TOPO", "LidFlags", "Link", "LinkSpeed", "LinkState", "LinkWidth", "LogLevel",
     "MAX_UNICAST_LID", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
-    "RangeError", "Result", "RoutesError", "SLMode", "StateError", "Topology",
+    "RangeError", "Result", "RoutesError", "SLMode", "Setting", "SettingType", "StateError", "Topology",
     "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",
     "engines", "find_engine", "library_path", "parse_guid_list", "status_name", "strerror",
     "version", "version_string",

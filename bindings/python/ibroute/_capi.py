@@ -26,6 +26,7 @@ from ctypes import (
     c_char_p,
     c_double,
     c_int,
+    c_int64,
     c_size_t,
     c_uint,
     c_uint8,
@@ -211,6 +212,14 @@ class Pattern(enum.IntFlag):
     ALL = 0xF
 
 
+class SettingType(enum.IntEnum):
+    """ibr_setting_type: the type of an engine setting."""
+
+    BOOL = 1
+    INT = 2
+    STRING = 3
+
+
 class GuidListKind(enum.IntEnum):
     """ibr_guid_list_kind: what follows the GUID on each line of a
     GUID-list file."""
@@ -237,6 +246,7 @@ ENUM_PREFIXES = {
     LogLevel: ("IBR_LOG_", str),
     Pattern: ("IBR_PATTERN_", str),
     GuidListKind: ("IBR_GUID_LIST_", str),
+    SettingType: ("IBR_SETTING_", str),
 }
 
 
@@ -304,6 +314,10 @@ LOG_FN = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 PROGRESS_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, c_uint64, c_uint64)
 #: ibr_engine_route_fn: int (*)(ibr_run *run, void *user)
 ENGINE_ROUTE_FN = CFUNCTYPE(c_int, RunP, c_void_p)
+#: ibr_parallel_fn: int (*)(void *arg, unsigned int worker, size_t i)
+PARALLEL_FN = CFUNCTYPE(c_int, c_void_p, c_uint, c_size_t)
+#: ibr_cand_fn: void (*)(void *arg, uint32_t sw, uint32_t *cand_off, uint8_t *cand)
+CAND_FN = CFUNCTYPE(None, c_void_p, c_uint32, POINTER(c_uint32), POINTER(c_uint8))
 
 # --------------------------------------------------------------------------
 # Structures, field for field as in the headers.
@@ -375,12 +389,38 @@ class ibr_guid_id(Structure):
     ]
 
 
+class ibr_param(Structure):
+    _fields_ = [
+        ("name", c_char_p),
+        ("value", c_char_p),
+    ]
+
+
+class ibr_setting(Structure):
+    _fields_ = [
+        ("name", c_char_p),
+        ("type", c_enum),
+        ("min", c_int64),
+        ("max", c_int64),
+        ("def", c_int64),
+        ("def_str", c_char_p),
+        ("help", c_char_p),
+    ]
+
+
+class ibr_switch_link(Structure):
+    _fields_ = [
+        ("sw", c_uint32),
+        ("port", c_uint8),
+        ("rport", c_uint8),
+    ]
+
+
 class ibr_options(Structure):
     _fields_ = [
         ("version", c_uint),
         ("lmc", c_uint),
         ("max_vls", c_uint),
-        ("qos", c_int),
         ("seed", c_uint64),
         ("scatter_ports", c_int),
         ("port_shifting", c_int),
@@ -398,11 +438,11 @@ class ibr_options(Structure):
         ("n_ignore_ports", c_size_t),
         ("ids", POINTER(ibr_guid_id)),
         ("n_ids", c_size_t),
-        ("connect_roots", c_int),
-        ("max_reverse_hops", c_uint),
         ("threads", c_uint),
         ("progress", PROGRESS_FN),
         ("progress_user", c_void_p),
+        ("params", POINTER(ibr_param)),
+        ("n_params", c_size_t),
     ]
 
 
@@ -412,6 +452,8 @@ class ibr_engine_info(Structure):
         ("description", c_char_p),
         ("caps", c_uint),
         ("builtin", c_int),
+        ("settings", POINTER(ibr_setting)),
+        ("n_settings", c_size_t),
     ]
 
 
@@ -423,6 +465,8 @@ class ibr_engine(Structure):
         ("caps", c_uint),
         ("route", ENGINE_ROUTE_FN),
         ("user", c_void_p),
+        ("settings", POINTER(ibr_setting)),
+        ("n_settings", c_size_t),
     ]
 
 
@@ -548,6 +592,9 @@ STRUCTS: Dict[str, type] = {
         ibr_port_info,
         ibr_guid_port,
         ibr_guid_id,
+        ibr_param,
+        ibr_setting,
+        ibr_switch_link,
         ibr_options,
         ibr_engine_info,
         ibr_engine,
@@ -640,6 +687,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_engine", [ResultP], c_char_p),
     ("ibr_result_last_error", [ResultP], c_char_p),
     ("ibr_result_seed", [ResultP], c_uint64),
+    ("ibr_result_setting_count", [ResultP], c_size_t),
+    ("ibr_result_setting", [ResultP, c_size_t, _charpp, _charpp], c_int),
     ("ibr_result_attempt_count", [ResultP], c_size_t),
     ("ibr_result_attempt", [ResultP, c_size_t, _charpp, _intp, _charpp], c_int),
     ("ibr_result_lft_size", [ResultP], c_size_t),
@@ -700,21 +749,36 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_write_mcfdbs", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
     ("ibr_result_parse_lfts", [POINTER(ResultP), TopoP, c_char_p, c_size_t], c_int),
     # sys/engine.h
+    ("ibr_engine_init", [POINTER(ibr_engine), c_uint], c_int),
     ("ibr_context_register_engine", [ContextP, POINTER(ibr_engine)], c_int),
     ("ibr_run_topo", [RunP], TopoP),
     ("ibr_run_options", [RunP], POINTER(ibr_options)),
     ("ibr_run_lft", [RunP, c_uint32], c_void_p),
+    ("ibr_run_hops", [RunP], c_void_p),
     ("ibr_run_set_hops", [RunP, c_uint32, c_uint32, c_uint], c_int),
     ("ibr_run_set_dest_sl", [RunP, c_uint16, c_uint], c_int),
     ("ibr_run_set_path_sl", [RunP, c_uint16, c_uint16, c_uint], c_int),
+    ("ibr_run_set_sl_mode", [RunP, c_enum], c_int),
+    ("ibr_run_sl_row", [RunP, c_uint16], c_void_p),
     ("ibr_run_set_sl2vl", [RunP, c_uint32, c_uint, c_uint, _u8p], c_int),
     ("ibr_run_set_vls_used", [RunP, c_uint], c_int),
     ("ibr_run_add_mcast_port", [RunP, c_uint16, c_uint32, c_uint], c_int),
     ("ibr_run_add_artifact", [RunP, c_char_p, c_void_p, c_size_t], c_int),
+    ("ibr_run_setting_int", [RunP, c_char_p, POINTER(c_int64)], c_int),
+    ("ibr_run_setting_str", [RunP, c_char_p, _sizep], c_char_p),
     ("ibr_run_decline", [RunP, c_char_p], c_int),
     ("ibr_run_fail", [RunP, c_int, c_char_p], c_int),
     ("ibr_run_log", [RunP, c_int, c_char_p], None),
     ("ibr_run_progress", [RunP, c_char_p, c_uint64, c_uint64], c_int),
+    # sys/toolkit.h
+    ("ibr_topo_switch_links",
+     [POINTER(_u32p), POINTER(POINTER(ibr_switch_link)), TopoP], c_uint32),
+    ("ibr_topo_bfs", [_u32p, TopoP, _u32p, c_size_t, _u32p], c_int),
+    ("ibr_topo_switch_hops", [_u8p, TopoP, c_uint], c_int),
+    ("ibr_run_threads", [RunP], c_uint),
+    ("ibr_run_parallel_for", [RunP, c_size_t, PARALLEL_FN, c_void_p], c_int),
+    ("ibr_run_ucast", [RunP, _u8p, CAND_FN, c_void_p, c_char_p], c_int),
+    ("ibr_run_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, RunP], c_int),
 ]
 
 #: IBR_API functions of the headers deliberately left unbound, with why.

@@ -262,6 +262,20 @@ class Link:
 
 
 @dataclasses.dataclass(frozen=True)
+class Setting:
+    """A setting an engine declares (ibr_setting): route with
+    ``params={"engine.name": value}``.  *default* is an int (bool and int
+    settings) or a str (string settings); *min*/*max* bound int settings."""
+
+    name: str
+    type: _capi.SettingType
+    default: Union[int, str]
+    min: int = 0
+    max: int = 0
+    help: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class EngineInfo:
     """A registered engine (ibr_engine_info)."""
 
@@ -269,6 +283,7 @@ class EngineInfo:
     description: str
     caps: _capi.EngineCaps
     builtin: bool
+    settings: Tuple[Setting, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -361,8 +376,17 @@ def _port_info(c: _capi.ibr_port_info, node: int, port: int) -> PortInfo:
                     _maybe_enum(LinkWidth, c.width), _maybe_enum(LinkSpeed, c.speed))
 
 
+def _setting(c: _capi.ibr_setting) -> Setting:
+    kind = _capi.SettingType(c.type)
+    default: Union[int, str] = (_s(c.def_str) if kind == _capi.SettingType.STRING
+                                else getattr(c, "def"))
+    return Setting(_s(c.name), kind, default, c.min, c.max, _s(c.help))
+
+
 def _engine_info(c: _capi.ibr_engine_info) -> EngineInfo:
-    return EngineInfo(_s(c.name), _s(c.description), _capi.EngineCaps(c.caps), bool(c.builtin))
+    settings = tuple(_setting(c.settings[i]) for i in range(c.n_settings))
+    return EngineInfo(_s(c.name), _s(c.description), _capi.EngineCaps(c.caps), bool(c.builtin),
+                      settings)
 
 
 def _write(fn: str, *args: Any) -> str:
@@ -387,7 +411,6 @@ def _write(fn: str, *args: Any) -> str:
 _OPTION_KINDS: Dict[str, str] = {
     "lmc": "lmc",
     "max_vls": "uint",
-    "qos": "bool",
     "seed": "u64",
     "scatter_ports": "bool",
     "port_shifting": "bool",
@@ -399,11 +422,33 @@ _OPTION_KINDS: Dict[str, str] = {
     "guid_routing_order_no_scatter": "bool",
     "ignore_ports": "guid_ports",
     "ids": "guid_ids",
-    "connect_roots": "bool",
-    "max_reverse_hops": "uint",
     "threads": "uint",
     "progress": "progress",
+    "params": "params",
+    # shorthands for engine settings, as the command line has them
+    "connect_roots": "shorthand",
+    "max_reverse_hops": "shorthand",
 }
+
+#: What the shorthand keywords stand for: (setting names, value kind).
+_SHORTHANDS: Dict[str, Tuple[Tuple[str, ...], str]] = {
+    "connect_roots": (("updn.connect_roots", "dnup.connect_roots", "ftree.connect_roots"),
+                      "bool"),
+    "max_reverse_hops": (("ftree.max_reverse_hops",), "uint"),
+}
+
+
+def _param_text(key: str, value: Any) -> str:
+    """An engine setting's value as the library reads it."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"params[{key!r}] must be a bool, int or str, not {type(value).__name__}")
 
 #: The keyword arguments Topology.route() accepts.
 OPTION_NAMES: Tuple[str, ...] = tuple(_OPTION_KINDS)
@@ -422,6 +467,7 @@ class _OptionsCall:
             raise error_for(rc, f"ibr_options_init(version {_capi.OPTIONS_VERSION}) failed")
         self._keep: List[Any] = []
         self.exception: Optional[BaseException] = None
+        self._params: List[Tuple[str, str]] = []
         for key, value in kwargs.items():
             kind = _OPTION_KINDS.get(key)
             if kind is None:
@@ -429,6 +475,37 @@ class _OptionsCall:
             if value is None:
                 continue  # keep the library's default
             getattr(self, "_set_" + kind)(key, value)
+        if self._params:
+            arr = (_capi.ibr_param * len(self._params))()
+            for i, (name, text) in enumerate(self._params):
+                nb = name.encode("utf-8", "surrogateescape")
+                vb = text.encode("utf-8", "surrogateescape")
+                if b"\0" in nb or b"\0" in vb:
+                    raise ValueError(f"params[{name!r}] holds a NUL character")
+                self._keep += [nb, vb]
+                arr[i].name = nb
+                arr[i].value = vb
+            self._keep.append(arr)
+            self.opts.params = ctypes.cast(arr, ctypes.POINTER(_capi.ibr_param))
+            self.opts.n_params = len(self._params)
+
+    def _set_params(self, key: str, value: Any) -> None:
+        if isinstance(value, (str, bytes, int)):
+            raise TypeError("params must be a mapping or a sequence of (name, value) pairs")
+        pairs = value.items() if isinstance(value, Mapping) else value
+        for i, pair in enumerate(pairs):
+            try:
+                name, v = pair
+            except (TypeError, ValueError):
+                raise TypeError(f"params[{i}] must be a (name, value) pair, not {pair!r}") from None
+            if not isinstance(name, str):
+                raise TypeError(f"params[{i}]: the name must be a str, not {name!r}")
+            self._params.append((name, _param_text(name, v)))
+
+    def _set_shorthand(self, key: str, value: Any) -> None:
+        names, kind = _SHORTHANDS[key]
+        text = ("1" if value else "0") if kind == "bool" else str(_uint(value, 32, key))
+        self._params += [(n, text) for n in names]
 
     def _set_lmc(self, key: str, value: Any) -> None:
         if isinstance(value, str) and value == "topo":
@@ -507,10 +584,12 @@ def _options_from_c(o: _capi.ibr_options) -> Dict[str, Any]:
     engines to read the options of the call)."""
     out: Dict[str, Any] = {}
     for key, kind in _OPTION_KINDS.items():
-        if kind == "progress":
+        if kind in ("progress", "shorthand"):
             continue
         v = getattr(o, key)
-        if kind == "bool":
+        if kind == "params":
+            v = {_s(v[i].name): _s(v[i].value) for i in range(o.n_params)}
+        elif kind == "bool":
             v = bool(v)
         elif kind in ("guids", "guid_ports", "guid_ids"):
             n = getattr(o, "n_" + key)
@@ -659,12 +738,15 @@ class Context(_Handle):
         return find_engine(name, self)
 
     def register_engine(self, name: str, route: Callable[..., None], description: str = "",
-                        caps: int = 0) -> None:
+                        caps: int = 0, settings: Sequence["Setting"] = ()) -> None:
         """Register a routing engine written in Python; see
-        :mod:`ibroute.engine` for what *route* receives."""
+        :mod:`ibroute.engine` for what *route* receives.  *settings*
+        declares the engine's settings (:class:`Setting`), which callers
+        set with ``route(params={"name.setting": value})`` and the engine
+        reads with ``run.setting("setting")``."""
         from .engine import _register
 
-        _register(self, name, route, description, caps)
+        _register(self, name, route, description, caps, settings)
 
     def _take_engine_error(self) -> Optional[BaseException]:
         exc = getattr(self._engine_errors, "exc", None)
@@ -1170,12 +1252,15 @@ class Topology(_Nodes):
         """Route with an engine chain ("ftree,updn", or a list of names) and
         options given as keywords (see :data:`OPTION_NAMES`):
 
-        lmc, max_vls, qos, seed, scatter_ports, port_shifting,
+        lmc, max_vls, seed, scatter_ports, port_shifting,
         port_profile_switch_nodes, root_guids=[...], cn_guids, io_guids,
         guid_routing_order, guid_routing_order_no_scatter,
         ignore_ports=[(guid, port)], ids=[(guid, id)] or {guid: id},
-        connect_roots, max_reverse_hops, threads,
-        progress=callable(phase, done, total) returning True to cancel.
+        threads, progress=callable(phase, done, total) returning True to
+        cancel, params={"engine.setting": value} (engine settings, see
+        :attr:`EngineInfo.settings`; values are bools, ints or strings),
+        and the shorthands connect_roots (updn, dnup and ftree's
+        connect_roots) and max_reverse_hops (ftree's).
 
         The GUID lists may come straight from :func:`parse_guid_list`
         (``root_guids=parse_guid_list(text)``, ``ids=parse_guid_list(text,
@@ -1329,6 +1414,19 @@ class Result(_Handle):
     def seed(self) -> int:
         """The seed the routing used."""
         return _lib.ibr_result_seed(self._p())
+
+    @property
+    def settings(self) -> Dict[str, str]:
+        """The settings the engine that routed ran with: every setting it
+        declares, "engine.setting" -> value as text (bools "0"/"1")."""
+        out: Dict[str, str] = {}
+        rp = self._p()
+        for i in range(_lib.ibr_result_setting_count(rp)):
+            name = c_char_p()
+            value = c_char_p()
+            if _lib.ibr_result_setting(rp, i, byref(name), byref(value)) == 0:
+                out[_s(name.value)] = _s(value.value)
+        return out
 
     @property
     def attempts(self) -> List[Attempt]:

@@ -24,8 +24,9 @@ everything it returns are valid only during the call.
 
 from __future__ import annotations
 
+import ctypes
 from ctypes import byref, c_uint8
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _capi, _core
 from ._core import Context, Topology, _b, _s, _uint, _view
@@ -97,6 +98,91 @@ class Run:
         self._views.append(mv)
         return mv
 
+    @property
+    def threads(self) -> int:
+        """Worker threads of the call (ibr_options.threads resolved)."""
+        return _core._lib.ibr_run_threads(self._p())
+
+    def setting(self, name: str) -> Union[int, str]:
+        """The value of this engine's setting *name* (declared at
+        registration): the caller's ``params`` value or the default; an int
+        for bool and int settings, a str for string settings."""
+        p = self._p()
+        v = ctypes.c_int64()
+        rc = _core._lib.ibr_run_setting_int(p, name.encode(), byref(v))
+        if rc == 0:
+            return v.value
+        if rc == _core._code("ESTATE"):
+            return _s(_core._lib.ibr_run_setting_str(p, name.encode(), None))
+        raise error_for(rc, f"the engine declares no setting {name!r}")
+
+    def hops(self) -> memoryview:
+        """The writable hop matrix (switch_count^2 bytes, row = from,
+        prefilled with 255), kept by the result.  Valid only during the
+        call."""
+        p = _core._lib.ibr_run_hops(self._p())
+        if not p:
+            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
+        n = _core._lib.ibr_topo_switch_count(_core._lib.ibr_run_topo(self._ptr))
+        mv = _view(self._owner, p, n * n, False)
+        self._views.append(mv)
+        return mv
+
+    def compute_hops(self) -> memoryview:
+        """Fill :meth:`hops` with the shortest switch-to-switch distances
+        over active links (ibr_topo_switch_hops) and return it."""
+        mv = self.hops()
+        p = _core._lib.ibr_run_hops(self._ptr)
+        self._check(_core._lib.ibr_topo_switch_hops(ctypes.cast(p, ctypes.POINTER(c_uint8)),
+                                                    _core._lib.ibr_run_topo(self._ptr),
+                                                    self.threads), "compute_hops")
+        return mv
+
+    def ucast(self, phase: Optional[str] = None) -> None:
+        """Fill every LFT with OpenSM's LFT builder from the run's hop
+        matrix (:meth:`hops`): each switch sends a destination through its
+        least-loaded minimum-hop port, with the options of the call (LMC,
+        scatter_ports, guid_routing_order...)."""
+        p = _core._lib.ibr_run_hops(self._p())
+        if not p:
+            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
+        self._check(_core._lib.ibr_run_ucast(self._ptr, ctypes.cast(p, ctypes.POINTER(c_uint8)),
+                                             _capi.CAND_FN(), None,
+                                             phase.encode() if phase else None),
+                    "ucast")
+
+    def set_sl_mode(self, mode: Union[_capi.SLMode, int, str]) -> None:
+        """Allocate SL storage: per destination or per (source, destination)."""
+        self._check(_core._lib.ibr_run_set_sl_mode(self._p(),
+                                                   _core._enum(_capi.SLMode, mode, "mode")),
+                    "set_sl_mode")
+
+    def sl_row(self, src_lid: int) -> memoryview:
+        """Writable SL row (max_lid + 1 bytes by destination LID) of the
+        source port owning *src_lid* (the only row in per-destination
+        mode).  Call :meth:`set_sl_mode` first."""
+        p = _core._lib.ibr_run_sl_row(self._p(), _uint(src_lid, 16, "src_lid"))
+        if not p:
+            raise error_for(_core._code("ENOTFOUND"),
+                            f"no SL row for LID {src_lid} (set_sl_mode first?)")
+        n = _core._lib.ibr_topo_max_lid(_core._lib.ibr_run_topo(self._ptr)) + 1
+        mv = _view(self._owner, p, n, False)
+        self._views.append(mv)
+        return mv
+
+    def find_credit_loop(self) -> List[Tuple[int, int, int]]:
+        """The credit loop of the tables written so far, as a list of
+        (switch index, output port, VL) channels; [] when there is none."""
+        cap = 4096
+        arr = (_capi.ibr_channel * cap)()
+        n = ctypes.c_size_t()
+        rc = _core._lib.ibr_run_find_credit_loop(arr, cap, byref(n), self._p())
+        if rc == 0:
+            return []
+        if rc != _core._code("EDEADLOCK"):
+            raise error_for(rc, "credit-loop check failed")
+        return [(arr[i].sw, arr[i].port, arr[i].vl) for i in range(min(n.value, cap))]
+
     def set_hops(self, sw: int, dst_sw: int, hops: int) -> None:
         """Record the hop count from switch *sw* to switch *dst_sw*."""
         self._check(_core._lib.ibr_run_set_hops(self._p(), _uint(sw, 32, "sw"),
@@ -159,9 +245,24 @@ class Run:
 RouteFn = Callable[[Run], None]
 
 
-def _register(ctx: Context, name: str, fn: RouteFn, description: str, caps: int) -> None:
+def _register(ctx: Context, name: str, fn: RouteFn, description: str, caps: int,
+              settings: Sequence[_core.Setting] = ()) -> None:
     if not callable(fn):
         raise TypeError("the engine's route function must be callable")
+    decl = (_capi.ibr_setting * max(len(settings), 1))()
+    for i, st in enumerate(settings):
+        if not isinstance(st, _core.Setting):
+            raise TypeError(f"settings[{i}] must be an ibroute.Setting")
+        kind = _capi.SettingType(st.type)
+        decl[i].name = _b(st.name)
+        decl[i].type = int(kind)
+        decl[i].min = st.min
+        decl[i].max = st.max
+        if kind == _capi.SettingType.STRING:
+            decl[i].def_str = _b(str(st.default))
+        else:
+            setattr(decl[i], "def", int(st.default))
+        decl[i].help = _b(st.help)
     lib = _core._lib
 
     def trampoline(run_ptr: Any, user: Any) -> int:
@@ -191,7 +292,9 @@ def _register(ctx: Context, name: str, fn: RouteFn, description: str, caps: int)
     eng.caps = _uint(int(caps), 32, "caps")
     eng.route = cb
     eng.user = None
-    rc = lib.ibr_context_register_engine(ctx._p(), byref(eng))
+    eng.settings = ctypes.cast(decl, ctypes.POINTER(_capi.ibr_setting)) if settings else None
+    eng.n_settings = len(settings)
+    rc = lib.ibr_context_register_engine(ctx._p(), byref(eng))  # copies the declarations
     if rc < 0:
         raise error_for(rc, _s(lib.ibr_context_last_error(ctx._ptr)))
     ctx._engines.append(cb)  # the library keeps the function pointer

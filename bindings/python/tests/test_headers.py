@@ -124,6 +124,7 @@ SCALARS = {
     "uint16_t": ctypes.c_uint16,
     "uint32_t": ctypes.c_uint32,
     "uint64_t": ctypes.c_uint64,
+    "int64_t": ctypes.c_int64,
     "double": ctypes.c_double,
 }
 HANDLES = {
@@ -134,6 +135,10 @@ HANDLES = {
     "ibr_run": _capi.RunP,
     "ibr_analysis": _capi.AnalysisP,
     "ibr_guid_list": _capi.GuidListP,
+}
+CALLBACKS = {
+    "ibr_parallel_fn": _capi.PARALLEL_FN,
+    "ibr_cand_fn": _capi.CAND_FN,
 }
 TYPE_WORDS = set(SCALARS) | {"unsigned", "void", "char"}
 
@@ -155,6 +160,8 @@ def expected_ctype(base, depth, enums, is_return):
             return None
         if base in SCALARS:
             return SCALARS[base]
+        if base in CALLBACKS:
+            return CALLBACKS[base]
         if base in enums:
             return _capi.c_enum
         raise AssertionError(f"unknown scalar type {base!r}")
@@ -177,6 +184,9 @@ def expected_ctype(base, depth, enums, is_return):
             return ctypes.POINTER(ctypes.c_void_p)
         if base in HANDLES:
             return ctypes.POINTER(HANDLES[base])
+        target = _capi.STRUCTS.get(base) or SCALARS.get(base)
+        if target is not None:  # an output pointer to an array
+            return ctypes.POINTER(ctypes.POINTER(target))
     raise AssertionError(f"unsupported type {base!r} with {depth} stars")
 
 
@@ -234,6 +244,7 @@ class TestHeaders(unittest.TestCase):
             "ibr_log_level": _capi.LogLevel,
             "ibr_pattern": _capi.Pattern,
             "ibr_guid_list_kind": _capi.GuidListKind,
+            "ibr_setting_type": _capi.SettingType,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))
         for typedef, cls in classes.items():
@@ -294,6 +305,7 @@ class TestHeaders(unittest.TestCase):
             self.skipTest(f"no C compiler ({cc[0]})")
         lines = ["#include <stddef.h>", "#include <stdio.h>",
                  "#include <ibroute/ibroute.h>", "#include <ibroute/sys/engine.h>",
+                 "#include <ibroute/sys/toolkit.h>",
                  "int main(void)", "{"]
         for cname, cls in _capi.STRUCTS.items():
             lines.append(f'    printf("{cname} %zu %zu\\n", sizeof({cname}), _Alignof({cname}));')

@@ -186,7 +186,7 @@ class TestOptions(RoutedFatTree):
         lfts, _ = self.lfts(root_guids=guids, cn_guids=[], io_guids=[],
                             guid_routing_order=[0x0002C90301000001],
                             ignore_ports=[(guids[0], 1)], ids={guids[0]: 7},
-                            connect_roots=True, max_reverse_hops=1, qos=False,
+                            connect_roots=True, max_reverse_hops=1,
                             port_profile_switch_nodes=True, max_vls=4)
         self.assertEqual(len(lfts), self.topo.switch_count)
 

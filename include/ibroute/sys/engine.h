@@ -22,6 +22,14 @@
  * The ibr_run_* functions accept a NULL run and return ::IBR_EINVAL, NULL
  * or 0 (ibr_run_decline() and ibr_run_fail() still return their codes).
  *
+ * Engines declare named settings (::ibr_setting); callers set them with
+ * ibr_options::params as "engine.setting" = "value" pairs, ibr_route()
+ * validates them before any engine runs, and the engine reads them with
+ * ibr_run_setting_int() and ibr_run_setting_str(). The toolkit in
+ * sys/toolkit.h offers what the built-in engines are written with: the
+ * switch graph, breadth-first searches, hop matrices, a parallel loop and
+ * the shared LFT builder.
+ *
  * This header is stable within a minor version, like libgit2's sys/.
  */
 #ifndef IBROUTE_SYS_ENGINE_H
@@ -30,6 +38,8 @@
 #include "../common.h"
 #include "../context.h"
 #include "../options.h"
+#include "../result.h"
+#include "../route.h"
 #include "../topo.h"
 
 #ifdef __cplusplus
@@ -51,7 +61,8 @@ typedef int (*ibr_engine_route_fn)(ibr_run *run, void *user);
 /** Version of ::ibr_engine this header describes. */
 #define IBR_ENGINE_VERSION 1
 
-/** An engine definition. */
+/** An engine definition. Initialise it with ::IBR_ENGINE_INIT or
+ *  ibr_engine_init(). */
 typedef struct ibr_engine {
     unsigned int version;     /**< ::IBR_ENGINE_VERSION */
     const char *name;         /**< unique, no commas or spaces; copied */
@@ -59,24 +70,42 @@ typedef struct ibr_engine {
     unsigned int caps;        /**< ::ibr_engine_caps bits */
     ibr_engine_route_fn route;/**< required */
     void *user;               /**< passed to @c route */
+    /** The settings the engine takes, or NULL; the array and its strings
+     *  are copied at registration. */
+    const ibr_setting *settings;
+    size_t n_settings;        /**< entries of @c settings (at most 64) */
 } ibr_engine;
+
+/** An empty engine definition of the current version. */
+#define IBR_ENGINE_INIT { IBR_ENGINE_VERSION, NULL, NULL, 0, NULL, NULL, NULL, 0 }
+
+/**
+ * Initialise @p engine as ::IBR_ENGINE_INIT does, for definition version
+ * @p version (pass ::IBR_ENGINE_VERSION).
+ * @return 0, ::IBR_EINVAL (NULL @p engine), ::IBR_EVERSION (unknown
+ *         version; @p engine is left untouched).
+ * Cannot allocate. Thread-safe. Time complexity: O(1).
+ */
+IBR_API int ibr_engine_init(ibr_engine *engine, unsigned int version);
 
 /**
  * Register an engine on a context. The definition is copied (name and
  * description included); @c engine->user stays the caller's and must stay
  * valid until the context is destroyed, which does not free it.
- * Names may use letters, digits, '-', '_' and '.', under 64 bytes;
- * "no_fallback" is reserved.
+ * Names may use letters, digits, '-' and '_', under 64 bytes (a '.'
+ * separates an engine from a setting in ibr_options::params);
+ * "no_fallback" is reserved. Settings are checked: valid names, no
+ * duplicate, a known type, min <= def <= max for INT, def 0 or 1 for BOOL.
  * @param ctx a context from ibr_context_create() (the NULL default context
  *            cannot take engines).
  * @param engine the definition, borrowed for the call.
  * @return 0; ::IBR_EINVAL (NULL context, definition or function, bad name,
- *         the message says which); ::IBR_EVERSION; ::IBR_EEXIST (a built-in
+ *         bad setting declaration; the message says which); ::IBR_EVERSION; ::IBR_EEXIST (a built-in
  *         or registered engine has that name); ::IBR_ENOMEM. The message is
  *         readable with ibr_context_last_error() (except for a NULL
  *         context).
  * Not thread-safe on one context: register before sharing the context.
- * Time complexity: O(engines).
+ * Time complexity: O(engines + settings).
  */
 IBR_API int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine);
 
@@ -104,6 +133,19 @@ IBR_API const ibr_options *ibr_run_options(const ibr_run *run);
  * Time complexity: O(1).
  */
 IBR_API uint8_t *ibr_run_lft(ibr_run *run, uint32_t sw);
+
+/**
+ * The run's hop matrix, writable: ibr_topo_switch_count()^2 bytes, row
+ * @p a holding the hop counts from switch @p a to every switch (255:
+ * unreachable under the engine's rules). Allocated on first use with every
+ * entry 255; the result keeps it (ibr_result_hops()). Rows may be written
+ * from several threads at once (see ibr_run_parallel_for()). Borrowed from
+ * the run: valid until the route function returns; do not free.
+ * @return the matrix, or NULL (NULL @p run, out of memory).
+ * Call it from one thread at a time; time complexity: O(1) (O(S^2) on
+ * first use).
+ */
+IBR_API uint8_t *ibr_run_hops(ibr_run *run);
 
 /**
  * Record the hop count from switch @p sw to switch @p dst_sw (the matrix is
@@ -143,6 +185,34 @@ IBR_API int ibr_run_set_dest_sl(ibr_run *run, uint16_t dst_lid, unsigned int sl)
  */
 IBR_API int ibr_run_set_path_sl(ibr_run *run, uint16_t src_lid, uint16_t dst_lid,
                                 unsigned int sl);
+
+/**
+ * Choose how the result stores path SLs and allocate the storage:
+ * ::IBR_SL_PER_DEST (one row of max LID + 1 bytes, indexed by destination
+ * LID) or ::IBR_SL_PER_PAIR (one such row per source port: every end port
+ * and every switch). Going from per-destination to per-pair copies the SLs
+ * set so far into every row; asking for the mode already in use keeps the
+ * SLs; ::IBR_SL_NONE drops them. New entries are SL 0.
+ * @return 0, ::IBR_EINVAL (NULL @p run, unknown mode), ::IBR_ESTATE
+ *         (per-pair to per-destination), ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(LIDs) or O((end ports + S) x LIDs) for per-pair.
+ */
+IBR_API int ibr_run_set_sl_mode(ibr_run *run, ibr_sl_mode mode);
+
+/**
+ * Writable SL row of the source port that owns @p src_lid (per-pair mode),
+ * or the single row (per-destination mode, where @p src_lid is ignored):
+ * max LID + 1 bytes indexed by destination LID. SLs must stay within
+ * 0..15: ibr_route() fails the engine with ::IBR_EINTERNAL otherwise.
+ * Rows of different ports may be written from different threads at once.
+ * Borrowed from the run: valid until the route function returns or the SL
+ * mode changes.
+ * @return the row, or NULL (NULL @p run, no SL storage yet
+ *         (ibr_run_set_sl_mode()), or no port owns @p src_lid).
+ * Thread-safe once the mode is set. Time complexity: O(log end ports).
+ */
+IBR_API uint8_t *ibr_run_sl_row(ibr_run *run, uint16_t src_lid);
 
 /**
  * Set the SL2VL map of switch @p sw for (@p in_port, @p out_port):
@@ -190,6 +260,27 @@ IBR_API int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw,
  */
 IBR_API int ibr_run_add_artifact(ibr_run *run, const char *name, const void *data,
                                  size_t size);
+
+/**
+ * The value of the running engine's setting @p name (the name it declared,
+ * without the engine prefix): the caller's value from ibr_options::params,
+ * already validated, or the declared default. BOOL settings read as 0 or 1.
+ * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_ENOTFOUND (the engine
+ *         declares no such setting), ::IBR_ESTATE (the setting is a
+ *         STRING). Nothing is allocated.
+ * Thread-safe during the route function. Time complexity: O(settings).
+ */
+IBR_API int ibr_run_setting_int(const ibr_run *run, const char *name, int64_t *out);
+
+/**
+ * The text of the running engine's STRING setting @p name (caller's value
+ * or default; "" when neither). @p len, when not NULL, receives its length.
+ * Borrowed: valid until the route function returns.
+ * @return the text, or NULL (NULL @p run or @p name, no such setting, or
+ *         not a STRING setting).
+ * Thread-safe during the route function. Time complexity: O(settings).
+ */
+IBR_API const char *ibr_run_setting_str(const ibr_run *run, const char *name, size_t *len);
 
 /**
  * Say why the engine does not apply; returns ::IBR_EDECLINED for the

@@ -49,7 +49,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/ftree/ftree_int.h"
 
@@ -126,20 +125,11 @@ static void sort_by_rkey(ftree *ft, uint32_t *g, uint32_t n)
 
 static void bfs_rank(const ibr_topo *t, uint32_t *rank, uint32_t *queue)
 {
-    uint32_t head = 0, tail = 0;
+    size_t k = 0;
     for (uint32_t s = 0; s < t->n_sw; s++)
         if (rank[s] == 0)
-            queue[tail++] = s;
-    while (head < tail) {
-        uint32_t u = queue[head++];
-        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
-            uint32_t b = t->adj[e].sw;
-            if (rank[b] == FT_NORANK) {
-                rank[b] = rank[u] + 1;
-                queue[tail++] = b;
-            }
-        }
-    }
+            queue[k++] = s;
+    ibr_topo_bfs(rank, t, queue, k, queue); /* valid sources: cannot fail */
 }
 
 /* Switch an active cable of port (node, p) leads to, or IBR_NONE. */
@@ -219,7 +209,7 @@ static int check_ca_links(ftree *ft)
             if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
                 pt->remote_node == n || t->nodes[pt->remote_node].type != IBR_NODE_CA)
                 continue;
-            return ibr__run_decline(ft->run,
+            return ibr__decline(ft->run,
                                     "CA 0x%016" PRIx64 " port %u is cabled straight to CA "
                                     "0x%016" PRIx64 ": not a fat tree",
                                     nd->guid, p, t->nodes[pt->remote_node].guid);
@@ -649,14 +639,14 @@ static int validate(ftree *ft, const uint32_t *rank)
         const ft_sw *a = &ft->sw[ref[r]], *b = &ft->sw[s];
         uint64_t ga = sw_guid(ft, ref[r]), gb = sw_guid(ft, s);
         if (a->nup != b->nup)
-            return ibr__run_decline(
+            return ibr__decline(
                 ft->run,
                 "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u up-going "
                 "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
                 "switches of a rank have the same number of up-going port groups)",
                 gb, r, b->nup, ga, a->nup);
         if (r != ft->leaf_rank && a->ndown != b->ndown)
-            return ibr__run_decline(
+            return ibr__decline(
                 ft->run,
                 "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u down-going "
                 "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
@@ -668,7 +658,7 @@ static int validate(ftree *ft, const uint32_t *rank)
             for (uint32_t i = 0; i < b->nup; i++) {
                 const ft_group *g = &ft->grp[ft->order[b->up + i]];
                 if (g->nports != want)
-                    return ibr__run_decline(
+                    return ibr__decline(
                         ft->run,
                         "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
                         "link(s) up to switch 0x%016" PRIx64 " where switch 0x%016" PRIx64
@@ -682,7 +672,7 @@ static int validate(ftree *ft, const uint32_t *rank)
             for (uint32_t i = 0; i < b->ndown; i++) {
                 const ft_group *g = &ft->grp[ft->order[b->down + i]];
                 if (g->nports != want)
-                    return ibr__run_decline(
+                    return ibr__decline(
                         ft->run,
                         "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
                         "link(s) down to %s 0x%016" PRIx64 " where switch 0x%016" PRIx64
@@ -740,36 +730,28 @@ static int check_loops(ftree *ft)
             sb = ft->grp[ft->order[ft->sw[s].sib]].remote;
         }
     int rev = 0;
-    for (uint32_t i = 0; i < ft->nca && ft->o->max_reverse_hops; i++)
+    for (uint32_t i = 0; i < ft->nca && ft->max_reverse_hops; i++)
         rev |= ft->ca[i].role == FT_IO;
     if (sa == IBR_NONE && !rev)
         return 0;
-    int free_ = 1;
-    uint32_t *cyc = NULL;
-    size_t len = 0;
-    int rc = ibr__deadlock_check(&free_, &cyc, &len, ft->t, ft->run->res);
-    if (rc < 0)
-        return rc;
-    if (free_) {
-        ibr__free(ft->ctx, cyc);
-        return 0;
-    }
     ibr_channel ch;
-    ibr__decode_channel(&ch, ft->t, cyc[0]);
-    ibr__free(ft->ctx, cyc);
+    size_t len = 0;
+    int rc = ibr_run_find_credit_loop(&ch, 1, &len, ft->run);
+    if (rc != IBR_EDEADLOCK)
+        return rc;
     if (sa != IBR_NONE)
-        return ibr__run_decline(
+        return ibr__decline(
             ft->run,
             "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
             " port %u): links between switches of the same rank (e.g. 0x%016" PRIx64
             " - 0x%016" PRIx64 ", rank %u) carry routes both ways; give root GUIDs that "
             "put every link between two ranks",
             len, sw_guid(ft, ch.sw), ch.port, sw_guid(ft, sa), sw_guid(ft, sb), ft->sw[sa].rank);
-    return ibr__run_decline(ft->run,
+    return ibr__decline(ft->run,
                             "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
                             " port %u), closed by the reverse hops of I/O nodes "
                             "(max_reverse_hops %u); lower it",
-                            len, sw_guid(ft, ch.sw), ch.port, ft->o->max_reverse_hops);
+                            len, sw_guid(ft, ch.sw), ch.port, ft->max_reverse_hops);
 }
 
 /* ------------------------------------------------------------------ */
@@ -801,19 +783,19 @@ static int check_basics(ftree *ft)
     const ibr_topo *t = ft->t;
     const ibr_options *o = ft->o;
     if (o->lmc != IBR_LMC_TOPO && o->lmc > 0)
-        return ibr__run_decline(ft->run, "LMC %u > 0 is not supported by fat-tree routing",
+        return ibr__decline(ft->run, "LMC %u > 0 is not supported by fat-tree routing",
                                 o->lmc);
     if (o->lmc == IBR_LMC_TOPO)
         for (uint32_t i = 0; i < t->n_end; i++) {
             const ibr__port *pt = &t->ports[t->end_port[i]];
             if (pt->lmc > 0)
-                return ibr__run_decline(ft->run,
+                return ibr__decline(ft->run,
                                         "port 0x%016" PRIx64 " has LMC %u; LMC > 0 is not "
                                         "supported by fat-tree routing",
                                         pt->guid, pt->lmc);
         }
     if (t->n_sw < 2)
-        return ibr__run_decline(ft->run, "the fabric has %u switch(es): not a fat tree",
+        return ibr__decline(ft->run, "the fabric has %u switch(es): not a fat tree",
                                 t->n_sw);
     uint32_t cas = 0, others = 0;
     for (uint32_t n = 0; n < t->n_nodes; n++) {
@@ -821,20 +803,25 @@ static int check_basics(ftree *ft)
         others += t->nodes[n].type != IBR_NODE_SWITCH;
     }
     if (others < 2 || cas < 2)
-        return ibr__run_decline(ft->run, "the fabric has %u CA(s): not a fat tree", cas);
+        return ibr__decline(ft->run, "the fabric has %u CA(s): not a fat tree", cas);
     return 0;
 }
 
-int ibr__ftree_route(ibr_run *run, void *user)
+static int ftree_route(ibr_run *run, void *user)
 {
     (void)user;
     ftree ft;
     memset(&ft, 0, sizeof ft);
     ft.run = run;
-    ft.t = run->topo;
-    ft.ctx = run->topo->ctx;
-    ft.o = &run->opts;
-    ft.nsw = run->topo->n_sw;
+    ft.t = ibr_run_topo(run);
+    ft.ctx = ft.t->ctx;
+    ft.o = ibr_run_options(run);
+    ft.nsw = ft.t->n_sw;
+    int64_t v = 0;
+    ibr_run_setting_int(run, "max_reverse_hops", &v);
+    ft.max_reverse_hops = (unsigned)v;
+    ibr_run_setting_int(run, "connect_roots", &v);
+    ft.connect_roots = (int)v;
     const ibr_topo *t = ft.t;
     int rc;
     if ((rc = check_basics(&ft)) < 0)
@@ -882,7 +869,7 @@ int ibr__ftree_route(ibr_run *run, void *user)
             a++;
         uint64_t ga = a < nsw ? sw_guid(&ft, a) : 0;
         uint64_t gb = a < nsw ? sw_guid(&ft, t->adj[t->adj_off[a]].sw) : 0;
-        rc = ibr__run_decline(run,
+        rc = ibr__decline(run,
                               "ranking from the CAs puts all %u switches at rank 0 (each "
                               "carries CAs, as in a torus or mesh; e.g. switch 0x%016" PRIx64
                               " and its neighbour 0x%016" PRIx64 "): not a fat tree",
@@ -894,7 +881,7 @@ int ibr__ftree_route(ibr_run *run, void *user)
     if ((rc = build_cas(&ft, rank)) < 0 || (rc = build_groups(&ft, rank)) < 0)
         goto nomem;
     if (ft.ncn == 0) {
-        rc = ibr__run_decline(run, "the fabric has no valid compute nodes");
+        rc = ibr__decline(run, "the fabric has no valid compute nodes");
         goto out;
     }
     if (!ft.roots_given) {
@@ -907,7 +894,7 @@ int ibr__ftree_route(ibr_run *run, void *user)
             }
     }
     if (ft.leaf_rank + 1 < FT_MIN_RANK || ft.leaf_rank + 1 > FT_MAX_RANK) {
-        rc = ibr__run_decline(run, "the tree rank (levels of switches) is %u; fat-tree routing "
+        rc = ibr__decline(run, "the tree rank (levels of switches) is %u; fat-tree routing "
                                    "needs %u to %u",
                               ft.leaf_rank + 1, FT_MIN_RANK, FT_MAX_RANK);
         goto out;
@@ -917,7 +904,7 @@ int ibr__ftree_route(ibr_run *run, void *user)
         if (c->role != FT_CN || ft.sw[c->sw].is_leaf)
             continue;
         if (rank[c->sw] != ft.leaf_rank) {
-            rc = ibr__run_decline(
+            rc = ibr__decline(
                 run,
                 "compute node port 0x%016" PRIx64 " is cabled to switch 0x%016" PRIx64
                 " of rank %u, but the leaf rank is %u (rule: all compute nodes hang off "
@@ -932,7 +919,7 @@ int ibr__ftree_route(ibr_run *run, void *user)
     if ((rc = make_indexing(&ft, queue)) < 0 || (rc = make_leaf_array(&ft, rank)) < 0)
         goto nomem;
     if (ft.nleaves < 2) {
-        rc = ibr__run_decline(run, "fewer than two leaf switches carry compute nodes: not a "
+        rc = ibr__decline(run, "fewer than two leaf switches carry compute nodes: not a "
                                    "fat tree");
         goto out;
     }
@@ -956,10 +943,29 @@ int ibr__ftree_route(ibr_run *run, void *user)
     rc = 0;
     goto out;
 nomem:
-    rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+    rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
 out:
     ibr__free(ft.ctx, rank);
     ibr__free(ft.ctx, queue);
     ft_free(&ft);
     return rc;
 }
+
+static const ibr_setting ftree_settings[] = {
+    {"max_reverse_hops", IBR_SETTING_INT, 0, 255, 0, NULL,
+     "down-then-up hops allowed on routes to and from I/O nodes (OpenSM's "
+     "max_reverse_hops)"},
+    {"connect_roots", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "switches above the leaves also get routes to switch LIDs they cannot reach "
+     "by up/down (OpenSM's connect_roots)"},
+};
+
+const ibr_engine ibr__engine_ftree = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "ftree",
+    .description = "fat-tree: up/down routes balanced for shift patterns on (almost) pure fat trees",
+    .caps = IBR_CAP_DEADLOCK_FREE,
+    .route = ftree_route,
+    .settings = ftree_settings,
+    .n_settings = 2,
+};

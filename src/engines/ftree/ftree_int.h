@@ -14,7 +14,7 @@
 #ifndef IBROUTE_FTREE_INT_H
 #define IBROUTE_FTREE_INT_H
 
-#include "engines/engines.h"
+#include "engines/engine_int.h"
 
 #define FT_NORANK UINT32_MAX
 #define FT_CA UINT32_MAX   /* ft_group.remote of a group toward a CA port */
@@ -83,6 +83,9 @@ typedef struct ftree {
     const ibr_topo *t;
     ibr_context *ctx;
     const ibr_options *o;
+    unsigned max_reverse_hops; /* the engine's settings */
+    int connect_roots;
+    uint8_t *hm;       /* the run's hop matrix (ibr_run_hops()) */
     uint32_t nsw;
     ft_sw *sw;
     ft_group *grp;

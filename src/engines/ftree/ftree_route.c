@@ -359,19 +359,18 @@ static int flush_block(void *arg, unsigned worker, size_t i)
     (void)worker;
     const flush_job *j = arg;
     ftree *ft = j->ft;
-    ibr_result *r = ft->run->res;
     size_t n = ft->nsw;
     uint32_t s0 = (uint32_t)(i * j->block), s1 = s0 + j->block;
     if (s1 > n)
         s1 = (uint32_t)n;
     for (uint32_t s = s0; s < s1; s++) {
-        uint8_t *row = r->lft + (size_t)s * r->lft_size;
+        uint8_t *row = ibr_run_lft(ft->run, s);
         for (uint32_t k = 0; k < ft->batch_n; k++) {
             uint8_t v = ft->batch[(size_t)k * n + s];
             if (v != 0xFF)
                 row[ft->batch_lid[k]] = v;
         }
-        uint8_t *hrow = r->hops + (size_t)s * n;
+        uint8_t *hrow = ft->hm + (size_t)s * n;
         for (uint32_t k = 0; k < ft->hbatch_n; k++)
             hrow[ft->hbatch_sw[k]] = ft->hbatch[(size_t)k * n + s];
     }
@@ -383,7 +382,7 @@ static int flush(ftree *ft)
     flush_job j = {ft, 64};
     int rc = 0;
     if (ft->batch_n || ft->hbatch_n)
-        rc = ibr__parallel_for(ft->run->nthreads, (ft->nsw + j.block - 1) / j.block,
+        rc = ibr_run_parallel_for(ft->run, (ft->nsw + j.block - 1) / j.block,
                                flush_block, &j);
     ft->batch_n = ft->hbatch_n = 0;
     return rc;
@@ -435,8 +434,7 @@ static int route_dest(ftree *ft, uint16_t lid, uint32_t x, uint8_t xport, unsign
 static void connect_roots(ftree *ft)
 {
     const ibr_topo *t = ft->t;
-    ibr_result *r = ft->run->res;
-    uint8_t *hm = r->hops;
+    uint8_t *hm = ft->hm;
     size_t n = ft->nsw;
     uint32_t last = ft->leaves[ft->nleaves - 1];
     uint16_t llid = ft->sw[last].lid;
@@ -445,7 +443,7 @@ static void connect_roots(ftree *ft)
     for (uint32_t s = 0; s < n; s++) {
         if (ft->sw[s].rank == FT_NORANK || ft->sw[s].rank >= ft->leaf_rank)
             continue;
-        uint8_t *lft = r->lft + s * r->lft_size;
+        uint8_t *lft = ibr_run_lft(ft->run, s);
         uint8_t p = lft[llid];
         unsigned hl = hm[s * n + last];
         if (p == 0xFF || hl == 255)
@@ -472,7 +470,9 @@ int ibr__ftree_assign(ftree *ft)
     ibr_context *ctx = ft->ctx;
     size_t n = ft->nsw;
     int rc;
-    if ((rc = ibr__result_alloc_hops(run->res)) < 0 || (rc = ibr__ftree_classes(ft)) < 0)
+    if (!(ft->hm = ibr_run_hops(run)))
+        return IBR_ENOMEM;
+    if ((rc = ibr__ftree_classes(ft)) < 0)
         return rc;
     /* batches of about 4 MB, 64 to 2048 destinations: few enough that
        starting the workers of each flush costs little */
@@ -525,7 +525,7 @@ int ibr__ftree_assign(ftree *ft)
         const ft_ca *c = &ft->ca[i];
         if (c->role != FT_CN)
             rc = route_dest(ft, c->lid, c->sw, c->swport, 1, 1,
-                            c->role == FT_IO ? ft->o->max_reverse_hops : 0);
+                            c->role == FT_IO ? ft->max_reverse_hops : 0);
     }
     /* routers (OpenSM leaves them unrouted): like non-compute CA ports */
     for (uint32_t i = 0; i < ft->nrouters && rc == 0; i++) {
@@ -542,7 +542,7 @@ int ibr__ftree_assign(ftree *ft)
             rc = route_dest(ft, ft->sw[d].lid, d, 0, 0, 0, 0);
     if (rc < 0 || (rc = flush(ft)) < 0)
         return rc;
-    if (ft->o->connect_roots) {
+    if (ft->connect_roots) {
         for (uint32_t i = 0; i < ft->t->n_end; i++) {
             const ibr__port *pt = &ft->t->ports[ft->t->end_port[i]];
             if (pt->remote_node != IBR_NONE && ft->t->nodes[pt->remote_node].sw != IBR_NONE)

@@ -1,6 +1,6 @@
 /*
- * The unicast LFT builder shared by minhop, updn and dnup (OpenSM's
- * "ucast manager"): every switch forwards each destination LID through one
+ * The unicast LFT builder of the engine toolkit, ibr_run_ucast(), used by
+ * minhop, updn and dnup (OpenSM's "ucast manager"): every switch forwards each destination LID through one
  * of its candidate ports (the minimum-hop ports under the engine's rules),
  * choosing the port that carries the fewest routes so far; with LMC > 0 the
  * LIDs of one port are spread over different remote systems, then nodes.
@@ -18,11 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "engines/engines.h"
-#include "engines/ucast.h"
+#include "sys/run_int.h"
 
-typedef struct mh_dest {
+typedef struct uc_dest {
     uint32_t node;     /* owner node */
     uint32_t dsw;      /* switch the traffic is delivered by, or IBR_NONE */
     uint16_t base;     /* base LID */
@@ -30,9 +28,9 @@ typedef struct mh_dest {
     uint8_t dport;     /* port of dsw leading to the owner (0: a switch) */
     uint8_t is_switch;
     uint8_t scatter;
-} mh_dest;
+} uc_dest;
 
-typedef struct mh_worker {
+typedef struct uc_worker {
     uint32_t cnt[256];   /* routes counted per output port */
     /* fast path state: consecutive destinations behind the same switch
        share a candidate list; the first least-loaded candidate is found by
@@ -45,31 +43,31 @@ typedef struct mh_worker {
     uint32_t *used_node; /* LMC: remote nodes used per destination */
     uint32_t *used_cnt;
     uint8_t *used_n;
-} mh_worker;
+} uc_worker;
 
-typedef struct mh_job {
+typedef struct uc_job {
     const ibr_topo *t;
     const ibr_options *o;
     const uint8_t *hops;  /* least hops, n_sw x n_sw, 255 = unreachable */
-    ibr__cand_fn cands;
+    ibr_cand_fn cands;
     void *cands_arg;
-    const mh_dest *order;
+    const uc_dest *order;
     size_t n_order;
     unsigned lmc;         /* subnet LMC: the largest routed LMC */
     unsigned used_cap;    /* 1 << lmc */
     const uint8_t *ignored; /* per global port, or NULL */
     uint8_t *lft;
     size_t lft_size;
-    mh_worker *w;
-} mh_job;
+    uc_worker *w;
+} uc_job;
 
-typedef struct mh_path {
+typedef struct uc_path {
     uint8_t port;
     uint8_t found_sys;
     uint8_t found_node;
     uint32_t count;
     uint32_t fwd;
-} mh_path;
+} uc_path;
 
 static uint64_t sysimg_of(const ibr_topo *t, uint32_t node)
 {
@@ -79,7 +77,7 @@ static uint64_t sysimg_of(const ibr_topo *t, uint32_t node)
 
 /* Remote node used entry of destination xi matching node (by node) or, when
    by_sys, any entry whose system-image GUID matches; NULL when none. */
-static uint32_t *find_used(const mh_job *j, const mh_worker *w, size_t xi, uint32_t node,
+static uint32_t *find_used(const uc_job *j, const uc_worker *w, size_t xi, uint32_t node,
                            int by_sys)
 {
     const uint32_t *nodes = w->used_node + xi * j->used_cap;
@@ -91,7 +89,7 @@ static uint32_t *find_used(const mh_job *j, const mh_worker *w, size_t xi, uint3
     return NULL;
 }
 
-static void add_used(const mh_job *j, mh_worker *w, size_t xi, uint32_t node)
+static void add_used(const uc_job *j, uc_worker *w, size_t xi, uint32_t node)
 {
     uint32_t *nodes = w->used_node + xi * j->used_cap;
     uint32_t *cnts = w->used_cnt + xi * j->used_cap;
@@ -109,11 +107,11 @@ static void add_used(const mh_job *j, mh_worker *w, size_t xi, uint32_t node)
 }
 
 /* Choose the output port of switch s for destination xi (one LID of it). */
-static unsigned select_port(const mh_job *j, mh_worker *w, uint32_t s, size_t xi, unsigned start,
+static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi, unsigned start,
                             int scatter, ibr__rng *rng)
 {
     const ibr_topo *t = j->t;
-    const mh_dest *x = &j->order[xi];
+    const uc_dest *x = &j->order[xi];
     if (x->dsw == IBR_NONE)
         return IBR_NO_ROUTE;
     if (x->dsw == s) {
@@ -167,7 +165,7 @@ static unsigned select_port(const mh_job *j, mh_worker *w, uint32_t s, size_t xi
     unsigned best = 0, best_sys = 0, best_node = 0;
     uint8_t ties[256];
     unsigned nties = 0;
-    mh_path paths[256];
+    uc_path paths[256];
     unsigned npaths = 0;
     uint64_t total = 0;
 
@@ -196,7 +194,7 @@ static unsigned select_port(const mh_job *j, mh_worker *w, uint32_t s, size_t xi
             }
         }
         uint32_t fwd = remote ? *remote : 0;
-        paths[npaths++] = (mh_path){(uint8_t)p, fsys, fnode, c, fwd};
+        paths[npaths++] = (uc_path){(uint8_t)p, fsys, fnode, c, fwd};
         total += c;
         if (c < least) {
             best = p;
@@ -217,7 +215,7 @@ static unsigned select_port(const mh_job *j, mh_worker *w, uint32_t s, size_t xi
         least = least_sys = least_node = least_fwd = UINT32_MAX;
         best = best_sys = best_node = 0;
         for (unsigned i = 0; i < npaths; i++) {
-            const mh_path *pp = &paths[(total / npaths + i) % npaths];
+            const uc_path *pp = &paths[(total / npaths + i) % npaths];
             if (lmc) {
                 if (!pp->found_sys && pp->count < least_sys) {
                     least_sys = pp->count;
@@ -257,7 +255,7 @@ static unsigned select_port(const mh_job *j, mh_worker *w, uint32_t s, size_t xi
    select_port()'s fast path inlined: for each destination the first
    candidate port, in port order, with the least count. Same tables as the
    general loop; several times cheaper per entry on small fabrics. */
-static void route_switch_plain(const mh_job *j, mh_worker *w, uint32_t s, uint8_t *lft,
+static void route_switch_plain(const uc_job *j, uc_worker *w, uint32_t s, uint8_t *lft,
                                const ibr__node *sn)
 {
     const ibr_topo *t = j->t;
@@ -268,7 +266,7 @@ static void route_switch_plain(const mh_job *j, mh_worker *w, uint32_t s, uint8_
     uint32_t blk_dsw = IBR_NONE, blk_min = 0, blk_pos = 0;
     int count_switches = j->o->port_profile_switch_nodes;
     for (size_t xi = 0; xi < j->n_order; xi++) {
-        const mh_dest *x = &j->order[xi];
+        const uc_dest *x = &j->order[xi];
         uint32_t dsw = x->dsw;
         unsigned port;
         if (dsw == IBR_NONE) {
@@ -315,9 +313,9 @@ static void route_switch_plain(const mh_job *j, mh_worker *w, uint32_t s, uint8_
 
 static int route_switch(void *arg, unsigned worker, size_t si)
 {
-    const mh_job *j = arg;
+    const uc_job *j = arg;
     const ibr_topo *t = j->t;
-    mh_worker *w = &j->w[worker];
+    uc_worker *w = &j->w[worker];
     uint32_t s = (uint32_t)si;
     uint8_t *lft = j->lft + si * j->lft_size;
     uint32_t swnode = t->sw_node[s];
@@ -337,7 +335,7 @@ static int route_switch(void *arg, unsigned worker, size_t si)
     unsigned per_port = 1u << j->lmc;
     for (unsigned off = 0; off < per_port; off++) {
         for (size_t xi = 0; xi < j->n_order; xi++) {
-            const mh_dest *x = &j->order[xi];
+            const uc_dest *x = &j->order[xi];
             if (off >= x->nlids)
                 continue;
             unsigned lid = x->base + off;
@@ -357,6 +355,68 @@ static int route_switch(void *arg, unsigned worker, size_t si)
         }
     }
     return 0;
+}
+
+typedef struct {
+    const ibr_topo *t;
+    const uint8_t *hops;
+} hop_cands;
+
+/* The default candidates: ports of s toward d leading to neighbours one
+   hop closer to d. The hop matrix is
+   symmetric, so row T holds the distances from neighbour T to every d.
+   Neighbour by neighbour, two passes over contiguous rows (count, then
+   place; a counting sort in cand_off), which the compiler vectorises:
+   O(S x degree) per switch with no strided reads. */
+static void hop_candidates(void *arg, uint32_t s, uint32_t *cand_off, uint8_t *cand)
+{
+    const hop_cands *c = arg;
+    const ibr_topo *t = c->t;
+    size_t n = t->n_sw;
+    const uint8_t *hs = c->hops + (size_t)s * n;
+    uint32_t a0 = t->adj_off[s], a1 = t->adj_off[s + 1];
+    if (n * n <= (1u << 20)) {
+        /* the whole matrix fits in cache: one pass, destination by
+           destination, is cheaper than two */
+        uint32_t k = 0;
+        for (uint32_t d = 0; d < n; d++) {
+            cand_off[d] = k;
+            unsigned hd = hs[d];
+            if (d == s || hd == 255)
+                continue;
+            const uint8_t *rd = c->hops + (size_t)d * n;
+            for (uint32_t e = a0; e < a1; e++)
+                if (rd[t->adj[e].sw] + 1u == hd)
+                    cand[k++] = t->adj[e].port;
+        }
+        cand_off[n] = k;
+        return;
+    }
+    memset(cand_off, 0, (n + 1) * sizeof *cand_off);
+    /* count into cand_off[d + 1] (an unreachable d, hs[d] == 255, could
+       match a neighbour at 254: excluded below) */
+    for (uint32_t e = a0; e < a1; e++) {
+        const uint8_t *rt = c->hops + (size_t)t->adj[e].sw * n;
+        uint32_t *cnt = cand_off + 1;
+        for (size_t d = 0; d < n; d++)
+            cnt[d] += (uint32_t)(rt[d] + 1u == hs[d]);
+    }
+    for (size_t d = 0; d < n; d++)
+        if (hs[d] == 255)
+            cand_off[d + 1] = 0;
+    for (size_t d = 0; d < n; d++)
+        cand_off[d + 1] += cand_off[d];
+    /* place: cand_off[d] walks from start(d) to end(d) = start(d + 1) */
+    for (uint32_t e = a0; e < a1; e++) {
+        const uint8_t *rt = c->hops + (size_t)t->adj[e].sw * n;
+        uint8_t port = t->adj[e].port;
+        for (size_t d = 0; d < n; d++)
+            if (rt[d] + 1u == hs[d] && hs[d] != 255)
+                cand[cand_off[d]++] = port;
+    }
+    for (size_t d = n; d > 0; d--)
+        cand_off[d] = cand_off[d - 1];
+    cand_off[0] = 0;
 }
 
 typedef struct {
@@ -385,7 +445,7 @@ static int cmp_port_key(const void *a, const void *b)
     return x->gp < y->gp ? -1 : x->gp > y->gp;
 }
 
-static void set_dest(const ibr_topo *t, mh_dest *d, uint32_t gp, unsigned lmc_cap, int scatter)
+static void set_dest(const ibr_topo *t, uc_dest *d, uint32_t gp, unsigned lmc_cap, int scatter)
 {
     const ibr__port *p = &t->ports[gp];
     uint32_t node = t->port_node[gp];
@@ -402,12 +462,12 @@ static void set_dest(const ibr_topo *t, mh_dest *d, uint32_t gp, unsigned lmc_ca
 /* The order in which destinations are routed (OpenSM's port order list):
    guid_routing_order, then the end ports of switches by decreasing number
    of end ports, then the remaining ports (switches) in port-table order. */
-static int build_order(mh_dest **out, size_t *n_out, const ibr_topo *t, const ibr_options *o,
+static int build_order(uc_dest **out, size_t *n_out, const ibr_topo *t, const ibr_options *o,
                        unsigned lmc_cap)
 {
     ibr_context *ctx = t->ctx;
     size_t cap = (size_t)t->n_ports + 1;
-    mh_dest *order = ibr__mallocarray(ctx, cap, sizeof *order);
+    uc_dest *order = ibr__mallocarray(ctx, cap, sizeof *order);
     uint8_t *flag = ibr__calloc(ctx, cap, 1);
     sw_load *loads = ibr__mallocarray(ctx, t->n_sw + 1, sizeof *loads);
     port_key *rest = ibr__mallocarray(ctx, t->n_sw + 1, sizeof *rest);
@@ -496,23 +556,27 @@ static int build_ignored(uint8_t **out, const ibr_topo *t, const ibr_options *o)
     return 0;
 }
 
-int ibr__ucast_build(ibr_run *run, const uint8_t *least, ibr__cand_fn cands, void *cands_arg,
-                     const char *name)
+int ibr_run_ucast(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *cands_arg,
+                  const char *name)
 {
+    if (!run || !least)
+        return IBR_EINVAL;
+    if (!name)
+        name = "forwarding tables";
     const ibr_topo *t = run->topo;
     const ibr_options *o = &run->opts;
     ibr_context *ctx = t->ctx;
     ibr_result *r = run->res;
-    mh_job j;
+    uc_job j;
     memset(&j, 0, sizeof j);
     j.t = t;
     j.o = o;
     unsigned lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     int rc;
-    mh_dest *order = NULL;
+    uc_dest *order = NULL;
     uint8_t *ignored = NULL;
     unsigned nw = run->nthreads;
-    mh_worker *w = NULL;
+    uc_worker *w = NULL;
 
     if ((rc = build_order(&order, &j.n_order, t, o, lmc_cap)) < 0)
         goto out;
@@ -527,8 +591,9 @@ int ibr__ucast_build(ibr_run *run, const uint8_t *least, ibr__cand_fn cands, voi
     }
     j.used_cap = 1u << j.lmc;
     j.hops = least;
-    j.cands = cands;
-    j.cands_arg = cands_arg;
+    hop_cands hc = {t, least};
+    j.cands = cands ? cands : hop_candidates;
+    j.cands_arg = cands ? cands_arg : &hc;
     j.order = order;
     j.ignored = ignored;
     j.lft = r->lft;

@@ -1,7 +1,7 @@
 /* The engine-author API: what an engine may read and write during a run. */
 #include <string.h>
 
-#include "core/internal.h"
+#include "sys/run_int.h"
 
 const ibr_topo *ibr_run_topo(const ibr_run *run)
 {
@@ -33,6 +33,58 @@ int ibr_run_set_hops(ibr_run *run, uint32_t sw, uint32_t dst_sw, unsigned int ho
     return 0;
 }
 
+uint8_t *ibr_run_hops(ibr_run *run)
+{
+    if (!run || ibr__result_alloc_hops(run->res) < 0)
+        return NULL;
+    return run->res->hops;
+}
+
+int ibr_run_set_sl_mode(ibr_run *run, ibr_sl_mode mode)
+{
+    if (!run)
+        return IBR_EINVAL;
+    ibr_result *r = run->res;
+    const ibr_topo *t = run->topo;
+    if (mode != IBR_SL_NONE && mode != IBR_SL_PER_DEST && mode != IBR_SL_PER_PAIR)
+        return IBR_EINVAL;
+    if (mode == r->sl_mode)
+        return 0;
+    if (mode == IBR_SL_NONE) {
+        ibr__free(r->ctx, r->sl);
+        r->sl = NULL;
+        r->sl_mode = IBR_SL_NONE;
+        return 0;
+    }
+    if (mode == IBR_SL_PER_DEST && r->sl_mode == IBR_SL_PER_PAIR)
+        return IBR_ESTATE;
+    size_t rows = mode == IBR_SL_PER_PAIR ? ibr__n_src_slots(t) : 1;
+    size_t n = rows * r->lft_size;
+    uint8_t *sl = ibr__calloc(r->ctx, n ? n : 1, 1);
+    if (!sl)
+        return IBR_ENOMEM;
+    if (r->sl_mode == IBR_SL_PER_DEST)
+        for (size_t i = 0; i < rows; i++)
+            memcpy(sl + i * r->lft_size, r->sl, r->lft_size);
+    ibr__free(r->ctx, r->sl);
+    r->sl = sl;
+    r->sl_mode = mode;
+    return 0;
+}
+
+uint8_t *ibr_run_sl_row(ibr_run *run, uint16_t src_lid)
+{
+    if (!run || !run->res->sl)
+        return NULL;
+    ibr_result *r = run->res;
+    if (r->sl_mode == IBR_SL_PER_DEST)
+        return r->sl;
+    if (src_lid >= r->lft_size)
+        return NULL;
+    uint32_t slot = ibr__src_slot(run->topo, src_lid);
+    return slot == IBR_NONE ? NULL : r->sl + (size_t)slot * r->lft_size;
+}
+
 int ibr_run_set_dest_sl(ibr_run *run, uint16_t dst_lid, unsigned int sl)
 {
     if (!run)
@@ -42,12 +94,9 @@ int ibr_run_set_dest_sl(ibr_run *run, uint16_t dst_lid, unsigned int sl)
         return IBR_ERANGE;
     if (r->sl_mode == IBR_SL_PER_PAIR)
         return IBR_ESTATE;
-    if (!r->sl) {
-        r->sl = ibr__calloc(r->ctx, r->lft_size, 1);
-        if (!r->sl)
-            return IBR_ENOMEM;
-        r->sl_mode = IBR_SL_PER_DEST;
-    }
+    int rc = ibr_run_set_sl_mode(run, IBR_SL_PER_DEST);
+    if (rc < 0)
+        return rc;
     r->sl[dst_lid] = (uint8_t)sl;
     return 0;
 }
@@ -57,25 +106,14 @@ int ibr_run_set_path_sl(ibr_run *run, uint16_t src_lid, uint16_t dst_lid, unsign
     if (!run)
         return IBR_EINVAL;
     ibr_result *r = run->res;
-    const ibr_topo *t = run->topo;
     if (sl > 15 || dst_lid >= r->lft_size || src_lid >= r->lft_size)
         return IBR_ERANGE;
-    uint32_t slot = ibr__src_slot(t, src_lid);
-    if (slot == IBR_NONE)
+    if (ibr__src_slot(run->topo, src_lid) == IBR_NONE)
         return IBR_ENOTFOUND;
-    if (r->sl_mode != IBR_SL_PER_PAIR) {
-        size_t n = (size_t)ibr__n_src_slots(t) * r->lft_size;
-        uint8_t *pp = ibr__calloc(r->ctx, n ? n : 1, 1);
-        if (!pp)
-            return IBR_ENOMEM;
-        if (r->sl_mode == IBR_SL_PER_DEST)
-            for (uint32_t s = 0; s < ibr__n_src_slots(t); s++)
-                memcpy(pp + (size_t)s * r->lft_size, r->sl, r->lft_size);
-        ibr__free(r->ctx, r->sl);
-        r->sl = pp;
-        r->sl_mode = IBR_SL_PER_PAIR;
-    }
-    r->sl[(size_t)slot * r->lft_size + dst_lid] = (uint8_t)sl;
+    int rc = ibr_run_set_sl_mode(run, IBR_SL_PER_PAIR);
+    if (rc < 0)
+        return rc;
+    ibr_run_sl_row(run, src_lid)[dst_lid] = (uint8_t)sl;
     return 0;
 }
 
@@ -174,6 +212,42 @@ int ibr_run_add_artifact(ibr_run *run, const char *name, const void *data, size_
     if (!run || !name || !*name || (size && !data))
         return IBR_EINVAL;
     return ibr__result_set_artifact(run->res, name, data, size);
+}
+
+/* ---- settings ---- */
+
+static int find_setting(const ibr_run *run, const char *name)
+{
+    const ibr_engine *e = run->engine;
+    for (size_t i = 0; e && i < e->n_settings; i++)
+        if (!strcmp(e->settings[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+int ibr_run_setting_int(const ibr_run *run, const char *name, int64_t *out)
+{
+    if (!run || !name || !out)
+        return IBR_EINVAL;
+    int i = find_setting(run, name);
+    if (i < 0)
+        return IBR_ENOTFOUND;
+    if (run->engine->settings[i].type == IBR_SETTING_STRING)
+        return IBR_ESTATE;
+    *out = run->vals[i].i;
+    return 0;
+}
+
+const char *ibr_run_setting_str(const ibr_run *run, const char *name, size_t *len)
+{
+    if (!run || !name)
+        return NULL;
+    int i = find_setting(run, name);
+    if (i < 0 || run->engine->settings[i].type != IBR_SETTING_STRING)
+        return NULL;
+    if (len)
+        *len = run->vals[i].len;
+    return run->vals[i].s;
 }
 
 int ibr__run_decline(ibr_run *run, const char *fmt, ...)

@@ -1,0 +1,93 @@
+/*
+ * Helpers every layer of the library uses, engines included: allocation
+ * through the context's allocator, messages, the parallel loop, the PRNG,
+ * the GUID map. No object layouts live here (they are in internal.h and,
+ * read-only for engines, topo_int.h).
+ */
+#ifndef IBROUTE_BASE_H
+#define IBROUTE_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibroute/common.h"
+#include "ibroute/context.h"
+
+#define IBR_ERRMSG_SIZE 512
+#define IBR_DESC_SIZE 65 /* NodeDescription is 64 bytes, plus NUL */
+#define IBR_MAX_PORTS 254
+
+#if defined(__GNUC__)
+#define IBR_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define IBR_UNUSED __attribute__((unused))
+#else
+#define IBR_PRINTF(a, b)
+#define IBR_UNUSED
+#endif
+
+/* The immutable default context used when callers pass NULL. */
+ibr_context *ibr__default_context(void);
+static inline ibr_context *ibr__ctx(ibr_context *ctx)
+{
+    return ctx ? ctx : ibr__default_context();
+}
+
+void *ibr__malloc(ibr_context *ctx, size_t size);
+/* calloc semantics with overflow check: n * size bytes, zeroed */
+void *ibr__calloc(ibr_context *ctx, size_t n, size_t size);
+/* array allocation without zeroing, overflow-checked */
+void *ibr__mallocarray(ibr_context *ctx, size_t n, size_t size);
+void *ibr__realloc(ibr_context *ctx, void *p, size_t size);
+void *ibr__reallocarray(ibr_context *ctx, void *p, size_t n, size_t size);
+void ibr__free(ibr_context *ctx, void *p);
+char *ibr__strdup(ibr_context *ctx, const char *s);
+/* Grow *p (of *cap elements of size sz) so that it holds at least need. */
+int ibr__grow(ibr_context *ctx, void **p, size_t *cap, size_t need, size_t sz);
+
+void ibr__log(ibr_context *ctx, int level, const char *fmt, ...) IBR_PRINTF(3, 4);
+/* Format into an error buffer of IBR_ERRMSG_SIZE bytes; returns code. */
+int ibr__err(char *buf, int code, const char *fmt, ...) IBR_PRINTF(3, 4);
+int ibr__verr(char *buf, int code, const char *fmt, va_list ap);
+
+/* Ascending byte-reversed GUID: OpenSM's table order on x86. */
+static inline uint64_t ibr__guid_key(uint64_t guid)
+{
+    return __builtin_bswap64(guid);
+}
+
+/* Open-addressing map from a 64-bit GUID to a 32-bit value. */
+typedef struct ibr__guidmap {
+    uint64_t *keys; /* 0 = empty slot (GUID 0 is never stored) */
+    uint32_t *vals;
+    size_t cap;     /* power of two */
+    size_t n;
+} ibr__guidmap;
+
+int ibr__guidmap_put(ibr_context *ctx, ibr__guidmap *m, uint64_t key, uint32_t val);
+/* returns IBR_NONE when absent */
+uint32_t ibr__guidmap_get(const ibr__guidmap *m, uint64_t key);
+void ibr__guidmap_del(ibr__guidmap *m, uint64_t key);
+void ibr__guidmap_free(ibr_context *ctx, ibr__guidmap *m);
+int ibr__guidmap_reserve(ibr_context *ctx, ibr__guidmap *m, size_t n);
+
+
+/* Parallel loop: calls fn(arg, worker, i) for i in [0, n) on nthreads
+   workers (worker in [0, nthreads)). Items are handed out in blocks; fn
+   must only write state owned by item i or by worker. Returns the first
+   negative value fn returned (in item order), else 0. */
+typedef int (*ibr__par_fn)(void *arg, unsigned int worker, size_t i);
+int ibr__parallel_for(unsigned int nthreads, size_t n, ibr__par_fn fn, void *arg);
+unsigned int ibr__resolve_threads(unsigned int requested);
+
+/* splitmix64-seeded xoshiro256** PRNG */
+typedef struct ibr__rng {
+    uint64_t s[4];
+} ibr__rng;
+void ibr__rng_seed(ibr__rng *r, uint64_t seed);
+uint64_t ibr__rng_next(ibr__rng *r);
+/* uniform in [0, n) */
+uint64_t ibr__rng_below(ibr__rng *r, uint64_t n);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * The layout of a frozen topology (and of the nodes and ports the fabric
+ * builder shares with it). Engines include this header to read the
+ * topology directly in their inner loops; it is read-only for them: a
+ * topology never changes after ibr_fabric_freeze().
+ */
+#ifndef IBROUTE_TOPO_INT_H
+#define IBROUTE_TOPO_INT_H
+
+#include "core/base.h"
+#include "ibroute/sys/toolkit.h"
+
+typedef struct ibr__port {
+    uint64_t guid;
+    uint32_t remote_node; /* IBR_NONE when not cabled */
+    uint8_t remote_port;
+    uint8_t width;
+    uint8_t speed;
+    uint8_t state;        /* ibr_link_state */
+    uint16_t lid;         /* base LID, 0 = none */
+    uint8_t lmc;
+} ibr__port;
+
+typedef struct ibr__node {
+    uint64_t guid;
+    uint64_t sysimg;      /* 0 = same as guid */
+    uint32_t port_off;    /* index of port 0 in the port array */
+    uint32_t sw;          /* switch index in a topo, IBR_NONE otherwise */
+    uint8_t type;
+    uint8_t nports;
+    char desc[IBR_DESC_SIZE];
+} ibr__node;
+
+/* A switch link in the topology's CSR: the public ibr_switch_link
+   (ibr_topo_switch_links() hands out the array itself). */
+typedef ibr_switch_link ibr__adj;
+
+struct ibr_topo {
+    ibr_context *ctx;
+    uint32_t n_nodes;
+    uint32_t n_sw;
+    uint32_t n_ports;     /* all ports, port 0 included */
+    uint32_t n_end;       /* end ports (CA/router, LID, cabled) */
+    uint16_t max_lid;
+    ibr__node *nodes;     /* n_nodes; .sw set for switches */
+    ibr__port *ports;     /* n_ports; global port index = node.port_off + port */
+    uint32_t *port_node;  /* global port index -> node index */
+    uint32_t *sw_node;    /* n_sw: switch index -> node index */
+    /* CSR of active switch-to-switch links (no loopbacks), per switch in
+       ascending local port order */
+    uint32_t *adj_off;    /* n_sw + 1 */
+    ibr__adj *adj;
+    uint32_t n_adj;
+    /* end ports: global port index, in node index then port order */
+    uint32_t *end_port;
+    /* per LID (0..max_lid) */
+    uint32_t *lid_port;   /* owning global port index, IBR_NONE if none */
+    uint32_t *lid_sw;     /* switch where the LID's traffic is delivered:
+                             the switch itself, or the switch an end port is
+                             actively cabled to; IBR_NONE if unreachable */
+    uint8_t *lid_swport;  /* port of lid_sw leading to the owner (0 for a
+                             switch LID) */
+    /* per node, switch ports cabled (active) to CA/router ports */
+    /* sorted GUID index for ibr_topo_find_guid */
+    uint64_t *guid_keys;  /* sorted */
+    uint32_t *guid_vals;  /* global port index for port GUIDs; node index |
+                             0x80000000 for node GUIDs */
+    uint32_t n_guid;
+};
+
+/* Global port index of the port whose port GUID is guid (switch port 0 for
+   a switch GUID), or IBR_NONE. O(log ports). */
+uint32_t ibr__topo_find_port_guid(const ibr_topo *t, uint64_t guid);
+
+static inline const ibr__port *ibr__tport(const ibr_topo *t, uint32_t node, unsigned port)
+{
+    return &t->ports[t->nodes[node].port_off + port];
+}
+
+/* Distances (links) from the nearest of n_src source switches to every
+   switch: dist[n_sw], UINT32_MAX when unreachable; queue: n_sw scratch.
+   Sources must be valid switch indices. O(S + E). */
+void ibr__bfs(uint32_t *dist, const ibr_topo *t, const uint32_t *src, size_t n_src,
+              uint32_t *queue);
+
+/* All-pairs switch hop matrix over active links: d[a * n_sw + b] = hops from
+   a to b (255 = unreachable or > 254). BFS from every switch, in parallel.
+   The _into variant fills the caller's n_sw^2 bytes. */
+int ibr__switch_hops(uint8_t **out, const ibr_topo *t, unsigned int nthreads);
+int ibr__switch_hops_into(uint8_t *d, const ibr_topo *t, unsigned int nthreads);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * Engine settings: the values callers give as "engine.setting" = "value"
+ * (ibr_options::params), checked against what each engine declares.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sys/run_int.h"
+
+int ibr_engine_init(ibr_engine *engine, unsigned int version)
+{
+    if (!engine)
+        return IBR_EINVAL;
+    if (version != IBR_ENGINE_VERSION)
+        return IBR_EVERSION;
+    static const ibr_engine def = IBR_ENGINE_INIT;
+    *engine = def;
+    return 0;
+}
+
+static int parse_bool(int64_t *out, const char *v)
+{
+    static const char *const yes[] = {"1", "true", "yes", "on"};
+    static const char *const no[] = {"0", "false", "no", "off"};
+    for (size_t i = 0; i < 4; i++) {
+        if (!strcasecmp(v, yes[i])) {
+            *out = 1;
+            return 0;
+        }
+        if (!strcasecmp(v, no[i])) {
+            *out = 0;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* A whole signed integer in C's notations (decimal, 0x hex, leading-0
+   octal); no blanks, no trailing text. */
+static int parse_int(int64_t *out, const char *v)
+{
+    if (!*v || isspace((unsigned char)*v))
+        return -1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 0);
+    if (errno || *end || end == v)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+int ibr__setting_parse(ibr__setting_val *out, const ibr_setting *s, const char *value,
+                       char *msg)
+{
+    ibr__setting_val v = {0, NULL, 0};
+    switch (s->type) {
+    case IBR_SETTING_BOOL:
+        if (parse_bool(&v.i, value) < 0)
+            return ibr__err(msg, IBR_EINVAL,
+                            "must be a boolean (1, true, yes, on, 0, false, no or off)");
+        break;
+    case IBR_SETTING_INT:
+        if (parse_int(&v.i, value) < 0 || v.i < s->min || v.i > s->max)
+            return ibr__err(msg, IBR_EINVAL, "must be an integer in %" PRId64 "..%" PRId64,
+                            s->min, s->max);
+        break;
+    case IBR_SETTING_STRING:
+        v.s = value;
+        v.len = strlen(value);
+        break;
+    default:
+        return ibr__err(msg, IBR_EINVAL, "the setting has an unknown type %d", (int)s->type);
+    }
+    *out = v;
+    return 0;
+}
+
+void ibr__setting_defaults(ibr__setting_val *vals, const ibr_engine *e)
+{
+    for (size_t i = 0; i < e->n_settings; i++) {
+        const ibr_setting *s = &e->settings[i];
+        const char *d = s->def_str ? s->def_str : "";
+        vals[i] = s->type == IBR_SETTING_STRING ? (ibr__setting_val){0, d, strlen(d)}
+                                                 : (ibr__setting_val){s->def, NULL, 0};
+    }
+}
+
+const char *ibr__setting_text(const ibr_setting *s, const ibr__setting_val *v, char *buf,
+                              size_t cap)
+{
+    if (s->type == IBR_SETTING_STRING)
+        return v->s;
+    snprintf(buf, cap, "%" PRId64, v->i);
+    return buf;
+}
