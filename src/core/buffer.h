@@ -43,10 +43,4 @@ const char *ibr__width_str(unsigned w);
 int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list ap)
     IBR_PRINTF(4, 0);
 
-/* Fast fixed formats for the big dumps (no printf): v in hexadecimal
-   without a 0x prefix, zero-padded to at least width digits, in lower or
-   upper case; and v in decimal zero-padded to at least width digits. */
-int ibr__buf_hex(ibr_buffer *b, ibr_context *ctx, uint64_t v, unsigned width, int upper);
-int ibr__buf_dec(ibr_buffer *b, ibr_context *ctx, uint64_t v, unsigned width);
-
 #endif
