@@ -38,9 +38,4 @@ int ibr__buf_vprintf(ibr_buffer *b, ibr_context *ctx, const char *fmt, va_list a
 /* Link width as ibnetdiscover and OpenSM print it ("4x"; "??" unknown). */
 const char *ibr__width_str(unsigned w);
 
-/* Format "line N: <message>" into msg (IBR_ERRMSG_SIZE bytes; no prefix when
-   line is 0) and return code: the parsers' error messages. */
-int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list ap)
-    IBR_PRINTF(4, 0);
-
 #endif

@@ -33,6 +33,7 @@
 
 #include "core/buffer.h"
 #include "core/internal.h"
+#include "formats/lex.h"
 
 /* ------------------------------------------------------------------ */
 /* records                                                             */
