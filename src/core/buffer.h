@@ -16,7 +16,6 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "core/internal.h"
 
@@ -34,8 +33,5 @@ int ibr__buf_putc(ibr_buffer *b, ibr_context *ctx, char c);
 int ibr__buf_printf(ibr_buffer *b, ibr_context *ctx, const char *fmt, ...) IBR_PRINTF(3, 4);
 int ibr__buf_vprintf(ibr_buffer *b, ibr_context *ctx, const char *fmt, va_list ap)
     IBR_PRINTF(3, 0);
-
-/* Link width as ibnetdiscover and OpenSM print it ("4x"; "??" unknown). */
-const char *ibr__width_str(unsigned w);
 
 #endif
