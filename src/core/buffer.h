@@ -16,7 +16,6 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "core/internal.h"
 
@@ -34,19 +33,5 @@ int ibr__buf_putc(ibr_buffer *b, ibr_context *ctx, char c);
 int ibr__buf_printf(ibr_buffer *b, ibr_context *ctx, const char *fmt, ...) IBR_PRINTF(3, 4);
 int ibr__buf_vprintf(ibr_buffer *b, ibr_context *ctx, const char *fmt, va_list ap)
     IBR_PRINTF(3, 0);
-
-/* Link width as ibnetdiscover and OpenSM print it ("4x"; "??" unknown). */
-const char *ibr__width_str(unsigned w);
-
-/* Format "line N: <message>" into msg (IBR_ERRMSG_SIZE bytes; no prefix when
-   line is 0) and return code: the parsers' error messages. */
-int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list ap)
-    IBR_PRINTF(4, 0);
-
-/* Fast fixed formats for the big dumps (no printf): v in hexadecimal
-   without a 0x prefix, zero-padded to at least width digits, in lower or
-   upper case; and v in decimal zero-padded to at least width digits. */
-int ibr__buf_hex(ibr_buffer *b, ibr_context *ctx, uint64_t v, unsigned width, int upper);
-int ibr__buf_dec(ibr_buffer *b, ibr_context *ctx, uint64_t v, unsigned width);
 
 #endif

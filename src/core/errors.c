@@ -1,8 +1,6 @@
 /* Error codes, messages and version queries. */
-#include <inttypes.h>
 #include <stdio.h>
 
-#include "core/buffer.h"
 #include "core/internal.h"
 
 const char *ibr_strerror(int code)
@@ -53,15 +51,6 @@ int ibr__verr(char *buf, int code, const char *fmt, va_list ap)
         else
             buf[0] = 0;
     }
-    return code;
-}
-
-int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list ap)
-{
-    int n = line ? snprintf(msg, IBR_ERRMSG_SIZE, "line %" PRIu32 ": ", line) : 0;
-    if (n < 0)
-        n = 0;
-    vsnprintf(msg + n, IBR_ERRMSG_SIZE - (size_t)n, fmt, ap);
     return code;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/gen_int.h"
+#include "formats/lex.h"
 
 /* ------------------------------------------------------------------ */
 /* shared helpers                                                      */
@@ -145,35 +146,11 @@ typedef struct spec {
 /* Shown in messages: at most this many bytes of user text. */
 #define SHOW(len) ((int)((len) > 40 ? 40 : (len)))
 
-/* Parse one number of s[0..len): decimal or 0x hex, no sign, no blanks. */
+/* One number of s[0..len): decimal or 0x hex, no sign, no blanks. */
 static bool parse_u64(uint64_t *out, const char *s, size_t len, uint64_t max)
 {
-    unsigned base = 10;
-    uint64_t v = 0;
-    if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        base = 16;
-        s += 2;
-        len -= 2;
-    }
-    if (!len)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        unsigned d;
-        char c = s[i];
-        if (c >= '0' && c <= '9')
-            d = (unsigned)(c - '0');
-        else if (base == 16 && c >= 'a' && c <= 'f')
-            d = (unsigned)(c - 'a' + 10);
-        else if (base == 16 && c >= 'A' && c <= 'F')
-            d = (unsigned)(c - 'A' + 10);
-        else
-            return false;
-        if (v > (max - d) / base)
-            return false;
-        v = v * base + d;
-    }
-    *out = v;
-    return true;
+    ibr__span sp = {s, len};
+    return ibr__span_num(sp, IBR__NUM_DEC | IBR__NUM_0X, max, out) >= 0;
 }
 
 static int parse_value(ibr_fabric *f, spec *sp, const char *fam, enum field k, const char *v,

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
-#include "core/internal.h"
+#include "formats/lex.h"
 
 /* ------------------------------------------------------------------ */
 /* writer                                                              */
@@ -61,50 +61,6 @@ typedef struct entry {
     uint8_t old_lmc;
 } entry;
 
-static int is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static int digit_val(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return 99;
-}
-
-/* A number with C base detection, as OpenSM reads these files
-   (strtoull(s, NULL, 0)); the number must end at whitespace, '#' or the
-   end of the line. */
-static int scan_num(const char **pp, const char *e, uint64_t *out)
-{
-    const char *p = *pp;
-    int base = 10;
-    if (e - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && digit_val(p[2]) < 16) {
-        base = 16;
-        p += 2;
-    } else if (p < e && *p == '0') {
-        base = 8;
-    }
-    const char *start = p;
-    uint64_t v = 0;
-    for (; p < e && digit_val(*p) < base; p++) {
-        unsigned d = (unsigned)digit_val(*p);
-        if (v > (UINT64_MAX - d) / (unsigned)base)
-            return -1;
-        v = v * (unsigned)base + d;
-    }
-    if (p == start || (p < e && !is_space(*p) && *p != '#'))
-        return -1;
-    *out = v;
-    *pp = p;
-    return 0;
-}
-
 typedef struct g2l {
     ibr_fabric *f;
     ibr_context *ctx;
@@ -126,35 +82,32 @@ static int gerr(g2l *g, int code, uint32_t line, const char *fmt, ...)
     return code;
 }
 
+/* A number as OpenSM reads these files (strtoull(s, NULL, 0)), ending at
+   a blank, '#' or the end of the line; blanks after it skipped. */
+static int scan_num(ibr__cur *c, uint64_t *out)
+{
+    if (ibr__cur_num(c, IBR__NUM_C, UINT64_MAX, out) < 0 || !ibr__cur_token_end(c))
+        return -1;
+    ibr__cur_skip_blanks(c);
+    return 0;
+}
+
 static int read_lines(g2l *g, const char *buf, size_t len)
 {
-    const char *p = buf, *end = buf + len;
-    uint32_t line = 0;
+    ibr__lex lx;
     ibr_fabric *f = g->f;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        const char *s = p;
-        line++;
-        p = nl ? nl + 1 : end;
-        while (s < le && is_space(*s))
-            s++;
-        if (s == le || *s == '#')
-            continue;
+    ibr__lex_init(&lx, buf, len);
+    while (ibr__lex_entry(&lx)) {
+        ibr__cur c = lx.c;
+        uint32_t line = lx.line;
         uint64_t guid, lo, hi;
-        if (scan_num(&s, le, &guid) < 0)
+        if (scan_num(&c, &guid) < 0)
             return gerr(g, IBR_EPARSE, line, "bad port GUID");
-        while (s < le && is_space(*s))
-            s++;
-        if (scan_num(&s, le, &lo) < 0)
+        if (scan_num(&c, &lo) < 0)
             return gerr(g, IBR_EPARSE, line, "bad min LID");
-        while (s < le && is_space(*s))
-            s++;
-        if (scan_num(&s, le, &hi) < 0)
+        if (scan_num(&c, &hi) < 0)
             return gerr(g, IBR_EPARSE, line, "bad max LID");
-        while (s < le && is_space(*s))
-            s++;
-        if (s < le && *s != '#')
+        if (!ibr__cur_end(&c) && *c.p != '#')
             return gerr(g, IBR_EPARSE, line, "unexpected text after the max LID");
         if (lo < 1 || hi > IBR_MAX_UNICAST_LID || lo > hi)
             return gerr(g, IBR_EPARSE, line,
@@ -282,7 +235,7 @@ int ibr_fabric_parse_guid2lid(ibr_fabric *f, const char *buf, size_t len)
         for (size_t i = 0; i < f->n_nodes; i++)
             for (unsigned p = 0; p <= f->nodes[i].nports; p++)
                 g.port_node[f->nodes[i].port_off + p] = (uint32_t)i;
-        rc = read_lines(&g, buf ? buf : "", len);
+        rc = read_lines(&g, buf, len);
     }
     if (rc == 0)
         rc = check_conflicts(&g);

@@ -1,10 +1,7 @@
 /* GUID-list files (guidlist.h): one number per line, optionally a second. */
-#include <ctype.h>
 #include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
 
-#include "core/internal.h"
+#include "formats/lex.h"
 
 struct ibr_guid_list {
     ibr_context *ctx;
@@ -16,50 +13,11 @@ struct ibr_guid_list {
     char last_error[IBR_ERRMSG_SIZE];
 };
 
-static int is_blank(char c)
+/* A number with C base detection that ends at a blank, '#' or the end of
+   the line, as OpenSM reads these files. */
+static int number(ibr__cur *c, uint64_t *v)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Parse an unsigned number with C base detection from [p, lim); *end past
-   it. Returns 0, or -1 when there is no valid number or it overflows. */
-static int number(const char *p, const char *lim, uint64_t *v, const char **end)
-{
-    unsigned base = 10;
-    const char *q = p;
-    if (q >= lim || !isdigit((unsigned char)*q))
-        return -1;
-    if (*q == '0' && q + 1 < lim && (q[1] == 'x' || q[1] == 'X')) {
-        base = 16;
-        q += 2;
-        if (q >= lim || !isxdigit((unsigned char)*q))
-            return -1;
-    } else if (*q == '0') {
-        base = 8;
-    }
-    uint64_t x = 0;
-    for (; q < lim; q++) {
-        unsigned d;
-        if (*q >= '0' && *q <= '9')
-            d = (unsigned)(*q - '0');
-        else if (base == 16 && isxdigit((unsigned char)*q))
-            d = (unsigned)(tolower((unsigned char)*q) - 'a' + 10);
-        else
-            break;
-        if (d >= base)
-            return -1; /* 8 or 9 in an octal number */
-        if (x > (UINT64_MAX - d) / base)
-            return -1;
-        x = x * base + d;
-    }
-    *v = x;
-    *end = q;
-    return 0;
-}
-
-static int ends_token(const char *p, const char *lim)
-{
-    return p >= lim || is_blank(*p) || *p == '#';
+    return ibr__cur_num(c, IBR__NUM_C, UINT64_MAX, v) >= 0 && ibr__cur_token_end(c) ? 0 : -1;
 }
 
 static int push(ibr_guid_list *l, uint64_t guid, uint64_t val)
@@ -103,11 +61,11 @@ static void clear(ibr_guid_list *l)
     l->n = l->cap = 0;
 }
 
-/* The token at p for messages: up to 40 bytes, to the next blank. */
-static int token_len(const char *p, const char *lim)
+/* The token at the cursor for messages: up to 40 bytes, to the next blank. */
+static int token_len(const ibr__cur *c)
 {
     int n = 0;
-    while (p + n < lim && !is_blank(p[n]) && n < 40)
+    while (c->p + n < c->e && !ibr__is_blank(c->p[n]) && n < 40)
         n++;
     return n;
 }
@@ -127,50 +85,37 @@ int ibr_guid_list_parse(ibr_guid_list **out, ibr_context *ctx, ibr_guid_list_kin
         return IBR_ENOMEM;
     l->ctx = ctx;
     l->kind = kind;
-    const char *p = buf, *end = buf ? buf + len : NULL;
-    unsigned line = 0;
+    ibr__lex lx;
     int rc = 0;
-    while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        if (!eol)
-            eol = end;
-        line++;
-        const char *q = p;
-        p = eol + 1;
-        while (q < eol && is_blank(*q))
-            q++;
-        if (q >= eol || *q == '#')
-            continue;
+    ibr__lex_init(&lx, buf, len);
+    while (ibr__lex_entry(&lx)) {
+        ibr__cur c = lx.c;
         uint64_t guid, val = 0;
-        const char *after;
-        if (number(q, eol, &guid, &after) < 0 || !ends_token(after, eol)) {
-            rc = ibr__err(l->last_error, IBR_EPARSE,
-                          "line %u: bad GUID '%.*s' (write GUIDs as 0x<hex>)", line,
-                          token_len(q, eol), q);
+        if (number(&c, &guid) < 0) {
+            rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
+                               "bad GUID '%.*s' (write GUIDs as 0x<hex>)", token_len(&lx.c),
+                               lx.c.p);
             break;
         }
         if (kind != IBR_GUID_LIST_PLAIN) {
-            const char *v = after;
-            while (v < eol && is_blank(*v))
-                v++;
-            if (v >= eol || *v == '#') {
+            ibr__cur_skip_blanks(&c);
+            if (ibr__cur_end(&c) || *c.p == '#') {
                 if (kind == IBR_GUID_LIST_PORT) {
-                    rc = ibr__err(l->last_error, IBR_EPARSE,
-                                  "line %u: port number missing after GUID 0x%016" PRIx64, line,
-                                  guid);
+                    rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
+                                       "port number missing after GUID 0x%016" PRIx64, guid);
                     break;
                 }
             } else {
-                const char *vend;
-                if (number(v, eol, &val, &vend) < 0 || !ends_token(vend, eol)) {
-                    rc = ibr__err(l->last_error, IBR_EPARSE, "line %u: bad %s '%.*s'", line,
-                                  kind == IBR_GUID_LIST_PORT ? "port number" : "id",
-                                  token_len(v, eol), v);
+                ibr__cur v = c;
+                if (number(&c, &val) < 0) {
+                    rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line, "bad %s '%.*s'",
+                                       kind == IBR_GUID_LIST_PORT ? "port number" : "id",
+                                       token_len(&v), v.p);
                     break;
                 }
                 if (kind == IBR_GUID_LIST_PORT && (val < 1 || val > 254)) {
-                    rc = ibr__err(l->last_error, IBR_EPARSE,
-                                  "line %u: port %" PRIu64 " out of range 1..254", line, val);
+                    rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
+                                       "port %" PRIu64 " out of range 1..254", val);
                     break;
                 }
             }

@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "cdg/cdg.h"
-#include "core/buffer.h"
-#include "core/internal.h"
+#include "formats/formats_int.h"
 
 static int check(ibr_buffer *out, const ibr_topo *t, const ibr_result *r, size_t *mark)
 {
@@ -74,20 +73,6 @@ int ibr_write_sl2vl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
     return rc;
 }
 
-static const char *type_word(unsigned type)
-{
-    switch (type) {
-    case IBR_NODE_SWITCH:
-        return "Switch";
-    case IBR_NODE_CA:
-        return "Channel Adapter";
-    case IBR_NODE_ROUTER:
-        return "Router";
-    default:
-        return "UNKNOWN";
-    }
-}
-
 typedef struct {
     uint64_t key;
     uint32_t gp;
@@ -142,7 +127,7 @@ int ibr_write_sl2vl_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r
         rc = ibr__buf_printf(out, t->ctx,
                              "%s 0x%016" PRIx64 ", base LID %u, \"%s\"\n"
                              "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n%s",
-                             type_word(n->type), t->ports[gp].guid, t->ports[gp].lid, n->desc,
+                             ibr__type_word(n->type), t->ports[gp].guid, t->ports[gp].lid, n->desc,
                              sep);
         uint8_t m[16];
         if (n->type == IBR_NODE_SWITCH) {

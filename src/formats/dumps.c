@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buffer.h"
-#include "core/internal.h"
+#include "formats/formats_int.h"
 
 #define NO_PATH 255u
 
@@ -28,7 +27,7 @@ static int check_args(ibr_buffer *out, const ibr_topo *t, const ibr_result *r, s
     return ibr__buf_begin(out, t->ctx, mark);
 }
 
-static const char *type_str(unsigned type)
+const char *ibr__type_word(unsigned type)
 {
     switch (type) {
     case IBR_NODE_CA:
@@ -42,8 +41,7 @@ static const char *type_str(unsigned type)
     }
 }
 
-/* A node description on one line: control characters become spaces. */
-static void clean_desc(char *dst, const char *src)
+void ibr__desc_line(char *dst, const char *src)
 {
     size_t i = 0;
     for (; src[i] && i < IBR_DESC_SIZE - 1; i++) {
@@ -135,10 +133,10 @@ static int lid_text_build(lid_text *lt, const ibr_topo *t, int fmt)
             continue;
         }
         const ibr__node *n = &t->nodes[t->port_node[gp]];
-        clean_desc(desc, n->desc);
+        ibr__desc_line(desc, n->desc);
         rc = ibr__buf_printf(&b, ctx, fmt ? "(%s portguid 0x%016" PRIx64 ": '%s')"
                                           : "%s portguid 0x%016" PRIx64 ": '%s'",
-                             type_str(n->type), t->ports[gp].guid, desc);
+                             ibr__type_word(n->type), t->ports[gp].guid, desc);
     }
     if (rc < 0) {
         ibr_buffer_dispose(&b);
@@ -175,7 +173,7 @@ int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
     for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
         const ibr__node *n = &t->nodes[t->sw_node[sw]];
         const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
-        clean_desc(desc, n->desc);
+        ibr__desc_line(desc, n->desc);
         rc = ibr__buf_printf(out, ctx,
                              "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
                              (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
@@ -231,7 +229,7 @@ int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
     for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
         const ibr__node *n = &t->nodes[t->sw_node[sw]];
         const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
-        clean_desc(desc, n->desc);
+        ibr__desc_line(desc, n->desc);
         rc = ibr__buf_printf(out, ctx,
                              "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016" PRIx64
                              " (%s):\n"
@@ -326,7 +324,6 @@ static const char *short_type(unsigned type)
     return type == IBR_NODE_SWITCH ? "SW" : type == IBR_NODE_CA ? "CA" : type == IBR_NODE_ROUTER ? "Rt" : "**";
 }
 
-/* Width as ibnetdiscover and OpenSM print it: "4x", "??" when unknown. */
 const char *ibr__width_str(unsigned w)
 {
     switch (w) {
@@ -378,7 +375,7 @@ static int lst_half(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint32
     const ibr__port *pt = &t->ports[n->port_off + port];
     const ibr__port *lp = n->type == IBR_NODE_SWITCH ? &t->ports[n->port_off] : pt;
     char desc[IBR_DESC_SIZE];
-    clean_desc(desc, n->desc);
+    ibr__desc_line(desc, n->desc);
     return ibr__buf_printf(out, ctx,
                            "{ %s Ports:%02X SystemGUID:%016" PRIx64 " NodeGUID:%016" PRIx64
                            " PortGUID:%016" PRIx64 " VenID:%s DevID:0000 Rev:00000000 {%s}"

@@ -13,11 +13,9 @@
  */
 #include <bsd/string.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "core/buffer.h"
-#include "core/internal.h"
+#include "formats/lex.h"
 
 typedef struct lreader {
     const ibr_topo *t;
@@ -37,65 +35,29 @@ static int lerr(lreader *lr, uint32_t line, const char *fmt, ...)
     return IBR_EPARSE;
 }
 
-static int is_space(char c)
+/* Hex digits at the cursor (no prefix), at most 16 as the dumps write a
+   64-bit field, value at most max; -1 otherwise. */
+static int scan_hex(ibr__cur *c, uint64_t max, uint64_t *out)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    int n = ibr__cur_num(c, IBR__NUM_HEX, max, out);
+    return n > 0 && n <= 16 ? 0 : -1;
 }
 
-static int hexval(char c)
+/* Blank or end of line after a field? */
+static bool field_end(const ibr__cur *c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return ibr__cur_end(c) || ibr__is_blank(*c->p);
 }
 
-static int starts(const char *p, const char *e, const char *lit)
-{
-    size_t n = strlen(lit);
-    return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0;
-}
-
-/* First occurrence of lit in [p, e), or NULL. */
-static const char *find(const char *p, const char *e, const char *lit)
-{
-    size_t n = strlen(lit);
-    for (; (size_t)(e - p) >= n; p++)
-        if (memcmp(p, lit, n) == 0)
-            return p;
-    return NULL;
-}
-
-/* Hex digits at *pp (no prefix); -1 when none or more than 16. */
-static int scan_hex(const char **pp, const char *e, uint64_t *out)
-{
-    const char *p = *pp;
-    uint64_t v = 0;
-    int n = 0;
-    for (; p < e && hexval(*p) >= 0; p++, n++) {
-        if (n == 16)
-            return -1;
-        v = v << 4 | (uint64_t)hexval(*p);
-    }
-    if (!n)
-        return -1;
-    *out = v;
-    *pp = p;
-    return 0;
-}
-
-static int parse_header(lreader *lr, const char *p, const char *e, uint32_t line, uint32_t *cur)
+static int parse_header(lreader *lr, ibr__cur c, uint32_t line, uint32_t *cur)
 {
     const ibr_topo *t = lr->t;
-    const char *g = find(p, e, " guid 0x");
+    const char *g = ibr__cur_find(&c, " guid 0x");
     uint64_t guid;
     if (!g)
         return lerr(lr, line, "switch header without \" guid 0x\"");
-    g += 8;
-    if (scan_hex(&g, e, &guid) < 0 || (g < e && !is_space(*g) && *g != '(' && *g != ':'))
+    c.p = g + 8;
+    if (scan_hex(&c, UINT64_MAX, &guid) < 0 || !(field_end(&c) || *c.p == '(' || *c.p == ':'))
         return lerr(lr, line, "bad switch GUID");
     uint32_t node;
     if (ibr_topo_find_guid(&node, NULL, t, guid) < 0)
@@ -112,34 +74,26 @@ static int parse_header(lreader *lr, const char *p, const char *e, uint32_t line
     return 0;
 }
 
-static int parse_entry(lreader *lr, const char *p, const char *e, uint32_t line, uint32_t sw)
+static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
 {
     const ibr_topo *t = lr->t;
     const ibr__node *n = &t->nodes[t->sw_node[sw]];
-    uint64_t lid;
-    p += 2; /* "0x" */
-    if (scan_hex(&p, e, &lid) < 0 || lid > 0xFFFF || p >= e || !is_space(*p))
+    uint64_t lid, port;
+    c.p += 2; /* "0x" */
+    if (scan_hex(&c, 0xFFFF, &lid) < 0 || ibr__cur_end(&c) || !ibr__is_blank(*c.p))
         return lerr(lr, line, "bad LFT entry (expected \"0x<LID> <port>\")");
-    while (p < e && is_space(*p))
-        p++;
-    unsigned port = 0;
-    const char *ds = p;
-    for (; p < e && *p >= '0' && *p <= '9'; p++) {
-        port = port * 10 + (unsigned)(*p - '0');
-        if (port > 255)
-            return lerr(lr, line, "bad port in LFT entry");
-    }
-    if (p == ds || (p < e && !is_space(*p)))
+    ibr__cur_skip_blanks(&c);
+    if (ibr__cur_num(&c, IBR__NUM_DEC, 255, &port) < 0 || !field_end(&c))
         return lerr(lr, line, "bad port in LFT entry");
     if (port != IBR_NO_ROUTE && port > n->nports)
-        return lerr(lr, line, "port %u beyond switch 0x%016" PRIx64 " (it has %u ports)", port,
-                    n->guid, (unsigned)n->nports);
+        return lerr(lr, line, "port %u beyond switch 0x%016" PRIx64 " (it has %u ports)",
+                    (unsigned)port, n->guid, (unsigned)n->nports);
     /* destination named by port GUID: follow its current LIDs */
-    const char *pg = find(p, e, "portguid 0x");
+    const char *pg = ibr__cur_find(&c, "portguid 0x");
     if (pg) {
-        const char *q = pg + 11;
+        ibr__cur q = {pg + 11, c.e};
         uint64_t guid;
-        if (scan_hex(&q, e, &guid) == 0) {
+        if (scan_hex(&q, UINT64_MAX, &guid) == 0) {
             uint32_t gp = ibr__topo_find_port_guid(t, guid);
             if (gp != IBR_NONE && t->ports[gp].lid) {
                 const ibr__port *dp = &t->ports[gp];
@@ -158,34 +112,24 @@ static int parse_entry(lreader *lr, const char *p, const char *e, uint32_t line,
 
 static int read_lines(lreader *lr, const char *buf, size_t len)
 {
-    const char *p = buf, *end = buf + len;
-    uint32_t line = 0, cur = IBR_NONE;
+    ibr__lex lx;
+    uint32_t cur = IBR_NONE;
     int in_mcast = 0;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        const char *s = p;
-        line++;
-        p = nl ? nl + 1 : end;
-        while (s < e && is_space(*s))
-            s++;
-        while (e > s && is_space(e[-1]))
-            e--;
-        if (s == e || *s == '#')
-            continue;
+    ibr__lex_init(&lx, buf, len);
+    while (ibr__lex_entry(&lx)) {
         int rc = 0;
-        if (starts(s, e, "Unicast lids")) {
+        if (ibr__cur_starts(&lx.c, "Unicast lids")) {
             in_mcast = 0;
-            rc = parse_header(lr, s, e, line, &cur);
-        } else if (starts(s, e, "Multicast mlids")) {
+            rc = parse_header(lr, lx.c, lx.line, &cur);
+        } else if (ibr__cur_starts(&lx.c, "Multicast mlids")) {
             in_mcast = 1;
             cur = IBR_NONE;
-        } else if (starts(s, e, "0x") || starts(s, e, "0X")) {
+        } else if (ibr__cur_starts(&lx.c, "0x") || ibr__cur_starts(&lx.c, "0X")) {
             if (in_mcast)
                 continue;
             if (cur == IBR_NONE)
-                return lerr(lr, line, "LFT entry outside a \"Unicast lids\" block");
-            rc = parse_entry(lr, s, e, line, cur);
+                return lerr(lr, lx.line, "LFT entry outside a \"Unicast lids\" block");
+            rc = parse_entry(lr, lx.c, lx.line, cur);
         }
         if (rc < 0)
             return rc;
@@ -213,7 +157,7 @@ int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, 
         ibr_result_destroy(r);
         return IBR_ENOMEM;
     }
-    int rc = read_lines(&lr, buf ? buf : "", len);
+    int rc = read_lines(&lr, buf, len);
     ibr__free(t->ctx, lr.first_line);
     if (rc < 0) {
         /* a failed result: no tables, the message names the line */
