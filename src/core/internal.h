@@ -247,6 +247,10 @@ void ibr__result_clear_tables(ibr_result *r);
 int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg);
 int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size);
 int ibr__result_alloc_hops(ibr_result *r);
+/* VL of a hop through switch sw from in_port to out_port (both at most the
+   switch's port count) on SL sl: its SL2VL entry, or sl without tables. */
+unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigned out_port,
+                     unsigned sl);
 
 /* ------------------------------------------------------------------ */
 /* engine runs                                                         */

@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cdg/cdg.h"
+#include "verify/verify_int.h"
 #include "core/buffer.h"
 #include "engines/ftree/ftree_int.h"
 

@@ -19,8 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cdg/cdg.h"
-#include "core/internal.h"
+#include "verify/verify_int.h"
 
 enum {
     ST_UNKNOWN = 0,

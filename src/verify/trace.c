@@ -2,8 +2,7 @@
    path when a job is slow. */
 #include <string.h>
 
-#include "cdg/cdg.h"
-#include "core/internal.h"
+#include "verify/verify_int.h"
 
 int ibr_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl, const ibr_topo *t,
               const ibr_result *r, uint16_t src_lid, uint16_t dst_lid)

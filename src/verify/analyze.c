@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "core/analyze_int.h"
+#include "verify/analyze_int.h"
 #include "core/buffer.h"
 
 struct ibr_analysis {
