@@ -234,6 +234,7 @@ class TestHeaders(unittest.TestCase):
             "ibr_log_level": _capi.LogLevel,
             "ibr_pattern": _capi.Pattern,
             "ibr_guid_list_kind": _capi.GuidListKind,
+            "ibr_hop_status": _capi.HopStatus,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))
         for typedef, cls in classes.items():
