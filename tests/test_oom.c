@@ -60,11 +60,12 @@ static void test_freeze_route_verify(void)
     for (n = 0;; n++) {
         st.fail_at = n;
         st.calls = 0;
-        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION, .routes_checked = 7};
         int rc = ibr_verify(&rep, t, r);
         if (rc == 0)
             break;
         CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        CU_ASSERT_EQUAL(rep.routes_checked, 7); /* left as it was */
         CU_ASSERT_EQUAL(st.live, base_r);
     }
     st.fail_at = -1;

@@ -1,5 +1,9 @@
 /* The verifier on hand-built broken and valid tables, with hand-computed
    statistics. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -169,6 +173,343 @@ static void test_broken_tables(void)
     ibr_fabric_destroy(f);
 }
 
+/* Route LID src -> dst with ibr_trace() on the reference tables with one
+   entry changed (sw, lid, port); the hops land in hops (16 at most). */
+static int trace_mut(ibr_trace_hop *hops, size_t *n, const ibr_topo *t, ibr_result *ref,
+                     uint32_t sw, uint16_t lid, unsigned port, uint16_t src, uint16_t dst)
+{
+    mut = (mutation){ref, sw, lid, port, 1};
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "copy,no_fallback", NULL), 0);
+    memset(hops, 0xA5, 16 * sizeof *hops);
+    int rc = ibr_trace(hops, 16, n, NULL, t, r, src, dst);
+    ibr_result_destroy(r);
+    return rc;
+}
+
+/* ibr_trace() names every way a route can break, and ibr_verify() counts
+   the same route under the matching counter. */
+static void test_trace_reasons(void)
+{
+    ibr_fabric *f = ring(4, 1);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_result *ref = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, t, "minhop", NULL), 0);
+    ibr_trace_hop h[16];
+    size_t n = 0;
+    unsigned p0 = ibr_result_lft_port(ref, 0, 12);
+    uint32_t mid = p0 == 1 ? 1 : 3;
+
+    /* host 0 (LID 10) to host 2 (LID 12): switch 0, mid, switch 2 */
+    CU_ASSERT_EQUAL(ibr_trace(h, 16, &n, NULL, t, ref, 10, 12), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(h[0].sw, 0);
+    CU_ASSERT_EQUAL(h[0].in_port, 3);
+    CU_ASSERT_EQUAL(h[0].status, IBR_HOP_FORWARDED);
+    CU_ASSERT_EQUAL(h[1].sw, mid);
+    CU_ASSERT_EQUAL(h[1].status, IBR_HOP_FORWARDED);
+    CU_ASSERT_EQUAL(h[2].sw, 2);
+    CU_ASSERT_EQUAL(h[2].out_port, 3);
+    CU_ASSERT_EQUAL(h[2].status, IBR_HOP_DELIVERED);
+    /* to a switch LID: delivered by its port 0 */
+    CU_ASSERT_EQUAL(ibr_trace(h, 16, &n, NULL, t, ref, 10, 3), 0);
+    CU_ASSERT_EQUAL(h[n - 1].sw, 2);
+    CU_ASSERT_EQUAL(h[n - 1].out_port, 0);
+    CU_ASSERT_EQUAL(h[n - 1].status, IBR_HOP_DELIVERED);
+    /* too small an array: the length, and the first hops */
+    CU_ASSERT_EQUAL(ibr_trace(h, 1, &n, NULL, t, ref, 10, 12), IBR_ERANGE);
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_EQUAL(ibr_trace(NULL, 0, &n, NULL, t, ref, 10, 12), IBR_ERANGE);
+    CU_ASSERT_EQUAL(n, 3);
+
+    /* one broken entry on the first switch: one hop, and why */
+    static const struct {
+        unsigned port;
+        ibr_hop_status status;
+    } first[] = {
+        {IBR_NO_ROUTE, IBR_HOP_NO_ROUTE}, /* no entry */
+        {0, IBR_HOP_NOT_OWNER},           /* kept by a switch that does not own it */
+        {9, IBR_HOP_NO_PORT},             /* the switch has 4 ports */
+        {4, IBR_HOP_UNCABLED},            /* port 4 has no cable */
+        {3, IBR_HOP_DEAD_END},            /* back out to host 0 */
+    };
+    for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
+        CU_ASSERT_EQUAL(trace_mut(h, &n, t, ref, 0, 12, first[i].port, 10, 12), IBR_EROUTES);
+        CU_ASSERT_EQUAL(n, 1);
+        CU_ASSERT_EQUAL(h[0].sw, 0);
+        CU_ASSERT_EQUAL(h[0].out_port, first[i].port);
+        CU_ASSERT_EQUAL(h[0].status, first[i].status);
+        if (first[i].status == IBR_HOP_NO_PORT)
+            CU_ASSERT_EQUAL(h[0].vl, 0);
+    }
+    /* the verifier counts the same entries (NOT_OWNER, NO_PORT and
+       UNCABLED are its bad ports) */
+    ibr_verify_report rep;
+    CU_ASSERT_EQUAL(run_mut(&rep, t, ref, 0, 12, 9), IBR_EROUTES);
+    CU_ASSERT_EQUAL(rep.bad_port, 1);
+    CU_ASSERT_EQUAL(run_mut(&rep, t, ref, 0, 12, 3), IBR_EROUTES);
+    CU_ASSERT_EQUAL(rep.dead_end, 1);
+
+    /* a loop: mid sends LID 12 back to switch 0. The trace stops at hop 4,
+       which enters mid by the port hop 2 did. */
+    CU_ASSERT_EQUAL(trace_mut(h, &n, t, ref, mid, 12, mid == 1 ? 2 : 1, 10, 12), IBR_EROUTES);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT_EQUAL(h[0].sw, 0);
+    CU_ASSERT_EQUAL(h[1].sw, mid);
+    CU_ASSERT_EQUAL(h[2].sw, 0);
+    CU_ASSERT_EQUAL(h[3].sw, mid);
+    CU_ASSERT_EQUAL(h[3].in_port, h[1].in_port);
+    CU_ASSERT_EQUAL(h[2].status, IBR_HOP_FORWARDED);
+    CU_ASSERT_EQUAL(h[3].status, IBR_HOP_LOOP);
+    CU_ASSERT_EQUAL(h[3].out_port, h[1].out_port);
+
+    /* a down link: switch 0's way to host 1 is the failed cable */
+    ibr_fabric_set_link_state(f, 0, 1, IBR_LINK_DOWN);
+    ibr_topo *td = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&td, f), 0);
+    CU_ASSERT_EQUAL(ibr_result_lft_port(ref, 0, 11), 1);
+    CU_ASSERT_EQUAL(trace_mut(h, &n, td, ref, 0, 0, 0, 10, 11), IBR_EROUTES);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_EQUAL(h[0].out_port, 1);
+    CU_ASSERT_EQUAL(h[0].status, IBR_HOP_DOWN_LINK);
+    ibr_topo_destroy(td);
+    ibr_result_destroy(ref);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+/* A loop that starts after the first hop: on a ring of 6 the second switch
+   on the way from host 0 to host 3 sends the packet back. Hops: switch 0,
+   a, b, a, b; the fifth enters b by the port the third did. */
+static void test_trace_loop_tail(void)
+{
+    ibr_fabric *f = ring(6, 1);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_result *ref = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, t, "minhop", NULL), 0);
+    unsigned p0 = ibr_result_lft_port(ref, 0, 13);
+    uint32_t a = p0 == 1 ? 1 : 5, b = p0 == 1 ? 2 : 4;
+    CU_ASSERT_EQUAL(ibr_result_lft_port(ref, a, 13), p0);
+    ibr_trace_hop h[16];
+    size_t n = 0;
+    CU_ASSERT_EQUAL(trace_mut(h, &n, t, ref, b, 13, p0 == 1 ? 2 : 1, 10, 13), IBR_EROUTES);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    uint32_t want[5] = {0, a, b, a, b};
+    for (size_t i = 0; i < 5; i++) {
+        CU_ASSERT_EQUAL(h[i].sw, want[i]);
+        CU_ASSERT_EQUAL(h[i].status, i == 4 ? IBR_HOP_LOOP : IBR_HOP_FORWARDED);
+    }
+    CU_ASSERT_EQUAL(h[4].in_port, h[2].in_port);
+    CU_ASSERT(h[3].in_port != h[1].in_port); /* a is entered from both sides */
+    /* from a switch on the loop itself: the switch LID of a */
+    CU_ASSERT_EQUAL(trace_mut(h, &n, t, ref, b, 13, p0 == 1 ? 2 : 1, (uint16_t)(1 + a), 13),
+                    IBR_EROUTES);
+    CU_ASSERT_EQUAL_FATAL(n, 4); /* a, b, a, b: hop 4 repeats hop 2 */
+    CU_ASSERT_EQUAL(h[0].in_port, 0);
+    CU_ASSERT_EQUAL(h[3].sw, b);
+    CU_ASSERT_EQUAL(h[3].status, IBR_HOP_LOOP);
+    ibr_result_destroy(ref);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+/* A cable between two ports of one switch is a loop to both the tracer and
+   the verifier: the packet comes back to the switch that sent it. */
+static void test_self_cable(void)
+{
+    ibr_fabric *f = ring(2, 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, 0, 2, 0, 4, NULL), 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_result *ref = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, t, "minhop", NULL), 0);
+    ibr_trace_hop h[16];
+    size_t n = 0;
+    /* switch 0 sends host 1's LID to port 2, which comes back in by port 4 */
+    CU_ASSERT_EQUAL(trace_mut(h, &n, t, ref, 0, 11, 2, 10, 11), IBR_EROUTES);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(h[0].sw, 0);
+    CU_ASSERT_EQUAL(h[0].status, IBR_HOP_FORWARDED);
+    CU_ASSERT_EQUAL(h[1].sw, 0);
+    CU_ASSERT_EQUAL(h[1].in_port, 4);
+    CU_ASSERT_EQUAL(h[2].in_port, 4);
+    CU_ASSERT_EQUAL(h[2].status, IBR_HOP_LOOP);
+    ibr_verify_report rep;
+    CU_ASSERT_EQUAL(run_mut(&rep, t, ref, 0, 11, 2), IBR_EROUTES);
+    CU_ASSERT_EQUAL(rep.loops, 1);
+    CU_ASSERT_EQUAL(rep.dead_end, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.first_error, "forwarding loop"));
+    ibr_result_destroy(ref);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+/* The report as JSON, as `ibr verify --json` prints it. */
+static char *report_json(const ibr_verify_report *rep)
+{
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, rep), 0);
+    return b.data; /* malloc'ed by the default context */
+}
+
+/* The report does not depend on the number of threads; a version-1 report
+   gets the same numbers and nothing past its end is written. */
+static void test_threads_and_versions(void)
+{
+    /* 216 switches, 648 LIDs: 11 blocks of 64 LIDs for the workers */
+    ibr_topo *t = ibr_test_topo(ctx, "torus:dims=6x6x6,hosts=2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    ibr_result *ref = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, t, "minhop", NULL), 0);
+    /* break one entry so that first_error and the failure counters matter */
+    mut = (mutation){ref, 100, 600, IBR_NO_ROUTE, 1};
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "copy,no_fallback", NULL), 0);
+    ibr_verify_report one = {.version = IBR_VERIFY_REPORT_VERSION, .threads = 1};
+    CU_ASSERT_EQUAL(ibr_verify(&one, t, r), IBR_EROUTES);
+    CU_ASSERT_EQUAL(one.threads, 1);
+    CU_ASSERT(one.missing > 0);
+    CU_ASSERT(one.first_error[0] != 0);
+    char *want = report_json(&one);
+    static const unsigned counts[] = {0, 2, 3, 7, 64, 1000};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION, .threads = counts[i]};
+        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), IBR_EROUTES);
+        CU_ASSERT_EQUAL(rep.threads, counts[i]); /* an input: kept */
+        char *got = report_json(&rep);
+        CU_ASSERT_STRING_EQUAL(got, want);
+        CU_ASSERT_EQUAL(rep.avg_hops, one.avg_hops);
+        CU_ASSERT_EQUAL(rep.avg_stretch, one.avg_stretch);
+        CU_ASSERT_EQUAL(rep.mean_link_load, one.mean_link_load);
+        free(got);
+    }
+    /* version 1: the fields up to credit_loop, nothing after them */
+    union {
+        ibr_verify_report rep;
+        unsigned char bytes[sizeof(ibr_verify_report)];
+    } v1;
+    memset(&v1, 0xA5, sizeof v1);
+    v1.rep.version = 1;
+    CU_ASSERT_EQUAL(ibr_verify(&v1.rep, t, r), IBR_EROUTES);
+    CU_ASSERT_EQUAL(v1.rep.version, 1);
+    for (size_t i = offsetof(ibr_verify_report, threads); i < sizeof v1; i++)
+        CU_ASSERT_EQUAL(v1.bytes[i], 0xA5);
+    char *got = report_json(&v1.rep);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    free(got);
+    /* failures leave the report as it was */
+    ibr_verify_report bad = {.version = 3, .routes_checked = 42};
+    CU_ASSERT_EQUAL(ibr_verify(&bad, t, r), IBR_EVERSION);
+    CU_ASSERT_EQUAL(bad.routes_checked, 42);
+    bad.version = IBR_VERIFY_REPORT_VERSION;
+    CU_ASSERT_EQUAL(ibr_verify(&bad, t, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(bad.routes_checked, 42);
+    free(want);
+    ibr_result_destroy(r);
+    ibr_result_destroy(ref);
+    ibr_topo_destroy(t);
+}
+
+static void test_report_json(void)
+{
+    ibr_fabric *f = ring(3, 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL_FATAL(ibr_verify(&rep, t, r), 0);
+    /* appended to what the buffer holds */
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, &rep), 0);
+    CU_ASSERT_STRING_EQUAL(
+        b.data,
+        "{\"valid\": true, \"status\": \"IBR_OK\", \"routes_checked\": 18, \"routes_ok\": 18, "
+        "\"missing\": 0, \"loops\": 0, \"bad_port\": 0, \"down_link\": 0, \"dead_end\": 0, "
+        "\"unreachable\": 0, \"spurious\": 0, \"restricted\": 0, \"nonminimal\": 0, "
+        "\"pairs\": 6, \"pairs_ok\": 6, \"avg_hops\": 3.33333333, \"max_hops\": 4, "
+        "\"avg_stretch\": 1, \"max_stretch\": 1, \"links\": 4, \"max_link_load\": 2, "
+        "\"mean_link_load\": 2, \"deadlock_free\": true, \"first_error\": \"\", "
+        "\"credit_loop_length\": 0, \"credit_loop\": \"\"}");
+    size_t len = b.size;
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, &rep), 0);
+    CU_ASSERT_EQUAL(b.size, 2 * len);
+    CU_ASSERT_EQUAL(memcmp(b.data, b.data + len, len), 0);
+    ibr_buffer_dispose(&b);
+
+    /* a hand-made report: broken, unchecked deadlock, text to escape, a
+       string filling its whole array, a value that is not a number */
+    ibr_verify_report h;
+    memset(&h, 0, sizeof h);
+    h.version = 1;
+    h.loops = 3;
+    h.avg_hops = NAN;
+    h.deadlock_free = -1;
+    snprintf(h.first_error, sizeof h.first_error, "a\"b\\c\nd\te\rf\001g");
+    memset(h.credit_loop, 'x', sizeof h.credit_loop);
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, &h), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "{\"valid\": false, \"status\": \"IBR_EROUTES\", "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "\"loops\": 3, "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "\"avg_hops\": null, "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "\"deadlock_free\": null, "));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(b.data, "\"first_error\": \"a\\\"b\\\\c\\nd\\te\\rf\\u0001g\", "));
+    const char *loop = strstr(b.data, "\"credit_loop\": \"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    loop += strlen("\"credit_loop\": \"");
+    CU_ASSERT_EQUAL(strspn(loop, "x"), sizeof h.credit_loop);
+    CU_ASSERT_STRING_EQUAL(loop + sizeof h.credit_loop, "\"}");
+    ibr_buffer_dispose(&b);
+
+    /* errors leave the buffer as it was */
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, &rep), 0);
+    char *before = strdup(b.data);
+    size_t size = b.size;
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(NULL, &rep), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, NULL), IBR_EINVAL);
+    h.version = 0;
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, &h), IBR_EVERSION);
+    h.version = IBR_VERIFY_REPORT_VERSION + 1;
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, &h), IBR_EVERSION);
+    CU_ASSERT_EQUAL(b.size, size);
+    CU_ASSERT_STRING_EQUAL(b.data, before);
+    ibr_buffer odd = {NULL, 5, 0, NULL}; /* a size without data */
+    CU_ASSERT_EQUAL(ibr_verify_report_write_json(&odd, &rep), IBR_EINVAL);
+    free(before);
+    ibr_buffer_dispose(&b);
+
+    /* allocation failure at every allocation: IBR_ENOMEM, the buffer as it
+       was, nothing leaked */
+    ibr_test_alloc st = {-1, 0, 0};
+    ibr_context *c = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    ibr_buffer ob = {NULL, 0, 0, c};
+    CU_ASSERT_EQUAL_FATAL(ibr_verify_report_write_json(&ob, &rep), 0);
+    size = ob.size;
+    long live = st.live, n;
+    for (n = 0;; n++) {
+        st.fail_at = n;
+        st.calls = 0;
+        int rc = ibr_verify_report_write_json(&ob, &rep);
+        if (rc == 0)
+            break;
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        CU_ASSERT_EQUAL(ob.size, size);
+        CU_ASSERT_EQUAL(st.live, live);
+    }
+    CU_ASSERT(n >= 1);
+    st.fail_at = -1;
+    CU_ASSERT_EQUAL(ob.size, 2 * size);
+    ibr_buffer_dispose(&ob);
+    ibr_context_destroy(c);
+    CU_ASSERT_EQUAL(st.live, 0);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 int main(void)
 {
     if (ibr_context_create(&ctx, NULL) < 0)
@@ -179,6 +520,11 @@ int main(void)
     CU_TestInfo tests[] = {
         {"statistics on a line", test_line_statistics},
         {"broken tables", test_broken_tables},
+        {"trace: why a route breaks", test_trace_reasons},
+        {"trace: a loop after a tail", test_trace_loop_tail},
+        {"a cable from a switch to itself", test_self_cable},
+        {"threads and report versions", test_threads_and_versions},
+        {"report as JSON", test_report_json},
         CU_TEST_INFO_NULL,
     };
     int rc = ibr_test_main("verify", tests);

@@ -6,14 +6,16 @@
 #define IBROUTE_VERIFY_H
 
 #include "common.h"
+#include "formats.h"
 #include "result.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Version of ::ibr_verify_report this header describes. */
-#define IBR_VERIFY_REPORT_VERSION 1
+/** Version of ::ibr_verify_report this header describes. Version 1 ends
+ *  with @c credit_loop; version 2 adds @c threads. */
+#define IBR_VERIFY_REPORT_VERSION 2
 
 /**
  * What ibr_verify() found. Hop counts are numbers of links from the source
@@ -23,6 +25,9 @@ extern "C" {
  * counted. Switch LIDs are checked at switch level (the first group of
  * counters) but are not destinations of the end-to-end pairs, hop
  * statistics or link loads.
+ *
+ * Two fields are inputs, set by the caller: @c version and (from version
+ * 2) @c threads; ibr_verify() keeps them and fills every other field.
  */
 typedef struct ibr_verify_report {
     unsigned int version;          /**< set by the caller: ::IBR_VERIFY_REPORT_VERSION */
@@ -64,16 +69,24 @@ typedef struct ibr_verify_report {
     /** The credit loop, readable: "VL 0: 0x... port 2 -> 0x... port 5 -> ..."
      *  (truncated when long; ibr_find_credit_loop() gives every channel). */
     char credit_loop[512];
+    /** Input (version 2): worker threads of ibr_verify(). 0 (automatic) is
+     *  one per online CPU, 1 runs on the calling thread alone; at most 64
+     *  are used (larger values count as 64), and at most one per 64 LIDs.
+     *  The report is the same whatever the count. Version 1 callers get
+     *  the automatic count. */
+    unsigned int threads;
 } ibr_verify_report;
 
 /**
  * Check a result against the topology it was computed on and measure it.
  *
  * @param[in,out] out report; set @c out->version first
- *             (::IBR_VERIFY_REPORT_VERSION). Caller-owned; it is cleared
- *             and filled (nothing in it needs freeing). Left untouched on
- *             ::IBR_EINVAL and ::IBR_EVERSION; partly filled on
- *             ::IBR_ENOMEM.
+ *             (::IBR_VERIFY_REPORT_VERSION, or 1: then only the fields of
+ *             version 1 are read and written) and, from version 2,
+ *             @c out->threads (0 for automatic). Caller-owned; every field
+ *             but those two is cleared and filled (nothing in it needs
+ *             freeing). Written only when the call returns 0 or
+ *             ::IBR_EROUTES: left untouched on any other code.
  * @param t    the topology. @param r a routed result computed on @p t.
  *             Both are only read.
  * @return 0 when every check passes (spurious and non-minimal routes are
@@ -88,13 +101,45 @@ typedef struct ibr_verify_report {
  *
  * Time complexity: O(S·(S+E) + L·S) for S switches, E links and L LIDs,
  * plus the credit-loop search of ibr_find_credit_loop();
- * memory O(S^2 + ports + E) plus that of the search, allocated through the
- * topology's context and
- * freed before the call returns. Single-threaded (ibr_options::threads
- * does not apply). Thread-safe on shared read-only inputs: any number of
- * ibr_verify() calls may run at once on one topology and result.
+ * memory O(S^2 + ports + E) plus O(S) per worker and that of the search,
+ * allocated through the topology's context and freed before the call
+ * returns.
+ * Threads: the shortest-path matrix and the walks through the LFTs run on
+ * @c out->threads workers (see ::ibr_verify_report::threads), the
+ * credit-loop search on the calling thread. All allocation happens on the
+ * calling thread, so the allocator need not be thread-safe. Thread-safe on
+ * shared read-only inputs: any number of ibr_verify() calls may run at
+ * once on one topology and result.
  */
 IBR_API int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r);
+
+/**
+ * Write a report of ibr_verify() as JSON, appended to the caller's buffer:
+ * one object on one line, without a newline, so that it can be embedded in
+ * a larger document (`ibr verify --json` and `ibr route --json` print it
+ * under "verify"). Keys, in this order: "valid" (true when no route is
+ * missing, loops, uses a bad port or a down link or dead-ends: when
+ * ibr_verify() returned 0), "status" ("IBR_OK" or "IBR_EROUTES", the
+ * ibr_status_name() of that code), then the fields of
+ * ::ibr_verify_report from @c routes_checked to @c credit_loop under
+ * their own names: counters as integers, averages and stretches as numbers
+ * (9 significant digits), "deadlock_free" as true or false (null when
+ * negative), "first_error" and "credit_loop" as strings. The inputs
+ * (@c version, @c threads) are not written.
+ *
+ * @param out buffer to append to (see ::ibr_buffer). A buffer without a
+ *        context adopts the default one (the C library's allocator); set
+ *        @c out->ctx before the first write to allocate through yours.
+ *        Left as it was on failure; free it with ibr_buffer_dispose().
+ * @param rep a report filled by ibr_verify() (version 1 or 2), only read;
+ *        its strings are read up to their NUL or the end of their array.
+ * @return 0; ::IBR_EINVAL (NULL argument, inconsistent buffer);
+ *         ::IBR_EVERSION (@c rep->version is neither 1 nor
+ *         ::IBR_VERIFY_REPORT_VERSION); ::IBR_ENOMEM.
+ * Thread-safe on a shared report, one buffer per thread. Time complexity:
+ * O(output), under 2 kB.
+ */
+IBR_API int ibr_verify_report_write_json(ibr_buffer *out, const ibr_verify_report *rep);
 
 /** A channel: the directed link leaving switch @c sw by @c port, on @c vl. */
 typedef struct ibr_channel {
@@ -129,34 +174,79 @@ typedef struct ibr_channel {
 IBR_API int ibr_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len,
                                  const ibr_topo *t, const ibr_result *r);
 
+/**
+ * What a switch does with a packet, following its LFT entry toward the
+ * destination LID: one value per hop of ibr_trace(). Every hop but the
+ * last is ::IBR_HOP_FORWARDED; the last says how the route ends.
+ * ibr_verify() classifies routes by the same rules: its @c missing counts
+ * ::IBR_HOP_NO_ROUTE, @c bad_port ::IBR_HOP_NOT_OWNER, ::IBR_HOP_NO_PORT
+ * and ::IBR_HOP_UNCABLED, @c down_link ::IBR_HOP_DOWN_LINK, @c dead_end
+ * ::IBR_HOP_DEAD_END and @c loops ::IBR_HOP_LOOP.
+ */
+typedef enum ibr_hop_status {
+    /** Sent over an active link to another switch (or, by a cable between
+     *  two of its own ports, back to this one): the route goes on. */
+    IBR_HOP_FORWARDED = 0,
+    /** Sent to the port that owns the destination LID (port 0 when that
+     *  is this switch): the route arrives. */
+    IBR_HOP_DELIVERED = 1,
+    /** The LFT has no entry for the LID (::IBR_NO_ROUTE). */
+    IBR_HOP_NO_ROUTE = 2,
+    /** The entry is port 0, the switch itself, which does not own the LID. */
+    IBR_HOP_NOT_OWNER = 3,
+    /** The entry names a port the switch lacks. */
+    IBR_HOP_NO_PORT = 4,
+    /** The entry names a port that is not cabled. */
+    IBR_HOP_UNCABLED = 5,
+    /** The entry names a port whose link is down. */
+    IBR_HOP_DOWN_LINK = 6,
+    /** The entry's link leads out of the switch fabric, to a CA or router
+     *  port that does not own the LID. */
+    IBR_HOP_DEAD_END = 7,
+    /** The packet entered this switch by the port an earlier hop entered
+     *  it by: from here the route repeats forever. The hop is otherwise
+     *  filled like a forwarded one. */
+    IBR_HOP_LOOP = 8
+} ibr_hop_status;
+
 /** One hop of a traced route. */
 typedef struct ibr_trace_hop {
     uint32_t sw;           /**< switch index */
     unsigned int in_port;  /**< port the packet arrived on (0: it starts here) */
     unsigned int out_port; /**< port the LFT sends it to (::IBR_NO_ROUTE if none) */
-    unsigned int vl;       /**< VL of the outgoing hop (SL2VL of this switch) */
+    unsigned int vl;       /**< VL of the outgoing hop (SL2VL of this switch; 0 when
+                                @c out_port is a port the switch lacks) */
+    ibr_hop_status status; /**< what the switch does with the packet */
 } ibr_trace_hop;
 
 /**
  * Follow the route from the port owning @p src_lid (an end port, or a
  * switch) to @p dst_lid, hop by hop.
  *
+ * A route that arrives ends with an ::IBR_HOP_DELIVERED hop, a broken
+ * one with the hop where it breaks, whose @c status says why. A route that
+ * loops ends with the first hop that enters a switch by the same port as
+ * an earlier hop (::IBR_HOP_LOOP); the earlier hop is the one with the
+ * same @c sw and @c in_port. Every other hop is ::IBR_HOP_FORWARDED.
+ *
  * @param hops receives up to @p cap hops. @param cap capacity of @p hops.
  * @param[out] n number of hops (switches traversed, the failing one
- *        included).
+ *        included; at most S + 2 for S switches).
  * @param[out] sl the path's SL (may be NULL).
  * @param t the topology. @param r a routed result computed on @p t.
  * @param src_lid source LID. @param dst_lid destination LID.
  * @return 0 when the route reaches the destination; ::IBR_EROUTES when it
- *         breaks (no route, bad port, down link, loop: the last hop shows
- *         where); ::IBR_ENOTFOUND (no port owns a LID, or the source is not
+ *         breaks or loops (the last hop says where and why);
+ *         ::IBR_ENOTFOUND (no port owns a LID, or the source is not
  *         cabled to a switch); ::IBR_ERANGE (@p cap too small; *n says how
  *         many are needed, the first @p cap hops are written); ::IBR_EINVAL (NULL @p n,
  *         @p t or @p r, NULL @p hops with a non-zero @p cap, failed result,
  *         result of another topology).
  * Ownership: @p hops is the caller's array; nothing is allocated.
- * Time complexity: O(hops) (at most S + 1: a longer route loops, O(log end
- * ports) for a per-pair SL). Thread-safe on shared read-only inputs.
+ * Time complexity: O(hops) for a route that arrives or breaks, O(S) for
+ * one that loops (found without memory by walking it again), plus
+ * O(log end ports) for a per-pair SL. Thread-safe on shared read-only
+ * inputs.
  */
 IBR_API int ibr_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl,
                       const ibr_topo *t, const ibr_result *r, uint16_t src_lid,

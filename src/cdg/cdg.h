@@ -4,9 +4,7 @@
  * channel b makes b's buffer a dependency of a's: the edge a -> b. Routes
  * are free of credit loops (deadlock) exactly when this graph is acyclic.
  *
- * Two tools live here:
- *
- * - ibr__cdg: a mutable graph for engines that route while watching for
+ * ibr__cdg is a mutable graph for engines that route while watching for
  *   cycles (LASH, DFSSSP, Nue). Edges are reference counted (one count per
  *   path using them), so paths can be added and removed. Checked insertion
  *   keeps the graph acyclic with the dynamic topological order of Pearce
@@ -19,10 +17,8 @@
  *   Memory is O(channels + distinct dependencies). Every search is
  *   iterative: no recursion, whatever the fabric size.
  *
- * - ibr__deadlock_check (deadlock.c): builds the CDG of a finished result
- *   (every end-port pair, per VL, through the result's path SLs and SL2VL
- *   tables) and looks for a cycle; ibr_verify() and ibr_find_credit_loop()
- *   use it.
+ * The credit-loop check of a finished result (src/verify/deadlock.c) is
+ * built on it.
  */
 #ifndef IBROUTE_CDG_H
 #define IBROUTE_CDG_H
@@ -67,21 +63,5 @@ void ibr__cdg_remove_path(ibr__cdg *g, const uint32_t *ch, size_t n);
    (*cycle)[i + 1], and the last back to the first; caller frees with
    ibr__free(ctx, *cycle)), or IBR_ENOMEM. O(channels + edges). */
 int ibr__cdg_find_cycle(const ibr__cdg *g, uint32_t **cycle, size_t *len);
-
-/* Deadlock analysis of a finished result: dependencies of every path from
-   an end port to an end port's LID (switch LIDs carry management traffic
-   on VL 15, which has no credits), per VL. On success *free_out is 1 when
-   no credit loop exists; otherwise the cycle is returned like
-   ibr__cdg_find_cycle, each channel encoded as adj * 16 + vl.
-   O(L * S * VLs) dependency insertions; memory O(links * VLs + deps). */
-int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_topo *t,
-                        const ibr_result *r);
-
-/* Decode a channel returned by ibr__deadlock_check. */
-void ibr__decode_channel(ibr_channel *out, const ibr_topo *t, uint32_t code);
-
-/* VL of a hop through switch sw from in_port to out_port on SL sl. */
-unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigned out_port,
-                     unsigned sl);
 
 #endif

@@ -35,9 +35,9 @@ void usage_trace(FILE *o);
 int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *o);
 
-/* The report of ibr_verify() as text or JSON (status @p rc) (cmd_verify.c). */
+/* The report of ibr_verify() as text (status @p rc) (cmd_verify.c); the
+   JSON form is the library's ibr_verify_report_write_json(). */
 void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc);
-void cli_print_verify_json(FILE *o, const ibr_verify_report *v, int rc);
 
 /* ------------------------------------------------------------------------ */
 /* Messages, files, numbers (cli_util.c) */

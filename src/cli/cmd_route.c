@@ -250,8 +250,7 @@ typedef struct route_args {
 
 static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
                              const ibr_options *opts, int rc, double route_s,
-                             const ibr_verify_report *rep, int vrc, int verified,
-                             const file_list *files)
+                             const char *verify_json, const file_list *files)
 {
     size_t i, n = r ? ibr_result_attempt_count(r) : 0;
 
@@ -286,12 +285,8 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
     printf("], \"seed\": %" PRIu64 ", \"threads\": %u, \"route_time_s\": ",
            r ? ibr_result_seed(r) : opts->seed, opts->threads);
     cli_json_double(stdout, route_s);
-    printf(", \"vls_used\": %u, \"verify\": ", r && rc == 0 ? ibr_result_vls_used(r) : 0);
-    if (verified)
-        cli_print_verify_json(stdout, rep, vrc);
-    else
-        printf("null");
-    printf(", \"files\": [");
+    printf(", \"vls_used\": %u, \"verify\": %s, \"files\": [",
+           r && rc == 0 ? ibr_result_vls_used(r) : 0, verify_json ? verify_json : "null");
     for (i = 0; i < files->n; i++) {
         if (i)
             printf(", ");
@@ -385,12 +380,13 @@ int cmd_route(int argc, char **argv)
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     cli_route_args ra;
     ibr_options *opts = &ra.opts;
-    int c, rc, vrc = 0, verified = 0, ret = CLI_EXIT_ERROR;
+    int c, rc, vrc = 0, wrc, verified = 0, ret = CLI_EXIT_ERROR;
     ibr_context *ctx = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
     progress_state ps;
     ibr_verify_report rep;
+    ibr_buffer vjson = IBR_BUFFER_INIT;
     file_list files = {NULL, 0};
     double t0, route_s;
 
@@ -452,10 +448,15 @@ int cmd_route(int argc, char **argv)
     if (rc == 0 && a.verify) {
         memset(&rep, 0, sizeof(rep));
         rep.version = IBR_VERIFY_REPORT_VERSION;
+        rep.threads = opts->threads;
         vrc = ibr_verify(&rep, t, r);
         verified = vrc == 0 || vrc == IBR_EROUTES;
         if (!verified) {
             cli_lib_error("verify", NULL, vrc);
+            goto out;
+        }
+        if (a.json && (wrc = ibr_verify_report_write_json(&vjson, &rep)) < 0) {
+            cli_lib_error("verify", NULL, wrc);
             goto out;
         }
     }
@@ -463,7 +464,7 @@ int cmd_route(int argc, char **argv)
         goto out;
 
     if (a.json)
-        print_route_json(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
+        print_route_json(&a, t, r, opts, rc, route_s, vjson.data, &files);
     else
         print_route_text(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
     fflush(stdout);
@@ -480,6 +481,7 @@ int cmd_route(int argc, char **argv)
     }
     ret = CLI_EXIT_OK;
 out:
+    ibr_buffer_dispose(&vjson);
     file_list_free(&files);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);

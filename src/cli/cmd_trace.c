@@ -118,50 +118,53 @@ static void lid_owner_text(char *buf, size_t len, const ibr_topo *t, uint16_t li
              ni.node_guid, *desc, *port);
 }
 
-/* Why the route stops after @p last (when it does not reach the target). */
-static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_trace_hop *last,
-                         uint16_t dlid)
+/* Why the route stops at the last of its @p n hops (ibr_trace() said it
+   does not reach LID @p dlid): the last hop's status, in words. */
+static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_trace_hop *hops,
+                         size_t n, uint16_t dlid)
 {
-    uint32_t node = ibr_topo_switch_node(t, last->sw);
+    const ibr_trace_hop *last = &hops[n - 1];
     ibr_node_info ni;
-    ibr_port_info pi;
+    size_t k;
 
-    if (ibr_topo_node_info(&ni, t, node) < 0) {
-        snprintf(buf, len, "bad switch index %" PRIu32, last->sw);
-        return;
-    }
-    if (last->out_port == IBR_NO_ROUTE) {
+    if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, last->sw)) < 0)
+        memset(&ni, 0, sizeof(ni));
+    switch (last->status) {
+    case IBR_HOP_NO_ROUTE:
         snprintf(buf, len, "switch 0x%016" PRIx64 " has no LFT entry for LID %u",
                  ni.node_guid, (unsigned)dlid);
-        return;
-    }
-    if (last->out_port == 0) {
+        break;
+    case IBR_HOP_NOT_OWNER:
         snprintf(buf, len, "switch 0x%016" PRIx64 " keeps LID %u (port 0) but does not own it",
                  ni.node_guid, (unsigned)dlid);
-        return;
-    }
-    if (last->out_port > ni.nports ||
-        ibr_topo_port_info(&pi, t, node, last->out_port) < 0) {
+        break;
+    case IBR_HOP_NO_PORT:
         snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which it lacks "
                  "(%u ports)", ni.node_guid, (unsigned)dlid, last->out_port, ni.nports);
-        return;
-    }
-    if (pi.remote_node == IBR_NONE) {
+        break;
+    case IBR_HOP_UNCABLED:
         snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which is not "
                  "cabled", ni.node_guid, (unsigned)dlid, last->out_port);
-        return;
-    }
-    if (pi.state == IBR_LINK_DOWN) {
+        break;
+    case IBR_HOP_DOWN_LINK:
         snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, whose link is "
                  "down", ni.node_guid, (unsigned)dlid, last->out_port);
-        return;
-    }
-    if (ibr_topo_node_switch(t, pi.remote_node) == IBR_NONE) {
+        break;
+    case IBR_HOP_DEAD_END:
         snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which leads to "
                  "another end node", ni.node_guid, (unsigned)dlid, last->out_port);
-        return;
+        break;
+    case IBR_HOP_LOOP:
+        /* the earlier hop that entered the switch by the same port */
+        for (k = 0; k + 1 < n; k++)
+            if (hops[k].sw == last->sw && hops[k].in_port == last->in_port)
+                break;
+        snprintf(buf, len, "the route loops: hop %zu enters switch 0x%016" PRIx64
+                 " by port %u as hop %zu did", n, ni.node_guid, last->in_port, k + 1);
+        break;
+    default: /* a status newer than this program */
+        snprintf(buf, len, "the route stops at switch 0x%016" PRIx64, ni.node_guid);
     }
-    snprintf(buf, len, "the route loops (it crossed more switches than the fabric has)");
 }
 
 int cmd_trace(int argc, char **argv)
@@ -191,7 +194,7 @@ int cmd_trace(int argc, char **argv)
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
     ibr_trace_hop *hops = NULL;
-    size_t n = 0, cap, i;
+    size_t n = 0, i;
     unsigned int sl = 0;
     uint16_t slid, dlid;
     char stext[320], dtext[320], why[256];
@@ -248,13 +251,16 @@ int cmd_trace(int argc, char **argv)
             goto out;
         }
     }
-    cap = (size_t)ibr_topo_switch_count(t) + 2;
-    hops = calloc(cap, sizeof(*hops));
-    if (!hops) {
-        cli_error("trace", "%s", strerror(ENOMEM));
-        goto out;
+    /* the number of hops first, then the hops */
+    rc = ibr_trace(NULL, 0, &n, &sl, t, r, slid, dlid);
+    if (rc == IBR_ERANGE) {
+        hops = calloc(n, sizeof(*hops));
+        if (!hops) {
+            cli_error("trace", "%s", strerror(ENOMEM));
+            goto out;
+        }
+        rc = ibr_trace(hops, n, &n, &sl, t, r, slid, dlid);
     }
-    rc = ibr_trace(hops, cap, &n, &sl, t, r, slid, dlid);
     if (rc == IBR_ENOTFOUND) {
         cli_error("trace", "LID %u is not cabled to a switch", (unsigned)slid);
         goto out;
@@ -263,35 +269,9 @@ int cmd_trace(int argc, char **argv)
         cli_lib_error("trace", NULL, rc);
         goto out;
     }
-    if (n > cap)
-        n = cap;
     why[0] = '\0';
-    if (rc == IBR_EROUTES && n > 0) {
-        size_t j, k, rep = 0, first = 0;
-
-        /* a loop: cut the listing where a switch is entered again by the
-           same port (the route repeats from there) */
-        for (j = 1; j < n && !rep; j++)
-            for (k = 0; k < j; k++)
-                if (hops[k].sw == hops[j].sw && hops[k].in_port == hops[j].in_port) {
-                    rep = j;
-                    first = k;
-                    break;
-                }
-        if (rep) {
-            uint64_t g = 0;
-            ibr_node_info ni;
-
-            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[rep].sw)) == 0)
-                g = ni.node_guid;
-            n = rep + 1;
-            snprintf(why, sizeof(why),
-                     "the route loops: hop %zu enters switch 0x%016" PRIx64
-                     " by port %u as hop %zu did", rep + 1, g, hops[rep].in_port, first + 1);
-        } else {
-            break_reason(why, sizeof(why), t, &hops[n - 1], dlid);
-        }
-    }
+    if (rc == IBR_EROUTES)
+        break_reason(why, sizeof(why), t, hops, n, dlid);
     lid_owner_text(stext, sizeof(stext), t, slid, &sguid, &sdesc, &sport);
     lid_owner_text(dtext, sizeof(dtext), t, dlid, &dguid, &ddesc, &dport);
     if (json) {

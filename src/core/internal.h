@@ -116,6 +116,10 @@ int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, 
 int ibr__result_alloc_hops(ibr_result *r);
 /* Record one setting of the engine that routed (copied). */
 int ibr__result_add_setting(ibr_result *r, const char *name, const char *value);
+/* VL of a hop through switch sw from in_port to out_port (both at most the
+   switch's port count) on SL sl: its SL2VL entry, or sl without tables. */
+unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigned out_port,
+                     unsigned sl);
 
 /* Free what ibr_context_register_engine() copied into e. */
 void ibr__engine_free_copy(ibr_context *ctx, ibr_engine *e);

@@ -329,6 +329,16 @@ int ibr_result_sl2vl(const ibr_result *r, uint32_t sw, unsigned int in_port, uns
     return 0;
 }
 
+unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigned out_port,
+                     unsigned sl)
+{
+    if (!r->sl2vl)
+        return sl;
+    const ibr_topo *t = r->topo;
+    size_t w = (size_t)t->nodes[t->sw_node[sw]].nports + 1;
+    return r->sl2vl[r->sl2vl_off[sw] + (in_port * w + out_port) * 16 + (sl & 15)];
+}
+
 unsigned int ibr_result_vls_used(const ibr_result *r)
 {
     return r ? r->vls_used : 0;

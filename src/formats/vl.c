@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cdg/cdg.h"
 #include "formats/formats_int.h"
 
 static int check(ibr_buffer *out, const ibr_topo *t, const ibr_result *r, size_t *mark)

@@ -2,7 +2,7 @@
    parallel loop and credit-loop check. The LFT builder is in ucast.c. */
 #include <string.h>
 
-#include "cdg/cdg.h"
+#include "verify/verify_int.h"
 #include "sys/run_int.h"
 
 uint32_t ibr_topo_switch_links(const uint32_t **off, const ibr_switch_link **links,

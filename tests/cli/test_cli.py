@@ -257,6 +257,11 @@ def test_verify():
     check(re.search(r"first:\s+\S", out), "invalid report names no first error")
     v = jrun(["verify", "--json", f, path("broken.dump")], 1)
     check(not v["verify"]["valid"] and v["verify"]["first_error"], "json invalid report")
+    # the same report, byte for byte, whatever the number of threads
+    outs = [expect(["verify", "--json", "--threads", n, f, path("broken.dump")], 1)[0]
+            for n in ("1", "2", "0")]
+    check(outs[0] == outs[1] == outs[2], "verify --threads changes the report: %r" % outs)
+    expect(["verify", "--threads", "x", f, dump], 2, None, r"^ibr: --threads: ")
     write("garbage.dump", "Unicast lids [0-3] of switch Lid 1 guid 0xzz ('x'):\nfoo\n")
     expect(["verify", f, path("garbage.dump")], 2, None, r"^ibr: .*garbage.dump: ")
     expect(["verify", f], 2, None, r"^ibr: verify: expected TOPOLOGY and LFTS_DUMP")
@@ -522,7 +527,56 @@ def test_trace():
     check(not t5["reached"] and len(t5["hops"]) == 1 and t5["hops"][0]["out_port"] == 255,
           "missing entry: %r" % t5)
     out, _ = expect(["trace", f, path("loop.dump"), "--from", "13", "--to", "44"], 1,
-                    r"^BROKEN: the route loops: hop 4 enters switch %s" % t["hops"][1]["guid"])
+                    r"^BROKEN: the route loops: hop 4 enters switch %s by port %d as hop 2 did$"
+                    % (t["hops"][1]["guid"], t["hops"][1]["in_port"]))
+    check(len(re.findall(r"^\s+\d+\s+0x", out, re.M)) == 4, "loop listing: %s" % out)
+    # every other way to break, each on the first switch (H0 enters it by
+    # hops[0].in_port and leaves by out0 toward the spine hops[1])
+    out0, in1 = t["hops"][0]["out_port"], t["hops"][1]["in_port"]
+
+    def entry(name, port):
+        cur, text = None, []
+        for l in lines:
+            m = re.match(r"^Unicast lids .* guid (0x[0-9a-f]+)", l)
+            if m:
+                cur = m.group(1)
+            if cur == first and l.startswith("0x002c "):
+                l = "0x002c %03d%s" % (port, l[10:])
+            text.append(l)
+        return write(name, "".join(text))
+
+    def topo(name, how):
+        # the cable leaf port out0 - spine port in1 marked down or removed
+        with open(f) as fh:
+            net = fh.read().splitlines(True)
+        cur, text = None, []
+        for l in net:
+            m = re.match(r"^(switch|ca|router)guid=0x([0-9a-f]+)", l)
+            if m:
+                cur = int(m.group(2), 16) if m.group(1) == "switch" else None
+            ends = {int(first, 16): out0, int(t["hops"][1]["guid"], 16): in1}
+            if cur in ends and l.startswith("[%d]" % ends[cur]):
+                if how == "remove":
+                    continue
+                l = l.rstrip("\n") + " (down)\n"
+            text.append(l)
+        return write(name, "".join(text))
+
+    for args, why in [
+            ([f, entry("zero.dump", 0)], "switch %s keeps LID 44 (port 0) but does not own it"
+             % first),
+            ([f, entry("back.dump", t["hops"][0]["in_port"])],
+             "switch %s sends LID 44 to port %d, which leads to another end node"
+             % (first, t["hops"][0]["in_port"])),
+            ([topo("down.net", "down"), dump],
+             "switch %s sends LID 44 to port %d, whose link is down" % (first, out0)),
+            ([topo("cut.net", "remove"), dump],
+             "switch %s sends LID 44 to port %d, which is not cabled" % (first, out0))]:
+        expect(["trace"] + args + ["--from", "13", "--to", "44"], 1,
+               r"^BROKEN: %s$" % re.escape(why))
+        tj = jrun(["trace", "--json"] + args + ["--from", "13", "--to", "44"], 1)
+        check(not tj["reached"] and tj["error"] == why and len(tj["hops"]) == 1 and
+              tj["links"] == 0, "%s: %r" % (why, tj))
     # errors
     expect(["trace", f, dump, "--to", "44"], 2, None, r"--from and --to are required")
     expect(["trace", f, dump, "--from", "99", "--to", "44"], 2, None,

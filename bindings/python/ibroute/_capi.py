@@ -58,7 +58,7 @@ CONSTANTS: Dict[str, int] = {
     "IBR_NONE": 0xFFFFFFFF,
     "IBR_LMC_TOPO": 0xFF,
     "IBR_OPTIONS_VERSION": 1,
-    "IBR_VERIFY_REPORT_VERSION": 1,
+    "IBR_VERIFY_REPORT_VERSION": 2,
     "IBR_CONTEXT_CONFIG_VERSION": 1,
     "IBR_GEN_XGFT_VERSION": 1,
     "IBR_XGFT_MAX_LEVELS": 6,
@@ -220,6 +220,21 @@ class SettingType(enum.IntEnum):
     STRING = 3
 
 
+class HopStatus(enum.IntEnum):
+    """ibr_hop_status: what a switch does with a traced packet (the last
+    hop of a trace says how the route ends)."""
+
+    FORWARDED = 0
+    DELIVERED = 1
+    NO_ROUTE = 2
+    NOT_OWNER = 3
+    NO_PORT = 4
+    UNCABLED = 5
+    DOWN_LINK = 6
+    DEAD_END = 7
+    LOOP = 8
+
+
 class GuidListKind(enum.IntEnum):
     """ibr_guid_list_kind: what follows the GUID on each line of a
     GUID-list file."""
@@ -247,6 +262,7 @@ ENUM_PREFIXES = {
     Pattern: ("IBR_PATTERN_", str),
     GuidListKind: ("IBR_GUID_LIST_", str),
     SettingType: ("IBR_SETTING_", str),
+    HopStatus: ("IBR_HOP_", str),
 }
 
 
@@ -497,6 +513,7 @@ class ibr_verify_report(Structure):
         ("first_error", c_char * 256),
         ("credit_loop_length", c_uint),
         ("credit_loop", c_char * 512),
+        ("threads", c_uint),
     ]
 
 
@@ -514,6 +531,7 @@ class ibr_trace_hop(Structure):
         ("in_port", c_uint),
         ("out_port", c_uint),
         ("vl", c_uint),
+        ("status", c_enum),
     ]
 
 
@@ -710,6 +728,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_find_artifact", [ResultP, c_char_p, _voidpp, _sizep], c_int),
     # verify.h
     ("ibr_verify", [POINTER(ibr_verify_report), TopoP, ResultP], c_int),
+    ("ibr_verify_report_write_json", [POINTER(ibr_buffer), POINTER(ibr_verify_report)], c_int),
     ("ibr_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, TopoP, ResultP], c_int),
     ("ibr_trace",
      [POINTER(ibr_trace_hop), c_size_t, _sizep, _uintp, TopoP, ResultP, c_uint16, c_uint16],

@@ -12,7 +12,7 @@ from ctypes import byref, c_size_t, c_uint, c_uint64
 from typing import Any, Dict, Iterable, List, Union
 
 from . import _capi, _core
-from ._capi import Pattern
+from ._capi import HopStatus, Pattern
 from ._core import _code, _Handle, _s, _uint, _write
 from .errors import error_for
 
@@ -31,18 +31,20 @@ class Channel:
 class TraceHop:
     """One switch of a traced route: arrived on ``in_port`` (0 where the
     route starts), leaves by ``out_port`` (255 when there is no route) on
-    ``vl``."""
+    ``vl``; ``status`` says what the switch does with the packet
+    (:class:`HopStatus`: FORWARDED on every hop but the last)."""
 
     sw: int
     in_port: int
     out_port: int
     vl: int
+    status: HopStatus
 
 
 @dataclasses.dataclass(frozen=True)
 class Trace:
     """The route from ``src_lid`` to ``dst_lid``: ``ok`` is False when it
-    breaks (no route, bad port, down link, loop); the last hop shows where."""
+    breaks or loops; the last hop shows where and ``reason`` why."""
 
     src_lid: int
     dst_lid: int
@@ -53,6 +55,13 @@ class Trace:
     @property
     def switches(self) -> List[int]:
         return [h.sw for h in self.hops]
+
+    @property
+    def reason(self) -> HopStatus:
+        """How the route ends: the last hop's status (DELIVERED when
+        ``ok``; NO_ROUTE, NOT_OWNER, NO_PORT, UNCABLED, DOWN_LINK,
+        DEAD_END or LOOP when not)."""
+        return self.hops[-1].status
 
 
 @dataclasses.dataclass(frozen=True)
@@ -256,4 +265,5 @@ def trace(result: "_core.Result", src_lid: int, dst_lid: int) -> Trace:
     if rc < 0 and rc != _code("EROUTES"):
         raise error_for(rc, f"trace LID {src_lid} -> {dst_lid}: {_s(lib.ibr_strerror(rc))}")
     return Trace(src_lid, dst_lid, sl.value,
-                 [TraceHop(h.sw, h.in_port, h.out_port, h.vl) for h in hops[: n.value]], rc == 0)
+                 [TraceHop(h.sw, h.in_port, h.out_port, h.vl, HopStatus(h.status))
+                  for h in hops[: n.value]], rc == 0)

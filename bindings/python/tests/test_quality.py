@@ -1,5 +1,6 @@
 """Credit loops, traces, analysis and the SL/VL/multicast writers."""
 
+import dataclasses
 import json
 import unittest
 
@@ -38,8 +39,64 @@ class TestTraceAndLoops(unittest.TestCase):
                 self.assertFalse(tr.ok)
                 self.assertEqual(tr.switches, [0, 1])
                 self.assertEqual(tr.hops[-1].out_port, ibroute.NO_ROUTE)
+                self.assertIs(tr.reason, ibroute.HopStatus.NO_ROUTE)
+                self.assertIs(tr.hops[0].status, ibroute.HopStatus.FORWARDED)
                 self.assertFalse(r.verify().ok)
             ref.close()
+
+    def test_trace_reasons(self):
+        # switch 1 of a line of 3 gets one broken entry toward host 2
+        with ibroute.Context() as ctx, line_fabric(3, context=ctx) as f, f.freeze() as t:
+            ref = t.route()
+            self.assertIs(ref.trace(10, 12).reason, ibroute.HopStatus.DELIVERED)
+            entry = {"port": 0}
+
+            def broken(run):
+                for sw in range(3):
+                    run.lft(sw)[:] = ref.lft(sw)
+                run.lft(1)[12] = entry["port"]
+
+            ctx.register_engine("broken", broken)
+            H = ibroute.HopStatus
+            cases = [(0, H.NOT_OWNER, 2), (9, H.NO_PORT, 2), (4, H.UNCABLED, 2),
+                     (3, H.DEAD_END, 2), (2, H.LOOP, 4)]
+            for port, reason, hops in cases:
+                entry["port"] = port
+                with self.subTest(port=port), t.route("broken,no_fallback") as r:
+                    tr = r.trace(10, 12)
+                    self.assertFalse(tr.ok)
+                    self.assertIs(tr.reason, reason)
+                    self.assertEqual(len(tr.hops), hops)
+                    self.assertEqual([h.status for h in tr.hops[:-1]],
+                                     [H.FORWARDED] * (hops - 1))
+            ref.close()
+
+
+class TestVerify(unittest.TestCase):
+    def test_threads_do_not_change_the_report(self):
+        with ibroute.Fabric.from_spec("torus:dims=5x5x5,hosts=2") as f, f.freeze() as t, \
+                t.route() as r:
+            one = r.verify(threads=1)
+            for n in (0, 2, 5):
+                self.assertEqual(r.verify(threads=n), one)
+            with self.assertRaises(ValueError):
+                r.verify(threads=-1)
+
+    def test_report_as_json(self):
+        with line_fabric(3) as f, f.freeze() as t, t.route() as r:
+            rep = r.verify()
+            text = rep.write_json()
+            self.assertTrue(text.startswith('{"valid": true, "status": "IBR_OK", '))
+            self.assertNotIn("\n", text)
+            d = rep.to_dict()
+            self.assertEqual(d["routes_checked"], rep.routes_checked)
+            self.assertEqual(d["pairs_ok"], 6)
+            self.assertAlmostEqual(d["avg_hops"], rep.avg_hops)
+            self.assertIs(d["deadlock_free"], True)
+            self.assertEqual(d["first_error"], "")
+            # every field of the report, and valid/status, nothing else
+            fields = [fl.name for fl in dataclasses.fields(rep) if fl.name != "status"]
+            self.assertEqual(list(d), ["valid", "status"] + fields)
 
     def test_credit_loop_on_a_ring(self):
         with line_fabric(5, close=True) as f, f.freeze() as t, t.route() as r:

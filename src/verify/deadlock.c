@@ -4,16 +4,7 @@
 #include <string.h>
 
 #include "cdg/cdg.h"
-
-unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigned out_port,
-                     unsigned sl)
-{
-    if (!r->sl2vl)
-        return sl;
-    const ibr_topo *t = r->topo;
-    size_t w = (size_t)t->nodes[t->sw_node[sw]].nports + 1;
-    return r->sl2vl[r->sl2vl_off[sw] + (in_port * w + out_port) * 16 + (sl & 15)];
-}
+#include "verify/verify_int.h"
 
 /* Number of VLs (1..16) that data can travel on in this result. */
 static unsigned vls_in_use(const ibr_result *r)

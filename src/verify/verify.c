@@ -14,13 +14,18 @@
  * that the walks read columns from cache rather than striding through the
  * whole LFT. Blocks run in parallel; their counters are merged in block
  * order, so the report does not depend on the number of threads.
+ *
+ * Each step through an LFT entry is ibr__lft_step() (verify_int.h), the
+ * step ibr_trace() takes too, so that both classify a route alike.
  */
 #include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cdg/cdg.h"
-#include "core/internal.h"
+#include "core/buffer.h"
+#include "verify/verify_int.h"
 
 enum {
     ST_UNKNOWN = 0,
@@ -104,32 +109,26 @@ static void note_error(vstate *v, uint32_t from, uint32_t at, unsigned lid, int 
              what, node_label(t, at, b, sizeof b), port);
 }
 
-/* Next hop of switch s toward lid: returns a state (ST_OK with *next set to
-   the next switch or IBR_NONE when delivered here, or a failure). */
-static int step(const vstate *v, uint32_t s, unsigned lid, uint32_t dsw, unsigned dport,
-                uint32_t *next)
+/* Next hop of switch s toward the LID that switch dsw delivers by port
+   dport: returns a state (ST_OK with *next set to the next switch or
+   IBR_NONE when delivered here, or a failure). */
+static int step(const vstate *v, uint32_t s, uint32_t dsw, unsigned dport, uint32_t *next)
 {
-    const ibr_topo *t = v->t;
-    unsigned p = v->col[s];
-    (void)lid;
+    unsigned in;
     *next = IBR_NONE;
-    if (s == dsw && p == dport)
+    switch (ibr__lft_step(next, &in, v->t, s, v->col[s], dsw, dport)) {
+    case IBR_HOP_FORWARDED:
+    case IBR_HOP_DELIVERED:
         return ST_OK;
-    if (p == IBR_NO_ROUTE)
+    case IBR_HOP_NO_ROUTE:
         return ST_MISSING;
-    const ibr__node *n = &t->nodes[t->sw_node[s]];
-    if (p == 0 || p > n->nports)
-        return ST_BADPORT;
-    const ibr__port *pt = &t->ports[n->port_off + p];
-    if (pt->remote_node == IBR_NONE)
-        return ST_BADPORT;
-    if (pt->state != IBR_LINK_ACTIVE)
+    case IBR_HOP_DOWN_LINK:
         return ST_DOWN;
-    uint32_t a = v->port_adj[n->port_off + p];
-    if (a == IBR_NONE)
+    case IBR_HOP_DEAD_END:
         return ST_DEADEND;
-    *next = t->adj[a].sw;
-    return ST_OK;
+    default: /* IBR_HOP_NOT_OWNER, IBR_HOP_NO_PORT, IBR_HOP_UNCABLED */
+        return ST_BADPORT;
+    }
 }
 
 static void check_lid(vstate *v, unsigned lid)
@@ -170,7 +169,7 @@ static void check_lid(vstate *v, unsigned lid)
             v->st[s] = ST_ACTIVE;
             v->stack[sp++] = s;
             uint32_t nx;
-            int k = step(v, s, lid, dsw, dport, &nx);
+            int k = step(v, s, dsw, dport, &nx);
             v->next[s] = nx;
             if (k != ST_OK) {
                 res = k;
@@ -356,6 +355,13 @@ static int verify_block(void *arg, unsigned worker, size_t bi)
     return 0;
 }
 
+/* Does the report show every route working (what ibr_verify() returns 0
+   for)? */
+static int report_valid(const ibr_verify_report *rep)
+{
+    return !(rep->missing || rep->loops || rep->bad_port || rep->down_link || rep->dead_end);
+}
+
 static void merge(ibr_verify_report *out, const ibr_verify_report *p)
 {
     out->routes_checked += p->routes_checked;
@@ -381,21 +387,28 @@ static void merge(ibr_verify_report *out, const ibr_verify_report *p)
         memcpy(out->first_error, p->first_error, sizeof out->first_error);
 }
 
-int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
+/* Bytes of a report of the given version (0 for an unknown version). */
+static size_t report_size(unsigned version)
 {
-    if (!out)
-        return IBR_EINVAL;
-    if (out->version != IBR_VERIFY_REPORT_VERSION)
-        return IBR_EVERSION;
-    if (!t || !r || r->topo != t || !r->lft || r->status != 0)
-        return IBR_EINVAL;
-    memset(out, 0, sizeof *out);
-    out->version = IBR_VERIFY_REPORT_VERSION;
+    switch (version) {
+    case 1:
+        return offsetof(ibr_verify_report, threads);
+    case IBR_VERIFY_REPORT_VERSION:
+        return sizeof(ibr_verify_report);
+    default:
+        return 0;
+    }
+}
+
+/* The work of ibr_verify() into a zeroed report of the current version. */
+static int verify_into(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r,
+                       unsigned threads)
+{
     ibr_context *ctx = t->ctx;
     size_t nsw = t->n_sw;
     size_t n1 = nsw ? nsw : 1;
     size_t nblocks = (t->max_lid + VBLOCK - 1) / VBLOCK;
-    unsigned nw = ibr__resolve_threads(0);
+    unsigned nw = ibr__resolve_threads(threads);
     if (nw > nblocks)
         nw = nblocks ? (unsigned)nblocks : 1;
     uint8_t *dist = NULL;
@@ -477,15 +490,8 @@ int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
         describe_loop(out->credit_loop, sizeof out->credit_loop, t, cyc, clen);
         ibr__free(ctx, cyc);
     }
-    rc = (out->missing || out->loops || out->bad_port || out->down_link || out->dead_end)
-             ? IBR_EROUTES
-             : 0;
+    rc = report_valid(out) ? 0 : IBR_EROUTES;
 out:
-    if (rc == IBR_ENOMEM) {
-        unsigned version = out->version;
-        memset(out, 0, sizeof *out);
-        out->version = version;
-    }
     if (w)
         for (unsigned i = 0; i < nw; i++) {
             vstate *v = &w[i];
@@ -505,5 +511,101 @@ out:
     ibr__free(ctx, dist);
     ibr__free(ctx, port_adj);
     ibr__free(ctx, srcw);
+    return rc;
+}
+
+int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
+{
+    if (!out)
+        return IBR_EINVAL;
+    size_t size = report_size(out->version);
+    if (!size)
+        return IBR_EVERSION;
+    if (!t || !r || r->topo != t || !r->lft || r->status != 0)
+        return IBR_EINVAL;
+    ibr_verify_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.version = out->version;
+    rep.threads = out->version >= 2 ? out->threads : 0;
+    int rc = verify_into(&rep, t, r, rep.threads);
+    if (rc == 0 || rc == IBR_EROUTES)
+        memcpy(out, &rep, size);
+    return rc;
+}
+
+/* A JSON number: 9 significant digits, null when not finite. */
+static int json_double(ibr_buffer *b, ibr_context *ctx, double v)
+{
+    return isfinite(v) ? ibr__buf_printf(b, ctx, "%.9g", v) : ibr__buf_puts(b, ctx, "null");
+}
+
+int ibr_verify_report_write_json(ibr_buffer *out, const ibr_verify_report *rep)
+{
+    if (!out || !rep)
+        return IBR_EINVAL;
+    if (!report_size(rep->version))
+        return IBR_EVERSION;
+    size_t mark;
+    int rc = ibr__buf_begin(out, NULL, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = out->ctx;
+    int valid = report_valid(rep);
+    rc = ibr__buf_printf(out, ctx, "{\"valid\": %s, \"status\": \"%s\"",
+                         valid ? "true" : "false", ibr_status_name(valid ? 0 : IBR_EROUTES));
+#define U(field)                                                                            \
+    if (!rc)                                                                                \
+        rc = ibr__buf_printf(out, ctx, ", \"" #field "\": %" PRIu64, rep->field);
+    U(routes_checked)
+    U(routes_ok)
+    U(missing)
+    U(loops)
+    U(bad_port)
+    U(down_link)
+    U(dead_end)
+    U(unreachable)
+    U(spurious)
+    U(restricted)
+    U(nonminimal)
+    U(pairs)
+    U(pairs_ok)
+#undef U
+    if (!rc)
+        rc = ibr__buf_puts(out, ctx, ", \"avg_hops\": ");
+    if (!rc)
+        rc = json_double(out, ctx, rep->avg_hops);
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx, ", \"max_hops\": %u, \"avg_stretch\": ", rep->max_hops);
+    if (!rc)
+        rc = json_double(out, ctx, rep->avg_stretch);
+    if (!rc)
+        rc = ibr__buf_puts(out, ctx, ", \"max_stretch\": ");
+    if (!rc)
+        rc = json_double(out, ctx, rep->max_stretch);
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx,
+                             ", \"links\": %" PRIu64 ", \"max_link_load\": %" PRIu64
+                             ", \"mean_link_load\": ",
+                             rep->links, rep->max_link_load);
+    if (!rc)
+        rc = json_double(out, ctx, rep->mean_link_load);
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx, ", \"deadlock_free\": %s, \"first_error\": ",
+                             rep->deadlock_free > 0    ? "true"
+                             : rep->deadlock_free == 0 ? "false"
+                                                       : "null");
+    if (!rc)
+        rc = ibr__json_string(out, ctx, rep->first_error,
+                              strnlen(rep->first_error, sizeof rep->first_error));
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx, ", \"credit_loop_length\": %u, \"credit_loop\": ",
+                             rep->credit_loop_length);
+    if (!rc)
+        rc = ibr__json_string(out, ctx, rep->credit_loop,
+                              strnlen(rep->credit_loop, sizeof rep->credit_loop));
+    if (!rc)
+        rc = ibr__buf_putc(out, ctx, '}');
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
     return rc;
 }

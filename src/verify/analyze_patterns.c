@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "core/analyze_int.h"
+#include "verify/analyze_int.h"
 
 /* Largest link buffer per worker when the flows' paths are long: the
    flows whose links do not fit are walked a second time instead. */

@@ -18,8 +18,9 @@
  */
 #include <string.h>
 
-#include "core/analyze_int.h"
 #include "core/buffer.h"
+#include "verify/analyze_int.h"
+#include "verify/verify_int.h"
 
 struct ibr_analysis {
     ibr_context *ctx;
@@ -728,19 +729,28 @@ static const ibr_pattern_stats *family_stats(const ibr_analysis *a, unsigned i)
     }
 }
 
-/* JSON string: the engine name is the only text and holds no quotes or
-   control characters in practice, but escape anyway. */
-static int json_string(ibr_buffer *b, ibr_context *ctx, const char *s)
+int ibr__json_string(ibr_buffer *b, ibr_context *ctx, const char *s, size_t n)
 {
     int rc = ibr__buf_putc(b, ctx, '"');
-    for (; rc == 0 && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"':
+        case '\\':
             rc = ibr__buf_printf(b, ctx, "\\%c", c);
-        else if (c < 0x20)
-            rc = ibr__buf_printf(b, ctx, "\\u%04x", c);
-        else
-            rc = ibr__buf_putc(b, ctx, (char)c);
+            break;
+        case '\n':
+            rc = ibr__buf_puts(b, ctx, "\\n");
+            break;
+        case '\r':
+            rc = ibr__buf_puts(b, ctx, "\\r");
+            break;
+        case '\t':
+            rc = ibr__buf_puts(b, ctx, "\\t");
+            break;
+        default:
+            rc = c < 0x20 ? ibr__buf_printf(b, ctx, "\\u%04x", c) : ibr__buf_putc(b, ctx, (char)c);
+        }
     }
     return rc ? rc : ibr__buf_putc(b, ctx, '"');
 }
@@ -757,7 +767,7 @@ int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a)
     const ibr_analysis_summary *s = &a->sum;
     rc = ibr__buf_puts(out, ctx, "{\n  \"engine\": ");
     if (!rc)
-        rc = json_string(out, ctx, a->engine);
+        rc = ibr__json_string(out, ctx, a->engine, strlen(a->engine));
     if (!rc)
         rc = ibr__buf_printf(out, ctx,
                              ",\n  \"options\": {\"patterns\": %u, \"n_random\": %u, "

@@ -3,8 +3,8 @@
  * load, all-to-all, VL usage, accessors and writers) and analyze_patterns.c
  * (shift, random permutation and random bisection patterns).
  */
-#ifndef IBROUTE_CORE_ANALYZE_INT_H
-#define IBROUTE_CORE_ANALYZE_INT_H
+#ifndef IBROUTE_VERIFY_ANALYZE_INT_H
+#define IBROUTE_VERIFY_ANALYZE_INT_H
 
 #include "core/internal.h"
 
