@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/gen_int.h"
+#include "gen/gen_int.h"
 
 typedef struct xg {
     unsigned h;

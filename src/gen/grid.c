@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/gen_int.h"
+#include "gen/gen_int.h"
 
 static void coord_desc(char *buf, size_t size, char tag, uint32_t s, unsigned ndims,
                        const unsigned *dims)

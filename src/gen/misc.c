@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/gen_int.h"
+#include "gen/gen_int.h"
 
 /* ------------------------------------------------------------------ */
 /* dragonfly                                                           */
