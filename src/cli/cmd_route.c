@@ -282,8 +282,16 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         cli_json_string(stdout, msg ? msg : "");
         printf("}");
     }
-    printf("], \"seed\": %" PRIu64 ", \"threads\": %u, \"route_time_s\": ",
-           r ? ibr_result_seed(r) : opts->seed, opts->threads);
+    printf("], \"seed\": %" PRIu64 ", \"settings\": {", r ? ibr_result_seed(r) : opts->seed);
+    for (i = 0; r && i < ibr_result_setting_count(r); i++) {
+        const char *name = "", *value = "";
+        ibr_result_setting(r, i, &name, &value);
+        printf("%s", i ? ", " : "");
+        cli_json_string(stdout, name);
+        printf(": ");
+        cli_json_string(stdout, value);
+    }
+    printf("}, \"threads\": %u, \"route_time_s\": ", opts->threads);
     cli_json_double(stdout, route_s);
     printf(", \"vls_used\": %u, \"verify\": %s, \"files\": [",
            r && rc == 0 ? ibr_result_vls_used(r) : 0, verify_json ? verify_json : "null");
@@ -320,6 +328,16 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
     }
     printf("seed:         %" PRIu64 "%s\n", r ? ibr_result_seed(r) : opts->seed,
            opts->scatter_ports ? " (scatter)" : "");
+    for (i = 0; r && i < ibr_result_setting_count(r); i++) {
+        const char *name = "", *value = "";
+        ibr_result_setting(r, i, &name, &value);
+        /* text settings (a whole configuration) show their first line */
+        int len = (int)strcspn(value, "\n");
+        printf("%s%s=%.*s%s", i ? ", " : "settings:     ", name, len > 60 ? 60 : len, value,
+               value[len] || len > 60 ? "..." : "");
+    }
+    if (r && ibr_result_setting_count(r))
+        printf("\n");
     printf("threads:      %u%s\n", opts->threads, opts->threads == 0 ? " (one per CPU)" : "");
     printf("route_time_s: %.6f\n", route_s);
     if (rc != 0) {

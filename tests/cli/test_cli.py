@@ -105,6 +105,46 @@ def test_engines():
     names = [e["name"] for e in lst]
     check("minhop" in names, "minhop not listed: %s" % names)
     check(all(e["builtin"] for e in lst if e["name"] == "minhop"), "minhop not builtin")
+    # each engine's settings: below the engine in the text, in the JSON
+    check(re.search(r"^ftree .*\n  ftree\.max_reverse_hops +int 0\.\.255, default 0 ", out, re.M),
+          "ftree's settings not listed:\n" + out)
+    ft = [e for e in lst if e["name"] == "ftree"][0]
+    check({x["name"]: (x["type"], x["default"]) for x in ft["settings"]}
+          == {"max_reverse_hops": ("int", 0), "connect_roots": ("bool", 0)},
+          "ftree settings in JSON: %r" % ft["settings"])
+    check([e["settings"] for e in lst if e["name"] == "minhop"] == [[]], "minhop has settings")
+
+
+def test_params():
+    # given values are recorded with the defaults; the last value of a name counts
+    r = jrun(["route", "--json", "--no-verify", "-R", "ftree", "gen:" + FT8,
+              "--param", "ftree.max_reverse_hops=3", "--param", "ftree.max_reverse_hops=0x2"])
+    check(r["settings"] == {"ftree.max_reverse_hops": "2", "ftree.connect_roots": "0"},
+          "settings: %r" % r["settings"])
+    # the shorthands are the same settings
+    a = jrun(["route", "--json", "--no-verify", "-R", "updn", "gen:" + FT8, "--connect-roots"])
+    check(a["settings"] == {"updn.connect_roots": "1"}, "--connect-roots: %r" % a["settings"])
+    expect(["route", "-R", "ftree", "gen:" + FT8, "--max-reverse-hops", "4"], 0,
+           r"^settings: +ftree\.max_reverse_hops=4, ftree\.connect_roots=0$")
+    # a value from a file (text settings take whole configurations this way)
+    f = path("reverse-hops.txt")
+    with open(f, "w") as fh:
+        fh.write("1")
+    r = jrun(["route", "--json", "--no-verify", "-R", "ftree", "gen:" + FT8,
+              "--param-file", "ftree.max_reverse_hops=" + f])
+    check(r["settings"]["ftree.max_reverse_hops"] == "1", "--param-file: %r" % r["settings"])
+    # bad names and values: exit 2, the message names the parameter
+    for arg, msg in (("nosuch.x=1", "no engine named 'nosuch'"),
+                     ("ftree.bogus=1", "engine 'ftree' has no setting 'bogus'"),
+                     ("ftree.max_reverse_hops=256", r"'ftree\.max_reverse_hops' = '256': must be "
+                                                    r"an integer in 0\.\.255"),
+                     ("updn.connect_roots=maybe", "must be a boolean")):
+        expect(["route", "-R", "ftree", "gen:" + FT8, "--param", arg], 2, None, msg)
+    expect(["route", "-R", "ftree", "gen:" + FT8, "--param", "novalue"], 2, None,
+           r"--param: expected ENGINE\.SETTING=VALUE")
+    expect(["route", "-R", "ftree", "gen:" + FT8, "--param-file", "ftree.x=" + path("nofile")],
+           2, None, "nofile")
+    expect(["route", "-R", "ftree", "gen:" + FT8, "--qos"], 2, None, r"usage: ibr route")
 
 
 def test_gen_info():
@@ -596,7 +636,7 @@ def main():
         return 2
     IBR = os.path.abspath(sys.argv[1])
     TMP = tempfile.mkdtemp(prefix="ibr-cli-test-")
-    tests = [test_version_help, test_engines, test_gen_info, test_gen_errors,
+    tests = [test_version_help, test_engines, test_params, test_gen_info, test_gen_errors,
              test_faults_and_lmc, test_route_outputs, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace]

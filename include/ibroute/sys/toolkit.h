@@ -53,8 +53,10 @@ typedef struct ibr_switch_link {
  * port order; parallel cables appear once per cable; loopback cables, down
  * links and links to CAs or routers are left out. @p off has
  * ibr_topo_switch_count() + 1 entries.
- * @param[out] off receives the row offsets. @param[out] links receives the
- *        links. Both are borrowed from @p t: valid while it lives.
+ * @param[out] off receives the row offsets.
+ * @param[out] links receives the links. Both are borrowed from @p t: valid
+ *        while it lives.
+ * @param t the topology.
  * @return the number of links (directed: each cable counts twice), or 0
  *         with both outputs NULL for a NULL argument.
  * Thread-safe. Time complexity: O(1).
@@ -68,9 +70,11 @@ IBR_API uint32_t ibr_topo_switch_links(const uint32_t **off, const ibr_switch_li
  * source (0 for a source), or UINT32_MAX when no source is reachable.
  * @param dist caller's array of ibr_topo_switch_count() entries.
  * @param t the topology.
- * @param src source switch indices (duplicates allowed), @p n_src of them.
+ * @param src source switch indices (duplicates allowed).
+ * @param n_src the number of sources.
  * @param queue scratch of ibr_topo_switch_count() entries, or NULL to let
- *        the call allocate it through the topology's context.
+ *        the call allocate it through the topology's context; it may be
+ *        the @p src array itself.
  * @return 0, ::IBR_EINVAL (NULL @p dist or @p t, NULL @p src with
  *         @p n_src > 0), ::IBR_ENOTFOUND (a source index out of range;
  *         @p dist is then left untouched), ::IBR_ENOMEM.
@@ -158,7 +162,10 @@ IBR_API int ibr_run_ucast(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands, 
  * Look for a credit loop in the tables the run holds so far (LFTs, path
  * SLs and SL2VL tables), as ibr_find_credit_loop() does for a result.
  * @param cycle receives up to @p cap channels of the loop (may be NULL
- *        when @p cap is 0). @param[out] len the loop's length (0: none).
+ *        when @p cap is 0).
+ * @param cap capacity of @p cycle.
+ * @param[out] len the loop's length (0: none).
+ * @param run the run.
  * @return 0 (no loop), ::IBR_EDEADLOCK (a loop, copied up to @p cap),
  *         ::IBR_EINVAL (NULL @p run or @p len, NULL @p cycle with a
  *         non-zero @p cap), ::IBR_ENOMEM.
