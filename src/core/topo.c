@@ -364,29 +364,11 @@ unsigned int ibr_topo_switch_distance(const ibr_topo *t, uint32_t a, uint32_t b)
     if (a == b)
         return 0;
     uint32_t *q = ibr__mallocarray(t->ctx, t->n_sw, sizeof *q);
-    uint8_t *d = ibr__mallocarray(t->ctx, t->n_sw, 1);
+    uint32_t *d = ibr__mallocarray(t->ctx, t->n_sw, sizeof *d);
     unsigned res = 255;
     if (q && d) {
-        memset(d, 255, t->n_sw);
-        uint32_t head = 0, tail = 0;
-        d[a] = 0;
-        q[tail++] = a;
-        while (head < tail && res == 255) {
-            uint32_t s = q[head++];
-            if (d[s] >= 254)
-                break;
-            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
-                uint32_t n = t->adj[e].sw;
-                if (d[n] != 255)
-                    continue;
-                d[n] = (uint8_t)(d[s] + 1);
-                if (n == b) {
-                    res = d[n];
-                    break;
-                }
-                q[tail++] = n;
-            }
-        }
+        ibr__bfs(d, t, &a, 1, q);
+        res = d[b] < 255 ? d[b] : 255;
     }
     ibr__free(t->ctx, q);
     ibr__free(t->ctx, d);
