@@ -23,7 +23,8 @@
 #ifndef IBROUTE_CDG_H
 #define IBROUTE_CDG_H
 
-#include "core/internal.h"
+#include "core/base.h"
+#include "core/topo_int.h"
 
 typedef struct ibr__cdg ibr__cdg;
 

@@ -17,7 +17,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "core/internal.h"
+#include "core/base.h"
+#include "ibroute/formats.h"
 
 /* Validate b (IBR_EINVAL when NULL or inconsistent), adopt ctx when b has no
    context yet, and store b's current size in *mark. */
