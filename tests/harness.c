@@ -92,6 +92,59 @@ ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec)
     return t;
 }
 
+ibr_result *ibr_test_route(ibr_verify_report *rep, const ibr_topo *t, const char *chain,
+                           const ibr_options *o, unsigned checks)
+{
+    ibr_verify_report own = {.version = IBR_VERIFY_REPORT_VERSION};
+    ibr_result *r = NULL;
+    int rc = ibr_route(&r, t, chain, o);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc) {
+        fprintf(stderr, "%s: %s\n", chain, ibr_result_last_error(r));
+        ibr_result_destroy(r);
+        return NULL;
+    }
+    if (!rep)
+        rep = &own;
+    rep->version = IBR_VERIFY_REPORT_VERSION;
+    CU_ASSERT_EQUAL(ibr_verify(rep, t, r), 0);
+    CU_ASSERT_EQUAL(rep->pairs_ok, rep->pairs); /* every end-port pair routed */
+    CU_ASSERT_EQUAL(rep->routes_ok, rep->routes_checked);
+    CU_ASSERT_EQUAL(rep->missing, 0);
+    if (checks & IBR_TEST_DEADLOCK_FREE)
+        CU_ASSERT_EQUAL(rep->deadlock_free, 1);
+    if (checks & IBR_TEST_MINIMAL) {
+        CU_ASSERT_EQUAL(rep->nonminimal, 0);
+        CU_ASSERT(rep->pairs == 0 || rep->max_stretch == 1.0);
+    }
+    if (checks & IBR_TEST_UNRESTRICTED)
+        CU_ASSERT_EQUAL(rep->restricted, 0);
+    if (rep->first_error[0])
+        fprintf(stderr, "%s: %s\n", chain, rep->first_error);
+    return r;
+}
+
+ibr_result *ibr_test_route_oom(long *fails, ibr_test_alloc *st, const ibr_topo *t,
+                               const char *chain, const ibr_options *o)
+{
+    long base = st->live, n;
+    ibr_result *r = NULL;
+    for (n = 0;; n++) {
+        st->fail_at = n;
+        st->calls = 0;
+        r = NULL;
+        int rc = ibr_route(&r, t, chain, o);
+        if (rc == 0)
+            break;
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        ibr_result_destroy(r);
+        CU_ASSERT_EQUAL(st->live, base);
+    }
+    st->fail_at = -1;
+    *fails = n;
+    return r;
+}
+
 char *ibr_test_read_file(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");

@@ -25,6 +25,32 @@ ibr_context *ibr_test_context(ibr_test_alloc *state);
 /* Generate a fabric from a spec and freeze it; aborts the test on error. */
 ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec);
 
+/* What ibr_test_route() asserts besides its fixed checks. */
+enum {
+    IBR_TEST_DEADLOCK_FREE = 1 << 0, /* deadlock_free == 1 */
+    IBR_TEST_MINIMAL = 1 << 1,       /* nonminimal == 0, max_stretch 1 (or no pairs) */
+    IBR_TEST_UNRESTRICTED = 1 << 2,  /* restricted == 0 */
+};
+
+/* Route t with chain and o, then verify the result into *rep (a report of
+   the caller's, or one of its own when rep is NULL; rep->version is set).
+   Asserts that ibr_route() and ibr_verify() return 0, that every end-port
+   pair and every route is delivered (pairs_ok == pairs, routes_ok ==
+   routes_checked, missing == 0), and what checks asks for; prints the
+   library's messages on failure. Returns the result, or NULL when routing
+   failed. */
+ibr_result *ibr_test_route(ibr_verify_report *rep, const ibr_topo *t, const char *chain,
+                           const ibr_options *o, unsigned checks);
+
+/* The allocation-failure loop for ibr_route() (libuv's test-loop-oom):
+   route t with chain and o while the n-th allocation fails, for n = 0, 1,
+   2, ... until the call succeeds, asserting (fatally) IBR_ENOMEM and that
+   nothing leaked (st->live back to its value on entry) after each failure.
+   Returns the successful result with st->fail_at back at -1; *fails gets
+   the number of failed calls. */
+ibr_result *ibr_test_route_oom(long *fails, ibr_test_alloc *st, const ibr_topo *t,
+                               const char *chain, const ibr_options *o);
+
 /* A VL-layered test engine: minhop's tables, destinations split into two
    SLs by the parity of their switch index. mode 0: no SLs; 1: per
    destination SLs; 2: per-pair SLs plus SL2VL tables sending SL s to VL

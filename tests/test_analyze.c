@@ -2,6 +2,7 @@
    independent brute-force oracle on generated ones, agreement with
    ibr_verify(), determinism across thread counts, VLs from SLs and SL2VL
    tables, allocation failure and the JSON and text reports. */
+#define _POSIX_C_SOURCE 200809L /* strdup(): POSIX, not ISO C */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -75,28 +75,14 @@ static int is_ca_lid(const ibr_topo *t, uint16_t lid)
 
 static ibr_result *route_ftree(const ibr_topo *t, const ibr_options *o, int minimal)
 {
-    ibr_result *r = NULL;
-    int rc = ibr_route(&r, t, "ftree,no_fallback", o);
-    CU_ASSERT_EQUAL(rc, 0);
-    if (rc) {
-        fprintf(stderr, "ftree: %s\n", ibr_result_last_error(r));
-        ibr_result_destroy(r);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    ibr_result *r = ibr_test_route(&rep, t, "ftree,no_fallback", o,
+                                   IBR_TEST_DEADLOCK_FREE | (minimal ? IBR_TEST_MINIMAL : 0));
+    if (!r)
         return NULL;
-    }
     CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
     CU_ASSERT(ibr_result_has_hops(r));
-    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
-    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
-    CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
-    CU_ASSERT_EQUAL(rep.missing, 0);
     CU_ASSERT(rep.pairs > 0);
-    if (minimal) {
-        CU_ASSERT_EQUAL(rep.nonminimal, 0);
-        CU_ASSERT(rep.max_stretch <= 1.0);
-    }
-    if (rep.first_error[0])
-        fprintf(stderr, "ftree: %s\n", rep.first_error);
     return r;
 }
 
@@ -1196,26 +1182,14 @@ static void test_oom(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     ibr_topo *t = ibr_test_topo(ctx, "fattree:levels=3,radix=4");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    long base = st.live, n;
+    long n;
     ibr_options o = IBR_OPTIONS_INIT;
     const ibr_param cr = {"ftree.connect_roots", "1"};
     o.params = &cr;
     o.n_params = 1;
-    for (n = 0;; n++) {
-        st.fail_at = n;
-        st.calls = 0;
-        ibr_result *r = NULL;
-        int rc = ibr_route(&r, t, "ftree,no_fallback", &o);
-        if (rc == 0) {
-            st.fail_at = -1;
-            CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
-            ibr_result_destroy(r);
-            break;
-        }
-        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
-        ibr_result_destroy(r);
-        CU_ASSERT_EQUAL(st.live, base);
-    }
+    ibr_result *r = ibr_test_route_oom(&n, &st, t, "ftree,no_fallback", &o);
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
+    ibr_result_destroy(r);
     CU_ASSERT(n > 10);
     st.fail_at = -1;
     ibr_topo_destroy(t);

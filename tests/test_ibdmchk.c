@@ -4,6 +4,7 @@
    a ring or torus has a credit loop, on a tree none, and a VL-layered
    routing is loop-free only when its SLs are taken into account. Skipped
    (exit 77) when ibdmchk is not installed. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp(): POSIX, not ISO C */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -29,26 +29,15 @@ static void test_freeze_route_verify(void)
         CU_ASSERT_EQUAL(st.live, base);
     }
     CU_ASSERT(n > 3);
-    long base_t = st.live;
 
     /* route */
     ibr_options o = IBR_OPTIONS_INIT;
     o.threads = 2;
-    for (n = 0;; n++) {
-        st.fail_at = n;
-        st.calls = 0;
-        ibr_result *r = NULL;
-        int rc = ibr_route(&r, t, "minhop", &o);
-        if (rc == 0) {
-            st.fail_at = -1;
-            ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-            CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
-            ibr_result_destroy(r);
-            break;
-        }
-        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+    {
+        ibr_result *r = ibr_test_route_oom(&n, &st, t, "minhop", &o);
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
         ibr_result_destroy(r);
-        CU_ASSERT_EQUAL(st.live, base_t);
     }
     CU_ASSERT(n > 3);
 

@@ -145,25 +145,7 @@ static long link_loads(const ibr_topo *t, const ibr_result *r, uint64_t *loads)
 static ibr_result *route_ok(const ibr_topo *t, const char *chain, const ibr_options *o,
                             ibr_verify_report *rep)
 {
-    ibr_result *r = NULL;
-    int rc = ibr_route(&r, t, chain, o);
-    CU_ASSERT_EQUAL(rc, 0);
-    if (rc) {
-        fprintf(stderr, "%s: %s\n", chain, ibr_result_last_error(r));
-        ibr_result_destroy(r);
-        return NULL;
-    }
-    rep->version = IBR_VERIFY_REPORT_VERSION;
-    CU_ASSERT_EQUAL(ibr_verify(rep, t, r), 0);
-    CU_ASSERT_EQUAL(rep->pairs_ok, rep->pairs);
-    CU_ASSERT_EQUAL(rep->routes_ok, rep->routes_checked);
-    CU_ASSERT_EQUAL(rep->missing, 0);
-    CU_ASSERT_EQUAL(rep->nonminimal, 0);
-    CU_ASSERT_EQUAL(rep->restricted, 0);
-    CU_ASSERT(rep->pairs == 0 || rep->max_stretch == 1.0);
-    if (rep->first_error[0])
-        fprintf(stderr, "%s: %s\n", chain, rep->first_error);
-    return r;
+    return ibr_test_route(rep, t, chain, o, IBR_TEST_MINIMAL | IBR_TEST_UNRESTRICTED);
 }
 
 /* Layers needed, from the dfsssp-layers.txt artefact (0 if absent). */
@@ -645,24 +627,14 @@ static void test_allocation_failure(void)
         ibr_options o = IBR_OPTIONS_INIT;
         o.threads = 2;
         long n;
-        for (n = 0;; n++) {
-            st.fail_at = n;
-            st.calls = 0;
-            ibr_result *r = NULL;
-            int rc = ibr_route(&r, t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", &o);
-            if (rc == 0) {
-                st.fail_at = -1;
-                ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-                CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
-                if (df)
-                    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
-                ibr_result_destroy(r);
-                break;
-            }
-            CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
-            ibr_result_destroy(r);
-            CU_ASSERT_EQUAL(st.live, base);
-        }
+        ibr_result *r =
+            ibr_test_route_oom(&n, &st, t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", &o);
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        if (df)
+            CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        ibr_result_destroy(r);
+        CU_ASSERT_EQUAL(st.live, base);
         CU_ASSERT(n > 10);
     }
     st.fail_at = -1;

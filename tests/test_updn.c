@@ -117,22 +117,7 @@ static long illegal_routes(const ibr_topo *t, const ibr_result *r, const ranks *
 
 static ibr_result *route_checked(const ibr_topo *t, const char *chain, const ibr_options *o)
 {
-    ibr_result *r = NULL;
-    int rc = ibr_route(&r, t, chain, o);
-    CU_ASSERT_EQUAL(rc, 0);
-    if (rc) {
-        fprintf(stderr, "%s: %s\n", chain, ibr_result_last_error(r));
-        ibr_result_destroy(r);
-        return NULL;
-    }
-    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
-    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
-    CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs); /* every end-port pair routed */
-    CU_ASSERT_EQUAL(rep.missing, 0);
-    if (rep.first_error[0])
-        fprintf(stderr, "%s: %s\n", chain, rep.first_error);
-    return r;
+    return ibr_test_route(NULL, t, chain, o, IBR_TEST_DEADLOCK_FREE);
 }
 
 static void test_updn_trees(void)

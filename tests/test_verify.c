@@ -1,5 +1,6 @@
 /* The verifier on hand-built broken and valid tables, with hand-computed
    statistics. */
+#define _POSIX_C_SOURCE 200809L /* strdup(): POSIX, not ISO C */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>

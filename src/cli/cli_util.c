@@ -2,6 +2,8 @@
  * cli_util.c - context, file, number, GUID-list and JSON helpers of the
  * `ibr` tool.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup(), fileno() and clock_gettime(): POSIX, not ISO C */
+
 #include "cli.h"
 
 #include <ctype.h>

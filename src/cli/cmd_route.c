@@ -4,6 +4,8 @@
  *
  *   ibr route [-R CHAIN] [options] TOPOLOGY [-o DIR]
  */
+#define _POSIX_C_SOURCE 200809L /* strdup(): POSIX, not ISO C */
+
 #include "cli.h"
 
 #include <errno.h>

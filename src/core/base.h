@@ -46,6 +46,13 @@ char *ibr__strdup(ibr_context *ctx, const char *s);
 /* Grow *p (of *cap elements of size sz) so that it holds at least need. */
 int ibr__grow(ibr_context *ctx, void **p, size_t *cap, size_t need, size_t sz);
 
+/* Sort n elements of size bytes at base into ascending order by cmp, which
+   receives arg (qsort_r's job, portably; sort.c). In place, never fails,
+   O(n log n). Not stable: cmp must be a total order (break ties by index
+   or GUID) for the order to be the same on every platform. */
+typedef int (*ibr__cmp_fn)(const void *a, const void *b, void *arg);
+void ibr__sort(void *base, size_t n, size_t size, ibr__cmp_fn cmp, void *arg);
+
 void ibr__log(ibr_context *ctx, int level, const char *fmt, ...) IBR_PRINTF(3, 4);
 /* Format into an error buffer of IBR_ERRMSG_SIZE bytes; returns code. */
 int ibr__err(char *buf, int code, const char *fmt, ...) IBR_PRINTF(3, 4);

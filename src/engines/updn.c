@@ -180,12 +180,20 @@ static int route_dest(void *arg, unsigned worker, size_t ri)
     return 0;
 }
 
+/* Switches by ascending key. Keys are distinct unless the ids map gives
+   two switches of equal rank the same id; the lower index comes first then
+   (as glibc's qsort_r, a stable merge sort, left them), so that the order is
+   total and the same on every platform. */
 static int cmp_key(const void *x, const void *y, void *arg)
 {
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
     if (a == b)
         return 0;
-    return is_up(arg, a, b) ? 1 : -1;
+    if (is_up(arg, a, b))
+        return 1;
+    if (is_up(arg, b, a))
+        return -1;
+    return a < b ? -1 : 1;
 }
 
 typedef struct ud_cands {
@@ -458,7 +466,7 @@ static int route_updown(ibr_run *run, int dnup)
     /* switches by ascending key */
     for (uint32_t s = 0; s < n; s++)
         order[s] = s;
-    qsort_r(order, n, sizeof *order, cmp_key, &j);
+    ibr__sort(order, n, sizeof *order, cmp_key, &j);
     j.order = order;
     j.least = least;
     j.mask = mask;

@@ -2,9 +2,8 @@
  * Engine settings: the values callers give as "engine.setting" = "value"
  * (ibr_options::params), checked against what each engine declares.
  */
+#include <bsd/inttypes.h>
 #include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,17 +40,17 @@ static int parse_bool(int64_t *out, const char *v)
 }
 
 /* A whole signed integer in C's notations (decimal, 0x hex, leading-0
-   octal); no blanks, no trailing text. */
-static int parse_int(int64_t *out, const char *v)
+   octal) within [min, max]; no blanks, no trailing text. libbsd's strtoi()
+   reports a missing number, trailing text and the range in one status. */
+static int parse_int(int64_t *out, const char *v, int64_t min, int64_t max)
 {
     if (!*v || isspace((unsigned char)*v))
         return -1;
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 0);
-    if (errno || *end || end == v)
+    int status;
+    intmax_t x = strtoi(v, NULL, 0, min, max, &status);
+    if (status != 0)
         return -1;
-    *out = x;
+    *out = (int64_t)x;
     return 0;
 }
 
@@ -66,7 +65,7 @@ int ibr__setting_parse(ibr__setting_val *out, const ibr_setting *s, const char *
                             "must be a boolean (1, true, yes, on, 0, false, no or off)");
         break;
     case IBR_SETTING_INT:
-        if (parse_int(&v.i, value) < 0 || v.i < s->min || v.i > s->max)
+        if (parse_int(&v.i, value, s->min, s->max) < 0)
             return ibr__err(msg, IBR_EINVAL, "must be an integer in %" PRId64 "..%" PRId64,
                             s->min, s->max);
         break;

@@ -539,6 +539,14 @@ static int json_double(ibr_buffer *b, ibr_context *ctx, double v)
     return isfinite(v) ? ibr__buf_printf(b, ctx, "%.9g", v) : ibr__buf_puts(b, ctx, "null");
 }
 
+/* The length of the text in a report's char array, which a caller may have
+   filled to the end without a NUL (strnlen() is POSIX, not ISO C). */
+static size_t field_len(const char *s, size_t cap)
+{
+    const char *nul = memchr(s, 0, cap);
+    return nul ? (size_t)(nul - s) : cap;
+}
+
 int ibr_verify_report_write_json(ibr_buffer *out, const ibr_verify_report *rep)
 {
     if (!out || !rep)
@@ -596,13 +604,13 @@ int ibr_verify_report_write_json(ibr_buffer *out, const ibr_verify_report *rep)
                                                        : "null");
     if (!rc)
         rc = ibr__json_string(out, ctx, rep->first_error,
-                              strnlen(rep->first_error, sizeof rep->first_error));
+                              field_len(rep->first_error, sizeof rep->first_error));
     if (!rc)
         rc = ibr__buf_printf(out, ctx, ", \"credit_loop_length\": %u, \"credit_loop\": ",
                              rep->credit_loop_length);
     if (!rc)
         rc = ibr__json_string(out, ctx, rep->credit_loop,
-                              strnlen(rep->credit_loop, sizeof rep->credit_loop));
+                              field_len(rep->credit_loop, sizeof rep->credit_loop));
     if (!rc)
         rc = ibr__buf_putc(out, ctx, '}');
     if (rc < 0)
