@@ -28,7 +28,7 @@ static int lid_home(const ibr_topo *t, uint16_t lid, uint32_t *dsw, unsigned *dp
 {
     uint32_t node;
     unsigned port;
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
 
     if (ibr_topo_lid_owner(&node, &port, t, lid) < 0)
         return 0;
@@ -79,10 +79,10 @@ static int bfs_tree_route(ibr_run *run, void *user)
     queue[tail++] = 0;
     while (head < tail) {
         uint32_t s = queue[head++], node = ibr_topo_switch_node(t, s);
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_topo_node_info(&ni, t, node);
         for (unsigned p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             uint32_t n;
             if (ibr_topo_port_info(&pi, t, node, p) < 0 || pi.remote_node == IBR_NONE ||
                 pi.state != IBR_LINK_ACTIVE)
@@ -134,16 +134,14 @@ done:
 /* Route `t` with `chain`, verify, print one line; 0 when valid. */
 static int route_and_report(ibr_result **r, const ibr_topo *t, const char *chain)
 {
-    ibr_verify_report rep;
+    ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
     int rc;
 
-    memset(&rep, 0, sizeof rep);
-    rep.version = IBR_VERIFY_REPORT_VERSION;
     if ((rc = ibr_route(r, t, chain, NULL)) < 0) {
         fprintf(stderr, "%s: %s\n", chain, *r ? ibr_result_last_error(*r) : ibr_strerror(rc));
         return rc;
     }
-    rc = ibr_verify(&rep, t, *r);
+    rc = ibr_result_verify(&rep, *r);
     printf("%-10s %-10s %-8s %8.2f %14" PRIu64 " %15.2f\n", chain, ibr_result_engine(*r),
            rc == 0 ? "yes" : "NO", rep.avg_hops, rep.max_link_load, rep.mean_link_load);
     return rc;
@@ -159,9 +157,7 @@ int main(void)
     int rc, ok = 1;
 
     /* Engines live on a context; the definition is copied. */
-    ibr_engine def;
-    memset(&def, 0, sizeof def);
-    def.version = IBR_ENGINE_VERSION;
+    ibr_engine def = IBR_ENGINE_INIT;
     def.name = "bfs-tree";
     def.description = "every LID along one BFS spanning tree (valid, deadlock-free, unbalanced)";
     def.caps = IBR_CAP_LMC | IBR_CAP_DEADLOCK_FREE;
@@ -173,9 +169,9 @@ int main(void)
         goto out;
     }
     printf("engines on this context:");
-    for (size_t i = 0; i < ibr_engine_count(ctx); i++) {
+    for (size_t i = 0; i < ibr_context_engine_count(ctx); i++) {
         ibr_engine_info info;
-        if (ibr_engine_get(&info, ctx, i) == 0)
+        if (ibr_context_engine(&info, ctx, i) == 0)
             printf(" %s%s", info.name, info.builtin ? "" : " (user)");
     }
     printf("\n\n");
@@ -207,7 +203,7 @@ int main(void)
     for (size_t i = 0; i < ibr_result_attempt_count(fb); i++) {
         const char *name, *msg;
         int status;
-        ibr_result_attempt(fb, i, &name, &status, &msg);
+        ibr_result_attempt(&name, &status, &msg, fb, i);
         printf("  attempt %zu: %-9s %-13s %s\n", i + 1, name, ibr_status_name(status), msg);
     }
     if (strcmp(ibr_result_engine(fb), "minhop") != 0 || ibr_result_attempt_count(fb) != 2)
