@@ -50,7 +50,7 @@ static int lid_home(const ibr_topo *t, uint16_t lid, uint32_t *dsw, unsigned *dp
 {
     uint32_t node;
     unsigned port;
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
 
     if (ibr_topo_lid_owner(&node, &port, t, lid) < 0)
         return 0;
@@ -111,7 +111,7 @@ static int bfs_tree_route(ibr_run *run, void *user)
     if (tr.nsw == 0)
         return ibr_run_decline(run, "the fabric has no switches");
     /* The setting was checked against its declared range already. */
-    ibr_run_setting_int(run, "root", &root);
+    ibr_run_setting_int(&root, run, "root");
     if ((uint64_t)root >= tr.nsw)
         return ibr_run_decline(run, "the root switch index is beyond the switches");
 
@@ -194,7 +194,7 @@ static int hops_again_route(ibr_run *run, void *user)
 static int route_and_report(ibr_result **r, const ibr_topo *t, const char *chain,
                             const ibr_options *opts)
 {
-    ibr_verify_report rep;
+    ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
     int rc;
 
     memset(&rep, 0, sizeof rep);
@@ -203,7 +203,7 @@ static int route_and_report(ibr_result **r, const ibr_topo *t, const char *chain
         fprintf(stderr, "%s: %s\n", chain, *r ? ibr_result_last_error(*r) : ibr_strerror(rc));
         return rc;
     }
-    rc = ibr_verify(&rep, t, *r);
+    rc = ibr_result_verify(&rep, *r);
     printf("%-10s %-10s %-8s %8.2f %14" PRIu64 " %15.2f\n", chain, ibr_result_engine(*r),
            rc == 0 ? "yes" : "NO", rep.avg_hops, rep.max_link_load, rep.mean_link_load);
     return rc;
@@ -238,9 +238,9 @@ int main(void)
         goto out;
     }
     printf("engines on this context:");
-    for (size_t i = 0; i < ibr_engine_count(ctx); i++) {
+    for (size_t i = 0; i < ibr_context_engine_count(ctx); i++) {
         ibr_engine_info info;
-        if (ibr_engine_get(&info, ctx, i) == 0)
+        if (ibr_context_engine(&info, ctx, i) == 0)
             printf(" %s%s", info.name, info.builtin ? "" : " (user)");
     }
     printf("\n\n");
@@ -277,7 +277,7 @@ int main(void)
             ok = 0;
         for (size_t i = 0; spine && i < ibr_result_setting_count(spine); i++) {
             const char *name, *value;
-            ibr_result_setting(spine, i, &name, &value);
+            ibr_result_setting(&name, &value, spine, i);
             printf("  routed with %s = %s\n", name, value);
         }
         ibr_result_destroy(spine);
@@ -304,7 +304,7 @@ int main(void)
     for (size_t i = 0; i < ibr_result_attempt_count(fb); i++) {
         const char *name, *msg;
         int status;
-        ibr_result_attempt(fb, i, &name, &status, &msg);
+        ibr_result_attempt(&name, &status, &msg, fb, i);
         printf("  attempt %zu: %-9s %-13s %s\n", i + 1, name, ibr_status_name(status), msg);
     }
     if (strcmp(ibr_result_engine(fb), "minhop") != 0 || ibr_result_attempt_count(fb) != 2)

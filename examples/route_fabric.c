@@ -50,8 +50,8 @@ int main(void)
         goto out;
     printf("routed by %s\n", ibr_result_engine(r));
 
-    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    rc = ibr_verify(&rep, t, r);
+    ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
+    rc = ibr_result_verify(&rep, r);
     printf("verify: %s, %" PRIu64 "/%" PRIu64 " host pairs routed, avg %.2f hops, "
            "max link load %" PRIu64 "\n",
            rc == 0 ? "valid" : "INVALID", rep.pairs_ok, rep.pairs, rep.avg_hops,

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     ibr_result *r = NULL;
     ibr_buffer dump = IBR_BUFFER_INIT;
     ibr_options opts = IBR_OPTIONS_INIT;
-    ibr_verify_report rep = {0};
+    ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
     size_t len = 0;
     char *text;
     int rc, io_error = 0;
@@ -98,8 +98,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "routed by %s\n", ibr_result_engine(r));
 
     /* Check every (switch, LID) route and measure the routing. */
-    rep.version = IBR_VERIFY_REPORT_VERSION;
-    rc = ibr_verify(&rep, t, r);
+    rc = ibr_result_verify(&rep, r);
     fprintf(stderr,
             "verify: %s; %" PRIu64 "/%" PRIu64 " host pairs routed, avg %.2f hops, "
             "max link load %" PRIu64 "\n",
@@ -112,7 +111,7 @@ int main(int argc, char **argv)
     }
 
     /* The writer appends to a buffer we own and release. */
-    if ((rc = ibr_write_lfts_dump(&dump, t, r)) < 0)
+    if ((rc = ibr_result_write_lfts_dump(&dump, r)) < 0)
         goto out;
     if (fwrite(dump.data, 1, dump.size, stdout) != dump.size || fflush(stdout) != 0) {
         perror("stdout");

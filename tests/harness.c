@@ -107,7 +107,7 @@ ibr_result *ibr_test_route(ibr_verify_report *rep, const ibr_topo *t, const char
     if (!rep)
         rep = &own;
     rep->version = IBR_VERIFY_REPORT_VERSION;
-    CU_ASSERT_EQUAL(ibr_verify(rep, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(rep, r), 0);
     CU_ASSERT_EQUAL(rep->pairs_ok, rep->pairs); /* every end-port pair routed */
     CU_ASSERT_EQUAL(rep->routes_ok, rep->routes_checked);
     CU_ASSERT_EQUAL(rep->missing, 0);
@@ -192,7 +192,7 @@ int ibr_test_layered_route(ibr_run *run, void *user)
         unsigned port;
         if (ibr_topo_lid_owner(&node, &port, t, (uint16_t)d) < 0)
             continue;
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         ibr_topo_port_info(&pi, t, node, port);
         uint32_t sw = ibr_topo_node_switch(t, node);
         if (sw == IBR_NONE)
@@ -211,7 +211,7 @@ int ibr_test_layered_route(ibr_run *run, void *user)
         for (unsigned i = 0; i < 16; i++)
             map[i] = (uint8_t)(i < 2 ? i + cfg->vl_offset : 15);
         for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
             for (unsigned a = 0; a <= ni.nports; a++)
                 for (unsigned b = 0; b <= ni.nports; b++)

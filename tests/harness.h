@@ -34,7 +34,7 @@ enum {
 
 /* Route t with chain and o, then verify the result into *rep (a report of
    the caller's, or one of its own when rep is NULL; rep->version is set).
-   Asserts that ibr_route() and ibr_verify() return 0, that every end-port
+   Asserts that ibr_route() and ibr_result_verify() return 0, that every end-port
    pair and every route is delivered (pairs_ok == pairs, routes_ok ==
    routes_checked, missing == 0), and what checks asks for; prints the
    library's messages on failure. Returns the result, or NULL when routing

@@ -119,7 +119,7 @@ static void check_witness(const ibr_topo *t, const ibr_channel *c, size_t n)
 {
     CU_ASSERT(n >= 2);
     for (size_t i = 0; i < n; i++) {
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         CU_ASSERT_EQUAL_FATAL(ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, c[i].sw),
                                                  c[i].port), 0);
         CU_ASSERT_EQUAL(ibr_topo_node_switch(t, pi.remote_node), c[(i + 1) % n].sw);
@@ -137,16 +137,16 @@ static void test_minhop_loops(void)
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0); /* valid, yet ... */
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0); /* valid, yet ... */
         CU_ASSERT_EQUAL(rep.deadlock_free, 0);
         CU_ASSERT(rep.credit_loop_length >= 2);
         CU_ASSERT_PTR_NOT_NULL(strstr(rep.credit_loop, "VL 0"));
         ibr_channel c[256];
         size_t n = 0;
-        CU_ASSERT_EQUAL(ibr_find_credit_loop(c, 256, &n, t, r), IBR_EDEADLOCK);
+        CU_ASSERT_EQUAL(ibr_result_find_credit_loop(c, 256, &n, r), IBR_EDEADLOCK);
         CU_ASSERT_EQUAL(n, rep.credit_loop_length);
         check_witness(t, c, n);
-        CU_ASSERT_EQUAL(ibr_find_credit_loop(NULL, 0, &n, t, r), IBR_EDEADLOCK);
+        CU_ASSERT_EQUAL(ibr_result_find_credit_loop(NULL, 0, &n, r), IBR_EDEADLOCK);
         ibr_result_destroy(r);
         ibr_topo_destroy(t);
     }
@@ -159,11 +159,11 @@ static void test_minhop_loops(void)
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         CU_ASSERT_EQUAL(rep.deadlock_free, 1);
         CU_ASSERT_STRING_EQUAL(rep.credit_loop, "");
         size_t n = 7;
-        CU_ASSERT_EQUAL(ibr_find_credit_loop(NULL, 0, &n, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_find_credit_loop(NULL, 0, &n, r), 0);
         CU_ASSERT_EQUAL(n, 0);
         ibr_result_destroy(r);
         ibr_topo_destroy(t);
@@ -186,7 +186,7 @@ static void test_layered(void)
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "layered,no_fallback", NULL), 0);
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         CU_ASSERT_EQUAL(rep.deadlock_free, mode != 0);
         if (mode == 2)
             CU_ASSERT_PTR_NULL(strstr(rep.credit_loop, "VL 0")); /* nothing on VL 0/1 */
@@ -205,7 +205,7 @@ static void test_layered(void)
         ibr_trace_hop hops[16];
         size_t n = 0;
         unsigned sl = 99;
-        CU_ASSERT_EQUAL(ibr_trace(hops, 16, &n, &sl, t, r, src, dst), 0);
+        CU_ASSERT_EQUAL(ibr_result_trace(hops, 16, &n, &sl, r, src, dst), 0);
         CU_ASSERT(n >= 2);
         CU_ASSERT(hops[0].in_port != 0);
         if (mode == 2)
@@ -213,13 +213,13 @@ static void test_layered(void)
         if (mode == 0)
             CU_ASSERT_EQUAL(sl, 0);
         for (size_t i = 0; i + 1 < n; i++) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, hops[i].sw), hops[i].out_port);
             CU_ASSERT_EQUAL(ibr_topo_node_switch(t, pi.remote_node), hops[i + 1].sw);
             CU_ASSERT_EQUAL(pi.remote_port, hops[i + 1].in_port);
         }
-        CU_ASSERT_EQUAL(ibr_trace(hops, 1, &n, NULL, t, r, src, dst), IBR_ERANGE);
-        CU_ASSERT_EQUAL(ibr_trace(hops, 16, &n, NULL, t, r, src, 999), IBR_ENOTFOUND);
+        CU_ASSERT_EQUAL(ibr_result_trace(hops, 1, &n, NULL, r, src, dst), IBR_ERANGE);
+        CU_ASSERT_EQUAL(ibr_result_trace(hops, 16, &n, NULL, r, src, 999), IBR_ENOTFOUND);
         ibr_result_destroy(r);
     }
     ibr_topo_destroy(t);

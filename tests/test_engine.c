@@ -81,7 +81,7 @@ static const char *setting_of(const ibr_result *r, const char *name)
 {
     for (size_t i = 0; i < ibr_result_setting_count(r); i++) {
         const char *n, *v;
-        if (ibr_result_setting(r, i, &n, &v) == 0 && !strcmp(n, name))
+        if (ibr_result_setting(&n, &v, r, i) == 0 && !strcmp(n, name))
             return v;
     }
     return NULL;
@@ -138,8 +138,8 @@ static void test_params_recorded(void)
     CU_ASSERT_EQUAL(ibr_result_setting_count(r), 2);
     CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.max_reverse_hops"), "0");
     CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.connect_roots"), "0");
-    CU_ASSERT_EQUAL(ibr_result_setting(r, 2, NULL, NULL), IBR_ENOTFOUND);
-    CU_ASSERT_EQUAL(ibr_result_setting(NULL, 0, NULL, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_result_setting(NULL, NULL, r, 2), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(ibr_result_setting(NULL, NULL, NULL, 0), IBR_EINVAL);
     ibr_result_destroy(r);
 
     /* the last value of a name counts; values are normalised; settings of
@@ -160,11 +160,11 @@ static void test_params_recorded(void)
     ibr_verify_report a = {.version = IBR_VERIFY_REPORT_VERSION};
     ibr_verify_report b = {.version = IBR_VERIFY_REPORT_VERSION};
     CU_ASSERT_EQUAL_FATAL(route_params(&r, t, "updn,no_fallback", NULL, 0), 0);
-    CU_ASSERT_EQUAL(ibr_verify(&a, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&a, r), 0);
     CU_ASSERT_STRING_EQUAL(setting_of(r, "updn.connect_roots"), "0");
     ibr_result_destroy(r);
     CU_ASSERT_EQUAL_FATAL(route_params(&r, t, "updn,no_fallback", &p[3], 1), 0);
-    CU_ASSERT_EQUAL(ibr_verify(&b, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&b, r), 0);
     CU_ASSERT_STRING_EQUAL(setting_of(r, "updn.connect_roots"), "1");
     CU_ASSERT(a.restricted > 0);
     CU_ASSERT_EQUAL(b.restricted, 0);
@@ -183,12 +183,12 @@ typedef struct {
 static int settings_engine(ibr_run *run, void *user)
 {
     seen_settings *s = user;
-    ibr_run_setting_int(run, "level", &s->level);
-    ibr_run_setting_int(run, "flag", &s->flag);
-    s->text = ibr_run_setting_str(run, "text", &s->len);
+    ibr_run_setting_int(&s->level, run, "level");
+    ibr_run_setting_int(&s->flag, run, "flag");
+    ibr_run_setting_str(&s->text, &s->len, run, "text");
     int64_t x;
-    s->missing = ibr_run_setting_int(run, "nope", &x);
-    s->wrong_type = ibr_run_setting_int(run, "text", &x);
+    s->missing = ibr_run_setting_int(&x, run, "nope");
+    s->wrong_type = ibr_run_setting_int(&x, run, "text");
     return ibr_run_decline(run, "only looked at its settings");
 }
 
@@ -235,7 +235,8 @@ static void test_user_engine_settings(void)
     e.settings = demo_settings;
     e.n_settings = 3;
     CU_ASSERT_EQUAL(ibr_context_register_engine(ctx, &e), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_engine_count(ctx), ibr_engine_count(NULL)); /* nothing registered */
+    /* nothing registered */
+    CU_ASSERT_EQUAL(ibr_context_engine_count(ctx), ibr_context_engine_count(NULL));
 
     /* the definition is copied: the caller's arrays may go away */
     ibr_setting copy[3];
@@ -245,12 +246,12 @@ static void test_user_engine_settings(void)
     CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
     memset(copy, 0, sizeof copy);
     ibr_engine_info info;
-    CU_ASSERT_EQUAL_FATAL(ibr_engine_find(&info, ctx, "demo"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_context_find_engine(&info, ctx, "demo"), 0);
     CU_ASSERT_EQUAL_FATAL(info.n_settings, 3);
     CU_ASSERT_STRING_EQUAL(info.settings[2].name, "text");
     CU_ASSERT_STRING_EQUAL(info.settings[2].def_str, "default text");
     CU_ASSERT_STRING_EQUAL(info.settings[0].help, "a level");
-    CU_ASSERT_EQUAL(ibr_engine_find(&info, NULL, "minhop"), 0);
+    CU_ASSERT_EQUAL(ibr_context_find_engine(&info, NULL, "minhop"), 0);
     CU_ASSERT_EQUAL(info.n_settings, 0);
     CU_ASSERT_PTR_NULL(info.settings);
 
@@ -288,8 +289,10 @@ static void test_user_engine_settings(void)
     ibr_result_destroy(r);
     /* accessors outside an engine */
     int64_t x;
-    CU_ASSERT_EQUAL(ibr_run_setting_int(NULL, "level", &x), IBR_EINVAL);
-    CU_ASSERT_PTR_NULL(ibr_run_setting_str(NULL, "text", NULL));
+    CU_ASSERT_EQUAL(ibr_run_setting_int(&x, NULL, "level"), IBR_EINVAL);
+    const char *text = NULL;
+    CU_ASSERT_EQUAL(ibr_run_setting_str(&text, NULL, NULL, "text"), IBR_EINVAL);
+    CU_ASSERT_PTR_NULL(text);
 
     ibr_topo_destroy(t);
     ibr_fabric_destroy(f);
@@ -320,10 +323,10 @@ static void test_switch_links(void)
         for (uint32_t s = 0; s < nsw; s++) {
             CU_ASSERT_EQUAL(off[s], e);
             uint32_t node = ibr_topo_switch_node(t, s);
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_topo_node_info(&ni, t, node);
             for (unsigned p = 1; p <= ni.nports; p++) {
-                ibr_port_info pi;
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
                 if (ibr_topo_port_info(&pi, t, node, p) < 0 || pi.remote_node == IBR_NONE ||
                     pi.state != IBR_LINK_ACTIVE || pi.remote_node == node)
                     continue;
@@ -596,7 +599,7 @@ static void test_sl_rows(void)
     CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
     const char *name, *msg;
     int status;
-    CU_ASSERT_EQUAL(ibr_result_attempt(r, 0, &name, &status, &msg), 0);
+    CU_ASSERT_EQUAL(ibr_result_attempt(&name, &status, &msg, r, 0), 0);
     CU_ASSERT_EQUAL(status, IBR_EINTERNAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "SL above 15"));
     CU_ASSERT_EQUAL(ibr_result_sl_mode(r), IBR_SL_NONE);
@@ -655,7 +658,7 @@ static void test_credit_loop_check(void)
         /* the same verdict as for the finished result */
         ibr_channel ch[64];
         size_t len = 0;
-        CU_ASSERT_EQUAL(ibr_find_credit_loop(ch, 64, &len, t, r), c[k].rc);
+        CU_ASSERT_EQUAL(ibr_result_find_credit_loop(ch, 64, &len, r), c[k].rc);
         CU_ASSERT_EQUAL(st.len, len);
         if (len) {
             CU_ASSERT_EQUAL(st.ch[0].sw, ch[0].sw);

@@ -35,10 +35,13 @@ static void take(snap *s, const ibr_fabric *f)
     memset(s, 0, sizeof *s);
     s->n = ibr_fabric_node_count(f);
     for (uint32_t i = 0; i < s->n && i < 8; i++) {
+        s->ni[i].version = IBR_NODE_INFO_VERSION;
         ibr_fabric_node_info(&s->ni[i], f, i);
         s->ni[i].desc = NULL;
-        for (unsigned p = 0; p <= s->ni[i].nports && p < 10; p++)
+        for (unsigned p = 0; p <= s->ni[i].nports && p < 10; p++) {
+            s->pi[i][p].version = IBR_PORT_INFO_VERSION;
             ibr_fabric_port_info(&s->pi[i][p], f, i, p);
+        }
     }
 }
 
@@ -53,7 +56,7 @@ static void test_build(void)
 {
     ibr_fabric *f = small_fabric();
     CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 3);
-    ibr_node_info ni;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
     CU_ASSERT_EQUAL(ibr_fabric_node_info(&ni, f, 2), 0);
     CU_ASSERT_EQUAL(ni.type, IBR_NODE_CA);
     CU_ASSERT_EQUAL(ni.nports, 2);
@@ -61,7 +64,7 @@ static void test_build(void)
     CU_ASSERT_EQUAL(ni.sysimg_guid, CA(0));
     CU_ASSERT_EQUAL(ni.port0_guid, CA(0) + 1);
     CU_ASSERT_STRING_EQUAL(ni.desc, "h0");
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     CU_ASSERT_EQUAL(ibr_fabric_port_info(&pi, f, 2, 1), 0);
     CU_ASSERT_EQUAL(pi.remote_node, 0);
     CU_ASSERT_EQUAL(pi.remote_port, 2);
@@ -161,7 +164,7 @@ static void test_errors(void)
 static void test_link_state(void)
 {
     ibr_fabric *f = small_fabric();
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 1, 1, IBR_LINK_DOWN), 0);
     CU_ASSERT_EQUAL(ibr_fabric_port_info(&pi, f, 0, 1), 0);
     CU_ASSERT_EQUAL(pi.state, IBR_LINK_DOWN);

@@ -86,7 +86,7 @@ static int same_fabric(const ibr_fabric *a, const ibr_fabric *b)
         return 0;
     }
     for (uint32_t i = 0; i < ibr_fabric_node_count(a); i++) {
-        ibr_node_info x, y;
+        ibr_node_info x = IBR_NODE_INFO_INIT, y = IBR_NODE_INFO_INIT;
         ibr_fabric_node_info(&x, a, i);
         uint32_t j = node_by_guid(b, x.node_guid);
         if (j == IBR_NONE || ibr_fabric_node_info(&y, b, j) < 0) {
@@ -101,13 +101,13 @@ static int same_fabric(const ibr_fabric *a, const ibr_fabric *b)
             return 0;
         }
         for (unsigned p = 0; p <= x.nports; p++) {
-            ibr_port_info pa, pb;
+            ibr_port_info pa = IBR_PORT_INFO_INIT, pb = IBR_PORT_INFO_INIT;
             ibr_fabric_port_info(&pa, a, i, p);
             ibr_fabric_port_info(&pb, b, j, p);
             int ok = pa.guid == pb.guid && pa.lid == pb.lid && pa.lmc == pb.lmc &&
                      (pa.remote_node == IBR_NONE) == (pb.remote_node == IBR_NONE);
             if (ok && pa.remote_node != IBR_NONE) {
-                ibr_node_info ra, rb;
+                ibr_node_info ra = IBR_NODE_INFO_INIT, rb = IBR_NODE_INFO_INIT;
                 ibr_fabric_node_info(&ra, a, pa.remote_node);
                 ibr_fabric_node_info(&rb, b, pb.remote_node);
                 ok = ra.node_guid == rb.node_guid && pa.remote_port == pb.remote_port &&
@@ -226,11 +226,11 @@ static void test_ibsim_examples(void)
         CU_ASSERT_EQUAL(ibr_fabric_node_count(f), ex[k].nodes);
         unsigned sw = 0, ends = 0;
         for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_fabric_node_info(&ni, f, i);
             sw += ni.type == IBR_NODE_SWITCH;
             for (unsigned p = 1; p <= ni.nports; p++) {
-                ibr_port_info pi;
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
                 ibr_fabric_port_info(&pi, f, i, p);
                 ends += pi.remote_node != IBR_NONE;
             }
@@ -247,13 +247,13 @@ static void test_ibsim_examples(void)
     uint32_t s1 = node_by_guid(f, 0x200000), s2 = node_by_guid(f, 0x200001);
     uint32_t h1 = node_by_guid(f, 0x100000), h2 = node_by_guid(f, 0x100003);
     CU_ASSERT(s1 != IBR_NONE && s2 != IBR_NONE && h1 != IBR_NONE && h2 != IBR_NONE);
-    ibr_node_info ni;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
     ibr_fabric_node_info(&ni, f, s1);
     CU_ASSERT_STRING_EQUAL(ni.desc, "Switch1");
     CU_ASSERT_EQUAL(ni.nports, 8);
     ibr_fabric_node_info(&ni, f, h2);
     CU_ASSERT_STRING_EQUAL(ni.desc, "Hca2");
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     ibr_fabric_port_info(&pi, f, h2, 2); /* "[2] "Switch1"[2]" */
     CU_ASSERT_EQUAL(pi.remote_node, s1);
     CU_ASSERT_EQUAL(pi.remote_port, 2);
@@ -282,8 +282,8 @@ static void test_chassis_dump(void)
     CU_ASSERT_FATAL(spine != IBR_NONE && line != IBR_NONE && leaf != IBR_NONE &&
                     cx3 != IBR_NONE && b101 != IBR_NONE && io != IBR_NONE &&
                     peer != IBR_NONE && rt != IBR_NONE);
-    ibr_node_info ni;
-    ibr_port_info pi;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     ibr_fabric_node_info(&ni, f, spine);
     CU_ASSERT_EQUAL(ni.type, IBR_NODE_SWITCH);
     CU_ASSERT_EQUAL(ni.nports, 24);
@@ -372,13 +372,13 @@ static void roundtrip(ibr_fabric *f)
     ibr_topo *t = freeze(f);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     ibr_buffer b1 = IBR_BUFFER_INIT, b2 = IBR_BUFFER_INIT;
-    CU_ASSERT_EQUAL_FATAL(ibr_write_ibnetdiscover(&b1, t), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_topo_write_ibnetdiscover(&b1, t), 0);
     CU_ASSERT_EQUAL(strlen(b1.data), b1.size);
     ibr_fabric *g = parse_text(NULL, b1.data, b1.size);
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     CU_ASSERT(same_fabric(f, g));
     ibr_topo *u = freeze(g);
-    CU_ASSERT_EQUAL_FATAL(ibr_write_ibnetdiscover(&b2, u), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_topo_write_ibnetdiscover(&b2, u), 0);
     CU_ASSERT(same_text("rewrite", b2.data, b2.size, b1.data, b1.size));
     ibr_buffer_dispose(&b1);
     ibr_buffer_dispose(&b2);
@@ -434,7 +434,8 @@ static void test_link_attributes(void)
         uint32_t ca;
         CU_ASSERT_EQUAL_FATAL(
             ibr_fabric_add_node(&ca, f, IBR_NODE_CA, 0x7000 + 0x10 * i, 2, "host"), 0);
-        ibr_link_attr a = {widths[i % 5], speeds[i], i == 4 ? IBR_LINK_DOWN : IBR_LINK_ACTIVE};
+        ibr_link_attr a = {IBR_LINK_ATTR_VERSION, widths[i % 5], speeds[i],
+                           i == 4 ? IBR_LINK_DOWN : IBR_LINK_ACTIVE};
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, sw, 1 + i, ca, 1, &a), 0);
     }
     roundtrip(f);
@@ -551,10 +552,10 @@ static void lids_of(const ibr_fabric *f, uint16_t *lid, uint8_t *lmc, size_t cap
     memset(lid, 0, cap * sizeof *lid);
     memset(lmc, 0, cap);
     for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_fabric_node_info(&ni, f, i);
         for (unsigned p = 0; p <= ni.nports && k < cap; p++, k++) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_fabric_port_info(&pi, f, i, p);
             lid[k] = pi.lid;
             lmc[k] = pi.lmc;
@@ -572,7 +573,7 @@ static void test_guid2lid(void)
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(g, 0, IBR_LIDS_REASSIGN), 0);
     ibr_topo *t = freeze(f);
     ibr_buffer b = IBR_BUFFER_INIT;
-    CU_ASSERT_EQUAL_FATAL(ibr_write_guid2lid(&b, t), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_topo_write_guid2lid(&b, t), 0);
     /* first entry: the first switch, LMC 0 */
     CU_ASSERT_EQUAL(strncmp(b.data, "0x", 2), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "\n\n"));
@@ -619,7 +620,7 @@ static void test_guid2lid(void)
     const char *clash = "0x0002c90201000000 0x0002 0x0002\n";
     CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(g, clash, strlen(clash)), IBR_EEXIST);
     /* moving a LID between two listed ports is fine: all checked first */
-    ibr_port_info a, c;
+    ibr_port_info a = IBR_PORT_INFO_INIT, c = IBR_PORT_INFO_INIT;
     uint32_t s0 = node_by_guid(g, 0x0002c90201000000), s1 = node_by_guid(g, 0x0002c90201000001);
     ibr_fabric_port_info(&a, g, s0, 0);
     ibr_fabric_port_info(&c, g, s1, 0);
@@ -627,7 +628,7 @@ static void test_guid2lid(void)
     snprintf(swap, sizeof swap, "0x0002c90201000000 %u %u\n0x0002c90201000001 %u %u\n",
              (unsigned)c.lid, (unsigned)c.lid, (unsigned)a.lid, (unsigned)a.lid);
     CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(g, swap, strlen(swap)), 0);
-    ibr_port_info a2;
+    ibr_port_info a2 = IBR_PORT_INFO_INIT;
     ibr_fabric_port_info(&a2, g, s0, 0);
     CU_ASSERT_EQUAL(a2.lid, c.lid);
     CU_ASSERT_STRING_EQUAL(ibr_fabric_last_error(g), "");
@@ -657,11 +658,11 @@ static void golden(const char *dir, int check_lst)
     CU_ASSERT_FALSE(ibr_result_has_hops(r));
 
     ibr_buffer b = IBR_BUFFER_INIT;
-    CU_ASSERT_EQUAL(ibr_write_lfts_dump(&b, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_write_lfts_dump(&b, r), 0);
     CU_ASSERT(same_as_file(&b, p));
     ibr_buffer_dispose(&b);
 
-    CU_ASSERT_EQUAL(ibr_write_fdbs(&b, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_write_fdbs(&b, r), 0);
     snprintf(p, sizeof p, "%s/opensm.fdbs", dir);
     CU_ASSERT(same_as_file(&b, p));
     ibr_buffer_dispose(&b);
@@ -674,14 +675,14 @@ static void golden(const char *dir, int check_lst)
         CU_ASSERT_PTR_NOT_NULL_FATAL(want);
         replace_all(want, &len, "Rev:000000A1", "Rev:00000000");
         replace_all(want, &len, "-SM Ports", " Ports");
-        CU_ASSERT_EQUAL(ibr_write_subnet_lst(&b, t), 0);
+        CU_ASSERT_EQUAL(ibr_topo_write_subnet_lst(&b, t), 0);
         CU_ASSERT(same_text(p, b.data, b.size, want, len));
         free(want);
         ibr_buffer_dispose(&b);
     }
 
     /* the guid2lid we write has the same entries */
-    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, t), 0);
+    CU_ASSERT_EQUAL(ibr_topo_write_guid2lid(&b, t), 0);
     ibr_fabric *g = parse_file(NULL, (snprintf(p, sizeof p, "%s/topo.net", dir), p));
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(g, b.data, b.size), 0);
@@ -724,7 +725,7 @@ static void test_golden_lmc(void)
         CU_ASSERT_EQUAL(l1[i], IBR_NO_ROUTE);
 
     ibr_buffer b = IBR_BUFFER_INIT;
-    CU_ASSERT_EQUAL(ibr_write_dump_lfts(&b, t, osm), 0);
+    CU_ASSERT_EQUAL(ibr_result_write_dump_lfts(&b, osm), 0);
     size_t len;
     char *want = data("osm-lmc2/ibroute1.out", &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(want);
@@ -775,11 +776,11 @@ static void test_lfts_roundtrip(void)
             ibr_topo *t = freeze(f);
             ibr_result *r = NULL;
             CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
-            int (*writers[])(ibr_buffer *, const ibr_topo *, const ibr_result *) = {
-                ibr_write_lfts_dump, ibr_write_dump_lfts};
+            int (*writers[])(ibr_buffer *, const ibr_result *) = {ibr_result_write_lfts_dump,
+                                                                  ibr_result_write_dump_lfts};
             for (int w = 0; w < 2; w++) {
                 ibr_buffer b = IBR_BUFFER_INIT;
-                CU_ASSERT_EQUAL_FATAL(writers[w](&b, t, r), 0);
+                CU_ASSERT_EQUAL_FATAL(writers[w](&b, r), 0);
                 ibr_result *back = NULL;
                 CU_ASSERT_EQUAL(ibr_result_parse_lfts(&back, t, b.data, b.size), 0);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(back);
@@ -788,7 +789,7 @@ static void test_lfts_roundtrip(void)
                 CU_ASSERT_EQUAL(ibr_result_attempt_count(back), 1);
                 /* same input, same bytes */
                 ibr_buffer b2 = IBR_BUFFER_INIT;
-                CU_ASSERT_EQUAL(writers[w](&b2, t, back), 0);
+                CU_ASSERT_EQUAL(writers[w](&b2, back), 0);
                 CU_ASSERT(same_text("rewrite", b2.data, b2.size, b.data, b.size));
                 ibr_buffer_dispose(&b2);
                 ibr_result_destroy(back);
@@ -796,7 +797,7 @@ static void test_lfts_roundtrip(void)
             }
             /* fdbs with the engine's hop matrix: minhop routes are optimal */
             ibr_buffer b = IBR_BUFFER_INIT;
-            CU_ASSERT_EQUAL(ibr_write_fdbs(&b, t, r), 0);
+            CU_ASSERT_EQUAL(ibr_result_write_fdbs(&b, r), 0);
             CU_ASSERT_PTR_NULL(strstr(b.data, "No "));
             CU_ASSERT_PTR_NULL(strstr(b.data, "HOPS UNKNOWN"));
             CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "dump_ucast_routes: Switch 0x"));
@@ -816,7 +817,7 @@ static void test_lfts_remap(void)
     ibr_fabric *f = parse_file(NULL, "osm-fattree/topo.net");
     CU_ASSERT_EQUAL_FATAL(apply_guid2lid(f, "osm-fattree/guid2lid"), 0);
     ibr_topo *t = freeze(f);
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     uint32_t h = node_by_guid(f, 0x0002c90301000000);
     CU_ASSERT_FATAL(h != IBR_NONE);
     ibr_fabric_port_info(&pi, f, h, 1);
@@ -873,7 +874,7 @@ static void test_lfts_errors(void)
         CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "");
         /* writers refuse a failed result */
         ibr_buffer b = IBR_BUFFER_INIT;
-        CU_ASSERT_EQUAL(ibr_write_lfts_dump(&b, t, r), IBR_EINVAL);
+        CU_ASSERT_EQUAL(ibr_result_write_lfts_dump(&b, r), IBR_EINVAL);
         CU_ASSERT_EQUAL(b.size, 0);
         ibr_result_destroy(r);
     }
@@ -906,20 +907,23 @@ static void test_writer_args(void)
     ibr_result *r = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
     ibr_buffer b = IBR_BUFFER_INIT;
-    CU_ASSERT_EQUAL(ibr_write_ibnetdiscover(NULL, t), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_write_ibnetdiscover(&b, NULL), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, NULL), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_write_subnet_lst(NULL, t), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_write_lfts_dump(&b, t, NULL), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_write_dump_lfts(&b, NULL, r), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_write_fdbs(&b, u, r), IBR_EINVAL); /* result of another topology */
+    CU_ASSERT_EQUAL(ibr_topo_write_ibnetdiscover(NULL, t), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_topo_write_ibnetdiscover(&b, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_topo_write_guid2lid(&b, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_topo_write_subnet_lst(NULL, t), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_result_write_lfts_dump(&b, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_result_write_dump_lfts(NULL, r), IBR_EINVAL);
+    ibr_result *failed = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&failed, u, "no-such-engine", NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_result_write_fdbs(&b, failed), IBR_EINVAL); /* a failed result */
+    ibr_result_destroy(failed);
     CU_ASSERT_PTR_NULL(b.data);
 
     /* writers append */
-    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, t), 0);
+    CU_ASSERT_EQUAL(ibr_topo_write_guid2lid(&b, t), 0);
     size_t n1 = b.size;
     CU_ASSERT(n1 > 0);
-    CU_ASSERT_EQUAL(ibr_write_guid2lid(&b, t), 0);
+    CU_ASSERT_EQUAL(ibr_topo_write_guid2lid(&b, t), 0);
     CU_ASSERT_EQUAL(b.size, 2 * n1);
     CU_ASSERT(memcmp(b.data, b.data + n1, n1) == 0);
     CU_ASSERT_EQUAL(b.data[b.size], 0);
@@ -933,7 +937,7 @@ static void test_writer_args(void)
 
     /* an inconsistent buffer is refused */
     ibr_buffer bad = {NULL, 5, 0, NULL};
-    CU_ASSERT_EQUAL(ibr_write_guid2lid(&bad, t), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_topo_write_guid2lid(&bad, t), IBR_EINVAL);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     ibr_topo_destroy(u);
@@ -1127,19 +1131,19 @@ static void test_alloc_failure(void)
     for (int w = 0; w < 6; w++) {
         ibr_buffer b = IBR_BUFFER_INIT;
         /* something already in the buffer must survive a failure */
-        CU_ASSERT_EQUAL_FATAL(ibr_write_guid2lid(&b, t), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_write_guid2lid(&b, t), 0);
         size_t before = b.size;
         for (n = 0;; n++) {
             st.calls = 0;
             st.fail_at = n;
             int rc = 0;
             switch (w) {
-            case 0: rc = ibr_write_ibnetdiscover(&b, t); break;
-            case 1: rc = ibr_write_guid2lid(&b, t); break;
-            case 2: rc = ibr_write_lfts_dump(&b, t, r); break;
-            case 3: rc = ibr_write_dump_lfts(&b, t, r); break;
-            case 4: rc = ibr_write_subnet_lst(&b, t); break;
-            default: rc = ibr_write_fdbs(&b, t, r); break;
+            case 0: rc = ibr_topo_write_ibnetdiscover(&b, t); break;
+            case 1: rc = ibr_topo_write_guid2lid(&b, t); break;
+            case 2: rc = ibr_result_write_lfts_dump(&b, r); break;
+            case 3: rc = ibr_result_write_dump_lfts(&b, r); break;
+            case 4: rc = ibr_topo_write_subnet_lst(&b, t); break;
+            default: rc = ibr_result_write_fdbs(&b, r); break;
             }
             st.fail_at = -1;
             if (rc == 0)

@@ -1,7 +1,7 @@
 /* ftree: the fat-tree engine's promises, checked independently of it.
    Levels come from the generators' switch descriptions ("L<level>-S<n>"),
    routes are walked through the LFTs here, and shift patterns are counted
-   both by ibr_analyze() and by a walker of our own over the engine's
+   both by ibr_result_analyze() and by a walker of our own over the engine's
    compute-node order (with its dummies). */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -28,14 +28,14 @@ static void tree_init(tree *tr, const ibr_topo *t)
     tr->level = calloc(tr->nsw + 1, sizeof *tr->level);
     tr->nbr = malloc((size_t)(tr->nsw + 1) * 255 * sizeof *tr->nbr);
     for (uint32_t s = 0; s < tr->nsw; s++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         uint32_t node = ibr_topo_switch_node(t, s);
         ibr_topo_node_info(&ni, t, node);
         if (ni.desc[0] == 'L')
             tr->level[s] = atoi(ni.desc + 1);
         for (unsigned p = 0; p < 255; p++) {
             tr->nbr[(size_t)s * 255 + p] = NOSW;
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             if (p == 0 || p > ni.nports || ibr_topo_port_info(&pi, t, node, p) < 0 ||
                 pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
                 continue;
@@ -55,7 +55,7 @@ static uint32_t lid_switch(const ibr_topo *t, uint16_t lid)
 {
     uint32_t node;
     unsigned port;
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     if (ibr_topo_lid_owner(&node, &port, t, lid) < 0)
         return NOSW;
     if (ibr_topo_node_switch(t, node) != IBR_NONE)
@@ -94,7 +94,7 @@ static void expect_decline(const ibr_topo *t, const ibr_options *o, const char *
     CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", o), IBR_EUNROUTABLE);
     const char *eng = NULL, *msg = NULL;
     int st = 0;
-    CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(r, 0, &eng, &st, &msg), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(&eng, &st, &msg, r, 0), 0);
     CU_ASSERT_STRING_EQUAL(eng, "ftree");
     CU_ASSERT_EQUAL(st, IBR_EDECLINED);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, n1));
@@ -107,10 +107,11 @@ static void expect_decline(const ibr_topo *t, const ibr_options *o, const char *
 
 static uint64_t shift_max(const ibr_topo *t, const ibr_result *r, unsigned *free_, unsigned *n)
 {
+    (void)t; /* the result knows its topology */
     ibr_analysis *a = NULL;
     ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
     ao.patterns = IBR_PATTERN_SHIFT;
-    CU_ASSERT_EQUAL_FATAL(ibr_analyze(&a, t, r, &ao), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &ao), 0);
     ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
     CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
     CU_ASSERT_EQUAL(s.shift.unrouted, 0);
@@ -202,7 +203,7 @@ static void check_hop_matrix(const tree *tr, const ibr_result *r)
             wrong += h != dist[d];
             if (dist[d] != 255 && dist[d] != ibr_topo_switch_distance(t, s, d))
                 longer++;
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, d), 0);
             unsigned p = ibr_result_lft_port(r, s, pi.lid);
             lft_wrong += (p == IBR_NO_ROUTE) != (h == 255);
@@ -223,7 +224,7 @@ static size_t ca_order(const ibr_topo *t, const ibr_result *r, uint16_t **out, s
     size_t size;
     *out = NULL;
     CU_ASSERT_EQUAL_FATAL(
-        ibr_result_find_artifact(r, "opensm-ftree-ca-order.dump", &data, &size), 0);
+        ibr_result_find_artifact(&data, &size, r, "opensm-ftree-ca-order.dump"), 0);
     char *text = malloc(size + 1);
     memcpy(text, data, size);
     text[size] = 0;
@@ -241,7 +242,7 @@ static size_t ca_order(const ibr_topo *t, const ibr_result *r, uint16_t **out, s
             CU_ASSERT_STRING_EQUAL(tab + 1, "DUMMY");
         } else {
             uint32_t node;
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             CU_ASSERT_EQUAL_FATAL(ibr_topo_lid_owner(&node, NULL, t, (uint16_t)lid), 0);
             ibr_topo_node_info(&ni, t, node);
             CU_ASSERT_STRING_EQUAL(tab + 1, ni.desc);
@@ -338,7 +339,7 @@ static void top_switches(const ibr_topo *t, uint64_t *g, size_t *n)
     *n = 0;
     for (uint32_t s = 0; s < tr.nsw; s++)
         if (tr.level[s] == top) {
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
             g[(*n)++] = ni.node_guid;
         }
@@ -376,7 +377,7 @@ static void test_full_trees(void)
         /* switch pairs ftree leaves unrouted on purpose (top switch to top
            switch) are restricted, not errors */
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         CU_ASSERT(rep.restricted > 0);
         /* the CN order: every CA port once, no dummies on a full tree, the
            same order as the topology's end ports (so the analysis shifts
@@ -406,7 +407,7 @@ static void cut_host(ibr_fabric *f, unsigned n)
     char want[32];
     snprintf(want, sizeof want, "H%u HCA-1", n);
     for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_fabric_node_info(&ni, f, i);
         if (strcmp(ni.desc, want) == 0) {
             CU_ASSERT_EQUAL(ibr_fabric_remove_link(f, i, 1), 0);
@@ -657,8 +658,8 @@ static void test_declines(void)
                               0);
         /* keep the hosts of switches 0 and 1 only */
         for (uint32_t i = 0; i < ibr_fabric_node_count(f); i++) {
-            ibr_node_info ni;
-            ibr_port_info pi;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_fabric_node_info(&ni, f, i);
             if (ni.type == IBR_NODE_CA && ibr_fabric_port_info(&pi, f, i, 1) == 0 &&
                 pi.remote_node >= 2)
@@ -678,7 +679,7 @@ static void test_declines(void)
         ibr_fabric_create(&f, NULL);
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, trees[i]), 0);
         /* leaf 0's first up-link (port radix/2 + 1) */
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_fabric_node_info(&ni, f, 0);
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_link_state(f, 0, ni.nports / 2 + 1, IBR_LINK_DOWN),
                               0);
@@ -689,7 +690,7 @@ static void test_declines(void)
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", NULL), IBR_EUNROUTABLE);
         const char *msg;
-        ibr_result_attempt(r, 0, NULL, NULL, &msg);
+        ibr_result_attempt(NULL, NULL, &msg, r, 0);
         char g[32];
         snprintf(g, sizeof g, "0x%016" PRIx64, ni.node_guid);
         CU_ASSERT_PTR_NOT_NULL(strstr(msg, g)); /* the leaf that lost it */
@@ -864,12 +865,12 @@ static void test_siblings(void)
     ibr_result *r = route_ftree(t, &o, 1);
     if (r) {
         /* leaf 0 reaches leaf 1's hosts over the sibling cable */
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         uint32_t lf1 = IBR_NONE, lf0 = IBR_NONE;
         ibr_topo_find_guid(&lf0, NULL, t, 0x200);
         ibr_topo_find_guid(&lf1, NULL, t, 0x201);
         ibr_topo_port_info(&pi, t, lf1, 1); /* its first host */
-        ibr_port_info host;
+        ibr_port_info host = IBR_PORT_INFO_INIT;
         ibr_topo_port_info(&host, t, pi.remote_node, 1);
         CU_ASSERT_EQUAL(ibr_result_lft_port(r, ibr_topo_node_switch(t, lf0), host.lid), 5);
     }
@@ -885,13 +886,13 @@ static void test_siblings(void)
         snprintf(spec, sizeof spec, "random:switches=30,degree=4,hosts=2,seed=%u", seed);
         t = ibr_test_topo(NULL, spec);
         CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, 0));
         for (unsigned lr = 1; lr <= 3; lr++) {
             uint64_t cn[128];
             size_t ncn = 0;
             for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
-                ibr_port_info pi;
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
                 if (ibr_topo_node_switch(t, node) != IBR_NONE)
                     continue;
                 ibr_topo_port_info(&pi, t, node, 1);
@@ -910,7 +911,7 @@ static void test_siblings(void)
                 routed_n++;
             } else {
                 const char *msg;
-                ibr_result_attempt(r, 0, NULL, NULL, &msg);
+                ibr_result_attempt(NULL, NULL, &msg, r, 0);
                 loops += strstr(msg, "credit loop") != NULL && strstr(msg, "same rank") != NULL;
             }
             ibr_result_destroy(r);
@@ -926,14 +927,15 @@ static void test_siblings(void)
 
 static int routed(const ibr_topo *t, const ibr_result *r, uint16_t from, uint16_t to)
 {
+    (void)t; /* the result knows its topology */
     ibr_trace_hop hops[64];
     size_t n;
-    return ibr_trace(hops, 64, &n, NULL, t, r, from, to) == 0;
+    return ibr_result_trace(hops, 64, &n, NULL, r, from, to) == 0;
 }
 
 static uint16_t port_lid(const ibr_topo *t, uint32_t node)
 {
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     ibr_topo_port_info(&pi, t, node, 1);
     return pi.lid;
 }
@@ -947,7 +949,7 @@ static void test_cn_io(void)
     uint64_t cn[128], io[32];
     size_t ncn = 0, nio = 0;
     for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         if (ibr_topo_node_switch(t, node) != IBR_NONE)
             continue;
         ibr_topo_port_info(&pi, t, node, 1);
@@ -1011,12 +1013,12 @@ static void test_cn_io(void)
     t = hand_freeze(&h);
     uint64_t roots[3] = {0x100, 0x101, 0x102}, cns[4], ios[3];
     for (unsigned i = 0; i < 4; i++) {
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         ibr_topo_port_info(&pi, t, hosts[i], 1);
         cns[i] = pi.guid;
     }
     for (unsigned i = 0; i < 3; i++) {
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         ibr_topo_port_info(&pi, t, nn[i], 1);
         ios[i] = pi.guid;
     }
@@ -1048,7 +1050,7 @@ static void test_cn_io(void)
     r = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
     ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
     for (unsigned a = 0; a < 4; a++)
         for (unsigned b = 0; b < 3; b++)
             CU_ASSERT(routed(t, r, port_lid(t, hosts[a]), port_lid(t, nn[b])));
@@ -1069,7 +1071,7 @@ static void test_cn_io(void)
         o.n_params = 1;
         r = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
         for (unsigned a = 0; a < 3; a++)
             for (unsigned b = 0; b < 3; b++)
@@ -1095,7 +1097,7 @@ static void test_connect_roots(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(t);
         ibr_result *r = route_ftree(t, NULL, 1);
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         if (c[i].restricted)
             CU_ASSERT_EQUAL(rep.restricted, c[i].restricted); /* 4 spines x 3 */
         CU_ASSERT(rep.restricted > 0);
@@ -1105,7 +1107,7 @@ static void test_connect_roots(void)
         o.params = &cr;
         o.n_params = 1;
         r = route_ftree(t, &o, 0);
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         CU_ASSERT_EQUAL(rep.restricted, 0);
         CU_ASSERT_EQUAL(rep.routes_ok, rep.routes_checked);
         /* switch pairs now all routed, and CA routes unchanged */
@@ -1143,8 +1145,8 @@ static void test_determinism(void)
     }
     const void *da, *db;
     size_t na, nb;
-    CU_ASSERT_EQUAL(ibr_result_find_artifact(a, "opensm-ftree-ca-order.dump", &da, &na), 0);
-    CU_ASSERT_EQUAL(ibr_result_find_artifact(b, "opensm-ftree-ca-order.dump", &db, &nb), 0);
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&da, &na, a, "opensm-ftree-ca-order.dump"), 0);
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&db, &nb, b, "opensm-ftree-ca-order.dump"), 0);
     CU_ASSERT(na == nb && memcmp(da, db, na) == 0);
     ibr_result_destroy(a);
     ibr_result_destroy(b);

@@ -34,7 +34,7 @@ static double now(void)
 static ibr_node_info node(const ibr_fabric *f, uint32_t n)
 {
     ibr_node_info ni;
-    memset(&ni, 0, sizeof ni);
+    ibr_node_info_init(&ni, IBR_NODE_INFO_VERSION);
     CU_ASSERT_FATAL(ibr_fabric_node_info(&ni, f, n) == 0);
     return ni;
 }
@@ -42,7 +42,7 @@ static ibr_node_info node(const ibr_fabric *f, uint32_t n)
 static ibr_port_info port(const ibr_fabric *f, uint32_t n, unsigned p)
 {
     ibr_port_info pi;
-    memset(&pi, 0, sizeof pi);
+    ibr_port_info_init(&pi, IBR_PORT_INFO_VERSION);
     CU_ASSERT_FATAL(ibr_fabric_port_info(&pi, f, n, p) == 0);
     return pi;
 }
@@ -392,7 +392,7 @@ static void test_fat_tree_3level(void)
     ibr_fabric *f = NULL;
     CU_ASSERT_FATAL(ibr_fabric_create(&f, NULL) == 0);
     double t0 = now();
-    CU_ASSERT_EQUAL_FATAL(ibr_gen_fat_tree(f, 3, 36, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_gen_fat_tree(f, 3, 36, 0), 0);
     double dt = now() - t0;
     fprintf(stderr, "\n    3-level 36-port fat tree (11,664 hosts): %.3f s\n", dt);
     CU_ASSERT(dt < 2.0); /* well under a second unsanitised */
@@ -562,7 +562,7 @@ static void test_xgft(void)
     memcpy(p.w, w4, sizeof w4);
     p.hosts = 2;
     CU_ASSERT_FATAL(ibr_fabric_create(&f, NULL) == 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_gen_xgft_fabric(f, &p), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_gen_xgft(f, &p), 0);
     check_xgft(f, 4, m4, w4, 2);
     CU_ASSERT(diameter(f, 1) != UINT32_MAX);
     check_lids(f);
@@ -572,16 +572,16 @@ static void test_xgft(void)
     ibr_fabric *e = NULL;
     CU_ASSERT_FATAL(ibr_fabric_create(&e, NULL) == 0);
     p.version = 99;
-    CU_ASSERT_EQUAL(ibr_gen_xgft_fabric(e, &p), IBR_EVERSION);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_xgft(e, &p), IBR_EVERSION);
     p.version = IBR_GEN_XGFT_VERSION;
     p.hosts = 4;
-    CU_ASSERT_EQUAL(ibr_gen_xgft_fabric(e, &p), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_xgft(e, &p), IBR_EINVAL);
     CU_ASSERT(strstr(ibr_fabric_last_error(e), "hosts") != NULL);
-    CU_ASSERT_EQUAL(ibr_gen_xgft_fabric(e, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_xgft(e, NULL), IBR_EINVAL);
     CU_ASSERT_EQUAL(ibr_fabric_node_count(e), 0);
     /* a non-empty fabric */
     p.hosts = 0;
-    CU_ASSERT_EQUAL(ibr_gen_xgft_fabric(f, &p), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_xgft(f, &p), IBR_ESTATE);
     CU_ASSERT(strstr(ibr_fabric_last_error(f), "empty") != NULL);
     check_xgft(f, 4, m4, w4, 2);
     ibr_fabric_destroy(e);
@@ -628,7 +628,7 @@ static void test_torus(void)
     /* the C entry point builds the same fabric */
     unsigned dims[] = {4, 4, 4};
     CU_ASSERT_FATAL(ibr_fabric_create(&f, NULL) == 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_gen_torus(f, 3, dims, 1, 2, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_gen_torus(f, 3, dims, 1, 2, 1), 0);
     ibr_fabric *g = gen("torus:dims=4x4x4,hosts=2,parallel=1");
     CU_ASSERT(same_fabric(f, g));
     ibr_fabric_destroy(g);
@@ -794,7 +794,7 @@ static void test_dragonfly(void)
 
     /* too few global links */
     CU_ASSERT_FATAL(ibr_fabric_create(&f, NULL) == 0);
-    CU_ASSERT_EQUAL(ibr_gen_dragonfly(f, 2, 1, 1, 4), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_dragonfly(f, 2, 1, 1, 4), IBR_EINVAL);
     CU_ASSERT(strstr(ibr_fabric_last_error(f), "a*h >= g-1") != NULL);
     CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
     ibr_fabric_destroy(f);
@@ -864,7 +864,7 @@ static void test_random(void)
     ibr_fabric *a = gen("random:switches=64,degree=4,hosts=2,seed=1");
     ibr_fabric *b = NULL;
     CU_ASSERT_FATAL(ibr_fabric_create(&b, NULL) == 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_gen_random(b, 64, 4, 2, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_gen_random(b, 64, 4, 2, 1), 0);
     CU_ASSERT(same_fabric(a, b));
     check_random(a, 64, 4, 2);
     check_guids(a, 5);
@@ -873,7 +873,7 @@ static void test_random(void)
     int differ = 0;
     for (unsigned seed = 2; seed < 6; seed++) {
         CU_ASSERT_FATAL(ibr_fabric_create(&b, NULL) == 0);
-        CU_ASSERT_EQUAL_FATAL(ibr_gen_random(b, 64, 4, 2, seed), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_gen_random(b, 64, 4, 2, seed), 0);
         differ += !same_fabric(a, b);
         ibr_fabric_destroy(b);
     }
@@ -956,7 +956,7 @@ static void test_spec_errors(void)
     ibr_fabric *a = gen("random:switches=0x10,degree=3,seed=0xffffffffffffffff");
     ibr_fabric *b = NULL;
     CU_ASSERT_FATAL(ibr_fabric_create(&b, NULL) == 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_gen_random(b, 16, 3, 1, UINT64_MAX), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_gen_random(b, 16, 3, 1, UINT64_MAX), 0);
     CU_ASSERT(same_fabric(a, b));
     ibr_fabric_destroy(b);
 
@@ -964,28 +964,28 @@ static void test_spec_errors(void)
     CU_ASSERT_EQUAL(ibr_fabric_generate(a, "torus:dims=2x2"), IBR_ESTATE);
     CU_ASSERT(strstr(ibr_fabric_last_error(a), "empty") != NULL);
     unsigned dims[] = {3, 3};
-    CU_ASSERT_EQUAL(ibr_gen_torus(a, 2, dims, 1, 1, 1), IBR_ESTATE);
-    CU_ASSERT_EQUAL(ibr_gen_hypercube(a, 3, 1), IBR_ESTATE);
-    CU_ASSERT_EQUAL(ibr_gen_dragonfly(a, 2, 1, 1, 3), IBR_ESTATE);
-    CU_ASSERT_EQUAL(ibr_gen_random(a, 8, 3, 1, 1), IBR_ESTATE);
-    CU_ASSERT_EQUAL(ibr_gen_fat_tree(a, 2, 8, 0), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_torus(a, 2, dims, 1, 1, 1), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_hypercube(a, 3, 1), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_dragonfly(a, 2, 1, 1, 3), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_random(a, 8, 3, 1, 1), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_fat_tree(a, 2, 8, 0), IBR_ESTATE);
     CU_ASSERT_EQUAL(ibr_fabric_node_count(a), 32);
     check_random(a, 16, 3, 1);
     ibr_fabric_destroy(a);
 
     /* NULL arguments */
     CU_ASSERT_EQUAL(ibr_fabric_generate(NULL, "torus:dims=2"), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_gen_fat_tree(NULL, 2, 8, 0), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_gen_torus(NULL, 2, dims, 1, 1, 1), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_fat_tree(NULL, 2, 8, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_torus(NULL, 2, dims, 1, 1, 1), IBR_EINVAL);
     CU_ASSERT_EQUAL(ibr_fabric_inject_faults(NULL, 1, 0, 0), IBR_EINVAL);
     CU_ASSERT_FATAL(ibr_fabric_create(&a, NULL) == 0);
     CU_ASSERT_EQUAL(ibr_fabric_generate(a, NULL), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_gen_torus(a, 2, NULL, 1, 1, 1), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_gen_torus(a, 0, dims, 1, 1, 1), IBR_EINVAL);
-    CU_ASSERT_EQUAL(ibr_gen_hypercube(a, 0, 1), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_torus(a, 2, NULL, 1, 1, 1), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_torus(a, 0, dims, 1, 1, 1), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_hypercube(a, 0, 1), IBR_EINVAL);
     CU_ASSERT_EQUAL(ibr_fabric_node_count(a), 0);
     /* a generator works on a fabric after failed attempts */
-    CU_ASSERT_EQUAL(ibr_gen_hypercube(a, 2, 0), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_gen_hypercube(a, 2, 0), 0);
     CU_ASSERT_STRING_EQUAL(ibr_fabric_last_error(a), "");
     CU_ASSERT_EQUAL(ibr_fabric_node_count(a), 4);
     ibr_fabric_destroy(a);

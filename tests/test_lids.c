@@ -31,12 +31,12 @@ static void test_assign(void)
         uint8_t used[0xC000];
         memset(used, 0, sizeof used);
         for (uint32_t n = 0; n < ibr_fabric_node_count(f); n++) {
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_fabric_node_info(&ni, f, n);
             unsigned p0 = ni.type == IBR_NODE_SWITCH ? 0 : 1;
             unsigned p1 = ni.type == IBR_NODE_SWITCH ? 0 : ni.nports;
             for (unsigned p = p0; p <= p1; p++) {
-                ibr_port_info pi;
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
                 ibr_fabric_port_info(&pi, f, n, p);
                 if (n == lone) {
                     CU_ASSERT_EQUAL(pi.lid, 0);
@@ -54,7 +54,7 @@ static void test_assign(void)
             }
         }
         /* switches first: LIDs 1..3 */
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         ibr_fabric_port_info(&pi, f, 0, 0);
         CU_ASSERT_EQUAL(pi.lid, 1);
         ibr_fabric_port_info(&pi, f, 2, 0);
@@ -86,7 +86,7 @@ static void test_keep_and_reassign(void)
     CU_ASSERT_EQUAL(ibr_fabric_set_lid(f, 0, 0, 2, 0), 0);
     CU_ASSERT_EQUAL(ibr_fabric_set_lid(f, 2, 1, 100, 0), 0);
     CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, 1, IBR_LIDS_KEEP), 0);
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     ibr_fabric_port_info(&pi, f, 0, 0);
     CU_ASSERT_EQUAL(pi.lid, 2);
     ibr_fabric_port_info(&pi, f, 1, 0);
@@ -114,9 +114,9 @@ static void test_does_not_fit(void)
     /* 100 switches x 200 hosts = 20,000 ports: fits with LMC 1, not LMC 2 */
     ibr_fabric *f = hosts_on_switch(100, 200);
     CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, 1, IBR_LIDS_KEEP), 0);
-    ibr_port_info before, after;
-    memset(&before, 0, sizeof before);
-    memset(&after, 0, sizeof after);
+    ibr_port_info before, after; /* padding zeroed too, for memcmp */
+    ibr_port_info_init(&before, IBR_PORT_INFO_VERSION);
+    ibr_port_info_init(&after, IBR_PORT_INFO_VERSION);
     ibr_fabric_port_info(&before, f, 150, 1);
     CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, 2, IBR_LIDS_REASSIGN), IBR_ENOSPC);
     CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "does not fit"));

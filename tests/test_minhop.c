@@ -21,10 +21,10 @@ static unsigned *bfs_matrix(const ibr_topo *t)
         while (h < tl) {
             uint32_t s = q[h++];
             uint32_t node = ibr_topo_switch_node(t, s);
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_topo_node_info(&ni, t, node);
             for (unsigned p = 1; p <= ni.nports; p++) {
-                ibr_port_info pi;
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
                 ibr_topo_port_info(&pi, t, node, p);
                 if (pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
                     continue;
@@ -56,7 +56,7 @@ static void check_minimal(const ibr_topo *t, const ibr_result *r)
         uint32_t dsw = ibr_topo_node_switch(t, onode);
         unsigned dport = 0;
         if (dsw == IBR_NONE) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&pi, t, onode, oport);
             if (pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
                 dsw = IBR_NONE;
@@ -79,7 +79,7 @@ static void check_minimal(const ibr_topo *t, const ibr_result *r)
                         bad++;
                     break;
                 }
-                ibr_port_info pi;
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
                 if (p == IBR_NO_ROUTE ||
                     ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, cur), p) < 0 ||
                     pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE ||
@@ -146,7 +146,7 @@ static void test_empty_and_ca_only(void)
     CU_ASSERT_EQUAL(ibr_route(&r, t, NULL, NULL), 0);
     CU_ASSERT_EQUAL(ibr_result_lft_size(r), 1);
     ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
     CU_ASSERT_EQUAL(rep.routes_checked, 0);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
@@ -158,7 +158,7 @@ static void test_empty_and_ca_only(void)
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     CU_ASSERT_EQUAL(ibr_route(&r, t, "minhop", NULL), 0);
     CU_ASSERT_EQUAL(ibr_topo_switch_count(t), 0);
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     ibr_fabric_destroy(f);
@@ -339,7 +339,7 @@ static void test_lmc(void)
         long same = 0, leaves = 0;
         for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
             /* only leaves have a choice: spines have one port per leaf */
-            ibr_port_info p1;
+            ibr_port_info p1 = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&p1, t, ibr_topo_switch_node(t, s), 1);
             if (ibr_topo_node_switch(t, p1.remote_node) != IBR_NONE)
                 continue;
@@ -349,7 +349,7 @@ static void test_lmc(void)
                 unsigned op;
                 if (ibr_topo_lid_owner(&on, &op, t, (uint16_t)lid) < 0)
                     continue;
-                ibr_port_info pi;
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
                 ibr_topo_port_info(&pi, t, on, op);
                 if (ibr_topo_node_switch(t, on) != IBR_NONE || pi.lid != lid)
                     continue;
@@ -372,7 +372,7 @@ static void test_lmc(void)
         ibr_result *r0 = NULL;
         CU_ASSERT_EQUAL(ibr_route(&r0, t, "minhop", &o), 0);
         ibr_verify_report rep0 = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep0, t, r0), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep0, r0), 0);
         CU_ASSERT_EQUAL(rep0.missing, 0);
         /* every switch, for each host's non-base LIDs */
         CU_ASSERT_EQUAL(rep0.restricted,
@@ -400,11 +400,11 @@ static void test_routing_order_and_ignore(void)
     unsigned up = 0;
     for (uint32_t s = 0; s < ibr_topo_switch_count(t) && leaf == IBR_NONE; s++) {
         uint32_t node = ibr_topo_switch_node(t, s);
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_topo_node_info(&ni, t, node);
         unsigned first_up = 0, has_ca = 0;
         for (unsigned p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&pi, t, node, p);
             if (pi.remote_node == IBR_NONE)
                 continue;
@@ -421,14 +421,14 @@ static void test_routing_order_and_ignore(void)
     CU_ASSERT_FATAL(leaf != IBR_NONE);
     /* a host on another leaf, listed first, gets the first up port */
     for (uint32_t n = 0; n < ibr_topo_node_count(t) && host == IBR_NONE; n++) {
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         if (ibr_topo_node_switch(t, n) != IBR_NONE)
             continue;
         ibr_topo_port_info(&pi, t, n, 1);
         if (ibr_topo_node_switch(t, pi.remote_node) != leaf)
             host = n;
     }
-    ibr_port_info hp;
+    ibr_port_info hp = IBR_PORT_INFO_INIT;
     ibr_topo_port_info(&hp, t, host, 1);
     ibr_options o = IBR_OPTIONS_INIT;
     uint64_t order[1] = {hp.guid};
@@ -439,7 +439,7 @@ static void test_routing_order_and_ignore(void)
     CU_ASSERT_EQUAL(ibr_result_lft_port(r, leaf, hp.lid), up);
     ibr_result_destroy(r);
     /* an ignored up port never gains load, so it takes every remote host */
-    ibr_node_info li;
+    ibr_node_info li = IBR_NODE_INFO_INIT;
     ibr_topo_node_info(&li, t, ibr_topo_switch_node(t, leaf));
     ibr_guid_port ig = {li.node_guid, up};
     ibr_options oi = IBR_OPTIONS_INIT;
@@ -448,7 +448,7 @@ static void test_routing_order_and_ignore(void)
     r = route_ok(t, "minhop", &oi, &rep);
     unsigned via_up = 0, remote = 0;
     for (uint32_t n = 0; n < ibr_topo_node_count(t); n++) {
-        ibr_port_info pi;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         if (ibr_topo_node_switch(t, n) != IBR_NONE)
             continue;
         ibr_topo_port_info(&pi, t, n, 1);

@@ -36,7 +36,7 @@ static void test_freeze_route_verify(void)
     {
         ibr_result *r = ibr_test_route_oom(&n, &st, t, "minhop", &o);
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         ibr_result_destroy(r);
     }
     CU_ASSERT(n > 3);
@@ -50,7 +50,7 @@ static void test_freeze_route_verify(void)
         st.fail_at = n;
         st.calls = 0;
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION, .routes_checked = 7};
-        int rc = ibr_verify(&rep, t, r);
+        int rc = ibr_result_verify(&rep, r);
         if (rc == 0)
             break;
         CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);

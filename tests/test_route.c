@@ -94,21 +94,21 @@ static void test_registry(void)
 {
     ibr_context *ctx = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
-    size_t nb = ibr_engine_count(NULL);
+    size_t nb = ibr_context_engine_count(NULL);
     CU_ASSERT(nb >= 1);
     ibr_engine_info info;
-    CU_ASSERT_EQUAL(ibr_engine_find(&info, NULL, "minhop"), 0);
+    CU_ASSERT_EQUAL(ibr_context_find_engine(&info, NULL, "minhop"), 0);
     CU_ASSERT(info.builtin);
     CU_ASSERT(info.caps & IBR_CAP_LMC);
-    CU_ASSERT_EQUAL(ibr_engine_find(&info, NULL, "nope"), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(ibr_context_find_engine(&info, NULL, "nope"), IBR_ENOTFOUND);
     int calls = 0;
     ibr_engine e = {IBR_ENGINE_VERSION, "custom", "test engine", IBR_CAP_SL, custom_fn, &calls};
     CU_ASSERT_EQUAL(ibr_context_register_engine(ctx, &e), 0);
-    CU_ASSERT_EQUAL(ibr_engine_count(ctx), nb + 1);
-    CU_ASSERT_EQUAL(ibr_engine_get(&info, ctx, nb), 0);
+    CU_ASSERT_EQUAL(ibr_context_engine_count(ctx), nb + 1);
+    CU_ASSERT_EQUAL(ibr_context_engine(&info, ctx, nb), 0);
     CU_ASSERT_STRING_EQUAL(info.name, "custom");
     CU_ASSERT(!info.builtin);
-    CU_ASSERT_EQUAL(ibr_engine_get(&info, ctx, nb + 1), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(ibr_context_engine(&info, ctx, nb + 1), IBR_ENOTFOUND);
     /* registration errors */
     CU_ASSERT_EQUAL(ibr_context_register_engine(ctx, &e), IBR_EEXIST);
     CU_ASSERT_PTR_NOT_NULL(strstr(ibr_context_last_error(ctx), "already exists"));
@@ -130,7 +130,7 @@ static void test_registry(void)
     ibr_engine fl = {IBR_ENGINE_VERSION, "failer", NULL, 0, fail_fn, NULL};
     CU_ASSERT_EQUAL(ibr_context_register_engine(ctx, &d), 0);
     CU_ASSERT_EQUAL(ibr_context_register_engine(ctx, &fl), 0);
-    CU_ASSERT_EQUAL(ibr_engine_count(ctx), nb + 3);
+    CU_ASSERT_EQUAL(ibr_context_engine_count(ctx), nb + 3);
 
     ibr_topo *t = ibr_test_topo(ctx, "fattree:levels=2,radix=4");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -141,21 +141,21 @@ static void test_registry(void)
     CU_ASSERT_EQUAL(ibr_result_attempt_count(r), 3);
     const char *name, *msg;
     int st;
-    CU_ASSERT_EQUAL(ibr_result_attempt(r, 0, &name, &st, &msg), 0);
+    CU_ASSERT_EQUAL(ibr_result_attempt(&name, &st, &msg, r, 0), 0);
     CU_ASSERT_STRING_EQUAL(name, "decliner");
     CU_ASSERT_EQUAL(st, IBR_EDECLINED);
     CU_ASSERT_STRING_EQUAL(msg, "not my kind of fabric");
-    CU_ASSERT_EQUAL(ibr_result_attempt(r, 1, &name, &st, &msg), 0);
+    CU_ASSERT_EQUAL(ibr_result_attempt(&name, &st, &msg, r, 1), 0);
     CU_ASSERT_EQUAL(st, IBR_ENOVL);
     CU_ASSERT_STRING_EQUAL(msg, "ran out of lanes");
-    CU_ASSERT_EQUAL(ibr_result_attempt(r, 2, &name, &st, &msg), 0);
+    CU_ASSERT_EQUAL(ibr_result_attempt(&name, &st, &msg, r, 2), 0);
     CU_ASSERT_STRING_EQUAL(name, "minhop");
     CU_ASSERT_EQUAL(st, 0);
-    CU_ASSERT_EQUAL(ibr_result_attempt(r, 3, &name, &st, &msg), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(ibr_result_attempt(&name, &st, &msg, r, 3), IBR_ENOTFOUND);
     /* the failed engine's writes are gone */
     CU_ASSERT_EQUAL(ibr_result_artifact_count(r), 0);
     ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
     ibr_result_destroy(r);
     /* no_fallback: every engine gives up */
     CU_ASSERT_EQUAL(ibr_route(&r, t, "decliner,failer,no_fallback", NULL), IBR_EUNROUTABLE);
@@ -175,26 +175,26 @@ static void test_registry(void)
     CU_ASSERT_EQUAL(ibr_result_path_sl(r, 3, 2), 0);
     CU_ASSERT(ibr_result_has_sl2vl(r));
     uint8_t map[16];
-    CU_ASSERT_EQUAL(ibr_result_sl2vl(r, 0, 1, 2, map), 0);
+    CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 1, 2), 0);
     CU_ASSERT_EQUAL(map[0], 15);
-    CU_ASSERT_EQUAL(ibr_result_sl2vl(r, 0, 2, 1, map), 0);
+    CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 2, 1), 0);
     CU_ASSERT_EQUAL(map[3], 3);
-    CU_ASSERT_EQUAL(ibr_result_sl2vl(r, 0, 99, 1, map), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 99, 1), IBR_ERANGE);
     CU_ASSERT_EQUAL(ibr_result_vls_used(r), 2);
     CU_ASSERT_EQUAL(ibr_result_mcast_count(r), 2);
     CU_ASSERT_EQUAL(ibr_result_mcast_mlid(r, 0), 0xC000);
     CU_ASSERT_EQUAL(ibr_result_mcast_mlid(r, 1), 0xC001);
     uint8_t ports[4];
     size_t np = 0;
-    CU_ASSERT_EQUAL(ibr_result_mcast_ports(r, 0xC001, 0, ports, 4, &np), 0);
+    CU_ASSERT_EQUAL(ibr_result_mcast_ports(ports, 4, &np, r, 0xC001, 0), 0);
     CU_ASSERT_EQUAL(np, 2);
     CU_ASSERT_EQUAL(ports[0], 1);
     CU_ASSERT_EQUAL(ports[1], 3);
-    CU_ASSERT_EQUAL(ibr_result_mcast_ports(r, 0xC001, 0, ports, 1, &np), IBR_ERANGE);
-    CU_ASSERT_EQUAL(ibr_result_mcast_ports(r, 0xC002, 0, ports, 4, &np), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(ibr_result_mcast_ports(ports, 1, &np, r, 0xC001, 0), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr_result_mcast_ports(ports, 4, &np, r, 0xC002, 0), IBR_ENOTFOUND);
     const void *data;
     size_t size;
-    CU_ASSERT_EQUAL(ibr_result_find_artifact(r, "note", &data, &size), 0);
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, "note"), 0);
     CU_ASSERT_EQUAL(size, 6);
     CU_ASSERT_EQUAL(memcmp(data, "hello!", 6), 0);
     CU_ASSERT_EQUAL(ibr_result_artifact_count(r), 1);
@@ -204,13 +204,13 @@ static void test_registry(void)
     /* bulk LFT copy */
     uint8_t buf[512];
     size_t need = 0;
-    CU_ASSERT_EQUAL(ibr_result_copy_lft(r, 0, buf, 1, &need), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr_result_copy_lft(buf, 1, &need, r, 0), IBR_ERANGE);
     CU_ASSERT_EQUAL(need, ibr_result_lft_size(r));
-    CU_ASSERT_EQUAL(ibr_result_copy_lft(r, 0, buf, sizeof buf, &need), 0);
+    CU_ASSERT_EQUAL(ibr_result_copy_lft(buf, sizeof buf, &need, r, 0), 0);
     CU_ASSERT_EQUAL(memcmp(buf, ibr_result_lft(r, 0), need), 0);
-    CU_ASSERT_EQUAL(ibr_result_copy_lft(r, 9999, buf, sizeof buf, &need), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(ibr_result_copy_lft(buf, sizeof buf, &need, r, 9999), IBR_ENOTFOUND);
     /* an engine that sends everything to port 1 is not a valid routing */
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), IBR_EROUTES);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), IBR_EROUTES);
     CU_ASSERT(rep.first_error[0] != 0);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);

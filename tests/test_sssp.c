@@ -37,7 +37,7 @@ static ibr_topo *make_topo(const char *spec, unsigned links, unsigned switches, 
 /* Switch behind port (node, port) over an active cable, or IBR_NONE. */
 static uint32_t sw_behind(const ibr_topo *t, uint32_t node, unsigned port)
 {
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
         pi.state != IBR_LINK_ACTIVE)
         return IBR_NONE;
@@ -60,7 +60,7 @@ static unsigned *bfs_hops(const ibr_topo *t)
         while (head < tail) {
             uint32_t u = q[head++];
             uint32_t node = ibr_topo_switch_node(t, u);
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_topo_node_info(&ni, t, node);
             for (unsigned p = 1; p <= ni.nports; p++) {
                 uint32_t b = sw_behind(t, node, p);
@@ -91,10 +91,10 @@ static size_t end_ports(const ibr_topo *t, endp **out)
     for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
         if (ibr_topo_node_switch(t, node) != IBR_NONE)
             continue;
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_topo_node_info(&ni, t, node);
         for (unsigned p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&pi, t, node, p);
             uint32_t sw = sw_behind(t, node, p);
             if (pi.lid && sw != IBR_NONE)
@@ -153,7 +153,7 @@ static unsigned layers_needed(const ibr_result *r)
 {
     const void *data;
     size_t size;
-    if (ibr_result_find_artifact(r, "dfsssp-layers.txt", &data, &size) < 0)
+    if (ibr_result_find_artifact(&data, &size, r, "dfsssp-layers.txt") < 0)
         return 0;
     char buf[128];
     size_t n = size < sizeof buf - 1 ? size : sizeof buf - 1;
@@ -174,12 +174,12 @@ static void check_dfsssp_sls(const ibr_topo *t, const ibr_result *r, unsigned ma
     CU_ASSERT(ibr_result_has_sl2vl(r));
     CU_ASSERT(ibr_result_sl_mode(r) != IBR_SL_NONE);
     for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
         for (unsigned ip = 0; ip <= ni.nports; ip += 3)
             for (unsigned op = 0; op <= ni.nports; op++) {
                 uint8_t map[16];
-                CU_ASSERT_EQUAL(ibr_result_sl2vl(r, s, ip, op, map), 0);
+                CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, s, ip, op), 0);
                 for (unsigned sl = 0; sl < 15; sl++)
                     CU_ASSERT_EQUAL(map[sl], sl);
             }
@@ -317,7 +317,7 @@ static void test_compute_and_io_nodes(void)
     ibr_topo *t = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     ibr_fabric_destroy(f);
-    ibr_port_info io1, io2;
+    ibr_port_info io1 = IBR_PORT_INFO_INIT, io2 = IBR_PORT_INFO_INIT;
     ibr_topo_port_info(&io1, t, 5, 1);
     ibr_topo_port_info(&io2, t, 7, 1);
     uint64_t io[2] = {io1.guid, io2.guid};
@@ -420,7 +420,7 @@ static void test_vls(void)
     CU_ASSERT_EQUAL(ibr_route(&r, t, "dfsssp,no_fallback", &o), IBR_EUNROUTABLE);
     int st = 0;
     const char *msg = NULL;
-    CU_ASSERT_EQUAL(ibr_result_attempt(r, 0, NULL, &st, &msg), 0);
+    CU_ASSERT_EQUAL(ibr_result_attempt(NULL, &st, &msg, r, 0), 0);
     CU_ASSERT_EQUAL(st, IBR_ENOVL);
     CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "virtual lanes needed"));
     ibr_result_destroy(r);
@@ -506,7 +506,7 @@ static void test_edge_fabrics(void)
                         IBR_EUNROUTABLE);
         int st = 0;
         const char *msg = NULL;
-        ibr_result_attempt(r, 0, NULL, &st, &msg);
+        ibr_result_attempt(NULL, &st, &msg, r, 0);
         CU_ASSERT_EQUAL(st, IBR_EDECLINED);
         CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "no switches"));
         ibr_result_destroy(r);
@@ -581,7 +581,7 @@ static void test_edge_fabrics(void)
         ibr_result *r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL, &rep);
         CU_ASSERT_EQUAL(rep.pairs, 4); /* within each half */
         CU_ASSERT(rep.unreachable > 0);
-        ibr_port_info h2;
+        ibr_port_info h2 = IBR_PORT_INFO_INIT;
         ibr_topo_port_info(&h2, t, 6, 1);
         CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, h2.lid), IBR_NO_ROUTE);
         ibr_result_destroy(r);
@@ -630,7 +630,7 @@ static void test_allocation_failure(void)
         ibr_result *r =
             ibr_test_route_oom(&n, &st, t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", &o);
         ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-        CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
         if (df)
             CU_ASSERT_EQUAL(rep.deadlock_free, 1);
         ibr_result_destroy(r);

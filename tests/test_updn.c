@@ -16,7 +16,7 @@ typedef struct ranks {
 
 static uint32_t sw_of_port(const ibr_topo *t, uint32_t node, unsigned port)
 {
-    ibr_port_info pi;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
     if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
         pi.state != IBR_LINK_ACTIVE)
         return IBR_NONE;
@@ -33,7 +33,7 @@ static void bfs_rank(const ibr_topo *t, ranks *rk)
     while (h < tl) {
         uint32_t u = q[h++];
         uint32_t node = ibr_topo_switch_node(t, u);
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_topo_node_info(&ni, t, node);
         for (unsigned p = 1; p <= ni.nports; p++) {
             uint32_t b = sw_of_port(t, node, p);
@@ -53,14 +53,14 @@ static void updn_ranks(const ibr_topo *t, const ibr_result *r, ranks *rk)
     rk->rank = malloc(sizeof *rk->rank * rk->n + 4);
     rk->id = malloc(sizeof *rk->id * rk->n + 8);
     for (uint32_t s = 0; s < rk->n; s++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
         rk->rank[s] = INF;
         rk->id[s] = ni.node_guid;
     }
     const void *data;
     size_t size;
-    CU_ASSERT_EQUAL_FATAL(ibr_result_find_artifact(r, "opensm-updn-roots.dump", &data, &size), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_result_find_artifact(&data, &size, r, "opensm-updn-roots.dump"), 0);
     char *text = malloc(size + 1);
     memcpy(text, data, size);
     text[size] = 0;
@@ -143,12 +143,12 @@ static void test_updn_trees(void)
                 CU_ASSERT_EQUAL(illegal_routes(t, r, &rk), 0);
                 /* the roots found are exactly the top-level switches */
                 for (uint32_t s = 0; s < rk.n; s++) {
-                    ibr_node_info ni;
+                    ibr_node_info ni = IBR_NODE_INFO_INIT;
                     ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
                     int top = 1;
                     for (unsigned p = 1; p <= ni.nports; p++) {
                         uint32_t b = sw_of_port(t, ibr_topo_switch_node(t, s), p);
-                        ibr_node_info bi;
+                        ibr_node_info bi = IBR_NODE_INFO_INIT;
                         if (b != IBR_NONE) {
                             ibr_topo_node_info(&bi, t, ibr_topo_switch_node(t, b));
                             /* generators name levels L1 (leaves) .. Lh */
@@ -192,7 +192,7 @@ static void test_updn_given_roots(void)
             CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
             const char *msg;
             int st;
-            ibr_result_attempt(r, 0, NULL, &st, &msg);
+            ibr_result_attempt(NULL, &st, &msg, r, 0);
             CU_ASSERT_EQUAL(st, IBR_EDECLINED);
             CU_ASSERT_PTR_NOT_NULL(strstr(msg, "no root switch"));
             ibr_result_destroy(r);
@@ -202,7 +202,7 @@ static void test_updn_given_roots(void)
                 if (ibr_topo_node_switch(t, n) == IBR_NONE &&
                     sw_of_port(t, n, 1) != IBR_NONE)
                     host = n;
-            ibr_port_info hp;
+            ibr_port_info hp = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&hp, t, host, 1);
             ibr_options o = IBR_OPTIONS_INIT;
             o.root_guids = &hp.guid;
@@ -260,7 +260,7 @@ static void test_connect_roots_and_lmc(void)
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     ibr_result *r = route_checked(t, "updn,no_fallback", NULL);
     ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
     /* spine to spine is impossible under up/down: 4 spines x 3 others */
     CU_ASSERT_EQUAL(rep.restricted, 12);
     ibr_result_destroy(r);
@@ -269,7 +269,7 @@ static void test_connect_roots_and_lmc(void)
     o.params = &cr;
     o.n_params = 1;
     r = route_checked(t, "updn,no_fallback", &o);
-    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
     CU_ASSERT_EQUAL(rep.restricted, 0);
     CU_ASSERT_EQUAL(rep.routes_ok, rep.routes_checked);
     ibr_result_destroy(r);
@@ -300,7 +300,7 @@ static void test_ids_and_balance(void)
     t = ibr_test_topo(NULL, "torus:dims=3x3,hosts=1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     ibr_guid_id ids[9];
-    ibr_node_info ni;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
     for (uint32_t s = 0; s < 9; s++) {
         ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
         ids[s].guid = ni.node_guid;
@@ -340,7 +340,7 @@ static void test_irregular_sweep(void)
                 ibr_fabric_inject_faults(f, 3, 0, seed);
             ibr_topo *t = NULL;
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, (uint32_t)(seed % 7)));
             ibr_options o = IBR_OPTIONS_INIT;
             o.root_guids = &ni.node_guid;
@@ -351,7 +351,7 @@ static void test_irregular_sweep(void)
                 int rc = ibr_route(&r, t, chains[k], &o);
                 if (rc == 0) {
                     ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-                    CU_ASSERT_EQUAL(ibr_verify(&rep, t, r), 0);
+                    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
                     CU_ASSERT_EQUAL(rep.deadlock_free, 1);
                     CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
                     if (!rep.deadlock_free)
@@ -368,7 +368,7 @@ static void test_irregular_sweep(void)
                        rule may make the engine decline */
                     CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
                     const char *msg = "";
-                    ibr_result_attempt(r, 0, NULL, NULL, &msg);
+                    ibr_result_attempt(NULL, NULL, &msg, r, 0);
                     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "no legal"));
                 }
                 ibr_result_destroy(r);

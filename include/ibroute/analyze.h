@@ -9,7 +9,7 @@
  * destination LID of another end port); links are directed
  * switch-to-switch links (host links carry at most what their host sends
  * or receives and are left out). Hop counts, stretch and link loads follow
- * the definitions of ibr_verify() and give the same numbers.
+ * the definitions of ibr_result_verify() and give the same numbers.
  *
  * Traffic patterns:
  * - all-to-all: every end port to every LID of every other end port;
@@ -54,7 +54,9 @@ typedef enum ibr_pattern {
     IBR_PATTERN_ALL = 0xF             /**< all of the above */
 } ibr_pattern;
 
-/** What to analyse. Initialise with ::IBR_ANALYZE_OPTIONS_INIT. */
+/** What to analyse. Versioned (doc/api-conventions.md): initialise it with
+ *  ::IBR_ANALYZE_OPTIONS_INIT or ibr_analyze_options_init(); the library
+ *  reads only the fields the caller's version has. */
 typedef struct ibr_analyze_options {
     unsigned int version;   /**< ::IBR_ANALYZE_OPTIONS_VERSION */
     unsigned int patterns;  /**< ::ibr_pattern bits; default ::IBR_PATTERN_ALL */
@@ -66,8 +68,20 @@ typedef struct ibr_analyze_options {
     unsigned int threads;   /**< 0 = one per CPU, 1 = single-threaded; same numbers either way */
 } ibr_analyze_options;
 
-/** Default analysis options. */
+/** Default analysis options. Equal to what ibr_analyze_options_init()
+ *  produces. */
 #define IBR_ANALYZE_OPTIONS_INIT { IBR_ANALYZE_OPTIONS_VERSION, IBR_PATTERN_ALL, 100, 1, 1, 0 }
+
+/**
+ * Initialise @p opts to the defaults of options version @p version (pass
+ * ::IBR_ANALYZE_OPTIONS_VERSION), as ::IBR_ANALYZE_OPTIONS_INIT does. Only
+ * the bytes version @p version has are written.
+ * @return 0, ::IBR_EINVAL (NULL @p opts), ::IBR_EVERSION (unknown version;
+ *         @p opts is left untouched).
+ * The caller owns @p opts; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_analyze_options_init(ibr_analyze_options *opts, unsigned int version);
 
 /** Congestion of one family of traffic patterns. */
 typedef struct ibr_pattern_stats {
@@ -82,10 +96,13 @@ typedef struct ibr_pattern_stats {
                                       shared by c flows, limited by its worst link */
 } ibr_pattern_stats;
 
-/** Results of ibr_analyze(). Opaque. */
+/** Results of ibr_result_analyze(). Opaque. */
 typedef struct ibr_analysis ibr_analysis;
 
-/** The numbers, copied out by ibr_analysis_summary_get(). */
+/** The numbers, copied out by ibr_analysis_summary_get(). Versioned
+ *  (doc/api-conventions.md): initialise it with ::IBR_ANALYSIS_SUMMARY_INIT
+ *  or ibr_analysis_summary_init(); the library writes only the fields the
+ *  caller's version has. */
 typedef struct ibr_analysis_summary {
     unsigned int version;        /**< set by the caller: ::IBR_ANALYSIS_SUMMARY_VERSION */
     uint32_t endports;           /**< N */
@@ -109,17 +126,38 @@ typedef struct ibr_analysis_summary {
 /** Version of ::ibr_analysis_summary this header describes. */
 #define IBR_ANALYSIS_SUMMARY_VERSION 1
 
+/** An empty summary of the current version, ready for
+ *  ibr_analysis_summary_get(). Equal to what ibr_analysis_summary_init()
+ *  produces. */
+#define IBR_ANALYSIS_SUMMARY_INIT                                              \
+    { IBR_ANALYSIS_SUMMARY_VERSION, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0, 0, 0.0, 0.0, 0, \
+      { 0, 0, 0, 0, 0.0, 0, 0.0 }, { 0, 0, 0, 0, 0.0, 0, 0.0 },                   \
+      { 0, 0, 0, 0, 0.0, 0, 0.0 }, { 0, 0, 0, 0, 0.0, 0, 0.0 } }
+
 /**
- * Analyse a routing.
+ * Initialise @p sum as an empty summary of version @p version (pass
+ * ::IBR_ANALYSIS_SUMMARY_VERSION), as ::IBR_ANALYSIS_SUMMARY_INIT does.
+ * Only the bytes version @p version has are written.
+ * @return 0, ::IBR_EINVAL (NULL @p sum), ::IBR_EVERSION (unknown version;
+ *         @p sum is left untouched).
+ * The caller owns @p sum; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_analysis_summary_init(ibr_analysis_summary *sum, unsigned int version);
+
+/**
+ * Analyse a routing on the topology it was computed on
+ * (ibr_result_topo()).
  * @param[out] out receives the analysis (owned by the caller, freed with
  *             ibr_analysis_destroy()). It copies what it reports and does
- *             not refer to @p t or @p r afterwards; it uses the topology's
- *             context, which must outlive it.
- * @param t    the topology, only read.
- * @param r    a routed result computed on @p t, only read.
- * @param opts options or NULL for the defaults; borrowed for the call.
- * @return 0; ::IBR_EINVAL (NULL, failed result, result of another topology,
- *         unknown pattern bits); ::IBR_EVERSION; ::IBR_ENOMEM.
+ *             not refer to @p r or its topology afterwards; it uses the
+ *             topology's context, which must outlive it.
+ * @param r    a routed result, only read (its topology too).
+ * @param opts options or NULL for the defaults; borrowed for the call and
+ *             read as far as its @c version declares.
+ * @return 0; ::IBR_EINVAL (NULL, failed result, unknown pattern bits);
+ *         ::IBR_EVERSION (unknown @c opts->version; no message: the
+ *         result is const); ::IBR_ENOMEM.
  * Time complexity: O(S·(S+E) + L·S) for path lengths, link loads and
  * all-to-all (S switches, E links, L LIDs; O(L·(S+N)) when per-pair SLs
  * or SL2VL tables make the VL of a flow depend on its source), O(N^2·D)
@@ -133,17 +171,21 @@ typedef struct ibr_analysis_summary {
  * ibr_analyze_options::threads workers; all allocation happens on the
  * calling thread, so the allocator need not be thread-safe.
  */
-IBR_API int ibr_analyze(ibr_analysis **out, const ibr_topo *t, const ibr_result *r,
-                        const ibr_analyze_options *opts);
+IBR_API int ibr_result_analyze(ibr_analysis **out, const ibr_result *r,
+                               const ibr_analyze_options *opts);
 
 /** Destroy an analysis and everything it owns. NULL is ignored. Not
  *  thread-safe: no other call may be reading @p a. Time complexity: O(1). */
 IBR_API void ibr_analysis_destroy(ibr_analysis *a);
 
 /**
- * Copy the numbers into the caller's @p out (set @c out->version to
- * ::IBR_ANALYSIS_SUMMARY_VERSION first; nothing in it needs freeing).
- * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_EVERSION.
+ * Copy the numbers into the caller's @p out, as far as its version
+ * declares (initialise it with ::IBR_ANALYSIS_SUMMARY_INIT or
+ * ibr_analysis_summary_init() first; nothing in it needs freeing).
+ * @param[out] out the caller's summary; @c out->version is kept.
+ * @param a the analysis.
+ * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_EVERSION (unknown
+ *         @c out->version; @p out is left untouched).
  * Thread-safe (the analysis is read-only). Time complexity: O(1).
  */
 IBR_API int ibr_analysis_summary_get(ibr_analysis_summary *out, const ibr_analysis *a);
@@ -151,46 +193,48 @@ IBR_API int ibr_analysis_summary_get(ibr_analysis_summary *out, const ibr_analys
 /**
  * Hop histogram: @p counts[h] = routed all-to-all flows of h links, for
  * h = 0 .. max hops.
- * @param a the analysis.
- * @param counts caller-owned array of @p cap entries (may be NULL when
- *        @p cap is 0, to learn the size). @param cap its capacity.
+ * @param[out] counts caller-owned array of @p cap entries (may be NULL
+ *        when @p cap is 0, to learn the size). @param cap its capacity.
  * @param[out] needed max hops + 1 (may be NULL); set also on ::IBR_ERANGE.
+ * @param a the analysis.
  * @return 0, ::IBR_EINVAL (NULL @p a, NULL @p counts with a non-zero
  *         @p cap), ::IBR_ERANGE (cap too small; nothing copied).
  * Thread-safe. Time complexity: O(max hops).
  */
-IBR_API int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, size_t cap,
-                                       size_t *needed);
+IBR_API int ibr_analysis_hop_histogram(uint64_t *counts, size_t cap, size_t *needed,
+                                       const ibr_analysis *a);
 
 /**
  * Paths per VL: @p counts[vl], for vl = 0..15, is the number of routed
  * all-to-all flows that travel on VL @c vl over at least one
  * switch-to-switch hop (a flow may use several VLs; flows between two
  * ports of one switch use none). The VL of the hop of switch @c s from
- * port @c in to port @c out is ibr_result_sl2vl(r, s, in, out)[sl], with
+ * port @c in to port @c out is @c map[sl] for ibr_result_sl2vl(map, r, s,
+ * in, out), with
  * @c sl = ibr_result_path_sl(r, source LID, destination LID) and @c in the
  * port the source is cabled to at the first switch; without SLs and SL2VL
  * tables every flow uses VL 0.
- * @p counts is the caller's array of 16 entries.
+ * @param[out] counts the caller's array of 16 entries. @param a the
+ *        analysis.
  * @return 0, ::IBR_EINVAL (NULL argument). Thread-safe.
  * Time complexity: O(1).
  */
-IBR_API int ibr_analysis_vl_usage(const ibr_analysis *a, uint64_t counts[16]);
+IBR_API int ibr_analysis_vl_usage(uint64_t counts[16], const ibr_analysis *a);
 
 /**
  * All-to-all load of every directed switch-to-switch link, in the order of
  * the topology's links (switch index, then ascending port): @p loads[i].
- * @param a the analysis.
- * @param loads caller-owned array of @p cap entries (may be NULL when
- *        @p cap is 0). @param cap its capacity.
+ * @param[out] loads caller-owned array of @p cap entries (may be NULL
+ *        when @p cap is 0). @param cap its capacity.
  * @param[out] needed number of links (may be NULL); set also on
  *             ::IBR_ERANGE.
+ * @param a the analysis.
  * @return 0, ::IBR_EINVAL (NULL @p a, NULL @p loads with a non-zero
  *         @p cap), ::IBR_ERANGE (cap too small; nothing copied).
  * Thread-safe. Time complexity: O(links).
  */
-IBR_API int ibr_analysis_link_loads(const ibr_analysis *a, uint64_t *loads, size_t cap,
-                                    size_t *needed);
+IBR_API int ibr_analysis_link_loads(uint64_t *loads, size_t cap, size_t *needed,
+                                    const ibr_analysis *a);
 
 /**
  * Write the analysis as JSON (one object), appended to the caller's buffer

@@ -118,12 +118,12 @@ typedef enum ibr_error {
  *  A bug in the library or an engine (for instance an engine that returned
  *  a positive value). Please report it. */
 /** @var IBR_EROUTES
- *  ibr_verify(): the forwarding tables are invalid (missing routes, loops,
- *  bad ports or down links). */
+ *  ibr_result_verify(): the forwarding tables are invalid (missing routes,
+ *  loops, bad ports or down links). */
 /** @var IBR_EDEADLOCK
- *  ibr_find_credit_loop(): the routing has a credit loop (a cycle in the
- *  channel dependency graph on some VL). ibr_verify() reports loops in
- *  ibr_verify_report::deadlock_free instead of failing. */
+ *  ibr_result_find_credit_loop(): the routing has a credit loop (a cycle in
+ *  the channel dependency graph on some VL). ibr_result_verify() reports
+ *  loops in ibr_verify_report::deadlock_free instead of failing. */
 
 /**
  * Message for an error code ("out of memory"); "unknown error" for an

@@ -45,7 +45,9 @@ typedef void (*ibr_log_fn)(void *user, int level, const char *msg);
 /** Version of ::ibr_context_config understood by this header. */
 #define IBR_CONTEXT_CONFIG_VERSION 1
 
-/** Settings of a context. Initialise with ::IBR_CONTEXT_CONFIG_INIT. */
+/** Settings of a context, versioned (doc/api-conventions.md): initialise
+ *  it with ::IBR_CONTEXT_CONFIG_INIT or ibr_context_config_init(); the
+ *  library reads only the fields the caller's version has. */
 typedef struct ibr_context_config {
     unsigned int version;      /**< ::IBR_CONTEXT_CONFIG_VERSION */
     const ibr_allocator *alloc; /**< NULL: the C library's malloc family;
@@ -55,9 +57,21 @@ typedef struct ibr_context_config {
     int log_level;             /**< most verbose ::ibr_log_level passed on */
 } ibr_context_config;
 
-/** Default context configuration: libc allocator, no logging. */
+/** Default context configuration: libc allocator, no logging. Equal to
+ *  what ibr_context_config_init() produces. */
 #define IBR_CONTEXT_CONFIG_INIT \
     { IBR_CONTEXT_CONFIG_VERSION, NULL, NULL, NULL, IBR_LOG_WARN }
+
+/**
+ * Initialise @p cfg to the defaults of configuration version @p version
+ * (pass ::IBR_CONTEXT_CONFIG_VERSION), as ::IBR_CONTEXT_CONFIG_INIT does.
+ * Only the bytes version @p version has are written.
+ * @return 0, ::IBR_EINVAL (NULL @p cfg), ::IBR_EVERSION (unknown version;
+ *         @p cfg is left untouched).
+ * The caller owns @p cfg; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_context_config_init(ibr_context_config *cfg, unsigned int version);
 
 /**
  * Create a context.
@@ -66,6 +80,8 @@ typedef struct ibr_context_config {
  *             it and frees it with ibr_context_destroy().
  * @param cfg  configuration, or NULL for the defaults. Borrowed for the
  *             call: the allocator is copied, @c log_user is kept as given.
+ *             Read as far as its @c version declares (fields a version
+ *             lacks take their defaults).
  * @return 0, ::IBR_EINVAL (NULL @p out, incomplete allocator),
  *         ::IBR_EVERSION (unknown @c cfg->version), ::IBR_ENOMEM (the
  *         context itself is allocated with @c cfg->alloc). These failures

@@ -142,15 +142,36 @@ IBR_API int ibr_fabric_set_sysimg_guid(ibr_fabric *f, uint32_t node, uint64_t gu
 IBR_API int ibr_fabric_set_port_guid(ibr_fabric *f, uint32_t node, unsigned int port,
                                      uint64_t guid);
 
-/** Attributes of a link. Initialise with ::IBR_LINK_ATTR_INIT. */
+/** Version of ::ibr_link_attr this header describes. */
+#define IBR_LINK_ATTR_VERSION 1
+
+/**
+ * Attributes of a link, an input of ibr_fabric_add_link(). Versioned
+ * (doc/api-conventions.md): initialise it with ::IBR_LINK_ATTR_INIT or
+ * ibr_link_attr_init(), then set the fields; the library reads only the
+ * fields the caller's version has, so later versions can add attributes.
+ */
 typedef struct ibr_link_attr {
+    unsigned int version; /**< ::IBR_LINK_ATTR_VERSION */
     ibr_link_width width; /**< default ::IBR_WIDTH_4X */
     ibr_link_speed speed; /**< default ::IBR_SPEED_QDR */
     ibr_link_state state; /**< default ::IBR_LINK_ACTIVE */
 } ibr_link_attr;
 
-/** Default link attributes: 4x QDR, active. */
-#define IBR_LINK_ATTR_INIT { IBR_WIDTH_4X, IBR_SPEED_QDR, IBR_LINK_ACTIVE }
+/** Default link attributes: 4x QDR, active. Equal to what
+ *  ibr_link_attr_init() produces. */
+#define IBR_LINK_ATTR_INIT { IBR_LINK_ATTR_VERSION, IBR_WIDTH_4X, IBR_SPEED_QDR, IBR_LINK_ACTIVE }
+
+/**
+ * Initialise @p attr to the defaults of version @p version (pass
+ * ::IBR_LINK_ATTR_VERSION), as ::IBR_LINK_ATTR_INIT does. Only the bytes
+ * version @p version has are written.
+ * @return 0, ::IBR_EINVAL (NULL @p attr), ::IBR_EVERSION (unknown version;
+ *         @p attr is left untouched).
+ * The caller owns @p attr; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_link_attr_init(ibr_link_attr *attr, unsigned int version);
 
 /**
  * Cable port @p pa of node @p a to port @p pb of node @p b.
@@ -159,10 +180,12 @@ typedef struct ibr_link_attr {
  * @param a    node index of one end. @param pa its port, 1..nports.
  * @param b    node index of the other end. @param pb its port, 1..nports.
  * @param attr link attributes, or NULL for ::IBR_LINK_ATTR_INIT; borrowed
- *             for the call (copied into both ports).
+ *             for the call (copied into both ports) and read as far as
+ *             its @c version declares.
  * @return 0; ::IBR_ENOTFOUND (bad node index); ::IBR_ERANGE (port 0 or
  *         beyond the node's port count); ::IBR_EBUSY (a port is already
- *         cabled); ::IBR_EINVAL (a port linked to itself, bad attribute).
+ *         cabled); ::IBR_EINVAL (a port linked to itself, bad attribute);
+ *         ::IBR_EVERSION (unknown @c attr->version).
  * A cable between two different ports of the same node (a loopback plug,
  * which real ibnetdiscover dumps can show) is accepted; it never carries
  * routes. A port cabled to itself is rejected.
@@ -275,8 +298,19 @@ IBR_API uint32_t ibr_fabric_node_count(const ibr_fabric *f);
 IBR_API int ibr_fabric_find_guid(uint32_t *out, unsigned int *port, const ibr_fabric *f,
                                  uint64_t guid);
 
-/** Public description of a node, filled by ibr_fabric_node_info() and ibr_topo_node_info(). */
+/** Version of ::ibr_node_info this header describes. */
+#define IBR_NODE_INFO_VERSION 1
+
+/**
+ * Public description of a node, filled by ibr_fabric_node_info() and
+ * ibr_topo_node_info(). Versioned (doc/api-conventions.md): the caller
+ * sets @c version (initialise it with ::IBR_NODE_INFO_INIT or
+ * ibr_node_info_init()) and the library writes only the fields that
+ * version has, so later versions can describe more without breaking
+ * callers built against this one.
+ */
 typedef struct ibr_node_info {
+    unsigned int version;  /**< set by the caller: ::IBR_NODE_INFO_VERSION */
     ibr_node_type type;    /**< switch, CA or router */
     unsigned int nports;   /**< external ports */
     uint64_t node_guid;    /**< node GUID */
@@ -285,9 +319,32 @@ typedef struct ibr_node_info {
     const char *desc;      /**< borrowed from the fabric or topology */
 } ibr_node_info;
 
-/** Public description of one port, filled by ibr_fabric_port_info() and
- *  ibr_topo_port_info(). */
+/** An empty node description of the current version, ready to be filled.
+ *  Equal to what ibr_node_info_init() produces. */
+#define IBR_NODE_INFO_INIT { IBR_NODE_INFO_VERSION, (ibr_node_type)0, 0, 0, 0, 0, NULL }
+
+/**
+ * Initialise @p info as ::IBR_NODE_INFO_INIT does, for version @p version
+ * (pass ::IBR_NODE_INFO_VERSION). Only the bytes version @p version has
+ * are written.
+ * @return 0, ::IBR_EINVAL (NULL @p info), ::IBR_EVERSION (unknown version;
+ *         @p info is left untouched).
+ * The caller owns @p info; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_node_info_init(ibr_node_info *info, unsigned int version);
+
+/** Version of ::ibr_port_info this header describes. */
+#define IBR_PORT_INFO_VERSION 1
+
+/**
+ * Public description of one port, filled by ibr_fabric_port_info() and
+ * ibr_topo_port_info(). Versioned like ::ibr_node_info: the caller sets
+ * @c version (::IBR_PORT_INFO_INIT or ibr_port_info_init()) and the
+ * library writes only the fields that version has.
+ */
 typedef struct ibr_port_info {
+    unsigned int version;  /**< set by the caller: ::IBR_PORT_INFO_VERSION */
     uint64_t guid;         /**< port GUID (a switch's ports share one; 0 for
                                 port 0 of a CA or router) */
     uint16_t lid;          /**< base LID, 0 = none */
@@ -299,23 +356,47 @@ typedef struct ibr_port_info {
     ibr_link_speed speed;  /**< link speed (when cabled) */
 } ibr_port_info;
 
+/** An empty port description of the current version, ready to be filled.
+ *  Equal to what ibr_port_info_init() produces. */
+#define IBR_PORT_INFO_INIT \
+    { IBR_PORT_INFO_VERSION, 0, 0, 0, 0, 0, 0, IBR_WIDTH_UNKNOWN, IBR_SPEED_UNKNOWN }
+
+/**
+ * Initialise @p info as ::IBR_PORT_INFO_INIT does, for version @p version
+ * (pass ::IBR_PORT_INFO_VERSION). Only the bytes version @p version has
+ * are written.
+ * @return 0, ::IBR_EINVAL (NULL @p info), ::IBR_EVERSION (unknown version;
+ *         @p info is left untouched).
+ * The caller owns @p info; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_port_info_init(ibr_port_info *info, unsigned int version);
+
 /**
  * Describe node @p node.
- * @param[out] out filled on success; its @c desc is borrowed from @p f
- *             (valid until the fabric is destroyed; do not free).
+ * @param[out] out the caller's description, @c version set (see
+ *             ::ibr_node_info); filled on success as far as its version
+ *             declares, untouched on failure. Its @c desc is borrowed from
+ *             @p f (valid until the fabric is destroyed; do not free).
  * @param f the fabric. @param node node index.
- * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_ENOTFOUND (bad
- *         node). May run concurrently with other const queries on @p f.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_EVERSION (unknown
+ *         @c out->version), ::IBR_ENOTFOUND (bad node). No message is
+ *         recorded (the fabric is const). May run concurrently with other
+ *         const queries on @p f.
  * Time complexity: O(1).
  */
 IBR_API int ibr_fabric_node_info(ibr_node_info *out, const ibr_fabric *f, uint32_t node);
 
 /**
  * Describe port @p port (0..nports) of node @p node.
- * @param[out] out filled on success (plain values, nothing to free).
+ * @param[out] out the caller's description, @c version set (see
+ *             ::ibr_port_info); filled on success as far as its version
+ *             declares (plain values, nothing to free), untouched on
+ *             failure.
  * @param f the fabric. @param node node index. @param port port number.
- * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_ENOTFOUND (bad
- *         node), ::IBR_ERANGE (port beyond nports). May run concurrently
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p f), ::IBR_EVERSION (unknown
+ *         @c out->version), ::IBR_ENOTFOUND (bad node), ::IBR_ERANGE (port
+ *         beyond nports). No message is recorded. May run concurrently
  *         with other const queries on @p f. Time complexity: O(1).
  */
 IBR_API int ibr_fabric_port_info(ibr_port_info *out, const ibr_fabric *f, uint32_t node,

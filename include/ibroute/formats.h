@@ -6,8 +6,11 @@
  * ::ibr_buffer. Formats follow OpenSM 3.3 and infiniband-diags byte for byte
  * where those tools define them.
  *
- * Writers append to the buffer (several writers may fill one buffer in
- * turn) and grow it with the allocator of the topology's context. A writer
+ * Writers are named after what they write: ibr_topo_write_*() write a
+ * topology, ibr_result_write_*() a routing (with the topology it was
+ * computed on, ibr_result_topo()). They append to the buffer (several
+ * writers may fill one buffer in turn) and grow it with the allocator of
+ * the topology's context. A writer
  * that fails leaves the buffer as it was before the call. Writers and
  * ibr_result_parse_lfts() only read their topology and result, so any
  * number may run at once on shared inputs, each with its own buffer;
@@ -96,7 +99,7 @@ IBR_API int ibr_fabric_parse_guid2lid(ibr_fabric *f, const char *buf, size_t len
  *         Thread-safe on shared inputs, one buffer per thread.
  *         Time complexity: O(nodes + ports + output).
  */
-IBR_API int ibr_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t);
+IBR_API int ibr_topo_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t);
 
 /**
  * Write OpenSM's guid2lid file for every port with a LID (switch port 0,
@@ -107,31 +110,31 @@ IBR_API int ibr_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t);
  *         Thread-safe on shared inputs, one buffer per thread.
  *         Time complexity: O(nodes + ports).
  */
-IBR_API int ibr_write_guid2lid(ibr_buffer *out, const ibr_topo *t);
+IBR_API int ibr_topo_write_guid2lid(ibr_buffer *out, const ibr_topo *t);
 
 /**
  * Write OpenSM's opensm-lfts.dump for a routed result: one block per
  * switch in switch index order, one line per routed LID.
- * @param out the caller's buffer, appended to. @param t the topology.
- * @param r a routed result computed on @p t.
+ * @param out the caller's buffer, appended to.
+ * @param r a routed result, only read (its topology too).
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
- *         result, result of another topology), ::IBR_ENOMEM.
+ *         result), ::IBR_ENOMEM.
  * Thread-safe on shared inputs, one buffer per thread.
  * Time complexity: O(S x LIDs + output).
  */
-IBR_API int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r);
 
 /**
  * Write LFTs in the infiniband-diags dump_lfts / ibroute format: one block
  * per switch, as `ibroute <switch LID>` prints it.
- * @param out the caller's buffer, appended to. @param t the topology.
- * @param r a routed result computed on @p t.
+ * @param out the caller's buffer, appended to.
+ * @param r a routed result, only read (its topology too).
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
- *         result, result of another topology), ::IBR_ENOMEM.
+ *         result), ::IBR_ENOMEM.
  * Thread-safe on shared inputs, one buffer per thread.
  * Time complexity: O(S x LIDs + output).
  */
-IBR_API int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r);
 
 /**
  * Write OpenSM's opensm-subnet.lst (read by ibdmchk -s): one line per
@@ -142,20 +145,20 @@ IBR_API int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_re
  *         Thread-safe on shared inputs, one buffer per thread.
  *         Time complexity: O(nodes + ports).
  */
-IBR_API int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
+IBR_API int ibr_topo_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
 
 /**
  * Write OpenSM's opensm.fdbs (read by ibdmchk -f). Hop counts come from the
  * result's hop matrix when it has one, else from shortest paths.
- * @param out the caller's buffer, appended to. @param t the topology.
- * @param r a routed result computed on @p t.
+ * @param out the caller's buffer, appended to.
+ * @param r a routed result, only read (its topology too).
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
- *         result, result of another topology), ::IBR_ENOMEM.
+ *         result), ::IBR_ENOMEM.
  * Thread-safe on shared inputs, one buffer per thread.
  * Time complexity: O(S x LIDs x P) for P ports per switch, plus
  * O(S x (S + E)) without a hop matrix.
  */
-IBR_API int ibr_write_fdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_write_fdbs(ibr_buffer *out, const ibr_result *r);
 
 /**
  * Write the path SL of every (source end port, destination end-port LID)
@@ -163,12 +166,12 @@ IBR_API int ibr_write_fdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result 
  * SL), the "CAxCA->SL" file ibdmchk reads with `-c`. The file has N x L
  * lines: meant for fabrics of moderate size.
  * @param out buffer to append to (see ::ibr_buffer; left as it was on
- *        failure). @param t topology. @param r routed result on @p t.
+ *        failure). @param r routed result, only read (its topology too).
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(N·L).
- * Thread rules: @p t and @p r are only read. The text belongs to the
+ * Thread rules: @p r and its topology are only read. The text belongs to the
  * caller's buffer (free it with ibr_buffer_dispose()).
  */
-IBR_API int ibr_write_path_sl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_write_path_sl(ibr_buffer *out, const ibr_result *r);
 
 /**
  * Write the SL-to-VL map of every (switch, in port, out port) of cabled
@@ -176,36 +179,36 @@ IBR_API int ibr_write_path_sl(ibr_buffer *out, const ibr_topo *t, const ibr_resu
  * 0x<vl14><vl15>` (8 bytes of two nibbles), the format ibdmchk reads with
  * `-d` and ibdiagnet writes. Results without SL2VL tables give the
  * identity map.
- * @param out buffer (left as it was on failure). @param t topology.
- * @param r routed result on @p t.
+ * @param out buffer (left as it was on failure).
+ * @param r routed result, only read (its topology too).
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·P^2).
- * Thread rules: @p t and @p r are only read. The text belongs to the
+ * Thread rules: @p r and its topology are only read. The text belongs to the
  * caller's buffer (free it with ibr_buffer_dispose()).
  */
-IBR_API int ibr_write_sl2vl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_write_sl2vl(ibr_buffer *out, const ibr_result *r);
 
 /**
  * Write OpenSM's opensm-sl2vl.dump: per port in port-table order (a
  * switch once, through port 0), a block of `in out : vl...` lines.
- * @param out buffer (left as it was on failure). @param t topology.
- * @param r routed result on @p t.
+ * @param out buffer (left as it was on failure).
+ * @param r routed result, only read (its topology too).
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·P^2 + ports).
- * Thread rules: @p t and @p r are only read. The text belongs to the
+ * Thread rules: @p r and its topology are only read. The text belongs to the
  * caller's buffer (free it with ibr_buffer_dispose()).
  */
-IBR_API int ibr_write_sl2vl_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r);
 
 /**
  * Write OpenSM's opensm.mcfdbs: for every switch with multicast entries, a
  * block listing each MLID's output ports. A result without multicast
  * groups gives an empty text (ibdmchk needs the file anyway).
- * @param out buffer (left as it was on failure). @param t topology.
- * @param r routed result on @p t.
+ * @param out buffer (left as it was on failure).
+ * @param r routed result, only read (its topology too).
  * @return 0, ::IBR_EINVAL, ::IBR_ENOMEM. Time complexity: O(S·G·256) for
- *         G groups. Thread rules: @p t and @p r are only read.
+ *         G groups. Thread rules: @p r and its topology are only read.
  *         The text belongs to the caller's buffer (ibr_buffer_dispose()).
  */
-IBR_API int ibr_write_mcfdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
 
 /**
  * Read LFTs from opensm-lfts.dump, ibroute or dump_lfts output into a new

@@ -86,6 +86,10 @@ extern "C" {
  * y; a host's port y+1 goes to its leaf y. With @c hosts below m_1, only
  * level-0 nodes with d_1 < hosts exist: leaf down ports above @c hosts
  * stay empty.
+ *
+ * Versioned (doc/api-conventions.md): initialise it with
+ * ::IBR_GEN_XGFT_INIT or ibr_gen_xgft_init(), then set the fields; the
+ * library reads only the fields the caller's version has.
  */
 typedef struct ibr_gen_xgft {
     unsigned int version;              /**< ::IBR_GEN_XGFT_VERSION */
@@ -97,6 +101,22 @@ typedef struct ibr_gen_xgft {
     unsigned int hosts;                /**< hosts per leaf, 0 = m[0] */
 } ibr_gen_xgft;
 
+/** Parameters of the current version with every field 0 (to be filled in).
+ *  Equal to what ibr_gen_xgft_init() produces. */
+#define IBR_GEN_XGFT_INIT \
+    { IBR_GEN_XGFT_VERSION, 0, { 0 }, { 0 }, 0 }
+
+/**
+ * Initialise @p p as ::IBR_GEN_XGFT_INIT does, for parameters version
+ * @p version (pass ::IBR_GEN_XGFT_VERSION). Only the bytes version
+ * @p version has are written.
+ * @return 0, ::IBR_EINVAL (NULL @p p), ::IBR_EVERSION (unknown version;
+ *         @p p is left untouched).
+ * The caller owns @p p; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_gen_xgft_init(ibr_gen_xgft *p, unsigned int version);
+
 /**
  * Generate an XGFT into the empty fabric @p f.
  * @p p is borrowed for the call; the nodes belong to @p f (nothing else to
@@ -104,17 +124,18 @@ typedef struct ibr_gen_xgft {
  * @return 0; ::IBR_ESTATE (fabric not empty); ::IBR_EINVAL (NULL argument,
  *         bad parameters, a switch would need more than 254 ports: the
  *         message says which);
- *         ::IBR_EVERSION (unknown @c p->version); ::IBR_ENOSPC (LIDs);
+ *         ::IBR_EVERSION (unknown @c p->version; @p p is read only as
+ *         far as its version declares); ::IBR_ENOSPC (LIDs);
  *         ::IBR_ENOMEM. On failure @p f stays empty.
  * Not thread-safe on one fabric. Time complexity: O(nodes + links).
  */
-IBR_API int ibr_gen_xgft_fabric(ibr_fabric *f, const ibr_gen_xgft *p);
+IBR_API int ibr_fabric_gen_xgft(ibr_fabric *f, const ibr_gen_xgft *p);
 
 /**
  * Generate a fat tree of @p levels levels of @p radix-port switches: the
  * k-ary n-tree with k = radix/2, whose top level uses all radix ports
  * downward (hosts = radix * (radix/2)^(levels-1)). @p hosts_per_leaf 0 means
- * radix/2. @return as ibr_gen_xgft_fabric().
+ * radix/2. @return as ibr_fabric_gen_xgft().
  *
  * It is XGFT(levels; k,..,k,radix; 1,k,..,k) with k = radix/2, so
  * numbering, ports and descriptions are the XGFT ones (leaf ports 1..k to
@@ -125,8 +146,8 @@ IBR_API int ibr_gen_xgft_fabric(ibr_fabric *f, const ibr_gen_xgft *p);
  * The nodes belong to @p f. Not thread-safe on one fabric.
  * Time complexity: O(nodes + links).
  */
-IBR_API int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int radix,
-                             unsigned int hosts_per_leaf);
+IBR_API int ibr_fabric_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int radix,
+                                    unsigned int hosts_per_leaf);
 
 /**
  * Generate a mesh or torus with @p ndims dimensions of sizes @p dims,
@@ -134,7 +155,7 @@ IBR_API int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int ra
  * Switch ports: for dimension d, ports 2*d*parallel+1 .. are the "minus"
  * direction links, then the "plus" direction links; hosts follow.
  * A torus dimension of size 2 gets one link set (both directions meet).
- * @return as ibr_gen_xgft_fabric().
+ * @return as ibr_fabric_gen_xgft().
  *
  * Switch index x_0 + n_0*(x_1 + n_1*(x_2 + ...)) (dimension 0 fastest),
  * description "T(x_0,x_1,..)" for a torus and "M(...)" for a mesh. The
@@ -147,19 +168,19 @@ IBR_API int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int ra
  * @p dims (@p ndims entries) is borrowed for the call; the nodes belong to
  * @p f. Not thread-safe on one fabric. Time complexity: O(nodes + links).
  */
-IBR_API int ibr_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int *dims,
-                          int wrap, unsigned int hosts, unsigned int parallel);
+IBR_API int ibr_fabric_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int *dims,
+                                 int wrap, unsigned int hosts, unsigned int parallel);
 
 /**
  * Generate a hypercube of dimension @p dim (1..15; 2^dim switches), @p hosts
  * hosts per switch. Switch index bits are its coordinates; port d+1 of
  * every switch crosses dimension d (to index XOR 2^d, on its port d+1);
  * hosts are ports dim+1.. . Descriptions "Q<index>".
- * @return as ibr_gen_xgft_fabric().
+ * @return as ibr_fabric_gen_xgft().
  * The nodes belong to @p f. Not thread-safe on one fabric.
  * Time complexity: O(2^dim x (dim + hosts)).
  */
-IBR_API int ibr_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int hosts);
+IBR_API int ibr_fabric_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int hosts);
 
 /**
  * Generate a dragonfly: @p g groups of @p a switches, all-to-all inside a
@@ -174,12 +195,12 @@ IBR_API int ibr_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int host
  * t mod (g-1) goes to group t mod (g-1) if that is below G, else to the
  * next one, so every pair of groups gets floor(a*h / (g-1)) cables and the
  * remaining a*h mod (g-1) global ports of each group stay empty.
- * @return as ibr_gen_xgft_fabric().
+ * @return as ibr_fabric_gen_xgft().
  * The nodes belong to @p f. Not thread-safe on one fabric.
  * Time complexity: O(g x a x (a + h + p)).
  */
-IBR_API int ibr_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p,
-                              unsigned int h, unsigned int g);
+IBR_API int ibr_fabric_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p,
+                                     unsigned int h, unsigned int g);
 
 /**
  * Generate a connected random switch graph: @p switches switches, each with
@@ -192,13 +213,13 @@ IBR_API int ibr_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p,
  * switch links in the order they were made, hosts follow. Descriptions
  * "R<index>". Needs at least 2 switches and 2 <= @p degree <= switches-1
  * (degree 1 only for 2 switches). The same seed gives the same fabric on
- * every platform. @return as ibr_gen_xgft_fabric().
+ * every platform. @return as ibr_fabric_gen_xgft().
  * The nodes belong to @p f. Not thread-safe on one fabric.
  * Time complexity: O(switches x (degree + hosts)) expected (see the
  * conventions above for the rare extra work).
  */
-IBR_API int ibr_gen_random(ibr_fabric *f, unsigned int switches, unsigned int degree,
-                           unsigned int hosts, uint64_t seed);
+IBR_API int ibr_fabric_gen_random(ibr_fabric *f, unsigned int switches, unsigned int degree,
+                                  unsigned int hosts, uint64_t seed);
 
 /**
  * Generate from a spec string (see the table above). @p spec is borrowed

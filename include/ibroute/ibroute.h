@@ -5,7 +5,10 @@
  *
  * The flow is builder, then frozen topology, then result:
  * ::ibr_fabric (fabric.h) -> ibr_fabric_freeze() -> ::ibr_topo (topo.h) ->
- * ibr_route() (route.h) -> ::ibr_result (result.h) -> ibr_verify() (verify.h).
+ * ibr_route() (route.h) -> ::ibr_result (result.h) -> ibr_result_verify()
+ * (verify.h). The conventions every call follows (names, argument order,
+ * versioned structs, errors, ownership, threads) are in
+ * doc/api-conventions.md.
  *
  * @example route_fabric.c
  * Build a small fat tree node by node, route it, verify the result and

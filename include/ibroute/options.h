@@ -37,7 +37,7 @@ typedef struct ibr_guid_id {
  * One engine setting for a routing call: @c name is "engine.setting" (for
  * example "ftree.max_reverse_hops"), @c value its text ("2", "true", or a
  * whole configuration for a STRING setting). The settings each engine
- * takes are listed by ibr_engine_get() and `ibr engines`. Both strings are
+ * takes are listed by ibr_context_engine() and `ibr engines`. Both strings are
  * borrowed for the call.
  */
 typedef struct ibr_param {

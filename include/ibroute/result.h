@@ -67,15 +67,17 @@ IBR_API uint64_t ibr_result_seed(const ibr_result *r);
 IBR_API size_t ibr_result_setting_count(const ibr_result *r);
 
 /**
- * Setting @p i of the result: @p name receives "engine.setting" and
- * @p value its value as text (BOOL as "0"/"1", INT in decimal, STRING as
- * given). Either output may be NULL. Both strings are borrowed from the
- * result.
+ * Setting @p i of the result.
+ * @param[out] name receives "engine.setting" (may be NULL).
+ * @param[out] value receives its value as text (BOOL as "0"/"1", INT in
+ *             decimal, STRING as given; may be NULL). Both strings are
+ *             borrowed from the result.
+ * @param r the result. @param i index, 0 .. ibr_result_setting_count() - 1.
  * @return 0, ::IBR_EINVAL (NULL @p r), ::IBR_ENOTFOUND (index out of
  *         range). Thread-safe. Time complexity: O(1).
  */
-IBR_API int ibr_result_setting(const ibr_result *r, size_t i, const char **name,
-                               const char **value);
+IBR_API int ibr_result_setting(const char **name, const char **value, const ibr_result *r,
+                               size_t i);
 
 /** Number of engines tried, the successful one included (0 when the
  *  chain or the options were rejected before any engine ran). Cannot fail.
@@ -86,17 +88,17 @@ IBR_API size_t ibr_result_attempt_count(const ibr_result *r);
 
 /**
  * Engine attempt @p i, in the order tried.
- * @param r the result. @param i attempt index, 0 .. ibr_result_attempt_count() - 1.
  * @param[out] engine name (borrowed from the result);
  * @param[out] status 0 or the error the engine returned (::IBR_EDECLINED
  *             when it did not apply);
  * @param[out] message why it declined or failed ("" on success; borrowed).
  *             Any output may be NULL.
+ * @param r the result. @param i attempt index, 0 .. ibr_result_attempt_count() - 1.
  * @return 0, ::IBR_ENOTFOUND (bad index or NULL @p r). Thread-safe.
  * Time complexity: O(1).
  */
-IBR_API int ibr_result_attempt(const ibr_result *r, size_t i, const char **engine,
-                               int *status, const char **message);
+IBR_API int ibr_result_attempt(const char **engine, int *status, const char **message,
+                               const ibr_result *r, size_t i);
 
 /** Number of entries of every LFT: the topology's max LID + 1 (also set on
  *  a failed result). Cannot fail. Thread-safe.
@@ -122,17 +124,17 @@ IBR_API unsigned int ibr_result_lft_port(const ibr_result *r, uint32_t sw, uint1
 /**
  * Copy the LFT of switch @p sw into @p dst (capacity @p cap entries).
  * Call with @p dst NULL and @p cap 0 to learn the size.
- * @param r the result. @param sw switch index.
- * @param dst caller-owned buffer of @p cap bytes (may be NULL when @p cap
- *            is 0). @param cap its capacity.
+ * @param[out] dst caller-owned buffer of @p cap bytes (may be NULL when
+ *            @p cap is 0). @param cap its capacity.
  * @param[out] needed number of entries (may be NULL); set whenever the
  *             switch exists, also on ::IBR_ERANGE.
+ * @param r the result. @param sw switch index.
  * @return 0; ::IBR_ERANGE when @p cap is too small or @p dst is NULL
  *         (nothing copied); ::IBR_ENOTFOUND (bad switch, failed result).
  * Thread-safe. Time complexity: O(LIDs).
  */
-IBR_API int ibr_result_copy_lft(const ibr_result *r, uint32_t sw, uint8_t *dst,
-                                size_t cap, size_t *needed);
+IBR_API int ibr_result_copy_lft(uint8_t *dst, size_t cap, size_t *needed, const ibr_result *r,
+                                uint32_t sw);
 
 /** Non-zero when the result holds a switch-to-switch min-hop matrix (the
  *  engine recorded one with ibr_run_set_hops()). Cannot fail. Thread-safe.
@@ -183,14 +185,15 @@ IBR_API int ibr_result_has_sl2vl(const ibr_result *r);
  * @p out[sl] = VL for sl = 0..15. Without tables the map is the identity
  * for SL 0..14 and VL 15 for SL 15; the same default applies to port pairs
  * an engine with tables did not set.
+ * @param[out] out caller-owned array of 16 entries, written on success.
  * @param r the result. @param sw switch index.
  * @param in_port input port, 0..nports. @param out_port output port.
- * @param[out] out caller-owned array of 16 entries, written on success.
- * @return 0, ::IBR_ENOTFOUND (bad switch or NULL @p r), ::IBR_ERANGE (bad
- *         port). Thread-safe. Time complexity: O(1).
+ * @return 0, ::IBR_EINVAL (NULL @p out), ::IBR_ENOTFOUND (bad switch or
+ *         NULL @p r), ::IBR_ERANGE (bad port). Thread-safe. Time
+ *         complexity: O(1).
  */
-IBR_API int ibr_result_sl2vl(const ibr_result *r, uint32_t sw, unsigned int in_port,
-                             unsigned int out_port, uint8_t out[16]);
+IBR_API int ibr_result_sl2vl(uint8_t out[16], const ibr_result *r, uint32_t sw,
+                             unsigned int in_port, unsigned int out_port);
 
 /** Number of data virtual lanes the routing uses (1 unless the engine
  *  recorded another count with ibr_run_set_vls_used(); 0 for a NULL
@@ -213,18 +216,18 @@ IBR_API uint16_t ibr_result_mcast_mlid(const ibr_result *r, size_t i);
 
 /**
  * Ports of switch @p sw on which packets to @p mlid are forwarded.
- * @param r the result. @param mlid the multicast LID. @param sw switch index.
- * @param ports caller-owned array that receives up to @p cap port numbers,
- *              ascending (may be NULL when @p cap is 0).
+ * @param[out] ports caller-owned array that receives up to @p cap port
+ *              numbers, ascending (may be NULL when @p cap is 0).
  * @param cap capacity of @p ports.
  * @param[out] needed how many ports there are (may be NULL); set also on
  *             ::IBR_ERANGE.
+ * @param r the result. @param mlid the multicast LID. @param sw switch index.
  * @return 0, ::IBR_ENOTFOUND (no such MLID or switch), ::IBR_ERANGE (cap too
  *         small; nothing copied). Thread-safe.
  * Time complexity: O(groups + 256).
  */
-IBR_API int ibr_result_mcast_ports(const ibr_result *r, uint16_t mlid, uint32_t sw,
-                                   uint8_t *ports, size_t cap, size_t *needed);
+IBR_API int ibr_result_mcast_ports(uint8_t *ports, size_t cap, size_t *needed,
+                                   const ibr_result *r, uint16_t mlid, uint32_t sw);
 
 /** Number of engine-specific artefacts (e.g. "ftree-ca-order"). Cannot
  *  fail. Thread-safe.
@@ -236,26 +239,26 @@ IBR_API size_t ibr_result_artifact_count(const ibr_result *r);
  * Artefact @p i: its name and its bytes (text unless the engine's
  * documentation says otherwise; not NUL-terminated), borrowed for the
  * lifetime of the result.
- * @param r the result. @param i index, 0 .. ibr_result_artifact_count() - 1.
  * @param[out] name artefact name (may be NULL).
  * @param[out] data its bytes (may be NULL). @param[out] size their number
  *             (may be NULL).
+ * @param r the result. @param i index, 0 .. ibr_result_artifact_count() - 1.
  * @return 0, ::IBR_ENOTFOUND (bad index or NULL @p r). Thread-safe.
  * Time complexity: O(1).
  */
-IBR_API int ibr_result_artifact(const ibr_result *r, size_t i, const char **name,
-                                const void **data, size_t *size);
+IBR_API int ibr_result_artifact(const char **name, const void **data, size_t *size,
+                                const ibr_result *r, size_t i);
 
 /**
  * Find an artefact by name (exact match).
- * @param r the result. @param name the name, borrowed for the call.
  * @param[out] data its bytes, borrowed (may be NULL).
  * @param[out] size their number (may be NULL).
+ * @param r the result. @param name the name, borrowed for the call.
  * @return 0, ::IBR_EINVAL (NULL @p r or @p name), ::IBR_ENOTFOUND.
  * Thread-safe. Time complexity: O(artefacts).
  */
-IBR_API int ibr_result_find_artifact(const ibr_result *r, const char *name,
-                                     const void **data, size_t *size);
+IBR_API int ibr_result_find_artifact(const void **data, size_t *size, const ibr_result *r,
+                                     const char *name);
 
 #ifdef __cplusplus
 }

@@ -83,10 +83,11 @@ typedef struct ibr_engine_info {
  * @p ctx may be NULL for built-ins only). Cannot fail. Thread-safe once the
  * context's engines are registered. Time complexity: O(1).
  */
-IBR_API size_t ibr_engine_count(const ibr_context *ctx);
+IBR_API size_t ibr_context_engine_count(const ibr_context *ctx);
 
 /**
- * Describe engine @p i (0 .. ibr_engine_count() - 1); built-ins come first.
+ * Describe engine @p i of the context's registry (0 ..
+ * ibr_context_engine_count() - 1); built-ins come first.
  * @param[out] out filled on success; its strings are borrowed (static for
  *             built-ins, owned by @p ctx for registered engines: valid
  *             until the context is destroyed).
@@ -95,19 +96,20 @@ IBR_API size_t ibr_engine_count(const ibr_context *ctx);
  *         range). Thread-safe once the context's engines are registered.
  * Time complexity: O(1).
  */
-IBR_API int ibr_engine_get(ibr_engine_info *out, const ibr_context *ctx, size_t i);
+IBR_API int ibr_context_engine(ibr_engine_info *out, const ibr_context *ctx, size_t i);
 
 /**
  * Describe the engine called @p name (case-sensitive).
  * @param[out] out filled on success; strings borrowed as for
- *             ibr_engine_get().
+ *             ibr_context_engine().
  * @param ctx the context, or NULL for built-ins only.
  * @param name the engine name, borrowed for the call.
  * @return 0, ::IBR_EINVAL (NULL @p out or @p name), ::IBR_ENOTFOUND.
  * Thread-safe once the context's engines are registered.
  * Time complexity: O(engines).
  */
-IBR_API int ibr_engine_find(ibr_engine_info *out, const ibr_context *ctx, const char *name);
+IBR_API int ibr_context_find_engine(ibr_engine_info *out, const ibr_context *ctx,
+                                    const char *name);
 
 /**
  * Route a topology.

@@ -49,7 +49,7 @@ IBR_API uint32_t ibr_topo_node_count(const ibr_topo *t);
  *  Time complexity: O(1). */
 IBR_API uint32_t ibr_topo_switch_count(const ibr_topo *t);
 /** Number of end ports: CA and router ports that have a LID and an active
- *  cable. These are the sources ibr_verify() counts. Cannot fail.
+ *  cable. These are the sources ibr_result_verify() counts. Cannot fail.
  *  Thread-safe.
  *  A plain value: nothing to free.
  *  Time complexity: O(1). */
@@ -73,20 +73,27 @@ IBR_API uint32_t ibr_topo_node_switch(const ibr_topo *t, uint32_t node);
 
 /**
  * Describe a node.
- * @param[out] out filled on success; its @c desc is borrowed from @p t
- *             (valid until the topology is destroyed; do not free).
+ * @param[out] out the caller's description, @c version set (see
+ *             ::ibr_node_info); filled on success as far as its version
+ *             declares, untouched on failure. Its @c desc is borrowed from
+ *             @p t (valid until the topology is destroyed; do not free).
  * @param t the topology. @param node node index.
- * @return 0, ::IBR_EINVAL (NULL @p out or @p t), ::IBR_ENOTFOUND (bad
- *         node). Thread-safe. Time complexity: O(1).
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p t), ::IBR_EVERSION (unknown
+ *         @c out->version), ::IBR_ENOTFOUND (bad node). Thread-safe. Time
+ *         complexity: O(1).
  */
 IBR_API int ibr_topo_node_info(ibr_node_info *out, const ibr_topo *t, uint32_t node);
 /**
  * Describe port @p port (0..nports) of node @p node as it was when the
  * fabric was frozen.
- * @param[out] out filled on success (plain values, nothing to free).
+ * @param[out] out the caller's description, @c version set (see
+ *             ::ibr_port_info); filled on success as far as its version
+ *             declares (plain values, nothing to free), untouched on
+ *             failure.
  * @param t the topology. @param node node index. @param port port number.
- * @return 0, ::IBR_EINVAL (NULL @p out or @p t), ::IBR_ENOTFOUND (bad
- *         node), ::IBR_ERANGE (port beyond nports). Thread-safe.
+ * @return 0, ::IBR_EINVAL (NULL @p out or @p t), ::IBR_EVERSION (unknown
+ *         @c out->version), ::IBR_ENOTFOUND (bad node), ::IBR_ERANGE (port
+ *         beyond nports). Thread-safe.
  * Time complexity: O(1).
  */
 IBR_API int ibr_topo_port_info(ibr_port_info *out, const ibr_topo *t, uint32_t node,

@@ -18,8 +18,9 @@ extern "C" {
 #define IBR_VERIFY_REPORT_VERSION 2
 
 /**
- * What ibr_verify() found. Hop counts are numbers of links from the source
- * port to the destination port (two hosts on one switch are 2 hops apart);
+ * What ibr_result_verify() found. Hop counts are numbers of links from the
+ * source port to the destination port (two hosts on one switch are 2 hops
+ * apart);
  * link loads count routes per directed switch-to-switch link over all
  * (source end port, destination end-port LID) pairs, every LID of a port
  * counted. Switch LIDs are checked at switch level (the first group of
@@ -27,7 +28,10 @@ extern "C" {
  * statistics or link loads.
  *
  * Two fields are inputs, set by the caller: @c version and (from version
- * 2) @c threads; ibr_verify() keeps them and fills every other field.
+ * 2) @c threads; ibr_result_verify() keeps them and fills every other field.
+ * Versioned (doc/api-conventions.md): initialise it with
+ * ::IBR_VERIFY_REPORT_INIT or ibr_verify_report_init(); the library reads
+ * and writes only the fields the caller's version has.
  */
 typedef struct ibr_verify_report {
     unsigned int version;          /**< set by the caller: ::IBR_VERIFY_REPORT_VERSION */
@@ -67,40 +71,61 @@ typedef struct ibr_verify_report {
     /** Channels in the credit loop found (0 when deadlock_free). */
     unsigned int credit_loop_length;
     /** The credit loop, readable: "VL 0: 0x... port 2 -> 0x... port 5 -> ..."
-     *  (truncated when long; ibr_find_credit_loop() gives every channel). */
+     *  (truncated when long; ibr_result_find_credit_loop() gives every
+     *  channel). */
     char credit_loop[512];
-    /** Input (version 2): worker threads of ibr_verify(). 0 (automatic) is
-     *  one per online CPU, 1 runs on the calling thread alone; at most 64
+    /** Input (version 2): worker threads of ibr_result_verify(). 0
+     *  (automatic) is one per online CPU, 1 runs on the calling thread
+     *  alone; at most 64
      *  are used (larger values count as 64), and at most one per 64 LIDs.
      *  The report is the same whatever the count. Version 1 callers get
      *  the automatic count. */
     unsigned int threads;
 } ibr_verify_report;
 
+/** An empty report of the current version with @c threads 0 (automatic).
+ *  Equal to what ibr_verify_report_init() produces. */
+#define IBR_VERIFY_REPORT_INIT                                                 \
+    { IBR_VERIFY_REPORT_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0, \
+      0.0, 0.0, 0, 0, 0.0, 0, "", 0, "", 0 }
+
 /**
- * Check a result against the topology it was computed on and measure it.
+ * Initialise @p rep as an empty report of version @p version (1 or
+ * ::IBR_VERIFY_REPORT_VERSION), as ::IBR_VERIFY_REPORT_INIT does: every
+ * field 0 or "" (so @c threads is 0, automatic) but @c version. Only the
+ * bytes version @p version has are written.
+ * @return 0, ::IBR_EINVAL (NULL @p rep), ::IBR_EVERSION (unknown version;
+ *         @p rep is left untouched).
+ * The caller owns @p rep; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_verify_report_init(ibr_verify_report *rep, unsigned int version);
+
+/**
+ * Check a result against the topology it was computed on
+ * (ibr_result_topo()) and measure it.
  *
- * @param[in,out] out report; set @c out->version first
- *             (::IBR_VERIFY_REPORT_VERSION, or 1: then only the fields of
- *             version 1 are read and written) and, from version 2,
- *             @c out->threads (0 for automatic). Caller-owned; every field
- *             but those two is cleared and filled (nothing in it needs
- *             freeing). Written only when the call returns 0 or
- *             ::IBR_EROUTES: left untouched on any other code.
- * @param t    the topology. @param r a routed result computed on @p t.
- *             Both are only read.
+ * @param[in,out] out report, initialised with ::IBR_VERIFY_REPORT_INIT or
+ *             ibr_verify_report_init() (::IBR_VERIFY_REPORT_VERSION, or 1:
+ *             then only the fields of version 1 are read and written) and,
+ *             from version 2, @c out->threads set (0 for automatic).
+ *             Caller-owned; every field but those two is cleared and
+ *             filled (nothing in it needs freeing). Written only when the
+ *             call returns 0 or ::IBR_EROUTES: left untouched on any other
+ *             code.
+ * @param r    a routed result, only read (its topology too).
  * @return 0 when every check passes (spurious and non-minimal routes are
  *         counted but do not fail the check); ::IBR_EROUTES when a route
  *         is missing, dead-ends, loops, uses a bad port or a down link
  *         (the report says which and
  *         how many; first_error names the first); ::IBR_EINVAL (NULL
- *         argument, failed result, result of another topology);
- *         ::IBR_EVERSION; ::IBR_ENOMEM. A credit loop does not fail the
+ *         argument, failed result); ::IBR_EVERSION (unknown
+ *         @c out->version); ::IBR_ENOMEM. A credit loop does not fail the
  *         call: it sets @c deadlock_free to 0 and describes the loop, so
- *         check that field (or call ibr_find_credit_loop()) as well.
+ *         check that field (or call ibr_result_find_credit_loop()) as well.
  *
  * Time complexity: O(S·(S+E) + L·S) for S switches, E links and L LIDs,
- * plus the credit-loop search of ibr_find_credit_loop();
+ * plus the credit-loop search of ibr_result_find_credit_loop();
  * memory O(S^2 + ports + E) plus O(S) per worker and that of the search,
  * allocated through the topology's context and freed before the call
  * returns.
@@ -108,18 +133,18 @@ typedef struct ibr_verify_report {
  * @c out->threads workers (see ::ibr_verify_report::threads), the
  * credit-loop search on the calling thread. All allocation happens on the
  * calling thread, so the allocator need not be thread-safe. Thread-safe on
- * shared read-only inputs: any number of ibr_verify() calls may run at
+ * shared read-only inputs: any number of ibr_result_verify() calls may run at
  * once on one topology and result.
  */
-IBR_API int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_verify(ibr_verify_report *out, const ibr_result *r);
 
 /**
- * Write a report of ibr_verify() as JSON, appended to the caller's buffer:
- * one object on one line, without a newline, so that it can be embedded in
+ * Write a report of ibr_result_verify() as JSON, appended to the caller's
+ * buffer: one object on one line, without a newline, so that it can be embedded in
  * a larger document (`ibr verify --json` and `ibr route --json` print it
  * under "verify"). Keys, in this order: "valid" (true when no route is
  * missing, loops, uses a bad port or a down link or dead-ends: when
- * ibr_verify() returned 0), "status" ("IBR_OK" or "IBR_EROUTES", the
+ * ibr_result_verify() returned 0), "status" ("IBR_OK" or "IBR_EROUTES", the
  * ibr_status_name() of that code), then the fields of
  * ::ibr_verify_report from @c routes_checked to @c credit_loop under
  * their own names: counters as integers, averages and stretches as numbers
@@ -131,8 +156,9 @@ IBR_API int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_resu
  *        context adopts the default one (the C library's allocator); set
  *        @c out->ctx before the first write to allocate through yours.
  *        Left as it was on failure; free it with ibr_buffer_dispose().
- * @param rep a report filled by ibr_verify() (version 1 or 2), only read;
- *        its strings are read up to their NUL or the end of their array.
+ * @param rep a report filled by ibr_result_verify() (version 1 or 2), only
+ *        read; its strings are read up to their NUL or the end of their
+ *        array.
  * @return 0; ::IBR_EINVAL (NULL argument, inconsistent buffer);
  *         ::IBR_EVERSION (@c rep->version is neither 1 nor
  *         ::IBR_VERIFY_REPORT_VERSION); ::IBR_ENOMEM.
@@ -154,32 +180,31 @@ typedef struct ibr_channel {
  * tables; switch LIDs are left out: their management traffic travels on
  * VL 15, which has no flow control).
  *
- * @param cycle receives up to @p cap channels of the loop, in order (each
- *        channel's packets wait for the next one's buffers; the last waits
- *        for the first). May be NULL when @p cap is 0.
+ * @param[out] cycle receives up to @p cap channels of the loop, in order
+ *        (each channel's packets wait for the next one's buffers; the last
+ *        waits for the first). May be NULL when @p cap is 0.
  * @param cap capacity of @p cycle.
  * @param[out] len number of channels in the loop (0 when none).
- * @param t the topology. @param r a routed result computed on @p t.
+ * @param r a routed result, only read (its topology too).
  * @return 0 when the routing is free of credit loops; ::IBR_EDEADLOCK when
  *         a loop was found (copied up to @p cap; *len gives its full
- *         length); ::IBR_EINVAL (NULL @p len, @p t or @p r, NULL @p cycle
- *         with a non-zero @p cap, failed result, result of another
- *         topology); ::IBR_ENOMEM.
+ *         length); ::IBR_EINVAL (NULL @p len or @p r, NULL @p cycle with a
+ *         non-zero @p cap, failed result); ::IBR_ENOMEM.
  * Ownership: @p cycle is the caller's array; scratch memory is allocated
  * through the topology's context and freed before the call returns.
  * Time complexity: O(L·S·V) dependency insertions plus O(C + D) for the
  * search (L LIDs, S switches, V VLs, C channels, D dependencies); memory
  * O(C + D). Thread-safe on shared read-only inputs.
  */
-IBR_API int ibr_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len,
-                                 const ibr_topo *t, const ibr_result *r);
+IBR_API int ibr_result_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len,
+                                        const ibr_result *r);
 
 /**
  * What a switch does with a packet, following its LFT entry toward the
- * destination LID: one value per hop of ibr_trace(). Every hop but the
- * last is ::IBR_HOP_FORWARDED; the last says how the route ends.
- * ibr_verify() classifies routes by the same rules: its @c missing counts
- * ::IBR_HOP_NO_ROUTE, @c bad_port ::IBR_HOP_NOT_OWNER, ::IBR_HOP_NO_PORT
+ * destination LID: one value per hop of ibr_result_trace(). Every hop but
+ * the last is ::IBR_HOP_FORWARDED; the last says how the route ends.
+ * ibr_result_verify() classifies routes by the same rules: its @c missing
+ * counts ::IBR_HOP_NO_ROUTE, @c bad_port ::IBR_HOP_NOT_OWNER, ::IBR_HOP_NO_PORT
  * and ::IBR_HOP_UNCABLED, @c down_link ::IBR_HOP_DOWN_LINK, @c dead_end
  * ::IBR_HOP_DEAD_END and @c loops ::IBR_HOP_LOOP.
  */
@@ -229,28 +254,28 @@ typedef struct ibr_trace_hop {
  * an earlier hop (::IBR_HOP_LOOP); the earlier hop is the one with the
  * same @c sw and @c in_port. Every other hop is ::IBR_HOP_FORWARDED.
  *
- * @param hops receives up to @p cap hops. @param cap capacity of @p hops.
+ * @param[out] hops receives up to @p cap hops. @param cap capacity of
+ *        @p hops.
  * @param[out] n number of hops (switches traversed, the failing one
  *        included; at most S + 2 for S switches).
  * @param[out] sl the path's SL (may be NULL).
- * @param t the topology. @param r a routed result computed on @p t.
+ * @param r a routed result, only read (its topology too).
  * @param src_lid source LID. @param dst_lid destination LID.
  * @return 0 when the route reaches the destination; ::IBR_EROUTES when it
  *         breaks or loops (the last hop says where and why);
  *         ::IBR_ENOTFOUND (no port owns a LID, or the source is not
  *         cabled to a switch); ::IBR_ERANGE (@p cap too small; *n says how
- *         many are needed, the first @p cap hops are written); ::IBR_EINVAL (NULL @p n,
- *         @p t or @p r, NULL @p hops with a non-zero @p cap, failed result,
- *         result of another topology).
+ *         many are needed, the first @p cap hops are written);
+ *         ::IBR_EINVAL (NULL @p n or @p r, NULL @p hops with a non-zero
+ *         @p cap, failed result).
  * Ownership: @p hops is the caller's array; nothing is allocated.
  * Time complexity: O(hops) for a route that arrives or breaks, O(S) for
  * one that loops (found without memory by walking it again), plus
  * O(log end ports) for a per-pair SL. Thread-safe on shared read-only
  * inputs.
  */
-IBR_API int ibr_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl,
-                      const ibr_topo *t, const ibr_result *r, uint16_t src_lid,
-                      uint16_t dst_lid);
+IBR_API int ibr_result_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl,
+                             const ibr_result *r, uint16_t src_lid, uint16_t dst_lid);
 
 #ifdef __cplusplus
 }

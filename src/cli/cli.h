@@ -35,8 +35,8 @@ void usage_trace(FILE *o);
 int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *o);
 
-/* The report of ibr_verify() as text (status @p rc) (cmd_verify.c); the
-   JSON form is the library's ibr_verify_report_write_json(). */
+/* The report of ibr_result_verify() as text (status @p rc) (cmd_verify.c);
+   the JSON form is the library's ibr_verify_report_write_json(). */
 void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc);
 
 /* ------------------------------------------------------------------------ */

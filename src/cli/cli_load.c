@@ -57,7 +57,7 @@ static int clear_lids(ibr_fabric *f, const char *what)
     uint32_t n = ibr_fabric_node_count(f), i;
 
     for (i = 0; i < n; i++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         unsigned int p, first, last;
         int rc;
 
@@ -84,8 +84,8 @@ static uint64_t count_missing_lids(const ibr_fabric *f)
     uint64_t missing = 0;
 
     for (i = 0; i < n; i++) {
-        ibr_node_info ni;
-        ibr_port_info pi;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
         unsigned int p;
 
         if (ibr_fabric_node_info(&ni, f, i) < 0)

@@ -1,7 +1,7 @@
 /*
  * cmd_analyze.c - `ibr analyze`: measure a routing's quality (path lengths,
  * link load, congestion under traffic patterns, effective bisection
- * bandwidth, VL usage) with ibr_analyze().
+ * bandwidth, VL usage) with ibr_result_analyze().
  *
  *   ibr analyze TOPOLOGY [LFTS_DUMP] [-R CHAIN] [--json]
  *               [--patterns all|a2a,shift,perm,bisect] [--random N] [--seed N]
@@ -168,7 +168,7 @@ int cmd_analyze(int argc, char **argv)
             goto out;
         }
     }
-    rc = ibr_analyze(&a, t, r, &opts);
+    rc = ibr_result_analyze(&a, r, &opts);
     if (rc == 0)
         rc = json ? ibr_analysis_write_json(&out, a) : ibr_analysis_write_text(&out, a);
     if (rc < 0) {
@@ -179,8 +179,7 @@ int cmd_analyze(int argc, char **argv)
         cli_error("stdout", "%s", strerror(errno));
         goto out;
     }
-    memset(&sum, 0, sizeof(sum));
-    sum.version = IBR_ANALYSIS_SUMMARY_VERSION;
+    ibr_analysis_summary_init(&sum, IBR_ANALYSIS_SUMMARY_VERSION);
     ibr_analysis_summary_get(&sum, a);
     ret = sum.pairs_routed == sum.pairs ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 out:

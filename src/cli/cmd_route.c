@@ -168,14 +168,14 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
     int rc = 0;
 
     switch (kind) {
-    case D_LFTS: rc = ibr_write_lfts_dump(&b, t, r); break;
-    case D_SUBNET: rc = ibr_write_subnet_lst(&b, t); break;
-    case D_FDBS: rc = ibr_write_fdbs(&b, t, r); break;
-    case D_GUID2LID: rc = ibr_write_guid2lid(&b, t); break;
-    case D_MCFDBS: rc = ibr_write_mcfdbs(&b, t, r); break;
-    case D_SL2VL_DUMP: rc = ibr_write_sl2vl_dump(&b, t, r); break;
-    case D_PSL: rc = ibr_write_path_sl(&b, t, r); break;
-    case D_SL2VL: rc = ibr_write_sl2vl(&b, t, r); break;
+    case D_LFTS: rc = ibr_result_write_lfts_dump(&b, r); break;
+    case D_SUBNET: rc = ibr_topo_write_subnet_lst(&b, t); break;
+    case D_FDBS: rc = ibr_result_write_fdbs(&b, r); break;
+    case D_GUID2LID: rc = ibr_topo_write_guid2lid(&b, t); break;
+    case D_MCFDBS: rc = ibr_result_write_mcfdbs(&b, r); break;
+    case D_SL2VL_DUMP: rc = ibr_result_write_sl2vl_dump(&b, r); break;
+    case D_PSL: rc = ibr_result_write_path_sl(&b, r); break;
+    case D_SL2VL: rc = ibr_result_write_sl2vl(&b, r); break;
     }
     if (rc < 0) {
         char what[128];
@@ -236,7 +236,7 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
         size_t size;
         char fname[256];
 
-        if (ibr_result_artifact(r, i, &name, &data, &size) < 0)
+        if (ibr_result_artifact(&name, &data, &size, r, i) < 0)
             continue;
         artifact_file_name(fname, sizeof(fname), name);
         if (write_in_dir(files, dir, fname, data, size) < 0)
@@ -275,7 +275,7 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         const char *eng = "", *msg = "";
         int st = 0;
 
-        ibr_result_attempt(r, i, &eng, &st, &msg);
+        ibr_result_attempt(&eng, &st, &msg, r, i);
         printf("%s{\"engine\": ", i ? ", " : "");
         cli_json_string(stdout, eng);
         printf(", \"status\": ");
@@ -287,7 +287,7 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
     printf("], \"seed\": %" PRIu64 ", \"settings\": {", r ? ibr_result_seed(r) : opts->seed);
     for (i = 0; r && i < ibr_result_setting_count(r); i++) {
         const char *name = "", *value = "";
-        ibr_result_setting(r, i, &name, &value);
+        ibr_result_setting(&name, &value, r, i);
         printf("%s", i ? ", " : "");
         cli_json_string(stdout, name);
         printf(": ");
@@ -321,7 +321,7 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
         const char *eng = "", *msg = "";
         int st = 0;
 
-        ibr_result_attempt(r, i, &eng, &st, &msg);
+        ibr_result_attempt(&eng, &st, &msg, r, i);
         printf("  attempt %zu:  %s: %s", i + 1, eng,
                st == 0 ? "ok" : st == IBR_EDECLINED ? "declined" : ibr_status_name(st));
         if (msg && *msg)
@@ -332,7 +332,7 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
            opts->scatter_ports ? " (scatter)" : "");
     for (i = 0; r && i < ibr_result_setting_count(r); i++) {
         const char *name = "", *value = "";
-        ibr_result_setting(r, i, &name, &value);
+        ibr_result_setting(&name, &value, r, i);
         /* text settings (a whole configuration) show their first line */
         int len = (int)strcspn(value, "\n");
         printf("%s%s=%.*s%s", i ? ", " : "settings:     ", name, len > 60 ? 60 : len, value,
@@ -466,10 +466,9 @@ int cmd_route(int argc, char **argv)
         fputc('\n', stderr);
 
     if (rc == 0 && a.verify) {
-        memset(&rep, 0, sizeof(rep));
-        rep.version = IBR_VERIFY_REPORT_VERSION;
+        ibr_verify_report_init(&rep, IBR_VERIFY_REPORT_VERSION);
         rep.threads = opts->threads;
-        vrc = ibr_verify(&rep, t, r);
+        vrc = ibr_result_verify(&rep, r);
         verified = vrc == 0 || vrc == IBR_EROUTES;
         if (!verified) {
             cli_lib_error("verify", NULL, vrc);

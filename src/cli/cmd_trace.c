@@ -58,8 +58,8 @@ static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char 
     uint64_t v;
     uint32_t node;
     unsigned int port;
-    ibr_port_info pi;
-    ibr_node_info ni;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
 
     if (strncmp(arg, "lid:", 4) == 0) {
         force = 1;
@@ -102,7 +102,7 @@ static void lid_owner_text(char *buf, size_t len, const ibr_topo *t, uint16_t li
                            uint64_t *guid, const char **desc, unsigned int *port)
 {
     uint32_t node;
-    ibr_node_info ni;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
 
     *guid = 0;
     *desc = "";
@@ -118,13 +118,13 @@ static void lid_owner_text(char *buf, size_t len, const ibr_topo *t, uint16_t li
              ni.node_guid, *desc, *port);
 }
 
-/* Why the route stops at the last of its @p n hops (ibr_trace() said it
-   does not reach LID @p dlid): the last hop's status, in words. */
+/* Why the route stops at the last of its @p n hops (ibr_result_trace() said
+   it does not reach LID @p dlid): the last hop's status, in words. */
 static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_trace_hop *hops,
                          size_t n, uint16_t dlid)
 {
     const ibr_trace_hop *last = &hops[n - 1];
-    ibr_node_info ni;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
     size_t k;
 
     if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, last->sw)) < 0)
@@ -252,14 +252,14 @@ int cmd_trace(int argc, char **argv)
         }
     }
     /* the number of hops first, then the hops */
-    rc = ibr_trace(NULL, 0, &n, &sl, t, r, slid, dlid);
+    rc = ibr_result_trace(NULL, 0, &n, &sl, r, slid, dlid);
     if (rc == IBR_ERANGE) {
         hops = calloc(n, sizeof(*hops));
         if (!hops) {
             cli_error("trace", "%s", strerror(ENOMEM));
             goto out;
         }
-        rc = ibr_trace(hops, n, &n, &sl, t, r, slid, dlid);
+        rc = ibr_result_trace(hops, n, &n, &sl, r, slid, dlid);
     }
     if (rc == IBR_ENOTFOUND) {
         cli_error("trace", "LID %u is not cabled to a switch", (unsigned)slid);
@@ -291,7 +291,7 @@ int cmd_trace(int argc, char **argv)
         cli_json_string(stdout, why);
         printf(", \"hops\": [");
         for (i = 0; i < n; i++) {
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
 
             if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)
                 memset(&ni, 0, sizeof(ni));
@@ -309,7 +309,7 @@ int cmd_trace(int argc, char **argv)
         printf("%4s  %-18s %4s %4s %3s  %s\n", "hop", "switch", "in", "out", "VL",
                "description");
         for (i = 0; i < n; i++) {
-            ibr_node_info ni;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
             char outp[8];
 
             if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)

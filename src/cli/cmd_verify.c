@@ -94,8 +94,7 @@ int cmd_verify(int argc, char **argv)
     ibr_buffer vjson = IBR_BUFFER_INIT;
     uint64_t v;
 
-    memset(&rep, 0, sizeof(rep));
-    rep.version = IBR_VERIFY_REPORT_VERSION;
+    ibr_verify_report_init(&rep, IBR_VERIFY_REPORT_VERSION);
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
@@ -122,7 +121,7 @@ int cmd_verify(int argc, char **argv)
         return CLI_EXIT_ERROR;
     if (cli_load_topo(&t, ctx, src, &ta) < 0 || cli_load_lfts(&r, t, dump) < 0)
         goto out;
-    rc = ibr_verify(&rep, t, r);
+    rc = ibr_result_verify(&rep, r);
     if (rc < 0 && rc != IBR_EROUTES) {
         cli_lib_error("verify", NULL, rc);
         goto out;

@@ -105,14 +105,14 @@ static int cmd_engines(int argc, char **argv)
         cli_error("engines", "unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_ERROR;
     }
-    n = ibr_engine_count(NULL);
+    n = ibr_context_engine_count(NULL);
     if (json)
         fputs("[", stdout);
     for (i = 0; i < n; i++) {
         ibr_engine_info e;
         char caps[160];
 
-        if (ibr_engine_get(&e, NULL, i) < 0)
+        if (ibr_context_engine(&e, NULL, i) < 0)
             continue;
         caps_text(caps, sizeof(caps), e.caps);
         if (json) {
@@ -193,13 +193,13 @@ static int remove_down_links(ibr_fabric *f)
     uint32_t n = ibr_fabric_node_count(f), i;
 
     for (i = 0; i < n; i++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         unsigned int p;
 
         if (ibr_fabric_node_info(&ni, f, i) < 0)
             continue;
         for (p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             int rc;
 
             if (ibr_fabric_port_info(&pi, f, i, p) < 0 || pi.remote_node == IBR_NONE ||
@@ -290,7 +290,7 @@ static int cmd_gen(int argc, char **argv)
         goto out;
     if (cli_freeze(&t, f, spec) < 0)
         goto out;
-    if ((rc = ibr_write_ibnetdiscover(&b, t)) < 0) {
+    if ((rc = ibr_topo_write_ibnetdiscover(&b, t)) < 0) {
         cli_lib_error("writing ibnetdiscover text", NULL, rc);
         goto out;
     }
@@ -336,7 +336,7 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
     memset(s, 0, sizeof(*s));
     s->nodes = n;
     for (i = 0; i < n; i++) {
-        ibr_node_info ni;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
         unsigned int p;
 
         if (ibr_fabric_node_info(&ni, f, i) < 0)
@@ -349,13 +349,13 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
             s->routers++;
         s->ports += ni.nports;
         for (p = ni.type == IBR_NODE_SWITCH ? 0 : 1; p <= ni.nports; p++) {
-            ibr_port_info pi;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
             int has_lid_port = (ni.type == IBR_NODE_SWITCH) ? (p == 0) : 1;
 
             if (ibr_fabric_port_info(&pi, f, i, p) < 0)
                 continue;
             if (p > 0 && pi.remote_node != IBR_NONE) {
-                ibr_node_info rn;
+                ibr_node_info rn = IBR_NODE_INFO_INIT;
                 int sw_sw = 0;
 
                 s->cabled_ports++;
@@ -435,7 +435,7 @@ static int cmd_info(int argc, char **argv)
     compute_stats(&s, f);
     if (cli_freeze(&t, f, src) < 0)
         goto out;
-    ne = ibr_engine_count(ctx);
+    ne = ibr_context_engine_count(ctx);
     if (json) {
         printf("{\"topology\": ");
         cli_json_string(stdout, src);
@@ -453,7 +453,7 @@ static int cmd_info(int argc, char **argv)
         for (i = 0; i < ne; i++) {
             ibr_engine_info e;
 
-            if (ibr_engine_get(&e, ctx, i) == 0) {
+            if (ibr_context_engine(&e, ctx, i) == 0) {
                 if (i)
                     fputs(", ", stdout);
                 cli_json_string(stdout, e.name);
@@ -481,7 +481,7 @@ static int cmd_info(int argc, char **argv)
         for (i = 0; i < ne; i++) {
             ibr_engine_info e;
 
-            if (ibr_engine_get(&e, ctx, i) == 0)
+            if (ibr_context_engine(&e, ctx, i) == 0)
                 printf(" %s", e.name);
         }
         printf("\n");

@@ -58,6 +58,20 @@ void ibr__log(ibr_context *ctx, int level, const char *fmt, ...) IBR_PRINTF(3, 4
 int ibr__err(char *buf, int code, const char *fmt, ...) IBR_PRINTF(3, 4);
 int ibr__verr(char *buf, int code, const char *fmt, va_list ap);
 
+/* Versioned public structs (doc/api-conventions.md). Each has a size
+   table, indexed by version: SIZES[v] is how many bytes version v's header
+   declared (SIZES[0] = 0: there is no version 0), offsetof() of the first
+   field a later version added, sizeof() for the current one. The library
+   reads an input and writes an output no further than its caller's
+   version. Every versioned struct begins with `unsigned int version`. */
+#define IBR__VERSION_SIZE(sizes, version)                                     \
+    ((size_t)(version) < sizeof(sizes) / sizeof((sizes)[0]) ? (sizes)[version] : 0)
+
+/* The body of an ibr_<struct>_init(s, version): copy the defaults def (the
+   current version's INIT, with the version field at offset 0) into s, as
+   far as version's size (0: an unknown version; s is left untouched). */
+int ibr__versioned_init(void *s, const void *def, size_t size, unsigned int version);
+
 /* Ascending byte-reversed GUID: OpenSM's table order on x86. */
 static inline uint64_t ibr__guid_key(uint64_t guid)
 {

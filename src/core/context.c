@@ -32,16 +32,29 @@ ibr_context *ibr__default_context(void)
     return &default_ctx;
 }
 
-int ibr_context_create(ibr_context **out, const ibr_context_config *cfg)
+/* Size of ibr_context_config per version (see IBR__VERSION_SIZE). */
+static const size_t config_size[] = {0, sizeof(ibr_context_config)};
+
+int ibr_context_config_init(ibr_context_config *cfg, unsigned int version)
+{
+    static const ibr_context_config def = IBR_CONTEXT_CONFIG_INIT;
+    return ibr__versioned_init(cfg, &def, IBR__VERSION_SIZE(config_size, version), version);
+}
+
+int ibr_context_create(ibr_context **out, const ibr_context_config *config)
 {
     ibr_context_config def = IBR_CONTEXT_CONFIG_INIT;
     if (!out)
         return IBR_EINVAL;
     *out = NULL;
-    if (!cfg)
-        cfg = &def;
-    if (cfg->version != IBR_CONTEXT_CONFIG_VERSION)
-        return IBR_EVERSION;
+    if (config) {
+        /* only the fields the caller's version has; defaults for the rest */
+        size_t size = IBR__VERSION_SIZE(config_size, config->version);
+        if (!size)
+            return IBR_EVERSION;
+        memcpy(&def, config, size);
+    }
+    const ibr_context_config *cfg = &def;
     ibr_allocator al = default_ctx.alloc;
     if (cfg->alloc) {
         if (!cfg->alloc->malloc_fn || !cfg->alloc->realloc_fn || !cfg->alloc->free_fn)

@@ -1,5 +1,6 @@
-/* Error codes, messages and version queries. */
+/* Error codes, messages, version queries and versioned structs. */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/internal.h"
 
@@ -41,6 +42,17 @@ int ibr_version(void)
 const char *ibr_version_string(void)
 {
     return IBR_VERSION_STRING;
+}
+
+int ibr__versioned_init(void *s, const void *def, size_t size, unsigned int version)
+{
+    if (!s)
+        return IBR_EINVAL;
+    if (!size)
+        return IBR_EVERSION;
+    memcpy(s, def, size);
+    memcpy(s, &version, sizeof version);
+    return 0;
 }
 
 int ibr__verr(char *buf, int code, const char *fmt, va_list ap)

@@ -207,6 +207,39 @@ int ibr_fabric_set_port_guid(ibr_fabric *f, uint32_t node, unsigned int port, ui
     return ok(f);
 }
 
+/* Sizes of the caller-filled structs per version (see IBR__VERSION_SIZE). */
+static const size_t link_attr_size[] = {0, sizeof(ibr_link_attr)};
+static const size_t node_info_size[] = {0, sizeof(ibr_node_info)};
+static const size_t port_info_size[] = {0, sizeof(ibr_port_info)};
+
+int ibr_link_attr_init(ibr_link_attr *attr, unsigned int version)
+{
+    static const ibr_link_attr def = IBR_LINK_ATTR_INIT;
+    return ibr__versioned_init(attr, &def, IBR__VERSION_SIZE(link_attr_size, version), version);
+}
+
+int ibr_node_info_init(ibr_node_info *info, unsigned int version)
+{
+    static const ibr_node_info def = IBR_NODE_INFO_INIT;
+    return ibr__versioned_init(info, &def, IBR__VERSION_SIZE(node_info_size, version), version);
+}
+
+int ibr_port_info_init(ibr_port_info *info, unsigned int version)
+{
+    static const ibr_port_info def = IBR_PORT_INFO_INIT;
+    return ibr__versioned_init(info, &def, IBR__VERSION_SIZE(port_info_size, version), version);
+}
+
+size_t ibr__node_info_size(unsigned int version)
+{
+    return IBR__VERSION_SIZE(node_info_size, version);
+}
+
+size_t ibr__port_info_size(unsigned int version)
+{
+    return IBR__VERSION_SIZE(port_info_size, version);
+}
+
 static int check_attr(ibr_fabric *f, const ibr_link_attr *a)
 {
     switch (a->width) {
@@ -228,14 +261,22 @@ static int check_attr(ibr_fabric *f, const ibr_link_attr *a)
 }
 
 int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa, uint32_t b, unsigned int pb,
-                        const ibr_link_attr *attr)
+                        const ibr_link_attr *link)
 {
-    static const ibr_link_attr def = IBR_LINK_ATTR_INIT;
+    ibr_link_attr def = IBR_LINK_ATTR_INIT;
     int rc;
     if (!f)
         return IBR_EINVAL;
-    if (!attr)
-        attr = &def;
+    if (link) {
+        /* only the fields the caller's version has; defaults for the rest */
+        size_t size = IBR__VERSION_SIZE(link_attr_size, link->version);
+        if (!size)
+            return ibr__fabric_err(f, IBR_EVERSION,
+                                   "link attributes version %u (this library knows 1..%u)",
+                                   link->version, IBR_LINK_ATTR_VERSION);
+        memcpy(&def, link, size);
+    }
+    const ibr_link_attr *attr = &def;
     if ((rc = check_port(f, a, pa, 0)) < 0 || (rc = check_port(f, b, pb, 0)) < 0)
         return rc;
     if ((rc = check_attr(f, attr)) < 0)
@@ -359,38 +400,56 @@ int ibr_fabric_find_guid(uint32_t *out, unsigned int *port, const ibr_fabric *f,
     return 0;
 }
 
-int ibr_fabric_node_info(ibr_node_info *out, const ibr_fabric *f, uint32_t node)
+/* The descriptions are built in a zeroed struct, padding included, so that
+   the caller's copy holds no stack garbage. */
+void ibr__node_info(ibr_node_info *out, const ibr__node *n, const ibr__port *ports)
 {
-    if (!f || !out)
-        return IBR_EINVAL;
-    if (node >= f->n_nodes)
-        return IBR_ENOTFOUND;
-    const ibr__node *n = &f->nodes[node];
-    out->type = (ibr_node_type)n->type;
-    out->nports = n->nports;
-    out->node_guid = n->guid;
-    out->sysimg_guid = n->sysimg ? n->sysimg : n->guid;
-    out->port0_guid = f->ports[n->port_off + (n->type == IBR_NODE_SWITCH ? 0 : 1)].guid;
-    out->desc = n->desc;
-    return 0;
+    ibr_node_info info;
+    memset(&info, 0, sizeof info);
+    info.version = out->version;
+    info.type = (ibr_node_type)n->type;
+    info.nports = n->nports;
+    info.node_guid = n->guid;
+    info.sysimg_guid = n->sysimg ? n->sysimg : n->guid;
+    info.port0_guid = ports[n->port_off + (n->type == IBR_NODE_SWITCH ? 0 : 1)].guid;
+    info.desc = n->desc;
+    memcpy(out, &info, ibr__node_info_size(out->version));
 }
 
 void ibr__port_info(ibr_port_info *out, const ibr__port *p)
 {
-    out->guid = p->guid;
-    out->lid = p->lid;
-    out->lmc = p->lmc;
-    out->state = p->state;
-    out->remote_node = p->remote_node;
-    out->remote_port = p->remote_port;
-    out->width = (ibr_link_width)p->width;
-    out->speed = (ibr_link_speed)p->speed;
+    ibr_port_info info;
+    memset(&info, 0, sizeof info);
+    info.version = out->version;
+    info.guid = p->guid;
+    info.lid = p->lid;
+    info.lmc = p->lmc;
+    info.state = p->state;
+    info.remote_node = p->remote_node;
+    info.remote_port = p->remote_port;
+    info.width = (ibr_link_width)p->width;
+    info.speed = (ibr_link_speed)p->speed;
+    memcpy(out, &info, ibr__port_info_size(out->version));
+}
+
+int ibr_fabric_node_info(ibr_node_info *out, const ibr_fabric *f, uint32_t node)
+{
+    if (!f || !out)
+        return IBR_EINVAL;
+    if (!ibr__node_info_size(out->version))
+        return IBR_EVERSION;
+    if (node >= f->n_nodes)
+        return IBR_ENOTFOUND;
+    ibr__node_info(out, &f->nodes[node], f->ports);
+    return 0;
 }
 
 int ibr_fabric_port_info(ibr_port_info *out, const ibr_fabric *f, uint32_t node, unsigned int port)
 {
     if (!f || !out)
         return IBR_EINVAL;
+    if (!ibr__port_info_size(out->version))
+        return IBR_EVERSION;
     if (node >= f->n_nodes)
         return IBR_ENOTFOUND;
     if (port > f->nodes[node].nports)

@@ -122,7 +122,7 @@ size_t ibr_result_setting_count(const ibr_result *r)
     return r ? r->n_settings : 0;
 }
 
-int ibr_result_setting(const ibr_result *r, size_t i, const char **name, const char **value)
+int ibr_result_setting(const char **name, const char **value, const ibr_result *r, size_t i)
 {
     if (!r)
         return IBR_EINVAL;
@@ -229,8 +229,8 @@ size_t ibr_result_attempt_count(const ibr_result *r)
     return r ? r->n_attempts : 0;
 }
 
-int ibr_result_attempt(const ibr_result *r, size_t i, const char **engine, int *status,
-                       const char **message)
+int ibr_result_attempt(const char **engine, int *status, const char **message, const ibr_result *r,
+                       size_t i)
 {
     if (!r || i >= r->n_attempts)
         return IBR_ENOTFOUND;
@@ -263,8 +263,8 @@ unsigned int ibr_result_lft_port(const ibr_result *r, uint32_t sw, uint16_t lid)
     return l[lid];
 }
 
-int ibr_result_copy_lft(const ibr_result *r, uint32_t sw, uint8_t *dst, size_t cap,
-                        size_t *needed)
+int ibr_result_copy_lft(uint8_t *dst, size_t cap, size_t *needed, const ibr_result *r,
+                        uint32_t sw)
 {
     const uint8_t *l = ibr_result_lft(r, sw);
     if (!l)
@@ -311,9 +311,11 @@ int ibr_result_has_sl2vl(const ibr_result *r)
     return r && r->sl2vl != NULL;
 }
 
-int ibr_result_sl2vl(const ibr_result *r, uint32_t sw, unsigned int in_port, unsigned int out_port,
-                     uint8_t out[16])
+int ibr_result_sl2vl(uint8_t out[16], const ibr_result *r, uint32_t sw, unsigned int in_port,
+                     unsigned int out_port)
 {
+    if (!out)
+        return IBR_EINVAL;
     if (!r || sw >= r->topo->n_sw)
         return IBR_ENOTFOUND;
     const ibr__node *n = &r->topo->nodes[r->topo->sw_node[sw]];
@@ -354,8 +356,8 @@ uint16_t ibr_result_mcast_mlid(const ibr_result *r, size_t i)
     return r && i < r->n_mcast ? r->mcast[i].mlid : 0;
 }
 
-int ibr_result_mcast_ports(const ibr_result *r, uint16_t mlid, uint32_t sw, uint8_t *ports,
-                           size_t cap, size_t *needed)
+int ibr_result_mcast_ports(uint8_t *ports, size_t cap, size_t *needed, const ibr_result *r,
+                           uint16_t mlid, uint32_t sw)
 {
     if (!r || sw >= r->topo->n_sw)
         return IBR_ENOTFOUND;
@@ -386,8 +388,8 @@ size_t ibr_result_artifact_count(const ibr_result *r)
     return r ? r->n_artifacts : 0;
 }
 
-int ibr_result_artifact(const ibr_result *r, size_t i, const char **name, const void **data,
-                        size_t *size)
+int ibr_result_artifact(const char **name, const void **data, size_t *size, const ibr_result *r,
+                        size_t i)
 {
     if (!r || i >= r->n_artifacts)
         return IBR_ENOTFOUND;
@@ -400,13 +402,13 @@ int ibr_result_artifact(const ibr_result *r, size_t i, const char **name, const 
     return 0;
 }
 
-int ibr_result_find_artifact(const ibr_result *r, const char *name, const void **data,
-                             size_t *size)
+int ibr_result_find_artifact(const void **data, size_t *size, const ibr_result *r,
+                             const char *name)
 {
     if (!r || !name)
         return IBR_EINVAL;
     for (size_t i = 0; i < r->n_artifacts; i++)
         if (!strcmp(r->artifacts[i].name, name))
-            return ibr_result_artifact(r, i, NULL, data, size);
+            return ibr_result_artifact(NULL, data, size, r, i);
     return IBR_ENOTFOUND;
 }

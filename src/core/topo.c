@@ -271,15 +271,11 @@ int ibr_topo_node_info(ibr_node_info *out, const ibr_topo *t, uint32_t node)
 {
     if (!t || !out)
         return IBR_EINVAL;
+    if (!ibr__node_info_size(out->version))
+        return IBR_EVERSION;
     if (node >= t->n_nodes)
         return IBR_ENOTFOUND;
-    const ibr__node *n = &t->nodes[node];
-    out->type = (ibr_node_type)n->type;
-    out->nports = n->nports;
-    out->node_guid = n->guid;
-    out->sysimg_guid = n->sysimg ? n->sysimg : n->guid;
-    out->port0_guid = t->ports[n->port_off + (n->type == IBR_NODE_SWITCH ? 0 : 1)].guid;
-    out->desc = n->desc;
+    ibr__node_info(out, &t->nodes[node], t->ports);
     return 0;
 }
 
@@ -287,6 +283,8 @@ int ibr_topo_port_info(ibr_port_info *out, const ibr_topo *t, uint32_t node, uns
 {
     if (!t || !out)
         return IBR_EINVAL;
+    if (!ibr__port_info_size(out->version))
+        return IBR_EVERSION;
     if (node >= t->n_nodes)
         return IBR_ENOTFOUND;
     if (port > t->nodes[node].nports)

@@ -20,23 +20,27 @@
    reads no more of a caller's struct than its version has, and takes the
    defaults for the fields a version lacks. Index: the version. */
 static const size_t options_size[] = {0, sizeof(ibr_options)};
-#define N_OPTIONS_VERSIONS (sizeof options_size / sizeof options_size[0])
 
 int ibr_options_init(ibr_options *opts, unsigned int version)
 {
-    if (!opts)
-        return IBR_EINVAL;
-    if (version == 0 || version >= N_OPTIONS_VERSIONS)
-        return IBR_EVERSION;
     static const ibr_options def = IBR_OPTIONS_INIT;
-    memcpy(opts, &def, options_size[version]);
-    opts->version = version;
-    return 0;
+    return ibr__versioned_init(opts, &def, IBR__VERSION_SIZE(options_size, version), version);
+}
+
+/* ---- engine definitions ---- */
+
+/* Size of ibr_engine per version, as options_size. */
+static const size_t engine_size[] = {0, sizeof(ibr_engine)};
+
+int ibr_engine_init(ibr_engine *engine, unsigned int version)
+{
+    static const ibr_engine def = IBR_ENGINE_INIT;
+    return ibr__versioned_init(engine, &def, IBR__VERSION_SIZE(engine_size, version), version);
 }
 
 /* ---- registry ---- */
 
-size_t ibr_engine_count(const ibr_context *ctx)
+size_t ibr_context_engine_count(const ibr_context *ctx)
 {
     return ibr__n_builtins + (ctx ? ctx->n_engines : 0);
 }
@@ -53,7 +57,7 @@ static const ibr_engine *engine_at(const ibr_context *ctx, size_t i)
 /* The engine whose name is the len bytes at name, or NULL. */
 static const ibr_engine *engine_named(const ibr_context *ctx, const char *name, size_t len)
 {
-    size_t n = ibr_engine_count(ctx);
+    size_t n = ibr_context_engine_count(ctx);
     for (size_t i = 0; i < n; i++) {
         const ibr_engine *e = engine_at(ctx, i);
         if (strlen(e->name) == len && !memcmp(e->name, name, len))
@@ -68,7 +72,7 @@ static void engine_info(ibr_engine_info *out, const ibr_engine *e, int builtin)
                              e->n_settings ? e->settings : NULL, e->n_settings};
 }
 
-int ibr_engine_get(ibr_engine_info *out, const ibr_context *ctx, size_t i)
+int ibr_context_engine(ibr_engine_info *out, const ibr_context *ctx, size_t i)
 {
     if (!out)
         return IBR_EINVAL;
@@ -79,11 +83,11 @@ int ibr_engine_get(ibr_engine_info *out, const ibr_context *ctx, size_t i)
     return 0;
 }
 
-int ibr_engine_find(ibr_engine_info *out, const ibr_context *ctx, const char *name)
+int ibr_context_find_engine(ibr_engine_info *out, const ibr_context *ctx, const char *name)
 {
     if (!out || !name)
         return IBR_EINVAL;
-    size_t n = ibr_engine_count(ctx);
+    size_t n = ibr_context_engine_count(ctx);
     for (size_t i = 0; i < n; i++) {
         const ibr_engine *e = engine_at(ctx, i);
         if (!strcmp(e->name, name)) {
@@ -164,15 +168,21 @@ static int copy_engine(ibr_engine *out, ibr_context *ctx, const ibr_engine *e)
     return 0;
 }
 
-int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *e)
+int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine)
 {
     if (!ctx || ctx == ibr__default_context())
         return IBR_EINVAL;
-    if (!e)
+    if (!engine)
         return ibr__err(ctx->last_error, IBR_EINVAL, "engine definition is NULL");
-    if (e->version != IBR_ENGINE_VERSION)
-        return ibr__err(ctx->last_error, IBR_EVERSION, "engine definition version %u (expected %u)",
-                        e->version, IBR_ENGINE_VERSION);
+    size_t size = IBR__VERSION_SIZE(engine_size, engine->version);
+    if (!size)
+        return ibr__err(ctx->last_error, IBR_EVERSION,
+                        "engine definition version %u (this library knows 1..%u)",
+                        engine->version, IBR_ENGINE_VERSION);
+    /* only the fields the caller's version has; defaults for the rest */
+    ibr_engine def = IBR_ENGINE_INIT;
+    memcpy(&def, engine, size);
+    const ibr_engine *e = &def;
     if (!e->route)
         return ibr__err(ctx->last_error, IBR_EINVAL, "engine '%s' has no route function",
                         e->name ? e->name : "(null)");
@@ -341,12 +351,13 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
     run.res = r;
     ibr_options_init(&run.opts, IBR_OPTIONS_VERSION);
     if (opts) {
-        if (opts->version == 0 || opts->version >= N_OPTIONS_VERSIONS)
+        size_t size = IBR__VERSION_SIZE(options_size, opts->version);
+        if (!size)
             return fail_result(r, ibr__err(r->last_error, IBR_EVERSION,
                                            "options version %u (this library knows 1..%u)",
                                            opts->version, IBR_OPTIONS_VERSION));
         /* only the fields the caller's version has; defaults for the rest */
-        memcpy(&run.opts, opts, options_size[opts->version]);
+        memcpy(&run.opts, opts, size);
         run.opts.version = IBR_OPTIONS_VERSION;
     }
     int rc = check_options(r, &run.opts);

@@ -362,7 +362,7 @@ static int route_updown(ibr_run *run, int dnup)
     ibr_context *ctx = t->ctx;
     const char *name = dnup ? "dnup" : "updn";
     int64_t connect_roots = 0;
-    ibr_run_setting_int(run, "connect_roots", &connect_roots);
+    ibr_run_setting_int(&connect_roots, run, "connect_roots");
     size_t n = t->n_sw;
     if (n == 0)
         return ibr__decline(run, "the fabric has no switches");

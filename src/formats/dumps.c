@@ -22,7 +22,7 @@ static int check_args(ibr_buffer *out, const ibr_topo *t, const ibr_result *r, s
 {
     if (!t || !out)
         return IBR_EINVAL;
-    if (r && (r->topo != t || r->status != 0 || !r->lft || r->lft_size != (size_t)t->max_lid + 1))
+    if (r && (r->status != 0 || !r->lft || r->lft_size != (size_t)t->max_lid + 1))
         return IBR_EINVAL;
     return ibr__buf_begin(out, t->ctx, mark);
 }
@@ -157,11 +157,12 @@ static uint16_t switch_lid(const ibr_topo *t, uint32_t sw)
 /* ------------------------------------------------------------------ */
 /* opensm-lfts.dump                                                    */
 
-int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
     if (!r)
         return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
     int rc = check_args(out, t, r, &mark);
     if (rc < 0)
         return rc;
@@ -213,11 +214,12 @@ int ibr_write_lfts_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
  * "path #k out of n", as the tools do. All LIDs 0..max LID are covered
  * (the tools skip the last LID when it is a multiple of 64).
  */
-int ibr_write_dump_lfts(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
     if (!r)
         return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
     int rc = check_args(out, t, r, &mark);
     if (rc < 0)
         return rc;
@@ -391,7 +393,7 @@ static int lst_half(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint32
  * whose physical state is down. No node is marked "-SM": the topology does
  * not say where the subnet manager runs.
  */
-int ibr_write_subnet_lst(ibr_buffer *out, const ibr_topo *t)
+int ibr_topo_write_subnet_lst(ibr_buffer *out, const ibr_topo *t)
 {
     size_t mark;
     int rc = check_args(out, t, NULL, &mark);
@@ -530,11 +532,12 @@ static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, uint32_t
  * "No N hop path possible" line is the lowest-numbered port on a shortest
  * path (OpenSM names the port its min-hop balancing would pick).
  */
-int ibr_write_fdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_write_fdbs(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
     if (!r)
         return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
     int rc = check_args(out, t, r, &mark);
     if (rc < 0)
         return rc;

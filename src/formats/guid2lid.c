@@ -24,7 +24,7 @@ static int put_entry(ibr_buffer *out, ibr_context *ctx, const ibr__port *p)
 /* Entries in node index order, a switch's port 0 or a CA's/router's ports
    in port order. (OpenSM writes them in its hash table's order, which no
    reader depends on.) */
-int ibr_write_guid2lid(ibr_buffer *out, const ibr_topo *t)
+int ibr_topo_write_guid2lid(ibr_buffer *out, const ibr_topo *t)
 {
     size_t mark;
     if (!t)

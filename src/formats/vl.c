@@ -6,17 +6,21 @@
 
 #include "formats/formats_int.h"
 
-static int check(ibr_buffer *out, const ibr_topo *t, const ibr_result *r, size_t *mark)
+/* Check the arguments of a writer and begin writing; *t receives the
+   result's topology. */
+static int check(const ibr_topo **t, ibr_buffer *out, const ibr_result *r, size_t *mark)
 {
-    if (!out || !t || !r || r->topo != t || !r->lft || r->status != 0)
+    if (!out || !r || !r->lft || r->status != 0)
         return IBR_EINVAL;
-    return ibr__buf_begin(out, t->ctx, mark);
+    *t = r->topo;
+    return ibr__buf_begin(out, r->topo->ctx, mark);
 }
 
-int ibr_write_path_sl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_write_path_sl(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
-    int rc = check(out, t, r, &mark);
+    const ibr_topo *t = NULL;
+    int rc = check(&t, out, r, &mark);
     if (rc < 0)
         return rc;
     for (uint32_t i = 0; i < t->n_end && rc == 0; i++) {
@@ -43,10 +47,11 @@ static void sl2vl_of(uint8_t map[16], const ibr_result *r, uint32_t sw, unsigned
         map[sl] = (uint8_t)ibr__hop_vl(r, sw, in, o, sl);
 }
 
-int ibr_write_sl2vl(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_write_sl2vl(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
-    int rc = check(out, t, r, &mark);
+    const ibr_topo *t = NULL;
+    int rc = check(&t, out, r, &mark);
     if (rc < 0)
         return rc;
     for (uint32_t s = 0; s < t->n_sw && rc == 0; s++) {
@@ -94,10 +99,11 @@ static int sl2vl_line(ibr_buffer *out, ibr_context *ctx, unsigned in, unsigned o
     return rc ? rc : ibr__buf_putc(out, ctx, '\n');
 }
 
-int ibr_write_sl2vl_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
-    int rc = check(out, t, r, &mark);
+    const ibr_topo *t = NULL;
+    int rc = check(&t, out, r, &mark);
     if (rc < 0)
         return rc;
     /* ports in OpenSM's port table order: ascending byte-reversed port GUID;
@@ -152,10 +158,11 @@ int ibr_write_sl2vl_dump(ibr_buffer *out, const ibr_topo *t, const ibr_result *r
     return rc;
 }
 
-int ibr_write_mcfdbs(ibr_buffer *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
-    int rc = check(out, t, r, &mark);
+    const ibr_topo *t = NULL;
+    int rc = check(&t, out, r, &mark);
     if (rc < 0)
         return rc;
     for (uint32_t s = 0; s < t->n_sw && rc == 0; s++) {

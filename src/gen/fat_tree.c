@@ -44,13 +44,28 @@ typedef struct xg {
     uint32_t first[IBR_XGFT_MAX_LEVELS + 1]; /* node index of a level's first node */
 } xg;
 
-static int validate(ibr_fabric *f, xg *x, const ibr_gen_xgft *p, const char *what)
+/* Size of ibr_gen_xgft per version (see IBR__VERSION_SIZE). */
+static const size_t xgft_size[] = {0, sizeof(ibr_gen_xgft)};
+
+int ibr_gen_xgft_init(ibr_gen_xgft *p, unsigned int version)
 {
-    if (!p)
+    static const ibr_gen_xgft def = IBR_GEN_XGFT_INIT;
+    return ibr__versioned_init(p, &def, IBR__VERSION_SIZE(xgft_size, version), version);
+}
+
+static int validate(ibr_fabric *f, xg *x, const ibr_gen_xgft *params, const char *what)
+{
+    if (!params)
         return ibr__fabric_err(f, IBR_EINVAL, "%s: NULL parameters", what);
-    if (p->version != IBR_GEN_XGFT_VERSION)
-        return ibr__fabric_err(f, IBR_EVERSION, "%s: unsupported parameter version %u", what,
-                               p->version);
+    /* only the fields the caller's version has; defaults for the rest */
+    size_t size = IBR__VERSION_SIZE(xgft_size, params->version);
+    if (!size)
+        return ibr__fabric_err(f, IBR_EVERSION,
+                               "%s: parameters version %u (this library knows 1..%u)", what,
+                               params->version, IBR_GEN_XGFT_VERSION);
+    ibr_gen_xgft def = IBR_GEN_XGFT_INIT;
+    memcpy(&def, params, size);
+    const ibr_gen_xgft *p = &def;
     if (p->h < 1 || p->h > IBR_XGFT_MAX_LEVELS)
         return ibr__fabric_err(f, IBR_EINVAL, "%s: h=%u levels, must be 1..%d", what, p->h,
                                IBR_XGFT_MAX_LEVELS);
@@ -163,15 +178,15 @@ static int gen(ibr_fabric *f, const ibr_gen_xgft *p, const char *what)
     return ibr__gen_finish(f, t, build(t, &x), what);
 }
 
-int ibr_gen_xgft_fabric(ibr_fabric *f, const ibr_gen_xgft *p)
+int ibr_fabric_gen_xgft(ibr_fabric *f, const ibr_gen_xgft *p)
 {
     return gen(f, p, "xgft");
 }
 
-int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int radix,
-                     unsigned int hosts_per_leaf)
+int ibr_fabric_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int radix,
+                            unsigned int hosts_per_leaf)
 {
-    ibr_gen_xgft p;
+    ibr_gen_xgft p = IBR_GEN_XGFT_INIT;
     int rc;
     if ((rc = ibr__gen_check_empty(f, "fattree")) < 0)
         return rc;
@@ -182,8 +197,6 @@ int ibr_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int radix,
         return ibr__fabric_err(f, IBR_EINVAL, "fattree: radix=%u, must be even and 2..%d", radix,
                                IBR_MAX_PORTS);
     unsigned k = radix / 2;
-    memset(&p, 0, sizeof p);
-    p.version = IBR_GEN_XGFT_VERSION;
     p.h = levels;
     for (unsigned i = 0; i < levels; i++) {
         p.m[i] = i + 1 < levels ? k : radix;

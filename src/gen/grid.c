@@ -79,8 +79,8 @@ static int build_torus(ibr_fabric *t, unsigned ndims, const unsigned *dims, int 
     return 0;
 }
 
-int ibr_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int *dims, int wrap,
-                  unsigned int hosts, unsigned int parallel)
+int ibr_fabric_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int *dims, int wrap,
+                         unsigned int hosts, unsigned int parallel)
 {
     const char *what = wrap ? "torus" : "mesh";
     ibr_fabric *t;
@@ -137,7 +137,7 @@ static int build_cube(ibr_fabric *t, unsigned dim, unsigned hosts)
     return 0;
 }
 
-int ibr_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int hosts)
+int ibr_fabric_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int hosts)
 {
     ibr_fabric *t;
     int rc;

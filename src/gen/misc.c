@@ -77,8 +77,8 @@ static int build_dragonfly(ibr_fabric *t, unsigned a, unsigned p, unsigned h, un
     return 0;
 }
 
-int ibr_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p, unsigned int h,
-                      unsigned int g)
+int ibr_fabric_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p, unsigned int h,
+                             unsigned int g)
 {
     ibr_fabric *t;
     int rc;
@@ -239,8 +239,8 @@ static int build_random(ibr_fabric *t, rgraph *g, unsigned hosts)
     return 0;
 }
 
-int ibr_gen_random(ibr_fabric *f, unsigned int switches, unsigned int degree,
-                   unsigned int hosts, uint64_t seed)
+int ibr_fabric_gen_random(ibr_fabric *f, unsigned int switches, unsigned int degree,
+                          unsigned int hosts, uint64_t seed)
 {
     ibr_fabric *t;
     int rc;

@@ -265,12 +265,10 @@ int ibr_fabric_generate(ibr_fabric *f, const char *s)
         return rc;
     switch (fam) {
     case FAM_FATTREE:
-        return ibr_gen_fat_tree(f, get(&sp, F_LEVELS, 0), get(&sp, F_RADIX, 0),
-                                get(&sp, F_HOSTS, 0));
+        return ibr_fabric_gen_fat_tree(f, get(&sp, F_LEVELS, 0), get(&sp, F_RADIX, 0),
+                                       get(&sp, F_HOSTS, 0));
     case FAM_XGFT: {
-        ibr_gen_xgft p;
-        memset(&p, 0, sizeof p);
-        p.version = IBR_GEN_XGFT_VERSION;
+        ibr_gen_xgft p = IBR_GEN_XGFT_INIT;
         p.h = get(&sp, F_H, 0);
         p.hosts = get(&sp, F_HOSTS, 0);
         if (p.h < 1 || p.h > IBR_XGFT_MAX_LEVELS)
@@ -285,14 +283,14 @@ int ibr_fabric_generate(ibr_fabric *f, const char *s)
             p.m[i] = sp.list[F_M][i];
             p.w[i] = sp.list[F_W][i];
         }
-        return ibr_gen_xgft_fabric(f, &p);
+        return ibr_fabric_gen_xgft(f, &p);
     }
     case FAM_TORUS:
     case FAM_MESH:
-        return ibr_gen_torus(f, sp.nlist[F_DIMS], sp.list[F_DIMS], fam == FAM_TORUS,
-                             get(&sp, F_HOSTS, 1), get(&sp, F_PARALLEL, 1));
+        return ibr_fabric_gen_torus(f, sp.nlist[F_DIMS], sp.list[F_DIMS], fam == FAM_TORUS,
+                                    get(&sp, F_HOSTS, 1), get(&sp, F_PARALLEL, 1));
     case FAM_HYPERCUBE:
-        return ibr_gen_hypercube(f, get(&sp, F_DIM, 0), get(&sp, F_HOSTS, 1));
+        return ibr_fabric_gen_hypercube(f, get(&sp, F_DIM, 0), get(&sp, F_HOSTS, 1));
     case FAM_DRAGONFLY: {
         unsigned a = get(&sp, F_A, 0), h = get(&sp, F_H, 0);
         uint64_t g = (uint64_t)a * h + 1;
@@ -300,11 +298,12 @@ int ibr_fabric_generate(ibr_fabric *f, const char *s)
             g = sp.val[F_G];
         if (g > UINT32_MAX)
             return ibr__fabric_err(f, IBR_EINVAL, "generate dragonfly: too many groups (a*h+1)");
-        return ibr_gen_dragonfly(f, a, get(&sp, F_P, h), h, (unsigned)g);
+        return ibr_fabric_gen_dragonfly(f, a, get(&sp, F_P, h), h, (unsigned)g);
     }
     case FAM_RANDOM:
-        return ibr_gen_random(f, get(&sp, F_SWITCHES, 0), get(&sp, F_DEGREE, 0),
-                              get(&sp, F_HOSTS, 1), (sp.have & B(F_SEED)) ? sp.val[F_SEED] : 0);
+        return ibr_fabric_gen_random(f, get(&sp, F_SWITCHES, 0), get(&sp, F_DEGREE, 0),
+                                     get(&sp, F_HOSTS, 1),
+                                     (sp.have & B(F_SEED)) ? sp.val[F_SEED] : 0);
     default:
         return ibr__fabric_err(f, IBR_EINTERNAL, "generate: family %d", (int)fam);
     }

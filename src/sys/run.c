@@ -225,7 +225,7 @@ static int find_setting(const ibr_run *run, const char *name)
     return -1;
 }
 
-int ibr_run_setting_int(const ibr_run *run, const char *name, int64_t *out)
+int ibr_run_setting_int(int64_t *out, const ibr_run *run, const char *name)
 {
     if (!run || !name || !out)
         return IBR_EINVAL;
@@ -238,16 +238,19 @@ int ibr_run_setting_int(const ibr_run *run, const char *name, int64_t *out)
     return 0;
 }
 
-const char *ibr_run_setting_str(const ibr_run *run, const char *name, size_t *len)
+int ibr_run_setting_str(const char **out, size_t *len, const ibr_run *run, const char *name)
 {
-    if (!run || !name)
-        return NULL;
+    if (!out || !run || !name)
+        return IBR_EINVAL;
     int i = find_setting(run, name);
-    if (i < 0 || run->engine->settings[i].type != IBR_SETTING_STRING)
-        return NULL;
+    if (i < 0)
+        return IBR_ENOTFOUND;
+    if (run->engine->settings[i].type != IBR_SETTING_STRING)
+        return IBR_ESTATE;
+    *out = run->vals[i].s ? run->vals[i].s : "";
     if (len)
-        *len = run->vals[i].len;
-    return run->vals[i].s;
+        *len = run->vals[i].s ? run->vals[i].len : 0;
+    return 0;
 }
 
 int ibr__run_decline(ibr_run *run, const char *fmt, ...)

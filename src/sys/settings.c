@@ -11,17 +11,6 @@
 
 #include "sys/run_int.h"
 
-int ibr_engine_init(ibr_engine *engine, unsigned int version)
-{
-    if (!engine)
-        return IBR_EINVAL;
-    if (version != IBR_ENGINE_VERSION)
-        return IBR_EVERSION;
-    static const ibr_engine def = IBR_ENGINE_INIT;
-    *engine = def;
-    return 0;
-}
-
 static int parse_bool(int64_t *out, const char *v)
 {
     static const char *const yes[] = {"1", "true", "yes", "on"};

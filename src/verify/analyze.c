@@ -1,5 +1,5 @@
 /*
- * ibr_analyze(): measure a routing on its fabric.
+ * ibr_result_analyze(): measure a routing on its fabric.
  *
  * Per destination LID the LFT entries of all switches form a functional
  * graph, exactly as in verify.c. One pass with an explicit stack resolves
@@ -475,26 +475,46 @@ static int build_tables(ibr_context *ctx, ibr__ajob *j)
     return 0;
 }
 
+/* Sizes of ibr_analyze_options and ibr_analysis_summary per version (see
+   IBR__VERSION_SIZE). */
+static const size_t options_size[] = {0, sizeof(ibr_analyze_options)};
+static const size_t summary_size[] = {0, sizeof(ibr_analysis_summary)};
+
+int ibr_analyze_options_init(ibr_analyze_options *opts, unsigned int version)
+{
+    static const ibr_analyze_options def = IBR_ANALYZE_OPTIONS_INIT;
+    return ibr__versioned_init(opts, &def, IBR__VERSION_SIZE(options_size, version), version);
+}
+
+int ibr_analysis_summary_init(ibr_analysis_summary *sum, unsigned int version)
+{
+    static const ibr_analysis_summary def = IBR_ANALYSIS_SUMMARY_INIT;
+    return ibr__versioned_init(sum, &def, IBR__VERSION_SIZE(summary_size, version), version);
+}
+
+/* The caller's options, read as far as their version declares, over the
+   defaults of the current version. */
 static int check_options(ibr_analyze_options *o, const ibr_analyze_options *opts)
 {
     ibr_analyze_options def = IBR_ANALYZE_OPTIONS_INIT;
-    if (!opts) {
-        *o = def;
-        return 0;
+    if (opts) {
+        size_t size = IBR__VERSION_SIZE(options_size, opts->version);
+        if (!size)
+            return IBR_EVERSION;
+        memcpy(&def, opts, size);
+        def.version = IBR_ANALYZE_OPTIONS_VERSION;
     }
-    if (opts->version != IBR_ANALYZE_OPTIONS_VERSION)
-        return IBR_EVERSION;
-    if (opts->patterns & ~(unsigned)IBR_PATTERN_ALL)
+    if (def.patterns & ~(unsigned)IBR_PATTERN_ALL)
         return IBR_EINVAL;
-    *o = *opts;
+    *o = def;
     return 0;
 }
 
-int ibr_analyze(ibr_analysis **out, const ibr_topo *t, const ibr_result *r,
-                const ibr_analyze_options *opts)
+int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyze_options *opts)
 {
-    if (!out || !t || !r || r->topo != t || !r->lft || r->status != 0)
+    if (!out || !r || !r->lft || r->status != 0)
         return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
     ibr_analyze_options o;
     int rc = check_options(&o, opts);
     if (rc < 0)
@@ -668,14 +688,19 @@ int ibr_analysis_summary_get(ibr_analysis_summary *out, const ibr_analysis *a)
 {
     if (!out || !a)
         return IBR_EINVAL;
-    if (out->version != IBR_ANALYSIS_SUMMARY_VERSION)
+    /* no further than the caller's version reaches */
+    size_t size = IBR__VERSION_SIZE(summary_size, out->version);
+    if (!size)
         return IBR_EVERSION;
-    *out = a->sum;
+    ibr_analysis_summary s;
+    memcpy(&s, &a->sum, sizeof s); /* padding included: calloc'ed, so zero */
+    s.version = out->version;
+    memcpy(out, &s, size);
     return 0;
 }
 
-int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, size_t cap,
-                               size_t *needed)
+int ibr_analysis_hop_histogram(uint64_t *counts, size_t cap, size_t *needed,
+                               const ibr_analysis *a)
 {
     if (!a || (!counts && cap))
         return IBR_EINVAL;
@@ -688,7 +713,7 @@ int ibr_analysis_hop_histogram(const ibr_analysis *a, uint64_t *counts, size_t c
     return 0;
 }
 
-int ibr_analysis_vl_usage(const ibr_analysis *a, uint64_t counts[16])
+int ibr_analysis_vl_usage(uint64_t counts[16], const ibr_analysis *a)
 {
     if (!a || !counts)
         return IBR_EINVAL;
@@ -696,7 +721,7 @@ int ibr_analysis_vl_usage(const ibr_analysis *a, uint64_t counts[16])
     return 0;
 }
 
-int ibr_analysis_link_loads(const ibr_analysis *a, uint64_t *loads, size_t cap, size_t *needed)
+int ibr_analysis_link_loads(uint64_t *loads, size_t cap, size_t *needed, const ibr_analysis *a)
 {
     if (!a || (!loads && cap))
         return IBR_EINVAL;

@@ -1,7 +1,8 @@
 /*
- * Private state of ibr_analyze(), shared by analyze.c (path lengths, link
- * load, all-to-all, VL usage, accessors and writers) and analyze_patterns.c
- * (shift, random permutation and random bisection patterns).
+ * Private state of ibr_result_analyze(), shared by analyze.c (path
+ * lengths, link load, all-to-all, VL usage, accessors and writers) and
+ * analyze_patterns.c (shift, random permutation and random bisection
+ * patterns).
  */
 #ifndef IBROUTE_VERIFY_ANALYZE_INT_H
 #define IBROUTE_VERIFY_ANALYZE_INT_H

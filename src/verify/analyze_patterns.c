@@ -1,6 +1,6 @@
 /*
- * Traffic patterns of ibr_analyze(): shift, random permutations and random
- * bisections over the end ports cabled to a switch.
+ * Traffic patterns of ibr_result_analyze(): shift, random permutations and
+ * random bisections over the end ports cabled to a switch.
  *
  * Each pattern is one parallel item. Whether a flow's route works was
  * recorded per (switch, LID) by the path pass in the tiled copy of the

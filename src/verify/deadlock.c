@@ -232,11 +232,12 @@ void ibr__decode_channel(ibr_channel *out, const ibr_topo *t, uint32_t code)
     out->vl = code % 16;
 }
 
-int ibr_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len, const ibr_topo *t,
-                         const ibr_result *r)
+int ibr_result_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len,
+                                const ibr_result *r)
 {
-    if (!len || !t || !r || r->topo != t || !r->lft || r->status != 0 || (cap && !cycle))
+    if (!len || !r || !r->lft || r->status != 0 || (cap && !cycle))
         return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
     int free_ = 1;
     uint32_t *c = NULL;
     size_t n = 0;

@@ -1,9 +1,9 @@
 /*
- * ibr_trace(): the hop-by-hop route between two LIDs, as a user follows one
- * path when a job is slow.
+ * ibr_result_trace(): the hop-by-hop route between two LIDs, as a user
+ * follows one path when a job is slow.
  *
- * Each hop is one ibr__lft_step() (verify_int.h), the step ibr_verify()
- * takes. The switch a packet reaches next depends only on the switch it is
+ * Each hop is one ibr__lft_step() (verify_int.h), the step
+ * ibr_result_verify() takes. The switch a packet reaches next depends only on the switch it is
  * at (the LFT column of the destination is fixed), so the switches of a
  * route form the sequence x0, x1 = f(x0), ...: it arrives or breaks within
  * S switches, or it loops. A loop is found without memory: after S
@@ -67,11 +67,12 @@ static size_t route_length(const trace_walk *w, uint32_t u0, int *loops)
     return first + len + 2;
 }
 
-int ibr_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl, const ibr_topo *t,
-              const ibr_result *r, uint16_t src_lid, uint16_t dst_lid)
+int ibr_result_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl,
+                     const ibr_result *r, uint16_t src_lid, uint16_t dst_lid)
 {
-    if (!n || !t || !r || r->topo != t || !r->lft || r->status != 0 || (cap && !hops))
+    if (!n || !r || !r->lft || r->status != 0 || (cap && !hops))
         return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
     *n = 0;
     if (src_lid == 0 || src_lid > t->max_lid || dst_lid == 0 || dst_lid > t->max_lid ||
         t->lid_port[src_lid] == IBR_NONE || t->lid_port[dst_lid] == IBR_NONE)

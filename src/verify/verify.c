@@ -1,6 +1,6 @@
 /*
- * ibr_verify(): follow the LFTs from every switch toward every LID, classify
- * each route, and measure hop counts, stretch and link load.
+ * ibr_result_verify(): follow the LFTs from every switch toward every LID,
+ * classify each route, and measure hop counts, stretch and link load.
  *
  * Per destination LID the LFT entries of all switches form a functional
  * graph (each switch points to at most one next switch). One pass with an
@@ -16,7 +16,7 @@
  * order, so the report does not depend on the number of threads.
  *
  * Each step through an LFT entry is ibr__lft_step() (verify_int.h), the
- * step ibr_trace() takes too, so that both classify a route alike.
+ * step ibr_result_trace() takes too, so that both classify a route alike.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -355,8 +355,8 @@ static int verify_block(void *arg, unsigned worker, size_t bi)
     return 0;
 }
 
-/* Does the report show every route working (what ibr_verify() returns 0
-   for)? */
+/* Does the report show every route working (what ibr_result_verify()
+   returns 0 for)? */
 static int report_valid(const ibr_verify_report *rep)
 {
     return !(rep->missing || rep->loops || rep->bad_port || rep->down_link || rep->dead_end);
@@ -387,20 +387,24 @@ static void merge(ibr_verify_report *out, const ibr_verify_report *p)
         memcpy(out->first_error, p->first_error, sizeof out->first_error);
 }
 
-/* Bytes of a report of the given version (0 for an unknown version). */
+/* Size of ibr_verify_report per version (see IBR__VERSION_SIZE): version 1
+   ended with credit_loop, version 2 added threads. */
+static const size_t report_sizes[] = {0, offsetof(ibr_verify_report, threads),
+                                      sizeof(ibr_verify_report)};
+
 static size_t report_size(unsigned version)
 {
-    switch (version) {
-    case 1:
-        return offsetof(ibr_verify_report, threads);
-    case IBR_VERIFY_REPORT_VERSION:
-        return sizeof(ibr_verify_report);
-    default:
-        return 0;
-    }
+    return IBR__VERSION_SIZE(report_sizes, version);
 }
 
-/* The work of ibr_verify() into a zeroed report of the current version. */
+int ibr_verify_report_init(ibr_verify_report *rep, unsigned int version)
+{
+    static const ibr_verify_report def = IBR_VERIFY_REPORT_INIT;
+    return ibr__versioned_init(rep, &def, report_size(version), version);
+}
+
+/* The work of ibr_result_verify() into a zeroed report of the current
+   version. */
 static int verify_into(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r,
                        unsigned threads)
 {
@@ -514,15 +518,16 @@ out:
     return rc;
 }
 
-int ibr_verify(ibr_verify_report *out, const ibr_topo *t, const ibr_result *r)
+int ibr_result_verify(ibr_verify_report *out, const ibr_result *r)
 {
     if (!out)
         return IBR_EINVAL;
     size_t size = report_size(out->version);
     if (!size)
         return IBR_EVERSION;
-    if (!t || !r || r->topo != t || !r->lft || r->status != 0)
+    if (!r || !r->lft || r->status != 0)
         return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
     ibr_verify_report rep;
     memset(&rep, 0, sizeof rep);
     rep.version = out->version;

@@ -65,6 +65,9 @@ CONSTANTS: Dict[str, int] = {
     "IBR_ENGINE_VERSION": 1,
     "IBR_ANALYZE_OPTIONS_VERSION": 1,
     "IBR_ANALYSIS_SUMMARY_VERSION": 1,
+    "IBR_LINK_ATTR_VERSION": 1,
+    "IBR_NODE_INFO_VERSION": 1,
+    "IBR_PORT_INFO_VERSION": 1,
 }
 
 NO_ROUTE = CONSTANTS["IBR_NO_ROUTE"]
@@ -78,20 +81,27 @@ GEN_XGFT_VERSION = CONSTANTS["IBR_GEN_XGFT_VERSION"]
 XGFT_MAX_LEVELS = CONSTANTS["IBR_XGFT_MAX_LEVELS"]
 ENGINE_VERSION = CONSTANTS["IBR_ENGINE_VERSION"]
 ANALYZE_OPTIONS_VERSION = CONSTANTS["IBR_ANALYZE_OPTIONS_VERSION"]
-
-#: IBR_ANALYZE_OPTIONS_INIT, field by field.  analyze.h has no
-#: ibr_analyze_options_init() to call, so the defaults are copied here (and
-#: only used when some option is given: without options the bindings pass
-#: NULL).  The header test compares this with the macro.
-ANALYZE_OPTIONS_INIT = {
-    "version": 1,
-    "patterns": 0xF,
-    "n_random": 100,
-    "seed": 1,
-    "base_lid_only": 1,
-    "threads": 0,
-}
 ANALYSIS_SUMMARY_VERSION = CONSTANTS["IBR_ANALYSIS_SUMMARY_VERSION"]
+LINK_ATTR_VERSION = CONSTANTS["IBR_LINK_ATTR_VERSION"]
+NODE_INFO_VERSION = CONSTANTS["IBR_NODE_INFO_VERSION"]
+PORT_INFO_VERSION = CONSTANTS["IBR_PORT_INFO_VERSION"]
+
+#: The versioned structures (leading ``version`` field), with the version
+#: these bindings declare.  Each is initialised by its C
+#: ``ibr_<struct>_init()`` (never by defaults copied into Python), and the
+#: library reads or writes no more of it than that version has.
+STRUCT_VERSIONS: Dict[str, int] = {
+    "ibr_context_config": CONTEXT_CONFIG_VERSION,
+    "ibr_link_attr": LINK_ATTR_VERSION,
+    "ibr_node_info": NODE_INFO_VERSION,
+    "ibr_port_info": PORT_INFO_VERSION,
+    "ibr_options": OPTIONS_VERSION,
+    "ibr_engine": ENGINE_VERSION,
+    "ibr_verify_report": VERIFY_REPORT_VERSION,
+    "ibr_analyze_options": ANALYZE_OPTIONS_VERSION,
+    "ibr_analysis_summary": ANALYSIS_SUMMARY_VERSION,
+    "ibr_gen_xgft": GEN_XGFT_VERSION,
+}
 
 # --------------------------------------------------------------------------
 # Error codes: the IBR_ERRNO_MAP of common.h, as (name without IBR_, value).
@@ -203,7 +213,7 @@ class LogLevel(enum.IntEnum):
 
 
 class Pattern(enum.IntFlag):
-    """ibr_pattern: traffic patterns of ibr_analyze()."""
+    """ibr_pattern: traffic patterns of ibr_result_analyze()."""
 
     ALL_TO_ALL = 1 << 0
     SHIFT = 1 << 1
@@ -361,6 +371,7 @@ class ibr_context_config(Structure):
 
 class ibr_link_attr(Structure):
     _fields_ = [
+        ("version", c_uint),
         ("width", c_enum),
         ("speed", c_enum),
         ("state", c_enum),
@@ -369,6 +380,7 @@ class ibr_link_attr(Structure):
 
 class ibr_node_info(Structure):
     _fields_ = [
+        ("version", c_uint),
         ("type", c_enum),
         ("nports", c_uint),
         ("node_guid", c_uint64),
@@ -380,6 +392,7 @@ class ibr_node_info(Structure):
 
 class ibr_port_info(Structure):
     _fields_ = [
+        ("version", c_uint),
         ("guid", c_uint64),
         ("lid", c_uint16),
         ("lmc", c_uint8),
@@ -646,6 +659,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_strerror", [c_int], c_char_p),
     ("ibr_status_name", [c_int], c_char_p),
     # context.h
+    ("ibr_context_config_init", [POINTER(ibr_context_config), c_uint], c_int),
     ("ibr_context_create", [POINTER(ContextP), POINTER(ibr_context_config)], c_int),
     ("ibr_context_destroy", [ContextP], None),
     ("ibr_context_last_error", [ContextP], c_char_p),
@@ -656,6 +670,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_fabric_add_node", [_u32p, FabricP, c_enum, c_uint64, c_uint, c_char_p], c_int),
     ("ibr_fabric_set_sysimg_guid", [FabricP, c_uint32, c_uint64], c_int),
     ("ibr_fabric_set_port_guid", [FabricP, c_uint32, c_uint, c_uint64], c_int),
+    ("ibr_link_attr_init", [POINTER(ibr_link_attr), c_uint], c_int),
     ("ibr_fabric_add_link",
      [FabricP, c_uint32, c_uint, c_uint32, c_uint, POINTER(ibr_link_attr)], c_int),
     ("ibr_fabric_remove_link", [FabricP, c_uint32, c_uint], c_int),
@@ -665,17 +680,20 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_fabric_assign_lids", [FabricP, c_uint, c_uint], c_int),
     ("ibr_fabric_node_count", [FabricP], c_uint32),
     ("ibr_fabric_find_guid", [_u32p, _uintp, FabricP, c_uint64], c_int),
+    ("ibr_node_info_init", [POINTER(ibr_node_info), c_uint], c_int),
+    ("ibr_port_info_init", [POINTER(ibr_port_info), c_uint], c_int),
     ("ibr_fabric_node_info", [POINTER(ibr_node_info), FabricP, c_uint32], c_int),
     ("ibr_fabric_port_info", [POINTER(ibr_port_info), FabricP, c_uint32, c_uint], c_int),
     ("ibr_fabric_freeze", [POINTER(TopoP), FabricP], c_int),
     ("ibr_fabric_clone", [POINTER(FabricP), FabricP], c_int),
     # generate.h
-    ("ibr_gen_xgft_fabric", [FabricP, POINTER(ibr_gen_xgft)], c_int),
-    ("ibr_gen_fat_tree", [FabricP, c_uint, c_uint, c_uint], c_int),
-    ("ibr_gen_torus", [FabricP, c_uint, _uintp, c_int, c_uint, c_uint], c_int),
-    ("ibr_gen_hypercube", [FabricP, c_uint, c_uint], c_int),
-    ("ibr_gen_dragonfly", [FabricP, c_uint, c_uint, c_uint, c_uint], c_int),
-    ("ibr_gen_random", [FabricP, c_uint, c_uint, c_uint, c_uint64], c_int),
+    ("ibr_gen_xgft_init", [POINTER(ibr_gen_xgft), c_uint], c_int),
+    ("ibr_fabric_gen_xgft", [FabricP, POINTER(ibr_gen_xgft)], c_int),
+    ("ibr_fabric_gen_fat_tree", [FabricP, c_uint, c_uint, c_uint], c_int),
+    ("ibr_fabric_gen_torus", [FabricP, c_uint, _uintp, c_int, c_uint, c_uint], c_int),
+    ("ibr_fabric_gen_hypercube", [FabricP, c_uint, c_uint], c_int),
+    ("ibr_fabric_gen_dragonfly", [FabricP, c_uint, c_uint, c_uint, c_uint], c_int),
+    ("ibr_fabric_gen_random", [FabricP, c_uint, c_uint, c_uint, c_uint64], c_int),
     ("ibr_fabric_generate", [FabricP, c_char_p], c_int),
     ("ibr_fabric_inject_faults", [FabricP, c_uint, c_uint, c_uint64], c_int),
     # topo.h
@@ -694,9 +712,9 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_topo_switch_distance", [TopoP, c_uint32, c_uint32], c_uint),
     # options.h, route.h
     ("ibr_options_init", [POINTER(ibr_options), c_uint], c_int),
-    ("ibr_engine_count", [ContextP], c_size_t),
-    ("ibr_engine_get", [POINTER(ibr_engine_info), ContextP, c_size_t], c_int),
-    ("ibr_engine_find", [POINTER(ibr_engine_info), ContextP, c_char_p], c_int),
+    ("ibr_context_engine_count", [ContextP], c_size_t),
+    ("ibr_context_engine", [POINTER(ibr_engine_info), ContextP, c_size_t], c_int),
+    ("ibr_context_find_engine", [POINTER(ibr_engine_info), ContextP, c_char_p], c_int),
     ("ibr_route", [POINTER(ResultP), TopoP, c_char_p, POINTER(ibr_options)], c_int),
     # result.h
     ("ibr_result_destroy", [ResultP], None),
@@ -706,41 +724,42 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_last_error", [ResultP], c_char_p),
     ("ibr_result_seed", [ResultP], c_uint64),
     ("ibr_result_setting_count", [ResultP], c_size_t),
-    ("ibr_result_setting", [ResultP, c_size_t, _charpp, _charpp], c_int),
+    ("ibr_result_setting", [_charpp, _charpp, ResultP, c_size_t], c_int),
     ("ibr_result_attempt_count", [ResultP], c_size_t),
-    ("ibr_result_attempt", [ResultP, c_size_t, _charpp, _intp, _charpp], c_int),
+    ("ibr_result_attempt", [_charpp, _intp, _charpp, ResultP, c_size_t], c_int),
     ("ibr_result_lft_size", [ResultP], c_size_t),
     ("ibr_result_lft", [ResultP, c_uint32], c_void_p),
     ("ibr_result_lft_port", [ResultP, c_uint32, c_uint16], c_uint),
-    ("ibr_result_copy_lft", [ResultP, c_uint32, _u8p, c_size_t, _sizep], c_int),
+    ("ibr_result_copy_lft", [_u8p, c_size_t, _sizep, ResultP, c_uint32], c_int),
     ("ibr_result_has_hops", [ResultP], c_int),
     ("ibr_result_hops", [ResultP, c_uint32, c_uint32], c_uint),
     ("ibr_result_sl_mode", [ResultP], c_enum),
     ("ibr_result_path_sl", [ResultP, c_uint16, c_uint16], c_uint),
     ("ibr_result_has_sl2vl", [ResultP], c_int),
-    ("ibr_result_sl2vl", [ResultP, c_uint32, c_uint, c_uint, _u8p], c_int),
+    ("ibr_result_sl2vl", [_u8p, ResultP, c_uint32, c_uint, c_uint], c_int),
     ("ibr_result_vls_used", [ResultP], c_uint),
     ("ibr_result_mcast_count", [ResultP], c_size_t),
     ("ibr_result_mcast_mlid", [ResultP, c_size_t], c_uint16),
-    ("ibr_result_mcast_ports", [ResultP, c_uint16, c_uint32, _u8p, c_size_t, _sizep], c_int),
+    ("ibr_result_mcast_ports", [_u8p, c_size_t, _sizep, ResultP, c_uint16, c_uint32], c_int),
     ("ibr_result_artifact_count", [ResultP], c_size_t),
-    ("ibr_result_artifact", [ResultP, c_size_t, _charpp, _voidpp, _sizep], c_int),
-    ("ibr_result_find_artifact", [ResultP, c_char_p, _voidpp, _sizep], c_int),
+    ("ibr_result_artifact", [_charpp, _voidpp, _sizep, ResultP, c_size_t], c_int),
+    ("ibr_result_find_artifact", [_voidpp, _sizep, ResultP, c_char_p], c_int),
     # verify.h
-    ("ibr_verify", [POINTER(ibr_verify_report), TopoP, ResultP], c_int),
+    ("ibr_verify_report_init", [POINTER(ibr_verify_report), c_uint], c_int),
+    ("ibr_result_verify", [POINTER(ibr_verify_report), ResultP], c_int),
     ("ibr_verify_report_write_json", [POINTER(ibr_buffer), POINTER(ibr_verify_report)], c_int),
-    ("ibr_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, TopoP, ResultP], c_int),
-    ("ibr_trace",
-     [POINTER(ibr_trace_hop), c_size_t, _sizep, _uintp, TopoP, ResultP, c_uint16, c_uint16],
-     c_int),
+    ("ibr_result_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, ResultP], c_int),
+    ("ibr_result_trace",
+     [POINTER(ibr_trace_hop), c_size_t, _sizep, _uintp, ResultP, c_uint16, c_uint16], c_int),
     # analyze.h
-    ("ibr_analyze",
-     [POINTER(AnalysisP), TopoP, ResultP, POINTER(ibr_analyze_options)], c_int),
+    ("ibr_analyze_options_init", [POINTER(ibr_analyze_options), c_uint], c_int),
+    ("ibr_analysis_summary_init", [POINTER(ibr_analysis_summary), c_uint], c_int),
+    ("ibr_result_analyze", [POINTER(AnalysisP), ResultP, POINTER(ibr_analyze_options)], c_int),
     ("ibr_analysis_destroy", [AnalysisP], None),
     ("ibr_analysis_summary_get", [POINTER(ibr_analysis_summary), AnalysisP], c_int),
-    ("ibr_analysis_hop_histogram", [AnalysisP, POINTER(c_uint64), c_size_t, _sizep], c_int),
-    ("ibr_analysis_vl_usage", [AnalysisP, POINTER(c_uint64)], c_int),
-    ("ibr_analysis_link_loads", [AnalysisP, POINTER(c_uint64), c_size_t, _sizep], c_int),
+    ("ibr_analysis_hop_histogram", [POINTER(c_uint64), c_size_t, _sizep, AnalysisP], c_int),
+    ("ibr_analysis_vl_usage", [POINTER(c_uint64), AnalysisP], c_int),
+    ("ibr_analysis_link_loads", [POINTER(c_uint64), c_size_t, _sizep, AnalysisP], c_int),
     ("ibr_analysis_write_json", [POINTER(ibr_buffer), AnalysisP], c_int),
     ("ibr_analysis_write_text", [POINTER(ibr_buffer), AnalysisP], c_int),
     # guidlist.h
@@ -756,16 +775,16 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_buffer_dispose", [POINTER(ibr_buffer)], None),
     ("ibr_fabric_parse_ibnetdiscover", [FabricP, c_char_p, c_size_t], c_int),
     ("ibr_fabric_parse_guid2lid", [FabricP, c_char_p, c_size_t], c_int),
-    ("ibr_write_ibnetdiscover", [POINTER(ibr_buffer), TopoP], c_int),
-    ("ibr_write_guid2lid", [POINTER(ibr_buffer), TopoP], c_int),
-    ("ibr_write_lfts_dump", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
-    ("ibr_write_dump_lfts", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
-    ("ibr_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
-    ("ibr_write_fdbs", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
-    ("ibr_write_path_sl", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
-    ("ibr_write_sl2vl", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
-    ("ibr_write_sl2vl_dump", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
-    ("ibr_write_mcfdbs", [POINTER(ibr_buffer), TopoP, ResultP], c_int),
+    ("ibr_topo_write_ibnetdiscover", [POINTER(ibr_buffer), TopoP], c_int),
+    ("ibr_topo_write_guid2lid", [POINTER(ibr_buffer), TopoP], c_int),
+    ("ibr_result_write_lfts_dump", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_dump_lfts", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_topo_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
+    ("ibr_result_write_fdbs", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_path_sl", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_sl2vl", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_sl2vl_dump", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_mcfdbs", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_parse_lfts", [POINTER(ResultP), TopoP, c_char_p, c_size_t], c_int),
     # sys/engine.h
     ("ibr_engine_init", [POINTER(ibr_engine), c_uint], c_int),
@@ -783,8 +802,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_run_set_vls_used", [RunP, c_uint], c_int),
     ("ibr_run_add_mcast_port", [RunP, c_uint16, c_uint32, c_uint], c_int),
     ("ibr_run_add_artifact", [RunP, c_char_p, c_void_p, c_size_t], c_int),
-    ("ibr_run_setting_int", [RunP, c_char_p, POINTER(c_int64)], c_int),
-    ("ibr_run_setting_str", [RunP, c_char_p, _sizep], c_char_p),
+    ("ibr_run_setting_int", [POINTER(c_int64), RunP, c_char_p], c_int),
+    ("ibr_run_setting_str", [_charpp, _sizep, RunP, c_char_p], c_int),
     ("ibr_run_decline", [RunP, c_char_p], c_int),
     ("ibr_run_fail", [RunP, c_int, c_char_p], c_int),
     ("ibr_run_log", [RunP, c_int, c_char_p], None),

@@ -307,7 +307,7 @@ class Attempt:
 
 @dataclasses.dataclass(frozen=True)
 class VerifyReport:
-    """What ibr_verify() found (ibr_verify_report).  ``ok`` is False when
+    """What ibr_result_verify() found (ibr_verify_report).  ``ok`` is False when
     a route is missing, loops, uses a bad port or a down link."""
 
     status: int
@@ -375,8 +375,7 @@ class VerifyReport:
         return cls(**values)
 
     def _to_c(self) -> _capi.ibr_verify_report:
-        rep = _capi.ibr_verify_report()
-        rep.version = _capi.VERIFY_REPORT_VERSION
+        rep = _new_struct(_capi.ibr_verify_report)
         for f in dataclasses.fields(self):
             if f.name == "status":
                 continue
@@ -412,6 +411,18 @@ def _engine_info(c: _capi.ibr_engine_info) -> EngineInfo:
     settings = tuple(_setting(c.settings[i]) for i in range(c.n_settings))
     return EngineInfo(_s(c.name), _s(c.description), _capi.EngineCaps(c.caps), bool(c.builtin),
                       settings)
+
+
+def _new_struct(cls: Any) -> Any:
+    """A versioned structure *cls* of the bindings' version, initialised by
+    the library's ibr_<struct>_init() (never by copying defaults here)."""
+    name = cls.__name__
+    version = _capi.STRUCT_VERSIONS[name]
+    out = cls()
+    rc = getattr(_lib, name + "_init")(byref(out), version)
+    if rc < 0:
+        raise error_for(rc, f"{name}_init(version {version}): {_s(_lib.ibr_strerror(rc))}")
+    return out
 
 
 def _write(fn: str, *args: Any) -> str:
@@ -486,10 +497,7 @@ class _OptionsCall:
     pointers refer to kept alive for the duration of the call."""
 
     def __init__(self, caller: str, kwargs: Mapping[str, Any]) -> None:
-        self.opts = _capi.ibr_options()
-        rc = _lib.ibr_options_init(byref(self.opts), _capi.OPTIONS_VERSION)
-        if rc < 0:
-            raise error_for(rc, f"ibr_options_init(version {_capi.OPTIONS_VERSION}) failed")
+        self.opts = _new_struct(_capi.ibr_options)
         self._keep: List[Any] = []
         self.exception: Optional[BaseException] = None
         self._params: List[Tuple[str, str]] = []
@@ -712,8 +720,7 @@ class Context(_Handle):
     def __init__(self, log: Union[None, LogFn, logging.Logger] = None,
                  log_level: Union[LogLevel, int, str] = LogLevel.WARN,
                  allocator: Optional[Allocator] = None) -> None:
-        cfg = _capi.ibr_context_config()
-        cfg.version = _capi.CONTEXT_CONFIG_VERSION
+        cfg = _new_struct(_capi.ibr_context_config)
         cfg.log_level = _enum(LogLevel, log_level, "log_level")
         self._alloc_keep: List[Any] = []
         if allocator is not None:
@@ -791,9 +798,9 @@ def engines(context: Optional[Context] = None) -> List[EngineInfo]:
     """Engines known to *context* (built-ins only for None)."""
     cp = _ctx_ptr(context)
     out = []
-    for i in range(_lib.ibr_engine_count(cp)):
+    for i in range(_lib.ibr_context_engine_count(cp)):
         info = _capi.ibr_engine_info()
-        rc = _lib.ibr_engine_get(byref(info), cp, i)
+        rc = _lib.ibr_context_engine(byref(info), cp, i)
         if rc < 0:
             raise error_for(rc, f"engine {i}")
         out.append(_engine_info(info))
@@ -803,7 +810,7 @@ def engines(context: Optional[Context] = None) -> List[EngineInfo]:
 def find_engine(name: str, context: Optional[Context] = None) -> EngineInfo:
     """Describe the engine called *name*; NotFoundError when unknown."""
     info = _capi.ibr_engine_info()
-    rc = _lib.ibr_engine_find(byref(info), _ctx_ptr(context), name.encode())
+    rc = _lib.ibr_context_find_engine(byref(info), _ctx_ptr(context), name.encode())
     if rc < 0:
         raise error_for(rc, f"no engine named {name!r}")
     return _engine_info(info)
@@ -885,7 +892,7 @@ class _Nodes(_Handle):
 
     def node_info(self, node: int) -> NodeInfo:
         """Describe node *node*; NotFoundError for a bad index."""
-        out = _capi.ibr_node_info()
+        out = _new_struct(_capi.ibr_node_info)
         rc = getattr(_lib, self._prefix + "node_info")(byref(out), self._p(),
                                                      _uint(node, 32, "node"))
         if rc < 0:
@@ -894,7 +901,7 @@ class _Nodes(_Handle):
 
     def port_info(self, node: int, port: int) -> PortInfo:
         """Describe port *port* of *node*; NotFoundError or RangeError."""
-        out = _capi.ibr_port_info()
+        out = _new_struct(_capi.ibr_port_info)
         rc = getattr(_lib, self._prefix + "port_info")(
             byref(out), self._p(), _uint(node, 32, "node"), _uint(port, 32, "port"))
         if rc < 0:
@@ -1040,9 +1047,10 @@ class Fabric(_Nodes):
                  speed: Union[LinkSpeed, int, str] = LinkSpeed.QDR,
                  state: Union[LinkState, int, str] = LinkState.ACTIVE) -> None:
         """Cable port *port_a* of node *a* to port *port_b* of node *b*."""
-        attr = _capi.ibr_link_attr(_enum(LinkWidth, width, "width"),
-                                   _enum(LinkSpeed, speed, "speed"),
-                                   _enum(LinkState, state, "state"))
+        attr = _new_struct(_capi.ibr_link_attr)
+        attr.width = _enum(LinkWidth, width, "width")
+        attr.speed = _enum(LinkSpeed, speed, "speed")
+        attr.state = _enum(LinkState, state, "state")
         self._check(_lib.ibr_fabric_add_link(self._p(), _uint(a, 32, "a"),
                                              _uint(port_a, 32, "port_a"), _uint(b, 32, "b"),
                                              _uint(port_b, 32, "port_b"), byref(attr)))
@@ -1089,55 +1097,54 @@ class Fabric(_Nodes):
             self._check(_lib.ibr_fabric_generate(p, spec.encode()))
 
     def generate_fat_tree(self, levels: int, radix: int, hosts_per_leaf: int = 0) -> None:
-        """ibr_gen_fat_tree(): a k-ary fat tree of radix-port switches."""
+        """ibr_fabric_gen_fat_tree(): a k-ary fat tree of radix-port switches."""
         with self._using() as p:
-            self._check(_lib.ibr_gen_fat_tree(p, _uint(levels, 32, "levels"),
+            self._check(_lib.ibr_fabric_gen_fat_tree(p, _uint(levels, 32, "levels"),
                                               _uint(radix, 32, "radix"),
                                               _uint(hosts_per_leaf, 32, "hosts_per_leaf")))
 
     def generate_xgft(self, m: Sequence[int], w: Sequence[int], hosts: int = 0) -> None:
-        """ibr_gen_xgft_fabric(): XGFT(h; m; w) with h = len(m) = len(w)."""
+        """ibr_fabric_gen_xgft(): XGFT(h; m; w) with h = len(m) = len(w)."""
         if len(m) != len(w):
             raise ValueError(f"m has {len(m)} levels but w has {len(w)}")
         if len(m) > _capi.XGFT_MAX_LEVELS:
             raise RangeError(f"{len(m)} levels (at most {_capi.XGFT_MAX_LEVELS})")
-        p = _capi.ibr_gen_xgft()
-        p.version = _capi.GEN_XGFT_VERSION
+        p = _new_struct(_capi.ibr_gen_xgft)
         p.h = len(m)
         for i, (mi, wi) in enumerate(zip(m, w)):
             p.m[i] = _uint(mi, 32, f"m[{i}]")
             p.w[i] = _uint(wi, 32, f"w[{i}]")
         p.hosts = _uint(hosts, 32, "hosts")
         with self._using() as fp:
-            self._check(_lib.ibr_gen_xgft_fabric(fp, byref(p)))
+            self._check(_lib.ibr_fabric_gen_xgft(fp, byref(p)))
 
     def generate_torus(self, dims: Sequence[int], hosts: int = 1, wrap: bool = True,
                        parallel: int = 1) -> None:
-        """ibr_gen_torus(): a torus (or a mesh with wrap=False)."""
+        """ibr_fabric_gen_torus(): a torus (or a mesh with wrap=False)."""
         arr = (c_uint * max(len(dims), 1))(*[_uint(d, 32, "dims") for d in dims])
         with self._using() as p:
-            self._check(_lib.ibr_gen_torus(p, len(dims), arr, 1 if wrap else 0,
+            self._check(_lib.ibr_fabric_gen_torus(p, len(dims), arr, 1 if wrap else 0,
                                            _uint(hosts, 32, "hosts"),
                                            _uint(parallel, 32, "parallel")))
 
     def generate_hypercube(self, dim: int, hosts: int = 1) -> None:
-        """ibr_gen_hypercube()."""
+        """ibr_fabric_gen_hypercube()."""
         with self._using() as p:
-            self._check(_lib.ibr_gen_hypercube(p, _uint(dim, 32, "dim"),
+            self._check(_lib.ibr_fabric_gen_hypercube(p, _uint(dim, 32, "dim"),
                                                _uint(hosts, 32, "hosts")))
 
     def generate_dragonfly(self, a: int, p: int, h: int, g: int) -> None:
-        """ibr_gen_dragonfly(): g groups of a routers, p hosts and h global
+        """ibr_fabric_gen_dragonfly(): g groups of a routers, p hosts and h global
         links per router."""
         with self._using() as fp:
-            self._check(_lib.ibr_gen_dragonfly(fp, _uint(a, 32, "a"), _uint(p, 32, "p"),
+            self._check(_lib.ibr_fabric_gen_dragonfly(fp, _uint(a, 32, "a"), _uint(p, 32, "p"),
                                                _uint(h, 32, "h"), _uint(g, 32, "g")))
 
     def generate_random(self, switches: int, degree: int, hosts: int = 1,
                         seed: int = 0) -> None:
-        """ibr_gen_random(): a connected random switch graph."""
+        """ibr_fabric_gen_random(): a connected random switch graph."""
         with self._using() as p:
-            self._check(_lib.ibr_gen_random(p, _uint(switches, 32, "switches"),
+            self._check(_lib.ibr_fabric_gen_random(p, _uint(switches, 32, "switches"),
                                             _uint(degree, 32, "degree"),
                                             _uint(hosts, 32, "hosts"), _uint(seed, 64, "seed")))
 
@@ -1321,17 +1328,17 @@ class Topology(_Nodes):
     def write_ibnetdiscover(self) -> str:
         """The topology as ibnetdiscover text."""
         with self._using() as p:
-            return _write("ibr_write_ibnetdiscover", p)
+            return _write("ibr_topo_write_ibnetdiscover", p)
 
     def write_guid2lid(self) -> str:
         """OpenSM's guid2lid file."""
         with self._using() as p:
-            return _write("ibr_write_guid2lid", p)
+            return _write("ibr_topo_write_guid2lid", p)
 
     def write_subnet_lst(self) -> str:
         """OpenSM's opensm-subnet.lst."""
         with self._using() as p:
-            return _write("ibr_write_subnet_lst", p)
+            return _write("ibr_topo_write_subnet_lst", p)
 
     def parse_lfts(self, text: Text) -> "Result":
         """Read LFTs (opensm-lfts.dump, ibroute or dump_lfts output) into a
@@ -1355,7 +1362,7 @@ def _attempts(rp: Any) -> List[Attempt]:
         name = c_char_p()
         status = c_int()
         msg = c_char_p()
-        if _lib.ibr_result_attempt(rp, i, byref(name), byref(status), byref(msg)) == 0:
+        if _lib.ibr_result_attempt(byref(name), byref(status), byref(msg), rp, i) == 0:
             out.append(Attempt(_s(name.value), status.value, _s(msg.value)))
     return out
 
@@ -1449,7 +1456,7 @@ class Result(_Handle):
         for i in range(_lib.ibr_result_setting_count(rp)):
             name = c_char_p()
             value = c_char_p()
-            if _lib.ibr_result_setting(rp, i, byref(name), byref(value)) == 0:
+            if _lib.ibr_result_setting(byref(name), byref(value), rp, i) == 0:
                 out[_s(name.value)] = _s(value.value)
         return out
 
@@ -1491,8 +1498,8 @@ class Result(_Handle):
         """A copy of the LFT of switch *sw* (ibr_result_copy_lft())."""
         buf = (c_uint8 * max(self._lft_size, 1))()
         needed = c_size_t()
-        rc = _lib.ibr_result_copy_lft(self._p(), _uint(sw, 32, "sw"), buf, len(buf),
-                                      byref(needed))
+        rc = _lib.ibr_result_copy_lft(buf, len(buf), byref(needed), self._p(),
+                                      _uint(sw, 32, "sw"))
         if rc < 0:
             raise error_for(rc, f"switch {sw}: {_s(_lib.ibr_strerror(rc))}")
         return bytes(buf[: needed.value])
@@ -1528,8 +1535,8 @@ class Result(_Handle):
         """The SL-to-VL map of switch *sw* from *in_port* to *out_port*:
         16 bytes, VL of SL 0..15."""
         out = (c_uint8 * 16)()
-        rc = _lib.ibr_result_sl2vl(self._p(), _uint(sw, 32, "sw"), _uint(in_port, 32, "in_port"),
-                                   _uint(out_port, 32, "out_port"), out)
+        rc = _lib.ibr_result_sl2vl(out, self._p(), _uint(sw, 32, "sw"),
+                                   _uint(in_port, 32, "in_port"), _uint(out_port, 32, "out_port"))
         if rc < 0:
             raise error_for(rc, f"switch {sw} ports {in_port}->{out_port}: "
                                 f"{_s(_lib.ibr_strerror(rc))}")
@@ -1549,8 +1556,8 @@ class Result(_Handle):
         """Ports of switch *sw* forwarding packets to *mlid*, ascending."""
         buf = (c_uint8 * 256)()
         needed = c_size_t()
-        rc = _lib.ibr_result_mcast_ports(self._p(), _uint(mlid, 16, "mlid"), _uint(sw, 32, "sw"),
-                                         buf, 256, byref(needed))
+        rc = _lib.ibr_result_mcast_ports(buf, 256, byref(needed), self._p(),
+                                         _uint(mlid, 16, "mlid"), _uint(sw, 32, "sw"))
         if rc < 0:
             raise error_for(rc, f"MLID 0x{mlid:04x} switch {sw}: {_s(_lib.ibr_strerror(rc))}")
         return tuple(buf[: needed.value])
@@ -1579,7 +1586,7 @@ class Result(_Handle):
             name = c_char_p()
             data = c_void_p()
             size = c_size_t()
-            rc = _lib.ibr_result_artifact(p, i, byref(name), byref(data), byref(size))
+            rc = _lib.ibr_result_artifact(byref(name), byref(data), byref(size), p, i)
             if rc < 0:
                 raise error_for(rc, f"artifact {i}")
             out[_s(name.value)] = ctypes.string_at(data, size.value) if size.value else b""
@@ -1589,7 +1596,7 @@ class Result(_Handle):
         """Artefact *name*; NotFoundError when absent."""
         data = c_void_p()
         size = c_size_t()
-        rc = _lib.ibr_result_find_artifact(self._p(), name.encode(), byref(data), byref(size))
+        rc = _lib.ibr_result_find_artifact(byref(data), byref(size), self._p(), name.encode())
         if rc < 0:
             raise error_for(rc, f"no artifact named {name!r}")
         return ctypes.string_at(data, size.value) if size.value else b""
@@ -1602,11 +1609,10 @@ class Result(_Handle):
         and ``first_error`` say what is wrong.  *threads* workers do the
         work (0, the default, is one per CPU; 1 runs on the calling
         thread); the report does not depend on it."""
-        rep = _capi.ibr_verify_report()
-        rep.version = _capi.VERIFY_REPORT_VERSION
+        rep = _new_struct(_capi.ibr_verify_report)
         rep.threads = _uint(threads, 32, "threads")
         with self._using() as rp:
-            rc = _lib.ibr_verify(byref(rep), self._topology._ptr, rp)
+            rc = _lib.ibr_result_verify(byref(rep), rp)
         if rc < 0 and rc != _code("EROUTES"):
             raise error_for(rc, _s(rep.first_error) or f"verify: {_s(_lib.ibr_strerror(rc))}")
         return VerifyReport._from_c(rep, rc)
@@ -1614,38 +1620,38 @@ class Result(_Handle):
     def write_lfts_dump(self) -> str:
         """OpenSM's opensm-lfts.dump."""
         with self._using() as rp:
-            return _write("ibr_write_lfts_dump", self._topology._ptr, rp)
+            return _write("ibr_result_write_lfts_dump", rp)
 
     def write_dump_lfts(self) -> str:
         """The infiniband-diags dump_lfts / ibroute format."""
         with self._using() as rp:
-            return _write("ibr_write_dump_lfts", self._topology._ptr, rp)
+            return _write("ibr_result_write_dump_lfts", rp)
 
     def write_fdbs(self) -> str:
         """OpenSM's opensm.fdbs."""
         with self._using() as rp:
-            return _write("ibr_write_fdbs", self._topology._ptr, rp)
+            return _write("ibr_result_write_fdbs", rp)
 
     def write_path_sl(self) -> str:
         """The SL of every (source end port, destination LID) pair, as
         ibdmchk -c reads it (N x L lines)."""
         with self._using() as rp:
-            return _write("ibr_write_path_sl", self._topology._ptr, rp)
+            return _write("ibr_result_write_path_sl", rp)
 
     def write_sl2vl(self) -> str:
         """Every SL2VL map of cabled switch ports, as ibdmchk -d reads it."""
         with self._using() as rp:
-            return _write("ibr_write_sl2vl", self._topology._ptr, rp)
+            return _write("ibr_result_write_sl2vl", rp)
 
     def write_sl2vl_dump(self) -> str:
         """OpenSM's opensm-sl2vl.dump."""
         with self._using() as rp:
-            return _write("ibr_write_sl2vl_dump", self._topology._ptr, rp)
+            return _write("ibr_result_write_sl2vl_dump", rp)
 
     def write_mcfdbs(self) -> str:
         """OpenSM's opensm.mcfdbs (empty without multicast groups)."""
         with self._using() as rp:
-            return _write("ibr_write_mcfdbs", self._topology._ptr, rp)
+            return _write("ibr_result_write_mcfdbs", rp)
 
     # -- analysis ---------------------------------------------------------
 
@@ -1680,7 +1686,7 @@ class Result(_Handle):
     def write_subnet_lst(self) -> str:
         """OpenSM's opensm-subnet.lst of the result's topology."""
         self._p()
-        return _write("ibr_write_subnet_lst", self._topology._ptr)
+        return _write("ibr_topo_write_subnet_lst", self._topology._ptr)
 
     def __repr__(self) -> str:
         if self._closed:

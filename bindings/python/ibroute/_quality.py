@@ -141,7 +141,7 @@ class Analysis(_Handle):
     def _run(cls, result: "_core.Result", kwargs: Dict[str, Any]) -> "Analysis":
         opts = None
         if any(v is not None for v in kwargs.values()):
-            opts = _capi.ibr_analyze_options(**_capi.ANALYZE_OPTIONS_INIT)
+            opts = _core._new_struct(_capi.ibr_analyze_options)
             for key, value in kwargs.items():
                 if key not in _ANALYZE_KEYS:
                     raise TypeError(f"analyze() got an unexpected keyword argument {key!r}")
@@ -156,8 +156,8 @@ class Analysis(_Handle):
                 setattr(opts, key, value)
         out = _capi.AnalysisP()
         with result._using() as rp:
-            rc = _core._lib.ibr_analyze(byref(out), result._topology._ptr, rp,
-                                        byref(opts) if opts is not None else None)
+            rc = _core._lib.ibr_result_analyze(byref(out), rp,
+                                               byref(opts) if opts is not None else None)
         if rc < 0:
             raise error_for(rc, f"analyze: {_s(_core._lib.ibr_strerror(rc))}")
         a = cls.__new__(cls)
@@ -171,8 +171,7 @@ class Analysis(_Handle):
 
     @property
     def summary(self) -> AnalysisSummary:
-        c = _capi.ibr_analysis_summary()
-        c.version = _capi.ANALYSIS_SUMMARY_VERSION
+        c = _core._new_struct(_capi.ibr_analysis_summary)
         rc = _core._lib.ibr_analysis_summary_get(byref(c), self._p())
         if rc < 0:
             raise error_for(rc, f"analysis summary: {_s(_core._lib.ibr_strerror(rc))}")
@@ -181,11 +180,11 @@ class Analysis(_Handle):
     def _counts(self, fn: str) -> List[int]:
         needed = c_size_t()
         lib = _core._lib
-        rc = getattr(lib, fn)(self._p(), None, 0, byref(needed))
+        rc = getattr(lib, fn)(None, 0, byref(needed), self._p())
         if rc < 0 and rc != _code("ERANGE"):
             raise error_for(rc, f"{fn}: {_s(lib.ibr_strerror(rc))}")
         buf = (c_uint64 * max(needed.value, 1))()
-        rc = getattr(lib, fn)(self._ptr, buf, needed.value, byref(needed))
+        rc = getattr(lib, fn)(buf, needed.value, byref(needed), self._ptr)
         if rc < 0:
             raise error_for(rc, f"{fn}: {_s(lib.ibr_strerror(rc))}")
         return list(buf[: needed.value])
@@ -202,7 +201,7 @@ class Analysis(_Handle):
     def vl_usage(self) -> List[int]:
         """counts[vl] for VL 0..15: routed all-to-all flows using that VL."""
         buf = (c_uint64 * 16)()
-        rc = _core._lib.ibr_analysis_vl_usage(self._p(), buf)
+        rc = _core._lib.ibr_analysis_vl_usage(buf, self._p())
         if rc < 0:
             raise error_for(rc, f"vl_usage: {_s(_core._lib.ibr_strerror(rc))}")
         return list(buf)
@@ -233,14 +232,13 @@ def find_credit_loop(result: "_core.Result") -> List[Channel]:
     lib = _core._lib
     n = c_size_t()
     with result._using() as rp:
-        tp = result._topology._ptr
-        rc = lib.ibr_find_credit_loop(None, 0, byref(n), tp, rp)
+        rc = lib.ibr_result_find_credit_loop(None, 0, byref(n), rp)
         if rc == 0:
             return []
         if rc != _code("EDEADLOCK"):
             raise error_for(rc, f"find_credit_loop: {_s(lib.ibr_strerror(rc))}")
         buf = (_capi.ibr_channel * n.value)()
-        rc = lib.ibr_find_credit_loop(buf, n.value, byref(n), tp, rp)
+        rc = lib.ibr_result_find_credit_loop(buf, n.value, byref(n), rp)
         if rc not in (0, _code("EDEADLOCK")):
             raise error_for(rc, f"find_credit_loop: {_s(lib.ibr_strerror(rc))}")
     return [Channel(c.sw, c.port, c.vl) for c in buf[: n.value]]
@@ -252,12 +250,11 @@ def trace(result: "_core.Result", src_lid: int, dst_lid: int) -> Trace:
     dst = _uint(dst_lid, 16, "dst_lid")
     cap = 16
     with result._using() as rp:
-        tp = result._topology._ptr
         while True:
             hops = (_capi.ibr_trace_hop * cap)()
             n = c_size_t()
             sl = c_uint()
-            rc = lib.ibr_trace(hops, cap, byref(n), byref(sl), tp, rp, src, dst)
+            rc = lib.ibr_result_trace(hops, cap, byref(n), byref(sl), rp, src, dst)
             if rc == _code("ERANGE") and n.value > cap:
                 cap = n.value
                 continue

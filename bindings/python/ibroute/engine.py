@@ -109,11 +109,14 @@ class Run:
         for bool and int settings, a str for string settings."""
         p = self._p()
         v = ctypes.c_int64()
-        rc = _core._lib.ibr_run_setting_int(p, name.encode(), byref(v))
+        rc = _core._lib.ibr_run_setting_int(byref(v), p, name.encode())
         if rc == 0:
             return v.value
         if rc == _core._code("ESTATE"):
-            return _s(_core._lib.ibr_run_setting_str(p, name.encode(), None))
+            text = ctypes.c_char_p()
+            rc = _core._lib.ibr_run_setting_str(byref(text), None, p, name.encode())
+            if rc == 0:
+                return _s(text.value)
         raise error_for(rc, f"the engine declares no setting {name!r}")
 
     def hops(self) -> memoryview:
@@ -285,8 +288,7 @@ def _register(ctx: Context, name: str, fn: RouteFn, description: str, caps: int,
             run._end()
 
     cb = _capi.ENGINE_ROUTE_FN(trampoline)
-    eng = _capi.ibr_engine()
-    eng.version = _capi.ENGINE_VERSION
+    eng = _core._new_struct(_capi.ibr_engine)
     eng.name = name.encode()
     eng.description = description.encode()
     eng.caps = _uint(int(caps), 32, "caps")

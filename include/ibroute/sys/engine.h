@@ -61,8 +61,9 @@ typedef int (*ibr_engine_route_fn)(ibr_run *run, void *user);
 /** Version of ::ibr_engine this header describes. */
 #define IBR_ENGINE_VERSION 1
 
-/** An engine definition. Initialise it with ::IBR_ENGINE_INIT or
- *  ibr_engine_init(). */
+/** An engine definition. Versioned (doc/api-conventions.md): initialise it
+ *  with ::IBR_ENGINE_INIT or ibr_engine_init(); the library reads only the
+ *  fields the caller's version has. */
 typedef struct ibr_engine {
     unsigned int version;     /**< ::IBR_ENGINE_VERSION */
     const char *name;         /**< unique, no commas or spaces; copied */
@@ -76,12 +77,14 @@ typedef struct ibr_engine {
     size_t n_settings;        /**< entries of @c settings (at most 64) */
 } ibr_engine;
 
-/** An empty engine definition of the current version. */
+/** An empty engine definition of the current version. Equal to what
+ *  ibr_engine_init() produces. */
 #define IBR_ENGINE_INIT { IBR_ENGINE_VERSION, NULL, NULL, 0, NULL, NULL, NULL, 0 }
 
 /**
  * Initialise @p engine as ::IBR_ENGINE_INIT does, for definition version
- * @p version (pass ::IBR_ENGINE_VERSION).
+ * @p version (pass ::IBR_ENGINE_VERSION). Only the bytes version
+ * @p version has are written.
  * @return 0, ::IBR_EINVAL (NULL @p engine), ::IBR_EVERSION (unknown
  *         version; @p engine is left untouched).
  * Cannot allocate. Thread-safe. Time complexity: O(1).
@@ -98,9 +101,11 @@ IBR_API int ibr_engine_init(ibr_engine *engine, unsigned int version);
  * duplicate, a known type, min <= def <= max for INT, def 0 or 1 for BOOL.
  * @param ctx a context from ibr_context_create() (the NULL default context
  *            cannot take engines).
- * @param engine the definition, borrowed for the call.
+ * @param engine the definition, borrowed for the call and read as far as
+ *        its @c version declares.
  * @return 0; ::IBR_EINVAL (NULL context, definition or function, bad name,
- *         bad setting declaration; the message says which); ::IBR_EVERSION; ::IBR_EEXIST (a built-in
+ *         bad setting declaration; the message says which); ::IBR_EVERSION
+ *         (unknown @c engine->version); ::IBR_EEXIST (a built-in
  *         or registered engine has that name); ::IBR_ENOMEM. The message is
  *         readable with ibr_context_last_error() (except for a NULL
  *         context).
@@ -265,22 +270,31 @@ IBR_API int ibr_run_add_artifact(ibr_run *run, const char *name, const void *dat
  * The value of the running engine's setting @p name (the name it declared,
  * without the engine prefix): the caller's value from ibr_options::params,
  * already validated, or the declared default. BOOL settings read as 0 or 1.
+ * @param[out] out receives the value; untouched on failure.
+ * @param run the run. @param name the setting's name, borrowed for the
+ *        call.
  * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_ENOTFOUND (the engine
  *         declares no such setting), ::IBR_ESTATE (the setting is a
  *         STRING). Nothing is allocated.
  * Thread-safe during the route function. Time complexity: O(settings).
  */
-IBR_API int ibr_run_setting_int(const ibr_run *run, const char *name, int64_t *out);
+IBR_API int ibr_run_setting_int(int64_t *out, const ibr_run *run, const char *name);
 
 /**
  * The text of the running engine's STRING setting @p name (caller's value
- * or default; "" when neither). @p len, when not NULL, receives its length.
- * Borrowed: valid until the route function returns.
- * @return the text, or NULL (NULL @p run or @p name, no such setting, or
- *         not a STRING setting).
+ * or default; "" when neither).
+ * @param[out] out receives the text, NUL-terminated; borrowed: valid until
+ *        the route function returns. Untouched on failure.
+ * @param[out] len receives its length (may be NULL); untouched on failure.
+ * @param run the run. @param name the setting's name, borrowed for the
+ *        call.
+ * @return 0, ::IBR_EINVAL (NULL @p out, @p run or @p name),
+ *         ::IBR_ENOTFOUND (the engine declares no such setting),
+ *         ::IBR_ESTATE (the setting is not a STRING). Nothing is allocated.
  * Thread-safe during the route function. Time complexity: O(settings).
  */
-IBR_API const char *ibr_run_setting_str(const ibr_run *run, const char *name, size_t *len);
+IBR_API int ibr_run_setting_str(const char **out, size_t *len, const ibr_run *run,
+                                const char *name);
 
 /**
  * Say why the engine does not apply; returns ::IBR_EDECLINED for the

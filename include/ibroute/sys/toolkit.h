@@ -68,7 +68,7 @@ IBR_API uint32_t ibr_topo_switch_links(const uint32_t **off, const ibr_switch_li
  * Breadth-first search over the switch graph from several sources at once:
  * @p dist[s] becomes the number of links from switch @p s to the nearest
  * source (0 for a source), or UINT32_MAX when no source is reachable.
- * @param dist caller's array of ibr_topo_switch_count() entries.
+ * @param[out] dist caller's array of ibr_topo_switch_count() entries.
  * @param t the topology.
  * @param src source switch indices (duplicates allowed).
  * @param n_src the number of sources.
@@ -160,7 +160,7 @@ IBR_API int ibr_run_ucast(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands, 
 
 /**
  * Look for a credit loop in the tables the run holds so far (LFTs, path
- * SLs and SL2VL tables), as ibr_find_credit_loop() does for a result.
+ * SLs and SL2VL tables), as ibr_result_find_credit_loop() does for a result.
  * @param cycle receives up to @p cap channels of the loop (may be NULL
  *        when @p cap is 0).
  * @param cap capacity of @p cycle.
@@ -169,7 +169,7 @@ IBR_API int ibr_run_ucast(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands, 
  * @return 0 (no loop), ::IBR_EDEADLOCK (a loop, copied up to @p cap),
  *         ::IBR_EINVAL (NULL @p run or @p len, NULL @p cycle with a
  *         non-zero @p cap), ::IBR_ENOMEM.
- * Time complexity: as ibr_find_credit_loop().
+ * Time complexity: as ibr_result_find_credit_loop().
  */
 IBR_API int ibr_run_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len, ibr_run *run);
 

@@ -818,9 +818,9 @@ static int ftree_route(ibr_run *run, void *user)
     ft.o = ibr_run_options(run);
     ft.nsw = ft.t->n_sw;
     int64_t v = 0;
-    ibr_run_setting_int(run, "max_reverse_hops", &v);
+    ibr_run_setting_int(&v, run, "max_reverse_hops");
     ft.max_reverse_hops = (unsigned)v;
-    ibr_run_setting_int(run, "connect_roots", &v);
+    ibr_run_setting_int(&v, run, "connect_roots");
     ft.connect_roots = (int)v;
     const ibr_topo *t = ft.t;
     int rc;

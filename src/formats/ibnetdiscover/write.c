@@ -108,7 +108,7 @@ static int write_node(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint
  * the node GUID, so other port GUIDs survive only our own parser. Links in
  * the down state carry the ibroute extension "(down)", which ibsim ignores.
  */
-int ibr_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t)
+int ibr_topo_write_ibnetdiscover(ibr_buffer *out, const ibr_topo *t)
 {
     size_t mark;
     if (!t)
