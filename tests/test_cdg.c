@@ -7,8 +7,8 @@
 #include "harness.h"
 #include "ibroute/sys/engine.h"
 
-/* Is b reachable from a in g? (independent check, plain BFS) */
-static int reaches(ibr__cdg *g, uint32_t n, uint32_t a, uint32_t b)
+/* Is b reachable from a in layer l of g? (independent check, plain BFS) */
+static int reaches(ibr__cdg *g, unsigned l, uint32_t n, uint32_t a, uint32_t b)
 {
     uint8_t *seen = calloc(n, 1);
     uint32_t *q = malloc(sizeof *q * n);
@@ -19,7 +19,7 @@ static int reaches(ibr__cdg *g, uint32_t n, uint32_t a, uint32_t b)
     while (h < tl && !found) {
         uint32_t v = q[h++];
         for (uint32_t w = 0; w < n; w++)
-            if (!seen[w] && ibr__cdg_edge_refs(g, v, w)) {
+            if (!seen[w] && ibr__cdg_edge_weight(g, l, v, w)) {
                 if (w == b)
                     found = 1;
                 seen[w] = 1;
@@ -31,86 +31,632 @@ static int reaches(ibr__cdg *g, uint32_t n, uint32_t a, uint32_t b)
     return found;
 }
 
+/* Is layer l of g acyclic? (independent check: Kahn over all pairs) */
+static int acyclic(ibr__cdg *g, unsigned l, uint32_t n)
+{
+    uint32_t *indeg = calloc(n, sizeof *indeg), *q = malloc(sizeof *q * n);
+    uint32_t h = 0, tl = 0;
+    size_t edges = 0;
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++)
+            if (ibr__cdg_edge_weight(g, l, a, b)) {
+                indeg[b]++;
+                edges++;
+            }
+    CU_ASSERT_EQUAL(edges, ibr__cdg_edge_count(g, l));
+    for (uint32_t v = 0; v < n; v++)
+        if (!indeg[v])
+            q[tl++] = v;
+    while (h < tl) {
+        uint32_t v = q[h++];
+        for (uint32_t w = 0; w < n; w++)
+            if (ibr__cdg_edge_weight(g, l, v, w) && --indeg[w] == 0)
+                q[tl++] = w;
+    }
+    free(indeg);
+    free(q);
+    return tl == n;
+}
+
+/* Every edge weight of a layer, n x n (to compare before and after). */
+static uint64_t *snapshot(const ibr__cdg *g, unsigned l, uint32_t n)
+{
+    uint64_t *m = malloc(sizeof *m * n * n);
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++)
+            m[(size_t)a * n + b] = ibr__cdg_edge_weight(g, l, a, b);
+    return m;
+}
+
+static int same_as(const ibr__cdg *g, unsigned l, uint32_t n, const uint64_t *m)
+{
+    uint64_t *now = snapshot(g, l, n);
+    int same = !memcmp(now, m, sizeof *m * n * n);
+    free(now);
+    return same;
+}
+
+/* The witness is a cycle of the layer, with the layer's weights. */
+static void check_cycle(const ibr__cdg *g, unsigned l, const ibr__cdg_cycle *c)
+{
+    CU_ASSERT(c->len >= 1);
+    for (size_t i = 0; i < c->len; i++) {
+        uint64_t w = ibr__cdg_edge_weight(g, l, c->ch[i], c->ch[(i + 1) % c->len]);
+        CU_ASSERT(w > 0);
+        CU_ASSERT_EQUAL(c->w[i], w);
+    }
+}
+
 static void test_graph_basics(void)
 {
     ibr__cdg *g = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create(&g, NULL, 6), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_create(&g, NULL, 6, 0), IBR_EINVAL);
+    CU_ASSERT_PTR_NULL(g);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create(&g, NULL, 6, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_slot_count(g), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_slot(g, 0, 1), IBR_NONE);
     uint32_t p1[] = {0, 1, 2, 3};
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, p1, 4, 1), 0);
-    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g), 3);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p1, 4, 1, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 3);
     /* a path closing 3 -> 0 is rejected and leaves nothing behind */
     uint32_t p2[] = {4, 3, 0};
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, p2, 3, 1), 1);
-    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g), 3);
-    CU_ASSERT_EQUAL(ibr__cdg_edge_refs(g, 4, 3), 0);
-    CU_ASSERT_EQUAL(ibr__cdg_would_cycle(g, p2, 3), 1);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p2, 3, 1, 1), 1);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 3);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 4, 3), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_would_cycle(g, 0, p2, 3), 1);
     uint32_t p3[] = {4, 5, 0};
-    CU_ASSERT_EQUAL(ibr__cdg_would_cycle(g, p3, 3), 0);
-    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g), 3); /* would_cycle changes nothing */
-    /* reference counts */
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, p1, 2, 1), 0);
-    CU_ASSERT_EQUAL(ibr__cdg_edge_refs(g, 0, 1), 2);
-    ibr__cdg_remove_path(g, p1, 4);
-    CU_ASSERT_EQUAL(ibr__cdg_edge_refs(g, 0, 1), 1);
-    CU_ASSERT_EQUAL(ibr__cdg_edge_refs(g, 1, 2), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_would_cycle(g, 0, p3, 3), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 3); /* would_cycle changes nothing */
+    /* weights */
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p1, 2, 1, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 0, 1), 2);
+    CU_ASSERT_EQUAL(ibr__cdg_remove_path(g, 0, p1, 4, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 0, 1), 1);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 1, 2), 0);
+    /* removing what is not there fails and removes nothing */
+    CU_ASSERT_EQUAL(ibr__cdg_remove_path(g, 0, p1, 4, 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 0, 1), 1);
     /* now 3 -> 0 is fine: nothing leads from 0 to 3 any more */
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, p2, 3, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p2, 3, 1, 1), 0);
     uint32_t *cyc = NULL;
     size_t len = 9;
-    CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, &cyc, &len), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, 0, &cyc, &len), 0);
     CU_ASSERT_EQUAL(len, 0);
     /* unchecked insertion may close a cycle; the witness is a real cycle */
     uint32_t p4[] = {1, 4};
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, p4, 2, 0), 0); /* 4->3->0->1->4 */
-    CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, &cyc, &len), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p4, 2, 1, 0), 0); /* 4->3->0->1->4 */
+    CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, 0, &cyc, &len), 0);
     CU_ASSERT_EQUAL(len, 4);
     for (size_t i = 0; i < len; i++)
-        CU_ASSERT(ibr__cdg_edge_refs(g, cyc[i], cyc[(i + 1) % len]) > 0);
+        CU_ASSERT(ibr__cdg_edge_weight(g, 0, cyc[i], cyc[(i + 1) % len]) > 0);
     free(cyc);
+    CU_ASSERT_EQUAL(ibr__cdg_order(g, 0), 1);
     /* checked insertion refuses to work on a cyclic graph */
     uint32_t p5[] = {2, 5};
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, p5, 2, 1), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p5, 2, 1, 1), IBR_ESTATE);
     /* ... until the cycle is broken */
-    ibr__cdg_remove_path(g, p4, 2);
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, p5, 2, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_remove_path(g, 0, p4, 2, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_order(g, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p5, 2, 1, 1), 0);
+    /* out of range: channel, layer, weight 0 */
     uint32_t bad[] = {1, 6};
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, bad, 2, 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, bad, 2, 1, 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 1, p5, 2, 1, 0), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p5, 2, 0, 0), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_add_edge(g, 0, 6, 1, 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 1, 2, 5), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_order(g, 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_search_begin(g, 1), IBR_ERANGE);
     uint32_t self[] = {2, 2};
-    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, self, 2, 1), 1);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, self, 2, 1, 1), 1);
+    /* general graphs count in 32 bits */
+    CU_ASSERT_EQUAL(ibr__cdg_add_edge(g, 0, 2, 5, UINT32_MAX), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 2, 5), 1);
+    CU_ASSERT_EQUAL(ibr__cdg_add_edge(g, 0, 2, 5, UINT32_MAX - 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 2, 5), UINT32_MAX);
+    CU_ASSERT_EQUAL(ibr__cdg_add_edge(g, 0, 3, 4, (uint64_t)UINT32_MAX + 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, 3, 4), 0);
     ibr__cdg_destroy(g);
+    ibr__cdg_destroy(NULL);
 }
 
-/* Random checked insertions: the graph stays acyclic, and an edge is
-   rejected exactly when its head already reaches its tail. */
-static void test_graph_random(void)
+/* Switch graphs on a ring: slots, impossible edges, a hand-built cycle,
+   the resumed search after the cycle is broken, weights, moves. */
+static void test_switch_graph(void)
 {
-    const uint32_t n = 60;
-    ibr__cdg *g = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create(&g, NULL, n), 0);
-    srand(12345);
-    unsigned rejected = 0, added = 0, wrong = 0;
-    for (int i = 0; i < 900; i++) {
-        uint32_t a = (uint32_t)rand() % n, b = (uint32_t)rand() % n;
-        int expect_cycle = a == b || reaches(g, n, b, a);
-        uint32_t p[] = {a, b};
-        int rc = ibr__cdg_add_path(g, p, 2, 1);
-        if (rc == 1)
-            rejected++;
-        else
-            added++;
-        if ((rc == 1) != expect_cycle)
-            wrong++;
-        if (i % 7 == 0 && rc == 0)
-            ibr__cdg_remove_path(g, p, 2); /* removals keep the order valid */
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=4,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL_FATAL(t->n_adj, 8);
+    uint32_t n = t->n_adj;
+    /* the forward ring: fwd[i + 1] leaves the switch fwd[i] enters, away
+       from the switch fwd[i] leaves */
+    uint32_t fwd[4], tail[8];
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            tail[e] = s;
+    fwd[0] = 0;
+    for (unsigned i = 1; i < 4; i++) {
+        uint32_t s = t->adj[fwd[i - 1]].sw;
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            if (t->adj[e].sw != tail[fwd[i - 1]])
+                fwd[i] = e;
     }
-    CU_ASSERT_EQUAL(wrong, 0);
-    CU_ASSERT(rejected > 50);
-    CU_ASSERT(added > 50);
+    CU_ASSERT_EQUAL_FATAL(t->adj[fwd[3]].sw, tail[fwd[0]]);
+
+    ibr__cdg *g = NULL;
+    CU_ASSERT_EQUAL(ibr__cdg_create_topo(&g, t, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&g, t, 3), 0);
+    /* Σ in-degree x out-degree: 4 switches, 2 x 2 */
+    CU_ASSERT_EQUAL(ibr__cdg_slot_count(g), 16);
+    uint8_t used[16] = {0};
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++) {
+            uint32_t k = ibr__cdg_slot(g, a, b);
+            CU_ASSERT_EQUAL(k != IBR_NONE, tail[b] == t->adj[a].sw);
+            if (k != IBR_NONE) {
+                CU_ASSERT(k < 16);
+                CU_ASSERT_EQUAL(used[k], 0);
+                used[k] = 1;
+            }
+        }
+    /* an impossible edge: fwd[0] -> fwd[2] (not adjacent) */
+    uint32_t imp[] = {fwd[0], fwd[2]};
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, imp, 2, 1, 0), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_add_edge(g, 0, fwd[0], fwd[2], 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 0);
+
+    /* the ring in two paths: 0->1->2 (weight 5) and 2->3->0->1 (weight 2) */
+    uint32_t pa[] = {fwd[0], fwd[1], fwd[2]};
+    uint32_t pb[] = {fwd[2], fwd[3], fwd[0], fwd[1]};
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, pa, 3, 5, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, pb, 4, 2, 1), 1); /* closes the ring */
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 2);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, pb, 4, 2, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 4);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, fwd[0], fwd[1]), 7);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, fwd[1], fwd[2]), 5);
+    CU_ASSERT_EQUAL(ibr__cdg_order(g, 0), 1);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, pa, 2, 1, 1), IBR_ESTATE);
+    CU_ASSERT_FALSE(acyclic(g, 0, n));
+
+    /* the search finds the ring, starting at the channel it re-entered */
+    ibr__cdg_cycle c;
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &c), IBR_ESTATE); /* not begun */
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_search_begin(g, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_search_next(g, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(c.len, 4);
+    check_cycle(g, 0, &c);
+    CU_ASSERT_EQUAL(c.ch[0], fwd[0]); /* the lowest channel is the first root */
+    uint64_t ws[4] = {7, 5, 2, 2};
+    for (unsigned i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(c.w[i], ws[i]);
+    /* left intact, it comes back */
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &c), 0);
+    CU_ASSERT_EQUAL(c.len, 4);
+    /* break it by moving path b to layer 1; the search resumes: acyclic */
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 1, pb, 4, 2, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 2);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), 3);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, fwd[0], fwd[1]), 5);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 1, fwd[0], fwd[1]), 2);
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &c), 0);
+    CU_ASSERT_EQUAL(c.len, 0);
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &c), 0); /* and stays so */
+    CU_ASSERT_EQUAL(c.len, 0);
+    CU_ASSERT(acyclic(g, 0, n));
+    CU_ASSERT_EQUAL(ibr__cdg_order(g, 0), 0);
+
+    /* moves that cannot happen change nothing */
+    uint64_t *m0 = snapshot(g, 0, n), *m1 = snapshot(g, 1, n);
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 1, pb, 4, 1, 0), IBR_ERANGE); /* not in 0 */
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 1, pb, 4, 1, 1), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 1, pa, 3, 6, 0), IBR_ERANGE); /* too heavy */
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 0, pa, 3, 1, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 3, pa, 3, 1, 0), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 1, imp, 2, 1, 0), IBR_ERANGE);
+    /* checked: path a into layer 1 would close the ring there */
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 1, pa, 3, 1, 1), 1);
+    CU_ASSERT(same_as(g, 0, n, m0));
+    CU_ASSERT(same_as(g, 1, n, m1));
+    /* ... but fits into layer 2 */
+    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 2, pa, 3, 5, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 2, fwd[1], fwd[2]), 5);
+    /* an empty layer is acyclic at once */
+    CU_ASSERT_EQUAL(ibr__cdg_search_begin(g, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &c), 0);
+    CU_ASSERT_EQUAL(c.len, 0);
+    /* adding an edge to the layer under search ends the search */
+    CU_ASSERT_EQUAL(ibr__cdg_search_begin(g, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 1, pa, 3, 1, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &c), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &c), IBR_ESTATE);
     uint32_t *cyc = NULL;
     size_t len = 0;
-    CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, &cyc, &len), 0);
-    CU_ASSERT_EQUAL(len, 0);
+    CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, 1, &cyc, &len), 0);
+    CU_ASSERT_EQUAL(len, 4);
+    free(cyc);
+    /* a checked insertion that reorders: layer 2 holds 1 -> 2; 3 -> 0 -> 1
+       is fine, 2 -> 3 then is not */
+    uint32_t pc[] = {fwd[3], fwd[0], fwd[1]}, pd[] = {fwd[2], fwd[3]};
+    CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 2, pc, 3, 1, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_would_cycle(g, 2, pd, 2), 1);
+    CU_ASSERT_EQUAL(ibr__cdg_remove_path(g, 2, pc, 2, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_would_cycle(g, 2, pd, 2), 0);
+    CU_ASSERT(acyclic(g, 2, n));
+    free(m0);
+    free(m1);
     ibr__cdg_destroy(g);
+    ibr_topo_destroy(t);
+}
+
+/* Merging: switch graphs of one topology add up, as do general graphs;
+   anything else is refused. */
+static void test_merge(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=3x3,hosts=1");
+    ibr_topo *t2 = ibr_test_topo(NULL, "torus:dims=4x3,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
+    uint32_t n = t->n_adj;
+    ibr__cdg *a = NULL, *b = NULL, *c = NULL, *o = NULL, *s1 = NULL, *s2 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&a, t, 2), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&b, t, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&c, t, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&o, t2, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create(&s1, NULL, n, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create(&s2, NULL, n, 1), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, b, 0), 0); /* empty */
+    srand(7);
+    for (int i = 0; i < 200; i++) {
+        uint32_t e = (uint32_t)rand() % n, z = t->adj[e].sw;
+        uint32_t f = t->adj_off[z] + (uint32_t)rand() % (t->adj_off[z + 1] - t->adj_off[z]);
+        uint64_t w = 1 + (uint64_t)(rand() % 5);
+        ibr__cdg *x = i % 2 ? b : c;
+        CU_ASSERT_EQUAL(ibr__cdg_add_edge(x, 0, e, f, w), 0);
+        CU_ASSERT_EQUAL(ibr__cdg_add_edge(i % 2 ? s1 : s2, 0, e, f, w), 0);
+        CU_ASSERT_EQUAL(ibr__cdg_add_edge(a, 1, e, f, w), 0); /* the expected sum */
+    }
+    CU_ASSERT_EQUAL(ibr__cdg_reserve(a, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_reserve(a, 2), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, b, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, c, 0), 0);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(s1, 0, s2, 0), 0);
+    uint64_t *sum = snapshot(a, 1, n);
+    CU_ASSERT(same_as(a, 0, n, sum));
+    CU_ASSERT(same_as(s1, 0, n, sum));
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(a, 0), ibr__cdg_edge_count(a, 1));
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(s1, 0), ibr__cdg_edge_count(a, 1));
+    /* refused: other topology, other storage, itself, bad layers */
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, o, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, s1, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, a, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 2, b, 0), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, b, 1), IBR_ERANGE);
+    CU_ASSERT(same_as(a, 0, n, sum));
+    /* merging a layer into another of the same graph */
+    CU_ASSERT_EQUAL(ibr__cdg_merge(a, 0, a, 1), 0);
+    unsigned wrong = 0;
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t y = 0; y < n; y++)
+            wrong += ibr__cdg_edge_weight(a, 0, x, y) != 2 * sum[(size_t)x * n + y];
+    CU_ASSERT_EQUAL(wrong, 0);
+    free(sum);
+    ibr__cdg_destroy(a);
+    ibr__cdg_destroy(b);
+    ibr__cdg_destroy(c);
+    ibr__cdg_destroy(o);
+    ibr__cdg_destroy(s1);
+    ibr__cdg_destroy(s2);
+    ibr_topo_destroy(t);
+    ibr_topo_destroy(t2);
+}
+
+/* A random successor of channel e in t (switch graphs' possible edges). */
+static uint32_t random_next(const ibr_topo *t, uint32_t e)
+{
+    uint32_t z = t->adj[e].sw;
+    return t->adj_off[z] + (uint32_t)rand() % (t->adj_off[z + 1] - t->adj_off[z]);
+}
+
+/* Random checked insertions into layer 1 (layer 0 holding a cyclic graph
+   meanwhile): the layer stays acyclic, and an edge is rejected exactly
+   when its head already reaches its tail. Both storages: general graphs
+   over random pairs, switch graphs over a random fabric's channels. */
+static void test_graph_random(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "random:switches=12,degree=4,hosts=1,seed=2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    for (int dense = 0; dense <= 1; dense++) {
+        uint32_t n = dense ? t->n_adj : 60;
+        ibr__cdg *g = NULL;
+        int rc_ = dense ? ibr__cdg_create_topo(&g, t, 2) : ibr__cdg_create(&g, NULL, n, 2);
+        CU_ASSERT_EQUAL_FATAL(rc_, 0);
+        srand(12345);
+        unsigned rejected = 0, added = 0, wrong = 0;
+        for (int i = 0; i < 900; i++) {
+            uint32_t a = (uint32_t)rand() % n;
+            uint32_t b = dense ? random_next(t, a) : (uint32_t)rand() % n;
+            uint32_t p[] = {a, b};
+            CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p, 2, 1, 0), 0);
+            int expect_cycle = a == b || reaches(g, 1, n, b, a);
+            uint64_t w = 1 + (uint64_t)(i % 3);
+            int rc = ibr__cdg_add_path(g, 1, p, 2, w, 1);
+            if (rc == 1)
+                rejected++;
+            else
+                added++;
+            if ((rc == 1) != expect_cycle)
+                wrong++;
+            if (i % 7 == 0 && rc == 0) /* removals keep the order valid */
+                CU_ASSERT_EQUAL(ibr__cdg_remove_path(g, 1, p, 2, w), 0);
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        CU_ASSERT(rejected > 50);
+        CU_ASSERT(added > 50);
+        CU_ASSERT(acyclic(g, 1, n));
+        CU_ASSERT_FALSE(acyclic(g, 0, n));
+        uint32_t *cyc = NULL;
+        size_t len = 0;
+        CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, 1, &cyc, &len), 0);
+        CU_ASSERT_EQUAL(len, 0);
+        CU_ASSERT_EQUAL(ibr__cdg_find_cycle(g, 0, &cyc, &len), 0);
+        CU_ASSERT(len > 0);
+        for (size_t i = 0; i < len; i++)
+            CU_ASSERT(ibr__cdg_edge_weight(g, 0, cyc[i], cyc[(i + 1) % len]) > 0);
+        free(cyc);
+        ibr__cdg_destroy(g);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* Batches of moves, both storages: all or nothing. */
+static void test_move_batch(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=3x3,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    enum { NP = 40, PL = 5 };
+    uint32_t n = t->n_adj;
+    for (int dense = 0; dense <= 1; dense++) {
+        ibr__cdg *g = NULL;
+        int rc_ = dense ? ibr__cdg_create_topo(&g, t, 3) : ibr__cdg_create(&g, NULL, n, 3);
+        CU_ASSERT_EQUAL_FATAL(rc_, 0);
+        uint32_t ch[NP * PL], len[NP];
+        uint64_t w[NP];
+        srand(3);
+        for (int i = 0; i < NP; i++) {
+            uint32_t *p = ch + i * PL;
+            p[0] = (uint32_t)rand() % n;
+            for (int k = 1; k < PL; k++)
+                p[k] = random_next(t, p[k - 1]);
+            len[i] = i % 7 == 3 ? 1 : PL; /* some single channels, no edge */
+            w[i] = 1 + (uint64_t)(i % 4);
+            CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, p, PL, w[i], 0), 0);
+        }
+        /* the channels of the batch: path i's len[i] first ones */
+        uint32_t flat[NP * PL], m = 0;
+        for (int i = 0; i < NP; i++)
+            for (uint32_t k = 0; k < len[i]; k++)
+                flat[m++] = ch[i * PL + k];
+        uint64_t *m0 = snapshot(g, 0, n), *m1 = snapshot(g, 1, n);
+        size_t e0 = ibr__cdg_edge_count(g, 0), e1 = ibr__cdg_edge_count(g, 1);
+        /* the last path asks for more weight than there is: nothing moves */
+        w[NP - 1] += 1000;
+        CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 0, 1, flat, len, w, NP), IBR_ERANGE);
+        w[NP - 1] -= 1000;
+        /* nor when a weight is 0, a channel is out of range, an edge is
+           not possible (switch graphs), or the layers are wrong */
+        w[5] = 0;
+        CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 0, 1, flat, len, w, NP), IBR_ERANGE);
+        w[5] = 1 + 5 % 4;
+        uint32_t keep = flat[m - 1];
+        flat[m - 1] = n;
+        CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 0, 1, flat, len, w, NP), IBR_ERANGE);
+        flat[m - 1] = keep;
+        CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 0, 0, flat, len, w, NP), IBR_EINVAL);
+        CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 0, 3, flat, len, w, NP), IBR_ERANGE);
+        CU_ASSERT(same_as(g, 0, n, m0));
+        CU_ASSERT(same_as(g, 1, n, m1));
+        CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), e0);
+        CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), e1);
+        /* the whole batch: layer 1 gets the edges of the paths moved,
+           layer 0 keeps the tails of the paths cut short */
+        CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 0, 1, flat, len, w, NP), 0);
+        ibr__cdg *r = NULL;
+        rc_ = dense ? ibr__cdg_create_topo(&r, t, 2) : ibr__cdg_create(&r, NULL, n, 2);
+        CU_ASSERT_EQUAL_FATAL(rc_, 0);
+        for (int i = 0; i < NP; i++)
+            CU_ASSERT_EQUAL(ibr__cdg_add_path(r, len[i] == PL, ch + i * PL, PL, w[i], 0), 0);
+        for (unsigned l = 0; l < 2; l++) {
+            uint64_t *ref = snapshot(r, l, n);
+            CU_ASSERT(same_as(g, l, n, ref));
+            CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, l), ibr__cdg_edge_count(r, l));
+            free(ref);
+        }
+        CU_ASSERT_EQUAL(acyclic(g, 1, n), ibr__cdg_order(g, 1) == 0);
+        CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 1, 2, flat, len, w, 0), 0); /* empty batch */
+        free(m0);
+        free(m1);
+        ibr__cdg_destroy(r);
+        ibr__cdg_destroy(g);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* dfsssp's use: random weighted paths in layer 0, then search, break the
+   lightest edge of each cycle by moving the paths through it to layer 1,
+   resume; at the end layer 0 is acyclic (independent check), every
+   witness was a real cycle with the right weights, and no path was lost.
+   Both storages. */
+static void test_search_resumed(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=4x4,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    enum { NP = 120, PL = 6 };
+    uint32_t n = t->n_adj;
+    for (int dense = 0; dense <= 1; dense++) {
+        ibr__cdg *g = NULL;
+        int rc_ = dense ? ibr__cdg_create_topo(&g, t, 2) : ibr__cdg_create(&g, NULL, n, 2);
+        CU_ASSERT_EQUAL_FATAL(rc_, 0);
+        static uint32_t path[NP][PL];
+        uint64_t pw[NP];
+        int layer[NP];
+        srand(99);
+        for (int i = 0; i < NP; i++) {
+            path[i][0] = (uint32_t)rand() % n;
+            for (int k = 1; k < PL; k++)
+                path[i][k] = random_next(t, path[i][k - 1]);
+            pw[i] = 1 + (uint64_t)(rand() % 9);
+            layer[i] = 0;
+            CU_ASSERT_EQUAL(ibr__cdg_add_path(g, 0, path[i], PL, pw[i], 0), 0);
+        }
+        CU_ASSERT_FALSE(acyclic(g, 0, n));
+        CU_ASSERT_EQUAL_FATAL(ibr__cdg_search_begin(g, 0), 0);
+        unsigned cycles = 0;
+        for (;;) {
+            ibr__cdg_cycle c;
+            CU_ASSERT_EQUAL_FATAL(ibr__cdg_search_next(g, &c), 0);
+            if (!c.len)
+                break;
+            check_cycle(g, 0, &c);
+            cycles++;
+            size_t b = 0;
+            for (size_t i = 1; i < c.len; i++)
+                if (c.w[i] < c.w[b])
+                    b = i;
+            uint32_t b1 = c.ch[b], b2 = c.ch[(b + 1) % c.len];
+            for (int i = 0; i < NP; i++) {
+                int uses = 0;
+                for (int k = 1; k < PL; k++)
+                    uses |= path[i][k - 1] == b1 && path[i][k] == b2;
+                if (layer[i] == 0 && uses) {
+                    CU_ASSERT_EQUAL(ibr__cdg_move_path(g, 0, 1, path[i], PL, pw[i], 0), 0);
+                    layer[i] = 1;
+                }
+            }
+            CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, b1, b2), 0);
+            CU_ASSERT_FATAL(cycles < 10000);
+        }
+        CU_ASSERT(cycles > 1);
+        CU_ASSERT(acyclic(g, 0, n));
+        /* the weights are those of the paths in each layer */
+        ibr__cdg *r = NULL;
+        rc_ = dense ? ibr__cdg_create_topo(&r, t, 2) : ibr__cdg_create(&r, NULL, n, 2);
+        CU_ASSERT_EQUAL_FATAL(rc_, 0);
+        for (int i = 0; i < NP; i++)
+            CU_ASSERT_EQUAL(ibr__cdg_add_path(r, (unsigned)layer[i], path[i], PL, pw[i], 0), 0);
+        for (unsigned l = 0; l < 2; l++) {
+            uint64_t *m = snapshot(r, l, n);
+            CU_ASSERT(same_as(g, l, n, m));
+            free(m);
+        }
+        ibr__cdg_destroy(r);
+        ibr__cdg_destroy(g);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* Allocation failure: every call gives IBR_ENOMEM, leaves the graph as it
+   was, and nothing leaks. */
+static void test_graph_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_topo *t = ibr_test_topo(ctx, "torus:dims=3x3,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    uint32_t n = t->n_adj;
+    long base = st.live;
+    for (int dense = 0; dense <= 1; dense++) {
+        long fails = 0, merge_fails = 0;
+        for (long k = 0;; k++) {
+            st.fail_at = k;
+            st.calls = 0;
+            ibr__cdg *g = NULL;
+            int rc = dense ? ibr__cdg_create_topo(&g, t, 2) : ibr__cdg_create(&g, ctx, n, 2);
+            if (rc < 0) {
+                CU_ASSERT_EQUAL(rc, IBR_ENOMEM);
+                CU_ASSERT_PTR_NULL(g);
+                CU_ASSERT_EQUAL(st.live, base);
+                fails++;
+                continue;
+            }
+            /* a sequence of operations; each failure must change nothing */
+            srand(5);
+            int done = 1;
+            for (int i = 0; i < 60 && done; i++) {
+                uint32_t p[4];
+                p[0] = (uint32_t)rand() % n;
+                for (int j = 1; j < 4; j++)
+                    p[j] = random_next(t, p[j - 1]);
+                unsigned l = (unsigned)(i % 2);
+                uint64_t *m = snapshot(g, l, n);
+                size_t ne = ibr__cdg_edge_count(g, l);
+                rc = ibr__cdg_add_path(g, l, p, 4, 1, l);
+                if (rc == IBR_ENOMEM) {
+                    CU_ASSERT(same_as(g, l, n, m));
+                    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, l), ne);
+                    done = 0;
+                } else {
+                    CU_ASSERT(rc == 0 || rc == 1);
+                }
+                free(m);
+            }
+            if (done) {
+                ibr__cdg_cycle c;
+                rc = ibr__cdg_search_begin(g, 0);
+                if (rc == 0)
+                    rc = ibr__cdg_search_next(g, &c);
+                uint32_t *cyc = NULL;
+                size_t len = 0;
+                if (rc == 0)
+                    rc = ibr__cdg_find_cycle(g, 0, &cyc, &len);
+                if (rc == 0) {
+                    CU_ASSERT(len > 0);
+                    ibr__free(ctx, cyc);
+                } else {
+                    CU_ASSERT_EQUAL(rc, IBR_ENOMEM);
+                    done = 0;
+                }
+            }
+            if (done) {
+                /* merge layer 0 into a graph holding one edge already */
+                ibr__cdg *h = NULL;
+                rc = dense ? ibr__cdg_create_topo(&h, t, 1) : ibr__cdg_create(&h, ctx, n, 1);
+                if (rc == 0)
+                    rc = ibr__cdg_add_edge(h, 0, 0, t->adj_off[t->adj[0].sw], 3);
+                if (rc == 0) {
+                    uint64_t *m = snapshot(h, 0, n);
+                    rc = ibr__cdg_merge(h, 0, g, 0);
+                    if (rc < 0) {
+                        CU_ASSERT(same_as(h, 0, n, m));
+                        merge_fails++;
+                    } else {
+                        CU_ASSERT_EQUAL(ibr__cdg_edge_count(h, 0), ibr__cdg_edge_count(g, 0) +
+                                        !ibr__cdg_edge_weight(g, 0, 0, t->adj_off[t->adj[0].sw]));
+                    }
+                    free(m);
+                }
+                if (rc < 0) {
+                    CU_ASSERT_EQUAL(rc, IBR_ENOMEM);
+                    done = 0;
+                }
+                ibr__cdg_destroy(h);
+            }
+            ibr__cdg_destroy(g);
+            CU_ASSERT_EQUAL(st.live, base);
+            if (done)
+                break;
+            fails++;
+        }
+        CU_ASSERT(fails > 5);
+        CU_ASSERT(dense || merge_fails > 0); /* a switch graph merges in place */
+    }
+    st.fail_at = -1;
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+    CU_ASSERT_EQUAL(st.live, 0);
 }
 
 /* Every consecutive pair of channels in a witness is physically chained:
@@ -230,7 +776,12 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"graph basics", test_graph_basics},
-        {"random checked insertions", test_graph_random},
+        {"switch graphs: slots, search resumed, moves", test_switch_graph},
+        {"merge", test_merge},
+        {"random checked insertions, both storages", test_graph_random},
+        {"batches of moves", test_move_batch},
+        {"random cycle breaking, resumed search", test_search_resumed},
+        {"allocation failure", test_graph_oom},
         {"minhop: loops on rings and tori, none on trees", test_minhop_loops},
         {"VL layering, SL2VL and trace", test_layered},
         CU_TEST_INFO_NULL,

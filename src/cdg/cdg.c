@@ -1,6 +1,17 @@
-/* The channel dependency graph: reference-counted edges, checked insertion
-   with a dynamic topological order (Pearce-Kelly), cycle witnesses. See
-   cdg.h for the contract and the complexity. */
+/* The channel dependency graph: layers of weighted edges over one channel
+   set, stored densely (switch graphs) or as adjacency lists (general
+   graphs); checked insertion with a dynamic topological order
+   (Pearce-Kelly); a resumable cycle search. See cdg.h for the contract and
+   the complexity.
+
+   The algorithms are written once, over the accessors below, which hide
+   the storage: a channel's out-edges are positions 0 .. out_deg - 1, each
+   with a successor and a weight (0: no edge). In a switch graph position j
+   of channel v is slot slot_off[v] + j, leading to channel succ0[v] + j (the
+   channels leaving the switch v enters are consecutive in topo->adj). In a
+   general graph it is entry j of v's out-list, where removed edges stay as
+   entries of weight 0 (so positions do not move under a suspended search)
+   until the list needs room for a new edge. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,52 +19,202 @@
 
 typedef struct cdg_out {
     uint32_t to;
-    uint32_t refs;
+    uint32_t w; /* 0: removed */
 } cdg_out;
 
 typedef struct cdg_node {
     cdg_out *out;
-    uint32_t *in;
+    uint32_t *in; /* live in-edges only */
     uint32_t out_n, out_cap;
     uint32_t in_n, in_cap;
 } cdg_node;
 
+typedef struct cdg_layer {
+    uint64_t *w;       /* switch graph: weight per slot, NULL while empty */
+    cdg_node *nodes;   /* general graph: per channel, NULL while empty */
+    uint32_t *ord;     /* position of each channel in a topological order,
+                          NULL: the identity */
+    int ordered;       /* ord (or the identity) is a topological order */
+    size_t n_edges;
+    uint64_t n_new;    /* edges created so far (checked by a search) */
+} cdg_layer;
+
 struct ibr__cdg {
     ibr_context *ctx;
-    uint32_t n;
-    cdg_node *nodes;
-    uint32_t *ord;      /* position of each node in a topological order */
-    int ordered;        /* ord is a valid topological order */
-    size_t n_edges;
+    uint32_t n;        /* channels */
+    unsigned n_layers;
+    int dense;
+    cdg_layer *layers;
+    /* switch graphs */
+    size_t n_slots;
+    uint32_t n_sw;
+    uint32_t *slot_off; /* n + 1: first slot of each channel */
+    uint32_t *succ0;    /* n: first possible successor */
+    uint32_t *tail;     /* n: switch the channel leaves */
+    uint32_t *tail_off; /* n_sw + 1: first channel leaving each switch */
+    uint32_t *in_off;   /* n_sw + 1 */
+    uint32_t *in_ch;    /* n: the channels entering each switch */
+    /* checked insertion, allocated on first use */
     uint32_t *mark;     /* visit epochs */
     uint32_t epoch;
     uint32_t *stack;    /* n entries */
     uint32_t *rf, *rb;  /* forward / backward regions */
-    uint32_t *pool;     /* their positions */
+    uint32_t *pool;     /* their positions, 2n */
+    /* the cycle search, allocated on first use */
+    int s_active;
+    unsigned s_layer;
+    uint64_t s_new;     /* the layer's n_new when the search last ran */
+    uint32_t s_root, s_sp;
+    uint8_t *colour;    /* 0 white, 1 on the stack, 2 done */
+    uint32_t *stk, *nxt, *pos;
+    uint64_t *cw;       /* the witness's weights */
 };
 
-int ibr__cdg_create(ibr__cdg **out, ibr_context *ctx, uint32_t n)
+/* ---- storage accessors -------------------------------------------------- */
+
+static inline uint32_t out_deg(const ibr__cdg *g, const cdg_layer *L, uint32_t v)
 {
+    if (g->dense)
+        return g->slot_off[v + 1] - g->slot_off[v];
+    return L->nodes ? L->nodes[v].out_n : 0;
+}
+
+static inline uint32_t out_to(const ibr__cdg *g, const cdg_layer *L, uint32_t v, uint32_t j)
+{
+    return g->dense ? g->succ0[v] + j : L->nodes[v].out[j].to;
+}
+
+static inline uint64_t out_w(const ibr__cdg *g, const cdg_layer *L, uint32_t v, uint32_t j)
+{
+    if (g->dense)
+        return L->w ? L->w[g->slot_off[v] + j] : 0;
+    return L->nodes[v].out[j].w;
+}
+
+/* The first position >= j of a live out-edge of v, or out_deg. */
+static inline uint32_t next_live(const ibr__cdg *g, const cdg_layer *L, uint32_t v, uint32_t j)
+{
+    if (g->dense) {
+        uint32_t nd = g->slot_off[v + 1] - g->slot_off[v];
+        if (!L->w)
+            return nd;
+        const uint64_t *w = L->w + g->slot_off[v];
+        while (j < nd && !w[j])
+            j++;
+        return j;
+    }
+    if (!L->nodes)
+        return 0;
+    const cdg_node *nv = &L->nodes[v];
+    while (j < nv->out_n && !nv->out[j].w)
+        j++;
+    return j;
+}
+
+/* Switch graphs: slot of a -> b (a a channel), or IBR_NONE. */
+static inline uint32_t dense_slot(const ibr__cdg *g, uint32_t a, uint32_t b)
+{
+    uint32_t j = b - g->succ0[a]; /* wraps when b is below */
+    if (j >= g->slot_off[a + 1] - g->slot_off[a])
+        return IBR_NONE;
+    return g->slot_off[a] + j;
+}
+
+/* General graphs: a's entry for b (live or removed), or NULL. */
+static cdg_out *find_out(const cdg_node *na, uint32_t b)
+{
+    for (uint32_t i = 0; i < na->out_n; i++)
+        if (na->out[i].to == b)
+            return &na->out[i];
+    return NULL;
+}
+
+static inline uint32_t ord_of(const cdg_layer *L, uint32_t v)
+{
+    return L->ord ? L->ord[v] : v;
+}
+
+/* ---- creation ------------------------------------------------------------ */
+
+static int alloc_layers(ibr__cdg *g, unsigned n_layers)
+{
+    g->n_layers = n_layers;
+    g->layers = ibr__calloc(g->ctx, n_layers, sizeof *g->layers);
+    if (!g->layers)
+        return IBR_ENOMEM;
+    for (unsigned l = 0; l < n_layers; l++)
+        g->layers[l].ordered = 1;
+    return 0;
+}
+
+int ibr__cdg_create(ibr__cdg **out, ibr_context *ctx, uint32_t n, unsigned n_layers)
+{
+    *out = NULL;
+    if (!n_layers)
+        return IBR_EINVAL;
     ibr__cdg *g = ibr__calloc(ctx, 1, sizeof *g);
     if (!g)
         return IBR_ENOMEM;
     g->ctx = ctx;
     g->n = n;
-    size_t m = n ? n : 1;
-    g->nodes = ibr__calloc(ctx, m, sizeof *g->nodes);
-    g->ord = ibr__mallocarray(ctx, m, sizeof *g->ord);
-    g->mark = ibr__calloc(ctx, m, sizeof *g->mark);
-    g->stack = ibr__mallocarray(ctx, m, sizeof *g->stack);
-    g->rf = ibr__mallocarray(ctx, m, sizeof *g->rf);
-    g->rb = ibr__mallocarray(ctx, m, sizeof *g->rb);
-    g->pool = ibr__mallocarray(ctx, 2 * m, sizeof *g->pool);
-    if (!g->nodes || !g->ord || !g->mark || !g->stack || !g->rf || !g->rb || !g->pool) {
+    if (alloc_layers(g, n_layers) < 0) {
         ibr__cdg_destroy(g);
         return IBR_ENOMEM;
     }
-    for (uint32_t i = 0; i < n; i++)
-        g->ord[i] = i;
-    g->ordered = 1;
+    *out = g;
+    return 0;
+}
+
+int ibr__cdg_create_topo(ibr__cdg **out, const ibr_topo *t, unsigned n_layers)
+{
+    *out = NULL;
+    if (!n_layers)
+        return IBR_EINVAL;
+    size_t slots = 0;
+    for (uint32_t e = 0; e < t->n_adj; e++) {
+        uint32_t h = t->adj[e].sw;
+        slots += t->adj_off[h + 1] - t->adj_off[h];
+    }
+    if (slots >= UINT32_MAX)
+        return IBR_ERANGE;
+    ibr_context *ctx = t->ctx;
+    ibr__cdg *g = ibr__calloc(ctx, 1, sizeof *g);
+    if (!g)
+        return IBR_ENOMEM;
+    g->ctx = ctx;
+    g->n = t->n_adj;
+    g->dense = 1;
+    g->n_slots = slots;
+    g->n_sw = t->n_sw;
+    size_t n = g->n ? g->n : 1;
+    g->slot_off = ibr__mallocarray(ctx, n + 1, sizeof *g->slot_off);
+    g->succ0 = ibr__mallocarray(ctx, n, sizeof *g->succ0);
+    g->tail = ibr__mallocarray(ctx, n, sizeof *g->tail);
+    g->in_ch = ibr__mallocarray(ctx, n, sizeof *g->in_ch);
+    g->tail_off = ibr__mallocarray(ctx, (size_t)t->n_sw + 1, sizeof *g->tail_off);
+    g->in_off = ibr__calloc(ctx, (size_t)t->n_sw + 2, sizeof *g->in_off);
+    if (!g->slot_off || !g->succ0 || !g->tail || !g->in_ch || !g->tail_off || !g->in_off ||
+        alloc_layers(g, n_layers) < 0) {
+        ibr__cdg_destroy(g);
+        return IBR_ENOMEM;
+    }
+    memcpy(g->tail_off, t->adj_off, ((size_t)t->n_sw + 1) * sizeof *g->tail_off);
+    uint32_t s_off = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
+            uint32_t h = t->adj[e].sw;
+            g->tail[e] = s;
+            g->succ0[e] = t->adj_off[h];
+            g->slot_off[e] = s_off;
+            s_off += t->adj_off[h + 1] - t->adj_off[h];
+            g->in_off[h + 2]++;
+        }
+    g->slot_off[g->n] = s_off;
+    /* channels by the switch they enter, in channel order */
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        g->in_off[s + 2] += g->in_off[s + 1];
+    for (uint32_t e = 0; e < t->n_adj; e++)
+        g->in_ch[g->in_off[t->adj[e].sw + 1]++] = e;
     *out = g;
     return 0;
 }
@@ -63,46 +224,236 @@ void ibr__cdg_destroy(ibr__cdg *g)
     if (!g)
         return;
     ibr_context *ctx = g->ctx;
-    if (g->nodes)
-        for (uint32_t i = 0; i < g->n; i++) {
-            ibr__free(ctx, g->nodes[i].out);
-            ibr__free(ctx, g->nodes[i].in);
-        }
-    ibr__free(ctx, g->nodes);
-    ibr__free(ctx, g->ord);
+    for (unsigned l = 0; g->layers && l < g->n_layers; l++) {
+        cdg_layer *L = &g->layers[l];
+        if (L->nodes)
+            for (uint32_t i = 0; i < g->n; i++) {
+                ibr__free(ctx, L->nodes[i].out);
+                ibr__free(ctx, L->nodes[i].in);
+            }
+        ibr__free(ctx, L->nodes);
+        ibr__free(ctx, L->w);
+        ibr__free(ctx, L->ord);
+    }
+    ibr__free(ctx, g->layers);
+    ibr__free(ctx, g->slot_off);
+    ibr__free(ctx, g->succ0);
+    ibr__free(ctx, g->tail);
+    ibr__free(ctx, g->tail_off);
+    ibr__free(ctx, g->in_off);
+    ibr__free(ctx, g->in_ch);
     ibr__free(ctx, g->mark);
     ibr__free(ctx, g->stack);
     ibr__free(ctx, g->rf);
     ibr__free(ctx, g->rb);
     ibr__free(ctx, g->pool);
+    ibr__free(ctx, g->colour);
+    ibr__free(ctx, g->stk);
+    ibr__free(ctx, g->nxt);
+    ibr__free(ctx, g->pos);
+    ibr__free(ctx, g->cw);
     ibr__free(ctx, g);
 }
 
-uint32_t ibr__cdg_channel_count(const ibr__cdg *g)
+static int layer_alloc(ibr__cdg *g, cdg_layer *L)
 {
-    return g->n;
+    if (g->dense) {
+        if (!L->w && !(L->w = ibr__calloc(g->ctx, g->n_slots ? g->n_slots : 1, sizeof *L->w)))
+            return IBR_ENOMEM;
+    } else if (!L->nodes && !(L->nodes = ibr__calloc(g->ctx, g->n ? g->n : 1, sizeof *L->nodes))) {
+        return IBR_ENOMEM;
+    }
+    return 0;
 }
 
-size_t ibr__cdg_edge_count(const ibr__cdg *g)
+int ibr__cdg_reserve(ibr__cdg *g, unsigned layer)
 {
-    return g->n_edges;
+    if (layer >= g->n_layers)
+        return IBR_ERANGE;
+    return layer_alloc(g, &g->layers[layer]);
 }
 
-static cdg_out *find_out(const ibr__cdg *g, uint32_t a, uint32_t b)
+/* ---- single edges -------------------------------------------------------- */
+
+size_t ibr__cdg_edge_count(const ibr__cdg *g, unsigned layer)
 {
-    const cdg_node *na = &g->nodes[a];
-    for (uint32_t i = 0; i < na->out_n; i++)
-        if (na->out[i].to == b)
-            return &na->out[i];
-    return NULL;
+    return layer < g->n_layers ? g->layers[layer].n_edges : 0;
 }
 
-uint32_t ibr__cdg_edge_refs(const ibr__cdg *g, uint32_t a, uint32_t b)
+uint64_t ibr__cdg_edge_weight(const ibr__cdg *g, unsigned layer, uint32_t a, uint32_t b)
 {
-    if (a >= g->n || b >= g->n)
+    if (layer >= g->n_layers || a >= g->n || b >= g->n)
         return 0;
-    const cdg_out *e = find_out(g, a, b);
-    return e ? e->refs : 0;
+    const cdg_layer *L = &g->layers[layer];
+    if (g->dense) {
+        uint32_t s = dense_slot(g, a, b);
+        return s == IBR_NONE || !L->w ? 0 : L->w[s];
+    }
+    if (!L->nodes)
+        return 0;
+    const cdg_out *e = find_out(&L->nodes[a], b);
+    return e ? e->w : 0;
+}
+
+uint32_t ibr__cdg_slot(const ibr__cdg *g, uint32_t a, uint32_t b)
+{
+    if (!g->dense || a >= g->n || b >= g->n)
+        return IBR_NONE;
+    return dense_slot(g, a, b);
+}
+
+size_t ibr__cdg_slot_count(const ibr__cdg *g)
+{
+    return g->dense ? g->n_slots : 0;
+}
+
+/* A new edge a -> b in L: counted, and the order may no longer hold. */
+static inline void edge_born(cdg_layer *L, uint32_t a, uint32_t b)
+{
+    L->n_edges++;
+    L->n_new++;
+    if (L->ordered && (a == b || ord_of(L, a) >= ord_of(L, b)))
+        L->ordered = 0;
+}
+
+/* Drop the removed entries of a general graph's out-list. */
+static void compact_out(cdg_node *na)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < na->out_n; i++)
+        if (na->out[i].w)
+            na->out[k++] = na->out[i];
+    na->out_n = k;
+}
+
+static int grow(ibr_context *ctx, void **p, uint32_t *cap, size_t size)
+{
+    uint32_t c = *cap ? *cap * 2 : 4;
+    void *q = ibr__reallocarray(ctx, *p, c, size);
+    if (!q)
+        return IBR_ENOMEM;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* Add w to a -> b (a possible edge of valid channels), unchecked.
+   restore: putting back what edge_sub just took, which allocates nothing,
+   cannot fail, and does not count as a new edge (a search goes on). */
+static int edge_put(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64_t w, int restore)
+{
+    int rc = layer_alloc(g, L);
+    if (rc < 0)
+        return rc;
+    if (g->dense) {
+        uint64_t *p = &L->w[dense_slot(g, a, b)];
+        if (*p > UINT64_MAX - w)
+            return IBR_ERANGE;
+        if (!*p && restore)
+            L->n_edges++;
+        else if (!*p)
+            edge_born(L, a, b);
+        *p += w;
+        return 0;
+    }
+    cdg_node *na = &L->nodes[a], *nb = &L->nodes[b];
+    cdg_out *e = find_out(na, b);
+    if (e && e->w) {
+        if (w > UINT32_MAX - e->w)
+            return IBR_ERANGE;
+        e->w += (uint32_t)w;
+        return 0;
+    }
+    if (w > UINT32_MAX)
+        return IBR_ERANGE;
+    if (nb->in_n == nb->in_cap && grow(g->ctx, (void **)&nb->in, &nb->in_cap, sizeof *nb->in) < 0)
+        return IBR_ENOMEM;
+    if (!e) {
+        if (na->out_n == na->out_cap) {
+            compact_out(na);
+            if (na->out_n == na->out_cap &&
+                grow(g->ctx, (void **)&na->out, &na->out_cap, sizeof *na->out) < 0)
+                return IBR_ENOMEM;
+        }
+        e = &na->out[na->out_n++];
+        e->to = b;
+    }
+    e->w = (uint32_t)w;
+    nb->in[nb->in_n++] = a;
+    if (restore)
+        L->n_edges++;
+    else
+        edge_born(L, a, b);
+    return 0;
+}
+
+static inline int edge_add(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64_t w)
+{
+    return edge_put(g, L, a, b, w, 0);
+}
+
+/* Take w off a -> b; IBR_ERANGE (nothing changed) when it has less. */
+static int edge_sub(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64_t w)
+{
+    if (g->dense) {
+        if (!L->w)
+            return IBR_ERANGE;
+        uint64_t *p = &L->w[dense_slot(g, a, b)];
+        if (*p < w)
+            return IBR_ERANGE;
+        *p -= w;
+        if (!*p)
+            L->n_edges--;
+        return 0;
+    }
+    if (!L->nodes)
+        return IBR_ERANGE;
+    cdg_out *e = find_out(&L->nodes[a], b);
+    if (!e || e->w < w)
+        return IBR_ERANGE;
+    e->w -= (uint32_t)w;
+    if (!e->w) {
+        cdg_node *nb = &L->nodes[b];
+        for (uint32_t i = 0; i < nb->in_n; i++)
+            if (nb->in[i] == a) {
+                nb->in[i] = nb->in[--nb->in_n];
+                break;
+            }
+        L->n_edges--;
+    }
+    return 0;
+}
+
+int ibr__cdg_add_edge(ibr__cdg *g, unsigned layer, uint32_t a, uint32_t b, uint64_t w)
+{
+    if (layer >= g->n_layers || a >= g->n || b >= g->n || !w ||
+        (g->dense && dense_slot(g, a, b) == IBR_NONE))
+        return IBR_ERANGE;
+    return edge_add(g, &g->layers[layer], a, b, w);
+}
+
+/* ---- topological order ----------------------------------------------------- */
+
+static int pk_scratch(ibr__cdg *g)
+{
+    if (g->mark)
+        return 0;
+    ibr_context *ctx = g->ctx;
+    size_t m = g->n ? g->n : 1;
+    /* after a failure, what was allocated is kept for the next attempt */
+    if (!g->stack)
+        g->stack = ibr__mallocarray(ctx, m, sizeof *g->stack);
+    if (!g->rf)
+        g->rf = ibr__mallocarray(ctx, m, sizeof *g->rf);
+    if (!g->rb)
+        g->rb = ibr__mallocarray(ctx, m, sizeof *g->rb);
+    if (!g->pool)
+        g->pool = ibr__mallocarray(ctx, 2 * m, sizeof *g->pool);
+    if (!g->stack || !g->rf || !g->rb || !g->pool ||
+        !(g->mark = ibr__calloc(ctx, m, sizeof *g->mark)))
+        return IBR_ENOMEM;
+    g->epoch = 0;
+    return 0;
 }
 
 static uint32_t next_epoch(ibr__cdg *g)
@@ -114,46 +465,61 @@ static uint32_t next_epoch(ibr__cdg *g)
     return g->epoch;
 }
 
-/* Insert a new edge a -> b (not present yet) into the adjacency lists. */
-static int link_edge(ibr__cdg *g, uint32_t a, uint32_t b)
+/* Recompute a topological order of L (Kahn). Returns 0, or 1 when cyclic
+   (the order is then the identity, not valid). */
+static int reorder_all(ibr__cdg *g, cdg_layer *L)
 {
-    cdg_node *na = &g->nodes[a], *nb = &g->nodes[b];
-    if (na->out_n == na->out_cap) {
-        uint32_t cap = na->out_cap ? na->out_cap * 2 : 4;
-        cdg_out *o = ibr__reallocarray(g->ctx, na->out, cap, sizeof *o);
-        if (!o)
-            return IBR_ENOMEM;
-        na->out = o;
-        na->out_cap = cap;
+    uint32_t *indeg = g->rf, *queue = g->stack;
+    uint32_t head = 0, tail = 0, pos = 0;
+    memset(indeg, 0, (size_t)g->n * sizeof *indeg);
+    for (uint32_t v = 0; v < g->n; v++) {
+        uint32_t nd = out_deg(g, L, v);
+        for (uint32_t j = next_live(g, L, v, 0); j < nd; j = next_live(g, L, v, j + 1))
+            indeg[out_to(g, L, v, j)]++;
     }
-    if (nb->in_n == nb->in_cap) {
-        uint32_t cap = nb->in_cap ? nb->in_cap * 2 : 4;
-        uint32_t *in = ibr__reallocarray(g->ctx, nb->in, cap, sizeof *in);
-        if (!in)
-            return IBR_ENOMEM;
-        nb->in = in;
-        nb->in_cap = cap;
+    for (uint32_t v = 0; v < g->n; v++)
+        if (!indeg[v])
+            queue[tail++] = v;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        L->ord[v] = pos++;
+        uint32_t nd = out_deg(g, L, v);
+        for (uint32_t j = next_live(g, L, v, 0); j < nd; j = next_live(g, L, v, j + 1)) {
+            uint32_t w = out_to(g, L, v, j);
+            if (--indeg[w] == 0)
+                queue[tail++] = w;
+        }
     }
-    na->out[na->out_n++] = (cdg_out){b, 1};
-    nb->in[nb->in_n++] = a;
-    g->n_edges++;
+    if (pos != g->n) {
+        for (uint32_t v = 0; v < g->n; v++)
+            L->ord[v] = v;
+        return 1;
+    }
+    L->ordered = 1;
     return 0;
 }
 
-static void unlink_edge(ibr__cdg *g, uint32_t a, uint32_t b)
+/* Make L's order explicit and valid: 0, 1 (cyclic), IBR_ENOMEM. */
+static int layer_order(ibr__cdg *g, cdg_layer *L)
 {
-    cdg_node *na = &g->nodes[a], *nb = &g->nodes[b];
-    for (uint32_t i = 0; i < na->out_n; i++)
-        if (na->out[i].to == b) {
-            na->out[i] = na->out[--na->out_n];
-            break;
-        }
-    for (uint32_t i = 0; i < nb->in_n; i++)
-        if (nb->in[i] == a) {
-            nb->in[i] = nb->in[--nb->in_n];
-            break;
-        }
-    g->n_edges--;
+    int rc = pk_scratch(g);
+    if (rc < 0)
+        return rc;
+    if (!L->ord) {
+        L->ord = ibr__mallocarray(g->ctx, g->n ? g->n : 1, sizeof *L->ord);
+        if (!L->ord)
+            return IBR_ENOMEM;
+        for (uint32_t v = 0; v < g->n; v++)
+            L->ord[v] = v;
+    }
+    return L->ordered ? 0 : reorder_all(g, L);
+}
+
+int ibr__cdg_order(ibr__cdg *g, unsigned layer)
+{
+    if (layer >= g->n_layers)
+        return IBR_ERANGE;
+    return layer_order(g, &g->layers[layer]);
 }
 
 static int cmp_by_ord_ctx(const void *x, const void *y, void *ctx)
@@ -169,213 +535,491 @@ static int cmp_u32(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Recompute a topological order (Kahn). Returns 0, or 1 when cyclic. */
-static int reorder_all(ibr__cdg *g)
+/* Checked insertion of w on a -> b into a layer with a valid order.
+   Returns 0 (inserted or weight added), 1 (would close a cycle),
+   IBR_ERANGE, IBR_ENOMEM. */
+static int add_checked(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64_t w)
 {
-    uint32_t *indeg = g->rf, *queue = g->stack;
-    uint32_t head = 0, tail = 0, pos = 0;
-    for (uint32_t i = 0; i < g->n; i++)
-        indeg[i] = g->nodes[i].in_n;
-    for (uint32_t i = 0; i < g->n; i++)
-        if (!indeg[i])
-            queue[tail++] = i;
-    while (head < tail) {
-        uint32_t v = queue[head++];
-        g->ord[v] = pos++;
-        const cdg_node *nv = &g->nodes[v];
-        for (uint32_t i = 0; i < nv->out_n; i++)
-            if (--indeg[nv->out[i].to] == 0)
-                queue[tail++] = nv->out[i].to;
-    }
-    if (pos != g->n) {
-        for (uint32_t i = 0; i < g->n; i++)
-            g->ord[i] = i;
-        return 1;
-    }
-    g->ordered = 1;
-    return 0;
-}
-
-/* Checked insertion of a -> b into an ordered graph. Returns 0 (inserted
-   or reference added), 1 (would close a cycle), IBR_ENOMEM. */
-static int add_checked(ibr__cdg *g, uint32_t a, uint32_t b)
-{
-    cdg_out *e = find_out(g, a, b);
-    if (e) {
-        e->refs++;
-        return 0;
-    }
+    int rc = layer_alloc(g, L);
+    if (rc < 0)
+        return rc;
+    if (ibr__cdg_edge_weight(g, (unsigned)(L - g->layers), a, b))
+        return edge_add(g, L, a, b, w);
     if (a == b)
         return 1;
-    uint32_t lb = g->ord[b], ub = g->ord[a];
+    uint32_t *ord = L->ord;
+    uint32_t lb = ord[b], ub = ord[a];
     if (lb < ub) {
-        /* forward from b among nodes ordered before a */
+        /* forward from b among channels ordered before a */
         uint32_t ep = next_epoch(g), sp = 0, nf = 0, nbk = 0;
         g->mark[b] = ep;
         g->stack[sp++] = b;
         while (sp) {
             uint32_t v = g->stack[--sp];
             g->rf[nf++] = v;
-            const cdg_node *nv = &g->nodes[v];
-            for (uint32_t i = 0; i < nv->out_n; i++) {
-                uint32_t w = nv->out[i].to;
-                if (w == a)
+            uint32_t nd = out_deg(g, L, v);
+            for (uint32_t j = next_live(g, L, v, 0); j < nd; j = next_live(g, L, v, j + 1)) {
+                uint32_t u = out_to(g, L, v, j);
+                if (u == a)
                     return 1;
-                if (g->mark[w] != ep && g->ord[w] < ub) {
-                    g->mark[w] = ep;
-                    g->stack[sp++] = w;
+                if (g->mark[u] != ep && ord[u] < ub) {
+                    g->mark[u] = ep;
+                    g->stack[sp++] = u;
                 }
             }
         }
-        /* backward from a among nodes ordered after b */
+        /* backward from a among channels ordered after b */
         ep = next_epoch(g);
         g->mark[a] = ep;
         g->stack[sp++] = a;
         while (sp) {
             uint32_t v = g->stack[--sp];
             g->rb[nbk++] = v;
-            const cdg_node *nv = &g->nodes[v];
-            for (uint32_t i = 0; i < nv->in_n; i++) {
-                uint32_t w = nv->in[i];
-                if (g->mark[w] != ep && g->ord[w] > lb) {
-                    g->mark[w] = ep;
-                    g->stack[sp++] = w;
+            if (g->dense) {
+                uint32_t s = g->tail[v], base = v - g->tail_off[s];
+                for (uint32_t k = g->in_off[s]; k < g->in_off[s + 1]; k++) {
+                    uint32_t u = g->in_ch[k];
+                    if (L->w[g->slot_off[u] + base] && g->mark[u] != ep && ord[u] > lb) {
+                        g->mark[u] = ep;
+                        g->stack[sp++] = u;
+                    }
+                }
+            } else {
+                const cdg_node *nv = &L->nodes[v];
+                for (uint32_t i = 0; i < nv->in_n; i++) {
+                    uint32_t u = nv->in[i];
+                    if (g->mark[u] != ep && ord[u] > lb) {
+                        g->mark[u] = ep;
+                        g->stack[sp++] = u;
+                    }
                 }
             }
         }
         /* the backward region moves before the forward region, reusing
            their positions */
-        qsort_r(g->rb, nbk, sizeof *g->rb, cmp_by_ord_ctx, g->ord);
-        qsort_r(g->rf, nf, sizeof *g->rf, cmp_by_ord_ctx, g->ord);
+        ibr__sort(g->rb, nbk, sizeof *g->rb, cmp_by_ord_ctx, ord);
+        ibr__sort(g->rf, nf, sizeof *g->rf, cmp_by_ord_ctx, ord);
         uint32_t np = 0;
         for (uint32_t i = 0; i < nbk; i++)
-            g->pool[np++] = g->ord[g->rb[i]];
+            g->pool[np++] = ord[g->rb[i]];
         for (uint32_t i = 0; i < nf; i++)
-            g->pool[np++] = g->ord[g->rf[i]];
+            g->pool[np++] = ord[g->rf[i]];
         qsort(g->pool, np, sizeof *g->pool, cmp_u32);
         np = 0;
         for (uint32_t i = 0; i < nbk; i++)
-            g->ord[g->rb[i]] = g->pool[np++];
+            ord[g->rb[i]] = g->pool[np++];
         for (uint32_t i = 0; i < nf; i++)
-            g->ord[g->rf[i]] = g->pool[np++];
+            ord[g->rf[i]] = g->pool[np++];
     }
-    return link_edge(g, a, b);
+    return edge_add(g, L, a, b, w);
 }
 
-static int add_unchecked(ibr__cdg *g, uint32_t a, uint32_t b)
-{
-    cdg_out *e = find_out(g, a, b);
-    if (e) {
-        e->refs++;
-        return 0;
-    }
-    int rc = link_edge(g, a, b);
-    if (rc == 0 && g->ordered && (a == b || g->ord[a] >= g->ord[b]))
-        g->ordered = 0;
-    return rc;
-}
+/* ---- paths ----------------------------------------------------------------- */
 
-static void remove_edge(ibr__cdg *g, uint32_t a, uint32_t b)
+static int check_path(const ibr__cdg *g, unsigned layer, const uint32_t *ch, size_t n,
+                      uint64_t w)
 {
-    cdg_out *e = find_out(g, a, b);
-    if (!e)
-        return;
-    if (--e->refs == 0)
-        unlink_edge(g, a, b);
-}
-
-void ibr__cdg_remove_path(ibr__cdg *g, const uint32_t *ch, size_t n)
-{
-    for (size_t i = 1; i < n; i++)
-        if (ch[i - 1] < g->n && ch[i] < g->n)
-            remove_edge(g, ch[i - 1], ch[i]);
-}
-
-int ibr__cdg_add_path(ibr__cdg *g, const uint32_t *ch, size_t n, int check)
-{
+    if (layer >= g->n_layers || !w)
+        return IBR_ERANGE;
     for (size_t i = 0; i < n; i++)
-        if (ch[i] >= g->n)
+        if (ch[i] >= g->n || (i && g->dense && dense_slot(g, ch[i - 1], ch[i]) == IBR_NONE))
             return IBR_ERANGE;
-    if (check && !g->ordered && reorder_all(g))
-        return IBR_ESTATE;
+    return 0;
+}
+
+/* Take the first k edges of a path off L again (they were just added). */
+static void undo_add(ibr__cdg *g, cdg_layer *L, const uint32_t *ch, size_t k, uint64_t w)
+{
+    for (size_t i = k; i > 0; i--)
+        edge_sub(g, L, ch[i - 1], ch[i], w);
+}
+
+static int path_add(ibr__cdg *g, cdg_layer *L, const uint32_t *ch, size_t n, uint64_t w,
+                    int check)
+{
+    int rc;
+    if (check && (rc = layer_order(g, L)) != 0)
+        return rc == 1 ? IBR_ESTATE : rc;
     for (size_t i = 1; i < n; i++) {
-        int rc = check ? add_checked(g, ch[i - 1], ch[i]) : add_unchecked(g, ch[i - 1], ch[i]);
+        rc = check ? add_checked(g, L, ch[i - 1], ch[i], w) : edge_add(g, L, ch[i - 1], ch[i], w);
         if (rc != 0) {
-            /* undo this path's earlier edges */
-            ibr__cdg_remove_path(g, ch, i);
+            undo_add(g, L, ch, i - 1, w);
             return rc;
         }
     }
     return 0;
 }
 
-int ibr__cdg_would_cycle(ibr__cdg *g, const uint32_t *ch, size_t n)
+/* Put back into L what path_sub just took (no allocation, cannot fail). */
+static void path_restore(ibr__cdg *g, cdg_layer *L, const uint32_t *ch, size_t n, uint64_t w)
 {
-    int rc = ibr__cdg_add_path(g, ch, n, 1);
+    for (size_t i = 1; i < n; i++)
+        edge_put(g, L, ch[i - 1], ch[i], w, 1);
+}
+
+static int path_sub(ibr__cdg *g, cdg_layer *L, const uint32_t *ch, size_t n, uint64_t w)
+{
+    for (size_t i = 1; i < n; i++)
+        if (edge_sub(g, L, ch[i - 1], ch[i], w) < 0) {
+            path_restore(g, L, ch, i, w); /* what was taken */
+            return IBR_ERANGE;
+        }
+    return 0;
+}
+
+int ibr__cdg_add_path(ibr__cdg *g, unsigned layer, const uint32_t *ch, size_t n, uint64_t w,
+                      int check)
+{
+    int rc = check_path(g, layer, ch, n, w);
+    if (rc < 0)
+        return rc;
+    return path_add(g, &g->layers[layer], ch, n, w, check);
+}
+
+int ibr__cdg_would_cycle(ibr__cdg *g, unsigned layer, const uint32_t *ch, size_t n)
+{
+    int rc = ibr__cdg_add_path(g, layer, ch, n, 1, 1);
     if (rc == 0)
-        ibr__cdg_remove_path(g, ch, n);
+        path_sub(g, &g->layers[layer], ch, n, 1);
     return rc;
 }
 
-int ibr__cdg_find_cycle(const ibr__cdg *g, uint32_t **cycle, size_t *len)
+int ibr__cdg_remove_path(ibr__cdg *g, unsigned layer, const uint32_t *ch, size_t n, uint64_t w)
+{
+    int rc = check_path(g, layer, ch, n, w);
+    if (rc < 0)
+        return rc;
+    return path_sub(g, &g->layers[layer], ch, n, w);
+}
+
+/* Switch graphs, unchecked: one pass over the paths that validates as it
+   goes (dfsssp moves millions of paths); the layers' counts and order flag
+   are updated at the end, so a failure only has weights to put back. */
+static int move_dense(ibr__cdg *g, cdg_layer *F, cdg_layer *T, const uint32_t *ch,
+                      const uint32_t *len, const uint64_t *wt, size_t np)
+{
+    const uint32_t *soff = g->slot_off, *succ0 = g->succ0, *p = ch;
+    uint64_t *fw = F->w, *tw = T->w;
+    size_t died = 0, born = 0, q;
+    int rc = IBR_ERANGE;
+    for (q = 0; q < np; p += len[q++]) {
+        uint32_t n = len[q];
+        uint64_t w = wt[q];
+        if (!w || (n && p[0] >= g->n))
+            break;
+        if (n < 2)
+            continue;
+        if (!fw)
+            break;
+        if (!tw) {
+            if ((rc = layer_alloc(g, T)) < 0)
+                break;
+            tw = T->w;
+            rc = IBR_ERANGE;
+        }
+        const uint32_t *e = p + 1, *end = p + n;
+        for (uint32_t a = p[0]; e < end; e++) {
+            /* a is a channel: checked above, or as the successor before */
+            uint32_t b = *e, j = b - succ0[a], k = soff[a] + j;
+            if (j >= soff[a + 1] - soff[a])
+                break;
+            uint64_t x = fw[k], y = tw[k];
+            if (x < w || y > UINT64_MAX - w)
+                break;
+            fw[k] = x - w;
+            tw[k] = y + w;
+            died += x == w;
+            born += !y;
+            a = b;
+        }
+        if (e < end) {
+            while (--e > p) { /* this path's first edges */
+                uint32_t k = soff[e[-1]] + (e[0] - succ0[e[-1]]);
+                tw[k] -= w;
+                fw[k] += w;
+            }
+            break;
+        }
+    }
+    if (q < np) {
+        while (q-- > 0) { /* the paths before, whole */
+            p -= len[q];
+            for (uint32_t i = 1; i < len[q]; i++) {
+                uint32_t k = soff[p[i - 1]] + (p[i] - succ0[p[i - 1]]);
+                tw[k] -= wt[q];
+                fw[k] += wt[q];
+            }
+        }
+        return rc;
+    }
+    F->n_edges -= died;
+    T->n_edges += born;
+    T->n_new += born;
+    /* the edges that were there agree with a valid order: check them all */
+    if (born && T->ordered)
+        for (q = 0, p = ch; q < np && T->ordered; p += len[q++])
+            for (uint32_t i = 1; i < len[q]; i++)
+                if (ord_of(T, p[i - 1]) >= ord_of(T, p[i]))
+                    T->ordered = 0;
+    return 0;
+}
+
+int ibr__cdg_move_paths(ibr__cdg *g, unsigned from, unsigned to, const uint32_t *ch,
+                        const uint32_t *len, const uint64_t *w, size_t np)
+{
+    if (from >= g->n_layers || to >= g->n_layers)
+        return IBR_ERANGE;
+    if (to == from)
+        return IBR_EINVAL;
+    cdg_layer *F = &g->layers[from], *T = &g->layers[to];
+    if (g->dense)
+        return move_dense(g, F, T, ch, len, w, np);
+    const uint32_t *p = ch;
+    int rc = 0;
+    size_t q;
+    for (q = 0; q < np; p += len[q++]) {
+        if ((rc = check_path(g, from, p, len[q], w[q])) < 0 ||
+            (rc = path_add(g, T, p, len[q], w[q], 0)) < 0)
+            break;
+        if ((rc = path_sub(g, F, p, len[q], w[q])) < 0) {
+            undo_add(g, T, p, len[q] ? len[q] - 1 : 0, w[q]);
+            break;
+        }
+    }
+    if (q < np)
+        while (q-- > 0) {
+            p -= len[q];
+            undo_add(g, T, p, len[q] ? len[q] - 1 : 0, w[q]);
+            path_restore(g, F, p, len[q], w[q]);
+        }
+    return rc;
+}
+
+int ibr__cdg_move_path(ibr__cdg *g, unsigned from, unsigned to, const uint32_t *ch, size_t n,
+                       uint64_t w, int check)
+{
+    if (from >= g->n_layers || to >= g->n_layers || !w || n > UINT32_MAX)
+        return IBR_ERANGE;
+    if (to == from)
+        return IBR_EINVAL;
+    cdg_layer *F = &g->layers[from], *T = &g->layers[to];
+    uint32_t n32 = (uint32_t)n;
+    if (!check)
+        return ibr__cdg_move_paths(g, from, to, ch, &n32, &w, 1);
+    int rc = check_path(g, from, ch, n, w);
+    if (rc < 0)
+        return rc;
+    if ((rc = path_add(g, T, ch, n, w, check)) != 0)
+        return rc;
+    if ((rc = path_sub(g, F, ch, n, w)) < 0)
+        undo_add(g, T, ch, n ? n - 1 : 0, w);
+    return rc;
+}
+
+int ibr__cdg_merge(ibr__cdg *dst, unsigned layer, const ibr__cdg *src, unsigned src_layer)
+{
+    if (layer >= dst->n_layers || src_layer >= src->n_layers)
+        return IBR_ERANGE;
+    if (dst->dense != src->dense || dst->n != src->n || dst->n_slots != src->n_slots ||
+        (dst == src && layer == src_layer))
+        return IBR_EINVAL;
+    const cdg_layer *S = &src->layers[src_layer];
+    cdg_layer *L = &dst->layers[layer];
+    uint32_t n = dst->n;
+    int rc;
+    if (dst->dense) {
+        if (memcmp(dst->slot_off, src->slot_off, ((size_t)n + 1) * sizeof *dst->slot_off) ||
+            memcmp(dst->succ0, src->succ0, (size_t)n * sizeof *dst->succ0))
+            return IBR_EINVAL;
+        if (!S->w || !S->n_edges)
+            return 0;
+        if ((rc = layer_alloc(dst, L)) < 0)
+            return rc;
+        for (size_t k = 0; k < dst->n_slots; k++)
+            if (L->w[k] > UINT64_MAX - S->w[k])
+                return IBR_ERANGE;
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t k = dst->slot_off[a]; k < dst->slot_off[a + 1]; k++)
+                if (S->w[k]) {
+                    if (!L->w[k])
+                        edge_born(L, a, dst->succ0[a] + (k - dst->slot_off[a]));
+                    L->w[k] += S->w[k];
+                }
+        return 0;
+    }
+    if (!S->nodes)
+        return 0;
+    for (uint32_t a = 0; a < n; a++) {
+        const cdg_node *na = &S->nodes[a];
+        for (uint32_t j = 0; j < na->out_n; j++) {
+            if (!na->out[j].w || (rc = edge_add(dst, L, a, na->out[j].to, na->out[j].w)) == 0)
+                continue;
+            /* take back what was added, in the same order */
+            for (uint32_t b = 0; b <= a; b++) {
+                const cdg_node *nb = &S->nodes[b];
+                for (uint32_t i = 0; i < (b == a ? j : nb->out_n); i++)
+                    if (nb->out[i].w)
+                        edge_sub(dst, L, b, nb->out[i].to, nb->out[i].w);
+            }
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* ---- cycles ---------------------------------------------------------------- */
+
+int ibr__cdg_search_begin(ibr__cdg *g, unsigned layer)
+{
+    if (layer >= g->n_layers)
+        return IBR_ERANGE;
+    if (!g->colour) {
+        ibr_context *ctx = g->ctx;
+        size_t m = g->n ? g->n : 1;
+        /* after a failure, what was allocated is kept for the next attempt */
+        if (!g->stk)
+            g->stk = ibr__mallocarray(ctx, m, sizeof *g->stk);
+        if (!g->nxt)
+            g->nxt = ibr__mallocarray(ctx, m, sizeof *g->nxt);
+        if (!g->pos)
+            g->pos = ibr__mallocarray(ctx, m, sizeof *g->pos);
+        if (!g->cw)
+            g->cw = ibr__mallocarray(ctx, m, sizeof *g->cw);
+        if (!g->stk || !g->nxt || !g->pos || !g->cw || !(g->colour = ibr__mallocarray(ctx, m, 1))) {
+            g->s_active = 0;
+            return IBR_ENOMEM;
+        }
+    }
+    const cdg_layer *L = &g->layers[layer];
+    memset(g->colour, 0, g->n);
+    g->s_active = 1;
+    g->s_layer = layer;
+    g->s_new = L->n_new;
+    g->s_sp = 0;
+    /* no edge, or a valid topological order: acyclic (the search below
+       may then take the layer's storage for granted) */
+    g->s_root = !L->n_edges || L->ordered ? g->n : 0;
+    return 0;
+}
+
+/* The search's view of a layer, loaded once per call. */
+typedef struct cdg_view {
+    int dense;
+    const uint32_t *soff, *succ0;
+    const uint64_t *lw;
+    const cdg_node *nodes;
+} cdg_view;
+
+static inline uint32_t view_deg(const cdg_view *V, uint32_t v)
+{
+    return V->dense ? V->soff[v + 1] - V->soff[v] : V->nodes[v].out_n;
+}
+
+static inline uint64_t view_w(const cdg_view *V, uint32_t v, uint32_t j)
+{
+    return V->dense ? V->lw[V->soff[v] + j] : V->nodes[v].out[j].w;
+}
+
+static inline uint32_t view_to(const cdg_view *V, uint32_t v, uint32_t j)
+{
+    return V->dense ? V->succ0[v] + j : V->nodes[v].out[j].to;
+}
+
+int ibr__cdg_search_next(ibr__cdg *g, ibr__cdg_cycle *out)
+{
+    out->ch = NULL;
+    out->w = NULL;
+    out->len = 0;
+    if (!g->s_active)
+        return IBR_ESTATE;
+    const cdg_layer *L = &g->layers[g->s_layer];
+    if (L->n_new != g->s_new) {
+        g->s_active = 0;
+        return IBR_ESTATE;
+    }
+    const uint32_t n = g->n;
+    uint32_t sp = g->s_sp, root = g->s_root;
+    if (root == n)
+        return 0;
+    const cdg_view V = {g->dense, g->slot_off, g->succ0, L->w, L->nodes};
+    uint8_t *colour = g->colour;
+    uint32_t *stk = g->stk, *nxt = g->nxt, *pos = g->pos;
+    /* unwind above the lowest tree edge that died since the last call
+       (stk[i] reached stk[i + 1] through its position nxt[i] - 1) */
+    for (uint32_t i = 0; i + 1 < sp; i++)
+        if (!view_w(&V, stk[i], nxt[i] - 1)) {
+            for (uint32_t q = i + 1; q < sp; q++)
+                colour[stk[q]] = 0;
+            sp = i + 1;
+            break;
+        }
+    for (;;) {
+        if (!sp) {
+            while (root < n && colour[root])
+                root++;
+            if (root == n)
+                break;
+            colour[root] = 1;
+            pos[root] = 0;
+            stk[0] = root;
+            nxt[0] = 0;
+            sp = 1;
+        }
+        uint32_t x = stk[sp - 1];
+        uint32_t j = nxt[sp - 1], nd = view_deg(&V, x);
+        while (j < nd && !view_w(&V, x, j))
+            j++;
+        if (j == nd) {
+            colour[x] = 2;
+            sp--;
+            continue;
+        }
+        uint32_t u = view_to(&V, x, j);
+        if (colour[u] == 0) {
+            nxt[sp - 1] = j + 1;
+            colour[u] = 1;
+            pos[u] = sp;
+            stk[sp] = u;
+            nxt[sp] = 0;
+            sp++;
+            continue;
+        }
+        if (colour[u] == 2) {
+            nxt[sp - 1] = j + 1;
+            continue;
+        }
+        /* a cycle: stk[pos[u]] .. x, then back to u. x stays at position
+           j, so that the closing edge is looked at again on resumption */
+        nxt[sp - 1] = j;
+        size_t len = sp - pos[u];
+        for (uint32_t i = pos[u]; i + 1 < sp; i++)
+            g->cw[i - pos[u]] = view_w(&V, stk[i], nxt[i] - 1);
+        g->cw[len - 1] = view_w(&V, x, j);
+        out->ch = stk + pos[u];
+        out->w = g->cw;
+        out->len = len;
+        break;
+    }
+    g->s_sp = sp;
+    g->s_root = root;
+    return 0;
+}
+
+int ibr__cdg_find_cycle(ibr__cdg *g, unsigned layer, uint32_t **cycle, size_t *len)
 {
     *cycle = NULL;
     *len = 0;
-    if (g->ordered)
-        return 0; /* a valid topological order proves acyclicity */
-    ibr_context *ctx = g->ctx;
-    /* colour: 0 white, 1 on the DFS stack, 2 done */
-    uint8_t *colour = ibr__calloc(ctx, g->n ? g->n : 1, 1);
-    uint32_t *node = ibr__mallocarray(ctx, g->n ? g->n : 1, sizeof *node);
-    uint32_t *next = ibr__mallocarray(ctx, g->n ? g->n : 1, sizeof *next);
-    int rc = 0;
-    if (!colour || !node || !next) {
-        rc = IBR_ENOMEM;
-        goto out;
-    }
-    for (uint32_t root = 0; root < g->n && !*len; root++) {
-        if (colour[root] || !g->nodes[root].out_n)
-            continue;
-        size_t sp = 0;
-        node[sp] = root;
-        next[sp] = 0;
-        sp++;
-        colour[root] = 1;
-        while (sp) {
-            uint32_t v = node[sp - 1];
-            const cdg_node *nv = &g->nodes[v];
-            if (next[sp - 1] == nv->out_n) {
-                colour[v] = 2;
-                sp--;
-                continue;
-            }
-            uint32_t w = nv->out[next[sp - 1]++].to;
-            if (colour[w] == 0) {
-                colour[w] = 1;
-                node[sp] = w;
-                next[sp] = 0;
-                sp++;
-            } else if (colour[w] == 1) {
-                size_t start = sp;
-                while (node[start - 1] != w)
-                    start--;
-                start--;
-                size_t n = sp - start;
-                uint32_t *c = ibr__mallocarray(ctx, n, sizeof *c);
-                if (!c) {
-                    rc = IBR_ENOMEM;
-                    goto out;
-                }
-                memcpy(c, node + start, n * sizeof *c);
-                *cycle = c;
-                *len = n;
-                break;
-            }
-        }
-    }
-out:
-    ibr__free(ctx, colour);
-    ibr__free(ctx, node);
-    ibr__free(ctx, next);
-    return rc;
+    ibr__cdg_cycle c;
+    int rc = ibr__cdg_search_begin(g, layer);
+    if (rc == 0)
+        rc = ibr__cdg_search_next(g, &c);
+    if (rc < 0 || !c.len)
+        return rc;
+    uint32_t *copy = ibr__mallocarray(g->ctx, c.len, sizeof *copy);
+    if (!copy)
+        return IBR_ENOMEM;
+    memcpy(copy, c.ch, c.len * sizeof *copy);
+    *cycle = copy;
+    *len = c.len;
+    return 0;
 }

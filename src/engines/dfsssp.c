@@ -22,12 +22,14 @@
  * Once layer v is acyclic the next one is processed. Units never move
  * down, so each layer's CDG only loses edges while it is searched.
  *
- * The search is resumable: a vertex turns black only when all its live
- * edges lead to black vertices, an invariant that deletions preserve, so
- * each layer costs one DFS plus the re-exploration below broken tree edges
- * (after a cut the stack is unwound to the lowest tree edge that lost all
- * its pairs). The layers' CDGs are dense arrays indexed by (channel, next
- * channel), Σ over switches of in-degree x out-degree entries per layer.
+ * The layers' CDGs are one src/cdg switch graph (a dense array per layer
+ * indexed by (channel, next channel), Σ over switches of in-degree x
+ * out-degree slots), its edge weights the pairs inducing them, and the
+ * search is its resumable cycle search: a vertex turns black only when all
+ * its live edges lead to black vertices, an invariant that deletions
+ * preserve, so each layer costs one DFS plus the re-exploration below
+ * broken tree edges (after a cut the stack is unwound to the lowest tree
+ * edge that lost all its pairs).
  * The units inducing an edge are not stored (OpenSM keeps a list of pairs
  * on every edge, its dominant memory cost): an edge (a -> b, b -> c) is
  * induced for destination d exactly when the routes of a and b send d over
@@ -39,7 +41,8 @@
  * often leaves a handful of paths in its last layer. After it, the top
  * layer is emptied if possible: first each of its units moves to the
  * lowest layer where its path closes no cycle (checked insertion into the
- * layers' CDGs kept as src/cdg graphs with a dynamic topological order);
+ * layers' CDGs, which src/cdg keeps acyclic with a dynamic topological
+ * order);
  * then each destination that still has paths in it is routed again on a
  * minimal tree built inside one lower layer (switches by distance, each
  * taking the least loaded next hop whose dependency keeps that layer
@@ -77,11 +80,11 @@
  * Time: SSSP's, plus O(L·S) to build the CDG, plus per broken cycle
  * O(L + m·(S + N)) for the m destinations inducing the edge (N source
  * switches), plus O(C + D) per layer for the search (C channels, D CDG
- * entries); the refinement costs O(U·p) to build its graphs (U units of
- * p channels) plus an O(S·deg) search with checked insertions per
- * destination rerouted. Memory: L x N bytes of unit layers, D x 8 bytes
- * per layer in use, the refinement's graphs, and the SL table (L bytes,
- * or (end ports + S) x L per pair).
+ * entries); the refinement costs O(C + D) per layer to order it plus an
+ * O(S·deg) search with checked insertions per destination rerouted.
+ * Memory: L x N bytes of unit layers, D x 8 bytes per layer in use,
+ * 4 x (S + 4096) + 12 KB for the units being moved, and the SL table
+ * (L bytes, or (end ports + S) x L per pair).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -93,9 +96,12 @@
 #include "engines/sssp.h"
 
 #define MAX_LAYERS 15 /* data VLs */
+#define PATH_CAP(n) ((size_t)(n) + 4096) /* channels of units being moved */
+#define UNIT_CAP 1024                        /* units being moved */
 
 typedef struct df_worker {
-    uint64_t *acc;    /* layer-0 CDG weights (worker 0: the layer itself) */
+    ibr__cdg *acc;    /* layer-0 CDG weights, in its layer 0 (worker 0: the
+                         layers' graph itself) */
     uint64_t *sub;    /* per switch */
     uint32_t *order;  /* per switch */
     uint32_t cnt[257];
@@ -120,14 +126,14 @@ typedef struct df {
     uint32_t nsrc;       /* switches with end ports */
     uint32_t *srcidx;    /* per switch: source index or IBR_NONE */
     uint32_t *srcsw;     /* per source: switch */
-    uint32_t *dep_off;   /* per channel: first CDG entry, n_adj + 1 */
-    size_t ndep;
-    uint64_t *lw[MAX_LAYERS]; /* CDG edge weights per layer, NULL = empty */
+    ibr__cdg *g;         /* the layers' CDGs: edge weights = pairs */
+    size_t ndep;         /* CDG entries (slots) per layer */
     uint64_t ppl[MAX_LAYERS]; /* pairs per layer */
     uint8_t *layer;      /* n_dest x nsrc */
-    /* cycle search */
-    uint8_t *colour;
-    uint32_t *stk, *nxt, *pos;
+    /* units on their way to the next layer: their channels one after the
+       other (path, PATH_CAP(n_sw)), each one's count and pairs (UNIT_CAP) */
+    uint32_t *path, *plen;
+    uint64_t *pw;
     /* the index of inducing paths (index_paths), built on the first cycle */
     int indexed;
     uint32_t *dep_first; /* per CDG entry: first of its destinations, ndep + 1 */
@@ -161,7 +167,7 @@ static inline uint32_t out_edge(const df *c, uint32_t y, uint32_t di)
 /* CDG entry of the dependency e1 -> e2 (e2 leaves the switch e1 enters). */
 static inline size_t dep_of(const df *c, uint32_t e1, uint32_t e2)
 {
-    return c->dep_off[e1] + (e2 - c->t->adj_off[c->t->adj[e1].sw]);
+    return ibr__cdg_slot(c->g, e1, e2);
 }
 
 /* ---- layer 0 ---------------------------------------------------------- */
@@ -195,9 +201,8 @@ static int build_dest(void *arg, unsigned wi, size_t di)
         uint32_t z = t->adj[e].sw;
         if (w->sub[y] && z != d) {
             uint32_t e2 = out_edge(c, z, (uint32_t)di);
-            if (e2 == IBR_NONE)
+            if (e2 == IBR_NONE || ibr__cdg_add_edge(w->acc, 0, e, e2, w->sub[y]) < 0)
                 return IBR_EINTERNAL;
-            w->acc[dep_of(c, e, e2)] += w->sub[y];
         }
         w->sub[z] += w->sub[y];
     }
@@ -375,23 +380,38 @@ static int index_paths(df *c)
 
 /* ---- moving units ----------------------------------------------------- */
 
+/* Move the nu paths gathered in c->path from layer v to layer v + 1 of
+   the CDGs. (Walking many paths first, then moving them in one call, lets
+   the memory accesses of each phase overlap.) */
+static int flush_moves(df *c, unsigned v, size_t nu)
+{
+    int rc = ibr__cdg_move_paths(c->g, v, v + 1, c->path, c->plen, c->pw, nu);
+    return rc == IBR_ENOMEM || rc == 0 ? rc : IBR_EINTERNAL;
+}
+
+/* Room in the move buffer for one more path (of n_sw channels at most). */
+static int move_room(df *c, unsigned v, size_t *np, size_t *nu)
+{
+    if (*np + c->t->n_sw <= PATH_CAP(c->t->n_sw) && *nu < UNIT_CAP)
+        return 0;
+    int rc = flush_moves(c, v, *nu);
+    *np = *nu = 0;
+    return rc;
+}
+
 /* Move every unit of layer v that induces e1 -> e2 to layer v + 1: for
    each destination whose routes hold the dependency, the sources of layer
-   v in the subtree of e1's switch. Returns 0, 1 when v + 1 is beyond the
-   last layer, or a negative error. */
+   v in the subtree of e1's switch a. Their paths all end with a's path to
+   the destination, moved once with their summed pairs. Returns 0, 1 when
+   v + 1 is beyond the last layer, or a negative error. */
 static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
 {
     const ibr_topo *t = c->t;
     if (v + 1 >= MAX_LAYERS)
         return 1;
-    if (!c->lw[v + 1]) {
-        c->lw[v + 1] = ibr__calloc(c->ctx, c->ndep ? c->ndep : 1, sizeof *c->lw[v + 1]);
-        if (!c->lw[v + 1])
-            return IBR_ENOMEM;
-    }
-    uint64_t *from = c->lw[v], *to = c->lw[v + 1];
     uint32_t a = c->s->tail[e1];
-    size_t dep = dep_of(c, e1, e2), n = t->n_sw;
+    size_t dep = dep_of(c, e1, e2), n = t->n_sw, np = 0, nu = 0;
+    int rc;
     for (uint32_t j = c->dep_first[dep]; j < c->dep_first[dep + 1]; j++) {
         uint32_t di = c->dep_dest[j];
         uint32_t d = t->lid_sw[c->s->dlid[di]];
@@ -399,6 +419,7 @@ static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
         const uint16_t *tin = c->tin + di * n, *so = c->srcs + (size_t)di * c->nsrcs_stride;
         uint16_t lo = tin[a], hi = c->tout[di * n + a];
         uint32_t l = 0, r = c->nsrcs[di];
+        uint64_t below = 0; /* pairs of the units moved */
         while (l < r) {
             uint32_t mid = (l + r) / 2;
             if (tin[c->srcsw[so[mid]]] < lo)
@@ -411,27 +432,46 @@ static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
             if (lay[k] != v)
                 continue;
             uint64_t wt = c->s->src_lids[x];
-            uint32_t prev = IBR_NONE, y = x;
-            while (y != d) {
-                uint32_t e = out_edge(c, y, di);
-                if (e == IBR_NONE)
-                    return IBR_EINTERNAL;
-                if (prev != IBR_NONE) {
-                    size_t dp = dep_of(c, prev, e);
-                    if (from[dp] < wt)
+            /* its path up to a, then e1 (a routes di over e1); the rest,
+               from a on, is shared by the units below a and moves once */
+            if (x != a) {
+                if ((rc = move_room(c, v, &np, &nu)) < 0)
+                    return rc;
+                uint32_t *path = c->path + np, len = 0;
+                for (uint32_t y = x; y != a;) {
+                    uint32_t e = out_edge(c, y, di);
+                    if (e == IBR_NONE || len + 1 == n)
                         return IBR_EINTERNAL;
-                    from[dp] -= wt;
-                    to[dp] += wt;
+                    path[len++] = e;
+                    y = t->adj[e].sw;
                 }
-                prev = e;
-                y = t->adj[e].sw;
+                path[len++] = e1;
+                c->plen[nu] = len;
+                c->pw[nu++] = wt;
+                np += len;
             }
+            below += wt;
             lay[k] = (uint8_t)(v + 1);
             c->ppl[v] -= wt;
             c->ppl[v + 1] += wt;
         }
+        if (!below)
+            continue;
+        if ((rc = move_room(c, v, &np, &nu)) < 0)
+            return rc;
+        uint32_t *path = c->path + np, len = 0;
+        for (uint32_t y = a; y != d;) {
+            uint32_t e = out_edge(c, y, di);
+            if (e == IBR_NONE || len == n)
+                return IBR_EINTERNAL;
+            path[len++] = e;
+            y = t->adj[e].sw;
+        }
+        c->plen[nu] = len;
+        c->pw[nu++] = below;
+        np += len;
     }
-    return 0;
+    return flush_moves(c, v, nu);
 }
 
 /* ---- cycle breaking --------------------------------------------------- */
@@ -440,91 +480,36 @@ static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
    last, or a negative error. */
 static int break_layer(ibr_run *run, df *c, unsigned v)
 {
-    const ibr_topo *t = c->t;
-    uint64_t *lw = c->lw[v];
-    uint32_t nch = t->n_adj;
-    memset(c->colour, 0, nch ? nch : 1);
-    for (uint32_t root = 0; root < nch; root++) {
-        if (c->colour[root])
-            continue;
-        uint32_t sp = 0;
-        c->colour[root] = 1;
-        c->pos[root] = 0;
-        c->stk[0] = root;
-        c->nxt[0] = 0;
-        sp = 1;
-        while (sp) {
-            uint32_t x = c->stk[sp - 1];
-            size_t base = c->dep_off[x];
-            uint32_t nd = c->dep_off[x + 1] - c->dep_off[x];
-            uint32_t j = c->nxt[sp - 1];
-            while (j < nd && !lw[base + j])
-                j++;
-            if (j == nd) {
-                c->colour[x] = 2;
-                sp--;
-                continue;
-            }
-            c->nxt[sp - 1] = j + 1;
-            uint32_t u = t->adj_off[t->adj[x].sw] + j;
-            if (c->colour[u] == 0) {
-                c->colour[u] = 1;
-                c->pos[u] = sp;
-                c->stk[sp] = u;
-                c->nxt[sp] = 0;
-                sp++;
-                continue;
-            }
-            if (c->colour[u] == 2)
-                continue;
-            /* a cycle: stk[pos[u]] .. stk[sp - 1], then back to u; break
-               its lightest edge, the first one from u on ties */
-            uint32_t b1 = IBR_NONE, b2 = IBR_NONE;
-            uint64_t bw = UINT64_MAX;
-            for (uint32_t i = c->pos[u]; i + 1 < sp; i++) {
-                uint32_t e1 = c->stk[i], e2 = c->stk[i + 1];
-                uint64_t wv = lw[dep_of(c, e1, e2)];
-                if (wv < bw) {
-                    bw = wv;
-                    b1 = e1;
-                    b2 = e2;
-                }
-            }
-            if (lw[base + j] < bw) {
-                b1 = x;
-                b2 = u;
-            }
-            int rc = c->indexed ? 0 : index_paths(c);
-            if (rc == 0)
-                rc = move_units(c, v, b1, b2);
-            if (rc != 0)
-                return rc;
-            if (lw[dep_of(c, b1, b2)] != 0)
-                return IBR_EINTERNAL;
-            if ((++c->cuts & 255) == 0 &&
-                (rc = ibr_run_progress(run, "dfsssp: breaking cycles", v, MAX_LAYERS)) < 0)
-                return rc;
-            /* unwind above the lowest tree edge that lost all its pairs */
-            for (uint32_t i = 0; i + 1 < sp; i++)
-                if (!lw[dep_of(c, c->stk[i], c->stk[i + 1])]) {
-                    for (uint32_t q = i + 1; q < sp; q++)
-                        c->colour[c->stk[q]] = 0;
-                    sp = i + 1;
-                    break;
-                }
-        }
+    int rc = ibr__cdg_search_begin(c->g, v);
+    while (rc == 0) {
+        ibr__cdg_cycle cy;
+        if ((rc = ibr__cdg_search_next(c->g, &cy)) < 0 || !cy.len)
+            break;
+        /* break its lightest edge, the first one from the DFS ancestor on
+           ties */
+        size_t b = 0;
+        for (size_t i = 1; i < cy.len; i++)
+            if (cy.w[i] < cy.w[b])
+                b = i;
+        uint32_t b1 = cy.ch[b], b2 = cy.ch[(b + 1) % cy.len];
+        rc = c->indexed ? 0 : index_paths(c);
+        if (rc == 0)
+            rc = move_units(c, v, b1, b2);
+        if (rc == 0 && ibr__cdg_edge_weight(c->g, v, b1, b2) != 0)
+            rc = IBR_EINTERNAL;
+        if (rc == 0 && (++c->cuts & 255) == 0)
+            rc = ibr_run_progress(run, "dfsssp: breaking cycles", v, MAX_LAYERS);
     }
-    return 0;
+    return rc;
 }
 
 /* ---- refinement: fewer layers ------------------------------------------ */
 
-/* Scratch of the refinement. The layers' CDGs are ibr__cdg graphs holding
-   one reference per unit path, so that units can be taken out and put in;
-   insertions into a layer below the top are checked (dynamic topological
-   order), so the layers stay acyclic. */
+/* Scratch of the refinement. It works on the layers' CDGs of the cycle
+   breaking (c->g, the pairs of every unit path), taking units out and
+   putting them in; insertions into a layer below the top are checked
+   (dynamic topological order), so the layers stay acyclic. */
 typedef struct df_refine {
-    ibr__cdg *g[MAX_LAYERS];
     uint32_t *ch;       /* a unit's channels, n_sw */
     uint32_t *npar;     /* per switch: channel of a candidate tree */
     uint64_t *dist;     /* per switch */
@@ -621,7 +606,7 @@ static int tree_in_layer(df *c, df_refine *r, uint32_t di, unsigned l, uint32_t 
                 break;
             }
             uint32_t dep[2] = {e, r->npar[z]};
-            int rc = ibr__cdg_add_path(r->g[l], dep, 2, 1);
+            int rc = ibr__cdg_add_path(c->g, l, dep, 2, 1, 1);
             if (rc < 0)
                 return rc;
             if (rc == 0) {
@@ -664,17 +649,19 @@ static int unit_in(df *c, df_refine *r, uint32_t k, uint32_t di, unsigned l)
         return 0;
     c->ppl[l] += c->s->src_lids[c->srcsw[k]];
     c->layer[(size_t)di * c->nsrc + k] = (uint8_t)l;
-    return ibr__cdg_add_path(r->g[l], r->ch, len, 0);
+    return ibr__cdg_add_path(c->g, l, r->ch, len, c->s->src_lids[c->srcsw[k]], 0);
 }
 
-static void unit_out(df *c, df_refine *r, uint32_t k, uint32_t di)
+static int unit_out(df *c, df_refine *r, uint32_t k, uint32_t di)
 {
     uint32_t len = unit_path(c, c->srcsw[k], di, r->ch);
     if (!len)
-        return;
+        return 0;
     unsigned l = c->layer[(size_t)di * c->nsrc + k];
     c->ppl[l] -= c->s->src_lids[c->srcsw[k]];
-    ibr__cdg_remove_path(r->g[l], r->ch, len);
+    return ibr__cdg_remove_path(c->g, l, r->ch, len, c->s->src_lids[c->srcsw[k]]) < 0
+               ? IBR_EINTERNAL
+               : 0;
 }
 
 /* Route destination di again so that all its paths fit into one layer
@@ -688,19 +675,21 @@ static int reroute_dest(df *c, df_refine *r, uint32_t di, unsigned top)
     int ca = t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH;
     const uint8_t *lay = c->layer + (size_t)di * c->nsrc;
     r->nord = ibr__sssp_level_order(t, c->hops, d, r->order, r->cnt);
+    int rc = 0, done = 0;
     for (uint32_t k = 0; k < c->nsrc; k++) {
         r->olay[k] = lay[k];
-        unit_out(c, r, k, di);
+        if ((rc = unit_out(c, r, k, di)) < 0)
+            return rc;
     }
     tree_account(c, r, di, NULL, -1);
-    int rc = 0, done = 0;
     for (unsigned l = 0; l < top && !done && rc == 0; l++) {
         uint32_t ntent = 0;
         rc = tree_in_layer(c, r, di, l, &ntent);
         if (rc == 1 && ca && tree_overloads(c, r, d))
             rc = 0;
         for (uint32_t i = 0; i < ntent; i++)
-            ibr__cdg_remove_path(r->g[l], r->tent + 2 * i, 2);
+            if (ibr__cdg_remove_path(c->g, l, r->tent + 2 * i, 2, 1) < 0)
+                rc = IBR_EINTERNAL;
         if (rc == 1) {
             uint8_t *row = c->tp + (size_t)di * t->n_sw;
             for (uint32_t k = 1; k < r->nord; k++) {
@@ -734,13 +723,12 @@ static int compact_top(df *c, df_refine *r, unsigned top)
             if (lay[k] != top)
                 continue;
             uint32_t len = unit_path(c, c->srcsw[k], di, r->ch);
+            uint64_t wt = c->s->src_lids[c->srcsw[k]];
             for (unsigned l = 0; l < top; l++) {
-                int rc = ibr__cdg_add_path(r->g[l], r->ch, len, 1);
+                int rc = ibr__cdg_move_path(c->g, top, l, r->ch, len, wt, 1);
                 if (rc < 0)
-                    return rc;
+                    return rc == IBR_ENOMEM ? rc : IBR_EINTERNAL;
                 if (rc == 0) {
-                    ibr__cdg_remove_path(r->g[top], r->ch, len);
-                    uint64_t wt = c->s->src_lids[c->srcsw[k]];
                     c->ppl[top] -= wt;
                     c->ppl[l] += wt;
                     lay[k] = (uint8_t)l;
@@ -783,27 +771,14 @@ static int refine_layers(ibr_run *run, df *c, unsigned *needed)
         rc = IBR_ENOMEM;
         goto out;
     }
+    /* checked insertions need a topological order of each layer, and
+       every layer must be acyclic here */
     for (unsigned l = 0; l < n; l++)
-        if ((rc = ibr__cdg_create(&r.g[l], ctx, t->n_adj)) < 0)
-            goto out;
-    for (uint32_t di = 0; di < c->s->n_dest; di++) {
-        const uint8_t *lay = c->layer + (size_t)di * c->nsrc;
-        for (uint32_t k = 0; k < c->nsrc; k++) {
-            uint32_t len = unit_path(c, c->srcsw[k], di, r.ch);
-            if (len && (rc = ibr__cdg_add_path(r.g[lay[k]], r.ch, len, 0)) < 0)
-                goto out;
-        }
-    }
-    /* a checked insertion orders a graph first, and fails with IBR_ESTATE
-       on a cycle: every layer must be acyclic here */
-    for (unsigned l = 0; l < n && t->n_adj; l++) {
-        uint32_t any = 0;
-        if ((rc = ibr__cdg_add_path(r.g[l], &any, 1, 1)) < 0) {
-            if (rc == IBR_ESTATE)
+        if ((rc = ibr__cdg_order(c->g, l)) != 0) {
+            if (rc > 0)
                 rc = IBR_EINTERNAL;
             goto out;
         }
-    }
     for (uint32_t e = 0; e < t->n_adj; e++)
         if (c->s->cl[e] > r.limit)
             r.limit = c->s->cl[e];
@@ -843,8 +818,6 @@ static int refine_layers(ibr_run *run, df *c, unsigned *needed)
     }
     rc = 0;
 out:
-    for (unsigned l = 0; l < MAX_LAYERS; l++)
-        ibr__cdg_destroy(r.g[l]);
     ibr__free(ctx, r.ch);
     ibr__free(ctx, r.npar);
     ibr__free(ctx, r.dist);
@@ -1021,14 +994,11 @@ static void df_free(df *c)
     ibr__free(ctx, c->swoff);
     ibr__free(ctx, c->srcidx);
     ibr__free(ctx, c->srcsw);
-    ibr__free(ctx, c->dep_off);
-    for (unsigned l = 0; l < MAX_LAYERS; l++)
-        ibr__free(ctx, c->lw[l]);
+    ibr__cdg_destroy(c->g);
     ibr__free(ctx, c->layer);
-    ibr__free(ctx, c->colour);
-    ibr__free(ctx, c->stk);
-    ibr__free(ctx, c->nxt);
-    ibr__free(ctx, c->pos);
+    ibr__free(ctx, c->path);
+    ibr__free(ctx, c->plen);
+    ibr__free(ctx, c->pw);
     ibr__free(ctx, c->dep_first);
     ibr__free(ctx, c->dep_dest);
     ibr__free(ctx, c->bcnt);
@@ -1041,7 +1011,7 @@ static void df_free(df *c)
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
-                ibr__free(ctx, c->w[i].acc);
+                ibr__cdg_destroy(c->w[i].acc);
             ibr__free(ctx, c->w[i].sub);
             ibr__free(ctx, c->w[i].order);
             ibr__free(ctx, c->w[i].cover);
@@ -1073,19 +1043,16 @@ static int dfsssp_route(ibr_run *run, void *user)
     c.s = &s;
     c.hops = ibr_run_hops(run); /* the distances sssp wrote */
     c.tp = s.tp;
-    size_t n = t->n_sw, nch = t->n_adj ? t->n_adj : 1;
+    size_t n = t->n_sw;
     c.nw = ibr_run_threads(run);
     c.swoff = ibr__mallocarray(ctx, n, sizeof *c.swoff);
     c.srcidx = ibr__mallocarray(ctx, n, sizeof *c.srcidx);
     c.srcsw = ibr__mallocarray(ctx, n, sizeof *c.srcsw);
-    c.dep_off = ibr__mallocarray(ctx, nch + 1, sizeof *c.dep_off);
-    c.colour = ibr__mallocarray(ctx, nch, 1);
-    c.stk = ibr__mallocarray(ctx, nch, sizeof *c.stk);
-    c.nxt = ibr__mallocarray(ctx, nch, sizeof *c.nxt);
-    c.pos = ibr__mallocarray(ctx, nch, sizeof *c.pos);
+    c.path = ibr__mallocarray(ctx, PATH_CAP(n), sizeof *c.path);
+    c.plen = ibr__mallocarray(ctx, UNIT_CAP, sizeof *c.plen);
+    c.pw = ibr__mallocarray(ctx, UNIT_CAP, sizeof *c.pw);
     c.w = ibr__calloc(ctx, c.nw, sizeof *c.w);
-    if (!c.swoff || !c.srcidx || !c.srcsw || !c.dep_off || !c.colour || !c.stk || !c.nxt ||
-        !c.pos || !c.w)
+    if (!c.swoff || !c.srcidx || !c.srcsw || !c.path || !c.plen || !c.pw || !c.w)
         goto nomem;
     for (uint32_t x = 0; x < n; x++) {
         c.swoff[x] = t->nodes[t->sw_node[x]].port_off;
@@ -1095,24 +1062,25 @@ static int dfsssp_route(ibr_run *run, void *user)
             c.srcsw[c.nsrc++] = x;
         }
     }
-    c.ndep = 0;
-    for (uint32_t e = 0; e < t->n_adj; e++) {
-        uint32_t b = t->adj[e].sw;
-        c.dep_off[e] = (uint32_t)c.ndep;
-        c.ndep += t->adj_off[b + 1] - t->adj_off[b];
-    }
-    c.dep_off[t->n_adj] = (uint32_t)c.ndep;
+    /* one layer per VL at most; each worker fills layer 0 of its own graph
+       (worker 0: of the layers' graph), storage allocated here */
+    if ((rc = ibr__cdg_create_topo(&c.g, t, MAX_LAYERS)) < 0 ||
+        (rc = ibr__cdg_reserve(c.g, 0)) < 0)
+        goto fail;
+    c.ndep = ibr__cdg_slot_count(c.g);
     c.layer = ibr__calloc(ctx, (size_t)s.n_dest * c.nsrc + 1, 1);
-    c.lw[0] = ibr__calloc(ctx, c.ndep ? c.ndep : 1, sizeof *c.lw[0]);
-    if (!c.layer || !c.lw[0])
+    if (!c.layer)
         goto nomem;
     for (unsigned i = 0; i < c.nw; i++) {
         c.w[i].last = IBR_NONE;
-        c.w[i].acc = i == 0 ? c.lw[0] : ibr__calloc(ctx, c.ndep ? c.ndep : 1, sizeof *c.w[i].acc);
+        c.w[i].acc = c.g;
+        if (i > 0 && ((rc = ibr__cdg_create_topo(&c.w[i].acc, t, 1)) < 0 ||
+                      (rc = ibr__cdg_reserve(c.w[i].acc, 0)) < 0))
+            goto fail;
         c.w[i].sub = ibr__mallocarray(ctx, n, sizeof *c.w[i].sub);
         c.w[i].order = ibr__mallocarray(ctx, n, sizeof *c.w[i].order);
         c.w[i].cover = ibr__mallocarray(ctx, n, sizeof *c.w[i].cover);
-        if (!c.w[i].acc || !c.w[i].sub || !c.w[i].order || !c.w[i].cover)
+        if (!c.w[i].sub || !c.w[i].order || !c.w[i].cover)
             goto nomem;
     }
 
@@ -1123,14 +1091,17 @@ static int dfsssp_route(ibr_run *run, void *user)
         goto fail;
     for (unsigned i = 0; i < c.nw; i++) {
         c.ppl[0] += c.w[i].pairs;
-        if (i > 0)
-            for (size_t k = 0; k < c.ndep; k++)
-                c.lw[0][k] += c.w[i].acc[k];
+        if (i > 0) {
+            if ((rc = ibr__cdg_merge(c.g, 0, c.w[i].acc, 0)) < 0)
+                goto fail;
+            ibr__cdg_destroy(c.w[i].acc);
+            c.w[i].acc = NULL;
+        }
     }
 
     /* break the cycles layer by layer */
     unsigned avail = ibr_run_options(run)->max_vls;
-    for (unsigned v = 0; v < MAX_LAYERS && c.lw[v]; v++) {
+    for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c.g, v)); v++) {
         rc = break_layer(run, &c, v);
         if (rc == 1) {
             rc = ibr__fail(run, IBR_ENOVL,
@@ -1141,18 +1112,13 @@ static int dfsssp_route(ibr_run *run, void *user)
         if (rc < 0)
             goto fail;
     }
-    /* the index and the dense CDGs are not needed any more */
+    /* the index is not needed any more, the CDGs after the refinement */
     ibr__free(ctx, c.tin);
     ibr__free(ctx, c.tout);
     ibr__free(ctx, c.srcs);
     ibr__free(ctx, c.dep_dest);
     c.tin = c.tout = c.srcs = NULL;
     c.dep_dest = NULL;
-    for (unsigned l = 0; l < MAX_LAYERS; l++) {
-        ibr__free(ctx, c.lw[l]);
-        c.lw[l] = NULL;
-    }
-    c.w[0].acc = NULL;
     unsigned needed = 1;
     for (unsigned l = 0; l < MAX_LAYERS; l++)
         if (c.ppl[l])
@@ -1160,6 +1126,9 @@ static int dfsssp_route(ibr_run *run, void *user)
     unsigned greedy = needed;
     if ((rc = refine_layers(run, &c, &needed)) < 0)
         goto fail;
+    ibr__cdg_destroy(c.g);
+    c.g = NULL;
+    c.w[0].acc = NULL;
     ibr__log(ctx, IBR_LOG_INFO,
              "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
              "%" PRIu64 " cycles broken", needed, greedy, avail, c.cuts);

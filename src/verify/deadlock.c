@@ -79,7 +79,7 @@ static int walk(dl_state *st, uint32_t u, unsigned ip, unsigned sl, unsigned lid
             break; /* VL 15: management, not flow controlled */
         uint32_t ch = ibr__channel(a, vl, st->nvl);
         if (prev != IBR_NONE) {
-            int rc = ibr__cdg_add_path(st->g, (uint32_t[]){prev, ch}, 2, 0);
+            int rc = ibr__cdg_add_edge(st->g, 0, prev, ch, 1);
             if (rc < 0)
                 return rc;
         }
@@ -113,7 +113,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
     uint8_t *srcsw = NULL;
     uint8_t *trans = NULL; /* 64 LFT columns, transposed */
     uint16_t *slmask = NULL; /* per switch: SLs its hosts use toward a LID */
-    int rc = ibr__cdg_create(&st.g, ctx, nch);
+    int rc = ibr__cdg_create(&st.g, ctx, nch, 1);
     if (rc < 0)
         return rc;
     st.port_adj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *st.port_adj);
@@ -192,7 +192,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
                 if ((slmask[s] & (1u << sl)) && (rc = walk(&st, s, 0, sl, lid, dsw)) < 0)
                     goto out;
     }
-    rc = ibr__cdg_find_cycle(st.g, cycle, len);
+    rc = ibr__cdg_find_cycle(st.g, 0, cycle, len);
     if (rc == 0 && *len) {
         *free_out = 0;
         /* return channels as adj * 16 + vl, independent of nvl */
