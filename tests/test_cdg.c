@@ -484,6 +484,60 @@ static void test_move_batch(void)
     ibr_topo_destroy(t);
 }
 
+/* Batches of edges, both storages: the sum of single additions, all or
+   nothing. */
+static void test_add_edges(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=3x3,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    enum { NE = 200 };
+    uint32_t n = t->n_adj;
+    for (int dense = 0; dense <= 1; dense++) {
+        ibr__cdg *g = NULL, *r = NULL;
+        int rc_ = dense ? ibr__cdg_create_topo(&g, t, 2) : ibr__cdg_create(&g, NULL, n, 2);
+        CU_ASSERT_EQUAL_FATAL(rc_, 0);
+        rc_ = dense ? ibr__cdg_create_topo(&r, t, 2) : ibr__cdg_create(&r, NULL, n, 2);
+        CU_ASSERT_EQUAL_FATAL(rc_, 0);
+        uint32_t pairs[2 * NE];
+        uint64_t w[NE];
+        srand(11);
+        for (int i = 0; i < NE; i++) {
+            pairs[2 * i] = (uint32_t)rand() % n;
+            pairs[2 * i + 1] = random_next(t, pairs[2 * i]);
+            w[i] = 1 + (uint64_t)(rand() % 6);
+            CU_ASSERT_EQUAL(ibr__cdg_add_edge(r, 1, pairs[2 * i], pairs[2 * i + 1], w[i]), 0);
+        }
+        CU_ASSERT_EQUAL(ibr__cdg_add_edges(g, 1, pairs, w, 0), 0);
+        CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), 0);
+        /* failures: a weight 0, a channel out of range, a bad layer */
+        uint64_t last = w[NE - 1];
+        w[NE - 1] = 0;
+        CU_ASSERT_EQUAL(ibr__cdg_add_edges(g, 1, pairs, w, NE), IBR_ERANGE);
+        w[NE - 1] = last;
+        uint32_t keep = pairs[2 * NE - 1];
+        pairs[2 * NE - 1] = n;
+        CU_ASSERT_EQUAL(ibr__cdg_add_edges(g, 1, pairs, w, NE), IBR_ERANGE);
+        pairs[2 * NE - 1] = keep;
+        CU_ASSERT_EQUAL(ibr__cdg_add_edges(g, 2, pairs, w, NE), IBR_ERANGE);
+        CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), 0);
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t b = 0; b < n; b++)
+                CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 1, a, b), 0);
+        /* the batch in two halves equals the single additions */
+        CU_ASSERT_EQUAL(ibr__cdg_add_edges(g, 1, pairs, w, NE / 2), 0);
+        CU_ASSERT_EQUAL(ibr__cdg_add_edges(g, 1, pairs + NE, w + NE / 2, NE - NE / 2), 0);
+        uint64_t *ref = snapshot(r, 1, n);
+        CU_ASSERT(same_as(g, 1, n, ref));
+        CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), ibr__cdg_edge_count(r, 1));
+        /* the order flag followed: a cycle is seen, checked insertion refuses */
+        CU_ASSERT_EQUAL(acyclic(g, 1, n), ibr__cdg_order(g, 1) == 0);
+        free(ref);
+        ibr__cdg_destroy(g);
+        ibr__cdg_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
 /* dfsssp's use: random weighted paths in layer 0, then search, break the
    lightest edge of each cycle by moving the paths through it to layer 1,
    resume; at the end layer 0 is acyclic (independent check), every
@@ -779,6 +833,7 @@ int main(void)
         {"switch graphs: slots, search resumed, moves", test_switch_graph},
         {"merge", test_merge},
         {"random checked insertions, both storages", test_graph_random},
+        {"batches of edges", test_add_edges},
         {"batches of moves", test_move_batch},
         {"random cycle breaking, resumed search", test_search_resumed},
         {"allocation failure", test_graph_oom},

@@ -432,6 +432,62 @@ int ibr__cdg_add_edge(ibr__cdg *g, unsigned layer, uint32_t a, uint32_t b, uint6
     return edge_add(g, &g->layers[layer], a, b, w);
 }
 
+int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const uint64_t *w,
+                       size_t n)
+{
+    if (layer >= g->n_layers)
+        return IBR_ERANGE;
+    cdg_layer *L = &g->layers[layer];
+    int rc = 0;
+    size_t i;
+    if (!g->dense) {
+        for (i = 0; i < n; i++) {
+            uint32_t a = pairs[2 * i], b = pairs[2 * i + 1];
+            if (a >= g->n || b >= g->n || !w[i])
+                rc = IBR_ERANGE;
+            if (rc < 0 || (rc = edge_add(g, L, a, b, w[i])) < 0)
+                break;
+        }
+        if (i < n)
+            while (i-- > 0)
+                edge_sub(g, L, pairs[2 * i], pairs[2 * i + 1], w[i]);
+        return rc;
+    }
+    /* switch graphs: one pass (dfsssp fills its first layer with tens of
+       millions of edges); the counts and the order flag are updated at the
+       end, so a failure only has weights to take back */
+    if (n && (rc = layer_alloc(g, L)) < 0)
+        return rc;
+    const uint32_t *soff = g->slot_off, *succ0 = g->succ0;
+    uint64_t *lw = L->w;
+    size_t born = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t a = pairs[2 * i], b = pairs[2 * i + 1];
+        if (a >= g->n)
+            break;
+        uint32_t j = b - succ0[a], k = soff[a] + j;
+        uint64_t y;
+        if (j >= soff[a + 1] - soff[a] || !w[i] || (y = lw[k]) > UINT64_MAX - w[i])
+            break;
+        lw[k] = y + w[i];
+        born += !y;
+    }
+    if (i < n) {
+        while (i-- > 0) {
+            uint32_t a = pairs[2 * i];
+            lw[soff[a] + (pairs[2 * i + 1] - succ0[a])] -= w[i];
+        }
+        return IBR_ERANGE;
+    }
+    L->n_edges += born;
+    L->n_new += born;
+    /* the edges that were there agree with a valid order: check them all */
+    for (i = 0; born && L->ordered && i < n; i++)
+        if (ord_of(L, pairs[2 * i]) >= ord_of(L, pairs[2 * i + 1]))
+            L->ordered = 0;
+    return 0;
+}
+
 /* ---- topological order ----------------------------------------------------- */
 
 static int pk_scratch(ibr__cdg *g)

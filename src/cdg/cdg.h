@@ -107,6 +107,13 @@ uint64_t ibr__cdg_edge_weight(const ibr__cdg *g, unsigned layer, uint32_t a, uin
    IBR_ENOMEM. O(1) amortised, general graphs O(deg). */
 int ibr__cdg_add_edge(ibr__cdg *g, unsigned layer, uint32_t a, uint32_t b, uint64_t w);
 
+/* Add w[i] to the edge pairs[2i] -> pairs[2i + 1] for i < n, without a
+   cycle check, all or nothing. 0, IBR_ERANGE, IBR_ENOMEM; a failure adds
+   none. O(n), general graphs times the degree. One call per batch keeps a
+   switch graph as fast to fill as a plain array (dfsssp's first layer). */
+int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const uint64_t *w,
+                       size_t n);
+
 /* Add a path to a layer.
    check = 0: unconditionally (the layer may become cyclic); O(n).
    check = 1: only if the layer stays acyclic; returns 1 and adds nothing

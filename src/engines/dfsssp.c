@@ -102,6 +102,8 @@
 typedef struct df_worker {
     ibr__cdg *acc;    /* layer-0 CDG weights, in its layer 0 (worker 0: the
                          layers' graph itself) */
+    uint32_t *dep;    /* a destination's dependencies, 2 channels each */
+    uint64_t *depw;   /* and their pairs; n_sw each */
     uint64_t *sub;    /* per switch */
     uint32_t *order;  /* per switch */
     uint32_t cnt[257];
@@ -183,7 +185,7 @@ static int build_dest(void *arg, unsigned wi, size_t di)
         w->nord = ibr__sssp_level_order(t, c->hops, d, w->order, w->cnt);
         w->last = d;
     }
-    uint32_t nord = w->nord;
+    uint32_t nord = w->nord, ne = 0;
     w->sub[d] = 0;
     for (uint32_t k = 1; k < nord; k++) {
         uint32_t y = w->order[k];
@@ -201,12 +203,15 @@ static int build_dest(void *arg, unsigned wi, size_t di)
         uint32_t z = t->adj[e].sw;
         if (w->sub[y] && z != d) {
             uint32_t e2 = out_edge(c, z, (uint32_t)di);
-            if (e2 == IBR_NONE || ibr__cdg_add_edge(w->acc, 0, e, e2, w->sub[y]) < 0)
+            if (e2 == IBR_NONE)
                 return IBR_EINTERNAL;
+            w->dep[2 * ne] = e;
+            w->dep[2 * ne + 1] = e2;
+            w->depw[ne++] = w->sub[y];
         }
         w->sub[z] += w->sub[y];
     }
-    return 0;
+    return ne && ibr__cdg_add_edges(w->acc, 0, w->dep, w->depw, ne) < 0 ? IBR_EINTERNAL : 0;
 }
 
 /* ---- the index of inducing paths --------------------------------------- */
@@ -1012,6 +1017,8 @@ static void df_free(df *c)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
                 ibr__cdg_destroy(c->w[i].acc);
+            ibr__free(ctx, c->w[i].dep);
+            ibr__free(ctx, c->w[i].depw);
             ibr__free(ctx, c->w[i].sub);
             ibr__free(ctx, c->w[i].order);
             ibr__free(ctx, c->w[i].cover);
@@ -1077,10 +1084,12 @@ static int dfsssp_route(ibr_run *run, void *user)
         if (i > 0 && ((rc = ibr__cdg_create_topo(&c.w[i].acc, t, 1)) < 0 ||
                       (rc = ibr__cdg_reserve(c.w[i].acc, 0)) < 0))
             goto fail;
+        c.w[i].dep = ibr__mallocarray(ctx, 2 * n + 2, sizeof *c.w[i].dep);
+        c.w[i].depw = ibr__mallocarray(ctx, n + 1, sizeof *c.w[i].depw);
         c.w[i].sub = ibr__mallocarray(ctx, n, sizeof *c.w[i].sub);
         c.w[i].order = ibr__mallocarray(ctx, n, sizeof *c.w[i].order);
         c.w[i].cover = ibr__mallocarray(ctx, n, sizeof *c.w[i].cover);
-        if (!c.w[i].sub || !c.w[i].order || !c.w[i].cover)
+        if (!c.w[i].dep || !c.w[i].depw || !c.w[i].sub || !c.w[i].order || !c.w[i].cover)
             goto nomem;
     }
 
