@@ -966,14 +966,27 @@ typedef struct cdg_view {
     const cdg_node *nodes;
 } cdg_view;
 
-static inline uint32_t view_deg(const cdg_view *V, uint32_t v)
-{
-    return V->dense ? V->soff[v + 1] - V->soff[v] : V->nodes[v].out_n;
-}
-
 static inline uint64_t view_w(const cdg_view *V, uint32_t v, uint32_t j)
 {
     return V->dense ? V->lw[V->soff[v] + j] : V->nodes[v].out[j].w;
+}
+
+/* The first position >= j of a live out-edge of v, or its degree (*nd). */
+static inline uint32_t view_next(const cdg_view *V, uint32_t v, uint32_t j, uint32_t *nd)
+{
+    if (V->dense) {
+        const uint64_t *w = V->lw + V->soff[v];
+        uint32_t d = V->soff[v + 1] - V->soff[v];
+        while (j < d && !w[j])
+            j++;
+        *nd = d;
+        return j;
+    }
+    const cdg_node *nv = &V->nodes[v];
+    while (j < nv->out_n && !nv->out[j].w)
+        j++;
+    *nd = nv->out_n;
+    return j;
 }
 
 static inline uint32_t view_to(const cdg_view *V, uint32_t v, uint32_t j)
@@ -1021,10 +1034,8 @@ int ibr__cdg_search_next(ibr__cdg *g, ibr__cdg_cycle *out)
             nxt[0] = 0;
             sp = 1;
         }
-        uint32_t x = stk[sp - 1];
-        uint32_t j = nxt[sp - 1], nd = view_deg(&V, x);
-        while (j < nd && !view_w(&V, x, j))
-            j++;
+        uint32_t x = stk[sp - 1], nd;
+        uint32_t j = view_next(&V, x, nxt[sp - 1], &nd);
         if (j == nd) {
             colour[x] = 2;
             sp--;
