@@ -1,0 +1,52 @@
+/*
+ * LASH's mesh analysis (OpenSM's do_mesh_analysis, seed 004): recognise a
+ * switch graph that is (mostly) a Cartesian mesh or torus, give its
+ * switches coordinates, and reorder each switch's logical links so that a
+ * "first link one hop closer" route follows dimension order, with the sign
+ * trick that makes both ends of an even ring's half-way tie take the same
+ * arc. It only reorders and renumbers; it never changes connectivity.
+ *
+ * The graph is LASH's collapsed switch graph: one logical link per
+ * neighbour switch (parallel cables collapsed, self-links dropped), each
+ * switch's links in their current order (by the first local port that
+ * reaches the neighbour).
+ */
+#ifndef IBROUTE_LASH_MESH_H
+#define IBROUTE_LASH_MESH_H
+
+#include "core/base.h"
+
+/* What the analysis found, for logs and the result's artefacts. */
+typedef struct ibr__mesh_info {
+    int recognised;          /* 1: a shape was found and links reordered */
+    unsigned dims;           /* dimensions of the shape found (0 if none) */
+    unsigned size[8];        /* measured size per dimension, in the
+                                dimension order used (largest first) */
+    unsigned n_classes;      /* classes of switches of equal signature */
+    uint32_t seed;           /* the switch the axes grew from (original
+                                index), IBR_NONE if none */
+    char shape[128];         /* readable: "6+ x 6+ x 6+ torus", "unknown
+                                geometry", ... */
+} ibr__mesh_info;
+
+/*
+ * Analyse the collapsed graph of n switches: switch s's logical links lead
+ * to nbr[off[s]] .. nbr[off[s + 1] - 1] (switch indices 0..n-1, no
+ * duplicates in a row, no self-links; links are symmetric: if s lists t
+ * then t lists s).
+ * Outputs (caller's arrays):
+ *   perm[off[s] + k] = the position, within s's original row, of the link
+ *                      that comes k-th after reordering (a permutation of
+ *                      0 .. deg(s) - 1 per row; the identity when nothing
+ *                      is recognised);
+ *   order[i]         = the original index of the switch numbered i after
+ *                      renumbering (a permutation of 0..n-1; the identity
+ *                      when nothing is recognised);
+ *   info             = what was found (may be NULL).
+ * Returns 0 (recognised or not: an unknown shape is not an error) or
+ * IBR_ENOMEM (outputs then unspecified). Never prints. Deterministic.
+ */
+int ibr__mesh_analyze(ibr_context *ctx, uint32_t n, const uint32_t *off, const uint32_t *nbr,
+                      uint32_t *perm, uint32_t *order, ibr__mesh_info *info);
+
+#endif
