@@ -14,8 +14,9 @@ extern "C" {
 #endif
 
 /** Version of ::ibr_verify_report this header describes. Version 1 ends
- *  with @c credit_loop; version 2 adds @c threads. */
-#define IBR_VERIFY_REPORT_VERSION 2
+ *  with @c credit_loop; version 2 adds @c threads; version 3 adds
+ *  @c strict and @c first_missing. */
+#define IBR_VERIFY_REPORT_VERSION 3
 
 /**
  * What ibr_result_verify() found. Hop counts are numbers of links from the
@@ -38,7 +39,14 @@ typedef struct ibr_verify_report {
     /* switch-level correctness: every (switch, destination LID) */
     uint64_t routes_checked;       /**< (switch, LID) pairs with a reachable destination */
     uint64_t routes_ok;            /**< ... that reach it by following the LFTs */
-    uint64_t missing;              /**< LFT entry 255 although the destination is reachable */
+    /** Empty switch-LID entries: LFT entry 255 although the destination is
+     *  reachable and the engine's hop matrix (when the result has one) does
+     *  not rule it out. Tables read from a dump carry no hop matrix, so the
+     *  entries an up/down or fat-tree rule leaves empty on purpose (spine to
+     *  spine) are counted here. They fail the verdict only when @c strict
+     *  is set (or for version 1 and 2 reports); an empty entry that breaks
+     *  an end-port pair always does, through @c pairs_ok. */
+    uint64_t missing;
     uint64_t loops;                /**< following the LFTs cycles */
     uint64_t bad_port;             /**< entry names a port that does not exist or is not cabled */
     uint64_t down_link;            /**< entry sends over a down link */
@@ -81,18 +89,29 @@ typedef struct ibr_verify_report {
      *  The report is the same whatever the count. Version 1 callers get
      *  the automatic count. */
     unsigned int threads;
+    /** Input (version 3): non-zero makes every empty switch-LID entry
+     *  (@c missing) an error, as versions 1 and 2 always do; 0 (default)
+     *  judges what users route for: every end-port pair delivered, and no
+     *  entry that loops, dead-ends, or uses a bad port or a down link. */
+    int strict;
+    /** Output (version 3): the first empty switch-LID entry found, naming
+     *  switch and LID; "" if none. (@c first_error names it too when it
+     *  fails the verdict.) */
+    char first_missing[256];
 } ibr_verify_report;
 
-/** An empty report of the current version with @c threads 0 (automatic).
+/** An empty report of the current version with @c threads 0 (automatic)
+ *  and @c strict 0.
  *  Equal to what ibr_verify_report_init() produces. */
 #define IBR_VERIFY_REPORT_INIT                                                 \
     { IBR_VERIFY_REPORT_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0, \
-      0.0, 0.0, 0, 0, 0.0, 0, "", 0, "", 0 }
+      0.0, 0.0, 0, 0, 0.0, 0, "", 0, "", 0, 0, "" }
 
 /**
- * Initialise @p rep as an empty report of version @p version (1 or
+ * Initialise @p rep as an empty report of version @p version (1 to
  * ::IBR_VERIFY_REPORT_VERSION), as ::IBR_VERIFY_REPORT_INIT does: every
- * field 0 or "" (so @c threads is 0, automatic) but @c version. Only the
+ * field 0 or "" (so @c threads is 0, automatic, and @c strict 0) but
+ * @c version. Only the
  * bytes version @p version has are written.
  * @return 0, ::IBR_EINVAL (NULL @p rep), ::IBR_EVERSION (unknown version;
  *         @p rep is left untouched).
@@ -115,8 +134,10 @@ IBR_API int ibr_verify_report_init(ibr_verify_report *rep, unsigned int version)
  *             code.
  * @param r    a routed result, only read (its topology too).
  * @return 0 when every check passes (spurious and non-minimal routes are
- *         counted but do not fail the check); ::IBR_EROUTES when a route
- *         is missing, dead-ends, loops, uses a bad port or a down link
+ *         counted but do not fail the check); ::IBR_EROUTES when an
+ *         end-port pair is not delivered, or an entry dead-ends, loops,
+ *         uses a bad port or a down link, or (with @c strict, and always
+ *         for version 1 and 2 reports) a switch-LID entry is empty
  *         (the report says which and
  *         how many; first_error names the first); ::IBR_EINVAL (NULL
  *         argument, failed result); ::IBR_EVERSION (unknown
@@ -142,25 +163,26 @@ IBR_API int ibr_result_verify(ibr_verify_report *out, const ibr_result *r);
  * Write a report of ibr_result_verify() as JSON, appended to the caller's
  * buffer: one object on one line, without a newline, so that it can be embedded in
  * a larger document (`ibr verify --json` and `ibr route --json` print it
- * under "verify"). Keys, in this order: "valid" (true when no route is
- * missing, loops, uses a bad port or a down link or dead-ends: when
- * ibr_result_verify() returned 0), "status" ("IBR_OK" or "IBR_EROUTES", the
+ * under "verify"). Keys, in this order: "valid" (true when
+ * ibr_result_verify() returned 0: see its verdict, which depends on
+ * @c strict), "status" ("IBR_OK" or "IBR_EROUTES", the
  * ibr_status_name() of that code), then the fields of
  * ::ibr_verify_report from @c routes_checked to @c credit_loop under
  * their own names: counters as integers, averages and stretches as numbers
  * (9 significant digits), "deadlock_free" as true or false (null when
- * negative), "first_error" and "credit_loop" as strings. The inputs
- * (@c version, @c threads) are not written.
+ * negative), "first_error" and "credit_loop" as strings; version 3
+ * reports add "strict" (true or false) and "first_missing" (a string).
+ * The inputs @c version and @c threads are not written.
  *
  * @param out buffer to append to (see ::ibr_buffer). A buffer without a
  *        context adopts the default one (the C library's allocator); set
  *        @c out->ctx before the first write to allocate through yours.
  *        Left as it was on failure; free it with ibr_buffer_dispose().
- * @param rep a report filled by ibr_result_verify() (version 1 or 2), only
+ * @param rep a report filled by ibr_result_verify() (version 1 to 3), only
  *        read; its strings are read up to their NUL or the end of their
  *        array.
  * @return 0; ::IBR_EINVAL (NULL argument, inconsistent buffer);
- *         ::IBR_EVERSION (@c rep->version is neither 1 nor
+ *         ::IBR_EVERSION (@c rep->version is not 1 to
  *         ::IBR_VERIFY_REPORT_VERSION); ::IBR_ENOMEM.
  * Thread-safe on a shared report, one buffer per thread. Time complexity:
  * O(output), under 2 kB.

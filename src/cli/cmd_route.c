@@ -58,6 +58,11 @@ void usage_route(FILE *o)
           "                              --param dnup.connect_roots=1 --param ftree.connect_roots=1\n"
           "  --max-reverse-hops N        same as --param ftree.max_reverse_hops=N\n"
           "  --no-verify                 skip the verification\n"
+          "  --strict                    exit 1 when the first engine of the chain\n"
+          "                              declined (a fallback routed), when the engine\n"
+          "                              used promises credit-loop freedom and the routing\n"
+          "                              has a credit loop, or when a switch-LID entry is\n"
+          "                              empty (see ibr verify --strict)\n"
           "  --json                      print the summary as JSON\n"
           "  --no-progress, -q           no progress reports on stderr (by default they\n"
           "                              appear once routing has taken more than 1 s)\n"
@@ -66,7 +71,8 @@ void usage_route(FILE *o)
           "GUID files take one GUID per line (0x hex, leading 0 octal, else decimal),\n"
           "'#' comments, as OpenSM's option files.\n"
           "\n"
-          "Exit status: 0 routed and valid, 1 unroutable or invalid routes, 2 error.\n",
+          "Exit status: 0 routed and valid, 1 unroutable or invalid routes (or a\n"
+          "--strict condition), 2 error.\n",
           o);
 }
 
@@ -248,6 +254,7 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
 typedef struct route_args {
     const char *chain, *outdir, *topology;
     int json, verify, verbose, progress; /* progress: -1 auto */
+    int strict;
 } route_args;
 
 static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
@@ -361,9 +368,45 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
     }
 }
 
+/* --strict: a fallback, or a credit loop from an engine that promises
+   none, fails the command (exit 1), with the reason on stderr. rep is the
+   verification report, or NULL when --no-verify skipped it. */
+static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
+{
+    const char *first = "", *msg = "";
+    int st = 0;
+    ibr_engine_info info;
+
+    if (ibr_result_attempt_count(r) > 0 && ibr_result_attempt(&first, &st, &msg, r, 0) == 0 &&
+        st != 0) {
+        cli_error("strict", "the first engine, %s, %s%s%s; %s routed as a fallback", first,
+                  st == IBR_EDECLINED ? "declined" : ibr_status_name(st), *msg ? ": " : "", msg,
+                  ibr_result_engine(r));
+        return CLI_EXIT_INVALID;
+    }
+    if (ibr_context_find_engine(&info, ibr_topo_context(ibr_result_topo(r)),
+                                ibr_result_engine(r)) == 0 &&
+        (info.caps & IBR_CAP_DEADLOCK_FREE)) {
+        size_t len = 0;
+        int rc = rep ? (rep->deadlock_free > 0 ? 0 : IBR_EDEADLOCK)
+                     : ibr_result_find_credit_loop(NULL, 0, &len, r);
+        if (rc < 0 && rc != IBR_EDEADLOCK) {
+            cli_lib_error("strict", NULL, rc);
+            return CLI_EXIT_ERROR;
+        }
+        if (rc == IBR_EDEADLOCK) {
+            cli_error("strict", "%s promises credit-loop freedom, but the routing has a credit "
+                                "loop%s%s",
+                      ibr_result_engine(r), rep ? ": " : "", rep ? rep->credit_loop : "");
+            return CLI_EXIT_INVALID;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
 int cmd_route(int argc, char **argv)
 {
-    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_PROGRESS, O_NOPROGRESS };
+    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_PROGRESS, O_NOPROGRESS, O_STRICT };
     static const struct option lo[] = {
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
@@ -389,6 +432,7 @@ int cmd_route(int argc, char **argv)
         {"param", required_argument, NULL, CLI_OPT_PARAM},
         {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
         {"no-verify", no_argument, NULL, O_NOVERIFY},
+        {"strict", no_argument, NULL, O_STRICT},
         {"json", no_argument, NULL, O_JSON},
         {"progress", no_argument, NULL, O_PROGRESS},
         {"no-progress", no_argument, NULL, O_NOPROGRESS},
@@ -419,6 +463,7 @@ int cmd_route(int argc, char **argv)
         case 'R': a.chain = optarg; break;
         case 'o': a.outdir = optarg; break;
         case O_NOVERIFY: a.verify = 0; break;
+        case O_STRICT: a.strict = 1; break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
         case O_NOPROGRESS:
@@ -468,6 +513,7 @@ int cmd_route(int argc, char **argv)
     if (rc == 0 && a.verify) {
         ibr_verify_report_init(&rep, IBR_VERIFY_REPORT_VERSION);
         rep.threads = opts->threads;
+        rep.strict = a.strict;
         vrc = ibr_result_verify(&rep, r);
         verified = vrc == 0 || vrc == IBR_EROUTES;
         if (!verified) {
@@ -498,6 +544,8 @@ int cmd_route(int argc, char **argv)
         ret = CLI_EXIT_INVALID;
         goto out;
     }
+    if (a.strict && (ret = strict_check(r, verified ? &rep : NULL)) != CLI_EXIT_OK)
+        goto out;
     ret = CLI_EXIT_OK;
 out:
     ibr_buffer_dispose(&vjson);

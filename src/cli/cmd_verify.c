@@ -51,6 +51,12 @@ void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc)
         fprintf(o, "  deadlock:   not checked\n");
     if (v->first_error[0])
         fprintf(o, "  first:      %s\n", v->first_error);
+    if (v->missing && !v->strict) {
+        fprintf(o, "  empty:      %" PRIu64 " switch-LID entries toward reachable LIDs have no "
+                   "route (not errors without --strict%s)\n",
+                v->missing, rc == 0 ? ": every end-port pair is delivered" : "");
+        fprintf(o, "  first empty: %s\n", v->first_missing);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -58,27 +64,33 @@ void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc)
 
 void usage_verify(FILE *o)
 {
-    fputs("usage: ibr verify [--guid2lid FILE] [--lmc N] [--threads N] [--json] TOPOLOGY "
-          "LFTS_DUMP\n"
+    fputs("usage: ibr verify [--guid2lid FILE] [--lmc N] [--threads N] [--strict] [--json]\n"
+          "                  TOPOLOGY LFTS_DUMP\n"
           "\n"
           "Check forwarding tables (opensm-lfts.dump, `ibroute` or dump_lfts output)\n"
-          "against a topology: every route reaches its destination without loops,\n"
-          "bad ports or down links. Prints hop and link-load statistics.\n"
+          "against a topology: every end-port pair is delivered, and no entry loops,\n"
+          "dead-ends or uses a bad port or a down link. Empty switch-LID entries toward\n"
+          "reachable LIDs (up/down and fat-tree rules leave some on purpose: spine to\n"
+          "spine) are counted and shown, and are errors only with --strict. Prints hop\n"
+          "and link-load statistics and the credit-loop verdict.\n"
           "\n"
           "Options:\n"
           "  --guid2lid FILE  apply OpenSM's LIDs (its guid2lid cache file) first\n"
           "  --lmc N          reassign LIDs with LMC N instead\n"
           "  --threads N      worker threads (0 = one per CPU, the default)\n"
+          "  --strict         empty switch-LID entries and a credit loop are errors\n"
           "  --json           print the report as JSON\n"
           "\n"
-          "Exit status: 0 valid, 1 invalid routes, 2 error.\n",
+          "Exit status: 0 valid, 1 invalid routes (with --strict: or empty entries, or a\n"
+          "credit loop), 2 error.\n",
           o);
 }
 
 int cmd_verify(int argc, char **argv)
 {
-    enum { O_JSON = CLI_OPT_OWN, O_THREADS };
+    enum { O_JSON = CLI_OPT_OWN, O_THREADS, O_STRICT };
     static const struct option lo[] = {{"json", no_argument, NULL, O_JSON},
+                                       {"strict", no_argument, NULL, O_STRICT},
                                        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"lmc", required_argument, NULL, CLI_OPT_LMC},
                                        {"threads", required_argument, NULL, O_THREADS},
@@ -98,6 +110,7 @@ int cmd_verify(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
+        case O_STRICT: rep.strict = 1; break;
         case O_THREADS:
             if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
                 return CLI_EXIT_ERROR;
@@ -146,6 +159,10 @@ int cmd_verify(int argc, char **argv)
         cli_print_verify_text(stdout, &rep, rc);
     }
     ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
+    if (ret == CLI_EXIT_OK && rep.strict && rep.deadlock_free == 0) {
+        cli_error("verify", "--strict: the routing has a credit loop: %s", rep.credit_loop);
+        ret = CLI_EXIT_INVALID;
+    }
 out:
     ibr_buffer_dispose(&vjson);
     ibr_result_destroy(r);

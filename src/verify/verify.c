@@ -55,6 +55,7 @@ typedef struct vstate {
     uint32_t *stack;
     const uint32_t *srcw; /* per switch: end ports attached (sources) */
     int beyond_lmc;       /* current LID is past the LMC the routing asked for */
+    int strict;           /* empty entries are errors (ibr_verify_report::strict) */
     uint64_t *acc;
     uint32_t *bucket_off;
     uint32_t *bucket;
@@ -81,7 +82,10 @@ static const char *node_label(const ibr_topo *t, uint32_t sw, char *buf, size_t 
 
 static void note_error(vstate *v, uint32_t from, uint32_t at, unsigned lid, int kind)
 {
-    if (v->rep->first_error[0])
+    /* an empty entry goes to first_missing; to first_error only when it
+       fails the verdict (strict) or breaks an end-port pair (note_pair) */
+    char *dst = kind == ST_MISSING && !v->strict ? v->rep->first_missing : v->rep->first_error;
+    if (dst[0])
         return;
     char a[128], b[128];
     const ibr_topo *t = v->t;
@@ -104,9 +108,10 @@ static void note_error(vstate *v, uint32_t from, uint32_t at, unsigned lid, int 
         what = "route leaves the fabric through an end node";
         break;
     }
-    snprintf(v->rep->first_error, sizeof v->rep->first_error,
-             "LID %u from switch %s: %s at switch %s port %u", lid, node_label(t, from, a, sizeof a),
-             what, node_label(t, at, b, sizeof b), port);
+    snprintf(dst, sizeof v->rep->first_error, "LID %u from switch %s: %s at switch %s port %u",
+             lid, node_label(t, from, a, sizeof a), what, node_label(t, at, b, sizeof b), port);
+    if (kind == ST_MISSING && !v->rep->first_missing[0])
+        memcpy(v->rep->first_missing, dst, sizeof v->rep->first_missing);
 }
 
 /* Next hop of switch s toward the LID that switch dsw delivers by port
@@ -262,8 +267,16 @@ static void check_lid(vstate *v, unsigned lid)
         if (!w)
             continue;
         rep->pairs += w;
-        if (v->st[s] != ST_OK)
+        if (v->st[s] != ST_OK) {
+            if (v->st[s] == ST_MISSING && !v->strict && !rep->first_error[0]) {
+                /* an empty entry that breaks end-port pairs is an error
+                   whatever the strictness */
+                v->strict = 1;
+                note_error(v, s, v->fail_sw[s], lid, ST_MISSING);
+                v->strict = 0;
+            }
             continue;
+        }
         rep->pairs_ok += w;
         unsigned h = v->len[s] + 2u;
         unsigned sh = v->dist[(size_t)s * nsw + dsw] + 2u;
@@ -359,7 +372,9 @@ static int verify_block(void *arg, unsigned worker, size_t bi)
    returns 0 for)? */
 static int report_valid(const ibr_verify_report *rep)
 {
-    return !(rep->missing || rep->loops || rep->bad_port || rep->down_link || rep->dead_end);
+    int strict = rep->version < 3 || rep->strict;
+    return !((strict && rep->missing) || rep->pairs_ok < rep->pairs || rep->loops ||
+             rep->bad_port || rep->down_link || rep->dead_end);
 }
 
 static void merge(ibr_verify_report *out, const ibr_verify_report *p)
@@ -385,11 +400,15 @@ static void merge(ibr_verify_report *out, const ibr_verify_report *p)
         out->max_stretch = p->max_stretch;
     if (!out->first_error[0] && p->first_error[0])
         memcpy(out->first_error, p->first_error, sizeof out->first_error);
+    if (!out->first_missing[0] && p->first_missing[0])
+        memcpy(out->first_missing, p->first_missing, sizeof out->first_missing);
 }
 
 /* Size of ibr_verify_report per version (see IBR__VERSION_SIZE): version 1
-   ended with credit_loop, version 2 added threads. */
+   ended with credit_loop, version 2 added threads, version 3 strict and
+   first_missing. */
 static const size_t report_sizes[] = {0, offsetof(ibr_verify_report, threads),
+                                      offsetof(ibr_verify_report, strict),
                                       sizeof(ibr_verify_report)};
 
 static size_t report_size(unsigned version)
@@ -434,6 +453,7 @@ static int verify_into(ibr_verify_report *out, const ibr_topo *t, const ibr_resu
         vstate *v = &w[i];
         v->t = t;
         v->r = r;
+        v->strict = out->strict;
         v->dist = dist;
         v->port_adj = port_adj;
         v->srcw = srcw;
@@ -532,6 +552,7 @@ int ibr_result_verify(ibr_verify_report *out, const ibr_result *r)
     memset(&rep, 0, sizeof rep);
     rep.version = out->version;
     rep.threads = out->version >= 2 ? out->threads : 0;
+    rep.strict = out->version >= 3 ? out->strict : 1;
     int rc = verify_into(&rep, t, r, rep.threads);
     if (rc == 0 || rc == IBR_EROUTES)
         memcpy(out, &rep, size);
@@ -616,6 +637,13 @@ int ibr_verify_report_write_json(ibr_buffer *out, const ibr_verify_report *rep)
     if (!rc)
         rc = ibr__json_string(out, ctx, rep->credit_loop,
                               field_len(rep->credit_loop, sizeof rep->credit_loop));
+    if (!rc && rep->version >= 3) {
+        rc = ibr__buf_printf(out, ctx, ", \"strict\": %s, \"first_missing\": ",
+                             rep->strict ? "true" : "false");
+        if (!rc)
+            rc = ibr__json_string(out, ctx, rep->first_missing,
+                                  field_len(rep->first_missing, sizeof rep->first_missing));
+    }
     if (!rc)
         rc = ibr__buf_putc(out, ctx, '}');
     if (rc < 0)

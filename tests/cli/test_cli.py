@@ -629,6 +629,55 @@ def test_trace():
     expect(["trace"], 2, None, r"missing TOPOLOGY")
 
 
+def test_verify_dump_verdict():
+    """Tables read from a dump carry no hop matrix: the switch-LID entries an
+    up/down or fat-tree rule leaves empty on purpose are reported apart and
+    are errors only with --strict (issue 17, item 1)."""
+    tree = path("vd-tree.topo")
+    expect(["gen", "fattree:levels=2,radix=8", "-o", tree], 0)
+    for engine in ("updn", "ftree"):
+        out = path("vd-" + engine)
+        expect(["route", "-q", "-R", engine + ",no_fallback", tree, "-o", out], 0,
+               r"^verify: +valid")
+        dump = os.path.join(out, "opensm-lfts.dump")
+        o, _ = expect(["verify", tree, dump], 0, r"^verify: +valid")
+        check(re.search(r"^  empty: +\d+ switch-LID entries .*every end-port pair is delivered",
+                        o, re.M), "no 'empty' line:\n" + o)
+        check(re.search(r"^  first empty: LID \d+ ", o, re.M), o)
+        expect(["verify", "--strict", tree, dump], 1, r"^verify: +INVALID")
+        o, _ = expect(["verify", "--json", tree, dump], 0)
+        v = json.loads(o)["verify"]
+        check(v["valid"] and v["missing"] > 0 and not v["strict"] and v["first_missing"], o)
+    # minhop fills every entry: no 'empty' line
+    out = path("vd-minhop")
+    expect(["route", "-q", "-R", "minhop", tree, "-o", out], 0)
+    o, _ = expect(["verify", "--strict", tree, os.path.join(out, "opensm-lfts.dump")], 0)
+    check("empty:" not in o, o)
+
+
+def test_strict():
+    """--strict makes a fallback and a broken credit-loop promise visible in
+    the exit status (issue 17, item 7)."""
+    torus = path("st-torus.topo")
+    expect(["gen", "torus:dims=4x4,hosts=1", "-o", torus], 0)
+    # without --strict the fallback routes and exits 0
+    expect(["route", "-q", "-R", "ftree,updn", torus], 0, r"attempt 1: +ftree: declined")
+    expect(["route", "-q", "-R", "ftree,updn", torus, "--strict"], 1, None,
+           r"strict: the first engine, ftree, declined: .*; minhop routed as a fallback")
+    expect(["route", "-q", "-R", "dfsssp", "--max-vls", "1", torus, "--strict"], 1, None,
+           r"strict: the first engine, dfsssp, IBR_ENOVL")
+    # minhop promises nothing: its credit loop is reported, not an error
+    expect(["route", "-q", "-R", "minhop", torus, "--strict"], 0, r"CREDIT LOOP")
+    expect(["route", "-q", "-R", "dfsssp", torus, "--strict"], 0, r"deadlock: +free")
+    expect(["route", "-q", "-R", "dfsssp", torus, "--strict", "--no-verify"], 0)
+    # ibr verify --strict: a credit loop is an error
+    out = path("st-minhop")
+    expect(["route", "-q", "-R", "minhop", torus, "-o", out], 0)
+    dump = os.path.join(out, "opensm-lfts.dump")
+    expect(["verify", torus, dump], 0, r"CREDIT LOOP")
+    expect(["verify", "--strict", torus, dump], 1, None, r"--strict: the routing has a credit loop")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -639,7 +688,8 @@ def main():
     tests = [test_version_help, test_engines, test_params, test_gen_info, test_gen_errors,
              test_faults_and_lmc, test_route_outputs, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
-             test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace]
+             test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
+             test_verify_dump_verdict, test_strict]
     try:
         for t in tests:
             try:

@@ -58,7 +58,7 @@ CONSTANTS: Dict[str, int] = {
     "IBR_NONE": 0xFFFFFFFF,
     "IBR_LMC_TOPO": 0xFF,
     "IBR_OPTIONS_VERSION": 1,
-    "IBR_VERIFY_REPORT_VERSION": 2,
+    "IBR_VERIFY_REPORT_VERSION": 3,
     "IBR_CONTEXT_CONFIG_VERSION": 1,
     "IBR_GEN_XGFT_VERSION": 1,
     "IBR_XGFT_MAX_LEVELS": 6,
@@ -527,6 +527,8 @@ class ibr_verify_report(Structure):
         ("credit_loop_length", c_uint),
         ("credit_loop", c_char * 512),
         ("threads", c_uint),
+        ("strict", c_int),
+        ("first_missing", c_char * 256),
     ]
 
 

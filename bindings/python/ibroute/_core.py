@@ -308,7 +308,9 @@ class Attempt:
 @dataclasses.dataclass(frozen=True)
 class VerifyReport:
     """What ibr_result_verify() found (ibr_verify_report).  ``ok`` is False when
-    a route is missing, loops, uses a bad port or a down link."""
+    an end-port pair is not delivered, or an entry loops, dead-ends, uses a
+    bad port or a down link, or (``strict``) a switch-LID entry toward a
+    reachable LID is empty (``missing``)."""
 
     status: int
     routes_checked: int
@@ -339,6 +341,10 @@ class VerifyReport:
     credit_loop_length: int
     #: The loop, readable ("VL 0: 0x... port 2 -> ..."); "" when none.
     credit_loop: str
+    #: Whether empty switch-LID entries counted as errors (verify(strict=)).
+    strict: bool = False
+    #: The first empty switch-LID entry ("" when none).
+    first_missing: str = ""
 
     @property
     def ok(self) -> bool:
@@ -369,8 +375,10 @@ class VerifyReport:
             v = getattr(rep, f.name)
             if f.name == "deadlock_free":
                 v = None if v < 0 else bool(v)
-            elif f.name in ("first_error", "credit_loop"):
+            elif f.name in ("first_error", "credit_loop", "first_missing"):
                 v = _s(v)
+            elif f.name == "strict":
+                v = bool(v)
             values[f.name] = v
         return cls(**values)
 
@@ -382,8 +390,10 @@ class VerifyReport:
             v = getattr(self, f.name)
             if f.name == "deadlock_free":
                 v = -1 if v is None else int(v)
-            elif f.name in ("first_error", "credit_loop"):
+            elif f.name in ("first_error", "credit_loop", "first_missing"):
                 v = v.encode("utf-8", "surrogateescape")
+            elif f.name == "strict":
+                v = int(v)
             setattr(rep, f.name, v)
         return rep
 
@@ -1603,14 +1613,18 @@ class Result(_Handle):
 
     # -- verification and writers ------------------------------------------
 
-    def verify(self, threads: int = 0) -> VerifyReport:
+    def verify(self, threads: int = 0, strict: bool = False) -> VerifyReport:
         """Check the tables against the topology and measure them.  Broken
         tables do not raise: the report's ``ok`` is False and its counters
         and ``first_error`` say what is wrong.  *threads* workers do the
         work (0, the default, is one per CPU; 1 runs on the calling
-        thread); the report does not depend on it."""
+        thread); the report does not depend on it.  *strict* makes empty
+        switch-LID entries toward reachable LIDs errors (tables read from
+        a dump carry no hop matrix, so the entries an up/down rule leaves
+        empty on purpose are counted in ``missing``)."""
         rep = _new_struct(_capi.ibr_verify_report)
         rep.threads = _uint(threads, 32, "threads")
+        rep.strict = 1 if strict else 0
         with self._using() as rp:
             rc = _lib.ibr_result_verify(byref(rep), rp)
         if rc < 0 and rc != _code("EROUTES"):

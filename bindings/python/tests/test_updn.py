@@ -165,6 +165,20 @@ class TestFatTree(unittest.TestCase):
             a, b = sorted(self.spines)[:2]
             self.assertEqual(r.lft_port(a, spine_lids[1]), ibroute.NO_ROUTE)
             self.assertEqual(r.lft_port(a, spine_lids[0]), 0)
+            # read back from a dump the rule is unknown: the same entries are
+            # empty entries, valid unless strict
+            with ibroute.Result.parse_lfts(t, r.write_lfts_dump()) as back:
+                lenient = back.verify()
+                self.assertTrue(lenient.ok)
+                self.assertFalse(lenient.strict)
+                self.assertEqual(lenient.missing, n * (n - 1))
+                self.assertIn("no route at switch", lenient.first_missing)
+                self.assertEqual(lenient.first_error, "")
+                strict = back.verify(strict=True)
+                self.assertFalse(strict.ok)
+                self.assertTrue(strict.strict)
+                self.assertEqual(strict.first_error, lenient.first_missing)
+                self.assertTrue(strict.to_dict()["strict"])
         with t.route("updn,no_fallback", connect_roots=True) as r:
             self.assertEqual(r.engine, "updn")
             rep = r.verify()
