@@ -520,9 +520,18 @@ static void test_parse_state(void)
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
     CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(NULL, "", 0), IBR_EINVAL);
     CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, NULL, 5), IBR_EINVAL);
-    /* empty text: an empty fabric */
-    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, NULL, 0), 0);
-    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, "# nothing\n\n", 11), 0);
+    /* text without a node (empty, comments, junk, an LFT dump): an input
+       error that says what was expected, the fabric left empty */
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, NULL, 0), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "the text is empty: expected"));
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, "# nothing\n\n", 11), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "no node record was found in 2 lines"));
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, "hello world", 11), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "Switch 36"));
+    const char *lfts = "Unicast lids [0x0-0x2] of switch Lid 1 guid 0x0000000000000010 ('x'):\n"
+                       "0x0001 000 : (Switch portguid 0x0000000000000010: 'x')\n";
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, lfts, strlen(lfts)), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "looks like forwarding tables"));
     CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, 0x10, 4, "x"), 0);
     const char *t = "Switch 4 \"A\"\n";

@@ -64,7 +64,9 @@ IBR_API void ibr_buffer_dispose(ibr_buffer *buf);
  * @return 0; ::IBR_EINVAL (NULL @p f, NULL @p buf with a non-zero @p len);
  *         ::IBR_ESTATE (@p f is not empty); ::IBR_EPARSE (malformed text,
  *         asymmetric or dangling link, port out of range, duplicate GUID or
- *         LID: the message names the line); ::IBR_ENOMEM. On failure @p f is
+ *         LID: the message names the line; or a text without a single node
+ *         record — empty, junk, another format such as an LFT dump — whose
+ *         message says what was expected); ::IBR_ENOMEM. On failure @p f is
  *         left empty and ibr_fabric_last_error() says why.
  * Nothing is returned that needs freeing: the nodes belong to @p f. Not
  * thread-safe on one fabric.

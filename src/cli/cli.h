@@ -42,6 +42,14 @@ void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc);
 /* ------------------------------------------------------------------------ */
 /* Messages, files, numbers (cli_util.c) */
 
+/* The first message cli_error() or cli_lib_error() printed ("what: msg"),
+ * "" if none; and whether a command printed its JSON document on stdout
+ * (set by each JSON printer). With --json, main() prints
+ * {"error": ..., "exit_status": 2} when a command failed before printing
+ * its document, so that scripts always get JSON. */
+extern char cli_first_error[1024];
+extern int cli_json_printed;
+
 /* Print "ibr: <what>: <message>" on stderr. */
 void cli_error(const char *what, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -15,23 +15,34 @@
 #include <sys/stat.h>
 #include <time.h>
 
+char cli_first_error[1024];
+int cli_json_printed;
+
+/* Keep the first error of the run for the JSON error object (see main()). */
+static void remember(const char *what, const char *msg)
+{
+    if (!cli_first_error[0])
+        snprintf(cli_first_error, sizeof cli_first_error, "%.200s: %.800s", what, msg);
+}
+
 void cli_error(const char *what, const char *fmt, ...)
 {
     va_list ap;
+    char msg[1024];
 
-    fprintf(stderr, "ibr: %s: ", what);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "ibr: %s: %s\n", what, msg);
+    remember(what, msg);
 }
 
 void cli_lib_error(const char *what, const char *msg, int rc)
 {
-    if (msg && *msg)
-        fprintf(stderr, "ibr: %s: %s\n", what, msg);
-    else
-        fprintf(stderr, "ibr: %s: %s\n", what, ibr_strerror(rc));
+    if (!msg || !*msg)
+        msg = ibr_strerror(rc);
+    fprintf(stderr, "ibr: %s: %s\n", what, msg);
+    remember(what, msg);
 }
 
 /* cli_read_file() without the message: 0 or an errno value. */

@@ -175,6 +175,7 @@ int cmd_analyze(int argc, char **argv)
         cli_lib_error("analyze", NULL, rc);
         goto out;
     }
+    cli_json_printed = json;
     if (fwrite(out.data, 1, out.size, stdout) != out.size || fflush(stdout) != 0) {
         cli_error("stdout", "%s", strerror(errno));
         goto out;

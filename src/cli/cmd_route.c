@@ -263,6 +263,7 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
 {
     size_t i, n = r ? ibr_result_attempt_count(r) : 0;
 
+    cli_json_printed = 1;
     printf("{\"topology\": ");
     cli_json_string(stdout, a->topology);
     printf(", \"nodes\": %" PRIu32 ", \"switches\": %" PRIu32 ", \"endports\": %" PRIu32

@@ -275,6 +275,7 @@ int cmd_trace(int argc, char **argv)
     lid_owner_text(stext, sizeof(stext), t, slid, &sguid, &sdesc, &sport);
     lid_owner_text(dtext, sizeof(dtext), t, dlid, &dguid, &ddesc, &dport);
     if (json) {
+        cli_json_printed = 1;
         printf("{\"topology\": ");
         cli_json_string(stdout, src);
         printf(", \"engine\": ");

@@ -146,6 +146,7 @@ int cmd_verify(int argc, char **argv)
             cli_lib_error("verify", NULL, wrc);
             goto out;
         }
+        cli_json_printed = 1;
         printf("{\"topology\": ");
         cli_json_string(stdout, src);
         printf(", \"lfts\": ");

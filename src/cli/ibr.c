@@ -106,8 +106,10 @@ static int cmd_engines(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     n = ibr_context_engine_count(NULL);
-    if (json)
+    if (json) {
+        cli_json_printed = 1;
         fputs("[", stdout);
+    }
     for (i = 0; i < n; i++) {
         ibr_engine_info e;
         char caps[160];
@@ -437,6 +439,7 @@ static int cmd_info(int argc, char **argv)
         goto out;
     ne = ibr_context_engine_count(ctx);
     if (json) {
+        cli_json_printed = 1;
         printf("{\"topology\": ");
         cli_json_string(stdout, src);
         printf(", \"nodes\": %" PRIu32 ", \"switches\": %" PRIu32 ", \"cas\": %" PRIu32
@@ -588,5 +591,16 @@ int main(int argc, char **argv)
     }
     /* options of the subcommand: argv[1] plays the program name */
     optind = 1;
-    return cmd->run(argc - 1, argv + 1);
+    int want_json = 0;
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+        want_json |= strcmp(argv[i], "--json") == 0;
+    int rc = cmd->run(argc - 1, argv + 1);
+    if (rc == CLI_EXIT_ERROR && want_json && !cli_json_printed) {
+        /* scripts parsing stdout get an answer even when the command failed
+           before printing its document */
+        fputs("{\"error\": ", stdout);
+        cli_json_string(stdout, cli_first_error[0] ? cli_first_error : "failed");
+        printf(", \"exit_status\": %d}\n", CLI_EXIT_ERROR);
+    }
+    return rc;
 }

@@ -678,6 +678,34 @@ def test_strict():
     expect(["verify", "--strict", torus, dump], 1, None, r"--strict: the routing has a credit loop")
 
 
+def test_not_a_topology():
+    """An empty file, junk, an LFT dump given as the topology and swapped
+    arguments are input errors (exit 2) that say what was expected, also
+    with --json, which then prints a JSON error object (issue 17, items 2
+    and 8)."""
+    empty = write("nt-empty.topo", "")
+    junk = write("nt-junk.topo", "hello world\n")
+    tree = path("nt-tree.topo")
+    expect(["gen", "fattree:levels=2,radix=4", "-o", tree], 0)
+    out = path("nt-out")
+    expect(["route", "-q", tree, "-o", out], 0)
+    dump = os.path.join(out, "opensm-lfts.dump")
+    expect(["info", empty], 2, None, r"the text is empty: expected ibnetdiscover")
+    expect(["info", junk], 2, None, r"no node record was found in 1 line: expected")
+    expect(["info", dump], 2, None, r"looks like forwarding tables")
+    expect(["route", junk], 2, None, r"no node record")
+    # swapped arguments
+    expect(["verify", dump, tree], 2, None,
+            r"`ibr verify` takes the TOPOLOGY first, then the LFTS_DUMP")
+    for args in (["info", "--json", junk], ["verify", "--json", dump, tree],
+                 ["route", "--json", path("nt-missing.topo")]):
+        o, _ = expect(args, 2)
+        doc = json.loads(o)
+        check(doc["exit_status"] == 2 and doc["error"], o)
+    o, _ = expect(["info", "--json", junk], 2)
+    check("no node record" in json.loads(o)["error"], o)
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -689,7 +717,7 @@ def main():
              test_faults_and_lmc, test_route_outputs, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
-             test_verify_dump_verdict, test_strict]
+             test_verify_dump_verdict, test_strict, test_not_a_topology]
     try:
         for t in tests:
             try:

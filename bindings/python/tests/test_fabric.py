@@ -157,6 +157,16 @@ class TestErrors(unittest.TestCase):
             self.assertIn("line", f.last_error)
             del e
 
+    def test_parse_text_without_nodes(self):
+        # empty text, junk, an LFT dump: an error saying what was expected
+        for text, why in (("", "the text is empty"), ("hello world", "no node record"),
+                          ("Unicast lids [0x0-0x1] of switch Lid 1 guid 0x10 ('x'):\n",
+                           "looks like forwarding tables")):
+            with ibroute.Fabric() as f:
+                self.assertFails(ibroute.ParseError, "IBR_EPARSE", why,
+                                 f.parse_ibnetdiscover, text)
+                self.assertEqual(f.node_count, 0)
+
     def test_generate_errors(self):
         with ibroute.Fabric() as f:
             self.assertFails(ibroute.InvalidArgumentError, "IBR_EINVAL", "bogus", f.generate,

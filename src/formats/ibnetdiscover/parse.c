@@ -26,6 +26,7 @@
  * Numbers follow C's base detection (0x hex, leading 0 octal) except the
  * decimal port numbers and the hexadecimal GUIDs in parentheses and ids.
  */
+#include <stdio.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -454,6 +455,37 @@ static bool is_assignment_key(ibr__span w)
     return false;
 }
 
+/* Does the text hold `needle` (a plain substring search over bytes)? */
+static int holds(const char *buf, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; n <= len && i <= len - n; i++)
+        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* A text without a single node: an input error, not an empty fabric (an
+   empty file, junk, or another format given where a topology belongs). */
+static int no_nodes(ibn_parser *ps, const char *buf, size_t len, uint32_t lines)
+{
+    const char *what = len == 0 ? "the text is empty" : "no node record was found";
+    if (holds(buf, len, "Unicast lids ["))
+        return ibr__ibn_err(ps, IBR_EPARSE, 0,
+                            "%s: this looks like forwarding tables (an LFT dump such as "
+                            "opensm-lfts.dump), not a topology; `ibr verify` takes the "
+                            "TOPOLOGY first, then the LFTS_DUMP",
+                            what);
+    char where[32] = "";
+    if (len)
+        snprintf(where, sizeof where, " in %u line%s", (unsigned)lines, lines == 1 ? "" : "s");
+    return ibr__ibn_err(ps, IBR_EPARSE, 0,
+                        "%s%s: expected ibnetdiscover output or an ibsim netfile, with node "
+                        "records such as 'Switch 36 \"S-0002c90200000001\"' or "
+                        "'Ca 2 \"H-0002c90300000001\"' followed by '[port] ...' lines",
+                        what, where);
+}
+
 int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
 {
     ps->base[IBN_CA] = ps->cnt[IBN_CA] = 0x100000;
@@ -504,5 +536,7 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
         /* anything else ("Chassis 1 ...", "Non-Chassis Nodes", "do ...",
            "Hostname: ..."): not topology, skipped */
     }
+    if (ps->n_nodes == 0)
+        return no_nodes(ps, buf, len, lx.line);
     return 0;
 }
