@@ -10,16 +10,13 @@
  *
  * CHAIN is an engine chain such as "minhop" (the default). The library does
  * no I/O: this program reads the file and writes the dump itself. A summary
- * goes to standard error. Exit status: 0 valid tables, 1 otherwise.
+ * goes to standard error. Exit status: 0 valid tables, 1 otherwise, 2 for
+ * a usage error.
  */
 #include <ibroute/ibroute.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#ifndef DEFAULT_FABRIC
-#define DEFAULT_FABRIC "fabrics/small-fattree.topo"
-#endif
 
 /* Read a whole file into a malloc'ed buffer; NULL on error. */
 static char *read_file(const char *path, size_t *len)
@@ -57,7 +54,15 @@ static char *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-    const char *path = argc > 1 ? argv[1] : DEFAULT_FABRIC;
+    if (argc < 2 || argc > 3 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: %s TOPOLOGY [CHAIN] > opensm-lfts.dump\n"
+                        "  TOPOLOGY  ibnetdiscover output or an ibsim netfile, e.g.\n"
+                        "            examples/fabrics/small-fattree.topo\n"
+                        "  CHAIN     engine chain such as minhop (default) or ftree,updn\n",
+                argv[0]);
+        return 2;
+    }
+    const char *path = argv[1];
     const char *chain = argc > 2 ? argv[2] : "minhop";
     ibr_fabric *f = NULL;
     ibr_topo *t = NULL;

@@ -243,7 +243,19 @@ static void test_options(void)
     o = b;
     o.n_root_guids = 3;
     CU_ASSERT_EQUAL(ibr_route(&r, t, NULL, &o), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_result_threads(r), 0); /* rejected: never ran */
     ibr_result_destroy(r);
+    /* the worker count the engine ran with: as asked, or resolved (a
+       fabric this small runs on one thread when the count is automatic) */
+    o = b;
+    o.threads = 3;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, NULL, &o), 0);
+    CU_ASSERT_EQUAL(ibr_result_threads(r), 3);
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(ibr_route(&r, t, NULL, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_result_threads(r), 1);
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(ibr_result_threads(NULL), 0);
     ibr_topo_destroy(t);
 }
 
@@ -271,6 +283,46 @@ static void test_cancel(void)
     ibr_topo_destroy(t);
 }
 
+/* Progress inside the parallel loops: the loop reports done/total under
+   the phase the engine announced, and a cancel from it stops the engine. */
+typedef struct seen {
+    int inside;      /* calls with 0 < done < total in the LFT phase */
+    int cancel_at;   /* cancel at this call (0: never) */
+    int calls;
+} seen;
+
+static int seen_cb(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    seen *s = user;
+    if (strstr(phase, "forwarding tables") && done > 0 && done < total)
+        s->inside++;
+    return s->cancel_at && ++s->calls >= s->cancel_at;
+}
+
+static void test_loop_progress(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=6x6x6,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        seen s = {0, 0, 0};
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.threads = threads;
+        o.progress = seen_cb;
+        o.progress_user = &s;
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "minhop", &o), 0);
+        CU_ASSERT(s.inside > 0);
+        ibr_result_destroy(r);
+        /* the third call falls inside the loop (the first two announce the
+           hop matrix and the tables) */
+        s = (seen){0, 3, 0};
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "minhop", &o), IBR_ECANCELED);
+        CU_ASSERT_EQUAL(s.inside, 1);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -278,6 +330,7 @@ int main(void)
         {"registry, fallback and the engine API", test_registry},
         {"options", test_options},
         {"cancel", test_cancel},
+        {"progress inside parallel loops", test_loop_progress},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("route", tests);

@@ -58,6 +58,13 @@ IBR_API const char *ibr_result_last_error(const ibr_result *r);
  *  Time complexity: O(1). */
 IBR_API uint64_t ibr_result_seed(const ibr_result *r);
 
+/** Worker threads the engine ran with: ibr_options::threads resolved (0,
+ *  automatic, becomes one per online CPU, or 1 for fabrics small enough
+ *  that workers cost more than they save); 0 when the options were
+ *  rejected or the result was read from a file. The tables do not depend
+ *  on it. Cannot fail. Thread-safe. Time complexity: O(1). */
+IBR_API unsigned int ibr_result_threads(const ibr_result *r);
+
 /**
  * Number of engine settings recorded: every setting the engine that
  * produced the result declares, with the value it ran with (the caller's
@@ -201,6 +208,13 @@ IBR_API int ibr_result_sl2vl(uint8_t out[16], const ibr_result *r, uint32_t sw,
  *  A plain value: nothing to free.
  *  Time complexity: O(1). */
 IBR_API unsigned int ibr_result_vls_used(const ibr_result *r);
+
+/** Number of layers the engine's deadlock-free layering needs, as the
+ *  engine recorded it with ibr_run_set_layers() (dfsssp, lash, nue); 0
+ *  when the engine layers nothing or the result was read from a dump.
+ *  ibr_result_vls_used() may be larger: an engine can spread its layers
+ *  over spare VLs. Cannot fail. Thread-safe. Time complexity: O(1). */
+IBR_API unsigned int ibr_result_layers(const ibr_result *r);
 
 /** Number of multicast groups (MLIDs) with a forwarding table. Cannot
  *  fail. Thread-safe.

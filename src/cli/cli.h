@@ -50,6 +50,16 @@ void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc);
 extern char cli_first_error[1024];
 extern int cli_json_printed;
 
+/* The running subcommand's name and arguments (argv[0] is the name), set
+ * by main() for cli_bad_option(). */
+extern const char *cli_cmd_name;
+extern char **cli_cmd_argv;
+
+/* getopt_long() returned '?': print one line naming the option
+ * ("ibr: route: unknown option or missing value '--bogus' (try 'ibr help
+ * route')"). */
+void cli_bad_option(void);
+
 /* Print "ibr: <what>: <message>" on stderr. */
 void cli_error(const char *what, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

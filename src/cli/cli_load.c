@@ -291,10 +291,8 @@ static int route_option(cli_route_args *a, int c, const char *arg)
         a->opts.threads = (unsigned int)v;
         return 1;
     case CLI_OPT_MAX_VLS:
-        if (cli_opt_uint("--max-vls", arg, 15, &v) < 0)
-            return -1;
-        if (v < 1) {
-            cli_error("--max-vls", "must be 1..15");
+        if (cli_parse_u64(arg, 15, &v) < 0 || v < 1) {
+            cli_error("--max-vls", "'%s' is not a number in 1..15", arg);
             return -1;
         }
         a->opts.max_vls = (unsigned int)v;
@@ -372,7 +370,8 @@ int cli_shared_option(cli_topo_args *ta, cli_route_args *ra, int c, const char *
     if (h > 0)
         return 0;
     if (h == 0)
-        usage(stderr);
+        cli_bad_option();
+    (void)usage;
     return -1;
 }
 

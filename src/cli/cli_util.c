@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,21 @@
 
 char cli_first_error[1024];
 int cli_json_printed;
+const char *cli_cmd_name = "ibr";
+char **cli_cmd_argv;
+
+void cli_bad_option(void)
+{
+    /* getopt_long() has consumed the bad element: it sits before optind
+       (for a short option inside a group, optopt names the letter) */
+    const char *bad = cli_cmd_argv && optind > 0 ? cli_cmd_argv[optind - 1] : "?";
+    if (optopt && bad[0] == '-' && bad[1] != '-')
+        cli_error(cli_cmd_name, "unknown option or missing value '-%c' (try 'ibr help %s')",
+                  optopt, cli_cmd_name);
+    else
+        cli_error(cli_cmd_name, "unknown option or missing value '%s' (try 'ibr help %s')", bad,
+                  cli_cmd_name);
+}
 
 /* Keep the first error of the run for the JSON error object (see main()). */
 static void remember(const char *what, const char *msg)

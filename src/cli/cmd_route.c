@@ -301,10 +301,12 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         printf(": ");
         cli_json_string(stdout, value);
     }
-    printf("}, \"threads\": %u, \"route_time_s\": ", opts->threads);
+    printf("}, \"threads\": %u, \"threads_used\": %u, \"route_time_s\": ", opts->threads,
+           r ? ibr_result_threads(r) : 0);
     cli_json_double(stdout, route_s);
-    printf(", \"vls_used\": %u, \"verify\": %s, \"files\": [",
-           r && rc == 0 ? ibr_result_vls_used(r) : 0, verify_json ? verify_json : "null");
+    printf(", \"vls_used\": %u, \"layers\": %u, \"verify\": %s, \"files\": [",
+           r && rc == 0 ? ibr_result_vls_used(r) : 0, r && rc == 0 ? ibr_result_layers(r) : 0,
+           verify_json ? verify_json : "null");
     for (i = 0; i < files->n; i++) {
         if (i)
             printf(", ");
@@ -348,21 +350,31 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
     }
     if (r && ibr_result_setting_count(r))
         printf("\n");
-    printf("threads:      %u%s\n", opts->threads, opts->threads == 0 ? " (one per CPU)" : "");
+    if (opts->threads == 0)
+        printf("threads:      %u (automatic)\n", r ? ibr_result_threads(r) : 0);
+    else
+        printf("threads:      %u\n", opts->threads);
     printf("route_time_s: %.6f\n", route_s);
     if (rc != 0) {
         printf("status:       %s: %s\n", ibr_status_name(rc),
                r && *ibr_result_last_error(r) ? ibr_result_last_error(r) : ibr_strerror(rc));
         return;
     }
-    if (ibr_result_vls_used(r) > 1)
+    if (ibr_result_layers(r))
+        printf("layers:       %u needed to break every credit loop, spread over %u VL%s\n",
+               ibr_result_layers(r), ibr_result_vls_used(r),
+               ibr_result_vls_used(r) == 1 ? "" : "s");
+    else if (ibr_result_vls_used(r) > 1)
         printf("VLs used:     %u\n", ibr_result_vls_used(r));
     if (verified)
         cli_print_verify_text(stdout, rep, vrc);
     else
         printf("verify:       skipped\n");
     if (files->n) {
-        printf("files:        %s/{", a->outdir);
+        size_t dl = strlen(a->outdir);
+        while (dl > 1 && a->outdir[dl - 1] == '/')
+            dl--;
+        printf("files:        %.*s/{", (int)dl, a->outdir);
         for (i = 0; i < files->n; i++)
             printf("%s%s", i ? "," : "", files->names[i]);
         printf("}\n");
@@ -484,6 +496,11 @@ int cmd_route(int argc, char **argv)
     a.topology = argv[optind];
     if (cli_topo_args_check(&ta, "route") < 0)
         return CLI_EXIT_ERROR;
+    if (a.chain && !a.chain[strspn(a.chain, ", \t\n")]) {
+        cli_error("route", "-R names no engine (give a chain such as -R ftree,updn; "
+                           "`ibr engines` lists them)");
+        return CLI_EXIT_ERROR;
+    }
     if (opts->scatter_ports && opts->seed == 0) {
         if (ra.seed_given) {
             cli_error("--scatter", "a seed of 0 disables scattering; give --seed N with N > 0");
@@ -531,7 +548,9 @@ int cmd_route(int argc, char **argv)
 
     if (a.json)
         print_route_json(&a, t, r, opts, rc, route_s, vjson.data, &files);
-    else
+    else if (rc == 0 || (r && ibr_result_attempt_count(r) > 0))
+        /* a request the library refused before any engine ran (unknown
+           engine, bad setting) is reported once, below */
         print_route_text(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
     fflush(stdout);
 

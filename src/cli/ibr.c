@@ -98,7 +98,7 @@ static int cmd_engines(int argc, char **argv)
         switch (c) {
         case 'j': json = 1; break;
         case 'h': usage_engines(stdout); return CLI_EXIT_OK;
-        default: usage_engines(stderr); return CLI_EXIT_ERROR;
+        default: cli_bad_option(); return CLI_EXIT_ERROR;
         }
     }
     if (optind != argc) {
@@ -165,7 +165,8 @@ static int cmd_engines(int argc, char **argv)
 
 static void usage_gen(FILE *o)
 {
-    fputs("usage: ibr gen SPEC [-o FILE] [--faults LINKS[,SWITCHES]] [--seed N] [--lmc N]\n"
+    fputs("usage: ibr gen SPEC [-o FILE] [--faults LINKS[,SWITCHES]] [--seed N] [--remove-down]\n"
+          "               [--lmc N]\n"
           "\n"
           "Generate a fabric and write it as ibnetdiscover text (readable by ibsim\n"
           "and by `ibr route`) to FILE or standard output.\n"
@@ -572,7 +573,8 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "help") == 0) {
-        if (argc < 3) {
+        if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0 ||
+            strcmp(argv[2], "help") == 0) {
             usage(stdout);
             return CLI_EXIT_OK;
         }
@@ -589,8 +591,12 @@ int main(int argc, char **argv)
         cli_error(argv[1], "unknown command (try 'ibr --help')");
         return CLI_EXIT_ERROR;
     }
-    /* options of the subcommand: argv[1] plays the program name */
+    /* options of the subcommand: argv[1] plays the program name; getopt's
+       own messages are replaced by cli_bad_option()'s */
     optind = 1;
+    opterr = 0;
+    cli_cmd_name = cmd->name;
+    cli_cmd_argv = argv + 1;
     int want_json = 0;
     for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
         want_json |= strcmp(argv[i], "--json") == 0;

@@ -88,6 +88,8 @@ struct ibr_result {
     char engine[64];
     char last_error[IBR_ERRMSG_SIZE];
     uint64_t seed;
+    unsigned int threads; /* workers the engines ran with (0: not routed) */
+    unsigned int layers;  /* ibr_run_set_layers(); 0 unless set */
     unsigned int lmc_cap; /* ibr_options::lmc of the routing: LIDs past the
                              first 2^lmc_cap of a port were not asked for */
     ibr__attempt *attempts;

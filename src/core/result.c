@@ -99,6 +99,7 @@ static void free_extras(ibr_result *r)
     r->settings = NULL;
     r->n_settings = 0;
     r->vls_used = 1;
+    r->layers = 0;
 }
 
 int ibr__result_add_setting(ibr_result *r, const char *name, const char *value)
@@ -224,6 +225,11 @@ uint64_t ibr_result_seed(const ibr_result *r)
     return r ? r->seed : 0;
 }
 
+unsigned int ibr_result_threads(const ibr_result *r)
+{
+    return r ? r->threads : 0;
+}
+
 size_t ibr_result_attempt_count(const ibr_result *r)
 {
     return r ? r->n_attempts : 0;
@@ -339,6 +345,11 @@ unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigne
     const ibr_topo *t = r->topo;
     size_t w = (size_t)t->nodes[t->sw_node[sw]].nports + 1;
     return r->sl2vl[r->sl2vl_off[sw] + (in_port * w + out_port) * 16 + (sl & 15)];
+}
+
+unsigned int ibr_result_layers(const ibr_result *r)
+{
+    return r ? r->layers : 0;
 }
 
 unsigned int ibr_result_vls_used(const ibr_result *r)

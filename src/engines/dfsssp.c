@@ -1179,7 +1179,7 @@ static int dfsssp_route(ibr_run *run, void *user)
                 if ((rc = ibr_run_set_sl2vl(run, x, ip, op, ident)) < 0)
                     goto fail;
     }
-    if ((rc = ibr_run_set_vls_used(run, used)) < 0)
+    if ((rc = ibr_run_set_vls_used(run, used)) < 0 || (rc = ibr_run_set_layers(run, needed)) < 0)
         goto fail;
     if ((rc = layers_artifact(run, &c, needed, avail)) < 0)
         goto fail;

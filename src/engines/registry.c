@@ -66,6 +66,23 @@ static const ibr_engine *engine_named(const ibr_context *ctx, const char *name, 
     return NULL;
 }
 
+/* "minhop, updn, ..." : the names of every engine ctx knows, truncated
+   with "..." to fit cap bytes. */
+static void engine_names(char *buf, size_t cap, const ibr_context *ctx)
+{
+    size_t n = ibr_context_engine_count(ctx), off = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = engine_at(ctx, i)->name;
+        size_t need = strlen(name) + (i ? 2 : 0);
+        if (off + need + 4 >= cap) {
+            snprintf(buf + off, cap - off, "%s...", i ? ", " : "");
+            return;
+        }
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", i ? ", " : "", name);
+    }
+}
+
 static void engine_info(ibr_engine_info *out, const ibr_engine *e, int builtin)
 {
     *out = (ibr_engine_info){e->name, e->description ? e->description : "", e->caps, builtin,
@@ -374,6 +391,7 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
        on small fabrics (the tables are the same either way) */
     if (run.opts.threads == 0 && (uint64_t)t->n_sw * ((uint64_t)t->max_lid + 1) < (1u << 18))
         run.nthreads = 1;
+    r->threads = run.nthreads;
 
     /* parse the chain */
     const ibr_engine *eng[MAX_CHAIN];
@@ -403,9 +421,13 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         if (n == MAX_CHAIN)
             return fail_result(r, ibr__err(r->last_error, IBR_EINVAL,
                                            "chain lists more than %d engines", MAX_CHAIN));
-        if (!(eng[n] = engine_named(t->ctx, name, len)))
-            return fail_result(r, ibr__err(r->last_error, IBR_EINVAL, "unknown engine '%s'",
-                                           name));
+        if (!(eng[n] = engine_named(t->ctx, name, len))) {
+            char known[256];
+            engine_names(known, sizeof known, t->ctx);
+            return fail_result(r, ibr__err(r->last_error, IBR_EINVAL,
+                                           "unknown engine '%s' (known engines: %s)", name,
+                                           known));
+        }
         n++;
     }
     if (n == 0 && no_fallback)

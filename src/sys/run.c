@@ -1,4 +1,5 @@
 /* The engine-author API: what an engine may read and write during a run. */
+#include <stdio.h>
 #include <string.h>
 
 #include "sys/run_int.h"
@@ -167,6 +168,16 @@ int ibr_run_set_vls_used(ibr_run *run, unsigned int vls)
     return 0;
 }
 
+int ibr_run_set_layers(ibr_run *run, unsigned int layers)
+{
+    if (!run)
+        return IBR_EINVAL;
+    if (layers < 1 || layers > 15)
+        return IBR_ERANGE;
+    run->res->layers = layers;
+    return 0;
+}
+
 int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw, unsigned int port)
 {
     if (!run)
@@ -295,6 +306,8 @@ int ibr_run_progress(ibr_run *run, const char *phase, uint64_t done, uint64_t to
 {
     if (!run || !run->opts.progress)
         return 0;
+    if (phase != run->phase)
+        snprintf(run->phase, sizeof run->phase, "%s", phase ? phase : "");
     if (run->opts.progress(run->opts.progress_user, phase ? phase : "", done, total))
         return IBR_ECANCELED;
     return 0;

@@ -25,7 +25,14 @@ struct ibr_run {
     const ibr_engine *engine;   /* the engine running */
     ibr__setting_val *vals;     /* engine->n_settings values */
     char message[IBR_ERRMSG_SIZE];
+    char phase[64];             /* the last progress phase reported */
 };
+
+/* ibr_run_parallel_for() on nw workers: ibr__parallel_for() that also
+   reports "done of n" items under the run's current phase from the calling
+   thread (a cancel stops the loop with IBR_ECANCELED). */
+int ibr__run_parallel_for(ibr_run *run, unsigned int nw, size_t n, ibr_parallel_fn fn,
+                          void *arg);
 
 /* Format a decline/fail message into the run and return the code. */
 int ibr__run_decline(ibr_run *run, const char *fmt, ...) IBR_PRINTF(2, 3);

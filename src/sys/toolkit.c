@@ -1,5 +1,6 @@
 /* The engine toolkit (sys/toolkit.h): graph views, searches, the run's
    parallel loop and credit-loop check. The LFT builder is in ucast.c. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "verify/verify_int.h"
@@ -52,11 +53,46 @@ unsigned int ibr_run_threads(const ibr_run *run)
     return run ? run->nthreads : 1;
 }
 
+/* A parallel loop that reports its progress: the calling thread (worker
+   0) reports "done of n" items under the run's current phase about 64
+   times, so that a long loop shows movement and can be cancelled. */
+typedef struct progress_loop {
+    ibr_run *run;
+    ibr_parallel_fn fn;
+    void *arg;
+    size_t n, step;
+    atomic_size_t done;
+    size_t next; /* worker 0 only */
+} progress_loop;
+
+static int progress_item(void *arg, unsigned int worker, size_t i)
+{
+    progress_loop *pl = arg;
+    int rc = pl->fn(pl->arg, worker, i);
+    size_t done = atomic_fetch_add_explicit(&pl->done, 1, memory_order_relaxed) + 1;
+    if (rc == 0 && worker == 0 && done >= pl->next) {
+        pl->next = done + pl->step;
+        rc = ibr_run_progress(pl->run, pl->run->phase, done, pl->n);
+    }
+    return rc;
+}
+
+int ibr__run_parallel_for(ibr_run *run, unsigned int nw, size_t n, ibr_parallel_fn fn,
+                          void *arg)
+{
+    if (!run->opts.progress || n < 2)
+        return ibr__parallel_for(nw, n, fn, arg);
+    progress_loop pl = {run, fn, arg, n, n / 64 ? n / 64 : 1, 0, 0};
+    atomic_init(&pl.done, 0);
+    pl.next = pl.step;
+    return ibr__parallel_for(nw, n, progress_item, &pl);
+}
+
 int ibr_run_parallel_for(ibr_run *run, size_t n, ibr_parallel_fn fn, void *arg)
 {
     if (!run || !fn)
         return IBR_EINVAL;
-    return ibr__parallel_for(run->nthreads, n, fn, arg);
+    return ibr__run_parallel_for(run, run->nthreads, n, fn, arg);
 }
 
 int ibr_run_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len, ibr_run *run)

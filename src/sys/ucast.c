@@ -635,7 +635,7 @@ int ibr_run_ucast(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *c
     j.w = w;
     if ((rc = ibr_run_progress(run, name, 0, 1)) < 0)
         goto out;
-    rc = ibr__parallel_for(nw, t->n_sw, route_switch, &j);
+    rc = ibr__run_parallel_for(run, nw, t->n_sw, route_switch, &j);
     if (rc == 0)
         rc = ibr_run_progress(run, name, 1, 1);
 out:

@@ -96,7 +96,7 @@ def test_version_help():
         expect(["help", cmd], 0, r"^usage: ibr " + cmd)
     expect([], 2, None, r"^usage: ibr")
     expect(["frobnicate"], 2, None, r"^ibr: frobnicate: unknown command")
-    expect(["route", "--no-such-option", "x"], 2, None, r"usage: ibr route")
+    expect(["route", "--no-such-option", "x"], 2, None, r"unknown option or missing value '--no-such-option'")
 
 
 def test_engines():
@@ -144,7 +144,7 @@ def test_params():
            r"--param: expected ENGINE\.SETTING=VALUE")
     expect(["route", "-R", "ftree", "gen:" + FT8, "--param-file", "ftree.x=" + path("nofile")],
            2, None, "nofile")
-    expect(["route", "-R", "ftree", "gen:" + FT8, "--qos"], 2, None, r"usage: ibr route")
+    expect(["route", "-R", "ftree", "gen:" + FT8, "--qos"], 2, None, r"unknown option .*'--qos'")
 
 
 def test_gen_info():
@@ -706,6 +706,44 @@ def test_not_a_topology():
     check("no node record" in json.loads(o)["error"], o)
 
 
+def test_small_ones():
+    """The small rough edges of issue 17, item 8."""
+    tree = path("so-tree.topo")
+    expect(["gen", "fattree:levels=2,radix=4", "-o", tree], 0)
+    # --max-vls: one message for both ends of the range
+    _, e0 = expect(["route", "--max-vls", "0", tree], 2)
+    _, e16 = expect(["route", "--max-vls", "16", tree], 2)
+    check("is not a number in 1..15" in e0 and "is not a number in 1..15" in e16, e0 + e16)
+    # -R "" names no engine: an error, not a silent minhop
+    expect(["route", "-R", "", tree], 2, None, r"-R names no engine")
+    expect(["route", "-R", " , ", tree], 2, None, r"-R names no engine")
+    # an unknown engine: the known ones listed, said once
+    o, e = expect(["route", "-R", "bogus", tree], 2, None,
+                  r"unknown engine 'bogus' \(known engines: minhop, updn, ")
+    check(e.count("unknown engine") == 1 and "unknown engine" not in o, o + e)
+    # an unknown option: one line, with the ibr: prefix and where to look
+    for cmd in ("route", "verify", "info", "gen", "engines", "trace", "analyze"):
+        o, e = expect([cmd, "--bogus"], 2, None,
+                      r"^ibr: %s: unknown option or missing value '--bogus' "
+                      r"\(try 'ibr help %s'\)$" % (cmd, cmd))
+        check(e.count("\n") == 1 and o == "", "%s: %r %r" % (cmd, o, e))
+    expect(["help", "--help"], 0, r"^usage: ibr ")
+    expect(["gen", "--help"], 0, r"usage: ibr gen .*\[--remove-down\]")
+    # the files line without a doubled slash; the thread count used
+    out = path("so-out") + "/"
+    o, _ = expect(["route", "-q", tree, "-o", out], 0, r"^threads: +1 \(automatic\)$")
+    check("//" not in o, o)
+    expect(["route", "-q", "--threads", "3", tree], 0, r"^threads: +3$")
+    o, _ = expect(["route", "-q", "--json", tree], 0)
+    check(json.loads(o)["threads_used"] == 1, o)
+    # dfsssp: layers needed and the VLs they are spread over, apart
+    o, _ = expect(["route", "-q", "-R", "dfsssp", tree], 0,
+                  r"^layers: +1 needed to break every credit loop, spread over \d+ VLs?$")
+    check("VLs used" not in o, o)
+    o, _ = expect(["route", "-q", "-R", "dfsssp", "--json", tree], 0)
+    check(json.loads(o)["layers"] == 1, o)
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -717,7 +755,8 @@ def main():
              test_faults_and_lmc, test_route_outputs, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
-             test_verify_dump_verdict, test_strict, test_not_a_topology]
+             test_verify_dump_verdict, test_strict, test_not_a_topology,
+             test_small_ones]
     try:
         for t in tests:
             try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
+import enum
 import json
 import logging
 import threading
@@ -287,14 +288,33 @@ class EngineInfo:
     settings: Tuple[Setting, ...] = ()
 
 
+#: The library's status codes as an enumeration: ``Status.OK`` (0) and the
+#: ``IBR_E*`` codes without their prefix (``Status.EDECLINED`` is -9).  An
+#: int: it compares equal to the plain code, and prints as its name.
+Status = enum.IntEnum("Status", [("OK", 0)] + list(_capi.ERRNO_MAP))  # type: ignore[misc]
+
+
+def _status(code: int) -> Union["Status", int]:
+    """``Status(code)``, or the plain int for a code the enum lacks."""
+    try:
+        return Status(code)
+    except ValueError:
+        return code
+
+
 @dataclasses.dataclass(frozen=True)
 class Attempt:
-    """One engine tried by ibr_route(): status 0 or the negative code it
-    returned (IBR_EDECLINED when it did not apply)."""
+    """One engine tried by ibr_route(): ``status`` is ``Status.OK`` or the
+    negative code it returned (``Status.EDECLINED`` when it did not apply);
+    it compares equal to the plain int."""
 
     engine: str
-    status: int
+    status: Union["Status", int]
     message: str
+
+    def __str__(self) -> str:
+        text = f"{self.engine}: {'ok' if self.ok else self.status_name}"
+        return f"{text} ({self.message})" if self.message else text
 
     @property
     def ok(self) -> bool:
@@ -1373,7 +1393,7 @@ def _attempts(rp: Any) -> List[Attempt]:
         status = c_int()
         msg = c_char_p()
         if _lib.ibr_result_attempt(byref(name), byref(status), byref(msg), rp, i) == 0:
-            out.append(Attempt(_s(name.value), status.value, _s(msg.value)))
+            out.append(Attempt(_s(name.value), _status(status.value), _s(msg.value)))
     return out
 
 
@@ -1456,6 +1476,12 @@ class Result(_Handle):
     def seed(self) -> int:
         """The seed the routing used."""
         return _lib.ibr_result_seed(self._p())
+
+    @property
+    def threads(self) -> int:
+        """Worker threads the engine ran with (the automatic count
+        resolved); 0 for tables read from a dump."""
+        return _lib.ibr_result_threads(self._p())
 
     @property
     def settings(self) -> Dict[str, str]:
@@ -1556,6 +1582,13 @@ class Result(_Handle):
     def vls_used(self) -> int:
         """Data VLs the routing uses."""
         return _lib.ibr_result_vls_used(self._p())
+
+    @property
+    def layers(self) -> int:
+        """Layers the engine's deadlock-free layering needs (0: none
+        recorded); ``vls_used`` may be larger when the layers were spread
+        over spare VLs."""
+        return _lib.ibr_result_layers(self._p())
 
     def mcast_groups(self) -> List[int]:
         """MLIDs with a forwarding table."""

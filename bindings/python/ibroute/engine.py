@@ -218,6 +218,11 @@ class Run:
         self._check(_core._lib.ibr_run_set_vls_used(self._p(), _uint(vls, 32, "vls")),
                     "set_vls_used")
 
+    def set_layers(self, layers: int) -> None:
+        """Record how many layers the engine's layering needs."""
+        self._check(_core._lib.ibr_run_set_layers(self._p(), _uint(layers, 32, "layers")),
+                    "set_layers")
+
     def add_mcast_port(self, mlid: int, sw: int, port: int) -> None:
         """Add a port of switch *sw* to the forwarding set of *mlid*."""
         self._check(_core._lib.ibr_run_add_mcast_port(self._p(), _uint(mlid, 16, "mlid"),

@@ -359,6 +359,13 @@ class TestPythonEngines(unittest.TestCase):
                              [("decl", "IBR_EDECLINED", "not a tree"),
                               ("novl", "IBR_ENOVL", "needs 9 VLs"),
                               ("minhop", "IBR_OK", "")])
+            # the status is a name as well as the code
+            first = r.attempts[0]
+            self.assertIs(first.status, ibroute.Status.EDECLINED)
+            self.assertEqual(first.status, -9)
+            self.assertEqual(first.status.name, "EDECLINED")
+            self.assertEqual(str(first), "decl: IBR_EDECLINED (not a tree)")
+            self.assertEqual(str(r.attempts[2]), "minhop: ok")
         with self.assertRaises(ibroute.UnroutableError) as cm:
             self.topo.route("decl,no_fallback")
         self.assertIn("not a tree", cm.exception.message)

@@ -243,6 +243,18 @@ IBR_API int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port,
 IBR_API int ibr_run_set_vls_used(ibr_run *run, unsigned int vls);
 
 /**
+ * Record how many routing layers (virtual layers) the engine's
+ * deadlock-free layering needs (ibr_result_layers(); 0 unless set). It may
+ * be fewer than the VLs used when the engine spreads its layers over the
+ * spare VLs to balance them (dfsssp).
+ * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (not 1..15).
+ * Nothing is allocated.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(1).
+ */
+IBR_API int ibr_run_set_layers(ibr_run *run, unsigned int layers);
+
+/**
  * Add port @p port (0..nports) of switch @p sw to the forwarding set of
  * @p mlid (0xC000..0xFFFE); the group is created on first use (S x 32
  * bytes, owned by the result).
