@@ -216,6 +216,14 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
  * Read LFTs from opensm-lfts.dump, ibroute or dump_lfts output into a new
  * result for topology @p t (engine name "file"). Switches are matched by
  * GUID; switches absent from the text get empty LFTs.
+ *
+ * LIDs are remapped as OpenSM's file engine does: an entry whose line names
+ * its destination ("... portguid 0x<GUID>", as opensm-lfts.dump writes)
+ * and whose LID lies outside that port's LID range in @p t is moved to the
+ * port's range (base LID + (LID mod 2^LMC)). Entries without a port GUID
+ * keep their LID, which must then exist in @p t: give the topology the
+ * LIDs the tables were computed for (ibr_fabric_parse_guid2lid() with
+ * OpenSM's guid2lid file, or ibr_fabric_assign_lids() with the same LMC).
  * @param[out] out receives a result owned by the caller (free it with
  *             ibr_result_destroy()); on ::IBR_EPARSE it is a failed result
  *             whose ibr_result_last_error() names the line; NULL on

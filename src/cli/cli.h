@@ -53,6 +53,16 @@ extern int cli_json_printed;
 /* The running subcommand's name and arguments (argv[0] is the name), set
  * by main() for cli_bad_option(). */
 extern const char *cli_cmd_name;
+
+/* -q: no progress lines on stderr (reading and writing big files,
+ * routing). */
+extern int cli_quiet;
+
+/* Report reading a file of @p len bytes: a line before parsing a big one
+ * (64 MB or more), and one after when reading and parsing took over a
+ * second (since @p start, a cli_now() value); nothing with -q. @p done: 0
+ * before parsing, 1 after. */
+void cli_read_progress(const char *path, size_t len, double start, int done);
 extern char **cli_cmd_argv;
 
 /* getopt_long() returned '?': print one line naming the option

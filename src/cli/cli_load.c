@@ -34,13 +34,16 @@ int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
     } else {
         char *buf;
         size_t len;
+        double t0 = cli_now();
 
         if (cli_read_file(src, &buf, &len) < 0) {
             ibr_fabric_destroy(f);
             return -1;
         }
+        cli_read_progress(src, len, t0, 0);
         rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
         free(buf);
+        cli_read_progress(src, len, t0, 1);
     }
     if (rc < 0) {
         cli_lib_error(src, ibr_fabric_last_error(f), rc);
@@ -176,13 +179,21 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
     size_t len;
     int rc;
 
+    double t0 = cli_now();
+
     *out = NULL;
     if (cli_read_file(path, &buf, &len) < 0)
         return -1;
+    cli_read_progress(path, len, t0, 0);
     rc = ibr_result_parse_lfts(out, t, buf, len);
     free(buf);
+    cli_read_progress(path, len, t0, 1);
     if (rc < 0) {
-        cli_lib_error(path, *out ? ibr_result_last_error(*out) : NULL, rc);
+        const char *msg = *out ? ibr_result_last_error(*out) : NULL;
+        cli_lib_error(path, msg, rc);
+        if (msg && strstr(msg, "computed for other LIDs"))
+            cli_error(path, "hint: give the LIDs the tables were computed for with --guid2lid "
+                            "FILE (OpenSM's guid2lid) or --lmc N");
         ibr_result_destroy(*out);
         *out = NULL;
         return -1;

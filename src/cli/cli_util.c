@@ -2,7 +2,8 @@
  * cli_util.c - context, file, number, GUID-list and JSON helpers of the
  * `ibr` tool.
  */
-#define _POSIX_C_SOURCE 200809L /* strdup(), fileno() and clock_gettime(): POSIX, not ISO C */
+#define _POSIX_C_SOURCE 200809L /* strdup(), fileno(), clock_gettime(), mkstemp(), fchmod():
+                                   POSIX, not ISO C */
 
 #include "cli.h"
 
@@ -15,10 +16,24 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 char cli_first_error[1024];
 int cli_json_printed;
 const char *cli_cmd_name = "ibr";
+int cli_quiet;
+
+void cli_read_progress(const char *path, size_t len, double start, int done)
+{
+    double mb = (double)len / 1e6;
+    if (cli_quiet)
+        return;
+    if (!done && len >= 64u * 1000 * 1000)
+        fprintf(stderr, "ibr: progress: parsing %s (%.0f MB)\n", path, mb);
+    else if (done && cli_now() - start > 1.0)
+        fprintf(stderr, "ibr: progress: read %s (%.1f MB) in %.1fs\n", path, mb,
+                cli_now() - start);
+}
 char **cli_cmd_argv;
 
 void cli_bad_option(void)
@@ -149,13 +164,41 @@ int cli_write_file(const char *path, const char *data, size_t len)
             return errno ? errno : EIO;
         return fflush(stdout) == 0 ? 0 : (errno ? errno : EIO);
     }
-    f = fopen(path, "wb");
-    if (!f)
-        return errno;
+    /* write a temporary file beside the target and rename it when
+       complete: a failed write (disk full) leaves no partial file behind,
+       and a file that existed stays as it was */
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp)
+        return ENOMEM;
+    snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        err = errno;
+        free(tmp);
+        return err;
+    }
+    /* mkstemp() creates 0600; give the file the mode fopen() would */
+    mode_t um = umask(0);
+    umask(um);
+    (void)fchmod(fd, 0666 & ~um);
+    f = fdopen(fd, "wb");
+    if (!f) {
+        err = errno;
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return err;
+    }
     if (len && fwrite(data, 1, len, f) != len)
         err = errno ? errno : EIO;
     if (fclose(f) != 0 && !err)
         err = errno ? errno : EIO;
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err)
+        unlink(tmp);
+    free(tmp);
     return err;
 }
 

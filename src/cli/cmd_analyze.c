@@ -28,6 +28,7 @@ void usage_analyze(FILE *o)
           "Options:\n"
           "  -R, --routing-engine CHAIN  engines tried in order (default minhop)\n"
           "  --json                      one JSON object instead of the text report\n"
+          "  -q, --quiet                 no progress lines on stderr (reading big dumps)\n"
           "  --patterns LIST             all (default) or a comma list of a2a, shift,\n"
           "                              perm, bisect\n"
           "  --random N                  random permutations and bisections each (100)\n"
@@ -95,7 +96,8 @@ int cmd_analyze(int argc, char **argv)
                                        {"all-lids", no_argument, NULL, O_ALL_LIDS},
                                        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"threads", required_argument, NULL, O_THREADS},
-                                       {"help", no_argument, NULL, 'h'},
+                                       {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     const char *src, *dump = NULL, *chain = NULL;
     int json = 0, c, rc, ret = CLI_EXIT_ERROR;
@@ -109,7 +111,7 @@ int cmd_analyze(int argc, char **argv)
     ibr_analysis *a = NULL;
     ibr_buffer out = IBR_BUFFER_INIT;
 
-    while ((c = getopt_long(argc, argv, "R:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "R:hq", lo, NULL)) != -1) {
         switch (c) {
         case 'R': chain = optarg; break;
         case O_JSON: json = 1; break;
@@ -133,6 +135,7 @@ int cmd_analyze(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             opts.threads = (unsigned int)v;
             break;
+        case 'q': cli_quiet = 1; break;
         case 'h': usage_analyze(stdout); return CLI_EXIT_OK;
         default:
             if (cli_shared_option(&ta, NULL, c, optarg, usage_analyze) < 0)

@@ -104,21 +104,28 @@ static int progress_cb(void *user, const char *phase, uint64_t done, uint64_t to
     return 0;
 }
 
+/* What -o wrote: the files, their bytes and time, and the ones that
+   failed ("name: reason"). */
 typedef struct file_list {
     char **names;
     size_t n;
+    char **failed;
+    size_t n_failed;
+    uint64_t bytes;
+    double seconds;
+    const progress_state *ps; /* progress lines while writing */
 } file_list;
 
-static int file_list_add(file_list *l, const char *name)
+static int str_list_add(char ***list, size_t *n, const char *text)
 {
-    char **nn = realloc(l->names, (l->n + 1) * sizeof(*nn));
+    char **nn = realloc(*list, (*n + 1) * sizeof(*nn));
 
     if (!nn)
         return -1;
-    l->names = nn;
-    if (!(nn[l->n] = strdup(name)))
+    *list = nn;
+    if (!(nn[*n] = strdup(text)))
         return -1;
-    l->n++;
+    (*n)++;
     return 0;
 }
 
@@ -128,12 +135,54 @@ static void file_list_free(file_list *l)
 
     for (i = 0; i < l->n; i++)
         free(l->names[i]);
+    for (i = 0; i < l->n_failed; i++)
+        free(l->failed[i]);
     free(l->names);
-    l->names = NULL;
-    l->n = 0;
+    free(l->failed);
+    l->names = l->failed = NULL;
+    l->n = l->n_failed = 0;
 }
 
-/* Write @p data to DIR/name; records the name. Prints errors. */
+/* Record a file that could not be written, and say so on stderr. */
+static void write_failed(file_list *l, const char *name, const char *reason)
+{
+    char text[512];
+
+    snprintf(text, sizeof(text), "%s: %s", name, reason);
+    cli_error("write", "%s", text);
+    if (str_list_add(&l->failed, &l->n_failed, text) < 0)
+        cli_error("write", "%s", strerror(ENOMEM));
+}
+
+/* "1.4 GB", "512 kB", "31 B" */
+static void human_size(char *buf, size_t cap, uint64_t bytes)
+{
+    static const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = (double)bytes;
+    unsigned u = 0;
+
+    while (v >= 1000.0 && u < 4) {
+        v /= 1000.0;
+        u++;
+    }
+    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+}
+
+/* A progress line for a long write (once the command has run a second). */
+static void write_progress(const file_list *l, const char *name, uint64_t bytes)
+{
+    const progress_state *ps = l->ps;
+    char size[32];
+
+    if (!ps || !ps->enabled || cli_now() - ps->start < 1.0)
+        return;
+    human_size(size, sizeof(size), bytes);
+    fprintf(stderr, "ibr: progress: writing %s (%s) after %.1fs\n", name, size,
+            cli_now() - ps->start);
+}
+
+/* Write @p data to DIR/name through a temporary file renamed when complete
+   (cli_write_file()); records the name, or the failure. */
 static int write_in_dir(file_list *files, const char *dir, const char *name, const char *data,
                         size_t len)
 {
@@ -142,21 +191,22 @@ static int write_in_dir(file_list *files, const char *dir, const char *name, con
     int err;
 
     if (!path) {
-        cli_error(name, "%s", strerror(ENOMEM));
+        write_failed(files, name, strerror(ENOMEM));
         return -1;
     }
     snprintf(path, plen, "%s/%s", dir, name);
+    write_progress(files, name, len);
     err = cli_write_file(path, data ? data : "", len);
+    free(path);
     if (err) {
-        cli_error(path, "%s", strerror(err));
-        free(path);
+        write_failed(files, name, strerror(err));
         return -1;
     }
-    free(path);
-    if (file_list_add(files, name) < 0) {
+    if (str_list_add(&files->names, &files->n, name) < 0) {
         cli_error(name, "%s", strerror(ENOMEM));
         return -1;
     }
+    files->bytes += len;
     return 0;
 }
 
@@ -184,10 +234,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
     case D_SL2VL: rc = ibr_result_write_sl2vl(&b, r); break;
     }
     if (rc < 0) {
-        char what[128];
-
-        snprintf(what, sizeof(what), "writing %s", name);
-        cli_lib_error(what, NULL, rc);
+        write_failed(files, name, ibr_strerror(rc));
         ibr_buffer_dispose(&b);
         return -1;
     }
@@ -213,28 +260,37 @@ static void artifact_file_name(char *out, size_t len, const char *name)
         out[0] = '_';
 }
 
+/* Write every dump and artefact into dir. A file that fails is recorded
+   and the others are still written; returns -1 when anything failed. */
 static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
                          const ibr_result *r)
 {
+    static const struct {
+        const char *name;
+        dump_kind kind;
+        int sl; /* only for results with SLs or SL2VL tables */
+    } dumps[] = {
+        {"opensm-lfts.dump", D_LFTS, 0},       {"opensm-subnet.lst", D_SUBNET, 0},
+        {"opensm.fdbs", D_FDBS, 0},            {"guid2lid", D_GUID2LID, 0},
+        {"opensm.mcfdbs", D_MCFDBS, 0},
+        /* VL-aware results: OpenSM's SL2VL dump and ibdmchk's -c/-d inputs */
+        {"opensm-sl2vl.dump", D_SL2VL_DUMP, 1}, {IBDM_PREFIX ".psl", D_PSL, 1},
+        {IBDM_PREFIX ".sl2vl", D_SL2VL, 1},
+    };
+    int has_sl = ibr_result_sl_mode(r) != IBR_SL_NONE || ibr_result_has_sl2vl(r);
+    int ret = 0;
     size_t i, na;
+    double t0 = cli_now();
     int err = cli_mkdir_p(dir);
 
     if (err) {
-        cli_error(dir, "%s", strerror(err));
+        write_failed(files, dir, strerror(err));
         return -1;
     }
-    if (write_dump(files, dir, "opensm-lfts.dump", D_LFTS, t, r) < 0 ||
-        write_dump(files, dir, "opensm-subnet.lst", D_SUBNET, t, r) < 0 ||
-        write_dump(files, dir, "opensm.fdbs", D_FDBS, t, r) < 0 ||
-        write_dump(files, dir, "guid2lid", D_GUID2LID, t, r) < 0 ||
-        write_dump(files, dir, "opensm.mcfdbs", D_MCFDBS, t, r) < 0)
-        return -1;
-    /* VL-aware results: OpenSM's SL2VL dump and ibdmchk's -c/-d inputs */
-    if ((ibr_result_sl_mode(r) != IBR_SL_NONE || ibr_result_has_sl2vl(r)) &&
-        (write_dump(files, dir, "opensm-sl2vl.dump", D_SL2VL_DUMP, t, r) < 0 ||
-         write_dump(files, dir, IBDM_PREFIX ".psl", D_PSL, t, r) < 0 ||
-         write_dump(files, dir, IBDM_PREFIX ".sl2vl", D_SL2VL, t, r) < 0))
-        return -1;
+    for (i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++)
+        if ((!dumps[i].sl || has_sl) &&
+            write_dump(files, dir, dumps[i].name, dumps[i].kind, t, r) < 0)
+            ret = -1;
     na = ibr_result_artifact_count(r);
     for (i = 0; i < na; i++) {
         const char *name;
@@ -246,9 +302,10 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
             continue;
         artifact_file_name(fname, sizeof(fname), name);
         if (write_in_dir(files, dir, fname, data, size) < 0)
-            return -1;
+            ret = -1;
     }
-    return 0;
+    files->seconds = cli_now() - t0;
+    return ret;
 }
 
 typedef struct route_args {
@@ -311,6 +368,14 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         if (i)
             printf(", ");
         cli_json_string(stdout, files->names[i]);
+    }
+    printf("], \"bytes_written\": %" PRIu64 ", \"write_time_s\": ", files->bytes);
+    cli_json_double(stdout, files->seconds);
+    printf(", \"write_errors\": [");
+    for (i = 0; i < files->n_failed; i++) {
+        if (i)
+            printf(", ");
+        cli_json_string(stdout, files->failed[i]);
     }
     printf("]}\n");
 }
@@ -379,6 +444,14 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
             printf("%s%s", i ? "," : "", files->names[i]);
         printf("}\n");
     }
+    if (files->n || files->n_failed) {
+        char size[32];
+        human_size(size, sizeof(size), files->bytes);
+        printf("written:      %zu file%s, %s in %.2f s\n", files->n, files->n == 1 ? "" : "s",
+               size, files->seconds);
+    }
+    for (i = 0; i < files->n_failed; i++)
+        printf("NOT WRITTEN:  %s\n", files->failed[i]);
 }
 
 /* --strict: a fallback, or a credit loop from an engine that promises
@@ -464,7 +537,7 @@ int cmd_route(int argc, char **argv)
     progress_state ps;
     ibr_verify_report rep;
     ibr_buffer vjson = IBR_BUFFER_INIT;
-    file_list files = {NULL, 0};
+    file_list files = {NULL, 0, NULL, 0, 0, 0.0, NULL};
     double t0, route_s;
 
     memset(&a, 0, sizeof(a));
@@ -480,7 +553,10 @@ int cmd_route(int argc, char **argv)
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
         case O_NOPROGRESS:
-        case 'q': a.progress = 0; break;
+        case 'q':
+            a.progress = 0;
+            cli_quiet = 1;
+            break;
         case 'v': a.verbose++; break;
         case 'h': usage_route(stdout); return CLI_EXIT_OK;
         default:
@@ -543,8 +619,10 @@ int cmd_route(int argc, char **argv)
             goto out;
         }
     }
-    if (rc == 0 && a.outdir && write_outputs(&files, a.outdir, t, r) < 0)
-        goto out;
+    /* a file that cannot be written does not hide the summary: it says what
+       was written and what was not, and the exit status is 2 */
+    files.ps = &ps;
+    int write_err = rc == 0 && a.outdir && write_outputs(&files, a.outdir, t, r) < 0;
 
     if (a.json)
         print_route_json(&a, t, r, opts, rc, route_s, vjson.data, &files);
@@ -562,6 +640,10 @@ int cmd_route(int argc, char **argv)
     if (verified && vrc != 0) {
         cli_error("verify", "routing tables are invalid: %s", rep.first_error);
         ret = CLI_EXIT_INVALID;
+        goto out;
+    }
+    if (write_err) {
+        ret = CLI_EXIT_ERROR;
         goto out;
     }
     if (a.strict && (ret = strict_check(r, verified ? &rep : NULL)) != CLI_EXIT_OK)

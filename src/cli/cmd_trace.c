@@ -40,6 +40,7 @@ void usage_trace(FILE *o)
           "  --param ENGINE.SETTING=VALUE  an engine setting when routing (repeatable)\n"
           "  --threads N                 worker threads when routing (0 = one per CPU)\n"
           "  --json                      print the trace as JSON\n"
+          "  -q, --quiet                 no progress lines on stderr (reading big dumps)\n"
           "\n"
           "Exit status: 0 the route reaches DST, 1 it breaks (no LFT entry, bad port,\n"
           "down link, loop: the last hop shows where), 2 usage or input error.\n",
@@ -183,6 +184,7 @@ int cmd_trace(int argc, char **argv)
         {"param", required_argument, NULL, CLI_OPT_PARAM},
         {"threads", required_argument, NULL, CLI_OPT_THREADS},
         {"json", no_argument, NULL, O_JSON},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     const char *from = NULL, *to = NULL, *chain = NULL;
@@ -203,12 +205,13 @@ int cmd_trace(int argc, char **argv)
     unsigned int sport, dport;
 
     cli_route_args_init(&ra);
-    while ((c = getopt_long(argc, argv, "hR:", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hqR:", lo, NULL)) != -1) {
         switch (c) {
         case O_FROM: from = optarg; break;
         case O_TO: to = optarg; break;
         case 'R': chain = optarg; break;
         case O_JSON: json = 1; break;
+        case 'q': cli_quiet = 1; break;
         case 'h': usage_trace(stdout); return CLI_EXIT_OK;
         default:
             if (cli_shared_option(&ta, &ra, c, optarg, usage_trace) < 0)

@@ -80,6 +80,7 @@ void usage_verify(FILE *o)
           "  --threads N      worker threads (0 = one per CPU, the default)\n"
           "  --strict         empty switch-LID entries and a credit loop are errors\n"
           "  --json           print the report as JSON\n"
+          "  -q, --quiet      no progress lines on stderr (reading big dumps)\n"
           "\n"
           "Exit status: 0 valid, 1 invalid routes (with --strict: or empty entries, or a\n"
           "credit loop), 2 error.\n",
@@ -94,7 +95,8 @@ int cmd_verify(int argc, char **argv)
                                        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"lmc", required_argument, NULL, CLI_OPT_LMC},
                                        {"threads", required_argument, NULL, O_THREADS},
-                                       {"help", no_argument, NULL, 'h'},
+                                       {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     const char *src, *dump;
     int json = 0, c, rc, ret = CLI_EXIT_ERROR;
@@ -107,7 +109,7 @@ int cmd_verify(int argc, char **argv)
     uint64_t v;
 
     ibr_verify_report_init(&rep, IBR_VERIFY_REPORT_VERSION);
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hq", lo, NULL)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
         case O_STRICT: rep.strict = 1; break;
@@ -116,6 +118,7 @@ int cmd_verify(int argc, char **argv)
                 return CLI_EXIT_ERROR;
             rep.threads = (unsigned int)v;
             break;
+        case 'q': cli_quiet = 1; break;
         case 'h': usage_verify(stdout); return CLI_EXIT_OK;
         default:
             if (cli_shared_option(&ta, NULL, c, optarg, usage_verify) < 0)

@@ -104,8 +104,11 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
         }
     }
     if (lid > t->max_lid)
-        return lerr(lr, line, "LID %" PRIu64 " beyond the topology (max LID %u)", lid,
-                    (unsigned)t->max_lid);
+        return lerr(lr, line,
+                    "LID %" PRIu64 " beyond the topology (max LID %u): the tables were "
+                    "computed for other LIDs; give the topology those LIDs (OpenSM's "
+                    "guid2lid file, or the LMC the tables were computed with)",
+                    lid, (unsigned)t->max_lid);
     lr->r->lft[(size_t)sw * lr->r->lft_size + lid] = (uint8_t)port;
     return 0;
 }

@@ -744,6 +744,51 @@ def test_small_ones():
     check(json.loads(o)["layers"] == 1, o)
 
 
+def test_failed_writes():
+    """A dump that cannot be written leaves no partial file, the others are
+    still written, and the summary says what was written and what was not
+    (issue 17, items 4 and 5)."""
+    import resource
+    import signal
+    tree = path("fw-tree.topo")
+    expect(["gen", "fattree:levels=2,radix=8", "-o", tree], 0)
+    # sizes in the summary
+    out = path("fw-ok")
+    expect(["route", "-q", tree, "-o", out], 0, r"^written: +5 files, [0-9.]+ kB in [0-9.]+ s$")
+    # a file that is a directory cannot be replaced
+    out = path("fw-dir")
+    os.makedirs(os.path.join(out, "opensm.fdbs"))
+    o, e = expect(["route", "-q", tree, "-o", out], 2, r"^NOT WRITTEN: +opensm.fdbs: ",
+                  r"ibr: write: opensm.fdbs: ")
+    check(re.search(r"^files: .*opensm-lfts.dump", o, re.M), o)
+    check(not [f for f in os.listdir(out) if ".tmp-" in f], os.listdir(out))
+    o, _ = expect(["route", "-q", "--json", tree, "-o", out], 2)
+    doc = json.loads(o)
+    check(doc["write_errors"] and doc["write_errors"][0].startswith("opensm.fdbs: "), o)
+    check("opensm-lfts.dump" in doc["files"] and doc["bytes_written"] > 0, o)
+
+    # a full disk (a file size limit): the big dump fails, nothing partial
+    # is left, an older copy stays as it was
+    out = path("fw-full")
+    os.makedirs(out)
+    old = os.path.join(out, "opensm-lfts.dump")
+    with open(old, "w") as f:
+        f.write("old tables\n")
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8000, 8000))
+    p = subprocess.run([IBR, "route", "-q", tree, "-o", out], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, preexec_fn=limit, timeout=300)
+    check(p.returncode == 2, "exit %d: %s %s" % (p.returncode, p.stdout, p.stderr))
+    check(re.search(r"^NOT WRITTEN: +opensm-lfts.dump: File too large", p.stdout, re.M),
+          p.stdout)
+    check(re.search(r"^files: .*guid2lid", p.stdout, re.M), p.stdout)
+    with open(old) as f:
+        check(f.read() == "old tables\n", "the old dump was overwritten")
+    check(not [f for f in os.listdir(out) if ".tmp-" in f], os.listdir(out))
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -756,7 +801,7 @@ def main():
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
-             test_small_ones]
+             test_small_ones, test_failed_writes]
     try:
         for t in tests:
             try:
