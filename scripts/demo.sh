@@ -13,3 +13,7 @@ echo
 echo
 echo "== $out/opensm-lfts.dump (first switch)"
 sed -n '1,/lids dumped/p' "$out/opensm-lfts.dump"
+echo
+echo "== the command is $(pwd)/build/src/ibr (not on PATH): try 'build/src/ibr help',"
+echo "   or install it with 'ninja -C build install' (see the README's 'Installing');"
+echo "   the whole dump set of this routing is in $out"
