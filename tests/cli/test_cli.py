@@ -789,6 +789,28 @@ def test_failed_writes():
     check(not [f for f in os.listdir(out) if ".tmp-" in f], os.listdir(out))
 
 
+def test_readme_tour():
+    """The README's tour runs as written (issue 17, item 3): every line of
+    its first sh block after "## The `ibr` command", with the built ibr and
+    a scratch directory for /tmp."""
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+    with open(readme) as f:
+        text = f.read()
+    part = text.split("## The `ibr` command", 1)[1]
+    block = part.split("```sh", 1)[1].split("```", 1)[0]
+    lines = [ln.split("  #")[0].strip() for ln in block.splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    check(len(lines) >= 6 and lines[0].startswith("ibr="), block)
+    scratch = path("tour") + "/"
+    os.makedirs(scratch)
+    for ln in lines[1:]:
+        cmd = ln.replace("$ibr", IBR).replace("/tmp/", scratch)
+        p = subprocess.run(["bash", "-c", cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+        check(p.returncode == 0, "README line failed (exit %d): %s\n%s%s"
+              % (p.returncode, ln, p.stdout[-800:], p.stderr[-800:]))
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -801,7 +823,7 @@ def main():
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
-             test_small_ones, test_failed_writes]
+             test_small_ones, test_failed_writes, test_readme_tour]
     try:
         for t in tests:
             try:
