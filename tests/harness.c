@@ -33,7 +33,7 @@ static void *t_malloc(void *user, size_t size)
 {
     ibr_test_alloc *a = user;
     long n = a->calls++;
-    if (a->fail_at >= 0 && n >= a->fail_at)
+    if (a->fail_at >= 0 && (a->once ? n == a->fail_at : n >= a->fail_at))
         return NULL;
     void *p = malloc(size ? size : 1);
     if (p)
@@ -45,7 +45,7 @@ static void *t_realloc(void *user, void *ptr, size_t size)
 {
     ibr_test_alloc *a = user;
     long n = a->calls++;
-    if (a->fail_at >= 0 && n >= a->fail_at)
+    if (a->fail_at >= 0 && (a->once ? n == a->fail_at : n >= a->fail_at))
         return NULL;
     void *p = realloc(ptr, size ? size : 1);
     if (p && !ptr)

@@ -13,11 +13,14 @@
 int ibr_test_main(const char *suite, CU_TestInfo *tests);
 
 /* A context whose allocator fails the fail_at-th allocation (0-based)
-   and every one after it when fail_at >= 0; counts live blocks. */
+   and every one after it when fail_at >= 0 (or that one alone when once is
+   set: later allocations succeed again, which shows a caller that goes on
+   after a failure and loses it); counts live blocks. */
 typedef struct ibr_test_alloc {
     long fail_at;   /* -1: never fail */
     long calls;     /* allocations attempted */
     long live;      /* blocks currently allocated */
+    int once;       /* fail the fail_at-th allocation only */
 } ibr_test_alloc;
 
 ibr_context *ibr_test_context(ibr_test_alloc *state);

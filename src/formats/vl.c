@@ -144,7 +144,7 @@ int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r)
                     rc = sl2vl_line(out, t->ctx, in, o, m);
                 }
             }
-        } else {
+        } else if (rc == 0) {
             for (unsigned k = 0; k < 16; k++)
                 m[k] = (uint8_t)(k < 15 ? k : 15);
             rc = sl2vl_line(out, t->ctx, 0, 0, m);
