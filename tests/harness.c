@@ -198,7 +198,7 @@ int ibr_test_layered_route(ibr_run *run, void *user)
         if (sw == IBR_NONE)
             sw = ibr_topo_node_switch(t, pi.remote_node);
         unsigned sl = sw & 1;
-        if (cfg->mode == 1) {
+        if (cfg->mode == 1 || cfg->mode == 3) {
             ibr_run_set_dest_sl(run, (uint16_t)d, sl);
             continue;
         }
@@ -206,7 +206,7 @@ int ibr_test_layered_route(ibr_run *run, void *user)
             if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)s) == 0)
                 ibr_run_set_path_sl(run, (uint16_t)s, (uint16_t)d, sl);
     }
-    if (cfg->mode == 2) {
+    if (cfg->mode >= 2) {
         uint8_t map[16];
         for (unsigned i = 0; i < 16; i++)
             map[i] = (uint8_t)(i < 2 ? i + cfg->vl_offset : 15);

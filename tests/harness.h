@@ -57,7 +57,7 @@ ibr_result *ibr_test_route_oom(long *fails, ibr_test_alloc *st, const ibr_topo *
 /* A VL-layered test engine: minhop's tables, destinations split into two
    SLs by the parity of their switch index. mode 0: no SLs; 1: per
    destination SLs; 2: per-pair SLs plus SL2VL tables sending SL s to VL
-   s + vl_offset. On a ring of 5 switches each layer alone is acyclic, so
+   s + vl_offset; 3: per-destination SLs plus those SL2VL tables. On a ring of 5 switches each layer alone is acyclic, so
    the routing is loop-free only when its SLs are taken into account. */
 typedef struct ibr_test_layered {
     int mode;

@@ -169,7 +169,10 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
                     goto out;
             continue;
         }
-        /* per-pair SLs: the end ports are the first source slots */
+        /* per-pair SLs (the end ports are the first source slots), or
+           per-destination SLs through SL2VL tables that depend on the
+           input port: walk from every end port */
+        int pair = r->sl_mode == IBR_SL_PER_PAIR;
         if (in_port_free)
             memset(slmask, 0, t->n_sw * sizeof *slmask);
         for (uint32_t i = 0; i < t->n_end; i++) {
@@ -177,7 +180,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
             const ibr__port *pt = &t->ports[gp];
             if (gp == owner || t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
                 continue;
-            unsigned sl = r->sl ? r->sl[(size_t)i * r->lft_size + lid] & 15 : 0;
+            unsigned sl = !r->sl ? 0 : (pair ? r->sl[(size_t)i * r->lft_size + lid] : r->sl[lid]) & 15;
             uint32_t s = t->nodes[pt->remote_node].sw;
             if (in_port_free) {
                 slmask[s] |= (uint16_t)(1u << sl);

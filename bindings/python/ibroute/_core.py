@@ -709,16 +709,26 @@ class Allocator:
         self._libc.free(ptr)
 
 
+def _address(value: Any) -> Optional[int]:
+    """What an Allocator returned, as a pointer for C: an int in 1 ..
+    2**64 - 1, or None (NULL: allocation failure) for anything else --
+    None, 0, a bool, a float, a str -- which ctypes would otherwise turn
+    into a garbage pointer or an ignored exception."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 1 << 64:
+        return value
+    return None
+
+
 def _allocator_struct(allocator: Allocator) -> Tuple[Any, List[Any]]:
     def m(user: Any, size: int) -> Optional[int]:
         try:
-            return allocator.malloc(size)
+            return _address(allocator.malloc(size))
         except BaseException:
             return None
 
     def r(user: Any, ptr: Optional[int], size: int) -> Optional[int]:
         try:
-            return allocator.realloc(ptr, size)
+            return _address(allocator.realloc(ptr, size))
         except BaseException:
             return None
 
@@ -989,10 +999,12 @@ class Fabric(_Nodes):
 
     def __init__(self, context: Optional[Context] = None) -> None:
         ptr = _capi.FabricP()
-        rc = _lib.ibr_fabric_create(byref(ptr), _ctx_ptr(context))
-        if rc < 0:
-            raise error_for(rc, f"cannot create a fabric: {_s(_lib.ibr_strerror(rc))}")
-        super().__init__(ptr, context)
+        _ctx_ptr(context)  # type check
+        with (context._using() if context is not None else contextlib.nullcontext()) as cp:
+            rc = _lib.ibr_fabric_create(byref(ptr), cp)
+            if rc < 0:
+                raise error_for(rc, f"cannot create a fabric: {_s(_lib.ibr_strerror(rc))}")
+            super().__init__(ptr, context)
         self._context = context
 
     @classmethod
@@ -1204,9 +1216,11 @@ class Fabric(_Nodes):
         ptr = _capi.FabricP()
         with self._using() as p:
             self._check(_lib.ibr_fabric_clone(byref(ptr), p))
-        f = Fabric.__new__(Fabric)
-        _Handle.__init__(f, ptr, self._context)
-        f._context = self._context
+            # attached while this fabric (and through it the context) is
+            # pinned: closing either meanwhile cannot free what ptr uses
+            f = Fabric.__new__(Fabric)
+            _Handle.__init__(f, ptr, self._context)
+            f._context = self._context
         return f
 
     def freeze(self) -> "Topology":
@@ -1215,7 +1229,7 @@ class Fabric(_Nodes):
         ptr = _capi.TopoP()
         with self._using() as p:
             self._check(_lib.ibr_fabric_freeze(byref(ptr), p))
-        return Topology._wrap(ptr, self._context)
+            return Topology._wrap(ptr, self._context)
 
     def __repr__(self) -> str:
         if self._closed:
@@ -1339,19 +1353,22 @@ class Topology(_Nodes):
         out = _capi.ResultP()
         with self._using() as tp:
             rc = _lib.ibr_route(byref(out), tp, chain.encode(), byref(call.opts))
-        engine_exc = self._context._take_engine_error() if self._context is not None else None
-        if rc < 0 or engine_exc is not None or call.exception is not None:
-            msg = _s(_lib.ibr_result_last_error(out)) if out else ""
-            attempts = _attempts(out) if out else []
-            if out:
-                _lib.ibr_result_destroy(out)
-            exc = call.exception or engine_exc
-            if exc is not None:
-                raise exc
-            err = error_for(rc, msg)
-            err.attempts = attempts  # type: ignore[attr-defined]
-            raise err
-        return Result._wrap(out, self)
+            # everything below runs with the topology still pinned: a close()
+            # during the call (from a progress callback, an engine, another
+            # thread) takes effect only once the result no longer needs it
+            engine_exc = self._context._take_engine_error() if self._context is not None else None
+            if rc < 0 or engine_exc is not None or call.exception is not None:
+                msg = _s(_lib.ibr_result_last_error(out)) if out else ""
+                attempts = _attempts(out) if out else []
+                if out:
+                    _lib.ibr_result_destroy(out)
+                exc = call.exception or engine_exc
+                if exc is not None:
+                    raise exc
+                err = error_for(rc, msg)
+                err.attempts = attempts  # type: ignore[attr-defined]
+                raise err
+            return Result._wrap(out, self)
 
     # -- writers ----------------------------------------------------------
 
@@ -1452,12 +1469,12 @@ class Result(_Handle):
         out = _capi.ResultP()
         with topology._using() as tp:
             rc = _lib.ibr_result_parse_lfts(byref(out), tp, data, len(data))
-        if rc < 0:
-            msg = _s(_lib.ibr_result_last_error(out)) if out else ""
-            if out:
-                _lib.ibr_result_destroy(out)
-            raise error_for(rc, msg)
-        return cls._wrap(out, topology)
+            if rc < 0:
+                msg = _s(_lib.ibr_result_last_error(out)) if out else ""
+                if out:
+                    _lib.ibr_result_destroy(out)
+                raise error_for(rc, msg)
+            return cls._wrap(out, topology)
 
     @property
     def topology(self) -> Topology:

@@ -158,11 +158,12 @@ class Analysis(_Handle):
         with result._using() as rp:
             rc = _core._lib.ibr_result_analyze(byref(out), rp,
                                                byref(opts) if opts is not None else None)
-        if rc < 0:
-            raise error_for(rc, f"analyze: {_s(_core._lib.ibr_strerror(rc))}")
-        a = cls.__new__(cls)
-        _Handle.__init__(a, out, result)
-        a._result = result
+            if rc < 0:
+                raise error_for(rc, f"analyze: {_s(_core._lib.ibr_strerror(rc))}")
+            # attached while the result is pinned (see Topology.route)
+            a = cls.__new__(cls)
+            _Handle.__init__(a, out, result)
+            a._result = result
         return a
 
     @property

@@ -9,6 +9,52 @@ from _support import line_fabric
 import ibroute
 
 
+class TestCloseDuringCall(unittest.TestCase):
+    """close() from inside a call that uses the object (a progress
+    callback, an engine): the call's result keeps what it needs alive."""
+
+    def check_result(self, r):
+        self.assertTrue(r.verify().ok)
+        self.assertEqual(len(r.sl2vl(0, 1, 2)), 16)
+        self.assertTrue(r.write_lfts_dump())
+        r.close()
+
+    def test_topology_closed_from_progress(self):
+        with ibroute.Fabric.from_spec("fattree:levels=2,radix=4") as f:
+            t = f.freeze()
+            r = t.route("minhop", threads=1, progress=lambda *a: t.close())
+            self.assertTrue(t.closed)
+            self.check_result(r)
+            self.assertIsNone(t._ptr)  # freed with its last dependent
+
+    def test_context_and_topology_closed_from_an_engine(self):
+        ctx = ibroute.Context()
+        f = ibroute.Fabric.from_spec("fattree:levels=2,radix=4", context=ctx)
+        t = f.freeze()
+        f.close()
+
+        def closer(run):
+            t.close()
+            ctx.close()
+            run.compute_hops()
+            run.ucast()
+
+        ctx.register_engine("closer", closer)
+        r = t.route("closer,no_fallback")
+        self.assertTrue(t.closed and ctx.closed)
+        self.check_result(r)
+        self.assertIsNone(ctx._ptr)
+
+    def test_result_closed_from_analysis_keeps_it(self):
+        with ibroute.Fabric.from_spec("fattree:levels=2,radix=4") as f, f.freeze() as t:
+            r = t.route("minhop")
+            a = r.analyze(patterns=["shift"])
+            r.close()
+            self.assertGreater(a.summary.pairs, 0)
+            a.close()
+            self.assertIsNone(r._ptr)
+
+
 class TestLifetime(unittest.TestCase):
     def test_close_is_idempotent(self):
         f = line_fabric(2)

@@ -141,6 +141,29 @@ class TestAllocationFailures(unittest.TestCase):
         with self.assertRaises(TypeError):
             ibroute.Context(allocator=object())
 
+    def test_allocator_returning_garbage_is_a_failure(self):
+        # anything but a positive int from malloc()/realloc() means "no
+        # memory": never a garbage pointer handed to the library
+        class Bad(ibroute.Allocator):
+            def __init__(self, value):
+                self.value = value
+                self.armed = False
+
+            def malloc(self, size):
+                return self.value if self.armed else super().malloc(size)
+
+            def realloc(self, ptr, size):
+                return self.value if self.armed else super().realloc(ptr, size)
+
+        for value in ("x", 1.5, -8, True, 1 << 70, [], b"1234"):
+            with self.subTest(value=value):
+                alloc = Bad(value)
+                with ibroute.Context(allocator=alloc) as ctx:
+                    alloc.armed = True
+                    with self.assertRaises(ibroute.OutOfMemoryError):
+                        ibroute.Fabric.from_spec("fattree:levels=2,radix=4", context=ctx)
+                    alloc.armed = False
+
 
 if __name__ == "__main__":
     unittest.main()
