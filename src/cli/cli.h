@@ -79,7 +79,10 @@ void cli_error(const char *what, const char *fmt, ...)
 void cli_lib_error(const char *what, const char *msg, int rc);
 
 /* Read a whole file ("-" = stdin) into a NUL-terminated malloc'd buffer.
- * Prints "ibr: <path>: <reason>" on error. 0 or -1. */
+ * Prints "ibr: <path>: <reason>" on error. 0 or -1. Inputs larger than
+ * $IBR_MAX_INPUT_MB (default 1 GiB, 16 GiB while cli_big_input is set, for
+ * forwarding-table dumps) are refused. */
+extern int cli_big_input;
 int cli_read_file(const char *path, char **buf, size_t *len);
 
 /* Write @p len bytes to @p path ("-" = stdout). Returns 0 or an errno value. */

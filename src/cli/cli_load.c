@@ -182,7 +182,10 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
     double t0 = cli_now();
 
     *out = NULL;
-    if (cli_read_file(path, &buf, &len) < 0)
+    cli_big_input = 1;
+    rc = cli_read_file(path, &buf, &len);
+    cli_big_input = 0;
+    if (rc < 0)
         return -1;
     cli_read_progress(path, len, t0, 0);
     rc = ibr_result_parse_lfts(out, t, buf, len);

@@ -49,6 +49,26 @@ void cli_bad_option(void)
                   cli_cmd_name);
 }
 
+/* Write "ibr: what: msg\n" on stderr with the control characters of what
+   and msg (terminal escape sequences in a node description, say) shown
+   as \xNN rather than sent to the terminal. */
+static void put_message(const char *what, const char *msg)
+{
+    const char *parts[2] = {what, msg};
+    fputs("ibr: ", stderr);
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            fputs(": ", stderr);
+        for (const unsigned char *p = (const unsigned char *)parts[k]; *p; p++) {
+            if (*p < 0x20 || *p == 0x7f)
+                fprintf(stderr, "\\x%02x", *p);
+            else
+                fputc(*p, stderr);
+        }
+    }
+    fputc('\n', stderr);
+}
+
 /* Keep the first error of the run for the JSON error object (see main()). */
 static void remember(const char *what, const char *msg)
 {
@@ -64,7 +84,7 @@ void cli_error(const char *what, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "ibr: %s: %s\n", what, msg);
+    put_message(what, msg);
     remember(what, msg);
 }
 
@@ -72,17 +92,35 @@ void cli_lib_error(const char *what, const char *msg, int rc)
 {
     if (!msg || !*msg)
         msg = ibr_strerror(rc);
-    fprintf(stderr, "ibr: %s: %s\n", what, msg);
+    put_message(what, msg);
     remember(what, msg);
 }
 
 /* cli_read_file() without the message: 0 or an errno value. */
+int cli_big_input;
+
+/* The largest input the command reads, in bytes: $IBR_MAX_INPUT_MB
+   megabytes, or 1 GiB (a topology of the whole LID space is tens of MB),
+   16 GiB while cli_big_input is set (forwarding-table dumps: one that
+   fills the unicast LID space is about 10 GB), so that /dev/zero or a
+   wrong path cannot eat the machine's memory. */
+static uint64_t max_input(void)
+{
+    const char *env = getenv("IBR_MAX_INPUT_MB");
+    uint64_t mb;
+    if (env && cli_parse_u64(env, UINT64_MAX / (1u << 20), &mb) == 0 && mb > 0)
+        return mb << 20;
+    return (uint64_t)(cli_big_input ? 16 : 1) << 30;
+}
+
+/* E2BIG from read_file(): the input passed max_input(). */
 static int read_file(const char *path, char **buf, size_t *len)
 {
     FILE *f;
     char *data = NULL;
     size_t size = 0, cap = 0;
     int err = 0;
+    uint64_t limit = max_input();
 
     *buf = NULL;
     *len = 0;
@@ -98,8 +136,13 @@ static int read_file(const char *path, char **buf, size_t *len)
             fclose(f);
             return EISDIR;
         }
-        if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+            if ((uint64_t)st.st_size > limit) {
+                fclose(f);
+                return E2BIG;
+            }
             cap = (size_t)st.st_size + 1;
+        }
     }
     if (cap == 0)
         cap = 65536;
@@ -123,7 +166,17 @@ static int read_file(const char *path, char **buf, size_t *len)
             cap = ncap;
         }
         got = fread(data + size, 1, cap - size - 1, f);
+        /* every input is text: a NUL in the first block means a binary
+           file or a device such as /dev/zero, refused before reading on */
+        if (size < 65536 && memchr(data + size, 0, got)) {
+            err = EILSEQ;
+            goto out;
+        }
         size += got;
+        if (size > limit) {
+            err = E2BIG;
+            goto out;
+        }
         if (got == 0) {
             if (ferror(f))
                 err = errno ? errno : EIO;
@@ -147,6 +200,16 @@ int cli_read_file(const char *path, char **buf, size_t *len)
 {
     int err = read_file(path, buf, len);
 
+    if (err == EILSEQ) {
+        cli_error(path, "binary data (NUL bytes): not a text file");
+        return -1;
+    }
+    if (err == E2BIG) {
+        cli_error(path, "more than %" PRIu64 " MB: not read (a topology or dump is smaller; "
+                        "set IBR_MAX_INPUT_MB to read more)",
+                  max_input() >> 20);
+        return -1;
+    }
     if (err) {
         cli_error(path, "%s", strerror(err));
         return -1;
@@ -275,7 +338,7 @@ static void log_cb(void *user, int level, const char *msg)
     (void)user;
     if (level < 0 || level > IBR_LOG_DEBUG)
         level = IBR_LOG_DEBUG;
-    fprintf(stderr, "ibr: %s: %s\n", names[level], msg);
+    put_message(names[level], msg);
 }
 
 int cli_make_context(ibr_context **out, int level)

@@ -74,6 +74,10 @@ static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char 
         return 0;
     }
     if (force == 1 || (force == 0 && v <= 0xffff)) {
+        if (ibr_topo_max_lid(t) == 0) {
+            cli_error(opt, "LID %" PRIu64 ": the topology has no LIDs", v);
+            return 0;
+        }
         if (v == 0 || v > ibr_topo_max_lid(t)) {
             cli_error(opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)", v,
                       (unsigned)ibr_topo_max_lid(t));

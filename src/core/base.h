@@ -56,6 +56,11 @@ void ibr__sort(void *base, size_t n, size_t size, ibr__cmp_fn cmp, void *arg);
 void ibr__log(ibr_context *ctx, int level, const char *fmt, ...) IBR_PRINTF(3, 4);
 /* Format into an error buffer of IBR_ERRMSG_SIZE bytes; returns code. */
 int ibr__err(char *buf, int code, const char *fmt, ...) IBR_PRINTF(3, 4);
+
+/* Warnings repeated per input item (a GUID list entry...): the first
+   IBR__WARN_FIRST are logged one by one, the rest counted and logged as
+   one summary, so a long bad list cannot flood the log. */
+#define IBR__WARN_FIRST 5
 int ibr__verr(char *buf, int code, const char *fmt, va_list ap);
 
 /* Versioned public structs (doc/api-conventions.md). Each has a size

@@ -314,12 +314,14 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
                             ibr_context *ctx)
 {
     unsigned roots = 0;
+    size_t missing = 0, notsw = 0; /* past the first few, only counted */
     for (size_t i = 0; i < o->n_root_guids; i++) {
         uint32_t node;
         unsigned port;
         if (ibr_topo_find_guid(&node, &port, t, o->root_guids[i]) < 0) {
-            ibr__log(ctx, IBR_LOG_WARN, "updn: root GUID 0x%016" PRIx64 " not in the fabric",
-                     o->root_guids[i]);
+            if (missing++ < IBR__WARN_FIRST)
+                ibr__log(ctx, IBR_LOG_WARN, "updn: root GUID 0x%016" PRIx64 " not in the fabric",
+                         o->root_guids[i]);
             continue;
         }
         uint32_t sw = t->nodes[node].sw;
@@ -329,9 +331,10 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
                 sw = t->nodes[pt->remote_node].sw;
         }
         if (sw == IBR_NONE) {
-            ibr__log(ctx, IBR_LOG_WARN,
-                     "updn: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one",
-                     o->root_guids[i]);
+            if (notsw++ < IBR__WARN_FIRST)
+                ibr__log(ctx, IBR_LOG_WARN,
+                         "updn: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one",
+                         o->root_guids[i]);
             continue;
         }
         if (rank[sw] != 0) {
@@ -339,6 +342,13 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
             roots++;
         }
     }
+    if (missing > IBR__WARN_FIRST)
+        ibr__log(ctx, IBR_LOG_WARN, "updn: %zu more root GUIDs not in the fabric (%zu in all)",
+                 missing - IBR__WARN_FIRST, missing);
+    if (notsw > IBR__WARN_FIRST)
+        ibr__log(ctx, IBR_LOG_WARN,
+                 "updn: %zu more root GUIDs are not a switch nor cabled to one (%zu in all)",
+                 notsw - IBR__WARN_FIRST, notsw);
     return roots;
 }
 

@@ -48,6 +48,32 @@ int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list 
     return code;
 }
 
+char *ibr__esc(char *buf, size_t cap, const char *p, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        int plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+        size_t need = plain ? 1 : 4;
+        if (o + need + 4 > cap) { /* room for "..." and the NUL */
+            memcpy(buf + o, "...", 3);
+            o += 3;
+            break;
+        }
+        if (plain) {
+            buf[o++] = (char)c;
+        } else {
+            buf[o++] = '\\';
+            buf[o++] = 'x';
+            buf[o++] = hex[c >> 4];
+            buf[o++] = hex[c & 15];
+        }
+    }
+    buf[o] = 0;
+    return buf;
+}
+
 int ibr__line_err(char *msg, int code, uint32_t line, const char *fmt, ...)
 {
     va_list ap;

@@ -80,6 +80,15 @@ int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list 
     IBR_PRINTF(4, 0);
 int ibr__line_err(char *msg, int code, uint32_t line, const char *fmt, ...) IBR_PRINTF(4, 5);
 
+/* Text of the input to quote in a message: the n bytes at p with every
+   byte outside printable ASCII (control characters, a NUL, escape
+   sequences, bytes of 0x7f and above) and '"' and '\\' written as \xNN,
+   truncated with "..." to fit cap bytes (at least 8). Returns buf. */
+char *ibr__esc(char *buf, size_t cap, const char *p, size_t n);
+/* ibr__esc of a span into a buffer of the enclosing full expression's
+   lifetime: for the arguments of one message call. */
+#define IBR__ESC(s) ibr__esc((char[96]){0}, 96, (s).p, (s).n)
+
 /* ------------------------------------------------------------------ */
 /* cursors                                                             */
 

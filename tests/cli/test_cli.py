@@ -811,6 +811,45 @@ def test_readme_tour():
               % (p.returncode, ln, p.stdout[-800:], p.stderr[-800:]))
 
 
+def test_messages():
+    """The messages of issue 18, item 4: escaped, summarised, bounded."""
+    # raw bytes of the input are escaped (a NUL inside an id: the Python
+    # suite, since the command refuses files with NULs)
+    bad = path("msg-esc.topo")
+    with open(bad, "wb") as f:
+        f.write(b'Switch 4 "S-0000000000000010"\n[1] "H-00\x07zz\x1b[31m"[1]\n')
+    _, e = expect(["info", bad], 2, None, r'unknown node "H-00\\x07zz\\x1b\[31m" \(dangling link\)')
+    check("\x1b" not in e, repr(e))
+    # a node GUID of 0 says it is not allowed
+    expect(["info", write("msg-zero.topo", 'Switch 4 "S-0000000000000000"\n')], 2, None,
+           r"node GUID 0 is not allowed")
+    # ftree names no GUID 0 when no switch is cabled to another
+    two = write("msg-two.topo",
+                'Switch 4 "S-0000000000000010"\n[1] "H-0000000000000020"[1]\n\n'
+                'Switch 4 "S-0000000000000011"\n[1] "H-0000000000000021"[1]\n\n'
+                'Ca 1 "H-0000000000000020"\n[1] "S-0000000000000010"[1]\n\n'
+                'Ca 1 "H-0000000000000021"\n[1] "S-0000000000000011"[1]\n')
+    o, _ = expect(["route", "-q", "-R", "ftree", two], 0, r"no switch is cabled to another")
+    check("0x0000000000000000" not in o, o)
+    # a topology without LIDs
+    expect(["trace", write("msg-ca.topo", 'Ca 1 "H-0000000000000020"\n'), "--from", "1",
+            "--to", "2"], 2, None, r"the topology has no LIDs")
+    # a long list of unknown root GUIDs: a few warnings and one summary
+    tree = path("msg-tree.topo")
+    expect(["gen", "fattree:levels=2,radix=4", "-o", tree], 0)
+    roots = write("msg-roots.txt", "".join("0x%016x\n" % (0xdead0000 + i) for i in range(2000)))
+    for engine in ("updn", "ftree"):
+        _, e = expect(["route", "-q", "-R", engine, tree, "--root-guids", roots], 0)
+        check(e.count("\n") <= 8 and "1995 more root GUIDs" in e, e)
+    # inputs are bounded: binary data and oversized files are refused at once
+    expect(["info", "/dev/zero"], 2, None, r"binary data \(NUL bytes\): not a text file")
+    big = write("msg-big.topo", "# " + "x" * (3 << 20) + "\n")
+    p = subprocess.run([IBR, "info", big], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, env=dict(os.environ, IBR_MAX_INPUT_MB="1"), timeout=60)
+    check(p.returncode == 2 and "more than 1 MB: not read" in p.stderr and
+          "IBR_MAX_INPUT_MB" in p.stderr, p.stderr)
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -823,7 +862,8 @@ def main():
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
-             test_small_ones, test_failed_writes, test_readme_tour]
+             test_small_ones, test_failed_writes, test_readme_tour,
+             test_messages]
     try:
         for t in tests:
             try:

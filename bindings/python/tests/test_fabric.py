@@ -157,6 +157,16 @@ class TestErrors(unittest.TestCase):
             self.assertIn("line", f.last_error)
             del e
 
+    def test_parse_errors_escape_the_input(self):
+        # a NUL or an escape sequence inside a node id is shown, not cut or
+        # sent to a terminal
+        with ibroute.Fabric() as f:
+            text = b'Switch 4 "S-0000000000000010"\n[1] "H-00\x00zz\x1b[31m"[1]\n'
+            e = self.assertFails(ibroute.ParseError, "IBR_EPARSE", "dangling",
+                                 f.parse_ibnetdiscover, text)
+            self.assertIn('unknown node "H-00\\x00zz\\x1b[31m"', f.last_error)
+            del e
+
     def test_parse_text_without_nodes(self):
         # empty text, junk, an LFT dump: an error saying what was expected
         for text, why in (("", "the text is empty"), ("hello world", "no node record"),

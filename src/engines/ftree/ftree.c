@@ -146,20 +146,23 @@ static uint32_t given_roots(ftree *ft, uint32_t *rank)
 {
     const ibr_topo *t = ft->t;
     uint32_t roots = 0;
+    size_t missing = 0, notsw = 0; /* past the first few, only counted */
     for (size_t i = 0; i < ft->o->n_root_guids; i++) {
         uint64_t g = ft->o->root_guids[i];
         uint32_t node;
         unsigned port;
         if (ibr_topo_find_guid(&node, &port, t, g) < 0) {
-            ibr__log(ft->ctx, IBR_LOG_WARN, "ftree: root GUID 0x%016" PRIx64 " not found", g);
+            if (missing++ < IBR__WARN_FIRST)
+                ibr__log(ft->ctx, IBR_LOG_WARN, "ftree: root GUID 0x%016" PRIx64 " not found", g);
             continue;
         }
         uint32_t s = t->nodes[node].sw;
         if (s == IBR_NONE && port >= 1 && port <= t->nodes[node].nports)
             s = cabled_switch(t, node, port);
         if (s == IBR_NONE) {
-            ibr__log(ft->ctx, IBR_LOG_WARN,
-                     "ftree: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one", g);
+            if (notsw++ < IBR__WARN_FIRST)
+                ibr__log(ft->ctx, IBR_LOG_WARN,
+                         "ftree: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one", g);
             continue;
         }
         if (rank[s] != 0) {
@@ -167,6 +170,13 @@ static uint32_t given_roots(ftree *ft, uint32_t *rank)
             roots++;
         }
     }
+    if (missing > IBR__WARN_FIRST)
+        ibr__log(ft->ctx, IBR_LOG_WARN, "ftree: %zu more root GUIDs not found (%zu in all)",
+                 missing - IBR__WARN_FIRST, missing);
+    if (notsw > IBR__WARN_FIRST)
+        ibr__log(ft->ctx, IBR_LOG_WARN,
+                 "ftree: %zu more root GUIDs are not a switch nor cabled to one (%zu in all)",
+                 notsw - IBR__WARN_FIRST, notsw);
     return roots;
 }
 
@@ -867,13 +877,17 @@ static int ftree_route(ibr_run *run, void *user)
         uint32_t a = 0;
         while (a < nsw && (rank[a] == FT_NORANK || t->adj_off[a] == t->adj_off[a + 1]))
             a++;
-        uint64_t ga = a < nsw ? sw_guid(&ft, a) : 0;
-        uint64_t gb = a < nsw ? sw_guid(&ft, t->adj[t->adj_off[a]].sw) : 0;
-        rc = ibr__decline(run,
+        if (a == nsw) /* no switch is cabled to another: nothing to name */
+            rc = ibr__decline(run,
+                              "ranking from the CAs puts all %u switches at rank 0 and no "
+                              "switch is cabled to another: not a fat tree",
+                              ranked);
+        else
+            rc = ibr__decline(run,
                               "ranking from the CAs puts all %u switches at rank 0 (each "
                               "carries CAs, as in a torus or mesh; e.g. switch 0x%016" PRIx64
                               " and its neighbour 0x%016" PRIx64 "): not a fat tree",
-                              ranked, ga, gb);
+                              ranked, sw_guid(&ft, a), sw_guid(&ft, t->adj[t->adj_off[a]].sw));
         goto out;
     }
 

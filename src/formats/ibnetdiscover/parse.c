@@ -102,12 +102,12 @@ static int parse_assignment(ibn_parser *ps, ibr__span key, ibr__cur *c, uint32_t
     if (ibr__cur_at(c, '+') && guid_kind >= 0)
         relative = 1;
     else if (!ibr__cur_at(c, '='))
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "expected '=' after \"%.*s\"", (int)key.n, key.p);
+        return ibr__ibn_err(ps, IBR_EPARSE, line, "expected '=' after \"%s\"", IBR__ESC(key));
     c->p++;
     ibr__cur_skip_blanks(c);
     uint64_t v;
     if (ibr__cur_num(c, IBR__NUM_C, UINT64_MAX, &v) < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad value for \"%.*s\"", (int)key.n, key.p);
+        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad value for \"%s\"", IBR__ESC(key));
     if (guid_kind >= 0) {
         if (relative) {
             ps->cnt[guid_kind] = ps->base[guid_kind] + v;
@@ -176,7 +176,7 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
         return ibr__ibn_err(ps, IBR_EPARSE, line, "empty node id");
     if (memchr(id.p, '@', id.n))
         return ibr__ibn_err(ps, IBR_EPARSE, line,
-                            "node id \"%.*s\": ibsim aliases are not supported", (int)id.n, id.p);
+                            "node id \"%s\": ibsim aliases are not supported", IBR__ESC(id));
 
     /* description and the rest */
     ibr__span desc = {NULL, 0};
@@ -260,7 +260,9 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
     ps->pending_port_guid = 0;
     ps->pending_sysimg = 0;
     if (!g)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "node \"%.*s\": node GUID 0", (int)id.n, id.p);
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            "node \"%s\": node GUID 0 is not allowed (a GUID must be non-zero)",
+                            IBR__ESC(id));
     ps->cur = (uint32_t)ps->n_nodes++;
     return 0;
 }
@@ -347,8 +349,7 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
             if (k != 'w' && k != 's' && k != 'e')
                 continue; /* v= and unknown options are ignored */
             if (ibr__span_num(val, IBR__NUM_C, UINT64_MAX, &v) < 0)
-                return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port option \"%.*s\"", (int)t.n,
-                                    t.p);
+                return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port option \"%s\"", IBR__ESC(t));
             if (k == 'w') {
                 if (v < 1 || v > 31)
                     return ibr__ibn_err(ps, IBR_EPARSE, line,
@@ -399,8 +400,7 @@ static int parse_port_line(ibn_parser *ps, ibr__cur *c, uint32_t line)
         return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port number in port line");
     if (port < 1 || port > n->nports)
         return ibr__ibn_err(ps, IBR_EPARSE, line,
-                            "port %u out of range (node \"%.*s\" has %u ports)", port, (int)n->id.n,
-                            n->id.p, (unsigned)n->nports);
+                            "port %u out of range (node \"%s\" has %u ports)", port, IBR__ESC(n->id), (unsigned)n->nports);
     ibr__ibn_skip_ext(c);
     uint64_t guid = 0, rguid = 0;
     int r = ibr__ibn_paren_guid(c, &guid);
@@ -412,8 +412,7 @@ static int parse_port_line(ibn_parser *ps, ibr__cur *c, uint32_t line)
         return ibr__ibn_err(ps, IBR_EPARSE, line, "missing quoted remote node id");
     if (memchr(rid.p, '@', rid.n))
         return ibr__ibn_err(ps, IBR_EPARSE, line,
-                            "remote id \"%.*s\": ibsim aliases are not supported", (int)rid.n,
-                            rid.p);
+                            "remote id \"%s\": ibsim aliases are not supported", IBR__ESC(rid));
     if (ibr__cur_at(c, '[') && c->p + 1 < c->e &&
         (ibr__is_digit(c->p[1]) || ibr__is_blank(c->p[1]))) {
         if (ibr__ibn_bracket_num(c, &rport) < 0 || rport < 1)
@@ -531,8 +530,8 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
             continue;
         }
         if (ibr__span_eq(word, "include") || ibr__span_eq(word, "module"))
-            return ibr__ibn_err(ps, IBR_EPARSE, line, "ibsim \"%.*s\" is not supported",
-                                (int)word.n, word.p);
+            return ibr__ibn_err(ps, IBR_EPARSE, line, "ibsim \"%s\" is not supported",
+                                IBR__ESC(word));
         /* anything else ("Chassis 1 ...", "Non-Chassis Nodes", "do ...",
            "Hostname: ..."): not topology, skipped */
     }

@@ -65,8 +65,8 @@ static int idmap_build(ibn_parser *ps, idmap *m, int dedup)
                 if (!dedup || !same_record(ps, o, n))
                     return ibr__ibn_err(
                         ps, IBR_EPARSE, n->line,
-                        "duplicate node id \"%.*s\" (first defined on line %" PRIu32 ")",
-                        (int)id.n, id.p, o->line);
+                        "duplicate node id \"%s\" (first defined on line %" PRIu32 ")",
+                        IBR__ESC(id), o->line);
                 n->dup = 1;
                 found = 1;
                 break;
@@ -149,22 +149,22 @@ int ibr__ibn_resolve(ibn_parser *ps, uint32_t **slots_out)
         uint32_t *s = &slot[n->slot + pr->port];
         if (*s != IBR_NONE) {
             rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line,
-                              "port %u of \"%.*s\" listed twice (first on line %" PRIu32 ")",
-                              (unsigned)pr->port, (int)n->id.n, n->id.p, ps->ports[*s].line);
+                              "port %u of \"%s\" listed twice (first on line %" PRIu32 ")",
+                              (unsigned)pr->port, IBR__ESC(n->id), ps->ports[*s].line);
             break;
         }
         *s = (uint32_t)i;
         pr->rnode = idmap_get(ps, &m, pr->rid);
         if (pr->rnode == IBR_NONE) {
-            rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line, "unknown node \"%.*s\" (dangling link)",
-                              (int)pr->rid.n, pr->rid.p);
+            rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line, "unknown node \"%s\" (dangling link)",
+                              IBR__ESC(pr->rid));
             break;
         }
         const ibn_node *rn = &ps->nodes[pr->rnode];
         if (pr->rport > rn->nports)
             rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line,
-                              "port %u out of range (node \"%.*s\" has %u ports)",
-                              (unsigned)pr->rport, (int)rn->id.n, rn->id.p, (unsigned)rn->nports);
+                              "port %u out of range (node \"%s\" has %u ports)",
+                              (unsigned)pr->rport, IBR__ESC(rn->id), (unsigned)rn->nports);
     }
     ibr__free(ps->ctx, m.slots);
     for (size_t i = 0; i < ps->n_ports && rc == 0; i++) {
@@ -174,19 +174,19 @@ int ibr__ibn_resolve(ibn_parser *ps, uint32_t **slots_out)
         if (back == IBR_NONE) {
             rc = ibr__ibn_err(
                 ps, IBR_EPARSE, pr->line,
-                "asymmetric link: \"%.*s\" port %u names \"%.*s\" port %u, which is not "
+                "asymmetric link: \"%s\" port %u names \"%s\" port %u, which is not "
                 "listed",
-                (int)n->id.n, n->id.p, (unsigned)pr->port, (int)rn->id.n, rn->id.p,
+                IBR__ESC(n->id), (unsigned)pr->port, IBR__ESC(rn->id),
                 (unsigned)pr->rport);
         } else if (ps->ports[back].rnode != pr->node || ps->ports[back].rport != pr->port) {
             const ibn_port *b = &ps->ports[back];
             const ibn_node *bn = &ps->nodes[b->rnode];
             rc = ibr__ibn_err(
                 ps, IBR_EPARSE, pr->line,
-                "asymmetric link: \"%.*s\" port %u names \"%.*s\" port %u, which names "
-                "\"%.*s\" port %u (line %" PRIu32 ")",
-                (int)n->id.n, n->id.p, (unsigned)pr->port, (int)rn->id.n, rn->id.p,
-                (unsigned)pr->rport, (int)bn->id.n, bn->id.p, (unsigned)b->rport, b->line);
+                "asymmetric link: \"%s\" port %u names \"%s\" port %u, which names "
+                "\"%s\" port %u (line %" PRIu32 ")",
+                IBR__ESC(n->id), (unsigned)pr->port, IBR__ESC(rn->id),
+                (unsigned)pr->rport, IBR__ESC(bn->id), (unsigned)b->rport, b->line);
         }
     }
     if (rc < 0) {
@@ -240,8 +240,8 @@ int ibr__ibn_check_guids(ibn_parser *ps, const uint32_t *slot, ibr__guidmap *fin
         if (o != IBR_NONE) {
             rc = ibr__ibn_err(
                 ps, IBR_EPARSE, n->line,
-                "duplicate node GUID 0x%016" PRIx64 " (node \"%.*s\" on line %" PRIu32 ")", n->guid,
-                (int)ps->nodes[o].id.n, ps->nodes[o].id.p, ps->nodes[o].line);
+                "duplicate node GUID 0x%016" PRIx64 " (node \"%s\" on line %" PRIu32 ")", n->guid,
+                IBR__ESC(ps->nodes[o].id), ps->nodes[o].line);
             break;
         }
         if (ibr__guidmap_put(ps->ctx, &nodes, n->guid, i) < 0) {
@@ -269,9 +269,8 @@ int ibr__ibn_check_guids(ibn_parser *ps, const uint32_t *slot, ibr__guidmap *fin
                         hi = mid;
                 }
                 rc = ibr__ibn_err(ps, IBR_EPARSE, ibr__ibn_port_line(ps, slot, i, p),
-                                  "duplicate port GUID 0x%016" PRIx64 " (also port %u of \"%.*s\")",
-                                  g, (unsigned)(s - ps->nodes[lo].slot), (int)ps->nodes[lo].id.n,
-                                  ps->nodes[lo].id.p);
+                                  "duplicate port GUID 0x%016" PRIx64 " (also port %u of \"%s\")",
+                                  g, (unsigned)(s - ps->nodes[lo].slot), IBR__ESC(ps->nodes[lo].id));
                 break;
             }
             if (ibr__guidmap_put(ps->ctx, finals, g, n->slot + p) < 0)
