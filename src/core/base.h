@@ -61,7 +61,7 @@ int ibr__err(char *buf, int code, const char *fmt, ...) IBR_PRINTF(3, 4);
    IBR__WARN_FIRST are logged one by one, the rest counted and logged as
    one summary, so a long bad list cannot flood the log. */
 #define IBR__WARN_FIRST 5
-int ibr__verr(char *buf, int code, const char *fmt, va_list ap);
+int ibr__verr(char *buf, int code, const char *fmt, va_list ap) IBR_PRINTF(3, 0);
 
 /* Versioned public structs (doc/api-conventions.md). Each has a size
    table, indexed by version: SIZES[v] is how many bytes version v's header
