@@ -1,6 +1,7 @@
 /*
- * The unicast LFT builder of the engine toolkit, ibr_run_ucast(), used by
- * minhop, updn and dnup (OpenSM's "ucast manager"): every switch forwards each destination LID through one
+ * The unicast LFT builder of the engine toolkit, ibr_run_ucast() and
+ * ibr_run_ucast_ex(), used by minhop, updn, dnup and dor (OpenSM's "ucast
+ * manager"): every switch forwards each destination LID through one
  * of its candidate ports (the minimum-hop ports under the engine's rules),
  * choosing the port that carries the fewest routes so far; with LMC > 0 the
  * LIDs of one port are spread over different remote systems, then nodes.
@@ -55,6 +56,7 @@ typedef struct uc_job {
     size_t n_order;
     unsigned lmc;         /* subnet LMC: the largest routed LMC */
     unsigned used_cap;    /* 1 << lmc */
+    unsigned flags;       /* ibr_ucast_flags */
     const uint8_t *ignored; /* per global port, or NULL */
     uint8_t *lft;
     size_t lft_size;
@@ -339,7 +341,11 @@ static int route_switch(void *arg, unsigned worker, size_t si)
             if (off >= x->nlids)
                 continue;
             unsigned lid = x->base + off;
-            unsigned start = off ? lft[lid - 1] + 1u : 1u;
+            /* minhop rotates the first port tried across the LIDs of a
+               port; with IBR_UCAST_SEARCH_ORDER every LID scans the
+               engine's list from its start (OpenSM's dor) */
+            unsigned start =
+                off && !(j->flags & IBR_UCAST_SEARCH_ORDER) ? lft[lid - 1] + 1u : 1u;
             int scatter = j->o->scatter_ports && off == 0 && x->scatter;
             unsigned port = select_port(j, w, s, xi, start, scatter, &rng);
             lft[lid] = (uint8_t)port;
@@ -559,8 +565,16 @@ static int build_ignored(uint8_t **out, const ibr_topo *t, const ibr_options *o)
 int ibr_run_ucast(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *cands_arg,
                   const char *name)
 {
+    return ibr_run_ucast_ex(run, least, cands, cands_arg, name, 0);
+}
+
+int ibr_run_ucast_ex(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *cands_arg,
+                     const char *name, unsigned int flags)
+{
     if (!run || !least)
         return IBR_EINVAL;
+    if (flags & ~(unsigned)IBR_UCAST_SEARCH_ORDER)
+        return ibr__run_fail(run, IBR_EINVAL, "ucast: unknown flags");
     if (!name)
         name = "forwarding tables";
     const ibr_topo *t = run->topo;
@@ -571,6 +585,7 @@ int ibr_run_ucast(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *c
     memset(&j, 0, sizeof j);
     j.t = t;
     j.o = o;
+    j.flags = flags;
     unsigned lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     int rc;
     uc_dest *order = NULL;

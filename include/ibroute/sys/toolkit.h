@@ -16,7 +16,8 @@
  *   LFT with OpenSM's destination order, port balancing, LMC spreading and
  *   the options scatter_ports, port_shifting, guid_routing_order,
  *   ignore_ports and port_profile_switch_nodes. minhop is this builder on
- *   the plain hop matrix; updn and dnup pass their own candidates;
+ *   the plain hop matrix; updn and dnup pass their own candidates; dor
+ *   passes its own in its port search order (ibr_run_ucast_ex());
  * - a credit-loop check of the tables written so far
  *   (ibr_run_find_credit_loop()), for engines that decline rather than
  *   return a routing with a loop.
@@ -157,6 +158,32 @@ typedef void (*ibr_cand_fn)(void *arg, uint32_t sw, uint32_t *cand_off, uint8_t 
  */
 IBR_API int ibr_run_ucast(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands, void *cands_arg,
                           const char *phase);
+
+/** Flags of ibr_run_ucast_ex(). */
+typedef enum ibr_ucast_flags {
+    /** The candidate lists are in the engine's own search order (any
+     *  order, not necessarily ascending), and every LID of a port scans
+     *  them from the first: no rotation of the first port tried across the
+     *  LIDs of a port, which ibr_run_ucast() does with LMC > 0. Ties on the
+     *  route count go to the earliest candidate of the list; the LMC
+     *  remote-system and remote-node tie-breaks, scatter_ports and
+     *  port_shifting work on the list as given. OpenSM's dor builds its
+     *  tables this way (the dor engine passes, toward each switch, only the
+     *  parallel links to the neighbour of the lowest dimension). */
+    IBR_UCAST_SEARCH_ORDER = 1 << 0
+} ibr_ucast_flags;
+
+/**
+ * ibr_run_ucast() with ::ibr_ucast_flags: @p flags 0 is exactly
+ * ibr_run_ucast(). With ::IBR_UCAST_SEARCH_ORDER the candidate function
+ * may list the ports toward a switch in any order (the order it wants
+ * searched) and every LID of a port searches them from the first.
+ * @return as ibr_run_ucast(), and ::IBR_EINVAL for an unknown flag (the
+ *         run's message says so).
+ * Time complexity and memory: as ibr_run_ucast().
+ */
+IBR_API int ibr_run_ucast_ex(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands,
+                             void *cands_arg, const char *phase, unsigned int flags);
 
 /**
  * Look for a credit loop in the tables the run holds so far (LFTs, path
