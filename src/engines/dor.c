@@ -267,7 +267,7 @@ static int dor_route(ibr_run *run, void *user)
         c.adj = adj;
     }
     rc = ibr_run_ucast_ex(run, hops, dor_candidates, &c, "dor: forwarding tables",
-                          IBR_UCAST_SEARCH_ORDER);
+                          IBR_UCAST_SEARCH_ORDER | IBR_UCAST_LMC_REMOTE_PORT);
     ibr__free(ctx, adj);
     return rc;
 }

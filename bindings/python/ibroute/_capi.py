@@ -258,6 +258,7 @@ class UcastFlags(enum.IntFlag):
     """ibr_ucast_flags: how ibr_run_ucast_ex() searches the candidates."""
 
     SEARCH_ORDER = 1 << 0
+    LMC_REMOTE_PORT = 1 << 1
 
 
 def _width_c_name(member: str) -> str:

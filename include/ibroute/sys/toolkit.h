@@ -170,14 +170,24 @@ typedef enum ibr_ucast_flags {
      *  port_shifting work on the list as given. OpenSM's dor builds its
      *  tables this way (the dor engine passes, toward each switch, only the
      *  parallel links to the neighbour of the lowest dimension). */
-    IBR_UCAST_SEARCH_ORDER = 1 << 0
+    IBR_UCAST_SEARCH_ORDER = 1 << 0,
+    /** With LMC > 0, spread the LIDs of one port by remote port instead of
+     *  by remote system and node: a candidate's tie-break value is the
+     *  number of this port's LIDs already sent to the same (remote node,
+     *  remote port); among the candidates with the least route count the
+     *  first with the smallest value is taken (as in OpenSM, the smallest
+     *  value is not reset when a lower route count appears). OpenSM's dor
+     *  spreads over parallel links this way. */
+    IBR_UCAST_LMC_REMOTE_PORT = 1 << 1
 } ibr_ucast_flags;
 
 /**
  * ibr_run_ucast() with ::ibr_ucast_flags: @p flags 0 is exactly
  * ibr_run_ucast(). With ::IBR_UCAST_SEARCH_ORDER the candidate function
  * may list the ports toward a switch in any order (the order it wants
- * searched) and every LID of a port searches them from the first.
+ * searched) and every LID of a port searches them from the first; with
+ * ::IBR_UCAST_LMC_REMOTE_PORT the LIDs of a port are spread over remote
+ * ports. OpenSM's dor is both flags.
  * @return as ibr_run_ucast(), and ::IBR_EINVAL for an unknown flag (the
  *         run's message says so).
  * Time complexity and memory: as ibr_run_ucast().
