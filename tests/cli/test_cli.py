@@ -629,6 +629,48 @@ def test_trace():
     expect(["trace"], 2, None, r"missing TOPOLOGY")
 
 
+def test_dor():
+    """dor: listed with its setting; a torus routed by it gets its credit loop
+    reported as minhop's does, a mesh is loop-free; the port search order
+    comes from a file through --param-file, and a bad line is named."""
+    out, _ = expect(["engines"], 0, r"^dor\s+lmc,minimal\s")
+    check(re.search(r"^  dor\.port_search_ordering +text ", out, re.M),
+          "dor's setting not listed:\n" + out)
+    torus = "gen:torus:dims=4x4,hosts=1"
+    r = jrun(["route", "--json", "-R", "dor", torus])
+    v = r["verify"]
+    check(r["engine"] == "dor" and v["valid"] and v["deadlock_free"] is False and
+          v["credit_loop_length"] >= 2 and v["nonminimal"] == 0, "dor on a torus: %r" % v)
+    expect(["route", "-q", "-R", "dor", torus], 0,
+           r"^  deadlock:\s+CREDIT LOOP of \d+ channels: .*0x[0-9a-f]{16} port \d+")
+    mesh = "gen:mesh:dims=4x3,hosts=2,parallel=2"
+    r = jrun(["route", "--json", "-R", "dor", mesh])
+    check(r["engine"] == "dor" and r["verify"]["deadlock_free"] is True and
+          r["verify"]["nonminimal"] == 0, "dor on a mesh: %r" % r["verify"])
+    base = jrun(["route", "--json", "-R", "dor", "gen:mesh:dims=3x3,hosts=1", "-o",
+                 path("dor-default")])
+    check(base["settings"] == {"dor.port_search_ordering": ""}, "settings: %r" % base["settings"])
+    # switch 0 of a 3x3 mesh (GUID from the generator's file) takes dimension 1 first
+    expect(["gen", "mesh:dims=3x3,hosts=1", "-o", path("m33.net")], 0)
+    with open(path("m33.net")) as fh:
+        guid = re.search(r"^switchguid=(0x[0-9a-fA-F]+)", fh.read(), re.M).group(1)
+    order = write("dor-order.txt", "# dimension 1 first\n%s 3 4 1 2\n" % guid)
+    r = jrun(["route", "--json", "-R", "dor,no_fallback", path("m33.net"), "-o",
+              path("dor-order"), "--param-file", "dor.port_search_ordering=" + order])
+    check(r["engine"] == "dor" and r["verify"]["valid"] and r["verify"]["nonminimal"] == 0,
+          "dor with a search order: %r" % r)
+    with open(path("dor-default/opensm-lfts.dump")) as a, \
+            open(path("dor-order/opensm-lfts.dump")) as b:
+        check(a.read() != b.read(), "the search order changed nothing")
+    bad = write("dor-bad.txt", "%s 3 4\n\nnot-a-guid 1\n" % guid)
+    expect(["route", "-R", "dor,no_fallback", path("m33.net"), "--param-file",
+            "dor.port_search_ordering=" + bad], 1, None, r"line 3")
+    r = jrun(["route", "--json", "-R", "dor", path("m33.net"), "--param-file",
+              "dor.port_search_ordering=" + bad])
+    check(r["engine"] == "minhop" and r["attempts"][0]["engine"] == "dor" and
+          "line 3" in r["attempts"][0]["message"], "dor fallback: %r" % r["attempts"])
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -639,7 +681,8 @@ def main():
     tests = [test_version_help, test_engines, test_params, test_gen_info, test_gen_errors,
              test_faults_and_lmc, test_route_outputs, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
-             test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace]
+             test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
+             test_dor]
     try:
         for t in tests:
             try:
