@@ -3,7 +3,7 @@
 import unittest
 
 import ibroute
-from ibroute import SettingType
+from ibroute import EngineCaps, SettingType
 
 
 class TestParams(unittest.TestCase):
@@ -116,6 +116,12 @@ class TestPythonEngineToolkit(unittest.TestCase):
             flags["f"] = 1 << 7
             with self.assertRaises(ibroute.Error):
                 t.route("kit,no_fallback")
+            info = ibroute.find_engine("dor")
+            self.assertTrue(info.builtin)
+            self.assertEqual(info.caps & (EngineCaps.MINIMAL | EngineCaps.LMC),
+                             EngineCaps.MINIMAL | EngineCaps.LMC)
+            self.assertFalse(info.caps & EngineCaps.DEADLOCK_FREE)
+            self.assertEqual([x.name for x in info.settings], ["port_search_ordering"])
             # dor: shortest paths in dimension order; the search order
             # setting takes the text of a port_search_ordering file
             with t.route("dor,no_fallback") as d:
