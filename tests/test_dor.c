@@ -579,6 +579,41 @@ static void test_other_fabrics(void)
     ibr_topo_destroy(t);
 }
 
+/* Above 1,024 switches dor finds the first link toward each switch by
+   another loop (contiguous reads of the hop matrix): the same properties
+   hold there, with the default and with a reversed search order. */
+static void test_large_fabric(void)
+{
+    grid g = {2, 1};
+    ibr_topo *t = ibr_test_topo(NULL, "mesh:dims=33x32,hosts=1");
+    uint32_t n = ibr_topo_switch_count(t);
+    CU_ASSERT_FATAL(n > 1024);
+    ibr_result *r = route_dor(t, NULL, 1, NULL);
+    if (r) {
+        CU_ASSERT_EQUAL(dimension_violations(t, r, &g, 1), 0);
+        CU_ASSERT_EQUAL(neighbour_splits(t, r), 0);
+    }
+    ibr_result_destroy(r);
+    size_t cap = (size_t)n * 48 + 1, len = 0;
+    char *text = malloc(cap);
+    text[0] = 0;
+    for (uint32_t s = 0; s < n; s++)
+        len += (size_t)snprintf(text + len, cap - len, "0x%llx 3 4\n",
+                                (unsigned long long)sw_guid(t, s));
+    ibr_param p = {"dor.port_search_ordering", text};
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.params = &p;
+    o.n_params = 1;
+    r = route_dor(t, &o, 1, NULL);
+    if (r) {
+        CU_ASSERT_EQUAL(dimension_violations(t, r, &g, -1), 0);
+        CU_ASSERT_EQUAL(neighbour_splits(t, r), 0);
+    }
+    ibr_result_destroy(r);
+    free(text);
+    ibr_topo_destroy(t);
+}
+
 /* Same tables whatever the thread count, and the same on a second run. */
 static void test_deterministic(void)
 {
@@ -695,6 +730,7 @@ int main(void)
         {"search order reverses the dimensions", test_search_order_reverses_dimensions},
         {"search order parser", test_search_order_parser},
         {"other fabrics and faults", test_other_fabrics},
+        {"more than 1,024 switches", test_large_fabric},
         {"deterministic", test_deterministic},
         {"out of memory", test_oom},
         {"toolkit flags", test_toolkit_flags},
