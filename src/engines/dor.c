@@ -27,9 +27,7 @@
  *
  * Time: O(S·(S+E)) for the hop matrix, O(S·S·P) for the candidate lists
  * (P switch links per switch), plus the builder's selection. Memory: the
- * S^2-byte hop matrix (kept in the result), O(E) for the ordered links,
- * and above 1,024 switches another S^2 bytes (the first link toward each
- * switch, computed with contiguous reads of the hop matrix).
+ * S^2-byte hop matrix (kept in the result) and O(E) for the ordered links.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -45,12 +43,7 @@ typedef struct dor_cands {
     const ibr_topo *t;
     const uint8_t *hops;
     const ibr__adj *adj; /* t->adj's rows, each in search order */
-    /* large fabrics: first[s * S + d] = position, in s's row of adj, of
-       the first link one hop closer to d (DOR_NONE: none), or NULL */
-    uint8_t *first;
 } dor_cands;
-
-#define DOR_NONE 0xFF /* a row holds at most IBR_MAX_PORTS (254) links */
 
 /* Candidates of switch s toward every switch d: scan s's links in search
    order; the first one leading one hop closer to d fixes the neighbour,
@@ -66,21 +59,6 @@ static void dor_candidates(void *arg, uint32_t s, uint32_t *cand_off, uint8_t *c
     const ibr__adj *row = c->adj + t->adj_off[s];
     uint32_t deg = t->adj_off[s + 1] - t->adj_off[s];
     uint32_t k = 0;
-    if (c->first) {
-        const uint8_t *fr = c->first + (size_t)s * n;
-        for (uint32_t d = 0; d < n; d++) {
-            cand_off[d] = k;
-            uint32_t e = fr[d];
-            if (e == DOR_NONE)
-                continue;
-            uint32_t r = row[e].sw;
-            for (; e < deg; e++)
-                if (row[e].sw == r)
-                    cand[k++] = row[e].port;
-        }
-        cand_off[n] = k;
-        return;
-    }
     for (uint32_t d = 0; d < n; d++) {
         cand_off[d] = k;
         unsigned hd = hs[d];
@@ -98,30 +76,6 @@ static void dor_candidates(void *arg, uint32_t s, uint32_t *cand_off, uint8_t *c
                 cand[k++] = row[e].port;
     }
     cand_off[n] = k;
-}
-
-/* Large fabrics (the hop matrix no longer fits in cache): the first link
-   toward every destination switch, found neighbour row by neighbour row
-   (contiguous reads) rather than destination by destination (one scattered
-   read per link and destination), one switch per item. */
-static int first_links(void *arg, unsigned worker, size_t si)
-{
-    (void)worker;
-    dor_cands *c = arg;
-    const ibr_topo *t = c->t;
-    size_t n = t->n_sw;
-    const uint8_t *hs = c->hops + si * n;
-    uint8_t *out = c->first + si * n;
-    const ibr__adj *row = c->adj + t->adj_off[si];
-    uint32_t deg = t->adj_off[si + 1] - t->adj_off[si];
-    memset(out, DOR_NONE, n);
-    for (uint32_t e = 0; e < deg; e++) {
-        const uint8_t *rt = c->hops + (size_t)row[e].sw * n;
-        for (size_t d = 0; d < n; d++)
-            if (out[d] == DOR_NONE && rt[d] + 1u == hs[d] && hs[d] != 255)
-                out[d] = (uint8_t)e;
-    }
-    return 0;
 }
 
 static void warn_line(ibr_run *run, size_t line, const char *what, uint64_t guid)
@@ -298,7 +252,7 @@ static int dor_route(ibr_run *run, void *user)
     size_t order_len = 0;
     if ((rc = ibr_run_setting_str(&order, &order_len, run, DOR_SETTING)) < 0)
         return ibr_run_fail(run, rc, "dor: cannot read the " DOR_SETTING " setting");
-    dor_cands c = {t, hops, t->adj, NULL};
+    dor_cands c = {t, hops, t->adj};
     ibr__adj *adj = NULL;
     if (order_len) {
         adj = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *adj);
@@ -312,19 +266,8 @@ static int dor_route(ibr_run *run, void *user)
         }
         c.adj = adj;
     }
-    size_t n = t->n_sw;
-    if (n * n > ((size_t)1 << 20)) {
-        if (!(c.first = ibr__mallocarray(ctx, n, n))) {
-            ibr__free(ctx, adj);
-            return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
-        }
-        if ((rc = ibr_run_parallel_for(run, n, first_links, &c)) < 0)
-            goto out;
-    }
     rc = ibr_run_ucast_ex(run, hops, dor_candidates, &c, "dor: forwarding tables",
                           IBR_UCAST_SEARCH_ORDER | IBR_UCAST_LMC_REMOTE_PORT);
-out:
-    ibr__free(ctx, c.first);
     ibr__free(ctx, adj);
     return rc;
 }

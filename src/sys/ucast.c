@@ -40,7 +40,8 @@ typedef struct uc_worker {
     uint32_t blk_min;
     uint32_t blk_pos;
     uint32_t *cand_off;  /* n_sw + 1 */
-    uint8_t *cand;       /* min-hop ports toward each switch, ascending */
+    uint8_t *cand;       /* min-hop ports toward each switch, ascending (or the
+                            engine's search order, IBR_UCAST_SEARCH_ORDER) */
     uint32_t *used_node; /* LMC: remote nodes used per destination */
     uint32_t *used_cnt;
     uint8_t *used_port;  /* IBR_UCAST_LMC_REMOTE_PORT: remote port of each entry */

@@ -123,7 +123,8 @@ IBR_API int ibr_run_parallel_for(ibr_run *run, size_t n, ibr_parallel_fn fn, voi
 
 /**
  * Candidate output ports of switch @p sw toward every switch, for
- * ibr_run_ucast(): write the ports toward switch d, ascending, into
+ * ibr_run_ucast(): write the ports toward switch d, ascending (in the
+ * engine's search order with ::IBR_UCAST_SEARCH_ORDER), into
  * cand[cand_off[d] .. cand_off[d + 1] - 1] (cand_off has S + 1 entries,
  * cand room for S times the largest number of switch links of a switch).
  * Called from worker threads, one switch at a time per worker: it must only
