@@ -579,9 +579,9 @@ static void test_other_fabrics(void)
     ibr_topo_destroy(t);
 }
 
-/* Above 1,024 switches dor finds the first link toward each switch by
-   another loop (contiguous reads of the hop matrix): the same properties
-   hold there, with the default and with a reversed search order. */
+/* A fabric of more than 1,024 switches (the hop matrix beyond the cache,
+   where minhop's candidate search changes strategy): the same properties,
+   with the default and with a reversed search order. */
 static void test_large_fabric(void)
 {
     grid g = {2, 1};
