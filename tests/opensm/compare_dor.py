@@ -2,7 +2,7 @@
 """Compare ibroute's dor with OpenSM's on one generated fabric.
 
   compare_dor.py --ibr PATH --spec SPEC --workdir DIR [--faults L[,S]]
-                 [--seed N] [--lmc N] [--search-order reverse]
+                 [--seed N] [--lmc N] [--search-order reverse] [--port-shifting]
                  (--expect-loop-free | --expect-loop | --expect-same-loops)
                  [--ibdmchk]
 
@@ -86,6 +86,8 @@ def main():
     ap.add_argument("--seed", default="1")
     ap.add_argument("--lmc", type=int, default=0)
     ap.add_argument("--search-order", choices=["reverse"], default=None)
+    ap.add_argument("--port-shifting", action="store_true",
+                    help="OpenSM's --port-shifting for both")
     ex = ap.add_mutually_exclusive_group(required=True)
     ex.add_argument("--expect-loop-free", action="store_true")
     ex.add_argument("--expect-loop", action="store_true")
@@ -106,7 +108,7 @@ def main():
     osm_dir = os.path.join(work, "opensm")
     ibr_dir = os.path.join(work, "ibroute")
     summary = {"name": name, "spec": args.spec, "faults": args.faults, "lmc": args.lmc,
-               "search_order": args.search_order}
+               "search_order": args.search_order, "port_shifting": args.port_shifting}
 
     try:
         raw = os.path.join(work, "generated.net")
@@ -127,6 +129,8 @@ def main():
             harness += ["--lmc", str(args.lmc)]
         if order_file:
             harness += ["--opensm-arg=-O", "--opensm-arg=" + order_file]
+        if args.port_shifting:
+            harness += ["--opensm-arg=--port-shifting"]
         p = subprocess.run(harness + [topo, "dor", osm_dir], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
         if p.returncode == SKIP:
@@ -146,6 +150,8 @@ def main():
                 "--guid2lid", g2l, topo, "-o", ibr_dir]
         if order_file:
             argv += ["--param-file", "dor.port_search_ordering=" + order_file]
+        if args.port_shifting:
+            argv += ["--port-shifting"]
         p = run(argv, "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)
         summary["ibroute_route_time_s"] = route.get("route_time_s")
@@ -225,7 +231,8 @@ def main():
                                   ", faults " + args.faults if args.faults else "",
                                   ", LMC %d" % args.lmc if args.lmc else "",
                                   ", search order " + args.search_order
-                                  if args.search_order else ""))
+                                  if args.search_order else "") +
+          (" with port shifting" if args.port_shifting else ""))
     if summary.get("pruned_nodes"):
         print("  %d nodes cut off by faults were dropped" % summary["pruned_nodes"])
     for who in ("opensm", "ibroute"):
