@@ -542,6 +542,44 @@ static void test_search_order_parser(void)
     ibr_topo_destroy(t);
 }
 
+/* Ignored lines are logged as warnings naming the line and the reason. */
+typedef struct logbuf {
+    int warns;
+    char last[512];
+} logbuf;
+
+static void collect(void *user, int level, const char *msg)
+{
+    logbuf *lb = user;
+    if (level == IBR_LOG_WARN && strstr(msg, "port_search_ordering")) {
+        lb->warns++;
+        snprintf(lb->last, sizeof lb->last, "%s", msg);
+    }
+}
+
+static void test_search_order_warnings(void)
+{
+    logbuf lb = {0, ""};
+    ibr_context_config cfg = IBR_CONTEXT_CONFIG_INIT;
+    cfg.log = collect;
+    cfg.log_user = &lb;
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, &cfg), 0);
+    ibr_topo *t = ibr_test_topo(ctx, "mesh:dims=3x3,hosts=1");
+    char text[256];
+    snprintf(text, sizeof text, "# fine\n0x%llx 4 2\n0x%llx 4 4\n0xdead 1\n",
+             (unsigned long long)sw_guid(t, 0), (unsigned long long)sw_guid(t, 1));
+    int rc;
+    ibr_result *r = route_order(t, text, &rc);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(lb.warns, 2); /* lines 3 (port twice) and 4 (no such switch) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(lb.last, "line 4"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lb.last, "ignored"));
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
 /* Fabrics dor does not assume: random graphs, faults, a lone switch. The
    routes stay valid and minimal (no promise about loops). */
 static void test_other_fabrics(void)
@@ -729,6 +767,7 @@ int main(void)
         {"LMC", test_lmc},
         {"search order reverses the dimensions", test_search_order_reverses_dimensions},
         {"search order parser", test_search_order_parser},
+        {"search order warnings", test_search_order_warnings},
         {"other fabrics and faults", test_other_fabrics},
         {"more than 1,024 switches", test_large_fabric},
         {"deterministic", test_deterministic},
