@@ -4,7 +4,10 @@
  * manager"): every switch forwards each destination LID through one
  * of its candidate ports (the minimum-hop ports under the engine's rules),
  * choosing the port that carries the fewest routes so far; with LMC > 0 the
- * LIDs of one port are spread over different remote systems, then nodes.
+ * LIDs of one port are spread over different remote systems, then nodes
+ * (over remote ports with IBR_UCAST_LMC_REMOTE_PORT, OpenSM's dor). With
+ * IBR_UCAST_SEARCH_ORDER the candidates come in the engine's order and the
+ * first port tried does not rotate across the LIDs of a port.
  * The destination order and the tie-breaking reproduce OpenSM 3.3 so that
  * the same fabric with the same LIDs gives the same tables.
  *
