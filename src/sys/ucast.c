@@ -1,9 +1,13 @@
 /*
- * The unicast LFT builder of the engine toolkit, ibr_run_ucast(), used by
- * minhop, updn and dnup (OpenSM's "ucast manager"): every switch forwards each destination LID through one
+ * The unicast LFT builder of the engine toolkit, ibr_run_ucast() and
+ * ibr_run_ucast_ex(), used by minhop, updn, dnup and dor (OpenSM's "ucast
+ * manager"): every switch forwards each destination LID through one
  * of its candidate ports (the minimum-hop ports under the engine's rules),
  * choosing the port that carries the fewest routes so far; with LMC > 0 the
- * LIDs of one port are spread over different remote systems, then nodes.
+ * LIDs of one port are spread over different remote systems, then nodes
+ * (over remote ports with IBR_UCAST_LMC_REMOTE_PORT, OpenSM's dor). With
+ * IBR_UCAST_SEARCH_ORDER the candidates come in the engine's order and the
+ * first port tried does not rotate across the LIDs of a port.
  * The destination order and the tie-breaking reproduce OpenSM 3.3 so that
  * the same fabric with the same LIDs gives the same tables.
  *
@@ -39,9 +43,11 @@ typedef struct uc_worker {
     uint32_t blk_min;
     uint32_t blk_pos;
     uint32_t *cand_off;  /* n_sw + 1 */
-    uint8_t *cand;       /* min-hop ports toward each switch, ascending */
+    uint8_t *cand;       /* min-hop ports toward each switch, ascending (or the
+                            engine's search order, IBR_UCAST_SEARCH_ORDER) */
     uint32_t *used_node; /* LMC: remote nodes used per destination */
     uint32_t *used_cnt;
+    uint8_t *used_port;  /* IBR_UCAST_LMC_REMOTE_PORT: remote port of each entry */
     uint8_t *used_n;
 } uc_worker;
 
@@ -55,6 +61,7 @@ typedef struct uc_job {
     size_t n_order;
     unsigned lmc;         /* subnet LMC: the largest routed LMC */
     unsigned used_cap;    /* 1 << lmc */
+    unsigned flags;       /* ibr_ucast_flags */
     const uint8_t *ignored; /* per global port, or NULL */
     uint8_t *lft;
     size_t lft_size;
@@ -89,19 +96,36 @@ static uint32_t *find_used(const uc_job *j, const uc_worker *w, size_t xi, uint3
     return NULL;
 }
 
-static void add_used(const uc_job *j, uc_worker *w, size_t xi, uint32_t node)
+/* IBR_UCAST_LMC_REMOTE_PORT: the LIDs of destination xi already sent to
+   remote port (node, rport), 0 when none. */
+static uint32_t used_by_port(const uc_job *j, const uc_worker *w, size_t xi, uint32_t node,
+                             unsigned rport)
+{
+    size_t b = xi * j->used_cap;
+    for (unsigned k = 0; k < w->used_n[xi]; k++)
+        if (w->used_node[b + k] == node && w->used_port[b + k] == rport)
+            return w->used_cnt[b + k];
+    return 0;
+}
+
+/* Count one more LID of destination xi sent to remote node `node` (by
+   node; by (node, remote port) with IBR_UCAST_LMC_REMOTE_PORT). */
+static void add_used(const uc_job *j, uc_worker *w, size_t xi, uint32_t node, unsigned rport)
 {
     uint32_t *nodes = w->used_node + xi * j->used_cap;
     uint32_t *cnts = w->used_cnt + xi * j->used_cap;
+    uint8_t *ports = w->used_port ? w->used_port + xi * j->used_cap : NULL;
     unsigned k;
     for (k = 0; k < w->used_n[xi]; k++)
-        if (nodes[k] == node) {
+        if (nodes[k] == node && (!ports || ports[k] == rport)) {
             cnts[k]++;
             return;
         }
     if (k < j->used_cap) {
         nodes[k] = node;
         cnts[k] = 1;
+        if (ports)
+            ports[k] = (uint8_t)rport;
         w->used_n[xi]++;
     }
 }
@@ -160,6 +184,7 @@ static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi
     w->blk_dsw = IBR_NONE;
 
     int lmc = j->lmc > 0;
+    int by_port = lmc && (j->flags & IBR_UCAST_LMC_REMOTE_PORT);
     uint32_t least = UINT32_MAX, least_sys = UINT32_MAX, least_node = UINT32_MAX;
     uint32_t least_fwd = UINT32_MAX;
     unsigned best = 0, best_sys = 0, best_node = 0;
@@ -174,7 +199,16 @@ static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi
         uint32_t c = w->cnt[p];
         uint32_t *remote = NULL;
         uint8_t fsys = 0, fnode = 0;
-        if (lmc) {
+        uint32_t fwd = 0;
+        int has_fwd = 0;
+        if (by_port) {
+            /* OpenSM's dor: every candidate has a forwarded-to count, that
+               of its (remote node, remote port) for this destination (0
+               when unused); no system or node preference */
+            const ibr__port *pp = &t->ports[sn->port_off + p];
+            fwd = used_by_port(j, w, xi, pp->remote_node, pp->remote_port);
+            has_fwd = 1;
+        } else if (lmc) {
             uint32_t rn = t->ports[sn->port_off + p].remote_node;
             if (!find_used(j, w, xi, rn, 1)) {
                 if (c < least_sys) {
@@ -193,7 +227,10 @@ static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi
                 fnode = remote != NULL;
             }
         }
-        uint32_t fwd = remote ? *remote : 0;
+        if (remote) {
+            fwd = *remote;
+            has_fwd = 1;
+        }
         paths[npaths++] = (uc_path){(uint8_t)p, fsys, fnode, c, fwd};
         total += c;
         if (c < least) {
@@ -201,11 +238,11 @@ static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi
             least = c;
             nties = 0;
             ties[nties++] = (uint8_t)p;
-            if (remote && fwd < least_fwd)
+            if (has_fwd && fwd < least_fwd)
                 least_fwd = fwd;
         } else if (scatter && c == least) {
             ties[nties++] = (uint8_t)p;
-        } else if (remote && c == least && fwd < least_fwd) {
+        } else if (has_fwd && c == least && fwd < least_fwd) {
             least_fwd = fwd;
             best = p;
         }
@@ -339,7 +376,11 @@ static int route_switch(void *arg, unsigned worker, size_t si)
             if (off >= x->nlids)
                 continue;
             unsigned lid = x->base + off;
-            unsigned start = off ? lft[lid - 1] + 1u : 1u;
+            /* minhop rotates the first port tried across the LIDs of a
+               port; with IBR_UCAST_SEARCH_ORDER every LID scans the
+               engine's list from its start (OpenSM's dor) */
+            unsigned start =
+                off && !(j->flags & IBR_UCAST_SEARCH_ORDER) ? lft[lid - 1] + 1u : 1u;
             int scatter = j->o->scatter_ports && off == 0 && x->scatter;
             unsigned port = select_port(j, w, s, xi, start, scatter, &rng);
             lft[lid] = (uint8_t)port;
@@ -351,7 +392,8 @@ static int route_switch(void *arg, unsigned worker, size_t si)
                 continue;
             w->cnt[port]++;
             if (port > 0 && j->lmc)
-                add_used(j, w, xi, t->ports[sn->port_off + port].remote_node);
+                add_used(j, w, xi, t->ports[sn->port_off + port].remote_node,
+                         t->ports[sn->port_off + port].remote_port);
         }
     }
     return 0;
@@ -559,8 +601,16 @@ static int build_ignored(uint8_t **out, const ibr_topo *t, const ibr_options *o)
 int ibr_run_ucast(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *cands_arg,
                   const char *name)
 {
+    return ibr_run_ucast_ex(run, least, cands, cands_arg, name, 0);
+}
+
+int ibr_run_ucast_ex(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *cands_arg,
+                     const char *name, unsigned int flags)
+{
     if (!run || !least)
         return IBR_EINVAL;
+    if (flags & ~(unsigned)(IBR_UCAST_SEARCH_ORDER | IBR_UCAST_LMC_REMOTE_PORT))
+        return ibr__run_fail(run, IBR_EINVAL, "ucast: unknown flags");
     if (!name)
         name = "forwarding tables";
     const ibr_topo *t = run->topo;
@@ -571,6 +621,7 @@ int ibr_run_ucast(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *c
     memset(&j, 0, sizeof j);
     j.t = t;
     j.o = o;
+    j.flags = flags;
     unsigned lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     int rc;
     uc_dest *order = NULL;
@@ -626,7 +677,10 @@ int ibr_run_ucast(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void *c
             w[i].used_node = ibr__mallocarray(ctx, nu, sizeof *w[i].used_node);
             w[i].used_cnt = ibr__mallocarray(ctx, nu, sizeof *w[i].used_cnt);
             w[i].used_n = ibr__mallocarray(ctx, j.n_order + 1, 1);
-            if (!w[i].used_node || !w[i].used_cnt || !w[i].used_n) {
+            if (flags & IBR_UCAST_LMC_REMOTE_PORT)
+                w[i].used_port = ibr__mallocarray(ctx, nu ? nu : 1, 1);
+            if (!w[i].used_node || !w[i].used_cnt || !w[i].used_n ||
+                ((flags & IBR_UCAST_LMC_REMOTE_PORT) && !w[i].used_port)) {
                 rc = IBR_ENOMEM;
                 goto out;
             }
@@ -645,6 +699,7 @@ out:
             ibr__free(ctx, w[i].cand);
             ibr__free(ctx, w[i].used_node);
             ibr__free(ctx, w[i].used_cnt);
+            ibr__free(ctx, w[i].used_port);
             ibr__free(ctx, w[i].used_n);
         }
     ibr__free(ctx, w);

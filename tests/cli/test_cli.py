@@ -848,6 +848,46 @@ def test_messages():
                        text=True, env=dict(os.environ, IBR_MAX_INPUT_MB="1"), timeout=60)
     check(p.returncode == 2 and "more than 1 MB: not read" in p.stderr and
           "IBR_MAX_INPUT_MB" in p.stderr, p.stderr)
+def test_dor():
+    """dor: listed with its setting; a torus routed by it gets its credit loop
+    reported as minhop's does, a mesh is loop-free; the port search order
+    comes from a file through --param-file, and a bad line is named."""
+    out, _ = expect(["engines"], 0, r"^dor\s+lmc,minimal\s")
+    check(re.search(r"^  dor\.port_search_ordering +text ", out, re.M),
+          "dor's setting not listed:\n" + out)
+    torus = "gen:torus:dims=4x4,hosts=1"
+    r = jrun(["route", "--json", "-R", "dor", torus])
+    v = r["verify"]
+    check(r["engine"] == "dor" and v["valid"] and v["deadlock_free"] is False and
+          v["credit_loop_length"] >= 2 and v["nonminimal"] == 0, "dor on a torus: %r" % v)
+    expect(["route", "-q", "-R", "dor", torus], 0,
+           r"^  deadlock:\s+CREDIT LOOP of \d+ channels: .*0x[0-9a-f]{16} port \d+")
+    mesh = "gen:mesh:dims=4x3,hosts=2,parallel=2"
+    r = jrun(["route", "--json", "-R", "dor", mesh])
+    check(r["engine"] == "dor" and r["verify"]["deadlock_free"] is True and
+          r["verify"]["nonminimal"] == 0, "dor on a mesh: %r" % r["verify"])
+    base = jrun(["route", "--json", "-R", "dor", "gen:mesh:dims=3x3,hosts=1", "-o",
+                 path("dor-default")])
+    check(base["settings"] == {"dor.port_search_ordering": ""}, "settings: %r" % base["settings"])
+    # switch 0 of a 3x3 mesh (GUID from the generator's file) takes dimension 1 first
+    expect(["gen", "mesh:dims=3x3,hosts=1", "-o", path("m33.net")], 0)
+    with open(path("m33.net")) as fh:
+        guid = re.search(r"^switchguid=(0x[0-9a-fA-F]+)", fh.read(), re.M).group(1)
+    order = write("dor-order.txt", "# dimension 1 first\n%s 3 4 1 2\n" % guid)
+    r = jrun(["route", "--json", "-R", "dor,no_fallback", path("m33.net"), "-o",
+              path("dor-order"), "--param-file", "dor.port_search_ordering=" + order])
+    check(r["engine"] == "dor" and r["verify"]["valid"] and r["verify"]["nonminimal"] == 0,
+          "dor with a search order: %r" % r)
+    with open(path("dor-default/opensm-lfts.dump")) as a, \
+            open(path("dor-order/opensm-lfts.dump")) as b:
+        check(a.read() != b.read(), "the search order changed nothing")
+    bad = write("dor-bad.txt", "%s 3 4\n\nnot-a-guid 1\n" % guid)
+    expect(["route", "-R", "dor,no_fallback", path("m33.net"), "--param-file",
+            "dor.port_search_ordering=" + bad], 1, None, r"line 3")
+    r = jrun(["route", "--json", "-R", "dor", path("m33.net"), "--param-file",
+              "dor.port_search_ordering=" + bad])
+    check(r["engine"] == "minhop" and r["attempts"][0]["engine"] == "dor" and
+          "line 3" in r["attempts"][0]["message"], "dor fallback: %r" % r["attempts"])
 
 
 def main():
@@ -863,7 +903,8 @@ def main():
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
-             test_messages]
+             test_messages,
+             test_dor]
     try:
         for t in tests:
             try:

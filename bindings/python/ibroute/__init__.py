@@ -45,6 +45,7 @@ from ._capi import (
     Pattern,
     SettingType,
     SLMode,
+    UcastFlags,
 )
 
 _lib = _capi.load()
@@ -136,7 +137,7 @@ __all__ = [
     "MAX_UNICAST_LID", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
     "RangeError", "Result", "RoutesError", "SLMode", "Setting",
-    "Status", "SettingType", "StateError", "Topology",
+    "Status", "SettingType", "StateError", "Topology", "UcastFlags",
     "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",
     "engines", "find_engine", "library_path", "parse_guid_list", "status_name", "strerror",
     "version", "version_string",

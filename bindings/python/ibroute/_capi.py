@@ -254,6 +254,13 @@ class GuidListKind(enum.IntEnum):
     PORT = 2
 
 
+class UcastFlags(enum.IntFlag):
+    """ibr_ucast_flags: how ibr_run_ucast_ex() searches the candidates."""
+
+    SEARCH_ORDER = 1 << 0
+    LMC_REMOTE_PORT = 1 << 1
+
+
 def _width_c_name(member: str) -> str:
     # W4X -> 4X: Python names cannot start with a digit.
     return member[1:] if member.startswith("W") and member[1:2].isdigit() else member
@@ -273,6 +280,7 @@ ENUM_PREFIXES = {
     GuidListKind: ("IBR_GUID_LIST_", str),
     SettingType: ("IBR_SETTING_", str),
     HopStatus: ("IBR_HOP_", str),
+    UcastFlags: ("IBR_UCAST_", str),
 }
 
 
@@ -821,6 +829,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_run_threads", [RunP], c_uint),
     ("ibr_run_parallel_for", [RunP, c_size_t, PARALLEL_FN, c_void_p], c_int),
     ("ibr_run_ucast", [RunP, _u8p, CAND_FN, c_void_p, c_char_p], c_int),
+    ("ibr_run_ucast_ex", [RunP, _u8p, CAND_FN, c_void_p, c_char_p, c_uint], c_int),
     ("ibr_run_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, RunP], c_int),
 ]
 

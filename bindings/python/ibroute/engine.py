@@ -141,17 +141,22 @@ class Run:
                                                     self.threads), "compute_hops")
         return mv
 
-    def ucast(self, phase: Optional[str] = None) -> None:
+    def ucast(self, phase: Optional[str] = None,
+              flags: Union[_capi.UcastFlags, int] = 0) -> None:
         """Fill every LFT with OpenSM's LFT builder from the run's hop
         matrix (:meth:`hops`): each switch sends a destination through its
         least-loaded minimum-hop port, with the options of the call (LMC,
-        scatter_ports, guid_routing_order...)."""
+        scatter_ports, guid_routing_order...).  *flags*
+        (:class:`UcastFlags`, ibr_run_ucast_ex): SEARCH_ORDER keeps the
+        first port tried the same for every LID of a port."""
         p = _core._lib.ibr_run_hops(self._p())
         if not p:
             raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
-        self._check(_core._lib.ibr_run_ucast(self._ptr, ctypes.cast(p, ctypes.POINTER(c_uint8)),
-                                             _capi.CAND_FN(), None,
-                                             phase.encode() if phase else None),
+        self._check(_core._lib.ibr_run_ucast_ex(self._ptr,
+                                                ctypes.cast(p, ctypes.POINTER(c_uint8)),
+                                                _capi.CAND_FN(), None,
+                                                phase.encode() if phase else None,
+                                                int(flags)),
                     "ucast")
 
     def set_sl_mode(self, mode: Union[_capi.SLMode, int, str]) -> None:

@@ -246,6 +246,7 @@ class TestHeaders(unittest.TestCase):
             "ibr_guid_list_kind": _capi.GuidListKind,
             "ibr_setting_type": _capi.SettingType,
             "ibr_hop_status": _capi.HopStatus,
+            "ibr_ucast_flags": _capi.UcastFlags,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))
         for typedef, cls in classes.items():

@@ -3,7 +3,7 @@
 import unittest
 
 import ibroute
-from ibroute import SettingType
+from ibroute import EngineCaps, SettingType
 
 
 class TestParams(unittest.TestCase):
@@ -97,6 +97,42 @@ class TestPythonEngineToolkit(unittest.TestCase):
                     self.assertEqual(bytes(r.lft(sw)), bytes(m.lft(sw)))
                 self.assertEqual(r.path_sl(1, 1), 3)
                 self.assertEqual(r.settings, {"kit.level": "4", "kit.text": "line 1\nline 2"})
+        ctx.close()
+
+    def test_ucast_flags_and_dor(self):
+        ctx = ibroute.Context()
+        flags = {}
+
+        def kit(run):
+            run.compute_hops()
+            run.ucast("kit", flags=flags["f"])
+
+        ctx.register_engine("kit", kit, "the LFT builder with flags")
+        with ibroute.Fabric.from_spec("mesh:dims=3x3,hosts=1", context=ctx) as f, \
+                f.freeze() as t:
+            flags["f"] = ibroute.UcastFlags.SEARCH_ORDER
+            with t.route("kit,no_fallback") as r:
+                self.assertEqual(r.engine, "kit")
+            flags["f"] = 1 << 7
+            with self.assertRaises(ibroute.Error):
+                t.route("kit,no_fallback")
+            info = ibroute.find_engine("dor")
+            self.assertTrue(info.builtin)
+            self.assertEqual(info.caps & (EngineCaps.MINIMAL | EngineCaps.LMC),
+                             EngineCaps.MINIMAL | EngineCaps.LMC)
+            self.assertFalse(info.caps & EngineCaps.DEADLOCK_FREE)
+            self.assertEqual([x.name for x in info.settings], ["port_search_ordering"])
+            # dor: shortest paths in dimension order; the search order
+            # setting takes the text of a port_search_ordering file
+            with t.route("dor,no_fallback") as d:
+                self.assertEqual(d.engine, "dor")
+                self.assertTrue(d.verify().deadlock_free)
+                default_lft = bytes(d.lft(0))
+            guid = t.node_info(t.switch_node(0)).node_guid
+            with t.route("dor,no_fallback",
+                         params={"dor.port_search_ordering": "0x%x 4 3\n" % guid}) as d2:
+                self.assertEqual(d2.settings["dor.port_search_ordering"], "0x%x 4 3\n" % guid)
+                self.assertNotEqual(default_lft, bytes(d2.lft(0)))
         ctx.close()
 
 

@@ -16,7 +16,8 @@
  *   LFT with OpenSM's destination order, port balancing, LMC spreading and
  *   the options scatter_ports, port_shifting, guid_routing_order,
  *   ignore_ports and port_profile_switch_nodes. minhop is this builder on
- *   the plain hop matrix; updn and dnup pass their own candidates;
+ *   the plain hop matrix; updn and dnup pass their own candidates; dor
+ *   passes its own in its port search order (ibr_run_ucast_ex());
  * - a credit-loop check of the tables written so far
  *   (ibr_run_find_credit_loop()), for engines that decline rather than
  *   return a routing with a loop.
@@ -122,7 +123,8 @@ IBR_API int ibr_run_parallel_for(ibr_run *run, size_t n, ibr_parallel_fn fn, voi
 
 /**
  * Candidate output ports of switch @p sw toward every switch, for
- * ibr_run_ucast(): write the ports toward switch d, ascending, into
+ * ibr_run_ucast(): write the ports toward switch d, ascending (in the
+ * engine's search order with ::IBR_UCAST_SEARCH_ORDER), into
  * cand[cand_off[d] .. cand_off[d + 1] - 1] (cand_off has S + 1 entries,
  * cand room for S times the largest number of switch links of a switch).
  * Called from worker threads, one switch at a time per worker: it must only
@@ -157,6 +159,42 @@ typedef void (*ibr_cand_fn)(void *arg, uint32_t sw, uint32_t *cand_off, uint8_t 
  */
 IBR_API int ibr_run_ucast(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands, void *cands_arg,
                           const char *phase);
+
+/** Flags of ibr_run_ucast_ex(). */
+typedef enum ibr_ucast_flags {
+    /** The candidate lists are in the engine's own search order (any
+     *  order, not necessarily ascending), and every LID of a port scans
+     *  them from the first: no rotation of the first port tried across the
+     *  LIDs of a port, which ibr_run_ucast() does with LMC > 0. Ties on the
+     *  route count go to the earliest candidate of the list; the LMC
+     *  remote-system and remote-node tie-breaks, scatter_ports and
+     *  port_shifting work on the list as given. OpenSM's dor builds its
+     *  tables this way (the dor engine passes, toward each switch, only the
+     *  parallel links to the neighbour of the lowest dimension). */
+    IBR_UCAST_SEARCH_ORDER = 1 << 0,
+    /** With LMC > 0, spread the LIDs of one port by remote port instead of
+     *  by remote system and node: a candidate's tie-break value is the
+     *  number of this port's LIDs already sent to the same (remote node,
+     *  remote port); among the candidates with the least route count the
+     *  first with the smallest value is taken (as in OpenSM, the smallest
+     *  value is not reset when a lower route count appears). OpenSM's dor
+     *  spreads over parallel links this way. */
+    IBR_UCAST_LMC_REMOTE_PORT = 1 << 1
+} ibr_ucast_flags;
+
+/**
+ * ibr_run_ucast() with ::ibr_ucast_flags: @p flags 0 is exactly
+ * ibr_run_ucast(). With ::IBR_UCAST_SEARCH_ORDER the candidate function
+ * may list the ports toward a switch in any order (the order it wants
+ * searched) and every LID of a port searches them from the first; with
+ * ::IBR_UCAST_LMC_REMOTE_PORT the LIDs of a port are spread over remote
+ * ports. OpenSM's dor is both flags.
+ * @return as ibr_run_ucast(), and ::IBR_EINVAL for an unknown flag (the
+ *         run's message says so).
+ * Time complexity and memory: as ibr_run_ucast().
+ */
+IBR_API int ibr_run_ucast_ex(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands,
+                             void *cands_arg, const char *phase, unsigned int flags);
 
 /**
  * Look for a credit loop in the tables the run holds so far (LFTs, path
