@@ -2,7 +2,10 @@
  * lash: layered shortest-path routing, after Skeie, Lysne and Theiss
  * (LASH, 2002) and OpenSM's lash engine (doc/engines.md, "lash").
  *
- * Graph. The vertices are the switches; a switch's *logical links* are one
+ * Graph. The vertices are the switches with an active port (a switch whose
+ * ports are all down is invisible to a subnet manager; it only gets a route
+ * to itself); they must form one connected switch graph, else the engine
+ * declines (OpenSM does not check and reads invalid memory). A switch's *logical links* are one
  * per neighbour switch, in the order of the first local port that reaches
  * it (ibroute's switch graph holds active links only and no loopbacks, so
  * down cables and self-links never appear). Every shortest path is walked
@@ -99,7 +102,9 @@ typedef struct lash {
     const uint8_t *hops; /* the run's hop matrix */
     uint8_t *nh;         /* n x n: position of the next hop in the row */
     uint8_t *lay;        /* n x n: layer of the pair (both entries) */
-    uint32_t *order;     /* pair processing order: switch indices */
+    uint8_t *live;       /* per switch: has an active port */
+    uint32_t nlive;
+    uint32_t *order;     /* pair processing order: the live switches */
     ibr__cdg *g;
     unsigned avail;      /* layers available */
     unsigned start;      /* start_vl */
@@ -197,7 +202,7 @@ static int next_hops_row(void *arg, unsigned worker, size_t i)
     uint8_t *row = c->nh + (size_t)s * n;
     for (uint32_t d = 0; d < n; d++) {
         row[d] = 0;
-        if (d == s)
+        if (d == s || hs[d] == 255)
             continue;
         unsigned want = hs[d] - 1u;
         for (uint32_t l = c->loff[s]; l < c->loff[s + 1]; l++)
@@ -247,11 +252,11 @@ static int assign_layers(lash *c, unsigned *needed)
     uint32_t n = c->n;
     unsigned L = 1;
     int rc;
-    for (uint32_t i = 0; i < n; i++) {
-        if ((rc = ibr_run_progress(c->run, "lash: layers", i, n)) < 0)
+    for (uint32_t i = 0; i < c->nlive; i++) {
+        if ((rc = ibr_run_progress(c->run, "lash: layers", i, c->nlive)) < 0)
             return rc;
         uint32_t a = c->order[i];
-        for (uint32_t j = i + 1; j < n; j++) {
+        for (uint32_t j = i + 1; j < c->nlive; j++) {
             uint32_t b = c->order[j];
             size_t n1 = path_of(c, a, b, c->p1), n2 = path_of(c, b, a, c->p2);
             unsigned v;
@@ -322,14 +327,16 @@ static int balance(lash *c)
     int rc = 0;
     if (L < 2)
         return 0;
-    size_t npairs = (size_t)n * (n - 1) / 2;
+    size_t npairs = (size_t)c->nlive * (c->nlive - 1) / 2;
     for (unsigned v = 0; v < L; v++)
         if (!(ll[v].p = ibr__mallocarray(c->ctx, npairs, sizeof *ll[v].p))) {
             rc = IBR_ENOMEM;
             goto out;
         }
     for (uint32_t a = 0; a < n; a++)
-        for (uint32_t b = a + 1; b < n; b++) {
+        for (uint32_t b = a + 1; b < n && c->live[a]; b++) {
+            if (!c->live[b])
+                continue;
             layer_list *x = &ll[c->lay[(size_t)a * n + b]];
             x->p[x->size++] = a * n + b;
         }
@@ -417,6 +424,8 @@ static int lft_row(void *arg, unsigned worker, size_t i)
             lft[lid] = t->lid_swport[lid];
             continue;
         }
+        if (c->hops[(size_t)x * n + y] == 255)
+            continue; /* a switch without active ports */
         uint32_t l = c->loff[x] + c->nh[(size_t)x * n + y];
         uint32_t k = c->lcab_off[l + 1] - c->lcab_off[l], idx = 0;
         if (c->spread && k > 1) {
@@ -517,6 +526,7 @@ static void lash_free(lash *c)
     ibr__free(ctx, c->nh);
     ibr__free(ctx, c->lay);
     ibr__free(ctx, c->order);
+    ibr__free(ctx, c->live);
     ibr__free(ctx, c->p1);
     ibr__free(ctx, c->p2);
     ibr__cdg_destroy(c->g);
@@ -526,24 +536,41 @@ static void lash_free(lash *c)
    hop matrix. */
 static int check_graph(lash *c)
 {
+    const ibr_topo *t = c->t;
     uint32_t n = c->n;
+    c->live = ibr__calloc(c->ctx, n, 1);
     uint32_t *dist = ibr__mallocarray(c->ctx, n, sizeof *dist);
-    if (!dist)
+    if (!dist || !c->live) {
+        ibr__free(c->ctx, dist);
         return IBR_ENOMEM;
-    uint32_t src = 0, unreached = 0, far = 0;
-    int rc = ibr_topo_bfs(dist, c->t, &src, 1, NULL);
-    for (uint32_t x = 0; rc == 0 && x < n; x++)
-        unreached += dist[x] == UINT32_MAX;
+    }
+    uint32_t src = IBR_NONE, unreached = 0, far = 0;
+    for (uint32_t x = 0; x < n; x++) {
+        const ibr__node *nd = &t->nodes[t->sw_node[x]];
+        for (unsigned p = 1; p <= nd->nports && !c->live[x]; p++) {
+            const ibr__port *pt = &t->ports[nd->port_off + p];
+            c->live[x] = pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE;
+        }
+        if (c->live[x] && src == IBR_NONE)
+            src = x;
+        c->nlive += c->live[x];
+    }
+    int rc = 0;
+    if (src != IBR_NONE)
+        rc = ibr_topo_bfs(dist, c->t, &src, 1, NULL);
+    for (uint32_t x = 0; src != IBR_NONE && rc == 0 && x < n; x++)
+        unreached += c->live[x] && dist[x] == UINT32_MAX;
     ibr__free(c->ctx, dist);
     if (rc < 0)
         return rc;
     if (unreached)
         return ibr__decline(c->run,
-                            "the switch graph is disconnected: %u of %u switches cannot be "
-                            "reached from switch 0 over active links",
-                            unreached, n);
-    for (size_t i = 0; i < (size_t)n * n; i++)
-        far += c->hops[i] == 255;
+                            "the switch graph is disconnected: %u of the %u switches with "
+                            "active ports cannot be reached from switch %u over active links",
+                            unreached, c->nlive, src);
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n && c->live[a]; b++)
+            far += c->live[b] && c->hops[(size_t)a * n + b] == 255;
     if (far)
         return ibr__decline(c->run, "switches 255 hops or more apart: lash's hop counts stop "
                                     "at 254");
@@ -598,9 +625,11 @@ static int lash_route(ibr_run *run, void *user)
     c.p2 = ibr__mallocarray(c.ctx, MAX_PATH, sizeof *c.p2);
     if (!c.nh || !c.lay || !c.order || !c.p1 || !c.p2)
         goto nomem;
+    c.nlive = 0;
     for (uint32_t x = 0; x < n; x++)
-        c.order[x] = x;
-    ibr__sort(c.order, n, sizeof *c.order, cmp_switch_map, &c);
+        if (c.live[x])
+            c.order[c.nlive++] = x;
+    ibr__sort(c.order, c.nlive, sizeof *c.order, cmp_switch_map, &c);
     const char *mesh = "off";
     if ((rc = ibr_run_parallel_for(run, n, next_hops_row, &c)) < 0)
         goto fail;
