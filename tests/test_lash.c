@@ -161,8 +161,8 @@ static unsigned layers_of(const ibr_result *r, unsigned *avail)
    switch pair, symmetric, within start .. start + layers - 1, start within
    a switch; identity SL2VL; vls_used = start + layers <= max_vls. Returns
    the layers. */
-static unsigned check_lash(const ibr_topo *t, const ibr_result *r, unsigned start,
-                           unsigned max_vls)
+static unsigned check_lash_m(const ibr_topo *t, const ibr_result *r, unsigned start,
+                             unsigned max_vls, int mesh)
 {
     uint32_t ns = ibr_topo_switch_count(t);
     unsigned *h = bfs_hops(t);
@@ -183,7 +183,13 @@ static unsigned check_lash(const ibr_topo *t, const ibr_result *r, unsigned star
                 if (z != IBR_NONE && h[(size_t)z * ns + y] == want)
                     first = p;
             }
-            bad_first += ibr_result_lft_port(r, x, lid) != first;
+            unsigned p = ibr_result_lft_port(r, x, lid);
+            if (mesh) { /* links reordered: any port one hop closer */
+                uint32_t z = p == IBR_NO_ROUTE ? IBR_NONE : sw_behind(t, node, p);
+                bad_first += z == IBR_NONE || h[(size_t)z * ns + y] != want;
+            } else {
+                bad_first += p != first;
+            }
         }
     }
     CU_ASSERT_EQUAL(bad_first, 0);
@@ -237,6 +243,12 @@ static unsigned check_lash(const ibr_topo *t, const ibr_result *r, unsigned star
     free(pair);
     free(h);
     return layers;
+}
+
+static unsigned check_lash(const ibr_topo *t, const ibr_result *r, unsigned start,
+                           unsigned max_vls)
+{
+    return check_lash_m(t, r, start, max_vls, 0);
 }
 
 static unsigned route_check(const ibr_topo *t, const ibr_options *o, unsigned start)
@@ -390,6 +402,87 @@ static void test_vls(void)
     ibr_topo_destroy(t);
 }
 
+/* Layers with mesh analysis (the mesh_analysis setting). */
+static unsigned route_mesh(const ibr_topo *t, unsigned max_vls, ibr_result **out)
+{
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.max_vls = max_vls;
+    ibr_param p = {"lash.mesh_analysis", "1"};
+    o.params = &p;
+    o.n_params = 1;
+    ibr_verify_report rep;
+    ibr_result *r =
+        ibr_test_route(&rep, t, "lash,no_fallback", &o,
+                       IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL | IBR_TEST_UNRESTRICTED);
+    if (!r)
+        return 0;
+    unsigned layers = check_lash_m(t, r, 0, max_vls, 1);
+    if (out)
+        *out = r;
+    else
+        ibr_result_destroy(r);
+    return layers;
+}
+
+/* Mesh analysis: OpenSM needs 1 layer on a 4x4x4 torus with it (5
+   without); meshes, tori (with holes and parallel cables) and hypercubes
+   never need more layers than without it; LIDs spread over parallel
+   cables. */
+static void test_mesh_analysis(void)
+{
+    ibr_topo *t = make_topo("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
+    CU_ASSERT_EQUAL(route_mesh(t, 15, NULL), 1);
+    CU_ASSERT_EQUAL(route_mesh(t, 1, NULL), 1);
+    ibr_topo_destroy(t);
+    const char *specs[] = {"torus:dims=4x4,hosts=1",   "torus:dims=5x6,hosts=1",
+                           "torus:dims=6x6x6,hosts=1", "torus:dims=4x4x3,hosts=2",
+                           "mesh:dims=6x6,hosts=1",    "mesh:dims=4x4x4,hosts=1",
+                           "hypercube:dim=5,hosts=1",  "torus:dims=6x4,hosts=1,parallel=2"};
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.max_vls = 15;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        for (unsigned k = 0; k < 3; k++) {
+            ibr_topo *tf = make_topo(specs[i], k ? 2 * k : 0, 0, 40 + k, 0);
+            unsigned *h = bfs_hops(tf);
+            if (connected(tf, h)) {
+                unsigned without = route_check(tf, &o, 0), with = route_mesh(tf, 15, NULL);
+                CU_ASSERT(with >= 1 && with <= without);
+                if (!(with >= 1 && with <= without))
+                    fprintf(stderr, "%s faults %u: %u layers with mesh analysis, %u without\n",
+                            specs[i], 2 * k, with, without);
+            }
+            free(h);
+            ibr_topo_destroy(tf);
+        }
+    /* parallel cables: without the analysis only the first carries routes,
+       with it every cable carries LIDs */
+    t = make_topo("torus:dims=4x4,hosts=2,parallel=2", 0, 0, 0, 0);
+    ibr_verify_report rep;
+    ibr_result *r = ibr_test_route(&rep, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    uint64_t single = rep.max_link_load;
+    ibr_result_destroy(r);
+    r = NULL;
+    CU_ASSERT_EQUAL(route_mesh(t, 8, &r), 1);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT(rep.max_link_load * 2 <= single + 2);
+    CU_ASSERT(rep.max_link_load > 0);
+    /* the setting is recorded */
+    size_t ns = ibr_result_setting_count(r), found = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const char *name, *value;
+        CU_ASSERT_EQUAL(ibr_result_setting(&name, &value, r, i), 0);
+        if (!strcmp(name, "lash.mesh_analysis"))
+            found += !strcmp(value, "1") || !strcmp(value, "true");
+    }
+    CU_ASSERT_EQUAL(found, 1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    /* not a mesh: same layers as without */
+    t = make_topo("fattree:levels=3,radix=8", 0, 0, 0, 0);
+    CU_ASSERT_EQUAL(route_mesh(t, 15, NULL), route_check(t, &o, 0));
+    ibr_topo_destroy(t);
+}
+
 /* start_vl shifts every SL; the layers must fit above it. */
 static void test_start_vl(void)
 {
@@ -524,6 +617,10 @@ static void test_random_small(void)
                 ibr_fabric_destroy(f);
                 unsigned *h = bfs_hops(t);
                 ibr_result *r = NULL;
+                /* mesh analysis on every other fabric */
+                ibr_param mp = {"lash.mesh_analysis", "1"};
+                o.params = &mp;
+                o.n_params = (sw + seed) % 2;
                 int rc = ibr_route(&r, t, "lash,no_fallback", &o);
                 if (connected(t, h)) {
                     CU_ASSERT_EQUAL(rc, 0);
@@ -625,20 +722,25 @@ static void test_allocation_failure(void)
     ibr_test_alloc st = {-1, 0, 0};
     ibr_context *ctx = ibr_test_context(&st);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
-    ibr_topo *t = ibr_test_topo(ctx, "torus:dims=4x3,hosts=1,parallel=2");
+    ibr_topo *t = ibr_test_topo(ctx, "torus:dims=4x4,hosts=1,parallel=2");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     long base = st.live;
     ibr_options o = IBR_OPTIONS_INIT;
     o.threads = 2;
-    long n;
-    ibr_result *r = ibr_test_route_oom(&n, &st, t, "lash,no_fallback", &o);
-    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
-    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
-    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
-    CU_ASSERT(layers_of(r, NULL) >= 2);
-    ibr_result_destroy(r);
-    CU_ASSERT_EQUAL(st.live, base);
-    CU_ASSERT(n > 10);
+    ibr_param mp = {"lash.mesh_analysis", "1"};
+    for (int mesh = 0; mesh <= 1; mesh++) {
+        o.params = &mp;
+        o.n_params = (size_t)mesh;
+        long n;
+        ibr_result *r = ibr_test_route_oom(&n, &st, t, "lash,no_fallback", &o);
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+        CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        CU_ASSERT(layers_of(r, NULL) == (mesh ? 1u : 2u));
+        ibr_result_destroy(r);
+        CU_ASSERT_EQUAL(st.live, base);
+        CU_ASSERT(n > 10);
+    }
     st.fail_at = -1;
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
@@ -652,6 +754,7 @@ int main(void)
         {"holes and failed links; disconnected fabrics declined", test_faults},
         {"VLs: OpenSM's 5 layers on a 4x4x4 torus, shortfall, chain", test_vls},
         {"start_vl", test_start_vl},
+        {"mesh analysis", test_mesh_analysis},
         {"determinism: seed and threads", test_determinism},
         {"random small fabrics: routed or declined", test_random_small},
         {"LMC", test_lmc},

@@ -178,6 +178,50 @@ static int build_links(lash *c)
     return 0;
 }
 
+/* Mesh analysis (mesh.h): reorder every switch's logical links as the
+   analysis says and take its switch numbering as the pair order. */
+static int apply_mesh(lash *c, ibr__mesh_info *info)
+{
+    uint32_t n = c->n, nl = c->nl;
+    uint32_t *perm = ibr__mallocarray(c->ctx, nl + 1, sizeof *perm);
+    uint32_t *num = ibr__mallocarray(c->ctx, n, sizeof *num);
+    uint32_t *nbr = ibr__mallocarray(c->ctx, nl + 1, sizeof *nbr);
+    uint32_t *coff = ibr__calloc(c->ctx, (size_t)nl + 1, sizeof *coff);
+    uint32_t *cab = ibr__mallocarray(c->ctx, c->t->n_adj + 1, sizeof *cab);
+    int rc = IBR_ENOMEM;
+    if (!perm || !num || !nbr || !coff || !cab)
+        goto out;
+    if ((rc = ibr__mesh_analyze(c->ctx, n, c->loff, c->lnbr, perm, num, info)) < 0)
+        goto out;
+    for (uint32_t s = 0; s < n; s++)
+        for (uint32_t k = c->loff[s]; k < c->loff[s + 1]; k++) {
+            uint32_t old = c->loff[s] + perm[k];
+            nbr[k] = c->lnbr[old];
+            uint32_t m = c->lcab_off[old + 1] - c->lcab_off[old];
+            coff[k + 1] = coff[k] + m;
+            memcpy(cab + coff[k], c->lcab + c->lcab_off[old], m * sizeof *cab);
+        }
+    ibr__free(c->ctx, c->lnbr);
+    ibr__free(c->ctx, c->lcab_off);
+    ibr__free(c->ctx, c->lcab);
+    c->lnbr = nbr;
+    c->lcab_off = coff;
+    c->lcab = cab;
+    nbr = coff = cab = NULL;
+    c->nlive = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (c->live[num[i]])
+            c->order[c->nlive++] = num[i];
+    rc = 0;
+out:
+    ibr__free(c->ctx, perm);
+    ibr__free(c->ctx, num);
+    ibr__free(c->ctx, nbr);
+    ibr__free(c->ctx, coff);
+    ibr__free(c->ctx, cab);
+    return rc;
+}
+
 /* OpenSM's switch-map order: node GUIDs as stored in network byte order,
    compared as host integers on a little-endian machine. */
 static int cmp_switch_map(const void *a, const void *b, void *arg)
@@ -630,7 +674,23 @@ static int lash_route(ibr_run *run, void *user)
         if (c.live[x])
             c.order[c.nlive++] = x;
     ibr__sort(c.order, c.nlive, sizeof *c.order, cmp_switch_map, &c);
-    const char *mesh = "off";
+    char mesh[192] = "off";
+    if (ibr_run_setting_int(&v, run, "mesh_analysis") < 0) {
+        rc = IBR_EINTERNAL;
+        goto fail;
+    }
+    if (v) {
+        ibr__mesh_info info;
+        memset(&info, 0, sizeof info);
+        if ((rc = ibr_run_progress(run, "lash: mesh analysis", 0, 1)) < 0)
+            goto out;
+        if ((rc = apply_mesh(&c, &info)) < 0)
+            goto fail;
+        c.spread = 1;
+        snprintf(mesh, sizeof mesh, "on (%s)",
+                 info.recognised && info.shape[0] ? info.shape : "no mesh recognised");
+        ibr__log(c.ctx, IBR_LOG_INFO, "lash: mesh analysis %s", mesh);
+    }
     if ((rc = ibr_run_parallel_for(run, n, next_hops_row, &c)) < 0)
         goto fail;
 
@@ -685,6 +745,9 @@ out:
 static const ibr_setting lash_settings[] = {
     {"start_vl", IBR_SETTING_INT, 0, 15, 0, NULL,
      "first SL/VL of the layers; lower VLs stay free (OpenSM's lash_start_vl)"},
+    {"mesh_analysis", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "recognise a mesh or torus, route in dimension order and spread LIDs over parallel "
+     "cables (OpenSM's do_mesh_analysis)"},
 };
 
 const ibr_engine ibr__engine_lash = {
