@@ -2,7 +2,8 @@
 """Compare ibroute's lash with OpenSM's on one generated fabric.
 
   compare_lash.py --ibr PATH --spec SPEC --workdir DIR [--mesh] [--start-vl K]
-                  [--faults L[,S]] [--seed N] [--ibdmchk] [--expect-opensm-fail]
+                  [--faults L[,S]] [--seed N] [--lmc N] [--ibdmchk]
+                  [--expect-opensm-fail]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes cut off from the
    SM's host are pruned, as compare_minhop.py does);
@@ -105,6 +106,7 @@ def main():
     ap.add_argument("--start-vl", type=int, default=0)
     ap.add_argument("--faults", default=None, help="LINKS[,SWITCHES] for ibr gen")
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--lmc", type=int, default=0)
     ap.add_argument("--ibdmchk", action="store_true")
     ap.add_argument("--expect-opensm-fail", action="store_true")
     ap.add_argument("--timeout", type=float, default=240)
@@ -135,6 +137,8 @@ def main():
 
         harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
                    "--timeout", str(args.timeout)]
+        if args.lmc:
+            harness += ["--lmc", str(args.lmc)]
         if args.mesh:
             harness += ["--opensm-arg=--do_mesh_analysis"]
         if args.start_vl:
