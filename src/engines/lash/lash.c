@@ -643,9 +643,9 @@ static int lash_route(ibr_run *run, void *user)
     c.start = (unsigned)v;
     if (c.start >= o->max_vls)
         return ibr__fail(run, IBR_ENOVL,
-                         "start_vl %u leaves no layer: max_vls is %u (SLs/VLs %u..%u would be "
-                         "needed)",
-                         c.start, o->max_vls, c.start, c.start);
+                         "start_vl %u leaves no layer below max_vls %u: lash needs at least "
+                         "%u VLs",
+                         c.start, o->max_vls, c.start + 1);
     c.avail = o->max_vls - c.start;
     c.lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     int rc;
