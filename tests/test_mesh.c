@@ -283,16 +283,19 @@ static void test_table(void)
 
     /* the library's own metric and polynomial on a generated fabric agree */
     graph *g = graph_of("torus:dims=4x2,hosts=0");
-    uint32_t *seen = calloc(g->n, sizeof *seen), *queue = malloc(sizeof *queue * g->n), st = 0;
-    uint8_t *hop = malloc(g->n), dm[64];
+    uint32_t *touched = malloc(sizeof *touched * g->n), *queue = malloc(sizeof *queue * g->n);
+    uint8_t *mask = calloc(g->n, 1), *hd = malloc((size_t)g->n * 8), dm[64];
     int64_t poly[9];
-    ibr__mesh_local_metric(dm, g->n, 0, g->off, g->nbr, seen, &st, hop, queue);
+    ibr__mesh_local_metric(dm, 0, g->off, g->nbr, mask, hd, touched, queue);
     ibr__mesh_charpoly(poly, dm, g->off[1] - g->off[0]);
     CU_ASSERT_PTR_EQUAL(ibr__mesh_shape_find(poly, g->off[1] - g->off[0]),
                         find_entry(3, (const unsigned[]){2, 2, 2}));
-    free(seen);
+    for (uint32_t v = 0; v < g->n; v++)
+        CU_ASSERT_EQUAL(mask[v], 0); /* left clean for the next switch */
+    free(touched);
     free(queue);
-    free(hop);
+    free(mask);
+    free(hd);
     graph_free(g);
 }
 

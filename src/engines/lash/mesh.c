@@ -40,9 +40,9 @@
  *     ties keep the original order (OpenSM subtracts coordinates, which
  *     overflows against its "unknown" sentinel, and leaves ties to qsort).
  *
- * Memory is O(S + E) (64 bytes of metric and 72 of polynomial per switch);
- * time is dominated by the metric, k breadth-first searches per switch
- * bounded by radius 6, and by the axis sweeps, O(S k^2 deg) each.
+ * Memory is O(S + E) (64 bytes of metric, 72 of polynomial and 8 of
+ * scratch per switch); time is dominated by the metric, k breadth-first
+ * balls of radius 3 per switch, and by the axis sweeps, O(S k^2 deg) each.
  */
 #include <stdio.h>
 #include <string.h>
@@ -60,13 +60,15 @@ typedef struct mesh {
     uint8_t *metric;  /* n: 1 when the switch has a metric */
     uint8_t *dist;    /* n * MD * MD: the metric, row-major k x k */
     int64_t *poly;    /* n * NPOLY */
-    uint32_t *seen;   /* n: BFS and square stamps */
-    uint32_t stamp;
-    uint8_t *hop;     /* n */
+    uint8_t *mask;    /* n: metric scratch (which balls hold a switch) */
+    uint8_t *hd;      /* n * 8: metric scratch (distance within each ball) */
     uint32_t *queue;  /* n */
     /* step 2 */
     uint32_t *sorted; /* switches with a metric, by polynomial */
-    uint32_t *pos;    /* n: scratch (position of a link in a row) */
+    uint32_t *pos;    /* n: scratch (step 1: switches touched; step 3:
+                         position of a link in a row) */
+    uint32_t *seen;   /* n: stamps of the square search */
+    uint32_t stamp;
     /* step 3 */
     uint8_t *axis;    /* off[n] */
     uint8_t opp[2 * IBR__MESH_MAX_DIMS + 1]; /* opposite(seed, code) */
@@ -397,8 +399,9 @@ static void free_mesh(mesh *m)
     ibr__free(ctx, m->metric);
     ibr__free(ctx, m->dist);
     ibr__free(ctx, m->poly);
+    ibr__free(ctx, m->mask);
+    ibr__free(ctx, m->hd);
     ibr__free(ctx, m->seen);
-    ibr__free(ctx, m->hop);
     ibr__free(ctx, m->queue);
     ibr__free(ctx, m->sorted);
     ibr__free(ctx, m->pos);
@@ -440,7 +443,8 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
     /* step 1 */
     if (!(m.metric = ibr__calloc(ctx, n, 1)) || !(m.dist = ibr__mallocarray(ctx, n, MD * MD)) ||
         !(m.poly = ibr__mallocarray(ctx, n, sizeof *m.poly * NPOLY)) ||
-        !(m.seen = ibr__calloc(ctx, n, sizeof *m.seen)) || !(m.hop = ibr__malloc(ctx, n)) ||
+        !(m.mask = ibr__calloc(ctx, n, 1)) || !(m.hd = ibr__mallocarray(ctx, n, 8)) ||
+        !(m.seen = ibr__calloc(ctx, n, sizeof *m.seen)) ||
         !(m.queue = ibr__mallocarray(ctx, n, sizeof *m.queue)) ||
         !(m.sorted = ibr__mallocarray(ctx, n, sizeof *m.sorted)) ||
         !(m.pos = ibr__mallocarray(ctx, n, sizeof *m.pos)))
@@ -449,8 +453,8 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
         uint32_t k = deg(&m, s);
         if (k > MD)
             continue;
-        ibr__mesh_local_metric(m.dist + (size_t)s * MD * MD, n, s, off, nbr, m.seen, &m.stamp,
-                               m.hop, m.queue);
+        ibr__mesh_local_metric(m.dist + (size_t)s * MD * MD, s, off, nbr, m.mask, m.hd, m.pos,
+                               m.queue);
         ibr__mesh_charpoly(m.poly + (size_t)s * NPOLY, m.dist + (size_t)s * MD * MD, k);
         m.metric[s] = 1;
         m.sorted[n_metric++] = s;

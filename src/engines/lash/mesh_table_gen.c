@@ -48,9 +48,10 @@ static int measure(ibr__mesh_shape *out, unsigned dims, const unsigned *size)
         k += size[d] == 2 ? 1 : 2;
     }
     uint32_t *off = malloc(sizeof *off * (n + 1)), *nbr = malloc(sizeof *nbr * n * k);
-    uint32_t *seen = calloc(n, sizeof *seen), *queue = malloc(sizeof *queue * n), stamp = 0;
-    uint8_t *hop = malloc(n), d[IBR__MESH_MAX_DEGREE * IBR__MESH_MAX_DEGREE];
-    if (!off || !nbr || !seen || !queue || !hop) {
+    uint32_t *touched = malloc(sizeof *touched * n), *queue = malloc(sizeof *queue * n);
+    uint8_t *mask = calloc(n, 1), *hd = malloc((size_t)n * 8);
+    uint8_t d[IBR__MESH_MAX_DEGREE * IBR__MESH_MAX_DEGREE];
+    if (!off || !nbr || !touched || !queue || !mask || !hd) {
         fprintf(stderr, "mesh_table_gen: out of memory\n");
         return -1;
     }
@@ -69,7 +70,7 @@ static int measure(ibr__mesh_shape *out, unsigned dims, const unsigned *size)
         }
     }
     off[n] = e;
-    ibr__mesh_local_metric(d, n, 0, off, nbr, seen, &stamp, hop, queue);
+    ibr__mesh_local_metric(d, 0, off, nbr, mask, hd, touched, queue);
     memset(out, 0, sizeof *out);
     out->dims = (uint8_t)dims;
     for (unsigned dd = 0; dd < dims; dd++)
@@ -78,9 +79,10 @@ static int measure(ibr__mesh_shape *out, unsigned dims, const unsigned *size)
     ibr__mesh_charpoly(out->poly, d, k);
     free(off);
     free(nbr);
-    free(seen);
+    free(touched);
     free(queue);
-    free(hop);
+    free(mask);
+    free(hd);
     return 0;
 }
 
