@@ -214,14 +214,33 @@ static void seed_axes(mesh *m)
             }
 }
 
-/* Sets a link's axis if it has none; returns 1 on a change. A link that
-   has an axis keeps it (OpenSM logs a "mismatch" when they disagree). */
-static inline int set_axis(uint8_t *ax, uint8_t code)
+/* Gives link i of a row of k links (axes ax) the axis code if it has none
+   and no other link of the row has that code; returns 1 on a change. A
+   link that has an axis keeps it (OpenSM logs a "mismatch" when they
+   disagree); a code twice in a row can only be a mistake near a defect. */
+static inline int set_axis(uint8_t *ax, uint32_t k, uint32_t i, uint8_t code)
 {
-    if (*ax || !code)
+    if (ax[i] || !code)
         return 0;
-    *ax = code;
+    for (uint32_t j = 0; j < k; j++)
+        if (ax[j] == code)
+            return 0;
+    ax[i] = code;
     return 1;
+}
+
+/* The only link of s not 2 hops from link i (avoiding s), or IBR_NONE when
+   there are none or several. */
+static uint32_t across(const mesh *m, uint32_t s, uint32_t i)
+{
+    uint32_t found = IBR_NONE, k = deg(m, s);
+    for (uint32_t j = 0; j < k; j++)
+        if (j != i && dst(m, s, i, j) != 2) {
+            if (found != IBR_NONE)
+                return IBR_NONE;
+            found = j;
+        }
+    return found;
 }
 
 static void grow_axes(mesh *m)
@@ -230,7 +249,10 @@ static void grow_axes(mesh *m)
     int change;
     do {
         change = 0;
-        /* rule 1: the one link across a switch from an axis gets its opposite */
+        /* rule 1: the one link across a switch from an axis gets its
+           opposite, if each is the other's only link across (both ways:
+           next to a failed link a perpendicular neighbour can be the only
+           one far from an axis link, but it is then far from another too) */
         for (uint32_t s = 0; s < n; s++) {
             uint32_t k = deg(m, s);
             uint8_t *ax = m->axis + m->off[s];
@@ -239,14 +261,9 @@ static void grow_axes(mesh *m)
             for (uint32_t i = 0; i < k; i++) {
                 if (!ax[i])
                     continue;
-                uint32_t across = 0;
-                for (uint32_t j = 0; j < k; j++)
-                    across += j != i && dst(m, s, i, j) != 2;
-                if (across != 1)
-                    continue;
-                for (uint32_t j = 0; j < k; j++)
-                    if (j != i && dst(m, s, i, j) != 2 && dst(m, s, i, j) <= 4)
-                        change |= set_axis(&ax[j], m->opp[ax[i]]);
+                uint32_t j = across(m, s, i);
+                if (j != IBR_NONE && dst(m, s, i, j) <= 4 && across(m, s, j) == i)
+                    change |= set_axis(ax, k, j, m->opp[ax[i]]);
             }
         }
         /* rule 2: the reverse of a link gets the opposite axis */
@@ -259,7 +276,8 @@ static void grow_axes(mesh *m)
                     continue;
                 for (uint32_t f = m->off[t]; f < m->off[t + 1]; f++)
                     if (m->nbr[f] == s) {
-                        change |= set_axis(&m->axis[f], m->opp[m->axis[e]]);
+                        change |= set_axis(m->axis + m->off[t], deg(m, t), f - m->off[t],
+                                           m->opp[m->axis[e]]);
                         break;
                     }
             }
@@ -288,8 +306,10 @@ static void grow_axes(mesh *m)
                         uint32_t c = m->nbr[f];
                         if (c == s || m->seen[c] != st)
                             continue;
-                        change |= set_axis(&m->axis[f], m->axis[base + j]);
-                        change |= set_axis(&m->axis[m->pos[c]], m->axis[base + i]);
+                        change |= set_axis(m->axis + m->off[a], deg(m, a), f - m->off[a],
+                                           m->axis[base + j]);
+                        change |= set_axis(m->axis + m->off[b], deg(m, b), m->pos[c] - m->off[b],
+                                           m->axis[base + i]);
                         break;
                     }
                 }
