@@ -13,9 +13,13 @@
  *  - the five 4-D tuples with every size 5 or more are included (OpenSM
  *    leaves them out for no stated reason; they are ordinary 8-neighbour
  *    shapes);
- *  - OpenSM's extra "6 x 6 mesh error" polynomial is not: it is not the
- *    shape of any pristine torus, nothing says which defect it stands for,
- *    and the analysis copes with defects through its majority vote anyway;
+ *  - OpenSM's extra "6 x 6 mesh error" polynomial, x^4 - 80x^2 - 256x -
+ *    192, is not: it is the shape of a switch diagonal to a missing switch
+ *    in a 2-D mesh (its two neighbours beside the hole are 6 hops apart;
+ *    tests/test_mesh.c measures it). Classes group equal polynomials
+ *    whatever the table says, so the entry only matters when such switches
+ *    outnumber the pristine ones, and then it would seed the axes at a
+ *    defect, where the first link's "opposite" can be a perpendicular one;
  *  - OpenSM's 1-D rows are not the distances of a ring (a ring of size n
  *    measures n - 2); ours are measured, so a 1-D "6" means exactly 6: a
  *    single ring has no detour, its distances keep growing with its size,
