@@ -86,7 +86,7 @@ typedef struct run {
     int rc;
 } run;
 
-static run *analyze(const graph *g)
+static run *analyze_flags(const graph *g, unsigned flags)
 {
     run *r = calloc(1, sizeof *r);
     size_t links = g->off[g->n];
@@ -94,10 +94,15 @@ static run *analyze(const graph *g)
     r->order = malloc(sizeof *r->order * g->n);
     r->axis = malloc(links + 1);
     r->coord = malloc(sizeof *r->coord * g->n * 8);
-    r->rc = ibr__mesh_analyze_geometry(NULL, g->n, g->off, g->nbr, r->perm, r->order, &r->info,
-                                       r->axis, r->coord);
+    r->rc = ibr__mesh_analyze_geometry(NULL, g->n, g->off, g->nbr, flags, r->perm, r->order,
+                                       &r->info, r->axis, r->coord);
     CU_ASSERT_EQUAL(r->rc, 0);
     return r;
+}
+
+static run *analyze(const graph *g)
+{
+    return analyze_flags(g, 0);
 }
 
 static void run_free(run *r)
@@ -941,7 +946,7 @@ static void test_oom(void)
         for (long at = 0;; at++) {
             st.fail_at = at;
             st.calls = 0;
-            int rc = ibr__mesh_analyze_geometry(ctx, g->n, g->off, g->nbr, r->perm, r->order,
+            int rc = ibr__mesh_analyze_geometry(ctx, g->n, g->off, g->nbr, 0, r->perm, r->order,
                                                 &r->info, r->axis, r->coord);
             CU_ASSERT_EQUAL(st.live, base);
             if (rc == 0)
@@ -959,6 +964,149 @@ static void test_oom(void)
     }
 }
 
+
+/* ---- OpenSM's behaviour on request (IBR__MESH_OPENSM) -------------------- */
+
+/* a reproducible cyclic comparison: a before b when (b - a) mod 7 is 1..3 */
+static int cmp_cyclic(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    unsigned x = *(const uint32_t *)a % 7, y = *(const uint32_t *)b % 7;
+    unsigned d = (y + 7 - x) % 7;
+    return d == 0 ? 0 : d <= 3 ? -1 : 1;
+}
+
+static int cmp_u32(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    uint32_t x = *(const uint32_t *)a / 4, y = *(const uint32_t *)b / 4;
+    return x < y ? -1 : x > y;
+}
+
+#if defined(__GLIBC__) && __GLIBC__ == 2 && __GLIBC_MINOR__ <= 36
+#define HAVE_GLIBC_MSORT 1
+static int cmp_cyclic_q(const void *a, const void *b)
+{
+    return cmp_cyclic(a, b, NULL);
+}
+#endif
+
+static void test_merge_sort(void)
+{
+    uint64_t x = 99;
+    for (size_t n = 0; n < 300; n += 1 + n / 8) {
+        uint32_t *a = malloc(sizeof *a * (n + 1)), *b = malloc(sizeof *b * (n + 1));
+        uint32_t *tmp = malloc(sizeof *tmp * (n + 1));
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            a[i] = b[i] = (uint32_t)(x >> 40);
+        }
+        /* a proper order: the stable result (insertion sort as reference) */
+        ibr__mesh_merge_sort(a, tmp, n, cmp_u32, NULL);
+        for (size_t i = 1; i < n; i++) {
+            uint32_t v = b[i];
+            size_t j = i;
+            while (j > 0 && cmp_u32(&b[j - 1], &v, NULL) > 0) {
+                b[j] = b[j - 1];
+                j--;
+            }
+            b[j] = v;
+        }
+        CU_ASSERT(n == 0 || memcmp(a, b, sizeof *a * n) == 0);
+#ifdef HAVE_GLIBC_MSORT
+        /* a comparison that is no order: the same result as glibc's qsort */
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            a[i] = b[i] = (uint32_t)(x >> 40);
+        }
+        ibr__mesh_merge_sort(a, tmp, n, cmp_cyclic, NULL);
+        qsort(b, n, sizeof *b, cmp_cyclic_q);
+        CU_ASSERT(n == 0 || memcmp(a, b, sizeof *a * n) == 0);
+#else
+        (void)cmp_cyclic;
+#endif
+        free(a);
+        free(b);
+        free(tmp);
+    }
+}
+
+static void test_opensm_mode(void)
+{
+    /* pristine fabrics: OpenSM's quirks never show */
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        graph *g = graph_of(shapes[i].spec);
+        run *a = analyze(g), *b = analyze_flags(g, IBR__MESH_OPENSM);
+        CU_ASSERT(same_run(g, a, b));
+        run_free(a);
+        run_free(b);
+        graph_free(g);
+    }
+    /* a chord on mesh boundary switches: where the switch's coordinate is
+       positive and a direction missing, OpenSM puts the chord in that
+       direction's place, before the next dimension (the generator lists
+       x - 1 first, so the seed (1,1) calls it "+x": x = 0 and y = 0 get
+       coordinate +1 and lack "+x" and "+y") */
+    graph *g = graph_of("mesh:dims=6x5,hosts=0");
+    uint32_t chord[2] = {0 + 6 * 2, 4 + 6 * 0}; /* (0,2) - (4,0) */
+    graph h = {0};
+    h.n = g->n;
+    h.off = malloc(sizeof *h.off * (g->n + 1));
+    h.nbr = malloc(sizeof *h.nbr * (g->off[g->n] + 2));
+    uint32_t e = 0;
+    for (uint32_t s = 0; s < g->n; s++) {
+        h.off[s] = e;
+        for (uint32_t f = g->off[s]; f < g->off[s + 1]; f++)
+            h.nbr[e++] = g->nbr[f];
+        if (s == chord[0] || s == chord[1])
+            h.nbr[e++] = s == chord[0] ? chord[1] : chord[0]; /* last: no reordering needed */
+    }
+    h.off[g->n] = e;
+    run *a = analyze(&h), *b = analyze_flags(&h, IBR__MESH_OPENSM);
+    CU_ASSERT(a->info.recognised && b->info.recognised);
+    CU_ASSERT_EQUAL(a->info.seed, 1 + 6 * 1);
+    for (int end = 0; end < 2; end++) {
+        uint32_t s = chord[end], k = h.off[s + 1] - h.off[s];
+        CU_ASSERT_EQUAL(b->axis[h.off[s] + k - 1], 0);
+        CU_ASSERT_EQUAL(a->perm[h.off[s] + k - 1], k - 1); /* ibroute: last */
+        CU_ASSERT_NOT_EQUAL(b->perm[h.off[s] + k - 1], k - 1); /* OpenSM: earlier */
+    }
+    run_free(a);
+    run_free(b);
+    free(h.off);
+    free(h.nbr);
+    graph_free(g);
+
+    /* failed links: the two behaviours part, both give permutations */
+    int differ = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        graph *f = graph_faulty("mesh:dims=8x8,hosts=0", 2, 0, seed, NULL, 0);
+        run *x = analyze(f), *y = analyze_flags(f, IBR__MESH_OPENSM);
+        CU_ASSERT(x->info.recognised && y->info.recognised);
+        differ += !same_run(f, x, y);
+        char *mark = calloc(f->n, 1);
+        for (uint32_t i = 0; i < f->n; i++) {
+            CU_ASSERT_FATAL(y->order[i] < f->n);
+            CU_ASSERT(!mark[y->order[i]]);
+            mark[y->order[i]] = 1;
+        }
+        for (uint32_t s = 0; s < f->n; s++) {
+            uint32_t k = f->off[s + 1] - f->off[s];
+            memset(mark, 0, f->n);
+            for (uint32_t i = 0; i < k; i++) {
+                CU_ASSERT_FATAL(y->perm[f->off[s] + i] < k);
+                CU_ASSERT(!mark[y->perm[f->off[s] + i]]);
+                mark[y->perm[f->off[s] + i]] = 1;
+            }
+        }
+        free(mark);
+        run_free(x);
+        run_free(y);
+        graph_free(f);
+    }
+    CU_ASSERT(differ > 0);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -970,6 +1118,8 @@ int main(void)
         {"tori with failed links and switches", test_faulty_tori},
         {"meshes and tori with holes", test_holes},
         {"extra cables come last", test_extra_links},
+        {"glibc's merge sort", test_merge_sort},
+        {"OpenSM's behaviour on request", test_opensm_mode},
         {"deterministic", test_deterministic},
         {"allocation failures", test_oom},
         CU_TEST_INFO_NULL,

@@ -65,6 +65,7 @@ typedef struct mesh {
     ibr_context *ctx;
     uint32_t n;
     const uint32_t *off, *nbr;
+    int opensm;       /* IBR__MESH_OPENSM: OpenSM's quirks kept */
     /* step 1 */
     uint8_t *metric;  /* n: 1 when the switch has a metric */
     uint8_t *dist;    /* n * MD * MD: the metric, row-major k x k */
@@ -86,7 +87,6 @@ typedef struct mesh {
     /* step 4 */
     int32_t *coord;   /* n * dims */
     uint8_t *known;   /* n */
-    uint8_t *inq;     /* n */
     unsigned dim_order[IBR__MESH_MAX_DIMS];
 } mesh;
 
@@ -227,11 +227,11 @@ static void seed_axes(mesh *m)
    and no other link of the row has that code; returns 1 on a change. A
    link that has an axis keeps it (OpenSM logs a "mismatch" when they
    disagree); a code twice in a row can only be a mistake near a defect. */
-static inline int set_axis(uint8_t *ax, uint32_t k, uint32_t i, uint8_t code)
+static inline int set_axis(const mesh *m, uint8_t *ax, uint32_t k, uint32_t i, uint8_t code)
 {
     if (ax[i] || !code)
         return 0;
-    for (uint32_t j = 0; j < k; j++)
+    for (uint32_t j = 0; j < k && !m->opensm; j++)
         if (ax[j] == code)
             return 0;
     ax[i] = code;
@@ -271,8 +271,8 @@ static void grow_axes(mesh *m)
                 if (!ax[i])
                     continue;
                 uint32_t j = across(m, s, i);
-                if (j != IBR_NONE && dst(m, s, i, j) <= 4 && across(m, s, j) == i)
-                    change |= set_axis(ax, k, j, m->opp[ax[i]]);
+                if (j != IBR_NONE && dst(m, s, i, j) <= 4 && (m->opensm || across(m, s, j) == i))
+                    change |= set_axis(m, ax, k, j, m->opp[ax[i]]);
             }
         }
         /* rule 2: the reverse of a link gets the opposite axis */
@@ -285,7 +285,7 @@ static void grow_axes(mesh *m)
                     continue;
                 for (uint32_t f = m->off[t]; f < m->off[t + 1]; f++)
                     if (m->nbr[f] == s) {
-                        change |= set_axis(m->axis + m->off[t], deg(m, t), f - m->off[t],
+                        change |= set_axis(m, m->axis + m->off[t], deg(m, t), f - m->off[t],
                                            m->opp[m->axis[e]]);
                         break;
                     }
@@ -315,10 +315,10 @@ static void grow_axes(mesh *m)
                         uint32_t c = m->nbr[f];
                         if (c == s || m->seen[c] != st)
                             continue;
-                        change |= set_axis(m->axis + m->off[a], deg(m, a), f - m->off[a],
+                        change |= set_axis(m, m->axis + m->off[a], deg(m, a), f - m->off[a],
                                            m->axis[base + j]);
-                        change |= set_axis(m->axis + m->off[b], deg(m, b), m->pos[c] - m->off[b],
-                                           m->axis[base + i]);
+                        change |= set_axis(m, m->axis + m->off[b], deg(m, b),
+                                           m->pos[c] - m->off[b], m->axis[base + i]);
                         break;
                     }
                 }
@@ -340,50 +340,88 @@ static inline int better(int32_t a, int32_t b)
 static void place(mesh *m)
 {
     unsigned dims = m->dims;
-    uint32_t head = 0, tail = 0, cap = m->n; /* circular: each switch queued once at a time */
     int32_t cand[IBR__MESH_MAX_DIMS];
+    int change;
     memset(m->known, 0, m->n);
-    memset(m->inq, 0, m->n);
     for (unsigned d = 0; d < dims; d++)
         m->coord[(size_t)m->seed * dims + d] = 0;
     m->known[m->seed] = 1;
-    m->queue[tail] = m->seed;
-    tail = (tail + 1) % cap;
-    m->inq[m->seed] = 1;
-    uint32_t queued = 1;
-    while (queued) {
-        uint32_t u = m->queue[head];
-        head = (head + 1) % cap;
-        queued--;
-        m->inq[u] = 0;
-        for (uint32_t e = m->off[u]; e < m->off[u + 1]; e++) {
-            uint8_t a = m->axis[e];
-            uint32_t v = m->nbr[e];
-            if (!a)
+    /* sweeps in switch order, each update seen at once (as OpenSM): the
+       relaxation's fixed point can depend on the order near defects */
+    do {
+        change = 0;
+        for (uint32_t u = 0; u < m->n; u++) {
+            if (!m->known[u])
                 continue;
-            memcpy(cand, m->coord + (size_t)u * dims, sizeof *cand * dims);
-            cand[(a - 1) / 2] += (a & 1) ? 1 : -1;
-            int32_t *cv = m->coord + (size_t)v * dims;
-            int changed = 0;
-            if (!m->known[v]) {
-                memcpy(cv, cand, sizeof *cand * dims);
-                m->known[v] = 1;
-                changed = 1;
-            } else {
+            for (uint32_t e = m->off[u]; e < m->off[u + 1]; e++) {
+                uint8_t a = m->axis[e];
+                if (!a)
+                    continue;
+                memcpy(cand, m->coord + (size_t)u * dims, sizeof *cand * dims);
+                cand[(a - 1) / 2] += (a & 1) ? 1 : -1;
+                int32_t *cv = m->coord + (size_t)m->nbr[e] * dims;
+                if (!m->known[m->nbr[e]]) {
+                    memcpy(cv, cand, sizeof *cand * dims);
+                    m->known[m->nbr[e]] = 1;
+                    change = 1;
+                    continue;
+                }
                 for (unsigned d = 0; d < dims; d++)
                     if (better(cand[d], cv[d])) {
                         cv[d] = cand[d];
-                        changed = 1;
+                        change = 1;
                     }
             }
-            if (changed && !m->inq[v]) {
-                m->inq[v] = 1;
-                m->queue[tail] = v;
-                tail = (tail + 1) % cap;
-                queued++;
-            }
+        }
+    } while (change);
+}
+
+/* ---- step 6 as OpenSM does it ------------------------------------------ */
+
+/* opposite(s, c) on s's own metric: 0 when s has no metric or no link c, c
+   itself when every other link of s is 2 hops from that link, else -c. */
+static uint8_t opposite_own(const mesh *m, uint32_t s, uint8_t c)
+{
+    uint32_t k = deg(m, s);
+    const uint8_t *ax = m->axis + m->off[s];
+    if (!m->metric[s])
+        return 0;
+    for (uint32_t i = 0; i < k; i++)
+        if (ax[i] == c) {
+            for (uint32_t j = 0; j < k; j++)
+                if (j != i && dst(m, s, i, j) != 2)
+                    return negate(c);
+            return c;
+        }
+    return 0;
+}
+
+/* OpenSM's order of s's links: per dimension, codes +d then -d, each
+   replaced by opposite(s, code) when s's coordinate is positive or unknown;
+   a missing direction becomes code 0 and so takes the links without an
+   axis there; whatever is left follows in its original order. */
+static void reorder_opensm(const mesh *m, uint32_t s, uint32_t *perm)
+{
+    uint32_t k = deg(m, s), p = 0;
+    const uint8_t *ax = m->axis + m->off[s];
+    uint8_t taken[IBR_MAX_PORTS + 1];
+    memset(taken, 0, k);
+    for (unsigned r = 0; r < m->dims; r++) {
+        unsigned d = m->dim_order[r];
+        for (unsigned sign = 0; sign < 2; sign++) {
+            uint8_t c = (uint8_t)(2 * d + 1 + sign);
+            if (!m->known[s] || m->coord[(size_t)s * m->dims + d] > 0)
+                c = opposite_own(m, s, c);
+            for (uint32_t i = 0; i < k; i++)
+                if (!taken[i] && ax[i] == c) {
+                    taken[i] = 1;
+                    perm[p++] = i;
+                }
         }
     }
+    for (uint32_t i = 0; i < k; i++)
+        if (!taken[i])
+            perm[p++] = i;
 }
 
 /* ---- step 7: numbering ------------------------------------------------ */
@@ -402,6 +440,73 @@ static int cmp_coord(const void *a, const void *b, void *arg)
                 return cx < cy ? -1 : 1;
         }
     return x < y ? -1 : x > y;
+}
+
+/* OpenSM's comparison: coordinates subtracted in 32-bit arithmetic (wrapping
+   as the hardware does), a switch without coordinates at 0x7fffffff in every
+   dimension. It is not an order: such a switch comes before negative
+   coordinates and after the others. */
+static int cmp_opensm(const mesh *m, uint32_t x, uint32_t y)
+{
+    for (unsigned r = 0; r < m->dims; r++) {
+        unsigned d = m->dim_order[r];
+        uint32_t cx = m->known[x] ? (uint32_t)m->coord[(size_t)x * m->dims + d] : 0x7fffffffu;
+        uint32_t cy = m->known[y] ? (uint32_t)m->coord[(size_t)y * m->dims + d] : 0x7fffffffu;
+        if (cx != cy)
+            return (cx - cy) & 0x80000000u ? -1 : 1;
+    }
+    return 0;
+}
+
+/* OpenSM sorts with the C library's qsort(); glibc's is a top-down merge
+   sort (halves of n / 2 and n - n / 2, the left element first on a tie),
+   and with a comparison that is not an order the result depends on that
+   merge tree, so it is reproduced here, with an explicit stack. tmp: n
+   entries. */
+void ibr__mesh_merge_sort(uint32_t *a, uint32_t *tmp, size_t n,
+                          int (*cmp)(const void *x, const void *y, void *arg), void *arg)
+{
+    struct frame {
+        size_t lo, n;
+        int merged_children;
+    } stack[2 * 64];
+    size_t top = 0;
+    stack[top++] = (struct frame){0, n, 0};
+    while (top) {
+        struct frame *f = &stack[top - 1];
+        if (f->n <= 1) {
+            top--;
+            continue;
+        }
+        size_t n1 = f->n / 2, n2 = f->n - n1;
+        if (!f->merged_children) {
+            f->merged_children = 1;
+            size_t lo = f->lo;
+            stack[top++] = (struct frame){lo + n1, n2, 0}; /* done second */
+            stack[top++] = (struct frame){lo, n1, 0};      /* done first */
+            continue;
+        }
+        uint32_t *b1 = a + f->lo, *b2 = b1 + n1, *out = tmp;
+        size_t k1 = n1, k2 = n2;
+        while (k1 && k2) {
+            if (cmp(b1, b2, arg) <= 0) {
+                *out++ = *b1++;
+                k1--;
+            } else {
+                *out++ = *b2++;
+                k2--;
+            }
+        }
+        while (k1--)
+            *out++ = *b1++;
+        memcpy(a + f->lo, tmp, sizeof *a * (f->n - k2));
+        top--;
+    }
+}
+
+static int cmp_opensm_fn(const void *a, const void *b, void *arg)
+{
+    return cmp_opensm(arg, *(const uint32_t *)a, *(const uint32_t *)b);
 }
 
 /* ---- the analysis ----------------------------------------------------- */
@@ -437,12 +542,12 @@ static void free_mesh(mesh *m)
     ibr__free(ctx, m->axis);
     ibr__free(ctx, m->coord);
     ibr__free(ctx, m->known);
-    ibr__free(ctx, m->inq);
 }
 
 int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off,
-                               const uint32_t *nbr, uint32_t *perm, uint32_t *order,
-                               ibr__mesh_info *info, uint8_t *axis_out, int32_t *coord_out)
+                               const uint32_t *nbr, unsigned flags, uint32_t *perm,
+                               uint32_t *order, ibr__mesh_info *info, uint8_t *axis_out,
+                               int32_t *coord_out)
 {
     mesh m;
     ibr__mesh_info local;
@@ -459,6 +564,7 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
     m.n = n;
     m.off = off;
     m.nbr = nbr;
+    m.opensm = (flags & IBR__MESH_OPENSM) != 0;
     if (axis_out && n_links)
         memset(axis_out, 0, n_links);
     if (coord_out)
@@ -509,7 +615,7 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
 
     /* step 4 */
     if (!(m.coord = ibr__mallocarray(ctx, n, sizeof *m.coord * m.dims)) ||
-        !(m.known = ibr__malloc(ctx, n)) || !(m.inq = ibr__malloc(ctx, n)))
+        !(m.known = ibr__malloc(ctx, n)))
         goto out;
     place(&m);
 
@@ -543,7 +649,11 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
     for (uint32_t s = 0; s < n; s++) {
         uint32_t k = deg(&m, s), p = 0;
         const uint8_t *ax = m.axis + off[s];
-        for (unsigned r = 0; r < m.dims; r++) {
+        if (m.opensm) {
+            reorder_opensm(&m, s, perm + off[s]);
+            p = k;
+        }
+        for (unsigned r = 0; r < m.dims && !m.opensm; r++) {
             unsigned d = m.dim_order[r];
             uint8_t first = (uint8_t)(2 * d + 1), second = (uint8_t)(2 * d + 2);
             if (m.known[s] && m.coord[(size_t)s * m.dims + d] > 0) {
@@ -557,7 +667,7 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
                 if (ax[i] == second)
                     perm[off[s] + p++] = i;
         }
-        for (uint32_t i = 0; i < k; i++)
+        for (uint32_t i = 0; i < k && !m.opensm; i++)
             if (!ax[i])
                 perm[off[s] + p++] = i;
         for (uint32_t i = 0; i < k; i++)
@@ -569,7 +679,11 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
         order[s] = s;
         info->placed += m.known[s];
     }
-    ibr__sort(order, n, sizeof *order, cmp_coord, &m);
+    if (m.opensm) {
+        /* OpenSM's numbering, from the original order; queue is free now */
+        ibr__mesh_merge_sort(order, m.queue, n, cmp_opensm_fn, &m);
+    } else
+        ibr__sort(order, n, sizeof *order, cmp_coord, &m);
 
     info->recognised = 1;
     info->dims = m.dims;
@@ -609,5 +723,5 @@ out:
 int ibr__mesh_analyze(ibr_context *ctx, uint32_t n, const uint32_t *off, const uint32_t *nbr,
                       uint32_t *perm, uint32_t *order, ibr__mesh_info *info)
 {
-    return ibr__mesh_analyze_geometry(ctx, n, off, nbr, perm, order, info, NULL, NULL);
+    return ibr__mesh_analyze_geometry(ctx, n, off, nbr, 0, perm, order, info, NULL, NULL);
 }
