@@ -33,8 +33,9 @@
  *     (tests/test_mesh.c).
  *  4. Coordinates: the seed is the origin; the others take, dimension by
  *     dimension, the candidate of smallest magnitude (the positive one on a
- *     tie) that an axis link offers, relaxed to a fixed point over a FIFO
- *     work list; on a torus this is the representative nearest the seed.
+ *     tie) that an axis link offers, relaxed to a fixed point in sweeps over
+ *     the switches (OpenSM's order); on a torus this is the representative
+ *     nearest the seed.
  *  5. Sizes (max - min + 1 per dimension) and the dimension order: by
  *     decreasing size, ties to the lower dimension.
  *  6. Links: per dimension in that order, "+d" then "-d" if the switch's
@@ -48,6 +49,15 @@
  *     three-way comparison; switches without coordinates come last, and
  *     ties keep the original order (OpenSM subtracts coordinates, which
  *     overflows against its "unknown" sentinel, and leaves ties to qsort).
+ *
+ * With IBR__MESH_OPENSM the three departures from OpenSM (the guards of
+ * step 3, the skipped direction of step 6, the comparison of step 7) give
+ * way to OpenSM's own behaviour, so that its link order and numbering come
+ * out exactly (checked against OpenSM 3.3.23 under ibsim: identical LFTs).
+ * Remaining differences in that mode, all outside meshes and tori: the
+ * table (rings longer than 6, OpenSM's extra entry) and distances beyond 6
+ * hops, which OpenSM measures exactly and which only ever tell apart
+ * classes of unknown shape.
  *
  * Memory is O(S + E) (64 bytes of metric, 72 of polynomial and 8 of
  * scratch per switch); time is dominated by the metric, k breadth-first
