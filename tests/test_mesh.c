@@ -86,7 +86,7 @@ typedef struct run {
     int rc;
 } run;
 
-static run *analyze(const graph *g)
+static run *analyze_flags(const graph *g, unsigned flags)
 {
     run *r = calloc(1, sizeof *r);
     size_t links = g->off[g->n];
@@ -94,10 +94,15 @@ static run *analyze(const graph *g)
     r->order = malloc(sizeof *r->order * g->n);
     r->axis = malloc(links + 1);
     r->coord = malloc(sizeof *r->coord * g->n * 8);
-    r->rc = ibr__mesh_analyze_geometry(NULL, g->n, g->off, g->nbr, r->perm, r->order, &r->info,
-                                       r->axis, r->coord);
+    r->rc = ibr__mesh_analyze_geometry(NULL, g->n, g->off, g->nbr, flags, r->perm, r->order,
+                                       &r->info, r->axis, r->coord);
     CU_ASSERT_EQUAL(r->rc, 0);
     return r;
+}
+
+static run *analyze(const graph *g)
+{
+    return analyze_flags(g, 0);
 }
 
 static void run_free(run *r)
@@ -283,16 +288,19 @@ static void test_table(void)
 
     /* the library's own metric and polynomial on a generated fabric agree */
     graph *g = graph_of("torus:dims=4x2,hosts=0");
-    uint32_t *seen = calloc(g->n, sizeof *seen), *queue = malloc(sizeof *queue * g->n), st = 0;
-    uint8_t *hop = malloc(g->n), dm[64];
+    uint32_t *touched = malloc(sizeof *touched * g->n), *queue = malloc(sizeof *queue * g->n);
+    uint8_t *mask = calloc(g->n, 1), *hd = malloc((size_t)g->n * 8), dm[64];
     int64_t poly[9];
-    ibr__mesh_local_metric(dm, g->n, 0, g->off, g->nbr, seen, &st, hop, queue);
+    ibr__mesh_local_metric(dm, 0, g->off, g->nbr, mask, hd, touched, queue);
     ibr__mesh_charpoly(poly, dm, g->off[1] - g->off[0]);
     CU_ASSERT_PTR_EQUAL(ibr__mesh_shape_find(poly, g->off[1] - g->off[0]),
                         find_entry(3, (const unsigned[]){2, 2, 2}));
-    free(seen);
+    for (uint32_t v = 0; v < g->n; v++)
+        CU_ASSERT_EQUAL(mask[v], 0); /* left clean for the next switch */
+    free(touched);
     free(queue);
-    free(hop);
+    free(mask);
+    free(hd);
     graph_free(g);
 }
 
@@ -704,6 +712,187 @@ static void test_shuffled(void)
     graph_free(g);
 }
 
+
+/* ---- robustness: failed links and switches, holes, extra cables ---------- */
+
+/* The collapsed graph of a generated fabric after faults: links random
+   cables and switches random switches down (ibr_fabric_inject_faults), then
+   the switches named in down[] (generator indices) too. */
+static graph *graph_faulty(const char *spec, unsigned links, unsigned switches, uint64_t seed,
+                           const uint32_t *down, size_t n_down)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links || switches)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, switches, seed), 0);
+    for (size_t i = 0; i < n_down; i++)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_node_state(f, down[i], IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    graph *g = graph_of_topo(t);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    return g;
+}
+
+static uint32_t isolated(const graph *g)
+{
+    uint32_t c = 0;
+    for (uint32_t s = 0; s < g->n; s++)
+        c += g->off[s] == g->off[s + 1];
+    return c;
+}
+
+static void expect_shape(const graph *g, const run *r, unsigned dims, const unsigned *size,
+                         const char *what)
+{
+    int ok = r->info.recognised && r->info.dims == dims;
+    for (unsigned d = 0; ok && d < dims; d++)
+        ok = r->info.size[d] == size[d];
+    if (!ok)
+        fprintf(stderr, "\n%s: %s\n", what, r->info.shape);
+    CU_ASSERT(ok);
+    if (!r->info.recognised)
+        return;
+    check_geometry(g, r, 0);
+    /* every switch that still has a link is placed, and nearly every link
+       has an axis */
+    CU_ASSERT_EQUAL(r->info.placed, g->n - isolated(g));
+    CU_ASSERT(r->info.axis_links * 100 >= g->off[g->n] * 95);
+}
+
+static void test_faulty_tori(void)
+{
+    static const struct {
+        const char *spec;
+        unsigned links, switches;
+        unsigned dims, size[3];
+    } cases[] = {
+        {"torus:dims=6x6x6,hosts=0", 1, 0, 3, {6, 6, 6}},
+        {"torus:dims=6x6x6,hosts=0", 3, 0, 3, {6, 6, 6}},
+        {"torus:dims=6x6x6,hosts=0", 0, 2, 3, {6, 6, 6}},
+        {"torus:dims=6x6x6,hosts=0", 4, 1, 3, {6, 6, 6}},
+        {"torus:dims=8x8x5,hosts=0", 6, 0, 3, {8, 8, 5}},
+        {"torus:dims=8x8,hosts=0", 2, 0, 2, {8, 8}},
+        {"torus:dims=10x6,hosts=0", 1, 1, 2, {10, 6}},
+        {"torus:dims=5x5x5,hosts=0,parallel=2", 3, 1, 3, {5, 5, 5}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            graph *g = graph_faulty(cases[i].spec, cases[i].links, cases[i].switches, seed, NULL, 0);
+            run *r = analyze(g);
+            char what[128];
+            snprintf(what, sizeof what, "%s, %u links, %u switches down, seed %u", cases[i].spec,
+                     cases[i].links, cases[i].switches, (unsigned)seed);
+            expect_shape(g, r, cases[i].dims, cases[i].size, what);
+            CU_ASSERT(r->info.n_classes > 1); /* the faults were seen */
+            run_free(r);
+            graph_free(g);
+        }
+}
+
+static void test_holes(void)
+{
+    /* generator index of mesh switch (x, y[, z]) = x + X * (y + Y * z) */
+    static const uint32_t hole88[] = {3 + 8 * 3};
+    static const uint32_t holes1010[] = {2 + 10 * 2, 6 + 10 * 3, 4 + 10 * 7};
+    static const uint32_t holes666[] = {3 + 6 * (4 + 6 * 1), 2 + 6 * (2 + 6 * 2)}; /* ascending */
+    static const uint32_t corner88[] = {0, 7 + 8 * 7};
+    static const struct {
+        const char *spec;
+        const uint32_t *down;
+        size_t n_down;
+        unsigned dims, size[3];
+    } cases[] = {
+        {"mesh:dims=8x8,hosts=1", hole88, 1, 2, {8, 8}},
+        {"mesh:dims=10x10,hosts=0", holes1010, 3, 2, {10, 10}},
+        {"mesh:dims=6x6x6,hosts=0", holes666, 2, 3, {6, 6, 6}},
+        {"mesh:dims=8x8,hosts=0", corner88, 2, 2, {8, 8}},
+        {"torus:dims=8x8,hosts=0", hole88, 1, 2, {8, 8}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        graph *g = graph_faulty(cases[i].spec, 0, 0, 0, cases[i].down, cases[i].n_down);
+        run *r = analyze(g);
+        expect_shape(g, r, cases[i].dims, cases[i].size, cases[i].spec);
+        /* the holes are numbered last, in their original order */
+        for (size_t h = 0; h < cases[i].n_down; h++)
+            CU_ASSERT_EQUAL(r->order[g->n - cases[i].n_down + h], cases[i].down[h]);
+        run_free(r);
+        graph_free(g);
+    }
+
+    /* OpenSM's "6 x 6 mesh error" polynomial is the shape of a switch
+       diagonal to a hole in a 2-D mesh (its two neighbours beside the hole
+       are 6 hops apart): it is measured here, and not in the table */
+    graph *g = graph_faulty("mesh:dims=8x8,hosts=0", 0, 0, 0, hole88, 1);
+    uint32_t s = 2 + 8 * 2, k = g->off[s + 1] - g->off[s];
+    uint32_t *touched = malloc(sizeof *touched * g->n), *queue = malloc(sizeof *queue * g->n);
+    uint8_t *mask = calloc(g->n, 1), *hd = malloc((size_t)g->n * 8), dm[64];
+    int64_t poly[9];
+    static const int64_t mesh_error[] = {-192, -256, -80, 0, 1};
+    ibr__mesh_local_metric(dm, s, g->off, g->nbr, mask, hd, touched, queue);
+    ibr__mesh_charpoly(poly, dm, k);
+    CU_ASSERT_EQUAL(k, 4);
+    CU_ASSERT_EQUAL(memcmp(poly, mesh_error, sizeof mesh_error), 0);
+    CU_ASSERT_PTR_NULL(ibr__mesh_shape_find(poly, k));
+    free(touched);
+    free(queue);
+    free(mask);
+    free(hd);
+    graph_free(g);
+}
+
+/* Extra cables (chords) get no axis and come last in their rows, also on a
+   mesh boundary switch that lacks a direction (OpenSM would pull them into
+   the missing direction's place). */
+static void test_extra_links(void)
+{
+    static const char *specs[] = {"torus:dims=6x6,hosts=0", "mesh:dims=6x5,hosts=0"};
+    /* (0,0) - (2,3) and (5,1) - (1,4): far apart, in no square */
+    static const uint32_t chords[][2] = {{0, 2 + 6 * 3}, {5 + 6 * 1, 1 + 6 * 4}};
+    for (size_t i = 0; i < 2; i++) {
+        graph *g = graph_of(specs[i]);
+        graph h = {0};
+        h.n = g->n;
+        h.ndims = g->ndims;
+        memcpy(h.pc, g->pc, sizeof h.pc[0] * g->n);
+        h.off = malloc(sizeof *h.off * (g->n + 1));
+        h.nbr = malloc(sizeof *h.nbr * (g->off[g->n] + 4));
+        uint32_t e = 0;
+        for (uint32_t s = 0; s < g->n; s++) {
+            h.off[s] = e;
+            for (uint32_t f = g->off[s]; f < g->off[s + 1]; f++) {
+                h.nbr[e++] = g->nbr[f];
+                if (f == g->off[s]) /* the chord goes second: in the middle */
+                    for (size_t c = 0; c < 2; c++) {
+                        if (chords[c][0] == s)
+                            h.nbr[e++] = chords[c][1];
+                        if (chords[c][1] == s)
+                            h.nbr[e++] = chords[c][0];
+                    }
+            }
+        }
+        h.off[g->n] = e;
+        run *r = analyze(&h);
+        CU_ASSERT_EQUAL(r->info.dims, 2);
+        CU_ASSERT_EQUAL(r->info.size[0], 6);
+        CU_ASSERT_EQUAL(r->info.size[1], i ? 5 : 6);
+        CU_ASSERT_EQUAL(r->info.axis_links, g->off[g->n]); /* all but the chords */
+        check_geometry(&h, r, 0);
+        for (size_t c = 0; c < 2; c++)
+            for (int end = 0; end < 2; end++) {
+                uint32_t s = chords[c][end], k = h.off[s + 1] - h.off[s];
+                CU_ASSERT_EQUAL(r->axis[h.off[s] + 1], 0);
+                CU_ASSERT_EQUAL(r->perm[h.off[s] + k - 1], 1); /* last */
+            }
+        run_free(r);
+        free(h.off);
+        free(h.nbr);
+        graph_free(g);
+    }
+}
+
 /* ---- determinism and allocation failures --------------------------------- */
 
 static int same_run(const graph *g, const run *a, const run *b)
@@ -757,7 +946,7 @@ static void test_oom(void)
         for (long at = 0;; at++) {
             st.fail_at = at;
             st.calls = 0;
-            int rc = ibr__mesh_analyze_geometry(ctx, g->n, g->off, g->nbr, r->perm, r->order,
+            int rc = ibr__mesh_analyze_geometry(ctx, g->n, g->off, g->nbr, 0, r->perm, r->order,
                                                 &r->info, r->axis, r->coord);
             CU_ASSERT_EQUAL(st.live, base);
             if (rc == 0)
@@ -775,6 +964,149 @@ static void test_oom(void)
     }
 }
 
+
+/* ---- OpenSM's behaviour on request (IBR__MESH_OPENSM) -------------------- */
+
+/* a reproducible cyclic comparison: a before b when (b - a) mod 7 is 1..3 */
+static int cmp_cyclic(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    unsigned x = *(const uint32_t *)a % 7, y = *(const uint32_t *)b % 7;
+    unsigned d = (y + 7 - x) % 7;
+    return d == 0 ? 0 : d <= 3 ? -1 : 1;
+}
+
+static int cmp_u32(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    uint32_t x = *(const uint32_t *)a / 4, y = *(const uint32_t *)b / 4;
+    return x < y ? -1 : x > y;
+}
+
+#if defined(__GLIBC__) && __GLIBC__ == 2 && __GLIBC_MINOR__ <= 36
+#define HAVE_GLIBC_MSORT 1
+static int cmp_cyclic_q(const void *a, const void *b)
+{
+    return cmp_cyclic(a, b, NULL);
+}
+#endif
+
+static void test_merge_sort(void)
+{
+    uint64_t x = 99;
+    for (size_t n = 0; n < 300; n += 1 + n / 8) {
+        uint32_t *a = malloc(sizeof *a * (n + 1)), *b = malloc(sizeof *b * (n + 1));
+        uint32_t *tmp = malloc(sizeof *tmp * (n + 1));
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            a[i] = b[i] = (uint32_t)(x >> 40);
+        }
+        /* a proper order: the stable result (insertion sort as reference) */
+        ibr__mesh_merge_sort(a, tmp, n, cmp_u32, NULL);
+        for (size_t i = 1; i < n; i++) {
+            uint32_t v = b[i];
+            size_t j = i;
+            while (j > 0 && cmp_u32(&b[j - 1], &v, NULL) > 0) {
+                b[j] = b[j - 1];
+                j--;
+            }
+            b[j] = v;
+        }
+        CU_ASSERT(n == 0 || memcmp(a, b, sizeof *a * n) == 0);
+#ifdef HAVE_GLIBC_MSORT
+        /* a comparison that is no order: the same result as glibc's qsort */
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            a[i] = b[i] = (uint32_t)(x >> 40);
+        }
+        ibr__mesh_merge_sort(a, tmp, n, cmp_cyclic, NULL);
+        qsort(b, n, sizeof *b, cmp_cyclic_q);
+        CU_ASSERT(n == 0 || memcmp(a, b, sizeof *a * n) == 0);
+#else
+        (void)cmp_cyclic;
+#endif
+        free(a);
+        free(b);
+        free(tmp);
+    }
+}
+
+static void test_opensm_mode(void)
+{
+    /* pristine fabrics: OpenSM's quirks never show */
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        graph *g = graph_of(shapes[i].spec);
+        run *a = analyze(g), *b = analyze_flags(g, IBR__MESH_OPENSM);
+        CU_ASSERT(same_run(g, a, b));
+        run_free(a);
+        run_free(b);
+        graph_free(g);
+    }
+    /* a chord on mesh boundary switches: where the switch's coordinate is
+       positive and a direction missing, OpenSM puts the chord in that
+       direction's place, before the next dimension (the generator lists
+       x - 1 first, so the seed (1,1) calls it "+x": x = 0 and y = 0 get
+       coordinate +1 and lack "+x" and "+y") */
+    graph *g = graph_of("mesh:dims=6x5,hosts=0");
+    uint32_t chord[2] = {0 + 6 * 2, 4 + 6 * 0}; /* (0,2) - (4,0) */
+    graph h = {0};
+    h.n = g->n;
+    h.off = malloc(sizeof *h.off * (g->n + 1));
+    h.nbr = malloc(sizeof *h.nbr * (g->off[g->n] + 2));
+    uint32_t e = 0;
+    for (uint32_t s = 0; s < g->n; s++) {
+        h.off[s] = e;
+        for (uint32_t f = g->off[s]; f < g->off[s + 1]; f++)
+            h.nbr[e++] = g->nbr[f];
+        if (s == chord[0] || s == chord[1])
+            h.nbr[e++] = s == chord[0] ? chord[1] : chord[0]; /* last: no reordering needed */
+    }
+    h.off[g->n] = e;
+    run *a = analyze(&h), *b = analyze_flags(&h, IBR__MESH_OPENSM);
+    CU_ASSERT(a->info.recognised && b->info.recognised);
+    CU_ASSERT_EQUAL(a->info.seed, 1 + 6 * 1);
+    for (int end = 0; end < 2; end++) {
+        uint32_t s = chord[end], k = h.off[s + 1] - h.off[s];
+        CU_ASSERT_EQUAL(b->axis[h.off[s] + k - 1], 0);
+        CU_ASSERT_EQUAL(a->perm[h.off[s] + k - 1], k - 1); /* ibroute: last */
+        CU_ASSERT_NOT_EQUAL(b->perm[h.off[s] + k - 1], k - 1); /* OpenSM: earlier */
+    }
+    run_free(a);
+    run_free(b);
+    free(h.off);
+    free(h.nbr);
+    graph_free(g);
+
+    /* failed links: the two behaviours part, both give permutations */
+    int differ = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        graph *f = graph_faulty("mesh:dims=8x8,hosts=0", 2, 0, seed, NULL, 0);
+        run *x = analyze(f), *y = analyze_flags(f, IBR__MESH_OPENSM);
+        CU_ASSERT(x->info.recognised && y->info.recognised);
+        differ += !same_run(f, x, y);
+        char *mark = calloc(f->n, 1);
+        for (uint32_t i = 0; i < f->n; i++) {
+            CU_ASSERT_FATAL(y->order[i] < f->n);
+            CU_ASSERT(!mark[y->order[i]]);
+            mark[y->order[i]] = 1;
+        }
+        for (uint32_t s = 0; s < f->n; s++) {
+            uint32_t k = f->off[s + 1] - f->off[s];
+            memset(mark, 0, f->n);
+            for (uint32_t i = 0; i < k; i++) {
+                CU_ASSERT_FATAL(y->perm[f->off[s] + i] < k);
+                CU_ASSERT(!mark[y->perm[f->off[s] + i]]);
+                mark[y->perm[f->off[s] + i]] = 1;
+            }
+        }
+        free(mark);
+        run_free(x);
+        run_free(y);
+        graph_free(f);
+    }
+    CU_ASSERT(differ > 0);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -783,6 +1115,11 @@ int main(void)
         {"unknown geometries keep the identity", test_unknown},
         {"first-closer routes are dimension ordered", test_routes},
         {"relabelled and shuffled torus", test_shuffled},
+        {"tori with failed links and switches", test_faulty_tori},
+        {"meshes and tori with holes", test_holes},
+        {"extra cables come last", test_extra_links},
+        {"glibc's merge sort", test_merge_sort},
+        {"OpenSM's behaviour on request", test_opensm_mode},
         {"deterministic", test_deterministic},
         {"allocation failures", test_oom},
         CU_TEST_INFO_NULL,

@@ -22,10 +22,20 @@
  *     switches in index order: opposites within a switch, the reverse of a
  *     link, and the fourth corner of a square. A link that already has an
  *     axis keeps it. Links in no square (extra cables) keep none.
+ *     Two guards OpenSM lacks, neither of which ever fires on a pristine
+ *     mesh or torus: the opposite rule needs each of the two links to be
+ *     the other's only link across (next to a failed link a perpendicular
+ *     neighbour can be the only one far from an axis link; it is then far
+ *     from another one too), and no code is given to a link when another
+ *     link of its switch has it already. Without them, an 8 x 8 mesh with
+ *     one or two random failed links got wrong sizes in 42 and 64 of 100
+ *     cases; with them in none, and the coordinates stay consistent
+ *     (tests/test_mesh.c).
  *  4. Coordinates: the seed is the origin; the others take, dimension by
  *     dimension, the candidate of smallest magnitude (the positive one on a
- *     tie) that an axis link offers, relaxed to a fixed point over a FIFO
- *     work list; on a torus this is the representative nearest the seed.
+ *     tie) that an axis link offers, relaxed to a fixed point in sweeps over
+ *     the switches (OpenSM's order); on a torus this is the representative
+ *     nearest the seed.
  *  5. Sizes (max - min + 1 per dimension) and the dimension order: by
  *     decreasing size, ties to the lower dimension.
  *  6. Links: per dimension in that order, "+d" then "-d" if the switch's
@@ -40,9 +50,18 @@
  *     ties keep the original order (OpenSM subtracts coordinates, which
  *     overflows against its "unknown" sentinel, and leaves ties to qsort).
  *
- * Memory is O(S + E) (64 bytes of metric and 72 of polynomial per switch);
- * time is dominated by the metric, k breadth-first searches per switch
- * bounded by radius 6, and by the axis sweeps, O(S k^2 deg) each.
+ * With IBR__MESH_OPENSM the three departures from OpenSM (the guards of
+ * step 3, the skipped direction of step 6, the comparison of step 7) give
+ * way to OpenSM's own behaviour, so that its link order and numbering come
+ * out exactly (checked against OpenSM 3.3.23 under ibsim: identical LFTs).
+ * Remaining differences in that mode, all outside meshes and tori: the
+ * table (rings longer than 6, OpenSM's extra entry) and distances beyond 6
+ * hops, which OpenSM measures exactly and which only ever tell apart
+ * classes of unknown shape.
+ *
+ * Memory is O(S + E) (64 bytes of metric, 72 of polynomial and 8 of
+ * scratch per switch); time is dominated by the metric, k breadth-first
+ * balls of radius 3 per switch, and by the axis sweeps, O(S k^2 deg) each.
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,17 +75,20 @@ typedef struct mesh {
     ibr_context *ctx;
     uint32_t n;
     const uint32_t *off, *nbr;
+    int opensm;       /* IBR__MESH_OPENSM: OpenSM's quirks kept */
     /* step 1 */
     uint8_t *metric;  /* n: 1 when the switch has a metric */
     uint8_t *dist;    /* n * MD * MD: the metric, row-major k x k */
     int64_t *poly;    /* n * NPOLY */
-    uint32_t *seen;   /* n: BFS and square stamps */
-    uint32_t stamp;
-    uint8_t *hop;     /* n */
+    uint8_t *mask;    /* n: metric scratch (which balls hold a switch) */
+    uint8_t *hd;      /* n * 8: metric scratch (distance within each ball) */
     uint32_t *queue;  /* n */
     /* step 2 */
     uint32_t *sorted; /* switches with a metric, by polynomial */
-    uint32_t *pos;    /* n: scratch (position of a link in a row) */
+    uint32_t *pos;    /* n: scratch (step 1: switches touched; step 3:
+                         position of a link in a row) */
+    uint32_t *seen;   /* n: stamps of the square search */
+    uint32_t stamp;
     /* step 3 */
     uint8_t *axis;    /* off[n] */
     uint8_t opp[2 * IBR__MESH_MAX_DIMS + 1]; /* opposite(seed, code) */
@@ -75,7 +97,6 @@ typedef struct mesh {
     /* step 4 */
     int32_t *coord;   /* n * dims */
     uint8_t *known;   /* n */
-    uint8_t *inq;     /* n */
     unsigned dim_order[IBR__MESH_MAX_DIMS];
 } mesh;
 
@@ -212,14 +233,33 @@ static void seed_axes(mesh *m)
             }
 }
 
-/* Sets a link's axis if it has none; returns 1 on a change. A link that
-   has an axis keeps it (OpenSM logs a "mismatch" when they disagree). */
-static inline int set_axis(uint8_t *ax, uint8_t code)
+/* Gives link i of a row of k links (axes ax) the axis code if it has none
+   and no other link of the row has that code; returns 1 on a change. A
+   link that has an axis keeps it (OpenSM logs a "mismatch" when they
+   disagree); a code twice in a row can only be a mistake near a defect. */
+static inline int set_axis(const mesh *m, uint8_t *ax, uint32_t k, uint32_t i, uint8_t code)
 {
-    if (*ax || !code)
+    if (ax[i] || !code)
         return 0;
-    *ax = code;
+    for (uint32_t j = 0; j < k && !m->opensm; j++)
+        if (ax[j] == code)
+            return 0;
+    ax[i] = code;
     return 1;
+}
+
+/* The only link of s not 2 hops from link i (avoiding s), or IBR_NONE when
+   there are none or several. */
+static uint32_t across(const mesh *m, uint32_t s, uint32_t i)
+{
+    uint32_t found = IBR_NONE, k = deg(m, s);
+    for (uint32_t j = 0; j < k; j++)
+        if (j != i && dst(m, s, i, j) != 2) {
+            if (found != IBR_NONE)
+                return IBR_NONE;
+            found = j;
+        }
+    return found;
 }
 
 static void grow_axes(mesh *m)
@@ -228,7 +268,10 @@ static void grow_axes(mesh *m)
     int change;
     do {
         change = 0;
-        /* rule 1: the one link across a switch from an axis gets its opposite */
+        /* rule 1: the one link across a switch from an axis gets its
+           opposite, if each is the other's only link across (both ways:
+           next to a failed link a perpendicular neighbour can be the only
+           one far from an axis link, but it is then far from another too) */
         for (uint32_t s = 0; s < n; s++) {
             uint32_t k = deg(m, s);
             uint8_t *ax = m->axis + m->off[s];
@@ -237,14 +280,9 @@ static void grow_axes(mesh *m)
             for (uint32_t i = 0; i < k; i++) {
                 if (!ax[i])
                     continue;
-                uint32_t across = 0;
-                for (uint32_t j = 0; j < k; j++)
-                    across += j != i && dst(m, s, i, j) != 2;
-                if (across != 1)
-                    continue;
-                for (uint32_t j = 0; j < k; j++)
-                    if (j != i && dst(m, s, i, j) != 2 && dst(m, s, i, j) <= 4)
-                        change |= set_axis(&ax[j], m->opp[ax[i]]);
+                uint32_t j = across(m, s, i);
+                if (j != IBR_NONE && dst(m, s, i, j) <= 4 && (m->opensm || across(m, s, j) == i))
+                    change |= set_axis(m, ax, k, j, m->opp[ax[i]]);
             }
         }
         /* rule 2: the reverse of a link gets the opposite axis */
@@ -257,7 +295,8 @@ static void grow_axes(mesh *m)
                     continue;
                 for (uint32_t f = m->off[t]; f < m->off[t + 1]; f++)
                     if (m->nbr[f] == s) {
-                        change |= set_axis(&m->axis[f], m->opp[m->axis[e]]);
+                        change |= set_axis(m, m->axis + m->off[t], deg(m, t), f - m->off[t],
+                                           m->opp[m->axis[e]]);
                         break;
                     }
             }
@@ -286,8 +325,10 @@ static void grow_axes(mesh *m)
                         uint32_t c = m->nbr[f];
                         if (c == s || m->seen[c] != st)
                             continue;
-                        change |= set_axis(&m->axis[f], m->axis[base + j]);
-                        change |= set_axis(&m->axis[m->pos[c]], m->axis[base + i]);
+                        change |= set_axis(m, m->axis + m->off[a], deg(m, a), f - m->off[a],
+                                           m->axis[base + j]);
+                        change |= set_axis(m, m->axis + m->off[b], deg(m, b),
+                                           m->pos[c] - m->off[b], m->axis[base + i]);
                         break;
                     }
                 }
@@ -309,50 +350,88 @@ static inline int better(int32_t a, int32_t b)
 static void place(mesh *m)
 {
     unsigned dims = m->dims;
-    uint32_t head = 0, tail = 0, cap = m->n; /* circular: each switch queued once at a time */
     int32_t cand[IBR__MESH_MAX_DIMS];
+    int change;
     memset(m->known, 0, m->n);
-    memset(m->inq, 0, m->n);
     for (unsigned d = 0; d < dims; d++)
         m->coord[(size_t)m->seed * dims + d] = 0;
     m->known[m->seed] = 1;
-    m->queue[tail] = m->seed;
-    tail = (tail + 1) % cap;
-    m->inq[m->seed] = 1;
-    uint32_t queued = 1;
-    while (queued) {
-        uint32_t u = m->queue[head];
-        head = (head + 1) % cap;
-        queued--;
-        m->inq[u] = 0;
-        for (uint32_t e = m->off[u]; e < m->off[u + 1]; e++) {
-            uint8_t a = m->axis[e];
-            uint32_t v = m->nbr[e];
-            if (!a)
+    /* sweeps in switch order, each update seen at once (as OpenSM): the
+       relaxation's fixed point can depend on the order near defects */
+    do {
+        change = 0;
+        for (uint32_t u = 0; u < m->n; u++) {
+            if (!m->known[u])
                 continue;
-            memcpy(cand, m->coord + (size_t)u * dims, sizeof *cand * dims);
-            cand[(a - 1) / 2] += (a & 1) ? 1 : -1;
-            int32_t *cv = m->coord + (size_t)v * dims;
-            int changed = 0;
-            if (!m->known[v]) {
-                memcpy(cv, cand, sizeof *cand * dims);
-                m->known[v] = 1;
-                changed = 1;
-            } else {
+            for (uint32_t e = m->off[u]; e < m->off[u + 1]; e++) {
+                uint8_t a = m->axis[e];
+                if (!a)
+                    continue;
+                memcpy(cand, m->coord + (size_t)u * dims, sizeof *cand * dims);
+                cand[(a - 1) / 2] += (a & 1) ? 1 : -1;
+                int32_t *cv = m->coord + (size_t)m->nbr[e] * dims;
+                if (!m->known[m->nbr[e]]) {
+                    memcpy(cv, cand, sizeof *cand * dims);
+                    m->known[m->nbr[e]] = 1;
+                    change = 1;
+                    continue;
+                }
                 for (unsigned d = 0; d < dims; d++)
                     if (better(cand[d], cv[d])) {
                         cv[d] = cand[d];
-                        changed = 1;
+                        change = 1;
                     }
             }
-            if (changed && !m->inq[v]) {
-                m->inq[v] = 1;
-                m->queue[tail] = v;
-                tail = (tail + 1) % cap;
-                queued++;
-            }
+        }
+    } while (change);
+}
+
+/* ---- step 6 as OpenSM does it ------------------------------------------ */
+
+/* opposite(s, c) on s's own metric: 0 when s has no metric or no link c, c
+   itself when every other link of s is 2 hops from that link, else -c. */
+static uint8_t opposite_own(const mesh *m, uint32_t s, uint8_t c)
+{
+    uint32_t k = deg(m, s);
+    const uint8_t *ax = m->axis + m->off[s];
+    if (!m->metric[s])
+        return 0;
+    for (uint32_t i = 0; i < k; i++)
+        if (ax[i] == c) {
+            for (uint32_t j = 0; j < k; j++)
+                if (j != i && dst(m, s, i, j) != 2)
+                    return negate(c);
+            return c;
+        }
+    return 0;
+}
+
+/* OpenSM's order of s's links: per dimension, codes +d then -d, each
+   replaced by opposite(s, code) when s's coordinate is positive or unknown;
+   a missing direction becomes code 0 and so takes the links without an
+   axis there; whatever is left follows in its original order. */
+static void reorder_opensm(const mesh *m, uint32_t s, uint32_t *perm)
+{
+    uint32_t k = deg(m, s), p = 0;
+    const uint8_t *ax = m->axis + m->off[s];
+    uint8_t taken[IBR_MAX_PORTS + 1];
+    memset(taken, 0, k);
+    for (unsigned r = 0; r < m->dims; r++) {
+        unsigned d = m->dim_order[r];
+        for (unsigned sign = 0; sign < 2; sign++) {
+            uint8_t c = (uint8_t)(2 * d + 1 + sign);
+            if (!m->known[s] || m->coord[(size_t)s * m->dims + d] > 0)
+                c = opposite_own(m, s, c);
+            for (uint32_t i = 0; i < k; i++)
+                if (!taken[i] && ax[i] == c) {
+                    taken[i] = 1;
+                    perm[p++] = i;
+                }
         }
     }
+    for (uint32_t i = 0; i < k; i++)
+        if (!taken[i])
+            perm[p++] = i;
 }
 
 /* ---- step 7: numbering ------------------------------------------------ */
@@ -371,6 +450,73 @@ static int cmp_coord(const void *a, const void *b, void *arg)
                 return cx < cy ? -1 : 1;
         }
     return x < y ? -1 : x > y;
+}
+
+/* OpenSM's comparison: coordinates subtracted in 32-bit arithmetic (wrapping
+   as the hardware does), a switch without coordinates at 0x7fffffff in every
+   dimension. It is not an order: such a switch comes before negative
+   coordinates and after the others. */
+static int cmp_opensm(const mesh *m, uint32_t x, uint32_t y)
+{
+    for (unsigned r = 0; r < m->dims; r++) {
+        unsigned d = m->dim_order[r];
+        uint32_t cx = m->known[x] ? (uint32_t)m->coord[(size_t)x * m->dims + d] : 0x7fffffffu;
+        uint32_t cy = m->known[y] ? (uint32_t)m->coord[(size_t)y * m->dims + d] : 0x7fffffffu;
+        if (cx != cy)
+            return (cx - cy) & 0x80000000u ? -1 : 1;
+    }
+    return 0;
+}
+
+/* OpenSM sorts with the C library's qsort(); glibc's is a top-down merge
+   sort (halves of n / 2 and n - n / 2, the left element first on a tie),
+   and with a comparison that is not an order the result depends on that
+   merge tree, so it is reproduced here, with an explicit stack. tmp: n
+   entries. */
+void ibr__mesh_merge_sort(uint32_t *a, uint32_t *tmp, size_t n,
+                          int (*cmp)(const void *x, const void *y, void *arg), void *arg)
+{
+    struct frame {
+        size_t lo, n;
+        int merged_children;
+    } stack[2 * 64];
+    size_t top = 0;
+    stack[top++] = (struct frame){0, n, 0};
+    while (top) {
+        struct frame *f = &stack[top - 1];
+        if (f->n <= 1) {
+            top--;
+            continue;
+        }
+        size_t n1 = f->n / 2, n2 = f->n - n1;
+        if (!f->merged_children) {
+            f->merged_children = 1;
+            size_t lo = f->lo;
+            stack[top++] = (struct frame){lo + n1, n2, 0}; /* done second */
+            stack[top++] = (struct frame){lo, n1, 0};      /* done first */
+            continue;
+        }
+        uint32_t *b1 = a + f->lo, *b2 = b1 + n1, *out = tmp;
+        size_t k1 = n1, k2 = n2;
+        while (k1 && k2) {
+            if (cmp(b1, b2, arg) <= 0) {
+                *out++ = *b1++;
+                k1--;
+            } else {
+                *out++ = *b2++;
+                k2--;
+            }
+        }
+        while (k1--)
+            *out++ = *b1++;
+        memcpy(a + f->lo, tmp, sizeof *a * (f->n - k2));
+        top--;
+    }
+}
+
+static int cmp_opensm_fn(const void *a, const void *b, void *arg)
+{
+    return cmp_opensm(arg, *(const uint32_t *)a, *(const uint32_t *)b);
 }
 
 /* ---- the analysis ----------------------------------------------------- */
@@ -397,20 +543,21 @@ static void free_mesh(mesh *m)
     ibr__free(ctx, m->metric);
     ibr__free(ctx, m->dist);
     ibr__free(ctx, m->poly);
+    ibr__free(ctx, m->mask);
+    ibr__free(ctx, m->hd);
     ibr__free(ctx, m->seen);
-    ibr__free(ctx, m->hop);
     ibr__free(ctx, m->queue);
     ibr__free(ctx, m->sorted);
     ibr__free(ctx, m->pos);
     ibr__free(ctx, m->axis);
     ibr__free(ctx, m->coord);
     ibr__free(ctx, m->known);
-    ibr__free(ctx, m->inq);
 }
 
 int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off,
-                               const uint32_t *nbr, uint32_t *perm, uint32_t *order,
-                               ibr__mesh_info *info, uint8_t *axis_out, int32_t *coord_out)
+                               const uint32_t *nbr, unsigned flags, uint32_t *perm,
+                               uint32_t *order, ibr__mesh_info *info, uint8_t *axis_out,
+                               int32_t *coord_out)
 {
     mesh m;
     ibr__mesh_info local;
@@ -427,6 +574,7 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
     m.n = n;
     m.off = off;
     m.nbr = nbr;
+    m.opensm = (flags & IBR__MESH_OPENSM) != 0;
     if (axis_out && n_links)
         memset(axis_out, 0, n_links);
     if (coord_out)
@@ -440,7 +588,8 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
     /* step 1 */
     if (!(m.metric = ibr__calloc(ctx, n, 1)) || !(m.dist = ibr__mallocarray(ctx, n, MD * MD)) ||
         !(m.poly = ibr__mallocarray(ctx, n, sizeof *m.poly * NPOLY)) ||
-        !(m.seen = ibr__calloc(ctx, n, sizeof *m.seen)) || !(m.hop = ibr__malloc(ctx, n)) ||
+        !(m.mask = ibr__calloc(ctx, n, 1)) || !(m.hd = ibr__mallocarray(ctx, n, 8)) ||
+        !(m.seen = ibr__calloc(ctx, n, sizeof *m.seen)) ||
         !(m.queue = ibr__mallocarray(ctx, n, sizeof *m.queue)) ||
         !(m.sorted = ibr__mallocarray(ctx, n, sizeof *m.sorted)) ||
         !(m.pos = ibr__mallocarray(ctx, n, sizeof *m.pos)))
@@ -449,8 +598,8 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
         uint32_t k = deg(&m, s);
         if (k > MD)
             continue;
-        ibr__mesh_local_metric(m.dist + (size_t)s * MD * MD, n, s, off, nbr, m.seen, &m.stamp,
-                               m.hop, m.queue);
+        ibr__mesh_local_metric(m.dist + (size_t)s * MD * MD, s, off, nbr, m.mask, m.hd, m.pos,
+                               m.queue);
         ibr__mesh_charpoly(m.poly + (size_t)s * NPOLY, m.dist + (size_t)s * MD * MD, k);
         m.metric[s] = 1;
         m.sorted[n_metric++] = s;
@@ -476,7 +625,7 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
 
     /* step 4 */
     if (!(m.coord = ibr__mallocarray(ctx, n, sizeof *m.coord * m.dims)) ||
-        !(m.known = ibr__malloc(ctx, n)) || !(m.inq = ibr__malloc(ctx, n)))
+        !(m.known = ibr__malloc(ctx, n)))
         goto out;
     place(&m);
 
@@ -510,7 +659,11 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
     for (uint32_t s = 0; s < n; s++) {
         uint32_t k = deg(&m, s), p = 0;
         const uint8_t *ax = m.axis + off[s];
-        for (unsigned r = 0; r < m.dims; r++) {
+        if (m.opensm) {
+            reorder_opensm(&m, s, perm + off[s]);
+            p = k;
+        }
+        for (unsigned r = 0; r < m.dims && !m.opensm; r++) {
             unsigned d = m.dim_order[r];
             uint8_t first = (uint8_t)(2 * d + 1), second = (uint8_t)(2 * d + 2);
             if (m.known[s] && m.coord[(size_t)s * m.dims + d] > 0) {
@@ -524,7 +677,7 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
                 if (ax[i] == second)
                     perm[off[s] + p++] = i;
         }
-        for (uint32_t i = 0; i < k; i++)
+        for (uint32_t i = 0; i < k && !m.opensm; i++)
             if (!ax[i])
                 perm[off[s] + p++] = i;
         for (uint32_t i = 0; i < k; i++)
@@ -536,7 +689,11 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
         order[s] = s;
         info->placed += m.known[s];
     }
-    ibr__sort(order, n, sizeof *order, cmp_coord, &m);
+    if (m.opensm) {
+        /* OpenSM's numbering, from the original order; queue is free now */
+        ibr__mesh_merge_sort(order, m.queue, n, cmp_opensm_fn, &m);
+    } else
+        ibr__sort(order, n, sizeof *order, cmp_coord, &m);
 
     info->recognised = 1;
     info->dims = m.dims;
@@ -576,5 +733,5 @@ out:
 int ibr__mesh_analyze(ibr_context *ctx, uint32_t n, const uint32_t *off, const uint32_t *nbr,
                       uint32_t *perm, uint32_t *order, ibr__mesh_info *info)
 {
-    return ibr__mesh_analyze_geometry(ctx, n, off, nbr, perm, order, info, NULL, NULL);
+    return ibr__mesh_analyze_geometry(ctx, n, off, nbr, 0, perm, order, info, NULL, NULL);
 }

@@ -65,9 +65,18 @@ const ibr__mesh_shape *ibr__mesh_shape_find(const int64_t *poly, uint32_t k);
 int ibr__mesh_analyze(ibr_context *ctx, uint32_t n, const uint32_t *off, const uint32_t *nbr,
                       uint32_t *perm, uint32_t *order, ibr__mesh_info *info);
 
+/* Flags of ibr__mesh_analyze_geometry. */
+#define IBR__MESH_OPENSM 1u /* OpenSM 3.3's behaviour, quirks included */
+
 /*
- * ibr__mesh_analyze with the geometry it found, for tests and diagnostics
- * (either may be NULL):
+ * ibr__mesh_analyze with options and the geometry it found.
+ * flags: 0 (what ibr__mesh_analyze does) or IBR__MESH_OPENSM, which keeps
+ *   the three places where ibroute departs from OpenSM, to reproduce its
+ *   link order and numbering exactly: the opposite rule without its guards,
+ *   a direction a switch lacks filled with its links that have no axis,
+ *   and the switch numbering by OpenSM's overflowing comparison under
+ *   glibc's merge sort. Identical results on a pristine mesh or torus.
+ * axis, coord (either may be NULL), for tests and diagnostics:
  *   axis[off[s] + k]  = the axis of s's original k-th link: 2d + 1 for
  *                       "+d", 2d + 2 for "-d", 0 for none (d is the
  *                       dimension's index in the dimension order, 0 =
@@ -76,7 +85,14 @@ int ibr__mesh_analyze(ibr_context *ctx, uint32_t n, const uint32_t *off, const u
  *                       INT32_MIN when s got none or d >= info->dims.
  */
 int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off,
-                               const uint32_t *nbr, uint32_t *perm, uint32_t *order,
-                               ibr__mesh_info *info, uint8_t *axis, int32_t *coord);
+                               const uint32_t *nbr, unsigned flags, uint32_t *perm,
+                               uint32_t *order, ibr__mesh_info *info, uint8_t *axis,
+                               int32_t *coord);
+
+/* The merge sort glibc's qsort() uses (top-down, n / 2 | n - n / 2, the
+   left element first on a tie), which OpenSM's numbering depends on: its
+   comparison is not an order. tmp: n entries. Exposed for tests. */
+void ibr__mesh_merge_sort(uint32_t *a, uint32_t *tmp, size_t n,
+                          int (*cmp)(const void *x, const void *y, void *arg), void *arg);
 
 #endif

@@ -39,51 +39,67 @@ typedef struct ibr__mesh_shape {
  * The local metric of switch s with k = off[s + 1] - off[s] <= 8
  * neighbours: d[i * k + j] = hops from neighbour i to neighbour j on paths
  * that do not pass through s (0 on the diagonal, IBR__MESH_FAR beyond
- * IBR__MESH_NEAR hops or when unreachable). One breadth-first search per
- * neighbour, stopped as soon as the later neighbours are all found or the
- * radius is reached; the graph is undirected, so the matrix is filled
- * symmetrically.
- * Scratch (caller's, n = number of switches entries each): seen (stamps; all 0 before the first
- * call, kept between calls together with *stamp), hop, queue.
+ * IBR__MESH_NEAR hops or when unreachable).
+ * Meet in the middle: a breadth-first ball of radius IBR__MESH_NEAR / 2
+ * around each neighbour, avoiding s; a path of L <= IBR__MESH_NEAR hops has
+ * a switch at most L / 2 rounded up from both ends, so d[i][j] is the least
+ * sum of the two balls' distances over the switches both balls hold. The
+ * balls stay small on meshes and the cost per switch never exceeds k
+ * searches, however far apart its neighbours are.
+ * Scratch (caller's; n is the number of switches): mask (n bytes, all 0;
+ * left all 0), hd (8 n bytes), touched and queue (n entries each).
  */
-static inline void ibr__mesh_local_metric(uint8_t *d, uint32_t n, uint32_t s, const uint32_t *off,
-                                          const uint32_t *nbr, uint32_t *seen, uint32_t *stamp,
-                                          uint8_t *hop, uint32_t *queue)
+static inline void ibr__mesh_local_metric(uint8_t *d, uint32_t s, const uint32_t *off,
+                                          const uint32_t *nbr, uint8_t *mask, uint8_t *hd,
+                                          uint32_t *touched, uint32_t *queue)
 {
-    uint32_t k = off[s + 1] - off[s];
+    const uint8_t radius = (IBR__MESH_NEAR + 1) / 2;
+    uint32_t k = off[s + 1] - off[s], n_touched = 0;
     const uint32_t *nb = nbr + off[s];
 
     for (uint32_t i = 0; i < k; i++)
         for (uint32_t j = 0; j < k; j++)
             d[i * k + j] = i == j ? 0 : IBR__MESH_FAR;
-    for (uint32_t i = 0; i + 1 < k; i++) {
-        uint32_t head = 0, tail = 0, missing = k - 1 - i;
-        if (++*stamp == 0) { /* wrapped: no old stamp may match again */
-            for (uint32_t v = 0; v < n; v++)
-                seen[v] = 0;
-            *stamp = 1;
-        }
-        seen[s] = *stamp; /* never entered */
-        seen[nb[i]] = *stamp;
-        hop[nb[i]] = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        uint8_t bit = (uint8_t)(1u << i);
+        uint32_t head = 0, tail = 0;
+        if (!mask[nb[i]])
+            touched[n_touched++] = nb[i];
+        mask[nb[i]] |= bit;
+        hd[(size_t)nb[i] * 8 + i] = 0;
         queue[tail++] = nb[i];
-        while (head < tail && missing) {
+        while (head < tail) {
             uint32_t v = queue[head++];
-            if (hop[v] >= IBR__MESH_NEAR)
-                break; /* breadth first: everything left is as far */
+            uint8_t h = hd[(size_t)v * 8 + i];
+            if (h >= radius)
+                continue;
             for (uint32_t e = off[v]; e < off[v + 1]; e++) {
                 uint32_t w = nbr[e];
-                if (seen[w] == *stamp)
+                if (w == s || (mask[w] & bit))
                     continue;
-                seen[w] = *stamp;
-                hop[w] = (uint8_t)(hop[v] + 1);
+                if (!mask[w])
+                    touched[n_touched++] = w;
+                mask[w] |= bit;
+                hd[(size_t)w * 8 + i] = (uint8_t)(h + 1);
                 queue[tail++] = w;
-                for (uint32_t j = i + 1; j < k; j++)
-                    if (nb[j] == w) {
-                        d[i * k + j] = d[j * k + i] = hop[w];
-                        missing--;
-                        break;
-                    }
+            }
+        }
+    }
+    for (uint32_t t = 0; t < n_touched; t++) {
+        uint32_t v = touched[t];
+        uint8_t m = mask[v];
+        mask[v] = 0;
+        if (!(m & (m - 1)))
+            continue; /* in one ball only */
+        for (uint32_t i = 0; i < k; i++) {
+            if (!(m >> i & 1))
+                continue;
+            for (uint32_t j = i + 1; j < k; j++) {
+                if (!(m >> j & 1))
+                    continue;
+                uint8_t sum = (uint8_t)(hd[(size_t)v * 8 + i] + hd[(size_t)v * 8 + j]);
+                if (sum < d[i * k + j])
+                    d[i * k + j] = d[j * k + i] = sum;
             }
         }
     }

@@ -13,9 +13,13 @@
  *  - the five 4-D tuples with every size 5 or more are included (OpenSM
  *    leaves them out for no stated reason; they are ordinary 8-neighbour
  *    shapes);
- *  - OpenSM's extra "6 x 6 mesh error" polynomial is not: it is not the
- *    shape of any pristine torus, nothing says which defect it stands for,
- *    and the analysis copes with defects through its majority vote anyway;
+ *  - OpenSM's extra "6 x 6 mesh error" polynomial, x^4 - 80x^2 - 256x -
+ *    192, is not: it is the shape of a switch diagonal to a missing switch
+ *    in a 2-D mesh (its two neighbours beside the hole are 6 hops apart;
+ *    tests/test_mesh.c measures it). Classes group equal polynomials
+ *    whatever the table says, so the entry only matters when such switches
+ *    outnumber the pristine ones, and then it would seed the axes at a
+ *    defect, where the first link's "opposite" can be a perpendicular one;
  *  - OpenSM's 1-D rows are not the distances of a ring (a ring of size n
  *    measures n - 2); ours are measured, so a 1-D "6" means exactly 6: a
  *    single ring has no detour, its distances keep growing with its size,
@@ -48,9 +52,10 @@ static int measure(ibr__mesh_shape *out, unsigned dims, const unsigned *size)
         k += size[d] == 2 ? 1 : 2;
     }
     uint32_t *off = malloc(sizeof *off * (n + 1)), *nbr = malloc(sizeof *nbr * n * k);
-    uint32_t *seen = calloc(n, sizeof *seen), *queue = malloc(sizeof *queue * n), stamp = 0;
-    uint8_t *hop = malloc(n), d[IBR__MESH_MAX_DEGREE * IBR__MESH_MAX_DEGREE];
-    if (!off || !nbr || !seen || !queue || !hop) {
+    uint32_t *touched = malloc(sizeof *touched * n), *queue = malloc(sizeof *queue * n);
+    uint8_t *mask = calloc(n, 1), *hd = malloc((size_t)n * 8);
+    uint8_t d[IBR__MESH_MAX_DEGREE * IBR__MESH_MAX_DEGREE];
+    if (!off || !nbr || !touched || !queue || !mask || !hd) {
         fprintf(stderr, "mesh_table_gen: out of memory\n");
         return -1;
     }
@@ -69,7 +74,7 @@ static int measure(ibr__mesh_shape *out, unsigned dims, const unsigned *size)
         }
     }
     off[n] = e;
-    ibr__mesh_local_metric(d, n, 0, off, nbr, seen, &stamp, hop, queue);
+    ibr__mesh_local_metric(d, 0, off, nbr, mask, hd, touched, queue);
     memset(out, 0, sizeof *out);
     out->dims = (uint8_t)dims;
     for (unsigned dd = 0; dd < dims; dd++)
@@ -78,9 +83,10 @@ static int measure(ibr__mesh_shape *out, unsigned dims, const unsigned *size)
     ibr__mesh_charpoly(out->poly, d, k);
     free(off);
     free(nbr);
-    free(seen);
+    free(touched);
     free(queue);
-    free(hop);
+    free(mask);
+    free(hd);
     return 0;
 }
 
