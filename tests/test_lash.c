@@ -136,6 +136,8 @@ static uint16_t switch_lid(const ibr_topo *t, uint32_t s)
     return pi.lid;
 }
 
+#define LAYERS_TXT "lash-layers.txt"
+
 /* Layers needed and available, from the lash-layers.txt artefact. */
 static unsigned layers_of(const ibr_result *r, unsigned *avail)
 {
@@ -483,6 +485,61 @@ static void test_mesh_analysis(void)
     ibr_topo_destroy(t);
 }
 
+/* On faulty meshes and tori lash lays out both ibroute's and OpenSM's link
+   orders (OpenSM's reproduces OpenSM's tables) and keeps ibroute's only
+   when it needs no more layers and loads no cable more: the artefact says
+   which, and the verifier's busiest link is the one reported. */
+static void test_mesh_choice(void)
+{
+    const char *specs[] = {"mesh:dims=6x6,hosts=1", "torus:dims=6x6,hosts=1"};
+    size_t kept[2] = {0, 0};
+    for (size_t i = 0; i < 2; i++)
+        for (unsigned seed = 1; seed <= 12; seed++) {
+            ibr_topo *t = make_topo(specs[i], 2, 0, seed, 0);
+            unsigned *h = bfs_hops(t);
+            if (!connected(t, h)) {
+                free(h);
+                ibr_topo_destroy(t);
+                continue;
+            }
+            ibr_result *r = NULL;
+            unsigned layers = route_mesh(t, 15, &r);
+            ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+            CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+            const void *data;
+            size_t size;
+            CU_ASSERT_EQUAL_FATAL(ibr_result_find_artifact(&data, &size, r, LAYERS_TXT), 0);
+            char buf[512];
+            size_t n = size < sizeof buf - 1 ? size : sizeof buf - 1;
+            memcpy(buf, data, n);
+            buf[n] = 0;
+            const char *k = strstr(buf, " link order kept: ");
+            if (k) {
+                char who[16] = "";
+                unsigned a = 0, c = 0;
+                unsigned long long b = 0, d = 0;
+                sscanf(k - 9, "%9s", who);
+                CU_ASSERT_EQUAL(sscanf(k, " link order kept: %u layers and busiest cable %llu, "
+                                          "OpenSM's %u and %llu",
+                                       &a, &b, &c, &d),
+                                4);
+                int ours = strstr(who, "ibroute") != NULL;
+                kept[ours]++;
+                CU_ASSERT_EQUAL(ours, a <= c && b <= d);
+                CU_ASSERT_EQUAL(layers, ours ? a : c);
+                CU_ASSERT_EQUAL(rep.max_link_load, ours ? b : d);
+                CU_ASSERT(layers <= c && rep.max_link_load <= d);
+            }
+            ibr_result_destroy(r);
+            free(h);
+            ibr_topo_destroy(t);
+        }
+    /* both outcomes happen on these fabrics */
+    CU_ASSERT(kept[0] >= 1 && kept[1] >= 1);
+    if (!(kept[0] >= 1 && kept[1] >= 1))
+        fprintf(stderr, "OpenSM's order kept %zu times, ibroute's %zu\n", kept[0], kept[1]);
+}
+
 /* start_vl shifts every SL; the layers must fit above it. */
 static void test_start_vl(void)
 {
@@ -741,6 +798,31 @@ static void test_allocation_failure(void)
         CU_ASSERT_EQUAL(st.live, base);
         CU_ASSERT(n > 10);
     }
+    ibr_topo_destroy(t);
+    /* a faulty torus where the two link orders of the mesh analysis differ
+       and OpenSM's is kept (fewer layers) */
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=6x6,hosts=1"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 2, 0, 3), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    base = st.live;
+    o.params = &mp;
+    o.n_params = 1;
+    long n;
+    ibr_result *r = ibr_test_route_oom(&n, &st, t, "lash,no_fallback", &o);
+    const void *data;
+    size_t size;
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, LAYERS_TXT), 0);
+    char txt[512];
+    size_t m = size < sizeof txt - 1 ? size : sizeof txt - 1;
+    memcpy(txt, data, m);
+    txt[m] = 0;
+    CU_ASSERT_PTR_NOT_NULL(strstr(txt, "OpenSM's link order kept"));
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(st.live, base);
+    CU_ASSERT(n > 20);
     st.fail_at = -1;
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
@@ -755,6 +837,7 @@ int main(void)
         {"VLs: OpenSM's 5 layers on a 4x4x4 torus, shortfall, chain", test_vls},
         {"start_vl", test_start_vl},
         {"mesh analysis", test_mesh_analysis},
+        {"mesh analysis: ibroute's or OpenSM's link order", test_mesh_choice},
         {"determinism: seed and threads", test_determinism},
         {"random small fabrics: routed or declined", test_random_small},
         {"LMC", test_lmc},

@@ -17,6 +17,15 @@
  * analysis's switch numbering and the LIDs routed over a link take its
  * cables in turn.
  *
+ * Mesh analysis orders the links in two ways: ibroute's (mesh.c, whose
+ * guarded rules keep coordinates consistent next to failed links) and
+ * OpenSM's (IBR__MESH_OPENSM, which reproduces OpenSM's order and numbering,
+ * quirks included). On a pristine mesh or torus they agree and one layout
+ * is made. Otherwise both are laid out, and ibroute's is kept only when it
+ * needs no more layers and its busiest cable carries no more routes
+ * (busiest(), the verifier's count); else OpenSM's is kept, so lash never
+ * does worse than OpenSM's lash on either count.
+ *
  * Layers. The unordered switch pairs {a, b} are taken in order (switches in
  * OpenSM's switch-map order: node GUIDs compared as byte-swapped 64-bit
  * numbers, or the mesh numbering); both directed paths a -> b and b -> a
@@ -178,47 +187,103 @@ static int build_links(lash *c)
     return 0;
 }
 
-/* Mesh analysis (mesh.h): reorder every switch's logical links as the
-   analysis says and take its switch numbering as the pair order. */
-static int apply_mesh(lash *c, ibr__mesh_info *info)
+/* One ordering of the links and pairs, with the layers it needs: with mesh
+   analysis lash lays out two (see the header comment) and keeps one. */
+typedef struct lash_variant {
+    uint32_t *lnbr, *lcab_off, *lcab, *order;
+    uint8_t *nh, *lay;
+    ibr__cdg *g;
+    uint64_t cnt[MAX_LAYERS];
+    uint32_t nlive;
+    unsigned needed;
+    int recognised;
+    char shape[128];
+} lash_variant;
+
+static void variant_free(ibr_context *ctx, lash_variant *v)
+{
+    ibr__free(ctx, v->lnbr);
+    ibr__free(ctx, v->lcab_off);
+    ibr__free(ctx, v->lcab);
+    ibr__free(ctx, v->order);
+    ibr__free(ctx, v->nh);
+    ibr__free(ctx, v->lay);
+    ibr__cdg_destroy(v->g);
+    memset(v, 0, sizeof *v);
+}
+
+/* Move the engine's current ordering into v (the engine's fields become
+   empty), or back with `back`. */
+static void variant_move(lash *c, lash_variant *v, int back)
+{
+#define MV(f)                                                                                   \
+    do {                                                                                        \
+        if (back) {                                                                             \
+            c->f = v->f;                                                                        \
+            v->f = 0;                                                                           \
+        } else {                                                                                \
+            v->f = c->f;                                                                        \
+            c->f = 0;                                                                           \
+        }                                                                                       \
+    } while (0)
+    MV(lnbr);
+    MV(lcab_off);
+    MV(lcab);
+    MV(order);
+    MV(nh);
+    MV(lay);
+    MV(g);
+    MV(nlive);
+#undef MV
+    if (back)
+        memcpy(c->cnt, v->cnt, sizeof c->cnt);
+    else
+        memcpy(v->cnt, c->cnt, sizeof v->cnt);
+    memset(back ? v->cnt : c->cnt, 0, sizeof c->cnt);
+}
+
+/* Mesh analysis (mesh.h) of the links in `base`: v gets every switch's
+   links reordered as the analysis says and its switch numbering as the
+   pair order (live switches only). */
+static int mesh_variant(lash *c, const lash_variant *base, unsigned flags, lash_variant *v)
 {
     uint32_t n = c->n, nl = c->nl;
     uint32_t *perm = ibr__mallocarray(c->ctx, nl + 1, sizeof *perm);
     uint32_t *num = ibr__mallocarray(c->ctx, n, sizeof *num);
-    uint32_t *nbr = ibr__mallocarray(c->ctx, nl + 1, sizeof *nbr);
-    uint32_t *coff = ibr__calloc(c->ctx, (size_t)nl + 1, sizeof *coff);
-    uint32_t *cab = ibr__mallocarray(c->ctx, c->t->n_adj + 1, sizeof *cab);
+    v->lnbr = ibr__mallocarray(c->ctx, nl + 1, sizeof *v->lnbr);
+    v->lcab_off = ibr__calloc(c->ctx, (size_t)nl + 1, sizeof *v->lcab_off);
+    v->lcab = ibr__mallocarray(c->ctx, c->t->n_adj + 1, sizeof *v->lcab);
+    v->order = ibr__mallocarray(c->ctx, n, sizeof *v->order);
+    v->nh = ibr__mallocarray(c->ctx, (size_t)n * n, 1);
+    v->lay = ibr__calloc(c->ctx, (size_t)n * n, 1);
+    ibr__mesh_info info;
+    memset(&info, 0, sizeof info);
     int rc = IBR_ENOMEM;
-    if (!perm || !num || !nbr || !coff || !cab)
+    if (!perm || !num || !v->lnbr || !v->lcab_off || !v->lcab || !v->order || !v->nh ||
+        !v->lay)
         goto out;
-    if ((rc = ibr__mesh_analyze(c->ctx, n, c->loff, c->lnbr, perm, num, info)) < 0)
+    if ((rc = ibr__mesh_analyze_geometry(c->ctx, n, c->loff, base->lnbr, flags, perm, num,
+                                         &info, NULL, NULL)) < 0)
         goto out;
     for (uint32_t s = 0; s < n; s++)
         for (uint32_t k = c->loff[s]; k < c->loff[s + 1]; k++) {
             uint32_t old = c->loff[s] + perm[k];
-            nbr[k] = c->lnbr[old];
-            uint32_t m = c->lcab_off[old + 1] - c->lcab_off[old];
-            coff[k + 1] = coff[k] + m;
-            memcpy(cab + coff[k], c->lcab + c->lcab_off[old], m * sizeof *cab);
+            v->lnbr[k] = base->lnbr[old];
+            uint32_t m = base->lcab_off[old + 1] - base->lcab_off[old];
+            v->lcab_off[k + 1] = v->lcab_off[k] + m;
+            memcpy(v->lcab + v->lcab_off[k], base->lcab + base->lcab_off[old], m * sizeof *perm);
         }
-    ibr__free(c->ctx, c->lnbr);
-    ibr__free(c->ctx, c->lcab_off);
-    ibr__free(c->ctx, c->lcab);
-    c->lnbr = nbr;
-    c->lcab_off = coff;
-    c->lcab = cab;
-    nbr = coff = cab = NULL;
-    c->nlive = 0;
+    v->nlive = 0;
     for (uint32_t i = 0; i < n; i++)
         if (c->live[num[i]])
-            c->order[c->nlive++] = num[i];
+            v->order[v->nlive++] = num[i];
+    v->recognised = info.recognised;
+    snprintf(v->shape, sizeof v->shape, "%s",
+             info.recognised && info.shape[0] ? info.shape : "no mesh recognised");
     rc = 0;
 out:
     ibr__free(c->ctx, perm);
     ibr__free(c->ctx, num);
-    ibr__free(c->ctx, nbr);
-    ibr__free(c->ctx, coff);
-    ibr__free(c->ctx, cab);
     return rc;
 }
 
@@ -521,6 +586,7 @@ static int write_tables(lash *c)
     ibr_run *run = c->run;
     const ibr_topo *t = c->t;
     int rc;
+    memset(c->rr, 0, (size_t)c->nl * sizeof *c->rr);
     if ((rc = ibr_run_parallel_for(run, c->n, lft_row, c)) < 0)
         return rc;
     if ((rc = ibr_run_set_sl_mode(run, IBR_SL_PER_PAIR)) < 0)
@@ -555,6 +621,168 @@ static int layers_artifact(lash *c, const char *mesh)
         rc = ibr_run_add_artifact(c->run, "lash-layers.txt", b.data, b.size);
     ibr_buffer_dispose(&b);
     return rc;
+}
+
+/* The routes (source end port, destination LID of an end port) on the
+   busiest switch-to-switch cable of the LFTs the current ordering writes
+   (written into the run's LFTs, which write_tables() rewrites). Per
+   destination LID the routes form a tree toward its switch: one pass from
+   the farthest switches inward adds each switch's sources to its cable.
+   O(S x LIDs). */
+static int busiest(lash *c, uint64_t *out)
+{
+    const ibr_topo *t = c->t;
+    uint32_t n = c->n;
+    ibr_context *ctx = c->ctx;
+    memset(c->rr, 0, (size_t)c->nl * sizeof *c->rr);
+    int rc = ibr_run_parallel_for(c->run, n, lft_row, c);
+    if (rc < 0)
+        return rc;
+    uint64_t *hostw = ibr__calloc(ctx, n, sizeof *hostw);
+    uint64_t *sub = ibr__mallocarray(ctx, n, sizeof *sub);
+    uint64_t *load = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, sizeof *load);
+    uint32_t *byd = ibr__mallocarray(ctx, n, sizeof *byd);
+    uint32_t *doff = ibr__calloc(ctx, (size_t)n + 2, sizeof *doff);
+    uint32_t *dlid = ibr__mallocarray(ctx, (size_t)t->max_lid + 1, sizeof *dlid);
+    uint8_t **rows = ibr__mallocarray(ctx, n, sizeof *rows);
+    rc = IBR_ENOMEM;
+    if (!hostw || !sub || !load || !byd || !doff || !dlid || !rows)
+        goto out;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        uint16_t lid = t->ports[t->end_port[i]].lid;
+        if (lid && t->lid_sw[lid] != IBR_NONE)
+            hostw[t->lid_sw[lid]]++;
+    }
+    /* end-port LIDs grouped by their switch */
+    for (unsigned lid = 1; lid <= t->max_lid; lid++)
+        if (lid_routed(c, lid) && t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH)
+            doff[t->lid_sw[lid] + 2]++;
+    for (uint32_t x = 0; x < n; x++)
+        doff[x + 2] += doff[x + 1];
+    for (unsigned lid = 1; lid <= t->max_lid; lid++)
+        if (lid_routed(c, lid) && t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH)
+            dlid[doff[t->lid_sw[lid] + 1]++] = lid;
+    for (uint32_t x = 0; x < n; x++)
+        rows[x] = ibr_run_lft(c->run, x);
+    uint64_t max = 0;
+    for (uint32_t d = 0; d < n; d++) {
+        if (doff[d] == doff[d + 1])
+            continue;
+        /* switches that reach d, farthest first (counting sort on hops) */
+        uint32_t cnt[256] = {0}, m = 0;
+        for (uint32_t x = 0; x < n; x++) {
+            unsigned h = c->hops[(size_t)x * n + d];
+            if (x != d && h != 255)
+                cnt[h]++;
+        }
+        for (int h = 254; h >= 1; h--) {
+            uint32_t k = cnt[h];
+            cnt[h] = m;
+            m += k;
+        }
+        for (uint32_t x = 0; x < n; x++) {
+            unsigned h = c->hops[(size_t)x * n + d];
+            if (x != d && h != 255)
+                byd[cnt[h]++] = x;
+        }
+        for (uint32_t i = doff[d]; i < doff[d + 1]; i++) {
+            unsigned lid = dlid[i];
+            for (uint32_t k = 0; k < m; k++)
+                sub[byd[k]] = hostw[byd[k]];
+            for (uint32_t k = 0; k < m; k++) {
+                uint32_t x = byd[k];
+                unsigned p = rows[x] ? rows[x][lid] : IBR_NO_ROUTE;
+                const ibr__node *nx = &t->nodes[t->sw_node[x]];
+                if (p == IBR_NO_ROUTE || p == 0 || p > nx->nports)
+                    continue;
+                const ibr__port *pt = &t->ports[nx->port_off + p];
+                uint64_t v = load[nx->port_off + p] += sub[x];
+                if (v > max)
+                    max = v;
+                if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].sw != IBR_NONE)
+                    sub[t->nodes[pt->remote_node].sw] += sub[x];
+            }
+        }
+    }
+    *out = max;
+    rc = 0;
+out:
+    ibr__free(ctx, hostw);
+    ibr__free(ctx, sub);
+    ibr__free(ctx, load);
+    ibr__free(ctx, byd);
+    ibr__free(ctx, doff);
+    ibr__free(ctx, dlid);
+    ibr__free(ctx, rows);
+    return rc;
+}
+
+/* Next hops and layers of the current ordering (c->g must be NULL). */
+static int lay_out(lash *c, unsigned *needed)
+{
+    int rc = ibr_run_parallel_for(c->run, c->n, next_hops_row, c);
+    if (rc < 0)
+        return rc;
+    memset(c->cnt, 0, sizeof c->cnt);
+    if ((rc = ibr__cdg_create_topo(&c->g, c->t, MAX_LAYERS)) < 0)
+        return rc;
+    return assign_layers(c, needed);
+}
+
+/* Mesh analysis: lay out the links as ibroute's analysis orders them and
+   as OpenSM's does (IBR__MESH_OPENSM: OpenSM's order and numbering, quirks
+   included), and keep ibroute's unless OpenSM's needs fewer layers or
+   gives a less busy cable; so lash never does worse than OpenSM's on either
+   count. */
+static int mesh_layout(lash *c, lash_variant *var, unsigned *needed, char *desc, size_t dsz)
+{
+    lash_variant *base = &var[2];
+    int rc = 0, same = 0;
+    unsigned pick = 0;
+    uint64_t l0 = 0, l1 = 0;
+    variant_move(c, base, 0);
+    for (unsigned k = 0; k < 2; k++) {
+        if ((rc = mesh_variant(c, base, k ? IBR__MESH_OPENSM : 0, &var[k])) < 0)
+            return rc;
+        if (k == 1 && !memcmp(var[0].lnbr, var[1].lnbr, (size_t)c->nl * sizeof *var[0].lnbr) &&
+            var[0].nlive == var[1].nlive &&
+            !memcmp(var[0].order, var[1].order, (size_t)var[0].nlive * sizeof *var[0].order)) {
+            same = 1; /* one ordering: lay it out once */
+            var[1].needed = var[0].needed;
+            break;
+        }
+        variant_move(c, &var[k], 1);
+        rc = lay_out(c, &var[k].needed);
+        variant_move(c, &var[k], 0);
+        if (rc < 0)
+            return rc;
+    }
+    if (!same) {
+        int f0 = var[0].needed <= c->avail, f1 = var[1].needed <= c->avail;
+        if (f0 && f1) {
+            for (unsigned k = 0; k < 2; k++) {
+                variant_move(c, &var[k], 1);
+                rc = busiest(c, k ? &l1 : &l0);
+                variant_move(c, &var[k], 0);
+                if (rc < 0)
+                    return rc;
+            }
+            pick = var[0].needed <= var[1].needed && l0 <= l1 ? 0 : 1;
+        } else {
+            pick = f1 && !f0 ? 1 : (!f0 && var[1].needed < var[0].needed);
+        }
+    }
+    variant_move(c, &var[pick], 1);
+    *needed = var[pick].needed;
+    if (same)
+        snprintf(desc, dsz, "on (%s)", var[0].shape);
+    else
+        snprintf(desc, dsz,
+                 "on (%s; %s link order kept: %u layers and busiest cable %" PRIu64
+                 ", OpenSM's %u and %" PRIu64 ")",
+                 var[pick].shape, pick ? "OpenSM's" : "ibroute's", var[0].needed, l0,
+                 var[1].needed, l1);
+    return 0;
 }
 
 /* ---- the engine ------------------------------------------------------- */
@@ -628,6 +856,8 @@ static int lash_route(ibr_run *run, void *user)
     const ibr_options *o = ibr_run_options(run);
     lash c;
     memset(&c, 0, sizeof c);
+    lash_variant var[3]; /* mesh analysis: ibroute's, OpenSM's, the links before */
+    memset(var, 0, sizeof var);
     c.run = run;
     c.t = t;
     c.ctx = t->ctx;
@@ -674,31 +904,22 @@ static int lash_route(ibr_run *run, void *user)
         if (c.live[x])
             c.order[c.nlive++] = x;
     ibr__sort(c.order, c.nlive, sizeof *c.order, cmp_switch_map, &c);
-    char mesh[192] = "off";
+    char mesh[320] = "off";
+    unsigned needed = 0;
     if (ibr_run_setting_int(&v, run, "mesh_analysis") < 0) {
         rc = IBR_EINTERNAL;
         goto fail;
     }
     if (v) {
-        ibr__mesh_info info;
-        memset(&info, 0, sizeof info);
         if ((rc = ibr_run_progress(run, "lash: mesh analysis", 0, 1)) < 0)
             goto out;
-        if ((rc = apply_mesh(&c, &info)) < 0)
-            goto fail;
         c.spread = 1;
-        snprintf(mesh, sizeof mesh, "on (%s)",
-                 info.recognised && info.shape[0] ? info.shape : "no mesh recognised");
+        if ((rc = mesh_layout(&c, var, &needed, mesh, sizeof mesh)) < 0)
+            goto fail;
         ibr__log(c.ctx, IBR_LOG_INFO, "lash: mesh analysis %s", mesh);
+    } else if ((rc = lay_out(&c, &needed)) < 0) {
+        goto fail;
     }
-    if ((rc = ibr_run_parallel_for(run, n, next_hops_row, &c)) < 0)
-        goto fail;
-
-    if ((rc = ibr__cdg_create_topo(&c.g, t, MAX_LAYERS)) < 0)
-        goto fail;
-    unsigned needed = 0;
-    if ((rc = assign_layers(&c, &needed)) < 0)
-        goto fail;
     if (needed > c.avail) {
         if (needed > MAX_LAYERS)
             rc = ibr__fail(run, IBR_ENOVL,
@@ -738,6 +959,8 @@ fail:
     else if (rc != IBR_ECANCELED)
         rc = ibr__fail(run, rc, "internal error %d while layering paths", rc);
 out:
+    for (unsigned k = 0; k < 3; k++)
+        variant_free(c.ctx, &var[k]);
     lash_free(&c);
     return rc;
 }
