@@ -53,10 +53,9 @@
  * report an internal error if that ever failed.
  *
  * Running out. The layers available are max_vls - start_vl. When a pair
- * needs one more, the assignment goes on (up to 15 layers) to count the
- * layers the fabric needs, and the engine fails with IBR_ENOVL naming
- * needed and available counts, so the chain falls back (OpenSM stops at
- * the first shortfall and reports the count at that point).
+ * needs one more, the assignment stops (as OpenSM's) and the engine fails
+ * with IBR_ENOVL, naming the layers available and the shortfall, so the
+ * chain falls back.
  *
  * Balancing. The first layers fill up most. Pairs are moved from the
  * layer with the most paths to the one with the fewest (ties: lowest
@@ -353,9 +352,10 @@ static int try_pair(lash *c, unsigned v, size_t n1, size_t n2)
 }
 
 /* The main loop: every unordered pair into the first layer that takes it.
-   Returns 0, or a negative error; *needed gets the layers in use (more
-   than c->avail when the fabric needs more, MAX_LAYERS + 1 when it needs
-   more than MAX_LAYERS). */
+   Returns 0, or a negative error; *needed gets the layers in use, or
+   c->avail + 1 when a pair needs one more layer than the VLs allow (the
+   loop stops there: counting further could take minutes on a large
+   fabric that fails anyway). */
 static int assign_layers(lash *c, unsigned *needed)
 {
     uint32_t n = c->n;
@@ -376,8 +376,8 @@ static int assign_layers(lash *c, unsigned *needed)
             if (rc < 0)
                 return rc;
             if (rc == 1) {
-                if (L == MAX_LAYERS) {
-                    *needed = MAX_LAYERS + 1;
+                if (L == c->avail) { /* out of VLs: stop here, as OpenSM */
+                    *needed = L + 1;
                     return 0;
                 }
                 v = L++;
@@ -921,16 +921,10 @@ static int lash_route(ibr_run *run, void *user)
         goto fail;
     }
     if (needed > c.avail) {
-        if (needed > MAX_LAYERS)
-            rc = ibr__fail(run, IBR_ENOVL,
-                           "lash needs more than %d layers; %u available (max_vls %u - "
-                           "start_vl %u)",
-                           MAX_LAYERS, c.avail, o->max_vls, c.start);
-        else
-            rc = ibr__fail(run, IBR_ENOVL,
-                           "lash needs %u layers but only %u are available (max_vls %u - "
-                           "start_vl %u): %u short",
-                           needed, c.avail, o->max_vls, c.start, needed - c.avail);
+        rc = ibr__fail(run, IBR_ENOVL,
+                       "lash needs more than %u layers but only %u are available (max_vls %u "
+                       "- start_vl %u): at least 1 short",
+                       c.avail, c.avail, o->max_vls, c.start);
         goto out;
     }
     c.layers = needed;
