@@ -15,6 +15,7 @@
 #define IBROUTE_LASH_MESH_H
 
 #include "core/base.h"
+#include "engines/lash/mesh_poly.h"
 
 /* What the analysis found, for logs and the result's artefacts. */
 typedef struct ibr__mesh_info {
@@ -27,7 +28,22 @@ typedef struct ibr__mesh_info {
                                 index), IBR_NONE if none */
     char shape[128];         /* readable: "6+ x 6+ x 6+ torus", "unknown
                                 geometry", ... */
+    /* refinements for logs and tests (0 when nothing is recognised) */
+    uint32_t class_members;  /* switches in the dominant class */
+    uint32_t axis_links;     /* logical links (one direction each) that got
+                                an axis; the others come last in their row */
+    uint32_t placed;         /* switches that got coordinates (the others
+                                are numbered last) */
 } ibr__mesh_info;
+
+/* The table of known shapes, generated at build time by
+   mesh_table_gen.c (see there for what it holds and why). */
+extern const ibr__mesh_shape ibr__mesh_shapes[];
+extern const unsigned ibr__mesh_n_shapes;
+
+/* The table entry whose polynomial (degree k, coefficients poly[0..k]) is
+   this one, or NULL. */
+const ibr__mesh_shape *ibr__mesh_shape_find(const int64_t *poly, uint32_t k);
 
 /*
  * Analyse the collapsed graph of n switches: switch s's logical links lead
@@ -48,5 +64,35 @@ typedef struct ibr__mesh_info {
  */
 int ibr__mesh_analyze(ibr_context *ctx, uint32_t n, const uint32_t *off, const uint32_t *nbr,
                       uint32_t *perm, uint32_t *order, ibr__mesh_info *info);
+
+/* Flags of ibr__mesh_analyze_geometry. */
+#define IBR__MESH_OPENSM 1u /* OpenSM 3.3's behaviour, quirks included */
+
+/*
+ * ibr__mesh_analyze with options and the geometry it found.
+ * flags: 0 (what ibr__mesh_analyze does) or IBR__MESH_OPENSM, which keeps
+ *   the three places where ibroute departs from OpenSM, to reproduce its
+ *   link order and numbering exactly: the opposite rule without its guards,
+ *   a direction a switch lacks filled with its links that have no axis,
+ *   and the switch numbering by OpenSM's overflowing comparison under
+ *   glibc's merge sort. Identical results on a pristine mesh or torus.
+ * axis, coord (either may be NULL), for tests and diagnostics:
+ *   axis[off[s] + k]  = the axis of s's original k-th link: 2d + 1 for
+ *                       "+d", 2d + 2 for "-d", 0 for none (d is the
+ *                       dimension's index in the dimension order, 0 =
+ *                       largest); all 0 when nothing is recognised;
+ *   coord[s * 8 + d]  = s's coordinate in dimension d (same indexing),
+ *                       INT32_MIN when s got none or d >= info->dims.
+ */
+int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off,
+                               const uint32_t *nbr, unsigned flags, uint32_t *perm,
+                               uint32_t *order, ibr__mesh_info *info, uint8_t *axis,
+                               int32_t *coord);
+
+/* The merge sort glibc's qsort() uses (top-down, n / 2 | n - n / 2, the
+   left element first on a tie), which OpenSM's numbering depends on: its
+   comparison is not an order. tmp: n entries. Exposed for tests. */
+void ibr__mesh_merge_sort(uint32_t *a, uint32_t *tmp, size_t n,
+                          int (*cmp)(const void *x, const void *y, void *arg), void *arg);
 
 #endif
