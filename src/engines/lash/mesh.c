@@ -57,10 +57,11 @@
  * direction of step 6, the comparison of step 7) give way to OpenSM's own
  * behaviour, so that its link order and numbering come
  * out exactly (checked against OpenSM 3.3.23 under ibsim: identical LFTs).
- * Remaining differences in that mode, all outside meshes and tori: the
- * table (rings longer than 6, OpenSM's extra entry) and distances beyond 6
- * hops, which OpenSM measures exactly and which only ever tell apart
- * classes of unknown shape.
+ * Remaining differences in that mode, none on 2-D or larger meshes and
+ * tori: the table (OpenSM's 1-D "6" entry is the shape of a ring of 8, ours
+ * of a ring of 6; its "mesh error" entry, see mesh_table_gen.c) and
+ * distances beyond 6 hops, which OpenSM measures exactly and which only
+ * ever tell apart classes of unknown shape.
  *
  * Memory is O(S + E) (64 bytes of metric, 72 of polynomial and 8 of
  * scratch per switch); time is dominated by the metric, k breadth-first
