@@ -22,15 +22,18 @@
  *     switches in index order: opposites within a switch, the reverse of a
  *     link, and the fourth corner of a square. A link that already has an
  *     axis keeps it. Links in no square (extra cables) keep none.
- *     Two guards OpenSM lacks, neither of which ever fires on a pristine
- *     mesh or torus: the opposite rule needs each of the two links to be
- *     the other's only link across (next to a failed link a perpendicular
- *     neighbour can be the only one far from an axis link; it is then far
- *     from another one too), and no code is given to a link when another
- *     link of its switch has it already. Without them, an 8 x 8 mesh with
- *     one or two random failed links got wrong sizes in 42 and 64 of 100
- *     cases; with them in none, and the coordinates stay consistent
- *     (tests/test_mesh.c).
+ *     With IBR__MESH_GUARD_AXES, two guards OpenSM lacks, neither of which
+ *     ever fires on a pristine mesh or torus: the opposite rule needs each
+ *     of the two links to be the other's only link across (next to a
+ *     failed link a perpendicular neighbour can be the only one far from an
+ *     axis link; it is then far from another one too), and no code is
+ *     given to a link when another link of its switch has it already.
+ *     Without them, an 8 x 8 mesh with one or two random failed links got
+ *     wrong sizes in 42 and 64 of 100 cases; with them in none, and the
+ *     coordinates stay consistent (tests/test_mesh.c). They are not the
+ *     default because consistent coordinates did not make lash's result
+ *     better: against OpenSM's on faulty meshes and tori they cost a layer
+ *     or a busier link more often than they saved one (doc/engines.md).
  *  4. Coordinates: the seed is the origin; the others take, dimension by
  *     dimension, the candidate of smallest magnitude (the positive one on a
  *     tie) that an axis link offers, relaxed to a fixed point in sweeps over
@@ -50,14 +53,15 @@
  *     ties keep the original order (OpenSM subtracts coordinates, which
  *     overflows against its "unknown" sentinel, and leaves ties to qsort).
  *
- * With IBR__MESH_OPENSM the three departures from OpenSM (the guards of
- * step 3, the skipped direction of step 6, the comparison of step 7) give
- * way to OpenSM's own behaviour, so that its link order and numbering come
+ * With IBR__MESH_OPENSM the two departures from OpenSM (the skipped
+ * direction of step 6, the comparison of step 7) give way to OpenSM's own
+ * behaviour, so that its link order and numbering come
  * out exactly (checked against OpenSM 3.3.23 under ibsim: identical LFTs).
- * Remaining differences in that mode, all outside meshes and tori: the
- * table (rings longer than 6, OpenSM's extra entry) and distances beyond 6
- * hops, which OpenSM measures exactly and which only ever tell apart
- * classes of unknown shape.
+ * Remaining differences in that mode, none on 2-D or larger meshes and
+ * tori: the table (OpenSM's 1-D "6" entry is the shape of a ring of 8, ours
+ * of a ring of 6; its "mesh error" entry, see mesh_table_gen.c) and
+ * distances beyond 6 hops, which OpenSM measures exactly and which only
+ * ever tell apart classes of unknown shape.
  *
  * Memory is O(S + E) (64 bytes of metric, 72 of polynomial and 8 of
  * scratch per switch); time is dominated by the metric, k breadth-first
@@ -76,6 +80,7 @@ typedef struct mesh {
     uint32_t n;
     const uint32_t *off, *nbr;
     int opensm;       /* IBR__MESH_OPENSM: OpenSM's quirks kept */
+    int guard;        /* IBR__MESH_GUARD_AXES: the guards of step 3 */
     /* step 1 */
     uint8_t *metric;  /* n: 1 when the switch has a metric */
     uint8_t *dist;    /* n * MD * MD: the metric, row-major k x k */
@@ -241,7 +246,7 @@ static inline int set_axis(const mesh *m, uint8_t *ax, uint32_t k, uint32_t i, u
 {
     if (ax[i] || !code)
         return 0;
-    for (uint32_t j = 0; j < k && !m->opensm; j++)
+    for (uint32_t j = 0; j < k && m->guard; j++)
         if (ax[j] == code)
             return 0;
     ax[i] = code;
@@ -281,7 +286,7 @@ static void grow_axes(mesh *m)
                 if (!ax[i])
                     continue;
                 uint32_t j = across(m, s, i);
-                if (j != IBR_NONE && dst(m, s, i, j) <= 4 && (m->opensm || across(m, s, j) == i))
+                if (j != IBR_NONE && dst(m, s, i, j) <= 4 && (!m->guard || across(m, s, j) == i))
                     change |= set_axis(m, ax, k, j, m->opp[ax[i]]);
             }
         }
@@ -575,6 +580,7 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
     m.off = off;
     m.nbr = nbr;
     m.opensm = (flags & IBR__MESH_OPENSM) != 0;
+    m.guard = !m.opensm && (flags & IBR__MESH_GUARD_AXES);
     if (axis_out && n_links)
         memset(axis_out, 0, n_links);
     if (coord_out)

@@ -66,16 +66,23 @@ int ibr__mesh_analyze(ibr_context *ctx, uint32_t n, const uint32_t *off, const u
                       uint32_t *perm, uint32_t *order, ibr__mesh_info *info);
 
 /* Flags of ibr__mesh_analyze_geometry. */
-#define IBR__MESH_OPENSM 1u /* OpenSM 3.3's behaviour, quirks included */
+#define IBR__MESH_OPENSM 1u     /* OpenSM 3.3's behaviour, quirks included */
+#define IBR__MESH_GUARD_AXES 2u /* consistent axes next to failures */
 
 /*
  * ibr__mesh_analyze with options and the geometry it found.
- * flags: 0 (what ibr__mesh_analyze does) or IBR__MESH_OPENSM, which keeps
- *   the three places where ibroute departs from OpenSM, to reproduce its
- *   link order and numbering exactly: the opposite rule without its guards,
- *   a direction a switch lacks filled with its links that have no axis,
- *   and the switch numbering by OpenSM's overflowing comparison under
- *   glibc's merge sort. Identical results on a pristine mesh or torus.
+ * flags: 0 (what ibr__mesh_analyze does), or
+ *   IBR__MESH_OPENSM: keep the two places where ibroute departs from
+ *     OpenSM, to reproduce its link order and numbering exactly: a
+ *     direction a switch lacks is filled with its links that have no axis,
+ *     and switches are numbered by OpenSM's overflowing comparison under
+ *     glibc's merge sort;
+ *   IBR__MESH_GUARD_AXES (ignored with IBR__MESH_OPENSM): the opposite
+ *     rule of the axis propagation acts only between two links that are
+ *     each other's only link across, and no switch gets one axis on two
+ *     links; the coordinates then stay consistent next to failed links,
+ *     where OpenSM's rule can take a perpendicular link for an opposite.
+ *   All of them give the same results on a pristine mesh or torus.
  * axis, coord (either may be NULL), for tests and diagnostics:
  *   axis[off[s] + k]  = the axis of s's original k-th link: 2d + 1 for
  *                       "+d", 2d + 2 for "-d", 0 for none (d is the
