@@ -805,7 +805,7 @@ static void test_allocation_failure(void)
     ibr_fabric *f = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=6x6,hosts=1"), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 2, 0, 3), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 3, 0, 3), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     ibr_fabric_destroy(f);
     base = st.live;
