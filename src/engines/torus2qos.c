@@ -692,6 +692,14 @@ static int route_unicast(t2q *q)
         ibr__free(ctx, sorted);
         ibr__free(ctx, fill);
     }
+    /* switches outside the model (isolated: every link down) reach only
+       themselves */
+    for (uint32_t s = 0; s < n_sw; s++) {
+        uint16_t lid = t->ports[t->nodes[t->sw_node[s]].port_off].lid;
+        uint8_t *lft = ibr_run_lft(q->run, s);
+        if (tq->sw_pos[s] == IBR_NONE && lid && lft)
+            lft[lid] = 0;
+    }
     for (uint32_t si = 0; si < tq->n_placed; si++) {
         uint32_t s = tq->order[si], sp = tq->sw_pos[s];
         uint8_t *lft = ibr_run_lft(q->run, s);
