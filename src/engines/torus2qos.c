@@ -495,39 +495,32 @@ static int check_routable(t2q *q)
             pos_str(b, sizeof b, tq, first_b == IBR_NONE ? p : first_b);
             return ibr__decline(q->run,
                                 "torus-2QoS: %s failures in the %c ring through (%s): %u "
-                                "switches without a -%c link (first at %s), %u without a +%c "
-                                "link; the torus is not routable",
-                                nb != ng ? "strange" : "disjoint", DIMC[d], a, nb, DIMC[d], b, ng,
+                                "switches without a -%c link (first at %s, switch 0x%016" PRIx64
+                                "), %u without a +%c link; the torus is not routable",
+                                nb != ng ? "strange" : "disjoint", DIMC[d], a, nb, DIMC[d], b,
+                                first_b == IBR_NONE ? 0 : sw_guid(q, tq->pos_sw[first_b]), ng,
                                 DIMC[d]);
         }
     }
     unsigned missing = 0, cols = 0, zgap = 0;
-    uint32_t col = IBR_NONE, first = IBR_NONE;
+    uint32_t first = IBR_NONE;
     uint32_t xy = tq->radix[0] * tq->radix[1];
     for (uint32_t p = 0; p < tq->n_pos; p++) {
         if (tq->pos_sw[p] != IBR_NONE)
             continue;
         if (!missing++)
             first = p;
-        if (p % xy != col) {
-            if (col == IBR_NONE || p % xy != col)
-                cols += col == IBR_NONE || p % xy != col;
-            col = p % xy;
-        }
         uint32_t zm = t2q_step(tq, p, 2, 0), zp = t2q_step(tq, p, 2, 1);
         if (is_placed_pos(q, zm) && is_placed_pos(q, zp))
             zgap = 1;
     }
-    /* count distinct columns properly */
-    if (missing > 1) {
-        cols = 0;
-        for (uint32_t c = 0; c < xy; c++)
-            for (uint32_t p = c; p < tq->n_pos; p += xy)
-                if (tq->pos_sw[p] == IBR_NONE) {
-                    cols++;
-                    break;
-                }
-    }
+    /* (i, j) columns holding a missing switch */
+    for (uint32_t c = 0; missing > 1 && c < xy; c++)
+        for (uint32_t p = c; p < tq->n_pos; p += xy)
+            if (tq->pos_sw[p] == IBR_NONE) {
+                cols++;
+                break;
+            }
     if (missing > 1 && (zgap || cols > 1)) {
         pos_str(a, sizeof a, tq, first);
         return ibr__decline(q->run,
