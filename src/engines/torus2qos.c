@@ -51,10 +51,8 @@ uint32_t t2q_step(const t2q_torus *tq, uint32_t p, unsigned d, unsigned dir)
     unsigned r = tq->radix[d];
     if (p == IBR_NONE || r < 2)
         return IBR_NONE;
-    uint32_t stride = 1;
-    for (unsigned e = 0; e < d; e++)
-        stride *= tq->radix[e];
-    unsigned c = p / stride % r;
+    uint32_t stride = tq->stride[d];
+    unsigned c = t2q_coord(tq, p, d);
     if (dir) {
         if (c + 1 < r)
             return p + stride;
@@ -63,14 +61,6 @@ uint32_t t2q_step(const t2q_torus *tq, uint32_t p, unsigned d, unsigned dir)
     if (c > 0)
         return p - stride;
     return tq->mesh[d] ? IBR_NONE : p + (r - 1) * stride;
-}
-
-unsigned t2q_coord(const t2q_torus *tq, uint32_t p, unsigned d)
-{
-    uint32_t stride = 1;
-    for (unsigned e = 0; e < d; e++)
-        stride *= tq->radix[e];
-    return p / stride % tq->radix[d];
 }
 
 typedef struct t2q {
@@ -481,12 +471,8 @@ static int check_routable(t2q *q)
                     ng += !tq->grp_n[(size_t)x * T2Q_GROUPS + 2 * d + 1];
                 }
                 uint32_t nx = t2q_step(tq, x, d, 1);
-                if (nx == IBR_NONE) { /* mesh: the stride is still one */
-                    uint32_t stride = 1;
-                    for (unsigned e = 0; e < d; e++)
-                        stride *= tq->radix[e];
-                    nx = x + stride;
-                }
+                if (nx == IBR_NONE) /* mesh: the stride is still one */
+                    nx = x + tq->stride[d];
                 x = nx;
             }
             if (nb == ng && nb <= 1)
@@ -549,9 +535,7 @@ static int try_dim(const t2q *q, uint32_t sp, uint32_t dp, unsigned d)
 {
     const t2q_torus *tq = &q->tq;
     unsigned r = tq->radix[d], cs = t2q_coord(tq, sp, d), cd = t2q_coord(tq, dp, d);
-    uint32_t stride = 1;
-    for (unsigned e = 0; e < d; e++)
-        stride *= tq->radix[e];
+    uint32_t stride = tq->stride[d];
     uint32_t turn = sp - cs * stride + cd * stride;
     unsigned pref = prefer(cs, cd, r, NULL);
     if (tq->pos_sw[turn] == IBR_NONE)
@@ -585,18 +569,6 @@ static int next_group(const t2q *q, uint32_t sp, uint32_t dp)
         return g;
     }
     return -1;
-}
-
-static unsigned sl_bits(const t2q_torus *tq, uint32_t a, uint32_t b)
-{
-    unsigned sl = 0;
-    for (unsigned d = 0; d < T2Q_DIMS; d++) {
-        int w = 0;
-        if (tq->radix[d] > 1)
-            prefer(t2q_coord(tq, a, d), t2q_coord(tq, b, d), tq->radix[d], &w);
-        sl |= (unsigned)w << d;
-    }
-    return sl;
 }
 
 typedef struct endpoint {
@@ -753,8 +725,21 @@ static int write_sls(t2q *q)
     if ((rc = ibr_run_set_sl_mode(q->run, IBR_SL_PER_PAIR)) < 0)
         return rc;
     uint32_t *lid_pos = ibr__mallocarray(q->ctx, (size_t)t->max_lid + 1, sizeof *lid_pos);
-    if (!lid_pos)
+    /* wrap[d][a * 256 + b]: SL bit d from coordinate a to b */
+    uint8_t *wrap = ibr__calloc(q->ctx, T2Q_DIMS * 256 * 256, 1);
+    if (!lid_pos || !wrap) {
+        ibr__free(q->ctx, lid_pos);
+        ibr__free(q->ctx, wrap);
         return IBR_ENOMEM;
+    }
+    for (unsigned d = 0; d < T2Q_DIMS; d++)
+        for (unsigned a = 0; a < tq->radix[d]; a++)
+            for (unsigned b = 0; b < tq->radix[d]; b++) {
+                int w = 0;
+                if (tq->radix[d] > 1)
+                    prefer(a, b, tq->radix[d], &w);
+                wrap[(d * 256 + a) * 256 + b] = (uint8_t)(w << d);
+            }
     for (uint32_t l = 0; l <= t->max_lid; l++)
         lid_pos[l] = t->lid_sw[l] == IBR_NONE ? IBR_NONE : tq->sw_pos[t->lid_sw[l]];
     for (size_t i = 0; i < (size_t)t->n_end + t->n_sw; i++) {
@@ -768,12 +753,17 @@ static int write_sls(t2q *q)
         uint8_t *row = ibr_run_sl_row(q->run, lid);
         if (!row)
             continue;
-        uint32_t sp = lid_pos[lid];
+        const uint8_t *c = &tq->coord[(size_t)lid_pos[lid] * T2Q_DIMS];
+        const uint8_t *w0 = &wrap[(0 * 256 + c[0]) * 256], *w1 = &wrap[(1 * 256 + c[1]) * 256],
+                      *w2 = &wrap[(2 * 256 + c[2]) * 256];
         for (uint32_t l = 1; l <= t->max_lid; l++)
-            if (lid_pos[l] != IBR_NONE)
-                row[l] = (uint8_t)sl_bits(tq, sp, lid_pos[l]);
+            if (lid_pos[l] != IBR_NONE) {
+                const uint8_t *e = &tq->coord[(size_t)lid_pos[l] * T2Q_DIMS];
+                row[l] = (uint8_t)(w0[e[0]] | w1[e[1]] | w2[e[2]]);
+            }
     }
     ibr__free(q->ctx, lid_pos);
+    ibr__free(q->ctx, wrap);
     return 0;
 }
 
@@ -839,6 +829,7 @@ static void t2q_free(t2q *q)
     ibr__free(q->ctx, q->tq.grp);
     ibr__free(q->ctx, q->tq.grp_n);
     ibr__free(q->ctx, q->tq.port_grp);
+    ibr__free(q->ctx, q->tq.coord);
     ibr__free(q->ctx, q->cand);
     ibr__free(q->ctx, q->msg);
     t2q_config_free(&q->cf, q->ctx);
@@ -921,7 +912,8 @@ static int t2q_route(ibr_run *run, void *user)
     tq->grp_n = ibr__calloc(q.ctx, (size_t)tq->n_pos * T2Q_GROUPS, 1);
     tq->port_grp = ibr__mallocarray(q.ctx, t->n_sw, 256);
     q.cand = ibr__mallocarray(q.ctx, t->n_sw, sizeof *q.cand);
-    if (!tq->pos_sw || !tq->sw_pos || !tq->order || !tq->grp || !tq->grp_n || !tq->port_grp ||
+    tq->coord = ibr__mallocarray(q.ctx, tq->n_pos, T2Q_DIMS);
+    if (!tq->coord || !tq->pos_sw || !tq->sw_pos || !tq->order || !tq->grp || !tq->grp_n || !tq->port_grp ||
         !q.cand) {
         rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
         goto out;
@@ -929,6 +921,11 @@ static int t2q_route(ibr_run *run, void *user)
     memset(tq->pos_sw, 0xFF, (size_t)tq->n_pos * sizeof *tq->pos_sw);
     memset(tq->sw_pos, 0xFF, (size_t)t->n_sw * sizeof *tq->sw_pos);
     memset(tq->port_grp, T2Q_NOGROUP, (size_t)t->n_sw * 256);
+    for (unsigned d = 0; d < T2Q_DIMS; d++)
+        tq->stride[d] = d ? tq->stride[d - 1] * tq->radix[d - 1] : 1;
+    for (uint32_t p = 0; p < tq->n_pos; p++)
+        for (unsigned d = 0; d < T2Q_DIMS; d++)
+            tq->coord[(size_t)p * T2Q_DIMS + d] = (uint8_t)(p / tq->stride[d] % tq->radix[d]);
     if ((rc = discover(&q)) < 0 || (rc = check_routable(&q)) < 0)
         goto out;
     snprintf(q.msg, IBR_ERRMSG_SIZE, "torus-2QoS: built a %ux%ux%u %s with %" PRIu32 " switches",

@@ -63,12 +63,19 @@ typedef struct t2q_torus {
     /* port_grp[s * 256 + port]: group of a placed switch's port, or
        T2Q_NOGROUP */
     uint8_t *port_grp;
+    /* coord[p * 3 + d]: coordinate d of position p */
+    uint8_t *coord;
+    /* stride[d]: position step along dimension d */
+    uint32_t stride[T2Q_DIMS];
 } t2q_torus;
 
 /* Neighbour position of p one step along dim d (dir 0 = minus, 1 = plus),
    or IBR_NONE when the dimension is dead (radix 1) or p is at a mesh edge. */
 uint32_t t2q_step(const t2q_torus *tq, uint32_t p, unsigned d, unsigned dir);
 /* Coordinate d of position p. */
-unsigned t2q_coord(const t2q_torus *tq, uint32_t p, unsigned d);
+static inline unsigned t2q_coord(const t2q_torus *tq, uint32_t p, unsigned d)
+{
+    return tq->coord[(size_t)p * T2Q_DIMS + d];
+}
 
 #endif
