@@ -505,6 +505,94 @@ static void test_faults(void)
     ibr_fabric_destroy(f);
 }
 
+
+/* Discovery does not depend on port numbers, GUIDs or node order: a 5x4x6
+   torus (radix-4 Y) whose switches are created in a shuffled order with
+   arbitrary GUIDs and every cable (and host) on a shuffled port; the seed
+   names switches by GUID only. The SLs must follow the real coordinates. */
+static void test_shuffled_cabling(void)
+{
+    enum { X = 5, Y = 4, Z = 6, N = X * Y * Z };
+    const unsigned r[3] = {X, Y, Z};
+    uint32_t perm[N], node_of[N];
+    unsigned ports[N][8];
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+#define NEXT() (rng = rng * 6364136223846793005ULL + 1442695040888963407ULL, (unsigned)(rng >> 33))
+    for (unsigned i = 0; i < N; i++)
+        perm[i] = i;
+    for (unsigned i = N - 1; i > 0; i--) {
+        unsigned j = NEXT() % (i + 1), x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
+    }
+    for (unsigned i = 0; i < N; i++) {
+        for (unsigned k = 0; k < 7; k++)
+            ports[i][k] = k + 1;
+        for (unsigned k = 6; k > 0; k--) {
+            unsigned j = NEXT() % (k + 1), x = ports[i][k];
+            ports[i][k] = ports[i][j];
+            ports[i][j] = x;
+        }
+    }
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    /* switch at position p is created perm[p]-th; role 2d = -d, 2d+1 = +d,
+       6 = host */
+    uint32_t pos_of_node[N];
+    for (unsigned k = 0; k < N; k++) {
+        unsigned p = 0;
+        while (perm[p] != k)
+            p++;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&node_of[p], f, IBR_NODE_SWITCH,
+                                                  0x7000000000000000ULL + 977u * k + 13u, 7,
+                                                  NULL), 0);
+        pos_of_node[node_of[p]] = p;
+    }
+    for (unsigned p = 0; p < N; p++) {
+        unsigned c[3] = {p % X, p / X % Y, p / (X * Y)}, stride = 1;
+        for (unsigned d = 0; d < 3; stride *= r[d], d++) {
+            unsigned np = p - c[d] * stride + (c[d] + 1) % r[d] * stride;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, node_of[p], ports[p][2 * d + 1],
+                                                      node_of[np], ports[np][2 * d], NULL), 0);
+        }
+        uint32_t h;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&h, f, IBR_NODE_CA, 0x5000000000000000ULL +
+                                                  ((uint64_t)p << 8), 1, NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, node_of[p], ports[p][6], h, 1, NULL), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 0, IBR_LIDS_REASSIGN), 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    char conf[1024];
+#define G(p) ((uint64_t)(0x7000000000000000ULL + 977u * perm[p] + 13u))
+    snprintf(conf, sizeof conf,
+             "torus 5 4 6\nxp_link 0x%" PRIx64 " 0x%" PRIx64 "\nyp_link 0x%" PRIx64 " 0x%" PRIx64
+             "\nym_link 0x%" PRIx64 " 0x%" PRIx64 "\nzm_link 0x%" PRIx64 " 0x%" PRIx64 "\n",
+             G(0), G(1), G(0), G(X), G(0), G(3 * X), G(0), G(5 * X * Y));
+#undef G
+#undef NEXT
+    ibr_options o;
+    ibr_param prm;
+    conf_opts(&o, &prm, conf);
+    ibr_result *res = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o,
+                                     IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    grid g = {{X, Y, Z}, 0};
+    static const unsigned zero[3] = {0, 0, 0};
+    unsigned bad = 0;
+    for (uint16_t a = 1; a <= ibr_topo_max_lid(t); a++)
+        for (uint16_t b = 1; b <= ibr_topo_max_lid(t); b++) {
+            uint32_t sa = lid_switch(t, a), sb = lid_switch(t, b);
+            uint32_t pa = pos_of_node[ibr_topo_switch_node(t, sa)],
+                     pb = pos_of_node[ibr_topo_switch_node(t, sb)];
+            bad += ibr_result_path_sl(res, a, b) != expected_sl(&g, pa, pb, zero);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    ibr_result_destroy(res);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 static void expect_decline(const ibr_topo *t, const char *conf, const char *n1, const char *n2)
 {
     ibr_options o;
@@ -631,6 +719,7 @@ int main(void)
         {"parallel cables and LMC", test_parallel_and_lmc},
         {"SL stability under link and switch failures (6x6x6)", test_sl_stability},
         {"random faults and refused failure patterns", test_faults},
+        {"discovery with shuffled ports, GUIDs and node order", test_shuffled_cabling},
         {"configuration errors and mismatches", test_config},
         {"allocation failure", test_allocation_failure},
         CU_TEST_INFO_NULL,
