@@ -181,6 +181,7 @@ enum {
     CLI_OPT_MAX_REVERSE_HOPS, /* --max-reverse-hops N */
     CLI_OPT_PARAM,            /* --param ENGINE.SETTING=VALUE */
     CLI_OPT_PARAM_FILE,       /* --param-file ENGINE.SETTING=FILE */
+    CLI_OPT_TORUS_CONFIG,     /* --torus-config FILE */
     CLI_OPT_OWN
 };
 

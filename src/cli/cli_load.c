@@ -285,6 +285,24 @@ static int add_param(cli_route_args *a, const char *name, const char *value)
 }
 
 /* A routing option into @p a: 1 handled, 0 not a routing option, -1 error. */
+
+/* A setting whose value is the text of a file (--param-file, --torus-config). */
+static int param_from_file(cli_route_args *a, const char *name, const char *path)
+{
+    char *buf;
+    size_t len;
+    if (cli_read_file(path, &buf, &len) < 0)
+        return -1;
+    if (memchr(buf, 0, len)) {
+        free(buf);
+        cli_error(path, "the file holds a NUL byte: not a text setting");
+        return -1;
+    }
+    int rc = add_param(a, name, buf);
+    free(buf);
+    return rc < 0 ? -1 : 1;
+}
+
 static int route_option(cli_route_args *a, int c, const char *arg)
 {
     uint64_t v;
@@ -347,19 +365,10 @@ static int route_option(cli_route_args *a, int c, const char *arg)
         name[eq - arg] = 0;
         if (c == CLI_OPT_PARAM)
             return add_param(a, name, eq + 1) < 0 ? -1 : 1;
-        char *buf;
-        size_t len;
-        if (cli_read_file(eq + 1, &buf, &len) < 0)
-            return -1;
-        if (memchr(buf, 0, len)) {
-            free(buf);
-            cli_error(eq + 1, "the file holds a NUL byte: not a text setting");
-            return -1;
-        }
-        int rc = add_param(a, name, buf);
-        free(buf);
-        return rc < 0 ? -1 : 1;
+        return param_from_file(a, name, eq + 1);
     }
+    case CLI_OPT_TORUS_CONFIG:
+        return param_from_file(a, "torus-2QoS.config", arg);
     default: return 0;
     }
 }

@@ -57,6 +57,7 @@ void usage_route(FILE *o)
           "  --connect-roots             same as --param updn.connect_roots=1\n"
           "                              --param dnup.connect_roots=1 --param ftree.connect_roots=1\n"
           "  --max-reverse-hops N        same as --param ftree.max_reverse_hops=N\n"
+          "  --torus-config FILE         same as --param-file torus-2QoS.config=FILE\n"
           "  --no-verify                 skip the verification\n"
           "  --strict                    exit 1 when the first engine of the chain\n"
           "                              declined (a fallback routed), when the engine\n"
@@ -517,6 +518,7 @@ int cmd_route(int argc, char **argv)
         {"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS},
         {"param", required_argument, NULL, CLI_OPT_PARAM},
         {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
+        {"torus-config", required_argument, NULL, CLI_OPT_TORUS_CONFIG},
         {"no-verify", no_argument, NULL, O_NOVERIFY},
         {"strict", no_argument, NULL, O_STRICT},
         {"json", no_argument, NULL, O_JSON},

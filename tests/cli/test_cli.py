@@ -145,6 +145,20 @@ def test_params():
     expect(["route", "-R", "ftree", "gen:" + FT8, "--param-file", "ftree.x=" + path("nofile")],
            2, None, "nofile")
     expect(["route", "-R", "ftree", "gen:" + FT8, "--qos"], 2, None, r"unknown option .*'--qos'")
+    # --torus-config: torus-2QoS's configuration read from a file
+    conf = path("torus-2QoS.conf")
+    with open(conf, "w") as fh:
+        fh.write("torus 4 5 1\n"
+                 "xp_link 0x0002c90202000000 0x0002c90202000001\n"
+                 "xm_link 0x0002c90202000000 0x0002c90202000003\n"
+                 "yp_link 0x0002c90202000000 0x0002c90202000004\n")
+    r = jrun(["route", "--json", "-R", "torus-2QoS,no_fallback", "gen:torus:dims=4x5,hosts=1",
+              "--torus-config", conf])
+    check(r["engine"] == "torus-2QoS" and r["verify"]["deadlock_free"] is True
+          and r["settings"]["torus-2QoS.config"].startswith("torus 4 5 1"),
+          "--torus-config: %r" % {k: r.get(k) for k in ("engine", "settings", "error")})
+    expect(["route", "-R", "torus-2QoS", "gen:torus:dims=4x5,hosts=1", "--torus-config",
+            path("nofile")], 2, None, "nofile")
 
 
 def test_gen_info():

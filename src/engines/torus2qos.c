@@ -1,0 +1,964 @@
+/*
+ * torus-2QoS: dimension-order routing on 2-D/3-D tori and meshes, with one
+ * dateline per torus dimension and two QoS levels, as OpenSM 3.3's engine
+ * of that name behaves (behaviour learned from its documentation; the code
+ * here is our own).
+ *
+ * 1. The configuration (setting "config", the text of torus-2QoS.conf)
+ *    gives the radices and seed links (torus2qos_conf.c).
+ * 2. Discovery places switches on positions: the first seed whose switches
+ *    are all present places its origin at (-dateline) mod radix and its
+ *    link ends one step away; then sweeps place the switch of an empty
+ *    position from its placed neighbours until nothing changes. A switch is
+ *    placed only when the evidence is unambiguous:
+ *    - face: two placed neighbours of the position in different dimensions
+ *      whose common corner is placed; their only other common neighbour
+ *      is the switch sought;
+ *    - line: two placed neighbours on both sides in one dimension (radix 4
+ *      also needs the far side of the ring);
+ *    - extension: the switch after a placed neighbour A along a line, when
+ *      A's other neighbour on that line is known and each of A's unplaced
+ *      perpendicular neighbours is ruled out by a placed opposite switch;
+ *      the candidate must close a 4-loop with every placed perpendicular
+ *      neighbour of A.
+ *    A candidate's placed neighbours must all sit next to the position.
+ *    Cables between neighbouring positions form the six directional port
+ *    groups; port 0 and the cables to end ports the local group.
+ * 3. Refusals: a ring broken in two places, missing switches other than one
+ *    run along Z in one column, unplaced switches, overfull port groups.
+ * 4. Unicast: DOR (X, Y, Z), each ring in its shorter direction (ties: the
+ *    direct one), walking the long way round a broken ring, heading for a
+ *    missing turning switch and turning early at its neighbour; cables of a
+ *    group round-robin, separately for CA and switch destinations.
+ * 5. Path SL bit d: the shortest ring path in dimension d between the two
+ *    switches wraps (depends on coordinates only, so failures never change
+ *    it). SL bit 3 is the QoS level (the result holds level 0; level 1 is
+ *    SL + 8). SL2VL on inter-switch outputs of dimension d: VL bit 0 = SL
+ *    bit d, bit 1 = the turn from a higher dimension (4 VLs or more), bit
+ *    2 = SL bit 3 (8 VLs or more); toward end ports VL = SL bit 3.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buffer.h"
+#include "engines/torus2qos.h"
+
+static const char DIMC[] = "xyz";
+
+uint32_t t2q_step(const t2q_torus *tq, uint32_t p, unsigned d, unsigned dir)
+{
+    unsigned r = tq->radix[d];
+    if (p == IBR_NONE || r < 2)
+        return IBR_NONE;
+    uint32_t stride = tq->stride[d];
+    unsigned c = t2q_coord(tq, p, d);
+    if (dir) {
+        if (c + 1 < r)
+            return p + stride;
+        return tq->mesh[d] ? IBR_NONE : p - c * stride;
+    }
+    if (c > 0)
+        return p - stride;
+    return tq->mesh[d] ? IBR_NONE : p + (r - 1) * stride;
+}
+
+typedef struct t2q {
+    ibr_run *run;
+    const ibr_topo *t;
+    ibr_context *ctx;
+    t2q_config cf;
+    t2q_torus tq;
+    unsigned vls;
+    uint32_t *cand;     /* scratch, n_sw */
+    char *msg;          /* IBR_ERRMSG_SIZE */
+} t2q;
+
+static uint64_t sw_guid(const t2q *q, uint32_t s)
+{
+    return q->t->nodes[q->t->sw_node[s]].guid;
+}
+
+static int adjacent(const t2q *q, uint32_t a, uint32_t b)
+{
+    const ibr_topo *t = q->t;
+    for (uint32_t i = t->adj_off[a]; i < t->adj_off[a + 1]; i++)
+        if (t->adj[i].sw == b)
+            return 1;
+    return 0;
+}
+
+static int is_placed_pos(const t2q *q, uint32_t p)
+{
+    return p != IBR_NONE && q->tq.pos_sw[p] != IBR_NONE;
+}
+
+static int pos_adjacent(const t2q_torus *tq, uint32_t a, uint32_t b)
+{
+    for (unsigned d = 0; d < T2Q_DIMS; d++)
+        for (unsigned dir = 0; dir < 2; dir++)
+            if (t2q_step(tq, a, d, dir) == b)
+                return 1;
+    return 0;
+}
+
+/* Every placed neighbour of switch s sits next to position p. */
+static int consistent(const t2q *q, uint32_t s, uint32_t p)
+{
+    const ibr_topo *t = q->t;
+    for (uint32_t i = t->adj_off[s]; i < t->adj_off[s + 1]; i++) {
+        uint32_t np = q->tq.sw_pos[t->adj[i].sw];
+        if (np != IBR_NONE && !pos_adjacent(&q->tq, np, p))
+            return 0;
+    }
+    return 1;
+}
+
+/* Unplaced switches adjacent to both a and b (b may be IBR_NONE: adjacent
+   to a), distinct, into q->cand; returns their number (at most 2 kept). */
+static unsigned common_unplaced(t2q *q, uint32_t a, uint32_t b)
+{
+    const ibr_topo *t = q->t;
+    unsigned n = 0;
+    for (uint32_t i = t->adj_off[a]; i < t->adj_off[a + 1]; i++) {
+        uint32_t c = t->adj[i].sw;
+        if (q->tq.sw_pos[c] != IBR_NONE || (b != IBR_NONE && !adjacent(q, b, c)))
+            continue;
+        int dup = 0;
+        for (unsigned k = 0; k < n; k++)
+            dup |= q->cand[k] == c;
+        if (!dup)
+            q->cand[n++] = c;
+    }
+    return n;
+}
+
+/* The one switch the placed neighbours of position p point at, or
+   IBR_NONE (no evidence, or ambiguous). */
+static uint32_t find_switch(t2q *q, uint32_t p)
+{
+    const t2q_torus *tq = &q->tq;
+    /* face: neighbours in two dimensions with their common corner placed */
+    for (unsigned d1 = 0; d1 < T2Q_DIMS; d1++)
+        for (unsigned d2 = d1 + 1; d2 < T2Q_DIMS; d2++)
+            for (unsigned s1 = 0; s1 < 2; s1++)
+                for (unsigned s2 = 0; s2 < 2; s2++) {
+                    uint32_t a = t2q_step(tq, p, d1, s1), b = t2q_step(tq, p, d2, s2);
+                    if (!is_placed_pos(q, a) || !is_placed_pos(q, b) ||
+                        !is_placed_pos(q, t2q_step(tq, a, d2, s2)))
+                        continue;
+                    if (common_unplaced(q, tq->pos_sw[a], tq->pos_sw[b]) == 1 &&
+                        consistent(q, q->cand[0], p))
+                        return q->cand[0];
+                }
+    /* line: both neighbours along one dimension */
+    for (unsigned d = 0; d < T2Q_DIMS; d++) {
+        uint32_t a = t2q_step(tq, p, d, 0), b = t2q_step(tq, p, d, 1);
+        if (a == b || !is_placed_pos(q, a) || !is_placed_pos(q, b))
+            continue;
+        if (tq->radix[d] == 4 && !tq->mesh[d] && !is_placed_pos(q, t2q_step(tq, b, d, 1)))
+            continue;
+        if (common_unplaced(q, tq->pos_sw[a], tq->pos_sw[b]) == 1 &&
+            consistent(q, q->cand[0], p))
+            return q->cand[0];
+    }
+    /* extension from a = p - s e_d */
+    for (unsigned d = 0; d < T2Q_DIMS; d++)
+        for (unsigned s = 0; s < 2; s++) {
+            uint32_t a = t2q_step(tq, p, d, !s);
+            if (!is_placed_pos(q, a))
+                continue;
+            uint32_t back = t2q_step(tq, a, d, !s);
+            if (back != IBR_NONE && !is_placed_pos(q, back))
+                continue;
+            int covered = 1;
+            for (unsigned k = 0; k < T2Q_DIMS && covered; k++) {
+                if (k == d)
+                    continue;
+                for (unsigned s2 = 0; s2 < 2 && covered; s2++) {
+                    uint32_t x = t2q_step(tq, a, k, s2);
+                    if (x == IBR_NONE || is_placed_pos(q, x))
+                        continue;
+                    uint32_t y = t2q_step(tq, a, k, !s2);
+                    if (!is_placed_pos(q, y) || y == x)
+                        covered = 0;
+                    else if (tq->radix[k] == 4 && !tq->mesh[k] &&
+                             !is_placed_pos(q, t2q_step(tq, x, k, s2)))
+                        covered = 0;
+                }
+            }
+            if (!covered)
+                continue;
+            uint32_t sa = tq->pos_sw[a], found = IBR_NONE;
+            unsigned nfound = 0;
+            const ibr_topo *t = q->t;
+            for (uint32_t i = t->adj_off[sa]; i < t->adj_off[sa + 1] && nfound < 2; i++) {
+                uint32_t c = t->adj[i].sw;
+                if (tq->sw_pos[c] != IBR_NONE || c == found || !consistent(q, c, p))
+                    continue;
+                int ok = 1;
+                for (unsigned k = 0; k < T2Q_DIMS && ok; k++) {
+                    if (k == d)
+                        continue;
+                    for (unsigned s2 = 0; s2 < 2 && ok; s2++) {
+                        uint32_t bp = t2q_step(tq, a, k, s2);
+                        if (!is_placed_pos(q, bp))
+                            continue;
+                        uint32_t sb = tq->pos_sw[bp], want = t2q_step(tq, bp, d, s);
+                        /* a 4-loop a - b - qq - c */
+                        ok = 0;
+                        for (uint32_t j = t->adj_off[c]; j < t->adj_off[c + 1] && !ok; j++) {
+                            uint32_t qq = t->adj[j].sw;
+                            if (qq == sa || !adjacent(q, sb, qq))
+                                continue;
+                            ok = tq->sw_pos[qq] == IBR_NONE || tq->sw_pos[qq] == want;
+                        }
+                    }
+                }
+                if (ok) {
+                    found = c;
+                    nfound++;
+                }
+            }
+            if (nfound == 1)
+                return found;
+        }
+    return IBR_NONE;
+}
+
+static void place(t2q *q, uint32_t s, uint32_t p)
+{
+    q->tq.pos_sw[p] = s;
+    q->tq.sw_pos[s] = p;
+    q->tq.order[q->tq.n_placed++] = s;
+}
+
+static uint32_t find_sw_guid(const t2q *q, uint64_t guid)
+{
+    uint32_t gp = ibr__topo_find_port_guid(q->t, guid);
+    if (gp == IBR_NONE)
+        return IBR_NONE;
+    uint32_t node = q->t->port_node[gp];
+    uint32_t s = q->t->nodes[node].sw;
+    if (s == IBR_NONE || q->t->adj_off[s] == q->t->adj_off[s + 1])
+        return IBR_NONE;
+    return s;
+}
+
+/* Check the seeds (OpenSM's verify_setup) and place the first usable one.
+   Returns 0 or a decline. */
+static int seed(t2q *q)
+{
+    const t2q_config *cf = &q->cf;
+    t2q_torus *tq = &q->tq;
+    for (unsigned i = 0; i < cf->n_seeds; i++) {
+        const t2q_seed *sd = &cf->seeds[i];
+        uint64_t origin = 0;
+        for (unsigned d = 0; d < T2Q_DIMS; d++) {
+            if (cf->radix[d] < 2)
+                continue;
+            int np = sd->from[d][1] != 0, nm = sd->from[d][0] != 0;
+            if (!np && !nm)
+                return ibr__decline(q->run,
+                                    "torus-2QoS.conf seed %u (line %u): no %cp_link or %cm_link "
+                                    "for the %c dimension (radix %u)",
+                                    i + 1, sd->line, DIMC[d], DIMC[d], DIMC[d], cf->radix[d]);
+            if (cf->radix[d] == 4 && !cf->mesh[d] && (!np || !nm))
+                return ibr__decline(q->run,
+                                    "torus-2QoS.conf seed %u (line %u): the %c dimension is a "
+                                    "radix-4 torus: both %cp_link and %cm_link are required",
+                                    i + 1, sd->line, DIMC[d], DIMC[d], DIMC[d]);
+            for (unsigned dir = 0; dir < 2; dir++) {
+                if (!sd->from[d][dir])
+                    continue;
+                if (!origin)
+                    origin = sd->from[d][dir];
+                if (sd->from[d][dir] != origin)
+                    return ibr__decline(q->run,
+                                        "torus-2QoS.conf seed %u (line %u): the seed links do "
+                                        "not share one origin switch (0x%016" PRIx64
+                                        " and 0x%016" PRIx64 ")",
+                                        i + 1, sd->line, origin, sd->from[d][dir]);
+            }
+        }
+    }
+    for (unsigned i = 0; i < cf->n_seeds; i++) {
+        const t2q_seed *sd = &cf->seeds[i];
+        int usable = 1;
+        for (unsigned d = 0; d < T2Q_DIMS && usable; d++)
+            for (unsigned dir = 0; dir < 2 && cf->radix[d] >= 2; dir++)
+                if (sd->from[d][dir] && (find_sw_guid(q, sd->from[d][dir]) == IBR_NONE ||
+                                         find_sw_guid(q, sd->to[d][dir]) == IBR_NONE))
+                    usable = 0;
+        if (!usable)
+            continue;
+        uint32_t p = 0, stride = 1, o = IBR_NONE;
+        for (unsigned d = 0; d < T2Q_DIMS; d++) {
+            int r = (int)cf->radix[d];
+            p += (uint32_t)(((-sd->dateline[d]) % r + r) % r) * stride;
+            stride *= (uint32_t)r;
+        }
+        for (unsigned d = 0; d < T2Q_DIMS && o == IBR_NONE; d++)
+            for (unsigned dir = 0; dir < 2 && cf->radix[d] >= 2; dir++)
+                if (sd->from[d][dir]) {
+                    o = find_sw_guid(q, sd->from[d][dir]);
+                    break;
+                }
+        if (o == IBR_NONE)
+            return ibr__decline(q->run, "torus-2QoS.conf seed %u (line %u) has no link", i + 1,
+                                sd->line);
+        place(q, o, p);
+        for (unsigned d = 0; d < T2Q_DIMS; d++)
+            for (unsigned dir = 0; dir < 2 && cf->radix[d] >= 2; dir++) {
+                if (!sd->from[d][dir])
+                    continue;
+                uint32_t s = find_sw_guid(q, sd->to[d][dir]), np = t2q_step(tq, p, d, dir);
+                if (np == IBR_NONE)
+                    return ibr__decline(q->run,
+                                        "torus-2QoS.conf seed %u: %c%c_link points beyond the "
+                                        "edge of the mesh", i + 1, DIMC[d], dir ? 'p' : 'm');
+                if (tq->pos_sw[np] == s)
+                    continue;
+                if (tq->pos_sw[np] != IBR_NONE || tq->sw_pos[s] != IBR_NONE)
+                    return ibr__decline(q->run,
+                                        "torus-2QoS.conf seed %u: switch 0x%016" PRIx64
+                                        " cannot be placed (its position or itself is taken)",
+                                        i + 1, sd->to[d][dir]);
+                place(q, s, np);
+            }
+        if (i > 0) {
+            snprintf(q->msg, IBR_ERRMSG_SIZE,
+                     "torus-2QoS: seed %u (line %u) used: earlier seeds name absent switches",
+                     i + 1, sd->line);
+            ibr_run_log(q->run, IBR_LOG_INFO, q->msg);
+        }
+        return 0;
+    }
+    return ibr__decline(q->run,
+                        "torus-2QoS.conf: no seed has all its switches present in the fabric "
+                        "(%u seed(s); the first names 0x%016" PRIx64 ")",
+                        cf->n_seeds, cf->seeds[0].from[0][1] ? cf->seeds[0].from[0][1]
+                                                              : cf->seeds[0].from[0][0]);
+}
+
+static int discover(t2q *q)
+{
+    const ibr_topo *t = q->t;
+    t2q_torus *tq = &q->tq;
+    int rc;
+    if ((rc = seed(q)) < 0)
+        return rc;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t p = 0; p < tq->n_pos; p++) {
+            if (tq->pos_sw[p] != IBR_NONE)
+                continue;
+            uint32_t s = find_switch(q, p);
+            if (s != IBR_NONE) {
+                place(q, s, p);
+                changed = 1;
+            }
+        }
+    }
+    /* switches left out */
+    unsigned left = 0;
+    char list[200];
+    size_t ll = 0;
+    list[0] = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        if (tq->sw_pos[s] != IBR_NONE || t->adj_off[s] == t->adj_off[s + 1])
+            continue;
+        if (left++ < 4 && ll < sizeof list - 24)
+            ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s0x%016" PRIx64,
+                                   left > 1 ? ", " : "", sw_guid(q, s));
+    }
+    if (left)
+        return ibr__decline(q->run,
+                            "torus-2QoS: %u switch(es) could not be placed in the %ux%ux%u %s "
+                            "(%s%s): the radices or seed links of torus-2QoS.conf do not match "
+                            "the cabling",
+                            left, tq->radix[0], tq->radix[1], tq->radix[2],
+                            tq->mesh[0] && tq->mesh[1] && tq->mesh[2] ? "mesh" : "torus", list,
+                            left > 4 ? ", ..." : "");
+    /* port groups */
+    unsigned pg = tq->pg_max;
+    for (uint32_t p = 0; p < tq->n_pos; p++) {
+        uint32_t s = tq->pos_sw[p];
+        if (s == IBR_NONE)
+            continue;
+        for (unsigned g = 0; g < 6; g++) {
+            uint32_t np = t2q_step(tq, p, g / 2, g & 1);
+            if (!is_placed_pos(q, np))
+                continue;
+            uint32_t ns = tq->pos_sw[np];
+            uint8_t *grp = &tq->grp[((size_t)p * T2Q_GROUPS + g) * pg];
+            uint8_t *n = &tq->grp_n[(size_t)p * T2Q_GROUPS + g];
+            for (uint32_t i = t->adj_off[s]; i < t->adj_off[s + 1]; i++) {
+                if (t->adj[i].sw != ns)
+                    continue;
+                if (*n >= pg)
+                    return ibr__decline(q->run,
+                                        "torus-2QoS: switch 0x%016" PRIx64 " has more than %u "
+                                        "cables in its %c%c port group (portgroup_max_ports)",
+                                        sw_guid(q, s), pg, g & 1 ? '+' : '-', DIMC[g / 2]);
+                /* order by the port on the switch holding the + group */
+                uint8_t key = (g & 1) ? t->adj[i].port : t->adj[i].rport;
+                unsigned k = *n;
+                while (k > 0) {
+                    uint8_t prev = grp[k - 1];
+                    uint8_t pk = prev;
+                    if (!(g & 1)) {
+                        for (uint32_t j = t->adj_off[s]; j < t->adj_off[s + 1]; j++)
+                            if (t->adj[j].port == prev)
+                                pk = t->adj[j].rport;
+                    }
+                    if (pk <= key)
+                        break;
+                    grp[k] = grp[k - 1];
+                    k--;
+                }
+                grp[k] = t->adj[i].port;
+                (*n)++;
+                tq->port_grp[(size_t)s * 256 + t->adj[i].port] = (uint8_t)g;
+            }
+        }
+        /* local group: port 0 and cables to end ports */
+        const ibr__node *nd = &t->nodes[t->sw_node[s]];
+        uint8_t *grp = &tq->grp[((size_t)p * T2Q_GROUPS + T2Q_LOCAL) * pg];
+        uint8_t *n = &tq->grp_n[(size_t)p * T2Q_GROUPS + T2Q_LOCAL];
+        for (unsigned port = 0; port <= nd->nports; port++) {
+            const ibr__port *pt = &t->ports[nd->port_off + port];
+            if (port > 0 && (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+                             t->nodes[pt->remote_node].type == IBR_NODE_SWITCH))
+                continue;
+            if (*n >= pg)
+                return ibr__decline(q->run,
+                                    "torus-2QoS: switch 0x%016" PRIx64 " has more than %u local "
+                                    "ports (port 0 and end ports; portgroup_max_ports)",
+                                    sw_guid(q, s), pg);
+            grp[(*n)++] = (uint8_t)port;
+            tq->port_grp[(size_t)s * 256 + port] = T2Q_LOCAL;
+        }
+    }
+    return 0;
+}
+
+static void pos_str(char *buf, size_t size, const t2q_torus *tq, uint32_t p)
+{
+    snprintf(buf, size, "%u,%u,%u", t2q_coord(tq, p, 0), t2q_coord(tq, p, 1), t2q_coord(tq, p, 2));
+}
+
+/* OpenSM's routable_torus: broken rings and missing switches. */
+static int check_routable(t2q *q)
+{
+    const t2q_torus *tq = &q->tq;
+    char a[40], b[40];
+    for (unsigned d = 0; d < T2Q_DIMS; d++) {
+        if (tq->radix[d] < 2)
+            continue;
+        for (uint32_t p = 0; p < tq->n_pos; p++) {
+            if (t2q_coord(tq, p, d) != 0)
+                continue; /* one ring per line: start at coordinate 0 */
+            unsigned nb = 0, ng = 0;
+            uint32_t first_b = IBR_NONE, x = p;
+            for (unsigned c = 0; c < tq->radix[d]; c++) {
+                if (tq->pos_sw[x] != IBR_NONE) {
+                    if (!tq->grp_n[(size_t)x * T2Q_GROUPS + 2 * d]) {
+                        if (!nb)
+                            first_b = x;
+                        nb++;
+                    }
+                    ng += !tq->grp_n[(size_t)x * T2Q_GROUPS + 2 * d + 1];
+                }
+                uint32_t nx = t2q_step(tq, x, d, 1);
+                if (nx == IBR_NONE) /* mesh: the stride is still one */
+                    nx = x + tq->stride[d];
+                x = nx;
+            }
+            if (nb == ng && nb <= 1)
+                continue;
+            pos_str(a, sizeof a, tq, p);
+            pos_str(b, sizeof b, tq, first_b == IBR_NONE ? p : first_b);
+            return ibr__decline(q->run,
+                                "torus-2QoS: %s failures in the %c ring through (%s): %u "
+                                "switches without a -%c link (first at %s, switch 0x%016" PRIx64
+                                "), %u without a +%c link; the torus is not routable",
+                                nb != ng ? "strange" : "disjoint", DIMC[d], a, nb, DIMC[d], b,
+                                first_b == IBR_NONE ? 0 : sw_guid(q, tq->pos_sw[first_b]), ng,
+                                DIMC[d]);
+        }
+    }
+    unsigned missing = 0, cols = 0, zgap = 0;
+    uint32_t first = IBR_NONE;
+    uint32_t xy = tq->radix[0] * tq->radix[1];
+    for (uint32_t p = 0; p < tq->n_pos; p++) {
+        if (tq->pos_sw[p] != IBR_NONE)
+            continue;
+        if (!missing++)
+            first = p;
+        uint32_t zm = t2q_step(tq, p, 2, 0), zp = t2q_step(tq, p, 2, 1);
+        if (is_placed_pos(q, zm) && is_placed_pos(q, zp))
+            zgap = 1;
+    }
+    /* (i, j) columns holding a missing switch */
+    for (uint32_t c = 0; missing > 1 && c < xy; c++)
+        for (uint32_t p = c; p < tq->n_pos; p += xy)
+            if (tq->pos_sw[p] == IBR_NONE) {
+                cols++;
+                break;
+            }
+    if (missing > 1 && (zgap || cols > 1)) {
+        pos_str(a, sizeof a, tq, first);
+        return ibr__decline(q->run,
+                            "torus-2QoS: %u torus switches missing (first at %s)%s: only one run "
+                            "of Z-adjacent switches in one column can be routed around (missing "
+                            "switch topology ==> message deadlock)",
+                            missing, a, cols > 1 ? " in several columns" : "");
+    }
+    return 0;
+}
+
+/* 6.1: the preferred direction (1 = plus) from coordinate s to t on a ring
+   of n; *wraps = the shorter path wraps. */
+static unsigned prefer(unsigned s, unsigned t, unsigned n, int *wraps)
+{
+    unsigned direct = s < t ? t - s : s - t, wrap = n - direct;
+    int w = wrap < direct;
+    if (wraps)
+        *wraps = w;
+    return w ? (t < s) : (t > s);
+}
+
+/* The direction group to leave position sp by along dim d toward dp's
+   coordinate, or -1 when d is blocked there. */
+static int try_dim(const t2q *q, uint32_t sp, uint32_t dp, unsigned d)
+{
+    const t2q_torus *tq = &q->tq;
+    unsigned r = tq->radix[d], cs = t2q_coord(tq, sp, d), cd = t2q_coord(tq, dp, d);
+    uint32_t stride = tq->stride[d];
+    uint32_t turn = sp - cs * stride + cd * stride;
+    unsigned pref = prefer(cs, cd, r, NULL);
+    if (tq->pos_sw[turn] == IBR_NONE)
+        return tq->grp_n[(size_t)sp * T2Q_GROUPS + 2 * d + pref] ? (int)(2 * d + pref) : -1;
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned dir = k ? !pref : pref;
+        uint32_t x = sp;
+        for (unsigned step = 0; step < r; step++) {
+            if (!tq->grp_n[(size_t)x * T2Q_GROUPS + 2 * d + dir])
+                break;
+            x = t2q_step(tq, x, d, dir);
+            if (x == IBR_NONE || tq->pos_sw[x] == IBR_NONE)
+                break;
+            if (x == turn)
+                return (int)(2 * d + dir);
+        }
+    }
+    return -1;
+}
+
+/* 6.2: the direction group from sp toward dp (sp != dp), or -1. */
+static int next_group(const t2q *q, uint32_t sp, uint32_t dp)
+{
+    for (unsigned d = 0; d < T2Q_DIMS; d++) {
+        if (t2q_coord(&q->tq, sp, d) == t2q_coord(&q->tq, dp, d))
+            continue;
+        int g = try_dim(q, sp, dp, d);
+        for (unsigned e = d + 1; g < 0 && e < T2Q_DIMS; e++)
+            if (t2q_coord(&q->tq, sp, e) != t2q_coord(&q->tq, dp, e))
+                g = try_dim(q, sp, dp, e);
+        return g;
+    }
+    return -1;
+}
+
+typedef struct endpoint {
+    uint16_t lid;
+    uint8_t nlids_log; /* LIDs routed: 1 << nlids_log */
+    uint8_t swport;
+    uint8_t rank;
+    uint8_t is_sw;
+} endpoint;
+
+static int ep_cmp(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    const endpoint *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->lid < y->lid ? -1 : x->lid > y->lid;
+}
+
+static int route_unicast(t2q *q)
+{
+    const ibr_topo *t = q->t;
+    const t2q_torus *tq = &q->tq;
+    const ibr_options *o = ibr_run_options(q->run);
+    unsigned lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
+    ibr_context *ctx = q->ctx;
+    uint32_t n_sw = t->n_sw;
+    size_t n_ep = (size_t)t->n_end + n_sw;
+    endpoint *ep = ibr__calloc(ctx, n_ep ? n_ep : 1, sizeof *ep);
+    uint32_t *ep_off = ibr__calloc(ctx, (size_t)tq->n_pos + 1, sizeof *ep_off);
+    uint32_t *ep_pos = ibr__mallocarray(ctx, n_ep ? n_ep : 1, sizeof *ep_pos);
+    uint32_t *ctr = ibr__calloc(ctx, (size_t)tq->n_pos * 12, sizeof *ctr);
+    int rc = 0;
+    if (!ep || !ep_off || !ep_pos || !ctr) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    /* the endpoints of each position, in port_order */
+    size_t m = 0;
+    for (size_t i = 0; i < n_ep; i++) {
+        uint32_t gp, s;
+        uint16_t lid;
+        if (i < t->n_end) {
+            gp = t->end_port[i];
+            lid = t->ports[gp].lid;
+            if (!lid || t->lid_sw[lid] == IBR_NONE)
+                continue;
+            s = t->lid_sw[lid];
+        } else {
+            s = (uint32_t)(i - t->n_end);
+            gp = t->nodes[t->sw_node[s]].port_off;
+            lid = t->ports[gp].lid;
+            if (!lid)
+                continue;
+        }
+        if (tq->sw_pos[s] == IBR_NONE)
+            continue;
+        endpoint *e = &ep[m];
+        e->lid = lid;
+        e->is_sw = i >= t->n_end;
+        e->swport = e->is_sw ? 0 : t->lid_swport[lid];
+        e->rank = q->cf.port_rank[e->swport];
+        unsigned l = t->ports[gp].lmc < lmc_cap ? t->ports[gp].lmc : lmc_cap;
+        e->nlids_log = (uint8_t)l;
+        ep_pos[m] = tq->sw_pos[s];
+        ep_off[tq->sw_pos[s] + 1]++;
+        m++;
+    }
+    for (uint32_t p = 0; p < tq->n_pos; p++)
+        ep_off[p + 1] += ep_off[p];
+    {
+        endpoint *sorted = ibr__mallocarray(ctx, m ? m : 1, sizeof *sorted);
+        uint32_t *fill = ibr__mallocarray(ctx, (size_t)tq->n_pos + 1, sizeof *fill);
+        if (!sorted || !fill) {
+            ibr__free(ctx, sorted);
+            ibr__free(ctx, fill);
+            rc = IBR_ENOMEM;
+            goto out;
+        }
+        memcpy(fill, ep_off, ((size_t)tq->n_pos + 1) * sizeof *fill);
+        for (size_t i = 0; i < m; i++)
+            sorted[fill[ep_pos[i]]++] = ep[i];
+        for (uint32_t p = 0; p < tq->n_pos; p++)
+            ibr__sort(sorted + ep_off[p], ep_off[p + 1] - ep_off[p], sizeof *sorted, ep_cmp, NULL);
+        memcpy(ep, sorted, m * sizeof *ep);
+        ibr__free(ctx, sorted);
+        ibr__free(ctx, fill);
+    }
+    /* switches outside the model (isolated: every link down) reach only
+       themselves */
+    for (uint32_t s = 0; s < n_sw; s++) {
+        uint16_t lid = t->ports[t->nodes[t->sw_node[s]].port_off].lid;
+        uint8_t *lft = ibr_run_lft(q->run, s);
+        if (tq->sw_pos[s] == IBR_NONE && lid && lft)
+            lft[lid] = 0;
+    }
+    for (uint32_t si = 0; si < tq->n_placed; si++) {
+        uint32_t s = tq->order[si], sp = tq->sw_pos[s];
+        uint8_t *lft = ibr_run_lft(q->run, s);
+        if (!lft) {
+            rc = IBR_EINTERNAL;
+            goto out;
+        }
+        for (uint32_t di = 0; di < tq->n_placed; di++) {
+            uint32_t dsw = tq->order[di], dp = tq->sw_pos[dsw];
+            int g = -1;
+            if (dp != sp && (g = next_group(q, sp, dp)) < 0) {
+                char a[40], b[40];
+                pos_str(a, sizeof a, tq, sp);
+                pos_str(b, sizeof b, tq, dp);
+                rc = ibr__fail(q->run, IBR_EUNROUTABLE,
+                               "torus-2QoS: unable to route from switch 0x%016" PRIx64
+                               " (%s) to switch 0x%016" PRIx64 " (%s)",
+                               sw_guid(q, s), a, sw_guid(q, dsw), b);
+                goto out;
+            }
+            const uint8_t *grp = g >= 0 ? &tq->grp[((size_t)sp * T2Q_GROUPS + (unsigned)g) *
+                                                   tq->pg_max] : NULL;
+            unsigned gn = g >= 0 ? tq->grp_n[(size_t)sp * T2Q_GROUPS + (unsigned)g] : 0;
+            for (uint32_t k = ep_off[dp]; k < ep_off[dp + 1]; k++) {
+                const endpoint *e = &ep[k];
+                uint8_t port;
+                if (g < 0) {
+                    port = e->swport;
+                } else {
+                    uint32_t *c = &ctr[(size_t)sp * 12 + (unsigned)g * 2 + e->is_sw];
+                    port = grp[*c % gn];
+                    (*c)++;
+                }
+                for (unsigned l = 0; l < (1u << e->nlids_log); l++)
+                    if ((uint32_t)e->lid + l <= t->max_lid)
+                        lft[e->lid + l] = port;
+            }
+        }
+        if (((si + 1) & 63) == 0 && (rc = ibr_run_progress(q->run, "torus-2QoS: unicast", si + 1,
+                                                            tq->n_placed)) < 0)
+            goto out;
+    }
+out:
+    if (rc == IBR_ENOMEM)
+        rc = ibr__fail(q->run, IBR_ENOMEM, "out of memory");
+    ibr__free(ctx, ep);
+    ibr__free(ctx, ep_off);
+    ibr__free(ctx, ep_pos);
+    ibr__free(ctx, ctr);
+    return rc;
+}
+
+static int write_sls(t2q *q)
+{
+    const ibr_topo *t = q->t;
+    const t2q_torus *tq = &q->tq;
+    int rc;
+    if ((rc = ibr_run_set_sl_mode(q->run, IBR_SL_PER_PAIR)) < 0)
+        return rc;
+    uint32_t *lid_pos = ibr__mallocarray(q->ctx, (size_t)t->max_lid + 1, sizeof *lid_pos);
+    /* wrap[d][a * 256 + b]: SL bit d from coordinate a to b */
+    uint8_t *wrap = ibr__calloc(q->ctx, T2Q_DIMS * 256 * 256, 1);
+    if (!lid_pos || !wrap) {
+        ibr__free(q->ctx, lid_pos);
+        ibr__free(q->ctx, wrap);
+        return IBR_ENOMEM;
+    }
+    for (unsigned d = 0; d < T2Q_DIMS; d++)
+        for (unsigned a = 0; a < tq->radix[d]; a++)
+            for (unsigned b = 0; b < tq->radix[d]; b++) {
+                int w = 0;
+                if (tq->radix[d] > 1)
+                    prefer(a, b, tq->radix[d], &w);
+                wrap[(d * 256 + a) * 256 + b] = (uint8_t)(w << d);
+            }
+    for (uint32_t l = 0; l <= t->max_lid; l++)
+        lid_pos[l] = t->lid_sw[l] == IBR_NONE ? IBR_NONE : tq->sw_pos[t->lid_sw[l]];
+    for (size_t i = 0; i < (size_t)t->n_end + t->n_sw; i++) {
+        uint16_t lid;
+        if (i < t->n_end)
+            lid = t->ports[t->end_port[i]].lid;
+        else
+            lid = t->ports[t->nodes[t->sw_node[i - t->n_end]].port_off].lid;
+        if (!lid || lid_pos[lid] == IBR_NONE)
+            continue;
+        uint8_t *row = ibr_run_sl_row(q->run, lid);
+        if (!row)
+            continue;
+        const uint8_t *c = &tq->coord[(size_t)lid_pos[lid] * T2Q_DIMS];
+        const uint8_t *w0 = &wrap[(0 * 256 + c[0]) * 256], *w1 = &wrap[(1 * 256 + c[1]) * 256],
+                      *w2 = &wrap[(2 * 256 + c[2]) * 256];
+        for (uint32_t l = 1; l <= t->max_lid; l++)
+            if (lid_pos[l] != IBR_NONE) {
+                const uint8_t *e = &tq->coord[(size_t)lid_pos[l] * T2Q_DIMS];
+                row[l] = (uint8_t)(w0[e[0]] | w1[e[1]] | w2[e[2]]);
+            }
+    }
+    ibr__free(q->ctx, lid_pos);
+    ibr__free(q->ctx, wrap);
+    return 0;
+}
+
+static int write_sl2vl(t2q *q)
+{
+    const ibr_topo *t = q->t;
+    const t2q_torus *tq = &q->tq;
+    unsigned vls = q->vls;
+    int rc;
+    for (uint32_t si = 0; si < tq->n_placed; si++) {
+        uint32_t s = tq->order[si];
+        unsigned np = t->nodes[t->sw_node[s]].nports;
+        const uint8_t *pg = &tq->port_grp[(size_t)s * 256];
+        for (unsigned ip = 0; ip <= np; ip++)
+            for (unsigned op = 0; op <= np; op++) {
+                uint8_t map[16];
+                unsigned gi = ip == 0 ? T2Q_LOCAL : pg[ip], go = op == 0 ? T2Q_LOCAL : pg[op];
+                for (unsigned sl = 0; sl < 16; sl++) {
+                    unsigned vl;
+                    if (go < 6) {
+                        unsigned d = go / 2;
+                        vl = (sl >> d) & 1;
+                        if (vls >= 4 && gi < 6 && gi / 2 > d)
+                            vl |= 2;
+                        if (vls >= 8 && (sl & 8))
+                            vl |= 4;
+                    } else {
+                        vl = vls >= 2 && (sl & 8) ? 1 : 0;
+                    }
+                    map[sl] = (uint8_t)vl;
+                }
+                if ((rc = ibr_run_set_sl2vl(q->run, s, ip, op, map)) < 0)
+                    return rc;
+            }
+    }
+    return ibr_run_set_vls_used(q->run, vls >= 8 ? 8 : vls >= 4 ? 4 : 2);
+}
+
+/* opensm-torus.dump: the position of every placed switch. */
+static int torus_artifact(t2q *q)
+{
+    const t2q_torus *tq = &q->tq;
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = ibr__buf_printf(&b, q->ctx, "# torus-2QoS: %u x %u x %u, %" PRIu32
+                             " switches placed\n# x y z switch_guid\n",
+                             tq->radix[0], tq->radix[1], tq->radix[2], tq->n_placed);
+    for (uint32_t p = 0; p < tq->n_pos && rc == 0; p++)
+        if (tq->pos_sw[p] != IBR_NONE)
+            rc = ibr__buf_printf(&b, q->ctx, "%u %u %u 0x%016" PRIx64 "\n", t2q_coord(tq, p, 0),
+                                 t2q_coord(tq, p, 1), t2q_coord(tq, p, 2),
+                                 sw_guid(q, tq->pos_sw[p]));
+    if (rc == 0)
+        rc = ibr_run_add_artifact(q->run, "opensm-torus.dump", b.data, b.size);
+    ibr_buffer_dispose(&b);
+    return rc;
+}
+
+static void t2q_free(t2q *q)
+{
+    ibr__free(q->ctx, q->tq.pos_sw);
+    ibr__free(q->ctx, q->tq.sw_pos);
+    ibr__free(q->ctx, q->tq.order);
+    ibr__free(q->ctx, q->tq.grp);
+    ibr__free(q->ctx, q->tq.grp_n);
+    ibr__free(q->ctx, q->tq.port_grp);
+    ibr__free(q->ctx, q->tq.coord);
+    ibr__free(q->ctx, q->cand);
+    ibr__free(q->ctx, q->msg);
+    t2q_config_free(&q->cf, q->ctx);
+}
+
+static int t2q_route(ibr_run *run, void *user)
+{
+    (void)user;
+    t2q q;
+    memset(&q, 0, sizeof q);
+    q.run = run;
+    q.t = ibr_run_topo(run);
+    q.ctx = q.t->ctx;
+    const ibr_topo *t = q.t;
+    const char *text = NULL;
+    size_t len = 0;
+    int rc;
+    if (ibr_run_setting_str(&text, &len, run, "config") < 0 || !text || !len)
+        return ibr_run_decline(run,
+                               "torus-2QoS needs its configuration: the text of torus-2QoS.conf "
+                               "(radices and seed links) in the setting torus-2QoS.config "
+                               "(ibr route --torus-config FILE)");
+    if (!t->n_sw)
+        return ibr_run_decline(run, "torus-2QoS: no switches");
+    q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
+    if (!q.msg)
+        return ibr__fail(run, IBR_ENOMEM, "out of memory");
+    rc = t2q_config_parse(&q.cf, q.ctx, text, len, q.msg);
+    if (rc < 0) {
+        rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
+                              : ibr_run_decline(run, q.msg);
+        ibr__free(q.ctx, q.msg);
+        return rc;
+    }
+    const ibr_options *o = ibr_run_options(run);
+    q.vls = o->max_vls;
+    if (q.vls < 2) {
+        rc = ibr__decline(run, "torus-2QoS needs at least 2 data VLs (max_vls = %u)", q.vls);
+        goto out;
+    }
+    if (q.vls < 4)
+        ibr_run_log(run, IBR_LOG_WARN,
+                    "torus-2QoS: fewer than 4 data VLs: a failed switch cannot be routed around "
+                    "without credit loops");
+    else if (q.vls < 8)
+        ibr_run_log(run, IBR_LOG_WARN,
+                    "torus-2QoS: fewer than 8 data VLs: the two QoS levels share VLs on "
+                    "inter-switch links");
+    for (unsigned p = 0; p < 256; p++) {
+        if (q.cf.port_rank[p] >= q.cf.n_port_order)
+            continue;
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            if (p > t->nodes[t->sw_node[s]].nports) {
+                rc = ibr__decline(run,
+                                  "torus-2QoS.conf: port_order lists port %u, beyond the %u "
+                                  "ports of switch 0x%016" PRIx64,
+                                  p, t->nodes[t->sw_node[s]].nports, sw_guid(&q, s));
+                goto out;
+            }
+    }
+    t2q_torus *tq = &q.tq;
+    tq->n_pos = 1;
+    for (unsigned d = 0; d < T2Q_DIMS; d++) {
+        tq->radix[d] = q.cf.radix[d];
+        tq->mesh[d] = q.cf.mesh[d];
+        tq->n_pos *= tq->radix[d];
+    }
+    tq->pg_max = q.cf.pg_max;
+    if (tq->n_pos > 4u * t->n_sw + 64) {
+        rc = ibr__decline(run,
+                          "torus-2QoS.conf: a %ux%ux%u torus has %u positions, far more than "
+                          "the %u switches of the fabric",
+                          tq->radix[0], tq->radix[1], tq->radix[2], tq->n_pos, t->n_sw);
+        goto out;
+    }
+    tq->pos_sw = ibr__mallocarray(q.ctx, tq->n_pos, sizeof *tq->pos_sw);
+    tq->sw_pos = ibr__mallocarray(q.ctx, t->n_sw, sizeof *tq->sw_pos);
+    tq->order = ibr__mallocarray(q.ctx, t->n_sw, sizeof *tq->order);
+    tq->grp = ibr__mallocarray(q.ctx, (size_t)tq->n_pos * T2Q_GROUPS, tq->pg_max);
+    tq->grp_n = ibr__calloc(q.ctx, (size_t)tq->n_pos * T2Q_GROUPS, 1);
+    tq->port_grp = ibr__mallocarray(q.ctx, t->n_sw, 256);
+    q.cand = ibr__mallocarray(q.ctx, t->n_sw, sizeof *q.cand);
+    tq->coord = ibr__mallocarray(q.ctx, tq->n_pos, T2Q_DIMS);
+    if (!tq->coord || !tq->pos_sw || !tq->sw_pos || !tq->order || !tq->grp || !tq->grp_n || !tq->port_grp ||
+        !q.cand) {
+        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
+        goto out;
+    }
+    memset(tq->pos_sw, 0xFF, (size_t)tq->n_pos * sizeof *tq->pos_sw);
+    memset(tq->sw_pos, 0xFF, (size_t)t->n_sw * sizeof *tq->sw_pos);
+    memset(tq->port_grp, T2Q_NOGROUP, (size_t)t->n_sw * 256);
+    for (unsigned d = 0; d < T2Q_DIMS; d++)
+        tq->stride[d] = d ? tq->stride[d - 1] * tq->radix[d - 1] : 1;
+    for (uint32_t p = 0; p < tq->n_pos; p++)
+        for (unsigned d = 0; d < T2Q_DIMS; d++)
+            tq->coord[(size_t)p * T2Q_DIMS + d] = (uint8_t)(p / tq->stride[d] % tq->radix[d]);
+    if ((rc = discover(&q)) < 0 || (rc = check_routable(&q)) < 0)
+        goto out;
+    snprintf(q.msg, IBR_ERRMSG_SIZE, "torus-2QoS: built a %ux%ux%u %s with %" PRIu32 " switches",
+             tq->radix[0], tq->radix[1], tq->radix[2],
+             tq->mesh[0] && tq->mesh[1] && tq->mesh[2] ? "mesh" : "torus", tq->n_placed);
+    ibr_run_log(run, IBR_LOG_INFO, q.msg);
+    if ((rc = route_unicast(&q)) < 0)
+        goto out;
+    if ((rc = write_sls(&q)) < 0 || (rc = write_sl2vl(&q)) < 0 ||
+        (rc = torus_artifact(&q)) < 0) {
+        rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
+                              : ibr__fail(run, rc, "torus-2QoS: internal error %d", rc);
+        goto out;
+    }
+    rc = 0;
+out:
+    t2q_free(&q);
+    return rc;
+}
+
+static const ibr_setting t2q_settings[] = {
+    {"config", IBR_SETTING_STRING, 0, 0, 0, NULL,
+     "the text of torus-2QoS.conf: torus/mesh radices, seed links, datelines, port_order "
+     "(ibr route --torus-config FILE reads it from a file)"},
+};
+
+const ibr_engine ibr__engine_torus2qos = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "torus-2QoS",
+    .description = "dimension-order routing on 2-D/3-D tori and meshes with datelines and two "
+                   "QoS levels; path SLs that survive link and switch failures, SL2VL",
+    .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
+    .route = t2q_route,
+    .settings = t2q_settings,
+    .n_settings = 1,
+};

@@ -1,0 +1,728 @@
+/* torus-2QoS: tori and meshes (2-D/3-D, radix 4, parallel cables, LMC)
+   routed valid and credit-loop free through their path SLs and SL2VL
+   tables; path SLs checked against the generator's coordinates; failed
+   links and one failed switch routed around with every remaining pair's SL
+   unchanged (6x6x6, each link of one ring, one switch, a seed switch with
+   a backup seed); the refusals; configuration errors naming the line; the
+   allocation-failure loop.
+
+   The generator (src/gen/grid.c) numbers switch (x, y, z) as
+   x + X * (y + Y * z), with node GUID 0x0002c90202000000 + index, so a
+   torus-2QoS.conf can be written from the layout (make_conf()). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define GUID0 0x0002c90202000000ULL
+
+typedef struct grid {
+    unsigned r[3];
+    int mesh;
+} grid;
+
+static uint64_t gguid(const grid *g, unsigned x, unsigned y, unsigned z)
+{
+    return GUID0 + x + g->r[0] * (y + (uint64_t)g->r[1] * z);
+}
+
+/* A torus-2QoS.conf for the generator's layout: seed at origin (ox, oy,
+   oz) with datelines dl[], + links (and - links where needed or when
+   both is set). */
+static void make_conf(char *buf, size_t size, const grid *g, const unsigned o[3], const int dl[3],
+                      int both)
+{
+    size_t n = (size_t)snprintf(buf, size, "# generated\n%s %u %u %u\n", g->mesh ? "mesh" : "torus",
+                                g->r[0], g->r[1], g->r[2]);
+    for (unsigned d = 0; d < 3; d++) {
+        if (g->r[d] < 2)
+            continue;
+        unsigned p[3] = {o[0], o[1], o[2]}, m[3] = {o[0], o[1], o[2]};
+        p[d] = (o[d] + 1) % g->r[d];
+        m[d] = (o[d] + g->r[d] - 1) % g->r[d];
+        if (!g->mesh || o[d] + 1 < g->r[d])
+            n += (size_t)snprintf(buf + n, size - n, "%cp_link 0x%016" PRIx64 " 0x%016" PRIx64
+                                  "   trailing words are ignored\n", "xyz"[d],
+                                  gguid(g, o[0], o[1], o[2]), gguid(g, p[0], p[1], p[2]));
+        if ((both || (g->r[d] == 4 && !g->mesh) || (g->mesh && o[d] + 1 == g->r[d])) &&
+            (!g->mesh || o[d] > 0))
+            n += (size_t)snprintf(buf + n, size - n, "%cm_link 0x%016" PRIx64 " 0x%016" PRIx64
+                                  "\n", "xyz"[d], gguid(g, o[0], o[1], o[2]),
+                                  gguid(g, m[0], m[1], m[2]));
+        if (dl && dl[d])
+            n += (size_t)snprintf(buf + n, size - n, "%c_dateline %d\n", "xyz"[d], dl[d]);
+    }
+}
+
+static void conf_opts(ibr_options *o, ibr_param *p, const char *conf)
+{
+    ibr_options_init(o, IBR_OPTIONS_VERSION);
+    p->name = "torus-2QoS.config";
+    p->value = conf;
+    o->params = p;
+    o->n_params = 1;
+}
+
+static ibr_topo *gen(const char *spec, ibr_fabric **keep)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    if (keep)
+        *keep = f;
+    else
+        ibr_fabric_destroy(f);
+    return t;
+}
+
+/* The switch (its index) a LID is delivered by, or IBR_NONE when its port
+   is not actively cabled. */
+static uint32_t lid_switch(const ibr_topo *t, uint16_t lid)
+{
+    uint32_t node;
+    unsigned port;
+    if (ibr_topo_lid_owner(&node, &port, t, lid) < 0)
+        return IBR_NONE;
+    uint32_t s = ibr_topo_node_switch(t, node);
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    if (s != IBR_NONE) { /* a failed switch (every link down) is gone */
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_node_info(&ni, t, node), 0);
+        for (unsigned p = 1; p <= ni.nports; p++)
+            if (ibr_topo_port_info(&pi, t, node, p) == 0 && pi.remote_node != IBR_NONE &&
+                pi.state == IBR_LINK_ACTIVE)
+                return s;
+        return IBR_NONE;
+    }
+    if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
+        pi.state != IBR_LINK_ACTIVE)
+        return IBR_NONE;
+    return ibr_topo_node_switch(t, pi.remote_node);
+}
+
+/* The SL the coordinates give: bit d when the shorter ring path wraps
+   (coordinates shifted by the datelines' origin placement). */
+static unsigned expected_sl(const grid *g, uint32_t a, uint32_t b, const unsigned shift[3])
+{
+    unsigned sl = 0;
+    for (unsigned d = 0; d < 3; d++) {
+        unsigned r = g->r[d];
+        unsigned ca = (a % r + shift[d]) % r, cb = (b % r + shift[d]) % r;
+        a /= r;
+        b /= r;
+        unsigned direct = ca > cb ? ca - cb : cb - ca;
+        if (r > 1 && r - direct < direct)
+            sl |= 1u << d;
+    }
+    return sl;
+}
+
+/* Every pair of LIDs: the SL is the coordinates'. Returns how many pairs
+   had a non-zero SL. */
+static unsigned check_sls(const ibr_result *r, const grid *g, const unsigned shift[3])
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    uint16_t max = ibr_topo_max_lid(t);
+    unsigned nonzero = 0, bad = 0;
+    for (uint16_t a = 1; a <= max; a++) {
+        uint32_t sa = lid_switch(t, a);
+        if (sa == IBR_NONE)
+            continue;
+        for (uint16_t b = 1; b <= max; b++) {
+            uint32_t sb = lid_switch(t, b);
+            if (sb == IBR_NONE)
+                continue;
+            unsigned want = expected_sl(g, sa, sb, shift), got = ibr_result_path_sl(r, a, b);
+            bad += want != got;
+            nonzero += got != 0;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    return nonzero;
+}
+
+static const struct {
+    const char *spec;
+    grid g;
+} fabrics[] = {
+    {"torus:dims=6x6x6,hosts=2", {{6, 6, 6}, 0}},
+    {"torus:dims=4x4x4,hosts=1", {{4, 4, 4}, 0}},
+    {"torus:dims=5x3x4,hosts=1", {{5, 3, 4}, 0}},
+    {"torus:dims=8x7,hosts=2", {{8, 7, 1}, 0}},
+    {"torus:dims=4x6,hosts=1", {{4, 6, 1}, 0}},
+    {"torus:dims=2x5x6,hosts=1", {{2, 5, 6}, 0}},
+    {"torus:dims=3x3x3,hosts=1", {{3, 3, 3}, 0}},
+    {"torus:dims=5x5x5,hosts=1,parallel=2", {{5, 5, 5}, 0}},
+    {"mesh:dims=6x5x4,hosts=1", {{6, 5, 4}, 1}},
+    {"mesh:dims=8x8,hosts=2", {{8, 8, 1}, 1}},
+    {"mesh:dims=4x4x4,hosts=1", {{4, 4, 4}, 1}},
+};
+
+static void test_families(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    char conf[2048];
+    for (size_t i = 0; i < sizeof fabrics / sizeof *fabrics; i++) {
+        ibr_topo *t = gen(fabrics[i].spec, NULL);
+        make_conf(conf, sizeof conf, &fabrics[i].g, zero, NULL, 0);
+        ibr_options o;
+        ibr_param p;
+        conf_opts(&o, &p, conf);
+        ibr_verify_report rep;
+        ibr_result *r = ibr_test_route(&rep, t, "torus-2QoS,no_fallback", &o,
+                                       IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "torus-2QoS");
+        CU_ASSERT(ibr_result_has_sl2vl(r));
+        CU_ASSERT_EQUAL(ibr_result_vls_used(r), 8);
+        unsigned nz = check_sls(r, &fabrics[i].g, zero);
+        /* tori with a ring of 3 or more wrap some paths; meshes too, by
+           coordinates (harmless there) */
+        CU_ASSERT(nz > 0);
+        const void *data;
+        size_t size;
+        CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, "opensm-torus.dump"), 0);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* SL2VL: output in dimension d takes SL bit d, a turn from a higher
+   dimension sets VL bit 1, QoS level (SL bit 3) VL bit 2; toward a host
+   VL = SL bit 3. Fewer VLs drop the upper bits. */
+static void test_sl2vl(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    grid g = {{6, 6, 6}, 0};
+    char conf[2048];
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    ibr_topo *t = gen("torus:dims=6x6x6,hosts=1", NULL);
+    for (unsigned vls = 1; vls <= 8; vls++) {
+        ibr_options o;
+        ibr_param p;
+        conf_opts(&o, &p, conf);
+        o.max_vls = vls;
+        ibr_result *r = NULL;
+        int rc = ibr_route(&r, t, "torus-2QoS,no_fallback", &o);
+        if (vls < 2) {
+            CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
+            const char *e, *m;
+            int st;
+            CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(m, "at least 2 data VLs"));
+            ibr_result_destroy(r);
+            continue;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        uint8_t map[16];
+        /* switch 0: ports 1/2 -x/+x, 3/4 -y/+y, 5/6 -z/+z, 7 host */
+        CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 7, 2), 0);
+        for (unsigned sl = 0; sl < 16; sl++)
+            CU_ASSERT_EQUAL(map[sl], (sl & 1) | (vls >= 8 && (sl & 8) ? 4 : 0));
+        CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 5, 4), 0); /* z -> y: a turn */
+        for (unsigned sl = 0; sl < 16; sl++)
+            CU_ASSERT_EQUAL(map[sl], ((sl >> 1) & 1) | (vls >= 4 ? 2 : 0) |
+                                         (vls >= 8 && (sl & 8) ? 4 : 0));
+        CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 1, 6), 0); /* x -> z: legal */
+        for (unsigned sl = 0; sl < 16; sl++)
+            CU_ASSERT_EQUAL(map[sl], ((sl >> 2) & 1) | (vls >= 8 && (sl & 8) ? 4 : 0));
+        CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 3, 7), 0); /* toward the host */
+        for (unsigned sl = 0; sl < 16; sl++)
+            CU_ASSERT_EQUAL(map[sl], (sl & 8) ? 1 : 0);
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+        CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* Datelines move the origin: the seed switch sits at -dateline. */
+static void test_datelines(void)
+{
+    grid g = {{6, 5, 4}, 0};
+    static const unsigned o0[3] = {0, 0, 0};
+    const int dl[3] = {2, -1, 3};
+    const unsigned shift[3] = {4, 1, 1}; /* -dl mod radix */
+    char conf[2048];
+    make_conf(conf, sizeof conf, &g, o0, dl, 1);
+    ibr_topo *t = gen("torus:dims=6x5x4,hosts=1", NULL);
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    ibr_result *r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check_sls(r, &g, shift);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+/* Parallel cables: routes spread over both cables of a port group. */
+static void test_parallel_and_lmc(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    grid g = {{6, 6, 1}, 0};
+    char conf[2048];
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    ibr_topo *t = gen("torus:dims=6x6,hosts=2,parallel=2", NULL);
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    ibr_result *r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o,
+                                   IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    /* switch 0: +x cables on ports 3 and 4 */
+    unsigned used[256] = {0};
+    for (uint16_t l = 1; l <= ibr_topo_max_lid(t); l++)
+        used[ibr_result_lft_port(r, 0, l) & 0xFF]++;
+    CU_ASSERT(used[3] > 0 && used[4] > 0);
+    CU_ASSERT(used[3] >= used[4] ? used[3] - used[4] <= 2 : used[4] - used[3] <= 2);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+
+    /* LMC 2: every LID of a port routed the same way, still loop-free */
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=6x6,hosts=2,parallel=2"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 2, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check_sls(r, &g, zero);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+static ibr_result *route_fabric(ibr_topo **tout, ibr_fabric *f, const char *conf, int expect_ok)
+{
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    ibr_result *r = NULL;
+    if (expect_ok) {
+        r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    } else {
+        CU_ASSERT_NOT_EQUAL(ibr_route(&r, t, "torus-2QoS,no_fallback", &o), 0);
+    }
+    *tout = t; /* the result borrows it: destroy it after the result */
+    return r;
+}
+
+/* Compare the SL of every pair routed in both results. */
+static unsigned same_sls(const ibr_result *a, const ibr_result *b)
+{
+    const ibr_topo *ta = ibr_result_topo(a), *tb = ibr_result_topo(b);
+    uint16_t max = ibr_topo_max_lid(ta);
+    unsigned pairs = 0, diff = 0;
+    for (uint16_t x = 1; x <= max; x++) {
+        if (lid_switch(tb, x) == IBR_NONE || lid_switch(ta, x) == IBR_NONE)
+            continue;
+        for (uint16_t y = 1; y <= max; y++) {
+            if (lid_switch(tb, y) == IBR_NONE || lid_switch(ta, y) == IBR_NONE)
+                continue;
+            pairs++;
+            diff += ibr_result_path_sl(a, x, y) != ibr_result_path_sl(b, x, y);
+        }
+    }
+    CU_ASSERT_EQUAL(diff, 0);
+    return pairs;
+}
+
+/* The defining property: on a 6x6x6 torus, fail each link of one X ring
+   (and of one Z ring), then one switch, then a seed switch (a backup seed
+   with compensating datelines takes over): every remaining pair keeps its
+   SL and the routing stays valid and credit-loop free. */
+static void test_sl_stability(void)
+{
+    grid g = {{6, 6, 6}, 0};
+    static const unsigned zero[3] = {0, 0, 0};
+    char conf[4096];
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    /* a backup seed at (1,1,1) placing the dateline at the same place */
+    {
+        const unsigned o1[3] = {1, 1, 1};
+        const int dl1[3] = {-1, -1, -1};
+        size_t n = strlen(conf);
+        n += (size_t)snprintf(conf + n, sizeof conf - n, "next_seed\n");
+        char extra[2048];
+        make_conf(extra, sizeof extra, &g, o1, dl1, 0);
+        /* drop the comment and torus lines of the second text */
+        const char *body = strchr(strchr(extra, '\n') + 1, '\n') + 1;
+        snprintf(conf + n, sizeof conf - n, "%s", body);
+    }
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=6x6x6,hosts=1"), 0);
+    ibr_topo *tbase = NULL, *tt = NULL;
+    ibr_result *base = route_fabric(&tbase, f, conf, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    check_sls(base, &g, zero);
+    unsigned runs = 0;
+    /* X ring at y = 2, z = 3: switch (x,2,3) port 2 is its +x cable;
+       Z ring at x = 1, y = 4: port 6 is +z */
+    for (unsigned ring = 0; ring < 2; ring++)
+        for (unsigned c = 0; c < 6; c++) {
+            uint32_t s = ring == 0 ? c + 6 * (2 + 6 * 3) : 1 + 6 * (4 + 6 * c);
+            unsigned port = ring == 0 ? 2 : 6;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_link_state(f, s, port, IBR_LINK_DOWN), 0);
+            ibr_result *r = route_fabric(&tt, f, conf, 1);
+            CU_ASSERT_PTR_NOT_NULL(r);
+            if (r) {
+                CU_ASSERT_EQUAL(same_sls(base, r), 432u * 432u);
+                runs++;
+            }
+            ibr_result_destroy(r);
+            ibr_topo_destroy(tt);
+            CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, s, port, IBR_LINK_ACTIVE), 0);
+        }
+    /* one failed switch, in several places, and the seed's own switch */
+    const uint32_t failed[] = {3 + 6 * (3 + 6 * 3), 5 + 6 * (0 + 6 * 2), 1, 0};
+    for (size_t i = 0; i < sizeof failed / sizeof *failed; i++) {
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_node_state(f, failed[i], IBR_LINK_DOWN), 0);
+        ibr_result *r = route_fabric(&tt, f, conf, 1);
+        CU_ASSERT_PTR_NOT_NULL(r);
+        if (r) {
+            CU_ASSERT_EQUAL(same_sls(base, r), 430u * 430u);
+            runs++;
+        }
+        ibr_result_destroy(r);
+        ibr_topo_destroy(tt);
+        CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, failed[i], IBR_LINK_ACTIVE), 0);
+    }
+    CU_ASSERT_EQUAL(runs, 16);
+    ibr_result_destroy(base);
+    ibr_topo_destroy(tbase);
+    ibr_fabric_destroy(f);
+}
+
+/* Random faults: one link or one switch on tori of several shapes (routed,
+   loop-free), two links cut in one ring and two switches in different
+   columns (refused with the reason). */
+static void test_faults(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    static const struct {
+        const char *spec;
+        grid g;
+    } tori[] = {
+        {"torus:dims=6x6x6,hosts=1", {{6, 6, 6}, 0}},
+        {"torus:dims=5x4x6,hosts=1", {{5, 4, 6}, 0}},
+        {"torus:dims=7x7,hosts=1", {{7, 7, 1}, 0}},
+        {"torus:dims=5x5x5,hosts=1,parallel=2", {{5, 5, 5}, 0}},
+    };
+    char conf[2048];
+    unsigned routed = 0;
+    for (size_t i = 0; i < sizeof tori / sizeof *tori; i++) {
+        make_conf(conf, sizeof conf, &tori[i].g, zero, NULL, 1);
+        for (uint64_t seed = 1; seed <= 4; seed++)
+            for (unsigned kind = 0; kind < 2; kind++) {
+                ibr_fabric *f = NULL;
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, tori[i].spec), 0);
+                CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, kind ? 0 : 1, kind, seed), 0);
+                /* a fault at the seed origin or its seed neighbours makes
+                   the only seed unusable: declined, checked below */
+                ibr_topo *t = NULL;
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+                ibr_options o;
+                ibr_param p;
+                conf_opts(&o, &p, conf);
+                ibr_result *r = NULL;
+                int rc = ibr_route(&r, t, "torus-2QoS,no_fallback", &o);
+                if (rc == 0) {
+                    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+                    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+                    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+                    CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
+                    check_sls(r, &tori[i].g, zero);
+                    routed++;
+                } else {
+                    const char *e, *m;
+                    int st;
+                    CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+                    CU_ASSERT_PTR_NOT_NULL(strstr(m, "seed"));
+                }
+                ibr_result_destroy(r);
+                ibr_topo_destroy(t);
+                ibr_fabric_destroy(f);
+            }
+    }
+    CU_ASSERT(routed >= 28);
+
+    grid g = {{6, 6, 6}, 0};
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=6x6x6,hosts=1"), 0);
+    ibr_topo *tt = NULL;
+    /* two cuts in the X ring at y = 2, z = 3 */
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 0 + 6 * (2 + 6 * 3), 2, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 3 + 6 * (2 + 6 * 3), 2, IBR_LINK_DOWN), 0);
+    ibr_result *r = route_fabric(&tt, f, conf, 0);
+    const char *e, *m;
+    int st;
+    CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+    CU_ASSERT_EQUAL(st, IBR_EDECLINED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "disjoint failures in the x ring through (0,2,3)"));
+    ibr_result_destroy(r);
+    ibr_topo_destroy(tt);
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 0 + 6 * (2 + 6 * 3), 2, IBR_LINK_ACTIVE), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 3 + 6 * (2 + 6 * 3), 2, IBR_LINK_ACTIVE), 0);
+    /* two switches in different columns */
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 2 + 6 * (2 + 6 * 2), IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 4 + 6 * (4 + 6 * 4), IBR_LINK_DOWN), 0);
+    r = route_fabric(&tt, f, conf, 0);
+    CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "2 torus switches missing (first at 2,2,2)"));
+    ibr_result_destroy(r);
+    ibr_topo_destroy(tt);
+    /* two Z-adjacent switches in one column: routable */
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 4 + 6 * (4 + 6 * 4), IBR_LINK_ACTIVE), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 2 + 6 * (2 + 6 * 3), IBR_LINK_DOWN), 0);
+    r = route_fabric(&tt, f, conf, 1);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(tt);
+    /* a mesh refuses any failure in a ring */
+    ibr_fabric_destroy(f);
+    grid gm = {{5, 5, 1}, 1};
+    make_conf(conf, sizeof conf, &gm, zero, NULL, 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "mesh:dims=5x5,hosts=1"), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 1 + 5 * 3, 2, IBR_LINK_DOWN), 0);
+    r = route_fabric(&tt, f, conf, 0);
+    CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "failures in the x ring through (0,3,0)"));
+    ibr_result_destroy(r);
+    ibr_topo_destroy(tt);
+    ibr_fabric_destroy(f);
+}
+
+
+/* Discovery does not depend on port numbers, GUIDs or node order: a 5x4x6
+   torus (radix-4 Y) whose switches are created in a shuffled order with
+   arbitrary GUIDs and every cable (and host) on a shuffled port; the seed
+   names switches by GUID only. The SLs must follow the real coordinates. */
+static void test_shuffled_cabling(void)
+{
+    enum { X = 5, Y = 4, Z = 6, N = X * Y * Z };
+    const unsigned r[3] = {X, Y, Z};
+    uint32_t perm[N], node_of[N];
+    unsigned ports[N][8];
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+#define NEXT() (rng = rng * 6364136223846793005ULL + 1442695040888963407ULL, (unsigned)(rng >> 33))
+    for (unsigned i = 0; i < N; i++)
+        perm[i] = i;
+    for (unsigned i = N - 1; i > 0; i--) {
+        unsigned j = NEXT() % (i + 1), x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
+    }
+    for (unsigned i = 0; i < N; i++) {
+        for (unsigned k = 0; k < 7; k++)
+            ports[i][k] = k + 1;
+        for (unsigned k = 6; k > 0; k--) {
+            unsigned j = NEXT() % (k + 1), x = ports[i][k];
+            ports[i][k] = ports[i][j];
+            ports[i][j] = x;
+        }
+    }
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    /* switch at position p is created perm[p]-th; role 2d = -d, 2d+1 = +d,
+       6 = host */
+    uint32_t pos_of_node[N];
+    for (unsigned k = 0; k < N; k++) {
+        unsigned p = 0;
+        while (perm[p] != k)
+            p++;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&node_of[p], f, IBR_NODE_SWITCH,
+                                                  0x7000000000000000ULL + 977u * k + 13u, 7,
+                                                  NULL), 0);
+        pos_of_node[node_of[p]] = p;
+    }
+    for (unsigned p = 0; p < N; p++) {
+        unsigned c[3] = {p % X, p / X % Y, p / (X * Y)}, stride = 1;
+        for (unsigned d = 0; d < 3; stride *= r[d], d++) {
+            unsigned np = p - c[d] * stride + (c[d] + 1) % r[d] * stride;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, node_of[p], ports[p][2 * d + 1],
+                                                      node_of[np], ports[np][2 * d], NULL), 0);
+        }
+        uint32_t h;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&h, f, IBR_NODE_CA, 0x5000000000000000ULL +
+                                                  ((uint64_t)p << 8), 1, NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, node_of[p], ports[p][6], h, 1, NULL), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 0, IBR_LIDS_REASSIGN), 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    char conf[1024];
+#define G(p) ((uint64_t)(0x7000000000000000ULL + 977u * perm[p] + 13u))
+    snprintf(conf, sizeof conf,
+             "torus 5 4 6\nxp_link 0x%" PRIx64 " 0x%" PRIx64 "\nyp_link 0x%" PRIx64 " 0x%" PRIx64
+             "\nym_link 0x%" PRIx64 " 0x%" PRIx64 "\nzm_link 0x%" PRIx64 " 0x%" PRIx64 "\n",
+             G(0), G(1), G(0), G(X), G(0), G(3 * X), G(0), G(5 * X * Y));
+#undef G
+#undef NEXT
+    ibr_options o;
+    ibr_param prm;
+    conf_opts(&o, &prm, conf);
+    ibr_result *res = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o,
+                                     IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    grid g = {{X, Y, Z}, 0};
+    static const unsigned zero[3] = {0, 0, 0};
+    unsigned bad = 0;
+    for (uint16_t a = 1; a <= ibr_topo_max_lid(t); a++)
+        for (uint16_t b = 1; b <= ibr_topo_max_lid(t); b++) {
+            uint32_t sa = lid_switch(t, a), sb = lid_switch(t, b);
+            uint32_t pa = pos_of_node[ibr_topo_switch_node(t, sa)],
+                     pb = pos_of_node[ibr_topo_switch_node(t, sb)];
+            bad += ibr_result_path_sl(res, a, b) != expected_sl(&g, pa, pb, zero);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    ibr_result_destroy(res);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+static void expect_decline(const ibr_topo *t, const char *conf, const char *n1, const char *n2)
+{
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    if (!conf)
+        o.n_params = 0;
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "torus-2QoS,no_fallback", &o), IBR_EUNROUTABLE);
+    const char *eng = NULL, *msg = NULL;
+    int st = 0;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(&eng, &st, &msg, r, 0), 0);
+    CU_ASSERT_EQUAL(st, IBR_EDECLINED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, n1));
+    if (n2)
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, n2));
+    if (!strstr(msg, n1) || (n2 && !strstr(msg, n2)))
+        fprintf(stderr, "decline message: %s\n", msg);
+    ibr_result_destroy(r);
+}
+
+/* Configuration errors name the line; mismatching configurations are
+   declined with the reason; the chain falls back. */
+static void test_config(void)
+{
+    ibr_topo *t = gen("torus:dims=6x6x6,hosts=1", NULL);
+    expect_decline(t, NULL, "needs its configuration", "torus-2QoS.config");
+    expect_decline(t, "torus 6 6 6\n\nfoo 1 2\n", "line 3", "unknown keyword 'foo'");
+    expect_decline(t, "x_dateline 1\ntorus 6 6 6\n", "line 1", "before the torus");
+    expect_decline(t, "torus 6 6 6\nx_dateline 6\n", "line 2", "out of range");
+    expect_decline(t, "torus 6 6 6\nxp_link 0x12 zz\n", "line 2", "two switch GUIDs");
+    expect_decline(t, "# c\ntorus 6 q 6\n", "line 2", "bad radix 'q'");
+    expect_decline(t, "torus 6 6\n", "line 1", "three radices");
+    expect_decline(t, "torus 6 6 6\nport_order 1 2 300\n", "line 2", "'300'");
+    expect_decline(t, "torus 6 6 6\nportgroup_max_ports 0\n", "line 2", "positive");
+    expect_decline(t, "# only comments\n", "no 'torus X Y Z'", NULL);
+    char conf[2048];
+    static const unsigned zero[3] = {0, 0, 0};
+    grid g = {{6, 6, 6}, 0};
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    /* no seed link for z */
+    char *z = strstr(conf, "zp_link");
+    z[0] = '#';
+    expect_decline(t, conf, "no zp_link or zm_link", NULL);
+    /* a GUID absent from the fabric */
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    char *x = strstr(conf, "0x0002c90202000001");
+    x[2] = '9';
+    expect_decline(t, conf, "no seed has all its switches present", NULL);
+    /* radices that do not match the cabling */
+    grid wrong = {{6, 6, 5}, 0};
+    make_conf(conf, sizeof conf, &wrong, zero, NULL, 0);
+    expect_decline(t, conf, "could not be placed", "do not match the cabling");
+    grid wrong2 = {{6, 36, 1}, 0};
+    make_conf(conf, sizeof conf, &wrong2, zero, NULL, 0);
+    expect_decline(t, conf, "could not be placed", NULL);
+    /* port groups too small, port_order beyond the switches */
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    strcat(conf, "portgroup_max_ports 1\n");
+    expect_decline(t, conf, "local ports", "portgroup_max_ports");
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    strcat(conf, "port_order 7 200\n");
+    expect_decline(t, conf, "port_order lists port 200", NULL);
+    /* seed links from two origins */
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    strcat(conf, "ym_link 0x0002c90202000001 0x0002c90202000002\n");
+    expect_decline(t, conf, "do not share one origin", NULL);
+    ibr_topo_destroy(t);
+    /* radix-4 torus dimension needs both seed directions */
+    t = gen("torus:dims=4x6,hosts=1", NULL);
+    snprintf(conf, sizeof conf, "torus 4 6 1\nxp_link 0x0002c90202000000 0x0002c90202000001\n"
+                                "yp_link 0x0002c90202000000 0x0002c90202000004\n");
+    expect_decline(t, conf, "radix-4 torus", "xm_link");
+    /* port_order and a mesh-typed radix on a torus line: routed */
+    grid g2 = {{4, 6, 1}, 0};
+    make_conf(conf, sizeof conf, &g2, zero, NULL, 0);
+    strcat(conf, "port_order 5 4 4 0\nmax_changes 10\n");
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    ibr_result *r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    ibr_result_destroy(r);
+    /* fallback: the chain goes on to minhop */
+    o.n_params = 0;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "torus-2QoS,minhop", &o), 0);
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+static void test_allocation_failure(void)
+{
+    ibr_test_alloc st = {.fail_at = -1};
+    ibr_context *ctx = ibr_test_context(&st);
+    ibr_topo *t = ibr_test_topo(ctx, "torus:dims=3x3x4,hosts=1,parallel=2");
+    grid g = {{3, 3, 4}, 0};
+    static const unsigned zero[3] = {0, 0, 0};
+    char conf[2048];
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    long base = st.live, n = 0;
+    ibr_result *r = ibr_test_route_oom(&n, &st, t, "torus-2QoS,no_fallback", &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(st.live, base);
+    CU_ASSERT(n > 10);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+    CU_ASSERT_EQUAL(st.live, 0);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"tori and meshes: valid, minimal, loop-free, SLs from coordinates", test_families},
+        {"SL2VL tables and the VL count", test_sl2vl},
+        {"datelines", test_datelines},
+        {"parallel cables and LMC", test_parallel_and_lmc},
+        {"SL stability under link and switch failures (6x6x6)", test_sl_stability},
+        {"random faults and refused failure patterns", test_faults},
+        {"discovery with shuffled ports, GUIDs and node order", test_shuffled_cabling},
+        {"configuration errors and mismatches", test_config},
+        {"allocation failure", test_allocation_failure},
+        CU_TEST_INFO_NULL,
+    };
+    return ibr_test_main("torus2qos", tests);
+}
