@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config libbsd-dev libcunit1-dev
       doxygen python3 python3-networkx python3-pytest
-      opensm ibsim-utils ibutils infiniband-diags gnuplot-nox time)
+      opensm ibsim-utils ibutils infiniband-diags gnuplot-nox time
+      libmetis-dev)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

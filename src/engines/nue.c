@@ -1,0 +1,987 @@
+/*
+ * nue: deadlock-free routing on the channel dependency graph, after Domke,
+ * Hoefler and Matsuoka, "Routing on the Dependency Graph: A New Approach
+ * to Deadlock-Free High-Performance Routing" (HPDC 2016), and OpenSM's nue
+ * engine. It never needs more virtual lanes than it is given (one is
+ * enough) and routes every connected fabric.
+ *
+ * Layers. The destinations are split into k sets, k = the VLs allowed
+ * (setting max_vls, capped by ibr_options::max_vls): a graph partition of
+ * the switches (METIS when built with it, else, or when asked, the built-in
+ * partitioner below), weighted by the destination LIDs each switch
+ * delivers, and every destination takes its switch's part. Part i is
+ * routed in virtual layer i: SL i, travelling on VL i (every SL2VL table
+ * is the identity), and layer i has its own channel dependency graph
+ * (CDG), one layer of a src/cdg switch graph.
+ *
+ * Escape paths. Before a layer's destinations are routed, its CDG
+ * receives the dependencies of an up*-down* routing on a spanning tree:
+ * the tree is a breadth-first tree from the layer's central switch (the
+ * switch of highest betweenness centrality, Brandes' algorithm, within the
+ * convex hull of the layer's destination switches: every switch on a
+ * shortest path between two of them), each switch hanging from the least
+ * loaded channel toward the previous level; the dependencies are every
+ * up->up, up->down (between different children) and down->down turn of
+ * the tree. They contain no down->up turn, so they are acyclic, and the
+ * tree re-rooted at any destination routes every switch to it with them
+ * alone: whatever else the layer holds, a destination can always fall
+ * back to the tree.
+ *
+ * Routing a destination LID inside its layer (its switch d): a Dijkstra
+ * search from d over the switches, where a switch w joins the tree of d
+ * through a channel w -> z toward a switch z already in it, the key being
+ * z's key plus the channel's weight (P^2 + load, P the number of LIDs, as
+ * in OpenSM: hop count first, then the load). A candidate is taken from
+ * the heap in key order; it is accepted only if the dependency it adds,
+ * (w -> z) -> (z's own channel), keeps the layer's CDG acyclic (checked
+ * insertion: src/cdg's dynamic topological order), otherwise it is dropped
+ * and w waits for its next candidate. Every dependency of the destination
+ * is thus in the CDG, which stays acyclic, so the layer is free of credit
+ * loops. If some switch cannot join (every candidate would close a
+ * cycle), the destination's dependencies are taken out again and it is
+ * routed on the escape tree. Then every switch x adds the LIDs of its end
+ * ports to the load of each channel on its path to d (the weights are
+ * shared by all layers).
+ *
+ * How this differs from OpenSM's nue (doc/engines.md has the list):
+ * - OpenSM relaxes a candidate as soon as it is found and tests its
+ *   dependency then, with a colour per destination and backtracking when
+ *   the search gets stuck; here candidates are tested only when they are
+ *   the best one left (lazy deletion), so no tentative dependency is ever
+ *   undone and a blocked candidate simply yields to the next best one.
+ * - Switch LIDs are always routed deadlock-free (OpenSM's
+ *   nue_include_switches = TRUE): a switch with end ports reuses the tree
+ *   of its first end-port LID (the same channels, so no new dependency);
+ *   other switches are destinations of their layer.
+ * - The escape tree is a breadth-first tree (shortest escape paths) rather
+ *   than OpenSM's Dijkstra tree on the current weights, its dependencies
+ *   cover every switch (OpenSM reserves only those toward switches with
+ *   destinations), and Brandes' centrality is estimated from at most
+ *   NUE_PIVOTS sources on large hulls.
+ * - The built-in partitioner grows k balanced connected regions from
+ *   spread-out seeds instead of dealing LIDs round-robin.
+ *
+ * Time: per layer O(H·E) for the hull and centrality (H hull switches,
+ * capped), and per destination LID an O(E log E) search plus the checked
+ * insertions (usually O(1) each; a Pearce-Kelly reordering otherwise).
+ * Memory: O(S + C) plus the CDG's slots (Σ over switches of in x out
+ * degree, 8 bytes each per layer).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef IBR_HAVE_METIS
+#include <metis.h>
+#endif
+
+#include "cdg/cdg.h"
+#include "core/buffer.h"
+#include "engines/engine_int.h"
+
+#define NUE_MAX_LAYERS 15
+/* hull switches used as Brandes sources at most */
+#define NUE_PIVOTS 256
+
+enum { PART_AUTO, PART_METIS, PART_BUILTIN };
+
+typedef struct hent {
+    uint64_t key;
+    uint32_t c; /* channel w -> z */
+} hent;
+
+typedef struct nue {
+    ibr_run *run;
+    const ibr_topo *t;
+    ibr_context *ctx;
+    uint32_t S, C;
+    unsigned k;          /* layers allowed */
+    uint32_t *tail;      /* channel -> switch it leaves */
+    uint32_t *rev;       /* channel -> the other direction of its cable */
+    uint64_t *load;      /* channel -> routes weighted by source LIDs */
+    uint64_t big;        /* weight of one hop */
+    uint32_t *srcw;      /* per switch: LIDs of its end ports */
+    uint32_t *dw;        /* per switch: destination LIDs it delivers */
+    uint32_t *part;      /* per switch: layer */
+    ibr__cdg *g;
+    /* destinations: LIDs in routing order; copy[i] != 0: a switch LID
+       routed as the end-port LID copy[i] */
+    uint32_t nd;
+    uint16_t *dlid;
+    uint16_t *copy;
+    /* the search */
+    uint64_t *key;
+    uint32_t *ch;        /* per switch: channel toward the destination */
+    uint8_t *done;
+    uint32_t *order;     /* switches in the order they joined */
+    uint32_t nord;
+    hent *hp;
+    size_t hn;
+    uint32_t *tent;      /* dependencies added for the destination, pairs */
+    size_t ntent;
+    uint64_t *sub;
+    /* escape tree */
+    uint32_t root;
+    uint32_t *up;        /* per switch: channel to its parent, IBR_NONE at root */
+    uint32_t *kid_off, *kids;
+    uint32_t *queue;
+    uint32_t *dist;
+    /* centrality scratch */
+    uint8_t *inhull;
+    double *sigma, *delta, *cent;
+    /* results */
+    uint32_t fallbacks[NUE_MAX_LAYERS];
+    uint32_t dests[NUE_MAX_LAYERS];
+    uint32_t roots[NUE_MAX_LAYERS];
+    uint64_t rejected;
+    const char *part_used;
+    char part_note[96];
+} nue;
+
+/* ---- heap of candidates ------------------------------------------------ */
+
+static inline int hless(const hent *a, const hent *b)
+{
+    return a->key < b->key || (a->key == b->key && a->c < b->c);
+}
+
+static void hpush(nue *c, uint64_t key, uint32_t ch)
+{
+    size_t i = c->hn++;
+    hent e = {key, ch};
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!hless(&e, &c->hp[p]))
+            break;
+        c->hp[i] = c->hp[p];
+        i = p;
+    }
+    c->hp[i] = e;
+}
+
+static hent hpop(nue *c)
+{
+    hent top = c->hp[0], e = c->hp[--c->hn];
+    size_t i = 0, n = c->hn;
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        const hent *best = &e;
+        if (l < n && hless(&c->hp[l], best)) {
+            m = l;
+            best = &c->hp[l];
+        }
+        if (l + 1 < n && hless(&c->hp[l + 1], best))
+            m = l + 1;
+        if (m == i)
+            break;
+        c->hp[i] = c->hp[m];
+        i = m;
+    }
+    if (n)
+        c->hp[i] = e;
+    return top;
+}
+
+/* ---- fabric tables ----------------------------------------------------- */
+
+/* LIDs of global port gp that are routed: 2^min(port LMC, cap). */
+static unsigned port_lids(const ibr_topo *t, uint32_t gp, unsigned cap)
+{
+    const ibr__port *p = &t->ports[gp];
+    if (!p->lid)
+        return 0;
+    return 1u << (p->lmc < cap ? p->lmc : cap);
+}
+
+/* The end port behind switch port pt, as a global port index, or
+   IBR_NONE. */
+static uint32_t end_behind(const ibr_topo *t, const ibr__port *pt)
+{
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+        t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+        return IBR_NONE;
+    return t->nodes[pt->remote_node].port_off + pt->remote_port;
+}
+
+static int routed_lid(const ibr_topo *t, uint32_t gp, unsigned lid)
+{
+    return lid <= t->max_lid && t->lid_port[lid] == gp && t->lid_sw[lid] != IBR_NONE;
+}
+
+/* Channels' tails and reverses; destinations and their order: the switches
+   in index order, each one's end ports in port order, every routed LID of
+   each; then the LIDs of switches without end ports (the LIDs of a switch
+   with end ports copy the routes of its first end-port LID). */
+static int build_tables(nue *c, unsigned cap)
+{
+    const ibr_topo *t = c->t;
+    uint32_t S = c->S;
+    for (uint32_t x = 0; x < S; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            c->tail[e] = x;
+    for (uint32_t e = 0; e < c->C; e++) {
+        uint32_t y = t->adj[e].sw;
+        c->rev[e] = IBR_NONE;
+        for (uint32_t f = t->adj_off[y]; f < t->adj_off[y + 1]; f++)
+            if (t->adj[f].port == t->adj[e].rport && t->adj[f].sw == c->tail[e]) {
+                c->rev[e] = f;
+                break;
+            }
+        if (c->rev[e] == IBR_NONE)
+            return IBR_EINTERNAL;
+    }
+    uint32_t nd = 0;
+    for (uint32_t x = 0; x < S; x++) {
+        const ibr__node *sn = &t->nodes[t->sw_node[x]];
+        uint16_t first = 0;
+        for (unsigned p = 1; p <= sn->nports; p++) {
+            uint32_t gp = end_behind(t, &t->ports[sn->port_off + p]);
+            if (gp == IBR_NONE)
+                continue;
+            unsigned n = port_lids(t, gp, cap);
+            for (unsigned i = 0; i < n; i++) {
+                unsigned lid = t->ports[gp].lid + i;
+                if (!routed_lid(t, gp, lid) || t->lid_sw[lid] != x)
+                    continue;
+                c->srcw[x]++;
+                c->dw[x]++;
+                c->dlid[nd] = (uint16_t)lid;
+                c->copy[nd++] = 0;
+                if (!first)
+                    first = (uint16_t)lid;
+            }
+        }
+        if (first) {
+            uint32_t gp = sn->port_off;
+            unsigned n = port_lids(t, gp, cap);
+            for (unsigned i = 0; i < n; i++) {
+                unsigned lid = t->ports[gp].lid + i;
+                if (!routed_lid(t, gp, lid))
+                    continue;
+                c->dlid[nd] = (uint16_t)lid;
+                c->copy[nd++] = first;
+            }
+        }
+    }
+    for (uint32_t x = 0; x < S; x++) {
+        if (c->dw[x])
+            continue;
+        uint32_t gp = t->nodes[t->sw_node[x]].port_off;
+        unsigned n = port_lids(t, gp, cap);
+        for (unsigned i = 0; i < n; i++) {
+            unsigned lid = t->ports[gp].lid + i;
+            if (!routed_lid(t, gp, lid))
+                continue;
+            c->dw[x]++;
+            c->dlid[nd] = (uint16_t)lid;
+            c->copy[nd++] = 0;
+        }
+    }
+    c->nd = nd;
+    uint64_t p = (uint64_t)t->max_lid + 1;
+    c->big = p * p;
+    return 0;
+}
+
+/* ---- partitioning ------------------------------------------------------ */
+
+/* The built-in partitioner: k regions grown at once from seeds spread over
+   the fabric (each seed the switch farthest from the previous ones, ties
+   to the lowest index), the lightest region (in destination LIDs) taking
+   the next switch of its breadth-first frontier each time. Switches are
+   weighted by max(1, destination LIDs). Every switch ends in a region
+   (the fabric is connected). O(k·(S + E)). */
+static int partition_builtin(nue *c, unsigned k)
+{
+    const ibr_topo *t = c->t;
+    uint32_t S = c->S;
+    uint32_t *seed = c->queue; /* k entries used first */
+    uint32_t *dist = c->dist;
+    uint32_t *fifo = ibr__mallocarray(c->ctx, (size_t)S * k + 1, sizeof *fifo);
+    size_t *head = ibr__calloc(c->ctx, k, sizeof *head);
+    size_t *tailq = ibr__calloc(c->ctx, k, sizeof *tailq);
+    uint64_t *wgt = ibr__calloc(c->ctx, k, sizeof *wgt);
+    uint32_t *q = ibr__mallocarray(c->ctx, S, sizeof *q);
+    int rc = 0;
+    if (!fifo || !head || !tailq || !wgt || !q) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    /* seeds: farthest-point sampling, starting from the switch farthest
+       from switch 0 */
+    uint32_t s0 = 0;
+    ibr__bfs(dist, t, &s0, 1, q);
+    uint32_t far = 0;
+    for (uint32_t x = 0; x < S; x++)
+        if (dist[x] != UINT32_MAX && dist[x] > dist[far])
+            far = x;
+    seed[0] = far;
+    for (unsigned i = 1; i < k; i++) {
+        ibr__bfs(dist, t, seed, i, q);
+        uint32_t best = IBR_NONE;
+        for (uint32_t x = 0; x < S; x++)
+            if (dist[x] != 0 && dist[x] != UINT32_MAX && (best == IBR_NONE || dist[x] > dist[best]))
+                best = x;
+        if (best == IBR_NONE)
+            best = seed[i - 1]; /* fewer switches than layers */
+        seed[i] = best;
+    }
+    for (uint32_t x = 0; x < S; x++)
+        c->part[x] = IBR_NONE;
+    uint32_t left = S;
+    for (unsigned i = 0; i < k; i++) {
+        if (c->part[seed[i]] != IBR_NONE)
+            continue;
+        c->part[seed[i]] = i;
+        wgt[i] += c->dw[seed[i]] ? c->dw[seed[i]] : 1;
+        fifo[(size_t)i * S + tailq[i]++] = seed[i];
+        left--;
+    }
+    while (left > 0) {
+        /* the lightest region that can still grow */
+        unsigned best = k;
+        for (unsigned i = 0; i < k; i++) {
+            while (head[i] < tailq[i]) {
+                uint32_t x = fifo[(size_t)i * S + head[i]];
+                int open = 0;
+                for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+                    if (c->part[t->adj[e].sw] == IBR_NONE) {
+                        open = 1;
+                        break;
+                    }
+                if (open)
+                    break;
+                head[i]++;
+            }
+            if (head[i] < tailq[i] && (best == k || wgt[i] < wgt[best]))
+                best = i;
+        }
+        if (best == k)
+            break; /* cannot happen on a connected fabric */
+        uint32_t x = fifo[(size_t)best * S + head[best]];
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
+            uint32_t y = t->adj[e].sw;
+            if (c->part[y] != IBR_NONE)
+                continue;
+            c->part[y] = best;
+            wgt[best] += c->dw[y] ? c->dw[y] : 1;
+            fifo[(size_t)best * S + tailq[best]++] = y;
+            left--;
+            break;
+        }
+    }
+    for (uint32_t x = 0; x < S; x++)
+        if (c->part[x] == IBR_NONE)
+            c->part[x] = 0;
+out:
+    ibr__free(c->ctx, fifo);
+    ibr__free(c->ctx, head);
+    ibr__free(c->ctx, tailq);
+    ibr__free(c->ctx, wgt);
+    ibr__free(c->ctx, q);
+    return rc;
+}
+
+#ifdef IBR_HAVE_METIS
+/* METIS k-way partition of the switch graph (one edge per pair of
+   neighbours, however many cables), vertices weighted by max(1,
+   destination LIDs), fixed seed. Returns 0, 1 (METIS refused: the caller
+   uses the built-in partitioner), IBR_ENOMEM. */
+static int partition_metis(nue *c, unsigned k)
+{
+    const ibr_topo *t = c->t;
+    uint32_t S = c->S;
+    idx_t *xadj = ibr__mallocarray(c->ctx, (size_t)S + 1, sizeof *xadj);
+    idx_t *adjncy = ibr__mallocarray(c->ctx, (size_t)c->C + 1, sizeof *adjncy);
+    idx_t *vwgt = ibr__mallocarray(c->ctx, S, sizeof *vwgt);
+    idx_t *part = ibr__mallocarray(c->ctx, S, sizeof *part);
+    uint32_t *mark = c->queue;
+    int rc = 0;
+    if (!xadj || !adjncy || !vwgt || !part) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (uint32_t x = 0; x < S; x++)
+        mark[x] = IBR_NONE;
+    idx_t m = 0;
+    for (uint32_t x = 0; x < S; x++) {
+        xadj[x] = m;
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
+            uint32_t y = t->adj[e].sw;
+            if (y == x || mark[y] == x)
+                continue;
+            mark[y] = x;
+            adjncy[m++] = (idx_t)y;
+        }
+        vwgt[x] = c->dw[x] ? (idx_t)c->dw[x] : 1;
+    }
+    xadj[S] = m;
+    idx_t nv = (idx_t)S, ncon = 1, np = (idx_t)k, obj = 0;
+    idx_t opt[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(opt);
+    opt[METIS_OPTION_SEED] = 1;
+    opt[METIS_OPTION_NUMBERING] = 0;
+    int mrc = METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, vwgt, NULL, NULL, &np, NULL, NULL,
+                                  opt, &obj, part);
+    if (mrc != METIS_OK) {
+        snprintf(c->part_note, sizeof c->part_note, "METIS returned %d", mrc);
+        rc = mrc == METIS_ERROR_MEMORY ? IBR_ENOMEM : 1;
+        goto out;
+    }
+    for (uint32_t x = 0; x < S; x++) {
+        if (part[x] < 0 || part[x] >= np) {
+            snprintf(c->part_note, sizeof c->part_note, "METIS gave part %ld",
+                     (long)part[x]);
+            rc = 1;
+            goto out;
+        }
+        c->part[x] = (uint32_t)part[x];
+    }
+out:
+    ibr__free(c->ctx, xadj);
+    ibr__free(c->ctx, adjncy);
+    ibr__free(c->ctx, vwgt);
+    ibr__free(c->ctx, part);
+    return rc;
+}
+#endif
+
+static int partition(nue *c, int which)
+{
+    unsigned k = c->k;
+    if (k == 1) {
+        for (uint32_t x = 0; x < c->S; x++)
+            c->part[x] = 0;
+        c->part_used = "none";
+        snprintf(c->part_note, sizeof c->part_note, "one layer");
+        return 0;
+    }
+#ifdef IBR_HAVE_METIS
+    if (which != PART_BUILTIN) {
+        int rc = partition_metis(c, k);
+        if (rc <= 0) {
+            if (rc == 0)
+                c->part_used = "metis";
+            return rc;
+        }
+    }
+#else
+    if (which == PART_METIS)
+        snprintf(c->part_note, sizeof c->part_note, "METIS not built in");
+#endif
+    c->part_used = "builtin";
+    return partition_builtin(c, k);
+}
+
+/* ---- the central switch of a layer -------------------------------------- */
+
+/* The switch of highest betweenness (Brandes) inside the convex hull of
+   the layer's destination switches; ties go to the lowest index. Sources:
+   every hull switch, or NUE_PIVOTS of them evenly spaced in index order
+   on larger hulls. O(H·E). */
+static uint32_t central_switch(nue *c, unsigned layer)
+{
+    const ibr_topo *t = c->t;
+    uint32_t S = c->S, *dist = c->dist, *q = c->queue;
+    uint8_t *in = c->inhull;
+    uint32_t nh = 0, nsrc = 0, first = IBR_NONE;
+    for (uint32_t x = 0; x < S; x++) {
+        in[x] = c->part[x] == layer && c->dw[x] ? 2 : 0;
+        if (in[x]) {
+            nsrc++;
+            nh++;
+            if (first == IBR_NONE)
+                first = x;
+        }
+    }
+    if (first == IBR_NONE)
+        return 0;
+    /* hull: every switch on a shortest path between two destination
+       switches (bit 1: a destination switch, bit 0: in the hull) */
+    for (uint32_t a = 0; a < S && nh < S; a++) {
+        if (!(in[a] & 2))
+            continue;
+        ibr__bfs(dist, t, &a, 1, q);
+        /* walk back from every destination switch along decreasing
+           distance; c->ch marks the switches visited from a */
+        uint32_t qh = 0, qt = 0;
+        for (uint32_t b = 0; b < S; b++) {
+            c->ch[b] = 0;
+            if ((in[b] & 2) && b != a) {
+                c->ch[b] = 1;
+                q[qt++] = b;
+            }
+        }
+        while (qh < qt) {
+            uint32_t v = q[qh++];
+            if (!in[v]) {
+                in[v] = 1;
+                nh++;
+            }
+            for (uint32_t e = t->adj_off[v]; e < t->adj_off[v + 1]; e++) {
+                uint32_t u = t->adj[e].sw;
+                if (!c->ch[u] && dist[u] + 1 == dist[v]) {
+                    c->ch[u] = 1;
+                    q[qt++] = u;
+                }
+            }
+        }
+    }
+    for (uint32_t x = 0; x < S; x++)
+        c->cent[x] = 0;
+    uint32_t step = nh > NUE_PIVOTS ? (nh + NUE_PIVOTS - 1) / NUE_PIVOTS : 1, seen = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!in[s])
+            continue;
+        if (seen++ % step)
+            continue;
+        /* BFS over hull switches and hull links, counting shortest paths */
+        for (uint32_t x = 0; x < S; x++) {
+            dist[x] = UINT32_MAX;
+            c->sigma[x] = 0;
+            c->delta[x] = 0;
+        }
+        uint32_t qh = 0, qt = 0;
+        dist[s] = 0;
+        c->sigma[s] = 1;
+        q[qt++] = s;
+        while (qh < qt) {
+            uint32_t v = q[qh++];
+            for (uint32_t e = t->adj_off[v]; e < t->adj_off[v + 1]; e++) {
+                uint32_t w = t->adj[e].sw;
+                if (!in[w])
+                    continue;
+                if (dist[w] == UINT32_MAX) {
+                    dist[w] = dist[v] + 1;
+                    q[qt++] = w;
+                }
+                if (dist[w] == dist[v] + 1)
+                    c->sigma[w] += c->sigma[v];
+            }
+        }
+        /* back-propagation in reverse BFS order */
+        for (uint32_t i = qt; i-- > 0;) {
+            uint32_t w = q[i];
+            for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
+                uint32_t v = t->adj[e].sw;
+                if (in[v] && dist[v] != UINT32_MAX && dist[v] + 1 == dist[w])
+                    c->delta[v] += c->sigma[v] / c->sigma[w] * (1.0 + c->delta[w]);
+            }
+            if (w != s)
+                c->cent[w] += c->delta[w];
+        }
+    }
+    uint32_t best = IBR_NONE;
+    for (uint32_t x = 0; x < S; x++)
+        if (in[x] && (best == IBR_NONE || c->cent[x] > c->cent[best]))
+            best = x;
+    return best;
+}
+
+/* ---- escape paths -------------------------------------------------------- */
+
+/* The layer's escape tree (breadth-first from the central switch, each
+   switch on its least loaded channel toward the previous level) and its
+   up*-down* dependencies added to the layer's CDG. */
+static int escape_tree(nue *c, unsigned layer)
+{
+    const ibr_topo *t = c->t;
+    uint32_t S = c->S, *dist = c->dist, *q = c->queue;
+    uint32_t r = c->root = central_switch(c, layer);
+    ibr__bfs(dist, t, &r, 1, q);
+    for (uint32_t x = 0; x < S; x++) {
+        c->up[x] = IBR_NONE;
+        if (x == r)
+            continue;
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            if (dist[t->adj[e].sw] + 1 == dist[x] &&
+                (c->up[x] == IBR_NONE || c->load[e] < c->load[c->up[x]]))
+                c->up[x] = e;
+    }
+    /* children lists */
+    for (uint32_t x = 0; x <= S; x++)
+        c->kid_off[x] = 0;
+    for (uint32_t x = 0; x < S; x++)
+        if (c->up[x] != IBR_NONE)
+            c->kid_off[t->adj[c->up[x]].sw + 1]++;
+    for (uint32_t x = 0; x < S; x++)
+        c->kid_off[x + 1] += c->kid_off[x];
+    for (uint32_t x = 0; x < S; x++)
+        q[x] = c->kid_off[x];
+    for (uint32_t x = 0; x < S; x++)
+        if (c->up[x] != IBR_NONE)
+            c->kids[q[t->adj[c->up[x]].sw]++] = x;
+    /* the turns at every switch v: from each child's up channel to v's up
+       channel and to every other child's down channel; from v's down
+       channel (parent -> v) to every child's down channel */
+    for (uint32_t v = 0; v < S; v++) {
+        uint32_t upv = c->up[v], downv = upv == IBR_NONE ? IBR_NONE : c->rev[upv];
+        for (uint32_t i = c->kid_off[v]; i < c->kid_off[v + 1]; i++) {
+            uint32_t a = c->up[c->kids[i]]; /* child -> v */
+            int rc;
+            if (upv != IBR_NONE && (rc = ibr__cdg_add_edge(c->g, layer, a, upv, 1)) < 0)
+                return rc;
+            if (downv != IBR_NONE &&
+                (rc = ibr__cdg_add_edge(c->g, layer, downv, c->rev[a], 1)) < 0)
+                return rc;
+            for (uint32_t j = c->kid_off[v]; j < c->kid_off[v + 1]; j++)
+                if (j != i &&
+                    (rc = ibr__cdg_add_edge(c->g, layer, a, c->rev[c->up[c->kids[j]]], 1)) < 0)
+                    return rc;
+        }
+    }
+    int rc = ibr__cdg_order(c->g, layer);
+    return rc == 1 ? IBR_EINTERNAL : rc;
+}
+
+/* Route the destination on the escape tree re-rooted at switch d. */
+static void route_escape(nue *c, uint32_t d)
+{
+    for (uint32_t x = 0; x < c->S; x++)
+        c->done[x] = 0;
+    c->done[d] = 1;
+    c->ch[d] = IBR_NONE;
+    c->order[0] = d;
+    c->nord = 1;
+    for (uint32_t i = 0; i < c->nord; i++) {
+        uint32_t x = c->order[i];
+        uint32_t u = c->up[x];
+        if (u != IBR_NONE) {
+            uint32_t p = c->t->adj[u].sw;
+            if (!c->done[p]) {
+                c->done[p] = 1;
+                c->ch[p] = c->rev[u];
+                c->order[c->nord++] = p;
+            }
+        }
+        for (uint32_t j = c->kid_off[x]; j < c->kid_off[x + 1]; j++) {
+            uint32_t y = c->kids[j];
+            if (!c->done[y]) {
+                c->done[y] = 1;
+                c->ch[y] = c->up[y];
+                c->order[c->nord++] = y;
+            }
+        }
+    }
+}
+
+/* ---- one destination ----------------------------------------------------- */
+
+static void push_around(nue *c, uint32_t z)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
+        uint32_t w = t->adj[e].sw;
+        if (c->done[w])
+            continue;
+        uint32_t in = c->rev[e]; /* w -> z */
+        hpush(c, c->key[z] + c->big + c->load[in], in);
+    }
+}
+
+/* Route one destination LID delivered at switch d in layer `layer`: the
+   search of the file comment, the escape tree when it gets stuck. Leaves
+   the tree in ch/order. Returns 0, 1 (escape tree used) or an error. */
+static int route_dest(nue *c, unsigned layer, uint32_t d)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t x = 0; x < c->S; x++)
+        c->done[x] = 0;
+    c->hn = 0;
+    c->ntent = 0;
+    c->done[d] = 1;
+    c->ch[d] = IBR_NONE;
+    c->key[d] = 0;
+    c->order[0] = d;
+    c->nord = 1;
+    push_around(c, d);
+    while (c->hn && c->nord < c->S) {
+        hent h = hpop(c);
+        uint32_t w = c->tail[h.c], z = t->adj[h.c].sw;
+        if (c->done[w])
+            continue;
+        if (z != d) {
+            uint32_t pair[2] = {h.c, c->ch[z]};
+            int rc = ibr__cdg_add_path(c->g, layer, pair, 2, 1, 1);
+            if (rc < 0)
+                return rc;
+            if (rc == 1) {
+                c->rejected++;
+                continue;
+            }
+            c->tent[2 * c->ntent] = pair[0];
+            c->tent[2 * c->ntent + 1] = pair[1];
+            c->ntent++;
+        }
+        c->done[w] = 1;
+        c->ch[w] = h.c;
+        c->key[w] = h.key;
+        c->order[c->nord++] = w;
+        push_around(c, w);
+    }
+    if (c->nord == c->S)
+        return 0;
+    /* stuck: take the destination's dependencies out again */
+    for (size_t i = 0; i < c->ntent; i++) {
+        int rc = ibr__cdg_remove_path(c->g, layer, c->tent + 2 * i, 2, 1);
+        if (rc < 0)
+            return rc;
+    }
+    route_escape(c, d);
+    return 1;
+}
+
+/* LFT column of lid from the tree in ch, and the weight update. */
+static void commit_dest(nue *c, unsigned lid, uint32_t d)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t i = 0; i < c->nord; i++) {
+        uint32_t x = c->order[i];
+        uint8_t *row = ibr_run_lft(c->run, x);
+        row[lid] = x == d ? t->lid_swport[lid] : t->adj[c->ch[x]].port;
+        c->sub[x] = 0;
+    }
+    for (uint32_t i = c->nord; i-- > 1;) {
+        uint32_t x = c->order[i];
+        uint32_t e = c->ch[x];
+        c->sub[x] += c->srcw[x];
+        c->load[e] += c->sub[x];
+        c->sub[t->adj[e].sw] += c->sub[x];
+    }
+}
+
+/* ---- the engine ---------------------------------------------------------- */
+
+static int layers_artifact(nue *c, unsigned used, int which)
+{
+    static const char *asked[] = {"auto", "metis", "builtin"};
+    ibr_buffer b = IBR_BUFFER_INIT;
+    uint64_t fb = 0;
+    for (unsigned l = 0; l < c->k; l++)
+        fb += c->fallbacks[l];
+    int rc = ibr__buf_printf(&b, c->ctx,
+                             "# nue: %u layers allowed, %u VLs used\n"
+                             "# partitioner: %s (asked: %s)%s%s\n"
+                             "# destinations on escape paths: %" PRIu64
+                             ", candidates rejected: %" PRIu64 "\n"
+                             "# layer destinations escape_root escape_routed\n",
+                             c->k, used, c->part_used, asked[which], c->part_note[0] ? "; " : "",
+                             c->part_note, fb, c->rejected);
+    for (unsigned l = 0; l < c->k && rc == 0; l++)
+        rc = ibr__buf_printf(&b, c->ctx, "%u %u %" PRIu64 " %u\n", l, c->dests[l],
+                             c->dests[l] ? c->t->nodes[c->t->sw_node[c->roots[l]]].guid
+                                         : 0,
+                             c->fallbacks[l]);
+    if (rc == 0)
+        rc = ibr_run_add_artifact(c->run, "nue-layers.txt", b.data, b.size);
+    ibr_buffer_dispose(&b);
+    return rc;
+}
+
+static void nue_free(nue *c)
+{
+    ibr_context *ctx = c->ctx;
+    ibr__cdg_destroy(c->g);
+    void *p[] = {c->tail, c->rev,  c->load,  c->srcw,  c->dw,    c->part,  c->dlid,
+                 c->copy, c->key,  c->ch,    c->done,  c->order, c->hp,    c->tent,
+                 c->sub,  c->up,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
+                 c->sigma, c->delta, c->cent};
+    for (size_t i = 0; i < sizeof p / sizeof *p; i++)
+        ibr__free(ctx, p[i]);
+}
+
+static int nue_route(ibr_run *run, void *user)
+{
+    (void)user;
+    const ibr_topo *t = ibr_run_topo(run);
+    const ibr_options *o = ibr_run_options(run);
+    ibr_context *ctx = t->ctx;
+    if (t->n_sw == 0)
+        return ibr_run_decline(run, "no switches");
+    int64_t want = 0;
+    const char *ps = "auto";
+    ibr_run_setting_int(&want, run, "max_vls");
+    ibr_run_setting_str(&ps, NULL, run, "partitioner");
+    int which;
+    if (!strcmp(ps, "auto"))
+        which = PART_AUTO;
+    else if (!strcmp(ps, "metis"))
+        which = PART_METIS;
+    else if (!strcmp(ps, "builtin"))
+        which = PART_BUILTIN;
+    else
+        return ibr__fail(run, IBR_EINVAL,
+                         "nue.partitioner: '%s' is none of auto, metis, builtin", ps);
+
+    nue c;
+    memset(&c, 0, sizeof c);
+    c.run = run;
+    c.t = t;
+    c.ctx = ctx;
+    c.S = t->n_sw;
+    c.C = t->n_adj;
+    c.k = o->max_vls;
+    if (want > 0 && (unsigned)want < c.k)
+        c.k = (unsigned)want;
+    if (want > 0 && (unsigned)want > o->max_vls)
+        ibr__log(ctx, IBR_LOG_WARN, "nue: max_vls %u capped at the %u VLs available",
+                 (unsigned)want, o->max_vls);
+    if (c.k > NUE_MAX_LAYERS)
+        c.k = NUE_MAX_LAYERS;
+    c.part_used = "none";
+
+    size_t S = c.S, C = c.C ? c.C : 1, L = (size_t)t->max_lid + 1;
+    c.tail = ibr__mallocarray(ctx, C, sizeof *c.tail);
+    c.rev = ibr__mallocarray(ctx, C, sizeof *c.rev);
+    c.load = ibr__calloc(ctx, C, sizeof *c.load);
+    c.srcw = ibr__calloc(ctx, S, sizeof *c.srcw);
+    c.dw = ibr__calloc(ctx, S, sizeof *c.dw);
+    c.part = ibr__mallocarray(ctx, S, sizeof *c.part);
+    c.dlid = ibr__mallocarray(ctx, L, sizeof *c.dlid);
+    c.copy = ibr__mallocarray(ctx, L, sizeof *c.copy);
+    c.key = ibr__mallocarray(ctx, S, sizeof *c.key);
+    c.ch = ibr__mallocarray(ctx, S, sizeof *c.ch);
+    c.done = ibr__mallocarray(ctx, S, 1);
+    c.order = ibr__mallocarray(ctx, S, sizeof *c.order);
+    c.hp = ibr__mallocarray(ctx, C + 1, sizeof *c.hp);
+    c.tent = ibr__mallocarray(ctx, 2 * S, sizeof *c.tent);
+    c.sub = ibr__mallocarray(ctx, S, sizeof *c.sub);
+    c.up = ibr__mallocarray(ctx, S, sizeof *c.up);
+    c.kid_off = ibr__mallocarray(ctx, S + 1, sizeof *c.kid_off);
+    c.kids = ibr__mallocarray(ctx, S, sizeof *c.kids);
+    c.queue = ibr__mallocarray(ctx, S + NUE_MAX_LAYERS, sizeof *c.queue);
+    c.dist = ibr__mallocarray(ctx, S, sizeof *c.dist);
+    c.inhull = ibr__mallocarray(ctx, S, 1);
+    c.sigma = ibr__mallocarray(ctx, S, sizeof *c.sigma);
+    c.delta = ibr__mallocarray(ctx, S, sizeof *c.delta);
+    c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
+    int rc;
+    if (!c.tail || !c.rev || !c.load || !c.srcw || !c.dw || !c.part || !c.dlid || !c.copy ||
+        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.sub || !c.up ||
+        !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
+        !c.cent)
+        goto nomem;
+
+    /* a connected switch graph, or nothing */
+    uint32_t s0 = 0;
+    if ((rc = ibr_topo_bfs(c.dist, t, &s0, 1, c.queue)) < 0)
+        goto fail;
+    for (uint32_t x = 0; x < S; x++)
+        if (c.dist[x] == UINT32_MAX) {
+            rc = ibr__decline(run,
+                              "the fabric is disconnected: switch 0x%016" PRIx64
+                              " cannot reach switch 0x%016" PRIx64,
+                              t->nodes[t->sw_node[0]].guid,
+                              t->nodes[t->sw_node[x]].guid);
+            goto out;
+        }
+    unsigned cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
+    if ((rc = build_tables(&c, cap)) < 0)
+        goto fail;
+    if ((rc = partition(&c, which)) < 0)
+        goto fail;
+    if ((rc = ibr__cdg_create_topo(&c.g, t, c.k)) < 0)
+        goto fail;
+
+    uint32_t done_dests = 0;
+    unsigned used = 1;
+    for (unsigned l = 0; l < c.k; l++) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < c.nd; i++)
+            if (!c.copy[i] && c.part[t->lid_sw[c.dlid[i]]] == l)
+                n++;
+        c.dests[l] = n;
+        if (!n)
+            continue;
+        used = l + 1;
+        if ((rc = escape_tree(&c, l)) < 0)
+            goto fail;
+        c.roots[l] = c.root;
+        for (uint32_t i = 0; i < c.nd; i++) {
+            if (c.copy[i])
+                continue;
+            unsigned lid = c.dlid[i];
+            uint32_t d = t->lid_sw[lid];
+            if (c.part[d] != l)
+                continue;
+            if ((done_dests++ & 255) == 0 &&
+                (rc = ibr_run_progress(run, "nue: routing", done_dests, c.nd)) < 0)
+                goto out;
+            rc = route_dest(&c, l, d);
+            if (rc < 0)
+                goto fail;
+            c.fallbacks[l] += (uint32_t)rc;
+            commit_dest(&c, lid, d);
+        }
+    }
+    /* switch LIDs that follow an end port's tree */
+    for (uint32_t i = 0; i < c.nd; i++) {
+        if (!c.copy[i])
+            continue;
+        unsigned lid = c.dlid[i], from = c.copy[i];
+        uint32_t d = t->lid_sw[lid];
+        for (uint32_t x = 0; x < S; x++) {
+            uint8_t *row = ibr_run_lft(run, x);
+            row[lid] = x == d ? 0 : row[from];
+        }
+    }
+    if (c.k > 1) {
+        if ((rc = ibr_run_set_sl_mode(run, IBR_SL_PER_DEST)) < 0)
+            goto fail;
+        for (uint32_t i = 0; i < c.nd; i++)
+            if ((rc = ibr_run_set_dest_sl(run, c.dlid[i], c.part[t->lid_sw[c.dlid[i]]])) < 0)
+                goto fail;
+        uint8_t ident[16];
+        for (unsigned i = 0; i < 16; i++)
+            ident[i] = (uint8_t)i;
+        for (uint32_t x = 0; x < S; x++) {
+            unsigned np = t->nodes[t->sw_node[x]].nports;
+            for (unsigned ip = 0; ip <= np; ip++)
+                for (unsigned op = 0; op <= np; op++)
+                    if ((rc = ibr_run_set_sl2vl(run, x, ip, op, ident)) < 0)
+                        goto fail;
+        }
+    }
+    if ((rc = ibr_run_set_vls_used(run, used)) < 0)
+        goto fail;
+    if ((rc = layers_artifact(&c, used, which)) < 0)
+        goto fail;
+    uint64_t fb = 0;
+    for (unsigned l = 0; l < c.k; l++)
+        fb += c.fallbacks[l];
+    ibr__log(ctx, IBR_LOG_INFO,
+             "nue: %u layers (%u used), partitioner %s, %" PRIu64
+             " destinations on escape paths, %" PRIu64 " candidates rejected",
+             c.k, used, c.part_used, fb, c.rejected);
+    rc = 0;
+    goto out;
+nomem:
+    rc = IBR_ENOMEM;
+fail:
+    if (rc == IBR_ENOMEM)
+        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
+    else if (rc != IBR_ECANCELED)
+        rc = ibr__fail(run, rc, "internal error %d while routing on the dependency graph", rc);
+out:
+    nue_free(&c);
+    return rc;
+}
+
+static const ibr_setting nue_settings[] = {
+    {"max_vls", IBR_SETTING_INT, 0, 15, 0, NULL,
+     "virtual lanes (layers) nue may use, 0 = ibr_options::max_vls, never more than it "
+     "(OpenSM's nue_max_num_vls)"},
+    {"partitioner", IBR_SETTING_STRING, 0, 0, 0, "auto",
+     "how destinations are split into layers: auto (METIS when built in), metis, builtin"},
+};
+
+const ibr_engine ibr__engine_nue = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "nue",
+    .description = "Nue: routes on the channel dependency graph, credit-loop free within the "
+                   "VLs given (1 or more); path SLs, SL2VL",
+    .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
+    .route = nue_route,
+    .settings = nue_settings,
+    .n_settings = 2,
+};
