@@ -103,6 +103,8 @@ typedef struct nue {
     uint32_t *srcw;      /* per switch: LIDs of its end ports */
     uint32_t *dw;        /* per switch: destination LIDs it delivers */
     uint32_t *part;      /* per switch: layer */
+    uint8_t *alive;      /* per switch: in the component routed */
+    uint32_t n_alive;
     ibr__cdg *g;
     /* destinations: LIDs in routing order; copy[i] != 0: a switch LID
        routed as the end-port LID copy[i] */
@@ -310,8 +312,10 @@ static int partition_builtin(nue *c, unsigned k)
     /* seeds: farthest-point sampling, starting from the switch farthest
        from switch 0 */
     uint32_t s0 = 0;
+    while (!c->alive[s0])
+        s0++;
     ibr__bfs(dist, t, &s0, 1, q);
-    uint32_t far = 0;
+    uint32_t far = s0;
     for (uint32_t x = 0; x < S; x++)
         if (dist[x] != UINT32_MAX && dist[x] > dist[far])
             far = x;
@@ -328,7 +332,7 @@ static int partition_builtin(nue *c, unsigned k)
     }
     for (uint32_t x = 0; x < S; x++)
         c->part[x] = IBR_NONE;
-    uint32_t left = S;
+    uint32_t left = c->n_alive;
     for (unsigned i = 0; i < k; i++) {
         if (c->part[seed[i]] != IBR_NONE)
             continue;
@@ -457,7 +461,12 @@ static int partition(nue *c, int which)
         return 0;
     }
 #ifdef IBR_HAVE_METIS
-    if (which != PART_BUILTIN) {
+    /* METIS prints (to stdout) and fails on graphs with too few vertices
+       for the parts asked */
+    if (which != PART_BUILTIN && c->n_alive < 2 * k)
+        snprintf(c->part_note, sizeof c->part_note, "%u switches: too few for METIS",
+                 c->n_alive);
+    else if (which != PART_BUILTIN) {
         int rc = partition_metis(c, k);
         if (rc <= 0) {
             if (rc == 0)
@@ -695,7 +704,7 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
     c->order[0] = d;
     c->nord = 1;
     push_around(c, d);
-    while (c->hn && c->nord < c->S) {
+    while (c->hn && c->nord < c->n_alive) {
         hent h = hpop(c);
         uint32_t w = c->tail[h.c], z = t->adj[h.c].sw;
         if (c->done[w])
@@ -719,7 +728,7 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
         c->order[c->nord++] = w;
         push_around(c, w);
     }
-    if (c->nord == c->S)
+    if (c->nord == c->n_alive)
         return 0;
     /* stuck: take the destination's dependencies out again */
     for (size_t i = 0; i < c->ntent; i++) {
@@ -782,7 +791,7 @@ static void nue_free(nue *c)
 {
     ibr_context *ctx = c->ctx;
     ibr__cdg_destroy(c->g);
-    void *p[] = {c->tail, c->rev,  c->load,  c->srcw,  c->dw,    c->part,  c->dlid,
+    void *p[] = {c->tail, c->rev,  c->load,  c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
                  c->copy, c->key,  c->ch,    c->done,  c->order, c->hp,    c->tent,
                  c->sub,  c->up,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
                  c->sigma, c->delta, c->cent};
@@ -837,6 +846,7 @@ static int nue_route(ibr_run *run, void *user)
     c.srcw = ibr__calloc(ctx, S, sizeof *c.srcw);
     c.dw = ibr__calloc(ctx, S, sizeof *c.dw);
     c.part = ibr__mallocarray(ctx, S, sizeof *c.part);
+    c.alive = ibr__mallocarray(ctx, S, 1);
     c.dlid = ibr__mallocarray(ctx, L, sizeof *c.dlid);
     c.copy = ibr__mallocarray(ctx, L, sizeof *c.copy);
     c.key = ibr__mallocarray(ctx, S, sizeof *c.key);
@@ -856,28 +866,54 @@ static int nue_route(ibr_run *run, void *user)
     c.delta = ibr__mallocarray(ctx, S, sizeof *c.delta);
     c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
-    if (!c.tail || !c.rev || !c.load || !c.srcw || !c.dw || !c.part || !c.dlid || !c.copy ||
+    if (!c.tail || !c.rev || !c.load || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
         !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.sub || !c.up ||
         !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
         !c.cent)
         goto nomem;
 
-    /* a connected switch graph, or nothing */
-    uint32_t s0 = 0;
-    if ((rc = ibr_topo_bfs(c.dist, t, &s0, 1, c.queue)) < 0)
-        goto fail;
-    for (uint32_t x = 0; x < S; x++)
-        if (c.dist[x] == UINT32_MAX) {
-            rc = ibr__decline(run,
-                              "the fabric is disconnected: switch 0x%016" PRIx64
-                              " cannot reach switch 0x%016" PRIx64,
-                              t->nodes[t->sw_node[0]].guid,
-                              t->nodes[t->sw_node[x]].guid);
-            goto out;
-        }
     unsigned cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     if ((rc = build_tables(&c, cap)) < 0)
         goto fail;
+    /* one component of switches holds every end port: it is routed (a
+       switch elsewhere has no end port: a failed switch, say; its LIDs
+       stay unrouted), or nothing is */
+    uint32_t s0 = 0;
+    for (uint32_t x = 0; x < S; x++)
+        if (c.srcw[x]) {
+            s0 = x;
+            break;
+        }
+    if ((rc = ibr_topo_bfs(c.dist, t, &s0, 1, c.queue)) < 0)
+        goto fail;
+    for (uint32_t x = 0; x < S; x++) {
+        c.alive[x] = c.dist[x] != UINT32_MAX;
+        c.n_alive += c.alive[x];
+        if (!c.alive[x] && c.srcw[x]) {
+            rc = ibr__decline(run,
+                              "the fabric is disconnected: switch 0x%016" PRIx64
+                              " cannot reach switch 0x%016" PRIx64 " (both with end ports)",
+                              t->nodes[t->sw_node[s0]].guid, t->nodes[t->sw_node[x]].guid);
+            goto out;
+        }
+        if (!c.alive[x])
+            c.dw[x] = 0;
+    }
+    /* every switch delivers its own LIDs, connected or not */
+    for (uint32_t x = 0; x < S; x++) {
+        const ibr__port *p0 = &t->ports[t->nodes[t->sw_node[x]].port_off];
+        uint8_t *row = ibr_run_lft(run, x);
+        for (unsigned i = 0; p0->lid && i < (1u << p0->lmc); i++)
+            if (p0->lid + i <= t->max_lid)
+                row[p0->lid + i] = 0;
+    }
+    uint32_t nd = 0;
+    for (uint32_t i = 0; i < c.nd; i++)
+        if (c.alive[t->lid_sw[c.dlid[i]]]) {
+            c.dlid[nd] = c.dlid[i];
+            c.copy[nd++] = c.copy[i];
+        }
+    c.nd = nd;
     if ((rc = partition(&c, which)) < 0)
         goto fail;
     if ((rc = ibr__cdg_create_topo(&c.g, t, c.k)) < 0)
