@@ -120,6 +120,10 @@ typedef struct nue {
     hent *hp;
     size_t hn;
     uint32_t *tent;      /* dependencies added for the destination, pairs */
+    uint32_t *esc;       /* per switch: its escape channel toward the destination */
+    uint8_t *ine;        /* per switch: forced onto its escape channel */
+    uint32_t *q2;
+    uint64_t escaped_sw; /* switches forced onto escape channels, in all */
     size_t ntent;
     uint64_t *sub;
     /* escape tree */
@@ -643,37 +647,6 @@ static int escape_tree(nue *c, unsigned layer)
     return rc == 1 ? IBR_EINTERNAL : rc;
 }
 
-/* Route the destination on the escape tree re-rooted at switch d. */
-static void route_escape(nue *c, uint32_t d)
-{
-    for (uint32_t x = 0; x < c->S; x++)
-        c->done[x] = 0;
-    c->done[d] = 1;
-    c->ch[d] = IBR_NONE;
-    c->order[0] = d;
-    c->nord = 1;
-    for (uint32_t i = 0; i < c->nord; i++) {
-        uint32_t x = c->order[i];
-        uint32_t u = c->up[x];
-        if (u != IBR_NONE) {
-            uint32_t p = c->t->adj[u].sw;
-            if (!c->done[p]) {
-                c->done[p] = 1;
-                c->ch[p] = c->rev[u];
-                c->order[c->nord++] = p;
-            }
-        }
-        for (uint32_t j = c->kid_off[x]; j < c->kid_off[x + 1]; j++) {
-            uint32_t y = c->kids[j];
-            if (!c->done[y]) {
-                c->done[y] = 1;
-                c->ch[y] = c->up[y];
-                c->order[c->nord++] = y;
-            }
-        }
-    }
-}
-
 /* ---- one destination ----------------------------------------------------- */
 
 static void push_around(nue *c, uint32_t z)
@@ -686,6 +659,109 @@ static void push_around(nue *c, uint32_t z)
         uint32_t in = c->rev[e]; /* w -> z */
         hpush(c, c->key[z] + c->big + c->load[in], in);
     }
+}
+
+/* Force switch u, and every switch on its escape path toward the
+   destination, onto escape channels; the switches whose channel changes
+   are queued (their children must be checked again). */
+static size_t force_escape(nue *c, uint32_t u, size_t qt)
+{
+    uint32_t v = u;
+    while (!c->ine[v]) {
+        c->ine[v] = 1;
+        c->escaped_sw++;
+        if (!c->done[v] || c->ch[v] != c->esc[v]) {
+            c->ch[v] = c->esc[v];
+            c->done[v] = 1;
+            c->q2[qt++] = v;
+        }
+        v = c->t->adj[c->esc[v]].sw;
+    }
+    return qt;
+}
+
+/* The search got stuck: some switches cannot join. Put them on their
+   escape paths (the tree re-rooted at d), with every switch on those
+   paths; a switch whose next hop changed channel checks its dependency on
+   the new channel, and joins the escape paths too if that would close a
+   cycle. This ends at worst with every switch on the escape tree, whose
+   dependencies are all reserved: the layer stays acyclic. Dependencies
+   added for the destination and no longer used are taken out. */
+static int repair(nue *c, unsigned layer, uint32_t d)
+{
+    const ibr_topo *t = c->t;
+    /* escape channels toward d: the tree searched from d */
+    for (uint32_t x = 0; x < c->S; x++)
+        c->ine[x] = 0;
+    uint32_t *q = c->queue, qh = 0, qt = 0;
+    c->ine[d] = 1;
+    c->esc[d] = IBR_NONE;
+    q[qt++] = d;
+    while (qh < qt) {
+        uint32_t x = q[qh++];
+        uint32_t u = c->up[x];
+        if (u != IBR_NONE && !c->ine[t->adj[u].sw]) {
+            uint32_t p = t->adj[u].sw;
+            c->ine[p] = 1;
+            c->esc[p] = c->rev[u];
+            q[qt++] = p;
+        }
+        for (uint32_t j = c->kid_off[x]; j < c->kid_off[x + 1]; j++) {
+            uint32_t y = c->kids[j];
+            if (!c->ine[y]) {
+                c->ine[y] = 1;
+                c->esc[y] = c->up[y];
+                q[qt++] = y;
+            }
+        }
+    }
+    for (uint32_t x = 0; x < c->S; x++)
+        c->ine[x] = 0;
+    c->ine[d] = 1;
+    size_t h = 0, n = 0;
+    for (uint32_t x = 0; x < c->S; x++)
+        if (c->alive[x] && !c->done[x])
+            n = force_escape(c, x, n);
+    while (h < n) {
+        uint32_t z = c->q2[h++];
+        for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
+            uint32_t x = t->adj[e].sw, in = c->rev[e];
+            if (c->ine[x] || !c->done[x] || c->ch[x] != in)
+                continue;
+            uint32_t pair[2] = {in, c->ch[z]};
+            int rc = ibr__cdg_add_path(c->g, layer, pair, 2, 1, 1);
+            if (rc < 0)
+                return rc;
+            if (rc == 0) {
+                c->tent[2 * c->ntent] = pair[0];
+                c->tent[2 * c->ntent + 1] = pair[1];
+                c->ntent++;
+                continue;
+            }
+            c->rejected++;
+            n = force_escape(c, x, n);
+        }
+    }
+    for (size_t i = 0; i < c->ntent; i++) {
+        uint32_t a = c->tent[2 * i], b = c->tent[2 * i + 1];
+        if (c->ch[c->tail[a]] == a && c->ch[t->adj[a].sw] == b)
+            continue;
+        int rc = ibr__cdg_remove_path(c->g, layer, c->tent + 2 * i, 2, 1);
+        if (rc < 0)
+            return rc;
+    }
+    /* the switches in an order where each follows its next hop */
+    c->order[0] = d;
+    c->nord = 1;
+    for (uint32_t i = 0; i < c->nord; i++) {
+        uint32_t z = c->order[i];
+        for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
+            uint32_t x = t->adj[e].sw;
+            if (x != d && c->ch[x] == c->rev[e])
+                c->order[c->nord++] = x;
+        }
+    }
+    return c->nord == c->n_alive ? 0 : IBR_EINTERNAL;
 }
 
 /* Route one destination LID delivered at switch d in layer `layer`: the
@@ -730,14 +806,8 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
     }
     if (c->nord == c->n_alive)
         return 0;
-    /* stuck: take the destination's dependencies out again */
-    for (size_t i = 0; i < c->ntent; i++) {
-        int rc = ibr__cdg_remove_path(c->g, layer, c->tent + 2 * i, 2, 1);
-        if (rc < 0)
-            return rc;
-    }
-    route_escape(c, d);
-    return 1;
+    int rc = repair(c, layer, d);
+    return rc < 0 ? rc : 1;
 }
 
 /* LFT column of lid from the tree in ch, and the weight update. */
@@ -772,10 +842,11 @@ static int layers_artifact(nue *c, unsigned used, int which)
                              "# nue: %u layers allowed, %u VLs used\n"
                              "# partitioner: %s (asked: %s)%s%s\n"
                              "# destinations on escape paths: %" PRIu64
+                             ", switches moved onto them: %" PRIu64
                              ", candidates rejected: %" PRIu64 "\n"
                              "# layer destinations escape_root escape_routed\n",
                              c->k, used, c->part_used, asked[which], c->part_note[0] ? "; " : "",
-                             c->part_note, fb, c->rejected);
+                             c->part_note, fb, c->escaped_sw, c->rejected);
     for (unsigned l = 0; l < c->k && rc == 0; l++)
         rc = ibr__buf_printf(&b, c->ctx, "%u %u %" PRIu64 " %u\n", l, c->dests[l],
                              c->dests[l] ? c->t->nodes[c->t->sw_node[c->roots[l]]].guid
@@ -794,7 +865,7 @@ static void nue_free(nue *c)
     void *p[] = {c->tail, c->rev,  c->load,  c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
                  c->copy, c->key,  c->ch,    c->done,  c->order, c->hp,    c->tent,
                  c->sub,  c->up,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
-                 c->sigma, c->delta, c->cent};
+                 c->sigma, c->delta, c->cent, c->esc, c->ine, c->q2};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         ibr__free(ctx, p[i]);
 }
@@ -854,7 +925,10 @@ static int nue_route(ibr_run *run, void *user)
     c.done = ibr__mallocarray(ctx, S, 1);
     c.order = ibr__mallocarray(ctx, S, sizeof *c.order);
     c.hp = ibr__mallocarray(ctx, C + 1, sizeof *c.hp);
-    c.tent = ibr__mallocarray(ctx, 2 * S, sizeof *c.tent);
+    c.tent = ibr__mallocarray(ctx, 4 * S, sizeof *c.tent);
+    c.esc = ibr__mallocarray(ctx, S, sizeof *c.esc);
+    c.ine = ibr__mallocarray(ctx, S, 1);
+    c.q2 = ibr__mallocarray(ctx, S, sizeof *c.q2);
     c.sub = ibr__mallocarray(ctx, S, sizeof *c.sub);
     c.up = ibr__mallocarray(ctx, S, sizeof *c.up);
     c.kid_off = ibr__mallocarray(ctx, S + 1, sizeof *c.kid_off);
@@ -867,7 +941,7 @@ static int nue_route(ibr_run *run, void *user)
     c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
     if (!c.tail || !c.rev || !c.load || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
-        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.sub || !c.up ||
+        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up ||
         !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
         !c.cent)
         goto nomem;
