@@ -120,6 +120,9 @@ typedef struct nue {
     hent *hp;
     size_t hn;
     uint32_t *tent;      /* dependencies added for the destination, pairs */
+    size_t tcap;         /* pairs tent holds */
+    uint8_t *active;     /* per switch: carries traffic toward the destination */
+    uint32_t *path;
     uint32_t *esc;       /* per switch: its escape channel toward the destination */
     uint8_t *ine;        /* per switch: forced onto its escape channel */
     uint32_t *q2;
@@ -624,18 +627,33 @@ static int escape_tree(nue *c, unsigned layer)
     for (uint32_t x = 0; x < S; x++)
         if (c->up[x] != IBR_NONE)
             c->kids[q[t->adj[c->up[x]].sw]++] = x;
-    /* the turns at every switch v: from each child's up channel to v's up
-       channel and to every other child's down channel; from v's down
-       channel (parent -> v) to every child's down channel */
+    /* the turns traffic from a switch with end ports can take: up the
+       tree along its path to the root (onpath), one turn down at any
+       switch of that path, then down. So: at every switch v, from an
+       onpath child's up channel to v's up channel and to every other
+       child's down channel, and from v's down channel (parent -> v) to
+       every child's down channel */
+    uint8_t *onpath = c->ine;
+    for (uint32_t x = 0; x < S; x++)
+        onpath[x] = 0;
+    for (uint32_t x = 0; x < S; x++)
+        for (uint32_t v = x; c->srcw[x] && !onpath[v];) {
+            onpath[v] = 1;
+            if (c->up[v] == IBR_NONE)
+                break;
+            v = t->adj[c->up[v]].sw;
+        }
     for (uint32_t v = 0; v < S; v++) {
         uint32_t upv = c->up[v], downv = upv == IBR_NONE ? IBR_NONE : c->rev[upv];
         for (uint32_t i = c->kid_off[v]; i < c->kid_off[v + 1]; i++) {
             uint32_t a = c->up[c->kids[i]]; /* child -> v */
             int rc;
-            if (upv != IBR_NONE && (rc = ibr__cdg_add_edge(c->g, layer, a, upv, 1)) < 0)
-                return rc;
             if (downv != IBR_NONE &&
                 (rc = ibr__cdg_add_edge(c->g, layer, downv, c->rev[a], 1)) < 0)
+                return rc;
+            if (!onpath[c->kids[i]])
+                continue;
+            if (upv != IBR_NONE && (rc = ibr__cdg_add_edge(c->g, layer, a, upv, 1)) < 0)
                 return rc;
             for (uint32_t j = c->kid_off[v]; j < c->kid_off[v + 1]; j++)
                 if (j != i &&
@@ -649,43 +667,81 @@ static int escape_tree(nue *c, unsigned layer)
 
 /* ---- one destination ----------------------------------------------------- */
 
-static void push_around(nue *c, uint32_t z)
+/* Record the dependencies of path ch[0 .. n - 1], just added. */
+static int note_path(nue *c, const uint32_t *ch, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (c->ntent == c->tcap) {
+            size_t cap = c->tcap * 2;
+            uint32_t *p = ibr__reallocarray(c->ctx, c->tent, cap, 2 * sizeof *p);
+            if (!p)
+                return IBR_ENOMEM;
+            c->tent = p;
+            c->tcap = cap;
+        }
+        c->tent[2 * c->ntent] = ch[i];
+        c->tent[2 * c->ntent + 1] = ch[i + 1];
+        c->ntent++;
+    }
+    return 0;
+}
+
+/* Switch w (joining through channel `in`, its next hop already in the
+   tree) starts carrying traffic toward d: add the dependencies of its path,
+   from `in` to the first switch that already carries traffic (whose own
+   dependencies are in the layer), if the layer stays acyclic, and mark
+   the switches on the way as carrying traffic. Returns 0, 1 (a cycle:
+   nothing added) or an error. */
+static int activate(nue *c, unsigned layer, uint32_t in, uint32_t d)
 {
     const ibr_topo *t = c->t;
-    for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
-        uint32_t w = t->adj[e].sw;
-        if (c->done[w])
-            continue;
-        uint32_t in = c->rev[e]; /* w -> z */
-        hpush(c, c->key[z] + c->big + c->load[in], in);
+    size_t n = 0;
+    c->path[n++] = in;
+    for (uint32_t v = t->adj[in].sw; v != d;) {
+        c->path[n++] = c->ch[v];
+        if (c->active[v])
+            break;
+        v = t->adj[c->ch[v]].sw;
     }
+    if (n >= 2) {
+        int rc = ibr__cdg_add_path(c->g, layer, c->path, n, 1, 1);
+        if (rc != 0)
+            return rc;
+        if ((rc = note_path(c, c->path, n)) < 0)
+            return rc;
+    }
+    for (uint32_t v = t->adj[in].sw; v != d && !c->active[v]; v = t->adj[c->ch[v]].sw)
+        c->active[v] = 1;
+    return 0;
 }
 
 /* Force switch u, and every switch on its escape path toward the
-   destination, onto escape channels; the switches whose channel changes
-   are queued (their children must be checked again). */
-static size_t force_escape(nue *c, uint32_t u, size_t qt)
+   destination, onto escape channels. Returns how many changed. */
+static uint32_t force_escape(nue *c, uint32_t u)
 {
-    uint32_t v = u;
+    uint32_t v = u, n = 0;
     while (!c->ine[v]) {
         c->ine[v] = 1;
         c->escaped_sw++;
         if (!c->done[v] || c->ch[v] != c->esc[v]) {
             c->ch[v] = c->esc[v];
             c->done[v] = 1;
-            c->q2[qt++] = v;
+            n++;
         }
         v = c->t->adj[c->esc[v]].sw;
     }
-    return qt;
+    return n;
 }
 
 /* The search got stuck: some switches cannot join. Put them on their
    escape paths (the tree re-rooted at d), with every switch on those
-   paths; a switch whose next hop changed channel checks its dependency on
-   the new channel, and joins the escape paths too if that would close a
-   cycle. This ends at worst with every switch on the escape tree, whose
-   dependencies are all reserved: the layer stays acyclic. Dependencies
+   paths (the set E, closed under "next hop"; channels in E never change
+   again). Then every switch outside E that carries traffic and whose next
+   hop is in E adds the dependencies of its whole path to d (they are
+   final: the rest of the path is in E); if that would close a cycle it
+   joins E too, and the check repeats. This ends at worst with every
+   switch on the escape tree, whose dependencies for traffic from switches
+   with end ports are reserved: the layer stays acyclic. Dependencies
    added for the destination and no longer used are taken out. */
 static int repair(nue *c, unsigned layer, uint32_t d)
 {
@@ -715,40 +771,37 @@ static int repair(nue *c, unsigned layer, uint32_t d)
             }
         }
     }
-    for (uint32_t x = 0; x < c->S; x++)
+    for (uint32_t x = 0; x < c->S; x++) {
         c->ine[x] = 0;
+        c->q2[x] = 0; /* checked against its final path */
+    }
     c->ine[d] = 1;
-    size_t h = 0, n = 0;
     for (uint32_t x = 0; x < c->S; x++)
         if (c->alive[x] && !c->done[x])
-            n = force_escape(c, x, n);
-    while (h < n) {
-        uint32_t z = c->q2[h++];
-        for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
-            uint32_t x = t->adj[e].sw, in = c->rev[e];
-            if (c->ine[x] || !c->done[x] || c->ch[x] != in)
+            force_escape(c, x);
+    for (int again = 1; again;) {
+        again = 0;
+        for (uint32_t x = 0; x < c->S; x++) {
+            if (c->ine[x] || !c->done[x] || !c->active[x] || c->q2[x] ||
+                !c->ine[t->adj[c->ch[x]].sw])
                 continue;
-            uint32_t pair[2] = {in, c->ch[z]};
-            int rc = ibr__cdg_add_path(c->g, layer, pair, 2, 1, 1);
+            size_t n = 0;
+            c->path[n++] = c->ch[x];
+            for (uint32_t v = t->adj[c->ch[x]].sw; v != d; v = t->adj[c->ch[v]].sw)
+                c->path[n++] = c->ch[v];
+            int rc = n >= 2 ? ibr__cdg_add_path(c->g, layer, c->path, n, 1, 1) : 0;
             if (rc < 0)
                 return rc;
             if (rc == 0) {
-                c->tent[2 * c->ntent] = pair[0];
-                c->tent[2 * c->ntent + 1] = pair[1];
-                c->ntent++;
+                if ((rc = note_path(c, c->path, n)) < 0)
+                    return rc;
+                c->q2[x] = 1;
                 continue;
             }
             c->rejected++;
-            n = force_escape(c, x, n);
+            force_escape(c, x);
+            again = 1;
         }
-    }
-    for (size_t i = 0; i < c->ntent; i++) {
-        uint32_t a = c->tent[2 * i], b = c->tent[2 * i + 1];
-        if (c->ch[c->tail[a]] == a && c->ch[t->adj[a].sw] == b)
-            continue;
-        int rc = ibr__cdg_remove_path(c->g, layer, c->tent + 2 * i, 2, 1);
-        if (rc < 0)
-            return rc;
     }
     /* the switches in an order where each follows its next hop */
     c->order[0] = d;
@@ -761,20 +814,54 @@ static int repair(nue *c, unsigned layer, uint32_t d)
                 c->order[c->nord++] = x;
         }
     }
-    return c->nord == c->n_alive ? 0 : IBR_EINTERNAL;
+    if (c->nord != c->n_alive)
+        return IBR_EINTERNAL;
+    /* which switches carry traffic now, and the dependencies not used */
+    for (uint32_t i = 0; i < c->nord; i++)
+        c->active[c->order[i]] = c->srcw[c->order[i]] > 0;
+    for (uint32_t i = c->nord; i-- > 1;) {
+        uint32_t x = c->order[i];
+        if (c->active[x])
+            c->active[t->adj[c->ch[x]].sw] = 1;
+    }
+    for (size_t i = 0; i < c->ntent; i++) {
+        uint32_t a = c->tent[2 * i], b = c->tent[2 * i + 1], x = c->tail[a];
+        if (c->active[x] && c->ch[x] == a && c->ch[t->adj[a].sw] == b)
+            continue;
+        int rc = ibr__cdg_remove_path(c->g, layer, c->tent + 2 * i, 2, 1);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static void push_around(nue *c, uint32_t z)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
+        uint32_t w = t->adj[e].sw;
+        if (c->done[w])
+            continue;
+        uint32_t in = c->rev[e]; /* w -> z */
+        hpush(c, c->key[z] + c->big + c->load[in], in);
+    }
 }
 
 /* Route one destination LID delivered at switch d in layer `layer`: the
-   search of the file comment, the escape tree when it gets stuck. Leaves
-   the tree in ch/order. Returns 0, 1 (escape tree used) or an error. */
+   search of the file comment, in which only switches that carry traffic
+   (end ports, or a switch routing through them) add dependencies, and the
+   repair when it gets stuck. Leaves the tree in ch/order. Returns 0, 1
+   (escape paths used) or an error. */
 static int route_dest(nue *c, unsigned layer, uint32_t d)
 {
-    const ibr_topo *t = c->t;
-    for (uint32_t x = 0; x < c->S; x++)
+    for (uint32_t x = 0; x < c->S; x++) {
         c->done[x] = 0;
+        c->active[x] = 0;
+    }
     c->hn = 0;
     c->ntent = 0;
     c->done[d] = 1;
+    c->active[d] = 1;
     c->ch[d] = IBR_NONE;
     c->key[d] = 0;
     c->order[0] = d;
@@ -782,21 +869,18 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
     push_around(c, d);
     while (c->hn && c->nord < c->n_alive) {
         hent h = hpop(c);
-        uint32_t w = c->tail[h.c], z = t->adj[h.c].sw;
+        uint32_t w = c->tail[h.c];
         if (c->done[w])
             continue;
-        if (z != d) {
-            uint32_t pair[2] = {h.c, c->ch[z]};
-            int rc = ibr__cdg_add_path(c->g, layer, pair, 2, 1, 1);
+        if (c->srcw[w]) {
+            int rc = activate(c, layer, h.c, d);
             if (rc < 0)
                 return rc;
             if (rc == 1) {
                 c->rejected++;
                 continue;
             }
-            c->tent[2 * c->ntent] = pair[0];
-            c->tent[2 * c->ntent + 1] = pair[1];
-            c->ntent++;
+            c->active[w] = 1;
         }
         c->done[w] = 1;
         c->ch[w] = h.c;
@@ -865,7 +949,7 @@ static void nue_free(nue *c)
     void *p[] = {c->tail, c->rev,  c->load,  c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
                  c->copy, c->key,  c->ch,    c->done,  c->order, c->hp,    c->tent,
                  c->sub,  c->up,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
-                 c->sigma, c->delta, c->cent, c->esc, c->ine, c->q2};
+                 c->sigma, c->delta, c->cent, c->esc, c->ine, c->q2, c->active, c->path};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         ibr__free(ctx, p[i]);
 }
@@ -926,6 +1010,9 @@ static int nue_route(ibr_run *run, void *user)
     c.order = ibr__mallocarray(ctx, S, sizeof *c.order);
     c.hp = ibr__mallocarray(ctx, C + 1, sizeof *c.hp);
     c.tent = ibr__mallocarray(ctx, 4 * S, sizeof *c.tent);
+    c.tcap = 2 * S;
+    c.active = ibr__mallocarray(ctx, S, 1);
+    c.path = ibr__mallocarray(ctx, S + 1, sizeof *c.path);
     c.esc = ibr__mallocarray(ctx, S, sizeof *c.esc);
     c.ine = ibr__mallocarray(ctx, S, 1);
     c.q2 = ibr__mallocarray(ctx, S, sizeof *c.q2);
@@ -941,7 +1028,7 @@ static int nue_route(ibr_run *run, void *user)
     c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
     if (!c.tail || !c.rev || !c.load || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
-        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up ||
+        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up ||
         !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
         !c.cent)
         goto nomem;
