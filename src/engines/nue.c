@@ -90,6 +90,17 @@ typedef struct hent {
     uint32_t c; /* channel w -> z */
 } hent;
 
+typedef struct nue_stats {
+    uint32_t fallbacks[NUE_MAX_LAYERS]; /* destinations repaired, per layer */
+    uint32_t dests[NUE_MAX_LAYERS];
+    uint32_t roots[NUE_MAX_LAYERS];
+    uint64_t rejected;   /* candidates that would have closed a cycle */
+    uint64_t escaped_sw; /* switches forced onto escape channels */
+    uint64_t max_load;   /* busiest channel */
+    unsigned used;       /* layers used */
+    int interleaved;
+} nue_stats;
+
 typedef struct nue {
     ibr_run *run;
     const ibr_topo *t;
@@ -99,6 +110,8 @@ typedef struct nue {
     uint32_t *tail;      /* channel -> switch it leaves */
     uint32_t *rev;       /* channel -> the other direction of its cable */
     uint64_t *load;      /* channel -> routes weighted by source LIDs */
+    uint64_t *vload;     /* the same for end-port destinations only: the
+                            verifier's link load (end-port pairs) */
     uint64_t big;        /* weight of one hop */
     uint32_t *srcw;      /* per switch: LIDs of its end ports */
     uint32_t *dw;        /* per switch: destination LIDs it delivers */
@@ -126,7 +139,6 @@ typedef struct nue {
     uint32_t *esc;       /* per switch: its escape channel toward the destination */
     uint8_t *ine;        /* per switch: forced onto its escape channel */
     uint32_t *q2;
-    uint64_t escaped_sw; /* switches forced onto escape channels, in all */
     size_t ntent;
     uint64_t *sub;
     /* escape tree */
@@ -139,10 +151,10 @@ typedef struct nue {
     uint8_t *inhull;
     double *sigma, *delta, *cent;
     /* results */
-    uint32_t fallbacks[NUE_MAX_LAYERS];
-    uint32_t dests[NUE_MAX_LAYERS];
-    uint32_t roots[NUE_MAX_LAYERS];
-    uint64_t rejected;
+    nue_stats st;        /* of the routing being built */
+    uint16_t *order_il;  /* dlid/copy in the interleaved order */
+    uint16_t *copy_il;
+    uint8_t *saved;      /* LFT columns of the better routing, S x (max LID + 1) */
     const char *part_used;
     char part_note[96];
 } nue;
@@ -722,7 +734,7 @@ static uint32_t force_escape(nue *c, uint32_t u)
     uint32_t v = u, n = 0;
     while (!c->ine[v]) {
         c->ine[v] = 1;
-        c->escaped_sw++;
+        c->st.escaped_sw++;
         if (!c->done[v] || c->ch[v] != c->esc[v]) {
             c->ch[v] = c->esc[v];
             c->done[v] = 1;
@@ -798,7 +810,7 @@ static int repair(nue *c, unsigned layer, uint32_t d)
                 c->q2[x] = 1;
                 continue;
             }
-            c->rejected++;
+            c->st.rejected++;
             force_escape(c, x);
             again = 1;
         }
@@ -877,7 +889,7 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
             if (rc < 0)
                 return rc;
             if (rc == 1) {
-                c->rejected++;
+                c->st.rejected++;
                 continue;
             }
             c->active[w] = 1;
@@ -898,6 +910,7 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
 static void commit_dest(nue *c, unsigned lid, uint32_t d)
 {
     const ibr_topo *t = c->t;
+    int end = t->lid_port[lid] != t->nodes[t->sw_node[d]].port_off;
     for (uint32_t i = 0; i < c->nord; i++) {
         uint32_t x = c->order[i];
         uint8_t *row = ibr_run_lft(c->run, x);
@@ -909,11 +922,107 @@ static void commit_dest(nue *c, unsigned lid, uint32_t d)
         uint32_t e = c->ch[x];
         c->sub[x] += c->srcw[x];
         c->load[e] += c->sub[x];
+        if (end)
+            c->vload[e] += c->sub[x];
         c->sub[t->adj[e].sw] += c->sub[x];
     }
 }
 
 /* ---- the engine ---------------------------------------------------------- */
+
+/* The destinations with the switches interleaved: the first end-port LID
+   of every switch, then the second, ...; the LIDs that copy another's
+   tree last. Each destination then sees the loads of other switches'
+   destinations, not only of its own switch's. O(nd x LIDs per switch). */
+static void interleave_order(nue *c, uint16_t *ol, uint16_t *oc)
+{
+    const ibr_topo *t = c->t;
+    uint32_t nd = c->nd, maxr = 0, prev = IBR_NONE, r = 0, m = 0;
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t x = t->lid_sw[c->dlid[i]];
+        r = x == prev ? r + 1 : 0;
+        prev = x;
+        if (!c->copy[i] && r > maxr)
+            maxr = r;
+    }
+    for (uint32_t k = 0; k <= maxr; k++) {
+        prev = IBR_NONE;
+        r = 0;
+        for (uint32_t i = 0; i < nd; i++) {
+            uint32_t x = t->lid_sw[c->dlid[i]];
+            r = x == prev ? r + 1 : 0;
+            prev = x;
+            if (!c->copy[i] && r == k) {
+                ol[m] = c->dlid[i];
+                oc[m++] = 0;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nd; i++)
+        if (c->copy[i]) {
+            ol[m] = c->dlid[i];
+            oc[m++] = c->copy[i];
+        }
+}
+
+/* Route every destination (in the switch order, or interleaved), from
+   fresh loads and layers; c->st gets the statistics. Returns 0, an error,
+   or IBR_ECANCELED. */
+static int route_all(nue *c, int interleave, int pass, int npass)
+{
+    const ibr_topo *t = c->t;
+    const uint16_t *dl = c->dlid, *cp = c->copy;
+    if (interleave) {
+        interleave_order(c, c->order_il, c->copy_il);
+        dl = c->order_il;
+        cp = c->copy_il;
+    }
+    memset(&c->st, 0, sizeof c->st);
+    c->st.interleaved = interleave;
+    c->st.used = 1;
+    for (uint32_t e = 0; e < c->C; e++)
+        c->load[e] = c->vload[e] = 0;
+    ibr__cdg_destroy(c->g);
+    c->g = NULL;
+    int rc = ibr__cdg_create_topo(&c->g, t, c->k);
+    if (rc < 0)
+        return rc;
+    uint32_t done = 0;
+    for (unsigned l = 0; l < c->k; l++) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < c->nd; i++)
+            if (!cp[i] && c->part[t->lid_sw[dl[i]]] == l)
+                n++;
+        c->st.dests[l] = n;
+        if (!n)
+            continue;
+        c->st.used = l + 1;
+        if ((rc = escape_tree(c, l)) < 0)
+            return rc;
+        c->st.roots[l] = c->root;
+        for (uint32_t i = 0; i < c->nd; i++) {
+            if (cp[i])
+                continue;
+            unsigned lid = dl[i];
+            uint32_t d = t->lid_sw[lid];
+            if (c->part[d] != l)
+                continue;
+            if ((done++ & 255) == 0 &&
+                (rc = ibr_run_progress(c->run, "nue: routing", (uint64_t)pass * c->nd + done,
+                                       (uint64_t)npass * c->nd)) < 0)
+                return rc;
+            rc = route_dest(c, l, d);
+            if (rc < 0)
+                return rc;
+            c->st.fallbacks[l] += (uint32_t)rc;
+            commit_dest(c, lid, d);
+        }
+    }
+    for (uint32_t e = 0; e < c->C; e++)
+        if (c->vload[e] > c->st.max_load)
+            c->st.max_load = c->vload[e];
+    return 0;
+}
 
 static int layers_artifact(nue *c, unsigned used, int which)
 {
@@ -921,21 +1030,22 @@ static int layers_artifact(nue *c, unsigned used, int which)
     ibr_buffer b = IBR_BUFFER_INIT;
     uint64_t fb = 0;
     for (unsigned l = 0; l < c->k; l++)
-        fb += c->fallbacks[l];
+        fb += c->st.fallbacks[l];
     int rc = ibr__buf_printf(&b, c->ctx,
                              "# nue: %u layers allowed, %u VLs used\n"
                              "# partitioner: %s (asked: %s)%s%s\n"
+                             "# destination order: %s, busiest channel: %" PRIu64 " pairs\n"
                              "# destinations on escape paths: %" PRIu64
                              ", switches moved onto them: %" PRIu64
                              ", candidates rejected: %" PRIu64 "\n"
                              "# layer destinations escape_root escape_routed\n",
                              c->k, used, c->part_used, asked[which], c->part_note[0] ? "; " : "",
-                             c->part_note, fb, c->escaped_sw, c->rejected);
+                             c->part_note, c->st.interleaved ? "interleaved" : "switch", c->st.max_load, fb, c->st.escaped_sw, c->st.rejected);
     for (unsigned l = 0; l < c->k && rc == 0; l++)
-        rc = ibr__buf_printf(&b, c->ctx, "%u %u %" PRIu64 " %u\n", l, c->dests[l],
-                             c->dests[l] ? c->t->nodes[c->t->sw_node[c->roots[l]]].guid
+        rc = ibr__buf_printf(&b, c->ctx, "%u %u %" PRIu64 " %u\n", l, c->st.dests[l],
+                             c->st.dests[l] ? c->t->nodes[c->t->sw_node[c->st.roots[l]]].guid
                                          : 0,
-                             c->fallbacks[l]);
+                             c->st.fallbacks[l]);
     if (rc == 0)
         rc = ibr_run_add_artifact(c->run, "nue-layers.txt", b.data, b.size);
     ibr_buffer_dispose(&b);
@@ -946,10 +1056,10 @@ static void nue_free(nue *c)
 {
     ibr_context *ctx = c->ctx;
     ibr__cdg_destroy(c->g);
-    void *p[] = {c->tail, c->rev,  c->load,  c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
+    void *p[] = {c->tail, c->rev,  c->load, c->vload, c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
                  c->copy, c->key,  c->ch,    c->done,  c->order, c->hp,    c->tent,
                  c->sub,  c->up,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
-                 c->sigma, c->delta, c->cent, c->esc, c->ine, c->q2, c->active, c->path};
+                 c->sigma, c->delta, c->cent, c->order_il, c->copy_il, c->saved, c->esc, c->ine, c->q2, c->active, c->path};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         ibr__free(ctx, p[i]);
 }
@@ -998,6 +1108,7 @@ static int nue_route(ibr_run *run, void *user)
     c.tail = ibr__mallocarray(ctx, C, sizeof *c.tail);
     c.rev = ibr__mallocarray(ctx, C, sizeof *c.rev);
     c.load = ibr__calloc(ctx, C, sizeof *c.load);
+    c.vload = ibr__calloc(ctx, C, sizeof *c.vload);
     c.srcw = ibr__calloc(ctx, S, sizeof *c.srcw);
     c.dw = ibr__calloc(ctx, S, sizeof *c.dw);
     c.part = ibr__mallocarray(ctx, S, sizeof *c.part);
@@ -1027,7 +1138,7 @@ static int nue_route(ibr_run *run, void *user)
     c.delta = ibr__mallocarray(ctx, S, sizeof *c.delta);
     c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
-    if (!c.tail || !c.rev || !c.load || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
+    if (!c.tail || !c.rev || !c.load || !c.vload || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
         !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up ||
         !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
         !c.cent)
@@ -1077,40 +1188,41 @@ static int nue_route(ibr_run *run, void *user)
     c.nd = nd;
     if ((rc = partition(&c, which)) < 0)
         goto fail;
-    if ((rc = ibr__cdg_create_topo(&c.g, t, c.k)) < 0)
-        goto fail;
-
-    uint32_t done_dests = 0;
-    unsigned used = 1;
-    for (unsigned l = 0; l < c.k; l++) {
-        uint32_t n = 0;
-        for (uint32_t i = 0; i < c.nd; i++)
-            if (!c.copy[i] && c.part[t->lid_sw[c.dlid[i]]] == l)
-                n++;
-        c.dests[l] = n;
-        if (!n)
-            continue;
-        used = l + 1;
-        if ((rc = escape_tree(&c, l)) < 0)
-            goto fail;
-        c.roots[l] = c.root;
-        for (uint32_t i = 0; i < c.nd; i++) {
-            if (c.copy[i])
-                continue;
-            unsigned lid = c.dlid[i];
-            uint32_t d = t->lid_sw[lid];
-            if (c.part[d] != l)
-                continue;
-            if ((done_dests++ & 255) == 0 &&
-                (rc = ibr_run_progress(run, "nue: routing", done_dests, c.nd)) < 0)
-                goto out;
-            rc = route_dest(&c, l, d);
-            if (rc < 0)
-                goto fail;
-            c.fallbacks[l] += (uint32_t)rc;
-            commit_dest(&c, lid, d);
+    /* route in two destination orders (ibr_options-independent), keep the
+       one with the less loaded busiest channel (ties: the first) */
+    int64_t ord = 0;
+    ibr_run_setting_int(&ord, run, "order");
+    int tries[2], ntries = 0;
+    if (ord != 2)
+        tries[ntries++] = 0;
+    if (ord != 1)
+        tries[ntries++] = 1;
+    nue_stats best;
+    memset(&best, 0, sizeof best);
+    size_t lsz = (size_t)t->max_lid + 1;
+    if (ord != 1 && c.nd) {
+        c.order_il = ibr__mallocarray(ctx, c.nd, sizeof *c.order_il);
+        c.copy_il = ibr__mallocarray(ctx, c.nd, sizeof *c.copy_il);
+        if (!c.order_il || !c.copy_il)
+            goto nomem;
+    }
+    if (ntries > 1 && !(c.saved = ibr__mallocarray(ctx, S, lsz)))
+        goto nomem;
+    for (int k = 0; k < ntries; k++) {
+        if ((rc = route_all(&c, tries[k], k, ntries)) < 0)
+            goto fail_or_cancel;
+        if (k == 0 || c.st.max_load < best.max_load) {
+            best = c.st;
+            if (k + 1 < ntries)
+                for (uint32_t x = 0; x < S; x++)
+                    memcpy(c.saved + x * lsz, ibr_run_lft(run, x), lsz);
+        } else {
+            for (uint32_t x = 0; x < S; x++)
+                memcpy(ibr_run_lft(run, x), c.saved + x * lsz, lsz);
         }
     }
+    c.st = best;
+    unsigned used = best.used;
     /* switch LIDs that follow an end port's tree */
     for (uint32_t i = 0; i < c.nd; i++) {
         if (!c.copy[i])
@@ -1145,15 +1257,19 @@ static int nue_route(ibr_run *run, void *user)
         goto fail;
     uint64_t fb = 0;
     for (unsigned l = 0; l < c.k; l++)
-        fb += c.fallbacks[l];
+        fb += c.st.fallbacks[l];
     ibr__log(ctx, IBR_LOG_INFO,
-             "nue: %u layers (%u used), partitioner %s, %" PRIu64
+             "nue: %u layers (%u used), partitioner %s, %s order, %" PRIu64
              " destinations on escape paths, %" PRIu64 " candidates rejected",
-             c.k, used, c.part_used, fb, c.rejected);
+             c.k, used, c.part_used, c.st.interleaved ? "interleaved" : "switch", fb,
+             c.st.rejected);
     rc = 0;
     goto out;
 nomem:
     rc = IBR_ENOMEM;
+fail_or_cancel:
+    if (rc == IBR_ECANCELED)
+        goto out;
 fail:
     if (rc == IBR_ENOMEM)
         rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
@@ -1170,6 +1286,9 @@ static const ibr_setting nue_settings[] = {
      "(OpenSM's nue_max_num_vls)"},
     {"partitioner", IBR_SETTING_STRING, 0, 0, 0, "auto",
      "how destinations are split into layers: auto (METIS when built in), metis, builtin"},
+    {"order", IBR_SETTING_INT, 0, 2, 0, NULL,
+     "destination order: 0 = route with both and keep the less loaded, 1 = switch by "
+     "switch, 2 = switches interleaved"},
 };
 
 const ibr_engine ibr__engine_nue = {
@@ -1180,5 +1299,5 @@ const ibr_engine ibr__engine_nue = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
     .route = nue_route,
     .settings = nue_settings,
-    .n_settings = 2,
+    .n_settings = 3,
 };
