@@ -85,10 +85,6 @@
 
 enum { PART_AUTO, PART_METIS, PART_BUILTIN };
 
-typedef struct hent {
-    uint64_t key;
-    uint32_t c; /* channel w -> z */
-} hent;
 
 typedef struct nue_stats {
     uint32_t fallbacks[NUE_MAX_LAYERS]; /* destinations repaired, per layer */
@@ -130,8 +126,13 @@ typedef struct nue {
     uint8_t *done;
     uint32_t *order;     /* switches in the order they joined */
     uint32_t nord;
-    hent *hp;
+    uint32_t *hp;        /* the heap: switches */
     size_t hn;
+    uint32_t *hpos;      /* per switch: place in the heap, IBR_NONE */
+    uint64_t *hkey;      /* per switch: its best candidate not tried */
+    uint32_t *hch;
+    uint32_t *tried;     /* per channel: stamp of the search that rejected it */
+    uint32_t stamp;
     uint32_t *tent;      /* dependencies added for the destination, pairs */
     size_t tcap;         /* pairs tent holds */
     uint8_t *active;     /* per switch: carries traffic toward the destination */
@@ -161,45 +162,67 @@ typedef struct nue {
 
 /* ---- heap of candidates ------------------------------------------------ */
 
-static inline int hless(const hent *a, const hent *b)
+/* An indexed binary heap of switches, each keyed by its best candidate
+   not yet tried: (hkey, hch), smaller key first, then smaller channel. */
+static inline int hless(const nue *c, uint32_t a, uint32_t b)
 {
-    return a->key < b->key || (a->key == b->key && a->c < b->c);
+    return c->hkey[a] < c->hkey[b] || (c->hkey[a] == c->hkey[b] && c->hch[a] < c->hch[b]);
 }
 
-static void hpush(nue *c, uint64_t key, uint32_t ch)
+static void hup(nue *c, size_t i)
 {
-    size_t i = c->hn++;
-    hent e = {key, ch};
+    uint32_t w = c->hp[i];
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!hless(&e, &c->hp[p]))
+        if (!hless(c, w, c->hp[p]))
             break;
         c->hp[i] = c->hp[p];
+        c->hpos[c->hp[i]] = (uint32_t)i;
         i = p;
     }
-    c->hp[i] = e;
+    c->hp[i] = w;
+    c->hpos[w] = (uint32_t)i;
 }
 
-static hent hpop(nue *c)
+/* Insert switch w or lower its key to (key, ch) if that is better. */
+static void hoffer(nue *c, uint32_t w, uint64_t key, uint32_t ch)
 {
-    hent top = c->hp[0], e = c->hp[--c->hn];
+    if (c->hpos[w] == IBR_NONE) {
+        c->hkey[w] = key;
+        c->hch[w] = ch;
+        c->hp[c->hn] = w;
+        hup(c, c->hn++);
+    } else if (key < c->hkey[w] || (key == c->hkey[w] && ch < c->hch[w])) {
+        c->hkey[w] = key;
+        c->hch[w] = ch;
+        hup(c, c->hpos[w]);
+    }
+}
+
+static uint32_t hpop(nue *c)
+{
+    uint32_t top = c->hp[0], w = c->hp[--c->hn];
+    c->hpos[top] = IBR_NONE;
     size_t i = 0, n = c->hn;
+    if (!n)
+        return top;
     for (;;) {
         size_t l = 2 * i + 1, m = i;
-        const hent *best = &e;
-        if (l < n && hless(&c->hp[l], best)) {
+        uint32_t best = w;
+        if (l < n && hless(c, c->hp[l], best)) {
             m = l;
-            best = &c->hp[l];
+            best = c->hp[l];
         }
-        if (l + 1 < n && hless(&c->hp[l + 1], best))
+        if (l + 1 < n && hless(c, c->hp[l + 1], best))
             m = l + 1;
         if (m == i)
             break;
         c->hp[i] = c->hp[m];
+        c->hpos[c->hp[i]] = (uint32_t)i;
         i = m;
     }
-    if (n)
-        c->hp[i] = e;
+    c->hp[i] = w;
+    c->hpos[w] = (uint32_t)i;
     return top;
 }
 
@@ -855,8 +878,29 @@ static void push_around(nue *c, uint32_t z)
         if (c->done[w])
             continue;
         uint32_t in = c->rev[e]; /* w -> z */
-        hpush(c, c->key[z] + c->big + c->load[in], in);
+        hoffer(c, w, c->key[z] + c->big + c->load[in], in);
     }
+}
+
+/* Switch w's best candidate not yet rejected in this search, offered to
+   the heap, if any. O(degree). */
+static void next_candidate(nue *c, uint32_t w)
+{
+    const ibr_topo *t = c->t;
+    uint64_t bk = UINT64_MAX;
+    uint32_t bc = IBR_NONE;
+    for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
+        uint32_t z = t->adj[e].sw;
+        if (!c->done[z] || c->tried[e] == c->stamp)
+            continue;
+        uint64_t k = c->key[z] + c->big + c->load[e];
+        if (k < bk || (k == bk && e < bc)) {
+            bk = k;
+            bc = e;
+        }
+    }
+    if (bc != IBR_NONE)
+        hoffer(c, w, bk, bc);
 }
 
 /* Route one destination LID delivered at switch d in layer `layer`: the
@@ -869,6 +913,12 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
     for (uint32_t x = 0; x < c->S; x++) {
         c->done[x] = 0;
         c->active[x] = 0;
+        c->hpos[x] = IBR_NONE;
+    }
+    if (++c->stamp == 0) {
+        for (uint32_t e = 0; e < c->C; e++)
+            c->tried[e] = 0;
+        c->stamp = 1;
     }
     c->hn = 0;
     c->ntent = 0;
@@ -880,23 +930,22 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
     c->nord = 1;
     push_around(c, d);
     while (c->hn && c->nord < c->n_alive) {
-        hent h = hpop(c);
-        uint32_t w = c->tail[h.c];
-        if (c->done[w])
-            continue;
+        uint32_t w = hpop(c), in = c->hch[w];
         if (c->srcw[w]) {
-            int rc = activate(c, layer, h.c, d);
+            int rc = activate(c, layer, in, d);
             if (rc < 0)
                 return rc;
             if (rc == 1) {
                 c->st.rejected++;
+                c->tried[in] = c->stamp;
+                next_candidate(c, w);
                 continue;
             }
             c->active[w] = 1;
         }
         c->done[w] = 1;
-        c->ch[w] = h.c;
-        c->key[w] = h.key;
+        c->ch[w] = in;
+        c->key[w] = c->hkey[w];
         c->order[c->nord++] = w;
         push_around(c, w);
     }
@@ -1057,7 +1106,7 @@ static void nue_free(nue *c)
     ibr_context *ctx = c->ctx;
     ibr__cdg_destroy(c->g);
     void *p[] = {c->tail, c->rev,  c->load, c->vload, c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
-                 c->copy, c->key,  c->ch,    c->done,  c->order, c->hp,    c->tent,
+                 c->copy, c->key,  c->ch,    c->done,  c->order, c->hp, c->hpos, c->hkey, c->hch, c->tried,    c->tent,
                  c->sub,  c->up,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
                  c->sigma, c->delta, c->cent, c->order_il, c->copy_il, c->saved, c->esc, c->ine, c->q2, c->active, c->path};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
@@ -1119,7 +1168,11 @@ static int nue_route(ibr_run *run, void *user)
     c.ch = ibr__mallocarray(ctx, S, sizeof *c.ch);
     c.done = ibr__mallocarray(ctx, S, 1);
     c.order = ibr__mallocarray(ctx, S, sizeof *c.order);
-    c.hp = ibr__mallocarray(ctx, C + 1, sizeof *c.hp);
+    c.hp = ibr__mallocarray(ctx, S, sizeof *c.hp);
+    c.hpos = ibr__mallocarray(ctx, S, sizeof *c.hpos);
+    c.hkey = ibr__mallocarray(ctx, S, sizeof *c.hkey);
+    c.hch = ibr__mallocarray(ctx, S, sizeof *c.hch);
+    c.tried = ibr__calloc(ctx, C, sizeof *c.tried);
     c.tent = ibr__mallocarray(ctx, 4 * S, sizeof *c.tent);
     c.tcap = 2 * S;
     c.active = ibr__mallocarray(ctx, S, 1);
@@ -1139,7 +1192,7 @@ static int nue_route(ibr_run *run, void *user)
     c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
     if (!c.tail || !c.rev || !c.load || !c.vload || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
-        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up ||
+        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.hpos || !c.hkey || !c.hch || !c.tried || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up ||
         !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
         !c.cent)
         goto nomem;
