@@ -133,6 +133,11 @@ typedef struct nue {
     uint32_t *hch;
     uint32_t *tried;     /* per channel: stamp of the search that rejected it */
     uint32_t stamp;
+    int improve;         /* run the improvement pass */
+    nue_stats best;      /* of the best routing so far */
+    unsigned nsnap;      /* routings offered */
+    uint8_t *oldcol;     /* per switch: a destination's port before the pass */
+    uint8_t *oldfb;      /* per destination: escape paths used in the first pass */
     uint32_t *tent;      /* dependencies added for the destination, pairs */
     size_t tcap;         /* pairs tent holds */
     uint8_t *active;     /* per switch: carries traffic toward the destination */
@@ -145,6 +150,8 @@ typedef struct nue {
     /* escape tree */
     uint32_t root;
     uint32_t *up;        /* per switch: channel to its parent, IBR_NONE at root */
+    uint32_t *ups;       /* up of every layer, k x S */
+    uint32_t *port_adj;  /* global port index -> channel leaving it, IBR_NONE */
     uint32_t *kid_off, *kids;
     uint32_t *queue;
     uint32_t *dist;
@@ -260,9 +267,13 @@ static int build_tables(nue *c, unsigned cap)
 {
     const ibr_topo *t = c->t;
     uint32_t S = c->S;
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        c->port_adj[i] = IBR_NONE;
     for (uint32_t x = 0; x < S; x++)
-        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
             c->tail[e] = x;
+            c->port_adj[t->nodes[t->sw_node[x]].port_off + t->adj[e].port] = e;
+        }
     for (uint32_t e = 0; e < c->C; e++) {
         uint32_t y = t->adj[e].sw;
         c->rev[e] = IBR_NONE;
@@ -631,6 +642,25 @@ static uint32_t central_switch(nue *c, unsigned layer)
 
 /* ---- escape paths -------------------------------------------------------- */
 
+/* Children lists of the escape tree in c->up. O(S). */
+static void build_kids(nue *c)
+{
+    const ibr_topo *t = c->t;
+    uint32_t S = c->S, *q = c->queue;
+    for (uint32_t x = 0; x <= S; x++)
+        c->kid_off[x] = 0;
+    for (uint32_t x = 0; x < S; x++)
+        if (c->up[x] != IBR_NONE)
+            c->kid_off[t->adj[c->up[x]].sw + 1]++;
+    for (uint32_t x = 0; x < S; x++)
+        c->kid_off[x + 1] += c->kid_off[x];
+    for (uint32_t x = 0; x < S; x++)
+        q[x] = c->kid_off[x];
+    for (uint32_t x = 0; x < S; x++)
+        if (c->up[x] != IBR_NONE)
+            c->kids[q[t->adj[c->up[x]].sw]++] = x;
+}
+
 /* The layer's escape tree (breadth-first from the central switch, each
    switch on its least loaded channel toward the previous level) and its
    up*-down* dependencies added to the layer's CDG. */
@@ -649,19 +679,8 @@ static int escape_tree(nue *c, unsigned layer)
                 (c->up[x] == IBR_NONE || c->load[e] < c->load[c->up[x]]))
                 c->up[x] = e;
     }
-    /* children lists */
-    for (uint32_t x = 0; x <= S; x++)
-        c->kid_off[x] = 0;
-    for (uint32_t x = 0; x < S; x++)
-        if (c->up[x] != IBR_NONE)
-            c->kid_off[t->adj[c->up[x]].sw + 1]++;
-    for (uint32_t x = 0; x < S; x++)
-        c->kid_off[x + 1] += c->kid_off[x];
-    for (uint32_t x = 0; x < S; x++)
-        q[x] = c->kid_off[x];
-    for (uint32_t x = 0; x < S; x++)
-        if (c->up[x] != IBR_NONE)
-            c->kids[q[t->adj[c->up[x]].sw]++] = x;
+    build_kids(c);
+    memcpy(c->ups + (size_t)layer * S, c->up, S * sizeof *c->up);
     /* the turns traffic from a switch with end ports can take: up the
        tree along its path to the root (onpath), one turn down at any
        switch of that path, then down. So: at every switch v, from an
@@ -859,10 +878,16 @@ static int repair(nue *c, unsigned layer, uint32_t d)
         if (c->active[x])
             c->active[t->adj[c->ch[x]].sw] = 1;
     }
+    /* every final dependency gets weight 1 from this destination (it is in
+       the layer already, reserved or added above), the others none */
+    for (uint32_t i = 1; i < c->nord; i++) {
+        uint32_t x = c->order[i], z = t->adj[c->ch[x]].sw;
+        uint32_t pair[2] = {c->ch[x], c->ch[z]};
+        int rc;
+        if (c->active[x] && z != d && (rc = ibr__cdg_add_path(c->g, layer, pair, 2, 1, 0)) < 0)
+            return rc;
+    }
     for (size_t i = 0; i < c->ntent; i++) {
-        uint32_t a = c->tent[2 * i], b = c->tent[2 * i + 1], x = c->tail[a];
-        if (c->active[x] && c->ch[x] == a && c->ch[t->adj[a].sw] == b)
-            continue;
         int rc = ibr__cdg_remove_path(c->g, layer, c->tent + 2 * i, 2, 1);
         if (rc < 0)
             return rc;
@@ -1014,6 +1039,76 @@ static void interleave_order(nue *c, uint16_t *ol, uint16_t *oc)
         }
 }
 
+/* Take destination lid (switch d, layer `layer`) out (add = 0) or put
+   it back (add = 1, after it was taken out): its dependencies (weight 1
+   each) and its loads, from its LFT column. */
+static int apply_column(nue *c, unsigned layer, unsigned lid, uint32_t d, int add)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t x = 0; x < c->S; x++) {
+        c->ch[x] = IBR_NONE;
+        if (x == d || !c->alive[x])
+            continue;
+        unsigned p = ibr_run_lft(c->run, x)[lid];
+        if (p != IBR_NO_ROUTE)
+            c->ch[x] = c->port_adj[t->nodes[t->sw_node[x]].port_off + p];
+    }
+    c->order[0] = d;
+    c->nord = 1;
+    for (uint32_t i = 0; i < c->nord; i++) {
+        uint32_t z = c->order[i];
+        c->sub[z] = 0;
+        for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
+            uint32_t x = t->adj[e].sw;
+            if (x != d && c->ch[x] == c->rev[e])
+                c->order[c->nord++] = x;
+        }
+    }
+    if (c->nord != c->n_alive)
+        return IBR_EINTERNAL;
+    int end = t->lid_port[lid] != t->nodes[t->sw_node[d]].port_off;
+    for (uint32_t i = c->nord; i-- > 1;) {
+        uint32_t x = c->order[i], e = c->ch[x], z = t->adj[e].sw;
+        c->sub[x] += c->srcw[x];
+        if (add) {
+            c->load[e] += c->sub[x];
+            if (end)
+                c->vload[e] += c->sub[x];
+        } else {
+            c->load[e] -= c->sub[x];
+            if (end)
+                c->vload[e] -= c->sub[x];
+        }
+        c->sub[z] += c->sub[x];
+        if (c->sub[x] && z != d) {
+            /* x carries traffic: its dependency is the destination's */
+            uint32_t pair[2] = {e, c->ch[z]};
+            int rc = add ? ibr__cdg_add_path(c->g, layer, pair, 2, 1, 0)
+                         : ibr__cdg_remove_path(c->g, layer, pair, 2, 1);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* The routing in the run's LFTs is a candidate: keep a copy if its
+   busiest channel is less loaded than the best one's so far (ties: the
+   earlier). */
+static void offer(nue *c)
+{
+    c->st.max_load = 0;
+    for (uint32_t e = 0; e < c->C; e++)
+        if (c->vload[e] > c->st.max_load)
+            c->st.max_load = c->vload[e];
+    if (c->nsnap++ && c->st.max_load >= c->best.max_load)
+        return;
+    c->best = c->st;
+    size_t lsz = (size_t)c->t->max_lid + 1;
+    for (uint32_t x = 0; x < c->S; x++)
+        memcpy(c->saved + x * lsz, ibr_run_lft(c->run, x), lsz);
+}
+
 /* Route every destination (in the switch order, or interleaved), from
    fresh loads and layers; c->st gets the statistics. Returns 0, an error,
    or IBR_ECANCELED. */
@@ -1064,12 +1159,59 @@ static int route_all(nue *c, int interleave, int pass, int npass)
             if (rc < 0)
                 return rc;
             c->st.fallbacks[l] += (uint32_t)rc;
+            c->oldfb[i] = (uint8_t)rc;
             commit_dest(c, lid, d);
         }
     }
-    for (uint32_t e = 0; e < c->C; e++)
-        if (c->vload[e] > c->st.max_load)
-            c->st.max_load = c->vload[e];
+    /* the improvement pass: every destination in turn routed again against
+       the loads of all the others (sssp's), kept unless it makes a link
+       busier than the busiest one before the pass */
+    offer(c);
+    uint64_t m0 = c->st.max_load;
+    for (unsigned l = 0; l < c->k && c->improve; l++) {
+        if (!c->st.dests[l])
+            continue;
+        memcpy(c->up, c->ups + (size_t)l * c->S, c->S * sizeof *c->up);
+        build_kids(c);
+        c->st.fallbacks[l] = 0;
+        for (uint32_t i = 0; i < c->nd; i++) {
+            if (cp[i])
+                continue;
+            unsigned lid = dl[i];
+            uint32_t d = t->lid_sw[lid];
+            if (c->part[d] != l)
+                continue;
+            if ((done++ & 255) == 0 &&
+                (rc = ibr_run_progress(c->run, "nue: routing", (uint64_t)pass * c->nd + done / 2,
+                                       (uint64_t)npass * c->nd)) < 0)
+                return rc;
+            for (uint32_t x = 0; x < c->S; x++)
+                c->oldcol[x] = ibr_run_lft(c->run, x)[lid];
+            if ((rc = apply_column(c, l, lid, d, 0)) < 0)
+                return rc;
+            int fb = route_dest(c, l, d);
+            if (fb < 0)
+                return fb;
+            commit_dest(c, lid, d);
+            /* keep it unless a link it uses is now busier than the busiest
+               one was before the pass */
+            int worse = 0;
+            for (uint32_t j = 1; j < c->nord && !worse; j++)
+                worse = c->vload[c->ch[c->order[j]]] > m0;
+            if (worse) {
+                if ((rc = apply_column(c, l, lid, d, 0)) < 0)
+                    return rc;
+                for (uint32_t x = 0; x < c->S; x++)
+                    ibr_run_lft(c->run, x)[lid] = c->oldcol[x];
+                if ((rc = apply_column(c, l, lid, d, 1)) < 0)
+                    return rc;
+                fb = c->oldfb[i];
+            }
+            c->st.fallbacks[l] += (uint32_t)fb;
+        }
+    }
+    if (c->improve)
+        offer(c);
     return 0;
 }
 
@@ -1107,7 +1249,7 @@ static void nue_free(nue *c)
     ibr__cdg_destroy(c->g);
     void *p[] = {c->tail, c->rev,  c->load, c->vload, c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
                  c->copy, c->key,  c->ch,    c->done,  c->order, c->hp, c->hpos, c->hkey, c->hch, c->tried,    c->tent,
-                 c->sub,  c->up,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
+                 c->sub,  c->up, c->ups, c->port_adj, c->oldcol, c->oldfb,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
                  c->sigma, c->delta, c->cent, c->order_il, c->copy_il, c->saved, c->esc, c->ine, c->q2, c->active, c->path};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         ibr__free(ctx, p[i]);
@@ -1152,6 +1294,9 @@ static int nue_route(ibr_run *run, void *user)
     if (c.k > NUE_MAX_LAYERS)
         c.k = NUE_MAX_LAYERS;
     c.part_used = "none";
+    int64_t imp = 1;
+    ibr_run_setting_int(&imp, run, "improve");
+    c.improve = (int)imp;
 
     size_t S = c.S, C = c.C ? c.C : 1, L = (size_t)t->max_lid + 1;
     c.tail = ibr__mallocarray(ctx, C, sizeof *c.tail);
@@ -1182,6 +1327,10 @@ static int nue_route(ibr_run *run, void *user)
     c.q2 = ibr__mallocarray(ctx, S, sizeof *c.q2);
     c.sub = ibr__mallocarray(ctx, S, sizeof *c.sub);
     c.up = ibr__mallocarray(ctx, S, sizeof *c.up);
+    c.ups = ibr__mallocarray(ctx, S * c.k, sizeof *c.ups);
+    c.oldcol = ibr__mallocarray(ctx, S, 1);
+    c.oldfb = ibr__mallocarray(ctx, L, 1);
+    c.port_adj = ibr__mallocarray(ctx, t->n_ports, sizeof *c.port_adj);
     c.kid_off = ibr__mallocarray(ctx, S + 1, sizeof *c.kid_off);
     c.kids = ibr__mallocarray(ctx, S, sizeof *c.kids);
     c.queue = ibr__mallocarray(ctx, S + NUE_MAX_LAYERS, sizeof *c.queue);
@@ -1192,7 +1341,7 @@ static int nue_route(ibr_run *run, void *user)
     c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
     if (!c.tail || !c.rev || !c.load || !c.vload || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
-        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.hpos || !c.hkey || !c.hch || !c.tried || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up ||
+        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.hpos || !c.hkey || !c.hch || !c.tried || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up || !c.ups || !c.port_adj || !c.oldcol || !c.oldfb ||
         !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
         !c.cent)
         goto nomem;
@@ -1259,21 +1408,16 @@ static int nue_route(ibr_run *run, void *user)
         if (!c.order_il || !c.copy_il)
             goto nomem;
     }
-    if (ntries > 1 && !(c.saved = ibr__mallocarray(ctx, S, lsz)))
+    if (!(c.saved = ibr__mallocarray(ctx, S, lsz)))
         goto nomem;
-    for (int k = 0; k < ntries; k++) {
+    c.nsnap = 0;
+    for (int k = 0; k < ntries; k++)
         if ((rc = route_all(&c, tries[k], k, ntries)) < 0)
             goto fail_or_cancel;
-        if (k == 0 || c.st.max_load < best.max_load) {
-            best = c.st;
-            if (k + 1 < ntries)
-                for (uint32_t x = 0; x < S; x++)
-                    memcpy(c.saved + x * lsz, ibr_run_lft(run, x), lsz);
-        } else {
-            for (uint32_t x = 0; x < S; x++)
-                memcpy(ibr_run_lft(run, x), c.saved + x * lsz, lsz);
-        }
-    }
+    best = c.best;
+    if (c.nsnap > 1)
+        for (uint32_t x = 0; x < S; x++)
+            memcpy(ibr_run_lft(run, x), c.saved + x * lsz, lsz);
     c.st = best;
     unsigned used = best.used;
     /* switch LIDs that follow an end port's tree */
@@ -1342,6 +1486,9 @@ static const ibr_setting nue_settings[] = {
     {"order", IBR_SETTING_INT, 0, 2, 0, NULL,
      "destination order: 0 = route with both and keep the less loaded, 1 = switch by "
      "switch, 2 = switches interleaved"},
+    {"improve", IBR_SETTING_BOOL, 0, 1, 1, NULL,
+     "route every destination again against all the others' loads, keeping the better "
+     "routing"},
 };
 
 const ibr_engine ibr__engine_nue = {
@@ -1352,5 +1499,5 @@ const ibr_engine ibr__engine_nue = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
     .route = nue_route,
     .settings = nue_settings,
-    .n_settings = 3,
+    .n_settings = 4,
 };
