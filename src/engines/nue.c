@@ -20,52 +20,59 @@
  * switch of highest betweenness centrality, Brandes' algorithm, within the
  * convex hull of the layer's destination switches: every switch on a
  * shortest path between two of them), each switch hanging from the least
- * loaded channel toward the previous level; the dependencies are every
- * up->up, up->down (between different children) and down->down turn of
- * the tree. They contain no down->up turn, so they are acyclic, and the
- * tree re-rooted at any destination routes every switch to it with them
- * alone: whatever else the layer holds, a destination can always fall
- * back to the tree.
+ * loaded channel toward the previous level; the dependencies are the turns
+ * traffic from a switch with end ports can take on the tree: down->down
+ * everywhere, up->up and up->down (between different children) along the
+ * root paths of switches with end ports (OpenSM's set). They contain no
+ * down->up turn, so they are acyclic, and the tree re-rooted at any
+ * destination carries all end-port traffic to it with them alone.
  *
  * Routing a destination LID inside its layer (its switch d): a Dijkstra
- * search from d over the switches, where a switch w joins the tree of d
- * through a channel w -> z toward a switch z already in it, the key being
- * z's key plus the channel's weight (P^2 + load, P the number of LIDs, as
- * in OpenSM: hop count first, then the load). A candidate is taken from
- * the heap in key order; it is accepted only if the dependency it adds,
- * (w -> z) -> (z's own channel), keeps the layer's CDG acyclic (checked
- * insertion: src/cdg's dynamic topological order), otherwise it is dropped
- * and w waits for its next candidate. Every dependency of the destination
- * is thus in the CDG, which stays acyclic, so the layer is free of credit
- * loops. If some switch cannot join (every candidate would close a
- * cycle), the destination's dependencies are taken out again and it is
- * routed on the escape tree. Then every switch x adds the LIDs of its end
- * ports to the load of each channel on its path to d (the weights are
- * shared by all layers).
+ * search from d over the switches; a switch w joins the tree of d through
+ * a channel w -> z toward a switch z already in it, its key being z's key
+ * plus the channel's weight (P^2 + load, P the number of LIDs, as in
+ * OpenSM: hop count first, then the load). An indexed heap holds every
+ * switch with its best candidate not yet tried. A switch that carries
+ * traffic (it has end ports, or a switch with traffic routes through it)
+ * adds the dependencies of its path up to the first switch already
+ * carrying traffic, by checked insertion (src/cdg's dynamic topological
+ * order); a candidate whose dependencies would close a cycle is rejected
+ * and the switch waits with its next candidate. The layer's CDG thus
+ * holds every dependency of its routes and stays acyclic: no credit loop.
+ * If some switches cannot join at all, the repair puts them, and every
+ * switch their escape paths cross, on the escape tree (the set E, closed
+ * under "next hop"); every switch outside E with traffic whose next hop is
+ * in E adds its whole path's dependencies, or joins E if they would close
+ * a cycle (at worst everything ends on the escape tree, whose
+ * dependencies are reserved). Then every switch x adds the LIDs of its end
+ * ports to the load of each channel on its path to d (loads are shared by
+ * all layers).
  *
- * How this differs from OpenSM's nue (doc/engines.md has the list):
- * - OpenSM relaxes a candidate as soon as it is found and tests its
- *   dependency then, with a colour per destination and backtracking when
- *   the search gets stuck; here candidates are tested only when they are
- *   the best one left (lazy deletion), so no tentative dependency is ever
- *   undone and a blocked candidate simply yields to the next best one.
- * - Switch LIDs are always routed deadlock-free (OpenSM's
- *   nue_include_switches = TRUE): a switch with end ports reuses the tree
- *   of its first end-port LID (the same channels, so no new dependency);
- *   other switches are destinations of their layer.
- * - The escape tree is a breadth-first tree (shortest escape paths) rather
- *   than OpenSM's Dijkstra tree on the current weights, its dependencies
- *   cover every switch (OpenSM reserves only those toward switches with
- *   destinations), and Brandes' centrality is estimated from at most
- *   NUE_PIVOTS sources on large hulls.
- * - The built-in partitioner grows k balanced connected regions from
- *   spread-out seeds instead of dealing LIDs round-robin.
+ * Balance: the destinations are routed in two orders (switch by switch,
+ * and the switches interleaved), each followed by an improvement pass that
+ * routes every destination again against the loads of all the others
+ * (taking its dependencies out first; a new route is kept unless one of
+ * its links then carries more than the busiest link before the pass);
+ * of the four routings the one whose busiest channel carries the fewest
+ * end-port pairs is kept (settings order and improve).
+ *
+ * How this differs from OpenSM's nue (doc/engines.md has the list and the
+ * reasons): the repair instead of routing the whole destination on the
+ * escape tree; lazy candidate tests instead of colours and backtracking;
+ * dependencies only for switches that carry traffic; switch LIDs always
+ * routed deadlock-free (OpenSM's nue_include_switches = TRUE: a switch
+ * with end ports reuses the tree of its first end-port LID, the others
+ * are destinations of their layer); a breadth-first escape tree; Brandes'
+ * centrality from at most NUE_PIVOTS sources on large hulls; the two
+ * orders and the improvement pass; a built-in partitioner growing k
+ * balanced connected regions instead of dealing LIDs round-robin.
  *
  * Time: per layer O(H·E) for the hull and centrality (H hull switches,
- * capped), and per destination LID an O(E log E) search plus the checked
- * insertions (usually O(1) each; a Pearce-Kelly reordering otherwise).
- * Memory: O(S + C) plus the CDG's slots (Σ over switches of in x out
- * degree, 8 bytes each per layer).
+ * capped), and per destination LID and pass an O(E + S log S) search plus
+ * the checked insertions (O(1) each when they agree with the order, a
+ * Pearce-Kelly reordering otherwise); four passes in all. Memory: O(S + C)
+ * plus the CDG's slots (Σ over switches of in x out degree, 8 bytes each
+ * per layer in use) and one copy of the LFTs (S x LIDs bytes).
  */
 #include <inttypes.h>
 #include <stdio.h>
