@@ -93,6 +93,12 @@
 enum { PART_AUTO, PART_METIS, PART_BUILTIN };
 
 
+typedef struct hent {
+    uint64_t key;
+    uint32_t c; /* channel w -> z */
+    uint32_t w;
+} hent;
+
 typedef struct nue_stats {
     uint32_t fallbacks[NUE_MAX_LAYERS]; /* destinations repaired, per layer */
     uint32_t dests[NUE_MAX_LAYERS];
@@ -133,11 +139,9 @@ typedef struct nue {
     uint8_t *done;
     uint32_t *order;     /* switches in the order they joined */
     uint32_t nord;
-    uint32_t *hp;        /* the heap: switches */
+    hent *hp;            /* the heap: switches with their best untried candidate */
     size_t hn;
     uint32_t *hpos;      /* per switch: place in the heap, IBR_NONE */
-    uint64_t *hkey;      /* per switch: its best candidate not tried */
-    uint32_t *hch;
     uint32_t *tried;     /* per channel: stamp of the search that rejected it */
     uint32_t stamp;
     int improve;         /* run the improvement pass */
@@ -177,66 +181,66 @@ typedef struct nue {
 /* ---- heap of candidates ------------------------------------------------ */
 
 /* An indexed binary heap of switches, each keyed by its best candidate
-   not yet tried: (hkey, hch), smaller key first, then smaller channel. */
-static inline int hless(const nue *c, uint32_t a, uint32_t b)
+   not yet tried: (key, channel), smaller key first, then smaller channel.
+   The entries hold the keys, so comparisons read the heap array only. */
+static inline int hless(const hent *a, const hent *b)
 {
-    return c->hkey[a] < c->hkey[b] || (c->hkey[a] == c->hkey[b] && c->hch[a] < c->hch[b]);
+    return a->key < b->key || (a->key == b->key && a->c < b->c);
 }
 
 static void hup(nue *c, size_t i)
 {
-    uint32_t w = c->hp[i];
+    hent e = c->hp[i];
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!hless(c, w, c->hp[p]))
+        if (!hless(&e, &c->hp[p]))
             break;
         c->hp[i] = c->hp[p];
-        c->hpos[c->hp[i]] = (uint32_t)i;
+        c->hpos[c->hp[i].w] = (uint32_t)i;
         i = p;
     }
-    c->hp[i] = w;
-    c->hpos[w] = (uint32_t)i;
+    c->hp[i] = e;
+    c->hpos[e.w] = (uint32_t)i;
 }
 
 /* Insert switch w or lower its key to (key, ch) if that is better. */
 static void hoffer(nue *c, uint32_t w, uint64_t key, uint32_t ch)
 {
-    if (c->hpos[w] == IBR_NONE) {
-        c->hkey[w] = key;
-        c->hch[w] = ch;
-        c->hp[c->hn] = w;
+    uint32_t i = c->hpos[w];
+    if (i == IBR_NONE) {
+        c->hp[c->hn] = (hent){key, ch, w};
         hup(c, c->hn++);
-    } else if (key < c->hkey[w] || (key == c->hkey[w] && ch < c->hch[w])) {
-        c->hkey[w] = key;
-        c->hch[w] = ch;
-        hup(c, c->hpos[w]);
+    } else if (key < c->hp[i].key || (key == c->hp[i].key && ch < c->hp[i].c)) {
+        c->hp[i].key = key;
+        c->hp[i].c = ch;
+        hup(c, i);
     }
 }
 
-static uint32_t hpop(nue *c)
+static hent hpop(nue *c)
 {
-    uint32_t top = c->hp[0], w = c->hp[--c->hn];
-    c->hpos[top] = IBR_NONE;
+    hent top = c->hp[0], e = c->hp[--c->hn];
+    c->hpos[top.w] = IBR_NONE;
     size_t i = 0, n = c->hn;
     if (!n)
         return top;
     for (;;) {
         size_t l = 2 * i + 1, m = i;
-        uint32_t best = w;
-        if (l < n && hless(c, c->hp[l], best)) {
+        const hent *best = &e;
+        if (l < n && hless(&c->hp[l], best)) {
             m = l;
-            best = c->hp[l];
+            best = &c->hp[l];
         }
-        if (l + 1 < n && hless(c, c->hp[l + 1], best))
+        if (l + 1 < n && hless(&c->hp[l + 1], best))
             m = l + 1;
         if (m == i)
             break;
         c->hp[i] = c->hp[m];
-        c->hpos[c->hp[i]] = (uint32_t)i;
+        c->hpos[c->hp[i].w] = (uint32_t)i;
         i = m;
     }
-    c->hp[i] = w;
-    c->hpos[w] = (uint32_t)i;
+    c->hp[i] = e;
+    c->hpos[e.w] = (uint32_t)i;
     return top;
 }
 
@@ -962,7 +966,8 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
     c->nord = 1;
     push_around(c, d);
     while (c->hn && c->nord < c->n_alive) {
-        uint32_t w = hpop(c), in = c->hch[w];
+        hent h = hpop(c);
+        uint32_t w = h.w, in = h.c;
         if (c->srcw[w]) {
             int rc = activate(c, layer, in, d);
             if (rc < 0)
@@ -977,7 +982,7 @@ static int route_dest(nue *c, unsigned layer, uint32_t d)
         }
         c->done[w] = 1;
         c->ch[w] = in;
-        c->key[w] = c->hkey[w];
+        c->key[w] = h.key;
         c->order[c->nord++] = w;
         push_around(c, w);
     }
@@ -1255,7 +1260,7 @@ static void nue_free(nue *c)
     ibr_context *ctx = c->ctx;
     ibr__cdg_destroy(c->g);
     void *p[] = {c->tail, c->rev,  c->load, c->vload, c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
-                 c->copy, c->key,  c->ch,    c->done,  c->order, c->hp, c->hpos, c->hkey, c->hch, c->tried,    c->tent,
+                 c->copy, c->key,  c->ch,    c->done,  c->order, c->hp, c->hpos, c->tried,    c->tent,
                  c->sub,  c->up, c->ups, c->port_adj, c->oldcol, c->oldfb,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
                  c->sigma, c->delta, c->cent, c->order_il, c->copy_il, c->saved, c->esc, c->ine, c->q2, c->active, c->path};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
@@ -1322,8 +1327,6 @@ static int nue_route(ibr_run *run, void *user)
     c.order = ibr__mallocarray(ctx, S, sizeof *c.order);
     c.hp = ibr__mallocarray(ctx, S, sizeof *c.hp);
     c.hpos = ibr__mallocarray(ctx, S, sizeof *c.hpos);
-    c.hkey = ibr__mallocarray(ctx, S, sizeof *c.hkey);
-    c.hch = ibr__mallocarray(ctx, S, sizeof *c.hch);
     c.tried = ibr__calloc(ctx, C, sizeof *c.tried);
     c.tent = ibr__mallocarray(ctx, 4 * S, sizeof *c.tent);
     c.tcap = 2 * S;
@@ -1348,7 +1351,7 @@ static int nue_route(ibr_run *run, void *user)
     c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
     if (!c.tail || !c.rev || !c.load || !c.vload || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
-        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.hpos || !c.hkey || !c.hch || !c.tried || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up || !c.ups || !c.port_adj || !c.oldcol || !c.oldfb ||
+        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.hpos || !c.tried || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up || !c.ups || !c.port_adj || !c.oldcol || !c.oldfb ||
         !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
         !c.cent)
         goto nomem;
