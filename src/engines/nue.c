@@ -173,7 +173,8 @@ typedef struct nue {
     nue_stats st;        /* of the routing being built */
     uint16_t *order_il;  /* dlid/copy in the interleaved order */
     uint16_t *copy_il;
-    uint8_t *saved;      /* LFT columns of the better routing, S x (max LID + 1) */
+    uint8_t *lft;        /* the variant's LFTs, S x (max LID + 1) */
+    uint8_t *saved;      /* the LFTs of its best routing */
     const char *part_used;
     char part_note[96];
 } nue;
@@ -999,7 +1000,7 @@ static void commit_dest(nue *c, unsigned lid, uint32_t d)
     int end = t->lid_port[lid] != t->nodes[t->sw_node[d]].port_off;
     for (uint32_t i = 0; i < c->nord; i++) {
         uint32_t x = c->order[i];
-        uint8_t *row = ibr_run_lft(c->run, x);
+        uint8_t *row = c->lft + (size_t)x * ((size_t)t->max_lid + 1);
         row[lid] = x == d ? t->lid_swport[lid] : t->adj[c->ch[x]].port;
         c->sub[x] = 0;
     }
@@ -1061,7 +1062,7 @@ static int apply_column(nue *c, unsigned layer, unsigned lid, uint32_t d, int ad
         c->ch[x] = IBR_NONE;
         if (x == d || !c->alive[x])
             continue;
-        unsigned p = ibr_run_lft(c->run, x)[lid];
+        unsigned p = c->lft[(size_t)x * ((size_t)t->max_lid + 1) + lid];
         if (p != IBR_NO_ROUTE)
             c->ch[x] = c->port_adj[t->nodes[t->sw_node[x]].port_off + p];
     }
@@ -1116,15 +1117,13 @@ static void offer(nue *c)
     if (c->nsnap++ && c->st.max_load >= c->best.max_load)
         return;
     c->best = c->st;
-    size_t lsz = (size_t)c->t->max_lid + 1;
-    for (uint32_t x = 0; x < c->S; x++)
-        memcpy(c->saved + x * lsz, ibr_run_lft(c->run, x), lsz);
+    memcpy(c->saved, c->lft, (size_t)c->S * ((size_t)c->t->max_lid + 1));
 }
 
 /* Route every destination (in the switch order, or interleaved), from
    fresh loads and layers; c->st gets the statistics. Returns 0, an error,
    or IBR_ECANCELED. */
-static int route_all(nue *c, int interleave, int pass, int npass)
+static int route_all(nue *c, int interleave)
 {
     const ibr_topo *t = c->t;
     const uint16_t *dl = c->dlid, *cp = c->copy;
@@ -1135,6 +1134,15 @@ static int route_all(nue *c, int interleave, int pass, int npass)
     }
     memset(&c->st, 0, sizeof c->st);
     c->st.interleaved = interleave;
+    c->nsnap = 0;
+    size_t lsz0 = (size_t)t->max_lid + 1;
+    memset(c->lft, IBR_NO_ROUTE, (size_t)c->S * lsz0);
+    for (uint32_t x = 0; x < c->S; x++) {
+        const ibr__port *p0 = &t->ports[t->nodes[t->sw_node[x]].port_off];
+        for (unsigned i = 0; p0->lid && i < (1u << p0->lmc); i++)
+            if (p0->lid + i <= t->max_lid)
+                c->lft[x * lsz0 + p0->lid + i] = 0; /* every switch delivers its own LIDs */
+    }
     c->st.used = 1;
     for (uint32_t e = 0; e < c->C; e++)
         c->load[e] = c->vload[e] = 0;
@@ -1143,7 +1151,6 @@ static int route_all(nue *c, int interleave, int pass, int npass)
     int rc = ibr__cdg_create_topo(&c->g, t, c->k);
     if (rc < 0)
         return rc;
-    uint32_t done = 0;
     for (unsigned l = 0; l < c->k; l++) {
         uint32_t n = 0;
         for (uint32_t i = 0; i < c->nd; i++)
@@ -1163,10 +1170,6 @@ static int route_all(nue *c, int interleave, int pass, int npass)
             uint32_t d = t->lid_sw[lid];
             if (c->part[d] != l)
                 continue;
-            if ((done++ & 255) == 0 &&
-                (rc = ibr_run_progress(c->run, "nue: routing", (uint64_t)pass * c->nd + done,
-                                       (uint64_t)npass * c->nd)) < 0)
-                return rc;
             rc = route_dest(c, l, d);
             if (rc < 0)
                 return rc;
@@ -1193,12 +1196,9 @@ static int route_all(nue *c, int interleave, int pass, int npass)
             uint32_t d = t->lid_sw[lid];
             if (c->part[d] != l)
                 continue;
-            if ((done++ & 255) == 0 &&
-                (rc = ibr_run_progress(c->run, "nue: routing", (uint64_t)pass * c->nd + done / 2,
-                                       (uint64_t)npass * c->nd)) < 0)
-                return rc;
+            size_t lsz = (size_t)t->max_lid + 1;
             for (uint32_t x = 0; x < c->S; x++)
-                c->oldcol[x] = ibr_run_lft(c->run, x)[lid];
+                c->oldcol[x] = c->lft[x * lsz + lid];
             if ((rc = apply_column(c, l, lid, d, 0)) < 0)
                 return rc;
             int fb = route_dest(c, l, d);
@@ -1214,7 +1214,7 @@ static int route_all(nue *c, int interleave, int pass, int npass)
                 if ((rc = apply_column(c, l, lid, d, 0)) < 0)
                     return rc;
                 for (uint32_t x = 0; x < c->S; x++)
-                    ibr_run_lft(c->run, x)[lid] = c->oldcol[x];
+                    c->lft[x * lsz + lid] = c->oldcol[x];
                 if ((rc = apply_column(c, l, lid, d, 1)) < 0)
                     return rc;
                 fb = c->oldfb[i];
@@ -1255,16 +1255,91 @@ static int layers_artifact(nue *c, unsigned used, int which)
     return rc;
 }
 
-static void nue_free(nue *c)
+/* The arrays a routing variant writes (c->S, c->C, c->k, c->t set). */
+static int alloc_variant(nue *c)
+{
+    ibr_context *ctx = c->ctx;
+    size_t S = c->S, C = c->C ? c->C : 1, L = (size_t)c->t->max_lid + 1;
+    c->load = ibr__calloc(ctx, C, sizeof *c->load);
+    c->vload = ibr__calloc(ctx, C, sizeof *c->vload);
+    c->key = ibr__mallocarray(ctx, S, sizeof *c->key);
+    c->ch = ibr__mallocarray(ctx, S, sizeof *c->ch);
+    c->done = ibr__mallocarray(ctx, S, 1);
+    c->order = ibr__mallocarray(ctx, S, sizeof *c->order);
+    c->hp = ibr__mallocarray(ctx, S, sizeof *c->hp);
+    c->hpos = ibr__mallocarray(ctx, S, sizeof *c->hpos);
+    c->tried = ibr__calloc(ctx, C, sizeof *c->tried);
+    c->stamp = 0;
+    c->tent = ibr__mallocarray(ctx, 4 * S, sizeof *c->tent);
+    c->tcap = 2 * S;
+    c->active = ibr__mallocarray(ctx, S, 1);
+    c->path = ibr__mallocarray(ctx, S + 1, sizeof *c->path);
+    c->esc = ibr__mallocarray(ctx, S, sizeof *c->esc);
+    c->ine = ibr__mallocarray(ctx, S, 1);
+    c->q2 = ibr__mallocarray(ctx, S, sizeof *c->q2);
+    c->sub = ibr__mallocarray(ctx, S, sizeof *c->sub);
+    c->up = ibr__mallocarray(ctx, S, sizeof *c->up);
+    c->ups = ibr__mallocarray(ctx, S * c->k, sizeof *c->ups);
+    c->oldcol = ibr__mallocarray(ctx, S, 1);
+    c->oldfb = ibr__mallocarray(ctx, L, 1);
+    c->kid_off = ibr__mallocarray(ctx, S + 1, sizeof *c->kid_off);
+    c->kids = ibr__mallocarray(ctx, S, sizeof *c->kids);
+    c->queue = ibr__mallocarray(ctx, S + NUE_MAX_LAYERS, sizeof *c->queue);
+    c->dist = ibr__mallocarray(ctx, S, sizeof *c->dist);
+    c->inhull = ibr__mallocarray(ctx, S, 1);
+    c->sigma = ibr__mallocarray(ctx, S, sizeof *c->sigma);
+    c->delta = ibr__mallocarray(ctx, S, sizeof *c->delta);
+    c->cent = ibr__mallocarray(ctx, S, sizeof *c->cent);
+    c->order_il = ibr__mallocarray(ctx, L, sizeof *c->order_il);
+    c->copy_il = ibr__mallocarray(ctx, L, sizeof *c->copy_il);
+    c->lft = ibr__mallocarray(ctx, S, L);
+    c->saved = ibr__mallocarray(ctx, S, L);
+    c->g = NULL;
+    if (!c->load || !c->vload || !c->key || !c->ch || !c->done || !c->order || !c->hp ||
+        !c->hpos || !c->tried || !c->tent || !c->active || !c->path || !c->esc || !c->ine ||
+        !c->q2 || !c->sub || !c->up || !c->ups || !c->oldcol || !c->oldfb || !c->kid_off ||
+        !c->kids || !c->queue || !c->dist || !c->inhull || !c->sigma || !c->delta || !c->cent ||
+        !c->order_il || !c->copy_il || !c->lft || !c->saved)
+        return IBR_ENOMEM;
+    return 0;
+}
+
+/* Takes a variant whose allocation failed half-way (NULLs are fine). */
+static void free_variant(nue *c)
 {
     ibr_context *ctx = c->ctx;
     ibr__cdg_destroy(c->g);
-    void *p[] = {c->tail, c->rev,  c->load, c->vload, c->srcw,  c->dw,    c->part,  c->alive, c->dlid,
-                 c->copy, c->key,  c->ch,    c->done,  c->order, c->hp, c->hpos, c->tried,    c->tent,
-                 c->sub,  c->up, c->ups, c->port_adj, c->oldcol, c->oldfb,   c->kid_off, c->kids, c->queue, c->dist, c->inhull,
-                 c->sigma, c->delta, c->cent, c->order_il, c->copy_il, c->saved, c->esc, c->ine, c->q2, c->active, c->path};
+    c->g = NULL;
+    void *p[] = {c->load,   c->vload, c->key,      c->ch,      c->done,     c->order,
+                 c->hp,     c->hpos,  c->tried,    c->tent,    c->active,   c->path,
+                 c->esc,    c->ine,   c->q2,       c->sub,     c->up,       c->ups,
+                 c->oldcol, c->oldfb, c->kid_off,  c->kids,    c->queue,    c->dist,
+                 c->inhull, c->sigma, c->delta,    c->cent,    c->order_il, c->copy_il,
+                 c->lft,    c->saved};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         ibr__free(ctx, p[i]);
+}
+
+static void nue_free(nue *c)
+{
+    ibr_context *ctx = c->ctx;
+    free_variant(c);
+    void *p[] = {c->tail, c->rev,  c->srcw,  c->dw,    c->part,
+                 c->alive, c->dlid, c->copy, c->port_adj};
+    for (size_t i = 0; i < sizeof p / sizeof *p; i++)
+        ibr__free(ctx, p[i]);
+}
+
+typedef struct nue_job {
+    nue **v;          /* the variants */
+    const int *order; /* per variant: interleaved or not */
+} nue_job;
+
+static int variant_fn(void *arg, unsigned worker, size_t i)
+{
+    (void)worker;
+    nue_job *job = arg;
+    return route_all(job->v[i], job->order[i]);
 }
 
 static int nue_route(ibr_run *run, void *user)
@@ -1313,47 +1388,16 @@ static int nue_route(ibr_run *run, void *user)
     size_t S = c.S, C = c.C ? c.C : 1, L = (size_t)t->max_lid + 1;
     c.tail = ibr__mallocarray(ctx, C, sizeof *c.tail);
     c.rev = ibr__mallocarray(ctx, C, sizeof *c.rev);
-    c.load = ibr__calloc(ctx, C, sizeof *c.load);
-    c.vload = ibr__calloc(ctx, C, sizeof *c.vload);
     c.srcw = ibr__calloc(ctx, S, sizeof *c.srcw);
     c.dw = ibr__calloc(ctx, S, sizeof *c.dw);
     c.part = ibr__mallocarray(ctx, S, sizeof *c.part);
     c.alive = ibr__mallocarray(ctx, S, 1);
     c.dlid = ibr__mallocarray(ctx, L, sizeof *c.dlid);
     c.copy = ibr__mallocarray(ctx, L, sizeof *c.copy);
-    c.key = ibr__mallocarray(ctx, S, sizeof *c.key);
-    c.ch = ibr__mallocarray(ctx, S, sizeof *c.ch);
-    c.done = ibr__mallocarray(ctx, S, 1);
-    c.order = ibr__mallocarray(ctx, S, sizeof *c.order);
-    c.hp = ibr__mallocarray(ctx, S, sizeof *c.hp);
-    c.hpos = ibr__mallocarray(ctx, S, sizeof *c.hpos);
-    c.tried = ibr__calloc(ctx, C, sizeof *c.tried);
-    c.tent = ibr__mallocarray(ctx, 4 * S, sizeof *c.tent);
-    c.tcap = 2 * S;
-    c.active = ibr__mallocarray(ctx, S, 1);
-    c.path = ibr__mallocarray(ctx, S + 1, sizeof *c.path);
-    c.esc = ibr__mallocarray(ctx, S, sizeof *c.esc);
-    c.ine = ibr__mallocarray(ctx, S, 1);
-    c.q2 = ibr__mallocarray(ctx, S, sizeof *c.q2);
-    c.sub = ibr__mallocarray(ctx, S, sizeof *c.sub);
-    c.up = ibr__mallocarray(ctx, S, sizeof *c.up);
-    c.ups = ibr__mallocarray(ctx, S * c.k, sizeof *c.ups);
-    c.oldcol = ibr__mallocarray(ctx, S, 1);
-    c.oldfb = ibr__mallocarray(ctx, L, 1);
     c.port_adj = ibr__mallocarray(ctx, t->n_ports, sizeof *c.port_adj);
-    c.kid_off = ibr__mallocarray(ctx, S + 1, sizeof *c.kid_off);
-    c.kids = ibr__mallocarray(ctx, S, sizeof *c.kids);
-    c.queue = ibr__mallocarray(ctx, S + NUE_MAX_LAYERS, sizeof *c.queue);
-    c.dist = ibr__mallocarray(ctx, S, sizeof *c.dist);
-    c.inhull = ibr__mallocarray(ctx, S, 1);
-    c.sigma = ibr__mallocarray(ctx, S, sizeof *c.sigma);
-    c.delta = ibr__mallocarray(ctx, S, sizeof *c.delta);
-    c.cent = ibr__mallocarray(ctx, S, sizeof *c.cent);
     int rc;
-    if (!c.tail || !c.rev || !c.load || !c.vload || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
-        !c.key || !c.ch || !c.done || !c.order || !c.hp || !c.hpos || !c.tried || !c.tent || !c.active || !c.path || !c.esc || !c.ine || !c.q2 || !c.sub || !c.up || !c.ups || !c.port_adj || !c.oldcol || !c.oldfb ||
-        !c.kid_off || !c.kids || !c.queue || !c.dist || !c.inhull || !c.sigma || !c.delta ||
-        !c.cent)
+    if (!c.tail || !c.rev || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
+        !c.port_adj || alloc_variant(&c) < 0)
         goto nomem;
 
     unsigned cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
@@ -1409,25 +1453,36 @@ static int nue_route(ibr_run *run, void *user)
         tries[ntries++] = 0;
     if (ord != 1)
         tries[ntries++] = 1;
-    nue_stats best;
-    memset(&best, 0, sizeof best);
     size_t lsz = (size_t)t->max_lid + 1;
-    if (ord != 1 && c.nd) {
-        c.order_il = ibr__mallocarray(ctx, c.nd, sizeof *c.order_il);
-        c.copy_il = ibr__mallocarray(ctx, c.nd, sizeof *c.copy_il);
-        if (!c.order_il || !c.copy_il)
+    /* the variants run in parallel (each its own loads, graphs and LFTs) */
+    nue c1;
+    nue *vs[2] = {&c, &c1};
+    int have_c1 = 0;
+    if (ntries > 1) {
+        c1 = c;
+        have_c1 = 1;
+        if ((rc = alloc_variant(&c1)) < 0) {
+            free_variant(&c1);
+            have_c1 = 0;
             goto nomem;
+        }
     }
-    if (!(c.saved = ibr__mallocarray(ctx, S, lsz)))
-        goto nomem;
-    c.nsnap = 0;
-    for (int k = 0; k < ntries; k++)
-        if ((rc = route_all(&c, tries[k], k, ntries)) < 0)
-            goto fail_or_cancel;
-    best = c.best;
-    if (c.nsnap > 1)
-        for (uint32_t x = 0; x < S; x++)
-            memcpy(ibr_run_lft(run, x), c.saved + x * lsz, lsz);
+    if ((rc = ibr_run_progress(run, "nue: routing", 0, 1)) < 0)
+        goto out_c1;
+    nue_job job = {vs, tries};
+    rc = ibr_run_parallel_for(run, (size_t)ntries, variant_fn, &job);
+    if (rc < 0)
+        goto fail_c1;
+    if ((rc = ibr_run_progress(run, "nue: routing", 1, 1)) < 0)
+        goto out_c1;
+    int b = ntries > 1 && c1.best.max_load < c.best.max_load;
+    nue_stats best = vs[b]->best;
+    for (uint32_t x = 0; x < S; x++)
+        memcpy(ibr_run_lft(run, x), vs[b]->saved + x * lsz, lsz);
+    if (have_c1) {
+        free_variant(&c1);
+        have_c1 = 0;
+    }
     c.st = best;
     unsigned used = best.used;
     /* switch LIDs that follow an end port's tree */
@@ -1474,9 +1529,14 @@ static int nue_route(ibr_run *run, void *user)
     goto out;
 nomem:
     rc = IBR_ENOMEM;
-fail_or_cancel:
-    if (rc == IBR_ECANCELED)
-        goto out;
+fail_c1:
+    if (have_c1)
+        free_variant(&c1);
+    goto fail;
+out_c1:
+    if (have_c1)
+        free_variant(&c1);
+    goto out;
 fail:
     if (rc == IBR_ENOMEM)
         rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
