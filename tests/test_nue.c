@@ -159,8 +159,8 @@ static void test_partitioners(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     const char *txt = layers_text(r);
     if (strstr(txt, "METIS not built in")) {
-        fprintf(stderr, "\n  SKIP METIS: this library was built without METIS; the engine "
-                        "fell back to its built-in partitioner: %s", txt);
+        fputs("\n  SKIP METIS: this library was built without METIS; the engine fell back "
+              "to its built-in partitioner\n", stderr);
         CU_ASSERT_PTR_NOT_NULL(strstr(txt, "# partitioner: builtin (asked: metis)"));
     } else {
         CU_ASSERT_PTR_NOT_NULL(strstr(txt, "# partitioner: metis (asked: metis)"));
