@@ -1096,10 +1096,13 @@ static int apply_column(nue *c, unsigned layer, unsigned lid, uint32_t d, int ad
         if (c->sub[x] && z != d) {
             /* x carries traffic: its dependency is the destination's */
             uint32_t pair[2] = {e, c->ch[z]};
-            int rc = add ? ibr__cdg_add_path(c->g, layer, pair, 2, 1, 0)
+            /* put back checked: the dependencies were there before, so no
+               cycle, and the layer's order is kept up to date instead of
+               being recomputed at the next check */
+            int rc = add ? ibr__cdg_add_path(c->g, layer, pair, 2, 1, 1)
                          : ibr__cdg_remove_path(c->g, layer, pair, 2, 1);
-            if (rc < 0)
-                return rc;
+            if (rc != 0)
+                return rc < 0 ? rc : IBR_EINTERNAL;
         }
     }
     return 0;
