@@ -174,6 +174,8 @@ typedef struct nue {
     uint16_t *order_il;  /* dlid/copy in the interleaved order */
     uint16_t *copy_il;
     uint8_t *lft;        /* the variant's LFTs, S x (max LID + 1) */
+    uint8_t *blocked;    /* per layer and CDG slot, a bit: dependency blocked */
+    size_t nslots;
     uint8_t *saved;      /* the LFTs of its best routing */
     const char *part_used;
     char part_note[96];
@@ -769,8 +771,25 @@ static int activate(nue *c, unsigned layer, uint32_t in, uint32_t d)
             break;
         v = t->adj[c->ch[v]].sw;
     }
+    /* a single dependency that closed a cycle once stays blocked in the
+       layer (as OpenSM's BLOCKED edges): conservative, since the layer
+       only loses dependencies when routes are taken out, and it spares
+       the search that would most likely fail again */
+    size_t slot = 0;
+    uint8_t bit = 0;
+    if (n == 2 && c->blocked) {
+        uint32_t sl = ibr__cdg_slot(c->g, c->path[0], c->path[1]);
+        if (sl != IBR_NONE) {
+            slot = ((size_t)layer * c->nslots + sl) >> 3;
+            bit = (uint8_t)(1u << (sl & 7));
+            if (c->blocked[slot] & bit)
+                return 1;
+        }
+    }
     if (n >= 2) {
         int rc = ibr__cdg_add_path(c->g, layer, c->path, n, 1, 1);
+        if (rc == 1 && bit)
+            c->blocked[slot] |= bit;
         if (rc != 0)
             return rc;
         if ((rc = note_path(c, c->path, n)) < 0)
@@ -1154,6 +1173,12 @@ static int route_all(nue *c, int interleave)
     int rc = ibr__cdg_create_topo(&c->g, t, c->k);
     if (rc < 0)
         return rc;
+    c->nslots = ibr__cdg_slot_count(c->g);
+    size_t nb = ((size_t)c->k * c->nslots + 7) >> 3;
+    ibr__free(c->ctx, c->blocked);
+    c->blocked = ibr__calloc(c->ctx, nb ? nb : 1, 1);
+    if (!c->blocked)
+        return IBR_ENOMEM;
     for (unsigned l = 0; l < c->k; l++) {
         uint32_t n = 0;
         for (uint32_t i = 0; i < c->nd; i++)
@@ -1186,6 +1211,10 @@ static int route_all(nue *c, int interleave)
        busier than the busiest one before the pass */
     offer(c);
     uint64_t m0 = c->st.max_load;
+    /* dependencies blocked during the first pass may be free again once
+       the destinations' routes are taken out one by one */
+    if (c->improve)
+        memset(c->blocked, 0, ((size_t)c->k * c->nslots + 7) >> 3);
     for (unsigned l = 0; l < c->k && c->improve; l++) {
         if (!c->st.dests[l])
             continue;
@@ -1298,6 +1327,7 @@ static int alloc_variant(nue *c)
     c->lft = ibr__mallocarray(ctx, S, L);
     c->saved = ibr__mallocarray(ctx, S, L);
     c->g = NULL;
+    c->blocked = NULL;
     if (!c->load || !c->vload || !c->key || !c->ch || !c->done || !c->order || !c->hp ||
         !c->hpos || !c->tried || !c->tent || !c->active || !c->path || !c->esc || !c->ine ||
         !c->q2 || !c->sub || !c->up || !c->ups || !c->oldcol || !c->oldfb || !c->kid_off ||
@@ -1318,7 +1348,7 @@ static void free_variant(nue *c)
                  c->esc,    c->ine,   c->q2,       c->sub,     c->up,       c->ups,
                  c->oldcol, c->oldfb, c->kid_off,  c->kids,    c->queue,    c->dist,
                  c->inhull, c->sigma, c->delta,    c->cent,    c->order_il, c->copy_il,
-                 c->lft,    c->saved};
+                 c->lft,    c->saved,  c->blocked};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         ibr__free(ctx, p[i]);
 }
