@@ -144,6 +144,31 @@ static void test_random_and_faulty(void)
     check_family("dragonfly:a=6,p=3,h=3,g=10", 8, 1, 3);
 }
 
+/* A fabric where the search gets stuck (a 6x6x6 torus with a failed
+   switch, one VL): the repair onto the escape paths is exercised, and the
+   routing stays valid and loop-free, with and without the improvement
+   pass. */
+static void test_escape_repair(void)
+{
+    ibr_topo *t = make_topo("torus:dims=6x6x6,hosts=1", 0, 1, 1, 0);
+    for (int imp = 0; imp <= 1; imp++) {
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.max_vls = 1;
+        ibr_param p[2] = {{"nue.improve", imp ? "1" : "0"}, {"nue.order", "1"}};
+        o.params = p;
+        o.n_params = 2;
+        ibr_verify_report rep;
+        ibr_result *r = ibr_test_route(&rep, t, "nue,no_fallback", &o,
+                                       IBR_TEST_DEADLOCK_FREE | IBR_TEST_UNRESTRICTED);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        CU_ASSERT(escape_count(r) > 0);
+        check_sls(t, r, 1);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
 /* Both partitioners in the same build; the artefact names the one used. */
 static void test_partitioners(void)
 {
@@ -431,6 +456,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"tori, meshes, hypercubes, dragonflies: 1, 2, 4, 8 VLs", test_regular},
         {"random graphs and faulty fabrics: 1, 2, 4, 8 VLs", test_random_and_faulty},
+        {"escape-path repair", test_escape_repair},
         {"partitioners: builtin, metis, auto", test_partitioners},
         {"nue.max_vls", test_max_vls_setting},
         {"LMC", test_lmc},
