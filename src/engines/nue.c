@@ -1213,8 +1213,10 @@ static int route_all(nue *c, int interleave)
     uint64_t m0 = c->st.max_load;
     /* dependencies blocked during the first pass may be free again once
        the destinations' routes are taken out one by one */
-    if (c->improve)
+    if (c->improve) {
         memset(c->blocked, 0, ((size_t)c->k * c->nslots + 7) >> 3);
+        c->st.escaped_sw = 0; /* counted again for the routes of this pass */
+    }
     for (unsigned l = 0; l < c->k && c->improve; l++) {
         if (!c->st.dests[l])
             continue;
