@@ -178,6 +178,8 @@ enum {
     CLI_OPT_MAX_REVERSE_HOPS, /* --max-reverse-hops N */
     CLI_OPT_PARAM,            /* --param ENGINE.SETTING=VALUE */
     CLI_OPT_PARAM_FILE,       /* --param-file ENGINE.SETTING=FILE */
+    CLI_OPT_LFTS_FILE,        /* --lfts-file FILE (file.lfts) */
+    CLI_OPT_LID_MATRIX_FILE,  /* --lid-matrix-file FILE (file.lid_matrix) */
     CLI_OPT_OWN
 };
 

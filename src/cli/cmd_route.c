@@ -24,7 +24,8 @@ void usage_route(FILE *o)
           "\n"
           "Route a topology (an ibnetdiscover/ibsim file, or gen:SPEC to generate one in\n"
           "memory), verify the result and print a summary. With -o, write into DIR:\n"
-          "opensm-lfts.dump, opensm-subnet.lst, opensm.fdbs, opensm.mcfdbs, guid2lid and\n"
+          "opensm-lfts.dump, opensm-lid-matrix.dump, opensm-subnet.lst, opensm.fdbs,\n"
+          "opensm.mcfdbs, guid2lid and\n"
           "every engine artefact (a file named after it). When the result carries path\n"
           "SLs or SL2VL tables, also opensm-sl2vl.dump and ibdmchk's inputs\n"
           "ibr-paths.psl (-c) and ibr-paths.sl2vl (-d). The summary gives the verdict\n"
@@ -54,6 +55,10 @@ void usage_route(FILE *o)
           "  --param ENGINE.SETTING=VALUE  an engine setting (repeatable; `ibr engines`\n"
           "                              lists each engine's settings)\n"
           "  --param-file ENGINE.SETTING=FILE  a setting's value read from FILE\n"
+          "  --lfts-file FILE            same as --param-file file.lfts=FILE (-R file:\n"
+          "                              tables of opensm-lfts.dump/ibroute/dump_lfts)\n"
+          "  --lid-matrix-file FILE      same as --param-file file.lid_matrix=FILE (-R file:\n"
+          "                              hop rows of opensm-lid-matrix.dump)\n"
           "  --connect-roots             same as --param updn.connect_roots=1\n"
           "                              --param dnup.connect_roots=1 --param ftree.connect_roots=1\n"
           "  --max-reverse-hops N        same as --param ftree.max_reverse_hops=N\n"
@@ -211,7 +216,7 @@ static int write_in_dir(file_list *files, const char *dir, const char *name, con
 }
 
 typedef enum dump_kind {
-    D_LFTS, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL
+    D_LFTS, D_LID_MATRIX, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL
 } dump_kind;
 
 /* Prefix of the ibdmchk/ibdiagnet files (<prefix>.psl, <prefix>.sl2vl). */
@@ -225,6 +230,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
 
     switch (kind) {
     case D_LFTS: rc = ibr_result_write_lfts_dump(&b, r); break;
+    case D_LID_MATRIX: rc = ibr_result_write_lid_matrix(&b, r); break;
     case D_SUBNET: rc = ibr_topo_write_subnet_lst(&b, t); break;
     case D_FDBS: rc = ibr_result_write_fdbs(&b, r); break;
     case D_GUID2LID: rc = ibr_topo_write_guid2lid(&b, t); break;
@@ -271,6 +277,7 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
         int sl; /* only for results with SLs or SL2VL tables */
     } dumps[] = {
         {"opensm-lfts.dump", D_LFTS, 0},       {"opensm-subnet.lst", D_SUBNET, 0},
+        {"opensm-lid-matrix.dump", D_LID_MATRIX, 0},
         {"opensm.fdbs", D_FDBS, 0},            {"guid2lid", D_GUID2LID, 0},
         {"opensm.mcfdbs", D_MCFDBS, 0},
         /* VL-aware results: OpenSM's SL2VL dump and ibdmchk's -c/-d inputs */
@@ -517,6 +524,8 @@ int cmd_route(int argc, char **argv)
         {"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS},
         {"param", required_argument, NULL, CLI_OPT_PARAM},
         {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
+        {"lfts-file", required_argument, NULL, CLI_OPT_LFTS_FILE},
+        {"lid-matrix-file", required_argument, NULL, CLI_OPT_LID_MATRIX_FILE},
         {"no-verify", no_argument, NULL, O_NOVERIFY},
         {"strict", no_argument, NULL, O_STRICT},
         {"json", no_argument, NULL, O_JSON},

@@ -783,6 +783,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_topo_write_guid2lid", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_result_write_lfts_dump", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_dump_lfts", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_lid_matrix", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_topo_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_result_write_fdbs", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_path_sl", [POINTER(ibr_buffer), ResultP], c_int),

@@ -1674,6 +1674,12 @@ class Result(_Handle):
         with self._using() as rp:
             return _write("ibr_result_write_dump_lfts", rp)
 
+    def write_lid_matrix(self) -> str:
+        """OpenSM's opensm-lid-matrix.dump (hop rows), readable by the
+        ``file`` engine (``file.lid_matrix``)."""
+        with self._using() as rp:
+            return _write("ibr_result_write_lid_matrix", rp)
+
     def write_fdbs(self) -> str:
         """OpenSM's opensm.fdbs."""
         with self._using() as rp:
