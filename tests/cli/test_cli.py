@@ -754,7 +754,7 @@ def test_failed_writes():
     expect(["gen", "fattree:levels=2,radix=8", "-o", tree], 0)
     # sizes in the summary
     out = path("fw-ok")
-    expect(["route", "-q", tree, "-o", out], 0, r"^written: +5 files, [0-9.]+ kB in [0-9.]+ s$")
+    expect(["route", "-q", tree, "-o", out], 0, r"^written: +6 files, [0-9.]+ kB in [0-9.]+ s$")
     # a file that is a directory cannot be replaced
     out = path("fw-dir")
     os.makedirs(os.path.join(out, "opensm.fdbs"))
@@ -811,6 +811,34 @@ def test_readme_tour():
               % (p.returncode, ln, p.stdout[-800:], p.stderr[-800:]))
 
 
+def test_file_engine():
+    """-R file replays a routing from its dumps (--lfts-file,
+    --lid-matrix-file), byte for byte; a bad line names the line and the
+    chain falls back."""
+    topo = path("fe.topo")
+    expect(["gen", "random:switches=20,degree=4,hosts=2,seed=4", "-o", topo], 0)
+    a, b, c = path("fe-a"), path("fe-b"), path("fe-c")
+    expect(["route", "-q", "-R", "dfsssp", topo, "-o", a], 0)
+    expect(["route", "-q", "-R", "file,no_fallback", "--lfts-file",
+            os.path.join(a, "opensm-lfts.dump"), topo, "-o", b], 0, r"^engine: +file$")
+    with open(os.path.join(a, "opensm-lfts.dump")) as fa, \
+            open(os.path.join(b, "opensm-lfts.dump")) as fb:
+        check(fa.read() == fb.read(), "the replayed LFTs differ")
+    expect(["route", "-q", "-R", "minhop", topo, "-o", a], 0)
+    expect(["route", "-q", "-R", "file,no_fallback", "--lid-matrix-file",
+            os.path.join(a, "opensm-lid-matrix.dump"), topo, "-o", c], 0)
+    with open(os.path.join(a, "opensm-lfts.dump")) as fa, \
+            open(os.path.join(c, "opensm-lfts.dump")) as fc:
+        check(fa.read() == fc.read(), "min-hop over minhop's hop rows differs from minhop")
+    bad = path("fe-bad.dump")
+    with open(bad, "w") as f:
+        f.write("Unicast lids [0-1] of switch Lid 1 guid 0x12 ('x'):\n0x0001 1\n"
+                "Unicast lids [0-1] of switch Lid 1 guid\n")
+    expect(["route", "-q", "-R", "file", "--lfts-file", bad, topo], 0,
+           r"file: IBR_EPARSE \(file.lfts line 3: switch header")
+    expect(["route", "-q", "--lfts-file", path("fe-missing"), topo], 2, None, r"fe-missing")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -823,7 +851,7 @@ def main():
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
-             test_small_ones, test_failed_writes, test_readme_tour]
+             test_small_ones, test_failed_writes, test_file_engine, test_readme_tour]
     try:
         for t in tests:
             try:
