@@ -28,6 +28,8 @@ enum {
 
 int cmd_route(int argc, char **argv);
 void usage_route(FILE *o);
+int cmd_reroute(int argc, char **argv);
+void usage_reroute(FILE *o);
 int cmd_verify(int argc, char **argv);
 void usage_verify(FILE *o);
 int cmd_trace(int argc, char **argv);
