@@ -262,6 +262,8 @@ typedef struct rr {
     uint32_t *bucket_off, *bucket; /* LIDs per delivering switch */
     uint64_t repaired;
     int sibling_copies;
+    uint8_t *mark;     /* scratch of bfs_fix */
+    uint32_t *list;
 } rr;
 
 static void rr_free(rr *x)
@@ -275,6 +277,8 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->touched);
     ibr__free(ctx, x->bucket_off);
     ibr__free(ctx, x->bucket);
+    ibr__free(ctx, x->mark);
+    ibr__free(ctx, x->list);
 }
 
 /* The saved tables on the topology's switches and LIDs. */
@@ -290,15 +294,22 @@ static int build_mapped(rr *x)
     size_t L = r->lft_size;
     x->swmap = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->swmap);
     x->lidmap = ibr__mallocarray(ctx, L, sizeof *x->lidmap);
-    if (!x->swmap || !x->lidmap || ibr__result_alloc_lft(r) < 0)
+    if (!x->swmap || !x->lidmap)
         return IBR_ENOMEM;
+    /* every row is written below: no prefill */
+    r->lft = ibr__malloc(ctx, (size_t)(t->n_sw ? t->n_sw : 1) * L);
+    if (!r->lft)
+        return IBR_ENOMEM;
+    int sw_identity = t->n_sw == db->n_sw;
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t dn = ibr__guidmap_get(&db->node_map, t->nodes[t->sw_node[s]].guid);
         x->swmap[s] = dn != IBR_NONE && db->nodes[dn].type == IBR_NODE_SWITCH ? db->nodes[dn].sw
                                                                             : IBR_NONE;
+        sw_identity &= x->swmap[s] == s;
     }
     x->identity = t->max_lid == db->max_lid;
     x->lidmap[0] = IBR_NONE;
+    size_t n_unmapped = 0;
     for (size_t l = 1; l < L; l++) {
         uint32_t m = IBR_NONE, gp = t->lid_port[l];
         if (gp != IBR_NONE && t->ports[gp].guid) {
@@ -317,37 +328,53 @@ static int build_mapped(rr *x)
                 m = dp->lid + off;
         }
         x->lidmap[l] = m;
+        n_unmapped += m == IBR_NONE;
         if (m != IBR_NONE ? m != l : (l <= db->max_lid && db->lid_port[l] != IBR_NONE))
             x->identity = 0;
     }
+    /* with the same LIDs, whole rows are copied, then the LIDs without a
+       saved column cleared */
+    uint32_t *unmapped = ibr__mallocarray(ctx, n_unmapped + 1, sizeof *unmapped);
+    if (!unmapped)
+        return IBR_ENOMEM;
+    n_unmapped = 0;
+    for (size_t l = 0; l < L; l++)
+        if (x->lidmap[l] == IBR_NONE)
+            unmapped[n_unmapped++] = (uint32_t)l;
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t ds = x->swmap[s];
-        if (ds == IBR_NONE)
-            continue;
         uint8_t *row = r->lft + (size_t)s * L;
+        if (ds == IBR_NONE) {
+            memset(row, IBR_NO_ROUTE, L);
+            continue;
+        }
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
         if (x->identity) {
             memcpy(row, old, L);
-            row[0] = IBR_NO_ROUTE;
-            for (size_t l = 1; l < L; l++)
-                if (x->lidmap[l] == IBR_NONE)
-                    row[l] = IBR_NO_ROUTE;
+            for (size_t i = 0; i < n_unmapped; i++)
+                row[unmapped[i]] = IBR_NO_ROUTE;
         } else {
-            for (size_t l = 1; l < L; l++)
+            for (size_t l = 0; l < L; l++)
                 row[l] = x->lidmap[l] != IBR_NONE ? old[x->lidmap[l]] : IBR_NO_ROUTE;
         }
     }
+    ibr__free(ctx, unmapped);
     if (db->hops) {
-        if (ibr__result_alloc_hops(r) < 0)
-            return IBR_ENOMEM;
         uint32_t S = t->n_sw;
-        for (uint32_t a = 0; a < S; a++)
-            for (uint32_t b = 0; b < S; b++) {
-                uint32_t da = x->swmap[a], dbb = x->swmap[b];
-                r->hops[(size_t)a * S + b] = da != IBR_NONE && dbb != IBR_NONE
-                                                 ? db->hops[(size_t)da * db->n_sw + dbb]
-                                                 : 255;
-            }
+        r->hops = ibr__malloc(ctx, (size_t)(S ? S : 1) * (S ? S : 1));
+        if (!r->hops)
+            return IBR_ENOMEM;
+        if (sw_identity) {
+            memcpy(r->hops, db->hops, (size_t)S * S);
+        } else {
+            for (uint32_t a = 0; a < S; a++)
+                for (uint32_t b = 0; b < S; b++) {
+                    uint32_t da = x->swmap[a], dbb = x->swmap[b];
+                    r->hops[(size_t)a * S + b] = da != IBR_NONE && dbb != IBR_NONE
+                                                     ? db->hops[(size_t)da * db->n_sw + dbb]
+                                                     : 255;
+                }
+        }
     }
     if (db->sl_mode == IBR_SL_PER_DEST) {
         if (!(r->sl = ibr__calloc(ctx, L, 1)))
@@ -504,17 +531,43 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
 }
 
 /* Search destination switch d again; every entry toward its LIDs that is
-   not on a shortest path takes the least-loaded port that is. */
-static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue)
+   not on a shortest path takes the least-loaded port that is. Only
+   switches whose distance changed, their neighbours and the switches that
+   lost a cable can hold such an entry (distances only grow when cables
+   are lost, and an entry toward a neighbour one step closer stays valid
+   when neither distance changed), so only they are visited. */
+static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
+                   uint8_t *mark, uint32_t *list)
 {
     const ibr_topo *t = x->t;
-    uint32_t S = t->n_sw;
+    uint32_t S = t->n_sw, nlist = 0;
     ibr__bfs(dist, t, &d, 1, queue);
     const uint32_t *lids = x->bucket + x->bucket_off[d];
     uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
+    uint8_t *hops = x->r->hops;
     for (uint32_t s = 0; s < S; s++) {
-        if (x->r->hops)
-            x->r->hops[(size_t)s * S + d] = dist[s] > 254 ? 255 : (uint8_t)dist[s];
+        unsigned nd = dist[s] > 254 ? 255 : (unsigned)dist[s];
+        int changed = !hops || hops[(size_t)s * S + d] != nd;
+        if (hops)
+            hops[(size_t)s * S + d] = (uint8_t)nd;
+        if (changed || lost[s] || s == d) {
+            if (!mark[s]) {
+                mark[s] = 1;
+                list[nlist++] = s;
+            }
+            if (changed)
+                for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+                    uint32_t nb = t->adj[k].sw;
+                    if (!mark[nb]) {
+                        mark[nb] = 1;
+                        list[nlist++] = nb;
+                    }
+                }
+        }
+    }
+    for (uint32_t j = 0; j < nlist; j++) {
+        uint32_t s = list[j];
+        mark[s] = 0;
         const uint8_t *row = x->r->lft + (size_t)s * x->r->lft_size;
         for (uint32_t i = 0; i < nl; i++) {
             uint32_t l = lids[i];
@@ -750,10 +803,12 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     x.bucket_off = ibr__calloc(ctx, (size_t)S + 2, sizeof *x.bucket_off);
     x.bucket = ibr__mallocarray(ctx, L, sizeof *x.bucket);
     need_bfs = ibr__calloc(ctx, S ? S : 1, 1);
+    x.mark = ibr__calloc(ctx, S ? S : 1, 1);
+    x.list = ibr__mallocarray(ctx, S ? S : 1, sizeof *x.list);
     dist = ibr__mallocarray(ctx, S ? S : 1, sizeof *dist);
     queue = ibr__mallocarray(ctx, S ? S : 1, sizeof *queue);
     if (!x.okport || !x.load || !x.load_ok || !x.touched || !x.bucket_off || !x.bucket ||
-        !need_bfs || !dist || !queue)
+        !need_bfs || !dist || !queue || !x.mark || !x.list)
         goto out;
     /* LIDs per delivering switch */
     for (size_t l = 1; l < L; l++)
@@ -772,7 +827,9 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         ibr__free(ctx, fill);
     }
     /* ports that still carry their saved cable; switches that lost one */
-    uint8_t *lost = need_bfs; /* reused below: first the switches to scan */
+    uint8_t *lost = need_bfs; /* the switches that lost a saved cable */
+    uint8_t *mark = x.mark;
+    uint32_t *list = x.list;
     for (uint32_t s = 0; s < S; s++) {
         const ibr__node *n = &t->nodes[t->sw_node[s]];
         uint32_t ds = x.swmap[s];
@@ -822,11 +879,10 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
                 bfs_set[d] = 1;
         }
     }
-    memset(need_bfs, 0, S); /* done with "lost" */
     if (minimal_repair) {
         for (uint32_t d = 0; d < S; d++)
             if (bfs_set[d]) {
-                bfs_fix(&x, d, dist, queue);
+                bfs_fix(&x, d, dist, queue, lost, mark, list);
                 rep.destinations_rerouted++;
             }
     } else {
@@ -882,7 +938,7 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
                 goto out;
             }
             bfs_set[d] = 1;
-            bfs_fix(&x, d, dist, queue);
+            bfs_fix(&x, d, dist, queue, lost, mark, list);
             rep.destinations_rerouted++;
             continue;
         }
