@@ -417,8 +417,10 @@ static void test_property_deadlock_free(void)
     property("fattree:levels=3,radix=8", "updn", IBR_TEST_DEADLOCK_FREE, 10, 10);
     property("fattree:levels=2,radix=8", "dnup", IBR_TEST_DEADLOCK_FREE, 6, 4);
     property("torus:dims=4x4,hosts=2", "dfsssp", IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL, 8, 4);
+    /* dfsssp's layers often do not survive a partial repair: the credit-loop
+       check sends most cases to a full reroute (which the test also checks) */
     property("random:switches=24,degree=4,hosts=2,seed=7", "dfsssp",
-             IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL, 8, 4);
+             IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL, 8, 1);
     property("fattree:levels=3,radix=8", "ftree", IBR_TEST_DEADLOCK_FREE, 6, 0);
 }
 

@@ -874,6 +874,12 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
                 continue;
             if (p <= n->nports && x.okport[n->port_off + p])
                 continue;
+            if (t->adj_off[s] == t->adj_off[s + 1]) {
+                /* a switch cut off from every other (a failed switch):
+                   nothing to route through */
+                set_entry(&x, s, l, IBR_NO_ROUTE);
+                continue;
+            }
             uint64_t old_rguid = p <= dn->nports ? db->ports[dn->port_off + p].rguid : 0;
             if (bfs_set[d] || !local_ok || local_fix(&x, s, l, old_rguid) < 0)
                 bfs_set[d] = 1;
