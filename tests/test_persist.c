@@ -184,6 +184,61 @@ static void test_damaged(void)
     ibr_topo_destroy(t);
 }
 
+static uint64_t fnv(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Hand-edited databases with a correct checksum: any byte of the body
+   changed to another character is either refused with a message or
+   accepted and then applied without a crash (the checks run under ASan). */
+static void test_edited(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    ibr_result *r = ibr_test_route(NULL, t, "dfsssp", NULL, 0);
+    size_t len;
+    char *text = db_text(r, &len);
+    char *end = strstr(text, "\nend ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+    size_t body = (size_t)(end - text) + 1;
+    char *bad = malloc(len + 64);
+    static const char subst[] = "0af9 \n-x%S";
+    uint64_t state = 12345;
+    long accepted = 0, refused = 0;
+    for (int k = 0; k < 600; k++) {
+        memcpy(bad, text, body);
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t pos = (size_t)(state >> 33) % body;
+        bad[pos] = subst[(state >> 20) % (sizeof subst - 1)];
+        int n = snprintf(bad + body, 64, "end %016llx\n", (unsigned long long)fnv(bad, body));
+        ibr_routing_db *db = NULL;
+        int rc = ibr_routing_db_parse(&db, NULL, bad, body + (size_t)n);
+        if (rc == 0) {
+            accepted++;
+            ibr_result *y = NULL;
+            ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+            (void)ibr_routing_db_route(&y, &rep, db, t, NULL, 0);
+            ibr_result_destroy(y);
+        } else {
+            CU_ASSERT_EQUAL(rc, IBR_EPARSE);
+            CU_ASSERT(strlen(ibr_routing_db_last_error(db)) > 0);
+            refused++;
+        }
+        ibr_routing_db_destroy(db);
+    }
+    CU_ASSERT(refused > 100);
+    CU_ASSERT(accepted > 10);
+    free(bad);
+    free(text);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 static size_t count_kind(const ibr_change *c, size_t n, int kind)
 {
     size_t k = 0;
@@ -502,6 +557,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"save, parse, reload unchanged: the same routing", test_reload},
         {"damaged and foreign databases refused", test_damaged},
+        {"hand-edited databases: refused or applied, never a crash", test_edited},
         {"changes classified as Table 1; leaf-only changes cached", test_classify},
         {"property: minimal engines after link/switch failures", test_property_minimal},
         {"property: deadlock-free engines after failures", test_property_deadlock_free},

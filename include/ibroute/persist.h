@@ -233,16 +233,20 @@ IBR_API int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
 /**
  * The routing of topology @p t reusing the database: unchanged fabric, the
  * saved tables exactly; end-port changes only, the saved tables with their
- * columns moved to the new LIDs and routes added for new end ports
- * (minimum-hop, least-loaded ports); lost cables or switches, an
+ * columns moved to the new LIDs and a new (or moved) end port given the
+ * column of another LID of its switch; lost cables or switches, an
  * incremental repair (see the file comment) that keeps the engine's
  * promise: minimal engines stay minimal (the repair uses the saved hop
- * rows, and a search per destination switch whose distances grew),
- * deadlock-free engines are checked for credit loops through their SLs;
- * otherwise (new switch, new cable for a minimal engine, a credit loop,
- * an engine no longer registered...) a full reroute with the saved
- * engine, settings and seed (plus @p o for what the database does not
- * keep: GUID lists, LMC cap, threads), and @p rep says why.
+ * rows, and one search per destination switch whose distances grew),
+ * up/down and fat-tree engines repair at the same distance of their own
+ * hop matrix or take the engine's new routes for the destinations
+ * concerned only, engines with path SLs take the engine's new routes and
+ * SLs for those destinations, and deadlock-free engines are checked for
+ * credit loops through their SLs; otherwise (new switch, new cable for a
+ * minimal engine, a credit loop, an engine no longer registered...) a
+ * full reroute with the saved engine, settings and seed (plus @p o for
+ * what the database does not keep: GUID lists, LMC cap, threads), and
+ * @p rep says why.
  * The result's attempts name the way ("reroute: incremental ...").
  * @param[out] out receives the result (ibr_result_destroy()); on a failed
  *        full reroute the failed result of ibr_route().

@@ -5,19 +5,28 @@
  * switches were lost, completed for new end ports, or a full reroute.
  *
  * Repair (section 6 of the memo). An entry is broken when its port no
- * longer carries the saved cable. A broken entry of switch s toward
- * destination switch d, at saved distance h, moves to the least-loaded
- * port whose neighbour was at distance h - 1 (in the saved hop matrix),
- * parallel cables to the same neighbour first; for a minimal routing such
- * a neighbour's own route has length h - 1 and so cannot cross a lost
+ * longer carries the saved cable; only the rows of the switches that lost
+ * a cable are scanned. A broken entry of switch s toward destination
+ * switch d, at saved distance h, moves to the least-loaded port whose
+ * neighbour was at distance h - 1 (in the saved hop matrix), parallel
+ * cables to the same neighbour first; for a minimal routing such a
+ * neighbour's own route has length h - 1 and so cannot cross a lost
  * cable, and the distances do not change. When no such port exists, d is
- * searched again (one breadth-first search) and every switch whose entry
- * toward d's LIDs is no longer on a shortest path takes the least-loaded
- * port that is (minimal engines; the others get a full reroute). A new
- * end port (or one moved to another switch) gets the column of another
- * LID delivered at the same switch, which follows every rule a
+ * searched again (one breadth-first search) and the switches whose
+ * distance to d changed, their neighbours and the switches that lost a
+ * cable have their entries toward d's LIDs checked: an entry no longer on
+ * a shortest path takes the least-loaded port that is (minimal engines
+ * without path SLs). Other engines keep their own rules: up/down and
+ * fat-tree routings repair locally at the same distance of their own hop
+ * matrix, and the destinations that cannot be repaired so take, on every
+ * switch, the routes the engine computes on the new fabric (one full run,
+ * of which only those columns are used); engines with path SLs take them
+ * (with their SLs) for every destination whose routes crossed a lost
+ * cable, since a moved path needs its layer recomputed. A new end port
+ * (or one moved to another switch) gets the column of another LID
+ * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
- * checked for credit loops through their SLs.
+ * checked for credit loops through their SLs; a loop means a full reroute.
  */
 #include <bsd/string.h>
 #include <inttypes.h>
