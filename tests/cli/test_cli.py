@@ -839,6 +839,29 @@ def test_file_engine():
     expect(["route", "-q", "--lfts-file", path("fe-missing"), topo], 2, None, r"fe-missing")
 
 
+def test_reroute():
+    """route --save-db, then reroute: unchanged, a cable lost, a damaged
+    database."""
+    topo, faulted, db = path("rr.topo"), path("rr-f.topo"), path("rr.db")
+    expect(["gen", "fattree:levels=3,radix=8", "-o", topo], 0)
+    expect(["gen", "fattree:levels=3,radix=8", "--faults", "1", "--seed", "2", "-o", faulted], 0)
+    expect(["route", "-q", "-R", "updn", "--save-db", db, topo], 0)
+    expect(["reroute", db, topo], 0, r"^mode: +unchanged$")
+    out, _ = expect(["reroute", "--vs-full", db, faulted, "-o", path("rr-out")], 0,
+                    r"^mode: +incremental$")
+    check(re.search(r"^  missing cable +0x[0-9a-f]{16} port \d+ - 0x", out, re.M), out)
+    check(re.search(r"^verify: +valid", out, re.M), out)
+    check(os.path.exists(os.path.join(path("rr-out"), "opensm-lfts.dump")), out)
+    o, _ = expect(["reroute", "--json", "--full", db, faulted], 0)
+    doc = json.loads(o)
+    check(doc["mode"] == "full" and doc["changes"][0]["kind"] == "missing cable", o)
+    with open(db) as f:
+        text = f.read()
+    with open(path("rr-bad.db"), "w") as f:
+        f.write(text[: len(text) // 2])
+    expect(["reroute", path("rr-bad.db"), topo], 2, None, r"routing database line \d+")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -851,7 +874,7 @@ def main():
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
-             test_small_ones, test_failed_writes, test_file_engine, test_readme_tour]
+             test_small_ones, test_failed_writes, test_file_engine, test_reroute, test_readme_tour]
     try:
         for t in tests:
             try:
