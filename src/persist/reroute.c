@@ -61,20 +61,6 @@ static int add_change(chlist *cl, int kind, unsigned inval, uint64_t guid, unsig
     return 0;
 }
 
-/* Node of the topology whose node GUID is guid, or IBR_NONE. */
-static uint32_t topo_node(const ibr_topo *t, uint64_t guid)
-{
-    uint32_t node;
-    if (ibr_topo_find_guid(&node, NULL, t, guid) < 0 || t->nodes[node].guid != guid) {
-        /* a port GUID may shadow a node GUID in the index: scan the node */
-        uint32_t gp = ibr__topo_find_port_guid(t, guid);
-        if (gp == IBR_NONE || t->nodes[t->port_node[gp]].guid != guid)
-            return IBR_NONE;
-        return t->port_node[gp];
-    }
-    return node;
-}
-
 /* Does the topology have the saved cable of db port (node dn, port p)? */
 static int cable_present(const ibr_topo *t, uint32_t tn, unsigned p, const ibr__dbport *dp)
 {
@@ -86,24 +72,41 @@ static int cable_present(const ibr_topo *t, uint32_t tn, unsigned p, const ibr__
 }
 
 /* Map of topology nodes to database nodes (IBR_NONE when absent or of
-   another type). */
-static int map_nodes(uint32_t *tmap, const ibr_routing_db *db, const ibr_topo *t)
+   another type), and back. */
+static void map_nodes(uint32_t *tmap, uint32_t *dmap, const ibr_routing_db *db,
+                      const ibr_topo *t)
 {
+    for (uint32_t i = 0; i < db->n_nodes; i++)
+        dmap[i] = IBR_NONE;
     for (uint32_t i = 0; i < t->n_nodes; i++) {
         uint32_t dn = ibr__guidmap_get(&db->node_map, t->nodes[i].guid);
         tmap[i] = dn != IBR_NONE && db->nodes[dn].type == t->nodes[i].type ? dn : IBR_NONE;
+        if (tmap[i] != IBR_NONE)
+            dmap[dn] = i;
     }
-    return 0;
+}
+
+/* The database port of topology port gp: the same port of the same node
+   when its GUID matches, else the port with its GUID; IBR_NONE. */
+static uint32_t db_port_of(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *tmap,
+                           uint32_t gp)
+{
+    uint32_t node = t->port_node[gp], dn = tmap[node];
+    unsigned p = gp - t->nodes[node].port_off;
+    uint64_t guid = t->ports[gp].guid;
+    if (dn != IBR_NONE && p <= db->nodes[dn].nports &&
+        db->ports[db->nodes[dn].port_off + p].guid == guid)
+        return db->nodes[dn].port_off + p;
+    return guid ? ibr__guidmap_get(&db->port_map, guid) : IBR_NONE;
 }
 
 static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
-                        const uint32_t *tmap)
+                        const uint32_t *tmap, const uint32_t *dmap)
 {
     int rc = 0;
     /* switches */
     for (uint32_t i = 0; i < db->n_sw && rc == 0; i++) {
-        uint32_t tn = topo_node(t, db->nodes[i].guid);
-        if (tn == IBR_NONE || t->nodes[tn].type != IBR_NODE_SWITCH) {
+        if (dmap[i] == IBR_NONE) {
             cl->missing_switch = 1;
             rc = add_change(cl, IBR_CHANGE_MISSING_SWITCH,
                             IBR_INVALID_HOPS | IBR_INVALID_PORT_ROUTES, db->nodes[i].guid, 0, 0,
@@ -121,9 +124,7 @@ static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
     /* switch-to-switch cables: lost, then new */
     for (uint32_t i = 0; i < db->n_sw && rc == 0; i++) {
         const ibr__dbnode *n = &db->nodes[i];
-        uint32_t tn = topo_node(t, n->guid);
-        if (tn != IBR_NONE && t->nodes[tn].type != IBR_NODE_SWITCH)
-            tn = IBR_NONE;
+        uint32_t tn = dmap[i];
         for (unsigned p = 1; p <= n->nports && rc == 0; p++) {
             const ibr__dbport *dp = &db->ports[n->port_off + p];
             if (!dp->rguid || dp->rtype != IBR_NODE_SWITCH)
@@ -170,7 +171,12 @@ static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
             const ibr__dbport *dp = &db->ports[n->port_off + p];
             if (!dp->lid || !dp->rguid)
                 continue;
-            uint32_t gp = dp->guid ? ibr__topo_find_port_guid(t, dp->guid) : IBR_NONE;
+            uint32_t tn = dmap[i], gp = IBR_NONE;
+            if (tn != IBR_NONE && p <= t->nodes[tn].nports &&
+                t->ports[t->nodes[tn].port_off + p].guid == dp->guid)
+                gp = t->nodes[tn].port_off + p;
+            else if (dp->guid)
+                gp = ibr__topo_find_port_guid(t, dp->guid);
             const ibr__port *pt = gp != IBR_NONE ? &t->ports[gp] : NULL;
             if (!pt || !pt->lid || pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
                 t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH) {
@@ -189,7 +195,7 @@ static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
     for (uint32_t e = 0; e < t->n_end && rc == 0; e++) {
         uint32_t gp = t->end_port[e];
         const ibr__port *pt = &t->ports[gp];
-        uint32_t dgp = pt->guid ? ibr__guidmap_get(&db->port_map, pt->guid) : IBR_NONE;
+        uint32_t dgp = db_port_of(db, t, tmap, gp);
         if (dgp != IBR_NONE && db->ports[dgp].lid && db->ports[dgp].rguid)
             continue;
         const ibr__node *n = &t->nodes[t->port_node[gp]];
@@ -204,7 +210,7 @@ static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
         unsigned p = gp - n->port_off;
         if ((n->type == IBR_NODE_SWITCH) != (p == 0) || !pt->guid)
             continue;
-        uint32_t dgp = ibr__guidmap_get(&db->port_map, pt->guid);
+        uint32_t dgp = db_port_of(db, t, tmap, gp);
         if (dgp == IBR_NONE)
             continue;
         const ibr__dbport *dp = &db->ports[dgp];
@@ -228,11 +234,14 @@ int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
     memset(&cl, 0, sizeof cl);
     cl.ctx = t->ctx;
     uint32_t *tmap = ibr__mallocarray(t->ctx, t->n_nodes ? t->n_nodes : 1, sizeof *tmap);
-    if (!tmap)
-        return IBR_ENOMEM;
-    map_nodes(tmap, db, t);
-    int rc = compare_into(&cl, db, t, tmap);
+    uint32_t *dmap = ibr__mallocarray(t->ctx, db->n_nodes ? db->n_nodes : 1, sizeof *dmap);
+    int rc = IBR_ENOMEM;
+    if (tmap && dmap) {
+        map_nodes(tmap, dmap, db, t);
+        rc = compare_into(&cl, db, t, tmap, dmap);
+    }
     ibr__free(t->ctx, tmap);
+    ibr__free(t->ctx, dmap);
     if (rc == 0) {
         if (needed)
             *needed = cl.n;
@@ -258,6 +267,7 @@ int ibr_reroute_report_init(ibr_reroute_report *rep, unsigned int version)
 
 typedef struct rr {
     const ibr_routing_db *db;
+    const uint32_t *tmap; /* topo node -> db node */
     const ibr_topo *t;
     ibr_context *ctx;
     ibr_result *r;
@@ -311,9 +321,8 @@ static int build_mapped(rr *x)
         return IBR_ENOMEM;
     int sw_identity = t->n_sw == db->n_sw;
     for (uint32_t s = 0; s < t->n_sw; s++) {
-        uint32_t dn = ibr__guidmap_get(&db->node_map, t->nodes[t->sw_node[s]].guid);
-        x->swmap[s] = dn != IBR_NONE && db->nodes[dn].type == IBR_NODE_SWITCH ? db->nodes[dn].sw
-                                                                            : IBR_NONE;
+        uint32_t dn = x->tmap[t->sw_node[s]];
+        x->swmap[s] = dn != IBR_NONE ? db->nodes[dn].sw : IBR_NONE;
         sw_identity &= x->swmap[s] == s;
     }
     x->identity = t->max_lid == db->max_lid;
@@ -323,7 +332,7 @@ static int build_mapped(rr *x)
         uint32_t m = IBR_NONE, gp = t->lid_port[l];
         if (gp != IBR_NONE && t->ports[gp].guid) {
             const ibr__port *pt = &t->ports[gp];
-            uint32_t dgp = ibr__guidmap_get(&db->port_map, pt->guid);
+            uint32_t dgp = db_port_of(db, t, x->tmap, gp);
             const ibr__dbport *dp = dgp != IBR_NONE ? &db->ports[dgp] : NULL;
             int is_sw = t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH;
             /* an end port must be where it was (a moved one gets a new
@@ -760,14 +769,16 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     memset(&cl, 0, sizeof cl);
     cl.ctx = ctx;
     uint32_t *tmap = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *tmap);
+    uint32_t *dmap = ibr__mallocarray(ctx, db->n_nodes ? db->n_nodes : 1, sizeof *dmap);
     uint32_t *dist = NULL, *queue = NULL;
     uint8_t *need_bfs = NULL;
     ibr_result *full = NULL;
     int rc = IBR_ENOMEM;
-    if (!tmap)
+    if (!tmap || !dmap)
         goto out;
-    map_nodes(tmap, db, t);
-    if ((rc = compare_into(&cl, db, t, tmap)) < 0 || (rc = build_mapped(&x)) < 0)
+    map_nodes(tmap, dmap, db, t);
+    x.tmap = tmap;
+    if ((rc = compare_into(&cl, db, t, tmap, dmap)) < 0 || (rc = build_mapped(&x)) < 0)
         goto out;
     rc = IBR_ENOMEM;
     rep.changes = cl.n;
@@ -1013,6 +1024,7 @@ out:
     rr_free(&x);
     ibr__free(ctx, cl.v);
     ibr__free(ctx, tmap);
+    ibr__free(ctx, dmap);
     ibr__free(ctx, dist);
     ibr__free(ctx, queue);
     ibr__free(ctx, need_bfs);
