@@ -366,9 +366,27 @@ typedef struct prop_stats {
 } prop_stats;
 
 /* One failure scenario: incremental versus full reroute. */
+/* LFT entries and switches that differ between two results on fabrics
+   with the same switches and LIDs. */
+static uint64_t lft_diff(const ibr_result *a, const ibr_result *b, uint32_t *switches)
+{
+    uint64_t n = 0;
+    *switches = 0;
+    size_t len = ibr_result_lft_size(a);
+    for (uint32_t s = 0; s < ibr_topo_switch_count(ibr_result_topo(a)); s++) {
+        const uint8_t *x = ibr_result_lft(a, s), *y = ibr_result_lft(b, s);
+        uint64_t c = 0;
+        for (size_t l = 1; l < len; l++)
+            c += x[l] != y[l];
+        n += c;
+        *switches += c > 0;
+    }
+    return n;
+}
+
 static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_db *db,
-                        const char *engine, unsigned links, unsigned switches, uint64_t seed,
-                        unsigned promise)
+                        const ibr_result *orig, const char *engine, unsigned links,
+                        unsigned switches, uint64_t seed, unsigned promise)
 {
     ibr_fabric *g = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
@@ -400,6 +418,12 @@ static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_d
         CU_ASSERT_EQUAL(vi.nonminimal, 0);
     if (promise & IBR_TEST_DEADLOCK_FREE)
         CU_ASSERT_EQUAL(vi.deadlock_free, 1);
+    /* the churn reported is the difference with the saved routing */
+    uint32_t dsw = 0, fsw = 0;
+    CU_ASSERT_EQUAL(lft_diff(inc, orig, &dsw), ri.lft_entries_changed);
+    CU_ASSERT_EQUAL(dsw, ri.switches_changed);
+    CU_ASSERT_EQUAL(lft_diff(full, orig, &fsw), rf.lft_entries_changed);
+    CU_ASSERT_EQUAL(fsw, rf.switches_changed);
     /* churn never above the full reroute's */
     CU_ASSERT(ri.lft_entries_changed <= rf.lft_entries_changed);
     CU_ASSERT(ri.switches_changed <= rf.switches_changed);
@@ -441,11 +465,11 @@ static void property(const char *spec, const char *engine, unsigned promise, int
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, len), 0);
     prop_stats st = {0, 0, 0, 0};
     for (int s = 1; s <= seeds; s++) {
-        one_failure(&st, f, db, engine, 1, 0, (uint64_t)s, promise);
-        one_failure(&st, f, db, engine, 1 + (unsigned)s % 4, 0, 1000 + (uint64_t)s, promise);
+        one_failure(&st, f, db, r, engine, 1, 0, (uint64_t)s, promise);
+        one_failure(&st, f, db, r, engine, 1 + (unsigned)s % 4, 0, 1000 + (uint64_t)s, promise);
     }
-    one_failure(&st, f, db, engine, 0, 1, 77, promise);
-    one_failure(&st, f, db, engine, 2, 1, 78, promise);
+    one_failure(&st, f, db, r, engine, 0, 1, 77, promise);
+    one_failure(&st, f, db, r, engine, 2, 1, 78, promise);
     if (st.incremental < min_incremental)
         fprintf(stderr, "\n%s %s: %ld runs, %ld incremental, %ld full\n", spec, engine, st.runs,
                 st.incremental, st.full);
@@ -489,7 +513,7 @@ static void test_parallel(void)
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
     prop_stats st = {0, 0, 0, 0};
     for (uint64_t s = 1; s <= 8; s++)
-        one_failure(&st, f, db, "minhop", 1, 0, s, IBR_TEST_MINIMAL);
+        one_failure(&st, f, db, r, "minhop", 1, 0, s, IBR_TEST_MINIMAL);
     CU_ASSERT_EQUAL(st.incremental, 8);
     /* one failure: no destination searched again, only the failed ports'
        entries moved */

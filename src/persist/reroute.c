@@ -283,6 +283,9 @@ typedef struct rr {
     int sibling_copies;
     uint8_t *mark;     /* scratch of bfs_fix */
     uint32_t *list;
+    uint32_t *chg;     /* identity: entries of each switch that differ from the saved row */
+    uint64_t chg_total;
+    int merged;        /* columns taken from a full reroute */
 } rr;
 
 static void rr_free(rr *x)
@@ -298,6 +301,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->bucket);
     ibr__free(ctx, x->mark);
     ibr__free(ctx, x->list);
+    ibr__free(ctx, x->chg);
 }
 
 /* The saved tables on the topology's switches and LIDs. */
@@ -353,8 +357,11 @@ static int build_mapped(rr *x)
     /* with the same LIDs, whole rows are copied, then the LIDs without a
        saved column cleared */
     uint32_t *unmapped = ibr__mallocarray(ctx, n_unmapped + 1, sizeof *unmapped);
-    if (!unmapped)
+    x->chg = ibr__calloc(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->chg);
+    if (!unmapped || !x->chg) {
+        ibr__free(ctx, unmapped);
         return IBR_ENOMEM;
+    }
     n_unmapped = 0;
     for (size_t l = 0; l < L; l++)
         if (x->lidmap[l] == IBR_NONE)
@@ -369,8 +376,14 @@ static int build_mapped(rr *x)
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
         if (x->identity) {
             memcpy(row, old, L);
-            for (size_t i = 0; i < n_unmapped; i++)
-                row[unmapped[i]] = IBR_NO_ROUTE;
+            for (size_t i = 0; i < n_unmapped; i++) {
+                uint32_t l = unmapped[i];
+                if (l && row[l] != IBR_NO_ROUTE) {
+                    x->chg[s]++;
+                    x->chg_total++;
+                }
+                row[l] = IBR_NO_ROUTE;
+            }
         } else {
             for (size_t l = 0; l < L; l++)
                 row[l] = x->lidmap[l] != IBR_NONE ? old[x->lidmap[l]] : IBR_NO_ROUTE;
@@ -473,9 +486,20 @@ static void ensure_load(rr *x, uint32_t s)
         return;
     uint32_t *ld = x->load + (size_t)s * 256;
     const uint8_t *row = x->r->lft + (size_t)s * x->r->lft_size;
-    memset(ld, 0, 256 * sizeof *ld);
-    for (size_t l = 1; l < x->r->lft_size; l++)
-        ld[row[l]]++;
+    size_t L = x->r->lft_size, l = 1;
+    /* four partial counts: no store-to-load dependency between neighbours */
+    uint32_t h[4][256];
+    memset(h, 0, sizeof h);
+    for (; l + 4 <= L; l += 4) {
+        h[0][row[l]]++;
+        h[1][row[l + 1]]++;
+        h[2][row[l + 2]]++;
+        h[3][row[l + 3]]++;
+    }
+    for (; l < L; l++)
+        h[0][row[l]]++;
+    for (unsigned p = 0; p < 256; p++)
+        ld[p] = h[0][p] + h[1][p] + h[2][p] + h[3][p];
     x->load_ok[s] = 1;
 }
 
@@ -487,6 +511,13 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
     if (x->load_ok[s]) {
         x->load[(size_t)s * 256 + *e]--;
         x->load[(size_t)s * 256 + port]++;
+    }
+    if (x->identity && l) {
+        /* churn against the saved row, kept up to date */
+        unsigned o = x->db->lft[(size_t)x->swmap[s] * x->db->lft_size + l];
+        int before = *e != o, after = port != o;
+        x->chg[s] = x->chg[s] + (uint32_t)after - (uint32_t)before;
+        x->chg_total = x->chg_total + (uint64_t)after - (uint64_t)before;
     }
     *e = (uint8_t)port;
     x->touched[s] = 1;
@@ -626,7 +657,12 @@ static void churn(rr *x, const ibr_result *r, ibr_reroute_report *rep, int all)
     size_t L = r->lft_size;
     uint64_t ent = 0;
     uint32_t sws = 0;
-    for (uint32_t s = 0; s < t->n_sw; s++) {
+    if (!all && x->identity) {
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            sws += x->chg[s] > 0;
+        ent = x->chg_total;
+    }
+    for (uint32_t s = 0; s < t->n_sw && (all || !x->identity); s++) {
         if (!all && !x->touched[s])
             continue;
         uint32_t ds = x->swmap[s];
@@ -652,7 +688,7 @@ static void churn(rr *x, const ibr_result *r, ibr_reroute_report *rep, int all)
             slc += a != b;
         }
     } else if ((r->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_PAIR) &&
-               (all || x->sibling_copies)) {
+               (all || x->sibling_copies || x->merged)) {
         uint32_t ns = ibr__n_src_slots(t);
         for (uint32_t sl = 0; sl < ns; sl++) {
             uint16_t base = sl < t->n_end ? t->ports[t->end_port[sl]].lid
@@ -728,6 +764,7 @@ static void merge_column(rr *x, const ibr_result *f, uint32_t d)
     const uint32_t *lids = x->bucket + x->bucket_off[d];
     uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
     uint32_t ns = ibr__n_src_slots(t);
+    x->merged = 1;
     for (uint32_t s = 0; s < S; s++) {
         for (uint32_t i = 0; i < nl; i++)
             set_entry(x, s, lids[i], f->lft[(size_t)s * L + lids[i]]);
