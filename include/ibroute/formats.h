@@ -127,6 +127,24 @@ IBR_API int ibr_topo_write_guid2lid(ibr_buffer *out, const ibr_topo *t);
 IBR_API int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r);
 
 /**
+ * Write OpenSM's opensm-lid-matrix.dump: per switch ("Switch: guid
+ * 0x<GUID>"), one row per switch LID it reaches, "0x<LID>: <hops via port
+ * 0> <via port 1> ... # portguid 0x<GUID>", two hex digits per port, "ff"
+ * for ports that do not lead to a switch; port 0 holds the least value (0
+ * for the switch's own LID). The values are one more than the neighbour's
+ * distance in the result's hop matrix (shortest paths when it has none).
+ * The `file` engine reads it back (file.lid_matrix).
+ * @param out the caller's buffer, appended to.
+ * @param r a routed result, only read (its topology too).
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
+ *         result), ::IBR_ENOMEM.
+ * Thread-safe on shared inputs, one buffer per thread.
+ * Time complexity: O(S x S x P + output), plus O(S x (S + E)) without a
+ * hop matrix.
+ */
+IBR_API int ibr_result_write_lid_matrix(ibr_buffer *out, const ibr_result *r);
+
+/**
  * Write LFTs in the infiniband-diags dump_lfts / ibroute format: one block
  * per switch, as `ibroute <switch LID>` prints it.
  * @param out the caller's buffer, appended to.

@@ -34,6 +34,7 @@
 #include "generate.h"
 #include "guidlist.h"
 #include "options.h"
+#include "persist.h"
 #include "result.h"
 #include "route.h"
 #include "topo.h"

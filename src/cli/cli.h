@@ -28,6 +28,8 @@ enum {
 
 int cmd_route(int argc, char **argv);
 void usage_route(FILE *o);
+int cmd_reroute(int argc, char **argv);
+void usage_reroute(FILE *o);
 int cmd_verify(int argc, char **argv);
 void usage_verify(FILE *o);
 int cmd_trace(int argc, char **argv);
@@ -182,6 +184,8 @@ enum {
     CLI_OPT_PARAM,            /* --param ENGINE.SETTING=VALUE */
     CLI_OPT_PARAM_FILE,       /* --param-file ENGINE.SETTING=FILE */
     CLI_OPT_TORUS_CONFIG,     /* --torus-config FILE */
+    CLI_OPT_LFTS_FILE,        /* --lfts-file FILE (file.lfts) */
+    CLI_OPT_LID_MATRIX_FILE,  /* --lid-matrix-file FILE (file.lid_matrix) */
     CLI_OPT_OWN
 };
 

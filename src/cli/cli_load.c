@@ -347,6 +347,22 @@ static int route_option(cli_route_args *a, int c, const char *arg)
         if (cli_opt_uint("--max-reverse-hops", arg, 255, &v) < 0)
             return -1;
         return add_param(a, "ftree.max_reverse_hops", arg) < 0 ? -1 : 1;
+    case CLI_OPT_LFTS_FILE:
+    case CLI_OPT_LID_MATRIX_FILE: {
+        /* shorthands of --param-file file.lfts=FILE, file.lid_matrix=FILE */
+        char *buf;
+        size_t len;
+        if (cli_read_file(arg, &buf, &len) < 0)
+            return -1;
+        if (memchr(buf, 0, len)) {
+            free(buf);
+            cli_error(arg, "the file holds a NUL byte: not a text dump");
+            return -1;
+        }
+        int rc = add_param(a, c == CLI_OPT_LFTS_FILE ? "file.lfts" : "file.lid_matrix", buf);
+        free(buf);
+        return rc < 0 ? -1 : 1;
+    }
     case CLI_OPT_PARAM:
     case CLI_OPT_PARAM_FILE: {
         const char *opt = c == CLI_OPT_PARAM ? "--param" : "--param-file";

@@ -24,7 +24,8 @@ void usage_route(FILE *o)
           "\n"
           "Route a topology (an ibnetdiscover/ibsim file, or gen:SPEC to generate one in\n"
           "memory), verify the result and print a summary. With -o, write into DIR:\n"
-          "opensm-lfts.dump, opensm-subnet.lst, opensm.fdbs, opensm.mcfdbs, guid2lid and\n"
+          "opensm-lfts.dump, opensm-lid-matrix.dump, opensm-subnet.lst, opensm.fdbs,\n"
+          "opensm.mcfdbs, guid2lid and\n"
           "every engine artefact (a file named after it). When the result carries path\n"
           "SLs or SL2VL tables, also opensm-sl2vl.dump and ibdmchk's inputs\n"
           "ibr-paths.psl (-c) and ibr-paths.sl2vl (-d). The summary gives the verdict\n"
@@ -54,10 +55,16 @@ void usage_route(FILE *o)
           "  --param ENGINE.SETTING=VALUE  an engine setting (repeatable; `ibr engines`\n"
           "                              lists each engine's settings)\n"
           "  --param-file ENGINE.SETTING=FILE  a setting's value read from FILE\n"
+          "  --lfts-file FILE            same as --param-file file.lfts=FILE (-R file:\n"
+          "                              tables of opensm-lfts.dump/ibroute/dump_lfts)\n"
+          "  --lid-matrix-file FILE      same as --param-file file.lid_matrix=FILE (-R file:\n"
+          "                              hop rows of opensm-lid-matrix.dump)\n"
           "  --connect-roots             same as --param updn.connect_roots=1\n"
           "                              --param dnup.connect_roots=1 --param ftree.connect_roots=1\n"
           "  --max-reverse-hops N        same as --param ftree.max_reverse_hops=N\n"
           "  --torus-config FILE         same as --param-file torus-2QoS.config=FILE\n"
+          "  --save-db FILE              save the routing with the fabric it was computed on\n"
+          "                              (a routing database, for ibr reroute)\n"
           "  --no-verify                 skip the verification\n"
           "  --strict                    exit 1 when the first engine of the chain\n"
           "                              declined (a fallback routed), when the engine\n"
@@ -212,7 +219,7 @@ static int write_in_dir(file_list *files, const char *dir, const char *name, con
 }
 
 typedef enum dump_kind {
-    D_LFTS, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL
+    D_LFTS, D_LID_MATRIX, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL
 } dump_kind;
 
 /* Prefix of the ibdmchk/ibdiagnet files (<prefix>.psl, <prefix>.sl2vl). */
@@ -226,6 +233,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
 
     switch (kind) {
     case D_LFTS: rc = ibr_result_write_lfts_dump(&b, r); break;
+    case D_LID_MATRIX: rc = ibr_result_write_lid_matrix(&b, r); break;
     case D_SUBNET: rc = ibr_topo_write_subnet_lst(&b, t); break;
     case D_FDBS: rc = ibr_result_write_fdbs(&b, r); break;
     case D_GUID2LID: rc = ibr_topo_write_guid2lid(&b, t); break;
@@ -272,6 +280,7 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
         int sl; /* only for results with SLs or SL2VL tables */
     } dumps[] = {
         {"opensm-lfts.dump", D_LFTS, 0},       {"opensm-subnet.lst", D_SUBNET, 0},
+        {"opensm-lid-matrix.dump", D_LID_MATRIX, 0},
         {"opensm.fdbs", D_FDBS, 0},            {"guid2lid", D_GUID2LID, 0},
         {"opensm.mcfdbs", D_MCFDBS, 0},
         /* VL-aware results: OpenSM's SL2VL dump and ibdmchk's -c/-d inputs */
@@ -309,8 +318,27 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
     return ret;
 }
 
+/* Write the routing database of r to path. 0 or -1 (message printed). */
+static int save_db(const char *path, const ibr_result *r)
+{
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = ibr_result_write_db(&b, r), err;
+
+    if (rc < 0) {
+        cli_lib_error(path, NULL, rc);
+        return -1;
+    }
+    err = cli_write_file(path, b.data ? b.data : "", b.size);
+    ibr_buffer_dispose(&b);
+    if (err) {
+        cli_error(path, "%s", strerror(err));
+        return -1;
+    }
+    return 0;
+}
+
 typedef struct route_args {
-    const char *chain, *outdir, *topology;
+    const char *chain, *outdir, *topology, *save_db;
     int json, verify, verbose, progress; /* progress: -1 auto */
     int strict;
 } route_args;
@@ -493,8 +521,9 @@ static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
 
 int cmd_route(int argc, char **argv)
 {
-    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_PROGRESS, O_NOPROGRESS, O_STRICT };
+    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_PROGRESS, O_NOPROGRESS, O_STRICT, O_SAVE_DB };
     static const struct option lo[] = {
+        {"save-db", required_argument, NULL, O_SAVE_DB},
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},
@@ -519,6 +548,8 @@ int cmd_route(int argc, char **argv)
         {"param", required_argument, NULL, CLI_OPT_PARAM},
         {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
         {"torus-config", required_argument, NULL, CLI_OPT_TORUS_CONFIG},
+        {"lfts-file", required_argument, NULL, CLI_OPT_LFTS_FILE},
+        {"lid-matrix-file", required_argument, NULL, CLI_OPT_LID_MATRIX_FILE},
         {"no-verify", no_argument, NULL, O_NOVERIFY},
         {"strict", no_argument, NULL, O_STRICT},
         {"json", no_argument, NULL, O_JSON},
@@ -552,6 +583,7 @@ int cmd_route(int argc, char **argv)
         case 'o': a.outdir = optarg; break;
         case O_NOVERIFY: a.verify = 0; break;
         case O_STRICT: a.strict = 1; break;
+        case O_SAVE_DB: a.save_db = optarg; break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
         case O_NOPROGRESS:
@@ -625,6 +657,8 @@ int cmd_route(int argc, char **argv)
        was written and what was not, and the exit status is 2 */
     files.ps = &ps;
     int write_err = rc == 0 && a.outdir && write_outputs(&files, a.outdir, t, r) < 0;
+    if (rc == 0 && a.save_db && save_db(a.save_db, r) < 0)
+        write_err = 1;
 
     if (a.json)
         print_route_json(&a, t, r, opts, rc, route_s, vjson.data, &files);
@@ -657,6 +691,364 @@ out:
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     /* the lists were created with the context: destroy them first */
+    cli_route_args_dispose(&ra);
+    ibr_context_destroy(ctx);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ibr reroute */
+
+void usage_reroute(FILE *o)
+{
+    fputs("usage: ibr reroute [options] DATABASE TOPOLOGY [-o DIR]\n"
+          "\n"
+          "Route TOPOLOGY from a routing database saved by `ibr route --save-db`: the\n"
+          "database holds the routing and the fabric it was computed on. Every\n"
+          "difference is listed and classified (new or missing switch, new or missing\n"
+          "cable between switches, new, missing or moved end port, LID change, with what\n"
+          "it invalidates); then the saved tables are reused where they are still valid\n"
+          "and only what the changes invalidate is rerouted: nothing for an unchanged\n"
+          "fabric, the saved tables with new LIDs added for end-port changes, an\n"
+          "incremental repair after lost cables or switches (routes of a failed cable\n"
+          "moved to its parallel cables or to ports at the same distance, otherwise the\n"
+          "destinations whose routes crossed it rerouted), or a full reroute with the\n"
+          "saved engine, settings and seed when the engine's promise needs it (the\n"
+          "summary says why). The churn (LFT entries and switches to reprogram, path\n"
+          "SLs changed) is counted against the saved routing.\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output DIR            write the dumps of the new routing into DIR\n"
+          "  --save-db FILE              save the new routing as a database\n"
+          "  --full                      reroute fully whatever changed\n"
+          "  --vs-full                   also run a full reroute and print its churn\n"
+          "  --changes                   list every change (default: the first 20)\n"
+          "  --repeat N                  run the reroute N times and print the fastest and\n"
+          "                              median times (benchmarks)\n"
+          "  --guid2lid FILE, --lmc N    LIDs of TOPOLOGY, as for ibr route\n"
+          "  --threads N and the other ibr route options apply to a full reroute\n"
+          "  --no-verify                 skip the verification\n"
+          "  --json                      print the summary as JSON\n"
+          "  --no-progress, -q           quiet\n"
+          "  -v, --verbose               library log messages\n"
+          "\n"
+          "Exit status: 0 routed and valid, 1 unroutable or invalid routes, 2 error.\n",
+          o);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static const char *change_name(int kind)
+{
+    switch (kind) {
+    case IBR_CHANGE_NEW_SWITCH: return "new switch";
+    case IBR_CHANGE_MISSING_SWITCH: return "missing switch";
+    case IBR_CHANGE_NEW_CABLE: return "new cable";
+    case IBR_CHANGE_MISSING_CABLE: return "missing cable";
+    case IBR_CHANGE_NEW_CA: return "new end port";
+    case IBR_CHANGE_MISSING_CA: return "missing end port";
+    case IBR_CHANGE_MOVED_CA: return "moved end port";
+    case IBR_CHANGE_LID: return "LID change";
+    default: return "?";
+    }
+}
+
+static const char *mode_name(int mode)
+{
+    switch (mode) {
+    case IBR_REROUTE_UNCHANGED: return "unchanged";
+    case IBR_REROUTE_CACHED: return "cached";
+    case IBR_REROUTE_INCREMENTAL: return "incremental";
+    default: return "full";
+    }
+}
+
+static void invalid_text(char *buf, size_t cap, unsigned inv)
+{
+    snprintf(buf, cap, "%s%s%s%s%s", inv ? "" : "nothing",
+             inv & IBR_INVALID_ALL ? "all tables " : "",
+             inv & IBR_INVALID_HOPS ? "hop rows " : "",
+             inv & IBR_INVALID_PORT_ROUTES ? "routes through the port " : "",
+             inv & IBR_INVALID_LIDS ? "entries of its LIDs " : "");
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == ' ')
+        buf[n - 1] = 0;
+}
+
+int cmd_reroute(int argc, char **argv)
+{
+    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_NOPROGRESS, O_SAVE_DB, O_FULL, O_VSFULL,
+           O_CHANGES, O_REPEAT };
+    static const struct option lo[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"save-db", required_argument, NULL, O_SAVE_DB},
+        {"full", no_argument, NULL, O_FULL},
+        {"vs-full", no_argument, NULL, O_VSFULL},
+        {"changes", no_argument, NULL, O_CHANGES},
+        {"repeat", required_argument, NULL, O_REPEAT},
+        {"lmc", required_argument, NULL, CLI_OPT_LMC},
+        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
+        {"threads", required_argument, NULL, CLI_OPT_THREADS},
+        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
+        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
+        {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
+        {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
+        {"guid-routing-order", required_argument, NULL, CLI_OPT_ORDER},
+        {"ignore-guids", required_argument, NULL, CLI_OPT_IGNORE_GUIDS},
+        {"ids-guid-file", required_argument, NULL, CLI_OPT_IDS},
+        {"param", required_argument, NULL, CLI_OPT_PARAM},
+        {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
+        {"no-verify", no_argument, NULL, O_NOVERIFY},
+        {"json", no_argument, NULL, O_JSON},
+        {"no-progress", no_argument, NULL, O_NOPROGRESS},
+        {"quiet", no_argument, NULL, O_NOPROGRESS},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
+    cli_route_args ra;
+    const char *outdir = NULL, *save = NULL;
+    int c, rc, verify = 1, json = 0, verbose = 0, all_changes = 0, ret = CLI_EXIT_ERROR;
+    unsigned flags = 0;
+    int vs_full = 0;
+    ibr_context *ctx = NULL;
+    ibr_topo *t = NULL;
+    ibr_result *r = NULL, *fr = NULL;
+    ibr_routing_db *db = NULL;
+    ibr_change *ch = NULL;
+    size_t nch = 0;
+    char *text = NULL;
+    size_t len = 0;
+    file_list files = {NULL, 0, NULL, 0, 0, 0.0, NULL};
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT, frep = IBR_REROUTE_REPORT_INIT;
+    ibr_verify_report vr;
+    int vrc = 0, verified = 0;
+    double t0, route_s, full_s = 0, min_s, med_s;
+    uint64_t rep_n = 1;
+    double *times = NULL;
+
+    cli_route_args_init(&ra);
+    while ((c = getopt_long(argc, argv, "ho:vq", lo, NULL)) != -1) {
+        switch (c) {
+        case 'o': outdir = optarg; break;
+        case O_SAVE_DB: save = optarg; break;
+        case O_FULL: flags |= IBR_REROUTE_FORCE_FULL; break;
+        case O_VSFULL: vs_full = 1; break;
+        case O_CHANGES: all_changes = 1; break;
+        case O_REPEAT:
+            if (cli_opt_uint("--repeat", optarg, 1000, &rep_n) < 0 || rep_n == 0) {
+                if (rep_n == 0)
+                    cli_error("--repeat", "give at least 1");
+                return CLI_EXIT_ERROR;
+            }
+            break;
+        case O_NOVERIFY: verify = 0; break;
+        case O_JSON: json = 1; break;
+        case O_NOPROGRESS:
+        case 'q': cli_quiet = 1; break;
+        case 'v': verbose++; break;
+        case 'h': usage_reroute(stdout); return CLI_EXIT_OK;
+        default:
+            if (cli_shared_option(&ta, &ra, c, optarg, usage_reroute) < 0)
+                return CLI_EXIT_ERROR;
+        }
+    }
+    if (optind + 2 != argc) {
+        cli_error("reroute", optind + 2 > argc ? "expected DATABASE and TOPOLOGY (try 'ibr "
+                                                 "reroute --help')"
+                                               : "too many arguments");
+        return CLI_EXIT_ERROR;
+    }
+    if (cli_topo_args_check(&ta, "reroute") < 0)
+        return CLI_EXIT_ERROR;
+    if (cli_make_context(&ctx, cli_log_level(verbose)) < 0)
+        goto out;
+    if (cli_read_file(argv[optind], &text, &len) < 0)
+        goto out;
+    rc = ibr_routing_db_parse(&db, ctx, text, len);
+    free(text);
+    text = NULL;
+    if (rc < 0) {
+        cli_lib_error(argv[optind], db ? ibr_routing_db_last_error(db) : NULL, rc);
+        goto out;
+    }
+    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, argv[optind + 1], &ta) < 0)
+        goto out;
+    rc = ibr_routing_db_compare(NULL, 0, &nch, db, t);
+    if (rc == IBR_ERANGE) {
+        ch = calloc(nch, sizeof *ch);
+        if (!ch || ibr_routing_db_compare(ch, nch, &nch, db, t) < 0) {
+            cli_error("reroute", "out of memory");
+            goto out;
+        }
+    } else if (rc < 0) {
+        cli_lib_error("compare", NULL, rc);
+        goto out;
+    }
+    times = calloc(rep_n, sizeof *times);
+    if (!times) {
+        cli_error("reroute", "out of memory");
+        goto out;
+    }
+    t0 = cli_now();
+    rc = ibr_routing_db_route(&r, &rep, db, t, &ra.opts, flags);
+    route_s = times[0] = cli_now() - t0;
+    /* --repeat: the same call again, for timing (fastest and median) */
+    for (uint64_t k = 1; rc == 0 && k < rep_n; k++) {
+        ibr_result *again = NULL;
+        ibr_reroute_report r2 = IBR_REROUTE_REPORT_INIT;
+        t0 = cli_now();
+        int rc2 = ibr_routing_db_route(&again, &r2, db, t, &ra.opts, flags);
+        times[k] = cli_now() - t0;
+        ibr_result_destroy(again);
+        if (rc2 < 0) {
+            cli_lib_error("reroute", NULL, rc2);
+            goto out;
+        }
+    }
+    if (rc != 0)
+        rep_n = 1;
+    qsort(times, rep_n, sizeof *times, cmp_double);
+    min_s = times[0];
+    med_s = times[rep_n / 2];
+    if (rc == 0 && vs_full) {
+        t0 = cli_now();
+        if (ibr_routing_db_route(&fr, &frep, db, t, &ra.opts, IBR_REROUTE_FORCE_FULL) < 0)
+            vs_full = 0;
+        full_s = cli_now() - t0;
+    }
+    if (rc == 0 && verify) {
+        ibr_verify_report_init(&vr, IBR_VERIFY_REPORT_VERSION);
+        vr.threads = ra.opts.threads;
+        vrc = ibr_result_verify(&vr, r);
+        verified = vrc == 0 || vrc == IBR_EROUTES;
+        if (!verified) {
+            cli_lib_error("verify", NULL, vrc);
+            goto out;
+        }
+    }
+    int write_err = rc == 0 && outdir && write_outputs(&files, outdir, t, r) < 0;
+    if (rc == 0 && save && save_db(save, r) < 0)
+        write_err = 1;
+
+    if (json) {
+        printf("{\"database\": ");
+        cli_json_string(stdout, argv[optind]);
+        printf(", \"topology\": ");
+        cli_json_string(stdout, argv[optind + 1]);
+        printf(", \"engine\": ");
+        cli_json_string(stdout, ibr_routing_db_engine(db));
+        printf(", \"status\": ");
+        cli_json_string(stdout, ibr_status_name(rc));
+        printf(", \"changes\": [");
+        for (size_t i = 0; i < nch; i++) {
+            printf("%s{\"kind\": \"%s\", \"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
+                   "\"remote_guid\": \"0x%016" PRIx64 "\", \"remote_port\": %u, "
+                   "\"old_lid\": %u, \"new_lid\": %u, \"invalidates\": %u}",
+                   i ? ", " : "", change_name(ch[i].kind), ch[i].guid, ch[i].port,
+                   ch[i].remote_guid, ch[i].remote_port, (unsigned)ch[i].old_lid,
+                   (unsigned)ch[i].new_lid, ch[i].invalidates);
+        }
+        printf("], \"mode\": \"%s\", \"reason\": ", mode_name(rep.mode));
+        cli_json_string(stdout, rep.reason);
+        printf(", \"reroute_time_s\": ");
+        cli_json_double(stdout, route_s);
+        printf(", \"repeat\": %" PRIu64 ", \"reroute_time_min_s\": ", rep_n);
+        cli_json_double(stdout, min_s);
+        printf(", \"reroute_time_median_s\": ");
+        cli_json_double(stdout, med_s);
+        printf(", \"lft_entries_changed\": %" PRIu64 ", \"switches_changed\": %" PRIu32
+               ", \"sls_changed\": %" PRIu64 ", \"destinations_rerouted\": %" PRIu32
+               ", \"entries_repaired\": %" PRIu64,
+               rep.lft_entries_changed, rep.switches_changed, rep.sls_changed,
+               rep.destinations_rerouted, rep.entries_repaired);
+        if (vs_full) {
+            printf(", \"full\": {\"time_s\": ");
+            cli_json_double(stdout, full_s);
+            printf(", \"lft_entries_changed\": %" PRIu64 ", \"switches_changed\": %" PRIu32
+                   ", \"sls_changed\": %" PRIu64 "}",
+                   frep.lft_entries_changed, frep.switches_changed, frep.sls_changed);
+        }
+        if (verified)
+            printf(", \"valid\": %s, \"pairs\": %" PRIu64 ", \"pairs_ok\": %" PRIu64
+                   ", \"nonminimal\": %" PRIu64 ", \"deadlock_free\": %d",
+                   vrc == 0 ? "true" : "false", vr.pairs, vr.pairs_ok, vr.nonminimal,
+                   vr.deadlock_free);
+        printf("}\n");
+        cli_json_printed = 1;
+    } else {
+        printf("database:     %s (engine %s, %" PRIu32 " switches, seed %" PRIu64 ")\n",
+               argv[optind], ibr_routing_db_engine(db), ibr_routing_db_switch_count(db),
+               ibr_routing_db_seed(db));
+        printf("topology:     %s (%" PRIu32 " nodes, %" PRIu32 " switches, max LID %u)\n",
+               argv[optind + 1], ibr_topo_node_count(t), ibr_topo_switch_count(t),
+               (unsigned)ibr_topo_max_lid(t));
+        printf("changes:      %zu\n", nch);
+        for (size_t i = 0; i < nch && (all_changes || i < 20); i++) {
+            char inv[128];
+            invalid_text(inv, sizeof inv, ch[i].invalidates);
+            printf("  %-16s 0x%016" PRIx64 " port %u", change_name(ch[i].kind), ch[i].guid,
+                   ch[i].port);
+            if (ch[i].remote_guid)
+                printf(" - 0x%016" PRIx64 " port %u", ch[i].remote_guid, ch[i].remote_port);
+            if (ch[i].old_lid || ch[i].new_lid)
+                printf(" (LID %u -> %u)", (unsigned)ch[i].old_lid, (unsigned)ch[i].new_lid);
+            printf(": invalidates %s\n", inv);
+        }
+        if (nch > 20 && !all_changes)
+            printf("  ... %zu more (--changes lists them all)\n", nch - 20);
+        printf("mode:         %s%s%s%s\n", mode_name(rep.mode), rep.reason[0] ? " (" : "",
+               rep.reason, rep.reason[0] ? ")" : "");
+        printf("reroute_s:    %.6f", route_s);
+        if (rep_n > 1)
+            printf(" (fastest of %" PRIu64 ": %.6f, median %.6f)", rep_n, min_s, med_s);
+        printf("\n");
+        if (rc == 0) {
+            printf("churn:        %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
+                   " path SLs; %" PRIu32 " destination switches rerouted\n",
+                   rep.lft_entries_changed, rep.switches_changed, rep.sls_changed,
+                   rep.destinations_rerouted);
+            if (vs_full)
+                printf("full reroute: %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
+                       " path SLs, in %.6f s\n",
+                       frep.lft_entries_changed, frep.switches_changed, frep.sls_changed, full_s);
+            if (verified)
+                printf("verify:       %s (%" PRIu64 " of %" PRIu64 " pairs, %" PRIu64
+                       " non-minimal routes, %s)\n",
+                       vrc == 0 ? "valid" : "INVALID", vr.pairs_ok, vr.pairs, vr.nonminimal,
+                       vr.deadlock_free ? "no credit loop" : "credit loop");
+        }
+        if (outdir && files.n) {
+            printf("files:        %s/{", outdir);
+            for (size_t i = 0; i < files.n; i++)
+                printf("%s%s", i ? "," : "", files.names[i]);
+            printf("}\n");
+        }
+    }
+    fflush(stdout);
+    if (rc < 0) {
+        cli_lib_error("reroute", r ? ibr_result_last_error(r) : NULL, rc);
+        ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
+        goto out;
+    }
+    if (verified && vrc != 0) {
+        cli_error("verify", "routing tables are invalid: %s", vr.first_error);
+        ret = CLI_EXIT_INVALID;
+        goto out;
+    }
+    ret = write_err ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+out:
+    free(times);
+    free(ch);
+    file_list_free(&files);
+    ibr_result_destroy(r);
+    ibr_result_destroy(fr);
+    ibr_routing_db_destroy(db);
+    ibr_topo_destroy(t);
     cli_route_args_dispose(&ra);
     ibr_context_destroy(ctx);
     return ret;

@@ -510,6 +510,7 @@ static void usage(FILE *o)
           "Commands:\n"
           "  gen SPEC [-o FILE]            generate a fabric as ibnetdiscover text\n"
           "  route -R CHAIN TOPO [-o DIR]  route, verify and write OpenSM-style dumps\n"
+          "  reroute DB TOPO [-o DIR]      reroute a changed fabric from a saved routing\n"
           "  verify TOPO LFTS_DUMP         check forwarding tables against a topology\n"
           "  trace TOPO --from S --to D    follow one route hop by hop (ports, VLs, SL)\n"
           "  analyze TOPO [LFTS_DUMP]      measure a routing: hops, load, congestion, VLs\n"
@@ -539,6 +540,7 @@ typedef struct command {
 static const command commands[] = {
     {"gen", cmd_gen, usage_gen},
     {"route", cmd_route, usage_route},
+    {"reroute", cmd_reroute, usage_reroute},
     {"verify", cmd_verify, usage_verify},
     {"info", cmd_info, usage_info},
     {"engines", cmd_engines, usage_engines},

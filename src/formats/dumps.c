@@ -564,3 +564,72 @@ int ibr_result_write_fdbs(ibr_buffer *out, const ibr_result *r)
         ibr__buf_abort(out, mark);
     return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* opensm-lid-matrix.dump                                              */
+
+/*
+ * Per switch, one row per switch LID it can reach: the hops toward that
+ * switch when leaving through each port 0..N (hex, "ff" for ports that do
+ * not lead to a switch or lead nowhere), port 0 holding the least of them
+ * (0 for the switch's own LID), as OpenSM writes its hop rows. The values
+ * come from the result's hop matrix when it has one (1 + the neighbour's
+ * hops), else from shortest paths.
+ */
+int ibr_result_write_lid_matrix(ibr_buffer *out, const ibr_result *r)
+{
+    size_t mark;
+    if (!r)
+        return IBR_EINVAL;
+    const ibr_topo *t = r->topo;
+    int rc = check_args(out, t, r, &mark);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = t->ctx;
+    uint8_t *own = NULL;
+    hopctx h = {t, r->hops};
+    if (!h.m && t->n_sw) {
+        if ((rc = ibr__switch_hops(&own, t, 1)) < 0)
+            return rc;
+        h.m = own;
+    }
+    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
+        const ibr__node *n = &t->nodes[t->sw_node[sw]];
+        rc = ibr__buf_printf(out, ctx, "Switch: guid 0x%016" PRIx64 "\n", n->guid);
+        for (uint32_t lid = 1; lid <= t->max_lid && rc == 0; lid++) {
+            uint32_t gp = t->lid_port[lid];
+            if (gp == IBR_NONE || t->ports[gp].lid != lid)
+                continue;
+            const ibr__node *dn = &t->nodes[t->port_node[gp]];
+            if (dn->type != IBR_NODE_SWITCH)
+                continue;
+            uint32_t dst = dn->sw;
+            unsigned best = dst == sw ? 0 : NO_PATH;
+            for (unsigned p = 1; p <= n->nports && dst != sw; p++) {
+                unsigned v = hops_via(&h, sw, p, dst);
+                if (v < best)
+                    best = v;
+            }
+            if (best == NO_PATH)
+                continue;
+            if ((rc = ibr__buf_reserve(out, ctx, 48 + 3 * (size_t)n->nports)) < 0)
+                break;
+            char *d = out->data + out->size;
+            d = put_str(d, "0x", 2);
+            d = put_hex(d, lid, 4, 0);
+            *d++ = ':';
+            for (unsigned p = 0; p <= n->nports; p++) {
+                *d++ = ' ';
+                d = put_hex(d, p == 0 ? best : hops_via(&h, sw, p, dst), 2, 0);
+            }
+            d = put_str(d, " # portguid 0x", 14);
+            d = put_hex(d, t->ports[gp].guid, 16, 0);
+            *d++ = '\n';
+            commit(out, d);
+        }
+    }
+    ibr__free(ctx, own);
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}

@@ -768,7 +768,7 @@ def test_failed_writes():
     expect(["gen", "fattree:levels=2,radix=8", "-o", tree], 0)
     # sizes in the summary
     out = path("fw-ok")
-    expect(["route", "-q", tree, "-o", out], 0, r"^written: +5 files, [0-9.]+ kB in [0-9.]+ s$")
+    expect(["route", "-q", tree, "-o", out], 0, r"^written: +6 files, [0-9.]+ kB in [0-9.]+ s$")
     # a file that is a directory cannot be replaced
     out = path("fw-dir")
     os.makedirs(os.path.join(out, "opensm.fdbs"))
@@ -904,6 +904,57 @@ def test_dor():
           "line 3" in r["attempts"][0]["message"], "dor fallback: %r" % r["attempts"])
 
 
+def test_file_engine():
+    """-R file replays a routing from its dumps (--lfts-file,
+    --lid-matrix-file), byte for byte; a bad line names the line and the
+    chain falls back."""
+    topo = path("fe.topo")
+    expect(["gen", "random:switches=20,degree=4,hosts=2,seed=4", "-o", topo], 0)
+    a, b, c = path("fe-a"), path("fe-b"), path("fe-c")
+    expect(["route", "-q", "-R", "dfsssp", topo, "-o", a], 0)
+    expect(["route", "-q", "-R", "file,no_fallback", "--lfts-file",
+            os.path.join(a, "opensm-lfts.dump"), topo, "-o", b], 0, r"^engine: +file$")
+    with open(os.path.join(a, "opensm-lfts.dump")) as fa, \
+            open(os.path.join(b, "opensm-lfts.dump")) as fb:
+        check(fa.read() == fb.read(), "the replayed LFTs differ")
+    expect(["route", "-q", "-R", "minhop", topo, "-o", a], 0)
+    expect(["route", "-q", "-R", "file,no_fallback", "--lid-matrix-file",
+            os.path.join(a, "opensm-lid-matrix.dump"), topo, "-o", c], 0)
+    with open(os.path.join(a, "opensm-lfts.dump")) as fa, \
+            open(os.path.join(c, "opensm-lfts.dump")) as fc:
+        check(fa.read() == fc.read(), "min-hop over minhop's hop rows differs from minhop")
+    bad = path("fe-bad.dump")
+    with open(bad, "w") as f:
+        f.write("Unicast lids [0-1] of switch Lid 1 guid 0x12 ('x'):\n0x0001 1\n"
+                "Unicast lids [0-1] of switch Lid 1 guid\n")
+    expect(["route", "-q", "-R", "file", "--lfts-file", bad, topo], 0,
+           r"file: IBR_EPARSE \(file.lfts line 3: switch header")
+    expect(["route", "-q", "--lfts-file", path("fe-missing"), topo], 2, None, r"fe-missing")
+
+
+def test_reroute():
+    """route --save-db, then reroute: unchanged, a cable lost, a damaged
+    database."""
+    topo, faulted, db = path("rr.topo"), path("rr-f.topo"), path("rr.db")
+    expect(["gen", "fattree:levels=3,radix=8", "-o", topo], 0)
+    expect(["gen", "fattree:levels=3,radix=8", "--faults", "1", "--seed", "2", "-o", faulted], 0)
+    expect(["route", "-q", "-R", "updn", "--save-db", db, topo], 0)
+    expect(["reroute", db, topo], 0, r"^mode: +unchanged$")
+    out, _ = expect(["reroute", "--vs-full", db, faulted, "-o", path("rr-out")], 0,
+                    r"^mode: +incremental$")
+    check(re.search(r"^  missing cable +0x[0-9a-f]{16} port \d+ - 0x", out, re.M), out)
+    check(re.search(r"^verify: +valid", out, re.M), out)
+    check(os.path.exists(os.path.join(path("rr-out"), "opensm-lfts.dump")), out)
+    o, _ = expect(["reroute", "--json", "--full", db, faulted], 0)
+    doc = json.loads(o)
+    check(doc["mode"] == "full" and doc["changes"][0]["kind"] == "missing cable", o)
+    with open(db) as f:
+        text = f.read()
+    with open(path("rr-bad.db"), "w") as f:
+        f.write(text[: len(text) // 2])
+    expect(["reroute", path("rr-bad.db"), topo], 2, None, r"routing database line \d+")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -917,8 +968,7 @@ def main():
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
-             test_messages,
-             test_dor]
+             test_messages, test_dor, test_file_engine, test_reroute]
     try:
         for t in tests:
             try:

@@ -68,6 +68,9 @@ CONSTANTS: Dict[str, int] = {
     "IBR_LINK_ATTR_VERSION": 1,
     "IBR_NODE_INFO_VERSION": 1,
     "IBR_PORT_INFO_VERSION": 1,
+    "IBR_ROUTING_DB_FORMAT": 1,
+    "IBR_REROUTE_FORCE_FULL": 1,
+    "IBR_REROUTE_REPORT_VERSION": 1,
 }
 
 NO_ROUTE = CONSTANTS["IBR_NO_ROUTE"]
@@ -101,6 +104,7 @@ STRUCT_VERSIONS: Dict[str, int] = {
     "ibr_analyze_options": ANALYZE_OPTIONS_VERSION,
     "ibr_analysis_summary": ANALYSIS_SUMMARY_VERSION,
     "ibr_gen_xgft": GEN_XGFT_VERSION,
+    "ibr_reroute_report": CONSTANTS["IBR_REROUTE_REPORT_VERSION"],
 }
 
 # --------------------------------------------------------------------------
@@ -261,6 +265,38 @@ class UcastFlags(enum.IntFlag):
     LMC_REMOTE_PORT = 1 << 1
 
 
+class ChangeKind(enum.IntEnum):
+    """ibr_change_kind: a difference between a routing database and a
+    topology (Table 1 of the OpenSM scalability memo)."""
+
+    NEW_SWITCH = 1
+    MISSING_SWITCH = 2
+    NEW_CABLE = 3
+    MISSING_CABLE = 4
+    NEW_CA = 5
+    MISSING_CA = 6
+    MOVED_CA = 7
+    LID = 8
+
+
+class Invalidates(enum.IntFlag):
+    """ibr_invalidates: what a change invalidates."""
+
+    HOPS = 1
+    ALL = 2
+    PORT_ROUTES = 4
+    LIDS = 8
+
+
+class RerouteMode(enum.IntEnum):
+    """ibr_reroute_mode: how a routing database was applied."""
+
+    UNCHANGED = 0
+    CACHED = 1
+    INCREMENTAL = 2
+    FULL = 3
+
+
 def _width_c_name(member: str) -> str:
     # W4X -> 4X: Python names cannot start with a digit.
     return member[1:] if member.startswith("W") and member[1:2].isdigit() else member
@@ -281,6 +317,9 @@ ENUM_PREFIXES = {
     SettingType: ("IBR_SETTING_", str),
     HopStatus: ("IBR_HOP_", str),
     UcastFlags: ("IBR_UCAST_", str),
+    ChangeKind: ("IBR_CHANGE_", str),
+    Invalidates: ("IBR_INVALID_", str),
+    RerouteMode: ("IBR_REROUTE_", str),
 }
 
 
@@ -327,6 +366,10 @@ class _OpaqueGuidList(Structure):
     pass
 
 
+class _OpaqueRoutingDb(Structure):
+    pass
+
+
 ContextP = POINTER(_OpaqueContext)
 FabricP = POINTER(_OpaqueFabric)
 TopoP = POINTER(_OpaqueTopo)
@@ -334,6 +377,7 @@ ResultP = POINTER(_OpaqueResult)
 RunP = POINTER(_OpaqueRun)
 AnalysisP = POINTER(_OpaqueAnalysis)
 GuidListP = POINTER(_OpaqueGuidList)
+RoutingDbP = POINTER(_OpaqueRoutingDb)
 
 # --------------------------------------------------------------------------
 # Callback types.
@@ -612,6 +656,34 @@ class ibr_buffer(Structure):
     ]
 
 
+class ibr_change(Structure):
+    _fields_ = [
+        ("kind", c_int),
+        ("invalidates", c_uint),
+        ("guid", c_uint64),
+        ("port", c_uint),
+        ("remote_guid", c_uint64),
+        ("remote_port", c_uint),
+        ("old_lid", c_uint16),
+        ("new_lid", c_uint16),
+    ]
+
+
+class ibr_reroute_report(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("mode", c_int),
+        ("reason", c_char * 256),
+        ("changes", c_size_t),
+        ("invalidates", c_uint),
+        ("lft_entries_changed", c_uint64),
+        ("switches_changed", c_uint32),
+        ("sls_changed", c_uint64),
+        ("destinations_rerouted", c_uint32),
+        ("entries_repaired", c_uint64),
+    ]
+
+
 class ibr_gen_xgft(Structure):
     _fields_ = [
         ("version", c_uint),
@@ -647,6 +719,8 @@ STRUCTS: Dict[str, type] = {
         ibr_analysis_summary,
         ibr_buffer,
         ibr_gen_xgft,
+        ibr_change,
+        ibr_reroute_report,
     )
 }
 
@@ -791,6 +865,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_topo_write_guid2lid", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_result_write_lfts_dump", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_dump_lfts", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_lid_matrix", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_topo_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_result_write_fdbs", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_path_sl", [POINTER(ibr_buffer), ResultP], c_int),
@@ -798,6 +873,22 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_write_sl2vl_dump", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_mcfdbs", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_parse_lfts", [POINTER(ResultP), TopoP, c_char_p, c_size_t], c_int),
+    # persist.h
+    ("ibr_reroute_report_init", [POINTER(ibr_reroute_report), c_uint], c_int),
+    ("ibr_routing_db_from_result", [POINTER(RoutingDbP), ResultP], c_int),
+    ("ibr_routing_db_write", [POINTER(ibr_buffer), RoutingDbP], c_int),
+    ("ibr_result_write_db", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_routing_db_parse", [POINTER(RoutingDbP), ContextP, c_char_p, c_size_t], c_int),
+    ("ibr_routing_db_destroy", [RoutingDbP], None),
+    ("ibr_routing_db_last_error", [RoutingDbP], c_char_p),
+    ("ibr_routing_db_engine", [RoutingDbP], c_char_p),
+    ("ibr_routing_db_seed", [RoutingDbP], c_uint64),
+    ("ibr_routing_db_switch_count", [RoutingDbP], c_uint32),
+    ("ibr_routing_db_compare",
+     [POINTER(ibr_change), c_size_t, _sizep, RoutingDbP, TopoP], c_int),
+    ("ibr_routing_db_route",
+     [POINTER(ResultP), POINTER(ibr_reroute_report), RoutingDbP, TopoP, POINTER(ibr_options),
+      c_uint], c_int),
     # sys/engine.h
     ("ibr_engine_init", [POINTER(ibr_engine), c_uint], c_int),
     ("ibr_context_register_engine", [ContextP, POINTER(ibr_engine)], c_int),

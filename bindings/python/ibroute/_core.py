@@ -1691,6 +1691,12 @@ class Result(_Handle):
         with self._using() as rp:
             return _write("ibr_result_write_dump_lfts", rp)
 
+    def write_lid_matrix(self) -> str:
+        """OpenSM's opensm-lid-matrix.dump (hop rows), readable by the
+        ``file`` engine (``file.lid_matrix``)."""
+        with self._using() as rp:
+            return _write("ibr_result_write_lid_matrix", rp)
+
     def write_fdbs(self) -> str:
         """OpenSM's opensm.fdbs."""
         with self._using() as rp:
@@ -1756,3 +1762,155 @@ class Result(_Handle):
         if self._closed:
             return "<ibroute.Result closed>"
         return f"<ibroute.Result engine={self.engine!r} switches={self._nsw} lfts={self._lft_size}>"
+
+    def write_db(self) -> str:
+        """The routing with the fabric it was computed on, as a routing
+        database (persist.h): :meth:`RoutingDb.parse` reads it back."""
+        with self._using() as rp:
+            return _write("ibr_result_write_db", rp)
+
+
+# --------------------------------------------------------------------------
+# Routing databases (persist.h)
+# --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """One difference between a routing database and a topology
+    (ibr_change)."""
+
+    kind: _capi.ChangeKind
+    invalidates: _capi.Invalidates
+    guid: int
+    port: int
+    remote_guid: int
+    remote_port: int
+    old_lid: int
+    new_lid: int
+
+
+@dataclasses.dataclass(frozen=True)
+class RerouteReport:
+    """What :meth:`RoutingDb.route` did (ibr_reroute_report)."""
+
+    mode: _capi.RerouteMode
+    reason: str
+    changes: int
+    invalidates: _capi.Invalidates
+    lft_entries_changed: int
+    switches_changed: int
+    sls_changed: int
+    destinations_rerouted: int
+    entries_repaired: int
+
+
+class RoutingDb(_Handle):
+    """A saved routing and the fabric it was computed on (ibr_routing_db):
+    compare it with a topology and reroute only what changed."""
+
+    _destroy = "ibr_routing_db_destroy"
+
+    def __init__(self) -> None:
+        raise TypeError("a RoutingDb comes from RoutingDb.parse() or RoutingDb.from_result()")
+
+    @classmethod
+    def _wrap(cls, ptr: Any, parent: Optional[_Handle]) -> "RoutingDb":
+        db = cls.__new__(cls)
+        _Handle.__init__(db, ptr, parent)
+        return db
+
+    @classmethod
+    def from_result(cls, result: "Result") -> "RoutingDb":
+        """The database of a routed result (copied: it does not refer to
+        the result afterwards)."""
+        out = _capi.RoutingDbP()
+        with result._using() as rp:
+            rc = _lib.ibr_routing_db_from_result(byref(out), rp)
+        if rc < 0:
+            raise error_for(rc, f"routing database: {_s(_lib.ibr_strerror(rc))}")
+        return cls._wrap(out, result._topology)
+
+    @classmethod
+    def parse(cls, text: Text, context: Optional[Context] = None) -> "RoutingDb":
+        """Read a database written by :meth:`write` or
+        :meth:`Result.write_db`.  A damaged or foreign text raises
+        :class:`ParseError` naming the line."""
+        data = _b(text)
+        out = _capi.RoutingDbP()
+        if context is not None and not isinstance(context, Context):
+            raise TypeError(f"context must be an ibroute.Context, not {type(context).__name__}")
+        with (context._using() if context is not None else contextlib.nullcontext()) as cp:
+            rc = _lib.ibr_routing_db_parse(byref(out), cp, data, len(data))
+        if rc < 0:
+            msg = _s(_lib.ibr_routing_db_last_error(out)) if out else ""
+            if out:
+                _lib.ibr_routing_db_destroy(out)
+            raise error_for(rc, msg)
+        return cls._wrap(out, context)
+
+    def write(self) -> str:
+        """The database as text (versioned format, with a checksum)."""
+        with self._using() as dp:
+            return _write("ibr_routing_db_write", dp)
+
+    @property
+    def engine(self) -> str:
+        """The engine of the saved routing."""
+        return _s(_lib.ibr_routing_db_engine(self._p()))
+
+    @property
+    def seed(self) -> int:
+        return _lib.ibr_routing_db_seed(self._p())
+
+    @property
+    def switch_count(self) -> int:
+        return _lib.ibr_routing_db_switch_count(self._p())
+
+    @property
+    def last_error(self) -> str:
+        return _s(_lib.ibr_routing_db_last_error(self._p()))
+
+    def compare(self, topology: "Topology") -> List[Change]:
+        """The differences with *topology*, classified as Table 1 of the
+        OpenSM scalability memo."""
+        needed = c_size_t(0)
+        with self._using() as dp, topology._using() as tp:
+            rc = _lib.ibr_routing_db_compare(None, 0, byref(needed), dp, tp)
+            arr = (_capi.ibr_change * max(needed.value, 1))()
+            if rc == _code("ERANGE"):
+                rc = _lib.ibr_routing_db_compare(arr, needed.value, byref(needed), dp, tp)
+        if rc < 0:
+            raise error_for(rc, f"compare: {_s(_lib.ibr_strerror(rc))}")
+        return [Change(_capi.ChangeKind(c.kind), _capi.Invalidates(c.invalidates), c.guid,
+                       c.port, c.remote_guid, c.remote_port, c.old_lid, c.new_lid)
+                for c in arr[:needed.value]]
+
+    def route(self, topology: "Topology", full: bool = False) -> Tuple["Result", RerouteReport]:
+        """The routing of *topology* reusing the saved one: unchanged,
+        cached (end-port changes), incremental (lost cables or switches) or
+        a full reroute (*full* forces it); returns the result and the
+        report (mode, reason, churn)."""
+        rep = _new_struct(_capi.ibr_reroute_report)
+        out = _capi.ResultP()
+        flags = CONSTANTS_REROUTE_FORCE_FULL if full else 0
+        with self._using() as dp, topology._using() as tp:
+            rc = _lib.ibr_routing_db_route(byref(out), byref(rep), dp, tp, None, flags)
+        if rc < 0:
+            msg = _s(_lib.ibr_result_last_error(out)) if out else ""
+            if out:
+                _lib.ibr_result_destroy(out)
+            raise error_for(rc, msg or _s(rep.reason))
+        report = RerouteReport(_capi.RerouteMode(rep.mode), _s(rep.reason), rep.changes,
+                               _capi.Invalidates(rep.invalidates), rep.lft_entries_changed,
+                               rep.switches_changed, rep.sls_changed, rep.destinations_rerouted,
+                               rep.entries_repaired)
+        return Result._wrap(out, topology), report
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return "<ibroute.RoutingDb closed>"
+        return f"<ibroute.RoutingDb engine={self.engine!r} switches={self.switch_count}>"
+
+
+CONSTANTS_REROUTE_FORCE_FULL = _capi.CONSTANTS["IBR_REROUTE_FORCE_FULL"]

@@ -135,6 +135,7 @@ HANDLES = {
     "ibr_run": _capi.RunP,
     "ibr_analysis": _capi.AnalysisP,
     "ibr_guid_list": _capi.GuidListP,
+    "ibr_routing_db": _capi.RoutingDbP,
 }
 CALLBACKS = {
     "ibr_parallel_fn": _capi.PARALLEL_FN,
@@ -247,6 +248,9 @@ class TestHeaders(unittest.TestCase):
             "ibr_setting_type": _capi.SettingType,
             "ibr_hop_status": _capi.HopStatus,
             "ibr_ucast_flags": _capi.UcastFlags,
+            "ibr_change_kind": _capi.ChangeKind,
+            "ibr_invalidates": _capi.Invalidates,
+            "ibr_reroute_mode": _capi.RerouteMode,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))
         for typedef, cls in classes.items():

@@ -1,0 +1,85 @@
+"""Routing databases: save, parse, compare, reroute; the file engine."""
+
+import unittest
+
+import ibroute
+from ibroute import ChangeKind, Invalidates, RerouteMode
+
+
+class TestRoutingDb(unittest.TestCase):
+    SPEC = "fattree:levels=3,radix=8"
+
+    def setUp(self):
+        self.fabric = ibroute.Fabric.from_spec(self.SPEC)
+        self.topo = self.fabric.freeze()
+        self.result = self.topo.route("minhop")
+
+    def tearDown(self):
+        self.result.close()
+        self.topo.close()
+        self.fabric.close()
+
+    def test_save_parse_reload(self):
+        text = self.result.write_db()
+        self.assertTrue(text.startswith("ibroute-routing-db 1\n"))
+        db = ibroute.RoutingDb.parse(text)
+        self.assertEqual(db.engine, "minhop")
+        self.assertEqual(db.seed, 0)
+        self.assertEqual(db.switch_count, 80)
+        self.assertEqual(db.last_error, "")
+        self.assertEqual(db.write(), text)
+        self.assertEqual(db.compare(self.topo), [])
+        r, rep = db.route(self.topo)
+        self.assertEqual(rep.mode, RerouteMode.UNCHANGED)
+        self.assertEqual(rep.lft_entries_changed, 0)
+        self.assertEqual(r.write_lfts_dump(), self.result.write_lfts_dump())
+        self.assertIn("RoutingDb", repr(db))
+        r.close()
+        db.close()
+
+    def test_damaged(self):
+        text = self.result.write_db()
+        with self.assertRaises(ibroute.ParseError) as cm:
+            ibroute.RoutingDb.parse(text[: len(text) // 2])
+        self.assertIn("routing database line", str(cm.exception))
+        with self.assertRaises(ibroute.ParseError):
+            ibroute.RoutingDb.parse("hello\n")
+        with self.assertRaises(TypeError):
+            ibroute.RoutingDb()
+
+    def test_failure_rerouted(self):
+        db = ibroute.RoutingDb.from_result(self.result)
+        g = self.fabric.clone()
+        g.inject_faults(links=2, switches=0, seed=4)
+        t = g.freeze()
+        changes = db.compare(t)
+        self.assertEqual([c.kind for c in changes], [ChangeKind.MISSING_CABLE] * 2)
+        self.assertTrue(all(c.invalidates & Invalidates.PORT_ROUTES for c in changes))
+        r, rep = db.route(t)
+        self.assertEqual(rep.mode, RerouteMode.INCREMENTAL)
+        self.assertEqual(rep.changes, 2)
+        v = r.verify()
+        self.assertTrue(v.ok)
+        self.assertEqual(v.nonminimal, 0)
+        full, frep = db.route(t, full=True)
+        self.assertEqual(frep.mode, RerouteMode.FULL)
+        self.assertTrue(frep.reason)
+        self.assertLessEqual(rep.lft_entries_changed, frep.lft_entries_changed)
+        for x in (r, full, t, g, db):
+            x.close()
+
+    def test_file_engine_and_lid_matrix(self):
+        r = self.topo.route("file,no_fallback",
+                            params={"file.lfts": self.result.write_lfts_dump()})
+        self.assertEqual(r.engine, "file")
+        self.assertEqual(r.write_lfts_dump(), self.result.write_lfts_dump())
+        mx = self.result.write_lid_matrix()
+        self.assertTrue(mx.startswith("Switch: guid 0x"))
+        r2 = self.topo.route("file,no_fallback", params={"file.lid_matrix": mx})
+        self.assertEqual(r2.write_lfts_dump(), self.result.write_lfts_dump())
+        r.close()
+        r2.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,440 @@
+/*
+ * file: tables loaded from text, as OpenSM's file engine loads them.
+ *
+ * Two STRING settings, either or both:
+ *   file.lid_matrix  hop rows in the opensm-lid-matrix.dump format
+ *                    ("Switch: guid 0x<GUID>" then "0x<LID>: <hops per port
+ *                    0..N in hex> [# portguid ...]");
+ *   file.lfts        forwarding tables: opensm-lfts.dump, ibroute or
+ *                    dump_lfts / dump_fts output ("Unicast lids ... guid
+ *                    0x<GUID> ..." then "0x<LID> <port> ...").
+ *
+ * The engine first builds the hop matrix: the shortest paths over active
+ * links, with the rows the lid matrix gives for switch LIDs replacing the
+ * computed ones on the switches it lists (the hop count toward a switch is
+ * the least value over that switch's switch-link ports, the candidate ports
+ * those reaching it). The toolkit's LFT builder then balances the routes
+ * over the candidate ports, as minhop does (so a lid matrix alone means
+ * "minimum-hop port selection over the loaded hop rows"). Finally every
+ * switch the LFT text lists gets exactly the table the text gives (entries
+ * not given: no route); switches it does not list keep the computed table.
+ *
+ * As in OpenSM: unknown switch GUIDs are skipped with their rows, an entry
+ * that names its destination port GUID follows that port's current LIDs,
+ * "Multicast mlids" blocks are skipped, '#' lines and other text are
+ * ignored. Beyond OpenSM: a port past the switch's last port, a LID beyond
+ * the topology or a malformed header, entry or row fails the engine with a
+ * message naming the setting and the line, so the chain falls back. Rows
+ * for LIDs that are not switch LIDs are read and ignored (OpenSM writes
+ * only switch LIDs).
+ *
+ * Time: O(S·(S+E)) for the hop matrix, the builder's cost, and O(text) for
+ * the parsing. Memory: S^2 bytes (hop matrix) plus, with a lid matrix, S^2
+ * bytes (computed copy) and (N+1)·S bytes per listed switch of N ports.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "engines/engine_int.h"
+
+#define NO_HOP 0xFFu
+
+typedef struct fline {
+    const char *p, *e; /* the line without its newline */
+    uint32_t no;       /* 1-based */
+} fline;
+
+/* Next line of [*pos, end); 0 at the end. */
+static int next_line(fline *l, const char **pos, const char *end)
+{
+    if (*pos >= end)
+        return 0;
+    const char *s = *pos;
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *e = nl ? nl : end;
+    *pos = nl ? nl + 1 : end;
+    if (e > s && e[-1] == '\r')
+        e--;
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    l->p = s;
+    l->e = e;
+    l->no++;
+    return 1;
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Hex digits at *p (no prefix), 1..16 of them, value <= max. */
+static int scan_hex(const char **p, const char *e, uint64_t max, uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+    int n = 0, d;
+    while (s < e && (d = hexval(*s)) >= 0) {
+        if (++n > 16)
+            return -1;
+        v = v << 4 | (uint64_t)d;
+        s++;
+    }
+    if (n == 0 || v > max)
+        return -1;
+    *p = s;
+    *out = v;
+    return 0;
+}
+
+static int starts(const fline *l, const char *lit)
+{
+    size_t n = strlen(lit);
+    return (size_t)(l->e - l->p) >= n && memcmp(l->p, lit, n) == 0;
+}
+
+/* First occurrence of lit in [p, e), or NULL. */
+static const char *find(const char *p, const char *e, const char *lit)
+{
+    size_t n = strlen(lit);
+    for (; (size_t)(e - p) >= n; p++)
+        if (*p == *lit && memcmp(p, lit, n) == 0)
+            return p;
+    return NULL;
+}
+
+/* The switch a header line names: its switch index, IBR_NONE for a GUID
+   the topology lacks or that is not a switch; -1 for a malformed header. */
+static int header_switch(uint32_t *sw, const ibr_topo *t, const fline *l, int colon_ok)
+{
+    const char *g = find(l->p, l->e, " guid 0x");
+    uint64_t guid;
+    if (!g)
+        return -1;
+    const char *p = g + 8;
+    if (scan_hex(&p, l->e, UINT64_MAX, &guid) < 0)
+        return -1;
+    if (p < l->e && !is_blank(*p) && !(colon_ok && (*p == ':' || *p == '(')))
+        return -1;
+    uint32_t node;
+    *sw = IBR_NONE;
+    if (ibr_topo_find_guid(&node, NULL, t, guid) == 0 && t->nodes[node].type == IBR_NODE_SWITCH)
+        *sw = t->nodes[node].sw;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* opensm-lid-matrix.dump                                             */
+
+typedef struct fmatrix {
+    const ibr_topo *t;
+    uint32_t S;
+    uint8_t *base;     /* S x S computed hop matrix (shortest paths) */
+    uint8_t **rows;    /* per switch: S x (nports + 1) loaded values, or NULL */
+    uint8_t **given;   /* per switch: S flags (row loaded), or NULL */
+} fmatrix;
+
+static int matrix_parse(ibr_run *run, fmatrix *m, const char *text, size_t len)
+{
+    const ibr_topo *t = m->t;
+    ibr_context *ctx = t->ctx;
+    const char *pos = text, *end = text + len;
+    fline l = {NULL, NULL, 0};
+    uint32_t cur = IBR_NONE;
+    while (next_line(&l, &pos, end)) {
+        if (l.p == l.e || *l.p == '#')
+            continue;
+        if (starts(&l, "Switch")) {
+            if (header_switch(&cur, t, &l, 0) < 0)
+                return ibr__fail(run, IBR_EPARSE,
+                                 "file.lid_matrix line %" PRIu32
+                                 ": switch line without \" guid 0x<hex>\"",
+                                 l.no);
+            if (cur != IBR_NONE && !m->rows[cur]) {
+                size_t w = (size_t)t->nodes[t->sw_node[cur]].nports + 1;
+                m->rows[cur] = ibr__malloc(ctx, (size_t)m->S * w);
+                m->given[cur] = ibr__calloc(ctx, m->S, 1);
+                if (!m->rows[cur] || !m->given[cur])
+                    return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
+                memset(m->rows[cur], NO_HOP, (size_t)m->S * w);
+            }
+            continue;
+        }
+        if (!(starts(&l, "0x") || starts(&l, "0X")) || cur == IBR_NONE)
+            continue;
+        const char *p = l.p + 2;
+        uint64_t lid, v;
+        if (scan_hex(&p, l.e, 0xFFFF, &lid) < 0 || (p < l.e && *p != ':' && !is_blank(*p)))
+            return ibr__fail(run, IBR_EPARSE,
+                             "file.lid_matrix line %" PRIu32
+                             ": bad row (expected \"0x<LID>: <hops> ...\")",
+                             l.no);
+        if (p < l.e && *p == ':')
+            p++;
+        const ibr__node *n = &t->nodes[t->sw_node[cur]];
+        size_t w = (size_t)n->nports + 1;
+        int use = lid <= t->max_lid && t->lid_port[lid] != IBR_NONE &&
+                  t->nodes[t->port_node[t->lid_port[lid]]].type == IBR_NODE_SWITCH &&
+                  t->ports[t->lid_port[lid]].lid == lid;
+        uint32_t d = use ? t->nodes[t->port_node[t->lid_port[lid]]].sw : 0;
+        unsigned port = 0;
+        for (;;) {
+            while (p < l.e && is_blank(*p))
+                p++;
+            if (p == l.e || *p == '#')
+                break;
+            if (port >= 256 || scan_hex(&p, l.e, 0xFF, &v) < 0 || (p < l.e && !is_blank(*p)))
+                return ibr__fail(run, IBR_EPARSE,
+                                 "file.lid_matrix line %" PRIu32
+                                 ": bad hop value (expected at most 256 hex bytes)",
+                                 l.no);
+            if (use && port < w)
+                m->rows[cur][(size_t)d * w + port] = (uint8_t)v;
+            port++;
+        }
+        if (use)
+            m->given[cur][d] = 1;
+    }
+    return 0;
+}
+
+/* Candidate ports of switch sw toward every switch: the loaded rows where
+   given, else the neighbours one hop closer on the computed matrix. */
+static void matrix_cands(void *arg, uint32_t sw, uint32_t *cand_off, uint8_t *cand)
+{
+    const fmatrix *m = arg;
+    const ibr_topo *t = m->t;
+    uint32_t S = m->S, k = 0;
+    const ibr__adj *a = t->adj + t->adj_off[sw], *ae = t->adj + t->adj_off[sw + 1];
+    size_t w = (size_t)t->nodes[t->sw_node[sw]].nports + 1;
+    for (uint32_t d = 0; d < S; d++) {
+        cand_off[d] = k;
+        if (d == sw)
+            continue;
+        if (m->given[sw] && m->given[sw][d]) {
+            const uint8_t *row = m->rows[sw] + (size_t)d * w;
+            unsigned best = NO_HOP;
+            for (const ibr__adj *x = a; x < ae; x++)
+                if (row[x->port] < best)
+                    best = row[x->port];
+            if (best == NO_HOP)
+                continue;
+            for (const ibr__adj *x = a; x < ae; x++)
+                if (row[x->port] == best)
+                    cand[k++] = x->port;
+        } else {
+            unsigned h = m->base[(size_t)sw * S + d];
+            if (h == NO_HOP || h == 0)
+                continue;
+            for (const ibr__adj *x = a; x < ae; x++)
+                if (m->base[(size_t)x->sw * S + d] == h - 1)
+                    cand[k++] = x->port;
+        }
+    }
+    cand_off[S] = k;
+}
+
+/* The run's hop matrix with the loaded rows in place. */
+static void matrix_apply(const fmatrix *m, uint8_t *hops)
+{
+    const ibr_topo *t = m->t;
+    uint32_t S = m->S;
+    for (uint32_t sw = 0; sw < S; sw++) {
+        if (!m->given[sw])
+            continue;
+        const ibr__adj *a = t->adj + t->adj_off[sw], *ae = t->adj + t->adj_off[sw + 1];
+        size_t w = (size_t)t->nodes[t->sw_node[sw]].nports + 1;
+        for (uint32_t d = 0; d < S; d++) {
+            if (d == sw || !m->given[sw][d])
+                continue;
+            const uint8_t *row = m->rows[sw] + (size_t)d * w;
+            unsigned best = NO_HOP;
+            for (const ibr__adj *x = a; x < ae; x++)
+                if (row[x->port] < best)
+                    best = row[x->port];
+            hops[(size_t)sw * S + d] = (uint8_t)best;
+        }
+    }
+}
+
+static void matrix_free(ibr_context *ctx, fmatrix *m)
+{
+    if (m->rows)
+        for (uint32_t s = 0; s < m->S; s++)
+            ibr__free(ctx, m->rows[s]);
+    if (m->given)
+        for (uint32_t s = 0; s < m->S; s++)
+            ibr__free(ctx, m->given[s]);
+    ibr__free(ctx, m->rows);
+    ibr__free(ctx, m->given);
+    ibr__free(ctx, m->base);
+}
+
+/* ------------------------------------------------------------------ */
+/* LFT text                                                           */
+
+static int lfts_entry(ibr_run *run, const fline *l, uint32_t sw)
+{
+    const ibr_topo *t = ibr_run_topo(run);
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    const char *p = l->p + 2;
+    uint64_t lid, port = 0;
+    if (scan_hex(&p, l->e, 0xFFFF, &lid) < 0 || p == l->e || !is_blank(*p))
+        return ibr__fail(run, IBR_EPARSE,
+                         "file.lfts line %" PRIu32 ": bad LFT entry (expected \"0x<LID> <port>\")",
+                         l->no);
+    while (p < l->e && is_blank(*p))
+        p++;
+    int digits = 0;
+    while (p < l->e && *p >= '0' && *p <= '9' && port <= 255) {
+        port = port * 10 + (uint64_t)(*p++ - '0');
+        digits++;
+    }
+    if (!digits || port > 255 || (p < l->e && !is_blank(*p)))
+        return ibr__fail(run, IBR_EPARSE, "file.lfts line %" PRIu32 ": bad port in LFT entry",
+                         l->no);
+    if (port != IBR_NO_ROUTE && port > n->nports)
+        return ibr__fail(run, IBR_EPARSE,
+                         "file.lfts line %" PRIu32 ": port %u beyond switch 0x%016" PRIx64
+                         " (it has %u ports)",
+                         l->no, (unsigned)port, n->guid, (unsigned)n->nports);
+    const char *pg = find(p, l->e, "portguid 0x");
+    if (pg) {
+        const char *q = pg + 11;
+        uint64_t guid;
+        if (scan_hex(&q, l->e, UINT64_MAX, &guid) == 0) {
+            uint32_t gp = ibr__topo_find_port_guid(t, guid);
+            if (gp != IBR_NONE && t->ports[gp].lid) {
+                const ibr__port *dp = &t->ports[gp];
+                uint32_t cnt = 1u << dp->lmc;
+                if (lid < dp->lid || lid >= (uint64_t)dp->lid + cnt)
+                    lid = dp->lid + (lid & (cnt - 1));
+            }
+        }
+    }
+    if (lid > t->max_lid)
+        return ibr__fail(run, IBR_EPARSE,
+                         "file.lfts line %" PRIu32 ": LID %" PRIu64
+                         " beyond the topology (max LID %u): the tables were computed for "
+                         "other LIDs",
+                         l->no, lid, (unsigned)t->max_lid);
+    ibr_run_lft(run, sw)[lid] = (uint8_t)port;
+    return 0;
+}
+
+static int lfts_load(ibr_run *run, const char *text, size_t len)
+{
+    const ibr_topo *t = ibr_run_topo(run);
+    const char *pos = text, *end = text + len;
+    fline l = {NULL, NULL, 0};
+    uint32_t cur = IBR_NONE;
+    size_t lft_len = (size_t)t->max_lid + 1;
+    while (next_line(&l, &pos, end)) {
+        if (l.p == l.e || *l.p == '#')
+            continue;
+        if (starts(&l, "Unicast lids")) {
+            if (header_switch(&cur, t, &l, 1) < 0)
+                return ibr__fail(run, IBR_EPARSE,
+                                 "file.lfts line %" PRIu32
+                                 ": switch header without \" guid 0x<hex>\"",
+                                 l.no);
+            if (cur != IBR_NONE)
+                memset(ibr_run_lft(run, cur), IBR_NO_ROUTE, lft_len);
+        } else if (starts(&l, "Multicast mlids")) {
+            cur = IBR_NONE;
+        } else if ((starts(&l, "0x") || starts(&l, "0X")) && cur != IBR_NONE) {
+            int rc = lfts_entry(run, &l, cur);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int file_route(ibr_run *run, void *user)
+{
+    (void)user;
+    const ibr_topo *t = ibr_run_topo(run);
+    ibr_context *ctx = ibr__run_ctx(run);
+    const char *lfts, *mx;
+    size_t lfts_len, mx_len;
+    int rc;
+    if ((rc = ibr_run_setting_str(&lfts, &lfts_len, run, "lfts")) < 0 ||
+        (rc = ibr_run_setting_str(&mx, &mx_len, run, "lid_matrix")) < 0)
+        return ibr_run_fail(run, rc, "cannot read the settings");
+    if (!lfts_len && !mx_len)
+        return ibr_run_decline(run, "no tables given (set file.lfts and/or file.lid_matrix, "
+                                    "or --lfts-file/--lid-matrix-file)");
+    if ((rc = ibr_run_progress(run, "file: hop matrix", 0, 1)) < 0)
+        return rc;
+    uint8_t *hops = ibr_run_hops(run);
+    if (!hops)
+        return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
+    if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
+        return ibr_run_fail(run, rc, "out of memory");
+    if (!mx_len) {
+        rc = ibr_run_ucast(run, hops, NULL, NULL, "file: forwarding tables");
+    } else {
+        fmatrix m;
+        uint32_t S = t->n_sw;
+        memset(&m, 0, sizeof m);
+        m.t = t;
+        m.S = S;
+        m.base = ibr__malloc(ctx, (size_t)S * S + 1);
+        m.rows = ibr__calloc(ctx, S + 1, sizeof *m.rows);
+        m.given = ibr__calloc(ctx, S + 1, sizeof *m.given);
+        if (!m.base || !m.rows || !m.given) {
+            matrix_free(ctx, &m);
+            return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
+        }
+        memcpy(m.base, hops, (size_t)S * S);
+        rc = matrix_parse(run, &m, mx, mx_len);
+        if (rc == 0) {
+            matrix_apply(&m, hops);
+            rc = ibr_run_ucast(run, hops, matrix_cands, &m, "file: forwarding tables");
+        }
+        matrix_free(ctx, &m);
+    }
+    if (rc < 0)
+        return rc;
+    if (lfts_len) {
+        if ((rc = ibr_run_progress(run, "file: loading LFTs", 0, 1)) < 0)
+            return rc;
+        rc = lfts_load(run, lfts, lfts_len);
+    }
+    return rc;
+}
+
+static const ibr_setting file_settings[] = {
+    {.name = "lfts",
+     .type = IBR_SETTING_STRING,
+     .help = "LFT text (opensm-lfts.dump, ibroute or dump_lfts output) replacing the tables "
+             "of the switches it lists (OpenSM's -U)"},
+    {.name = "lid_matrix",
+     .type = IBR_SETTING_STRING,
+     .help = "hop rows (opensm-lid-matrix.dump) replacing the computed ones of the switches "
+             "it lists; ports are chosen among the least-hop ones (OpenSM's -M)"},
+};
+
+const ibr_engine ibr__engine_file = {
+    .version = IBR_ENGINE_VERSION,
+    .name = "file",
+    .description = "tables loaded from text: LFT dumps and/or hop rows (OpenSM's file engine)",
+    .caps = IBR_CAP_LMC,
+    .route = file_route,
+    .settings = file_settings,
+    .n_settings = 2,
+};

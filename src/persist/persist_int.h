@@ -1,0 +1,63 @@
+/*
+ * The layout of a routing database (persist.h). Nodes are stored with
+ * the switches first, in switch index order (node i < n_sw is switch i);
+ * ports of node i are ports[port_off .. port_off + nports], port 0
+ * included.
+ */
+#ifndef IBROUTE_PERSIST_INT_H
+#define IBROUTE_PERSIST_INT_H
+
+#include "core/buffer.h"
+#include "core/internal.h"
+#include "core/topo_int.h"
+#include "ibroute/persist.h"
+
+typedef struct ibr__dbport {
+    uint64_t guid;
+    uint64_t rguid;   /* remote node GUID of an active cable, 0 = none */
+    uint16_t lid;
+    uint8_t lmc;
+    uint8_t rport;
+    uint8_t rtype;    /* remote node type */
+} ibr__dbport;
+
+typedef struct ibr__dbnode {
+    uint64_t guid;
+    uint32_t port_off;
+    uint32_t sw;      /* switch index, IBR_NONE for CAs and routers */
+    uint8_t type;
+    uint8_t nports;
+    uint8_t has_lft;  /* parsing */
+} ibr__dbnode;
+
+struct ibr_routing_db {
+    ibr_context *ctx;
+    int status;
+    char last_error[IBR_ERRMSG_SIZE];
+    char engine[64];
+    uint64_t seed;
+    unsigned int vls_used, layers;
+    size_t n_settings;
+    char **set_name, **set_value;
+    uint32_t n_nodes, n_sw, n_ports;
+    ibr__dbnode *nodes;
+    ibr__dbport *ports;
+    uint32_t *sw_node;
+    uint16_t max_lid;
+    size_t lft_size;
+    uint8_t *lft;       /* n_sw x lft_size */
+    uint8_t *hops;      /* n_sw x n_sw or NULL */
+    size_t n_hop_rows, hop_width; /* parsing */
+    ibr_sl_mode sl_mode;
+    size_t n_sl_rows;   /* 1 (dest) or one per source port (pair) */
+    uint16_t *sl_src;   /* per row: source base LID (0 in dest mode) */
+    uint8_t *sl;        /* n_sl_rows x lft_size */
+    uint8_t *sl2vl;     /* per switch (nports + 1)^2 x 16, or NULL */
+    size_t *sl2vl_off;
+    size_t sl2vl_total, n_sl2vl_rows; /* parsing */
+    ibr__guidmap node_map; /* node GUID -> node index */
+    ibr__guidmap port_map; /* port GUID (switch port 0, CA ports) -> port index */
+    uint32_t *lid_port;    /* LID -> port index, IBR_NONE */
+};
+
+#endif

@@ -1,0 +1,1069 @@
+/*
+ * Comparing a routing database with a topology (Table 1 of the
+ * scalability memo) and producing the routing of the topology from it:
+ * the saved tables, moved to the current LIDs, repaired where cables or
+ * switches were lost, completed for new end ports, or a full reroute.
+ *
+ * Repair (section 6 of the memo). An entry is broken when its port no
+ * longer carries the saved cable; only the rows of the switches that lost
+ * a cable are scanned. A broken entry of switch s toward destination
+ * switch d, at saved distance h, moves to the least-loaded port whose
+ * neighbour was at distance h - 1 (in the saved hop matrix), parallel
+ * cables to the same neighbour first; for a minimal routing such a
+ * neighbour's own route has length h - 1 and so cannot cross a lost
+ * cable, and the distances do not change. When no such port exists, d is
+ * searched again (one breadth-first search) and the switches whose
+ * distance to d changed, their neighbours and the switches that lost a
+ * cable have their entries toward d's LIDs checked: an entry no longer on
+ * a shortest path takes the least-loaded port that is (minimal engines
+ * without path SLs). Other engines keep their own rules: up/down and
+ * fat-tree routings repair locally at the same distance of their own hop
+ * matrix, and the destinations that cannot be repaired so take, on every
+ * switch, the routes the engine computes on the new fabric (one full run,
+ * of which only those columns are used); engines with path SLs take them
+ * (with their SLs) for every destination whose routes crossed a lost
+ * cable, since a moved path needs its layer recomputed. A new end port
+ * (or one moved to another switch) gets the column of another LID
+ * delivered at the same switch, which follows every rule a
+ * per-destination-switch engine keeps. Deadlock-free engines are then
+ * checked for credit loops through their SLs; a loop means a full reroute.
+ */
+#include <bsd/string.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "persist/persist_int.h"
+
+typedef struct chlist {
+    ibr_context *ctx;
+    ibr_change *v;
+    size_t n, cap;
+    unsigned inval;
+    int new_switch, missing_switch, new_cable, missing_cable, end_change;
+} chlist;
+
+static int add_change(chlist *cl, int kind, unsigned inval, uint64_t guid, unsigned port,
+                      uint64_t rguid, unsigned rport, uint16_t old_lid, uint16_t new_lid)
+{
+    if (ibr__grow(cl->ctx, (void **)&cl->v, &cl->cap, cl->n + 1, sizeof *cl->v) < 0)
+        return IBR_ENOMEM;
+    ibr_change *c = &cl->v[cl->n++];
+    c->kind = kind;
+    c->invalidates = inval;
+    c->guid = guid;
+    c->port = port;
+    c->remote_guid = rguid;
+    c->remote_port = rport;
+    c->old_lid = old_lid;
+    c->new_lid = new_lid;
+    cl->inval |= inval;
+    return 0;
+}
+
+/* Does the topology have the saved cable of db port (node dn, port p)? */
+static int cable_present(const ibr_topo *t, uint32_t tn, unsigned p, const ibr__dbport *dp)
+{
+    if (tn == IBR_NONE || p > t->nodes[tn].nports)
+        return 0;
+    const ibr__port *pt = ibr__tport(t, tn, p);
+    return pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
+           t->nodes[pt->remote_node].guid == dp->rguid && pt->remote_port == dp->rport;
+}
+
+/* Map of topology nodes to database nodes (IBR_NONE when absent or of
+   another type), and back. */
+static void map_nodes(uint32_t *tmap, uint32_t *dmap, const ibr_routing_db *db,
+                      const ibr_topo *t)
+{
+    for (uint32_t i = 0; i < db->n_nodes; i++)
+        dmap[i] = IBR_NONE;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        uint32_t dn = ibr__guidmap_get(&db->node_map, t->nodes[i].guid);
+        tmap[i] = dn != IBR_NONE && db->nodes[dn].type == t->nodes[i].type ? dn : IBR_NONE;
+        if (tmap[i] != IBR_NONE)
+            dmap[dn] = i;
+    }
+}
+
+/* The database port of topology port gp: the same port of the same node
+   when its GUID matches, else the port with its GUID; IBR_NONE. */
+static uint32_t db_port_of(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *tmap,
+                           uint32_t gp)
+{
+    uint32_t node = t->port_node[gp], dn = tmap[node];
+    unsigned p = gp - t->nodes[node].port_off;
+    uint64_t guid = t->ports[gp].guid;
+    if (dn != IBR_NONE && p <= db->nodes[dn].nports &&
+        db->ports[db->nodes[dn].port_off + p].guid == guid)
+        return db->nodes[dn].port_off + p;
+    return guid ? ibr__guidmap_get(&db->port_map, guid) : IBR_NONE;
+}
+
+static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
+                        const uint32_t *tmap, const uint32_t *dmap)
+{
+    int rc = 0;
+    /* switches */
+    for (uint32_t i = 0; i < db->n_sw && rc == 0; i++) {
+        if (dmap[i] == IBR_NONE) {
+            cl->missing_switch = 1;
+            rc = add_change(cl, IBR_CHANGE_MISSING_SWITCH,
+                            IBR_INVALID_HOPS | IBR_INVALID_PORT_ROUTES, db->nodes[i].guid, 0, 0,
+                            0, db->ports[db->nodes[i].port_off].lid, 0);
+        }
+    }
+    for (uint32_t s = 0; s < t->n_sw && rc == 0; s++) {
+        uint32_t tn = t->sw_node[s];
+        if (tmap[tn] == IBR_NONE) {
+            cl->new_switch = 1;
+            rc = add_change(cl, IBR_CHANGE_NEW_SWITCH, IBR_INVALID_HOPS | IBR_INVALID_ALL,
+                            t->nodes[tn].guid, 0, 0, 0, 0, ibr__tport(t, tn, 0)->lid);
+        }
+    }
+    /* switch-to-switch cables: lost, then new */
+    for (uint32_t i = 0; i < db->n_sw && rc == 0; i++) {
+        const ibr__dbnode *n = &db->nodes[i];
+        uint32_t tn = dmap[i];
+        for (unsigned p = 1; p <= n->nports && rc == 0; p++) {
+            const ibr__dbport *dp = &db->ports[n->port_off + p];
+            if (!dp->rguid || dp->rtype != IBR_NODE_SWITCH)
+                continue;
+            if (dp->rguid < n->guid || (dp->rguid == n->guid && dp->rport < p))
+                continue;
+            if (cable_present(t, tn, p, dp))
+                continue;
+            /* a parallel cable left between the two switches? */
+            int parallel = 0;
+            for (unsigned q = 1; q <= n->nports && !parallel; q++) {
+                const ibr__dbport *dq = &db->ports[n->port_off + q];
+                parallel = q != p && dq->rguid == dp->rguid && cable_present(t, tn, q, dq);
+            }
+            cl->missing_cable = 1;
+            rc = add_change(cl, IBR_CHANGE_MISSING_CABLE,
+                            IBR_INVALID_PORT_ROUTES | (parallel ? 0 : IBR_INVALID_HOPS), n->guid,
+                            p, dp->rguid, dp->rport, 0, 0);
+        }
+    }
+    for (uint32_t s = 0; s < t->n_sw && rc == 0; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        uint32_t dn = tmap[t->sw_node[s]];
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1] && rc == 0; k++) {
+            const ibr__adj *a = &t->adj[k];
+            const ibr__node *rn = &t->nodes[t->sw_node[a->sw]];
+            if (rn->guid < n->guid || (rn->guid == n->guid && a->rport < a->port))
+                continue;
+            if (dn != IBR_NONE) {
+                const ibr__dbport *dp = &db->ports[db->nodes[dn].port_off + a->port];
+                if (a->port <= db->nodes[dn].nports && dp->rguid == rn->guid &&
+                    dp->rport == a->rport)
+                    continue;
+            }
+            cl->new_cable = 1;
+            rc = add_change(cl, IBR_CHANGE_NEW_CABLE, 0, n->guid, a->port, rn->guid, a->rport, 0,
+                            0);
+        }
+    }
+    /* end ports: missing, moved, new */
+    for (uint32_t i = db->n_sw; i < db->n_nodes && rc == 0; i++) {
+        const ibr__dbnode *n = &db->nodes[i];
+        for (unsigned p = 1; p <= n->nports && rc == 0; p++) {
+            const ibr__dbport *dp = &db->ports[n->port_off + p];
+            if (!dp->lid || !dp->rguid)
+                continue;
+            uint32_t tn = dmap[i], gp = IBR_NONE;
+            if (tn != IBR_NONE && p <= t->nodes[tn].nports &&
+                t->ports[t->nodes[tn].port_off + p].guid == dp->guid)
+                gp = t->nodes[tn].port_off + p;
+            else if (dp->guid)
+                gp = ibr__topo_find_port_guid(t, dp->guid);
+            const ibr__port *pt = gp != IBR_NONE ? &t->ports[gp] : NULL;
+            if (!pt || !pt->lid || pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+                t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH) {
+                cl->end_change = 1;
+                rc = add_change(cl, IBR_CHANGE_MISSING_CA, 0, n->guid, p, dp->rguid, dp->rport,
+                                dp->lid, 0);
+            } else if (t->nodes[pt->remote_node].guid != dp->rguid ||
+                       pt->remote_port != dp->rport) {
+                cl->end_change = 1;
+                rc = add_change(cl, IBR_CHANGE_MOVED_CA, IBR_INVALID_LIDS, n->guid, p,
+                                t->nodes[pt->remote_node].guid, pt->remote_port, dp->lid,
+                                pt->lid);
+            }
+        }
+    }
+    for (uint32_t e = 0; e < t->n_end && rc == 0; e++) {
+        uint32_t gp = t->end_port[e];
+        const ibr__port *pt = &t->ports[gp];
+        uint32_t dgp = db_port_of(db, t, tmap, gp);
+        if (dgp != IBR_NONE && db->ports[dgp].lid && db->ports[dgp].rguid)
+            continue;
+        const ibr__node *n = &t->nodes[t->port_node[gp]];
+        cl->end_change = 1;
+        rc = add_change(cl, IBR_CHANGE_NEW_CA, IBR_INVALID_LIDS, n->guid, gp - n->port_off,
+                        t->nodes[pt->remote_node].guid, pt->remote_port, 0, pt->lid);
+    }
+    /* LIDs of the ports present in both */
+    for (uint32_t gp = 0; gp < t->n_ports && rc == 0; gp++) {
+        const ibr__port *pt = &t->ports[gp];
+        const ibr__node *n = &t->nodes[t->port_node[gp]];
+        unsigned p = gp - n->port_off;
+        if ((n->type == IBR_NODE_SWITCH) != (p == 0) || !pt->guid)
+            continue;
+        uint32_t dgp = db_port_of(db, t, tmap, gp);
+        if (dgp == IBR_NONE)
+            continue;
+        const ibr__dbport *dp = &db->ports[dgp];
+        if (!dp->lid && !pt->lid)
+            continue;
+        if (dp->lid != pt->lid || dp->lmc != pt->lmc) {
+            cl->end_change = 1;
+            rc = add_change(cl, IBR_CHANGE_LID, IBR_INVALID_LIDS, n->guid, p, 0, 0, dp->lid,
+                            pt->lid);
+        }
+    }
+    return rc;
+}
+
+int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
+                           const ibr_routing_db *db, const ibr_topo *t)
+{
+    if (!db || !t || db->status != 0 || (!dst && cap))
+        return IBR_EINVAL;
+    chlist cl;
+    memset(&cl, 0, sizeof cl);
+    cl.ctx = t->ctx;
+    uint32_t *tmap = ibr__mallocarray(t->ctx, t->n_nodes ? t->n_nodes : 1, sizeof *tmap);
+    uint32_t *dmap = ibr__mallocarray(t->ctx, db->n_nodes ? db->n_nodes : 1, sizeof *dmap);
+    int rc = IBR_ENOMEM;
+    if (tmap && dmap) {
+        map_nodes(tmap, dmap, db, t);
+        rc = compare_into(&cl, db, t, tmap, dmap);
+    }
+    ibr__free(t->ctx, tmap);
+    ibr__free(t->ctx, dmap);
+    if (rc == 0) {
+        if (needed)
+            *needed = cl.n;
+        if (cl.n > cap)
+            rc = IBR_ERANGE;
+        else if (cl.n)
+            memcpy(dst, cl.v, cl.n * sizeof *cl.v);
+    }
+    ibr__free(t->ctx, cl.v);
+    return rc;
+}
+
+static const size_t report_sizes[] = {0, sizeof(ibr_reroute_report)};
+
+int ibr_reroute_report_init(ibr_reroute_report *rep, unsigned int version)
+{
+    static const ibr_reroute_report def = IBR_REROUTE_REPORT_INIT;
+    return ibr__versioned_init(rep, &def, IBR__VERSION_SIZE(report_sizes, version), version);
+}
+
+/* ------------------------------------------------------------------ */
+/* the routing                                                         */
+
+typedef struct rr {
+    const ibr_routing_db *db;
+    const uint32_t *tmap; /* topo node -> db node */
+    const ibr_topo *t;
+    ibr_context *ctx;
+    ibr_result *r;
+    uint32_t *swmap;   /* topo switch -> db switch */
+    uint32_t *lidmap;  /* topo LID -> db LID, IBR_NONE */
+    int identity;      /* same LIDs: db LID l is topo LID l */
+    uint8_t *okport;   /* per topo port: carries the saved switch cable */
+    uint32_t *load;    /* S x 256 entries per port, valid when load_ok[s] */
+    uint8_t *load_ok;
+    uint8_t *touched;  /* switches whose row was written */
+    uint32_t *bucket_off, *bucket; /* LIDs per delivering switch */
+    uint64_t repaired;
+    int sibling_copies;
+    uint8_t *mark;     /* scratch of bfs_fix */
+    uint32_t *list;
+    uint32_t *chg;     /* identity: entries of each switch that differ from the saved row */
+    uint64_t chg_total;
+    int merged;        /* columns taken from a full reroute */
+} rr;
+
+static void rr_free(rr *x)
+{
+    ibr_context *ctx = x->ctx;
+    ibr__free(ctx, x->swmap);
+    ibr__free(ctx, x->lidmap);
+    ibr__free(ctx, x->okport);
+    ibr__free(ctx, x->load);
+    ibr__free(ctx, x->load_ok);
+    ibr__free(ctx, x->touched);
+    ibr__free(ctx, x->bucket_off);
+    ibr__free(ctx, x->bucket);
+    ibr__free(ctx, x->mark);
+    ibr__free(ctx, x->list);
+    ibr__free(ctx, x->chg);
+}
+
+/* The saved tables on the topology's switches and LIDs. */
+static int build_mapped(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    ibr_result *r;
+    if (ibr__result_new(&r, t) < 0)
+        return IBR_ENOMEM;
+    x->r = r;
+    size_t L = r->lft_size;
+    x->swmap = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->swmap);
+    x->lidmap = ibr__mallocarray(ctx, L, sizeof *x->lidmap);
+    if (!x->swmap || !x->lidmap)
+        return IBR_ENOMEM;
+    /* every row is written below: no prefill */
+    r->lft = ibr__malloc(ctx, (size_t)(t->n_sw ? t->n_sw : 1) * L);
+    if (!r->lft)
+        return IBR_ENOMEM;
+    int sw_identity = t->n_sw == db->n_sw;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        uint32_t dn = x->tmap[t->sw_node[s]];
+        x->swmap[s] = dn != IBR_NONE ? db->nodes[dn].sw : IBR_NONE;
+        sw_identity &= x->swmap[s] == s;
+    }
+    x->identity = t->max_lid == db->max_lid;
+    x->lidmap[0] = IBR_NONE;
+    size_t n_unmapped = 0;
+    for (size_t l = 1; l < L; l++) {
+        uint32_t m = IBR_NONE, gp = t->lid_port[l];
+        if (gp != IBR_NONE && t->ports[gp].guid) {
+            const ibr__port *pt = &t->ports[gp];
+            uint32_t dgp = db_port_of(db, t, x->tmap, gp);
+            const ibr__dbport *dp = dgp != IBR_NONE ? &db->ports[dgp] : NULL;
+            int is_sw = t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH;
+            /* an end port must be where it was (a moved one gets a new
+               column) */
+            int same_place = dp && dp->lid &&
+                             (is_sw || (dp->rguid && pt->remote_node != IBR_NONE &&
+                                        t->nodes[pt->remote_node].guid == dp->rguid &&
+                                        pt->remote_port == dp->rport));
+            uint32_t off = (uint32_t)(l - pt->lid);
+            if (same_place && off < (1u << dp->lmc))
+                m = dp->lid + off;
+        }
+        x->lidmap[l] = m;
+        n_unmapped += m == IBR_NONE;
+        if (m != IBR_NONE ? m != l : (l <= db->max_lid && db->lid_port[l] != IBR_NONE))
+            x->identity = 0;
+    }
+    /* with the same LIDs, whole rows are copied, then the LIDs without a
+       saved column cleared */
+    uint32_t *unmapped = ibr__mallocarray(ctx, n_unmapped + 1, sizeof *unmapped);
+    x->chg = ibr__calloc(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->chg);
+    if (!unmapped || !x->chg) {
+        ibr__free(ctx, unmapped);
+        return IBR_ENOMEM;
+    }
+    n_unmapped = 0;
+    for (size_t l = 0; l < L; l++)
+        if (x->lidmap[l] == IBR_NONE)
+            unmapped[n_unmapped++] = (uint32_t)l;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        uint32_t ds = x->swmap[s];
+        uint8_t *row = r->lft + (size_t)s * L;
+        if (ds == IBR_NONE) {
+            memset(row, IBR_NO_ROUTE, L);
+            continue;
+        }
+        const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
+        if (x->identity) {
+            memcpy(row, old, L);
+            for (size_t i = 0; i < n_unmapped; i++) {
+                uint32_t l = unmapped[i];
+                if (l && row[l] != IBR_NO_ROUTE) {
+                    x->chg[s]++;
+                    x->chg_total++;
+                }
+                row[l] = IBR_NO_ROUTE;
+            }
+        } else {
+            for (size_t l = 0; l < L; l++)
+                row[l] = x->lidmap[l] != IBR_NONE ? old[x->lidmap[l]] : IBR_NO_ROUTE;
+        }
+    }
+    ibr__free(ctx, unmapped);
+    if (db->hops) {
+        uint32_t S = t->n_sw;
+        r->hops = ibr__malloc(ctx, (size_t)(S ? S : 1) * (S ? S : 1));
+        if (!r->hops)
+            return IBR_ENOMEM;
+        if (sw_identity) {
+            memcpy(r->hops, db->hops, (size_t)S * S);
+        } else {
+            for (uint32_t a = 0; a < S; a++)
+                for (uint32_t b = 0; b < S; b++) {
+                    uint32_t da = x->swmap[a], dbb = x->swmap[b];
+                    r->hops[(size_t)a * S + b] = da != IBR_NONE && dbb != IBR_NONE
+                                                     ? db->hops[(size_t)da * db->n_sw + dbb]
+                                                     : 255;
+                }
+        }
+    }
+    if (db->sl_mode == IBR_SL_PER_DEST) {
+        if (!(r->sl = ibr__calloc(ctx, L, 1)))
+            return IBR_ENOMEM;
+        for (size_t l = 1; l < L; l++)
+            if (x->lidmap[l] != IBR_NONE)
+                r->sl[l] = db->sl[x->lidmap[l]];
+        r->sl_mode = IBR_SL_PER_DEST;
+    } else if (db->sl_mode == IBR_SL_PER_PAIR) {
+        uint32_t ns = ibr__n_src_slots(t);
+        uint32_t *row_of = ibr__mallocarray(ctx, (size_t)db->max_lid + 1, sizeof *row_of);
+        if (!row_of || !(r->sl = ibr__calloc(ctx, (size_t)ns * L, 1))) {
+            ibr__free(ctx, row_of);
+            return IBR_ENOMEM;
+        }
+        for (size_t l = 0; l <= db->max_lid; l++)
+            row_of[l] = IBR_NONE;
+        for (size_t i = 0; i < db->n_sl_rows; i++)
+            if (db->sl_src[i] && db->sl_src[i] <= db->max_lid)
+                row_of[db->sl_src[i]] = (uint32_t)i;
+        for (uint32_t sl = 0; sl < ns; sl++) {
+            uint16_t base = sl < t->n_end ? t->ports[t->end_port[sl]].lid
+                                          : t->ports[t->nodes[t->sw_node[sl - t->n_end]].port_off].lid;
+            uint32_t ol = base && base < L ? x->lidmap[base] : IBR_NONE;
+            uint32_t orow = ol != IBR_NONE ? row_of[ol] : IBR_NONE;
+            if (orow == IBR_NONE)
+                continue;
+            const uint8_t *src = db->sl + (size_t)orow * db->lft_size;
+            uint8_t *dst = r->sl + (size_t)sl * L;
+            for (size_t l = 1; l < L; l++)
+                if (x->lidmap[l] != IBR_NONE)
+                    dst[l] = src[x->lidmap[l]];
+        }
+        ibr__free(ctx, row_of);
+        r->sl_mode = IBR_SL_PER_PAIR;
+    }
+    if (db->sl2vl) {
+        size_t total = 0;
+        uint32_t *off = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *off);
+        if (!off)
+            return IBR_ENOMEM;
+        for (uint32_t s = 0; s < t->n_sw; s++) {
+            size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+            off[s] = (uint32_t)total;
+            total += w * w * 16;
+        }
+        uint8_t *tab = ibr__malloc(ctx, total ? total : 1);
+        if (!tab) {
+            ibr__free(ctx, off);
+            return IBR_ENOMEM;
+        }
+        for (size_t i = 0; i < total; i++)
+            tab[i] = (uint8_t)((i % 16) < 15 ? i % 16 : 15);
+        for (uint32_t s = 0; s < t->n_sw; s++) {
+            uint32_t ds = x->swmap[s];
+            unsigned np = t->nodes[t->sw_node[s]].nports;
+            if (ds != IBR_NONE && db->nodes[ds].nports == np)
+                memcpy(tab + off[s], db->sl2vl + db->sl2vl_off[ds],
+                       ((size_t)np + 1) * (np + 1) * 16);
+        }
+        r->sl2vl_off = off;
+        r->sl2vl = tab;
+    }
+    r->vls_used = db->vls_used ? db->vls_used : 1;
+    r->layers = db->layers;
+    r->seed = db->seed;
+    r->threads = 1;
+    strlcpy(r->engine, db->engine, sizeof r->engine);
+    for (size_t i = 0; i < db->n_settings; i++)
+        if (ibr__result_add_setting(r, db->set_name[i], db->set_value[i]) < 0)
+            return IBR_ENOMEM;
+    return 0;
+}
+
+static void ensure_load(rr *x, uint32_t s)
+{
+    if (x->load_ok[s])
+        return;
+    uint32_t *ld = x->load + (size_t)s * 256;
+    const uint8_t *row = x->r->lft + (size_t)s * x->r->lft_size;
+    size_t L = x->r->lft_size, l = 1;
+    /* four partial counts: no store-to-load dependency between neighbours */
+    uint32_t h[4][256];
+    memset(h, 0, sizeof h);
+    for (; l + 4 <= L; l += 4) {
+        h[0][row[l]]++;
+        h[1][row[l + 1]]++;
+        h[2][row[l + 2]]++;
+        h[3][row[l + 3]]++;
+    }
+    for (; l < L; l++)
+        h[0][row[l]]++;
+    for (unsigned p = 0; p < 256; p++)
+        ld[p] = h[0][p] + h[1][p] + h[2][p] + h[3][p];
+    x->load_ok[s] = 1;
+}
+
+static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
+{
+    uint8_t *e = x->r->lft + (size_t)s * x->r->lft_size + l;
+    if (*e == port)
+        return;
+    if (x->load_ok[s]) {
+        x->load[(size_t)s * 256 + *e]--;
+        x->load[(size_t)s * 256 + port]++;
+    }
+    if (x->identity && l) {
+        /* churn against the saved row, kept up to date */
+        unsigned o = x->db->lft[(size_t)x->swmap[s] * x->db->lft_size + l];
+        int before = *e != o, after = port != o;
+        x->chg[s] = x->chg[s] + (uint32_t)after - (uint32_t)before;
+        x->chg_total = x->chg_total + (uint64_t)after - (uint64_t)before;
+    }
+    *e = (uint8_t)port;
+    x->touched[s] = 1;
+    x->repaired++;
+}
+
+/* Neighbour switch over topo port p of switch s (IBR_NONE if not a switch
+   link). */
+static uint32_t nbr_sw(const ibr_topo *t, uint32_t s, unsigned p)
+{
+    const ibr__node *n = &t->nodes[t->sw_node[s]];
+    if (p == 0 || p > n->nports)
+        return IBR_NONE;
+    const ibr__port *pt = &t->ports[n->port_off + p];
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+        pt->remote_node == t->sw_node[s])
+        return IBR_NONE;
+    return t->nodes[pt->remote_node].sw;
+}
+
+/* Local repair of (s, l) at the saved distance; 0, or -1 when no port
+   keeps it. */
+static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
+{
+    const ibr_topo *t = x->t;
+    const ibr_routing_db *db = x->db;
+    uint32_t d = t->lid_sw[l], ds = x->swmap[s], dd = x->swmap[d];
+    if (!db->hops || ds == IBR_NONE || dd == IBR_NONE)
+        return -1;
+    unsigned h = db->hops[(size_t)ds * db->n_sw + dd];
+    if (h == 0 || h == 255)
+        return -1;
+    ensure_load(x, s);
+    const uint32_t *ld = x->load + (size_t)s * 256;
+    unsigned best = 0, best_par = 0;
+    uint32_t bl = UINT32_MAX, bl_par = UINT32_MAX;
+    const ibr__node *n = &t->nodes[t->sw_node[s]];
+    for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+        const ibr__adj *a = &t->adj[k];
+        if (!x->okport[n->port_off + a->port])
+            continue;
+        uint32_t dn = x->swmap[a->sw];
+        if (dn == IBR_NONE || db->hops[(size_t)dn * db->n_sw + dd] != h - 1)
+            continue;
+        if (t->nodes[t->sw_node[a->sw]].guid == old_rguid && ld[a->port] < bl_par) {
+            bl_par = ld[a->port];
+            best_par = a->port;
+        }
+        if (ld[a->port] < bl) {
+            bl = ld[a->port];
+            best = a->port;
+        }
+    }
+    if (best_par)
+        best = best_par;
+    if (!best)
+        return -1;
+    set_entry(x, s, l, best);
+    return 0;
+}
+
+/* Search destination switch d again; every entry toward its LIDs that is
+   not on a shortest path takes the least-loaded port that is. Only
+   switches whose distance changed, their neighbours and the switches that
+   lost a cable can hold such an entry (distances only grow when cables
+   are lost, and an entry toward a neighbour one step closer stays valid
+   when neither distance changed), so only they are visited. */
+static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
+                   uint8_t *mark, uint32_t *list)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, nlist = 0;
+    ibr__bfs(dist, t, &d, 1, queue);
+    const uint32_t *lids = x->bucket + x->bucket_off[d];
+    uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
+    uint8_t *hops = x->r->hops;
+    for (uint32_t s = 0; s < S; s++) {
+        unsigned nd = dist[s] > 254 ? 255 : (unsigned)dist[s];
+        int changed = !hops || hops[(size_t)s * S + d] != nd;
+        if (hops)
+            hops[(size_t)s * S + d] = (uint8_t)nd;
+        if (changed || lost[s] || s == d) {
+            if (!mark[s]) {
+                mark[s] = 1;
+                list[nlist++] = s;
+            }
+            if (changed)
+                for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+                    uint32_t nb = t->adj[k].sw;
+                    if (!mark[nb]) {
+                        mark[nb] = 1;
+                        list[nlist++] = nb;
+                    }
+                }
+        }
+    }
+    for (uint32_t j = 0; j < nlist; j++) {
+        uint32_t s = list[j];
+        mark[s] = 0;
+        const uint8_t *row = x->r->lft + (size_t)s * x->r->lft_size;
+        for (uint32_t i = 0; i < nl; i++) {
+            uint32_t l = lids[i];
+            if (s == d) {
+                set_entry(x, s, l, t->lid_swport[l]);
+                continue;
+            }
+            if (dist[s] == UINT32_MAX) {
+                set_entry(x, s, l, IBR_NO_ROUTE);
+                continue;
+            }
+            uint32_t nb = nbr_sw(t, s, row[l]);
+            if (nb != IBR_NONE && dist[nb] + 1 == dist[s])
+                continue;
+            ensure_load(x, s);
+            const uint32_t *ld = x->load + (size_t)s * 256;
+            unsigned best = 0;
+            uint32_t bl = UINT32_MAX;
+            for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+                const ibr__adj *a = &t->adj[k];
+                if (dist[a->sw] + 1 == dist[s] && ld[a->port] < bl) {
+                    bl = ld[a->port];
+                    best = a->port;
+                }
+            }
+            set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+        }
+    }
+    return 0;
+}
+
+/* LFT entries and switches that differ from the saved tables (by switch
+   GUID and LID), and SL entries. */
+static void churn(rr *x, const ibr_result *r, ibr_reroute_report *rep, int all)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    size_t L = r->lft_size;
+    uint64_t ent = 0;
+    uint32_t sws = 0;
+    if (!all && x->identity) {
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            sws += x->chg[s] > 0;
+        ent = x->chg_total;
+    }
+    for (uint32_t s = 0; s < t->n_sw && (all || !x->identity); s++) {
+        if (!all && !x->touched[s])
+            continue;
+        uint32_t ds = x->swmap[s];
+        const uint8_t *row = r->lft + (size_t)s * L;
+        const uint8_t *old = ds != IBR_NONE ? db->lft + (size_t)ds * db->lft_size : NULL;
+        uint64_t c = 0;
+        for (size_t l = 1; l < L; l++) {
+            unsigned o = old && l < db->lft_size ? old[l] : IBR_NO_ROUTE;
+            if (row[l] != o)
+                c++;
+        }
+        ent += c;
+        sws += c > 0;
+    }
+    rep->lft_entries_changed = ent;
+    rep->switches_changed = sws;
+    /* path SLs, by source and destination LID */
+    uint64_t slc = 0;
+    if (r->sl_mode == IBR_SL_PER_DEST || db->sl_mode == IBR_SL_PER_DEST) {
+        for (size_t l = 1; l < L; l++) {
+            unsigned a = r->sl_mode == IBR_SL_PER_DEST ? r->sl[l] : 0;
+            unsigned b = db->sl_mode == IBR_SL_PER_DEST && l < db->lft_size ? db->sl[l] : 0;
+            slc += a != b;
+        }
+    } else if ((r->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_PAIR) &&
+               (all || x->sibling_copies || x->merged)) {
+        uint32_t ns = ibr__n_src_slots(t);
+        for (uint32_t sl = 0; sl < ns; sl++) {
+            uint16_t base = sl < t->n_end ? t->ports[t->end_port[sl]].lid
+                                          : t->ports[t->nodes[t->sw_node[sl - t->n_end]].port_off].lid;
+            const uint8_t *old = NULL;
+            for (size_t i = 0; i < db->n_sl_rows && db->sl_mode == IBR_SL_PER_PAIR; i++)
+                if (db->sl_src[i] == base) {
+                    old = db->sl + i * db->lft_size;
+                    break;
+                }
+            const uint8_t *now = r->sl_mode == IBR_SL_PER_PAIR ? r->sl + (size_t)sl * L : NULL;
+            for (size_t l = 1; l < L; l++) {
+                unsigned a = now ? now[l] : 0, b = old && l < db->lft_size ? old[l] : 0;
+                slc += a != b;
+            }
+        }
+    }
+    rep->sls_changed = slc;
+}
+
+/* The saved engine on the topology, with its settings and seed. */
+static int route_full(ibr_result **out, rr *x, const ibr_options *o)
+{
+    const ibr_routing_db *db = x->db;
+    ibr_context *ctx = x->ctx;
+    ibr_options opts = IBR_OPTIONS_INIT;
+    if (o)
+        opts = *o;
+    opts.version = IBR_OPTIONS_VERSION;
+    size_t np = db->n_settings + (o ? o->n_params : 0);
+    ibr_param *params = ibr__calloc(ctx, np ? np : 1, sizeof *params);
+    if (!params)
+        return IBR_ENOMEM;
+    for (size_t i = 0; i < db->n_settings; i++)
+        params[i] = (ibr_param){db->set_name[i], db->set_value[i]};
+    for (size_t i = 0; o && i < o->n_params; i++)
+        params[db->n_settings + i] = o->params[i];
+    opts.params = params;
+    opts.n_params = np;
+    opts.seed = db->seed;
+    *out = NULL;
+    int rc = ibr_route(out, x->t, db->engine[0] ? db->engine : "minhop", &opts);
+    ibr__free(ctx, params);
+    return rc;
+}
+
+/* A full reroute (reusing one already computed in *full) is the answer. */
+static int full_reroute(ibr_result **out, rr *x, ibr_reroute_report *rep, const ibr_options *o,
+                        const char *why, ibr_result **full)
+{
+    ibr_result *r = full ? *full : NULL;
+    int rc = 0;
+    if (full)
+        *full = NULL;
+    if (!r)
+        rc = route_full(&r, x, o);
+    rep->mode = IBR_REROUTE_FULL;
+    strlcpy(rep->reason, why, sizeof rep->reason);
+    if (rc == 0)
+        churn(x, r, rep, 1);
+    *out = r;
+    return rc;
+}
+
+/* Destination switch d takes the full reroute's routes (and SLs, hops)
+   toward its LIDs, on every switch. */
+static void merge_column(rr *x, const ibr_result *f, uint32_t d)
+{
+    const ibr_topo *t = x->t;
+    ibr_result *r = x->r;
+    uint32_t S = t->n_sw;
+    size_t L = r->lft_size;
+    const uint32_t *lids = x->bucket + x->bucket_off[d];
+    uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
+    uint32_t ns = ibr__n_src_slots(t);
+    x->merged = 1;
+    for (uint32_t s = 0; s < S; s++) {
+        for (uint32_t i = 0; i < nl; i++)
+            set_entry(x, s, lids[i], f->lft[(size_t)s * L + lids[i]]);
+        if (r->hops && f->hops)
+            r->hops[(size_t)s * S + d] = f->hops[(size_t)s * S + d];
+    }
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t l = lids[i];
+        if (r->sl_mode == IBR_SL_PER_DEST && f->sl_mode == IBR_SL_PER_DEST)
+            r->sl[l] = f->sl[l];
+        else if (r->sl_mode == IBR_SL_PER_PAIR && f->sl_mode == IBR_SL_PER_PAIR)
+            for (uint32_t k = 0; k < ns; k++)
+                r->sl[(size_t)k * L + l] = f->sl[(size_t)k * L + l];
+        else if (r->sl_mode == IBR_SL_PER_PAIR && f->sl_mode == IBR_SL_PER_DEST)
+            for (uint32_t k = 0; k < ns; k++)
+                r->sl[(size_t)k * L + l] = f->sl[l];
+    }
+}
+
+int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
+                         const ibr_routing_db *db, const ibr_topo *t, const ibr_options *o,
+                         unsigned int flags)
+{
+    if (!out)
+        return IBR_EINVAL;
+    *out = NULL;
+    if (!db || !t || db->status != 0)
+        return IBR_EINVAL;
+    if (rep_out && IBR__VERSION_SIZE(report_sizes, rep_out->version) == 0)
+        return IBR_EVERSION;
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+    ibr_context *ctx = t->ctx;
+    rr x;
+    memset(&x, 0, sizeof x);
+    x.db = db;
+    x.t = t;
+    x.ctx = ctx;
+    chlist cl;
+    memset(&cl, 0, sizeof cl);
+    cl.ctx = ctx;
+    uint32_t *tmap = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *tmap);
+    uint32_t *dmap = ibr__mallocarray(ctx, db->n_nodes ? db->n_nodes : 1, sizeof *dmap);
+    uint32_t *dist = NULL, *queue = NULL;
+    uint8_t *need_bfs = NULL;
+    ibr_result *full = NULL;
+    int rc = IBR_ENOMEM;
+    if (!tmap || !dmap)
+        goto out;
+    map_nodes(tmap, dmap, db, t);
+    x.tmap = tmap;
+    if ((rc = compare_into(&cl, db, t, tmap, dmap)) < 0 || (rc = build_mapped(&x)) < 0)
+        goto out;
+    rc = IBR_ENOMEM;
+    rep.changes = cl.n;
+    rep.invalidates = cl.inval;
+    ibr_engine_info info;
+    unsigned caps = 0;
+    int known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
+    if (known)
+        caps = info.caps;
+    const char *why = NULL;
+    char whybuf[256];
+    if (flags & IBR_REROUTE_FORCE_FULL)
+        why = "a full reroute was asked for";
+    else if (cl.n == 0) {
+        rep.mode = IBR_REROUTE_UNCHANGED;
+        if (ibr__result_add_attempt(x.r, db->engine, 0, "reroute: fabric unchanged, saved tables") < 0)
+            goto out;
+        *out = x.r;
+        x.r = NULL;
+        rc = 0;
+        goto out;
+    } else if (cl.new_switch)
+        why = "a new switch (it needs tables and may shorten paths)";
+    else if (!known) {
+        snprintf(whybuf, sizeof whybuf, "engine '%s' is not registered: its rules are unknown",
+                 db->engine);
+        why = whybuf;
+    } else if (cl.new_cable && (caps & IBR_CAP_MINIMAL))
+        why = "a new cable between switches may shorten the paths of a minimal engine";
+    else if (cl.missing_cable && !db->hops)
+        why = "the saved routing has no hop matrix to repair with";
+    if (why) {
+        rc = full_reroute(out, &x, &rep, o, why, NULL);
+        goto out;
+    }
+    uint32_t S = t->n_sw;
+    size_t L = x.r->lft_size;
+    x.okport = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, 1);
+    x.load = ibr__mallocarray(ctx, (size_t)(S ? S : 1) * 256, sizeof *x.load);
+    x.load_ok = ibr__calloc(ctx, S ? S : 1, 1);
+    x.touched = ibr__calloc(ctx, S ? S : 1, 1);
+    x.bucket_off = ibr__calloc(ctx, (size_t)S + 2, sizeof *x.bucket_off);
+    x.bucket = ibr__mallocarray(ctx, L, sizeof *x.bucket);
+    need_bfs = ibr__calloc(ctx, S ? S : 1, 1);
+    x.mark = ibr__calloc(ctx, S ? S : 1, 1);
+    x.list = ibr__mallocarray(ctx, S ? S : 1, sizeof *x.list);
+    dist = ibr__mallocarray(ctx, S ? S : 1, sizeof *dist);
+    queue = ibr__mallocarray(ctx, S ? S : 1, sizeof *queue);
+    if (!x.okport || !x.load || !x.load_ok || !x.touched || !x.bucket_off || !x.bucket ||
+        !need_bfs || !dist || !queue || !x.mark || !x.list)
+        goto out;
+    /* LIDs per delivering switch */
+    for (size_t l = 1; l < L; l++)
+        if (t->lid_sw[l] != IBR_NONE)
+            x.bucket_off[t->lid_sw[l] + 1]++;
+    for (uint32_t s = 0; s < S; s++)
+        x.bucket_off[s + 1] += x.bucket_off[s];
+    {
+        uint32_t *fill = ibr__mallocarray(ctx, S ? S : 1, sizeof *fill);
+        if (!fill)
+            goto out;
+        memcpy(fill, x.bucket_off, S * sizeof *fill);
+        for (size_t l = 1; l < L; l++)
+            if (t->lid_sw[l] != IBR_NONE)
+                x.bucket[fill[t->lid_sw[l]]++] = (uint32_t)l;
+        ibr__free(ctx, fill);
+    }
+    /* ports that still carry their saved cable; switches that lost one */
+    uint8_t *lost = need_bfs; /* the switches that lost a saved cable */
+    uint8_t *mark = x.mark;
+    uint32_t *list = x.list;
+    for (uint32_t s = 0; s < S; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        uint32_t ds = x.swmap[s];
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+            const ibr__adj *a = &t->adj[k];
+            if (ds == IBR_NONE || a->port > db->nodes[ds].nports)
+                continue;
+            const ibr__dbport *dp = &db->ports[db->nodes[ds].port_off + a->port];
+            x.okport[n->port_off + a->port] =
+                dp->rguid == t->nodes[t->sw_node[a->sw]].guid && dp->rport == a->rport;
+        }
+        if (ds == IBR_NONE)
+            continue;
+        for (unsigned p = 1; p <= db->nodes[ds].nports; p++) {
+            const ibr__dbport *dp = &db->ports[db->nodes[ds].port_off + p];
+            if (dp->rguid && dp->rtype == IBR_NODE_SWITCH &&
+                (p > n->nports || !x.okport[n->port_off + p]))
+                lost[s] = 1;
+        }
+    }
+    /* broken entries of those switches: repaired at the saved distance, or
+       their destination switch searched again. Minimal engines without SLs
+       are repaired by shortest paths; the others keep their rules by taking
+       the engine's new routes toward the destinations concerned, and an
+       engine with path SLs (layers) takes them for every such destination,
+       since a moved path needs its layer recomputed. */
+    int minimal_repair = (caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE;
+    int local_ok = db->sl_mode == IBR_SL_NONE;
+    uint8_t *bfs_set = ibr__calloc(ctx, S ? S : 1, 1);
+    if (!bfs_set)
+        goto out;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!lost[s])
+            continue;
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        const ibr__dbnode *dn = &db->nodes[x.swmap[s]];
+        uint8_t *row = x.r->lft + (size_t)s * L;
+        for (size_t l = 1; l < L; l++) {
+            unsigned p = row[l];
+            uint32_t d = t->lid_sw[l];
+            if (p == IBR_NO_ROUTE || p == 0 || d == IBR_NONE || d == s || x.lidmap[l] == IBR_NONE)
+                continue;
+            if (p <= n->nports && x.okport[n->port_off + p])
+                continue;
+            if (t->adj_off[s] == t->adj_off[s + 1]) {
+                /* a switch cut off from every other (a failed switch):
+                   nothing to route through */
+                set_entry(&x, s, l, IBR_NO_ROUTE);
+                continue;
+            }
+            uint64_t old_rguid = p <= dn->nports ? db->ports[dn->port_off + p].rguid : 0;
+            if (bfs_set[d] || !local_ok || local_fix(&x, s, l, old_rguid) < 0)
+                bfs_set[d] = 1;
+        }
+    }
+    if (minimal_repair) {
+        for (uint32_t d = 0; d < S; d++)
+            if (bfs_set[d]) {
+                bfs_fix(&x, d, dist, queue, lost, mark, list);
+                rep.destinations_rerouted++;
+            }
+    } else {
+        /* the engine's own rules: the destinations whose routes crossed a
+           lost cable take the routes the engine computes now */
+        int any = 0;
+        for (uint32_t d = 0; d < S; d++)
+            any |= bfs_set[d];
+        if (any) {
+            if ((rc = route_full(&full, &x, o)) < 0) {
+                rep.mode = IBR_REROUTE_FULL;
+                strlcpy(rep.reason, "the engine cannot route the new fabric",
+                        sizeof rep.reason);
+                *out = full;
+                full = NULL;
+                ibr__free(ctx, bfs_set);
+                goto out;
+            }
+            rc = IBR_ENOMEM;
+            for (uint32_t d = 0; d < S; d++)
+                if (bfs_set[d]) {
+                    merge_column(&x, full, d);
+                    rep.destinations_rerouted++;
+                }
+        }
+    }
+    /* new or moved end ports, LIDs that lost their delivery */
+    for (size_t l = 1; l < L; l++) {
+        if (x.lidmap[l] != IBR_NONE || t->lid_port[l] == IBR_NONE)
+            continue;
+        uint32_t d = t->lid_sw[l];
+        if (d == IBR_NONE) {
+            for (uint32_t s = 0; s < S; s++)
+                set_entry(&x, s, l, IBR_NO_ROUTE);
+            continue;
+        }
+        if (bfs_set[d])
+            continue; /* searched again with its switch */
+        uint32_t sib = IBR_NONE;
+        for (uint32_t i = x.bucket_off[d]; i < x.bucket_off[d + 1]; i++) {
+            uint32_t l2 = x.bucket[i];
+            if (x.lidmap[l2] == IBR_NONE)
+                continue;
+            if (sib == IBR_NONE || t->nodes[t->port_node[t->lid_port[sib]]].type ==
+                                       IBR_NODE_SWITCH)
+                sib = l2;
+        }
+        if (sib == IBR_NONE) {
+            if (!minimal_repair) {
+                ibr__free(ctx, bfs_set);
+                rc = full_reroute(out, &x, &rep, o,
+                                  "a new end port on a switch with no routed LID to copy", &full);
+                goto out;
+            }
+            bfs_set[d] = 1;
+            bfs_fix(&x, d, dist, queue, lost, mark, list);
+            rep.destinations_rerouted++;
+            continue;
+        }
+        for (uint32_t s = 0; s < S; s++)
+            set_entry(&x, s, l,
+                      s == d ? t->lid_swport[l] : x.r->lft[(size_t)s * L + sib]);
+        if (x.r->sl_mode == IBR_SL_PER_DEST) {
+            x.r->sl[l] = x.r->sl[sib];
+        } else if (x.r->sl_mode == IBR_SL_PER_PAIR) {
+            uint32_t ns = ibr__n_src_slots(t);
+            for (uint32_t k = 0; k < ns; k++)
+                x.r->sl[(size_t)k * L + l] = x.r->sl[(size_t)k * L + sib];
+        }
+        x.sibling_copies++;
+    }
+    ibr__free(ctx, bfs_set);
+    /* the engine's promise */
+    if (caps & IBR_CAP_DEADLOCK_FREE) {
+        size_t len = 0;
+        int lrc = ibr_result_find_credit_loop(NULL, 0, &len, x.r);
+        if (lrc == IBR_ENOMEM)
+            goto out;
+        if (lrc == IBR_EDEADLOCK) {
+            rc = full_reroute(out, &x, &rep, o,
+                              "the repaired routing has a credit loop: the engine promises none",
+                              &full);
+            goto out;
+        }
+    }
+    rep.mode = cl.new_switch || cl.missing_switch || cl.missing_cable || cl.new_cable
+                   ? IBR_REROUTE_INCREMENTAL
+                   : IBR_REROUTE_CACHED;
+    rep.entries_repaired = x.repaired;
+    churn(&x, x.r, &rep, !x.identity);
+    {
+        char msg[160];
+        snprintf(msg, sizeof msg, "reroute: %s, %" PRIu64 " entries repaired, %u destination "
+                                  "switches searched again",
+                 rep.mode == IBR_REROUTE_CACHED ? "end-port changes served from the saved tables"
+                                                : "incremental repair",
+                 x.repaired, rep.destinations_rerouted);
+        if (ibr__result_add_attempt(x.r, db->engine, 0, msg) < 0)
+            goto out;
+    }
+    *out = x.r;
+    x.r = NULL;
+    rc = 0;
+out:
+    if (rep_out) {
+        size_t sz = IBR__VERSION_SIZE(report_sizes, rep_out->version);
+        unsigned v = rep_out->version;
+        memcpy(rep_out, &rep, sz);
+        rep_out->version = v;
+    }
+    ibr_result_destroy(x.r);
+    ibr_result_destroy(full);
+    rr_free(&x);
+    ibr__free(ctx, cl.v);
+    ibr__free(ctx, tmap);
+    ibr__free(ctx, dmap);
+    ibr__free(ctx, dist);
+    ibr__free(ctx, queue);
+    ibr__free(ctx, need_bfs);
+    return rc;
+}
