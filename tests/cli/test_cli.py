@@ -818,7 +818,7 @@ def test_readme_tour():
     scratch = path("tour") + "/"
     os.makedirs(scratch)
     for ln in lines[1:]:
-        cmd = ln.replace("$ibr", IBR).replace("/tmp/", scratch)
+        cmd = ln.replace("/tmp/", scratch).replace("$ibr", IBR)
         p = subprocess.run(["bash", "-c", cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=300)
         check(p.returncode == 0, "README line failed (exit %d): %s\n%s%s"
