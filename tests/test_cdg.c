@@ -826,11 +826,53 @@ static void test_layered(void)
     ibr_context_destroy(ctx);
 }
 
+/* A channel's possible edges have consecutive slots in its successors'
+   order (cdg.h; dfsssp looks up one slot per channel and adds), and the
+   slots of all channels cover 0 .. count - 1 once each. */
+static void test_slots_consecutive(void)
+{
+    static const char *specs[] = {"fattree:levels=3,radix=8", "torus:dims=3x3x3,hosts=1,parallel=2",
+                                  "random:switches=30,degree=5,hosts=1,seed=4",
+                                  "dragonfly:a=4,p=2,h=2,g=5"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr__cdg *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&g, t, 1), 0);
+        size_t ns = ibr__cdg_slot_count(g), seen = 0;
+        CU_ASSERT_FATAL(ns > 0);
+        uint8_t *used = calloc(ns, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(used);
+        for (uint32_t a = 0; a < t->n_adj; a++) {
+            uint32_t h = t->adj[a].sw, b0 = t->adj_off[h], b1 = t->adj_off[h + 1];
+            uint32_t s0 = ibr__cdg_slot(g, a, b0);
+            CU_ASSERT_NOT_EQUAL_FATAL(s0, IBR_NONE);
+            for (uint32_t b = b0; b < b1; b++) {
+                uint32_t k = ibr__cdg_slot(g, a, b);
+                CU_ASSERT_EQUAL(k, s0 + (b - b0));
+                if (k < ns && !used[k]) {
+                    used[k] = 1;
+                    seen++;
+                }
+            }
+            if (b0 > 0)
+                CU_ASSERT_EQUAL(ibr__cdg_slot(g, a, b0 - 1), IBR_NONE);
+            if (b1 < t->n_adj)
+                CU_ASSERT_EQUAL(ibr__cdg_slot(g, a, b1), IBR_NONE);
+        }
+        CU_ASSERT_EQUAL(seen, ns);
+        free(used);
+        ibr__cdg_destroy(g);
+        ibr_topo_destroy(t);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"graph basics", test_graph_basics},
         {"switch graphs: slots, search resumed, moves", test_switch_graph},
+        {"switch graphs: a channel's slots are consecutive", test_slots_consecutive},
         {"merge", test_merge},
         {"random checked insertions, both storages", test_graph_random},
         {"batches of edges", test_add_edges},

@@ -164,7 +164,11 @@ int ibr__cdg_merge(ibr__cdg *dst, unsigned layer, const ibr__cdg *src, unsigned 
 
 /* Switch graphs: the slot of the possible edge a -> b, in 0 ..
    ibr__cdg_slot_count() - 1, for engines' own per-edge data; IBR_NONE when
-   a -> b is not a possible edge (or the graph is a general one). O(1). */
+   a -> b is not a possible edge (or the graph is a general one). O(1).
+   A channel's possible edges have consecutive slots in the order of their
+   successors (the channels leaving one switch, consecutive in topo->adj):
+   slot(a, b) = slot(a, b0) + (b - b0) for b0 = topo->adj_off[topo->adj[a].sw],
+   so an engine may look up slot(a, b0) once per channel. */
 uint32_t ibr__cdg_slot(const ibr__cdg *g, uint32_t a, uint32_t b);
 /* Switch graphs: slots per layer; general graphs: 0. */
 size_t ibr__cdg_slot_count(const ibr__cdg *g);
