@@ -491,6 +491,34 @@ int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const
     return 0;
 }
 
+uint64_t *ibr__cdg_fill_begin(ibr__cdg *g, unsigned layer)
+{
+    if (!g->dense || layer >= g->n_layers || layer_alloc(g, &g->layers[layer]) < 0)
+        return NULL;
+    return g->layers[layer].w;
+}
+
+void ibr__cdg_fill_end(ibr__cdg *g, unsigned layer)
+{
+    if (!g->dense || layer >= g->n_layers || !g->layers[layer].w)
+        return;
+    cdg_layer *L = &g->layers[layer];
+    const uint64_t *lw = L->w;
+    size_t live = 0;
+    for (size_t k = 0; k < g->n_slots; k++)
+        live += lw[k] != 0;
+    /* weights only grew: every edge there before is still there */
+    size_t born = live - L->n_edges;
+    L->n_edges = live;
+    L->n_new += born;
+    for (uint32_t a = 0; born && L->ordered && a < g->n; a++)
+        for (uint32_t k = g->slot_off[a]; k < g->slot_off[a + 1]; k++)
+            if (lw[k] && ord_of(L, a) >= ord_of(L, g->succ0[a] + (k - g->slot_off[a]))) {
+                L->ordered = 0;
+                break;
+            }
+}
+
 /* ---- topological order ----------------------------------------------------- */
 
 static int pk_scratch(ibr__cdg *g)

@@ -114,6 +114,20 @@ int ibr__cdg_add_edge(ibr__cdg *g, unsigned layer, uint32_t a, uint32_t b, uint6
 int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const uint64_t *w,
                        size_t n);
 
+/* Switch graphs: fill a layer through its weights directly, for an
+   engine that adds tens of millions of weights at once (dfsssp's first
+   layer, at the speed of a plain array). ibr__cdg_fill_begin returns the
+   layer's weight per slot (ibr__cdg_slot numbers; allocated, all 0, if the
+   layer was empty), or NULL for a general graph, a bad layer or no memory.
+   Until ibr__cdg_fill_end(g, layer) the caller may only add to entries of
+   that array (each sum must fit in 64 bits) and must make no other call on
+   the layer; several graphs may be filled by as many threads. fill_end
+   counts the edges born (as additions would) and drops the layer's
+   topological order if a new edge disagrees with it. Unchecked: a layer
+   may become cyclic. fill_begin O(1) (O(D) to allocate), fill_end O(C + D). */
+uint64_t *ibr__cdg_fill_begin(ibr__cdg *g, unsigned layer);
+void ibr__cdg_fill_end(ibr__cdg *g, unsigned layer);
+
 /* Add a path to a layer.
    check = 0: unconditionally (the layer may become cyclic); O(n).
    check = 1: only if the layer stays acyclic; returns 1 and adds nothing

@@ -102,8 +102,7 @@
 typedef struct df_worker {
     ibr__cdg *acc;    /* layer-0 CDG weights, in its layer 0 (worker 0: the
                          layers' graph itself) */
-    uint32_t *dep;    /* a destination's dependencies, 2 channels each */
-    uint64_t *depw;   /* and their pairs; n_sw each */
+    uint64_t *lw0;    /* acc's layer 0, filled directly (ibr__cdg_fill_begin) */
     uint64_t *sub;    /* per switch */
     uint32_t *order;  /* per switch */
     uint32_t *oe;     /* per switch: its channel toward the destination */
@@ -187,11 +186,11 @@ static int build_dest(void *arg, unsigned wi, size_t di)
         w->nord = ibr__sssp_level_order(t, c->hops, d, w->order, w->cnt);
         w->last = d;
     }
-    uint32_t nord = w->nord, ne = 0;
+    uint32_t nord = w->nord;
     const uint32_t *order = w->order;
     const uint32_t *src = c->s->src_lids;
-    uint32_t *oe = w->oe, *dep = w->dep;
-    uint64_t *sub = w->sub, *depw = w->depw, pairs = 0;
+    uint32_t *oe = w->oe;
+    uint64_t *sub = w->sub, *lw0 = w->lw0, pairs = 0;
     sub[d] = 0;
     for (uint32_t k = 1; k < nord; k++) {
         uint32_t y = order[k];
@@ -210,13 +209,11 @@ static int build_dest(void *arg, unsigned wi, size_t di)
         uint32_t z = t->adj[e].sw;
         uint64_t sy = sub[y];
         if (sy && z != d) {
-            dep[2 * ne] = e;
-            dep[2 * ne + 1] = oe[z];
-            depw[ne++] = sy;
+            lw0[dep_of(c, e, oe[z])] += sy;
         }
         sub[z] += sy;
     }
-    return ne && ibr__cdg_add_edges(w->acc, 0, dep, depw, ne) < 0 ? IBR_EINTERNAL : 0;
+    return 0;
 }
 
 /* ---- the index of inducing paths --------------------------------------- */
@@ -1021,8 +1018,6 @@ static void df_free(df *c)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
                 ibr__cdg_destroy(c->w[i].acc);
-            ibr__free(ctx, c->w[i].dep);
-            ibr__free(ctx, c->w[i].depw);
             ibr__free(ctx, c->w[i].sub);
             ibr__free(ctx, c->w[i].order);
             ibr__free(ctx, c->w[i].oe);
@@ -1075,9 +1070,8 @@ static int dfsssp_route(ibr_run *run, void *user)
         }
     }
     /* one layer per VL at most; each worker fills layer 0 of its own graph
-       (worker 0: of the layers' graph), storage allocated here */
-    if ((rc = ibr__cdg_create_topo(&c.g, t, MAX_LAYERS)) < 0 ||
-        (rc = ibr__cdg_reserve(c.g, 0)) < 0)
+       (worker 0: of the layers' graph) directly, storage allocated here */
+    if ((rc = ibr__cdg_create_topo(&c.g, t, MAX_LAYERS)) < 0)
         goto fail;
     c.ndep = ibr__cdg_slot_count(c.g);
     /* a channel's slots are consecutive in its successors' order (cdg.h):
@@ -1100,16 +1094,15 @@ static int dfsssp_route(ibr_run *run, void *user)
     for (unsigned i = 0; i < c.nw; i++) {
         c.w[i].last = IBR_NONE;
         c.w[i].acc = c.g;
-        if (i > 0 && ((rc = ibr__cdg_create_topo(&c.w[i].acc, t, 1)) < 0 ||
-                      (rc = ibr__cdg_reserve(c.w[i].acc, 0)) < 0))
+        if (i > 0 && (rc = ibr__cdg_create_topo(&c.w[i].acc, t, 1)) < 0)
             goto fail;
-        c.w[i].dep = ibr__mallocarray(ctx, 2 * n + 2, sizeof *c.w[i].dep);
-        c.w[i].depw = ibr__mallocarray(ctx, n + 1, sizeof *c.w[i].depw);
+        if (!(c.w[i].lw0 = ibr__cdg_fill_begin(c.w[i].acc, 0)))
+            goto nomem;
         c.w[i].sub = ibr__mallocarray(ctx, n, sizeof *c.w[i].sub);
         c.w[i].order = ibr__mallocarray(ctx, n, sizeof *c.w[i].order);
         c.w[i].oe = ibr__mallocarray(ctx, n, sizeof *c.w[i].oe);
         c.w[i].cover = ibr__mallocarray(ctx, n, sizeof *c.w[i].cover);
-        if (!c.w[i].dep || !c.w[i].depw || !c.w[i].sub || !c.w[i].order || !c.w[i].oe || !c.w[i].cover)
+        if (!c.w[i].sub || !c.w[i].order || !c.w[i].oe || !c.w[i].cover)
             goto nomem;
     }
 
@@ -1120,6 +1113,8 @@ static int dfsssp_route(ibr_run *run, void *user)
         goto fail;
     for (unsigned i = 0; i < c.nw; i++) {
         c.ppl[0] += c.w[i].pairs;
+        ibr__cdg_fill_end(c.w[i].acc, 0);
+        c.w[i].lw0 = NULL;
         if (i > 0) {
             if ((rc = ibr__cdg_merge(c.g, 0, c.w[i].acc, 0)) < 0)
                 goto fail;
