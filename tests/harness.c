@@ -92,6 +92,24 @@ ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec)
     return t;
 }
 
+ibr_context *ibr_test_engine_context(const char *name,
+                                     int (*route)(struct ibr_run *run, void *user), void *user)
+{
+    ibr_context *ctx = NULL;
+    ibr_engine e = IBR_ENGINE_INIT;
+    e.name = name;
+    e.route = route;
+    e.user = user;
+    int rc = ibr_context_create(&ctx, NULL);
+    if (rc == 0 && (rc = ibr_context_register_engine(ctx, &e)) < 0) {
+        fprintf(stderr, "ibr_test_engine_context(%s): %s: %s\n", name, ibr_strerror(rc),
+                ibr_context_last_error(ctx));
+        ibr_context_destroy(ctx);
+        ctx = NULL;
+    }
+    return ctx;
+}
+
 ibr_result *ibr_test_route(ibr_verify_report *rep, const ibr_topo *t, const char *chain,
                            const ibr_options *o, unsigned checks)
 {

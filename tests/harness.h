@@ -68,6 +68,12 @@ struct ibr_run;
 /* ibr_engine_route_fn with user = ibr_test_layered * */
 int ibr_test_layered_route(struct ibr_run *run, void *user);
 
+/* A new context (default configuration) with one user engine registered:
+   name, route and user, its other fields as IBR_ENGINE_INIT. NULL (with a
+   message) on error. */
+ibr_context *ibr_test_engine_context(const char *name,
+                                     int (*route)(struct ibr_run *run, void *user), void *user);
+
 /* Read a whole file into a malloc'ed buffer; NULL on error. */
 char *ibr_test_read_file(const char *path, size_t *len);
 

@@ -826,14 +826,129 @@ static void test_layered(void)
     ibr_context_destroy(ctx);
 }
 
+/* Direct filling of a switch graph's layer equals single additions: the
+   weights and the edge count, the order dropped when a new edge disagrees
+   with it (the layers are cyclic here, so ibr__cdg_order must say so), a
+   search of the layer ended when edges are born and not otherwise. */
+static void test_fill(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=3x3,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    enum { NE = 200 };
+    uint32_t n = t->n_adj;
+    ibr__cdg *gen = NULL, *g = NULL, *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create(&gen, NULL, n, 1), 0);
+    CU_ASSERT_PTR_NULL(ibr__cdg_fill_begin(gen, 0)); /* general graphs: no */
+    ibr__cdg_destroy(gen);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&g, t, 2), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&r, t, 2), 0);
+    CU_ASSERT_PTR_NULL(ibr__cdg_fill_begin(g, 2));
+    srand(5);
+    uint32_t pairs[2 * NE];
+    uint64_t w[NE];
+    for (int i = 0; i < NE; i++) {
+        pairs[2 * i] = (uint32_t)rand() % n;
+        pairs[2 * i + 1] = random_next(t, pairs[2 * i]);
+        w[i] = 1 + (uint64_t)(rand() % 6);
+        for (unsigned l = 0; l < 2; l++)
+            CU_ASSERT_EQUAL(ibr__cdg_add_edge(r, l, pairs[2 * i], pairs[2 * i + 1], w[i]), 0);
+    }
+    /* layer 1: filled from empty */
+    uint64_t *lw = ibr__cdg_fill_begin(g, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lw);
+    for (int i = 0; i < NE; i++)
+        lw[ibr__cdg_slot(g, pairs[2 * i], pairs[2 * i + 1])] += w[i];
+    ibr__cdg_fill_end(g, 1);
+    uint64_t *ref = snapshot(r, 1, n);
+    CU_ASSERT(same_as(g, 1, n, ref));
+    free(ref);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), ibr__cdg_edge_count(r, 1));
+    CU_ASSERT_FATAL(!acyclic(g, 1, n));
+    CU_ASSERT_EQUAL(ibr__cdg_order(g, 1), 1);
+    /* layer 0: half added first, the other half filled under a search */
+    for (int i = 0; i < NE / 2; i++)
+        CU_ASSERT_EQUAL(ibr__cdg_add_edge(g, 0, pairs[2 * i], pairs[2 * i + 1], w[i]), 0);
+    size_t half = ibr__cdg_edge_count(g, 0);
+    ibr__cdg_cycle cy;
+    CU_ASSERT_EQUAL(ibr__cdg_search_begin(g, 0), 0);
+    lw = ibr__cdg_fill_begin(g, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lw);
+    for (int i = NE / 2; i < NE; i++)
+        lw[ibr__cdg_slot(g, pairs[2 * i], pairs[2 * i + 1])] += w[i];
+    ibr__cdg_fill_end(g, 0);
+    ref = snapshot(r, 0, n);
+    CU_ASSERT(same_as(g, 0, n, ref));
+    free(ref);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), ibr__cdg_edge_count(r, 0));
+    CU_ASSERT(ibr__cdg_edge_count(g, 0) > half);
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &cy), IBR_ESTATE);
+    /* more weight on edges that exist: no edge born, the search goes on */
+    CU_ASSERT_EQUAL(ibr__cdg_search_begin(g, 0), 0);
+    lw = ibr__cdg_fill_begin(g, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lw);
+    lw[ibr__cdg_slot(g, pairs[0], pairs[1])] += 3;
+    ibr__cdg_fill_end(g, 0);
+    CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), ibr__cdg_edge_count(r, 0));
+    CU_ASSERT_EQUAL(ibr__cdg_edge_weight(g, 0, pairs[0], pairs[1]),
+                    ibr__cdg_edge_weight(r, 0, pairs[0], pairs[1]) + 3);
+    CU_ASSERT_EQUAL(ibr__cdg_search_next(g, &cy), 0);
+    CU_ASSERT(cy.len > 0);
+    ibr__cdg_destroy(g);
+    ibr__cdg_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+/* A channel's possible edges have consecutive slots in its successors'
+   order (cdg.h; dfsssp looks up one slot per channel and adds), and the
+   slots of all channels cover 0 .. count - 1 once each. */
+static void test_slots_consecutive(void)
+{
+    static const char *specs[] = {"fattree:levels=3,radix=8", "torus:dims=3x3x3,hosts=1,parallel=2",
+                                  "random:switches=30,degree=5,hosts=1,seed=4",
+                                  "dragonfly:a=4,p=2,h=2,g=5"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr__cdg *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr__cdg_create_topo(&g, t, 1), 0);
+        size_t ns = ibr__cdg_slot_count(g), seen = 0;
+        CU_ASSERT_FATAL(ns > 0);
+        uint8_t *used = calloc(ns, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(used);
+        for (uint32_t a = 0; a < t->n_adj; a++) {
+            uint32_t h = t->adj[a].sw, b0 = t->adj_off[h], b1 = t->adj_off[h + 1];
+            uint32_t s0 = ibr__cdg_slot(g, a, b0);
+            CU_ASSERT_NOT_EQUAL_FATAL(s0, IBR_NONE);
+            for (uint32_t b = b0; b < b1; b++) {
+                uint32_t k = ibr__cdg_slot(g, a, b);
+                CU_ASSERT_EQUAL(k, s0 + (b - b0));
+                if (k < ns && !used[k]) {
+                    used[k] = 1;
+                    seen++;
+                }
+            }
+            if (b0 > 0)
+                CU_ASSERT_EQUAL(ibr__cdg_slot(g, a, b0 - 1), IBR_NONE);
+            if (b1 < t->n_adj)
+                CU_ASSERT_EQUAL(ibr__cdg_slot(g, a, b1), IBR_NONE);
+        }
+        CU_ASSERT_EQUAL(seen, ns);
+        free(used);
+        ibr__cdg_destroy(g);
+        ibr_topo_destroy(t);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"graph basics", test_graph_basics},
         {"switch graphs: slots, search resumed, moves", test_switch_graph},
+        {"switch graphs: a channel's slots are consecutive", test_slots_consecutive},
         {"merge", test_merge},
         {"random checked insertions, both storages", test_graph_random},
         {"batches of edges", test_add_edges},
+        {"direct filling of a layer", test_fill},
         {"batches of moves", test_move_batch},
         {"random cycle breaking, resumed search", test_search_resumed},
         {"allocation failure", test_graph_oom},

@@ -464,14 +464,9 @@ static void same_tables(const ibr_topo *t, const ibr_result *a, const ibr_result
 
 static void test_ucast_builder(void)
 {
-    ibr_context *ctx = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
     kit_state st = {0, 0, 0};
-    ibr_engine e = IBR_ENGINE_INIT;
-    e.name = "kit";
-    e.route = kit_route;
-    e.user = &st;
-    CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
+    ibr_context *ctx = ibr_test_engine_context("kit", kit_route, &st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     static const char *const specs[] = {"fattree:levels=3,radix=8", "torus:dims=4x4,hosts=2",
                                         "random:switches=30,degree=4,hosts=2,seed=3"};
     for (size_t k = 0; k < 3; k++)
@@ -552,19 +547,11 @@ static int sl_route(ibr_run *run, void *user)
 
 static void test_sl_rows(void)
 {
-    ibr_context *ctx = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
     sl_state st;
-    ibr_engine e = IBR_ENGINE_INIT;
-    e.name = "sls";
-    e.route = sl_route;
-    e.user = &st;
-    CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
-    ibr_fabric *f = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=2,radix=4"), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_context *ctx = ibr_test_engine_context("sls", sl_route, &st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_topo *t = ibr_test_topo(ctx, "fattree:levels=2,radix=4");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     unsigned max = ibr_topo_max_lid(t);
     ibr_result *r;
 
@@ -607,7 +594,6 @@ static void test_sl_rows(void)
     CU_ASSERT_EQUAL(ibr_run_set_sl_mode(NULL, IBR_SL_PER_DEST), IBR_EINVAL);
     CU_ASSERT_PTR_NULL(ibr_run_hops(NULL));
     ibr_topo_destroy(t);
-    ibr_fabric_destroy(f);
     ibr_context_destroy(ctx);
 }
 
@@ -633,24 +619,16 @@ static int loop_route(ibr_run *run, void *user)
 
 static void test_credit_loop_check(void)
 {
-    ibr_context *ctx = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
     loop_state st;
-    ibr_engine e = IBR_ENGINE_INIT;
-    e.name = "loops";
-    e.route = loop_route;
-    e.user = &st;
-    CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
+    ibr_context *ctx = ibr_test_engine_context("loops", loop_route, &st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     static const struct {
         const char *spec;
         int rc;
     } c[] = {{"torus:dims=5,hosts=1", IBR_EDEADLOCK}, {"fattree:levels=2,radix=4", 0}};
     for (size_t k = 0; k < 2; k++) {
-        ibr_fabric *f = NULL;
-        ibr_topo *t = NULL;
-        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
-        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, c[k].spec), 0);
-        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        ibr_topo *t = ibr_test_topo(ctx, c[k].spec);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
         ibr_result *r = NULL;
         memset(&st, 0, sizeof st);
         CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "loops,no_fallback", NULL), 0);
@@ -666,7 +644,6 @@ static void test_credit_loop_check(void)
         }
         ibr_result_destroy(r);
         ibr_topo_destroy(t);
-        ibr_fabric_destroy(f);
     }
     size_t len;
     CU_ASSERT_EQUAL(ibr_run_find_credit_loop(NULL, 0, &len, NULL), IBR_EINVAL);

@@ -46,8 +46,14 @@ static int custom_fn(ibr_run *run, void *user)
     for (unsigned i = 0; i < 16; i++)
         map[i] = (uint8_t)(15 - i);
     CU_ASSERT_EQUAL(ibr_run_set_sl2vl(run, 0, 1, 2, map), 0);
-    map[0] = 16;
-    CU_ASSERT_EQUAL(ibr_run_set_sl2vl(run, 0, 1, 2, map), IBR_ERANGE);
+    /* any entry above 15 is refused, whatever its bits; the map stays */
+    static const uint8_t bad[] = {16, 0x80, 0x1f, 255};
+    for (unsigned i = 0; i < sizeof bad; i++) {
+        uint8_t m2[16];
+        memcpy(m2, map, sizeof m2);
+        m2[(5 * i) % 16] = bad[i];
+        CU_ASSERT_EQUAL(ibr_run_set_sl2vl(run, 0, 1, 2, m2), IBR_ERANGE);
+    }
     CU_ASSERT_EQUAL(ibr_run_set_vls_used(run, 2), 0);
     CU_ASSERT_EQUAL(ibr_run_add_mcast_port(run, 0xC001, 0, 3), 0);
     CU_ASSERT_EQUAL(ibr_run_add_mcast_port(run, 0xC000, 0, 1), 0);
@@ -177,8 +183,14 @@ static void test_registry(void)
     uint8_t map[16];
     CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 1, 2), 0);
     CU_ASSERT_EQUAL(map[0], 15);
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(map[i], 15 - i); /* the refused maps left it alone */
+    /* pairs never set: the identity */
     CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 2, 1), 0);
-    CU_ASSERT_EQUAL(map[3], 3);
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(map[i], i);
+    CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 0, 0), 0);
+    CU_ASSERT_EQUAL(map[15], 15);
     CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 99, 1), IBR_ERANGE);
     CU_ASSERT_EQUAL(ibr_result_vls_used(r), 2);
     CU_ASSERT_EQUAL(ibr_result_mcast_count(r), 2);

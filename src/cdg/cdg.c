@@ -458,18 +458,21 @@ int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const
        end, so a failure only has weights to take back */
     if (n && (rc = layer_alloc(g, L)) < 0)
         return rc;
-    const uint32_t *soff = g->slot_off, *succ0 = g->succ0;
+    const uint32_t *soff = g->slot_off, *succ0 = g->succ0, nch = g->n;
     uint64_t *lw = L->w;
     size_t born = 0;
     for (i = 0; i < n; i++) {
-        uint32_t a = pairs[2 * i], b = pairs[2 * i + 1];
-        if (a >= g->n)
+        uint32_t a = pairs[2 * i];
+        uint64_t x = w[i];
+        if (a >= nch || !x)
             break;
-        uint32_t j = b - succ0[a], k = soff[a] + j;
-        uint64_t y;
-        if (j >= soff[a + 1] - soff[a] || !w[i] || (y = lw[k]) > UINT64_MAX - w[i])
+        uint32_t s0 = soff[a], j = pairs[2 * i + 1] - succ0[a];
+        if (j >= soff[a + 1] - s0)
             break;
-        lw[k] = y + w[i];
+        uint64_t *p = lw + s0 + j, y = *p;
+        if (y + x < y) /* overflow */
+            break;
+        *p = y + x;
         born += !y;
     }
     if (i < n) {
@@ -486,6 +489,34 @@ int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const
         if (ord_of(L, pairs[2 * i]) >= ord_of(L, pairs[2 * i + 1]))
             L->ordered = 0;
     return 0;
+}
+
+uint64_t *ibr__cdg_fill_begin(ibr__cdg *g, unsigned layer)
+{
+    if (!g->dense || layer >= g->n_layers || layer_alloc(g, &g->layers[layer]) < 0)
+        return NULL;
+    return g->layers[layer].w;
+}
+
+void ibr__cdg_fill_end(ibr__cdg *g, unsigned layer)
+{
+    if (!g->dense || layer >= g->n_layers || !g->layers[layer].w)
+        return;
+    cdg_layer *L = &g->layers[layer];
+    const uint64_t *lw = L->w;
+    size_t live = 0;
+    for (size_t k = 0; k < g->n_slots; k++)
+        live += lw[k] != 0;
+    /* weights only grew: every edge there before is still there */
+    size_t born = live - L->n_edges;
+    L->n_edges = live;
+    L->n_new += born;
+    for (uint32_t a = 0; born && L->ordered && a < g->n; a++)
+        for (uint32_t k = g->slot_off[a]; k < g->slot_off[a + 1]; k++)
+            if (lw[k] && ord_of(L, a) >= ord_of(L, g->succ0[a] + (k - g->slot_off[a]))) {
+                L->ordered = 0;
+                break;
+            }
 }
 
 /* ---- topological order ----------------------------------------------------- */
@@ -585,12 +616,6 @@ static int cmp_by_ord_ctx(const void *x, const void *y, void *ctx)
     return a < b ? -1 : a > b;
 }
 
-static int cmp_u32(const void *x, const void *y)
-{
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* Checked insertion of w on a -> b into a layer with a valid order.
    Returns 0 (inserted or weight added), 1 (would close a cycle),
    IBR_ERANGE, IBR_ENOMEM. */
@@ -655,12 +680,20 @@ static int add_checked(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64
            their positions */
         ibr__sort(g->rb, nbk, sizeof *g->rb, cmp_by_ord_ctx, ord);
         ibr__sort(g->rf, nf, sizeof *g->rf, cmp_by_ord_ctx, ord);
+        /* their positions in ascending order: the two regions are
+           disjoint, so this is the merge of two sorted lists */
         uint32_t np = 0;
-        for (uint32_t i = 0; i < nbk; i++)
-            g->pool[np++] = ord[g->rb[i]];
-        for (uint32_t i = 0; i < nf; i++)
-            g->pool[np++] = ord[g->rf[i]];
-        qsort(g->pool, np, sizeof *g->pool, cmp_u32);
+        for (uint32_t i = 0, k = 0; i < nbk || k < nf;) {
+            uint32_t x = i < nbk ? ord[g->rb[i]] : UINT32_MAX;
+            uint32_t y = k < nf ? ord[g->rf[k]] : UINT32_MAX;
+            if (x < y) {
+                g->pool[np++] = x;
+                i++;
+            } else {
+                g->pool[np++] = y;
+                k++;
+            }
+        }
         np = 0;
         for (uint32_t i = 0; i < nbk; i++)
             ord[g->rb[i]] = g->pool[np++];

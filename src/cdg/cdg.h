@@ -114,6 +114,20 @@ int ibr__cdg_add_edge(ibr__cdg *g, unsigned layer, uint32_t a, uint32_t b, uint6
 int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const uint64_t *w,
                        size_t n);
 
+/* Switch graphs: fill a layer through its weights directly, for an
+   engine that adds tens of millions of weights at once (dfsssp's first
+   layer, at the speed of a plain array). ibr__cdg_fill_begin returns the
+   layer's weight per slot (ibr__cdg_slot numbers; allocated, all 0, if the
+   layer was empty), or NULL for a general graph, a bad layer or no memory.
+   Until ibr__cdg_fill_end(g, layer) the caller may only add to entries of
+   that array (each sum must fit in 64 bits) and must make no other call on
+   the layer; several graphs may be filled by as many threads. fill_end
+   counts the edges born (as additions would) and drops the layer's
+   topological order if a new edge disagrees with it. Unchecked: a layer
+   may become cyclic. fill_begin O(1) (O(D) to allocate), fill_end O(C + D). */
+uint64_t *ibr__cdg_fill_begin(ibr__cdg *g, unsigned layer);
+void ibr__cdg_fill_end(ibr__cdg *g, unsigned layer);
+
 /* Add a path to a layer.
    check = 0: unconditionally (the layer may become cyclic); O(n).
    check = 1: only if the layer stays acyclic; returns 1 and adds nothing
@@ -164,7 +178,11 @@ int ibr__cdg_merge(ibr__cdg *dst, unsigned layer, const ibr__cdg *src, unsigned 
 
 /* Switch graphs: the slot of the possible edge a -> b, in 0 ..
    ibr__cdg_slot_count() - 1, for engines' own per-edge data; IBR_NONE when
-   a -> b is not a possible edge (or the graph is a general one). O(1). */
+   a -> b is not a possible edge (or the graph is a general one). O(1).
+   A channel's possible edges have consecutive slots in the order of their
+   successors (the channels leaving one switch, consecutive in topo->adj):
+   slot(a, b) = slot(a, b0) + (b - b0) for b0 = topo->adj_off[topo->adj[a].sw],
+   so an engine may look up slot(a, b0) once per channel. */
 uint32_t ibr__cdg_slot(const ibr__cdg *g, uint32_t a, uint32_t b);
 /* Switch graphs: slots per layer; general graphs: 0. */
 size_t ibr__cdg_slot_count(const ibr__cdg *g);

@@ -11,6 +11,8 @@
  * array, and the output does not depend on the algorithm.
  */
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "core/base.h"
 
@@ -19,6 +21,13 @@
 
 static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 {
+    if (size == sizeof(uint32_t)) { /* the common case: indices */
+        uint32_t t;
+        memcpy(&t, a, sizeof t);
+        memcpy(a, b, sizeof t);
+        memcpy(b, &t, sizeof t);
+        return;
+    }
     while (size--) {
         unsigned char t = *a;
         *a++ = *b;

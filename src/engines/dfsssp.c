@@ -102,10 +102,10 @@
 typedef struct df_worker {
     ibr__cdg *acc;    /* layer-0 CDG weights, in its layer 0 (worker 0: the
                          layers' graph itself) */
-    uint32_t *dep;    /* a destination's dependencies, 2 channels each */
-    uint64_t *depw;   /* and their pairs; n_sw each */
+    uint64_t *lw0;    /* acc's layer 0, filled directly (ibr__cdg_fill_begin) */
     uint64_t *sub;    /* per switch */
     uint32_t *order;  /* per switch */
+    uint32_t *oe;     /* per switch: its channel toward the destination */
     uint32_t cnt[257];
     uint32_t last, nord; /* order holds the levels around switch last */
     uint64_t pairs;
@@ -130,6 +130,7 @@ typedef struct df {
     uint32_t *srcsw;     /* per source: switch */
     ibr__cdg *g;         /* the layers' CDGs: edge weights = pairs */
     size_t ndep;         /* CDG entries (slots) per layer */
+    uint32_t *sbase;     /* per channel e: slot of e -> e2 minus e2 (mod 2^32) */
     uint64_t ppl[MAX_LAYERS]; /* pairs per layer */
     uint8_t *layer;      /* n_dest x nsrc */
     /* units on their way to the next layer: their channels one after the
@@ -140,10 +141,10 @@ typedef struct df {
     int indexed;
     uint32_t *dep_first; /* per CDG entry: first of its destinations, ndep + 1 */
     uint32_t *dep_dest;  /* destinations whose routes hold the entry, ascending */
-    uint16_t *tin, *tout;/* per destination and switch: pre-order interval of
-                            the switch's subtree in the destination's tree */
+    uint16_t *tin, *tout;/* per destination and switch: the sources of the
+                            switch's subtree in the destination's tree, as the
+                            range srcs[tin] .. srcs[tout - 1] */
     uint16_t *srcs;      /* per destination: its sources in pre-order */
-    uint32_t *nsrcs;     /* per destination: how many */
     size_t nsrcs_stride;
     uint32_t *bcnt;      /* while indexing: per block and entry, counts then
                             write positions */
@@ -169,7 +170,7 @@ static inline uint32_t out_edge(const df *c, uint32_t y, uint32_t di)
 /* CDG entry of the dependency e1 -> e2 (e2 leaves the switch e1 enters). */
 static inline size_t dep_of(const df *c, uint32_t e1, uint32_t e2)
 {
-    return ibr__cdg_slot(c->g, e1, e2);
+    return (uint32_t)(c->sbase[e1] + e2);
 }
 
 /* ---- layer 0 ---------------------------------------------------------- */
@@ -185,33 +186,34 @@ static int build_dest(void *arg, unsigned wi, size_t di)
         w->nord = ibr__sssp_level_order(t, c->hops, d, w->order, w->cnt);
         w->last = d;
     }
-    uint32_t nord = w->nord, ne = 0;
-    w->sub[d] = 0;
+    uint32_t nord = w->nord;
+    const uint32_t *order = w->order;
+    const uint32_t *src = c->s->src_lids;
+    uint32_t *oe = w->oe;
+    uint64_t *sub = w->sub, *lw0 = w->lw0, pairs = 0;
+    sub[d] = 0;
     for (uint32_t k = 1; k < nord; k++) {
-        uint32_t y = w->order[k];
-        w->sub[y] = c->s->src_lids[y];
-        w->pairs += c->s->src_lids[y];
+        uint32_t y = order[k];
+        if ((oe[y] = out_edge(c, y, (uint32_t)di)) == IBR_NONE)
+            return IBR_EINTERNAL;
+        sub[y] = src[y];
+        pairs += src[y];
     }
+    w->pairs += pairs;
     /* a switch's subtree weight is what its parent channel carries, and
        the dependency from it onto the parent's channel is induced by
-       exactly those pairs */
+       exactly those pairs (the parent z is nearer to d, so in the order:
+       oe[z] is its channel) */
     for (uint32_t k = nord; k-- > 1;) {
-        uint32_t y = w->order[k];
-        uint32_t e = out_edge(c, y, (uint32_t)di);
-        if (e == IBR_NONE)
-            return IBR_EINTERNAL;
+        uint32_t y = order[k], e = oe[y];
         uint32_t z = t->adj[e].sw;
-        if (w->sub[y] && z != d) {
-            uint32_t e2 = out_edge(c, z, (uint32_t)di);
-            if (e2 == IBR_NONE)
-                return IBR_EINTERNAL;
-            w->dep[2 * ne] = e;
-            w->dep[2 * ne + 1] = e2;
-            w->depw[ne++] = w->sub[y];
+        uint64_t sy = sub[y];
+        if (sy && z != d) {
+            lw0[dep_of(c, e, oe[z])] += sy;
         }
-        w->sub[z] += w->sub[y];
+        sub[z] += sy;
     }
-    return ne && ibr__cdg_add_edges(w->acc, 0, w->dep, w->depw, ne) < 0 ? IBR_EINTERNAL : 0;
+    return 0;
 }
 
 /* ---- the index of inducing paths --------------------------------------- */
@@ -247,24 +249,25 @@ static int index_dest(void *arg, unsigned wi, size_t di)
     w->order[sp++] = d;
     while (sp) {
         uint32_t y = w->order[--sp];
-        tin[y] = (uint16_t)m;
+        tin[y] = (uint16_t)ns; /* the sources before y */
         w->pre[m++] = y;
-        if (y != d && c->srcidx[y] != IBR_NONE)
+        w->size[y] = 0;
+        if (y != d && c->srcidx[y] != IBR_NONE) {
             so[ns++] = (uint16_t)c->srcidx[y];
+            w->size[y] = 1;
+        }
         for (uint32_t k = w->kid_off[y + 1]; k-- > w->kid_off[y];)
             w->order[sp++] = w->kids[k];
     }
-    for (uint32_t k = 0; k < m; k++)
-        w->size[w->pre[k]] = 1;
+    /* size: the sources in the subtree */
     for (uint32_t k = m; k-- > 1;) {
         uint32_t y = w->pre[k];
         w->size[w->par[y]] += w->size[y];
     }
     for (uint32_t k = 0; k < m; k++) {
         uint32_t y = w->pre[k];
-        tout[y] = (uint16_t)(tin[y] + w->size[y] - 1);
+        tout[y] = (uint16_t)(tin[y] + w->size[y]);
     }
-    c->nsrcs[di] = ns;
     w->last = IBR_NONE; /* order was used as a stack */
     return 0;
 }
@@ -337,9 +340,8 @@ static int index_paths(df *c)
     c->tin = ibr__mallocarray(ctx, nd * n + 1, sizeof *c->tin);
     c->tout = ibr__mallocarray(ctx, nd * n + 1, sizeof *c->tout);
     c->srcs = ibr__mallocarray(ctx, nd * c->nsrcs_stride + 1, sizeof *c->srcs);
-    c->nsrcs = ibr__mallocarray(ctx, nd + 1, sizeof *c->nsrcs);
     c->dep_first = ibr__calloc(ctx, c->ndep + 2, sizeof *c->dep_first);
-    if (!c->tin || !c->tout || !c->srcs || !c->nsrcs || !c->dep_first)
+    if (!c->tin || !c->tout || !c->srcs || !c->dep_first)
         return IBR_ENOMEM;
     for (unsigned i = 0; i < c->nw; i++) {
         df_worker *w = &c->w[i];
@@ -421,18 +423,9 @@ static int move_units(df *c, unsigned v, uint32_t e1, uint32_t e2)
         uint32_t di = c->dep_dest[j];
         uint32_t d = t->lid_sw[c->s->dlid[di]];
         uint8_t *lay = c->layer + (size_t)di * c->nsrc;
-        const uint16_t *tin = c->tin + di * n, *so = c->srcs + (size_t)di * c->nsrcs_stride;
-        uint16_t lo = tin[a], hi = c->tout[di * n + a];
-        uint32_t l = 0, r = c->nsrcs[di];
+        const uint16_t *so = c->srcs + (size_t)di * c->nsrcs_stride;
         uint64_t below = 0; /* pairs of the units moved */
-        while (l < r) {
-            uint32_t mid = (l + r) / 2;
-            if (tin[c->srcsw[so[mid]]] < lo)
-                l = mid + 1;
-            else
-                r = mid;
-        }
-        for (uint32_t q = l; q < c->nsrcs[di] && tin[c->srcsw[so[q]]] <= hi; q++) {
+        for (uint32_t q = c->tin[di * n + a], qe = c->tout[di * n + a]; q < qe; q++) {
             uint32_t k = so[q], x = c->srcsw[k];
             if (lay[k] != v)
                 continue;
@@ -921,19 +914,27 @@ static int assign_sls(ibr_run *run, df *c)
     const ibr__sssp *s = c->s;
     int rc = 0;
     int per_dest = 1;
-    for (uint32_t di = 0; di < s->n_dest && per_dest; di++)
-        per_dest = common_layer(c, di) >= 0;
+    /* each destination's common layer, kept for the SLs below */
+    uint8_t *dl = ibr__mallocarray(c->ctx, s->n_dest, 1);
+    if (!dl)
+        return IBR_ENOMEM;
+    for (uint32_t di = 0; di < s->n_dest && per_dest; di++) {
+        int l = common_layer(c, di);
+        per_dest = l >= 0;
+        dl[di] = (uint8_t)l;
+    }
     if (per_dest) {
         uint16_t mask = 0;
-        for (uint32_t di = 0; di < s->n_dest; di++) {
-            unsigned sl = unit_sl(c, (unsigned)common_layer(c, di), di, 0);
+        for (uint32_t di = 0; di < s->n_dest && rc == 0; di++) {
+            unsigned sl = unit_sl(c, dl[di], di, 0);
             mask |= (uint16_t)(1u << sl);
-            if ((rc = ibr_run_set_dest_sl(run, s->dlid[di], sl)) < 0)
-                return rc;
+            rc = ibr_run_set_dest_sl(run, s->dlid[di], sl);
         }
+        ibr__free(c->ctx, dl);
         c->w[0].slmask |= mask;
-        return 0;
+        return rc;
     }
+    ibr__free(c->ctx, dl);
     /* per pair: rows of every source port, filled in parallel */
     if ((rc = ibr_run_set_sl_mode(run, IBR_SL_PER_PAIR)) < 0)
         return rc;
@@ -1000,6 +1001,7 @@ static void df_free(df *c)
     ibr__free(ctx, c->srcidx);
     ibr__free(ctx, c->srcsw);
     ibr__cdg_destroy(c->g);
+    ibr__free(ctx, c->sbase);
     ibr__free(ctx, c->layer);
     ibr__free(ctx, c->path);
     ibr__free(ctx, c->plen);
@@ -1010,17 +1012,15 @@ static void df_free(df *c)
     ibr__free(ctx, c->tin);
     ibr__free(ctx, c->tout);
     ibr__free(ctx, c->srcs);
-    ibr__free(ctx, c->nsrcs);
     ibr__free(ctx, c->pidx);
     ibr__free(ctx, c->swrow);
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
                 ibr__cdg_destroy(c->w[i].acc);
-            ibr__free(ctx, c->w[i].dep);
-            ibr__free(ctx, c->w[i].depw);
             ibr__free(ctx, c->w[i].sub);
             ibr__free(ctx, c->w[i].order);
+            ibr__free(ctx, c->w[i].oe);
             ibr__free(ctx, c->w[i].cover);
             ibr__free(ctx, c->w[i].kid_off);
             ibr__free(ctx, c->w[i].kids);
@@ -1070,26 +1070,39 @@ static int dfsssp_route(ibr_run *run, void *user)
         }
     }
     /* one layer per VL at most; each worker fills layer 0 of its own graph
-       (worker 0: of the layers' graph), storage allocated here */
-    if ((rc = ibr__cdg_create_topo(&c.g, t, MAX_LAYERS)) < 0 ||
-        (rc = ibr__cdg_reserve(c.g, 0)) < 0)
+       (worker 0: of the layers' graph) directly, storage allocated here */
+    if ((rc = ibr__cdg_create_topo(&c.g, t, MAX_LAYERS)) < 0)
         goto fail;
     c.ndep = ibr__cdg_slot_count(c.g);
+    /* a channel's slots are consecutive in its successors' order (cdg.h):
+       one look-up per channel gives every dependency's slot */
+    c.sbase = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.sbase);
+    if (!c.sbase)
+        goto nomem;
+    for (uint32_t e = 0; e < t->n_adj; e++) {
+        uint32_t b0 = t->adj_off[t->adj[e].sw];
+        uint32_t s0 = ibr__cdg_slot(c.g, e, b0);
+        if (s0 == IBR_NONE) {
+            rc = IBR_EINTERNAL;
+            goto fail;
+        }
+        c.sbase[e] = s0 - b0;
+    }
     c.layer = ibr__calloc(ctx, (size_t)s.n_dest * c.nsrc + 1, 1);
     if (!c.layer)
         goto nomem;
     for (unsigned i = 0; i < c.nw; i++) {
         c.w[i].last = IBR_NONE;
         c.w[i].acc = c.g;
-        if (i > 0 && ((rc = ibr__cdg_create_topo(&c.w[i].acc, t, 1)) < 0 ||
-                      (rc = ibr__cdg_reserve(c.w[i].acc, 0)) < 0))
+        if (i > 0 && (rc = ibr__cdg_create_topo(&c.w[i].acc, t, 1)) < 0)
             goto fail;
-        c.w[i].dep = ibr__mallocarray(ctx, 2 * n + 2, sizeof *c.w[i].dep);
-        c.w[i].depw = ibr__mallocarray(ctx, n + 1, sizeof *c.w[i].depw);
+        if (!(c.w[i].lw0 = ibr__cdg_fill_begin(c.w[i].acc, 0)))
+            goto nomem;
         c.w[i].sub = ibr__mallocarray(ctx, n, sizeof *c.w[i].sub);
         c.w[i].order = ibr__mallocarray(ctx, n, sizeof *c.w[i].order);
+        c.w[i].oe = ibr__mallocarray(ctx, n, sizeof *c.w[i].oe);
         c.w[i].cover = ibr__mallocarray(ctx, n, sizeof *c.w[i].cover);
-        if (!c.w[i].dep || !c.w[i].depw || !c.w[i].sub || !c.w[i].order || !c.w[i].cover)
+        if (!c.w[i].sub || !c.w[i].order || !c.w[i].oe || !c.w[i].cover)
             goto nomem;
     }
 
@@ -1100,6 +1113,8 @@ static int dfsssp_route(ibr_run *run, void *user)
         goto fail;
     for (unsigned i = 0; i < c.nw; i++) {
         c.ppl[0] += c.w[i].pairs;
+        ibr__cdg_fill_end(c.w[i].acc, 0);
+        c.w[i].lw0 = NULL;
         if (i > 0) {
             if ((rc = ibr__cdg_merge(c.g, 0, c.w[i].acc, 0)) < 0)
                 goto fail;

@@ -155,9 +155,17 @@ static uint16_t switch_lid(const ibr_topo *t, uint32_t sw)
 }
 
 /* ------------------------------------------------------------------ */
-/* opensm-lfts.dump                                                    */
+/* LFT dumps: one block per switch                                     */
 
-int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r)
+/* Writes switch sw's block; n is its node, lft its row, desc its
+   description made printable. */
+typedef int (*lft_block_fn)(ibr_buffer *out, const ibr_topo *t, const lid_text *lt, uint32_t sw,
+                            const ibr__node *n, const uint8_t *lft, const char *desc);
+
+/* The writers of both LFT formats: the arguments checked, the LIDs' texts
+   built in format fmt (lid_text_build), then every switch's block; all or
+   nothing. */
+static int write_lft_blocks(ibr_buffer *out, const ibr_result *r, int fmt, lft_block_fn block)
 {
     size_t mark;
     if (!r)
@@ -166,122 +174,114 @@ int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r)
     int rc = check_args(out, t, r, &mark);
     if (rc < 0)
         return rc;
-    ibr_context *ctx = t->ctx;
     lid_text lt;
-    if (lid_text_build(&lt, t, 0) < 0)
+    if (lid_text_build(&lt, t, fmt) < 0)
         return IBR_ENOMEM;
     char desc[IBR_DESC_SIZE];
     for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
         const ibr__node *n = &t->nodes[t->sw_node[sw]];
-        const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
         ibr__desc_line(desc, n->desc);
-        rc = ibr__buf_printf(out, ctx,
-                             "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
-                             (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
-        for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++) {
-            unsigned port = lft[lid];
-            if (port > n->nports)
-                continue;
-            size_t tl = lt.off[lid + 1] - lt.off[lid];
-            if ((rc = ibr__buf_reserve(out, ctx, 16 + tl)) < 0)
-                break;
-            char *d = out->data + out->size;
-            d = put_str(d, "0x", 2);
-            d = put_hex(d, lid, 4, 0);
-            *d++ = ' ';
-            d = put_dec(d, port, 3);
-            d = put_str(d, " # ", 3);
-            d = put_str(d, lt.s + lt.off[lid], tl);
-            *d++ = '\n';
-            commit(out, d);
-        }
-        if (rc == 0)
-            rc = ibr__buf_printf(out, ctx, "%u lids dumped\n", (unsigned)t->max_lid);
+        rc = block(out, t, &lt, sw, n, r->lft + (size_t)sw * r->lft_size, desc);
     }
-    lid_text_free(ctx, &lt);
+    lid_text_free(t->ctx, &lt);
     if (rc < 0)
         ibr__buf_abort(out, mark);
     return rc;
 }
 
-/* ------------------------------------------------------------------ */
-/* ibroute / dump_lfts                                                 */
-
-/*
- * One block per switch as `ibroute <switch LID>` prints it (dump_fts
- * prints the same blocks one after the other, naming switches by directed
- * route instead of LID). A LID of an LMC range after its base is shown as
- * "path #k out of n", as the tools do. All LIDs 0..max LID are covered
- * (the tools skip the last LID when it is a multiple of 64).
- */
-int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r)
+/* One entry: "0x<lid, 4 hex digits> <port, 3 digits><sep><the LID's
+   text>\n"; sep has 3 characters. */
+static int lft_line(ibr_buffer *out, ibr_context *ctx, const lid_text *lt, uint32_t lid,
+                    unsigned port, const char *sep)
 {
-    size_t mark;
-    if (!r)
-        return IBR_EINVAL;
-    const ibr_topo *t = r->topo;
-    int rc = check_args(out, t, r, &mark);
+    size_t tl = lt->off[lid + 1] - lt->off[lid];
+    int rc = ibr__buf_reserve(out, ctx, 20 + tl);
     if (rc < 0)
         return rc;
+    char *d = out->data + out->size;
+    d = put_str(d, "0x", 2);
+    d = put_hex(d, lid, 4, 0);
+    *d++ = ' ';
+    d = put_dec(d, port, 3);
+    d = put_str(d, sep, 3);
+    d = put_str(d, lt->s + lt->off[lid], tl);
+    *d++ = '\n';
+    commit(out, d);
+    return 0;
+}
+
+/* opensm-lfts.dump */
+static int lfts_dump_block(ibr_buffer *out, const ibr_topo *t, const lid_text *lt, uint32_t sw,
+                           const ibr__node *n, const uint8_t *lft, const char *desc)
+{
     ibr_context *ctx = t->ctx;
-    lid_text lt;
-    if (lid_text_build(&lt, t, 1) < 0)
-        return IBR_ENOMEM;
-    char desc[IBR_DESC_SIZE];
-    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
-        const ibr__node *n = &t->nodes[t->sw_node[sw]];
-        const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
-        ibr__desc_line(desc, n->desc);
-        rc = ibr__buf_printf(out, ctx,
+    int rc = ibr__buf_printf(out, ctx,
+                             "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
+                             (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
+    for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++)
+        if (lft[lid] <= n->nports)
+            rc = lft_line(out, ctx, lt, lid, lft[lid], " # ");
+    if (rc == 0)
+        rc = ibr__buf_printf(out, ctx, "%u lids dumped\n", (unsigned)t->max_lid);
+    return rc;
+}
+
+int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r)
+{
+    return write_lft_blocks(out, r, 0, lfts_dump_block);
+}
+
+/*
+ * ibroute / dump_lfts: one block per switch as `ibroute <switch LID>`
+ * prints it (dump_fts prints the same blocks one after the other, naming
+ * switches by directed route instead of LID). A LID of an LMC range after
+ * its base is shown as "path #k out of n", as the tools do. All LIDs
+ * 0..max LID are covered (the tools skip the last LID when it is a
+ * multiple of 64).
+ */
+static int dump_lfts_block(ibr_buffer *out, const ibr_topo *t, const lid_text *lt, uint32_t sw,
+                           const ibr__node *n, const uint8_t *lft, const char *desc)
+{
+    ibr_context *ctx = t->ctx;
+    int rc = ibr__buf_printf(out, ctx,
                              "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016" PRIx64
                              " (%s):\n"
                              "  Lid  Out   Destination\n"
                              "       Port     Info \n",
                              (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
-        unsigned base = 0, last = 0, count = 0;
-        uint64_t pguid = 0;
-        for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++) {
-            unsigned port = lft[lid];
-            if (port > n->nports)
-                continue;
-            count++;
-            if (lid <= last && pguid) {
-                rc = ibr__buf_printf(out, ctx,
-                                     "0x%04x %03u : (path #%u out of %u: portguid 0x%016" PRIx64
-                                     ")\n",
-                                     (unsigned)lid, port, lid - base + 1, last - base + 1, pguid);
-                continue;
-            }
-            uint32_t gp = t->lid_port[lid];
-            pguid = 0;
-            if (gp != IBR_NONE) {
-                const ibr__port *pt = &t->ports[gp];
-                pguid = pt->guid;
-                if (pt->lmc) {
-                    base = pt->lid;
-                    last = pt->lid + (1u << pt->lmc) - 1;
-                }
-            }
-            size_t tl = lt.off[lid + 1] - lt.off[lid];
-            if ((rc = ibr__buf_reserve(out, ctx, 20 + tl)) < 0)
-                break;
-            char *d = out->data + out->size;
-            d = put_str(d, "0x", 2);
-            d = put_hex(d, lid, 4, 0);
-            *d++ = ' ';
-            d = put_dec(d, port, 3);
-            d = put_str(d, " : ", 3);
-            d = put_str(d, lt.s + lt.off[lid], tl);
-            *d++ = '\n';
-            commit(out, d);
+    unsigned base = 0, last = 0, count = 0;
+    uint64_t pguid = 0;
+    for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++) {
+        unsigned port = lft[lid];
+        if (port > n->nports)
+            continue;
+        count++;
+        if (lid <= last && pguid) {
+            rc = ibr__buf_printf(out, ctx,
+                                 "0x%04x %03u : (path #%u out of %u: portguid 0x%016" PRIx64 ")\n",
+                                 (unsigned)lid, port, lid - base + 1, last - base + 1, pguid);
+            continue;
         }
-        if (rc == 0)
-            rc = ibr__buf_printf(out, ctx, "%u valid lids dumped \n", count);
+        uint32_t gp = t->lid_port[lid];
+        pguid = 0;
+        if (gp != IBR_NONE) {
+            const ibr__port *pt = &t->ports[gp];
+            pguid = pt->guid;
+            if (pt->lmc) {
+                base = pt->lid;
+                last = pt->lid + (1u << pt->lmc) - 1;
+            }
+        }
+        rc = lft_line(out, ctx, lt, lid, port, " : ");
     }
-    lid_text_free(ctx, &lt);
-    if (rc < 0)
-        ibr__buf_abort(out, mark);
+    if (rc == 0)
+        rc = ibr__buf_printf(out, ctx, "%u valid lids dumped \n", count);
     return rc;
+}
+
+int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r)
+{
+    return write_lft_blocks(out, r, 1, dump_lfts_block);
 }
 
 /* ------------------------------------------------------------------ */

@@ -130,9 +130,11 @@ int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port, unsigned 
     const ibr__node *n = &t->nodes[t->sw_node[sw]];
     if (in_port > n->nports || out_port > n->nports)
         return IBR_ERANGE;
+    uint8_t any = 0; /* a VL above 15 has a bit of 0xf0 set */
     for (unsigned i = 0; i < 16; i++)
-        if (map[i] > 15)
-            return IBR_ERANGE;
+        any |= map[i];
+    if (any & 0xf0)
+        return IBR_ERANGE;
     if (!r->sl2vl) {
         uint32_t *off = ibr__mallocarray(r->ctx, t->n_sw ? t->n_sw : 1, sizeof *off);
         size_t total = 0;
@@ -148,8 +150,10 @@ int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port, unsigned 
             ibr__free(r->ctx, off);
             return IBR_ENOMEM;
         }
-        for (size_t i = 0; i < total; i++)
-            tab[i] = (uint8_t)((i % 16) < 15 ? i % 16 : 15);
+        /* every (in, out) pair starts with the identity map */
+        static const uint8_t ident[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        for (size_t i = 0; i < total; i += 16)
+            memcpy(tab + i, ident, 16);
         r->sl2vl_off = off;
         r->sl2vl = tab;
     }
