@@ -1400,7 +1400,9 @@ static int nue_route(ibr_run *run, void *user)
         return ibr__fail(run, IBR_EINVAL,
                          "nue.partitioner: '%s' is none of auto, metis, builtin", ps);
 
-    nue c;
+    nue c, c1;
+    /* set before the first jump to the cleanup labels, which read it */
+    int have_c1 = 0;
     memset(&c, 0, sizeof c);
     c.run = run;
     c.t = t;
@@ -1490,9 +1492,7 @@ static int nue_route(ibr_run *run, void *user)
         tries[ntries++] = 1;
     size_t lsz = (size_t)t->max_lid + 1;
     /* the variants run in parallel (each its own loads, graphs and LFTs) */
-    nue c1;
     nue *vs[2] = {&c, &c1};
-    int have_c1 = 0;
     if (ntries > 1) {
         c1 = c;
         have_c1 = 1;
