@@ -633,7 +633,9 @@ static int make_leaf_array(ftree *ft, const uint32_t *rank)
 /* ------------------------------------------------------------------ */
 /* validation of a pure fat tree (no root GUIDs)                       */
 
-static int validate(ftree *ft, const uint32_t *rank)
+/* The first purity rule the tree breaks, written into msg (len bytes);
+   returns 1 when one is broken, 0 for a pure tree. */
+static int impure(ftree *ft, const uint32_t *rank, char *msg, size_t len)
 {
     uint32_t ref[FT_MAX_RANK + 1];
     for (unsigned i = 0; i <= FT_MAX_RANK; i++)
@@ -648,54 +650,183 @@ static int validate(ftree *ft, const uint32_t *rank)
         }
         const ft_sw *a = &ft->sw[ref[r]], *b = &ft->sw[s];
         uint64_t ga = sw_guid(ft, ref[r]), gb = sw_guid(ft, s);
-        if (a->nup != b->nup)
-            return ibr__decline(
-                ft->run,
-                "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u up-going "
-                "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
-                "switches of a rank have the same number of up-going port groups)",
-                gb, r, b->nup, ga, a->nup);
-        if (r != ft->leaf_rank && a->ndown != b->ndown)
-            return ibr__decline(
-                ft->run,
-                "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u down-going "
-                "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
-                "switches of a rank above the leaves have the same number of down-going "
-                "port groups)",
-                gb, r, b->ndown, ga, a->ndown);
+        if (a->nup != b->nup) {
+            snprintf(msg, len,
+                     "switch 0x%016" PRIx64 " (rank %u) has %u up-going "
+                     "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
+                     "switches of a rank have the same number of up-going port groups)",
+                     gb, r, b->nup, ga, a->nup);
+            return 1;
+        }
+        if (r != ft->leaf_rank && a->ndown != b->ndown) {
+            snprintf(msg, len,
+                     "switch 0x%016" PRIx64 " (rank %u) has %u down-going "
+                     "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
+                     "switches of a rank above the leaves have the same number of down-going "
+                     "port groups)",
+                     gb, r, b->ndown, ga, a->ndown);
+            return 1;
+        }
         if (a->nup) {
             uint32_t want = ft->grp[ft->order[a->up]].nports;
             for (uint32_t i = 0; i < b->nup; i++) {
                 const ft_group *g = &ft->grp[ft->order[b->up + i]];
-                if (g->nports != want)
-                    return ibr__decline(
-                        ft->run,
-                        "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
-                        "link(s) up to switch 0x%016" PRIx64 " where switch 0x%016" PRIx64
-                        " of the same rank has %u per up-going port group (rule: the same "
-                        "number of ports in each up-going port group)",
-                        gb, r, g->nports, sw_guid(ft, g->remote), ga, want);
+                if (g->nports != want) {
+                    snprintf(msg, len,
+                             "switch 0x%016" PRIx64 " (rank %u) has %u "
+                             "link(s) up to switch 0x%016" PRIx64 " where switch 0x%016" PRIx64
+                             " of the same rank has %u per up-going port group (rule: the same "
+                             "number of ports in each up-going port group)",
+                             gb, r, g->nports, sw_guid(ft, g->remote), ga, want);
+                    return 1;
+                }
             }
         }
         if (a->ndown && r != ft->leaf_rank) {
             uint32_t want = ft->grp[ft->order[a->down]].nports;
             for (uint32_t i = 0; i < b->ndown; i++) {
                 const ft_group *g = &ft->grp[ft->order[b->down + i]];
-                if (g->nports != want)
-                    return ibr__decline(
-                        ft->run,
-                        "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
-                        "link(s) down to %s 0x%016" PRIx64 " where switch 0x%016" PRIx64
-                        " of the same rank has %u per down-going port group (rule: the "
-                        "same number of ports in each down-going port group)",
-                        gb, r, g->nports, g->remote == FT_CA ? "CA port" : "switch",
-                        g->remote == FT_CA ? ft->t->ports[ft->ca[g->ca].gp].guid
-                                           : sw_guid(ft, g->remote),
-                        ga, want);
+                if (g->nports != want) {
+                    snprintf(msg, len,
+                             "switch 0x%016" PRIx64 " (rank %u) has %u "
+                             "link(s) down to %s 0x%016" PRIx64 " where switch 0x%016" PRIx64
+                             " of the same rank has %u per down-going port group (rule: the "
+                             "same number of ports in each down-going port group)",
+                             gb, r, g->nports, g->remote == FT_CA ? "CA port" : "switch",
+                             g->remote == FT_CA ? ft->t->ports[ft->ca[g->ca].gp].guid
+                                                : sw_guid(ft, g->remote),
+                             ga, want);
+                    return 1;
+                }
             }
         }
     }
     return 0;
+}
+
+/* Without root GUIDs a tree of ranks has no link within a rank: such a
+   link makes the fabric something else than a (degraded) fat tree. */
+static int check_tree_of_ranks(ftree *ft)
+{
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (ft->sw[s].rank != FT_NORANK && ft->sw[s].nsib) {
+            uint32_t o = ft->grp[ft->order[ft->sw[s].sib]].remote;
+            return ibr__decline(ft->run,
+                                "not a tree of ranks: switches 0x%016" PRIx64 " and 0x%016" PRIx64
+                                " are both at rank %u (ranked from the compute nodes) and "
+                                "cabled together: not a fat tree",
+                                sw_guid(ft, s), sw_guid(ft, o), ft->sw[s].rank);
+        }
+    return 0;
+}
+
+/* What is left of the tree, per rank: switches, the cables up from that
+   rank, and estimates of the switches and cables missing. The switch count
+   a full tree would have at rank r is estimated from the fullest switches
+   (most cables) of the ranks next to it: E(r-1) = E(r) * up(r) / down(r-1)
+   going up from the leaves, then the same downward, keeping the larger
+   estimate; cables missing are those a full tree would have between the
+   two ranks, less those of the missing switches. Leaves that lost hosts
+   are counted against the fullest leaf. */
+static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule)
+{
+    uint32_t L = ft->leaf_rank;
+    uint64_t n[FT_MAX_RANK + 1], upp[FT_MAX_RANK + 1], maxup[FT_MAX_RANK + 1],
+        maxdn[FT_MAX_RANK + 1], est[FT_MAX_RANK + 1];
+    memset(n, 0, sizeof n);
+    memset(upp, 0, sizeof upp);
+    memset(maxup, 0, sizeof maxup);
+    memset(maxdn, 0, sizeof maxdn);
+    uint64_t hosts_missing = 0, thin_leaves = 0;
+    for (uint32_t s = 0; s < ft->nsw; s++) {
+        uint32_t r = rank[s];
+        if (r == FT_NORANK || r > L)
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        uint64_t u = 0, d = 0, c = 0;
+        for (uint32_t i = 0; i < w->nup; i++)
+            u += ft->grp[ft->order[w->up + i]].nports;
+        for (uint32_t i = 0; i < w->ndown; i++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + i]];
+            if (g->remote != FT_CA)
+                d += g->nports;
+            else
+                c += ft->ca[g->ca].role == FT_CN;
+        }
+        n[r]++;
+        upp[r] += u;
+        if (u > maxup[r])
+            maxup[r] = u;
+        if (d > maxdn[r])
+            maxdn[r] = d;
+        if (r == L && c < ft->max_cn) {
+            thin_leaves++;
+            hosts_missing += ft->max_cn - c;
+        }
+    }
+    for (uint32_t r = 0; r <= L; r++)
+        est[r] = n[r];
+    for (uint32_t r = L; r > 0; r--) /* upward */
+        if (maxdn[r - 1]) {
+            uint64_t e = (est[r] * maxup[r] + maxdn[r - 1] / 2) / maxdn[r - 1];
+            if (e > est[r - 1])
+                est[r - 1] = e;
+        }
+    for (uint32_t r = 0; r < L; r++) /* downward */
+        if (maxup[r + 1]) {
+            uint64_t e = (est[r] * maxdn[r] + maxup[r + 1] / 2) / maxup[r + 1];
+            if (e > est[r + 1])
+                est[r + 1] = e;
+        }
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = ibr__buf_printf(&b, ft->ctx,
+                             "# ftree: degraded fat tree, routed (ftree.strict=1 declines it)\n"
+                             "# first purity rule broken: %s\n"
+                             "# rank 0 = roots; missing = estimated against the fullest "
+                             "switches of the ranks\n"
+                             "# rank\tswitches\tmissing_switches\tcables_up\tmissing_cables_up\n",
+                             rule);
+    char line[512];
+    size_t off = 0;
+    uint64_t tot_sw = 0, tot_cab = 0;
+    line[0] = 0;
+    for (uint32_t r = 0; r <= L && rc == 0; r++) {
+        uint64_t msw = est[r] - n[r], mcab = 0;
+        if (r > 0) {
+            uint64_t full = est[r] * maxup[r], gone = full > upp[r] ? full - upp[r] : 0;
+            uint64_t bysw = (est[r] - n[r]) * maxup[r] + (est[r - 1] - n[r - 1]) * maxdn[r - 1];
+            mcab = gone > bysw ? gone - bysw : 0;
+        }
+        tot_sw += msw;
+        tot_cab += mcab;
+        rc = ibr__buf_printf(&b, ft->ctx, "%u\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+                             r, n[r], msw, r ? upp[r] : 0, mcab);
+        if (off < sizeof line && (msw || mcab)) {
+            int k = snprintf(line + off, sizeof line - off,
+                             "%srank %u: %" PRIu64 " switch(es), %" PRIu64 " cable(s) up missing",
+                             off ? "; " : "", r, msw, mcab);
+            off += k > 0 ? (size_t)k : 0;
+        }
+    }
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx,
+                             "# leaves with fewer compute nodes than the fullest (%u): %" PRIu64
+                             ", compute nodes missing: %" PRIu64 "\n",
+                             ft->max_cn, thin_leaves, hosts_missing);
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx,
+                             "degraded: %" PRIu64 " switch(es) and %" PRIu64
+                             " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes\n",
+                             tot_sw, tot_cab, thin_leaves);
+    if (rc == 0)
+        rc = ibr_run_add_artifact(ft->run, "ftree-degraded.txt", b.data, b.size);
+    ibr_buffer_dispose(&b);
+    if (rc == 0)
+        ibr__log(ft->ctx, IBR_LOG_WARN,
+                 "ftree: degraded fat tree routed: %" PRIu64 " switch(es) and %" PRIu64
+                 " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes%s%s (%s)",
+                 tot_sw, tot_cab, thin_leaves, off ? "; " : "", line, rule);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -832,6 +963,8 @@ static int ftree_route(ibr_run *run, void *user)
     ft.max_reverse_hops = (unsigned)v;
     ibr_run_setting_int(&v, run, "connect_roots");
     ft.connect_roots = (int)v;
+    ibr_run_setting_int(&v, run, "strict");
+    int strict = (int)v;
     const ibr_topo *t = ft.t;
     int rc;
     if ((rc = check_basics(&ft)) < 0)
@@ -938,9 +1071,21 @@ static int ftree_route(ibr_run *run, void *user)
         goto out;
     }
 
-    /* 4. purity */
-    if (!ft.roots_given && (rc = validate(&ft, rank)) < 0)
-        goto out;
+    /* 4. purity: without root GUIDs an impure tree is routed as a degraded
+       fat tree (or declined with ftree.strict, as OpenSM does) */
+    if (!ft.roots_given) {
+        char rule[640];
+        if (impure(&ft, rank, rule, sizeof rule)) {
+            if (strict) {
+                rc = ibr__decline(run, "not a pure fat tree: %s", rule);
+                goto out;
+            }
+            if ((rc = check_tree_of_ranks(&ft)) < 0)
+                goto out;
+            if ((rc = degraded_report(&ft, rank, rule)) < 0)
+                goto nomem;
+        }
+    }
 
     /* routes */
     ft.hops = ibr__mallocarray(ft.ctx, nsw, 1);
@@ -972,6 +1117,9 @@ static const ibr_setting ftree_settings[] = {
     {"connect_roots", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "switches above the leaves also get routes to switch LIDs they cannot reach "
      "by up/down (OpenSM's connect_roots)"},
+    {"strict", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "without root GUIDs, decline a tree that is not pure (OpenSM's rules: a "
+     "degraded tree then falls back) instead of routing it as a degraded fat tree"},
 };
 
 const ibr_engine ibr__engine_ftree = {
@@ -981,5 +1129,5 @@ const ibr_engine ibr__engine_ftree = {
     .caps = IBR_CAP_DEADLOCK_FREE,
     .route = ftree_route,
     .settings = ftree_settings,
-    .n_settings = 2,
+    .n_settings = 3,
 };
