@@ -1082,6 +1082,16 @@ static int ftree_route(ibr_run *run, void *user)
             }
             if ((rc = check_tree_of_ranks(&ft)) < 0)
                 goto out;
+            if (ft.max_reverse_hops) {
+                for (uint32_t i = 0; i < ft.nca; i++)
+                    if (ft.ca[i].role == FT_IO) {
+                        rc = ibr__decline(run, "max_reverse_hops %u is not supported on a "
+                                               "degraded fat tree (%s)",
+                                          ft.max_reverse_hops, rule);
+                        goto out;
+                    }
+            }
+            ft.degraded = 1;
             if ((rc = degraded_report(&ft, rank, rule)) < 0)
                 goto nomem;
         }
@@ -1092,7 +1102,8 @@ static int ftree_route(ibr_run *run, void *user)
     ft.cn_seq = ibr__mallocarray(ft.ctx, (size_t)ft.nleaves * ft.max_cn + 1, sizeof *ft.cn_seq);
     if (!ft.hops || !ft.cn_seq)
         goto nomem;
-    if ((rc = ibr__ftree_assign(&ft)) < 0 || (rc = check_loops(&ft)) < 0) {
+    if ((rc = ft.degraded ? ibr__ftree_assign_degraded(&ft) : ibr__ftree_assign(&ft)) < 0 ||
+        (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;
         goto out;

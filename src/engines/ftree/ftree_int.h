@@ -107,6 +107,7 @@ typedef struct ftree {
                                a dummy; filled by ibr__ftree_assign */
     uint32_t ncn;
     int roots_given;
+    int degraded;           /* no root GUIDs and the purity rules broken */
     /* routing state for the current destination */
     uint16_t lid;           /* LID being routed (0 = dummy / no LID) */
     uint8_t *hops;          /* per switch, FT_NOHOP = none */
@@ -138,6 +139,11 @@ int ibr__ftree_classes(ftree *ft);
 /* ftree_route.c: assign every route and fill the result (LFTs, hop
    matrix). Returns 0, IBR_ENOMEM or IBR_ECANCELED. */
 int ibr__ftree_assign(ftree *ft);
+
+/* ftree_route.c: the same for a degraded tree (ft->degraded): up/down
+   routes of minimal length, each switch taking the least-loaded port by
+   the end ports it forwards for. Returns 0, IBR_ENOMEM or IBR_ECANCELED. */
+int ibr__ftree_assign_degraded(ftree *ft);
 
 /* Stable sorts of a group-index slice, as OpenSM orders port groups. */
 void ibr__ftree_sort_up_load(ftree *ft, uint32_t *g, uint32_t n);

@@ -552,3 +552,270 @@ int ibr__ftree_assign(ftree *ft)
     }
     return ibr_run_progress(run, phase, total, total);
 }
+
+/* ------------------------------------------------------------------ */
+/* degraded trees                                                      */
+
+/*
+ * A degraded tree (ranked from the compute nodes, purity rules broken) is
+ * routed with the same up/down rule but with loads that follow the tree
+ * that is left. For each destination, in the order above (compute nodes
+ * leaf by leaf, other CA ports, routers, switches):
+ *   1. the switches above the destination's switch X (reachable from X by
+ *      up-going cables only) route down toward X, each at its distance;
+ *   2. every other switch, rank by rank from the roots, routes up to an
+ *      above switch with the fewest hops left (an up-then-down route; a
+ *      switch with no such route gets none: the pair has no up/down path);
+ *   3. the choices are made farthest switch first, so that a switch knows
+ *      how many end ports send through it (those cabled to it plus those
+ *      routed into it): it takes, among the ports of its eligible groups,
+ *      the one with the least load so far and adds that many routes to it.
+ * The port counters therefore measure the routes each surviving cable
+ * carries in each direction, and a cable that is gone simply takes no
+ * load; the all-to-all and shift traffic spread over what remains, with
+ * every route of minimal up/down length. Routes go up then down between
+ * adjacent ranks (a degraded tree has no cable within a rank), so they
+ * have no credit loop.
+ * Time: O(D·(S + P)) for D destinations, S switches and P switch ports.
+ */
+
+typedef struct dg_state {
+    uint32_t *load;      /* per switch * 256 + port: routes sent out there */
+    uint32_t *w;         /* per switch: end ports routed through it */
+    uint32_t *srcw;      /* per switch: end ports cabled to it */
+    uint8_t *anc;        /* per switch: above the destination */
+    uint32_t *byrank;    /* ranked switches by rank, then index */
+    uint32_t nranked;
+    uint32_t *queue;
+    uint32_t *bucket;    /* switches by distance */
+    uint32_t boff[FT_NOHOP + 2];
+    uint64_t *cost;      /* per switch: loads summed along its route */
+    uint32_t *next;      /* per switch: the switch its route goes to */
+} dg_state;
+
+/* The eligible port of s (groups first..first+n of ft->order, toward
+   switches one hop nearer, above-X switches only when want_anc) whose load
+   plus the path cost beyond it is the least; the first one on ties. */
+static void dg_pick(ftree *ft, dg_state *d, uint32_t s, uint32_t first, uint32_t n,
+                    int want_anc)
+{
+    uint64_t best = UINT64_MAX;
+    uint8_t bp = 0xFF;
+    uint32_t bn = IBR_NONE;
+    const uint32_t *ld = d->load + (size_t)s * 256;
+    for (uint32_t k = 0; k < n; k++) {
+        const ft_group *g = &ft->grp[ft->order[first + k]];
+        uint32_t r = g->remote;
+        if (r == FT_CA || ft->hops[r] == FT_NOHOP || ft->hops[r] + 1u != ft->hops[s])
+            continue;
+        if (want_anc && !d->anc[r])
+            continue;
+        for (uint32_t i = 0; i < g->nports; i++) {
+            uint8_t p = ft->ports[g->port0 + i].port;
+            uint64_t c = ld[p] + d->cost[r];
+            if (c < best) {
+                best = c;
+                bp = p;
+                bn = r;
+            }
+        }
+    }
+    d->cost[s] = best;
+    ft->port[s] = bp;
+    d->next[s] = bn;
+}
+
+static void dg_route(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned hops0)
+{
+    uint32_t nsw = ft->nsw;
+    memset(d->anc, 0, nsw);
+    ft->port[x] = xport;
+    ft->hops[x] = (uint8_t)hops0;
+    d->anc[x] = 1;
+    /* 1. above X */
+    uint32_t head = 0, tail = 0;
+    d->queue[tail++] = x;
+    while (head < tail) {
+        uint32_t s = d->queue[head++];
+        const ft_sw *w = &ft->sw[s];
+        if (ft->hops[s] + 1u >= FT_NOHOP)
+            continue;
+        for (uint32_t k = 0; k < w->nup; k++) {
+            uint32_t p = ft->grp[ft->order[w->up + k]].remote;
+            if (d->anc[p])
+                continue;
+            d->anc[p] = 1;
+            ft->hops[p] = (uint8_t)(ft->hops[s] + 1);
+            d->queue[tail++] = p;
+        }
+    }
+    /* 2. the others, from the roots down */
+    for (uint32_t i = 0; i < d->nranked; i++) {
+        uint32_t s = d->byrank[i];
+        if (d->anc[s])
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        unsigned best = FT_NOHOP;
+        for (uint32_t k = 0; k < w->nup; k++) {
+            uint32_t p = ft->grp[ft->order[w->up + k]].remote;
+            if (ft->hops[p] != FT_NOHOP && ft->hops[p] + 1u < best)
+                best = ft->hops[p] + 1u;
+        }
+        ft->hops[s] = (uint8_t)best;
+    }
+    /* 3. choices, farthest first */
+    memset(d->boff, 0, sizeof d->boff);
+    for (uint32_t i = 0; i < d->nranked; i++) {
+        uint32_t s = d->byrank[i];
+        d->w[s] = d->srcw[s];
+        if (ft->hops[s] != FT_NOHOP)
+            d->boff[ft->hops[s] + 1]++;
+    }
+    for (unsigned h = 1; h <= FT_NOHOP; h++)
+        d->boff[h] += d->boff[h - 1];
+    for (uint32_t i = 0; i < d->nranked; i++) {
+        uint32_t s = d->byrank[i];
+        if (ft->hops[s] != FT_NOHOP)
+            d->bucket[d->boff[ft->hops[s]]++] = s;
+    }
+    /* boff[h] is now the end of bucket h: choices nearest first (the
+       path costs beyond are then known), loads farthest first (the end
+       ports sending through a switch are then known) */
+    d->cost[x] = 0;
+    for (uint32_t i = 0; i < d->boff[FT_NOHOP - 1]; i++) {
+        uint32_t s = d->bucket[i];
+        if (s == x)
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        if (d->anc[s])
+            dg_pick(ft, d, s, w->down, w->ndown, 1);
+        else
+            dg_pick(ft, d, s, w->up, w->nup, 0);
+    }
+    for (uint32_t i = d->boff[FT_NOHOP - 1]; i-- > 0;) {
+        uint32_t s = d->bucket[i];
+        uint32_t nx = d->next[s];
+        if (s == x || nx == IBR_NONE) /* none: cannot happen, a distance came from one */
+            continue;
+        d->load[(size_t)s * 256 + ft->port[s]] += d->w[s];
+        d->w[nx] += d->w[s];
+    }
+}
+
+int ibr__ftree_assign_degraded(ftree *ft)
+{
+    ibr_run *run = ft->run;
+    ibr_context *ctx = ft->ctx;
+    const ibr_topo *t = ft->t;
+    size_t n = ft->nsw;
+    int rc;
+    if (!(ft->hm = ibr_run_hops(run)))
+        return IBR_ENOMEM;
+    size_t cap = ((size_t)4 << 20) / (n ? n : 1);
+    ft->batch_cap = (uint32_t)(cap < 64 ? 64 : cap > 2048 ? 2048 : cap);
+    ft->batch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+    ft->hbatch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+    ft->batch_lid = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->batch_lid);
+    ft->hbatch_sw = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->hbatch_sw);
+    dg_state d;
+    memset(&d, 0, sizeof d);
+    d.load = ibr__calloc(ctx, n * 256, sizeof *d.load);
+    d.w = ibr__mallocarray(ctx, n, sizeof *d.w);
+    d.srcw = ibr__calloc(ctx, n, sizeof *d.srcw);
+    d.anc = ibr__mallocarray(ctx, n, 1);
+    d.byrank = ibr__mallocarray(ctx, n, sizeof *d.byrank);
+    d.queue = ibr__mallocarray(ctx, n, sizeof *d.queue);
+    d.bucket = ibr__mallocarray(ctx, n, sizeof *d.bucket);
+    d.cost = ibr__mallocarray(ctx, n, sizeof *d.cost);
+    d.next = ibr__mallocarray(ctx, n, sizeof *d.next);
+    rc = IBR_ENOMEM;
+    if (!ft->batch || !ft->hbatch || !ft->batch_lid || !ft->hbatch_sw || !d.load || !d.w ||
+        !d.srcw || !d.anc || !d.byrank || !d.queue || !d.bucket || !d.cost || !d.next)
+        goto out;
+    ft->batch_n = ft->hbatch_n = 0;
+    for (uint32_t r = 0; r <= ft->max_rank; r++)
+        for (uint32_t s = 0; s < n; s++)
+            if (ft->sw[s].rank == r)
+                d.byrank[d.nranked++] = s;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE || !pt->lid)
+            continue;
+        uint32_t s = t->nodes[pt->remote_node].sw;
+        if (s != IBR_NONE && ft->sw[s].rank != FT_NORANK)
+            d.srcw[s]++;
+    }
+    uint64_t total = (uint64_t)ft->ncn + ft->nca + ft->nrouters + n, done = 0;
+    const char *phase = "ftree: routes (degraded tree)";
+    if ((rc = ibr_run_progress(run, phase, 0, total)) < 0)
+        goto out;
+    /* compute nodes leaf by leaf (the order artefact keeps the dummies) */
+    uint32_t *seq = ft->cn_seq;
+    for (uint32_t i = 0; i < ft->nleaves && rc == 0; i++) {
+        uint32_t x = ft->leaves[i];
+        const ft_sw *w = &ft->sw[x];
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < w->ndown && k < ft->max_cn; j++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + j]];
+            if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
+                seq[k++] = g->ca;
+        }
+        for (uint32_t j = 0; j < k && rc == 0; j++) {
+            const ft_ca *c = &ft->ca[seq[j]];
+            if ((rc = begin(ft, c->lid)) == 0) {
+                dg_route(ft, &d, x, c->swport, 1);
+                commit(ft, IBR_NONE);
+            }
+        }
+        done += k;
+        for (; k < ft->max_cn; k++)
+            seq[k] = IBR_NONE;
+        seq += ft->max_cn;
+        if (rc == 0 && (i & 15) == 15)
+            rc = ibr_run_progress(run, phase, done, total);
+    }
+    for (uint32_t i = 0; i < ft->nca && rc == 0; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (c->role != FT_CN && (rc = begin(ft, c->lid)) == 0) {
+            dg_route(ft, &d, c->sw, c->swport, 1);
+            commit(ft, IBR_NONE);
+        }
+    }
+    for (uint32_t i = 0; i < ft->nrouters && rc == 0; i++) {
+        const ibr__port *pt = &t->ports[ft->routers[i]];
+        if ((rc = begin(ft, pt->lid)) == 0) {
+            dg_route(ft, &d, t->nodes[pt->remote_node].sw, pt->remote_port, 1);
+            commit(ft, IBR_NONE);
+        }
+    }
+    done += ft->nca - ft->ncn + ft->nrouters;
+    if (rc == 0)
+        rc = ibr_run_progress(run, phase, done, total);
+    for (uint32_t s = 0; s < n && rc == 0; s++)
+        if (ft->sw[s].rank != FT_NORANK && (rc = begin(ft, ft->sw[s].lid)) == 0) {
+            dg_route(ft, &d, s, 0, 0);
+            commit(ft, s);
+        }
+    if (rc < 0 || (rc = flush(ft)) < 0)
+        goto out;
+    if (ft->connect_roots) {
+        for (uint32_t i = 0; i < t->n_end; i++) {
+            const ibr__port *pt = &t->ports[t->end_port[i]];
+            if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].sw != IBR_NONE)
+                ft->sw[t->nodes[pt->remote_node].sw].has_end = 1;
+        }
+        connect_roots(ft);
+    }
+    rc = ibr_run_progress(run, phase, total, total);
+out:
+    ibr__free(ctx, d.load);
+    ibr__free(ctx, d.w);
+    ibr__free(ctx, d.srcw);
+    ibr__free(ctx, d.anc);
+    ibr__free(ctx, d.byrank);
+    ibr__free(ctx, d.queue);
+    ibr__free(ctx, d.bucket);
+    ibr__free(ctx, d.cost);
+    ibr__free(ctx, d.next);
+    return rc;
+}
