@@ -612,7 +612,10 @@ static void dg_pick(ftree *ft, dg_state *d, uint32_t s, uint32_t first, uint32_t
             continue;
         for (uint32_t i = 0; i < g->nports; i++) {
             uint8_t p = ft->ports[g->port0 + i].port;
-            uint64_t c = ld[p] + d->cost[r];
+            /* the busiest link of the path first, then the sum */
+            uint64_t mx = ld[p] > (d->cost[r] >> 40) ? ld[p] : (d->cost[r] >> 40);
+            uint64_t sm = (d->cost[r] & 0xFFFFFFFFFFull) + ld[p];
+            uint64_t c = mx << 40 | (sm & 0xFFFFFFFFFFull);
             if (c < best) {
                 best = c;
                 bp = p;
