@@ -3,6 +3,7 @@
 
   compare_ftree.py --ibr PATH (--spec SPEC | --netfile FILE) --workdir DIR
                    [--faults L[,S]] [--seed N] [--roots] [--cn-skip K] [--io]
+                   [--ibr-no-roots] [--ibr-param ENGINE.SETTING=VALUE]
                    [--cn-desc PREFIX] [--io-desc PREFIX] [--max-reverse-hops N]
                    [--connect-roots] [--lmc N] [--allow-unrouted]
                    [--expect-identical] [--expect-decline]
@@ -19,7 +20,9 @@
    --root_guid_file, --cn_guid_file, --io_guid_file, --max_reverse_hops,
    --connect_roots as asked);
 3. `ibr route -R ftree,no_fallback --guid2lid <OpenSM's guid2lid>` routes it
-   with the same LIDs and options;
+   with the same LIDs and options (with --ibr-no-roots, without the root
+   file: ibroute must find the degraded tree itself, and report it in
+   ftree-degraded.txt when there are faults; --ibr-param adds settings);
 4. `ibr verify --json` measures both opensm-lfts.dump files.
 
 Fails (exit 1) unless
@@ -154,6 +157,11 @@ def main():
                     help="CA pairs may stay unrouted (as many as OpenSM's at most)")
     ap.add_argument("--expect-identical", action="store_true")
     ap.add_argument("--expect-decline", action="store_true")
+    ap.add_argument("--ibr-param", action="append", default=[],
+                    help="ENGINE.SETTING=VALUE for ibroute only (e.g. ftree.strict=1)")
+    ap.add_argument("--ibr-no-roots", action="store_true",
+                    help="OpenSM gets the root file (--roots), ibroute does not: its "
+                    "ftree must recognise the (degraded) tree by itself")
     ap.add_argument("--timeout", type=float, default=240)
     args = ap.parse_args()
     name = args.name or args.spec or os.path.basename(args.netfile)
@@ -179,6 +187,12 @@ def main():
             run(gen, "ibr gen")
             summary["pruned_nodes"] = prune_netfile(raw, topo)
         osm_opts, ibr_opts = option_files(topo, work, args)
+        if args.ibr_no_roots:
+            if "--root-guids" in ibr_opts:
+                i = ibr_opts.index("--root-guids")
+                del ibr_opts[i:i + 2]
+        for prm in args.ibr_param:
+            ibr_opts += ["--param", prm]
 
         harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
                    "--timeout", str(args.timeout)] + osm_opts
@@ -262,6 +276,12 @@ def main():
         if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
             problems.append("ibroute's max link load %s exceeds OpenSM's %s"
                             % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+        if args.ibr_no_roots:
+            art = os.path.join(ibr_dir, "ftree-degraded.txt")
+            summary["ibroute_degraded"] = open(art).read().splitlines()[-1] \
+                if os.path.exists(art) else None
+            if args.faults and not summary["ibroute_degraded"]:
+                problems.append("ibroute's ftree did not report the tree as degraded")
         if args.expect_identical:
             if not d["byte_identical"]:
                 problems.append("the LFT dumps differ (%d of %d entries)"
