@@ -712,7 +712,7 @@ static int check_tree_of_ranks(ftree *ft)
         if (ft->sw[s].rank != FT_NORANK && ft->sw[s].nsib) {
             uint32_t o = ft->grp[ft->order[ft->sw[s].sib]].remote;
             return ibr__decline(ft->run,
-                                "not a tree of ranks: switches 0x%016" PRIx64 " and 0x%016" PRIx64
+                                "not a tree of ranks: switch 0x%016" PRIx64 " and switch 0x%016" PRIx64
                                 " are both at rank %u (ranked from the compute nodes) and "
                                 "cabled together: not a fat tree",
                                 sw_guid(ft, s), sw_guid(ft, o), ft->sw[s].rank);
