@@ -206,6 +206,80 @@ static int rank_from_cas(ftree *ft, uint32_t *rank, uint32_t *queue)
     return 0;
 }
 
+/* Whether every compute node hangs off a switch of the largest rank. */
+static int cns_on_top_rank(const ftree *ft, const uint32_t *rank)
+{
+    for (uint32_t i = 0; i < ft->nca; i++)
+        if (ft->ca[i].role == FT_CN && rank[ft->ca[i].sw] != ft->max_rank)
+            return 0;
+    return 1;
+}
+
+/* Ranks from the leaves (degraded trees): a switch's rank is the largest
+   distance from a switch carrying compute nodes less its own, so that
+   every compute node is on the largest rank; the model built so far is
+   dropped. */
+static void set_ranks(ftree *ft, const uint32_t *rank);
+static void drop_model(ftree *ft);
+
+static void rank_from_leaves(ftree *ft, uint32_t *rank, uint32_t *queue)
+{
+    const ibr_topo *t = ft->t;
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        rank[s] = FT_NORANK;
+    for (uint32_t i = 0; i < ft->nca; i++)
+        if (ft->ca[i].role == FT_CN)
+            rank[ft->ca[i].sw] = 0;
+    bfs_rank(t, rank, queue);
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (rank[s] != FT_NORANK && rank[s] > m)
+            m = rank[s];
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (rank[s] != FT_NORANK)
+            rank[s] = m - rank[s];
+    set_ranks(ft, rank);
+    ibr__log(ft->ctx, IBR_LOG_INFO,
+             "ftree: compute nodes on different ranks from the farthest switches; ranked "
+             "again from the compute nodes' switches (%u ranks)", m + 1);
+    drop_model(ft);
+}
+
+static void set_ranks(ftree *ft, const uint32_t *rank)
+{
+    ft->max_rank = 0;
+    for (uint32_t s = 0; s < ft->nsw; s++) {
+        ft->sw[s].rank = rank[s];
+        if (rank[s] != FT_NORANK && rank[s] > ft->max_rank)
+            ft->max_rank = rank[s];
+    }
+}
+
+static int has_siblings(const ftree *ft)
+{
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (ft->sw[s].rank != FT_NORANK && ft->sw[s].nsib)
+            return 1;
+    return 0;
+}
+
+/* Drop the model built so far (CA ports, groups) for build_cas and
+   build_groups to make again. */
+static void drop_model(ftree *ft)
+{
+    ibr__free(ft->ctx, ft->ca);
+    ibr__free(ft->ctx, ft->routers);
+    ibr__free(ft->ctx, ft->grp);
+    ibr__free(ft->ctx, ft->ports);
+    ibr__free(ft->ctx, ft->order);
+    ft->ca = NULL;
+    ft->routers = NULL;
+    ft->grp = NULL;
+    ft->ports = NULL;
+    ft->order = NULL;
+
+}
+
 /* A CA cabled straight to another CA is not a fat tree. */
 static int check_ca_links(ftree *ft)
 {
@@ -1025,8 +1099,29 @@ static int ftree_route(ibr_run *run, void *user)
     }
 
     /* 2, 3. CA ports and port groups */
+    int reranked = 0;
+model:
     if ((rc = build_cas(&ft, rank)) < 0 || (rc = build_groups(&ft, rank)) < 0)
         goto nomem;
+    if (!ft.roots_given && !strict && !reranked && !cns_on_top_rank(&ft, rank)) {
+        /* a degraded tree can fool the ranking from the farthest switches
+           (an upper switch that lost its cables down is farthest): rank
+           again by the distance from the compute nodes' switches */
+        rank_from_leaves(&ft, rank, queue);
+        reranked = 1;
+        goto model;
+    }
+    if (reranked == 1 && has_siblings(&ft)) {
+        /* not a tree of ranks that way either: back to the first ranking,
+           whose decline names the compute node off the leaf rank */
+        drop_model(&ft);
+        for (uint32_t s = 0; s < nsw; s++)
+            rank[s] = FT_NORANK;
+        rank_from_cas(&ft, rank, queue);
+        set_ranks(&ft, rank);
+        reranked = 2;
+        goto model;
+    }
     if (ft.ncn == 0) {
         rc = ibr__decline(run, "the fabric has no valid compute nodes");
         goto out;
