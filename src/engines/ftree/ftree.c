@@ -890,8 +890,10 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule)
     if (rc == 0)
         rc = ibr__buf_printf(&b, ft->ctx,
                              "degraded: %" PRIu64 " switch(es) and %" PRIu64
-                             " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes\n",
-                             tot_sw, tot_cab, thin_leaves);
+                             " cable(s) missing%s%s%s, %" PRIu64
+                             " leaf(s) with fewer compute nodes\n",
+                             tot_sw, tot_cab, off ? " (" : "", line, off ? ")" : "",
+                             thin_leaves);
     if (rc == 0)
         rc = ibr_run_add_artifact(ft->run, "ftree-degraded.txt", b.data, b.size);
     ibr_buffer_dispose(&b);
