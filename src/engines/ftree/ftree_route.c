@@ -558,26 +558,40 @@ int ibr__ftree_assign(ftree *ft)
 
 /*
  * A degraded tree (ranked from the compute nodes, purity rules broken) is
- * routed with the same up/down rule but with loads that follow the tree
- * that is left. For each destination, in the order above (compute nodes
- * leaf by leaf, other CA ports, routers, switches):
+ * routed with the same up/down rule but with counters that follow the tree
+ * that is left: per switch port, the (source end port, destination) routes
+ * that leave through it, so a cable that is gone takes nothing and a switch
+ * that lost cables is seen through the load its survivors carry. For each
+ * destination, in the order above (compute nodes leaf by leaf, other CA
+ * ports, routers, switches):
  *   1. the switches above the destination's switch X (reachable from X by
  *      up-going cables only) route down toward X, each at its distance;
- *   2. every other switch, rank by rank from the roots, routes up to an
- *      above switch with the fewest hops left (an up-then-down route; a
- *      switch with no such route gets none: the pair has no up/down path);
- *   3. the choices are made farthest switch first, so that a switch knows
- *      how many end ports send through it (those cabled to it plus those
- *      routed into it): it takes, among the ports of its eligible groups,
- *      the one with the least load so far and adds that many routes to it.
- * The port counters therefore measure the routes each surviving cable
- * carries in each direction, and a cable that is gone simply takes no
- * load; the all-to-all and shift traffic spread over what remains, with
- * every route of minimal up/down length. Routes go up then down between
+ *      every other switch, rank by rank from the roots, routes up to a
+ *      switch with the fewest hops left (up, then down); a switch with no
+ *      such route gets none: the pair has no up/down path (a split tree),
+ *      which the verifier counts as restricted;
+ *   2. nearest switch first, each switch's cost: over its eligible ports
+ *      (toward a switch one hop nearer; above X only toward switches above
+ *      X), the busiest link of the path (then the summed loads);
+ *   3. farthest switch first, so that the end ports sending through a
+ *      switch (those cabled to it plus those already routed into it) are
+ *      known, each switch takes the port minimising the larger of what its
+ *      link would then carry and what the busiest link beyond its next
+ *      switch would (that switch's cost plus what it collects already), and
+ *      the routes are added to the counters;
+ *   4. once all are routed, an improvement pass (after sssp's) takes each
+ *      compute node's routes off the counters and settles them again
+ *      against all the others, keeping them unless a link would then carry
+ *      more than the busiest one did when the pass began.
+ * Every route has minimal up/down length; all go up then down between
  * adjacent ranks (a degraded tree has no cable within a rank), so they
  * have no credit loop.
  * Time: O(D·(S + P)) for D destinations, S switches and P switch ports.
  */
+
+/* Improvement passes (more gave no lower busiest link on the sweep's
+   trees). */
+#define IMPROVE_PASSES 1
 
 typedef struct dg_state {
     uint32_t *load;      /* per switch * 256 + port: routes sent out there */
@@ -591,6 +605,9 @@ typedef struct dg_state {
     uint32_t boff[FT_NOHOP + 2];
     uint64_t *cost;      /* per switch: loads summed along its route */
     uint32_t *next;      /* per switch: the switch its route goes to */
+    uint32_t *nbr;       /* per switch * 256 + port: the switch cabled there */
+    uint8_t *pscratch;   /* per switch: routes being improved */
+    uint32_t x;          /* the destination's switch */
 } dg_state;
 
 /* The eligible port of s (groups first..first+n of ft->order, toward
@@ -628,7 +645,7 @@ static void dg_pick(ftree *ft, dg_state *d, uint32_t s, uint32_t first, uint32_t
     d->next[s] = bn;
 }
 
-static void dg_route(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned hops0)
+static void dg_dist(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned hops0)
 {
     uint32_t nsw = ft->nsw;
     memset(d->anc, 0, nsw);
@@ -666,11 +683,10 @@ static void dg_route(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned
         }
         ft->hops[s] = (uint8_t)best;
     }
-    /* 3. choices, farthest first */
+    /* 3. the switches by distance */
     memset(d->boff, 0, sizeof d->boff);
     for (uint32_t i = 0; i < d->nranked; i++) {
         uint32_t s = d->byrank[i];
-        d->w[s] = d->srcw[s];
         if (ft->hops[s] != FT_NOHOP)
             d->boff[ft->hops[s] + 1]++;
     }
@@ -681,9 +697,12 @@ static void dg_route(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned
         if (ft->hops[s] != FT_NOHOP)
             d->bucket[d->boff[ft->hops[s]]++] = s;
     }
-    /* boff[h] is now the end of bucket h: choices nearest first (the
-       path costs beyond are then known), loads farthest first (the end
-       ports sending through a switch are then known) */
+    /* boff[h] is now the end of bucket h */
+}
+
+/* Choices nearest first: the path costs beyond a switch are then known. */
+static void dg_choose(ftree *ft, dg_state *d, uint32_t x)
+{
     d->cost[x] = 0;
     for (uint32_t i = 0; i < d->boff[FT_NOHOP - 1]; i++) {
         uint32_t s = d->bucket[i];
@@ -695,14 +714,160 @@ static void dg_route(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned
         else
             dg_pick(ft, d, s, w->up, w->nup, 0);
     }
+}
+
+/* The final choice of s, farthest first, among the ports dg_pick looked
+   at: w[s] end ports send through s, and each switch nearer already
+   collects w[] of them; a port is judged by what its link would carry and
+   by what the busiest link beyond its next switch would (the switch's
+   cost plus what it already collects), then by the summed loads. The
+   destination's routes are added to the counters. */
+static void dg_settle(ftree *ft, dg_state *d, uint32_t s, uint32_t first, uint32_t n,
+                      int want_anc)
+{
+    uint64_t best = UINT64_MAX, bsum = UINT64_MAX;
+    uint8_t bp = 0xFF;
+    uint32_t bn = IBR_NONE;
+    uint32_t *ld = d->load + (size_t)s * 256;
+    uint64_t ws = d->w[s];
+    for (uint32_t k = 0; k < n; k++) {
+        const ft_group *g = &ft->grp[ft->order[first + k]];
+        uint32_t r = g->remote;
+        if (r == FT_CA || ft->hops[r] == FT_NOHOP || ft->hops[r] + 1u != ft->hops[s])
+            continue;
+        if (want_anc && !d->anc[r])
+            continue;
+        uint64_t beyond = (d->cost[r] >> 40) + (r == d->x ? 0 : d->w[r]) + ws;
+        uint64_t sumr = d->cost[r] & 0xFFFFFFFFFFull;
+        for (uint32_t i = 0; i < g->nports; i++) {
+            uint8_t p = ft->ports[g->port0 + i].port;
+            uint64_t here = ld[p] + ws;
+            uint64_t key = here > beyond ? here : beyond, sum = sumr + ld[p];
+            if (key < best || (key == best && sum < bsum)) {
+                best = key;
+                bsum = sum;
+                bp = p;
+                bn = r;
+            }
+        }
+    }
+    if (bn == IBR_NONE) /* cannot happen: a distance came from one */
+        return;
+    ft->port[s] = bp;
+    d->next[s] = bn;
+    ld[bp] += (uint32_t)ws;
+    d->w[bn] += (uint32_t)ws;
+}
+
+static void dg_settle_all(ftree *ft, dg_state *d, uint32_t x)
+{
+    d->x = x;
+    for (uint32_t i = 0; i < d->nranked; i++)
+        d->w[d->byrank[i]] = d->srcw[d->byrank[i]];
+    for (uint32_t i = d->boff[FT_NOHOP - 1]; i-- > 0;) {
+        uint32_t s = d->bucket[i];
+        if (s == x)
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        if (d->anc[s])
+            dg_settle(ft, d, s, w->down, w->ndown, 1);
+        else
+            dg_settle(ft, d, s, w->up, w->nup, 0);
+    }
+}
+
+/* Loads farthest first: the end ports sending through a switch are then
+   known. add: 1 adds the destination's routes to the counters, 0 takes
+   them off. */
+static void dg_load(ftree *ft, dg_state *d, uint32_t x, int add)
+{
+    for (uint32_t i = 0; i < d->nranked; i++)
+        d->w[d->byrank[i]] = d->srcw[d->byrank[i]];
     for (uint32_t i = d->boff[FT_NOHOP - 1]; i-- > 0;) {
         uint32_t s = d->bucket[i];
         uint32_t nx = d->next[s];
         if (s == x || nx == IBR_NONE) /* none: cannot happen, a distance came from one */
             continue;
-        d->load[(size_t)s * 256 + ft->port[s]] += d->w[s];
+        uint32_t *l = &d->load[(size_t)s * 256 + ft->port[s]];
+        *l = add ? *l + d->w[s] : *l - d->w[s];
         d->w[nx] += d->w[s];
     }
+}
+
+static void dg_route(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned hops0)
+{
+    dg_dist(ft, d, x, xport, hops0);
+    dg_choose(ft, d, x);
+    dg_settle_all(ft, d, x);
+}
+
+/* The busiest link the current destination's routes (ft->port, d->next)
+   load, after dg_load. */
+static uint32_t dg_max(ftree *ft, dg_state *d, uint32_t x)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < d->boff[FT_NOHOP - 1]; i++) {
+        uint32_t s = d->bucket[i];
+        if (s == x || d->next[s] == IBR_NONE)
+            continue;
+        uint32_t l = d->load[(size_t)s * 256 + ft->port[s]];
+        if (l > m)
+            m = l;
+    }
+    return m;
+}
+
+/* The improvement pass (after sssp's): each compute node's routes are
+   taken off the counters and chosen again against all the others; the new
+   routes are kept unless a link they use would then carry more than the
+   busiest link did when the pass began. The routes stay up/down and
+   minimal. */
+static int dg_improve(ftree *ft, dg_state *d)
+{
+    uint8_t *saved = ft->port;
+    uint32_t top = 0;
+    for (size_t i = 0; i < (size_t)ft->nsw * 256; i++)
+        if (d->load[i] > top)
+            top = d->load[i];
+    ft->port = d->pscratch;
+    for (uint32_t i = 0; i < ft->nca; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (c->role != FT_CN || !c->lid)
+            continue;
+        uint32_t x = c->sw;
+        dg_dist(ft, d, x, c->swport, 1);
+        uint32_t nb = d->boff[FT_NOHOP - 1];
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t s = d->bucket[k];
+            ft->port[s] = ibr_run_lft(ft->run, s)[c->lid];
+            d->next[s] = s == x ? IBR_NONE : d->nbr[(size_t)s * 256 + ft->port[s]];
+        }
+        dg_load(ft, d, x, 0);
+        dg_choose(ft, d, x);
+        dg_settle_all(ft, d, x);
+        if (dg_max(ft, d, x) > top) { /* back to the old routes */
+            dg_load(ft, d, x, 0);
+            for (uint32_t k = 0; k < nb; k++) {
+                uint32_t s = d->bucket[k];
+                ft->port[s] = ibr_run_lft(ft->run, s)[c->lid];
+                d->next[s] = s == x ? IBR_NONE : d->nbr[(size_t)s * 256 + ft->port[s]];
+            }
+            dg_load(ft, d, x, 1);
+            continue;
+        }
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t s = d->bucket[k];
+            if (s != x)
+                ibr_run_lft(ft->run, s)[c->lid] = ft->port[s];
+        }
+        if ((i & 255) == 255 && ibr_run_progress(ft->run, "ftree: improving (degraded tree)",
+                                                  i, ft->nca) < 0) {
+            ft->port = saved;
+            return IBR_ECANCELED;
+        }
+    }
+    ft->port = saved;
+    return 0;
 }
 
 int ibr__ftree_assign_degraded(ftree *ft)
@@ -731,11 +896,25 @@ int ibr__ftree_assign_degraded(ftree *ft)
     d.bucket = ibr__mallocarray(ctx, n, sizeof *d.bucket);
     d.cost = ibr__mallocarray(ctx, n, sizeof *d.cost);
     d.next = ibr__mallocarray(ctx, n, sizeof *d.next);
+    d.nbr = ibr__mallocarray(ctx, n * 256, sizeof *d.nbr);
+    d.pscratch = ibr__mallocarray(ctx, n, 1);
     rc = IBR_ENOMEM;
     if (!ft->batch || !ft->hbatch || !ft->batch_lid || !ft->hbatch_sw || !d.load || !d.w ||
-        !d.srcw || !d.anc || !d.byrank || !d.queue || !d.bucket || !d.cost || !d.next)
+        !d.srcw || !d.anc || !d.byrank || !d.queue || !d.bucket || !d.cost || !d.next || !d.nbr || !d.pscratch)
         goto out;
     ft->batch_n = ft->hbatch_n = 0;
+    for (size_t i = 0; i < n * 256; i++)
+        d.nbr[i] = IBR_NONE;
+    for (uint32_t s = 0; s < n; s++) {
+        const ft_sw *w = &ft->sw[s];
+        if (w->rank == FT_NORANK)
+            continue;
+        for (uint32_t k = 0; k < w->ndown + w->nsib + w->nup; k++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + k]];
+            for (uint32_t j = 0; g->remote != FT_CA && j < g->nports; j++)
+                d.nbr[(size_t)s * 256 + ft->ports[g->port0 + j].port] = g->remote;
+        }
+    }
     for (uint32_t r = 0; r <= ft->max_rank; r++)
         for (uint32_t s = 0; s < n; s++)
             if (ft->sw[s].rank == r)
@@ -801,6 +980,10 @@ int ibr__ftree_assign_degraded(ftree *ft)
         }
     if (rc < 0 || (rc = flush(ft)) < 0)
         goto out;
+    for (unsigned pass = 0; pass < IMPROVE_PASSES && rc == 0; pass++)
+        rc = dg_improve(ft, &d);
+    if (rc < 0)
+        goto out;
     if (ft->connect_roots) {
         for (uint32_t i = 0; i < t->n_end; i++) {
             const ibr__port *pt = &t->ports[t->end_port[i]];
@@ -820,5 +1003,7 @@ out:
     ibr__free(ctx, d.bucket);
     ibr__free(ctx, d.cost);
     ibr__free(ctx, d.next);
+    ibr__free(ctx, d.nbr);
+    ibr__free(ctx, d.pscratch);
     return rc;
 }
