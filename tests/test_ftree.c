@@ -1331,8 +1331,23 @@ static void test_degraded_trees(void)
                 fprintf(stderr, "%s seed %" PRIu64 ": %ld missing, %ld extra, %ld longer\n",
                         specs[i], seed, missing, extra, longer);
             free(dist);
-            tree_free(&tr);
             ibr_result_destroy(r);
+            /* OpenSM's counters on the same tree (ftree.degraded_shift) */
+            if (seed % 3 == 0) {
+                ibr_options o = IBR_OPTIONS_INIT;
+                const ibr_param ds = {"ftree.degraded_shift", "1"};
+                o.params = &ds;
+                o.n_params = 1;
+                r = NULL;
+                CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
+                ibr_verify_report rs = {.version = IBR_VERIFY_REPORT_VERSION};
+                CU_ASSERT_EQUAL(ibr_result_verify(&rs, r), 0);
+                CU_ASSERT_EQUAL(rs.deadlock_free, 1);
+                CU_ASSERT_EQUAL(rs.pairs_ok, rs.pairs);
+                CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+                ibr_result_destroy(r);
+            }
+            tree_free(&tr);
             ibr_topo_destroy(t);
         }
     }

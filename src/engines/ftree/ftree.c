@@ -1041,6 +1041,8 @@ static int ftree_route(ibr_run *run, void *user)
     ft.connect_roots = (int)v;
     ibr_run_setting_int(&v, run, "strict");
     int strict = (int)v;
+    ibr_run_setting_int(&v, run, "degraded_shift");
+    int degraded_shift = (int)v;
     const ibr_topo *t = ft.t;
     int rc;
     if ((rc = check_basics(&ft)) < 0)
@@ -1199,7 +1201,8 @@ model:
     ft.cn_seq = ibr__mallocarray(ft.ctx, (size_t)ft.nleaves * ft.max_cn + 1, sizeof *ft.cn_seq);
     if (!ft.hops || !ft.cn_seq)
         goto nomem;
-    if ((rc = ft.degraded ? ibr__ftree_assign_degraded(&ft) : ibr__ftree_assign(&ft)) < 0 ||
+    if ((rc = ft.degraded && !degraded_shift ? ibr__ftree_assign_degraded(&ft)
+                                             : ibr__ftree_assign(&ft)) < 0 ||
         (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;
@@ -1228,6 +1231,10 @@ static const ibr_setting ftree_settings[] = {
     {"strict", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "without root GUIDs, decline a tree that is not pure (OpenSM's rules: a "
      "degraded tree then falls back) instead of routing it as a degraded fat tree"},
+    {"degraded_shift", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "route a degraded tree with OpenSM's counters in index order, as with root GUIDs "
+     "(shift patterns closer to a full tree's, busiest link higher) instead of "
+     "balancing the link loads of the tree that is left"},
 };
 
 const ibr_engine ibr__engine_ftree = {
@@ -1237,5 +1244,5 @@ const ibr_engine ibr__engine_ftree = {
     .caps = IBR_CAP_DEADLOCK_FREE,
     .route = ftree_route,
     .settings = ftree_settings,
-    .n_settings = 3,
+    .n_settings = 4,
 };
