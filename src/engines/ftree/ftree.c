@@ -16,10 +16,18 @@
  *    root GUIDs the rank of the switch of the first CN.
  * 3. Port groups: ports toward the same neighbour switch, or toward one CA
  *    port, form a group that is UP, SIBLING or DOWN by rank.
- * 4. Without root GUIDs the tree must be pure: per rank, every switch has
- *    as many UP groups, as many DOWN groups (leaves excepted) and as many
- *    ports in each group as the first switch of that rank. The first rule
- *    broken declines the engine, naming both switches.
+ * 4. Without root GUIDs OpenSM wants the tree pure: per rank, every switch
+ *    has as many UP groups, as many DOWN groups (leaves excepted) and as
+ *    many ports in each group as the first switch of that rank. With
+ *    ftree.strict the first rule broken declines the engine, naming both
+ *    switches. By default an impure tree is a degraded fat tree: it is
+ *    routed (ftree_route.c, ibr__ftree_assign_degraded, or OpenSM's
+ *    counters with ftree.degraded_shift) as long as it is a tree of ranks
+ *    (no cable within a rank), and the artefact "ftree-degraded.txt" says
+ *    what is missing per rank. When the ranking from the farthest switches
+ *    puts compute nodes on two ranks (an upper switch that lost its cables
+ *    down looks farthest), the switches are ranked again by their distance
+ *    from the compute nodes' switches.
  * 5. Indexing: starting at the first leaf, a breadth-first walk gives every
  *    switch a tuple (rank, digits) that orders leaves and groups, as
  *    OpenSM's indexing does; the leaves in tuple order, trimmed to the
