@@ -139,7 +139,7 @@ static void test_params_recorded(void)
     CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.max_reverse_hops"), "0");
     CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.connect_roots"), "0");
     CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.strict"), "0");
-    CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.degraded_shift"), "0");
+    CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.degraded_tolerance"), "25");
     CU_ASSERT_EQUAL(ibr_result_setting(NULL, NULL, r, 4), IBR_ENOTFOUND);
     CU_ASSERT_EQUAL(ibr_result_setting(NULL, NULL, NULL, 0), IBR_EINVAL);
     ibr_result_destroy(r);

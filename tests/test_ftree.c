@@ -1332,10 +1332,10 @@ static void test_degraded_trees(void)
                         specs[i], seed, missing, extra, longer);
             free(dist);
             ibr_result_destroy(r);
-            /* OpenSM's counters on the same tree (ftree.degraded_shift) */
+            /* OpenSM's counters on the same tree (ftree.degraded_tolerance=1000) */
             if (seed % 3 == 0) {
                 ibr_options o = IBR_OPTIONS_INIT;
-                const ibr_param ds = {"ftree.degraded_shift", "1"};
+                const ibr_param ds = {"ftree.degraded_tolerance", "1000"};
                 o.params = &ds;
                 o.n_params = 1;
                 r = NULL;

@@ -111,7 +111,7 @@ def test_engines():
     ft = [e for e in lst if e["name"] == "ftree"][0]
     check({x["name"]: (x["type"], x["default"]) for x in ft["settings"]}
           == {"max_reverse_hops": ("int", 0), "connect_roots": ("bool", 0),
-              "strict": ("bool", 0), "degraded_shift": ("bool", 0)},
+              "strict": ("bool", 0), "degraded_tolerance": ("int", 25)},
           "ftree settings in JSON: %r" % ft["settings"])
     check([e["settings"] for e in lst if e["name"] == "minhop"] == [[]], "minhop has settings")
 
@@ -121,7 +121,7 @@ def test_params():
     r = jrun(["route", "--json", "--no-verify", "-R", "ftree", "gen:" + FT8,
               "--param", "ftree.max_reverse_hops=3", "--param", "ftree.max_reverse_hops=0x2"])
     check(r["settings"] == {"ftree.max_reverse_hops": "2", "ftree.connect_roots": "0",
-                            "ftree.strict": "0", "ftree.degraded_shift": "0"},
+                            "ftree.strict": "0", "ftree.degraded_tolerance": "25"},
           "settings: %r" % r["settings"])
     check(r["degraded"] is None, "a full tree reported degraded: %r" % r["degraded"])
     # a degraded tree: routed, said in the summary and the JSON; with
@@ -142,7 +142,7 @@ def test_params():
     check(a["settings"] == {"updn.connect_roots": "1"}, "--connect-roots: %r" % a["settings"])
     expect(["route", "-R", "ftree", "gen:" + FT8, "--max-reverse-hops", "4"], 0,
            r"^settings: +ftree\.max_reverse_hops=4, ftree\.connect_roots=0, ftree\.strict=0, "
-           r"ftree\.degraded_shift=0$")
+           r"ftree\.degraded_tolerance=25$")
     # a value from a file (text settings take whole configurations this way)
     f = path("reverse-hops.txt")
     with open(f, "w") as fh:

@@ -21,10 +21,14 @@
  *    many ports in each group as the first switch of that rank. With
  *    ftree.strict the first rule broken declines the engine, naming both
  *    switches. By default an impure tree is a degraded fat tree: it is
- *    routed (ftree_route.c, ibr__ftree_assign_degraded, or OpenSM's
- *    counters with ftree.degraded_shift) as long as it is a tree of ranks
- *    (no cable within a rank), and the artefact "ftree-degraded.txt" says
- *    what is missing per rank. When the ranking from the farthest switches
+ *    routed as long as it is a tree of ranks
+ *    (no cable within a rank): with OpenSM's counters (ftree_route.c,
+ *    ibr__ftree_assign) and balanced on the surviving cables
+ *    (ibr__ftree_assign_degraded), keeping OpenSM's routing, whose shift
+ *    patterns spread better, while its busiest link is within
+ *    ftree.degraded_tolerance percent of the balanced one's. The artefact
+ *    "ftree-degraded.txt" says what is missing per rank and which routing
+ *    was kept. When the ranking from the farthest switches
  *    puts compute nodes on two ranks (an upper switch that lost its cables
  *    down looks farthest), the switches are ranked again by their distance
  *    from the compute nodes' switches.
@@ -810,7 +814,7 @@ static int check_tree_of_ranks(ftree *ft)
    estimate; cables missing are those a full tree would have between the
    two ranks, less those of the missing switches. Leaves that lost hosts
    are counted against the fullest leaf. */
-static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule)
+static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, unsigned tol)
 {
     uint32_t L = ft->leaf_rank;
     uint64_t n[FT_MAX_RANK + 1], upp[FT_MAX_RANK + 1], maxup[FT_MAX_RANK + 1],
@@ -895,6 +899,18 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule)
                              "# leaves with fewer compute nodes than the fullest (%u): %" PRIu64
                              ", compute nodes missing: %" PRIu64 "\n",
                              ft->max_cn, thin_leaves, hosts_missing);
+    char how[200];
+    if (ft->dg_classic && ft->dg_balanced)
+        snprintf(how, sizeof how,
+                 "%s (busiest link %" PRIu32 " with OpenSM's counters, %" PRIu32
+                 " balanced; tolerance %u %%)",
+                 ft->dg_kept_classic ? "OpenSM's counters kept" : "balanced on the link loads",
+                 ft->dg_classic, ft->dg_balanced, tol);
+    else
+        snprintf(how, sizeof how, "%s (tolerance %u %%)",
+                 ft->dg_kept_classic ? "OpenSM's counters" : "balanced on the link loads", tol);
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx, "# routing: %s\n", how);
     if (rc == 0)
         rc = ibr__buf_printf(&b, ft->ctx,
                              "degraded: %" PRIu64 " switch(es) and %" PRIu64
@@ -908,8 +924,9 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule)
     if (rc == 0)
         ibr__log(ft->ctx, IBR_LOG_WARN,
                  "ftree: degraded fat tree routed: %" PRIu64 " switch(es) and %" PRIu64
-                 " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes%s%s (%s)",
-                 tot_sw, tot_cab, thin_leaves, off ? "; " : "", line, rule);
+                 " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes%s%s; "
+                 "routing: %s (%s)",
+                 tot_sw, tot_cab, thin_leaves, off ? "; " : "", line, how, rule);
     return rc;
 }
 
@@ -1049,8 +1066,9 @@ static int ftree_route(ibr_run *run, void *user)
     ft.connect_roots = (int)v;
     ibr_run_setting_int(&v, run, "strict");
     int strict = (int)v;
-    ibr_run_setting_int(&v, run, "degraded_shift");
-    int degraded_shift = (int)v;
+    ibr_run_setting_int(&v, run, "degraded_tolerance");
+    unsigned tol = (unsigned)v;
+    char rule[640];
     const ibr_topo *t = ft.t;
     int rc;
     if ((rc = check_basics(&ft)) < 0)
@@ -1181,7 +1199,6 @@ model:
     /* 4. purity: without root GUIDs an impure tree is routed as a degraded
        fat tree (or declined with ftree.strict, as OpenSM does) */
     if (!ft.roots_given) {
-        char rule[640];
         if (impure(&ft, rank, rule, sizeof rule)) {
             if (strict) {
                 rc = ibr__decline(run, "not a pure fat tree: %s", rule);
@@ -1199,8 +1216,6 @@ model:
                     }
             }
             ft.degraded = 1;
-            if ((rc = degraded_report(&ft, rank, rule)) < 0)
-                goto nomem;
         }
     }
 
@@ -1209,13 +1224,21 @@ model:
     ft.cn_seq = ibr__mallocarray(ft.ctx, (size_t)ft.nleaves * ft.max_cn + 1, sizeof *ft.cn_seq);
     if (!ft.hops || !ft.cn_seq)
         goto nomem;
-    if ((rc = ft.degraded && !degraded_shift ? ibr__ftree_assign_degraded(&ft)
-                                             : ibr__ftree_assign(&ft)) < 0 ||
-        (rc = check_loops(&ft)) < 0) {
+    /* a degraded tree: OpenSM's routing, then unless the tolerance is 0
+       or 1000 the balanced one, keeping OpenSM's if close enough */
+    if (!ft.degraded || tol > 0)
+        rc = ibr__ftree_assign(&ft);
+    if (rc >= 0 && ft.degraded && tol < 1000)
+        rc = ibr__ftree_assign_degraded(&ft, tol);
+    if (rc >= 0 && ft.degraded && tol >= 1000)
+        ft.dg_kept_classic = 1;
+    if (rc < 0 || (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;
         goto out;
     }
+    if (ft.degraded && (rc = degraded_report(&ft, rank, rule, tol)) < 0)
+        goto nomem;
     if ((rc = ca_order_artifact(&ft)) < 0)
         goto nomem;
     rc = 0;
@@ -1239,10 +1262,11 @@ static const ibr_setting ftree_settings[] = {
     {"strict", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "without root GUIDs, decline a tree that is not pure (OpenSM's rules: a "
      "degraded tree then falls back) instead of routing it as a degraded fat tree"},
-    {"degraded_shift", IBR_SETTING_BOOL, 0, 1, 0, NULL,
-     "route a degraded tree with OpenSM's counters in index order, as with root GUIDs "
-     "(shift patterns closer to a full tree's, busiest link higher) instead of "
-     "balancing the link loads of the tree that is left"},
+    {"degraded_tolerance", IBR_SETTING_INT, 0, 1000, 25, NULL,
+     "on a degraded tree, keep OpenSM's routing (index-ordered counters: shift patterns "
+     "spread as on a full tree) while its busiest link is at most this many percent "
+     "above that of the routing balanced on the surviving cables; 0 always balances, "
+     "1000 always keeps OpenSM's"},
 };
 
 const ibr_engine ibr__engine_ftree = {

@@ -870,8 +870,37 @@ static int dg_improve(ftree *ft, dg_state *d)
     return 0;
 }
 
-int ibr__ftree_assign_degraded(ftree *ft)
+/* The busiest link of the routes in the LFTs toward every CA port, each
+   route weighted by the end ports sending along it (the counters the
+   balancing uses), taken in up/down distance order. Leaves d->load holding
+   those loads. */
+static uint32_t dg_measure(ftree *ft, dg_state *d)
 {
+    memset(d->load, 0, (size_t)ft->nsw * 256 * sizeof *d->load);
+    for (uint32_t i = 0; i < ft->nca; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (!c->lid)
+            continue;
+        dg_dist(ft, d, c->sw, c->swport, 1);
+        for (uint32_t k = 0; k < d->boff[FT_NOHOP - 1]; k++) {
+            uint32_t s = d->bucket[k];
+            uint8_t p = ibr_run_lft(ft->run, s)[c->lid];
+            ft->port[s] = p;
+            d->next[s] = s == c->sw || p == 0xFF ? IBR_NONE : d->nbr[(size_t)s * 256 + p];
+        }
+        dg_load(ft, d, c->sw, 1);
+    }
+    uint32_t m = 0;
+    for (size_t i = 0; i < (size_t)ft->nsw * 256; i++)
+        if (d->load[i] > m)
+            m = d->load[i];
+    return m;
+}
+
+int ibr__ftree_assign_degraded(ftree *ft, unsigned tol)
+{
+    uint8_t *keep = NULL, *hkeep = NULL;
+    uint32_t *seqkeep = NULL;
     ibr_run *run = ft->run;
     ibr_context *ctx = ft->ctx;
     const ibr_topo *t = ft->t;
@@ -881,10 +910,16 @@ int ibr__ftree_assign_degraded(ftree *ft)
         return IBR_ENOMEM;
     size_t cap = ((size_t)4 << 20) / (n ? n : 1);
     ft->batch_cap = (uint32_t)(cap < 64 ? 64 : cap > 2048 ? 2048 : cap);
+    /* the OpenSM routing may have run first (tol > 0): its buffers go */
+    ibr__free(ctx, ft->batch);
+    ibr__free(ctx, ft->hbatch);
+    ibr__free(ctx, ft->batch_lid);
+    ibr__free(ctx, ft->hbatch_sw);
     ft->batch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
     ft->hbatch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
     ft->batch_lid = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->batch_lid);
     ft->hbatch_sw = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->hbatch_sw);
+    size_t row = (size_t)t->max_lid + 1, nseq = (size_t)ft->nleaves * ft->max_cn + 1;
     dg_state d;
     memset(&d, 0, sizeof d);
     d.load = ibr__calloc(ctx, n * 256, sizeof *d.load);
@@ -926,6 +961,29 @@ int ibr__ftree_assign_degraded(ftree *ft)
         uint32_t s = t->nodes[pt->remote_node].sw;
         if (s != IBR_NONE && ft->sw[s].rank != FT_NORANK)
             d.srcw[s]++;
+    }
+    ft->dg_classic = ft->dg_balanced = 0;
+    ft->dg_kept_classic = 0;
+    if (tol) {
+        /* OpenSM's routing is in the tables: measure it and keep a copy */
+        keep = ibr__mallocarray(ctx, n * row, 1);
+        hkeep = ibr__mallocarray(ctx, n ? n * n : 1, 1);
+        seqkeep = ibr__mallocarray(ctx, nseq, sizeof *seqkeep);
+        rc = IBR_ENOMEM;
+        if (!keep || !hkeep || !seqkeep)
+            goto out;
+        uint8_t *saved = ft->port;
+        ft->port = d.pscratch;
+        ft->dg_classic = dg_measure(ft, &d);
+        ft->port = saved;
+        memset(d.load, 0, n * 256 * sizeof *d.load);
+        for (uint32_t s = 0; s < n; s++) {
+            uint8_t *lft = ibr_run_lft(run, s);
+            memcpy(keep + s * row, lft, row);
+            memset(lft, 0xFF, row);
+        }
+        memcpy(hkeep, ft->hm, n * n);
+        memcpy(seqkeep, ft->cn_seq, nseq * sizeof *seqkeep);
     }
     uint64_t total = (uint64_t)ft->ncn + ft->nca + ft->nrouters + n, done = 0;
     const char *phase = "ftree: routes (degraded tree)";
@@ -984,6 +1042,22 @@ int ibr__ftree_assign_degraded(ftree *ft)
         rc = dg_improve(ft, &d);
     if (rc < 0)
         goto out;
+    if (tol) {
+        uint8_t *saved = ft->port;
+        ft->port = d.pscratch;
+        ft->dg_balanced = dg_measure(ft, &d);
+        ft->port = saved;
+        if ((uint64_t)ft->dg_classic * 100 <= (uint64_t)ft->dg_balanced * (100 + tol)) {
+            /* OpenSM's routing is close enough: its shift order is kept */
+            for (uint32_t s = 0; s < n; s++)
+                memcpy(ibr_run_lft(run, s), keep + s * row, row);
+            memcpy(ft->hm, hkeep, n * n);
+            memcpy(ft->cn_seq, seqkeep, nseq * sizeof *seqkeep);
+            ft->dg_kept_classic = 1;
+            rc = ibr_run_progress(run, phase, total, total);
+            goto out;
+        }
+    }
     if (ft->connect_roots) {
         for (uint32_t i = 0; i < t->n_end; i++) {
             const ibr__port *pt = &t->ports[t->end_port[i]];
@@ -994,6 +1068,9 @@ int ibr__ftree_assign_degraded(ftree *ft)
     }
     rc = ibr_run_progress(run, phase, total, total);
 out:
+    ibr__free(ctx, keep);
+    ibr__free(ctx, hkeep);
+    ibr__free(ctx, seqkeep);
     ibr__free(ctx, d.load);
     ibr__free(ctx, d.w);
     ibr__free(ctx, d.srcw);
