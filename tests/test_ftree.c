@@ -1397,6 +1397,30 @@ static void test_degraded_strict_and_roots(void)
     size_t size;
     CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, rr, "ftree-degraded.txt"),
                     IBR_ENOTFOUND);
+    /* ftree.degraded_tolerance: 0 always balances, 1000 keeps OpenSM's
+       routing, the default (25) keeps OpenSM's only within 25 % of the
+       balanced busiest link, and says which in the artefact */
+    uint64_t load[2];
+    const char *tols[2] = {"0", "1000"};
+    for (int k = 0; k < 2; k++) {
+        ibr_options ot = IBR_OPTIONS_INIT;
+        const ibr_param tp = {"ftree.degraded_tolerance", tols[k]};
+        ot.params = &tp;
+        ot.n_params = 1;
+        ibr_verify_report v = {.version = IBR_VERIFY_REPORT_VERSION};
+        ibr_result *x = ibr_test_route(&v, t, "ftree,no_fallback", &ot, IBR_TEST_DEADLOCK_FREE);
+        load[k] = v.max_link_load;
+        CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, x, "ftree-degraded.txt"), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr((const char *)data, k ? "OpenSM's counters"
+                                                             : "balanced on the link loads"));
+        ibr_result_destroy(x);
+    }
+    CU_ASSERT_EQUAL(load[1], b.max_link_load); /* OpenSM's = with roots here */
+    CU_ASSERT(a.max_link_load == load[0] || a.max_link_load == load[1]);
+    if (a.max_link_load == load[1] && load[0] != load[1])
+        CU_ASSERT(load[1] * 100 <= load[0] * 125);
+    if (a.max_link_load == load[0] && load[0] != load[1])
+        CU_ASSERT(load[1] * 100 > load[0] * 125);
     tree_free(&tr);
     ibr_result_destroy(r);
     ibr_result_destroy(rr);

@@ -1226,8 +1226,19 @@ model:
         goto nomem;
     /* a degraded tree: OpenSM's routing, then unless the tolerance is 0
        or 1000 the balanced one, keeping OpenSM's if close enough */
+    uint32_t *order0 = NULL; /* the group lists as indexed: OpenSM's
+                                routing re-sorts them, the balanced one must
+                                not depend on that */
+    if (ft.degraded && tol > 0 && tol < 1000) {
+        if (!(order0 = ibr__mallocarray(ft.ctx, ft.ngrp ? ft.ngrp : 1, sizeof *order0)))
+            goto nomem;
+        memcpy(order0, ft.order, ft.ngrp * sizeof *order0);
+    }
     if (!ft.degraded || tol > 0)
         rc = ibr__ftree_assign(&ft);
+    if (rc >= 0 && order0)
+        memcpy(ft.order, order0, ft.ngrp * sizeof *order0);
+    ibr__free(ft.ctx, order0);
     if (rc >= 0 && ft.degraded && tol < 1000)
         rc = ibr__ftree_assign_degraded(&ft, tol);
     if (rc >= 0 && ft.degraded && tol >= 1000)
