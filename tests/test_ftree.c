@@ -1427,6 +1427,64 @@ static void test_degraded_strict_and_roots(void)
     ibr_topo_destroy(t);
 }
 
+/* A split tree: leaf 0 keeps only spine 0, leaf 1 only spine 1, leaf 2
+   both. Leaves 0 and 1 have no up/down path to each other: their compute
+   nodes are left unrouted (restricted for the verifier, reported in the
+   artefact), everything else is routed. */
+static void test_split_tree(void)
+{
+    hand h;
+    hand_tree(&h, 2, 3, 2, 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(h.f, h.lf[0], 2 + 1 + 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(h.f, h.lf[1], 2 + 1 + 0), 0);
+    ibr_topo *t = hand_freeze(&h);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", NULL), 0);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT(rep.restricted > 0);
+    const void *data;
+    size_t size;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_find_artifact(&data, &size, r, "ftree-degraded.txt"), 0);
+    char *text = malloc(size + 1);
+    memcpy(text, data, size);
+    text[size] = 0;
+    /* 2 x 2 compute nodes, both ways */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "(split tree, left unrouted): 8\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ", 8 compute-node pair(s) without an up/down path"));
+    free(text);
+    /* the routes that exist are walked here: leaf 2 reaches everyone, and
+       leaves 0 and 1 reach leaf 2 */
+    tree tr;
+    tree_init(&tr, t);
+    CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+    long routed = 0, unrouted = 0;
+    for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++) {
+        if (!is_ca_lid(t, (uint16_t)lid))
+            continue;
+        uint32_t d = lid_switch(t, (uint16_t)lid);
+        for (uint32_t s = 0; s < tr.nsw; s++) {
+            if (tr.level[s] != 1)
+                continue;
+            int len = walk_len(&tr, r, s, d, (uint16_t)lid);
+            int split = (s == ibr_topo_node_switch(t, h.lf[0]) &&
+                         d == ibr_topo_node_switch(t, h.lf[1])) ||
+                        (s == ibr_topo_node_switch(t, h.lf[1]) &&
+                         d == ibr_topo_node_switch(t, h.lf[0]));
+            if (split)
+                unrouted += len < 0;
+            else
+                routed += len >= 0;
+        }
+    }
+    CU_ASSERT_EQUAL(unrouted, 4);    /* 2 leaves x 2 CN LIDs on the other */
+    CU_ASSERT_EQUAL(routed, 3 * 6 - 4);
+    tree_free(&tr);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 static void test_degraded_oom(void)
 {
     ibr_test_alloc st = {-1, 0, 0};
@@ -1471,6 +1529,7 @@ int main(void)
         {"degraded trees without roots: valid, up/down, connected", test_degraded_trees},
         {"degraded trees: strict declines, no busier than with roots", test_degraded_strict_and_roots},
         {"degraded trees: allocation failure", test_degraded_oom},
+        {"a split tree: pairs without an up/down path left unrouted and reported", test_split_tree},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("ftree", tests);

@@ -806,6 +806,18 @@ static int check_tree_of_ranks(ftree *ft)
     return 0;
 }
 
+/* Compute nodes on switch s. */
+static uint64_t leaf_cns(const ftree *ft, uint32_t s)
+{
+    const ft_sw *w = &ft->sw[s];
+    uint64_t c = 0;
+    for (uint32_t k = 0; k < w->ndown; k++) {
+        const ft_group *g = &ft->grp[ft->order[w->down + k]];
+        c += g->remote == FT_CA && ft->ca[g->ca].role == FT_CN;
+    }
+    return c;
+}
+
 /* What is left of the tree, per rank: switches, the cables up from that
    rank, and estimates of the switches and cables missing. The switch count
    a full tree would have at rank r is estimated from the fullest switches
@@ -909,24 +921,43 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
     else
         snprintf(how, sizeof how, "%s (tolerance %u %%)",
                  ft->dg_kept_classic ? "OpenSM's counters" : "balanced on the link loads", tol);
+    /* compute-node pairs without an up/down path (a split tree): their
+       leaves have no route to each other in the hop matrix */
+    uint64_t split = 0;
+    size_t nsw = ft->nsw;
+    for (uint32_t i = 0; ft->hm && i < ft->nleaves; i++) {
+        uint32_t a = ft->leaves[i];
+        uint64_t ca = leaf_cns(ft, a);
+        for (uint32_t j = 0; ca && j < ft->nleaves; j++) {
+            uint32_t c = ft->leaves[j];
+            if (c != a && ft->hm[(size_t)a * nsw + c] == 255)
+                split += ca * leaf_cns(ft, c);
+        }
+    }
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx,
+                             "# compute-node pairs without an up/down path (split tree, left "
+                             "unrouted): %" PRIu64 "\n",
+                             split);
     if (rc == 0)
         rc = ibr__buf_printf(&b, ft->ctx, "# routing: %s\n", how);
     if (rc == 0)
         rc = ibr__buf_printf(&b, ft->ctx,
                              "degraded: %" PRIu64 " switch(es) and %" PRIu64
                              " cable(s) missing%s%s%s, %" PRIu64
-                             " leaf(s) with fewer compute nodes\n",
+                             " leaf(s) with fewer compute nodes, %" PRIu64
+                             " compute-node pair(s) without an up/down path\n",
                              tot_sw, tot_cab, off ? " (" : "", line, off ? ")" : "",
-                             thin_leaves);
+                             thin_leaves, split);
     if (rc == 0)
         rc = ibr_run_add_artifact(ft->run, "ftree-degraded.txt", b.data, b.size);
     ibr_buffer_dispose(&b);
     if (rc == 0)
         ibr__log(ft->ctx, IBR_LOG_WARN,
                  "ftree: degraded fat tree routed: %" PRIu64 " switch(es) and %" PRIu64
-                 " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes%s%s; "
-                 "routing: %s (%s)",
-                 tot_sw, tot_cab, thin_leaves, off ? "; " : "", line, how, rule);
+                 " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes, %" PRIu64
+                 " compute-node pair(s) without an up/down path%s%s; routing: %s (%s)",
+                 tot_sw, tot_cab, thin_leaves, split, off ? "; " : "", line, how, rule);
     return rc;
 }
 
