@@ -135,10 +135,12 @@ static void test_params_recorded(void)
     ibr_result *r;
     /* defaults are recorded too; settings of other engines are not */
     CU_ASSERT_EQUAL_FATAL(route_params(&r, t, "ftree", NULL, 0), 0);
-    CU_ASSERT_EQUAL(ibr_result_setting_count(r), 2);
+    CU_ASSERT_EQUAL(ibr_result_setting_count(r), 4);
     CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.max_reverse_hops"), "0");
     CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.connect_roots"), "0");
-    CU_ASSERT_EQUAL(ibr_result_setting(NULL, NULL, r, 2), IBR_ENOTFOUND);
+    CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.strict"), "0");
+    CU_ASSERT_STRING_EQUAL(setting_of(r, "ftree.degraded_tolerance"), "25");
+    CU_ASSERT_EQUAL(ibr_result_setting(NULL, NULL, r, 4), IBR_ENOTFOUND);
     CU_ASSERT_EQUAL(ibr_result_setting(NULL, NULL, NULL, 0), IBR_EINVAL);
     ibr_result_destroy(r);
 

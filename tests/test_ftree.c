@@ -86,12 +86,39 @@ static ibr_result *route_ftree(const ibr_topo *t, const ibr_options *o, int mini
     return r;
 }
 
-/* ibr_route() declines ftree; the attempt's message holds every needle. */
+static ibr_result *route_ftree(const ibr_topo *t, const ibr_options *o, int minimal);
+
+/* Without root GUIDs an impure tree is routed as a degraded fat tree: the
+   result is valid and credit-loop free (route_ftree checks) and carries the
+   "ftree-degraded.txt" report. */
+static void expect_degraded(const ibr_topo *t, const ibr_options *o)
+{
+    ibr_result *r = route_ftree(t, o, 0);
+    const void *data = NULL;
+    size_t size = 0;
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, "ftree-degraded.txt"), 0);
+    CU_ASSERT_PTR_NOT_NULL(data && size ? strstr((const char *)data, "degraded: ") : NULL);
+    ibr_result_destroy(r);
+}
+
+/* ibr_route() declines ftree; the attempt's message holds every needle. A
+   purity rule ("not a pure fat tree") declines only with ftree.strict=1:
+   without it the same fabric is routed as a degraded tree. */
 static void expect_decline(const ibr_topo *t, const ibr_options *o, const char *n1,
                            const char *n2)
 {
     ibr_result *r = NULL;
-    CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", o), IBR_EUNROUTABLE);
+    int purity = strstr(n1, "not a pure fat tree") != NULL;
+    ibr_options so = IBR_OPTIONS_INIT;
+    if (o)
+        so = *o;
+    const ibr_param strict = {"ftree.strict", "1"};
+    if (purity) {
+        CU_ASSERT_EQUAL_FATAL(so.n_params, 0);
+        so.params = &strict;
+        so.n_params = 1;
+    }
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", &so), IBR_EUNROUTABLE);
     const char *eng = NULL, *msg = NULL;
     int st = 0;
     CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(&eng, &st, &msg, r, 0), 0);
@@ -103,6 +130,8 @@ static void expect_decline(const ibr_topo *t, const ibr_options *o, const char *
     if (!strstr(msg, n1) || (n2 && !strstr(msg, n2)))
         fprintf(stderr, "decline message: %s\n", msg);
     ibr_result_destroy(r);
+    if (purity && !(o && o->n_root_guids))
+        expect_degraded(t, o);
 }
 
 static uint64_t shift_max(const ibr_topo *t, const ibr_result *r, unsigned *free_, unsigned *n)
@@ -688,7 +717,11 @@ static void test_declines(void)
         ibr_fabric_destroy(f);
         expect_decline(t, NULL, "not a pure fat tree", "up-going port groups");
         ibr_result *r = NULL;
-        CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", NULL), IBR_EUNROUTABLE);
+        ibr_options so = IBR_OPTIONS_INIT;
+        const ibr_param strict = {"ftree.strict", "1"};
+        so.params = &strict;
+        so.n_params = 1;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "ftree,no_fallback", &so), IBR_EUNROUTABLE);
         const char *msg;
         ibr_result_attempt(NULL, NULL, &msg, r, 0);
         char g[32];
@@ -1198,6 +1231,285 @@ static void test_oom(void)
     ibr_context_destroy(ctx);
 }
 
+/* ------------------------------------------------------------------ */
+/* degraded trees                                                      */
+
+/* The route from switch s to a CA LID, walked: its length in switch hops
+   to the CA's switch d, or -1 when it does not arrive there. */
+static int walk_len(const tree *tr, const ibr_result *r, uint32_t s, uint32_t d, uint16_t lid)
+{
+    uint32_t cur = s;
+    for (int steps = 0; steps <= (int)tr->nsw; steps++) {
+        if (cur == d)
+            return steps;
+        unsigned p = ibr_result_lft_port(r, cur, lid);
+        if (p == IBR_NO_ROUTE || p == 0 || p >= 255)
+            return -1;
+        uint32_t nx = tr->nbr[(size_t)cur * 255 + p];
+        if (nx == NOSW)
+            return -1;
+        cur = nx;
+    }
+    return -1;
+}
+
+/* Many seeded degraded trees (cables and whole switches failed, no root
+   GUIDs): ftree routes each one that is still a tree of ranks; the result
+   is valid and credit-loop free; every route goes up then down; every
+   (switch, CA) pair with an up*down* path (found here from the generator's
+   levels) is routed along one of minimal length, and no other pair is. */
+static void test_degraded_trees(void)
+{
+    static const char *specs[] = {"fattree:levels=2,radix=8",  "fattree:levels=2,radix=16",
+                                  "fattree:levels=3,radix=8",  "xgft:h=3,m=4.4.6,w=1.2.3",
+                                  "xgft:h=2,m=5.8,w=1.3",      "fattree:levels=4,radix=6",
+                                  "xgft:h=3,m=6.4.4,w=1.4.2"};
+    unsigned routed = 0, declined = 0, degraded = 0, split = 0;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        for (uint64_t seed = 1; seed <= 24; seed++) {
+            ibr_fabric *f = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[i]), 0);
+            unsigned links = 1 + (unsigned)(seed * 7 % 13), sws = (unsigned)(seed % 4 == 0) +
+                                                                  (unsigned)(seed % 6 == 0);
+            while (ibr_fabric_inject_faults(f, links, sws, seed) == IBR_ERANGE && links)
+                links--;
+            ibr_topo *t = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+            ibr_fabric_destroy(f);
+            ibr_result *r = NULL;
+            int rc = ibr_route(&r, t, "ftree,no_fallback", NULL);
+            if (rc != 0) {
+                const char *msg = "";
+                ibr_result_attempt(NULL, NULL, &msg, r, 0);
+                /* only what is not a fat tree any more */
+                int ok = strstr(msg, "not a tree of ranks") || strstr(msg, "leaf rank") ||
+                         strstr(msg, "fewer than two leaf");
+                CU_ASSERT(ok);
+                if (!ok)
+                    fprintf(stderr, "%s seed %" PRIu64 ": %s\n", specs[i], seed, msg);
+                declined++;
+                ibr_result_destroy(r);
+                ibr_topo_destroy(t);
+                continue;
+            }
+            routed++;
+            const void *data;
+            size_t size;
+            degraded += ibr_result_find_artifact(&data, &size, r, "ftree-degraded.txt") == 0;
+            ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+            CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+            CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+            CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
+            tree tr;
+            tree_init(&tr, t);
+            CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+            uint8_t *dist = malloc(tr.nsw);
+            long missing = 0, extra = 0, longer = 0;
+            for (uint32_t s = 0; s < tr.nsw; s++) {
+                updown_dist(&tr, s, dist);
+                for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++) {
+                    if (!is_ca_lid(t, (uint16_t)lid))
+                        continue;
+                    uint32_t d = lid_switch(t, (uint16_t)lid);
+                    if (d == NOSW)
+                        continue;
+                    int len = walk_len(&tr, r, s, d, (uint16_t)lid);
+                    if (dist[d] == 255) {
+                        extra += len >= 0;
+                        split += len < 0 && ibr_topo_switch_distance(t, s, d) != 255;
+                    } else {
+                        missing += len < 0;
+                        longer += len >= 0 && len != dist[d];
+                    }
+                }
+            }
+            CU_ASSERT_EQUAL(missing, 0);
+            CU_ASSERT_EQUAL(extra, 0);
+            CU_ASSERT_EQUAL(longer, 0);
+            if (missing || extra || longer)
+                fprintf(stderr, "%s seed %" PRIu64 ": %ld missing, %ld extra, %ld longer\n",
+                        specs[i], seed, missing, extra, longer);
+            free(dist);
+            ibr_result_destroy(r);
+            /* OpenSM's counters on the same tree (ftree.degraded_tolerance=1000) */
+            if (seed % 3 == 0) {
+                ibr_options o = IBR_OPTIONS_INIT;
+                const ibr_param ds = {"ftree.degraded_tolerance", "1000"};
+                o.params = &ds;
+                o.n_params = 1;
+                r = NULL;
+                CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", &o), 0);
+                ibr_verify_report rs = {.version = IBR_VERIFY_REPORT_VERSION};
+                CU_ASSERT_EQUAL(ibr_result_verify(&rs, r), 0);
+                CU_ASSERT_EQUAL(rs.deadlock_free, 1);
+                CU_ASSERT_EQUAL(rs.pairs_ok, rs.pairs);
+                CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+                ibr_result_destroy(r);
+            }
+            tree_free(&tr);
+            ibr_topo_destroy(t);
+        }
+    }
+    /* nearly every degraded tree is still a tree; most are impure */
+    CU_ASSERT(routed >= 9 * (routed + declined) / 10);
+    CU_ASSERT(degraded >= routed / 2);
+    fprintf(stderr, "degraded trees: %u routed (%u reported degraded), %u declined, "
+                    "%u (switch, CA) pairs connected but without an up/down path\n",
+            routed, degraded, declined, split);
+}
+
+/* A degraded tree: ftree.strict=1 declines what the default routes, and
+   the busiest link is no busier than that of the relaxed OpenSM routing
+   ibroute's ftree does with the root GUIDs. */
+static void test_degraded_strict_and_roots(void)
+{
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "xgft:h=3,m=6.6.4,w=1.4.3"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 10, 0, 3), 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    expect_decline(t, NULL, "not a pure fat tree", "rule");
+    ibr_verify_report a = {.version = IBR_VERIFY_REPORT_VERSION};
+    ibr_verify_report b = {.version = IBR_VERIFY_REPORT_VERSION};
+    ibr_result *r = ibr_test_route(&a, t, "ftree,no_fallback", NULL, IBR_TEST_DEADLOCK_FREE);
+    /* roots: the top switches (level 3 in the descriptions) */
+    tree tr;
+    tree_init(&tr, t);
+    uint64_t roots[64];
+    ibr_options o = IBR_OPTIONS_INIT;
+    for (uint32_t s = 0; s < tr.nsw && o.n_root_guids < 64; s++)
+        if (tr.level[s] == 3) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+            roots[o.n_root_guids++] = ni.node_guid;
+        }
+    o.root_guids = roots;
+    CU_ASSERT_EQUAL(o.n_root_guids, 12);
+    ibr_result *rr = ibr_test_route(&b, t, "ftree,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT(a.max_link_load <= b.max_link_load);
+    fprintf(stderr, "busiest link: %" PRIu64 " without roots (degraded), %" PRIu64
+                    " with roots (OpenSM's relaxed ftree)\n",
+            (uint64_t)a.max_link_load, (uint64_t)b.max_link_load);
+    const void *data;
+    size_t size;
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, rr, "ftree-degraded.txt"),
+                    IBR_ENOTFOUND);
+    /* ftree.degraded_tolerance: 0 always balances, 1000 keeps OpenSM's
+       routing, the default (25) keeps OpenSM's only within 25 % of the
+       balanced busiest link, and says which in the artefact */
+    uint64_t load[2];
+    const char *tols[2] = {"0", "1000"};
+    for (int k = 0; k < 2; k++) {
+        ibr_options ot = IBR_OPTIONS_INIT;
+        const ibr_param tp = {"ftree.degraded_tolerance", tols[k]};
+        ot.params = &tp;
+        ot.n_params = 1;
+        ibr_verify_report v = {.version = IBR_VERIFY_REPORT_VERSION};
+        ibr_result *x = ibr_test_route(&v, t, "ftree,no_fallback", &ot, IBR_TEST_DEADLOCK_FREE);
+        load[k] = v.max_link_load;
+        CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, x, "ftree-degraded.txt"), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr((const char *)data, k ? "OpenSM's counters"
+                                                             : "balanced on the link loads"));
+        ibr_result_destroy(x);
+    }
+    CU_ASSERT_EQUAL(load[1], b.max_link_load); /* OpenSM's = with roots here */
+    CU_ASSERT(a.max_link_load == load[0] || a.max_link_load == load[1]);
+    if (a.max_link_load == load[1] && load[0] != load[1])
+        CU_ASSERT(load[1] * 100 <= load[0] * 125);
+    if (a.max_link_load == load[0] && load[0] != load[1])
+        CU_ASSERT(load[1] * 100 > load[0] * 125);
+    tree_free(&tr);
+    ibr_result_destroy(r);
+    ibr_result_destroy(rr);
+    ibr_topo_destroy(t);
+}
+
+/* A split tree: leaf 0 keeps only spine 0, leaf 1 only spine 1, leaf 2
+   both. Leaves 0 and 1 have no up/down path to each other: their compute
+   nodes are left unrouted (restricted for the verifier, reported in the
+   artefact), everything else is routed. */
+static void test_split_tree(void)
+{
+    hand h;
+    hand_tree(&h, 2, 3, 2, 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(h.f, h.lf[0], 2 + 1 + 1), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(h.f, h.lf[1], 2 + 1 + 0), 0);
+    ibr_topo *t = hand_freeze(&h);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", NULL), 0);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT(rep.restricted > 0);
+    const void *data;
+    size_t size;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_find_artifact(&data, &size, r, "ftree-degraded.txt"), 0);
+    char *text = malloc(size + 1);
+    memcpy(text, data, size);
+    text[size] = 0;
+    /* 2 x 2 compute nodes, both ways */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "(split tree, left unrouted): 8\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ", 8 compute-node pair(s) without an up/down path"));
+    free(text);
+    /* the routes that exist are walked here: leaf 2 reaches everyone, and
+       leaves 0 and 1 reach leaf 2 */
+    tree tr;
+    tree_init(&tr, t);
+    CU_ASSERT_EQUAL(illegal_routes(&tr, r), 0);
+    long routed = 0, unrouted = 0;
+    for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++) {
+        if (!is_ca_lid(t, (uint16_t)lid))
+            continue;
+        uint32_t d = lid_switch(t, (uint16_t)lid);
+        for (uint32_t s = 0; s < tr.nsw; s++) {
+            if (tr.level[s] != 1)
+                continue;
+            int len = walk_len(&tr, r, s, d, (uint16_t)lid);
+            int split = (s == ibr_topo_node_switch(t, h.lf[0]) &&
+                         d == ibr_topo_node_switch(t, h.lf[1])) ||
+                        (s == ibr_topo_node_switch(t, h.lf[1]) &&
+                         d == ibr_topo_node_switch(t, h.lf[0]));
+            if (split)
+                unrouted += len < 0;
+            else
+                routed += len >= 0;
+        }
+    }
+    CU_ASSERT_EQUAL(unrouted, 4);    /* 2 leaves x 2 CN LIDs on the other */
+    CU_ASSERT_EQUAL(routed, 3 * 6 - 4);
+    tree_free(&tr);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+static void test_degraded_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=3,radix=4"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 2, 0, 1), 0);
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    long n;
+    ibr_result *r = ibr_test_route_oom(&n, &st, t, "ftree,no_fallback", NULL);
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
+    const void *data;
+    size_t size;
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, "ftree-degraded.txt"), 0);
+    ibr_result_destroy(r);
+    CU_ASSERT(n > 10);
+    st.fail_at = -1;
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -1214,6 +1526,10 @@ int main(void)
         {"determinism", test_determinism},
         {"progress and cancellation", test_progress_cancel},
         {"allocation failure", test_oom},
+        {"degraded trees without roots: valid, up/down, connected", test_degraded_trees},
+        {"degraded trees: strict declines, no busier than with roots", test_degraded_strict_and_roots},
+        {"degraded trees: allocation failure", test_degraded_oom},
+        {"a split tree: pairs without an up/down path left unrouted and reported", test_split_tree},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("ftree", tests);

@@ -343,6 +343,31 @@ typedef struct route_args {
     int strict;
 } route_args;
 
+/* The summary line of ftree's "ftree-degraded.txt" artefact (after
+   "degraded: "), or NULL when the result has none. */
+static const char *degraded_summary(const ibr_result *r, char *buf, size_t len)
+{
+    const void *data = NULL;
+    size_t size = 0;
+
+    if (!r || ibr_result_find_artifact(&data, &size, r, "ftree-degraded.txt") < 0 || !size)
+        return NULL;
+    const char *text = data, *end = text + size, *key = "degraded: ";
+    for (const char *p = text; p < end; p++) {
+        if ((p == text || p[-1] == '\n') && (size_t)(end - p) > strlen(key) &&
+            !strncmp(p, key, strlen(key))) {
+            p += strlen(key);
+            size_t n = 0;
+            while (p + n < end && p[n] != '\n' && n + 1 < len)
+                n++;
+            memcpy(buf, p, n);
+            buf[n] = 0;
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
                              const ibr_options *opts, int rc, double route_s,
                              const char *verify_json, const file_list *files)
@@ -390,6 +415,15 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
     printf("}, \"threads\": %u, \"threads_used\": %u, \"route_time_s\": ", opts->threads,
            r ? ibr_result_threads(r) : 0);
     cli_json_double(stdout, route_s);
+    {
+        char dbuf[1024];
+        const char *deg = rc == 0 ? degraded_summary(r, dbuf, sizeof dbuf) : NULL;
+        printf(", \"degraded\": ");
+        if (deg)
+            cli_json_string(stdout, deg);
+        else
+            printf("null");
+    }
     printf(", \"vls_used\": %u, \"layers\": %u, \"verify\": %s, \"files\": [",
            r && rc == 0 ? ibr_result_vls_used(r) : 0, r && rc == 0 ? ibr_result_layers(r) : 0,
            verify_json ? verify_json : "null");
@@ -453,6 +487,12 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
         printf("status:       %s: %s\n", ibr_status_name(rc),
                r && *ibr_result_last_error(r) ? ibr_result_last_error(r) : ibr_strerror(rc));
         return;
+    }
+    {
+        char dbuf[1024];
+        const char *deg = degraded_summary(r, dbuf, sizeof dbuf);
+        if (deg)
+            printf("degraded:     %s\n", deg);
     }
     if (ibr_result_layers(r))
         printf("layers:       %u needed to break every credit loop, spread over %u VL%s\n",

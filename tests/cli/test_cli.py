@@ -110,7 +110,8 @@ def test_engines():
           "ftree's settings not listed:\n" + out)
     ft = [e for e in lst if e["name"] == "ftree"][0]
     check({x["name"]: (x["type"], x["default"]) for x in ft["settings"]}
-          == {"max_reverse_hops": ("int", 0), "connect_roots": ("bool", 0)},
+          == {"max_reverse_hops": ("int", 0), "connect_roots": ("bool", 0),
+              "strict": ("bool", 0), "degraded_tolerance": ("int", 25)},
           "ftree settings in JSON: %r" % ft["settings"])
     check([e["settings"] for e in lst if e["name"] == "minhop"] == [[]], "minhop has settings")
 
@@ -119,13 +120,29 @@ def test_params():
     # given values are recorded with the defaults; the last value of a name counts
     r = jrun(["route", "--json", "--no-verify", "-R", "ftree", "gen:" + FT8,
               "--param", "ftree.max_reverse_hops=3", "--param", "ftree.max_reverse_hops=0x2"])
-    check(r["settings"] == {"ftree.max_reverse_hops": "2", "ftree.connect_roots": "0"},
+    check(r["settings"] == {"ftree.max_reverse_hops": "2", "ftree.connect_roots": "0",
+                            "ftree.strict": "0", "ftree.degraded_tolerance": "25"},
           "settings: %r" % r["settings"])
+    check(r["degraded"] is None, "a full tree reported degraded: %r" % r["degraded"])
+    # a degraded tree: routed, said in the summary and the JSON; with
+    # ftree.strict=1 declined as OpenSM does (the chain falls back)
+    deg = path("ft8-degraded.net")
+    expect(["gen", FT8, "--faults", "3,1", "--seed", "2", "-o", deg], 0)
+    expect(["route", "-R", "ftree", deg], 0,
+           r"^engine: +ftree\n(.|\n)*^degraded: +\d+ switch\(es\) and \d+ cable\(s\) missing")
+    r = jrun(["route", "--json", "-R", "ftree", deg])
+    check(r["engine"] == "ftree" and r["degraded"] and "cable(s) missing" in r["degraded"],
+          "degraded tree: %r" % {k: r[k] for k in ("engine", "degraded", "error")})
+    r = jrun(["route", "--json", "-R", "ftree", deg, "--param", "ftree.strict=1"])
+    check(r["engine"] == "minhop" and r["degraded"] is None
+          and "not a pure fat tree" in r["attempts"][0]["message"],
+          "strict: %r" % r["attempts"])
     # the shorthands are the same settings
     a = jrun(["route", "--json", "--no-verify", "-R", "updn", "gen:" + FT8, "--connect-roots"])
     check(a["settings"] == {"updn.connect_roots": "1"}, "--connect-roots: %r" % a["settings"])
     expect(["route", "-R", "ftree", "gen:" + FT8, "--max-reverse-hops", "4"], 0,
-           r"^settings: +ftree\.max_reverse_hops=4, ftree\.connect_roots=0$")
+           r"^settings: +ftree\.max_reverse_hops=4, ftree\.connect_roots=0, ftree\.strict=0, "
+           r"ftree\.degraded_tolerance=25$")
     # a value from a file (text settings take whole configurations this way)
     f = path("reverse-hops.txt")
     with open(f, "w") as fh:

@@ -3,6 +3,8 @@
 
   compare_ftree.py --ibr PATH (--spec SPEC | --netfile FILE) --workdir DIR
                    [--faults L[,S]] [--seed N] [--roots] [--cn-skip K] [--io]
+                   [--ibr-no-roots] [--ibr-param ENGINE.SETTING=VALUE]
+                   [--ibdmchk] [--sssp-bound]
                    [--cn-desc PREFIX] [--io-desc PREFIX] [--max-reverse-hops N]
                    [--connect-roots] [--lmc N] [--allow-unrouted]
                    [--expect-identical] [--expect-decline]
@@ -19,7 +21,9 @@
    --root_guid_file, --cn_guid_file, --io_guid_file, --max_reverse_hops,
    --connect_roots as asked);
 3. `ibr route -R ftree,no_fallback --guid2lid <OpenSM's guid2lid>` routes it
-   with the same LIDs and options;
+   with the same LIDs and options (with --ibr-no-roots, without the root
+   file: ibroute must find the degraded tree itself, and report it in
+   ftree-degraded.txt when there are faults; --ibr-param adds settings);
 4. `ibr verify --json` measures both opensm-lfts.dump files.
 
 Fails (exit 1) unless
@@ -29,6 +33,9 @@ Fails (exit 1) unless
     up/down rule leaves unrouted on purpose), ibroute is credit-loop free
     and (without faults, reverse hops or connect_roots) its routes minimal;
   * ibroute's busiest link carries no more routes than OpenSM's;
+  * with --ibdmchk, ibdmchk finds ibroute's tables credit-loop free;
+  * with --sssp-bound, ibroute's busiest link is no busier than that of
+    OpenSM's sssp on the same fabric (OpenSM run a second time);
   * with --expect-identical, the LFT dumps and the CA order dumps
     (opensm-ftree-ca-order.dump) are byte-identical;
   * with --expect-decline (a fabric ftree must refuse), OpenSM fell back
@@ -154,6 +161,16 @@ def main():
                     help="CA pairs may stay unrouted (as many as OpenSM's at most)")
     ap.add_argument("--expect-identical", action="store_true")
     ap.add_argument("--expect-decline", action="store_true")
+    ap.add_argument("--ibr-param", action="append", default=[],
+                    help="ENGINE.SETTING=VALUE for ibroute only (e.g. ftree.strict=1)")
+    ap.add_argument("--ibr-no-roots", action="store_true",
+                    help="OpenSM gets the root file (--roots), ibroute does not: its "
+                    "ftree must recognise the (degraded) tree by itself")
+    ap.add_argument("--ibdmchk", action="store_true",
+                    help="ibdmchk must find ibroute's tables credit-loop free (one VL)")
+    ap.add_argument("--sssp-bound", action="store_true",
+                    help="OpenSM's sssp routes the fabric too: ibroute's busiest link "
+                    "must not exceed it")
     ap.add_argument("--timeout", type=float, default=240)
     args = ap.parse_args()
     name = args.name or args.spec or os.path.basename(args.netfile)
@@ -179,6 +196,12 @@ def main():
             run(gen, "ibr gen")
             summary["pruned_nodes"] = prune_netfile(raw, topo)
         osm_opts, ibr_opts = option_files(topo, work, args)
+        if args.ibr_no_roots:
+            if "--root-guids" in ibr_opts:
+                i = ibr_opts.index("--root-guids")
+                del ibr_opts[i:i + 2]
+        for prm in args.ibr_param:
+            ibr_opts += ["--param", prm]
 
         harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
                    "--timeout", str(args.timeout)] + osm_opts
@@ -262,6 +285,31 @@ def main():
         if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
             problems.append("ibroute's max link load %s exceeds OpenSM's %s"
                             % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+        if args.ibr_no_roots:
+            art = os.path.join(ibr_dir, "ftree-degraded.txt")
+            summary["ibroute_degraded"] = open(art).read().splitlines()[-1] \
+                if os.path.exists(art) else None
+            if args.faults and not summary["ibroute_degraded"]:
+                problems.append("ibroute's ftree did not report the tree as degraded")
+        if args.ibdmchk:
+            from compare_updown import credit_loop_ibdmchk
+            chk = credit_loop_ibdmchk(ibr_dir)
+            summary["ibdmchk"] = chk
+            if chk is None:
+                problems.append("--ibdmchk: ibdmchk is not installed")
+            elif not chk["finished"] or not chk["no_loop_line"] or chk["errors"]:
+                problems.append("ibdmchk does not find ibroute's routing credit-loop free "
+                                "(see %s)" % os.path.join(ibr_dir, "ibdmchk.out"))
+        if args.sssp_bound:
+            sssp_dir = os.path.join(work, "opensm-sssp")
+            p = subprocess.run(harness + [topo, "sssp", sssp_dir], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+            v_s = verify(ibr, topo, os.path.join(sssp_dir, "opensm-lfts.dump"),
+                         os.path.join(sssp_dir, "guid2lid"))
+            summary["opensm_sssp"] = v_s
+            if v_ibr.get("max_link_load", 0) > v_s.get("max_link_load", 0):
+                problems.append("ibroute's max link load %s exceeds OpenSM sssp's %s"
+                                % (v_ibr.get("max_link_load"), v_s.get("max_link_load")))
         if args.expect_identical:
             if not d["byte_identical"]:
                 problems.append("the LFT dumps differ (%d of %d entries)"
@@ -285,7 +333,7 @@ def main():
     print("  engines: OpenSM %s, ibroute %s%s" % (
         summary.get("opensm_engine"), summary.get("ibroute_engine"),
         " (%s)" % summary["ibroute_error"] if summary.get("ibroute_error") else ""))
-    for who in ("opensm", "ibroute"):
+    for who in ("opensm", "ibroute", "opensm_sssp"):
         v = summary.get(who)
         if v:
             print("  %-8s valid=%s pairs=%s/%s avg_hops=%.3f nonminimal=%s restricted=%s "

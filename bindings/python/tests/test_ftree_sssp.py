@@ -12,6 +12,7 @@ from ibroute import EngineCaps, SLMode
 
 CA_ORDER = "opensm-ftree-ca-order.dump"
 LAYERS = "dfsssp-layers.txt"
+DEGRADED = "ftree-degraded.txt"
 
 
 def hosts(t):
@@ -130,6 +131,38 @@ class TestFtree(Routed):
             with t.route("ftree,dnup") as r:
                 self.assertEqual(r.engine, "dnup")
                 self.assertEqual([a.engine for a in r.attempts], ["ftree", "dnup"])
+
+
+class TestDegradedTree(unittest.TestCase):
+    """A fat tree with failed cables and a failed switch, no root GUIDs:
+    ftree routes it (valid, credit-loop free) and says how it is degraded
+    in the "ftree-degraded.txt" artefact; ftree.strict=1 declines it."""
+
+    def test_degraded_tree(self):
+        with ibroute.Fabric.from_spec("fattree:levels=3,radix=8") as f:
+            f.inject_faults(links=6, switches=1, seed=3)
+            with f.freeze() as t:
+                with t.route("ftree,no_fallback") as r:
+                    self.assertEqual(r.engine, "ftree")
+                    rep = r.verify()
+                    self.assertTrue(rep.ok, rep.first_error)
+                    self.assertIs(rep.deadlock_free, True)
+                    self.assertEqual(rep.pairs_ok, rep.pairs)
+                    text = r.artifact(DEGRADED).decode()
+                    m = re.search(r"^degraded: (\d+) switch\(es\) and (\d+) cable\(s\) missing",
+                                  text, re.M)
+                    self.assertIsNotNone(m, text)
+                    self.assertGreater(int(m.group(1)) + int(m.group(2)), 0)
+                    self.assertIn(CA_ORDER, r.artifacts)
+                with t.route("ftree", params={"ftree.strict": 1}) as r:
+                    self.assertEqual(r.engine, "minhop")
+                    self.assertIn("not a pure fat tree", r.attempts[0].message)
+                    self.assertNotIn(DEGRADED, r.artifacts)
+
+    def test_full_tree_is_not_degraded(self):
+        with ibroute.Fabric.from_spec("fattree:levels=2,radix=8") as f, f.freeze() as t:
+            with t.route("ftree,no_fallback") as r:
+                self.assertNotIn(DEGRADED, r.artifacts)
 
 
 class TestTorus(Routed):

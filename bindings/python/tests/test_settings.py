@@ -20,7 +20,9 @@ class TestParams(unittest.TestCase):
     def test_engines_list_their_settings(self):
         ftree = ibroute.find_engine("ftree")
         names = {s.name: s for s in ftree.settings}
-        self.assertEqual(set(names), {"max_reverse_hops", "connect_roots"})
+        self.assertEqual(set(names), {"max_reverse_hops", "connect_roots", "strict",
+                                      "degraded_tolerance"})
+        self.assertEqual(names["strict"].type, SettingType.BOOL)
         self.assertEqual(names["max_reverse_hops"].type, SettingType.INT)
         self.assertEqual((names["max_reverse_hops"].min, names["max_reverse_hops"].max), (0, 255))
         self.assertEqual(names["connect_roots"].type, SettingType.BOOL)
@@ -29,11 +31,13 @@ class TestParams(unittest.TestCase):
     def test_recorded_with_defaults(self):
         with self.topo.route("ftree") as r:
             self.assertEqual(r.settings, {"ftree.max_reverse_hops": "0",
-                                          "ftree.connect_roots": "0"})
+                                          "ftree.connect_roots": "0", "ftree.strict": "0",
+                                          "ftree.degraded_tolerance": "25"})
         with self.topo.route("ftree", params={"ftree.max_reverse_hops": 3,
                                               "ftree.connect_roots": True}) as r:
             self.assertEqual(r.settings, {"ftree.max_reverse_hops": "3",
-                                          "ftree.connect_roots": "1"})
+                                          "ftree.connect_roots": "1", "ftree.strict": "0",
+                                          "ftree.degraded_tolerance": "25"})
         # the shorthand sets updn's, dnup's and ftree's connect_roots
         with self.topo.route("updn,no_fallback", connect_roots=True) as r:
             self.assertEqual(r.settings, {"updn.connect_roots": "1"})

@@ -16,10 +16,22 @@
  *    root GUIDs the rank of the switch of the first CN.
  * 3. Port groups: ports toward the same neighbour switch, or toward one CA
  *    port, form a group that is UP, SIBLING or DOWN by rank.
- * 4. Without root GUIDs the tree must be pure: per rank, every switch has
- *    as many UP groups, as many DOWN groups (leaves excepted) and as many
- *    ports in each group as the first switch of that rank. The first rule
- *    broken declines the engine, naming both switches.
+ * 4. Without root GUIDs OpenSM wants the tree pure: per rank, every switch
+ *    has as many UP groups, as many DOWN groups (leaves excepted) and as
+ *    many ports in each group as the first switch of that rank. With
+ *    ftree.strict the first rule broken declines the engine, naming both
+ *    switches. By default an impure tree is a degraded fat tree: it is
+ *    routed as long as it is a tree of ranks
+ *    (no cable within a rank): with OpenSM's counters (ftree_route.c,
+ *    ibr__ftree_assign) and balanced on the surviving cables
+ *    (ibr__ftree_assign_degraded), keeping OpenSM's routing, whose shift
+ *    patterns spread better, while its busiest link is within
+ *    ftree.degraded_tolerance percent of the balanced one's. The artefact
+ *    "ftree-degraded.txt" says what is missing per rank and which routing
+ *    was kept. When the ranking from the farthest switches
+ *    puts compute nodes on two ranks (an upper switch that lost its cables
+ *    down looks farthest), the switches are ranked again by their distance
+ *    from the compute nodes' switches.
  * 5. Indexing: starting at the first leaf, a breadth-first walk gives every
  *    switch a tuple (rank, digits) that orders leaves and groups, as
  *    OpenSM's indexing does; the leaves in tuple order, trimmed to the
@@ -204,6 +216,80 @@ static int rank_from_cas(ftree *ft, uint32_t *rank, uint32_t *queue)
         rank[s] = rank[s] == m ? 0 : FT_NORANK;
     bfs_rank(t, rank, queue);
     return 0;
+}
+
+/* Whether every compute node hangs off a switch of the largest rank. */
+static int cns_on_top_rank(const ftree *ft, const uint32_t *rank)
+{
+    for (uint32_t i = 0; i < ft->nca; i++)
+        if (ft->ca[i].role == FT_CN && rank[ft->ca[i].sw] != ft->max_rank)
+            return 0;
+    return 1;
+}
+
+/* Ranks from the leaves (degraded trees): a switch's rank is the largest
+   distance from a switch carrying compute nodes less its own, so that
+   every compute node is on the largest rank; the model built so far is
+   dropped. */
+static void set_ranks(ftree *ft, const uint32_t *rank);
+static void drop_model(ftree *ft);
+
+static void rank_from_leaves(ftree *ft, uint32_t *rank, uint32_t *queue)
+{
+    const ibr_topo *t = ft->t;
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        rank[s] = FT_NORANK;
+    for (uint32_t i = 0; i < ft->nca; i++)
+        if (ft->ca[i].role == FT_CN)
+            rank[ft->ca[i].sw] = 0;
+    bfs_rank(t, rank, queue);
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (rank[s] != FT_NORANK && rank[s] > m)
+            m = rank[s];
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (rank[s] != FT_NORANK)
+            rank[s] = m - rank[s];
+    set_ranks(ft, rank);
+    ibr__log(ft->ctx, IBR_LOG_INFO,
+             "ftree: compute nodes on different ranks from the farthest switches; ranked "
+             "again from the compute nodes' switches (%u ranks)", m + 1);
+    drop_model(ft);
+}
+
+static void set_ranks(ftree *ft, const uint32_t *rank)
+{
+    ft->max_rank = 0;
+    for (uint32_t s = 0; s < ft->nsw; s++) {
+        ft->sw[s].rank = rank[s];
+        if (rank[s] != FT_NORANK && rank[s] > ft->max_rank)
+            ft->max_rank = rank[s];
+    }
+}
+
+static int has_siblings(const ftree *ft)
+{
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (ft->sw[s].rank != FT_NORANK && ft->sw[s].nsib)
+            return 1;
+    return 0;
+}
+
+/* Drop the model built so far (CA ports, groups) for build_cas and
+   build_groups to make again. */
+static void drop_model(ftree *ft)
+{
+    ibr__free(ft->ctx, ft->ca);
+    ibr__free(ft->ctx, ft->routers);
+    ibr__free(ft->ctx, ft->grp);
+    ibr__free(ft->ctx, ft->ports);
+    ibr__free(ft->ctx, ft->order);
+    ft->ca = NULL;
+    ft->routers = NULL;
+    ft->grp = NULL;
+    ft->ports = NULL;
+    ft->order = NULL;
+
 }
 
 /* A CA cabled straight to another CA is not a fat tree. */
@@ -633,7 +719,9 @@ static int make_leaf_array(ftree *ft, const uint32_t *rank)
 /* ------------------------------------------------------------------ */
 /* validation of a pure fat tree (no root GUIDs)                       */
 
-static int validate(ftree *ft, const uint32_t *rank)
+/* The first purity rule the tree breaks, written into msg (len bytes);
+   returns 1 when one is broken, 0 for a pure tree. */
+static int impure(ftree *ft, const uint32_t *rank, char *msg, size_t len)
 {
     uint32_t ref[FT_MAX_RANK + 1];
     for (unsigned i = 0; i <= FT_MAX_RANK; i++)
@@ -648,54 +736,229 @@ static int validate(ftree *ft, const uint32_t *rank)
         }
         const ft_sw *a = &ft->sw[ref[r]], *b = &ft->sw[s];
         uint64_t ga = sw_guid(ft, ref[r]), gb = sw_guid(ft, s);
-        if (a->nup != b->nup)
-            return ibr__decline(
-                ft->run,
-                "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u up-going "
-                "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
-                "switches of a rank have the same number of up-going port groups)",
-                gb, r, b->nup, ga, a->nup);
-        if (r != ft->leaf_rank && a->ndown != b->ndown)
-            return ibr__decline(
-                ft->run,
-                "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u down-going "
-                "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
-                "switches of a rank above the leaves have the same number of down-going "
-                "port groups)",
-                gb, r, b->ndown, ga, a->ndown);
+        if (a->nup != b->nup) {
+            snprintf(msg, len,
+                     "switch 0x%016" PRIx64 " (rank %u) has %u up-going "
+                     "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
+                     "switches of a rank have the same number of up-going port groups)",
+                     gb, r, b->nup, ga, a->nup);
+            return 1;
+        }
+        if (r != ft->leaf_rank && a->ndown != b->ndown) {
+            snprintf(msg, len,
+                     "switch 0x%016" PRIx64 " (rank %u) has %u down-going "
+                     "port groups where switch 0x%016" PRIx64 " of the same rank has %u (rule: "
+                     "switches of a rank above the leaves have the same number of down-going "
+                     "port groups)",
+                     gb, r, b->ndown, ga, a->ndown);
+            return 1;
+        }
         if (a->nup) {
             uint32_t want = ft->grp[ft->order[a->up]].nports;
             for (uint32_t i = 0; i < b->nup; i++) {
                 const ft_group *g = &ft->grp[ft->order[b->up + i]];
-                if (g->nports != want)
-                    return ibr__decline(
-                        ft->run,
-                        "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
-                        "link(s) up to switch 0x%016" PRIx64 " where switch 0x%016" PRIx64
-                        " of the same rank has %u per up-going port group (rule: the same "
-                        "number of ports in each up-going port group)",
-                        gb, r, g->nports, sw_guid(ft, g->remote), ga, want);
+                if (g->nports != want) {
+                    snprintf(msg, len,
+                             "switch 0x%016" PRIx64 " (rank %u) has %u "
+                             "link(s) up to switch 0x%016" PRIx64 " where switch 0x%016" PRIx64
+                             " of the same rank has %u per up-going port group (rule: the same "
+                             "number of ports in each up-going port group)",
+                             gb, r, g->nports, sw_guid(ft, g->remote), ga, want);
+                    return 1;
+                }
             }
         }
         if (a->ndown && r != ft->leaf_rank) {
             uint32_t want = ft->grp[ft->order[a->down]].nports;
             for (uint32_t i = 0; i < b->ndown; i++) {
                 const ft_group *g = &ft->grp[ft->order[b->down + i]];
-                if (g->nports != want)
-                    return ibr__decline(
-                        ft->run,
-                        "not a pure fat tree: switch 0x%016" PRIx64 " (rank %u) has %u "
-                        "link(s) down to %s 0x%016" PRIx64 " where switch 0x%016" PRIx64
-                        " of the same rank has %u per down-going port group (rule: the "
-                        "same number of ports in each down-going port group)",
-                        gb, r, g->nports, g->remote == FT_CA ? "CA port" : "switch",
-                        g->remote == FT_CA ? ft->t->ports[ft->ca[g->ca].gp].guid
-                                           : sw_guid(ft, g->remote),
-                        ga, want);
+                if (g->nports != want) {
+                    snprintf(msg, len,
+                             "switch 0x%016" PRIx64 " (rank %u) has %u "
+                             "link(s) down to %s 0x%016" PRIx64 " where switch 0x%016" PRIx64
+                             " of the same rank has %u per down-going port group (rule: the "
+                             "same number of ports in each down-going port group)",
+                             gb, r, g->nports, g->remote == FT_CA ? "CA port" : "switch",
+                             g->remote == FT_CA ? ft->t->ports[ft->ca[g->ca].gp].guid
+                                                : sw_guid(ft, g->remote),
+                             ga, want);
+                    return 1;
+                }
             }
         }
     }
     return 0;
+}
+
+/* Without root GUIDs a tree of ranks has no link within a rank: such a
+   link makes the fabric something else than a (degraded) fat tree. */
+static int check_tree_of_ranks(ftree *ft)
+{
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (ft->sw[s].rank != FT_NORANK && ft->sw[s].nsib) {
+            uint32_t o = ft->grp[ft->order[ft->sw[s].sib]].remote;
+            return ibr__decline(ft->run,
+                                "not a tree of ranks: switch 0x%016" PRIx64 " and switch 0x%016" PRIx64
+                                " are both at rank %u (ranked from the compute nodes) and "
+                                "cabled together: not a fat tree",
+                                sw_guid(ft, s), sw_guid(ft, o), ft->sw[s].rank);
+        }
+    return 0;
+}
+
+/* Compute nodes on switch s. */
+static uint64_t leaf_cns(const ftree *ft, uint32_t s)
+{
+    const ft_sw *w = &ft->sw[s];
+    uint64_t c = 0;
+    for (uint32_t k = 0; k < w->ndown; k++) {
+        const ft_group *g = &ft->grp[ft->order[w->down + k]];
+        c += g->remote == FT_CA && ft->ca[g->ca].role == FT_CN;
+    }
+    return c;
+}
+
+/* What is left of the tree, per rank: switches, the cables up from that
+   rank, and estimates of the switches and cables missing. The switch count
+   a full tree would have at rank r is estimated from the fullest switches
+   (most cables) of the ranks next to it: E(r-1) = E(r) * up(r) / down(r-1)
+   going up from the leaves, then the same downward, keeping the larger
+   estimate; cables missing are those a full tree would have between the
+   two ranks, less those of the missing switches. Leaves that lost hosts
+   are counted against the fullest leaf. */
+static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, unsigned tol)
+{
+    uint32_t L = ft->leaf_rank;
+    uint64_t n[FT_MAX_RANK + 1], upp[FT_MAX_RANK + 1], maxup[FT_MAX_RANK + 1],
+        maxdn[FT_MAX_RANK + 1], est[FT_MAX_RANK + 1];
+    memset(n, 0, sizeof n);
+    memset(upp, 0, sizeof upp);
+    memset(maxup, 0, sizeof maxup);
+    memset(maxdn, 0, sizeof maxdn);
+    uint64_t hosts_missing = 0, thin_leaves = 0;
+    for (uint32_t s = 0; s < ft->nsw; s++) {
+        uint32_t r = rank[s];
+        if (r == FT_NORANK || r > L)
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        uint64_t u = 0, d = 0, c = 0;
+        for (uint32_t i = 0; i < w->nup; i++)
+            u += ft->grp[ft->order[w->up + i]].nports;
+        for (uint32_t i = 0; i < w->ndown; i++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + i]];
+            if (g->remote != FT_CA)
+                d += g->nports;
+            else
+                c += ft->ca[g->ca].role == FT_CN;
+        }
+        n[r]++;
+        upp[r] += u;
+        if (u > maxup[r])
+            maxup[r] = u;
+        if (d > maxdn[r])
+            maxdn[r] = d;
+        if (r == L && c < ft->max_cn) {
+            thin_leaves++;
+            hosts_missing += ft->max_cn - c;
+        }
+    }
+    for (uint32_t r = 0; r <= L; r++)
+        est[r] = n[r];
+    for (uint32_t r = L; r > 0; r--) /* upward */
+        if (maxdn[r - 1]) {
+            uint64_t e = (est[r] * maxup[r] + maxdn[r - 1] / 2) / maxdn[r - 1];
+            if (e > est[r - 1])
+                est[r - 1] = e;
+        }
+    for (uint32_t r = 0; r < L; r++) /* downward */
+        if (maxup[r + 1]) {
+            uint64_t e = (est[r] * maxdn[r] + maxup[r + 1] / 2) / maxup[r + 1];
+            if (e > est[r + 1])
+                est[r + 1] = e;
+        }
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = ibr__buf_printf(&b, ft->ctx,
+                             "# ftree: degraded fat tree, routed (ftree.strict=1 declines it)\n"
+                             "# first purity rule broken: %s\n"
+                             "# rank 0 = roots; missing = estimated against the fullest "
+                             "switches of the ranks\n"
+                             "# rank\tswitches\tmissing_switches\tcables_up\tmissing_cables_up\n",
+                             rule);
+    char line[512];
+    size_t off = 0;
+    uint64_t tot_sw = 0, tot_cab = 0;
+    line[0] = 0;
+    for (uint32_t r = 0; r <= L && rc == 0; r++) {
+        uint64_t msw = est[r] - n[r], mcab = 0;
+        if (r > 0) {
+            uint64_t full = est[r] * maxup[r], gone = full > upp[r] ? full - upp[r] : 0;
+            uint64_t bysw = (est[r] - n[r]) * maxup[r] + (est[r - 1] - n[r - 1]) * maxdn[r - 1];
+            mcab = gone > bysw ? gone - bysw : 0;
+        }
+        tot_sw += msw;
+        tot_cab += mcab;
+        rc = ibr__buf_printf(&b, ft->ctx, "%u\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+                             r, n[r], msw, r ? upp[r] : 0, mcab);
+        if (off < sizeof line && (msw || mcab)) {
+            int k = snprintf(line + off, sizeof line - off,
+                             "%srank %u: %" PRIu64 " switch(es), %" PRIu64 " cable(s) up missing",
+                             off ? "; " : "", r, msw, mcab);
+            off += k > 0 ? (size_t)k : 0;
+        }
+    }
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx,
+                             "# leaves with fewer compute nodes than the fullest (%u): %" PRIu64
+                             ", compute nodes missing: %" PRIu64 "\n",
+                             ft->max_cn, thin_leaves, hosts_missing);
+    char how[200];
+    if (ft->dg_classic && ft->dg_balanced)
+        snprintf(how, sizeof how,
+                 "%s (busiest link %" PRIu32 " with OpenSM's counters, %" PRIu32
+                 " balanced; tolerance %u %%)",
+                 ft->dg_kept_classic ? "OpenSM's counters kept" : "balanced on the link loads",
+                 ft->dg_classic, ft->dg_balanced, tol);
+    else
+        snprintf(how, sizeof how, "%s (tolerance %u %%)",
+                 ft->dg_kept_classic ? "OpenSM's counters" : "balanced on the link loads", tol);
+    /* compute-node pairs without an up/down path (a split tree): their
+       leaves have no route to each other in the hop matrix */
+    uint64_t split = 0;
+    size_t nsw = ft->nsw;
+    for (uint32_t i = 0; ft->hm && i < ft->nleaves; i++) {
+        uint32_t a = ft->leaves[i];
+        uint64_t ca = leaf_cns(ft, a);
+        for (uint32_t j = 0; ca && j < ft->nleaves; j++) {
+            uint32_t c = ft->leaves[j];
+            if (c != a && ft->hm[(size_t)a * nsw + c] == 255)
+                split += ca * leaf_cns(ft, c);
+        }
+    }
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx,
+                             "# compute-node pairs without an up/down path (split tree, left "
+                             "unrouted): %" PRIu64 "\n",
+                             split);
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx, "# routing: %s\n", how);
+    if (rc == 0)
+        rc = ibr__buf_printf(&b, ft->ctx,
+                             "degraded: %" PRIu64 " switch(es) and %" PRIu64
+                             " cable(s) missing%s%s%s, %" PRIu64
+                             " leaf(s) with fewer compute nodes, %" PRIu64
+                             " compute-node pair(s) without an up/down path\n",
+                             tot_sw, tot_cab, off ? " (" : "", line, off ? ")" : "",
+                             thin_leaves, split);
+    if (rc == 0)
+        rc = ibr_run_add_artifact(ft->run, "ftree-degraded.txt", b.data, b.size);
+    ibr_buffer_dispose(&b);
+    if (rc == 0)
+        ibr__log(ft->ctx, IBR_LOG_WARN,
+                 "ftree: degraded fat tree routed: %" PRIu64 " switch(es) and %" PRIu64
+                 " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes, %" PRIu64
+                 " compute-node pair(s) without an up/down path%s%s; routing: %s (%s)",
+                 tot_sw, tot_cab, thin_leaves, split, off ? "; " : "", line, how, rule);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -832,6 +1095,11 @@ static int ftree_route(ibr_run *run, void *user)
     ft.max_reverse_hops = (unsigned)v;
     ibr_run_setting_int(&v, run, "connect_roots");
     ft.connect_roots = (int)v;
+    ibr_run_setting_int(&v, run, "strict");
+    int strict = (int)v;
+    ibr_run_setting_int(&v, run, "degraded_tolerance");
+    unsigned tol = (unsigned)v;
+    char rule[640];
     const ibr_topo *t = ft.t;
     int rc;
     if ((rc = check_basics(&ft)) < 0)
@@ -892,8 +1160,29 @@ static int ftree_route(ibr_run *run, void *user)
     }
 
     /* 2, 3. CA ports and port groups */
+    int reranked = 0;
+model:
     if ((rc = build_cas(&ft, rank)) < 0 || (rc = build_groups(&ft, rank)) < 0)
         goto nomem;
+    if (!ft.roots_given && !strict && !reranked && !cns_on_top_rank(&ft, rank)) {
+        /* a degraded tree can fool the ranking from the farthest switches
+           (an upper switch that lost its cables down is farthest): rank
+           again by the distance from the compute nodes' switches */
+        rank_from_leaves(&ft, rank, queue);
+        reranked = 1;
+        goto model;
+    }
+    if (reranked == 1 && has_siblings(&ft)) {
+        /* not a tree of ranks that way either: back to the first ranking,
+           whose decline names the compute node off the leaf rank */
+        drop_model(&ft);
+        for (uint32_t s = 0; s < nsw; s++)
+            rank[s] = FT_NORANK;
+        rank_from_cas(&ft, rank, queue);
+        set_ranks(&ft, rank);
+        reranked = 2;
+        goto model;
+    }
     if (ft.ncn == 0) {
         rc = ibr__decline(run, "the fabric has no valid compute nodes");
         goto out;
@@ -938,20 +1227,60 @@ static int ftree_route(ibr_run *run, void *user)
         goto out;
     }
 
-    /* 4. purity */
-    if (!ft.roots_given && (rc = validate(&ft, rank)) < 0)
-        goto out;
+    /* 4. purity: without root GUIDs an impure tree is routed as a degraded
+       fat tree (or declined with ftree.strict, as OpenSM does) */
+    if (!ft.roots_given) {
+        if (impure(&ft, rank, rule, sizeof rule)) {
+            if (strict) {
+                rc = ibr__decline(run, "not a pure fat tree: %s", rule);
+                goto out;
+            }
+            if ((rc = check_tree_of_ranks(&ft)) < 0)
+                goto out;
+            if (ft.max_reverse_hops) {
+                for (uint32_t i = 0; i < ft.nca; i++)
+                    if (ft.ca[i].role == FT_IO) {
+                        rc = ibr__decline(run, "max_reverse_hops %u is not supported on a "
+                                               "degraded fat tree (%s)",
+                                          ft.max_reverse_hops, rule);
+                        goto out;
+                    }
+            }
+            ft.degraded = 1;
+        }
+    }
 
     /* routes */
     ft.hops = ibr__mallocarray(ft.ctx, nsw, 1);
     ft.cn_seq = ibr__mallocarray(ft.ctx, (size_t)ft.nleaves * ft.max_cn + 1, sizeof *ft.cn_seq);
     if (!ft.hops || !ft.cn_seq)
         goto nomem;
-    if ((rc = ibr__ftree_assign(&ft)) < 0 || (rc = check_loops(&ft)) < 0) {
+    /* a degraded tree: OpenSM's routing, then unless the tolerance is 0
+       or 1000 the balanced one, keeping OpenSM's if close enough */
+    uint32_t *order0 = NULL; /* the group lists as indexed: OpenSM's
+                                routing re-sorts them, the balanced one must
+                                not depend on that */
+    if (ft.degraded && tol > 0 && tol < 1000) {
+        if (!(order0 = ibr__mallocarray(ft.ctx, ft.ngrp ? ft.ngrp : 1, sizeof *order0)))
+            goto nomem;
+        memcpy(order0, ft.order, ft.ngrp * sizeof *order0);
+    }
+    if (!ft.degraded || tol > 0)
+        rc = ibr__ftree_assign(&ft);
+    if (rc >= 0 && order0)
+        memcpy(ft.order, order0, ft.ngrp * sizeof *order0);
+    ibr__free(ft.ctx, order0);
+    if (rc >= 0 && ft.degraded && tol < 1000)
+        rc = ibr__ftree_assign_degraded(&ft, tol);
+    if (rc >= 0 && ft.degraded && tol >= 1000)
+        ft.dg_kept_classic = 1;
+    if (rc < 0 || (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;
         goto out;
     }
+    if (ft.degraded && (rc = degraded_report(&ft, rank, rule, tol)) < 0)
+        goto nomem;
     if ((rc = ca_order_artifact(&ft)) < 0)
         goto nomem;
     rc = 0;
@@ -972,6 +1301,14 @@ static const ibr_setting ftree_settings[] = {
     {"connect_roots", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "switches above the leaves also get routes to switch LIDs they cannot reach "
      "by up/down (OpenSM's connect_roots)"},
+    {"strict", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "without root GUIDs, decline a tree that is not pure (OpenSM's rules: a "
+     "degraded tree then falls back) instead of routing it as a degraded fat tree"},
+    {"degraded_tolerance", IBR_SETTING_INT, 0, 1000, 25, NULL,
+     "on a degraded tree, keep OpenSM's routing (index-ordered counters: shift patterns "
+     "spread as on a full tree) while its busiest link is at most this many percent "
+     "above that of the routing balanced on the surviving cables; 0 always balances, "
+     "1000 always keeps OpenSM's"},
 };
 
 const ibr_engine ibr__engine_ftree = {
@@ -981,5 +1318,5 @@ const ibr_engine ibr__engine_ftree = {
     .caps = IBR_CAP_DEADLOCK_FREE,
     .route = ftree_route,
     .settings = ftree_settings,
-    .n_settings = 2,
+    .n_settings = 4,
 };

@@ -107,6 +107,10 @@ typedef struct ftree {
                                a dummy; filled by ibr__ftree_assign */
     uint32_t ncn;
     int roots_given;
+    int degraded;           /* no root GUIDs and the purity rules broken */
+    uint32_t dg_classic;    /* busiest link of OpenSM's routing (0: not run) */
+    uint32_t dg_balanced;   /* busiest link of the balanced routing */
+    int dg_kept_classic;    /* OpenSM's routing kept on a degraded tree */
     /* routing state for the current destination */
     uint16_t lid;           /* LID being routed (0 = dummy / no LID) */
     uint8_t *hops;          /* per switch, FT_NOHOP = none */
@@ -138,6 +142,14 @@ int ibr__ftree_classes(ftree *ft);
 /* ftree_route.c: assign every route and fill the result (LFTs, hop
    matrix). Returns 0, IBR_ENOMEM or IBR_ECANCELED. */
 int ibr__ftree_assign(ftree *ft);
+
+/* ftree_route.c: the same for a degraded tree (ft->degraded): up/down
+   routes of minimal length balanced on the link loads. With tol > 0 the
+   tables hold OpenSM's routing (ibr__ftree_assign) on entry: it is
+   measured (ft->dg_classic), the balanced routing too (ft->dg_balanced),
+   and OpenSM's is kept (ft->dg_kept_classic) when its busiest link is at
+   most tol percent above. Returns 0, IBR_ENOMEM or IBR_ECANCELED. */
+int ibr__ftree_assign_degraded(ftree *ft, unsigned tol);
 
 /* Stable sorts of a group-index slice, as OpenSM orders port groups. */
 void ibr__ftree_sort_up_load(ftree *ft, uint32_t *g, uint32_t n);

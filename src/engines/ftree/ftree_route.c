@@ -552,3 +552,535 @@ int ibr__ftree_assign(ftree *ft)
     }
     return ibr_run_progress(run, phase, total, total);
 }
+
+/* ------------------------------------------------------------------ */
+/* degraded trees                                                      */
+
+/*
+ * A degraded tree (ranked from the compute nodes, purity rules broken) is
+ * routed with the same up/down rule but with counters that follow the tree
+ * that is left: per switch port, the (source end port, destination) routes
+ * that leave through it, so a cable that is gone takes nothing and a switch
+ * that lost cables is seen through the load its survivors carry. For each
+ * destination, in the order above (compute nodes leaf by leaf, other CA
+ * ports, routers, switches):
+ *   1. the switches above the destination's switch X (reachable from X by
+ *      up-going cables only) route down toward X, each at its distance;
+ *      every other switch, rank by rank from the roots, routes up to a
+ *      switch with the fewest hops left (up, then down); a switch with no
+ *      such route gets none: the pair has no up/down path (a split tree),
+ *      which the verifier counts as restricted;
+ *   2. nearest switch first, each switch's cost: over its eligible ports
+ *      (toward a switch one hop nearer; above X only toward switches above
+ *      X), the busiest link of the path (then the summed loads);
+ *   3. farthest switch first, so that the end ports sending through a
+ *      switch (those cabled to it plus those already routed into it) are
+ *      known, each switch takes the port minimising the larger of what its
+ *      link would then carry and what the busiest link beyond its next
+ *      switch would (that switch's cost plus what it collects already), and
+ *      the routes are added to the counters;
+ *   4. once all are routed, an improvement pass (after sssp's) takes each
+ *      compute node's routes off the counters and settles them again
+ *      against all the others, keeping them unless a link would then carry
+ *      more than the busiest one did when the pass began.
+ * Every route has minimal up/down length; all go up then down between
+ * adjacent ranks (a degraded tree has no cable within a rank), so they
+ * have no credit loop.
+ * Time: O(D·(S + P)) for D destinations, S switches and P switch ports.
+ */
+
+/* Improvement passes (more gave no lower busiest link on the sweep's
+   trees). */
+#define IMPROVE_PASSES 1
+
+typedef struct dg_state {
+    uint32_t *load;      /* per switch * 256 + port: routes sent out there */
+    uint32_t *w;         /* per switch: end ports routed through it */
+    uint32_t *srcw;      /* per switch: end ports cabled to it */
+    uint8_t *anc;        /* per switch: above the destination */
+    uint32_t *byrank;    /* ranked switches by rank, then index */
+    uint32_t nranked;
+    uint32_t *queue;
+    uint32_t *bucket;    /* switches by distance */
+    uint32_t boff[FT_NOHOP + 2];
+    uint64_t *cost;      /* per switch: loads summed along its route */
+    uint32_t *next;      /* per switch: the switch its route goes to */
+    uint32_t *nbr;       /* per switch * 256 + port: the switch cabled there */
+    uint8_t *pscratch;   /* per switch: routes being improved */
+    uint32_t x;          /* the destination's switch */
+} dg_state;
+
+/* The eligible port of s (groups first..first+n of ft->order, toward
+   switches one hop nearer, above-X switches only when want_anc) whose load
+   plus the path cost beyond it is the least; the first one on ties. */
+static void dg_pick(ftree *ft, dg_state *d, uint32_t s, uint32_t first, uint32_t n,
+                    int want_anc)
+{
+    uint64_t best = UINT64_MAX;
+    uint8_t bp = 0xFF;
+    uint32_t bn = IBR_NONE;
+    const uint32_t *ld = d->load + (size_t)s * 256;
+    for (uint32_t k = 0; k < n; k++) {
+        const ft_group *g = &ft->grp[ft->order[first + k]];
+        uint32_t r = g->remote;
+        if (r == FT_CA || ft->hops[r] == FT_NOHOP || ft->hops[r] + 1u != ft->hops[s])
+            continue;
+        if (want_anc && !d->anc[r])
+            continue;
+        for (uint32_t i = 0; i < g->nports; i++) {
+            uint8_t p = ft->ports[g->port0 + i].port;
+            /* the busiest link of the path first, then the sum */
+            uint64_t mx = ld[p] > (d->cost[r] >> 40) ? ld[p] : (d->cost[r] >> 40);
+            uint64_t sm = (d->cost[r] & 0xFFFFFFFFFFull) + ld[p];
+            uint64_t c = mx << 40 | (sm & 0xFFFFFFFFFFull);
+            if (c < best) {
+                best = c;
+                bp = p;
+                bn = r;
+            }
+        }
+    }
+    d->cost[s] = best;
+    ft->port[s] = bp;
+    d->next[s] = bn;
+}
+
+static void dg_dist(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned hops0)
+{
+    uint32_t nsw = ft->nsw;
+    memset(d->anc, 0, nsw);
+    ft->port[x] = xport;
+    ft->hops[x] = (uint8_t)hops0;
+    d->anc[x] = 1;
+    /* 1. above X */
+    uint32_t head = 0, tail = 0;
+    d->queue[tail++] = x;
+    while (head < tail) {
+        uint32_t s = d->queue[head++];
+        const ft_sw *w = &ft->sw[s];
+        if (ft->hops[s] + 1u >= FT_NOHOP)
+            continue;
+        for (uint32_t k = 0; k < w->nup; k++) {
+            uint32_t p = ft->grp[ft->order[w->up + k]].remote;
+            if (d->anc[p])
+                continue;
+            d->anc[p] = 1;
+            ft->hops[p] = (uint8_t)(ft->hops[s] + 1);
+            d->queue[tail++] = p;
+        }
+    }
+    /* 2. the others, from the roots down */
+    for (uint32_t i = 0; i < d->nranked; i++) {
+        uint32_t s = d->byrank[i];
+        if (d->anc[s])
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        unsigned best = FT_NOHOP;
+        for (uint32_t k = 0; k < w->nup; k++) {
+            uint32_t p = ft->grp[ft->order[w->up + k]].remote;
+            if (ft->hops[p] != FT_NOHOP && ft->hops[p] + 1u < best)
+                best = ft->hops[p] + 1u;
+        }
+        ft->hops[s] = (uint8_t)best;
+    }
+    /* 3. the switches by distance */
+    memset(d->boff, 0, sizeof d->boff);
+    for (uint32_t i = 0; i < d->nranked; i++) {
+        uint32_t s = d->byrank[i];
+        if (ft->hops[s] != FT_NOHOP)
+            d->boff[ft->hops[s] + 1]++;
+    }
+    for (unsigned h = 1; h <= FT_NOHOP; h++)
+        d->boff[h] += d->boff[h - 1];
+    for (uint32_t i = 0; i < d->nranked; i++) {
+        uint32_t s = d->byrank[i];
+        if (ft->hops[s] != FT_NOHOP)
+            d->bucket[d->boff[ft->hops[s]]++] = s;
+    }
+    /* boff[h] is now the end of bucket h */
+}
+
+/* Choices nearest first: the path costs beyond a switch are then known. */
+static void dg_choose(ftree *ft, dg_state *d, uint32_t x)
+{
+    d->cost[x] = 0;
+    for (uint32_t i = 0; i < d->boff[FT_NOHOP - 1]; i++) {
+        uint32_t s = d->bucket[i];
+        if (s == x)
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        if (d->anc[s])
+            dg_pick(ft, d, s, w->down, w->ndown, 1);
+        else
+            dg_pick(ft, d, s, w->up, w->nup, 0);
+    }
+}
+
+/* The final choice of s, farthest first, among the ports dg_pick looked
+   at: w[s] end ports send through s, and each switch nearer already
+   collects w[] of them; a port is judged by what its link would carry and
+   by what the busiest link beyond its next switch would (the switch's
+   cost plus what it already collects), then by the summed loads. The
+   destination's routes are added to the counters. */
+static void dg_settle(ftree *ft, dg_state *d, uint32_t s, uint32_t first, uint32_t n,
+                      int want_anc)
+{
+    uint64_t best = UINT64_MAX, bsum = UINT64_MAX;
+    uint8_t bp = 0xFF;
+    uint32_t bn = IBR_NONE;
+    uint32_t *ld = d->load + (size_t)s * 256;
+    uint64_t ws = d->w[s];
+    for (uint32_t k = 0; k < n; k++) {
+        const ft_group *g = &ft->grp[ft->order[first + k]];
+        uint32_t r = g->remote;
+        if (r == FT_CA || ft->hops[r] == FT_NOHOP || ft->hops[r] + 1u != ft->hops[s])
+            continue;
+        if (want_anc && !d->anc[r])
+            continue;
+        uint64_t beyond = (d->cost[r] >> 40) + (r == d->x ? 0 : d->w[r]) + ws;
+        uint64_t sumr = d->cost[r] & 0xFFFFFFFFFFull;
+        for (uint32_t i = 0; i < g->nports; i++) {
+            uint8_t p = ft->ports[g->port0 + i].port;
+            uint64_t here = ld[p] + ws;
+            uint64_t key = here > beyond ? here : beyond, sum = sumr + ld[p];
+            if (key < best || (key == best && sum < bsum)) {
+                best = key;
+                bsum = sum;
+                bp = p;
+                bn = r;
+            }
+        }
+    }
+    if (bn == IBR_NONE) /* cannot happen: a distance came from one */
+        return;
+    ft->port[s] = bp;
+    d->next[s] = bn;
+    ld[bp] += (uint32_t)ws;
+    d->w[bn] += (uint32_t)ws;
+}
+
+static void dg_settle_all(ftree *ft, dg_state *d, uint32_t x)
+{
+    d->x = x;
+    for (uint32_t i = 0; i < d->nranked; i++)
+        d->w[d->byrank[i]] = d->srcw[d->byrank[i]];
+    for (uint32_t i = d->boff[FT_NOHOP - 1]; i-- > 0;) {
+        uint32_t s = d->bucket[i];
+        if (s == x)
+            continue;
+        const ft_sw *w = &ft->sw[s];
+        if (d->anc[s])
+            dg_settle(ft, d, s, w->down, w->ndown, 1);
+        else
+            dg_settle(ft, d, s, w->up, w->nup, 0);
+    }
+}
+
+/* Loads farthest first: the end ports sending through a switch are then
+   known. add: 1 adds the destination's routes to the counters, 0 takes
+   them off. */
+static void dg_load(ftree *ft, dg_state *d, uint32_t x, int add)
+{
+    for (uint32_t i = 0; i < d->nranked; i++)
+        d->w[d->byrank[i]] = d->srcw[d->byrank[i]];
+    for (uint32_t i = d->boff[FT_NOHOP - 1]; i-- > 0;) {
+        uint32_t s = d->bucket[i];
+        uint32_t nx = d->next[s];
+        if (s == x || nx == IBR_NONE) /* none: cannot happen, a distance came from one */
+            continue;
+        uint32_t *l = &d->load[(size_t)s * 256 + ft->port[s]];
+        *l = add ? *l + d->w[s] : *l - d->w[s];
+        d->w[nx] += d->w[s];
+    }
+}
+
+static void dg_route(ftree *ft, dg_state *d, uint32_t x, uint8_t xport, unsigned hops0)
+{
+    dg_dist(ft, d, x, xport, hops0);
+    dg_choose(ft, d, x);
+    dg_settle_all(ft, d, x);
+}
+
+/* The busiest link the current destination's routes (ft->port, d->next)
+   load, after dg_load. */
+static uint32_t dg_max(ftree *ft, dg_state *d, uint32_t x)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < d->boff[FT_NOHOP - 1]; i++) {
+        uint32_t s = d->bucket[i];
+        if (s == x || d->next[s] == IBR_NONE)
+            continue;
+        uint32_t l = d->load[(size_t)s * 256 + ft->port[s]];
+        if (l > m)
+            m = l;
+    }
+    return m;
+}
+
+/* The improvement pass (after sssp's): each compute node's routes are
+   taken off the counters and chosen again against all the others; the new
+   routes are kept unless a link they use would then carry more than the
+   busiest link did when the pass began. The routes stay up/down and
+   minimal. */
+static int dg_improve(ftree *ft, dg_state *d)
+{
+    uint8_t *saved = ft->port;
+    uint32_t top = 0;
+    for (size_t i = 0; i < (size_t)ft->nsw * 256; i++)
+        if (d->load[i] > top)
+            top = d->load[i];
+    ft->port = d->pscratch;
+    for (uint32_t i = 0; i < ft->nca; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (c->role != FT_CN || !c->lid)
+            continue;
+        uint32_t x = c->sw;
+        dg_dist(ft, d, x, c->swport, 1);
+        uint32_t nb = d->boff[FT_NOHOP - 1];
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t s = d->bucket[k];
+            ft->port[s] = ibr_run_lft(ft->run, s)[c->lid];
+            d->next[s] = s == x ? IBR_NONE : d->nbr[(size_t)s * 256 + ft->port[s]];
+        }
+        dg_load(ft, d, x, 0);
+        dg_choose(ft, d, x);
+        dg_settle_all(ft, d, x);
+        if (dg_max(ft, d, x) > top) { /* back to the old routes */
+            dg_load(ft, d, x, 0);
+            for (uint32_t k = 0; k < nb; k++) {
+                uint32_t s = d->bucket[k];
+                ft->port[s] = ibr_run_lft(ft->run, s)[c->lid];
+                d->next[s] = s == x ? IBR_NONE : d->nbr[(size_t)s * 256 + ft->port[s]];
+            }
+            dg_load(ft, d, x, 1);
+            continue;
+        }
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t s = d->bucket[k];
+            if (s != x)
+                ibr_run_lft(ft->run, s)[c->lid] = ft->port[s];
+        }
+        if ((i & 255) == 255 && ibr_run_progress(ft->run, "ftree: improving (degraded tree)",
+                                                  i, ft->nca) < 0) {
+            ft->port = saved;
+            return IBR_ECANCELED;
+        }
+    }
+    ft->port = saved;
+    return 0;
+}
+
+/* The busiest link of the routes in the LFTs toward every CA port, each
+   route weighted by the end ports sending along it (the counters the
+   balancing uses), taken in up/down distance order. Leaves d->load holding
+   those loads. */
+static uint32_t dg_measure(ftree *ft, dg_state *d)
+{
+    memset(d->load, 0, (size_t)ft->nsw * 256 * sizeof *d->load);
+    for (uint32_t i = 0; i < ft->nca; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (!c->lid)
+            continue;
+        dg_dist(ft, d, c->sw, c->swport, 1);
+        for (uint32_t k = 0; k < d->boff[FT_NOHOP - 1]; k++) {
+            uint32_t s = d->bucket[k];
+            uint8_t p = ibr_run_lft(ft->run, s)[c->lid];
+            ft->port[s] = p;
+            d->next[s] = s == c->sw || p == 0xFF ? IBR_NONE : d->nbr[(size_t)s * 256 + p];
+        }
+        dg_load(ft, d, c->sw, 1);
+    }
+    uint32_t m = 0;
+    for (size_t i = 0; i < (size_t)ft->nsw * 256; i++)
+        if (d->load[i] > m)
+            m = d->load[i];
+    return m;
+}
+
+int ibr__ftree_assign_degraded(ftree *ft, unsigned tol)
+{
+    uint8_t *keep = NULL, *hkeep = NULL;
+    uint32_t *seqkeep = NULL;
+    ibr_run *run = ft->run;
+    ibr_context *ctx = ft->ctx;
+    const ibr_topo *t = ft->t;
+    size_t n = ft->nsw;
+    int rc;
+    if (!(ft->hm = ibr_run_hops(run)))
+        return IBR_ENOMEM;
+    size_t cap = ((size_t)4 << 20) / (n ? n : 1);
+    ft->batch_cap = (uint32_t)(cap < 64 ? 64 : cap > 2048 ? 2048 : cap);
+    /* the OpenSM routing may have run first (tol > 0): its buffers go */
+    ibr__free(ctx, ft->batch);
+    ibr__free(ctx, ft->hbatch);
+    ibr__free(ctx, ft->batch_lid);
+    ibr__free(ctx, ft->hbatch_sw);
+    ft->batch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+    ft->hbatch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+    ft->batch_lid = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->batch_lid);
+    ft->hbatch_sw = ibr__mallocarray(ctx, ft->batch_cap, sizeof *ft->hbatch_sw);
+    size_t row = (size_t)t->max_lid + 1, nseq = (size_t)ft->nleaves * ft->max_cn + 1;
+    dg_state d;
+    memset(&d, 0, sizeof d);
+    d.load = ibr__calloc(ctx, n * 256, sizeof *d.load);
+    d.w = ibr__mallocarray(ctx, n, sizeof *d.w);
+    d.srcw = ibr__calloc(ctx, n, sizeof *d.srcw);
+    d.anc = ibr__mallocarray(ctx, n, 1);
+    d.byrank = ibr__mallocarray(ctx, n, sizeof *d.byrank);
+    d.queue = ibr__mallocarray(ctx, n, sizeof *d.queue);
+    d.bucket = ibr__mallocarray(ctx, n, sizeof *d.bucket);
+    d.cost = ibr__mallocarray(ctx, n, sizeof *d.cost);
+    d.next = ibr__mallocarray(ctx, n, sizeof *d.next);
+    d.nbr = ibr__mallocarray(ctx, n * 256, sizeof *d.nbr);
+    d.pscratch = ibr__mallocarray(ctx, n, 1);
+    rc = IBR_ENOMEM;
+    if (!ft->batch || !ft->hbatch || !ft->batch_lid || !ft->hbatch_sw || !d.load || !d.w ||
+        !d.srcw || !d.anc || !d.byrank || !d.queue || !d.bucket || !d.cost || !d.next || !d.nbr || !d.pscratch)
+        goto out;
+    ft->batch_n = ft->hbatch_n = 0;
+    for (size_t i = 0; i < n * 256; i++)
+        d.nbr[i] = IBR_NONE;
+    for (uint32_t s = 0; s < n; s++) {
+        const ft_sw *w = &ft->sw[s];
+        if (w->rank == FT_NORANK)
+            continue;
+        for (uint32_t k = 0; k < w->ndown + w->nsib + w->nup; k++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + k]];
+            for (uint32_t j = 0; g->remote != FT_CA && j < g->nports; j++)
+                d.nbr[(size_t)s * 256 + ft->ports[g->port0 + j].port] = g->remote;
+        }
+    }
+    for (uint32_t r = 0; r <= ft->max_rank; r++)
+        for (uint32_t s = 0; s < n; s++)
+            if (ft->sw[s].rank == r)
+                d.byrank[d.nranked++] = s;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE || !pt->lid)
+            continue;
+        uint32_t s = t->nodes[pt->remote_node].sw;
+        if (s != IBR_NONE && ft->sw[s].rank != FT_NORANK)
+            d.srcw[s]++;
+    }
+    ft->dg_classic = ft->dg_balanced = 0;
+    ft->dg_kept_classic = 0;
+    if (tol) {
+        /* OpenSM's routing is in the tables: measure it and keep a copy */
+        keep = ibr__mallocarray(ctx, n * row, 1);
+        hkeep = ibr__mallocarray(ctx, n ? n * n : 1, 1);
+        seqkeep = ibr__mallocarray(ctx, nseq, sizeof *seqkeep);
+        rc = IBR_ENOMEM;
+        if (!keep || !hkeep || !seqkeep)
+            goto out;
+        uint8_t *saved = ft->port;
+        ft->port = d.pscratch;
+        ft->dg_classic = dg_measure(ft, &d);
+        ft->port = saved;
+        memset(d.load, 0, n * 256 * sizeof *d.load);
+        for (uint32_t s = 0; s < n; s++) {
+            uint8_t *lft = ibr_run_lft(run, s);
+            memcpy(keep + s * row, lft, row);
+            memset(lft, 0xFF, row);
+        }
+        memcpy(hkeep, ft->hm, n * n);
+        memcpy(seqkeep, ft->cn_seq, nseq * sizeof *seqkeep);
+    }
+    uint64_t total = (uint64_t)ft->ncn + ft->nca + ft->nrouters + n, done = 0;
+    const char *phase = "ftree: routes (degraded tree)";
+    if ((rc = ibr_run_progress(run, phase, 0, total)) < 0)
+        goto out;
+    /* compute nodes leaf by leaf (the order artefact keeps the dummies) */
+    uint32_t *seq = ft->cn_seq;
+    for (uint32_t i = 0; i < ft->nleaves && rc == 0; i++) {
+        uint32_t x = ft->leaves[i];
+        const ft_sw *w = &ft->sw[x];
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < w->ndown && k < ft->max_cn; j++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + j]];
+            if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
+                seq[k++] = g->ca;
+        }
+        for (uint32_t j = 0; j < k && rc == 0; j++) {
+            const ft_ca *c = &ft->ca[seq[j]];
+            if ((rc = begin(ft, c->lid)) == 0) {
+                dg_route(ft, &d, x, c->swport, 1);
+                commit(ft, IBR_NONE);
+            }
+        }
+        done += k;
+        for (; k < ft->max_cn; k++)
+            seq[k] = IBR_NONE;
+        seq += ft->max_cn;
+        if (rc == 0 && (i & 15) == 15)
+            rc = ibr_run_progress(run, phase, done, total);
+    }
+    for (uint32_t i = 0; i < ft->nca && rc == 0; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (c->role != FT_CN && (rc = begin(ft, c->lid)) == 0) {
+            dg_route(ft, &d, c->sw, c->swport, 1);
+            commit(ft, IBR_NONE);
+        }
+    }
+    for (uint32_t i = 0; i < ft->nrouters && rc == 0; i++) {
+        const ibr__port *pt = &t->ports[ft->routers[i]];
+        if ((rc = begin(ft, pt->lid)) == 0) {
+            dg_route(ft, &d, t->nodes[pt->remote_node].sw, pt->remote_port, 1);
+            commit(ft, IBR_NONE);
+        }
+    }
+    done += ft->nca - ft->ncn + ft->nrouters;
+    if (rc == 0)
+        rc = ibr_run_progress(run, phase, done, total);
+    for (uint32_t s = 0; s < n && rc == 0; s++)
+        if (ft->sw[s].rank != FT_NORANK && (rc = begin(ft, ft->sw[s].lid)) == 0) {
+            dg_route(ft, &d, s, 0, 0);
+            commit(ft, s);
+        }
+    if (rc < 0 || (rc = flush(ft)) < 0)
+        goto out;
+    for (unsigned pass = 0; pass < IMPROVE_PASSES && rc == 0; pass++)
+        rc = dg_improve(ft, &d);
+    if (rc < 0)
+        goto out;
+    if (tol) {
+        uint8_t *saved = ft->port;
+        ft->port = d.pscratch;
+        ft->dg_balanced = dg_measure(ft, &d);
+        ft->port = saved;
+        if ((uint64_t)ft->dg_classic * 100 <= (uint64_t)ft->dg_balanced * (100 + tol)) {
+            /* OpenSM's routing is close enough: its shift order is kept */
+            for (uint32_t s = 0; s < n; s++)
+                memcpy(ibr_run_lft(run, s), keep + s * row, row);
+            memcpy(ft->hm, hkeep, n * n);
+            memcpy(ft->cn_seq, seqkeep, nseq * sizeof *seqkeep);
+            ft->dg_kept_classic = 1;
+            rc = ibr_run_progress(run, phase, total, total);
+            goto out;
+        }
+    }
+    if (ft->connect_roots) {
+        for (uint32_t i = 0; i < t->n_end; i++) {
+            const ibr__port *pt = &t->ports[t->end_port[i]];
+            if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].sw != IBR_NONE)
+                ft->sw[t->nodes[pt->remote_node].sw].has_end = 1;
+        }
+        connect_roots(ft);
+    }
+    rc = ibr_run_progress(run, phase, total, total);
+out:
+    ibr__free(ctx, keep);
+    ibr__free(ctx, hkeep);
+    ibr__free(ctx, seqkeep);
+    ibr__free(ctx, d.load);
+    ibr__free(ctx, d.w);
+    ibr__free(ctx, d.srcw);
+    ibr__free(ctx, d.anc);
+    ibr__free(ctx, d.byrank);
+    ibr__free(ctx, d.queue);
+    ibr__free(ctx, d.bucket);
+    ibr__free(ctx, d.cost);
+    ibr__free(ctx, d.next);
+    ibr__free(ctx, d.nbr);
+    ibr__free(ctx, d.pscratch);
+    return rc;
+}
