@@ -84,13 +84,6 @@ static inline uint32_t out_to(const ibr__cdg *g, const cdg_layer *L, uint32_t v,
     return g->dense ? g->succ0[v] + j : L->nodes[v].out[j].to;
 }
 
-static inline uint64_t out_w(const ibr__cdg *g, const cdg_layer *L, uint32_t v, uint32_t j)
-{
-    if (g->dense)
-        return L->w ? L->w[g->slot_off[v] + j] : 0;
-    return L->nodes[v].out[j].w;
-}
-
 /* The first position >= j of a live out-edge of v, or out_deg. */
 static inline uint32_t next_live(const ibr__cdg *g, const cdg_layer *L, uint32_t v, uint32_t j)
 {
