@@ -374,7 +374,7 @@ static int discover(t2q *q)
     }
     if (left)
         return ibr__decline(q->run,
-                            "torus-2QoS: %u switch(es) could not be placed in the %ux%ux%u %s "
+                            "%u switch(es) could not be placed in the %ux%ux%u %s "
                             "(%s%s): the radices or seed links of torus-2QoS.conf do not match "
                             "the cabling",
                             left, tq->radix[0], tq->radix[1], tq->radix[2],
@@ -398,7 +398,7 @@ static int discover(t2q *q)
                     continue;
                 if (*n >= pg)
                     return ibr__decline(q->run,
-                                        "torus-2QoS: switch 0x%016" PRIx64 " has more than %u "
+                                        "switch 0x%016" PRIx64 " has more than %u "
                                         "cables in its %c%c port group (portgroup_max_ports)",
                                         sw_guid(q, s), pg, g & 1 ? '+' : '-', DIMC[g / 2]);
                 /* order by the port on the switch holding the + group */
@@ -433,7 +433,7 @@ static int discover(t2q *q)
                 continue;
             if (*n >= pg)
                 return ibr__decline(q->run,
-                                    "torus-2QoS: switch 0x%016" PRIx64 " has more than %u local "
+                                    "switch 0x%016" PRIx64 " has more than %u local "
                                     "ports (port 0 and end ports; portgroup_max_ports)",
                                     sw_guid(q, s), pg);
             grp[(*n)++] = (uint8_t)port;
@@ -480,7 +480,7 @@ static int check_routable(t2q *q)
             pos_str(a, sizeof a, tq, p);
             pos_str(b, sizeof b, tq, first_b == IBR_NONE ? p : first_b);
             return ibr__decline(q->run,
-                                "torus-2QoS: %s failures in the %c ring through (%s): %u "
+                                "%s failures in the %c ring through (%s): %u "
                                 "switches without a -%c link (first at %s, switch 0x%016" PRIx64
                                 "), %u without a +%c link; the torus is not routable",
                                 nb != ng ? "strange" : "disjoint", DIMC[d], a, nb, DIMC[d], b,
@@ -510,7 +510,7 @@ static int check_routable(t2q *q)
     if (missing > 1 && (zgap || cols > 1)) {
         pos_str(a, sizeof a, tq, first);
         return ibr__decline(q->run,
-                            "torus-2QoS: %u torus switches missing (first at %s)%s: only one run "
+                            "%u torus switches missing (first at %s)%s: only one run "
                             "of Z-adjacent switches in one column can be routed around (missing "
                             "switch topology ==> message deadlock)",
                             missing, a, cols > 1 ? " in several columns" : "");
@@ -680,7 +680,7 @@ static int route_unicast(t2q *q)
                 pos_str(a, sizeof a, tq, sp);
                 pos_str(b, sizeof b, tq, dp);
                 rc = ibr__fail(q->run, IBR_EUNROUTABLE,
-                               "torus-2QoS: unable to route from switch 0x%016" PRIx64
+                               "unable to route from switch 0x%016" PRIx64
                                " (%s) to switch 0x%016" PRIx64 " (%s)",
                                sw_guid(q, s), a, sw_guid(q, dsw), b);
                 goto out;
@@ -853,7 +853,7 @@ static int t2q_route(ibr_run *run, void *user)
                                "(radices and seed links) in the setting torus-2QoS.config "
                                "(ibr route --torus-config FILE)");
     if (!t->n_sw)
-        return ibr_run_decline(run, "torus-2QoS: no switches");
+        return ibr_run_decline(run, "no switches");
     q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
     if (!q.msg)
         return ibr__fail(run, IBR_ENOMEM, "out of memory");
@@ -937,7 +937,7 @@ static int t2q_route(ibr_run *run, void *user)
     if ((rc = write_sls(&q)) < 0 || (rc = write_sl2vl(&q)) < 0 ||
         (rc = torus_artifact(&q)) < 0) {
         rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
-                              : ibr__fail(run, rc, "torus-2QoS: internal error %d", rc);
+                              : ibr__fail(run, rc, "internal error %d", rc);
         goto out;
     }
     rc = 0;
