@@ -495,9 +495,8 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
             printf("degraded:     %s\n", deg);
     }
     if (ibr_result_layers(r))
-        printf("layers:       %u needed to break every credit loop, spread over %u VL%s\n",
-               ibr_result_layers(r), ibr_result_vls_used(r),
-               ibr_result_vls_used(r) == 1 ? "" : "s");
+        printf("layers:       %u needed to break every credit loop; VLs used: %u\n",
+               ibr_result_layers(r), ibr_result_vls_used(r));
     else if (ibr_result_vls_used(r) > 1)
         printf("VLs used:     %u\n", ibr_result_vls_used(r));
     if (verified)

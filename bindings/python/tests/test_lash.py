@@ -48,6 +48,7 @@ class TestLash(unittest.TestCase):
             self.assertIs(rep.deadlock_free, True)
             self.assertEqual(rep.nonminimal, 0)
             self.assertEqual(layers(r), 5)
+            self.assertEqual(r.layers, 5)  # ibr_result_layers()
             self.assertEqual(r.vls_used, 5)
             self.assertEqual(r.sl_mode, SLMode.PER_PAIR)
             self.assertTrue(r.has_sl2vl)

@@ -603,6 +603,8 @@ static int write_tables(lash *c)
                 if ((rc = ibr_run_set_sl2vl(run, x, ip, op, ident)) < 0)
                     return rc;
     }
+    if ((rc = ibr_run_set_layers(run, c->layers)) < 0)
+        return rc;
     return ibr_run_set_vls_used(run, c->start + c->layers);
 }
 
