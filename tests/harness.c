@@ -76,6 +76,31 @@ ibr_context *ibr_test_context(ibr_test_alloc *state)
     return ctx;
 }
 
+ibr_topo *ibr_test_topo_faults(const char *spec, unsigned links, unsigned switches,
+                               uint64_t seed, unsigned lmc)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links || switches)
+        CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, links, switches, seed), 0);
+    if (lmc)
+        CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+uint32_t ibr_test_sw_behind(const ibr_topo *t, uint32_t node, unsigned port)
+{
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
+        pi.state != IBR_LINK_ACTIVE)
+        return IBR_NONE;
+    return ibr_topo_node_switch(t, pi.remote_node);
+}
+
 ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec)
 {
     ibr_fabric *f = NULL;

@@ -28,6 +28,15 @@ ibr_context *ibr_test_context(ibr_test_alloc *state);
 /* Generate a fabric from a spec and freeze it; aborts the test on error. */
 ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec);
 
+/* Generate spec, mark `links` cables and `switches` switches down (seeded
+   faults, none when both are 0), reassign LIDs with LMC lmc when lmc > 0,
+   and freeze; aborts the test on error. Default context. */
+ibr_topo *ibr_test_topo_faults(const char *spec, unsigned links, unsigned switches,
+                               uint64_t seed, unsigned lmc);
+
+/* The switch behind port (node, port) over an active cable, or IBR_NONE. */
+uint32_t ibr_test_sw_behind(const ibr_topo *t, uint32_t node, unsigned port);
+
 /* What ibr_test_route() asserts besides its fixed checks. */
 enum {
     IBR_TEST_DEADLOCK_FREE = 1 << 0, /* deadlock_free == 1 */

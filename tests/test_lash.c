@@ -12,32 +12,6 @@
 
 #include "harness.h"
 
-static ibr_topo *make_topo(const char *spec, unsigned links, unsigned switches, uint64_t seed,
-                           unsigned lmc)
-{
-    ibr_fabric *f = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    if (links || switches)
-        CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, links, switches, seed), 0);
-    if (lmc)
-        CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
-    ibr_fabric_destroy(f);
-    return t;
-}
-
-/* Switch behind port (node, port) over an active cable, or IBR_NONE. */
-static uint32_t sw_behind(const ibr_topo *t, uint32_t node, unsigned port)
-{
-    ibr_port_info pi = IBR_PORT_INFO_INIT;
-    if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
-        pi.state != IBR_LINK_ACTIVE)
-        return IBR_NONE;
-    return ibr_topo_node_switch(t, pi.remote_node);
-}
-
 static unsigned nports(const ibr_topo *t, uint32_t node)
 {
     ibr_node_info ni = IBR_NODE_INFO_INIT;
@@ -62,7 +36,7 @@ static unsigned *bfs_hops(const ibr_topo *t)
             uint32_t u = q[head++];
             uint32_t node = ibr_topo_switch_node(t, u);
             for (unsigned p = 1; p <= nports(t, node); p++) {
-                uint32_t b = sw_behind(t, node, p);
+                uint32_t b = ibr_test_sw_behind(t, node, p);
                 if (b != IBR_NONE && row[b] == 255) {
                     row[b] = row[u] + 1;
                     q[tail++] = b;
@@ -120,7 +94,7 @@ static size_t end_ports(const ibr_topo *t, endp **out)
         for (unsigned p = 1; p <= nports(t, node); p++) {
             ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&pi, t, node, p);
-            uint32_t sw = sw_behind(t, node, p);
+            uint32_t sw = ibr_test_sw_behind(t, node, p);
             if (pi.lid && sw != IBR_NONE)
                 e[n++] = (endp){pi.lid, 1u << pi.lmc, sw};
         }
@@ -181,13 +155,13 @@ static unsigned check_lash_m(const ibr_topo *t, const ibr_result *r, unsigned st
                 continue;
             unsigned want = h[(size_t)x * ns + y] - 1, first = 0;
             for (unsigned p = 1; p <= nports(t, node) && !first; p++) {
-                uint32_t z = sw_behind(t, node, p);
+                uint32_t z = ibr_test_sw_behind(t, node, p);
                 if (z != IBR_NONE && h[(size_t)z * ns + y] == want)
                     first = p;
             }
             unsigned p = ibr_result_lft_port(r, x, lid);
             if (mesh) { /* links reordered: any port one hop closer */
-                uint32_t z = p == IBR_NO_ROUTE ? IBR_NONE : sw_behind(t, node, p);
+                uint32_t z = p == IBR_NO_ROUTE ? IBR_NONE : ibr_test_sw_behind(t, node, p);
                 bad_first += z == IBR_NONE || h[(size_t)z * ns + y] != want;
             } else {
                 bad_first += p != first;
@@ -283,7 +257,7 @@ static void test_families(void)
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 15;
     for (size_t i = 0; i < N_FAMILIES; i++) {
-        ibr_topo *t = make_topo(families[i], 0, 0, 0, 0);
+        ibr_topo *t = ibr_test_topo_faults(families[i], 0, 0, 0, 0);
         unsigned layers = route_check(t, &o, 0);
         CU_ASSERT(layers >= 1);
         /* dimension-ordered ports: meshes, hypercubes and 2-level trees
@@ -307,7 +281,7 @@ static void test_faults(void)
     for (size_t i = 0; i < N_FAMILIES; i++)
         for (unsigned k = 0; k < 3; k++) {
             unsigned links = 2 + 2 * k, switches = k;
-            ibr_topo *t = make_topo(families[i], links, switches, 100 + k, 0);
+            ibr_topo *t = ibr_test_topo_faults(families[i], links, switches, 100 + k, 0);
             unsigned *h = bfs_hops(t);
             if (connected(t, h)) {
                 CU_ASSERT(route_check(t, &o, 0) >= 1);
@@ -328,7 +302,7 @@ static void test_faults(void)
         }
     /* a line of switches cut anywhere falls apart */
     for (unsigned seed = 1; seed <= 4; seed++) {
-        ibr_topo *t = make_topo("mesh:dims=6,hosts=1", 1, 0, seed, 0);
+        ibr_topo *t = ibr_test_topo_faults("mesh:dims=6,hosts=1", 1, 0, seed, 0);
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL(ibr_route(&r, t, "lash,no_fallback", &o), IBR_EUNROUTABLE);
         int st = 0;
@@ -355,7 +329,7 @@ static void test_faults(void)
    shortfall, and a chain falls through to the next engine. */
 static void test_vls(void)
 {
-    ibr_topo *t = make_topo("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 15;
     CU_ASSERT_EQUAL(route_check(t, &o, 0), 5);
@@ -381,7 +355,7 @@ static void test_vls(void)
     /* a 3-level fat tree needs 3 layers (switch pairs go down then up):
        with 2 VLs, lash,updn falls through to updn, with no trace of lash's
        tables */
-    t = make_topo("fattree:levels=3,radix=8", 0, 0, 0, 0);
+    t = ibr_test_topo_faults("fattree:levels=3,radix=8", 0, 0, 0, 0);
     o.max_vls = 15;
     CU_ASSERT_EQUAL(route_check(t, &o, 0), 3);
     o.max_vls = 2;
@@ -433,7 +407,7 @@ static unsigned route_mesh(const ibr_topo *t, unsigned max_vls, ibr_result **out
    cables. */
 static void test_mesh_analysis(void)
 {
-    ibr_topo *t = make_topo("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
     CU_ASSERT_EQUAL(route_mesh(t, 15, NULL), 1);
     CU_ASSERT_EQUAL(route_mesh(t, 1, NULL), 1);
     ibr_topo_destroy(t);
@@ -445,7 +419,7 @@ static void test_mesh_analysis(void)
     o.max_vls = 15;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
         for (unsigned k = 0; k < 3; k++) {
-            ibr_topo *tf = make_topo(specs[i], k ? 2 * k : 0, 0, 40 + k, 0);
+            ibr_topo *tf = ibr_test_topo_faults(specs[i], k ? 2 * k : 0, 0, 40 + k, 0);
             unsigned *h = bfs_hops(tf);
             if (connected(tf, h)) {
                 unsigned without = route_check(tf, &o, 0), with = route_mesh(tf, 15, NULL);
@@ -459,7 +433,7 @@ static void test_mesh_analysis(void)
         }
     /* parallel cables: without the analysis only the first carries routes,
        with it every cable carries LIDs */
-    t = make_topo("torus:dims=4x4,hosts=2,parallel=2", 0, 0, 0, 0);
+    t = ibr_test_topo_faults("torus:dims=4x4,hosts=2,parallel=2", 0, 0, 0, 0);
     ibr_verify_report rep;
     ibr_result *r = ibr_test_route(&rep, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
     uint64_t single = rep.max_link_load;
@@ -481,7 +455,7 @@ static void test_mesh_analysis(void)
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     /* not a mesh: same layers as without */
-    t = make_topo("fattree:levels=3,radix=8", 0, 0, 0, 0);
+    t = ibr_test_topo_faults("fattree:levels=3,radix=8", 0, 0, 0, 0);
     CU_ASSERT_EQUAL(route_mesh(t, 15, NULL), route_check(t, &o, 0));
     ibr_topo_destroy(t);
 }
@@ -496,7 +470,7 @@ static void test_mesh_choice(void)
     size_t kept[2] = {0, 0};
     for (size_t i = 0; i < 2; i++)
         for (unsigned seed = 1; seed <= 12; seed++) {
-            ibr_topo *t = make_topo(specs[i], 2, 0, seed, 0);
+            ibr_topo *t = ibr_test_topo_faults(specs[i], 2, 0, seed, 0);
             unsigned *h = bfs_hops(t);
             if (!connected(t, h)) {
                 free(h);
@@ -544,7 +518,7 @@ static void test_mesh_choice(void)
 /* start_vl shifts every SL; the layers must fit above it. */
 static void test_start_vl(void)
 {
-    ibr_topo *t = make_topo("torus:dims=4x4,hosts=2", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4,hosts=2", 0, 0, 0, 0);
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 8;
     ibr_result *r0 = ibr_test_route(NULL, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
@@ -626,7 +600,7 @@ static size_t diff_results(const ibr_topo *t, const ibr_result *a, const ibr_res
    pairs between layers but changes neither paths nor the layer count. */
 static void test_determinism(void)
 {
-    ibr_topo *t = make_topo("torus:dims=6x6x3,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=6x6x3,hosts=1", 0, 0, 0, 0);
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 15;
     o.seed = 42;
@@ -705,7 +679,7 @@ static void test_random_small(void)
 /* LMC: every LID of a port follows the same switch path with the same SL. */
 static void test_lmc(void)
 {
-    ibr_topo *t = make_topo("torus:dims=4x3,hosts=2", 0, 0, 0, 2);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x3,hosts=2", 0, 0, 0, 2);
     ibr_options o = IBR_OPTIONS_INIT;
     ibr_result *r = ibr_test_route(NULL, t, "lash,no_fallback", &o,
                                    IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
@@ -745,7 +719,7 @@ static void test_edge_fabrics(void)
     const char *specs[] = {"mesh:dims=1,hosts=3", "mesh:dims=2,hosts=2", "torus:dims=7,hosts=1",
                            "torus:dims=2x2,hosts=1"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        ibr_topo *t = make_topo(specs[i], 0, 0, 0, 0);
+        ibr_topo *t = ibr_test_topo_faults(specs[i], 0, 0, 0, 0);
         unsigned layers = route_check(t, NULL, 0);
         CU_ASSERT(layers >= 1);
         ibr_topo_destroy(t);
@@ -762,7 +736,7 @@ static int cancel_after(void *user, const char *phase, uint64_t done, uint64_t t
 
 static void test_cancel(void)
 {
-    ibr_topo *t = make_topo("torus:dims=5x5,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=5x5,hosts=1", 0, 0, 0, 0);
     int calls = 0;
     ibr_options o = IBR_OPTIONS_INIT;
     o.progress = cancel_after;

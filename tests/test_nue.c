@@ -9,22 +9,6 @@
 
 #include "harness.h"
 
-static ibr_topo *make_topo(const char *spec, unsigned links, unsigned switches, uint64_t seed,
-                           unsigned lmc)
-{
-    ibr_fabric *f = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    if (links || switches)
-        CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, links, switches, seed), 0);
-    if (lmc)
-        CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
-    ibr_fabric_destroy(f);
-    return t;
-}
-
 /* The nue-layers.txt artefact as a string (static buffer; "" if absent). */
 static const char *layers_text(const ibr_result *r)
 {
@@ -104,7 +88,7 @@ static const unsigned vl_counts[] = {1, 2, 4, 8};
 
 static void check_family(const char *spec, unsigned links, unsigned switches, uint64_t seed)
 {
-    ibr_topo *t = make_topo(spec, links, switches, seed, 0);
+    ibr_topo *t = ibr_test_topo_faults(spec, links, switches, seed, 0);
     for (size_t i = 0; i < sizeof vl_counts / sizeof *vl_counts; i++) {
         ibr_verify_report rep;
         ibr_result *r = route_nue(t, vl_counts[i], NULL, &rep);
@@ -150,7 +134,7 @@ static void test_random_and_faulty(void)
    pass. */
 static void test_escape_repair(void)
 {
-    ibr_topo *t = make_topo("torus:dims=6x6x6,hosts=1", 0, 1, 1, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=6x6x6,hosts=1", 0, 1, 1, 0);
     for (int imp = 0; imp <= 1; imp++) {
         ibr_options o = IBR_OPTIONS_INIT;
         o.max_vls = 1;
@@ -172,7 +156,7 @@ static void test_escape_repair(void)
 /* Both partitioners in the same build; the artefact names the one used. */
 static void test_partitioners(void)
 {
-    ibr_topo *t = make_topo("torus:dims=4x4x4,hosts=2", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4x4,hosts=2", 0, 0, 0, 0);
     ibr_verify_report rep;
     ibr_result *r = route_nue(t, 4, "builtin", &rep);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -223,7 +207,7 @@ static void test_partitioners(void)
 /* nue.max_vls limits the layers below ibr_options::max_vls, never above. */
 static void test_max_vls_setting(void)
 {
-    ibr_topo *t = make_topo("hypercube:dim=5,hosts=2", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("hypercube:dim=5,hosts=2", 0, 0, 0, 0);
     static const struct {
         unsigned opt;
         const char *set;
@@ -250,7 +234,7 @@ static void test_max_vls_setting(void)
 /* LMC: every LID routed, loop-free. */
 static void test_lmc(void)
 {
-    ibr_topo *t = make_topo("torus:dims=3x3x3,hosts=1", 0, 0, 0, 2);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=3x3x3,hosts=1", 0, 0, 0, 2);
     ibr_verify_report mh;
     ibr_result *m = ibr_test_route(&mh, t, "minhop", NULL, 0);
     ibr_result_destroy(m);
@@ -294,7 +278,7 @@ static void test_determinism(void)
 {
     static const char *specs[] = {"torus:dims=4x4x4,hosts=2", "random:switches=50,degree=5,hosts=2,seed=9"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        ibr_topo *t = make_topo(specs[i], 0, 0, 0, 0);
+        ibr_topo *t = ibr_test_topo_faults(specs[i], 0, 0, 0, 0);
         for (unsigned v = 1; v <= 4; v *= 4) {
             ibr_options o = IBR_OPTIONS_INIT;
             o.max_vls = v;
@@ -344,7 +328,7 @@ static void test_edge_fabrics(void)
     ibr_topo_destroy(t);
 
     /* faults that cut a leaf switch with hosts off */
-    t = make_topo("xgft:h=3,m=4.4.6,w=1.2.3", 10, 1, 3, 0);
+    t = ibr_test_topo_faults("xgft:h=3,m=4.4.6,w=1.2.3", 10, 1, 3, 0);
     r = NULL;
     CU_ASSERT_EQUAL(ibr_route(&r, t, "nue,no_fallback", NULL), IBR_EUNROUTABLE);
     msg = NULL;

@@ -18,32 +18,6 @@ static const char *families[] = {
 };
 #define N_FAMILIES (sizeof families / sizeof *families)
 
-static ibr_topo *make_topo(const char *spec, unsigned links, unsigned switches, uint64_t seed,
-                           unsigned lmc)
-{
-    ibr_fabric *f = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    if (links || switches)
-        CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, links, switches, seed), 0);
-    if (lmc)
-        CU_ASSERT_EQUAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
-    ibr_fabric_destroy(f);
-    return t;
-}
-
-/* Switch behind port (node, port) over an active cable, or IBR_NONE. */
-static uint32_t sw_behind(const ibr_topo *t, uint32_t node, unsigned port)
-{
-    ibr_port_info pi = IBR_PORT_INFO_INIT;
-    if (ibr_topo_port_info(&pi, t, node, port) < 0 || pi.remote_node == IBR_NONE ||
-        pi.state != IBR_LINK_ACTIVE)
-        return IBR_NONE;
-    return ibr_topo_node_switch(t, pi.remote_node);
-}
-
 /* Switch-to-switch hop counts by BFS over active links, row = from. */
 static unsigned *bfs_hops(const ibr_topo *t)
 {
@@ -63,7 +37,7 @@ static unsigned *bfs_hops(const ibr_topo *t)
             ibr_node_info ni = IBR_NODE_INFO_INIT;
             ibr_topo_node_info(&ni, t, node);
             for (unsigned p = 1; p <= ni.nports; p++) {
-                uint32_t b = sw_behind(t, node, p);
+                uint32_t b = ibr_test_sw_behind(t, node, p);
                 if (b != IBR_NONE && row[b] == 255) {
                     row[b] = row[u] + 1;
                     q[tail++] = b;
@@ -96,7 +70,7 @@ static size_t end_ports(const ibr_topo *t, endp **out)
         for (unsigned p = 1; p <= ni.nports; p++) {
             ibr_port_info pi = IBR_PORT_INFO_INIT;
             ibr_topo_port_info(&pi, t, node, p);
-            uint32_t sw = sw_behind(t, node, p);
+            uint32_t sw = ibr_test_sw_behind(t, node, p);
             if (pi.lid && sw != IBR_NONE)
                 e[n++] = (endp){node, p, pi.lid, 1u << pi.lmc, sw};
         }
@@ -126,7 +100,7 @@ static long link_loads(const ibr_topo *t, const ibr_result *r, uint64_t *loads)
                 while (cur != e[di].sw) {
                     unsigned p = ibr_result_lft_port(r, cur, lid);
                     uint32_t nx = p == IBR_NO_ROUTE ? IBR_NONE
-                                                    : sw_behind(t, ibr_topo_switch_node(t, cur), p);
+                                                    : ibr_test_sw_behind(t, ibr_topo_switch_node(t, cur), p);
                     if (nx == IBR_NONE || ++steps > ns) {
                         free(e);
                         return -1;
@@ -199,7 +173,7 @@ static void check_dfsssp_sls(const ibr_topo *t, const ibr_result *r, unsigned ma
 
 static void check_family(const char *spec, unsigned links, unsigned switches)
 {
-    ibr_topo *t = make_topo(spec, links, switches, 7, 0);
+    ibr_topo *t = ibr_test_topo_faults(spec, links, switches, 7, 0);
     uint32_t ns = ibr_topo_switch_count(t);
     unsigned *h = bfs_hops(t);
     uint64_t *loads = malloc(sizeof *loads * ns * 256);
@@ -251,7 +225,7 @@ static void test_balance(void)
 {
     ibr_verify_report rep;
     /* 8 leaves of 4 hosts, 4 uplinks each: 4 x 28 remote hosts / 4 */
-    ibr_topo *t = make_topo("fattree:levels=2,radix=8", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("fattree:levels=2,radix=8", 0, 0, 0, 0);
     ibr_result *r = route_ok(t, "sssp,no_fallback", NULL, &rep);
     CU_ASSERT_EQUAL(rep.max_link_load, 28);
     ibr_result_destroy(r);
@@ -283,7 +257,7 @@ static void test_balance(void)
     ibr_topo_destroy(t);
 
     for (size_t i = 0; i < N_FAMILIES; i++) {
-        t = make_topo(families[i], 0, 0, 0, 0);
+        t = ibr_test_topo_faults(families[i], 0, 0, 0, 0);
         ibr_verify_report mh;
         r = route_ok(t, "sssp,no_fallback", NULL, &rep);
         ibr_result *m = route_ok(t, "minhop", NULL, &mh);
@@ -351,7 +325,7 @@ static void test_compute_and_io_nodes(void)
 static void test_lmc(void)
 {
     for (unsigned lmc = 1; lmc <= 2; lmc++) {
-        ibr_topo *t = make_topo("fattree:levels=2,radix=8", 0, 0, 0, lmc);
+        ibr_topo *t = ibr_test_topo_faults("fattree:levels=2,radix=8", 0, 0, 0, lmc);
         endp *e;
         size_t n = end_ports(t, &e);
         for (int df = 0; df <= 1; df++) {
@@ -389,7 +363,7 @@ static void test_lmc(void)
    too few VLs make dfsssp fail so that the chain falls back. */
 static void test_vls(void)
 {
-    ibr_topo *t = make_topo("torus:dims=4x4,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4,hosts=1", 0, 0, 0, 0);
     ibr_verify_report rep;
     ibr_result *r = route_ok(t, "sssp,no_fallback", NULL, &rep);
     CU_ASSERT_EQUAL(rep.deadlock_free, 0);
@@ -431,7 +405,7 @@ static void test_vls(void)
     ibr_topo_destroy(t);
 
     /* fat trees need one layer: one SL per destination */
-    t = make_topo("fattree:levels=3,radix=8", 0, 0, 0, 0);
+    t = ibr_test_topo_faults("fattree:levels=3,radix=8", 0, 0, 0, 0);
     r = route_ok(t, "dfsssp,no_fallback", NULL, &rep);
     CU_ASSERT_EQUAL(layers_needed(r), 1);
     CU_ASSERT_EQUAL(ibr_result_sl_mode(r), IBR_SL_PER_DEST);
@@ -464,7 +438,7 @@ static void test_threads(void)
     static const char *specs[] = {"torus:dims=4x4x4,hosts=2", "fattree:levels=3,radix=8",
                                   "random:switches=60,degree=5,hosts=2,seed=9"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        ibr_topo *t = make_topo(specs[i], i == 2 ? 5 : 0, 0, 2, 0);
+        ibr_topo *t = ibr_test_topo_faults(specs[i], i == 2 ? 5 : 0, 0, 2, 0);
         for (int df = 0; df <= 1; df++) {
             const char *chain = df ? "dfsssp,no_fallback" : "sssp,no_fallback";
             ibr_options o = IBR_OPTIONS_INIT;
@@ -600,7 +574,7 @@ static int cancel_after(void *user, const char *phase, uint64_t done, uint64_t t
 
 static void test_cancel(void)
 {
-    ibr_topo *t = make_topo("torus:dims=4x4,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4,hosts=1", 0, 0, 0, 0);
     for (int df = 0; df <= 1; df++) {
         int calls = 0;
         ibr_options o = IBR_OPTIONS_INIT;
