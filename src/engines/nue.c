@@ -74,6 +74,7 @@
  * plus the CDG's slots (Σ over switches of in x out degree, 8 bytes each
  * per layer in use) and one copy of the LFTs (S x LIDs bytes).
  */
+#include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,6 +126,7 @@ typedef struct nue {
     uint32_t *srcw;      /* per switch: LIDs of its end ports */
     uint32_t *dw;        /* per switch: destination LIDs it delivers */
     uint32_t *part;      /* per switch: layer */
+    uint32_t *part1;     /* per switch: 0 (the one-layer variant's part) */
     uint8_t *alive;      /* per switch: in the component routed */
     uint32_t n_alive;
     ibr__cdg *g;
@@ -1210,14 +1212,15 @@ static int route_all(nue *c, int interleave)
        the loads of all the others (sssp's), kept unless it makes a link
        busier than the busiest one before the pass */
     offer(c);
+    for (int pass = 0; pass < c->improve; pass++) {
     uint64_t m0 = c->st.max_load;
     /* dependencies blocked during the first pass may be free again once
        the destinations' routes are taken out one by one */
-    if (c->improve) {
+    {
         memset(c->blocked, 0, ((size_t)c->k * c->nslots + 7) >> 3);
         c->st.escaped_sw = 0; /* counted again for the routes of this pass */
     }
-    for (unsigned l = 0; l < c->k && c->improve; l++) {
+    for (unsigned l = 0; l < c->k; l++) {
         if (!c->st.dests[l])
             continue;
         memcpy(c->up, c->ups + (size_t)l * c->S, c->S * sizeof *c->up);
@@ -1256,12 +1259,21 @@ static int route_all(nue *c, int interleave)
             c->st.fallbacks[l] += (uint32_t)fb;
         }
     }
-    if (c->improve)
-        offer(c);
+    offer(c);
+    if (c->st.max_load >= m0)
+        break;
+    }
     return 0;
 }
 
-static int layers_artifact(nue *c, unsigned used, int which)
+/* A routing variant: destination order, weights, layers. */
+typedef struct nue_variant {
+    int interleave; /* switches interleaved rather than switch by switch */
+    int light;      /* a hop weighs 1 rather than more than any load */
+    int one;        /* one layer, whatever the VLs allowed */
+} nue_variant;
+
+static int layers_artifact(nue *c, unsigned used, int which, const nue_variant *v)
 {
     static const char *asked[] = {"auto", "metis", "builtin"};
     ibr_buffer b = IBR_BUFFER_INIT;
@@ -1271,13 +1283,16 @@ static int layers_artifact(nue *c, unsigned used, int which)
     int rc = ibr__buf_printf(&b, c->ctx,
                              "# nue: %u layers allowed, %u VLs used\n"
                              "# partitioner: %s (asked: %s)%s%s\n"
-                             "# destination order: %s, busiest channel: %" PRIu64 " pairs\n"
+                             "# destination order: %s, hop weight: %s%s, busiest channel: %" PRIu64
+                             " pairs\n"
                              "# destinations on escape paths: %" PRIu64
                              ", switches moved onto them: %" PRIu64
                              ", candidates rejected: %" PRIu64 "\n"
                              "# layer destinations escape_root escape_routed\n",
                              c->k, used, c->part_used, asked[which], c->part_note[0] ? "; " : "",
-                             c->part_note, c->st.interleaved ? "interleaved" : "switch", c->st.max_load, fb, c->st.escaped_sw, c->st.rejected);
+                             c->part_note, c->st.interleaved ? "interleaved" : "switch",
+                             v->light ? "1" : "above any load", v->one ? ", one layer" : "",
+                             c->st.max_load, fb, c->st.escaped_sw, c->st.rejected);
     for (unsigned l = 0; l < c->k && rc == 0; l++)
         rc = ibr__buf_printf(&b, c->ctx, "%u %u %" PRIu64 " %u\n", l, c->st.dests[l],
                              c->st.dests[l] ? c->t->nodes[c->t->sw_node[c->st.roots[l]]].guid
@@ -1359,22 +1374,29 @@ static void nue_free(nue *c)
 {
     ibr_context *ctx = c->ctx;
     free_variant(c);
-    void *p[] = {c->tail, c->rev,  c->srcw,  c->dw,    c->part,
-                 c->alive, c->dlid, c->copy, c->port_adj};
+    void *p[] = {c->tail,  c->rev,  c->srcw, c->dw,       c->part,
+                 c->part1, c->alive, c->dlid, c->copy, c->port_adj};
     for (size_t i = 0; i < sizeof p / sizeof *p; i++)
         ibr__free(ctx, p[i]);
 }
 
+/* Every variant, in the order of preference on ties: the two orders with
+   hop-dominated weights (nue.order), then nue.explore's two. */
+static const nue_variant nue_variants[] = {
+    {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 0, 1},
+};
+#define NUE_VARIANTS (sizeof nue_variants / sizeof *nue_variants)
+
 typedef struct nue_job {
-    nue **v;          /* the variants */
-    const int *order; /* per variant: interleaved or not */
+    nue **v;                  /* the variants' states */
+    const nue_variant **var;  /* what each routes */
 } nue_job;
 
 static int variant_fn(void *arg, unsigned worker, size_t i)
 {
     (void)worker;
     nue_job *job = arg;
-    return route_all(job->v[i], job->order[i]);
+    return route_all(job->v[i], job->var[i]->interleave);
 }
 
 static int nue_route(ibr_run *run, void *user)
@@ -1400,9 +1422,9 @@ static int nue_route(ibr_run *run, void *user)
         return ibr__fail(run, IBR_EINVAL,
                          "nue.partitioner: '%s' is none of auto, metis, builtin", ps);
 
-    nue c, c1;
+    nue c, cx[NUE_VARIANTS - 1];
     /* set before the first jump to the cleanup labels, which read it */
-    int have_c1 = 0;
+    size_t nx = 0; /* cx[] allocated */
     memset(&c, 0, sizeof c);
     c.run = run;
     c.t = t;
@@ -1428,12 +1450,13 @@ static int nue_route(ibr_run *run, void *user)
     c.srcw = ibr__calloc(ctx, S, sizeof *c.srcw);
     c.dw = ibr__calloc(ctx, S, sizeof *c.dw);
     c.part = ibr__mallocarray(ctx, S, sizeof *c.part);
+    c.part1 = ibr__calloc(ctx, S, sizeof *c.part1);
     c.alive = ibr__mallocarray(ctx, S, 1);
     c.dlid = ibr__mallocarray(ctx, L, sizeof *c.dlid);
     c.copy = ibr__mallocarray(ctx, L, sizeof *c.copy);
     c.port_adj = ibr__mallocarray(ctx, t->n_ports, sizeof *c.port_adj);
     int rc;
-    if (!c.tail || !c.rev || !c.srcw || !c.dw || !c.part || !c.alive || !c.dlid || !c.copy ||
+    if (!c.tail || !c.rev || !c.srcw || !c.dw || !c.part || !c.part1 || !c.alive || !c.dlid || !c.copy ||
         !c.port_adj || alloc_variant(&c) < 0)
         goto nomem;
 
@@ -1481,43 +1504,61 @@ static int nue_route(ibr_run *run, void *user)
     c.nd = nd;
     if ((rc = partition(&c, which)) < 0)
         goto fail;
-    /* route in two destination orders (ibr_options-independent), keep the
-       one with the less loaded busiest channel (ties: the first) */
-    int64_t ord = 0;
+    /* route the variants (ibr_options-independent) and keep the one with
+       the less loaded busiest channel, then the fewer layers (ties: the
+       first) */
+    int64_t ord = 0, explore = 1;
     ibr_run_setting_int(&ord, run, "order");
-    int tries[2], ntries = 0;
-    if (ord != 2)
-        tries[ntries++] = 0;
-    if (ord != 1)
-        tries[ntries++] = 1;
-    size_t lsz = (size_t)t->max_lid + 1;
-    /* the variants run in parallel (each its own loads, graphs and LFTs) */
-    nue *vs[2] = {&c, &c1};
-    if (ntries > 1) {
-        c1 = c;
-        have_c1 = 1;
-        if ((rc = alloc_variant(&c1)) < 0) {
-            free_variant(&c1);
-            have_c1 = 0;
-            goto nomem;
-        }
+    ibr_run_setting_int(&explore, run, "explore");
+    const nue_variant *var[NUE_VARIANTS];
+    size_t nv = 0;
+    for (size_t i = 0; i < NUE_VARIANTS; i++) {
+        const nue_variant *v = &nue_variants[i];
+        if (v->light || v->one ? !explore || (v->one && c.k < 2)
+                               : (ord == 1 && v->interleave) || (ord == 2 && !v->interleave))
+            continue;
+        var[nv++] = v;
     }
+    size_t lsz = (size_t)t->max_lid + 1;
+    /* the variants run in parallel (each its own loads, graphs and LFTs);
+       the first is c itself, never a one-layer one */
+    nue *vs[NUE_VARIANTS];
+    vs[0] = &c;
+    for (size_t i = 1; i < nv; i++) {
+        nue *v = &cx[nx];
+        *v = c;
+        nx++;
+        if (var[i]->one) {
+            v->k = 1;
+            v->part = c.part1;
+        }
+        if ((rc = alloc_variant(v)) < 0)
+            goto nomem_x;
+        vs[i] = v;
+    }
+    for (size_t i = 0; i < nv; i++)
+        if (var[i]->light)
+            vs[i]->big = 1;
     if ((rc = ibr_run_progress(run, "nue: routing", 0, 1)) < 0)
-        goto out_c1;
-    nue_job job = {vs, tries};
-    rc = ibr_run_parallel_for(run, (size_t)ntries, variant_fn, &job);
+        goto out_x;
+    nue_job job = {vs, var};
+    rc = ibr_run_parallel_for(run, nv, variant_fn, &job);
     if (rc < 0)
-        goto fail_c1;
+        goto fail_x;
     if ((rc = ibr_run_progress(run, "nue: routing", 1, 1)) < 0)
-        goto out_c1;
-    int b = ntries > 1 && c1.best.max_load < c.best.max_load;
+        goto out_x;
+    size_t b = 0;
+    for (size_t i = 1; i < nv; i++)
+        if (vs[i]->best.max_load < vs[b]->best.max_load ||
+            (vs[i]->best.max_load == vs[b]->best.max_load &&
+             vs[i]->best.used < vs[b]->best.used))
+            b = i;
     nue_stats best = vs[b]->best;
+    const nue_variant *won = var[b];
     for (uint32_t x = 0; x < S; x++)
         memcpy(ibr_run_lft(run, x), vs[b]->saved + x * lsz, lsz);
-    if (have_c1) {
-        free_variant(&c1);
-        have_c1 = 0;
-    }
+    while (nx)
+        free_variant(&cx[--nx]);
     c.st = best;
     unsigned used = best.used;
     /* switch LIDs that follow an end port's tree */
@@ -1531,7 +1572,7 @@ static int nue_route(ibr_run *run, void *user)
             row[lid] = x == d ? 0 : row[from];
         }
     }
-    if (c.k > 1) {
+    if (c.k > 1 && !won->one) {
         if ((rc = ibr_run_set_sl_mode(run, IBR_SL_PER_DEST)) < 0)
             goto fail;
         for (uint32_t i = 0; i < c.nd; i++)
@@ -1550,7 +1591,7 @@ static int nue_route(ibr_run *run, void *user)
     }
     if ((rc = ibr_run_set_vls_used(run, used)) < 0)
         goto fail;
-    if ((rc = layers_artifact(&c, used, which)) < 0)
+    if ((rc = layers_artifact(&c, used, which, won)) < 0)
         goto fail;
     uint64_t fb = 0;
     for (unsigned l = 0; l < c.k; l++)
@@ -1562,16 +1603,18 @@ static int nue_route(ibr_run *run, void *user)
              c.st.rejected);
     rc = 0;
     goto out;
+nomem_x:
+    rc = IBR_ENOMEM;
+fail_x:
+    while (nx)
+        free_variant(&cx[--nx]);
+    goto fail;
+out_x:
+    while (nx)
+        free_variant(&cx[--nx]);
+    goto out;
 nomem:
     rc = IBR_ENOMEM;
-fail_c1:
-    if (have_c1)
-        free_variant(&c1);
-    goto fail;
-out_c1:
-    if (have_c1)
-        free_variant(&c1);
-    goto out;
 fail:
     if (rc == IBR_ENOMEM)
         rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
@@ -1591,9 +1634,13 @@ static const ibr_setting nue_settings[] = {
     {"order", IBR_SETTING_INT, 0, 2, 0, NULL,
      "destination order: 0 = route with both and keep the less loaded, 1 = switch by "
      "switch, 2 = switches interleaved"},
-    {"improve", IBR_SETTING_BOOL, 0, 1, 1, NULL,
-     "route every destination again against all the others' loads, keeping the better "
-     "routing"},
+    {"improve", IBR_SETTING_INT, 0, 16, 2, NULL,
+     "improvement passes (0 = none): every destination routed again against all the "
+     "others' loads, kept unless a link gets busier than the busiest before; passes stop "
+     "when one lowers nothing"},
+    {"explore", IBR_SETTING_BOOL, 0, 1, 1, NULL,
+     "also route with load-dominated weights and with a single layer, keeping whichever "
+     "routing has the least loaded busiest link (then the fewest VLs)"},
 };
 
 const ibr_engine ibr__engine_nue = {
@@ -1604,5 +1651,5 @@ const ibr_engine ibr__engine_nue = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
     .route = nue_route,
     .settings = nue_settings,
-    .n_settings = 4,
+    .n_settings = 5,
 };

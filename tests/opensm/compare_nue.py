@@ -18,8 +18,8 @@
 Fails (exit 1) unless ibroute's nue routes the fabric, validly, free of
 credit loops through its SLs, on at most K VLs, with as many pairs as
 OpenSM's, and its busiest link carries no more routes than OpenSM's nue's
-(when OpenSM's nue routed; times 1 + --max-link-slack, default 0, on the
-cases where ibroute is known to be busier). Prints both stretches. Exit 77 when
+(when OpenSM's nue routed; times 1 + --max-link-slack, default 0, which no
+case of the suite uses). Prints both stretches. Exit 77 when
 OpenSM/ibsim (or, with --ibdmchk, ibdmchk) are missing.
 """
 
