@@ -48,13 +48,16 @@
  * ports to the load of each channel on its path to d (loads are shared by
  * all layers).
  *
- * Balance: the destinations are routed in two orders (switch by switch,
- * and the switches interleaved), each followed by an improvement pass that
- * routes every destination again against the loads of all the others
+ * Balance: up to four variants are routed (nue_variants: two destination
+ * orders, switch by switch and the switches interleaved, with weights in
+ * which a hop outweighs any load; with the explore setting, load-dominated
+ * weights and a single layer), each followed by up to `improve` passes
+ * that route every destination again against the loads of all the others
  * (taking its dependencies out first; a new route is kept unless one of
- * its links then carries more than the busiest link before the pass);
- * of the four routings the one whose busiest channel carries the fewest
- * end-port pairs is kept (settings order and improve).
+ * its links then carries more than the busiest link before the pass; the
+ * passes stop when one lowers nothing); of all the routings the one whose
+ * busiest channel carries the fewest end-port pairs is kept, then the one
+ * with fewer layers (settings order, improve, explore).
  *
  * How this differs from OpenSM's nue (doc/engines.md has the list and the
  * reasons): the repair instead of routing the whole destination on the
@@ -63,8 +66,8 @@
  * routed deadlock-free (OpenSM's nue_include_switches = TRUE: a switch
  * with end ports reuses the tree of its first end-port LID, the others
  * are destinations of their layer); a breadth-first escape tree; Brandes'
- * centrality from at most NUE_PIVOTS sources on large hulls; the two
- * orders and the improvement pass; a built-in partitioner growing k
+ * centrality from at most NUE_PIVOTS sources on large hulls; the
+ * variants and the improvement passes; a built-in partitioner growing k
  * balanced connected regions instead of dealing LIDs round-robin.
  *
  * Time: per layer O(H·E) for the hull and centrality (H hull switches,
@@ -146,7 +149,7 @@ typedef struct nue {
     uint32_t *hpos;      /* per switch: place in the heap, IBR_NONE */
     uint32_t *tried;     /* per channel: stamp of the search that rejected it */
     uint32_t stamp;
-    int improve;         /* run the improvement pass */
+    int improve;         /* improvement passes at most */
     nue_stats best;      /* of the best routing so far */
     unsigned nsnap;      /* routings offered */
     uint8_t *oldcol;     /* per switch: a destination's port before the pass */
@@ -1208,60 +1211,58 @@ static int route_all(nue *c, int interleave)
             commit_dest(c, lid, d);
         }
     }
-    /* the improvement pass: every destination in turn routed again against
-       the loads of all the others (sssp's), kept unless it makes a link
-       busier than the busiest one before the pass */
+    /* the improvement passes: every destination in turn routed again
+       against the loads of all the others (sssp's), kept unless it makes a
+       link busier than the busiest one before the pass */
     offer(c);
     for (int pass = 0; pass < c->improve; pass++) {
-    uint64_t m0 = c->st.max_load;
-    /* dependencies blocked during the first pass may be free again once
-       the destinations' routes are taken out one by one */
-    {
+        uint64_t m0 = c->st.max_load;
+        /* dependencies blocked during the first pass may be free again once
+           the destinations' routes are taken out one by one */
         memset(c->blocked, 0, ((size_t)c->k * c->nslots + 7) >> 3);
         c->st.escaped_sw = 0; /* counted again for the routes of this pass */
-    }
-    for (unsigned l = 0; l < c->k; l++) {
-        if (!c->st.dests[l])
-            continue;
-        memcpy(c->up, c->ups + (size_t)l * c->S, c->S * sizeof *c->up);
-        build_kids(c);
-        c->st.fallbacks[l] = 0;
-        for (uint32_t i = 0; i < c->nd; i++) {
-            if (cp[i])
+        for (unsigned l = 0; l < c->k; l++) {
+            if (!c->st.dests[l])
                 continue;
-            unsigned lid = dl[i];
-            uint32_t d = t->lid_sw[lid];
-            if (c->part[d] != l)
-                continue;
-            size_t lsz = (size_t)t->max_lid + 1;
-            for (uint32_t x = 0; x < c->S; x++)
-                c->oldcol[x] = c->lft[x * lsz + lid];
-            if ((rc = apply_column(c, l, lid, d, 0)) < 0)
-                return rc;
-            int fb = route_dest(c, l, d);
-            if (fb < 0)
-                return fb;
-            commit_dest(c, lid, d);
-            /* keep it unless a link it uses is now busier than the busiest
-               one was before the pass */
-            int worse = 0;
-            for (uint32_t j = 1; j < c->nord && !worse; j++)
-                worse = c->vload[c->ch[c->order[j]]] > m0;
-            if (worse) {
+            memcpy(c->up, c->ups + (size_t)l * c->S, c->S * sizeof *c->up);
+            build_kids(c);
+            c->st.fallbacks[l] = 0;
+            for (uint32_t i = 0; i < c->nd; i++) {
+                if (cp[i])
+                    continue;
+                unsigned lid = dl[i];
+                uint32_t d = t->lid_sw[lid];
+                if (c->part[d] != l)
+                    continue;
+                size_t lsz = (size_t)t->max_lid + 1;
+                for (uint32_t x = 0; x < c->S; x++)
+                    c->oldcol[x] = c->lft[x * lsz + lid];
                 if ((rc = apply_column(c, l, lid, d, 0)) < 0)
                     return rc;
-                for (uint32_t x = 0; x < c->S; x++)
-                    c->lft[x * lsz + lid] = c->oldcol[x];
-                if ((rc = apply_column(c, l, lid, d, 1)) < 0)
-                    return rc;
-                fb = c->oldfb[i];
+                int fb = route_dest(c, l, d);
+                if (fb < 0)
+                    return fb;
+                commit_dest(c, lid, d);
+                /* keep it unless a link it uses is now busier than the busiest
+                   one was before the pass */
+                int worse = 0;
+                for (uint32_t j = 1; j < c->nord && !worse; j++)
+                    worse = c->vload[c->ch[c->order[j]]] > m0;
+                if (worse) {
+                    if ((rc = apply_column(c, l, lid, d, 0)) < 0)
+                        return rc;
+                    for (uint32_t x = 0; x < c->S; x++)
+                        c->lft[x * lsz + lid] = c->oldcol[x];
+                    if ((rc = apply_column(c, l, lid, d, 1)) < 0)
+                        return rc;
+                    fb = c->oldfb[i];
+                }
+                c->st.fallbacks[l] += (uint32_t)fb;
             }
-            c->st.fallbacks[l] += (uint32_t)fb;
         }
-    }
-    offer(c);
-    if (c->st.max_load >= m0)
-        break;
+        offer(c);
+        if (c->st.max_load >= m0)
+            break; /* this pass lowered nothing: nor would the next */
     }
     return 0;
 }
