@@ -235,7 +235,9 @@ def symbols_text(rec, project_version):
         nodes.add(node)
         body.append(" %s@%s %d.%d.0" % (name, node, *v))
     body += [" %s@%s %d.%d.0" % (n, n, *node_version(n)) for n in nodes]
-    return "%s %s #MINVER#\n" % (soname, package) + "".join(l + "\n" for l in sorted(body))
+    dev = re.sub(r"\d+$", "", package) + "-dev"
+    return ("%s %s #MINVER#\n* Build-Depends-Package: %s\n" % (soname, package, dev)
+            + "".join(l + "\n" for l in sorted(body)))
 
 
 def symbols_names(path):
