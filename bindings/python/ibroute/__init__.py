@@ -3,8 +3,10 @@
 The C library ``libibroute.so.0`` is loaded through ctypes when this package
 is imported: from ``$IBROUTE_LIBRARY`` (a path to the .so), else from
 ``$IBROUTE_BUILD_DIR/src/libibroute.so.0`` (a Meson build directory), else
-the installed one.  Import fails with ImportError when the library is
-missing, of an incompatible version, or lacks a symbol.
+the copy inside the package (``pip install .``), else the installed one.
+Import fails with ImportError when the library is missing, of an
+incompatible version, or lacks a symbol.  ``python -m ibroute ARGS`` runs
+the ``ibr`` command.
 
 A short tour::
 

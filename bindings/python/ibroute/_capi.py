@@ -947,14 +947,18 @@ class Library:
 def library_candidates() -> List[str]:
     """Where the library is looked for, in order: $IBROUTE_LIBRARY (a path
     to the .so), else $IBROUTE_BUILD_DIR/src/libibroute.so.0 (a Meson build
-    directory), else the installed ``libibroute.so.0`` found by the dynamic
-    linker."""
+    directory), else the copy inside this package (``pip install .`` puts
+    it there), else the installed ``libibroute.so.0`` found by the dynamic
+    linker (the Debian package libibroute0)."""
     explicit = os.environ.get("IBROUTE_LIBRARY")
     if explicit:
         return [explicit]
     build = os.environ.get("IBROUTE_BUILD_DIR")
     if build:
         return [os.path.join(build, "src", SONAME)]
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), SONAME)
+    if os.path.exists(bundled):
+        return [bundled]
     return [SONAME]
 
 
