@@ -365,6 +365,22 @@ class VerifyReport:
     strict: bool = False
     #: The first empty switch-LID entry ("" when none).
     first_missing: str = ""
+    #: Multicast: MLIDs with at least two members checked.
+    mcast_groups: int = 0
+    #: (source member, other member) pairs checked.
+    mcast_pairs: int = 0
+    #: ... delivered exactly once.
+    mcast_pairs_ok: int = 0
+    #: ... never delivered.
+    mcast_missed: int = 0
+    #: ... delivered more than once.
+    mcast_duplicates: int = 0
+    #: Floods in which a switch received a second copy.
+    mcast_loops: int = 0
+    #: Copies sent where no member is.
+    mcast_dead_ends: int = 0
+    #: The first multicast problem ("" when none).
+    first_mcast_error: str = ""
 
     @property
     def ok(self) -> bool:
@@ -395,7 +411,7 @@ class VerifyReport:
             v = getattr(rep, f.name)
             if f.name == "deadlock_free":
                 v = None if v < 0 else bool(v)
-            elif f.name in ("first_error", "credit_loop", "first_missing"):
+            elif f.name in ("first_error", "credit_loop", "first_missing", "first_mcast_error"):
                 v = _s(v)
             elif f.name == "strict":
                 v = bool(v)
@@ -410,7 +426,7 @@ class VerifyReport:
             v = getattr(self, f.name)
             if f.name == "deadlock_free":
                 v = -1 if v is None else int(v)
-            elif f.name in ("first_error", "credit_loop", "first_missing"):
+            elif f.name in ("first_error", "credit_loop", "first_missing", "first_mcast_error"):
                 v = v.encode("utf-8", "surrogateescape")
             elif f.name == "strict":
                 v = int(v)
