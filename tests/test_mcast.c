@@ -403,6 +403,95 @@ static void test_engine_own_trees(void)
     ibr_context_destroy(ctx);
 }
 
+
+/* An engine that writes the MFT bits it is given (user: a list of
+   (switch, port) pairs ending with IBR_NONE), as its own trees. */
+static int given_bits(ibr_run *run, void *user)
+{
+    const uint32_t *bits = user;
+    const ibr_topo *t = ibr_run_topo(run);
+    uint8_t *hops = ibr_run_hops(run);
+    if (!hops || ibr_topo_switch_hops(hops, t, 1) < 0)
+        return ibr_run_fail(run, IBR_ENOMEM, "oom");
+    int rc = ibr_run_ucast(run, hops, NULL, NULL, NULL);
+    for (size_t i = 0; rc == 0 && bits[i] != IBR_NONE; i += 2)
+        rc = ibr_run_add_mcast_port(run, 0xC000, bits[i], bits[i + 1]);
+    return rc < 0 ? rc : ibr_run_set_mcast_built(run);
+}
+
+/* A tree whose leaf lacks its upstream port: the first member's packet
+   reaches everyone, the others' do not come back up; and a tree with an
+   extra branch toward a non-member: a dead end. The verifier must see
+   both whatever member it starts from. */
+static void test_verify_broken_trees(void)
+{
+    uint32_t bits[256];
+    ibr_context *ctx = ibr_test_engine_context("given", given_bits, bits);
+    ibr_topo *t = ibr_test_topo(ctx, "fattree:levels=2,radix=4");
+    ibr_mcast_groups *g = NULL;
+    ibr_mcast_groups_create(&g, t);
+    add_ca(g, t, 0xC000, 0);
+    add_ca(g, t, 0xC000, 1);
+    add_ca(g, t, 0xC000, 7);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.mcast_groups = g;
+    ibr_result *ref = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, t, "minhop", &o), 0);
+    /* the reference tree's bits */
+    size_t nb = 0;
+    uint32_t n7;
+    unsigned p7;
+    nth_ca(&n7, &p7, t, 7);
+    uint32_t leaf7 = ibr_test_sw_behind(t, n7, p7);
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    ibr_topo_port_info(&pi, t, n7, p7);
+    unsigned up7 = 0;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        uint8_t ports[8];
+        size_t n;
+        ibr_result_mcast_ports(ports, 8, &n, ref, 0xC000, s);
+        for (size_t k = 0; k < n; k++) {
+            if (s == leaf7 && ports[k] != pi.remote_port) {
+                up7 = ports[k];
+                continue; /* drop leaf 7's upstream port */
+            }
+            bits[nb++] = s;
+            bits[nb++] = ports[k];
+        }
+    }
+    CU_ASSERT_FATAL(up7 != 0);
+    bits[nb] = IBR_NONE;
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "given", &o), 0);
+    ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), IBR_EROUTES);
+    CU_ASSERT_EQUAL(rep.mcast_pairs, 6);
+    CU_ASSERT_EQUAL(rep.mcast_pairs_ok, 4); /* host 7 reaches nobody */
+    CU_ASSERT_EQUAL(rep.mcast_missed, 2);
+    ibr_result_destroy(r);
+    /* leaf 7's upstream port back, plus a branch to host 6 (not a member) */
+    bits[nb++] = leaf7;
+    bits[nb++] = up7;
+    uint32_t n6;
+    unsigned p6;
+    nth_ca(&n6, &p6, t, 6);
+    ibr_port_info p6i = IBR_PORT_INFO_INIT;
+    ibr_topo_port_info(&p6i, t, n6, p6);
+    bits[nb++] = ibr_test_sw_behind(t, n6, p6);
+    bits[nb++] = p6i.remote_port;
+    bits[nb] = IBR_NONE;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "given", &o), 0);
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), IBR_EROUTES);
+    CU_ASSERT_EQUAL(rep.mcast_pairs_ok, 6);
+    CU_ASSERT_EQUAL(rep.mcast_dead_ends, 3); /* one per source */
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.first_mcast_error, "leads to no member"));
+    ibr_result_destroy(r);
+    ibr_result_destroy(ref);
+    ibr_mcast_groups_destroy(g);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
 /* Random groups of 2..all members: every member's packet reaches every
    other member exactly once. */
 static void random_groups(ibr_mcast_groups *g, const ibr_topo *t, unsigned ngroups,
@@ -638,6 +727,7 @@ int main(void)
         {"groups_file", test_groups_file},
         {"default_tree_by_hand", test_default_tree_by_hand},
         {"engine_own_trees", test_engine_own_trees},
+        {"verify_broken_trees", test_verify_broken_trees},
         {"root_and_small_groups", test_root_and_small_groups},
         {"property_fat_trees", test_property_fat_trees},
         {"property_tori_random", test_property_tori_random},

@@ -123,9 +123,15 @@ static int branch(mc_state *s, uint32_t w, uint32_t *list, uint32_t m, unsigned 
     depth++;
     if (depth >= 64)
         return 0; /* OpenSM gives up on the branch (ERR 0A21) */
+    uint32_t last_d = IBR_NONE;
+    uint8_t last_pick = 255;
     for (uint32_t i = 0; i < m; i++) {
         uint32_t x = list[i];
         uint32_t d = s->msw[x];
+        if (d == last_d && d != w) { /* hosts of one switch come together */
+            s->pick[x] = last_pick;
+            continue;
+        }
         if (d == w) {
             s->pick[x] = s->mport[x];
             continue;
@@ -139,6 +145,8 @@ static int branch(mc_state *s, uint32_t w, uint32_t *list, uint32_t m, unsigned 
         if (rc < 0)
             return rc;
         s->pick[x] = k ? cbuf[0] : 255; /* 255: no path, dropped (ERR 0A03) */
+        last_d = d;
+        last_pick = s->pick[x];
     }
     /* stable counting sort of the list by chosen port */
     memset(s->cnt, 0, 257 * sizeof *s->cnt);

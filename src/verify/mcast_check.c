@@ -27,6 +27,7 @@ typedef struct flood {
     uint32_t *qsw;       /* queue: switch */
     uint16_t *qin;       /* queue: in port */
     uint16_t *qdepth;
+    size_t qlen;         /* entries of the queue after a flood */
     /* results of one flood */
     int loop;            /* a switch received two copies */
     uint64_t dead_ends;
@@ -42,7 +43,8 @@ typedef struct flood {
    when the source is an end port not cabled to a switch. The touched
    entries of seen_in, sw_copies and deliv must be reset by the caller
    (flood_reset). */
-static int flood_run(flood *f, uint32_t gport, uint32_t *touched_sw, size_t *n_touched)
+static int flood_run(flood *f, uint32_t gport, uint32_t *touched_sw, size_t *n_touched,
+                     size_t *qlen)
 {
     const ibr_topo *t = f->t;
     const uint8_t *bits = f->mc->bits;
@@ -152,6 +154,7 @@ static int flood_run(flood *f, uint32_t gport, uint32_t *touched_sw, size_t *n_t
             f->n++;
         }
     }
+    *qlen = qt;
     return 0;
 }
 
@@ -230,11 +233,39 @@ int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r)
         f.mc = mc;
         for (size_t i = 0; i < mc->n_members; i++)
             f.is_member[mc->members[i].gport] = 1;
+        /* one clean flood from the first member settles every pair: no
+           switch reached twice and no dead end make the MFTs a tree, and
+           when every link it crossed is set on both ends (and the first
+           member's own port too), a copy from any member crosses exactly
+           that tree */
+        {
+            size_t nt = 0;
+            uint32_t src = mc->members[0].gport;
+            f.loop_sw = IBR_NONE;
+            int clean = flood_run(&f, src, touched, &nt, &f.qlen) == 0 && !f.loop &&
+                        !f.dead_ends;
+            for (size_t j = 1; j < mc->n_members && clean; j++)
+                if (f.deliv[mc->members[j].gport] != 1)
+                    clean = 0;
+            for (size_t q = 0; q < f.qlen && clean; q++)
+                if (!bit(mc->bits, f.qsw[q], f.qin[q]))
+                    clean = 0;
+            flood_reset(&f, touched, nt);
+            f.deliv[src] = 0;
+            if (clean) {
+                uint64_t pairs = (uint64_t)mc->n_members * (mc->n_members - 1);
+                rep->mcast_pairs += pairs;
+                rep->mcast_pairs_ok += pairs;
+                for (size_t i = 0; i < mc->n_members; i++)
+                    f.is_member[mc->members[i].gport] = 0;
+                continue;
+            }
+        }
         for (size_t i = 0; i < mc->n_members; i++) {
             uint32_t src = mc->members[i].gport;
             size_t nt = 0;
             f.loop_sw = IBR_NONE;
-            if (flood_run(&f, src, touched, &nt) < 0)
+            if (flood_run(&f, src, touched, &nt, &f.qlen) < 0)
                 continue; /* a source cabled to no switch sends nothing */
             char a[64], b[64];
             for (size_t j = 0; j < mc->n_members; j++) {
@@ -321,7 +352,7 @@ int ibr_result_trace_mcast(ibr_mcast_hop *hops, size_t cap, size_t *n, const ibr
         f.is_member[mc->members[i].gport] = 1;
     uint32_t src = t->nodes[node].port_off + port;
     size_t nt = 0;
-    rc = flood_run(&f, src, touched, &nt);
+    rc = flood_run(&f, src, touched, &nt, &f.qlen);
     if (rc == 0) {
         *n = f.n;
         int ok = !f.loop && !f.dead_ends;
