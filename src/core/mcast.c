@@ -31,6 +31,7 @@ void ibr_mcast_groups_destroy(ibr_mcast_groups *g)
     for (size_t i = 0; i < g->n_groups; i++) {
         ibr__free(g->ctx, g->groups[i].ports);
         ibr__free(g->ctx, g->groups[i].join);
+        ibr__guidmap_free(g->ctx, &g->groups[i].index);
     }
     ibr__free(g->ctx, g->groups);
     ibr__free(g->ctx, g->mlids);
@@ -98,15 +99,14 @@ int ibr__mcast_add(ibr_mcast_groups *g, uint16_t mlid, const uint8_t mgid[16], u
         }
     }
     if (grp) {
-        for (size_t i = 0; i < grp->n; i++)
-            if (grp->ports[i] == gport) {
-                const ibr_topo *t = g->topo;
-                uint32_t node = t->port_node[gport];
-                return ibr__err(g->last_error, IBR_EEXIST,
-                                "port %u of node 0x%016" PRIx64
-                                " is already a member of that group of MLID 0x%04X",
-                                gport - t->nodes[node].port_off, t->nodes[node].guid, mlid);
-            }
+        if (ibr__guidmap_get(&grp->index, (uint64_t)gport + 1) != IBR_NONE) {
+            const ibr_topo *t = g->topo;
+            uint32_t node = t->port_node[gport];
+            return ibr__err(g->last_error, IBR_EEXIST,
+                            "port %u of node 0x%016" PRIx64
+                            " is already a member of that group of MLID 0x%04X",
+                            gport - t->nodes[node].port_off, t->nodes[node].guid, mlid);
+        }
     }
     /* reserve everything first so that a failure changes nothing */
     size_t need_g = g->n_groups + (grp ? 0 : 1);
@@ -131,10 +131,12 @@ int ibr__mcast_add(ibr_mcast_groups *g, uint16_t mlid, const uint8_t mgid[16], u
     }
     if (ibr__grow(g->ctx, (void **)&grp->ports, &grp->cap_ports, grp->n + 1,
                   sizeof *grp->ports) < 0 ||
-        ibr__grow(g->ctx, (void **)&grp->join, &grp->cap_join, grp->n + 1, 1) < 0) {
+        ibr__grow(g->ctx, (void **)&grp->join, &grp->cap_join, grp->n + 1, 1) < 0 ||
+        ibr__guidmap_put(g->ctx, &grp->index, (uint64_t)gport + 1, (uint32_t)grp->n) < 0) {
         if (!grp->n) { /* the group was new: drop it again */
             ibr__free(g->ctx, grp->ports);
             ibr__free(g->ctx, grp->join);
+            ibr__guidmap_free(g->ctx, &grp->index);
             g->n_groups--;
         }
         return ibr__err(g->last_error, IBR_ENOMEM, "out of memory");

@@ -16,6 +16,7 @@ typedef struct ibr__mcgroup {
     uint32_t *ports;
     uint8_t *join;
     size_t n, cap_ports, cap_join;
+    ibr__guidmap index; /* gport + 1 -> position in ports */
 } ibr__mcgroup;
 
 struct ibr_mcast_groups {

@@ -121,6 +121,7 @@ static void clear_groups(ibr_mcast_groups *g)
     for (size_t i = 0; i < g->n_groups; i++) {
         ibr__free(g->ctx, g->groups[i].ports);
         ibr__free(g->ctx, g->groups[i].join);
+        ibr__guidmap_free(g->ctx, &g->groups[i].index);
     }
     ibr__free(g->ctx, g->groups);
     ibr__free(g->ctx, g->mlids);
