@@ -580,6 +580,43 @@ static void test_property_tori_random(void)
     }
 }
 
+
+/* The file engine with a lid matrix builds its trees over the loaded hop
+   rows: fed updn's opensm-lid-matrix.dump it reproduces updn's trees (as
+   OpenSM -R file -M would), fed minhop's, minhop's. */
+static void test_file_engine_trees(void)
+{
+    const char *engines[] = {"updn", "minhop"};
+    ibr_topo *t = ibr_test_topo(NULL, "random:switches=16,degree=4,hosts=2,seed=4");
+    ibr_mcast_groups *g = NULL;
+    ibr_mcast_groups_create(&g, t);
+    random_groups(g, t, 10, 21, 1);
+    for (size_t e = 0; e < 2; e++) {
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.mcast_groups = g;
+        ibr_result *a = NULL, *b = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&a, t, engines[e], &o), 0);
+        ibr_buffer mx = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_lid_matrix(&mx, a), 0);
+        ibr_param p = {"file.lid_matrix", mx.data};
+        o.params = &p;
+        o.n_params = 1;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&b, t, "file,no_fallback", &o), 0);
+        ibr_buffer fa = IBR_BUFFER_INIT, fb = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(ibr_result_write_mcfdbs(&fa, a), 0);
+        CU_ASSERT_EQUAL(ibr_result_write_mcfdbs(&fb, b), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fa.data);
+        CU_ASSERT_STRING_EQUAL(fa.data, fb.data);
+        ibr_buffer_dispose(&fa);
+        ibr_buffer_dispose(&fb);
+        ibr_buffer_dispose(&mx);
+        ibr_result_destroy(a);
+        ibr_result_destroy(b);
+    }
+    ibr_mcast_groups_destroy(g);
+    ibr_topo_destroy(t);
+}
+
 /* The balanced trees spread 40 groups better than OpenSM's lowest port. */
 static void test_balance(void)
 {
@@ -732,6 +769,7 @@ int main(void)
         {"property_fat_trees", test_property_fat_trees},
         {"property_tori_random", test_property_tori_random},
         {"balance", test_balance},
+        {"file_engine_trees", test_file_engine_trees},
         {"oom", test_oom},
         CU_TEST_INFO_NULL,
     };
