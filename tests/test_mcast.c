@@ -563,6 +563,14 @@ static void test_property_fat_trees(void)
                             ? 0
                             : IBR_TEST_DEADLOCK_FREE);
         check_exact("fattree:levels=3,radix=6", 3, 0, "minhop", m, 0);
+        /* faulted trees: the up/down engines keep their promise with the
+           multicast dependencies added */
+        check_exact("fattree:levels=3,radix=6", 4, 0, "updn,no_fallback", m,
+                    IBR_TEST_DEADLOCK_FREE);
+        check_exact("fattree:levels=3,radix=6", 4, 0, "ftree,no_fallback", m,
+                    IBR_TEST_DEADLOCK_FREE);
+        check_exact("fattree:levels=3,radix=6", 3, 0, "dnup,no_fallback", m,
+                    IBR_TEST_DEADLOCK_FREE);
         check_exact("fattree:levels=3,radix=6", 2, 1, "updn", m, 0);
     }
 }
