@@ -100,3 +100,43 @@ class TestMcast(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestEngineMcast(unittest.TestCase):
+    def test_python_engine_builds_trees(self):
+        seen = {}
+
+        def own(run):
+            run.compute_hops()
+            run.ucast()
+            groups = run.mcast_groups()
+            seen["groups"] = groups
+            seen["root"] = run.mcast_root(groups[0][0])
+            run.mcast_default()
+
+        def none(run):
+            run.compute_hops()
+            run.ucast()
+            run.set_mcast_built()
+
+        ctx = ibroute.Context()
+        ctx.register_engine("own", own, "default trees by hand")
+        ctx.register_engine("none", none, "no trees")
+        with ibroute.Fabric.from_spec("fattree:levels=2,radix=4", context=ctx) as f, \
+                f.freeze() as t, t.mcast_groups() as g:
+            hs = hosts(t)
+            for _, p, guid in hs[:3]:
+                g.add_member(0xC000, guid, p)
+            with t.route("own", mcast_groups=g) as r, t.route("minhop", mcast_groups=g) as m:
+                self.assertEqual(seen["groups"][0][0], 0xC000)
+                self.assertEqual(sorted(seen["groups"][0][1]), sorted((n, p) for n, p, _ in hs[:3]))
+                # built by the engine or after it: the same default trees
+                self.assertEqual(r.mcast, m.mcast)
+                self.assertIn(seen["root"], r.mcast[0xC000])
+                self.assertTrue(r.verify().ok)
+            with t.route("none", mcast_groups=g) as r:
+                self.assertEqual(r.mcast[0xC000], {})
+                rep = r.verify()
+                self.assertFalse(rep.ok)
+                self.assertEqual(rep.mcast_missed, rep.mcast_pairs)
+        ctx.close()
