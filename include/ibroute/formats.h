@@ -287,6 +287,38 @@ IBR_API int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t,
                                    const char *buf, size_t len);
 
 /**
+ * Parse OpenSM's SA database dump held in memory (opensm-sa.dump, written
+ * with `sa_db_dump TRUE` and read back through `sa_db_file`): its multicast
+ * group records
+ *
+ *     MC Group 0xC001 : mgid=0xff12601bffff0000:0x0000000000000001 ... scope_state=0x21 proxy_join=0x0
+ *     mcm_port: port_gid=0xfe80000000000000:0x0002c90301000001 scope_state=0x21 proxy_join=0x0
+ *
+ * so that a real subnet's groups can be replayed. Fields are found as
+ * OpenSM's loader finds them (by name, in order; hex values); the group's
+ * MLID is the number after "MC Group", a member's port is the port whose
+ * port GUID is the interface id of its port_gid, its join state the low
+ * four bits of scope_state. As OpenSM's restore does: members whose port
+ * the topology does not have (or not active) are skipped, a port listed
+ * twice counts once, a group with no full member is dropped unless the
+ * record says "(well known)", a second MGID on an MLID already taken is
+ * dropped, and other records (Service, InformInfo, GUIDInfo) and unknown
+ * lines are passed over. Alias GUIDs are not resolved.
+ *
+ * @param[out] out receives the set; on ::IBR_EPARSE (a group or member
+ *             record missing a field or with a bad value, an MLID outside
+ *             0xC000-0xFFFE, a join state of 0) an empty set whose
+ *             ibr_mcast_groups_last_error() names the line ("line 3: ...");
+ *             NULL on other errors.
+ * @param t the topology (borrowed; it must outlive the set). @param buf the
+ *        text (need not be NUL-terminated). @param len its size.
+ * @return 0, ::IBR_EPARSE, ::IBR_EINVAL (NULL argument), ::IBR_ENOMEM.
+ * Thread-safe. Time complexity: O(len · groups + members · log ports).
+ */
+IBR_API int ibr_mcast_groups_parse_sa_dump(ibr_mcast_groups **out, const ibr_topo *t,
+                                           const char *buf, size_t len);
+
+/**
  * Write the set in the syntax ibr_mcast_groups_parse() reads, appended to
  * @p out: groups in creation order, each member with its join state.
  * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_ENOMEM (buffer left as

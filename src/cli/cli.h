@@ -121,6 +121,10 @@ int cli_log_level(int verbose);
 /* Read the multicast groups file at path for topology t (ibr route
    --groups); on error prints "ibr: PATH: line N: ..." and returns -1. */
 int cli_load_groups(ibr_mcast_groups **out, const ibr_topo *t, const char *path);
+/* The same, reading OpenSM's SA database dump (opensm-sa.dump) when sa_dump
+   is non-zero. */
+int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *path,
+                       int sa_dump);
 /* The most multicast trees on one directed switch-to-switch link of r
    (0 without trees); the link's switch and port into *sw and *port (may be
    NULL; *sw IBR_NONE when no link carries a tree). */

@@ -426,13 +426,20 @@ void cli_json_double(FILE *f, double v)
 
 int cli_load_groups(ibr_mcast_groups **out, const ibr_topo *t, const char *path)
 {
+    return cli_load_groups_as(out, t, path, 0);
+}
+
+int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *path,
+                       int sa_dump)
+{
     char *buf = NULL;
     size_t len = 0;
     *out = NULL;
     if (cli_read_file(path, &buf, &len) < 0)
         return -1;
     ibr_mcast_groups *g = NULL;
-    int rc = ibr_mcast_groups_parse(&g, t, buf, len);
+    int rc = sa_dump ? ibr_mcast_groups_parse_sa_dump(&g, t, buf, len)
+                     : ibr_mcast_groups_parse(&g, t, buf, len);
     free(buf);
     if (rc < 0) {
         cli_error(path, "%s", g ? ibr_mcast_groups_last_error(g) : ibr_strerror(rc));

@@ -66,6 +66,9 @@ void usage_route(FILE *o)
           "  --groups FILE               multicast groups ('group MLID [mgid MGID]' and\n"
           "                              'member GUID PORT [JOIN...]' lines): a tree per\n"
           "                              MLID, checked by the verification\n"
+          "  --sa-dump FILE              multicast groups from OpenSM's SA database dump\n"
+          "                              (opensm-sa.dump: MC Group and mcm_port records),\n"
+          "                              instead of --groups\n"
           "  --mcast-balance             balance the default multicast trees over links\n"
           "                              (default: OpenSM's trees, lowest port first)\n"
           "  --save-db FILE              save the routing with the fabric it was computed on\n"
@@ -346,7 +349,8 @@ typedef struct route_args {
     const char *chain, *outdir, *topology, *save_db;
     int json, verify, verbose, progress; /* progress: -1 auto */
     int strict;
-    const char *groups; /* --groups FILE */
+    const char *groups; /* --groups FILE or --sa-dump FILE */
+    int groups_sa;      /* groups is an SA database dump */
     int mcast_balance;
 } route_args;
 
@@ -586,11 +590,13 @@ int cmd_route(int argc, char **argv)
         O_STRICT,
         O_SAVE_DB,
         O_GROUPS,
+        O_SA_DUMP,
         O_MCAST_BALANCE
     };
     static const struct option lo[] = {
         {"save-db", required_argument, NULL, O_SAVE_DB},
         {"groups", required_argument, NULL, O_GROUPS},
+        {"sa-dump", required_argument, NULL, O_SA_DUMP},
         {"mcast-balance", no_argument, NULL, O_MCAST_BALANCE},
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
@@ -653,7 +659,15 @@ int cmd_route(int argc, char **argv)
         case O_NOVERIFY: a.verify = 0; break;
         case O_STRICT: a.strict = 1; break;
         case O_SAVE_DB: a.save_db = optarg; break;
-        case O_GROUPS: a.groups = optarg; break;
+        case O_GROUPS:
+        case O_SA_DUMP:
+            if (a.groups) {
+                cli_error("route", "give the multicast groups once (--groups or --sa-dump)");
+                return CLI_EXIT_ERROR;
+            }
+            a.groups = optarg;
+            a.groups_sa = c == O_SA_DUMP;
+            break;
         case O_MCAST_BALANCE: a.mcast_balance = 1; break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
@@ -700,7 +714,7 @@ int cmd_route(int argc, char **argv)
         goto out;
     }
     if (a.groups) {
-        if (cli_load_groups(&groups, t, a.groups) < 0)
+        if (cli_load_groups_as(&groups, t, a.groups, a.groups_sa) < 0)
             goto out;
         opts->mcast_groups = groups;
         opts->mcast_flags = a.mcast_balance ? IBR_MCAST_BALANCE : 0;
