@@ -83,14 +83,16 @@ static int close_group(sa_state *s)
     return rc;
 }
 
-/* Does the set already hold mlid under an MGID other than mgid? OpenSM's
-   restore cannot give one MLID to a second group and drops that group. */
+/* Does the set already hold mlid under an MGID other than mgid, or mgid
+   under another MLID? OpenSM's restore gives neither an MLID nor an MGID
+   to a second group and drops that group. */
 static int mlid_taken(const ibr_mcast_groups *g, uint16_t mlid, const uint8_t mgid[16])
 {
-    for (size_t i = 0; i < g->n_groups; i++)
-        if (g->groups[i].mlid == mlid &&
-            (!g->groups[i].has_mgid || memcmp(g->groups[i].mgid, mgid, 16) != 0))
+    for (size_t i = 0; i < g->n_groups; i++) {
+        int same_mgid = g->groups[i].has_mgid && memcmp(g->groups[i].mgid, mgid, 16) == 0;
+        if ((g->groups[i].mlid == mlid) != same_mgid)
             return 1;
+    }
     return 0;
 }
 
