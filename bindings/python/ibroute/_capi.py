@@ -905,6 +905,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_mcast_groups_members",
      [POINTER(ibr_mcast_member), c_size_t, _sizep, McastGroupsP, c_uint16], c_int),
     ("ibr_mcast_groups_parse", [POINTER(McastGroupsP), TopoP, c_char_p, c_size_t], c_int),
+    ("ibr_mcast_groups_parse_sa_dump",
+     [POINTER(McastGroupsP), TopoP, c_char_p, c_size_t], c_int),
     ("ibr_mcast_groups_write", [POINTER(ibr_buffer), McastGroupsP], c_int),
     # verify.h
     ("ibr_verify_report_init", [POINTER(ibr_verify_report), c_uint], c_int),

@@ -1416,6 +1416,11 @@ class Topology(_Nodes):
         --groups`` (ParseError names the line)."""
         return McastGroups(self, text)
 
+    def mcast_groups_sa_dump(self, text: Text) -> "McastGroups":
+        """Multicast groups from OpenSM's SA database dump (opensm-sa.dump)
+        as OpenSM's restore keeps them (ParseError names the line)."""
+        return McastGroups(self, text, sa_dump=True)
+
     # -- writers ----------------------------------------------------------
 
     def write_ibnetdiscover(self) -> str:
@@ -1490,7 +1495,11 @@ class McastGroups(_Handle):
 
     _destroy = "ibr_mcast_groups_destroy"
 
-    def __init__(self, topology: Topology, text: Optional[Text] = None) -> None:
+    def __init__(self, topology: Topology, text: Optional[Text] = None,
+                 sa_dump: bool = False) -> None:
+        """Empty, or parsed from *text*: the groups-file syntax, or with
+        *sa_dump* OpenSM's SA database dump (opensm-sa.dump, its MC Group
+        and mcm_port records; ibr_mcast_groups_parse_sa_dump)."""
         out = _capi.McastGroupsP()
         with topology._using() as tp:
             if text is None:
@@ -1498,7 +1507,9 @@ class McastGroups(_Handle):
                 msg = ""
             else:
                 data = _b(text)
-                rc = _lib.ibr_mcast_groups_parse(byref(out), tp, data, len(data))
+                parse = (_lib.ibr_mcast_groups_parse_sa_dump if sa_dump
+                         else _lib.ibr_mcast_groups_parse)
+                rc = parse(byref(out), tp, data, len(data))
                 msg = _s(_lib.ibr_mcast_groups_last_error(out)) if out else ""
                 if rc < 0 and out:
                     _lib.ibr_mcast_groups_destroy(out)
