@@ -1031,6 +1031,36 @@ member 0x0002c90201000004 0
     check("summary" in doc or "hops" in doc or len(doc) > 2, doc)
 
 
+def test_sa_dump():
+    # OpenSM's SA database dump: group records with their member records;
+    # the groups file written from the same members gives the same MFTs
+    topo = "gen:fattree:levels=2,radix=4"
+    rec = ("MC Group 0x%04x : mgid=0xff12601bffff0000:0x%016x port_gid=0xfe80000000000000:"
+           "0x0 qkey=0x0 mlid=0x%04x mtu=0x84 tclass=0x0 pkey=0xffff rate=0x83 pkt_life=0x0 "
+           "sl_flow_hop=0x0 scope_state=0x21 proxy_join=0x0\n\n")
+    mem = "mcm_port: port_gid=0xfe80000000000000:0x%016x scope_state=0x%02x proxy_join=0x0\n\n"
+    dump = write("mc-sa.dump", rec % (0xC001, 1, 0xC001) + mem % (0x2c90301000001, 0x21)
+                 + mem % (0x2c90301000701, 0x21) + mem % (0x2c90301000301, 0x24)
+                 + rec % (0xC002, 2, 0xC002) + mem % (0x2c90301000101, 0x22))
+    groups = write("mc-sa-groups.txt", "group 0xC001 mgid ff12:601b:ffff::1\n"
+                   "member 0x0002c90301000000 1\nmember 0x0002c90301000700 1\n"
+                   "member 0x0002c90301000300 1 sendonly\n")
+    out, _ = expect(["route", topo, "--sa-dump", dump, "-o", path("sa-out"), "-q"], 0,
+                    r"^multicast: +1 MLIDs, OpenSM's trees")
+    check(re.search(r"^  multicast:  1 MLIDs, 6 member pairs \(6 delivered exactly once\)$",
+                    out, re.M), out)
+    expect(["route", topo, "--groups", groups, "-o", path("sa-out2"), "-q"], 0)
+    with open(os.path.join(path("sa-out"), "opensm.mcfdbs")) as a, \
+            open(os.path.join(path("sa-out2"), "opensm.mcfdbs")) as b:
+        ta, tb = a.read(), b.read()
+    check("0xC001 :" in ta and ta == tb, ta + tb)
+    bad = write("mc-sa-bad.dump", "\n" + rec % (0xBFFF, 1, 0xBFFF))
+    expect(["route", topo, "--sa-dump", bad, "-q"], 2, None,
+           r"mc-sa-bad.dump: line 2: MLID 0xBFFF is outside the multicast range")
+    expect(["route", topo, "--sa-dump", dump, "--groups", groups, "-q"], 2, None,
+           r"--groups or --sa-dump")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -1044,7 +1074,8 @@ def main():
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
-             test_messages, test_dor, test_file_engine, test_reroute, test_multicast]
+             test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
+             test_sa_dump]
     try:
         for t in tests:
             try:
