@@ -2,7 +2,7 @@
 """Compare ibroute's multicast trees with OpenSM's for the same groups.
 
   compare_mcast.py --ibr PATH --spec SPEC --engine ENGINE --workdir DIR
-                   [--groups N] [--seed N] [--ibdmchk]
+                   [--groups N] [--seed N] [--faults L[,S] --fault-seed N] [--ibdmchk]
 
 1. `ibr gen SPEC` writes the topology;
 2. N random multicast groups (2..all CA ports each, plus one of every CA
@@ -11,7 +11,8 @@
    from that dump (sa_db_file), programming their MFTs (run_opensm.py
    --sa-db); its opensm.mcfdbs is kept;
 4. `ibr route -R ENGINE --guid2lid <OpenSM's> --sa-dump <the dump>` builds
-   ibroute's trees for the same groups.
+   ibroute's trees for the same groups (torus-2QoS: both get a
+   torus-2QoS.conf for the generator's layout, as compare_torus2qos.py).
 
 Fails (exit 1) unless OpenSM programmed every group, ibroute's MFTs equal
 OpenSM's switch by switch and MLID by MLID, and ibroute's verification
@@ -19,7 +20,9 @@ delivers every member pair exactly once. With --ibdmchk, ibdmchk -M (the
 credit-loop check with the multicast dependencies) must accept ibroute's
 opensm-subnet.lst, opensm.fdbs and opensm.mcfdbs: no -E- line that OpenSM's
 dumps do not have, the same groups scanned as in OpenSM's, and no credit
-loop where OpenSM's tables have none (minhop on a torus has loops in both). Exit 77 when
+loop where OpenSM's tables have none (minhop on a torus has loops in both).
+With --deadlock-free, ibroute's own credit-loop check (with the multicast
+dependencies, through the engine's SLs) must find no loop. Exit 77 when
 OpenSM/ibsim (or ibdmchk) are not installed.
 """
 
@@ -115,7 +118,12 @@ def main():
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--groups", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--faults", default=None, help="LINKS[,SWITCHES] for ibr gen")
+    ap.add_argument("--fault-seed", default="1")
     ap.add_argument("--ibdmchk", action="store_true")
+    ap.add_argument("--deadlock-free", action="store_true",
+                    help="the engine promises credit-loop freedom: ibroute's verification "
+                    "(credit loops with the multicast dependencies) must find none")
     ap.add_argument("--timeout", type=float, default=120)
     args = ap.parse_args()
 
@@ -133,7 +141,10 @@ def main():
                "seed": args.seed}
     try:
         raw = os.path.join(work, "generated.net")
-        run([ibr, "gen", args.spec, "-o", raw, "--remove-down"], "ibr gen")
+        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
+        if args.faults:
+            gen += ["--faults", args.faults, "--seed", args.fault_seed]
+        run(gen, "ibr gen")
         prune_netfile(raw, topo)
         cas = ca_port_guids(topo)
         if len(cas) < 2:
@@ -146,9 +157,17 @@ def main():
         with open(dump, "w") as f:
             f.write(sa_dump(groups))
 
+        osm_extra, ibr_extra = [], []
+        if args.engine.startswith("torus-2QoS"):
+            # a torus-2QoS.conf for the generator's layout (compare_torus2qos.py)
+            from compare_torus2qos import parse_spec, write_conf
+            conf = os.path.join(work, "torus-2QoS.conf")
+            write_conf(conf, *parse_spec(args.spec))
+            osm_extra = ["--opensm-arg=--torus_config", "--opensm-arg=" + conf]
+            ibr_extra = ["--torus-config", conf]
         p = subprocess.run([sys.executable, os.path.join(HERE, "run_opensm.py"),
-                            "--timeout", str(args.timeout), "--sa-db", dump,
-                            topo, args.engine, osm_dir],
+                            "--timeout", str(args.timeout), "--sa-db", dump] + osm_extra
+                           + [topo, args.engine, osm_dir],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if p.returncode == SKIP:
             print("SKIP: " + p.stderr.strip())
@@ -157,14 +176,14 @@ def main():
             raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
         g2l = os.path.join(osm_dir, "guid2lid")
         p = run([ibr, "route", "-R", args.engine, "--no-progress", "--json", "--guid2lid", g2l,
-                 "--sa-dump", dump, topo, "-o", ibr_dir], "ibr route", ok=(0, 1))
+                 "--sa-dump", dump, topo, "-o", ibr_dir] + ibr_extra, "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)
         summary["ibroute_mcast"] = route.get("mcast")
         summary["ibroute_verify_mcast"] = {k: v for k, v in route.get("verify", {}).items()
                                            if "mcast" in k}
 
         problems = []
-        if route.get("engine") != args.engine:
+        if route.get("engine") != args.engine.split(",")[0]:
             problems.append("ibroute routed with %r, not %s" % (route.get("engine"),
                                                                  args.engine))
         osm_mc = read_mcfdbs(os.path.join(osm_dir, "opensm.mcfdbs"))
@@ -194,6 +213,9 @@ def main():
         v = route.get("verify") or {}
         if not v.get("valid", False):
             problems.append("ibroute's verification failed: %s" % v.get("first_error"))
+        if args.deadlock_free and not v.get("deadlock_free", False):
+            problems.append("credit loop with the multicast dependencies: %s"
+                            % v.get("credit_loop"))
 
         if args.ibdmchk:
             ci, co = ibdmchk_m(ibr_dir), ibdmchk_m(osm_dir)
