@@ -191,6 +191,88 @@ static void test_families(void)
     }
 }
 
+/* Multicast: each group's tree is the master spanning tree pruned to its
+   members. A group of every host on a fabric whose switches all carry
+   hosts spans every switch once (S - 1 switch links, a bit at each end);
+   every group delivers exactly once, and the credit-loop check with the
+   multicast dependencies passes through the engine's SLs. */
+static void test_mcast_trees(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    char conf[2048];
+    unsigned own = 0; /* fabrics where the trees are not minhop's default ones */
+    for (size_t i = 0; i < sizeof fabrics / sizeof *fabrics; i++) {
+        ibr_topo *t = gen(fabrics[i].spec, NULL);
+        make_conf(conf, sizeof conf, &fabrics[i].g, zero, NULL, 0);
+        ibr_mcast_groups *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_mcast_groups_create(&g, t), 0);
+        uint32_t seed = 12345u + (uint32_t)i, hosts = 0;
+        for (uint32_t n = 0; n < ibr_topo_node_count(t); n++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            ibr_topo_node_info(&ni, t, n);
+            if (ni.type == IBR_NODE_SWITCH)
+                continue;
+            hosts++;
+            CU_ASSERT_EQUAL(ibr_mcast_groups_add_member(g, 0xC000, NULL, ni.node_guid, 1,
+                                                        IBR_MCAST_JOIN_FULL), 0);
+            for (uint16_t k = 1; k <= 4; k++) {
+                seed = seed * 1103515245u + 12345u;
+                if ((seed >> 16) % (k + 1) == 0)
+                    CU_ASSERT_EQUAL(ibr_mcast_groups_add_member(g, (uint16_t)(0xC000 + k), NULL,
+                                                                ni.node_guid, 1,
+                                                                IBR_MCAST_JOIN_FULL), 0);
+            }
+        }
+        ibr_options o;
+        ibr_param p;
+        conf_opts(&o, &p, conf);
+        o.mcast_groups = g;
+        ibr_verify_report rep;
+        ibr_result *r = ibr_test_route(&rep, t, "torus-2QoS,no_fallback", &o,
+                                       IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT(rep.mcast_groups >= 2);
+        CU_ASSERT_EQUAL(rep.mcast_pairs_ok, rep.mcast_pairs);
+        CU_ASSERT_EQUAL(rep.mcast_loops, 0);
+        CU_ASSERT(rep.mcast_pairs >= (uint64_t)hosts * (hosts - 1));
+        uint32_t links = 0;
+        for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+            uint8_t ports[256];
+            size_t np = 0;
+            CU_ASSERT_EQUAL(ibr_result_mcast_ports(ports, sizeof ports, &np, r, 0xC000, s), 0);
+            uint32_t node = ibr_topo_switch_node(t, s);
+            for (size_t k = 0; k < np; k++) {
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
+                if (ports[k] && ibr_topo_port_info(&pi, t, node, ports[k]) == 0 &&
+                    pi.remote_node != IBR_NONE) {
+                    ibr_node_info ri = IBR_NODE_INFO_INIT;
+                    ibr_topo_node_info(&ri, t, pi.remote_node);
+                    links += ri.type == IBR_NODE_SWITCH;
+                }
+            }
+        }
+        CU_ASSERT_EQUAL(links, 2 * (ibr_topo_switch_count(t) - 1));
+        ibr_options mo = IBR_OPTIONS_INIT;
+        mo.mcast_groups = g;
+        ibr_result *m = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&m, t, "minhop", &mo), 0);
+        int differ = 0;
+        for (uint32_t s = 0; s < ibr_topo_switch_count(t) && !differ; s++) {
+            uint8_t a[256], b[256];
+            size_t na = 0, nb = 0;
+            ibr_result_mcast_ports(a, sizeof a, &na, r, 0xC000, s);
+            ibr_result_mcast_ports(b, sizeof b, &nb, m, 0xC000, s);
+            differ = na != nb || memcmp(a, b, na) != 0;
+        }
+        own += differ;
+        ibr_result_destroy(m);
+        ibr_result_destroy(r);
+        ibr_mcast_groups_destroy(g);
+        ibr_topo_destroy(t);
+    }
+    CU_ASSERT(own > 0);
+}
+
 /* SL2VL: output in dimension d takes SL bit d, a turn from a higher
    dimension sets VL bit 1, QoS level (SL bit 3) VL bit 2; toward a host
    VL = SL bit 3. Fewer VLs drop the upper bits. */
@@ -721,6 +803,7 @@ int main(void)
         {"random faults and refused failure patterns", test_faults},
         {"discovery with shuffled ports, GUIDs and node order", test_shuffled_cabling},
         {"configuration errors and mismatches", test_config},
+        {"multicast trees", test_mcast_trees},
         {"allocation failure", test_allocation_failure},
         CU_TEST_INFO_NULL,
     };

@@ -510,7 +510,9 @@ static void test_report_json(void)
         "\"avg_stretch\": 1, \"max_stretch\": 1, \"links\": 4, \"max_link_load\": 2, "
         "\"mean_link_load\": 2, \"deadlock_free\": true, \"first_error\": \"\", "
         "\"credit_loop_length\": 0, \"credit_loop\": \"\", \"strict\": false, "
-        "\"first_missing\": \"\"}");
+        "\"first_missing\": \"\", \"mcast_groups\": 0, \"mcast_pairs\": 0, "
+        "\"mcast_pairs_ok\": 0, \"mcast_missed\": 0, \"mcast_duplicates\": 0, "
+        "\"mcast_loops\": 0, \"mcast_dead_ends\": 0, \"first_mcast_error\": \"\"}");
     size_t len = b.size;
     CU_ASSERT_EQUAL(ibr_verify_report_write_json(&b, &rep), 0);
     CU_ASSERT_EQUAL(b.size, 2 * len);

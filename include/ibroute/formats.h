@@ -219,8 +219,11 @@ IBR_API int ibr_result_write_sl2vl(ibr_buffer *out, const ibr_result *r);
 IBR_API int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r);
 
 /**
- * Write OpenSM's opensm.mcfdbs: for every switch with multicast entries, a
- * block listing each MLID's output ports. A result without multicast
+ * Write OpenSM's opensm.mcfdbs: for every switch with multicast entries, in
+ * OpenSM's switch-table order (ascending byte-reversed node GUID), a block
+ * (a blank line, "Switch 0x<GUID>", "LID    : Out Port(s)") listing each
+ * MLID with entries in ascending order as "0x<MLID> :" followed by
+ * " 0x<port, 3 hex digits> " per port. A result without multicast
  * groups gives an empty text (ibdmchk needs the file anyway).
  * @param out buffer (left as it was on failure).
  * @param r routed result, only read (its topology too).
@@ -257,6 +260,72 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
  */
 IBR_API int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf,
                                   size_t len);
+
+/**
+ * Parse a groups file held in memory (the syntax of `ibr route --groups`,
+ * doc/guide.md "Multicast"): one statement per line, `#` starts a comment.
+ *
+ *     group 0xC000 [mgid ff12:401b:ffff::1]
+ *     member <node GUID> <port> [full|non|sendonly|sendonly-full|<join bits>]...
+ *
+ * A `member` line adds a port to the group of the last `group` line (join
+ * state full when none is given; several words OR together). Repeating a
+ * `group` line with the same MLID and MGID continues that group.
+ *
+ * @param[out] out receives the set; on ::IBR_EPARSE (and on the errors of
+ *             ibr_mcast_groups_add_member() a line causes, reported as
+ *             ::IBR_EPARSE) an empty set whose ibr_mcast_groups_last_error()
+ *             names the line ("line 7: unknown GUID 0x..."); NULL on other
+ *             errors.
+ * @param t the topology the members are looked up in (borrowed; it must
+ *        outlive the set). @param buf the text (need not be
+ *        NUL-terminated). @param len its size.
+ * @return 0, ::IBR_EPARSE, ::IBR_EINVAL (NULL argument), ::IBR_ENOMEM.
+ * Thread-safe. Time complexity: O(len + members · log nodes).
+ */
+IBR_API int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t,
+                                   const char *buf, size_t len);
+
+/**
+ * Parse OpenSM's SA database dump held in memory (opensm-sa.dump, written
+ * with `sa_db_dump TRUE` and read back through `sa_db_file`): its multicast
+ * group records
+ *
+ *     MC Group 0xC001 : mgid=0xff12601bffff0000:0x0000000000000001 ... scope_state=0x21 proxy_join=0x0
+ *     mcm_port: port_gid=0xfe80000000000000:0x0002c90301000001 scope_state=0x21 proxy_join=0x0
+ *
+ * so that a real subnet's groups can be replayed. Fields are found as
+ * OpenSM's loader finds them (by name, in order; hex values); the group's
+ * MLID is the number after "MC Group", a member's port is the port whose
+ * port GUID is the interface id of its port_gid, its join state the low
+ * four bits of scope_state. As OpenSM's restore does: members whose port
+ * the topology does not have (or not active) are skipped, a port listed
+ * twice counts once, a group with no full member is dropped unless the
+ * record says "(well known)", a second MGID on an MLID already taken is
+ * dropped, and other records (Service, InformInfo, GUIDInfo) and unknown
+ * lines are passed over. Alias GUIDs are not resolved.
+ *
+ * @param[out] out receives the set; on ::IBR_EPARSE (a group or member
+ *             record missing a field or with a bad value, an MLID outside
+ *             0xC000-0xFFFE, a join state of 0) an empty set whose
+ *             ibr_mcast_groups_last_error() names the line ("line 3: ...");
+ *             NULL on other errors.
+ * @param t the topology (borrowed; it must outlive the set). @param buf the
+ *        text (need not be NUL-terminated). @param len its size.
+ * @return 0, ::IBR_EPARSE, ::IBR_EINVAL (NULL argument), ::IBR_ENOMEM.
+ * Thread-safe. Time complexity: O(len · groups + members · log ports).
+ */
+IBR_API int ibr_mcast_groups_parse_sa_dump(ibr_mcast_groups **out, const ibr_topo *t,
+                                           const char *buf, size_t len);
+
+/**
+ * Write the set in the syntax ibr_mcast_groups_parse() reads, appended to
+ * @p out: groups in creation order, each member with its join state.
+ * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_ENOMEM (buffer left as
+ *         it was). Thread-safe on a shared set. Time complexity:
+ *         O(output).
+ */
+IBR_API int ibr_mcast_groups_write(ibr_buffer *out, const ibr_mcast_groups *g);
 
 #ifdef __cplusplus
 }

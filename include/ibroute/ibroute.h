@@ -33,6 +33,7 @@
 #include "formats.h"
 #include "generate.h"
 #include "guidlist.h"
+#include "mcast.h"
 #include "options.h"
 #include "persist.h"
 #include "result.h"

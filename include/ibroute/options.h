@@ -53,8 +53,9 @@ typedef struct ibr_param {
 typedef int (*ibr_progress_fn)(void *user, const char *phase, uint64_t done,
                                uint64_t total);
 
-/** Version of ::ibr_options this header describes. */
-#define IBR_OPTIONS_VERSION 1
+/** Version of ::ibr_options this header describes. Version 1 ends with
+ *  @c n_params; version 2 adds @c mcast_groups and @c mcast_flags. */
+#define IBR_OPTIONS_VERSION 2
 
 /**
  * Routing options. ibr_route() validates them before any engine runs and
@@ -120,12 +121,20 @@ typedef struct ibr_options {
      *  NULL/0 = every engine's defaults. */
     const ibr_param *params;
     size_t n_params;          /**< entries of @c params */
+    /** Version 2: the multicast groups to build trees for (mcast.h), or
+     *  NULL (default) for none. Borrowed for the call; the result keeps a
+     *  copy of each MLID's members. It must be bound to the topology being
+     *  routed (ibr_route() fails with ::IBR_EINVAL otherwise). */
+    const struct ibr_mcast_groups *mcast_groups;
+    /** Version 2: ::ibr_mcast_flags bits for the library's default trees
+     *  (0, default: OpenSM's trees). */
+    unsigned int mcast_flags;
 } ibr_options;
 
 /** Default options. Equal to what ibr_options_init() produces. */
 #define IBR_OPTIONS_INIT                                                       \
     { IBR_OPTIONS_VERSION, IBR_LMC_TOPO, 8, 0, 0, 0, 0, NULL, 0, NULL, 0,      \
-      NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL, 0 }
+      NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL, 0, NULL, 0 }
 
 /**
  * Initialise @p opts to the defaults of options version @p version (pass

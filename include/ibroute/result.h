@@ -17,6 +17,7 @@
 #define IBROUTE_RESULT_H
 
 #include "common.h"
+#include "mcast.h"
 #include "route.h"
 
 #ifdef __cplusplus
@@ -273,6 +274,37 @@ IBR_API int ibr_result_artifact(const char **name, const void **data, size_t *si
  */
 IBR_API int ibr_result_find_artifact(const void **data, size_t *size, const ibr_result *r,
                                      const char *name);
+
+/**
+ * The member ports the tree of @p mlid was built for (copied from
+ * ibr_options::mcast_groups at routing time), in (node index, port) order.
+ * @param[out] dst array of @p cap entries (NULL when @p cap is 0).
+ * @param cap its capacity. @param[out] needed the number of members (may
+ *        be NULL). @param r the result. @param mlid the MLID.
+ * @return 0, ::IBR_EINVAL (NULL @p r, NULL @p dst with a capacity),
+ *         ::IBR_ENOTFOUND (the result has no members for @p mlid: no such
+ *         MLID, or tables read from a dump), ::IBR_ERANGE (@p cap too
+ *         small; @p needed set, nothing copied).
+ * Cannot allocate. Thread-safe on a shared result. Time complexity:
+ * O(members).
+ */
+IBR_API int ibr_result_mcast_members(ibr_mcast_member *dst, size_t cap, size_t *needed,
+                                     const ibr_result *r, uint16_t mlid);
+
+/**
+ * Multicast load of the ports of switch @p sw: for each port 0..ports of
+ * the switch, the number of MLIDs whose MFT forwards out of it (on a
+ * switch-to-switch port, the trees crossing that directed link).
+ * @param[out] dst array of @p cap counters (NULL when @p cap is 0).
+ * @param cap its capacity. @param[out] needed ports + 1 (may be NULL).
+ * @param r the result. @param sw the switch index.
+ * @return 0, ::IBR_EINVAL (NULL @p r, NULL @p dst with a capacity),
+ *         ::IBR_ENOTFOUND (bad switch), ::IBR_ERANGE (@p cap too small).
+ * Cannot allocate. Thread-safe on a shared result. Time complexity:
+ * O(MLIDs + ports).
+ */
+IBR_API int ibr_result_mcast_port_load(uint32_t *dst, size_t cap, size_t *needed,
+                                       const ibr_result *r, uint32_t sw);
 
 #ifdef __cplusplus
 }

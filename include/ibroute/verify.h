@@ -15,8 +15,9 @@ extern "C" {
 
 /** Version of ::ibr_verify_report this header describes. Version 1 ends
  *  with @c credit_loop; version 2 adds @c threads; version 3 adds
- *  @c strict and @c first_missing. */
-#define IBR_VERIFY_REPORT_VERSION 3
+ *  @c strict and @c first_missing; version 4 adds the multicast checks
+ *  (@c mcast_groups to @c first_mcast_error). */
+#define IBR_VERIFY_REPORT_VERSION 4
 
 /**
  * What ibr_result_verify() found. Hop counts are numbers of links from the
@@ -98,6 +99,35 @@ typedef struct ibr_verify_report {
      *  switch and LID; "" if none. (@c first_error names it too when it
      *  fails the verdict.) */
     char first_missing[256];
+    /* multicast (version 4): for every MLID of the result with members
+       (ibr_result_mcast_members()) and every member port as a source, a
+       copy injected by the source is flooded through the MFTs */
+    /** Output (version 4): MLIDs with at least two member ports checked. */
+    uint64_t mcast_groups;
+    /** Output (version 4): (source member, other member) pairs checked. */
+    uint64_t mcast_pairs;
+    /** Output (version 4): pairs delivered exactly once. */
+    uint64_t mcast_pairs_ok;
+    /** Output (version 4): pairs never delivered. */
+    uint64_t mcast_missed;
+    /** Output (version 4): pairs delivered more than once (counted once
+     *  per pair). */
+    uint64_t mcast_duplicates;
+    /** Output (version 4): floods (MLID, source) in which a switch
+     *  receives a second copy: the tree has a cycle or two branches
+     *  reconverge. */
+    uint64_t mcast_loops;
+    /** Output (version 4): copies sent by an MFT to a port that does not
+     *  exist, is not cabled, has its link down, or leads to an end port
+     *  that is not a member (the source excepted). */
+    uint64_t mcast_dead_ends;
+    /** Output (version 4): the first multicast problem found, naming the
+     *  MLID, source and switch; "" if none. Any multicast problem fails the
+     *  verdict. The credit-loop check (@c deadlock_free) includes the
+     *  multicast dependencies of every version's report: at each switch, a
+     *  copy arriving by an MFT port continues on every other MFT port of
+     *  the MLID, on the VL of SL 0 (as ibdmchk -M adds them). */
+    char first_mcast_error[256];
 } ibr_verify_report;
 
 /** An empty report of the current version with @c threads 0 (automatic)
@@ -105,7 +135,7 @@ typedef struct ibr_verify_report {
  *  Equal to what ibr_verify_report_init() produces. */
 #define IBR_VERIFY_REPORT_INIT                                                 \
     { IBR_VERIFY_REPORT_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0, \
-      0.0, 0.0, 0, 0, 0.0, 0, "", 0, "", 0, 0, "" }
+      0.0, 0.0, 0, 0, 0.0, 0, "", 0, "", 0, 0, "", 0, 0, 0, 0, 0, 0, 0, "" }
 
 /**
  * Initialise @p rep as an empty report of version @p version (1 to
@@ -171,14 +201,16 @@ IBR_API int ibr_result_verify(ibr_verify_report *out, const ibr_result *r);
  * their own names: counters as integers, averages and stretches as numbers
  * (9 significant digits), "deadlock_free" as true or false (null when
  * negative), "first_error" and "credit_loop" as strings; version 3
- * reports add "strict" (true or false) and "first_missing" (a string).
+ * reports add "strict" (true or false) and "first_missing" (a string);
+ * version 4 reports add the multicast counters "mcast_groups" to
+ * "mcast_dead_ends" (integers) and "first_mcast_error" (a string).
  * The inputs @c version and @c threads are not written.
  *
  * @param out buffer to append to (see ::ibr_buffer). A buffer without a
  *        context adopts the default one (the C library's allocator); set
  *        @c out->ctx before the first write to allocate through yours.
  *        Left as it was on failure; free it with ibr_buffer_dispose().
- * @param rep a report filled by ibr_result_verify() (version 1 to 3), only
+ * @param rep a report filled by ibr_result_verify() (version 1 to 4), only
  *        read; its strings are read up to their NUL or the end of their
  *        array.
  * @return 0; ::IBR_EINVAL (NULL argument, inconsistent buffer);
@@ -298,6 +330,46 @@ typedef struct ibr_trace_hop {
  */
 IBR_API int ibr_result_trace(ibr_trace_hop *hops, size_t cap, size_t *n, unsigned int *sl,
                              const ibr_result *r, uint16_t src_lid, uint16_t dst_lid);
+
+
+/** One copy of a multicast packet leaving a switch (ibr_result_trace_mcast()). */
+typedef struct ibr_mcast_hop {
+    uint32_t sw;           /**< switch index */
+    unsigned int in_port;  /**< port the copy arrived on (0: the switch is the source) */
+    unsigned int out_port; /**< MFT port it leaves by (0: delivered to the switch itself) */
+    uint32_t to_node;      /**< node at the other end (the switch itself for port 0;
+                                ::IBR_NONE when the port is not cabled or down) */
+    unsigned int to_port;  /**< port of @c to_node it arrives on */
+    unsigned int depth;    /**< links crossed from the source, this one included */
+    /** 1 when @c to_node's port was already reached by an earlier copy:
+     *  a duplicate (not forwarded further); 0 otherwise. */
+    int duplicate;
+} ibr_mcast_hop;
+
+/**
+ * Flood a packet to @p mlid from the member port (@p node, @p port)
+ * through the result's MFTs, breadth first: every copy leaving a switch is
+ * one hop (fixed layout records), in the order they are sent. Copies reaching
+ * an end port stop there; a copy reaching a switch already reached is
+ * marked @c duplicate and goes no further, so the flood ends.
+ * @param[out] hops receives up to @p cap hops. @param cap its capacity.
+ * @param[out] n the number of hops (the flood's size).
+ * @param r a routed result. @param mlid the MLID. @param node the source
+ *        node index. @param port its port (0 for a switch).
+ * @return 0 when every member of the MLID (ibr_result_mcast_members()) is
+ *         reached exactly once and no copy is a duplicate or dead end;
+ *         ::IBR_EROUTES otherwise; ::IBR_ENOTFOUND (no MFT for @p mlid,
+ *         bad node or port, or an end port not cabled to a switch);
+ *         ::IBR_ERANGE (@p cap too small: *n set, the first @p cap hops
+ *         written); ::IBR_EINVAL (NULL @p n or @p r, NULL @p hops with a
+ *         capacity); ::IBR_ENOMEM.
+ * Allocates O(nodes + ports) scratch through the topology's context.
+ * Thread-safe on a shared result. Time complexity: O(ports of the switches
+ * reached).
+ */
+IBR_API int ibr_result_trace_mcast(ibr_mcast_hop *hops, size_t cap, size_t *n,
+                                   const ibr_result *r, uint16_t mlid, uint32_t node,
+                                   unsigned int port);
 
 #ifdef __cplusplus
 }

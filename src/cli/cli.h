@@ -118,6 +118,17 @@ int cli_log_level(int verbose);
 /* Read a GUID-list file (OpenSM's root/cn/io/guid_routing_order, ids and
  * ignore-guids files) and parse it with ibr_guid_list_parse(); prints
  * "ibr: FILE: line N: ..." on error. Returns 0 or -1. */
+/* Read the multicast groups file at path for topology t (ibr route
+   --groups); on error prints "ibr: PATH: line N: ..." and returns -1. */
+int cli_load_groups(ibr_mcast_groups **out, const ibr_topo *t, const char *path);
+/* The same, reading OpenSM's SA database dump (opensm-sa.dump) when sa_dump
+   is non-zero. */
+int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *path,
+                       int sa_dump);
+/* The most multicast trees on one directed switch-to-switch link of r
+   (0 without trees); the link's switch and port into *sw and *port (may be
+   NULL; *sw IBR_NONE when no link carries a tree). */
+uint32_t cli_mcast_busiest(const ibr_result *r, uint32_t *sw, unsigned *port);
 int cli_load_guid_list(ibr_guid_list **out, ibr_context *ctx, const char *path,
                        ibr_guid_list_kind kind);
 

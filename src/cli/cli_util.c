@@ -423,3 +423,56 @@ void cli_json_double(FILE *f, double v)
     else
         fputs("null", f);
 }
+
+int cli_load_groups(ibr_mcast_groups **out, const ibr_topo *t, const char *path)
+{
+    return cli_load_groups_as(out, t, path, 0);
+}
+
+int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *path,
+                       int sa_dump)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    *out = NULL;
+    if (cli_read_file(path, &buf, &len) < 0)
+        return -1;
+    ibr_mcast_groups *g = NULL;
+    int rc = sa_dump ? ibr_mcast_groups_parse_sa_dump(&g, t, buf, len)
+                     : ibr_mcast_groups_parse(&g, t, buf, len);
+    free(buf);
+    if (rc < 0) {
+        cli_error(path, "%s", g ? ibr_mcast_groups_last_error(g) : ibr_strerror(rc));
+        ibr_mcast_groups_destroy(g);
+        return -1;
+    }
+    *out = g;
+    return 0;
+}
+
+uint32_t cli_mcast_busiest(const ibr_result *r, uint32_t *sw, unsigned *port)
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    uint32_t best = 0, load[256];
+    size_t n;
+    if (sw)
+        *sw = IBR_NONE;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        if (ibr_result_mcast_port_load(load, 256, &n, r, s) < 0)
+            continue;
+        uint32_t node = ibr_topo_switch_node(t, s);
+        for (unsigned p = 1; p < n; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (load[p] <= best || ibr_topo_port_info(&pi, t, node, p) < 0 ||
+                pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE ||
+                ibr_topo_node_switch(t, pi.remote_node) == IBR_NONE)
+                continue;
+            best = load[p];
+            if (sw)
+                *sw = s;
+            if (port)
+                *port = p;
+        }
+    }
+    return best;
+}

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <string.h>
 
 void usage_analyze(FILE *o)
@@ -37,10 +38,54 @@ void usage_analyze(FILE *o)
           "                              LMC LIDs (default: base LIDs only)\n"
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
           "  --threads N                 worker threads (0 = one per CPU, the default)\n"
+          "  --groups FILE               multicast groups (as ibr route --groups): adds the\n"
+          "                              multicast load per link (trees crossing each\n"
+          "                              directed switch-to-switch link) to the report\n"
+          "  --mcast-balance             balanced multicast trees (as ibr route)\n"
           "\n"
           "Exit status: 0 when every pair with a path is routed, 1 when some are not,\n"
           "2 on usage or input errors.\n",
           o);
+}
+
+/* Multicast load of r: trees per directed switch-to-switch link. */
+typedef struct mcast_load {
+    size_t mlids;
+    uint64_t links, links_used, tree_links;
+    uint32_t max, max_sw;
+    unsigned max_port;
+} mcast_load;
+
+static void measure_mcast(mcast_load *m, const ibr_topo *t, const ibr_result *r)
+{
+    uint32_t load[256];
+    size_t n;
+    memset(m, 0, sizeof(*m));
+    m->mlids = ibr_result_mcast_count(r);
+    m->max = cli_mcast_busiest(r, &m->max_sw, &m->max_port);
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        if (ibr_result_mcast_port_load(load, 256, &n, r, s) < 0)
+            continue;
+        uint32_t node = ibr_topo_switch_node(t, s);
+        for (unsigned p = 1; p < n; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (ibr_topo_port_info(&pi, t, node, p) < 0 || pi.remote_node == IBR_NONE ||
+                pi.state != IBR_LINK_ACTIVE || ibr_topo_node_switch(t, pi.remote_node) == IBR_NONE)
+                continue;
+            m->links++;
+            m->tree_links += load[p];
+            if (load[p])
+                m->links_used++;
+        }
+    }
+}
+
+static uint64_t switch_guid(const ibr_topo *t, uint32_t sw)
+{
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
+    if (sw == IBR_NONE || ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, sw)) < 0)
+        return 0;
+    return ni.node_guid;
 }
 
 /* "all" or a comma list of pattern names; -1 on error. */
@@ -87,7 +132,16 @@ static int parse_patterns(const char *s, unsigned int *out)
 
 int cmd_analyze(int argc, char **argv)
 {
-    enum { O_JSON = CLI_OPT_OWN, O_PATTERNS, O_RANDOM, O_SEED, O_THREADS, O_ALL_LIDS };
+    enum {
+        O_JSON = CLI_OPT_OWN,
+        O_PATTERNS,
+        O_RANDOM,
+        O_SEED,
+        O_THREADS,
+        O_ALL_LIDS,
+        O_GROUPS,
+        O_MBAL
+    };
     static const struct option lo[] = {{"routing-engine", required_argument, NULL, 'R'},
                                        {"json", no_argument, NULL, O_JSON},
                                        {"patterns", required_argument, NULL, O_PATTERNS},
@@ -97,10 +151,14 @@ int cmd_analyze(int argc, char **argv)
                                        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"threads", required_argument, NULL, O_THREADS},
                                        {"quiet", no_argument, NULL, 'q'},
+                                       {"groups", required_argument, NULL, O_GROUPS},
+                                       {"mcast-balance", no_argument, NULL, O_MBAL},
         {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    const char *src, *dump = NULL, *chain = NULL;
-    int json = 0, c, rc, ret = CLI_EXIT_ERROR;
+    const char *src, *dump = NULL, *chain = NULL, *groups_file = NULL;
+    int json = 0, c, rc, ret = CLI_EXIT_ERROR, mbal = 0;
+    ibr_mcast_groups *groups = NULL;
+    ibr_options ropts = IBR_OPTIONS_INIT;
     uint64_t v;
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     ibr_analyze_options opts = IBR_ANALYZE_OPTIONS_INIT;
@@ -136,6 +194,8 @@ int cmd_analyze(int argc, char **argv)
             opts.threads = (unsigned int)v;
             break;
         case 'q': cli_quiet = 1; break;
+        case O_GROUPS: groups_file = optarg; break;
+        case O_MBAL: mbal = 1; break;
         case 'h': usage_analyze(stdout); return CLI_EXIT_OK;
         default:
             if (cli_shared_option(&ta, NULL, c, optarg, usage_analyze) < 0)
@@ -153,6 +213,14 @@ int cmd_analyze(int argc, char **argv)
         cli_error("analyze", "-R and LFTS_DUMP exclude each other");
         return CLI_EXIT_ERROR;
     }
+    if (dump && groups_file) {
+        cli_error("analyze", "--groups needs the tables computed in memory (no LFTS_DUMP)");
+        return CLI_EXIT_ERROR;
+    }
+    if (mbal && !groups_file) {
+        cli_error("--mcast-balance", "give the multicast groups with --groups FILE");
+        return CLI_EXIT_ERROR;
+    }
     if (cli_make_context(&ctx, CLI_LOG_NONE) < 0)
         return CLI_EXIT_ERROR;
     /* errors of the automatic LID assignment are named after the topology */
@@ -163,7 +231,13 @@ int cmd_analyze(int argc, char **argv)
         if (cli_load_lfts(&r, t, dump) < 0)
             goto out;
     } else {
-        rc = ibr_route(&r, t, chain ? chain : "minhop", NULL);
+        if (groups_file) {
+            if (cli_load_groups(&groups, t, groups_file) < 0)
+                goto out;
+            ropts.mcast_groups = groups;
+            ropts.mcast_flags = mbal ? IBR_MCAST_BALANCE : 0;
+        }
+        rc = ibr_route(&r, t, chain ? chain : "minhop", &ropts);
         if (rc < 0) {
             cli_lib_error("route", r ? ibr_result_last_error(r) : ibr_context_last_error(ctx),
                           rc);
@@ -179,7 +253,40 @@ int cmd_analyze(int argc, char **argv)
         goto out;
     }
     cli_json_printed = json;
-    if (fwrite(out.data, 1, out.size, stdout) != out.size || fflush(stdout) != 0) {
+    if (groups) {
+        mcast_load m;
+        char extra[512];
+        measure_mcast(&m, t, r);
+        size_t keep = out.size;
+        if (json) {
+            while (keep && (out.data[keep - 1] == '\n' || out.data[keep - 1] == '}'))
+                if (out.data[--keep] == '}')
+                    break;
+            snprintf(extra, sizeof(extra),
+                     ", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"links\": %" PRIu64
+                     ", \"links_used\": %" PRIu64 ", \"tree_links\": %" PRIu64
+                     ", \"max_link_trees\": %" PRIu32 ", \"mean_link_trees\": %.6g"
+                     ", \"busiest_switch\": \"0x%016" PRIx64 "\", \"busiest_port\": %u}}\n",
+                     m.mlids, mbal ? "true" : "false", m.links, m.links_used, m.tree_links, m.max,
+                     m.links ? (double)m.tree_links / (double)m.links : 0.0,
+                     switch_guid(t, m.max_sw), m.max ? m.max_port : 0);
+        } else {
+            snprintf(extra, sizeof(extra),
+                     "multicast:    %zu MLIDs (%s trees), %" PRIu64 " tree links over %" PRIu64
+                     " of %" PRIu64 " directed switch links\n"
+                     "  per link:   max %" PRIu32 " trees (switch 0x%016" PRIx64
+                     " port %u), mean %.2f\n",
+                     m.mlids, mbal ? "balanced" : "OpenSM's", m.tree_links, m.links_used,
+                     m.links, m.max, switch_guid(t, m.max_sw), m.max ? m.max_port : 0,
+                     m.links ? (double)m.tree_links / (double)m.links : 0.0);
+        }
+        out.size = keep;
+        if (fwrite(out.data, 1, out.size, stdout) != out.size ||
+            fputs(extra, stdout) == EOF || fflush(stdout) != 0) {
+            cli_error("stdout", "%s", strerror(errno));
+            goto out;
+        }
+    } else if (fwrite(out.data, 1, out.size, stdout) != out.size || fflush(stdout) != 0) {
         cli_error("stdout", "%s", strerror(errno));
         goto out;
     }
@@ -190,6 +297,7 @@ out:
     ibr_buffer_dispose(&out);
     ibr_analysis_destroy(a);
     ibr_result_destroy(r);
+    ibr_mcast_groups_destroy(groups);
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
     return ret;

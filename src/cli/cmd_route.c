@@ -63,6 +63,14 @@ void usage_route(FILE *o)
           "                              --param dnup.connect_roots=1 --param ftree.connect_roots=1\n"
           "  --max-reverse-hops N        same as --param ftree.max_reverse_hops=N\n"
           "  --torus-config FILE         same as --param-file torus-2QoS.config=FILE\n"
+          "  --groups FILE               multicast groups ('group MLID [mgid MGID]' and\n"
+          "                              'member GUID PORT [JOIN...]' lines): a tree per\n"
+          "                              MLID, checked by the verification\n"
+          "  --sa-dump FILE              multicast groups from OpenSM's SA database dump\n"
+          "                              (opensm-sa.dump: MC Group and mcm_port records),\n"
+          "                              instead of --groups\n"
+          "  --mcast-balance             balance the default multicast trees over links\n"
+          "                              (default: OpenSM's trees, lowest port first)\n"
           "  --save-db FILE              save the routing with the fabric it was computed on\n"
           "                              (a routing database, for ibr reroute)\n"
           "  --no-verify                 skip the verification\n"
@@ -341,7 +349,11 @@ typedef struct route_args {
     const char *chain, *outdir, *topology, *save_db;
     int json, verify, verbose, progress; /* progress: -1 auto */
     int strict;
+    const char *groups; /* --groups FILE or --sa-dump FILE */
+    int groups_sa;      /* groups is an SA database dump */
+    int mcast_balance;
 } route_args;
+
 
 /* The summary line of ftree's "ftree-degraded.txt" artefact (after
    "degraded: "), or NULL when the result has none. */
@@ -403,7 +415,13 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         cli_json_string(stdout, msg ? msg : "");
         printf("}");
     }
-    printf("], \"seed\": %" PRIu64 ", \"settings\": {", r ? ibr_result_seed(r) : opts->seed);
+    if (a->groups && rc == 0 && r)
+        printf("], \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"max_link_trees\": %" PRIu32
+               "}, \"seed\": %" PRIu64 ", \"settings\": {",
+               ibr_result_mcast_count(r), a->mcast_balance ? "true" : "false", cli_mcast_busiest(r, NULL, NULL),
+               ibr_result_seed(r));
+    else
+        printf("], \"seed\": %" PRIu64 ", \"settings\": {", r ? ibr_result_seed(r) : opts->seed);
     for (i = 0; r && i < ibr_result_setting_count(r); i++) {
         const char *name = "", *value = "";
         ibr_result_setting(&name, &value, r, i);
@@ -499,6 +517,10 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
                ibr_result_layers(r), ibr_result_vls_used(r));
     else if (ibr_result_vls_used(r) > 1)
         printf("VLs used:     %u\n", ibr_result_vls_used(r));
+    if (a->groups && rc == 0 && r)
+        printf("multicast:    %zu MLIDs, %s trees, busiest link carries %" PRIu32 " trees\n",
+               ibr_result_mcast_count(r), a->mcast_balance ? "balanced" : "OpenSM's",
+               cli_mcast_busiest(r, NULL, NULL));
     if (verified)
         cli_print_verify_text(stdout, rep, vrc);
     else
@@ -560,9 +582,22 @@ static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
 
 int cmd_route(int argc, char **argv)
 {
-    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_PROGRESS, O_NOPROGRESS, O_STRICT, O_SAVE_DB };
+    enum {
+        O_NOVERIFY = CLI_OPT_OWN,
+        O_JSON,
+        O_PROGRESS,
+        O_NOPROGRESS,
+        O_STRICT,
+        O_SAVE_DB,
+        O_GROUPS,
+        O_SA_DUMP,
+        O_MCAST_BALANCE
+    };
     static const struct option lo[] = {
         {"save-db", required_argument, NULL, O_SAVE_DB},
+        {"groups", required_argument, NULL, O_GROUPS},
+        {"sa-dump", required_argument, NULL, O_SA_DUMP},
+        {"mcast-balance", no_argument, NULL, O_MCAST_BALANCE},
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},
@@ -606,6 +641,7 @@ int cmd_route(int argc, char **argv)
     ibr_context *ctx = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
+    ibr_mcast_groups *groups = NULL;
     progress_state ps;
     ibr_verify_report rep;
     ibr_buffer vjson = IBR_BUFFER_INIT;
@@ -623,6 +659,16 @@ int cmd_route(int argc, char **argv)
         case O_NOVERIFY: a.verify = 0; break;
         case O_STRICT: a.strict = 1; break;
         case O_SAVE_DB: a.save_db = optarg; break;
+        case O_GROUPS:
+        case O_SA_DUMP:
+            if (a.groups) {
+                cli_error("route", "give the multicast groups once (--groups or --sa-dump)");
+                return CLI_EXIT_ERROR;
+            }
+            a.groups = optarg;
+            a.groups_sa = c == O_SA_DUMP;
+            break;
+        case O_MCAST_BALANCE: a.mcast_balance = 1; break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
         case O_NOPROGRESS:
@@ -663,6 +709,16 @@ int cmd_route(int argc, char **argv)
     /* the fabric is not kept: it is freed before routing big fabrics */
     if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, a.topology, &ta) < 0)
         goto out;
+    if (a.mcast_balance && !a.groups) {
+        cli_error("--mcast-balance", "give the multicast groups with --groups FILE");
+        goto out;
+    }
+    if (a.groups) {
+        if (cli_load_groups_as(&groups, t, a.groups, a.groups_sa) < 0)
+            goto out;
+        opts->mcast_groups = groups;
+        opts->mcast_flags = a.mcast_balance ? IBR_MCAST_BALANCE : 0;
+    }
 
     memset(&ps, 0, sizeof(ps));
     ps.tty = isatty(STDERR_FILENO);
@@ -713,7 +769,8 @@ int cmd_route(int argc, char **argv)
         goto out;
     }
     if (verified && vrc != 0) {
-        cli_error("verify", "routing tables are invalid: %s", rep.first_error);
+        cli_error("verify", "routing tables are invalid: %s",
+                  rep.first_error[0] ? rep.first_error : rep.first_mcast_error);
         ret = CLI_EXIT_INVALID;
         goto out;
     }
@@ -728,6 +785,7 @@ out:
     ibr_buffer_dispose(&vjson);
     file_list_free(&files);
     ibr_result_destroy(r);
+    ibr_mcast_groups_destroy(groups);
     ibr_topo_destroy(t);
     /* the lists were created with the context: destroy them first */
     cli_route_args_dispose(&ra);

@@ -18,6 +18,7 @@
 void usage_trace(FILE *o)
 {
     fputs("usage: ibr trace TOPOLOGY [LFTS_DUMP | -R CHAIN] --from SRC --to DST [options]\n"
+          "       ibr trace TOPOLOGY [-R CHAIN] --groups FILE --mlid MLID --from SRC [options]\n"
           "\n"
           "Follow one route hop by hop: every switch it crosses (GUID, description), the\n"
           "port it enters and leaves by, the VL of the outgoing hop and the path's SL.\n"
@@ -39,11 +40,19 @@ void usage_trace(FILE *o)
           "  --max-vls N                 data VLs available when routing (1..15)\n"
           "  --param ENGINE.SETTING=VALUE  an engine setting when routing (repeatable)\n"
           "  --threads N                 worker threads when routing (0 = one per CPU)\n"
+          "  --groups FILE               multicast groups (as ibr route --groups); with\n"
+          "                              --mlid, trace a multicast packet instead\n"
+          "  --mlid MLID                 flood a packet from SRC (a member) to MLID through\n"
+          "                              the multicast tables: every copy, the switch it\n"
+          "                              leaves and where it arrives, duplicates marked\n"
+          "  --mcast-balance             balanced multicast trees (as ibr route)\n"
           "  --json                      print the trace as JSON\n"
           "  -q, --quiet                 no progress lines on stderr (reading big dumps)\n"
           "\n"
-          "Exit status: 0 the route reaches DST, 1 it breaks (no LFT entry, bad port,\n"
-          "down link, loop: the last hop shows where), 2 usage or input error.\n",
+          "Exit status: 0 the route reaches DST (multicast: every other member gets one\n"
+          "copy), 1 it breaks (no LFT entry, bad port, down link, loop: the last hop\n"
+          "shows where; multicast: a member missed or reached twice, a copy where no\n"
+          "member is), 2 usage or input error.\n",
           o);
 }
 
@@ -172,10 +181,110 @@ static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_tra
     }
 }
 
+/* Where a multicast copy arrives: "0x<GUID> port P 'desc'". */
+static void node_port_text(char *buf, size_t len, const ibr_topo *t, uint32_t node, unsigned port)
+{
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
+    if (node == IBR_NONE || ibr_topo_node_info(&ni, t, node) < 0) {
+        snprintf(buf, len, "(nothing: port not cabled or down)");
+        return;
+    }
+    snprintf(buf, len, "0x%016" PRIx64 " port %u '%s'", ni.node_guid, port,
+             ni.desc ? ni.desc : "");
+}
+
+/* ibr trace --mlid: flood a packet from the port owning slid. */
+static int trace_mcast(const char *src, const ibr_topo *t, const ibr_result *r, uint16_t mlid,
+                       uint16_t slid, int json)
+{
+    uint32_t node;
+    unsigned port;
+    ibr_mcast_hop *hops = NULL;
+    size_t n = 0, m = 0, i;
+    char text[320];
+    if (ibr_topo_lid_owner(&node, &port, t, slid) < 0) {
+        cli_error("--from", "no port owns LID %u", (unsigned)slid);
+        return CLI_EXIT_ERROR;
+    }
+    int rc = ibr_result_trace_mcast(NULL, 0, &n, r, mlid, node, port);
+    if (rc == IBR_ERANGE) {
+        hops = calloc(n, sizeof(*hops));
+        if (!hops) {
+            cli_error("trace", "%s", strerror(ENOMEM));
+            return CLI_EXIT_ERROR;
+        }
+        rc = ibr_result_trace_mcast(hops, n, &n, r, mlid, node, port);
+    }
+    if (rc == IBR_ENOTFOUND) {
+        free(hops);
+        cli_error("trace", "MLID 0x%04X has no multicast tables (not in --groups), or the "
+                           "source is not cabled to a switch",
+                  (unsigned)mlid);
+        return CLI_EXIT_ERROR;
+    }
+    if (rc < 0 && rc != IBR_EROUTES) {
+        free(hops);
+        cli_lib_error("trace", NULL, rc);
+        return CLI_EXIT_ERROR;
+    }
+    ibr_result_mcast_members(NULL, 0, &m, r, mlid);
+    node_port_text(text, sizeof(text), t, node, port);
+    if (json) {
+        cli_json_printed = 1;
+        printf("{\"topology\": ");
+        cli_json_string(stdout, src);
+        printf(", \"engine\": ");
+        cli_json_string(stdout, ibr_result_engine(r));
+        printf(", \"mlid\": %u, \"src_lid\": %u, \"src\": ", (unsigned)mlid, (unsigned)slid);
+        cli_json_string(stdout, text);
+        printf(", \"members\": %zu, \"exact\": %s, \"copies\": [", m,
+               rc == 0 ? "true" : "false");
+        for (i = 0; i < n; i++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            char to[320];
+            ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw));
+            node_port_text(to, sizeof(to), t, hops[i].to_node, hops[i].to_port);
+            printf("%s\n  {\"switch\": %" PRIu32 ", \"guid\": \"0x%016" PRIx64
+                   "\", \"in_port\": %u, \"out_port\": %u, \"depth\": %u, \"duplicate\": %s"
+                   ", \"to\": ",
+                   i ? "," : "", hops[i].sw, ni.node_guid, hops[i].in_port, hops[i].out_port,
+                   hops[i].depth, hops[i].duplicate ? "true" : "false");
+            cli_json_string(stdout, to);
+            printf("}");
+        }
+        printf("]}\n");
+    } else {
+        printf("from:   %s\n", text);
+        printf("to:     MLID 0x%04X (%zu members)\n", (unsigned)mlid, m);
+        printf("engine: %s\n", ibr_result_engine(r));
+        printf("%5s  %-18s %4s %4s  %s\n", "depth", "switch", "in", "out", "to");
+        for (i = 0; i < n; i++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            char to[320];
+            ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw));
+            node_port_text(to, sizeof(to), t, hops[i].to_node, hops[i].to_port);
+            printf("%5u  0x%016" PRIx64 " %4u %4u  %s%s\n", hops[i].depth, ni.node_guid,
+                   hops[i].in_port, hops[i].out_port, to,
+                   hops[i].duplicate ? "  DUPLICATE" : "");
+        }
+        if (rc == 0)
+            printf("delivered: every other member exactly once (%zu copies sent)\n", n);
+        else
+            printf("BROKEN: a member is missed or reached twice, or a copy goes where no "
+                   "member is (ibr route --groups ... verifies which)\n");
+    }
+    fflush(stdout);
+    free(hops);
+    return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
+}
+
 int cmd_trace(int argc, char **argv)
 {
-    enum { O_FROM = CLI_OPT_OWN, O_TO, O_JSON };
+    enum { O_FROM = CLI_OPT_OWN, O_TO, O_JSON, O_GROUPS, O_MLID, O_MBAL };
     static const struct option lo[] = {
+        {"groups", required_argument, NULL, O_GROUPS},
+        {"mlid", required_argument, NULL, O_MLID},
+        {"mcast-balance", no_argument, NULL, O_MBAL},
         {"from", required_argument, NULL, O_FROM},
         {"to", required_argument, NULL, O_TO},
         {"routing-engine", required_argument, NULL, 'R'},
@@ -191,7 +300,10 @@ int cmd_trace(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
-    const char *from = NULL, *to = NULL, *chain = NULL;
+    const char *from = NULL, *to = NULL, *chain = NULL, *groups_file = NULL, *mlid_arg = NULL;
+    int mbal = 0;
+    uint64_t mlid = 0;
+    ibr_mcast_groups *groups = NULL;
     const char *src, *dump = NULL;
     int c, json = 0, rc, ret = CLI_EXIT_ERROR;
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
@@ -213,6 +325,9 @@ int cmd_trace(int argc, char **argv)
         switch (c) {
         case O_FROM: from = optarg; break;
         case O_TO: to = optarg; break;
+        case O_GROUPS: groups_file = optarg; break;
+        case O_MLID: mlid_arg = optarg; break;
+        case O_MBAL: mbal = 1; break;
         case 'R': chain = optarg; break;
         case O_JSON: json = 1; break;
         case 'q': cli_quiet = 1; break;
@@ -230,8 +345,22 @@ int cmd_trace(int argc, char **argv)
     src = argv[optind];
     if (argc - optind == 2)
         dump = argv[optind + 1];
-    if (!from || !to) {
+    if (mlid_arg) {
+        if (!groups_file || !from || to || dump) {
+            cli_error("trace", "--mlid needs --groups FILE and --from SRC, and takes no --to "
+                               "or LFTS_DUMP (the tables are computed)");
+            return CLI_EXIT_ERROR;
+        }
+        if (cli_parse_u64(mlid_arg, 0xFFFF, &mlid) < 0 || mlid < 0xC000 || mlid > 0xFFFE) {
+            cli_error("--mlid", "'%s' is not a multicast LID (0xC000..0xFFFE)", mlid_arg);
+            return CLI_EXIT_ERROR;
+        }
+    } else if (!from || !to) {
         cli_error("trace", "--from and --to are required");
+        return CLI_EXIT_ERROR;
+    }
+    if ((groups_file || mbal) && !mlid_arg) {
+        cli_error("trace", "--groups and --mcast-balance go with --mlid");
         return CLI_EXIT_ERROR;
     }
     if (dump && (chain || ra.files[CLI_GUIDS_ROOT])) {
@@ -245,6 +374,20 @@ int cmd_trace(int argc, char **argv)
         return CLI_EXIT_ERROR;
     if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, src, &ta) < 0)
         goto out;
+    if (mlid_arg) {
+        if (cli_load_groups(&groups, t, groups_file) < 0 ||
+            !(slid = resolve_endpoint(t, "--from", from)))
+            goto out;
+        ra.opts.mcast_groups = groups;
+        ra.opts.mcast_flags = mbal ? IBR_MCAST_BALANCE : 0;
+        rc = ibr_route(&r, t, chain, &ra.opts);
+        if (rc < 0) {
+            cli_lib_error("route", r ? ibr_result_last_error(r) : NULL, rc);
+            goto out;
+        }
+        ret = trace_mcast(src, t, r, (uint16_t)mlid, slid, json);
+        goto out;
+    }
     if (!(slid = resolve_endpoint(t, "--from", from)) ||
         !(dlid = resolve_endpoint(t, "--to", to)))
         goto out;
@@ -340,6 +483,7 @@ int cmd_trace(int argc, char **argv)
 out:
     free(hops);
     ibr_result_destroy(r);
+    ibr_mcast_groups_destroy(groups);
     ibr_topo_destroy(t);
     cli_route_args_dispose(&ra);
     ibr_context_destroy(ctx);

@@ -51,6 +51,22 @@ void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc)
         fprintf(o, "  deadlock:   not checked\n");
     if (v->first_error[0])
         fprintf(o, "  first:      %s\n", v->first_error);
+    if (v->version >= 4 && v->mcast_groups) {
+        fprintf(o, "  multicast:  %" PRIu64 " MLIDs, %" PRIu64 " member pairs (%" PRIu64
+                   " delivered exactly once)",
+                v->mcast_groups, v->mcast_pairs, v->mcast_pairs_ok);
+        if (v->mcast_missed)
+            fprintf(o, ", %" PRIu64 " missed", v->mcast_missed);
+        if (v->mcast_duplicates)
+            fprintf(o, ", %" PRIu64 " duplicated", v->mcast_duplicates);
+        if (v->mcast_loops)
+            fprintf(o, ", %" PRIu64 " floods with a loop", v->mcast_loops);
+        if (v->mcast_dead_ends)
+            fprintf(o, ", %" PRIu64 " dead ends", v->mcast_dead_ends);
+        fputc('\n', o);
+        if (v->first_mcast_error[0])
+            fprintf(o, "  first mcast: %s\n", v->first_mcast_error);
+    }
     if (v->missing && !v->strict) {
         fprintf(o, "  empty:      %" PRIu64 " switch-LID entries toward reachable LIDs have no "
                    "route (not errors without --strict%s)\n",

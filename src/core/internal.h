@@ -65,9 +65,18 @@ typedef struct ibr__attempt {
     char *message;
 } ibr__attempt;
 
+/* A member port of an MLID: global port index and join state. */
+typedef struct ibr__mcmember {
+    uint32_t gport;
+    uint8_t join;
+} ibr__mcmember;
+
 typedef struct ibr__mcast {
     uint16_t mlid;
     uint8_t *bits; /* n_sw * 32 bytes: bit p of switch s = port p */
+    ibr__mcmember *members; /* the members the tree was built for, by gport */
+    size_t n_members;
+    int has_members; /* 0: tables without groups (an engine's, a dump) */
 } ibr__mcast;
 
 typedef struct ibr__setting_rec {
@@ -116,6 +125,9 @@ uint32_t ibr__src_slot(const ibr_topo *t, uint16_t lid);
 uint32_t ibr__n_src_slots(const ibr_topo *t);
 
 int ibr__result_new(ibr_result **out, const ibr_topo *t);
+/* The MFT of mlid, created empty when create is set (NULL: not found or
+   out of memory). */
+ibr__mcast *ibr__result_mcast_get(ibr_result *r, uint16_t mlid, int create);
 /* Allocate (and fill with IBR_NO_ROUTE) the LFT storage. */
 int ibr__result_alloc_lft(ibr_result *r);
 /* Drop everything an engine wrote (for a fresh attempt). */

@@ -79,8 +79,10 @@ static void free_extras(ibr_result *r)
     ibr__free(ctx, r->sl2vl);
     r->sl2vl_off = NULL;
     r->sl2vl = NULL;
-    for (size_t i = 0; i < r->n_mcast; i++)
+    for (size_t i = 0; i < r->n_mcast; i++) {
         ibr__free(ctx, r->mcast[i].bits);
+        ibr__free(ctx, r->mcast[i].members);
+    }
     ibr__free(ctx, r->mcast);
     r->mcast = NULL;
     r->n_mcast = 0;

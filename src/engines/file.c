@@ -405,6 +405,11 @@ static int file_route(ibr_run *run, void *user)
         if (rc == 0) {
             matrix_apply(&m, hops);
             rc = ibr_run_ucast(run, hops, matrix_cands, &m, "file: forwarding tables");
+            /* multicast: OpenSM's default trees over the loaded hop rows
+               (without a lid matrix the library's plain minimum hops are
+               OpenSM's too) */
+            if (rc == 0 && ibr_run_mcast_groups(run))
+                rc = ibr_run_mcast_default(run, hops, matrix_cands, &m);
         }
         matrix_free(ctx, &m);
     }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/mcast_int.h"
 #include "engines/registry.h"
 #include "sys/run_int.h"
 
@@ -19,7 +20,8 @@
 /* Size of ibr_options as each version's header declared it: the library
    reads no more of a caller's struct than its version has, and takes the
    defaults for the fields a version lacks. Index: the version. */
-static const size_t options_size[] = {0, sizeof(ibr_options)};
+static const size_t options_size[] = {0, offsetof(ibr_options, mcast_groups),
+                                      sizeof(ibr_options)};
 
 int ibr_options_init(ibr_options *opts, unsigned int version)
 {
@@ -349,6 +351,27 @@ static int fail_result(ibr_result *r, int code)
     return code;
 }
 
+/* After an engine's success: the default trees when it built none of its
+   own (on plain minimum hops: OpenSM's per-port hop tables for every
+   engine without a hop matrix of its own), then the members the result
+   keeps. */
+static int mcast_trees(ibr_run *run)
+{
+    int rc = 0;
+    if (!run->mcast_built) {
+        uint8_t *plain = NULL;
+        rc = ibr__switch_hops(&plain, run->topo, run->nthreads);
+        if (rc == 0)
+            rc = ibr_run_mcast_default(run, plain, NULL, NULL);
+        else
+            rc = ibr__run_fail(run, rc, "out of memory");
+        ibr__free(run->ctx, plain);
+    }
+    if (rc == 0 && ibr__result_set_mcast_members(run->res, run->opts.mcast_groups) < 0)
+        rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
+    return rc;
+}
+
 int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_options *opts)
 {
     if (!out)
@@ -378,6 +401,12 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         run.opts.version = IBR_OPTIONS_VERSION;
     }
     int rc = check_options(r, &run.opts);
+    if (rc == 0 && run.opts.mcast_groups && run.opts.mcast_groups->topo != t)
+        rc = ibr__err(r->last_error, IBR_EINVAL,
+                      "option mcast_groups is bound to another topology");
+    if (rc == 0 && (run.opts.mcast_flags & ~(unsigned)IBR_MCAST_BALANCE))
+        rc = ibr__err(r->last_error, IBR_EINVAL, "option mcast_flags = 0x%x (unknown bits)",
+                      run.opts.mcast_flags);
     if (rc == 0)
         rc = check_params(r->last_error, t->ctx, &run.opts);
     if (rc < 0)
@@ -445,9 +474,12 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         run.engine = eng[i];
         engine_values(vals, t->ctx, eng[i], &run.opts);
         ibr__log(t->ctx, IBR_LOG_INFO, "routing with engine '%s'", eng[i]->name);
+        run.mcast_built = 0;
         rc = eng[i]->route(&run, eng[i]->user);
         if (rc > 0)
             rc = IBR_EINTERNAL;
+        if (rc == 0 && run.opts.mcast_groups)
+            rc = mcast_trees(&run);
         if (rc == 0 && check_sls(r) < 0)
             rc = ibr__run_fail(&run, IBR_EINTERNAL, "the engine wrote a path SL above 15");
         if (rc == 0 && record_settings(r, eng[i], vals) < 0)

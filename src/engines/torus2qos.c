@@ -36,6 +36,10 @@
  *    SL + 8). SL2VL on inter-switch outputs of dimension d: VL bit 0 = SL
  *    bit d, bit 1 = the turn from a higher dimension (4 VLs or more), bit
  *    2 = SL bit 3 (8 VLs or more); toward end ports VL = SL bit 3.
+ * 6. Multicast (route_mcast): a master spanning tree grown ring by ring (X
+ *    through the root, Y through the root's X line, Z through the root's Z
+ *    plane, each ring up to its dateline unless broken), each group's tree
+ *    the union of its members' paths to the root (doc/engines.md).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -821,6 +825,255 @@ static int torus_artifact(t2q *q)
     return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* multicast: the master spanning tree and each group's pruned tree    */
+
+typedef struct t2q_mc {
+    uint32_t *parent;   /* n_pos: parent position, IBR_NONE for the root or
+                           a position outside the tree */
+    uint8_t *pgrp;      /* n_pos: the parent's directional group toward it */
+    uint8_t *in;        /* n_pos: in the tree */
+    uint32_t *stamp;    /* n_pos: last group whose path reached it, + 1 */
+} t2q_mc;
+
+static int pos_present(const t2q_torus *tq, uint32_t p)
+{
+    return p != IBR_NONE && tq->pos_sw[p] != IBR_NONE;
+}
+
+/* The master tree's root: the centre of the first complete Z plane taken
+   from the middle outwards; else, in the middle plane, the first switch
+   from the centre along the diagonal whose whole X and Y rings are
+   present. IBR_NONE when there is none. */
+static uint32_t mc_root(const t2q_torus *tq)
+{
+    unsigned X = tq->radix[0], Y = tq->radix[1], Z = tq->radix[2];
+    unsigned zm = Z / 2;
+    for (unsigned k = 0; k < Z; k++) {
+        /* zm, zm-1, zm+1, zm-2, ... wrapped */
+        unsigned off = (k + 1) / 2;
+        unsigned z = k & 1 ? (zm + Z - off % Z) % Z : (zm + off) % Z;
+        int full = 1;
+        for (unsigned j = 0; j < Y && full; j++)
+            for (unsigned i = 0; i < X && full; i++)
+                full = pos_present(tq, i * tq->stride[0] + j * tq->stride[1] + z * tq->stride[2]);
+        if (full)
+            return (X / 2) * tq->stride[0] + (Y / 2) * tq->stride[1] + z * tq->stride[2];
+    }
+    unsigned xm = X / 2, ym = Y / 2;
+    for (unsigned dl = 0; dl <= (X > Y ? X : Y); dl++)
+        for (int side = 0; side < (dl ? 2 : 1); side++) {
+            int x = side ? (int)(xm + dl) : (int)xm - (int)dl;
+            int y = side ? (int)(ym + dl) : (int)ym - (int)dl;
+            if (x < 0 || y < 0 || x >= (int)X || y >= (int)Y)
+                continue;
+            int ok = 1;
+            for (unsigned i = 0; i < X && ok; i++)
+                ok = pos_present(tq, i * tq->stride[0] + (unsigned)y * tq->stride[1] +
+                                         zm * tq->stride[2]);
+            for (unsigned j = 0; j < Y && ok; j++)
+                ok = pos_present(tq, (unsigned)x * tq->stride[0] + j * tq->stride[1] +
+                                         zm * tq->stride[2]);
+            if (ok)
+                return (unsigned)x * tq->stride[0] + (unsigned)y * tq->stride[1] +
+                       zm * tq->stride[2];
+        }
+    return IBR_NONE;
+}
+
+/* One step of a branch from cur along d in direction dir: the next
+   position joined to the tree, or IBR_NONE when the branch stops there (no
+   neighbour, missing switch, no cable, already in the tree). */
+static uint32_t mc_step(t2q_mc *mc, const t2q_torus *tq, uint32_t cur, unsigned d,
+                        unsigned dir)
+{
+    uint32_t nx = t2q_step(tq, cur, d, dir);
+    unsigned g = 2 * d + dir;
+    if (!pos_present(tq, nx) || !tq->grp_n[(size_t)cur * T2Q_GROUPS + g] || mc->in[nx])
+        return IBR_NONE;
+    mc->in[nx] = 1;
+    mc->parent[nx] = cur;
+    mc->pgrp[nx] = (uint8_t)g;
+    return nx;
+}
+
+/* Grow the ring of dimension d through tree position b: each way up to the
+   dateline; when one way stops early the ring is broken and the other way
+   may go on across the dateline. */
+static void mc_branch(t2q_mc *mc, const t2q_torus *tq, uint32_t b, unsigned d)
+{
+    unsigned n = tq->radix[d];
+    if (n < 2)
+        return;
+    unsigned c = t2q_coord(tq, b, d);
+    uint32_t end[2] = {b, b};
+    int stopped[2] = {0, 0};
+    for (unsigned h = 0; h < c; h++) {
+        uint32_t nx = mc_step(mc, tq, end[0], d, 0);
+        if (nx == IBR_NONE) {
+            stopped[0] = 1;
+            break;
+        }
+        end[0] = nx;
+    }
+    for (unsigned h = 0; h + 1 + c < n; h++) {
+        uint32_t nx = mc_step(mc, tq, end[1], d, 1);
+        if (nx == IBR_NONE) {
+            stopped[1] = 1;
+            break;
+        }
+        end[1] = nx;
+    }
+    if (tq->mesh[d] || stopped[0] == stopped[1])
+        return;
+    /* a broken ring: both ways go on alternately until both stop */
+    while (!stopped[0] || !stopped[1])
+        for (unsigned w = 0; w < 2; w++) {
+            if (stopped[w])
+                continue;
+            uint32_t nx = mc_step(mc, tq, end[w], d, w);
+            if (nx == IBR_NONE)
+                stopped[w] = 1;
+            else
+                end[w] = nx;
+        }
+}
+
+/* The cable of the parent's group g toward child position c chosen for
+   mlid: the parent's port and the child's port back. */
+static void mc_cable(const t2q *q, uint32_t par, unsigned g, uint16_t mlid, unsigned *pp,
+                     unsigned *cp)
+{
+    const t2q_torus *tq = &q->tq;
+    size_t gi = (size_t)par * T2Q_GROUPS + g;
+    unsigned k = mlid % tq->grp_n[gi];
+    *pp = tq->grp[gi * tq->pg_max + k];
+    const ibr_topo *t = q->t;
+    const ibr__port *pt = ibr__tport(t, t->sw_node[tq->pos_sw[par]], *pp);
+    *cp = pt->remote_port;
+}
+
+static int mc_group(t2q *q, t2q_mc *mc, uint16_t mlid, uint32_t gid, ibr_mcast_member *m,
+                    size_t n)
+{
+    const ibr_topo *t = q->t;
+    const t2q_torus *tq = &q->tq;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        uint32_t node;
+        unsigned p0;
+        if (ibr_topo_find_guid(&node, &p0, t, m[i].guid) < 0)
+            continue;
+        uint32_t sw;
+        unsigned port;
+        if (t->nodes[node].sw != IBR_NONE) {
+            sw = t->nodes[node].sw;
+            port = 0;
+        } else {
+            const ibr__port *pt = ibr__tport(t, node, m[i].port);
+            if (pt->remote_node == IBR_NONE || t->nodes[pt->remote_node].sw == IBR_NONE)
+                continue;
+            sw = t->nodes[pt->remote_node].sw;
+            port = pt->remote_port;
+        }
+        uint32_t pos = tq->sw_pos[sw];
+        if (pos == IBR_NONE || !mc->in[pos])
+            continue; /* not in the torus: skipped */
+        rc = ibr_run_add_mcast_port(q->run, mlid, sw, port);
+        /* the path to the root, once per group */
+        while (rc == 0 && mc->stamp[pos] != gid + 1 && mc->parent[pos] != IBR_NONE) {
+            mc->stamp[pos] = gid + 1;
+            uint32_t par = mc->parent[pos];
+            unsigned pp, cp;
+            mc_cable(q, par, mc->pgrp[pos], mlid, &pp, &cp);
+            rc = ibr_run_add_mcast_port(q->run, mlid, tq->pos_sw[par], pp);
+            if (rc == 0)
+                rc = ibr_run_add_mcast_port(q->run, mlid, tq->pos_sw[pos], cp);
+            pos = par;
+        }
+    }
+    return rc;
+}
+
+/* Build every group's tree on the master spanning tree (when the call has
+   groups). A master tree that misses a placed switch leaves the groups to
+   the library's default trees, with a warning. */
+static int route_mcast(t2q *q)
+{
+    const ibr_mcast_groups *g = ibr_run_mcast_groups(q->run);
+    if (!g || !ibr_mcast_groups_mlid_count(g))
+        return 0;
+    const t2q_torus *tq = &q->tq;
+    t2q_mc mc;
+    mc.parent = ibr__mallocarray(q->ctx, tq->n_pos, sizeof *mc.parent);
+    mc.pgrp = ibr__calloc(q->ctx, tq->n_pos, 1);
+    mc.in = ibr__calloc(q->ctx, tq->n_pos, 1);
+    mc.stamp = ibr__calloc(q->ctx, tq->n_pos, sizeof *mc.stamp);
+    ibr_mcast_member *m = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    if (!mc.parent || !mc.pgrp || !mc.in || !mc.stamp) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    memset(mc.parent, 0xFF, (size_t)tq->n_pos * sizeof *mc.parent);
+    uint32_t root = mc_root(tq);
+    if (root == IBR_NONE) {
+        ibr_run_log(q->run, IBR_LOG_WARN,
+                    "torus-2QoS: no root for the multicast master spanning tree; the groups "
+                    "get the default trees");
+        goto out;
+    }
+    mc.in[root] = 1;
+    mc_branch(&mc, tq, root, 0);
+    unsigned rj = t2q_coord(tq, root, 1), rk = t2q_coord(tq, root, 2);
+    for (unsigned i = 0; i < tq->radix[0]; i++) {
+        uint32_t p = i * tq->stride[0] + rj * tq->stride[1] + rk * tq->stride[2];
+        if (pos_present(tq, p) && mc.in[p])
+            mc_branch(&mc, tq, p, 1);
+    }
+    for (unsigned j = 0; j < tq->radix[1]; j++)
+        for (unsigned i = 0; i < tq->radix[0]; i++) {
+            uint32_t p = i * tq->stride[0] + j * tq->stride[1] + rk * tq->stride[2];
+            if (pos_present(tq, p) && mc.in[p])
+                mc_branch(&mc, tq, p, 2);
+        }
+    for (uint32_t p = 0; p < tq->n_pos; p++)
+        if (pos_present(tq, p) && !mc.in[p]) {
+            ibr_run_log(q->run, IBR_LOG_WARN,
+                        "torus-2QoS: the multicast master spanning tree misses a switch; the "
+                        "groups get the default trees");
+            goto out;
+        }
+    size_t nm = ibr_mcast_groups_mlid_count(g);
+    for (size_t i = 0; i < nm && rc == 0; i++) {
+        uint16_t mlid = ibr_mcast_groups_mlid(g, i);
+        size_t need = 0;
+        rc = ibr_mcast_groups_members(m, cap, &need, g, mlid);
+        if (rc == IBR_ERANGE || (rc == 0 && need > cap)) {
+            ibr__free(q->ctx, m);
+            cap = need;
+            m = ibr__mallocarray(q->ctx, cap, sizeof *m);
+            if (!m) {
+                rc = IBR_ENOMEM;
+                break;
+            }
+            rc = ibr_mcast_groups_members(m, cap, &need, g, mlid);
+        }
+        if (rc == 0)
+            rc = mc_group(q, &mc, mlid, (uint32_t)i, m, need);
+    }
+    if (rc == 0)
+        rc = ibr_run_set_mcast_built(q->run);
+out:
+    ibr__free(q->ctx, m);
+    ibr__free(q->ctx, mc.parent);
+    ibr__free(q->ctx, mc.pgrp);
+    ibr__free(q->ctx, mc.in);
+    ibr__free(q->ctx, mc.stamp);
+    return rc;
+}
+
 static void t2q_free(t2q *q)
 {
     ibr__free(q->ctx, q->tq.pos_sw);
@@ -935,7 +1188,7 @@ static int t2q_route(ibr_run *run, void *user)
     if ((rc = route_unicast(&q)) < 0)
         goto out;
     if ((rc = write_sls(&q)) < 0 || (rc = write_sl2vl(&q)) < 0 ||
-        (rc = torus_artifact(&q)) < 0) {
+        (rc = torus_artifact(&q)) < 0 || (rc = route_mcast(&q)) < 0) {
         rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
                               : ibr__fail(run, rc, "internal error %d", rc);
         goto out;

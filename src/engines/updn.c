@@ -531,6 +531,10 @@ static int route_updown(ibr_run *run, int dnup)
     ud_cands c = {t, mask, j.words};
     rc = ibr_run_ucast(run, least, ud_candidates, &c, dnup ? "dnup: forwarding tables"
                                                              : "updn: forwarding tables");
+    /* multicast: OpenSM's default trees over the up/down hop tables (the
+       ports its per-port hop counts mark as shortest are the candidates) */
+    if (rc == 0 && ibr_run_mcast_groups(run))
+        rc = ibr_run_mcast_default(run, least, ud_candidates, &c);
     goto out;
 nomem:
     rc = ibr__fail(run, IBR_ENOMEM, "out of memory");

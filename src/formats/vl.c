@@ -158,6 +158,14 @@ int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r)
     return rc;
 }
 
+static int cmp_sw_key(const void *a, const void *b, void *arg)
+{
+    const ibr_topo *t = arg;
+    uint64_t x = ibr__guid_key(t->nodes[t->sw_node[*(const uint32_t *)a]].guid);
+    uint64_t y = ibr__guid_key(t->nodes[t->sw_node[*(const uint32_t *)b]].guid);
+    return x < y ? -1 : x > y;
+}
+
 int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
@@ -165,7 +173,15 @@ int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r)
     int rc = check(&t, out, r, &mark);
     if (rc < 0)
         return rc;
-    for (uint32_t s = 0; s < t->n_sw && rc == 0; s++) {
+    /* switches in OpenSM's switch-table order */
+    uint32_t *order = ibr__mallocarray(t->ctx, t->n_sw ? t->n_sw : 1, sizeof *order);
+    if (!order)
+        return IBR_ENOMEM;
+    for (uint32_t i = 0; i < t->n_sw; i++)
+        order[i] = i;
+    ibr__sort(order, t->n_sw, sizeof *order, cmp_sw_key, (void *)t);
+    for (uint32_t i = 0; i < t->n_sw && rc == 0; i++) {
+        uint32_t s = order[i];
         int header = 0;
         for (size_t g = 0; g < r->n_mcast && rc == 0; g++) {
             const uint8_t *bits = r->mcast[g].bits + (size_t)s * 32;
@@ -188,6 +204,7 @@ int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r)
                 rc = ibr__buf_putc(out, t->ctx, '\n');
         }
     }
+    ibr__free(t->ctx, order);
     if (rc < 0)
         ibr__buf_abort(out, mark);
     return rc;

@@ -194,30 +194,9 @@ int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw, unsigned in
         return IBR_ENOTFOUND;
     if (port > t->nodes[t->sw_node[sw]].nports)
         return IBR_ERANGE;
-    ibr__mcast *g = NULL;
-    for (size_t i = 0; i < r->n_mcast; i++)
-        if (r->mcast[i].mlid == mlid)
-            g = &r->mcast[i];
-    if (!g) {
-        uint8_t *bits = ibr__calloc(r->ctx, (size_t)t->n_sw * 32 + 1, 1);
-        if (!bits)
-            return IBR_ENOMEM;
-        ibr__mcast *m = ibr__reallocarray(r->ctx, r->mcast, r->n_mcast + 1, sizeof *m);
-        if (!m) {
-            ibr__free(r->ctx, bits);
-            return IBR_ENOMEM;
-        }
-        r->mcast = m;
-        /* keep groups sorted by MLID */
-        size_t pos = r->n_mcast;
-        while (pos > 0 && m[pos - 1].mlid > mlid) {
-            m[pos] = m[pos - 1];
-            pos--;
-        }
-        m[pos] = (ibr__mcast){mlid, bits};
-        r->n_mcast++;
-        g = &m[pos];
-    }
+    ibr__mcast *g = ibr__result_mcast_get(r, mlid, 1);
+    if (!g)
+        return IBR_ENOMEM;
     g->bits[(size_t)sw * 32 + (port >> 3)] |= (uint8_t)(1u << (port & 7));
     return 0;
 }

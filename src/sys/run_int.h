@@ -26,6 +26,7 @@ struct ibr_run {
     ibr__setting_val *vals;     /* engine->n_settings values */
     char message[IBR_ERRMSG_SIZE];
     char phase[64];             /* the last progress phase reported */
+    int mcast_built;            /* the engine built the multicast trees */
 };
 
 /* ibr_run_parallel_for() on nw workers: ibr__parallel_for() that also

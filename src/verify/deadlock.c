@@ -195,6 +195,8 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
                 if ((slmask[s] & (1u << sl)) && (rc = walk(&st, s, 0, sl, lid, dsw)) < 0)
                     goto out;
     }
+    if (r->n_mcast && (rc = ibr__mcast_deps(st.g, r, st.port_adj, st.nvl)) < 0)
+        goto out;
     rc = ibr__cdg_find_cycle(st.g, 0, cycle, len);
     if (rc == 0 && *len) {
         *free_out = 0;

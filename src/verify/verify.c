@@ -373,8 +373,10 @@ static int verify_block(void *arg, unsigned worker, size_t bi)
 static int report_valid(const ibr_verify_report *rep)
 {
     int strict = rep->version < 3 || rep->strict;
+    int mc_bad = rep->version >= 4 && (rep->mcast_pairs_ok < rep->mcast_pairs ||
+                                       rep->mcast_loops || rep->mcast_dead_ends);
     return !((strict && rep->missing) || rep->pairs_ok < rep->pairs || rep->loops ||
-             rep->bad_port || rep->down_link || rep->dead_end);
+             rep->bad_port || rep->down_link || rep->dead_end || mc_bad);
 }
 
 static void merge(ibr_verify_report *out, const ibr_verify_report *p)
@@ -406,9 +408,10 @@ static void merge(ibr_verify_report *out, const ibr_verify_report *p)
 
 /* Size of ibr_verify_report per version (see IBR__VERSION_SIZE): version 1
    ended with credit_loop, version 2 added threads, version 3 strict and
-   first_missing. */
+   first_missing, version 4 the multicast fields. */
 static const size_t report_sizes[] = {0, offsetof(ibr_verify_report, threads),
                                       offsetof(ibr_verify_report, strict),
+                                      offsetof(ibr_verify_report, mcast_groups),
                                       sizeof(ibr_verify_report)};
 
 static size_t report_size(unsigned version)
@@ -514,6 +517,8 @@ static int verify_into(ibr_verify_report *out, const ibr_topo *t, const ibr_resu
         describe_loop(out->credit_loop, sizeof out->credit_loop, t, cyc, clen);
         ibr__free(ctx, cyc);
     }
+    if ((rc = ibr__mcast_verify(out, r)) < 0)
+        goto out;
     rc = report_valid(out) ? 0 : IBR_EROUTES;
 out:
     if (w)
@@ -643,6 +648,20 @@ int ibr_verify_report_write_json(ibr_buffer *out, const ibr_verify_report *rep)
         if (!rc)
             rc = ibr__json_string(out, ctx, rep->first_missing,
                                   field_len(rep->first_missing, sizeof rep->first_missing));
+    }
+    if (!rc && rep->version >= 4) {
+        rc = ibr__buf_printf(out, ctx,
+                             ", \"mcast_groups\": %" PRIu64 ", \"mcast_pairs\": %" PRIu64
+                             ", \"mcast_pairs_ok\": %" PRIu64 ", \"mcast_missed\": %" PRIu64
+                             ", \"mcast_duplicates\": %" PRIu64 ", \"mcast_loops\": %" PRIu64
+                             ", \"mcast_dead_ends\": %" PRIu64 ", \"first_mcast_error\": ",
+                             rep->mcast_groups, rep->mcast_pairs, rep->mcast_pairs_ok,
+                             rep->mcast_missed, rep->mcast_duplicates, rep->mcast_loops,
+                             rep->mcast_dead_ends);
+        if (!rc)
+            rc = ibr__json_string(out, ctx, rep->first_mcast_error,
+                                  field_len(rep->first_mcast_error,
+                                            sizeof rep->first_mcast_error));
     }
     if (!rc)
         rc = ibr__buf_putc(out, ctx, '}');

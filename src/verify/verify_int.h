@@ -65,6 +65,20 @@ static inline ibr_hop_status ibr__lft_step(uint32_t *next_sw, unsigned *next_in,
 int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_topo *t,
                         const ibr_result *r);
 
+/* Multicast checks of ibr_result_verify() (mcast_check.c): flood every
+   member's packet through the MFTs of every MLID with members and fill the
+   report's mcast_* fields and first_mcast_error. 0 or IBR_ENOMEM. */
+int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r);
+
+/* Add the multicast dependencies of every MFT to layer 0 of g (channels
+   adj * nvl + vl; port_adj maps a switch's global port to its adj index or
+   IBR_NONE): at each switch, a copy that arrives by an MFT port (sent by
+   the neighbour's MFT) continues on every other MFT port to a switch, with
+   SL 0 through the SL2VL tables. 0 or IBR_ENOMEM. */
+struct ibr__cdg;
+int ibr__mcast_deps(struct ibr__cdg *g, const ibr_result *r, const uint32_t *port_adj,
+                    unsigned nvl);
+
 /* Decode a channel returned by ibr__deadlock_check. */
 void ibr__decode_channel(ibr_channel *out, const ibr_topo *t, uint32_t code);
 

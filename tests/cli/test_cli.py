@@ -972,6 +972,95 @@ def test_reroute():
     expect(["reroute", path("rr-bad.db"), topo], 2, None, r"routing database line \d+")
 
 
+def test_multicast():
+    # gen:fattree:levels=2,radix=4: hosts 0x0002c903010000NN00 (port 1), switches
+    # 0x0002c902010000NN; leaf L1-S0 (..00) carries H0 and H1
+    topo = "gen:fattree:levels=2,radix=4"
+    groups = write("mc-groups.txt", """# two groups
+group 0xC000 mgid ff12:401b:ffff::1
+member 0x0002c90301000000 1
+member 0x0002c90301000100 1 non
+member 0x0002c90301000700 1
+group 0xC001
+member 0x0002c90301000200 1
+member 0x0002c90201000004 0
+""")
+    out, _ = expect(["route", topo, "--groups", groups, "-o", path("mc-out"), "-q"], 0,
+                    r"^multicast: +2 MLIDs, OpenSM's trees, busiest link carries 1 trees$")
+    check(re.search(r"^  multicast:  2 MLIDs, 8 member pairs \(8 delivered exactly once\)$",
+                    out, re.M), out)
+    with open(os.path.join(path("mc-out"), "opensm.mcfdbs")) as f:
+        mc = f.read()
+    # H0 and H1 on leaf 0x...00 ports 1 and 2, up to the spine by port 3
+    check("\nSwitch 0x0002c90201000000\nLID    : Out Port(s)\n0xC000 : 0x001  0x002  0x003 \n"
+          in mc, mc)
+    check(mc.index("Switch 0x0002c90201000000") < mc.index("Switch 0x0002c90201000004"), mc)
+    doc = jrun(["route", topo, "--groups", groups, "--mcast-balance", "--json", "-q"])
+    check(doc["mcast"] == {"mlids": 2, "balanced": True, "max_link_trees": 1}, doc)
+    check(doc["verify"]["mcast_pairs_ok"] == 8 and doc["verify"]["mcast_missed"] == 0, doc)
+    # errors name the line
+    bad = write("mc-bad.txt", "group 0xC000\nmember 0x0002c90301000000 1\nmember 0x99 1\n")
+    expect(["route", topo, "--groups", bad, "-q"], 2, None,
+           r"mc-bad.txt: line 3: unknown node GUID 0x0000000000000099")
+    bad = write("mc-bad2.txt", "group 0xBFFF\n")
+    expect(["route", topo, "--groups", bad, "-q"], 2, None,
+           r"line 1: MLID 0xBFFF is outside the multicast range 0xC000-0xFFFE")
+    bad = write("mc-bad3.txt", "group 0xC000\nmember 0x0002c90301000000 1\n"
+                               "member 0x0002c90301000000 1 full\n")
+    expect(["route", topo, "--groups", bad, "-q"], 2, None, r"line 3: .*already a member")
+    expect(["route", topo, "--mcast-balance", "-q"], 2, None, r"--groups")
+    # trace: one copy per member
+    out, _ = expect(["trace", topo, "--groups", groups, "--mlid", "0xC000",
+                     "--from", "0x0002c90301000000"], 0,
+                    r"^delivered: every other member exactly once \(4 copies sent\)$")
+    check(re.search(r"0x0002c90301000700 port 1 'H7 HCA-1'$", out, re.M), out)
+    doc = jrun(["trace", topo, "--groups", groups, "--mlid", "0xC001", "--from",
+                "0x0002c90201000004", "--json"])
+    check(doc["exact"] is True and doc["members"] == 2 and len(doc["copies"]) >= 2, doc)
+    expect(["trace", topo, "--groups", groups, "--mlid", "0xC005", "--from",
+            "0x0002c90301000000"], 2, None, r"MLID 0xC005 has no multicast tables")
+    expect(["trace", topo, "--mlid", "0xC000", "--from", "0x1"], 2, None, r"--groups")
+    expect(["trace", topo, "--groups", groups, "--mlid", "0x10", "--from", "0x1"], 2, None,
+           r"not a multicast LID")
+    # analyze: the multicast load per link
+    out, _ = expect(["analyze", topo, "--groups", groups, "--patterns", "shift"], 0,
+                    r"^multicast: +2 MLIDs \(OpenSM's trees\), 6 tree links over 6 of 16 "
+                    r"directed switch links$")
+    doc = jrun(["analyze", topo, "--groups", groups, "--json", "--patterns", "shift"])
+    check(doc["mcast"]["max_link_trees"] == 1 and doc["mcast"]["tree_links"] == 6, doc)
+    check("summary" in doc or "hops" in doc or len(doc) > 2, doc)
+
+
+def test_sa_dump():
+    # OpenSM's SA database dump: group records with their member records;
+    # the groups file written from the same members gives the same MFTs
+    topo = "gen:fattree:levels=2,radix=4"
+    rec = ("MC Group 0x%04x : mgid=0xff12601bffff0000:0x%016x port_gid=0xfe80000000000000:"
+           "0x0 qkey=0x0 mlid=0x%04x mtu=0x84 tclass=0x0 pkey=0xffff rate=0x83 pkt_life=0x0 "
+           "sl_flow_hop=0x0 scope_state=0x21 proxy_join=0x0\n\n")
+    mem = "mcm_port: port_gid=0xfe80000000000000:0x%016x scope_state=0x%02x proxy_join=0x0\n\n"
+    dump = write("mc-sa.dump", rec % (0xC001, 1, 0xC001) + mem % (0x2c90301000001, 0x21)
+                 + mem % (0x2c90301000701, 0x21) + mem % (0x2c90301000301, 0x24)
+                 + rec % (0xC002, 2, 0xC002) + mem % (0x2c90301000101, 0x22))
+    groups = write("mc-sa-groups.txt", "group 0xC001 mgid ff12:601b:ffff::1\n"
+                   "member 0x0002c90301000000 1\nmember 0x0002c90301000700 1\n"
+                   "member 0x0002c90301000300 1 sendonly\n")
+    out, _ = expect(["route", topo, "--sa-dump", dump, "-o", path("sa-out"), "-q"], 0,
+                    r"^multicast: +1 MLIDs, OpenSM's trees")
+    check(re.search(r"^  multicast:  1 MLIDs, 6 member pairs \(6 delivered exactly once\)$",
+                    out, re.M), out)
+    expect(["route", topo, "--groups", groups, "-o", path("sa-out2"), "-q"], 0)
+    with open(os.path.join(path("sa-out"), "opensm.mcfdbs")) as a, \
+            open(os.path.join(path("sa-out2"), "opensm.mcfdbs")) as b:
+        ta, tb = a.read(), b.read()
+    check("0xC001 :" in ta and ta == tb, ta + tb)
+    bad = write("mc-sa-bad.dump", "\n" + rec % (0xBFFF, 1, 0xBFFF))
+    expect(["route", topo, "--sa-dump", bad, "-q"], 2, None,
+           r"mc-sa-bad.dump: line 2: MLID 0xBFFF is outside the multicast range")
+    expect(["route", topo, "--sa-dump", dump, "--groups", groups, "-q"], 2, None,
+           r"--groups or --sa-dump")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -985,7 +1074,8 @@ def main():
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
-             test_messages, test_dor, test_file_engine, test_reroute]
+             test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
+             test_sa_dump]
     try:
         for t in tests:
             try:

@@ -41,7 +41,7 @@ EXIT_SKIP = 77
 DUMP_FILES = [
     "opensm-lfts.dump", "opensm-subnet.lst", "opensm.fdbs",
     "opensm-lid-matrix.dump", "opensm.mcfdbs", "opensm-sl2vl.dump",
-    "opensm-updn-roots.dump", "opensm-ftree-ca-order.dump",
+    "opensm-updn-roots.dump", "opensm-ftree-ca-order.dump", "opensm-sa.dump",
 ]
 REQUIRED_DUMPS = ["opensm-lfts.dump", "opensm-subnet.lst", "opensm.fdbs"]
 
@@ -357,7 +357,14 @@ def run(args):
     os.makedirs(cachedir)
     conf = os.path.join(work, "opensm.conf")
     with open(conf, "w") as f:
-        f.write("# empty: defaults plus command-line options only\n")
+        f.write("# defaults plus command-line options only\n")
+        if args.sa_db:
+            # OpenSM restores the SA database (multicast groups and their
+            # member ports) from this file on its first master sweep, builds
+            # the trees, and writes opensm-sa.dump back into the dump dir.
+            sa_db = os.path.join(work, "sa-db-in.dump")
+            shutil.copy(os.path.abspath(args.sa_db), sa_db)
+            f.write("sa_db_file %s\nsa_db_dump TRUE\n" % sa_db)
     oslog = os.path.join(work, "opensm.log")
     sockname = "ibr%d_%s" % (os.getpid(), secrets.token_hex(4))
 
@@ -530,6 +537,10 @@ def main(argv=None):
                     "writes no LFT/fdbs dumps (large fabrics write gigabytes)")
     ap.add_argument("--opensm-arg", action="append", default=[],
                     help="extra OpenSM argument (repeatable)")
+    ap.add_argument("--sa-db", metavar="FILE",
+                    help="SA database (opensm-sa.dump syntax) OpenSM restores its "
+                    "multicast groups from; OpenSM's own opensm-sa.dump and "
+                    "opensm.mcfdbs are copied back")
     ap.add_argument("--keep-work", action="store_true",
                     help="keep the temporary work directory")
     args = ap.parse_args(argv)

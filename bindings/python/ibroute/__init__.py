@@ -21,7 +21,8 @@ A short tour::
 
 Objects: :class:`Context` (logging, Python engines), :class:`Fabric`
 (mutable builder, generators, parsers, faults), :class:`Topology` (frozen,
-routable), :class:`Result` (LFTs, hops, SLs, SL2VL, multicast, artefacts,
+routable), :class:`McastGroups` (multicast groups for the routing),
+:class:`Result` (LFTs, hops, SLs, SL2VL, multicast, artefacts,
 verification, writers); :func:`parse_guid_list` reads OpenSM's GUID-list
 files (roots, ids, ignored ports) for the routing options.  Errors raise
 :class:`Error` subclasses carrying the library's code and message.
@@ -45,6 +46,8 @@ from ._capi import (
     LinkState,
     LinkWidth,
     LogLevel,
+    McastFlags,
+    McastJoin,
     NodeType,
     Pattern,
     RerouteMode,
@@ -66,6 +69,10 @@ from ._core import (  # noqa: E402
     EngineInfo,
     Fabric,
     Link,
+    McastGroup,
+    McastGroups,
+    McastHop,
+    McastMember,
     NodeInfo,
     PortInfo,
     RerouteReport,
@@ -143,7 +150,8 @@ __all__ = [
     "EngineInfo", "Error", "ExistsError", "Fabric", "GuidListKind", "HopStatus", "InternalError",
     "InvalidArgumentError",
     "LMC_TOPO", "LidFlags", "Link", "LinkSpeed", "LinkState", "LinkWidth", "LogLevel",
-    "MAX_UNICAST_LID", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
+    "MAX_UNICAST_LID", "McastFlags", "McastGroup", "McastGroups", "McastHop", "McastJoin",
+    "McastMember", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
     "RangeError", "Result", "RoutesError", "SLMode", "Setting",
     "Status", "SettingType", "StateError", "Topology", "UcastFlags",

@@ -57,8 +57,10 @@ CONSTANTS: Dict[str, int] = {
     "IBR_MAX_UNICAST_LID": 0xBFFF,
     "IBR_NONE": 0xFFFFFFFF,
     "IBR_LMC_TOPO": 0xFF,
-    "IBR_OPTIONS_VERSION": 1,
-    "IBR_VERIFY_REPORT_VERSION": 3,
+    "IBR_OPTIONS_VERSION": 2,
+    "IBR_VERIFY_REPORT_VERSION": 4,
+    "IBR_MLID_MIN": 0xC000,
+    "IBR_MLID_MAX": 0xFFFE,
     "IBR_CONTEXT_CONFIG_VERSION": 1,
     "IBR_GEN_XGFT_VERSION": 1,
     "IBR_XGFT_MAX_LEVELS": 6,
@@ -265,6 +267,21 @@ class UcastFlags(enum.IntFlag):
     LMC_REMOTE_PORT = 1 << 1
 
 
+class McastJoin(enum.IntFlag):
+    """ibr_mcast_join: JoinState bits of a multicast member."""
+
+    FULL = 1 << 0
+    NON = 1 << 1
+    SENDONLY = 1 << 2
+    SENDONLY_FULL = 1 << 3
+
+
+class McastFlags(enum.IntFlag):
+    """ibr_mcast_flags: how the library builds the default multicast trees."""
+
+    BALANCE = 1 << 0
+
+
 class ChangeKind(enum.IntEnum):
     """ibr_change_kind: a difference between a routing database and a
     topology (Table 1 of the OpenSM scalability memo)."""
@@ -320,6 +337,8 @@ ENUM_PREFIXES = {
     ChangeKind: ("IBR_CHANGE_", str),
     Invalidates: ("IBR_INVALID_", str),
     RerouteMode: ("IBR_REROUTE_", str),
+    McastJoin: ("IBR_MCAST_JOIN_", str),
+    McastFlags: ("IBR_MCAST_", str),
 }
 
 
@@ -370,6 +389,10 @@ class _OpaqueRoutingDb(Structure):
     pass
 
 
+class _OpaqueMcastGroups(Structure):
+    pass
+
+
 ContextP = POINTER(_OpaqueContext)
 FabricP = POINTER(_OpaqueFabric)
 TopoP = POINTER(_OpaqueTopo)
@@ -378,6 +401,7 @@ RunP = POINTER(_OpaqueRun)
 AnalysisP = POINTER(_OpaqueAnalysis)
 GuidListP = POINTER(_OpaqueGuidList)
 RoutingDbP = POINTER(_OpaqueRoutingDb)
+McastGroupsP = POINTER(_OpaqueMcastGroups)
 
 # --------------------------------------------------------------------------
 # Callback types.
@@ -524,6 +548,8 @@ class ibr_options(Structure):
         ("progress_user", c_void_p),
         ("params", POINTER(ibr_param)),
         ("n_params", c_size_t),
+        ("mcast_groups", McastGroupsP),
+        ("mcast_flags", c_uint),
     ]
 
 
@@ -581,6 +607,35 @@ class ibr_verify_report(Structure):
         ("threads", c_uint),
         ("strict", c_int),
         ("first_missing", c_char * 256),
+        ("mcast_groups", c_uint64),
+        ("mcast_pairs", c_uint64),
+        ("mcast_pairs_ok", c_uint64),
+        ("mcast_missed", c_uint64),
+        ("mcast_duplicates", c_uint64),
+        ("mcast_loops", c_uint64),
+        ("mcast_dead_ends", c_uint64),
+        ("first_mcast_error", c_char * 256),
+    ]
+
+
+class ibr_mcast_member(Structure):
+    _fields_ = [
+        ("guid", c_uint64),
+        ("port", c_uint),
+        ("node", c_uint32),
+        ("join_state", c_uint),
+    ]
+
+
+class ibr_mcast_hop(Structure):
+    _fields_ = [
+        ("sw", c_uint32),
+        ("in_port", c_uint),
+        ("out_port", c_uint),
+        ("to_node", c_uint32),
+        ("to_port", c_uint),
+        ("depth", c_uint),
+        ("duplicate", c_int),
     ]
 
 
@@ -721,6 +776,8 @@ STRUCTS: Dict[str, type] = {
         ibr_gen_xgft,
         ibr_change,
         ibr_reroute_report,
+        ibr_mcast_member,
+        ibr_mcast_hop,
     )
 }
 
@@ -830,6 +887,27 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_artifact_count", [ResultP], c_size_t),
     ("ibr_result_artifact", [_charpp, _voidpp, _sizep, ResultP, c_size_t], c_int),
     ("ibr_result_find_artifact", [_voidpp, _sizep, ResultP, c_char_p], c_int),
+    ("ibr_result_mcast_members",
+     [POINTER(ibr_mcast_member), c_size_t, _sizep, ResultP, c_uint16], c_int),
+    ("ibr_result_mcast_port_load", [_u32p, c_size_t, _sizep, ResultP, c_uint32], c_int),
+    # mcast.h
+    ("ibr_mcast_groups_create", [POINTER(McastGroupsP), TopoP], c_int),
+    ("ibr_mcast_groups_destroy", [McastGroupsP], None),
+    ("ibr_mcast_groups_last_error", [McastGroupsP], c_char_p),
+    ("ibr_mcast_groups_topo", [McastGroupsP], TopoP),
+    ("ibr_mcast_groups_add_member",
+     [McastGroupsP, c_uint16, _u8p, c_uint64, c_uint, c_uint], c_int),
+    ("ibr_mcast_groups_group_count", [McastGroupsP], c_size_t),
+    ("ibr_mcast_groups_group", [POINTER(c_uint16), _u8p, _intp, _sizep, McastGroupsP, c_size_t],
+     c_int),
+    ("ibr_mcast_groups_mlid_count", [McastGroupsP], c_size_t),
+    ("ibr_mcast_groups_mlid", [McastGroupsP, c_size_t], c_uint16),
+    ("ibr_mcast_groups_members",
+     [POINTER(ibr_mcast_member), c_size_t, _sizep, McastGroupsP, c_uint16], c_int),
+    ("ibr_mcast_groups_parse", [POINTER(McastGroupsP), TopoP, c_char_p, c_size_t], c_int),
+    ("ibr_mcast_groups_parse_sa_dump",
+     [POINTER(McastGroupsP), TopoP, c_char_p, c_size_t], c_int),
+    ("ibr_mcast_groups_write", [POINTER(ibr_buffer), McastGroupsP], c_int),
     # verify.h
     ("ibr_verify_report_init", [POINTER(ibr_verify_report), c_uint], c_int),
     ("ibr_result_verify", [POINTER(ibr_verify_report), ResultP], c_int),
@@ -837,6 +915,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, ResultP], c_int),
     ("ibr_result_trace",
      [POINTER(ibr_trace_hop), c_size_t, _sizep, _uintp, ResultP, c_uint16, c_uint16], c_int),
+    ("ibr_result_trace_mcast",
+     [POINTER(ibr_mcast_hop), c_size_t, _sizep, ResultP, c_uint16, c_uint32, c_uint], c_int),
     # analyze.h
     ("ibr_analyze_options_init", [POINTER(ibr_analyze_options), c_uint], c_int),
     ("ibr_analysis_summary_init", [POINTER(ibr_analysis_summary), c_uint], c_int),
@@ -912,6 +992,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_run_fail", [RunP, c_int, c_char_p], c_int),
     ("ibr_run_log", [RunP, c_int, c_char_p], None),
     ("ibr_run_progress", [RunP, c_char_p, c_uint64, c_uint64], c_int),
+    ("ibr_run_mcast_groups", [RunP], McastGroupsP),
+    ("ibr_run_set_mcast_built", [RunP], c_int),
     # sys/toolkit.h
     ("ibr_topo_switch_links",
      [POINTER(_u32p), POINTER(POINTER(ibr_switch_link)), TopoP], c_uint32),
@@ -922,6 +1004,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_run_ucast", [RunP, _u8p, CAND_FN, c_void_p, c_char_p], c_int),
     ("ibr_run_ucast_ex", [RunP, _u8p, CAND_FN, c_void_p, c_char_p, c_uint], c_int),
     ("ibr_run_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, RunP], c_int),
+    ("ibr_run_mcast_root", [_u32p, RunP, _u8p, c_uint16], c_int),
+    ("ibr_run_mcast_default", [RunP, _u8p, CAND_FN, c_void_p], c_int),
 ]
 
 #: IBR_API functions of the headers deliberately left unbound, with why.

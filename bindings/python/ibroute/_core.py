@@ -45,6 +45,8 @@ from ._capi import (
     LinkState,
     LinkWidth,
     LogLevel,
+    McastFlags,
+    McastJoin,
     NodeType,
     SLMode,
 )
@@ -365,6 +367,22 @@ class VerifyReport:
     strict: bool = False
     #: The first empty switch-LID entry ("" when none).
     first_missing: str = ""
+    #: Multicast: MLIDs with at least two members checked.
+    mcast_groups: int = 0
+    #: (source member, other member) pairs checked.
+    mcast_pairs: int = 0
+    #: ... delivered exactly once.
+    mcast_pairs_ok: int = 0
+    #: ... never delivered.
+    mcast_missed: int = 0
+    #: ... delivered more than once.
+    mcast_duplicates: int = 0
+    #: Floods in which a switch received a second copy.
+    mcast_loops: int = 0
+    #: Copies sent where no member is.
+    mcast_dead_ends: int = 0
+    #: The first multicast problem ("" when none).
+    first_mcast_error: str = ""
 
     @property
     def ok(self) -> bool:
@@ -395,7 +413,7 @@ class VerifyReport:
             v = getattr(rep, f.name)
             if f.name == "deadlock_free":
                 v = None if v < 0 else bool(v)
-            elif f.name in ("first_error", "credit_loop", "first_missing"):
+            elif f.name in ("first_error", "credit_loop", "first_missing", "first_mcast_error"):
                 v = _s(v)
             elif f.name == "strict":
                 v = bool(v)
@@ -410,7 +428,7 @@ class VerifyReport:
             v = getattr(self, f.name)
             if f.name == "deadlock_free":
                 v = -1 if v is None else int(v)
-            elif f.name in ("first_error", "credit_loop", "first_missing"):
+            elif f.name in ("first_error", "credit_loop", "first_missing", "first_mcast_error"):
                 v = v.encode("utf-8", "surrogateescape")
             elif f.name == "strict":
                 v = int(v)
@@ -491,6 +509,8 @@ _OPTION_KINDS: Dict[str, str] = {
     "threads": "uint",
     "progress": "progress",
     "params": "params",
+    "mcast_groups": "mcast_groups",
+    "mcast_balance": "mcast_balance",
     # shorthands for engine settings, as the command line has them
     "connect_roots": "shorthand",
     "max_reverse_hops": "shorthand",
@@ -624,6 +644,18 @@ class _OptionsCall:
                                            _uint(ident, 64, f"{key}[{i}] id")))
         self._set_array(key, _capi.ibr_guid_id, items)
 
+    def _set_mcast_groups(self, key: str, value: Any) -> None:
+        if not isinstance(value, McastGroups):
+            raise TypeError("mcast_groups must be an McastGroups")
+        self._keep.append(value)
+        self.opts.mcast_groups = value._p()
+
+    def _set_mcast_balance(self, key: str, value: Any) -> None:
+        if value:
+            self.opts.mcast_flags |= int(McastFlags.BALANCE)
+        else:
+            self.opts.mcast_flags &= ~int(McastFlags.BALANCE)
+
     def _set_progress(self, key: str, fn: ProgressFn) -> None:
         if not callable(fn):
             raise TypeError("progress must be callable(phase, done, total)")
@@ -648,6 +680,12 @@ def _options_from_c(o: _capi.ibr_options) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     for key, kind in _OPTION_KINDS.items():
         if kind in ("progress", "shorthand"):
+            continue
+        if kind == "mcast_balance":
+            out[key] = bool(o.mcast_flags & int(McastFlags.BALANCE))
+            continue
+        if kind == "mcast_groups":
+            out[key] = bool(o.mcast_groups)  # whether the call has groups
             continue
         v = getattr(o, key)
         if kind == "params":
@@ -1335,8 +1373,10 @@ class Topology(_Nodes):
         threads, progress=callable(phase, done, total) returning True to
         cancel, params={"engine.setting": value} (engine settings, see
         :attr:`EngineInfo.settings`; values are bools, ints or strings),
-        and the shorthands connect_roots (updn, dnup and ftree's
-        connect_roots) and max_reverse_hops (ftree's).
+        the shorthands connect_roots (updn, dnup and ftree's
+        connect_roots) and max_reverse_hops (ftree's), and
+        mcast_groups=McastGroups (multicast trees per MLID, see
+        :meth:`mcast_groups`) with mcast_balance=True for balanced trees.
 
         The GUID lists may come straight from :func:`parse_guid_list`
         (``root_guids=parse_guid_list(text)``, ``ids=parse_guid_list(text,
@@ -1370,6 +1410,17 @@ class Topology(_Nodes):
                 raise err
             return Result._wrap(out, self)
 
+    def mcast_groups(self, text: Optional[Text] = None) -> "McastGroups":
+        """A new set of multicast groups bound to this topology: empty, or
+        parsed from *text* in the groups-file syntax of ``ibr route
+        --groups`` (ParseError names the line)."""
+        return McastGroups(self, text)
+
+    def mcast_groups_sa_dump(self, text: Text) -> "McastGroups":
+        """Multicast groups from OpenSM's SA database dump (opensm-sa.dump)
+        as OpenSM's restore keeps them (ParseError names the line)."""
+        return McastGroups(self, text, sa_dump=True)
+
     # -- writers ----------------------------------------------------------
 
     def write_ibnetdiscover(self) -> str:
@@ -1397,6 +1448,138 @@ class Topology(_Nodes):
             return "<ibroute.Topology closed>"
         return (f"<ibroute.Topology {self.node_count} nodes, {self.switch_count} switches, "
                 f"{self.endport_count} end ports, max LID {self.max_lid}>")
+
+
+@dataclasses.dataclass(frozen=True)
+class McastMember:
+    """A member port of an MLID (ibr_mcast_member)."""
+
+    guid: int
+    port: int
+    node: int
+    join_state: McastJoin
+
+
+@dataclasses.dataclass(frozen=True)
+class McastGroup:
+    """One multicast group of an :class:`McastGroups` set."""
+
+    mlid: int
+    #: The MGID (16 bytes), or None for the MLID's anonymous group.
+    mgid: Optional[bytes]
+    members: int
+
+
+@dataclasses.dataclass(frozen=True)
+class McastHop:
+    """One copy of a traced multicast packet (ibr_mcast_hop)."""
+
+    sw: int
+    in_port: int
+    out_port: int
+    #: Node reached (None: the port is not cabled or down).
+    to_node: Optional[int]
+    to_port: int
+    depth: int
+    duplicate: bool
+
+
+def _member(c: _capi.ibr_mcast_member) -> McastMember:
+    return McastMember(c.guid, c.port, c.node, McastJoin(c.join_state))
+
+
+class McastGroups(_Handle):
+    """Multicast groups bound to a :class:`Topology` (ibr_mcast_groups):
+    MLIDs with optional MGIDs and member ports (node GUID, port number,
+    join state).  Pass it to :meth:`Topology.route` as ``mcast_groups``."""
+
+    _destroy = "ibr_mcast_groups_destroy"
+
+    def __init__(self, topology: Topology, text: Optional[Text] = None,
+                 sa_dump: bool = False) -> None:
+        """Empty, or parsed from *text*: the groups-file syntax, or with
+        *sa_dump* OpenSM's SA database dump (opensm-sa.dump, its MC Group
+        and mcm_port records; ibr_mcast_groups_parse_sa_dump)."""
+        out = _capi.McastGroupsP()
+        with topology._using() as tp:
+            if text is None:
+                rc = _lib.ibr_mcast_groups_create(byref(out), tp)
+                msg = ""
+            else:
+                data = _b(text)
+                parse = (_lib.ibr_mcast_groups_parse_sa_dump if sa_dump
+                         else _lib.ibr_mcast_groups_parse)
+                rc = parse(byref(out), tp, data, len(data))
+                msg = _s(_lib.ibr_mcast_groups_last_error(out)) if out else ""
+                if rc < 0 and out:
+                    _lib.ibr_mcast_groups_destroy(out)
+            if rc < 0:
+                raise error_for(rc, msg)
+        _Handle.__init__(self, out, topology)
+        self._topology = topology
+
+    @property
+    def topology(self) -> Topology:
+        return self._topology
+
+    def add_member(self, mlid: int, guid: int, port: int,
+                   join_state: Union[McastJoin, int] = McastJoin.FULL,
+                   mgid: Optional[bytes] = None) -> None:
+        """Add port *port* of node *guid* (0 for a switch) to the group
+        (*mlid*, *mgid*); RangeError (MLID, join state), NotFoundError
+        (unknown GUID or port), ExistsError (already a member)."""
+        mg = None
+        if mgid is not None:
+            if len(mgid) != 16:
+                raise ValueError("mgid must be 16 bytes")
+            mg = (c_uint8 * 16)(*mgid)
+        rc = _lib.ibr_mcast_groups_add_member(self._p(), _uint(mlid, 16, "mlid"),
+                                              ctypes.cast(mg, ctypes.POINTER(c_uint8))
+                                              if mg is not None else None,
+                                              _uint(guid, 64, "guid"), _uint(port, 32, "port"),
+                                              _uint(int(join_state), 32, "join_state"))
+        if rc < 0:
+            raise error_for(rc, _s(_lib.ibr_mcast_groups_last_error(self._p())))
+
+    def groups(self) -> List[McastGroup]:
+        """The groups, in the order they were created."""
+        p = self._p()
+        out = []
+        for i in range(_lib.ibr_mcast_groups_group_count(p)):
+            mlid = ctypes.c_uint16()
+            mgid = (c_uint8 * 16)()
+            has = ctypes.c_int()
+            n = c_size_t()
+            _lib.ibr_mcast_groups_group(byref(mlid), mgid, byref(has), byref(n), p, i)
+            out.append(McastGroup(mlid.value, bytes(mgid) if has.value else None, n.value))
+        return out
+
+    def mlids(self) -> List[int]:
+        """The distinct MLIDs, ascending."""
+        p = self._p()
+        return [_lib.ibr_mcast_groups_mlid(p, i) for i in range(_lib.ibr_mcast_groups_mlid_count(p))]
+
+    def members(self, mlid: int) -> List[McastMember]:
+        """The member ports of *mlid* (the union over its groups)."""
+        p = self._p()
+        n = c_size_t()
+        rc = _lib.ibr_mcast_groups_members(None, 0, byref(n), p, _uint(mlid, 16, "mlid"))
+        if rc < 0 and rc != _code("ERANGE"):
+            raise error_for(rc, f"MLID 0x{mlid:04X}: no such group")
+        arr = (_capi.ibr_mcast_member * max(n.value, 1))()
+        rc = _lib.ibr_mcast_groups_members(arr, n.value, byref(n), p, mlid)
+        if rc < 0:
+            raise error_for(rc, f"MLID 0x{mlid:04X}")
+        return [_member(arr[i]) for i in range(n.value)]
+
+    def write(self) -> str:
+        """The set in the groups-file syntax."""
+        return _write("ibr_mcast_groups_write", self._p())
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return "<ibroute.McastGroups closed>"
+        return f"<ibroute.McastGroups {len(self.mlids())} MLIDs>"
 
 
 def _code(name: str) -> int:
@@ -1635,6 +1818,49 @@ class Result(_Handle):
                     table[sw] = ports
             out[mlid] = table
         return out
+
+    def mcast_members(self, mlid: int) -> List[McastMember]:
+        """The member ports the tree of *mlid* was built for; NotFoundError
+        when the result has none (no such MLID, or tables from a dump)."""
+        p = self._p()
+        n = c_size_t()
+        rc = _lib.ibr_result_mcast_members(None, 0, byref(n), p, _uint(mlid, 16, "mlid"))
+        if rc < 0 and rc != _code("ERANGE"):
+            raise error_for(rc, f"MLID 0x{mlid:04X}: no members in the result")
+        arr = (_capi.ibr_mcast_member * max(n.value, 1))()
+        rc = _lib.ibr_result_mcast_members(arr, n.value, byref(n), p, mlid)
+        if rc < 0:
+            raise error_for(rc, f"MLID 0x{mlid:04X}")
+        return [_member(arr[i]) for i in range(n.value)]
+
+    def mcast_port_load(self, sw: int) -> Tuple[int, ...]:
+        """Multicast trees leaving switch *sw* by each port 0..ports."""
+        buf = (c_uint32 * 256)()
+        n = c_size_t()
+        rc = _lib.ibr_result_mcast_port_load(buf, 256, byref(n), self._p(), _uint(sw, 32, "sw"))
+        if rc < 0:
+            raise error_for(rc, f"switch {sw}")
+        return tuple(buf[: n.value])
+
+    def trace_mcast(self, mlid: int, node: int, port: int) -> Tuple[List[McastHop], bool]:
+        """Flood a packet to *mlid* from member (*node*, *port*) through the
+        MFTs: every copy leaving a switch, and whether every other member
+        got exactly one copy with no duplicate or dead end."""
+        p = self._p()
+        n = c_size_t()
+        args = (_uint(mlid, 16, "mlid"), _uint(node, 32, "node"), _uint(port, 32, "port"))
+        rc = _lib.ibr_result_trace_mcast(None, 0, byref(n), p, *args)
+        if rc == _code("ERANGE"):
+            arr = (_capi.ibr_mcast_hop * n.value)()
+            rc = _lib.ibr_result_trace_mcast(arr, n.value, byref(n), p, *args)
+        else:
+            arr = (_capi.ibr_mcast_hop * 1)()
+        if rc < 0 and rc != _code("EROUTES"):
+            raise error_for(rc, f"MLID 0x{mlid:04X} from node {node} port {port}")
+        hops = [McastHop(h.sw, h.in_port, h.out_port, None if h.to_node == NONE else h.to_node,
+                         h.to_port, h.depth, bool(h.duplicate))
+                for h in arr[: n.value]]
+        return hops, rc == 0
 
     @property
     def artifacts(self) -> Dict[str, bytes]:

@@ -235,6 +235,51 @@ class Run:
                                                       _uint(port, 32, "port")),
                     "add_mcast_port")
 
+    def mcast_groups(self) -> List[Tuple[int, List[Tuple[int, int]]]]:
+        """The call's multicast groups as [(mlid, [(node, port), ...])] (the
+        members of each MLID, the union over its groups); [] without."""
+        g = _core._lib.ibr_run_mcast_groups(self._p())
+        if not g:
+            return []
+        out = []
+        for i in range(_core._lib.ibr_mcast_groups_mlid_count(g)):
+            mlid = _core._lib.ibr_mcast_groups_mlid(g, i)
+            n = ctypes.c_size_t()
+            _core._lib.ibr_mcast_groups_members(None, 0, ctypes.byref(n), g, mlid)
+            arr = (_capi.ibr_mcast_member * max(n.value, 1))()
+            self._check(_core._lib.ibr_mcast_groups_members(arr, n.value, ctypes.byref(n), g,
+                                                            mlid), "mcast_groups")
+            out.append((mlid, [(arr[k].node, arr[k].port) for k in range(n.value)]))
+        return out
+
+    def mcast_root(self, mlid: int) -> int:
+        """OpenSM's root switch for *mlid* over the run's hop matrix
+        (:meth:`hops`, ibr_run_mcast_root)."""
+        p = _core._lib.ibr_run_hops(self._p())
+        if not p:
+            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
+        sw = ctypes.c_uint32()
+        self._check(_core._lib.ibr_run_mcast_root(ctypes.byref(sw), self._ptr,
+                                                  ctypes.cast(p, ctypes.POINTER(c_uint8)),
+                                                  _uint(mlid, 16, "mlid")), "mcast_root")
+        return sw.value
+
+    def mcast_default(self) -> None:
+        """Build OpenSM's default multicast trees over the run's hop matrix
+        (ibr_run_mcast_default, minimum-hop candidates) and mark them
+        built."""
+        p = _core._lib.ibr_run_hops(self._p())
+        if not p:
+            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
+        self._check(_core._lib.ibr_run_mcast_default(self._ptr,
+                                                     ctypes.cast(p, ctypes.POINTER(c_uint8)),
+                                                     _capi.CAND_FN(), None), "mcast_default")
+
+    def set_mcast_built(self) -> None:
+        """Say the engine built its own multicast trees (with
+        :meth:`add_mcast_port`): no default tree follows."""
+        self._check(_core._lib.ibr_run_set_mcast_built(self._p()), "set_mcast_built")
+
     def add_artifact(self, name: str, data: Union[str, bytes]) -> None:
         """Attach an artefact (copied) to the result."""
         raw = _b(data)

@@ -136,6 +136,7 @@ HANDLES = {
     "ibr_analysis": _capi.AnalysisP,
     "ibr_guid_list": _capi.GuidListP,
     "ibr_routing_db": _capi.RoutingDbP,
+    "ibr_mcast_groups": _capi.McastGroupsP,
 }
 CALLBACKS = {
     "ibr_parallel_fn": _capi.PARALLEL_FN,
@@ -251,6 +252,8 @@ class TestHeaders(unittest.TestCase):
             "ibr_change_kind": _capi.ChangeKind,
             "ibr_invalidates": _capi.Invalidates,
             "ibr_reroute_mode": _capi.RerouteMode,
+            "ibr_mcast_join": _capi.McastJoin,
+            "ibr_mcast_flags": _capi.McastFlags,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))
         for typedef, cls in classes.items():

@@ -37,6 +37,7 @@
 
 #include "../common.h"
 #include "../context.h"
+#include "../mcast.h"
 #include "../options.h"
 #include "../result.h"
 #include "../route.h"
@@ -266,6 +267,30 @@ IBR_API int ibr_run_set_layers(ibr_run *run, unsigned int layers);
  */
 IBR_API int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw,
                                    unsigned int port);
+
+/**
+ * The multicast groups of the call (ibr_options::mcast_groups; bound to
+ * the run's topology), or NULL when the caller gave none (or for a NULL
+ * run). An engine with its own multicast trees builds one per MLID of the
+ * set with ibr_run_add_mcast_port() and then calls
+ * ibr_run_set_mcast_built(); otherwise, once the engine returns 0, the
+ * library builds the default trees (ibr_run_mcast_default()) on the
+ * engine's hop matrix (ibr_run_hops(), or plain minimum hops when the
+ * engine set none). Borrowed: valid during the route function.
+ * Cannot fail. Time complexity: O(1).
+ */
+IBR_API const ibr_mcast_groups *ibr_run_mcast_groups(const ibr_run *run);
+
+/**
+ * Say that the engine built the run's multicast trees itself (the MFTs it
+ * wrote with ibr_run_add_mcast_port(), possibly none): the library then
+ * builds no default tree after it. ibr_run_mcast_default() calls it.
+ * Declining or failing discards the mark with the rest of the attempt.
+ * @return 0, ::IBR_EINVAL (NULL @p run). Nothing is allocated.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(1).
+ */
+IBR_API int ibr_run_set_mcast_built(ibr_run *run);
 
 /**
  * Attach an artefact: @p name and @p size bytes of @p data are copied and

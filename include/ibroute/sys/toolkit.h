@@ -211,6 +211,54 @@ IBR_API int ibr_run_ucast_ex(ibr_run *run, const uint8_t *hops, ibr_cand_fn cand
  */
 IBR_API int ibr_run_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len, ibr_run *run);
 
+/**
+ * OpenSM's root switch for the tree of @p mlid: among the switches, in
+ * OpenSM's switch-table order (ascending byte-reversed node GUID), the
+ * first whose largest hop count to a member's switch is the smallest; the
+ * switch of a CA member is the switch it is cabled to, and counts one hop
+ * more unless that switch is a member itself. Sssp, dfsssp and Nue take
+ * their roots this way.
+ * @param[out] sw receives the root's switch index.
+ * @param run the run. @param hops a hop matrix (S x S, 255 = no path),
+ *        for example ibr_run_hops(). @param mlid an MLID of
+ *        ibr_run_mcast_groups().
+ * @return 0; ::IBR_EINVAL (NULL argument, no groups in the run);
+ *         ::IBR_ENOTFOUND (no group has @p mlid, or it has fewer than two
+ *         member ports: OpenSM builds no tree then); ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(S · member switches).
+ */
+IBR_API int ibr_run_mcast_root(uint32_t *sw, ibr_run *run, const uint8_t *hops, uint16_t mlid);
+
+/**
+ * Build the default multicast tree of every MLID of ibr_run_mcast_groups()
+ * into the run's MFTs, as OpenSM's multicast manager does for engines
+ * without trees of their own, then mark the trees built
+ * (ibr_run_set_mcast_built()). Per MLID with at least two member ports:
+ * the root of ibr_run_mcast_root(); from the root, each switch sends every
+ * member it must reach through its candidate port toward the member's
+ * switch (port 0 for itself, the cabled port for a CA on it), the
+ * lowest-numbered candidate (or, with ::IBR_MCAST_BALANCE in
+ * ibr_options::mcast_flags, the one carrying the fewest trees, each switch
+ * joining the tree once); the ports used and the upstream port are set,
+ * and the branch recurses into the neighbouring switch. An MLID with fewer
+ * than two members gets an empty table. Members out of reach are left out
+ * of the tree (as OpenSM logs and drops them).
+ * @param run the run. @param hops the hop matrix the engine routed with
+ *        (S x S, 255 = no path). @param cands candidate ports per switch
+ *        as for ibr_run_ucast(), or NULL for the minimum-hop ports of
+ *        @p hops (the neighbours one hop closer), which is what OpenSM's
+ *        per-port hop tables give every engine but updn and dnup.
+ *        @param cands_arg passed to @p cands.
+ * @return 0 (also without groups: nothing to do), ::IBR_EINVAL (NULL
+ *         @p run or @p hops), ::IBR_ENOMEM (the run's message set).
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(MLIDs · (S · member switches + members · depth · P))
+ * plus one call of @p cands per switch in a tree.
+ */
+IBR_API int ibr_run_mcast_default(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands,
+                                  void *cands_arg);
+
 #ifdef __cplusplus
 }
 #endif
