@@ -588,6 +588,50 @@ static void test_property_tori_random(void)
     }
 }
 
+/* sssp, dfsssp and nue build their own trees over the unicast loads (OpenSM
+   3.3's multicast for these engines): exact delivery on tori, meshes and
+   random graphs, with faults; and their trees are their own (the run
+   marks them built: an engine that routes by loads on a faulted random
+   graph gives at least one tree that differs from the lowest-port default
+   trees minhop gets, while both deliver exactly). */
+static void test_property_loaded_engines(void)
+{
+    const char *chains[] = {"sssp", "dfsssp", "nue"};
+    for (size_t c = 0; c < sizeof chains / sizeof chains[0]; c++) {
+        check_exact("torus:dims=4x4,hosts=2", 0, 0, chains[c], 0, 0);
+        check_exact("torus:dims=3x3x3,hosts=1", 2, 0, chains[c], 0, 0);
+        check_exact("mesh:dims=4x3,hosts=2", 1, 0, chains[c], 0, 0);
+        check_exact("random:switches=24,degree=5,hosts=2,seed=5", 3, 1, chains[c], 0, 0);
+        check_exact("fattree:levels=3,radix=6", 4, 0, chains[c], 0, 0);
+    }
+    ibr_topo *t = ibr_test_topo_faults("random:switches=24,degree=5,hosts=2,seed=5", 3, 1, 7, 0);
+    ibr_mcast_groups *g = NULL;
+    ibr_mcast_groups_create(&g, t);
+    random_groups(g, t, 12, 11, 1);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.mcast_groups = g;
+    ibr_result *def = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&def, t, "minhop", &o), 0);
+    for (size_t c = 0; c < sizeof chains / sizeof chains[0]; c++) {
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, chains[c], &o), 0);
+        unsigned differ = 0;
+        for (unsigned k = 0; k < 12; k++)
+            for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+                uint8_t a[64], b[64];
+                size_t na = 0, nb = 0;
+                ibr_result_mcast_ports(a, 64, &na, r, (uint16_t)(0xC000 + k), s);
+                ibr_result_mcast_ports(b, 64, &nb, def, (uint16_t)(0xC000 + k), s);
+                if (na != nb || memcmp(a, b, na))
+                    differ++;
+            }
+        CU_ASSERT(differ > 0);
+        ibr_result_destroy(r);
+    }
+    ibr_result_destroy(def);
+    ibr_mcast_groups_destroy(g);
+    ibr_topo_destroy(t);
+}
 
 /* The file engine with a lid matrix builds its trees over the loaded hop
    rows: fed updn's opensm-lid-matrix.dump it reproduces updn's trees (as
@@ -776,6 +820,7 @@ int main(void)
         {"root_and_small_groups", test_root_and_small_groups},
         {"property_fat_trees", test_property_fat_trees},
         {"property_tori_random", test_property_tori_random},
+        {"property_loaded_engines", test_property_loaded_engines},
         {"balance", test_balance},
         {"file_engine_trees", test_file_engine_trees},
         {"oom", test_oom},

@@ -93,6 +93,7 @@
 #include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/engine_int.h"
+#include "engines/mcast_loaded.h"
 #include "engines/sssp.h"
 
 #define MAX_LAYERS 15 /* data VLs */
@@ -1199,6 +1200,8 @@ static int dfsssp_route(ibr_run *run, void *user)
     if ((rc = layers_artifact(run, &c, needed, avail)) < 0)
         goto fail;
     ibr__sssp_write_lfts(run, &s);
+    if ((rc = ibr__mcast_loaded(run, ibr_run_hops(run), s.load)) < 0)
+        goto fail;
     goto out;
 nomem:
     rc = IBR_ENOMEM;

@@ -89,6 +89,7 @@
 #include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/engine_int.h"
+#include "engines/mcast_loaded.h"
 
 #define NUE_MAX_LAYERS 15
 /* hull switches used as Brandes sources at most */
@@ -1602,6 +1603,8 @@ static int nue_route(ibr_run *run, void *user)
              " destinations on escape paths, %" PRIu64 " candidates rejected",
              c.k, used, c.part_used, c.st.interleaved ? "interleaved" : "switch", fb,
              c.st.rejected);
+    if ((rc = ibr__mcast_loaded(run, NULL, NULL)) < 0)
+        goto fail;
     rc = 0;
     goto out;
 nomem_x:

@@ -76,6 +76,7 @@
 #include <string.h>
 
 #include "engines/engine_int.h"
+#include "engines/mcast_loaded.h"
 #include "engines/sssp.h"
 
 enum { CLS_NONE = 0, CLS_CN = 1, CLS_IO = 2 };
@@ -638,8 +639,9 @@ static int sssp_route(ibr_run *run, void *user)
     if (rc < 0)
         return rc;
     ibr__sssp_write_lfts(run, &s);
+    rc = ibr__mcast_loaded(run, ibr_run_hops(run), s.load);
     ibr__sssp_free(ibr__run_ctx(run), &s);
-    return 0;
+    return rc;
 }
 
 const ibr_engine ibr__engine_sssp = {

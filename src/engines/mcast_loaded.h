@@ -1,0 +1,17 @@
+/* Multicast trees over the unicast link loads: sssp, dfsssp and nue
+   (mcast_loaded.c). */
+#ifndef IBROUTE_MCAST_LOADED_H
+#define IBROUTE_MCAST_LOADED_H
+
+#include "engines/engine_int.h"
+
+/* Build the tree of every MLID of the run's groups on the least loaded
+   shortest ways toward OpenSM's root (see mcast_loaded.c) and mark the
+   trees built. hops: the plain switch hop matrix (S x S), or NULL to
+   compute it; load: per adjacency entry of the topology (t->adj), the
+   weights the unicast routes left, or NULL to read them from the run's
+   LFTs. Without groups it does nothing. Returns 0, IBR_ENOMEM (the run's
+   message set) or an error of ibr_run_add_mcast_port(). */
+int ibr__mcast_loaded(ibr_run *run, const uint8_t *hops, const uint64_t *load);
+
+#endif
