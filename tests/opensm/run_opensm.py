@@ -365,6 +365,10 @@ def run(args):
             sa_db = os.path.join(work, "sa-db-in.dump")
             shutil.copy(os.path.abspath(args.sa_db), sa_db)
             f.write("sa_db_file %s\nsa_db_dump TRUE\n" % sa_db)
+        if args.event_plugin:
+            # OpenSM dlopen()s lib<NAME>.so by the library search path
+            # (LD_LIBRARY_PATH reaches a build tree)
+            f.write("event_plugin_name %s\n" % args.event_plugin)
     oslog = os.path.join(work, "opensm.log")
     sockname = "ibr%d_%s" % (os.getpid(), secrets.token_hex(4))
 
@@ -541,6 +545,9 @@ def main(argv=None):
                     help="SA database (opensm-sa.dump syntax) OpenSM restores its "
                     "multicast groups from; OpenSM's own opensm-sa.dump and "
                     "opensm.mcfdbs are copied back")
+    ap.add_argument("--event-plugin", metavar="NAME",
+                    help="event_plugin_name for opensm.conf (e.g. ibroute-opensm: "
+                    "OpenSM loads libNAME.so)")
     ap.add_argument("--keep-work", action="store_true",
                     help="keep the temporary work directory")
     args = ap.parse_args(argv)
