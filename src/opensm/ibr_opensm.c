@@ -623,10 +623,10 @@ static int ibr_osm_build_lid_matrices(void *context)
     e->n_nodes = n;
     OSM_LOG(&osm->log, OSM_LOG_INFO,
             "%s: ibroute %s routed %" PRIu32 " switches, %" PRIu32 " end ports, max LID %u "
-            "in %.6f s (subnet conversion %.6f s); %u VLs used\n",
+            "in %.6f s (subnet conversion %.6f s); %u VLs used of %u available\n",
             e->osm_name, ibr_result_engine(r), ibr_topo_switch_count(t),
             ibr_topo_endport_count(t), (unsigned)ibr_topo_max_lid(t), t2 - t1, t1 - t0,
-            ibr_result_vls_used(r));
+            ibr_result_vls_used(r), opts.max_vls);
     return 1;
 
 fail:

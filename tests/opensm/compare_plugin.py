@@ -146,6 +146,27 @@ def read_psl(path):
     return sls
 
 
+RE_SL2VL_NODE = re.compile(r'^(Switch|Channel Adapter|Router) (0x[0-9a-fA-F]+)')
+RE_SL2VL_ROW = re.compile(r'^(\d+)\s+(\d+)\s+:\s+([\d\s]+)$')
+
+
+def read_sl2vl(path):
+    """opensm-sl2vl.dump -> {(switch GUID, in port, out port): [VL per SL]}
+    (switches only: OpenSM keeps its QoS tables on end ports)."""
+    tables, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            m = RE_SL2VL_NODE.match(line)
+            if m:
+                cur = int(m.group(2), 16) if m.group(1) == "Switch" else None
+                continue
+            m = RE_SL2VL_ROW.match(line)
+            if m and cur is not None:
+                tables[(cur, int(m.group(1)), int(m.group(2)))] = \
+                    [int(v) for v in m.group(3).split()]
+    return tables
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--readback", metavar="DIR", help=argparse.SUPPRESS)
@@ -283,13 +304,34 @@ def main():
                                                                 eng))
             if not ibr_ok:
                 raise cm.Fail("ibr route's %s failed: %s" % (eng, route.get("error")))
-            m = re.search(r"ibr-%s: ibroute %s routed .* in ([0-9.]+) s" % (re.escape(eng),
-                                                                          re.escape(eng)),
-                          oslog)
+            m = re.search(r"ibr-%s: ibroute %s routed .* in ([0-9.]+) s .* of (\d+) available"
+                          % (re.escape(eng), re.escape(eng)), oslog)
             if not m:
                 problems.append("OpenSM's log has no routing line of the plugin")
             else:
                 summary["plugin_route_time_s"] = float(m.group(1))
+            sl2vl_ibr = os.path.join(ibr_dir, "opensm-sl2vl.dump")
+            # without ibroute SL2VL tables (nue keeping one layer writes no SL
+            # files) the switches keep OpenSM's QoS tables: nothing to compare
+            if want_sl and m and os.path.exists(sl2vl_ibr):
+                # the switches' SL2VL tables OpenSM programmed are ibroute's,
+                # with VLs beyond the ports' operational VLs masked as
+                # OpenSM does (VL 15 kept)
+                avail = int(m.group(2))
+                mask = avail - 1 if avail in (1, 2, 4, 8) else 15
+                got = read_sl2vl(os.path.join(osm_dir, "opensm-sl2vl.dump"))
+                exp = read_sl2vl(sl2vl_ibr)
+                common = [k for k in got if k in exp]
+                bad = [k for k in common
+                       if got[k] != [v if v == 15 else v & mask for v in exp[k]]]
+                summary["sl2vl_checked"] = len(common)
+                if not common or bad or len(common) != len(got):
+                    problems.append("SL2VL: %d of %d switch port pairs checked (%d in "
+                                    "OpenSM's dump), %d differ, e.g. %s" % (
+                                        len(common), len(exp), len(got), len(bad),
+                                        ["0x%016x %d->%d: OpenSM %s, ibroute %s" % (
+                                            k[0], k[1], k[2], got[k], exp[k])
+                                         for k in bad[:2]]))
             ibr_lfts = cm.read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump"))
             d = cm.diff_lfts(cm.read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
                              ibr_lfts)
@@ -368,8 +410,10 @@ def main():
         if d:
             print("  %s: %d of %d LFT entries differ" % (k, d["differ"], d["entries"]))
     if "traced_pairs" in summary:
-        print("  ibtracert pairs checked: %d; PathRecord SLs checked: %d (SLs %s)"
-              % (summary["traced_pairs"], summary["sl_checked"], summary["sls_seen"]))
+        print("  ibtracert pairs checked: %d; PathRecord SLs checked: %d (SLs %s); "
+              "SL2VL port pairs checked: %s"
+              % (summary["traced_pairs"], summary["sl_checked"], summary["sls_seen"],
+                 summary.get("sl2vl_checked", 0)))
     if summary.get("log_line"):
         print("  OpenSM log: %s" % summary["log_line"])
     if problems:
