@@ -45,7 +45,7 @@ RE_SWITCH = re.compile(r'^Switch\s*:\s*(0x[0-9a-fA-F]+).*\blid (\d+)')
 RE_HOST = re.compile(r'^CA\s+(\d+)\s+\d+\s+(0x[0-9a-fA-F]+)')
 RE_HOP = re.compile(r'^\[(\d+)\] -> (switch|ca) port \{(0x[0-9a-fA-F]+)\}\[(\d+)\]')
 RE_SL = re.compile(r'^\s*sl\.+(0x[0-9a-fA-F]+|\d+)\s*$', re.M)
-DIAGS = ("ibswitches", "ibnetdiscover", "ibroute", "ibtracert", "saquery")
+DIAGS = ("ibswitches", "ibnetdiscover", "ibaddr", "ibroute", "ibtracert", "saquery")
 
 
 # ----------------------------------------------------------------------------
@@ -74,19 +74,27 @@ def readback(outdir, npairs, want_sl):
                          if m)
     host_lids = sorted(set(int(m.group(1)) for m in map(RE_HOST.match,
                                                          host_out.splitlines()) if m))
+    rc, out, err = diag(["ibaddr"])
+    m = re.search(r"LID start (0x[0-9a-fA-F]+)", out)
+    if rc != 0 or not m:
+        print("ibaddr failed: %s%s" % (out, err))
+        return 1
+    own_lid = int(m.group(1), 16)
+    unreadable = []     # switches whose LID this host has no route to
     with open(os.path.join(outdir, "lfts.txt"), "w") as f:
         for lid in switch_lids:
             rc, out, err = diag(["ibroute", str(lid)])
             if rc != 0:
-                print("ibroute %d failed: %s" % (lid, err))
-                return 1
+                unreadable.append(lid)
+                continue
             f.write(out)
     pairs = []
     n = len(host_lids)
     for i in range(min(npairs, n // 2)):
         pairs.append((host_lids[i], host_lids[n - 1 - i]))
         pairs.append((host_lids[n - 1 - i], host_lids[(i + n // 2) % n]))
-    result = {"switch_lids": switch_lids, "host_lids": host_lids, "pairs": []}
+    result = {"switch_lids": switch_lids, "host_lids": host_lids, "pairs": [],
+              "own_lid": own_lid, "unreadable_switch_lids": unreadable}
     for s, d in pairs:
         if s == d:
             continue
@@ -178,6 +186,8 @@ def main():
     ap.add_argument("--workdir")
     ap.add_argument("--name", default=None)
     ap.add_argument("--lmc", type=int, default=0)
+    ap.add_argument("--faults", default=None, help="LINKS[,SWITCHES] for ibr gen")
+    ap.add_argument("--seed", default="1", help="seed of the faults")
     ap.add_argument("--pairs", type=int, default=4, help="host pairs traced (x2)")
     ap.add_argument("--expect-decline", action="store_true")
     ap.add_argument("--root-switches", type=int, default=0,
@@ -220,7 +230,14 @@ def main():
     problems = []
 
     try:
-        cm.run([ibr, "gen", args.spec, "-o", topo], "ibr gen")
+        if args.faults:
+            # failed links/switches, nodes cut off from the SM's host pruned
+            raw = os.path.join(work, "generated.net")
+            cm.run([ibr, "gen", args.spec, "-o", raw, "--remove-down", "--faults",
+                    args.faults, "--seed", args.seed], "ibr gen")
+            summary["pruned_nodes"] = cm.prune_netfile(raw, topo)
+        else:
+            cm.run([ibr, "gen", args.spec, "-o", topo], "ibr gen")
         # does ibroute route it, and with SLs?
         info = json.loads(cm.run([ibr, "engines", "--json"], "ibr engines").stdout)
         caps = next((e.get("caps_text", "") for e in info if e.get("name") == eng), "")
@@ -347,12 +364,35 @@ def main():
                 with open(os.path.join(rb_dir, "readback.json")) as f:
                     rb = json.load(f)
                 mad = cm.read_lfts(os.path.join(rb_dir, "lfts.txt"))
+                # a switch whose LID the reading host has no route to (an
+                # up/down routing may leave switch LIDs unrouted) cannot be
+                # read over LID-routed MADs: ibr trace must agree that the
+                # route is missing, and its table is left out
+                skipped = set()
+                for lid in rb.get("unreadable_switch_lids", []):
+                    t = json.loads(cm.run([ibr, "trace", topo,
+                                           os.path.join(ibr_dir, "opensm-lfts.dump"),
+                                           "--guid2lid", g2l, "--from", str(rb["own_lid"]),
+                                           "--to", str(lid), "--json"], "ibr trace",
+                                          ok=(0, 1)).stdout)
+                    if t.get("reached"):
+                        problems.append("switch LID %d could not be read over MADs, but "
+                                        "ibr trace reaches it from LID %d" % (
+                                            lid, rb["own_lid"]))
+                    else:
+                        skipped.add(int(t["dst_guid"], 16))
+                summary["mad_unreadable_switches"] = len(skipped)
+                if len(skipped) * 2 > len(ibr_lfts):
+                    problems.append("%d of %d switches unreadable over MADs" % (
+                        len(skipped), len(ibr_lfts)))
                 # infiniband-diags' ibroute prints no row for the top LID when
                 # it opens a new 64-LID block (top 128: rows end at 127), for
                 # OpenSM's own engines too; that LID is left to ibtracert
                 # (the traced pairs include the highest host LID)
                 want_mad = {}
                 for sw, tbl in ibr_lfts.items():
+                    if sw in skipped:
+                        continue
                     top = max(tbl) if tbl else 0
                     want_mad[sw] = {lid: port for lid, port in tbl.items()
                                     if not (lid == top and top % 64 == 0 and
