@@ -300,7 +300,6 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
             goto fabric_error;
         slots[i].node = nd;
         slots[i].index = idx;
-        nodes[i] = nd;
         if (idx != i) {
             rc = IBR_EINTERNAL;
             snprintf(msg, msgcap, "node 0x%016" PRIx64 " got index %" PRIu32 ", expected %"
