@@ -196,6 +196,9 @@ def main():
     ap.add_argument("--torus-conf", action="store_true",
                     help="a torus-2QoS.conf of the generated torus/mesh for both "
                     "(OpenSM --torus_config)")
+    ap.add_argument("--routing-order", action="store_true",
+                    help="a guid_routing_order_file listing the CA ports in reverse "
+                    "order for both (OpenSM --guid_routing_order_file)")
     ap.add_argument("--nue-vls", type=int, default=0,
                     help="OpenSM --nue_max_num_vls N; ibr route nue.max_vls=N")
     ap.add_argument("--timeout", type=float, default=120)
@@ -268,6 +271,16 @@ def main():
             t2q.write_conf(conf, kind, dims)
             harness += ["--opensm-arg=--torus_config", "--opensm-arg=" + conf]
             ibr_extra += ["--torus-config", conf]
+        if args.routing_order:
+            # CA port GUIDs of the netfile ("[1](2c90301000001)" lines), reversed
+            with open(topo) as f:
+                ports = [int(m.group(1), 16) for m in
+                         (re.match(r"^\[\d+\]\(([0-9a-fA-F]+)\)", ln) for ln in f) if m]
+            ofile = os.path.join(work, "routing-order.txt")
+            with open(ofile, "w") as f:
+                f.write("".join("0x%016x\n" % g for g in reversed(ports)))
+            harness += ["--opensm-arg=--guid_routing_order_file", "--opensm-arg=" + ofile]
+            ibr_extra += ["--guid-routing-order", ofile]
         if args.nue_vls:
             harness += ["--opensm-arg=--nue_max_num_vls",
                         "--opensm-arg=%d" % args.nue_vls]
