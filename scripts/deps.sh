@@ -3,6 +3,7 @@
 # against OpenSM. Run as root on Debian 12 or later. Idempotent.
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config libbsd-dev libcunit1-dev
+      libopensm-dev libibumad-dev
       doxygen python3 python3-networkx python3-pytest
       opensm ibsim-utils ibutils infiniband-diags gnuplot-nox time
       clang libclang-rt-14-dev libmetis-dev

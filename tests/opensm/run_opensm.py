@@ -55,6 +55,7 @@ LOG_LINE = re.compile(
 RE_BUILD = re.compile(r"building routing with '([^']+)' routing algorithm")
 RE_DONE = re.compile(r"(\S+) tables configured on all switches")
 RE_NOENGINE = re.compile(r"No routing engine able to successfully configure")
+RE_SUBNET_UP = re.compile(r"SUBNET UP|No routing engine able to successfully configure")
 RE_ENGINE_ERR = re.compile(r"ucast_mgr_route: (\S+): (cannot build .*)$")
 # dfsssp (and nue) report the virtual lanes they need and the paths per lane
 RE_VLS_NEEDED = re.compile(r"Virtual Lanes needed: (\d+)")
@@ -136,6 +137,7 @@ HDR = re.compile(r'^(Switch|Hca|Ca|Rt)\s+(\d+)\s+"([^"]*)"')
 def scan_netfile(path):
     nodes = switches = ports = 0
     first_ca = None
+    cas = []
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
@@ -147,13 +149,17 @@ def scan_netfile(path):
                 ports += n + 1
                 if m.group(1) == "Switch":
                     switches += 1
-                elif first_ca is None and m.group(1) in ("Hca", "Ca"):
-                    first_ca = m.group(3)
+                elif m.group(1) in ("Hca", "Ca"):
+                    if first_ca is None:
+                        first_ca = m.group(3)
+                    if len(cas) < 2:
+                        cas.append(m.group(3))
     except OSError as e:
         raise HarnessError(EXIT_USAGE, "cannot read netfile %s: %s" % (path, e))
     if nodes == 0:
         raise HarnessError(EXIT_USAGE, "%s: no Switch/Ca/Hca records" % path)
-    return {"nodes": nodes, "switches": switches, "ports": ports, "first_ca": first_ca}
+    return {"nodes": nodes, "switches": switches, "ports": ports, "first_ca": first_ca,
+            "cas": cas}
 
 
 # ----------------------------------------------------------------------------
@@ -365,6 +371,13 @@ def run(args):
             sa_db = os.path.join(work, "sa-db-in.dump")
             shutil.copy(os.path.abspath(args.sa_db), sa_db)
             f.write("sa_db_file %s\nsa_db_dump TRUE\n" % sa_db)
+        if args.then:
+            # the SUBNET UP line must reach the log while OpenSM runs on
+            f.write("force_log_flush TRUE\n")
+        if args.event_plugin:
+            # OpenSM dlopen()s lib<NAME>.so by the library search path
+            # (LD_LIBRARY_PATH reaches a build tree)
+            f.write("event_plugin_name %s\n" % args.event_plugin)
     oslog = os.path.join(work, "opensm.log")
     sockname = "ibr%d_%s" % (os.getpid(), secrets.token_hex(4))
 
@@ -410,7 +423,10 @@ def run(args):
         osm_env["OSM_CACHE_DIR"] = cachedir
         osm_env["OSM_TMP_DIR"] = dumpdir
         osm_env["LD_PRELOAD"] = tools["umad2sim"]
-        argv = [tools["opensm"], "-F", conf, "-o", "-s", "0", "-D", args.debug_flags,
+        # --then keeps OpenSM running (no -o) as SM and SA until the
+        # command has run against the simulated fabric
+        once = [] if args.then else ["-o"]
+        argv = [tools["opensm"], "-F", conf] + once + ["-s", "0", "-D", args.debug_flags,
                 "-R", args.engine, "--dump_files_dir", dumpdir, "-f", oslog, "-e"]
         if args.lmc:
             argv += ["-l", str(args.lmc)]
@@ -434,7 +450,31 @@ def run(args):
             # line is flushed at once, so watch the log for it.
             return watcher.poll()
 
-        finished = wait_for(osm_finished, args.timeout, None, interval=0.1)
+        if args.then:
+            up = LogWatcher(oslog, RE_SUBNET_UP)
+
+            def osm_up():
+                return osm.poll() is not None or sim.poll() is not None or up.poll()
+
+            finished = wait_for(osm_up, args.timeout, None, interval=0.1)
+            if finished and osm.poll() is None and sim.poll() is None:
+                # the command talks to ibsim from another CA (SIM_HOST) and
+                # preloads IBR_UMAD2SIM into the diagnostics it runs itself
+                then_env = dict(env)
+                then_env["IBR_UMAD2SIM"] = tools["umad2sim"]
+                cas = info["cas"]
+                then_env["SIM_HOST"] = args.then_host or (
+                    cas[1] if len(cas) > 1 and cas[1] != sm_host else sm_host)
+                with open(os.path.join(outdir, "then.out"), "w") as tout:
+                    try:
+                        tp = subprocess.run(args.then, shell=True, env=then_env,
+                                            stdout=tout, stderr=subprocess.STDOUT,
+                                            timeout=args.timeout, start_new_session=True)
+                        summary["then_exit"] = tp.returncode
+                    except subprocess.TimeoutExpired:
+                        summary["then_exit"] = None
+        else:
+            finished = wait_for(osm_finished, args.timeout, None, interval=0.1)
         summary["opensm_wall_s"] = round(time.monotonic() - t1, 3)
         if osm.poll() is None:
             procs.stop_one(osm)
@@ -541,6 +581,17 @@ def main(argv=None):
                     help="SA database (opensm-sa.dump syntax) OpenSM restores its "
                     "multicast groups from; OpenSM's own opensm-sa.dump and "
                     "opensm.mcfdbs are copied back")
+    ap.add_argument("--event-plugin", metavar="NAME",
+                    help="event_plugin_name for opensm.conf (e.g. ibroute-opensm: "
+                    "OpenSM loads libNAME.so)")
+    ap.add_argument("--then", metavar="CMD",
+                    help="run OpenSM as a standing SM (no -o) and, once the subnet is "
+                    "up, run the shell command CMD with IBSIM_SOCKNAME, SIM_HOST (a "
+                    "second CA) and IBR_UMAD2SIM (the library to LD_PRELOAD into "
+                    "diagnostics) set; its output goes to OUTDIR/then.out, its exit "
+                    "status to opensm-run.json (then_exit); then OpenSM is stopped")
+    ap.add_argument("--then-host", metavar="NODE",
+                    help="SIM_HOST for --then (default: the second CA of the netfile)")
     ap.add_argument("--keep-work", action="store_true",
                     help="keep the temporary work directory")
     args = ap.parse_args(argv)
