@@ -649,6 +649,7 @@ static void test_credit_loop_check(void)
     }
     size_t len;
     CU_ASSERT_EQUAL(ibr_run_find_credit_loop(NULL, 0, &len, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_run_clear_mcast(NULL), IBR_EINVAL);
     ibr_context_destroy(ctx);
 }
 

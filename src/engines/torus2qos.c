@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/torus2qos.h"
 
@@ -771,6 +772,24 @@ static int write_sls(t2q *q)
     return 0;
 }
 
+/* The VL of SL sl entering a switch by a port of group gi and leaving by
+   one of group go (T2Q_LOCAL for port 0 and end ports), with vls data VLs:
+   bit 0 the SL's wrap bit of the output's dimension, bit 1 the turn bit
+   (input dimension above the output's), bit 2 the QoS level (SL bit 3);
+   toward an end port the QoS level alone. */
+static unsigned t2q_vl(unsigned vls, unsigned gi, unsigned go, unsigned sl)
+{
+    if (go >= 6)
+        return vls >= 2 && (sl & 8) ? 1 : 0;
+    unsigned d = go / 2;
+    unsigned vl = (sl >> d) & 1;
+    if (vls >= 4 && gi < 6 && gi / 2 > d)
+        vl |= 2;
+    if (vls >= 8 && (sl & 8))
+        vl |= 4;
+    return vl;
+}
+
 static int write_sl2vl(t2q *q)
 {
     const ibr_topo *t = q->t;
@@ -785,20 +804,8 @@ static int write_sl2vl(t2q *q)
             for (unsigned op = 0; op <= np; op++) {
                 uint8_t map[16];
                 unsigned gi = ip == 0 ? T2Q_LOCAL : pg[ip], go = op == 0 ? T2Q_LOCAL : pg[op];
-                for (unsigned sl = 0; sl < 16; sl++) {
-                    unsigned vl;
-                    if (go < 6) {
-                        unsigned d = go / 2;
-                        vl = (sl >> d) & 1;
-                        if (vls >= 4 && gi < 6 && gi / 2 > d)
-                            vl |= 2;
-                        if (vls >= 8 && (sl & 8))
-                            vl |= 4;
-                    } else {
-                        vl = vls >= 2 && (sl & 8) ? 1 : 0;
-                    }
-                    map[sl] = (uint8_t)vl;
-                }
+                for (unsigned sl = 0; sl < 16; sl++)
+                    map[sl] = (uint8_t)t2q_vl(vls, gi, go, sl);
                 if ((rc = ibr_run_set_sl2vl(q->run, s, ip, op, map)) < 0)
                     return rc;
             }
@@ -939,6 +946,33 @@ static void mc_branch(t2q_mc *mc, const t2q_torus *tq, uint32_t b, unsigned d)
         }
 }
 
+/* OpenSM's master tree from root: an X branch, a Y branch from each of its
+   switches, a Z branch from each switch of the root's Z plane. Returns 1
+   when every placed switch is in the tree. */
+static int mc_grow(t2q_mc *mc, const t2q_torus *tq, uint32_t root)
+{
+    memset(mc->parent, 0xFF, (size_t)tq->n_pos * sizeof *mc->parent);
+    memset(mc->in, 0, tq->n_pos);
+    mc->in[root] = 1;
+    mc_branch(mc, tq, root, 0);
+    unsigned rj = t2q_coord(tq, root, 1), rk = t2q_coord(tq, root, 2);
+    for (unsigned i = 0; i < tq->radix[0]; i++) {
+        uint32_t p = i * tq->stride[0] + rj * tq->stride[1] + rk * tq->stride[2];
+        if (pos_present(tq, p) && mc->in[p])
+            mc_branch(mc, tq, p, 1);
+    }
+    for (unsigned j = 0; j < tq->radix[1]; j++)
+        for (unsigned i = 0; i < tq->radix[0]; i++) {
+            uint32_t p = i * tq->stride[0] + j * tq->stride[1] + rk * tq->stride[2];
+            if (pos_present(tq, p) && mc->in[p])
+                mc_branch(mc, tq, p, 2);
+        }
+    for (uint32_t p = 0; p < tq->n_pos; p++)
+        if (pos_present(tq, p) && !mc->in[p])
+            return 0;
+    return 1;
+}
+
 /* The cable of the parent's group g toward child position c chosen for
    mlid: the parent's port and the child's port back. */
 static void mc_cable(const t2q *q, uint32_t par, unsigned g, uint16_t mlid, unsigned *pp,
@@ -995,9 +1029,285 @@ static int mc_group(t2q *q, t2q_mc *mc, uint16_t mlid, uint32_t gid, ibr_mcast_m
     return rc;
 }
 
+/* Every group's tree on the master tree mc. */
+static int mc_groups(t2q *q, t2q_mc *mc, const ibr_mcast_groups *g, ibr_mcast_member **m,
+                     size_t *cap)
+{
+    int rc = 0;
+    memset(mc->stamp, 0, (size_t)q->tq.n_pos * sizeof *mc->stamp);
+    size_t nm = ibr_mcast_groups_mlid_count(g);
+    for (size_t i = 0; i < nm && rc == 0; i++) {
+        uint16_t mlid = ibr_mcast_groups_mlid(g, i);
+        size_t need = 0;
+        rc = ibr_mcast_groups_members(*m, *cap, &need, g, mlid);
+        if (rc == IBR_ERANGE || (rc == 0 && need > *cap)) {
+            ibr__free(q->ctx, *m);
+            *cap = need;
+            *m = ibr__mallocarray(q->ctx, *cap, sizeof **m);
+            if (!*m)
+                return IBR_ENOMEM;
+            rc = ibr_mcast_groups_members(*m, *cap, &need, g, mlid);
+        }
+        if (rc == 0)
+            rc = mc_group(q, mc, mlid, (uint32_t)i, *m, need);
+    }
+    return rc;
+}
+
+/* Does the torus miss a switch, or a cable between two placed switches? */
+static int mc_degraded(const t2q_torus *tq)
+{
+    for (uint32_t p = 0; p < tq->n_pos; p++) {
+        if (!pos_present(tq, p))
+            return 1;
+        for (unsigned g = 0; g < 2 * T2Q_DIMS; g++)
+            if (pos_present(tq, t2q_step(tq, p, g / 2, g % 2)) &&
+                !tq->grp_n[(size_t)p * T2Q_GROUPS + g])
+                return 1;
+    }
+    return 0;
+}
+
+/* A master tree grown so that the multicast traffic keeps the channel
+   dependency graph of the unicast routes acyclic. Channels are (switch
+   link, VL) pairs, 8 VLs per link; nb[p] has bit g set when position p's
+   group g is a tree edge. */
+typedef struct mc_safe {
+    t2q *q;
+    t2q_mc *mc;
+    ibr__cdg *g;
+    uint32_t *pa;     /* n_sw * 256: the adj index of a switch port, or IBR_NONE */
+    uint8_t *nb;      /* n_pos */
+    uint32_t *undo;   /* dependencies added for the edge being tried, 2 each */
+    size_t n_undo, cap_undo;
+} mc_safe;
+
+/* Every switch may have members behind it: the local in-group always
+   feeds a tree edge. The multicast SL is 0. */
+static unsigned mc_vl(const mc_safe *S, unsigned gi, unsigned go)
+{
+    return t2q_vl(S->q->vls, gi, go, 0);
+}
+
+/* Add the dependency (every cable of a's group ga on VL va) -> (every cable
+   of x's group gx on VL vx), checked: 0 added, 1 it would close a cycle
+   (what this call added stays in undo), <0 error. */
+static int mc_dep(mc_safe *S, uint32_t a, unsigned ga, unsigned va, uint32_t x, unsigned gx,
+                  unsigned vx)
+{
+    const t2q_torus *tq = &S->q->tq;
+    size_t ia = (size_t)a * T2Q_GROUPS + ga, ix = (size_t)x * T2Q_GROUPS + gx;
+    for (unsigned k1 = 0; k1 < tq->grp_n[ia]; k1++)
+        for (unsigned k2 = 0; k2 < tq->grp_n[ix]; k2++) {
+            uint32_t ea = S->pa[(size_t)tq->pos_sw[a] * 256 + tq->grp[ia * tq->pg_max + k1]];
+            uint32_t ex = S->pa[(size_t)tq->pos_sw[x] * 256 + tq->grp[ix * tq->pg_max + k2]];
+            if (ea == IBR_NONE || ex == IBR_NONE)
+                continue;
+            uint32_t ch[2] = {ea * 8 + va, ex * 8 + vx};
+            int rc = ibr__cdg_add_path(S->g, 0, ch, 2, 1, 1);
+            if (rc)
+                return rc;
+            if (S->n_undo + 2 > S->cap_undo) {
+                size_t nc = S->cap_undo ? 2 * S->cap_undo : 256;
+                uint32_t *u = ibr__reallocarray(S->q->ctx, S->undo, nc, sizeof *u);
+                if (!u) {
+                    ibr__cdg_remove_path(S->g, 0, ch, 2, 1);
+                    return IBR_ENOMEM;
+                }
+                S->undo = u;
+                S->cap_undo = nc;
+            }
+            S->undo[S->n_undo++] = ch[0];
+            S->undo[S->n_undo++] = ch[1];
+        }
+    return 0;
+}
+
+/* The dependencies a tree edge from v (its group gv) to u, not yet in the
+   tree, adds: at v, u's traffic on to v's other tree neighbours and theirs
+   on to u; at each such neighbour w, u's traffic (now on a new VL of v -> w)
+   on to w's other neighbours. u has no other neighbour yet. */
+static int mc_edge_deps(mc_safe *S, uint32_t v, unsigned gv, uint32_t u)
+{
+    const t2q_torus *tq = &S->q->tq;
+    unsigned gu = gv ^ 1; /* u's group toward v */
+    int rc = 0;
+    for (unsigned gw = 0; gw < 2 * T2Q_DIMS && rc == 0; gw++) {
+        if (!(S->nb[v] & (1u << gw)))
+            continue;
+        uint32_t w = t2q_step(tq, v, gw / 2, gw % 2);
+        unsigned gwv = gw ^ 1; /* w's group toward v */
+        /* u -> v -> w */
+        rc = mc_dep(S, u, gu, mc_vl(S, T2Q_LOCAL, gu), v, gw, mc_vl(S, gv, gw));
+        /* (anything entering w but from v) -> w -> v -> u */
+        for (unsigned gi = 0; gi <= T2Q_LOCAL && rc == 0; gi++)
+            if (gi == T2Q_LOCAL || (gi != gwv && (S->nb[w] & (1u << gi))))
+                rc = mc_dep(S, w, gwv, mc_vl(S, gi, gwv), v, gv, mc_vl(S, gw, gv));
+        /* u -> v -> w -> (w's other neighbours) */
+        for (unsigned gy = 0; gy < 2 * T2Q_DIMS && rc == 0; gy++)
+            if (gy != gwv && (S->nb[w] & (1u << gy)))
+                rc = mc_dep(S, v, gw, mc_vl(S, gv, gw), w, gy, mc_vl(S, gwv, gy));
+    }
+    return rc;
+}
+
+/* Try the tree edge from v by its group gv: joined (1), refused (0), <0. */
+static int mc_try_edge(mc_safe *S, uint32_t v, unsigned gv)
+{
+    const t2q_torus *tq = &S->q->tq;
+    t2q_mc *mc = S->mc;
+    uint32_t u = t2q_step(tq, v, gv / 2, gv % 2);
+    if (!pos_present(tq, u) || mc->in[u] || !tq->grp_n[(size_t)v * T2Q_GROUPS + gv])
+        return 0;
+    S->n_undo = 0;
+    int rc = mc_edge_deps(S, v, gv, u);
+    if (rc != 0) {
+        for (size_t i = S->n_undo; i >= 2; i -= 2)
+            ibr__cdg_remove_path(S->g, 0, &S->undo[i - 2], 2, 1);
+        return rc < 0 ? rc : 0;
+    }
+    mc->in[u] = 1;
+    mc->parent[u] = v;
+    mc->pgrp[u] = (uint8_t)gv;
+    S->nb[v] |= (uint8_t)(1u << gv);
+    S->nb[u] |= (uint8_t)(1u << (gv ^ 1));
+    return 1;
+}
+
+/* The unicast dependencies into layer 0 of S->g: every route from a
+   switch with end ports to every end port's LID, on the VLs of the path
+   SLs through the engine's SL2VL (as the credit-loop check walks them). */
+static int mc_unicast_cdg(mc_safe *S)
+{
+    t2q *q = S->q;
+    const ibr_topo *t = q->t;
+    const t2q_torus *tq = &q->tq;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *ep = &t->ports[t->end_port[i]];
+        if (ep->remote_node == IBR_NONE || t->nodes[ep->remote_node].sw == IBR_NONE ||
+            !ep->lid)
+            continue;
+        uint32_t s0 = t->nodes[ep->remote_node].sw;
+        /* once per switch: its end ports share coordinates, so path SLs */
+        int first = 1;
+        for (uint32_t j = 0; j < i && first; j++) {
+            const ibr__port *o = &t->ports[t->end_port[j]];
+            first = !(o->remote_node == ep->remote_node && o->lid);
+        }
+        if (!first)
+            continue;
+        const uint8_t *slr = ibr_run_sl_row(q->run, ep->lid);
+        for (unsigned lid = 1; lid <= t->max_lid; lid++) {
+            uint32_t owner = t->lid_port[lid];
+            if (owner == IBR_NONE || t->lid_sw[lid] == IBR_NONE ||
+                t->nodes[t->port_node[owner]].type == IBR_NODE_SWITCH)
+                continue;
+            unsigned sl = slr ? slr[lid] & 15 : 0;
+            uint32_t u = s0, prev = IBR_NONE;
+            unsigned gi = T2Q_LOCAL;
+            for (uint32_t hop = 0; hop <= t->n_sw; hop++) {
+                const uint8_t *lft = ibr_run_lft(q->run, u);
+                unsigned op = lft ? lft[lid] : IBR_NO_ROUTE;
+                uint32_t e = op && op != IBR_NO_ROUTE ? S->pa[(size_t)u * 256 + op] : IBR_NONE;
+                if (e == IBR_NONE)
+                    break;
+                unsigned go = tq->port_grp[(size_t)u * 256 + op];
+                unsigned vl = tq->sw_pos[u] == IBR_NONE || go == T2Q_NOGROUP
+                                  ? sl & 7 : t2q_vl(q->vls, gi, go, sl);
+                uint32_t ch = e * 8 + vl;
+                if (prev != IBR_NONE) {
+                    int rc = ibr__cdg_add_edge(S->g, 0, prev, ch, 1);
+                    if (rc < 0)
+                        return rc;
+                }
+                prev = ch;
+                const ibr__port *pt = ibr__tport(t, t->sw_node[u], op);
+                u = t->adj[e].sw;
+                gi = tq->port_grp[(size_t)u * 256 + pt->remote_port];
+            }
+        }
+    }
+    return 0;
+}
+
+/* Grow the loop-free master tree into mc from root: OpenSM's tree edges
+   (osm_parent, osm_pgrp) first, as far as each keeps the graph acyclic,
+   then any cable from a switch in the tree, lowest position and group
+   first, until no switch can join. 1: every placed switch joined; 0: some
+   could not; <0 error. */
+static int mc_safe_tree(t2q *q, t2q_mc *mc, uint32_t root, const uint32_t *osm_parent,
+                        const uint8_t *osm_pgrp)
+{
+    const ibr_topo *t = q->t;
+    const t2q_torus *tq = &q->tq;
+    mc_safe S;
+    memset(&S, 0, sizeof S);
+    S.q = q;
+    S.mc = mc;
+    S.pa = ibr__mallocarray(q->ctx, (size_t)t->n_sw * 256, sizeof *S.pa);
+    S.nb = ibr__calloc(q->ctx, tq->n_pos, 1);
+    int rc = S.pa && S.nb ? ibr__cdg_create(&S.g, q->ctx, t->n_adj * 8, 1) : IBR_ENOMEM;
+    if (rc < 0)
+        goto out;
+    memset(S.pa, 0xFF, (size_t)t->n_sw * 256 * sizeof *S.pa);
+    for (uint32_t x = 0; x < t->n_sw; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            S.pa[(size_t)x * 256 + t->adj[e].port] = e;
+    if ((rc = mc_unicast_cdg(&S)) < 0)
+        goto out;
+    if ((rc = ibr__cdg_order(S.g, 0)) != 0) {
+        rc = rc == 1 ? 0 : rc; /* the unicast routes alone have a loop */
+        goto out;
+    }
+    memset(mc->parent, 0xFF, (size_t)tq->n_pos * sizeof *mc->parent);
+    memset(mc->in, 0, tq->n_pos);
+    mc->in[root] = 1;
+    for (int phase = 0; phase < 2; phase++)
+        for (int grew = 1; grew;) {
+            grew = 0;
+            for (uint32_t p = 0; p < tq->n_pos; p++) {
+                if (!pos_present(tq, p) || mc->in[p])
+                    continue;
+                if (phase == 0) {
+                    uint32_t par = osm_parent[p];
+                    if (par == IBR_NONE || !mc->in[par])
+                        continue;
+                    rc = mc_try_edge(&S, par, osm_pgrp[p]);
+                } else {
+                    rc = 0;
+                    for (unsigned g = 0; g < 2 * T2Q_DIMS && rc == 0; g++) {
+                        uint32_t v = t2q_step(tq, p, g / 2, g % 2);
+                        if (pos_present(tq, v) && mc->in[v])
+                            rc = mc_try_edge(&S, v, g ^ 1);
+                    }
+                }
+                if (rc < 0)
+                    goto out;
+                grew |= rc;
+            }
+        }
+    rc = 1;
+    for (uint32_t p = 0; p < tq->n_pos && rc == 1; p++)
+        if (pos_present(tq, p) && !mc->in[p])
+            rc = 0;
+out:
+    ibr__cdg_destroy(S.g);
+    ibr__free(q->ctx, S.pa);
+    ibr__free(q->ctx, S.nb);
+    ibr__free(q->ctx, S.undo);
+    return rc;
+}
+
 /* Build every group's tree on the master spanning tree (when the call has
    groups). A master tree that misses a placed switch leaves the groups to
-   the library's default trees, with a warning. */
+   the library's default trees, with a warning. On a torus with a missing
+   switch or cable, OpenSM's tree can close a credit loop with the unicast
+   routes (a broken ring's branch crosses the dateline on VL 0, which the
+   detours around the failure lead back into): the routing is then checked
+   with the trees, and on a loop the master tree is grown again edge by
+   edge on the unicast channel dependency graph, keeping OpenSM's edges
+   where they keep it acyclic; when that tree does not reach every switch,
+   OpenSM's trees stay, with a warning. */
 static int route_mcast(t2q *q)
 {
     const ibr_mcast_groups *g = ibr_run_mcast_groups(q->run);
@@ -1009,14 +1319,15 @@ static int route_mcast(t2q *q)
     mc.pgrp = ibr__calloc(q->ctx, tq->n_pos, 1);
     mc.in = ibr__calloc(q->ctx, tq->n_pos, 1);
     mc.stamp = ibr__calloc(q->ctx, tq->n_pos, sizeof *mc.stamp);
+    uint32_t *osm_parent = ibr__mallocarray(q->ctx, tq->n_pos, sizeof *osm_parent);
+    uint8_t *osm_pgrp = ibr__mallocarray(q->ctx, tq->n_pos, 1);
     ibr_mcast_member *m = NULL;
     size_t cap = 0;
     int rc = 0;
-    if (!mc.parent || !mc.pgrp || !mc.in || !mc.stamp) {
+    if (!mc.parent || !mc.pgrp || !mc.in || !mc.stamp || !osm_parent || !osm_pgrp) {
         rc = IBR_ENOMEM;
         goto out;
     }
-    memset(mc.parent, 0xFF, (size_t)tq->n_pos * sizeof *mc.parent);
     uint32_t root = mc_root(tq);
     if (root == IBR_NONE) {
         ibr_run_log(q->run, IBR_LOG_WARN,
@@ -1024,49 +1335,59 @@ static int route_mcast(t2q *q)
                     "get the default trees");
         goto out;
     }
-    mc.in[root] = 1;
-    mc_branch(&mc, tq, root, 0);
-    unsigned rj = t2q_coord(tq, root, 1), rk = t2q_coord(tq, root, 2);
-    for (unsigned i = 0; i < tq->radix[0]; i++) {
-        uint32_t p = i * tq->stride[0] + rj * tq->stride[1] + rk * tq->stride[2];
-        if (pos_present(tq, p) && mc.in[p])
-            mc_branch(&mc, tq, p, 1);
+    if (!mc_grow(&mc, tq, root)) {
+        ibr_run_log(q->run, IBR_LOG_WARN,
+                    "torus-2QoS: the multicast master spanning tree misses a switch; the "
+                    "groups get the default trees");
+        goto out;
     }
-    for (unsigned j = 0; j < tq->radix[1]; j++)
-        for (unsigned i = 0; i < tq->radix[0]; i++) {
-            uint32_t p = i * tq->stride[0] + j * tq->stride[1] + rk * tq->stride[2];
-            if (pos_present(tq, p) && mc.in[p])
-                mc_branch(&mc, tq, p, 2);
-        }
-    for (uint32_t p = 0; p < tq->n_pos; p++)
-        if (pos_present(tq, p) && !mc.in[p]) {
-            ibr_run_log(q->run, IBR_LOG_WARN,
-                        "torus-2QoS: the multicast master spanning tree misses a switch; the "
-                        "groups get the default trees");
+    if ((rc = mc_groups(q, &mc, g, &m, &cap)) < 0)
+        goto out;
+    size_t len = 0;
+    ibr_channel ch[1];
+    int64_t keep = 0;
+    ibr_run_setting_int(&keep, q->run, "opensm_mcast_tree");
+    if (keep || !mc_degraded(tq) ||
+        (rc = ibr_run_find_credit_loop(ch, 1, &len, q->run)) != IBR_EDEADLOCK)
+        goto built;
+    memcpy(osm_parent, mc.parent, (size_t)tq->n_pos * sizeof *osm_parent);
+    memcpy(osm_pgrp, mc.pgrp, tq->n_pos);
+    if ((rc = mc_safe_tree(q, &mc, root, osm_parent, osm_pgrp)) < 0)
+        goto out;
+    if (rc == 1) {
+        if ((rc = ibr_run_clear_mcast(q->run)) < 0 || (rc = mc_groups(q, &mc, g, &m, &cap)) < 0)
             goto out;
+        rc = ibr_run_find_credit_loop(ch, 1, &len, q->run);
+        if (rc == 0) {
+            uint32_t moved = 0;
+            for (uint32_t p = 0; p < tq->n_pos; p++)
+                moved += pos_present(tq, p) &&
+                         (mc.parent[p] != osm_parent[p] || mc.pgrp[p] != osm_pgrp[p]);
+            snprintf(q->msg, IBR_ERRMSG_SIZE,
+                     "torus-2QoS: OpenSM's multicast master tree closes a credit loop with the "
+                     "unicast routes; %" PRIu32 " switches joined the tree by other cables "
+                     "to keep it loop-free", moved);
+            ibr_run_log(q->run, IBR_LOG_INFO, q->msg);
+            goto built;
         }
-    size_t nm = ibr_mcast_groups_mlid_count(g);
-    for (size_t i = 0; i < nm && rc == 0; i++) {
-        uint16_t mlid = ibr_mcast_groups_mlid(g, i);
-        size_t need = 0;
-        rc = ibr_mcast_groups_members(m, cap, &need, g, mlid);
-        if (rc == IBR_ERANGE || (rc == 0 && need > cap)) {
-            ibr__free(q->ctx, m);
-            cap = need;
-            m = ibr__mallocarray(q->ctx, cap, sizeof *m);
-            if (!m) {
-                rc = IBR_ENOMEM;
-                break;
-            }
-            rc = ibr_mcast_groups_members(m, cap, &need, g, mlid);
-        }
-        if (rc == 0)
-            rc = mc_group(q, &mc, mlid, (uint32_t)i, m, need);
+        if (rc != IBR_EDEADLOCK)
+            goto out;
     }
-    if (rc == 0)
-        rc = ibr_run_set_mcast_built(q->run);
+    ibr_run_log(q->run, IBR_LOG_WARN,
+                "torus-2QoS: the multicast master tree closes a credit loop with the unicast "
+                "routes and no loop-free tree was found; OpenSM's is kept");
+    memcpy(mc.parent, osm_parent, (size_t)tq->n_pos * sizeof *osm_parent);
+    memcpy(mc.pgrp, osm_pgrp, tq->n_pos);
+    if ((rc = ibr_run_clear_mcast(q->run)) < 0 || (rc = mc_groups(q, &mc, g, &m, &cap)) < 0)
+        goto out;
+built:
+    if (rc < 0 && rc != IBR_EDEADLOCK)
+        goto out;
+    rc = ibr_run_set_mcast_built(q->run);
 out:
     ibr__free(q->ctx, m);
+    ibr__free(q->ctx, osm_parent);
+    ibr__free(q->ctx, osm_pgrp);
     ibr__free(q->ctx, mc.parent);
     ibr__free(q->ctx, mc.pgrp);
     ibr__free(q->ctx, mc.in);
@@ -1203,6 +1524,10 @@ static const ibr_setting t2q_settings[] = {
     {"config", IBR_SETTING_STRING, 0, 0, 0, NULL,
      "the text of torus-2QoS.conf: torus/mesh radices, seed links, datelines, port_order "
      "(ibr route --torus-config FILE reads it from a file)"},
+    {"opensm_mcast_tree", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "keep OpenSM's multicast master tree even where, on a torus with a failed switch or "
+     "cable, it closes a credit loop with the unicast routes (default: grow a loop-free one "
+     "there)"},
 };
 
 const ibr_engine ibr__engine_torus2qos = {
@@ -1213,5 +1538,5 @@ const ibr_engine ibr__engine_torus2qos = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
     .route = t2q_route,
     .settings = t2q_settings,
-    .n_settings = 1,
+    .n_settings = 2,
 };

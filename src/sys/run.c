@@ -201,6 +201,16 @@ int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw, unsigned in
     return 0;
 }
 
+int ibr_run_clear_mcast(ibr_run *run)
+{
+    if (!run)
+        return IBR_EINVAL;
+    ibr_result *r = run->res;
+    for (size_t i = 0; i < r->n_mcast; i++)
+        memset(r->mcast[i].bits, 0, (size_t)run->topo->n_sw * 32);
+    return 0;
+}
+
 int ibr_run_add_artifact(ibr_run *run, const char *name, const void *data, size_t size)
 {
     if (!run || !name || !*name || (size && !data))

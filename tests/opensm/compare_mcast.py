@@ -22,8 +22,15 @@ opensm-subnet.lst, opensm.fdbs and opensm.mcfdbs: no -E- line that OpenSM's
 dumps do not have, the same groups scanned as in OpenSM's, and no credit
 loop where OpenSM's tables have none (minhop on a torus has loops in both).
 With --deadlock-free, ibroute's own credit-loop check (with the multicast
-dependencies, through the engine's SLs) must find no loop. Exit 77 when
-OpenSM/ibsim (or ibdmchk) are not installed.
+dependencies, through the engine's SLs) must find no loop.
+
+With --opensm-loops (torus-2QoS on a degraded torus where OpenSM's master
+tree closes a credit loop with the unicast routes): the comparison above
+runs with --param torus-2QoS.opensm_mcast_tree=1, ibroute's reproduction of
+OpenSM's tree, whose MFTs must equal OpenSM's and whose credit-loop check
+must find the loop; then ibroute's default run must deliver every member
+pair exactly once with no credit loop (its trees differ from OpenSM's).
+Exit 77 when OpenSM/ibsim (or ibdmchk) are not installed.
 """
 
 import argparse
@@ -124,8 +131,14 @@ def main():
     ap.add_argument("--deadlock-free", action="store_true",
                     help="the engine promises credit-loop freedom: ibroute's verification "
                     "(credit loops with the multicast dependencies) must find none")
+    ap.add_argument("--opensm-loops", action="store_true",
+                    help="OpenSM's torus-2QoS trees close a credit loop: compare them with "
+                    "torus-2QoS.opensm_mcast_tree=1 (the loop must show), and require "
+                    "ibroute's default trees to be loop-free")
     ap.add_argument("--timeout", type=float, default=120)
     args = ap.parse_args()
+    if args.opensm_loops and not args.engine.startswith("torus-2QoS"):
+        ap.error("--opensm-loops is for torus-2QoS")
 
     if args.ibdmchk and not shutil.which("ibdmchk"):
         print("SKIP: ibdmchk not installed")
@@ -175,14 +188,32 @@ def main():
         if p.returncode != 0:
             raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
         g2l = os.path.join(osm_dir, "guid2lid")
-        p = run([ibr, "route", "-R", args.engine, "--no-progress", "--json", "--guid2lid", g2l,
-                 "--sa-dump", dump, topo, "-o", ibr_dir] + ibr_extra, "ibr route", ok=(0, 1))
+        ibr_cmd = [ibr, "route", "-R", args.engine, "--no-progress", "--json", "--guid2lid", g2l,
+                   "--sa-dump", dump, topo] + ibr_extra
+        problems = []
+        if args.opensm_loops:
+            # ibroute's own trees: loop-free, exact, and not OpenSM's
+            own = json.loads(run(ibr_cmd + ["-o", os.path.join(work, "ibroute-default")],
+                                 "ibr route", ok=(0, 1)).stdout)
+            ov = own.get("verify") or {}
+            summary["ibroute_default_verify"] = {k: v for k, v in ov.items()
+                                                 if "mcast" in k or "deadlock" in k}
+            if not ov.get("valid", False):
+                problems.append("ibroute's default trees: verification failed: %s"
+                                % ov.get("first_error"))
+            if not ov.get("deadlock_free", False):
+                problems.append("ibroute's default trees close a credit loop: %s"
+                                % ov.get("credit_loop"))
+            if ov.get("mcast_pairs_ok") != ov.get("mcast_pairs"):
+                problems.append("ibroute's default trees deliver %s of %s member pairs"
+                                % (ov.get("mcast_pairs_ok"), ov.get("mcast_pairs")))
+            ibr_cmd += ["--param", "torus-2QoS.opensm_mcast_tree=1"]
+        p = run(ibr_cmd + ["-o", ibr_dir], "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)
         summary["ibroute_mcast"] = route.get("mcast")
         summary["ibroute_verify_mcast"] = {k: v for k, v in route.get("verify", {}).items()
                                            if "mcast" in k}
 
-        problems = []
         if route.get("engine") != args.engine.split(",")[0]:
             problems.append("ibroute routed with %r, not %s" % (route.get("engine"),
                                                                  args.engine))
@@ -216,6 +247,9 @@ def main():
         if args.deadlock_free and not v.get("deadlock_free", False):
             problems.append("credit loop with the multicast dependencies: %s"
                             % v.get("credit_loop"))
+        if args.opensm_loops and v.get("deadlock_free", True):
+            problems.append("OpenSM's trees (reproduced by opensm_mcast_tree=1) close no "
+                            "credit loop here: --opensm-loops does not apply")
 
         if args.ibdmchk:
             ci, co = ibdmchk_m(ibr_dir), ibdmchk_m(osm_dir)

@@ -985,6 +985,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_run_set_vls_used", [RunP, c_uint], c_int),
     ("ibr_run_set_layers", [RunP, c_uint], c_int),
     ("ibr_run_add_mcast_port", [RunP, c_uint16, c_uint32, c_uint], c_int),
+    ("ibr_run_clear_mcast", [RunP], c_int),
     ("ibr_run_add_artifact", [RunP, c_char_p, c_void_p, c_size_t], c_int),
     ("ibr_run_setting_int", [POINTER(c_int64), RunP, c_char_p], c_int),
     ("ibr_run_setting_str", [_charpp, _sizep, RunP, c_char_p], c_int),

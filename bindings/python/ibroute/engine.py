@@ -235,6 +235,11 @@ class Run:
                                                       _uint(port, 32, "port")),
                     "add_mcast_port")
 
+    def clear_mcast(self) -> None:
+        """Clear every multicast forwarding entry of the run (to build the
+        trees again); the groups stay."""
+        self._check(_core._lib.ibr_run_clear_mcast(self._p()), "clear_mcast")
+
     def mcast_groups(self) -> List[Tuple[int, List[Tuple[int, int]]]]:
         """The call's multicast groups as [(mlid, [(node, port), ...])] (the
         members of each MLID, the union over its groups); [] without."""

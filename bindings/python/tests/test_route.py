@@ -289,6 +289,8 @@ class TestPythonEngines(unittest.TestCase):
             run.set_dest_sl(11, 3)
             run.set_sl2vl(0, 1, 2, [(sl + 1) % 8 for sl in range(16)])
             run.set_vls_used(2)
+            run.add_mcast_port(0xC001, 1, 1)  # cleared below
+            run.clear_mcast()
             run.add_mcast_port(0xC001, 0, 1)
             run.add_mcast_port(0xC001, 0, 3)
             run.add_mcast_port(0xC001, 2, 2)

@@ -269,6 +269,18 @@ IBR_API int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw,
                                    unsigned int port);
 
 /**
+ * Clear every multicast forwarding entry the run holds (every MLID, every
+ * switch), so that an engine can build its trees again, for example after
+ * ibr_run_find_credit_loop() found a loop through the first ones. The
+ * groups stay (ibr_run_mcast_groups()); the built mark
+ * (ibr_run_set_mcast_built()) is not changed.
+ * @return 0, ::IBR_EINVAL (NULL @p run). Nothing is allocated.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(MLIDs · S).
+ */
+IBR_API int ibr_run_clear_mcast(ibr_run *run);
+
+/**
  * The multicast groups of the call (ibr_options::mcast_groups; bound to
  * the run's topology), or NULL when the caller gave none (or for a NULL
  * run). An engine with its own multicast trees builds one per MLID of the
