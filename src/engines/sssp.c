@@ -256,6 +256,14 @@ typedef struct sp_state {
     uint32_t cnt[257];
     uint32_t last, nord; /* order holds the levels of switch last */
     uint32_t last_c;     /* ce/cz hold the candidates toward last_c */
+    uint32_t ncand;      /* candidates in ce/cz */
+    uint32_t *pos;       /* per channel: its index in ce, or IBR_NONE */
+    /* lc[c] = lc_src[ce[c]] for the candidates toward lc_d: the loads the
+       search reads, in the order it reads them (kept up to date by
+       sp_account) */
+    uint64_t *lc;
+    const uint64_t *lc_src;
+    uint32_t lc_d;
     uint64_t limit;      /* improvement pass: busiest channel's pairs */
 } sp_state;
 
@@ -279,19 +287,24 @@ static void sp_levels(sp_state *st, uint32_t d, int cands)
         return;
     const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
     uint32_t m = 0;
+    for (uint32_t c = 0; c < st->ncand; c++)
+        st->pos[st->ce[c]] = IBR_NONE;
     st->coff[0] = st->coff[1] = 0;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
             uint32_t z = t->adj[e].sw;
             if (hr[z] + 1u == hr[y]) {
+                st->pos[e] = m;
                 st->ce[m] = e;
                 st->cz[m++] = z;
             }
         }
         st->coff[k + 1] = m;
     }
+    st->ncand = m;
     st->last_c = d;
+    st->lc_src = NULL;
 }
 
 /* The current tree toward destination i, read back into par. */
@@ -318,16 +331,27 @@ static void sp_account(sp_state *st, const uint32_t *par, uint32_t d, unsigned g
         st->subc[y] = ca ? st->eps[y] : 0;
     }
     st->sub[d] = st->subc[d] = 0;
+    /* the tree's channels are candidates toward d: lc follows when it
+       mirrors one of the loads changed here */
+    uint64_t *lc = NULL;
+    if (st->lc_src && st->lc_d == d && st->last_c == d)
+        for (unsigned g = grp; g < st->ng; g++)
+            if (st->load[g] == st->lc_src)
+                lc = st->lc;
     for (uint32_t k = st->nord; k-- > 1;) {
         uint32_t y = st->order[k], e = par[y], z = adj[e].sw;
         if (sign > 0) {
             for (unsigned g = grp; g < st->ng; g++)
                 st->load[g][e] += st->sub[y];
             st->cl[e] += st->subc[y];
+            if (lc)
+                lc[st->pos[e]] += st->sub[y];
         } else {
             for (unsigned g = grp; g < st->ng; g++)
                 st->load[g][e] -= st->sub[y];
             st->cl[e] -= st->subc[y];
+            if (lc)
+                lc[st->pos[e]] -= st->sub[y];
         }
         st->sub[z] += st->sub[y];
         st->subc[z] += st->subc[y];
@@ -370,21 +394,31 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
        improvement pass every destination of the same or an earlier group,
        so the groups stay balanced separately */
     const uint64_t *load = st->load[improve ? grp : st->ng - 1];
+    if (st->lc_src != load || st->lc_d != d) {
+        for (uint32_t c = 0; c < st->ncand; c++)
+            st->lc[c] = load[st->ce[c]];
+        st->lc_src = load;
+        st->lc_d = d;
+    }
     /* level by level: the least loaded way one hop closer */
-    st->dist[d] = 0;
+    const uint64_t *lc = st->lc;
+    const uint32_t *cz = st->cz;
+    uint64_t *dist = st->dist;
+    dist[d] = 0;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint64_t best = UINT64_MAX;
-        uint32_t be = IBR_NONE;
+        uint32_t bc = 0;
+        /* branch-free minimum (the first of equal ones): the winner is
+           unpredictable */
         for (uint32_t c = st->coff[k]; c < st->coff[k + 1]; c++) {
-            uint64_t v = st->dist[st->cz[c]] + load[st->ce[c]];
-            if (v < best) {
-                best = v;
-                be = st->ce[c];
-            }
+            uint64_t v = dist[cz[c]] + lc[c];
+            int lt = v < best;
+            best = lt ? v : best;
+            bc = lt ? c : bc;
         }
         uint32_t y = st->order[k];
-        st->dist[y] = best;
-        st->par[y] = be;
+        dist[y] = best;
+        st->par[y] = st->ce[bc];
     }
     const uint32_t *par = st->par;
     if (improve && ca && sp_exceeds(st, par, d))
@@ -479,6 +513,7 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
 {
     const ibr_topo *t = st->t;
     uint64_t total = (uint64_t)st->s->n_dest * SSSP_RELIEF_BUDGET, budget = total;
+    st->lc_src = NULL; /* the moves below change loads behind lc's back */
     while (budget) {
         uint64_t m = 0;
         for (uint32_t e = 0; e < t->n_adj; e++)
@@ -532,6 +567,12 @@ int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
     st.cz = ibr__mallocarray(ctx, nch, sizeof *st.cz);
     st.par = ibr__mallocarray(ctx, n, sizeof *st.par);
     st.opar = ibr__mallocarray(ctx, n, sizeof *st.opar);
+    st.pos = ibr__mallocarray(ctx, nch, sizeof *st.pos);
+    st.lc = ibr__mallocarray(ctx, nch, sizeof *st.lc);
+    if (!st.pos || !st.lc)
+        goto nomem;
+    for (size_t e = 0; e < nch; e++)
+        st.pos[e] = IBR_NONE;
     if (!s->dlid || !s->group || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !st.cl ||
         !st.eps || !st.dist || !st.sub || !st.subc || !st.order || !st.coff || !st.ce || !st.cz ||
         !st.par || !st.opar || !st.beyond)
@@ -610,6 +651,8 @@ out:
     ibr__free(ctx, st.cz);
     ibr__free(ctx, st.par);
     ibr__free(ctx, st.opar);
+    ibr__free(ctx, st.pos);
+    ibr__free(ctx, st.lc);
     ibr__free(ctx, st.beyond);
     if (rc < 0)
         ibr__sssp_free(ctx, s);
