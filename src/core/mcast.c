@@ -158,7 +158,7 @@ int ibr_mcast_groups_add_member(ibr_mcast_groups *g, uint16_t mlid, const uint8_
 {
     if (!g)
         return IBR_EINVAL;
-    uint32_t gport;
+    uint32_t gport = IBR_NONE; /* set on success (GCC -O3 cannot tell) */
     int rc = ibr__mcast_resolve(&gport, g->last_error, g->topo, guid, port);
     if (rc < 0)
         return rc;
