@@ -588,6 +588,61 @@ static void test_property_tori_random(void)
     }
 }
 
+/* Engines that promise credit-loop freedom keep it with multicast. On
+   faulty meshes, tori, dragonflies and random graphs with 21 groups,
+   OpenSM's trees and SLs (IBR_MCAST_OPENSM) close credit loops with the
+   unicast routes; by default unicast moves one SL/VL up (dfsssp and nue,
+   which spread over every VL, route again with one fewer) and the trees
+   share one spanning tree: loop-free, exact delivery, VLs within max_vls,
+   and dnup's and lash's LFTs unchanged. */
+static void test_promise_kept(void)
+{
+    const char *chains[] = {"dnup,no_fallback", "lash,no_fallback", "dfsssp,no_fallback",
+                            "nue,no_fallback"};
+    const char *specs[] = {"mesh:dims=5x5,hosts=2", "torus:dims=4x4x3,hosts=1",
+                           "dragonfly:a=4,p=2,h=2", "random:switches=32,degree=5,hosts=2,seed=2"};
+    unsigned osm_loops = 0, routed = 0;
+    for (size_t f = 0; f < sizeof specs / sizeof specs[0]; f++) {
+        ibr_topo *t = ibr_test_topo_faults(specs[f], 3, 1, 1, 0);
+        ibr_mcast_groups *g = NULL;
+        ibr_mcast_groups_create(&g, t);
+        random_groups(g, t, 21, 7, 0);
+        for (size_t c = 0; c < sizeof chains / sizeof chains[0]; c++) {
+            ibr_result *r[2] = {NULL, NULL};
+            ibr_verify_report rep[2];
+            for (unsigned m = 0; m < 2; m++) {
+                ibr_options o = IBR_OPTIONS_INIT;
+                o.mcast_groups = g;
+                o.mcast_flags = m ? IBR_MCAST_OPENSM : 0;
+                rep[m] = (ibr_verify_report)IBR_VERIFY_REPORT_INIT;
+                CU_ASSERT_EQUAL_FATAL(ibr_route(&r[m], t, chains[c], &o), 0);
+                CU_ASSERT_EQUAL(ibr_result_verify(&rep[m], r[m]), 0);
+                CU_ASSERT_EQUAL(rep[m].pairs_ok, rep[m].pairs);
+                CU_ASSERT_EQUAL(rep[m].mcast_pairs_ok, rep[m].mcast_pairs);
+                CU_ASSERT(ibr_result_vls_used(r[m]) <= o.max_vls);
+            }
+            if (!rep[0].deadlock_free)
+                fprintf(stderr, "\n%s %s: %s\n", specs[f], chains[c], rep[0].first_error);
+            CU_ASSERT_EQUAL(rep[0].deadlock_free, 1);
+            osm_loops += !rep[1].deadlock_free;
+            if (!rep[1].deadlock_free && c < 2) {
+                /* dnup and lash: the same LFTs, one VL more */
+                CU_ASSERT_EQUAL(ibr_result_vls_used(r[0]), ibr_result_vls_used(r[1]) + 1);
+                for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+                    CU_ASSERT_EQUAL(memcmp(ibr_result_lft(r[0], s), ibr_result_lft(r[1], s),
+                                           ibr_topo_max_lid(t) + 1u), 0);
+            }
+            routed++;
+            ibr_result_destroy(r[0]);
+            ibr_result_destroy(r[1]);
+        }
+        ibr_mcast_groups_destroy(g);
+        ibr_topo_destroy(t);
+    }
+    CU_ASSERT_EQUAL(routed, 16);
+    CU_ASSERT(osm_loops >= 8);
+}
+
 /* sssp, dfsssp and nue build their own trees over the unicast loads (OpenSM
    3.3's multicast for these engines): exact delivery on tori, meshes and
    random graphs, with faults; and their trees are their own (the run
@@ -821,6 +876,7 @@ int main(void)
         {"property_fat_trees", test_property_fat_trees},
         {"property_tori_random", test_property_tori_random},
         {"property_loaded_engines", test_property_loaded_engines},
+        {"deadlock-free engines keep their promise with multicast", test_promise_kept},
         {"balance", test_balance},
         {"file_engine_trees", test_file_engine_trees},
         {"oom", test_oom},

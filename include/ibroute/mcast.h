@@ -63,7 +63,17 @@ typedef enum ibr_mcast_flags {
      *  trees never duplicate a packet. Without it the trees are OpenSM's
      *  (always the lowest-numbered shortest-path port). Engines that build
      *  their own trees ignore it. */
-    IBR_MCAST_BALANCE = 1 << 0
+    IBR_MCAST_BALANCE = 1 << 0,
+    /** Keep the trees and SLs as OpenSM would program them even when,
+     *  after an engine that promises deadlock freedom (dfsssp, lash, Nue,
+     *  up/down, ...), the multicast traffic closes a credit loop with the
+     *  unicast routes. Without it the library then moves the unicast path
+     *  SLs up by one (when a VL is left under ibr_options::max_vls and the
+     *  engine's SL2VL tables are the identity), so that multicast has
+     *  SL/VL 0 to itself, and builds every MLID's tree inside one spanning
+     *  tree of the switches (see the guide, "Multicast"). torus-2QoS has
+     *  its own remedy, which its setting `opensm_mcast_tree` turns off. */
+    IBR_MCAST_OPENSM = 1 << 1
 } ibr_mcast_flags;
 
 /** A set of multicast groups bound to one topology. Opaque; mutable by one

@@ -71,6 +71,9 @@ void usage_route(FILE *o)
           "                              instead of --groups\n"
           "  --mcast-balance             balance the default multicast trees over links\n"
           "                              (default: OpenSM's trees, lowest port first)\n"
+          "  --mcast-opensm              keep OpenSM's trees and SLs even where multicast\n"
+          "                              closes a credit loop after an engine that promises\n"
+          "                              none (default: unicast moves one SL/VL up)\n"
           "  --save-db FILE              save the routing with the fabric it was computed on\n"
           "                              (a routing database, for ibr reroute)\n"
           "  --no-verify                 skip the verification\n"
@@ -352,6 +355,7 @@ typedef struct route_args {
     const char *groups; /* --groups FILE or --sa-dump FILE */
     int groups_sa;      /* groups is an SA database dump */
     int mcast_balance;
+    int mcast_opensm;
 } route_args;
 
 
@@ -591,13 +595,15 @@ int cmd_route(int argc, char **argv)
         O_SAVE_DB,
         O_GROUPS,
         O_SA_DUMP,
-        O_MCAST_BALANCE
+        O_MCAST_BALANCE,
+        O_MCAST_OPENSM
     };
     static const struct option lo[] = {
         {"save-db", required_argument, NULL, O_SAVE_DB},
         {"groups", required_argument, NULL, O_GROUPS},
         {"sa-dump", required_argument, NULL, O_SA_DUMP},
         {"mcast-balance", no_argument, NULL, O_MCAST_BALANCE},
+        {"mcast-opensm", no_argument, NULL, O_MCAST_OPENSM},
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},
@@ -669,6 +675,7 @@ int cmd_route(int argc, char **argv)
             a.groups_sa = c == O_SA_DUMP;
             break;
         case O_MCAST_BALANCE: a.mcast_balance = 1; break;
+        case O_MCAST_OPENSM: a.mcast_opensm = 1; break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
         case O_NOPROGRESS:
@@ -709,15 +716,17 @@ int cmd_route(int argc, char **argv)
     /* the fabric is not kept: it is freed before routing big fabrics */
     if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, a.topology, &ta) < 0)
         goto out;
-    if (a.mcast_balance && !a.groups) {
-        cli_error("--mcast-balance", "give the multicast groups with --groups FILE");
+    if ((a.mcast_balance || a.mcast_opensm) && !a.groups) {
+        cli_error(a.mcast_balance ? "--mcast-balance" : "--mcast-opensm",
+                  "give the multicast groups with --groups FILE");
         goto out;
     }
     if (a.groups) {
         if (cli_load_groups_as(&groups, t, a.groups, a.groups_sa) < 0)
             goto out;
         opts->mcast_groups = groups;
-        opts->mcast_flags = a.mcast_balance ? IBR_MCAST_BALANCE : 0;
+        opts->mcast_flags = (a.mcast_balance ? IBR_MCAST_BALANCE : 0) |
+                            (a.mcast_opensm ? IBR_MCAST_OPENSM : 0);
     }
 
     memset(&ps, 0, sizeof(ps));

@@ -355,7 +355,7 @@ static int fail_result(ibr_result *r, int code)
    own (on plain minimum hops: OpenSM's per-port hop tables for every
    engine without a hop matrix of its own), then the members the result
    keeps. */
-static int mcast_trees(ibr_run *run)
+static int mcast_trees(ibr_run *run, unsigned max_vls, int retried)
 {
     int rc = 0;
     if (!run->mcast_built) {
@@ -367,6 +367,8 @@ static int mcast_trees(ibr_run *run)
             rc = ibr__run_fail(run, rc, "out of memory");
         ibr__free(run->ctx, plain);
     }
+    if (rc == 0)
+        rc = ibr__mcast_isolate(run, max_vls, retried);
     if (rc == 0 && ibr__result_set_mcast_members(run->res, run->opts.mcast_groups) < 0)
         rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
     return rc;
@@ -404,7 +406,7 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
     if (rc == 0 && run.opts.mcast_groups && run.opts.mcast_groups->topo != t)
         rc = ibr__err(r->last_error, IBR_EINVAL,
                       "option mcast_groups is bound to another topology");
-    if (rc == 0 && (run.opts.mcast_flags & ~(unsigned)IBR_MCAST_BALANCE))
+    if (rc == 0 && (run.opts.mcast_flags & ~(unsigned)(IBR_MCAST_BALANCE | IBR_MCAST_OPENSM)))
         rc = ibr__err(r->last_error, IBR_EINVAL, "option mcast_flags = 0x%x (unknown bits)",
                       run.opts.mcast_flags);
     if (rc == 0)
@@ -479,7 +481,32 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         if (rc > 0)
             rc = IBR_EINTERNAL;
         if (rc == 0 && run.opts.mcast_groups)
-            rc = mcast_trees(&run);
+            rc = mcast_trees(&run, run.opts.max_vls, 0);
+        if (rc == 1) {
+            /* multicast needs a VL of its own and the engine spread over
+               more VLs than its layers need: route again with one fewer */
+            unsigned max_vls = run.opts.max_vls;
+            ibr__log(t->ctx, IBR_LOG_INFO,
+                     "engine '%s' again with max_vls %u, to leave VL 0 to multicast",
+                     eng[i]->name, max_vls - 1);
+            ibr__result_clear_tables(r);
+            run.message[0] = 0;
+            run.mcast_built = 0;
+            run.opts.max_vls = max_vls - 1;
+            rc = eng[i]->route(&run, eng[i]->user);
+            run.opts.max_vls = max_vls;
+            if (rc != 0 && rc != IBR_ENOMEM && rc != IBR_ECANCELED) {
+                /* it cannot do with fewer: its first routing, loop and all */
+                ibr__result_clear_tables(r);
+                run.message[0] = 0;
+                run.mcast_built = 0;
+                rc = eng[i]->route(&run, eng[i]->user);
+            }
+            if (rc > 0)
+                rc = IBR_EINTERNAL;
+            if (rc == 0)
+                rc = mcast_trees(&run, max_vls, 1);
+        }
         if (rc == 0 && check_sls(r) < 0)
             rc = ibr__run_fail(&run, IBR_EINTERNAL, "the engine wrote a path SL above 15");
         if (rc == 0 && record_settings(r, eng[i], vals) < 0)

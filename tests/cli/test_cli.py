@@ -1068,6 +1068,34 @@ def test_sa_dump():
            r"--groups or --sa-dump")
 
 
+def test_multicast_keeps_promise():
+    # lash on a faulty 5x5 mesh with 21 groups: OpenSM's trees close a
+    # credit loop with the unicast routes; by default unicast moves one
+    # SL/VL up and the trees share one spanning tree
+    net = path("mk.net")
+    expect(["gen", "mesh:dims=5x5,hosts=2", "--faults", "3,1", "--seed", "1", "-o", net], 0)
+    with open(net) as f:
+        text = f.read()
+    cas = [g for g, line in re.findall(r'^Ca\s+\d+\s+"H-([0-9a-f]+)".*\n(\[1\].*)', text, re.M)
+           if "(down)" not in line]
+    lines = ["group 0xC000"] + ["member 0x%s 1" % g for g in cas]
+    for k in range(1, 21):
+        lines.append("group 0x%X" % (0xC000 + k))
+        lines += ["member 0x%s 1" % g for i, g in enumerate(cas) if (i * 7 + k * 13) % (k % 4 + 2) == 0]
+    groups = write("mk-groups.txt", "\n".join(lines) + "\n")
+    osm = jrun(["route", "-R", "lash,no_fallback", net, "--groups", groups, "--mcast-opensm",
+                "--json", "-q"])
+    own = jrun(["route", "-R", "lash,no_fallback", net, "--groups", groups, "--json", "-q"])
+    check(osm["verify"]["deadlock_free"] is False, osm["verify"])
+    check(own["verify"]["deadlock_free"] is True, own["verify"])
+    check(own["vls_used"] == osm["vls_used"] + 1, (own["vls_used"], osm["vls_used"]))
+    check(own["verify"]["mcast_pairs_ok"] == own["verify"]["mcast_pairs"], own["verify"])
+    _, err = expect(["route", "-R", "lash,no_fallback", net, "--groups", groups, "-v"], 0)
+    check(re.search(r"lash: the multicast trees closed a credit loop with the unicast routes: "
+                    r"unicast path SLs moved up by one", err), err)
+    expect(["route", net, "--mcast-opensm", "-q"], 2, None, r"--groups")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -1082,7 +1110,7 @@ def main():
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
-             test_sa_dump]
+             test_multicast_keeps_promise, test_sa_dump]
     try:
         for t in tests:
             try:

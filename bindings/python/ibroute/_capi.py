@@ -280,6 +280,7 @@ class McastFlags(enum.IntFlag):
     """ibr_mcast_flags: how the library builds the default multicast trees."""
 
     BALANCE = 1 << 0
+    OPENSM = 1 << 1
 
 
 class ChangeKind(enum.IntEnum):

@@ -511,6 +511,7 @@ _OPTION_KINDS: Dict[str, str] = {
     "params": "params",
     "mcast_groups": "mcast_groups",
     "mcast_balance": "mcast_balance",
+    "mcast_opensm": "mcast_opensm",
     # shorthands for engine settings, as the command line has them
     "connect_roots": "shorthand",
     "max_reverse_hops": "shorthand",
@@ -656,6 +657,12 @@ class _OptionsCall:
         else:
             self.opts.mcast_flags &= ~int(McastFlags.BALANCE)
 
+    def _set_mcast_opensm(self, key: str, value: Any) -> None:
+        if value:
+            self.opts.mcast_flags |= int(McastFlags.OPENSM)
+        else:
+            self.opts.mcast_flags &= ~int(McastFlags.OPENSM)
+
     def _set_progress(self, key: str, fn: ProgressFn) -> None:
         if not callable(fn):
             raise TypeError("progress must be callable(phase, done, total)")
@@ -683,6 +690,9 @@ def _options_from_c(o: _capi.ibr_options) -> Dict[str, Any]:
             continue
         if kind == "mcast_balance":
             out[key] = bool(o.mcast_flags & int(McastFlags.BALANCE))
+            continue
+        if kind == "mcast_opensm":
+            out[key] = bool(o.mcast_flags & int(McastFlags.OPENSM))
             continue
         if kind == "mcast_groups":
             out[key] = bool(o.mcast_groups)  # whether the call has groups
@@ -1376,7 +1386,10 @@ class Topology(_Nodes):
         the shorthands connect_roots (updn, dnup and ftree's
         connect_roots) and max_reverse_hops (ftree's), and
         mcast_groups=McastGroups (multicast trees per MLID, see
-        :meth:`mcast_groups`) with mcast_balance=True for balanced trees.
+        :meth:`mcast_groups`) with mcast_balance=True for balanced trees and
+        mcast_opensm=True to keep OpenSM's trees and SLs even where, after
+        an engine that promises deadlock freedom, multicast closes a credit
+        loop (by default unicast then moves one SL/VL up).
 
         The GUID lists may come straight from :func:`parse_guid_list`
         (``root_guids=parse_guid_list(text)``, ``ids=parse_guid_list(text,
