@@ -76,8 +76,8 @@ int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
         goto nomem;
     if (f->n_nodes)
         memcpy(t->nodes, f->nodes, f->n_nodes * sizeof *t->nodes);
-    if (f->n_ports)
-        memcpy(t->ports, f->ports, f->n_ports * sizeof *t->ports);
+    for (uint32_t gp = 0; gp < t->n_ports; gp++)
+        ibr__port_resolve(&t->ports[gp], f->nodes, f->ports, gp);
 
     /* switches in ascending byte-reversed GUID order */
     uint32_t nsw = 0;
@@ -371,4 +371,62 @@ unsigned int ibr_topo_switch_distance(const ibr_topo *t, uint32_t a, uint32_t b)
     ibr__free(t->ctx, q);
     ibr__free(t->ctx, d);
     return res;
+}
+
+unsigned ibr__topo_min_oper_vls(const ibr_topo *t)
+{
+    unsigned vls = 15;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        for (unsigned p = 1; p <= n->nports; p++) {
+            const ibr__port *pt = &t->ports[n->port_off + p];
+            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE && pt->oper_vls < vls)
+                vls = pt->oper_vls;
+        }
+    }
+    return vls ? vls : 1;
+}
+
+/* Widths from narrowest to widest (the ibr_link_width bits are not in
+   that order). */
+static unsigned width_rank(unsigned w)
+{
+    switch (w) {
+    case IBR_WIDTH_1X: return 1;
+    case IBR_WIDTH_2X: return 2;
+    case IBR_WIDTH_4X: return 3;
+    case IBR_WIDTH_8X: return 4;
+    case IBR_WIDTH_12X: return 5;
+    default: return 0;
+    }
+}
+
+static unsigned widest(unsigned mask)
+{
+    unsigned best = 0;
+    for (unsigned b = 1; b <= IBR_WIDTH_2X; b <<= 1)
+        if ((mask & b) && width_rank(b) > width_rank(best))
+            best = b;
+    return best;
+}
+
+static unsigned fastest(unsigned mask)
+{
+    for (unsigned s = IBR_SPEED_XDR; s >= IBR_SPEED_SDR; s--)
+        if (mask & IBR_SPEED_BIT(s))
+            return s;
+    return IBR_SPEED_UNKNOWN;
+}
+
+int ibr__topo_link_throttled(const ibr_topo *t, uint32_t gp)
+{
+    const ibr__port *a = &t->ports[gp];
+    if (a->remote_node == IBR_NONE)
+        return 0;
+    const ibr__port *b = ibr__tport(t, a->remote_node, a->remote_port);
+    /* both ends of a cable carry its active width and speed, and a
+       resolved enabled mask always holds them */
+    /* an unknown active width or speed is never called throttled */
+    return (a->width && widest(a->width_en & b->width_en) != a->width) ||
+           (a->speed && fastest(a->speed_en & b->speed_en) != a->speed);
 }
