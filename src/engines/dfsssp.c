@@ -52,10 +52,10 @@
  * OpenSM's dfsssp or fewer (a degraded fat tree: 1 instead of 2; tori: a
  * layer or two fewer), so it also routes fabrics where OpenSM runs out.
  *
- * VLs. The fabric has ibr_options::max_vls data VLs (OpenSM reads the
- * operational VLs of the ports; ibroute's topology has no such field). If
- * more layers are needed the engine fails with IBR_ENOVL, naming the count,
- * so the chain falls back. If fewer are needed the spare VLs are handed out
+ * VLs. The fabric has as many data VLs as the smallest OperVLs of a
+ * switch port with a peer (as OpenSM counts them), capped by
+ * ibr_options::max_vls. If more layers are needed the engine fails with
+ * IBR_ENOVL, naming the count, so the chain falls back. If fewer are needed the spare VLs are handed out
  * one by one to the layer with the most pairs per VL (ties: lowest layer),
  * and a layer spread over k VLs gives pair (source port i of its switch,
  * destination number j) the VL first + (i + j) mod k: each VL then holds a
@@ -1125,7 +1125,7 @@ static int dfsssp_route(ibr_run *run, void *user)
     }
 
     /* break the cycles layer by layer */
-    unsigned avail = ibr_run_options(run)->max_vls;
+    unsigned avail = ibr__run_vls(run);
     for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c.g, v)); v++) {
         rc = break_layer(run, &c, v);
         if (rc == 1) {
@@ -1160,7 +1160,9 @@ static int dfsssp_route(ibr_run *run, void *user)
     if (needed > avail) {
         rc = ibr__fail(run, IBR_ENOVL,
                            "%u virtual lanes needed to break every credit loop, %u available "
-                           "(max_vls)", needed, avail);
+                           "(max_vls %u, ports' OperVLs %u)",
+                           needed, avail, ibr_run_options(run)->max_vls,
+                           ibr__topo_min_oper_vls(t));
         goto out;
     }
 

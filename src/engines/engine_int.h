@@ -49,4 +49,14 @@ static inline ibr_context *ibr__run_ctx(const ibr_run *run)
     return ibr_run_topo(run)->ctx;
 }
 
+/* Data VLs an engine that layers its routes may use, as OpenSM 3.3 counts
+   them for dfsssp, Nue and LASH: the minimum OperVLs over switch ports with
+   a peer (ibr__topo_min_oper_vls()), capped by ibr_options::max_vls. */
+static inline unsigned ibr__run_vls(const ibr_run *run)
+{
+    unsigned vls = ibr__topo_min_oper_vls(ibr_run_topo(run));
+    unsigned max = ibr_run_options(run)->max_vls;
+    return vls < max ? vls : max;
+}
+
 #endif

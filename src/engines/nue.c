@@ -6,7 +6,8 @@
  * enough) and routes every connected fabric.
  *
  * Layers. The destinations are split into k sets, k = the VLs allowed
- * (setting max_vls, capped by ibr_options::max_vls): a graph partition of
+ * (setting max_vls, capped by the VLs available: the smallest OperVLs of a
+ * switch port with a peer and ibr_options::max_vls): a graph partition of
  * the switches (METIS when built with it, else, or when asked, the built-in
  * partitioner below), weighted by the destination LIDs each switch
  * delivers, and every destination takes its switch's part. Part i is
@@ -1433,12 +1434,15 @@ static int nue_route(ibr_run *run, void *user)
     c.ctx = ctx;
     c.S = t->n_sw;
     c.C = t->n_adj;
-    c.k = o->max_vls;
+    unsigned avail = ibr__run_vls(run);
+    c.k = avail;
     if (want > 0 && (unsigned)want < c.k)
         c.k = (unsigned)want;
-    if (want > 0 && (unsigned)want > o->max_vls)
-        ibr__log(ctx, IBR_LOG_WARN, "nue: max_vls %u capped at the %u VLs available",
-                 (unsigned)want, o->max_vls);
+    if (want > 0 && (unsigned)want > avail)
+        ibr__log(ctx, IBR_LOG_WARN,
+                 "nue: max_vls %u capped at the %u VLs available (max_vls %u, ports' "
+                 "OperVLs %u)",
+                 (unsigned)want, avail, o->max_vls, ibr__topo_min_oper_vls(t));
     if (c.k > NUE_MAX_LAYERS)
         c.k = NUE_MAX_LAYERS;
     c.part_used = "none";
