@@ -1,8 +1,10 @@
-/* Engines count the data VLs they may use from the ports, as OpenSM 3.3
-   does: dfsssp, Nue and LASH take the minimum OperVLs over switch ports
-   with a peer, capped by ibr_options::max_vls (torus-2QoS: test_torus2qos.c).
-   On fabrics whose ports have fewer operational VLs the engines use no more,
-   stay deadlock-free, or fail naming the VLs the ports give. */
+/* What engines do with the ports' PortInfo facts, as OpenSM 3.3 does.
+   VLs: dfsssp, Nue and LASH take the minimum OperVLs over switch ports
+   with a peer, capped by ibr_options::max_vls (torus-2QoS: test_torus2qos.c);
+   on fabrics whose ports have fewer operational VLs the engines use no more,
+   stay deadlock-free, or fail naming the VLs the ports give. Throttled
+   cables: sssp, dfsssp and Nue route around them with the setting
+   avoid_throttled_links. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +220,142 @@ static void test_max_vls_caps(void)
     ibr_fabric_destroy(f);
 }
 
+/* Make the cable on (node, port) throttled: both ends enable 12x, it runs
+   at 4x (one_end: only this end does, so it is not throttled). */
+static void throttle(ibr_fabric *f, uint32_t node, unsigned port, int one_end)
+{
+    ibr_port_attr a = IBR_PORT_ATTR_INIT;
+    a.width_enabled = IBR_WIDTH_4X | IBR_WIDTH_12X;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_port_attr(f, node, port, &a), 0);
+    if (one_end)
+        return;
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_port_info(&pi, f, node, port), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_port_attr(f, pi.remote_node, pi.remote_port, &a), 0);
+}
+
+/* Routes (LFT entries) leaving through a port of the list. */
+static size_t routes_over(const ibr_topo *t, const ibr_result *r, const uint32_t (*ports)[2],
+                          size_t n)
+{
+    size_t hits = 0;
+    unsigned max = ibr_topo_max_lid(t);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t sw = ibr_topo_node_switch(t, ports[i][0]);
+        const uint8_t *lft = ibr_result_lft(r, sw);
+        for (unsigned lid = 1; lid <= max; lid++)
+            hits += lft[lid] == ports[i][1];
+    }
+    return hits;
+}
+
+static ibr_result *route_avoiding(const ibr_topo *t, const char *engine, int on)
+{
+    char chain[64], name[64];
+    snprintf(chain, sizeof chain, "%s,no_fallback", engine);
+    snprintf(name, sizeof name, "%s.avoid_throttled_links", engine);
+    ibr_param p = {name, on ? "1" : "0"};
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.params = &p;
+    o.n_params = 1;
+    unsigned checks = strcmp(engine, "sssp") ? IBR_TEST_DEADLOCK_FREE : 0;
+    ibr_result *r = ibr_test_route(NULL, t, chain, &o, checks);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    return r;
+}
+
+static int same_lfts(const ibr_topo *t, const ibr_result *a, const ibr_result *b)
+{
+    for (uint32_t sw = 0; sw < ibr_topo_switch_count(t); sw++)
+        if (memcmp(ibr_result_lft(a, sw), ibr_result_lft(b, sw), ibr_topo_max_lid(t) + 1u))
+            return 0;
+    return 1;
+}
+
+/* avoid_throttled_links (sssp, dfsssp, Nue): on a 4x4 torus whose x rings
+   each have one throttled cable, no route uses one (every pair is still
+   delivered, dfsssp and Nue stay deadlock-free), while without the
+   setting routes do; a cable enabled wider at one end only is not
+   throttled; a throttled cable that is the only way between switches is
+   kept. */
+static void test_avoid_throttled(void)
+{
+    static const char *engines[] = {"sssp", "dfsssp", "nue"};
+    ibr_fabric *f = gen("torus:dims=4x4,hosts=2");
+    /* switches x = 0 (index 4y): port 2 leads +x to x = 1, whose port 1
+       comes back */
+    uint32_t slow[8][2];
+    size_t ns = 0;
+    for (uint32_t y = 0; y < 4; y++) {
+        throttle(f, 4 * y, 2, 0);
+        slow[ns][0] = 4 * y;
+        slow[ns++][1] = 2;
+        slow[ns][0] = 4 * y + 1;
+        slow[ns++][1] = 1;
+    }
+    ibr_topo *t = freeze(f);
+    for (size_t i = 0; i < 3; i++) {
+        ibr_result *off = route_avoiding(t, engines[i], 0);
+        ibr_result *on = route_avoiding(t, engines[i], 1);
+        CU_ASSERT(routes_over(t, off, slow, ns) > 0);
+        CU_ASSERT_EQUAL(routes_over(t, on, slow, ns), 0);
+        ibr_result_destroy(off);
+        ibr_result_destroy(on);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+
+    /* enabled wider at one end only: the link runs at the best width both
+       ends enable, so it is not throttled and nothing changes */
+    f = gen("torus:dims=4x4,hosts=2");
+    for (uint32_t y = 0; y < 4; y++)
+        throttle(f, 4 * y, 2, 1);
+    t = freeze(f);
+    for (size_t i = 0; i < 3; i++) {
+        ibr_result *off = route_avoiding(t, engines[i], 0);
+        ibr_result *on = route_avoiding(t, engines[i], 1);
+        CU_ASSERT(same_lfts(t, off, on));
+        ibr_result_destroy(off);
+        ibr_result_destroy(on);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+
+    /* a line of 4 switches whose middle cable is throttled: it is the only
+       way, so it is kept and every pair is still routed over it */
+    f = gen("mesh:dims=4,hosts=1");
+    throttle(f, 1, 2, 0);
+    t = freeze(f);
+    const uint32_t mid[2][2] = {{1, 2}, {2, 1}};
+    for (size_t i = 0; i < 3; i++) {
+        ibr_result *on = route_avoiding(t, engines[i], 1);
+        CU_ASSERT(routes_over(t, on, mid, 2) > 0);
+        ibr_result_destroy(on);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+
+    /* a speed below what both ends enable throttles too: a ring of 5 with
+       one QDR cable both ends of which enable EDR */
+    f = gen("torus:dims=5,hosts=1");
+    ibr_port_attr a = IBR_PORT_ATTR_INIT;
+    a.speed_enabled = IBR_SPEED_BIT(IBR_SPEED_QDR) | IBR_SPEED_BIT(IBR_SPEED_EDR);
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 2, &a), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 1, 1, &a), 0);
+    t = freeze(f);
+    const uint32_t ring[2][2] = {{0, 2}, {1, 1}};
+    for (size_t i = 0; i < 3; i++) {
+        ibr_result *off = route_avoiding(t, engines[i], 0);
+        ibr_result *on = route_avoiding(t, engines[i], 1);
+        CU_ASSERT(routes_over(t, off, ring, 2) > 0);
+        CU_ASSERT_EQUAL(routes_over(t, on, ring, 2), 0);
+        ibr_result_destroy(off);
+        ibr_result_destroy(on);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -225,6 +363,7 @@ int main(void)
         {"nue: the ports' OperVLs", test_nue},
         {"lash: the ports' OperVLs and start_vl", test_lash},
         {"max_vls still caps", test_max_vls_caps},
+        {"avoid_throttled_links", test_avoid_throttled},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("portvls", tests);

@@ -104,6 +104,19 @@ unsigned ibr__topo_min_oper_vls(const ibr_topo *t);
    uncabled port. O(1). */
 int ibr__topo_link_throttled(const ibr_topo *t, uint32_t gp);
 
+/* A view of t for engines told to avoid throttled cables (OpenSM's
+   avoid_throttled_links): the same topology whose switch graph (adj_off,
+   adj, n_adj) leaves out every throttled switch-to-switch cable, except
+   those needed to keep the switches connected as they are in t (taken
+   back in adjacency order, one per pair of components they join). *out
+   is NULL when t has no throttled switch-to-switch cable; otherwise it
+   borrows everything else from t, must not outlive it, and is freed with
+   ibr__topo_view_destroy() (never ibr_topo_destroy()). *avoided and *kept
+   count the throttled cables left out and taken back. Returns 0 or
+   IBR_ENOMEM. O(ports + S). */
+int ibr__topo_avoid_throttled(ibr_topo **out, size_t *avoided, size_t *kept, const ibr_topo *t);
+void ibr__topo_view_destroy(ibr_topo *view);
+
 /* Distances (links) from the nearest of n_src source switches to every
    switch: dist[n_sw], UINT32_MAX when unreachable; queue: n_sw scratch.
    Sources must be valid switch indices. O(S + E). */

@@ -1040,9 +1040,14 @@ static int dfsssp_route(ibr_run *run, void *user)
     ibr__sssp s;
     if (t->n_sw > 65535)
         return ibr__decline(run, "%u switches: dfsssp numbers them in 16 bits", t->n_sw);
-    int rc = ibr__sssp_compute(run, &s, "dfsssp");
+    ibr_topo *view;
+    int rc = ibr__engine_topo(&t, &view, run, "dfsssp");
     if (rc < 0)
         return rc;
+    if ((rc = ibr__sssp_compute(run, t, &s, "dfsssp")) < 0) {
+        ibr__topo_view_destroy(view);
+        return rc;
+    }
     df c;
     memset(&c, 0, sizeof c);
     c.run = run;
@@ -1202,7 +1207,7 @@ static int dfsssp_route(ibr_run *run, void *user)
     if ((rc = layers_artifact(run, &c, needed, avail)) < 0)
         goto fail;
     ibr__sssp_write_lfts(run, &s);
-    if ((rc = ibr__mcast_loaded(run, ibr_run_hops(run), s.load)) < 0)
+    if ((rc = ibr__mcast_loaded_on(run, t, ibr_run_hops(run), s.load)) < 0)
         goto fail;
     goto out;
 nomem:
@@ -1215,6 +1220,7 @@ fail:
 out:
     df_free(&c);
     ibr__sssp_free(ctx, &s);
+    ibr__topo_view_destroy(view);
     return rc;
 }
 
@@ -1224,4 +1230,6 @@ const ibr_engine ibr__engine_dfsssp = {
     .description = "sssp with virtual layers that break every credit loop; path SLs, SL2VL",
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE | IBR_CAP_MINIMAL,
     .route = dfsssp_route,
+    .settings = ibr__sssp_settings,
+    .n_settings = 1,
 };

@@ -1425,6 +1425,10 @@ static int nue_route(ibr_run *run, void *user)
         return ibr__fail(run, IBR_EINVAL,
                          "nue.partitioner: '%s' is none of auto, metis, builtin", ps);
 
+    ibr_topo *view;
+    int vrc = ibr__engine_topo(&t, &view, run, "nue");
+    if (vrc < 0)
+        return vrc;
     nue c, cx[NUE_VARIANTS - 1];
     /* set before the first jump to the cleanup labels, which read it */
     size_t nx = 0; /* cx[] allocated */
@@ -1607,7 +1611,7 @@ static int nue_route(ibr_run *run, void *user)
              " destinations on escape paths, %" PRIu64 " candidates rejected",
              c.k, used, c.part_used, c.st.interleaved ? "interleaved" : "switch", fb,
              c.st.rejected);
-    if ((rc = ibr__mcast_loaded(run, NULL, NULL)) < 0)
+    if ((rc = ibr__mcast_loaded_on(run, t, NULL, NULL)) < 0)
         goto fail;
     rc = 0;
     goto out;
@@ -1630,6 +1634,7 @@ fail:
         rc = ibr__fail(run, rc, "internal error %d while routing on the dependency graph", rc);
 out:
     nue_free(&c);
+    ibr__topo_view_destroy(view);
     return rc;
 }
 
@@ -1649,6 +1654,10 @@ static const ibr_setting nue_settings[] = {
     {"explore", IBR_SETTING_BOOL, 0, 1, 1, NULL,
      "also route with load-dominated weights and with a single layer, keeping whichever "
      "routing has the least loaded busiest link (then the fewest VLs)"},
+    {"avoid_throttled_links", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "route around switch-to-switch cables running below the width or speed both ends "
+     "enable, keeping those needed to keep the switches connected (OpenSM's "
+     "avoid_throttled_links)"},
 };
 
 const ibr_engine ibr__engine_nue = {
@@ -1659,5 +1668,5 @@ const ibr_engine ibr__engine_nue = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
     .route = nue_route,
     .settings = nue_settings,
-    .n_settings = 5,
+    .n_settings = sizeof nue_settings / sizeof nue_settings[0],
 };
