@@ -318,7 +318,8 @@ static void usage_info(FILE *o)
     fputs("usage: ibr info [--json] [--guid2lid FILE] [--lmc N] TOPOLOGY\n"
           "\n"
           "Describe a topology (an ibnetdiscover/ibsim file or gen:SPEC): nodes,\n"
-          "switches, CAs, links (down ones too), LIDs and the engines available.\n"
+          "switches, CAs, links (down ones too), LIDs, the data VLs of the switch\n"
+          "ports, throttled cables and the engines available.\n"
           "LIDs are shown as the file gives them unless --guid2lid or --lmc is given.\n",
           o);
 }
@@ -330,7 +331,41 @@ typedef struct fabric_stats {
     uint64_t lid_ports, lids, missing_lids;
     unsigned int max_lmc;
     uint32_t max_lid;
+    unsigned int data_vls;  /* smallest OperVLs of a switch port with an
+                               active cable (what dfsssp, Nue, LASH count) */
+    uint64_t throttled;     /* active switch-switch cables running below the
+                               width or speed both ends enable */
 } fabric_stats;
+
+static unsigned width_rank(unsigned w)
+{
+    switch (w) {
+    case IBR_WIDTH_1X: return 1;
+    case IBR_WIDTH_2X: return 2;
+    case IBR_WIDTH_4X: return 3;
+    case IBR_WIDTH_8X: return 4;
+    case IBR_WIDTH_12X: return 5;
+    default: return 0;
+    }
+}
+
+/* Does the cable between a and b (both ends' descriptions) run below the
+   best width or speed both ends enable? */
+static int throttled(const ibr_port_info *a, const ibr_port_info *b)
+{
+    unsigned wm = a->width_enabled & b->width_enabled, best = 0, bit;
+    int sp;
+
+    for (bit = 1; bit <= IBR_WIDTH_2X; bit <<= 1)
+        if ((wm & bit) && width_rank(bit) > width_rank(best))
+            best = bit;
+    if (a->width && best != (unsigned)a->width)
+        return 1;
+    for (sp = IBR_SPEED_XDR; sp > IBR_SPEED_UNKNOWN; sp--)
+        if (a->speed_enabled & b->speed_enabled & IBR_SPEED_BIT(sp))
+            break;
+    return a->speed && sp != (int)a->speed;
+}
 
 static void compute_stats(fabric_stats *s, const ibr_fabric *f)
 {
@@ -338,6 +373,7 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
 
     memset(s, 0, sizeof(*s));
     s->nodes = n;
+    s->data_vls = 15;
     for (i = 0; i < n; i++) {
         ibr_node_info ni = IBR_NODE_INFO_INIT;
         unsigned int p;
@@ -362,6 +398,9 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
                 int sw_sw = 0;
 
                 s->cabled_ports++;
+                if (ni.type == IBR_NODE_SWITCH && pi.state == IBR_LINK_ACTIVE &&
+                    pi.oper_vls < s->data_vls)
+                    s->data_vls = pi.oper_vls;
                 /* count each cable once, from its lower (node, port) end */
                 if (pi.remote_node > i || (pi.remote_node == i && pi.remote_port > p)) {
                     if (ibr_fabric_node_info(&rn, f, pi.remote_node) == 0)
@@ -372,9 +411,15 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
                     if (pi.state == IBR_LINK_DOWN)
                         s->links_down++;
                     if (sw_sw) {
+                        ibr_port_info rp = IBR_PORT_INFO_INIT;
+
                         s->sw_links++;
                         if (pi.state == IBR_LINK_DOWN)
                             s->sw_links_down++;
+                        else if (pi.remote_node != i &&
+                                 ibr_fabric_port_info(&rp, f, pi.remote_node, pi.remote_port) == 0 &&
+                                 throttled(&pi, &rp))
+                            s->throttled++;
                     }
                 }
             }
@@ -453,6 +498,8 @@ static int cmd_info(int argc, char **argv)
         printf(", \"lid_ports\": %" PRIu64 ", \"lids\": %" PRIu64
                ", \"ports_without_lid\": %" PRIu64 ", \"max_lmc\": %u, \"max_lid\": %u",
                s.lid_ports, s.lids, s.missing_lids, s.max_lmc, (unsigned)ibr_topo_max_lid(t));
+        printf(", \"data_vls\": %u, \"throttled_switch_links\": %" PRIu64, s.data_vls,
+               s.throttled);
         printf(", \"engines\": [");
         for (i = 0; i < ne; i++) {
             ibr_engine_info e;
@@ -481,6 +528,10 @@ static int cmd_info(int argc, char **argv)
             printf("; %" PRIu64 " without a LID", s.missing_lids);
         printf("\n");
         printf("max LID:      %u\n", (unsigned)ibr_topo_max_lid(t));
+        printf("data VLs:     %u (smallest OperVLs of a cabled switch port)\n", s.data_vls);
+        if (s.throttled)
+            printf("throttled:    %" PRIu64 " switch-switch cable(s) below the width or speed "
+                   "both ends enable\n", s.throttled);
         printf("engines:     ");
         for (i = 0; i < ne; i++) {
             ibr_engine_info e;
