@@ -425,8 +425,8 @@ int ibr__topo_link_throttled(const ibr_topo *t, uint32_t gp)
         return 0;
     const ibr__port *b = ibr__tport(t, a->remote_node, a->remote_port);
     /* both ends of a cable carry its active width and speed, and a
-       resolved enabled mask always holds them */
-    /* an unknown active width or speed is never called throttled */
+       resolved enabled mask always holds them; an unknown active width or
+       speed is never called throttled */
     return (a->width && widest(a->width_en & b->width_en) != a->width) ||
            (a->speed && fastest(a->speed_en & b->speed_en) != a->speed);
 }
