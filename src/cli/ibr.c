@@ -179,6 +179,8 @@ static void usage_gen(FILE *o)
           "  hypercube:dim=6,hosts=2                 hypercube\n"
           "  dragonfly:a=4,p=2,h=2,g=9               dragonfly\n"
           "  random:switches=64,degree=4,hosts=2,seed=1\n"
+          "Every family also takes vls=N (1, 2, 4, 8 or 15): the data VLs of every\n"
+          "port (VLCap; default 8; written as v= on port lines unless 8).\n"
           "\n"
           "Options:\n"
           "  -o, --output FILE        write to FILE instead of standard output\n"
