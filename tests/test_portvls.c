@@ -93,6 +93,8 @@ static void test_dfsssp(void)
     /* one VL: dfsssp needs two and says where the one comes from */
     ibr_fabric *f = gen("torus:dims=4x4x4,hosts=1,vls=1");
     ibr_topo *t = freeze(f);
+    CU_ASSERT_EQUAL(ibr_topo_data_vls(t), 1);
+    CU_ASSERT_EQUAL(ibr_topo_data_vls(NULL), 0);
     ibr_options o = IBR_OPTIONS_INIT;
     expect_fail(t, "dfsssp,no_fallback", &o, IBR_ENOVL, "1 available", "ports' OperVLs 1");
     /* and the chain falls back to an engine that needs no VLs */
@@ -110,6 +112,7 @@ static void test_dfsssp(void)
     CU_ASSERT_FATAL(pi.remote_node < 64); /* a switch */
     set_vl_cap(f, 5, 1, 2);
     t = freeze(f);
+    CU_ASSERT_EQUAL(ibr_topo_data_vls(t), 2);
     r = ibr_test_route(NULL, t, "dfsssp,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT_EQUAL(ibr_result_vls_used(r), 2);
@@ -294,6 +297,12 @@ static void test_avoid_throttled(void)
         slow[ns++][1] = 1;
     }
     ibr_topo *t = freeze(f);
+    for (size_t k = 0; k < ns; k++)
+        CU_ASSERT_EQUAL(ibr_topo_link_throttled(t, slow[k][0], slow[k][1]), 1);
+    CU_ASSERT_EQUAL(ibr_topo_link_throttled(t, 0, 1), 0);     /* the -x cable */
+    CU_ASSERT_EQUAL(ibr_topo_link_throttled(t, 0, 5), 0);     /* a CA */
+    CU_ASSERT_EQUAL(ibr_topo_link_throttled(t, 0, 99), 0);    /* no such port */
+    CU_ASSERT_EQUAL(ibr_topo_link_throttled(NULL, 0, 1), 0);
     for (size_t i = 0; i < 3; i++) {
         ibr_result *off = route_avoiding(t, engines[i], 0);
         ibr_result *on = route_avoiding(t, engines[i], 1);

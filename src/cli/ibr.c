@@ -339,43 +339,13 @@ typedef struct fabric_stats {
                                width or speed both ends enable */
 } fabric_stats;
 
-static unsigned width_rank(unsigned w)
-{
-    switch (w) {
-    case IBR_WIDTH_1X: return 1;
-    case IBR_WIDTH_2X: return 2;
-    case IBR_WIDTH_4X: return 3;
-    case IBR_WIDTH_8X: return 4;
-    case IBR_WIDTH_12X: return 5;
-    default: return 0;
-    }
-}
-
-/* Does the cable between a and b (both ends' descriptions) run below the
-   best width or speed both ends enable? */
-static int throttled(const ibr_port_info *a, const ibr_port_info *b)
-{
-    unsigned wm = a->width_enabled & b->width_enabled, best = 0, bit;
-    int sp;
-
-    for (bit = 1; bit <= IBR_WIDTH_2X; bit <<= 1)
-        if ((wm & bit) && width_rank(bit) > width_rank(best))
-            best = bit;
-    if (a->width && best != (unsigned)a->width)
-        return 1;
-    for (sp = IBR_SPEED_XDR; sp > IBR_SPEED_UNKNOWN; sp--)
-        if (a->speed_enabled & b->speed_enabled & IBR_SPEED_BIT(sp))
-            break;
-    return a->speed && sp != (int)a->speed;
-}
-
-static void compute_stats(fabric_stats *s, const ibr_fabric *f)
+static void compute_stats(fabric_stats *s, const ibr_fabric *f, const ibr_topo *t)
 {
     uint32_t n = ibr_fabric_node_count(f), i;
 
     memset(s, 0, sizeof(*s));
     s->nodes = n;
-    s->data_vls = 15;
+    s->data_vls = ibr_topo_data_vls(t);
     for (i = 0; i < n; i++) {
         ibr_node_info ni = IBR_NODE_INFO_INIT;
         unsigned int p;
@@ -400,9 +370,6 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
                 int sw_sw = 0;
 
                 s->cabled_ports++;
-                if (ni.type == IBR_NODE_SWITCH && pi.state == IBR_LINK_ACTIVE &&
-                    pi.oper_vls < s->data_vls)
-                    s->data_vls = pi.oper_vls;
                 /* count each cable once, from its lower (node, port) end */
                 if (pi.remote_node > i || (pi.remote_node == i && pi.remote_port > p)) {
                     if (ibr_fabric_node_info(&rn, f, pi.remote_node) == 0)
@@ -413,14 +380,10 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
                     if (pi.state == IBR_LINK_DOWN)
                         s->links_down++;
                     if (sw_sw) {
-                        ibr_port_info rp = IBR_PORT_INFO_INIT;
-
                         s->sw_links++;
                         if (pi.state == IBR_LINK_DOWN)
                             s->sw_links_down++;
-                        else if (pi.remote_node != i &&
-                                 ibr_fabric_port_info(&rp, f, pi.remote_node, pi.remote_port) == 0 &&
-                                 throttled(&pi, &rp))
+                        else if (ibr_topo_link_throttled(t, i, p))
                             s->throttled++;
                     }
                 }
@@ -482,9 +445,9 @@ static int cmd_info(int argc, char **argv)
         goto out;
     if ((ta.guid2lid || ta.lmc >= 0) && cli_apply_lids(f, &ta) < 0)
         goto out;
-    compute_stats(&s, f);
     if (cli_freeze(&t, f, src) < 0)
         goto out;
+    compute_stats(&s, f, t);
     ne = ibr_context_engine_count(ctx);
     if (json) {
         cli_json_printed = 1;

@@ -519,3 +519,15 @@ void ibr__topo_view_destroy(ibr_topo *view)
     ibr__free(ctx, view->adj);
     ibr__free(ctx, view);
 }
+
+unsigned int ibr_topo_data_vls(const ibr_topo *t)
+{
+    return t ? ibr__topo_min_oper_vls(t) : 0;
+}
+
+int ibr_topo_link_throttled(const ibr_topo *t, uint32_t node, unsigned int port)
+{
+    if (!t || node >= t->n_nodes || port < 1 || port > t->nodes[node].nports)
+        return 0;
+    return ibr__topo_link_throttled(t, t->nodes[node].port_off + port);
+}

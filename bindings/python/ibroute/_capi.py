@@ -865,6 +865,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_topo_switch_count", [TopoP], c_uint32),
     ("ibr_topo_endport_count", [TopoP], c_uint32),
     ("ibr_topo_max_lid", [TopoP], c_uint16),
+    ("ibr_topo_data_vls", [TopoP], c_uint),
+    ("ibr_topo_link_throttled", [TopoP, c_uint32, c_uint], c_int),
     ("ibr_topo_switch_node", [TopoP, c_uint32], c_uint32),
     ("ibr_topo_node_switch", [TopoP, c_uint32], c_uint32),
     ("ibr_topo_node_info", [POINTER(ibr_node_info), TopoP, c_uint32], c_int),

@@ -1361,6 +1361,19 @@ class Topology(_Nodes):
         """Highest LID in use; LFTs have max_lid + 1 entries."""
         return _lib.ibr_topo_max_lid(self._p())
 
+    @property
+    def data_vls(self) -> int:
+        """Data VLs engines that layer routes may use (dfsssp, nue, lash):
+        the smallest OperVLs of a cabled switch port, as OpenSM counts them
+        (15 when no switch port is cabled)."""
+        return _lib.ibr_topo_data_vls(self._p())
+
+    def link_throttled(self, node: int, port: int) -> bool:
+        """Whether the cable on a port runs below the best width or speed
+        both its ends enable (False when not cabled or out of range)."""
+        return bool(_lib.ibr_topo_link_throttled(self._p(), _uint(node, 32, "node"),
+                                                 _uint(port, 32, "port")))
+
     def switch_node(self, sw: int) -> int:
         """Node index of switch *sw*; NotFoundError for a bad index."""
         n = _lib.ibr_topo_switch_node(self._p(), _uint(sw, 32, "sw"))

@@ -77,6 +77,15 @@ class TestBuild(unittest.TestCase):
                 f.set_port_attr(b, 0)
             with f.freeze() as t:
                 self.assertEqual(t.port_info(a, 1).oper_vls, 4)
+                self.assertEqual(t.data_vls, 4)
+                # b enables 1x and 4x, a only its active 1x: not throttled
+                self.assertFalse(t.link_throttled(a, 1))
+            f.set_port_attr(a, 1, widths_enabled=("1x", "4x"))
+            with f.freeze() as t:
+                self.assertTrue(t.link_throttled(a, 1))
+                self.assertTrue(t.link_throttled(b, 1))
+                self.assertFalse(t.link_throttled(a, 2))  # not cabled
+                self.assertEqual(t.data_vls, 4)  # b keeps VLCap 4
 
     def test_lids(self):
         with ibroute.Fabric() as f:
