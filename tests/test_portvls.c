@@ -164,6 +164,22 @@ static void test_nue(void)
         ibr_topo_destroy(t);
         ibr_fabric_destroy(f);
     }
+    /* an OperVLs set below the VLCap (the SM's max_op_vls) counts too */
+    ibr_fabric *f = gen("torus:dims=4x4x3,hosts=1");
+    ibr_port_attr a = IBR_PORT_ATTR_INIT;
+    a.oper_vls = 2;
+    for (uint32_t n = 0; n < 48; n++)
+        for (unsigned p = 1; p <= 6; p++)
+            CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, n, p, &a), 0);
+    ibr_topo *t = freeze(f);
+    CU_ASSERT_EQUAL(ibr_topo_data_vls(t), 2);
+    ibr_result *r = ibr_test_route(NULL, t, "nue,no_fallback", NULL,
+                                   IBR_TEST_DEADLOCK_FREE | IBR_TEST_UNRESTRICTED);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check_within(t, r, 2);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
 }
 
 /* LASH needs 5 layers on a 4x4x4 torus (OpenSM 3.3.23 measured): ports with
