@@ -283,6 +283,61 @@ static ibr_result *route_avoiding(const ibr_topo *t, const char *engine, int on)
     return r;
 }
 
+/* Multicast trees of sssp, dfsssp and nue with avoid_throttled_links
+   leave the throttled cables out too: a group of every CA of the torus
+   (whose tree then spans every switch) uses none of the ports in ports,
+   while without the setting some tree does. */
+static void check_mcast_avoids(const ibr_topo *t, const uint32_t (*ports)[2], size_t n)
+{
+    char text[8192];
+    size_t len = (size_t)snprintf(text, sizeof text, "group 0xC000\n");
+    for (uint32_t i = 0; i < ibr_topo_node_count(t); i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_node_info(&ni, t, i), 0);
+        if (ni.type == IBR_NODE_CA)
+            len += (size_t)snprintf(text + len, sizeof text - len, "member 0x%016llx 1\n",
+                                    (unsigned long long)ni.node_guid);
+    }
+    ibr_mcast_groups *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_mcast_groups_parse(&g, t, text, len), 0);
+    static const char *engines[] = {"sssp", "dfsssp", "nue"};
+    size_t used_off = 0;
+    for (size_t e = 0; e < 6; e++) {
+        char chain[64], name[64];
+        int on = e < 3;
+        snprintf(chain, sizeof chain, "%s,no_fallback", engines[e % 3]);
+        snprintf(name, sizeof name, "%s.avoid_throttled_links", engines[e % 3]);
+        ibr_param p = {name, on ? "1" : "0"};
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.params = &p;
+        o.n_params = 1;
+        o.mcast_groups = g;
+        ibr_result *r = ibr_test_route(NULL, t, chain, &o, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(ibr_result_mcast_count(r), 1);
+        size_t used = 0, spanned = 0;
+        for (uint32_t sw = 0; sw < ibr_topo_switch_count(t); sw++) {
+            uint8_t mp[256];
+            size_t k = 0;
+            CU_ASSERT_EQUAL_FATAL(ibr_result_mcast_ports(mp, sizeof mp, &k, r, 0xC000, sw), 0);
+            spanned += k > 0;
+            uint32_t node = ibr_topo_switch_node(t, sw);
+            for (size_t j = 0; j < k; j++)
+                for (size_t i = 0; i < n; i++)
+                    used += ports[i][0] == node && ports[i][1] == mp[j];
+        }
+        CU_ASSERT_EQUAL(spanned, ibr_topo_switch_count(t));
+        if (on) {
+            CU_ASSERT_EQUAL(used, 0);
+        } else {
+            used_off += used;
+        }
+        ibr_result_destroy(r);
+    }
+    CU_ASSERT(used_off > 0); /* without the setting the trees do use them */
+    ibr_mcast_groups_destroy(g);
+}
+
 static int same_lfts(const ibr_topo *t, const ibr_result *a, const ibr_result *b)
 {
     for (uint32_t sw = 0; sw < ibr_topo_switch_count(t); sw++)
@@ -327,6 +382,7 @@ static void test_avoid_throttled(void)
         ibr_result_destroy(off);
         ibr_result_destroy(on);
     }
+    check_mcast_avoids(t, slow, ns);
     ibr_topo_destroy(t);
     ibr_fabric_destroy(f);
 
