@@ -214,9 +214,50 @@ static void test_port_info(void)
         CU_ASSERT_EQUAL(ibr_topo_port_info(pi, t, host, 1), IBR_EVERSION);
         CU_ASSERT_EQUAL(memcmp(pi, pt, sizeof *pi), 0);
     }
+    /* a version 1 caller: a block of version 1's size, of which nothing
+       past the v1 fields is written (ASan sees an over-write) */
+    memcpy(pt, &def, sizeof def);
+    CU_ASSERT_EQUAL(ibr_topo_port_info(pt, t, host, 1), 0);
+    size_t v1 = offsetof(ibr_port_info, vl_cap);
+    ibr_port_info *old = dup_block(&def, v1);
+    unsigned one = 1;
+    memcpy(old, &one, sizeof one);
+    CU_ASSERT_EQUAL(ibr_fabric_port_info(old, f, host, 1), 0);
+    CU_ASSERT_EQUAL(version_of(old), 1);
+    CU_ASSERT_EQUAL(ibr_topo_port_info(old, t, host, 1), 0);
+    CU_ASSERT_EQUAL(memcmp(old, pt, v1) == 0, 0); /* version differs */
+    CU_ASSERT_EQUAL(memcmp((char *)old + sizeof one, (char *)pt + sizeof one, v1 - sizeof one), 0);
+    free(old);
+    /* version 2 carries the defaults: VL0-7, never throttled */
+    CU_ASSERT_EQUAL(pt->vl_cap, 8);
+    CU_ASSERT_EQUAL(pt->oper_vls, 8);
+    CU_ASSERT_EQUAL(pt->width_enabled, IBR_WIDTH_4X);
+    CU_ASSERT_EQUAL(pt->speed_enabled, IBR_SPEED_BIT(pt->speed));
     free(pi);
     free(pt);
     ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
+static void test_port_attr(void)
+{
+    CHECK_INIT(ibr_port_attr, ibr_port_attr_init, IBR_PORT_ATTR_VERSION, IBR_PORT_ATTR_INIT);
+
+    ibr_fabric *f = gen_fabric("fattree:levels=2,radix=4");
+    ibr_port_attr def = IBR_PORT_ATTR_INIT;
+    ibr_port_attr *a = dup_block(&def, sizeof def);
+    a->vl_cap = 4;
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 1, a), 0);
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    CU_ASSERT_EQUAL(ibr_fabric_port_info(&pi, f, 0, 1), 0);
+    CU_ASSERT_EQUAL(pi.vl_cap, 4);
+    a->version = IBR_PORT_ATTR_VERSION + 1;
+    a->vl_cap = 2;
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 1, a), IBR_EVERSION);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "port attributes version 2"));
+    CU_ASSERT_EQUAL(ibr_fabric_port_info(&pi, f, 0, 1), 0);
+    CU_ASSERT_EQUAL(pi.vl_cap, 4);
+    free(a);
     ibr_fabric_destroy(f);
 }
 
@@ -365,6 +406,7 @@ int main(void)
         {"ibr_link_attr", test_link_attr},
         {"ibr_node_info", test_node_info},
         {"ibr_port_info", test_port_info},
+        {"ibr_port_attr", test_port_attr},
         {"ibr_gen_xgft", test_gen_xgft},
         {"ibr_analyze_options", test_analyze_options},
         {"ibr_analysis_summary", test_analysis_summary},

@@ -252,6 +252,100 @@ static void test_context_logging(void)
     ibr_context_destroy(ctx);
 }
 
+static unsigned pinfo(ibr_port_info *pi, const ibr_fabric *f, uint32_t node, unsigned port)
+{
+    ibr_port_info def = IBR_PORT_INFO_INIT;
+    *pi = def;
+    CU_ASSERT_EQUAL(ibr_fabric_port_info(pi, f, node, port), 0);
+    return pi->oper_vls;
+}
+
+/* VLCap, OperVLs and the enabled widths and speeds of a port: defaults,
+   derivation from the peer, errors, and what a frozen topology reports. */
+static void test_port_attr(void)
+{
+    ibr_fabric *f = small_fabric();
+    ibr_port_info pi;
+    /* defaults: what OpenSM sees on ibsim's ports */
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 0, 1), 8);
+    CU_ASSERT_EQUAL(pi.vl_cap, 8);
+    CU_ASSERT_EQUAL(pi.width_enabled, IBR_WIDTH_4X);
+    CU_ASSERT_EQUAL(pi.speed_enabled, IBR_SPEED_BIT(IBR_SPEED_QDR));
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 0, 5), 8); /* uncabled: its own VLCap */
+    CU_ASSERT_EQUAL(pi.width_enabled, 0);
+
+    /* OperVLs follow the smaller VLCap of the two ends */
+    ibr_port_attr a = IBR_PORT_ATTR_INIT;
+    a.vl_cap = 2;
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 1, 1, &a), 0);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 0, 1), 2);
+    CU_ASSERT_EQUAL(pi.vl_cap, 8);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 1, 1), 2);
+    CU_ASSERT_EQUAL(pi.vl_cap, 2);
+    /* an explicit OperVLs wins */
+    a.vl_cap = 15;
+    a.oper_vls = 4;
+    a.width_enabled = IBR_WIDTH_4X | IBR_WIDTH_12X;
+    a.speed_enabled = IBR_SPEED_BIT(IBR_SPEED_QDR) | IBR_SPEED_BIT(IBR_SPEED_EDR);
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 2, &a), 0);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 0, 2), 4);
+    CU_ASSERT_EQUAL(pi.vl_cap, 15);
+    CU_ASSERT_EQUAL(pi.width_enabled, IBR_WIDTH_4X | IBR_WIDTH_12X);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 2, 1), 8); /* the CA's end keeps its own */
+
+    /* the topology holds the same, resolved */
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_port_info tp = IBR_PORT_INFO_INIT;
+    CU_ASSERT_EQUAL(ibr_topo_port_info(&tp, t, 0, 2), 0);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 0, 2), 4);
+    CU_ASSERT_EQUAL(memcmp(&tp, &pi, sizeof pi), 0);
+    CU_ASSERT_EQUAL(ibr_topo_port_info(&tp, t, 1, 1), 0);
+    CU_ASSERT_EQUAL(tp.oper_vls, 2);
+    ibr_topo_destroy(t);
+
+    /* errors name the port and leave everything unchanged */
+    snap before;
+    take(&before, f);
+    static const struct {
+        unsigned vl_cap, oper_vls, width, speed;
+        const char *msg;
+    } bad[] = {
+        {3, 0, 0, 0, "vl_cap 3"},
+        {16, 0, 0, 0, "vl_cap 16"},
+        {8, 5, 0, 0, "oper_vls 5"},
+        {4, 8, 0, 0, "oper_vls 8 above vl_cap 4"},
+        {0, 15, 0, 0, "oper_vls 15 above vl_cap 8"},
+        {0, 0, 32, 0, "width mask 0x20"},
+        {0, 0, 0, 1, "speed mask 0x1"},
+        {0, 0, 0, 1u << 10, "speed mask 0x400"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ibr_port_attr b = IBR_PORT_ATTR_INIT;
+        b.vl_cap = bad[i].vl_cap;
+        b.oper_vls = bad[i].oper_vls;
+        b.width_enabled = bad[i].width;
+        b.speed_enabled = bad[i].speed;
+        CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 2, &b), IBR_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), bad[i].msg));
+        CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "port 2"));
+        assert_same(f, &before);
+    }
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 0, NULL), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 9, NULL), IBR_ERANGE);
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 7, 1, NULL), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(NULL, 0, 1, NULL), IBR_EINVAL);
+    assert_same(f, &before);
+    /* NULL restores the defaults; the facts outlive the cable */
+    CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, 0, 2, NULL), 0);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 0, 2), 8);
+    CU_ASSERT_EQUAL(pi.width_enabled, IBR_WIDTH_4X);
+    CU_ASSERT_EQUAL(ibr_fabric_remove_link(f, 1, 1), 0);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 1, 1), 2);
+    CU_ASSERT_EQUAL(pinfo(&pi, f, 0, 1), 8);
+    ibr_fabric_destroy(f);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -261,6 +355,7 @@ int main(void)
         {"clone", test_clone},
         {"error codes and versions", test_errors_api},
         {"context logging", test_context_logging},
+        {"port VLs and enabled widths and speeds", test_port_attr},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("fabric", tests);

@@ -105,7 +105,9 @@ static int same_fabric(const ibr_fabric *a, const ibr_fabric *b)
             ibr_fabric_port_info(&pa, a, i, p);
             ibr_fabric_port_info(&pb, b, j, p);
             int ok = pa.guid == pb.guid && pa.lid == pb.lid && pa.lmc == pb.lmc &&
-                     (pa.remote_node == IBR_NONE) == (pb.remote_node == IBR_NONE);
+                     (pa.remote_node == IBR_NONE) == (pb.remote_node == IBR_NONE) &&
+                     pa.vl_cap == pb.vl_cap && pa.oper_vls == pb.oper_vls &&
+                     pa.width_enabled == pb.width_enabled && pa.speed_enabled == pb.speed_enabled;
             if (ok && pa.remote_node != IBR_NONE) {
                 ibr_node_info ra = IBR_NODE_INFO_INIT, rb = IBR_NODE_INFO_INIT;
                 ibr_fabric_node_info(&ra, a, pa.remote_node);
@@ -437,7 +439,68 @@ static void test_link_attributes(void)
         ibr_link_attr a = {IBR_LINK_ATTR_VERSION, widths[i % 5], speeds[i],
                            i == 4 ? IBR_LINK_DOWN : IBR_LINK_ACTIVE};
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, sw, 1 + i, ca, 1, &a), 0);
+        /* VLCap other than the default, and ports enabling more than their
+           link runs at (throttled cables) are written and read back */
+        ibr_port_attr pa = IBR_PORT_ATTR_INIT;
+        pa.vl_cap = (unsigned[]){1, 2, 4, 15, 0}[i % 5];
+        if (i % 3 == 0) {
+            pa.width_enabled = widths[i % 5] | IBR_WIDTH_12X;
+            pa.speed_enabled = IBR_SPEED_BIT(speeds[i]) | IBR_SPEED_BIT(IBR_SPEED_HDR);
+        }
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_port_attr(f, sw, 1 + i, &pa), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_port_attr(f, ca, 1, &pa), 0);
     }
+    roundtrip(f);
+    ibr_fabric_destroy(f);
+}
+
+/* What a dump says about VLs and enabled widths and speeds: "v=" is the
+   VLCap (ibnetdiscover -f), "w= s= e=" the enabled masks; a printed width
+   and speed below what both ends enable is a throttled link. A dump
+   without them gives the defaults. */
+static void test_port_facts(void)
+{
+    static const char text[] =
+        "switchguid=0x10\nSwitch\t4 \"S1\"\t# \"sw1\" lid 1 lmc 0\n"
+        "[1]\t\"S2\"[1]\t# \"sw2\" lid 2 1xQDR w=3 s=7 v=3\n"
+        "[2]\t\"S2\"[2]\t# \"sw2\" lid 2 4xDDR v=9\n"
+        "[3]\t\"A\"[1]\t# \"a\" lid 3 4xQDR\n"
+        "\n"
+        "switchguid=0x20\nSwitch\t4 \"S2\"\t# \"sw2\" lid 2 lmc 0\n"
+        "[1]\t\"S1\"[1]\t# \"sw1\" lid 1 1xQDR w=2 v=2\n"
+        "[2]\t\"S1\"[2]\t# \"sw1\" lid 1 4xDDR s=7\n"
+        "\n"
+        "caguid=0x100\nCa\t1 \"A\"\n"
+        "[1]\t\"S1\"[3]\t# lid 3 lmc 0 \"sw1\" lid 1 4xQDR\n";
+    ibr_fabric *f = parse_text(NULL, text, sizeof text - 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    uint32_t s1 = node_by_guid(f, 0x10), s2 = node_by_guid(f, 0x20), a = node_by_guid(f, 0x100);
+    ibr_fabric_port_info(&pi, f, s1, 1);
+    CU_ASSERT_EQUAL(pi.width, IBR_WIDTH_1X); /* the printed active width */
+    CU_ASSERT_EQUAL(pi.speed, IBR_SPEED_QDR);
+    CU_ASSERT_EQUAL(pi.vl_cap, 4);
+    CU_ASSERT_EQUAL(pi.oper_vls, 2); /* the far end has VLCap 2 */
+    CU_ASSERT_EQUAL(pi.width_enabled, IBR_WIDTH_1X | IBR_WIDTH_4X);
+    CU_ASSERT_EQUAL(pi.speed_enabled, IBR_SPEED_BIT(IBR_SPEED_SDR) | IBR_SPEED_BIT(IBR_SPEED_DDR) |
+                                          IBR_SPEED_BIT(IBR_SPEED_QDR));
+    ibr_fabric_port_info(&pi, f, s2, 1);
+    CU_ASSERT_EQUAL(pi.vl_cap, 2);
+    CU_ASSERT_EQUAL(pi.width_enabled, IBR_WIDTH_1X | IBR_WIDTH_4X);
+    /* v=9 is not a VLCap: ignored, as every v= used to be */
+    ibr_fabric_port_info(&pi, f, s1, 2);
+    CU_ASSERT_EQUAL(pi.vl_cap, 8);
+    CU_ASSERT_EQUAL(pi.speed_enabled, IBR_SPEED_BIT(IBR_SPEED_DDR));
+    ibr_fabric_port_info(&pi, f, s2, 2);
+    CU_ASSERT_EQUAL(pi.speed, IBR_SPEED_DDR);
+    CU_ASSERT_EQUAL(pi.speed_enabled, IBR_SPEED_BIT(IBR_SPEED_SDR) | IBR_SPEED_BIT(IBR_SPEED_DDR) |
+                                          IBR_SPEED_BIT(IBR_SPEED_QDR));
+    /* no facts printed: the defaults */
+    ibr_fabric_port_info(&pi, f, a, 1);
+    CU_ASSERT_EQUAL(pi.vl_cap, 8);
+    CU_ASSERT_EQUAL(pi.oper_vls, 8);
+    CU_ASSERT_EQUAL(pi.width_enabled, IBR_WIDTH_4X);
+    CU_ASSERT_EQUAL(pi.speed_enabled, IBR_SPEED_BIT(IBR_SPEED_QDR));
     roundtrip(f);
     ibr_fabric_destroy(f);
 }
@@ -1184,6 +1247,7 @@ int main(void)
         {"real ibnetdiscover output", test_tool_dumps},
         {"topology text round trip", test_roundtrip},
         {"link widths, speeds and states", test_link_attributes},
+        {"port VLs and enabled widths and speeds", test_port_facts},
         {"topology parse errors", test_parse_errors},
         {"parser state and line ends", test_parse_state},
         {"guid2lid", test_guid2lid},

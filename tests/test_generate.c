@@ -937,6 +937,9 @@ static void test_spec_errors(void)
         {"random:switches=10,degree=10", IBR_EINVAL, "degree=10"},
         {"random:switches=1,degree=1", IBR_EINVAL, "switches=1"},
         {"random:switches=10,degree=3,seed=-1", IBR_EINVAL, "bad value '-1' for key 'seed'"},
+        {"torus:dims=4x4,vls=3", IBR_EINVAL, "vls=3 (data VLs are 1, 2, 4, 8 or 15)"},
+        {"fattree:levels=2,radix=4,vls=0", IBR_EINVAL, "vls=0"},
+        {"mesh:dims=4x4,vls=2,vls=2", IBR_EINVAL, "duplicate key 'vls'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ibr_fabric *f = NULL;
@@ -950,6 +953,27 @@ static void test_spec_errors(void)
         CU_ASSERT(strstr(msg, cases[i].msg) != NULL);
         CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
         ibr_fabric_destroy(f);
+    }
+
+    /* vls=N: every port of every family gets VLCap N, so OperVLs N */
+    static const char *vls_specs[] = {"fattree:levels=2,radix=4,vls=2", "torus:dims=3x3,vls=4",
+                                      "random:switches=6,degree=3,vls=1"};
+    for (size_t k = 0; k < sizeof vls_specs / sizeof vls_specs[0]; k++) {
+        ibr_fabric *v = gen(vls_specs[k]);
+        unsigned want = (unsigned[]){2, 4, 1}[k], ports = 0;
+        for (uint32_t i = 0; i < ibr_fabric_node_count(v); i++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            ibr_fabric_node_info(&ni, v, i);
+            for (unsigned p = 1; p <= ni.nports; p++) {
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
+                ibr_fabric_port_info(&pi, v, i, p);
+                CU_ASSERT_EQUAL(pi.vl_cap, want);
+                CU_ASSERT_EQUAL(pi.oper_vls, want);
+                ports++;
+            }
+        }
+        CU_ASSERT(ports > 0);
+        ibr_fabric_destroy(v);
     }
 
     /* hexadecimal values and the full 64-bit seed range */

@@ -12,6 +12,17 @@
 
 #include "harness.h"
 
+/* The fabrics here have ports with all 15 data VLs (generator key vls=15),
+   so that ibr_options::max_vls alone bounds lash's layers: a default port
+   has VL0-7, as ibsim's. */
+static ibr_topo *topo15(const char *spec, unsigned links, unsigned switches, uint64_t seed,
+                        unsigned lmc)
+{
+    char s15[160];
+    snprintf(s15, sizeof s15, "%s,vls=15", spec);
+    return ibr_test_topo_faults(s15, links, switches, seed, lmc);
+}
+
 static unsigned nports(const ibr_topo *t, uint32_t node)
 {
     ibr_node_info ni = IBR_NODE_INFO_INIT;
@@ -257,7 +268,7 @@ static void test_families(void)
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 15;
     for (size_t i = 0; i < N_FAMILIES; i++) {
-        ibr_topo *t = ibr_test_topo_faults(families[i], 0, 0, 0, 0);
+        ibr_topo *t = topo15(families[i], 0, 0, 0, 0);
         unsigned layers = route_check(t, &o, 0);
         CU_ASSERT(layers >= 1);
         /* dimension-ordered ports: meshes, hypercubes and 2-level trees
@@ -281,7 +292,7 @@ static void test_faults(void)
     for (size_t i = 0; i < N_FAMILIES; i++)
         for (unsigned k = 0; k < 3; k++) {
             unsigned links = 2 + 2 * k, switches = k;
-            ibr_topo *t = ibr_test_topo_faults(families[i], links, switches, 100 + k, 0);
+            ibr_topo *t = topo15(families[i], links, switches, 100 + k, 0);
             unsigned *h = bfs_hops(t);
             if (connected(t, h)) {
                 CU_ASSERT(route_check(t, &o, 0) >= 1);
@@ -302,7 +313,7 @@ static void test_faults(void)
         }
     /* a line of switches cut anywhere falls apart */
     for (unsigned seed = 1; seed <= 4; seed++) {
-        ibr_topo *t = ibr_test_topo_faults("mesh:dims=6,hosts=1", 1, 0, seed, 0);
+        ibr_topo *t = topo15("mesh:dims=6,hosts=1", 1, 0, seed, 0);
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL(ibr_route(&r, t, "lash,no_fallback", &o), IBR_EUNROUTABLE);
         int st = 0;
@@ -329,7 +340,7 @@ static void test_faults(void)
    shortfall, and a chain falls through to the next engine. */
 static void test_vls(void)
 {
-    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = topo15("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 15;
     CU_ASSERT_EQUAL(route_check(t, &o, 0), 5);
@@ -355,7 +366,7 @@ static void test_vls(void)
     /* a 3-level fat tree needs 3 layers (switch pairs go down then up):
        with 2 VLs, lash,updn falls through to updn, with no trace of lash's
        tables */
-    t = ibr_test_topo_faults("fattree:levels=3,radix=8", 0, 0, 0, 0);
+    t = topo15("fattree:levels=3,radix=8", 0, 0, 0, 0);
     o.max_vls = 15;
     CU_ASSERT_EQUAL(route_check(t, &o, 0), 3);
     o.max_vls = 2;
@@ -407,7 +418,7 @@ static unsigned route_mesh(const ibr_topo *t, unsigned max_vls, ibr_result **out
    cables. */
 static void test_mesh_analysis(void)
 {
-    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = topo15("torus:dims=4x4x4,hosts=1", 0, 0, 0, 0);
     CU_ASSERT_EQUAL(route_mesh(t, 15, NULL), 1);
     CU_ASSERT_EQUAL(route_mesh(t, 1, NULL), 1);
     ibr_topo_destroy(t);
@@ -419,7 +430,7 @@ static void test_mesh_analysis(void)
     o.max_vls = 15;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
         for (unsigned k = 0; k < 3; k++) {
-            ibr_topo *tf = ibr_test_topo_faults(specs[i], k ? 2 * k : 0, 0, 40 + k, 0);
+            ibr_topo *tf = topo15(specs[i], k ? 2 * k : 0, 0, 40 + k, 0);
             unsigned *h = bfs_hops(tf);
             if (connected(tf, h)) {
                 unsigned without = route_check(tf, &o, 0), with = route_mesh(tf, 15, NULL);
@@ -433,7 +444,7 @@ static void test_mesh_analysis(void)
         }
     /* parallel cables: without the analysis only the first carries routes,
        with it every cable carries LIDs */
-    t = ibr_test_topo_faults("torus:dims=4x4,hosts=2,parallel=2", 0, 0, 0, 0);
+    t = topo15("torus:dims=4x4,hosts=2,parallel=2", 0, 0, 0, 0);
     ibr_verify_report rep;
     ibr_result *r = ibr_test_route(&rep, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
     uint64_t single = rep.max_link_load;
@@ -455,7 +466,7 @@ static void test_mesh_analysis(void)
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     /* not a mesh: same layers as without */
-    t = ibr_test_topo_faults("fattree:levels=3,radix=8", 0, 0, 0, 0);
+    t = topo15("fattree:levels=3,radix=8", 0, 0, 0, 0);
     CU_ASSERT_EQUAL(route_mesh(t, 15, NULL), route_check(t, &o, 0));
     ibr_topo_destroy(t);
 }
@@ -470,7 +481,7 @@ static void test_mesh_choice(void)
     size_t kept[2] = {0, 0};
     for (size_t i = 0; i < 2; i++)
         for (unsigned seed = 1; seed <= 12; seed++) {
-            ibr_topo *t = ibr_test_topo_faults(specs[i], 2, 0, seed, 0);
+            ibr_topo *t = topo15(specs[i], 2, 0, seed, 0);
             unsigned *h = bfs_hops(t);
             if (!connected(t, h)) {
                 free(h);
@@ -518,7 +529,7 @@ static void test_mesh_choice(void)
 /* start_vl shifts every SL; the layers must fit above it. */
 static void test_start_vl(void)
 {
-    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4,hosts=2", 0, 0, 0, 0);
+    ibr_topo *t = topo15("torus:dims=4x4,hosts=2", 0, 0, 0, 0);
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 8;
     ibr_result *r0 = ibr_test_route(NULL, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
@@ -600,7 +611,7 @@ static size_t diff_results(const ibr_topo *t, const ibr_result *a, const ibr_res
    pairs between layers but changes neither paths nor the layer count. */
 static void test_determinism(void)
 {
-    ibr_topo *t = ibr_test_topo_faults("torus:dims=6x6x3,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = topo15("torus:dims=6x6x3,hosts=1", 0, 0, 0, 0);
     ibr_options o = IBR_OPTIONS_INIT;
     o.max_vls = 15;
     o.seed = 42;
@@ -634,7 +645,7 @@ static void test_random_small(void)
         for (unsigned deg = 2; deg <= 5; deg++)
             for (unsigned seed = 1; seed <= 6; seed++) {
                 char spec[96];
-                snprintf(spec, sizeof spec, "random:switches=%u,degree=%u,hosts=1,seed=%u", sw,
+                snprintf(spec, sizeof spec, "random:switches=%u,degree=%u,hosts=1,seed=%u,vls=15", sw,
                          deg, seed);
                 ibr_fabric *f = NULL;
                 CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
@@ -679,7 +690,7 @@ static void test_random_small(void)
 /* LMC: every LID of a port follows the same switch path with the same SL. */
 static void test_lmc(void)
 {
-    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x3,hosts=2", 0, 0, 0, 2);
+    ibr_topo *t = topo15("torus:dims=4x3,hosts=2", 0, 0, 0, 2);
     ibr_options o = IBR_OPTIONS_INIT;
     ibr_result *r = ibr_test_route(NULL, t, "lash,no_fallback", &o,
                                    IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
@@ -719,7 +730,7 @@ static void test_edge_fabrics(void)
     const char *specs[] = {"mesh:dims=1,hosts=3", "mesh:dims=2,hosts=2", "torus:dims=7,hosts=1",
                            "torus:dims=2x2,hosts=1"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        ibr_topo *t = ibr_test_topo_faults(specs[i], 0, 0, 0, 0);
+        ibr_topo *t = topo15(specs[i], 0, 0, 0, 0);
         unsigned layers = route_check(t, NULL, 0);
         CU_ASSERT(layers >= 1);
         ibr_topo_destroy(t);
@@ -736,7 +747,7 @@ static int cancel_after(void *user, const char *phase, uint64_t done, uint64_t t
 
 static void test_cancel(void)
 {
-    ibr_topo *t = ibr_test_topo_faults("torus:dims=5x5,hosts=1", 0, 0, 0, 0);
+    ibr_topo *t = topo15("torus:dims=5x5,hosts=1", 0, 0, 0, 0);
     int calls = 0;
     ibr_options o = IBR_OPTIONS_INIT;
     o.progress = cancel_after;

@@ -206,10 +206,11 @@ static void test_partitioners(void)
     ibr_topo_destroy(t);
 }
 
-/* nue.max_vls limits the layers below ibr_options::max_vls, never above. */
+/* nue.max_vls limits the layers below ibr_options::max_vls, never above
+   (on ports with all 15 data VLs: a default port has VL0-7). */
 static void test_max_vls_setting(void)
 {
-    ibr_topo *t = ibr_test_topo_faults("hypercube:dim=5,hosts=2", 0, 0, 0, 0);
+    ibr_topo *t = ibr_test_topo_faults("hypercube:dim=5,hosts=2,vls=15", 0, 0, 0, 0);
     static const struct {
         unsigned opt;
         const char *set;

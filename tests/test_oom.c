@@ -238,22 +238,41 @@ static void test_single_failures(void)
     /* every engine: a lone failed allocation fails the call cleanly or
        leaves tables equal to an undisturbed run's */
     static const struct {
-        const char *chain, *spec;
+        const char *chain, *spec, *avoid; /* avoid: the setting, with one
+                                             throttled cable in the fabric */
     } runs[] = {
-        {"minhop,no_fallback", "torus:dims=3x3,hosts=2"},
-        {"updn,no_fallback", "fattree:levels=2,radix=4"},
-        {"dnup,no_fallback", "fattree:levels=2,radix=4"},
-        {"ftree,no_fallback", "fattree:levels=2,radix=4"},
-        {"sssp,no_fallback", "torus:dims=3x3,hosts=1"},
-        {"dfsssp,no_fallback", "torus:dims=3x3,hosts=1"},
+        {"minhop,no_fallback", "torus:dims=3x3,hosts=2", NULL},
+        {"updn,no_fallback", "fattree:levels=2,radix=4", NULL},
+        {"dnup,no_fallback", "fattree:levels=2,radix=4", NULL},
+        {"ftree,no_fallback", "fattree:levels=2,radix=4", NULL},
+        {"sssp,no_fallback", "torus:dims=3x3,hosts=1", NULL},
+        {"dfsssp,no_fallback", "torus:dims=3x3,hosts=1", NULL},
+        {"sssp,no_fallback", "torus:dims=3x3,hosts=1", "sssp.avoid_throttled_links"},
+        {"dfsssp,no_fallback", "torus:dims=3x3,hosts=1", "dfsssp.avoid_throttled_links"},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         st.fail_at = -1;
-        t = ibr_test_topo(ctx, runs[i].spec);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-        ibr_result *ref = NULL;
         ibr_options o = IBR_OPTIONS_INIT;
         o.threads = 1;
+        ibr_param avoid = {runs[i].avoid, "1"};
+        if (runs[i].avoid) {
+            /* switch 0's +x cable runs at 4x where both ends enable 12x */
+            ibr_fabric *f = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, runs[i].spec), 0);
+            ibr_port_attr a = IBR_PORT_ATTR_INIT;
+            a.width_enabled = IBR_WIDTH_4X | IBR_WIDTH_12X;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_port_attr(f, 0, 2, &a), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_port_attr(f, 1, 1, &a), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+            ibr_fabric_destroy(f);
+            o.params = &avoid;
+            o.n_params = 1;
+        } else {
+            t = ibr_test_topo(ctx, runs[i].spec);
+        }
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_result *ref = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, t, runs[i].chain, &o), 0);
         ibr_buffer want = IBR_BUFFER_INIT;
         CU_ASSERT_EQUAL_FATAL(ibr_result_write_lfts_dump(&want, ref), 0);

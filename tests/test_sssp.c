@@ -171,9 +171,18 @@ static void check_dfsssp_sls(const ibr_topo *t, const ibr_result *r, unsigned ma
     free(e);
 }
 
+/* spec with every port given all 15 data VLs (a default port has VL0-7,
+   as ibsim's), so that ibr_options::max_vls alone bounds dfsssp's VLs */
+static ibr_topo *topo15(const char *spec, unsigned links, unsigned switches, uint64_t seed)
+{
+    char s15[160];
+    snprintf(s15, sizeof s15, "%s,vls=15", spec);
+    return ibr_test_topo_faults(s15, links, switches, seed, 0);
+}
+
 static void check_family(const char *spec, unsigned links, unsigned switches)
 {
-    ibr_topo *t = ibr_test_topo_faults(spec, links, switches, 7, 0);
+    ibr_topo *t = topo15(spec, links, switches, 7);
     uint32_t ns = ibr_topo_switch_count(t);
     unsigned *h = bfs_hops(t);
     uint64_t *loads = malloc(sizeof *loads * ns * 256);
@@ -438,7 +447,7 @@ static void test_threads(void)
     static const char *specs[] = {"torus:dims=4x4x4,hosts=2", "fattree:levels=3,radix=8",
                                   "random:switches=60,degree=5,hosts=2,seed=9"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        ibr_topo *t = ibr_test_topo_faults(specs[i], i == 2 ? 5 : 0, 0, 2, 0);
+        ibr_topo *t = topo15(specs[i], i == 2 ? 5 : 0, 0, 2);
         for (int df = 0; df <= 1; df++) {
             const char *chain = df ? "dfsssp,no_fallback" : "sssp,no_fallback";
             ibr_options o = IBR_OPTIONS_INIT;

@@ -403,6 +403,75 @@ static void test_sl2vl(void)
     ibr_topo_destroy(t);
 }
 
+/* The data VLs come from the ports as well: the smallest VLCap of a
+   switch-to-switch port (OpenSM's min_sw_data_vls), capped by max_vls.
+   Fewer than 2 is refused, naming the VLCap; 2 and 4 drop the upper VL
+   bits, and the routing stays deadlock-free. End ports with VLCap 1 only
+   warn (CA links carry both QoS levels on VL 0). */
+static void test_port_vls(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    grid g = {{6, 6, 6}, 0};
+    char conf[2048];
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    static const unsigned caps[] = {1, 2, 4, 8, 15};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "torus:dims=6x6x6,hosts=1,vls=%u", caps[i]);
+        ibr_topo *t = gen(spec, NULL);
+        ibr_options o;
+        ibr_param p;
+        conf_opts(&o, &p, conf);
+        ibr_result *r = NULL;
+        int rc = ibr_route(&r, t, "torus-2QoS,no_fallback", &o);
+        if (caps[i] < 2) {
+            CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
+            const char *e, *m;
+            int st;
+            CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+            CU_ASSERT_EQUAL(st, IBR_EDECLINED);
+            CU_ASSERT_PTR_NOT_NULL(strstr(m, "at least 2 data VLs on switch ports, has 1"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(m, "VLCap of a switch-to-switch port 1"));
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+            continue;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        unsigned vls = caps[i] < 8 ? caps[i] : 8;
+        CU_ASSERT_EQUAL(ibr_result_vls_used(r), vls);
+        uint8_t map[16];
+        CU_ASSERT_EQUAL(ibr_result_sl2vl(map, r, 0, 5, 4), 0); /* z -> y: a turn */
+        for (unsigned sl = 0; sl < 16; sl++) {
+            CU_ASSERT_EQUAL(map[sl], ((sl >> 1) & 1) | (vls >= 4 ? 2 : 0) |
+                                         (vls >= 8 && (sl & 8) ? 4 : 0));
+            CU_ASSERT(map[sl] < vls);
+        }
+        ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+        CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+    /* only the end ports with VLCap 1: switch ports keep their 8 VLs */
+    ibr_fabric *f = NULL;
+    ibr_topo *t = gen("torus:dims=6x6x6,hosts=1", &f);
+    ibr_topo_destroy(t);
+    ibr_port_attr a = IBR_PORT_ATTR_INIT;
+    a.vl_cap = 1;
+    for (uint32_t n = 216; n < ibr_fabric_node_count(f); n++)
+        CU_ASSERT_EQUAL(ibr_fabric_set_port_attr(f, n, 1, &a), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "torus-2QoS,no_fallback", &o), 0);
+    CU_ASSERT_EQUAL(ibr_result_vls_used(r), 8);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 /* Datelines move the origin: the seed switch sits at -dateline. */
 static void test_datelines(void)
 {
@@ -877,6 +946,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"tori and meshes: valid, minimal, loop-free, SLs from coordinates", test_families},
         {"SL2VL tables and the VL count", test_sl2vl},
+        {"the ports' data VLs", test_port_vls},
         {"datelines", test_datelines},
         {"parallel cables and LMC", test_parallel_and_lmc},
         {"SL stability under link and switch failures (6x6x6)", test_sl_stability},

@@ -334,8 +334,9 @@ typedef struct ibr_node_info {
  */
 IBR_API int ibr_node_info_init(ibr_node_info *info, unsigned int version);
 
-/** Version of ::ibr_port_info this header describes. */
-#define IBR_PORT_INFO_VERSION 1
+/** Version of ::ibr_port_info this header describes. Version 2 added
+ *  the data-VL and enabled width/speed fields (from @c vl_cap on). */
+#define IBR_PORT_INFO_VERSION 2
 
 /**
  * Public description of one port, filled by ibr_fabric_port_info() and
@@ -352,14 +353,30 @@ typedef struct ibr_port_info {
     uint8_t state;         /**< ::ibr_link_state of the link (when cabled) */
     uint32_t remote_node;  /**< ::IBR_NONE when not cabled */
     unsigned int remote_port; /**< port at the other end (0 when not cabled) */
-    ibr_link_width width;  /**< link width (when cabled) */
-    ibr_link_speed speed;  /**< link speed (when cabled) */
+    ibr_link_width width;  /**< active link width (when cabled) */
+    ibr_link_speed speed;  /**< active link speed (when cabled) */
+    /* version 2 */
+    unsigned int vl_cap;   /**< data VLs the port supports (PortInfo:VLCap as
+                                a count: 1, 2, 4, 8 or 15); 8 unless set
+                                with ibr_fabric_set_port_attr(), as ibsim's
+                                simulated ports report (VL0-7) */
+    unsigned int oper_vls; /**< operational data VLs (PortInfo:OperVLs as a
+                                count): as set, else what OpenSM programs:
+                                the smaller @c vl_cap of the two ends of the
+                                cable (@c vl_cap when not cabled) */
+    unsigned int width_enabled; /**< enabled widths, a mask of
+                                ::ibr_link_width bits (LinkWidthEnabled);
+                                always holds the active @c width */
+    unsigned int speed_enabled; /**< enabled speeds, a mask of
+                                IBR_SPEED_BIT() bits (LinkSpeedEnabled and
+                                its extended form); always holds the active
+                                @c speed */
 } ibr_port_info;
 
 /** An empty port description of the current version, ready to be filled.
  *  Equal to what ibr_port_info_init() produces. */
 #define IBR_PORT_INFO_INIT \
-    { IBR_PORT_INFO_VERSION, 0, 0, 0, 0, 0, 0, IBR_WIDTH_UNKNOWN, IBR_SPEED_UNKNOWN }
+    { IBR_PORT_INFO_VERSION, 0, 0, 0, 0, 0, 0, IBR_WIDTH_UNKNOWN, IBR_SPEED_UNKNOWN, 0, 0, 0, 0 }
 
 /**
  * Initialise @p info as ::IBR_PORT_INFO_INIT does, for version @p version
@@ -371,6 +388,84 @@ typedef struct ibr_port_info {
  * complexity: O(1).
  */
 IBR_API int ibr_port_info_init(ibr_port_info *info, unsigned int version);
+
+/** The bit of speed @p s (an ::ibr_link_speed) in an enabled-speed mask
+ *  (::ibr_port_attr::speed_enabled, ::ibr_port_info::speed_enabled). */
+#define IBR_SPEED_BIT(s) (1u << (unsigned)(s))
+
+/** Version of ::ibr_port_attr this header describes. */
+#define IBR_PORT_ATTR_VERSION 1
+
+/**
+ * Per-port facts an SM reads from PortInfo, an input of
+ * ibr_fabric_set_port_attr(). Versioned (doc/api-conventions.md):
+ * initialise it with ::IBR_PORT_ATTR_INIT or ibr_port_attr_init(), whose
+ * zeros mean "the default", then set the fields. The defaults are what
+ * OpenSM sees on ibsim's simulated ports: VLCap VL0-7, OperVLs the smaller
+ * VLCap of the two ends, and a link running at the best width and speed
+ * both ends enable (so never throttled).
+ *
+ * The routing engines read them: dfsssp, Nue and LASH count the VLs they
+ * may use from @c oper_vls (the minimum over switch ports with a peer),
+ * torus-2QoS checks its data-VL needs against @c vl_cap, and
+ * `avoid_throttled_links` (sssp, dfsssp, Nue) compares the active width
+ * and speed of a cable with what both ends enable (doc/engines.md).
+ */
+typedef struct ibr_port_attr {
+    unsigned int version;  /**< ::IBR_PORT_ATTR_VERSION */
+    unsigned int vl_cap;   /**< data VLs the port supports: 1, 2, 4, 8 or
+                                15 (PortInfo:VLCap 1..5 as a count); 0 =
+                                the default, 8 */
+    unsigned int oper_vls; /**< operational data VLs: 1, 2, 4, 8 or 15, at
+                                most @c vl_cap; 0 = derived as OpenSM
+                                programs them: the smaller @c vl_cap of the
+                                two ends of the cable */
+    unsigned int width_enabled; /**< enabled widths, a mask of
+                                ::ibr_link_width bits (1..31); 0 = the
+                                active width of the link only. The active
+                                width is always taken as enabled. */
+    unsigned int speed_enabled; /**< enabled speeds, a mask of
+                                IBR_SPEED_BIT(::IBR_SPEED_SDR) ..
+                                IBR_SPEED_BIT(::IBR_SPEED_XDR); 0 = the
+                                active speed only. The active speed is
+                                always taken as enabled. */
+} ibr_port_attr;
+
+/** Default port attributes (every field "the default"). Equal to what
+ *  ibr_port_attr_init() produces. */
+#define IBR_PORT_ATTR_INIT { IBR_PORT_ATTR_VERSION, 0, 0, 0, 0 }
+
+/**
+ * Initialise @p attr to the defaults of version @p version (pass
+ * ::IBR_PORT_ATTR_VERSION), as ::IBR_PORT_ATTR_INIT does. Only the bytes
+ * version @p version has are written.
+ * @return 0, ::IBR_EINVAL (NULL @p attr), ::IBR_EVERSION (unknown version;
+ *         @p attr is left untouched).
+ * The caller owns @p attr; nothing needs freeing. Thread-safe. Time
+ * complexity: O(1).
+ */
+IBR_API int ibr_port_attr_init(ibr_port_attr *attr, unsigned int version);
+
+/**
+ * Set the PortInfo facts of port @p port (1..nports) of node @p node: its
+ * VL capability, operational VLs and enabled widths and speeds. They stay
+ * with the port when its cable is removed or replaced. Every field is
+ * replaced (a zero restores that field's default).
+ * @param f the fabric (::IBR_EINVAL when NULL). @param node node index.
+ * @param port port number, 1..nports.
+ * @param attr the facts, or NULL for ::IBR_PORT_ATTR_INIT (all defaults);
+ *             borrowed for the call and read as far as its @c version
+ *             declares.
+ * @return 0; ::IBR_ENOTFOUND (bad node); ::IBR_ERANGE (port 0 or beyond
+ *         nports); ::IBR_EINVAL (a VL count other than 0, 1, 2, 4, 8 or
+ *         15, @c oper_vls above @c vl_cap (8 when 0), a width mask beyond
+ *         31, a speed mask with bits outside SDR..XDR); ::IBR_EVERSION
+ *         (unknown @c attr->version). On failure the port is unchanged.
+ * Nothing is allocated. Not thread-safe on one fabric.
+ * Time complexity: O(1).
+ */
+IBR_API int ibr_fabric_set_port_attr(ibr_fabric *f, uint32_t node, unsigned int port,
+                                     const ibr_port_attr *attr);
 
 /**
  * Describe node @p node.

@@ -57,6 +57,11 @@ IBR_API void ibr_buffer_dispose(ibr_buffer *buf);
  * from `S-`/`H-`/`R-<hex>` ids; other ids get ibsim-style GUIDs. LIDs in the
  * text are applied (switch `lid N`, CA port `lid N lmc M`); 0 means none.
  * Link width and speed come from the `4xQDR` style annotation when present.
+ * A port line's `w=`, `s=` and `e=` options (as ibsim reads them) are the
+ * port's enabled width and speed masks (::ibr_port_attr): a link printed
+ * below what both its ends enable is throttled; `v=` (1..5, as
+ * `ibnetdiscover -f` prints it) is the port's VLCap. Without them a port
+ * has the defaults of ::ibr_port_attr.
  *
  * @param f   an empty fabric (from ibr_fabric_create()).
  * @param buf the text, borrowed for the call (need not be NUL-terminated;
@@ -94,6 +99,10 @@ IBR_API int ibr_fabric_parse_guid2lid(ibr_fabric *f, const char *buf, size_t len
 /**
  * Write the topology as ibnetdiscover text (readable by ibsim and by
  * ibr_fabric_parse_ibnetdiscover()): switches, then CAs, then routers.
+ * A port whose VLCap is not the default 8 gets `v=`, one enabling more
+ * widths or speeds than its link runs at gets `w=`/`s=`/`e=` masks (FDR10
+ * and XDR have no bit there), so they read back; an OperVLs set apart
+ * from the VLCaps has no place in the format and reads back derived.
  * @param out the caller's buffer, appended to (free it with
  *            ibr_buffer_dispose()). @param t the topology, only read.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),

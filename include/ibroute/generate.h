@@ -29,7 +29,10 @@
  * and defaults: fattree `levels`, `radix` (`hosts=0`); xgft `h`, `m`, `w`
  * (`hosts=0`); torus and mesh `dims` (`hosts=1`, `parallel=1`); hypercube
  * `dim` (`hosts=1`); dragonfly `a`, `h` (`p=h`, `g=a*h+1`); random
- * `switches`, `degree` (`hosts=1`, `seed=0`). An unknown family or key, a
+ * `switches`, `degree` (`hosts=1`, `seed=0`). Every family also takes
+ * `vls=N` (N = 1, 2, 4, 8 or 15): every port's data-VL capability
+ * (::ibr_port_attr::vl_cap, so OperVLs N on every cable; default 8, VL0-7).
+ * An unknown family or key, a
  * repeated or missing key and a malformed value fail with ::IBR_EINVAL and a
  * message naming them.
  *

@@ -30,7 +30,9 @@ typedef enum ibr_engine_caps {
     IBR_CAP_SL2VL = 1 << 3,          /**< produces SL2VL tables */
     IBR_CAP_MCAST = 1 << 4,          /**< builds its own multicast trees */
     IBR_CAP_DEADLOCK_FREE = 1 << 5,  /**< promises credit-loop freedom */
-    IBR_CAP_MINIMAL = 1 << 6,        /**< promises shortest paths */
+    IBR_CAP_MINIMAL = 1 << 6,        /**< promises shortest paths (sssp and dfsssp with
+                                          avoid_throttled_links: shortest on the
+                                          fabric without its throttled cables) */
     IBR_CAP_EXPERIMENTAL = 1 << 7    /**< interface or output may change */
 } ibr_engine_caps;
 

@@ -100,6 +100,32 @@ IBR_API int ibr_topo_port_info(ibr_port_info *out, const ibr_topo *t, uint32_t n
                                unsigned int port);
 
 /**
+ * Data VLs the fabric gives engines that layer routes, as OpenSM 3.3
+ * counts them for dfsssp, Nue and LASH: the smallest
+ * ::ibr_port_info::oper_vls of a switch port 1..N with an active cable (to
+ * a switch or an end port). The engines use no more than this, capped by
+ * ibr_options::max_vls.
+ * @param t the topology.
+ * @return 1, 2, 4, 8 or 15; 15 when no switch port is cabled; 0 for a NULL
+ *         @p t. Cannot fail otherwise. Thread-safe. Nothing to free.
+ * Time complexity: O(switch ports).
+ */
+IBR_API unsigned int ibr_topo_data_vls(const ibr_topo *t);
+
+/**
+ * Is the cable on port @p port of node @p node throttled: running below
+ * the best width or speed both its ends enable (::ibr_port_info
+ * width_enabled and speed_enabled; OpenSM's osm_link_is_throttled)? The
+ * setting `avoid_throttled_links` of sssp, dfsssp and nue routes around
+ * such switch-to-switch cables.
+ * @param t the topology. @param node node index. @param port port number.
+ * @return 1 when throttled; 0 when not, when the port is not cabled, or
+ *         for a NULL @p t, a bad node or port. Thread-safe. Nothing to
+ *         free. Time complexity: O(1).
+ */
+IBR_API int ibr_topo_link_throttled(const ibr_topo *t, uint32_t node, unsigned int port);
+
+/**
  * The port owning a LID (any LID of its LMC range).
  * @param[out] node node index (may be NULL); @param[out] port port number
  *             (0 for a switch; may be NULL).

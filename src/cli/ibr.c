@@ -179,6 +179,8 @@ static void usage_gen(FILE *o)
           "  hypercube:dim=6,hosts=2                 hypercube\n"
           "  dragonfly:a=4,p=2,h=2,g=9               dragonfly\n"
           "  random:switches=64,degree=4,hosts=2,seed=1\n"
+          "Every family also takes vls=N (1, 2, 4, 8 or 15): the data VLs of every\n"
+          "port (VLCap; default 8; written as v= on port lines unless 8).\n"
           "\n"
           "Options:\n"
           "  -o, --output FILE        write to FILE instead of standard output\n"
@@ -318,7 +320,8 @@ static void usage_info(FILE *o)
     fputs("usage: ibr info [--json] [--guid2lid FILE] [--lmc N] TOPOLOGY\n"
           "\n"
           "Describe a topology (an ibnetdiscover/ibsim file or gen:SPEC): nodes,\n"
-          "switches, CAs, links (down ones too), LIDs and the engines available.\n"
+          "switches, CAs, links (down ones too), LIDs, the data VLs of the switch\n"
+          "ports, throttled cables and the engines available.\n"
           "LIDs are shown as the file gives them unless --guid2lid or --lmc is given.\n",
           o);
 }
@@ -330,14 +333,19 @@ typedef struct fabric_stats {
     uint64_t lid_ports, lids, missing_lids;
     unsigned int max_lmc;
     uint32_t max_lid;
+    unsigned int data_vls;  /* smallest OperVLs of a switch port with an
+                               active cable (what dfsssp, Nue, LASH count) */
+    uint64_t throttled;     /* active switch-switch cables running below the
+                               width or speed both ends enable */
 } fabric_stats;
 
-static void compute_stats(fabric_stats *s, const ibr_fabric *f)
+static void compute_stats(fabric_stats *s, const ibr_fabric *f, const ibr_topo *t)
 {
     uint32_t n = ibr_fabric_node_count(f), i;
 
     memset(s, 0, sizeof(*s));
     s->nodes = n;
+    s->data_vls = ibr_topo_data_vls(t);
     for (i = 0; i < n; i++) {
         ibr_node_info ni = IBR_NODE_INFO_INIT;
         unsigned int p;
@@ -375,6 +383,8 @@ static void compute_stats(fabric_stats *s, const ibr_fabric *f)
                         s->sw_links++;
                         if (pi.state == IBR_LINK_DOWN)
                             s->sw_links_down++;
+                        else if (ibr_topo_link_throttled(t, i, p))
+                            s->throttled++;
                     }
                 }
             }
@@ -435,9 +445,9 @@ static int cmd_info(int argc, char **argv)
         goto out;
     if ((ta.guid2lid || ta.lmc >= 0) && cli_apply_lids(f, &ta) < 0)
         goto out;
-    compute_stats(&s, f);
     if (cli_freeze(&t, f, src) < 0)
         goto out;
+    compute_stats(&s, f, t);
     ne = ibr_context_engine_count(ctx);
     if (json) {
         cli_json_printed = 1;
@@ -453,6 +463,8 @@ static int cmd_info(int argc, char **argv)
         printf(", \"lid_ports\": %" PRIu64 ", \"lids\": %" PRIu64
                ", \"ports_without_lid\": %" PRIu64 ", \"max_lmc\": %u, \"max_lid\": %u",
                s.lid_ports, s.lids, s.missing_lids, s.max_lmc, (unsigned)ibr_topo_max_lid(t));
+        printf(", \"data_vls\": %u, \"throttled_switch_links\": %" PRIu64, s.data_vls,
+               s.throttled);
         printf(", \"engines\": [");
         for (i = 0; i < ne; i++) {
             ibr_engine_info e;
@@ -481,6 +493,10 @@ static int cmd_info(int argc, char **argv)
             printf("; %" PRIu64 " without a LID", s.missing_lids);
         printf("\n");
         printf("max LID:      %u\n", (unsigned)ibr_topo_max_lid(t));
+        printf("data VLs:     %u (smallest OperVLs of a cabled switch port)\n", s.data_vls);
+        if (s.throttled)
+            printf("throttled:    %" PRIu64 " switch-switch cable(s) below the width or speed "
+                   "both ends enable\n", s.throttled);
         printf("engines:     ");
         for (i = 0; i < ne; i++) {
             ibr_engine_info e;

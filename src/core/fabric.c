@@ -210,7 +210,9 @@ int ibr_fabric_set_port_guid(ibr_fabric *f, uint32_t node, unsigned int port, ui
 /* Sizes of the caller-filled structs per version (see IBR__VERSION_SIZE). */
 static const size_t link_attr_size[] = {0, sizeof(ibr_link_attr)};
 static const size_t node_info_size[] = {0, sizeof(ibr_node_info)};
-static const size_t port_info_size[] = {0, sizeof(ibr_port_info)};
+static const size_t port_info_size[] = {0, offsetof(ibr_port_info, vl_cap),
+                                        sizeof(ibr_port_info)};
+static const size_t port_attr_size[] = {0, sizeof(ibr_port_attr)};
 
 int ibr_link_attr_init(ibr_link_attr *attr, unsigned int version)
 {
@@ -228,6 +230,82 @@ int ibr_port_info_init(ibr_port_info *info, unsigned int version)
 {
     static const ibr_port_info def = IBR_PORT_INFO_INIT;
     return ibr__versioned_init(info, &def, IBR__VERSION_SIZE(port_info_size, version), version);
+}
+
+int ibr_port_attr_init(ibr_port_attr *attr, unsigned int version)
+{
+    static const ibr_port_attr def = IBR_PORT_ATTR_INIT;
+    return ibr__versioned_init(attr, &def, IBR__VERSION_SIZE(port_attr_size, version), version);
+}
+
+static int vl_count_ok(unsigned v)
+{
+    return v == 0 || v == 1 || v == 2 || v == 4 || v == 8 || v == 15;
+}
+
+int ibr_fabric_set_port_attr(ibr_fabric *f, uint32_t node, unsigned int port,
+                             const ibr_port_attr *attr)
+{
+    ibr_port_attr a = IBR_PORT_ATTR_INIT;
+    int rc;
+    if (!f)
+        return IBR_EINVAL;
+    if (attr) {
+        size_t size = IBR__VERSION_SIZE(port_attr_size, attr->version);
+        if (!size)
+            return ibr__fabric_err(f, IBR_EVERSION,
+                                   "port attributes version %u (this library knows 1..%u)",
+                                   attr->version, IBR_PORT_ATTR_VERSION);
+        memcpy(&a, attr, size);
+    }
+    if ((rc = check_port(f, node, port, 0)) < 0)
+        return rc;
+    const ibr__node *n = &f->nodes[node];
+    if (!vl_count_ok(a.vl_cap) || !vl_count_ok(a.oper_vls))
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               "%s 0x%016" PRIx64 " port %u: %s %u (data VLs are 1, 2, 4, 8 or 15)",
+                               ibr__type_name(n->type), n->guid, port,
+                               vl_count_ok(a.vl_cap) ? "oper_vls" : "vl_cap",
+                               vl_count_ok(a.vl_cap) ? a.oper_vls : a.vl_cap);
+    unsigned cap = a.vl_cap ? a.vl_cap : IBR__DEFAULT_VL_CAP;
+    if (a.oper_vls > cap)
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               "%s 0x%016" PRIx64 " port %u: oper_vls %u above vl_cap %u",
+                               ibr__type_name(n->type), n->guid, port, a.oper_vls, cap);
+    if (a.width_enabled > 31)
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               "%s 0x%016" PRIx64 " port %u: enabled width mask 0x%x (max 0x1f)",
+                               ibr__type_name(n->type), n->guid, port, a.width_enabled);
+    unsigned speeds = IBR_SPEED_BIT(IBR_SPEED_XDR + 1) - IBR_SPEED_BIT(IBR_SPEED_SDR);
+    if (a.speed_enabled & ~speeds)
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               "%s 0x%016" PRIx64 " port %u: enabled speed mask 0x%x (bits "
+                               "IBR_SPEED_BIT(SDR..XDR) = 0x%x)",
+                               ibr__type_name(n->type), n->guid, port, a.speed_enabled, speeds);
+    ibr__port *pt = port_of(f, node, port);
+    pt->vl_cap = (uint8_t)a.vl_cap;
+    pt->oper_vls = (uint8_t)a.oper_vls;
+    pt->width_en = (uint8_t)a.width_enabled;
+    pt->speed_en = (uint16_t)a.speed_enabled;
+    return ok(f);
+}
+
+void ibr__port_resolve(ibr__port *out, const ibr__node *nodes, const ibr__port *ports, uint32_t gp)
+{
+    const ibr__port *p = &ports[gp];
+    *out = *p;
+    out->vl_cap = p->vl_cap ? p->vl_cap : IBR__DEFAULT_VL_CAP;
+    if (!p->oper_vls) {
+        out->oper_vls = out->vl_cap;
+        if (p->remote_node != IBR_NONE) {
+            const ibr__port *r = &ports[nodes[p->remote_node].port_off + p->remote_port];
+            unsigned rc = r->vl_cap ? r->vl_cap : IBR__DEFAULT_VL_CAP;
+            if (rc < out->oper_vls)
+                out->oper_vls = (uint8_t)rc;
+        }
+    }
+    out->width_en = (uint8_t)(p->width_en | p->width);
+    out->speed_en = (uint16_t)(p->speed_en | (p->speed ? IBR_SPEED_BIT(p->speed) : 0));
 }
 
 size_t ibr__node_info_size(unsigned int version)
@@ -429,6 +507,10 @@ void ibr__port_info(ibr_port_info *out, const ibr__port *p)
     info.remote_port = p->remote_port;
     info.width = (ibr_link_width)p->width;
     info.speed = (ibr_link_speed)p->speed;
+    info.vl_cap = p->vl_cap;
+    info.oper_vls = p->oper_vls;
+    info.width_enabled = p->width_en;
+    info.speed_enabled = p->speed_en;
     memcpy(out, &info, ibr__port_info_size(out->version));
 }
 
@@ -454,7 +536,9 @@ int ibr_fabric_port_info(ibr_port_info *out, const ibr_fabric *f, uint32_t node,
         return IBR_ENOTFOUND;
     if (port > f->nodes[node].nports)
         return IBR_ERANGE;
-    ibr__port_info(out, &f->ports[f->nodes[node].port_off + port]);
+    ibr__port p;
+    ibr__port_resolve(&p, f->nodes, f->ports, f->nodes[node].port_off + port);
+    ibr__port_info(out, &p);
     return 0;
 }
 

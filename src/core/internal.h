@@ -50,7 +50,8 @@ int ibr__fabric_err(ibr_fabric *f, int code, const char *fmt, ...) IBR_PRINTF(3,
 size_t ibr__node_info_size(unsigned int version);
 size_t ibr__port_info_size(unsigned int version);
 /* Describe node n (ports: the port array n->port_off indexes) or port p
-   into the caller's out, as far as out->version declares (a known one). */
+   (resolved: ibr__port_resolve()) into the caller's out, as far as
+   out->version declares (a known one). */
 void ibr__node_info(ibr_node_info *out, const ibr__node *n, const ibr__port *ports);
 void ibr__port_info(ibr_port_info *out, const ibr__port *p);
 /* Name of a node type for messages: "switch", "CA", "router". */

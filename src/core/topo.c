@@ -76,8 +76,8 @@ int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
         goto nomem;
     if (f->n_nodes)
         memcpy(t->nodes, f->nodes, f->n_nodes * sizeof *t->nodes);
-    if (f->n_ports)
-        memcpy(t->ports, f->ports, f->n_ports * sizeof *t->ports);
+    for (uint32_t gp = 0; gp < t->n_ports; gp++)
+        ibr__port_resolve(&t->ports[gp], f->nodes, f->ports, gp);
 
     /* switches in ascending byte-reversed GUID order */
     uint32_t nsw = 0;
@@ -371,4 +371,163 @@ unsigned int ibr_topo_switch_distance(const ibr_topo *t, uint32_t a, uint32_t b)
     ibr__free(t->ctx, q);
     ibr__free(t->ctx, d);
     return res;
+}
+
+unsigned ibr__topo_min_oper_vls(const ibr_topo *t)
+{
+    unsigned vls = 15;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        for (unsigned p = 1; p <= n->nports; p++) {
+            const ibr__port *pt = &t->ports[n->port_off + p];
+            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE && pt->oper_vls < vls)
+                vls = pt->oper_vls;
+        }
+    }
+    return vls ? vls : 1;
+}
+
+/* Widths from narrowest to widest (the ibr_link_width bits are not in
+   that order). */
+static unsigned width_rank(unsigned w)
+{
+    switch (w) {
+    case IBR_WIDTH_1X: return 1;
+    case IBR_WIDTH_2X: return 2;
+    case IBR_WIDTH_4X: return 3;
+    case IBR_WIDTH_8X: return 4;
+    case IBR_WIDTH_12X: return 5;
+    default: return 0;
+    }
+}
+
+static unsigned widest(unsigned mask)
+{
+    unsigned best = 0;
+    for (unsigned b = 1; b <= IBR_WIDTH_2X; b <<= 1)
+        if ((mask & b) && width_rank(b) > width_rank(best))
+            best = b;
+    return best;
+}
+
+static unsigned fastest(unsigned mask)
+{
+    for (unsigned s = IBR_SPEED_XDR; s >= IBR_SPEED_SDR; s--)
+        if (mask & IBR_SPEED_BIT(s))
+            return s;
+    return IBR_SPEED_UNKNOWN;
+}
+
+int ibr__topo_link_throttled(const ibr_topo *t, uint32_t gp)
+{
+    const ibr__port *a = &t->ports[gp];
+    if (a->remote_node == IBR_NONE)
+        return 0;
+    const ibr__port *b = ibr__tport(t, a->remote_node, a->remote_port);
+    /* both ends of a cable carry its active width and speed, and a
+       resolved enabled mask always holds them; an unknown active width or
+       speed is never called throttled */
+    return (a->width && widest(a->width_en & b->width_en) != a->width) ||
+           (a->speed && fastest(a->speed_en & b->speed_en) != a->speed);
+}
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+int ibr__topo_avoid_throttled(ibr_topo **out, size_t *avoided, size_t *kept, const ibr_topo *t)
+{
+    ibr_context *ctx = t->ctx;
+    *out = NULL;
+    *avoided = *kept = 0;
+    size_t throttled = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            if (ibr__topo_link_throttled(t, n->port_off + t->adj[e].port))
+                throttled++;
+    }
+    if (!throttled)
+        return 0;
+    ibr_topo *v = ibr__malloc(ctx, sizeof *v);
+    uint32_t *parent = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *parent);
+    uint8_t *use = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, 1); /* per port: 1 in the view */
+    if (!v || !parent || !use)
+        goto nomem;
+    *v = *t;
+    v->adj_off = ibr__mallocarray(ctx, (size_t)t->n_sw + 1, sizeof *v->adj_off);
+    v->adj = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *v->adj);
+    if (!v->adj_off || !v->adj) {
+        ibr__free(ctx, v->adj_off);
+        ibr__free(ctx, v->adj);
+        goto nomem;
+    }
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        parent[s] = s;
+    /* the cables that are not throttled, then the throttled ones joining
+       what they leave apart */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t s = 0; s < t->n_sw; s++) {
+            const ibr__node *n = &t->nodes[t->sw_node[s]];
+            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
+                uint32_t gp = n->port_off + t->adj[e].port;
+                if (ibr__topo_link_throttled(t, gp) != pass || use[gp])
+                    continue;
+                uint32_t a = uf_find(parent, s), b = uf_find(parent, t->adj[e].sw);
+                if (pass && a == b)
+                    continue;
+                parent[a] = b;
+                use[gp] = 1;
+                use[t->nodes[t->sw_node[t->adj[e].sw]].port_off + t->adj[e].rport] = 1;
+                if (pass)
+                    (*kept)++;
+            }
+        }
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        v->adj_off[s] = m;
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            if (use[n->port_off + t->adj[e].port])
+                v->adj[m++] = t->adj[e];
+    }
+    v->adj_off[t->n_sw] = m;
+    v->n_adj = m;
+    *avoided = throttled / 2 - *kept;
+    ibr__free(ctx, parent);
+    ibr__free(ctx, use);
+    *out = v;
+    return 0;
+nomem:
+    ibr__free(ctx, v);
+    ibr__free(ctx, parent);
+    ibr__free(ctx, use);
+    return IBR_ENOMEM;
+}
+
+void ibr__topo_view_destroy(ibr_topo *view)
+{
+    if (!view)
+        return;
+    ibr_context *ctx = view->ctx;
+    ibr__free(ctx, view->adj_off);
+    ibr__free(ctx, view->adj);
+    ibr__free(ctx, view);
+}
+
+unsigned int ibr_topo_data_vls(const ibr_topo *t)
+{
+    return t ? ibr__topo_min_oper_vls(t) : 0;
+}
+
+int ibr_topo_link_throttled(const ibr_topo *t, uint32_t node, unsigned int port)
+{
+    if (!t || node >= t->n_nodes || port < 1 || port > t->nodes[node].nports)
+        return 0;
+    return ibr__topo_link_throttled(t, t->nodes[node].port_off + port);
 }

@@ -19,7 +19,17 @@ typedef struct ibr__port {
     uint8_t state;        /* ibr_link_state */
     uint16_t lid;         /* base LID, 0 = none */
     uint8_t lmc;
+    /* PortInfo facts (ibr_port_attr). In a fabric 0 means "the default";
+       a frozen topology holds them resolved (ibr__port_resolve()). */
+    uint8_t vl_cap;       /* data VLs: 1, 2, 4, 8 or 15 */
+    uint8_t oper_vls;     /* operational data VLs */
+    uint8_t width_en;     /* ibr_link_width bits */
+    uint16_t speed_en;    /* IBR_SPEED_BIT() bits */
 } ibr__port;
+
+/* Default data VLs of a port: VL0-7, as ibsim's simulated ports report. */
+#define IBR__DEFAULT_VL_CAP 8
+
 
 typedef struct ibr__node {
     uint64_t guid;
@@ -30,6 +40,13 @@ typedef struct ibr__node {
     uint8_t nports;
     char desc[IBR_DESC_SIZE];
 } ibr__node;
+
+/* Port gp of a fabric's or topology's arrays with its defaults resolved:
+   vl_cap 8, oper_vls the smaller vl_cap of the two ends of an active or
+   down cable (vl_cap when uncabled), enabled masks holding the active
+   width and speed. O(1). */
+void ibr__port_resolve(ibr__port *out, const ibr__node *nodes, const ibr__port *ports,
+                       uint32_t gp);
 
 /* A switch link in the topology's CSR: the public ibr_switch_link
    (ibr_topo_switch_links() hands out the array itself). */
@@ -76,6 +93,29 @@ static inline const ibr__port *ibr__tport(const ibr_topo *t, uint32_t node, unsi
 {
     return &t->ports[t->nodes[node].port_off + port];
 }
+
+/* Data VLs the engines may count on, as OpenSM 3.3 computes them for
+   dfsssp, Nue and LASH: the minimum oper_vls over switch ports 1..N with an
+   active cable (to a switch or an end port); 15 when there is none. O(ports). */
+unsigned ibr__topo_min_oper_vls(const ibr_topo *t);
+
+/* Is the cable on port gp throttled, i.e. running below the best width or
+   speed both ends enable (OpenSM's avoid_throttled_links test)? 0 for an
+   uncabled port. O(1). */
+int ibr__topo_link_throttled(const ibr_topo *t, uint32_t gp);
+
+/* A view of t for engines told to avoid throttled cables (OpenSM's
+   avoid_throttled_links): the same topology whose switch graph (adj_off,
+   adj, n_adj) leaves out every throttled switch-to-switch cable, except
+   those needed to keep the switches connected as they are in t (taken
+   back in adjacency order, one per pair of components they join). *out
+   is NULL when t has no throttled switch-to-switch cable; otherwise it
+   borrows everything else from t, must not outlive it, and is freed with
+   ibr__topo_view_destroy() (never ibr_topo_destroy()). *avoided and *kept
+   count the throttled cables left out and taken back. Returns 0 or
+   IBR_ENOMEM. O(ports + S). */
+int ibr__topo_avoid_throttled(ibr_topo **out, size_t *avoided, size_t *kept, const ibr_topo *t);
+void ibr__topo_view_destroy(ibr_topo *view);
 
 /* Distances (links) from the nearest of n_src source switches to every
    switch: dist[n_sw], UINT32_MAX when unreachable; queue: n_sw scratch.

@@ -52,10 +52,10 @@
  * OpenSM's dfsssp or fewer (a degraded fat tree: 1 instead of 2; tori: a
  * layer or two fewer), so it also routes fabrics where OpenSM runs out.
  *
- * VLs. The fabric has ibr_options::max_vls data VLs (OpenSM reads the
- * operational VLs of the ports; ibroute's topology has no such field). If
- * more layers are needed the engine fails with IBR_ENOVL, naming the count,
- * so the chain falls back. If fewer are needed the spare VLs are handed out
+ * VLs. The fabric has as many data VLs as the smallest OperVLs of a
+ * switch port with a peer (as OpenSM counts them), capped by
+ * ibr_options::max_vls. If more layers are needed the engine fails with
+ * IBR_ENOVL, naming the count, so the chain falls back. If fewer are needed the spare VLs are handed out
  * one by one to the layer with the most pairs per VL (ties: lowest layer),
  * and a layer spread over k VLs gives pair (source port i of its switch,
  * destination number j) the VL first + (i + j) mod k: each VL then holds a
@@ -1040,9 +1040,14 @@ static int dfsssp_route(ibr_run *run, void *user)
     ibr__sssp s;
     if (t->n_sw > 65535)
         return ibr__decline(run, "%u switches: dfsssp numbers them in 16 bits", t->n_sw);
-    int rc = ibr__sssp_compute(run, &s, "dfsssp");
+    ibr_topo *view;
+    int rc = ibr__engine_topo(&t, &view, run, "dfsssp");
     if (rc < 0)
         return rc;
+    if ((rc = ibr__sssp_compute(run, t, &s, "dfsssp")) < 0) {
+        ibr__topo_view_destroy(view);
+        return rc;
+    }
     df c;
     memset(&c, 0, sizeof c);
     c.run = run;
@@ -1125,7 +1130,7 @@ static int dfsssp_route(ibr_run *run, void *user)
     }
 
     /* break the cycles layer by layer */
-    unsigned avail = ibr_run_options(run)->max_vls;
+    unsigned avail = ibr__run_vls(run);
     for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c.g, v)); v++) {
         rc = break_layer(run, &c, v);
         if (rc == 1) {
@@ -1160,7 +1165,9 @@ static int dfsssp_route(ibr_run *run, void *user)
     if (needed > avail) {
         rc = ibr__fail(run, IBR_ENOVL,
                            "%u virtual lanes needed to break every credit loop, %u available "
-                           "(max_vls)", needed, avail);
+                           "(max_vls %u, ports' OperVLs %u)",
+                           needed, avail, ibr_run_options(run)->max_vls,
+                           ibr__topo_min_oper_vls(t));
         goto out;
     }
 
@@ -1200,7 +1207,7 @@ static int dfsssp_route(ibr_run *run, void *user)
     if ((rc = layers_artifact(run, &c, needed, avail)) < 0)
         goto fail;
     ibr__sssp_write_lfts(run, &s);
-    if ((rc = ibr__mcast_loaded(run, ibr_run_hops(run), s.load)) < 0)
+    if ((rc = ibr__mcast_loaded_on(run, t, ibr_run_hops(run), s.load)) < 0)
         goto fail;
     goto out;
 nomem:
@@ -1213,6 +1220,7 @@ fail:
 out:
     df_free(&c);
     ibr__sssp_free(ctx, &s);
+    ibr__topo_view_destroy(view);
     return rc;
 }
 
@@ -1222,4 +1230,6 @@ const ibr_engine ibr__engine_dfsssp = {
     .description = "sssp with virtual layers that break every credit loop; path SLs, SL2VL",
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE | IBR_CAP_MINIMAL,
     .route = dfsssp_route,
+    .settings = ibr__sssp_settings,
+    .n_settings = 1,
 };

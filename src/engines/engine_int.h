@@ -49,4 +49,42 @@ static inline ibr_context *ibr__run_ctx(const ibr_run *run)
     return ibr_run_topo(run)->ctx;
 }
 
+/* The topology an engine with the setting avoid_throttled_links routes
+   on: the run's, or, when the setting is on and the fabric has throttled
+   switch-to-switch cables, a view without them (ibr__topo_avoid_throttled();
+   *view then holds it, to be freed with ibr__topo_view_destroy() after the
+   last use of *t). Returns 0 or IBR_ENOMEM (the run's message set). */
+static inline int ibr__engine_topo(const ibr_topo **t, ibr_topo **view, ibr_run *run,
+                                   const char *name)
+{
+    int64_t on = 0;
+    size_t avoided = 0, kept = 0;
+    *view = NULL;
+    *t = ibr_run_topo(run);
+    if (ibr_run_setting_int(&on, run, "avoid_throttled_links") < 0 || !on)
+        return 0;
+    if (ibr__topo_avoid_throttled(view, &avoided, &kept, *t) < 0)
+        return ibr__fail(run, IBR_ENOMEM, "out of memory");
+    if (*view) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "%s: avoiding %zu throttled switch-to-switch cables (%zu more kept to keep "
+                 "the switches connected)",
+                 name, avoided, kept);
+        ibr_run_log(run, kept ? IBR_LOG_WARN : IBR_LOG_INFO, msg);
+        *t = *view;
+    }
+    return 0;
+}
+
+/* Data VLs an engine that layers its routes may use, as OpenSM 3.3 counts
+   them for dfsssp, Nue and LASH: the minimum OperVLs over switch ports with
+   a peer (ibr__topo_min_oper_vls()), capped by ibr_options::max_vls. */
+static inline unsigned ibr__run_vls(const ibr_run *run)
+{
+    unsigned vls = ibr__topo_min_oper_vls(ibr_run_topo(run));
+    unsigned max = ibr_run_options(run)->max_vls;
+    return vls < max ? vls : max;
+}
+
 #endif

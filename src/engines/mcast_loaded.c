@@ -40,9 +40,8 @@ typedef struct ml_state {
 /* Loads per channel (adjacency entry) of the routes in the run's LFTs:
    every LID's tree, each switch adding the LIDs delivered at it (its own
    and its end ports': OpenSM's num_hca) to the channels on its way. */
-static int loads_from_lfts(ibr_run *run, uint64_t *load)
+static int loads_from_lfts(ibr_run *run, const ibr_topo *t, uint64_t *load)
 {
-    const ibr_topo *t = ibr_run_topo(run);
     ibr_context *ctx = ibr__run_ctx(run);
     uint32_t S = t->n_sw;
     uint32_t *padj = ibr__mallocarray(ctx, t->n_ports, sizeof *padj);
@@ -181,10 +180,15 @@ static int tree(ml_state *s, uint16_t mlid, uint32_t gid, const ibr_mcast_member
 
 int ibr__mcast_loaded(ibr_run *run, const uint8_t *hops, const uint64_t *load)
 {
+    return ibr__mcast_loaded_on(run, ibr_run_topo(run), hops, load);
+}
+
+int ibr__mcast_loaded_on(ibr_run *run, const ibr_topo *t, const uint8_t *hops,
+                         const uint64_t *load)
+{
     const ibr_mcast_groups *g = ibr_run_mcast_groups(run);
     if (!g || !ibr_mcast_groups_mlid_count(g))
         return 0;
-    const ibr_topo *t = ibr_run_topo(run);
     ibr_context *ctx = ibr__run_ctx(run);
     uint32_t S = t->n_sw;
     ml_state s;
@@ -212,7 +216,7 @@ int ibr__mcast_loaded(ibr_run *run, const uint8_t *hops, const uint64_t *load)
     if (!load) {
         if (!(own_load = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *own_load)))
             goto nomem;
-        if ((rc = loads_from_lfts(run, own_load)) < 0)
+        if ((rc = loads_from_lfts(run, t, own_load)) < 0)
             goto out;
         load = own_load;
     }

@@ -13,5 +13,9 @@
    LFTs. Without groups it does nothing. Returns 0, IBR_ENOMEM (the run's
    message set) or an error of ibr_run_add_mcast_port(). */
 int ibr__mcast_loaded(ibr_run *run, const uint8_t *hops, const uint64_t *load);
+/* The same over topology t: the run's or a view of it without throttled
+   cables (ibr__engine_topo()), whose adjacency load and hops refer to. */
+int ibr__mcast_loaded_on(ibr_run *run, const ibr_topo *t, const uint8_t *hops,
+                         const uint64_t *load);
 
 #endif

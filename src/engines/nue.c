@@ -6,7 +6,8 @@
  * enough) and routes every connected fabric.
  *
  * Layers. The destinations are split into k sets, k = the VLs allowed
- * (setting max_vls, capped by ibr_options::max_vls): a graph partition of
+ * (setting max_vls, capped by the VLs available: the smallest OperVLs of a
+ * switch port with a peer and ibr_options::max_vls): a graph partition of
  * the switches (METIS when built with it, else, or when asked, the built-in
  * partitioner below), weighted by the destination LIDs each switch
  * delivers, and every destination takes its switch's part. Part i is
@@ -1424,6 +1425,10 @@ static int nue_route(ibr_run *run, void *user)
         return ibr__fail(run, IBR_EINVAL,
                          "nue.partitioner: '%s' is none of auto, metis, builtin", ps);
 
+    ibr_topo *view;
+    int vrc = ibr__engine_topo(&t, &view, run, "nue");
+    if (vrc < 0)
+        return vrc;
     nue c, cx[NUE_VARIANTS - 1];
     /* set before the first jump to the cleanup labels, which read it */
     size_t nx = 0; /* cx[] allocated */
@@ -1433,12 +1438,15 @@ static int nue_route(ibr_run *run, void *user)
     c.ctx = ctx;
     c.S = t->n_sw;
     c.C = t->n_adj;
-    c.k = o->max_vls;
+    unsigned avail = ibr__run_vls(run);
+    c.k = avail;
     if (want > 0 && (unsigned)want < c.k)
         c.k = (unsigned)want;
-    if (want > 0 && (unsigned)want > o->max_vls)
-        ibr__log(ctx, IBR_LOG_WARN, "nue: max_vls %u capped at the %u VLs available",
-                 (unsigned)want, o->max_vls);
+    if (want > 0 && (unsigned)want > avail)
+        ibr__log(ctx, IBR_LOG_WARN,
+                 "nue: max_vls %u capped at the %u VLs available (max_vls %u, ports' "
+                 "OperVLs %u)",
+                 (unsigned)want, avail, o->max_vls, ibr__topo_min_oper_vls(t));
     if (c.k > NUE_MAX_LAYERS)
         c.k = NUE_MAX_LAYERS;
     c.part_used = "none";
@@ -1603,7 +1611,7 @@ static int nue_route(ibr_run *run, void *user)
              " destinations on escape paths, %" PRIu64 " candidates rejected",
              c.k, used, c.part_used, c.st.interleaved ? "interleaved" : "switch", fb,
              c.st.rejected);
-    if ((rc = ibr__mcast_loaded(run, NULL, NULL)) < 0)
+    if ((rc = ibr__mcast_loaded_on(run, t, NULL, NULL)) < 0)
         goto fail;
     rc = 0;
     goto out;
@@ -1626,6 +1634,7 @@ fail:
         rc = ibr__fail(run, rc, "internal error %d while routing on the dependency graph", rc);
 out:
     nue_free(&c);
+    ibr__topo_view_destroy(view);
     return rc;
 }
 
@@ -1645,6 +1654,10 @@ static const ibr_setting nue_settings[] = {
     {"explore", IBR_SETTING_BOOL, 0, 1, 1, NULL,
      "also route with load-dominated weights and with a single layer, keeping whichever "
      "routing has the least loaded busiest link (then the fewest VLs)"},
+    {"avoid_throttled_links", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "route around switch-to-switch cables running below the width or speed both ends "
+     "enable, keeping those needed to keep the switches connected (OpenSM's "
+     "avoid_throttled_links)"},
 };
 
 const ibr_engine ibr__engine_nue = {
@@ -1655,5 +1668,5 @@ const ibr_engine ibr__engine_nue = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
     .route = nue_route,
     .settings = nue_settings,
-    .n_settings = 5,
+    .n_settings = sizeof nue_settings / sizeof nue_settings[0],
 };

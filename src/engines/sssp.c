@@ -531,9 +531,8 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
     return 0;
 }
 
-int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name)
+int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char *name)
 {
-    const ibr_topo *t = ibr_run_topo(run);
     ibr_context *ctx = t->ctx;
     size_t n = t->n_sw;
     memset(s, 0, sizeof *s);
@@ -678,14 +677,29 @@ static int sssp_route(ibr_run *run, void *user)
 {
     (void)user;
     ibr__sssp s;
-    int rc = ibr__sssp_compute(run, &s, "sssp");
+    const ibr_topo *t;
+    ibr_topo *view;
+    int rc = ibr__engine_topo(&t, &view, run, "sssp");
     if (rc < 0)
         return rc;
+    if ((rc = ibr__sssp_compute(run, t, &s, "sssp")) < 0) {
+        ibr__topo_view_destroy(view);
+        return rc;
+    }
     ibr__sssp_write_lfts(run, &s);
-    rc = ibr__mcast_loaded(run, ibr_run_hops(run), s.load);
+    rc = ibr__mcast_loaded_on(run, t, ibr_run_hops(run), s.load);
     ibr__sssp_free(ibr__run_ctx(run), &s);
+    ibr__topo_view_destroy(view);
     return rc;
 }
+
+/* The setting sssp and dfsssp share. */
+const ibr_setting ibr__sssp_settings[1] = {
+    {"avoid_throttled_links", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "route around switch-to-switch cables running below the width or speed both ends "
+     "enable, keeping those needed to keep the switches connected (OpenSM's "
+     "avoid_throttled_links)"},
+};
 
 const ibr_engine ibr__engine_sssp = {
     .version = IBR_ENGINE_VERSION,
@@ -693,4 +707,6 @@ const ibr_engine ibr__engine_sssp = {
     .description = "globally balanced shortest paths: one search per destination LID over link loads",
     .caps = IBR_CAP_LMC | IBR_CAP_MINIMAL,
     .route = sssp_route,
+    .settings = ibr__sssp_settings,
+    .n_settings = 1,
 };

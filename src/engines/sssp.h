@@ -28,14 +28,17 @@ typedef struct ibr__sssp {
                            the verifier's link load */
 } ibr__sssp;
 
-/* Route every LID of the run's topology (switch LIDs and end-port LIDs,
+/* Route every LID of topology t, the run's or a view of it without
+   throttled cables (ibr__engine_topo()), (switch LIDs and end-port LIDs,
    each LID of a port with LMC > 0) with SSSP into s->tp; the run's hop
    matrix (ibr_run_hops()) holds the switch distances. name prefixes progress phases. On
    success *s holds the routing order and helper tables (free them with
    ibr__sssp_free); on failure it holds nothing. Returns 0, IBR_EDECLINED
    (no switches), IBR_ENOMEM or IBR_ECANCELED, with the run's message set. */
-int ibr__sssp_compute(ibr_run *run, ibr__sssp *s, const char *name);
+int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char *name);
 void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s);
+/* The engine setting of sssp and dfsssp: avoid_throttled_links. */
+extern const ibr_setting ibr__sssp_settings[1];
 /* Copy s->tp into the run's LFTs. O(L·S). */
 void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s);
 

@@ -790,6 +790,29 @@ static unsigned t2q_vl(unsigned vls, unsigned gi, unsigned go, unsigned sl)
     return vl;
 }
 
+/* Smallest VLCap (as a count) over the ports OpenSM's torus-2QoS looks at,
+   capped at 15: with sw, switch ports actively cabled to another switch
+   (its min_sw_data_vls); else CA and router ports actively cabled to a
+   switch (min_data_vls). 15 when there is none. */
+static unsigned min_vl_cap(const ibr_topo *t, int sw)
+{
+    unsigned vls = 15;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        const ibr__node *n = &t->nodes[i];
+        if ((n->type == IBR_NODE_SWITCH) != (sw != 0))
+            continue;
+        for (unsigned p = 1; p <= n->nports; p++) {
+            const ibr__port *pt = &t->ports[n->port_off + p];
+            if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+                pt->remote_node == i || t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+                continue;
+            if (pt->vl_cap < vls)
+                vls = pt->vl_cap;
+        }
+    }
+    return vls;
+}
+
 static int write_sl2vl(t2q *q)
 {
     const ibr_topo *t = q->t;
@@ -1439,9 +1462,14 @@ static int t2q_route(ibr_run *run, void *user)
         return rc;
     }
     const ibr_options *o = ibr_run_options(run);
-    q.vls = o->max_vls;
+    unsigned sw_cap = min_vl_cap(t, 1), ep_cap = min_vl_cap(t, 0);
+    q.vls = sw_cap < o->max_vls ? sw_cap : o->max_vls;
+    unsigned ep_vls = ep_cap < o->max_vls ? ep_cap : o->max_vls;
     if (q.vls < 2) {
-        rc = ibr__decline(run, "torus-2QoS needs at least 2 data VLs (max_vls = %u)", q.vls);
+        rc = ibr__decline(run,
+                          "torus-2QoS needs at least 2 data VLs on switch ports, has %u "
+                          "(max_vls %u, smallest VLCap of a switch-to-switch port %u)",
+                          q.vls, o->max_vls, sw_cap);
         goto out;
     }
     if (q.vls < 4)
@@ -1452,6 +1480,16 @@ static int t2q_route(ibr_run *run, void *user)
         ibr_run_log(run, IBR_LOG_WARN,
                     "torus-2QoS: fewer than 8 data VLs: the two QoS levels share VLs on "
                     "inter-switch links");
+    if (ep_vls < 2)
+        ibr_run_log(run, IBR_LOG_WARN,
+                    "torus-2QoS: fewer than 2 data VLs on end ports: the two QoS levels share "
+                    "VL 0 on CA links");
+    {
+        char line[160];
+        snprintf(line, sizeof line, "torus-2QoS: minimum data VLs: end port %u, switch port %u",
+                 ep_vls, q.vls);
+        ibr_run_log(run, IBR_LOG_INFO, line);
+    }
     for (unsigned p = 0; p < 256; p++) {
         if (q.cf.port_rank[p] >= q.cf.n_port_order)
             continue;

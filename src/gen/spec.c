@@ -99,6 +99,7 @@ enum field {
     F_SWITCHES,
     F_DEGREE,
     F_SEED,
+    F_VLS,
     F_COUNT
 };
 
@@ -114,6 +115,7 @@ static const struct {
     [F_DIM] = {"dim", 0},         [F_A] = {"a", 0},           [F_P] = {"p", 0},
     [F_G] = {"g", 0},             [F_SWITCHES] = {"switches", 0},
     [F_DEGREE] = {"degree", 0},   [F_SEED] = {"seed", 0},
+    [F_VLS] = {"vls", 0},
 };
 
 enum family { FAM_FATTREE, FAM_XGFT, FAM_TORUS, FAM_MESH, FAM_HYPERCUBE, FAM_DRAGONFLY,
@@ -222,7 +224,7 @@ static int parse_spec(ibr_fabric *f, spec *sp, enum family *famout, const char *
         for (int i = 0; i < F_COUNT; i++)
             if (strlen(fields[i].name) == klen && !memcmp(fields[i].name, p, klen))
                 k = i;
-        if (k < 0 || !(families[fam].allowed & B(k)))
+        if (k < 0 || !((families[fam].allowed | B(F_VLS)) & B(k)))
             return ibr__fabric_err(f, IBR_EINVAL, "generate %s: unknown key '%.*s'", fn,
                                    SHOW(klen), p);
         if (!eq || eq + 1 == item_end)
@@ -252,6 +254,19 @@ static unsigned get(const spec *sp, enum field k, unsigned def)
     return (sp->have & B(k)) ? (unsigned)sp->val[k] : def;
 }
 
+static int generate(ibr_fabric *f, const spec *sp_, enum family fam);
+
+/* Give every port of the generated fabric vl_cap data VLs (the key "vls",
+   checked before anything was built, so this cannot fail). */
+static void set_vls(ibr_fabric *f, unsigned vls)
+{
+    ibr_port_attr a = IBR_PORT_ATTR_INIT;
+    a.vl_cap = vls;
+    for (uint32_t i = 0; i < f->n_nodes; i++)
+        for (unsigned p = 1; p <= f->nodes[i].nports; p++)
+            ibr_fabric_set_port_attr(f, i, p, &a);
+}
+
 int ibr_fabric_generate(ibr_fabric *f, const char *s)
 {
     spec sp;
@@ -263,6 +278,20 @@ int ibr_fabric_generate(ibr_fabric *f, const char *s)
         return ibr__fabric_err(f, IBR_EINVAL, "generate: NULL spec");
     if ((rc = parse_spec(f, &sp, &fam, s)) < 0)
         return rc;
+    unsigned vls = get(&sp, F_VLS, 0);
+    if ((sp.have & B(F_VLS)) && vls != 1 && vls != 2 && vls != 4 && vls != 8 && vls != 15)
+        return ibr__fabric_err(f, IBR_EINVAL, "generate %s: vls=%u (data VLs are 1, 2, 4, 8 or 15)",
+                               families[fam].name, vls);
+    if ((rc = generate(f, &sp, fam)) < 0)
+        return rc;
+    if (vls)
+        set_vls(f, vls);
+    return 0;
+}
+
+static int generate(ibr_fabric *f, const spec *sp_, enum family fam)
+{
+    spec sp = *sp_;
     switch (fam) {
     case FAM_FATTREE:
         return ibr_fabric_gen_fat_tree(f, get(&sp, F_LEVELS, 0), get(&sp, F_RADIX, 0),

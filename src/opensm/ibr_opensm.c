@@ -210,6 +210,48 @@ static ibr_link_width link_width(const ib_port_info_t *pi)
     }
 }
 
+/* A VLCap or OperVLs code (1..5: VL0, VL0-1, VL0-3, VL0-7, VL0-14) as a
+ * count of data VLs; 0 for a code that is none of them. */
+static unsigned int vl_count(unsigned int code)
+{
+    if (code < 1 || code > 5)
+        return 0;
+    return code == 5 ? 15 : 1u << (code - 1);
+}
+
+/* What PortInfo says about a cabled port: VLCap, OperVLs and the enabled
+ * widths and speeds ("all supported" codes count as not given). */
+static void port_attr_of(ibr_port_attr *a, const ib_port_info_t *pi)
+{
+    unsigned int w = pi->link_width_enabled, s = ib_port_info_get_link_speed_enabled(pi);
+    unsigned int e = ib_port_info_get_link_speed_ext_enabled(pi);
+
+    a->vl_cap = vl_count(ib_port_info_get_vl_cap(pi));
+    a->oper_vls = vl_count(ib_port_info_get_op_vls(pi));
+    if (a->oper_vls > (a->vl_cap ? a->vl_cap : 8u))
+        a->oper_vls = 0; /* not compliant: derive it */
+    a->width_enabled = w <= 31 ? w : 0;
+    a->speed_enabled = 0;
+    if (s && s <= 7) {
+        if (s & 1)
+            a->speed_enabled |= IBR_SPEED_BIT(IBR_SPEED_SDR);
+        if (s & 2)
+            a->speed_enabled |= IBR_SPEED_BIT(IBR_SPEED_DDR);
+        if (s & 4)
+            a->speed_enabled |= IBR_SPEED_BIT(IBR_SPEED_QDR);
+    }
+    if (e && e <= 15) {
+        if (e & 1)
+            a->speed_enabled |= IBR_SPEED_BIT(IBR_SPEED_FDR);
+        if (e & 2)
+            a->speed_enabled |= IBR_SPEED_BIT(IBR_SPEED_EDR);
+        if (e & 4)
+            a->speed_enabled |= IBR_SPEED_BIT(IBR_SPEED_HDR);
+        if (e & 8)
+            a->speed_enabled |= IBR_SPEED_BIT(IBR_SPEED_NDR);
+    }
+}
+
 /* The data VLs every switch-to-anything cable supports, as OpenSM's
  * dfsssp counts them (OperationalVLs 1..5 = 1, 2, 4, 8, 15 VLs). */
 static unsigned int subnet_vls(osm_subn_t *subn)
@@ -351,6 +393,23 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
             attr.width = link_width(&pp->port_info);
             attr.speed = link_speed(&pp->port_info);
             if ((rc = ibr_fabric_add_link(f, i, p, j, rport, &attr)) < 0)
+                goto fabric_error;
+        }
+    }
+
+    /* each cabled port's VLs and enabled widths and speeds */
+    for (i = 0; i < n; i++) {
+        osm_node_t *nd = nodes[i];
+        unsigned int p, np = osm_node_get_num_physp(nd);
+
+        for (p = 1; p < np; p++) {
+            osm_physp_t *pp = osm_node_get_physp_ptr(nd, (uint8_t)p);
+            ibr_port_attr pa = IBR_PORT_ATTR_INIT;
+
+            if (!pp || !osm_physp_is_valid(pp) || !pp->p_remote_physp)
+                continue;
+            port_attr_of(&pa, &pp->port_info);
+            if ((rc = ibr_fabric_set_port_attr(f, i, p, &pa)) < 0)
                 goto fabric_error;
         }
     }
@@ -543,6 +602,12 @@ static int options_from_osm(ibr_options *opts, osm_inputs *in, ibr_context *ctx,
     } else if (!strcmp(eng, "nue")) {
         if (o->nue_max_num_vls)
             add_int_param(in, "nue.max_vls", o->nue_max_num_vls);
+        if (o->avoid_throttled_links)
+            add_int_param(in, "nue.avoid_throttled_links", 1);
+    } else if (!strcmp(eng, "sssp") || !strcmp(eng, "dfsssp")) {
+        if (o->avoid_throttled_links)
+            add_int_param(in, !strcmp(eng, "sssp") ? "sssp.avoid_throttled_links"
+                                                   : "dfsssp.avoid_throttled_links", 1);
     } else if (!strcmp(eng, "torus-2QoS")) {
         if ((rc = add_text_param(in, "torus-2QoS.config", "torus_config",
                                  o->torus_conf_file, msg, msgcap)) < 0)

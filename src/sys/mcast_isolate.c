@@ -18,8 +18,9 @@
  *    VLs 1 .. k and VL 0 carries only SL 0, the multicast SL;
  *  - every MLID's tree becomes the part of one spanning tree of the
  *    switches that joins its members (root: OpenSM's choice for the union
- *    of all members; each switch hangs from its lowest-numbered port one
- *    hop closer to the root). The union of the trees is a tree, and a
+ *    of all members; the breadth-first tree from it, each switch's ports in
+ *    order, avoiding throttled cables where the engine's
+ *    avoid_throttled_links asks it). The union of the trees is a tree, and a
  *    packet in a tree never comes back to a link it used, so the multicast
  *    dependencies on VL 0 cannot close a loop either.
  *
@@ -86,8 +87,8 @@ typedef struct iso_tree {
 } iso_tree;
 
 /* One spanning tree of the switches for every MLID: the root OpenSM would
-   choose for the union of the members, each switch on its lowest-numbered
-   port one hop closer to it (plain minimum hops). */
+   choose for the union of the members (plain minimum hops); the tree is
+   the breadth-first search from it, each switch's ports in order. */
 static int build_tree(iso_tree *tr, ibr_run *run, const uint8_t *hops)
 {
     const ibr_topo *t = run->topo;
@@ -136,25 +137,51 @@ static int build_tree(iso_tree *tr, ibr_run *run, const uint8_t *hops)
     }
     if (tr->root == IBR_NONE)
         goto out;
-    const uint8_t *hr = hops + (size_t)tr->root * n;
+    /* breadth-first from the root; with the engine's avoid_throttled_links
+       on, over the other cables first, the throttled ones only for the
+       switches the others cannot reach */
+    int64_t avoid = 0;
+    if (ibr_run_setting_int(&avoid, run, "avoid_throttled_links") < 0)
+        avoid = 0;
+    uint32_t *dist = order; /* reused: the order is no longer needed */
+    uint32_t *queue = ibr__mallocarray(ctx, n, sizeof *queue);
+    if (!queue) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
     for (uint32_t s = 0; s < n; s++) {
+        dist[s] = IBR_NONE;
         tr->up[s] = IBR_NONE;
-        if (s == tr->root) {
-            tr->up[s] = 0;
-            continue;
+    }
+    dist[tr->root] = 0;
+    tr->up[tr->root] = 0;
+    uint32_t qn = 0;
+    queue[qn++] = tr->root;
+    for (int pass = avoid ? 0 : 1; pass < 2; pass++) {
+        if (pass == 1 && avoid) { /* again from every switch reached */
+            qn = 0;
+            for (uint32_t s = 0; s < n; s++)
+                if (dist[s] != IBR_NONE)
+                    queue[qn++] = s;
         }
-        if (hr[s] == 255)
-            continue;
-        const ibr__node *nd = &t->nodes[t->sw_node[s]];
-        for (unsigned p = 1; p <= nd->nports && tr->up[s] == IBR_NONE; p++) {
-            const ibr__port *pt = &t->ports[nd->port_off + p];
-            if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE)
-                continue;
-            uint32_t z = t->nodes[pt->remote_node].sw;
-            if (z != IBR_NONE && hr[z] + 1u == hr[s])
-                tr->up[s] = p;
+        for (uint32_t qh = 0; qh < qn; qh++) {
+            uint32_t s = queue[qh];
+            const ibr__node *nd = &t->nodes[t->sw_node[s]];
+            for (unsigned p = 1; p <= nd->nports; p++) {
+                const ibr__port *pt = &t->ports[nd->port_off + p];
+                if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE)
+                    continue;
+                uint32_t z = t->nodes[pt->remote_node].sw;
+                if (z == IBR_NONE || dist[z] != IBR_NONE ||
+                    (pass == 0 && ibr_topo_link_throttled(t, t->sw_node[s], p)))
+                    continue;
+                dist[z] = dist[s] + 1;
+                tr->up[z] = pt->remote_port;
+                queue[qn++] = z;
+            }
         }
     }
+    ibr__free(ctx, queue);
 out:
     ibr__free(ctx, mem);
     ibr__free(ctx, order);

@@ -1096,6 +1096,50 @@ def test_multicast_keeps_promise():
     expect(["route", net, "--mcast-opensm", "-q"], 2, None, r"--groups")
 
 
+RING4 = "".join(
+    # four switches in a ring, a CA on each; the S1-S2 cable runs at 1x
+    # while both ends enable 1x and 4x (w=3): a throttled cable
+    "switchguid=0x%x\nSwitch\t4 \"S%d\"\t# \"s%d\" lid %d lmc 0\n"
+    "[1]\t\"S%d\"[2]\t# lid %d %s\n"
+    "[2]\t\"S%d\"[1]\t# lid %d %s\n"
+    "[3]\t\"H%d\"[1]\t# lid %d 4xQDR\n\n"
+    "caguid=0x%x\nCa\t1 \"H%d\"\n"
+    "[1]\t\"S%d\"[3]\t# lid %d lmc 0 \"s%d\" lid %d 4xQDR\n\n"
+    % (0x10 + i, i, i, 1 + i,
+       (i + 3) % 4, 1 + (i + 3) % 4, "1xQDR w=3" if i == 2 else "4xQDR",
+       (i + 1) % 4, 1 + (i + 1) % 4, "1xQDR w=3" if i == 1 else "4xQDR",
+       i, 5 + i, 0x100 + i, i, i, 5 + i, i, 1 + i)
+    for i in range(4))
+
+
+def test_port_facts():
+    # the data VLs and throttled cables of a topology
+    ring = path("ring4-throttled.net")
+    write("ring4-throttled.net", RING4)
+    info = jrun(["info", "--json", ring])
+    check(info["data_vls"] == 8 and info["throttled_switch_links"] == 1,
+          "info: %r" % {k: info[k] for k in ("data_vls", "throttled_switch_links")})
+    expect(["info", ring], 0, r"(?m)^throttled: +1 switch-switch cable")
+    expect(["info", "gen:torus:dims=4x4,hosts=1,vls=2"], 0, r"(?m)^data VLs: +2 ")
+    # sssp routes S1's traffic to H2 the long way round with
+    # avoid_throttled_links (port 1 of S1 leads to S0), straight over the
+    # throttled cable (port 2) without
+    for on, port in (("0", 2), ("1", 1)):
+        out = path("ring4-sssp-" + on)
+        expect(["route", "-q", "-R", "sssp,no_fallback", ring, "-o", out,
+                "--param", "sssp.avoid_throttled_links=" + on], 0)
+        lft = read_lft_dump(os.path.join(out, "opensm-lfts.dump"))
+        check(lft[0x11][7] == port, "avoid=%s: S1 -> H2 on port %d" % (on, lft[0x11][7]))
+    r = jrun(["route", "--json", "-R", "dfsssp,no_fallback", ring,
+              "--param", "dfsssp.avoid_throttled_links=1"])
+    check(r["settings"] == {"dfsssp.avoid_throttled_links": "1"}
+          and r["verify"]["deadlock_free"] is True, "dfsssp: %r" % r["settings"])
+    # too few VLs on the ports: dfsssp says so, the chain falls back
+    r = jrun(["route", "--json", "-R", "dfsssp,minhop", "gen:torus:dims=4x4,hosts=1,vls=1"])
+    check(r["engine"] == "minhop" and "ports' OperVLs 1" in r["attempts"][0]["message"],
+          "dfsssp on 1 VL: %r" % r["attempts"])
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -1110,7 +1154,7 @@ def main():
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
-             test_multicast_keeps_promise, test_sa_dump]
+             test_multicast_keeps_promise, test_sa_dump, test_port_facts]
     try:
         for t in tests:
             try:

@@ -374,6 +374,8 @@ def run(args):
         if args.then:
             # the SUBNET UP line must reach the log while OpenSM runs on
             f.write("force_log_flush TRUE\n")
+        for line in args.conf:
+            f.write(line + "\n")
         if args.event_plugin:
             # OpenSM dlopen()s lib<NAME>.so by the library search path
             # (LD_LIBRARY_PATH reaches a build tree)
@@ -581,6 +583,8 @@ def main(argv=None):
                     help="SA database (opensm-sa.dump syntax) OpenSM restores its "
                     "multicast groups from; OpenSM's own opensm-sa.dump and "
                     "opensm.mcfdbs are copied back")
+    ap.add_argument("--conf", metavar="LINE", action="append", default=[],
+                    help="a line for opensm.conf (repeatable), e.g. 'max_op_vls 3'")
     ap.add_argument("--event-plugin", metavar="NAME",
                     help="event_plugin_name for opensm.conf (e.g. ibroute-opensm: "
                     "OpenSM loads libNAME.so)")

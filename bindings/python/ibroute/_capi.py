@@ -69,7 +69,8 @@ CONSTANTS: Dict[str, int] = {
     "IBR_ANALYSIS_SUMMARY_VERSION": 1,
     "IBR_LINK_ATTR_VERSION": 1,
     "IBR_NODE_INFO_VERSION": 1,
-    "IBR_PORT_INFO_VERSION": 1,
+    "IBR_PORT_INFO_VERSION": 2,
+    "IBR_PORT_ATTR_VERSION": 1,
     "IBR_ROUTING_DB_FORMAT": 1,
     "IBR_REROUTE_FORCE_FULL": 1,
     "IBR_REROUTE_REPORT_VERSION": 1,
@@ -90,6 +91,7 @@ ANALYSIS_SUMMARY_VERSION = CONSTANTS["IBR_ANALYSIS_SUMMARY_VERSION"]
 LINK_ATTR_VERSION = CONSTANTS["IBR_LINK_ATTR_VERSION"]
 NODE_INFO_VERSION = CONSTANTS["IBR_NODE_INFO_VERSION"]
 PORT_INFO_VERSION = CONSTANTS["IBR_PORT_INFO_VERSION"]
+PORT_ATTR_VERSION = CONSTANTS["IBR_PORT_ATTR_VERSION"]
 
 #: The versioned structures (leading ``version`` field), with the version
 #: these bindings declare.  Each is initialised by its C
@@ -100,6 +102,7 @@ STRUCT_VERSIONS: Dict[str, int] = {
     "ibr_link_attr": LINK_ATTR_VERSION,
     "ibr_node_info": NODE_INFO_VERSION,
     "ibr_port_info": PORT_INFO_VERSION,
+    "ibr_port_attr": PORT_ATTR_VERSION,
     "ibr_options": OPTIONS_VERSION,
     "ibr_engine": ENGINE_VERSION,
     "ibr_verify_report": VERIFY_REPORT_VERSION,
@@ -478,6 +481,21 @@ class ibr_port_info(Structure):
         ("remote_port", c_uint),
         ("width", c_enum),
         ("speed", c_enum),
+        # version 2
+        ("vl_cap", c_uint),
+        ("oper_vls", c_uint),
+        ("width_enabled", c_uint),
+        ("speed_enabled", c_uint),
+    ]
+
+
+class ibr_port_attr(Structure):
+    _fields_ = [
+        ("version", c_uint),
+        ("vl_cap", c_uint),
+        ("oper_vls", c_uint),
+        ("width_enabled", c_uint),
+        ("speed_enabled", c_uint),
     ]
 
 
@@ -759,6 +777,7 @@ STRUCTS: Dict[str, type] = {
         ibr_link_attr,
         ibr_node_info,
         ibr_port_info,
+        ibr_port_attr,
         ibr_guid_port,
         ibr_guid_id,
         ibr_param,
@@ -824,6 +843,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_fabric_find_guid", [_u32p, _uintp, FabricP, c_uint64], c_int),
     ("ibr_node_info_init", [POINTER(ibr_node_info), c_uint], c_int),
     ("ibr_port_info_init", [POINTER(ibr_port_info), c_uint], c_int),
+    ("ibr_port_attr_init", [POINTER(ibr_port_attr), c_uint], c_int),
+    ("ibr_fabric_set_port_attr", [FabricP, c_uint32, c_uint, POINTER(ibr_port_attr)], c_int),
     ("ibr_fabric_node_info", [POINTER(ibr_node_info), FabricP, c_uint32], c_int),
     ("ibr_fabric_port_info", [POINTER(ibr_port_info), FabricP, c_uint32, c_uint], c_int),
     ("ibr_fabric_freeze", [POINTER(TopoP), FabricP], c_int),
@@ -845,6 +866,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_topo_switch_count", [TopoP], c_uint32),
     ("ibr_topo_endport_count", [TopoP], c_uint32),
     ("ibr_topo_max_lid", [TopoP], c_uint16),
+    ("ibr_topo_data_vls", [TopoP], c_uint),
+    ("ibr_topo_link_throttled", [TopoP, c_uint32, c_uint], c_int),
     ("ibr_topo_switch_node", [TopoP, c_uint32], c_uint32),
     ("ibr_topo_node_switch", [TopoP, c_uint32], c_uint32),
     ("ibr_topo_node_info", [POINTER(ibr_node_info), TopoP, c_uint32], c_int),

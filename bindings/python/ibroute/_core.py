@@ -26,6 +26,8 @@ from typing import (
     Callable,
     TYPE_CHECKING,
     Dict,
+    FrozenSet,
+    Iterable,
     Iterator,
     List,
     Mapping,
@@ -241,6 +243,14 @@ class PortInfo:
     remote_port: Optional[int]
     width: LinkWidth
     speed: LinkSpeed
+    vl_cap: int
+    """Data VLs the port supports (VLCap as a count: 1, 2, 4, 8 or 15)."""
+    oper_vls: int
+    """Operational data VLs (OperVLs as a count)."""
+    widths_enabled: FrozenSet[LinkWidth]
+    """Enabled widths (always holding the active one on a cabled port)."""
+    speeds_enabled: FrozenSet[LinkSpeed]
+    """Enabled speeds (always holding the active one on a cabled port)."""
 
     @property
     def lids(self) -> range:
@@ -445,7 +455,10 @@ def _port_info(c: _capi.ibr_port_info, node: int, port: int) -> PortInfo:
     cabled = c.remote_node != NONE
     return PortInfo(node, port, c.guid, c.lid, c.lmc, _maybe_enum(LinkState, c.state),
                     c.remote_node if cabled else None, c.remote_port if cabled else None,
-                    _maybe_enum(LinkWidth, c.width), _maybe_enum(LinkSpeed, c.speed))
+                    _maybe_enum(LinkWidth, c.width), _maybe_enum(LinkSpeed, c.speed),
+                    c.vl_cap, c.oper_vls,
+                    frozenset(w for w in LinkWidth if w and c.width_enabled & int(w)),
+                    frozenset(v for v in LinkSpeed if v and c.speed_enabled & (1 << int(v))))
 
 
 def _setting(c: _capi.ibr_setting) -> Setting:
@@ -1158,6 +1171,28 @@ class Fabric(_Nodes):
                                                    _uint(port, 32, "port"),
                                                    _state(state)))
 
+    def set_port_attr(self, node: int, port: int, vl_cap: int = 0, oper_vls: int = 0,
+                      widths_enabled: Iterable[Union[LinkWidth, int, str]] = (),
+                      speeds_enabled: Iterable[Union[LinkSpeed, int, str]] = ()) -> None:
+        """Set the PortInfo facts of port *port* (1..nports) of *node*: its
+        VLCap and OperVLs as data-VL counts (1, 2, 4, 8 or 15; 0 = the
+        default: VLCap 8, OperVLs the smaller VLCap of the two ends) and
+        the widths and speeds it enables (empty = only the active ones).
+        Every field is replaced."""
+        attr = _new_struct(_capi.ibr_port_attr)
+        attr.vl_cap = _uint(vl_cap, 32, "vl_cap")
+        attr.oper_vls = _uint(oper_vls, 32, "oper_vls")
+        wmask = 0
+        for w in widths_enabled:
+            wmask |= _enum(LinkWidth, w, "width")
+        smask = 0
+        for v in speeds_enabled:
+            smask |= 1 << _enum(LinkSpeed, v, "speed")
+        attr.width_enabled = wmask
+        attr.speed_enabled = smask
+        self._check(_lib.ibr_fabric_set_port_attr(self._p(), _uint(node, 32, "node"),
+                                                  _uint(port, 32, "port"), byref(attr)))
+
     def set_node_state(self, node: int, state: Union[LinkState, int, str, bool]) -> None:
         """Mark every link of a node down (a switch failure) or active."""
         self._check(_lib.ibr_fabric_set_node_state(self._p(), _uint(node, 32, "node"),
@@ -1335,6 +1370,19 @@ class Topology(_Nodes):
     def max_lid(self) -> int:
         """Highest LID in use; LFTs have max_lid + 1 entries."""
         return _lib.ibr_topo_max_lid(self._p())
+
+    @property
+    def data_vls(self) -> int:
+        """Data VLs engines that layer routes may use (dfsssp, nue, lash):
+        the smallest OperVLs of a cabled switch port, as OpenSM counts them
+        (15 when no switch port is cabled)."""
+        return _lib.ibr_topo_data_vls(self._p())
+
+    def link_throttled(self, node: int, port: int) -> bool:
+        """Whether the cable on a port runs below the best width or speed
+        both its ends enable (False when not cabled or out of range)."""
+        return bool(_lib.ibr_topo_link_throttled(self._p(), _uint(node, 32, "node"),
+                                                 _uint(port, 32, "port")))
 
     def switch_node(self, sw: int) -> int:
         """Node index of switch *sw*; NotFoundError for a bad index."""

@@ -52,6 +52,41 @@ class TestBuild(unittest.TestCase):
             f.set_port_guid(ca, 1, 0x777)
             self.assertEqual(f.find_guid(0x777), (ca, 1))
 
+    def test_port_attr(self):
+        with ibroute.Fabric() as f:
+            a = f.add_switch(0x100, 4)
+            b = f.add_switch(0x200, 4)
+            f.add_link(a, 1, b, 1, width="1x", speed="qdr")
+            p = f.port_info(a, 1)
+            # the defaults: VL0-7, only the active width and speed enabled
+            self.assertEqual((p.vl_cap, p.oper_vls), (8, 8))
+            self.assertEqual(p.widths_enabled, frozenset({LinkWidth.W1X}))
+            self.assertEqual(p.speeds_enabled, frozenset({LinkSpeed.QDR}))
+            f.set_port_attr(b, 1, vl_cap=4, widths_enabled=("4x", LinkWidth.W1X),
+                            speeds_enabled=(LinkSpeed.FDR,))
+            self.assertEqual(f.port_info(a, 1).oper_vls, 4)  # the smaller VLCap
+            q = f.port_info(b, 1)
+            self.assertEqual((q.vl_cap, q.oper_vls), (4, 4))
+            self.assertEqual(q.widths_enabled, frozenset({LinkWidth.W1X, LinkWidth.W4X}))
+            self.assertEqual(q.speeds_enabled, frozenset({LinkSpeed.QDR, LinkSpeed.FDR}))
+            with self.assertRaises(ibroute.InvalidArgumentError) as cm:
+                f.set_port_attr(b, 1, vl_cap=4, oper_vls=8)
+            self.assertIn("oper_vls 8 above vl_cap 4", str(cm.exception))
+            self.assertEqual(f.port_info(b, 1).vl_cap, 4)  # unchanged
+            with self.assertRaises(ibroute.RangeError):
+                f.set_port_attr(b, 0)
+            with f.freeze() as t:
+                self.assertEqual(t.port_info(a, 1).oper_vls, 4)
+                self.assertEqual(t.data_vls, 4)
+                # b enables 1x and 4x, a only its active 1x: not throttled
+                self.assertFalse(t.link_throttled(a, 1))
+            f.set_port_attr(a, 1, widths_enabled=("1x", "4x"))
+            with f.freeze() as t:
+                self.assertTrue(t.link_throttled(a, 1))
+                self.assertTrue(t.link_throttled(b, 1))
+                self.assertFalse(t.link_throttled(a, 2))  # not cabled
+                self.assertEqual(t.data_vls, 4)  # b keeps VLCap 4
+
     def test_lids(self):
         with ibroute.Fabric() as f:
             sw = f.add_switch(0x100, 4)

@@ -52,7 +52,9 @@
  * has no cycle); they are still inserted with the check, which would
  * report an internal error if that ever failed.
  *
- * Running out. The layers available are max_vls - start_vl. When a pair
+ * Running out. The layers available are the VLs available - start_vl,
+ * the VLs available being the smallest OperVLs of a switch port with a peer
+ * (as OpenSM counts them), capped by ibr_options::max_vls. When a pair
  * needs one more, the assignment stops (as OpenSM's) and the engine fails
  * with IBR_ENOVL, naming the layers available and the shortfall, so the
  * chain falls back.
@@ -873,12 +875,13 @@ static int lash_route(ibr_run *run, void *user)
     if (ibr_run_setting_int(&v, run, "start_vl") < 0)
         return ibr__fail(run, IBR_EINTERNAL, "setting start_vl unreadable");
     c.start = (unsigned)v;
-    if (c.start >= o->max_vls)
+    unsigned vls = ibr__run_vls(run);
+    if (c.start >= vls)
         return ibr__fail(run, IBR_ENOVL,
-                         "start_vl %u leaves no layer below max_vls %u: lash needs at least "
-                         "%u VLs",
-                         c.start, o->max_vls, c.start + 1);
-    c.avail = o->max_vls - c.start;
+                         "start_vl %u leaves no layer below the %u VLs available (max_vls %u, "
+                         "ports' OperVLs %u): lash needs at least %u VLs",
+                         c.start, vls, o->max_vls, ibr__topo_min_oper_vls(t), c.start + 1);
+    c.avail = vls - c.start;
     c.lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     int rc;
     uint8_t *hops = ibr_run_hops(run);
@@ -924,9 +927,9 @@ static int lash_route(ibr_run *run, void *user)
     }
     if (needed > c.avail) {
         rc = ibr__fail(run, IBR_ENOVL,
-                       "lash needs more than %u layers but only %u are available (max_vls %u "
-                       "- start_vl %u): at least 1 short",
-                       c.avail, c.avail, o->max_vls, c.start);
+                       "lash needs more than %u layers but only %u are available (%u VLs "
+                       "- start_vl %u; max_vls %u, ports' OperVLs %u): at least 1 short",
+                       c.avail, c.avail, vls, c.start, o->max_vls, ibr__topo_min_oper_vls(t));
         goto out;
     }
     c.layers = needed;

@@ -180,6 +180,26 @@ static int add_links(builder *b)
     return 0;
 }
 
+/* The PortInfo facts a port line carries: VLCap (v=) and the enabled
+   masks (w= s= e=, or the file's width= speed= extspeed=). */
+static int set_port_attrs(builder *b)
+{
+    ibn_parser *ps = b->ps;
+    for (uint32_t i = 0; i < ps->n_ports; i++) {
+        const ibn_port *pr = &ps->ports[i];
+        if (!pr->vl_cap && !pr->en_wmask && !pr->en_smask)
+            continue;
+        ibr_port_attr a = IBR_PORT_ATTR_INIT;
+        a.vl_cap = pr->vl_cap;
+        a.width_enabled = pr->en_wmask;
+        a.speed_enabled = pr->en_smask;
+        int rc = ibr_fabric_set_port_attr(b->f, pr->node, pr->port, &a);
+        if (rc < 0)
+            return berr(b, rc, pr->line);
+    }
+    return 0;
+}
+
 static int set_lids(builder *b)
 {
     ibn_parser *ps = b->ps;
@@ -226,7 +246,7 @@ int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_t len)
     if (rc == 0) {
         builder b = {&ps, tmp, slot, &finals, UINT64_MAX};
         if ((rc = add_nodes(&b)) == 0 && (rc = set_port_guids(&b)) == 0 &&
-            (rc = add_links(&b)) == 0)
+            (rc = add_links(&b)) == 0 && (rc = set_port_attrs(&b)) == 0)
             rc = set_lids(&b);
     }
     if (rc == 0) {

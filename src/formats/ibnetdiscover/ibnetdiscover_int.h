@@ -52,6 +52,9 @@ typedef struct ibn_port {
     uint16_t lid;   /* local LID (CA/router) */
     uint16_t smask; /* bit (1 << ibr_link_speed) per enabled speed */
     uint8_t wmask;  /* ibr_link_width bits */
+    uint16_t en_smask; /* enabled speeds (w=/s=/e= or the file's defaults), */
+    uint8_t en_wmask;  /* 0 = not given: the active ones */
+    uint8_t vl_cap;    /* data VLs from "v=" (ibnetdiscover -f), 0 = none */
     uint8_t port;
     uint8_t rport;
     uint8_t lmc;

@@ -19,8 +19,10 @@
  *  - port lines: [p][ext e](port guid) "remote id"[rp][ext e](remote port
  *    guid) # annotation; the remote port defaults to 1; the annotation may
  *    carry "lid N lmc M" (local LID of a CA/router port), "lid N <W>x<S>"
- *    (far end LID, active width and speed), "w= s= e= v=" options and the
- *    ibroute extension "(down)" for a link in the down state.
+ *    (far end LID, active width and speed), "w= s= e=" options (the
+ *    port's enabled width and speed masks, as ibsim reads them), "v=" (the
+ *    port's VLCap, as ibnetdiscover -f prints it) and the ibroute
+ *    extension "(down)" for a link in the down state.
  *  - ibsim-only constructs that need files or aliases ("include",
  *    "module=", "@" aliases) are rejected.
  * Numbers follow C's base detection (0x hex, leading 0 octal) except the
@@ -346,8 +348,16 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
                    ((t.p[0] >= 'a' && t.p[0] <= 'z') || (t.p[0] >= 'A' && t.p[0] <= 'Z'))) {
             ibr__span val = {t.p + 2, t.n - 2};
             char k = t.p[0];
+            if (k == 'v') {
+                /* VLCap as ibnetdiscover -f prints it (1..5: VL0, VL0-1,
+                   VL0-3, VL0-7, VL0-14); other values are ignored, as
+                   every v= was before */
+                if (ibr__span_num(val, IBR__NUM_C, UINT64_MAX, &v) >= 0 && v >= 1 && v <= 5)
+                    pr->vl_cap = (uint8_t)(v == 5 ? 15 : 1u << (v - 1));
+                continue;
+            }
             if (k != 'w' && k != 's' && k != 'e')
-                continue; /* v= and unknown options are ignored */
+                continue; /* unknown options are ignored */
             if (ibr__span_num(val, IBR__NUM_C, UINT64_MAX, &v) < 0)
                 return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port option \"%s\"", IBR__ESC(t));
             if (k == 'w') {
@@ -383,6 +393,10 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
     uint8_t w = opt_w ? opt_w : ps->def_wmask;
     uint16_t s =
         (uint16_t)((got_opt_s ? opt_s : ps->def_smask) | (got_opt_e ? opt_e : ps->def_emask));
+    /* the enabled masks, kept apart from the active values: a link
+       printed below what both ends enable is throttled */
+    pr->en_wmask = w;
+    pr->en_smask = s;
     if (got_ws && wm)
         w = wm;
     if (got_ws && sm)

@@ -79,21 +79,31 @@ static int write_node(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint
             return IBR_ENOMEM;
         /* ibsim reads the width and speed of CA and switch port lines from
            the annotation but not of router port lines: give it enabled
-           masks there (it refuses a link whose two ends share no width) */
-        if (n->type == IBR_NODE_ROUTER && pt->width) {
-            unsigned s = 4, e = 0;
-            switch (pt->speed) {
-            case IBR_SPEED_SDR: s = 1; break;
-            case IBR_SPEED_DDR: s = 2; break;
-            case IBR_SPEED_FDR: e = 1; break;
-            case IBR_SPEED_EDR: e = 2; break;
-            case IBR_SPEED_HDR: e = 4; break;
-            case IBR_SPEED_NDR: e = 8; break;
-            default: break;
-            }
-            if (ibr__buf_printf(out, ctx, " w=%u s=%u e=%u", (unsigned)pt->width, s, e) < 0)
+           masks there (it refuses a link whose two ends share no width).
+           A port enabling more than its link runs at (a throttled cable)
+           gets its enabled masks too, for our own parser (FDR10 and XDR
+           have no bit there: they survive only as the active speed). */
+        unsigned active_s = pt->speed ? IBR_SPEED_BIT(pt->speed) : 0;
+        int more = pt->width_en != pt->width || pt->speed_en != active_s;
+        if ((n->type == IBR_NODE_ROUTER || more) && pt->width) {
+            /* classic LinkSpeedEnabled bits (s=) and extended ones (e=) */
+            unsigned s = (pt->speed_en >> IBR_SPEED_SDR) & 7u;
+            unsigned e = (pt->speed_en >> IBR_SPEED_FDR) & 15u;
+            int rc2;
+            if (s || n->type == IBR_NODE_ROUTER)
+                /* s=0 would mean QDR to ibsim */
+                rc2 = ibr__buf_printf(out, ctx, " w=%u s=%u e=%u", (unsigned)pt->width_en,
+                                      s ? s : 4u, e);
+            else
+                rc2 = ibr__buf_printf(out, ctx, " w=%u e=%u", (unsigned)pt->width_en, e);
+            if (rc2 < 0)
                 return IBR_ENOMEM;
         }
+        /* VLCap as ibnetdiscover -f prints it, when not the default */
+        if (pt->vl_cap != IBR__DEFAULT_VL_CAP &&
+            ibr__buf_printf(out, ctx, " v=%u",
+                            pt->vl_cap >= 15 ? 5u : (unsigned)__builtin_ctz(pt->vl_cap) + 1) < 0)
+            return IBR_ENOMEM;
         if (ibr__buf_puts(out, ctx, pt->state == IBR_LINK_DOWN ? " (down)\n" : "\n") < 0)
             return IBR_ENOMEM;
     }
