@@ -267,6 +267,20 @@ class UcastFlags(enum.IntFlag):
     LMC_REMOTE_PORT = 1 << 1
 
 
+class QosTarget(enum.IntEnum):
+    """ibr_qos_target: which family of qos_* keys (global or a port
+    type's)."""
+
+    GLOBAL = 0
+    CA = 1
+    RTR = 2
+    SW0 = 3
+    SWE = 4
+
+
+VLARB_ENTRIES = 64
+
+
 class McastJoin(enum.IntFlag):
     """ibr_mcast_join: JoinState bits of a multicast member."""
 
@@ -338,6 +352,7 @@ ENUM_PREFIXES = {
     Invalidates: ("IBR_INVALID_", str),
     RerouteMode: ("IBR_REROUTE_", str),
     McastJoin: ("IBR_MCAST_JOIN_", str),
+    QosTarget: ("IBR_QOS_", str),
     McastFlags: ("IBR_MCAST_", str),
 }
 
@@ -393,6 +408,10 @@ class _OpaqueMcastGroups(Structure):
     pass
 
 
+class _OpaqueQosConfig(Structure):
+    pass
+
+
 ContextP = POINTER(_OpaqueContext)
 FabricP = POINTER(_OpaqueFabric)
 TopoP = POINTER(_OpaqueTopo)
@@ -402,6 +421,7 @@ AnalysisP = POINTER(_OpaqueAnalysis)
 GuidListP = POINTER(_OpaqueGuidList)
 RoutingDbP = POINTER(_OpaqueRoutingDb)
 McastGroupsP = POINTER(_OpaqueMcastGroups)
+QosConfigP = POINTER(_OpaqueQosConfig)
 
 # --------------------------------------------------------------------------
 # Callback types.
@@ -618,6 +638,20 @@ class ibr_verify_report(Structure):
     ]
 
 
+class ibr_vlarb_entry(Structure):
+    _fields_ = [("vl", c_uint8), ("weight", c_uint8)]
+
+
+class ibr_qos_table(Structure):
+    _fields_ = [
+        ("max_vls", c_uint),
+        ("high_limit", c_uint),
+        ("vlarb_high", ibr_vlarb_entry * VLARB_ENTRIES),
+        ("vlarb_low", ibr_vlarb_entry * VLARB_ENTRIES),
+        ("sl2vl", c_uint8 * 16),
+    ]
+
+
 class ibr_mcast_member(Structure):
     _fields_ = [
         ("guid", c_uint64),
@@ -776,6 +810,8 @@ STRUCTS: Dict[str, type] = {
         ibr_gen_xgft,
         ibr_change,
         ibr_reroute_report,
+        ibr_vlarb_entry,
+        ibr_qos_table,
         ibr_mcast_member,
         ibr_mcast_hop,
     )
@@ -890,6 +926,15 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_mcast_members",
      [POINTER(ibr_mcast_member), c_size_t, _sizep, ResultP, c_uint16], c_int),
     ("ibr_result_mcast_port_load", [_u32p, c_size_t, _sizep, ResultP, c_uint32], c_int),
+    # qos.h
+    ("ibr_qos_config_create", [POINTER(QosConfigP), ContextP], c_int),
+    ("ibr_qos_config_destroy", [QosConfigP], None),
+    ("ibr_qos_config_last_error", [QosConfigP], c_char_p),
+    ("ibr_qos_config_parse", [QosConfigP, c_char_p, c_size_t], c_int),
+    ("ibr_qos_config_set", [QosConfigP, c_char_p, c_char_p], c_int),
+    ("ibr_qos_config_is_set", [QosConfigP, c_char_p], c_int),
+    ("ibr_qos_config_table", [POINTER(ibr_qos_table), QosConfigP, c_enum], c_int),
+    ("ibr_qos_config_write", [POINTER(ibr_buffer), QosConfigP], c_int),
     # mcast.h
     ("ibr_mcast_groups_create", [POINTER(McastGroupsP), TopoP], c_int),
     ("ibr_mcast_groups_destroy", [McastGroupsP], None),

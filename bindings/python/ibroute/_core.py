@@ -48,6 +48,7 @@ from ._capi import (
     McastFlags,
     McastJoin,
     NodeType,
+    QosTarget,
     SLMode,
 )
 from .errors import Error, RangeError, error_for
@@ -1580,6 +1581,97 @@ class McastGroups(_Handle):
         if self._closed:
             return "<ibroute.McastGroups closed>"
         return f"<ibroute.McastGroups {len(self.mlids())} MLIDs>"
+
+
+_QOS_PARAMS = ("max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl")
+_QOS_PREFIX = {QosTarget.GLOBAL: "qos", QosTarget.CA: "qos_ca", QosTarget.RTR: "qos_rtr",
+               QosTarget.SW0: "qos_sw0", QosTarget.SWE: "qos_swe"}
+
+
+class QosConfig(_Handle):
+    """OpenSM's QoS configuration, the ``qos_*`` keys of opensm.conf
+    (ibr_qos_config).  Pass it to :meth:`Topology.route` as ``qos`` to turn
+    QoS on: the result then holds the SL2VL and VL arbitration tables
+    OpenSM's QoS manager would program (``opensm -Q``)."""
+
+    _destroy = "ibr_qos_config_destroy"
+
+    def __init__(self, text: Optional[Text] = None,
+                 context: Optional["Context"] = None, **keys: Any) -> None:
+        """Nothing set (OpenSM's defaults), then the ``qos_*`` keys of the
+        opensm.conf *text* (other keys are ignored), then *keys*
+        (``qos_ca_sl2vl="0,1,..."``; see :meth:`set`).  ParseError names
+        the line and the key of a bad value."""
+        out = _capi.QosConfigP()
+        rc = _lib.ibr_qos_config_create(byref(out), _ctx_ptr(context))
+        if rc < 0:
+            raise error_for(rc, "ibr_qos_config_create")
+        _Handle.__init__(self, out, context)
+        try:
+            if text is not None:
+                self.parse(text)
+            for key, value in keys.items():
+                self.set(key, value)
+        except Exception:
+            self.close()
+            raise
+
+    def parse(self, text: Text) -> None:
+        """Read the ``qos_*`` keys of opensm.conf *text* into this
+        configuration (all or nothing)."""
+        data = _b(text)
+        rc = _lib.ibr_qos_config_parse(self._p(), data, len(data))
+        if rc < 0:
+            raise error_for(rc, _s(_lib.ibr_qos_config_last_error(self._p())))
+
+    def set(self, key: str, value: Any) -> None:
+        """Set one key (``"qos_swe_vlarb_low"``) to *value*: text in the
+        file's syntax, an int, or a sequence (VLs for ``sl2vl``, (VL,
+        weight) pairs for ``vlarb_*``).  None unsets it."""
+        if value is None:
+            if key.endswith(("sl2vl", "vlarb_high", "vlarb_low")):
+                text = "(null)"
+            else:
+                text = "0" if key.endswith("max_vls") else "-1"
+        elif isinstance(value, (str, bytes)):
+            text = value.decode() if isinstance(value, bytes) else value
+        elif isinstance(value, int):
+            text = str(value)
+        else:
+            text = ",".join(f"{e[0]}:{e[1]}" if isinstance(e, (tuple, list)) else str(int(e))
+                            for e in value)
+        rc = _lib.ibr_qos_config_set(self._p(), key.encode(), text.encode())
+        if rc < 0:
+            raise error_for(rc, _s(_lib.ibr_qos_config_last_error(self._p())))
+
+    def is_set(self, key: str) -> bool:
+        """True when *key* is set."""
+        return bool(_lib.ibr_qos_config_is_set(self._p(), key.encode()))
+
+    def table(self, target: Union[QosTarget, int, str] = QosTarget.GLOBAL) -> Dict[str, Any]:
+        """The parameters a port of type *target* (``"ca"``, ``"rtr"``,
+        ``"sw0"``, ``"swe"`` or ``"global"``) gets: a dict with
+        ``max_vls``, ``high_limit``, ``vlarb_high`` and ``vlarb_low``
+        (64 (VL, weight) pairs each) and ``sl2vl`` (16 VLs)."""
+        t = _enum(QosTarget, target, "target")
+        tb = _capi.ibr_qos_table()
+        rc = _lib.ibr_qos_config_table(byref(tb), self._p(), t)
+        if rc < 0:
+            raise error_for(rc, f"ibr_qos_config_table(target {t})")
+        return {"max_vls": tb.max_vls, "high_limit": tb.high_limit,
+                "vlarb_high": [(e.vl, e.weight) for e in tb.vlarb_high],
+                "vlarb_low": [(e.vl, e.weight) for e in tb.vlarb_low],
+                "sl2vl": list(tb.sl2vl)}
+
+    def text(self) -> str:
+        """The set keys in opensm.conf syntax (ibr_qos_config_write)."""
+        return _write("ibr_qos_config_write", self._p())
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<ibroute.QosConfig closed>"
+        n = sum(self.is_set(f"{_QOS_PREFIX[t]}_{k}") for t in QosTarget for k in _QOS_PARAMS)
+        return f"<ibroute.QosConfig {n} keys set>"
 
 
 def _code(name: str) -> int:
