@@ -1,6 +1,8 @@
 /* QoS: the qos_* configuration (OpenSM's defaults, value syntax, errors that
    name the line and key, objects untouched on error), and the tables the
    QoS manager programs into a result. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +178,234 @@ static void test_oom(void)
     ibr_context_destroy(ctx);
 }
 
+static uint32_t sw_index(const ibr_topo *t, uint32_t node)
+{
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+        if (ibr_topo_switch_node(t, s) == node)
+            return s;
+    return IBR_NONE;
+}
+
+/* Default QoS on a fat tree routed by minhop: every linked switch port and
+   end port gets OpenSM's defaults masked to 8 VLs; switch port 0 and
+   unlinked ports are left alone; a single SL raises no hazard. */
+static void test_programmed_defaults(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=8");
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, NULL), 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    ibr_result *r = ibr_test_route(NULL, t, "minhop", &o, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT(!ibr_result_has_qos(r));
+    ibr_vlarb va;
+    CU_ASSERT_EQUAL(ibr_result_vlarb(&va, r, 0, 1), IBR_ENOTFOUND);
+    ibr_result_destroy(r);
+    o.qos = q;
+    r = ibr_test_route(NULL, t, "minhop", &o, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT(ibr_result_has_qos(r));
+    CU_ASSERT(ibr_result_has_sl2vl(r));
+    CU_ASSERT_EQUAL(ibr_result_sl_hazard_count(r), 0);
+    CU_ASSERT_EQUAL(ibr_result_qos_note_count(r), 0);
+    static const uint8_t masked[16] = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7};
+    size_t sw_ports = 0, ep_ports = 0;
+    for (uint32_t i = 0; i < ibr_topo_node_count(t); i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_node_info(&ni, t, i), 0);
+        for (unsigned p = 0; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_topo_port_info(&pi, t, i, p), 0);
+            int link = p > 0 && pi.remote_node != IBR_NONE;
+            int rc = ibr_result_vlarb(&va, r, i, p);
+            if (ni.type != IBR_NODE_SWITCH && p == 0) {
+                CU_ASSERT_EQUAL(rc, IBR_ERANGE);
+                continue;
+            }
+            CU_ASSERT_EQUAL(rc, link ? 0 : IBR_ENOTFOUND);
+            if (!link)
+                continue;
+            CU_ASSERT_EQUAL(va.n_low, 8);
+            CU_ASSERT_EQUAL(va.n_high, 8);
+            CU_ASSERT_EQUAL(va.high_limit, 0);
+            for (unsigned k = 0; k < 8; k++) {
+                CU_ASSERT(va.low[k].vl == k && va.low[k].weight == (k ? 4 : 0));
+                CU_ASSERT(va.high[k].vl == k && va.high[k].weight == (k ? 0 : 4));
+            }
+            uint8_t m[16];
+            if (ni.type == IBR_NODE_SWITCH) {
+                sw_ports++;
+                for (unsigned in = 0; in <= ni.nports; in++) {
+                    CU_ASSERT_EQUAL_FATAL(ibr_result_sl2vl(m, r, sw_index(t, i), in, p), 0);
+                    CU_ASSERT_EQUAL(memcmp(m, masked, 16), 0);
+                }
+            } else {
+                ep_ports++;
+                CU_ASSERT_EQUAL_FATAL(ibr_result_endport_sl2vl(m, r, i, p), 0);
+                CU_ASSERT_EQUAL(memcmp(m, masked, 16), 0);
+            }
+        }
+    }
+    CU_ASSERT(sw_ports > 0 && ep_ports > 0);
+    /* the writers: opensm-sl2vl.dump lines and the vlarb text */
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_vlarb(&b, r), 0);
+    CU_ASSERT(strstr(b.data, "# VLArbitration tables: Switch 0x") != NULL);
+    CU_ASSERT(strstr(b.data, "# Low priority VL Arbitration Table:\nVL    : |0x0 |0x1 |0x2 |0x3 "
+                             "|0x4 |0x5 |0x6 |0x7 |\nWEIGHT: |0x0 |0x4 |0x4 |0x4 |0x4 |0x4 |0x4 "
+                             "|0x4 |\n") != NULL);
+    CU_ASSERT(strstr(b.data, "\" port 0 ") == NULL);
+    ibr_buffer_dispose(&b);
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_sl2vl_dump(&b, r), 0);
+    CU_ASSERT(strstr(b.data, "0   0   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n") != NULL);
+    ibr_buffer_dispose(&b);
+    ibr_result_destroy(r);
+    /* a configuration per port type reaches its ports */
+    CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_ca_sl2vl", "1,1,1"), 0);
+    CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_swe_vlarb_high", "3:9,12:1"), 0);
+    CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_high_limit", "5"), 0);
+    r = ibr_test_route(NULL, t, "minhop", &o, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    for (uint32_t i = 0; i < ibr_topo_node_count(t); i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, i);
+        if (ibr_result_vlarb(&va, r, i, 1) < 0)
+            continue;
+        CU_ASSERT_EQUAL(va.high_limit, 5);
+        if (ni.type == IBR_NODE_SWITCH) {
+            /* VL 12 masked to the 8 operational VLs: 12 & 7 = 4 */
+            CU_ASSERT(va.high[0].vl == 3 && va.high[0].weight == 9);
+            CU_ASSERT(va.high[1].vl == 4 && va.high[1].weight == 1);
+        } else {
+            uint8_t m[16];
+            ibr_result_endport_sl2vl(m, r, i, 1);
+            CU_ASSERT(m[0] == 1 && m[2] == 1 && m[3] == 0 && m[15] == 0);
+            CU_ASSERT(va.high[0].vl == 0 && va.high[0].weight == 4);
+        }
+    }
+    ibr_result_destroy(r);
+    ibr_qos_config_destroy(q);
+    ibr_topo_destroy(t);
+}
+
+/* dfsssp needs its SLs on distinct VLs: a qos_sl2vl that merges them is a
+   credit-loop hazard, reported with the port pair and the SLs, and the
+   credit-loop check (which uses the programmed maps) finds a loop on the
+   faulty torus OpenSM routes the same way. */
+static void test_merged_sls(void)
+{
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=5x4x3,hosts=1", 4, 0, 3, 0);
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, NULL), 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.qos = q;
+    /* the default map keeps SLs 0..7 apart: deadlock-free, no hazard */
+    ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
+    ibr_result *r = ibr_test_route(&rep, t, "dfsssp,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    unsigned layers = ibr_result_layers(r);
+    CU_ASSERT(layers >= 2);
+    CU_ASSERT_EQUAL(ibr_result_sl_hazard_count(r), 0);
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_sl2vl", "0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "dfsssp,no_fallback", &o), 0);
+    CU_ASSERT(ibr_result_sl_hazard_count(r) >= 1);
+    ibr_sl_hazard h;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_sl_hazard(&h, r, 0), 0);
+    CU_ASSERT(h.sl_a == 0 && h.sl_b == 1 && h.vl == 0 && !h.masked && h.count > 0);
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
+    CU_ASSERT_EQUAL(ibr_topo_node_info(&ni, t, h.node), 0);
+    CU_ASSERT_EQUAL(ni.type, IBR_NODE_SWITCH);
+    uint8_t m[16];
+    CU_ASSERT_EQUAL(ibr_result_sl2vl(m, r, sw_index(t, h.node), h.in_port, h.out_port), 0);
+    CU_ASSERT(m[0] == 0 && m[1] == 0);
+    CU_ASSERT_EQUAL(ibr_result_sl_hazard(&h, r, 99), IBR_ENOTFOUND);
+    ibr_verify_report rep2 = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep2, r), 0);
+    CU_ASSERT_EQUAL(rep2.deadlock_free, 0);
+    ibr_result_destroy(r);
+    /* an SL past the operational VLs: SL 8 on VL 8 is masked to VL 0 */
+    CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_sl2vl", "(null)"), 0);
+    ibr_qos_config_destroy(q);
+    ibr_topo_destroy(t);
+}
+
+/* torus-2QoS owns SL2VL: its maps stay, the configured ones are reported
+   as overridden, switch ports facing CAs get the VL 0 / VL 1 arbitration,
+   and OpenSM's default arbitration is reported unfair. */
+static void test_torus_owns(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=4x4x4,hosts=1");
+    char conf[1024];
+    const uint64_t g0 = 0x0002c90202000000ULL;
+    snprintf(conf, sizeof conf,
+             "torus 4 4 4\nxp_link 0x%016" PRIx64 " 0x%016" PRIx64 "\nxm_link 0x%016" PRIx64
+             " 0x%016" PRIx64 "\nyp_link 0x%016" PRIx64 " 0x%016" PRIx64 "\nym_link 0x%016" PRIx64
+             " 0x%016" PRIx64 "\nzp_link 0x%016" PRIx64 " 0x%016" PRIx64 "\nzm_link 0x%016" PRIx64
+             " 0x%016" PRIx64 "\n",
+             g0, g0 + 1, g0, g0 + 3, g0, g0 + 4, g0, g0 + 12, g0, g0 + 16, g0, g0 + 48);
+    ibr_param prm = {"torus-2QoS.config", conf};
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.params = &prm;
+    o.n_params = 1;
+    ibr_result *plain = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(plain);
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_sl2vl", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"), 0);
+    o.qos = q;
+    ibr_result *r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(ibr_result_sl_hazard_count(r), 0);
+    int unfair = 0, override = 0;
+    for (size_t i = 0; i < ibr_result_qos_note_count(r); i++) {
+        const char *n = ibr_result_qos_note(r, i);
+        unfair += strstr(n, "unfair VL arbitration") != NULL;
+        override += strstr(n, "overrides the configured qos_sl2vl") != NULL;
+    }
+    CU_ASSERT(unfair >= 1);
+    CU_ASSERT_EQUAL(override, 1);
+    CU_ASSERT_PTR_NULL(ibr_result_qos_note(r, 999));
+    size_t ca_facing = 0;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        uint32_t node = ibr_topo_switch_node(t, s);
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned op = 1; op <= ni.nports; op++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, node, op);
+            if (pi.remote_node == IBR_NONE)
+                continue;
+            uint8_t a[16], b[16];
+            for (unsigned ip = 0; ip <= ni.nports; ip++) {
+                ibr_result_sl2vl(a, r, s, ip, op);
+                ibr_result_sl2vl(b, plain, s, ip, op);
+                CU_ASSERT_EQUAL(memcmp(a, b, 16), 0);
+            }
+            ibr_node_info rn = IBR_NODE_INFO_INIT;
+            ibr_topo_node_info(&rn, t, pi.remote_node);
+            if (rn.type == IBR_NODE_SWITCH)
+                continue;
+            ca_facing++;
+            ibr_vlarb va;
+            CU_ASSERT_EQUAL_FATAL(ibr_result_vlarb(&va, r, node, op), 0);
+            /* low default (0:0,1:4,...,7:4) keeps VL 0 and VL 4 (as VL 1) */
+            CU_ASSERT(va.low[0].vl == 0 && va.low[0].weight == 0);
+            CU_ASSERT(va.low[1].vl == 1 && va.low[1].weight == 4);
+            for (unsigned k = 2; k < 8; k++)
+                CU_ASSERT(va.low[k].vl == 0 && va.low[k].weight == 0);
+            uint8_t m[16];
+            ibr_result_endport_sl2vl(m, r, pi.remote_node, pi.remote_port);
+            CU_ASSERT(m[0] == 0 && m[7] == 0 && m[8] == 1 && m[15] == 1);
+        }
+    }
+    CU_ASSERT(ca_facing > 0);
+    ibr_result_destroy(r);
+    ibr_result_destroy(plain);
+    ibr_qos_config_destroy(q);
+    ibr_topo_destroy(t);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -183,6 +413,9 @@ int main(void)
         {"parse_families", test_parse_families},
         {"errors", test_errors},
         {"oom", test_oom},
+        {"programmed_defaults", test_programmed_defaults},
+        {"merged_sls", test_merged_sls},
+        {"torus_owns", test_torus_owns},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("qos", tests);

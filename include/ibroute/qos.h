@@ -42,6 +42,7 @@
 #include "common.h"
 #include "context.h"
 #include "formats.h"
+#include "route.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -147,6 +148,110 @@ IBR_API int ibr_qos_config_table(ibr_qos_table *out, const ibr_qos_config *q,
  * Time complexity: O(keys).
  */
 IBR_API int ibr_qos_config_write(ibr_buffer *out, const ibr_qos_config *q);
+
+/* ---- the tables of a result routed with QoS on ---- */
+
+/** The VL arbitration a port is programmed with (fixed layout): the
+ *  entries the port's capabilities take (VLArbitrationLowCap and
+ *  HighCap), each VL masked to the port's operational VLs. */
+typedef struct ibr_vlarb {
+    unsigned int high_limit; /**< PortInfo:VLHighLimit */
+    unsigned int n_high;     /**< entries of @c high programmed */
+    unsigned int n_low;      /**< entries of @c low programmed */
+    ibr_vlarb_entry high[IBR_VLARB_ENTRIES]; /**< high-priority table */
+    ibr_vlarb_entry low[IBR_VLARB_ENTRIES];  /**< low-priority table */
+} ibr_vlarb;
+
+/**
+ * One credit-loop hazard of the programmed SL2VL tables (fixed layout):
+ * two SLs the routing uses and keeps on distinct VLs (by the engine's own
+ * SL2VL, or SL i on VL i when it has none) share one VL, or one such SL is
+ * dropped (VL 15). Hazards are grouped by (@c sl_a, @c sl_b, @c vl): @c
+ * count port pairs show the same merge; the first in switch and port order
+ * is named.
+ */
+typedef struct ibr_sl_hazard {
+    uint32_t node;          /**< node index of the switch of the first pair */
+    unsigned int in_port;   /**< its input port */
+    unsigned int out_port;  /**< its output port */
+    unsigned int sl_a;      /**< the lower SL */
+    unsigned int sl_b;      /**< the higher SL (equal to @c sl_a when dropped) */
+    unsigned int vl;        /**< the VL they share (15: dropped) */
+    int masked;             /**< non-zero: the configured map keeps them apart,
+                                 the output port's operational VLs do not */
+    uint64_t count;         /**< port pairs with this merge */
+} ibr_sl_hazard;
+
+/** Non-zero when @p r was routed with QoS on (::ibr_options::qos set):
+ *  it then holds the programmed SL2VL and VL arbitration tables. Cannot
+ *  fail. Thread-safe. Time complexity: O(1). */
+IBR_API int ibr_result_has_qos(const ibr_result *r);
+
+/**
+ * The SL2VL map of end port @p port of channel adapter or router @p node
+ * (node index): what QoS programs, else what the engine set, else the
+ * default (identity, SL 15 to VL 15). Switches: ibr_result_sl2vl().
+ * @param[out] out 16 VLs, written on success.
+ * @param r the result. @param node node index. @param port port 1..N.
+ * @return 0, ::IBR_EINVAL (NULL @p out or a switch @p node), ::IBR_ENOTFOUND
+ *         (bad node, NULL @p r), ::IBR_ERANGE (bad port). Thread-safe.
+ *         Time complexity: O(1).
+ */
+IBR_API int ibr_result_endport_sl2vl(uint8_t out[16], const ibr_result *r, uint32_t node,
+                                     unsigned int port);
+
+/**
+ * The VL arbitration tables and high limit port (@p node, @p port) is
+ * programmed with: switch external ports with a link and end ports with a
+ * link, when QoS is on.
+ * @param[out] out written on success.
+ * @param r the result. @param node node index. @param port port number.
+ * @return 0, ::IBR_EINVAL (NULL @p out), ::IBR_ENOTFOUND (bad node, NULL
+ *         @p r, QoS off, or a port QoS leaves alone: switch port 0 or a
+ *         port without a link), ::IBR_ERANGE (bad port). Thread-safe.
+ *         Time complexity: O(1).
+ */
+IBR_API int ibr_result_vlarb(ibr_vlarb *out, const ibr_result *r, uint32_t node,
+                             unsigned int port);
+
+/** Number of QoS notes: settings the engine overrode ("torus-2QoS
+ *  overrides the configured qos_swe_sl2vl") and the engine's warnings on
+ *  the configuration (torus-2QoS's unfair VL arbitration across VLs 0-3 or
+ *  4-7). 0 without QoS. Cannot fail. Thread-safe. Time complexity: O(1). */
+IBR_API size_t ibr_result_qos_note_count(const ibr_result *r);
+
+/** QoS note @p i (borrowed, lives as long as @p r), or NULL for a bad
+ *  index. Thread-safe. Time complexity: O(1). */
+IBR_API const char *ibr_result_qos_note(const ibr_result *r, size_t i);
+
+/** Number of SL2VL credit-loop hazards (::ibr_sl_hazard) of the programmed
+ *  tables; 0 without QoS or when none. Cannot fail. Thread-safe. Time
+ *  complexity: O(1). */
+IBR_API size_t ibr_result_sl_hazard_count(const ibr_result *r);
+
+/** Hazard @p i, in ascending (sl_a, sl_b) order.
+ *  @return 0, ::IBR_EINVAL (NULL @p out), ::IBR_ENOTFOUND (bad index or
+ *          NULL @p r). Thread-safe. Time complexity: O(1). */
+IBR_API int ibr_result_sl_hazard(ibr_sl_hazard *out, const ibr_result *r, size_t i);
+
+/**
+ * Write the VL arbitration tables of every programmed port, modelled on
+ * `smpquery vlarb`: per port, in node then port order,
+ * @code
+ * # VLArbitration tables: Switch 0x0008f10400000001 "sw1" port 1 LowCap 8 HighCap 8 HighLimit 0
+ * # Low priority VL Arbitration Table:
+ * VL    : |0x0 |0x1 |...
+ * WEIGHT: |0x0 |0x4 |...
+ * # High priority VL Arbitration Table:
+ * VL    : |0x0 |0x1 |...
+ * WEIGHT: |0x4 |0x0 |...
+ * @endcode
+ * then an empty line (the node type word is `Switch`, `CA` or `Router`;
+ * the VL and WEIGHT rows are the ones smpquery prints).
+ * @return 0, ::IBR_EINVAL (NULL argument, or a result without QoS),
+ *         ::IBR_ENOMEM (@p out unchanged). Time complexity: O(ports).
+ */
+IBR_API int ibr_result_write_vlarb(ibr_buffer *out, const ibr_result *r);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,9 @@ typedef enum ibr_engine_caps {
     IBR_CAP_MCAST = 1 << 4,          /**< builds its own multicast trees */
     IBR_CAP_DEADLOCK_FREE = 1 << 5,  /**< promises credit-loop freedom */
     IBR_CAP_MINIMAL = 1 << 6,        /**< promises shortest paths */
-    IBR_CAP_EXPERIMENTAL = 1 << 7    /**< interface or output may change */
+    IBR_CAP_EXPERIMENTAL = 1 << 7,   /**< interface or output may change */
+    IBR_CAP_OWN_SL2VL = 1 << 8       /**< with QoS on, its SL2VL maps replace the
+                                          configured qos_*sl2vl (torus-2QoS) */
 } ibr_engine_caps;
 
 /** Types of engine settings. */

@@ -57,7 +57,7 @@ CONSTANTS: Dict[str, int] = {
     "IBR_MAX_UNICAST_LID": 0xBFFF,
     "IBR_NONE": 0xFFFFFFFF,
     "IBR_LMC_TOPO": 0xFF,
-    "IBR_OPTIONS_VERSION": 2,
+    "IBR_OPTIONS_VERSION": 3,
     "IBR_VERIFY_REPORT_VERSION": 4,
     "IBR_MLID_MIN": 0xC000,
     "IBR_MLID_MAX": 0xFFFE,
@@ -207,6 +207,7 @@ class EngineCaps(enum.IntFlag):
     DEADLOCK_FREE = 1 << 5
     MINIMAL = 1 << 6
     EXPERIMENTAL = 1 << 7
+    OWN_SL2VL = 1 << 8
 
 
 class LogLevel(enum.IntEnum):
@@ -570,6 +571,7 @@ class ibr_options(Structure):
         ("n_params", c_size_t),
         ("mcast_groups", McastGroupsP),
         ("mcast_flags", c_uint),
+        ("qos", QosConfigP),
     ]
 
 
@@ -649,6 +651,29 @@ class ibr_qos_table(Structure):
         ("vlarb_high", ibr_vlarb_entry * VLARB_ENTRIES),
         ("vlarb_low", ibr_vlarb_entry * VLARB_ENTRIES),
         ("sl2vl", c_uint8 * 16),
+    ]
+
+
+class ibr_vlarb(Structure):
+    _fields_ = [
+        ("high_limit", c_uint),
+        ("n_high", c_uint),
+        ("n_low", c_uint),
+        ("high", ibr_vlarb_entry * VLARB_ENTRIES),
+        ("low", ibr_vlarb_entry * VLARB_ENTRIES),
+    ]
+
+
+class ibr_sl_hazard(Structure):
+    _fields_ = [
+        ("node", c_uint32),
+        ("in_port", c_uint),
+        ("out_port", c_uint),
+        ("sl_a", c_uint),
+        ("sl_b", c_uint),
+        ("vl", c_uint),
+        ("masked", c_int),
+        ("count", c_uint64),
     ]
 
 
@@ -812,6 +837,8 @@ STRUCTS: Dict[str, type] = {
         ibr_reroute_report,
         ibr_vlarb_entry,
         ibr_qos_table,
+        ibr_vlarb,
+        ibr_sl_hazard,
         ibr_mcast_member,
         ibr_mcast_hop,
     )
@@ -935,6 +962,14 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_qos_config_is_set", [QosConfigP, c_char_p], c_int),
     ("ibr_qos_config_table", [POINTER(ibr_qos_table), QosConfigP, c_enum], c_int),
     ("ibr_qos_config_write", [POINTER(ibr_buffer), QosConfigP], c_int),
+    ("ibr_result_has_qos", [ResultP], c_int),
+    ("ibr_result_endport_sl2vl", [_u8p, ResultP, c_uint32, c_uint], c_int),
+    ("ibr_result_vlarb", [POINTER(ibr_vlarb), ResultP, c_uint32, c_uint], c_int),
+    ("ibr_result_qos_note_count", [ResultP], c_size_t),
+    ("ibr_result_qos_note", [ResultP, c_size_t], c_char_p),
+    ("ibr_result_sl_hazard_count", [ResultP], c_size_t),
+    ("ibr_result_sl_hazard", [POINTER(ibr_sl_hazard), ResultP, c_size_t], c_int),
+    ("ibr_result_write_vlarb", [POINTER(ibr_buffer), ResultP], c_int),
     # mcast.h
     ("ibr_mcast_groups_create", [POINTER(McastGroupsP), TopoP], c_int),
     ("ibr_mcast_groups_destroy", [McastGroupsP], None),
@@ -1027,6 +1062,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_run_set_sl_mode", [RunP, c_enum], c_int),
     ("ibr_run_sl_row", [RunP, c_uint16], c_void_p),
     ("ibr_run_set_sl2vl", [RunP, c_uint32, c_uint, c_uint, _u8p], c_int),
+    ("ibr_run_set_endport_sl2vl", [RunP, c_uint32, c_uint, _u8p], c_int),
     ("ibr_run_set_vls_used", [RunP, c_uint], c_int),
     ("ibr_run_set_layers", [RunP, c_uint], c_int),
     ("ibr_run_add_mcast_port", [RunP, c_uint16, c_uint32, c_uint], c_int),

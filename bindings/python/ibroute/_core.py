@@ -512,6 +512,7 @@ _OPTION_KINDS: Dict[str, str] = {
     "params": "params",
     "mcast_groups": "mcast_groups",
     "mcast_balance": "mcast_balance",
+    "qos": "qos",
     # shorthands for engine settings, as the command line has them
     "connect_roots": "shorthand",
     "max_reverse_hops": "shorthand",
@@ -651,6 +652,17 @@ class _OptionsCall:
         self._keep.append(value)
         self.opts.mcast_groups = value._p()
 
+    def _set_qos(self, key: str, value: Any) -> None:
+        if value is None or value is False:
+            self.opts.qos = None
+            return
+        if value is True:
+            value = QosConfig()
+        if not isinstance(value, QosConfig):
+            raise TypeError("qos must be a QosConfig, True (OpenSM's defaults) or None")
+        self._keep.append(value)
+        self.opts.qos = value._p()
+
     def _set_mcast_balance(self, key: str, value: Any) -> None:
         if value:
             self.opts.mcast_flags |= int(McastFlags.BALANCE)
@@ -687,6 +699,9 @@ def _options_from_c(o: _capi.ibr_options) -> Dict[str, Any]:
             continue
         if kind == "mcast_groups":
             out[key] = bool(o.mcast_groups)  # whether the call has groups
+            continue
+        if kind == "qos":
+            out[key] = bool(o.qos)  # whether QoS is on
             continue
         v = getattr(o, key)
         if kind == "params":
@@ -1869,6 +1884,62 @@ class Result(_Handle):
             raise error_for(rc, f"switch {sw} ports {in_port}->{out_port}: "
                                 f"{_s(_lib.ibr_strerror(rc))}")
         return bytes(out)
+
+    @property
+    def has_qos(self) -> bool:
+        """True when routed with QoS on (``qos=``): the result then holds
+        the programmed SL2VL and VL arbitration tables."""
+        return bool(_lib.ibr_result_has_qos(self._p()))
+
+    def endport_sl2vl(self, node: int, port: int) -> bytes:
+        """The SL2VL map of end port *port* of CA or router *node*."""
+        out = (c_uint8 * 16)()
+        rc = _lib.ibr_result_endport_sl2vl(out, self._p(), _uint(node, 32, "node"),
+                                           _uint(port, 32, "port"))
+        if rc < 0:
+            raise error_for(rc, f"node {node} port {port}: {_s(_lib.ibr_strerror(rc))}")
+        return bytes(out)
+
+    def vlarb(self, node: int, port: int) -> Optional[Dict[str, Any]]:
+        """The VL arbitration port (*node*, *port*) is programmed with: a
+        dict with ``high_limit``, ``high`` and ``low`` (lists of (VL,
+        weight), as many as the port's capabilities take); None for a port
+        QoS leaves alone (or QoS off)."""
+        v = _capi.ibr_vlarb()
+        rc = _lib.ibr_result_vlarb(byref(v), self._p(), _uint(node, 32, "node"),
+                                   _uint(port, 32, "port"))
+        if rc == _code("ENOTFOUND") and node < self.topology.node_count:
+            return None
+        if rc < 0:
+            raise error_for(rc, f"node {node} port {port}: {_s(_lib.ibr_strerror(rc))}")
+        return {"high_limit": v.high_limit,
+                "high": [(e.vl, e.weight) for e in v.high[:v.n_high]],
+                "low": [(e.vl, e.weight) for e in v.low[:v.n_low]]}
+
+    def qos_notes(self) -> List[str]:
+        """QoS settings the engine overrode and its warnings on them."""
+        p = self._p()
+        return [_s(_lib.ibr_result_qos_note(p, i))
+                for i in range(_lib.ibr_result_qos_note_count(p))]
+
+    def sl_hazards(self) -> List[Dict[str, Any]]:
+        """SL2VL credit-loop hazards of the programmed tables: dicts with
+        ``node``, ``in_port``, ``out_port`` (the first switch port pair),
+        ``sl_a``, ``sl_b``, ``vl``, ``masked`` and ``count``."""
+        p = self._p()
+        out = []
+        for i in range(_lib.ibr_result_sl_hazard_count(p)):
+            h = _capi.ibr_sl_hazard()
+            if _lib.ibr_result_sl_hazard(byref(h), p, i) == 0:
+                out.append({k: (bool(getattr(h, k)) if k == "masked" else getattr(h, k))
+                            for k, _t in _capi.ibr_sl_hazard._fields_})
+        return out
+
+    def write_vlarb(self) -> str:
+        """The VL arbitration tables of every programmed port
+        (ibr_result_write_vlarb; QoS on only)."""
+        with self._using() as rp:
+            return _write("ibr_result_write_vlarb", rp)
 
     @property
     def vls_used(self) -> int:

@@ -37,5 +37,33 @@ class TestQosConfig(unittest.TestCase):
                 q.table("nope")
 
 
+class TestQosResult(unittest.TestCase):
+    def test_tables_and_hazards(self):
+        with ibroute.Fabric.from_spec("torus:dims=4x3x3,hosts=1") as f, f.freeze() as t:
+            with t.route("minhop") as r:
+                self.assertFalse(r.has_qos)
+                self.assertIsNone(r.vlarb(0, 1))
+            with t.route("dfsssp,no_fallback", qos=True) as r:
+                self.assertTrue(r.has_qos)
+                self.assertEqual(r.sl_hazards(), [])
+                self.assertEqual(r.qos_notes(), [])
+                sw = t.switch_node(0)
+                v = r.vlarb(sw, 1)
+                self.assertEqual(v["high_limit"], 0)
+                self.assertEqual(v["low"], [(0, 0)] + [(vl, 4) for vl in range(1, 8)])
+                self.assertIsNone(r.vlarb(sw, 0))
+                self.assertEqual(list(r.sl2vl(0, 0, 1)), list(range(8)) * 2)
+                ca = next(i for i in range(t.node_count) if t.node_info(i).type == ibroute.NodeType.CA)
+                self.assertEqual(list(r.endport_sl2vl(ca, 1)), list(range(8)) * 2)
+                self.assertIn("# VLArbitration tables: CA ", r.write_vlarb())
+            q = ibroute.QosConfig(qos_sl2vl=[0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7])
+            with q, t.route("dfsssp,no_fallback", qos=q) as r:
+                h = r.sl_hazards()
+                self.assertTrue(h)
+                self.assertEqual((h[0]["sl_a"], h[0]["sl_b"], h[0]["vl"]), (0, 1, 0))
+                self.assertGreater(h[0]["count"], 0)
+                self.assertFalse(h[0]["masked"])
+
+
 if __name__ == "__main__":
     unittest.main()
