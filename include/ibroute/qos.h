@@ -56,7 +56,7 @@ typedef enum ibr_qos_target {
     IBR_QOS_GLOBAL = 0, /**< `qos_*`: every port without a value of its type */
     IBR_QOS_CA = 1,     /**< `qos_ca_*`: channel adapter ports */
     IBR_QOS_RTR = 2,    /**< `qos_rtr_*`: router ports */
-    IBR_QOS_SW0 = 3,    /**< `qos_sw0_*`: switch port 0 (enhanced port 0 only) */
+    IBR_QOS_SW0 = 3,    /**< `qos_sw0_*`: switch port 0 (an enhanced port 0) */
     IBR_QOS_SWE = 4     /**< `qos_swe_*`: switch external ports */
 } ibr_qos_target;
 
@@ -202,13 +202,13 @@ IBR_API int ibr_result_endport_sl2vl(uint8_t out[16], const ibr_result *r, uint3
 
 /**
  * The VL arbitration tables and high limit port (@p node, @p port) is
- * programmed with: switch external ports with a link and end ports with a
- * link, when QoS is on.
+ * programmed with: switch port 0 (an enhanced port 0), switch external
+ * ports with a link and end ports with a link, when QoS is on.
  * @param[out] out written on success.
  * @param r the result. @param node node index. @param port port number.
  * @return 0, ::IBR_EINVAL (NULL @p out), ::IBR_ENOTFOUND (bad node, NULL
- *         @p r, QoS off, or a port QoS leaves alone: switch port 0 or a
- *         port without a link), ::IBR_ERANGE (bad port). Thread-safe.
+ *         @p r, QoS off, or a port without a link, which QoS leaves
+ *         alone), ::IBR_ERANGE (bad port). Thread-safe.
  *         Time complexity: O(1).
  */
 IBR_API int ibr_result_vlarb(ibr_vlarb *out, const ibr_result *r, uint32_t node,
@@ -238,7 +238,7 @@ IBR_API int ibr_result_sl_hazard(ibr_sl_hazard *out, const ibr_result *r, size_t
  * Write the VL arbitration tables of every programmed port, modelled on
  * `smpquery vlarb`: per port, in node then port order,
  * @code
- * # VLArbitration tables: Switch 0x0008f10400000001 "sw1" port 1 LowCap 8 HighCap 8 HighLimit 0
+ * # VLArbitration tables: Switch 0x0008f10400000001 "sw1" lid 3 port 1 LowCap 8 HighCap 8 HighLimit 0
  * # Low priority VL Arbitration Table:
  * VL    : |0x0 |0x1 |...
  * WEIGHT: |0x0 |0x4 |...
@@ -246,7 +246,8 @@ IBR_API int ibr_result_sl_hazard(ibr_sl_hazard *out, const ibr_result *r, size_t
  * VL    : |0x0 |0x1 |...
  * WEIGHT: |0x4 |0x0 |...
  * @endcode
- * then an empty line (the node type word is `Switch`, `CA` or `Router`;
+ * then an empty line (the node type word is `Switch`, `CA` or `Router`, the
+ * LID the port's base LID, a switch's port 0 LID for its ports;
  * the VL and WEIGHT rows are the ones smpquery prints).
  * @return 0, ::IBR_EINVAL (NULL argument, or a result without QoS),
  *         ::IBR_ENOMEM (@p out unchanged). Time complexity: O(ports).

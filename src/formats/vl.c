@@ -136,8 +136,9 @@ int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r)
                              sep);
         uint8_t m[16];
         if (n->type == IBR_NODE_SWITCH) {
-            for (unsigned o = 0; o <= n->nports && rc == 0; o++) {
-                if (o && t->ports[n->port_off + o].remote_node == IBR_NONE)
+            /* as OpenSM: output ports with a neighbour (never port 0) */
+            for (unsigned o = 1; o <= n->nports && rc == 0; o++) {
+                if (t->ports[n->port_off + o].remote_node == IBR_NONE)
                     continue;
                 for (unsigned in = 0; in <= n->nports && rc == 0; in++) {
                     sl2vl_of(m, r, n->sw, in, o);
@@ -190,9 +191,11 @@ int ibr_result_write_vlarb(ibr_buffer *out, const ibr_result *r)
                 continue;
             rc = ibr__buf_printf(out, t->ctx,
                                  "# VLArbitration tables: %s 0x%016" PRIx64
-                                 " \"%s\" port %u LowCap %u HighCap %u HighLimit %u\n",
+                                 " \"%s\" lid %u port %u LowCap %u HighCap %u HighLimit %u\n",
                                  n->type == IBR_NODE_CA ? "CA" : ibr__type_word(n->type), n->guid,
-                                 n->desc, p, v->n_low, v->n_high, v->high_limit);
+                                 n->desc,
+                                 t->ports[n->port_off + (n->type == IBR_NODE_SWITCH ? 0 : p)].lid,
+                                 p, v->n_low, v->n_high, v->high_limit);
             if (rc == 0 && v->n_low)
                 rc = vlarb_rows(out, t->ctx, "Low", v->low, v->n_low);
             if (rc == 0 && v->n_high)

@@ -5,8 +5,10 @@
  *
  * - switch external ports with a link get the qos_swe_ VL arbitration and
  *   high limit, and an SL2VL map for every input port (0..N) to them;
- * - switch port 0 is left alone (ibroute does not know enhanced port 0:
- *   base port 0, ibsim's default; qos_sw0_ then programs nothing);
+ * - switch port 0, an enhanced port 0, gets the qos_sw0_ VL arbitration,
+ *   the qos_swe_ map from every input port 1..N and the qos_sw0_ map from
+ *   itself (OpenSM programs port 0 as an output of the switch, then as an
+ *   end port);
  * - CA and router ports with a link get qos_ca_ / qos_rtr_ tables;
  * - every VL is masked to the output port's operational VLs (VL 15, drop,
  *   stays), VL arbitration tables are cut to the port's capabilities;
@@ -40,6 +42,17 @@ static unsigned qos_port_oper_vls(const ibr_topo *t, uint32_t node, unsigned por
     (void)node;
     (void)port;
     return 8;
+}
+
+/* Whether switch node has an enhanced port 0 (SwitchInfo:EnhancedPort0).
+ * ibnetdiscover files say so per switch ("enhanced port 0"; ibr gen writes
+ * it, ibsim then reports it, and current switches have one), but the
+ * topology does not keep it yet: every switch has one here. */
+static int qos_switch_enhanced_port0(const ibr_topo *t, uint32_t node)
+{
+    (void)t;
+    (void)node;
+    return 1;
 }
 
 /* VLArbitrationHighCap / LowCap of a port: ibsim reports 8 and 8. */
@@ -277,22 +290,33 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
     }
     memcpy(engine_tab, tab, total);
 
+    ibr_qos_table sw0;
+    ibr_qos_config_table(&sw0, q, IBR_QOS_SW0);
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t node = t->sw_node[s];
         const ibr__node *n = &t->nodes[node];
         size_t w = (size_t)n->nports + 1;
         int engine_maps = owns && (!r->sl2vl_set || r->sl2vl_set[s]) && r->sl2vl;
-        for (unsigned o = 1; o <= n->nports; o++) {
+        int esp0 = qos_switch_enhanced_port0(t, node);
+        for (unsigned o = esp0 ? 0 : 1; o <= n->nports; o++) {
             uint32_t gp = n->port_off + o;
-            if (!linked(t, gp))
+            if (o && !linked(t, gp))
                 continue;
-            int ca_port = t->nodes[t->ports[gp].remote_node].type != IBR_NODE_SWITCH;
-            program_vlarb(&va[gp], t, node, o, &swe, torus && engine_maps && ca_port);
+            if (o) {
+                int ca_port = t->nodes[t->ports[gp].remote_node].type != IBR_NODE_SWITCH;
+                program_vlarb(&va[gp], t, node, o, &swe, torus && engine_maps && ca_port);
+            }
             unsigned vls = qos_port_oper_vls(t, node, o);
             for (unsigned in = 0; in <= n->nports; in++) {
                 uint8_t *m = tab + off[s] + (in * w + o) * 16;
                 mask_map(m, engine_maps ? m : swe.sl2vl, vls);
             }
+        }
+        if (esp0) {
+            /* port 0 as an end port: its own arbitration and (0, 0) map */
+            program_vlarb(&va[n->port_off], t, node, 0, &sw0, 0);
+            uint8_t *m = tab + off[s];
+            mask_map(m, engine_maps ? m : sw0.sl2vl, qos_port_oper_vls(t, node, 0));
         }
     }
     for (uint32_t node = 0; node < t->n_nodes; node++) {

@@ -374,6 +374,9 @@ def run(args):
         if args.then:
             # the SUBNET UP line must reach the log while OpenSM runs on
             f.write("force_log_flush TRUE\n")
+        for line in args.conf_line:
+            # extra opensm.conf lines (the qos_* settings of compare_qos.py)
+            f.write(line + "\n")
         if args.event_plugin:
             # OpenSM dlopen()s lib<NAME>.so by the library search path
             # (LD_LIBRARY_PATH reaches a build tree)
@@ -592,6 +595,9 @@ def main(argv=None):
                     "status to opensm-run.json (then_exit); then OpenSM is stopped")
     ap.add_argument("--then-host", metavar="NODE",
                     help="SIM_HOST for --then (default: the second CA of the netfile)")
+    ap.add_argument("--conf-line", action="append", default=[], metavar="LINE",
+                    help="a line to add to the opensm.conf OpenSM reads (repeatable), "
+                    "e.g. 'qos_sl2vl 0,0,1,1,...'")
     ap.add_argument("--keep-work", action="store_true",
                     help="keep the temporary work directory")
     args = ap.parse_args(argv)

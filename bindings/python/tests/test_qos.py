@@ -51,7 +51,7 @@ class TestQosResult(unittest.TestCase):
                 v = r.vlarb(sw, 1)
                 self.assertEqual(v["high_limit"], 0)
                 self.assertEqual(v["low"], [(0, 0)] + [(vl, 4) for vl in range(1, 8)])
-                self.assertIsNone(r.vlarb(sw, 0))
+                self.assertEqual(r.vlarb(sw, 0)["high"][0], (0, 4))  # enhanced port 0
                 self.assertEqual(list(r.sl2vl(0, 0, 1)), list(range(8)) * 2)
                 ca = next(i for i in range(t.node_count) if t.node_info(i).type == ibroute.NodeType.CA)
                 self.assertEqual(list(r.endport_sl2vl(ca, 1)), list(range(8)) * 2)
