@@ -19,6 +19,12 @@ The VLHighLimit of PortInfo is not compared: OpenSM's QoS manager runs after
 the sweep's PortInfo updates, so the limit reaches the ports on the next
 sweep, and OpenSM runs one sweep here.
 Exit 0 when equal, 1 when not, 77 when ibsim/opensm/smpquery are missing.
+
+With --merged-torus (no OpenSM): the faulty 5x4x3 torus OpenSM 3.3.23 -Q
+routes with dfsssp into a credit loop when qos_sl2vl is
+0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7; ibroute reports the SL2VL hazard and the
+loop, and ibdmchk -c/-d finds the loop in ibroute's files, while with the
+default map neither finds one.
 """
 import argparse
 import json
@@ -137,6 +143,43 @@ def vlarb_blocks(text):
     return blocks
 
 
+def merged_torus(ibr, work):
+    """The credit loop of a merged qos_sl2vl: ibroute and ibdmchk agree."""
+    exe = shutil.which("ibdmchk")
+    if not exe:
+        print("SKIP: ibdmchk not installed")
+        return SKIP
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    topo = os.path.join(work, "t543.topo")
+    cm.run([ibr, "gen", "torus:dims=5x4x3,hosts=1", "--faults", "4", "--seed", "3", "-o", topo],
+           "ibr gen")
+    conf = os.path.join(work, "merged.conf")
+    with open(conf, "w") as f:
+        f.write("qos_sl2vl 0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7\n")
+    problems, summary = [], {}
+    for name, qos in (("merged", ["--qos-config", conf]), ("default", ["-Q"])):
+        out = os.path.join(work, name)
+        p = cm.run([ibr, "route", "-R", "dfsssp,no_fallback", "-q", topo, "-o", out] + qos,
+                   "ibr route", ok=(0, 1))
+        hazard = "credit-loop hazard" in p.stdout
+        loop = "CREDIT LOOP" in p.stdout
+        q = subprocess.run([exe, "-s", "opensm-subnet.lst", "-f", "opensm.fdbs", "-m",
+                            "opensm.mcfdbs", "-c", "ibr-paths.psl", "-d", "ibr-paths.sl2vl"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=out,
+                           timeout=600)
+        dm = ("Found credit loop" in q.stdout or "credit loops in routing" in q.stdout) \
+            if "no credit loops found" not in q.stdout else False
+        summary[name] = {"hazard": hazard, "ibroute_loop": loop, "ibdmchk_loop": dm}
+        want = name == "merged"
+        if hazard != want or loop != want or dm is not want:
+            problems.append("%s map: hazard %s, ibroute loop %s, ibdmchk loop %s (expected %s)"
+                            % (name, hazard, loop, dm, want))
+    summary["problems"] = problems
+    print(json.dumps(summary, indent=1))
+    return 1 if problems else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--readback", metavar="DIR", help=argparse.SUPPRESS)
@@ -147,9 +190,13 @@ def main():
     ap.add_argument("--root-switches", type=int, default=0,
                     help="give both this many root switches (updn on a torus)")
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--merged-torus", action="store_true",
+                    help="the merged qos_sl2vl case with ibdmchk (no OpenSM)")
     args = ap.parse_args()
     if args.readback:
         return readback(args.readback)
+    if args.merged_torus:
+        return merged_torus(os.path.abspath(args.ibr), os.path.abspath(args.workdir))
     for tool in ("smpquery", "ibswitches", "ibnetdiscover"):
         if not shutil.which(tool):
             print("SKIP: %s not installed" % tool)
