@@ -407,6 +407,98 @@ static void test_torus_owns(void)
     ibr_topo_destroy(t);
 }
 
+/* SLs past the ports' operational VLs: dfsssp spreading over 15 VLs on
+   ports that operate 8 has SL i and SL i + 8 masked onto one VL, a hazard
+   marked masked, and the programmed maps close a credit loop. */
+static void test_masked_sls(void)
+{
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=5x4x3,hosts=1", 4, 0, 3, 0);
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, NULL), 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.qos = q;
+    o.max_vls = 15;
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "dfsssp,no_fallback", &o), 0);
+    CU_ASSERT_EQUAL(ibr_result_vls_used(r), 15);
+    CU_ASSERT(ibr_result_sl_hazard_count(r) >= 1);
+    for (size_t i = 0; i < ibr_result_sl_hazard_count(r); i++) {
+        ibr_sl_hazard h;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_sl_hazard(&h, r, i), 0);
+        CU_ASSERT(h.masked);
+        CU_ASSERT_EQUAL(h.sl_b, h.sl_a + 8);
+        CU_ASSERT_EQUAL(h.vl, h.sl_a);
+    }
+    ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 0);
+    ibr_result_destroy(r);
+    ibr_qos_config_destroy(q);
+    ibr_topo_destroy(t);
+}
+
+/* The layered engines under OpenSM's default QoS on tori, meshes and a
+   random graph: the default map keeps their SLs apart on 8 VLs, so no
+   hazard and no credit loop; merging neighbouring SLs is reported whenever
+   they use more than one. */
+static void test_layered_engines(void)
+{
+    static const char *const specs[] = {"torus:dims=4x4x3,hosts=1", "mesh:dims=5x5,hosts=1",
+                                        "random:switches=30,degree=4,hosts=1,seed=5"};
+    static const char *const chains[] = {"dfsssp,no_fallback", "lash,no_fallback",
+                                         "nue,no_fallback"};
+    ibr_qos_config *dflt = NULL, *merged = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&dflt, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&merged, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_qos_config_set(merged, "qos_sl2vl", "0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7"),
+                    0);
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[i]);
+        for (size_t k = 0; k < sizeof chains / sizeof *chains; k++) {
+            ibr_options o = IBR_OPTIONS_INIT;
+            o.qos = dflt;
+            ibr_result *r = ibr_test_route(NULL, t, chains[k], &o, IBR_TEST_DEADLOCK_FREE);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+            CU_ASSERT_EQUAL(ibr_result_sl_hazard_count(r), 0);
+            /* SLs in use: more than one means a merge of 0/1 can hurt */
+            int several = 0;
+            for (uint16_t d = 1; d <= ibr_topo_max_lid(t) && !several; d++)
+                for (uint16_t s2 = 1; s2 <= ibr_topo_max_lid(t) && !several; s2++)
+                    several = ibr_result_path_sl(r, s2, d) == 1;
+            ibr_result_destroy(r);
+            o.qos = merged;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, chains[k], &o), 0);
+            if (several)
+                CU_ASSERT(ibr_result_sl_hazard_count(r) > 0);
+            ibr_result_destroy(r);
+        }
+        ibr_topo_destroy(t);
+    }
+    ibr_qos_config_destroy(dflt);
+    ibr_qos_config_destroy(merged);
+}
+
+/* Allocation failure anywhere in a QoS routing: IBR_ENOMEM, nothing leaked. */
+static void test_route_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    ibr_topo *t = ibr_test_topo(ctx, "torus:dims=3x3,hosts=1");
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, NULL), 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.qos = q;
+    long fails = 0;
+    ibr_result *r = ibr_test_route_oom(&fails, &st, t, "dfsssp,no_fallback", &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT(ibr_result_has_qos(r));
+    CU_ASSERT(fails > 5);
+    ibr_result_destroy(r);
+    ibr_qos_config_destroy(q);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -417,6 +509,9 @@ int main(void)
         {"programmed_defaults", test_programmed_defaults},
         {"merged_sls", test_merged_sls},
         {"torus_owns", test_torus_owns},
+        {"masked_sls", test_masked_sls},
+        {"layered_engines", test_layered_engines},
+        {"route_oom", test_route_oom},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("qos", tests);

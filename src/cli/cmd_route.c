@@ -456,6 +456,29 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         else
             printf("null");
     }
+    if (rc == 0 && ibr_result_has_qos(r)) {
+        /* "qos": {"notes": [...], "hazards": [{sl_a, sl_b, vl, masked, count,
+           switch, in_port, out_port}]} */
+        printf(", \"qos\": {\"notes\": [");
+        for (i = 0; i < ibr_result_qos_note_count(r); i++) {
+            printf("%s", i ? ", " : "");
+            cli_json_string(stdout, ibr_result_qos_note(r, i));
+        }
+        printf("], \"hazards\": [");
+        for (i = 0; i < ibr_result_sl_hazard_count(r); i++) {
+            ibr_sl_hazard h;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            if (ibr_result_sl_hazard(&h, r, i) < 0 || ibr_topo_node_info(&ni, t, h.node) < 0)
+                continue;
+            printf("%s{\"sl_a\": %u, \"sl_b\": %u, \"vl\": %u, \"masked\": %s, \"count\": %"
+                   PRIu64 ", \"switch\": \"0x%016" PRIx64 "\", \"in_port\": %u, \"out_port\": %u}",
+                   i ? ", " : "", h.sl_a, h.sl_b, h.vl, h.masked ? "true" : "false", h.count,
+                   ni.node_guid, h.in_port, h.out_port);
+        }
+        printf("]}");
+    } else {
+        printf(", \"qos\": null");
+    }
     printf(", \"vls_used\": %u, \"layers\": %u, \"verify\": %s, \"files\": [",
            r && rc == 0 ? ibr_result_vls_used(r) : 0, r && rc == 0 ? ibr_result_layers(r) : 0,
            verify_json ? verify_json : "null");

@@ -742,6 +742,11 @@ def test_qos():
     expect(["route", "-q", "-R", "dfsssp", torus, "--qos-config", conf, "--strict"], 1,
            r"deadlock: +CREDIT LOOP", r"strict: QoS SL2VL credit-loop hazard: 4 merges of SLs "
            r"dfsssp keeps apart \(first: SLs 0 and 1 on VL 0\)")
+    j = jrun(["route", "-q", "-R", "dfsssp", torus, "--qos-config", conf, "--json"])
+    check(len(j["qos"]["hazards"]) == 4 and j["qos"]["hazards"][0]["sl_a"] == 0
+          and j["qos"]["hazards"][0]["sl_b"] == 1 and j["qos"]["hazards"][0]["count"] > 0
+          and j["qos"]["notes"] == [], j["qos"])
+    check(jrun(["route", "-q", "-R", "dfsssp", torus, "--json"])["qos"] is None, "qos off")
     # minhop uses one SL: nothing to merge
     expect(["route", "-q", "-R", "minhop", torus, "--qos-config", conf, "--strict"], 0,
            r"qos: +on; 0 notes, 0 SL2VL hazards")
