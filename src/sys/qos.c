@@ -208,8 +208,10 @@ static int torus_checks(ibr_result *r, const ibr_qos_config *q)
     }
     if (rc == 0 && tb.max_vls < 8 &&
         (ibr_qos_config_is_set(q, "qos_swe_max_vls") || ibr_qos_config_is_set(q, "qos_max_vls")))
-        rc = add_note(r, "torus-2QoS: qos max_vls %u on switch external ports is below the 8 "
-                      "its two QoS levels need", tb.max_vls);
+        rc = add_note(r, "torus-2QoS: the configured %s_max_vls %u is below the 8 VLs its two "
+                      "QoS levels need on switch external ports",
+                      ibr_qos_config_is_set(q, "qos_swe_max_vls") ? "qos_swe" : "qos",
+                      tb.max_vls);
     if (rc == 0 && ibr_qos_config_is_set(q, "qos_swe_sl2vl"))
         rc = add_note(r, "torus-2QoS overrides the configured qos_swe_sl2vl (it programs its "
                       "own SL2VL maps to stay deadlock-free)");
@@ -222,16 +224,25 @@ static int torus_checks(ibr_result *r, const ibr_qos_config *q)
             for (unsigned k = 0; k < IBR_VLARB_ENTRIES; k++)
                 if ((e[k].vl & 15) >= 2 && (e[k].vl & 15) < 8)
                     w += e[k].weight;
+            snprintf(key, sizeof key, "%s_vlarb_%s", p, h ? "high" : "low");
+            char from[64] = "";
+            if (!ibr_qos_config_is_set(q, key))
+                snprintf(from, sizeof from, "the %s qos_vlarb_%s, used for ",
+                         ibr_qos_config_is_set(q, h ? "qos_vlarb_high" : "qos_vlarb_low")
+                             ? "configured"
+                             : "default",
+                         h ? "high" : "low");
             if (w)
-                rc = add_note(r, "torus-2QoS: %s_vlarb_%s gives VLs 2-7 weight %u on end port "
-                              "links, which carry VLs 0 and 1 only",
-                              p, h ? "high" : "low", w);
+                rc = add_note(r, "torus-2QoS: %s%s gives VLs 2-7 weight %u on end port links, "
+                              "which carry VLs 0 and 1 only",
+                              from, key, w);
         }
         snprintf(key, sizeof key, "%s_max_vls", p);
         if (rc == 0 && tb.max_vls < 2 &&
             (ibr_qos_config_is_set(q, key) || ibr_qos_config_is_set(q, "qos_max_vls")))
-            rc = add_note(r, "torus-2QoS: %s max_vls %u is below the 2 its QoS levels need",
-                          p, tb.max_vls);
+            rc = add_note(r, "torus-2QoS: the configured %s_max_vls %u is below the 2 VLs its "
+                          "QoS levels need on end port links",
+                          ibr_qos_config_is_set(q, key) ? p : "qos", tb.max_vls);
         snprintf(key, sizeof key, "%s_sl2vl", p);
         if (rc == 0 && ibr_qos_config_is_set(q, key))
             rc = add_note(r, "torus-2QoS overrides the configured %s", key);

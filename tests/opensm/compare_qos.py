@@ -38,6 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare_minhop as cm  # noqa: E402
 import compare_updown as cu  # noqa: E402  (root switches for updn on a torus)
+import compare_torus2qos as t2q  # noqa: E402  (torus-2QoS.conf for a generated torus)
 
 SKIP = 77
 # every family set, with values that differ from OpenSM's defaults and from
@@ -73,6 +74,35 @@ RE_ROW = re.compile(r'^(\d+)\s+(\d+)\s+:((?:\s+\d+){16})\s*$')
 RE_SW = re.compile(r'^Switch\s*:\s*(0x[0-9a-fA-F]+) ports (\d+) .*\blid (\d+)')
 RE_CA = re.compile(r'^CA\s+(\d+)\s+(\d+)\s+(0x[0-9a-fA-F]+)')
 RE_SMP_SL2VL = re.compile(r'^ports: in\s+(\d+), out\s+(\d+): \|((?:\s*\d+\|){16})')
+# torus-2QoS's warnings on the configuration, in OpenSM's log and in
+# ibroute's notes: (kind, key)
+RE_T2Q_KEY = re.compile(r"\b(qos(?:_ca|_rtr|_sw0|_swe)?_(?:sl2vl|vlarb_high|vlarb_low|max_vls))\b")
+
+
+def t2q_kind(text):
+    if "override" in text:
+        return "override"
+    if "VLs 2-7" in text:
+        return "ep-vlarb"
+    if "VLs 0-3" in text:
+        return "swe-vlarb"
+    if "max_vls" in text or "functionality" in text:
+        return "max_vls"
+    return None
+
+
+def t2q_warnings(lines):
+    """{(kind, key)} of torus-2QoS configuration warnings (the key named
+    last: the family a setting is used for)."""
+    out = set()
+    for ln in lines:
+        kind = t2q_kind(ln)
+        keys = RE_T2Q_KEY.findall(ln)
+        if kind and keys:
+            out.add((kind, keys[-1]))
+    return out
+
+
 RE_VLARB_HDR = re.compile(r'^# VLArbitration tables: (?:Lid (\d+)|.* lid (\d+)) port (\d+)')
 
 
@@ -221,6 +251,12 @@ def main():
                    "--timeout", str(args.timeout), "--then", then]
         harness += ["--conf-line=" + ln for ln in QOS_CONF.splitlines()]
         ibr_extra = []
+        if args.engine == "torus-2QoS":
+            tconf = os.path.join(work, "torus-2QoS.conf")
+            kind, dims = t2q.parse_spec(args.spec)
+            t2q.write_conf(tconf, kind, dims)
+            harness += ["--opensm-arg=--torus_config", "--opensm-arg=" + tconf]
+            ibr_extra += ["--torus-config", tconf]
         if args.root_switches:
             rfile = os.path.join(work, "roots.txt")
             with open(rfile, "w") as f:
@@ -240,6 +276,17 @@ def main():
                     ibr_dir] + ibr_extra, "ibr route")
         summary["ibr_qos_lines"] = [ln for ln in p.stdout.splitlines() if "qos" in ln
                                     or "hazard" in ln]
+        if args.engine == "torus-2QoS":
+            # every configuration warning of OpenSM's torus-2QoS is a note of
+            # ibroute's (which also names the global qos_sl2vl it overrides)
+            with open(os.path.join(osm_dir, "opensm.log"), errors="replace") as f:
+                osm_w = t2q_warnings(ln for ln in f if "torus-2QoS" in ln and
+                                     ("Warning" in ln or "warning" in ln))
+            ibr_w = t2q_warnings(ln for ln in p.stdout.splitlines() if "qos note:" in ln)
+            summary["torus_warnings"] = sorted("%s %s" % w for w in osm_w)
+            if not osm_w or osm_w - ibr_w or ibr_w - osm_w - {("override", "qos_sl2vl")}:
+                problems.append("torus-2QoS warnings: OpenSM %s, ibroute %s" % (
+                    sorted(osm_w), sorted(ibr_w)))
         # 1. the SL2VL dumps
         got, kinds = read_dump(os.path.join(osm_dir, "opensm-sl2vl.dump"))
         exp, _ = read_dump(os.path.join(ibr_dir, "opensm-sl2vl.dump"))
