@@ -288,9 +288,9 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
     if (r->sl2vl) {
         memcpy(tab, r->sl2vl, total);
     } else {
+        static const uint8_t ident[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         for (size_t i = 0; i < total; i += 16)
-            for (unsigned k = 0; k < 16; k++)
-                tab[i + k] = (uint8_t)k;
+            memcpy(tab + i, ident, 16);
     }
     engine_tab = ibr__mallocarray(ctx, total ? total : 1, 1);
     if (!engine_tab) {
@@ -363,7 +363,10 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
                               "SL2VL maps)", engine, ibr__qos_prefix[f]);
 
     /* hazards */
-    unsigned used = used_sls(r);
+    unsigned used = used_sls(r), used_sl[16], n_used = 0;
+    for (unsigned a = 0; a < 16; a++)
+        if (used >> a & 1)
+            used_sl[n_used++] = a;
     ibr_sl_hazard *hz = NULL;
     uint8_t seen[256] = {0};
     if (rc == 0 && !(hz = ibr__calloc(ctx, 256, sizeof *hz)))
@@ -378,18 +381,19 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
                     continue;
                 const uint8_t *pm = tab + off[s] + (in * w + o) * 16;
                 const uint8_t *em = engine_tab + off[s] + (in * w + o) * 16;
-                for (unsigned a = 0; a < 16; a++) {
-                    if (!(used >> a & 1))
-                        continue;
+                for (unsigned i = 0; i < n_used; i++) {
+                    unsigned a = used_sl[i];
                     if (pm[a] == 15 && em[a] != 15)
                         record_hazard(hz, seen, node, in, o, a, a, 15, 0);
-                    for (unsigned b = a + 1; b < 16; b++)
-                        if ((used >> b & 1) && em[a] != em[b] && pm[a] == pm[b] && pm[a] != 15) {
+                    for (unsigned j = i + 1; j < n_used; j++) {
+                        unsigned b = used_sl[j];
+                        if (em[a] != em[b] && pm[a] == pm[b] && pm[a] != 15) {
                             /* masked: the unmasked configured (or engine) map
                                kept them apart */
                             const uint8_t *cm = owns ? em : swe.sl2vl;
                             record_hazard(hz, seen, node, in, o, a, b, pm[a], cm[a] != cm[b]);
                         }
+                    }
                 }
             }
     }
