@@ -162,8 +162,9 @@ static unsigned used_sls(const ibr_result *r)
     return bits;
 }
 
-/* Group key of a hazard: (sl_a, sl_b). */
-static int record_hazard(ibr_sl_hazard *tab, uint8_t *seen, uint32_t node, unsigned in,
+/* Count a hazard in its group, keyed by (sl_a, sl_b); the first port pair
+   names the group. */
+static void record_hazard(ibr_sl_hazard *tab, uint8_t *seen, uint32_t node, unsigned in,
                          unsigned out, unsigned a, unsigned b, unsigned vl, int masked)
 {
     unsigned k = a * 16 + b;
@@ -173,7 +174,6 @@ static int record_hazard(ibr_sl_hazard *tab, uint8_t *seen, uint32_t node, unsig
         tab[k] = h;
     }
     tab[k].count++;
-    return 0;
 }
 
 /* torus-2QoS's checks of the configuration (its warnings go to the notes). */

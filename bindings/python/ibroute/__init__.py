@@ -23,7 +23,9 @@ Objects: :class:`Context` (logging, Python engines), :class:`Fabric`
 (mutable builder, generators, parsers, faults), :class:`Topology` (frozen,
 routable), :class:`McastGroups` (multicast groups for the routing),
 :class:`Result` (LFTs, hops, SLs, SL2VL, multicast, artefacts,
-verification, writers); :func:`parse_guid_list` reads OpenSM's GUID-list
+verification, writers), :class:`QosConfig` (OpenSM's ``qos_*`` settings:
+``route(..., qos=...)`` adds the SL2VL and VL arbitration tables OpenSM's
+QoS manager programs); :func:`parse_guid_list` reads OpenSM's GUID-list
 files (roots, ids, ignored ports) for the routing options.  Errors raise
 :class:`Error` subclasses carrying the library's code and message.
 Optional networkx conversions live in :mod:`ibroute.nx`.
