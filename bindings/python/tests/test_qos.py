@@ -65,5 +65,38 @@ class TestQosResult(unittest.TestCase):
                 self.assertFalse(h[0]["masked"])
 
 
+    def test_python_engine_owning_sl2vl(self):
+        """A Python engine with EngineCaps.OWN_SL2VL keeps its end-port and
+        switch maps under QoS (masked to 8 VLs); the configured map it
+        overrides is a note."""
+        ctx = ibroute.Context()
+
+        def own(run):
+            run.compute_hops()
+            run.ucast("own")
+            topo = run.topology
+            for n in range(topo.node_count):
+                if topo.node_info(n).type != ibroute.NodeType.SWITCH:
+                    run.set_endport_sl2vl(n, 1, [9] * 16)
+            run.set_sl2vl(0, 1, 2, [3] * 16)
+
+        ctx.register_engine("own", own, "minhop owning SL2VL",
+                            caps=ibroute.EngineCaps.OWN_SL2VL)
+        with ibroute.Fabric.from_spec("fattree:levels=2,radix=4", context=ctx) as f, \
+                f.freeze() as t, ibroute.QosConfig(qos_ca_sl2vl="1") as q, \
+                t.route("own,no_fallback", qos=q) as r:
+            ca = next(i for i in range(t.node_count)
+                      if t.node_info(i).type == ibroute.NodeType.CA)
+            self.assertEqual(list(r.endport_sl2vl(ca, 1)), [1] * 16)  # VL 9 masked to 8 VLs
+            self.assertEqual(list(r.sl2vl(0, 1, 2)), [3] * 16)
+            self.assertEqual(r.qos_notes(),
+                             ["own overrides the configured qos_ca_sl2vl (it programs its "
+                              "own SL2VL maps)"])
+            # an end port of a switch is no end port
+            sw = t.switch_node(0)
+            with self.assertRaises(ibroute.InvalidArgumentError):
+                r.endport_sl2vl(sw, 1)
+
+
 if __name__ == "__main__":
     unittest.main()
