@@ -593,14 +593,16 @@ static void test_property_tori_random(void)
    OpenSM's trees and SLs (IBR_MCAST_OPENSM) close credit loops with the
    unicast routes; by default unicast moves one SL/VL up (dfsssp and nue,
    which spread over every VL, route again with one fewer) and the trees
-   share one spanning tree: loop-free, exact delivery, VLs within max_vls,
+   share one spanning tree: loop-free, exact delivery, VLs within max_vls
+   and the ports' VLs (a mesh whose ports have 4),
    and dnup's and lash's LFTs unchanged. */
 static void test_promise_kept(void)
 {
     const char *chains[] = {"dnup,no_fallback", "lash,no_fallback", "dfsssp,no_fallback",
                             "nue,no_fallback"};
     const char *specs[] = {"mesh:dims=5x5,hosts=2", "torus:dims=4x4x3,hosts=1",
-                           "dragonfly:a=4,p=2,h=2", "random:switches=32,degree=5,hosts=2,seed=2"};
+                           "dragonfly:a=4,p=2,h=2", "random:switches=32,degree=5,hosts=2,seed=2",
+                           "mesh:dims=5x5,hosts=2,vls=4"};
     unsigned osm_loops = 0, routed = 0;
     for (size_t f = 0; f < sizeof specs / sizeof specs[0]; f++) {
         ibr_topo *t = ibr_test_topo_faults(specs[f], 3, 1, 1, 0);
@@ -620,6 +622,7 @@ static void test_promise_kept(void)
                 CU_ASSERT_EQUAL(rep[m].pairs_ok, rep[m].pairs);
                 CU_ASSERT_EQUAL(rep[m].mcast_pairs_ok, rep[m].mcast_pairs);
                 CU_ASSERT(ibr_result_vls_used(r[m]) <= o.max_vls);
+                CU_ASSERT(ibr_result_vls_used(r[m]) <= ibr_topo_data_vls(t));
             }
             if (!rep[0].deadlock_free)
                 fprintf(stderr, "\n%s %s: %s\n", specs[f], chains[c], rep[0].first_error);
@@ -639,7 +642,7 @@ static void test_promise_kept(void)
         ibr_mcast_groups_destroy(g);
         ibr_topo_destroy(t);
     }
-    CU_ASSERT_EQUAL(routed, 16);
+    CU_ASSERT_EQUAL(routed, 20);
     CU_ASSERT(osm_loops >= 8);
 }
 

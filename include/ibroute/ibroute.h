@@ -36,6 +36,7 @@
 #include "mcast.h"
 #include "options.h"
 #include "persist.h"
+#include "qos.h"
 #include "result.h"
 #include "route.h"
 #include "topo.h"

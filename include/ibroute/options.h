@@ -54,8 +54,9 @@ typedef int (*ibr_progress_fn)(void *user, const char *phase, uint64_t done,
                                uint64_t total);
 
 /** Version of ::ibr_options this header describes. Version 1 ends with
- *  @c n_params; version 2 adds @c mcast_groups and @c mcast_flags. */
-#define IBR_OPTIONS_VERSION 2
+ *  @c n_params; version 2 adds @c mcast_groups and @c mcast_flags; version
+ *  3 adds @c qos. */
+#define IBR_OPTIONS_VERSION 3
 
 /**
  * Routing options. ibr_route() validates them before any engine runs and
@@ -129,12 +130,19 @@ typedef struct ibr_options {
     /** Version 2: ::ibr_mcast_flags bits for the library's default trees
      *  (0, default: OpenSM's trees). */
     unsigned int mcast_flags;
+    /** Version 3: QoS on (OpenSM's `-Q`) with this configuration (qos.h),
+     *  or NULL (default) for QoS off. With QoS on the result holds the
+     *  SL2VL and VL arbitration tables OpenSM's QoS manager would program
+     *  (an engine that owns SL2VL, torus-2QoS, keeps its maps), and the
+     *  deadlock check uses them. Borrowed for the call. */
+    const struct ibr_qos_config *qos;
 } ibr_options;
 
 /** Default options. Equal to what ibr_options_init() produces. */
 #define IBR_OPTIONS_INIT                                                       \
     { IBR_OPTIONS_VERSION, IBR_LMC_TOPO, 8, 0, 0, 0, 0, NULL, 0, NULL, 0,      \
-      NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL, 0, NULL, 0 }
+      NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL, NULL, NULL, 0, NULL, 0,   \
+      NULL }
 
 /**
  * Initialise @p opts to the defaults of options version @p version (pass

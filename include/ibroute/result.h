@@ -183,7 +183,8 @@ IBR_API unsigned int ibr_result_path_sl(const ibr_result *r, uint16_t src_lid,
                                         uint16_t dst_lid);
 
 /** Non-zero when the result carries SL2VL tables (the engine set at least
- *  one map with ibr_run_set_sl2vl()). Cannot fail. Thread-safe.
+ *  one map with ibr_run_set_sl2vl(), or QoS was on: see qos.h). Cannot
+ *  fail. Thread-safe.
  *  A plain value: nothing to free.
  *  Time complexity: O(1). */
 IBR_API int ibr_result_has_sl2vl(const ibr_result *r);
@@ -192,7 +193,8 @@ IBR_API int ibr_result_has_sl2vl(const ibr_result *r);
  * The SL-to-VL map of switch @p sw from @p in_port to @p out_port:
  * @p out[sl] = VL for sl = 0..15. Without tables the map is the identity
  * for SL 0..14 and VL 15 for SL 15; the same default applies to port pairs
- * an engine with tables did not set.
+ * an engine with tables did not set. With QoS on (ibr_options::qos) these
+ * are the maps the QoS manager programs (ibr_result_has_qos()).
  * @param[out] out caller-owned array of 16 entries, written on success.
  * @param r the result. @param sw switch index.
  * @param in_port input port, 0..nports. @param out_port output port.

@@ -33,7 +33,9 @@ typedef enum ibr_engine_caps {
     IBR_CAP_MINIMAL = 1 << 6,        /**< promises shortest paths (sssp and dfsssp with
                                           avoid_throttled_links: shortest on the
                                           fabric without its throttled cables) */
-    IBR_CAP_EXPERIMENTAL = 1 << 7    /**< interface or output may change */
+    IBR_CAP_EXPERIMENTAL = 1 << 7,   /**< interface or output may change */
+    IBR_CAP_OWN_SL2VL = 1 << 8       /**< with QoS on, its SL2VL maps replace the
+                                          configured qos_*sl2vl (torus-2QoS) */
 } ibr_engine_caps;
 
 /** Types of engine settings. */

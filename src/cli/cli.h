@@ -125,6 +125,9 @@ int cli_load_groups(ibr_mcast_groups **out, const ibr_topo *t, const char *path)
    is non-zero. */
 int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *path,
                        int sa_dump);
+/* A QoS configuration: OpenSM's defaults, then the qos_* keys of the
+   opensm.conf at path (NULL: none). 0 or -1 (message printed). */
+int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path);
 /* The most multicast trees on one directed switch-to-switch link of r
    (0 without trees); the link's switch and port into *sw and *port (may be
    NULL; *sw IBR_NONE when no link carries a tree). */

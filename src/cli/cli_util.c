@@ -450,6 +450,34 @@ int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *pa
     return 0;
 }
 
+int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    *out = NULL;
+    ibr_qos_config *q = NULL;
+    int rc = ibr_qos_config_create(&q, ctx);
+    if (rc < 0) {
+        cli_lib_error("qos", NULL, rc);
+        return -1;
+    }
+    if (path) {
+        if (cli_read_file(path, &buf, &len) < 0) {
+            ibr_qos_config_destroy(q);
+            return -1;
+        }
+        rc = ibr_qos_config_parse(q, buf, len);
+        free(buf);
+        if (rc < 0) {
+            cli_error(path, "%s", ibr_qos_config_last_error(q));
+            ibr_qos_config_destroy(q);
+            return -1;
+        }
+    }
+    *out = q;
+    return 0;
+}
+
 uint32_t cli_mcast_busiest(const ibr_result *r, uint32_t *sw, unsigned *port)
 {
     const ibr_topo *t = ibr_result_topo(r);

@@ -75,14 +75,22 @@ void usage_route(FILE *o)
           "  --mcast-opensm              keep OpenSM's trees and SLs even where multicast\n"
           "                              closes a credit loop after an engine that promises\n"
           "                              none (default: unicast moves one SL/VL up)\n"
+          "  -Q, --qos                   QoS on (opensm -Q) with OpenSM's default qos_*\n"
+          "                              settings: the SL2VL and VL arbitration tables the\n"
+          "                              QoS manager programs, checked for SL merges that\n"
+          "                              break the engine's deadlock freedom; -o writes\n"
+          "                              opensm-sl2vl.dump and ibr-vlarb.txt\n"
+          "  --qos-config FILE           QoS on with the qos_* keys of FILE (opensm.conf\n"
+          "                              syntax; other keys are ignored)\n"
           "  --save-db FILE              save the routing with the fabric it was computed on\n"
           "                              (a routing database, for ibr reroute)\n"
           "  --no-verify                 skip the verification\n"
           "  --strict                    exit 1 when the first engine of the chain\n"
           "                              declined (a fallback routed), when the engine\n"
           "                              used promises credit-loop freedom and the routing\n"
-          "                              has a credit loop, or when a switch-LID entry is\n"
-          "                              empty (see ibr verify --strict)\n"
+          "                              has a credit loop, when a switch-LID entry is\n"
+          "                              empty (see ibr verify --strict), or when QoS maps\n"
+          "                              two SLs the engine keeps apart to one VL\n"
           "  --json                      print the summary as JSON\n"
           "  --no-progress, -q           no progress reports on stderr (by default they\n"
           "                              appear once routing has taken more than 1 s)\n"
@@ -231,7 +239,8 @@ static int write_in_dir(file_list *files, const char *dir, const char *name, con
 }
 
 typedef enum dump_kind {
-    D_LFTS, D_LID_MATRIX, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL
+    D_LFTS, D_LID_MATRIX, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL,
+    D_VLARB
 } dump_kind;
 
 /* Prefix of the ibdmchk/ibdiagnet files (<prefix>.psl, <prefix>.sl2vl). */
@@ -253,6 +262,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
     case D_SL2VL_DUMP: rc = ibr_result_write_sl2vl_dump(&b, r); break;
     case D_PSL: rc = ibr_result_write_path_sl(&b, r); break;
     case D_SL2VL: rc = ibr_result_write_sl2vl(&b, r); break;
+    case D_VLARB: rc = ibr_result_write_vlarb(&b, r); break;
     }
     if (rc < 0) {
         write_failed(files, name, ibr_strerror(rc));
@@ -298,6 +308,8 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
         /* VL-aware results: OpenSM's SL2VL dump and ibdmchk's -c/-d inputs */
         {"opensm-sl2vl.dump", D_SL2VL_DUMP, 1}, {IBDM_PREFIX ".psl", D_PSL, 1},
         {IBDM_PREFIX ".sl2vl", D_SL2VL, 1},
+        /* QoS on: the VL arbitration tables */
+        {"ibr-vlarb.txt", D_VLARB, 2},
     };
     int has_sl = ibr_result_sl_mode(r) != IBR_SL_NONE || ibr_result_has_sl2vl(r);
     int ret = 0;
@@ -310,7 +322,7 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
         return -1;
     }
     for (i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++)
-        if ((!dumps[i].sl || has_sl) &&
+        if ((!dumps[i].sl || (dumps[i].sl == 1 ? has_sl : ibr_result_has_qos(r))) &&
             write_dump(files, dir, dumps[i].name, dumps[i].kind, t, r) < 0)
             ret = -1;
     na = ibr_result_artifact_count(r);
@@ -357,6 +369,8 @@ typedef struct route_args {
     int groups_sa;      /* groups is an SA database dump */
     int mcast_balance;
     int mcast_opensm;
+    int qos;                /* -Q or --qos-config */
+    const char *qos_config; /* --qos-config FILE */
 } route_args;
 
 
@@ -447,6 +461,29 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         else
             printf("null");
     }
+    if (rc == 0 && ibr_result_has_qos(r)) {
+        /* "qos": {"notes": [...], "hazards": [{sl_a, sl_b, vl, masked, count,
+           switch, in_port, out_port}]} */
+        printf(", \"qos\": {\"notes\": [");
+        for (i = 0; i < ibr_result_qos_note_count(r); i++) {
+            printf("%s", i ? ", " : "");
+            cli_json_string(stdout, ibr_result_qos_note(r, i));
+        }
+        printf("], \"hazards\": [");
+        for (i = 0; i < ibr_result_sl_hazard_count(r); i++) {
+            ibr_sl_hazard h;
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            if (ibr_result_sl_hazard(&h, r, i) < 0 || ibr_topo_node_info(&ni, t, h.node) < 0)
+                continue;
+            printf("%s{\"sl_a\": %u, \"sl_b\": %u, \"vl\": %u, \"masked\": %s, \"count\": %"
+                   PRIu64 ", \"switch\": \"0x%016" PRIx64 "\", \"in_port\": %u, \"out_port\": %u}",
+                   i ? ", " : "", h.sl_a, h.sl_b, h.vl, h.masked ? "true" : "false", h.count,
+                   ni.node_guid, h.in_port, h.out_port);
+        }
+        printf("]}");
+    } else {
+        printf(", \"qos\": null");
+    }
     printf(", \"vls_used\": %u, \"layers\": %u, \"verify\": %s, \"files\": [",
            r && rc == 0 ? ibr_result_vls_used(r) : 0, r && rc == 0 ? ibr_result_layers(r) : 0,
            verify_json ? verify_json : "null");
@@ -464,6 +501,31 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         cli_json_string(stdout, files->failed[i]);
     }
     printf("]}\n");
+}
+
+/* QoS lines of the summary: notes, then hazards. */
+static void print_qos_text(const ibr_topo *t, const ibr_result *r)
+{
+    size_t nn = ibr_result_qos_note_count(r), nh = ibr_result_sl_hazard_count(r);
+    printf("qos:          on; %zu note%s, %zu SL2VL hazard%s\n", nn, nn == 1 ? "" : "s", nh,
+           nh == 1 ? "" : "s");
+    for (size_t i = 0; i < nn; i++)
+        printf("  qos note:   %s\n", ibr_result_qos_note(r, i));
+    for (size_t i = 0; i < nh; i++) {
+        ibr_sl_hazard h;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        if (ibr_result_sl_hazard(&h, r, i) < 0 || ibr_topo_node_info(&ni, t, h.node) < 0)
+            continue;
+        if (h.sl_a == h.sl_b)
+            printf("  credit-loop hazard: SL %u is dropped (VL 15)", h.sl_a);
+        else
+            printf("  credit-loop hazard: SLs %u and %u share VL %u%s", h.sl_a, h.sl_b, h.vl,
+                   h.masked ? " (beyond the port's operational VLs)" : "");
+        printf(" on %" PRIu64 " switch port pair%s; first: switch 0x%016" PRIx64
+               " \"%s\" in %u out %u\n",
+               h.count, h.count == 1 ? "" : "s", ni.node_guid, ni.desc ? ni.desc : "",
+               h.in_port, h.out_port);
+    }
 }
 
 static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_result *r,
@@ -522,6 +584,8 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
                ibr_result_layers(r), ibr_result_vls_used(r));
     else if (ibr_result_vls_used(r) > 1)
         printf("VLs used:     %u\n", ibr_result_vls_used(r));
+    if (ibr_result_has_qos(r))
+        print_qos_text(t, r);
     if (a->groups && rc == 0 && r)
         printf("multicast:    %zu MLIDs, %s trees, busiest link carries %" PRIu32 " trees\n",
                ibr_result_mcast_count(r), a->mcast_balance ? "balanced" : "OpenSM's",
@@ -565,6 +629,15 @@ static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
                   ibr_result_engine(r));
         return CLI_EXIT_INVALID;
     }
+    if (ibr_result_sl_hazard_count(r) > 0) {
+        ibr_sl_hazard h;
+        ibr_result_sl_hazard(&h, r, 0);
+        cli_error("strict", "QoS SL2VL credit-loop hazard: %zu merge%s of SLs %s keeps apart "
+                            "(first: SLs %u and %u on VL %u)",
+                  ibr_result_sl_hazard_count(r), ibr_result_sl_hazard_count(r) == 1 ? "" : "s",
+                  ibr_result_engine(r), h.sl_a, h.sl_b, h.vl);
+        return CLI_EXIT_INVALID;
+    }
     if (ibr_context_find_engine(&info, ibr_topo_context(ibr_result_topo(r)),
                                 ibr_result_engine(r)) == 0 &&
         (info.caps & IBR_CAP_DEADLOCK_FREE)) {
@@ -597,7 +670,8 @@ int cmd_route(int argc, char **argv)
         O_GROUPS,
         O_SA_DUMP,
         O_MCAST_BALANCE,
-        O_MCAST_OPENSM
+        O_MCAST_OPENSM,
+        O_QOS_CONFIG
     };
     static const struct option lo[] = {
         {"save-db", required_argument, NULL, O_SAVE_DB},
@@ -605,6 +679,8 @@ int cmd_route(int argc, char **argv)
         {"sa-dump", required_argument, NULL, O_SA_DUMP},
         {"mcast-balance", no_argument, NULL, O_MCAST_BALANCE},
         {"mcast-opensm", no_argument, NULL, O_MCAST_OPENSM},
+        {"qos", no_argument, NULL, 'Q'},
+        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},
@@ -649,6 +725,7 @@ int cmd_route(int argc, char **argv)
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
     ibr_mcast_groups *groups = NULL;
+    ibr_qos_config *qos = NULL;
     progress_state ps;
     ibr_verify_report rep;
     ibr_buffer vjson = IBR_BUFFER_INIT;
@@ -659,9 +736,14 @@ int cmd_route(int argc, char **argv)
     a.verify = 1;
     a.progress = -1;
     cli_route_args_init(&ra);
-    while ((c = getopt_long(argc, argv, "hR:o:vq", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hR:o:vqQ", lo, NULL)) != -1) {
         switch (c) {
         case 'R': a.chain = optarg; break;
+        case 'Q': a.qos = 1; break;
+        case O_QOS_CONFIG:
+            a.qos = 1;
+            a.qos_config = optarg;
+            break;
         case 'o': a.outdir = optarg; break;
         case O_NOVERIFY: a.verify = 0; break;
         case O_STRICT: a.strict = 1; break;
@@ -730,6 +812,10 @@ int cmd_route(int argc, char **argv)
                             (a.mcast_opensm ? IBR_MCAST_OPENSM : 0);
     }
 
+    if (a.qos && cli_load_qos(&qos, ctx, a.qos_config) < 0)
+        goto out;
+    opts->qos = qos;
+
     memset(&ps, 0, sizeof(ps));
     ps.tty = isatty(STDERR_FILENO);
     ps.enabled = a.progress != 0;
@@ -796,6 +882,7 @@ out:
     file_list_free(&files);
     ibr_result_destroy(r);
     ibr_mcast_groups_destroy(groups);
+    ibr_qos_config_destroy(qos);
     ibr_topo_destroy(t);
     /* the lists were created with the context: destroy them first */
     cli_route_args_dispose(&ra);

@@ -34,6 +34,7 @@ static void caps_text(char *buf, size_t len, unsigned int caps)
         {IBR_CAP_SL, "sl"},             {IBR_CAP_SL2VL, "sl2vl"},
         {IBR_CAP_MCAST, "mcast"},       {IBR_CAP_DEADLOCK_FREE, "deadlock-free"},
         {IBR_CAP_MINIMAL, "minimal"},   {IBR_CAP_EXPERIMENTAL, "experimental"},
+        {IBR_CAP_OWN_SL2VL, "own-sl2vl"},
     };
     size_t i, used = 0;
 

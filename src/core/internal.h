@@ -91,6 +91,15 @@ typedef struct ibr__artifact {
     size_t size;
 } ibr__artifact;
 
+/* The VL arbitration a port is programmed with. */
+typedef struct ibr__vlarb {
+    uint8_t programmed; /* 0: the QoS manager leaves the port alone */
+    uint8_t high_limit;
+    uint8_t n_high, n_low;
+    ibr_vlarb_entry high[IBR_VLARB_ENTRIES];
+    ibr_vlarb_entry low[IBR_VLARB_ENTRIES];
+} ibr__vlarb;
+
 struct ibr_result {
     ibr_context *ctx;
     const ibr_topo *topo;
@@ -111,6 +120,18 @@ struct ibr_result {
     uint8_t *sl;          /* PER_DEST: lft_size; PER_PAIR: n_src * lft_size */
     uint32_t *sl2vl_off;  /* per switch offset into sl2vl, or NULL */
     uint8_t *sl2vl;       /* per switch (nports+1)^2 * 16 */
+    uint8_t *sl2vl_set;   /* per switch: 1 when the engine set a map of it */
+    uint8_t *ep_sl2vl;    /* per global port 16 bytes: end ports' maps set by
+                             the engine (ibr_run_set_endport_sl2vl) or
+                             programmed by the QoS manager; NULL: defaults */
+    uint8_t *ep_sl2vl_set; /* per global port: 1 when ep_sl2vl holds a map */
+    /* QoS (ibr_options::qos): what the QoS manager programs */
+    int qos;              /* 1: the tables below were computed */
+    ibr__vlarb *vlarb;    /* per global port */
+    char **qos_notes;
+    size_t n_qos_notes;
+    ibr_sl_hazard *hazards;
+    size_t n_hazards;
     unsigned int vls_used;
     ibr__mcast *mcast;
     size_t n_mcast;
@@ -136,6 +157,8 @@ void ibr__result_clear_tables(ibr_result *r);
 int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg);
 int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size);
 int ibr__result_alloc_hops(ibr_result *r);
+/* Allocate the end-port SL2VL maps (identity) unless present (sys/run.c). */
+int ibr__result_alloc_ep_sl2vl(ibr_result *r);
 /* Record one setting of the engine that routed (copied). */
 int ibr__result_add_setting(ibr_result *r, const char *name, const char *value);
 /* VL of a hop through switch sw from in_port to out_port (both at most the

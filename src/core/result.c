@@ -79,6 +79,23 @@ static void free_extras(ibr_result *r)
     ibr__free(ctx, r->sl2vl);
     r->sl2vl_off = NULL;
     r->sl2vl = NULL;
+    ibr__free(ctx, r->sl2vl_set);
+    r->sl2vl_set = NULL;
+    ibr__free(ctx, r->ep_sl2vl);
+    r->ep_sl2vl = NULL;
+    ibr__free(ctx, r->ep_sl2vl_set);
+    r->ep_sl2vl_set = NULL;
+    ibr__free(ctx, r->vlarb);
+    r->vlarb = NULL;
+    for (size_t i = 0; i < r->n_qos_notes; i++)
+        ibr__free(ctx, r->qos_notes[i]);
+    ibr__free(ctx, r->qos_notes);
+    r->qos_notes = NULL;
+    r->n_qos_notes = 0;
+    ibr__free(ctx, r->hazards);
+    r->hazards = NULL;
+    r->n_hazards = 0;
+    r->qos = 0;
     for (size_t i = 0; i < r->n_mcast; i++) {
         ibr__free(ctx, r->mcast[i].bits);
         ibr__free(ctx, r->mcast[i].members);

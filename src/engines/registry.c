@@ -11,6 +11,7 @@
 
 #include "core/mcast_int.h"
 #include "engines/registry.h"
+#include "sys/qos_int.h"
 #include "sys/run_int.h"
 
 #define MAX_SETTINGS 64
@@ -21,7 +22,7 @@
    reads no more of a caller's struct than its version has, and takes the
    defaults for the fields a version lacks. Index: the version. */
 static const size_t options_size[] = {0, offsetof(ibr_options, mcast_groups),
-                                      sizeof(ibr_options)};
+                                      offsetof(ibr_options, qos), sizeof(ibr_options)};
 
 int ibr_options_init(ibr_options *opts, unsigned int version)
 {
@@ -485,14 +486,14 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         if (rc == 1) {
             /* multicast needs a VL of its own and the engine spread over
                more VLs than its layers need: route again with one fewer */
-            unsigned max_vls = run.opts.max_vls;
+            unsigned max_vls = run.opts.max_vls, fewer = r->vls_used - 1;
             ibr__log(t->ctx, IBR_LOG_INFO,
                      "engine '%s' again with max_vls %u, to leave VL 0 to multicast",
-                     eng[i]->name, max_vls - 1);
+                     eng[i]->name, fewer);
             ibr__result_clear_tables(r);
             run.message[0] = 0;
             run.mcast_built = 0;
-            run.opts.max_vls = max_vls - 1;
+            run.opts.max_vls = fewer;
             rc = eng[i]->route(&run, eng[i]->user);
             run.opts.max_vls = max_vls;
             if (rc != 0 && rc != IBR_ENOMEM && rc != IBR_ECANCELED) {
@@ -509,6 +510,8 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         }
         if (rc == 0 && check_sls(r) < 0)
             rc = ibr__run_fail(&run, IBR_EINTERNAL, "the engine wrote a path SL above 15");
+        if (rc == 0 && run.opts.qos)
+            rc = ibr__qos_program(r, run.opts.qos, eng[i]->name, eng[i]->caps);
         if (rc == 0 && record_settings(r, eng[i], vals) < 0)
             rc = IBR_ENOMEM;
         if (rc == IBR_ENOMEM && !run.message[0])

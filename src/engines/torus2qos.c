@@ -833,6 +833,18 @@ static int write_sl2vl(t2q *q)
                     return rc;
             }
     }
+    /* end ports: VL = the QoS level (SL bit 3) when they have 2 VLs */
+    uint8_t ep[16];
+    for (unsigned sl = 0; sl < 16; sl++)
+        ep[sl] = (uint8_t)(vls >= 2 && (sl & 8) ? 1 : 0);
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        if (t->nodes[i].type == IBR_NODE_SWITCH)
+            continue;
+        for (unsigned p = 1; p <= t->nodes[i].nports; p++)
+            if (t->ports[t->nodes[i].port_off + p].remote_node != IBR_NONE &&
+                (rc = ibr_run_set_endport_sl2vl(q->run, i, p, ep)) < 0)
+                return rc;
+    }
     return ibr_run_set_vls_used(q->run, vls >= 8 ? 8 : vls >= 4 ? 4 : 2);
 }
 
@@ -1573,7 +1585,7 @@ const ibr_engine ibr__engine_torus2qos = {
     .name = "torus-2QoS",
     .description = "dimension-order routing on 2-D/3-D tori and meshes with datelines and two "
                    "QoS levels; path SLs that survive link and switch failures, SL2VL",
-    .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE,
+    .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE | IBR_CAP_OWN_SL2VL,
     .route = t2q_route,
     .settings = t2q_settings,
     .n_settings = 2,

@@ -136,8 +136,9 @@ int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r)
                              sep);
         uint8_t m[16];
         if (n->type == IBR_NODE_SWITCH) {
-            for (unsigned o = 0; o <= n->nports && rc == 0; o++) {
-                if (o && t->ports[n->port_off + o].remote_node == IBR_NONE)
+            /* as OpenSM: output ports with a neighbour (never port 0) */
+            for (unsigned o = 1; o <= n->nports && rc == 0; o++) {
+                if (t->ports[n->port_off + o].remote_node == IBR_NONE)
                     continue;
                 for (unsigned in = 0; in <= n->nports && rc == 0; in++) {
                     sl2vl_of(m, r, n->sw, in, o);
@@ -147,12 +148,62 @@ int ibr_result_write_sl2vl_dump(ibr_buffer *out, const ibr_result *r)
         } else if (rc == 0) {
             for (unsigned k = 0; k < 16; k++)
                 m[k] = (uint8_t)(k < 15 ? k : 15);
+            if (r->ep_sl2vl)
+                memcpy(m, r->ep_sl2vl + (size_t)gp * 16, 16);
             rc = sl2vl_line(out, t->ctx, 0, 0, m);
         }
         if (rc == 0)
             rc = ibr__buf_printf(out, t->ctx, "%s\n", sep);
     }
     ibr__free(t->ctx, keys);
+    if (rc < 0)
+        ibr__buf_abort(out, mark);
+    return rc;
+}
+
+static int vlarb_rows(ibr_buffer *out, ibr_context *ctx, const char *name,
+                      const ibr_vlarb_entry *e, unsigned n)
+{
+    int rc = ibr__buf_printf(out, ctx, "# %s priority VL Arbitration Table:\nVL    : |", name);
+    for (unsigned i = 0; i < n && rc == 0; i++)
+        rc = ibr__buf_printf(out, ctx, "0x%-2X|", e[i].vl);
+    if (rc == 0)
+        rc = ibr__buf_puts(out, ctx, "\nWEIGHT: |");
+    for (unsigned i = 0; i < n && rc == 0; i++)
+        rc = ibr__buf_printf(out, ctx, "0x%-2X|", e[i].weight);
+    return rc ? rc : ibr__buf_putc(out, ctx, '\n');
+}
+
+int ibr_result_write_vlarb(ibr_buffer *out, const ibr_result *r)
+{
+    size_t mark;
+    const ibr_topo *t = NULL;
+    if (r && !r->qos)
+        return IBR_EINVAL;
+    int rc = check(&t, out, r, &mark);
+    if (rc < 0)
+        return rc;
+    for (uint32_t i = 0; i < t->n_nodes && rc == 0; i++) {
+        const ibr__node *n = &t->nodes[i];
+        for (unsigned p = 0; p <= n->nports && rc == 0; p++) {
+            const ibr__vlarb *v = &r->vlarb[n->port_off + p];
+            if (!v->programmed)
+                continue;
+            rc = ibr__buf_printf(out, t->ctx,
+                                 "# VLArbitration tables: %s 0x%016" PRIx64
+                                 " \"%s\" lid %u port %u LowCap %u HighCap %u HighLimit %u\n",
+                                 n->type == IBR_NODE_CA ? "CA" : ibr__type_word(n->type), n->guid,
+                                 n->desc,
+                                 t->ports[n->port_off + (n->type == IBR_NODE_SWITCH ? 0 : p)].lid,
+                                 p, v->n_low, v->n_high, v->high_limit);
+            if (rc == 0 && v->n_low)
+                rc = vlarb_rows(out, t->ctx, "Low", v->low, v->n_low);
+            if (rc == 0 && v->n_high)
+                rc = vlarb_rows(out, t->ctx, "High", v->high, v->n_high);
+            if (rc == 0)
+                rc = ibr__buf_putc(out, t->ctx, '\n');
+        }
+    }
     if (rc < 0)
         ibr__buf_abort(out, mark);
     return rc;

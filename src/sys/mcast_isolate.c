@@ -237,6 +237,10 @@ int ibr__mcast_isolate(ibr_run *run, unsigned max_vls, int retried)
     if (!identity_maps(r, t))
         return 0; /* the engine owns its SL2VL (and its trees) */
     unsigned used = r->vls_used ? r->vls_used : 1;
+    /* the VLs the ports operate bound what can be used, as max_vls does */
+    unsigned pv = ibr_topo_data_vls(t);
+    if (pv && pv < max_vls)
+        max_vls = pv;
     size_t nsl = r->sl_mode == IBR_SL_PER_DEST   ? r->lft_size
                  : r->sl_mode == IBR_SL_PER_PAIR ? (size_t)ibr__n_src_slots(t) * r->lft_size
                                                  : 0;

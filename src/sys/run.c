@@ -157,8 +157,59 @@ int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port, unsigned 
         r->sl2vl_off = off;
         r->sl2vl = tab;
     }
+    if (!r->sl2vl_set && !(r->sl2vl_set = ibr__calloc(r->ctx, t->n_sw ? t->n_sw : 1, 1)))
+        return IBR_ENOMEM;
+    r->sl2vl_set[sw] = 1;
     size_t w = (size_t)n->nports + 1;
     memcpy(r->sl2vl + r->sl2vl_off[sw] + (in_port * w + out_port) * 16, map, 16);
+    return 0;
+}
+
+int ibr__result_alloc_ep_sl2vl(ibr_result *r)
+{
+    const ibr_topo *t = r->topo;
+    if (r->ep_sl2vl)
+        return 0;
+    size_t np = t->n_ports ? t->n_ports : 1;
+    uint8_t *tab = ibr__mallocarray(r->ctx, np, 16), *set = ibr__calloc(r->ctx, np, 1);
+    if (!tab || !set) {
+        ibr__free(r->ctx, tab);
+        ibr__free(r->ctx, set);
+        return IBR_ENOMEM;
+    }
+    for (size_t i = 0; i < np; i++)
+        for (unsigned k = 0; k < 16; k++)
+            tab[i * 16 + k] = (uint8_t)k;
+    r->ep_sl2vl = tab;
+    r->ep_sl2vl_set = set;
+    return 0;
+}
+
+int ibr_run_set_endport_sl2vl(ibr_run *run, uint32_t node, unsigned int port,
+                              const uint8_t map[16])
+{
+    if (!run)
+        return IBR_EINVAL;
+    const ibr_topo *t = run->topo;
+    ibr_result *r = run->res;
+    if (node >= t->n_nodes)
+        return IBR_ENOTFOUND;
+    const ibr__node *n = &t->nodes[node];
+    if (n->type == IBR_NODE_SWITCH)
+        return IBR_EINVAL;
+    if (port < 1 || port > n->nports)
+        return IBR_ERANGE;
+    uint8_t any = 0;
+    for (unsigned i = 0; i < 16; i++)
+        any |= map[i];
+    if (any & 0xf0)
+        return IBR_ERANGE;
+    int rc = ibr__result_alloc_ep_sl2vl(r);
+    if (rc < 0)
+        return rc;
+    size_t gp = (size_t)n->port_off + port;
+    memcpy(r->ep_sl2vl + gp * 16, map, 16);
+    r->ep_sl2vl_set[gp] = 1;
     return 0;
 }
 

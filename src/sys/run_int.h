@@ -55,8 +55,9 @@ const char *ibr__setting_text(const ibr_setting *s, const ibr__setting_val *v, c
    SL/VL up and rebuild the trees inside one spanning tree
    (sys/mcast_isolate.c). max_vls: the caller's limit (run->opts.max_vls
    may be lower on a second run). 0; 1: no VL is free but the engine uses
-   more than its layers need, run it again with one VL fewer (only when
-   retried is 0); or IBR_ENOMEM (the run's message set). */
+   more than its layers need, run it again with max_vls one below the VLs
+   it used (only when retried is 0); or IBR_ENOMEM (the run's message
+   set). */
 int ibr__mcast_isolate(ibr_run *run, unsigned max_vls, int retried);
 
 #endif

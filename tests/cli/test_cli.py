@@ -161,7 +161,8 @@ def test_params():
            r"--param: expected ENGINE\.SETTING=VALUE")
     expect(["route", "-R", "ftree", "gen:" + FT8, "--param-file", "ftree.x=" + path("nofile")],
            2, None, "nofile")
-    expect(["route", "-R", "ftree", "gen:" + FT8, "--qos"], 2, None, r"unknown option .*'--qos'")
+    expect(["route", "-R", "ftree", "gen:" + FT8, "--qos-config", path("noqos")], 2, None,
+           "noqos")
     # --torus-config: torus-2QoS's configuration read from a file
     conf = path("torus-2QoS.conf")
     with open(conf, "w") as fh:
@@ -716,6 +717,44 @@ def test_strict():
     expect(["verify", "--strict", torus, dump], 1, None, r"--strict: the routing has a credit loop")
 
 
+def test_qos():
+    """-Q / --qos-config: the tables OpenSM's QoS manager programs, the
+    SL2VL hazard of a qos_sl2vl merging dfsssp's SLs on a faulty 5x4x3 torus
+    (as OpenSM 3.3.23 -Q programs it without a warning), --strict failing on
+    it, and configuration errors naming the line and key (issue 23)."""
+    torus = path("qos-torus.topo")
+    expect(["gen", "torus:dims=5x4x3,hosts=1", "--faults", "4", "--seed", "3", "-o", torus], 0)
+    out = path("qos-out")
+    expect(["route", "-q", "-R", "dfsssp", torus, "-Q", "--strict", "-o", out], 0,
+           r"^qos: +on; 0 notes, 0 SL2VL hazards$")
+    with open(os.path.join(out, "ibr-vlarb.txt")) as fh:
+        vlarb = fh.read()
+    check(vlarb.startswith("# VLArbitration tables: Switch 0x"), vlarb[:200])
+    check("WEIGHT: |0x0 |0x4 |0x4 |0x4 |0x4 |0x4 |0x4 |0x4 |\n" in vlarb, vlarb[:400])
+    with open(os.path.join(out, "opensm-sl2vl.dump")) as fh:
+        check("0   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n" in fh.read(),
+              "sl2vl dump")
+    conf = write("qos.conf", "# opensm.conf\nrouting_engine dfsssp\nqos TRUE\n"
+                             "qos_sl2vl 0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7\n")
+    expect(["route", "-q", "-R", "dfsssp", torus, "--qos-config", conf], 0,
+           r"credit-loop hazard: SLs 0 and 1 share VL 0 on \d+ switch port pairs; first: switch "
+           r"0x[0-9a-f]{16} \".*\" in \d+ out \d+")
+    expect(["route", "-q", "-R", "dfsssp", torus, "--qos-config", conf, "--strict"], 1,
+           r"deadlock: +CREDIT LOOP", r"strict: QoS SL2VL credit-loop hazard: 4 merges of SLs "
+           r"dfsssp keeps apart \(first: SLs 0 and 1 on VL 0\)")
+    j = jrun(["route", "-q", "-R", "dfsssp", torus, "--qos-config", conf, "--json"])
+    check(len(j["qos"]["hazards"]) == 4 and j["qos"]["hazards"][0]["sl_a"] == 0
+          and j["qos"]["hazards"][0]["sl_b"] == 1 and j["qos"]["hazards"][0]["count"] > 0
+          and j["qos"]["notes"] == [], j["qos"])
+    check(jrun(["route", "-q", "-R", "dfsssp", torus, "--json"])["qos"] is None, "qos off")
+    # minhop uses one SL: nothing to merge
+    expect(["route", "-q", "-R", "minhop", torus, "--qos-config", conf, "--strict"], 0,
+           r"qos: +on; 0 notes, 0 SL2VL hazards")
+    bad = write("qos-bad.conf", "qos_max_vls 8\n\nqos_swe_vlarb_low 0:4,1:x\n")
+    expect(["route", "-q", torus, "--qos-config", bad], 2, None,
+           r"qos-bad.conf: line 3: qos_swe_vlarb_low: entry 1: '1:x' is not VL:weight")
+
+
 def test_not_a_topology():
     """An empty file, junk, an LFT dump given as the topology and swapped
     arguments are input errors (exit 2) that say what was expected, also
@@ -1154,7 +1193,7 @@ def main():
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
-             test_multicast_keeps_promise, test_sa_dump, test_port_facts]
+             test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos]
     try:
         for t in tests:
             try:

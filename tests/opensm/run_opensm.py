@@ -583,8 +583,9 @@ def main(argv=None):
                     help="SA database (opensm-sa.dump syntax) OpenSM restores its "
                     "multicast groups from; OpenSM's own opensm-sa.dump and "
                     "opensm.mcfdbs are copied back")
-    ap.add_argument("--conf", metavar="LINE", action="append", default=[],
-                    help="a line for opensm.conf (repeatable), e.g. 'max_op_vls 3'")
+    ap.add_argument("--conf", "--conf-line", dest="conf", metavar="LINE", action="append",
+                    default=[], help="a line for opensm.conf (repeatable), e.g. "
+                    "'max_op_vls 3' or 'qos_sl2vl 0,0,1,1,...'")
     ap.add_argument("--event-plugin", metavar="NAME",
                     help="event_plugin_name for opensm.conf (e.g. ibroute-opensm: "
                     "OpenSM loads libNAME.so)")

@@ -23,7 +23,9 @@ Objects: :class:`Context` (logging, Python engines), :class:`Fabric`
 (mutable builder, generators, parsers, faults), :class:`Topology` (frozen,
 routable), :class:`McastGroups` (multicast groups for the routing),
 :class:`Result` (LFTs, hops, SLs, SL2VL, multicast, artefacts,
-verification, writers); :func:`parse_guid_list` reads OpenSM's GUID-list
+verification, writers), :class:`QosConfig` (OpenSM's ``qos_*`` settings:
+``route(..., qos=...)`` adds the SL2VL and VL arbitration tables OpenSM's
+QoS manager programs); :func:`parse_guid_list` reads OpenSM's GUID-list
 files (roots, ids, ignored ports) for the routing options.  Errors raise
 :class:`Error` subclasses carrying the library's code and message.
 Optional networkx conversions live in :mod:`ibroute.nx`.
@@ -48,6 +50,7 @@ from ._capi import (
     LogLevel,
     McastFlags,
     McastJoin,
+    QosTarget,
     NodeType,
     Pattern,
     RerouteMode,
@@ -75,6 +78,7 @@ from ._core import (  # noqa: E402
     McastMember,
     NodeInfo,
     PortInfo,
+    QosConfig,
     RerouteReport,
     Result,
     RoutingDb,
@@ -153,6 +157,7 @@ __all__ = [
     "MAX_UNICAST_LID", "McastFlags", "McastGroup", "McastGroups", "McastHop", "McastJoin",
     "McastMember", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
+    "QosConfig", "QosTarget",
     "RangeError", "Result", "RoutesError", "SLMode", "Setting",
     "Status", "SettingType", "StateError", "Topology", "UcastFlags",
     "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",

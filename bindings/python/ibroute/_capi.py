@@ -57,7 +57,7 @@ CONSTANTS: Dict[str, int] = {
     "IBR_MAX_UNICAST_LID": 0xBFFF,
     "IBR_NONE": 0xFFFFFFFF,
     "IBR_LMC_TOPO": 0xFF,
-    "IBR_OPTIONS_VERSION": 2,
+    "IBR_OPTIONS_VERSION": 3,
     "IBR_VERIFY_REPORT_VERSION": 4,
     "IBR_MLID_MIN": 0xC000,
     "IBR_MLID_MAX": 0xFFFE,
@@ -210,6 +210,7 @@ class EngineCaps(enum.IntFlag):
     DEADLOCK_FREE = 1 << 5
     MINIMAL = 1 << 6
     EXPERIMENTAL = 1 << 7
+    OWN_SL2VL = 1 << 8
 
 
 class LogLevel(enum.IntEnum):
@@ -268,6 +269,20 @@ class UcastFlags(enum.IntFlag):
 
     SEARCH_ORDER = 1 << 0
     LMC_REMOTE_PORT = 1 << 1
+
+
+class QosTarget(enum.IntEnum):
+    """ibr_qos_target: which family of qos_* keys (global or a port
+    type's)."""
+
+    GLOBAL = 0
+    CA = 1
+    RTR = 2
+    SW0 = 3
+    SWE = 4
+
+
+VLARB_ENTRIES = 64
 
 
 class McastJoin(enum.IntFlag):
@@ -342,6 +357,7 @@ ENUM_PREFIXES = {
     Invalidates: ("IBR_INVALID_", str),
     RerouteMode: ("IBR_REROUTE_", str),
     McastJoin: ("IBR_MCAST_JOIN_", str),
+    QosTarget: ("IBR_QOS_", str),
     McastFlags: ("IBR_MCAST_", str),
 }
 
@@ -397,6 +413,10 @@ class _OpaqueMcastGroups(Structure):
     pass
 
 
+class _OpaqueQosConfig(Structure):
+    pass
+
+
 ContextP = POINTER(_OpaqueContext)
 FabricP = POINTER(_OpaqueFabric)
 TopoP = POINTER(_OpaqueTopo)
@@ -406,6 +426,7 @@ AnalysisP = POINTER(_OpaqueAnalysis)
 GuidListP = POINTER(_OpaqueGuidList)
 RoutingDbP = POINTER(_OpaqueRoutingDb)
 McastGroupsP = POINTER(_OpaqueMcastGroups)
+QosConfigP = POINTER(_OpaqueQosConfig)
 
 # --------------------------------------------------------------------------
 # Callback types.
@@ -569,6 +590,7 @@ class ibr_options(Structure):
         ("n_params", c_size_t),
         ("mcast_groups", McastGroupsP),
         ("mcast_flags", c_uint),
+        ("qos", QosConfigP),
     ]
 
 
@@ -634,6 +656,43 @@ class ibr_verify_report(Structure):
         ("mcast_loops", c_uint64),
         ("mcast_dead_ends", c_uint64),
         ("first_mcast_error", c_char * 256),
+    ]
+
+
+class ibr_vlarb_entry(Structure):
+    _fields_ = [("vl", c_uint8), ("weight", c_uint8)]
+
+
+class ibr_qos_table(Structure):
+    _fields_ = [
+        ("max_vls", c_uint),
+        ("high_limit", c_uint),
+        ("vlarb_high", ibr_vlarb_entry * VLARB_ENTRIES),
+        ("vlarb_low", ibr_vlarb_entry * VLARB_ENTRIES),
+        ("sl2vl", c_uint8 * 16),
+    ]
+
+
+class ibr_vlarb(Structure):
+    _fields_ = [
+        ("high_limit", c_uint),
+        ("n_high", c_uint),
+        ("n_low", c_uint),
+        ("high", ibr_vlarb_entry * VLARB_ENTRIES),
+        ("low", ibr_vlarb_entry * VLARB_ENTRIES),
+    ]
+
+
+class ibr_sl_hazard(Structure):
+    _fields_ = [
+        ("node", c_uint32),
+        ("in_port", c_uint),
+        ("out_port", c_uint),
+        ("sl_a", c_uint),
+        ("sl_b", c_uint),
+        ("vl", c_uint),
+        ("masked", c_int),
+        ("count", c_uint64),
     ]
 
 
@@ -796,6 +855,10 @@ STRUCTS: Dict[str, type] = {
         ibr_gen_xgft,
         ibr_change,
         ibr_reroute_report,
+        ibr_vlarb_entry,
+        ibr_qos_table,
+        ibr_vlarb,
+        ibr_sl_hazard,
         ibr_mcast_member,
         ibr_mcast_hop,
     )
@@ -914,6 +977,23 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_mcast_members",
      [POINTER(ibr_mcast_member), c_size_t, _sizep, ResultP, c_uint16], c_int),
     ("ibr_result_mcast_port_load", [_u32p, c_size_t, _sizep, ResultP, c_uint32], c_int),
+    # qos.h
+    ("ibr_qos_config_create", [POINTER(QosConfigP), ContextP], c_int),
+    ("ibr_qos_config_destroy", [QosConfigP], None),
+    ("ibr_qos_config_last_error", [QosConfigP], c_char_p),
+    ("ibr_qos_config_parse", [QosConfigP, c_char_p, c_size_t], c_int),
+    ("ibr_qos_config_set", [QosConfigP, c_char_p, c_char_p], c_int),
+    ("ibr_qos_config_is_set", [QosConfigP, c_char_p], c_int),
+    ("ibr_qos_config_table", [POINTER(ibr_qos_table), QosConfigP, c_enum], c_int),
+    ("ibr_qos_config_write", [POINTER(ibr_buffer), QosConfigP], c_int),
+    ("ibr_result_has_qos", [ResultP], c_int),
+    ("ibr_result_endport_sl2vl", [_u8p, ResultP, c_uint32, c_uint], c_int),
+    ("ibr_result_vlarb", [POINTER(ibr_vlarb), ResultP, c_uint32, c_uint], c_int),
+    ("ibr_result_qos_note_count", [ResultP], c_size_t),
+    ("ibr_result_qos_note", [ResultP, c_size_t], c_char_p),
+    ("ibr_result_sl_hazard_count", [ResultP], c_size_t),
+    ("ibr_result_sl_hazard", [POINTER(ibr_sl_hazard), ResultP, c_size_t], c_int),
+    ("ibr_result_write_vlarb", [POINTER(ibr_buffer), ResultP], c_int),
     # mcast.h
     ("ibr_mcast_groups_create", [POINTER(McastGroupsP), TopoP], c_int),
     ("ibr_mcast_groups_destroy", [McastGroupsP], None),
@@ -1006,6 +1086,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_run_set_sl_mode", [RunP, c_enum], c_int),
     ("ibr_run_sl_row", [RunP, c_uint16], c_void_p),
     ("ibr_run_set_sl2vl", [RunP, c_uint32, c_uint, c_uint, _u8p], c_int),
+    ("ibr_run_set_endport_sl2vl", [RunP, c_uint32, c_uint, _u8p], c_int),
     ("ibr_run_set_vls_used", [RunP, c_uint], c_int),
     ("ibr_run_set_layers", [RunP, c_uint], c_int),
     ("ibr_run_add_mcast_port", [RunP, c_uint16, c_uint32, c_uint], c_int),

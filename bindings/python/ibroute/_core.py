@@ -50,6 +50,7 @@ from ._capi import (
     McastFlags,
     McastJoin,
     NodeType,
+    QosTarget,
     SLMode,
 )
 from .errors import Error, RangeError, error_for
@@ -525,6 +526,7 @@ _OPTION_KINDS: Dict[str, str] = {
     "mcast_groups": "mcast_groups",
     "mcast_balance": "mcast_balance",
     "mcast_opensm": "mcast_opensm",
+    "qos": "qos",
     # shorthands for engine settings, as the command line has them
     "connect_roots": "shorthand",
     "max_reverse_hops": "shorthand",
@@ -664,6 +666,17 @@ class _OptionsCall:
         self._keep.append(value)
         self.opts.mcast_groups = value._p()
 
+    def _set_qos(self, key: str, value: Any) -> None:
+        if value is None or value is False:
+            self.opts.qos = None
+            return
+        if value is True:
+            value = QosConfig()
+        if not isinstance(value, QosConfig):
+            raise TypeError("qos must be a QosConfig, True (OpenSM's defaults) or None")
+        self._keep.append(value)
+        self.opts.qos = value._p()
+
     def _set_mcast_balance(self, key: str, value: Any) -> None:
         if value:
             self.opts.mcast_flags |= int(McastFlags.BALANCE)
@@ -709,6 +722,9 @@ def _options_from_c(o: _capi.ibr_options) -> Dict[str, Any]:
             continue
         if kind == "mcast_groups":
             out[key] = bool(o.mcast_groups)  # whether the call has groups
+            continue
+        if kind == "qos":
+            out[key] = bool(o.qos)  # whether QoS is on
             continue
         v = getattr(o, key)
         if kind == "params":
@@ -1643,6 +1659,97 @@ class McastGroups(_Handle):
         return f"<ibroute.McastGroups {len(self.mlids())} MLIDs>"
 
 
+_QOS_PARAMS = ("max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl")
+_QOS_PREFIX = {QosTarget.GLOBAL: "qos", QosTarget.CA: "qos_ca", QosTarget.RTR: "qos_rtr",
+               QosTarget.SW0: "qos_sw0", QosTarget.SWE: "qos_swe"}
+
+
+class QosConfig(_Handle):
+    """OpenSM's QoS configuration, the ``qos_*`` keys of opensm.conf
+    (ibr_qos_config).  Pass it to :meth:`Topology.route` as ``qos`` to turn
+    QoS on: the result then holds the SL2VL and VL arbitration tables
+    OpenSM's QoS manager would program (``opensm -Q``)."""
+
+    _destroy = "ibr_qos_config_destroy"
+
+    def __init__(self, text: Optional[Text] = None,
+                 context: Optional["Context"] = None, **keys: Any) -> None:
+        """Nothing set (OpenSM's defaults), then the ``qos_*`` keys of the
+        opensm.conf *text* (other keys are ignored), then *keys*
+        (``qos_ca_sl2vl="0,1,..."``; see :meth:`set`).  ParseError names
+        the line and the key of a bad value."""
+        out = _capi.QosConfigP()
+        rc = _lib.ibr_qos_config_create(byref(out), _ctx_ptr(context))
+        if rc < 0:
+            raise error_for(rc, "ibr_qos_config_create")
+        _Handle.__init__(self, out, context)
+        try:
+            if text is not None:
+                self.parse(text)
+            for key, value in keys.items():
+                self.set(key, value)
+        except Exception:
+            self.close()
+            raise
+
+    def parse(self, text: Text) -> None:
+        """Read the ``qos_*`` keys of opensm.conf *text* into this
+        configuration (all or nothing)."""
+        data = _b(text)
+        rc = _lib.ibr_qos_config_parse(self._p(), data, len(data))
+        if rc < 0:
+            raise error_for(rc, _s(_lib.ibr_qos_config_last_error(self._p())))
+
+    def set(self, key: str, value: Any) -> None:
+        """Set one key (``"qos_swe_vlarb_low"``) to *value*: text in the
+        file's syntax, an int, or a sequence (VLs for ``sl2vl``, (VL,
+        weight) pairs for ``vlarb_*``).  None unsets it."""
+        if value is None:
+            if key.endswith(("sl2vl", "vlarb_high", "vlarb_low")):
+                text = "(null)"
+            else:
+                text = "0" if key.endswith("max_vls") else "-1"
+        elif isinstance(value, (str, bytes)):
+            text = value.decode() if isinstance(value, bytes) else value
+        elif isinstance(value, int):
+            text = str(value)
+        else:
+            text = ",".join(f"{e[0]}:{e[1]}" if isinstance(e, (tuple, list)) else str(int(e))
+                            for e in value)
+        rc = _lib.ibr_qos_config_set(self._p(), key.encode(), text.encode())
+        if rc < 0:
+            raise error_for(rc, _s(_lib.ibr_qos_config_last_error(self._p())))
+
+    def is_set(self, key: str) -> bool:
+        """True when *key* is set."""
+        return bool(_lib.ibr_qos_config_is_set(self._p(), key.encode()))
+
+    def table(self, target: Union[QosTarget, int, str] = QosTarget.GLOBAL) -> Dict[str, Any]:
+        """The parameters a port of type *target* (``"ca"``, ``"rtr"``,
+        ``"sw0"``, ``"swe"`` or ``"global"``) gets: a dict with
+        ``max_vls``, ``high_limit``, ``vlarb_high`` and ``vlarb_low``
+        (64 (VL, weight) pairs each) and ``sl2vl`` (16 VLs)."""
+        t = _enum(QosTarget, target, "target")
+        tb = _capi.ibr_qos_table()
+        rc = _lib.ibr_qos_config_table(byref(tb), self._p(), t)
+        if rc < 0:
+            raise error_for(rc, f"ibr_qos_config_table(target {t})")
+        return {"max_vls": tb.max_vls, "high_limit": tb.high_limit,
+                "vlarb_high": [(e.vl, e.weight) for e in tb.vlarb_high],
+                "vlarb_low": [(e.vl, e.weight) for e in tb.vlarb_low],
+                "sl2vl": list(tb.sl2vl)}
+
+    def text(self) -> str:
+        """The set keys in opensm.conf syntax (ibr_qos_config_write)."""
+        return _write("ibr_qos_config_write", self._p())
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<ibroute.QosConfig closed>"
+        n = sum(self.is_set(f"{_QOS_PREFIX[t]}_{k}") for t in QosTarget for k in _QOS_PARAMS)
+        return f"<ibroute.QosConfig {n} keys set>"
+
+
 def _code(name: str) -> int:
     return dict(_capi.ERRNO_MAP)[name]
 
@@ -1838,6 +1945,62 @@ class Result(_Handle):
             raise error_for(rc, f"switch {sw} ports {in_port}->{out_port}: "
                                 f"{_s(_lib.ibr_strerror(rc))}")
         return bytes(out)
+
+    @property
+    def has_qos(self) -> bool:
+        """True when routed with QoS on (``qos=``): the result then holds
+        the programmed SL2VL and VL arbitration tables."""
+        return bool(_lib.ibr_result_has_qos(self._p()))
+
+    def endport_sl2vl(self, node: int, port: int) -> bytes:
+        """The SL2VL map of end port *port* of CA or router *node*."""
+        out = (c_uint8 * 16)()
+        rc = _lib.ibr_result_endport_sl2vl(out, self._p(), _uint(node, 32, "node"),
+                                           _uint(port, 32, "port"))
+        if rc < 0:
+            raise error_for(rc, f"node {node} port {port}: {_s(_lib.ibr_strerror(rc))}")
+        return bytes(out)
+
+    def vlarb(self, node: int, port: int) -> Optional[Dict[str, Any]]:
+        """The VL arbitration port (*node*, *port*) is programmed with: a
+        dict with ``high_limit``, ``high`` and ``low`` (lists of (VL,
+        weight), as many as the port's capabilities take); None for a port
+        QoS leaves alone (or QoS off)."""
+        v = _capi.ibr_vlarb()
+        rc = _lib.ibr_result_vlarb(byref(v), self._p(), _uint(node, 32, "node"),
+                                   _uint(port, 32, "port"))
+        if rc == _code("ENOTFOUND") and node < self.topology.node_count:
+            return None
+        if rc < 0:
+            raise error_for(rc, f"node {node} port {port}: {_s(_lib.ibr_strerror(rc))}")
+        return {"high_limit": v.high_limit,
+                "high": [(e.vl, e.weight) for e in v.high[:v.n_high]],
+                "low": [(e.vl, e.weight) for e in v.low[:v.n_low]]}
+
+    def qos_notes(self) -> List[str]:
+        """QoS settings the engine overrode and its warnings on them."""
+        p = self._p()
+        return [_s(_lib.ibr_result_qos_note(p, i))
+                for i in range(_lib.ibr_result_qos_note_count(p))]
+
+    def sl_hazards(self) -> List[Dict[str, Any]]:
+        """SL2VL credit-loop hazards of the programmed tables: dicts with
+        ``node``, ``in_port``, ``out_port`` (the first switch port pair),
+        ``sl_a``, ``sl_b``, ``vl``, ``masked`` and ``count``."""
+        p = self._p()
+        out = []
+        for i in range(_lib.ibr_result_sl_hazard_count(p)):
+            h = _capi.ibr_sl_hazard()
+            if _lib.ibr_result_sl_hazard(byref(h), p, i) == 0:
+                out.append({k: (bool(getattr(h, k)) if k == "masked" else getattr(h, k))
+                            for k, _t in _capi.ibr_sl_hazard._fields_})
+        return out
+
+    def write_vlarb(self) -> str:
+        """The VL arbitration tables of every programmed port
+        (ibr_result_write_vlarb; QoS on only)."""
+        with self._using() as rp:
+            return _write("ibr_result_write_vlarb", rp)
 
     @property
     def vls_used(self) -> int:

@@ -218,6 +218,15 @@ class Run:
                                                  _uint(out_port, 32, "out_port"), arr),
                     "set_sl2vl")
 
+    def set_endport_sl2vl(self, node: int, port: int, vl_of_sl: Sequence[int]) -> None:
+        """Set the SL2VL map of end port *port* of CA or router *node*."""
+        if len(vl_of_sl) != 16:
+            raise ValueError("an SL2VL map has 16 entries")
+        arr = (c_uint8 * 16)(*[_uint(v, 8, "vl") for v in vl_of_sl])
+        self._check(_core._lib.ibr_run_set_endport_sl2vl(self._p(), _uint(node, 32, "node"),
+                                                         _uint(port, 32, "port"), arr),
+                    "set_endport_sl2vl")
+
     def set_vls_used(self, vls: int) -> None:
         """Record how many data VLs the routing uses."""
         self._check(_core._lib.ibr_run_set_vls_used(self._p(), _uint(vls, 32, "vls")),

@@ -137,6 +137,7 @@ HANDLES = {
     "ibr_guid_list": _capi.GuidListP,
     "ibr_routing_db": _capi.RoutingDbP,
     "ibr_mcast_groups": _capi.McastGroupsP,
+    "ibr_qos_config": _capi.QosConfigP,
 }
 CALLBACKS = {
     "ibr_parallel_fn": _capi.PARALLEL_FN,
@@ -253,6 +254,7 @@ class TestHeaders(unittest.TestCase):
             "ibr_invalidates": _capi.Invalidates,
             "ibr_reroute_mode": _capi.RerouteMode,
             "ibr_mcast_join": _capi.McastJoin,
+            "ibr_qos_target": _capi.QosTarget,
             "ibr_mcast_flags": _capi.McastFlags,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))

@@ -62,7 +62,7 @@ class TestParams(unittest.TestCase):
         with self.assertRaises(TypeError):
             self.topo.route("updn", params={"updn.connect_roots": 1.5})
         with self.assertRaises(TypeError):
-            self.topo.route("updn", qos=True)  # removed: no engine read it
+            self.topo.route("updn", qos="on")  # a QosConfig, True or None
 
 
 class TestPythonEngineToolkit(unittest.TestCase):

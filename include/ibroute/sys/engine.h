@@ -234,6 +234,20 @@ IBR_API int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port,
                               unsigned int out_port, const uint8_t map[16]);
 
 /**
+ * Set the SL2VL map of end port @p port of channel adapter or router
+ * @p node (node index): @p map[sl] = VL, copied. Ports without a map keep
+ * the default (identity, SL 15 to VL 15). With QoS on, a map set here
+ * replaces the configured one only for an engine with ::IBR_CAP_OWN_SL2VL.
+ * @return 0, ::IBR_EINVAL (NULL @p run or a switch @p node),
+ *         ::IBR_ENOTFOUND (bad node), ::IBR_ERANGE (bad port or VL > 15),
+ *         ::IBR_ENOMEM.
+ * Call it from one thread at a time, during the route function.
+ * Time complexity: O(1) (O(ports) on first use).
+ */
+IBR_API int ibr_run_set_endport_sl2vl(ibr_run *run, uint32_t node, unsigned int port,
+                                      const uint8_t map[16]);
+
+/**
  * Record how many data VLs the routing uses (ibr_result_vls_used(); 1
  * unless set).
  * @return 0, ::IBR_EINVAL (NULL @p run), ::IBR_ERANGE (not 1..15).
