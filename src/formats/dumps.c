@@ -95,22 +95,29 @@ static void commit(ibr_buffer *out, char *end)
     out->data[out->size] = 0;
 }
 
-/* Per-LID text built once and reused for every switch: offsets into one
-   string table. */
+/* Per-LID lines built once and reused for every switch: for LID l, the
+   whole entry line "0x<l, 4 hex digits> 000<sep><the LID's text>\n" with
+   the port digits (PORT_AT..PORT_AT+2) patched per switch. Offsets into
+   one string table. */
 typedef struct lid_text {
     char *s;
     uint32_t *off; /* max_lid + 2 */
 } lid_text;
 
+#define PORT_AT 7 /* "0x0001 " */
+
 static void lid_text_free(ibr_context *ctx, lid_text *lt)
 {
     ibr__free(ctx, lt->s);
     ibr__free(ctx, lt->off);
+    lt->s = NULL;
+    lt->off = NULL;
 }
 
-/* fmt: 0 = opensm-lfts.dump ("<Type> portguid 0x...: '<desc>'" or
-   "unknown node and type"), 1 = ibroute ("(<Type> portguid 0x...:
-   '<desc>')" or "(unknown node and type)"). */
+/* fmt: 0 = opensm-lfts.dump ("0x0001 000 # <Type> portguid 0x...:
+   '<desc>'" or "... # unknown node and type"), 1 = ibroute ("0x0001 000 :
+   (<Type> portguid 0x...: '<desc>')" or "... : (unknown node and
+   type)"). */
 static int lid_text_build(lid_text *lt, const ibr_topo *t, int fmt)
 {
     ibr_buffer b = IBR_BUFFER_INIT;
@@ -122,26 +129,33 @@ static int lid_text_build(lid_text *lt, const ibr_topo *t, int fmt)
     char desc[IBR_DESC_SIZE];
     int rc = ibr__buf_reserve(&b, ctx, 64);
     for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++) {
-        if (b.size > UINT32_MAX - 256) {
+        if (b.size > UINT32_MAX - 512) {
             rc = IBR_ENOMEM;
             break;
         }
         lt->off[lid] = (uint32_t)b.size;
+        if ((rc = ibr__buf_reserve(&b, ctx, 16)) < 0)
+            break;
+        char *d = b.data + b.size;
+        d = put_str(d, "0x", 2);
+        d = put_hex(d, lid, 4, 0);
+        d = put_str(d, fmt ? " 000 : " : " 000 # ", 7);
+        commit(&b, d);
         uint32_t gp = t->lid_port[lid];
         if (gp == IBR_NONE) {
-            rc = ibr__buf_puts(&b, ctx, fmt ? "(unknown node and type)" : "unknown node and type");
+            rc = ibr__buf_puts(&b, ctx,
+                               fmt ? "(unknown node and type)\n" : "unknown node and type\n");
             continue;
         }
         const ibr__node *n = &t->nodes[t->port_node[gp]];
         ibr__desc_line(desc, n->desc);
-        rc = ibr__buf_printf(&b, ctx, fmt ? "(%s portguid 0x%016" PRIx64 ": '%s')"
-                                          : "%s portguid 0x%016" PRIx64 ": '%s'",
+        rc = ibr__buf_printf(&b, ctx, fmt ? "(%s portguid 0x%016" PRIx64 ": '%s')\n"
+                                          : "%s portguid 0x%016" PRIx64 ": '%s'\n",
                              ibr__type_word(n->type), t->ports[gp].guid, desc);
     }
     if (rc < 0) {
         ibr_buffer_dispose(&b);
         lid_text_free(ctx, lt);
-        lt->off = NULL;
         return IBR_ENOMEM;
     }
     lt->off[(size_t)t->max_lid + 1] = (uint32_t)b.size;
@@ -154,73 +168,178 @@ static uint16_t switch_lid(const ibr_topo *t, uint32_t sw)
     return t->ports[t->nodes[t->sw_node[sw]].port_off].lid;
 }
 
+/* One entry of either LFT format: LID lid's line with port written in. */
+static int lft_line(ibr_buffer *out, ibr_context *ctx, const lid_text *lt, uint32_t lid,
+                    unsigned port)
+{
+    size_t tl = lt->off[lid + 1] - lt->off[lid];
+    int rc = ibr__buf_reserve(out, ctx, tl);
+    if (rc < 0)
+        return rc;
+    char *d = out->data + out->size;
+    memcpy(d, lt->s + lt->off[lid], tl);
+    d[PORT_AT] = (char)('0' + port / 100);
+    d[PORT_AT + 1] = (char)('0' + port / 10 % 10);
+    d[PORT_AT + 2] = (char)('0' + port % 10);
+    commit(out, d + tl);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
-/* LFT dumps: one block per switch                                     */
+/* Per-switch dumps: one block per switch, formatted in parallel        */
 
-/* Writes switch sw's block; n is its node, lft its row, desc its
-   description made printable. */
-typedef int (*lft_block_fn)(ibr_buffer *out, const ibr_topo *t, const lid_text *lt, uint32_t sw,
-                            const ibr__node *n, const uint8_t *lft, const char *desc);
+/* What every switch block of one dump shares: the LIDs' lines (LFT
+   formats) or the hop matrix (fdbs, lid matrix). */
+typedef struct sw_job {
+    const ibr_topo *t;
+    const ibr_result *r;
+    ibr_switch_dump format;
+    lid_text lt;
+    const uint8_t *hops; /* n_sw x n_sw least hops */
+    uint32_t first, count, per_block;
+    ibr_buffer *parts; /* one per block */
+} sw_job;
 
-/* The writers of both LFT formats: the arguments checked, the LIDs' texts
-   built in format fmt (lid_text_build), then every switch's block; all or
-   nothing. */
-static int write_lft_blocks(ibr_buffer *out, const ibr_result *r, int fmt, lft_block_fn block)
+static int lfts_dump_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
+static int dump_lfts_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
+static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
+static int lid_matrix_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
+
+static int sw_block(void *arg, unsigned worker, size_t i)
+{
+    sw_job *j = arg;
+    (void)worker;
+    uint32_t a = j->first + (uint32_t)i * j->per_block;
+    uint32_t b = a + j->per_block < j->first + j->count ? a + j->per_block : j->first + j->count;
+    ibr_buffer *out = &j->parts[i];
+    int rc = 0;
+    for (uint32_t sw = a; sw < b && rc == 0; sw++) {
+        switch (j->format) {
+        case IBR_SWITCH_DUMP_LFTS: rc = lfts_dump_block(out, j, sw); break;
+        case IBR_SWITCH_DUMP_IBROUTE: rc = dump_lfts_block(out, j, sw); break;
+        case IBR_SWITCH_DUMP_FDBS: rc = fdbs_block(out, j, sw); break;
+        case IBR_SWITCH_DUMP_LID_MATRIX: rc = lid_matrix_block(out, j, sw); break;
+        }
+    }
+    return rc;
+}
+
+/* Switches first..first+count-1 of dump format into out: blocks of
+   consecutive switches formatted by the result's workers into buffers of
+   their own, then appended in switch order; all or nothing. */
+static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump format,
+                          uint32_t first, uint32_t count)
 {
     size_t mark;
-    if (!r)
+    if (!r || (unsigned)format > IBR_SWITCH_DUMP_LID_MATRIX)
         return IBR_EINVAL;
     const ibr_topo *t = r->topo;
     int rc = check_args(out, t, r, &mark);
     if (rc < 0)
         return rc;
-    lid_text lt;
-    if (lid_text_build(&lt, t, fmt) < 0)
-        return IBR_ENOMEM;
-    char desc[IBR_DESC_SIZE];
-    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
-        const ibr__node *n = &t->nodes[t->sw_node[sw]];
-        ibr__desc_line(desc, n->desc);
-        rc = block(out, t, &lt, sw, n, r->lft + (size_t)sw * r->lft_size, desc);
+    if (first > t->n_sw || count > t->n_sw - first)
+        return IBR_EINVAL;
+    ibr_context *ctx = t->ctx;
+    sw_job j;
+    memset(&j, 0, sizeof j);
+    j.t = t;
+    j.r = r;
+    j.format = format;
+    j.first = first;
+    j.count = count;
+    uint8_t *own = NULL;
+    if (format == IBR_SWITCH_DUMP_LFTS || format == IBR_SWITCH_DUMP_IBROUTE) {
+        if (count && lid_text_build(&j.lt, t, format == IBR_SWITCH_DUMP_IBROUTE) < 0)
+            return IBR_ENOMEM;
+    } else {
+        j.hops = r->hops;
+        if (!j.hops && t->n_sw && count) {
+            if ((rc = ibr__switch_hops(&own, t, r->threads ? r->threads : 1)) < 0)
+                return rc;
+            j.hops = own;
+        }
     }
-    lid_text_free(t->ctx, &lt);
+    /* workers: as many as routing used (a result read from text has 0: one,
+       since the allocator need not be thread-safe then) */
+    unsigned nw = r->threads ? r->threads : 1;
+    size_t nblocks = count == 0 ? 0 : nw == 1 ? 1 : (size_t)nw * 8;
+    if (nblocks > count)
+        nblocks = count;
+    if (nblocks) {
+        j.per_block = (uint32_t)((count + nblocks - 1) / nblocks);
+        nblocks = (count + j.per_block - 1) / j.per_block;
+    }
+    if (nblocks == 1) {
+        /* one block: straight into the caller's buffer */
+        j.parts = out;
+        rc = sw_block(&j, 0, 0);
+    } else if (nblocks) {
+        j.parts = ibr__calloc(ctx, nblocks, sizeof *j.parts);
+        if (!j.parts)
+            rc = IBR_ENOMEM;
+        for (size_t i = 0; i < nblocks && rc == 0; i++)
+            j.parts[i].ctx = out->ctx;
+        if (rc == 0)
+            rc = ibr__parallel_for(nw, nblocks, sw_block, &j);
+        size_t total = 0;
+        for (size_t i = 0; i < nblocks && rc == 0; i++)
+            total += j.parts[i].size;
+        if (rc == 0)
+            rc = ibr__buf_reserve(out, ctx, total);
+        for (size_t i = 0; i < nblocks && rc == 0; i++) {
+            if (j.parts[i].size)
+                memcpy(out->data + out->size, j.parts[i].data, j.parts[i].size);
+            out->size += j.parts[i].size;
+            out->data[out->size] = 0;
+            ibr_buffer_dispose(&j.parts[i]);
+        }
+        for (size_t i = 0; i < nblocks && j.parts; i++)
+            ibr_buffer_dispose(&j.parts[i]);
+        ibr__free(ctx, j.parts);
+    }
+    if (j.lt.off)
+        lid_text_free(ctx, &j.lt);
+    ibr__free(ctx, own);
     if (rc < 0)
         ibr__buf_abort(out, mark);
     return rc;
 }
 
-/* One entry: "0x<lid, 4 hex digits> <port, 3 digits><sep><the LID's
-   text>\n"; sep has 3 characters. */
-static int lft_line(ibr_buffer *out, ibr_context *ctx, const lid_text *lt, uint32_t lid,
-                    unsigned port, const char *sep)
+int ibr_result_write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump format,
+                              uint32_t first, uint32_t count)
 {
-    size_t tl = lt->off[lid + 1] - lt->off[lid];
-    int rc = ibr__buf_reserve(out, ctx, 20 + tl);
-    if (rc < 0)
-        return rc;
-    char *d = out->data + out->size;
-    d = put_str(d, "0x", 2);
-    d = put_hex(d, lid, 4, 0);
-    *d++ = ' ';
-    d = put_dec(d, port, 3);
-    d = put_str(d, sep, 3);
-    d = put_str(d, lt->s + lt->off[lid], tl);
-    *d++ = '\n';
-    commit(out, d);
-    return 0;
+    return write_switches(out, r, format, first, count);
+}
+
+static int write_all_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump format)
+{
+    if (!r || !r->topo)
+        return IBR_EINVAL;
+    return write_switches(out, r, format, 0, r->topo->n_sw);
 }
 
 /* opensm-lfts.dump */
-static int lfts_dump_block(ibr_buffer *out, const ibr_topo *t, const lid_text *lt, uint32_t sw,
-                           const ibr__node *n, const uint8_t *lft, const char *desc)
+static int lfts_dump_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
 {
+    const ibr_topo *t = j->t;
     ibr_context *ctx = t->ctx;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    char desc[IBR_DESC_SIZE];
+    ibr__desc_line(desc, n->desc);
     int rc = ibr__buf_printf(out, ctx,
                              "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
                              (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
+    /* the block's size first, so that the lines go in without growing */
+    size_t need = 32;
+    for (uint32_t lid = 0; lid <= t->max_lid; lid++)
+        if (lft[lid] <= n->nports)
+            need += j->lt.off[lid + 1] - j->lt.off[lid];
+    if (rc == 0)
+        rc = ibr__buf_reserve(out, ctx, need);
     for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++)
         if (lft[lid] <= n->nports)
-            rc = lft_line(out, ctx, lt, lid, lft[lid], " # ");
+            rc = lft_line(out, ctx, &j->lt, lid, lft[lid]);
     if (rc == 0)
         rc = ibr__buf_printf(out, ctx, "%u lids dumped\n", (unsigned)t->max_lid);
     return rc;
@@ -228,7 +347,7 @@ static int lfts_dump_block(ibr_buffer *out, const ibr_topo *t, const lid_text *l
 
 int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r)
 {
-    return write_lft_blocks(out, r, 0, lfts_dump_block);
+    return write_all_switches(out, r, IBR_SWITCH_DUMP_LFTS);
 }
 
 /*
@@ -239,10 +358,14 @@ int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r)
  * 0..max LID are covered (the tools skip the last LID when it is a
  * multiple of 64).
  */
-static int dump_lfts_block(ibr_buffer *out, const ibr_topo *t, const lid_text *lt, uint32_t sw,
-                           const ibr__node *n, const uint8_t *lft, const char *desc)
+static int dump_lfts_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
 {
+    const ibr_topo *t = j->t;
     ibr_context *ctx = t->ctx;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    char desc[IBR_DESC_SIZE];
+    ibr__desc_line(desc, n->desc);
     int rc = ibr__buf_printf(out, ctx,
                              "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016" PRIx64
                              " (%s):\n"
@@ -272,7 +395,7 @@ static int dump_lfts_block(ibr_buffer *out, const ibr_topo *t, const lid_text *l
                 last = pt->lid + (1u << pt->lmc) - 1;
             }
         }
-        rc = lft_line(out, ctx, lt, lid, port, " : ");
+        rc = lft_line(out, ctx, &j->lt, lid, port);
     }
     if (rc == 0)
         rc = ibr__buf_printf(out, ctx, "%u valid lids dumped \n", count);
@@ -281,7 +404,7 @@ static int dump_lfts_block(ibr_buffer *out, const ibr_topo *t, const lid_text *l
 
 int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r)
 {
-    return write_lft_blocks(out, r, 1, dump_lfts_block);
+    return write_all_switches(out, r, IBR_SWITCH_DUMP_IBROUTE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -426,50 +549,66 @@ int ibr_topo_write_subnet_lst(ibr_buffer *out, const ibr_topo *t)
 /* ------------------------------------------------------------------ */
 /* opensm.fdbs                                                         */
 
+/* Switch sw's view of the hop matrix: its row, and per port the switch
+   an active link leads to (IBR_NONE: none, an end node, or itself). */
 typedef struct hopctx {
     const ibr_topo *t;
     const uint8_t *m; /* n_sw * n_sw least hops */
+    uint32_t sw;
+    unsigned nports;
+    uint32_t nbr[256];
 } hopctx;
+
+static void hopctx_init(hopctx *h, const sw_job *j, uint32_t sw)
+{
+    const ibr_topo *t = j->t;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    h->t = t;
+    h->m = j->hops;
+    h->sw = sw;
+    h->nports = n->nports;
+    h->nbr[0] = IBR_NONE;
+    for (unsigned p = 1; p <= n->nports; p++) {
+        const ibr__port *pt = &t->ports[n->port_off + p];
+        h->nbr[p] = IBR_NONE;
+        if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+            pt->remote_node == t->sw_node[sw])
+            continue;
+        const ibr__node *rn = &t->nodes[pt->remote_node];
+        if (rn->type == IBR_NODE_SWITCH)
+            h->nbr[p] = rn->sw;
+    }
+}
 
 static unsigned least(const hopctx *h, uint32_t a, uint32_t b)
 {
     return h->m[(size_t)a * h->t->n_sw + b];
 }
 
-/* Hops from switch sw to switch dst when leaving through port: what
+/* Hops from the switch to switch dst when leaving through port: what
    OpenSM's per-port hop table holds (port 0 holds the minimum). */
-static unsigned hops_via(const hopctx *h, uint32_t sw, unsigned port, uint32_t dst)
+static unsigned hops_via(const hopctx *h, unsigned port, uint32_t dst)
 {
-    const ibr_topo *t = h->t;
-    const ibr__node *n = &t->nodes[t->sw_node[sw]];
     if (port == 0)
-        return least(h, sw, dst);
-    if (port > n->nports)
+        return least(h, h->sw, dst);
+    if (port > h->nports || h->nbr[port] == IBR_NONE)
         return NO_PATH;
-    const ibr__port *pt = &t->ports[n->port_off + port];
-    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
-        pt->remote_node == t->sw_node[sw])
-        return NO_PATH;
-    const ibr__node *rn = &t->nodes[pt->remote_node];
-    if (rn->type != IBR_NODE_SWITCH)
-        return NO_PATH;
-    unsigned d = least(h, rn->sw, dst);
+    unsigned d = least(h, h->nbr[port], dst);
     return d >= NO_PATH - 1 ? NO_PATH : d + 1;
 }
 
-static unsigned best_port(const hopctx *h, uint32_t sw, uint32_t dst, unsigned best)
+static unsigned best_port(const hopctx *h, uint32_t dst, unsigned best)
 {
-    if (sw == dst)
+    if (h->sw == dst)
         return 0;
-    unsigned np = h->t->nodes[h->t->sw_node[sw]].nports;
-    for (unsigned p = 1; p <= np; p++)
-        if (hops_via(h, sw, p, dst) == best)
+    for (unsigned p = 1; p <= h->nports; p++)
+        if (hops_via(h, p, dst) == best)
             return p;
     return 0;
 }
 
-static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, uint32_t sw,
-                    const uint8_t *lft, uint32_t lid)
+static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, const uint8_t *lft,
+                    uint32_t lid)
 {
     const ibr_topo *t = h->t;
     if (ibr__buf_reserve(out, ctx, 80) < 0)
@@ -490,8 +629,8 @@ static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, uint32_t
     uint32_t dst;
     if (dn->type == IBR_NODE_SWITCH) {
         dst = dn->sw;
-        num = hops_via(h, sw, port, dst);
-        best = least(h, sw, dst);
+        num = hops_via(h, port, dst);
+        best = least(h, h->sw, dst);
     } else {
         /* an end port: hops to the switch it is cabled to, plus one */
         dst = t->lid_sw[lid];
@@ -499,8 +638,8 @@ static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, uint32_t
             num = NO_PATH;
             best = NO_PATH;
         } else {
-            num = dst == sw ? 0 : hops_via(h, sw, port, dst);
-            best = least(h, sw, dst);
+            num = dst == h->sw ? 0 : hops_via(h, port, dst);
+            best = least(h, h->sw, dst);
             if (num != NO_PATH) {
                 num++;
                 best = (best + 1) & 0xff;
@@ -522,8 +661,28 @@ static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, uint32_t
         return 0;
     }
     commit(out, d);
-    unsigned bp = best_port(h, sw, dst, dn->type == IBR_NODE_SWITCH ? best : best - 1);
+    unsigned bp = best_port(h, dst, dn->type == IBR_NODE_SWITCH ? best : best - 1);
     return ibr__buf_printf(out, ctx, "No %u hop path possible via port %u!\n", best, bp);
+}
+
+static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
+{
+    const ibr_topo *t = j->t;
+    ibr_context *ctx = t->ctx;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    hopctx h;
+    hopctx_init(&h, j, sw);
+    int rc = ibr__buf_printf(out, ctx,
+                             "dump_ucast_routes: Switch 0x%016" PRIx64
+                             "\nLID    : Port : Hops : Optimal\n",
+                             n->guid);
+    /* most lines are "0xLLLL : PPP  : HH   : yes" (27 bytes) */
+    if (rc == 0)
+        rc = ibr__buf_reserve(out, ctx, (size_t)t->max_lid * 28);
+    for (uint32_t lid = 1; lid <= t->max_lid && rc == 0; lid++)
+        rc = fdb_line(out, ctx, &h, lft, lid);
+    return rc;
 }
 
 /*
@@ -534,39 +693,56 @@ static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, uint32_t
  */
 int ibr_result_write_fdbs(ibr_buffer *out, const ibr_result *r)
 {
-    size_t mark;
-    if (!r)
-        return IBR_EINVAL;
-    const ibr_topo *t = r->topo;
-    int rc = check_args(out, t, r, &mark);
-    if (rc < 0)
-        return rc;
-    ibr_context *ctx = t->ctx;
-    uint8_t *own = NULL;
-    hopctx h = {t, r->hops};
-    if (!h.m && t->n_sw) {
-        if ((rc = ibr__switch_hops(&own, t, 1)) < 0)
-            return rc;
-        h.m = own;
-    }
-    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
-        const ibr__node *n = &t->nodes[t->sw_node[sw]];
-        const uint8_t *lft = r->lft + (size_t)sw * r->lft_size;
-        rc = ibr__buf_printf(out, ctx,
-                             "dump_ucast_routes: Switch 0x%016" PRIx64
-                             "\nLID    : Port : Hops : Optimal\n",
-                             n->guid);
-        for (uint32_t lid = 1; lid <= t->max_lid && rc == 0; lid++)
-            rc = fdb_line(out, ctx, &h, sw, lft, lid);
-    }
-    ibr__free(ctx, own);
-    if (rc < 0)
-        ibr__buf_abort(out, mark);
-    return rc;
+    return write_all_switches(out, r, IBR_SWITCH_DUMP_FDBS);
 }
 
 /* ------------------------------------------------------------------ */
 /* opensm-lid-matrix.dump                                              */
+
+static int lid_matrix_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
+{
+    const ibr_topo *t = j->t;
+    ibr_context *ctx = t->ctx;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    hopctx h;
+    hopctx_init(&h, j, sw);
+    int rc = ibr__buf_printf(out, ctx, "Switch: guid 0x%016" PRIx64 "\n", n->guid);
+    for (uint32_t lid = 1; lid <= t->max_lid && rc == 0; lid++) {
+        uint32_t gp = t->lid_port[lid];
+        if (gp == IBR_NONE || t->ports[gp].lid != lid)
+            continue;
+        const ibr__node *dn = &t->nodes[t->port_node[gp]];
+        if (dn->type != IBR_NODE_SWITCH)
+            continue;
+        uint32_t dst = dn->sw;
+        unsigned best = dst == sw ? 0 : NO_PATH;
+        for (unsigned p = 1; p <= n->nports && dst != sw; p++) {
+            unsigned v = hops_via(&h, p, dst);
+            if (v < best)
+                best = v;
+        }
+        if (best == NO_PATH)
+            continue;
+        if ((rc = ibr__buf_reserve(out, ctx, 48 + 3 * (size_t)n->nports)) < 0)
+            break;
+        char *d = out->data + out->size;
+        d = put_str(d, "0x", 2);
+        d = put_hex(d, lid, 4, 0);
+        *d++ = ':';
+        for (unsigned p = 0; p <= n->nports; p++) {
+            unsigned v = p == 0 ? best : hops_via(&h, p, dst);
+            d[0] = ' ';
+            d[1] = "0123456789abcdef"[v >> 4 & 15];
+            d[2] = "0123456789abcdef"[v & 15];
+            d += 3;
+        }
+        d = put_str(d, " # portguid 0x", 14);
+        d = put_hex(d, t->ports[gp].guid, 16, 0);
+        *d++ = '\n';
+        commit(out, d);
+    }
+    return rc;
+}
 
 /*
  * Per switch, one row per switch LID it can reach: the hops toward that
@@ -578,58 +754,5 @@ int ibr_result_write_fdbs(ibr_buffer *out, const ibr_result *r)
  */
 int ibr_result_write_lid_matrix(ibr_buffer *out, const ibr_result *r)
 {
-    size_t mark;
-    if (!r)
-        return IBR_EINVAL;
-    const ibr_topo *t = r->topo;
-    int rc = check_args(out, t, r, &mark);
-    if (rc < 0)
-        return rc;
-    ibr_context *ctx = t->ctx;
-    uint8_t *own = NULL;
-    hopctx h = {t, r->hops};
-    if (!h.m && t->n_sw) {
-        if ((rc = ibr__switch_hops(&own, t, 1)) < 0)
-            return rc;
-        h.m = own;
-    }
-    for (uint32_t sw = 0; sw < t->n_sw && rc == 0; sw++) {
-        const ibr__node *n = &t->nodes[t->sw_node[sw]];
-        rc = ibr__buf_printf(out, ctx, "Switch: guid 0x%016" PRIx64 "\n", n->guid);
-        for (uint32_t lid = 1; lid <= t->max_lid && rc == 0; lid++) {
-            uint32_t gp = t->lid_port[lid];
-            if (gp == IBR_NONE || t->ports[gp].lid != lid)
-                continue;
-            const ibr__node *dn = &t->nodes[t->port_node[gp]];
-            if (dn->type != IBR_NODE_SWITCH)
-                continue;
-            uint32_t dst = dn->sw;
-            unsigned best = dst == sw ? 0 : NO_PATH;
-            for (unsigned p = 1; p <= n->nports && dst != sw; p++) {
-                unsigned v = hops_via(&h, sw, p, dst);
-                if (v < best)
-                    best = v;
-            }
-            if (best == NO_PATH)
-                continue;
-            if ((rc = ibr__buf_reserve(out, ctx, 48 + 3 * (size_t)n->nports)) < 0)
-                break;
-            char *d = out->data + out->size;
-            d = put_str(d, "0x", 2);
-            d = put_hex(d, lid, 4, 0);
-            *d++ = ':';
-            for (unsigned p = 0; p <= n->nports; p++) {
-                *d++ = ' ';
-                d = put_hex(d, p == 0 ? best : hops_via(&h, sw, p, dst), 2, 0);
-            }
-            d = put_str(d, " # portguid 0x", 14);
-            d = put_hex(d, t->ports[gp].guid, 16, 0);
-            *d++ = '\n';
-            commit(out, d);
-        }
-    }
-    ibr__free(ctx, own);
-    if (rc < 0)
-        ibr__buf_abort(out, mark);
-    return rc;
+    return write_all_switches(out, r, IBR_SWITCH_DUMP_LID_MATRIX);
 }

@@ -175,7 +175,7 @@ def main():
         if p.returncode != 0:
             raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
         g2l = os.path.join(osm_dir, "guid2lid")
-        p = run([ibr, "route", "-R", args.engine, "--no-progress", "--json", "--guid2lid", g2l,
+        p = run([ibr, "route", "--all-dumps", "-R", args.engine, "--no-progress", "--json", "--guid2lid", g2l,
                  "--sa-dump", dump, topo, "-o", ibr_dir] + ibr_extra, "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)
         summary["ibroute_mcast"] = route.get("mcast")

@@ -53,6 +53,7 @@ from ._capi import (
     RerouteMode,
     SettingType,
     SLMode,
+    SwitchDump,
     UcastFlags,
 )
 
@@ -153,7 +154,7 @@ __all__ = [
     "MAX_UNICAST_LID", "McastFlags", "McastGroup", "McastGroups", "McastHop", "McastJoin",
     "McastMember", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
-    "RangeError", "Result", "RoutesError", "SLMode", "Setting",
+    "RangeError", "Result", "RoutesError", "SLMode", "Setting", "SwitchDump",
     "Status", "SettingType", "StateError", "Topology", "UcastFlags",
     "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",
     "engines", "find_engine", "library_path", "parse_guid_list", "status_name", "strerror",
