@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +469,26 @@ static int write_outputs(file_list *files, const char *dir, unsigned which, cons
     return ret;
 }
 
+/* write_outputs() on a thread of its own, so that the dumps are written
+   while the result is verified (both only read the topology and the
+   result). */
+typedef struct write_job {
+    file_list *files;
+    const char *dir;
+    unsigned which;
+    const ibr_topo *t;
+    const ibr_result *r;
+    int ret;
+} write_job;
+
+static void *write_thread(void *arg)
+{
+    write_job *j = arg;
+
+    j->ret = write_outputs(j->files, j->dir, j->which, j->t, j->r);
+    return NULL;
+}
+
 /* Write the routing database of r to path. 0 or -1 (message printed). */
 static int save_db(const char *path, const ibr_result *r)
 {
@@ -795,6 +816,9 @@ int cmd_route(int argc, char **argv)
     ibr_buffer vjson = IBR_BUFFER_INIT;
     file_list files = {NULL, 0, NULL, 0, 0, 0.0, NULL};
     double t0, route_s;
+    write_job wjob;
+    pthread_t writer;
+    int writing = 0;
 
     memset(&a, 0, sizeof(a));
     a.verify = 1;
@@ -895,6 +919,16 @@ int cmd_route(int argc, char **argv)
     if (ps.shown && ps.tty)
         fputc('\n', stderr);
 
+    /* the dumps are written while the result is verified (on this thread
+       when no thread can be started) */
+    files.ps = &ps;
+    wjob = (write_job){&files, a.outdir, a.dumps, t, r, 0};
+    if (rc == 0 && a.outdir) {
+        if (a.verify && pthread_create(&writer, NULL, write_thread, &wjob) == 0)
+            writing = 1;
+        else
+            write_thread(&wjob);
+    }
     if (rc == 0 && a.verify) {
         ibr_verify_report_init(&rep, IBR_VERIFY_REPORT_VERSION);
         rep.threads = opts->threads;
@@ -910,10 +944,13 @@ int cmd_route(int argc, char **argv)
             goto out;
         }
     }
+    if (writing) {
+        pthread_join(writer, NULL);
+        writing = 0;
+    }
     /* a file that cannot be written does not hide the summary: it says what
        was written and what was not, and the exit status is 2 */
-    files.ps = &ps;
-    int write_err = rc == 0 && a.outdir && write_outputs(&files, a.outdir, a.dumps, t, r) < 0;
+    int write_err = rc == 0 && a.outdir && wjob.ret < 0;
     if (rc == 0 && a.save_db && save_db(a.save_db, r) < 0)
         write_err = 1;
 
@@ -944,6 +981,8 @@ int cmd_route(int argc, char **argv)
         goto out;
     ret = CLI_EXIT_OK;
 out:
+    if (writing)
+        pthread_join(writer, NULL);
     ibr_buffer_dispose(&vjson);
     file_list_free(&files);
     ibr_result_destroy(r);
