@@ -198,6 +198,8 @@ typedef struct sw_job {
     const uint8_t *hops; /* n_sw x n_sw least hops */
     uint32_t first, count, per_block;
     ibr_buffer *parts; /* one per block */
+    size_t *off;       /* opensm-lfts.dump: where each switch's block starts */
+    char *base;        /* ... in the caller's buffer */
 } sw_job;
 
 static int lfts_dump_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
@@ -221,6 +223,99 @@ static int sw_block(void *arg, unsigned worker, size_t i)
         case IBR_SWITCH_DUMP_LID_MATRIX: rc = lid_matrix_block(out, j, sw); break;
         }
     }
+    return rc;
+}
+
+/* opensm-lfts.dump without intermediate buffers: every switch's block
+   measured first (its header, the lines of the LIDs it routes, its
+   trailer), then formatted by the workers straight into its place in the
+   caller's buffer. */
+static size_t lfts_header(char *dst, size_t cap, const sw_job *j, uint32_t sw)
+{
+    const ibr_topo *t = j->t;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    char desc[IBR_DESC_SIZE];
+    ibr__desc_line(desc, n->desc);
+    int len = snprintf(dst, cap, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
+                       (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
+    return len < 0 ? 0 : (size_t)len;
+}
+
+#define LFTS_HEADER_MAX (64 + IBR_DESC_SIZE)
+
+static int lfts_measure(void *arg, unsigned worker, size_t i)
+{
+    sw_job *j = arg;
+    (void)worker;
+    uint32_t sw = j->first + (uint32_t)i;
+    const ibr_topo *t = j->t;
+    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    unsigned np = t->nodes[t->sw_node[sw]].nports;
+    char head[LFTS_HEADER_MAX];
+    size_t size = lfts_header(head, sizeof head, j, sw);
+    for (uint32_t lid = 0; lid <= t->max_lid; lid++)
+        if (lft[lid] <= np)
+            size += j->lt.off[lid + 1] - j->lt.off[lid];
+    char tail[16];
+    int tl = snprintf(tail, sizeof tail, "%u lids dumped\n", (unsigned)t->max_lid);
+    j->off[i] = size + (size_t)(tl < 0 ? 0 : tl);
+    return 0;
+}
+
+static int lfts_fill(void *arg, unsigned worker, size_t i)
+{
+    sw_job *j = arg;
+    (void)worker;
+    uint32_t sw = j->first + (uint32_t)i;
+    const ibr_topo *t = j->t;
+    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    unsigned np = t->nodes[t->sw_node[sw]].nports;
+    const lid_text *lt = &j->lt;
+    char *d = j->base + j->off[i];
+    char buf[LFTS_HEADER_MAX];
+    size_t hl = lfts_header(buf, sizeof buf, j, sw);
+    d = put_str(d, buf, hl);
+    for (uint32_t lid = 0; lid <= t->max_lid; lid++) {
+        unsigned port = lft[lid];
+        if (port > np)
+            continue;
+        size_t tl = lt->off[lid + 1] - lt->off[lid];
+        memcpy(d, lt->s + lt->off[lid], tl);
+        d[PORT_AT] = (char)('0' + port / 100);
+        d[PORT_AT + 1] = (char)('0' + port / 10 % 10);
+        d[PORT_AT + 2] = (char)('0' + port % 10);
+        d += tl;
+    }
+    int tl = snprintf(buf, sizeof buf, "%u lids dumped\n", (unsigned)t->max_lid);
+    put_str(d, buf, (size_t)(tl < 0 ? 0 : tl));
+    return 0;
+}
+
+static int write_lfts_direct(ibr_buffer *out, sw_job *j, unsigned nw)
+{
+    ibr_context *ctx = j->t->ctx;
+    j->off = ibr__mallocarray(ctx, (size_t)j->count + 1, sizeof *j->off);
+    if (!j->off)
+        return IBR_ENOMEM;
+    int rc = ibr__parallel_for(nw, j->count, lfts_measure, j);
+    size_t total = 0;
+    for (uint32_t i = 0; i < j->count && rc == 0; i++) {
+        size_t n = j->off[i];
+        j->off[i] = total;
+        total += n;
+    }
+    if (rc == 0)
+        rc = ibr__buf_reserve(out, ctx, total);
+    if (rc == 0) {
+        j->base = out->data + out->size;
+        rc = ibr__parallel_for(nw, j->count, lfts_fill, j);
+    }
+    if (rc == 0) {
+        out->size += total;
+        out->data[out->size] = 0;
+    }
+    ibr__free(ctx, j->off);
+    j->off = NULL;
     return rc;
 }
 
@@ -269,7 +364,9 @@ static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump 
         j.per_block = (uint32_t)((count + nblocks - 1) / nblocks);
         nblocks = (count + j.per_block - 1) / j.per_block;
     }
-    if (nblocks == 1) {
+    if (format == IBR_SWITCH_DUMP_LFTS && count) {
+        rc = write_lfts_direct(out, &j, nw);
+    } else if (nblocks == 1) {
         /* one block: straight into the caller's buffer */
         j.parts = out;
         rc = sw_block(&j, 0, 0);
