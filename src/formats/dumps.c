@@ -598,13 +598,31 @@ static int lst_half(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, uint32
     const ibr__port *lp = n->type == IBR_NODE_SWITCH ? &t->ports[n->port_off] : pt;
     char desc[IBR_DESC_SIZE];
     ibr__desc_line(desc, n->desc);
-    return ibr__buf_printf(out, ctx,
-                           "{ %s Ports:%02X SystemGUID:%016" PRIx64 " NodeGUID:%016" PRIx64
-                           " PortGUID:%016" PRIx64 " VenID:%s DevID:0000 Rev:00000000 {%s}"
-                           " LID:%04X PN:%02X } ",
-                           short_type(n->type), (unsigned)n->nports,
-                           n->sysimg ? n->sysimg : n->guid, n->guid, pt->guid,
-                           far ? "00000000" : "000000", desc, (unsigned)lp->lid, port);
+    /* "{ %s Ports:%02X SystemGUID:%016llx NodeGUID:%016llx PortGUID:%016llx
+       VenID:%s DevID:0000 Rev:00000000 {%s} LID:%04X PN:%02X } " */
+    if (ibr__buf_reserve(out, ctx, 200 + IBR_DESC_SIZE) < 0)
+        return IBR_ENOMEM;
+    char *d = out->data + out->size;
+    d = put_str(d, "{ ", 2);
+    d = put_str(d, short_type(n->type), 2);
+    d = put_str(d, " Ports:", 7);
+    d = put_hex(d, n->nports, 2, 1);
+    d = put_str(d, " SystemGUID:", 12);
+    d = put_hex(d, n->sysimg ? n->sysimg : n->guid, 16, 0);
+    d = put_str(d, " NodeGUID:", 10);
+    d = put_hex(d, n->guid, 16, 0);
+    d = put_str(d, " PortGUID:", 10);
+    d = put_hex(d, pt->guid, 16, 0);
+    d = far ? put_str(d, " VenID:00000000", 15) : put_str(d, " VenID:000000", 13);
+    d = put_str(d, " DevID:0000 Rev:00000000 {", 26);
+    d = put_str(d, desc, strlen(desc));
+    d = put_str(d, "} LID:", 6);
+    d = put_hex(d, lp->lid, 4, 1);
+    d = put_str(d, " PN:", 4);
+    d = put_hex(d, port, 2, 1);
+    d = put_str(d, " } ", 3);
+    commit(out, d);
+    return 0;
 }
 
 /*
