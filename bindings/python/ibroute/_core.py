@@ -483,7 +483,9 @@ def _write(fn: str, *args: Any) -> str:
             raise error_for(rc, f"{fn} failed: {_s(_lib.ibr_strerror(rc))}")
         if not buf.data:
             return ""
-        return ctypes.string_at(buf.data, buf.size).decode("utf-8", "surrogateescape")
+        # decoded straight from the library's buffer (no intermediate bytes)
+        raw = (c_uint8 * buf.size).from_address(ctypes.addressof(buf.data.contents))
+        return str(raw, "utf-8", "surrogateescape")
     finally:
         _lib.ibr_buffer_dispose(byref(buf))
 
