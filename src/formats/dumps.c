@@ -196,33 +196,83 @@ typedef struct sw_job {
     ibr_switch_dump format;
     lid_text lt;
     const uint8_t *hops; /* n_sw x n_sw least hops */
-    uint32_t first, count, per_block;
-    ibr_buffer *parts; /* one per block */
-    size_t *off;       /* opensm-lfts.dump: where each switch's block starts */
+    uint32_t first, count;
+    size_t *off;       /* where each switch's block starts */
     char *base;        /* ... in the caller's buffer */
+    ibr_buffer *scratch; /* one per worker (two-pass writers) */
 } sw_job;
 
-static int lfts_dump_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 static int dump_lfts_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 static int lid_matrix_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 
-static int sw_block(void *arg, unsigned worker, size_t i)
+static int format_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
+{
+    /* opensm-lfts.dump has a writer of its own (write_lfts_direct()) */
+    switch (j->format) {
+    case IBR_SWITCH_DUMP_LFTS: break;
+    case IBR_SWITCH_DUMP_IBROUTE: return dump_lfts_block(out, j, sw);
+    case IBR_SWITCH_DUMP_FDBS: return fdbs_block(out, j, sw);
+    case IBR_SWITCH_DUMP_LID_MATRIX: return lid_matrix_block(out, j, sw);
+    }
+    return IBR_EINVAL;
+}
+
+/* The other per-switch dumps on several workers, in two passes over the
+   switches: each block formatted into its worker's scratch buffer to learn
+   its size, then, the offsets known, formatted again and copied into its
+   place in the caller's buffer. Formatting twice costs less than the fresh
+   memory of one buffer per block (a 64 MB slice would take 64 MB more). */
+static int two_pass(void *arg, unsigned worker, size_t i)
 {
     sw_job *j = arg;
-    (void)worker;
-    uint32_t a = j->first + (uint32_t)i * j->per_block;
-    uint32_t b = a + j->per_block < j->first + j->count ? a + j->per_block : j->first + j->count;
-    ibr_buffer *out = &j->parts[i];
+    ibr_buffer *b = &j->scratch[worker];
+    b->size = 0;
+    int rc = format_block(b, j, j->first + (uint32_t)i);
+    if (rc < 0)
+        return rc;
+    if (!j->base)
+        j->off[i] = b->size;
+    else if (b->size)
+        memcpy(j->base + j->off[i], b->data, b->size);
+    return 0;
+}
+
+static int write_two_pass(ibr_buffer *out, sw_job *j, unsigned nw)
+{
+    ibr_context *ctx = j->t->ctx;
     int rc = 0;
-    for (uint32_t sw = a; sw < b && rc == 0; sw++) {
-        switch (j->format) {
-        case IBR_SWITCH_DUMP_LFTS: rc = lfts_dump_block(out, j, sw); break;
-        case IBR_SWITCH_DUMP_IBROUTE: rc = dump_lfts_block(out, j, sw); break;
-        case IBR_SWITCH_DUMP_FDBS: rc = fdbs_block(out, j, sw); break;
-        case IBR_SWITCH_DUMP_LID_MATRIX: rc = lid_matrix_block(out, j, sw); break;
-        }
+    j->off = ibr__mallocarray(ctx, (size_t)j->count + 1, sizeof *j->off);
+    j->scratch = ibr__calloc(ctx, nw, sizeof *j->scratch);
+    if (!j->off || !j->scratch)
+        rc = IBR_ENOMEM;
+    for (unsigned w = 0; w < nw && rc == 0; w++)
+        j->scratch[w].ctx = out->ctx;
+    if (rc == 0)
+        rc = ibr__parallel_for(nw, j->count, two_pass, j);
+    size_t total = 0;
+    for (uint32_t i = 0; i < j->count && rc == 0; i++) {
+        size_t n = j->off[i];
+        j->off[i] = total;
+        total += n;
     }
+    if (rc == 0)
+        rc = ibr__buf_reserve(out, ctx, total);
+    if (rc == 0) {
+        j->base = out->data + out->size;
+        rc = ibr__parallel_for(nw, j->count, two_pass, j);
+    }
+    if (rc == 0) {
+        out->size += total;
+        out->data[out->size] = 0;
+    }
+    for (unsigned w = 0; j->scratch && w < nw; w++)
+        ibr_buffer_dispose(&j->scratch[w]);
+    ibr__free(ctx, j->scratch);
+    ibr__free(ctx, j->off);
+    j->scratch = NULL;
+    j->off = NULL;
+    j->base = NULL;
     return rc;
 }
 
@@ -319,9 +369,9 @@ static int write_lfts_direct(ibr_buffer *out, sw_job *j, unsigned nw)
     return rc;
 }
 
-/* Switches first..first+count-1 of dump format into out: blocks of
-   consecutive switches formatted by the result's workers into buffers of
-   their own, then appended in switch order; all or nothing. */
+/* Switches first..first+count-1 of dump format into out, formatted by the
+   result's workers into their places (write_lfts_direct(),
+   write_two_pass()); all or nothing. */
 static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump format,
                           uint32_t first, uint32_t count)
 {
@@ -357,43 +407,15 @@ static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump 
     /* workers: as many as routing used (a result read from text has 0: one,
        since the allocator need not be thread-safe then) */
     unsigned nw = r->threads ? r->threads : 1;
-    size_t nblocks = count == 0 ? 0 : nw == 1 ? 1 : (size_t)nw * 8;
-    if (nblocks > count)
-        nblocks = count;
-    if (nblocks) {
-        j.per_block = (uint32_t)((count + nblocks - 1) / nblocks);
-        nblocks = (count + j.per_block - 1) / j.per_block;
-    }
-    if (format == IBR_SWITCH_DUMP_LFTS && count) {
+    if (count == 0)
+        rc = 0;
+    else if (format == IBR_SWITCH_DUMP_LFTS)
         rc = write_lfts_direct(out, &j, nw);
-    } else if (nblocks == 1) {
-        /* one block: straight into the caller's buffer */
-        j.parts = out;
-        rc = sw_block(&j, 0, 0);
-    } else if (nblocks) {
-        j.parts = ibr__calloc(ctx, nblocks, sizeof *j.parts);
-        if (!j.parts)
-            rc = IBR_ENOMEM;
-        for (size_t i = 0; i < nblocks && rc == 0; i++)
-            j.parts[i].ctx = out->ctx;
-        if (rc == 0)
-            rc = ibr__parallel_for(nw, nblocks, sw_block, &j);
-        size_t total = 0;
-        for (size_t i = 0; i < nblocks && rc == 0; i++)
-            total += j.parts[i].size;
-        if (rc == 0)
-            rc = ibr__buf_reserve(out, ctx, total);
-        for (size_t i = 0; i < nblocks && rc == 0; i++) {
-            if (j.parts[i].size)
-                memcpy(out->data + out->size, j.parts[i].data, j.parts[i].size);
-            out->size += j.parts[i].size;
-            out->data[out->size] = 0;
-            ibr_buffer_dispose(&j.parts[i]);
-        }
-        for (size_t i = 0; i < nblocks && j.parts; i++)
-            ibr_buffer_dispose(&j.parts[i]);
-        ibr__free(ctx, j.parts);
-    }
+    else if (nw > 1 && count > 1)
+        rc = write_two_pass(out, &j, nw);
+    else
+        for (uint32_t sw = first; sw < first + count && rc == 0; sw++)
+            rc = format_block(out, &j, sw); /* one worker: straight in */
     if (j.lt.off)
         lid_text_free(ctx, &j.lt);
     ibr__free(ctx, own);
@@ -413,33 +435,6 @@ static int write_all_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_d
     if (!r || !r->topo)
         return IBR_EINVAL;
     return write_switches(out, r, format, 0, r->topo->n_sw);
-}
-
-/* opensm-lfts.dump */
-static int lfts_dump_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
-{
-    const ibr_topo *t = j->t;
-    ibr_context *ctx = t->ctx;
-    const ibr__node *n = &t->nodes[t->sw_node[sw]];
-    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
-    char desc[IBR_DESC_SIZE];
-    ibr__desc_line(desc, n->desc);
-    int rc = ibr__buf_printf(out, ctx,
-                             "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
-                             (unsigned)t->max_lid, (unsigned)switch_lid(t, sw), n->guid, desc);
-    /* the block's size first, so that the lines go in without growing */
-    size_t need = 32;
-    for (uint32_t lid = 0; lid <= t->max_lid; lid++)
-        if (lft[lid] <= n->nports)
-            need += j->lt.off[lid + 1] - j->lt.off[lid];
-    if (rc == 0)
-        rc = ibr__buf_reserve(out, ctx, need);
-    for (uint32_t lid = 0; lid <= t->max_lid && rc == 0; lid++)
-        if (lft[lid] <= n->nports)
-            rc = lft_line(out, ctx, &j->lt, lid, lft[lid]);
-    if (rc == 0)
-        rc = ibr__buf_printf(out, ctx, "%u lids dumped\n", (unsigned)t->max_lid);
-    return rc;
 }
 
 int ibr_result_write_lfts_dump(ibr_buffer *out, const ibr_result *r)
