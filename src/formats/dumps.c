@@ -199,11 +199,17 @@ typedef struct sw_job {
     uint32_t first, count;
     size_t *off;       /* where each switch's block starts */
     char *base;        /* ... in the caller's buffer */
+    /* opensm.fdbs: per LID, "0xLLLL : " and where its hops are counted to */
+    char (*lid_pfx)[9];
+    uint32_t *lid_dst; /* destination switch (IBR_NONE: none) */
+    uint8_t *lid_kind; /* FDB_* */
     ibr_buffer *scratch; /* one per worker (two-pass writers) */
 } sw_job;
 
 static int dump_lfts_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
+static int fdb_lids_build(sw_job *j);
+static void fdb_lids_free(sw_job *j);
 static int lid_matrix_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 
 static int format_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
@@ -397,10 +403,16 @@ static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump 
         if (count && lid_text_build(&j.lt, t, format == IBR_SWITCH_DUMP_IBROUTE) < 0)
             return IBR_ENOMEM;
     } else {
+        if (format == IBR_SWITCH_DUMP_FDBS && count && fdb_lids_build(&j) < 0) {
+            fdb_lids_free(&j);
+            return IBR_ENOMEM;
+        }
         j.hops = r->hops;
         if (!j.hops && t->n_sw && count) {
-            if ((rc = ibr__switch_hops(&own, t, r->threads ? r->threads : 1)) < 0)
+            if ((rc = ibr__switch_hops(&own, t, r->threads ? r->threads : 1)) < 0) {
+                fdb_lids_free(&j);
                 return rc;
+            }
             j.hops = own;
         }
     }
@@ -418,6 +430,7 @@ static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump 
             rc = format_block(out, &j, sw); /* one worker: straight in */
     if (j.lt.off)
         lid_text_free(ctx, &j.lt);
+    fdb_lids_free(&j);
     ibr__free(ctx, own);
     if (rc < 0)
         ibr__buf_abort(out, mark);
@@ -717,46 +730,89 @@ static unsigned best_port(const hopctx *h, uint32_t dst, unsigned best)
     return 0;
 }
 
-static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, const uint8_t *lft,
-                    uint32_t lid)
+/* What a LID of opensm.fdbs leads to. */
+enum { FDB_NONE, FDB_SWITCH, FDB_END, FDB_END_LOOSE };
+
+/* The per-LID part of opensm.fdbs, built once per call: the line's
+   "0xLLLL : " and the destination's kind and switch. */
+static int fdb_lids_build(sw_job *j)
 {
-    const ibr_topo *t = h->t;
+    const ibr_topo *t = j->t;
+    size_t n = (size_t)t->max_lid + 1;
+    j->lid_pfx = ibr__mallocarray(t->ctx, n, sizeof *j->lid_pfx);
+    j->lid_dst = ibr__mallocarray(t->ctx, n, sizeof *j->lid_dst);
+    j->lid_kind = ibr__mallocarray(t->ctx, n, sizeof *j->lid_kind);
+    if (!j->lid_pfx || !j->lid_dst || !j->lid_kind)
+        return IBR_ENOMEM;
+    for (uint32_t lid = 0; lid <= t->max_lid; lid++) {
+        char *d = j->lid_pfx[lid];
+        d = put_str(d, "0x", 2);
+        d = put_hex(d, lid, 4, 1);
+        put_str(d, " : ", 3);
+        uint32_t gp = t->lid_port[lid];
+        j->lid_dst[lid] = IBR_NONE;
+        j->lid_kind[lid] = FDB_NONE;
+        if (gp == IBR_NONE)
+            continue;
+        const ibr__node *dn = &t->nodes[t->port_node[gp]];
+        if (dn->type == IBR_NODE_SWITCH) {
+            j->lid_kind[lid] = FDB_SWITCH;
+            j->lid_dst[lid] = dn->sw;
+        } else {
+            /* an end port: hops to the switch it is cabled to, plus one */
+            j->lid_dst[lid] = t->lid_sw[lid];
+            j->lid_kind[lid] = t->lid_sw[lid] == IBR_NONE ? FDB_END_LOOSE : FDB_END;
+        }
+    }
+    return 0;
+}
+
+static void fdb_lids_free(sw_job *j)
+{
+    ibr_context *ctx = j->t->ctx;
+    ibr__free(ctx, j->lid_pfx);
+    ibr__free(ctx, j->lid_dst);
+    ibr__free(ctx, j->lid_kind);
+    j->lid_pfx = NULL;
+    j->lid_dst = NULL;
+    j->lid_kind = NULL;
+}
+
+static int fdb_line(ibr_buffer *out, ibr_context *ctx, const sw_job *j, const hopctx *h,
+                    const uint8_t *lft, uint32_t lid)
+{
     if (ibr__buf_reserve(out, ctx, 80) < 0)
         return IBR_ENOMEM;
     char *d = out->data + out->size;
-    d = put_str(d, "0x", 2);
-    d = put_hex(d, lid, 4, 1);
-    d = put_str(d, " : ", 3);
-    uint32_t gp = t->lid_port[lid];
+    memcpy(d, j->lid_pfx[lid], 9);
+    d += 9;
+    unsigned kind = j->lid_kind[lid];
     unsigned port = lft[lid];
-    if (gp == IBR_NONE || port == NO_PATH) {
+    if (kind == FDB_NONE || port == NO_PATH) {
         d = put_str(d, "UNREACHABLE\n", 12);
         commit(out, d);
         return 0;
     }
-    const ibr__node *dn = &t->nodes[t->port_node[gp]];
     unsigned num, best;
-    uint32_t dst;
-    if (dn->type == IBR_NODE_SWITCH) {
-        dst = dn->sw;
+    uint32_t dst = j->lid_dst[lid];
+    if (kind == FDB_SWITCH) {
         num = hops_via(h, port, dst);
         best = least(h, h->sw, dst);
+    } else if (kind == FDB_END_LOOSE) {
+        num = NO_PATH;
+        best = NO_PATH;
     } else {
-        /* an end port: hops to the switch it is cabled to, plus one */
-        dst = t->lid_sw[lid];
-        if (dst == IBR_NONE) {
-            num = NO_PATH;
-            best = NO_PATH;
-        } else {
-            num = dst == h->sw ? 0 : hops_via(h, port, dst);
-            best = least(h, h->sw, dst);
-            if (num != NO_PATH) {
-                num++;
-                best = (best + 1) & 0xff;
-            }
+        num = dst == h->sw ? 0 : hops_via(h, port, dst);
+        best = least(h, h->sw, dst);
+        if (num != NO_PATH) {
+            num++;
+            best = (best + 1) & 0xff;
         }
     }
-    d = put_dec(d, port, 3);
+    d[0] = (char)('0' + port / 100);
+    d[1] = (char)('0' + port / 10 % 10);
+    d[2] = (char)('0' + port % 10);
+    d += 3;
     if (num == NO_PATH) {
         d = put_str(d, "  : HOPS UNKNOWN\n", 17);
         commit(out, d);
@@ -771,7 +827,7 @@ static int fdb_line(ibr_buffer *out, ibr_context *ctx, const hopctx *h, const ui
         return 0;
     }
     commit(out, d);
-    unsigned bp = best_port(h, dst, dn->type == IBR_NODE_SWITCH ? best : best - 1);
+    unsigned bp = best_port(h, dst, kind == FDB_SWITCH ? best : best - 1);
     return ibr__buf_printf(out, ctx, "No %u hop path possible via port %u!\n", best, bp);
 }
 
@@ -791,7 +847,7 @@ static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
     if (rc == 0)
         rc = ibr__buf_reserve(out, ctx, (size_t)t->max_lid * 28);
     for (uint32_t lid = 1; lid <= t->max_lid && rc == 0; lid++)
-        rc = fdb_line(out, ctx, &h, lft, lid);
+        rc = fdb_line(out, ctx, j, &h, lft, lid);
     return rc;
 }
 
@@ -826,13 +882,16 @@ static int lid_matrix_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
             continue;
         uint32_t dst = dn->sw;
         unsigned best = dst == sw ? 0 : NO_PATH;
-        for (unsigned p = 1; p <= n->nports && dst != sw; p++) {
+        uint8_t via[256];
+        for (unsigned p = 1; p <= n->nports; p++) {
             unsigned v = hops_via(&h, p, dst);
-            if (v < best)
+            via[p] = (uint8_t)v;
+            if (v < best && dst != sw)
                 best = v;
         }
         if (best == NO_PATH)
             continue;
+        via[0] = (uint8_t)best;
         if ((rc = ibr__buf_reserve(out, ctx, 48 + 3 * (size_t)n->nports)) < 0)
             break;
         char *d = out->data + out->size;
@@ -840,7 +899,7 @@ static int lid_matrix_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
         d = put_hex(d, lid, 4, 0);
         *d++ = ':';
         for (unsigned p = 0; p <= n->nports; p++) {
-            unsigned v = p == 0 ? best : hops_via(&h, p, dst);
+            unsigned v = via[p];
             d[0] = ' ';
             d[1] = "0123456789abcdef"[v >> 4 & 15];
             d[2] = "0123456789abcdef"[v & 15];
