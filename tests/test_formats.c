@@ -897,6 +897,46 @@ static void test_switch_parts(void)
     }
 }
 
+/* The longest opensm-lfts.dump header and trailer: a 64-character switch
+   description and 5-digit LIDs, on one worker and on two. */
+static void test_lfts_long_header(void)
+{
+    char desc[65], text[1024], want[512];
+    memset(desc, 'd', 64);
+    desc[64] = 0;
+    snprintf(text, sizeof text,
+             "Switch\t4 \"S-0000000000000010\"\t\t# \"%s\" enhanced port 0 lid 49151 lmc 0\n"
+             "[1]\t\"H-0000000000000020\"[1](20) \t\t# \"host\" lid 49150 4xQDR\n\n"
+             "Ca\t1 \"H-0000000000000020\"\t\t# \"host\"\n"
+             "[1](20) \t\"S-0000000000000010\"[1]\t\t# lid 49150 lmc 0 \"%s\" lid 49151 4xQDR\n",
+             desc, desc);
+    ibr_fabric *f = parse_text(NULL, text, strlen(text));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    ibr_topo *t = freeze(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        ibr_options o;
+        CU_ASSERT_EQUAL_FATAL(ibr_options_init(&o, IBR_OPTIONS_VERSION), 0);
+        o.threads = threads;
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", &o), 0);
+        ibr_buffer b = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_lfts_dump(&b, r), 0);
+        CU_ASSERT_EQUAL(strlen(b.data), b.size);
+        snprintf(want, sizeof want,
+                 "Unicast lids [0-49151] of switch Lid 49151 guid 0x0000000000000010 ('%s'):\n"
+                 "0xbffe 001 # Channel Adapter portguid 0x0000000000000020: 'host'\n"
+                 "0xbfff 000 # Switch portguid 0x0000000000000010: '%s'\n"
+                 "49151 lids dumped\n",
+                 desc, desc);
+        CU_ASSERT(same_text("long header", b.data, b.size, want, strlen(want)));
+        ibr_buffer_dispose(&b);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 /* A LID remapped by port GUID: the file names a destination port with an
    old LID, the entry moves to the port's current LID (OpenSM does the
    same). */
@@ -1276,6 +1316,7 @@ int main(void)
         {"OpenSM dumps: file engine detours", test_golden_file_engine},
         {"LFT dump round trip", test_lfts_roundtrip},
         {"per-switch dumps in parts", test_switch_parts},
+        {"opensm-lfts.dump: the longest header", test_lfts_long_header},
         {"LFT reader LID remapping", test_lfts_remap},
         {"LFT reader errors", test_lfts_errors},
         {"writer arguments and buffers", test_writer_args},

@@ -297,7 +297,8 @@ static size_t lfts_header(char *dst, size_t cap, const sw_job *j, uint32_t sw)
     return len < 0 ? 0 : (size_t)len;
 }
 
-#define LFTS_HEADER_MAX (64 + IBR_DESC_SIZE)
+/* "Unicast lids [0-65535] of switch Lid 65535 guid 0x<16>" "('<desc>'):\n" */
+#define LFTS_HEADER_MAX (96 + IBR_DESC_SIZE)
 
 static int lfts_measure(void *arg, unsigned worker, size_t i)
 {
@@ -312,7 +313,7 @@ static int lfts_measure(void *arg, unsigned worker, size_t i)
     for (uint32_t lid = 0; lid <= t->max_lid; lid++)
         if (lft[lid] <= np)
             size += j->lt.off[lid + 1] - j->lt.off[lid];
-    char tail[16];
+    char tail[32];
     int tl = snprintf(tail, sizeof tail, "%u lids dumped\n", (unsigned)t->max_lid);
     j->off[i] = size + (size_t)(tl < 0 ? 0 : tl);
     return 0;
@@ -382,14 +383,14 @@ static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump 
                           uint32_t first, uint32_t count)
 {
     size_t mark;
-    if (!r || (unsigned)format > IBR_SWITCH_DUMP_LID_MATRIX)
+    if (!r || !r->topo || (unsigned)format > IBR_SWITCH_DUMP_LID_MATRIX)
         return IBR_EINVAL;
     const ibr_topo *t = r->topo;
+    if (first > t->n_sw || count > t->n_sw - first)
+        return IBR_EINVAL;
     int rc = check_args(out, t, r, &mark);
     if (rc < 0)
         return rc;
-    if (first > t->n_sw || count > t->n_sw - first)
-        return IBR_EINVAL;
     ibr_context *ctx = t->ctx;
     sw_job j;
     memset(&j, 0, sizeof j);
