@@ -1997,9 +1997,9 @@ class Result(_Handle):
     def lft_table(self) -> memoryview:
         """Every LFT as one read-only 2-D memoryview of shape
         (switch_count, lft_size), row *sw* being :meth:`lft` (*sw*), over
-        the result's own memory (no copy; ``numpy.asarray`` takes it as
-        is; an empty 1-D view without switches).  The view keeps the result
-        alive."""
+        the result's own memory (no copy: any buffer-protocol consumer can
+        use it in place; an empty 1-D view without switches).  The view
+        keeps the result alive."""
         if self._nsw == 0 or self._lft_size == 0:
             return memoryview(b"")
         p = _lib.ibr_result_lft(self._p(), 0)
