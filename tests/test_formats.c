@@ -881,6 +881,125 @@ static void test_lfts_roundtrip(void)
     }
 }
 
+/* ibr_result_write_switches(): the parts of consecutive switch ranges,
+   appended, equal the whole dump; one worker and two give the same bytes;
+   bad ranges and formats are refused and leave the buffer as it was. */
+static void test_switch_parts(void)
+{
+    static const char *specs[] = {"fattree:levels=3,radix=4", "torus:dims=4x3,hosts=2"};
+    int (*whole[])(ibr_buffer *, const ibr_result *) = {
+        ibr_result_write_lfts_dump, ibr_result_write_dump_lfts, ibr_result_write_fdbs,
+        ibr_result_write_lid_matrix};
+    for (size_t k = 0; k < 2; k++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        uint32_t nsw = ibr_topo_switch_count(t);
+        CU_ASSERT_FATAL(nsw >= 8);
+        ibr_result *r[2] = {NULL, NULL};
+        for (int i = 0; i < 2; i++) {
+            ibr_options o;
+            CU_ASSERT_EQUAL_FATAL(ibr_options_init(&o, IBR_OPTIONS_VERSION), 0);
+            o.threads = i ? 2 : 1;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&r[i], t, k ? "updn" : "minhop", &o), 0);
+        }
+        CU_ASSERT_EQUAL(ibr_result_threads(r[1]), 2);
+        for (int f = 0; f < 4; f++) {
+            ibr_buffer w = IBR_BUFFER_INIT, w1 = IBR_BUFFER_INIT;
+            CU_ASSERT_EQUAL_FATAL(whole[f](&w, r[1]), 0);
+            CU_ASSERT_EQUAL_FATAL(whole[f](&w1, r[0]), 0);
+            CU_ASSERT(same_text("one worker", w1.data, w1.size, w.data, w.size));
+            /* the switch blocks are all there */
+            static const char *head[] = {"Unicast lids [0-", "Unicast lids [0x0-",
+                                         "dump_ucast_routes: Switch", "Switch: guid"};
+            size_t blocks = 0;
+            for (const char *p = w.data; (p = strstr(p, head[f])) != NULL; p++)
+                blocks++;
+            CU_ASSERT_EQUAL(blocks, nsw);
+            static const uint32_t steps[] = {1, 3, 7, 1000};
+            for (size_t s = 0; s < 4; s++) {
+                ibr_buffer parts = IBR_BUFFER_INIT;
+                /* something already in the buffer stays in front */
+                CU_ASSERT_EQUAL_FATAL(ibr_topo_write_guid2lid(&parts, t), 0);
+                size_t pre = parts.size;
+                CU_ASSERT(pre > 0);
+                for (uint32_t a = 0; a < nsw; a += steps[s]) {
+                    uint32_t n = nsw - a < steps[s] ? nsw - a : steps[s];
+                    CU_ASSERT_EQUAL_FATAL(
+                        ibr_result_write_switches(&parts, r[s & 1], (ibr_switch_dump)f, a, n), 0);
+                }
+                CU_ASSERT(parts.size == w.size + pre && strncmp(parts.data, "0x", 2) == 0);
+                CU_ASSERT(same_text("parts", parts.data + pre, parts.size - pre, w.data, w.size));
+                ibr_buffer_dispose(&parts);
+            }
+            ibr_buffer_dispose(&w);
+            ibr_buffer_dispose(&w1);
+        }
+        /* an empty range writes nothing; bad ranges and formats are refused */
+        ibr_buffer b = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(ibr_result_write_switches(&b, r[1], IBR_SWITCH_DUMP_LFTS, nsw, 0), 0);
+        CU_ASSERT_EQUAL(b.size, 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_write_guid2lid(&b, t), 0);
+        size_t before = b.size;
+        CU_ASSERT_EQUAL(ibr_result_write_switches(&b, r[1], IBR_SWITCH_DUMP_LFTS, nsw, 1),
+                        IBR_EINVAL);
+        CU_ASSERT_EQUAL(ibr_result_write_switches(&b, r[1], IBR_SWITCH_DUMP_FDBS, 1, nsw),
+                        IBR_EINVAL);
+        CU_ASSERT_EQUAL(
+            ibr_result_write_switches(&b, r[1], IBR_SWITCH_DUMP_LFTS, UINT32_MAX, 2), IBR_EINVAL);
+        CU_ASSERT_EQUAL(ibr_result_write_switches(&b, r[1], (ibr_switch_dump)4, 0, 1),
+                        IBR_EINVAL);
+        CU_ASSERT_EQUAL(ibr_result_write_switches(&b, NULL, IBR_SWITCH_DUMP_LFTS, 0, 1),
+                        IBR_EINVAL);
+        CU_ASSERT_EQUAL(ibr_result_write_switches(NULL, r[1], IBR_SWITCH_DUMP_LFTS, 0, 1),
+                        IBR_EINVAL);
+        CU_ASSERT(b.size == before && strlen(b.data) == before);
+        ibr_buffer_dispose(&b);
+        ibr_result_destroy(r[0]);
+        ibr_result_destroy(r[1]);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* The longest opensm-lfts.dump header and trailer: a 64-character switch
+   description and 5-digit LIDs, on one worker and on two. */
+static void test_lfts_long_header(void)
+{
+    char desc[65], text[1024], want[512];
+    memset(desc, 'd', 64);
+    desc[64] = 0;
+    snprintf(text, sizeof text,
+             "Switch\t4 \"S-0000000000000010\"\t\t# \"%s\" enhanced port 0 lid 49151 lmc 0\n"
+             "[1]\t\"H-0000000000000020\"[1](20) \t\t# \"host\" lid 49150 4xQDR\n\n"
+             "Ca\t1 \"H-0000000000000020\"\t\t# \"host\"\n"
+             "[1](20) \t\"S-0000000000000010\"[1]\t\t# lid 49150 lmc 0 \"%s\" lid 49151 4xQDR\n",
+             desc, desc);
+    ibr_fabric *f = parse_text(NULL, text, strlen(text));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    ibr_topo *t = freeze(f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        ibr_options o;
+        CU_ASSERT_EQUAL_FATAL(ibr_options_init(&o, IBR_OPTIONS_VERSION), 0);
+        o.threads = threads;
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", &o), 0);
+        ibr_buffer b = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_lfts_dump(&b, r), 0);
+        CU_ASSERT_EQUAL(strlen(b.data), b.size);
+        snprintf(want, sizeof want,
+                 "Unicast lids [0-49151] of switch Lid 49151 guid 0x0000000000000010 ('%s'):\n"
+                 "0xbffe 001 # Channel Adapter portguid 0x0000000000000020: 'host'\n"
+                 "0xbfff 000 # Switch portguid 0x0000000000000010: '%s'\n"
+                 "49151 lids dumped\n",
+                 desc, desc);
+        CU_ASSERT(same_text("long header", b.data, b.size, want, strlen(want)));
+        ibr_buffer_dispose(&b);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 /* A LID remapped by port GUID: the file names a destination port with an
    old LID, the entry moves to the port's current LID (OpenSM does the
    same). */
@@ -1200,7 +1319,7 @@ static void test_alloc_failure(void)
     ibr_result *r = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_result_parse_lfts(&r, t, lfts, llen), 0);
     long base_r = st.live;
-    for (int w = 0; w < 6; w++) {
+    for (int w = 0; w < 8; w++) {
         ibr_buffer b = IBR_BUFFER_INIT;
         /* something already in the buffer must survive a failure */
         CU_ASSERT_EQUAL_FATAL(ibr_topo_write_guid2lid(&b, t), 0);
@@ -1215,7 +1334,12 @@ static void test_alloc_failure(void)
             case 2: rc = ibr_result_write_lfts_dump(&b, r); break;
             case 3: rc = ibr_result_write_dump_lfts(&b, r); break;
             case 4: rc = ibr_topo_write_subnet_lst(&b, t); break;
-            default: rc = ibr_result_write_fdbs(&b, r); break;
+            case 5: rc = ibr_result_write_fdbs(&b, r); break;
+            case 6: rc = ibr_result_write_lid_matrix(&b, r); break;
+            default:
+                rc = ibr_result_write_switches(&b, r, IBR_SWITCH_DUMP_LFTS, 1,
+                                               ibr_topo_switch_count(t) - 1);
+                break;
             }
             st.fail_at = -1;
             if (rc == 0)
@@ -1255,6 +1379,8 @@ int main(void)
         {"OpenSM dumps and diags: LMC 2", test_golden_lmc},
         {"OpenSM dumps: file engine detours", test_golden_file_engine},
         {"LFT dump round trip", test_lfts_roundtrip},
+        {"per-switch dumps in parts", test_switch_parts},
+        {"opensm-lfts.dump: the longest header", test_lfts_long_header},
         {"LFT reader LID remapping", test_lfts_remap},
         {"LFT reader errors", test_lfts_errors},
         {"writer arguments and buffers", test_writer_args},

@@ -189,6 +189,44 @@ IBR_API int ibr_topo_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
  */
 IBR_API int ibr_result_write_fdbs(ibr_buffer *out, const ibr_result *r);
 
+/** The per-switch dumps: text made of one block per switch, in switch
+ *  index order (see ibr_result_write_switches()). */
+typedef enum ibr_switch_dump {
+    IBR_SWITCH_DUMP_LFTS = 0,      /**< opensm-lfts.dump (ibr_result_write_lfts_dump()) */
+    IBR_SWITCH_DUMP_IBROUTE = 1,   /**< dump_lfts / ibroute (ibr_result_write_dump_lfts()) */
+    IBR_SWITCH_DUMP_FDBS = 2,      /**< opensm.fdbs (ibr_result_write_fdbs()) */
+    IBR_SWITCH_DUMP_LID_MATRIX = 3 /**< opensm-lid-matrix.dump (ibr_result_write_lid_matrix()) */
+} ibr_switch_dump;
+
+/**
+ * Write the blocks of switches @p first .. @p first + @p count - 1 of a
+ * per-switch dump. The whole-dump writers (ibr_result_write_lfts_dump(),
+ * ibr_result_write_dump_lfts(), ibr_result_write_fdbs(),
+ * ibr_result_write_lid_matrix()) equal this call over all switches, and
+ * the parts of consecutive ranges, appended one after the other, equal
+ * the whole dump byte for byte: a caller can write a large dump in slices
+ * of bounded memory (`ibr route -o` writes 64 MB at a time).
+ *
+ * The blocks are formatted in parallel by as many workers as the routing
+ * used (ibr_result_threads(); one for a result read from text), so the
+ * context's allocator must be thread-safe when that is more than one,
+ * as it must be for the routing itself.
+ * @param out the caller's buffer, appended to (left as it was on failure).
+ * @param r a routed result, only read (its topology too).
+ * @param format which dump.
+ * @param first first switch index. @param count number of switches (0
+ *        writes nothing).
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer, failed
+ *         result, unknown @p format, a range beyond the switch count),
+ *         ::IBR_ENOMEM.
+ * Thread-safe on shared inputs, one buffer per thread.
+ * Time complexity: that of the whole-dump writer for @p count switches,
+ * plus O(LIDs) (LFT formats) or O(S x (S + E)) (fdbs, lid matrix, when the
+ * result has no hop matrix) per call.
+ */
+IBR_API int ibr_result_write_switches(ibr_buffer *out, const ibr_result *r,
+                                      ibr_switch_dump format, uint32_t first, uint32_t count);
+
 /**
  * Write the path SL of every (source end port, destination end-port LID)
  * pair, one line each: `0x<source node GUID> <dlid> <sl>` (decimal LID and

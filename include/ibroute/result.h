@@ -118,7 +118,11 @@ IBR_API size_t ibr_result_lft_size(const ibr_result *r);
  * The whole LFT of switch @p sw (ibr_result_lft_size() entries, indexed by
  * LID, ::IBR_NO_ROUTE where there is no route), borrowed for the lifetime of
  * the result (do not free or modify it); NULL for a bad switch index or a
- * failed result. Thread-safe. Time complexity: O(1).
+ * failed result. The LFTs of all switches are one array, in switch index
+ * order: the LFT of switch @p sw is ibr_result_lft(r, 0) + @p sw x
+ * ibr_result_lft_size(r), so the whole table is
+ * ibr_topo_switch_count() x ibr_result_lft_size() bytes from
+ * ibr_result_lft(r, 0). Thread-safe. Time complexity: O(1).
  */
 IBR_API const uint8_t *ibr_result_lft(const ibr_result *r, uint32_t sw);
 

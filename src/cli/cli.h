@@ -90,6 +90,20 @@ int cli_read_file(const char *path, char **buf, size_t *len);
 /* Write @p len bytes to @p path ("-" = stdout). Returns 0 or an errno value. */
 int cli_write_file(const char *path, const char *data, size_t len);
 
+/* A file written piece by piece (cli_write_file() in parts): open makes a
+ * temporary file beside @p path (kept by the caller, "-" = stdout), write
+ * appends with write(2) (after an error it does nothing and returns the
+ * error), close renames the temporary file to @p path when @p keep and
+ * nothing failed, else removes it. Each returns 0 or an errno value. */
+typedef struct cli_out {
+    const char *path;
+    char *tmp;
+    int fd, err;
+} cli_out;
+int cli_out_open(cli_out *o, const char *path);
+int cli_out_write(cli_out *o, const char *data, size_t len);
+int cli_out_close(cli_out *o, int keep);
+
 /* Create a directory and its parents (mode 0777 & umask). 0 or errno. */
 int cli_mkdir_p(const char *path);
 

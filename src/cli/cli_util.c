@@ -217,52 +217,81 @@ int cli_read_file(const char *path, char **buf, size_t *len)
     return 0;
 }
 
-int cli_write_file(const char *path, const char *data, size_t len)
+int cli_out_open(cli_out *o, const char *path)
 {
-    FILE *f;
-    int err = 0;
-
+    o->fd = -1;
+    o->tmp = NULL;
+    o->path = path;
+    o->err = 0;
     if (strcmp(path, "-") == 0) {
-        if (len && fwrite(data, 1, len, stdout) != len)
-            return errno ? errno : EIO;
+        o->fd = STDOUT_FILENO;
         return fflush(stdout) == 0 ? 0 : (errno ? errno : EIO);
     }
-    /* write a temporary file beside the target and rename it when
-       complete: a failed write (disk full) leaves no partial file behind,
-       and a file that existed stays as it was */
+    /* a temporary file beside the target, renamed when complete: a failed
+       write (disk full) leaves no partial file behind, and a file that
+       existed stays as it was */
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
+    if (!(o->tmp = malloc(plen + 16)))
         return ENOMEM;
-    snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        err = errno;
-        free(tmp);
+    snprintf(o->tmp, plen + 16, "%s.tmp-XXXXXX", path);
+    o->fd = mkstemp(o->tmp);
+    if (o->fd < 0) {
+        int err = errno;
+        free(o->tmp);
+        o->tmp = NULL;
         return err;
     }
     /* mkstemp() creates 0600; give the file the mode fopen() would */
     mode_t um = umask(0);
     umask(um);
-    (void)fchmod(fd, 0666 & ~um);
-    f = fdopen(fd, "wb");
-    if (!f) {
-        err = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return err;
+    (void)fchmod(o->fd, 0666 & ~um);
+    return 0;
+}
+
+int cli_out_write(cli_out *o, const char *data, size_t len)
+{
+    while (len && !o->err) {
+        ssize_t n = write(o->fd, data, len > ((size_t)1 << 30) ? (size_t)1 << 30 : len);
+        if (n < 0) {
+            if (errno != EINTR)
+                o->err = errno ? errno : EIO;
+            continue;
+        }
+        if (n == 0)
+            o->err = EIO;
+        data += n;
+        len -= (size_t)n;
     }
-    if (len && fwrite(data, 1, len, f) != len)
+    return o->err;
+}
+
+int cli_out_close(cli_out *o, int keep)
+{
+    int err = o->err;
+
+    if (!o->tmp) /* stdout */
+        return err;
+    if (close(o->fd) != 0 && !err)
         err = errno ? errno : EIO;
-    if (fclose(f) != 0 && !err)
-        err = errno ? errno : EIO;
-    if (!err && rename(tmp, path) != 0)
+    if (keep && !err && rename(o->tmp, o->path) != 0)
         err = errno;
-    if (err)
-        unlink(tmp);
-    free(tmp);
+    if (err || !keep)
+        unlink(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+    o->fd = -1;
     return err;
+}
+
+int cli_write_file(const char *path, const char *data, size_t len)
+{
+    cli_out o;
+    int err = cli_out_open(&o, path);
+
+    if (err)
+        return err;
+    cli_out_write(&o, data, len);
+    return cli_out_close(&o, 1);
 }
 
 int cli_mkdir_p(const char *path)

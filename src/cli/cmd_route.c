@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +24,23 @@ void usage_route(FILE *o)
     fputs("usage: ibr route [-R CHAIN] [options] TOPOLOGY [-o DIR]\n"
           "\n"
           "Route a topology (an ibnetdiscover/ibsim file, or gen:SPEC to generate one in\n"
-          "memory), verify the result and print a summary. With -o, write into DIR:\n"
-          "opensm-lfts.dump, opensm-lid-matrix.dump, opensm-subnet.lst, opensm.fdbs,\n"
-          "opensm.mcfdbs, guid2lid and\n"
-          "every engine artefact (a file named after it). When the result carries path\n"
-          "SLs or SL2VL tables, also opensm-sl2vl.dump and ibdmchk's inputs\n"
-          "ibr-paths.psl (-c) and ibr-paths.sl2vl (-d). The summary gives the verdict\n"
-          "on credit loops (with the loop found) and the pairs the engine's rules leave\n"
-          "unrouted (restricted).\n"
+          "memory), verify the result and print a summary. With -o, write into DIR\n"
+          "opensm-lfts.dump, opensm-subnet.lst, opensm.mcfdbs, guid2lid, every engine\n"
+          "artefact (a file named after it) and, when the result carries path SLs or\n"
+          "SL2VL tables, opensm-sl2vl.dump; --dumps adds opensm.fdbs,\n"
+          "opensm-lid-matrix.dump and ibdmchk's inputs ibr-paths.psl (-c) and\n"
+          "ibr-paths.sl2vl (-d). The summary gives the verdict on credit loops (with\n"
+          "the loop found) and the pairs the engine's rules leave unrouted (restricted).\n"
           "\n"
           "Options:\n"
           "  -R, --routing-engine CHAIN  engines tried in order, e.g. ftree,updn\n"
           "                              (minhop runs last unless no_fallback; default minhop)\n"
           "  -o, --output DIR            write the dumps into DIR (created if needed)\n"
+          "  --dumps LIST                the dumps -o writes, comma-separated: lfts,\n"
+          "                              subnet, guid2lid, mcfdbs, sl2vl, artifacts (the\n"
+          "                              default set), fdbs, lid-matrix, ibdmchk, or\n"
+          "                              default, all, none (e.g. default,fdbs)\n"
+          "  --all-dumps                 same as --dumps all\n"
           "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
           "  --seed N                    seed of random choices (recorded in the result)\n"
@@ -246,23 +251,155 @@ typedef enum dump_kind {
 /* Prefix of the ibdmchk/ibdiagnet files (<prefix>.psl, <prefix>.sl2vl). */
 #define IBDM_PREFIX "ibr-paths"
 
+/* The dumps -o can write, by the name --dumps knows them by. */
+enum {
+    DUMP_LFTS = 1u << 0,
+    DUMP_SUBNET = 1u << 1,
+    DUMP_GUID2LID = 1u << 2,
+    DUMP_MCFDBS = 1u << 3,
+    DUMP_SL2VL = 1u << 4,
+    DUMP_ARTIFACTS = 1u << 5,
+    DUMP_FDBS = 1u << 6,
+    DUMP_LID_MATRIX = 1u << 7,
+    DUMP_IBDMCHK = 1u << 8,
+    /* what OpenSM writes by default (subnet.lst, guid2lid, ftree's CA
+       order) plus the tables themselves (unicast, multicast, SL2VL);
+       OpenSM's derived views (hops, optimality) and ibdmchk's path SLs are
+       on request */
+    DUMP_DEFAULT = DUMP_LFTS | DUMP_SUBNET | DUMP_GUID2LID | DUMP_MCFDBS | DUMP_SL2VL |
+                   DUMP_ARTIFACTS,
+    DUMP_ALL = DUMP_DEFAULT | DUMP_FDBS | DUMP_LID_MATRIX | DUMP_IBDMCHK
+};
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} dump_names[] = {
+    {"lfts", DUMP_LFTS},         {"subnet", DUMP_SUBNET},
+    {"guid2lid", DUMP_GUID2LID}, {"mcfdbs", DUMP_MCFDBS},
+    {"sl2vl", DUMP_SL2VL},       {"artifacts", DUMP_ARTIFACTS},
+    {"fdbs", DUMP_FDBS},         {"lid-matrix", DUMP_LID_MATRIX},
+    {"ibdmchk", DUMP_IBDMCHK},   {"default", DUMP_DEFAULT},
+    {"all", DUMP_ALL},           {"none", 0},
+};
+
+/* --dumps LIST: comma-separated names of dump_names. 0 or -1 (message
+   printed). */
+static int parse_dumps(unsigned *out, const char *list)
+{
+    unsigned set = 0;
+    const char *p = list;
+
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        size_t i, k = sizeof(dump_names) / sizeof(dump_names[0]);
+
+        for (i = 0; i < k; i++)
+            if (strlen(dump_names[i].name) == n && !strncmp(dump_names[i].name, p, n))
+                break;
+        if (n && i == k) {
+            cli_error("--dumps", "unknown dump '%.*s' (known: lfts, subnet, guid2lid, mcfdbs, "
+                                 "sl2vl, artifacts, fdbs, lid-matrix, ibdmchk, default, all, "
+                                 "none)",
+                      (int)n, p);
+            return -1;
+        }
+        if (n)
+            set |= dump_names[i].bit;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    *out = set;
+    return 0;
+}
+
+/* The per-switch dumps are written in slices of about this many bytes,
+   so that memory stays bounded whatever the fabric's size. */
+#define SLICE_BYTES ((size_t)64 << 20)
+
+/* A per-switch dump written to path slice by slice
+   (ibr_result_write_switches()), each slice sized from the one before;
+   *written gets the bytes. 0, or -1 with the failure recorded. */
+static int write_switch_slices(file_list *files, const char *path, const char *name,
+                               ibr_switch_dump format, const ibr_result *r, size_t *written)
+{
+    uint32_t nsw = ibr_topo_switch_count(ibr_result_topo(r)), sw = 0, step = 16;
+    ibr_buffer b = IBR_BUFFER_INIT;
+    cli_out o;
+    int rc = 0, err = cli_out_open(&o, path);
+
+    *written = 0;
+    if (err) {
+        write_failed(files, name, strerror(err));
+        return -1;
+    }
+    while (sw < nsw && rc == 0 && !err) {
+        uint32_t n = nsw - sw < step ? nsw - sw : step;
+
+        b.size = 0;
+        if ((rc = ibr_result_write_switches(&b, r, format, sw, n)) < 0)
+            break;
+        err = cli_out_write(&o, b.data ? b.data : "", b.size);
+        *written += b.size;
+        sw += n;
+        /* the next slices: about SLICE_BYTES each */
+        if (b.size) {
+            double per = (double)b.size / n;
+            double want = (double)SLICE_BYTES / per;
+            step = want < 1 ? 1 : want > nsw ? nsw : (uint32_t)want;
+        }
+    }
+    ibr_buffer_dispose(&b);
+    err = cli_out_close(&o, rc == 0 && !err);
+    if (rc < 0 || err) {
+        write_failed(files, name, rc < 0 ? ibr_strerror(rc) : strerror(err));
+        return -1;
+    }
+    return 0;
+}
+
 static int write_dump(file_list *files, const char *dir, const char *name, dump_kind kind,
                       const ibr_topo *t, const ibr_result *r)
 {
     ibr_buffer b = IBR_BUFFER_INIT;
     int rc = 0;
+    size_t plen = strlen(dir) + strlen(name) + 2;
+    char *path;
 
+    if (kind == D_LFTS || kind == D_FDBS || kind == D_LID_MATRIX) {
+        size_t written = 0;
+
+        if (!(path = malloc(plen))) {
+            write_failed(files, name, strerror(ENOMEM));
+            return -1;
+        }
+        snprintf(path, plen, "%s/%s", dir, name);
+        write_progress(files, name, 0);
+        rc = write_switch_slices(files, path, name,
+                                 kind == D_LFTS   ? IBR_SWITCH_DUMP_LFTS
+                                 : kind == D_FDBS ? IBR_SWITCH_DUMP_FDBS
+                                                  : IBR_SWITCH_DUMP_LID_MATRIX,
+                                 r, &written);
+        free(path);
+        if (rc < 0)
+            return -1;
+        if (str_list_add(&files->names, &files->n, name) < 0) {
+            cli_error(name, "%s", strerror(ENOMEM));
+            return -1;
+        }
+        files->bytes += written;
+        return 0;
+    }
     switch (kind) {
-    case D_LFTS: rc = ibr_result_write_lfts_dump(&b, r); break;
-    case D_LID_MATRIX: rc = ibr_result_write_lid_matrix(&b, r); break;
     case D_SUBNET: rc = ibr_topo_write_subnet_lst(&b, t); break;
-    case D_FDBS: rc = ibr_result_write_fdbs(&b, r); break;
     case D_GUID2LID: rc = ibr_topo_write_guid2lid(&b, t); break;
     case D_MCFDBS: rc = ibr_result_write_mcfdbs(&b, r); break;
     case D_SL2VL_DUMP: rc = ibr_result_write_sl2vl_dump(&b, r); break;
     case D_PSL: rc = ibr_result_write_path_sl(&b, r); break;
     case D_SL2VL: rc = ibr_result_write_sl2vl(&b, r); break;
     case D_VLARB: rc = ibr_result_write_vlarb(&b, r); break;
+    default: break;
     }
     if (rc < 0) {
         write_failed(files, name, ibr_strerror(rc));
@@ -291,25 +428,30 @@ static void artifact_file_name(char *out, size_t len, const char *name)
         out[0] = '_';
 }
 
-/* Write every dump and artefact into dir. A file that fails is recorded
-   and the others are still written; returns -1 when anything failed. */
-static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
+/* Write the dumps of set @p which (DUMP_*) into dir. A file that fails is
+   recorded and the others are still written; returns -1 when anything
+   failed. */
+static int write_outputs(file_list *files, const char *dir, unsigned which, const ibr_topo *t,
                          const ibr_result *r)
 {
     static const struct {
         const char *name;
         dump_kind kind;
-        int sl; /* only for results with SLs or SL2VL tables */
+        unsigned bit; /* DUMP_* */
+        int sl;       /* only for results with SLs or SL2VL tables */
     } dumps[] = {
-        {"opensm-lfts.dump", D_LFTS, 0},       {"opensm-subnet.lst", D_SUBNET, 0},
-        {"opensm-lid-matrix.dump", D_LID_MATRIX, 0},
-        {"opensm.fdbs", D_FDBS, 0},            {"guid2lid", D_GUID2LID, 0},
-        {"opensm.mcfdbs", D_MCFDBS, 0},
+        {"opensm-lfts.dump", D_LFTS, DUMP_LFTS, 0},
+        {"opensm-subnet.lst", D_SUBNET, DUMP_SUBNET, 0},
+        {"opensm-lid-matrix.dump", D_LID_MATRIX, DUMP_LID_MATRIX, 0},
+        {"opensm.fdbs", D_FDBS, DUMP_FDBS, 0},
+        {"guid2lid", D_GUID2LID, DUMP_GUID2LID, 0},
+        {"opensm.mcfdbs", D_MCFDBS, DUMP_MCFDBS, 0},
         /* VL-aware results: OpenSM's SL2VL dump and ibdmchk's -c/-d inputs */
-        {"opensm-sl2vl.dump", D_SL2VL_DUMP, 1}, {IBDM_PREFIX ".psl", D_PSL, 1},
-        {IBDM_PREFIX ".sl2vl", D_SL2VL, 1},
-        /* QoS on: the VL arbitration tables */
-        {"ibr-vlarb.txt", D_VLARB, 2},
+        {"opensm-sl2vl.dump", D_SL2VL_DUMP, DUMP_SL2VL, 1},
+        {IBDM_PREFIX ".psl", D_PSL, DUMP_IBDMCHK, 1},
+        {IBDM_PREFIX ".sl2vl", D_SL2VL, DUMP_IBDMCHK, 1},
+        /* QoS on: the VL arbitration tables (with the SL2VL dumps) */
+        {"ibr-vlarb.txt", D_VLARB, DUMP_SL2VL, 2},
     };
     int has_sl = ibr_result_sl_mode(r) != IBR_SL_NONE || ibr_result_has_sl2vl(r);
     int ret = 0;
@@ -322,10 +464,11 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
         return -1;
     }
     for (i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++)
-        if ((!dumps[i].sl || (dumps[i].sl == 1 ? has_sl : ibr_result_has_qos(r))) &&
+        if ((which & dumps[i].bit) &&
+            (!dumps[i].sl || (dumps[i].sl == 1 ? has_sl : ibr_result_has_qos(r))) &&
             write_dump(files, dir, dumps[i].name, dumps[i].kind, t, r) < 0)
             ret = -1;
-    na = ibr_result_artifact_count(r);
+    na = which & DUMP_ARTIFACTS ? ibr_result_artifact_count(r) : 0;
     for (i = 0; i < na; i++) {
         const char *name;
         const void *data;
@@ -340,6 +483,26 @@ static int write_outputs(file_list *files, const char *dir, const ibr_topo *t,
     }
     files->seconds = cli_now() - t0;
     return ret;
+}
+
+/* write_outputs() on a thread of its own, so that the dumps are written
+   while the result is verified (both only read the topology and the
+   result). */
+typedef struct write_job {
+    file_list *files;
+    const char *dir;
+    unsigned which;
+    const ibr_topo *t;
+    const ibr_result *r;
+    int ret;
+} write_job;
+
+static void *write_thread(void *arg)
+{
+    write_job *j = arg;
+
+    j->ret = write_outputs(j->files, j->dir, j->which, j->t, j->r);
+    return NULL;
 }
 
 /* Write the routing database of r to path. 0 or -1 (message printed). */
@@ -371,6 +534,8 @@ typedef struct route_args {
     int mcast_opensm;
     int qos;                /* -Q or --qos-config */
     const char *qos_config; /* --qos-config FILE */
+    unsigned dumps;  /* DUMP_* written by -o */
+    int dumps_given; /* --dumps or --all-dumps */
 } route_args;
 
 
@@ -671,7 +836,9 @@ int cmd_route(int argc, char **argv)
         O_SA_DUMP,
         O_MCAST_BALANCE,
         O_MCAST_OPENSM,
-        O_QOS_CONFIG
+        O_QOS_CONFIG,
+        O_DUMPS,
+        O_ALL_DUMPS
     };
     static const struct option lo[] = {
         {"save-db", required_argument, NULL, O_SAVE_DB},
@@ -681,6 +848,8 @@ int cmd_route(int argc, char **argv)
         {"mcast-opensm", no_argument, NULL, O_MCAST_OPENSM},
         {"qos", no_argument, NULL, 'Q'},
         {"qos-config", required_argument, NULL, O_QOS_CONFIG},
+        {"dumps", required_argument, NULL, O_DUMPS},
+        {"all-dumps", no_argument, NULL, O_ALL_DUMPS},
         {"routing-engine", required_argument, NULL, 'R'},
         {"routing_engine", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},
@@ -731,10 +900,14 @@ int cmd_route(int argc, char **argv)
     ibr_buffer vjson = IBR_BUFFER_INIT;
     file_list files = {NULL, 0, NULL, 0, 0, 0.0, NULL};
     double t0, route_s;
+    write_job wjob;
+    pthread_t writer;
+    int writing = 0;
 
     memset(&a, 0, sizeof(a));
     a.verify = 1;
     a.progress = -1;
+    a.dumps = DUMP_DEFAULT;
     cli_route_args_init(&ra);
     while ((c = getopt_long(argc, argv, "hR:o:vqQ", lo, NULL)) != -1) {
         switch (c) {
@@ -759,6 +932,15 @@ int cmd_route(int argc, char **argv)
             break;
         case O_MCAST_BALANCE: a.mcast_balance = 1; break;
         case O_MCAST_OPENSM: a.mcast_opensm = 1; break;
+        case O_DUMPS:
+            if (parse_dumps(&a.dumps, optarg) < 0)
+                return CLI_EXIT_ERROR;
+            a.dumps_given = 1;
+            break;
+        case O_ALL_DUMPS:
+            a.dumps = DUMP_ALL;
+            a.dumps_given = 1;
+            break;
         case O_JSON: a.json = 1; break;
         case O_PROGRESS: a.progress = 1; break;
         case O_NOPROGRESS:
@@ -779,6 +961,10 @@ int cmd_route(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     a.topology = argv[optind];
+    if (a.dumps_given && !a.outdir) {
+        cli_error("route", "--dumps and --all-dumps choose what -o writes: give -o DIR");
+        return CLI_EXIT_ERROR;
+    }
     if (cli_topo_args_check(&ta, "route") < 0)
         return CLI_EXIT_ERROR;
     if (a.chain && !a.chain[strspn(a.chain, ", \t\n")]) {
@@ -829,6 +1015,16 @@ int cmd_route(int argc, char **argv)
     if (ps.shown && ps.tty)
         fputc('\n', stderr);
 
+    /* the dumps are written while the result is verified (on this thread
+       when no thread can be started) */
+    files.ps = &ps;
+    wjob = (write_job){&files, a.outdir, a.dumps, t, r, 0};
+    if (rc == 0 && a.outdir) {
+        if (a.verify && pthread_create(&writer, NULL, write_thread, &wjob) == 0)
+            writing = 1;
+        else
+            write_thread(&wjob);
+    }
     if (rc == 0 && a.verify) {
         ibr_verify_report_init(&rep, IBR_VERIFY_REPORT_VERSION);
         rep.threads = opts->threads;
@@ -844,10 +1040,13 @@ int cmd_route(int argc, char **argv)
             goto out;
         }
     }
+    if (writing) {
+        pthread_join(writer, NULL);
+        writing = 0;
+    }
     /* a file that cannot be written does not hide the summary: it says what
        was written and what was not, and the exit status is 2 */
-    files.ps = &ps;
-    int write_err = rc == 0 && a.outdir && write_outputs(&files, a.outdir, t, r) < 0;
+    int write_err = rc == 0 && a.outdir && wjob.ret < 0;
     if (rc == 0 && a.save_db && save_db(a.save_db, r) < 0)
         write_err = 1;
 
@@ -878,6 +1077,8 @@ int cmd_route(int argc, char **argv)
         goto out;
     ret = CLI_EXIT_OK;
 out:
+    if (writing)
+        pthread_join(writer, NULL);
     ibr_buffer_dispose(&vjson);
     file_list_free(&files);
     ibr_result_destroy(r);
@@ -913,6 +1114,7 @@ void usage_reroute(FILE *o)
           "\n"
           "Options:\n"
           "  -o, --output DIR            write the dumps of the new routing into DIR\n"
+          "  --dumps LIST, --all-dumps   which dumps, as for ibr route\n"
           "  --save-db FILE              save the new routing as a database\n"
           "  --full                      reroute fully whatever changed\n"
           "  --vs-full                   also run a full reroute and print its churn\n"
@@ -976,9 +1178,11 @@ static void invalid_text(char *buf, size_t cap, unsigned inv)
 int cmd_reroute(int argc, char **argv)
 {
     enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_NOPROGRESS, O_SAVE_DB, O_FULL, O_VSFULL,
-           O_CHANGES, O_REPEAT };
+           O_CHANGES, O_REPEAT, O_DUMPS, O_ALL_DUMPS };
     static const struct option lo[] = {
         {"output", required_argument, NULL, 'o'},
+        {"dumps", required_argument, NULL, O_DUMPS},
+        {"all-dumps", no_argument, NULL, O_ALL_DUMPS},
         {"save-db", required_argument, NULL, O_SAVE_DB},
         {"full", no_argument, NULL, O_FULL},
         {"vs-full", no_argument, NULL, O_VSFULL},
@@ -1006,6 +1210,7 @@ int cmd_reroute(int argc, char **argv)
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     cli_route_args ra;
     const char *outdir = NULL, *save = NULL;
+    unsigned dumps = DUMP_DEFAULT;
     int c, rc, verify = 1, json = 0, verbose = 0, all_changes = 0, ret = CLI_EXIT_ERROR;
     unsigned flags = 0;
     int vs_full = 0;
@@ -1029,6 +1234,11 @@ int cmd_reroute(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "ho:vq", lo, NULL)) != -1) {
         switch (c) {
         case 'o': outdir = optarg; break;
+        case O_DUMPS:
+            if (parse_dumps(&dumps, optarg) < 0)
+                return CLI_EXIT_ERROR;
+            break;
+        case O_ALL_DUMPS: dumps = DUMP_ALL; break;
         case O_SAVE_DB: save = optarg; break;
         case O_FULL: flags |= IBR_REROUTE_FORCE_FULL; break;
         case O_VSFULL: vs_full = 1; break;
@@ -1125,7 +1335,7 @@ int cmd_reroute(int argc, char **argv)
             goto out;
         }
     }
-    int write_err = rc == 0 && outdir && write_outputs(&files, outdir, t, r) < 0;
+    int write_err = rc == 0 && outdir && write_outputs(&files, outdir, dumps, t, r) < 0;
     if (rc == 0 && save && save_db(save, r) < 0)
         write_err = 1;
 

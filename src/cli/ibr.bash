@@ -1,7 +1,8 @@
 # bash completion for ibr, the command of ibroute (installed as
 # share/bash-completion/completions/ibr). Commands; each command's options,
 # read from 'ibr help COMMAND' so that they follow the installed ibr; engine
-# names (and chains) after -R; engine settings after --param; files elsewhere.
+# names (and chains) after -R; dump names after --dumps; engine settings
+# after --param; files elsewhere.
 
 _ibr_engines()
 {
@@ -28,6 +29,15 @@ _ibr()
             local head=""
             [[ $cur == *,* ]] && head=${cur%,*},
             mapfile -t COMPREPLY < <(compgen -P "$head" -W "$(_ibr_engines "$ibr")" -- "${cur##*,}")
+            compopt -o nospace 2>/dev/null
+            return
+            ;;
+        --dumps)
+            # dump names, comma-separated: complete the one after the last comma
+            local head=""
+            [[ $cur == *,* ]] && head=${cur%,*},
+            mapfile -t COMPREPLY < <(compgen -P "$head" -W "lfts subnet guid2lid mcfdbs sl2vl
+                artifacts fdbs lid-matrix ibdmchk default all none" -- "${cur##*,}")
             compopt -o nospace 2>/dev/null
             return
             ;;

@@ -241,9 +241,13 @@ def test_route_outputs():
     check(v["valid"] and v["nonminimal"] == 0 and v["pairs"] == 32 * 31,
           "verify %r" % v)
     check(v["max_hops"] == 4 and v["max_link_load"] >= 1, "hops/load %r" % v)
-    for name in ("opensm-lfts.dump", "opensm-subnet.lst", "opensm.fdbs", "guid2lid"):
+    for name in ("opensm-lfts.dump", "opensm-subnet.lst", "guid2lid"):
         check(os.path.getsize(os.path.join(d, name)) > 0, name + " missing or empty")
         check(name in r["files"], name + " not in files")
+    # OpenSM's derived views are written on request only (--dumps)
+    for name in ("opensm.fdbs", "opensm-lid-matrix.dump"):
+        check(not os.path.exists(os.path.join(d, name)) and name not in r["files"],
+              name + " written by default")
     # the multicast dump is always written (empty without groups: ibdmchk -m needs it)
     check(os.path.exists(os.path.join(d, "opensm.mcfdbs")) and "opensm.mcfdbs" in r["files"],
           "opensm.mcfdbs not written")
@@ -272,6 +276,58 @@ def test_route_outputs():
     expect(["route", "gen:" + FT8, "-o", d2], 0)
     with open(os.path.join(d2, "opensm-lfts.dump")) as fh:
         check(fh.read() == lfts, "gen: and file topologies routed differently")
+
+
+def test_route_dumps():
+    """--dumps and --all-dumps choose the files -o writes; each file is the
+    same whichever set it is written in."""
+    f = path("ft8.net")
+    if not os.path.exists(f):
+        expect(["gen", FT8, "-o", f], 0)
+    big = path("dumps-ft3.net")           # 80 switches: several blocks per dump
+    expect(["gen", "fattree:levels=3,radix=8", "-o", big], 0)
+    dd = path("dumps-default")
+    r = jrun(["route", "--json", big, "-o", dd])
+    check(sorted(r["files"]) == ["guid2lid", "opensm-lfts.dump", "opensm-subnet.lst",
+                                 "opensm.mcfdbs"], r["files"])
+    da = path("dumps-all")
+    r = jrun(["route", "--json", "--all-dumps", big, "-o", da])
+    check(sorted(r["files"]) == ["guid2lid", "opensm-lfts.dump", "opensm-lid-matrix.dump",
+                                 "opensm-subnet.lst", "opensm.fdbs", "opensm.mcfdbs"],
+          r["files"])
+    check(r["bytes_written"] == sum(os.path.getsize(os.path.join(da, n)) for n in r["files"]),
+          "bytes_written %d" % r["bytes_written"])
+    for n in os.listdir(dd):
+        with open(os.path.join(dd, n), "rb") as x, open(os.path.join(da, n), "rb") as y:
+            check(x.read() == y.read(), n + " differs between the default set and --all-dumps")
+    with open(os.path.join(da, "opensm.fdbs")) as fh:
+        fdbs = fh.read()
+    check(fdbs.count("dump_ucast_routes: Switch 0x") == 80, "fdbs blocks")
+    with open(os.path.join(da, "opensm-lid-matrix.dump")) as fh:
+        check(fh.read().count("Switch: guid 0x") == 80, "lid matrix blocks")
+    # one worker gives the same bytes as the default workers
+    d1 = path("dumps-t1")
+    jrun(["route", "--json", "--threads", "1", "--dumps", "fdbs,lfts", big, "-o", d1])
+    check(sorted(os.listdir(d1)) == ["opensm-lfts.dump", "opensm.fdbs"], os.listdir(d1))
+    for n in os.listdir(d1):
+        with open(os.path.join(d1, n), "rb") as x, open(os.path.join(da, n), "rb") as y:
+            check(x.read() == y.read(), n + ": --threads 1 differs")
+    # default,X adds X; none writes nothing (the directory is still made)
+    r = jrun(["route", "--json", "--dumps", "default,lid-matrix", f, "-o", path("dumps-dl")])
+    check("opensm-lid-matrix.dump" in r["files"] and "opensm-lfts.dump" in r["files"]
+          and "opensm.fdbs" not in r["files"], r["files"])
+    r = jrun(["route", "--json", "--dumps", "none", f, "-o", path("dumps-none")])
+    check(r["files"] == [] and os.listdir(path("dumps-none")) == [], r["files"])
+    # reroute takes the same options
+    db = path("dumps.db")
+    expect(["route", "-q", "--save-db", db, f], 0)
+    expect(["reroute", "-q", "--dumps", "fdbs", db, f, "-o", path("dumps-rr")], 0)
+    check(os.listdir(path("dumps-rr")) == ["opensm.fdbs"], os.listdir(path("dumps-rr")))
+    # mistakes
+    expect(["route", "--dumps", "lfts,nosuch", f, "-o", path("dumps-bad")], 2, None,
+           r"^ibr: --dumps: unknown dump 'nosuch' \(known: lfts, ")
+    expect(["route", "--all-dumps", f], 2, None, r"give -o DIR")
+    check(not os.path.exists(path("dumps-bad")), "a bad --dumps made the directory")
 
 
 def test_route_lids():
@@ -474,7 +530,7 @@ def test_sl_files():
     for e in engines:
         d = path("sl-" + e["name"])
         rc, out, err = ibr("route", "--json", "-R", e["name"] + ",no_fallback",
-                           torus, "-o", d)
+                           "--all-dumps", torus, "-o", d)
         if rc != 0:
             continue                   # the engine does not apply to this fabric
         r = json.loads(out)
@@ -831,15 +887,18 @@ def test_failed_writes():
     expect(["gen", "fattree:levels=2,radix=8", "-o", tree], 0)
     # sizes in the summary
     out = path("fw-ok")
-    expect(["route", "-q", tree, "-o", out], 0, r"^written: +6 files, [0-9.]+ kB in [0-9.]+ s$")
-    # a file that is a directory cannot be replaced
+    expect(["route", "-q", tree, "-o", out], 0, r"^written: +4 files, [0-9.]+ kB in [0-9.]+ s$")
+    expect(["route", "-q", "--all-dumps", tree, "-o", path("fw-all")], 0,
+           r"^written: +6 files, [0-9.]+ kB in [0-9.]+ s$")
+    # a file that is a directory cannot be replaced (opensm.fdbs is written
+    # in slices)
     out = path("fw-dir")
     os.makedirs(os.path.join(out, "opensm.fdbs"))
-    o, e = expect(["route", "-q", tree, "-o", out], 2, r"^NOT WRITTEN: +opensm.fdbs: ",
-                  r"ibr: write: opensm.fdbs: ")
+    o, e = expect(["route", "-q", "--all-dumps", tree, "-o", out], 2,
+                  r"^NOT WRITTEN: +opensm.fdbs: ", r"ibr: write: opensm.fdbs: ")
     check(re.search(r"^files: .*opensm-lfts.dump", o, re.M), o)
     check(not [f for f in os.listdir(out) if ".tmp-" in f], os.listdir(out))
-    o, _ = expect(["route", "-q", "--json", tree, "-o", out], 2)
+    o, _ = expect(["route", "-q", "--json", "--all-dumps", tree, "-o", out], 2)
     doc = json.loads(o)
     check(doc["write_errors"] and doc["write_errors"][0].startswith("opensm.fdbs: "), o)
     check("opensm-lfts.dump" in doc["files"] and doc["bytes_written"] > 0, o)
@@ -980,7 +1039,7 @@ def test_file_engine():
     with open(os.path.join(a, "opensm-lfts.dump")) as fa, \
             open(os.path.join(b, "opensm-lfts.dump")) as fb:
         check(fa.read() == fb.read(), "the replayed LFTs differ")
-    expect(["route", "-q", "-R", "minhop", topo, "-o", a], 0)
+    expect(["route", "-q", "-R", "minhop", "--dumps", "default,lid-matrix", topo, "-o", a], 0)
     expect(["route", "-q", "-R", "file,no_fallback", "--lid-matrix-file",
             os.path.join(a, "opensm-lid-matrix.dump"), topo, "-o", c], 0)
     with open(os.path.join(a, "opensm-lfts.dump")) as fa, \
@@ -1187,7 +1246,7 @@ def main():
     IBR = os.path.abspath(sys.argv[1])
     TMP = tempfile.mkdtemp(prefix="ibr-cli-test-")
     tests = [test_version_help, test_engines, test_params, test_gen_info, test_gen_errors,
-             test_faults_and_lmc, test_route_outputs, test_route_lids,
+             test_faults_and_lmc, test_route_outputs, test_route_dumps, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,

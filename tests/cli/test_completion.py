@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The bash completion of ibr (src/cli/ibr.bash) against the ibr it
 completes: every command `ibr --help` lists, each command's options, engine
-names and chains after -R, engine settings after --param.
+names and chains after -R, dump names after --dumps, engine settings after
+--param.
 Usage: test_completion.py PATH_TO_IBR PATH_TO_IBR_BASH"""
 
 import re
@@ -56,6 +57,21 @@ class TestCompletion(unittest.TestCase):
         self.assertEqual(sorted(complete("route", "-R", "")), sorted(engines))
         self.assertEqual(complete("route", "-R", "ftree,up"), ["ftree,updn"])
         self.assertEqual(complete("analyze", "--routing-engine", "mi"), ["minhop"])
+
+    def test_dump_names(self):
+        self.assertIn("--dumps", complete("route", "--du"))
+        self.assertIn("--all-dumps", complete("route", "--al"))
+        self.assertEqual(complete("route", "--dumps", "lid"), ["lid-matrix"])
+        self.assertEqual(complete("route", "--dumps", "default,fd"), ["default,fdbs"])
+        # every name offered is one ibr route accepts: without -o it gets
+        # as far as asking for one (an unknown name stops at the name)
+        names = complete("route", "--dumps", "")
+        self.assertEqual(len(names), 12)
+        for name in names + ["nosuch"]:
+            p = subprocess.run([IBR, "route", "--dumps", name, "x"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("unknown dump" if name == "nosuch" else "give -o DIR", p.stderr, name)
 
     def test_engine_settings(self):
         self.assertEqual(complete("route", "--param", "ftree.max_r"), ["ftree.max_reverse_hops="])

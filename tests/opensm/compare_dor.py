@@ -146,7 +146,7 @@ def main():
         if osm_run.get("engine_used") != "dor":
             raise Fail("OpenSM routed with %r, not dor" % osm_run.get("engine_used"))
 
-        argv = [ibr, "route", "-R", "dor,no_fallback", "--no-progress", "--json",
+        argv = [ibr, "route", "--all-dumps", "-R", "dor,no_fallback", "--no-progress", "--json",
                 "--guid2lid", g2l, topo, "-o", ibr_dir]
         if order_file:
             argv += ["--param-file", "dor.port_search_ordering=" + order_file]
@@ -162,7 +162,7 @@ def main():
         if order_file:
             # the order must matter: without it ibroute's tables differ
             plain_dir = os.path.join(work, "ibroute-default-order")
-            run([ibr, "route", "-R", "dor,no_fallback", "--no-progress", "--guid2lid", g2l,
+            run([ibr, "route", "--all-dumps", "-R", "dor,no_fallback", "--no-progress", "--guid2lid", g2l,
                  topo, "-o", plain_dir], "ibr route (default order)", ok=(0, 1))
             with open(os.path.join(plain_dir, "opensm-lfts.dump"), "rb") as fa, \
                     open(os.path.join(ibr_dir, "opensm-lfts.dump"), "rb") as fb:

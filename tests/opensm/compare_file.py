@@ -87,7 +87,7 @@ def main():
             return SKIP
         g2l = os.path.join(osm_min, "guid2lid")
         ibr_dir = os.path.join(work, "ibroute-" + args.engine)
-        run([ibr, "route", "-R", args.engine + ",no_fallback", "-q", "--guid2lid", g2l, topo,
+        run([ibr, "route", "--all-dumps", "-R", args.engine + ",no_fallback", "-q", "--guid2lid", g2l, topo,
              "-o", ibr_dir], "ibr route -R " + args.engine)
 
         problems = []
@@ -106,7 +106,7 @@ def main():
 
         # ibroute's file engine reproduces OpenSM's tables
         back = os.path.join(work, "ibroute-file-lfts")
-        run([ibr, "route", "-R", "file,no_fallback", "-q", "--guid2lid", g2l, "--lfts-file",
+        run([ibr, "route", "--all-dumps", "-R", "file,no_fallback", "-q", "--guid2lid", g2l, "--lfts-file",
              os.path.join(osm_min, "opensm-lfts.dump"), topo, "-o", back],
             "ibr route -R file --lfts-file")
         p = same(os.path.join(osm_min, "opensm-lfts.dump"), os.path.join(back, "opensm-lfts.dump"),
@@ -114,7 +114,7 @@ def main():
         if p:
             problems.append(p)
         back = os.path.join(work, "ibroute-file-matrix")
-        run([ibr, "route", "-R", "file,no_fallback", "-q", "--guid2lid", g2l,
+        run([ibr, "route", "--all-dumps", "-R", "file,no_fallback", "-q", "--guid2lid", g2l,
              "--lid-matrix-file", os.path.join(osm_min, "opensm-lid-matrix.dump"), topo,
              "-o", back], "ibr route -R file --lid-matrix-file")
         p = same(os.path.join(osm_min, "opensm-lfts.dump"), os.path.join(back, "opensm-lfts.dump"),
@@ -122,7 +122,7 @@ def main():
         if p:
             problems.append(p)
         mine = os.path.join(work, "ibroute-minhop")
-        run([ibr, "route", "-R", "minhop", "-q", "--guid2lid", g2l, topo, "-o", mine],
+        run([ibr, "route", "--all-dumps", "-R", "minhop", "-q", "--guid2lid", g2l, topo, "-o", mine],
             "ibr route -R minhop")
         if open(os.path.join(mine, "opensm-lid-matrix.dump"), "rb").read() != \
                 open(os.path.join(osm_min, "opensm-lid-matrix.dump"), "rb").read():

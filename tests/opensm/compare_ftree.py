@@ -220,7 +220,7 @@ def main():
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
         g2l = os.path.join(osm_dir, "guid2lid")
 
-        p = run([ibr, "route", "-R", "ftree,no_fallback", "--no-progress", "--json",
+        p = run([ibr, "route", "--all-dumps", "-R", "ftree,no_fallback", "--no-progress", "--json",
                  "--guid2lid", g2l, topo, "-o", ibr_dir] + ibr_opts, "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)
         summary["ibroute_engine"] = route.get("engine")

@@ -161,7 +161,7 @@ def main():
         summary["opensm_log"] = log
         vls = log["opvl"] or 8
 
-        argv = [ibr, "route", "-R", "lash,no_fallback", "--no-progress", "--json",
+        argv = [ibr, "route", "--all-dumps", "-R", "lash,no_fallback", "--no-progress", "--json",
                 "--guid2lid", g2l, topo, "-o", ibr_dir, "--max-vls", str(vls),
                 "--param", "lash.start_vl=%d" % args.start_vl]
         if args.mesh:

@@ -188,8 +188,8 @@ def main():
         if p.returncode != 0:
             raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
         g2l = os.path.join(osm_dir, "guid2lid")
-        ibr_cmd = [ibr, "route", "-R", args.engine, "--no-progress", "--json", "--guid2lid", g2l,
-                   "--sa-dump", dump, topo] + ibr_extra
+        ibr_cmd = [ibr, "route", "--all-dumps", "-R", args.engine, "--no-progress", "--json",
+                   "--guid2lid", g2l, "--sa-dump", dump, topo] + ibr_extra
         problems = []
         if args.opensm_loops:
             # ibroute's own trees: loop-free, exact, and not OpenSM's

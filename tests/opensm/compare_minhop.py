@@ -197,7 +197,7 @@ def main():
             osm_run = json.load(f)
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
 
-        p = run([ibr, "route", "-R", "minhop", "--no-progress", "--json", "--guid2lid", g2l,
+        p = run([ibr, "route", "--all-dumps", "-R", "minhop", "--no-progress", "--json", "--guid2lid", g2l,
                  topo, "-o", ibr_dir], "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)
         summary["ibroute_route_time_s"] = route.get("route_time_s")

@@ -95,7 +95,7 @@ def main():
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
         g2l = os.path.join(osm_dir, "guid2lid")
 
-        argv = [ibr, "route", "-R", "nue,no_fallback", "--no-progress", "--json",
+        argv = [ibr, "route", "--all-dumps", "-R", "nue,no_fallback", "--no-progress", "--json",
                 "--max-vls", str(args.vls), "--guid2lid", g2l, topo, "-o", ibr_dir]
         p = cm.run(argv, "ibr route", ok=(0, 1))
         route = json.loads(p.stdout)

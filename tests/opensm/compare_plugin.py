@@ -305,7 +305,7 @@ def main():
                   errors="replace") as f:
             oslog = f.read()
 
-        argv = [ibr, "route", "-R", eng + ",no_fallback", "--no-progress", "--json",
+        argv = [ibr, "route", "--all-dumps", "-R", eng + ",no_fallback", "--no-progress", "--json",
                 "--guid2lid", g2l, topo, "-o", ibr_dir] + ibr_extra
         route = json.loads(cm.run(argv, "ibr route", ok=(0, 1)).stdout)
         summary["ibroute_status"] = route.get("status")

@@ -190,8 +190,8 @@ def merged_torus(ibr, work):
     problems, summary = [], {}
     for name, qos in (("merged", ["--qos-config", conf]), ("default", ["-Q"])):
         out = os.path.join(work, name)
-        p = cm.run([ibr, "route", "-R", "dfsssp,no_fallback", "-q", topo, "-o", out] + qos,
-                   "ibr route", ok=(0, 1))
+        p = cm.run([ibr, "route", "--all-dumps", "-R", "dfsssp,no_fallback", "-q", topo,
+                    "-o", out] + qos, "ibr route", ok=(0, 1))
         hazard = "credit-loop hazard" in p.stdout
         loop = "CREDIT LOOP" in p.stdout
         q = subprocess.run([exe, "-s", "opensm-subnet.lst", "-f", "opensm.fdbs", "-m",

@@ -117,7 +117,7 @@ def main():
         summary["opensm_vls_available"] = avail
         summary["opensm_vls_needed"] = osm_needed
 
-        argv = [ibr, "route", "-R", eng + ",no_fallback", "--no-progress", "--json",
+        argv = [ibr, "route", "--all-dumps", "-R", eng + ",no_fallback", "--no-progress", "--json",
                 "--guid2lid", g2l, topo, "-o", ibr_dir]
         if eng == "dfsssp":
             argv += ["--max-vls", str(avail or 8)]

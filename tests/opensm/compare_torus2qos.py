@@ -153,7 +153,7 @@ def main():
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
         g2l = os.path.join(osm_dir, "guid2lid")
 
-        argv = [ibr, "route", "-R", ENG + ",no_fallback", "--no-progress", "--json",
+        argv = [ibr, "route", "--all-dumps", "-R", ENG + ",no_fallback", "--no-progress", "--json",
                 "--torus-config", conf, topo, "-o", ibr_dir]
         if os.path.exists(g2l):
             argv[-3:-3] = ["--guid2lid", g2l]

@@ -351,7 +351,7 @@ def main():
         with open(os.path.join(osm_dir, "opensm-run.json")) as f:
             summary["opensm_routing_time_s"] = json.load(f).get("routing_time_s")
 
-        p = run([ibr, "route", "-R", eng + ",no_fallback", "--no-progress", "--json",
+        p = run([ibr, "route", "--all-dumps", "-R", eng + ",no_fallback", "--no-progress", "--json",
                  "--guid2lid", g2l] + ibr_extra + [topo, "-o", ibr_dir], "ibr route",
                 ok=(0, 1))
         route = json.loads(p.stdout)

@@ -56,6 +56,7 @@ from ._capi import (
     RerouteMode,
     SettingType,
     SLMode,
+    SwitchDump,
     UcastFlags,
 )
 
@@ -158,7 +159,7 @@ __all__ = [
     "McastMember", "NO_ROUTE", "NoSpaceError", "NoVLError", "NodeInfo", "NodeType",
     "NotFoundError", "OPTION_NAMES", "OutOfMemoryError", "ParseError", "PortInfo",
     "QosConfig", "QosTarget",
-    "RangeError", "Result", "RoutesError", "SLMode", "Setting",
+    "RangeError", "Result", "RoutesError", "SLMode", "Setting", "SwitchDump",
     "Status", "SettingType", "StateError", "Topology", "UcastFlags",
     "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",
     "engines", "find_engine", "library_path", "parse_guid_list", "status_name", "strerror",

@@ -294,6 +294,15 @@ class McastJoin(enum.IntFlag):
     SENDONLY_FULL = 1 << 3
 
 
+class SwitchDump(enum.IntEnum):
+    """ibr_switch_dump: the per-switch dumps (ibr_result_write_switches())."""
+
+    LFTS = 0
+    IBROUTE = 1
+    FDBS = 2
+    LID_MATRIX = 3
+
+
 class McastFlags(enum.IntFlag):
     """ibr_mcast_flags: how the library builds the default multicast trees."""
 
@@ -346,6 +355,7 @@ ENUM_PREFIXES = {
     LinkState: ("IBR_LINK_", str),
     LidFlags: ("IBR_LIDS_", str),
     SLMode: ("IBR_SL_", str),
+    SwitchDump: ("IBR_SWITCH_DUMP_", str),
     EngineCaps: ("IBR_CAP_", str),
     LogLevel: ("IBR_LOG_", str),
     Pattern: ("IBR_PATTERN_", str),
@@ -1052,6 +1062,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_write_lid_matrix", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_topo_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_result_write_fdbs", [POINTER(ibr_buffer), ResultP], c_int),
+    ("ibr_result_write_switches", [POINTER(ibr_buffer), ResultP, c_enum, c_uint32, c_uint32],
+     c_int),
     ("ibr_result_write_path_sl", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_sl2vl", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_sl2vl_dump", [POINTER(ibr_buffer), ResultP], c_int),

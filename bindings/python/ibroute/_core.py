@@ -52,6 +52,7 @@ from ._capi import (
     NodeType,
     QosTarget,
     SLMode,
+    SwitchDump,
 )
 from .errors import Error, RangeError, error_for
 
@@ -496,9 +497,35 @@ def _write(fn: str, *args: Any) -> str:
             raise error_for(rc, f"{fn} failed: {_s(_lib.ibr_strerror(rc))}")
         if not buf.data:
             return ""
-        return ctypes.string_at(buf.data, buf.size).decode("utf-8", "surrogateescape")
+        # decoded straight from the library's buffer (no intermediate bytes)
+        raw = (c_uint8 * buf.size).from_address(ctypes.addressof(buf.data.contents))
+        return str(raw, "utf-8", "surrogateescape")
     finally:
         _lib.ibr_buffer_dispose(byref(buf))
+
+
+def _write_view(owner: "_Handle", fn: str, *args: Any) -> memoryview:
+    """Run writer *fn* into an ibr_buffer and return a read-only memoryview
+    over the buffer's own memory (no copy).  The buffer is freed, and
+    *owner* (whose context allocated it) unpinned, when the view and
+    everything derived from it are gone."""
+    buf = _capi.ibr_buffer()
+    rc = getattr(_lib, fn)(byref(buf), *args)
+    if rc < 0:
+        _lib.ibr_buffer_dispose(byref(buf))
+        raise error_for(rc, f"{fn} failed: {_s(_lib.ibr_strerror(rc))}")
+    if not buf.data or buf.size == 0:
+        _lib.ibr_buffer_dispose(byref(buf))
+        return memoryview(b"")
+    arr = (c_uint8 * buf.size).from_address(ctypes.addressof(buf.data.contents))
+    owner._pin()
+
+    def release(b: Any = buf) -> None:
+        _lib.ibr_buffer_dispose(byref(b))
+        owner._unpin()
+
+    weakref.finalize(arr, release)
+    return memoryview(arr).cast("B").toreadonly()
 
 
 # --------------------------------------------------------------------------
@@ -2151,6 +2178,59 @@ class Result(_Handle):
         """OpenSM's opensm.fdbs."""
         with self._using() as rp:
             return _write("ibr_result_write_fdbs", rp)
+
+    def write_switches(self, dump: SwitchDump, first: int = 0,
+                       count: Optional[int] = None) -> str:
+        """The blocks of switches *first* .. *first* + *count* - 1 (default:
+        to the last switch) of a per-switch dump (ibr_result_write_switches()):
+        the parts of consecutive ranges joined equal the whole dump."""
+        first = _uint(first, 32, "first")
+        count = self._nsw - min(first, self._nsw) if count is None else _uint(count, 32, "count")
+        with self._using() as rp:
+            return _write("ibr_result_write_switches", rp, int(SwitchDump(dump)), first, count)
+
+    def dump_view(self, dump: SwitchDump, first: int = 0,
+                  count: Optional[int] = None) -> memoryview:
+        """Like :meth:`write_switches`, as a read-only memoryview of bytes
+        over the library's buffer: no copy, for dumps of hundreds of MB
+        (``bytes(view)`` copies, ``f.write(view)`` does not).  The view
+        keeps the result alive."""
+        first = _uint(first, 32, "first")
+        count = self._nsw - min(first, self._nsw) if count is None else _uint(count, 32, "count")
+        with self._using() as rp:
+            return _write_view(self, "ibr_result_write_switches", rp, int(SwitchDump(dump)),
+                               first, count)
+
+    def write_dump_to(self, f: Any, dump: SwitchDump, slice_bytes: int = 64 << 20) -> int:
+        """Write a per-switch dump to the binary file object *f* in slices of
+        about *slice_bytes* (as ``ibr route -o`` does), so memory stays
+        bounded; returns the bytes written."""
+        total, sw, step = 0, 0, 16
+        while sw < self._nsw:
+            n = min(step, self._nsw - sw)
+            view = self.dump_view(dump, sw, n)
+            f.write(view)
+            total += len(view)
+            if len(view):
+                step = max(1, int(slice_bytes * n / len(view)))
+            view.release()
+            sw += n
+        return total
+
+    @property
+    def lft_table(self) -> memoryview:
+        """Every LFT as one read-only 2-D memoryview of shape
+        (switch_count, lft_size), row *sw* being :meth:`lft` (*sw*), over
+        the result's own memory (no copy: any buffer-protocol consumer can
+        use it in place; an empty 1-D view without switches).  The view
+        keeps the result alive."""
+        if self._nsw == 0 or self._lft_size == 0:
+            return memoryview(b"")
+        p = _lib.ibr_result_lft(self._p(), 0)
+        if not p:
+            raise error_for(_code("ENOTFOUND"), "the result has no LFTs")
+        flat = _view(self, p, self._nsw * self._lft_size, False)
+        return flat.cast("B", (self._nsw, self._lft_size)).toreadonly()
 
     def write_path_sl(self) -> str:
         """The SL of every (source end port, destination LID) pair, as

@@ -243,6 +243,7 @@ class TestHeaders(unittest.TestCase):
             "ibr_link_state": _capi.LinkState,
             "ibr_lid_flags": _capi.LidFlags,
             "ibr_sl_mode": _capi.SLMode,
+            "ibr_switch_dump": _capi.SwitchDump,
             "ibr_engine_caps": _capi.EngineCaps,
             "ibr_log_level": _capi.LogLevel,
             "ibr_pattern": _capi.Pattern,

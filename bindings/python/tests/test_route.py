@@ -70,6 +70,88 @@ class TestResult(RoutedFatTree):
         addr_b = ctypes.addressof(ctypes.c_uint8.from_buffer(b.obj))
         self.assertEqual(addr_a, addr_b)
 
+    def test_lft_table_is_one_view(self):
+        # The whole table: one 2-D view over the result's memory, row sw
+        # being lft(sw) at the same address.
+        import ctypes
+
+        r = self.result
+        table = r.lft_table
+        self.assertEqual(table.shape, (r.switch_count, r.lft_size))
+        self.assertTrue(table.readonly)
+        self.assertEqual(table.format, "B")
+        flat, size = table.tobytes(), r.lft_size
+        for sw in range(r.switch_count):
+            self.assertEqual(flat[sw * size:(sw + 1) * size], r.copy_lft(sw))
+            self.assertEqual(table[sw, size - 1], r.lft_port(sw, size - 1))
+        base = ctypes.addressof(ctypes.c_uint8.from_buffer(table.obj))
+        row3 = ctypes.addressof(ctypes.c_uint8.from_buffer(r.lft(3).obj))
+        self.assertEqual(row3, base + 3 * r.lft_size)
+        with self.assertRaises(TypeError):
+            table[0, 1] = 3  # read-only
+
+    def test_lft_table_keeps_the_result_alive(self):
+        f = ibroute.Fabric.from_spec("fattree:levels=2,radix=4")
+        t = f.freeze()
+        r = t.route("minhop")
+        want = [r.copy_lft(sw) for sw in range(r.switch_count)]
+        table = r.lft_table
+        r.close()
+        t.close()
+        f.close()
+        flat, size = table.tobytes(), len(want[0])
+        self.assertEqual([flat[sw * size:(sw + 1) * size] for sw in range(len(want))], want)
+        del table
+
+    def test_switch_dumps_in_parts(self):
+        # write_switches / dump_view parts joined equal the whole writers.
+        from ibroute import SwitchDump
+
+        r = self.result
+        whole = {SwitchDump.LFTS: r.write_lfts_dump(), SwitchDump.IBROUTE: r.write_dump_lfts(),
+                 SwitchDump.FDBS: r.write_fdbs(), SwitchDump.LID_MATRIX: r.write_lid_matrix()}
+        n = r.switch_count
+        for kind, text in whole.items():
+            self.assertEqual(r.write_switches(kind), text)
+            parts = [r.write_switches(kind, a, min(5, n - a)) for a in range(0, n, 5)]
+            self.assertEqual("".join(parts), text)
+            view = r.dump_view(kind, 2)
+            self.assertIsInstance(view, memoryview)
+            self.assertTrue(view.readonly)
+            self.assertEqual(bytes(view).decode(), r.write_switches(kind, 2, n - 2))
+            self.assertEqual(r.dump_view(kind, n, 0), b"")
+        self.assertEqual(r.write_switches(SwitchDump.LFTS, 0, 0), "")
+        with self.assertRaises(ibroute.InvalidArgumentError):
+            r.write_switches(SwitchDump.LFTS, n, 1)
+        with self.assertRaises(ValueError):
+            r.write_switches(7)
+
+    def test_write_dump_to_a_file_in_slices(self):
+        import io
+
+        from ibroute import SwitchDump
+
+        r = self.result
+        for slice_bytes in (1, 1000, 64 << 20):
+            out = io.BytesIO()
+            n = r.write_dump_to(out, SwitchDump.FDBS, slice_bytes)
+            self.assertEqual(out.getvalue().decode(), r.write_fdbs())
+            self.assertEqual(n, len(out.getvalue()))
+
+    def test_dump_view_outlives_the_result(self):
+        from ibroute import SwitchDump
+
+        f = ibroute.Fabric.from_spec("fattree:levels=2,radix=4")
+        t = f.freeze()
+        r = t.route("minhop")
+        want = r.write_lfts_dump()
+        view = r.dump_view(SwitchDump.LFTS)
+        r.close()
+        t.close()
+        f.close()
+        self.assertEqual(bytes(view).decode(), want)
+        del view
+
     def test_routes_follow_the_topology(self):
         # Following the LFT from a leaf reaches the destination's switch.
         t, r = self.topo, self.result
