@@ -842,6 +842,35 @@ static void test_oom(void)
     CU_ASSERT_PTR_NOT_NULL(r);
     CU_ASSERT(fails > 0);
     ibr_result_destroy(r);
+    {
+        /* lash on a faulty mesh, where the trees are rebuilt in one
+           spanning tree (test_promise_kept): every allocation of that path
+           may fail */
+        ibr_fabric *f = NULL;
+        ibr_topo *tm = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "mesh:dims=5x5,hosts=2"), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 3, 1, 1), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&tm, f), 0);
+        ibr_mcast_groups *gm = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_mcast_groups_create(&gm, tm), 0);
+        random_groups(gm, tm, 21, 7, 0);
+        ibr_options om = IBR_OPTIONS_INIT;
+        om.mcast_groups = gm;
+        fails = 0;
+        r = ibr_test_route_oom(&fails, &st, tm, "lash,no_fallback", &om);
+        CU_ASSERT_PTR_NOT_NULL(r);
+        CU_ASSERT(fails > 0);
+        ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
+        if (r) {
+            CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+            CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        }
+        ibr_result_destroy(r);
+        ibr_mcast_groups_destroy(gm);
+        ibr_topo_destroy(tm);
+        ibr_fabric_destroy(f);
+    }
     /* the parser too */
     ibr_buffer b = IBR_BUFFER_INIT;
     CU_ASSERT_EQUAL(ibr_mcast_groups_write(&b, g), 0);
