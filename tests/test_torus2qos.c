@@ -937,6 +937,41 @@ static void test_allocation_failure(void)
     CU_ASSERT_EQUAL(st.live, base);
     CU_ASSERT(n > 10);
     ibr_topo_destroy(t);
+    {
+        /* the 8x8 torus with a failed switch and groups: OpenSM's master
+           tree loops, the tree is grown again (test_mcast_faults) */
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=8x8,hosts=2"), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 0, 1, 4), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        grid g8 = {{8, 8, 1}, 0};
+        make_conf(conf, sizeof conf, &g8, zero, NULL, 1);
+        ibr_mcast_groups *mg = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_mcast_groups_create(&mg, t), 0);
+        for (uint32_t i = 0; i < ibr_topo_node_count(t); i++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            ibr_topo_node_info(&ni, t, i);
+            if (ni.type != IBR_NODE_SWITCH)
+                ibr_mcast_groups_add_member(mg, (uint16_t)(0xC000 + i % 3), NULL, ni.node_guid,
+                                            1, IBR_MCAST_JOIN_FULL);
+        }
+        conf_opts(&o, &p, conf);
+        o.mcast_groups = mg;
+        base = st.live;
+        n = 0;
+        r = ibr_test_route_oom(&n, &st, t, "torus-2QoS,no_fallback", &o);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        rep = (ibr_verify_report){.version = IBR_VERIFY_REPORT_VERSION};
+        CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+        CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        CU_ASSERT_EQUAL(rep.mcast_pairs_ok, rep.mcast_pairs);
+        ibr_result_destroy(r);
+        CU_ASSERT_EQUAL(st.live, base);
+        ibr_mcast_groups_destroy(mg);
+        ibr_topo_destroy(t);
+        ibr_fabric_destroy(f);
+    }
     ibr_context_destroy(ctx);
     CU_ASSERT_EQUAL(st.live, 0);
 }
