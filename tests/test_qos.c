@@ -525,6 +525,125 @@ static void test_layered_engines(void)
 }
 
 /* Allocation failure anywhere in a QoS routing: IBR_ENOMEM, nothing leaked. */
+/* QoS levels over the routing layers (ibr_qos_levels 1..4): lash, dfsssp
+   and nue on faulty tori, meshes and random graphs route each level on VLs
+   of its own (level l: the path SLs l strides up), within the ports' VLs,
+   credit-loop free for every level under the programmed maps, with no
+   hazard; the low VL arbitration tables give each level its weight; where
+   the levels times the layers an engine needs do not fit, the engine
+   declines with the numbers; and a qos_sl2vl that puts two levels on one
+   VL is reported. */
+static void test_levels(void)
+{
+    static const char *const specs[] = {"torus:dims=4x4x3,hosts=1", "mesh:dims=5x5,hosts=1",
+                                        "random:switches=24,degree=4,hosts=1,seed=3"};
+    static const char *const chains[] = {"lash,no_fallback", "dfsssp,no_fallback",
+                                         "nue,no_fallback"};
+    unsigned routed = 0, multi = 0, declined = 0;
+    for (size_t f = 0; f < 3; f++) {
+        ibr_topo *t = ibr_test_topo_faults(specs[f], 2, 0, 5, 0);
+        for (size_t c = 0; c < 3; c++)
+            for (unsigned q = 1; q <= 4; q++) {
+                ibr_qos_config *cfg = NULL;
+                CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&cfg, NULL), 0);
+                char v[8];
+                snprintf(v, sizeof v, "%u", q);
+                CU_ASSERT_EQUAL_FATAL(ibr_qos_config_set(cfg, "ibr_qos_levels", v), 0);
+                CU_ASSERT_EQUAL_FATAL(ibr_qos_config_set(cfg, "ibr_qos_level_weights",
+                                                         "200,100,50,25"), 0);
+                ibr_options o = IBR_OPTIONS_INIT;
+                o.qos = cfg;
+                ibr_result *r = NULL;
+                int rc = ibr_route(&r, t, chains[c], &o);
+                if (rc != 0) {
+                    const char *e, *m;
+                    int st;
+                    CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+                    CU_ASSERT_PTR_NOT_NULL(strstr(m, "QoS levels"));
+                    CU_ASSERT(q > 1);
+                    declined++;
+                    ibr_result_destroy(r);
+                    ibr_qos_config_destroy(cfg);
+                    continue;
+                }
+                CU_ASSERT_EQUAL(ibr_result_qos_levels(r), q);
+                unsigned used = ibr_result_vls_used(r);
+                CU_ASSERT(used <= ibr_topo_data_vls(t));
+                CU_ASSERT(used % q == 0);
+                unsigned k = used / q;
+                for (unsigned l = 0; l < q; l++)
+                    for (uint16_t a = 1; a <= 9; a += 4)
+                        for (uint16_t b = 2; b <= ibr_topo_max_lid(t); b += 7)
+                            CU_ASSERT_EQUAL(ibr_result_path_sl_level(r, l, a, b),
+                                            ibr_result_path_sl(r, a, b) + l * k);
+                CU_ASSERT_EQUAL(ibr_result_path_sl_level(r, q, 1, 2), 0xFF);
+                CU_ASSERT_EQUAL(ibr_result_sl_hazard_count(r), 0);
+                ibr_verify_report rep = IBR_VERIFY_REPORT_INIT;
+                CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+                CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+                CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
+                if (q > 1) {
+                    ibr_vlarb va;
+                    unsigned port = 1; /* the first linked port of switch 0 */
+                    while (port < 8 &&
+                           ibr_result_vlarb(&va, r, ibr_topo_switch_node(t, 0), port) != 0)
+                        port++;
+                    CU_ASSERT_EQUAL_FATAL(ibr_result_vlarb(&va, r, ibr_topo_switch_node(t, 0),
+                                                           port), 0);
+                    static const unsigned w[4] = {200, 100, 50, 25};
+                    for (unsigned i = 0; i < used && i < va.n_low; i++) {
+                        CU_ASSERT_EQUAL(va.low[i].vl, i);
+                        CU_ASSERT_EQUAL(va.low[i].weight, w[i / k]);
+                    }
+                    multi++;
+                }
+                routed++;
+                ibr_result_destroy(r);
+                ibr_qos_config_destroy(cfg);
+            }
+        ibr_topo_destroy(t);
+    }
+    CU_ASSERT(routed >= 20);
+    CU_ASSERT(multi >= 12);
+    CU_ASSERT(declined >= 1);
+
+    /* two levels of lash, and a map that folds level 1 onto level 0 */
+    ibr_topo *t = ibr_test_topo_faults("torus:dims=4x4x3,hosts=1", 2, 0, 5, 0);
+    ibr_qos_config *cfg = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&cfg, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_qos_config_parse(cfg, "ibr_qos_levels 2\n", 17), 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.qos = cfg;
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "lash,no_fallback", &o), 0);
+    unsigned k = ibr_result_vls_used(r) / 2;
+    ibr_result_destroy(r);
+    char map[64];
+    size_t n = 0;
+    for (unsigned sl = 0; sl < 16; sl++)
+        n += (size_t)snprintf(map + n, sizeof map - n, "%s%u", sl ? "," : "", sl % k);
+    CU_ASSERT_EQUAL(ibr_qos_config_set(cfg, "qos_sl2vl", map), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "lash,no_fallback", &o), 0);
+    CU_ASSERT(ibr_result_sl_hazard_count(r) >= 1);
+    ibr_sl_hazard h;
+    CU_ASSERT_EQUAL(ibr_result_sl_hazard(&h, r, 0), 0);
+    CU_ASSERT_EQUAL(h.sl_b, h.sl_a + k);
+    ibr_result_destroy(r);
+    /* bad values name the key */
+    CU_ASSERT_EQUAL(ibr_qos_config_set(cfg, "ibr_qos_levels", "9"), IBR_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_qos_config_last_error(cfg), "ibr_qos_levels"));
+    CU_ASSERT_EQUAL(ibr_qos_config_parse(cfg, "ibr_qos_level_weights 0\n", 24), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_qos_config_last_error(cfg), "line 1"));
+    CU_ASSERT_EQUAL(ibr_qos_config_is_set(cfg, "ibr_qos_levels"), 1);
+    CU_ASSERT_EQUAL(ibr_qos_config_is_set(cfg, "ibr_qos_level_weights"), 0);
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL(ibr_qos_config_write(&b, cfg), 0);
+    CU_ASSERT_PTR_NOT_NULL(b.data && strstr(b.data, "ibr_qos_levels 2\n"));
+    ibr_buffer_dispose(&b);
+    ibr_qos_config_destroy(cfg);
+    ibr_topo_destroy(t);
+}
+
 static void test_route_oom(void)
 {
     ibr_test_alloc st = {-1, 0, 0, 0};
@@ -558,6 +677,7 @@ int main(void)
         {"masked_sls", test_masked_sls},
         {"layered_engines", test_layered_engines},
         {"route_oom", test_route_oom},
+        {"levels", test_levels},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("qos", tests);

@@ -182,6 +182,25 @@ typedef struct ibr_sl_hazard {
     uint64_t count;         /**< port pairs with this merge */
 } ibr_sl_hazard;
 
+/** The QoS levels @p r was routed for: the configuration's
+ *  `ibr_qos_levels` (1 without QoS, without the key, or for NULL). Each
+ *  level's traffic between two ports takes its own SL,
+ *  ibr_result_path_sl_level(), on VLs of its own. Cannot fail. Thread-safe.
+ *  Time complexity: O(1). */
+IBR_API unsigned int ibr_result_qos_levels(const ibr_result *r);
+
+/**
+ * SL of QoS level @p level's traffic from the port owning @p src_lid to
+ * @p dst_lid: ibr_result_path_sl() plus @p level times the level stride
+ * (the layers the engine used; 8 for torus-2QoS, whose SL bit 3 is its
+ * QoS level). Level 0 is ibr_result_path_sl().
+ * @return the SL, or 0xFF when @p level is not below
+ *         ibr_result_qos_levels() (or @p r is NULL). Thread-safe. Time
+ *         complexity: as ibr_result_path_sl().
+ */
+IBR_API unsigned int ibr_result_path_sl_level(const ibr_result *r, unsigned int level,
+                                              uint16_t src_lid, uint16_t dst_lid);
+
 /** Non-zero when @p r was routed with QoS on (::ibr_options::qos set):
  *  it then holds the programmed SL2VL and VL arbitration tables. Cannot
  *  fail. Thread-safe. Time complexity: O(1). */

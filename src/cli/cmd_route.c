@@ -629,7 +629,7 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
     if (rc == 0 && ibr_result_has_qos(r)) {
         /* "qos": {"notes": [...], "hazards": [{sl_a, sl_b, vl, masked, count,
            switch, in_port, out_port}]} */
-        printf(", \"qos\": {\"notes\": [");
+        printf(", \"qos\": {\"levels\": %u, \"notes\": [", ibr_result_qos_levels(r));
         for (i = 0; i < ibr_result_qos_note_count(r); i++) {
             printf("%s", i ? ", " : "");
             cli_json_string(stdout, ibr_result_qos_note(r, i));
@@ -674,6 +674,12 @@ static void print_qos_text(const ibr_topo *t, const ibr_result *r)
     size_t nn = ibr_result_qos_note_count(r), nh = ibr_result_sl_hazard_count(r);
     printf("qos:          on; %zu note%s, %zu SL2VL hazard%s\n", nn, nn == 1 ? "" : "s", nh,
            nh == 1 ? "" : "s");
+    unsigned lv = ibr_result_qos_levels(r);
+    if (lv > 1) {
+        /* level l's SLs: the level-0 path SLs plus l strides */
+        unsigned stride = ibr_result_path_sl_level(r, 1, 0, 0) - ibr_result_path_sl(r, 0, 0);
+        printf("  qos levels: %u, each on its own VLs (level l: path SL + %u x l)\n", lv, stride);
+    }
     for (size_t i = 0; i < nn; i++)
         printf("  qos note:   %s\n", ibr_result_qos_note(r, i));
     for (size_t i = 0; i < nh; i++) {

@@ -127,6 +127,8 @@ struct ibr_result {
     uint8_t *ep_sl2vl_set; /* per global port: 1 when ep_sl2vl holds a map */
     /* QoS (ibr_options::qos): what the QoS manager programs */
     int qos;              /* 1: the tables below were computed */
+    unsigned int qos_levels; /* QoS levels (ibr_qos_levels); 0 or 1: one */
+    unsigned int qos_stride; /* SL distance between two levels' copies of a path SL */
     ibr__vlarb *vlarb;    /* per global port */
     char **qos_notes;
     size_t n_qos_notes;

@@ -30,11 +30,26 @@ typedef struct ibr__qos_set {
     uint8_t sl2vl[16];
 } ibr__qos_set;
 
+/* QoS levels over the routing layers (ibroute's own keys, not OpenSM's):
+   ibr_qos_levels N and ibr_qos_level_weights w0,w1,... */
+#define IBR__QOS_MAX_LEVELS 8
+typedef struct ibr__qos_lv {
+    unsigned int levels;                       /* 0: unset (one level) */
+    unsigned int n_weights;                    /* 0: unset (equal weights) */
+    uint8_t weight[IBR__QOS_MAX_LEVELS];
+} ibr__qos_lv;
+
 struct ibr_qos_config {
     ibr_context *ctx;
     char last_error[IBR_ERRMSG_SIZE];
     ibr__qos_set fam[IBR__QOS_TARGETS]; /* indexed by ibr_qos_target */
+    ibr__qos_lv lv;
 };
+
+/* The number of QoS levels of q (1 when unset or q is NULL) and the VL
+   arbitration weight of level l (64 unless set). */
+unsigned ibr__qos_levels(const ibr_qos_config *q);
+unsigned ibr__qos_level_weight(const ibr_qos_config *q, unsigned l);
 
 /* Key prefix of a family: "qos", "qos_ca", ... */
 extern const char *const ibr__qos_prefix[IBR__QOS_TARGETS];

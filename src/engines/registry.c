@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/mcast_int.h"
+#include "core/qos_int.h"
 #include "engines/registry.h"
 #include "sys/qos_int.h"
 #include "sys/run_int.h"
@@ -471,14 +472,49 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
 
     if (ibr__result_alloc_lft(r) < 0)
         return fail_result(r, IBR_ENOMEM);
+    /* QoS levels (ibr_qos_levels): each level gets VLs of its own, so the
+       engine routes within the VLs of one level */
+    unsigned levels = run.opts.qos ? ibr__qos_levels(run.opts.qos) : 1;
+    unsigned user_max_vls = run.opts.max_vls;
     for (size_t i = 0; i < n; i++) {
         ibr__result_clear_tables(r);
         run.message[0] = 0;
         run.engine = eng[i];
+        run.opts.max_vls = user_max_vls;
+        r->qos_levels = r->qos_stride = 0;
         engine_values(vals, t->ctx, eng[i], &run.opts);
         ibr__log(t->ctx, IBR_LOG_INFO, "routing with engine '%s'", eng[i]->name);
         run.mcast_built = 0;
-        rc = eng[i]->route(&run, eng[i]->user);
+        unsigned per_level = 0;
+        if (levels > 1 && (eng[i]->caps & IBR_CAP_OWN_SL2VL)) {
+            rc = levels > 2 ? ibr__run_decline(&run, "%u QoS levels asked; the engine's SL2VL "
+                                               "has 2 (SL bit 3)", levels)
+                            : eng[i]->route(&run, eng[i]->user);
+        } else if (levels > 1) {
+            unsigned pv = ibr_topo_data_vls(t);
+            unsigned avail = pv && pv < user_max_vls ? pv : user_max_vls;
+            per_level = avail / levels;
+            if (!per_level) {
+                rc = ibr__run_decline(&run, "%u QoS levels need a VL each; %u available "
+                                      "(max_vls %u, ports' OperVLs %u)", levels, avail,
+                                      user_max_vls, pv);
+            } else {
+                run.opts.max_vls = per_level;
+                rc = eng[i]->route(&run, eng[i]->user);
+                if (rc < 0 && run.message[0]) {
+                    char why[IBR_ERRMSG_SIZE], head[80];
+                    strlcpy(why, run.message, sizeof why);
+                    int hn = snprintf(head, sizeof head,
+                                      "with %u QoS levels, %u VLs per level (of %u): ", levels,
+                                      per_level, avail);
+                    strlcpy(run.message, head, sizeof run.message);
+                    if (hn > 0 && (size_t)hn < sizeof run.message)
+                        strlcpy(run.message + hn, why, sizeof run.message - (size_t)hn);
+                }
+            }
+        } else {
+            rc = eng[i]->route(&run, eng[i]->user);
+        }
         if (rc > 0)
             rc = IBR_EINTERNAL;
         if (rc == 0 && run.opts.mcast_groups)
@@ -510,6 +546,17 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         }
         if (rc == 0 && check_sls(r) < 0)
             rc = ibr__run_fail(&run, IBR_EINTERNAL, "the engine wrote a path SL above 15");
+        if (rc == 0 && levels > 1) {
+            /* level l's copy of a path SL is l strides up: the engine's
+               layers (torus-2QoS: SL bit 3) */
+            unsigned k = (eng[i]->caps & IBR_CAP_OWN_SL2VL) ? 8
+                         : r->vls_used ? r->vls_used : 1;
+            r->qos_levels = levels;
+            r->qos_stride = k;
+            if (!(eng[i]->caps & IBR_CAP_OWN_SL2VL))
+                r->vls_used = levels * k;
+        }
+        run.opts.max_vls = user_max_vls;
         if (rc == 0 && run.opts.qos)
             rc = ibr__qos_program(r, run.opts.qos, eng[i]->name, eng[i]->caps);
         if (rc == 0 && record_settings(r, eng[i], vals) < 0)

@@ -206,6 +206,60 @@ static int apply(ibr__qos_set *set, unsigned param, const char *v, size_t n, cha
     return 0;
 }
 
+/* ibroute's level keys: 1 ibr_qos_levels, 2 ibr_qos_level_weights, 0 none. */
+static int level_key(const char *key, size_t len)
+{
+    if (len == 14 && !memcmp(key, "ibr_qos_levels", 14))
+        return 1;
+    if (len == 21 && !memcmp(key, "ibr_qos_level_weights", 21))
+        return 2;
+    return 0;
+}
+
+/* Apply a level key's value to lv; a message in err on failure. */
+static int apply_level(ibr__qos_lv *lv, int which, const char *v, size_t n, char *err)
+{
+    if (n == 0)
+        return ibr__err(err, IBR_EINVAL, "empty value");
+    if (which == 1) {
+        long x;
+        if (parse_num(&x, v, n) < 0)
+            return ibr__err(err, IBR_EINVAL, "'%.*s' is not a number", (int)(n > 40 ? 40 : n),
+                            v);
+        if (x < 1 || x > IBR__QOS_MAX_LEVELS)
+            return ibr__err(err, IBR_EINVAL, "%ld out of range (1..%d)", x, IBR__QOS_MAX_LEVELS);
+        lv->levels = (unsigned)x;
+        return 0;
+    }
+    uint8_t w[IBR__QOS_MAX_LEVELS];
+    const char *item;
+    size_t ilen, pos = 0, count = 0;
+    while (next_item(&item, &ilen, v, n, &pos)) {
+        long x;
+        if (count == IBR__QOS_MAX_LEVELS)
+            return ibr__err(err, IBR_EINVAL, "more than %d weights", IBR__QOS_MAX_LEVELS);
+        if (parse_num(&x, item, ilen) < 0 || x < 1 || x > 255)
+            return ibr__err(err, IBR_EINVAL, "level %zu: '%.*s' is not a weight 1..255", count,
+                            (int)(ilen > 20 ? 20 : ilen), item);
+        w[count++] = (uint8_t)x;
+    }
+    if (!count)
+        return ibr__err(err, IBR_EINVAL, "no weight listed");
+    memcpy(lv->weight, w, count);
+    lv->n_weights = (unsigned)count;
+    return 0;
+}
+
+unsigned ibr__qos_levels(const ibr_qos_config *q)
+{
+    return q && q->lv.levels ? q->lv.levels : 1;
+}
+
+unsigned ibr__qos_level_weight(const ibr_qos_config *q, unsigned l)
+{
+    return q && l < q->lv.n_weights ? q->lv.weight[l] : 64;
+}
+
 int ibr_qos_config_set(ibr_qos_config *q, const char *key, const char *value)
 {
     if (!q)
@@ -213,10 +267,26 @@ int ibr_qos_config_set(ibr_qos_config *q, const char *key, const char *value)
     if (!key || !value)
         return ibr__err(q->last_error, IBR_EINVAL, "NULL key or value");
     unsigned fam, param;
+    int lk = level_key(key, strlen(key));
+    if (lk) {
+        ibr__qos_lv tmp = q->lv;
+        char why[IBR_ERRMSG_SIZE];
+        size_t n = strlen(value);
+        while (n && isspace((unsigned char)*value))
+            value++, n--;
+        while (n && isspace((unsigned char)value[n - 1]))
+            n--;
+        if (apply_level(&tmp, lk, value, n, why) < 0)
+            return ibr__err(q->last_error, IBR_EINVAL, "%s: %s", key, why);
+        q->lv = tmp;
+        q->last_error[0] = 0;
+        return 0;
+    }
     if (resolve_key(&fam, &param, key, strlen(key)) < 0)
         return ibr__err(q->last_error, IBR_EINVAL,
                         "'%.64s' is no QoS parameter (qos_[ca_|rtr_|sw0_|swe_]max_vls, "
-                        "high_limit, vlarb_high, vlarb_low or sl2vl)",
+                        "high_limit, vlarb_high, vlarb_low or sl2vl; ibr_qos_levels, "
+                        "ibr_qos_level_weights)",
                         key);
     ibr__qos_set tmp = q->fam[fam];
     char why[IBR_ERRMSG_SIZE];
@@ -242,6 +312,7 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
     if (!tmp)
         return ibr__err(q->last_error, IBR_ENOMEM, "out of memory");
     memcpy(tmp, q->fam, sizeof q->fam);
+    ibr__qos_lv lv = q->lv;
     size_t pos = 0;
     unsigned line = 0;
     int rc = 0;
@@ -263,8 +334,9 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
         size_t k = 0;
         while (k < n && !isspace((unsigned char)s[k]) && s[k] != '=')
             k++;
-        unsigned fam, param;
-        if (k == 0 || resolve_key(&fam, &param, s, k) < 0)
+        unsigned fam = 0, param = 0;
+        int lk = k ? level_key(s, k) : 0;
+        if (k == 0 || (!lk && resolve_key(&fam, &param, s, k) < 0))
             continue; /* a blank line, or another opensm.conf key */
         const char *v = s + k;
         size_t vn = n - k;
@@ -278,11 +350,12 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
         if (vn >= 2 && (*v == '"' || *v == '\'') && v[vn - 1] == *v)
             v++, vn -= 2;
         char why[IBR_ERRMSG_SIZE];
-        if (apply(&tmp[fam], param, v, vn, why) < 0)
+        if (lk ? apply_level(&lv, lk, v, vn, why) < 0 : apply(&tmp[fam], param, v, vn, why) < 0)
             rc = ibr__err(q->last_error, IBR_EPARSE, "line %u: %.*s: %s", line, (int)k, s, why);
     }
     if (rc == 0) {
         memcpy(q->fam, tmp, sizeof q->fam);
+        q->lv = lv;
         q->last_error[0] = 0;
     }
     ibr__free(q->ctx, tmp);
@@ -292,6 +365,9 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
 int ibr_qos_config_is_set(const ibr_qos_config *q, const char *key)
 {
     unsigned fam, param;
+    int lk = q && key ? level_key(key, strlen(key)) : 0;
+    if (lk)
+        return lk == 1 ? q->lv.levels != 0 : q->lv.n_weights != 0;
     if (!q || !key || resolve_key(&fam, &param, key, strlen(key)) < 0)
         return 0;
     return (q->fam[fam].set >> param) & 1;
@@ -362,6 +438,15 @@ int ibr_qos_config_write(ibr_buffer *out, const ibr_qos_config *q)
             if (rc == 0)
                 rc = ibr__buf_putc(out, q->ctx, '\n');
         }
+    }
+    if (rc == 0 && q->lv.levels)
+        rc = ibr__buf_printf(out, q->ctx, "ibr_qos_levels %u\n", q->lv.levels);
+    if (rc == 0 && q->lv.n_weights) {
+        rc = ibr__buf_printf(out, q->ctx, "ibr_qos_level_weights ");
+        for (unsigned i = 0; i < q->lv.n_weights && rc == 0; i++)
+            rc = ibr__buf_printf(out, q->ctx, "%s%u", i ? "," : "", q->lv.weight[i]);
+        if (rc == 0)
+            rc = ibr__buf_putc(out, q->ctx, '\n');
     }
     if (rc < 0)
         ibr__buf_abort(out, mark);

@@ -151,13 +151,21 @@ static void mask_map(uint8_t out[16], const uint8_t in[16], unsigned vls)
 /* The SLs the routing's paths use (bit sl). */
 static unsigned used_sls(const ibr_result *r)
 {
-    if (!r->sl)
-        return 1;
+    if (!r->sl) {
+        unsigned all = 1;
+        for (unsigned l = 1; l < r->qos_levels; l++)
+            all |= (1u << (l * r->qos_stride)) & 0xffff;
+        return all;
+    }
     size_t n = (r->sl_mode == IBR_SL_PER_PAIR ? ibr__n_src_slots(r->topo) : 1) * r->lft_size;
     unsigned bits = 0;
     for (size_t i = 0; i < n && bits != 0xffff; i++)
         bits |= 1u << (r->sl[i] & 15);
-    return bits;
+    /* every QoS level's copy of the path SLs */
+    unsigned all = bits;
+    for (unsigned l = 1; l < r->qos_levels; l++)
+        all |= (bits << (l * r->qos_stride)) & 0xffff;
+    return all;
 }
 
 /* Count a hazard in its group, keyed by (sl_a, sl_b); the first port pair
@@ -250,6 +258,29 @@ static int torus_checks(ibr_result *r, const ibr_qos_config *q)
     return rc;
 }
 
+/* With QoS levels (ibr_qos_levels) and no VL arbitration configured for
+   the family (nor globally): every level's VLs in the low table with the
+   level's weight, nothing in the high table, so that the levels share the
+   links in proportion to their weights. */
+static void level_vlarb(ibr_qos_table *tb, const ibr_qos_config *q, const ibr_result *r,
+                        const char *prefix)
+{
+    char key[40];
+    unsigned k = r->qos_stride ? r->qos_stride : 1, n = 0;
+    snprintf(key, sizeof key, "%s_vlarb_low", prefix);
+    if (!ibr_qos_config_is_set(q, key) && !ibr_qos_config_is_set(q, "qos_vlarb_low")) {
+        memset(tb->vlarb_low, 0, sizeof tb->vlarb_low);
+        for (unsigned l = 0; l < r->qos_levels; l++)
+            for (unsigned j = 0; j < k && l * k + j < 15 && n < IBR_VLARB_ENTRIES; j++) {
+                tb->vlarb_low[n].vl = (uint8_t)(l * k + j);
+                tb->vlarb_low[n++].weight = (uint8_t)ibr__qos_level_weight(q, l);
+            }
+    }
+    snprintf(key, sizeof key, "%s_vlarb_high", prefix);
+    if (!ibr_qos_config_is_set(q, key) && !ibr_qos_config_is_set(q, "qos_vlarb_high"))
+        memset(tb->vlarb_high, 0, sizeof tb->vlarb_high);
+}
+
 int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
                      unsigned int caps)
 {
@@ -261,6 +292,12 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
     ibr_qos_config_table(&swe, q, IBR_QOS_SWE);
     ibr_qos_config_table(&ca, q, IBR_QOS_CA);
     ibr_qos_config_table(&rtr, q, IBR_QOS_RTR);
+    int levels = r->qos_levels > 1 && !(caps & IBR_CAP_OWN_SL2VL);
+    if (levels) {
+        level_vlarb(&swe, q, r, "qos_swe");
+        level_vlarb(&ca, q, r, "qos_ca");
+        level_vlarb(&rtr, q, r, "qos_rtr");
+    }
 
     /* the engine's view, kept for the hazard check: its maps, or the
        default where it set none */
@@ -301,6 +338,8 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
 
     ibr_qos_table sw0;
     ibr_qos_config_table(&sw0, q, IBR_QOS_SW0);
+    if (levels)
+        level_vlarb(&sw0, q, r, "qos_sw0");
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t node = t->sw_node[s];
         const ibr__node *n = &t->nodes[node];
@@ -471,6 +510,19 @@ size_t ibr_result_qos_note_count(const ibr_result *r)
 const char *ibr_result_qos_note(const ibr_result *r, size_t i)
 {
     return r && i < r->n_qos_notes ? r->qos_notes[i] : NULL;
+}
+
+unsigned int ibr_result_qos_levels(const ibr_result *r)
+{
+    return r && r->qos_levels > 1 ? r->qos_levels : 1;
+}
+
+unsigned int ibr_result_path_sl_level(const ibr_result *r, unsigned int level, uint16_t src_lid,
+                                      uint16_t dst_lid)
+{
+    if (!r || level >= ibr_result_qos_levels(r))
+        return 0xFF;
+    return ibr_result_path_sl(r, src_lid, dst_lid) + level * r->qos_stride;
 }
 
 size_t ibr_result_sl_hazard_count(const ibr_result *r)

@@ -18,6 +18,11 @@ static unsigned vls_in_use(const ibr_result *r)
             if (r->sl[i] > maxsl)
                 maxsl = r->sl[i];
     }
+    /* the highest QoS level's copy of the path SLs */
+    if (r->qos_levels > 1)
+        maxsl += (r->qos_levels - 1) * r->qos_stride;
+    if (maxsl > 15)
+        maxsl = 15;
     if (!r->sl2vl)
         return maxsl + 1;
     for (uint32_t s = 0; s < t->n_sw; s++) {
@@ -141,6 +146,8 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
        that uses the same SL takes the same path: walk once per (source
        switch, SL). With one SL per destination that is once per switch. */
     int in_port_free = !r->sl2vl || sl2vl_identity(r);
+    /* every QoS level's traffic, each on its copy of the path SLs */
+    unsigned levels = r->qos_levels > 1 ? r->qos_levels : 1;
     int per_switch = r->sl_mode != IBR_SL_PER_PAIR && in_port_free;
     for (unsigned lid = 1; lid <= t->max_lid; lid++) {
         if ((lid - 1) % 64 == 0) {
@@ -163,10 +170,13 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
             st.epoch = 1;
         }
         if (per_switch) {
-            unsigned sl = r->sl ? r->sl[lid] : 0;
-            for (uint32_t s = 0; s < t->n_sw; s++)
-                if (srcsw[s] && (rc = walk(&st, s, 0, sl, lid, dsw)) < 0)
-                    goto out;
+            unsigned sl0 = r->sl ? r->sl[lid] : 0;
+            for (unsigned lv = 0; lv < levels; lv++) {
+                unsigned sl = (sl0 + lv * r->qos_stride) & 15;
+                for (uint32_t s = 0; s < t->n_sw; s++)
+                    if (srcsw[s] && (rc = walk(&st, s, 0, sl, lid, dsw)) < 0)
+                        goto out;
+            }
             continue;
         }
         /* per-pair SLs (the end ports are the first source slots), or
@@ -180,15 +190,19 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
             const ibr__port *pt = &t->ports[gp];
             if (gp == owner || t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
                 continue;
-            unsigned sl = !r->sl ? 0 : (pair ? r->sl[(size_t)i * r->lft_size + lid] : r->sl[lid]) & 15;
+            unsigned sl0 =
+                !r->sl ? 0 : (pair ? r->sl[(size_t)i * r->lft_size + lid] : r->sl[lid]) & 15;
             uint32_t s = t->nodes[pt->remote_node].sw;
-            if (in_port_free) {
-                slmask[s] |= (uint16_t)(1u << sl);
-                continue;
+            for (unsigned lv = 0; lv < levels; lv++) {
+                unsigned sl = (sl0 + lv * r->qos_stride) & 15;
+                if (in_port_free) {
+                    slmask[s] |= (uint16_t)(1u << sl);
+                    continue;
+                }
+                rc = walk(&st, s, pt->remote_port, sl, lid, dsw);
+                if (rc < 0)
+                    goto out;
             }
-            rc = walk(&st, s, pt->remote_port, sl, lid, dsw);
-            if (rc < 0)
-                goto out;
         }
         for (uint32_t s = 0; in_port_free && s < t->n_sw; s++)
             for (unsigned sl = 0; sl < 16; sl++)

@@ -783,6 +783,17 @@ def test_qos():
     out = path("qos-out")
     expect(["route", "-q", "-R", "dfsssp", torus, "-Q", "--strict", "-o", out], 0,
            r"^qos: +on; 0 notes, 0 SL2VL hazards$")
+    # two QoS levels over lash's layers: each on VLs of its own, no hazard
+    lv = write("qos-levels.conf", "ibr_qos_levels 2\nibr_qos_level_weights 96,32\n")
+    o, _ = expect(["route", "-q", "-R", "lash,no_fallback", torus, "--qos-config", lv,
+                   "--strict"], 0, r"^  qos levels: 2, each on its own VLs \(level l: path SL "
+                  r"\+ \d+ x l\)$")
+    check("deadlock:   free" in o, o)
+    doc = jrun(["route", "-q", "-R", "lash,no_fallback", torus, "--qos-config", lv, "--json"])
+    check(doc["qos"]["levels"] == 2 and doc["qos"]["hazards"] == [], doc["qos"])
+    bad = write("qos-levels-bad.conf", "ibr_qos_levels 12\n")
+    expect(["route", "-q", torus, "--qos-config", bad], 2, None,
+           r"line 1: ibr_qos_levels: 12 out of range \(1\.\.8\)")
     with open(os.path.join(out, "ibr-vlarb.txt")) as fh:
         vlarb = fh.read()
     check(vlarb.startswith("# VLArbitration tables: Switch 0x"), vlarb[:200])

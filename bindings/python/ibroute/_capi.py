@@ -1002,6 +1002,8 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_qos_note_count", [ResultP], c_size_t),
     ("ibr_result_qos_note", [ResultP, c_size_t], c_char_p),
     ("ibr_result_sl_hazard_count", [ResultP], c_size_t),
+    ("ibr_result_qos_levels", [ResultP], c_uint),
+    ("ibr_result_path_sl_level", [ResultP, c_uint, c_uint16, c_uint16], c_uint),
     ("ibr_result_sl_hazard", [POINTER(ibr_sl_hazard), ResultP, c_size_t], c_int),
     ("ibr_result_write_vlarb", [POINTER(ibr_buffer), ResultP], c_int),
     # mcast.h

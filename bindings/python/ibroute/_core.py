@@ -2004,6 +2004,21 @@ class Result(_Handle):
                 "high": [(e.vl, e.weight) for e in v.high[:v.n_high]],
                 "low": [(e.vl, e.weight) for e in v.low[:v.n_low]]}
 
+    @property
+    def qos_levels(self) -> int:
+        """QoS levels routed for (the configuration's ibr_qos_levels; 1
+        without)."""
+        return _lib.ibr_result_qos_levels(self._p())
+
+    def path_sl_level(self, level: int, src_lid: int, dst_lid: int) -> int:
+        """SL of QoS level *level*'s traffic from *src_lid*'s port to
+        *dst_lid* (level 0: :meth:`path_sl`)."""
+        if not 0 <= level < self.qos_levels:
+            raise ValueError(f"level {level} out of range (0..{self.qos_levels - 1})")
+        return _lib.ibr_result_path_sl_level(self._p(), _uint(level, 32, "level"),
+                                             _uint(src_lid, 16, "src_lid"),
+                                             _uint(dst_lid, 16, "dst_lid"))
+
     def qos_notes(self) -> List[str]:
         """QoS settings the engine overrode and its warnings on them."""
         p = self._p()

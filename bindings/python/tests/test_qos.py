@@ -65,6 +65,23 @@ class TestQosResult(unittest.TestCase):
                 self.assertFalse(h[0]["masked"])
 
 
+    def test_levels(self):
+        """Two QoS levels over lash's layers: level 1 is every path SL one
+        stride up, on VLs of its own, weighted 96:32 in the low tables."""
+        with ibroute.Fabric.from_spec("torus:dims=4x3x3,hosts=1") as f, f.freeze() as t:
+            conf = "ibr_qos_levels 2\nibr_qos_level_weights 96,32\n"
+            with ibroute.QosConfig(conf) as q, t.route("lash,no_fallback", qos=q) as r:
+                self.assertEqual(r.qos_levels, 2)
+                k = r.path_sl_level(1, 40, 50) - r.path_sl_level(0, 40, 50)
+                self.assertGreaterEqual(k, 1)
+                self.assertEqual(r.vls_used, 2 * k)
+                self.assertTrue(r.verify().deadlock_free)
+                self.assertEqual(r.sl_hazards(), [])
+                low = r.vlarb(t.switch_node(0), 1)["low"]
+                self.assertEqual(low[:2 * k], [(vl, 96 if vl < k else 32) for vl in range(2 * k)])
+                with self.assertRaises(ValueError):
+                    r.path_sl_level(2, 40, 50)
+
     def test_python_engine_owning_sl2vl(self):
         """A Python engine with EngineCaps.OWN_SL2VL keeps its end-port and
         switch maps under QoS (masked to 8 VLs); the configured map it
