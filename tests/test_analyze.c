@@ -903,6 +903,8 @@ static void test_errors(void)
     CU_ASSERT_EQUAL(ibr_analysis_link_loads(NULL, 0, &need, NULL), IBR_EINVAL);
     uint64_t vl[16];
     CU_ASSERT_EQUAL(ibr_analysis_vl_usage(vl, NULL), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_analysis_vl_usage_level(vl, NULL, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_analysis_qos_levels(NULL), 0);
     CU_ASSERT_EQUAL(ibr_analysis_write_json(NULL, a), IBR_EINVAL);
     ibr_buffer b = IBR_BUFFER_INIT;
     CU_ASSERT_EQUAL(ibr_analysis_write_text(&b, NULL), IBR_EINVAL);
@@ -1168,7 +1170,9 @@ static void test_reports(void)
              "\"max_congestion\": 1, \"mean_max_congestion\": 1, \"congestion_free\": 2, "
              "\"ebb\": 1},\n"
              "  \"hop_histogram\": [0, 0, 0, 4, 2],\n"
-             "  \"vl_usage\": [6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]\n"
+             "  \"vl_usage\": [6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n"
+             "  \"qos_levels\": 1,\n"
+             "  \"vl_usage_levels\": [[6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]\n"
              "}\n",
              perm);
     CU_ASSERT_STRING_EQUAL(js, want);

@@ -525,6 +525,60 @@ static void test_layered_engines(void)
 }
 
 /* Allocation failure anywhere in a QoS routing: IBR_ENOMEM, nothing leaked. */
+/* Paths per VL of QoS level lv counted by walking every all-to-all flow
+   (every end port to every LID of every other end port) through the LFTs
+   and the SL2VL tables: the oracle of ibr_analysis_vl_usage_level(). */
+static void walk_level_vls(uint64_t vl[16], const ibr_topo *t, const ibr_result *r, unsigned lv)
+{
+    memset(vl, 0, 16 * sizeof *vl);
+    uint32_t nn = ibr_topo_node_count(t);
+    for (uint32_t a = 0; a < nn; a++) {
+        ibr_node_info na = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&na, t, a);
+        if (na.type == IBR_NODE_SWITCH)
+            continue;
+        for (unsigned pa = 1; pa <= na.nports; pa++) {
+            ibr_port_info src = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&src, t, a, pa);
+            if (!src.lid || src.remote_node == IBR_NONE || src.state != IBR_LINK_ACTIVE ||
+                ibr_topo_node_switch(t, src.remote_node) == IBR_NONE)
+                continue;
+            for (uint16_t d = 1; d <= ibr_topo_max_lid(t); d++) {
+                uint32_t dn;
+                unsigned dp;
+                if (ibr_topo_lid_owner(&dn, &dp, t, d) < 0 || (dn == a && dp == pa))
+                    continue;
+                ibr_node_info nd = IBR_NODE_INFO_INIT;
+                ibr_topo_node_info(&nd, t, dn);
+                ibr_port_info dst = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&dst, t, dn, dp);
+                if (nd.type == IBR_NODE_SWITCH || dst.remote_node == IBR_NONE)
+                    continue;
+                uint32_t dsw = ibr_topo_node_switch(t, dst.remote_node);
+                unsigned sl = ibr_result_path_sl_level(r, lv, src.lid, d);
+                uint32_t s = ibr_topo_node_switch(t, src.remote_node);
+                unsigned in = src.remote_port, mask = 0, steps = 0;
+                for (;;) {
+                    unsigned out = ibr_result_lft_port(r, s, d);
+                    if (s == dsw && out == dst.remote_port)
+                        break;
+                    uint8_t map[16];
+                    CU_ASSERT_FATAL(out != IBR_NO_ROUTE && steps++ < 64);
+                    CU_ASSERT_EQUAL_FATAL(ibr_result_sl2vl(map, r, s, in, out), 0);
+                    mask |= 1u << (map[sl] & 15);
+                    ibr_port_info hop = IBR_PORT_INFO_INIT;
+                    ibr_topo_port_info(&hop, t, ibr_topo_switch_node(t, s), out);
+                    s = ibr_topo_node_switch(t, hop.remote_node);
+                    in = hop.remote_port;
+                }
+                for (unsigned v = 0; v < 16; v++)
+                    if (mask & (1u << v))
+                        vl[v]++;
+            }
+        }
+    }
+}
+
 /* QoS levels over the routing layers (ibr_qos_levels 1..4): lash, dfsssp
    and nue on faulty tori, meshes and random graphs route each level on VLs
    of its own (level l: the path SLs l strides up), within the ports' VLs,
@@ -595,6 +649,36 @@ static void test_levels(void)
                         CU_ASSERT_EQUAL(va.low[i].vl, i);
                         CU_ASSERT_EQUAL(va.low[i].weight, w[i / k]);
                     }
+                    /* the analysis gives every level's VL usage: level l on
+                       level 0's VLs shifted by l x k, as the flows walked
+                       through the SL2VL tables use them */
+                    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
+                    ao.patterns = IBR_PATTERN_ALL_TO_ALL;
+                    ibr_analysis *an = NULL;
+                    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&an, r, &ao), 0);
+                    CU_ASSERT_EQUAL(ibr_analysis_qos_levels(an), q);
+                    uint64_t v0[16], vl[16], walked[16];
+                    CU_ASSERT_EQUAL(ibr_analysis_vl_usage(v0, an), 0);
+                    for (unsigned l = 0; l < q; l++) {
+                        CU_ASSERT_EQUAL(ibr_analysis_vl_usage_level(vl, an, l), 0);
+                        for (unsigned x = 0; x < 16; x++) {
+                            CU_ASSERT_EQUAL(vl[x], x >= l * k ? v0[x - l * k] : 0);
+                            if (vl[x])
+                                CU_ASSERT(x >= l * k && x < (l + 1) * k);
+                        }
+                        if (f == 0 || l == q - 1) {
+                            walk_level_vls(walked, t, r, l);
+                            CU_ASSERT_EQUAL(memcmp(walked, vl, sizeof vl), 0);
+                        }
+                    }
+                    CU_ASSERT_EQUAL(ibr_analysis_vl_usage_level(vl, an, q), IBR_ERANGE);
+                    ibr_analysis_summary as = IBR_ANALYSIS_SUMMARY_INIT;
+                    ibr_analysis_summary_get(&as, an);
+                    unsigned used_vls = 0;
+                    for (unsigned x = 0; x < 16; x++)
+                        used_vls += v0[x] != 0;
+                    CU_ASSERT_EQUAL(as.vls_used, used_vls * q);
+                    ibr_analysis_destroy(an);
                     multi++;
                 }
                 routed++;

@@ -116,7 +116,8 @@ typedef struct ibr_analysis_summary {
     uint64_t max_link_load;      /**< all-to-all flows on the busiest link (edge forwarding index) */
     double mean_link_load;       /**< mean over links */
     double load_ratio;           /**< max / mean (1 = perfectly even) */
-    unsigned int vls_used;       /**< distinct VLs carrying flows */
+    unsigned int vls_used;       /**< distinct VLs carrying flows, over every QoS level
+                                      (ibr_analysis_vl_usage_level()) */
     ibr_pattern_stats all_to_all;  /**< the all-to-all pattern (one pattern) */
     ibr_pattern_stats shift;       /**< shift patterns */
     ibr_pattern_stats permutation; /**< random permutations */
@@ -159,8 +160,9 @@ IBR_API int ibr_analysis_summary_init(ibr_analysis_summary *sum, unsigned int ve
  *         ::IBR_EVERSION (unknown @c opts->version; no message: the
  *         result is const); ::IBR_ENOMEM.
  * Time complexity: O(S·(S+E) + L·S) for path lengths, link loads and
- * all-to-all (S switches, E links, L LIDs; O(L·(S+N)) when per-pair SLs
- * or SL2VL tables make the VL of a flow depend on its source), O(N^2·D)
+ * all-to-all (S switches, E links, L LIDs; O(L·(S+N)·Q) when per-pair SLs
+ * or SL2VL tables make the VL of a flow depend on its source, Q the QoS
+ * levels), O(N^2·D)
  * for the shift patterns (N end ports, D the longest switch path),
  * O(n_random·N·D) for the random ones. Memory: O(S^2 + L·S) (a switch
  * distance matrix and, when shift or random patterns are asked for, a
@@ -213,13 +215,37 @@ IBR_API int ibr_analysis_hop_histogram(uint64_t *counts, size_t cap, size_t *nee
  * in, out), with
  * @c sl = ibr_result_path_sl(r, source LID, destination LID) and @c in the
  * port the source is cabled to at the first switch; without SLs and SL2VL
- * tables every flow uses VL 0.
+ * tables every flow uses VL 0. With QoS levels (ibr_result_qos_levels()
+ * above 1) these are level 0's flows; ibr_analysis_vl_usage_level() gives
+ * every level's.
  * @param[out] counts the caller's array of 16 entries. @param a the
  *        analysis.
  * @return 0, ::IBR_EINVAL (NULL argument). Thread-safe.
  * Time complexity: O(1).
  */
 IBR_API int ibr_analysis_vl_usage(uint64_t counts[16], const ibr_analysis *a);
+
+/**
+ * QoS levels the analysed routing was made for (ibr_result_qos_levels() of
+ * the result: 1 without levels; 0 for NULL). Every all-to-all flow exists
+ * once per level, on the level's SL (ibr_result_path_sl_level()).
+ * Thread-safe. Time complexity: O(1).
+ */
+IBR_API unsigned int ibr_analysis_qos_levels(const ibr_analysis *a);
+
+/**
+ * Paths per VL of QoS level @p level: as ibr_analysis_vl_usage(), with
+ * each flow on its level-@p level SL, ibr_result_path_sl_level(r, level,
+ * source LID, destination LID), mapped through the result's SL2VL tables.
+ * Level 0 gives what ibr_analysis_vl_usage() gives. Levels that share no
+ * VL with each other have disjoint non-zero entries.
+ * @param[out] counts the caller's array of 16 entries. @param a the
+ *        analysis. @param level 0 .. ibr_analysis_qos_levels() - 1.
+ * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_ERANGE (no such level;
+ *         @p counts untouched). Thread-safe. Time complexity: O(1).
+ */
+IBR_API int ibr_analysis_vl_usage_level(uint64_t counts[16], const ibr_analysis *a,
+                                        unsigned int level);
 
 /**
  * All-to-all load of every directed switch-to-switch link, in the order of
@@ -242,7 +268,8 @@ IBR_API int ibr_analysis_link_loads(uint64_t *loads, size_t cap, size_t *needed,
  * "engine", "options" (patterns, n_random, seed, base_lid_only), the
  * fields of ::ibr_analysis_summary under their own names (each pattern
  * family an object with the fields of ::ibr_pattern_stats),
- * "hop_histogram" (array indexed by hops) and "vl_usage" (16 numbers).
+ * "hop_histogram" (array indexed by hops), "vl_usage" (16 numbers, level
+ * 0), "qos_levels" and "vl_usage_levels" (one array of 16 per QoS level).
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
  *         ::IBR_ENOMEM. Thread-safe on a shared analysis, one buffer per
  *         thread. Time complexity: O(max hops + output).

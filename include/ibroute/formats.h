@@ -241,6 +241,21 @@ IBR_API int ibr_result_write_switches(ibr_buffer *out, const ibr_result *r,
 IBR_API int ibr_result_write_path_sl(ibr_buffer *out, const ibr_result *r);
 
 /**
+ * ibr_result_write_path_sl() for QoS level @p level: the SLs are
+ * ibr_result_path_sl_level(r, level, ...), so that ibdmchk `-c` with the
+ * result's SL2VL file (`-d`, ibr_result_write_sl2vl()) checks that level's
+ * traffic. Level 0 writes what ibr_result_write_path_sl() writes.
+ * @param out buffer to append to (left as it was on failure).
+ * @param r routed result, only read. @param level 0 ..
+ *        ibr_result_qos_levels(r) - 1.
+ * @return 0, ::IBR_EINVAL (NULL argument, failed result), ::IBR_ERANGE
+ *         (no such level), ::IBR_ENOMEM. Time complexity: O(N·L).
+ * Thread rules: as ibr_result_write_path_sl().
+ */
+IBR_API int ibr_result_write_path_sl_level(ibr_buffer *out, const ibr_result *r,
+                                           unsigned int level);
+
+/**
  * Write the SL-to-VL map of every (switch, in port, out port) of cabled
  * ports, one line each: `0x<switch GUID> <in> <out> 0x<vl0><vl1> ...
  * 0x<vl14><vl15>` (8 bytes of two nibbles), the format ibdmchk reads with

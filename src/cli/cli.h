@@ -140,8 +140,11 @@ int cli_load_groups(ibr_mcast_groups **out, const ibr_topo *t, const char *path)
 int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *path,
                        int sa_dump);
 /* A QoS configuration: OpenSM's defaults, then the qos_* keys of the
-   opensm.conf at path (NULL: none). 0 or -1 (message printed). */
-int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path);
+   opensm.conf at path (NULL: none), then ibr_qos_levels = levels when
+   levels is non-zero. 0 or -1 (message printed). */
+int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path, unsigned levels);
+/* --qos-levels N: 1..8 into *out. 0 or -1 (message printed). */
+int cli_opt_qos_levels(const char *arg, unsigned *out);
 /* The most multicast trees on one directed switch-to-switch link of r
    (0 without trees); the link's switch and port into *sw and *port (may be
    NULL; *sw IBR_NONE when no link carries a tree). */

@@ -479,7 +479,20 @@ int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *pa
     return 0;
 }
 
-int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path)
+int cli_opt_qos_levels(const char *arg, unsigned *out)
+{
+    uint64_t v;
+    if (cli_opt_uint("--qos-levels", arg, 8, &v) < 0)
+        return -1;
+    if (v < 1) {
+        cli_error("--qos-levels", "'%s': give 1 to 8 levels", arg);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path, unsigned levels)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -499,6 +512,16 @@ int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path)
         free(buf);
         if (rc < 0) {
             cli_error(path, "%s", ibr_qos_config_last_error(q));
+            ibr_qos_config_destroy(q);
+            return -1;
+        }
+    }
+    if (levels) {
+        char v[16];
+        snprintf(v, sizeof v, "%u", levels);
+        rc = ibr_qos_config_set(q, "ibr_qos_levels", v);
+        if (rc < 0) {
+            cli_error("--qos-levels", "%s", ibr_qos_config_last_error(q));
             ibr_qos_config_destroy(q);
             return -1;
         }

@@ -5,7 +5,8 @@
  *
  *   ibr analyze TOPOLOGY [LFTS_DUMP] [-R CHAIN] [--json]
  *               [--patterns all|a2a,shift,perm,bisect] [--random N] [--seed N]
- *               [--guid2lid FILE] [--threads N]
+ *               [--guid2lid FILE] [--threads N] [-Q] [--qos-config FILE]
+ *               [--qos-levels N]
  *
  * Without LFTS_DUMP the topology is routed in memory with CHAIN (default
  * minhop). Uses the public API only.
@@ -42,6 +43,11 @@ void usage_analyze(FILE *o)
           "                              multicast load per link (trees crossing each\n"
           "                              directed switch-to-switch link) to the report\n"
           "  --mcast-balance             balanced multicast trees (as ibr route)\n"
+          "  -Q, --qos                   route with QoS on (as ibr route -Q): the VLs come\n"
+          "                              from the SL2VL tables the QoS manager programs\n"
+          "  --qos-config FILE           QoS on with the qos_* keys of FILE (as ibr route)\n"
+          "  --qos-levels N              QoS on with N QoS levels over the engine's layers;\n"
+          "                              the report gives the VL usage of every level\n"
           "\n"
           "Exit status: 0 when every pair with a path is routed, 1 when some are not,\n"
           "2 on usage or input errors.\n",
@@ -140,7 +146,9 @@ int cmd_analyze(int argc, char **argv)
         O_THREADS,
         O_ALL_LIDS,
         O_GROUPS,
-        O_MBAL
+        O_MBAL,
+        O_QOS_CONFIG,
+        O_QOS_LEVELS
     };
     static const struct option lo[] = {{"routing-engine", required_argument, NULL, 'R'},
                                        {"json", no_argument, NULL, O_JSON},
@@ -153,10 +161,15 @@ int cmd_analyze(int argc, char **argv)
                                        {"quiet", no_argument, NULL, 'q'},
                                        {"groups", required_argument, NULL, O_GROUPS},
                                        {"mcast-balance", no_argument, NULL, O_MBAL},
+                                       {"qos", no_argument, NULL, 'Q'},
+                                       {"qos-config", required_argument, NULL, O_QOS_CONFIG},
+                                       {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
         {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    const char *src, *dump = NULL, *chain = NULL, *groups_file = NULL;
-    int json = 0, c, rc, ret = CLI_EXIT_ERROR, mbal = 0;
+    const char *src, *dump = NULL, *chain = NULL, *groups_file = NULL, *qos_file = NULL;
+    int json = 0, c, rc, ret = CLI_EXIT_ERROR, mbal = 0, qos_on = 0;
+    unsigned qos_levels = 0;
+    ibr_qos_config *qos = NULL;
     ibr_mcast_groups *groups = NULL;
     ibr_options ropts = IBR_OPTIONS_INIT;
     uint64_t v;
@@ -169,7 +182,7 @@ int cmd_analyze(int argc, char **argv)
     ibr_analysis *a = NULL;
     ibr_buffer out = IBR_BUFFER_INIT;
 
-    while ((c = getopt_long(argc, argv, "R:hq", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "R:hqQ", lo, NULL)) != -1) {
         switch (c) {
         case 'R': chain = optarg; break;
         case O_JSON: json = 1; break;
@@ -196,6 +209,16 @@ int cmd_analyze(int argc, char **argv)
         case 'q': cli_quiet = 1; break;
         case O_GROUPS: groups_file = optarg; break;
         case O_MBAL: mbal = 1; break;
+        case 'Q': qos_on = 1; break;
+        case O_QOS_CONFIG:
+            qos_on = 1;
+            qos_file = optarg;
+            break;
+        case O_QOS_LEVELS:
+            if (cli_opt_qos_levels(optarg, &qos_levels) < 0)
+                return CLI_EXIT_ERROR;
+            qos_on = 1;
+            break;
         case 'h': usage_analyze(stdout); return CLI_EXIT_OK;
         default:
             if (cli_shared_option(&ta, NULL, c, optarg, usage_analyze) < 0)
@@ -211,6 +234,10 @@ int cmd_analyze(int argc, char **argv)
         dump = argv[optind + 1];
     if (dump && chain) {
         cli_error("analyze", "-R and LFTS_DUMP exclude each other");
+        return CLI_EXIT_ERROR;
+    }
+    if (dump && qos_on) {
+        cli_error("analyze", "QoS options need the tables computed in memory (no LFTS_DUMP)");
         return CLI_EXIT_ERROR;
     }
     if (dump && groups_file) {
@@ -236,6 +263,11 @@ int cmd_analyze(int argc, char **argv)
                 goto out;
             ropts.mcast_groups = groups;
             ropts.mcast_flags = mbal ? IBR_MCAST_BALANCE : 0;
+        }
+        if (qos_on) {
+            if (cli_load_qos(&qos, ctx, qos_file, qos_levels) < 0)
+                goto out;
+            ropts.qos = qos;
         }
         rc = ibr_route(&r, t, chain ? chain : "minhop", &ropts);
         if (rc < 0) {
@@ -298,6 +330,7 @@ out:
     ibr_analysis_destroy(a);
     ibr_result_destroy(r);
     ibr_mcast_groups_destroy(groups);
+    ibr_qos_config_destroy(qos);
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
     return ret;

@@ -87,6 +87,9 @@ void usage_route(FILE *o)
           "                              opensm-sl2vl.dump and ibr-vlarb.txt\n"
           "  --qos-config FILE           QoS on with the qos_* keys of FILE (opensm.conf\n"
           "                              syntax; other keys are ignored)\n"
+          "  --qos-levels N              QoS on with N QoS levels over the engine's layers\n"
+          "                              (ibr_qos_levels N, 1..8; overrides the file's);\n"
+          "                              --dumps ibdmchk adds ibr-paths.levelL.psl per level\n"
           "  --save-db FILE              save the routing with the fabric it was computed on\n"
           "                              (a routing database, for ibr reroute)\n"
           "  --no-verify                 skip the verification\n"
@@ -359,6 +362,13 @@ static int write_switch_slices(file_list *files, const char *path, const char *n
     return 0;
 }
 
+/* The QoS level written by a D_PSL dump (ibr-paths.psl: level 0). */
+static unsigned psl_level(const char *name)
+{
+    unsigned l = 0;
+    return sscanf(name, IBDM_PREFIX ".level%u.psl", &l) == 1 ? l : 0;
+}
+
 static int write_dump(file_list *files, const char *dir, const char *name, dump_kind kind,
                       const ibr_topo *t, const ibr_result *r)
 {
@@ -396,7 +406,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
     case D_GUID2LID: rc = ibr_topo_write_guid2lid(&b, t); break;
     case D_MCFDBS: rc = ibr_result_write_mcfdbs(&b, r); break;
     case D_SL2VL_DUMP: rc = ibr_result_write_sl2vl_dump(&b, r); break;
-    case D_PSL: rc = ibr_result_write_path_sl(&b, r); break;
+    case D_PSL: rc = ibr_result_write_path_sl_level(&b, r, psl_level(name)); break;
     case D_SL2VL: rc = ibr_result_write_sl2vl(&b, r); break;
     case D_VLARB: rc = ibr_result_write_vlarb(&b, r); break;
     default: break;
@@ -468,6 +478,13 @@ static int write_outputs(file_list *files, const char *dir, unsigned which, cons
             (!dumps[i].sl || (dumps[i].sl == 1 ? has_sl : ibr_result_has_qos(r))) &&
             write_dump(files, dir, dumps[i].name, dumps[i].kind, t, r) < 0)
             ret = -1;
+    /* QoS levels: ibdmchk's path SLs of every level above 0 */
+    for (unsigned l = 1; (which & DUMP_IBDMCHK) && has_sl && l < ibr_result_qos_levels(r); l++) {
+        char name[64];
+        snprintf(name, sizeof name, IBDM_PREFIX ".level%u.psl", l);
+        if (write_dump(files, dir, name, D_PSL, t, r) < 0)
+            ret = -1;
+    }
     na = which & DUMP_ARTIFACTS ? ibr_result_artifact_count(r) : 0;
     for (i = 0; i < na; i++) {
         const char *name;
@@ -534,6 +551,7 @@ typedef struct route_args {
     int mcast_opensm;
     int qos;                /* -Q or --qos-config */
     const char *qos_config; /* --qos-config FILE */
+    unsigned qos_levels;    /* --qos-levels N (0: not given) */
     unsigned dumps;  /* DUMP_* written by -o */
     int dumps_given; /* --dumps or --all-dumps */
 } route_args;
@@ -843,6 +861,7 @@ int cmd_route(int argc, char **argv)
         O_MCAST_BALANCE,
         O_MCAST_OPENSM,
         O_QOS_CONFIG,
+        O_QOS_LEVELS,
         O_DUMPS,
         O_ALL_DUMPS
     };
@@ -854,6 +873,7 @@ int cmd_route(int argc, char **argv)
         {"mcast-opensm", no_argument, NULL, O_MCAST_OPENSM},
         {"qos", no_argument, NULL, 'Q'},
         {"qos-config", required_argument, NULL, O_QOS_CONFIG},
+        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
         {"dumps", required_argument, NULL, O_DUMPS},
         {"all-dumps", no_argument, NULL, O_ALL_DUMPS},
         {"routing-engine", required_argument, NULL, 'R'},
@@ -922,6 +942,11 @@ int cmd_route(int argc, char **argv)
         case O_QOS_CONFIG:
             a.qos = 1;
             a.qos_config = optarg;
+            break;
+        case O_QOS_LEVELS:
+            if (cli_opt_qos_levels(optarg, &a.qos_levels) < 0)
+                return CLI_EXIT_ERROR;
+            a.qos = 1;
             break;
         case 'o': a.outdir = optarg; break;
         case O_NOVERIFY: a.verify = 0; break;
@@ -1004,7 +1029,7 @@ int cmd_route(int argc, char **argv)
                             (a.mcast_opensm ? IBR_MCAST_OPENSM : 0);
     }
 
-    if (a.qos && cli_load_qos(&qos, ctx, a.qos_config) < 0)
+    if (a.qos && cli_load_qos(&qos, ctx, a.qos_config, a.qos_levels) < 0)
         goto out;
     opts->qos = qos;
 

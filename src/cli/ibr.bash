@@ -47,7 +47,7 @@ _ibr()
             compopt -o nospace 2>/dev/null
             return
             ;;
-        --lmc|--seed|--threads|--max-vls|--max-reverse-hops|--from|--to)
+        --lmc|--seed|--threads|--max-vls|--max-reverse-hops|--from|--to|--qos-levels)
             return
             ;;
     esac

@@ -18,8 +18,15 @@ static int check(const ibr_topo **t, ibr_buffer *out, const ibr_result *r, size_
 
 int ibr_result_write_path_sl(ibr_buffer *out, const ibr_result *r)
 {
+    return ibr_result_write_path_sl_level(out, r, 0);
+}
+
+int ibr_result_write_path_sl_level(ibr_buffer *out, const ibr_result *r, unsigned int level)
+{
     size_t mark;
     const ibr_topo *t = NULL;
+    if (r && level && level >= ibr_result_qos_levels(r))
+        return IBR_ERANGE;
     int rc = check(&t, out, r, &mark);
     if (rc < 0)
         return rc;
@@ -33,7 +40,7 @@ int ibr_result_write_path_sl(ibr_buffer *out, const ibr_result *r)
                 t->nodes[t->port_node[owner]].type == IBR_NODE_SWITCH)
                 continue;
             rc = ibr__buf_printf(out, t->ctx, "0x%016" PRIx64 " %u %u\n", node_guid, d,
-                                 ibr_result_path_sl(r, sp->lid, (uint16_t)d));
+                                 ibr_result_path_sl_level(r, level, sp->lid, (uint16_t)d));
         }
     }
     if (rc < 0)

@@ -28,7 +28,8 @@ struct ibr_analysis {
     ibr_analysis_summary sum;
     uint64_t *hist;
     size_t n_hist;
-    uint64_t vl[16];
+    uint64_t vl[IBR__AN_LEVELS][16]; /* per QoS level */
+    unsigned int levels;
     uint64_t *loads;
     size_t n_links;
     char engine[64];
@@ -163,12 +164,15 @@ static void dest_vls(const ibr__ajob *j, ibr__aworker *w, unsigned lid, uint32_t
             if (w->st[s] != ST_OK || w->len[s] == 0 || j->dist[(size_t)s * nsw + dsw] == 255)
                 continue;
             for (uint32_t i = j->sw_ep_off[s]; i < j->sw_ep_off[s + 1]; i++)
-                if (j->sw_ep[i] != own)
-                    w->vl[sl_of(j, j->sw_ep[i], lid)]++;
+                if (j->sw_ep[i] != own) {
+                    unsigned sl = sl_of(j, j->sw_ep[i], lid);
+                    for (unsigned l = 0; l < j->levels; l++)
+                        w->vl[l][(sl + l * j->stride) & 15u]++;
+                }
         }
         return;
     }
-    /* the SLs the sources use */
+    /* the SLs the sources use (level 0), then every level's copies */
     unsigned slmask = 0;
     if (j->r->sl_mode != IBR_SL_PER_PAIR) {
         slmask = 1u << sl_of(j, 0, lid);
@@ -181,6 +185,8 @@ static void dest_vls(const ibr__ajob *j, ibr__aworker *w, unsigned lid, uint32_t
                 slmask |= 1u << sl_of(j, j->sw_ep[i], lid);
         }
     }
+    for (unsigned l = 1, base = slmask; l < j->levels; l++)
+        slmask |= (base << (l * j->stride)) & 0xffffu;
     /* vmask[u][sl]: VLs of the switch-to-switch hops after switch u */
     for (uint32_t k = 0; k < nord; k++) {
         uint32_t u = w->order[k];
@@ -207,9 +213,13 @@ static void dest_vls(const ibr__ajob *j, ibr__aworker *w, unsigned lid, uint32_t
             uint32_t e = j->sw_ep[i];
             if (e == own)
                 continue;
-            unsigned sl = sl_of(j, e, lid);
-            unsigned m = (1u << vl_at(j, s, j->ep_port[e], out, sl)) | w->vmask[(size_t)s * 16 + sl];
-            count_mask(w->vl, m);
+            unsigned sl0 = sl_of(j, e, lid);
+            for (unsigned l = 0; l < j->levels; l++) {
+                unsigned sl = (sl0 + l * j->stride) & 15u;
+                unsigned m = (1u << vl_at(j, s, j->ep_port[e], out, sl)) |
+                             w->vmask[(size_t)s * 16 + sl];
+                count_mask(w->vl[l], m);
+            }
         }
     }
 }
@@ -264,7 +274,8 @@ static int pass_paths(void *arg, unsigned worker, size_t i)
         if (str > w->max_stretch)
             w->max_stretch = str;
         if (j->vl_mode == VL_FIXED && w->len[s] > 0)
-            w->vl[fixed_vl] += n;
+            for (unsigned l = 0; l < j->levels; l++)
+                w->vl[l][(fixed_vl + l * j->stride) & 15u] += n;
     }
     j->dest_stretch[i] = ssum;
 
@@ -532,12 +543,17 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
         j.vl_mode = VL_TABLE;
     else
         j.vl_mode = r->sl_mode == IBR_SL_PER_PAIR ? VL_PAIR : VL_FIXED;
+    j.levels = r->qos_levels > 1 ? r->qos_levels : 1;
+    if (j.levels > IBR__AN_LEVELS)
+        j.levels = IBR__AN_LEVELS;
+    j.stride = j.levels > 1 ? r->qos_stride : 0;
 
     ibr_analysis *a = ibr__calloc(ctx, 1, sizeof *a);
     if (!a)
         return IBR_ENOMEM;
     a->ctx = ctx;
     a->opts = o;
+    a->levels = j.levels;
     memcpy(a->engine, r->engine, sizeof a->engine);
     a->engine[sizeof a->engine - 1] = 0;
     a->n_links = t->n_adj;
@@ -598,8 +614,9 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
             j.max_len = w->max_len;
         for (uint32_t l = 0; l < t->n_adj; l++)
             a->loads[l] += w->load[l];
-        for (unsigned v = 0; v < 16; v++)
-            a->vl[v] += w->vl[v];
+        for (unsigned l = 0; l < j.levels; l++)
+            for (unsigned v = 0; v < 16; v++)
+                a->vl[l][v] += w->vl[l][v];
     }
     a->n_hist = (size_t)s->max_hops + 1;
     a->hist = ibr__calloc(ctx, a->n_hist, sizeof *a->hist);
@@ -625,9 +642,13 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
     }
     s->mean_link_load = t->n_adj ? (double)lsum / (double)t->n_adj : 0.0;
     s->load_ratio = s->mean_link_load > 0.0 ? (double)s->max_link_load / s->mean_link_load : 0.0;
-    for (unsigned v = 0; v < 16; v++)
-        if (a->vl[v])
+    for (unsigned v = 0; v < 16; v++) {
+        uint64_t any = 0;
+        for (unsigned l = 0; l < j.levels; l++)
+            any |= a->vl[l][v];
+        if (any)
             s->vls_used++;
+    }
 
     /* all-to-all as a pattern */
     if (o.patterns & IBR_PATTERN_ALL_TO_ALL) {
@@ -717,7 +738,22 @@ int ibr_analysis_vl_usage(uint64_t counts[16], const ibr_analysis *a)
 {
     if (!a || !counts)
         return IBR_EINVAL;
-    memcpy(counts, a->vl, sizeof a->vl);
+    memcpy(counts, a->vl[0], sizeof a->vl[0]);
+    return 0;
+}
+
+unsigned int ibr_analysis_qos_levels(const ibr_analysis *a)
+{
+    return a ? a->levels : 0;
+}
+
+int ibr_analysis_vl_usage_level(uint64_t counts[16], const ibr_analysis *a, unsigned int level)
+{
+    if (!a || !counts)
+        return IBR_EINVAL;
+    if (level >= a->levels)
+        return IBR_ERANGE;
+    memcpy(counts, a->vl[level], sizeof a->vl[level]);
     return 0;
 }
 
@@ -831,7 +867,18 @@ int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a)
     if (!rc)
         rc = ibr__buf_puts(out, ctx, "],\n  \"vl_usage\": [");
     for (unsigned v = 0; v < 16 && !rc; v++)
-        rc = ibr__buf_printf(out, ctx, "%s%llu", v ? ", " : "", (unsigned long long)a->vl[v]);
+        rc = ibr__buf_printf(out, ctx, "%s%llu", v ? ", " : "", (unsigned long long)a->vl[0][v]);
+    if (!rc)
+        rc = ibr__buf_printf(out, ctx, "],\n  \"qos_levels\": %u,\n  \"vl_usage_levels\": [",
+                             a->levels);
+    for (unsigned l = 0; l < a->levels && !rc; l++) {
+        rc = ibr__buf_puts(out, ctx, l ? ", [" : "[");
+        for (unsigned v = 0; v < 16 && !rc; v++)
+            rc = ibr__buf_printf(out, ctx, "%s%llu", v ? ", " : "",
+                                 (unsigned long long)a->vl[l][v]);
+        if (!rc)
+            rc = ibr__buf_putc(out, ctx, ']');
+    }
     if (!rc)
         rc = ibr__buf_puts(out, ctx, "]\n}\n");
     if (rc < 0)
@@ -864,15 +911,27 @@ int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a)
     for (size_t h = 0; h < a->n_hist && !rc; h++)
         if (a->hist[h])
             rc = ibr__buf_printf(out, ctx, " %zu:%llu", h, (unsigned long long)a->hist[h]);
-    if (!rc)
+    if (!rc && a->levels > 1)
+        rc = ibr__buf_printf(out, ctx, "\nVLs used: %u over %u QoS levels (paths per VL):\n",
+                             s->vls_used, a->levels);
+    else if (!rc)
         rc = ibr__buf_printf(out, ctx, "\nVLs used: %u (paths per VL:", s->vls_used);
-    for (unsigned v = 0; v < 16 && !rc; v++)
-        if (a->vl[v])
-            rc = ibr__buf_printf(out, ctx, " VL%u %llu", v, (unsigned long long)a->vl[v]);
-    if (!rc && !s->vls_used)
-        rc = ibr__buf_puts(out, ctx, " none");
+    for (unsigned l = 0; l < a->levels && !rc; l++) {
+        uint64_t any = 0;
+        if (a->levels > 1)
+            rc = ibr__buf_printf(out, ctx, "  level %u:", l);
+        for (unsigned v = 0; v < 16 && !rc; v++)
+            if (a->vl[l][v]) {
+                any |= a->vl[l][v];
+                rc = ibr__buf_printf(out, ctx, " VL%u %llu", v, (unsigned long long)a->vl[l][v]);
+            }
+        if (!rc && !any)
+            rc = ibr__buf_puts(out, ctx, " none");
+        if (!rc)
+            rc = ibr__buf_puts(out, ctx, a->levels > 1 ? "\n" : ")\n");
+    }
     if (!rc)
-        rc = ibr__buf_printf(out, ctx, ")\n%-12s %8s %12s %10s %9s %9s %9s %8s\n", "pattern",
+        rc = ibr__buf_printf(out, ctx, "%-12s %8s %12s %10s %9s %9s %9s %8s\n", "pattern",
                              "patterns", "flows", "unrouted", "max-cong", "mean-max", "cong-free",
                              "eBB");
     for (unsigned i = 0; i < 4 && !rc; i++) {

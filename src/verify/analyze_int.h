@@ -9,6 +9,9 @@
 
 #include "core/internal.h"
 
+/* QoS levels the analysis separates (ibr_qos_levels goes up to 8). */
+#define IBR__AN_LEVELS 8
+
 /* Scratch memory of one worker, allocated before any parallel loop (the
    workers never allocate). */
 typedef struct ibr__aworker {
@@ -23,7 +26,7 @@ typedef struct ibr__aworker {
     uint16_t *vmask;    /* per switch x 16 SLs: VLs used after the switch */
     uint64_t *load;     /* per link: all-to-all load (this worker's share) */
     uint64_t *hist;     /* per hop count */
-    uint64_t vl[16];
+    uint64_t vl[IBR__AN_LEVELS][16]; /* per QoS level */
     uint64_t pairs, pairs_ok, hop_sum;
     unsigned int max_hops;
     uint32_t max_len;   /* longest switch path from a switch with end ports */
@@ -87,6 +90,8 @@ typedef struct ibr__ajob {
     double *dest_share;         /* per destination: sum of flow shares */
     const uint64_t *load;       /* final all-to-all loads (pass 2) */
     int vl_mode;                /* how VLs are found, see analyze.c */
+    unsigned int levels;        /* QoS levels (1 without) */
+    unsigned int stride;        /* SL distance between two levels */
     uint32_t max_len;
     /* pattern walks: the LFTs in tiles of 64 LIDs: tile b holds, for every
        switch in turn, its entries toward LIDs 64b .. 64b+63, and 0 where the

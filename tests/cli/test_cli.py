@@ -791,6 +791,35 @@ def test_qos():
     check("deadlock:   free" in o, o)
     doc = jrun(["route", "-q", "-R", "lash,no_fallback", torus, "--qos-config", lv, "--json"])
     check(doc["qos"]["levels"] == 2 and doc["qos"]["hazards"] == [], doc["qos"])
+    # --qos-levels: ibdmchk's path SLs per level, level 1's one stride up
+    lvout = path("qos-levels-out")
+    expect(["route", "-q", "-R", "lash,no_fallback", torus, "--qos-levels", "2", "--dumps",
+            "ibdmchk", "-o", lvout], 0, r"^  qos levels: 2, ")
+    with open(os.path.join(lvout, "ibr-paths.psl")) as f0, \
+            open(os.path.join(lvout, "ibr-paths.level1.psl")) as f1:
+        p0 = [ln.split() for ln in f0]
+        p1 = [ln.split() for ln in f1]
+    stride = {int(b[2]) - int(a[2]) for a, b in zip(p0, p1)}
+    check(len(p0) == len(p1) > 0 and [a[:2] for a in p0] == [b[:2] for b in p1] and
+          len(stride) == 1 and min(stride) >= 1, (len(p0), len(p1), stride))
+    check(not os.path.exists(os.path.join(lvout, "ibr-paths.level2.psl")), "level 2 written")
+    expect(["route", "-q", torus, "--qos-levels", "9"], 2, None,
+           r"--qos-levels: '9' is not a number in 0..8")
+    # ibr analyze: the VL usage of every QoS level, on VLs of its own
+    o, _ = expect(["analyze", "-q", "-R", "lash,no_fallback", torus, "--qos-levels", "2",
+                   "--patterns", "a2a"], 0, r"^VLs used: \d+ over 2 QoS levels \(paths per VL\):$")
+    l0 = re.search(r"^  level 0:(.*)$", o, re.M)
+    l1 = re.search(r"^  level 1:(.*)$", o, re.M)
+    check(l0 and l1, o)
+    v0 = set(re.findall(r"VL(\d+)", l0.group(1)))
+    v1 = set(re.findall(r"VL(\d+)", l1.group(1)))
+    check(v0 and v1 and not v0 & v1, (v0, v1))
+    doc = jrun(["analyze", "-q", "-R", "lash,no_fallback", torus, "--qos-config", lv,
+                "--patterns", "a2a", "--json"])
+    check(doc["qos_levels"] == 2 and len(doc["vl_usage_levels"]) == 2 and
+          doc["vl_usage_levels"][0] == doc["vl_usage"], doc)
+    expect(["analyze", "-q", torus, path("nonexistent.dump"), "-Q"], 2, None,
+           r"QoS options need the tables computed in memory")
     bad = write("qos-levels-bad.conf", "ibr_qos_levels 12\n")
     expect(["route", "-q", torus, "--qos-config", bad], 2, None,
            r"line 1: ibr_qos_levels: 12 out of range \(1\.\.8\)")

@@ -25,6 +25,14 @@ routes with dfsssp into a credit loop when qos_sl2vl is
 0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7; ibroute reports the SL2VL hazard and the
 loop, and ibdmchk -c/-d finds the loop in ibroute's files, while with the
 default map neither finds one.
+
+With --levels (no OpenSM): QoS levels over the routing layers checked by
+ibdmchk, level by level. lash, dfsssp and Nue route a faulty torus, a
+faulty mesh and a random graph with 2 to 4 QoS levels; for every level,
+ibdmchk -c ibr-paths[.levelL].psl -d ibr-paths.sl2vl finds no credit loop
+and ibroute reports neither a hazard nor a loop. Then a qos_sl2vl that folds
+level 1's lash layers onto one VL: ibroute reports the hazard and the loop,
+ibdmchk finds the loop in level 1's paths and none in level 0's.
 """
 import argparse
 import json
@@ -210,6 +218,98 @@ def merged_torus(ibr, work):
     return 1 if problems else 0
 
 
+def ibdmchk_loop(exe, out, psl):
+    """ibdmchk -c psl -d ibr-paths.sl2vl in out: True (loop), False (none) or
+    None (no verdict)."""
+    q = subprocess.run([exe, "-s", "opensm-subnet.lst", "-f", "opensm.fdbs", "-m",
+                        "opensm.mcfdbs", "-c", psl, "-d", "ibr-paths.sl2vl"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=out,
+                       timeout=600)
+    if "no credit loops found" in q.stdout:
+        return False
+    if "Found credit loop" in q.stdout or "credit loops in routing" in q.stdout:
+        return True
+    return None
+
+
+# (engine, fabric, faults, QoS levels) of the --levels run
+TORUS = ("torus:dims=4x4x3,hosts=1", ["--faults", "2", "--seed", "3"])
+MESH = ("mesh:dims=5x4,hosts=1", ["--faults", "2", "--seed", "1"])
+RANDOM = ("random:switches=24,degree=4,hosts=1,seed=2", [])
+LEVEL_CASES = [
+    ("lash", TORUS, 2), ("lash", MESH, 2), ("lash", RANDOM, 2),
+    ("dfsssp", MESH, 4), ("dfsssp", RANDOM, 2),
+    ("nue", TORUS, 2), ("nue", MESH, 3), ("nue", RANDOM, 4),
+]
+
+
+def levels_check(ibr, work):
+    """Every QoS level credit-loop free under the programmed SL2VL, by
+    ibroute and by ibdmchk, and a folded level caught by both."""
+    exe = shutil.which("ibdmchk")
+    if not exe:
+        print("SKIP: ibdmchk not installed")
+        return SKIP
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    problems, summary = [], []
+    topos = {}
+    for i, (engine, (spec, faults), levels) in enumerate(LEVEL_CASES):
+        key = (spec, tuple(faults))
+        if key not in topos:
+            topos[key] = os.path.join(work, "f%d.topo" % len(topos))
+            cm.run([ibr, "gen", spec, "-o", topos[key]] + faults, "ibr gen")
+        out = os.path.join(work, "c%d-%s" % (i, engine))
+        p = cm.run([ibr, "route", "--all-dumps", "-R", engine + ",no_fallback", "-q",
+                    topos[key], "--qos-levels", str(levels), "--strict", "-o", out],
+                   "ibr route", ok=(0, 1))
+        row = {"engine": engine, "fabric": spec, "faults": faults, "levels": levels,
+               "ibroute_exit": p.returncode,
+               "ibroute_loop": "CREDIT LOOP" in p.stdout,
+               "hazard": "credit-loop hazard" in p.stdout}
+        m = re.search(r"qos levels: (\d+)", p.stdout)
+        row["routed_levels"] = int(m.group(1)) if m else None
+        row["ibdmchk_loop"] = [ibdmchk_loop(exe, out, "ibr-paths.psl" if lv == 0 else
+                                            "ibr-paths.level%d.psl" % lv)
+                               if os.path.exists(os.path.join(
+                                   out, "ibr-paths.psl" if lv == 0 else
+                                   "ibr-paths.level%d.psl" % lv)) else "missing"
+                               for lv in range(levels)]
+        summary.append(row)
+        if p.returncode != 0 or row["ibroute_loop"] or row["hazard"] or \
+                row["routed_levels"] != levels or row["ibdmchk_loop"] != [False] * levels:
+            problems.append("%s on %s with %d levels: %s" % (engine, spec, levels, row))
+    # dfsssp needs 5 VLs on the faulty torus: 3 levels of 2 VLs do not fit,
+    # and the decline says so with the numbers
+    key = (TORUS[0], tuple(TORUS[1]))
+    topo = topos[key]
+    p = cm.run([ibr, "route", "-R", "dfsssp,no_fallback", "-q", topo, "--qos-levels", "3"],
+               "ibr route", ok=(1,))
+    why = re.search(r"dfsssp: IBR_ENOVL \((with 3 QoS levels, 2 VLs per level \(of 8\): "
+                    r"\d+ virtual lanes needed[^)]*\))", p.stdout)
+    summary.append({"decline": why.group(1) if why else p.stdout[-300:]})
+    if not why:
+        problems.append("dfsssp with 3 levels on the faulty torus: no decline with the "
+                        "numbers:\n" + p.stdout[-600:])
+    # level 1's lash layers folded onto VL 3
+    conf = os.path.join(work, "fold.conf")
+    with open(conf, "w") as f:
+        f.write("ibr_qos_levels 2\nqos_sl2vl 0,1,2,3,3,3,3,3,3,3,3,3,3,3,3,3\n")
+    out = os.path.join(work, "folded")
+    p = cm.run([ibr, "route", "--all-dumps", "-R", "lash,no_fallback", "-q", topo,
+                "--qos-config", conf, "--strict", "-o", out], "ibr route", ok=(0, 1))
+    fold = {"ibroute_exit": p.returncode, "hazard": "credit-loop hazard" in p.stdout,
+            "ibroute_loop": "CREDIT LOOP" in p.stdout,
+            "ibdmchk_level0_loop": ibdmchk_loop(exe, out, "ibr-paths.psl"),
+            "ibdmchk_level1_loop": ibdmchk_loop(exe, out, "ibr-paths.level1.psl")}
+    summary.append({"folded_level1": fold})
+    if fold != {"ibroute_exit": 1, "hazard": True, "ibroute_loop": True,
+                "ibdmchk_level0_loop": False, "ibdmchk_level1_loop": True}:
+        problems.append("folded level 1: %s" % fold)
+    print(json.dumps({"cases": summary, "problems": problems}, indent=1))
+    return 1 if problems else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--readback", metavar="DIR", help=argparse.SUPPRESS)
@@ -222,7 +322,11 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--merged-torus", action="store_true",
                     help="the merged qos_sl2vl case with ibdmchk (no OpenSM)")
+    ap.add_argument("--levels", action="store_true",
+                    help="QoS levels, level by level with ibdmchk (no OpenSM)")
     args = ap.parse_args()
+    if args.levels:
+        return levels_check(os.path.abspath(args.ibr), os.path.abspath(args.workdir))
     if args.readback:
         return readback(args.readback)
     if args.merged_torus:

@@ -2247,11 +2247,14 @@ class Result(_Handle):
         flat = _view(self, p, self._nsw * self._lft_size, False)
         return flat.cast("B", (self._nsw, self._lft_size)).toreadonly()
 
-    def write_path_sl(self) -> str:
+    def write_path_sl(self, level: int = 0) -> str:
         """The SL of every (source end port, destination LID) pair, as
-        ibdmchk -c reads it (N x L lines)."""
+        ibdmchk -c reads it (N x L lines); with QoS levels, the SLs of QoS
+        level *level* (:meth:`path_sl_level`)."""
+        if not 0 <= level < self.qos_levels:
+            raise ValueError(f"level {level} out of range (0..{self.qos_levels - 1})")
         with self._using() as rp:
-            return _write("ibr_result_write_path_sl", rp)
+            return _write("ibr_result_write_path_sl_level", rp, level)
 
     def write_sl2vl(self) -> str:
         """Every SL2VL map of cabled switch ports, as ibdmchk -d reads it."""

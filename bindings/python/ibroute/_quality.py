@@ -207,6 +207,23 @@ class Analysis(_Handle):
             raise error_for(rc, f"vl_usage: {_s(_core._lib.ibr_strerror(rc))}")
         return list(buf)
 
+    @property
+    def qos_levels(self) -> int:
+        """QoS levels of the analysed routing (1 without levels)."""
+        return _core._lib.ibr_analysis_qos_levels(self._p())
+
+    def vl_usage_level(self, level: int) -> List[int]:
+        """counts[vl] for VL 0..15: routed all-to-all flows of QoS level
+        *level* (on its level's SL) using that VL; level 0 is
+        :meth:`vl_usage`."""
+        if not 0 <= level < self.qos_levels:
+            raise ValueError(f"level {level} out of range (0..{self.qos_levels - 1})")
+        buf = (c_uint64 * 16)()
+        rc = _core._lib.ibr_analysis_vl_usage_level(buf, self._p(), level)
+        if rc < 0:
+            raise error_for(rc, f"vl_usage_level: {_s(_core._lib.ibr_strerror(rc))}")
+        return list(buf)
+
     def write_json(self) -> str:
         """The analysis as one JSON object."""
         with self._using() as p:

@@ -81,6 +81,27 @@ class TestQosResult(unittest.TestCase):
                 self.assertEqual(low[:2 * k], [(vl, 96 if vl < k else 32) for vl in range(2 * k)])
                 with self.assertRaises(ValueError):
                     r.path_sl_level(2, 40, 50)
+                # the analysis gives each level's VL usage, level 1 on
+                # level 0's VLs shifted by k
+                with r.analyze(patterns=ibroute.Pattern.ALL_TO_ALL) as a:
+                    self.assertEqual(a.qos_levels, 2)
+                    v0, v1 = a.vl_usage_level(0), a.vl_usage_level(1)
+                    self.assertEqual(v0, a.vl_usage())
+                    self.assertGreater(sum(v0), 0)
+                    self.assertEqual(v1, [0] * k + v0[:16 - k])
+                    self.assertEqual(a.to_dict()["vl_usage_levels"], [v0, v1])
+                    with self.assertRaises(ValueError):
+                        a.vl_usage_level(2)
+                # ibdmchk's path SLs of level 1: level 0's plus k
+                p0 = r.write_path_sl().splitlines()
+                p1 = r.write_path_sl(1).splitlines()
+                self.assertEqual(len(p0), len(p1))
+                self.assertEqual([ln.rsplit(" ", 1)[0] for ln in p0],
+                                 [ln.rsplit(" ", 1)[0] for ln in p1])
+                self.assertEqual([int(ln.rsplit(" ", 1)[1]) + k for ln in p0],
+                                 [int(ln.rsplit(" ", 1)[1]) for ln in p1])
+                with self.assertRaises(ValueError):
+                    r.write_path_sl(2)
 
     def test_python_engine_owning_sl2vl(self):
         """A Python engine with EngineCaps.OWN_SL2VL keeps its end-port and
