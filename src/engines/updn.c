@@ -67,6 +67,12 @@ typedef struct ud_worker {
     uint32_t *queue;  /* n_sw */
 } ud_worker;
 
+/* A neighbour switch and the index of the link among its switch's links. */
+typedef struct ud_nb {
+    uint32_t sw;
+    uint32_t k;
+} ud_nb;
+
 typedef struct ud_job {
     const ibr_topo *t;
     int dnup;
@@ -75,6 +81,11 @@ typedef struct ud_job {
     const uint32_t *depth;   /* dnup: distance to the deepest switch */
     const uint32_t *order;   /* switches by ascending key */
     const uint8_t *plain;    /* unconstrained hops (connect_roots), or NULL */
+    /* per switch b, its links split by phase (CSR, n_sw + 1 offsets each):
+       first-phase steps b -> a, second-phase steps b -> a, and the
+       neighbours a with a second-phase step a -> b */
+    const uint32_t *f_off, *s_off, *r_off;
+    const ud_nb *f, *sec, *rev;
     uint8_t *least;          /* n_sw x n_sw, row = from */
     uint64_t *mask;          /* (n_sw x n_sw) x words candidate bits */
     unsigned words;
@@ -135,10 +146,11 @@ static int route_dest(void *arg, unsigned worker, size_t ri)
         uint32_t a = w->queue[head++];
         if (w->p[a] >= 254)
             continue;
-        for (uint32_t e = t->adj_off[a]; e < t->adj_off[a + 1]; e++) {
-            uint32_t b = t->adj[e].sw;
-            if (w->p[b] == 255 && second_phase(j, b, a)) {
-                w->p[b] = (uint8_t)(w->p[a] + 1);
+        uint8_t pa1 = (uint8_t)(w->p[a] + 1);
+        for (uint32_t i = j->r_off[a]; i < j->r_off[a + 1]; i++) {
+            uint32_t b = j->rev[i].sw;
+            if (w->p[b] == 255) {
+                w->p[b] = pa1;
                 w->queue[tail++] = b;
             }
         }
@@ -147,35 +159,36 @@ static int route_dest(void *arg, unsigned worker, size_t ri)
     for (size_t i = 0; i < n; i++) {
         uint32_t b = j->order[j->dnup ? n - 1 - i : i];
         unsigned lb = w->p[b];
-        if (lb == 255) {
-            for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
-                uint32_t a = t->adj[e].sw;
-                if (!second_phase(j, b, a) && w->l[a] + 1u < lb)
-                    lb = w->l[a] + 1u;
+        if (lb == 255)
+            for (uint32_t k = j->f_off[b]; k < j->f_off[b + 1]; k++) {
+                unsigned la = w->l[j->f[k].sw] + 1u;
+                lb = la < lb ? la : lb;
             }
-        }
         w->l[b] = (uint8_t)(lb > 255 ? 255 : lb);
     }
     for (uint32_t b = 0; b < n; b++) {
         uint64_t *m = j->mask + ((size_t)b * n + r) * j->words;
-        memset(m, 0, j->words * sizeof *m);
         if (plain_dest || (j->plain && j->dnup && w->l[b] == 255)) {
             /* connect_roots: plain shortest paths (may break the rule) */
+            memset(m, 0, j->words * sizeof *m);
             plain_column_entry(j, b, r, m);
             continue;
         }
         j->least[(size_t)b * n + r] = w->l[b];
-        if (b == r || w->l[b] == 255)
-            continue;
-        int second = w->p[b] != 255;
-        for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
-            uint32_t a = t->adj[e].sw;
-            if (second_phase(j, b, a) != second)
-                continue;
-            unsigned want = second ? w->p[b] : w->l[b];
-            if ((second ? w->p[a] : w->l[a]) + 1u == want)
-                set_bit(m, e - t->adj_off[b]);
+        /* the candidate bits, gathered locally and stored once */
+        uint64_t bits[4] = {0, 0, 0, 0};
+        if (b != r && w->l[b] != 255) {
+            int second = w->p[b] != 255;
+            const uint8_t *v = second ? w->p : w->l;
+            unsigned want = v[b] - 1u;
+            const ud_nb *nb = second ? j->sec : j->f;
+            uint32_t k0 = second ? j->s_off[b] : j->f_off[b];
+            uint32_t k1 = second ? j->s_off[b + 1] : j->f_off[b + 1];
+            for (uint32_t k = k0; k < k1; k++)
+                if (v[nb[k].sw] == want)
+                    bits[nb[k].k >> 6] |= 1ULL << (nb[k].k & 63);
         }
+        memcpy(m, bits, j->words * sizeof *m);
     }
     return 0;
 }
@@ -252,21 +265,70 @@ static void count_endports(const ibr_topo *t, uint32_t *cnt)
 /* OpenSM's root heuristic: a switch is a root when, weighting every switch
    by its end ports, one hop distance holds more than 90 % of the end ports
    and no other distance more than 5 %. */
-static unsigned find_roots(const ibr_topo *t, const uint8_t *hops, const uint32_t *eps,
-                           uint32_t *rank)
+/* Per switch x, hist[x * 64 + h]: end ports on switches h hops from x
+   (h < 64), gathered by one search from every switch that carries end
+   ports (hop counts are symmetric), spread over the workers. */
+typedef struct roots_job {
+    const ibr_topo *t;
+    const uint32_t *eps;
+    const uint32_t *src;  /* the switches with end ports */
+    uint32_t *hist;       /* per worker: n_sw x 64 */
+    uint32_t *dist;       /* per worker: n_sw */
+    uint32_t *queue;      /* per worker: n_sw */
+} roots_job;
+
+static int roots_search(void *arg, unsigned worker, size_t i)
 {
+    const roots_job *j = arg;
+    size_t n = j->t->n_sw;
+    uint32_t y = j->src[i];
+    uint32_t *dist = j->dist + worker * n, *hist = j->hist + worker * n * 64;
+    ibr_topo_bfs(dist, j->t, &y, 1, j->queue + worker * n); /* a valid source */
+    for (uint32_t x = 0; x < n; x++)
+        if (dist[x] < 64)
+            hist[(size_t)x * 64 + dist[x]] += j->eps[y];
+    return 0;
+}
+
+/* OpenSM's root heuristic: a switch is a root when one hop count holds
+   more than 90 % of the end ports and no other count holds more than 5 %.
+   Returns the number of roots (rank 0), or -1 when out of memory. */
+static int find_roots(ibr_run *run, const ibr_topo *t, const uint32_t *eps, uint32_t *rank,
+                      unsigned nw)
+{
+    ibr_context *ctx = t->ctx;
     size_t n = t->n_sw;
     uint64_t total = 0;
-    for (uint32_t s = 0; s < n; s++)
+    size_t n_src = 0;
+    for (uint32_t s = 0; s < n; s++) {
         total += eps[s];
+        n_src += eps[s] != 0;
+    }
+    if (nw < ibr_run_threads(run))
+        nw = ibr_run_threads(run); /* a worker index per thread of the run */
+    roots_job j = {t, eps, NULL, NULL, NULL, NULL};
+    uint32_t *src = ibr__mallocarray(ctx, n_src ? n_src : 1, sizeof *src);
+    j.hist = ibr__calloc(ctx, (size_t)nw * n * 64, sizeof *j.hist);
+    j.dist = ibr__mallocarray(ctx, (size_t)nw * n, sizeof *j.dist);
+    j.queue = ibr__mallocarray(ctx, (size_t)nw * n, sizeof *j.queue);
+    int rc = -1;
+    if (!src || !j.hist || !j.dist || !j.queue)
+        goto out;
+    n_src = 0;
+    for (uint32_t s = 0; s < n; s++)
+        if (eps[s])
+            src[n_src++] = s;
+    j.src = src;
+    if (ibr_run_parallel_for(run, n_src, roots_search, &j) < 0)
+        goto out;
     double thd1 = (double)total * 0.9, thd2 = (double)total * 0.05;
     unsigned roots = 0;
     for (uint32_t x = 0; x < n; x++) {
         uint64_t hist[64];
         memset(hist, 0, sizeof hist);
-        for (uint32_t y = 0; y < n; y++)
-            if (eps[y] && hops[(size_t)x * n + y] < 64)
-                hist[hops[(size_t)x * n + y]] += eps[y];
+        for (unsigned k = 0; k < nw; k++)
+            for (unsigned h = 0; h < 64; h++)
+                hist[h] += j.hist[((size_t)k * n + x) * 64 + h];
         unsigned over1 = 0, over2 = 0;
         for (unsigned h = 0; h < 64; h++) {
             over1 += (double)hist[h] > thd1;
@@ -277,7 +339,13 @@ static unsigned find_roots(const ibr_topo *t, const uint8_t *hops, const uint32_
             roots++;
         }
     }
-    return roots;
+    rc = (int)roots;
+out:
+    ibr__free(ctx, src);
+    ibr__free(ctx, j.hist);
+    ibr__free(ctx, j.dist);
+    ibr__free(ctx, j.queue);
+    return rc;
 }
 
 /* On large fat trees a leaf's own hosts fall below the heuristic's 5 %
@@ -388,6 +456,8 @@ static int route_updown(ibr_run *run, int dnup)
     uint32_t *rank_scratch = ibr__mallocarray(ctx, n, sizeof *rank_scratch);
     uint8_t *plain = NULL, *least = NULL;
     uint64_t *mask = NULL;
+    ud_nb *nbs = NULL;
+    uint32_t *offs = NULL;
     ud_worker *w = ibr__calloc(ctx, nw, sizeof *w);
     ud_job j;
     memset(&j, 0, sizeof j);
@@ -420,10 +490,10 @@ static int route_updown(ibr_run *run, int dnup)
             goto out;
         }
     } else {
-        if (!(plain = ibr__mallocarray(ctx, n * n, 1)) ||
-            (rc = ibr_topo_switch_hops(plain, t, nw)) < 0)
+        int found = find_roots(run, t, eps, rank, nw);
+        if (found < 0)
             goto nomem;
-        roots = find_roots(t, plain, eps, rank);
+        roots = (unsigned)found;
         if (!roots) {
             rc = ibr__decline(run, "no root switch found by the hop-histogram "
                                        "heuristic and none given (the fabric does not look "
@@ -478,6 +548,41 @@ static int route_updown(ibr_run *run, int dnup)
         order[s] = s;
     ibr__sort(order, n, sizeof *order, cmp_key, &j);
     j.order = order;
+    /* every switch's links by phase */
+    size_t ne = t->n_adj ? t->n_adj : 1;
+    nbs = ibr__mallocarray(ctx, 3 * ne, sizeof *nbs);
+    offs = ibr__mallocarray(ctx, 3 * (n + 1), sizeof *offs);
+    if (!nbs || !offs)
+        goto nomem;
+    {
+        ud_nb *f = nbs, *sec = nbs + ne, *rev = nbs + 2 * ne;
+        uint32_t *f_off = offs, *s_off = offs + n + 1, *r_off = offs + 2 * (n + 1);
+        uint32_t nf = 0, ns = 0, nr = 0;
+        for (uint32_t b = 0; b < n; b++) {
+            f_off[b] = nf;
+            s_off[b] = ns;
+            r_off[b] = nr;
+            for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
+                uint32_t a = t->adj[e].sw;
+                ud_nb x = {a, e - t->adj_off[b]};
+                if (second_phase(&j, b, a))
+                    sec[ns++] = x;
+                else
+                    f[nf++] = x;
+                if (second_phase(&j, a, b))
+                    rev[nr++] = x;
+            }
+        }
+        f_off[n] = nf;
+        s_off[n] = ns;
+        r_off[n] = nr;
+        j.f = f;
+        j.sec = sec;
+        j.rev = rev;
+        j.f_off = f_off;
+        j.s_off = s_off;
+        j.r_off = r_off;
+    }
     j.least = least;
     j.mask = mask;
     j.w = w;
@@ -556,6 +661,8 @@ out:
     ibr__free(ctx, rank_scratch);
     ibr__free(ctx, plain);
     ibr__free(ctx, mask);
+    ibr__free(ctx, nbs);
+    ibr__free(ctx, offs);
     return rc;
 }
 
