@@ -628,6 +628,13 @@ static void test_promise_kept(void)
                 fprintf(stderr, "\n%s %s: %s\n", specs[f], chains[c], rep[0].first_error);
             CU_ASSERT_EQUAL(rep[0].deadlock_free, 1);
             osm_loops += !rep[1].deadlock_free;
+            /* who built the trees: OpenSM's default for dnup and lash, the
+               engine's own for dfsssp and nue, and the spanning tree where
+               those closed a loop */
+            int own = c < 2 ? IBR_MCAST_TREES_OPENSM : IBR_MCAST_TREES_ENGINE;
+            CU_ASSERT_EQUAL(ibr_result_mcast_trees(r[1]), own);
+            CU_ASSERT_EQUAL(ibr_result_mcast_trees(r[0]),
+                            rep[1].deadlock_free ? own : IBR_MCAST_TREES_SPANNING);
             if (!rep[1].deadlock_free && c < 2) {
                 /* dnup and lash: the same LFTs, one VL more */
                 CU_ASSERT_EQUAL(ibr_result_vls_used(r[0]), ibr_result_vls_used(r[1]) + 1);
@@ -670,9 +677,13 @@ static void test_property_loaded_engines(void)
     o.mcast_groups = g;
     ibr_result *def = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&def, t, "minhop", &o), 0);
+    CU_ASSERT_EQUAL(ibr_result_mcast_trees(def), IBR_MCAST_TREES_OPENSM);
+    CU_ASSERT_EQUAL(ibr_result_mcast_trees(NULL), IBR_MCAST_TREES_NONE);
     for (size_t c = 0; c < sizeof chains / sizeof chains[0]; c++) {
         ibr_result *r = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, chains[c], &o), 0);
+        int kind = ibr_result_mcast_trees(r);
+        CU_ASSERT(kind == IBR_MCAST_TREES_ENGINE || kind == IBR_MCAST_TREES_SPANNING);
         unsigned differ = 0;
         for (unsigned k = 0; k < 12; k++)
             for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
@@ -743,6 +754,8 @@ static void test_balance(void)
         ibr_result *r = ibr_test_route(&rep, t, "minhop", &o, IBR_TEST_DEADLOCK_FREE);
         CU_ASSERT_PTR_NOT_NULL_FATAL(r);
         CU_ASSERT_EQUAL(rep.mcast_pairs_ok, rep.mcast_pairs);
+        CU_ASSERT_EQUAL(ibr_result_mcast_trees(r),
+                        m ? IBR_MCAST_TREES_BALANCED : IBR_MCAST_TREES_OPENSM);
         const uint32_t *off;
         const ibr_switch_link *links;
         ibr_topo_switch_links(&off, &links, t);

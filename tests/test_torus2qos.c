@@ -235,6 +235,7 @@ static void test_mcast_trees(void)
         CU_ASSERT_EQUAL(rep.mcast_pairs_ok, rep.mcast_pairs);
         CU_ASSERT_EQUAL(rep.mcast_loops, 0);
         CU_ASSERT(rep.mcast_pairs >= (uint64_t)hosts * (hosts - 1));
+        CU_ASSERT_EQUAL(ibr_result_mcast_trees(r), IBR_MCAST_TREES_ENGINE);
         uint32_t links = 0;
         for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
             uint8_t ports[256];

@@ -229,6 +229,32 @@ IBR_API unsigned int ibr_result_layers(const ibr_result *r);
  *  Time complexity: O(1). */
 IBR_API size_t ibr_result_mcast_count(const ibr_result *r);
 
+/** Who built a result's multicast trees (ibr_result_mcast_trees()). */
+typedef enum ibr_mcast_trees {
+    IBR_MCAST_TREES_NONE = 0,     /**< no multicast groups were routed (also results
+                                       read from dumps, and failed results) */
+    IBR_MCAST_TREES_OPENSM = 1,   /**< OpenSM's default trees: root from the hop
+                                       matrix, branches on the lowest min-hop port */
+    IBR_MCAST_TREES_BALANCED = 2, /**< the default trees balanced over links
+                                       (::IBR_MCAST_BALANCE, kept only when they close
+                                       no credit loop with a deadlock-free engine) */
+    IBR_MCAST_TREES_ENGINE = 3,   /**< the engine's own trees (torus-2QoS's master
+                                       spanning tree, sssp/dfsssp/Nue's trees over
+                                       their link loads, an engine of your own that
+                                       called ibr_run_set_mcast_built()) */
+    IBR_MCAST_TREES_SPANNING = 4  /**< one spanning tree on SL/VL 0 for every MLID,
+                                       built after the engine's trees closed a credit
+                                       loop with its unicast routes (doc/guide.md,
+                                       Multicast) */
+} ibr_mcast_trees;
+
+/** Who built the multicast trees of @p r: an ::ibr_mcast_trees value
+ *  (::IBR_MCAST_TREES_NONE for NULL). The trees actually programmed, so a
+ *  balanced request that fell back to OpenSM's trees, or trees replaced by
+ *  the spanning tree, say so. Cannot fail. Thread-safe. Time complexity:
+ *  O(1). */
+IBR_API int ibr_result_mcast_trees(const ibr_result *r);
+
 /** MLID of multicast group @p i (groups are in ascending MLID order), or 0
  *  for a bad index. Cannot fail. Thread-safe.
  *  A plain value: nothing to free.

@@ -149,6 +149,11 @@ int cli_opt_qos_levels(const char *arg, unsigned *out);
    (0 without trees); the link's switch and port into *sw and *port (may be
    NULL; *sw IBR_NONE when no link carries a tree). */
 uint32_t cli_mcast_busiest(const ibr_result *r, uint32_t *sw, unsigned *port);
+/* Who built r's multicast trees, for the reports: text ("OpenSM's trees",
+   "balanced trees", "the engine's own trees", "one spanning tree on SL/VL
+   0") when key is 0, the JSON value ("opensm", "balanced", "engine",
+   "spanning", "none") otherwise. */
+const char *cli_mcast_trees(const ibr_result *r, int key);
 int cli_load_guid_list(ibr_guid_list **out, ibr_context *ctx, const char *path,
                        ibr_guid_list_kind kind);
 

@@ -530,6 +530,17 @@ int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path, unsig
     return 0;
 }
 
+const char *cli_mcast_trees(const ibr_result *r, int key)
+{
+    switch (ibr_result_mcast_trees(r)) {
+    case IBR_MCAST_TREES_OPENSM: return key ? "opensm" : "OpenSM's trees";
+    case IBR_MCAST_TREES_BALANCED: return key ? "balanced" : "balanced trees";
+    case IBR_MCAST_TREES_ENGINE: return key ? "engine" : "the engine's own trees";
+    case IBR_MCAST_TREES_SPANNING: return key ? "spanning" : "one spanning tree on SL/VL 0";
+    default: return key ? "none" : "no trees";
+    }
+}
+
 uint32_t cli_mcast_busiest(const ibr_result *r, uint32_t *sw, unsigned *port)
 {
     const ibr_topo *t = ibr_result_topo(r);

@@ -295,20 +295,23 @@ int cmd_analyze(int argc, char **argv)
                 if (out.data[--keep] == '}')
                     break;
             snprintf(extra, sizeof(extra),
-                     ", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"links\": %" PRIu64
+                     ", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
+                     "\"links\": %" PRIu64
                      ", \"links_used\": %" PRIu64 ", \"tree_links\": %" PRIu64
                      ", \"max_link_trees\": %" PRIu32 ", \"mean_link_trees\": %.6g"
                      ", \"busiest_switch\": \"0x%016" PRIx64 "\", \"busiest_port\": %u}}\n",
-                     m.mlids, mbal ? "true" : "false", m.links, m.links_used, m.tree_links, m.max,
+                     m.mlids,
+                     ibr_result_mcast_trees(r) == IBR_MCAST_TREES_BALANCED ? "true" : "false",
+                     cli_mcast_trees(r, 1), m.links, m.links_used, m.tree_links, m.max,
                      m.links ? (double)m.tree_links / (double)m.links : 0.0,
                      switch_guid(t, m.max_sw), m.max ? m.max_port : 0);
         } else {
             snprintf(extra, sizeof(extra),
-                     "multicast:    %zu MLIDs (%s trees), %" PRIu64 " tree links over %" PRIu64
+                     "multicast:    %zu MLIDs (%s), %" PRIu64 " tree links over %" PRIu64
                      " of %" PRIu64 " directed switch links\n"
                      "  per link:   max %" PRIu32 " trees (switch 0x%016" PRIx64
                      " port %u), mean %.2f\n",
-                     m.mlids, mbal ? "balanced" : "OpenSM's", m.tree_links, m.links_used,
+                     m.mlids, cli_mcast_trees(r, 0), m.tree_links, m.links_used,
                      m.links, m.max, switch_guid(t, m.max_sw), m.max ? m.max_port : 0,
                      m.links ? (double)m.tree_links / (double)m.links : 0.0);
         }

@@ -618,10 +618,11 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
         printf("}");
     }
     if (a->groups && rc == 0 && r)
-        printf("], \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"max_link_trees\": %" PRIu32
-               "}, \"seed\": %" PRIu64 ", \"settings\": {",
-               ibr_result_mcast_count(r), a->mcast_balance ? "true" : "false", cli_mcast_busiest(r, NULL, NULL),
-               ibr_result_seed(r));
+        printf("], \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
+               "\"max_link_trees\": %" PRIu32 "}, \"seed\": %" PRIu64 ", \"settings\": {",
+               ibr_result_mcast_count(r),
+               ibr_result_mcast_trees(r) == IBR_MCAST_TREES_BALANCED ? "true" : "false",
+               cli_mcast_trees(r, 1), cli_mcast_busiest(r, NULL, NULL), ibr_result_seed(r));
     else
         printf("], \"seed\": %" PRIu64 ", \"settings\": {", r ? ibr_result_seed(r) : opts->seed);
     for (i = 0; r && i < ibr_result_setting_count(r); i++) {
@@ -776,8 +777,8 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
     if (ibr_result_has_qos(r))
         print_qos_text(t, r);
     if (a->groups && rc == 0 && r)
-        printf("multicast:    %zu MLIDs, %s trees, busiest link carries %" PRIu32 " trees\n",
-               ibr_result_mcast_count(r), a->mcast_balance ? "balanced" : "OpenSM's",
+        printf("multicast:    %zu MLIDs, %s, busiest link carries %" PRIu32 " trees\n",
+               ibr_result_mcast_count(r), cli_mcast_trees(r, 0),
                cli_mcast_busiest(r, NULL, NULL));
     if (verified)
         cli_print_verify_text(stdout, rep, vrc);

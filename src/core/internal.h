@@ -137,6 +137,7 @@ struct ibr_result {
     unsigned int vls_used;
     ibr__mcast *mcast;
     size_t n_mcast;
+    int mcast_trees;      /* ibr_mcast_trees: who built the trees */
     ibr__artifact *artifacts;
     size_t n_artifacts;
     ibr__setting_rec *settings; /* of the engine that routed */

@@ -103,6 +103,7 @@ static void free_extras(ibr_result *r)
     ibr__free(ctx, r->mcast);
     r->mcast = NULL;
     r->n_mcast = 0;
+    r->mcast_trees = IBR_MCAST_TREES_NONE;
     for (size_t i = 0; i < r->n_artifacts; i++) {
         ibr__free(ctx, r->artifacts[i].name);
         ibr__free(ctx, r->artifacts[i].data);
@@ -379,6 +380,11 @@ unsigned int ibr_result_vls_used(const ibr_result *r)
 size_t ibr_result_mcast_count(const ibr_result *r)
 {
     return r ? r->n_mcast : 0;
+}
+
+int ibr_result_mcast_trees(const ibr_result *r)
+{
+    return r && r->status == 0 ? r->mcast_trees : IBR_MCAST_TREES_NONE;
 }
 
 uint16_t ibr_result_mcast_mlid(const ibr_result *r, size_t i)

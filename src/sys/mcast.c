@@ -29,6 +29,8 @@ int ibr_run_set_mcast_built(ibr_run *run)
     if (!run)
         return IBR_EINVAL;
     run->mcast_built = 1;
+    if (run->opts.mcast_groups)
+        run->res->mcast_trees = IBR_MCAST_TREES_ENGINE;
     return 0;
 }
 
@@ -505,8 +507,10 @@ int ibr_run_mcast_default(ibr_run *run, const uint8_t *hops, ibr_cand_fn cands, 
             goto out;
         }
     }
-    if (rc == 0)
+    if (rc == 0) {
         run->mcast_built = 1;
+        r->mcast_trees = s.balance ? IBR_MCAST_TREES_BALANCED : IBR_MCAST_TREES_OPENSM;
+    }
 out:
     if (rc == IBR_ENOMEM)
         ibr__run_fail(run, IBR_ENOMEM, "out of memory building the multicast trees");

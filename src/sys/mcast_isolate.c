@@ -283,6 +283,7 @@ int ibr__mcast_isolate(ibr_run *run, unsigned max_vls, int retried)
     r->vls_used = used + 1;
     if ((rc = write_trees(&tr, run)) < 0)
         goto out;
+    r->mcast_trees = IBR_MCAST_TREES_SPANNING;
     rc = ibr_run_find_credit_loop(NULL, 0, &len, run);
     if (rc != 0 && rc != IBR_EDEADLOCK)
         goto out;

@@ -1141,7 +1141,8 @@ member 0x0002c90201000004 0
           in mc, mc)
     check(mc.index("Switch 0x0002c90201000000") < mc.index("Switch 0x0002c90201000004"), mc)
     doc = jrun(["route", topo, "--groups", groups, "--mcast-balance", "--json", "-q"])
-    check(doc["mcast"] == {"mlids": 2, "balanced": True, "max_link_trees": 1}, doc)
+    check(doc["mcast"] == {"mlids": 2, "balanced": True, "trees": "balanced",
+                           "max_link_trees": 1}, doc)
     check(doc["verify"]["mcast_pairs_ok"] == 8 and doc["verify"]["mcast_missed"] == 0, doc)
     # errors name the line
     bad = write("mc-bad.txt", "group 0xC000\nmember 0x0002c90301000000 1\nmember 0x99 1\n")
@@ -1228,6 +1229,13 @@ def test_multicast_keeps_promise():
     check(own["verify"]["deadlock_free"] is True, own["verify"])
     check(own["vls_used"] == osm["vls_used"] + 1, (own["vls_used"], osm["vls_used"]))
     check(own["verify"]["mcast_pairs_ok"] == own["verify"]["mcast_pairs"], own["verify"])
+    # the reports name who built the trees
+    check(osm["mcast"]["trees"] == "opensm" and own["mcast"]["trees"] == "spanning",
+          (osm["mcast"], own["mcast"]))
+    expect(["route", "-R", "lash,no_fallback", net, "--groups", groups, "-q"], 0,
+           r"^multicast: +21 MLIDs, one spanning tree on SL/VL 0, busiest link carries")
+    expect(["route", "-R", "dfsssp,no_fallback", net, "--groups", groups, "-q",
+            "--mcast-opensm"], 0, r"^multicast: +21 MLIDs, the engine's own trees, ")
     _, err = expect(["route", "-R", "lash,no_fallback", net, "--groups", groups, "-v"], 0)
     check(re.search(r"lash: the multicast trees closed a credit loop with the unicast routes: "
                     r"unicast path SLs moved up by one", err), err)

@@ -310,6 +310,16 @@ class McastFlags(enum.IntFlag):
     OPENSM = 1 << 1
 
 
+class McastTrees(enum.IntEnum):
+    """ibr_mcast_trees: who built a result's multicast trees."""
+
+    NONE = 0
+    OPENSM = 1
+    BALANCED = 2
+    ENGINE = 3
+    SPANNING = 4
+
+
 class ChangeKind(enum.IntEnum):
     """ibr_change_kind: a difference between a routing database and a
     topology (Table 1 of the OpenSM scalability memo)."""
@@ -369,6 +379,7 @@ ENUM_PREFIXES = {
     McastJoin: ("IBR_MCAST_JOIN_", str),
     QosTarget: ("IBR_QOS_", str),
     McastFlags: ("IBR_MCAST_", str),
+    McastTrees: ("IBR_MCAST_TREES_", str),
 }
 
 
@@ -1042,6 +1053,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_analysis_hop_histogram", [POINTER(c_uint64), c_size_t, _sizep, AnalysisP], c_int),
     ("ibr_analysis_vl_usage", [POINTER(c_uint64), AnalysisP], c_int),
     ("ibr_analysis_qos_levels", [AnalysisP], c_uint),
+    ("ibr_result_mcast_trees", [ResultP], c_int),
     ("ibr_analysis_vl_usage_level", [POINTER(c_uint64), AnalysisP, c_uint], c_int),
     ("ibr_analysis_link_loads", [POINTER(c_uint64), c_size_t, _sizep, AnalysisP], c_int),
     ("ibr_analysis_write_json", [POINTER(ibr_buffer), AnalysisP], c_int),

@@ -2056,6 +2056,13 @@ class Result(_Handle):
         over spare VLs."""
         return _lib.ibr_result_layers(self._p())
 
+    @property
+    def mcast_trees(self) -> "_capi.McastTrees":
+        """Who built the multicast trees: OpenSM's default trees, balanced
+        ones, the engine's own, or the one spanning tree on SL/VL 0 that
+        keeps a deadlock-free engine's promise (NONE without groups)."""
+        return _capi.McastTrees(_lib.ibr_result_mcast_trees(self._p()))
+
     def mcast_groups(self) -> List[int]:
         """MLIDs with a forwarding table."""
         p = self._p()

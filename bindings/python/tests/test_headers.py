@@ -257,6 +257,7 @@ class TestHeaders(unittest.TestCase):
             "ibr_mcast_join": _capi.McastJoin,
             "ibr_qos_target": _capi.QosTarget,
             "ibr_mcast_flags": _capi.McastFlags,
+            "ibr_mcast_trees": _capi.McastTrees,
         }
         self.assertEqual(set(classes.values()), set(_capi.ENUM_PREFIXES))
         for typedef, cls in classes.items():

@@ -131,6 +131,8 @@ class TestMcastKeepsPromise(unittest.TestCase):
                         self.assertIs(rr.deadlock_free, True)
                         self.assertEqual(rr.mcast_pairs_ok, rr.mcast_pairs)
                         self.assertEqual(r.vls_used, o.vls_used + 1)
+                        self.assertEqual(o.mcast_trees, ibroute.McastTrees.OPENSM)
+                        self.assertEqual(r.mcast_trees, ibroute.McastTrees.SPANNING)
                         for sw in range(t.switch_count):
                             self.assertEqual(r.lft(sw), o.lft(sw))
 
