@@ -12,6 +12,8 @@
 
 #include "harness.h"
 
+static uint64_t fnv(const char *s, size_t n);
+
 static ibr_fabric *make_fabric(const char *spec)
 {
     ibr_fabric *f = NULL;
@@ -124,6 +126,207 @@ static void test_reload(void)
     reload_unchanged("random:switches=20,degree=4,hosts=2,seed=2", "sssp");
 }
 
+/* Every QoS table of two results on one topology is the same: SL2VL of
+   every switch port pair and end port, VL arbitration of every port, QoS
+   levels and level SLs, notes and hazards. */
+static void same_qos(const ibr_result *a, const ibr_result *b)
+{
+    const ibr_topo *t = ibr_result_topo(a);
+    CU_ASSERT_EQUAL(ibr_result_has_qos(a), ibr_result_has_qos(b));
+    CU_ASSERT_EQUAL(ibr_result_qos_levels(a), ibr_result_qos_levels(b));
+    CU_ASSERT_EQUAL(ibr_result_vls_used(a), ibr_result_vls_used(b));
+    CU_ASSERT_EQUAL(ibr_result_sl_hazard_count(a), ibr_result_sl_hazard_count(b));
+    CU_ASSERT_EQUAL(ibr_result_qos_note_count(a), ibr_result_qos_note_count(b));
+    for (size_t i = 0; i < ibr_result_qos_note_count(a) && i < ibr_result_qos_note_count(b); i++)
+        CU_ASSERT_STRING_EQUAL(ibr_result_qos_note(a, i), ibr_result_qos_note(b, i));
+    long diff = 0, ports = 0;
+    for (uint32_t n = 0; n < ibr_topo_node_count(t); n++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, n);
+        uint32_t sw = ibr_topo_node_switch(t, n);
+        for (unsigned o = 0; o <= ni.nports; o++) {
+            uint8_t ma[16], mb[16];
+            ibr_vlarb va, vb;
+            int ra = ibr_result_vlarb(&va, a, n, o), rb = ibr_result_vlarb(&vb, b, n, o);
+            diff += ra != rb || (ra == 0 && memcmp(&va, &vb, sizeof va) != 0);
+            if (sw == IBR_NONE) {
+                ra = ibr_result_endport_sl2vl(ma, a, n, o);
+                rb = ibr_result_endport_sl2vl(mb, b, n, o);
+                diff += ra != rb || (ra == 0 && memcmp(ma, mb, 16) != 0);
+                ports += ra == 0;
+                continue;
+            }
+            for (unsigned in = 0; in <= ni.nports; in++) {
+                ra = ibr_result_sl2vl(ma, a, sw, in, o);
+                rb = ibr_result_sl2vl(mb, b, sw, in, o);
+                diff += ra != rb || (ra == 0 && memcmp(ma, mb, 16) != 0);
+                ports += ra == 0;
+            }
+        }
+    }
+    CU_ASSERT(ports > 0);
+    CU_ASSERT_EQUAL(diff, 0);
+    uint16_t maxlid = ibr_topo_max_lid(t);
+    long sl = 0;
+    for (unsigned l = 0; l < ibr_result_qos_levels(a); l++)
+        for (uint16_t s = 1; s <= maxlid; s += 3)
+            for (uint16_t d = 1; d <= maxlid; d++)
+                sl += ibr_result_path_sl_level(a, l, s, d) != ibr_result_path_sl_level(b, l, s, d);
+    CU_ASSERT_EQUAL(sl, 0);
+}
+
+static ibr_qos_config *qos_of(const char *text)
+{
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_parse(q, text, strlen(text)), 0);
+    return q;
+}
+
+/* A routing saved with QoS on comes back programmed as it was: the saved
+   configuration (levels, VL arbitration, per-type maps) and the engine's
+   own maps before the QoS manager (torus-2QoS's switch and CA maps) are in
+   the database, and the QoS manager runs again on the reloaded tables.
+   Unchanged fabric: every table, note and hazard equal; a lost cable: the
+   repair keeps the levels and stays credit-loop free; a configuration
+   given by the caller wins over the saved one (a merging qos_sl2vl is
+   reported); other QoS levels than the saved ones take a full reroute; a
+   database written before QoS was saved still loads, without QoS. */
+static void test_qos(void)
+{
+    static const char conf[] = "ibr_qos_levels 2\nibr_qos_level_weights 100,20\n"
+                               "qos_ca_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7\n"
+                               "qos_swe_high_limit 5\n";
+    static const struct {
+        const char *spec, *engine, *conf;
+    } cases[] = {
+        {"torus:dims=4x4x3,hosts=1", "lash,no_fallback", conf},
+        {"mesh:dims=5x4,hosts=1", "dfsssp,no_fallback", conf},
+        {"random:switches=20,degree=4,hosts=1,seed=3", "nue,no_fallback", conf},
+        {"torus:dims=4x4x3,hosts=1", "lash,no_fallback",
+         "qos_sl2vl 0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7\n"},
+        {"torus:dims=4x4x4,hosts=1", "torus-2QoS,no_fallback",
+         "qos_swe_sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        ibr_fabric *f = make_fabric(cases[c].spec);
+        ibr_topo *t = freeze_copy(f);
+        ibr_qos_config *q = qos_of(cases[c].conf);
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.qos = q;
+        /* torus-2QoS: its torus-2QoS.conf (radices, seed links from switch
+           0 of the generated 4x4x4 torus) */
+        char tconf[1024];
+        const unsigned long long g0 = 0x0002c90202000000ULL;
+        snprintf(tconf, sizeof tconf,
+                 "torus 4 4 4\nxp_link 0x%016llx 0x%016llx\nxm_link 0x%016llx 0x%016llx\n"
+                 "yp_link 0x%016llx 0x%016llx\nym_link 0x%016llx 0x%016llx\n"
+                 "zp_link 0x%016llx 0x%016llx\nzm_link 0x%016llx 0x%016llx\n",
+                 g0, g0 + 1, g0, g0 + 3, g0, g0 + 4, g0, g0 + 12, g0, g0 + 16, g0, g0 + 48);
+        ibr_param prm = {"torus-2QoS.config", tconf};
+        if (c == 4) {
+            o.params = &prm;
+            o.n_params = 1;
+        }
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, cases[c].engine, &o), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_result_has_qos(r), 1);
+        size_t len;
+        char *text = db_text(r, &len);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nqos "));
+        ibr_routing_db *db = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, len), 0);
+        ibr_buffer b = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(ibr_routing_db_write(&b, db), 0);
+        CU_ASSERT(b.size == len && memcmp(b.data, text, len) == 0);
+        ibr_buffer_dispose(&b);
+        /* unchanged: exactly the QoS tables of the routing saved */
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        ibr_result *y = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t, NULL, 0), 0);
+        CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_UNCHANGED);
+        CU_ASSERT(same_lfts(r, y));
+        same_qos(r, y);
+        ibr_result_destroy(y);
+        if (c == 3) /* lash's layers merged: the hazards come back too */
+            CU_ASSERT(ibr_result_sl_hazard_count(r) > 0);
+        if (c == 4)
+            CU_ASSERT(ibr_result_qos_note_count(r) > 0); /* the override noted */
+        /* a lost cable: still QoS, same levels, loop-free */
+        if (c < 3) {
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 7), 0);
+            ibr_topo *t1 = freeze_copy(f);
+            y = NULL;
+            rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), 0);
+            CU_ASSERT(rep.mode == IBR_REROUTE_INCREMENTAL || rep.mode == IBR_REROUTE_FULL);
+            CU_ASSERT_EQUAL(ibr_result_has_qos(y), 1);
+            CU_ASSERT_EQUAL(ibr_result_qos_levels(y), 2);
+            CU_ASSERT_EQUAL(ibr_result_sl_hazard_count(y), 0);
+            ibr_verify_report vr = IBR_VERIFY_REPORT_INIT;
+            CU_ASSERT_EQUAL(ibr_result_verify(&vr, y), 0);
+            CU_ASSERT_EQUAL(vr.deadlock_free, 1);
+            CU_ASSERT_EQUAL(vr.pairs_ok, vr.pairs);
+            ibr_result_destroy(y);
+            /* the caller's configuration wins: one level only, then a
+               merging map with the saved levels */
+            ibr_qos_config *one = qos_of("qos_swe_high_limit 1\n");
+            ibr_options o1 = IBR_OPTIONS_INIT;
+            o1.qos = one;
+            y = NULL;
+            rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t, &o1, 0), 0);
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+            CU_ASSERT_PTR_NOT_NULL(strstr(rep.reason, "QoS levels"));
+            CU_ASSERT_EQUAL(ibr_result_qos_levels(y), 1);
+            ibr_result_destroy(y);
+            ibr_qos_config_destroy(one);
+            ibr_qos_config *merge = qos_of("ibr_qos_levels 2\n"
+                                           "qos_swe_sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+            o1.qos = merge;
+            y = NULL;
+            rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t, &o1, 0), 0);
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_UNCHANGED);
+            CU_ASSERT(ibr_result_sl_hazard_count(y) > 0);
+            ibr_result_destroy(y);
+            ibr_qos_config_destroy(merge);
+            ibr_topo_destroy(t1);
+        }
+        /* the same text without its QoS records: a database from before
+           QoS was saved loads and reroutes without QoS */
+        if (c == 0) {
+            char *old = malloc(len + 1);
+            size_t k = 0;
+            for (const char *p = text; *p;) {
+                const char *nl = strchr(p, '\n');
+                size_t n = (size_t)(nl - p) + 1;
+                if (strncmp(p, "qos", 3) != 0 && strncmp(p, "end ", 4) != 0) {
+                    memcpy(old + k, p, n);
+                    k += n;
+                }
+                p += n;
+            }
+            k += (size_t)sprintf(old + k, "end %016llx\n", (unsigned long long)fnv(old, k));
+            ibr_routing_db *odb = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&odb, NULL, old, k), 0);
+            y = NULL;
+            CU_ASSERT_EQUAL(ibr_routing_db_route(&y, NULL, odb, t, NULL, 0), 0);
+            CU_ASSERT_EQUAL(ibr_result_has_qos(y), 0);
+            CU_ASSERT(same_lfts(r, y));
+            ibr_result_destroy(y);
+            ibr_routing_db_destroy(odb);
+            free(old);
+        }
+        ibr_routing_db_destroy(db);
+        free(text);
+        ibr_result_destroy(r);
+        ibr_qos_config_destroy(q);
+        ibr_topo_destroy(t);
+        ibr_fabric_destroy(f);
+    }
+}
+
 static void expect_refused(const char *text, size_t len, const char *needle)
 {
     ibr_routing_db *db = NULL;
@@ -168,6 +371,32 @@ static void test_damaged(void)
     memcpy(bad, text, len + 1);
     memcpy(strstr(bad, "\nseed") + 1, "zeed", 4);
     expect_refused(bad, len, "unknown record \"zeed\"");
+    /* QoS records: malformed, out of place, a configuration that does not
+       read back (each with a valid checksum) */
+    static const struct {
+        const char *lines, *msg;
+    } qbad[] = {
+        {"qos 9 1\n", "bad qos line"},
+        {"qos 3 8\n", "bad qos line"},
+        {"qos 2 1\nqos 2 1\n", "bad qos line"},
+        {"qosconf qos_max_vls%208\n", "qosconf before the qos line"},
+        {"qos 1 0\nqosconf qos_sl2vl%2099\n", "the saved QoS configuration"},
+        {"qos 1 0\nqosconf qos%ZZ\n", "bad escape in qosconf"},
+        {"epsl2vl 00010203040506070809101112131415\n", "epsl2vl must follow"},
+    };
+    for (size_t i = 0; i < sizeof qbad / sizeof qbad[0]; i++) {
+        const char *at = strstr(text, "\nmax_lid") + 1;
+        size_t head = (size_t)(at - text), nl = strlen(qbad[i].lines);
+        const char *tail = at, *endl = strstr(text, "\nend ") + 1;
+        char *q = malloc(len + nl + 64);
+        memcpy(q, text, head);
+        memcpy(q + head, qbad[i].lines, nl);
+        memcpy(q + head + nl, tail, (size_t)(endl - tail));
+        size_t k = head + nl + (size_t)(endl - tail);
+        k += (size_t)sprintf(q + k, "end %016llx\n", (unsigned long long)fnv(q, k));
+        expect_refused(q, k, qbad[i].msg);
+        free(q);
+    }
     /* NULL arguments */
     ibr_routing_db *db = (ibr_routing_db *)1;
     CU_ASSERT_EQUAL(ibr_routing_db_parse(NULL, NULL, text, len), IBR_EINVAL);
@@ -569,6 +798,41 @@ static void test_oom(void)
     }
     CU_ASSERT(fails > 10);
     free(text);
+    /* with QoS: saving, parsing and rerouting (the QoS manager again) */
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_set(q, "qos_ca_sl2vl", "1,0"), 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.qos = q;
+    ibr_result *rq = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&rq, t0, "minhop", &o), 0);
+    live = st.live;
+    fails = 0;
+    for (long n = 0;; n++) {
+        st.fail_at = st.calls + n;
+        ibr_buffer b = IBR_BUFFER_INIT;
+        ibr_routing_db *db = NULL;
+        ibr_result *y = NULL;
+        int rc = ibr_result_write_db(&b, rq);
+        if (rc == 0)
+            rc = ibr_routing_db_parse(&db, ctx, b.data, b.size);
+        if (rc == 0)
+            rc = ibr_routing_db_route(&y, NULL, db, t1, NULL, 0);
+        st.fail_at = -1;
+        if (rc == 0)
+            CU_ASSERT_EQUAL(ibr_result_has_qos(y), 1);
+        ibr_result_destroy(y);
+        ibr_routing_db_destroy(db);
+        ibr_buffer_dispose(&b);
+        CU_ASSERT_EQUAL_FATAL(st.live, live);
+        if (rc == 0)
+            break;
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        fails++;
+    }
+    CU_ASSERT(fails > 10);
+    ibr_result_destroy(rq);
+    ibr_qos_config_destroy(q);
     ibr_topo_destroy(t1);
     ibr_topo_destroy(t0);
     ibr_result_destroy(r);
@@ -581,6 +845,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"save, parse, reload unchanged: the same routing", test_reload},
         {"damaged and foreign databases refused", test_damaged},
+        {"QoS saved with the routing and programmed again", test_qos},
         {"hand-edited databases: refused or applied, never a crash", test_edited},
         {"changes classified as Table 1; leaf-only changes cached", test_classify},
         {"property: minimal engines after link/switch failures", test_property_minimal},

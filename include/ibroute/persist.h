@@ -5,7 +5,9 @@
  *        fabric and reroute only what the changes invalidate.
  *
  * A routing database (::ibr_routing_db) holds a routing (LFTs, hop matrix,
- * path SLs, SL2VL tables, engine, its settings and the seed) together with
+ * path SLs, the SL2VL maps the engine set on switches and end ports,
+ * engine, its settings and the seed, and with QoS on the QoS levels and
+ * the QoS configuration it was programmed with) together with
  * the fabric it was computed on: every node by GUID with its type, ports,
  * port GUIDs and LIDs, and per cabled port the remote node GUID and port.
  * It is written as text (ibr_routing_db_write(), format below) and read
@@ -33,9 +35,12 @@
  * @code
  * ibroute-routing-db 1
  * engine <name>                  seed <decimal>      vls <used> <layers>
+ * qos <levels> <SL stride>       (QoS on; then qosconf lines)
+ * qosconf <a line of the QoS configuration, %XX-escaped>
  * max_lid <decimal>              setting <engine.setting> <value, %XX-escaped>
  * node <S|C|R> 0x<node GUID> <ports>
  * port <n> 0x<port GUID> <lid> <lmc> [0x<remote node GUID> <remote port>]
+ * epsl2vl <16 hex bytes>         (after a CA or router port: the engine's map)
  * lft <hex byte per LID 0..max_lid>          (after a switch's ports)
  * hops <hex byte per switch, in node order>  (after a switch's lft)
  * sl2vl <hex, 16 bytes per (in, out) port pair>
@@ -44,7 +49,18 @@
  * end <FNV-1a 64 of every byte before this line, hex>
  * @endcode
  * Lines starting with '#' are comments. Switches are stored in switch
- * index order. A text whose first line is not the magic line, of another
+ * index order. The qos, qosconf and epsl2vl records are optional (a
+ * database written before them reads the same).
+ *
+ * QoS: a routing computed with ibr_options::qos keeps the engine's own
+ * SL2VL maps (those from before the QoS manager) and the configuration
+ * (ibr_qos_config_write() text); ibr_routing_db_route() programs the kept
+ * or repaired tables again with the QoS manager, from the saved
+ * configuration, or from ibr_options::qos when the caller gives one (the
+ * caller's wins). Unchanged fabric and saved configuration: the SL2VL and
+ * VL arbitration tables, notes and hazards of the saved routing, exactly.
+ * A configuration with other QoS levels than the saved ones takes a full
+ * reroute (the levels change how the engine routes). A text whose first line is not the magic line, of another
  * version, truncated, altered (checksum) or inconsistent is refused with
  * ::IBR_EPARSE and a message naming the line.
  *

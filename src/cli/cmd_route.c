@@ -1154,6 +1154,10 @@ void usage_reroute(FILE *o)
           "  --repeat N                  run the reroute N times and print the fastest and\n"
           "                              median times (benchmarks)\n"
           "  --guid2lid FILE, --lmc N    LIDs of TOPOLOGY, as for ibr route\n"
+          "  -Q, --qos-config FILE, --qos-levels N\n"
+          "                              QoS as for ibr route, instead of the configuration\n"
+          "                              the database saved (a routing saved with QoS is\n"
+          "                              programmed again with its own by default)\n"
           "  --threads N and the other ibr route options apply to a full reroute\n"
           "  --no-verify                 skip the verification\n"
           "  --json                      print the summary as JSON\n"
@@ -1210,7 +1214,7 @@ static void invalid_text(char *buf, size_t cap, unsigned inv)
 int cmd_reroute(int argc, char **argv)
 {
     enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_NOPROGRESS, O_SAVE_DB, O_FULL, O_VSFULL,
-           O_CHANGES, O_REPEAT, O_DUMPS, O_ALL_DUMPS };
+           O_CHANGES, O_REPEAT, O_DUMPS, O_ALL_DUMPS, O_QOS_CONFIG, O_QOS_LEVELS };
     static const struct option lo[] = {
         {"output", required_argument, NULL, 'o'},
         {"dumps", required_argument, NULL, O_DUMPS},
@@ -1220,6 +1224,9 @@ int cmd_reroute(int argc, char **argv)
         {"vs-full", no_argument, NULL, O_VSFULL},
         {"changes", no_argument, NULL, O_CHANGES},
         {"repeat", required_argument, NULL, O_REPEAT},
+        {"qos", no_argument, NULL, 'Q'},
+        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
+        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
         {"lmc", required_argument, NULL, CLI_OPT_LMC},
         {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
         {"threads", required_argument, NULL, CLI_OPT_THREADS},
@@ -1261,11 +1268,25 @@ int cmd_reroute(int argc, char **argv)
     double t0, route_s, full_s = 0, min_s, med_s;
     uint64_t rep_n = 1;
     double *times = NULL;
+    int qos_on = 0;
+    const char *qos_file = NULL;
+    unsigned qos_levels = 0;
+    ibr_qos_config *qos = NULL;
 
     cli_route_args_init(&ra);
-    while ((c = getopt_long(argc, argv, "ho:vq", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:vqQ", lo, NULL)) != -1) {
         switch (c) {
         case 'o': outdir = optarg; break;
+        case 'Q': qos_on = 1; break;
+        case O_QOS_CONFIG:
+            qos_on = 1;
+            qos_file = optarg;
+            break;
+        case O_QOS_LEVELS:
+            if (cli_opt_qos_levels(optarg, &qos_levels) < 0)
+                return CLI_EXIT_ERROR;
+            qos_on = 1;
+            break;
         case O_DUMPS:
             if (parse_dumps(&dumps, optarg) < 0)
                 return CLI_EXIT_ERROR;
@@ -1329,6 +1350,12 @@ int cmd_reroute(int argc, char **argv)
     if (!times) {
         cli_error("reroute", "out of memory");
         goto out;
+    }
+    /* QoS: the database's own configuration unless one is given */
+    if (qos_on) {
+        if (cli_load_qos(&qos, ctx, qos_file, qos_levels) < 0)
+            goto out;
+        ra.opts.qos = qos;
     }
     t0 = cli_now();
     rc = ibr_routing_db_route(&r, &rep, db, t, &ra.opts, flags);
@@ -1414,6 +1441,12 @@ int cmd_reroute(int argc, char **argv)
                    ", \"nonminimal\": %" PRIu64 ", \"deadlock_free\": %d",
                    vrc == 0 ? "true" : "false", vr.pairs, vr.pairs_ok, vr.nonminimal,
                    vr.deadlock_free);
+        if (rc == 0 && ibr_result_has_qos(r))
+            printf(", \"qos\": {\"levels\": %u, \"notes\": %zu, \"hazards\": %zu}",
+                   ibr_result_qos_levels(r), ibr_result_qos_note_count(r),
+                   ibr_result_sl_hazard_count(r));
+        else
+            printf(", \"qos\": null");
         printf("}\n");
         cli_json_printed = 1;
     } else {
@@ -1457,6 +1490,8 @@ int cmd_reroute(int argc, char **argv)
                        " non-minimal routes, %s)\n",
                        vrc == 0 ? "valid" : "INVALID", vr.pairs_ok, vr.pairs, vr.nonminimal,
                        vr.deadlock_free ? "no credit loop" : "credit loop");
+            if (ibr_result_has_qos(r))
+                print_qos_text(t, r);
         }
         if (outdir && files.n) {
             printf("files:        %s/{", outdir);
@@ -1486,6 +1521,7 @@ out:
     ibr_routing_db_destroy(db);
     ibr_topo_destroy(t);
     cli_route_args_dispose(&ra);
+    ibr_qos_config_destroy(qos);
     ibr_context_destroy(ctx);
     return ret;
 }

@@ -130,6 +130,15 @@ struct ibr_result {
     unsigned int qos_levels; /* QoS levels (ibr_qos_levels); 0 or 1: one */
     unsigned int qos_stride; /* SL distance between two levels' copies of a path SL */
     ibr__vlarb *vlarb;    /* per global port */
+    /* what QoS was programmed from, for the routing database (the QoS
+       manager runs again on a reloaded routing): the configuration's text
+       (ibr_qos_config_write()), and the engine's own SL2VL maps before it
+       (switches in the sl2vl_off layout, NULL when the engine set none;
+       end ports 16 bytes per global port with a flag, NULL when none) */
+    char *qos_conf;
+    uint8_t *pre_sl2vl;
+    uint8_t *pre_ep;
+    uint8_t *pre_ep_set;
     char **qos_notes;
     size_t n_qos_notes;
     ibr_sl_hazard *hazards;

@@ -87,6 +87,14 @@ static void free_extras(ibr_result *r)
     r->ep_sl2vl_set = NULL;
     ibr__free(ctx, r->vlarb);
     r->vlarb = NULL;
+    ibr__free(ctx, r->qos_conf);
+    r->qos_conf = NULL;
+    ibr__free(ctx, r->pre_sl2vl);
+    r->pre_sl2vl = NULL;
+    ibr__free(ctx, r->pre_ep);
+    r->pre_ep = NULL;
+    ibr__free(ctx, r->pre_ep_set);
+    r->pre_ep_set = NULL;
     for (size_t i = 0; i < r->n_qos_notes; i++)
         ibr__free(ctx, r->qos_notes[i]);
     ibr__free(ctx, r->qos_notes);

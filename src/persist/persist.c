@@ -34,6 +34,8 @@ void ibr_routing_db_destroy(ibr_routing_db *db)
     ibr__free(ctx, db->sl);
     ibr__free(ctx, db->sl2vl);
     ibr__free(ctx, db->sl2vl_off);
+    ibr__free(ctx, db->ep);
+    ibr__free(ctx, db->qos_conf);
     ibr__free(ctx, db->lid_port);
     ibr__guidmap_free(ctx, &db->node_map);
     ibr__guidmap_free(ctx, &db->port_map);
@@ -143,6 +145,11 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
     db->lft = ibr__malloc(ctx, lft_bytes ? lft_bytes : 1);
     if (!db->nodes || !db->ports || !db->sw_node || !db->lft)
         goto nomem;
+    /* the engine's maps: with QoS, those from before the QoS manager (it
+       runs again on reload, from the saved configuration) */
+    const uint8_t *sw_maps = r->qos ? r->pre_sl2vl : r->sl2vl;
+    const uint8_t *ep_maps = r->qos ? r->pre_ep : r->ep_sl2vl;
+    const uint8_t *ep_set = r->qos ? r->pre_ep_set : r->ep_sl2vl_set;
     /* switches first, in switch index order, then the other nodes */
     uint32_t k = 0, gp = 0;
     uint32_t *order = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *order);
@@ -174,6 +181,18 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
                 dp->rport = pt->remote_port;
                 dp->rtype = t->nodes[pt->remote_node].type;
             }
+            if (p && ep_maps && ep_set && ep_set[n->port_off + p] &&
+                n->type != IBR_NODE_SWITCH) {
+                if (ibr__grow(ctx, (void **)&db->ep, &db->cap_ep, db->n_ep + 1,
+                              sizeof *db->ep) < 0) {
+                    ibr__free(ctx, order);
+                    goto nomem;
+                }
+                ibr__dbep *e = &db->ep[db->n_ep++];
+                e->node = i;
+                e->port = (uint8_t)p;
+                memcpy(e->map, ep_maps + (size_t)(n->port_off + p) * 16, 16);
+            }
         }
     }
     ibr__free(ctx, order);
@@ -203,7 +222,15 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
                 db->sl_src[t->n_end + s] = t->ports[t->nodes[t->sw_node[s]].port_off].lid;
         }
     }
-    if (r->sl2vl) {
+    if (r->qos) {
+        db->qos = 1;
+        db->qos_levels = r->qos_levels > 1 ? r->qos_levels : 1;
+        db->qos_stride = r->qos_levels > 1 ? r->qos_stride : 0;
+        if (!(db->qos_conf = ibr__strdup(ctx, r->qos_conf ? r->qos_conf : "")))
+            goto nomem;
+        db->qos_conf_len = strlen(db->qos_conf);
+    }
+    if (sw_maps) {
         size_t total = 0;
         db->sl2vl_off = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *db->sl2vl_off);
         if (!db->sl2vl_off)
@@ -217,7 +244,7 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
             goto nomem;
         for (uint32_t s = 0; s < t->n_sw; s++) {
             size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
-            memcpy(db->sl2vl + db->sl2vl_off[s], r->sl2vl + r->sl2vl_off[s], w * w * 16);
+            memcpy(db->sl2vl + db->sl2vl_off[s], sw_maps + r->sl2vl_off[s], w * w * 16);
         }
     }
     if (r->n_settings) {
@@ -321,6 +348,27 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
                                "engine %s\nseed %" PRIu64 "\nvls %u %u\nmax_lid %u\n",
                          IBR_ROUTING_DB_FORMAT, db->engine[0] ? db->engine : "-", db->seed,
                          db->vls_used, db->layers, (unsigned)db->max_lid);
+    if (rc == 0 && db->qos)
+        rc = ibr__buf_printf(out, ctx, "qos %u %u\n", db->qos_levels, db->qos_stride);
+    /* the QoS configuration, one qosconf record per line of its text */
+    for (const char *c = db->qos ? db->qos_conf : NULL; c && *c && rc == 0;) {
+        const char *nl = strchr(c, '\n');
+        size_t n = nl ? (size_t)(nl - c) : strlen(c);
+        char *line = ibr__malloc(ctx, n + 1);
+        if (!line) {
+            rc = IBR_ENOMEM;
+            break;
+        }
+        memcpy(line, c, n);
+        line[n] = 0;
+        rc = ibr__buf_puts(out, ctx, "qosconf ");
+        if (rc == 0)
+            rc = put_escaped(out, ctx, line);
+        if (rc == 0)
+            rc = ibr__buf_putc(out, ctx, '\n');
+        ibr__free(ctx, line);
+        c = nl ? nl + 1 : c + n;
+    }
     for (size_t i = 0; i < db->n_settings && rc == 0; i++) {
         rc = ibr__buf_printf(out, ctx, "setting %s ", db->set_name[i]);
         if (rc == 0)
@@ -329,6 +377,7 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
             rc = ibr__buf_putc(out, ctx, '\n');
     }
     static const char type_ch[] = "?CSR";
+    size_t epi = 0; /* the end-port maps, in node and port order */
     for (uint32_t i = 0; i < db->n_nodes && rc == 0; i++) {
         const ibr__dbnode *n = &db->nodes[i];
         rc = ibr__buf_printf(out, ctx, "node %c 0x%016" PRIx64 " %u\n",
@@ -343,6 +392,8 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
             else
                 rc = ibr__buf_printf(out, ctx, "port %u 0x%016" PRIx64 " %u %u\n", p, pt->guid,
                                      (unsigned)pt->lid, (unsigned)pt->lmc);
+            while (rc == 0 && epi < db->n_ep && db->ep[epi].node == i && db->ep[epi].port == p)
+                rc = put_hex_blob(out, ctx, "epsl2vl ", db->ep[epi++].map, 16);
         }
         if (n->sw == IBR_NONE || rc < 0)
             continue;
@@ -591,6 +642,53 @@ static int parse_all(dbparser *ps)
                 return perr(ps, "bad vls line");
             db->vls_used = (unsigned)v;
             db->layers = (unsigned)w;
+        } else if (KEY("qos")) {
+            if (db->qos || num(l, 8, &v) < 0 || v < 1 || num(l, 15, &w) < 0 || !line_done(l) ||
+                (v > 1 && w < 1) || (v - 1) * w > 15)
+                return perr(ps, "bad qos line (expected \"qos <levels 1..8> <SL stride>\")");
+            db->qos = 1;
+            db->qos_levels = (unsigned)v;
+            db->qos_stride = (unsigned)w;
+        } else if (KEY("qosconf")) {
+            if (!db->qos)
+                return perr(ps, "qosconf before the qos line");
+            const char *rest = l->p;
+            while (rest < l->e && *rest == ' ')
+                rest++;
+            char *text = NULL;
+            int rc = unescape(ctx, rest, l->e, &text);
+            if (rc == IBR_EPARSE)
+                return perr(ps, "bad escape in qosconf");
+            if (rc < 0)
+                return rc;
+            size_t n = strlen(text), have = db->qos_conf_len;
+            char *c = ibr__realloc(ctx, db->qos_conf, have + n + 2);
+            if (!c) {
+                ibr__free(ctx, text);
+                return IBR_ENOMEM;
+            }
+            memcpy(c + have, text, n);
+            c[have + n] = '\n';
+            c[have + n + 1] = 0;
+            db->qos_conf = c;
+            db->qos_conf_len = have + n + 1;
+            ibr__free(ctx, text);
+        } else if (KEY("epsl2vl")) {
+            if (cur == IBR_NONE || next_port < 2 || db->nodes[cur].sw != IBR_NONE ||
+                (db->n_ep && db->ep[db->n_ep - 1].node == cur &&
+                 db->ep[db->n_ep - 1].port == next_port - 1))
+                return perr(ps, "epsl2vl must follow the port line of a CA or router port");
+            if (ibr__grow(ctx, (void **)&db->ep, &db->cap_ep, db->n_ep + 1, sizeof *db->ep) < 0)
+                return IBR_ENOMEM;
+            ibr__dbep *e = &db->ep[db->n_ep];
+            e->node = cur;
+            e->port = (uint8_t)(next_port - 1);
+            if (blob(l, e->map, 16) < 0)
+                return perr(ps, "bad epsl2vl row (16 hex bytes)");
+            for (unsigned i = 0; i < 16; i++)
+                if (e->map[i] > 15)
+                    return perr(ps, "bad epsl2vl row (a VL above 15)");
+            db->n_ep++;
         } else if (KEY("max_lid")) {
             if (seen_max_lid || num(l, 0xFFFF, &v) < 0 || !line_done(l))
                 return perr(ps, "bad max_lid line");
@@ -787,6 +885,19 @@ static int parse_all(dbparser *ps)
         return perr(ps, "sl2vl rows do not match the %u switches", (unsigned)db->n_sw);
     if (db->sl_mode != IBR_SL_NONE && !db->n_sl_rows)
         return perr(ps, "slmode without sl rows");
+    if (db->qos) {
+        /* the saved QoS configuration must read back */
+        ibr_qos_config *q = NULL;
+        int qrc = ibr_qos_config_create(&q, ctx);
+        if (qrc < 0)
+            return qrc;
+        qrc = ibr_qos_config_parse(q, db->qos_conf ? db->qos_conf : "", db->qos_conf_len);
+        if (qrc == IBR_EPARSE)
+            qrc = perr(ps, "the saved QoS configuration: %s", ibr_qos_config_last_error(q));
+        ibr_qos_config_destroy(q);
+        if (qrc < 0)
+            return qrc;
+    }
     /* remote types, then the lookups */
     db->sw_node = ibr__mallocarray(ctx, db->n_sw ? db->n_sw : 1, sizeof *db->sw_node);
     if (!db->sw_node)

@@ -30,6 +30,13 @@ typedef struct ibr__dbnode {
     uint8_t has_lft;  /* parsing */
 } ibr__dbnode;
 
+/* An end port's SL2VL map set by the engine (saved node, port number). */
+typedef struct ibr__dbep {
+    uint32_t node;
+    uint8_t port;
+    uint8_t map[16];
+} ibr__dbep;
+
 struct ibr_routing_db {
     ibr_context *ctx;
     int status;
@@ -55,6 +62,15 @@ struct ibr_routing_db {
     uint8_t *sl2vl;     /* per switch (nports + 1)^2 x 16, or NULL */
     size_t *sl2vl_off;
     size_t sl2vl_total, n_sl2vl_rows; /* parsing */
+    ibr__dbep *ep;      /* end-port maps the engine set */
+    size_t n_ep, cap_ep;
+    /* QoS (the routing was programmed by the QoS manager): levels, their
+       SL stride and the configuration's text; sl2vl and ep then hold the
+       engine's maps from before the QoS manager */
+    int qos;
+    unsigned int qos_levels, qos_stride;
+    char *qos_conf;
+    size_t qos_conf_len;
     ibr__guidmap node_map; /* node GUID -> node index */
     ibr__guidmap port_map; /* port GUID (switch port 0, CA ports) -> port index */
     uint32_t *lid_port;    /* LID -> port index, IBR_NONE */

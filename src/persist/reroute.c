@@ -33,7 +33,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/qos_int.h"
 #include "persist/persist_int.h"
+#include "sys/qos_int.h"
 
 typedef struct chlist {
     ibr_context *ctx;
@@ -286,6 +288,7 @@ typedef struct rr {
     uint32_t *chg;     /* identity: entries of each switch that differ from the saved row */
     uint64_t chg_total;
     int merged;        /* columns taken from a full reroute */
+    ibr_qos_config *own_qos; /* the saved QoS configuration, parsed */
 } rr;
 
 static void rr_free(rr *x)
@@ -302,6 +305,39 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->mark);
     ibr__free(ctx, x->list);
     ibr__free(ctx, x->chg);
+    ibr_qos_config_destroy(x->own_qos);
+}
+
+/* Program the kept or repaired routing with QoS as the engine's run did:
+   the saved levels, the configuration q. 0, or why not (*why set for a
+   full reroute instead), or IBR_ENOMEM. */
+static int apply_qos(rr *x, const ibr_qos_config *q, unsigned caps, const char **why)
+{
+    const ibr_routing_db *db = x->db;
+    ibr_result *r = x->r;
+    if (!q)
+        return 0;
+    unsigned levels = ibr__qos_levels(q), saved = db->qos ? db->qos_levels : 1;
+    if ((levels > 1 ? levels : 1) != saved) {
+        *why = "the QoS levels asked for differ from the saved routing's";
+        return 1;
+    }
+    if (levels > 1) {
+        /* every path SL must stay below the saved stride, or two levels'
+           copies would share SLs */
+        size_t n = r->sl_mode == IBR_SL_PER_PAIR ? (size_t)ibr__n_src_slots(x->t) * r->lft_size
+                   : r->sl_mode == IBR_SL_PER_DEST ? r->lft_size
+                                                   : 0;
+        for (size_t i = 0; i < n; i++)
+            if (r->sl[i] >= db->qos_stride && !(caps & IBR_CAP_OWN_SL2VL)) {
+                *why = "the repaired routing needs more layers than the saved QoS levels leave";
+                return 1;
+            }
+        r->qos_levels = levels;
+        r->qos_stride = db->qos_stride;
+    }
+    int rc = ibr__qos_program(r, q, db->engine, caps);
+    return rc < 0 ? rc : 0;
 }
 
 /* The saved tables on the topology's switches and LIDs. */
@@ -468,6 +504,20 @@ static int build_mapped(rr *x)
         }
         r->sl2vl_off = off;
         r->sl2vl = tab;
+    }
+    /* the end-port maps the engine set */
+    for (size_t i = 0; i < db->n_ep; i++) {
+        const ibr__dbep *e = &db->ep[i];
+        uint32_t node;
+        if (ibr_topo_find_guid(&node, NULL, t, db->nodes[e->node].guid) < 0 ||
+            t->nodes[node].type == IBR_NODE_SWITCH || e->port == 0 ||
+            e->port > t->nodes[node].nports)
+            continue;
+        if (ibr__result_alloc_ep_sl2vl(r) < 0)
+            return IBR_ENOMEM;
+        uint32_t gp = t->nodes[node].port_off + e->port;
+        memcpy(r->ep_sl2vl + (size_t)gp * 16, e->map, 16);
+        r->ep_sl2vl_set[gp] = 1;
     }
     r->vls_used = db->vls_used ? db->vls_used : 1;
     r->layers = db->layers;
@@ -709,6 +759,16 @@ static void churn(rr *x, const ibr_result *r, ibr_reroute_report *rep, int all)
     rep->sls_changed = slc;
 }
 
+/* The QoS configuration of a reroute: the caller's (ibr_options::qos),
+   else the one the saved routing was programmed with (parsed into
+   x->own_qos), else none. */
+static const ibr_qos_config *reroute_qos(const rr *x, const ibr_options *o)
+{
+    if (o && o->version >= 3 && o->qos)
+        return o->qos;
+    return x->own_qos;
+}
+
 /* The saved engine on the topology, with its settings and seed. */
 static int route_full(ibr_result **out, rr *x, const ibr_options *o)
 {
@@ -718,6 +778,7 @@ static int route_full(ibr_result **out, rr *x, const ibr_options *o)
     if (o)
         opts = *o;
     opts.version = IBR_OPTIONS_VERSION;
+    opts.qos = reroute_qos(x, o);
     size_t np = db->n_settings + (o ? o->n_params : 0);
     ibr_param *params = ibr__calloc(ctx, np ? np : 1, sizeof *params);
     if (!params)
@@ -815,6 +876,19 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         goto out;
     map_nodes(tmap, dmap, db, t);
     x.tmap = tmap;
+    if (db->qos && !(o && o->version >= 3 && o->qos)) {
+        if ((rc = ibr_qos_config_create(&x.own_qos, ctx)) < 0)
+            goto out;
+        rc = ibr_qos_config_parse(x.own_qos, db->qos_conf ? db->qos_conf : "",
+                                  db->qos_conf_len);
+        if (rc < 0) {
+            /* a saved configuration the library wrote itself: only a
+               damaged database gets here */
+            rc = rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL;
+            goto out;
+        }
+    }
+    const ibr_qos_config *qos = reroute_qos(&x, o);
     if ((rc = compare_into(&cl, db, t, tmap, dmap)) < 0 || (rc = build_mapped(&x)) < 0)
         goto out;
     rc = IBR_ENOMEM;
@@ -827,9 +901,20 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         caps = info.caps;
     const char *why = NULL;
     char whybuf[256];
+    unsigned qlv = qos ? ibr__qos_levels(qos) : 1;
     if (flags & IBR_REROUTE_FORCE_FULL)
         why = "a full reroute was asked for";
+    else if ((qlv > 1 ? qlv : 1) != (db->qos ? db->qos_levels : 1))
+        why = "the QoS levels asked for differ from the saved routing's";
     else if (cl.n == 0) {
+        const char *qwhy = NULL;
+        int q = apply_qos(&x, qos, caps, &qwhy);
+        if (q < 0)
+            goto out;
+        if (q > 0) {
+            rc = full_reroute(out, &x, &rep, o, qwhy, NULL);
+            goto out;
+        }
         rep.mode = IBR_REROUTE_UNCHANGED;
         if (ibr__result_add_attempt(x.r, db->engine, 0, "reroute: fabric unchanged, saved tables") < 0)
             goto out;
@@ -1028,6 +1113,16 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
             rc = full_reroute(out, &x, &rep, o,
                               "the repaired routing has a credit loop: the engine promises none",
                               &full);
+            goto out;
+        }
+    }
+    {
+        const char *qwhy = NULL;
+        int q = apply_qos(&x, qos, caps, &qwhy);
+        if (q < 0)
+            goto out;
+        if (q > 0) {
+            rc = full_reroute(out, &x, &rep, o, qwhy, &full);
             goto out;
         }
     }

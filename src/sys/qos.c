@@ -281,6 +281,54 @@ static void level_vlarb(ibr_qos_table *tb, const ibr_qos_config *q, const ibr_re
         memset(tb->vlarb_high, 0, sizeof tb->vlarb_high);
 }
 
+/* Keep what the QoS manager starts from (r's qos_conf, pre_sl2vl in the
+   layout off, pre_ep): a routing database saves it, and a reloaded routing
+   is programmed again from it. */
+static int snapshot(ibr_result *r, const ibr_qos_config *q, const uint32_t *off, size_t total)
+{
+    const ibr_topo *t = r->topo;
+    ibr_context *ctx = r->ctx;
+    ibr_buffer b = IBR_BUFFER_INIT;
+    int rc = ibr_qos_config_write(&b, q);
+    char *conf = rc == 0 ? ibr__strdup(ctx, b.data ? b.data : "") : NULL;
+    ibr_buffer_dispose(&b);
+    uint8_t *sw = NULL, *ep = NULL, *ep_set = NULL;
+    if (!conf)
+        goto nomem;
+    if (r->sl2vl) {
+        if (!(sw = ibr__mallocarray(ctx, total ? total : 1, 1)))
+            goto nomem;
+        for (uint32_t s = 0; s < t->n_sw; s++) {
+            size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+            memcpy(sw + off[s], r->sl2vl + r->sl2vl_off[s], w * w * 16);
+        }
+    }
+    if (r->ep_sl2vl) {
+        size_t np = t->n_ports ? t->n_ports : 1;
+        ep = ibr__mallocarray(ctx, np, 16);
+        ep_set = ibr__mallocarray(ctx, np, 1);
+        if (!ep || !ep_set)
+            goto nomem;
+        memcpy(ep, r->ep_sl2vl, np * 16);
+        memcpy(ep_set, r->ep_sl2vl_set, np);
+    }
+    ibr__free(ctx, r->qos_conf);
+    ibr__free(ctx, r->pre_sl2vl);
+    ibr__free(ctx, r->pre_ep);
+    ibr__free(ctx, r->pre_ep_set);
+    r->qos_conf = conf;
+    r->pre_sl2vl = sw;
+    r->pre_ep = ep;
+    r->pre_ep_set = ep_set;
+    return 0;
+nomem:
+    ibr__free(ctx, conf);
+    ibr__free(ctx, sw);
+    ibr__free(ctx, ep);
+    ibr__free(ctx, ep_set);
+    return IBR_ENOMEM;
+}
+
 int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
                      unsigned int caps)
 {
@@ -313,7 +361,9 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
     }
     uint8_t *tab = ibr__mallocarray(ctx, total ? total : 1, 1);
     ibr__vlarb *va = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, sizeof *va);
-    int rc = tab && va ? ibr__result_alloc_ep_sl2vl(r) : IBR_ENOMEM;
+    int rc = tab && va ? snapshot(r, q, off, total) : IBR_ENOMEM;
+    if (rc == 0)
+        rc = ibr__result_alloc_ep_sl2vl(r);
     if (rc < 0) {
         ibr__free(ctx, off);
         ibr__free(ctx, tab);

@@ -1115,6 +1115,28 @@ def test_reroute():
     with open(path("rr-bad.db"), "w") as f:
         f.write(text[: len(text) // 2])
     expect(["reroute", path("rr-bad.db"), topo], 2, None, r"routing database line \d+")
+    # a routing saved with QoS levels comes back programmed the same way,
+    # the same dumps; the caller's configuration wins over the saved one
+    torus, tdb, q = path("rrq.topo"), path("rrq.db"), path("rrq-out")
+    expect(["gen", "torus:dims=4x4x3,hosts=1", "-o", torus], 0)
+    expect(["route", "-q", "-R", "lash,no_fallback", torus, "--qos-levels", "2", "--save-db",
+            tdb, "-o", q, "--dumps", "sl2vl,ibdmchk"], 0)
+    with open(tdb) as f:
+        check(re.search(r"^qos 2 \d+$", f.read(), re.M), "no qos record")
+    out, _ = expect(["reroute", "-q", tdb, torus, "-o", q + "2", "--dumps", "sl2vl,ibdmchk"], 0,
+                    r"^  qos levels: 2, each on its own VLs")
+    check(re.search(r"^mode: +unchanged$", out, re.M) and
+          re.search(r"^qos: +on; 0 notes, 0 SL2VL hazards$", out, re.M), out)
+    for name in ("opensm-sl2vl.dump", "ibr-vlarb.txt", "ibr-paths.psl", "ibr-paths.level1.psl"):
+        with open(os.path.join(q, name)) as a, open(os.path.join(q + "2", name)) as b:
+            check(a.read() == b.read(), name + " differs after the reroute")
+    doc = jrun(["reroute", "-q", tdb, torus, "--json"])
+    check(doc["qos"] == {"levels": 2, "notes": 0, "hazards": 0}, doc.get("qos"))
+    merge = write("rrq-merge.conf", "ibr_qos_levels 2\nqos_sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n")
+    out, _ = expect(["reroute", "-q", tdb, torus, "--qos-config", merge], 0,
+                    r"^  credit-loop hazard: SLs \d+ and \d+ share VL 0")
+    out, _ = expect(["reroute", "-q", tdb, torus, "-Q"], 0,
+                    r"^mode: +full \(the QoS levels asked for differ from the saved routing's\)$")
 
 
 def test_multicast():

@@ -2441,16 +2441,22 @@ class RoutingDb(_Handle):
                        c.port, c.remote_guid, c.remote_port, c.old_lid, c.new_lid)
                 for c in arr[:needed.value]]
 
-    def route(self, topology: "Topology", full: bool = False) -> Tuple["Result", RerouteReport]:
+    def route(self, topology: "Topology", full: bool = False,
+              **options: Any) -> Tuple["Result", RerouteReport]:
         """The routing of *topology* reusing the saved one: unchanged,
         cached (end-port changes), incremental (lost cables or switches) or
         a full reroute (*full* forces it); returns the result and the
-        report (mode, reason, churn)."""
+        report (mode, reason, churn).  *options* are those of
+        :meth:`Topology.route` for a full reroute; ``qos=QosConfig`` replaces
+        the QoS configuration a routing saved with QoS is programmed with
+        again (other QoS levels than the saved ones take a full reroute)."""
         rep = _new_struct(_capi.ibr_reroute_report)
         out = _capi.ResultP()
         flags = CONSTANTS_REROUTE_FORCE_FULL if full else 0
+        call = _OptionsCall("route", options)
         with self._using() as dp, topology._using() as tp:
-            rc = _lib.ibr_routing_db_route(byref(out), byref(rep), dp, tp, None, flags)
+            rc = _lib.ibr_routing_db_route(byref(out), byref(rep), dp, tp,
+                                           byref(call.opts) if options else None, flags)
         if rc < 0:
             msg = _s(_lib.ibr_result_last_error(out)) if out else ""
             if out:

@@ -68,6 +68,27 @@ class TestRoutingDb(unittest.TestCase):
         for x in (r, full, t, g, db):
             x.close()
 
+    def test_qos_saved(self):
+        """A routing saved with QoS levels comes back programmed the same
+        way; a configuration given to route() wins over the saved one."""
+        with ibroute.Fabric.from_spec("torus:dims=4x4x3,hosts=1") as f, f.freeze() as t, \
+                ibroute.QosConfig("ibr_qos_levels 2\nqos_swe_high_limit 6\n") as q, \
+                t.route("lash,no_fallback", qos=q) as r:
+            db = ibroute.RoutingDb.parse(r.write_db())
+            y, rep = db.route(t)
+            self.assertEqual(rep.mode, RerouteMode.UNCHANGED)
+            self.assertEqual(y.qos_levels, 2)
+            self.assertEqual(y.write_sl2vl_dump(), r.write_sl2vl_dump())
+            self.assertEqual(y.write_vlarb(), r.write_vlarb())
+            self.assertEqual(y.write_path_sl(1), r.write_path_sl(1))
+            with ibroute.QosConfig("ibr_qos_levels 2\nqos_sl2vl 0,0,0,0,0,0,0,0\n") as m:
+                z, zrep = db.route(t, qos=m)
+                self.assertEqual(zrep.mode, RerouteMode.UNCHANGED)
+                self.assertTrue(z.sl_hazards())
+                z.close()
+            for x in (y, db):
+                x.close()
+
     def test_file_engine_and_lid_matrix(self):
         r = self.topo.route("file,no_fallback",
                             params={"file.lfts": self.result.write_lfts_dump()})
