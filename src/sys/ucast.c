@@ -45,6 +45,8 @@ typedef struct uc_worker {
     uint32_t *cand_off;  /* n_sw + 1 */
     uint8_t *cand;       /* min-hop ports toward each switch, ascending (or the
                             engine's search order, IBR_UCAST_SEARCH_ORDER) */
+    uint8_t *cand4;      /* n_sw x 4: lists of 2..4 candidates padded with their
+                            last one (route_switch_plain's branch-free pick) */
     uint32_t *used_node; /* LMC: remote nodes used per destination */
     uint32_t *used_cnt;
     uint8_t *used_port;  /* IBR_UCAST_LMC_REMOTE_PORT: remote port of each entry */
@@ -302,6 +304,16 @@ static void route_switch_plain(const uc_job *j, uc_worker *w, uint32_t s, uint8_
     uint32_t *cnt = w->cnt;
     uint32_t blk_dsw = IBR_NONE, blk_min = 0, blk_pos = 0;
     int count_switches = j->o->port_profile_switch_nodes;
+    /* lists of 2 to 4 candidates, padded with their last one: the first
+       least-counted candidate is then 3 comparisons without a branch (a
+       repeated last candidate never wins a tie) */
+    uint8_t *c4 = w->cand4;
+    for (uint32_t d = 0; d < t->n_sw; d++) {
+        uint32_t nc = coff[d + 1] - coff[d];
+        if (nc >= 2 && nc <= 4)
+            for (uint32_t k = 0; k < 4; k++)
+                c4[(size_t)d * 4 + k] = call[coff[d] + (k < nc ? k : nc - 1)];
+    }
     for (size_t xi = 0; xi < j->n_order; xi++) {
         const uc_dest *x = &j->order[xi];
         uint32_t dsw = x->dsw;
@@ -314,30 +326,46 @@ static void route_switch_plain(const uc_job *j, uc_worker *w, uint32_t s, uint8_
             port = x->dport;
             blk_dsw = IBR_NONE;
         } else {
-            const uint8_t *cand = call + coff[dsw];
             uint32_t nc = coff[dsw + 1] - coff[dsw];
             if (hrow[dsw] == 255 || !nc) {
                 lft[x->base] = IBR_NO_ROUTE;
                 continue;
             }
-            if (blk_dsw != dsw) {
-                uint32_t m = UINT32_MAX;
-                for (uint32_t k = 0; k < nc; k++)
-                    if (cnt[cand[k]] < m)
-                        m = cnt[cand[k]];
-                blk_dsw = dsw;
-                blk_min = m;
-                blk_pos = 0;
+            if (nc == 1) {
+                port = call[coff[dsw]];
+            } else if (nc <= 4) {
+                const uint8_t *q = c4 + (size_t)dsw * 4;
+                unsigned b = q[0];
+                uint32_t bc = cnt[b];
+                for (unsigned k = 1; k < 4; k++) {
+                    unsigned p = q[k];
+                    uint32_t c = cnt[p];
+                    int lt = c < bc;
+                    b = lt ? p : b;
+                    bc = lt ? c : bc;
+                }
+                port = b;
+            } else {
+                const uint8_t *cand = call + coff[dsw];
+                if (blk_dsw != dsw) {
+                    uint32_t m = UINT32_MAX;
+                    for (uint32_t k = 0; k < nc; k++)
+                        if (cnt[cand[k]] < m)
+                            m = cnt[cand[k]];
+                    blk_dsw = dsw;
+                    blk_min = m;
+                    blk_pos = 0;
+                }
+                for (;;) {
+                    while (blk_pos < nc && cnt[cand[blk_pos]] != blk_min)
+                        blk_pos++;
+                    if (blk_pos < nc)
+                        break;
+                    blk_min++;
+                    blk_pos = 0;
+                }
+                port = cand[blk_pos];
             }
-            for (;;) {
-                while (blk_pos < nc && cnt[cand[blk_pos]] != blk_min)
-                    blk_pos++;
-                if (blk_pos < nc)
-                    break;
-                blk_min++;
-                blk_pos = 0;
-            }
-            port = cand[blk_pos];
         }
         lft[x->base] = (uint8_t)port;
         if (j->ignored && j->ignored[sn->port_off + port])
@@ -668,7 +696,8 @@ int ibr_run_ucast_ex(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void
     for (unsigned i = 0; i < nw; i++) {
         w[i].cand_off = ibr__mallocarray(ctx, (size_t)t->n_sw + 1, sizeof *w[i].cand_off);
         w[i].cand = ibr__mallocarray(ctx, ncand, 1);
-        if (!w[i].cand_off || !w[i].cand) {
+        w[i].cand4 = ibr__mallocarray(ctx, (size_t)(t->n_sw ? t->n_sw : 1) * 4, 1);
+        if (!w[i].cand_off || !w[i].cand || !w[i].cand4) {
             rc = IBR_ENOMEM;
             goto out;
         }
@@ -697,6 +726,7 @@ out:
         for (unsigned i = 0; i < nw; i++) {
             ibr__free(ctx, w[i].cand_off);
             ibr__free(ctx, w[i].cand);
+            ibr__free(ctx, w[i].cand4);
             ibr__free(ctx, w[i].used_node);
             ibr__free(ctx, w[i].used_cnt);
             ibr__free(ctx, w[i].used_port);
