@@ -280,6 +280,62 @@ static void test_balance(void)
     }
 }
 
+/* The balance setting: 0 is OpenSM's single pass, 1 adds the improvement
+   pass, 2 (the default) the relief too. Each step only lowers the busiest
+   link, every level stays valid and minimal, 2 is the default's routing
+   byte for byte, and on a 3-level fat tree the extra steps matter; dfsssp
+   takes the same setting and stays deadlock-free. Out of range: refused. */
+static void test_balance_setting(void)
+{
+    static const char *specs[] = {"fattree:levels=3,radix=8", "torus:dims=5x5x3,hosts=2",
+                                  "random:switches=48,degree=5,hosts=3,seed=4"};
+    static const char *chains[] = {"sssp,no_fallback", "dfsssp,no_fallback"};
+    unsigned better = 0;
+    for (size_t f = 0; f < 3; f++) {
+        ibr_topo *t = ibr_test_topo_faults(specs[f], 2, 0, 9, 0);
+        for (size_t c = 0; c < 2; c++) {
+            ibr_verify_report rep[3], def;
+            ibr_result *r[3] = {NULL, NULL, NULL};
+            ibr_result *d = ibr_test_route(&def, t, chains[c], NULL,
+                                           IBR_TEST_MINIMAL | (c ? IBR_TEST_DEADLOCK_FREE : 0));
+            CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+            for (int b = 0; b < 3; b++) {
+                char name[32], val[4];
+                snprintf(name, sizeof name, "%s.balance", c ? "dfsssp" : "sssp");
+                snprintf(val, sizeof val, "%d", b);
+                ibr_param p = {name, val};
+                ibr_options o = IBR_OPTIONS_INIT;
+                o.params = &p;
+                o.n_params = 1;
+                r[b] = ibr_test_route(&rep[b], t, chains[c], &o,
+                                      IBR_TEST_MINIMAL | (c ? IBR_TEST_DEADLOCK_FREE : 0));
+                CU_ASSERT_PTR_NOT_NULL_FATAL(r[b]);
+                if (b)
+                    CU_ASSERT(rep[b].max_link_load <= rep[b - 1].max_link_load);
+            }
+            better += rep[2].max_link_load < rep[0].max_link_load;
+            CU_ASSERT_EQUAL(rep[2].max_link_load, def.max_link_load);
+            for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+                CU_ASSERT_EQUAL(memcmp(ibr_result_lft(r[2], s), ibr_result_lft(d, s),
+                                       ibr_topo_max_lid(t) + 1u), 0);
+            for (int b = 0; b < 3; b++)
+                ibr_result_destroy(r[b]);
+            ibr_result_destroy(d);
+        }
+        ibr_topo_destroy(t);
+    }
+    CU_ASSERT(better >= 4);
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    ibr_param p = {"sssp.balance", "3"};
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.params = &p;
+    o.n_params = 1;
+    ibr_result *r = NULL;
+    CU_ASSERT(ibr_route(&r, t, "sssp,no_fallback", &o) < 0);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 /* The seed document's example: CN1-CN3 on switch 1, two links to switch 2
    with IO1, CN4 and IO2. Routed in plain order, IO1 and IO2 share a link
    from switch 1; balanced as I/O nodes first they get one link each. */
@@ -632,6 +688,7 @@ int main(void)
         {"families: valid, minimal, BFS hops, deadlock-free dfsssp", test_families},
         {"families with link and switch faults", test_families_with_faults},
         {"balance", test_balance},
+        {"the balance setting: OpenSM's pass, improvement, relief", test_balance_setting},
         {"compute and I/O node groups", test_compute_and_io_nodes},
         {"LMC", test_lmc},
         {"VLs: layers, spare VLs, running out", test_vls},

@@ -1231,5 +1231,5 @@ const ibr_engine ibr__engine_dfsssp = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE | IBR_CAP_MINIMAL,
     .route = dfsssp_route,
     .settings = ibr__sssp_settings,
-    .n_settings = 1,
+    .n_settings = 2,
 };

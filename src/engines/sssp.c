@@ -609,8 +609,14 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     st.hops = hops;
     st.tp = s->tp;
     st.last = st.last_c = IBR_NONE;
-    uint64_t total = (uint64_t)s->n_dest * SSSP_PASSES;
-    for (unsigned pass = 0; pass < SSSP_PASSES; pass++) {
+    /* the balance setting: 0 OpenSM's pass alone, 1 and the improvement
+       pass, 2 (default) and the relief */
+    int64_t balance = 2;
+    if (ibr_run_setting_int(&balance, run, "balance") < 0)
+        balance = 2;
+    unsigned passes = balance >= 1 ? SSSP_PASSES : 1;
+    uint64_t total = (uint64_t)s->n_dest * passes;
+    for (unsigned pass = 0; pass < passes; pass++) {
         if (pass > 0) {
             st.limit = 0;
             for (uint32_t e = 0; e < t->n_adj; e++)
@@ -625,7 +631,7 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
         }
     }
     snprintf(phase, sizeof phase, "%s: relieving the busiest links", name);
-    if ((rc = sp_relief(run, &st, phase)) < 0)
+    if (balance >= 2 && (rc = sp_relief(run, &st, phase)) < 0)
         goto out;
     s->load = st.load[st.ng - 1];
     st.load[st.ng - 1] = NULL;
@@ -693,12 +699,16 @@ static int sssp_route(ibr_run *run, void *user)
     return rc;
 }
 
-/* The setting sssp and dfsssp share. */
-const ibr_setting ibr__sssp_settings[1] = {
+/* The settings sssp and dfsssp share. */
+const ibr_setting ibr__sssp_settings[2] = {
     {"avoid_throttled_links", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "route around switch-to-switch cables running below the width or speed both ends "
      "enable, keeping those needed to keep the switches connected (OpenSM's "
      "avoid_throttled_links)"},
+    {"balance", IBR_SETTING_INT, 0, 2, 2, NULL,
+     "link balancing after OpenSM's pass, all routes minimal: 2 the improvement pass and "
+     "the relief of the busiest links (default), 1 the improvement pass only, 0 none "
+     "(OpenSM's single pass: about 2.5 times faster, busiest link up to a third higher)"},
 };
 
 const ibr_engine ibr__engine_sssp = {
@@ -708,5 +718,5 @@ const ibr_engine ibr__engine_sssp = {
     .caps = IBR_CAP_LMC | IBR_CAP_MINIMAL,
     .route = sssp_route,
     .settings = ibr__sssp_settings,
-    .n_settings = 1,
+    .n_settings = 2,
 };
