@@ -462,6 +462,30 @@ static void hop_candidates(void *arg, uint32_t s, uint32_t *cand_off, uint8_t *c
         cand_off[n] = k;
         return;
     }
+    if (a1 - a0 <= 32) {
+        /* one bit per neighbour: cand_off[d] first holds the mask of the
+           neighbours one hop closer to d (a vectorised pass per neighbour
+           row), then, read and replaced in one pass, the offsets, the
+           ports following in neighbour order */
+        memset(cand_off, 0, (n + 1) * sizeof *cand_off);
+        for (uint32_t e = a0; e < a1; e++) {
+            const uint8_t *rt = c->hops + (size_t)t->adj[e].sw * n;
+            uint32_t bit = e - a0;
+            for (size_t d = 0; d < n; d++)
+                cand_off[d] |= (uint32_t)(rt[d] + 1u == hs[d]) << bit;
+        }
+        uint32_t k = 0;
+        for (size_t d = 0; d < n; d++) {
+            uint32_t m = hs[d] == 255 ? 0 : cand_off[d];
+            cand_off[d] = k;
+            while (m) {
+                cand[k++] = t->adj[a0 + (uint32_t)__builtin_ctz(m)].port;
+                m &= m - 1;
+            }
+        }
+        cand_off[n] = k;
+        return;
+    }
     memset(cand_off, 0, (n + 1) * sizeof *cand_off);
     /* count into cand_off[d + 1] (an unreachable d, hs[d] == 255, could
        match a neighbour at 254: excluded below) */
