@@ -123,6 +123,10 @@ typedef struct ftree {
     uint16_t *batch_lid;    /* LID of each column */
     uint32_t *hbatch_sw;    /* destination switch of each hbatch column */
     uint32_t batch_cap, batch_n, hbatch_n;
+    /* ibr__ftree_assign with 2 or more threads: a full batch is written by
+       a thread of its own while the walks fill a second set (ftree_route.c,
+       struct ft_bg); NULL otherwise */
+    void *bg;
     /* Pruning. Switches without SIBLING groups whose DOWN groups lead to
        the same set of switches share a class. Once a walk down from one of
        them at h hops is complete, every switch of that set has a route of

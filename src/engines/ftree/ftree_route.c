@@ -35,7 +35,10 @@
  * tables, counters and list orders come out as OpenSM's.
  *
  * Routes are gathered per destination (one byte per switch) and written
- * into the LFT rows a batch of destinations at a time, in parallel. The
+ * into the LFT rows a batch of destinations at a time: with two or more
+ * threads, by a thread of its own while the walks fill a second batch
+ * (the walks read neither the LFTs nor the hop matrix); otherwise in
+ * place, on the run's workers. The
  * hop counts found for switch destinations become the result's hop
  * matrix; a switch pair without a route (two roots, without connect_roots)
  * stays 255 so that the verifier counts it as restricted.
@@ -45,6 +48,7 @@
  * full fat tree), plus the load sorts (insertion sorts on almost sorted
  * lists). 11,664 hosts and 1,620 switches: about 0.2 s on one core.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,10 +351,36 @@ int ibr__ftree_classes(ftree *ft)
 
 /* ------------------------------------------------------------------ */
 
-/* Write the batched columns into the LFT rows (and hop matrix rows) of a
-   block of switches. */
+/* One set of batched columns. */
+typedef struct ft_set {
+    uint8_t *batch, *hbatch;
+    uint16_t *batch_lid;
+    uint32_t *hbatch_sw;
+    uint32_t batch_n, hbatch_n;
+} ft_set;
+
+/* Write the columns of set x into the LFT rows (and hop matrix rows) of
+   switches s0 .. s1 - 1. */
+static void write_set(ftree *ft, const ft_set *x, uint32_t s0, uint32_t s1)
+{
+    size_t n = ft->nsw;
+    for (uint32_t s = s0; s < s1; s++) {
+        uint8_t *row = ibr_run_lft(ft->run, s);
+        for (uint32_t k = 0; k < x->batch_n; k++) {
+            uint8_t v = x->batch[(size_t)k * n + s];
+            if (v != 0xFF)
+                row[x->batch_lid[k]] = v;
+        }
+        uint8_t *hrow = ft->hm + (size_t)s * n;
+        for (uint32_t k = 0; k < x->hbatch_n; k++)
+            hrow[x->hbatch_sw[k]] = x->hbatch[(size_t)k * n + s];
+    }
+}
+
+/* A block of switches of the current set, on the run's workers. */
 typedef struct flush_job {
     ftree *ft;
+    ft_set set;
     uint32_t block;
 } flush_job;
 
@@ -358,32 +388,65 @@ static int flush_block(void *arg, unsigned worker, size_t i)
 {
     (void)worker;
     const flush_job *j = arg;
-    ftree *ft = j->ft;
-    size_t n = ft->nsw;
+    size_t n = j->ft->nsw;
     uint32_t s0 = (uint32_t)(i * j->block), s1 = s0 + j->block;
-    if (s1 > n)
-        s1 = (uint32_t)n;
-    for (uint32_t s = s0; s < s1; s++) {
-        uint8_t *row = ibr_run_lft(ft->run, s);
-        for (uint32_t k = 0; k < ft->batch_n; k++) {
-            uint8_t v = ft->batch[(size_t)k * n + s];
-            if (v != 0xFF)
-                row[ft->batch_lid[k]] = v;
-        }
-        uint8_t *hrow = ft->hm + (size_t)s * n;
-        for (uint32_t k = 0; k < ft->hbatch_n; k++)
-            hrow[ft->hbatch_sw[k]] = ft->hbatch[(size_t)k * n + s];
-    }
+    write_set(j->ft, &j->set, s0, s1 > n ? (uint32_t)n : s1);
     return 0;
+}
+
+/* The background writer: a set handed over by flush(), written on a thread
+   of its own while the walks fill the other set. The walks never read the
+   LFT rows nor the hop matrix, and each LFT entry and hop is written by
+   one set only. */
+typedef struct ft_bg {
+    ftree *ft;
+    ft_set set;      /* the set being written (or the spare one) */
+    pthread_t tid;
+    int running;
+} ft_bg;
+
+static void *bg_main(void *arg)
+{
+    ft_bg *bg = arg;
+    write_set(bg->ft, &bg->set, 0, (uint32_t)bg->ft->nsw);
+    return NULL;
+}
+
+static void bg_join(ftree *ft)
+{
+    ft_bg *bg = ft->bg;
+    if (bg && bg->running) {
+        pthread_join(bg->tid, NULL);
+        bg->running = 0;
+    }
 }
 
 static int flush(ftree *ft)
 {
-    flush_job j = {ft, 64};
     int rc = 0;
-    if (ft->batch_n || ft->hbatch_n)
-        rc = ibr_run_parallel_for(ft->run, (ft->nsw + j.block - 1) / j.block,
-                               flush_block, &j);
+    ft_bg *bg = ft->bg;
+    if (!ft->batch_n && !ft->hbatch_n)
+        return 0;
+    if (bg) {
+        /* hand the full set over and go on with the spare one */
+        bg_join(ft);
+        ft_set full = {ft->batch, ft->hbatch, ft->batch_lid, ft->hbatch_sw, ft->batch_n,
+                       ft->hbatch_n};
+        ft->batch = bg->set.batch;
+        ft->hbatch = bg->set.hbatch;
+        ft->batch_lid = bg->set.batch_lid;
+        ft->hbatch_sw = bg->set.hbatch_sw;
+        ft->batch_n = ft->hbatch_n = 0;
+        bg->set = full;
+        if (pthread_create(&bg->tid, NULL, bg_main, bg) == 0)
+            bg->running = 1;
+        else
+            write_set(ft, &bg->set, 0, (uint32_t)ft->nsw);
+        return 0;
+    }
+    flush_job j = {ft, {ft->batch, ft->hbatch, ft->batch_lid, ft->hbatch_sw, ft->batch_n,
+                        ft->hbatch_n}, 64};
+    rc = ibr_run_parallel_for(ft->run, (ft->nsw + j.block - 1) / j.block, flush_block, &j);
     ft->batch_n = ft->hbatch_n = 0;
     return rc;
 }
@@ -464,7 +527,26 @@ static void connect_roots(ftree *ft)
     }
 }
 
+static int assign(ftree *ft);
+
 int ibr__ftree_assign(ftree *ft)
+{
+    int rc = assign(ft);
+    /* the background writer, if any: done, its spare set freed */
+    bg_join(ft);
+    if (ft->bg) {
+        ft_bg *b = ft->bg;
+        ibr__free(ft->ctx, b->set.batch);
+        ibr__free(ft->ctx, b->set.hbatch);
+        ibr__free(ft->ctx, b->set.batch_lid);
+        ibr__free(ft->ctx, b->set.hbatch_sw);
+        ibr__free(ft->ctx, b);
+        ft->bg = NULL;
+    }
+    return rc;
+}
+
+static int assign(ftree *ft)
 {
     ibr_run *run = ft->run;
     ibr_context *ctx = ft->ctx;
@@ -485,6 +567,23 @@ int ibr__ftree_assign(ftree *ft)
     if (!ft->batch || !ft->hbatch || !ft->batch_lid || !ft->hbatch_sw)
         return IBR_ENOMEM;
     ft->batch_n = ft->hbatch_n = 0;
+    /* with another worker free: a second set, written in the background
+       (without memory for it, the batches are written in place) */
+    if (ibr_run_threads(run) > 1) {
+        ft_bg *b = ibr__calloc(ctx, 1, sizeof *b);
+        if (b) {
+            b->ft = ft;
+            b->set.batch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+            b->set.hbatch = ibr__mallocarray(ctx, (size_t)ft->batch_cap * n, 1);
+            b->set.batch_lid = ibr__mallocarray(ctx, ft->batch_cap, sizeof *b->set.batch_lid);
+            b->set.hbatch_sw = ibr__mallocarray(ctx, ft->batch_cap, sizeof *b->set.hbatch_sw);
+            ft->bg = b;
+            if (!b->set.batch || !b->set.hbatch || !b->set.batch_lid || !b->set.hbatch_sw)
+                return IBR_ENOMEM;
+        } else {
+            return IBR_ENOMEM;
+        }
+    }
     uint64_t total = (uint64_t)ft->nleaves * ft->max_cn + ft->nca + ft->nrouters + n, done = 0;
     const char *phase = "ftree: routes";
     if ((rc = ibr_run_progress(run, phase, 0, total)) < 0)
@@ -540,7 +639,15 @@ int ibr__ftree_assign(ftree *ft)
     for (uint32_t d = 0; d < n && rc == 0; d++)
         if (ft->sw[d].rank != FT_NORANK)
             rc = route_dest(ft, ft->sw[d].lid, d, 0, 0, 0, 0);
-    if (rc < 0 || (rc = flush(ft)) < 0)
+    if (rc < 0)
+        return rc;
+    /* the last set in place, once the background writer is done */
+    bg_join(ft);
+    ft_bg *keep_bg = ft->bg;
+    ft->bg = NULL;
+    rc = flush(ft);
+    ft->bg = keep_bg;
+    if (rc < 0)
         return rc;
     if (ft->connect_roots) {
         for (uint32_t i = 0; i < ft->t->n_end; i++) {
