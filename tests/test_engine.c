@@ -347,6 +347,47 @@ static void test_switch_links(void)
     CU_ASSERT_EQUAL(ibr_topo_switch_links(NULL, NULL, NULL), 0);
 }
 
+/* The all-pairs matrix of larger fabrics, where shallow ones take 64 rows
+   per pass (bit-parallel searches), against one search per source:
+   trees, a hypercube, a torus, random graphs, one split by failed
+   switches (unreachable pairs stay 255), any thread count. */
+static void test_hops_large(void)
+{
+    static const char *const specs[] = {"fattree:levels=3,radix=16", "hypercube:dim=9,hosts=1",
+                                        "torus:dims=8x8x8,hosts=1",
+                                        "random:switches=300,degree=6,hosts=1,seed=2",
+                                        "random:switches=400,degree=3,hosts=1,seed=5",
+                                        "mesh:dims=20x20,hosts=1"};
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        ibr_topo *t = k == 4 ? ibr_test_topo_faults(specs[k], 30, 12, 3, 0)
+                             : ibr_test_topo(NULL, specs[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        uint32_t n = ibr_topo_switch_count(t);
+        CU_ASSERT(n >= 256);
+        uint8_t *h = malloc((size_t)n * n);
+        uint32_t *d = malloc(n * sizeof *d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(h && d);
+        long diff = 0, unreachable = 0;
+        for (unsigned th = 1; th <= 2; th++) {
+            CU_ASSERT_EQUAL(ibr_topo_switch_hops(h, t, th), 0);
+            for (uint32_t a = 0; a < n; a++) {
+                CU_ASSERT_EQUAL_FATAL(ibr_topo_bfs(d, t, &a, 1, NULL), 0);
+                for (uint32_t b = 0; b < n; b++) {
+                    unsigned want = d[b] < 255 ? d[b] : 255;
+                    diff += h[(size_t)a * n + b] != want;
+                    unreachable += want == 255;
+                }
+            }
+        }
+        CU_ASSERT_EQUAL(diff, 0);
+        if (k == 4)
+            CU_ASSERT(unreachable > 0);
+        free(h);
+        free(d);
+        ibr_topo_destroy(t);
+    }
+}
+
 static void test_bfs_and_hops(void)
 {
     for (size_t k = 0; k < sizeof fabrics / sizeof fabrics[0]; k++) {
@@ -663,6 +704,7 @@ int main(void)
         {"a user engine's settings", test_user_engine_settings},
         {"switch links match the port getters", test_switch_links},
         {"bfs and hop matrix match switch distances", test_bfs_and_hops},
+        {"hop matrix of larger fabrics (64 rows per pass)", test_hops_large},
         {"the LFT builder reproduces minhop", test_ucast_builder},
         {"writable SL rows", test_sl_rows},
         {"credit-loop check during a run", test_credit_loop_check},
