@@ -236,7 +236,15 @@ void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Routing state shared by the passes. */
+/* Routing state shared by the passes.
+
+   The searches and the accounting of a destination work in the frame of
+   its switch d: the switches reachable from d in level order (position k,
+   d at 0) and, for each position, its candidate channels one hop closer
+   to d, so that the per-destination loops read position-indexed arrays
+   in order. While consecutive destinations share d, the loads of the
+   candidate channels live in the frame (lc, lcl, dl) and reach the
+   fabric-wide arrays when the frame is flushed (sp_flush). */
 typedef struct sp_state {
     const ibr_topo *t;
     const ibr__sssp *s;
@@ -248,22 +256,35 @@ typedef struct sp_state {
     unsigned ng;
     uint64_t *cl;     /* per channel: (end port, end-port LID) pairs routed */
     uint32_t *eps;    /* per switch: end ports */
-    uint64_t *dist, *sub, *subc;
-    uint32_t *order, *par, *opar;
-    uint8_t *beyond;  /* relief: per switch, routes the channel relieved */
-    uint32_t *coff;   /* per level position k: first candidate in ce/cz */
-    uint32_t *ce, *cz; /* candidate channels one hop closer, and their heads */
+    uint32_t *pport;  /* per switch: global index of its port 0 */
+    /* relief (switch-indexed) */
+    uint64_t *sub, *subc;
+    uint32_t *par;
+    uint8_t *beyond;  /* per switch, routes the channel relieved */
+    uint8_t *tpt;     /* tp transposed (switch-major), or NULL */
+    /* the frame of switch last */
+    uint32_t *order, *kpos; /* position -> switch, switch -> position */
     uint32_t cnt[257];
     uint32_t last, nord; /* order holds the levels of switch last */
-    uint32_t last_c;     /* ce/cz hold the candidates toward last_c */
-    uint32_t ncand;      /* candidates in ce/cz */
-    uint32_t *pos;       /* per channel: its index in ce, or IBR_NONE */
-    /* lc[c] = lc_src[ce[c]] for the candidates toward lc_d: the loads the
-       search reads, in the order it reads them (kept up to date by
-       sp_account) */
-    uint64_t *lc;
-    const uint64_t *lc_src;
-    uint32_t lc_d;
+    uint32_t last_c;     /* the candidates below are toward last_c */
+    uint32_t ncand;      /* candidates */
+    uint32_t *coff;      /* per position k: first candidate */
+    uint32_t *ce, *czp;  /* per candidate: channel, position of its head */
+    uint8_t *cport;      /* per candidate: its port at the tail */
+    uint32_t *pos;       /* per channel: its candidate index, or IBR_NONE */
+    uint64_t *hcap, *epsp; /* per position: hca, eps of its switch */
+    uint64_t *dist, *subp, *subcp;
+    uint32_t *parc, *oparc; /* per position: chosen candidate */
+    /* frame loads, while open (open = 1): lc[c] = load[lc_r][ce[c]]
+       and, not yet written to the fabric-wide arrays, dl[c] the change of
+       every load[g], g >= lc_grp, and dcl[c] the change of cl[ce[c]];
+       touched lists the candidates whose dl or dcl may be nonzero (every
+       one when ntouched exceeds ncand) */
+    uint64_t *lc, *dl, *dcl;
+    uint32_t *touched;
+    uint32_t ntouched;
+    int open;
+    unsigned lc_r, lc_grp;
     uint64_t limit;      /* improvement pass: busiest channel's pairs */
 } sp_state;
 
@@ -272,106 +293,233 @@ static int is_ca_lid(const ibr_topo *t, unsigned lid)
     return t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH;
 }
 
-/* Levels of the switches around d in st->order, and for the switch at
-   each position (with cands) its channels one hop closer to d (cached for
-   runs of LIDs delivered by one switch). */
+/* Write the frame's loads back to the fabric-wide arrays. */
+static void sp_flush(sp_state *st)
+{
+    if (!st->open)
+        return;
+    int all = st->ntouched > st->ncand;
+    uint32_t n = all ? st->ncand : st->ntouched;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t c = all ? j : st->touched[j];
+        if (!(st->dl[c] | st->dcl[c]))
+            continue;
+        uint32_t e = st->ce[c];
+        st->cl[e] += st->dcl[c];
+        for (unsigned g = st->lc_grp; g < st->ng; g++)
+            st->load[g][e] += st->dl[c];
+        st->dl[c] = st->dcl[c] = 0;
+    }
+    st->open = 0;
+}
+
+/* Levels of the switches around d in st->order (and st->kpos), and with
+   cands the frame's candidates. */
 static void sp_levels(sp_state *st, uint32_t d, int cands)
 {
     const ibr_topo *t = st->t;
     if (d != st->last) {
+        sp_flush(st);
         st->nord = ibr__sssp_level_order(t, st->hops, d, st->order, st->cnt);
+        for (uint32_t k = 0; k < st->nord; k++)
+            st->kpos[st->order[k]] = k;
         st->last = d;
         st->last_c = IBR_NONE;
     }
     if (!cands || st->last_c == d)
         return;
     const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
-    uint32_t m = 0;
+    const ibr__adj *adj = t->adj;
     for (uint32_t c = 0; c < st->ncand; c++)
         st->pos[st->ce[c]] = IBR_NONE;
+    uint32_t m = 0;
     st->coff[0] = st->coff[1] = 0;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
+        unsigned hy = hr[y];
+        st->hcap[k] = st->s->hca[y];
+        st->epsp[k] = st->eps[y];
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
-            uint32_t z = t->adj[e].sw;
-            if (hr[z] + 1u == hr[y]) {
-                st->pos[e] = m;
+            uint32_t z = adj[e].sw;
+            if (hr[z] + 1u == hy) {
                 st->ce[m] = e;
-                st->cz[m++] = z;
+                st->czp[m] = st->kpos[z];
+                st->cport[m++] = adj[e].port;
             }
         }
         st->coff[k + 1] = m;
     }
+    st->hcap[0] = st->epsp[0] = 0;
+    for (uint32_t c = 0; c < m; c++)
+        st->pos[st->ce[c]] = c;
     st->ncand = m;
     st->last_c = d;
-    st->lc_src = NULL;
 }
 
-/* The current tree toward destination i, read back into par. */
-static void sp_read_tree(sp_state *st, uint32_t i, uint32_t *par)
+/* Open the frame's loads for destinations of group grp reading load[r]. */
+static void sp_open(sp_state *st, unsigned grp, unsigned r)
 {
-    const ibr_topo *t = st->t;
-    const uint8_t *row = st->tp + (size_t)i * t->n_sw;
+    if (st->open && st->lc_grp == grp && st->lc_r == r)
+        return;
+    sp_flush(st);
+    const uint64_t *load = st->load[r];
+    for (uint32_t c = 0; c < st->ncand; c++)
+        st->lc[c] = load[st->ce[c]];
+    st->ntouched = 0;
+    st->lc_grp = grp;
+    st->lc_r = r;
+    st->open = 1;
+}
+
+/* The current tree toward destination i, as candidates per position. */
+static void sp_read_tree(sp_state *st, uint32_t i, uint32_t *pc)
+{
+    const uint8_t *row = st->tp + (size_t)i * st->t->n_sw;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
-        par[y] = st->s->port_adj[t->nodes[t->sw_node[y]].port_off + row[y]];
+        pc[k] = st->pos[st->s->port_adj[st->pport[y] + row[y]]];
     }
+}
+
+/* Add (sign 1) or remove (sign -1) the routes toward a destination (an
+   end port when ca) along the tree pc, in the open frame. */
+static void sp_account(sp_state *st, const uint32_t *pc, int ca, int sign)
+{
+    uint64_t *subp = st->subp, *subcp = st->subcp;
+    uint64_t *lc = st->lc, *dcl = st->dcl, *dl = st->dl;
+    const uint32_t *czp = st->czp;
+    uint32_t n = st->nord;
+    /* the tree's candidates join the touched list while it has room */
+    if (st->ntouched + n <= st->ncand) {
+        memcpy(st->touched + st->ntouched, pc + 1, (n - 1) * sizeof *pc);
+        st->ntouched += n - 1;
+    } else {
+        st->ntouched = st->ncand + 1;
+    }
+    memcpy(subp, st->hcap, n * sizeof *subp);
+    if (ca)
+        memcpy(subcp, st->epsp, n * sizeof *subcp);
+    else
+        memset(subcp, 0, n * sizeof *subcp);
+    for (uint32_t k = n; k-- > 1;) {
+        uint32_t c = pc[k];
+        uint64_t w = subp[k], wc = subcp[k];
+        if (sign > 0) {
+            lc[c] += w;
+            dl[c] += w;
+            dcl[c] += wc;
+        } else {
+            lc[c] -= w;
+            dl[c] -= w;
+            dcl[c] -= wc;
+        }
+        subp[czp[c]] += w;
+        subcp[czp[c]] += wc;
+    }
+}
+
+/* Would tree pc push some channel's pairs above the limit? */
+static int sp_exceeds(sp_state *st, const uint32_t *pc)
+{
+    uint64_t *subcp = st->subcp;
+    memcpy(subcp, st->epsp, st->nord * sizeof *subcp);
+    for (uint32_t k = st->nord; k-- > 1;) {
+        uint32_t c = pc[k];
+        if (st->cl[st->ce[c]] + st->dcl[c] + subcp[k] > st->limit)
+            return 1;
+        subcp[st->czp[c]] += subcp[k];
+    }
+    return 0;
 }
 
 /* Add (sign 1) or remove (sign -1) the routes toward a destination of
-   group grp delivered at d along the tree par; leaves in sub and subc the
-   weights (num_hca, end ports) routed through each switch. */
-static void sp_account(sp_state *st, const uint32_t *par, uint32_t d, unsigned grp, int ca,
-                       int sign)
+   group grp (an end port when ca) delivered at d along the tree par
+   (switch-indexed channels) in the fabric-wide loads. */
+static void sp_account_direct(sp_state *st, const uint32_t *par, uint32_t d, unsigned grp,
+                              int ca, int sign)
 {
     const ibr__adj *adj = st->t->adj;
+    uint64_t *sub = st->sub, *subc = st->subc;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
-        st->sub[y] = st->s->hca[y];
-        st->subc[y] = ca ? st->eps[y] : 0;
+        sub[y] = st->s->hca[y];
+        subc[y] = ca ? st->eps[y] : 0;
     }
-    st->sub[d] = st->subc[d] = 0;
-    /* the tree's channels are candidates toward d: lc follows when it
-       mirrors one of the loads changed here */
-    uint64_t *lc = NULL;
-    if (st->lc_src && st->lc_d == d && st->last_c == d)
-        for (unsigned g = grp; g < st->ng; g++)
-            if (st->load[g] == st->lc_src)
-                lc = st->lc;
+    sub[d] = subc[d] = 0;
     for (uint32_t k = st->nord; k-- > 1;) {
         uint32_t y = st->order[k], e = par[y], z = adj[e].sw;
-        if (sign > 0) {
-            for (unsigned g = grp; g < st->ng; g++)
-                st->load[g][e] += st->sub[y];
-            st->cl[e] += st->subc[y];
-            if (lc)
-                lc[st->pos[e]] += st->sub[y];
-        } else {
-            for (unsigned g = grp; g < st->ng; g++)
-                st->load[g][e] -= st->sub[y];
-            st->cl[e] -= st->subc[y];
-            if (lc)
-                lc[st->pos[e]] -= st->sub[y];
-        }
-        st->sub[z] += st->sub[y];
-        st->subc[z] += st->subc[y];
+        uint64_t w = sign > 0 ? sub[y] : -sub[y], wc = sign > 0 ? subc[y] : -subc[y];
+        for (unsigned g = grp; g < st->ng; g++)
+            st->load[g][e] += w;
+        st->cl[e] += wc;
+        sub[z] += sub[y];
+        subc[z] += subc[y];
     }
 }
 
-/* Would tree par push some channel's pairs above the limit? */
-static int sp_exceeds(sp_state *st, const uint32_t *par, uint32_t d)
+/* sp_route_one for a destination whose switch delivers no other
+   destination next to it (a switch's own LID, mostly): one sweep over the
+   channels finds the candidates as it routes, and the loads change in
+   place, where a frame would cost more to build than the route. */
+static void sp_route_direct(sp_state *st, uint32_t i, int improve)
 {
-    const ibr__adj *adj = st->t->adj;
-    for (uint32_t k = 1; k < st->nord; k++)
-        st->subc[st->order[k]] = st->eps[st->order[k]];
-    st->subc[d] = 0;
-    for (uint32_t k = st->nord; k-- > 1;) {
-        uint32_t y = st->order[k], e = par[y];
-        if (st->cl[e] + st->subc[y] > st->limit)
-            return 1;
-        st->subc[adj[e].sw] += st->subc[y];
+    const ibr_topo *t = st->t;
+    const ibr__adj *adj = t->adj;
+    unsigned lid = st->s->dlid[i];
+    uint32_t d = t->lid_sw[lid];
+    int ca = is_ca_lid(t, lid);
+    unsigned grp = st->s->group[i];
+    sp_levels(st, d, 0);
+    uint8_t *row = st->tp + (size_t)i * t->n_sw;
+    uint32_t *par = st->par, *opar = st->oparc;
+    if (improve) {
+        for (uint32_t k = 1; k < st->nord; k++) {
+            uint32_t y = st->order[k];
+            opar[y] = st->s->port_adj[st->pport[y] + row[y]];
+        }
+        sp_account_direct(st, opar, d, grp, ca, -1);
     }
-    return 0;
+    const uint64_t *load = st->load[improve ? grp : st->ng - 1];
+    const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
+    uint64_t *dist = st->dist;
+    dist[d] = 0;
+    for (uint32_t k = 1; k < st->nord; k++) {
+        uint32_t y = st->order[k];
+        unsigned hz = hr[y] - 1u;
+        uint64_t best = UINT64_MAX;
+        uint32_t be = 0;
+        for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
+            /* branch-free: the first least loaded of the closer ones */
+            uint32_t z = adj[e].sw;
+            uint64_t v = dist[z] + load[e];
+            int lt = (hr[z] == hz) & (v < best);
+            best = lt ? v : best;
+            be = lt ? e : be;
+        }
+        dist[y] = best;
+        par[y] = be;
+    }
+    if (improve && ca) {
+        /* would the new tree push some channel's pairs above the limit? */
+        uint64_t *subc = st->subc;
+        for (uint32_t k = 1; k < st->nord; k++)
+            subc[st->order[k]] = st->eps[st->order[k]];
+        subc[d] = 0;
+        for (uint32_t k = st->nord; k-- > 1;) {
+            uint32_t y = st->order[k], e = par[y];
+            if (st->cl[e] + subc[y] > st->limit) {
+                par = opar;
+                break;
+            }
+            subc[adj[e].sw] += subc[y];
+        }
+    }
+    row[d] = t->lid_swport[lid];
+    for (uint32_t k = 1; k < st->nord; k++) {
+        uint32_t y = st->order[k];
+        row[y] = adj[par[y]].port;
+    }
+    sp_account_direct(st, par, d, grp, ca, 1);
 }
 
 /* Route destination number i. improve = 0: the first pass; 1: take the
@@ -380,56 +528,52 @@ static int sp_exceeds(sp_state *st, const uint32_t *par, uint32_t d)
 static void sp_route_one(sp_state *st, uint32_t i, int improve)
 {
     const ibr_topo *t = st->t;
-    const ibr__adj *adj = t->adj;
     unsigned lid = st->s->dlid[i];
     uint32_t d = t->lid_sw[lid];
     int ca = is_ca_lid(t, lid);
     unsigned grp = st->s->group[i];
-    sp_levels(st, d, 1);
-    if (improve) {
-        sp_read_tree(st, i, st->opar);
-        sp_account(st, st->opar, d, grp, ca, -1);
+    if (d != st->last &&
+        (i + 1 == st->s->n_dest || t->lid_sw[st->s->dlid[i + 1]] != d)) {
+        sp_route_direct(st, i, improve);
+        return;
     }
+    sp_levels(st, d, 1);
     /* the first pass sees the destinations routed before (OpenSM); the
        improvement pass every destination of the same or an earlier group,
        so the groups stay balanced separately */
-    const uint64_t *load = st->load[improve ? grp : st->ng - 1];
-    if (st->lc_src != load || st->lc_d != d) {
-        for (uint32_t c = 0; c < st->ncand; c++)
-            st->lc[c] = load[st->ce[c]];
-        st->lc_src = load;
-        st->lc_d = d;
+    sp_open(st, grp, improve ? grp : st->ng - 1);
+    if (improve) {
+        sp_read_tree(st, i, st->oparc);
+        sp_account(st, st->oparc, ca, -1);
     }
     /* level by level: the least loaded way one hop closer */
     const uint64_t *lc = st->lc;
-    const uint32_t *cz = st->cz;
+    const uint32_t *czp = st->czp, *coff = st->coff;
     uint64_t *dist = st->dist;
-    dist[d] = 0;
+    uint32_t *parc = st->parc;
+    dist[0] = 0;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint64_t best = UINT64_MAX;
         uint32_t bc = 0;
         /* branch-free minimum (the first of equal ones): the winner is
            unpredictable */
-        for (uint32_t c = st->coff[k]; c < st->coff[k + 1]; c++) {
-            uint64_t v = dist[cz[c]] + lc[c];
+        for (uint32_t c = coff[k]; c < coff[k + 1]; c++) {
+            uint64_t v = dist[czp[c]] + lc[c];
             int lt = v < best;
             best = lt ? v : best;
             bc = lt ? c : bc;
         }
-        uint32_t y = st->order[k];
-        dist[y] = best;
-        st->par[y] = st->ce[bc];
+        dist[k] = best;
+        parc[k] = bc;
     }
-    const uint32_t *par = st->par;
-    if (improve && ca && sp_exceeds(st, par, d))
-        par = st->opar;
+    const uint32_t *pc = parc;
+    if (improve && ca && sp_exceeds(st, pc))
+        pc = st->oparc;
     uint8_t *row = st->tp + (size_t)i * t->n_sw;
     row[d] = t->lid_swport[lid];
-    for (uint32_t k = 1; k < st->nord; k++) {
-        uint32_t y = st->order[k];
-        row[y] = adj[par[y]].port;
-    }
-    sp_account(st, par, d, grp, ca, 1);
+    for (uint32_t k = 1; k < st->nord; k++)
+        row[st->order[k]] = st->cport[pc[k]];
+    sp_account(st, pc, ca, 1);
 }
 
 /* Relief of channel eh, which carries m (end port, LID) pairs, the most of
@@ -445,7 +589,17 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
     const ibr__adj *adj = t->adj;
     uint32_t u = st->s->tail[eh];
     uint32_t *par = st->par;
-    for (uint32_t i = 0; i < st->s->n_dest && st->cl[eh] >= m && *budget; i++) {
+    uint32_t nd = st->s->n_dest;
+    /* the destinations routed over eh: read down u's column of the
+       transposed routes when there is one */
+    const uint8_t *col = st->tpt ? st->tpt + (size_t)u * nd : NULL;
+    for (uint32_t i = 0; i < nd && st->cl[eh] >= m && *budget; i++) {
+        if (col) {
+            const uint8_t *f = memchr(col + i, adj[eh].port, nd - i);
+            if (!f)
+                break;
+            i = (uint32_t)(f - col);
+        }
         unsigned lid = st->s->dlid[i];
         uint8_t *row = st->tp + (size_t)i * t->n_sw;
         if (row[u] != adj[eh].port || !is_ca_lid(t, lid))
@@ -455,22 +609,23 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
         unsigned grp = st->s->group[i];
         sp_levels(st, d, 0);
         const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
-        sp_read_tree(st, i, par);
-        for (uint32_t k = 1; k < st->nord; k++) {
-            uint32_t y = st->order[k];
-            st->sub[y] = st->s->hca[y];
-            st->subc[y] = st->eps[y];
-        }
-        st->sub[d] = st->subc[d] = 0;
-        for (uint32_t k = st->nord; k-- > 1;) {
-            uint32_t y = st->order[k], z = adj[par[y]].sw;
-            st->sub[z] += st->sub[y];
-            st->subc[z] += st->subc[y];
-        }
+        /* the tree, the switches beyond eh (whose path crosses it) and
+           their subtrees' weights, the only ones a move reads */
         st->beyond[d] = 0;
         for (uint32_t k = 1; k < st->nord; k++) {
             uint32_t y = st->order[k];
+            par[y] = st->s->port_adj[st->pport[y] + row[y]];
             st->beyond[y] = y == u || st->beyond[adj[par[y]].sw];
+            st->sub[y] = st->s->hca[y];
+            st->subc[y] = st->eps[y];
+        }
+        for (uint32_t k = st->nord; k-- > 1;) {
+            uint32_t y = st->order[k];
+            if (st->beyond[y]) {
+                uint32_t z = adj[par[y]].sw;
+                st->sub[z] += st->sub[y];
+                st->subc[z] += st->subc[y];
+            }
         }
         int moved = 0;
         for (uint32_t k = 1; k < st->nord && !moved; k++) {
@@ -499,6 +654,8 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
                     par[y] = e;
                 }
                 row[y] = adj[e].port;
+                if (st->tpt)
+                    st->tpt[(size_t)y * nd + i] = adj[e].port;
                 moved = 1;
             }
         }
@@ -513,7 +670,20 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
 {
     const ibr_topo *t = st->t;
     uint64_t total = (uint64_t)st->s->n_dest * SSSP_RELIEF_BUDGET, budget = total;
-    st->lc_src = NULL; /* the moves below change loads behind lc's back */
+    sp_flush(st); /* the moves below work on the fabric-wide loads */
+    /* the routes switch-major, so that finding the destinations routed
+       over a channel reads one column (without the memory, the search
+       reads the destination-major rows: same moves, slower) */
+    uint32_t nd = st->s->n_dest, n = t->n_sw;
+    int rc = 0;
+    st->tpt = ibr__mallocarray(t->ctx, (size_t)nd * n + 1, 1);
+    if (st->tpt)
+        for (uint32_t i0 = 0; i0 < nd; i0 += 64) {
+            uint32_t i1 = nd - i0 < 64 ? nd : i0 + 64;
+            for (uint32_t y = 0; y < n; y++)
+                for (uint32_t i = i0; i < i1; i++)
+                    st->tpt[(size_t)y * nd + i] = st->tp[(size_t)i * n + y];
+        }
     while (budget) {
         uint64_t m = 0;
         for (uint32_t e = 0; e < t->n_adj; e++)
@@ -521,14 +691,16 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
                 m = st->cl[e];
         if (m == 0)
             break;
-        int rc = ibr_run_progress(run, phase, total - budget, total);
-        if (rc < 0)
-            return rc;
+        if ((rc = ibr_run_progress(run, phase, total - budget, total)) < 0)
+            goto out;
         for (uint32_t e = 0; e < t->n_adj && budget; e++)
             if (st->cl[e] == m && !sp_relieve(st, e, m, &budget))
-                return 0;
+                goto out;
     }
-    return 0;
+out:
+    ibr__free(t->ctx, st->tpt);
+    st->tpt = NULL;
+    return rc;
 }
 
 int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char *name)
@@ -556,30 +728,42 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     s->src_lids = ibr__mallocarray(ctx, n, sizeof *s->src_lids);
     st.cl = ibr__calloc(ctx, nch, sizeof *st.cl);
     st.eps = ibr__calloc(ctx, n, sizeof *st.eps);
-    st.dist = ibr__mallocarray(ctx, n, sizeof *st.dist);
+    st.pport = ibr__mallocarray(ctx, n, sizeof *st.pport);
     st.sub = ibr__mallocarray(ctx, n, sizeof *st.sub);
     st.subc = ibr__mallocarray(ctx, n, sizeof *st.subc);
+    st.par = ibr__mallocarray(ctx, n, sizeof *st.par);
     st.beyond = ibr__mallocarray(ctx, n, 1);
     st.order = ibr__mallocarray(ctx, n, sizeof *st.order);
+    st.kpos = ibr__calloc(ctx, n, sizeof *st.kpos);
     st.coff = ibr__mallocarray(ctx, n + 1, sizeof *st.coff);
     st.ce = ibr__mallocarray(ctx, nch, sizeof *st.ce);
-    st.cz = ibr__mallocarray(ctx, nch, sizeof *st.cz);
-    st.par = ibr__mallocarray(ctx, n, sizeof *st.par);
-    st.opar = ibr__mallocarray(ctx, n, sizeof *st.opar);
+    st.czp = ibr__mallocarray(ctx, nch, sizeof *st.czp);
+    st.cport = ibr__mallocarray(ctx, nch, 1);
     st.pos = ibr__mallocarray(ctx, nch, sizeof *st.pos);
+    st.hcap = ibr__mallocarray(ctx, n, sizeof *st.hcap);
+    st.epsp = ibr__mallocarray(ctx, n, sizeof *st.epsp);
+    st.dist = ibr__calloc(ctx, n, sizeof *st.dist);
+    st.subp = ibr__mallocarray(ctx, n, sizeof *st.subp);
+    st.subcp = ibr__mallocarray(ctx, n, sizeof *st.subcp);
+    st.parc = ibr__mallocarray(ctx, n, sizeof *st.parc);
+    st.oparc = ibr__mallocarray(ctx, n, sizeof *st.oparc);
     st.lc = ibr__mallocarray(ctx, nch, sizeof *st.lc);
-    if (!st.pos || !st.lc)
+    st.dl = ibr__calloc(ctx, nch, sizeof *st.dl);
+    st.dcl = ibr__calloc(ctx, nch, sizeof *st.dcl);
+    st.touched = ibr__mallocarray(ctx, nch, sizeof *st.touched);
+    if (!s->dlid || !s->group || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !st.cl ||
+        !st.eps || !st.pport || !st.sub || !st.subc || !st.par || !st.beyond || !st.order ||
+        !st.kpos || !st.coff || !st.ce || !st.czp || !st.cport || !st.pos || !st.hcap ||
+        !st.epsp || !st.dist || !st.subp || !st.subcp || !st.parc || !st.oparc || !st.lc ||
+        !st.dl || !st.dcl || !st.touched)
         goto nomem;
     for (size_t e = 0; e < nch; e++)
         st.pos[e] = IBR_NONE;
-    if (!s->dlid || !s->group || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !st.cl ||
-        !st.eps || !st.dist || !st.sub || !st.subc || !st.order || !st.coff || !st.ce || !st.cz ||
-        !st.par || !st.opar || !st.beyond)
-        goto nomem;
     for (uint32_t i = 0; i < t->n_ports; i++)
         s->port_adj[i] = IBR_NONE;
     for (uint32_t x = 0; x < n; x++) {
         const ibr__node *sn = &t->nodes[t->sw_node[x]];
+        st.pport[x] = sn->port_off;
         for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
             s->port_adj[sn->port_off + t->adj[e].port] = e;
             s->tail[e] = x;
@@ -618,6 +802,7 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     uint64_t total = (uint64_t)s->n_dest * passes;
     for (unsigned pass = 0; pass < passes; pass++) {
         if (pass > 0) {
+            sp_flush(&st);
             st.limit = 0;
             for (uint32_t e = 0; e < t->n_adj; e++)
                 if (st.cl[e] > st.limit)
@@ -630,6 +815,7 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
             sp_route_one(&st, i, pass > 0);
         }
     }
+    sp_flush(&st);
     snprintf(phase, sizeof phase, "%s: relieving the busiest links", name);
     if (balance >= 2 && (rc = sp_relief(run, &st, phase)) < 0)
         goto out;
@@ -647,18 +833,29 @@ out:
         ibr__free(ctx, st.load[g]);
     ibr__free(ctx, st.cl);
     ibr__free(ctx, st.eps);
-    ibr__free(ctx, st.dist);
+    ibr__free(ctx, st.pport);
     ibr__free(ctx, st.sub);
     ibr__free(ctx, st.subc);
+    ibr__free(ctx, st.par);
+    ibr__free(ctx, st.beyond);
     ibr__free(ctx, st.order);
+    ibr__free(ctx, st.kpos);
     ibr__free(ctx, st.coff);
     ibr__free(ctx, st.ce);
-    ibr__free(ctx, st.cz);
-    ibr__free(ctx, st.par);
-    ibr__free(ctx, st.opar);
+    ibr__free(ctx, st.czp);
+    ibr__free(ctx, st.cport);
     ibr__free(ctx, st.pos);
+    ibr__free(ctx, st.hcap);
+    ibr__free(ctx, st.epsp);
+    ibr__free(ctx, st.dist);
+    ibr__free(ctx, st.subp);
+    ibr__free(ctx, st.subcp);
+    ibr__free(ctx, st.parc);
+    ibr__free(ctx, st.oparc);
     ibr__free(ctx, st.lc);
-    ibr__free(ctx, st.beyond);
+    ibr__free(ctx, st.dcl);
+    ibr__free(ctx, st.touched);
+    ibr__free(ctx, st.dl);
     if (rc < 0)
         ibr__sssp_free(ctx, s);
     return rc;
