@@ -298,10 +298,21 @@ static void sp_flush(sp_state *st)
 {
     if (!st->open)
         return;
-    int all = st->ntouched > st->ncand;
-    uint32_t n = all ? st->ncand : st->ntouched;
-    for (uint32_t j = 0; j < n; j++) {
-        uint32_t c = all ? j : st->touched[j];
+    if (st->ntouched > st->ncand) {
+        /* every candidate: adding the zeros costs less than testing */
+        for (uint32_t c = 0; c < st->ncand; c++) {
+            uint32_t e = st->ce[c];
+            st->cl[e] += st->dcl[c];
+            for (unsigned g = st->lc_grp; g < st->ng; g++)
+                st->load[g][e] += st->dl[c];
+        }
+        memset(st->dl, 0, st->ncand * sizeof *st->dl);
+        memset(st->dcl, 0, st->ncand * sizeof *st->dcl);
+        st->open = 0;
+        return;
+    }
+    for (uint32_t j = 0; j < st->ntouched; j++) {
+        uint32_t c = st->touched[j];
         if (!(st->dl[c] | st->dcl[c]))
             continue;
         uint32_t e = st->ce[c];
@@ -553,18 +564,29 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
     uint32_t *parc = st->parc;
     dist[0] = 0;
     for (uint32_t k = 1; k < st->nord; k++) {
-        uint64_t best = UINT64_MAX;
-        uint32_t bc = 0;
-        /* branch-free minimum (the first of equal ones): the winner is
-           unpredictable */
-        for (uint32_t c = coff[k]; c < coff[k + 1]; c++) {
-            uint64_t v = dist[czp[c]] + lc[c];
-            int lt = v < best;
-            best = lt ? v : best;
-            bc = lt ? c : bc;
+        /* branch-free minimum (the winner is unpredictable), the first of
+           equal ones: two interleaved running minima, so that each
+           comparison waits for the one two candidates back only, merged
+           by (load, index) */
+        uint64_t b0 = UINT64_MAX, b1 = UINT64_MAX;
+        uint32_t c0 = 0, c1 = UINT32_MAX, c = coff[k], ce = coff[k + 1];
+        for (; c + 1 < ce; c += 2) {
+            uint64_t v0 = dist[czp[c]] + lc[c], v1 = dist[czp[c + 1]] + lc[c + 1];
+            int l0 = v0 < b0, l1 = v1 < b1;
+            b0 = l0 ? v0 : b0;
+            c0 = l0 ? c : c0;
+            b1 = l1 ? v1 : b1;
+            c1 = l1 ? c + 1 : c1;
         }
-        dist[k] = best;
-        parc[k] = bc;
+        if (c < ce) {
+            uint64_t v0 = dist[czp[c]] + lc[c];
+            int l0 = v0 < b0;
+            b0 = l0 ? v0 : b0;
+            c0 = l0 ? c : c0;
+        }
+        int one = b1 < b0 || (b1 == b0 && c1 < c0);
+        dist[k] = one ? b1 : b0;
+        parc[k] = one ? c1 : c0;
     }
     const uint32_t *pc = parc;
     if (improve && ca && sp_exceeds(st, pc))
