@@ -883,19 +883,39 @@ out:
     return rc;
 }
 
-void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s)
+typedef struct {
+    ibr_run *run;
+    const ibr__sssp *s;
+    uint32_t n;
+} wl_arg;
+
+/* The LFT rows of the switches of block b (64 switches). */
+static int write_lfts_block(void *arg, unsigned worker, size_t b)
 {
-    size_t n = ibr_run_topo(run)->n_sw;
+    (void)worker;
+    const wl_arg *a = arg;
+    const ibr__sssp *s = a->s;
+    uint32_t y0 = (uint32_t)b * 64, y1 = a->n - y0 < 64 ? a->n : y0 + 64;
     /* a blocked transpose: a block of destinations' rows stays in cache
-       while every switch's LFT row takes their entries */
+       while the block's LFT rows take their entries */
     for (uint32_t i0 = 0; i0 < s->n_dest; i0 += 64) {
         uint32_t i1 = s->n_dest - i0 < 64 ? s->n_dest : i0 + 64;
-        for (uint32_t y = 0; y < n; y++) {
-            uint8_t *row = ibr_run_lft(run, y);
+        for (uint32_t y = y0; y < y1; y++) {
+            uint8_t *row = ibr_run_lft(a->run, y);
             for (uint32_t i = i0; i < i1; i++)
-                row[s->dlid[i]] = s->tp[(size_t)i * n + y];
+                row[s->dlid[i]] = s->tp[(size_t)i * a->n + y];
         }
     }
+    return 0;
+}
+
+void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s)
+{
+    wl_arg a = {run, s, ibr_run_topo(run)->n_sw};
+    /* blocks of switches on the run's threads (rows apart: no sharing) */
+    if (ibr_run_parallel_for(run, (a.n + 63) / 64, write_lfts_block, &a) < 0)
+        for (size_t b = 0; b < (a.n + 63) / 64; b++)
+            write_lfts_block(&a, 0, b);
 }
 
 static int sssp_route(ibr_run *run, void *user)
