@@ -55,9 +55,18 @@
  * groups apart by letting a destination see only the loads of its own and
  * earlier groups.
  *
+ * Consecutive destinations mostly share their switch (the end ports of
+ * one switch come one after the other): the levels, the candidate
+ * channels and their loads are then laid out once, in level order, for
+ * the whole run of them (the frame), and the switches' own LIDs, one per
+ * switch, are routed by one sweep over the channels instead.
+ *
  * The loads make destinations depend on each other, so the per-destination
- * work runs on one thread; the all-pairs hop matrix is computed in parallel
- * (ibr__switch_hops). Routing destinations in batches against the same
+ * work runs on one thread (splitting each level between two threads, with
+ * a barrier per level, was measured no faster on the 2-CPU machines
+ * here); the all-pairs hop matrix is computed, and the LFTs written, in
+ * parallel.
+ * Routing destinations in batches against the same
  * loads would parallelise the rest but change the balance (each
  * destination of a batch ignores the others' loads), so ibroute keeps the
  * sequential semantics and stays identical whatever the thread count.
@@ -533,6 +542,21 @@ static void sp_route_direct(sp_state *st, uint32_t i, int improve)
     sp_account_direct(st, par, d, grp, ca, 1);
 }
 
+/* Is destination i, delivered at d, in a run of at most two consecutive
+   destinations delivered at d? (A frame costs about a route and a half to
+   lay out: from three destinations on, it pays.) */
+static int sp_short_run(const sp_state *st, uint32_t i, uint32_t d)
+{
+    const ibr_topo *t = st->t;
+    const uint16_t *dl = st->s->dlid;
+    uint32_t n = st->s->n_dest, r = 1;
+    for (uint32_t j = i; j-- > 0 && r <= 2 && t->lid_sw[dl[j]] == d;)
+        r++;
+    for (uint32_t j = i + 1; j < n && r <= 2 && t->lid_sw[dl[j]] == d; j++)
+        r++;
+    return r <= 2;
+}
+
 /* Route destination number i. improve = 0: the first pass; 1: take the
    destination's routes out, route it again against all the others, and
    keep the new routes unless they overload a channel. */
@@ -543,8 +567,7 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
     uint32_t d = t->lid_sw[lid];
     int ca = is_ca_lid(t, lid);
     unsigned grp = st->s->group[i];
-    if (d != st->last &&
-        (i + 1 == st->s->n_dest || t->lid_sw[st->s->dlid[i + 1]] != d)) {
+    if (st->last_c != d && sp_short_run(st, i, d)) {
         sp_route_direct(st, i, improve);
         return;
     }
