@@ -252,7 +252,7 @@ void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s)
    d at 0) and, for each position, its candidate channels one hop closer
    to d, so that the per-destination loops read position-indexed arrays
    in order. While consecutive destinations share d, the loads of the
-   candidate channels live in the frame (lc, lcl, dl) and reach the
+   candidate channels live in the frame (lc, dl, dcl) and reach the
    fabric-wide arrays when the frame is flushed (sp_flush). */
 typedef struct sp_state {
     const ibr_topo *t;
@@ -391,13 +391,19 @@ static void sp_open(sp_state *st, unsigned grp, unsigned r)
     st->open = 1;
 }
 
+/* The channel switch y forwards along in the routes row. */
+static inline uint32_t sp_row_channel(const sp_state *st, const uint8_t *row, uint32_t y)
+{
+    return st->s->port_adj[st->pport[y] + row[y]];
+}
+
 /* The current tree toward destination i, as candidates per position. */
 static void sp_read_tree(sp_state *st, uint32_t i, uint32_t *pc)
 {
     const uint8_t *row = st->tp + (size_t)i * st->t->n_sw;
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
-        pc[k] = st->pos[st->s->port_adj[st->pport[y] + row[y]]];
+        pc[k] = st->pos[sp_row_channel(st, row, y)];
     }
 }
 
@@ -495,7 +501,7 @@ static void sp_route_direct(sp_state *st, uint32_t i, int improve)
     if (improve) {
         for (uint32_t k = 1; k < st->nord; k++) {
             uint32_t y = st->order[k];
-            opar[y] = st->s->port_adj[st->pport[y] + row[y]];
+            opar[y] = sp_row_channel(st, row, y);
         }
         sp_account_direct(st, opar, d, grp, ca, -1);
     }
@@ -659,7 +665,7 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
         st->beyond[d] = 0;
         for (uint32_t k = 1; k < st->nord; k++) {
             uint32_t y = st->order[k];
-            par[y] = st->s->port_adj[st->pport[y] + row[y]];
+            par[y] = sp_row_channel(st, row, y);
             st->beyond[y] = y == u || st->beyond[adj[par[y]].sw];
             st->sub[y] = st->s->hca[y];
             st->subc[y] = st->eps[y];
