@@ -76,7 +76,9 @@
  * route. Router ports are routed like CA ports (OpenSM leaves them out).
  *
  * Time: O(S·(S + E)) for the hop matrix and O(L·(S + E)) for L LIDs per
- * pass (the relief examines at most 2 L destinations at O(S + E) each).
+ * pass (the relief examines at most 2 L destinations, each at the cost of
+ * the subtree beyond the relieved channel: its switches, their links and
+ * the paths of the moves it tries).
  * Memory: S^2 bytes of hop matrix (kept by the result), O(S + G·E + L)
  * otherwise for G groups.
  */
@@ -296,6 +298,12 @@ typedef struct sp_state {
     unsigned lc_r, lc_grp;
     uint64_t limit;      /* improvement pass: busiest channel's pairs */
 } sp_state;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 static int is_ca_lid(const ibr_topo *t, unsigned lid)
 {
@@ -639,7 +647,6 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
     const ibr_topo *t = st->t;
     const ibr__adj *adj = t->adj;
     uint32_t u = st->s->tail[eh];
-    uint32_t *par = st->par;
     uint32_t nd = st->s->n_dest;
     /* the destinations routed over eh: read down u's column of the
        transposed routes when there is one */
@@ -658,51 +665,69 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
         (*budget)--;
         uint32_t d = t->lid_sw[lid];
         unsigned grp = st->s->group[i];
-        sp_levels(st, d, 0);
         const uint8_t *hr = st->hops + (size_t)d * t->n_sw;
-        /* the tree, the switches beyond eh (whose path crosses it) and
-           their subtrees' weights, the only ones a move reads */
-        st->beyond[d] = 0;
-        for (uint32_t k = 1; k < st->nord; k++) {
-            uint32_t y = st->order[k];
-            par[y] = sp_row_channel(st, row, y);
-            st->beyond[y] = y == u || st->beyond[adj[par[y]].sw];
+        /* the switches beyond eh (whose path crosses it: u and the
+           switches routed up to it), found from u down the tree, a
+           switch's children being the neighbours that forward to it */
+        uint32_t *q = st->par, nq = 1;
+        q[0] = u;
+        st->beyond[u] = 1;
+        for (uint32_t j = 0; j < nq; j++) {
+            uint32_t x = q[j];
+            for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
+                uint32_t y = adj[e].sw;
+                if (row[y] == adj[e].rport && y != d && !st->beyond[y]) {
+                    st->beyond[y] = 1;
+                    q[nq++] = y;
+                }
+            }
+        }
+        /* in the order the moves are tried: by hops from d, then index */
+        uint64_t *key = st->dist;
+        for (uint32_t j = 0; j < nq; j++)
+            key[j] = (uint64_t)hr[q[j]] << 32 | q[j];
+        qsort(key, nq, sizeof *key, cmp_u64);
+        for (uint32_t j = 0; j < nq; j++) {
+            uint32_t y = q[j] = (uint32_t)key[j];
             st->sub[y] = st->s->hca[y];
             st->subc[y] = st->eps[y];
         }
-        for (uint32_t k = st->nord; k-- > 1;) {
-            uint32_t y = st->order[k];
-            if (st->beyond[y]) {
-                uint32_t z = adj[par[y]].sw;
+        /* their subtrees' weights, the only ones a move reads */
+        for (uint32_t j = nq; j-- > 0;) {
+            uint32_t y = q[j], z = adj[sp_row_channel(st, row, y)].sw;
+            if (st->beyond[z]) {
                 st->sub[z] += st->sub[y];
                 st->subc[z] += st->subc[y];
             }
         }
         int moved = 0;
-        for (uint32_t k = 1; k < st->nord && !moved; k++) {
-            uint32_t y = st->order[k];
+        for (uint32_t j = 0; j < nq && !moved; j++) {
+            uint32_t y = q[j], py = sp_row_channel(st, row, y);
             uint64_t w = st->subc[y];
-            if (!st->beyond[y] || !w)
+            if (!w)
                 continue;
             for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1] && !moved; e++) {
                 uint32_t z = adj[e].sw;
-                if (hr[z] + 1u != hr[y] || e == par[y] || st->beyond[z])
+                if (hr[z] + 1u != hr[y] || e == py || st->beyond[z])
                     continue;
                 int ok = st->cl[e] + w < m;
-                for (uint32_t x = z; ok && x != d; x = adj[par[x]].sw)
-                    ok = st->cl[par[x]] + w < m;
+                for (uint32_t x = z; ok && x != d;) {
+                    uint32_t c = sp_row_channel(st, row, x);
+                    ok = st->cl[c] + w < m;
+                    x = adj[c].sw;
+                }
                 if (!ok)
                     continue;
                 for (int pass = 0; pass < 2; pass++) {
                     /* take the subtree off its path, then put it on the new one */
-                    for (uint32_t x = y; x != d; x = adj[par[x]].sw) {
-                        uint32_t c = par[x];
+                    for (uint32_t x = y; x != d;) {
+                        uint32_t c = pass && x == y ? e : sp_row_channel(st, row, x);
                         st->cl[c] = pass ? st->cl[c] + w : st->cl[c] - w;
                         for (unsigned g = grp; g < st->ng; g++)
                             st->load[g][c] = pass ? st->load[g][c] + st->sub[y]
                                                   : st->load[g][c] - st->sub[y];
+                        x = adj[c].sw;
                     }
-                    par[y] = e;
                 }
                 row[y] = adj[e].port;
                 if (st->tpt)
@@ -710,6 +735,8 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
                 moved = 1;
             }
         }
+        for (uint32_t j = 0; j < nq; j++)
+            st->beyond[q[j]] = 0;
     }
     return st->cl[eh] < m;
 }
@@ -722,6 +749,7 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
     const ibr_topo *t = st->t;
     uint64_t total = (uint64_t)st->s->n_dest * SSSP_RELIEF_BUDGET, budget = total;
     sp_flush(st); /* the moves below work on the fabric-wide loads */
+    memset(st->beyond, 0, t->n_sw);
     /* the routes switch-major, so that finding the destinations routed
        over a channel reads one column (without the memory, the search
        reads the destination-major rows: same moves, slower) */
