@@ -286,12 +286,12 @@ typedef struct sp_state {
     uint64_t *hcap, *epsp; /* per position: hca, eps of its switch */
     uint64_t *dist, *subp, *subcp;
     uint32_t *parc, *oparc; /* per position: chosen candidate */
-    /* frame loads, while open (open = 1): lc[c] = load[lc_r][ce[c]]
-       and, not yet written to the fabric-wide arrays, dl[c] the change of
-       every load[g], g >= lc_grp, and dcl[c] the change of cl[ce[c]];
-       touched lists the candidates whose dl or dcl may be nonzero (every
-       one when ntouched exceeds ncand) */
-    uint64_t *lc, *dl, *dcl;
+    /* frame loads, while open (open = 1): lc[c], load[lc_r][ce[c]] with
+       the frame's changes, which every load[g], g >= lc_grp, is still to
+       take (lc_r is one of them), and dcl[c] the change of cl[ce[c]] not
+       yet written; touched lists the candidates whose loads may have
+       changed (every one when ntouched exceeds ncand) */
+    uint64_t *lc, *dcl;
     uint32_t *touched;
     uint32_t ntouched;
     int open;
@@ -317,26 +317,29 @@ static void sp_flush(sp_state *st)
         return;
     if (st->ntouched > st->ncand) {
         /* every candidate: adding the zeros costs less than testing */
+        const uint64_t *lr = st->load[st->lc_r];
         for (uint32_t c = 0; c < st->ncand; c++) {
             uint32_t e = st->ce[c];
+            uint64_t dl = st->lc[c] - lr[e];
             st->cl[e] += st->dcl[c];
             for (unsigned g = st->lc_grp; g < st->ng; g++)
-                st->load[g][e] += st->dl[c];
+                st->load[g][e] += dl;
         }
-        memset(st->dl, 0, st->ncand * sizeof *st->dl);
         memset(st->dcl, 0, st->ncand * sizeof *st->dcl);
         st->open = 0;
         return;
     }
+    /* a candidate listed twice finds its change written the second time */
+    const uint64_t *lr = st->load[st->lc_r];
     for (uint32_t j = 0; j < st->ntouched; j++) {
-        uint32_t c = st->touched[j];
-        if (!(st->dl[c] | st->dcl[c]))
+        uint32_t c = st->touched[j], e = st->ce[c];
+        uint64_t dl = st->lc[c] - lr[e];
+        if (!(dl | st->dcl[c]))
             continue;
-        uint32_t e = st->ce[c];
         st->cl[e] += st->dcl[c];
         for (unsigned g = st->lc_grp; g < st->ng; g++)
-            st->load[g][e] += st->dl[c];
-        st->dl[c] = st->dcl[c] = 0;
+            st->load[g][e] += dl;
+        st->dcl[c] = 0;
     }
     st->open = 0;
 }
@@ -420,7 +423,7 @@ static void sp_read_tree(sp_state *st, uint32_t i, uint32_t *pc)
 static void sp_account(sp_state *st, const uint32_t *pc, int ca, int sign)
 {
     uint64_t *subp = st->subp, *subcp = st->subcp;
-    uint64_t *lc = st->lc, *dcl = st->dcl, *dl = st->dl;
+    uint64_t *lc = st->lc, *dcl = st->dcl;
     const uint32_t *czp = st->czp;
     uint32_t n = st->nord;
     /* the tree's candidates join the touched list while it has room */
@@ -440,11 +443,9 @@ static void sp_account(sp_state *st, const uint32_t *pc, int ca, int sign)
         uint64_t w = subp[k], wc = subcp[k];
         if (sign > 0) {
             lc[c] += w;
-            dl[c] += w;
             dcl[c] += wc;
         } else {
             lc[c] -= w;
-            dl[c] -= w;
             dcl[c] -= wc;
         }
         subp[czp[c]] += w;
@@ -827,14 +828,13 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     st.parc = ibr__mallocarray(ctx, n, sizeof *st.parc);
     st.oparc = ibr__mallocarray(ctx, n, sizeof *st.oparc);
     st.lc = ibr__mallocarray(ctx, nch, sizeof *st.lc);
-    st.dl = ibr__calloc(ctx, nch, sizeof *st.dl);
     st.dcl = ibr__calloc(ctx, nch, sizeof *st.dcl);
     st.touched = ibr__mallocarray(ctx, nch, sizeof *st.touched);
     if (!s->dlid || !s->group || !s->port_adj || !s->tail || !s->hca || !s->src_lids || !st.cl ||
         !st.eps || !st.pport || !st.sub || !st.subc || !st.par || !st.beyond || !st.order ||
         !st.kpos || !st.coff || !st.ce || !st.czp || !st.cport || !st.pos || !st.hcap ||
         !st.epsp || !st.dist || !st.subp || !st.subcp || !st.parc || !st.oparc || !st.lc ||
-        !st.dl || !st.dcl || !st.touched)
+        !st.dcl || !st.touched)
         goto nomem;
     for (size_t e = 0; e < nch; e++)
         st.pos[e] = IBR_NONE;
@@ -934,7 +934,6 @@ out:
     ibr__free(ctx, st.lc);
     ibr__free(ctx, st.dcl);
     ibr__free(ctx, st.touched);
-    ibr__free(ctx, st.dl);
     if (rc < 0)
         ibr__sssp_free(ctx, s);
     return rc;
