@@ -74,8 +74,14 @@
  * improvement pass on the 11,664-host tree, but the busiest link 25-32 %
  * higher with the default balance on the 2,592- and 5,832-host trees
  * (consecutive leaves of a pod pick the same least-loaded links), and
- * 46-144 % higher with three to eight switches at once. ibroute keeps the
- * sequential semantics and stays identical whatever the thread count.
+ * 46-144 % higher with three to eight switches at once. Pairing finer,
+ * two destinations of different switches at a time each against all
+ * earlier pairs (a lag of one destination), did no better: 22-32 % higher
+ * on those trees and on the 2,592-host one with 40 cables and 2 switches
+ * down, 0-10 % on tori, meshes,
+ * hypercubes and random graphs, even with the second of a pair taking the
+ * last of equal links. ibroute keeps the sequential semantics and stays
+ * identical whatever the thread count.
  *
  * Fabrics whose switches form several components are routed per
  * component (OpenSM refuses them); LIDs in another component keep no
