@@ -78,9 +78,8 @@
  * two destinations of different switches at a time each against all
  * earlier pairs (a lag of one destination), did no better: 22-32 % higher
  * on those trees and on the 2,592-host one with 40 cables and 2 switches
- * down, 0-10 % on tori, meshes,
- * hypercubes and random graphs, even with the second of a pair taking the
- * last of equal links. ibroute keeps the sequential semantics and stays
+ * down, 0-10 % on tori, meshes, hypercubes and random graphs, even with
+ * the second of a pair taking the last of equal links. ibroute keeps the sequential semantics and stays
  * identical whatever the thread count.
  *
  * Fabrics whose switches form several components are routed per
