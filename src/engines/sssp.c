@@ -79,8 +79,8 @@
  * earlier pairs (a lag of one destination), did no better: 22-32 % higher
  * on those trees and on the 2,592-host one with 40 cables and 2 switches
  * down, 0-10 % on tori, meshes, hypercubes and random graphs, even with
- * the second of a pair taking the last of equal links. ibroute keeps the sequential semantics and stays
- * identical whatever the thread count.
+ * the second of a pair taking the last of equal links. ibroute keeps the
+ * sequential semantics and stays identical whatever the thread count.
  *
  * Fabrics whose switches form several components are routed per
  * component (OpenSM refuses them); LIDs in another component keep no
@@ -265,7 +265,7 @@ void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s)
    d at 0) and, for each position, its candidate channels one hop closer
    to d, so that the per-destination loops read position-indexed arrays
    in order. While consecutive destinations share d, the loads of the
-   candidate channels live in the frame (lc, dl, dcl) and reach the
+   candidate channels live in the frame (lc, dcl) and reach the
    fabric-wide arrays when the frame is flushed (sp_flush). */
 typedef struct sp_state {
     const ibr_topo *t;
