@@ -5,6 +5,7 @@
  * minhop, writable hop matrices and SL rows, the parallel loop and the
  * credit-loop check, as a user engine sees them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -544,6 +545,96 @@ static void test_ucast_builder(void)
     ibr_context_destroy(ctx);
 }
 
+/* An engine that registers engines from its own route function: refused
+   while the route runs (the chain holds pointers into the registry, which
+   growing it would move), and the route completes with its tables. */
+typedef struct {
+    ibr_context *ctx;
+    int rc[64];
+    char msg[256];
+} reg_state;
+
+static int noop_route(ibr_run *run, void *user)
+{
+    (void)user;
+    return ibr_run_decline(run, "never runs");
+}
+
+static const ibr_setting reg_settings[] = {
+    {"level", IBR_SETTING_INT, 0, 9, 4, NULL, "a level"},
+};
+
+static int registering_route(ibr_run *run, void *user)
+{
+    reg_state *st = user;
+    /* enough registrations to move the array several times, were they
+       accepted */
+    for (int i = 0; i < 64; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "late%d", i);
+        ibr_engine e = IBR_ENGINE_INIT;
+        e.name = name;
+        e.route = noop_route;
+        e.settings = reg_settings;
+        e.n_settings = 1;
+        st->rc[i] = ibr_context_register_engine(st->ctx, &e);
+    }
+    snprintf(st->msg, sizeof st->msg, "%s", ibr_context_last_error(st->ctx));
+    uint8_t *h = ibr_run_hops(run);
+    int rc = h ? ibr_topo_switch_hops(h, ibr_run_topo(run), 1) : IBR_ENOMEM;
+    return rc < 0 ? rc : ibr_run_ucast(run, h, NULL, NULL, NULL);
+}
+
+static void test_register_during_route(void)
+{
+    reg_state st;
+    memset(&st, 0, sizeof st);
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
+    st.ctx = ctx;
+    ibr_engine e = IBR_ENGINE_INIT;
+    e.name = "reg";
+    e.route = registering_route;
+    e.user = &st;
+    e.settings = reg_settings;
+    e.n_settings = 1;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
+    size_t count = ibr_context_engine_count(ctx);
+
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=2,radix=8"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "reg,no_fallback", NULL), 0);
+    for (int i = 0; i < 64; i++)
+        CU_ASSERT_EQUAL(st.rc[i], IBR_ESTATE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(st.msg, "late63"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(st.msg, "while a route runs"));
+    CU_ASSERT_EQUAL(ibr_context_engine_count(ctx), count); /* nothing registered */
+    /* the route completed: minhop's tables, the setting recorded */
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "reg");
+    CU_ASSERT_STRING_EQUAL(setting_of(r, "reg.level"), "4");
+    ibr_result *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&m, t, "minhop", NULL), 0);
+    same_tables(t, r, m);
+    ibr_result_destroy(m);
+    ibr_result_destroy(r);
+
+    /* after the route, registering works again */
+    e.name = "after";
+    e.route = noop_route;
+    e.user = NULL;
+    CU_ASSERT_EQUAL(ibr_context_register_engine(ctx, &e), 0);
+    CU_ASSERT_STRING_EQUAL(ibr_context_last_error(ctx), "");
+    CU_ASSERT_EQUAL(ibr_context_engine_count(ctx), count + 1);
+
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+}
+
 /* SL rows written directly, and the check of what was written. */
 typedef struct {
     int mode;       /* 0 per destination, 1 per pair, 2 per pair with SL 16 */
@@ -702,6 +793,7 @@ int main(void)
         {"bad params name the problem", test_params_errors},
         {"params recorded in the result", test_params_recorded},
         {"a user engine's settings", test_user_engine_settings},
+        {"registering during a route is refused", test_register_during_route},
         {"switch links match the port getters", test_switch_links},
         {"bfs and hop matrix match switch distances", test_bfs_and_hops},
         {"hop matrix of larger fabrics (64 rows per pass)", test_hops_large},

@@ -22,9 +22,10 @@ static void libc_free(void *user, void *p)
     free(p);
 }
 
-/* Never modified: register_engine rejects the default context. */
+/* Never modified: register_engine rejects the default context, and
+   ibr_route() counts no route on it. */
 static ibr_context default_ctx = {
-    {libc_malloc, libc_realloc, libc_free, NULL}, NULL, NULL, IBR_LOG_WARN, NULL, 0, {0},
+    {libc_malloc, libc_realloc, libc_free, NULL}, NULL, NULL, IBR_LOG_WARN, NULL, 0, {0}, 0,
 };
 
 ibr_context *ibr__default_context(void)
@@ -65,6 +66,7 @@ int ibr_context_create(ibr_context **out, const ibr_context_config *config)
     if (!ctx)
         return IBR_ENOMEM;
     memset(ctx, 0, sizeof *ctx);
+    atomic_init(&ctx->routing, 0);
     ctx->alloc = al;
     ctx->log = cfg->log;
     ctx->log_user = cfg->log_user;

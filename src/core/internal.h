@@ -8,6 +8,8 @@
 #ifndef IBROUTE_INTERNAL_H
 #define IBROUTE_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "core/base.h"
 #include "core/topo_int.h"
 #include "ibroute/ibroute.h"
@@ -25,6 +27,10 @@ struct ibr_context {
                               settings the context owns */
     size_t n_engines;
     char last_error[IBR_ERRMSG_SIZE];
+    /* ibr_route() calls in progress on topologies of this context (nested
+       ones included): registration is refused while any runs, since the
+       chain holds pointers into engines[] */
+    atomic_uint routing;
 };
 
 /* ------------------------------------------------------------------ */

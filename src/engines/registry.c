@@ -204,6 +204,14 @@ int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine)
     ibr_engine def = IBR_ENGINE_INIT;
     memcpy(&def, engine, size);
     const ibr_engine *e = &def;
+    /* a route in progress holds pointers into ctx->engines, which growing
+       the array would move (an engine registering from its own route
+       function, or another thread breaking the rule in the header) */
+    if (atomic_load(&ctx->routing))
+        return ibr__err(ctx->last_error, IBR_ESTATE,
+                        "cannot register engine '%s' while a route runs on the context "
+                        "(register before routing, not from an engine or callback)",
+                        e->name ? e->name : "(null)");
     if (!e->route)
         return ibr__err(ctx->last_error, IBR_EINVAL, "engine '%s' has no route function",
                         e->name ? e->name : "(null)");
@@ -376,13 +384,9 @@ static int mcast_trees(ibr_run *run, unsigned max_vls, int retried)
     return rc;
 }
 
-int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_options *opts)
+static int route_chain(ibr_result **out, const ibr_topo *t, const char *chain,
+                       const ibr_options *opts)
 {
-    if (!out)
-        return IBR_EINVAL;
-    *out = NULL;
-    if (!t)
-        return IBR_EINVAL;
     ibr_result *r;
     if (ibr__result_new(&r, t) < 0)
         return IBR_ENOMEM;
@@ -591,4 +595,23 @@ int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_
         off += (size_t)snprintf(r->last_error + off, sizeof r->last_error - off, "; %s: %s",
                                 r->attempts[i].name, r->attempts[i].message);
     return fail_result(r, IBR_EUNROUTABLE);
+}
+
+int ibr_route(ibr_result **out, const ibr_topo *t, const char *chain, const ibr_options *opts)
+{
+    if (!out)
+        return IBR_EINVAL;
+    *out = NULL;
+    if (!t)
+        return IBR_EINVAL;
+    /* the registry must not change under the chain (see
+       ibr_context_register_engine()); the default context takes no
+       engines and stays untouched */
+    ibr_context *ctx = t->ctx != ibr__default_context() ? t->ctx : NULL;
+    if (ctx)
+        atomic_fetch_add(&ctx->routing, 1);
+    int rc = route_chain(out, t, chain, opts);
+    if (ctx)
+        atomic_fetch_sub(&ctx->routing, 1);
+    return rc;
 }

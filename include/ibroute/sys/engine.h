@@ -107,10 +107,15 @@ IBR_API int ibr_engine_init(ibr_engine *engine, unsigned int version);
  * @return 0; ::IBR_EINVAL (NULL context, definition or function, bad name,
  *         bad setting declaration; the message says which); ::IBR_EVERSION
  *         (unknown @c engine->version); ::IBR_EEXIST (a built-in
- *         or registered engine has that name); ::IBR_ENOMEM. The message is
- *         readable with ibr_context_last_error() (except for a NULL
- *         context).
- * Not thread-safe on one context: register before sharing the context.
+ *         or registered engine has that name); ::IBR_ESTATE (an
+ *         ibr_route() on a topology of @p ctx is running: see below);
+ *         ::IBR_ENOMEM. The message is readable with
+ *         ibr_context_last_error() (except for a NULL context).
+ * Not thread-safe on one context: register before sharing the context,
+ * and before routing. A route in progress holds on to the registry, so
+ * registration is refused with ::IBR_ESTATE while any ibr_route() on a
+ * topology of @p ctx runs, for example from an engine's route function or
+ * a progress or log callback; the route itself is not disturbed.
  * Time complexity: O(engines + settings).
  */
 IBR_API int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine);
