@@ -919,7 +919,9 @@ class Context(_Handle):
         :mod:`ibroute.engine` for what *route* receives.  *settings*
         declares the engine's settings (:class:`Setting`), which callers
         set with ``route(params={"name.setting": value})`` and the engine
-        reads with ``run.setting("setting")``."""
+        reads with ``run.setting("setting")``.  Register before routing:
+        while a route runs on the context (from an engine or a callback)
+        registration raises StateError (IBR_ESTATE)."""
         from .engine import _register
 
         _register(self, name, route, description, caps, settings)

@@ -20,6 +20,19 @@ Any other exception counts as an engine failure (IBR_EINTERNAL) for the
 chain, and is re-raised by :meth:`Topology.route` once the call returns, so
 bugs do not hide behind the fallback.  The :class:`Run` object and
 everything it returns are valid only during the call.
+
+The writable tables (:meth:`Run.lft`, :meth:`Run.hops`, :meth:`Run.sl_row`)
+are memoryviews over copies the bindings own, not over the library's
+memory: what the engine writes reaches the library before every call that
+reads the tables (:meth:`Run.ucast`, :meth:`Run.find_credit_loop`, ...) and
+when the engine returns, and what the library writes (:meth:`Run.ucast`,
+:meth:`Run.compute_hops`, ...) shows in them at once.  When the call
+returns, the views handed out are released (using them raises
+ValueError); a slice or another object made from one stays readable and
+writable but no longer reaches the result, so no Python code can touch the
+library's memory after the call.  The same holds for the SL rows when the
+SL mode changes (:meth:`Run.set_sl_mode`, or :meth:`Run.set_path_sl` after
+per-destination SLs), as the C API's rows do.
 """
 
 from __future__ import annotations
@@ -29,16 +42,50 @@ from ctypes import byref, c_uint8
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _capi, _core
-from ._core import Context, Topology, _b, _s, _uint, _view
+from ._core import Context, Topology, _b, _s, _uint
 from .errors import DeclinedError, Error, error_for
 
 __all__ = ["Run", "RouteFn"]
 
 
-class _RunPin(_core._Handle):
-    """Lifetime of one engine call; views handed out pin it."""
+class _Mirror:
+    """The bindings' copy of one table of the run (an LFT, the hop matrix,
+    an SL row) at C address *addr*, of *n* bytes; the memoryviews handed
+    out are over :attr:`buf`, never over the library's memory."""
 
-    _destroy = None
+    __slots__ = ("addr", "n", "buf", "views")
+
+    def __init__(self, addr: int, n: int) -> None:
+        self.addr = addr
+        self.n = n
+        self.buf = (c_uint8 * max(n, 1))()
+        self.views: List[memoryview] = []
+        self.pull()
+
+    def pull(self) -> None:
+        """Library -> copy."""
+        if self.n:
+            ctypes.memmove(self.buf, self.addr, self.n)
+
+    def push(self) -> None:
+        """Copy -> library."""
+        if self.n:
+            ctypes.memmove(self.addr, self.buf, self.n)
+
+    def view(self) -> memoryview:
+        mv = memoryview(self.buf).cast("B")[: self.n]
+        self.views.append(mv)
+        return mv
+
+    def detach(self) -> None:
+        """Release the views handed out; the copy no longer reaches the
+        library (slices made from them keep the copy alive)."""
+        for v in self.views:
+            try:
+                v.release()
+            except (BufferError, ValueError):  # exported further: keeps the copy
+                pass
+        self.views.clear()
 
 
 class Run:
@@ -48,25 +95,48 @@ class Run:
         self._ptr = ptr
         self._context = context
         self._topology: Optional[Topology] = None
-        self._views: List[memoryview] = []
-        self._owner = _RunPin(ptr, None, owned=False)
+        self._lfts: Dict[int, _Mirror] = {}     # by switch index
+        self._hops: Optional[_Mirror] = None
+        self._sls: Dict[int, _Mirror] = {}      # by C address of the row
+        self._sl_mode = _capi.SLMode.NONE       # every engine call starts without SLs
 
     def _p(self) -> Any:
         if self._ptr is None:
             raise ValueError("the engine call this Run belongs to has returned")
         return self._ptr
 
+    def _mirrors(self) -> List[_Mirror]:
+        out = list(self._lfts.values()) + list(self._sls.values())
+        if self._hops is not None:
+            out.append(self._hops)
+        return out
+
+    def _push(self) -> None:
+        """Everything the engine wrote into the views, to the library
+        (before a call that reads the tables, and at the end)."""
+        for m in self._mirrors():
+            m.push()
+
+    def _pull_lfts(self) -> None:
+        for m in self._lfts.values():
+            m.pull()
+
+    def _drop_sls(self) -> None:
+        for m in self._sls.values():
+            m.detach()
+        self._sls.clear()
+
     def _end(self) -> None:
-        for v in self._views:
-            try:
-                v.release()
-            except (BufferError, ValueError):
-                pass
-        self._views.clear()
+        if self._ptr is not None:
+            self._push()
+        for m in self._mirrors():
+            m.detach()
+        self._lfts.clear()
+        self._sls.clear()
+        self._hops = None
         if self._topology is not None:
             self._topology._ptr = None
             self._topology._closed = True
-        self._owner.close()
         self._ptr = None
 
     def _check(self, rc: int, what: str) -> None:
@@ -89,14 +159,19 @@ class Run:
 
     def lft(self, sw: int) -> memoryview:
         """Writable LFT of switch *sw* (max_lid + 1 bytes indexed by LID,
-        prefilled with 255).  Valid only during the call."""
-        p = _core._lib.ibr_run_lft(self._p(), _uint(sw, 32, "sw"))
-        if not p:
-            raise error_for(_core._code("ENOTFOUND"), f"switch {sw} not found")
-        n = _core._lib.ibr_topo_max_lid(_core._lib.ibr_run_topo(self._ptr)) + 1
-        mv = _view(self._owner, p, n, False)
-        self._views.append(mv)
-        return mv
+        prefilled with 255).  A view of the bindings' copy (see the module
+        documentation): valid only during the call."""
+        sw = _uint(sw, 32, "sw")
+        m = self._lfts.get(sw)
+        if m is None:
+            p = _core._lib.ibr_run_lft(self._p(), sw)
+            if not p:
+                raise error_for(_core._code("ENOTFOUND"), f"switch {sw} not found")
+            n = _core._lib.ibr_topo_max_lid(_core._lib.ibr_run_topo(self._ptr)) + 1
+            m = self._lfts[sw] = _Mirror(p, n)
+        else:
+            self._p()
+        return m.view()
 
     @property
     def threads(self) -> int:
@@ -119,27 +194,32 @@ class Run:
                 return _s(text.value)
         raise error_for(rc, f"the engine declares no setting {name!r}")
 
+    def _hops_mirror(self) -> _Mirror:
+        if self._hops is None:
+            p = _core._lib.ibr_run_hops(self._p())
+            if not p:
+                raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
+            n = _core._lib.ibr_topo_switch_count(_core._lib.ibr_run_topo(self._ptr))
+            self._hops = _Mirror(p, n * n)
+        else:
+            self._p()
+        return self._hops
+
     def hops(self) -> memoryview:
         """The writable hop matrix (switch_count^2 bytes, row = from,
-        prefilled with 255), kept by the result.  Valid only during the
-        call."""
-        p = _core._lib.ibr_run_hops(self._p())
-        if not p:
-            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
-        n = _core._lib.ibr_topo_switch_count(_core._lib.ibr_run_topo(self._ptr))
-        mv = _view(self._owner, p, n * n, False)
-        self._views.append(mv)
-        return mv
+        prefilled with 255), kept by the result.  A view of the bindings'
+        copy (see the module documentation): valid only during the call."""
+        return self._hops_mirror().view()
 
     def compute_hops(self) -> memoryview:
         """Fill :meth:`hops` with the shortest switch-to-switch distances
         over active links (ibr_topo_switch_hops) and return it."""
-        mv = self.hops()
-        p = _core._lib.ibr_run_hops(self._ptr)
-        self._check(_core._lib.ibr_topo_switch_hops(ctypes.cast(p, ctypes.POINTER(c_uint8)),
+        m = self._hops_mirror()
+        self._check(_core._lib.ibr_topo_switch_hops(ctypes.cast(m.addr, ctypes.POINTER(c_uint8)),
                                                     _core._lib.ibr_run_topo(self._ptr),
                                                     self.threads), "compute_hops")
-        return mv
+        m.pull()
+        return m.view()
 
     def ucast(self, phase: Optional[str] = None,
               flags: Union[_capi.UcastFlags, int] = 0) -> None:
@@ -149,34 +229,47 @@ class Run:
         scatter_ports, guid_routing_order...).  *flags*
         (:class:`UcastFlags`, ibr_run_ucast_ex): SEARCH_ORDER keeps the
         first port tried the same for every LID of a port."""
-        p = _core._lib.ibr_run_hops(self._p())
-        if not p:
-            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
-        self._check(_core._lib.ibr_run_ucast_ex(self._ptr,
-                                                ctypes.cast(p, ctypes.POINTER(c_uint8)),
-                                                _capi.CAND_FN(), None,
-                                                phase.encode() if phase else None,
-                                                int(flags)),
-                    "ucast")
+        m = self._hops_mirror()
+        self._push()
+        try:
+            self._check(_core._lib.ibr_run_ucast_ex(self._ptr,
+                                                    ctypes.cast(m.addr, ctypes.POINTER(c_uint8)),
+                                                    _capi.CAND_FN(), None,
+                                                    phase.encode() if phase else None,
+                                                    int(flags)),
+                        "ucast")
+        finally:
+            self._pull_lfts()
 
     def set_sl_mode(self, mode: Union[_capi.SLMode, int, str]) -> None:
-        """Allocate SL storage: per destination or per (source, destination)."""
-        self._check(_core._lib.ibr_run_set_sl_mode(self._p(),
-                                                   _core._enum(_capi.SLMode, mode, "mode")),
-                    "set_sl_mode")
+        """Allocate SL storage: per destination or per (source, destination).
+        A change of mode ends the rows :meth:`sl_row` handed out (their
+        views are released; per-destination SLs written so far are copied
+        into every per-pair row)."""
+        mode = _capi.SLMode(_core._enum(_capi.SLMode, mode, "mode"))
+        p = self._p()
+        for m in self._sls.values():
+            m.push()
+        self._check(_core._lib.ibr_run_set_sl_mode(p, int(mode)), "set_sl_mode")
+        if mode != self._sl_mode:
+            self._drop_sls()
+            self._sl_mode = mode
 
     def sl_row(self, src_lid: int) -> memoryview:
         """Writable SL row (max_lid + 1 bytes by destination LID) of the
         source port owning *src_lid* (the only row in per-destination
-        mode).  Call :meth:`set_sl_mode` first."""
+        mode).  Call :meth:`set_sl_mode` first.  A view of the bindings'
+        copy (see the module documentation): valid only during the call
+        and until the SL mode changes."""
         p = _core._lib.ibr_run_sl_row(self._p(), _uint(src_lid, 16, "src_lid"))
         if not p:
             raise error_for(_core._code("ENOTFOUND"),
                             f"no SL row for LID {src_lid} (set_sl_mode first?)")
-        n = _core._lib.ibr_topo_max_lid(_core._lib.ibr_run_topo(self._ptr)) + 1
-        mv = _view(self._owner, p, n, False)
-        self._views.append(mv)
-        return mv
+        m = self._sls.get(p)
+        if m is None:
+            n = _core._lib.ibr_topo_max_lid(_core._lib.ibr_run_topo(self._ptr)) + 1
+            m = self._sls[p] = _Mirror(p, n)
+        return m.view()
 
     def find_credit_loop(self) -> List[Tuple[int, int, int]]:
         """The credit loop of the tables written so far, as a list of
@@ -184,7 +277,9 @@ class Run:
         cap = 4096
         arr = (_capi.ibr_channel * cap)()
         n = ctypes.c_size_t()
-        rc = _core._lib.ibr_run_find_credit_loop(arr, cap, byref(n), self._p())
+        p = self._p()
+        self._push()
+        rc = _core._lib.ibr_run_find_credit_loop(arr, cap, byref(n), p)
         if rc == 0:
             return []
         if rc != _core._code("EDEADLOCK"):
@@ -193,20 +288,40 @@ class Run:
 
     def set_hops(self, sw: int, dst_sw: int, hops: int) -> None:
         """Record the hop count from switch *sw* to switch *dst_sw*."""
-        self._check(_core._lib.ibr_run_set_hops(self._p(), _uint(sw, 32, "sw"),
-                                                _uint(dst_sw, 32, "dst_sw"),
-                                                _uint(hops, 32, "hops")), "set_hops")
+        sw, dst_sw = _uint(sw, 32, "sw"), _uint(dst_sw, 32, "dst_sw")
+        hops = _uint(hops, 32, "hops")
+        self._check(_core._lib.ibr_run_set_hops(self._p(), sw, dst_sw, hops), "set_hops")
+        if self._hops is not None:  # the view shows it too (the copy stays ahead)
+            n = _core._lib.ibr_topo_switch_count(_core._lib.ibr_run_topo(self._ptr))
+            self._hops.buf[sw * n + dst_sw] = min(hops, 255)
 
     def set_dest_sl(self, dst_lid: int, sl: int) -> None:
         """Set the SL of every path toward *dst_lid*."""
-        self._check(_core._lib.ibr_run_set_dest_sl(self._p(), _uint(dst_lid, 16, "dst_lid"),
-                                                   _uint(sl, 32, "sl")), "set_dest_sl")
+        dst_lid, sl = _uint(dst_lid, 16, "dst_lid"), _uint(sl, 32, "sl")
+        self._check(_core._lib.ibr_run_set_dest_sl(self._p(), dst_lid, sl), "set_dest_sl")
+        if self._sl_mode == _capi.SLMode.NONE:
+            self._sl_mode = _capi.SLMode.PER_DEST
+        for m in self._sls.values():  # the one per-destination row
+            m.buf[dst_lid] = sl
 
     def set_path_sl(self, src_lid: int, dst_lid: int, sl: int) -> None:
-        """Set the SL of the path from the port owning *src_lid* to *dst_lid*."""
-        self._check(_core._lib.ibr_run_set_path_sl(self._p(), _uint(src_lid, 16, "src_lid"),
-                                                   _uint(dst_lid, 16, "dst_lid"),
-                                                   _uint(sl, 32, "sl")), "set_path_sl")
+        """Set the SL of the path from the port owning *src_lid* to
+        *dst_lid*.  The first call after per-destination SLs switches to
+        per-pair storage, which ends the rows :meth:`sl_row` handed out."""
+        src_lid, dst_lid = _uint(src_lid, 16, "src_lid"), _uint(dst_lid, 16, "dst_lid")
+        sl = _uint(sl, 32, "sl")
+        p = self._p()
+        if self._sl_mode != _capi.SLMode.PER_PAIR:
+            for m in self._sls.values():  # copied into every per-pair row
+                m.push()
+        self._check(_core._lib.ibr_run_set_path_sl(p, src_lid, dst_lid, sl), "set_path_sl")
+        if self._sl_mode != _capi.SLMode.PER_PAIR:
+            self._drop_sls()
+            self._sl_mode = _capi.SLMode.PER_PAIR
+        elif self._sls:
+            m = self._sls.get(_core._lib.ibr_run_sl_row(p, src_lid))
+            if m is not None:
+                m.buf[dst_lid] = sl
 
     def set_sl2vl(self, sw: int, in_port: int, out_port: int, vl_of_sl: Sequence[int]) -> None:
         """Set the SL2VL map of switch *sw* for (*in_port*, *out_port*)."""
@@ -269,12 +384,11 @@ class Run:
     def mcast_root(self, mlid: int) -> int:
         """OpenSM's root switch for *mlid* over the run's hop matrix
         (:meth:`hops`, ibr_run_mcast_root)."""
-        p = _core._lib.ibr_run_hops(self._p())
-        if not p:
-            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
+        m = self._hops_mirror()
+        self._push()
         sw = ctypes.c_uint32()
         self._check(_core._lib.ibr_run_mcast_root(ctypes.byref(sw), self._ptr,
-                                                  ctypes.cast(p, ctypes.POINTER(c_uint8)),
+                                                  ctypes.cast(m.addr, ctypes.POINTER(c_uint8)),
                                                   _uint(mlid, 16, "mlid")), "mcast_root")
         return sw.value
 
@@ -282,11 +396,10 @@ class Run:
         """Build OpenSM's default multicast trees over the run's hop matrix
         (ibr_run_mcast_default, minimum-hop candidates) and mark them
         built."""
-        p = _core._lib.ibr_run_hops(self._p())
-        if not p:
-            raise error_for(_core._code("ENOMEM"), "no memory for the hop matrix")
+        m = self._hops_mirror()
+        self._push()
         self._check(_core._lib.ibr_run_mcast_default(self._ptr,
-                                                     ctypes.cast(p, ctypes.POINTER(c_uint8)),
+                                                     ctypes.cast(m.addr, ctypes.POINTER(c_uint8)),
                                                      _capi.CAND_FN(), None), "mcast_default")
 
     def set_mcast_built(self) -> None:
