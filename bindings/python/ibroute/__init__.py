@@ -31,8 +31,6 @@ files (roots, ids, ignored ports) for the routing options.  Errors raise
 Optional networkx conversions live in :mod:`ibroute.nx`.
 """
 
-from __future__ import annotations
-
 from . import _capi, _core, errors
 from ._capi import (
     LMC_TOPO,
@@ -122,7 +120,8 @@ from .errors import (  # noqa: E402
     VersionError,
 )
 
-#: Path of the loaded shared library.
+#: Absolute path (a str) of the shared library file these bindings loaded,
+#: also when it was found by the dynamic linker from its soname.
 library_path: str = _lib.path
 
 

@@ -1194,6 +1194,39 @@ def _bind(cdll: ctypes.CDLL, name: str, argtypes: Sequence[type],
     return fn
 
 
+class _DlInfo(ctypes.Structure):
+    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+
+def _loaded_file(cdll: ctypes.CDLL, symbol: str, name: str) -> str:
+    """The absolute path of the file *cdll* was loaded from (dladdr() of
+    *symbol*; /proc/self/maps as a fallback), or *name* made absolute when
+    it names a file, else *name* itself."""
+    addr = ctypes.cast(getattr(cdll, symbol), ctypes.c_void_p).value
+    try:
+        dladdr = ctypes.CDLL(None).dladdr
+        dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_DlInfo)]
+        dladdr.restype = ctypes.c_int
+        info = _DlInfo()
+        if dladdr(addr, ctypes.byref(info)) and info.dli_fname:
+            fname = os.fsdecode(info.dli_fname)
+            if os.path.exists(fname):
+                return os.path.abspath(fname)
+    except (AttributeError, OSError):
+        pass
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="surrogateescape") as maps:
+            for line in maps:
+                fields = line.split(maxsplit=5)
+                lo, _, hi = fields[0].partition("-")
+                if len(fields) == 6 and int(lo, 16) <= addr < int(hi, 16):
+                    return fields[5].rstrip("\n")
+    except (OSError, ValueError):
+        pass
+    return os.path.abspath(name) if os.sep in name else name
+
+
 def load(path: Optional[str] = None) -> Library:
     """Load the library, check its version and bind every function of
     :data:`FUNCTIONS`.  Raises ``ImportError`` with a precise reason."""
@@ -1227,7 +1260,7 @@ def load(path: Optional[str] = None) -> Library:
             f"ibroute: {path} is version {major}.{minor}.{patch}; these bindings need "
             f"{BINDINGS_MAJOR}.x with x >= {BINDINGS_MINOR} "
             f"(major {BINDINGS_MAJOR}, minor >= {BINDINGS_MINOR})")
-    lib = Library(path, cdll, number)
+    lib = Library(_loaded_file(cdll, "ibr_version", path), cdll, number)
     missing = []
     for name, args, res in FUNCTIONS:
         try:

@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import dataclasses
 import enum
+import io
 import json
 import logging
 import threading
@@ -2226,14 +2227,34 @@ class Result(_Handle):
                                first, count)
 
     def write_dump_to(self, f: Any, dump: SwitchDump, slice_bytes: int = 64 << 20) -> int:
-        """Write a per-switch dump to the binary file object *f* in slices of
+        """Write a per-switch dump to the file object *f* in slices of
         about *slice_bytes* (as ``ibr route -o`` does), so memory stays
-        bounded; returns the bytes written."""
+        bounded; returns the bytes of the dump written.  *f* is a binary
+        file (``open(path, "wb")``, ``io.BytesIO``: the library's buffer is
+        written without a copy) or a text file (an ``io.TextIOBase``:
+        ``open(path, "w")``, ``sys.stdout``, ``io.StringIO``), which gets
+        the text as :meth:`write_switches` returns it.  Any other object
+        whose ``write()`` refuses bytes raises TypeError saying so."""
+        text = isinstance(f, io.TextIOBase)
+        if not callable(getattr(f, "write", None)):
+            raise TypeError(f"write_dump_to needs a file object with write(), "
+                            f"not {type(f).__name__}")
         total, sw, step = 0, 0, 16
         while sw < self._nsw:
             n = min(step, self._nsw - sw)
             view = self.dump_view(dump, sw, n)
-            f.write(view)
+            if text:
+                f.write(str(view, "utf-8", "surrogateescape"))
+            else:
+                try:
+                    f.write(view)
+                except TypeError as e:
+                    if total:
+                        raise
+                    raise TypeError(f"write_dump_to writes bytes: {type(f).__name__}.write() "
+                                    f"refused them ({e}); pass a file opened in binary mode "
+                                    f"(open(path, 'wb')) or a text file (io.TextIOBase)"
+                                    ) from e
             total += len(view)
             if len(view):
                 step = max(1, int(slice_bytes * n / len(view)))

@@ -98,6 +98,12 @@ class AnalysisSummary:
     permutation: PatternStats
     bisection: PatternStats
 
+    def __call__(self) -> "AnalysisSummary":
+        """The summary itself: :attr:`Analysis.summary` is a property, and
+        ``analysis.summary()`` returns the same, so that it reads like the
+        other accessors (``link_loads()``, ``hop_histogram()``, ...)."""
+        return self
+
 
 def _pattern_stats(c: _capi.ibr_pattern_stats) -> PatternStats:
     return PatternStats(**{f.name: getattr(c, f.name) for f in dataclasses.fields(PatternStats)})
@@ -172,6 +178,11 @@ class Analysis(_Handle):
 
     @property
     def summary(self) -> AnalysisSummary:
+        """The numbers of the analysis (ibr_analysis_summary_get).  Both
+        ``analysis.summary`` and ``analysis.summary()`` work (the summary
+        is callable and returns itself), like the other accessors, which
+        are methods: :meth:`hop_histogram`, :meth:`link_loads`,
+        :meth:`vl_usage`."""
         c = _core._new_struct(_capi.ibr_analysis_summary)
         rc = _core._lib.ibr_analysis_summary_get(byref(c), self._p())
         if rc < 0:

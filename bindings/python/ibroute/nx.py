@@ -15,15 +15,22 @@ node indices, with attributes
   fabrics),
 
 and one edge per cable (parallel cables are parallel edges) with
-``nodes`` = (a, b), ``ports`` = (port on a, port on b), ``state``
-("active" or "down"), ``width`` and ``speed`` (the ibr_link_width and
-ibr_link_speed values).
+``nodes`` = (a, b), ``ports`` = (port on a, port on b), and the link's
+``state``, ``width`` and ``speed``, like ``type`` as lower-case names (str):
+``state`` "active" or "down", ``width`` "1x", "2x", "4x", "8x", "12x" or
+"unknown", ``speed`` "sdr", "ddr", "qdr", "fdr10", "fdr", "edr", "hdr",
+"ndr", "xdr" or "unknown" (:class:`~ibroute.LinkState`,
+:class:`~ibroute.LinkWidth`, :class:`~ibroute.LinkSpeed` turn them back:
+``LinkSpeed[speed.upper()]``; a value none of them names stays an int).
+Every attribute is a plain str, int, tuple
+or dict, so GraphML and JSON writers take the graph as it is.
 
 :func:`from_networkx` builds a :class:`~ibroute.Fabric` from a graph.  When
 every node has a ``type`` attribute the graph is taken as a fabric (the
 attributes above are honoured when present: GUIDs, port numbers, states,
-LIDs); otherwise every node is a switch and ``hosts_per_switch`` CAs are
-added to each.
+LIDs; ``state``, ``width`` and ``speed`` may also be the enum members or
+their int values); otherwise every node is a switch and
+``hosts_per_switch`` CAs are added to each.
 """
 
 from __future__ import annotations
@@ -76,9 +83,19 @@ def to_networkx(obj: Union[Topology, Fabric], include_down: bool = True) -> "net
         if not include_down and link.state != LinkState.ACTIVE:
             continue
         g.add_edge(link.node_a, link.node_b, nodes=(link.node_a, link.node_b),
-                   ports=(link.port_a, link.port_b), state=link.state.name.lower(),
-                   width=int(link.width), speed=int(link.speed))
+                   ports=(link.port_a, link.port_b), state=_name(LinkState, link.state),
+                   width=_name(LinkWidth, link.width), speed=_name(LinkSpeed, link.speed))
     return g
+
+
+def _name(cls: type, value: int) -> Union[str, int]:
+    """The lower-case name of an edge attribute: "active", "4x", "qdr"
+    (the int for a value the enum lacks, which from_networkx takes back)."""
+    try:
+        name = cls(value).name.lower()
+    except ValueError:
+        return int(value)
+    return name[1:] if cls is LinkWidth and name.startswith("w") else name
 
 
 def _node_type(value: Any, node: Hashable) -> NodeType:

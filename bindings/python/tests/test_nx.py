@@ -15,6 +15,35 @@ except ImportError:  # pragma: no cover
 
 @unittest.skipIf(networkx is None, "networkx is not installed")
 class TestNetworkx(unittest.TestCase):
+    def test_edge_attributes_round_trip_as_names(self):
+        f = ibroute.Fabric()
+        f.add_switch(1 << 56, 4, "s")
+        f.add_ca(0x1000, 2, "h")
+        f.add_link(0, 1, 1, 1, width="1x", speed="edr")
+        f.add_link(0, 2, 1, 2, width=ibroute.LinkWidth.W12X, speed=ibroute.LinkSpeed.FDR10,
+                   state="down")
+        g = inx.to_networkx(f)
+        self.assertEqual(sorted((d["ports"], d["state"], d["width"], d["speed"])
+                                for _u, _v, d in g.edges(data=True)),
+                         [((1, 1), "active", "1x", "edr"), ((2, 2), "down", "12x", "fdr10")])
+        # the names turn back into the enums
+        d = next(d for _u, _v, d in g.edges(data=True) if d["ports"] == (2, 2))
+        self.assertIs(ibroute.LinkSpeed[d["speed"].upper()], ibroute.LinkSpeed.FDR10)
+        self.assertIs(ibroute.LinkState[d["state"].upper()], ibroute.LinkState.DOWN)
+        with inx.from_networkx(g) as back:
+            pi = back.port_info(0, 2)
+            self.assertEqual((pi.state, pi.width, pi.speed),
+                             (ibroute.LinkState.DOWN, ibroute.LinkWidth.W12X,
+                              ibroute.LinkSpeed.FDR10))
+            self.assertEqual(back.port_info(0, 1).width, ibroute.LinkWidth.W1X)
+        # ints and enum members are still accepted
+        h = networkx.Graph()
+        h.add_edge("a", "b", width=int(ibroute.LinkWidth.W8X), speed=ibroute.LinkSpeed.HDR)
+        with inx.from_networkx(h) as fab:
+            self.assertEqual((fab.port_info(0, 1).width, fab.port_info(0, 1).speed),
+                             (ibroute.LinkWidth.W8X, ibroute.LinkSpeed.HDR))
+        f.close()
+
     def test_to_networkx(self):
         with ibroute.Fabric.from_spec("fattree:levels=2,radix=4") as f:
             f.set_link_state(0, 3, "down")  # a leaf uplink
@@ -32,6 +61,12 @@ class TestNetworkx(unittest.TestCase):
                 down = [d for _u, _v, d in g.edges(data=True) if d["state"] == "down"]
                 self.assertEqual(len(down), 1)
                 self.assertEqual((down[0]["nodes"][0], down[0]["ports"][0]), (0, 3))
+                # one kind of value: lower-case names, like "type"
+                for _u, _v, d in g.edges(data=True):
+                    for key in ("state", "width", "speed"):
+                        self.assertIs(type(d[key]), str, key)
+                self.assertEqual({(d["width"], d["speed"]) for _u, _v, d in g.edges(data=True)},
+                                 {("4x", "qdr")})
                 for u, v, d in g.edges(data=True):
                     a, b = d["nodes"]
                     pa, pb = d["ports"]
