@@ -900,6 +900,9 @@ class Context(_Handle):
         # Python engines registered on this context (kept alive with it)
         self._engines: List[Any] = []
         self._engine_errors = threading.local()
+        # Topology objects routing now, by C address: a Run's borrowed
+        # Topology pins the one it borrows from (see engine.Run.topology)
+        self._routing: Dict[int, List["Topology"]] = {}
 
     @property
     def last_error(self) -> str:
@@ -1499,7 +1502,20 @@ class Topology(_Nodes):
         call = _OptionsCall("route", options)
         out = _capi.ResultP()
         with self._using() as tp:
-            rc = _lib.ibr_route(byref(out), tp, chain.encode(), byref(call.opts))
+            ctx = self._context
+            key = ctypes.cast(tp, c_void_p).value
+            if ctx is not None:
+                with _lock:
+                    ctx._routing.setdefault(key, []).append(self)
+            try:
+                rc = _lib.ibr_route(byref(out), tp, chain.encode(), byref(call.opts))
+            finally:
+                if ctx is not None:
+                    with _lock:
+                        routing = ctx._routing[key]
+                        routing.remove(self)
+                        if not routing:
+                            del ctx._routing[key]
             # everything below runs with the topology still pinned: a close()
             # during the call (from a progress callback, an engine, another
             # thread) takes effect only once the result no longer needs it

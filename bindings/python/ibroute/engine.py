@@ -135,8 +135,9 @@ class Run:
         self._sls.clear()
         self._hops = None
         if self._topology is not None:
-            self._topology._ptr = None
-            self._topology._closed = True
+            # unusable from now on; what was made from it (a nested route's
+            # Result...) keeps the caller's Topology alive through it
+            self._topology.close()
         self._ptr = None
 
     def _check(self, rc: int, what: str) -> None:
@@ -145,10 +146,18 @@ class Run:
 
     @property
     def topology(self) -> Topology:
-        """The topology being routed (borrowed for the call)."""
+        """The topology being routed (borrowed for the call: unusable once
+        the call returns, but objects made from it, such as the Result of a
+        nested route, keep the caller's Topology alive)."""
         if self._topology is None:
             tp = _core._lib.ibr_run_topo(self._p())
-            self._topology = Topology._wrap(tp, self._context, owned=False)
+            t = Topology._wrap(tp, self._context, owned=False)
+            with _core._lock:
+                owners = self._context._routing.get(ctypes.cast(tp, ctypes.c_void_p).value)
+                if owners:  # the Topology whose route() runs this engine
+                    t._parent = owners[-1]
+                    t._parent._pin()
+            self._topology = t
         return self._topology
 
     @property

@@ -173,6 +173,37 @@ class TestRunViews(unittest.TestCase):
                 v[0]
 
 
+class TestRunTopology(unittest.TestCase):
+    def test_a_nested_result_keeps_the_topology_alive(self):
+        ctx = ibroute.Context()
+        f = ibroute.Fabric.from_spec("fattree:levels=2,radix=8", context=ctx)
+        t = f.freeze()
+        f.close()
+        kept = []
+
+        def eng(run):
+            kept.append(run.topology.route("minhop"))  # outlives the call
+            kept.append(run.topology)
+            run.compute_hops()
+            run.ucast()
+
+        ctx.register_engine("nest", eng)
+        t.route("nest,no_fallback").close()
+        nested, borrowed = kept
+        with self.assertRaises(ValueError):
+            borrowed.switch_count  # borrowed for the call only
+        t.close()
+        ctx.close()
+        gc.collect()
+        self.assertIsNotNone(t._ptr)  # the nested result still needs it
+        self.assertTrue(nested.verify().ok)
+        self.assertTrue(nested.write_lfts_dump())
+        nested.close()
+        del kept[:], borrowed
+        gc.collect()
+        self.assertIsNone(t._ptr)  # freed with its last dependent
+
+
 class TestRegisterDuringRoute(unittest.TestCase):
     def test_refused_from_an_engine_and_the_route_completes(self):
         ctx = ibroute.Context()
