@@ -92,21 +92,22 @@ static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char 
         force = v > 0xBFFF || digits > 4 ? 2 : 1;
     }
     if (force == 1) {
+        /* a bare number that is also a GUID of the fabric: say how to
+           write it as one */
+        char hint[96] = "";
+        if (num == arg && ibr_topo_find_guid(&node, &port, t, v) == 0)
+            snprintf(hint, sizeof hint, " (for the GUID, write guid:%.64s)", arg);
         if (ibr_topo_max_lid(t) == 0) {
             cli_error(opt, "LID %" PRIu64 ": the topology has no LIDs", v);
             return 0;
         }
         if (v == 0 || v > ibr_topo_max_lid(t)) {
-            cli_error(opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)", v,
-                      (unsigned)ibr_topo_max_lid(t));
+            cli_error(opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)%s", v,
+                      (unsigned)ibr_topo_max_lid(t), hint);
             return 0;
         }
         if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)v) < 0) {
-            if (num == arg && ibr_topo_find_guid(&node, &port, t, v) == 0)
-                cli_error(opt, "no port owns LID %" PRIu64 " (for the GUID, write guid:%s)", v,
-                          arg);
-            else
-                cli_error(opt, "no port owns LID %" PRIu64, v);
+            cli_error(opt, "no port owns LID %" PRIu64 "%s", v, hint);
             return 0;
         }
         return (uint16_t)v;
