@@ -96,7 +96,7 @@ int cli_write_file(const char *path, const char *data, size_t len);
  * temporary file beside it, renamed over it by close when @p keep and
  * nothing failed, else removed (and removed by SIGINT, SIGTERM and SIGHUP
  * once cli_install_cleanup() ran); a device or FIFO is written through,
- * never replaced. write appends with write(2) (after an error it does
+ * never replaced; our own stdout or stderr (/dev/stdout) is written as "-". write appends with write(2) (after an error it does
  * nothing and returns the error). Each returns 0 or an errno value. */
 typedef struct cli_out {
     const char *path;

@@ -368,23 +368,43 @@ int cli_out_open(cli_out *o, const char *path)
         o->fd = STDOUT_FILENO;
         return cli_flush_stdout();
     }
+    if (stat(path, &st) == 0) {
+        /* our own standard output or error (/dev/stdout, /proc/self/fd/2:
+           links whose text is no path, "pipe:[1234]"), written as "-" */
+        struct stat so;
+        if (fstat(STDOUT_FILENO, &so) == 0 && so.st_dev == st.st_dev && so.st_ino == st.st_ino) {
+            o->fd = STDOUT_FILENO;
+            return cli_flush_stdout();
+        }
+        if (fstat(STDERR_FILENO, &so) == 0 && so.st_dev == st.st_dev && so.st_ino == st.st_ino) {
+            o->fd = STDERR_FILENO;
+            return fflush(stderr) == 0 ? 0 : (errno ? errno : EIO);
+        }
+        if (S_ISDIR(st.st_mode))
+            return EISDIR;
+        if (!S_ISREG(st.st_mode)) {
+            /* a device, a FIFO (through any links): written through,
+               never replaced */
+            o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+            if (o->fd < 0)
+                return errno;
+            if (!(o->target = strdup(path))) {
+                close(o->fd);
+                o->fd = -1;
+                return ENOMEM;
+            }
+            o->through = 1;
+            return 0;
+        }
+    }
     /* a symbolic link stays: what it points to is written */
     if (!(o->target = resolve_links(path, &err)))
         return err;
     exists = stat(o->target, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) {
-        err = EISDIR;
-        goto fail;
-    }
     if (exists && !S_ISREG(st.st_mode)) {
-        /* a device, a FIFO: written through, never replaced */
-        o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (o->fd < 0) {
-            err = errno;
-            goto fail;
-        }
-        o->through = 1;
-        return 0;
+        /* changed since the look above */
+        err = S_ISDIR(st.st_mode) ? EISDIR : EAGAIN;
+        goto fail;
     }
     /* a regular file, or none: a temporary file beside it, renamed over it
        when complete, so that a failed write (disk full) or an interruption

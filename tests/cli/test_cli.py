@@ -1401,6 +1401,14 @@ def test_write_targets():
         expect(["gen", spec, "-o", "/dev/full"], 2, None,
                r"^ibr: /dev/full: No space left on device$")
         check(stat.S_ISCHR(os.lstat("/dev/full").st_mode), "/dev/full was replaced")
+    # our own standard output through /proc's links (their text, "pipe:[N]",
+    # is no path): written to the pipe the harness reads (/dev/fd/1 and
+    # /proc/self/fd/1 rather than /dev/stdout: a CLI that renamed over the
+    # name would fail there instead of replacing /dev/stdout)
+    for name in ("/dev/fd/1", "/proc/self/fd/1"):
+        if os.path.exists(name):
+            o, _ = expect(["gen", spec, "-o", name], 0)
+            check(o == ref, "gen -o %s: %d bytes on stdout" % (name, len(o)))
     # a regular file is replaced whole (a new inode, its mode kept)
     reg = os.path.join(d, "reg.topo")
     write(reg, "old\n")
