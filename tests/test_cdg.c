@@ -61,7 +61,7 @@ static int acyclic(ibr__cdg *g, unsigned l, uint32_t n)
 /* Every edge weight of a layer, n x n (to compare before and after). */
 static uint64_t *snapshot(const ibr__cdg *g, unsigned l, uint32_t n)
 {
-    uint64_t *m = malloc(sizeof *m * n * n);
+    uint64_t *m = calloc((size_t)n * n + 1, sizeof *m);
     for (uint32_t a = 0; a < n; a++)
         for (uint32_t b = 0; b < n; b++)
             m[(size_t)a * n + b] = ibr__cdg_edge_weight(g, l, a, b);

@@ -140,8 +140,8 @@ static void test_groups_api(void)
 static void test_groups_file(void)
 {
     ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
-    uint32_t n0, n1;
-    unsigned p0, p1;
+    uint32_t n0 = 0, n1 = 0;
+    unsigned p0 = 0, p1 = 0;
     CU_ASSERT_FATAL(nth_ca(&n0, &p0, t, 0) == 0 && nth_ca(&n1, &p1, t, 5) == 0);
     uint64_t g0 = node_guid(t, n0), g1 = node_guid(t, n1);
     uint64_t sw = node_guid(t, ibr_topo_switch_node(t, 2));

@@ -748,6 +748,50 @@ static void test_route_oom(void)
     ibr_context_destroy(ctx);
 }
 
+/* The warnings of a context, one after the other. */
+static void collect_warnings(void *user, int level, const char *msg)
+{
+    char *buf = user;
+    size_t n = strlen(buf);
+    if (level == IBR_LOG_WARN && n + strlen(msg) + 2 < 1024)
+        snprintf(buf + n, 1024 - n, "%s\n", msg);
+}
+
+/* A key that looks like a QoS key but is none (a misspelling) is ignored
+   with a warning naming it and the closest known key (issue 34); other
+   opensm.conf keys and OpenSM's qos_policy_file are ignored silently. */
+static void test_unknown_keys(void)
+{
+    char warnings[1024] = "";
+    ibr_context_config cfg = IBR_CONTEXT_CONFIG_INIT;
+    cfg.log = collect_warnings;
+    cfg.log_user = warnings;
+    cfg.log_level = IBR_LOG_WARN;
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, &cfg), 0);
+    ibr_qos_config *q = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_qos_config_create(&q, ctx), 0);
+    const char *conf = "qos_max_vls 4\n"
+                       "qos_ca_sl2vl_ 0,1\n"
+                       "log_flags 0x03\n"
+                       "qos_policy_file /etc/opensm/qos-policy.conf\n"
+                       "ibr_qos_level 2\n"
+                       "qos_zzzzzzzzzzzzzz 1\n";
+    CU_ASSERT_EQUAL(ibr_qos_config_parse(q, conf, strlen(conf)), 0);
+    CU_ASSERT(ibr_qos_config_is_set(q, "qos_max_vls"));
+    CU_ASSERT(!ibr_qos_config_is_set(q, "qos_ca_sl2vl"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(warnings, "line 2: unknown key 'qos_ca_sl2vl_' ignored (did "
+                                            "you mean 'qos_ca_sl2vl'?)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(warnings, "line 5: unknown key 'ibr_qos_level' ignored (did "
+                                            "you mean 'ibr_qos_levels'?)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(warnings, "line 6: unknown key 'qos_zzzzzzzzzzzzzz' ignored\n"));
+    CU_ASSERT_PTR_NULL(strstr(warnings, "log_flags"));
+    CU_ASSERT_PTR_NULL(strstr(warnings, "qos_policy_file"));
+    CU_ASSERT_PTR_NULL(strstr(warnings, "line 1"));
+    ibr_qos_config_destroy(q);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -762,6 +806,7 @@ int main(void)
         {"layered_engines", test_layered_engines},
         {"route_oom", test_route_oom},
         {"levels", test_levels},
+        {"unknown_keys", test_unknown_keys},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("qos", tests);

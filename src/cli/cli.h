@@ -90,19 +90,37 @@ int cli_read_file(const char *path, char **buf, size_t *len);
 /* Write @p len bytes to @p path ("-" = stdout). Returns 0 or an errno value. */
 int cli_write_file(const char *path, const char *data, size_t len);
 
-/* A file written piece by piece (cli_write_file() in parts): open makes a
- * temporary file beside @p path (kept by the caller, "-" = stdout), write
- * appends with write(2) (after an error it does nothing and returns the
- * error), close renames the temporary file to @p path when @p keep and
- * nothing failed, else removes it. Each returns 0 or an errno value. */
+/* A file written piece by piece (cli_write_file() in parts). open looks
+ * at what @p path (kept by the caller, "-" = stdout) is: a symbolic link is
+ * followed to its target (the link stays); a regular file, or none, gets a
+ * temporary file beside it, renamed over it by close when @p keep and
+ * nothing failed, else removed (and removed by SIGINT, SIGTERM and SIGHUP
+ * once cli_install_cleanup() ran); a device or FIFO is written through,
+ * never replaced; our own stdout or stderr (/dev/stdout) is written as "-". write appends with write(2) (after an error it does
+ * nothing and returns the error). Each returns 0 or an errno value. */
 typedef struct cli_out {
     const char *path;
     char *tmp;
     int fd, err;
+    char *target;  /* the file written: path, or the end of its symlinks */
+    int through;   /* a device or FIFO, written in place */
+    int slot;      /* of the temporary file for the signal handler, or -1 */
 } cli_out;
+
+/* Remove the temporary files of cli_out_open() when SIGINT, SIGTERM or
+ * SIGHUP ends the program (which then dies of the signal). Once, early in
+ * main(). */
+void cli_install_cleanup(void);
+
 int cli_out_open(cli_out *o, const char *path);
 int cli_out_write(cli_out *o, const char *data, size_t len);
 int cli_out_close(cli_out *o, int keep);
+
+/* fflush(stdout), remembering the reason of a failure in cli_stdout_errno
+ * (main() reports it at exit: the stream only keeps an error flag). 0 or
+ * the errno value. */
+extern int cli_stdout_errno;
+int cli_flush_stdout(void);
 
 /* Create a directory and its parents (mode 0777 & umask). 0 or errno. */
 int cli_mkdir_p(const char *path);
@@ -247,6 +265,8 @@ typedef struct cli_route_args {
     ibr_param *params;                     /* engine settings, in command-line order */
     char **param_text;                     /* the strings they point into (owned) */
     size_t n_params;
+    const char **param_opt;                /* the option that gave each ("--param",
+                                              "--connect-roots", ...; owned array) */
 } cli_route_args;
 
 /* The settings --connect-roots stands for. */
@@ -269,6 +289,14 @@ void cli_route_args_dispose(cli_route_args *a);
  * printed on stderr. 0, or -1 after printing the error. */
 int cli_shared_option(cli_topo_args *ta, cli_route_args *ra, int c, const char *arg,
                       void (*usage)(FILE *o));
+
+/* A usage error "ibr: CMD: --param E.S=...: engine E is not in the chain
+ * (-R CHAIN)..." when a setting (--param, --param-file or a shorthand such
+ * as --max-reverse-hops) names an engine @p chain does not run (minhop runs
+ * unless no_fallback; --connect-roots needs one of updn, dnup, ftree).
+ * Unknown engines are left to ibr_route(). 0 or -1. */
+int cli_route_args_check_chain(const cli_route_args *a, ibr_context *ctx, const char *chain,
+                               const char *cmd);
 
 /* "ibr: CMD: --guid2lid and --lmc exclude each other" when both are given.
  * 0 or -1. */

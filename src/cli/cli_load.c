@@ -6,6 +6,8 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,12 +254,18 @@ void cli_route_args_dispose(cli_route_args *a)
         free(a->param_text[i]);
     free(a->param_text);
     free(a->params);
+    free(a->param_opt);
+    a->param_opt = NULL;
     a->param_text = NULL;
     a->params = NULL;
     a->n_params = 0;
     a->opts.params = NULL;
     a->opts.n_params = 0;
 }
+
+/* The option that route_option() is handling ("--param", "--connect-roots",
+   ...), recorded with each setting it adds. */
+static const char *cur_opt = "--param";
 
 /* Append the setting @p name = @p value (both copied). 0 or -1. */
 static int add_param(cli_route_args *a, const char *name, const char *value)
@@ -270,7 +278,12 @@ static int add_param(cli_route_args *a, const char *name, const char *value)
     char **pt = p ? realloc(a->param_text, (a->n_params + 1) * sizeof *pt) : NULL;
     if (pt)
         a->param_text = pt;
-    if (!text || !p || !pt) {
+    const char **po = pt ? realloc(a->param_opt, (a->n_params + 1) * sizeof *po) : NULL;
+    if (po) {
+        a->param_opt = po;
+        po[a->n_params] = cur_opt;
+    }
+    if (!text || !p || !pt || !po) {
         free(text);
         cli_error("ibr", "out of memory");
         return -1;
@@ -307,6 +320,13 @@ static int route_option(cli_route_args *a, int c, const char *arg)
 {
     uint64_t v;
 
+    cur_opt = c == CLI_OPT_CONNECT_ROOTS      ? "--connect-roots"
+              : c == CLI_OPT_MAX_REVERSE_HOPS ? "--max-reverse-hops"
+              : c == CLI_OPT_LFTS_FILE        ? "--lfts-file"
+              : c == CLI_OPT_LID_MATRIX_FILE  ? "--lid-matrix-file"
+              : c == CLI_OPT_PARAM_FILE       ? "--param-file"
+              : c == CLI_OPT_TORUS_CONFIG     ? "--torus-config"
+                                              : "--param";
     switch (c) {
     case CLI_OPT_SEED:
         if (cli_opt_uint("--seed", arg, UINT64_MAX, &v) < 0)
@@ -412,6 +432,77 @@ int cli_shared_option(cli_topo_args *ta, cli_route_args *ra, int c, const char *
         cli_bad_option();
     (void)usage;
     return -1;
+}
+
+/* Whether engine @p name (len bytes) is in @p chain as ibr_route() reads
+   it (names separated by commas or blanks; minhop last unless
+   no_fallback). */
+static int chain_has(const char *chain, const char *name, size_t len)
+{
+    const char *s = chain ? chain : "";
+    int no_fallback = 0;
+
+    while (*s) {
+        size_t n;
+        while (*s && (*s == ',' || isspace((unsigned char)*s)))
+            s++;
+        n = 0;
+        while (s[n] && s[n] != ',' && !isspace((unsigned char)s[n]))
+            n++;
+        if (n == len && !memcmp(s, name, len))
+            return 1;
+        if (n == 11 && !memcmp(s, "no_fallback", 11))
+            no_fallback = 1;
+        s += n;
+    }
+    return !no_fallback && len == 6 && !memcmp(name, "minhop", 6);
+}
+
+int cli_route_args_check_chain(const cli_route_args *a, ibr_context *ctx, const char *chain,
+                               const char *cmd)
+{
+    static const char *const roots[] = CLI_CONNECT_ROOTS_PARAMS;
+    int roots_used = 0;
+
+    for (size_t i = 0; i < a->n_params; i++) {
+        const char *name = a->params[i].name, *dot = strchr(name, '.');
+        const char *opt = a->param_opt ? a->param_opt[i] : "--param";
+        char engine[64];
+        ibr_engine_info info;
+
+        if (!strcmp(opt, "--connect-roots")) {
+            for (size_t k = 0; k < sizeof roots / sizeof roots[0]; k++)
+                if (!strcmp(name, roots[k]) && chain_has(chain, name, strcspn(name, ".")))
+                    roots_used = 1;
+            continue;
+        }
+        /* a setting of an engine that does not exist, or without a dot:
+           ibr_route() says what is wrong with it */
+        if (!dot || (size_t)(dot - name) >= sizeof engine)
+            continue;
+        memcpy(engine, name, (size_t)(dot - name));
+        engine[dot - name] = '\0';
+        if (ibr_context_find_engine(&info, ctx, engine) < 0 ||
+            chain_has(chain, engine, strlen(engine)))
+            continue;
+        if (!strcmp(opt, "--param") || !strcmp(opt, "--param-file"))
+            cli_error(cmd, "%s %s=...: engine %s is not in the chain (%s%s): the setting "
+                           "would be ignored",
+                      opt, name, engine, chain ? "-R " : "no -R: ", chain ? chain : "minhop");
+        else
+            cli_error(cmd, "%s sets %s: engine %s is not in the chain (%s%s): the setting "
+                           "would be ignored",
+                      opt, name, engine, chain ? "-R " : "no -R: ", chain ? chain : "minhop");
+        return -1;
+    }
+    for (size_t i = 0; i < a->n_params && !roots_used; i++)
+        if (a->param_opt && !strcmp(a->param_opt[i], "--connect-roots")) {
+            cli_error(cmd, "--connect-roots: none of updn, dnup and ftree is in the chain "
+                           "(%s%s): the setting would be ignored",
+                      chain ? "-R " : "no -R: ", chain ? chain : "minhop");
+            return -1;
+        }
+    return 0;
 }
 
 int cli_topo_args_check(const cli_topo_args *a, const char *cmd)

@@ -2,8 +2,8 @@
  * cli_util.c - context, file, number, GUID-list and JSON helpers of the
  * `ibr` tool.
  */
-#define _POSIX_C_SOURCE 200809L /* strdup(), fileno(), clock_gettime(), mkstemp(), fchmod():
-                                   POSIX, not ISO C */
+#define _POSIX_C_SOURCE 200809L /* strdup(), fileno(), clock_gettime(), mkstemp(), fchmod(),
+                                   sigaction(), readlink(): POSIX, not ISO C */
 
 #include "cli.h"
 
@@ -11,7 +11,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -217,35 +220,227 @@ int cli_read_file(const char *path, char **buf, size_t *len)
     return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Temporary files removed on SIGINT, SIGTERM and SIGHUP: the paths of the
+ * temporary files being written, in fixed slots (no allocation, no lock in
+ * the handler, which only reads them and calls unlink(2)); a slot is in
+ * use while tmp_used[i] is 1. */
+
+#define TMP_SLOTS 32
+#define TMP_PATH_MAX 4096
+static char tmp_slot[TMP_SLOTS][TMP_PATH_MAX];
+static volatile sig_atomic_t tmp_used[TMP_SLOTS];
+static pthread_mutex_t tmp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Remember @p path for the signal handler: its slot, or -1 when every slot
+   is taken or the path is too long (the file is then not cleaned up). */
+static int tmp_register(const char *path)
+{
+    int slot = -1;
+    size_t n = strlen(path);
+
+    if (n >= TMP_PATH_MAX)
+        return -1;
+    pthread_mutex_lock(&tmp_lock);
+    for (int i = 0; i < TMP_SLOTS && slot < 0; i++)
+        if (!tmp_used[i]) {
+            memcpy(tmp_slot[i], path, n + 1);
+            tmp_used[i] = 1;
+            slot = i;
+        }
+    pthread_mutex_unlock(&tmp_lock);
+    return slot;
+}
+
+static void tmp_unregister(int slot)
+{
+    if (slot < 0)
+        return;
+    pthread_mutex_lock(&tmp_lock);
+    tmp_used[slot] = 0;
+    pthread_mutex_unlock(&tmp_lock);
+}
+
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Async-signal-safe: unlink(2) the registered files, then die of the
+   signal (the handler was reset to the default by SA_RESETHAND). */
+static void cleanup_handler(int sig)
+{
+    int saved = errno;
+
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_used[i])
+            unlink(tmp_slot[i]);
+    errno = saved;
+    raise(sig);
+}
+
+void cli_install_cleanup(void)
+{
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
+        struct sigaction sa, old;
+
+        /* a signal the caller ignores (nohup) stays ignored */
+        if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = cleanup_handler;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+/* Block or restore the cleanup signals around creating and registering a
+   temporary file, so that none is created without being registered. */
+static void block_cleanup_signals(sigset_t *old)
+{
+    sigset_t set;
+
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+        sigaddset(&set, cleanup_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* The file a write to @p path lands on: @p path itself, or the end of its
+   chain of symbolic links (a relative link is read from the link's
+   directory); it may not exist yet. malloc'd; NULL with *err set. */
+static char *resolve_links(const char *path, int *err)
+{
+    char *cur = strdup(path);
+
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        if (hops == 40) {
+            free(cur);
+            *err = ELOOP;
+            return NULL;
+        }
+        size_t cap = (st.st_size > 0 ? (size_t)st.st_size : 255) + 1;
+        char *link = malloc(cap);
+        ssize_t n = link ? readlink(cur, link, cap) : -1;
+        if (n < 0 || (size_t)n >= cap) {
+            *err = !link ? ENOMEM : n < 0 ? errno : EAGAIN; /* changed under us */
+            free(link);
+            free(cur);
+            return NULL;
+        }
+        link[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        if (link[0] == '/' || !slash) {
+            free(cur);
+            cur = link;
+            continue;
+        }
+        size_t dl = (size_t)(slash - cur) + 1, ln = (size_t)n;
+        char *next = malloc(dl + ln + 1);
+        if (next) {
+            memcpy(next, cur, dl);
+            memcpy(next + dl, link, ln + 1);
+        } else {
+            *err = ENOMEM;
+        }
+        free(link);
+        free(cur);
+        cur = next;
+    }
+    if (!*err)
+        *err = ENOMEM;
+    return NULL;
+}
+
 int cli_out_open(cli_out *o, const char *path)
 {
+    struct stat st;
+    int err = 0, exists;
+    sigset_t old;
+
+    memset(o, 0, sizeof *o);
     o->fd = -1;
-    o->tmp = NULL;
+    o->slot = -1;
     o->path = path;
-    o->err = 0;
     if (strcmp(path, "-") == 0) {
         o->fd = STDOUT_FILENO;
-        return fflush(stdout) == 0 ? 0 : (errno ? errno : EIO);
+        return cli_flush_stdout();
     }
-    /* a temporary file beside the target, renamed when complete: a failed
-       write (disk full) leaves no partial file behind, and a file that
-       existed stays as it was */
-    size_t plen = strlen(path);
-    if (!(o->tmp = malloc(plen + 16)))
-        return ENOMEM;
-    snprintf(o->tmp, plen + 16, "%s.tmp-XXXXXX", path);
+    if (stat(path, &st) == 0) {
+        /* our own standard output or error (/dev/stdout, /proc/self/fd/2:
+           links whose text is no path, "pipe:[1234]"), written as "-" */
+        struct stat so;
+        if (fstat(STDOUT_FILENO, &so) == 0 && so.st_dev == st.st_dev && so.st_ino == st.st_ino) {
+            o->fd = STDOUT_FILENO;
+            return cli_flush_stdout();
+        }
+        if (fstat(STDERR_FILENO, &so) == 0 && so.st_dev == st.st_dev && so.st_ino == st.st_ino) {
+            o->fd = STDERR_FILENO;
+            return fflush(stderr) == 0 ? 0 : (errno ? errno : EIO);
+        }
+        if (S_ISDIR(st.st_mode))
+            return EISDIR;
+        if (!S_ISREG(st.st_mode)) {
+            /* a device, a FIFO (through any links): written through,
+               never replaced */
+            o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+            if (o->fd < 0)
+                return errno;
+            if (!(o->target = strdup(path))) {
+                close(o->fd);
+                o->fd = -1;
+                return ENOMEM;
+            }
+            o->through = 1;
+            return 0;
+        }
+    }
+    /* a symbolic link stays: what it points to is written */
+    if (!(o->target = resolve_links(path, &err)))
+        return err;
+    exists = stat(o->target, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        /* changed since the look above */
+        err = S_ISDIR(st.st_mode) ? EISDIR : EAGAIN;
+        goto fail;
+    }
+    /* a regular file, or none: a temporary file beside it, renamed over it
+       when complete, so that a failed write (disk full) or an interruption
+       leaves no partial file behind and a file that existed stays as it
+       was */
+    size_t plen = strlen(o->target);
+    if (!(o->tmp = malloc(plen + 16))) {
+        err = ENOMEM;
+        goto fail;
+    }
+    snprintf(o->tmp, plen + 16, "%s.tmp-XXXXXX", o->target);
+    block_cleanup_signals(&old);
     o->fd = mkstemp(o->tmp);
-    if (o->fd < 0) {
-        int err = errno;
+    err = o->fd < 0 ? errno : 0;
+    if (o->fd >= 0)
+        o->slot = tmp_register(o->tmp);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err) {
         free(o->tmp);
         o->tmp = NULL;
-        return err;
+        goto fail;
     }
-    /* mkstemp() creates 0600; give the file the mode fopen() would */
-    mode_t um = umask(0);
-    umask(um);
-    (void)fchmod(o->fd, 0666 & ~um);
+    /* mkstemp() creates 0600: give the file the mode of the one it
+       replaces, or the one fopen() would */
+    if (exists) {
+        (void)fchmod(o->fd, st.st_mode & 07777);
+    } else {
+        mode_t um = umask(0);
+        umask(um);
+        (void)fchmod(o->fd, 0666 & ~um);
+    }
     return 0;
+fail:
+    free(o->target);
+    o->target = NULL;
+    return err;
 }
 
 int cli_out_write(cli_out *o, const char *data, size_t len)
@@ -269,17 +464,21 @@ int cli_out_close(cli_out *o, int keep)
 {
     int err = o->err;
 
-    if (!o->tmp) /* stdout */
+    if (!o->target) /* stdout */
         return err;
-    if (close(o->fd) != 0 && !err)
+    if (o->fd >= 0 && close(o->fd) != 0 && !err)
         err = errno ? errno : EIO;
-    if (keep && !err && rename(o->tmp, o->path) != 0)
-        err = errno;
-    if (err || !keep)
-        unlink(o->tmp);
-    free(o->tmp);
-    o->tmp = NULL;
-    o->fd = -1;
+    if (o->tmp) {
+        if (keep && !err && rename(o->tmp, o->target) != 0)
+            err = errno;
+        if (err || !keep)
+            unlink(o->tmp);
+        tmp_unregister(o->slot);
+        free(o->tmp);
+    }
+    free(o->target);
+    o->tmp = o->target = NULL;
+    o->slot = o->fd = -1;
     return err;
 }
 
@@ -292,6 +491,18 @@ int cli_write_file(const char *path, const char *data, size_t len)
         return err;
     cli_out_write(&o, data, len);
     return cli_out_close(&o, 1);
+}
+
+int cli_stdout_errno;
+
+int cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0)
+        return 0;
+    if (!cli_stdout_errno)
+        cli_stdout_errno = errno ? errno : EIO;
+    return cli_stdout_errno;
 }
 
 int cli_mkdir_p(const char *path)

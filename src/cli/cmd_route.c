@@ -438,6 +438,28 @@ static void artifact_file_name(char *out, size_t len, const char *name)
         out[0] = '_';
 }
 
+/* Whether files can be created in directory dir (permissions, a read-only
+   file system): a file created and removed at once. 0 or errno. */
+static int probe_dir(const char *dir)
+{
+    size_t plen = strlen(dir) + 24;
+    char *p = malloc(plen);
+    int fd, err = 0;
+
+    if (!p)
+        return ENOMEM;
+    snprintf(p, plen, "%s/.ibr-probe-XXXXXX", dir);
+    fd = mkstemp(p);
+    if (fd < 0) {
+        err = errno;
+    } else {
+        close(fd);
+        unlink(p);
+    }
+    free(p);
+    return err;
+}
+
 /* Write the dumps of set @p which (DUMP_*) into dir. A file that fails is
    recorded and the others are still written; returns -1 when anything
    failed. */
@@ -469,8 +491,16 @@ static int write_outputs(file_list *files, const char *dir, unsigned which, cons
     double t0 = cli_now();
     int err = cli_mkdir_p(dir);
 
+    if (!err)
+        err = probe_dir(dir);
     if (err) {
-        write_failed(files, dir, strerror(err));
+        /* one line naming the directory, not one per file */
+        char text[512];
+        snprintf(text, sizeof text, "%s: %s (no file written)", dir, strerror(err));
+        cli_error("-o", "cannot write into directory %s: %s", dir, strerror(err));
+        if (str_list_add(&files->failed, &files->n_failed, text) < 0)
+            cli_error("write", "%s", strerror(ENOMEM));
+        files->seconds = cli_now() - t0;
         return -1;
     }
     for (i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++)
@@ -946,7 +976,7 @@ int cmd_route(int argc, char **argv)
             break;
         case O_QOS_LEVELS:
             if (cli_opt_qos_levels(optarg, &a.qos_levels) < 0)
-                return CLI_EXIT_ERROR;
+                goto out;
             a.qos = 1;
             break;
         case 'o': a.outdir = optarg; break;
@@ -957,7 +987,7 @@ int cmd_route(int argc, char **argv)
         case O_SA_DUMP:
             if (a.groups) {
                 cli_error("route", "give the multicast groups once (--groups or --sa-dump)");
-                return CLI_EXIT_ERROR;
+                goto out;
             }
             a.groups = optarg;
             a.groups_sa = c == O_SA_DUMP;
@@ -966,7 +996,7 @@ int cmd_route(int argc, char **argv)
         case O_MCAST_OPENSM: a.mcast_opensm = 1; break;
         case O_DUMPS:
             if (parse_dumps(&a.dumps, optarg) < 0)
-                return CLI_EXIT_ERROR;
+                goto out;
             a.dumps_given = 1;
             break;
         case O_ALL_DUMPS:
@@ -981,38 +1011,49 @@ int cmd_route(int argc, char **argv)
             cli_quiet = 1;
             break;
         case 'v': a.verbose++; break;
-        case 'h': usage_route(stdout); return CLI_EXIT_OK;
+        case 'h': usage_route(stdout); ret = CLI_EXIT_OK; goto out;
         default:
             if (cli_shared_option(&ta, &ra, c, optarg, usage_route) < 0)
-                return CLI_EXIT_ERROR;
+                goto out;
         }
     }
     if (optind + 1 != argc) {
         cli_error("route", optind >= argc ? "missing TOPOLOGY (try 'ibr route --help')"
                                           : "too many arguments");
-        return CLI_EXIT_ERROR;
+        goto out;
     }
     a.topology = argv[optind];
     if (a.dumps_given && !a.outdir) {
         cli_error("route", "--dumps and --all-dumps choose what -o writes: give -o DIR");
-        return CLI_EXIT_ERROR;
+        goto out;
     }
     if (cli_topo_args_check(&ta, "route") < 0)
-        return CLI_EXIT_ERROR;
+        goto out;
     if (a.chain && !a.chain[strspn(a.chain, ", \t\n")]) {
         cli_error("route", "-R names no engine (give a chain such as -R ftree,updn; "
                            "`ibr engines` lists them)");
-        return CLI_EXIT_ERROR;
+        goto out;
+    }
+    if (a.mcast_balance && a.mcast_opensm) {
+        cli_error("route", "--mcast-balance and --mcast-opensm exclude each other (balanced "
+                           "trees, or OpenSM's trees kept as they are)");
+        goto out;
+    }
+    if (a.strict && !a.verify) {
+        cli_error("route", "--strict and --no-verify exclude each other (--strict judges "
+                           "the verification)");
+        goto out;
     }
     if (opts->scatter_ports && opts->seed == 0) {
         if (ra.seed_given) {
             cli_error("--scatter", "a seed of 0 disables scattering; give --seed N with N > 0");
-            return CLI_EXIT_ERROR;
+            goto out;
         }
         opts->seed = 1;
     }
 
-    if (cli_make_context(&ctx, cli_log_level(a.verbose)) < 0)
+    if (cli_make_context(&ctx, cli_log_level(a.verbose)) < 0 ||
+        cli_route_args_check_chain(&ra, ctx, a.chain, "route") < 0)
         goto out;
     /* the fabric is not kept: it is freed before routing big fabrics */
     if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, a.topology, &ta) < 0)
@@ -1088,7 +1129,7 @@ int cmd_route(int argc, char **argv)
         /* a request the library refused before any engine ran (unknown
            engine, bad setting) is reported once, below */
         print_route_text(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
-    fflush(stdout);
+    cli_flush_stdout();
 
     if (rc < 0) {
         cli_lib_error("route", r ? ibr_result_last_error(r) : NULL, rc);
@@ -1284,12 +1325,12 @@ int cmd_reroute(int argc, char **argv)
             break;
         case O_QOS_LEVELS:
             if (cli_opt_qos_levels(optarg, &qos_levels) < 0)
-                return CLI_EXIT_ERROR;
+                goto out;
             qos_on = 1;
             break;
         case O_DUMPS:
             if (parse_dumps(&dumps, optarg) < 0)
-                return CLI_EXIT_ERROR;
+                goto out;
             break;
         case O_ALL_DUMPS: dumps = DUMP_ALL; break;
         case O_SAVE_DB: save = optarg; break;
@@ -1300,7 +1341,7 @@ int cmd_reroute(int argc, char **argv)
             if (cli_opt_uint("--repeat", optarg, 1000, &rep_n) < 0 || rep_n == 0) {
                 if (rep_n == 0)
                     cli_error("--repeat", "give at least 1");
-                return CLI_EXIT_ERROR;
+                goto out;
             }
             break;
         case O_NOVERIFY: verify = 0; break;
@@ -1308,20 +1349,20 @@ int cmd_reroute(int argc, char **argv)
         case O_NOPROGRESS:
         case 'q': cli_quiet = 1; break;
         case 'v': verbose++; break;
-        case 'h': usage_reroute(stdout); return CLI_EXIT_OK;
+        case 'h': usage_reroute(stdout); ret = CLI_EXIT_OK; goto out;
         default:
             if (cli_shared_option(&ta, &ra, c, optarg, usage_reroute) < 0)
-                return CLI_EXIT_ERROR;
+                goto out;
         }
     }
     if (optind + 2 != argc) {
         cli_error("reroute", optind + 2 > argc ? "expected DATABASE and TOPOLOGY (try 'ibr "
                                                  "reroute --help')"
                                                : "too many arguments");
-        return CLI_EXIT_ERROR;
+        goto out;
     }
     if (cli_topo_args_check(&ta, "reroute") < 0)
-        return CLI_EXIT_ERROR;
+        goto out;
     if (cli_make_context(&ctx, cli_log_level(verbose)) < 0)
         goto out;
     if (cli_read_file(argv[optind], &text, &len) < 0)

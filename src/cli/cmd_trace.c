@@ -27,7 +27,9 @@ void usage_trace(FILE *o)
           "\n"
           "SRC and DST are LIDs or GUIDs: a port GUID or node GUID stands for that\n"
           "port's base LID (a CA's node GUID means its port 1, a switch's its port 0).\n"
-          "Numbers above 0xffff are GUIDs; write lid:N or guid:N to say which.\n"
+          "A number above 0xBFFF (the last unicast LID) or written in hex with more\n"
+          "than 4 digits (0x0000000000001234) is a GUID, any other a LID; write\n"
+          "lid:N or guid:N to say which.\n"
           "\n"
           "Options:\n"
           "  --from SRC                  source: LID or GUID of an end port or a switch\n"
@@ -57,9 +59,10 @@ void usage_trace(FILE *o)
 }
 
 /*
- * A LID or a GUID from the command line: "lid:N", "guid:N", or a number
- * (a GUID when above 0xffff). Returns the base LID of the GUID's port, or
- * the LID as given; 0 after printing an error.
+ * A LID or a GUID from the command line: "lid:N", "guid:N", or a number:
+ * a GUID when it is above the unicast LIDs (0xBFFF) or written in hex with
+ * more than 4 digits (0x0000000000001234), else a LID. Returns the base LID
+ * of the GUID's port, or the LID as given; 0 after printing an error.
  */
 static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char *arg)
 {
@@ -82,18 +85,29 @@ static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char 
         cli_error(opt, "'%s' is not a LID or GUID", arg);
         return 0;
     }
-    if (force == 1 || (force == 0 && v <= 0xffff)) {
+    if (force == 0) {
+        size_t digits = 0;
+        if (num[0] == '0' && (num[1] == 'x' || num[1] == 'X'))
+            digits = strlen(num + 2);
+        force = v > 0xBFFF || digits > 4 ? 2 : 1;
+    }
+    if (force == 1) {
+        /* a bare number that is also a GUID of the fabric: say how to
+           write it as one */
+        char hint[96] = "";
+        if (num == arg && ibr_topo_find_guid(&node, &port, t, v) == 0)
+            snprintf(hint, sizeof hint, " (for the GUID, write guid:%.64s)", arg);
         if (ibr_topo_max_lid(t) == 0) {
             cli_error(opt, "LID %" PRIu64 ": the topology has no LIDs", v);
             return 0;
         }
         if (v == 0 || v > ibr_topo_max_lid(t)) {
-            cli_error(opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)", v,
-                      (unsigned)ibr_topo_max_lid(t));
+            cli_error(opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)%s", v,
+                      (unsigned)ibr_topo_max_lid(t), hint);
             return 0;
         }
         if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)v) < 0) {
-            cli_error(opt, "no port owns LID %" PRIu64, v);
+            cli_error(opt, "no port owns LID %" PRIu64 "%s", v, hint);
             return 0;
         }
         return (uint16_t)v;
@@ -273,7 +287,7 @@ static int trace_mcast(const char *src, const ibr_topo *t, const ibr_result *r, 
             printf("BROKEN: a member is missed or reached twice, or a copy goes where no "
                    "member is (ibr route --groups ... verifies which)\n");
     }
-    fflush(stdout);
+    cli_flush_stdout();
     free(hops);
     return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 }
@@ -331,16 +345,16 @@ int cmd_trace(int argc, char **argv)
         case 'R': chain = optarg; break;
         case O_JSON: json = 1; break;
         case 'q': cli_quiet = 1; break;
-        case 'h': usage_trace(stdout); return CLI_EXIT_OK;
+        case 'h': usage_trace(stdout); ret = CLI_EXIT_OK; goto out;
         default:
             if (cli_shared_option(&ta, &ra, c, optarg, usage_trace) < 0)
-                return CLI_EXIT_ERROR;
+                goto out;
         }
     }
     if (optind >= argc || argc - optind > 2) {
         cli_error("trace", optind >= argc ? "missing TOPOLOGY (try 'ibr trace --help')"
                                           : "too many arguments");
-        return CLI_EXIT_ERROR;
+        goto out;
     }
     src = argv[optind];
     if (argc - optind == 2)
@@ -349,30 +363,31 @@ int cmd_trace(int argc, char **argv)
         if (!groups_file || !from || to || dump) {
             cli_error("trace", "--mlid needs --groups FILE and --from SRC, and takes no --to "
                                "or LFTS_DUMP (the tables are computed)");
-            return CLI_EXIT_ERROR;
+            goto out;
         }
         if (cli_parse_u64(mlid_arg, 0xFFFF, &mlid) < 0 || mlid < 0xC000 || mlid > 0xFFFE) {
             cli_error("--mlid", "'%s' is not a multicast LID (0xC000..0xFFFE)", mlid_arg);
-            return CLI_EXIT_ERROR;
+            goto out;
         }
     } else if (!from || !to) {
         cli_error("trace", "--from and --to are required");
-        return CLI_EXIT_ERROR;
+        goto out;
     }
     if ((groups_file || mbal) && !mlid_arg) {
         cli_error("trace", "--groups and --mcast-balance go with --mlid");
-        return CLI_EXIT_ERROR;
+        goto out;
     }
-    if (dump && (chain || ra.files[CLI_GUIDS_ROOT])) {
+    if (dump && (chain || ra.files[CLI_GUIDS_ROOT] || ra.n_params)) {
         cli_error("trace", "give either LFTS_DUMP or -R CHAIN (with routing options), "
                            "not both");
-        return CLI_EXIT_ERROR;
+        goto out;
     }
     if (cli_topo_args_check(&ta, "trace") < 0)
-        return CLI_EXIT_ERROR;
+        goto out;
     if (cli_make_context(&ctx, IBR_LOG_WARN) < 0)
-        return CLI_EXIT_ERROR;
-    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, src, &ta) < 0)
+        goto out;
+    if ((!dump && cli_route_args_check_chain(&ra, ctx, chain, "trace") < 0) ||
+        cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, src, &ta) < 0)
         goto out;
     if (mlid_arg) {
         if (cli_load_groups(&groups, t, groups_file) < 0 ||
@@ -478,7 +493,7 @@ int cmd_trace(int argc, char **argv)
         else
             printf("BROKEN: %s\n", why);
     }
-    fflush(stdout);
+    cli_flush_stdout();
     ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 out:
     free(hops);

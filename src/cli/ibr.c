@@ -17,6 +17,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
@@ -107,6 +108,19 @@ static int cmd_engines(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     n = ibr_context_engine_count(NULL);
+    /* the capability column as wide as its longest entry */
+    int name_w = 12, caps_w = 13;
+    for (i = 0; i < n && !json; i++) {
+        ibr_engine_info e;
+        char caps[160];
+        if (ibr_context_engine(&e, NULL, i) < 0)
+            continue;
+        caps_text(caps, sizeof(caps), e.caps);
+        if ((int)strlen(e.name) > name_w)
+            name_w = (int)strlen(e.name);
+        if ((int)strlen(caps) > caps_w)
+            caps_w = (int)strlen(caps);
+    }
     if (json) {
         cli_json_printed = 1;
         fputs("[", stdout);
@@ -146,7 +160,7 @@ static int cmd_engines(int argc, char **argv)
             }
             fputs("]}", stdout);
         } else {
-            printf("%-12s %-40s %s\n", e.name, caps, e.description ? e.description : "");
+            printf("%-*s %-*s  %s\n", name_w, e.name, caps_w, caps, e.description ? e.description : "");
             for (size_t k = 0; k < e.n_settings; k++) {
                 char ty[96], full[160];
                 setting_text(ty, sizeof ty, &e.settings[k]);
@@ -575,7 +589,40 @@ static const command *find_command(const char *name)
     return NULL;
 }
 
+static int run_command(int argc, char **argv);
+
+/* A write error on standard output (a full disk, /dev/full) fails the
+   command: the output is lost, whatever the command's verdict. */
+static int check_stdout(int rc)
+{
+    int err = 0;
+
+    errno = 0;
+    if (fflush(stdout) != 0)
+        err = errno ? errno : EIO;
+    if (ferror(stdout) && !err)
+        err = cli_stdout_errno ? cli_stdout_errno : -1;
+    errno = 0;
+    if (fclose(stdout) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (!err)
+        return rc;
+    if (rc == CLI_EXIT_ERROR && !strncmp(cli_first_error, "stdout:", 7))
+        return rc; /* the command said so already */
+    if (err > 0)
+        cli_error("stdout", "write error: %s: the output is lost", strerror(err));
+    else
+        cli_error("stdout", "write error: the output is lost");
+    return CLI_EXIT_ERROR;
+}
+
 int main(int argc, char **argv)
+{
+    cli_install_cleanup();
+    return check_stdout(run_command(argc, argv));
+}
+
+static int run_command(int argc, char **argv)
 {
     const command *cmd;
 

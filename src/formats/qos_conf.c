@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,6 +303,68 @@ int ibr_qos_config_set(ibr_qos_config *q, const char *key, const char *value)
     return 0;
 }
 
+/* The edit distance between a[0..an) and b (both under 64 bytes long). */
+static size_t edit_distance(const char *a, size_t an, const char *b)
+{
+    size_t bn = strlen(b), row[64];
+    if (an >= 64 || bn >= 64)
+        return (size_t)-1;
+    for (size_t j = 0; j <= bn; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= an; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= bn; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[bn];
+}
+
+/* A warning for an opensm.conf key that looks like a QoS key (qos_...,
+   ibr_qos...) but is none this library or OpenSM knows, naming the
+   closest known one. */
+static void warn_unknown_key(ibr_context *ctx, unsigned line, const char *key, size_t k)
+{
+    if (!((k > 4 && !memcmp(key, "qos_", 4)) || (k > 7 && !memcmp(key, "ibr_qos", 7))))
+        return;
+    if (k == 15 && !memcmp(key, "qos_policy_file", 15))
+        return; /* OpenSM's policy file: not read here */
+    char best[40] = "", name[40];
+    size_t best_d = (size_t)-1;
+    for (unsigned f = 0; f < IBR__QOS_TARGETS; f++)
+        for (unsigned i = 0; i < 5; i++) {
+            snprintf(name, sizeof name, "%s_%s", ibr__qos_prefix[f], param_name[i]);
+            size_t d = edit_distance(key, k, name);
+            if (d < best_d) {
+                best_d = d;
+                memcpy(best, name, sizeof name);
+            }
+        }
+    static const char *const others[] = {"ibr_qos_levels", "ibr_qos_level_weights",
+                                         "qos_policy_file"};
+    for (unsigned i = 0; i < 3; i++) {
+        size_t d = edit_distance(key, k, others[i]);
+        if (d < best_d) {
+            best_d = d;
+            snprintf(best, sizeof best, "%s", others[i]);
+        }
+    }
+    if (best_d <= 4)
+        ibr__log(ctx, IBR_LOG_WARN, "QoS configuration line %u: unknown key '%.*s' ignored "
+                 "(did you mean '%s'?)", line, (int)(k > 64 ? 64 : k), key, best);
+    else
+        ibr__log(ctx, IBR_LOG_WARN, "QoS configuration line %u: unknown key '%.*s' ignored",
+                 line, (int)(k > 64 ? 64 : k), key);
+}
+
 int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
 {
     if (!q)
@@ -336,8 +399,13 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
             k++;
         unsigned fam = 0, param = 0;
         int lk = k ? level_key(s, k) : 0;
-        if (k == 0 || (!lk && resolve_key(&fam, &param, s, k) < 0))
-            continue; /* a blank line, or another opensm.conf key */
+        if (k == 0 || (!lk && resolve_key(&fam, &param, s, k) < 0)) {
+            /* a blank line, or another opensm.conf key; a qos_* key we
+               do not know is a misspelling more often than not */
+            if (k)
+                warn_unknown_key(q->ctx, line, s, k);
+            continue;
+        }
         const char *v = s + k;
         size_t vn = n - k;
         while (vn && isspace((unsigned char)*v))

@@ -108,8 +108,16 @@ static void note_error(vstate *v, uint32_t from, uint32_t at, unsigned lid, int 
         what = "route leaves the fabric through an end node";
         break;
     }
-    snprintf(dst, sizeof v->rep->first_error, "LID %u from switch %s: %s at switch %s port %u",
-             lid, node_label(t, from, a, sizeof a), what, node_label(t, at, b, sizeof b), port);
+    /* formatted whole, then cut to the report's field (long switch
+       descriptions) */
+    char msg[2 * sizeof a + 128];
+    snprintf(msg, sizeof msg, "LID %u from switch %s: %s at switch %s port %u", lid,
+             node_label(t, from, a, sizeof a), what, node_label(t, at, b, sizeof b), port);
+    size_t len = strlen(msg);
+    if (len >= sizeof v->rep->first_error)
+        len = sizeof v->rep->first_error - 1;
+    memcpy(dst, msg, len);
+    dst[len] = '\0';
     if (kind == ST_MISSING && !v->rep->first_missing[0])
         memcpy(v->rep->first_missing, dst, sizeof v->rep->first_missing);
 }

@@ -155,7 +155,9 @@ def test_params():
                      ("ftree.bogus=1", "engine 'ftree' has no setting 'bogus'"),
                      ("ftree.max_reverse_hops=256", r"'ftree\.max_reverse_hops' = '256': must be "
                                                     r"an integer in 0\.\.255"),
-                     ("updn.connect_roots=maybe", "must be a boolean")):
+                     # (ftree's: a setting of an engine outside the chain is
+                     # refused before its value is looked at)
+                     ("ftree.connect_roots=maybe", "must be a boolean")):
         expect(["route", "-R", "ftree", "gen:" + FT8, "--param", arg], 2, None, msg)
     expect(["route", "-R", "ftree", "gen:" + FT8, "--param", "novalue"], 2, None,
            r"--param: expected ENGINE\.SETTING=VALUE")
@@ -764,7 +766,9 @@ def test_strict():
     # minhop promises nothing: its credit loop is reported, not an error
     expect(["route", "-q", "-R", "minhop", torus, "--strict"], 0, r"CREDIT LOOP")
     expect(["route", "-q", "-R", "dfsssp", torus, "--strict"], 0, r"deadlock: +free")
-    expect(["route", "-q", "-R", "dfsssp", torus, "--strict", "--no-verify"], 0)
+    # --strict judges the verification: without it, a usage error (issue 34)
+    expect(["route", "-q", "-R", "dfsssp", torus, "--strict", "--no-verify"], 2, None,
+           r"--strict and --no-verify exclude each other")
     # ibr verify --strict: a credit loop is an error
     out = path("st-minhop")
     expect(["route", "-q", "-R", "minhop", torus, "-o", out], 0)
@@ -1308,6 +1312,308 @@ def test_port_facts():
           "dfsssp on 1 VL: %r" % r["attempts"])
 
 
+# ----------------------------------------------------------------------------
+# Writing files and standard output (issue 34, item 6 and "Also")
+
+
+def run_ibr(args, **kw):
+    """ibr with its own stdout/stderr handling (kw: stdout=, preexec_fn=)."""
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([IBR] + list(args), text=True, timeout=300, **kw)
+
+
+def no_tmp(d):
+    left = [f for f in os.listdir(d) if ".tmp-" in f]
+    check(not left, "temporary files left in %s: %r" % (d, left))
+
+
+def read_fifo(fifo):
+    """Read a FIFO on a thread; returns (thread, result list)."""
+    import threading
+    got = []
+
+    def reader():
+        with open(fifo, "rb") as f:
+            got.append(f.read())
+    th = threading.Thread(target=reader, daemon=True)
+    th.start()
+    return th, got
+
+
+def test_write_targets():
+    """Symlinks are followed (the link stays, its target is replaced),
+    devices and FIFOs are written through, regular files replaced whole,
+    for gen -o, route/reroute --save-db and the files of -o DIR."""
+    import stat
+    d = path("wt")
+    os.makedirs(d)
+    spec = "fattree:levels=2,radix=4"
+    ref, _ = expect(["gen", spec], 0)
+    # a symlink (relative) to a regular file: the link stays, the target
+    # gets the text
+    target = os.path.join(d, "target.topo")
+    write(target, "old\n")
+    link = os.path.join(d, "link.topo")
+    os.symlink("target.topo", link)
+    expect(["gen", spec, "-o", link], 0)
+    check(os.path.islink(link) and os.readlink(link) == "target.topo",
+          "gen -o LINK replaced the symlink")
+    with open(target) as f:
+        check(f.read() == ref, "the symlink's target does not hold the topology")
+    no_tmp(d)
+    # a chain of links, the last one dangling: the file is created there
+    os.symlink("link2", os.path.join(d, "link1"))
+    os.symlink(os.path.join(d, "created.db"), os.path.join(d, "link2"))
+    expect(["route", "-q", "gen:" + spec, "--save-db", os.path.join(d, "link1")], 0)
+    check(os.path.islink(os.path.join(d, "link1")) and os.path.islink(os.path.join(d, "link2")),
+          "route --save-db replaced a symlink")
+    with open(os.path.join(d, "created.db")) as f:
+        check(f.read().startswith("ibroute-routing-db") or len(f.read()) >= 0, "db")
+    check(os.path.getsize(os.path.join(d, "created.db")) > 100, "no database written")
+    # reroute --save-db through a symlink
+    os.symlink("rr-target.db", os.path.join(d, "rr-link.db"))
+    expect(["reroute", "-q", os.path.join(d, "created.db"), "gen:" + spec, "--save-db",
+            os.path.join(d, "rr-link.db")], 0)
+    check(os.path.islink(os.path.join(d, "rr-link.db")) and
+          os.path.getsize(os.path.join(d, "rr-target.db")) > 100,
+          "reroute --save-db replaced the symlink")
+    # a FIFO is written through (not replaced by a regular file)
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    th, got = read_fifo(fifo)
+    expect(["gen", spec, "-o", fifo], 0)
+    th.join(10)
+    check(stat.S_ISFIFO(os.stat(fifo).st_mode), "gen -o FIFO replaced the FIFO")
+    check(got and got[0].decode() == ref, "the FIFO's reader got %r bytes"
+          % (len(got[0]) if got else None))
+    # a symlink to a device: written through, the write error reported
+    # (done first through a link in our directory: a CLI that replaced the
+    # link would otherwise replace /dev/full itself when run as root)
+    full = os.path.join(d, "full")
+    os.symlink("/dev/full", full)
+    _, e = expect(["gen", spec, "-o", full], 2, None, r"No space left on device")
+    check(os.path.islink(full), "gen -o LINK-TO-/dev/full replaced the link")
+    expect(["route", "-q", "gen:" + spec, "--save-db", full], 2, None,
+           r"No space left on device")
+    check(os.path.islink(full), "route --save-db replaced the link")
+    if os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode):
+        expect(["gen", spec, "-o", "/dev/full"], 2, None,
+               r"^ibr: /dev/full: No space left on device$")
+        check(stat.S_ISCHR(os.lstat("/dev/full").st_mode), "/dev/full was replaced")
+    # our own standard output through /proc's links (their text, "pipe:[N]",
+    # is no path): written to the pipe the harness reads (/dev/fd/1 and
+    # /proc/self/fd/1 rather than /dev/stdout: a CLI that renamed over the
+    # name would fail there instead of replacing /dev/stdout)
+    for name in ("/dev/fd/1", "/proc/self/fd/1"):
+        if os.path.exists(name):
+            o, _ = expect(["gen", spec, "-o", name], 0)
+            check(o == ref, "gen -o %s: %d bytes on stdout" % (name, len(o)))
+    # a regular file is replaced whole (a new inode, its mode kept)
+    reg = os.path.join(d, "reg.topo")
+    write(reg, "old\n")
+    os.chmod(reg, 0o640)
+    ino = os.stat(reg).st_ino
+    expect(["gen", spec, "-o", reg], 0)
+    st = os.stat(reg)
+    check(st.st_ino != ino and stat.S_IMODE(st.st_mode) == 0o640,
+          "regular file: inode %d -> %d, mode %o" % (ino, st.st_ino, stat.S_IMODE(st.st_mode)))
+    with open(reg) as f:
+        check(f.read() == ref, "regular file content")
+    # a failed write leaves the old file as it was, and no temporary file
+    import resource
+    import signal
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+    write(reg, "old\n")
+    p = run_ibr(["gen", spec, "-o", reg], preexec_fn=limit)
+    check(p.returncode == 2 and "File too large" in p.stderr, "%d %s" % (p.returncode, p.stderr))
+    with open(reg) as f:
+        check(f.read() == "old\n", "a failed gen -o changed the old file")
+    no_tmp(d)
+    # the files of -o DIR: a symlink is followed, a FIFO written through,
+    # a device's write error reported
+    out = os.path.join(d, "dump")
+    os.makedirs(out)
+    os.symlink("../lfts-target", os.path.join(out, "opensm-lfts.dump"))
+    os.mkfifo(os.path.join(out, "guid2lid"))
+    os.symlink("/dev/full", os.path.join(out, "opensm-subnet.lst"))
+    th, got = read_fifo(os.path.join(out, "guid2lid"))
+    o, e = expect(["route", "-q", "gen:" + spec, "-o", out], 2,
+                  r"^NOT WRITTEN: +opensm-subnet.lst: No space left on device$")
+    th.join(10)
+    check(os.path.islink(os.path.join(out, "opensm-lfts.dump")) and
+          os.path.islink(os.path.join(out, "opensm-subnet.lst")), "dump: a symlink was replaced")
+    check(stat.S_ISFIFO(os.stat(os.path.join(out, "guid2lid")).st_mode),
+          "dump: the FIFO was replaced")
+    with open(os.path.join(d, "lfts-target")) as f:
+        check(f.read().startswith("Unicast lids"), "dump: the link's target")
+    check(got and b"0x" in got[0], "dump: the FIFO's reader got nothing")
+    no_tmp(out)
+
+
+def test_stdout_errors():
+    """A write error on standard output fails every command (exit 2, a
+    message on stderr)."""
+    spec = "gen:fattree:levels=2,radix=4"
+    if not os.path.exists("/dev/full"):
+        return
+    for args in (["engines"], ["engines", "--json"], ["route", "-q", spec],
+                 ["route", "-q", "--json", spec], ["info", spec], ["gen", spec],
+                 ["--help"], ["analyze", spec], ["trace", spec, "--from", "1", "--to", "2"]):
+        with open("/dev/full", "w") as full:
+            p = run_ibr(args, stdout=full)
+        check(p.returncode == 2, "ibr %s > /dev/full: exit %d" % (" ".join(args), p.returncode))
+        check(re.search(r"^ibr: stdout: .*No space left on device", p.stderr, re.M),
+              "ibr %s > /dev/full: %r" % (" ".join(args), p.stderr))
+
+
+def test_interrupted_write():
+    """SIGINT or SIGTERM while -o writes: no temporary file is left and the
+    command dies of the signal."""
+    import signal
+    import time
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        done = False
+        for radix in (16, 20, 24):
+            out = path("sig-%d-%d" % (sig, radix))
+            os.makedirs(out)
+            p = subprocess.Popen([IBR, "route", "-q", "--no-verify",
+                                  "gen:fattree:levels=3,radix=%d" % radix, "-o", out],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            seen = False
+            deadline = time.time() + 120
+            while p.poll() is None and time.time() < deadline:
+                if any(".tmp-" in f for f in os.listdir(out)):
+                    seen = True
+                    p.send_signal(sig)
+                    break
+                time.sleep(0.001)
+            p.wait(120)
+            p.stderr.close()
+            if not seen:
+                shutil.rmtree(out, ignore_errors=True)
+                continue  # too fast to catch: a bigger fabric
+            check(p.returncode == -sig, "signal %d: exit %d" % (sig, p.returncode))
+            no_tmp(out)
+            shutil.rmtree(out, ignore_errors=True)
+            done = True
+            break
+        check(done, "signal %d: never caught a temporary file" % sig)
+
+
+def test_option_conflicts():
+    """Options that contradict each other, or settings of engines the chain
+    does not run, are usage errors naming both; --param copies are freed
+    (LeakSanitizer) when a later option is refused."""
+    g = "gen:fattree:levels=2,radix=4"
+    expect(["route", g, "--mcast-balance", "--mcast-opensm"], 2, None,
+           r"--mcast-balance and --mcast-opensm exclude each other")
+    expect(["route", g, "--no-verify", "--strict"], 2, None,
+           r"--strict and --no-verify exclude each other")
+    expect(["route", "-R", "ftree", g, "--param", "sssp.balance=1"], 2, None,
+           r"--param sssp.balance=\.\.\.: engine sssp is not in the chain \(-R ftree\)")
+    expect(["route", g, "--param", "sssp.balance=1"], 2, None,
+           r"engine sssp is not in the chain \(no -R: minhop\)")
+    expect(["route", "-R", "ftree,no_fallback", g, "--param", "minhop.x=1"], 2, None,
+           r"engine minhop is not in the chain")
+    expect(["route", "-R", "sssp", g, "--max-reverse-hops", "3"], 2, None,
+           r"--max-reverse-hops sets ftree.max_reverse_hops: engine ftree is not in the chain")
+    expect(["route", "-R", "sssp", g, "--connect-roots"], 2, None,
+           r"--connect-roots: none of updn, dnup and ftree is in the chain")
+    expect(["trace", "-R", "updn", g, "--from", "1", "--to", "2", "--param", "sssp.balance=1"],
+           2, None, r"engine sssp is not in the chain")
+    # accepted: the engine is in the chain (minhop: the fallback)
+    expect(["route", "-q", "-R", "sssp", g, "--param", "sssp.balance=1"], 0)
+    expect(["route", "-q", "-R", "updn", g, "--connect-roots"], 0)
+    expect(["route", "-q", "-R", "updn", g, "--max-vls", "2"], 0)
+    # the leak (caught by the ASan build's LeakSanitizer as a non-2 exit)
+    expect(["route", "gen:fattree:levels=2,radix=4", "--param", "sssp.balance=1", "--lmc", "9"],
+           2, None, r"--lmc")
+    expect(["reroute", "--param", "sssp.balance=1", "--repeat", "0", "x", "y"], 2)
+    expect(["trace", "--param", "sssp.balance=1", "--lmc", "9", g], 2)
+    expect(["route", "--param", "sssp.balance=1", "-h"], 0)
+
+
+def test_qos_key_typos():
+    """A misspelled qos_* key is named in a warning with the known key it
+    is closest to."""
+    conf = write("typo.conf", "qos_max_vl 4\nqos_swe_hihg_limit 3\nqos_policy_file /x\n"
+                 "log_flags 0x03\n")
+    _, e = expect(["route", "-q", "gen:fattree:levels=2,radix=4", "--qos-config", conf], 0)
+    check(re.search(r"line 1: unknown key 'qos_max_vl' ignored \(did you mean 'qos_max_vls'\?\)",
+                    e), e)
+    check(re.search(r"line 2: unknown key 'qos_swe_hihg_limit' ignored \(did you mean "
+                    r"'qos_swe_high_limit'\?\)", e), e)
+    check("qos_policy_file" not in e and "log_flags" not in e, e)
+
+
+def test_unwritable_dir():
+    """An -o directory that cannot take files: one line naming it."""
+    if os.geteuid() == 0:
+        d = "/sys/kernel"   # root may write anywhere but there
+        if not os.path.isdir(d):
+            return
+        try:
+            fd, p = tempfile.mkstemp(dir=d)
+            os.close(fd)
+            os.unlink(p)
+            return          # writable after all: nothing to test
+        except OSError:
+            pass
+    else:
+        d = path("ro-dir")
+        os.makedirs(d)
+        os.chmod(d, 0o555)
+    o, e = expect(["route", "-q", "gen:fattree:levels=2,radix=4", "-o", d], 2)
+    lines = [l for l in e.splitlines() if l.strip()]
+    check(len(lines) == 1 and d in lines[0] and re.search("Permission denied|Read-only", lines[0]),
+          "stderr: %r" % e)
+    check(len(re.findall(r"^NOT WRITTEN:", o, re.M)) == 1 and
+          re.search(r"^NOT WRITTEN: +%s: " % re.escape(d), o, re.M), o)
+
+
+def test_trace_guid_forms():
+    """trace --from/--to: a hex number of more than 4 digits or a number
+    above 0xBFFF is a GUID; lid:N and guid:N say which."""
+    text, _ = expect(["gen", "mesh:dims=2,hosts=1"], 0)
+    # H0's port GUID 0x1234 (LID 3), H1's 0xc000 (LID 4)
+    text = text.replace("2c90302000001)", "1234)").replace("2c90302000101)", "c000)")
+    topo = write("trace-guids.topo", text)
+    t = jrun(["trace", "--json", topo, "--from", "0x0000000000001234", "--to", "49152"])
+    check(t["src_lid"] == 3 and t["dst_lid"] == 4 and t["reached"], "trace %r" % t)
+    t = jrun(["trace", "--json", topo, "--from", "guid:0x1234", "--to", "0xc000"])
+    check(t["src_lid"] == 3 and t["dst_lid"] == 4, "trace %r" % t)
+    t = jrun(["trace", "--json", topo, "--from", "3", "--to", "lid:0x4"])
+    check(t["src_lid"] == 3 and t["dst_lid"] == 4, "trace %r" % t)
+    # 0x1234 is a LID, which no port owns: the message suggests guid:
+    expect(["trace", topo, "--from", "0x1234", "--to", "4"], 2, None,
+           r"--from: LID 4660 is not in the topology \(LIDs 1\.\.4\) \(for the GUID, write "
+           r"guid:0x1234\)")
+
+
+def test_engines_columns():
+    """ibr engines: the descriptions start in one column, after the
+    capabilities."""
+    out, _ = expect(["engines"], 0)
+    engines = jrun(["engines", "--json"])
+    cols = set()
+    for e in engines:
+        line = [l for l in out.splitlines() if l.startswith(e["name"] + " ")][0]
+        col = line.find(e["description"])
+        check(col > 0 and line[:col].rstrip().endswith(e["caps_text"]) and
+              line[col - 2:col] == "  ", "engines: %r" % line)
+        cols.add(col)
+    check(len(cols) == 1, "descriptions start in columns %r" % sorted(cols))
+
+
+IO_TESTS = [test_write_targets, test_stdout_errors, test_interrupted_write,
+            test_option_conflicts, test_qos_key_typos, test_unwritable_dir,
+            test_trace_guid_forms, test_engines_columns]
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -1323,6 +1629,11 @@ def main():
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos]
+    tests += IO_TESTS
+    # IBR_CLI_TESTS=name,name: run only those
+    only = os.environ.get("IBR_CLI_TESTS")
+    if only:
+        tests = [t for t in tests if t.__name__ in only.split(",")]
     try:
         for t in tests:
             try:

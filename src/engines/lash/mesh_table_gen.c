@@ -47,6 +47,11 @@ static unsigned n_table;
 static int measure(ibr__mesh_shape *out, unsigned dims, const unsigned *size)
 {
     uint32_t n = 1, k = 0;
+    if (dims > IBR__MESH_MAX_DIMS) { /* out->size holds that many */
+        fprintf(stderr, "mesh_table_gen: %u dimensions (at most %d)\n", dims,
+                IBR__MESH_MAX_DIMS);
+        return -1;
+    }
     for (unsigned d = 0; d < dims; d++) {
         n *= size[d];
         k += size[d] == 2 ? 1 : 2;
