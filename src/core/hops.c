@@ -190,3 +190,126 @@ int ibr__switch_hops(uint8_t **out, const ibr_topo *t, unsigned int nthreads)
     *out = d;
     return 0;
 }
+
+/* One step of ibr__unrouted_pairs' walk from switch sw through port p
+   toward (dsw, dport): 1 when delivered, 0 with the next switch in *next,
+   -1 when the route stops there (no entry, a bad or down port, an end
+   node). */
+static int pair_step(uint32_t *next, const ibr_topo *t, uint32_t sw, unsigned p, uint32_t dsw,
+                     unsigned dport)
+{
+    if (sw == dsw && p == dport)
+        return 1;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    if (p == IBR_NO_ROUTE || p == 0 || p > n->nports)
+        return -1;
+    const ibr__port *pt = &t->ports[n->port_off + p];
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+        t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+        return -1;
+    *next = t->nodes[pt->remote_node].sw;
+    return 0;
+}
+
+int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
+                        const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap)
+{
+    enum { UNKNOWN = 0, ACTIVE, OK, BAD };
+    ibr_context *ctx = t->ctx;
+    uint32_t S = t->n_sw;
+    *n = 0;
+    *first_sw = IBR_NONE;
+    *first_lid = 0;
+    if (!S)
+        return 0;
+    uint32_t *comp = ibr__mallocarray(ctx, S, sizeof *comp);
+    uint32_t *srcw = ibr__calloc(ctx, S, sizeof *srcw);
+    uint32_t *srcs = ibr__mallocarray(ctx, S, sizeof *srcs);
+    uint32_t *stack = ibr__mallocarray(ctx, S, sizeof *stack);
+    uint8_t *st = ibr__mallocarray(ctx, S, 1);
+    int rc = IBR_ENOMEM;
+    if (!comp || !srcw || !srcs || !stack || !st)
+        goto out;
+    /* connected components of the active switch links */
+    for (uint32_t s = 0; s < S; s++)
+        comp[s] = IBR_NONE;
+    for (uint32_t s0 = 0; s0 < S; s0++) {
+        if (comp[s0] != IBR_NONE)
+            continue;
+        uint32_t head = 0, tail = 0;
+        comp[s0] = s0;
+        stack[tail++] = s0;
+        while (head < tail) {
+            uint32_t s = stack[head++];
+            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+                if (comp[t->adj[e].sw] == IBR_NONE) {
+                    comp[t->adj[e].sw] = s0;
+                    stack[tail++] = t->adj[e].sw;
+                }
+        }
+    }
+    /* sources: end ports cabled to a switch, per switch (as verify.c) */
+    uint32_t nsrc = 0;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+            srcw[t->nodes[pt->remote_node].sw]++;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (srcw[s])
+            srcs[nsrc++] = s;
+    for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+        uint32_t gp = t->lid_port[lid], dsw = t->lid_sw[lid];
+        if (gp == IBR_NONE || dsw == IBR_NONE ||
+            t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH ||
+            ((lid - t->ports[gp].lid) >> lmc_cap) != 0)
+            continue;
+        unsigned dport = t->lid_swport[lid];
+        memset(st, UNKNOWN, S);
+        for (uint32_t i = 0; i < nsrc; i++) {
+            uint32_t s = srcs[i];
+            uint64_t w = srcw[s] - (s == dsw ? 1u : 0u);
+            if (!w || comp[s] != comp[dsw])
+                continue;
+            /* walk until a resolved switch, a failure or a revisit */
+            uint32_t sp = 0, cur = s;
+            int res;
+            for (;;) {
+                if (st[cur] == OK || st[cur] == BAD) {
+                    res = st[cur];
+                    break;
+                }
+                if (st[cur] == ACTIVE) {
+                    res = BAD; /* a loop */
+                    break;
+                }
+                st[cur] = ACTIVE;
+                stack[sp++] = cur;
+                uint32_t nx = IBR_NONE;
+                int k = pair_step(&nx, t, cur, row(arg, cur)[lid], dsw, dport);
+                if (k != 0) {
+                    res = k > 0 ? OK : BAD;
+                    break;
+                }
+                cur = nx;
+            }
+            while (sp > 0)
+                st[stack[--sp]] = (uint8_t)res;
+            if (res == BAD) {
+                if (!*n) {
+                    *first_sw = s;
+                    *first_lid = (uint16_t)lid;
+                }
+                *n += w;
+            }
+        }
+    }
+    rc = 0;
+out:
+    ibr__free(ctx, comp);
+    ibr__free(ctx, srcw);
+    ibr__free(ctx, srcs);
+    ibr__free(ctx, stack);
+    ibr__free(ctx, st);
+    return rc;
+}
