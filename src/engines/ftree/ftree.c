@@ -1116,7 +1116,8 @@ static int check_connected(ftree *ft)
     uint64_t n = 0;
     uint32_t sw;
     uint16_t lid;
-    if (ibr__unrouted_pairs(&n, &sw, &lid, t, lft_row, ft->run, 7) < 0)
+    unsigned lmc_cap = ft->o->lmc == IBR_LMC_TOPO ? 7 : ft->o->lmc; /* LIDs routed */
+    if (ibr__unrouted_pairs(&n, &sw, &lid, t, lft_row, ft->run, lmc_cap) < 0)
         return ibr__fail(ft->run, IBR_ENOMEM, "out of memory");
     if (n == 0)
         return 0;
