@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ibroute/sys/engine.h"
+#include "ibroute/sys/toolkit.h"
 
 static uint64_t fnv(const char *s, size_t n);
 
@@ -929,6 +931,109 @@ static void test_ftree_isolated_leaves(void)
     ibr_topo_destroy(t[1]);
 }
 
+/* An engine that routes as ftree does but, like ftree before issue 34,
+   leaves every entry of a switch without switch cables empty (its own
+   hosts included): the repair must not take such a column over the
+   entries that cross no lost cable, and must not hand out a repair that
+   leaves pairs the fabric connects unrouted. */
+static int holes_fn(ibr_run *run, void *user)
+{
+    (void)user;
+    const ibr_topo *t = ibr_run_topo(run);
+    ibr_result *r = NULL;
+    int rc = ibr_route(&r, t, "ftree,no_fallback", NULL);
+    if (rc < 0) {
+        ibr_result_destroy(r);
+        return ibr_run_decline(run, "ftree declined");
+    }
+    uint32_t n = ibr_topo_switch_count(t);
+    uint8_t *h = ibr_run_hops(run);
+    if (!h) {
+        ibr_result_destroy(r);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        const uint32_t *off;
+        const ibr_switch_link *links;
+        ibr_topo_switch_links(&off, &links, t);
+        int alone = off[s] == off[s + 1];
+        uint8_t *row = ibr_run_lft(run, s);
+        memcpy(row, ibr_result_lft(r, s), ibr_result_lft_size(r));
+        if (alone)
+            memset(row, IBR_NO_ROUTE, ibr_result_lft_size(r));
+        for (uint32_t d = 0; d < n; d++)
+            h[(size_t)s * n + d] = alone ? 255 : (uint8_t)ibr_result_hops(r, s, d);
+    }
+    ibr_result_destroy(r);
+    return 0;
+}
+
+static void test_repair_keeps_intact_routes(void)
+{
+    ibr_context *ctx = ibr_test_engine_context("holes", holes_fn, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    size_t len = 0;
+    char *text = ibr_test_read_file(IBR_TEST_DATA "/ftree-isolated-leaves.topo", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *intact = malloc(len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i + 7 <= len && !memcmp(text + i, " (down)", 7)) {
+            i += 6;
+            continue;
+        }
+        intact[n++] = text[i];
+    }
+    ibr_topo *t[2] = {NULL, NULL};
+    const char *src[2] = {intact, text};
+    size_t slen[2] = {n, len};
+    for (int k = 0; k < 2; k++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_parse_ibnetdiscover(f, src[k], slen[k]), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t[k], f), 0);
+        ibr_fabric_destroy(f);
+    }
+    free(intact);
+    free(text);
+    ibr_result *r0 = NULL, *y = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t[0], "holes,no_fallback", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+    int rc = ibr_routing_db_route(&y, &rep, db, t[1], NULL, 0);
+    if (rc == 0) {
+        /* whatever the answer, it does not claim what it does not deliver:
+           an incremental repair delivers every connected pair */
+        ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
+        int vrc = ibr_result_verify(&v, y);
+        CU_ASSERT_EQUAL(v.pairs, 80);
+        if (rep.mode == IBR_REROUTE_INCREMENTAL) {
+            CU_ASSERT_EQUAL(vrc, 0);
+            CU_ASSERT_EQUAL(v.pairs_ok, 80);
+        } else {
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+            CU_ASSERT_PTR_NOT_NULL(strstr(rep.reason, "end-port pair(s) the fabric connects"));
+        }
+        /* a leaf's entries to its own hosts cross no cable: never erased */
+        for (unsigned l = 1; l <= ibr_topo_max_lid(t[1]); l++) {
+            uint32_t node;
+            if (ibr_topo_lid_owner(&node, NULL, t[1], (uint16_t)l) < 0 ||
+                ibr_topo_node_switch(t[1], node) != IBR_NONE)
+                continue;
+            uint32_t s = ibr_test_sw_behind(t[1], node, 1);
+            if (s != IBR_NONE && rep.mode == IBR_REROUTE_INCREMENTAL)
+                CU_ASSERT_NOT_EQUAL(ibr_result_lft_port(y, s, (uint16_t)l), IBR_NO_ROUTE);
+        }
+    }
+    ibr_result_destroy(y);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t[0]);
+    ibr_topo_destroy(t[1]);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -942,6 +1047,7 @@ int main(void)
         {"parallel cables take the failed cable's routes", test_parallel},
         {"allocation failures", test_oom},
         {"ftree: leaves cut off from the roots keep their routes", test_ftree_isolated_leaves},
+        {"a repair never erases routes that cross no lost cable", test_repair_keeps_intact_routes},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("persist", tests);
