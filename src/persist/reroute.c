@@ -27,6 +27,10 @@
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
  * checked for credit loops through their SLs; a loop means a full reroute.
+ * Whatever the engine, the repaired tables must deliver every end-port pair
+ * the fabric connects (the pairs ibr_result_verify() counts), or the answer
+ * is a full reroute; and a column taken from the engine's run never empties
+ * the destination switch's own entries toward the end ports it delivers.
  */
 #include <bsd/string.h>
 #include <inttypes.h>

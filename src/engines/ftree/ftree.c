@@ -8,8 +8,11 @@
  *    says) and a switch's rank is its distance from the nearest root.
  *    Without them, distances are measured from the switches that carry
  *    CAs; the switches farthest away become the roots and every switch is
- *    ranked again by its distance from them. Switches left unranked
- *    (unreachable) are dropped with the CAs cabled to them.
+ *    ranked again by its distance from them. Switches cut off from every
+ *    root (a leaf that lost all its cables up) are ranked from the CAs
+ *    below them, like the leaves of the rest (rank_orphans); switches
+ *    still unranked (no CA within the tree's rank) are dropped with the
+ *    CAs cabled to them.
  * 2. Compute nodes. A CA port is a compute node (CN) unless a CN list is
  *    given and does not name it, or it is listed as an I/O node. CNs must
  *    all hang off switches of the leaf rank: the largest rank, or with
@@ -39,9 +42,12 @@
  *    routed and listed in the "opensm-ftree-ca-order.dump" artefact.
  *
  * The tree rank (leaf rank + 1) must be 2..8, at least two leaves must carry
- * CNs, and LMC > 0 is declined (the chain falls back). After routing, a
- * fabric with links within a rank, or I/O nodes given reverse hops, is
- * checked for credit loops; a loop declines the engine.
+ * CNs, and LMC > 0 is declined (the chain falls back). After routing, every
+ * end-port pair the fabric connects must have a route (check_connected: a
+ * split tree, or end ports off the leaf rank beyond max_reverse_hops,
+ * leaves some without an up/down path, and the engine declines); a fabric
+ * with links within a rank, or I/O nodes given reverse hops, is checked
+ * for credit loops; a loop declines the engine.
  *
  * Where ibroute differs from OpenSM 3.3.23 (everything else, tables and CN
  * order included, is meant to be identical):
@@ -53,7 +59,10 @@
  * - the CNs of a leaf are routed in the order its groups have at the
  *   leaf's turn (OpenSM reads the live list, which routing may re-sort when
  *   switches hang below a leaf, and then skips CNs);
- * - credit loops decline instead of being routed.
+ * - credit loops decline instead of being routed;
+ * - end-port pairs the fabric connects without an up/down route decline
+ *   (OpenSM leaves them empty), and switches cut off from the roots are
+ *   ranked and routed (OpenSM drops them).
  * Time: O(S + P + S*T) for S switches, P ports and T tuple probes (at most
  * 255 per switch), plus the routing (ftree_route.c).
  */
