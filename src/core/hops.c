@@ -191,26 +191,6 @@ int ibr__switch_hops(uint8_t **out, const ibr_topo *t, unsigned int nthreads)
     return 0;
 }
 
-/* One step of ibr__unrouted_pairs' walk from switch sw through port p
-   toward (dsw, dport): 1 when delivered, 0 with the next switch in *next,
-   -1 when the route stops there (no entry, a bad or down port, an end
-   node). */
-static int pair_step(uint32_t *next, const ibr_topo *t, uint32_t sw, unsigned p, uint32_t dsw,
-                     unsigned dport)
-{
-    if (sw == dsw && p == dport)
-        return 1;
-    const ibr__node *n = &t->nodes[t->sw_node[sw]];
-    if (p == IBR_NO_ROUTE || p == 0 || p > n->nports)
-        return -1;
-    const ibr__port *pt = &t->ports[n->port_off + p];
-    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
-        t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
-        return -1;
-    *next = t->nodes[pt->remote_node].sw;
-    return 0;
-}
-
 int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
                         const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap)
 {
@@ -227,9 +207,32 @@ int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
     uint32_t *srcs = ibr__mallocarray(ctx, S, sizeof *srcs);
     uint32_t *stack = ibr__mallocarray(ctx, S, sizeof *stack);
     uint8_t *st = ibr__mallocarray(ctx, S, 1);
+    /* the entries of PBLOCK LIDs per switch, copied together: one read of
+       each row per block instead of one cache miss per switch and LID */
+    enum { PBLOCK = 64 };
+    uint8_t *col = ibr__mallocarray(ctx, (size_t)S * PBLOCK, 1);
+    /* per switch: its first port in nxt and its port count; per switch
+       port: the switch an active cable leads to, IBR_NONE otherwise */
+    uint32_t *off = ibr__mallocarray(ctx, (size_t)S + 1, sizeof *off);
+    uint32_t *nxt = NULL;
     int rc = IBR_ENOMEM;
-    if (!comp || !srcw || !srcs || !stack || !st)
+    if (!comp || !srcw || !srcs || !stack || !st || !col || !off)
         goto out;
+    off[0] = 0;
+    for (uint32_t s = 0; s < S; s++)
+        off[s + 1] = off[s] + t->nodes[t->sw_node[s]].nports + 1u;
+    if (!(nxt = ibr__mallocarray(ctx, off[S], sizeof *nxt)))
+        goto out;
+    for (uint32_t s = 0; s < S; s++) {
+        const ibr__node *nd = &t->nodes[t->sw_node[s]];
+        nxt[off[s]] = IBR_NONE;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = &t->ports[nd->port_off + p];
+            nxt[off[s] + p] = pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE
+                                  ? t->nodes[pt->remote_node].sw /* IBR_NONE: not a switch */
+                                  : IBR_NONE;
+        }
+    }
     /* connected components of the active switch links */
     for (uint32_t s = 0; s < S; s++)
         comp[s] = IBR_NONE;
@@ -259,6 +262,12 @@ int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
         if (srcw[s])
             srcs[nsrc++] = s;
     for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+        uint32_t b = (lid - 1) % PBLOCK;
+        if (b == 0 && nsrc) {
+            uint32_t nb = t->max_lid - lid + 1 < PBLOCK ? t->max_lid - lid + 1 : PBLOCK;
+            for (uint32_t s = 0; s < S; s++)
+                memcpy(col + (size_t)s * PBLOCK, row(arg, s) + lid, nb);
+        }
         uint32_t gp = t->lid_port[lid], dsw = t->lid_sw[lid];
         if (gp == IBR_NONE || dsw == IBR_NONE ||
             t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH ||
@@ -285,10 +294,15 @@ int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
                 }
                 st[cur] = ACTIVE;
                 stack[sp++] = cur;
-                uint32_t nx = IBR_NONE;
-                int k = pair_step(&nx, t, cur, row(arg, cur)[lid], dsw, dport);
-                if (k != 0) {
-                    res = k > 0 ? OK : BAD;
+                /* one step, as ibr__lft_step() (verify_int.h) takes it */
+                unsigned p = col[(size_t)cur * PBLOCK + b];
+                if (cur == dsw && p == dport) {
+                    res = OK;
+                    break;
+                }
+                uint32_t nx = off[cur] + p < off[cur + 1] ? nxt[off[cur] + p] : IBR_NONE;
+                if (nx == IBR_NONE) { /* no entry, port 0, a bad or down port, an end node */
+                    res = BAD;
                     break;
                 }
                 cur = nx;
@@ -311,5 +325,8 @@ out:
     ibr__free(ctx, srcs);
     ibr__free(ctx, stack);
     ibr__free(ctx, st);
+    ibr__free(ctx, col);
+    ibr__free(ctx, off);
+    ibr__free(ctx, nxt);
     return rc;
 }
