@@ -1167,6 +1167,8 @@ static void test_cn_io(void)
         expect_decline(t, &o, "end-port pair(s) the fabric connects have no up/down route",
                        want);
     }
+    o.params = NULL; /* rhn is gone */
+    o.n_params = 0;
     r = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree", &o), 0);
     CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
