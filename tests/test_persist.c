@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ibroute/sys/engine.h"
+#include "ibroute/sys/toolkit.h"
 
 static uint64_t fnv(const char *s, size_t n);
 
@@ -840,6 +842,198 @@ static void test_oom(void)
     ibr_context_destroy(ctx);
 }
 
+/* issue 34: the intact tree's ftree routing rerouted onto the same tree
+   after two leaves lost all their cables up and a third one of two
+   (tests/data/ftree-isolated-leaves.topo; the intact tree is the same file
+   with its links up). Every route of the saved tables that the cables
+   left still carry (a leaf to its own hosts, among others) is still
+   delivered by the rerouted tables, every end-port pair the fabric
+   connects is, and the verification counts all 80 of them. The repair
+   used to take the full run's empty columns for the cut-off leaves,
+   erasing their entries to their own hosts, and say "valid (56 of 56
+   pairs)". */
+static void test_ftree_isolated_leaves(void)
+{
+    size_t len = 0;
+    char *text = ibr_test_read_file(IBR_TEST_DATA "/ftree-isolated-leaves.topo", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *intact = malloc(len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i + 7 <= len && !memcmp(text + i, " (down)", 7)) {
+            i += 6;
+            continue;
+        }
+        intact[n++] = text[i];
+    }
+    ibr_topo *t[2] = {NULL, NULL};
+    const char *src[2] = {intact, text};
+    size_t slen[2] = {n, len};
+    for (int k = 0; k < 2; k++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_parse_ibnetdiscover(f, src[k], slen[k]), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t[k], f), 0);
+        ibr_fabric_destroy(f);
+    }
+    free(intact);
+    free(text);
+    ibr_result *r0 = NULL, *y = NULL, *old = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t[0], "ftree,no_fallback", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t[1], NULL, 0), 0);
+    ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&v, y), 0);
+    CU_ASSERT_EQUAL(v.pairs, 80);
+    CU_ASSERT_EQUAL(v.pairs_ok, 80);
+    /* the saved tables on the new fabric: the routes they still deliver */
+    ibr_buffer dump = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_lfts_dump(&dump, r0), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_result_parse_lfts(&old, t[1], dump.data, dump.size), 0);
+    long kept = 0, lost = 0, connected = 0, unrouted = 0;
+    ibr_trace_hop hops[32];
+    size_t nh;
+    for (unsigned a = 1; a <= ibr_topo_max_lid(t[1]); a++)
+        for (unsigned b = 1; b <= ibr_topo_max_lid(t[1]); b++) {
+            uint32_t na, nb;
+            if (a == b || ibr_topo_lid_owner(&na, NULL, t[1], (uint16_t)a) < 0 ||
+                ibr_topo_lid_owner(&nb, NULL, t[1], (uint16_t)b) < 0 ||
+                ibr_topo_node_switch(t[1], nb) != IBR_NONE)
+                continue;
+            int now = ibr_result_trace(hops, 32, &nh, NULL, y, (uint16_t)a, (uint16_t)b) == 0;
+            if (ibr_result_trace(hops, 32, &nh, NULL, old, (uint16_t)a, (uint16_t)b) == 0) {
+                kept += now;
+                lost += !now;
+            }
+            /* end port to end port, the fabric connecting their switches */
+            uint32_t sa = ibr_test_sw_behind(t[1], na, 1), sb = ibr_test_sw_behind(t[1], nb, 1);
+            if (ibr_topo_node_switch(t[1], na) == IBR_NONE && sa != IBR_NONE &&
+                sb != IBR_NONE && ibr_topo_switch_distance(t[1], sa, sb) != 255) {
+                connected++;
+                unrouted += !now;
+            }
+        }
+    CU_ASSERT(kept > 0);
+    CU_ASSERT_EQUAL(lost, 0);
+    CU_ASSERT_EQUAL(connected, 80);
+    CU_ASSERT_EQUAL(unrouted, 0);
+    if (lost || unrouted)
+        fprintf(stderr, "reroute: %ld saved routes lost, %ld of %ld connected pairs unrouted\n",
+                lost, unrouted, connected);
+    ibr_buffer_dispose(&dump);
+    ibr_result_destroy(old);
+    ibr_result_destroy(y);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t[0]);
+    ibr_topo_destroy(t[1]);
+}
+
+/* An engine that routes as ftree does but, like ftree before issue 34,
+   leaves every entry of a switch without switch cables empty (its own
+   hosts included): the repair must not take such a column over the
+   entries that cross no lost cable, and must not hand out a repair that
+   leaves pairs the fabric connects unrouted. */
+static int holes_fn(ibr_run *run, void *user)
+{
+    (void)user;
+    const ibr_topo *t = ibr_run_topo(run);
+    ibr_result *r = NULL;
+    int rc = ibr_route(&r, t, "ftree,no_fallback", NULL);
+    if (rc < 0) {
+        ibr_result_destroy(r);
+        return ibr_run_decline(run, "ftree declined");
+    }
+    uint32_t n = ibr_topo_switch_count(t);
+    uint8_t *h = ibr_run_hops(run);
+    if (!h) {
+        ibr_result_destroy(r);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        const uint32_t *off;
+        const ibr_switch_link *links;
+        ibr_topo_switch_links(&off, &links, t);
+        int alone = off[s] == off[s + 1];
+        uint8_t *row = ibr_run_lft(run, s);
+        memcpy(row, ibr_result_lft(r, s), ibr_result_lft_size(r));
+        if (alone)
+            memset(row, IBR_NO_ROUTE, ibr_result_lft_size(r));
+        for (uint32_t d = 0; d < n; d++)
+            h[(size_t)s * n + d] = alone ? 255 : (uint8_t)ibr_result_hops(r, s, d);
+    }
+    ibr_result_destroy(r);
+    return 0;
+}
+
+static void test_repair_keeps_intact_routes(void)
+{
+    ibr_context *ctx = ibr_test_engine_context("holes", holes_fn, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    size_t len = 0;
+    char *text = ibr_test_read_file(IBR_TEST_DATA "/ftree-isolated-leaves.topo", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *intact = malloc(len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i + 7 <= len && !memcmp(text + i, " (down)", 7)) {
+            i += 6;
+            continue;
+        }
+        intact[n++] = text[i];
+    }
+    ibr_topo *t[2] = {NULL, NULL};
+    const char *src[2] = {intact, text};
+    size_t slen[2] = {n, len};
+    for (int k = 0; k < 2; k++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_parse_ibnetdiscover(f, src[k], slen[k]), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t[k], f), 0);
+        ibr_fabric_destroy(f);
+    }
+    free(intact);
+    free(text);
+    ibr_result *r0 = NULL, *y = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t[0], "holes,no_fallback", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+    int rc = ibr_routing_db_route(&y, &rep, db, t[1], NULL, 0);
+    if (rc == 0) {
+        /* whatever the answer, it does not claim what it does not deliver:
+           an incremental repair delivers every connected pair */
+        ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
+        int vrc = ibr_result_verify(&v, y);
+        CU_ASSERT_EQUAL(v.pairs, 80);
+        if (rep.mode == IBR_REROUTE_INCREMENTAL) {
+            CU_ASSERT_EQUAL(vrc, 0);
+            CU_ASSERT_EQUAL(v.pairs_ok, 80);
+        } else {
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+            CU_ASSERT_PTR_NOT_NULL(strstr(rep.reason, "end-port pair(s) the fabric connects"));
+        }
+        /* a leaf's entries to its own hosts cross no cable: never erased */
+        for (unsigned l = 1; l <= ibr_topo_max_lid(t[1]); l++) {
+            uint32_t node;
+            if (ibr_topo_lid_owner(&node, NULL, t[1], (uint16_t)l) < 0 ||
+                ibr_topo_node_switch(t[1], node) != IBR_NONE)
+                continue;
+            uint32_t s = ibr_test_sw_behind(t[1], node, 1);
+            if (s != IBR_NONE && rep.mode == IBR_REROUTE_INCREMENTAL)
+                CU_ASSERT_NOT_EQUAL(ibr_result_lft_port(y, s, (uint16_t)l), IBR_NO_ROUTE);
+        }
+    }
+    ibr_result_destroy(y);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t[0]);
+    ibr_topo_destroy(t[1]);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -852,6 +1046,8 @@ int main(void)
         {"property: deadlock-free engines after failures", test_property_deadlock_free},
         {"parallel cables take the failed cable's routes", test_parallel},
         {"allocation failures", test_oom},
+        {"ftree: leaves cut off from the roots keep their routes", test_ftree_isolated_leaves},
+        {"a repair never erases routes that cross no lost cable", test_repair_keeps_intact_routes},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("persist", tests);

@@ -18,6 +18,10 @@ typedef struct mutation {
     uint16_t lid;
     unsigned port;
     int active;
+    /* with rule_out: the hop matrix of ref is copied too, and says that sw
+       cannot reach switch rule_dst under the engine's rules */
+    int rule_out;
+    uint32_t rule_dst;
 } mutation;
 
 static int copy_fn(ibr_run *run, void *user)
@@ -28,6 +32,16 @@ static int copy_fn(ibr_run *run, void *user)
         memcpy(ibr_run_lft(run, s), ibr_result_lft(m->ref, s), ibr_result_lft_size(m->ref));
     if (m->active)
         ibr_run_lft(run, m->sw)[m->lid] = (uint8_t)m->port;
+    if (m->rule_out) {
+        uint32_t n = ibr_topo_switch_count(t);
+        uint8_t *h = ibr_run_hops(run);
+        if (!h)
+            return IBR_ENOMEM;
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t b = 0; b < n; b++)
+                h[(size_t)a * n + b] = (uint8_t)ibr_result_hops(m->ref, a, b);
+        h[(size_t)m->sw * n + m->rule_dst] = 255;
+    }
     return 0;
 }
 
@@ -483,6 +497,32 @@ static void test_empty_entries(void)
     CU_ASSERT(b.pairs_ok < b.pairs);
     CU_ASSERT_PTR_NOT_NULL(strstr(b.first_error, "no route at switch"));
     ibr_result_destroy(broken);
+    /* the same empty entry with a hop matrix that rules the destination's
+       switch out for that switch (as ftree's did for leaves cut off from
+       the roots, issue 34): the pair the fabric connects still counts and
+       still fails, as in the dump of the same tables, which has no hop
+       matrix; only entries that break no end-port pair are restricted */
+    mut = (mutation){routed, leaf, lid, IBR_NO_ROUTE, 1, 1, dsw};
+    broken = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&broken, t, "copy,no_fallback", NULL), 0);
+    CU_ASSERT_EQUAL(ibr_result_hops(broken, leaf, dsw), 255);
+    ibr_verify_report ro = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&ro, broken), IBR_EROUTES);
+    CU_ASSERT_EQUAL(ro.pairs, b.pairs);
+    CU_ASSERT_EQUAL(ro.pairs_ok, b.pairs_ok);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ro.first_error, "no route at switch"));
+    ibr_buffer bd = IBR_BUFFER_INIT;
+    ibr_result *back = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_lfts_dump(&bd, broken), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_result_parse_lfts(&back, t, bd.data, bd.size), 0);
+    ibr_verify_report fromdump = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&fromdump, back), IBR_EROUTES);
+    CU_ASSERT_EQUAL(fromdump.pairs, ro.pairs);
+    CU_ASSERT_EQUAL(fromdump.pairs_ok, ro.pairs_ok);
+    ibr_result_destroy(back);
+    ibr_buffer_dispose(&bd);
+    ibr_result_destroy(broken);
+    mut.rule_out = 0;
     ibr_buffer_dispose(&dump);
     ibr_result_destroy(r);
     ibr_result_destroy(routed);

@@ -58,11 +58,20 @@ typedef struct ibr_verify_report {
      *  unreachable, as its hop matrix (ibr_result_hops()) says: for example
      *  one spine switch to another under up/down, or LIDs beyond the
      *  ibr_options::lmc the routing was asked for. Not an error; these pairs
-     *  are left out of routes_checked and of the end-to-end pairs. */
+     *  are left out of routes_checked (and the LIDs beyond the LMC out of
+     *  the end-to-end pairs). An empty entry of a switch that has end ports
+     *  toward an end port's LID is never restricted: it breaks end-port
+     *  pairs the fabric connects, which count in @c pairs whatever the
+     *  engine's rules, so that @c pairs, @c pairs_ok and the verdict
+     *  without @c strict are those of the same tables verified without a
+     *  hop matrix (read from a dump: `ibr verify`). */
     uint64_t restricted;
     uint64_t nonminimal;           /**< routes longer than the shortest path */
     /* end-to-end: every (source end port, destination LID of another port) */
-    uint64_t pairs;                /**< pairs with a path in the topology */
+    /** (source end port, destination end-port LID) pairs whose switches
+     *  the topology connects (active cables), whatever the engine's rules;
+     *  every such pair not delivered fails the verdict. */
+    uint64_t pairs;
     uint64_t pairs_ok;             /**< ... routed correctly */
     double avg_hops;               /**< over routed pairs */
     unsigned int max_hops;         /**< longest routed pair, in links */

@@ -190,3 +190,143 @@ int ibr__switch_hops(uint8_t **out, const ibr_topo *t, unsigned int nthreads)
     *out = d;
     return 0;
 }
+
+int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
+                        const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap)
+{
+    enum { UNKNOWN = 0, ACTIVE, OK, BAD };
+    ibr_context *ctx = t->ctx;
+    uint32_t S = t->n_sw;
+    *n = 0;
+    *first_sw = IBR_NONE;
+    *first_lid = 0;
+    if (!S)
+        return 0;
+    uint32_t *comp = ibr__mallocarray(ctx, S, sizeof *comp);
+    uint32_t *srcw = ibr__calloc(ctx, S, sizeof *srcw);
+    uint32_t *srcs = ibr__mallocarray(ctx, S, sizeof *srcs);
+    uint32_t *stack = ibr__mallocarray(ctx, S, sizeof *stack);
+    uint8_t *st = ibr__mallocarray(ctx, S, 1);
+    /* the entries of PBLOCK LIDs per switch, copied together: one read of
+       each row per block instead of one cache miss per switch and LID */
+    enum { PBLOCK = 64 };
+    uint8_t *col = ibr__mallocarray(ctx, (size_t)S * PBLOCK, 1);
+    /* per switch: its first port in nxt and its port count; per switch
+       port: the switch an active cable leads to, IBR_NONE otherwise */
+    uint32_t *off = ibr__mallocarray(ctx, (size_t)S + 1, sizeof *off);
+    uint32_t *nxt = NULL;
+    int rc = IBR_ENOMEM;
+    if (!comp || !srcw || !srcs || !stack || !st || !col || !off)
+        goto out;
+    off[0] = 0;
+    for (uint32_t s = 0; s < S; s++)
+        off[s + 1] = off[s] + t->nodes[t->sw_node[s]].nports + 1u;
+    if (!(nxt = ibr__mallocarray(ctx, off[S], sizeof *nxt)))
+        goto out;
+    for (uint32_t s = 0; s < S; s++) {
+        const ibr__node *nd = &t->nodes[t->sw_node[s]];
+        nxt[off[s]] = IBR_NONE;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = &t->ports[nd->port_off + p];
+            nxt[off[s] + p] = pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE
+                                  ? t->nodes[pt->remote_node].sw /* IBR_NONE: not a switch */
+                                  : IBR_NONE;
+        }
+    }
+    /* connected components of the active switch links */
+    for (uint32_t s = 0; s < S; s++)
+        comp[s] = IBR_NONE;
+    for (uint32_t s0 = 0; s0 < S; s0++) {
+        if (comp[s0] != IBR_NONE)
+            continue;
+        uint32_t head = 0, tail = 0;
+        comp[s0] = s0;
+        stack[tail++] = s0;
+        while (head < tail) {
+            uint32_t s = stack[head++];
+            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+                if (comp[t->adj[e].sw] == IBR_NONE) {
+                    comp[t->adj[e].sw] = s0;
+                    stack[tail++] = t->adj[e].sw;
+                }
+        }
+    }
+    /* sources: end ports cabled to a switch, per switch (as verify.c) */
+    uint32_t nsrc = 0;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+            srcw[t->nodes[pt->remote_node].sw]++;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (srcw[s])
+            srcs[nsrc++] = s;
+    for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+        uint32_t b = (lid - 1) % PBLOCK;
+        if (b == 0 && nsrc) {
+            uint32_t nb = t->max_lid - lid + 1 < PBLOCK ? t->max_lid - lid + 1 : PBLOCK;
+            for (uint32_t s = 0; s < S; s++)
+                memcpy(col + (size_t)s * PBLOCK, row(arg, s) + lid, nb);
+        }
+        uint32_t gp = t->lid_port[lid], dsw = t->lid_sw[lid];
+        if (gp == IBR_NONE || dsw == IBR_NONE ||
+            t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH ||
+            ((lid - t->ports[gp].lid) >> lmc_cap) != 0)
+            continue;
+        unsigned dport = t->lid_swport[lid];
+        memset(st, UNKNOWN, S);
+        for (uint32_t i = 0; i < nsrc; i++) {
+            uint32_t s = srcs[i];
+            uint64_t w = srcw[s] - (s == dsw ? 1u : 0u);
+            if (!w || comp[s] != comp[dsw])
+                continue;
+            /* walk until a resolved switch, a failure or a revisit */
+            uint32_t sp = 0, cur = s;
+            int res;
+            for (;;) {
+                if (st[cur] == OK || st[cur] == BAD) {
+                    res = st[cur];
+                    break;
+                }
+                if (st[cur] == ACTIVE) {
+                    res = BAD; /* a loop */
+                    break;
+                }
+                st[cur] = ACTIVE;
+                stack[sp++] = cur;
+                /* one step, as ibr__lft_step() (verify_int.h) takes it */
+                unsigned p = col[(size_t)cur * PBLOCK + b];
+                if (cur == dsw && p == dport) {
+                    res = OK;
+                    break;
+                }
+                uint32_t nx = off[cur] + p < off[cur + 1] ? nxt[off[cur] + p] : IBR_NONE;
+                if (nx == IBR_NONE) { /* no entry, port 0, a bad or down port, an end node */
+                    res = BAD;
+                    break;
+                }
+                cur = nx;
+            }
+            while (sp > 0)
+                st[stack[--sp]] = (uint8_t)res;
+            if (res == BAD) {
+                if (!*n) {
+                    *first_sw = s;
+                    *first_lid = (uint16_t)lid;
+                }
+                *n += w;
+            }
+        }
+    }
+    rc = 0;
+out:
+    ibr__free(ctx, comp);
+    ibr__free(ctx, srcw);
+    ibr__free(ctx, srcs);
+    ibr__free(ctx, stack);
+    ibr__free(ctx, st);
+    ibr__free(ctx, col);
+    ibr__free(ctx, off);
+    ibr__free(ctx, nxt);
+    return rc;
+}

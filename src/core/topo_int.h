@@ -129,4 +129,19 @@ void ibr__bfs(uint32_t *dist, const ibr_topo *t, const uint32_t *src, size_t n_s
 int ibr__switch_hops(uint8_t **out, const ibr_topo *t, unsigned int nthreads);
 int ibr__switch_hops_into(uint8_t *d, const ibr_topo *t, unsigned int nthreads);
 
+/* The end-port pairs the fabric connects that a set of tables does not
+   deliver: the pairs ibr_result_verify() counts (a source end port cabled
+   to a switch, a destination LID of another end port, both switches joined
+   by active cables, LIDs past lmc_cap of their port's base left out), and
+   among them those that following the LFT rows row(arg, sw) from the
+   source's switch does not bring to the destination (no entry, a bad or
+   down port, an end node on the way, a loop). *n gets their number; the
+   first of them (lowest LID, then switch) its source switch in *first_sw
+   and its LID in *first_lid (IBR_NONE and 0 when none). Engines use it to
+   decline tables that break such pairs, and the reroute to refuse a repair
+   that does. Returns 0 or IBR_ENOMEM. O(L * S + E) for L LIDs. */
+typedef const uint8_t *(*ibr__lft_row_fn)(void *arg, uint32_t sw);
+int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
+                        const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap);
+
 #endif

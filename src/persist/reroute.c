@@ -27,6 +27,10 @@
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
  * checked for credit loops through their SLs; a loop means a full reroute.
+ * Whatever the engine, the repaired tables must deliver every end-port pair
+ * the fabric connects (the pairs ibr_result_verify() counts), or the answer
+ * is a full reroute; and a column taken from the engine's run never empties
+ * the destination switch's own entries toward the end ports it delivers.
  */
 #include <bsd/string.h>
 #include <inttypes.h>
@@ -814,6 +818,12 @@ static int full_reroute(ibr_result **out, rr *x, ibr_reroute_report *rep, const 
     return rc;
 }
 
+static const uint8_t *repaired_row(void *arg, uint32_t sw)
+{
+    const ibr_result *r = arg;
+    return r->lft + (size_t)sw * r->lft_size;
+}
+
 /* Destination switch d takes the full reroute's routes (and SLs, hops)
    toward its LIDs, on every switch. */
 static void merge_column(rr *x, const ibr_result *f, uint32_t d)
@@ -827,8 +837,14 @@ static void merge_column(rr *x, const ibr_result *f, uint32_t d)
     uint32_t ns = ibr__n_src_slots(t);
     x->merged = 1;
     for (uint32_t s = 0; s < S; s++) {
-        for (uint32_t i = 0; i < nl; i++)
-            set_entry(x, s, lids[i], f->lft[(size_t)s * L + lids[i]]);
+        for (uint32_t i = 0; i < nl; i++) {
+            unsigned p = f->lft[(size_t)s * L + lids[i]];
+            /* d's own entries toward the ports it delivers cross no cable:
+               an engine that left them empty does not erase them */
+            if (s == d && p == IBR_NO_ROUTE && t->lid_port[lids[i]] != IBR_NONE)
+                p = t->lid_swport[lids[i]];
+            set_entry(x, s, lids[i], p);
+        }
         if (r->hops && f->hops)
             r->hops[(size_t)s * S + d] = f->hops[(size_t)s * S + d];
     }
@@ -1103,6 +1119,23 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         x.sibling_copies++;
     }
     ibr__free(ctx, bfs_set);
+    /* the verdict ibr_result_verify() gives: every end-port pair the
+       fabric connects is delivered, or the repair is refused */
+    {
+        uint64_t np = 0;
+        uint32_t psw;
+        uint16_t plid;
+        if (ibr__unrouted_pairs(&np, &psw, &plid, t, repaired_row, x.r, x.r->lmc_cap) < 0)
+            goto out;
+        if (np > 0) {
+            snprintf(whybuf, sizeof whybuf,
+                     "the repaired routing leaves %" PRIu64 " end-port pair(s) the fabric "
+                     "connects without a route (e.g. switch 0x%016" PRIx64 " to LID %u)",
+                     np, t->nodes[t->sw_node[psw]].guid, plid);
+            rc = full_reroute(out, &x, &rep, o, whybuf, &full);
+            goto out;
+        }
+    }
     /* the engine's promise */
     if (caps & IBR_CAP_DEADLOCK_FREE) {
         size_t len = 0;

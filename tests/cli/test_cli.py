@@ -777,6 +777,51 @@ def test_strict():
     expect(["verify", "--strict", torus, dump], 1, None, r"--strict: the routing has a credit loop")
 
 
+def test_ftree_connected_pairs():
+    """ftree never says valid while pairs the fabric connects get no route,
+    and the route-time verdict is the one `ibr verify` gives the written
+    dump (issue 34, item 2)."""
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
+    leaves = os.path.join(data, "ftree-isolated-leaves.topo")
+    # two leaves lost all their cables up: their hosts still reach each
+    # other; 80 pairs connected, all delivered, 5 cables counted as lost
+    out = path("fc-leaves")
+    o, _ = expect(["route", "-q", "-R", "ftree,no_fallback", leaves, "--strict", "-o", out], 0,
+                  r"^verify: +valid")
+    check(re.search(r"^  pairs: +80 \(80 ok\)$", o, re.M), o)
+    check(re.search(r"^degraded: +0 switch\(es\) and 5 cable\(s\) missing .*, "
+                    r"160 compute-node pair\(s\) without an up/down path$", o, re.M), o)
+    route = jrun(["route", "-q", "-R", "ftree,no_fallback", leaves, "--json"])
+    dump = jrun(["verify", leaves, os.path.join(out, "opensm-lfts.dump"), "--json"])["verify"]
+    for k in ("valid", "pairs", "pairs_ok"):
+        check(route["verify"][k] == dump[k], "%s: route %s, dump %s" % (k, route["verify"], dump))
+    check(dump["pairs"] == 80 and dump["valid"], dump)
+    # a split tree: the fabric connects pairs up/down cannot; ftree declines
+    split = path("fc-split.topo")
+    expect(["gen", "fattree:levels=2,radix=4", "--faults", "2,0", "--seed", "4", "-o", split], 0)
+    expect(["route", "-q", "-R", "ftree,no_fallback", split], 1, None,
+           r"ftree: 8 end-port pair\(s\) the fabric connects have no up/down route")
+    expect(["route", "-q", "-R", "ftree", split, "--strict"], 1, None,
+           r"strict: the first engine, ftree, declined: 8 end-port pair")
+    out = path("fc-split")
+    route = jrun(["route", "-q", "-R", "ftree", split, "--json", "-o", out])
+    dump = jrun(["verify", split, os.path.join(out, "opensm-lfts.dump"), "--json"])["verify"]
+    check(route["engine"] != "ftree", route["engine"])
+    for k in ("valid", "pairs", "pairs_ok"):
+        check(route["verify"][k] == dump[k], "%s: route %s, dump %s" % (k, route["verify"], dump))
+    check(dump["valid"] and dump["pairs"] == 56, dump)
+    # the intact tree's ftree routing rerouted onto the leaves that lost
+    # their cables: every connected pair delivered
+    intact, db = path("fc-intact.topo"), path("fc.db")
+    with open(leaves) as f:
+        write("fc-intact.topo", f.read().replace(" (down)", ""))
+    expect(["route", "-q", "-R", "ftree,no_fallback", intact, "--save-db", db], 0)
+    o, _ = expect(["reroute", "-q", db, leaves, "-o", path("fc-rr")], 0,
+                  r"^verify: +valid \(80 of 80 pairs")
+    o, _ = expect(["verify", leaves, os.path.join(path("fc-rr"), "opensm-lfts.dump")], 0,
+                  r"^  pairs: +80 \(80 ok\)$")
+
+
 def test_qos():
     """-Q / --qos-config: the tables OpenSM's QoS manager programs, the
     SL2VL hazard of a qos_sl2vl merging dfsssp's SLs on a faulty 5x4x3 torus
@@ -1628,7 +1673,8 @@ def main():
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
-             test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos]
+             test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
+             test_ftree_connected_pairs]
     tests += IO_TESTS
     # IBR_CLI_TESTS=name,name: run only those
     only = os.environ.get("IBR_CLI_TESTS")

@@ -6,7 +6,7 @@
                    [--ibr-no-roots] [--ibr-param ENGINE.SETTING=VALUE]
                    [--ibdmchk] [--sssp-bound]
                    [--cn-desc PREFIX] [--io-desc PREFIX] [--max-reverse-hops N]
-                   [--connect-roots] [--lmc N] [--allow-unrouted]
+                   [--connect-roots] [--lmc N] [--expect-unrouted-decline]
                    [--expect-identical] [--expect-decline]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes the faults cut off
@@ -28,7 +28,9 @@
 
 Fails (exit 1) unless
   * OpenSM used ftree and ibroute did too, both deliver every CA-to-CA pair
-    (with --allow-unrouted: ibroute at least as many as OpenSM),
+    (with --expect-unrouted-decline: OpenSM's ftree routes the fabric but
+    leaves CA pairs the fabric connects without a route, and ibroute's
+    ftree declines it, naming them: issue 34),
     ibroute's result passes its own verification (which knows the pairs the
     up/down rule leaves unrouted on purpose), ibroute is credit-loop free
     and (without faults, reverse hops or connect_roots) its routes minimal;
@@ -157,8 +159,9 @@ def main():
     ap.add_argument("--max-reverse-hops", type=int, default=0)
     ap.add_argument("--connect-roots", action="store_true")
     ap.add_argument("--lmc", type=int, default=0, help="OpenSM -l (LIDs then come from it)")
-    ap.add_argument("--allow-unrouted", action="store_true",
-                    help="CA pairs may stay unrouted (as many as OpenSM's at most)")
+    ap.add_argument("--expect-unrouted-decline", action="store_true",
+                    help="OpenSM's ftree leaves CA pairs the fabric connects unrouted; "
+                    "ibroute's must decline, naming them")
     ap.add_argument("--expect-identical", action="store_true")
     ap.add_argument("--expect-decline", action="store_true")
     ap.add_argument("--ibr-param", action="append", default=[],
@@ -237,6 +240,22 @@ def main():
             raise Done()
         if osm_run.get("engine_used") != "ftree":
             raise Fail("OpenSM fell back from ftree to %s" % osm_run.get("engine_used"))
+        if args.expect_unrouted_decline:
+            # non-CN nodes off the leaf rank: OpenSM's ftree connects them
+            # only as far as its rules and reverse hops allow and hands out
+            # the rest empty; ibroute's declines (the chain falls back)
+            v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
+            summary["opensm"] = v_osm
+            if v_osm.get("pairs_ok") == v_osm.get("pairs"):
+                problems.append("OpenSM's ftree delivers every CA pair; unrouted ones were "
+                                "expected")
+            if route.get("engine") == "ftree":
+                problems.append("ibroute's ftree routed a fabric whose connected pairs it "
+                                "cannot all route")
+            elif "the fabric connects have no up/down route" not in str(route.get("error")):
+                problems.append("ibroute's ftree did not decline for the unrouted pairs: %s"
+                                % route.get("error"))
+            raise Done()
         if route.get("engine") != "ftree":
             raise Fail("ibroute's ftree declined: %s" % route.get("error"))
 
@@ -257,11 +276,8 @@ def main():
         # up/down rule leaves empty (one root to another) look missing; the
         # CA-to-CA pairs must all be delivered. ibroute's own verification,
         # which knows the engine's hop matrix, must find no fault at all.
-        # With --allow-unrouted (non-CN nodes off the leaf rank, which
-        # ftree connects only as far as its rules and reverse hops allow)
-        # ibroute must deliver at least the pairs OpenSM delivers.
         for who, v in (("OpenSM", v_osm), ("ibroute", v_ibr)):
-            if v.get("pairs") != v.get("pairs_ok") and not args.allow_unrouted:
+            if v.get("pairs") != v.get("pairs_ok"):
                 problems.append("%s leaves CA pairs unrouted: %s of %s delivered (%s)"
                                 % (who, v.get("pairs_ok"), v.get("pairs"),
                                    v.get("first_error")))

@@ -8,8 +8,11 @@
  *    says) and a switch's rank is its distance from the nearest root.
  *    Without them, distances are measured from the switches that carry
  *    CAs; the switches farthest away become the roots and every switch is
- *    ranked again by its distance from them. Switches left unranked
- *    (unreachable) are dropped with the CAs cabled to them.
+ *    ranked again by its distance from them. Switches cut off from every
+ *    root (a leaf that lost all its cables up) are ranked from the CAs
+ *    below them, like the leaves of the rest (rank_orphans); switches
+ *    still unranked (no CA within the tree's rank) are dropped with the
+ *    CAs cabled to them.
  * 2. Compute nodes. A CA port is a compute node (CN) unless a CN list is
  *    given and does not name it, or it is listed as an I/O node. CNs must
  *    all hang off switches of the leaf rank: the largest rank, or with
@@ -39,9 +42,12 @@
  *    routed and listed in the "opensm-ftree-ca-order.dump" artefact.
  *
  * The tree rank (leaf rank + 1) must be 2..8, at least two leaves must carry
- * CNs, and LMC > 0 is declined (the chain falls back). After routing, a
- * fabric with links within a rank, or I/O nodes given reverse hops, is
- * checked for credit loops; a loop declines the engine.
+ * CNs, and LMC > 0 is declined (the chain falls back). After routing, every
+ * end-port pair the fabric connects must have a route (check_connected: a
+ * split tree, or end ports off the leaf rank beyond max_reverse_hops,
+ * leaves some without an up/down path, and the engine declines); a fabric
+ * with links within a rank, or I/O nodes given reverse hops, is checked
+ * for credit loops; a loop declines the engine.
  *
  * Where ibroute differs from OpenSM 3.3.23 (everything else, tables and CN
  * order included, is meant to be identical):
@@ -53,7 +59,10 @@
  * - the CNs of a leaf are routed in the order its groups have at the
  *   leaf's turn (OpenSM reads the live list, which routing may re-sort when
  *   switches hang below a leaf, and then skips CNs);
- * - credit loops decline instead of being routed.
+ * - credit loops decline instead of being routed;
+ * - end-port pairs the fabric connects without an up/down route decline
+ *   (OpenSM leaves them empty), and switches cut off from the roots are
+ *   ranked and routed (OpenSM drops them).
  * Time: O(S + P + S*T) for S switches, P ports and T tuple probes (at most
  * 255 per switch), plus the routing (ftree_route.c).
  */
@@ -255,6 +264,45 @@ static void rank_from_leaves(ftree *ft, uint32_t *rank, uint32_t *queue)
              "ftree: compute nodes on different ranks from the farthest switches; ranked "
              "again from the compute nodes' switches (%u ranks)", m + 1);
     drop_model(ft);
+}
+
+/* Switches cut off from every root (a leaf that lost all its cables up, a
+   pod that lost its spines) are ranked like the leaves of the rest: from
+   their switches that carry CAs, at max_rank less the distance (those
+   farther than max_rank stay unranked). The tree still connects their end
+   ports to each other, so they are routed; left unranked, they would get
+   no route at all. Returns how many were ranked, or IBR_ENOMEM. */
+static int rank_orphans(ftree *ft, uint32_t *rank, uint32_t *queue)
+{
+    const ibr_topo *t = ft->t;
+    uint32_t nsrc = 0, nsw = ft->nsw;
+    uint32_t *dist = ibr__calloc(ft->ctx, nsw, sizeof *dist);
+    if (!dist)
+        return IBR_ENOMEM;
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        const ibr__node *nd = &t->nodes[n];
+        if (nd->type != IBR_NODE_CA)
+            continue;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            uint32_t s = cabled_switch(t, n, p);
+            if (s != IBR_NONE && rank[s] == FT_NORANK && !dist[s]) {
+                dist[s] = 1; /* marked */
+                queue[nsrc++] = s;
+            }
+        }
+    }
+    int n = 0;
+    if (nsrc > 0) {
+        ibr_topo_bfs(dist, t, queue, nsrc, queue); /* valid sources: cannot fail */
+        for (uint32_t s = 0; s < nsw; s++)
+            if (rank[s] == FT_NORANK && dist[s] != UINT32_MAX && dist[s] <= ft->max_rank) {
+                rank[s] = ft->max_rank - dist[s];
+                ft->sw[s].rank = rank[s];
+                n++;
+            }
+    }
+    ibr__free(ft->ctx, dist);
+    return n;
 }
 
 static void set_ranks(ftree *ft, const uint32_t *rank)
@@ -605,12 +653,19 @@ static int make_indexing(ftree *ft, uint32_t *queue)
     uint32_t nsw = ft->nsw, first = IBR_NONE;
     ibr__guidmap used;
     memset(&used, 0, sizeof used);
+    /* the first leaf that has cables up (a leaf cut off from the roots
+       would index nothing else), else the first leaf */
+    uint32_t first_any = IBR_NONE;
     for (uint32_t s = 0; s < nsw; s++) {
         memset(ft->sw[s].tuple, 0xFF, FT_TUPLE_LEN);
         ft->sw[s].key = UINT64_MAX;
-        if (first == IBR_NONE && ft->sw[s].is_leaf)
+        if (first_any == IBR_NONE && ft->sw[s].is_leaf)
+            first_any = s;
+        if (first == IBR_NONE && ft->sw[s].is_leaf && ft->sw[s].nup)
             first = s;
     }
+    if (first == IBR_NONE)
+        first = first_any;
     int rc = 0;
     if (first == IBR_NONE)
         goto out;
@@ -835,6 +890,8 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
     memset(upp, 0, sizeof upp);
     memset(maxup, 0, sizeof maxup);
     memset(maxdn, 0, sizeof maxdn);
+    uint64_t lost[FT_MAX_RANK + 1];
+    memset(lost, 0, sizeof lost);
     uint64_t hosts_missing = 0, thin_leaves = 0;
     for (uint32_t s = 0; s < ft->nsw; s++) {
         uint32_t r = rank[s];
@@ -844,6 +901,22 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
         uint64_t u = 0, d = 0, c = 0;
         for (uint32_t i = 0; i < w->nup; i++)
             u += ft->grp[ft->order[w->up + i]].nports;
+        /* cables the topology still lists but that are not up (a link
+           down): surely missing, and part of what the switch had */
+        uint64_t ul = 0, dl = 0;
+        const ibr__node *nd = sw_nodep(ft, s);
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = &ft->t->ports[nd->port_off + p];
+            if (pt->remote_node == IBR_NONE || pt->state == IBR_LINK_ACTIVE ||
+                ft->t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+                continue;
+            uint32_t o = ft->t->nodes[pt->remote_node].sw;
+            if (rank[o] != FT_NORANK && rank[o] + 1 == r)
+                ul++;
+            else if (rank[o] != FT_NORANK && rank[o] == r + 1)
+                dl++;
+        }
+        lost[r] += ul;
         for (uint32_t i = 0; i < w->ndown; i++) {
             const ft_group *g = &ft->grp[ft->order[w->down + i]];
             if (g->remote != FT_CA)
@@ -853,10 +926,10 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
         }
         n[r]++;
         upp[r] += u;
-        if (u > maxup[r])
-            maxup[r] = u;
-        if (d > maxdn[r])
-            maxdn[r] = d;
+        if (u + ul > maxup[r])
+            maxup[r] = u + ul;
+        if (d + dl > maxdn[r])
+            maxdn[r] = d + dl;
         if (r == L && c < ft->max_cn) {
             thin_leaves++;
             hosts_missing += ft->max_cn - c;
@@ -894,6 +967,8 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
             uint64_t full = est[r] * maxup[r], gone = full > upp[r] ? full - upp[r] : 0;
             uint64_t bysw = (est[r] - n[r]) * maxup[r] + (est[r - 1] - n[r - 1]) * maxdn[r - 1];
             mcab = gone > bysw ? gone - bysw : 0;
+            if (mcab < lost[r])
+                mcab = lost[r];
         }
         tot_sw += msw;
         tot_cab += mcab;
@@ -921,8 +996,10 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
     else
         snprintf(how, sizeof how, "%s (tolerance %u %%)",
                  ft->dg_kept_classic ? "OpenSM's counters" : "balanced on the link loads", tol);
-    /* compute-node pairs without an up/down path (a split tree): their
-       leaves have no route to each other in the hop matrix */
+    /* compute-node pairs without an up/down path: their leaves have no
+       route to each other in the hop matrix. check_connected() has
+       declined the tree if the fabric connects any of them, so these are
+       the pairs on different pieces of the fabric */
     uint64_t split = 0;
     size_t nsw = ft->nsw;
     for (uint32_t i = 0; ft->hm && i < ft->nleaves; i++) {
@@ -936,8 +1013,8 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
     }
     if (rc == 0)
         rc = ibr__buf_printf(&b, ft->ctx,
-                             "# compute-node pairs without an up/down path (split tree, left "
-                             "unrouted): %" PRIu64 "\n",
+                             "# compute-node pairs without an up/down path (the fabric "
+                             "does not connect them: no route): %" PRIu64 "\n",
                              split);
     if (rc == 0)
         rc = ibr__buf_printf(&b, ft->ctx, "# routing: %s\n", how);
@@ -1025,6 +1102,42 @@ static int check_loops(ftree *ft)
                             " port %u), closed by the reverse hops of I/O nodes "
                             "(max_reverse_hops %u); lower it",
                             len, sw_guid(ft, ch.sw), ch.port, ft->max_reverse_hops);
+}
+
+/* ------------------------------------------------------------------ */
+/* pairs the fabric connects                                           */
+
+static const uint8_t *lft_row(void *arg, uint32_t sw)
+{
+    return ibr_run_lft(arg, sw);
+}
+
+/* Every end-port pair the fabric connects must be routed: where the cables
+   left join two end ports only by paths that turn down then up (a split
+   tree; end ports off the leaf rank beyond max_reverse_hops), up/down
+   routing leaves the pair without a route, and the engine declines so
+   that the chain falls back (and OpenSM, running the plugin, to its next
+   engine) instead of handing out tables that do not connect what the
+   fabric does. The pairs are those ibr_result_verify() counts. */
+static int check_connected(ftree *ft)
+{
+    const ibr_topo *t = ft->t;
+    uint64_t n = 0;
+    uint32_t sw;
+    uint16_t lid;
+    unsigned lmc_cap = ft->o->lmc == IBR_LMC_TOPO ? 7 : ft->o->lmc; /* LIDs routed */
+    if (ibr__unrouted_pairs(&n, &sw, &lid, t, lft_row, ft->run, lmc_cap) < 0)
+        return ibr__fail(ft->run, IBR_ENOMEM, "out of memory");
+    if (n == 0)
+        return 0;
+    return ibr__decline(ft->run,
+                        "%" PRIu64 " end-port pair(s) the fabric connects have no up/down "
+                        "route (e.g. from the end ports of switch 0x%016" PRIx64
+                        " to LID %u, port 0x%016" PRIx64 "): the cables left join them only "
+                        "by paths that turn down then up (a split tree, or end ports off the "
+                        "leaf rank beyond max_reverse_hops %u)",
+                        n, sw_guid(ft, sw), lid, t->ports[t->lid_port[lid]].guid,
+                        ft->max_reverse_hops);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1137,9 +1250,6 @@ static int ftree_route(ibr_run *run, void *user)
         if (rank[s] > ft.max_rank)
             ft.max_rank = rank[s];
     }
-    if (ranked < nsw)
-        ibr__log(ft.ctx, IBR_LOG_INFO, "ftree: %u switch(es) left unranked and dropped",
-                 nsw - ranked);
     if (ft.max_rank == 0 && ranked > 1) {
         /* name two cabled switches, both at rank 0 */
         uint32_t a = 0;
@@ -1158,6 +1268,20 @@ static int ftree_route(ibr_run *run, void *user)
                               ranked, sw_guid(&ft, a), sw_guid(&ft, t->adj[t->adj_off[a]].sw));
         goto out;
     }
+    if (ranked < nsw) {
+        int k = rank_orphans(&ft, rank, queue);
+        if (k < 0)
+            goto nomem;
+        if (k > 0)
+            ibr__log(ft.ctx, IBR_LOG_INFO,
+                     "ftree: %d switch(es) cut off from the roots ranked from the CAs below "
+                     "them",
+                     k);
+        ranked += (uint32_t)k;
+    }
+    if (ranked < nsw)
+        ibr__log(ft.ctx, IBR_LOG_INFO, "ftree: %u switch(es) left unranked and dropped",
+                 nsw - ranked);
 
     /* 2, 3. CA ports and port groups */
     int reranked = 0;
@@ -1169,6 +1293,8 @@ model:
            (an upper switch that lost its cables down is farthest): rank
            again by the distance from the compute nodes' switches */
         rank_from_leaves(&ft, rank, queue);
+        if (rank_orphans(&ft, rank, queue) < 0)
+            goto nomem;
         reranked = 1;
         goto model;
     }
@@ -1180,6 +1306,8 @@ model:
             rank[s] = FT_NORANK;
         rank_from_cas(&ft, rank, queue);
         set_ranks(&ft, rank);
+        if (rank_orphans(&ft, rank, queue) < 0)
+            goto nomem;
         reranked = 2;
         goto model;
     }
@@ -1274,7 +1402,7 @@ model:
         rc = ibr__ftree_assign_degraded(&ft, tol);
     if (rc >= 0 && ft.degraded && tol >= 1000)
         ft.dg_kept_classic = 1;
-    if (rc < 0 || (rc = check_loops(&ft)) < 0) {
+    if (rc < 0 || (rc = check_connected(&ft)) < 0 || (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;
         goto out;

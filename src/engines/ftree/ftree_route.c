@@ -41,7 +41,8 @@
  * place, on the run's workers. The
  * hop counts found for switch destinations become the result's hop
  * matrix; a switch pair without a route (two roots, without connect_roots)
- * stays 255 so that the verifier counts it as restricted.
+ * stays 255 so that the verifier counts it as restricted (never an entry
+ * that breaks an end-port pair: ftree.c declines tables with such a pair).
  *
  * Time: O(D·(S + G')) for D destinations over S switches, where G' counts
  * the port groups of the walks not skipped (about S per destination in a
@@ -675,8 +676,9 @@ static int assign(ftree *ft)
  *      up-going cables only) route down toward X, each at its distance;
  *      every other switch, rank by rank from the roots, routes up to a
  *      switch with the fewest hops left (up, then down); a switch with no
- *      such route gets none: the pair has no up/down path (a split tree),
- *      which the verifier counts as restricted;
+ *      such route gets none: the pair has no up/down path (a split tree;
+ *      ftree.c declines when the fabric connects such a pair of end
+ *      ports);
  *   2. nearest switch first, each switch's cost: over its eligible ports
  *      (toward a switch one hop nearer; above X only toward switches above
  *      X), the busiest link of the path (then the summed loads);
