@@ -532,7 +532,25 @@ static const struct perr_case {
     {"Switch\t0 \"S1\"\n", IBR_EPARSE, "line 1: 0 ports (must be 1..254)"},
     {"Switch\t255 \"S1\"\n", IBR_EPARSE, "line 1: 255 ports"},
     {"Switch\t8 S1\n", IBR_EPARSE, "line 1: missing quoted node id"},
-    {"switchguid=zz\n", IBR_EPARSE, "line 1: bad value for \"switchguid\""},
+    {"switchguid=zz\n", IBR_EPARSE, "line 1: bad value \"zz\" for \"switchguid\""},
+    /* trailing junk after a number is not a different number */
+    {"caguid=0x0002c9030000100g\nCa\t1 \"A\"\n", IBR_EPARSE,
+     "line 1: bad value \"0x0002c9030000100g\" for \"caguid\""},
+    {"sysimgguid=0x10z\n", IBR_EPARSE, "line 1: bad value \"0x10z\" for \"sysimgguid\""},
+    {"vendid=0x2c9.\n", IBR_EPARSE, "line 1: bad value \"0x2c9.\" for \"vendid\""},
+    {"switchguid=0x10g(10)\n", IBR_EPARSE, "line 1: bad value \"0x10g(10)\" for \"switchguid\""},
+    {"switchguid=0x10(10)g\n", IBR_EPARSE, "line 1: bad port GUID after switchguid"},
+    {"switchguid=0x10(1g)\n", IBR_EPARSE, "line 1: bad port GUID after switchguid"},
+    {"caguid=0x100 0x200\n", IBR_EPARSE, "line 1: unexpected text \"0x200\" after \"caguid\" value"},
+    {SW1 "[1][ext 1g]\t\"A\"[1]\n", IBR_EPARSE, "line 3: bad \"[ext N]\" port mapping"},
+    {SW1 "[1]\t\"A\"[1][ext x]\n", IBR_EPARSE, "line 3: bad remote \"[ext N]\" port mapping"},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 4g lmc 0 \"sw\" lid 1 4xQDR\n",
+     IBR_EPARSE, "line 7: bad LID \"4g\""},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 4 lmc 0x \"sw\" lid 1 4xQDR\n",
+     IBR_EPARSE, "line 7: bad LMC \"0x\""},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 4 lmc 0 \"sw\" lid 1z 4xQDR\n",
+     IBR_EPARSE, "line 7: bad LID \"1z\""},
+    {SW1 "[1]\t\"A\"[1]\tv=4g\n", IBR_EPARSE, "line 3: bad port option \"v=4g\""},
     {"caguid 0x5\n", IBR_EPARSE, "line 1: expected '='"},
     {"# c\ninclude \"other.net\"\n", IBR_EPARSE, "line 2: ibsim \"include\" is not supported"},
     {SW1 "@1 \"alias\"\n", IBR_EPARSE, "line 3: ibsim port aliases are not supported"},
@@ -1050,6 +1068,11 @@ static void test_lfts_errors(void)
         {HDR "0x0003 1x\n", "line 2: bad port"},
         {"\n0x0003 001\n", "line 2: LFT entry outside"},
         {HDR "0x0001 000\n" HDR, "line 3: switch 0x0002c90201000000 listed twice (first on line 1)"},
+        /* trailing junk after the destination's port GUID */
+        {HDR "0x0001 000 # Switch portguid 0x0002c90201000000g: 'L1-S0'\n",
+         "line 2: bad port GUID after \"portguid 0x\""},
+        {HDR "0x0001 000 : (Switch portguid 0xzz: 'L1-S0')\n",
+         "line 2: bad port GUID after \"portguid 0x\""},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         ibr_result *r = NULL;

@@ -93,7 +93,11 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
     if (pg) {
         ibr__cur q = {pg + 11, c.e};
         uint64_t guid;
-        if (scan_hex(&q, UINT64_MAX, &guid) == 0) {
+        /* the GUID ends at a blank, ':' (opensm-lfts.dump) or ')' (dump_lfts) */
+        if (scan_hex(&q, UINT64_MAX, &guid) < 0 ||
+            !(field_end(&q) || *q.p == ':' || *q.p == ')'))
+            return lerr(lr, line, "bad port GUID after \"portguid 0x\"");
+        {
             uint32_t gp = ibr__topo_find_port_guid(t, guid);
             if (gp != IBR_NONE && t->ports[gp].lid) {
                 const ibr__port *dp = &t->ports[gp];

@@ -92,8 +92,9 @@ int ibr__ibn_nomem(ibn_parser *ps);
    when the text does not match. */
 /* "[n]" (blanks allowed inside), n in 0..255. */
 int ibr__ibn_bracket_num(ibr__cur *c, unsigned *out);
-/* Skip an ibnetdiscover -g "[ext N]" mapping, if there is one. */
-void ibr__ibn_skip_ext(ibr__cur *c);
+/* Skip an ibnetdiscover -g "[ext N]" mapping, if there is one: 0, or -1
+   (cursor unchanged) when "[ext" is not followed by a number and ']'. */
+int ibr__ibn_skip_ext(ibr__cur *c);
 /* Blanks, then "(hex)": 1 when present, 0 when absent, -1 on garbage. */
 int ibr__ibn_paren_guid(ibr__cur *c, uint64_t *out);
 /* Is id "S-<hex>", "H-<hex>" or "R-<hex>" (1..16 digits)? 1 with *out. */
