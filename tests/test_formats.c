@@ -273,6 +273,32 @@ static void test_chassis_dump(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     /* the spine and line switches are printed twice: kept once */
     CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 9);
+    {
+        /* the same dump twice (concatenated): the second copy's first
+           record repeats the first copy's outside "# Chassis Switches" */
+        size_t len;
+        char *text = data("ibnetdiscover-chassis.txt", &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        char *two = malloc(2 * len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(two);
+        memcpy(two, text, len);
+        memcpy(two + len, text, len);
+        uint32_t lines = 0;
+        for (size_t i = 0; i < len; i++)
+            lines += text[i] == '\n';
+        ibr_fabric *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&g, NULL), 0);
+        CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(g, two, 2 * len), IBR_EPARSE);
+        char want[128];
+        snprintf(want, sizeof want,
+                 "line %u: duplicate node GUID 0x0008f10400411122 (first at line 13)",
+                 (unsigned)(lines + 13));
+        CU_ASSERT_STRING_EQUAL(ibr_fabric_last_error(g), want);
+        CU_ASSERT_EQUAL(ibr_fabric_node_count(g), 0);
+        ibr_fabric_destroy(g);
+        free(two);
+        free(text);
+    }
     uint32_t spine = node_by_guid(f, 0x0008f10400411122);
     uint32_t line = node_by_guid(f, 0x0008f10400411123);
     uint32_t leaf = node_by_guid(f, 0x0002c90200400000);
@@ -556,7 +582,19 @@ static const struct perr_case {
     {SW1 "@1 \"alias\"\n", IBR_EPARSE, "line 3: ibsim port aliases are not supported"},
     /* duplicate node GUID (explicit caguid twice) */
     {CA_A "\n" "caguid=0x100\nCa\t1 \"B\"\n", IBR_EPARSE,
-     "line 5: duplicate node GUID 0x0000000000000100"},
+     "line 5: duplicate node GUID 0x0000000000000100 (first at line 2, node \"A\")"},
+    /* a node block given twice (two dumps concatenated): outside
+       ibnetdiscover -g's "# Chassis Switches" a repeat is an error */
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n\n" SW1 "[1]\t\"A\"[1]\n\n" CA_A
+         "[1]\t\"S1\"[1]\n",
+     IBR_EPARSE, "line 10: duplicate node GUID 0x0000000000000010 (first at line 2)"},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n\n# Spine Nodes\n" CA_A
+         "[1]\t\"S1\"[1]\n",
+     IBR_EPARSE, "line 11: duplicate node GUID 0x0000000000000100 (first at line 6)"},
+    /* under "# Chassis Switches" only a switch may repeat */
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n\n# Chassis Switches\n" CA_A
+         "[1]\t\"S1\"[1]\n",
+     IBR_EPARSE, "line 11: duplicate node GUID 0x0000000000000100 (first at line 6)"},
     /* a port GUID used twice */
     {SW1 "[1]\t\"A\"[1]\n[2]\t\"B\"[1]\n\n" CA_A "[1](77) \t\"S1\"[1]\n\n"
          "caguid=0x200\nCa\t1 \"B\"\n[1](77) \t\"S1\"[2]\n",

@@ -39,6 +39,9 @@ typedef struct ibn_node {
     uint8_t nports;
     uint8_t desc_is_id; /* no description: use the id, as ibsim does */
     uint8_t dup;        /* repeats an earlier record exactly */
+    uint8_t may_repeat; /* under "# Chassis Switches" (ibnetdiscover -g), where
+                           a chassis's spine and line switches are printed a
+                           second time */
 } ibn_node;
 
 /* A port record: one "[p] ... "remote id"[rp] ..." line. */
@@ -80,6 +83,7 @@ typedef struct ibn_parser {
     uint16_t def_smask;
     uint16_t def_emask; /* already translated to speed bits */
     uint32_t cur;       /* current record, IBR_NONE outside a record */
+    int chassis_switches; /* in a "# Chassis Switches" section (-g output) */
     char msg[IBR_ERRMSG_SIZE];
 } ibn_parser;
 

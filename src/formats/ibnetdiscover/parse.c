@@ -270,6 +270,7 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
         n->port_guid = ps->pending_port_guid;
     n->guid = g;
     n->sysimg = ps->pending_sysimg;
+    n->may_repeat = (uint8_t)(kind == IBN_SW && ps->chassis_switches);
     ps->cnt[kind] += kind == IBN_SW ? 1 : nports + 1;
     ps->explicit_guid[kind] = 0;
     ps->pending_port_guid = 0;
@@ -542,8 +543,16 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
             continue;
         }
         char ch = *c.p;
-        if (ch == '#')
+        if (ch == '#') {
+            /* ibnetdiscover -g's section titles: only under "# Chassis
+               Switches" may a switch record repeat an earlier one */
+            if (ibr__cur_starts(&c, "# Chassis Switches"))
+                ps->chassis_switches = 1;
+            else if (ibr__cur_starts(&c, "# Spine Nodes") || ibr__cur_starts(&c, "# Line Nodes") ||
+                     ibr__cur_starts(&c, "# Chassis CAs"))
+                ps->chassis_switches = 0;
             continue;
+        }
         if (ch == '[') {
             if (ps->cur == IBR_NONE)
                 return ibr__ibn_err(ps, IBR_EPARSE, line, "port line outside a node record");
@@ -570,6 +579,8 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
                 return rc;
             continue;
         }
+        if (ibr__cur_starts(&c, "Chassis ") || ibr__cur_starts(&c, "Non-Chassis Nodes"))
+            ps->chassis_switches = 0;
         if (ibr__span_eq(word, "include") || ibr__span_eq(word, "module"))
             return ibr__ibn_err(ps, IBR_EPARSE, line, "ibsim \"%s\" is not supported",
                                 IBR__ESC(word));
