@@ -1106,6 +1106,16 @@ static void test_lfts_errors(void)
         {HDR "0x0003 1x\n", "line 2: bad port"},
         {"\n0x0003 001\n", "line 2: LFT entry outside"},
         {HDR "0x0001 000\n" HDR, "line 3: switch 0x0002c90201000000 listed twice (first on line 1)"},
+        /* no LFT block at all: an input error, not empty tables (ibr verify
+           said INVALID for a topology, junk or an empty file) */
+        {"", "the text is empty: expected forwarding tables"},
+        {"# only a comment\n\n", "the text holds only blank and comment lines"},
+        {"junk line\nmore junk\n",
+         "no \"Unicast lids\" block in 2 lines (line 1 reads \"junk line\")"},
+        {"# ibnetdiscover\nswitchguid=0x2c90201000000\nSwitch\t4 \"S-0002c90201000000\"\n",
+         "no \"Unicast lids\" block in 3 lines: this looks like a topology"},
+        {"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0:\n0xc000 x\n",
+         "no \"Unicast lids\" block in 2 lines"},
         /* trailing junk after the destination's port GUID */
         {HDR "0x0001 000 # Switch portguid 0x0002c90201000000g: 'L1-S0'\n",
          "line 2: bad port GUID after \"portguid 0x\""},

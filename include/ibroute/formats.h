@@ -318,8 +318,11 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
  * @param t    the topology; borrowed: it must outlive the result.
  * @param buf  the text, borrowed for the call (may be NULL when @p len is
  *             0). @param len its length in bytes.
- * @return 0, ::IBR_EPARSE (bad line, unknown switch GUID, port beyond the
- *         switch, LID beyond the topology), ::IBR_EINVAL (NULL @p out or
+ * @return 0, ::IBR_EPARSE (bad line, unknown switch GUID, switch listed
+ *         twice, port beyond the switch, LID beyond the topology; or, for
+ *         a topology with switches, a text without a single "Unicast lids"
+ *         block — empty, junk, a topology — whose message says what it
+ *         holds), ::IBR_EINVAL (NULL @p out or
  *         @p t, NULL @p buf with a non-zero @p len), ::IBR_ENOMEM.
  * Thread-safe on a shared topology.
  * Time complexity: O(len + switches log switches).
