@@ -27,6 +27,11 @@
  *    "module=", "@" aliases) are rejected.
  * Numbers follow C's base detection (0x hex, leading 0 octal) except the
  * decimal port numbers and the hexadecimal GUIDs in parentheses and ids.
+ * A number ends at a blank, a '#' comment or the end of the line (or the
+ * '(' of switchguid's port GUID): "caguid=0x0002c9030000100g" is an error,
+ * not caguid 0x0002c9030000100; after a key=value only a comment may
+ * follow, and a "lid", "lmc" or "v=" value that starts with a digit must
+ * be a number.
  */
 #include <stdio.h>
 #include <inttypes.h>

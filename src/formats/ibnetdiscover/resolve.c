@@ -1,8 +1,10 @@
 /*
  * Topology text, second stage: cross-references between the records.
- * Node ids are mapped to records (a record that repeats an earlier one
- * exactly, as newer ibnetdiscover -g prints chassis switches twice, is
- * dropped), every port line's remote id and port are resolved, every link
+ * Node ids are mapped to records (a switch record under "# Chassis
+ * Switches" that repeats an earlier one exactly, as newer ibnetdiscover -g
+ * prints a chassis's spine and line switches twice, is dropped; any other
+ * repeat, as in two concatenated dumps, is a duplicate node GUID or id),
+ * every port line's remote id and port are resolved, every link
  * must be listed from both ends, and the final port GUIDs (printed or
  * derived) must be unique, as must node GUIDs.
  */
