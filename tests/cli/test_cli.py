@@ -1109,6 +1109,11 @@ def test_file_engine():
     expect(["route", "-q", "-R", "file,no_fallback", "--lfts-file", junk, topo], 1, None,
            r"file.lfts: no \"Unicast lids\" block")
     expect(["verify", topo, junk], 2, None, r"no \"Unicast lids\" block in 2 lines")
+    empty = write("fe-empty.dump", "")
+    expect(["route", "-q", "-R", "file", "--lfts-file", empty, topo], 2, None,
+           r"^ibr: .*fe-empty.dump: the file is empty: expected forwarding tables")
+    expect(["route", "-q", "-R", "file", "--lid-matrix-file", empty, topo], 2, None,
+           r"^ibr: .*fe-empty.dump: the file is empty: expected hop rows")
 
 
 def test_reroute():
