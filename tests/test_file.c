@@ -233,7 +233,9 @@ static void test_bad_lines(void)
     snprintf(buf, sizeof buf, "%s0x1000 001\n", hdr);
     expect_bad(t, buf, NULL, "line 2: LID 4096 beyond the topology");
     expect_bad(t, "Unicast lids [0-1] of switch Lid 1 guid 0xq\n", NULL,
-               "line 1: switch header");
+               "file.lfts line 1: bad switch GUID");
+    expect_bad(t, "Unicast lids [0-1] of switch Lid 1\n", NULL,
+               "file.lfts line 1: switch header without");
     snprintf(buf, sizeof buf, "Switch: guid 0x%016llx\n0x0001: 00 ff 1ff\n",
              (unsigned long long)g);
     expect_bad(t, NULL, buf, "file.lid_matrix line 2: bad hop value");
@@ -249,9 +251,38 @@ static void test_bad_lines(void)
     CU_ASSERT_EQUAL(ibr_result_attempt(&eng, &st, NULL, r, 0), 0);
     CU_ASSERT_EQUAL(st, IBR_EDECLINED);
     ibr_result_destroy(r);
+    /* a text with no LFT block at all (junk, random bytes, an empty or
+       wrong file) fails the engine as ibr verify refuses it: it used to
+       report "file: ok" with the computed min-hop tables */
+    expect_bad(t, "nothing here\nat all\n", NULL,
+               "file.lfts: no \"Unicast lids\" block in 2 lines (line 1 reads \"nothing here\")");
+    expect_bad(t, "\n# c\n", NULL, "file.lfts: the text holds only blank and comment lines");
+    {
+        char junk[256];
+        uint64_t x = 88172645463325252ull;
+        for (size_t i = 0; i < sizeof junk; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            junk[i] = (char)(x % 255 + 1); /* random bytes, no NUL (a C string setting) */
+        }
+        junk[sizeof junk - 1] = 0;
+        if (!strstr(junk, "Unicast lids"))
+            expect_bad(t, junk, NULL, "file.lfts: ");
+    }
+    /* the same checks as ibr verify's reader: an entry outside a block, a
+       switch listed twice, junk after a port GUID */
+    expect_bad(t, "0x0001 001\n", NULL, "file.lfts line 1: LFT entry outside");
+    snprintf(buf, sizeof buf, "%s0x0001 000\n%s", hdr, hdr);
+    expect_bad(t, buf, NULL, "file.lfts line 3: switch 0x");
+    snprintf(buf, sizeof buf, "%s0x0001 000 # Switch portguid 0x%016llxz: 's'\n", hdr,
+             (unsigned long long)g);
+    expect_bad(t, buf, NULL, "file.lfts line 2: bad port GUID after \"portguid 0x\"");
     /* a text listing no known switch: every table is the computed one */
     r = NULL;
-    CU_ASSERT_EQUAL(route_file(&r, t, "file,no_fallback", "nothing here\n", NULL), 0);
+    CU_ASSERT_EQUAL(route_file(&r, t, "file,no_fallback",
+                               "Unicast lids [0-1] of switch Lid 1 guid 0x0000000000001234 ('x'):\n"
+                               "0x0001 001\n",
+                               NULL),
+                    0);
     ibr_result *mh = ibr_test_route(NULL, t, "minhop", NULL, 0);
     CU_ASSERT(same_lfts(r, mh));
     ibr_result_destroy(mh);

@@ -273,6 +273,32 @@ static void test_chassis_dump(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     /* the spine and line switches are printed twice: kept once */
     CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 9);
+    {
+        /* the same dump twice (concatenated): the second copy's first
+           record repeats the first copy's outside "# Chassis Switches" */
+        size_t len;
+        char *text = data("ibnetdiscover-chassis.txt", &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        char *two = malloc(2 * len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(two);
+        memcpy(two, text, len);
+        memcpy(two + len, text, len);
+        uint32_t lines = 0;
+        for (size_t i = 0; i < len; i++)
+            lines += text[i] == '\n';
+        ibr_fabric *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&g, NULL), 0);
+        CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(g, two, 2 * len), IBR_EPARSE);
+        char want[128];
+        snprintf(want, sizeof want,
+                 "line %u: duplicate node GUID 0x0008f10400411122 (first at line 13)",
+                 (unsigned)(lines + 13));
+        CU_ASSERT_STRING_EQUAL(ibr_fabric_last_error(g), want);
+        CU_ASSERT_EQUAL(ibr_fabric_node_count(g), 0);
+        ibr_fabric_destroy(g);
+        free(two);
+        free(text);
+    }
     uint32_t spine = node_by_guid(f, 0x0008f10400411122);
     uint32_t line = node_by_guid(f, 0x0008f10400411123);
     uint32_t leaf = node_by_guid(f, 0x0002c90200400000);
@@ -532,13 +558,43 @@ static const struct perr_case {
     {"Switch\t0 \"S1\"\n", IBR_EPARSE, "line 1: 0 ports (must be 1..254)"},
     {"Switch\t255 \"S1\"\n", IBR_EPARSE, "line 1: 255 ports"},
     {"Switch\t8 S1\n", IBR_EPARSE, "line 1: missing quoted node id"},
-    {"switchguid=zz\n", IBR_EPARSE, "line 1: bad value for \"switchguid\""},
+    {"switchguid=zz\n", IBR_EPARSE, "line 1: bad value \"zz\" for \"switchguid\""},
+    /* trailing junk after a number is not a different number */
+    {"caguid=0x0002c9030000100g\nCa\t1 \"A\"\n", IBR_EPARSE,
+     "line 1: bad value \"0x0002c9030000100g\" for \"caguid\""},
+    {"sysimgguid=0x10z\n", IBR_EPARSE, "line 1: bad value \"0x10z\" for \"sysimgguid\""},
+    {"vendid=0x2c9.\n", IBR_EPARSE, "line 1: bad value \"0x2c9.\" for \"vendid\""},
+    {"switchguid=0x10g(10)\n", IBR_EPARSE, "line 1: bad value \"0x10g(10)\" for \"switchguid\""},
+    {"switchguid=0x10(10)g\n", IBR_EPARSE, "line 1: bad port GUID after switchguid"},
+    {"switchguid=0x10(1g)\n", IBR_EPARSE, "line 1: bad port GUID after switchguid"},
+    {"caguid=0x100 0x200\n", IBR_EPARSE, "line 1: unexpected text \"0x200\" after \"caguid\" value"},
+    {SW1 "[1][ext 1g]\t\"A\"[1]\n", IBR_EPARSE, "line 3: bad \"[ext N]\" port mapping"},
+    {SW1 "[1]\t\"A\"[1][ext x]\n", IBR_EPARSE, "line 3: bad remote \"[ext N]\" port mapping"},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 4g lmc 0 \"sw\" lid 1 4xQDR\n",
+     IBR_EPARSE, "line 7: bad LID \"4g\""},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 4 lmc 0x \"sw\" lid 1 4xQDR\n",
+     IBR_EPARSE, "line 7: bad LMC \"0x\""},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\t# lid 4 lmc 0 \"sw\" lid 1z 4xQDR\n",
+     IBR_EPARSE, "line 7: bad LID \"1z\""},
+    {SW1 "[1]\t\"A\"[1]\tv=4g\n", IBR_EPARSE, "line 3: bad port option \"v=4g\""},
     {"caguid 0x5\n", IBR_EPARSE, "line 1: expected '='"},
     {"# c\ninclude \"other.net\"\n", IBR_EPARSE, "line 2: ibsim \"include\" is not supported"},
     {SW1 "@1 \"alias\"\n", IBR_EPARSE, "line 3: ibsim port aliases are not supported"},
     /* duplicate node GUID (explicit caguid twice) */
     {CA_A "\n" "caguid=0x100\nCa\t1 \"B\"\n", IBR_EPARSE,
-     "line 5: duplicate node GUID 0x0000000000000100"},
+     "line 5: duplicate node GUID 0x0000000000000100 (first at line 2, node \"A\")"},
+    /* a node block given twice (two dumps concatenated): outside
+       ibnetdiscover -g's "# Chassis Switches" a repeat is an error */
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n\n" SW1 "[1]\t\"A\"[1]\n\n" CA_A
+         "[1]\t\"S1\"[1]\n",
+     IBR_EPARSE, "line 10: duplicate node GUID 0x0000000000000010 (first at line 2)"},
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n\n# Spine Nodes\n" CA_A
+         "[1]\t\"S1\"[1]\n",
+     IBR_EPARSE, "line 11: duplicate node GUID 0x0000000000000100 (first at line 6)"},
+    /* under "# Chassis Switches" only a switch may repeat */
+    {SW1 "[1]\t\"A\"[1]\n\n" CA_A "[1]\t\"S1\"[1]\n\n# Chassis Switches\n" CA_A
+         "[1]\t\"S1\"[1]\n",
+     IBR_EPARSE, "line 11: duplicate node GUID 0x0000000000000100 (first at line 6)"},
     /* a port GUID used twice */
     {SW1 "[1]\t\"A\"[1]\n[2]\t\"B\"[1]\n\n" CA_A "[1](77) \t\"S1\"[1]\n\n"
          "caguid=0x200\nCa\t1 \"B\"\n[1](77) \t\"S1\"[2]\n",
@@ -1050,6 +1106,21 @@ static void test_lfts_errors(void)
         {HDR "0x0003 1x\n", "line 2: bad port"},
         {"\n0x0003 001\n", "line 2: LFT entry outside"},
         {HDR "0x0001 000\n" HDR, "line 3: switch 0x0002c90201000000 listed twice (first on line 1)"},
+        /* no LFT block at all: an input error, not empty tables (ibr verify
+           said INVALID for a topology, junk or an empty file) */
+        {"", "the text is empty: expected forwarding tables"},
+        {"# only a comment\n\n", "the text holds only blank and comment lines"},
+        {"junk line\nmore junk\n",
+         "no \"Unicast lids\" block in 2 lines (line 1 reads \"junk line\")"},
+        {"# ibnetdiscover\nswitchguid=0x2c90201000000\nSwitch\t4 \"S-0002c90201000000\"\n",
+         "no \"Unicast lids\" block in 3 lines: this looks like a topology"},
+        {"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0:\n0xc000 x\n",
+         "no \"Unicast lids\" block in 2 lines"},
+        /* trailing junk after the destination's port GUID */
+        {HDR "0x0001 000 # Switch portguid 0x0002c90201000000g: 'L1-S0'\n",
+         "line 2: bad port GUID after \"portguid 0x\""},
+        {HDR "0x0001 000 : (Switch portguid 0xzz: 'L1-S0')\n",
+         "line 2: bad port GUID after \"portguid 0x\""},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         ibr_result *r = NULL;

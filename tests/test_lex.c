@@ -1,4 +1,5 @@
 /* The text formats' lexer (src/formats/lex.h): lines, cursors, numbers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/lex.h"
@@ -45,6 +46,54 @@ static void test_numbers_c(void)
     CU_ASSERT_EQUAL(num("1 ", IBR__NUM_C, UINT64_MAX, &v), -1);
     CU_ASSERT_EQUAL(num("12a", IBR__NUM_C, UINT64_MAX, &v), -1);
     CU_ASSERT_EQUAL(v, 7);
+}
+
+/* A number field ends at the end of the line, a blank, a comment or one of
+   the bytes the caller allows: trailing junk is no other number. */
+static void test_number_fields(void)
+{
+    static const struct {
+        const char *s;
+        const char *also;
+        int n;        /* digits read, -1 for rejected */
+        uint64_t v;
+        size_t rest;  /* bytes left after the field */
+    } cases[] = {
+        {"0x0002c9030000100", NULL, 15, 0x2c9030000100, 0},
+        {"0x0002c9030000100g", NULL, -1, 0, 0},
+        {"0x0002c9030000100 g", NULL, 15, 0x2c9030000100, 2},
+        {"0x10\tx", NULL, 2, 16, 2},
+        {"0x10#c", NULL, 2, 16, 2},
+        {"0x10(10)", NULL, -1, 0, 0},
+        {"0x10(10)", "(", 2, 16, 4},
+        {"12:", ":)", 2, 12, 1},
+        {"12.5", NULL, -1, 0, 0},
+        {"12,", NULL, -1, 0, 0},
+        {"0x", NULL, -1, 0, 0},
+        {"08", NULL, -1, 0, 0},
+        {"g", NULL, -1, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ibr__cur c = {cases[k].s, cases[k].s + strlen(cases[k].s)};
+        ibr__cur before = c;
+        uint64_t v = 77;
+        int n = ibr__cur_num_field(&c, IBR__NUM_C, UINT64_MAX, cases[k].also, &v);
+        CU_ASSERT_EQUAL(n, cases[k].n);
+        if (n != cases[k].n)
+            fprintf(stderr, "case %zu (%s): %d\n", k, cases[k].s, n);
+        if (n < 0) {
+            CU_ASSERT_EQUAL(v, 77);          /* untouched */
+            CU_ASSERT_PTR_EQUAL(c.p, before.p); /* cursor unchanged */
+        } else {
+            CU_ASSERT_EQUAL(v, cases[k].v);
+            CU_ASSERT_EQUAL((size_t)(c.e - c.p), cases[k].rest);
+        }
+    }
+    /* a bound still applies */
+    ibr__cur c = {"256 ", NULL};
+    c.e = c.p + 4;
+    uint64_t v;
+    CU_ASSERT_EQUAL(ibr__cur_num_field(&c, IBR__NUM_DEC, 255, NULL, &v), -1);
 }
 
 static void test_numbers_other_syntaxes(void)
@@ -181,6 +230,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"numbers: C base detection", test_numbers_c},
         {"numbers: decimal, hexadecimal, bounds", test_numbers_other_syntaxes},
+        {"numbers: fields end at a blank, comment or allowed byte", test_number_fields},
         {"cursor: words, tokens, quotes, search", test_cursor},
         {"lines: blanks, comments, CRLF, numbering", test_lines},
         {"line-numbered messages", test_line_errors},

@@ -69,7 +69,11 @@ IBR_API void ibr_buffer_dispose(ibr_buffer *buf);
  * @return 0; ::IBR_EINVAL (NULL @p f, NULL @p buf with a non-zero @p len);
  *         ::IBR_ESTATE (@p f is not empty); ::IBR_EPARSE (malformed text,
  *         asymmetric or dangling link, port out of range, duplicate GUID or
- *         LID: the message names the line; or a text without a single node
+ *         LID: the message names the line; a node record given twice, as
+ *         in two concatenated dumps, is a duplicate GUID too — only the
+ *         second printing of a chassis's switches under `ibnetdiscover -g`'s
+ *         "# Chassis Switches" title, identical to the first, is dropped;
+ *         or a text without a single node
  *         record — empty, junk, another format such as an LFT dump — whose
  *         message says what was expected); ::IBR_ENOMEM. On failure @p f is
  *         left empty and ibr_fabric_last_error() says why.
@@ -314,8 +318,11 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
  * @param t    the topology; borrowed: it must outlive the result.
  * @param buf  the text, borrowed for the call (may be NULL when @p len is
  *             0). @param len its length in bytes.
- * @return 0, ::IBR_EPARSE (bad line, unknown switch GUID, port beyond the
- *         switch, LID beyond the topology), ::IBR_EINVAL (NULL @p out or
+ * @return 0, ::IBR_EPARSE (bad line, unknown switch GUID, switch listed
+ *         twice, port beyond the switch, LID beyond the topology; or, for
+ *         a topology with switches, a text without a single "Unicast lids"
+ *         block — empty, junk, a topology — whose message says what it
+ *         holds), ::IBR_EINVAL (NULL @p out or
  *         @p t, NULL @p buf with a non-zero @p len), ::IBR_ENOMEM.
  * Thread-safe on a shared topology.
  * Time complexity: O(len + switches log switches).

@@ -22,6 +22,12 @@
  * Register a user engine ("bfs-tree", sys/engine.h) on a context, compare
  * its link load with minhop, and watch the chain fall back to minhop when
  * the engine declines.
+ *
+ * @example reroute_link_failure.c
+ * Route a fat tree, save the routing with its fabric (a routing database,
+ * persist.h), lose one cable between two switches and reroute
+ * incrementally from the saved routing; compare the churn with a full
+ * reroute.
  */
 #ifndef IBROUTE_IBROUTE_H
 #define IBROUTE_IBROUTE_H

@@ -379,6 +379,16 @@ static int route_option(cli_route_args *a, int c, const char *arg)
             cli_error(arg, "the file holds a NUL byte: not a text dump");
             return -1;
         }
+        if (len == 0) {
+            /* an empty setting reads as no setting (the engine would
+               decline with "no tables given"): say what is wrong */
+            free(buf);
+            cli_error(arg, "the file is empty: expected %s",
+                      c == CLI_OPT_LFTS_FILE ? "forwarding tables (opensm-lfts.dump, ibroute "
+                                               "or dump_lfts output)"
+                                             : "hop rows (opensm-lid-matrix.dump)");
+            return -1;
+        }
         int rc = add_param(a, c == CLI_OPT_LFTS_FILE ? "file.lfts" : "file.lid_matrix", buf);
         free(buf);
         return rc < 0 ? -1 : 1;

@@ -19,14 +19,18 @@
  * switch the LFT text lists gets exactly the table the text gives (entries
  * not given: no route); switches it does not list keep the computed table.
  *
- * As in OpenSM: unknown switch GUIDs are skipped with their rows, an entry
- * that names its destination port GUID follows that port's current LIDs,
- * "Multicast mlids" blocks are skipped, '#' lines and other text are
- * ignored. Beyond OpenSM: a port past the switch's last port, a LID beyond
- * the topology or a malformed header, entry or row fails the engine with a
- * message naming the setting and the line, so the chain falls back. Rows
- * for LIDs that are not switch LIDs are read and ignored (OpenSM writes
- * only switch LIDs).
+ * The LFT text is read by the reader ibr_result_parse_lfts() (and so
+ * `ibr verify`) uses, formats/lfts_read.c, so the two accept the same
+ * texts. As in OpenSM: unknown switch GUIDs are skipped with their rows,
+ * an entry that names its destination port GUID follows that port's
+ * current LIDs, "Multicast mlids" blocks are skipped, '#' lines and other
+ * text (column titles, trailers) are ignored. Beyond OpenSM: a port past
+ * the switch's last port, a LID beyond the topology, a malformed header,
+ * entry or row, an entry outside a block, a switch listed twice, or an
+ * LFT text without a single "Unicast lids" block (junk, an empty or
+ * wrong file) fails the engine with a message naming the setting and the
+ * line, so the chain falls back. Rows for LIDs that are not switch LIDs
+ * are read and ignored (OpenSM writes only switch LIDs).
  *
  * Time: O(S·(S+E)) for the hop matrix, the builder's cost, and O(text) for
  * the parsing. Memory: S^2 bytes (hop matrix) plus, with a lid matrix, S^2
@@ -36,6 +40,7 @@
 #include <string.h>
 
 #include "engines/engine_int.h"
+#include "formats/lfts_reader.h"
 
 #define NO_HOP 0xFFu
 
@@ -284,81 +289,28 @@ static void matrix_free(ibr_context *ctx, fmatrix *m)
 /* ------------------------------------------------------------------ */
 /* LFT text                                                           */
 
-static int lfts_entry(ibr_run *run, const fline *l, uint32_t sw)
+/* The shared LFT dump reader (formats/lfts_reader.h), as ibr verify reads
+   the same text, with OpenSM's file engine's one difference: blocks of
+   switches the topology lacks are skipped. */
+static uint8_t *run_table(void *arg, uint32_t sw)
 {
-    const ibr_topo *t = ibr_run_topo(run);
-    const ibr__node *n = &t->nodes[t->sw_node[sw]];
-    const char *p = l->p + 2;
-    uint64_t lid, port = 0;
-    if (scan_hex(&p, l->e, 0xFFFF, &lid) < 0 || p == l->e || !is_blank(*p))
-        return ibr__fail(run, IBR_EPARSE,
-                         "file.lfts line %" PRIu32 ": bad LFT entry (expected \"0x<LID> <port>\")",
-                         l->no);
-    while (p < l->e && is_blank(*p))
-        p++;
-    int digits = 0;
-    while (p < l->e && *p >= '0' && *p <= '9' && port <= 255) {
-        port = port * 10 + (uint64_t)(*p++ - '0');
-        digits++;
-    }
-    if (!digits || port > 255 || (p < l->e && !is_blank(*p)))
-        return ibr__fail(run, IBR_EPARSE, "file.lfts line %" PRIu32 ": bad port in LFT entry",
-                         l->no);
-    if (port != IBR_NO_ROUTE && port > n->nports)
-        return ibr__fail(run, IBR_EPARSE,
-                         "file.lfts line %" PRIu32 ": port %u beyond switch 0x%016" PRIx64
-                         " (it has %u ports)",
-                         l->no, (unsigned)port, n->guid, (unsigned)n->nports);
-    const char *pg = find(p, l->e, "portguid 0x");
-    if (pg) {
-        const char *q = pg + 11;
-        uint64_t guid;
-        if (scan_hex(&q, l->e, UINT64_MAX, &guid) == 0) {
-            uint32_t gp = ibr__topo_find_port_guid(t, guid);
-            if (gp != IBR_NONE && t->ports[gp].lid) {
-                const ibr__port *dp = &t->ports[gp];
-                uint32_t cnt = 1u << dp->lmc;
-                if (lid < dp->lid || lid >= (uint64_t)dp->lid + cnt)
-                    lid = dp->lid + (lid & (cnt - 1));
-            }
-        }
-    }
-    if (lid > t->max_lid)
-        return ibr__fail(run, IBR_EPARSE,
-                         "file.lfts line %" PRIu32 ": LID %" PRIu64
-                         " beyond the topology (max LID %u): the tables were computed for "
-                         "other LIDs",
-                         l->no, lid, (unsigned)t->max_lid);
-    ibr_run_lft(run, sw)[lid] = (uint8_t)port;
-    return 0;
+    return ibr_run_lft(arg, sw);
 }
 
 static int lfts_load(ibr_run *run, const char *text, size_t len)
 {
-    const ibr_topo *t = ibr_run_topo(run);
-    const char *pos = text, *end = text + len;
-    fline l = {NULL, NULL, 0};
-    uint32_t cur = IBR_NONE;
-    size_t lft_len = (size_t)t->max_lid + 1;
-    while (next_line(&l, &pos, end)) {
-        if (l.p == l.e || *l.p == '#')
-            continue;
-        if (starts(&l, "Unicast lids")) {
-            if (header_switch(&cur, t, &l, 1) < 0)
-                return ibr__fail(run, IBR_EPARSE,
-                                 "file.lfts line %" PRIu32
-                                 ": switch header without \" guid 0x<hex>\"",
-                                 l.no);
-            if (cur != IBR_NONE)
-                memset(ibr_run_lft(run, cur), IBR_NO_ROUTE, lft_len);
-        } else if (starts(&l, "Multicast mlids")) {
-            cur = IBR_NONE;
-        } else if ((starts(&l, "0x") || starts(&l, "0X")) && cur != IBR_NONE) {
-            int rc = lfts_entry(run, &l, cur);
-            if (rc < 0)
-                return rc;
-        }
-    }
+    ibr__lfts_reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.t = ibr_run_topo(run);
+    rd.skip_unknown = 1;
+    rd.table = run_table;
+    rd.arg = run;
+    int rc = ibr__lfts_read(&rd, text, len);
+    if (rc == IBR_ENOMEM)
+        return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
+    if (rc < 0)
+        return ibr__fail(run, rc, "file.lfts%s%s", strncmp(rd.msg, "line ", 5) == 0 ? " " : ": ",
+                         rd.msg);
     return 0;
 }
 

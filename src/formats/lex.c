@@ -172,6 +172,21 @@ int ibr__cur_num(ibr__cur *c, unsigned syntax, uint64_t max, uint64_t *out)
     return p - start < INT_MAX ? (int)(p - start) : INT_MAX;
 }
 
+int ibr__cur_num_field(ibr__cur *c, unsigned syntax, uint64_t max, const char *also,
+                       uint64_t *out)
+{
+    ibr__cur t = *c;
+    uint64_t v;
+    int n = ibr__cur_num(&t, syntax, max, &v);
+    if (n < 0)
+        return -1;
+    if (!ibr__cur_token_end(&t) && !(also && *also && memchr(also, *t.p, strlen(also))))
+        return -1;
+    *out = v;
+    *c = t;
+    return n;
+}
+
 int ibr__span_num(ibr__span s, unsigned syntax, uint64_t max, uint64_t *out)
 {
     if (!s.n)

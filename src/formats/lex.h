@@ -157,6 +157,12 @@ enum {
    past them; -1, cursor unchanged, when there is no digit or the value
    exceeds max (overflow included). Fixed-width fields check the count. */
 int ibr__cur_num(ibr__cur *c, unsigned syntax, uint64_t max, uint64_t *out);
+/* A number field: ibr__cur_num(), then the field must end (the end of the
+   line, a blank, a '#' comment, or one of the bytes of `also`, which may be
+   NULL): "0x0002c9030000100g" is not a GUID followed by "g". -1, cursor
+   unchanged, otherwise; the count of digits on success. */
+int ibr__cur_num_field(ibr__cur *c, unsigned syntax, uint64_t max, const char *also,
+                       uint64_t *out);
 /* The same for a whole span: -1 unless all of s is the number. */
 int ibr__span_num(ibr__span s, unsigned syntax, uint64_t max, uint64_t *out);
 

@@ -1,7 +1,9 @@
 /*
  * Reading LFTs back: opensm-lfts.dump, ibroute and dump_lfts / dump_fts
  * output, as OpenSM's file engine reads them, plus the bounds checks that
- * OpenSM leaves out.
+ * OpenSM leaves out. One reader (ibr__lfts_read(), formats_int.h) serves
+ * ibr_result_parse_lfts() and the file engine (engines/file.c), so the
+ * two accept and refuse the same texts.
  *
  * A block starts with a "Unicast lids ... guid 0x<switch GUID> ..." line;
  * entry lines are "0x<LID> <port> ..." with an optional "portguid 0x<GUID>"
@@ -9,19 +11,21 @@
  * topology with other LIDs than the file says, the entry is moved to the
  * port's current LID range (base + (LID & (2^LMC - 1))). "Multicast mlids"
  * blocks are skipped; other lines (column titles, "N lids dumped"
- * trailers, dump_lfts warnings) are ignored.
+ * trailers, dump_lfts warnings) are ignored. A text without a single
+ * "Unicast lids" block (an empty file, junk, a topology given where the
+ * dump belongs) is an error for a topology that has switches.
  */
 #include <bsd/string.h>
 #include <inttypes.h>
 #include <string.h>
 
 #include "formats/lex.h"
+#include "formats/lfts_reader.h"
 
 typedef struct lreader {
-    const ibr_topo *t;
-    ibr_result *r;
+    ibr__lfts_reader *rd;
     uint32_t *first_line; /* per switch: line of its block, 0 = none */
-    char msg[IBR_ERRMSG_SIZE];
+    uint8_t *lft;         /* the table of the current block's switch */
 } lreader;
 
 static int lerr(lreader *lr, uint32_t line, const char *fmt, ...) IBR_PRINTF(3, 4);
@@ -30,7 +34,7 @@ static int lerr(lreader *lr, uint32_t line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    ibr__line_verr(lr->msg, IBR_EPARSE, line, fmt, ap);
+    ibr__line_verr(lr->rd->msg, IBR_EPARSE, line, fmt, ap);
     va_end(ap);
     return IBR_EPARSE;
 }
@@ -49,9 +53,11 @@ static bool field_end(const ibr__cur *c)
     return ibr__cur_end(c) || ibr__is_blank(*c->p);
 }
 
+/* A block header: *cur gets the switch index, or IBR_NONE for a block
+   skipped (skip_unknown and a GUID that is not a switch of the topology). */
 static int parse_header(lreader *lr, ibr__cur c, uint32_t line, uint32_t *cur)
 {
-    const ibr_topo *t = lr->t;
+    const ibr_topo *t = lr->rd->t;
     const char *g = ibr__cur_find(&c, " guid 0x");
     uint64_t guid;
     if (!g)
@@ -60,24 +66,34 @@ static int parse_header(lreader *lr, ibr__cur c, uint32_t line, uint32_t *cur)
     if (scan_hex(&c, UINT64_MAX, &guid) < 0 || !(field_end(&c) || *c.p == '(' || *c.p == ':'))
         return lerr(lr, line, "bad switch GUID");
     uint32_t node;
-    if (ibr_topo_find_guid(&node, NULL, t, guid) < 0)
+    *cur = IBR_NONE;
+    if (ibr_topo_find_guid(&node, NULL, t, guid) < 0) {
+        if (lr->rd->skip_unknown)
+            return 0;
         return lerr(lr, line, "unknown switch GUID 0x%016" PRIx64, guid);
+    }
     const ibr__node *n = &t->nodes[node];
-    if (n->type != IBR_NODE_SWITCH)
+    if (n->type != IBR_NODE_SWITCH) {
+        if (lr->rd->skip_unknown)
+            return 0;
         return lerr(lr, line, "GUID 0x%016" PRIx64 " is a %s, not a switch", guid,
                     ibr__type_name(n->type));
+    }
     if (lr->first_line[n->sw])
         return lerr(lr, line, "switch 0x%016" PRIx64 " listed twice (first on line %" PRIu32 ")",
                     n->guid, lr->first_line[n->sw]);
     lr->first_line[n->sw] = line;
+    lr->lft = lr->rd->table(lr->rd->arg, n->sw);
+    memset(lr->lft, IBR_NO_ROUTE, (size_t)t->max_lid + 1);
     *cur = n->sw;
     return 0;
 }
 
+/* An entry of the block of switch sw (IBR_NONE: a skipped block, whose
+   entries are only checked for syntax). */
 static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
 {
-    const ibr_topo *t = lr->t;
-    const ibr__node *n = &t->nodes[t->sw_node[sw]];
+    const ibr_topo *t = lr->rd->t;
     uint64_t lid, port;
     c.p += 2; /* "0x" */
     if (scan_hex(&c, 0xFFFF, &lid) < 0 || ibr__cur_end(&c) || !ibr__is_blank(*c.p))
@@ -85,22 +101,29 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
     ibr__cur_skip_blanks(&c);
     if (ibr__cur_num(&c, IBR__NUM_DEC, 255, &port) < 0 || !field_end(&c))
         return lerr(lr, line, "bad port in LFT entry");
+    /* destination named by port GUID: follow its current LIDs */
+    const char *pg = ibr__cur_find(&c, "portguid 0x");
+    uint64_t guid = 0;
+    if (pg) {
+        ibr__cur q = {pg + 11, c.e};
+        /* the GUID ends at a blank, ':' (opensm-lfts.dump) or ')' (dump_lfts) */
+        if (scan_hex(&q, UINT64_MAX, &guid) < 0 ||
+            !(field_end(&q) || *q.p == ':' || *q.p == ')'))
+            return lerr(lr, line, "bad port GUID after \"portguid 0x\"");
+    }
+    if (sw == IBR_NONE)
+        return 0;
+    const ibr__node *n = &t->nodes[t->sw_node[sw]];
     if (port != IBR_NO_ROUTE && port > n->nports)
         return lerr(lr, line, "port %u beyond switch 0x%016" PRIx64 " (it has %u ports)",
                     (unsigned)port, n->guid, (unsigned)n->nports);
-    /* destination named by port GUID: follow its current LIDs */
-    const char *pg = ibr__cur_find(&c, "portguid 0x");
     if (pg) {
-        ibr__cur q = {pg + 11, c.e};
-        uint64_t guid;
-        if (scan_hex(&q, UINT64_MAX, &guid) == 0) {
-            uint32_t gp = ibr__topo_find_port_guid(t, guid);
-            if (gp != IBR_NONE && t->ports[gp].lid) {
-                const ibr__port *dp = &t->ports[gp];
-                uint32_t cnt = 1u << dp->lmc;
-                if (lid < dp->lid || lid >= (uint64_t)dp->lid + cnt)
-                    lid = dp->lid + (lid & (cnt - 1));
-            }
+        uint32_t gp = ibr__topo_find_port_guid(t, guid);
+        if (gp != IBR_NONE && t->ports[gp].lid) {
+            const ibr__port *dp = &t->ports[gp];
+            uint32_t cnt = 1u << dp->lmc;
+            if (lid < dp->lid || lid >= (uint64_t)dp->lid + cnt)
+                lid = dp->lid + (lid & (cnt - 1));
         }
     }
     if (lid > t->max_lid)
@@ -109,35 +132,98 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
                     "computed for other LIDs; give the topology those LIDs (OpenSM's "
                     "guid2lid file, or the LMC the tables were computed with)",
                     lid, (unsigned)t->max_lid);
-    lr->r->lft[(size_t)sw * lr->r->lft_size + lid] = (uint8_t)port;
+    lr->lft[lid] = (uint8_t)port;
     return 0;
+}
+
+/* Does the text hold needle? */
+static int holds(const char *buf, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; n <= len && i <= len - n; i++)
+        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* A text without a single block: say what it holds instead. */
+static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
+                    const ibr__lex *first)
+{
+    static const char expected[] = "expected forwarding tables (opensm-lfts.dump, ibroute or "
+                                   "dump_lfts output) with blocks starting \"Unicast lids ... "
+                                   "guid 0x<switch GUID> ...\"";
+    if (!first)
+        return lerr(lr, 0, "%s: %s",
+                    len ? "the text holds only blank and comment lines" : "the text is empty",
+                    expected);
+    if (holds(buf, len, "switchguid=") || holds(buf, len, "\"S-") || holds(buf, len, "caguid="))
+        return lerr(lr, 0,
+                    "no \"Unicast lids\" block in %" PRIu32 " line%s: this looks like a "
+                    "topology (ibnetdiscover output), not forwarding tables; %s",
+                    lines, lines == 1 ? "" : "s", expected);
+    ibr__span s = {first->c.p, (size_t)(first->c.e - first->c.p)};
+    return lerr(lr, 0, "no \"Unicast lids\" block in %" PRIu32 " line%s (line %" PRIu32
+                       " reads \"%s\"): %s",
+                lines, lines == 1 ? "" : "s", first->line, IBR__ESC(s), expected);
 }
 
 static int read_lines(lreader *lr, const char *buf, size_t len)
 {
-    ibr__lex lx;
+    ibr__lex lx, first;
     uint32_t cur = IBR_NONE;
-    int in_mcast = 0;
+    int in_mcast = 0, in_block = 0, blocks = 0, got_first = 0;
     ibr__lex_init(&lx, buf, len);
+    first = lx;
     while (ibr__lex_entry(&lx)) {
         int rc = 0;
+        if (!got_first) {
+            first = lx;
+            got_first = 1;
+        }
         if (ibr__cur_starts(&lx.c, "Unicast lids")) {
             in_mcast = 0;
+            in_block = 1;
+            blocks++;
             rc = parse_header(lr, lx.c, lx.line, &cur);
         } else if (ibr__cur_starts(&lx.c, "Multicast mlids")) {
             in_mcast = 1;
+            in_block = 0;
             cur = IBR_NONE;
         } else if (ibr__cur_starts(&lx.c, "0x") || ibr__cur_starts(&lx.c, "0X")) {
             if (in_mcast)
                 continue;
-            if (cur == IBR_NONE)
+            if (!in_block)
                 return lerr(lr, lx.line, "LFT entry outside a \"Unicast lids\" block");
             rc = parse_entry(lr, lx.c, lx.line, cur);
         }
         if (rc < 0)
             return rc;
     }
+    if (!blocks && lr->rd->t->n_sw)
+        return no_block(lr, buf, len, lx.line, got_first ? &first : NULL);
     return 0;
+}
+
+int ibr__lfts_read(ibr__lfts_reader *rd, const char *buf, size_t len)
+{
+    const ibr_topo *t = rd->t;
+    lreader lr = {rd, NULL, NULL};
+    rd->msg[0] = 0;
+    lr.first_line = ibr__calloc(t->ctx, t->n_sw ? t->n_sw : 1, sizeof *lr.first_line);
+    if (!lr.first_line) {
+        strlcpy(rd->msg, "out of memory reading forwarding tables", sizeof rd->msg);
+        return IBR_ENOMEM;
+    }
+    int rc = read_lines(&lr, buf, len);
+    ibr__free(t->ctx, lr.first_line);
+    return rc;
+}
+
+static uint8_t *result_table(void *arg, uint32_t sw)
+{
+    ibr_result *r = arg;
+    return r->lft + (size_t)sw * r->lft_size;
 }
 
 int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, size_t len)
@@ -150,18 +236,20 @@ int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, 
     ibr_result *r;
     if (ibr__result_new(&r, t) < 0)
         return IBR_ENOMEM;
-    lreader lr;
-    memset(&lr, 0, sizeof lr);
-    lr.t = t;
-    lr.r = r;
-    lr.first_line = ibr__calloc(t->ctx, t->n_sw ? t->n_sw : 1, sizeof *lr.first_line);
-    if (!lr.first_line || ibr__result_alloc_lft(r) < 0) {
-        ibr__free(t->ctx, lr.first_line);
+    if (ibr__result_alloc_lft(r) < 0) {
         ibr_result_destroy(r);
         return IBR_ENOMEM;
     }
-    int rc = read_lines(&lr, buf, len);
-    ibr__free(t->ctx, lr.first_line);
+    ibr__lfts_reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.t = t;
+    rd.table = result_table;
+    rd.arg = r;
+    int rc = ibr__lfts_read(&rd, buf, len);
+    if (rc == IBR_ENOMEM) {
+        ibr_result_destroy(r);
+        return IBR_ENOMEM;
+    }
     if (rc < 0) {
         /* a failed result: no tables, the message names the line */
         ibr__result_clear_tables(r);
@@ -169,11 +257,11 @@ int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, 
         r->lft = NULL;
         r->status = rc;
         r->engine[0] = 0;
-        strlcpy(r->last_error, lr.msg, sizeof r->last_error);
+        strlcpy(r->last_error, rd.msg, sizeof r->last_error);
     } else {
         strlcpy(r->engine, "file", sizeof r->engine);
     }
-    if (ibr__result_add_attempt(r, "file", rc, rc < 0 ? lr.msg : "") < 0) {
+    if (ibr__result_add_attempt(r, "file", rc, rc < 0 ? rd.msg : "") < 0) {
         ibr_result_destroy(r);
         return IBR_ENOMEM;
     }

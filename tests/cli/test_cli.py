@@ -394,6 +394,15 @@ def test_verify():
     expect(["verify", "--threads", "x", f, dump], 2, None, r"^ibr: --threads: ")
     write("garbage.dump", "Unicast lids [0-3] of switch Lid 1 guid 0xzz ('x'):\nfoo\n")
     expect(["verify", f, path("garbage.dump")], 2, None, r"^ibr: .*garbage.dump: ")
+    # no LFT block at all (the topology again, junk, an empty file): an
+    # input error (2) naming the file, not an INVALID verdict (1)
+    expect(["verify", f, f], 2, None,
+           r"^ibr: .*ft8.net: no \"Unicast lids\" block in \d+ lines: this looks like a topology")
+    write("junk.dump", "junk line\nmore junk\n")
+    expect(["verify", f, path("junk.dump")], 2, None,
+           r"^ibr: .*junk.dump: no \"Unicast lids\" block in 2 lines \(line 1 reads \"junk line\"\)")
+    write("empty.dump", "")
+    expect(["verify", f, path("empty.dump")], 2, None, r"^ibr: .*empty.dump: the text is empty")
     expect(["verify", f], 2, None, r"^ibr: verify: expected TOPOLOGY and LFTS_DUMP")
     expect(["verify", f, "/nonexistent.dump"], 2, None,
            r"^ibr: /nonexistent.dump: No such file")
@@ -1141,6 +1150,19 @@ def test_file_engine():
     expect(["route", "-q", "-R", "file", "--lfts-file", bad, topo], 0,
            r"file: IBR_EPARSE \(file.lfts line 3: switch header")
     expect(["route", "-q", "--lfts-file", path("fe-missing"), topo], 2, None, r"fe-missing")
+    # a file without any LFT block fails the engine as `ibr verify` refuses
+    # it (it used to report "file: ok" with min-hop tables)
+    junk = write("fe-junk.dump", "junk line\nmore junk\n")
+    expect(["route", "-q", "-R", "file", "--lfts-file", junk, topo], 0,
+           r"file: IBR_EPARSE \(file.lfts: no \"Unicast lids\" block in 2 lines")
+    expect(["route", "-q", "-R", "file,no_fallback", "--lfts-file", junk, topo], 1, None,
+           r"file.lfts: no \"Unicast lids\" block")
+    expect(["verify", topo, junk], 2, None, r"no \"Unicast lids\" block in 2 lines")
+    empty = write("fe-empty.dump", "")
+    expect(["route", "-q", "-R", "file", "--lfts-file", empty, topo], 2, None,
+           r"^ibr: .*fe-empty.dump: the file is empty: expected forwarding tables")
+    expect(["route", "-q", "-R", "file", "--lid-matrix-file", empty, topo], 2, None,
+           r"^ibr: .*fe-empty.dump: the file is empty: expected hop rows")
 
 
 def test_reroute():

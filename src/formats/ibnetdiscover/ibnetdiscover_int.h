@@ -39,6 +39,9 @@ typedef struct ibn_node {
     uint8_t nports;
     uint8_t desc_is_id; /* no description: use the id, as ibsim does */
     uint8_t dup;        /* repeats an earlier record exactly */
+    uint8_t may_repeat; /* under "# Chassis Switches" (ibnetdiscover -g), where
+                           a chassis's spine and line switches are printed a
+                           second time */
 } ibn_node;
 
 /* A port record: one "[p] ... "remote id"[rp] ..." line. */
@@ -80,6 +83,7 @@ typedef struct ibn_parser {
     uint16_t def_smask;
     uint16_t def_emask; /* already translated to speed bits */
     uint32_t cur;       /* current record, IBR_NONE outside a record */
+    int chassis_switches; /* in a "# Chassis Switches" section (-g output) */
     char msg[IBR_ERRMSG_SIZE];
 } ibn_parser;
 
@@ -92,8 +96,9 @@ int ibr__ibn_nomem(ibn_parser *ps);
    when the text does not match. */
 /* "[n]" (blanks allowed inside), n in 0..255. */
 int ibr__ibn_bracket_num(ibr__cur *c, unsigned *out);
-/* Skip an ibnetdiscover -g "[ext N]" mapping, if there is one. */
-void ibr__ibn_skip_ext(ibr__cur *c);
+/* Skip an ibnetdiscover -g "[ext N]" mapping, if there is one: 0, or -1
+   (cursor unchanged) when "[ext" is not followed by a number and ']'. */
+int ibr__ibn_skip_ext(ibr__cur *c);
 /* Blanks, then "(hex)": 1 when present, 0 when absent, -1 on garbage. */
 int ibr__ibn_paren_guid(ibr__cur *c, uint64_t *out);
 /* Is id "S-<hex>", "H-<hex>" or "R-<hex>" (1..16 digits)? 1 with *out. */

@@ -22,13 +22,22 @@ int ibr__ibn_bracket_num(ibr__cur *c, unsigned *out)
     return 0;
 }
 
-void ibr__ibn_skip_ext(ibr__cur *c)
+int ibr__ibn_skip_ext(ibr__cur *c)
 {
-    if (ibr__cur_starts(c, "[ext")) {
-        const char *q = memchr(c->p, ']', (size_t)(c->e - c->p));
-        if (q)
-            c->p = q + 1;
-    }
+    if (!ibr__cur_starts(c, "[ext"))
+        return 0;
+    ibr__cur t = *c;
+    uint64_t v;
+    t.p += 4;
+    ibr__cur_skip_blanks(&t);
+    if (ibr__cur_num(&t, IBR__NUM_DEC, 255, &v) < 0)
+        return -1;
+    ibr__cur_skip_blanks(&t);
+    if (!ibr__cur_at(&t, ']'))
+        return -1;
+    t.p++;
+    *c = t;
+    return 0;
 }
 
 int ibr__ibn_paren_guid(ibr__cur *c, uint64_t *out)

@@ -27,6 +27,11 @@
  *    "module=", "@" aliases) are rejected.
  * Numbers follow C's base detection (0x hex, leading 0 octal) except the
  * decimal port numbers and the hexadecimal GUIDs in parentheses and ids.
+ * A number ends at a blank, a '#' comment or the end of the line (or the
+ * '(' of switchguid's port GUID): "caguid=0x0002c9030000100g" is an error,
+ * not caguid 0x0002c9030000100; after a key=value only a comment may
+ * follow, and a "lid", "lmc" or "v=" value that starts with a digit must
+ * be a number.
  */
 #include <stdio.h>
 #include <inttypes.h>
@@ -108,8 +113,26 @@ static int parse_assignment(ibn_parser *ps, ibr__span key, ibr__cur *c, uint32_t
     c->p++;
     ibr__cur_skip_blanks(c);
     uint64_t v;
-    if (ibr__cur_num(c, IBR__NUM_C, UINT64_MAX, &v) < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad value for \"%s\"", IBR__ESC(key));
+    ibr__cur at = *c;
+    if (ibr__cur_num_field(c, IBR__NUM_C, UINT64_MAX, guid_kind == IBN_SW ? "(" : NULL, &v) < 0) {
+        ibr__span bad = ibr__cur_token(&at);
+        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad value \"%s\" for \"%s\"", IBR__ESC(bad),
+                            IBR__ESC(key));
+    }
+    uint64_t pg = 0;
+    int has_pg = 0;
+    if (guid_kind == IBN_SW) {
+        has_pg = ibr__ibn_paren_guid(c, &pg);
+        if (has_pg < 0 || !ibr__cur_token_end(c))
+            return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port GUID after switchguid");
+    }
+    /* only a comment may follow ("\t# Chassis 1", "\t# <chassis type> ...") */
+    ibr__cur_skip_blanks(c);
+    if (!ibr__cur_end(c) && *c->p != '#') {
+        ibr__span bad = ibr__cur_token(c);
+        return ibr__ibn_err(ps, IBR_EPARSE, line, "unexpected text \"%s\" after \"%s\" value",
+                            IBR__ESC(bad), IBR__ESC(key));
+    }
     if (guid_kind >= 0) {
         if (relative) {
             ps->cnt[guid_kind] = ps->base[guid_kind] + v;
@@ -118,13 +141,8 @@ static int parse_assignment(ibn_parser *ps, ibr__span key, ibr__cur *c, uint32_t
             ps->cnt[guid_kind] = v;
         }
         ps->explicit_guid[guid_kind] = 1;
-        if (guid_kind == IBN_SW) {
-            uint64_t pg = 0;
-            int r = ibr__ibn_paren_guid(c, &pg);
-            if (r < 0)
-                return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port GUID after switchguid");
-            ps->pending_port_guid = r > 0 ? pg : 0;
-        }
+        if (guid_kind == IBN_SW)
+            ps->pending_port_guid = has_pg > 0 ? pg : 0;
     } else if (ibr__span_eq(key, "sysimgguid")) {
         ps->pending_sysimg = v;
     } else if (ibr__span_eq(key, "width")) {
@@ -257,6 +275,7 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
         n->port_guid = ps->pending_port_guid;
     n->guid = g;
     n->sysimg = ps->pending_sysimg;
+    n->may_repeat = (uint8_t)(kind == IBN_SW && ps->chassis_switches);
     ps->cnt[kind] += kind == IBN_SW ? 1 : nports + 1;
     ps->explicit_guid[kind] = 0;
     ps->pending_port_guid = 0;
@@ -309,7 +328,10 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
         uint64_t v;
         if (ibr__span_eq(t, "lid")) {
             ibr__cur save = c;
-            if (ibr__span_num(ibr__cur_token(&c), IBR__NUM_C, 0xFFFF, &v) < 0) {
+            ibr__span nt = ibr__cur_token(&c);
+            if (ibr__span_num(nt, IBR__NUM_C, 0xFFFF, &v) < 0) {
+                if (nt.n && ibr__is_digit(nt.p[0]))
+                    return ibr__ibn_err(ps, IBR_EPARSE, line, "bad LID \"%s\"", IBR__ESC(nt));
                 c = save;
                 continue;
             }
@@ -332,7 +354,10 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
             }
         } else if (ibr__span_eq(t, "lmc")) {
             ibr__cur save = c;
-            if (ibr__span_num(ibr__cur_token(&c), IBR__NUM_C, UINT64_MAX, &v) < 0) {
+            ibr__span nt = ibr__cur_token(&c);
+            if (ibr__span_num(nt, IBR__NUM_C, UINT64_MAX, &v) < 0) {
+                if (nt.n && ibr__is_digit(nt.p[0]))
+                    return ibr__ibn_err(ps, IBR_EPARSE, line, "bad LMC \"%s\"", IBR__ESC(nt));
                 c = save;
                 continue;
             }
@@ -352,7 +377,13 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
                 /* VLCap as ibnetdiscover -f prints it (1..5: VL0, VL0-1,
                    VL0-3, VL0-7, VL0-14); other values are ignored, as
                    every v= was before */
-                if (ibr__span_num(val, IBR__NUM_C, UINT64_MAX, &v) >= 0 && v >= 1 && v <= 5)
+                if (ibr__span_num(val, IBR__NUM_C, UINT64_MAX, &v) < 0) {
+                    if (val.n && ibr__is_digit(val.p[0]))
+                        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port option \"%s\"",
+                                            IBR__ESC(t));
+                    continue;
+                }
+                if (v >= 1 && v <= 5)
                     pr->vl_cap = (uint8_t)(v == 5 ? 15 : 1u << (v - 1));
                 continue;
             }
@@ -415,7 +446,8 @@ static int parse_port_line(ibn_parser *ps, ibr__cur *c, uint32_t line)
     if (port < 1 || port > n->nports)
         return ibr__ibn_err(ps, IBR_EPARSE, line,
                             "port %u out of range (node \"%s\" has %u ports)", port, IBR__ESC(n->id), (unsigned)n->nports);
-    ibr__ibn_skip_ext(c);
+    if (ibr__ibn_skip_ext(c) < 0)
+        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad \"[ext N]\" port mapping");
     uint64_t guid = 0, rguid = 0;
     int r = ibr__ibn_paren_guid(c, &guid);
     if (r < 0)
@@ -432,7 +464,8 @@ static int parse_port_line(ibn_parser *ps, ibr__cur *c, uint32_t line)
         if (ibr__ibn_bracket_num(c, &rport) < 0 || rport < 1)
             return ibr__ibn_err(ps, IBR_EPARSE, line, "bad remote port number");
     }
-    ibr__ibn_skip_ext(c);
+    if (ibr__ibn_skip_ext(c) < 0)
+        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad remote \"[ext N]\" port mapping");
     r = ibr__ibn_paren_guid(c, &rguid);
     if (r < 0)
         return ibr__ibn_err(ps, IBR_EPARSE, line, "bad remote port GUID in parentheses");
@@ -515,8 +548,16 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
             continue;
         }
         char ch = *c.p;
-        if (ch == '#')
+        if (ch == '#') {
+            /* ibnetdiscover -g's section titles: only under "# Chassis
+               Switches" may a switch record repeat an earlier one */
+            if (ibr__cur_starts(&c, "# Chassis Switches"))
+                ps->chassis_switches = 1;
+            else if (ibr__cur_starts(&c, "# Spine Nodes") || ibr__cur_starts(&c, "# Line Nodes") ||
+                     ibr__cur_starts(&c, "# Chassis CAs"))
+                ps->chassis_switches = 0;
             continue;
+        }
         if (ch == '[') {
             if (ps->cur == IBR_NONE)
                 return ibr__ibn_err(ps, IBR_EPARSE, line, "port line outside a node record");
@@ -543,6 +584,8 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
                 return rc;
             continue;
         }
+        if (ibr__cur_starts(&c, "Chassis ") || ibr__cur_starts(&c, "Non-Chassis Nodes"))
+            ps->chassis_switches = 0;
         if (ibr__span_eq(word, "include") || ibr__span_eq(word, "module"))
             return ibr__ibn_err(ps, IBR_EPARSE, line, "ibsim \"%s\" is not supported",
                                 IBR__ESC(word));

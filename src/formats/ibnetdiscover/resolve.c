@@ -1,8 +1,10 @@
 /*
  * Topology text, second stage: cross-references between the records.
- * Node ids are mapped to records (a record that repeats an earlier one
- * exactly, as newer ibnetdiscover -g prints chassis switches twice, is
- * dropped), every port line's remote id and port are resolved, every link
+ * Node ids are mapped to records (a switch record under "# Chassis
+ * Switches" that repeats an earlier one exactly, as newer ibnetdiscover -g
+ * prints a chassis's spine and line switches twice, is dropped; any other
+ * repeat, as in two concatenated dumps, is a duplicate node GUID or id),
+ * every port line's remote id and port are resolved, every link
  * must be listed from both ends, and the final port GUIDs (printed or
  * derived) must be unique, as must node GUIDs.
  */
@@ -43,8 +45,10 @@ static int same_record(const ibn_parser *ps, const ibn_node *a, const ibn_node *
     return 1;
 }
 
-/* Map ids to records. With dedup, a record repeating an earlier one is
-   marked dup; any other repeated id is an error. */
+/* Map ids to records. With dedup, a switch record under ibnetdiscover -g's
+   "# Chassis Switches" that repeats an earlier one exactly is marked dup;
+   any other repeated id is an error (a node block given twice, as in two
+   concatenated dumps, is one). */
 static int idmap_build(ibn_parser *ps, idmap *m, int dedup)
 {
     size_t cap = 16;
@@ -62,11 +66,17 @@ static int idmap_build(ibn_parser *ps, idmap *m, int dedup)
         while (m->slots[s]) {
             const ibn_node *o = &ps->nodes[m->slots[s] - 1];
             if (o->id.n == id.n && memcmp(o->id.p, id.p, id.n) == 0) {
-                if (!dedup || !same_record(ps, o, n))
+                if (!dedup || !n->may_repeat || !same_record(ps, o, n)) {
+                    if (o->guid == n->guid)
+                        return ibr__ibn_err(ps, IBR_EPARSE, n->line,
+                                            "duplicate node GUID 0x%016" PRIx64
+                                            " (first at line %" PRIu32 ")",
+                                            n->guid, o->line);
                     return ibr__ibn_err(
                         ps, IBR_EPARSE, n->line,
                         "duplicate node id \"%s\" (first defined on line %" PRIu32 ")",
                         IBR__ESC(id), o->line);
+                }
                 n->dup = 1;
                 found = 1;
                 break;
@@ -240,8 +250,8 @@ int ibr__ibn_check_guids(ibn_parser *ps, const uint32_t *slot, ibr__guidmap *fin
         if (o != IBR_NONE) {
             rc = ibr__ibn_err(
                 ps, IBR_EPARSE, n->line,
-                "duplicate node GUID 0x%016" PRIx64 " (node \"%s\" on line %" PRIu32 ")", n->guid,
-                IBR__ESC(ps->nodes[o].id), ps->nodes[o].line);
+                "duplicate node GUID 0x%016" PRIx64 " (first at line %" PRIu32 ", node \"%s\")",
+                n->guid, ps->nodes[o].line, IBR__ESC(ps->nodes[o].id));
             break;
         }
         if (ibr__guidmap_put(ps->ctx, &nodes, n->guid, i) < 0) {

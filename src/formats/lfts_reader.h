@@ -1,0 +1,35 @@
+/*
+ * The LFT dump reader (lfts_read.c) that both ibr_result_parse_lfts() and
+ * the file engine (engines/file.c) use, so that the two accept and refuse
+ * the same texts: opensm-lfts.dump, ibroute and dump_lfts / dump_fts
+ * output. Engines may include this header (tests/check_layers.py): it
+ * needs only the public topology type and core/base.h.
+ *
+ * Blocks start at "Unicast lids ... guid 0x<GUID> ..." lines; at each block
+ * of a switch of the topology the reader asks table() for that switch's
+ * LFT (max_lid + 1 bytes), clears it to IBR_NO_ROUTE and writes the
+ * block's entries into it. A text for a topology with switches must hold
+ * at least one block.
+ */
+#ifndef IBROUTE_FORMATS_LFTS_READER_H
+#define IBROUTE_FORMATS_LFTS_READER_H
+
+#include "core/base.h"
+#include "ibroute/topo.h"
+
+typedef struct ibr__lfts_reader {
+    const ibr_topo *t;
+    /* OpenSM's file engine: a block whose GUID is not a switch of t is
+       skipped with its entries (checked for syntax only); otherwise such a
+       block is an error. */
+    int skip_unknown;
+    uint8_t *(*table)(void *arg, uint32_t sw);
+    void *arg;
+    char msg[IBR_ERRMSG_SIZE]; /* "line N: ..." (or no prefix) on failure */
+} ibr__lfts_reader;
+
+/* Read buf[0..len) (buf may be NULL when len is 0): 0, IBR_EPARSE (rd->msg
+   says why and where) or IBR_ENOMEM. */
+int ibr__lfts_read(ibr__lfts_reader *rd, const char *buf, size_t len);
+
+#endif
