@@ -1457,8 +1457,12 @@ int cmd_reroute(int argc, char **argv)
         }
     }
     /* a credit loop breaks the promise of an engine that makes it: the
-       verdict is then invalid, never "valid ... credit loop" */
-    int broken = verified && vr.deadlock_free == 0 && promises_deadlock_free(r);
+       verdict is then invalid, never "valid ... credit loop". Unless the
+       QoS configuration merges SLs the engine keeps apart (SL2VL hazards,
+       listed below): then the loop is the configuration's, as ibr route
+       reports it (--strict fails both) */
+    int hazards = rc == 0 && r && ibr_result_sl_hazard_count(r) > 0;
+    int broken = verified && vr.deadlock_free == 0 && !hazards && promises_deadlock_free(r);
     int valid = verified && vrc == 0 && !broken;
     int write_err = rc == 0 && outdir && write_outputs(&files, outdir, dumps, t, r) < 0;
     if (rc == 0 && save && save_db(save, r) < 0)
@@ -1581,10 +1585,13 @@ int cmd_reroute(int argc, char **argv)
                        frep.lft_entries_changed, frep.switches_changed, frep.sls_changed, full_s);
             if (verified)
                 printf("verify:       %s (%" PRIu64 " of %" PRIu64 " pairs, %" PRIu64
-                       " non-minimal routes, %s%s%s)\n",
+                       " non-minimal routes, %s%s%s%s)\n",
                        valid ? "valid" : "INVALID", vr.pairs_ok, vr.pairs, vr.nonminimal,
                        vr.deadlock_free ? "no credit loop" : "credit loop",
-                       broken ? ", which " : "", broken ? ibr_result_engine(r) : "");
+                       broken ? ", which " : "", broken ? ibr_result_engine(r) : "",
+                       broken ? " promises none"
+                       : hazards && !vr.deadlock_free ? " from the QoS SL2VL hazards below"
+                                                      : "");
             if (ibr_result_has_qos(r))
                 print_qos_text(t, r);
         }
