@@ -1007,6 +1007,46 @@ static void test_engine_declines(void)
     ibr_fabric_destroy(f);
 }
 
+/* A database without an engine line (hand-written: the default engine,
+   minhop, reroutes it): its kept tables and its full reroute are the
+   saved engine's, never reported as a fallback (found by fuzz_reroute). */
+static void test_no_engine_line(void)
+{
+    ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
+    size_t len;
+    char *text = db_text(r0, &len);
+    char *line = strstr(text, "\nengine minhop\n"), *end = strstr(text, "\nend ");
+    CU_ASSERT_FATAL(line && end && line < end);
+    size_t cut = strlen("\nengine minhop");
+    memmove(line, line + cut, (size_t)(end - line) - cut + 1);
+    size_t body = (size_t)(end - text) - cut + 1;
+    snprintf(text + body, len + 1 - body, "end %016llx\n", (unsigned long long)fnv(text, body));
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, strlen(text)), 0);
+    CU_ASSERT_STRING_EQUAL(ibr_routing_db_engine(db), "");
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 1), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    const ibr_topo *ts[2] = {t0, t1};
+    for (int i = 0; i < 2; i++)
+        for (unsigned fl = 0; fl < 4; fl++) {
+            ibr_result *y = NULL;
+            ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, ts[i], NULL, fl), 0);
+            CU_ASSERT_EQUAL(rep.fallback, 0);
+            CU_ASSERT_STRING_EQUAL(rep.engine, ibr_result_engine(y));
+            ibr_result_destroy(y);
+        }
+    ibr_topo_destroy(t1);
+    ibr_routing_db_destroy(db);
+    free(text);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
 /* The log callback of test_unrelated_fabric: keeps the last warning. */
 static void keep_warning(void *user, int level, const char *msg)
 {
@@ -1163,6 +1203,7 @@ int main(void)
         {"parallel cables take the failed cable's routes", test_parallel},
         {"a saved engine that declines: no fallback unless asked for", test_engine_declines},
         {"a database of another fabric: warned", test_unrelated_fabric},
+        {"a database without an engine line: no fallback reported", test_no_engine_line},
         {"allocation failures", test_oom},
         CU_TEST_INFO_NULL,
     };

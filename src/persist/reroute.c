@@ -1224,7 +1224,8 @@ out:
     if (rc == 0 && *out) {
         /* the engine whose tables these are, the saved one or a fallback */
         strlcpy(rep.engine, (*out)->engine, sizeof rep.engine);
-        rep.fallback = strcmp((*out)->engine, saved_engine(db)) != 0;
+        rep.fallback = strcmp((*out)->engine, db->engine) != 0 &&
+                       strcmp((*out)->engine, saved_engine(db)) != 0;
     }
     if (rep_out) {
         size_t sz = IBR__VERSION_SIZE(report_sizes, rep_out->version);
