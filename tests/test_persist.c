@@ -1047,6 +1047,46 @@ static void test_no_engine_line(void)
     ibr_fabric_destroy(f);
 }
 
+/* Options by version: an unknown version is refused (IBR_EVERSION, no
+   result), an older one is read no further than its size (a version 1
+   block of exactly its size: ASan catches a read past it). */
+static void test_options_version(void)
+{
+    ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 2), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    ibr_options bad = IBR_OPTIONS_INIT;
+    bad.version = 99;
+    ibr_result *y = (ibr_result *)&bad; /* overwritten with NULL */
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, NULL, db, t1, &bad, IBR_REROUTE_FORCE_FULL),
+                    IBR_EVERSION);
+    CU_ASSERT_PTR_NULL(y);
+    bad.version = 0;
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, NULL, db, t1, &bad, 0), IBR_EVERSION);
+    CU_ASSERT_PTR_NULL(y);
+    ibr_options *v1 = malloc(offsetof(ibr_options, mcast_groups));
+    CU_ASSERT_FATAL(v1 != NULL);
+    CU_ASSERT_EQUAL_FATAL(ibr_options_init(v1, 1), 0);
+    for (unsigned fl = 0; fl < 2; fl++) {
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, t1, v1, fl), 0);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(y), "minhop");
+        ibr_result_destroy(y);
+        y = NULL;
+    }
+    free(v1);
+    ibr_topo_destroy(t1);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
 /* The log callback of test_unrelated_fabric: keeps the last warning. */
 static void keep_warning(void *user, int level, const char *msg)
 {
@@ -1204,6 +1244,7 @@ int main(void)
         {"a saved engine that declines: no fallback unless asked for", test_engine_declines},
         {"a database of another fabric: warned", test_unrelated_fabric},
         {"a database without an engine line: no fallback reported", test_no_engine_line},
+        {"options read by their version", test_options_version},
         {"allocation failures", test_oom},
         CU_TEST_INFO_NULL,
     };

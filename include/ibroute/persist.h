@@ -319,7 +319,8 @@ IBR_API int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
  *         saved engine cannot route the changed fabric and the fallback
  *         was not allowed, or every engine failed), ::IBR_EINVAL (NULL
  *         @p out, @p db or @p t, failed database), ::IBR_EVERSION (unknown
- *         @p rep version), ::IBR_ENOMEM.
+ *         @p rep or @p o version: nothing done; @p o is read no further
+ *         than its version has), ::IBR_ENOMEM.
  * Thread-safe on shared inputs. Time complexity: O(nodes + ports + S x
  * LIDs) to map the tables, plus O(P) per repaired entry and O(S + E + S x
  * L_d) per destination switch searched again; a full reroute costs the

@@ -291,6 +291,11 @@ static void fabric_warning(char *buf, size_t cap, const chlist *cl, const ibr_ro
                  cl->n, lost, cables);
 }
 
+/* Size of ibr_options per version, as ibr_route() reads them: a caller's
+   options are read no further than their version has. */
+static const size_t options_sizes[] = {0, offsetof(ibr_options, mcast_groups),
+                                       offsetof(ibr_options, qos), sizeof(ibr_options)};
+
 /* Size of ibr_reroute_report per version (index: the version). */
 static const size_t report_sizes[] = {0, offsetof(ibr_reroute_report, engine),
                                       sizeof(ibr_reroute_report)};
@@ -820,8 +825,8 @@ static int route_full(ibr_result **out, rr *x, const ibr_options *o)
     const ibr_routing_db *db = x->db;
     ibr_context *ctx = x->ctx;
     ibr_options opts = IBR_OPTIONS_INIT;
-    if (o)
-        opts = *o;
+    if (o) /* the fields of the caller's version (checked on entry) */
+        memcpy(&opts, o, IBR__VERSION_SIZE(options_sizes, o->version));
     opts.version = IBR_OPTIONS_VERSION;
     opts.qos = reroute_qos(x, o);
     size_t np = db->n_settings + (o ? o->n_params : 0);
@@ -918,6 +923,8 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     if (!db || !t || db->status != 0)
         return IBR_EINVAL;
     if (rep_out && IBR__VERSION_SIZE(report_sizes, rep_out->version) == 0)
+        return IBR_EVERSION;
+    if (o && IBR__VERSION_SIZE(options_sizes, o->version) == 0)
         return IBR_EVERSION;
     ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
     ibr_context *ctx = t->ctx;
