@@ -6,6 +6,7 @@
    valid, keeps its engine's promise (minimal, credit-loop free) and
    changes no more LFT entries than a full reroute. */
 #define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -767,6 +768,395 @@ static void test_parallel(void)
     ibr_fabric_destroy(f);
 }
 
+/* An independent credit-loop check of a routing on one VL (no path SLs):
+   every route from an end port's switch to every end-port LID is walked
+   through the LFTs, each step from channel (switch, out port) to the next
+   adds a dependency, and a depth-first search looks for a cycle. Returns
+   1 when the routes close a credit loop, 0 when not. */
+static int walk_credit_loop(const ibr_result *r)
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    uint32_t S = ibr_topo_switch_count(t);
+    uint16_t maxlid = ibr_topo_max_lid(t);
+    const unsigned P = 256; /* channels: switch x port */
+    size_t N = (size_t)S * P;
+    uint8_t *dep = calloc(N * N / 8 + 1, 1); /* bit (a * N + b): a -> b */
+    uint8_t *src = calloc(S ? S : 1, 1), *color = calloc(N, 1);
+    size_t *stack = malloc(N * sizeof *stack), *next = calloc(N, sizeof *next);
+    CU_ASSERT_FATAL(dep && src && color && stack && next);
+    for (uint16_t l = 1; l <= maxlid; l++) {
+        uint32_t node;
+        unsigned port;
+        if (ibr_topo_lid_owner(&node, &port, t, l) == 0 &&
+            ibr_topo_node_switch(t, node) == IBR_NONE) {
+            uint32_t sw = ibr_test_sw_behind(t, node, port);
+            if (sw != IBR_NONE)
+                src[sw] = 1;
+        }
+    }
+    for (uint16_t l = 1; l <= maxlid; l++) {
+        uint32_t node;
+        unsigned port;
+        if (ibr_topo_lid_owner(&node, &port, t, l) < 0 || ibr_topo_node_switch(t, node) != IBR_NONE)
+            continue;
+        for (uint32_t s0 = 0; s0 < S; s0++) {
+            if (!src[s0])
+                continue;
+            size_t prev = SIZE_MAX;
+            uint32_t s = s0;
+            for (uint32_t hop = 0; hop <= S && s != IBR_NONE; hop++) {
+                unsigned p = ibr_result_lft_port(r, s, l);
+                if (p == 0 || p == IBR_NO_ROUTE)
+                    break;
+                size_t ch = (size_t)s * P + p;
+                if (prev != SIZE_MAX)
+                    dep[(prev * N + ch) / 8] |= (uint8_t)(1u << ((prev * N + ch) % 8));
+                prev = ch;
+                s = ibr_test_sw_behind(t, ibr_topo_switch_node(t, s), p);
+            }
+        }
+    }
+    /* iterative DFS: 1 on the stack, 2 done */
+    int loop = 0;
+    for (size_t root = 0; root < N && !loop; root++) {
+        if (color[root])
+            continue;
+        size_t sp = 0;
+        stack[sp++] = root;
+        color[root] = 1;
+        next[root] = 0;
+        while (sp && !loop) {
+            size_t a = stack[sp - 1];
+            if (next[a] == N) {
+                color[a] = 2;
+                sp--;
+                continue;
+            }
+            size_t b = next[a]++;
+            if (!(dep[(a * N + b) / 8] & (1u << ((a * N + b) % 8))))
+                continue;
+            if (color[b] == 1)
+                loop = 1;
+            else if (!color[b]) {
+                color[b] = 1;
+                next[b] = 0;
+                stack[sp++] = b;
+            }
+        }
+    }
+    free(dep);
+    free(src);
+    free(color);
+    free(stack);
+    free(next);
+    return loop;
+}
+
+/* A saved engine that cannot route the fabric after its faults: the
+   reroute fails (IBR_EUNROUTABLE, the attempts name only that engine)
+   unless the caller allows the fallback; then the result and the report
+   name minhop, its tables are minhop's (the same as routing the fabric
+   with minhop), and where the case says so they close a credit loop (an
+   independent walk finds it), which is why they cannot pass for the saved
+   engine's. */
+typedef struct decline_case {
+    const char *spec, *engine;
+    unsigned links, switches;
+    uint64_t seed;
+    int loop; /* minhop's tables close a credit loop */
+} decline_case;
+
+static void decline_one(const decline_case *c)
+{
+    char chain[64];
+    snprintf(chain, sizeof chain, "%s,no_fallback", c->engine);
+    ibr_fabric *f = make_fabric(c->spec);
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, chain, NULL), 0);
+    size_t len;
+    char *text = db_text(r0, &len);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, len), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, c->links, c->switches, c->seed), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    /* the engine itself declines the damaged fabric */
+    ibr_result *direct = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&direct, t1, chain, NULL), IBR_EUNROUTABLE);
+    ibr_result_destroy(direct);
+    ibr_result *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&m, t1, "minhop", NULL), 0);
+
+    static const unsigned strict_flags[] = {0, IBR_REROUTE_FORCE_FULL};
+    for (size_t i = 0; i < 2; i++) {
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        int rc = ibr_routing_db_route(&y, &rep, db, t1, NULL, strict_flags[i]);
+        if (rc != IBR_EUNROUTABLE)
+            fprintf(stderr, "\n%s %s: reroute gave %s, engine '%s'\n", c->spec, c->engine,
+                    ibr_status_name(rc), y ? ibr_result_engine(y) : "");
+        CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+        CU_ASSERT_EQUAL(ibr_result_status(y), IBR_EUNROUTABLE);
+        CU_ASSERT_PTR_NULL(ibr_result_lft(y, 0));
+        CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+        CU_ASSERT_STRING_EQUAL(rep.engine, "");
+        CU_ASSERT_EQUAL(rep.fallback, 0);
+        CU_ASSERT(strstr(ibr_result_last_error(y), c->engine) != NULL);
+        CU_ASSERT(strstr(ibr_result_last_error(y), "IBR_REROUTE_FALLBACK") != NULL);
+        /* the saved engine was tried, and nothing else */
+        CU_ASSERT(ibr_result_attempt_count(y) >= 1);
+        for (size_t k = 0; k < ibr_result_attempt_count(y); k++) {
+            const char *name = "", *msg = "";
+            int st = 0;
+            CU_ASSERT_EQUAL(ibr_result_attempt(&name, &st, &msg, y, k), 0);
+            CU_ASSERT_STRING_EQUAL(name, c->engine);
+            CU_ASSERT(st < 0);
+        }
+        ibr_result_destroy(y);
+    }
+    static const unsigned fb_flags[] = {IBR_REROUTE_FALLBACK,
+                                        IBR_REROUTE_FALLBACK | IBR_REROUTE_FORCE_FULL};
+    for (size_t i = 0; i < 2; i++) {
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, fb_flags[i]), 0);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(y), "minhop");
+        CU_ASSERT_STRING_EQUAL(rep.engine, "minhop");
+        CU_ASSERT_EQUAL(rep.fallback, 1);
+        CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+        size_t na = ibr_result_attempt_count(y);
+        CU_ASSERT_FATAL(na >= 2);
+        const char *name = "", *msg = "";
+        int st = 0;
+        CU_ASSERT_EQUAL(ibr_result_attempt(&name, &st, &msg, y, 0), 0);
+        CU_ASSERT_STRING_EQUAL(name, c->engine);
+        CU_ASSERT(st < 0);
+        CU_ASSERT_EQUAL(ibr_result_attempt(&name, &st, &msg, y, na - 1), 0);
+        CU_ASSERT_STRING_EQUAL(name, "minhop");
+        CU_ASSERT_EQUAL(st, 0);
+        /* minhop's tables, checked on their own */
+        CU_ASSERT(same_lfts(y, m));
+        CU_ASSERT_EQUAL(ibr_result_sl_mode(y), IBR_SL_NONE);
+        ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
+        CU_ASSERT_EQUAL(ibr_result_verify(&v, y), 0);
+        CU_ASSERT_EQUAL(v.routes_ok, v.routes_checked);
+        int loop = walk_credit_loop(y);
+        CU_ASSERT_EQUAL(loop, c->loop);
+        CU_ASSERT_EQUAL(v.deadlock_free, !loop);
+        ibr_result_destroy(y);
+    }
+    ibr_result_destroy(m);
+    ibr_topo_destroy(t1);
+    ibr_routing_db_destroy(db);
+    free(text);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
+static void test_engine_declines(void)
+{
+    static const decline_case cases[] = {
+        /* lash short of VLs (issue 34's reproduction) */
+        {"hypercube:dim=5,hosts=1,vls=1", "lash", 3, 0, 459894, 1},
+        /* dfsssp short of VLs */
+        {"torus:dims=4x4,hosts=1,vls=2", "dfsssp", 3, 0, 1, 1},
+        /* updn and nue on a split fabric */
+        {"fattree:levels=2,radix=4", "updn", 2, 0, 6, 1},
+        {"fattree:levels=2,radix=4", "nue", 2, 0, 5, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        decline_one(&cases[i]);
+    /* the saved engine can route: it does, and the report names it */
+    ibr_fabric *f = make_fabric("torus:dims=4x4,hosts=1,vls=2");
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "dfsssp,no_fallback", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 3, 0, 2), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    for (unsigned fl = 0; fl < 4; fl++) {
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, fl), 0);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(y), "dfsssp");
+        CU_ASSERT_STRING_EQUAL(rep.engine, "dfsssp");
+        CU_ASSERT_EQUAL(rep.fallback, 0);
+        ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
+        CU_ASSERT_EQUAL(ibr_result_verify(&v, y), 0);
+        CU_ASSERT_EQUAL(v.deadlock_free, 1);
+        ibr_result_destroy(y);
+    }
+    /* a version 1 report: nothing written past its end */
+    ibr_reroute_report big;
+    memset(&big, 0xA5, sizeof big);
+    CU_ASSERT_EQUAL(ibr_reroute_report_init(&big, 1), 0);
+    CU_ASSERT_EQUAL(big.version, 1);
+    ibr_result *y = NULL;
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &big, db, t1, NULL, 0), 0);
+    const unsigned char *tail = (const unsigned char *)big.engine;
+    size_t bad = 0;
+    for (size_t k = 0; k < sizeof big - offsetof(ibr_reroute_report, engine); k++)
+        bad += tail[k] != 0xA5;
+    CU_ASSERT_EQUAL(bad, 0);
+    ibr_result_destroy(y);
+    ibr_topo_destroy(t1);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
+/* A database without an engine line (hand-written: the default engine,
+   minhop, reroutes it): its kept tables and its full reroute are the
+   saved engine's, never reported as a fallback (found by fuzz_reroute). */
+static void test_no_engine_line(void)
+{
+    ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
+    size_t len;
+    char *text = db_text(r0, &len);
+    char *line = strstr(text, "\nengine minhop\n"), *end = strstr(text, "\nend ");
+    CU_ASSERT_FATAL(line && end && line < end);
+    size_t cut = strlen("\nengine minhop");
+    memmove(line, line + cut, (size_t)(end - line) - cut + 1);
+    size_t body = (size_t)(end - text) - cut + 1;
+    snprintf(text + body, len + 1 - body, "end %016llx\n", (unsigned long long)fnv(text, body));
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, strlen(text)), 0);
+    CU_ASSERT_STRING_EQUAL(ibr_routing_db_engine(db), "");
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 1), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    const ibr_topo *ts[2] = {t0, t1};
+    for (int i = 0; i < 2; i++)
+        for (unsigned fl = 0; fl < 4; fl++) {
+            ibr_result *y = NULL;
+            ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, ts[i], NULL, fl), 0);
+            CU_ASSERT_EQUAL(rep.fallback, 0);
+            CU_ASSERT_STRING_EQUAL(rep.engine, ibr_result_engine(y));
+            ibr_result_destroy(y);
+        }
+    ibr_topo_destroy(t1);
+    ibr_routing_db_destroy(db);
+    free(text);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
+/* Options by version: an unknown version is refused (IBR_EVERSION, no
+   result), an older one is read no further than its size (a version 1
+   block of exactly its size: ASan catches a read past it). */
+static void test_options_version(void)
+{
+    ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 2), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    ibr_options bad = IBR_OPTIONS_INIT;
+    bad.version = 99;
+    ibr_result *y = (ibr_result *)&bad; /* overwritten with NULL */
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, NULL, db, t1, &bad, IBR_REROUTE_FORCE_FULL),
+                    IBR_EVERSION);
+    CU_ASSERT_PTR_NULL(y);
+    bad.version = 0;
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, NULL, db, t1, &bad, 0), IBR_EVERSION);
+    CU_ASSERT_PTR_NULL(y);
+    ibr_options *v1 = malloc(offsetof(ibr_options, mcast_groups));
+    CU_ASSERT_FATAL(v1 != NULL);
+    CU_ASSERT_EQUAL_FATAL(ibr_options_init(v1, 1), 0);
+    for (unsigned fl = 0; fl < 2; fl++) {
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, t1, v1, fl), 0);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(y), "minhop");
+        ibr_result_destroy(y);
+        y = NULL;
+    }
+    free(v1);
+    ibr_topo_destroy(t1);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
+/* The log callback of test_unrelated_fabric: keeps the last warning. */
+static void keep_warning(void *user, int level, const char *msg)
+{
+    if (level == IBR_LOG_WARN)
+        snprintf((char *)user, 256, "%s", msg);
+}
+
+/* A database applied to another fabric altogether: the report (and the
+   log) warn that most of the fabric changed; a few faults do not. */
+static void test_unrelated_fabric(void)
+{
+    char logged[256] = "";
+    ibr_context_config cfg = IBR_CONTEXT_CONFIG_INIT;
+    cfg.log = keep_warning;
+    cfg.log_user = logged;
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, &cfg), 0);
+    ibr_topo *t0 = ibr_test_topo(ctx, "fattree:levels=3,radix=8");
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    static const char *other[] = {"torus:dims=6x6,hosts=2", "hypercube:dim=5,hosts=1"};
+    for (size_t i = 0; i < 2; i++) {
+        ibr_topo *t = ibr_test_topo(ctx, other[i]);
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        logged[0] = 0;
+        CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, t, NULL, 0), 0);
+        CU_ASSERT(rep.changes > 100);
+        CU_ASSERT(strstr(rep.warning, "most of the fabric changed") != NULL);
+        CU_ASSERT(strstr(logged, "most of the fabric changed") != NULL);
+        ibr_result_destroy(y);
+        ibr_topo_destroy(t);
+    }
+    /* half the cables between switches gone: the same warning */
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=3,radix=8"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 200, 0, 1), 0);
+    ibr_topo *t2 = freeze_copy(f);
+    ibr_result *y = NULL;
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+    ibr_routing_db_route(&y, &rep, db, t2, NULL, 0);
+    CU_ASSERT(strstr(rep.warning, "cables between switches are gone") != NULL);
+    ibr_result_destroy(y);
+    ibr_topo_destroy(t2);
+    ibr_fabric_destroy(f);
+    /* a few faults: no warning */
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=3,radix=8"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 4, 1, 3), 0);
+    t2 = freeze_copy(f);
+    rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+    logged[0] = 0;
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, t2, NULL, 0), 0);
+    CU_ASSERT(rep.changes > 0);
+    CU_ASSERT_STRING_EQUAL(rep.warning, "");
+    CU_ASSERT_STRING_EQUAL(logged, "");
+    ibr_result_destroy(y);
+    ibr_topo_destroy(t2);
+    ibr_fabric_destroy(f);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_context_destroy(ctx);
+}
+
 static void test_oom(void)
 {
     ibr_test_alloc st = {-1, 0, 0};
@@ -1045,6 +1435,10 @@ int main(void)
         {"property: minimal engines after link/switch failures", test_property_minimal},
         {"property: deadlock-free engines after failures", test_property_deadlock_free},
         {"parallel cables take the failed cable's routes", test_parallel},
+        {"a saved engine that declines: no fallback unless asked for", test_engine_declines},
+        {"a database of another fabric: warned", test_unrelated_fabric},
+        {"a database without an engine line: no fallback reported", test_no_engine_line},
+        {"options read by their version", test_options_version},
         {"allocation failures", test_oom},
         {"ftree: leaves cut off from the roots keep their routes", test_ftree_isolated_leaves},
         {"a repair never erases routes that cross no lost cable", test_repair_keeps_intact_routes},

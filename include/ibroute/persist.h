@@ -28,7 +28,9 @@
  * full (by the saved engine with its settings and seed) when the engine's
  * promise cannot be kept otherwise. ::ibr_reroute_report says which, why,
  * and the churn: LFT entries changed, switches to reprogram, path SLs
- * changed.
+ * changed. When the saved engine cannot route the changed fabric, the call
+ * fails rather than hand out another engine's tables, unless the caller
+ * allows the fallback (::IBR_REROUTE_FALLBACK).
  *
  * Text format, version 1 (one record per line, fields separated by one
  * space, hexadecimal in lower case):
@@ -137,8 +139,21 @@ typedef enum ibr_reroute_mode {
  *  compare its churn with the incremental one). */
 #define IBR_REROUTE_FORCE_FULL 1u
 
-/** Version of ::ibr_reroute_report this header describes. */
-#define IBR_REROUTE_REPORT_VERSION 1
+/** Let ibr_routing_db_route() hand out the chain's fallback: when the
+ *  saved engine declines or fails the new fabric (lash or dfsssp short of
+ *  virtual lanes, updn or nue on a split fabric, torus-2QoS after its seed
+ *  switch died), minhop routes it as in ibr_route() without "no_fallback".
+ *  Its tables do not keep the saved engine's promises (minhop may close
+ *  credit loops that lash never would), so without this flag the call
+ *  fails with ::IBR_EUNROUTABLE instead. With it, the result's
+ *  ibr_result_engine(), its attempts and the report's @c engine and
+ *  @c fallback name the engine that routed. */
+#define IBR_REROUTE_FALLBACK 2u
+
+/** Version of ::ibr_reroute_report this header describes. Version 1 ends
+ *  with @c entries_repaired; version 2 adds @c engine, @c fallback and
+ *  @c warning. */
+#define IBR_REROUTE_REPORT_VERSION 2
 
 /** What ibr_routing_db_route() did. Versioned output (doc/api-conventions.md). */
 typedef struct ibr_reroute_report {
@@ -152,10 +167,23 @@ typedef struct ibr_reroute_report {
     uint64_t sls_changed;        /**< path SL entries that differ */
     uint32_t destinations_rerouted; /**< destination switches searched again */
     uint64_t entries_repaired;   /**< LFT entries the repair rewrote */
+    /** Version 2: the engine whose tables the result holds (the saved one,
+     *  or with ::IBR_REROUTE_FALLBACK the fallback that routed; "" when
+     *  the call failed). ibr_result_engine() of the result says the same. */
+    char engine[64];
+    /** Version 2: non-zero when the saved engine declined or failed and
+     *  the fallback routed (only with ::IBR_REROUTE_FALLBACK): the saved
+     *  engine's promises (credit-loop freedom...) do not hold. */
+    int fallback;
+    /** Version 2: "" or a warning about the inputs, for example that most
+     *  of the fabric changed (the database may be another fabric's). Set
+     *  on failure too, once the comparison ran. */
+    char warning[256];
 } ibr_reroute_report;
 
 /** An empty report of the current version. */
-#define IBR_REROUTE_REPORT_INIT { IBR_REROUTE_REPORT_VERSION, 0, {0}, 0, 0, 0, 0, 0, 0, 0 }
+#define IBR_REROUTE_REPORT_INIT                                                \
+    { IBR_REROUTE_REPORT_VERSION, 0, {0}, 0, 0, 0, 0, 0, 0, 0, {0}, 0, {0} }
 
 /**
  * Initialise @p rep as ::IBR_REROUTE_REPORT_INIT for version @p version.
@@ -263,17 +291,36 @@ IBR_API int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
  * full reroute with the saved engine, settings and seed (plus @p o for
  * what the database does not keep: GUID lists, LMC cap, threads), and
  * @p rep says why.
- * The result's attempts name the way ("reroute: incremental ...").
+ * The full reroute (and the engine run whose routes an incremental repair
+ * takes) runs the saved engine alone: when it declines or fails the
+ * changed fabric (lash or dfsssp short of VLs, updn or nue on a split
+ * fabric, torus-2QoS after its seed switch died), the call fails with
+ * ::IBR_EUNROUTABLE, because the fallback's tables would not keep the
+ * saved engine's promises (credit-loop freedom, shortest paths). With
+ * ::IBR_REROUTE_FALLBACK in @p flags, minhop routes instead, as in
+ * ibr_route(); ibr_result_engine() and the report's @c engine and
+ * @c fallback then name it.
+ * When most of the fabric changed (the database is probably another
+ * fabric's) the report's @c warning says so, and the context's log
+ * callback receives it at ::IBR_LOG_WARN.
+ * The result's attempts name the way: "reroute: incremental ..." for
+ * the saved tables kept or repaired, the engines tried (as ibr_route()
+ * lists them) for a full reroute.
  * @param[out] out receives the result (ibr_result_destroy()); on a failed
- *        full reroute the failed result of ibr_route().
+ *        full reroute the failed result of ibr_route(), whose attempts and
+ *        ibr_result_last_error() say why.
  * @param rep receives what was done (may be NULL; its version is read).
  * @param db the database. @param t the topology, which must outlive the
  *        result. @param o options for a full reroute (NULL: defaults; its
  *        params are added after the saved settings).
- * @param flags 0 or ::IBR_REROUTE_FORCE_FULL.
- * @return 0, the error of a failed full reroute (::IBR_EUNROUTABLE...),
- *         ::IBR_EINVAL (NULL @p out, @p db or @p t, failed database),
- *         ::IBR_EVERSION (unknown @p rep version), ::IBR_ENOMEM.
+ * @param flags 0, or ::IBR_REROUTE_FORCE_FULL and ::IBR_REROUTE_FALLBACK
+ *        or-ed.
+ * @return 0, the error of a failed full reroute (::IBR_EUNROUTABLE: the
+ *         saved engine cannot route the changed fabric and the fallback
+ *         was not allowed, or every engine failed), ::IBR_EINVAL (NULL
+ *         @p out, @p db or @p t, failed database), ::IBR_EVERSION (unknown
+ *         @p rep or @p o version: nothing done; @p o is read no further
+ *         than its version has), ::IBR_ENOMEM.
  * Thread-safe on shared inputs. Time complexity: O(nodes + ports + S x
  * LIDs) to map the tables, plus O(P) per repaired entry and O(S + E + S x
  * L_d) per destination switch searched again; a full reroute costs the

@@ -1190,6 +1190,10 @@ void usage_reroute(FILE *o)
           "  --dumps LIST, --all-dumps   which dumps, as for ibr route\n"
           "  --save-db FILE              save the new routing as a database\n"
           "  --full                      reroute fully whatever changed\n"
+          "  --fallback                  when the saved engine cannot route the changed\n"
+          "                              fabric, take minhop's tables (the chain's fallback;\n"
+          "                              the saved engine's promises then do not hold);\n"
+          "                              without it the reroute fails (exit 1)\n"
           "  --vs-full                   also run a full reroute and print its churn\n"
           "  --changes                   list every change (default: the first 20)\n"
           "  --repeat N                  run the reroute N times and print the fastest and\n"
@@ -1205,7 +1209,9 @@ void usage_reroute(FILE *o)
           "  --no-progress, -q           quiet\n"
           "  -v, --verbose               library log messages\n"
           "\n"
-          "Exit status: 0 routed and valid, 1 unroutable or invalid routes, 2 error.\n",
+          "Exit status: 0 routed and valid, 1 unroutable (the saved engine cannot route\n"
+          "the changed fabric and --fallback was not given) or invalid routes (a credit\n"
+          "loop counts when the engine that routed promises none), 2 error.\n",
           o);
 }
 
@@ -1240,28 +1246,82 @@ static const char *mode_name(int mode)
     }
 }
 
+/* What a change invalidates, in words: "every table must be recomputed;
+   the saved hop counts are stale; routes through this port must move". */
 static void invalid_text(char *buf, size_t cap, unsigned inv)
 {
-    snprintf(buf, cap, "%s%s%s%s%s", inv ? "" : "nothing",
-             inv & IBR_INVALID_ALL ? "all tables " : "",
-             inv & IBR_INVALID_HOPS ? "hop rows " : "",
-             inv & IBR_INVALID_PORT_ROUTES ? "routes through the port " : "",
-             inv & IBR_INVALID_LIDS ? "entries of its LIDs " : "");
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == ' ')
-        buf[n - 1] = 0;
+    static const struct {
+        unsigned bit;
+        const char *words;
+    } what[] = {
+        {IBR_INVALID_ALL, "every table must be recomputed"},
+        {IBR_INVALID_HOPS, "the saved hop counts are stale"},
+        {IBR_INVALID_PORT_ROUTES, "routes through this port must move"},
+        {IBR_INVALID_LIDS, "the entries of its LIDs must be rewritten"},
+    };
+    size_t off = (size_t)snprintf(buf, cap, "%s", inv ? "" : "nothing to reroute");
+    for (size_t i = 0; i < sizeof what / sizeof what[0] && off < cap; i++)
+        if (inv & what[i].bit)
+            off += (size_t)snprintf(buf + off, cap - off, "%s%s", off ? "; " : "",
+                                    what[i].words);
+}
+
+/* Does the engine that produced r promise credit-loop freedom? */
+static int promises_deadlock_free(const ibr_result *r)
+{
+    ibr_engine_info info;
+    return r && ibr_context_find_engine(&info, ibr_topo_context(ibr_result_topo(r)),
+                                        ibr_result_engine(r)) == 0 &&
+           (info.caps & IBR_CAP_DEADLOCK_FREE);
+}
+
+/* The engines a reroute tried, as ibr route lists them. */
+static void print_reroute_attempts(const ibr_result *r)
+{
+    size_t n = r ? ibr_result_attempt_count(r) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+        ibr_result_attempt(&eng, &st, &msg, r, i);
+        printf("  attempt %zu:  %s: %s", i + 1, eng,
+               st == 0 ? "ok" : st == IBR_EDECLINED ? "declined" : ibr_status_name(st));
+        if (msg && *msg)
+            printf(" (%s)", msg);
+        printf("\n");
+    }
+}
+
+static void print_reroute_attempts_json(const ibr_result *r)
+{
+    size_t n = r ? ibr_result_attempt_count(r) : 0;
+    printf("[");
+    for (size_t i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+        ibr_result_attempt(&eng, &st, &msg, r, i);
+        printf("%s{\"engine\": ", i ? ", " : "");
+        cli_json_string(stdout, eng);
+        printf(", \"status\": ");
+        cli_json_string(stdout, ibr_status_name(st));
+        printf(", \"message\": ");
+        cli_json_string(stdout, msg ? msg : "");
+        printf("}");
+    }
+    printf("]");
 }
 
 int cmd_reroute(int argc, char **argv)
 {
     enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_NOPROGRESS, O_SAVE_DB, O_FULL, O_VSFULL,
-           O_CHANGES, O_REPEAT, O_DUMPS, O_ALL_DUMPS, O_QOS_CONFIG, O_QOS_LEVELS };
+           O_CHANGES, O_REPEAT, O_DUMPS, O_ALL_DUMPS, O_QOS_CONFIG, O_QOS_LEVELS,
+           O_FALLBACK };
     static const struct option lo[] = {
         {"output", required_argument, NULL, 'o'},
         {"dumps", required_argument, NULL, O_DUMPS},
         {"all-dumps", no_argument, NULL, O_ALL_DUMPS},
         {"save-db", required_argument, NULL, O_SAVE_DB},
         {"full", no_argument, NULL, O_FULL},
+        {"fallback", no_argument, NULL, O_FALLBACK},
         {"vs-full", no_argument, NULL, O_VSFULL},
         {"changes", no_argument, NULL, O_CHANGES},
         {"repeat", required_argument, NULL, O_REPEAT},
@@ -1335,6 +1395,7 @@ int cmd_reroute(int argc, char **argv)
         case O_ALL_DUMPS: dumps = DUMP_ALL; break;
         case O_SAVE_DB: save = optarg; break;
         case O_FULL: flags |= IBR_REROUTE_FORCE_FULL; break;
+        case O_FALLBACK: flags |= IBR_REROUTE_FALLBACK; break;
         case O_VSFULL: vs_full = 1; break;
         case O_CHANGES: all_changes = 1; break;
         case O_REPEAT:
@@ -1421,7 +1482,8 @@ int cmd_reroute(int argc, char **argv)
     med_s = times[rep_n / 2];
     if (rc == 0 && vs_full) {
         t0 = cli_now();
-        if (ibr_routing_db_route(&fr, &frep, db, t, &ra.opts, IBR_REROUTE_FORCE_FULL) < 0)
+        if (ibr_routing_db_route(&fr, &frep, db, t, &ra.opts,
+                                 IBR_REROUTE_FORCE_FULL | (flags & IBR_REROUTE_FALLBACK)) < 0)
             vs_full = 0;
         full_s = cli_now() - t0;
     }
@@ -1435,6 +1497,14 @@ int cmd_reroute(int argc, char **argv)
             goto out;
         }
     }
+    /* a credit loop breaks the promise of an engine that makes it: the
+       verdict is then invalid, never "valid ... credit loop". Unless the
+       QoS configuration merges SLs the engine keeps apart (SL2VL hazards,
+       listed below): then the loop is the configuration's, as ibr route
+       reports it (--strict fails both) */
+    int hazards = rc == 0 && r && ibr_result_sl_hazard_count(r) > 0;
+    int broken = verified && vr.deadlock_free == 0 && !hazards && promises_deadlock_free(r);
+    int valid = verified && vrc == 0 && !broken;
     int write_err = rc == 0 && outdir && write_outputs(&files, outdir, dumps, t, r) < 0;
     if (rc == 0 && save && save_db(save, r) < 0)
         write_err = 1;
@@ -1444,10 +1514,28 @@ int cmd_reroute(int argc, char **argv)
         cli_json_string(stdout, argv[optind]);
         printf(", \"topology\": ");
         cli_json_string(stdout, argv[optind + 1]);
+        /* the engine whose tables these are (the saved one, or the
+           fallback with --fallback); "" when the reroute failed */
         printf(", \"engine\": ");
+        cli_json_string(stdout, rc == 0 && r ? ibr_result_engine(r) : "");
+        printf(", \"saved_engine\": ");
         cli_json_string(stdout, ibr_routing_db_engine(db));
+        printf(", \"fallback\": %s", rep.fallback ? "true" : "false");
         printf(", \"status\": ");
         cli_json_string(stdout, ibr_status_name(rc));
+        printf(", \"error\": ");
+        if (rc < 0)
+            cli_json_string(stdout, r && *ibr_result_last_error(r) ? ibr_result_last_error(r)
+                                                                   : ibr_strerror(rc));
+        else
+            printf("null");
+        printf(", \"attempts\": ");
+        print_reroute_attempts_json(r);
+        printf(", \"warning\": ");
+        if (rep.warning[0])
+            cli_json_string(stdout, rep.warning);
+        else
+            printf("null");
         printf(", \"changes\": [");
         for (size_t i = 0; i < nch; i++) {
             printf("%s{\"kind\": \"%s\", \"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
@@ -1479,9 +1567,10 @@ int cmd_reroute(int argc, char **argv)
         }
         if (verified)
             printf(", \"valid\": %s, \"pairs\": %" PRIu64 ", \"pairs_ok\": %" PRIu64
-                   ", \"nonminimal\": %" PRIu64 ", \"deadlock_free\": %d",
-                   vrc == 0 ? "true" : "false", vr.pairs, vr.pairs_ok, vr.nonminimal,
-                   vr.deadlock_free);
+                   ", \"nonminimal\": %" PRIu64 ", \"deadlock_free\": %d"
+                   ", \"promise_broken\": %s",
+                   valid ? "true" : "false", vr.pairs, vr.pairs_ok, vr.nonminimal,
+                   vr.deadlock_free, broken ? "true" : "false");
         if (rc == 0 && ibr_result_has_qos(r))
             printf(", \"qos\": {\"levels\": %u, \"notes\": %zu, \"hazards\": %zu}",
                    ibr_result_qos_levels(r), ibr_result_qos_note_count(r),
@@ -1507,12 +1596,21 @@ int cmd_reroute(int argc, char **argv)
                 printf(" - 0x%016" PRIx64 " port %u", ch[i].remote_guid, ch[i].remote_port);
             if (ch[i].old_lid || ch[i].new_lid)
                 printf(" (LID %u -> %u)", (unsigned)ch[i].old_lid, (unsigned)ch[i].new_lid);
-            printf(": invalidates %s\n", inv);
+            printf(": %s\n", inv);
         }
         if (nch > 20 && !all_changes)
             printf("  ... %zu more (--changes lists them all)\n", nch - 20);
         printf("mode:         %s%s%s%s\n", mode_name(rep.mode), rep.reason[0] ? " (" : "",
                rep.reason, rep.reason[0] ? ")" : "");
+        if (rc == 0 && rep.fallback)
+            printf("engine:       %s (FALLBACK: the saved engine %s could not route the "
+                   "changed fabric; its promises do not hold)\n",
+                   ibr_result_engine(r), ibr_routing_db_engine(db));
+        else
+            printf("engine:       %s\n", rc == 0 ? ibr_result_engine(r) : "(none)");
+        print_reroute_attempts(r);
+        if (rep.warning[0])
+            printf("warning:      %s\n", rep.warning);
         printf("reroute_s:    %.6f", route_s);
         if (rep_n > 1)
             printf(" (fastest of %" PRIu64 ": %.6f, median %.6f)", rep_n, min_s, med_s);
@@ -1528,9 +1626,13 @@ int cmd_reroute(int argc, char **argv)
                        frep.lft_entries_changed, frep.switches_changed, frep.sls_changed, full_s);
             if (verified)
                 printf("verify:       %s (%" PRIu64 " of %" PRIu64 " pairs, %" PRIu64
-                       " non-minimal routes, %s)\n",
-                       vrc == 0 ? "valid" : "INVALID", vr.pairs_ok, vr.pairs, vr.nonminimal,
-                       vr.deadlock_free ? "no credit loop" : "credit loop");
+                       " non-minimal routes, %s%s%s%s)\n",
+                       valid ? "valid" : "INVALID", vr.pairs_ok, vr.pairs, vr.nonminimal,
+                       vr.deadlock_free ? "no credit loop" : "credit loop",
+                       broken ? ", which " : "", broken ? ibr_result_engine(r) : "",
+                       broken ? " promises none"
+                       : hazards && !vr.deadlock_free ? " from the QoS SL2VL hazards below"
+                                                      : "");
             if (ibr_result_has_qos(r))
                 print_qos_text(t, r);
         }
@@ -1544,11 +1646,21 @@ int cmd_reroute(int argc, char **argv)
     fflush(stdout);
     if (rc < 0) {
         cli_lib_error("reroute", r ? ibr_result_last_error(r) : NULL, rc);
+        if (rc == IBR_EUNROUTABLE && !(flags & IBR_REROUTE_FALLBACK))
+            cli_error("reroute", "--fallback takes the fallback's tables instead, without the "
+                                 "promises of %s", ibr_routing_db_engine(db));
         ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
         goto out;
     }
     if (verified && vrc != 0) {
         cli_error("verify", "routing tables are invalid: %s", vr.first_error);
+        ret = CLI_EXIT_INVALID;
+        goto out;
+    }
+    if (broken) {
+        cli_error("verify", "%s promises credit-loop freedom, but the routing has a credit "
+                            "loop: %s",
+                  ibr_result_engine(r), vr.credit_loop);
         ret = CLI_EXIT_INVALID;
         goto out;
     }

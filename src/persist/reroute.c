@@ -34,6 +34,7 @@
  */
 #include <bsd/string.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -260,7 +261,48 @@ int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
     return rc;
 }
 
-static const size_t report_sizes[] = {0, sizeof(ibr_reroute_report)};
+/* A warning when most of the fabric changed: fewer than half of the
+   nodes of the topology or of the database are in both (by GUID and type),
+   or more than half of the saved switch-to-switch cables are gone. Such a
+   database is probably another fabric's; the reroute goes on (a full one,
+   as a rule). "" otherwise. */
+static void fabric_warning(char *buf, size_t cap, const chlist *cl, const ibr_routing_db *db,
+                           const ibr_topo *t, const uint32_t *tmap)
+{
+    uint32_t shared = 0, most = t->n_nodes > db->n_nodes ? t->n_nodes : db->n_nodes;
+    size_t cables = 0, lost = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        shared += tmap[i] != IBR_NONE;
+    for (uint32_t i = 0; i < db->n_sw; i++)
+        for (unsigned p = 1; p <= db->nodes[i].nports; p++) {
+            const ibr__dbport *dp = &db->ports[db->nodes[i].port_off + p];
+            /* each cable once, from its end with the lower GUID */
+            cables += dp->rguid && dp->rtype == IBR_NODE_SWITCH &&
+                      (dp->rguid > db->nodes[i].guid ||
+                       (dp->rguid == db->nodes[i].guid && dp->rport >= p));
+        }
+    for (size_t i = 0; i < cl->n; i++)
+        lost += cl->v[i].kind == IBR_CHANGE_MISSING_CABLE;
+    if ((uint64_t)shared * 2 < most)
+        snprintf(buf, cap, "most of the fabric changed (%zu changes): only %" PRIu32 " of the "
+                           "topology's %" PRIu32 " nodes are in the database, which has %" PRIu32
+                           "; is the database this fabric's?",
+                 cl->n, shared, t->n_nodes, db->n_nodes);
+    else if (cables && lost * 2 > cables)
+        snprintf(buf, cap, "most of the fabric changed (%zu changes): %zu of the %zu saved "
+                           "cables between switches are gone; is the database this fabric's?",
+                 cl->n, lost, cables);
+}
+
+/* Size of ibr_options per version, as ibr_route() reads them: a caller's
+   options are read no further than their version has. */
+static const size_t options_sizes[] = {0, offsetof(ibr_options, mcast_groups),
+                                       offsetof(ibr_options, qos), sizeof(ibr_options)};
+
+/* Size of ibr_reroute_report per version (index: the version). */
+static const size_t report_sizes[] = {0, offsetof(ibr_reroute_report, engine),
+                                      sizeof(ibr_reroute_report)};
 
 int ibr_reroute_report_init(ibr_reroute_report *rep, unsigned int version)
 {
@@ -292,8 +334,16 @@ typedef struct rr {
     uint32_t *chg;     /* identity: entries of each switch that differ from the saved row */
     uint64_t chg_total;
     int merged;        /* columns taken from a full reroute */
+    int fallback_ok;   /* IBR_REROUTE_FALLBACK: the chain may fall back to minhop */
     ibr_qos_config *own_qos; /* the saved QoS configuration, parsed */
 } rr;
+
+/* The engine a full reroute runs: the saved one ("" in a hand-written
+   database means the default, minhop). */
+static const char *saved_engine(const ibr_routing_db *db)
+{
+    return db->engine[0] ? db->engine : "minhop";
+}
 
 static void rr_free(rr *x)
 {
@@ -779,8 +829,8 @@ static int route_full(ibr_result **out, rr *x, const ibr_options *o)
     const ibr_routing_db *db = x->db;
     ibr_context *ctx = x->ctx;
     ibr_options opts = IBR_OPTIONS_INIT;
-    if (o)
-        opts = *o;
+    if (o) /* the fields of the caller's version (checked on entry) */
+        memcpy(&opts, o, IBR__VERSION_SIZE(options_sizes, o->version));
     opts.version = IBR_OPTIONS_VERSION;
     opts.qos = reroute_qos(x, o);
     size_t np = db->n_settings + (o ? o->n_params : 0);
@@ -795,8 +845,26 @@ static int route_full(ibr_result **out, rr *x, const ibr_options *o)
     opts.n_params = np;
     opts.seed = db->seed;
     *out = NULL;
-    int rc = ibr_route(out, x->t, db->engine[0] ? db->engine : "minhop", &opts);
+    /* the saved engine alone: its fallback does not keep its promises, and
+       is taken only when the caller asked for it */
+    char chain[96];
+    snprintf(chain, sizeof chain, "%s%s", saved_engine(db),
+             x->fallback_ok ? "" : ",no_fallback");
+    int rc = ibr_route(out, x->t, chain, &opts);
     ibr__free(ctx, params);
+    if (rc == IBR_EUNROUTABLE && *out && !x->fallback_ok) {
+        /* say why no fallback ran, and how to get one */
+        const char *was = (*out)->last_error, *head = "no engine could route the fabric; ";
+        char msg[IBR_ERRMSG_SIZE];
+        if (!strncmp(was, head, strlen(head)))
+            was += strlen(head);
+        snprintf(msg, sizeof msg,
+                 "the saved engine '%s' cannot route the changed fabric, and its fallback "
+                 "would not keep its promises (IBR_REROUTE_FALLBACK allows it): ",
+                 saved_engine(db));
+        strlcat(msg, was, sizeof msg);
+        strlcpy((*out)->last_error, msg, sizeof (*out)->last_error);
+    }
     return rc;
 }
 
@@ -872,6 +940,8 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         return IBR_EINVAL;
     if (rep_out && IBR__VERSION_SIZE(report_sizes, rep_out->version) == 0)
         return IBR_EVERSION;
+    if (o && IBR__VERSION_SIZE(options_sizes, o->version) == 0)
+        return IBR_EVERSION;
     ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
     ibr_context *ctx = t->ctx;
     rr x;
@@ -879,6 +949,7 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     x.db = db;
     x.t = t;
     x.ctx = ctx;
+    x.fallback_ok = (flags & IBR_REROUTE_FALLBACK) != 0;
     chlist cl;
     memset(&cl, 0, sizeof cl);
     cl.ctx = ctx;
@@ -910,6 +981,9 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     rc = IBR_ENOMEM;
     rep.changes = cl.n;
     rep.invalidates = cl.inval;
+    fabric_warning(rep.warning, sizeof rep.warning, &cl, db, t, tmap);
+    if (rep.warning[0])
+        ibr__log(ctx, IBR_LOG_WARN, "reroute: %s", rep.warning);
     ibr_engine_info info;
     unsigned caps = 0;
     int known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
@@ -1058,11 +1132,20 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         if (any) {
             if ((rc = route_full(&full, &x, o)) < 0) {
                 rep.mode = IBR_REROUTE_FULL;
-                strlcpy(rep.reason, "the engine cannot route the new fabric",
+                strlcpy(rep.reason, "the saved engine cannot route the changed fabric",
                         sizeof rep.reason);
                 *out = full;
                 full = NULL;
                 ibr__free(ctx, bfs_set);
+                goto out;
+            }
+            if (strcmp(full->engine, saved_engine(db)) != 0) {
+                /* the saved engine declined and the fallback (allowed by
+                   the caller) routed: its columns would mix two engines'
+                   rules, so its whole routing is the answer */
+                ibr__free(ctx, bfs_set);
+                rc = full_reroute(out, &x, &rep, o,
+                                  "the saved engine cannot route the changed fabric", &full);
                 goto out;
             }
             rc = IBR_ENOMEM;
@@ -1178,6 +1261,12 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     x.r = NULL;
     rc = 0;
 out:
+    if (rc == 0 && *out) {
+        /* the engine whose tables these are, the saved one or a fallback */
+        strlcpy(rep.engine, (*out)->engine, sizeof rep.engine);
+        rep.fallback = strcmp((*out)->engine, db->engine) != 0 &&
+                       strcmp((*out)->engine, saved_engine(db)) != 0;
+    }
     if (rep_out) {
         size_t sz = IBR__VERSION_SIZE(report_sizes, rep_out->version);
         unsigned v = rep_out->version;

@@ -1210,6 +1210,96 @@ def test_reroute():
                     r"^mode: +full \(the QoS levels asked for differ from the saved routing's\)$")
 
 
+def fix_db_checksum(text):
+    """A routing database's text with its end line recomputed (FNV-1a 64 of
+    every byte before it), as a hand edit that fixes the checksum would."""
+    body = text[: text.rindex("end ")]
+    h = 0xcbf29ce484222325
+    for b in body.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return body + "end %016x\n" % h
+
+
+def test_reroute_keeps_promise():
+    """A saved engine that cannot route the changed fabric: the reroute
+    fails (exit 1) and says so, unless --fallback, which names minhop as
+    the engine; a credit loop under an engine that promises none is never
+    'valid'; a database of another fabric is warned about."""
+    base, faulty = path("kp-base.topo"), path("kp-faulty.topo")
+    db = path("kp-lash.db")
+    expect(["gen", "hypercube:dim=5,hosts=1,vls=1", "-o", base], 0)
+    expect(["route", "-q", "-R", "lash,no_fallback", base, "--save-db", db], 0)
+    expect(["gen", "hypercube:dim=5,hosts=1,vls=1", "--faults", "3,0", "--seed", "459894",
+            "-o", faulty], 0)
+    out, err = expect(["reroute", db, faulty], 1, r"^engine: +\(none\)$",
+                      r"saved engine 'lash' cannot route the changed fabric")
+    check(re.search(r"^  attempt 1: +lash: ", out, re.M) and "minhop" not in out, out)
+    check("--fallback" in err and "verify:" not in out, err)
+    # the change list in plain words
+    check(re.search(r"^  missing cable .*: the saved hop counts are stale; routes through this "
+                    r"port must move$", out, re.M) and "invalidates hop rows" not in out, out)
+    doc = jrun(["reroute", "--json", db, faulty], 1)
+    check(doc["status"] == "IBR_EUNROUTABLE" and doc["engine"] == "" and
+          doc["saved_engine"] == "lash" and doc["fallback"] is False and
+          [a["engine"] for a in doc["attempts"]] == ["lash"] and
+          doc["attempts"][0]["status"] != "IBR_OK" and "lash" in doc["error"], doc)
+    expect(["reroute", "--full", db, faulty], 1)
+    # --fallback: minhop's tables, named as such
+    out, _ = expect(["reroute", "--fallback", db, faulty, "-o", path("kp-fb")], 0,
+                    r"^engine: +minhop \(FALLBACK: the saved engine lash")
+    check(re.search(r"^  attempt 1: +lash: ", out, re.M) and
+          re.search(r"^  attempt 2: +minhop: ok$", out, re.M), out)
+    doc = jrun(["reroute", "--json", "--fallback", db, faulty])
+    check(doc["engine"] == "minhop" and doc["saved_engine"] == "lash" and doc["fallback"] is True
+          and [a["engine"] for a in doc["attempts"]] == ["lash", "minhop"], doc)
+    # the tables, checked on their own: minhop's, with a credit loop
+    expect(["route", "-q", "-R", "minhop", faulty, "-o", path("kp-mh")], 0)
+    with open(os.path.join(path("kp-fb"), "opensm-lfts.dump")) as a, \
+            open(os.path.join(path("kp-mh"), "opensm-lfts.dump")) as b:
+        check(a.read() == b.read(), "--fallback's tables are not minhop's")
+    v = jrun(["verify", "--json", faulty, os.path.join(path("kp-fb"), "opensm-lfts.dump")])
+    check(v["verify"]["deadlock_free"] is False, v)
+    # dfsssp short of VLs, updn on a split fabric: the same refusal
+    for spec, eng, faults, seed in (("torus:dims=4x4,hosts=1,vls=2", "dfsssp", "3,0", "1"),
+                                    ("fattree:levels=2,radix=4", "updn", "2,0", "6")):
+        b, f, d = path("kp-%s.topo" % eng), path("kp-%s-f.topo" % eng), path("kp-%s.db" % eng)
+        expect(["gen", spec, "-o", b], 0)
+        expect(["route", "-q", "-R", eng + ",no_fallback", b, "--save-db", d], 0)
+        expect(["gen", spec, "--faults", faults, "--seed", seed, "-o", f], 0)
+        doc = jrun(["reroute", "--json", d, f], 1)
+        check(doc["status"] == "IBR_EUNROUTABLE" and doc["saved_engine"] == eng and
+              [a["engine"] for a in doc["attempts"]] == [eng], doc)
+        doc = jrun(["reroute", "--json", "--fallback", "-o", path("kp-%s-out" % eng), d, f])
+        check(doc["engine"] == "minhop" and doc["fallback"] is True, doc)
+        v = jrun(["verify", "--json", f, os.path.join(path("kp-%s-out" % eng),
+                                                      "opensm-lfts.dump")])
+        check(v["verify"]["deadlock_free"] is False, v)
+    # a database that claims a deadlock-free engine for tables with a
+    # credit loop (the checksum fixed after the edit): INVALID, exit 1
+    mh = path("kp-minhop.db")
+    expect(["route", "-q", "-R", "minhop", faulty, "--save-db", mh], 0)
+    with open(mh) as fh:
+        text = fh.read()
+    forged = write("kp-forged.db", fix_db_checksum(text.replace("engine minhop\n",
+                                                                "engine updn\n", 1)))
+    out, err = expect(["reroute", forged, faulty], 1,
+                      r"^verify: +INVALID \(.*credit loop, which updn promises none\)$",
+                      r"updn promises credit-loop freedom")
+    check(not re.search(r"^verify: +valid", out, re.M), out)
+    doc = jrun(["reroute", "--json", forged, faulty], 1)
+    check(doc["valid"] is False and doc["promise_broken"] is True and doc["engine"] == "updn",
+          doc)
+    # another fabric altogether: warned
+    ft = path("kp-ft.topo")
+    expect(["gen", "fattree:levels=3,radix=8", "-o", ft], 0)
+    out, _ = expect(["reroute", "-q", db, ft, "--fallback"], 0,
+                    r"^warning: +most of the fabric changed")
+    doc = jrun(["reroute", "--json", "-q", db, ft, "--fallback"])
+    check(doc["warning"] and "most of the fabric changed" in doc["warning"], doc)
+    doc = jrun(["reroute", "--json", "--fallback", db, faulty])
+    check(doc["warning"] is None, doc)
+
+
 def test_multicast():
     # gen:fattree:levels=2,radix=4: hosts 0x0002c903010000NN00 (port 1), switches
     # 0x0002c902010000NN; leaf L1-S0 (..00) carries H0 and H1
@@ -1694,7 +1784,8 @@ def main():
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
-             test_messages, test_dor, test_file_engine, test_reroute, test_multicast,
+             test_messages, test_dor, test_file_engine, test_reroute, test_reroute_keeps_promise,
+             test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
              test_ftree_connected_pairs]
     tests += IO_TESTS

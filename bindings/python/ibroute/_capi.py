@@ -73,7 +73,8 @@ CONSTANTS: Dict[str, int] = {
     "IBR_PORT_ATTR_VERSION": 1,
     "IBR_ROUTING_DB_FORMAT": 1,
     "IBR_REROUTE_FORCE_FULL": 1,
-    "IBR_REROUTE_REPORT_VERSION": 1,
+    "IBR_REROUTE_FALLBACK": 2,
+    "IBR_REROUTE_REPORT_VERSION": 2,
 }
 
 NO_ROUTE = CONSTANTS["IBR_NO_ROUTE"]
@@ -835,6 +836,10 @@ class ibr_reroute_report(Structure):
         ("sls_changed", c_uint64),
         ("destinations_rerouted", c_uint32),
         ("entries_repaired", c_uint64),
+        # version 2
+        ("engine", c_char * 64),
+        ("fallback", c_int),
+        ("warning", c_char * 256),
     ]
 
 

@@ -2397,6 +2397,14 @@ class RerouteReport:
     sls_changed: int
     destinations_rerouted: int
     entries_repaired: int
+    #: the engine whose tables the result holds: the saved one, or minhop
+    #: when ``fallback=True`` let it route
+    engine: str = ""
+    #: the saved engine could not route and the fallback did (its promises
+    #: do not hold)
+    fallback: bool = False
+    #: "" or a warning about the inputs (most of the fabric changed)
+    warning: str = ""
 
 
 class RoutingDb(_Handle):
@@ -2480,18 +2488,24 @@ class RoutingDb(_Handle):
                        c.port, c.remote_guid, c.remote_port, c.old_lid, c.new_lid)
                 for c in arr[:needed.value]]
 
-    def route(self, topology: "Topology", full: bool = False,
+    def route(self, topology: "Topology", full: bool = False, fallback: bool = False,
               **options: Any) -> Tuple["Result", RerouteReport]:
         """The routing of *topology* reusing the saved one: unchanged,
         cached (end-port changes), incremental (lost cables or switches) or
         a full reroute (*full* forces it); returns the result and the
-        report (mode, reason, churn).  *options* are those of
+        report (mode, reason, churn, the engine that routed, a warning when
+        most of the fabric changed).  When the saved engine cannot route
+        the changed fabric it raises :class:`UnroutableError`, unless
+        *fallback* lets minhop route it (``IBR_REROUTE_FALLBACK``: the
+        report's ``engine`` and ``fallback`` then say so, and the saved
+        engine's promises do not hold).  *options* are those of
         :meth:`Topology.route` for a full reroute; ``qos=QosConfig`` replaces
         the QoS configuration a routing saved with QoS is programmed with
         again (other QoS levels than the saved ones take a full reroute)."""
         rep = _new_struct(_capi.ibr_reroute_report)
         out = _capi.ResultP()
-        flags = CONSTANTS_REROUTE_FORCE_FULL if full else 0
+        flags = (CONSTANTS_REROUTE_FORCE_FULL if full else 0) | \
+            (CONSTANTS_REROUTE_FALLBACK if fallback else 0)
         call = _OptionsCall("route", options)
         with self._using() as dp, topology._using() as tp:
             rc = _lib.ibr_routing_db_route(byref(out), byref(rep), dp, tp,
@@ -2504,7 +2518,8 @@ class RoutingDb(_Handle):
         report = RerouteReport(_capi.RerouteMode(rep.mode), _s(rep.reason), rep.changes,
                                _capi.Invalidates(rep.invalidates), rep.lft_entries_changed,
                                rep.switches_changed, rep.sls_changed, rep.destinations_rerouted,
-                               rep.entries_repaired)
+                               rep.entries_repaired, _s(rep.engine), bool(rep.fallback),
+                               _s(rep.warning))
         return Result._wrap(out, topology), report
 
     def __repr__(self) -> str:
@@ -2514,3 +2529,4 @@ class RoutingDb(_Handle):
 
 
 CONSTANTS_REROUTE_FORCE_FULL = _capi.CONSTANTS["IBR_REROUTE_FORCE_FULL"]
+CONSTANTS_REROUTE_FALLBACK = _capi.CONSTANTS["IBR_REROUTE_FALLBACK"]

@@ -68,6 +68,36 @@ class TestRoutingDb(unittest.TestCase):
         for x in (r, full, t, g, db):
             x.close()
 
+    def test_engine_declines_no_fallback(self):
+        """lash short of VLs after three cables failed: the reroute raises
+        UnroutableError naming lash, unless fallback=True, which says that
+        minhop routed."""
+        spec = "hypercube:dim=5,hosts=1,vls=1"
+        with ibroute.Fabric.from_spec(spec) as f, f.freeze() as t0, \
+                t0.route("lash,no_fallback") as r0:
+            db = ibroute.RoutingDb.from_result(r0)
+            f.inject_faults(links=3, switches=0, seed=459894)
+            with f.freeze() as t1:
+                with self.assertRaises(ibroute.UnroutableError) as cm:
+                    db.route(t1)
+                self.assertIn("lash", str(cm.exception))
+                y, rep = db.route(t1, fallback=True)
+                self.assertEqual(rep.engine, "minhop")
+                self.assertTrue(rep.fallback)
+                self.assertEqual(y.engine, "minhop")
+                self.assertEqual(rep.warning, "")
+                y.close()
+            db.close()
+
+    def test_unrelated_fabric_warned(self):
+        db = ibroute.RoutingDb.from_result(self.result)
+        with ibroute.Fabric.from_spec("torus:dims=6x6,hosts=2") as g, g.freeze() as t:
+            y, rep = db.route(t)
+            self.assertIn("most of the fabric changed", rep.warning)
+            self.assertFalse(rep.fallback)
+            y.close()
+        db.close()
+
     def test_qos_saved(self):
         """A routing saved with QoS levels comes back programmed the same
         way; a configuration given to route() wins over the saved one."""
