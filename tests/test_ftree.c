@@ -1458,6 +1458,28 @@ static void test_oom(void)
     ibr_result_destroy(r);
     CU_ASSERT(n > 10);
     st.fail_at = -1;
+    /* I/O nodes with reverse hops: OpenSM's walk (2) and the level search
+       (255), whose lists of waiting reverse hops grow */
+    uint64_t io[16];
+    size_t nio = 0;
+    for (uint32_t node = 0; node < ibr_topo_node_count(t) && nio < 16; node++) {
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        if (ibr_topo_node_switch(t, node) == IBR_NONE && ibr_topo_port_info(&pi, t, node, 1) == 0 &&
+            node % 3 == 0)
+            io[nio++] = pi.guid;
+    }
+    o.io_guids = io;
+    o.n_io_guids = nio;
+    static const char *const rhs[] = {"2", "255"};
+    for (size_t i = 0; i < 2; i++) {
+        const ibr_param rh = {"ftree.max_reverse_hops", rhs[i]};
+        o.params = &rh;
+        r = ibr_test_route_oom(&n, &st, t, "ftree,no_fallback", &o);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
+        ibr_result_destroy(r);
+        CU_ASSERT(n > 10);
+        st.fail_at = -1;
+    }
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
 }
