@@ -162,7 +162,6 @@ typedef struct ftree {
     uint32_t *reach_gen;
     ft_move *mv, *mv_next, *mv_tmp;
     uint32_t n_mv_next, cap_mv;
-    uint64_t walks;         /* walks up (ascend() calls not pruned) */
 } ftree;
 
 /* ftree_route.c: the switch classes above (ft->sw[].cls, cls_gen, cls_h).

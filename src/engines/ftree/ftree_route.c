@@ -46,7 +46,10 @@
  * Time: O(D·(S + G')) for D destinations over S switches, where G' counts
  * the port groups of the walks not skipped (about S per destination in a
  * full fat tree), plus the load sorts (insertion sorts on almost sorted
- * lists). 11,664 hosts and 1,620 switches: about 0.2 s on one core.
+ * lists). 11,664 hosts and 1,620 switches: about 0.2 s on one core. An
+ * I/O node with reverse hops costs O(S·L) walks for the L levels of
+ * reverse hops that reach a switch closer (reached()), not OpenSM's
+ * exponential walk.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -273,7 +276,6 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
 {
     if ((ft->prune == 2 || (ft->prune && credit >= FT_RH_OPENSM)) && reached(ft, x, main, h))
         return ft->sw[x].has_ca;
-    ft->walks++;
     int created = descend(ft, x, prev, h);
     ft_sw *w = &ft->sw[x];
     if (w->rank == 0) {
