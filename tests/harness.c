@@ -1,10 +1,17 @@
+#define _POSIX_C_SOURCE 200809L /* fork(), poll(), kill(), clock_gettime(): POSIX */
 #include "harness.h"
 #include "ibroute/sys/engine.h"
 
 #include <CUnit/Basic.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 int ibr_test_main(const char *suite, CU_TestInfo *tests)
 {
@@ -90,6 +97,97 @@ ibr_topo *ibr_test_topo_faults(const char *spec, unsigned links, unsigned switch
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     ibr_fabric_destroy(f);
     return t;
+}
+
+ibr_topo *ibr_test_star(unsigned hosts, unsigned lmc)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    uint32_t sw, ca;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        ibr_fabric_add_node(&sw, f, IBR_NODE_SWITCH, 0x100, hosts ? hosts : 1, "star"), 0);
+    for (unsigned i = 0; i < hosts; i++) {
+        CU_ASSERT_EQUAL_FATAL(
+            ibr_fabric_add_node(&ca, f, IBR_NODE_CA, 0x10000 + 0x10 * (uint64_t)i, 1, "host"), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, sw, i + 1, ca, 1, NULL), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int ibr_test_in_child(int *res, double *cpu_s, double limit_s, int (*fn)(void *arg), void *arg)
+{
+    struct {
+        int res;
+        double cpu;
+    } msg;
+    int fd[2];
+    fflush(NULL);
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        double c0 = cpu_now();
+        msg.res = fn(arg);
+        msg.cpu = cpu_now() - c0;
+        ssize_t n = write(fd[1], &msg, sizeof msg);
+        _exit(n == (ssize_t)sizeof msg ? 0 : 1);
+    }
+    close(fd[1]);
+    double end = wall_now() + limit_s;
+    ssize_t got = 0;
+    int timed_out = 0;
+    for (;;) {
+        double left = end - wall_now();
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        struct pollfd pf = {fd[0], POLLIN, 0};
+        int pr = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr > 0)
+            got = read(fd[0], &msg, sizeof msg);
+        if (pr != 0)
+            break;
+    }
+    close(fd[0]);
+    if (timed_out)
+        kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (timed_out)
+        return 1;
+    if (got != (ssize_t)sizeof msg || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    *res = msg.res;
+    *cpu_s = msg.cpu;
+    return 0;
 }
 
 uint32_t ibr_test_sw_behind(const ibr_topo *t, uint32_t node, unsigned port)

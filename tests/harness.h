@@ -83,6 +83,20 @@ int ibr_test_layered_route(struct ibr_run *run, void *user);
 ibr_context *ibr_test_engine_context(const char *name,
                                      int (*route)(struct ibr_run *run, void *user), void *user);
 
+/* One switch of max(hosts, 1) ports with a host on each of ports
+   1..hosts, LIDs assigned with LMC lmc, frozen; aborts the test on error.
+   Default context. */
+ibr_topo *ibr_test_star(unsigned hosts, unsigned lmc);
+
+/* Run fn(arg) in a child process (fork) for at most limit_s seconds of wall
+   time. Returns 0 when it finished: *res gets what fn returned and *cpu_s
+   the child's processor seconds spent in fn; 1 when it was still running
+   after limit_s (it is killed: a hang or an exponential blow-up); -1 when
+   the child died or could not start. fn's CUnit assertions are lost:
+   return what the parent should check. */
+int ibr_test_in_child(int *res, double *cpu_s, double limit_s, int (*fn)(void *arg),
+                      void *arg);
+
 /* Read a whole file into a malloc'ed buffer; NULL on error. */
 char *ibr_test_read_file(const char *path, size_t *len);
 

@@ -1186,6 +1186,238 @@ static void test_cn_io(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* reverse hops: a bounded, polynomial search (issue 34, item 5)       */
+
+/* FNV-1a over every switch's LFT. */
+static uint64_t lfts_hash(const ibr_topo *t, const ibr_result *r)
+{
+    uint64_t h = 1469598103934665603ULL;
+    static uint8_t lft[49152];
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        size_t n = 0;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_copy_lft(lft, sizeof lft, &n, r, s), 0);
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ lft[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* A tree with its CN, I/O and root lists. */
+typedef struct rh_tree {
+    ibr_topo *t;
+    uint64_t cn[64], io[64], roots[16];
+    size_t ncn, nio, nroots;
+} rh_tree;
+
+/* Generated: every io_every-th CA port an I/O node, the others CNs (none
+   listed when cns is 0). */
+static void rh_generated(rh_tree *x, const char *spec, unsigned io_every, int cns)
+{
+    memset(x, 0, sizeof *x);
+    x->t = ibr_test_topo(NULL, spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x->t);
+    size_t k = 0;
+    for (uint32_t node = 0; node < ibr_topo_node_count(x->t); node++) {
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        if (ibr_topo_node_switch(x->t, node) != IBR_NONE)
+            continue;
+        ibr_topo_port_info(&pi, x->t, node, 1);
+        if (k++ % io_every == 0) {
+            if (x->nio < 64)
+                x->io[x->nio++] = pi.guid;
+        } else if (cns && x->ncn < 64) {
+            x->cn[x->ncn++] = pi.guid;
+        }
+    }
+}
+
+/* A chain of n spines over n - 1 leaves, spine i - leaf i - spine i + 1,
+   two CNs per leaf, an I/O node on each spine (io[i] on spine i), the
+   spines as roots: a tree of rank 2 whose end spines are n - 1 reverse
+   hops apart. */
+static void rh_chain(rh_tree *x, unsigned n)
+{
+    hand h;
+    memset(x, 0, sizeof *x);
+    memset(&h, 0, sizeof h);
+    ibr_fabric_create(&h.f, NULL);
+    for (unsigned i = 0; i < n; i++)
+        ibr_fabric_add_node(&h.sp[i], h.f, IBR_NODE_SWITCH, 0x100 + i, 3, "spine");
+    for (unsigned i = 0; i + 1 < n; i++) {
+        ibr_fabric_add_node(&h.lf[i], h.f, IBR_NODE_SWITCH, 0x200 + i, 4, "leaf");
+        ibr_fabric_add_link(h.f, h.sp[i], 2, h.lf[i], 3, NULL);
+        ibr_fabric_add_link(h.f, h.sp[i + 1], 1, h.lf[i], 4, NULL);
+    }
+    uint32_t ca[24];
+    unsigned nca = 0;
+    for (unsigned i = 0; i < n; i++)
+        ca[nca++] = hand_ca(&h, h.sp[i], 3, "io");
+    for (unsigned i = 0; i + 1 < n; i++)
+        for (unsigned p = 1; p <= 2; p++)
+            ca[nca++] = hand_ca(&h, h.lf[i], p, "cn");
+    x->t = hand_freeze(&h);
+    for (unsigned i = 0; i < nca; i++) {
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        ibr_topo_port_info(&pi, x->t, ca[i], 1);
+        if (i < n)
+            x->io[x->nio++] = pi.guid;
+        else
+            x->cn[x->ncn++] = pi.guid;
+    }
+    for (unsigned i = 0; i < n; i++)
+        x->roots[x->nroots++] = 0x100 + i;
+}
+
+static ibr_result *rh_route(const rh_tree *x, unsigned rh)
+{
+    char v[8];
+    snprintf(v, sizeof v, "%u", rh);
+    const ibr_param p = {"ftree.max_reverse_hops", v};
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.cn_guids = x->ncn ? x->cn : NULL;
+    o.n_cn_guids = x->ncn;
+    o.io_guids = x->io;
+    o.n_io_guids = x->nio;
+    o.root_guids = x->nroots ? x->roots : NULL;
+    o.n_root_guids = x->nroots;
+    o.params = &p;
+    o.n_params = 1;
+    ibr_result *r = NULL;
+    int rc = ibr_route(&r, x->t, "ftree,no_fallback", &o);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc != 0) {
+        ibr_result_destroy(r);
+        return NULL;
+    }
+    return r;
+}
+
+static uint64_t rh_hash(const rh_tree *x, unsigned rh)
+{
+    ibr_result *r = rh_route(x, rh);
+    uint64_t h = r ? lfts_hash(x->t, r) : 0;
+    ibr_result_destroy(r);
+    return h;
+}
+
+typedef struct rh_job {
+    const rh_tree *x;
+    unsigned rh;
+    uint64_t want;
+} rh_job;
+
+/* In a child process: 1 when the tables at job->rh are those expected,
+   plus 2 when the result is valid (every pair delivered) and credit-loop
+   free. */
+static int rh_child(void *arg)
+{
+    const rh_job *j = arg;
+    ibr_result *r = rh_route(j->x, j->rh);
+    if (!r)
+        return 0;
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    int ok = lfts_hash(j->x->t, r) == j->want;
+    if (ibr_result_verify(&rep, r) == 0 && rep.pairs_ok == rep.pairs && rep.deadlock_free == 1)
+        ok |= 2;
+    ibr_result_destroy(r);
+    return ok;
+}
+
+/* Up to 2 reverse hops the walk is OpenSM's (tests/opensm pins it on two
+   fabrics): the tables are those ftree gave before the search was pruned
+   (hashes recorded with the exponential search of ibroute 0.x, commit
+   02cfd1e), on trees where its walks with two reverse hops left never
+   return to a switch. */
+static void test_reverse_hops_opensm_walk(void)
+{
+    static const struct {
+        const char *spec;
+        unsigned io_every;
+        int cns;
+        uint64_t h[3];
+    } cases[] = {
+        {"fattree:levels=2,radix=4", 8, 0, {0xee684407efdf288bULL, 0xaf2634577991a2adULL, 0x268849377e4b5312ULL}},
+        {"fattree:levels=3,radix=4", 3, 1, {0xf538a92f0f89e9fbULL, 0x79be708e70062596ULL, 0x6c59726cf8904d65ULL}},
+        {"xgft:h=3,m=4.4.6,w=1.2.3", 3, 1, {0xa95755502a624bf5ULL, 0xa63d2a9755d9340aULL, 0x77219ce81a33f138ULL}},
+        {NULL, 0, 0, {0xd70560b9f934fc14ULL, 0xef255aa7b9674b49ULL, 0x048533a054b0dd57ULL}},
+    };
+    int print = getenv("IBR_TEST_PRINT_HASHES") != NULL;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        rh_tree x;
+        if (cases[i].spec)
+            rh_generated(&x, cases[i].spec, cases[i].io_every, cases[i].cns);
+        else
+            rh_chain(&x, 6);
+        for (unsigned rh = 0; rh <= 2; rh++) {
+            uint64_t h = rh_hash(&x, rh);
+            if (print)
+                fprintf(stderr, "%s rh %u: 0x%016" PRIx64 "\n",
+                        cases[i].spec ? cases[i].spec : "chain", rh, h);
+            CU_ASSERT_EQUAL(h, cases[i].h[rh]);
+        }
+        ibr_topo_destroy(x.t);
+    }
+}
+
+/* The repro of issue 34 (ibr gen fattree:levels=2,radix=4, one I/O node):
+   14 reverse hops took 15 s, 255 never ended. Now every setting finishes
+   at once, and from the bound on (2·N + 1 for the N switches a reverse hop
+   can leave: the 2 spines, so 5) the tables stay the same. */
+static void test_reverse_hops_bounded(void)
+{
+    rh_tree x;
+    rh_generated(&x, "fattree:levels=2,radix=4", 8, 0);
+    CU_ASSERT_EQUAL(x.nio, 1);
+    uint64_t at5 = rh_hash(&x, 5);
+    /* a hang or an exponential search is killed after 60 s (it took
+       milliseconds) */
+    static const unsigned rhs[] = {6, 14, 100, 255};
+    for (size_t i = 0; i < sizeof rhs / sizeof *rhs; i++) {
+        rh_job j = {&x, rhs[i], at5};
+        int ok = 0;
+        double cpu = 0;
+        CU_ASSERT_EQUAL(ibr_test_in_child(&ok, &cpu, 60.0, rh_child, &j), 0);
+        CU_ASSERT_EQUAL(ok, 3);
+    }
+    ibr_topo_destroy(x.t);
+}
+
+/* Twice the tree's rank is no bound: on a chain of 6 spines (rank 2) the
+   end spines' I/O nodes need 5 reverse hops, more than 4. The bound,
+   2·6 + 1 = 13, gives what 255 does, and every I/O pair is routed. */
+static void test_reverse_hops_chain(void)
+{
+    rh_tree x;
+    rh_chain(&x, 6);
+    ibr_result *r13 = rh_route(&x, 13);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r13);
+    rh_job j = {&x, 255, lfts_hash(x.t, r13)};
+    int ok = 0;
+    double cpu = 0;
+    CU_ASSERT_EQUAL_FATAL(ibr_test_in_child(&ok, &cpu, 60.0, rh_child, &j), 0);
+    CU_ASSERT_EQUAL(ok, 3);
+    ibr_result *r4 = rh_route(&x, 4), *r = rh_route(&x, 255);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    uint16_t lid[6];
+    for (unsigned i = 0; i < 6; i++) {
+        uint32_t node;
+        unsigned port;
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_find_guid(&node, &port, x.t, x.io[i]), 0);
+        lid[i] = port_lid(x.t, node);
+    }
+    CU_ASSERT(!routed(x.t, r4, lid[0], lid[5]) || !routed(x.t, r4, lid[5], lid[0]));
+    for (unsigned a = 0; a < 6; a++)
+        for (unsigned b = 0; b < 6; b++)
+            if (a != b)
+                CU_ASSERT(routed(x.t, r, lid[a], lid[b]));
+    ibr_result_destroy(r4);
+    ibr_result_destroy(r);
+    ibr_result_destroy(r13);
+    ibr_topo_destroy(x.t);
+}
+
+/* ------------------------------------------------------------------ */
 /* connect_roots, determinism, allocation failure                      */
 
 static void test_connect_roots(void)
@@ -1296,6 +1528,28 @@ static void test_oom(void)
     ibr_result_destroy(r);
     CU_ASSERT(n > 10);
     st.fail_at = -1;
+    /* I/O nodes with reverse hops: OpenSM's walk (2) and the level search
+       (255), whose lists of waiting reverse hops grow */
+    uint64_t io[16];
+    size_t nio = 0;
+    for (uint32_t node = 0; node < ibr_topo_node_count(t) && nio < 16; node++) {
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        if (ibr_topo_node_switch(t, node) == IBR_NONE && ibr_topo_port_info(&pi, t, node, 1) == 0 &&
+            node % 3 == 0)
+            io[nio++] = pi.guid;
+    }
+    o.io_guids = io;
+    o.n_io_guids = nio;
+    static const char *const rhs[] = {"2", "255"};
+    for (size_t i = 0; i < 2; i++) {
+        const ibr_param rh = {"ftree.max_reverse_hops", rhs[i]};
+        o.params = &rh;
+        r = ibr_test_route_oom(&n, &st, t, "ftree,no_fallback", &o);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "ftree");
+        ibr_result_destroy(r);
+        CU_ASSERT(n > 10);
+        st.fail_at = -1;
+    }
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
 }
@@ -1660,6 +1914,11 @@ int main(void)
         {"root GUIDs and the relaxed rules", test_roots},
         {"links within a rank (siblings) and credit loops", test_siblings},
         {"compute nodes, I/O nodes and reverse hops", test_cn_io},
+        {"reverse hops: OpenSM's walk up to 2", test_reverse_hops_opensm_walk},
+        {"reverse hops: every setting finishes, the same tables from the bound on",
+         test_reverse_hops_bounded},
+        {"reverse hops: a chain of spines needs more than twice the rank",
+         test_reverse_hops_chain},
         {"connect_roots", test_connect_roots},
         {"determinism", test_determinism},
         {"progress and cancellation", test_progress_cancel},

@@ -3,6 +3,7 @@
 
   compare_plugin.py --ibr PATH --plugin-dir DIR --engine ENGINE --spec SPEC
                     --workdir DIR [--lmc N] [--pairs K] [--expect-decline]
+                    [--io-reverse-hops N] ...
 
 1. `ibr gen SPEC` writes the fabric;
 2. run_opensm.py starts ibsim and a standing OpenSM with
@@ -199,6 +200,9 @@ def main():
     ap.add_argument("--routing-order", action="store_true",
                     help="a guid_routing_order_file listing the CA ports in reverse "
                     "order for both (OpenSM --guid_routing_order_file)")
+    ap.add_argument("--io-reverse-hops", type=int, default=None, metavar="N",
+                    help="the first CA port as an I/O node for both (OpenSM "
+                    "--io_guid_file) and max_reverse_hops N (OpenSM --max_reverse_hops)")
     ap.add_argument("--nue-vls", type=int, default=0,
                     help="OpenSM --nue_max_num_vls N; ibr route nue.max_vls=N")
     ap.add_argument("--timeout", type=float, default=120)
@@ -281,6 +285,19 @@ def main():
                 f.write("".join("0x%016x\n" % g for g in reversed(ports)))
             harness += ["--opensm-arg=--guid_routing_order_file", "--opensm-arg=" + ofile]
             ibr_extra += ["--guid-routing-order", ofile]
+        if args.io_reverse_hops is not None:
+            # issue 34: with I/O nodes and max_reverse_hops 255 the plugin's
+            # ftree searched exponentially and OpenSM never came up
+            with open(topo) as f:
+                first = next(int(m.group(1), 16) for m in
+                             (re.match(r"^\[\d+\]\(([0-9a-fA-F]+)\)", ln) for ln in f) if m)
+            iofile = os.path.join(work, "io.guids")
+            with open(iofile, "w") as f:
+                f.write("0x%016x\n" % first)
+            harness += ["--opensm-arg=--io_guid_file", "--opensm-arg=" + iofile,
+                        "--opensm-arg=--max_reverse_hops",
+                        "--opensm-arg=%d" % args.io_reverse_hops]
+            ibr_extra += ["--io-guids", iofile, "--max-reverse-hops", str(args.io_reverse_hops)]
         if args.nue_vls:
             harness += ["--opensm-arg=--nue_max_num_vls",
                         "--opensm-arg=%d" % args.nue_vls]

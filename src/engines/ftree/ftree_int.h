@@ -23,6 +23,17 @@
 #define FT_MIN_RANK 2      /* tree rank = leaf rank + 1 */
 #define FT_MAX_RANK 8
 
+/* Reverse hops: settings up to this walk as OpenSM does (ftree_route.c,
+   reached()); above it, level by level. */
+#define FT_RH_OPENSM 2
+
+/* A reverse hop waiting for its level: the walk up from switch x, come
+   down from prev, h hops from the destination. */
+typedef struct ft_move {
+    uint32_t x, prev;
+    uint8_t h, main;
+} ft_move;
+
 /* Roles of a CA port. */
 enum { FT_NONCN = 0, FT_CN = 1, FT_IO = 2 };
 
@@ -137,11 +148,30 @@ typedef struct ftree {
     uint32_t *cls_gen;
     uint8_t *cls_h;
     uint32_t gen;           /* destination number */
+    /* Reverse hops (ftree_route.c, reached()). rh: max_reverse_hops clamped
+       to the most a search can use on this tree (ibr__ftree_rh_bound).
+       prune: for the current destination, 0 (no reverse hops), 1 (walks
+       with FT_RH_OPENSM reverse hops left are pruned) or 2 (all walks are,
+       and reverse hops wait in mv for their level). reach: per switch, the
+       fewest hops at which a side walk [0] and a main walk [1] that could
+       be pruned reached it; valid while reach_gen[] equals gen. */
+    unsigned rh;
+    int prune;
+    int oom;                /* a level could not grow */
+    uint8_t *reach;
+    uint32_t *reach_gen;
+    ft_move *mv, *mv_next, *mv_tmp;
+    uint32_t n_mv_next, cap_mv;
 } ftree;
 
 /* ftree_route.c: the switch classes above (ft->sw[].cls, cls_gen, cls_h).
    Returns 0 or IBR_ENOMEM. */
 int ibr__ftree_classes(ftree *ft);
+
+/* ftree_route.c: max_reverse_hops clamped to the most reverse hops the
+   search can use on this tree: every higher setting gives the same tables.
+   Needs the ranks and ibr__ftree_classes(). */
+unsigned ibr__ftree_rh_bound(const ftree *ft, unsigned setting);
 
 /* ftree_route.c: assign every route and fill the result (LFTs, hop
    matrix). Returns 0, IBR_ENOMEM or IBR_ECANCELED. */

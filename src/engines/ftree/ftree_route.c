@@ -47,7 +47,10 @@
  * Time: O(D·(S + G')) for D destinations over S switches, where G' counts
  * the port groups of the walks not skipped (about S per destination in a
  * full fat tree), plus the load sorts (insertion sorts on almost sorted
- * lists). 11,664 hosts and 1,620 switches: about 0.2 s on one core.
+ * lists). 11,664 hosts and 1,620 switches: about 0.2 s on one core. An
+ * I/O node with reverse hops costs O(S·L) walks for the L levels of
+ * reverse hops that reach a switch closer (reached()), not OpenSM's
+ * exponential walk.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -184,8 +187,96 @@ static int route_up_to(ftree *ft, uint32_t u, uint8_t rport, unsigned h, int alw
     return 1;
 }
 
+/*
+ * Reverse hops. OpenSM's walk takes every reverse hop it may, and a walk
+ * that comes back to a switch walks on from it again, so each reverse hop
+ * multiplies the walks by the switches below: exponential in
+ * max_reverse_hops (6 switches and 14 reverse hops took 15 s, 255 never
+ * ended). But a walk up from switch x with c reverse hops left, h hops
+ * from the destination, finds nothing that an earlier walk of the same
+ * destination (done, or still under way further up the recursion) has not
+ * found or will not, if that one reached x with at least c reverse hops
+ * left, at most h hops, and as a main walk where this one is one (a main
+ * walk does all that a side walk does, and climbs on regardless): every
+ * route the later walk could set would be no shorter than one the earlier
+ * sets, and routes are only replaced by shorter ones. Such walks are
+ * pruned; what they change is the counters (OpenSM counts each main walk
+ * again) and so the balance, not which routes exist.
+ *
+ * Up to FT_RH_OPENSM reverse hops the walk stays OpenSM's: only walks
+ * with FT_RH_OPENSM hops left are pruned (those below cost O(ranks x
+ * switches below)), and the tables are OpenSM's unless a walk returns to
+ * a switch with all its reverse hops left (none of the trees in
+ * tests/opensm). Above it, pruning alone leaves a depth-first walk that
+ * reaches switches first by long detours and again, shorter, later, up to
+ * once per level: so every walk is pruned, and a reverse hop waits until
+ * the walks with more hops left are done, then the moves of a level are
+ * taken in order of hops (route_dest()). A walk then only meets walks
+ * with at least as many reverse hops left, and reach[] keeps one count of
+ * hops per switch and main flag. Each switch is walked from about once per
+ * main flag and level that brings it closer: O(S·L) walks per I/O node
+ * for S switches and L levels that reach something new, in practice a few.
+ *
+ * Returns whether x was so reached; if not, records this walk.
+ */
+static int reached(ftree *ft, uint32_t x, int main, unsigned h)
+{
+    uint8_t *m = ft->reach + 2 * (size_t)x;
+    if (ft->reach_gen[x] != ft->gen) {
+        ft->reach_gen[x] = ft->gen;
+        m[0] = m[1] = FT_NOHOP;
+    }
+    if (m[1] <= h || (!main && m[0] <= h))
+        return 1;
+    m[main ? 1 : 0] = (uint8_t)h;
+    return 0;
+}
+
+/* A reverse hop of the level search: down from prev to x, taken once the
+   current level is done. */
+static void defer(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned h)
+{
+    if (ft->n_mv_next == ft->cap_mv) {
+        uint32_t cap = ft->cap_mv ? 2 * ft->cap_mv : 64;
+        ft_move *a = ibr__reallocarray(ft->ctx, ft->mv, cap, sizeof *a);
+        if (a)
+            ft->mv = a;
+        ft_move *b = a ? ibr__reallocarray(ft->ctx, ft->mv_next, cap, sizeof *b) : NULL;
+        if (b)
+            ft->mv_next = b;
+        ft_move *c = b ? ibr__reallocarray(ft->ctx, ft->mv_tmp, cap, sizeof *c) : NULL;
+        if (!c) {
+            ft->oom = 1;
+            return;
+        }
+        ft->mv_tmp = c;
+        ft->cap_mv = cap;
+    }
+    ft_move *m = &ft->mv_next[ft->n_mv_next++];
+    m->x = x;
+    m->prev = prev;
+    m->h = (uint8_t)h;
+    m->main = (uint8_t)(main != 0);
+}
+
+static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credit, unsigned h);
+
+/* The walk up from x, a reverse hop down from prev: now, or (level
+   search) once the current level is done. */
+static int reverse_hop(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credit,
+                       unsigned h)
+{
+    if (ft->prune == 2) {
+        defer(ft, x, prev, main, h);
+        return 0;
+    }
+    return ascend(ft, x, prev, main, credit, h);
+}
+
 static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credit, unsigned h)
 {
+    if ((ft->prune == 2 || (ft->prune && credit >= FT_RH_OPENSM)) && reached(ft, x, main, h))
+        return ft->sw[x].has_ca;
     int created = descend(ft, x, prev, h);
     ft_sw *w = &ft->sw[x];
     if (w->rank == 0) {
@@ -198,7 +289,7 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
                 i = (i + 1) % w->ndown;
                 if (g->remote == FT_CA || h + 1 >= FT_NOHOP)
                     continue;
-                created |= ascend(ft, g->remote, x, main, credit - 1, h + 1);
+                created |= reverse_hop(ft, g->remote, x, main, credit - 1, h + 1);
             }
         }
         return created;
@@ -255,7 +346,7 @@ static int ascend(ftree *ft, uint32_t x, uint32_t prev, int main, unsigned credi
         const ft_group *g = &ft->grp[ft->order[w->down + i]];
         if (g->remote == FT_CA || h + 1 >= FT_NOHOP)
             continue;
-        created |= ascend(ft, g->remote, x, 1, credit - 1, h + 1);
+        created |= reverse_hop(ft, g->remote, x, 1, credit - 1, h + 1);
     }
     return created;
 }
@@ -485,8 +576,36 @@ static int route_dest(ftree *ft, uint16_t lid, uint32_t x, uint8_t xport, unsign
     int rc = begin(ft, lid);
     ft->port[x] = xport;
     ft->hops[x] = (uint8_t)hops0;
+    ft->prune = credit == 0 ? 0 : credit <= FT_RH_OPENSM ? 1 : 2;
     ascend(ft, x, IBR_NONE, main, credit, hops0);
+    /* the level search: the reverse hops of each level, by hops (a stable
+       counting sort), their own reverse hops kept for the next level */
+    while (ft->n_mv_next && credit-- > 0) {
+        ft_move *m = ft->mv_next;
+        uint32_t n = ft->n_mv_next, cnt[FT_NOHOP + 1] = {0};
+        ft->mv_next = ft->mv;
+        ft->n_mv_next = 0;
+        for (uint32_t i = 0; i < n; i++)
+            cnt[m[i].h]++;
+        for (uint32_t i = 0, sum = 0; i <= FT_NOHOP; i++) {
+            uint32_t k = cnt[i];
+            cnt[i] = sum;
+            sum += k;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            ft->mv_tmp[cnt[m[i].h]++] = m[i];
+        ft->mv = ft->mv_tmp;
+        ft->mv_tmp = m;
+        for (uint32_t i = 0; i < n; i++) {
+            const ft_move *v = &ft->mv[i];
+            ascend(ft, v->x, v->prev, v->main, credit, v->h);
+        }
+    }
+    ft->n_mv_next = 0;
+    ft->prune = 0;
     commit(ft, xport == 0 ? x : IBR_NONE);
+    if (rc == 0 && ft->oom)
+        rc = IBR_ENOMEM;
     return rc;
 }
 
@@ -530,9 +649,51 @@ static void connect_roots(ftree *ft)
 
 static int assign(ftree *ft);
 
+/*
+ * The most reverse hops a search can use (see reached()). Above
+ * FT_RH_OPENSM, in the level search, the walks of one chain (each started
+ * by the one before it, up or by a reverse hop) have ever fewer hops left
+ * and ever more hops behind them, so one that came back to a switch where
+ * an earlier one of its chain walked, as a main walk or as a side walk
+ * where that one was one too, would be pruned: a chain walks from each
+ * switch at most twice. Reverse hops are taken from switches with a
+ * switch below them (a root, or a switch above the leaves), so a chain
+ * takes at most 2·N of them for N such switches. With 2·N + 1 allowed no
+ * walk runs out of reverse hops; with one more, the search makes the same
+ * walks in the same order, each with one more left, and sets the same
+ * routes: 2·N + 1 and every setting above it give the same tables.
+ *
+ * (Twice the tree's rank would not be enough: a chain of spines over
+ * leaves, spine i - leaf i - spine i + 1, is a tree of rank 2 whose end
+ * spines are n - 1 reverse hops apart; test_ftree.c, "reverse hops".)
+ */
+unsigned ibr__ftree_rh_bound(const ftree *ft, unsigned setting)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < ft->nsw; s++) {
+        const ft_sw *w = &ft->sw[s];
+        if (w->rank != FT_NORANK && w->sw_down && (w->rank == 0 || !w->is_leaf))
+            n++;
+    }
+    uint64_t b = 2 * n + 1;
+    if (b <= FT_RH_OPENSM)
+        b = FT_RH_OPENSM + 1;
+    return setting < b ? setting : (unsigned)b;
+}
+
 int ibr__ftree_assign(ftree *ft)
 {
     int rc = assign(ft);
+    ibr_context *ctx = ft->ctx;
+    ibr__free(ctx, ft->reach);
+    ibr__free(ctx, ft->reach_gen);
+    ibr__free(ctx, ft->mv);
+    ibr__free(ctx, ft->mv_next);
+    ibr__free(ctx, ft->mv_tmp);
+    ft->reach = NULL;
+    ft->reach_gen = NULL;
+    ft->mv = ft->mv_next = ft->mv_tmp = NULL;
+    ft->n_mv_next = ft->cap_mv = 0;
     /* the background writer, if any: done, its spare set freed */
     bg_join(ft);
     if (ft->bg) {
@@ -557,6 +718,21 @@ static int assign(ftree *ft)
         return IBR_ENOMEM;
     if ((rc = ibr__ftree_classes(ft)) < 0)
         return rc;
+    ft->rh = ibr__ftree_rh_bound(ft, ft->max_reverse_hops);
+    if (ft->rh < ft->max_reverse_hops) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "ftree: max_reverse_hops %u: no walk can take more than %u reverse hops "
+                 "on this tree; routed with %u (the same tables)",
+                 ft->max_reverse_hops, ft->rh, ft->rh);
+        ibr_run_log(run, IBR_LOG_INFO, msg);
+    }
+    if (ft->rh) {
+        ft->reach = ibr__mallocarray(ctx, n ? n : 1, 2);
+        ft->reach_gen = ibr__calloc(ctx, n ? n : 1, sizeof *ft->reach_gen);
+        if (!ft->reach || !ft->reach_gen)
+            return IBR_ENOMEM;
+    }
     /* batches of about 4 MB, 64 to 2048 destinations: few enough that
        starting the workers of each flush costs little */
     size_t cap = ((size_t)4 << 20) / (n ? n : 1);
@@ -624,8 +800,7 @@ static int assign(ftree *ft)
     for (uint32_t i = 0; i < ft->nca && rc == 0; i++) {
         const ft_ca *c = &ft->ca[i];
         if (c->role != FT_CN)
-            rc = route_dest(ft, c->lid, c->sw, c->swport, 1, 1,
-                            c->role == FT_IO ? ft->max_reverse_hops : 0);
+            rc = route_dest(ft, c->lid, c->sw, c->swport, 1, 1, c->role == FT_IO ? ft->rh : 0);
     }
     /* routers (OpenSM leaves them unrouted): like non-compute CA ports */
     for (uint32_t i = 0; i < ft->nrouters && rc == 0; i++) {
