@@ -52,7 +52,7 @@
 #define DM_MAX_LEVELS 16
 #define DM_INF 255u
 #define DM_BLOCK 64          /* destinations per cost item */
-#define DM_PI_CAP ((uint64_t)1 << 40)
+#define DM_PI_CAP ((uint64_t)1 << 31)
 
 typedef struct dmodc {
     ibr_run *run;
@@ -69,6 +69,8 @@ typedef struct dmodc {
     uint32_t *dn_off, *up_off;
     ibr__adj *dn, *up;
     uint8_t *hops;           /* the run's hop matrix: up*down* costs */
+    uint8_t *cost;           /* the same, rows padded to nswp bytes */
+    uint32_t nswp;           /* nsw rounded up to DM_BLOCK */
     /* per level: usual number of up ports, divider, slot port numbers */
     unsigned K[DM_MAX_LEVELS + 2];
     uint64_t Pi[DM_MAX_LEVELS + 2];
@@ -81,6 +83,9 @@ typedef struct dmodc {
     unsigned nw;
     uint32_t nleaves;
     uint32_t maxep;
+    /* per level: x / Pi and (x / Pi) mod K of every LID */
+    uint32_t *q[DM_MAX_LEVELS + 2];
+    uint8_t *r[DM_MAX_LEVELS + 2];
 } dmodc;
 
 static uint64_t sw_guid(const dmodc *m, uint32_t s)
@@ -428,14 +433,33 @@ static int cost_block(void *arg, unsigned worker, size_t b)
         for (uint32_t e = m->up_off[s]; e < m->up_off[s + 1]; e++)
             min_inc(cur + (size_t)s * DM_BLOCK, cur + (size_t)m->up[e].sw * DM_BLOCK);
     }
-    for (uint32_t s = 0; s < nsw; s++)
+    for (uint32_t s = 0; s < nsw; s++) {
         memcpy(m->hops + (size_t)s * nsw + d0, cur + (size_t)s * DM_BLOCK, nb);
+        memcpy(m->cost + (size_t)s * m->nswp + d0, cur + (size_t)s * DM_BLOCK, DM_BLOCK);
+    }
     return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* tables                                                              */
 
+/* The ports of switch s on its links l[0 .. n - 1] whose neighbour is one
+   closer to destination switch d (cost c at s), in local port order. */
+static unsigned candidates(uint8_t *cand, const dmodc *m, const ibr__adj *l, uint32_t n,
+                           uint32_t d, unsigned c)
+{
+    unsigned k = 0;
+    for (uint32_t a = 0; a < n; a++)
+        if (m->cost[(size_t)l[a].sw * m->nswp + d] + 1u == c)
+            cand[k++] = l[a].port;
+    return k;
+}
+
+/* The forwarding entries of switch s: per destination switch, down when it
+   lies below s, else up; per LID the nominal up slot when its link leads
+   closer, else the candidates modulo their number. Time O(L + S * P) with
+   P links per switch (the candidates are listed only for destinations
+   routed down, on levels without slots, or whose nominal link fails). */
 static int table_switch(void *arg, unsigned worker, size_t i)
 {
     (void)worker;
@@ -452,51 +476,66 @@ static int table_switch(void *arg, unsigned worker, size_t i)
     unsigned ls = m->lev[s];
     if (!ls)
         return 0;
-    const uint8_t *hs = m->hops + (size_t)s * nsw;
+    const uint8_t *hs = m->cost + (size_t)s * m->nswp;
+    const ibr__adj *up = m->up + m->up_off[s], *dn = m->dn + m->dn_off[s];
+    uint32_t nup = m->up_off[s + 1] - m->up_off[s], ndn = m->dn_off[s + 1] - m->dn_off[s];
+    /* the up link on each slot's port (255: none) */
+    uint8_t slot_link[256];
+    memset(slot_link, 255, sizeof slot_link);
+    if (m->slotted[ls]) {
+        uint8_t by_port[256];
+        memset(by_port, 255, sizeof by_port);
+        for (uint32_t a = 0; a < nup && a < 255; a++)
+            by_port[up[a].port] = (uint8_t)a;
+        for (unsigned k = 0; k < m->K[ls]; k++)
+            slot_link[k] = by_port[m->slot[ls][k]];
+    }
+    const uint32_t *qdn = m->q[ls - 1], *qup = m->q[ls];
+    const uint8_t *rup = m->r[ls];
     uint8_t cand[256];
-    uint8_t is_cand[256];
-    memset(is_cand, 0, sizeof is_cand);
     for (uint32_t d = 0; d < nsw; d++) {
-        if (d == s || m->dl_off[d] == m->dl_off[d + 1] || hs[d] == DM_INF)
-            continue;
         unsigned c = hs[d];
-        int down = ls > m->lev[d] && c == ls - m->lev[d];
-        const ibr__adj *l = down ? m->dn : m->up;
-        uint32_t b = down ? m->dn_off[s] : m->up_off[s];
-        uint32_t e = down ? m->dn_off[s + 1] : m->up_off[s + 1];
-        unsigned k = 0;
-        for (uint32_t a = b; a < e; a++)
-            if (m->hops[(size_t)l[a].sw * nsw + d] + 1u == c)
-                cand[k++] = l[a].port;
-        if (k == 0) /* cannot happen: a cost comes from a neighbour */
+        uint32_t q0 = m->dl_off[d], q1 = m->dl_off[d + 1];
+        if (d == s || q0 == q1 || c == DM_INF)
             continue;
-        if (down) {
-            uint64_t pi = m->Pi[ls - 1];
-            for (uint32_t q = m->dl_off[d]; q < m->dl_off[d + 1]; q++) {
-                uint32_t lid = m->dl[q];
-                lft[lid] = cand[(m->lidx[lid] / pi) % k];
-            }
+        if (ls > m->lev[d] && c == ls - m->lev[d]) {
+            unsigned k = candidates(cand, m, dn, ndn, d, c);
+            for (uint32_t q = q0; q < q1 && k; q++)
+                lft[m->dl[q]] = cand[k == 1 ? 0 : qdn[m->dl[q]] % k];
             continue;
         }
-        uint64_t pi = m->Pi[ls];
-        unsigned K = m->K[ls];
-        if (!m->slotted[ls]) {
-            for (uint32_t q = m->dl_off[d]; q < m->dl_off[d + 1]; q++) {
-                uint32_t lid = m->dl[q];
-                lft[lid] = cand[(m->lidx[lid] / pi) % k];
-            }
-            continue;
-        }
-        for (unsigned a = 0; a < k; a++)
-            is_cand[cand[a]] = 1;
-        for (uint32_t q = m->dl_off[d]; q < m->dl_off[d + 1]; q++) {
+        unsigned k = 0; /* candidates listed yet */
+        for (uint32_t q = q0; q < q1; q++) {
             uint32_t lid = m->dl[q];
-            uint64_t x = m->lidx[lid] / pi;
-            uint8_t p = m->slot[ls][x % K];
-            lft[lid] = is_cand[p] ? p : cand[x % k];
+            unsigned a = slot_link[rup[lid]];
+            if (a != 255 && m->cost[(size_t)up[a].sw * m->nswp + d] + 1u == c) {
+                lft[lid] = up[a].port;
+                continue;
+            }
+            if (!k && !(k = candidates(cand, m, up, nup, d, c)))
+                break;
+            lft[lid] = cand[qup[lid] % k];
         }
-        for (unsigned a = 0; a < k; a++)
-            is_cand[cand[a]] = 0;
+    }
+    return 0;
+}
+
+/* Per level l and LID: q = x / Pi[l] and r = q mod K[l]. */
+static int make_quotients(dmodc *m)
+{
+    size_t nl = (size_t)m->t->max_lid + 1;
+    for (unsigned l = 0; l <= m->nlev; l++) {
+        m->q[l] = ibr__mallocarray(m->ctx, nl, sizeof *m->q[l]);
+        m->r[l] = ibr__mallocarray(m->ctx, nl, 1);
+        if (!m->q[l] || !m->r[l])
+            return IBR_ENOMEM;
+        uint32_t pi = (uint32_t)m->Pi[l], K = m->K[l] ? m->K[l] : 1;
+        for (size_t lid = 0; lid < nl; lid++) {
+            uint32_t x = m->lidx[lid];
+            uint32_t q = x == IBR_NONE ? 0 : x / pi;
+            m->q[l][lid] = q;
+            m->r[l][lid] = (uint8_t)(q % K);
+        }
     }
     return 0;
 }
@@ -516,6 +555,11 @@ static void dm_free(dmodc *m)
     ibr__free(ctx, m->dl_off);
     ibr__free(ctx, m->dl);
     ibr__free(ctx, m->cur);
+    ibr__free(ctx, m->cost);
+    for (unsigned l = 0; l < DM_MAX_LEVELS + 2; l++) {
+        ibr__free(ctx, m->q[l]);
+        ibr__free(ctx, m->r[l]);
+    }
 }
 
 static int dmodc_route(ibr_run *run, void *user)
@@ -552,7 +596,7 @@ static int dmodc_route(ibr_run *run, void *user)
     if ((rc = make_levels(&m)) < 0)
         goto out;
     make_dividers(&m);
-    if (make_index(&m) < 0)
+    if (make_index(&m) < 0 || make_quotients(&m) < 0)
         goto nomem;
 
     if ((rc = ibr_run_progress(run, "dmodc: costs", 1, 3)) < 0)
@@ -560,7 +604,9 @@ static int dmodc_route(ibr_run *run, void *user)
     m.hops = ibr_run_hops(run);
     m.nw = ibr_run_threads(run);
     m.cur = ibr__mallocarray(m.ctx, (size_t)m.nw * nsw, DM_BLOCK);
-    if (!m.hops || !m.cur)
+    m.nswp = (nsw + DM_BLOCK - 1) / DM_BLOCK * DM_BLOCK;
+    m.cost = ibr__mallocarray(m.ctx, nsw, m.nswp);
+    if (!m.hops || !m.cur || !m.cost)
         goto nomem;
     if ((rc = ibr_run_parallel_for(run, (nsw + DM_BLOCK - 1) / DM_BLOCK, cost_block, &m)) < 0)
         goto fail;
