@@ -63,6 +63,7 @@ typedef struct dmodc {
     unsigned lmc_cap;
     uint8_t *lev;            /* per switch, 0 = unranked */
     uint32_t *bylev;         /* ranked switches by level, then index */
+    uint32_t *rank;          /* per switch: its position in bylev within its level */
     uint32_t lev_off[DM_MAX_LEVELS + 2];
     /* per switch: links down (to level - 1) and up (to level + 1), in
        local port order */
@@ -176,8 +177,10 @@ static int make_levels(dmodc *m)
     uint32_t fill[DM_MAX_LEVELS + 2];
     memcpy(fill, m->lev_off, sizeof fill);
     for (uint32_t s = 0; s < nsw; s++)
-        if (m->lev[s])
+        if (m->lev[s]) {
+            m->rank[s] = fill[m->lev[s]] - m->lev_off[m->lev[s]];
             m->bylev[fill[m->lev[s]]++] = s;
+        }
     uint32_t nd = 0, nu = 0;
     for (uint32_t s = 0; s < nsw; s++) {
         m->dn_off[s] = nd;
@@ -493,6 +496,10 @@ static int table_switch(void *arg, unsigned worker, size_t i)
     const uint32_t *qdn = m->q[ls - 1], *qup = m->q[ls];
     const uint8_t *rup = m->r[ls];
     uint8_t cand[256];
+    /* a destination whose nominal link fails leaves each switch of the
+       level on a different candidate: its traffic from many sources then
+       spreads over the detours instead of doubling one link */
+    uint32_t spread = m->slotted[ls] ? m->rank[s] : 0;
     for (uint32_t d = 0; d < nsw; d++) {
         unsigned c = hs[d];
         uint32_t q0 = m->dl_off[d], q1 = m->dl_off[d + 1];
@@ -514,7 +521,7 @@ static int table_switch(void *arg, unsigned worker, size_t i)
             }
             if (!k && !(k = candidates(cand, m, up, nup, d, c)))
                 break;
-            lft[lid] = cand[qup[lid] % k];
+            lft[lid] = cand[(qup[lid] + spread) % k];
         }
     }
     return 0;
@@ -547,6 +554,7 @@ static void dm_free(dmodc *m)
     ibr_context *ctx = m->ctx;
     ibr__free(ctx, m->lev);
     ibr__free(ctx, m->bylev);
+    ibr__free(ctx, m->rank);
     ibr__free(ctx, m->dn_off);
     ibr__free(ctx, m->up_off);
     ibr__free(ctx, m->dn);
@@ -583,6 +591,7 @@ static int dmodc_route(ibr_run *run, void *user)
     size_t nl = (size_t)t->max_lid + 1;
     m.lev = ibr__calloc(m.ctx, nsw, 1);
     m.bylev = ibr__mallocarray(m.ctx, nsw, sizeof *m.bylev);
+    m.rank = ibr__calloc(m.ctx, nsw, sizeof *m.rank);
     m.dn_off = ibr__mallocarray(m.ctx, nsw + 1, sizeof *m.dn_off);
     m.up_off = ibr__mallocarray(m.ctx, nsw + 1, sizeof *m.up_off);
     m.dn = ibr__mallocarray(m.ctx, t->n_adj ? t->n_adj : 1, sizeof *m.dn);
@@ -590,7 +599,7 @@ static int dmodc_route(ibr_run *run, void *user)
     m.lidx = ibr__mallocarray(m.ctx, nl, sizeof *m.lidx);
     m.dl_off = ibr__mallocarray(m.ctx, nsw + 1, sizeof *m.dl_off);
     m.dl = ibr__mallocarray(m.ctx, nl, sizeof *m.dl);
-    if (!m.lev || !m.bylev || !m.dn_off || !m.up_off || !m.dn || !m.up || !m.lidx ||
+    if (!m.lev || !m.bylev || !m.rank || !m.dn_off || !m.up_off || !m.dn || !m.up || !m.lidx ||
         !m.dl_off || !m.dl)
         goto nomem;
     if ((rc = make_levels(&m)) < 0)
