@@ -432,6 +432,72 @@ static void test_cbb(void)
     }
 }
 
+static uint64_t busiest_link(const ibr_result *r)
+{
+    ibr_analysis *a = NULL;
+    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
+    ao.patterns = IBR_PATTERN_SHIFT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &ao), 0);
+    ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
+    CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
+    ibr_analysis_destroy(a);
+    return s.max_link_load;
+}
+
+/* A lost spine or top switch leaves a free port on every switch below it:
+   the formula keeps its slot (the lost switch's destinations are detoured
+   and spread) instead of running modulo one port less, which would send
+   two destinations of a leaf down one cable from every source. The
+   busiest link of all-to-all stays within K / (K - 1) of the intact
+   tree's (K up cables per switch below the lost one, one of them lost),
+   plus a tenth, where the modulo one less gives twice. */
+static void test_lost_spine(void)
+{
+    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4"};
+    static const uint64_t K[] = {8, 4};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t0 = ibr_test_topo(NULL, specs[i]);
+        ibr_result *r0 = route_dmodc(t0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r0);
+        uint64_t b0 = busiest_link(r0);
+        tree tr;
+        tree_init(&tr, t0);
+        unsigned top = 0;
+        for (uint32_t s = 0; s < tr.nsw; s++)
+            top = (unsigned)tr.level[s] > top ? (unsigned)tr.level[s] : top;
+        /* each switch of the top level in turn */
+        unsigned tried = 0;
+        for (uint32_t s = 0; s < tr.nsw; s++) {
+            if ((unsigned)tr.level[s] != top)
+                continue;
+            ibr_fabric *f = NULL;
+            ibr_topo *t1 = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[i]), 0);
+            CU_ASSERT_EQUAL_FATAL(
+                ibr_fabric_set_node_state(f, ibr_topo_switch_node(t0, s), IBR_LINK_DOWN), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t1, f), 0);
+            ibr_fabric_destroy(f);
+            ibr_result *r1 = route_dmodc(t1, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+            check_tree(t1, r1, specs[i]);
+            uint64_t b1 = busiest_link(r1);
+            uint64_t k = K[i];
+            CU_ASSERT(b1 * (k - 1) <= b0 * k + b0 * (k - 1) / 10);
+            if (b1 * (k - 1) > b0 * k + b0 * (k - 1) / 10)
+                fprintf(stderr, "%s without switch %u: busiest link %" PRIu64 " (intact %" PRIu64
+                                ")\n", specs[i], s, b1, b0);
+            ibr_result_destroy(r1);
+            ibr_topo_destroy(t1);
+            tried++;
+        }
+        CU_ASSERT(tried >= 8);
+        tree_free(&tr);
+        ibr_result_destroy(r0);
+        ibr_topo_destroy(t0);
+    }
+}
+
 /* One switch-to-switch cable lost: the closed formula moves only entries
    whose route on the intact tree crossed that cable. */
 static void test_local_change(void)
@@ -637,6 +703,7 @@ int main(void)
         {"degraded trees: every up*down* pair delivered, legal, loop-free", test_degraded},
         {"degraded tree: shifts near congestion-free", test_degraded_shift},
         {"oversubscribed trees: shifts near the bound", test_cbb},
+        {"a lost spine or top switch: its slot kept, all-to-all spread", test_lost_spine},
         {"one cable lost: only routes over it change", test_local_change},
         {"tables of intact trees pinned", test_pinned},
         {"determinism across thread counts", test_determinism},

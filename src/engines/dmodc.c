@@ -34,11 +34,14 @@
  *    P the product of those numbers at the levels below (the D-mod-K
  *    divider), the nominal port is slot (x / P) mod K of the level's up
  *    port numbers (x: destination index); when it is lost or does not lead
- *    closer, the candidates are taken (x / P) mod k. Down: (x / P') mod k
+ *    closer, the candidates are taken (x / P + r) mod k, r the switch's
+ *    rank in its level, so that a detoured destination leaves the
+ *    switches of a level on different detours. Down: (x / P') mod k
  *    with P' the divider of the level below, which keeps a cable of a
  *    parallel group for the destinations that came up through it. On an
  *    intact XGFT/PGFT this is D-mod-K: every shift permutation (in the
- *    destination order) is congestion-free. O(S * (S * P + L)).
+ *    destination order) is congestion-free. O(S * L) plus O(S * P) per
+ *    destination switch routed down or detoured (P links per switch).
  *
  * Every route is up*down* over strictly increasing then decreasing levels,
  * so the routing is deadlock-free on one VL, and every pair of end ports
@@ -204,25 +207,99 @@ out:
     return rc;
 }
 
+/* Is port p free (no active cable) on every switch of level l? */
+static int free_on_level(const dmodc *m, unsigned l, unsigned p)
+{
+    const ibr_topo *t = m->t;
+    for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1]; i++) {
+        const ibr__node *nd = &t->nodes[t->sw_node[m->bylev[i]]];
+        if (p == 0 || p > nd->nports)
+            return 0;
+        const ibr__port *pt = &t->ports[nd->port_off + p];
+        if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE)
+            return 0;
+    }
+    return 1;
+}
+
+/* The ports of an upper switch that is gone are free on every switch
+   below it. While level l has fewer slots than its switches have links
+   down (end ports at the leaves: a tree with full bisection), such ports
+   inside the range of the slot ports, then next to it, stay slots, so
+   that the lost switch's destinations are detoured and spread over the
+   others, instead of the formula running modulo one port less, which
+   would send two destinations of a leaf down one cable from everywhere. */
+static void lost_slots(const dmodc *m, unsigned l, unsigned target, uint8_t *seen, unsigned *n)
+{
+    unsigned lo = 256, hi = 0;
+    for (unsigned p = 0; p < 256; p++)
+        if (seen[p]) {
+            lo = p < lo ? p : lo;
+            hi = p;
+        }
+    if (lo > hi || *n >= target)
+        return;
+    unsigned add = 0;
+    for (unsigned p = lo; p <= hi; p++) {
+        if (seen[p])
+            continue;
+        if (!free_on_level(m, l, p))
+            return; /* a port in use within the range: no lost switch's */
+        add++;
+    }
+    if (*n + add > target)
+        return;
+    for (unsigned p = lo; p <= hi; p++)
+        seen[p] = 1;
+    *n += add;
+    while (*n < target && lo > 1 && free_on_level(m, l, lo - 1)) {
+        seen[--lo] = 1;
+        ++*n;
+    }
+    while (*n < target && hi < 254 && free_on_level(m, l, hi + 1)) {
+        seen[++hi] = 1;
+        ++*n;
+    }
+}
+
+/* The most common value of v over the switches of level l (ties: larger). */
+static unsigned level_mode(const dmodc *m, unsigned l, int down)
+{
+    uint32_t cnt[256];
+    memset(cnt, 0, sizeof cnt);
+    const ibr_topo *t = m->t;
+    for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1]; i++) {
+        uint32_t s = m->bylev[i];
+        uint32_t v = 0;
+        if (!down) {
+            v = m->up_off[s + 1] - m->up_off[s];
+        } else if (l > 1) {
+            v = m->dn_off[s + 1] - m->dn_off[s];
+        } else {
+            const ibr__node *nd = &t->nodes[t->sw_node[s]];
+            for (unsigned p = 1; p <= nd->nports; p++) {
+                const ibr__port *pt = &t->ports[nd->port_off + p];
+                v += pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
+                     t->nodes[pt->remote_node].type != IBR_NODE_SWITCH;
+            }
+        }
+        cnt[v > 255 ? 255 : v]++;
+    }
+    unsigned best = 0;
+    for (unsigned k = 1; k < 256; k++)
+        if (cnt[k] && cnt[k] >= cnt[best])
+            best = k;
+    return best;
+}
+
 /* Per level: K (the most common number of up ports, ties to the larger),
    the slot port numbers (the up ports of the switches that have K of
    them, usable as slots when they are K port numbers in all) and the
    divider Pi (product of K below). */
 static void make_dividers(dmodc *m)
 {
-    uint32_t cnt[256];
     for (unsigned l = 1; l <= m->nlev; l++) {
-        memset(cnt, 0, sizeof cnt);
-        for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1]; i++) {
-            uint32_t s = m->bylev[i];
-            uint32_t n = m->up_off[s + 1] - m->up_off[s];
-            cnt[n > 255 ? 255 : n]++;
-        }
-        unsigned best = 0;
-        for (unsigned k = 1; k < 256; k++)
-            if (cnt[k] && cnt[k] >= cnt[best])
-                best = k;
-        m->K[l] = best ? best : 1;
+        unsigned best = level_mode(m, l, 0);
         uint8_t seen[256];
         memset(seen, 0, sizeof seen);
         unsigned n = 0;
@@ -237,6 +314,9 @@ static void make_dividers(dmodc *m)
                 }
         }
         m->slotted[l] = best > 0 && n == best;
+        if (m->slotted[l])
+            lost_slots(m, l, level_mode(m, l, 1), seen, &n);
+        m->K[l] = m->slotted[l] ? n : (best ? best : 1);
         n = 0;
         for (unsigned p = 0; p < 256 && m->slotted[l]; p++)
             if (seen[p])
@@ -249,10 +329,11 @@ static void make_dividers(dmodc *m)
     }
     /* LMC step: the parallel cables per upper neighbour of a usual leaf */
     m->stride = 1;
+    unsigned up1 = level_mode(m, 1, 0);
     for (uint32_t i = m->lev_off[1]; i < m->lev_off[2]; i++) {
         uint32_t s = m->bylev[i];
         uint32_t b = m->up_off[s], e = m->up_off[s + 1];
-        if (e - b != m->K[1] || e == b)
+        if (e - b != up1 || e == b)
             continue;
         uint32_t distinct = 0;
         for (uint32_t a = b; a < e; a++) {
