@@ -159,10 +159,10 @@ static int make_levels(dmodc *m)
             if (m->lev[s] && m->lev[s] == m->lev[r]) {
                 rc = ibr__decline(
                     m->run,
-                    "switches 0x%016" PRIx64 " and 0x%016" PRIx64 " are both at level %u "
-                    "(links from the nearest switch with end ports, plus one) and cabled "
-                    "together (port %u): not a fat tree",
-                    sw_guid(m, s), sw_guid(m, r), m->lev[s], t->adj[e].port);
+                    "switches 0x%016" PRIx64 " and 0x%016" PRIx64 " are cabled together "
+                    "(port %u) but both at level %u (1 + links to the nearest switch with end "
+                    "ports): not a fat tree, whose cables join adjacent levels",
+                    sw_guid(m, s), sw_guid(m, r), t->adj[e].port, m->lev[s]);
                 goto out;
             }
         }
