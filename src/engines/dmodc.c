@@ -73,8 +73,8 @@ typedef struct dmodc {
     uint32_t *dn_off, *up_off;
     ibr__adj *dn, *up;
     uint8_t *hops;           /* the run's hop matrix: up*down* costs */
-    uint8_t *cost;           /* the same, rows padded to nswp bytes */
-    uint32_t nswp;           /* nsw rounded up to DM_BLOCK */
+    uint8_t *cost;           /* the same (read by the table pass) */
+    uint32_t nswp;           /* its row length: nsw */
     /* per level: usual number of up ports, divider, slot port numbers */
     unsigned K[DM_MAX_LEVELS + 2];
     uint64_t Pi[DM_MAX_LEVELS + 2];
@@ -517,10 +517,8 @@ static int cost_block(void *arg, unsigned worker, size_t b)
         for (uint32_t e = m->up_off[s]; e < m->up_off[s + 1]; e++)
             min_inc(cur + (size_t)s * DM_BLOCK, cur + (size_t)m->up[e].sw * DM_BLOCK);
     }
-    for (uint32_t s = 0; s < nsw; s++) {
+    for (uint32_t s = 0; s < nsw; s++)
         memcpy(m->hops + (size_t)s * nsw + d0, cur + (size_t)s * DM_BLOCK, nb);
-        memcpy(m->cost + (size_t)s * m->nswp + d0, cur + (size_t)s * DM_BLOCK, DM_BLOCK);
-    }
     return 0;
 }
 
@@ -644,7 +642,6 @@ static void dm_free(dmodc *m)
     ibr__free(ctx, m->dl_off);
     ibr__free(ctx, m->dl);
     ibr__free(ctx, m->cur);
-    ibr__free(ctx, m->cost);
     for (unsigned l = 0; l < DM_MAX_LEVELS + 2; l++) {
         ibr__free(ctx, m->q[l]);
         ibr__free(ctx, m->r[l]);
@@ -694,9 +691,9 @@ static int dmodc_route(ibr_run *run, void *user)
     m.hops = ibr_run_hops(run);
     m.nw = ibr_run_threads(run);
     m.cur = ibr__mallocarray(m.ctx, (size_t)m.nw * nsw, DM_BLOCK);
-    m.nswp = (nsw + DM_BLOCK - 1) / DM_BLOCK * DM_BLOCK;
-    m.cost = ibr__mallocarray(m.ctx, nsw, m.nswp);
-    if (!m.hops || !m.cur || !m.cost)
+    m.nswp = nsw;
+    m.cost = m.hops;
+    if (!m.hops || !m.cur)
         goto nomem;
     if ((rc = ibr_run_parallel_for(run, (nsw + DM_BLOCK - 1) / DM_BLOCK, cost_block, &m)) < 0)
         goto fail;
