@@ -570,6 +570,48 @@ static void test_local_change(void)
     }
 }
 
+/* A leaf that lost an end port: the others keep their index (slots by
+   leaf port), so only the lost port's LIDs change in any table. */
+static void test_lost_host(void)
+{
+    static const char *specs[] = {"xgft:h=3,m=4.4.8,w=1.4.4", "xgft:h=2,m=8.16,w=1.8"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t0 = ibr_test_topo(NULL, specs[i]);
+        ibr_result *r0 = route_dmodc(t0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r0);
+        unsigned cas = 0;
+        for (uint32_t n = 0; n < ibr_topo_node_count(t0); n++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_topo_node_info(&ni, t0, n), 0);
+            if (ni.type != IBR_NODE_CA || cas++ % 7 != 3)
+                continue;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_topo_port_info(&pi, t0, n, 1), 0);
+            ibr_fabric *f = NULL;
+            ibr_topo *t1 = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[i]), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_link_state(f, n, 1, IBR_LINK_DOWN), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t1, f), 0);
+            ibr_fabric_destroy(f);
+            ibr_result *r1 = route_dmodc(t1, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+            check_tree(t1, r1, specs[i]);
+            long other = 0;
+            for (uint32_t s = 0; s < ibr_topo_switch_count(t0); s++)
+                for (unsigned lid = 1; lid <= ibr_topo_max_lid(t0); lid++)
+                    other += lid != pi.lid && ibr_result_lft_port(r0, s, (uint16_t)lid) !=
+                                                  ibr_result_lft_port(r1, s, (uint16_t)lid);
+            CU_ASSERT_EQUAL(other, 0);
+            ibr_result_destroy(r1);
+            ibr_topo_destroy(t1);
+        }
+        CU_ASSERT(cas > 8);
+        ibr_result_destroy(r0);
+        ibr_topo_destroy(t0);
+    }
+}
+
 /* The tables of intact trees, pinned: a change to the formula, the
    destination order or the levels shows here (update the hashes only for
    a deliberate change, and say so in doc/engines.md). */
@@ -705,6 +747,7 @@ int main(void)
         {"oversubscribed trees: shifts near the bound", test_cbb},
         {"a lost spine or top switch: its slot kept, all-to-all spread", test_lost_spine},
         {"one cable lost: only routes over it change", test_local_change},
+        {"a leaf that lost an end port: only its LIDs change", test_lost_host},
         {"tables of intact trees pinned", test_pinned},
         {"determinism across thread counts", test_determinism},
         {"tori, meshes, hypercubes, dragonflies decline", test_declines},

@@ -16,9 +16,11 @@
  *    levels <= l that are connected through each other form the pods of
  *    level l, and a leaf sorts by the pods that hold it, from the top, then
  *    by its first end port (topology order); a pod sorts by its first leaf.
- *    The end ports of a leaf follow in topology order, so end port j of the
- *    i-th leaf has index i * M + j (M: most end ports on one leaf; a leaf
- *    that lost end ports keeps its slot in the order). A switch's LID
+ *    End port j of the i-th leaf has index i * M + j (M: most end ports on
+ *    one leaf), j its leaf port less the lowest leaf port of any end port
+ *    when every leaf's end ports lie within M port numbers (a leaf that
+ *    lost end ports then keeps the others' indices), else its rank on the
+ *    leaf in topology order. A switch's LID
  *    follows the last leaf. LID k of a port with LMC > 0 adds k times the
  *    leaves' parallel cables per upper neighbour, so that the LIDs of one
  *    port leave through different upper switches.
@@ -438,6 +440,19 @@ static int make_index(dmodc *m)
         if (s != IBR_NONE && ++nep[s] > m->maxep)
             m->maxep = nep[s];
     }
+    /* slots by leaf port when the end ports of every leaf lie within one
+       range of maxep port numbers (a leaf that lost end ports keeps the
+       slots of the others), else by rank in topology order */
+    unsigned pmin = 255, pmax = 0;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (ep_switch(t, i) == IBR_NONE)
+            continue;
+        unsigned p = t->lid_swport[pt->lid];
+        pmin = p < pmin ? p : pmin;
+        pmax = p > pmax ? p : pmax;
+    }
+    int by_port = pmax >= pmin && pmax - pmin + 1 == m->maxep;
     memset(nep, 0, nsw * sizeof *nep);
     for (size_t l = 0; l <= t->max_lid; l++)
         m->lidx[l] = IBR_NONE;
@@ -447,7 +462,8 @@ static int make_index(dmodc *m)
         if (s == IBR_NONE)
             continue;
         const ibr__port *pt = &t->ports[t->end_port[i]];
-        uint32_t x = ord[s] * m->maxep + nep[s]++;
+        uint32_t slot = by_port ? t->lid_swport[pt->lid] - pmin : nep[s]++;
+        uint32_t x = ord[s] * m->maxep + slot;
         for (uint32_t o = 0; o < (1u << pt->lmc) && o < nlids; o++)
             if (pt->lid + o <= t->max_lid)
                 m->lidx[pt->lid + o] = x + o * m->stride;
