@@ -20,10 +20,10 @@
  *    one leaf), j its leaf port less the lowest leaf port of any end port
  *    when every leaf's end ports lie within M port numbers (a leaf that
  *    lost end ports then keeps the others' indices), else its rank on the
- *    leaf in topology order. A switch's LID
- *    follows the last leaf. LID k of a port with LMC > 0 adds k times the
- *    leaves' parallel cables per upper neighbour, so that the LIDs of one
- *    port leave through different upper switches.
+ *    leaf in topology order. A switch's LID follows the last leaf. LID k
+ *    of a port with LMC > 0 adds k times the leaves' parallel cables per
+ *    upper neighbour, so that the LIDs of one port leave through different
+ *    upper switches.
  * 3. Costs. Per switch s and destination switch d, the length of the
  *    shortest up*down* path (up: toward a higher level): a bottom-up pass
  *    over the levels gives the down distances, a top-down pass the up*down*
