@@ -1,0 +1,759 @@
+/* dmodc: the closed-form fat-tree engine's promises, checked independently
+   of it. Levels are measured here (one more than the distance to the
+   nearest switch with end ports, as the engine documents), routes are
+   walked through the LFTs here, up*down* distances come from a search of
+   our own, and shift patterns are counted by ibr_result_analyze(). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define NOSW 0xFFFFFFFFu
+
+/* ------------------------------------------------------------------ */
+/* an independent model of the tree                                    */
+
+typedef struct tree {
+    const ibr_topo *t;
+    uint32_t nsw;
+    int *level;        /* per switch: 1 + links to the nearest leaf, 0 = none */
+    uint32_t *nbr;     /* per switch, per port 0..254: neighbour switch */
+    uint32_t *ep_sw;   /* per LID: switch an end port's LID is delivered at */
+    unsigned *ep_port; /* per LID: that switch's port toward it */
+} tree;
+
+static void tree_init(tree *tr, const ibr_topo *t)
+{
+    tr->t = t;
+    tr->nsw = ibr_topo_switch_count(t);
+    unsigned maxlid = ibr_topo_max_lid(t);
+    tr->level = calloc(tr->nsw + 1, sizeof *tr->level);
+    tr->nbr = malloc((size_t)(tr->nsw + 1) * 255 * sizeof *tr->nbr);
+    tr->ep_sw = malloc((maxlid + 1) * sizeof *tr->ep_sw);
+    tr->ep_port = calloc(maxlid + 1, sizeof *tr->ep_port);
+    uint32_t *queue = malloc((tr->nsw + 1) * sizeof *queue);
+    size_t qh = 0, qt = 0;
+    for (unsigned l = 0; l <= maxlid; l++)
+        tr->ep_sw[l] = NOSW;
+    for (uint32_t s = 0; s < tr->nsw; s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        uint32_t node = ibr_topo_switch_node(t, s);
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned p = 0; p < 255; p++) {
+            tr->nbr[(size_t)s * 255 + p] = NOSW;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (p == 0 || p > ni.nports || ibr_topo_port_info(&pi, t, node, p) < 0 ||
+                pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
+                continue;
+            uint32_t rs = ibr_topo_node_switch(t, pi.remote_node);
+            if (rs != IBR_NONE) {
+                if (rs != s)
+                    tr->nbr[(size_t)s * 255 + p] = rs;
+                continue;
+            }
+            ibr_port_info ri = IBR_PORT_INFO_INIT;
+            if (ibr_topo_port_info(&ri, t, pi.remote_node, pi.remote_port) < 0 || !ri.lid)
+                continue;
+            for (unsigned k = 0; k < (1u << ri.lmc) && ri.lid + k <= maxlid; k++) {
+                tr->ep_sw[ri.lid + k] = s;
+                tr->ep_port[ri.lid + k] = p;
+            }
+            if (!tr->level[s]) {
+                tr->level[s] = 1;
+                queue[qt++] = s;
+            }
+        }
+    }
+    while (qh < qt) {
+        uint32_t u = queue[qh++];
+        for (unsigned p = 1; p < 255; p++) {
+            uint32_t v = tr->nbr[(size_t)u * 255 + p];
+            if (v != NOSW && !tr->level[v]) {
+                tr->level[v] = tr->level[u] + 1;
+                queue[qt++] = v;
+            }
+        }
+    }
+    free(queue);
+}
+
+static void tree_free(tree *tr)
+{
+    free(tr->level);
+    free(tr->nbr);
+    free(tr->ep_sw);
+    free(tr->ep_port);
+}
+
+/* up*down* distance from s to every switch (255 = none), by a search over
+   (switch, phase) states. */
+static void updown_dist(const tree *tr, uint32_t s, uint8_t *dist)
+{
+    uint32_t n = tr->nsw;
+    uint8_t *d2 = malloc(2 * (size_t)n);
+    uint32_t *q = malloc(2 * (size_t)n * sizeof *q);
+    memset(d2, 255, 2 * (size_t)n);
+    uint32_t h = 0, tl = 0;
+    d2[2 * s] = 0;
+    q[tl++] = 2 * s;
+    while (h < tl) {
+        uint32_t st = q[h++], u = st / 2, phase = st % 2;
+        for (unsigned p = 1; p < 255; p++) {
+            uint32_t v = tr->nbr[(size_t)u * 255 + p];
+            if (v == NOSW || tr->level[v] == tr->level[u])
+                continue;
+            int up = tr->level[v] > tr->level[u];
+            if (up && phase)
+                continue;
+            uint32_t ns = 2 * v + (up ? 0u : 1u);
+            if (d2[ns] == 255) {
+                d2[ns] = (uint8_t)(d2[st] + 1);
+                q[tl++] = ns;
+            }
+        }
+    }
+    for (uint32_t v = 0; v < n; v++)
+        dist[v] = d2[2 * v] < d2[2 * v + 1] ? d2[2 * v] : d2[2 * v + 1];
+    free(d2);
+    free(q);
+}
+
+typedef struct walk_stats {
+    long pairs;      /* (leaf switch, end-port LID) pairs with an up*down* path */
+    long delivered;  /* of those, delivered by the tables */
+    long illegal;    /* routes that turn up after going down, or sideways */
+    long longer;     /* delivered routes longer than the up*down* distance */
+    long stray;      /* routes delivered where no up*down* path exists */
+} walk_stats;
+
+/* Walk every route from every switch that carries end ports to every
+   end-port LID, hop by hop through the LFTs. */
+static walk_stats walk_all(const tree *tr, const ibr_result *r)
+{
+    const ibr_topo *t = tr->t;
+    walk_stats w = {0, 0, 0, 0, 0};
+    uint8_t *dist = malloc(tr->nsw);
+    for (uint32_t s = 0; s < tr->nsw; s++) {
+        if (tr->level[s] != 1)
+            continue;
+        updown_dist(tr, s, dist);
+        for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++) {
+            uint32_t d = tr->ep_sw[lid];
+            if (d == NOSW)
+                continue;
+            int has_path = dist[d] != 255;
+            w.pairs += has_path;
+            uint32_t cur = s;
+            int down = 0, ok = 0, len = 0;
+            for (unsigned steps = 0; steps <= tr->nsw; steps++) {
+                unsigned p = ibr_result_lft_port(r, cur, (uint16_t)lid);
+                if (p == IBR_NO_ROUTE)
+                    break;
+                if (cur == d && p == tr->ep_port[lid]) {
+                    ok = 1;
+                    break;
+                }
+                uint32_t nx = p < 255 ? tr->nbr[(size_t)cur * 255 + p] : NOSW;
+                if (nx == NOSW)
+                    break;
+                int up = tr->level[nx] > tr->level[cur];
+                if (tr->level[nx] == tr->level[cur] || (up && down)) {
+                    w.illegal++;
+                    break;
+                }
+                down |= !up;
+                cur = nx;
+                len++;
+            }
+            if (ok && has_path) {
+                w.delivered++;
+                w.longer += len > dist[d];
+            }
+            w.stray += ok && !has_path;
+        }
+    }
+    free(dist);
+    return w;
+}
+
+/* The engine's hop matrix is the up*down* distance (255: no such path). */
+static long hop_matrix_errors(const tree *tr, const ibr_result *r)
+{
+    uint8_t *dist = malloc(tr->nsw);
+    long wrong = 0;
+    for (uint32_t s = 0; s < tr->nsw; s++) {
+        if (!tr->level[s])
+            continue;
+        updown_dist(tr, s, dist);
+        for (uint32_t d = 0; d < tr->nsw; d++)
+            wrong += tr->level[d] && ibr_result_hops(r, s, d) != dist[d];
+    }
+    free(dist);
+    return wrong;
+}
+
+static ibr_result *route_dmodc(const ibr_topo *t, const ibr_options *o)
+{
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    ibr_result *r = ibr_test_route(&rep, t, "dmodc,no_fallback", o, IBR_TEST_DEADLOCK_FREE);
+    if (!r)
+        return NULL;
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "dmodc");
+    CU_ASSERT(ibr_result_has_hops(r));
+    CU_ASSERT(rep.pairs > 0);
+    size_t len = 1;
+    CU_ASSERT_EQUAL(ibr_result_find_credit_loop(NULL, 0, &len, r), 0);
+    CU_ASSERT_EQUAL(len, 0);
+    return r;
+}
+
+/* All the checks of a routed tree; *pairs gets the pairs with a path. */
+static void check_tree(const ibr_topo *t, const ibr_result *r, const char *what)
+{
+    tree tr;
+    tree_init(&tr, t);
+    walk_stats w = walk_all(&tr, r);
+    long hm = hop_matrix_errors(&tr, r);
+    CU_ASSERT(w.pairs > 0);
+    CU_ASSERT_EQUAL(w.delivered, w.pairs);
+    CU_ASSERT_EQUAL(w.illegal, 0);
+    CU_ASSERT_EQUAL(w.longer, 0);
+    CU_ASSERT_EQUAL(w.stray, 0);
+    CU_ASSERT_EQUAL(hm, 0);
+    if (w.delivered != w.pairs || w.illegal || w.longer || w.stray || hm)
+        fprintf(stderr,
+                "%s: pairs %ld delivered %ld illegal %ld longer %ld stray %ld hop errors %ld\n",
+                what, w.pairs, w.delivered, w.illegal, w.longer, w.stray, hm);
+    tree_free(&tr);
+}
+
+static uint64_t shift_max_ebb(const ibr_result *r, unsigned *free_, unsigned *n, double *ebb)
+{
+    ibr_analysis *a = NULL;
+    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
+    ao.patterns = IBR_PATTERN_SHIFT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &ao), 0);
+    ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
+    CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
+    CU_ASSERT_EQUAL(s.shift.unrouted, 0);
+    if (free_)
+        *free_ = (unsigned)s.shift.congestion_free;
+    if (n)
+        *n = s.shift.patterns;
+    if (ebb)
+        *ebb = s.shift.ebb;
+    ibr_analysis_destroy(a);
+    return s.shift.max_congestion;
+}
+
+static uint64_t shift_max(const ibr_result *r, unsigned *free_, unsigned *n)
+{
+    return shift_max_ebb(r, free_, n, NULL);
+}
+
+static ibr_topo *parse_file(const char *path, unsigned links, unsigned switches, uint64_t seed)
+{
+    size_t len;
+    char *text = ibr_test_read_file(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_parse_ibnetdiscover(f, text, len), 0);
+    free(text);
+    if (links || switches)
+        CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, links, switches, seed), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* FNV-1a over every LFT. */
+static uint64_t lft_hash(const ibr_topo *t, const ibr_result *r)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t n = (size_t)ibr_topo_switch_count(t) * ibr_result_lft_size(r);
+    const uint8_t *p = ibr_result_lft(r, 0);
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* ------------------------------------------------------------------ */
+/* tests                                                               */
+
+static const char *const intact_specs[] = {
+    "xgft:h=2,m=8.16,w=1.8",       "xgft:h=3,m=4.4.8,w=1.4.4", "fattree:levels=2,radix=16",
+    "fattree:levels=3,radix=8",    "xgft:h=4,m=2.2.2.4,w=1.2.2.2",
+    "xgft:h=4,m=3.3.3.6,w=1.3.3.3",
+};
+
+/* Intact trees: every pair routed over a shortest up*down* path, the hop
+   matrix is the up*down* distance, no credit loop, and every shift
+   permutation is congestion-free (one flow per link direction). */
+static void test_intact(void)
+{
+    for (size_t i = 0; i < sizeof intact_specs / sizeof *intact_specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, intact_specs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_result *r = route_dmodc(t, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        check_tree(t, r, intact_specs[i]);
+        unsigned nfree = 0, n = 0;
+        uint64_t mx = shift_max(r, &nfree, &n);
+        CU_ASSERT_EQUAL(mx, 1);
+        CU_ASSERT_EQUAL(nfree, n);
+        if (mx != 1)
+            fprintf(stderr, "%s: shift max congestion %" PRIu64 "\n", intact_specs[i], mx);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* Parallel cables (two per leaf-spine pair): the same promises, and both
+   cables of a pair carry routes. */
+static void test_parallel(void)
+{
+    ibr_topo *t = parse_file(IBR_TEST_DATA "/ftree-parallel.net", 0, 0, 0);
+    ibr_result *r = route_dmodc(t, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check_tree(t, r, "ftree-parallel.net");
+    CU_ASSERT_EQUAL(shift_max(r, NULL, NULL), 1);
+    tree tr;
+    tree_init(&tr, t);
+    unsigned idle = 0, used = 0;
+    for (uint32_t s = 0; s < tr.nsw; s++)
+        for (unsigned p = 1; p < 255; p++) {
+            uint32_t nx = tr.nbr[(size_t)s * 255 + p];
+            if (nx == NOSW)
+                continue;
+            unsigned n = 0;
+            for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++)
+                n += tr.ep_sw[lid] != NOSW && ibr_result_lft_port(r, s, (uint16_t)lid) == p;
+            idle += n == 0;
+            used += n > 0;
+        }
+    CU_ASSERT_EQUAL(idle, 0);
+    CU_ASSERT(used > 0);
+    tree_free(&tr);
+    ibr_result_destroy(r);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        ibr_topo *f = parse_file(IBR_TEST_DATA "/ftree-parallel.net", 1 + (unsigned)seed % 4,
+                                 seed % 3 == 0, seed);
+        ibr_result *rf = route_dmodc(f, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(rf);
+        check_tree(f, rf, "ftree-parallel.net degraded");
+        ibr_result_destroy(rf);
+        ibr_topo_destroy(f);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* Degraded 2-, 3- and 4-level trees, cables and switches lost, many
+   seeds: every pair with an up*down* path is delivered over a shortest
+   one, nothing else, no credit loop. */
+static void test_degraded(void)
+{
+    static const struct {
+        const char *spec;
+        unsigned links, switches;
+    } c[] = {
+        {"xgft:h=2,m=8.16,w=1.8", 6, 0},        {"xgft:h=2,m=8.16,w=1.8", 3, 1},
+        {"xgft:h=3,m=4.4.8,w=1.4.4", 10, 0},    {"xgft:h=3,m=4.4.8,w=1.4.4", 6, 2},
+        {"fattree:levels=3,radix=8", 20, 3},    {"xgft:h=4,m=2.2.2.4,w=1.2.2.2", 8, 1},
+        {"xgft:h=4,m=3.3.3.6,w=1.3.3.3", 30, 4}, {"xgft:h=3,m=4.4.6,w=1.2.3", 12, 2},
+        {"fattree:levels=2,radix=16", 40, 2},
+    };
+    long routed = 0;
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            ibr_topo *t = ibr_test_topo_faults(c[i].spec, c[i].links, c[i].switches, seed, 0);
+            ibr_result *r = route_dmodc(t, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+            char what[128];
+            snprintf(what, sizeof what, "%s faults %u,%u seed %" PRIu64, c[i].spec,
+                     c[i].links, c[i].switches, seed);
+            check_tree(t, r, what);
+            routed++;
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+        }
+    CU_ASSERT_EQUAL(routed, 72);
+}
+
+/* A degraded tree stays near the congestion-free shift: on a 3-level tree
+   with 12 of its 1,024 switch cables lost (1.2 %), and with 2 switches
+   lost too, the shift eBB stays above 0.95 and no shift puts more than
+   three flows on a cable (four with the switches lost). */
+static void test_degraded_shift(void)
+{
+    for (unsigned sw = 0; sw <= 2; sw += 2)
+        for (uint64_t seed = 5; seed <= 7; seed++) {
+            ibr_topo *t = ibr_test_topo_faults("xgft:h=3,m=8.8.16,w=1.8.8", 12, sw, seed, 0);
+            ibr_result *r = route_dmodc(t, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+            unsigned n = 0;
+            double ebb = 0;
+            uint64_t mx = shift_max_ebb(r, NULL, &n, &ebb);
+            CU_ASSERT(mx <= 3 + (sw > 0));
+            CU_ASSERT(ebb >= 0.95);
+            CU_ASSERT(n > 0);
+            if (mx > 3 + (sw > 0) || ebb < 0.95)
+                fprintf(stderr, "faults 12,%u seed %" PRIu64 ": shift max %" PRIu64 " eBB %.4f\n",
+                        sw, seed, mx, ebb);
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+        }
+}
+
+/* Oversubscribed trees (more end ports per leaf than up cables): shifts
+   cannot be congestion-free; the busiest link of a shift stays within one
+   flow of the bound ftree reaches (ftree's own test lists the bounds). */
+static void test_cbb(void)
+{
+    static const struct {
+        const char *spec;
+        uint64_t bound;
+    } c[] = {{"xgft:h=2,m=4.6,w=1.3", 2}, {"xgft:h=2,m=6.8,w=1.4", 2},
+             {"xgft:h=2,m=5.8,w=1.3", 2}, {"xgft:h=3,m=6.4.4,w=1.4.4", 2},
+             {"xgft:h=3,m=4.4.6,w=1.2.3", 3}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, c[i].spec);
+        ibr_result *r = route_dmodc(t, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        check_tree(t, r, c[i].spec);
+        uint64_t mx = shift_max(r, NULL, NULL);
+        CU_ASSERT(mx >= c[i].bound && mx <= c[i].bound + 1);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+static uint64_t busiest_link(const ibr_result *r)
+{
+    ibr_analysis *a = NULL;
+    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
+    ao.patterns = IBR_PATTERN_SHIFT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &ao), 0);
+    ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
+    CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
+    ibr_analysis_destroy(a);
+    return s.max_link_load;
+}
+
+/* A lost spine or top switch leaves a free port on every switch below it:
+   the formula keeps its slot (the lost switch's destinations are detoured
+   and spread) instead of running modulo one port less, which would send
+   two destinations of a leaf down one cable from every source. The
+   busiest link of all-to-all stays within K / (K - 1) of the intact
+   tree's (K up cables per switch below the lost one, one of them lost),
+   plus a tenth, where the modulo one less gives twice. */
+static void test_lost_spine(void)
+{
+    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4"};
+    static const uint64_t K[] = {8, 4};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t0 = ibr_test_topo(NULL, specs[i]);
+        ibr_result *r0 = route_dmodc(t0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r0);
+        uint64_t b0 = busiest_link(r0);
+        tree tr;
+        tree_init(&tr, t0);
+        unsigned top = 0;
+        for (uint32_t s = 0; s < tr.nsw; s++)
+            top = (unsigned)tr.level[s] > top ? (unsigned)tr.level[s] : top;
+        /* each switch of the top level in turn */
+        unsigned tried = 0;
+        for (uint32_t s = 0; s < tr.nsw; s++) {
+            if ((unsigned)tr.level[s] != top)
+                continue;
+            ibr_fabric *f = NULL;
+            ibr_topo *t1 = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[i]), 0);
+            CU_ASSERT_EQUAL_FATAL(
+                ibr_fabric_set_node_state(f, ibr_topo_switch_node(t0, s), IBR_LINK_DOWN), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t1, f), 0);
+            ibr_fabric_destroy(f);
+            ibr_result *r1 = route_dmodc(t1, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+            check_tree(t1, r1, specs[i]);
+            uint64_t b1 = busiest_link(r1);
+            uint64_t k = K[i];
+            CU_ASSERT(b1 * (k - 1) <= b0 * k + b0 * (k - 1) / 10);
+            if (b1 * (k - 1) > b0 * k + b0 * (k - 1) / 10)
+                fprintf(stderr, "%s without switch %u: busiest link %" PRIu64 " (intact %" PRIu64
+                                ")\n", specs[i], s, b1, b0);
+            ibr_result_destroy(r1);
+            ibr_topo_destroy(t1);
+            tried++;
+        }
+        CU_ASSERT(tried >= 8);
+        tree_free(&tr);
+        ibr_result_destroy(r0);
+        ibr_topo_destroy(t0);
+    }
+}
+
+/* One switch-to-switch cable lost: the closed formula moves only entries
+   whose route on the intact tree crossed that cable. */
+static void test_local_change(void)
+{
+    static const char *specs[] = {"xgft:h=3,m=4.4.8,w=1.4.4", "xgft:h=2,m=8.16,w=1.8",
+                                  "xgft:h=4,m=2.2.2.4,w=1.2.2.2"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t0 = ibr_test_topo(NULL, specs[i]);
+        ibr_result *r0 = route_dmodc(t0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r0);
+        tree tr;
+        tree_init(&tr, t0);
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            ibr_topo *t1 = ibr_test_topo_faults(specs[i], 1, 0, seed, 0);
+            ibr_result *r1 = route_dmodc(t1, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+            /* the lost cable: a port active in t0 and not in t1 */
+            tree t1r;
+            tree_init(&t1r, t1);
+            uint32_t ls = NOSW;
+            unsigned lp = 0;
+            for (uint32_t s = 0; s < tr.nsw && ls == NOSW; s++)
+                for (unsigned p = 1; p < 255; p++)
+                    if (tr.nbr[(size_t)s * 255 + p] != NOSW &&
+                        t1r.nbr[(size_t)s * 255 + p] == NOSW) {
+                        ls = s;
+                        lp = p;
+                        break;
+                    }
+            CU_ASSERT_FATAL(ls != NOSW);
+            uint32_t rs = tr.nbr[(size_t)ls * 255 + lp];
+            long changed = 0, foreign = 0;
+            for (uint32_t s = 0; s < tr.nsw; s++)
+                for (unsigned lid = 1; lid <= ibr_topo_max_lid(t0); lid++) {
+                    if (tr.ep_sw[lid] == NOSW ||
+                        ibr_result_lft_port(r0, s, (uint16_t)lid) ==
+                            ibr_result_lft_port(r1, s, (uint16_t)lid))
+                        continue;
+                    changed++;
+                    /* did the intact route from s cross the cable? */
+                    int crossed = 0;
+                    uint32_t cur = s;
+                    for (unsigned steps = 0; steps <= tr.nsw && !crossed; steps++) {
+                        unsigned p = ibr_result_lft_port(r0, cur, (uint16_t)lid);
+                        if (p == IBR_NO_ROUTE || p == 0 || p >= 255)
+                            break;
+                        uint32_t nx = tr.nbr[(size_t)cur * 255 + p];
+                        if (nx == NOSW)
+                            break;
+                        crossed = (cur == ls && p == lp) ||
+                                  (cur == rs && nx == ls &&
+                                   tr.nbr[(size_t)rs * 255 + p] == ls &&
+                                   t1r.nbr[(size_t)rs * 255 + p] == NOSW);
+                        cur = nx;
+                    }
+                    foreign += !crossed;
+                }
+            CU_ASSERT(changed > 0);
+            CU_ASSERT_EQUAL(foreign, 0);
+            if (foreign)
+                fprintf(stderr, "%s seed %" PRIu64 ": %ld of %ld changed entries off the cable\n",
+                        specs[i], seed, foreign, changed);
+            tree_free(&t1r);
+            ibr_result_destroy(r1);
+            ibr_topo_destroy(t1);
+        }
+        tree_free(&tr);
+        ibr_result_destroy(r0);
+        ibr_topo_destroy(t0);
+    }
+}
+
+/* A leaf that lost an end port: the others keep their index (slots by
+   leaf port), so only the lost port's LIDs change in any table. */
+static void test_lost_host(void)
+{
+    static const char *specs[] = {"xgft:h=3,m=4.4.8,w=1.4.4", "xgft:h=2,m=8.16,w=1.8"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t0 = ibr_test_topo(NULL, specs[i]);
+        ibr_result *r0 = route_dmodc(t0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r0);
+        unsigned cas = 0;
+        for (uint32_t n = 0; n < ibr_topo_node_count(t0); n++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_topo_node_info(&ni, t0, n), 0);
+            if (ni.type != IBR_NODE_CA || cas++ % 7 != 3)
+                continue;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_topo_port_info(&pi, t0, n, 1), 0);
+            ibr_fabric *f = NULL;
+            ibr_topo *t1 = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[i]), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_link_state(f, n, 1, IBR_LINK_DOWN), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t1, f), 0);
+            ibr_fabric_destroy(f);
+            ibr_result *r1 = route_dmodc(t1, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+            check_tree(t1, r1, specs[i]);
+            long other = 0;
+            for (uint32_t s = 0; s < ibr_topo_switch_count(t0); s++)
+                for (unsigned lid = 1; lid <= ibr_topo_max_lid(t0); lid++)
+                    other += lid != pi.lid && ibr_result_lft_port(r0, s, (uint16_t)lid) !=
+                                                  ibr_result_lft_port(r1, s, (uint16_t)lid);
+            CU_ASSERT_EQUAL(other, 0);
+            ibr_result_destroy(r1);
+            ibr_topo_destroy(t1);
+        }
+        CU_ASSERT(cas > 8);
+        ibr_result_destroy(r0);
+        ibr_topo_destroy(t0);
+    }
+}
+
+/* The tables of intact trees, pinned: a change to the formula, the
+   destination order or the levels shows here (update the hashes only for
+   a deliberate change, and say so in doc/engines.md). */
+static void test_pinned(void)
+{
+    static const struct {
+        const char *spec;
+        uint64_t hash;
+    } c[] = {
+        {"xgft:h=3,m=4.4.8,w=1.4.4", 0x56406dd335f953f5ull},
+        {"xgft:h=4,m=2.2.2.4,w=1.2.2.2", 0xde926d0865f7935dull},
+        {"xgft:h=2,m=8.16,w=1.8", 0xe5a37b5300e3d16dull},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, c[i].spec);
+        ibr_result *r = route_dmodc(t, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        uint64_t h = lft_hash(t, r);
+        CU_ASSERT_EQUAL(h, c[i].hash);
+        if (h != c[i].hash)
+            fprintf(stderr, "%s: LFT hash 0x%016" PRIx64 "\n", c[i].spec, h);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* The same input routed with 1 and 4 threads: byte-identical tables. */
+static void test_determinism(void)
+{
+    ibr_topo *t = ibr_test_topo_faults("xgft:h=3,m=4.4.8,w=1.4.4", 5, 1, 3, 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.threads = 1;
+    ibr_result *a = route_dmodc(t, &o);
+    o.threads = 4;
+    ibr_result *b = route_dmodc(t, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    size_t n = (size_t)ibr_topo_switch_count(t) * ibr_result_lft_size(a);
+    CU_ASSERT_EQUAL(memcmp(ibr_result_lft(a, 0), ibr_result_lft(b, 0), n), 0);
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+        for (uint32_t d = 0; d < ibr_topo_switch_count(t); d++)
+            CU_ASSERT_EQUAL(ibr_result_hops(a, s, d), ibr_result_hops(b, s, d));
+    ibr_result_destroy(a);
+    ibr_result_destroy(b);
+    ibr_topo_destroy(t);
+}
+
+/* Fabrics that are no fat tree decline, naming the cable within a level. */
+static void test_declines(void)
+{
+    static const char *specs[] = {"torus:dims=4x4,hosts=1", "mesh:dims=3x3,hosts=2",
+                                  "hypercube:dim=3,hosts=1", "dragonfly:a=4,p=2,h=2,g=5"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "dmodc,no_fallback", NULL), IBR_EUNROUTABLE);
+        const char *eng = NULL, *msg = NULL;
+        int st = 0;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(&eng, &st, &msg, r, 0), 0);
+        CU_ASSERT_STRING_EQUAL(eng, "dmodc");
+        CU_ASSERT_EQUAL(st, IBR_EDECLINED);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, "not a fat tree"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, "cabled together"));
+        ibr_result_destroy(r);
+        /* with a fallback the chain goes on */
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "dmodc", NULL), 0);
+        CU_ASSERT_STRING_NOT_EQUAL(ibr_result_engine(r), "dmodc");
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* LMC 2: every LID routed, and the four LIDs of a port leave a leaf
+   through four different up ports (different upper switches). */
+static void test_lmc(void)
+{
+    ibr_topo *t = ibr_test_topo_faults("xgft:h=3,m=4.4.8,w=1.4.4", 0, 0, 0, 2);
+    ibr_result *r = route_dmodc(t, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check_tree(t, r, "lmc 2");
+    tree tr;
+    tree_init(&tr, t);
+    long spread = 0, same = 0;
+    for (uint32_t s = 0; s < tr.nsw; s++) {
+        if (tr.level[s] != 1)
+            continue;
+        for (unsigned lid = 4; lid + 3 <= ibr_topo_max_lid(t); lid += 4) {
+            if (tr.ep_sw[lid] == NOSW || tr.ep_sw[lid] == s)
+                continue;
+            unsigned ports[4], distinct = 0;
+            for (unsigned k = 0; k < 4; k++) {
+                ports[k] = ibr_result_lft_port(r, s, (uint16_t)(lid + k));
+                int dup = 0;
+                for (unsigned j = 0; j < k; j++)
+                    dup |= ports[j] == ports[k];
+                distinct += !dup;
+            }
+            spread += distinct == 4;
+            same += distinct != 4;
+        }
+    }
+    CU_ASSERT(spread > 0);
+    CU_ASSERT_EQUAL(same, 0);
+    tree_free(&tr);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+static void test_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_topo *t = ibr_test_topo(ctx, "xgft:h=3,m=2.2.4,w=1.2.2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    long n;
+    ibr_result *r = ibr_test_route_oom(&n, &st, t, "dmodc,no_fallback", NULL);
+    CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "dmodc");
+    ibr_result_destroy(r);
+    CU_ASSERT(n > 5);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"intact trees: up*down*, shortest, loop-free, shift congestion-free", test_intact},
+        {"parallel cables, intact and degraded", test_parallel},
+        {"degraded trees: every up*down* pair delivered, legal, loop-free", test_degraded},
+        {"degraded tree: shifts near congestion-free", test_degraded_shift},
+        {"oversubscribed trees: shifts near the bound", test_cbb},
+        {"a lost spine or top switch: its slot kept, all-to-all spread", test_lost_spine},
+        {"one cable lost: only routes over it change", test_local_change},
+        {"a leaf that lost an end port: only its LIDs change", test_lost_host},
+        {"tables of intact trees pinned", test_pinned},
+        {"determinism across thread counts", test_determinism},
+        {"tori, meshes, hypercubes, dragonflies decline", test_declines},
+        {"LMC 2: the LIDs of a port spread over up ports", test_lmc},
+        {"allocation failure", test_oom},
+        CU_TEST_INFO_NULL,
+    };
+    return ibr_test_main("dmodc", tests);
+}
