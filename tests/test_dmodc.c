@@ -352,9 +352,49 @@ static void test_parallel(void)
     ibr_topo_destroy(t);
 }
 
+/* Leaf pairs the cables connect (any path between their switches) that
+   have no up*down* path: there the tables cannot deliver, and the engine
+   must decline rather than hand out tables that leave them unrouted. */
+static long connected_without_updown(const ibr_topo *t)
+{
+    tree tr;
+    tree_init(&tr, t);
+    uint32_t n = tr.nsw;
+    uint8_t *dist = malloc(n), *seen = malloc(n);
+    uint32_t *q = malloc(sizeof *q * (n + 1));
+    long bad = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        if (tr.level[s] != 1)
+            continue;
+        updown_dist(&tr, s, dist);
+        memset(seen, 0, n);
+        uint32_t h = 0, tl = 0;
+        q[tl++] = s;
+        seen[s] = 1;
+        while (h < tl) {
+            uint32_t u = q[h++];
+            for (unsigned p = 1; p < 255; p++) {
+                uint32_t v = tr.nbr[(size_t)u * 255 + p];
+                if (v != NOSW && !seen[v]) {
+                    seen[v] = 1;
+                    q[tl++] = v;
+                }
+            }
+        }
+        for (uint32_t d = 0; d < n; d++)
+            bad += tr.level[d] == 1 && seen[d] && dist[d] == 255;
+    }
+    free(dist);
+    free(seen);
+    free(q);
+    tree_free(&tr);
+    return bad;
+}
+
 /* Degraded 2-, 3- and 4-level trees, cables and switches lost, many
    seeds: every pair with an up*down* path is delivered over a shortest
-   one, nothing else, no credit loop. */
+   one, nothing else, no credit loop; a tree whose cables connect a leaf
+   pair only by paths that turn down then up is declined. */
 static void test_degraded(void)
 {
     static const struct {
@@ -367,10 +407,18 @@ static void test_degraded(void)
         {"xgft:h=4,m=3.3.3.6,w=1.3.3.3", 30, 4}, {"xgft:h=3,m=4.4.6,w=1.2.3", 12, 2},
         {"fattree:levels=2,radix=16", 40, 2},
     };
-    long routed = 0;
+    long routed = 0, declined = 0;
     for (size_t i = 0; i < sizeof c / sizeof *c; i++)
         for (uint64_t seed = 1; seed <= 8; seed++) {
             ibr_topo *t = ibr_test_topo_faults(c[i].spec, c[i].links, c[i].switches, seed, 0);
+            if (connected_without_updown(t) > 0) {
+                ibr_result *rd = NULL;
+                CU_ASSERT_EQUAL(ibr_route(&rd, t, "dmodc,no_fallback", NULL), IBR_EUNROUTABLE);
+                ibr_result_destroy(rd);
+                declined++;
+                ibr_topo_destroy(t);
+                continue;
+            }
             ibr_result *r = route_dmodc(t, NULL);
             CU_ASSERT_PTR_NOT_NULL_FATAL(r);
             char what[128];
@@ -381,7 +429,11 @@ static void test_degraded(void)
             ibr_result_destroy(r);
             ibr_topo_destroy(t);
         }
-    CU_ASSERT_EQUAL(routed, 72);
+    CU_ASSERT_EQUAL(routed + declined, 72);
+    /* at least half of these trees keep every connected pair up*down*
+       (45 of 72 do) */
+    fprintf(stderr, "%ld routed, %ld declined ", routed, declined);
+    CU_ASSERT(routed >= 36);
 }
 
 /* A degraded tree stays near the congestion-free shift: on a 3-level tree

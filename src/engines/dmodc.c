@@ -664,6 +664,32 @@ static void dm_free(dmodc *m)
     }
 }
 
+static const uint8_t *lft_row(void *arg, uint32_t sw)
+{
+    return ibr_run_lft(arg, sw);
+}
+
+/* Up/down tables leave a pair unrouted where the cables left join its end
+   ports only by paths that turn down then up (a split tree, a leaf cut off
+   from every upper switch): the fabric connects the pair and the tables
+   do not deliver it, so the engine declines and the chain falls back. */
+static int check_connected(dmodc *m)
+{
+    uint64_t n = 0;
+    uint32_t sw;
+    uint16_t lid;
+    if (ibr__unrouted_pairs(&n, &sw, &lid, m->t, lft_row, m->run, m->lmc_cap) < 0)
+        return ibr__fail(m->run, IBR_ENOMEM, "out of memory");
+    if (n == 0)
+        return 0;
+    return ibr__decline(m->run,
+                        "%" PRIu64 " end-port pair(s) the fabric connects have no up/down "
+                        "route (e.g. from the end ports of switch 0x%016" PRIx64
+                        " to LID %u): the cables left join them only by paths that turn "
+                        "down then up",
+                        n, sw_guid(m, sw), lid);
+}
+
 static int dmodc_route(ibr_run *run, void *user)
 {
     (void)user;
@@ -720,6 +746,8 @@ static int dmodc_route(ibr_run *run, void *user)
         goto out;
     if ((rc = ibr_run_parallel_for(run, nsw, table_switch, &m)) < 0)
         goto fail;
+    if ((rc = check_connected(&m)) < 0)
+        goto out;
     rc = ibr_run_progress(run, "dmodc: forwarding tables", 3, 3);
     goto out;
 fail:
