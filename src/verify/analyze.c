@@ -365,6 +365,8 @@ void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w)
     ibr__free(ctx, w->gb);
     ibr__free(ctx, w->gm);
     ibr__free(ctx, w->gcov);
+    ibr__free(ctx, w->gne);
+    ibr__free(ctx, w->gent);
     ibr__free(ctx, w->glist);
     memset(w, 0, sizeof *w);
 }
@@ -578,8 +580,6 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
         goto fail;
     for (unsigned i = 0; i < 4; i++)
         a->bound[i] = 1.0;
-    if (j.n_ep >= 2 && o.patterns && (rc = ibr__analyze_cuts(&j)) < 0)
-        goto fail;
     unsigned want = o.patterns & (IBR_PATTERN_SHIFT | IBR_PATTERN_PERMUTATION |
                                   IBR_PATTERN_BISECTION);
     if (j.n_ep < 2)
@@ -599,6 +599,8 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
     if ((rc = ibr__switch_hops(&dist, t, j.nw)) < 0)
         goto fail;
     j.dist = dist;
+    if (j.n_ep >= 2 && o.patterns && (rc = ibr__analyze_cuts(&j)) < 0)
+        goto fail;
     j.w = ibr__calloc(ctx, j.nw, sizeof *j.w);
     if (!j.w) {
         rc = IBR_ENOMEM;

@@ -275,7 +275,39 @@ void ibr__analyze_free_cuts(ibr_context *ctx, ibr__acuts *c)
     ibr__free(ctx, c->cap);
     ibr__free(ctx, c->mem_off);
     ibr__free(ctx, c->mem);
+    ibr__free(ctx, c->comp);
     memset(c, 0, sizeof *c);
+}
+
+/* Component labels of the leaves, when reachability between them is
+   symmetric and transitive (as on any fabric whose cables work both ways);
+   otherwise c->comp stays NULL. O(leaves^2). */
+static int label_components(ibr_context *ctx, const ibr__ajob *j, ibr__acuts *c)
+{
+    uint32_t nl = c->n_leaf, nsw = j->nsw;
+    uint32_t *comp = ibr__mallocarray(ctx, nl ? nl : 1, sizeof *comp);
+    if (!comp)
+        return IBR_ENOMEM;
+    for (uint32_t b = 0; b < nl; b++)
+        comp[b] = IBR_NONE;
+    for (uint32_t a = 0; a < nl; a++) {
+        if (comp[a] != IBR_NONE)
+            continue;
+        const uint8_t *row = j->dist + (size_t)j->ep_sws[a] * nsw;
+        for (uint32_t b = a; b < nl; b++)
+            if (row[j->ep_sws[b]] != 255 && comp[b] == IBR_NONE)
+                comp[b] = a;
+    }
+    for (uint32_t a = 0; a < nl; a++) {
+        const uint8_t *row = j->dist + (size_t)j->ep_sws[a] * nsw;
+        for (uint32_t b = 0; b < nl; b++)
+            if ((row[j->ep_sws[b]] != 255) != (comp[a] == comp[b])) {
+                ibr__free(ctx, comp);
+                return 0;
+            }
+    }
+    c->comp = comp;
+    return 0;
 }
 
 int ibr__analyze_cuts(ibr__ajob *j)
@@ -302,7 +334,7 @@ int ibr__analyze_cuts(ibr__ajob *j)
         c->leaf_of[s] = IBR_NONE;
     for (uint32_t k = 0; k < nl; k++)
         c->leaf_of[j->ep_sws[k]] = k;
-    if ((rc = build_reverse(ctx, j, &sc)) < 0)
+    if ((rc = label_components(ctx, j, c)) < 0 || (rc = build_reverse(ctx, j, &sc)) < 0)
         goto out;
     rc = IBR_ENOMEM;
 
@@ -401,10 +433,12 @@ int ibr__analyze_bound_scratch(const ibr__ajob *j, ibr__aworker *w)
     w->gb = ibr__mallocarray(ctx, n, sizeof *w->gb);
     w->gm = ibr__mallocarray(ctx, n, sizeof *w->gm);
     w->gcov = ibr__mallocarray(ctx, n, 1);
-    w->glist = ibr__mallocarray(ctx, n * 2 * (j->cuts.max_mem ? j->cuts.max_mem : 1),
-                                sizeof *w->glist);
+    w->gne = ibr__mallocarray(ctx, n, 1);
+    size_t per = 2 * (size_t)(j->cuts.max_mem ? j->cuts.max_mem : 1);
+    w->gent = ibr__mallocarray(ctx, n * per, sizeof *w->gent);
+    w->glist = ibr__mallocarray(ctx, n * per, sizeof *w->glist);
     if (!w->bcnt || !w->bdix || !w->btouch || !w->bkey || !w->boff || !w->ga || !w->gb ||
-        !w->gm || !w->gcov || !w->glist)
+        !w->gm || !w->gcov || !w->gne || !w->gent || !w->glist)
         return IBR_ENOMEM;
     for (size_t i = 0; i < ne; i++)
         w->bdix[i] = IBR_NONE;
@@ -445,14 +479,14 @@ double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)
     /* consecutive flows between the same two leaves form one group */
     for (uint32_t f = 0; f < nf; f++) {
         uint32_t s = w->fsw[f], d = lid_sw[w->fdlid[f]];
-        if (j->dist[(size_t)s * nsw + d] == 255)
+        uint32_t a = c->leaf_of[s], b = c->leaf_of[d];
+        if (c->comp ? c->comp[a] != c->comp[b] : j->dist[(size_t)s * nsw + d] == 255)
             continue;
         reach++;
         if (s == d) {
             same++;
             continue;
         }
-        uint32_t a = c->leaf_of[s], b = c->leaf_of[d];
         if (ng && w->ga[ng - 1] == a && w->gb[ng - 1] == b) {
             w->gm[ng - 1]++;
         } else {
@@ -461,10 +495,12 @@ double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)
             w->gm[ng++] = 1;
         }
     }
-    uint32_t e[2 * IBR__AN_MAXMEM];
+    size_t per = 2 * (size_t)c->max_mem;
     uint32_t nt = 0, nd = 0;
     for (uint32_t g = 0; g < ng; g++) {
+        uint32_t *e = w->gent + g * per;
         unsigned n = crossed(c, w->ga[g], w->gb[g], e);
+        w->gne[g] = (uint8_t)n;
         for (unsigned i = 0; i < n; i++) {
             w->btouch[nt] = e[i];
             nt += w->bcnt[e[i]] == 0;
@@ -485,8 +521,8 @@ double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)
         /* the groups of every overloaded entry (CSR; boff[d] ends up at the
            end of d's list) */
         for (uint32_t g = 0; g < ng; g++) {
-            unsigned n = crossed(c, w->ga[g], w->gb[g], e);
-            for (unsigned i = 0; i < n; i++)
+            const uint32_t *e = w->gent + g * per;
+            for (unsigned i = 0; i < w->gne[g]; i++)
                 if (w->bdix[e[i]] != IBR_NONE)
                     w->boff[w->bdix[e[i]]]++;
         }
@@ -496,8 +532,8 @@ double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)
             sum += x;
         }
         for (uint32_t g = 0; g < ng; g++) {
-            unsigned n = crossed(c, w->ga[g], w->gb[g], e);
-            for (unsigned i = 0; i < n; i++)
+            const uint32_t *e = w->gent + g * per;
+            for (unsigned i = 0; i < w->gne[g]; i++)
                 if (w->bdix[e[i]] != IBR_NONE)
                     w->glist[w->boff[w->bdix[e[i]]]++] = g;
         }

@@ -27,6 +27,8 @@ typedef struct ibr__acuts {
     uint32_t *mem_off;  /* per leaf: the cuts holding it, ascending (CSR) */
     uint32_t *mem;
     uint32_t max_mem;   /* longest such list */
+    uint32_t *comp;     /* per leaf: its component (the leaves reach each other
+                           exactly within one), or NULL: ask the distances */
 } ibr__acuts;
 
 /* Scratch memory of one worker, allocated before any parallel loop (the
@@ -69,6 +71,8 @@ typedef struct ibr__aworker {
     uint32_t *boff;     /* per overloaded entry: end of its groups in glist */
     uint32_t *ga, *gb, *gm; /* flow groups: source leaf, destination leaf, flows */
     uint8_t *gcov;      /* per group: in a chosen cut */
+    uint8_t *gne;       /* per group: cut entries it crosses ... */
+    uint32_t *gent;     /* ... at gent[g * 2 * max_mem] */
     uint32_t *glist;
 } ibr__aworker;
 
@@ -154,7 +158,8 @@ int ibr__analyze_patterns(ibr_pattern_stats *out, double *bound, ibr__ajob *j, u
 int ibr__analyze_pattern_scratch(ibr__ajob *j);
 void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w);
 
-/* eBB bound (analyze_bound.c). Find the cuts (needs the end-port tables). */
+/* eBB bound (analyze_bound.c). Find the cuts (needs the end-port tables
+   and the switch distances). */
 int ibr__analyze_cuts(ibr__ajob *j);
 void ibr__analyze_free_cuts(ibr_context *ctx, ibr__acuts *c);
 /* A worker's scratch for ibr__analyze_bound() (after ibr__analyze_cuts()). */
