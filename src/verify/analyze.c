@@ -359,15 +359,23 @@ void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w)
     ibr__free(ctx, w->bcnt);
     ibr__free(ctx, w->bdix);
     ibr__free(ctx, w->btouch);
-    ibr__free(ctx, w->bkey);
-    ibr__free(ctx, w->boff);
+    ibr__free(ctx, w->bup);
+    ibr__free(ctx, w->bterm);
+    ibr__free(ctx, w->bpar);
     ibr__free(ctx, w->ga);
     ibr__free(ctx, w->gb);
     ibr__free(ctx, w->gm);
-    ibr__free(ctx, w->gcov);
+    ibr__free(ctx, w->gno);
     ibr__free(ctx, w->gne);
     ibr__free(ctx, w->gent);
-    ibr__free(ctx, w->glist);
+    ibr__free(ctx, w->bridge);
+    ibr__free(ctx, w->nfirst);
+    ibr__free(ctx, w->nlevel);
+    ibr__free(ctx, w->nit);
+    ibr__free(ctx, w->nqueue);
+    ibr__free(ctx, w->ato);
+    ibr__free(ctx, w->anext);
+    ibr__free(ctx, w->acap);
     memset(w, 0, sizeof *w);
 }
 

@@ -10,263 +10,56 @@
  * of the n has congestion >= n and share <= 1/n: the shares of the flows
  * leaving S sum to at most the number of links leaving S, cap_out(S).
  * Likewise for the flows entering S and cap_in(S). Every share is at most
- * 1, and 0 for a flow whose destination the source cannot reach. So for
- * any family K of cuts (directions included),
+ * 1, and 0 for a flow whose destination the source cannot reach. So the
+ * sum of the shares is at most the optimum of the linear program
  *
- *     sum of shares <= sum_{C in K} cap(C) + (reachable flows in no C of K)
+ *     max sum_f x_f,  0 <= x_f <= 1,  sum_{f crossing C} x_f <= cap(C)
  *
- * (weak LP duality with 0/1 dual values), and that over the pattern's
- * flow count bounds its eBB. Note that the per-flow form "mean over flows
- * of min over the cuts a flow crosses of cap/flows" is not a bound: a flow
- * held to 1/2 by one cut can share a link of a second cut with another
- * flow so that a third flow of that cut gets its link alone, beating the
- * even split the per-flow form assumes there.
+ * over the reachable flows f and a family of cuts C (both directions).
+ * Note that the per-flow form "mean over flows of min over the cuts a flow
+ * crosses of cap/flows" is not a bound: a flow held to 1/2 by one cut can
+ * share a link of a second cut with another flow so that a third flow of
+ * that cut gets its link alone, beating the even split the per-flow form
+ * assumes there.
  *
- * The cuts: every switch with end ports alone (defined on any fabric), and
- * for trees the subtrees: switches are ranked by their distance to the
- * nearest switch with end ports (the leaves), each switch's leaf set is
- * the union of those of its neighbours one rank lower, and every distinct
- * leaf set L of two leaves or more (not all of them) gives the cut of
- * every switch whose leaf set lies within L (L's leaves included). On a
- * fat tree these are the pods and sub-pods, and their links leaving are
- * the remaining up cables. K is chosen per pattern, greedily: only the
- * cuts the pattern overloads (more flows than links) can lower the bound;
- * taken by decreasing excess, each is kept when the flows it holds that no
- * kept cut holds yet outnumber its links.
+ * The cuts form a laminar family (two cuts are disjoint or nested): every
+ * switch with end ports (a leaf) alone, so the bound exists on any fabric,
+ * and the tree levels: switches are ranked by BFS distance from the
+ * leaves, and for r = 1, 2, ... each connected component of the switches
+ * of rank <= r is a cut (on a fat tree: the pods at r = 1, the groups of
+ * pods at r = 2 on 4 levels; their leaving links are the remaining up
+ * cables). Cuts with the same end ports are one constraint (the smaller
+ * capacity per direction), and a component holding every leaf it can reach
+ * is none (no flow leaves it).
  *
- * The cost is the pattern's flows times the cuts each crosses (its depth
- * in the tree, both ends), plus the overloaded cuts' flows: no routes are
- * walked.
+ * The LP is bounded from above by a maximum flow: a flow from leaf a to
+ * leaf b leaves the chain of cuts holding a but not b, from a's own up to
+ * the largest, then enters the chain holding b but not a, from the largest
+ * down to b's own. The network has a node per (cut, direction) with the
+ * cut's capacity, arcs from each cut to the next of the chain, and one arc
+ * from the largest cut left to the largest entered; every arc carries at
+ * most the flows whose chains use it. Any LP solution is a flow of this
+ * network (x_f along its chain), so its maximum flow bounds the LP. It
+ * only loosens the LP where flows that share a stretch of chain could
+ * swap destinations. The network is built only for the cuts the pattern
+ * crosses, and only when one of them has more flows than capacity (else
+ * every reachable flow can have its share of 1, as far as cuts tell).
+ * Removing a cable lowers capacities and can only split components, so
+ * the bound does not rise.
+ *
+ * The cost per pattern is its flows times the cuts each crosses (twice the
+ * tree's depth) and, when a cut is overloaded, a maximum flow (Dinic) on
+ * a network of the pattern's crossed cuts: no route is walked.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify/analyze_int.h"
 
-/* Leaf-set words (one bit per leaf, per switch) beyond which subtree cuts
-   are not looked for. */
-#define DOWN_WORDS_MAX ((size_t)1 << 22)
-/* Word operations spent finding the switches of subtree cuts. */
-#define CUT_BUDGET ((size_t)1 << 28)
-
-typedef struct cand {
-    uint32_t pop; /* leaves in the set */
-    uint32_t sw;  /* first switch with it */
-} cand;
-
-static int cand_cmp(const void *x, const void *y)
+static int bridge_cmp(const void *x, const void *y)
 {
-    const cand *a = x, *b = y;
-    if (a->pop != b->pop)
-        return a->pop < b->pop ? -1 : 1;
-    return a->sw < b->sw ? -1 : a->sw > b->sw;
-}
-
-static int u64_cmp(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    uint64_t a = ((const ibr__abridge *)x)->key, b = ((const ibr__abridge *)y)->key;
     return a < b ? -1 : a > b;
-}
-
-static uint32_t popcount_words(const uint64_t *v, size_t nw)
-{
-    uint32_t n = 0;
-    for (size_t i = 0; i < nw; i++)
-        n += (uint32_t)__builtin_popcountll(v[i]);
-    return n;
-}
-
-static int subset_words(const uint64_t *a, const uint64_t *b, size_t nw)
-{
-    for (size_t i = 0; i < nw; i++)
-        if (a[i] & ~b[i])
-            return 0;
-    return 1;
-}
-
-static uint64_t hash_words(const uint64_t *v, size_t nw)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (size_t i = 0; i < nw; i++) {
-        h ^= v[i];
-        h *= 0xff51afd7ed558ccdULL;
-        h ^= h >> 33;
-    }
-    return h;
-}
-
-/* Scratch of the cut search, freed together. */
-typedef struct cutscratch {
-    uint32_t *rank;   /* per switch: distance to the nearest leaf, IBR_NONE */
-    uint32_t *queue;  /* BFS order */
-    uint32_t *radj_off, *radj; /* per switch: the switches with a link into it */
-    uint64_t *down;   /* per switch: its leaf set */
-    cand *cands;
-    uint32_t *table;  /* open addressing: candidate switches by leaf set */
-    uint8_t *in_s;    /* per switch: in the cut being built */
-    uint32_t *memcnt; /* per leaf: cuts holding it so far */
-    uint32_t *cut_leaves; /* leaves of the subtree cuts, cut after cut */
-    uint32_t *cut_off;
-} cutscratch;
-
-static void free_scratch(ibr_context *ctx, cutscratch *c)
-{
-    ibr__free(ctx, c->rank);
-    ibr__free(ctx, c->queue);
-    ibr__free(ctx, c->radj_off);
-    ibr__free(ctx, c->radj);
-    ibr__free(ctx, c->down);
-    ibr__free(ctx, c->cands);
-    ibr__free(ctx, c->table);
-    ibr__free(ctx, c->in_s);
-    ibr__free(ctx, c->memcnt);
-    ibr__free(ctx, c->cut_leaves);
-    ibr__free(ctx, c->cut_off);
-}
-
-/* Rank the switches by BFS from the leaves and give each its leaf set.
-*/
-static void rank_switches(const ibr__ajob *j, cutscratch *sc, size_t nw)
-{
-    const ibr_topo *t = j->t;
-    uint32_t nsw = j->nsw, nl = j->n_ep_sws, head = 0, tail = 0;
-    for (uint32_t s = 0; s < nsw; s++)
-        sc->rank[s] = IBR_NONE;
-    for (uint32_t k = 0; k < nl; k++) {
-        uint32_t s = j->ep_sws[k];
-        sc->rank[s] = 0;
-        sc->queue[tail++] = s;
-        sc->down[(size_t)s * nw + k / 64] |= 1ULL << (k % 64);
-    }
-    while (head < tail) {
-        uint32_t s = sc->queue[head++];
-        uint64_t *ds = sc->down + (size_t)s * nw;
-        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
-            uint32_t y = t->adj[e].sw;
-            if (sc->rank[y] == IBR_NONE) {
-                sc->rank[y] = sc->rank[s] + 1;
-                sc->queue[tail++] = y;
-            } else if (sc->rank[s] > 0 && sc->rank[y] + 1 == sc->rank[s]) {
-                const uint64_t *dy = sc->down + (size_t)y * nw;
-                for (size_t i = 0; i < nw; i++)
-                    ds[i] |= dy[i];
-            }
-        }
-    }
-}
-
-/* The distinct leaf sets of ranked non-leaf switches, 2 leaves or more and
-   not all, sorted by size then first switch. Returns how many. */
-static uint32_t distinct_sets(const ibr__ajob *j, cutscratch *sc, size_t nw, uint32_t tsize)
-{
-    uint32_t nl = j->n_ep_sws, nc = 0;
-    for (uint32_t i = 0; i < tsize; i++)
-        sc->table[i] = IBR_NONE;
-    for (uint32_t s = 0; s < j->nsw; s++) {
-        if (sc->rank[s] == IBR_NONE || sc->rank[s] == 0)
-            continue;
-        const uint64_t *d = sc->down + (size_t)s * nw;
-        uint32_t pop = popcount_words(d, nw);
-        if (pop < 2 || pop >= nl)
-            continue;
-        uint32_t h = (uint32_t)hash_words(d, nw) & (tsize - 1);
-        for (;;) {
-            uint32_t o = sc->table[h];
-            if (o == IBR_NONE) {
-                sc->table[h] = s;
-                sc->cands[nc++] = (cand){pop, s};
-                break;
-            }
-            if (!memcmp(sc->down + (size_t)o * nw, d, nw * sizeof *d))
-                break;
-            h = (h + 1) & (tsize - 1);
-        }
-    }
-    if (nc > 1)
-        qsort(sc->cands, nc, sizeof *sc->cands, cand_cmp);
-    return nc;
-}
-
-/* Links leaving and entering the switch set marked in sc->in_s, over the
-   members listed in mem[0..n). */
-static void cut_caps(const ibr__ajob *j, const cutscratch *sc, const uint32_t *mem, uint32_t n,
-                     uint32_t *out, uint32_t *in)
-{
-    const ibr_topo *t = j->t;
-    uint32_t o = 0, i = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t s = mem[k];
-        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-            o += !sc->in_s[t->adj[e].sw];
-        for (uint32_t e = sc->radj_off[s]; e < sc->radj_off[s + 1]; e++)
-            i += !sc->in_s[sc->radj[e]];
-    }
-    *out = o;
-    *in = i;
-}
-
-static int build_reverse(ibr_context *ctx, const ibr__ajob *j, cutscratch *sc)
-{
-    const ibr_topo *t = j->t;
-    uint32_t nsw = j->nsw;
-    sc->radj_off = ibr__calloc(ctx, (size_t)nsw + 1, sizeof *sc->radj_off);
-    sc->radj = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *sc->radj);
-    if (!sc->radj_off || !sc->radj)
-        return IBR_ENOMEM;
-    for (uint32_t e = 0; e < t->n_adj; e++)
-        sc->radj_off[t->adj[e].sw + 1]++;
-    for (uint32_t s = 0; s < nsw; s++)
-        sc->radj_off[s + 1] += sc->radj_off[s];
-    uint32_t *cur = sc->queue; /* free until the ranking */
-    memcpy(cur, sc->radj_off, (size_t)nsw * sizeof *cur);
-    for (uint32_t s = 0; s < nsw; s++)
-        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-            sc->radj[cur[t->adj[e].sw]++] = s;
-    return 0;
-}
-
-/* Subtree cuts: fill sc->cut_leaves / cut_off and the caps of cuts n_leaf..
-   in j->cuts.cap (room for nc of them). Returns how many were kept. */
-static uint32_t subtree_cuts(const ibr__ajob *j, cutscratch *sc, size_t nw, uint32_t nc,
-                             uint32_t *members)
-{
-    ibr__acuts *c = (ibr__acuts *)&j->cuts;
-    uint32_t nsw = j->nsw, nl = j->n_ep_sws, kept = 0, nleaves = 0;
-    size_t work = 0;
-    sc->cut_off[0] = 0;
-    for (uint32_t k = 0; k < nc; k++) {
-        if ((work += (size_t)nsw * nw) > CUT_BUDGET)
-            break;
-        const uint64_t *l = sc->down + (size_t)sc->cands[k].sw * nw;
-        uint32_t nm = 0, nlf = 0, full = 0;
-        for (uint32_t s = 0; s < nsw; s++) {
-            uint32_t r = sc->rank[s];
-            int in = r != IBR_NONE && subset_words(sc->down + (size_t)s * nw, l, nw);
-            sc->in_s[s] = (uint8_t)in;
-            if (in)
-                members[nm++] = s;
-        }
-        for (uint32_t m = 0; m < nm; m++) {
-            uint32_t lf = c->leaf_of[members[m]];
-            if (lf == IBR_NONE)
-                continue;
-            full |= sc->memcnt[lf] + 1 >= IBR__AN_MAXMEM;
-            sc->cut_leaves[nleaves + nlf++] = lf;
-        }
-        uint32_t out, in;
-        cut_caps(j, sc, members, nm, &out, &in);
-        for (uint32_t m = 0; m < nm; m++)
-            sc->in_s[members[m]] = 0;
-        if (full || nlf < 2 || nlf >= nl)
-            continue;
-        for (uint32_t m = 0; m < nlf; m++)
-            sc->memcnt[sc->cut_leaves[nleaves + m]]++;
-        c->cap[2 * (nl + kept)] = out;
-        c->cap[2 * (nl + kept) + 1] = in;
-        nleaves += nlf;
-        sc->cut_off[++kept] = nleaves;
-    }
-    return kept;
 }
 
 void ibr__analyze_free_cuts(ibr_context *ctx, ibr__acuts *c)
@@ -310,25 +103,220 @@ static int label_components(ibr_context *ctx, const ibr__ajob *j, ibr__acuts *c)
     return 0;
 }
 
+/* Scratch of the cut search, freed together. */
+typedef struct cutscratch {
+    uint32_t *rank;     /* per switch: BFS distance from the leaves, IBR_NONE */
+    uint32_t *queue;    /* switches by rank */
+    uint32_t *radj_off; /* per switch: the switches with a link into it */
+    uint32_t *radj;
+    uint32_t *uf;       /* union-find over switches */
+    uint32_t *lc;       /* per component root: leaves; then its new cut */
+    uint32_t *capo, *capi; /* per component root: links leaving, entering */
+    uint32_t *newid;
+    uint32_t *top, *topcnt; /* per leaf: its largest cut so far, its leaves */
+    uint32_t *chain, *len;  /* per leaf: its cuts (IBR__AN_MAXMEM slots) */
+    uint32_t *compleaves;   /* per leaf component label: its leaves */
+} cutscratch;
+
+static void free_scratch(ibr_context *ctx, cutscratch *c)
+{
+    ibr__free(ctx, c->rank);
+    ibr__free(ctx, c->queue);
+    ibr__free(ctx, c->radj_off);
+    ibr__free(ctx, c->radj);
+    ibr__free(ctx, c->uf);
+    ibr__free(ctx, c->lc);
+    ibr__free(ctx, c->capo);
+    ibr__free(ctx, c->capi);
+    ibr__free(ctx, c->newid);
+    ibr__free(ctx, c->top);
+    ibr__free(ctx, c->topcnt);
+    ibr__free(ctx, c->chain);
+    ibr__free(ctx, c->len);
+    ibr__free(ctx, c->compleaves);
+}
+
+static int build_reverse(ibr_context *ctx, const ibr__ajob *j, cutscratch *sc)
+{
+    const ibr_topo *t = j->t;
+    uint32_t nsw = j->nsw;
+    sc->radj_off = ibr__calloc(ctx, (size_t)nsw + 1, sizeof *sc->radj_off);
+    sc->radj = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *sc->radj);
+    if (!sc->radj_off || !sc->radj)
+        return IBR_ENOMEM;
+    for (uint32_t e = 0; e < t->n_adj; e++)
+        sc->radj_off[t->adj[e].sw + 1]++;
+    for (uint32_t s = 0; s < nsw; s++)
+        sc->radj_off[s + 1] += sc->radj_off[s];
+    uint32_t *cur = sc->queue; /* free until the ranking */
+    memcpy(cur, sc->radj_off, (size_t)nsw * sizeof *cur);
+    for (uint32_t s = 0; s < nsw; s++)
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            sc->radj[cur[t->adj[e].sw]++] = s;
+    return 0;
+}
+
+/* BFS from the leaves: sc->rank, sc->queue in rank order. Returns the
+   number of ranked switches. */
+static uint32_t rank_switches(const ibr__ajob *j, cutscratch *sc)
+{
+    const ibr_topo *t = j->t;
+    uint32_t head = 0, tail = 0;
+    for (uint32_t s = 0; s < j->nsw; s++)
+        sc->rank[s] = IBR_NONE;
+    for (uint32_t k = 0; k < j->n_ep_sws; k++) {
+        sc->rank[j->ep_sws[k]] = 0;
+        sc->queue[tail++] = j->ep_sws[k];
+    }
+    while (head < tail) {
+        uint32_t s = sc->queue[head++];
+        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+            if (sc->rank[t->adj[e].sw] == IBR_NONE) {
+                sc->rank[t->adj[e].sw] = sc->rank[s] + 1;
+                sc->queue[tail++] = t->adj[e].sw;
+            }
+    }
+    return tail;
+}
+
+static uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+    while (uf[x] != x) {
+        uf[x] = uf[uf[x]];
+        x = uf[x];
+    }
+    return x;
+}
+
+static void uf_union(uint32_t *uf, uint32_t a, uint32_t b)
+{
+    a = uf_find(uf, a);
+    b = uf_find(uf, b);
+    if (a < b)
+        uf[b] = a;
+    else if (b < a)
+        uf[a] = b;
+}
+
+/* Links leaving and entering every component of the switches of rank <=
+   r (the first nq of sc->queue), into capo / capi by root. */
+static void level_caps(const ibr__ajob *j, cutscratch *sc, uint32_t nq, uint32_t r)
+{
+    const ibr_topo *t = j->t;
+    for (uint32_t i = 0; i < nq; i++) {
+        uint32_t x = sc->queue[i];
+        sc->capo[x] = sc->capi[x] = 0;
+    }
+    for (uint32_t i = 0; i < nq; i++) {
+        uint32_t x = sc->queue[i], rx = uf_find(sc->uf, x);
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
+            uint32_t y = t->adj[e].sw;
+            sc->capo[rx] += sc->rank[y] == IBR_NONE || sc->rank[y] > r || uf_find(sc->uf, y) != rx;
+        }
+        for (uint32_t e = sc->radj_off[x]; e < sc->radj_off[x + 1]; e++) {
+            uint32_t y = sc->radj[e];
+            sc->capi[rx] += sc->rank[y] == IBR_NONE || sc->rank[y] > r || uf_find(sc->uf, y) != rx;
+        }
+    }
+}
+
+static uint32_t min32(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The cuts of the tree levels r = 1, 2, ...: appended to the leaves'
+   chains in sc, capacities into c->cap (room for max_cut cuts). */
+static void level_cuts(const ibr__ajob *j, ibr__acuts *c, cutscratch *sc, uint32_t nq,
+                       uint32_t max_cut)
+{
+    uint32_t nl = c->n_leaf;
+    for (uint32_t s = 0; s < j->nsw; s++)
+        sc->uf[s] = s;
+    uint32_t maxr = nq ? sc->rank[sc->queue[nq - 1]] : 0, i = 0;
+    while (i < nq && sc->rank[sc->queue[i]] == 0)
+        i++;
+    for (uint32_t r = 1; r <= maxr; r++) {
+        /* room for one more cut per leaf, or stop here */
+        int full = 0;
+        for (uint32_t a = 0; a < nl; a++)
+            full |= sc->len[a] >= IBR__AN_MAXMEM;
+        if (full || c->n_cut + nl / 2 > max_cut)
+            break;
+        uint32_t lo = i;
+        while (i < nq && sc->rank[sc->queue[i]] == r)
+            i++;
+        for (uint32_t k = lo; k < i; k++) {
+            uint32_t x = sc->queue[k];
+            for (uint32_t e = j->t->adj_off[x]; e < j->t->adj_off[x + 1]; e++) {
+                uint32_t y = j->t->adj[e].sw;
+                if (sc->rank[y] != IBR_NONE && sc->rank[y] <= r)
+                    uf_union(sc->uf, x, y);
+            }
+        }
+        level_caps(j, sc, i, r);
+        for (uint32_t a = 0; a < nl; a++) {
+            uint32_t rt = uf_find(sc->uf, j->ep_sws[a]);
+            sc->lc[rt] = 0;
+            sc->newid[rt] = IBR_NONE;
+        }
+        for (uint32_t a = 0; a < nl; a++)
+            sc->lc[uf_find(sc->uf, j->ep_sws[a])]++;
+        for (uint32_t a = 0; a < nl; a++) {
+            uint32_t rt = uf_find(sc->uf, j->ep_sws[a]), n = sc->lc[rt];
+            if (n >= sc->compleaves[c->comp[a]])
+                continue; /* all it reaches: nothing crosses */
+            if (n == sc->topcnt[a]) {
+                /* the same end ports as a's largest cut: one constraint */
+                uint32_t tp = sc->top[a];
+                c->cap[2 * tp] = min32(c->cap[2 * tp], sc->capo[rt]);
+                c->cap[2 * tp + 1] = min32(c->cap[2 * tp + 1], sc->capi[rt]);
+                continue;
+            }
+            if (sc->newid[rt] == IBR_NONE) {
+                sc->newid[rt] = c->n_cut++;
+                c->cap[2 * sc->newid[rt]] = sc->capo[rt];
+                c->cap[2 * sc->newid[rt] + 1] = sc->capi[rt];
+            }
+            sc->chain[(size_t)a * IBR__AN_MAXMEM + sc->len[a]++] = sc->newid[rt];
+            sc->top[a] = sc->newid[rt];
+            sc->topcnt[a] = n;
+        }
+    }
+}
+
 int ibr__analyze_cuts(ibr__ajob *j)
 {
     ibr_context *ctx = ibr__ctx(j->t->ctx);
     const ibr_topo *t = j->t;
     ibr__acuts *c = &j->cuts;
     uint32_t nsw = j->nsw, nl = j->n_ep_sws;
-    size_t n1 = nsw ? nsw : 1;
-    size_t nw = ((size_t)nl + 63) / 64;
-    int higher = nl >= 3 && n1 * nw <= DOWN_WORDS_MAX;
+    size_t n1 = nsw ? nsw : 1, l1 = nl ? nl : 1;
+    /* each cut above the leaves holds 2 leaves or more, each leaf at most
+       IBR__AN_MAXMEM - 1 of them */
+    size_t max_cut = (size_t)nl + (size_t)nl * (IBR__AN_MAXMEM - 1) / 2 + 1;
     cutscratch sc;
     memset(&sc, 0, sizeof sc);
     int rc = IBR_ENOMEM;
 
     c->n_leaf = nl;
     c->leaf_of = ibr__mallocarray(ctx, n1, sizeof *c->leaf_of);
+    c->cap = ibr__mallocarray(ctx, 2 * max_cut, sizeof *c->cap);
     sc.queue = ibr__mallocarray(ctx, n1, sizeof *sc.queue);
     sc.rank = ibr__mallocarray(ctx, n1, sizeof *sc.rank);
-    sc.memcnt = ibr__calloc(ctx, nl ? nl : 1, sizeof *sc.memcnt);
-    if (!c->leaf_of || !sc.queue || !sc.rank || !sc.memcnt)
+    sc.uf = ibr__mallocarray(ctx, n1, sizeof *sc.uf);
+    sc.lc = ibr__mallocarray(ctx, n1, sizeof *sc.lc);
+    sc.capo = ibr__mallocarray(ctx, n1, sizeof *sc.capo);
+    sc.capi = ibr__mallocarray(ctx, n1, sizeof *sc.capi);
+    sc.newid = ibr__mallocarray(ctx, n1, sizeof *sc.newid);
+    sc.top = ibr__mallocarray(ctx, l1, sizeof *sc.top);
+    sc.topcnt = ibr__mallocarray(ctx, l1, sizeof *sc.topcnt);
+    sc.len = ibr__mallocarray(ctx, l1, sizeof *sc.len);
+    sc.chain = ibr__mallocarray(ctx, l1 * IBR__AN_MAXMEM, sizeof *sc.chain);
+    sc.compleaves = ibr__calloc(ctx, l1, sizeof *sc.compleaves);
+    if (!c->leaf_of || !c->cap || !sc.queue || !sc.rank || !sc.uf || !sc.lc || !sc.capo ||
+        !sc.capi || !sc.newid || !sc.top || !sc.topcnt || !sc.len || !sc.chain ||
+        !sc.compleaves)
         goto out;
     for (uint32_t s = 0; s < nsw; s++)
         c->leaf_of[s] = IBR_NONE;
@@ -337,61 +325,36 @@ int ibr__analyze_cuts(ibr__ajob *j)
     if ((rc = label_components(ctx, j, c)) < 0 || (rc = build_reverse(ctx, j, &sc)) < 0)
         goto out;
     rc = IBR_ENOMEM;
-
-    uint32_t nc = 0, kept = 0;
-    uint32_t *members = NULL;
-    if (higher) {
-        sc.down = ibr__calloc(ctx, n1 * nw, sizeof *sc.down);
-        sc.cands = ibr__mallocarray(ctx, n1, sizeof *sc.cands);
-        uint32_t tsize = 2;
-        while (tsize < 2 * n1)
-            tsize *= 2;
-        sc.table = ibr__mallocarray(ctx, tsize, sizeof *sc.table);
-        sc.in_s = ibr__calloc(ctx, n1, 1);
-        if (!sc.down || !sc.cands || !sc.table || !sc.in_s)
-            goto out;
-        rank_switches(j, &sc, nw);
-        nc = distinct_sets(j, &sc, nw, tsize);
-    }
-    c->cap = ibr__mallocarray(ctx, 2 * ((size_t)nl + nc) + 1, sizeof *c->cap);
-    if (!c->cap)
-        goto out;
     for (uint32_t k = 0; k < nl; k++) {
         uint32_t s = j->ep_sws[k];
         c->cap[2 * k] = t->adj_off[s + 1] - t->adj_off[s];
         c->cap[2 * k + 1] = sc.radj_off[s + 1] - sc.radj_off[s];
+        sc.top[k] = k;
+        sc.topcnt[k] = 1;
+        sc.len[k] = 1;
+        sc.chain[(size_t)k * IBR__AN_MAXMEM] = k;
     }
-    if (nc) {
-        /* members of a cut, reused; the leaves of every kept cut */
-        sc.cut_off = ibr__mallocarray(ctx, (size_t)nc + 1, sizeof *sc.cut_off);
-        sc.cut_leaves = ibr__mallocarray(ctx, (size_t)nl * (IBR__AN_MAXMEM - 1),
-                                         sizeof *sc.cut_leaves);
-        members = sc.table; /* done with the hash table; tsize >= nsw */
-        if (!sc.cut_off || !sc.cut_leaves)
-            goto out;
-        kept = subtree_cuts(j, &sc, nw, nc, members);
+    c->n_cut = nl;
+    if (c->comp) {
+        for (uint32_t k = 0; k < nl; k++)
+            sc.compleaves[c->comp[k]]++;
+        level_cuts(j, c, &sc, rank_switches(j, &sc), (uint32_t)max_cut);
     }
-    c->n_cut = nl + kept;
-    /* per leaf: its own cut, then the subtree cuts holding it, ascending */
+    /* per leaf: its chain, ascending (cut ids grow with the level) */
     c->mem_off = ibr__calloc(ctx, (size_t)nl + 1, sizeof *c->mem_off);
-    size_t nmem = (size_t)nl + (kept ? sc.cut_off[kept] : 0);
-    c->mem = ibr__mallocarray(ctx, nmem ? nmem : 1, sizeof *c->mem);
+    c->max_mem = 1;
+    for (uint32_t k = 0; k < nl; k++) {
+        if (c->mem_off)
+            c->mem_off[k + 1] = c->mem_off[k] + sc.len[k];
+        if (sc.len[k] > c->max_mem)
+            c->max_mem = sc.len[k];
+    }
+    c->mem = ibr__mallocarray(ctx, c->mem_off ? c->mem_off[nl] + 1 : 1, sizeof *c->mem);
     if (!c->mem_off || !c->mem)
         goto out;
-    c->max_mem = nl ? 1 : 0;
-    for (uint32_t k = 0; k < nl; k++) {
-        c->mem_off[k + 1] = c->mem_off[k] + 1 + sc.memcnt[k];
-        if (1 + sc.memcnt[k] > c->max_mem)
-            c->max_mem = 1 + sc.memcnt[k];
-    }
-    uint32_t *cur = sc.memcnt; /* reused as fill cursors */
-    for (uint32_t k = 0; k < nl; k++) {
-        c->mem[c->mem_off[k]] = k;
-        cur[k] = c->mem_off[k] + 1;
-    }
-    for (uint32_t h = 0; h < kept; h++)
-        for (uint32_t i = sc.cut_off[h]; i < sc.cut_off[h + 1]; i++)
-            c->mem[cur[sc.cut_leaves[i]]++] = nl + h;
+    for (uint32_t k = 0; k < nl; k++)
+        memcpy(c->mem + c->mem_off[k], sc.chain + (size_t)k * IBR__AN_MAXMEM,
+               sc.len[k] * sizeof *c->mem);
     rc = 0;
 out:
     free_scratch(ctx, &sc);
@@ -401,73 +364,176 @@ out:
 /* ------------------------------------------------------------------ */
 /* per pattern                                                          */
 
-/* Cut entries a flow from leaf a to leaf b crosses: 2c for cut c holding
-   a and not b (leaving it), 2c + 1 for c holding b and not a. */
-static unsigned crossed(const ibr__acuts *c, uint32_t a, uint32_t b, uint32_t *e)
-{
-    const uint32_t *p = c->mem + c->mem_off[a], *pe = c->mem + c->mem_off[a + 1];
-    const uint32_t *q = c->mem + c->mem_off[b], *qe = c->mem + c->mem_off[b + 1];
-    unsigned n = 0;
-    while (p < pe || q < qe) {
-        if (q == qe || (p < pe && *p < *q))
-            e[n++] = 2 * *p++;
-        else if (p == pe || *q < *p)
-            e[n++] = 2 * *q++ + 1;
-        else
-            p++, q++;
-    }
-    return n;
-}
-
 int ibr__analyze_bound_scratch(const ibr__ajob *j, ibr__aworker *w)
 {
     ibr_context *ctx = ibr__ctx(j->t->ctx);
     size_t n = j->n_ep ? j->n_ep : 1;
     size_t ne = 2 * (size_t)j->cuts.n_cut + 1;
+    size_t per = 2 * (size_t)(j->cuts.max_mem ? j->cuts.max_mem : 1);
+    size_t nodes = 2 * ne + 2, arcs = 2 * (3 * ne + n);
     w->bcnt = ibr__calloc(ctx, ne, sizeof *w->bcnt);
     w->bdix = ibr__mallocarray(ctx, ne, sizeof *w->bdix);
     w->btouch = ibr__mallocarray(ctx, ne, sizeof *w->btouch);
-    w->bkey = ibr__mallocarray(ctx, ne, sizeof *w->bkey);
-    w->boff = ibr__mallocarray(ctx, ne + 1, sizeof *w->boff);
+    w->bup = ibr__calloc(ctx, ne, sizeof *w->bup);
+    w->bterm = ibr__calloc(ctx, ne, sizeof *w->bterm);
+    w->bpar = ibr__mallocarray(ctx, ne, sizeof *w->bpar);
     w->ga = ibr__mallocarray(ctx, n, sizeof *w->ga);
     w->gb = ibr__mallocarray(ctx, n, sizeof *w->gb);
     w->gm = ibr__mallocarray(ctx, n, sizeof *w->gm);
-    w->gcov = ibr__mallocarray(ctx, n, 1);
+    w->gno = ibr__mallocarray(ctx, n, 1);
     w->gne = ibr__mallocarray(ctx, n, 1);
-    size_t per = 2 * (size_t)(j->cuts.max_mem ? j->cuts.max_mem : 1);
     w->gent = ibr__mallocarray(ctx, n * per, sizeof *w->gent);
-    w->glist = ibr__mallocarray(ctx, n * per, sizeof *w->glist);
-    if (!w->bcnt || !w->bdix || !w->btouch || !w->bkey || !w->boff || !w->ga || !w->gb ||
-        !w->gm || !w->gcov || !w->gne || !w->gent || !w->glist)
+    w->bridge = ibr__mallocarray(ctx, n, sizeof *w->bridge);
+    w->nfirst = ibr__mallocarray(ctx, nodes, sizeof *w->nfirst);
+    w->nlevel = ibr__mallocarray(ctx, nodes, sizeof *w->nlevel);
+    w->nit = ibr__mallocarray(ctx, nodes, sizeof *w->nit);
+    w->nqueue = ibr__mallocarray(ctx, nodes, sizeof *w->nqueue);
+    w->ato = ibr__mallocarray(ctx, arcs, sizeof *w->ato);
+    w->anext = ibr__mallocarray(ctx, arcs, sizeof *w->anext);
+    w->acap = ibr__mallocarray(ctx, arcs, sizeof *w->acap);
+    if (!w->bcnt || !w->bdix || !w->btouch || !w->bup || !w->bterm || !w->bpar || !w->ga ||
+        !w->gb || !w->gm || !w->gno || !w->gne || !w->gent || !w->bridge || !w->nfirst ||
+        !w->nlevel || !w->nit || !w->nqueue || !w->ato || !w->anext || !w->acap)
         return IBR_ENOMEM;
     for (size_t i = 0; i < ne; i++)
         w->bdix[i] = IBR_NONE;
     return 0;
 }
 
-/* The greedy choice of K among the nd overloaded entries (listed in
-   w->bkey, with their flow groups in w->glist by w->bdix): the shares the
-   covered groups can reach at most. Marks the covered groups. */
-static uint64_t choose_cuts(const ibr__ajob *j, ibr__aworker *w, uint32_t ng, uint32_t nd)
+/* The cut entries a flow from leaf a to leaf b crosses, into e: first the
+   cuts holding a and not b (entry 2c, leaving c), from a's own up, then
+   those holding b and not a (2c + 1), from b's own up. *nout gets the
+   number of the first kind. The cuts holding both are the end of both
+   chains. */
+static unsigned chains(const ibr__acuts *c, uint32_t a, uint32_t b, uint32_t *e, unsigned *nout)
+{
+    const uint32_t *p = c->mem + c->mem_off[a], *q = c->mem + c->mem_off[b];
+    uint32_t np = c->mem_off[a + 1] - c->mem_off[a], nq = c->mem_off[b + 1] - c->mem_off[b];
+    /* the common suffix */
+    while (np && nq && p[np - 1] == q[nq - 1])
+        np--, nq--;
+    unsigned n = 0;
+    for (uint32_t i = 0; i < np; i++)
+        e[n++] = 2 * p[i];
+    *nout = n;
+    for (uint32_t i = 0; i < nq; i++)
+        e[n++] = 2 * q[i] + 1;
+    return n;
+}
+
+static void add_arc(ibr__aworker *w, uint32_t *na, uint32_t u, uint32_t v, uint32_t cap)
+{
+    uint32_t a = *na;
+    w->ato[a] = v;
+    w->acap[a] = cap;
+    w->anext[a] = w->nfirst[u];
+    w->nfirst[u] = a;
+    w->ato[a + 1] = u;
+    w->acap[a + 1] = 0;
+    w->anext[a + 1] = w->nfirst[v];
+    w->nfirst[v] = a + 1;
+    *na = a + 2;
+}
+
+enum { NODE_S = 0, NODE_T = 1 };
+
+static uint32_t push(ibr__aworker *w, uint32_t v, uint32_t lim)
+{
+    if (v == NODE_T)
+        return lim;
+    for (; w->nit[v] != IBR_NONE; w->nit[v] = w->anext[w->nit[v]]) {
+        uint32_t a = w->nit[v], u = w->ato[a];
+        if (!w->acap[a] || w->nlevel[u] != w->nlevel[v] + 1)
+            continue;
+        uint32_t d = push(w, u, lim < w->acap[a] ? lim : w->acap[a]);
+        if (d) {
+            w->acap[a] -= d;
+            w->acap[a ^ 1u] += d;
+            return d;
+        }
+    }
+    return 0;
+}
+
+/* Dinic's maximum flow from NODE_S to NODE_T over nn nodes. */
+static uint64_t max_flow(ibr__aworker *w, uint32_t nn)
+{
+    uint64_t flow = 0;
+    for (;;) {
+        for (uint32_t v = 0; v < nn; v++)
+            w->nlevel[v] = IBR_NONE;
+        uint32_t head = 0, tail = 0;
+        w->nlevel[NODE_S] = 0;
+        w->nqueue[tail++] = NODE_S;
+        while (head < tail) {
+            uint32_t v = w->nqueue[head++];
+            for (uint32_t a = w->nfirst[v]; a != IBR_NONE; a = w->anext[a])
+                if (w->acap[a] && w->nlevel[w->ato[a]] == IBR_NONE) {
+                    w->nlevel[w->ato[a]] = w->nlevel[v] + 1;
+                    w->nqueue[tail++] = w->ato[a];
+                }
+        }
+        if (w->nlevel[NODE_T] == IBR_NONE)
+            return flow;
+        for (uint32_t v = 0; v < nn; v++)
+            w->nit[v] = w->nfirst[v];
+        uint32_t d;
+        while ((d = push(w, NODE_S, UINT32_MAX)) > 0)
+            flow += d;
+    }
+}
+
+/* The network of the ng flow groups over the nt crossed cut entries (see
+   the top of the file); returns its maximum flow. */
+static uint64_t network_flow(const ibr__ajob *j, ibr__aworker *w, uint32_t ng, uint32_t nt)
 {
     const uint32_t *cap = j->cuts.cap;
-    uint64_t kcap = 0;
-    memset(w->gcov, 0, ng);
-    qsort(w->bkey, nd, sizeof *w->bkey, u64_cmp);
-    for (uint32_t k = 0; k < nd; k++) {
-        uint32_t e = (uint32_t)w->bkey[k], d = w->bdix[e];
-        uint32_t lo = d ? w->boff[d - 1] : 0, hi = w->boff[d];
-        uint64_t unc = 0;
-        for (uint32_t i = lo; i < hi; i++)
-            if (!w->gcov[w->glist[i]])
-                unc += w->gm[w->glist[i]];
-        if (unc <= cap[e])
-            continue;
-        kcap += cap[e];
-        for (uint32_t i = lo; i < hi; i++)
-            w->gcov[w->glist[i]] = 1;
+    size_t per = 2 * (size_t)j->cuts.max_mem;
+    uint32_t nn = 2 + 2 * nt, na = 0;
+    for (uint32_t i = 0; i < nt; i++)
+        w->bdix[w->btouch[i]] = i;
+    for (uint32_t v = 0; v < nn; v++)
+        w->nfirst[v] = IBR_NONE;
+    for (uint32_t g = 0; g < ng; g++) {
+        const uint32_t *e = w->gent + g * per;
+        unsigned no = w->gno[g], n = w->gne[g];
+        uint32_t m = w->gm[g];
+        w->bterm[e[0]] += m;
+        for (unsigned i = 0; i + 1 < no; i++) {
+            w->bup[e[i]] += m;
+            w->bpar[e[i]] = e[i + 1];
+        }
+        for (unsigned i = no; i + 1 < n; i++) {
+            w->bup[e[i]] += m; /* from e[i + 1], the next larger cut entered */
+            w->bpar[e[i]] = e[i + 1];
+        }
+        w->bterm[e[no]] += m;
+        w->bridge[g] = (ibr__abridge){((uint64_t)e[no - 1] << 32) | e[n - 1], m};
     }
-    return kcap;
+    for (uint32_t i = 0; i < nt; i++) {
+        uint32_t x = w->btouch[i], in = 2 + 2 * i, out = in + 1;
+        add_arc(w, &na, in, out, cap[x]);
+        if (!(x & 1)) {
+            if (w->bterm[x])
+                add_arc(w, &na, NODE_S, in, w->bterm[x]);
+            if (w->bup[x])
+                add_arc(w, &na, out, 2 + 2 * w->bdix[w->bpar[x]], w->bup[x]);
+        } else {
+            if (w->bterm[x])
+                add_arc(w, &na, out, NODE_T, w->bterm[x]);
+            if (w->bup[x])
+                add_arc(w, &na, 3 + 2 * w->bdix[w->bpar[x]], in, w->bup[x]);
+        }
+    }
+    qsort(w->bridge, ng, sizeof *w->bridge, bridge_cmp);
+    for (uint32_t g = 0; g < ng;) {
+        uint64_t key = w->bridge[g].key, m = 0;
+        for (; g < ng && w->bridge[g].key == key; g++)
+            m += w->bridge[g].m;
+        add_arc(w, &na, 3 + 2 * w->bdix[key >> 32], 2 + 2 * w->bdix[(uint32_t)key],
+                m > UINT32_MAX ? UINT32_MAX : (uint32_t)m);
+    }
+    return max_flow(w, nn);
 }
 
 double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)
@@ -496,10 +562,12 @@ double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)
         }
     }
     size_t per = 2 * (size_t)c->max_mem;
-    uint32_t nt = 0, nd = 0;
+    uint32_t nt = 0;
+    int over = 0;
     for (uint32_t g = 0; g < ng; g++) {
         uint32_t *e = w->gent + g * per;
-        unsigned n = crossed(c, w->ga[g], w->gb[g], e);
+        unsigned no, n = chains(c, w->ga[g], w->gb[g], e, &no);
+        w->gno[g] = (uint8_t)no;
         w->gne[g] = (uint8_t)n;
         for (unsigned i = 0; i < n; i++) {
             w->btouch[nt] = e[i];
@@ -507,45 +575,15 @@ double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)
             w->bcnt[e[i]] += w->gm[g];
         }
     }
+    for (uint32_t i = 0; i < nt && !over; i++)
+        over = w->bcnt[w->btouch[i]] > c->cap[w->btouch[i]];
+    double bound = (double)reach;
+    if (over)
+        bound = (double)(same + network_flow(j, w, ng, nt));
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t x = w->btouch[i];
-        if (w->bcnt[x] > c->cap[x]) {
-            w->bdix[x] = nd;
-            w->boff[nd] = 0;
-            /* by decreasing excess, then entry */
-            w->bkey[nd++] = ((uint64_t)(UINT32_MAX - (w->bcnt[x] - c->cap[x])) << 32) | x;
-        }
-    }
-    double bound = (double)reach;
-    if (nd) {
-        /* the groups of every overloaded entry (CSR; boff[d] ends up at the
-           end of d's list) */
-        for (uint32_t g = 0; g < ng; g++) {
-            const uint32_t *e = w->gent + g * per;
-            for (unsigned i = 0; i < w->gne[g]; i++)
-                if (w->bdix[e[i]] != IBR_NONE)
-                    w->boff[w->bdix[e[i]]]++;
-        }
-        for (uint32_t d = 0, sum = 0; d < nd; d++) {
-            uint32_t x = w->boff[d];
-            w->boff[d] = sum;
-            sum += x;
-        }
-        for (uint32_t g = 0; g < ng; g++) {
-            const uint32_t *e = w->gent + g * per;
-            for (unsigned i = 0; i < w->gne[g]; i++)
-                if (w->bdix[e[i]] != IBR_NONE)
-                    w->glist[w->boff[w->bdix[e[i]]]++] = g;
-        }
-        uint64_t sum = same + choose_cuts(j, w, ng, nd);
-        for (uint32_t g = 0; g < ng; g++)
-            if (!w->gcov[g])
-                sum += w->gm[g];
-        bound = (double)sum;
-    }
-    for (uint32_t i = 0; i < nt; i++) {
-        w->bcnt[w->btouch[i]] = 0;
-        w->bdix[w->btouch[i]] = IBR_NONE;
+        w->bcnt[x] = w->bup[x] = w->bterm[x] = 0;
+        w->bdix[x] = IBR_NONE;
     }
     return bound;
 }

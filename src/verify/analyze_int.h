@@ -12,24 +12,31 @@
 /* QoS levels the analysis separates (ibr_qos_levels goes up to 8). */
 #define IBR__AN_LEVELS 8
 /* Most cuts of the eBB bound one leaf belongs to (its own included). */
-#define IBR__AN_MAXMEM 8
+#define IBR__AN_MAXMEM 16
 
-/* The cuts of the eBB bound (analyze_bound.c). Leaves are the switches
-   with end ports, in ibr__ajob::ep_sws order; cut k < n_leaf is leaf k
-   alone, the others are subtrees. Entry 2c of cap is the number of
-   directed switch-to-switch links leaving cut c, entry 2c + 1 of those
-   entering it. */
+/* The cuts of the eBB bound (analyze_bound.c), a laminar family. Leaves
+   are the switches with end ports, in ibr__ajob::ep_sws order; cut k <
+   n_leaf is leaf k alone, the others are tree levels, numbered level by
+   level. Entry 2c of cap is the number of directed switch-to-switch links
+   leaving cut c, entry 2c + 1 of those entering it. */
 typedef struct ibr__acuts {
     uint32_t n_leaf;
     uint32_t *leaf_of;  /* per switch: leaf index, or IBR_NONE */
     uint32_t n_cut;
     uint32_t *cap;
-    uint32_t *mem_off;  /* per leaf: the cuts holding it, ascending (CSR) */
+    uint32_t *mem_off;  /* per leaf: the cuts holding it, smallest first (CSR) */
     uint32_t *mem;
     uint32_t max_mem;   /* longest such list */
     uint32_t *comp;     /* per leaf: its component (the leaves reach each other
                            exactly within one), or NULL: ask the distances */
 } ibr__acuts;
+
+/* A bridge of the eBB bound's network: (left entry << 32 | entered
+   entry), flows. */
+typedef struct ibr__abridge {
+    uint64_t key;
+    uint32_t m;
+} ibr__abridge;
 
 /* Scratch memory of one worker, allocated before any parallel loop (the
    workers never allocate). */
@@ -65,15 +72,17 @@ typedef struct ibr__aworker {
     size_t buf_cap;
     /* eBB bound (analyze_bound.c) */
     uint32_t *bcnt;     /* per cut entry: the pattern's flows crossing it */
-    uint32_t *bdix;     /* per cut entry: index among the overloaded, or IBR_NONE */
-    uint32_t *btouch;   /* entries with bcnt > 0 */
-    uint64_t *bkey;     /* overloaded entries, keyed by decreasing excess */
-    uint32_t *boff;     /* per overloaded entry: end of its groups in glist */
+    uint32_t *bdix;     /* per cut entry: its index among the crossed, or IBR_NONE */
+    uint32_t *btouch;   /* the crossed entries */
+    uint32_t *bup;      /* per entry: flows on to (out) or in from (in) the next cut */
+    uint32_t *bterm;    /* per leaf entry: flows from the source / to the sink */
+    uint32_t *bpar;     /* per entry: the next cut entry of the chains through it */
     uint32_t *ga, *gb, *gm; /* flow groups: source leaf, destination leaf, flows */
-    uint8_t *gcov;      /* per group: in a chosen cut */
-    uint8_t *gne;       /* per group: cut entries it crosses ... */
+    uint8_t *gno, *gne; /* per group: entries left, entries in all ... */
     uint32_t *gent;     /* ... at gent[g * 2 * max_mem] */
-    uint32_t *glist;
+    struct ibr__abridge *bridge; /* per group: largest cut left -> largest entered */
+    uint32_t *nfirst, *nlevel, *nit, *nqueue; /* max-flow nodes */
+    uint32_t *ato, *anext, *acap;             /* max-flow arcs */
 } ibr__aworker;
 
 /* Where a switch port leads: the link index and the next switch. */
