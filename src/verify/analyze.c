@@ -368,7 +368,8 @@ void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w)
     ibr__free(ctx, w->gno);
     ibr__free(ctx, w->gne);
     ibr__free(ctx, w->gent);
-    ibr__free(ctx, w->bridge);
+    ibr__free(ctx, w->barc);
+    ibr__free(ctx, w->gpath);
     ibr__free(ctx, w->nfirst);
     ibr__free(ctx, w->nlevel);
     ibr__free(ctx, w->nit);

@@ -56,12 +56,6 @@
 
 #include "verify/analyze_int.h"
 
-static int bridge_cmp(const void *x, const void *y)
-{
-    uint64_t a = ((const ibr__abridge *)x)->key, b = ((const ibr__abridge *)y)->key;
-    return a < b ? -1 : a > b;
-}
-
 void ibr__analyze_free_cuts(ibr_context *ctx, ibr__acuts *c)
 {
     ibr__free(ctx, c->leaf_of);
@@ -383,7 +377,8 @@ int ibr__analyze_bound_scratch(const ibr__ajob *j, ibr__aworker *w)
     w->gno = ibr__mallocarray(ctx, n, 1);
     w->gne = ibr__mallocarray(ctx, n, 1);
     w->gent = ibr__mallocarray(ctx, n * per, sizeof *w->gent);
-    w->bridge = ibr__mallocarray(ctx, n, sizeof *w->bridge);
+    w->barc = ibr__mallocarray(ctx, 3 * ne, sizeof *w->barc);
+    w->gpath = ibr__mallocarray(ctx, 2 * per + 4, sizeof *w->gpath);
     w->nfirst = ibr__mallocarray(ctx, nodes, sizeof *w->nfirst);
     w->nlevel = ibr__mallocarray(ctx, nodes, sizeof *w->nlevel);
     w->nit = ibr__mallocarray(ctx, nodes, sizeof *w->nit);
@@ -392,7 +387,7 @@ int ibr__analyze_bound_scratch(const ibr__ajob *j, ibr__aworker *w)
     w->anext = ibr__mallocarray(ctx, arcs, sizeof *w->anext);
     w->acap = ibr__mallocarray(ctx, arcs, sizeof *w->acap);
     if (!w->bcnt || !w->bdix || !w->btouch || !w->bup || !w->bterm || !w->bpar || !w->ga ||
-        !w->gb || !w->gm || !w->gno || !w->gne || !w->gent || !w->bridge || !w->nfirst ||
+        !w->gb || !w->gm || !w->gno || !w->gne || !w->gent || !w->barc || !w->gpath || !w->nfirst ||
         !w->nlevel || !w->nit || !w->nqueue || !w->ato || !w->anext || !w->acap)
         return IBR_ENOMEM;
     for (size_t i = 0; i < ne; i++)
@@ -484,7 +479,8 @@ static uint64_t max_flow(ibr__aworker *w, uint32_t nn)
 }
 
 /* The network of the ng flow groups over the nt crossed cut entries (see
-   the top of the file); returns its maximum flow. */
+   the top of the file); returns its maximum flow. Each group first sends
+   what its own chain lets through, then Dinic's algorithm reroutes. */
 static uint64_t network_flow(const ibr__ajob *j, ibr__aworker *w, uint32_t ng, uint32_t nt)
 {
     const uint32_t *cap = j->cuts.cap;
@@ -508,32 +504,50 @@ static uint64_t network_flow(const ibr__ajob *j, ibr__aworker *w, uint32_t ng, u
             w->bpar[e[i]] = e[i + 1];
         }
         w->bterm[e[no]] += m;
-        w->bridge[g] = (ibr__abridge){((uint64_t)e[no - 1] << 32) | e[n - 1], m};
     }
+    /* arcs of entry i: barc[3i] its capacity, barc[3i + 1] to or from the
+       next cut, barc[3i + 2] from the source or to the sink */
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t x = w->btouch[i], in = 2 + 2 * i, out = in + 1;
+        w->barc[3 * i] = na;
         add_arc(w, &na, in, out, cap[x]);
-        if (!(x & 1)) {
-            if (w->bterm[x])
-                add_arc(w, &na, NODE_S, in, w->bterm[x]);
-            if (w->bup[x])
-                add_arc(w, &na, out, 2 + 2 * w->bdix[w->bpar[x]], w->bup[x]);
-        } else {
-            if (w->bterm[x])
-                add_arc(w, &na, out, NODE_T, w->bterm[x]);
-            if (w->bup[x])
-                add_arc(w, &na, 3 + 2 * w->bdix[w->bpar[x]], in, w->bup[x]);
+        w->barc[3 * i + 1] = na;
+        if (w->bup[x])
+            add_arc(w, &na, x & 1 ? 3 + 2 * w->bdix[w->bpar[x]] : out,
+                    x & 1 ? in : 2 + 2 * w->bdix[w->bpar[x]], w->bup[x]);
+        w->barc[3 * i + 2] = na;
+        if (w->bterm[x])
+            add_arc(w, &na, x & 1 ? out : NODE_S, x & 1 ? NODE_T : in, w->bterm[x]);
+    }
+    /* one bridge per group (parallel arcs are as good as one), and the
+       group's own chain first */
+    uint64_t flow = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        const uint32_t *e = w->gent + g * per;
+        unsigned no = w->gno[g], n = w->gne[g];
+        uint32_t bridge = na, m = w->gm[g];
+        add_arc(w, &na, 3 + 2 * w->bdix[e[no - 1]], 2 + 2 * w->bdix[e[n - 1]], m);
+        uint32_t *arcs = w->gpath, k = 0;
+        arcs[k++] = w->barc[3 * w->bdix[e[0]] + 2];
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t d = w->bdix[e[i]];
+            arcs[k++] = w->barc[3 * d];
+            if (i + 1 < n && i + 1 != no)
+                arcs[k++] = w->barc[3 * d + 1];
+            if (i + 1 == no)
+                arcs[k++] = bridge;
         }
+        arcs[k++] = w->barc[3 * w->bdix[e[no]] + 2];
+        for (uint32_t i = 0; i < k && m; i++)
+            if (w->acap[arcs[i]] < m)
+                m = w->acap[arcs[i]];
+        for (uint32_t i = 0; i < k && m; i++) {
+            w->acap[arcs[i]] -= m;
+            w->acap[arcs[i] ^ 1u] += m;
+        }
+        flow += m;
     }
-    qsort(w->bridge, ng, sizeof *w->bridge, bridge_cmp);
-    for (uint32_t g = 0; g < ng;) {
-        uint64_t key = w->bridge[g].key, m = 0;
-        for (; g < ng && w->bridge[g].key == key; g++)
-            m += w->bridge[g].m;
-        add_arc(w, &na, 3 + 2 * w->bdix[key >> 32], 2 + 2 * w->bdix[(uint32_t)key],
-                m > UINT32_MAX ? UINT32_MAX : (uint32_t)m);
-    }
-    return max_flow(w, nn);
+    return flow + max_flow(w, nn);
 }
 
 double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf)

@@ -31,13 +31,6 @@ typedef struct ibr__acuts {
                            exactly within one), or NULL: ask the distances */
 } ibr__acuts;
 
-/* A bridge of the eBB bound's network: (left entry << 32 | entered
-   entry), flows. */
-typedef struct ibr__abridge {
-    uint64_t key;
-    uint32_t m;
-} ibr__abridge;
-
 /* Scratch memory of one worker, allocated before any parallel loop (the
    workers never allocate). */
 typedef struct ibr__aworker {
@@ -80,7 +73,8 @@ typedef struct ibr__aworker {
     uint32_t *ga, *gb, *gm; /* flow groups: source leaf, destination leaf, flows */
     uint8_t *gno, *gne; /* per group: entries left, entries in all ... */
     uint32_t *gent;     /* ... at gent[g * 2 * max_mem] */
-    struct ibr__abridge *bridge; /* per group: largest cut left -> largest entered */
+    uint32_t *barc;     /* per crossed entry: its 3 arcs in the network */
+    uint32_t *gpath;    /* the arcs of one group's chain */
     uint32_t *nfirst, *nlevel, *nit, *nqueue; /* max-flow nodes */
     uint32_t *ato, *anext, *acap;             /* max-flow arcs */
 } ibr__aworker;
