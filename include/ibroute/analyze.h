@@ -40,19 +40,21 @@
  * one of them, and their shares sum to at most @e k (a link taken by n of
  * them gives each a share of 1/n at most). Likewise for the links
  * entering S. Flows whose destination the source cannot reach count 0,
- * the others at most 1 each. For a family K of cuts, the pattern's shares
- * then sum to at most the links of the cuts of K plus the reachable flows
- * no cut of K holds; the bound takes, per pattern, a K chosen greedily
- * among the cuts the pattern overloads, from: every switch with end ports
- * alone (so the bound is defined on any fabric), and every subtree of a
- * tree (the switches ranked by their distance to the nearest switch with
- * end ports, each switch's end-port switches found below it; on a fat tree
- * these are the pods and their sub-trees, whose leaving links are the
- * remaining up cables). On an intact fat tree a shift or a permutation
- * overloads no cut and the bound is 1; on a degraded one it is what the
- * lost cables force. The family's bound is the mean over its patterns, as
- * the eBB is. For all-to-all K is one of: every leaf's links out, every
- * leaf's links in, a single subtree.
+ * the others at most 1 each. The cuts are every switch with end ports
+ * alone (so the bound is defined on any fabric) and, on trees, the
+ * connected components of the switches up to each rank (switches ranked
+ * by their distance to the nearest switch with end ports): on a fat tree
+ * the pods and groups of pods, whose leaving links are their remaining up
+ * cables. These cuts are nested; the bound is the maximum flow of a
+ * network of the chains of cuts the pattern's flows leave and enter, which
+ * is at least the optimum of the linear program "maximise the sum of the
+ * shares under every cut's capacity", hence at least any routing's. On an
+ * intact fat tree a shift or a permutation leaves the bound at 1; on a
+ * degraded one it is what the lost cables force. With the same cuts,
+ * removing a cable cannot raise it (capacities only drop); a loss that
+ * splits a pod or re-ranks a switch changes the cuts. The family's bound is the mean over its patterns, as the eBB
+ * is. For all-to-all the bound is the best of: every switch's links out,
+ * every switch's links in, each level cut alone.
  */
 #ifndef IBROUTE_ANALYZE_H
 #define IBROUTE_ANALYZE_H
@@ -297,8 +299,9 @@ IBR_API int ibr_analysis_link_loads(uint64_t *loads, size_t cap, size_t *needed,
  *         evaluated: not asked for, or fewer than 2 end ports).
  * Thread-safe. Time complexity: O(1); computing it in ibr_result_analyze()
  * costs O(F·d) per pattern of F flows, d the cuts a flow crosses (twice
- * the tree's depth), and for all-to-all O(N_L^2) (N_L switches with end
- * ports).
+ * the tree's depth), plus a maximum flow on a network of the crossed cuts
+ * when one of them has more flows than links; for all-to-all O(N_L^2)
+ * (N_L switches with end ports).
  */
 IBR_API int ibr_analysis_ebb_bound(double *out, const ibr_analysis *a, unsigned int pattern);
 

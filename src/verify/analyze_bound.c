@@ -44,8 +44,10 @@
  * swap destinations. The network is built only for the cuts the pattern
  * crosses, and only when one of them has more flows than capacity (else
  * every reachable flow can have its share of 1, as far as cuts tell).
- * Removing a cable lowers capacities and can only split components, so
- * the bound does not rise.
+ * With the same cuts, removing a cable cannot raise the bound (capacities
+ * only drop, and a maximum flow with them); a loss that splits a component
+ * or re-ranks a switch changes the cuts, which the tests check as cables
+ * go one by one.
  *
  * The cost per pattern is its flows times the cuts each crosses (twice the
  * tree's depth) and, when a cut is overloaded, a maximum flow (Dinic) on
