@@ -1137,7 +1137,7 @@ static void test_reports(void)
     snprintf(perm, sizeof perm,
              "  \"permutation\": {\"patterns\": 2, \"flows\": %llu, \"unrouted\": 0, "
              "\"max_congestion\": %llu, \"mean_max_congestion\": %.9g, "
-             "\"congestion_free\": 2, \"ebb\": 1},\n",
+             "\"congestion_free\": 2, \"ebb\": 1, \"ebb_bound\": 1, \"ebb_vs_bound\": 1},\n",
              (unsigned long long)s.permutation.flows,
              (unsigned long long)s.permutation.max_congestion,
              s.permutation.mean_max_congestion);
@@ -1161,14 +1161,14 @@ static void test_reports(void)
              "  \"vls_used\": 1,\n"
              "  \"all_to_all\": {\"patterns\": 1, \"flows\": 6, \"unrouted\": 0, "
              "\"max_congestion\": 2, \"mean_max_congestion\": 2, \"congestion_free\": 0, "
-             "\"ebb\": 0.5},\n"
+             "\"ebb\": 0.5, \"ebb_bound\": 0.666666667, \"ebb_vs_bound\": 0.75},\n"
              "  \"shift\": {\"patterns\": 2, \"flows\": 6, \"unrouted\": 0, "
              "\"max_congestion\": 1, \"mean_max_congestion\": 1, \"congestion_free\": 2, "
-             "\"ebb\": 1},\n"
+             "\"ebb\": 1, \"ebb_bound\": 1, \"ebb_vs_bound\": 1},\n"
              "%s"
              "  \"bisection\": {\"patterns\": 2, \"flows\": 4, \"unrouted\": 0, "
              "\"max_congestion\": 1, \"mean_max_congestion\": 1, \"congestion_free\": 2, "
-             "\"ebb\": 1},\n"
+             "\"ebb\": 1, \"ebb_bound\": 1, \"ebb_vs_bound\": 1},\n"
              "  \"hop_histogram\": [0, 0, 0, 4, 2],\n"
              "  \"vl_usage\": [6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n"
              "  \"qos_levels\": 1,\n"
@@ -1188,6 +1188,8 @@ static void test_reports(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "hops: 3:4 4:2\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "VLs used: 1 (paths per VL: VL0 6)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "\nshift "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "      eBB    bound eBB/bound\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "   0.5000   0.6667    0.7500\n"));
     size_t n = b.size;
     CU_ASSERT_EQUAL(ibr_analysis_write_json(&b, a), 0);
     CU_ASSERT(b.size > n);
@@ -1212,6 +1214,345 @@ static void test_reports(void)
     ibr_topo_destroy(t);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* the eBB bound                                                        */
+
+static double bound_of(const ibr_analysis *a, unsigned pattern)
+{
+    double b = -1.0;
+    CU_ASSERT_EQUAL(ibr_analysis_ebb_bound(&b, a, pattern), 0);
+    return b;
+}
+
+/* A 2-level tree: leaves L0, L1 (nodes 0, 1), spines S0, S1 (nodes 2, 3),
+   every leaf cabled to every spine (leaf port 1 + spine, spine port 1 +
+   leaf) except L0-S0 when cut; hosts 0..3 (nodes 4..7), host i on leaf
+   i / 2. */
+static const unsigned tree2_links[4][2] = {{0, 2}, {0, 3}, {1, 2}, {1, 3}};
+
+static ibr_topo *tree2(int cut)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    for (unsigned i = 0; i < 4; i++)
+        ibr_fabric_add_node(NULL, f, IBR_NODE_SWITCH, (uint64_t)(i + 1) << 56, 4, "sw");
+    for (unsigned l = cut ? 1 : 0; l < 4; l++)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, tree2_links[l][0], 1 + tree2_links[l][1] - 2,
+                                                  tree2_links[l][1], 1 + tree2_links[l][0], NULL),
+                              0);
+    for (unsigned i = 0; i < 4; i++) {
+        ibr_fabric_add_node(NULL, f, IBR_NODE_CA, 0x1000 + 0x10 * i, 1, "h");
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, 4 + i, 1, i / 2, 3 + i % 2, NULL), 0);
+        ibr_fabric_set_lid(f, 4 + i, 1, (uint16_t)(10 + i), 0);
+        ibr_fabric_set_lid(f, i, 0, (uint16_t)(1 + i), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* Brute force: the best sum of shares over every choice of a simple
+   switch path per flow (a superset of what forwarding tables can do), in
+   the model of analyze.h. Switches 0..ns-1, undirected cables in links. */
+enum { BF_MAXP = 16, BF_MAXF = 8, BF_MAXS = 8 };
+typedef struct bf {
+    unsigned ns, nl, nf;
+    const unsigned (*links)[2];
+    unsigned np[BF_MAXF];
+    unsigned plen[BF_MAXF][BF_MAXP];
+    unsigned path[BF_MAXF][BF_MAXP][BF_MAXS]; /* directed link ids: 2 * cable + dir */
+    unsigned choice[BF_MAXF];
+    unsigned cnt[2 * 16];
+    double best;
+} bf;
+
+static void bf_paths(bf *b, unsigned f, unsigned at, unsigned dst, unsigned *seen, unsigned *cur,
+                     unsigned len)
+{
+    if (at == dst) {
+        CU_ASSERT_FATAL(b->np[f] < BF_MAXP);
+        b->plen[f][b->np[f]] = len;
+        memcpy(b->path[f][b->np[f]++], cur, len * sizeof *cur);
+        return;
+    }
+    for (unsigned l = 0; l < b->nl; l++)
+        for (unsigned d = 0; d < 2; d++)
+            if (b->links[l][d] == at && !(*seen & (1u << b->links[l][!d]))) {
+                *seen |= 1u << b->links[l][!d];
+                cur[len] = 2 * l + d;
+                bf_paths(b, f, b->links[l][!d], dst, seen, cur, len + 1);
+                *seen &= ~(1u << b->links[l][!d]);
+            }
+}
+
+static void bf_search(bf *b, unsigned f)
+{
+    if (f == b->nf) {
+        double sum = 0.0;
+        for (unsigned g = 0; g < b->nf; g++) {
+            unsigned m = 0;
+            for (unsigned i = 0; i < b->plen[g][b->choice[g]]; i++)
+                if (b->cnt[b->path[g][b->choice[g]][i]] > m)
+                    m = b->cnt[b->path[g][b->choice[g]][i]];
+            sum += m ? 1.0 / m : 1.0;
+        }
+        if (sum > b->best)
+            b->best = sum;
+        return;
+    }
+    for (unsigned p = 0; p < b->np[f]; p++) {
+        b->choice[f] = p;
+        for (unsigned i = 0; i < b->plen[f][p]; i++)
+            b->cnt[b->path[f][p][i]]++;
+        bf_search(b, f + 1);
+        for (unsigned i = 0; i < b->plen[f][p]; i++)
+            b->cnt[b->path[f][p][i]]--;
+    }
+}
+
+/* Best eBB over all routings of the shift patterns of n hosts, host i on
+   switch host_sw[i]. */
+static double bf_shift_ebb(unsigned ns, const unsigned (*links)[2], unsigned nl,
+                           const unsigned *host_sw, unsigned n)
+{
+    double total = 0.0;
+    for (unsigned k = 1; k < n; k++) {
+        bf b;
+        memset(&b, 0, sizeof b);
+        b.ns = ns;
+        b.nl = nl;
+        b.links = links;
+        b.nf = n;
+        for (unsigned i = 0; i < n; i++) {
+            unsigned cur[BF_MAXS], seen = 1u << host_sw[i];
+            bf_paths(&b, i, host_sw[i], host_sw[(i + k) % n], &seen, cur, 0);
+        }
+        bf_search(&b, 0);
+        total += b.best / n;
+    }
+    return total / (n - 1);
+}
+
+static const char *const bound_engines[] = {"minhop", "updn", "dnup", "ftree", "sssp",
+                                            "dfsssp", "lash", "nue", "dor", "torus-2QoS"};
+
+/* Route t with every engine that takes it; check eBB <= bound for every
+   family; return the best shift eBB (or -1 when no engine routed). */
+static double ebb_within_bound(const char *what, const ibr_topo *t, unsigned n_random)
+{
+    static const unsigned fam[4] = {IBR_PATTERN_ALL_TO_ALL, IBR_PATTERN_SHIFT,
+                                    IBR_PATTERN_PERMUTATION, IBR_PATTERN_BISECTION};
+    double best = -1.0, ref[4] = {-1, -1, -1, -1};
+    for (size_t e = 0; e < sizeof bound_engines / sizeof bound_engines[0]; e++) {
+        ibr_result *r = NULL;
+        char chain[64];
+        snprintf(chain, sizeof chain, "%s,no_fallback", bound_engines[e]);
+        if (ibr_route(&r, t, chain, NULL) < 0) {
+            ibr_result_destroy(r);
+            continue;
+        }
+        ibr_analysis *a = analyze(t, r, 0, n_random);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        ibr_analysis_summary s = summary(a);
+        const ibr_pattern_stats *ps[4] = {&s.all_to_all, &s.shift, &s.permutation,
+                                          &s.bisection};
+        for (unsigned i = 0; i < 4; i++) {
+            double b = bound_of(a, fam[i]);
+            CU_ASSERT(b >= 0.0 && b <= 1.0);
+            CU_ASSERT(ps[i]->ebb <= b + 1e-9);
+            if (ps[i]->ebb > b + 1e-9)
+                fprintf(stderr, "%s, %s, family %u: eBB %.9g above its bound %.9g\n", what,
+                        bound_engines[e], i, ps[i]->ebb, b);
+            /* the bound does not depend on the routing */
+            if (ref[i] < 0)
+                ref[i] = b;
+            CU_ASSERT_DOUBLE_EQUAL(b, ref[i], EPS);
+        }
+        if (s.shift.ebb > best)
+            best = s.shift.ebb;
+        ibr_analysis_destroy(a);
+        ibr_result_destroy(r);
+    }
+    return best;
+}
+
+/* The 2-level tree with one up cable lost: shift 2 sends both hosts of
+   L0 to L1 over L0's one remaining cable and back, every flow gets 1/2;
+   shifts 1 and 3 cross once each way. The bound is 5/6, what brute force
+   over every path choice finds and what every engine reaches. Intact, it
+   is 1. */
+static void test_bound_hand(void)
+{
+    static const unsigned host_sw[4] = {0, 0, 1, 1};
+    for (int cut = 0; cut < 2; cut++) {
+        ibr_topo *t = tree2(cut);
+        double opt = bf_shift_ebb(4, tree2_links + cut, 4 - (unsigned)cut, host_sw, 4);
+        CU_ASSERT_DOUBLE_EQUAL(opt, cut ? 5.0 / 6 : 1.0, EPS);
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+        ibr_analysis *a = analyze(t, r, 1, 20);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT_DOUBLE_EQUAL(bound_of(a, IBR_PATTERN_SHIFT), opt, EPS);
+        ibr_analysis_summary s = summary(a);
+        CU_ASSERT_DOUBLE_EQUAL(s.shift.ebb, opt, EPS);
+        /* all-to-all: 12 flows, 4 inside a leaf; a leaf sends 4 flows out
+           over its 2 cables (cut: L0 over 1), so 2 + 2 (cut: 3 + 2) of them
+           lose their share; minhop reaches it intact */
+        CU_ASSERT_DOUBLE_EQUAL(bound_of(a, IBR_PATTERN_ALL_TO_ALL), cut ? 7 / 12.0 : 8 / 12.0,
+                               EPS);
+        if (!cut)
+            CU_ASSERT_DOUBLE_EQUAL(s.all_to_all.ebb, 8 / 12.0, EPS);
+        ibr_analysis_destroy(a);
+        ibr_result_destroy(r);
+        CU_ASSERT(ebb_within_bound(cut ? "tree2 cut" : "tree2", t, 20) >= opt - EPS);
+        ibr_topo_destroy(t);
+    }
+
+    /* accessor errors */
+    ibr_topo *t = line(3);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+    ibr_analyze_options o = IBR_ANALYZE_OPTIONS_INIT;
+    o.patterns = IBR_PATTERN_SHIFT;
+    ibr_analysis *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &o), 0);
+    double b = 7.0;
+    CU_ASSERT_EQUAL(ibr_analysis_ebb_bound(NULL, a, IBR_PATTERN_SHIFT), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_analysis_ebb_bound(&b, NULL, IBR_PATTERN_SHIFT), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_analysis_ebb_bound(&b, a, IBR_PATTERN_SHIFT | IBR_PATTERN_BISECTION),
+                    IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_analysis_ebb_bound(&b, a, 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_analysis_ebb_bound(&b, a, IBR_PATTERN_PERMUTATION), IBR_ENOTFOUND);
+    CU_ASSERT_EQUAL(b, 7.0);
+    CU_ASSERT_EQUAL(ibr_analysis_ebb_bound(&b, a, IBR_PATTERN_SHIFT), 0);
+    CU_ASSERT_DOUBLE_EQUAL(b, 1.0, EPS);
+    ibr_analysis_destroy(a);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+/* eBB <= bound for every engine that routes, on intact and degraded fat
+   trees, tori, meshes, a dragonfly and random graphs; on intact fat trees
+   ftree's shift reaches the bound, 1. */
+static void test_bound_engines(void)
+{
+    static const struct {
+        const char *spec;
+        unsigned links, switches;
+        uint64_t seed;
+    } fabrics[] = {
+        {"fattree:levels=2,radix=8", 0, 0, 1},
+        {"fattree:levels=3,radix=4", 0, 0, 1},
+        {"xgft:h=2,m=4.6,w=1.4", 0, 0, 1},
+        {"xgft:h=3,m=3.3.4,w=1.3.3", 0, 0, 1},
+        {"fattree:levels=2,radix=8", 3, 0, 1},
+        {"fattree:levels=2,radix=8", 2, 1, 2},
+        {"fattree:levels=3,radix=4", 2, 0, 3},
+        {"fattree:levels=3,radix=4", 3, 1, 4},
+        {"xgft:h=2,m=4.6,w=1.4", 4, 0, 5},
+        {"xgft:h=3,m=3.3.4,w=1.3.3", 5, 1, 6},
+        {"xgft:h=3,m=3.3.4,w=1.3.3", 8, 0, 7},
+        {"xgft:h=2,m=3.4,w=1.3", 2, 0, 8},
+        {"torus:dims=3x3,hosts=2", 0, 0, 1},
+        {"torus:dims=4x3,hosts=2", 2, 0, 9},
+        {"torus:dims=4x2x2,hosts=1,parallel=2", 3, 0, 10},
+        {"mesh:dims=3x4,hosts=2", 1, 0, 11},
+        {"dragonfly:a=4,p=2,h=2", 0, 0, 1},
+        {"random:switches=12,degree=3,hosts=2,seed=5", 0, 0, 1},
+        {"random:switches=14,degree=4,hosts=3,seed=6", 3, 0, 12},
+        {"random:switches=10,degree=3,hosts=2,seed=7", 2, 1, 13},
+    };
+    for (size_t i = 0; i < sizeof fabrics / sizeof fabrics[0]; i++) {
+        ibr_topo *t = ibr_test_topo_faults(fabrics[i].spec, fabrics[i].links, fabrics[i].switches,
+                                           fabrics[i].seed, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        char what[128];
+        snprintf(what, sizeof what, "%s faults %u,%u seed %llu", fabrics[i].spec, fabrics[i].links,
+                 fabrics[i].switches, (unsigned long long)fabrics[i].seed);
+        CU_ASSERT(ebb_within_bound(what, t, 10) >= 0.0);
+        if (!fabrics[i].links && !fabrics[i].switches && !strncmp(fabrics[i].spec, "fattree", 7)) {
+            ibr_result *r = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "ftree,no_fallback", NULL), 0);
+            ibr_analysis *a = analyze(t, r, 0, 10);
+            ibr_analysis_summary s = summary(a);
+            CU_ASSERT_DOUBLE_EQUAL(bound_of(a, IBR_PATTERN_SHIFT), 1.0, EPS);
+            CU_ASSERT_DOUBLE_EQUAL(s.shift.ebb, 1.0, EPS);
+            CU_ASSERT_DOUBLE_EQUAL(bound_of(a, IBR_PATTERN_PERMUTATION), 1.0, EPS);
+            ibr_analysis_destroy(a);
+            ibr_result_destroy(r);
+        }
+        ibr_topo_destroy(t);
+    }
+}
+
+/* Cables removed one after another: the bound of every family never
+   rises (the patterns stay the same: no end port is lost). */
+static void test_bound_monotone(void)
+{
+    static const char *const sp[] = {"xgft:h=3,m=3.3.4,w=1.3.3", "fattree:levels=2,radix=8",
+                                     "torus:dims=3x3,hosts=2"};
+    static const unsigned fam[4] = {IBR_PATTERN_ALL_TO_ALL, IBR_PATTERN_SHIFT,
+                                    IBR_PATTERN_PERMUTATION, IBR_PATTERN_BISECTION};
+    for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, sp[i]), 0);
+        /* the switch-to-switch cables, each once */
+        uint32_t cn[256];
+        unsigned cp[256], nc = 0;
+        for (uint32_t n = 0; n < ibr_fabric_node_count(f); n++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, n), 0);
+            if (ni.type != IBR_NODE_SWITCH)
+                continue;
+            for (unsigned p = 1; p <= ni.nports; p++) {
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
+                ibr_node_info ri = IBR_NODE_INFO_INIT;
+                if (ibr_fabric_port_info(&pi, f, n, p) < 0 || pi.remote_node == IBR_NONE ||
+                    pi.remote_node < n ||
+                    ibr_fabric_node_info(&ri, f, pi.remote_node) < 0 ||
+                    ri.type != IBR_NODE_SWITCH || nc == 256)
+                    continue;
+                cn[nc] = n;
+                cp[nc++] = p;
+            }
+        }
+        double prev[4] = {2, 2, 2, 2};
+        uint64_t g = 0x9e3779b97f4a7c15ULL * (i + 1);
+        for (unsigned step = 0; step < 10 && nc; step++) {
+            ibr_topo *t = NULL;
+            ibr_fabric *c = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&c, f), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, c), 0);
+            ibr_fabric_destroy(c);
+            ibr_result *r = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+            ibr_analysis *a = analyze(t, r, 0, 10);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+            for (unsigned k = 0; k < 4; k++) {
+                double b = bound_of(a, fam[k]);
+                CU_ASSERT(b <= prev[k] + 1e-12);
+                if (b > prev[k] + 1e-12)
+                    fprintf(stderr, "%s step %u family %u: bound rose from %.9g to %.9g\n",
+                            sp[i], step, k, prev[k], b);
+                prev[k] = b;
+            }
+            ibr_analysis_destroy(a);
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+            /* lose one more cable */
+            g = g * 6364136223846793005ULL + 1442695040888963407ULL;
+            unsigned x = (unsigned)((g >> 33) % nc);
+            CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, cn[x], cp[x], IBR_LINK_DOWN), 0);
+            cn[x] = cn[--nc];
+            cp[x] = cp[nc];
+        }
+        ibr_fabric_destroy(f);
+    }
+}
+
 int main(void)
 {
     if (ibr_context_create(&ctx, NULL) < 0)
@@ -1231,6 +1572,9 @@ int main(void)
         {"argument errors and edge fabrics", test_errors},
         {"allocation failure", test_oom},
         {"JSON and text reports", test_reports},
+        {"eBB bound by hand and brute force", test_bound_hand},
+        {"eBB within the bound, every engine", test_bound_engines},
+        {"eBB bound never rises as cables go", test_bound_monotone},
         CU_TEST_INFO_NULL,
     };
     int rc = ibr_test_main("analyze", tests);

@@ -30,6 +30,31 @@
  * ibr_pattern_stats::unrouted). A pattern's eBB is the mean share of its
  * flows (1 for a pattern without flows). The all-to-all pattern uses the
  * all-to-all link loads as congestion.
+ *
+ * The eBB bound (ibr_analysis_ebb_bound()) is an upper bound on the eBB
+ * any routing over the same cables could reach for the same flows, under
+ * this same congestion model: what the fabric's remaining capacity
+ * allows, whatever the routing. It never exceeds 1 and reads no route. It
+ * rests on cuts: a set S of switches that @e k directed switch-to-switch
+ * links leave; the flows from end ports on S to end ports off S each cross
+ * one of them, and their shares sum to at most @e k (a link taken by n of
+ * them gives each a share of 1/n at most). Likewise for the links
+ * entering S. Flows whose destination the source cannot reach count 0,
+ * the others at most 1 each. The cuts are every switch with end ports
+ * alone (so the bound is defined on any fabric) and, on trees, the
+ * connected components of the switches up to each rank (switches ranked
+ * by their distance to the nearest switch with end ports): on a fat tree
+ * the pods and groups of pods, whose leaving links are their remaining up
+ * cables. These cuts are nested; the bound is the maximum flow of a
+ * network of the chains of cuts the pattern's flows leave and enter, which
+ * is at least the optimum of the linear program "maximise the sum of the
+ * shares under every cut's capacity", hence at least any routing's. On an
+ * intact fat tree a shift or a permutation leaves the bound at 1; on a
+ * degraded one it is what the lost cables force. With the same cuts,
+ * removing a cable cannot raise it (capacities only drop); a loss that
+ * splits a pod or re-ranks a switch changes the cuts. The family's bound is the mean over its patterns, as the eBB
+ * is. For all-to-all the bound is the best of: every switch's links out,
+ * every switch's links in, each level cut alone.
  */
 #ifndef IBROUTE_ANALYZE_H
 #define IBROUTE_ANALYZE_H
@@ -263,11 +288,30 @@ IBR_API int ibr_analysis_link_loads(uint64_t *loads, size_t cap, size_t *needed,
                                     const ibr_analysis *a);
 
 /**
+ * The eBB bound of a pattern family (see the top of this file): an upper
+ * bound on the ::ibr_pattern_stats::ebb any routing over the analysed
+ * fabric's cables could reach for the same patterns, routing-independent.
+ * eBB / bound says how far the routing is from what the fabric allows.
+ * @param[out] out receives the bound, in [0, 1]; untouched on failure.
+ * @param a the analysis. @param pattern one ::ibr_pattern bit.
+ * @return 0, ::IBR_EINVAL (NULL argument, @p pattern not one bit of
+ *         ::IBR_PATTERN_ALL), ::IBR_ENOTFOUND (that family was not
+ *         evaluated: not asked for, or fewer than 2 end ports).
+ * Thread-safe. Time complexity: O(1); computing it in ibr_result_analyze()
+ * costs O(F·d) per pattern of F flows, d the cuts a flow crosses (twice
+ * the tree's depth), plus a maximum flow on a network of the crossed cuts
+ * when one of them has more flows than links; for all-to-all O(N_L^2)
+ * (N_L switches with end ports).
+ */
+IBR_API int ibr_analysis_ebb_bound(double *out, const ibr_analysis *a, unsigned int pattern);
+
+/**
  * Write the analysis as JSON (one object), appended to the caller's buffer
  * (left as it was on failure; free it with ibr_buffer_dispose()). Keys:
  * "engine", "options" (patterns, n_random, seed, base_lid_only), the
  * fields of ::ibr_analysis_summary under their own names (each pattern
- * family an object with the fields of ::ibr_pattern_stats),
+ * family an object with the fields of ::ibr_pattern_stats, "ebb_bound"
+ * (ibr_analysis_ebb_bound()) and "ebb_vs_bound", eBB / bound),
  * "hop_histogram" (array indexed by hops), "vl_usage" (16 numbers, level
  * 0), "qos_levels" and "vl_usage_levels" (one array of 16 per QoS level).
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),

@@ -32,6 +32,7 @@ struct ibr_analysis {
     unsigned int levels;
     uint64_t *loads;
     size_t n_links;
+    double bound[4]; /* eBB bound per family, in family_stats() order */
     char engine[64];
 };
 
@@ -355,6 +356,27 @@ void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w)
     ibr__free(ctx, w->frow);
     ibr__free(ctx, w->flen);
     ibr__free(ctx, w->buf);
+    ibr__free(ctx, w->bcnt);
+    ibr__free(ctx, w->bdix);
+    ibr__free(ctx, w->btouch);
+    ibr__free(ctx, w->bup);
+    ibr__free(ctx, w->bterm);
+    ibr__free(ctx, w->bpar);
+    ibr__free(ctx, w->ga);
+    ibr__free(ctx, w->gb);
+    ibr__free(ctx, w->gm);
+    ibr__free(ctx, w->gno);
+    ibr__free(ctx, w->gne);
+    ibr__free(ctx, w->gent);
+    ibr__free(ctx, w->barc);
+    ibr__free(ctx, w->gpath);
+    ibr__free(ctx, w->nfirst);
+    ibr__free(ctx, w->nlevel);
+    ibr__free(ctx, w->nit);
+    ibr__free(ctx, w->nqueue);
+    ibr__free(ctx, w->ato);
+    ibr__free(ctx, w->anext);
+    ibr__free(ctx, w->acap);
     memset(w, 0, sizeof *w);
 }
 
@@ -400,6 +422,7 @@ static void free_job(ibr_context *ctx, ibr__ajob *j)
     ibr__free(ctx, j->lft_t);
     ibr__free(ctx, j->hop);
     ibr__free(ctx, j->recip);
+    ibr__analyze_free_cuts(ctx, &j->cuts);
     if (j->w)
         for (unsigned i = 0; i < j->nw; i++)
             ibr__analyze_free_worker(ctx, &j->w[i]);
@@ -564,6 +587,8 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
     }
     if ((rc = build_tables(ctx, &j)) < 0)
         goto fail;
+    for (unsigned i = 0; i < 4; i++)
+        a->bound[i] = 1.0;
     unsigned want = o.patterns & (IBR_PATTERN_SHIFT | IBR_PATTERN_PERMUTATION |
                                   IBR_PATTERN_BISECTION);
     if (j.n_ep < 2)
@@ -583,6 +608,8 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
     if ((rc = ibr__switch_hops(&dist, t, j.nw)) < 0)
         goto fail;
     j.dist = dist;
+    if (j.n_ep >= 2 && o.patterns && (rc = ibr__analyze_cuts(&j)) < 0)
+        goto fail;
     j.w = ibr__calloc(ctx, j.nw, sizeof *j.w);
     if (!j.w) {
         rc = IBR_ENOMEM;
@@ -666,6 +693,12 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
         p->mean_max_congestion = (double)s->max_link_load;
         p->congestion_free = s->max_link_load <= 1;
         p->ebb = p->flows ? share / (double)p->flows : 1.0;
+        if (p->flows) {
+            double b;
+            if ((rc = ibr__analyze_bound_a2a(&b, &j)) < 0)
+                goto fail;
+            a->bound[0] = b / (double)p->flows;
+        }
     }
 
     /* the other patterns */
@@ -674,13 +707,16 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
             goto fail;
         size_t nrand = o.n_random;
         if ((want & IBR_PATTERN_SHIFT) &&
-            (rc = ibr__analyze_patterns(&s->shift, &j, IBR_PATTERN_SHIFT, j.n_ep - 1)) < 0)
+            (rc = ibr__analyze_patterns(&s->shift, &a->bound[1], &j, IBR_PATTERN_SHIFT,
+                                        j.n_ep - 1)) < 0)
             goto fail;
         if ((want & IBR_PATTERN_PERMUTATION) &&
-            (rc = ibr__analyze_patterns(&s->permutation, &j, IBR_PATTERN_PERMUTATION, nrand)) < 0)
+            (rc = ibr__analyze_patterns(&s->permutation, &a->bound[2], &j,
+                                        IBR_PATTERN_PERMUTATION, nrand)) < 0)
             goto fail;
         if ((want & IBR_PATTERN_BISECTION) &&
-            (rc = ibr__analyze_patterns(&s->bisection, &j, IBR_PATTERN_BISECTION, nrand)) < 0)
+            (rc = ibr__analyze_patterns(&s->bisection, &a->bound[3], &j,
+                                        IBR_PATTERN_BISECTION, nrand)) < 0)
             goto fail;
     }
     free_job(ctx, &j);
@@ -770,6 +806,41 @@ int ibr_analysis_link_loads(uint64_t *loads, size_t cap, size_t *needed, const i
     return 0;
 }
 
+static int family_index(unsigned pattern)
+{
+    switch (pattern) {
+    case IBR_PATTERN_ALL_TO_ALL:
+        return 0;
+    case IBR_PATTERN_SHIFT:
+        return 1;
+    case IBR_PATTERN_PERMUTATION:
+        return 2;
+    case IBR_PATTERN_BISECTION:
+        return 3;
+    default:
+        return -1;
+    }
+}
+
+static const ibr_pattern_stats *family_stats(const ibr_analysis *a, unsigned i);
+
+/* eBB / bound; 1 when nothing is achievable (then the eBB is 0 too). */
+static double vs_bound(double ebb, double bound)
+{
+    return bound > 0.0 ? ebb / bound : 1.0;
+}
+
+int ibr_analysis_ebb_bound(double *out, const ibr_analysis *a, unsigned int pattern)
+{
+    int i = family_index(pattern);
+    if (!out || !a || i < 0)
+        return IBR_EINVAL;
+    if (!family_stats(a, (unsigned)i)->patterns)
+        return IBR_ENOTFOUND;
+    *out = a->bound[i];
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* writers                                                              */
 
@@ -854,11 +925,13 @@ int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a)
         rc = ibr__buf_printf(out, ctx,
                              "  \"%s\": {\"patterns\": %u, \"flows\": %llu, \"unrouted\": %llu, "
                              "\"max_congestion\": %llu, \"mean_max_congestion\": %.9g, "
-                             "\"congestion_free\": %llu, \"ebb\": %.9g},\n",
+                             "\"congestion_free\": %llu, \"ebb\": %.9g, \"ebb_bound\": %.9g, "
+                             "\"ebb_vs_bound\": %.9g},\n",
                              family_key[i], p->patterns, (unsigned long long)p->flows,
                              (unsigned long long)p->unrouted,
                              (unsigned long long)p->max_congestion, p->mean_max_congestion,
-                             (unsigned long long)p->congestion_free, p->ebb);
+                             (unsigned long long)p->congestion_free, p->ebb, a->bound[i],
+                             vs_bound(p->ebb, a->bound[i]));
     }
     if (!rc)
         rc = ibr__buf_puts(out, ctx, "  \"hop_histogram\": [");
@@ -931,18 +1004,20 @@ int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a)
             rc = ibr__buf_puts(out, ctx, a->levels > 1 ? "\n" : ")\n");
     }
     if (!rc)
-        rc = ibr__buf_printf(out, ctx, "%-12s %8s %12s %10s %9s %9s %9s %8s\n", "pattern",
-                             "patterns", "flows", "unrouted", "max-cong", "mean-max", "cong-free",
-                             "eBB");
+        rc = ibr__buf_printf(out, ctx, "%-12s %8s %12s %10s %9s %9s %9s %8s %8s %9s\n",
+                             "pattern", "patterns", "flows", "unrouted", "max-cong", "mean-max",
+                             "cong-free", "eBB", "bound", "eBB/bound");
     for (unsigned i = 0; i < 4 && !rc; i++) {
         const ibr_pattern_stats *p = family_stats(a, i);
         if (!p->patterns)
             continue;
-        rc = ibr__buf_printf(out, ctx, "%-12s %8u %12llu %10llu %9llu %9.2f %9llu %8.4f\n",
+        rc = ibr__buf_printf(out, ctx,
+                             "%-12s %8u %12llu %10llu %9llu %9.2f %9llu %8.4f %8.4f %9.4f\n",
                              family_label[i], p->patterns, (unsigned long long)p->flows,
                              (unsigned long long)p->unrouted,
                              (unsigned long long)p->max_congestion, p->mean_max_congestion,
-                             (unsigned long long)p->congestion_free, p->ebb);
+                             (unsigned long long)p->congestion_free, p->ebb, a->bound[i],
+                             vs_bound(p->ebb, a->bound[i]));
     }
     if (rc < 0)
         ibr__buf_abort(out, mark);

@@ -11,6 +11,25 @@
 
 /* QoS levels the analysis separates (ibr_qos_levels goes up to 8). */
 #define IBR__AN_LEVELS 8
+/* Most cuts of the eBB bound one leaf belongs to (its own included). */
+#define IBR__AN_MAXMEM 16
+
+/* The cuts of the eBB bound (analyze_bound.c), a laminar family. Leaves
+   are the switches with end ports, in ibr__ajob::ep_sws order; cut k <
+   n_leaf is leaf k alone, the others are tree levels, numbered level by
+   level. Entry 2c of cap is the number of directed switch-to-switch links
+   leaving cut c, entry 2c + 1 of those entering it. */
+typedef struct ibr__acuts {
+    uint32_t n_leaf;
+    uint32_t *leaf_of;  /* per switch: leaf index, or IBR_NONE */
+    uint32_t n_cut;
+    uint32_t *cap;
+    uint32_t *mem_off;  /* per leaf: the cuts holding it, smallest first (CSR) */
+    uint32_t *mem;
+    uint32_t max_mem;   /* longest such list */
+    uint32_t *comp;     /* per leaf: its component (the leaves reach each other
+                           exactly within one), or NULL: ask the distances */
+} ibr__acuts;
 
 /* Scratch memory of one worker, allocated before any parallel loop (the
    workers never allocate). */
@@ -44,6 +63,20 @@ typedef struct ibr__aworker {
     size_t *frow;       /* per flow: offset of its destination's tile row */
     uint32_t *buf;      /* link r of flow f at buf[r * flows + f] */
     size_t buf_cap;
+    /* eBB bound (analyze_bound.c) */
+    uint32_t *bcnt;     /* per cut entry: the pattern's flows crossing it */
+    uint32_t *bdix;     /* per cut entry: its index among the crossed, or IBR_NONE */
+    uint32_t *btouch;   /* the crossed entries */
+    uint32_t *bup;      /* per entry: flows on to (out) or in from (in) the next cut */
+    uint32_t *bterm;    /* per leaf entry: flows from the source / to the sink */
+    uint32_t *bpar;     /* per entry: the next cut entry of the chains through it */
+    uint32_t *ga, *gb, *gm; /* flow groups: source leaf, destination leaf, flows */
+    uint8_t *gno, *gne; /* per group: entries left, entries in all ... */
+    uint32_t *gent;     /* ... at gent[g * 2 * max_mem] */
+    uint32_t *barc;     /* per crossed entry: its 3 arcs in the network */
+    uint32_t *gpath;    /* the arcs of one group's chain */
+    uint32_t *nfirst, *nlevel, *nit, *nqueue; /* max-flow nodes */
+    uint32_t *ato, *anext, *acap;             /* max-flow arcs */
 } ibr__aworker;
 
 /* Where a switch port leads: the link index and the next switch. */
@@ -58,6 +91,7 @@ typedef struct ibr__apattern {
     uint64_t unrouted;
     uint64_t max;
     double share; /* sum over flows of the flow's bandwidth share */
+    double bound; /* the most that sum could be under any routing */
 } ibr__apattern;
 
 typedef struct ibr__ajob {
@@ -103,6 +137,7 @@ typedef struct ibr__ajob {
     /* workers */
     unsigned int nw;
     ibr__aworker *w;
+    ibr__acuts cuts;            /* of the eBB bound */
     /* pattern family being evaluated */
     unsigned int family;
     ibr__apattern *pat;
@@ -118,10 +153,24 @@ static inline uint8_t *ibr__atile_row(const ibr__ajob *j, unsigned lid)
 }
 
 /* Evaluate n patterns of family (one ::ibr_pattern bit other than
-   all-to-all) into *out. Allocation happens before the parallel loop. */
-int ibr__analyze_patterns(ibr_pattern_stats *out, ibr__ajob *j, unsigned family, size_t n);
+   all-to-all) into *out, and their eBB bound into *bound. Allocation
+   happens before the parallel loop. */
+int ibr__analyze_patterns(ibr_pattern_stats *out, double *bound, ibr__ajob *j, unsigned family,
+                          size_t n);
 /* Build the walk tables and allocate the pattern scratch of every worker. */
 int ibr__analyze_pattern_scratch(ibr__ajob *j);
 void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w);
+
+/* eBB bound (analyze_bound.c). Find the cuts (needs the end-port tables
+   and the switch distances). */
+int ibr__analyze_cuts(ibr__ajob *j);
+void ibr__analyze_free_cuts(ibr_context *ctx, ibr__acuts *c);
+/* A worker's scratch for ibr__analyze_bound() (after ibr__analyze_cuts()). */
+int ibr__analyze_bound_scratch(const ibr__ajob *j, ibr__aworker *w);
+/* The most the shares of the nf flows in w->fsw / w->fdlid can sum to
+   under any routing (needs j->dist). */
+double ibr__analyze_bound(const ibr__ajob *j, ibr__aworker *w, uint32_t nf);
+/* The same for the all-to-all flows. */
+int ibr__analyze_bound_a2a(double *out, const ibr__ajob *j);
 
 #endif

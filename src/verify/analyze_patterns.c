@@ -66,6 +66,9 @@ int ibr__analyze_pattern_scratch(ibr__ajob *j)
         if (!w->cnt || !w->touched || !w->perm || !w->fsw || !w->fdlid || !w->fcur ||
             !w->flen || !w->active || !w->fdsw || !w->frow || !w->buf)
             return IBR_ENOMEM;
+        int rc = ibr__analyze_bound_scratch(j, w);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }
@@ -230,13 +233,16 @@ static int eval_pattern(void *arg, unsigned worker, size_t k)
     p->unrouted = unrouted;
     p->max = max;
     p->share = share;
+    p->bound = ibr__analyze_bound(j, w, nf);
     return 0;
 }
 
-int ibr__analyze_patterns(ibr_pattern_stats *out, ibr__ajob *j, unsigned family, size_t n)
+int ibr__analyze_patterns(ibr_pattern_stats *out, double *bound, ibr__ajob *j, unsigned family,
+                          size_t n)
 {
     ibr_context *ctx = ibr__ctx(j->t->ctx);
     memset(out, 0, sizeof *out);
+    *bound = 1.0;
     if (!n)
         return 0;
     ibr__free(ctx, j->pat);
@@ -247,7 +253,7 @@ int ibr__analyze_patterns(ibr_pattern_stats *out, ibr__ajob *j, unsigned family,
     int rc = ibr__parallel_for(j->nw, n, eval_pattern, j);
     if (rc < 0)
         return rc;
-    double sum_max = 0.0, ebb = 0.0;
+    double sum_max = 0.0, ebb = 0.0, bsum = 0.0;
     for (size_t k = 0; k < n; k++) {
         const ibr__apattern *p = &j->pat[k];
         out->flows += p->flows;
@@ -258,9 +264,11 @@ int ibr__analyze_patterns(ibr_pattern_stats *out, ibr__ajob *j, unsigned family,
         if (p->max <= 1)
             out->congestion_free++;
         ebb += p->flows ? p->share / (double)p->flows : 1.0;
+        bsum += p->flows ? p->bound / (double)p->flows : 1.0;
     }
     out->patterns = (unsigned)n;
     out->mean_max_congestion = sum_max / (double)n;
     out->ebb = ebb / (double)n;
+    *bound = bsum / (double)n;
     return 0;
 }

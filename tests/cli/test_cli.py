@@ -1771,6 +1771,27 @@ IO_TESTS = [test_write_targets, test_stdout_errors, test_interrupted_write,
             test_trace_guid_forms, test_engines_columns]
 
 
+def test_analyze_bound():
+    # the eBB bound: a column and eBB/bound in the text, two keys per
+    # pattern family in the JSON; on an intact fat tree ftree's shift
+    # reaches it
+    topo = "gen:fattree:levels=2,radix=8"
+    expect(["analyze", "-q", "-R", "ftree", topo, "--patterns", "shift,perm", "--random",
+            "5"], 0, r"^pattern .* +eBB +bound eBB/bound$")
+    expect(["analyze", "-q", "-R", "ftree", topo, "--patterns", "shift"], 0,
+           r"^shift +31 +992 .* 1\.0000 +1\.0000 +1\.0000$")
+    f = path("bound-faults.topo")
+    expect(["gen", "fattree:levels=2,radix=8", "--faults", "4", "--seed", "3",
+            "--remove-down", "-o", f], 0)
+    for engine in ("minhop", "sssp"):
+        doc = jrun(["analyze", "-q", "-R", engine, f, "--json", "--random", "5"])
+        for fam in ("all_to_all", "shift", "permutation", "bisection"):
+            p = doc[fam]
+            check(0.0 <= p["ebb"] <= p["ebb_bound"] + 1e-9 and p["ebb_bound"] <= 1.0, doc)
+            check(abs(p["ebb_vs_bound"] - p["ebb"] / p["ebb_bound"]) < 1e-6, doc)
+        check(doc["shift"]["ebb_bound"] < 1.0, doc)
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -1787,7 +1808,7 @@ def main():
              test_messages, test_dor, test_file_engine, test_reroute, test_reroute_keeps_promise,
              test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
-             test_ftree_connected_pairs]
+             test_ftree_connected_pairs, test_analyze_bound]
     tests += IO_TESTS
     # IBR_CLI_TESTS=name,name: run only those
     only = os.environ.get("IBR_CLI_TESTS")

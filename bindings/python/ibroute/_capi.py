@@ -1061,6 +1061,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_mcast_trees", [ResultP], c_int),
     ("ibr_analysis_vl_usage_level", [POINTER(c_uint64), AnalysisP, c_uint], c_int),
     ("ibr_analysis_link_loads", [POINTER(c_uint64), c_size_t, _sizep, AnalysisP], c_int),
+    ("ibr_analysis_ebb_bound", [POINTER(c_double), AnalysisP, c_uint], c_int),
     ("ibr_analysis_write_json", [POINTER(ibr_buffer), AnalysisP], c_int),
     ("ibr_analysis_write_text", [POINTER(ibr_buffer), AnalysisP], c_int),
     # guidlist.h

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from ctypes import byref, c_size_t, c_uint, c_uint64
-from typing import Any, Dict, Iterable, List, Union
+from ctypes import byref, c_double, c_size_t, c_uint, c_uint64
+from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _capi, _core
 from ._capi import HopStatus, Pattern
@@ -75,6 +75,11 @@ class PatternStats:
     mean_max_congestion: float
     congestion_free: int
     ebb: float
+    #: upper bound on the eBB any routing over the same cables could reach
+    #: for these patterns (ibr_analysis_ebb_bound); 1.0 when not evaluated
+    ebb_bound: float = 1.0
+    #: ebb / ebb_bound (1.0 when the bound is 0)
+    ebb_vs_bound: float = 1.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,15 +110,27 @@ class AnalysisSummary:
         return self
 
 
-def _pattern_stats(c: _capi.ibr_pattern_stats) -> PatternStats:
-    return PatternStats(**{f.name: getattr(c, f.name) for f in dataclasses.fields(PatternStats)})
+_FAMILY_PATTERN = {"all_to_all": _capi.Pattern.ALL_TO_ALL, "shift": _capi.Pattern.SHIFT,
+                   "permutation": _capi.Pattern.PERMUTATION,
+                   "bisection": _capi.Pattern.BISECTION}
 
 
-def _summary(c: _capi.ibr_analysis_summary) -> AnalysisSummary:
+def _pattern_stats(c: _capi.ibr_pattern_stats, bound: Optional[float]) -> PatternStats:
+    values = {f.name: getattr(c, f.name) for f in dataclasses.fields(PatternStats)
+              if f.name not in ("ebb_bound", "ebb_vs_bound")}
+    if bound is not None:
+        values["ebb_bound"] = bound
+        values["ebb_vs_bound"] = values["ebb"] / bound if bound > 0.0 else 1.0
+    return PatternStats(**values)
+
+
+def _summary(c: _capi.ibr_analysis_summary, a: "Analysis") -> AnalysisSummary:
     values: Dict[str, Any] = {}
     for f in dataclasses.fields(AnalysisSummary):
         v = getattr(c, f.name)
-        values[f.name] = _pattern_stats(v) if isinstance(v, _capi.ibr_pattern_stats) else v
+        if isinstance(v, _capi.ibr_pattern_stats):
+            v = _pattern_stats(v, a.ebb_bound(_FAMILY_PATTERN[f.name]) if v.patterns else None)
+        values[f.name] = v
     return AnalysisSummary(**values)
 
 
@@ -187,7 +204,19 @@ class Analysis(_Handle):
         rc = _core._lib.ibr_analysis_summary_get(byref(c), self._p())
         if rc < 0:
             raise error_for(rc, f"analysis summary: {_s(_core._lib.ibr_strerror(rc))}")
-        return _summary(c)
+        return _summary(c, self)
+
+    def ebb_bound(self, pattern: Union[int, str]) -> float:
+        """Upper bound on the eBB any routing over the analysed fabric's
+        cables could reach for one pattern family (ibr_analysis_ebb_bound):
+        ``Pattern.SHIFT``, ``"shift"``, ...  Also in the summary, as
+        ``summary.shift.ebb_bound`` and ``summary.shift.ebb_vs_bound``.
+        Raises NotFoundError when the family was not evaluated."""
+        out = c_double()
+        rc = _core._lib.ibr_analysis_ebb_bound(byref(out), self._p(), _patterns(pattern))
+        if rc < 0:
+            raise error_for(rc, f"ebb_bound: {_s(_core._lib.ibr_strerror(rc))}")
+        return out.value
 
     def _counts(self, fn: str) -> List[int]:
         needed = c_size_t()

@@ -139,6 +139,33 @@ class TestAnalysis(unittest.TestCase):
             self.assertTrue(a.write_text().strip())
             self.assertIs(a.result, r)
 
+    def test_ebb_bound(self):
+        # intact 2-level fat tree: ftree's shift reaches the bound, 1
+        with ibroute.Fabric.from_spec("fattree:levels=2,radix=8") as f, f.freeze() as t, \
+                t.route("ftree") as r, r.analyze(n_random=5) as a:
+            s = a.summary
+            self.assertAlmostEqual(s.shift.ebb_bound, 1.0)
+            self.assertAlmostEqual(s.shift.ebb, 1.0)
+            self.assertAlmostEqual(s.shift.ebb_vs_bound, 1.0)
+            self.assertEqual(a.ebb_bound(Pattern.SHIFT), s.shift.ebb_bound)
+            data = a.to_dict()
+            for fam in ("all_to_all", "shift", "permutation", "bisection"):
+                st = getattr(s, fam)
+                self.assertAlmostEqual(data[fam]["ebb_bound"], st.ebb_bound)
+                self.assertAlmostEqual(data[fam]["ebb_vs_bound"], st.ebb_vs_bound)
+                self.assertLessEqual(st.ebb, st.ebb_bound + 1e-9)
+        # degraded: the bound drops below 1, every engine stays under it
+        with ibroute.Fabric.from_spec("fattree:levels=2,radix=8") as f:
+            f.inject_faults(4, 0, seed=3)
+            with f.freeze() as t:
+                for engine in ("minhop", "updn", "sssp"):
+                    with t.route(engine) as r, r.analyze(n_random=5) as a:
+                        s = a.summary
+                        self.assertLess(s.shift.ebb_bound, 1.0)
+                        self.assertLessEqual(s.shift.ebb, s.shift.ebb_bound + 1e-9)
+                        self.assertAlmostEqual(s.shift.ebb_vs_bound,
+                                               s.shift.ebb / s.shift.ebb_bound)
+
     def test_options(self):
         with ibroute.Fabric.from_spec("fattree:levels=2,radix=8") as f, f.freeze() as t, \
                 t.route() as r:
@@ -151,6 +178,11 @@ class TestAnalysis(unittest.TestCase):
                 self.assertGreater(s.shift.ebb, 0.0)
                 self.assertLessEqual(s.shift.ebb, 1.0)
             with r.analyze(patterns=Pattern.BISECTION, n_random=2) as a:
+                self.assertEqual(a.ebb_bound("bisection"), a.summary.bisection.ebb_bound)
+                with self.assertRaises(ibroute.NotFoundError):
+                    a.ebb_bound(Pattern.SHIFT)
+                with self.assertRaises(ibroute.InvalidArgumentError):
+                    a.ebb_bound(Pattern.SHIFT | Pattern.BISECTION)
                 self.assertEqual(a.summary.bisection.patterns, 2)
                 self.assertEqual(a.summary.shift.patterns, 0)
             with self.assertRaises(ValueError):
