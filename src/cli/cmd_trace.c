@@ -294,26 +294,12 @@ static int trace_mcast(const char *src, const ibr_topo *t, const ibr_result *r, 
 
 int cmd_trace(int argc, char **argv)
 {
-    enum { O_FROM = CLI_OPT_OWN, O_TO, O_JSON, O_GROUPS, O_MLID, O_MBAL };
-    static const struct option lo[] = {
-        {"groups", required_argument, NULL, O_GROUPS},
-        {"mlid", required_argument, NULL, O_MLID},
-        {"mcast-balance", no_argument, NULL, O_MBAL},
-        {"from", required_argument, NULL, O_FROM},
-        {"to", required_argument, NULL, O_TO},
-        {"routing-engine", required_argument, NULL, 'R'},
-        {"routing_engine", required_argument, NULL, 'R'},
-        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
-        {"lmc", required_argument, NULL, CLI_OPT_LMC},
-        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
-        {"seed", required_argument, NULL, CLI_OPT_SEED},
-        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
-        {"param", required_argument, NULL, CLI_OPT_PARAM},
-        {"threads", required_argument, NULL, CLI_OPT_THREADS},
-        {"json", no_argument, NULL, O_JSON},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+    enum { O_FROM = CLI_OPT_OWN, O_TO, O_MLID };
+    static const struct option own[] = {{"mlid", required_argument, NULL, O_MLID},
+                                        {"from", required_argument, NULL, O_FROM},
+                                        {"to", required_argument, NULL, O_TO},
+                                        {0, 0, 0, 0}};
+    struct option lo[CLI_LONG_OPTIONS_MAX];
     const char *from = NULL, *to = NULL, *chain = NULL, *groups_file = NULL, *mlid_arg = NULL;
     int mbal = 0;
     uint64_t mlid = 0;
@@ -335,15 +321,16 @@ int cmd_trace(int argc, char **argv)
     unsigned int sport, dport;
 
     cli_route_args_init(&ra);
+    cli_long_options(lo, own, CLI_CMD_TRACE);
     while ((c = getopt_long(argc, argv, "hqR:", lo, NULL)) != -1) {
         switch (c) {
         case O_FROM: from = optarg; break;
         case O_TO: to = optarg; break;
-        case O_GROUPS: groups_file = optarg; break;
+        case CLI_OPT_GROUPS: groups_file = optarg; break;
         case O_MLID: mlid_arg = optarg; break;
-        case O_MBAL: mbal = 1; break;
+        case CLI_OPT_MCAST_BALANCE: mbal = 1; break;
         case 'R': chain = optarg; break;
-        case O_JSON: json = 1; break;
+        case CLI_OPT_JSON: json = 1; break;
         case 'q': cli_quiet = 1; break;
         case 'h': usage_trace(stdout); ret = CLI_EXIT_OK; goto out;
         default:
