@@ -149,6 +149,38 @@ def ibdmchk(outdir, subnet, fdbs, mcfdbs, lmc):
             "paths": int(scanned[-1]) if scanned else None}
 
 
+def verify_both(ibr, topo, osm_dir, ibr_dir, g2l, summary):
+    """verify() of OpenSM's and ibroute's opensm-lfts.dump, also kept as
+    summary["opensm"] and summary["ibroute"]; both reports."""
+    v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
+    v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
+    summary["opensm"] = v_osm
+    summary["ibroute"] = v_ibr
+    return v_osm, v_ibr
+
+
+def lft_diff(osm_dir, ibr_dir):
+    """diff_lfts() of OpenSM's and ibroute's opensm-lfts.dump, with
+    byte_identical: whether the two files are the same."""
+    a, b = (os.path.join(d, "opensm-lfts.dump") for d in (osm_dir, ibr_dir))
+    d = diff_lfts(read_lfts(a), read_lfts(b))
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        d["byte_identical"] = fa.read() == fb.read()
+    return d
+
+
+def check_pairs_and_load(problems, v_osm, v_ibr, slack=0.0):
+    """ibroute's verification against OpenSM's: the same pairs routed, and
+    ibroute's busiest link carrying no more routes than OpenSM's (times
+    1 + slack)."""
+    if v_ibr.get("pairs") != v_osm.get("pairs"):
+        problems.append("pair counts differ: OpenSM %s, ibroute %s"
+                        % (v_osm.get("pairs"), v_ibr.get("pairs")))
+    if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0) * (1.0 + slack) + 1e-9:
+        problems.append("ibroute's max link load %s exceeds OpenSM's %s"
+                        % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+
+
 def workdirs(args):
     """The case's folders from --ibr and --workdir (emptied first): ibr,
     work, the topology file, OpenSM's output folder, ibroute's."""

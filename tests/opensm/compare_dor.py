@@ -36,9 +36,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare_common import (SKIP, Fail, diff_lfts, generate, main_exit, opensm,  # noqa: E402
-                            opensm_run, print_times, read_lfts, run, verdict, verify,
-                            workdirs, write_summary)
+from compare_common import (SKIP, Fail, generate, lft_diff, main_exit, opensm,  # noqa: E402
+                            opensm_run, print_times, run, verdict, verify_both, workdirs,
+                            write_summary)
 from compare_updown import credit_loop_ibdmchk  # noqa: E402
 
 NODE_HDR = re.compile(r'^(Switch|Ca|Hca|Rt)\s+\d+\s+"')
@@ -150,16 +150,9 @@ def main():
                 if fa.read() == fb.read():
                     raise Fail("the port search order changed nothing in ibroute's tables")
 
-        v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
-        v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
-        summary["opensm"] = v_osm
-        summary["ibroute"] = v_ibr
+        v_osm, v_ibr = verify_both(ibr, topo, osm_dir, ibr_dir, g2l, summary)
 
-        d = diff_lfts(read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                      read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
-        with open(os.path.join(osm_dir, "opensm-lfts.dump"), "rb") as fa, \
-                open(os.path.join(ibr_dir, "opensm-lfts.dump"), "rb") as fb:
-            d["byte_identical"] = fa.read() == fb.read()
+        d = lft_diff(osm_dir, ibr_dir)
         summary["lft_diff"] = d
 
         problems = []

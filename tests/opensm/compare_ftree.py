@@ -56,9 +56,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare_common import (Fail, diff_lfts, generate, main_exit, opensm,  # noqa: E402
-                            opensm_run, print_times, read_lfts, run, verdict, verify,
-                            workdirs, write_summary)
+from compare_common import (Fail, check_pairs_and_load, generate, lft_diff,  # noqa: E402
+                            main_exit, opensm, opensm_run, print_times, run, verdict,
+                            verify, verify_both, workdirs, write_summary)
 
 SWITCH = re.compile(r'^Switch\s+\d+\s+"S-([0-9a-fA-F]+)"\s+#\s+"L(\d+)-S\d+"')
 CA_HDR = re.compile(r'^(?:Ca|Hca)\s+\d+\s+"[^"]*"\s+#\s+"([^"]*)"')
@@ -241,14 +241,8 @@ def main():
         if route.get("engine") != "ftree":
             raise Fail("ibroute's ftree declined: %s" % route.get("error"))
 
-        v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
-        v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
-        summary["opensm"] = v_osm
-        summary["ibroute"] = v_ibr
-        d = diff_lfts(read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                      read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
-        d["byte_identical"] = same_bytes(os.path.join(osm_dir, "opensm-lfts.dump"),
-                                         os.path.join(ibr_dir, "opensm-lfts.dump"))
+        v_osm, v_ibr = verify_both(ibr, topo, osm_dir, ibr_dir, g2l, summary)
+        d = lft_diff(osm_dir, ibr_dir)
         d["ca_order_identical"] = same_bytes(
             os.path.join(osm_dir, "opensm-ftree-ca-order.dump"),
             os.path.join(ibr_dir, "opensm-ftree-ca-order.dump"))
@@ -277,12 +271,7 @@ def main():
         if plain and (v_ibr.get("nonminimal", 1) != 0 or v_ibr.get("max_stretch", 2) > 1 + 1e-9):
             problems.append("ibroute's routes are not minimal: %s non-minimal switch routes"
                             % v_ibr.get("nonminimal"))
-        if v_ibr.get("pairs") != v_osm.get("pairs"):
-            problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                            % (v_osm.get("pairs"), v_ibr.get("pairs")))
-        if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-            problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                            % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+        check_pairs_and_load(problems, v_osm, v_ibr)
         if args.ibr_no_roots:
             art = os.path.join(ibr_dir, "ftree-degraded.txt")
             summary["ibroute_degraded"] = open(art).read().splitlines()[-1] \

@@ -205,15 +205,8 @@ def main():
                 osm_layers = log["lanes_needed"]
                 if osm_layers is not None and layers is not None and layers > osm_layers:
                     problems.append("ibroute needs %d layers, OpenSM %d" % (layers, osm_layers))
-                if v_ibr.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v_ibr.get("pairs")))
-                if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v_ibr.get("max_link_load"),
-                                       v_osm.get("max_link_load")))
-                d = cm.diff_lfts(cm.read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                                 cm.read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
+                cm.check_pairs_and_load(problems, v_osm, v_ibr)
+                d = cm.lft_diff(osm_dir, ibr_dir)
                 summary["lft_diff"] = d
     except cm.Fail as e:
         problems.append(str(e))

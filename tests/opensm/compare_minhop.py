@@ -26,9 +26,9 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_common import (SKIP, Fail, diff_lfts, generate, ibdmchk, main_exit,  # noqa: E402
-                            opensm, opensm_run, print_times, read_lfts, run, verdict,
-                            verify, workdirs, write_summary)
+from compare_common import (SKIP, Fail, check_pairs_and_load, generate, ibdmchk,  # noqa: E402
+                            lft_diff, main_exit, opensm, opensm_run, print_times, run,
+                            verdict, verify_both, workdirs, write_summary)
 
 
 def main():
@@ -69,16 +69,9 @@ def main():
             raise Fail("ibroute routed with %r, not minhop: %s" % (route.get("engine"),
                                                                    route.get("error")))
 
-        v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
-        v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
-        summary["opensm"] = v_osm
-        summary["ibroute"] = v_ibr
+        v_osm, v_ibr = verify_both(ibr, topo, osm_dir, ibr_dir, g2l, summary)
 
-        d = diff_lfts(read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                      read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
-        with open(os.path.join(osm_dir, "opensm-lfts.dump"), "rb") as fa, \
-                open(os.path.join(ibr_dir, "opensm-lfts.dump"), "rb") as fb:
-            d["byte_identical"] = fa.read() == fb.read()
+        d = lft_diff(osm_dir, ibr_dir)
         summary["lft_diff"] = d
 
         problems = []
@@ -92,12 +85,7 @@ def main():
             problems.append("ibroute's routes are not minimal: %s non-minimal switch routes, "
                             "max stretch %s" % (v_ibr.get("nonminimal"),
                                                 v_ibr.get("max_stretch")))
-        if v_ibr.get("pairs") != v_osm.get("pairs"):
-            problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                            % (v_osm.get("pairs"), v_ibr.get("pairs")))
-        if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-            problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                            % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+        check_pairs_and_load(problems, v_osm, v_ibr)
 
         if args.ibdmchk:
             empty = os.path.join(work, "empty.mcfdbs")

@@ -119,13 +119,7 @@ def main():
                                     "(see %s)" % os.path.join(ibr_dir, "ibdmchk.out"))
             if osm_ok:
                 v_osm = summary["opensm"]
-                if v.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v.get("pairs")))
-                lim = v_osm.get("max_link_load", 0) * (1.0 + args.max_link_slack)
-                if v.get("max_link_load", 0) > lim + 1e-9:
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v.get("max_link_load"), v_osm.get("max_link_load")))
+                cm.check_pairs_and_load(problems, v_osm, v, args.max_link_slack)
     except cm.Fail as e:
         problems.append(str(e))
     summary["problems"] = problems

@@ -146,16 +146,8 @@ def main():
                                                                          osm_needed))
             if osm_ok:
                 v_osm = summary["opensm"]
-                if v_ibr.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v_ibr.get("pairs")))
-                lim = v_osm.get("max_link_load", 0) * (1.0 + args.max_link_slack)
-                if v_ibr.get("max_link_load", 0) > lim + 1e-9:
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v_ibr.get("max_link_load"),
-                                       v_osm.get("max_link_load")))
-                d = cm.diff_lfts(cm.read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                                 cm.read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
+                cm.check_pairs_and_load(problems, v_osm, v_ibr, args.max_link_slack)
+                d = cm.lft_diff(osm_dir, ibr_dir)
                 summary["lft_diff"] = d
     except cm.Fail as e:
         problems.append(str(e))

@@ -175,14 +175,8 @@ def main():
                                 % v_ibr.get("credit_loop"))
             if osm_ok:
                 v_osm = summary["opensm"]
-                if v_ibr.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v_ibr.get("pairs")))
-                if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
-                d = cm.diff_lfts(cm.read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                                 cm.read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
+                cm.check_pairs_and_load(problems, v_osm, v_ibr)
+                d = cm.lft_diff(osm_dir, ibr_dir)
                 summary["lft_diff"] = d
             if args.ibdmchk and shutil.which("ibdmchk"):
                 with_sl = ibdmchk_loops(ibr_dir, True)
