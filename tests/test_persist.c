@@ -1,5 +1,5 @@
 /* Routing databases and rerouting: save/parse round trips, damaged texts,
-   the classification of changes (Table 1 of the memo), reload of an
+   the classification of changes (ibr_change_kind), reload of an
    unchanged fabric (exactly the saved routing), and the property tests of
    the incremental repair: on fat trees, tori and random graphs with many
    seeded link failures and switch failures, the incremental result is

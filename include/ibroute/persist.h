@@ -15,7 +15,7 @@
  * memory from a routed result.
  *
  * ibr_routing_db_compare() lists the differences between the database and
- * a topology, classified as Table 1 of the OpenSM scalability memo (new or
+ * a topology, classified by ::ibr_change_kind (new or
  * missing switch, new or missing cable between switches, new or missing
  * end port, cable of an end port, LID change), each with what it
  * invalidates. ibr_routing_db_route() then produces the routing for the
@@ -257,8 +257,8 @@ IBR_API uint64_t ibr_routing_db_seed(const ibr_routing_db *db);
 IBR_API uint32_t ibr_routing_db_switch_count(const ibr_routing_db *db);
 
 /**
- * The differences between a database and a topology, classified as Table
- * 1 of the scalability memo, in this order: switches (missing, then new),
+ * The differences between a database and a topology, classified by
+ * ::ibr_change_kind, in this order: switches (missing, then new),
  * switch-to-switch cables (missing, then new), end ports (missing, moved,
  * new), LID changes. A cable appears once (from the end with the lower
  * node GUID); cables of a missing or new switch are listed too.

@@ -30,7 +30,7 @@
  * manager (`-Q`) would program, read back with ibr_result_sl2vl(),
  * ibr_result_endport_sl2vl() and ibr_result_vlarb(); settings an engine
  * overrides are listed by ibr_result_qos_note(), and SL merges that break
- * an engine's deadlock freedom by ibr_result_qos_hazard().
+ * an engine's deadlock freedom by ibr_result_sl_hazard().
  *
  * A configuration is used by one thread at a time while it is changed; a
  * configuration nobody changes can be read (and routed with) from several

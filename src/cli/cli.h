@@ -8,6 +8,7 @@
 #ifndef IBR_CLI_H
 #define IBR_CLI_H
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -240,8 +241,34 @@ enum {
     CLI_OPT_TORUS_CONFIG,     /* --torus-config FILE */
     CLI_OPT_LFTS_FILE,        /* --lfts-file FILE (file.lfts) */
     CLI_OPT_LID_MATRIX_FILE,  /* --lid-matrix-file FILE (file.lid_matrix) */
+    CLI_OPT_QOS_CONFIG,       /* --qos-config FILE (and -Q, --qos) */
+    CLI_OPT_QOS_LEVELS,       /* --qos-levels N */
+    /* shared by name only: each command gives them its own meaning */
+    CLI_OPT_SAVE_DB,          /* --save-db FILE */
+    CLI_OPT_DUMPS,            /* --dumps LIST */
+    CLI_OPT_ALL_DUMPS,        /* --all-dumps */
+    CLI_OPT_NO_VERIFY,        /* --no-verify */
+    CLI_OPT_JSON,             /* --json */
+    CLI_OPT_GROUPS,           /* --groups FILE */
+    CLI_OPT_MCAST_BALANCE,    /* --mcast-balance */
     CLI_OPT_OWN
 };
+
+/* The commands that take the shared long options below (bits). */
+enum { CLI_CMD_ROUTE = 1u, CLI_CMD_REROUTE = 2u, CLI_CMD_TRACE = 4u };
+
+/* The most long options one command has (its own and the shared ones). */
+#define CLI_LONG_OPTIONS_MAX 96
+
+/* The long options of command @p cmd (one CLI_CMD_* bit) for getopt_long():
+ * its own @p own (ending with a zeroed entry), then every option of the one
+ * shared table that @p cmd takes, written into @p out (CLI_LONG_OPTIONS_MAX
+ * entries). The shared table holds the routing options (-R, the topology's
+ * LIDs, the ibr_options settings, the GUID files, the engine settings, QoS)
+ * and the names route, reroute and trace share (-o, --json, --help, ...).
+ * Returns @p out. */
+const struct option *cli_long_options(struct option *out, const struct option *own,
+                                      unsigned cmd);
 
 /* The GUID files of the routing options, in the order they are read. */
 enum {
@@ -267,6 +294,9 @@ typedef struct cli_route_args {
     size_t n_params;
     const char **param_opt;                /* the option that gave each ("--param",
                                               "--connect-roots", ...; owned array) */
+    int qos;                               /* -Q, --qos-config or --qos-levels */
+    const char *qos_config;                /* --qos-config FILE, or NULL */
+    unsigned qos_levels;                   /* --qos-levels N (0: not given) */
 } cli_route_args;
 
 /* The settings --connect-roots stands for. */

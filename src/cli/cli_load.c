@@ -209,6 +209,79 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
 /* ------------------------------------------------------------------------ */
 /* Shared options */
 
+#define R_ CLI_CMD_ROUTE
+#define X_ CLI_CMD_REROUTE
+#define T_ CLI_CMD_TRACE
+
+/* The one table of the long options route, reroute and trace share, with
+   the commands that take each. */
+static const struct {
+    struct option opt;
+    unsigned cmds;
+} shared_options[] = {
+    {{"routing-engine", required_argument, NULL, 'R'}, R_ | T_},
+    {{"routing_engine", required_argument, NULL, 'R'}, R_ | T_},
+    {{"output", required_argument, NULL, 'o'}, R_ | X_},
+    {{"dumps", required_argument, NULL, CLI_OPT_DUMPS}, R_ | X_},
+    {{"all-dumps", no_argument, NULL, CLI_OPT_ALL_DUMPS}, R_ | X_},
+    {{"save-db", required_argument, NULL, CLI_OPT_SAVE_DB}, R_ | X_},
+    {{"groups", required_argument, NULL, CLI_OPT_GROUPS}, R_ | T_},
+    {{"mcast-balance", no_argument, NULL, CLI_OPT_MCAST_BALANCE}, R_ | T_},
+    {{"qos", no_argument, NULL, 'Q'}, R_ | X_},
+    {{"qos-config", required_argument, NULL, CLI_OPT_QOS_CONFIG}, R_ | X_},
+    {{"qos-levels", required_argument, NULL, CLI_OPT_QOS_LEVELS}, R_ | X_},
+    {{"lmc", required_argument, NULL, CLI_OPT_LMC}, R_ | X_ | T_},
+    {{"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID}, R_ | X_ | T_},
+    {{"seed", required_argument, NULL, CLI_OPT_SEED}, R_ | T_},
+    {{"scatter", no_argument, NULL, CLI_OPT_SCATTER}, R_},
+    {{"scatter-ports", no_argument, NULL, CLI_OPT_SCATTER}, R_},
+    {{"port-shifting", no_argument, NULL, CLI_OPT_PORT_SHIFTING}, R_},
+    {{"port-profile-switch-nodes", no_argument, NULL, CLI_OPT_PPSN}, R_},
+    {{"threads", required_argument, NULL, CLI_OPT_THREADS}, R_ | X_ | T_},
+    {{"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS}, R_ | X_ | T_},
+    {{"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS}, R_ | X_ | T_},
+    {{"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS}, R_ | X_},
+    {{"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS}, R_ | X_},
+    {{"guid-routing-order", required_argument, NULL, CLI_OPT_ORDER}, R_ | X_},
+    {{"guid-routing-order-no-scatter", no_argument, NULL, CLI_OPT_ORDER_NO_SCATTER}, R_},
+    {{"ignore-guids", required_argument, NULL, CLI_OPT_IGNORE_GUIDS}, R_ | X_},
+    {{"ids-guid-file", required_argument, NULL, CLI_OPT_IDS}, R_ | X_},
+    {{"connect-roots", no_argument, NULL, CLI_OPT_CONNECT_ROOTS}, R_},
+    {{"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS}, R_},
+    {{"param", required_argument, NULL, CLI_OPT_PARAM}, R_ | X_ | T_},
+    {{"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE}, R_ | X_},
+    {{"torus-config", required_argument, NULL, CLI_OPT_TORUS_CONFIG}, R_},
+    {{"lfts-file", required_argument, NULL, CLI_OPT_LFTS_FILE}, R_},
+    {{"lid-matrix-file", required_argument, NULL, CLI_OPT_LID_MATRIX_FILE}, R_},
+    {{"no-verify", no_argument, NULL, CLI_OPT_NO_VERIFY}, R_ | X_},
+    {{"json", no_argument, NULL, CLI_OPT_JSON}, R_ | X_ | T_},
+    {{"no-progress", no_argument, NULL, 'q'}, R_ | X_},
+    {{"quiet", no_argument, NULL, 'q'}, R_ | X_ | T_},
+    {{"verbose", no_argument, NULL, 'v'}, R_ | X_},
+    {{"help", no_argument, NULL, 'h'}, R_ | X_ | T_},
+};
+
+#undef R_
+#undef X_
+#undef T_
+
+const struct option *cli_long_options(struct option *out, const struct option *own,
+                                      unsigned cmd)
+{
+    size_t n = 0;
+
+    for (; own[n].name; n++)
+        out[n] = own[n];
+    for (size_t i = 0; i < sizeof shared_options / sizeof shared_options[0]; i++)
+        if (shared_options[i].cmds & cmd) {
+            if (n + 1 >= CLI_LONG_OPTIONS_MAX)
+                abort(); /* a programming error: raise CLI_LONG_OPTIONS_MAX */
+            out[n++] = shared_options[i].opt;
+        }
+    out[n] = (struct option){0, 0, 0, 0};
+    return out;
+}
+
 void cli_route_args_init(cli_route_args *a)
 {
     memset(a, 0, sizeof(*a));
@@ -415,6 +488,16 @@ static int route_option(cli_route_args *a, int c, const char *arg)
     }
     case CLI_OPT_TORUS_CONFIG:
         return param_from_file(a, "torus-2QoS.config", arg);
+    case 'Q': a->qos = 1; return 1;
+    case CLI_OPT_QOS_CONFIG:
+        a->qos = 1;
+        a->qos_config = arg;
+        return 1;
+    case CLI_OPT_QOS_LEVELS:
+        if (cli_opt_qos_levels(arg, &a->qos_levels) < 0)
+            return -1;
+        a->qos = 1;
+        return 1;
     default: return 0;
     }
 }

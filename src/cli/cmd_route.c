@@ -571,6 +571,7 @@ static int save_db(const char *path, const ibr_result *r)
     return 0;
 }
 
+/* The options of ibr route and ibr reroute (reroute reads only some). */
 typedef struct route_args {
     const char *chain, *outdir, *topology, *save_db;
     int json, verify, verbose, progress; /* progress: -1 auto */
@@ -579,13 +580,41 @@ typedef struct route_args {
     int groups_sa;      /* groups is an SA database dump */
     int mcast_balance;
     int mcast_opensm;
-    int qos;                /* -Q or --qos-config */
-    const char *qos_config; /* --qos-config FILE */
-    unsigned qos_levels;    /* --qos-levels N (0: not given) */
     unsigned dumps;  /* DUMP_* written by -o */
     int dumps_given; /* --dumps or --all-dumps */
 } route_args;
 
+static void route_args_init(route_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->verify = 1;
+    a->progress = -1;
+    a->dumps = DUMP_DEFAULT;
+}
+
+/* An option route and reroute read alike (-o, --dumps, --all-dumps,
+   --save-db, --no-verify, --json, -v): 1 handled, 0 not one of them, -1
+   error (printed). */
+static int output_option(route_args *a, int c, const char *arg)
+{
+    switch (c) {
+    case 'o': a->outdir = arg; return 1;
+    case CLI_OPT_DUMPS:
+        if (parse_dumps(&a->dumps, arg) < 0)
+            return -1;
+        a->dumps_given = 1;
+        return 1;
+    case CLI_OPT_ALL_DUMPS:
+        a->dumps = DUMP_ALL;
+        a->dumps_given = 1;
+        return 1;
+    case CLI_OPT_SAVE_DB: a->save_db = arg; return 1;
+    case CLI_OPT_NO_VERIFY: a->verify = 0; return 1;
+    case CLI_OPT_JSON: a->json = 1; return 1;
+    case 'v': a->verbose++; return 1;
+    default: return 0;
+    }
+}
 
 /* The summary line of ftree's "ftree-degraded.txt" artefact (after
    "degraded: "), or NULL when the result has none. */
@@ -878,289 +907,275 @@ static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
     return CLI_EXIT_OK;
 }
 
-int cmd_route(int argc, char **argv)
-{
-    enum {
-        O_NOVERIFY = CLI_OPT_OWN,
-        O_JSON,
-        O_PROGRESS,
-        O_NOPROGRESS,
-        O_STRICT,
-        O_SAVE_DB,
-        O_GROUPS,
-        O_SA_DUMP,
-        O_MCAST_BALANCE,
-        O_MCAST_OPENSM,
-        O_QOS_CONFIG,
-        O_QOS_LEVELS,
-        O_DUMPS,
-        O_ALL_DUMPS
-    };
-    static const struct option lo[] = {
-        {"save-db", required_argument, NULL, O_SAVE_DB},
-        {"groups", required_argument, NULL, O_GROUPS},
-        {"sa-dump", required_argument, NULL, O_SA_DUMP},
-        {"mcast-balance", no_argument, NULL, O_MCAST_BALANCE},
-        {"mcast-opensm", no_argument, NULL, O_MCAST_OPENSM},
-        {"qos", no_argument, NULL, 'Q'},
-        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
-        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
-        {"dumps", required_argument, NULL, O_DUMPS},
-        {"all-dumps", no_argument, NULL, O_ALL_DUMPS},
-        {"routing-engine", required_argument, NULL, 'R'},
-        {"routing_engine", required_argument, NULL, 'R'},
-        {"output", required_argument, NULL, 'o'},
-        {"lmc", required_argument, NULL, CLI_OPT_LMC},
-        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
-        {"seed", required_argument, NULL, CLI_OPT_SEED},
-        {"scatter", no_argument, NULL, CLI_OPT_SCATTER},
-        {"scatter-ports", no_argument, NULL, CLI_OPT_SCATTER},
-        {"port-shifting", no_argument, NULL, CLI_OPT_PORT_SHIFTING},
-        {"port-profile-switch-nodes", no_argument, NULL, CLI_OPT_PPSN},
-        {"threads", required_argument, NULL, CLI_OPT_THREADS},
-        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
-        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
-        {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
-        {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
-        {"guid-routing-order", required_argument, NULL, CLI_OPT_ORDER},
-        {"guid-routing-order-no-scatter", no_argument, NULL, CLI_OPT_ORDER_NO_SCATTER},
-        {"ignore-guids", required_argument, NULL, CLI_OPT_IGNORE_GUIDS},
-        {"ids-guid-file", required_argument, NULL, CLI_OPT_IDS},
-        {"connect-roots", no_argument, NULL, CLI_OPT_CONNECT_ROOTS},
-        {"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS},
-        {"param", required_argument, NULL, CLI_OPT_PARAM},
-        {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
-        {"torus-config", required_argument, NULL, CLI_OPT_TORUS_CONFIG},
-        {"lfts-file", required_argument, NULL, CLI_OPT_LFTS_FILE},
-        {"lid-matrix-file", required_argument, NULL, CLI_OPT_LID_MATRIX_FILE},
-        {"no-verify", no_argument, NULL, O_NOVERIFY},
-        {"strict", no_argument, NULL, O_STRICT},
-        {"json", no_argument, NULL, O_JSON},
-        {"progress", no_argument, NULL, O_PROGRESS},
-        {"no-progress", no_argument, NULL, O_NOPROGRESS},
-        {"quiet", no_argument, NULL, O_NOPROGRESS},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+/* Everything one `ibr route` holds, from the command line to the report. */
+typedef struct route_run {
     route_args a;
-    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
+    cli_topo_args ta;
     cli_route_args ra;
-    ibr_options *opts = &ra.opts;
-    int c, rc, vrc = 0, wrc, verified = 0, ret = CLI_EXIT_ERROR;
-    ibr_context *ctx = NULL;
-    ibr_topo *t = NULL;
-    ibr_result *r = NULL;
-    ibr_mcast_groups *groups = NULL;
-    ibr_qos_config *qos = NULL;
+    ibr_context *ctx;
+    ibr_topo *t;
+    ibr_result *r;
+    ibr_mcast_groups *groups;
+    ibr_qos_config *qos;
     progress_state ps;
     ibr_verify_report rep;
-    ibr_buffer vjson = IBR_BUFFER_INIT;
-    file_list files = {NULL, 0, NULL, 0, 0, 0.0, NULL};
-    double t0, route_s;
-    write_job wjob;
-    pthread_t writer;
-    int writing = 0;
+    ibr_buffer vjson;  /* the verification report as JSON (--json) */
+    file_list files;   /* the dumps written (-o) */
+    int rc;            /* of ibr_route() */
+    int vrc, verified; /* of ibr_result_verify(), and whether it judged */
+    int write_err;     /* a dump or the database could not be written */
+    double route_s;
+} route_run;
 
-    memset(&a, 0, sizeof(a));
-    a.verify = 1;
-    a.progress = -1;
-    a.dumps = DUMP_DEFAULT;
-    cli_route_args_init(&ra);
+/* Read the command line of ibr route into s. 0 to go on, 1 when --help
+   was printed, -1 on a usage error (printed). */
+static int route_parse(route_run *s, int argc, char **argv)
+{
+    enum { O_PROGRESS = CLI_OPT_OWN, O_STRICT, O_SA_DUMP, O_MCAST_OPENSM };
+    static const struct option own[] = {{"sa-dump", required_argument, NULL, O_SA_DUMP},
+                                        {"mcast-opensm", no_argument, NULL, O_MCAST_OPENSM},
+                                        {"strict", no_argument, NULL, O_STRICT},
+                                        {"progress", no_argument, NULL, O_PROGRESS},
+                                        {0, 0, 0, 0}};
+    struct option lo[CLI_LONG_OPTIONS_MAX];
+    route_args *a = &s->a;
+    int c, h;
+
+    cli_long_options(lo, own, CLI_CMD_ROUTE);
     while ((c = getopt_long(argc, argv, "hR:o:vqQ", lo, NULL)) != -1) {
+        if ((h = output_option(a, c, optarg)) != 0) {
+            if (h < 0)
+                return -1;
+            continue;
+        }
         switch (c) {
-        case 'R': a.chain = optarg; break;
-        case 'Q': a.qos = 1; break;
-        case O_QOS_CONFIG:
-            a.qos = 1;
-            a.qos_config = optarg;
-            break;
-        case O_QOS_LEVELS:
-            if (cli_opt_qos_levels(optarg, &a.qos_levels) < 0)
-                goto out;
-            a.qos = 1;
-            break;
-        case 'o': a.outdir = optarg; break;
-        case O_NOVERIFY: a.verify = 0; break;
-        case O_STRICT: a.strict = 1; break;
-        case O_SAVE_DB: a.save_db = optarg; break;
-        case O_GROUPS:
+        case 'R': a->chain = optarg; break;
+        case O_STRICT: a->strict = 1; break;
+        case CLI_OPT_GROUPS:
         case O_SA_DUMP:
-            if (a.groups) {
+            if (a->groups) {
                 cli_error("route", "give the multicast groups once (--groups or --sa-dump)");
-                goto out;
+                return -1;
             }
-            a.groups = optarg;
-            a.groups_sa = c == O_SA_DUMP;
+            a->groups = optarg;
+            a->groups_sa = c == O_SA_DUMP;
             break;
-        case O_MCAST_BALANCE: a.mcast_balance = 1; break;
-        case O_MCAST_OPENSM: a.mcast_opensm = 1; break;
-        case O_DUMPS:
-            if (parse_dumps(&a.dumps, optarg) < 0)
-                goto out;
-            a.dumps_given = 1;
-            break;
-        case O_ALL_DUMPS:
-            a.dumps = DUMP_ALL;
-            a.dumps_given = 1;
-            break;
-        case O_JSON: a.json = 1; break;
-        case O_PROGRESS: a.progress = 1; break;
-        case O_NOPROGRESS:
+        case CLI_OPT_MCAST_BALANCE: a->mcast_balance = 1; break;
+        case O_MCAST_OPENSM: a->mcast_opensm = 1; break;
+        case O_PROGRESS: a->progress = 1; break;
         case 'q':
-            a.progress = 0;
+            a->progress = 0;
             cli_quiet = 1;
             break;
-        case 'v': a.verbose++; break;
-        case 'h': usage_route(stdout); ret = CLI_EXIT_OK; goto out;
+        case 'h': usage_route(stdout); return 1;
         default:
-            if (cli_shared_option(&ta, &ra, c, optarg, usage_route) < 0)
-                goto out;
+            if (cli_shared_option(&s->ta, &s->ra, c, optarg, usage_route) < 0)
+                return -1;
         }
     }
     if (optind + 1 != argc) {
         cli_error("route", optind >= argc ? "missing TOPOLOGY (try 'ibr route --help')"
                                           : "too many arguments");
-        goto out;
+        return -1;
     }
-    a.topology = argv[optind];
-    if (a.dumps_given && !a.outdir) {
+    a->topology = argv[optind];
+    return 0;
+}
+
+/* The rules between the options of ibr route (the --scatter seed set).
+   0 or -1 (printed). */
+static int route_check_args(route_run *s)
+{
+    const route_args *a = &s->a;
+    ibr_options *opts = &s->ra.opts;
+
+    if (a->dumps_given && !a->outdir) {
         cli_error("route", "--dumps and --all-dumps choose what -o writes: give -o DIR");
-        goto out;
+        return -1;
     }
-    if (cli_topo_args_check(&ta, "route") < 0)
-        goto out;
-    if (a.chain && !a.chain[strspn(a.chain, ", \t\n")]) {
+    if (cli_topo_args_check(&s->ta, "route") < 0)
+        return -1;
+    if (a->chain && !a->chain[strspn(a->chain, ", \t\n")]) {
         cli_error("route", "-R names no engine (give a chain such as -R ftree,updn; "
                            "`ibr engines` lists them)");
-        goto out;
+        return -1;
     }
-    if (a.mcast_balance && a.mcast_opensm) {
+    if (a->mcast_balance && a->mcast_opensm) {
         cli_error("route", "--mcast-balance and --mcast-opensm exclude each other (balanced "
                            "trees, or OpenSM's trees kept as they are)");
-        goto out;
+        return -1;
     }
-    if (a.strict && !a.verify) {
+    if (a->strict && !a->verify) {
         cli_error("route", "--strict and --no-verify exclude each other (--strict judges "
                            "the verification)");
-        goto out;
+        return -1;
     }
     if (opts->scatter_ports && opts->seed == 0) {
-        if (ra.seed_given) {
+        if (s->ra.seed_given) {
             cli_error("--scatter", "a seed of 0 disables scattering; give --seed N with N > 0");
-            goto out;
+            return -1;
         }
         opts->seed = 1;
     }
+    return 0;
+}
 
-    if (cli_make_context(&ctx, cli_log_level(a.verbose)) < 0 ||
-        cli_route_args_check_chain(&ra, ctx, a.chain, "route") < 0)
-        goto out;
+/* The context, the GUID files, the topology, the multicast groups and the
+   QoS configuration, into s and its options. 0 or -1 (printed). */
+static int route_load(route_run *s)
+{
+    const route_args *a = &s->a;
+    ibr_options *opts = &s->ra.opts;
+
+    if (cli_make_context(&s->ctx, cli_log_level(a->verbose)) < 0 ||
+        cli_route_args_check_chain(&s->ra, s->ctx, a->chain, "route") < 0)
+        return -1;
     /* the fabric is not kept: it is freed before routing big fabrics */
-    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, a.topology, &ta) < 0)
-        goto out;
-    if ((a.mcast_balance || a.mcast_opensm) && !a.groups) {
-        cli_error(a.mcast_balance ? "--mcast-balance" : "--mcast-opensm",
+    if (cli_route_args_load(&s->ra, s->ctx) < 0 ||
+        cli_load_topo(&s->t, s->ctx, a->topology, &s->ta) < 0)
+        return -1;
+    if ((a->mcast_balance || a->mcast_opensm) && !a->groups) {
+        cli_error(a->mcast_balance ? "--mcast-balance" : "--mcast-opensm",
                   "give the multicast groups with --groups FILE");
-        goto out;
+        return -1;
     }
-    if (a.groups) {
-        if (cli_load_groups_as(&groups, t, a.groups, a.groups_sa) < 0)
-            goto out;
-        opts->mcast_groups = groups;
-        opts->mcast_flags = (a.mcast_balance ? IBR_MCAST_BALANCE : 0) |
-                            (a.mcast_opensm ? IBR_MCAST_OPENSM : 0);
+    if (a->groups) {
+        if (cli_load_groups_as(&s->groups, s->t, a->groups, a->groups_sa) < 0)
+            return -1;
+        opts->mcast_groups = s->groups;
+        opts->mcast_flags = (a->mcast_balance ? IBR_MCAST_BALANCE : 0) |
+                            (a->mcast_opensm ? IBR_MCAST_OPENSM : 0);
     }
+    if (s->ra.qos && cli_load_qos(&s->qos, s->ctx, s->ra.qos_config, s->ra.qos_levels) < 0)
+        return -1;
+    opts->qos = s->qos;
+    return 0;
+}
 
-    if (a.qos && cli_load_qos(&qos, ctx, a.qos_config, a.qos_levels) < 0)
-        goto out;
-    opts->qos = qos;
+/* Route with the progress lines on stderr. */
+static void route_engine(route_run *s)
+{
+    ibr_options *opts = &s->ra.opts;
+    double t0;
 
-    memset(&ps, 0, sizeof(ps));
-    ps.tty = isatty(STDERR_FILENO);
-    ps.enabled = a.progress != 0;
+    memset(&s->ps, 0, sizeof(s->ps));
+    s->ps.tty = isatty(STDERR_FILENO);
+    s->ps.enabled = s->a.progress != 0;
     opts->progress = progress_cb;
-    opts->progress_user = &ps;
+    opts->progress_user = &s->ps;
 
     t0 = cli_now();
-    ps.start = t0;
-    rc = ibr_route(&r, t, a.chain, opts);
-    route_s = cli_now() - t0;
-    if (ps.shown && ps.tty)
+    s->ps.start = t0;
+    s->rc = ibr_route(&s->r, s->t, s->a.chain, opts);
+    s->route_s = cli_now() - t0;
+    if (s->ps.shown && s->ps.tty)
         fputc('\n', stderr);
+}
 
-    /* the dumps are written while the result is verified (on this thread
-       when no thread can be started) */
-    files.ps = &ps;
-    wjob = (write_job){&files, a.outdir, a.dumps, t, r, 0};
-    if (rc == 0 && a.outdir) {
-        if (a.verify && pthread_create(&writer, NULL, write_thread, &wjob) == 0)
+/* Verify the routing (into s->rep, and s->vjson with --json) while the
+   dumps are written (on this thread when no thread can be started), then
+   save the database. 0, or -1 when the verification could not judge
+   (printed). */
+static int route_verify_and_write(route_run *s)
+{
+    const route_args *a = &s->a;
+    write_job wjob;
+    pthread_t writer;
+    int writing = 0, wrc, ret = 0;
+
+    s->files.ps = &s->ps;
+    wjob = (write_job){&s->files, a->outdir, a->dumps, s->t, s->r, 0};
+    if (s->rc == 0 && a->outdir) {
+        if (a->verify && pthread_create(&writer, NULL, write_thread, &wjob) == 0)
             writing = 1;
         else
             write_thread(&wjob);
     }
-    if (rc == 0 && a.verify) {
-        ibr_verify_report_init(&rep, IBR_VERIFY_REPORT_VERSION);
-        rep.threads = opts->threads;
-        rep.strict = a.strict;
-        vrc = ibr_result_verify(&rep, r);
-        verified = vrc == 0 || vrc == IBR_EROUTES;
-        if (!verified) {
-            cli_lib_error("verify", NULL, vrc);
-            goto out;
-        }
-        if (a.json && (wrc = ibr_verify_report_write_json(&vjson, &rep)) < 0) {
+    if (s->rc == 0 && a->verify) {
+        ibr_verify_report_init(&s->rep, IBR_VERIFY_REPORT_VERSION);
+        s->rep.threads = s->ra.opts.threads;
+        s->rep.strict = a->strict;
+        s->vrc = ibr_result_verify(&s->rep, s->r);
+        s->verified = s->vrc == 0 || s->vrc == IBR_EROUTES;
+        if (!s->verified) {
+            cli_lib_error("verify", NULL, s->vrc);
+            ret = -1;
+        } else if (a->json && (wrc = ibr_verify_report_write_json(&s->vjson, &s->rep)) < 0) {
             cli_lib_error("verify", NULL, wrc);
-            goto out;
+            ret = -1;
         }
     }
-    if (writing) {
-        pthread_join(writer, NULL);
-        writing = 0;
-    }
-    /* a file that cannot be written does not hide the summary: it says what
-       was written and what was not, and the exit status is 2 */
-    int write_err = rc == 0 && a.outdir && wjob.ret < 0;
-    if (rc == 0 && a.save_db && save_db(a.save_db, r) < 0)
-        write_err = 1;
-
-    if (a.json)
-        print_route_json(&a, t, r, opts, rc, route_s, vjson.data, &files);
-    else if (rc == 0 || (r && ibr_result_attempt_count(r) > 0))
-        /* a request the library refused before any engine ran (unknown
-           engine, bad setting) is reported once, below */
-        print_route_text(&a, t, r, opts, rc, route_s, &rep, vrc, verified, &files);
-    cli_flush_stdout();
-
-    if (rc < 0) {
-        cli_lib_error("route", r ? ibr_result_last_error(r) : NULL, rc);
-        ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
-        goto out;
-    }
-    if (verified && vrc != 0) {
-        cli_error("verify", "routing tables are invalid: %s",
-                  rep.first_error[0] ? rep.first_error : rep.first_mcast_error);
-        ret = CLI_EXIT_INVALID;
-        goto out;
-    }
-    if (write_err) {
-        ret = CLI_EXIT_ERROR;
-        goto out;
-    }
-    if (a.strict && (ret = strict_check(r, verified ? &rep : NULL)) != CLI_EXIT_OK)
-        goto out;
-    ret = CLI_EXIT_OK;
-out:
     if (writing)
         pthread_join(writer, NULL);
-    ibr_buffer_dispose(&vjson);
-    file_list_free(&files);
-    ibr_result_destroy(r);
-    ibr_mcast_groups_destroy(groups);
-    ibr_qos_config_destroy(qos);
-    ibr_topo_destroy(t);
+    if (ret < 0)
+        return -1;
+    /* a file that cannot be written does not hide the summary: it says what
+       was written and what was not, and the exit status is 2 */
+    s->write_err = s->rc == 0 && a->outdir && wjob.ret < 0;
+    if (s->rc == 0 && a->save_db && save_db(a->save_db, s->r) < 0)
+        s->write_err = 1;
+    return 0;
+}
+
+/* Print the summary and the verdict; the exit status. */
+static int route_report(route_run *s)
+{
+    const route_args *a = &s->a;
+    int ret;
+
+    if (a->json)
+        print_route_json(a, s->t, s->r, &s->ra.opts, s->rc, s->route_s, s->vjson.data,
+                         &s->files);
+    else if (s->rc == 0 || (s->r && ibr_result_attempt_count(s->r) > 0))
+        /* a request the library refused before any engine ran (unknown
+           engine, bad setting) is reported once, below */
+        print_route_text(a, s->t, s->r, &s->ra.opts, s->rc, s->route_s, &s->rep, s->vrc,
+                         s->verified, &s->files);
+    cli_flush_stdout();
+
+    if (s->rc < 0) {
+        cli_lib_error("route", s->r ? ibr_result_last_error(s->r) : NULL, s->rc);
+        return s->rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
+    }
+    if (s->verified && s->vrc != 0) {
+        cli_error("verify", "routing tables are invalid: %s",
+                  s->rep.first_error[0] ? s->rep.first_error : s->rep.first_mcast_error);
+        return CLI_EXIT_INVALID;
+    }
+    if (s->write_err)
+        return CLI_EXIT_ERROR;
+    if (a->strict && (ret = strict_check(s->r, s->verified ? &s->rep : NULL)) != CLI_EXIT_OK)
+        return ret;
+    return CLI_EXIT_OK;
+}
+
+int cmd_route(int argc, char **argv)
+{
+    route_run s;
+    int ret = CLI_EXIT_ERROR, p;
+
+    memset(&s, 0, sizeof(s));
+    route_args_init(&s.a);
+    s.ta = (cli_topo_args)CLI_TOPO_ARGS_INIT;
+    cli_route_args_init(&s.ra);
+    s.vjson = (ibr_buffer)IBR_BUFFER_INIT;
+    if ((p = route_parse(&s, argc, argv)) != 0) {
+        if (p > 0)
+            ret = CLI_EXIT_OK;
+    } else if (route_check_args(&s) == 0 && route_load(&s) == 0) {
+        route_engine(&s);
+        if (route_verify_and_write(&s) == 0)
+            ret = route_report(&s);
+    }
+    ibr_buffer_dispose(&s.vjson);
+    file_list_free(&s.files);
+    ibr_result_destroy(s.r);
+    ibr_mcast_groups_destroy(s.groups);
+    ibr_qos_config_destroy(s.qos);
+    ibr_topo_destroy(s.t);
     /* the lists were created with the context: destroy them first */
-    cli_route_args_dispose(&ra);
-    ibr_context_destroy(ctx);
+    cli_route_args_dispose(&s.ra);
+    ibr_context_destroy(s.ctx);
     return ret;
 }
 
@@ -1310,191 +1325,180 @@ static void print_reroute_attempts_json(const ibr_result *r)
     printf("]");
 }
 
-int cmd_reroute(int argc, char **argv)
-{
-    enum { O_NOVERIFY = CLI_OPT_OWN, O_JSON, O_NOPROGRESS, O_SAVE_DB, O_FULL, O_VSFULL,
-           O_CHANGES, O_REPEAT, O_DUMPS, O_ALL_DUMPS, O_QOS_CONFIG, O_QOS_LEVELS,
-           O_FALLBACK };
-    static const struct option lo[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"dumps", required_argument, NULL, O_DUMPS},
-        {"all-dumps", no_argument, NULL, O_ALL_DUMPS},
-        {"save-db", required_argument, NULL, O_SAVE_DB},
-        {"full", no_argument, NULL, O_FULL},
-        {"fallback", no_argument, NULL, O_FALLBACK},
-        {"vs-full", no_argument, NULL, O_VSFULL},
-        {"changes", no_argument, NULL, O_CHANGES},
-        {"repeat", required_argument, NULL, O_REPEAT},
-        {"qos", no_argument, NULL, 'Q'},
-        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
-        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
-        {"lmc", required_argument, NULL, CLI_OPT_LMC},
-        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
-        {"threads", required_argument, NULL, CLI_OPT_THREADS},
-        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
-        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
-        {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
-        {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
-        {"guid-routing-order", required_argument, NULL, CLI_OPT_ORDER},
-        {"ignore-guids", required_argument, NULL, CLI_OPT_IGNORE_GUIDS},
-        {"ids-guid-file", required_argument, NULL, CLI_OPT_IDS},
-        {"param", required_argument, NULL, CLI_OPT_PARAM},
-        {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
-        {"no-verify", no_argument, NULL, O_NOVERIFY},
-        {"json", no_argument, NULL, O_JSON},
-        {"no-progress", no_argument, NULL, O_NOPROGRESS},
-        {"quiet", no_argument, NULL, O_NOPROGRESS},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
-    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
+/* Everything one `ibr reroute` holds, from the command line to the report. */
+typedef struct reroute_run {
+    route_args a; /* -o, --dumps, --save-db, --no-verify, --json, -v */
+    cli_topo_args ta;
     cli_route_args ra;
-    const char *outdir = NULL, *save = NULL;
-    unsigned dumps = DUMP_DEFAULT;
-    int c, rc, verify = 1, json = 0, verbose = 0, all_changes = 0, ret = CLI_EXIT_ERROR;
-    unsigned flags = 0;
-    int vs_full = 0;
-    ibr_context *ctx = NULL;
-    ibr_topo *t = NULL;
-    ibr_result *r = NULL, *fr = NULL;
-    ibr_routing_db *db = NULL;
-    ibr_change *ch = NULL;
-    size_t nch = 0;
-    char *text = NULL;
-    size_t len = 0;
-    file_list files = {NULL, 0, NULL, 0, 0, 0.0, NULL};
-    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT, frep = IBR_REROUTE_REPORT_INIT;
+    const char *database, *topology;
+    unsigned flags;  /* IBR_REROUTE_* */
+    int vs_full;     /* --vs-full (cleared when the full reroute fails) */
+    int all_changes; /* --changes */
+    uint64_t rep_n;  /* --repeat N */
+    ibr_context *ctx;
+    ibr_topo *t;
+    ibr_routing_db *db;
+    ibr_change *ch; /* the changes against the database */
+    size_t nch;
+    ibr_qos_config *qos;
+    ibr_result *r, *fr; /* the reroute, and the full one of --vs-full */
+    ibr_reroute_report rep, frep;
     ibr_verify_report vr;
-    int vrc = 0, verified = 0;
-    double t0, route_s, full_s = 0, min_s, med_s;
-    uint64_t rep_n = 1;
-    double *times = NULL;
-    int qos_on = 0;
-    const char *qos_file = NULL;
-    unsigned qos_levels = 0;
-    ibr_qos_config *qos = NULL;
+    file_list files;
+    double *times; /* of the rep_n reroutes, sorted */
+    double route_s, full_s, min_s, med_s;
+    int rc;             /* of the reroute */
+    int vrc, verified;  /* of ibr_result_verify(), and whether it judged */
+    int hazards;        /* the QoS configuration merges SLs the engine keeps apart */
+    int broken, valid;  /* the engine's promise broken; the verdict */
+    int write_err;      /* a dump or the database could not be written */
+} reroute_run;
 
-    cli_route_args_init(&ra);
+/* Read the command line of ibr reroute into s. 0 to go on, 1 when --help
+   was printed, -1 on a usage error (printed). */
+static int reroute_parse(reroute_run *s, int argc, char **argv)
+{
+    enum { O_FULL = CLI_OPT_OWN, O_VSFULL, O_CHANGES, O_REPEAT, O_FALLBACK };
+    static const struct option own[] = {{"full", no_argument, NULL, O_FULL},
+                                        {"fallback", no_argument, NULL, O_FALLBACK},
+                                        {"vs-full", no_argument, NULL, O_VSFULL},
+                                        {"changes", no_argument, NULL, O_CHANGES},
+                                        {"repeat", required_argument, NULL, O_REPEAT},
+                                        {0, 0, 0, 0}};
+    struct option lo[CLI_LONG_OPTIONS_MAX];
+    int c, h;
+
+    cli_long_options(lo, own, CLI_CMD_REROUTE);
     while ((c = getopt_long(argc, argv, "ho:vqQ", lo, NULL)) != -1) {
+        if ((h = output_option(&s->a, c, optarg)) != 0) {
+            if (h < 0)
+                return -1;
+            continue;
+        }
         switch (c) {
-        case 'o': outdir = optarg; break;
-        case 'Q': qos_on = 1; break;
-        case O_QOS_CONFIG:
-            qos_on = 1;
-            qos_file = optarg;
-            break;
-        case O_QOS_LEVELS:
-            if (cli_opt_qos_levels(optarg, &qos_levels) < 0)
-                goto out;
-            qos_on = 1;
-            break;
-        case O_DUMPS:
-            if (parse_dumps(&dumps, optarg) < 0)
-                goto out;
-            break;
-        case O_ALL_DUMPS: dumps = DUMP_ALL; break;
-        case O_SAVE_DB: save = optarg; break;
-        case O_FULL: flags |= IBR_REROUTE_FORCE_FULL; break;
-        case O_FALLBACK: flags |= IBR_REROUTE_FALLBACK; break;
-        case O_VSFULL: vs_full = 1; break;
-        case O_CHANGES: all_changes = 1; break;
+        case O_FULL: s->flags |= IBR_REROUTE_FORCE_FULL; break;
+        case O_FALLBACK: s->flags |= IBR_REROUTE_FALLBACK; break;
+        case O_VSFULL: s->vs_full = 1; break;
+        case O_CHANGES: s->all_changes = 1; break;
         case O_REPEAT:
-            if (cli_opt_uint("--repeat", optarg, 1000, &rep_n) < 0 || rep_n == 0) {
-                if (rep_n == 0)
+            if (cli_opt_uint("--repeat", optarg, 1000, &s->rep_n) < 0 || s->rep_n == 0) {
+                if (s->rep_n == 0)
                     cli_error("--repeat", "give at least 1");
-                goto out;
+                return -1;
             }
             break;
-        case O_NOVERIFY: verify = 0; break;
-        case O_JSON: json = 1; break;
-        case O_NOPROGRESS:
         case 'q': cli_quiet = 1; break;
-        case 'v': verbose++; break;
-        case 'h': usage_reroute(stdout); ret = CLI_EXIT_OK; goto out;
+        case 'h': usage_reroute(stdout); return 1;
         default:
-            if (cli_shared_option(&ta, &ra, c, optarg, usage_reroute) < 0)
-                goto out;
+            if (cli_shared_option(&s->ta, &s->ra, c, optarg, usage_reroute) < 0)
+                return -1;
         }
     }
     if (optind + 2 != argc) {
         cli_error("reroute", optind + 2 > argc ? "expected DATABASE and TOPOLOGY (try 'ibr "
                                                  "reroute --help')"
                                                : "too many arguments");
-        goto out;
+        return -1;
     }
-    if (cli_topo_args_check(&ta, "reroute") < 0)
-        goto out;
-    if (cli_make_context(&ctx, cli_log_level(verbose)) < 0)
-        goto out;
-    if (cli_read_file(argv[optind], &text, &len) < 0)
-        goto out;
-    rc = ibr_routing_db_parse(&db, ctx, text, len);
+    s->database = argv[optind];
+    s->topology = argv[optind + 1];
+    return cli_topo_args_check(&s->ta, "reroute");
+}
+
+/* The context, the database, the GUID files, the topology, the changes
+   between the database and the topology, and the QoS configuration given
+   (the database's own otherwise). 0 or -1 (printed). */
+static int reroute_load(reroute_run *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (cli_make_context(&s->ctx, cli_log_level(s->a.verbose)) < 0)
+        return -1;
+    if (cli_read_file(s->database, &text, &len) < 0)
+        return -1;
+    rc = ibr_routing_db_parse(&s->db, s->ctx, text, len);
     free(text);
-    text = NULL;
     if (rc < 0) {
-        cli_lib_error(argv[optind], db ? ibr_routing_db_last_error(db) : NULL, rc);
-        goto out;
+        cli_lib_error(s->database, s->db ? ibr_routing_db_last_error(s->db) : NULL, rc);
+        return -1;
     }
-    if (cli_route_args_load(&ra, ctx) < 0 || cli_load_topo(&t, ctx, argv[optind + 1], &ta) < 0)
-        goto out;
-    rc = ibr_routing_db_compare(NULL, 0, &nch, db, t);
+    if (cli_route_args_load(&s->ra, s->ctx) < 0 ||
+        cli_load_topo(&s->t, s->ctx, s->topology, &s->ta) < 0)
+        return -1;
+    rc = ibr_routing_db_compare(NULL, 0, &s->nch, s->db, s->t);
     if (rc == IBR_ERANGE) {
-        ch = calloc(nch, sizeof *ch);
-        if (!ch || ibr_routing_db_compare(ch, nch, &nch, db, t) < 0) {
+        s->ch = calloc(s->nch, sizeof *s->ch);
+        if (!s->ch || ibr_routing_db_compare(s->ch, s->nch, &s->nch, s->db, s->t) < 0) {
             cli_error("reroute", "out of memory");
-            goto out;
+            return -1;
         }
     } else if (rc < 0) {
         cli_lib_error("compare", NULL, rc);
-        goto out;
+        return -1;
     }
-    times = calloc(rep_n, sizeof *times);
-    if (!times) {
+    s->times = calloc(s->rep_n, sizeof *s->times);
+    if (!s->times) {
         cli_error("reroute", "out of memory");
-        goto out;
+        return -1;
     }
-    /* QoS: the database's own configuration unless one is given */
-    if (qos_on) {
-        if (cli_load_qos(&qos, ctx, qos_file, qos_levels) < 0)
-            goto out;
-        ra.opts.qos = qos;
+    if (s->ra.qos) {
+        if (cli_load_qos(&s->qos, s->ctx, s->ra.qos_config, s->ra.qos_levels) < 0)
+            return -1;
+        s->ra.opts.qos = s->qos;
     }
-    t0 = cli_now();
-    rc = ibr_routing_db_route(&r, &rep, db, t, &ra.opts, flags);
-    route_s = times[0] = cli_now() - t0;
-    /* --repeat: the same call again, for timing (fastest and median) */
-    for (uint64_t k = 1; rc == 0 && k < rep_n; k++) {
+    return 0;
+}
+
+/* Reroute (rep_n times with --repeat, for the fastest and median times),
+   and fully as well with --vs-full. 0, or -1 when a repeat failed
+   (printed). */
+static int reroute_timed(reroute_run *s)
+{
+    double t0 = cli_now();
+
+    s->rc = ibr_routing_db_route(&s->r, &s->rep, s->db, s->t, &s->ra.opts, s->flags);
+    s->route_s = s->times[0] = cli_now() - t0;
+    for (uint64_t k = 1; s->rc == 0 && k < s->rep_n; k++) {
         ibr_result *again = NULL;
         ibr_reroute_report r2 = IBR_REROUTE_REPORT_INIT;
         t0 = cli_now();
-        int rc2 = ibr_routing_db_route(&again, &r2, db, t, &ra.opts, flags);
-        times[k] = cli_now() - t0;
+        int rc2 = ibr_routing_db_route(&again, &r2, s->db, s->t, &s->ra.opts, s->flags);
+        s->times[k] = cli_now() - t0;
         ibr_result_destroy(again);
         if (rc2 < 0) {
             cli_lib_error("reroute", NULL, rc2);
-            goto out;
+            return -1;
         }
     }
-    if (rc != 0)
-        rep_n = 1;
-    qsort(times, rep_n, sizeof *times, cmp_double);
-    min_s = times[0];
-    med_s = times[rep_n / 2];
-    if (rc == 0 && vs_full) {
+    if (s->rc != 0)
+        s->rep_n = 1;
+    qsort(s->times, s->rep_n, sizeof *s->times, cmp_double);
+    s->min_s = s->times[0];
+    s->med_s = s->times[s->rep_n / 2];
+    if (s->rc == 0 && s->vs_full) {
         t0 = cli_now();
-        if (ibr_routing_db_route(&fr, &frep, db, t, &ra.opts,
-                                 IBR_REROUTE_FORCE_FULL | (flags & IBR_REROUTE_FALLBACK)) < 0)
-            vs_full = 0;
-        full_s = cli_now() - t0;
+        if (ibr_routing_db_route(&s->fr, &s->frep, s->db, s->t, &s->ra.opts,
+                                 IBR_REROUTE_FORCE_FULL | (s->flags & IBR_REROUTE_FALLBACK)) < 0)
+            s->vs_full = 0;
+        s->full_s = cli_now() - t0;
     }
-    if (rc == 0 && verify) {
-        ibr_verify_report_init(&vr, IBR_VERIFY_REPORT_VERSION);
-        vr.threads = ra.opts.threads;
-        vrc = ibr_result_verify(&vr, r);
-        verified = vrc == 0 || vrc == IBR_EROUTES;
-        if (!verified) {
-            cli_lib_error("verify", NULL, vrc);
-            goto out;
+    return 0;
+}
+
+/* Verify the new routing and judge it, then write the dumps and the
+   database. 0, or -1 when the verification could not judge (printed). */
+static int reroute_verify_and_write(reroute_run *s)
+{
+    if (s->rc == 0 && s->a.verify) {
+        ibr_verify_report_init(&s->vr, IBR_VERIFY_REPORT_VERSION);
+        s->vr.threads = s->ra.opts.threads;
+        s->vrc = ibr_result_verify(&s->vr, s->r);
+        s->verified = s->vrc == 0 || s->vrc == IBR_EROUTES;
+        if (!s->verified) {
+            cli_lib_error("verify", NULL, s->vrc);
+            return -1;
         }
     }
     /* a credit loop breaks the promise of an engine that makes it: the
@@ -1502,179 +1506,213 @@ int cmd_reroute(int argc, char **argv)
        QoS configuration merges SLs the engine keeps apart (SL2VL hazards,
        listed below): then the loop is the configuration's, as ibr route
        reports it (--strict fails both) */
-    int hazards = rc == 0 && r && ibr_result_sl_hazard_count(r) > 0;
-    int broken = verified && vr.deadlock_free == 0 && !hazards && promises_deadlock_free(r);
-    int valid = verified && vrc == 0 && !broken;
-    int write_err = rc == 0 && outdir && write_outputs(&files, outdir, dumps, t, r) < 0;
-    if (rc == 0 && save && save_db(save, r) < 0)
-        write_err = 1;
+    s->hazards = s->rc == 0 && s->r && ibr_result_sl_hazard_count(s->r) > 0;
+    s->broken = s->verified && s->vr.deadlock_free == 0 && !s->hazards &&
+                promises_deadlock_free(s->r);
+    s->valid = s->verified && s->vrc == 0 && !s->broken;
+    s->write_err = s->rc == 0 && s->a.outdir &&
+                   write_outputs(&s->files, s->a.outdir, s->a.dumps, s->t, s->r) < 0;
+    if (s->rc == 0 && s->a.save_db && save_db(s->a.save_db, s->r) < 0)
+        s->write_err = 1;
+    return 0;
+}
 
-    if (json) {
-        printf("{\"database\": ");
-        cli_json_string(stdout, argv[optind]);
-        printf(", \"topology\": ");
-        cli_json_string(stdout, argv[optind + 1]);
-        /* the engine whose tables these are (the saved one, or the
-           fallback with --fallback); "" when the reroute failed */
-        printf(", \"engine\": ");
-        cli_json_string(stdout, rc == 0 && r ? ibr_result_engine(r) : "");
-        printf(", \"saved_engine\": ");
-        cli_json_string(stdout, ibr_routing_db_engine(db));
-        printf(", \"fallback\": %s", rep.fallback ? "true" : "false");
-        printf(", \"status\": ");
-        cli_json_string(stdout, ibr_status_name(rc));
-        printf(", \"error\": ");
-        if (rc < 0)
-            cli_json_string(stdout, r && *ibr_result_last_error(r) ? ibr_result_last_error(r)
-                                                                   : ibr_strerror(rc));
-        else
-            printf("null");
-        printf(", \"attempts\": ");
-        print_reroute_attempts_json(r);
-        printf(", \"warning\": ");
-        if (rep.warning[0])
-            cli_json_string(stdout, rep.warning);
-        else
-            printf("null");
-        printf(", \"changes\": [");
-        for (size_t i = 0; i < nch; i++) {
-            printf("%s{\"kind\": \"%s\", \"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
-                   "\"remote_guid\": \"0x%016" PRIx64 "\", \"remote_port\": %u, "
-                   "\"old_lid\": %u, \"new_lid\": %u, \"invalidates\": %u}",
-                   i ? ", " : "", change_name(ch[i].kind), ch[i].guid, ch[i].port,
-                   ch[i].remote_guid, ch[i].remote_port, (unsigned)ch[i].old_lid,
-                   (unsigned)ch[i].new_lid, ch[i].invalidates);
-        }
-        printf("], \"mode\": \"%s\", \"reason\": ", mode_name(rep.mode));
-        cli_json_string(stdout, rep.reason);
-        printf(", \"reroute_time_s\": ");
-        cli_json_double(stdout, route_s);
-        printf(", \"repeat\": %" PRIu64 ", \"reroute_time_min_s\": ", rep_n);
-        cli_json_double(stdout, min_s);
-        printf(", \"reroute_time_median_s\": ");
-        cli_json_double(stdout, med_s);
+static void reroute_print_json(const reroute_run *s)
+{
+    printf("{\"database\": ");
+    cli_json_string(stdout, s->database);
+    printf(", \"topology\": ");
+    cli_json_string(stdout, s->topology);
+    /* the engine whose tables these are (the saved one, or the
+       fallback with --fallback); "" when the reroute failed */
+    printf(", \"engine\": ");
+    cli_json_string(stdout, s->rc == 0 && s->r ? ibr_result_engine(s->r) : "");
+    printf(", \"saved_engine\": ");
+    cli_json_string(stdout, ibr_routing_db_engine(s->db));
+    printf(", \"fallback\": %s", s->rep.fallback ? "true" : "false");
+    printf(", \"status\": ");
+    cli_json_string(stdout, ibr_status_name(s->rc));
+    printf(", \"error\": ");
+    if (s->rc < 0)
+        cli_json_string(stdout, s->r && *ibr_result_last_error(s->r) ? ibr_result_last_error(s->r)
+                                                               : ibr_strerror(s->rc));
+    else
+        printf("null");
+    printf(", \"attempts\": ");
+    print_reroute_attempts_json(s->r);
+    printf(", \"warning\": ");
+    if (s->rep.warning[0])
+        cli_json_string(stdout, s->rep.warning);
+    else
+        printf("null");
+    printf(", \"changes\": [");
+    for (size_t i = 0; i < s->nch; i++) {
+        printf("%s{\"kind\": \"%s\", \"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
+               "\"remote_guid\": \"0x%016" PRIx64 "\", \"remote_port\": %u, "
+               "\"old_lid\": %u, \"new_lid\": %u, \"invalidates\": %u}",
+               i ? ", " : "", change_name(s->ch[i].kind), s->ch[i].guid, s->ch[i].port,
+               s->ch[i].remote_guid, s->ch[i].remote_port, (unsigned)s->ch[i].old_lid,
+               (unsigned)s->ch[i].new_lid, s->ch[i].invalidates);
+    }
+    printf("], \"mode\": \"%s\", \"reason\": ", mode_name(s->rep.mode));
+    cli_json_string(stdout, s->rep.reason);
+    printf(", \"reroute_time_s\": ");
+    cli_json_double(stdout, s->route_s);
+    printf(", \"repeat\": %" PRIu64 ", \"reroute_time_min_s\": ", s->rep_n);
+    cli_json_double(stdout, s->min_s);
+    printf(", \"reroute_time_median_s\": ");
+    cli_json_double(stdout, s->med_s);
+    printf(", \"lft_entries_changed\": %" PRIu64 ", \"switches_changed\": %" PRIu32
+           ", \"sls_changed\": %" PRIu64 ", \"destinations_rerouted\": %" PRIu32
+           ", \"entries_repaired\": %" PRIu64,
+           s->rep.lft_entries_changed, s->rep.switches_changed, s->rep.sls_changed,
+           s->rep.destinations_rerouted, s->rep.entries_repaired);
+    if (s->vs_full) {
+        printf(", \"full\": {\"time_s\": ");
+        cli_json_double(stdout, s->full_s);
         printf(", \"lft_entries_changed\": %" PRIu64 ", \"switches_changed\": %" PRIu32
-               ", \"sls_changed\": %" PRIu64 ", \"destinations_rerouted\": %" PRIu32
-               ", \"entries_repaired\": %" PRIu64,
-               rep.lft_entries_changed, rep.switches_changed, rep.sls_changed,
-               rep.destinations_rerouted, rep.entries_repaired);
-        if (vs_full) {
-            printf(", \"full\": {\"time_s\": ");
-            cli_json_double(stdout, full_s);
-            printf(", \"lft_entries_changed\": %" PRIu64 ", \"switches_changed\": %" PRIu32
-                   ", \"sls_changed\": %" PRIu64 "}",
-                   frep.lft_entries_changed, frep.switches_changed, frep.sls_changed);
-        }
-        if (verified)
-            printf(", \"valid\": %s, \"pairs\": %" PRIu64 ", \"pairs_ok\": %" PRIu64
-                   ", \"nonminimal\": %" PRIu64 ", \"deadlock_free\": %d"
-                   ", \"promise_broken\": %s",
-                   valid ? "true" : "false", vr.pairs, vr.pairs_ok, vr.nonminimal,
-                   vr.deadlock_free, broken ? "true" : "false");
-        if (rc == 0 && ibr_result_has_qos(r))
-            printf(", \"qos\": {\"levels\": %u, \"notes\": %zu, \"hazards\": %zu}",
-                   ibr_result_qos_levels(r), ibr_result_qos_note_count(r),
-                   ibr_result_sl_hazard_count(r));
-        else
-            printf(", \"qos\": null");
+               ", \"sls_changed\": %" PRIu64 "}",
+               s->frep.lft_entries_changed, s->frep.switches_changed, s->frep.sls_changed);
+    }
+    if (s->verified)
+        printf(", \"valid\": %s, \"pairs\": %" PRIu64 ", \"pairs_ok\": %" PRIu64
+               ", \"nonminimal\": %" PRIu64 ", \"deadlock_free\": %d"
+               ", \"promise_broken\": %s",
+               s->valid ? "true" : "false", s->vr.pairs, s->vr.pairs_ok, s->vr.nonminimal,
+               s->vr.deadlock_free, s->broken ? "true" : "false");
+    if (s->rc == 0 && ibr_result_has_qos(s->r))
+        printf(", \"qos\": {\"levels\": %u, \"notes\": %zu, \"hazards\": %zu}",
+               ibr_result_qos_levels(s->r), ibr_result_qos_note_count(s->r),
+               ibr_result_sl_hazard_count(s->r));
+    else
+        printf(", \"qos\": null");
+    printf("}\n");
+    cli_json_printed = 1;
+}
+
+static void reroute_print_text(const reroute_run *s)
+{
+    printf("database:     %s (engine %s, %" PRIu32 " switches, seed %" PRIu64 ")\n",
+           s->database, ibr_routing_db_engine(s->db), ibr_routing_db_switch_count(s->db),
+           ibr_routing_db_seed(s->db));
+    printf("topology:     %s (%" PRIu32 " nodes, %" PRIu32 " switches, max LID %u)\n",
+           s->topology, ibr_topo_node_count(s->t), ibr_topo_switch_count(s->t),
+           (unsigned)ibr_topo_max_lid(s->t));
+    printf("changes:      %zu\n", s->nch);
+    for (size_t i = 0; i < s->nch && (s->all_changes || i < 20); i++) {
+        char inv[128];
+        invalid_text(inv, sizeof inv, s->ch[i].invalidates);
+        printf("  %-16s 0x%016" PRIx64 " port %u", change_name(s->ch[i].kind), s->ch[i].guid,
+               s->ch[i].port);
+        if (s->ch[i].remote_guid)
+            printf(" - 0x%016" PRIx64 " port %u", s->ch[i].remote_guid, s->ch[i].remote_port);
+        if (s->ch[i].old_lid || s->ch[i].new_lid)
+            printf(" (LID %u -> %u)", (unsigned)s->ch[i].old_lid, (unsigned)s->ch[i].new_lid);
+        printf(": %s\n", inv);
+    }
+    if (s->nch > 20 && !s->all_changes)
+        printf("  ... %zu more (--changes lists them all)\n", s->nch - 20);
+    printf("mode:         %s%s%s%s\n", mode_name(s->rep.mode), s->rep.reason[0] ? " (" : "",
+           s->rep.reason, s->rep.reason[0] ? ")" : "");
+    if (s->rc == 0 && s->rep.fallback)
+        printf("engine:       %s (FALLBACK: the saved engine %s could not route the "
+               "changed fabric; its promises do not hold)\n",
+               ibr_result_engine(s->r), ibr_routing_db_engine(s->db));
+    else
+        printf("engine:       %s\n", s->rc == 0 ? ibr_result_engine(s->r) : "(none)");
+    print_reroute_attempts(s->r);
+    if (s->rep.warning[0])
+        printf("warning:      %s\n", s->rep.warning);
+    printf("reroute_s:    %.6f", s->route_s);
+    if (s->rep_n > 1)
+        printf(" (fastest of %" PRIu64 ": %.6f, median %.6f)", s->rep_n, s->min_s, s->med_s);
+    printf("\n");
+    if (s->rc == 0) {
+        printf("churn:        %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
+               " path SLs; %" PRIu32 " destination switches rerouted\n",
+               s->rep.lft_entries_changed, s->rep.switches_changed, s->rep.sls_changed,
+               s->rep.destinations_rerouted);
+        if (s->vs_full)
+            printf("full reroute: %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
+                   " path SLs, in %.6f s\n",
+                   s->frep.lft_entries_changed, s->frep.switches_changed, s->frep.sls_changed,
+                   s->full_s);
+        if (s->verified)
+            printf("verify:       %s (%" PRIu64 " of %" PRIu64 " pairs, %" PRIu64
+                   " non-minimal routes, %s%s%s%s)\n",
+                   s->valid ? "valid" : "INVALID", s->vr.pairs_ok, s->vr.pairs, s->vr.nonminimal,
+                   s->vr.deadlock_free ? "no credit loop" : "credit loop",
+                   s->broken ? ", which " : "", s->broken ? ibr_result_engine(s->r) : "",
+                   s->broken ? " promises none"
+                   : s->hazards && !s->vr.deadlock_free ? " from the QoS SL2VL hazards below"
+                                                  : "");
+        if (ibr_result_has_qos(s->r))
+            print_qos_text(s->t, s->r);
+    }
+    if (s->a.outdir && s->files.n) {
+        printf("files:        %s/{", s->a.outdir);
+        for (size_t i = 0; i < s->files.n; i++)
+            printf("%s%s", i ? "," : "", s->files.names[i]);
         printf("}\n");
-        cli_json_printed = 1;
-    } else {
-        printf("database:     %s (engine %s, %" PRIu32 " switches, seed %" PRIu64 ")\n",
-               argv[optind], ibr_routing_db_engine(db), ibr_routing_db_switch_count(db),
-               ibr_routing_db_seed(db));
-        printf("topology:     %s (%" PRIu32 " nodes, %" PRIu32 " switches, max LID %u)\n",
-               argv[optind + 1], ibr_topo_node_count(t), ibr_topo_switch_count(t),
-               (unsigned)ibr_topo_max_lid(t));
-        printf("changes:      %zu\n", nch);
-        for (size_t i = 0; i < nch && (all_changes || i < 20); i++) {
-            char inv[128];
-            invalid_text(inv, sizeof inv, ch[i].invalidates);
-            printf("  %-16s 0x%016" PRIx64 " port %u", change_name(ch[i].kind), ch[i].guid,
-                   ch[i].port);
-            if (ch[i].remote_guid)
-                printf(" - 0x%016" PRIx64 " port %u", ch[i].remote_guid, ch[i].remote_port);
-            if (ch[i].old_lid || ch[i].new_lid)
-                printf(" (LID %u -> %u)", (unsigned)ch[i].old_lid, (unsigned)ch[i].new_lid);
-            printf(": %s\n", inv);
-        }
-        if (nch > 20 && !all_changes)
-            printf("  ... %zu more (--changes lists them all)\n", nch - 20);
-        printf("mode:         %s%s%s%s\n", mode_name(rep.mode), rep.reason[0] ? " (" : "",
-               rep.reason, rep.reason[0] ? ")" : "");
-        if (rc == 0 && rep.fallback)
-            printf("engine:       %s (FALLBACK: the saved engine %s could not route the "
-                   "changed fabric; its promises do not hold)\n",
-                   ibr_result_engine(r), ibr_routing_db_engine(db));
-        else
-            printf("engine:       %s\n", rc == 0 ? ibr_result_engine(r) : "(none)");
-        print_reroute_attempts(r);
-        if (rep.warning[0])
-            printf("warning:      %s\n", rep.warning);
-        printf("reroute_s:    %.6f", route_s);
-        if (rep_n > 1)
-            printf(" (fastest of %" PRIu64 ": %.6f, median %.6f)", rep_n, min_s, med_s);
-        printf("\n");
-        if (rc == 0) {
-            printf("churn:        %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
-                   " path SLs; %" PRIu32 " destination switches rerouted\n",
-                   rep.lft_entries_changed, rep.switches_changed, rep.sls_changed,
-                   rep.destinations_rerouted);
-            if (vs_full)
-                printf("full reroute: %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
-                       " path SLs, in %.6f s\n",
-                       frep.lft_entries_changed, frep.switches_changed, frep.sls_changed, full_s);
-            if (verified)
-                printf("verify:       %s (%" PRIu64 " of %" PRIu64 " pairs, %" PRIu64
-                       " non-minimal routes, %s%s%s%s)\n",
-                       valid ? "valid" : "INVALID", vr.pairs_ok, vr.pairs, vr.nonminimal,
-                       vr.deadlock_free ? "no credit loop" : "credit loop",
-                       broken ? ", which " : "", broken ? ibr_result_engine(r) : "",
-                       broken ? " promises none"
-                       : hazards && !vr.deadlock_free ? " from the QoS SL2VL hazards below"
-                                                      : "");
-            if (ibr_result_has_qos(r))
-                print_qos_text(t, r);
-        }
-        if (outdir && files.n) {
-            printf("files:        %s/{", outdir);
-            for (size_t i = 0; i < files.n; i++)
-                printf("%s%s", i ? "," : "", files.names[i]);
-            printf("}\n");
-        }
     }
+}
+
+/* Print the summary and the verdict; the exit status. */
+static int reroute_report(const reroute_run *s)
+{
+    if (s->a.json)
+        reroute_print_json(s);
+    else
+        reroute_print_text(s);
     fflush(stdout);
-    if (rc < 0) {
-        cli_lib_error("reroute", r ? ibr_result_last_error(r) : NULL, rc);
-        if (rc == IBR_EUNROUTABLE && !(flags & IBR_REROUTE_FALLBACK))
+    if (s->rc < 0) {
+        cli_lib_error("reroute", s->r ? ibr_result_last_error(s->r) : NULL, s->rc);
+        if (s->rc == IBR_EUNROUTABLE && !(s->flags & IBR_REROUTE_FALLBACK))
             cli_error("reroute", "--fallback takes the fallback's tables instead, without the "
-                                 "promises of %s", ibr_routing_db_engine(db));
-        ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
-        goto out;
+                                 "promises of %s", ibr_routing_db_engine(s->db));
+        return s->rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
     }
-    if (verified && vrc != 0) {
-        cli_error("verify", "routing tables are invalid: %s", vr.first_error);
-        ret = CLI_EXIT_INVALID;
-        goto out;
+    if (s->verified && s->vrc != 0) {
+        cli_error("verify", "routing tables are invalid: %s", s->vr.first_error);
+        return CLI_EXIT_INVALID;
     }
-    if (broken) {
+    if (s->broken) {
         cli_error("verify", "%s promises credit-loop freedom, but the routing has a credit "
                             "loop: %s",
-                  ibr_result_engine(r), vr.credit_loop);
-        ret = CLI_EXIT_INVALID;
-        goto out;
+                  ibr_result_engine(s->r), s->vr.credit_loop);
+        return CLI_EXIT_INVALID;
     }
-    ret = write_err ? CLI_EXIT_ERROR : CLI_EXIT_OK;
-out:
-    free(times);
-    free(ch);
-    file_list_free(&files);
-    ibr_result_destroy(r);
-    ibr_result_destroy(fr);
-    ibr_routing_db_destroy(db);
-    ibr_topo_destroy(t);
-    cli_route_args_dispose(&ra);
-    ibr_qos_config_destroy(qos);
-    ibr_context_destroy(ctx);
+    return s->write_err ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+}
+
+int cmd_reroute(int argc, char **argv)
+{
+    reroute_run s;
+    int ret = CLI_EXIT_ERROR, p;
+
+    memset(&s, 0, sizeof(s));
+    route_args_init(&s.a);
+    s.ta = (cli_topo_args)CLI_TOPO_ARGS_INIT;
+    cli_route_args_init(&s.ra);
+    s.rep_n = 1;
+    s.rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+    s.frep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+    if ((p = reroute_parse(&s, argc, argv)) != 0) {
+        if (p > 0)
+            ret = CLI_EXIT_OK;
+    } else if (reroute_load(&s) == 0 && reroute_timed(&s) == 0 &&
+               reroute_verify_and_write(&s) == 0) {
+        ret = reroute_report(&s);
+    }
+    free(s.times);
+    free(s.ch);
+    file_list_free(&s.files);
+    ibr_result_destroy(s.r);
+    ibr_result_destroy(s.fr);
+    ibr_routing_db_destroy(s.db);
+    ibr_topo_destroy(s.t);
+    cli_route_args_dispose(&s.ra);
+    ibr_qos_config_destroy(s.qos);
+    ibr_context_destroy(s.ctx);
     return ret;
 }

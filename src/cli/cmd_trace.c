@@ -292,28 +292,87 @@ static int trace_mcast(const char *src, const ibr_topo *t, const ibr_result *r, 
     return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 }
 
+/* The unicast path from @p slid to @p dlid (@p n hops on SL @p sl; @p rc
+   IBR_EROUTES when it breaks off), as text or JSON. */
+static void print_trace(const char *src, const ibr_topo *t, const ibr_result *r,
+                        const ibr_trace_hop *hops, size_t n, unsigned int sl, uint16_t slid,
+                        uint16_t dlid, int rc, int json)
+{
+    char stext[320], dtext[320], why[256];
+    uint64_t sguid, dguid;
+    const char *sdesc, *ddesc;
+    unsigned int sport, dport;
+    size_t i;
+
+    why[0] = '\0';
+    if (rc == IBR_EROUTES)
+        break_reason(why, sizeof(why), t, hops, n, dlid);
+    lid_owner_text(stext, sizeof(stext), t, slid, &sguid, &sdesc, &sport);
+    lid_owner_text(dtext, sizeof(dtext), t, dlid, &dguid, &ddesc, &dport);
+    if (json) {
+        cli_json_printed = 1;
+        printf("{\"topology\": ");
+        cli_json_string(stdout, src);
+        printf(", \"engine\": ");
+        cli_json_string(stdout, ibr_result_engine(r));
+        printf(", \"src_lid\": %u, \"src_guid\": \"0x%016" PRIx64 "\", \"src_desc\": ",
+               (unsigned)slid, sguid);
+        cli_json_string(stdout, sdesc);
+        printf(", \"src_port\": %u, \"dst_lid\": %u, \"dst_guid\": \"0x%016" PRIx64
+               "\", \"dst_desc\": ", sport, (unsigned)dlid, dguid);
+        cli_json_string(stdout, ddesc);
+        printf(", \"dst_port\": %u, \"sl\": %u, \"reached\": %s, \"links\": %zu"
+               ", \"error\": ", dport, sl, rc == 0 ? "true" : "false",
+               rc == 0 ? n - 1 + (hops[0].in_port != 0) + (hops[n - 1].out_port != 0) : 0);
+        cli_json_string(stdout, why);
+        printf(", \"hops\": [");
+        for (i = 0; i < n; i++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+
+            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)
+                memset(&ni, 0, sizeof(ni));
+            printf("%s\n  {\"switch\": %" PRIu32 ", \"guid\": \"0x%016" PRIx64
+                   "\", \"desc\": ", i ? "," : "", hops[i].sw, ni.node_guid);
+            cli_json_string(stdout, ni.desc ? ni.desc : "");
+            printf(", \"in_port\": %u, \"out_port\": %u, \"vl\": %u}", hops[i].in_port,
+                   hops[i].out_port, hops[i].vl);
+        }
+        printf("]}\n");
+    } else {
+        printf("from:   %s\n", stext);
+        printf("to:     %s\n", dtext);
+        printf("engine: %s, SL %u\n", ibr_result_engine(r), sl);
+        printf("%4s  %-18s %4s %4s %3s  %s\n", "hop", "switch", "in", "out", "VL",
+               "description");
+        for (i = 0; i < n; i++) {
+            ibr_node_info ni = IBR_NODE_INFO_INIT;
+            char outp[8];
+
+            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)
+                memset(&ni, 0, sizeof(ni));
+            if (hops[i].out_port == IBR_NO_ROUTE)
+                snprintf(outp, sizeof(outp), "-");
+            else
+                snprintf(outp, sizeof(outp), "%u", hops[i].out_port);
+            printf("%4zu  0x%016" PRIx64 " %4u %4s %3u  %s\n", i + 1, ni.node_guid,
+                   hops[i].in_port, outp, hops[i].vl, ni.desc ? ni.desc : "");
+        }
+        if (rc == 0)
+            printf("reached: %zu switch%s, %zu links\n", n, n == 1 ? "" : "es",
+                   n - 1 + (hops[0].in_port != 0) + (hops[n - 1].out_port != 0));
+        else
+            printf("BROKEN: %s\n", why);
+    }
+}
+
 int cmd_trace(int argc, char **argv)
 {
-    enum { O_FROM = CLI_OPT_OWN, O_TO, O_JSON, O_GROUPS, O_MLID, O_MBAL };
-    static const struct option lo[] = {
-        {"groups", required_argument, NULL, O_GROUPS},
-        {"mlid", required_argument, NULL, O_MLID},
-        {"mcast-balance", no_argument, NULL, O_MBAL},
-        {"from", required_argument, NULL, O_FROM},
-        {"to", required_argument, NULL, O_TO},
-        {"routing-engine", required_argument, NULL, 'R'},
-        {"routing_engine", required_argument, NULL, 'R'},
-        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
-        {"lmc", required_argument, NULL, CLI_OPT_LMC},
-        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
-        {"seed", required_argument, NULL, CLI_OPT_SEED},
-        {"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS},
-        {"param", required_argument, NULL, CLI_OPT_PARAM},
-        {"threads", required_argument, NULL, CLI_OPT_THREADS},
-        {"json", no_argument, NULL, O_JSON},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+    enum { O_FROM = CLI_OPT_OWN, O_TO, O_MLID };
+    static const struct option own[] = {{"mlid", required_argument, NULL, O_MLID},
+                                        {"from", required_argument, NULL, O_FROM},
+                                        {"to", required_argument, NULL, O_TO},
+                                        {0, 0, 0, 0}};
+    struct option lo[CLI_LONG_OPTIONS_MAX];
     const char *from = NULL, *to = NULL, *chain = NULL, *groups_file = NULL, *mlid_arg = NULL;
     int mbal = 0;
     uint64_t mlid = 0;
@@ -326,24 +385,21 @@ int cmd_trace(int argc, char **argv)
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
     ibr_trace_hop *hops = NULL;
-    size_t n = 0, i;
+    size_t n = 0;
     unsigned int sl = 0;
     uint16_t slid, dlid;
-    char stext[320], dtext[320], why[256];
-    uint64_t sguid, dguid;
-    const char *sdesc, *ddesc;
-    unsigned int sport, dport;
 
     cli_route_args_init(&ra);
+    cli_long_options(lo, own, CLI_CMD_TRACE);
     while ((c = getopt_long(argc, argv, "hqR:", lo, NULL)) != -1) {
         switch (c) {
         case O_FROM: from = optarg; break;
         case O_TO: to = optarg; break;
-        case O_GROUPS: groups_file = optarg; break;
+        case CLI_OPT_GROUPS: groups_file = optarg; break;
         case O_MLID: mlid_arg = optarg; break;
-        case O_MBAL: mbal = 1; break;
+        case CLI_OPT_MCAST_BALANCE: mbal = 1; break;
         case 'R': chain = optarg; break;
-        case O_JSON: json = 1; break;
+        case CLI_OPT_JSON: json = 1; break;
         case 'q': cli_quiet = 1; break;
         case 'h': usage_trace(stdout); ret = CLI_EXIT_OK; goto out;
         default:
@@ -434,65 +490,7 @@ int cmd_trace(int argc, char **argv)
         cli_lib_error("trace", NULL, rc);
         goto out;
     }
-    why[0] = '\0';
-    if (rc == IBR_EROUTES)
-        break_reason(why, sizeof(why), t, hops, n, dlid);
-    lid_owner_text(stext, sizeof(stext), t, slid, &sguid, &sdesc, &sport);
-    lid_owner_text(dtext, sizeof(dtext), t, dlid, &dguid, &ddesc, &dport);
-    if (json) {
-        cli_json_printed = 1;
-        printf("{\"topology\": ");
-        cli_json_string(stdout, src);
-        printf(", \"engine\": ");
-        cli_json_string(stdout, ibr_result_engine(r));
-        printf(", \"src_lid\": %u, \"src_guid\": \"0x%016" PRIx64 "\", \"src_desc\": ",
-               (unsigned)slid, sguid);
-        cli_json_string(stdout, sdesc);
-        printf(", \"src_port\": %u, \"dst_lid\": %u, \"dst_guid\": \"0x%016" PRIx64
-               "\", \"dst_desc\": ", sport, (unsigned)dlid, dguid);
-        cli_json_string(stdout, ddesc);
-        printf(", \"dst_port\": %u, \"sl\": %u, \"reached\": %s, \"links\": %zu"
-               ", \"error\": ", dport, sl, rc == 0 ? "true" : "false",
-               rc == 0 ? n - 1 + (hops[0].in_port != 0) + (hops[n - 1].out_port != 0) : 0);
-        cli_json_string(stdout, why);
-        printf(", \"hops\": [");
-        for (i = 0; i < n; i++) {
-            ibr_node_info ni = IBR_NODE_INFO_INIT;
-
-            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)
-                memset(&ni, 0, sizeof(ni));
-            printf("%s\n  {\"switch\": %" PRIu32 ", \"guid\": \"0x%016" PRIx64
-                   "\", \"desc\": ", i ? "," : "", hops[i].sw, ni.node_guid);
-            cli_json_string(stdout, ni.desc ? ni.desc : "");
-            printf(", \"in_port\": %u, \"out_port\": %u, \"vl\": %u}", hops[i].in_port,
-                   hops[i].out_port, hops[i].vl);
-        }
-        printf("]}\n");
-    } else {
-        printf("from:   %s\n", stext);
-        printf("to:     %s\n", dtext);
-        printf("engine: %s, SL %u\n", ibr_result_engine(r), sl);
-        printf("%4s  %-18s %4s %4s %3s  %s\n", "hop", "switch", "in", "out", "VL",
-               "description");
-        for (i = 0; i < n; i++) {
-            ibr_node_info ni = IBR_NODE_INFO_INIT;
-            char outp[8];
-
-            if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, hops[i].sw)) < 0)
-                memset(&ni, 0, sizeof(ni));
-            if (hops[i].out_port == IBR_NO_ROUTE)
-                snprintf(outp, sizeof(outp), "-");
-            else
-                snprintf(outp, sizeof(outp), "%u", hops[i].out_port);
-            printf("%4zu  0x%016" PRIx64 " %4u %4s %3u  %s\n", i + 1, ni.node_guid,
-                   hops[i].in_port, outp, hops[i].vl, ni.desc ? ni.desc : "");
-        }
-        if (rc == 0)
-            printf("reached: %zu switch%s, %zu links\n", n, n == 1 ? "" : "es",
-                   n - 1 + (hops[0].in_port != 0) + (hops[n - 1].out_port != 0));
-        else
-            printf("BROKEN: %s\n", why);
-    }
+    print_trace(src, t, r, hops, n, sl, slid, dlid, rc, json);
     cli_flush_stdout();
     ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 out:

@@ -1213,10 +1213,7 @@ static int dfsssp_route(ibr_run *run, void *user)
 nomem:
     rc = IBR_ENOMEM;
 fail:
-    if (rc == IBR_ENOMEM)
-        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
-    else if (rc != IBR_ECANCELED)
-        rc = ibr__fail(run, rc, "internal error %d while layering paths", rc);
+    rc = ibr__engine_fail(run, rc, "layering paths");
 out:
     df_free(&c);
     ibr__sssp_free(ctx, &s);

@@ -43,6 +43,12 @@ static inline int ibr__fail(ibr_run *run, int code, const char *fmt, ...)
     return ibr_run_fail(run, code, msg);
 }
 
+/* The end of an engine run that failed with @p rc (engine_fail.c): the
+   run's message is "out of memory" for IBR_ENOMEM and "internal error RC
+   while WHAT" for any other code but IBR_ECANCELED (a cancel by the
+   progress callback keeps its own). Returns the code to return. */
+int ibr__engine_fail(ibr_run *run, int rc, const char *what);
+
 /* The topology's context: the allocator engines allocate with. */
 static inline ibr_context *ibr__run_ctx(const ibr_run *run)
 {

@@ -1639,10 +1639,7 @@ out_x:
 nomem:
     rc = IBR_ENOMEM;
 fail:
-    if (rc == IBR_ENOMEM)
-        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
-    else if (rc != IBR_ECANCELED)
-        rc = ibr__fail(run, rc, "internal error %d while routing on the dependency graph", rc);
+    rc = ibr__engine_fail(run, rc, "routing on the dependency graph");
 out:
     nue_free(&c);
     ibr__topo_view_destroy(view);

@@ -62,25 +62,13 @@
  * switch, are routed by one sweep over the channels instead.
  *
  * The loads make destinations depend on each other, so the per-destination
- * work runs on one thread (splitting each level between two threads, with
- * a barrier per level, was measured no faster on the 2-CPU machines
- * here); the all-pairs hop matrix is computed, and the LFTs written, in
- * parallel.
- * Routing destinations in batches against the same loads would
- * parallelise the rest but change the balance: each destination of a
- * batch ignores the others' loads. Measured (2026-11-28, the end ports of
- * two consecutive switches routed at once on two threads, each against
- * the loads before the pair and its own): 1.34x faster with the
- * improvement pass on the 11,664-host tree, but the busiest link 25-32 %
- * higher with the default balance on the 2,592- and 5,832-host trees
- * (consecutive leaves of a pod pick the same least-loaded links), and
- * 46-144 % higher with three to eight switches at once. Pairing finer,
- * two destinations of different switches at a time each against all
- * earlier pairs (a lag of one destination), did no better: 22-32 % higher
- * on those trees and on the 2,592-host one with 40 cables and 2 switches
- * down, 0-10 % on tori, meshes, hypercubes and random graphs, even with
- * the second of a pair taking the last of equal links. ibroute keeps the
- * sequential semantics and stays identical whatever the thread count.
+ * work runs on one thread; the all-pairs hop matrix is computed, and the
+ * LFTs written, in parallel. Routing destinations in batches against the
+ * same loads would parallelise the rest but change the balance (each
+ * destination of a batch ignores the others' loads, and consecutive leaves
+ * then pick the same least-loaded links): ibroute keeps the sequential
+ * semantics, so the tables are the same whatever the thread count. The
+ * variants tried and their measurements are in doc/engines.md (sssp).
  *
  * Fabrics whose switches form several components are routed per
  * component (OpenSM refuses them); LIDs in another component keep no

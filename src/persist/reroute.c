@@ -1,11 +1,14 @@
 /*
- * Comparing a routing database with a topology (Table 1 of the
- * scalability memo) and producing the routing of the topology from it:
+ * Comparing a routing database with a topology (each difference one
+ * ibr_change_kind: a switch, a switch-to-switch cable or an end port new,
+ * missing or moved, or a LID changed, with what it invalidates) and
+ * producing the routing of the topology from it:
  * the saved tables, moved to the current LIDs, repaired where cables or
  * switches were lost, completed for new end ports, or a full reroute.
  *
- * Repair (section 6 of the memo). An entry is broken when its port no
- * longer carries the saved cable; only the rows of the switches that lost
+ * Repair after lost cables or switches (doc/guide.md, "Persistence and
+ * rerouting after faults"). An entry is broken when its port no longer
+ * carries the saved cable; only the rows of the switches that lost
  * a cable are scanned. A broken entry of switch s toward destination
  * switch d, at saved distance h, moves to the least-loaded port whose
  * neighbour was at distance h - 1 (in the saved hop matrix), parallel

@@ -32,13 +32,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare_minhop import (SKIP, Fail, diff_lfts, prune_netfile, read_lfts,  # noqa: E402
-                            run, verify)
+from compare_common import (SKIP, Fail, generate, lft_diff, main_exit, opensm,  # noqa: E402
+                            opensm_run, print_times, run, verdict, verify_both, workdirs,
+                            write_summary)
 from compare_updown import credit_loop_ibdmchk  # noqa: E402
 
 NODE_HDR = re.compile(r'^(Switch|Ca|Hca|Rt)\s+\d+\s+"')
@@ -100,47 +100,28 @@ def main():
     if args.ibdmchk and not shutil.which("ibdmchk"):
         print("SKIP: ibdmchk not installed")
         return SKIP
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = workdirs(args)
     summary = {"name": name, "spec": args.spec, "faults": args.faults, "lmc": args.lmc,
                "search_order": args.search_order, "port_shifting": args.port_shifting}
 
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        run(gen, "ibr gen")
-        summary["pruned_nodes"] = prune_netfile(raw, topo)
+        summary["pruned_nodes"] = generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
         order_file = None
         if args.search_order:
             order_file = os.path.join(work, "port_search_ordering")
             summary["search_order_lines"] = write_reverse_order(topo, order_file)
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout)]
+        harness = ["--timeout", str(args.timeout)]
         if args.lmc:
             harness += ["--lmc", str(args.lmc)]
         if order_file:
             harness += ["--opensm-arg=-O", "--opensm-arg=" + order_file]
         if args.port_shifting:
             harness += ["--opensm-arg=--port-shifting"]
-        p = subprocess.run(harness + [topo, "dor", osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode != 0:
-            raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
+        opensm(harness, topo, "dor", osm_dir, ok=(0,))
         g2l = os.path.join(osm_dir, "guid2lid")
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            osm_run = json.load(f)
+        osm_run = opensm_run(osm_dir)
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
         summary["opensm_engine"] = osm_run.get("engine_used")
         if osm_run.get("engine_used") != "dor":
@@ -169,16 +150,9 @@ def main():
                 if fa.read() == fb.read():
                     raise Fail("the port search order changed nothing in ibroute's tables")
 
-        v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
-        v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
-        summary["opensm"] = v_osm
-        summary["ibroute"] = v_ibr
+        v_osm, v_ibr = verify_both(ibr, topo, osm_dir, ibr_dir, g2l, summary)
 
-        d = diff_lfts(read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                      read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
-        with open(os.path.join(osm_dir, "opensm-lfts.dump"), "rb") as fa, \
-                open(os.path.join(ibr_dir, "opensm-lfts.dump"), "rb") as fb:
-            d["byte_identical"] = fa.read() == fb.read()
+        d = lft_diff(osm_dir, ibr_dir)
         summary["lft_diff"] = d
 
         problems = []
@@ -223,9 +197,7 @@ def main():
     except Fail as e:
         summary["problems"] = [str(e)]
     finally:
-        with open(os.path.join(work, "compare.json"), "w") as f:
-            json.dump(summary, f, indent=2, sort_keys=True)
-            f.write("\n")
+        write_summary(work, summary)
 
     print("case %s (%s%s%s%s)" % (name, args.spec,
                                   ", faults " + args.faults if args.faults else "",
@@ -253,16 +225,9 @@ def main():
         print("  ibdmchk %-8s credit loop: %s (exit %s, %s CA-to-CA paths)" % (
             who, {True: "YES", False: "none", None: "?"}[c["credit_loop"]], c["exit"],
             c["paths"]))
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
-    if summary["problems"]:
-        for p in summary["problems"]:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    print_times(summary)
+    return verdict(summary["problems"])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

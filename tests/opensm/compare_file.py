@@ -21,30 +21,23 @@ Exit 0 on success, 1 on a difference, 77 when OpenSM/ibsim are missing.
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from compare_minhop import Fail, prune_netfile, read_lfts, diff_lfts, run  # noqa: E402
-
-SKIP = 77
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_common import (SKIP, Fail, Skip, diff_lfts, generate, opensm,  # noqa: E402
+                            read_lfts, run, verdict, workdirs)
 
 
 def osm(topo, engine, outdir, lmc, extra=()):
-    argv = [sys.executable, os.path.join(HERE, "run_opensm.py"), "--timeout", "240"]
+    argv = ["--timeout", "240"]
     if lmc:
         argv += ["--lmc", str(lmc)]
     for a in extra:
         argv.append("--opensm-arg=" + a)
-    p = subprocess.run(argv + [topo, engine, outdir], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
-    if p.returncode == SKIP:
+    try:
+        opensm(argv, topo, engine, outdir, ok=(0,), failed="OpenSM -R %s failed" % engine)
+    except Skip:
         return SKIP
-    if p.returncode != 0:
-        raise Fail("OpenSM -R %s failed (exit %d):\n%s" % (engine, p.returncode,
-                                                          p.stderr[-3000:]))
     return 0
 
 
@@ -68,18 +61,9 @@ def main():
     ap.add_argument("--seed", default="1")
     ap.add_argument("--lmc", type=int, default=0)
     args = ap.parse_args()
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
+    ibr, work, topo, _, _ = workdirs(args)
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        run(gen, "ibr gen")
-        prune_netfile(raw, topo)
+        generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
         osm_min = os.path.join(work, "opensm-minhop")
         if osm(topo, "minhop", osm_min, args.lmc) == SKIP:
@@ -132,10 +116,8 @@ def main():
         if problems:
             raise Fail("\n".join(problems))
     except Fail as e:
-        print("FAIL: %s" % e)
-        return 1
-    print("PASS")
-    return 0
+        return verdict([str(e)])
+    return verdict([])
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@
                    [--expect-identical] [--expect-decline]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes the faults cut off
-   from the SM's host are pruned, as in compare_minhop.py), or --netfile
+   from the SM's host are pruned: compare_common.generate()), or --netfile
    gives one. Options files are written for both sides: with --roots the
    top-level switches of the tree (descriptions "L<top>-S<n>", as the
    generators write them) as root GUIDs; with --cn-skip K every CA port but
@@ -56,8 +56,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare_minhop import (Fail, SKIP, diff_lfts, prune_netfile,  # noqa: E402
-                            read_lfts, run, verify)
+from compare_common import (Fail, check_pairs_and_load, generate, lft_diff,  # noqa: E402
+                            main_exit, opensm, opensm_run, print_times, run, verdict,
+                            verify, verify_both, workdirs, write_summary)
 
 SWITCH = re.compile(r'^Switch\s+\d+\s+"S-([0-9a-fA-F]+)"\s+#\s+"L(\d+)-S\d+"')
 CA_HDR = re.compile(r'^(?:Ca|Hca)\s+\d+\s+"[^"]*"\s+#\s+"([^"]*)"')
@@ -178,13 +179,7 @@ def main():
     args = ap.parse_args()
     name = args.name or args.spec or os.path.basename(args.netfile)
 
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = workdirs(args)
     summary = {"name": name, "spec": args.spec or args.netfile, "faults": args.faults}
     problems = []
 
@@ -192,12 +187,7 @@ def main():
         if args.netfile:
             shutil.copyfile(args.netfile, topo)
         else:
-            raw = os.path.join(work, "generated.net")
-            gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-            if args.faults:
-                gen += ["--faults", args.faults, "--seed", args.seed]
-            run(gen, "ibr gen")
-            summary["pruned_nodes"] = prune_netfile(raw, topo)
+            summary["pruned_nodes"] = generate(ibr, args.spec, work, topo, args.faults, args.seed)
         osm_opts, ibr_opts = option_files(topo, work, args)
         if args.ibr_no_roots:
             if "--root-guids" in ibr_opts:
@@ -206,19 +196,11 @@ def main():
         for prm in args.ibr_param:
             ibr_opts += ["--param", prm]
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout)] + osm_opts
+        harness = ["--timeout", str(args.timeout)] + osm_opts
         if args.lmc:
             harness += ["--lmc", str(args.lmc)]
-        p = subprocess.run(harness + [topo, "ftree", osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode not in (0, 1):
-            raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            osm_run = json.load(f)
+        opensm(harness, topo, "ftree", osm_dir)
+        osm_run = opensm_run(osm_dir)
         summary["opensm_engine"] = osm_run.get("engine_used")
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
         g2l = os.path.join(osm_dir, "guid2lid")
@@ -259,14 +241,8 @@ def main():
         if route.get("engine") != "ftree":
             raise Fail("ibroute's ftree declined: %s" % route.get("error"))
 
-        v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
-        v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
-        summary["opensm"] = v_osm
-        summary["ibroute"] = v_ibr
-        d = diff_lfts(read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                      read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
-        d["byte_identical"] = same_bytes(os.path.join(osm_dir, "opensm-lfts.dump"),
-                                         os.path.join(ibr_dir, "opensm-lfts.dump"))
+        v_osm, v_ibr = verify_both(ibr, topo, osm_dir, ibr_dir, g2l, summary)
+        d = lft_diff(osm_dir, ibr_dir)
         d["ca_order_identical"] = same_bytes(
             os.path.join(osm_dir, "opensm-ftree-ca-order.dump"),
             os.path.join(ibr_dir, "opensm-ftree-ca-order.dump"))
@@ -295,12 +271,7 @@ def main():
         if plain and (v_ibr.get("nonminimal", 1) != 0 or v_ibr.get("max_stretch", 2) > 1 + 1e-9):
             problems.append("ibroute's routes are not minimal: %s non-minimal switch routes"
                             % v_ibr.get("nonminimal"))
-        if v_ibr.get("pairs") != v_osm.get("pairs"):
-            problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                            % (v_osm.get("pairs"), v_ibr.get("pairs")))
-        if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-            problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                            % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+        check_pairs_and_load(problems, v_osm, v_ibr)
         if args.ibr_no_roots:
             art = os.path.join(ibr_dir, "ftree-degraded.txt")
             summary["ibroute_degraded"] = open(art).read().splitlines()[-1] \
@@ -318,8 +289,9 @@ def main():
                                 "(see %s)" % os.path.join(ibr_dir, "ibdmchk.out"))
         if args.sssp_bound:
             sssp_dir = os.path.join(work, "opensm-sssp")
-            p = subprocess.run(harness + [topo, "sssp", sssp_dir], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+            subprocess.run([sys.executable, os.path.join(HERE, "run_opensm.py")] + harness
+                           + [topo, "sssp", sssp_dir], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
             v_s = verify(ibr, topo, os.path.join(sssp_dir, "opensm-lfts.dump"),
                          os.path.join(sssp_dir, "guid2lid"))
             summary["opensm_sssp"] = v_s
@@ -338,9 +310,7 @@ def main():
         problems.append(str(e))
     finally:
         summary["problems"] = problems
-        with open(os.path.join(work, "compare.json"), "w") as f:
-            json.dump(summary, f, indent=2, sort_keys=True)
-            f.write("\n")
+        write_summary(work, summary)
 
     print("case %s (%s%s)" % (name, summary["spec"],
                               ", faults " + args.faults if args.faults else ""))
@@ -365,16 +335,9 @@ def main():
                                  "yes" if d["ca_order_identical"] else "no"))
         for ex in d["examples"]:
             print("    " + ex)
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
-    if problems:
-        for p in problems:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    print_times(summary)
+    return verdict(problems)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

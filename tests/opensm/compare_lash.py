@@ -6,7 +6,7 @@
                   [--expect-opensm-fail]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes cut off from the
-   SM's host are pruned, as compare_minhop.py does);
+   SM's host are pruned: compare_common.generate());
 2. OpenSM 3.3 routes it with `-R lash -Q` under ibsim (run_opensm.py), with
    --do_mesh_analysis when --mesh is given and --lash_start_vl K; its log
    gives the operational VLs it found ("min operational vl", the lowest
@@ -41,7 +41,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare_minhop as cm  # noqa: E402  (shared helpers: run, verify, prune, LFT diff)
+import compare_common as cm  # noqa: E402
 
 SKIP = 77
 RE_OPVL = re.compile(r"min operational vl\((\d+)\) start vl\((\d+)\)")
@@ -116,43 +116,23 @@ def main():
         print("SKIP: ibdmchk not installed")
         return SKIP
 
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = cm.workdirs(args)
     summary = {"name": name, "spec": args.spec, "faults": args.faults, "mesh": args.mesh,
                "start_vl": args.start_vl}
     problems = []
 
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        cm.run(gen, "ibr gen")
-        summary["pruned_nodes"] = cm.prune_netfile(raw, topo)
+        summary["pruned_nodes"] = cm.generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout)]
+        harness = ["--timeout", str(args.timeout)]
         if args.lmc:
             harness += ["--lmc", str(args.lmc)]
         if args.mesh:
             harness += ["--opensm-arg=--do_mesh_analysis"]
         if args.start_vl:
             harness += ["--opensm-arg=--lash_start_vl", "--opensm-arg=%d" % args.start_vl]
-        p = subprocess.run(harness + [topo, "lash", osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode not in (0, 1):
-            raise cm.Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode,
-                                                               p.stderr[-3000:]))
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            osm_run = json.load(f)
+        cm.opensm(harness, topo, "lash", osm_dir)
+        osm_run = cm.opensm_run(osm_dir)
         osm_ok = osm_run.get("engine_used") == "lash"
         summary["opensm_engine_used"] = osm_run.get("engine_used")
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
@@ -225,22 +205,13 @@ def main():
                 osm_layers = log["lanes_needed"]
                 if osm_layers is not None and layers is not None and layers > osm_layers:
                     problems.append("ibroute needs %d layers, OpenSM %d" % (layers, osm_layers))
-                if v_ibr.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v_ibr.get("pairs")))
-                if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v_ibr.get("max_link_load"),
-                                       v_osm.get("max_link_load")))
-                d = cm.diff_lfts(cm.read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                                 cm.read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
+                cm.check_pairs_and_load(problems, v_osm, v_ibr)
+                d = cm.lft_diff(osm_dir, ibr_dir)
                 summary["lft_diff"] = d
     except cm.Fail as e:
         problems.append(str(e))
     summary["problems"] = problems
-    with open(os.path.join(work, "compare.json"), "w") as f:
-        json.dump(summary, f, indent=2, sort_keys=True)
-        f.write("\n")
+    cm.write_summary(work, summary)
 
     print("case %s: lash on %s%s%s%s" % (
         name, args.spec, ", faults " + args.faults if args.faults else "",
@@ -272,16 +243,9 @@ def main():
     d = summary.get("lft_diff")
     if d:
         print("  LFTs: %d of %d entries differ" % (d["differ"], d["entries"]))
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
-    if problems:
-        for p in problems:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    cm.print_times(summary)
+    return cm.verdict(problems)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cm.main_exit(main))

@@ -44,7 +44,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare_minhop import Fail, prune_netfile, run  # noqa: E402
+from compare_common import Fail, generate, main_exit, opensm, run, workdirs  # noqa: E402
 
 SKIP = 77
 CA_HDR = re.compile(r"^(Ca|Hca)\s")
@@ -143,22 +143,11 @@ def main():
     if args.ibdmchk and not shutil.which("ibdmchk"):
         print("SKIP: ibdmchk not installed")
         return SKIP
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = workdirs(args)
     summary = {"spec": args.spec, "engine": args.engine, "groups": args.groups,
                "seed": args.seed}
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.fault_seed]
-        run(gen, "ibr gen")
-        prune_netfile(raw, topo)
+        generate(ibr, args.spec, work, topo, args.faults, args.fault_seed)
         cas = ca_port_guids(topo)
         if len(cas) < 2:
             raise Fail("%s has %d CA ports: no group possible" % (args.spec, len(cas)))
@@ -178,15 +167,8 @@ def main():
             write_conf(conf, *parse_spec(args.spec))
             osm_extra = ["--opensm-arg=--torus_config", "--opensm-arg=" + conf]
             ibr_extra = ["--torus-config", conf]
-        p = subprocess.run([sys.executable, os.path.join(HERE, "run_opensm.py"),
-                            "--timeout", str(args.timeout), "--sa-db", dump] + osm_extra
-                           + [topo, args.engine, osm_dir],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode != 0:
-            raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
+        opensm(["--timeout", str(args.timeout), "--sa-db", dump] + osm_extra, topo,
+                  args.engine, osm_dir, ok=(0,))
         g2l = os.path.join(osm_dir, "guid2lid")
         ibr_cmd = [ibr, "route", "--all-dumps", "-R", args.engine, "--no-progress", "--json",
                    "--guid2lid", g2l, "--sa-dump", dump, topo] + ibr_extra
@@ -280,4 +262,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

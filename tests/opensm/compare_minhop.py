@@ -22,129 +22,13 @@ with --ibdmchk, ibdmchk) are not installed.
 import argparse
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SKIP = 77
-
-LFT_HDR = re.compile(r"^Unicast lids \[[0-9a-fA-Fx]+-[0-9a-fA-Fx]+\] of switch .*?"
-                     r"guid (0x[0-9a-fA-F]+)")
-LFT_ROW = re.compile(r"^0x([0-9a-fA-F]+)\s+(\d+)")
-
-
-class Fail(Exception):
-    pass
-
-
-def run(argv, what, ok=(0,), **kw):
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, **kw)
-    if p.returncode not in ok:
-        raise Fail("%s failed (exit %d): %s\n%s%s" % (what, p.returncode, " ".join(argv),
-                                                       p.stdout[-3000:], p.stderr[-3000:]))
-    return p
-
-
-def read_lfts(path):
-    """opensm-lfts.dump -> {switch guid: {lid: port}}."""
-    tables, cur = {}, None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = LFT_HDR.match(line)
-            if m:
-                cur = tables.setdefault(int(m.group(1), 16), {})
-                continue
-            m = LFT_ROW.match(line)
-            if m and cur is not None:
-                cur[int(m.group(1), 16)] = int(m.group(2))
-    return tables
-
-
-def diff_lfts(a, b):
-    """Count (switch, LID) entries that differ; a missing entry counts as 255."""
-    differ = total = 0
-    first = []
-    only_a = sorted(set(a) - set(b))
-    only_b = sorted(set(b) - set(a))
-    for sw in sorted(set(a) & set(b)):
-        ta, tb = a[sw], b[sw]
-        for lid in sorted(set(ta) | set(tb)):
-            total += 1
-            pa, pb = ta.get(lid, 255), tb.get(lid, 255)
-            if pa != pb:
-                differ += 1
-                if len(first) < 5:
-                    first.append("switch 0x%016x LID %d: OpenSM port %d, ibroute port %d"
-                                 % (sw, lid, pa, pb))
-    return {"entries": total, "differ": differ, "examples": first,
-            "switches_only_opensm": len(only_a), "switches_only_ibroute": len(only_b)}
-
-
-NODE_HDR = re.compile(r'^(Switch|Ca|Hca|Rt)\s+\d+\s+"([^"]+)"')
-PORT_REF = re.compile(r'^\[\d+\][^"]*"([^"]+)"')
-
-
-def prune_netfile(src, dst):
-    """Keep only the records reachable from the first CA (what an SM there
-    discovers): OpenSM never sees nodes cut off by faults, so both sides must
-    route the same connected fabric. Returns the number of dropped records."""
-    with open(src, encoding="utf-8") as f:
-        blocks = f.read().split("\n\n")
-    nodes, order = {}, []
-    for i, b in enumerate(blocks):
-        for line in b.splitlines():
-            m = NODE_HDR.match(line)
-            if m:
-                refs = [r.group(1) for r in map(PORT_REF.match, b.splitlines()) if r]
-                nodes[m.group(2)] = (i, m.group(1), refs)
-                order.append(m.group(2))
-                break
-    start = next((n for n in order if nodes[n][1] in ("Ca", "Hca")), None)
-    seen = set()
-    if start is not None:
-        stack = [start]
-        while stack:
-            n = stack.pop()
-            if n in seen or n not in nodes:
-                continue
-            seen.add(n)
-            stack.extend(nodes[n][2])
-    drop = {nodes[n][0] for n in order if n not in seen}
-    with open(dst, "w", encoding="utf-8") as f:
-        f.write("\n\n".join(b for i, b in enumerate(blocks) if i not in drop))
-    return len(drop)
-
-
-def verify(ibr, topo, dump, guid2lid):
-    p = run([ibr, "verify", "--json", "--guid2lid", guid2lid, topo, dump],
-            "ibr verify " + dump, ok=(0, 1))
-    try:
-        return json.loads(p.stdout)["verify"]
-    except (ValueError, KeyError) as e:
-        raise Fail("cannot read `ibr verify --json` output (%s): %r" % (e, p.stdout[:500]))
-
-
-IBDM_ERROR = re.compile(r"^-E- ")
-
-
-def ibdmchk(outdir, subnet, fdbs, mcfdbs, lmc):
-    """Run ibdmchk in verification mode; return (status, error lines, paths scanned)."""
-    exe = shutil.which("ibdmchk")
-    argv = [exe, "-s", subnet, "-f", fdbs, "-m", mcfdbs]
-    if lmc:
-        argv += ["-l", str(lmc)]
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       cwd=outdir, timeout=600)
-    with open(os.path.join(outdir, "ibdmchk.out"), "w") as f:
-        f.write(p.stdout)
-    errors = [l.strip() for l in p.stdout.splitlines() if IBDM_ERROR.match(l)]
-    scanned = re.findall(r"Scanned:(\d+) CA to CA paths", p.stdout)
-    finished = "credit loops" in p.stdout.lower()
-    return {"exit": p.returncode, "errors": errors, "finished": finished,
-            "paths": int(scanned[-1]) if scanned else None}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_common import (SKIP, Fail, check_pairs_and_load, generate, ibdmchk,  # noqa: E402
+                            lft_diff, main_exit, opensm, opensm_run, print_times, run,
+                            verdict, verify_both, workdirs, write_summary)
 
 
 def main():
@@ -164,38 +48,18 @@ def main():
     if args.ibdmchk and not shutil.which("ibdmchk"):
         print("SKIP: ibdmchk not installed")
         return SKIP
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = workdirs(args)
     summary = {"name": name, "spec": args.spec, "faults": args.faults, "lmc": args.lmc}
 
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        run(gen, "ibr gen")
-        summary["pruned_nodes"] = prune_netfile(raw, topo)
+        summary["pruned_nodes"] = generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout)]
+        harness = ["--timeout", str(args.timeout)]
         if args.lmc:
             harness += ["--lmc", str(args.lmc)]
-        p = subprocess.run(harness + [topo, "minhop", osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode != 0:
-            raise Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
+        opensm(harness, topo, "minhop", osm_dir, ok=(0,))
         g2l = os.path.join(osm_dir, "guid2lid")
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            osm_run = json.load(f)
-        summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
+        summary["opensm_routing_time_s"] = opensm_run(osm_dir).get("routing_time_s")
 
         p = run([ibr, "route", "--all-dumps", "-R", "minhop", "--no-progress", "--json", "--guid2lid", g2l,
                  topo, "-o", ibr_dir], "ibr route", ok=(0, 1))
@@ -205,16 +69,9 @@ def main():
             raise Fail("ibroute routed with %r, not minhop: %s" % (route.get("engine"),
                                                                    route.get("error")))
 
-        v_osm = verify(ibr, topo, os.path.join(osm_dir, "opensm-lfts.dump"), g2l)
-        v_ibr = verify(ibr, topo, os.path.join(ibr_dir, "opensm-lfts.dump"), g2l)
-        summary["opensm"] = v_osm
-        summary["ibroute"] = v_ibr
+        v_osm, v_ibr = verify_both(ibr, topo, osm_dir, ibr_dir, g2l, summary)
 
-        d = diff_lfts(read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                      read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
-        with open(os.path.join(osm_dir, "opensm-lfts.dump"), "rb") as fa, \
-                open(os.path.join(ibr_dir, "opensm-lfts.dump"), "rb") as fb:
-            d["byte_identical"] = fa.read() == fb.read()
+        d = lft_diff(osm_dir, ibr_dir)
         summary["lft_diff"] = d
 
         problems = []
@@ -228,12 +85,7 @@ def main():
             problems.append("ibroute's routes are not minimal: %s non-minimal switch routes, "
                             "max stretch %s" % (v_ibr.get("nonminimal"),
                                                 v_ibr.get("max_stretch")))
-        if v_ibr.get("pairs") != v_osm.get("pairs"):
-            problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                            % (v_osm.get("pairs"), v_ibr.get("pairs")))
-        if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-            problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                            % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
+        check_pairs_and_load(problems, v_osm, v_ibr)
 
         if args.ibdmchk:
             empty = os.path.join(work, "empty.mcfdbs")
@@ -260,9 +112,7 @@ def main():
     except Fail as e:
         summary["problems"] = [str(e)]
     finally:
-        with open(os.path.join(work, "compare.json"), "w") as f:
-            json.dump(summary, f, indent=2, sort_keys=True)
-            f.write("\n")
+        write_summary(work, summary)
 
     print("case %s (%s%s%s)" % (name, args.spec,
                                 ", faults " + args.faults if args.faults else "",
@@ -292,16 +142,9 @@ def main():
                 who, c["exit"], len(c["errors"]), c["paths"],
                 " (crashed after finishing its report)"
                 if (c["exit"] < 0 or c["exit"] > 128) and c["finished"] else ""))
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
-    if summary["problems"]:
-        for p in summary["problems"]:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    print_times(summary)
+    return verdict(summary["problems"])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

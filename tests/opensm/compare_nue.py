@@ -5,7 +5,7 @@
                  [--faults L[,S]] [--seed N] [--lmc N] [--ibdmchk]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes cut off from the
-   SM's host are pruned, as compare_minhop.py does);
+   SM's host are pruned: compare_common.generate());
 2. OpenSM routes it with `-R nue -Q --nue_max_num_vls K` under ibsim
    (run_opensm.py; ibsim's ports have 8 operational data VLs);
 3. `ibr route -R nue,no_fallback --max-vls K --guid2lid <OpenSM's guid2lid>`
@@ -32,7 +32,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare_minhop as cm  # noqa: E402
+import compare_common as cm  # noqa: E402
 
 SKIP = 77
 
@@ -57,39 +57,19 @@ def main():
         print("SKIP: ibdmchk not installed")
         return SKIP
 
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = cm.workdirs(args)
     summary = {"name": name, "spec": args.spec, "faults": args.faults, "lmc": args.lmc,
                "vls": args.vls}
     problems = []
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        cm.run(gen, "ibr gen")
-        summary["pruned_nodes"] = cm.prune_netfile(raw, topo)
+        summary["pruned_nodes"] = cm.generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout),
+        harness = ["--timeout", str(args.timeout),
                    "--opensm-arg=--nue_max_num_vls", "--opensm-arg=%d" % args.vls]
         if args.lmc:
             harness += ["--lmc", str(args.lmc)]
-        p = subprocess.run(harness + [topo, "nue", osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode not in (0, 1):
-            raise cm.Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode,
-                                                               p.stderr[-3000:]))
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            osm_run = json.load(f)
+        cm.opensm(harness, topo, "nue", osm_dir)
+        osm_run = cm.opensm_run(osm_dir)
         osm_ok = osm_run.get("engine_used") == "nue"
         summary["opensm_engine_used"] = osm_run.get("engine_used")
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
@@ -139,19 +119,11 @@ def main():
                                     "(see %s)" % os.path.join(ibr_dir, "ibdmchk.out"))
             if osm_ok:
                 v_osm = summary["opensm"]
-                if v.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v.get("pairs")))
-                lim = v_osm.get("max_link_load", 0) * (1.0 + args.max_link_slack)
-                if v.get("max_link_load", 0) > lim + 1e-9:
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v.get("max_link_load"), v_osm.get("max_link_load")))
+                cm.check_pairs_and_load(problems, v_osm, v, args.max_link_slack)
     except cm.Fail as e:
         problems.append(str(e))
     summary["problems"] = problems
-    with open(os.path.join(work, "compare.json"), "w") as f:
-        json.dump(summary, f, indent=2, sort_keys=True)
-        f.write("\n")
+    cm.write_summary(work, summary)
 
     print("case %s: nue with %d VLs on %s%s%s" % (name, args.vls, args.spec,
                                                  ", faults " + args.faults if args.faults
@@ -168,16 +140,9 @@ def main():
                       v.get("max_stretch"), v.get("max_link_load"),
                       v.get("mean_link_load") or 0,
                       " deadlock_free=%s" % v.get("deadlock_free") if who == "ibroute" else ""))
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
-    if problems:
-        for p in problems:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    cm.print_times(summary)
+    return cm.verdict(problems)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cm.main_exit(main))

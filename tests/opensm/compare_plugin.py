@@ -36,7 +36,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare_minhop as cm  # noqa: E402  (run, read_lfts, diff_lfts)
+import compare_common as cm  # noqa: E402
 import compare_torus2qos as t2q  # noqa: E402  (torus-2QoS.conf of a generated torus)
 import compare_updown as cu  # noqa: E402  (root switches spread over a netfile)
 
@@ -225,13 +225,7 @@ def main():
 
     eng = args.engine
     name = args.name or "%s on %s" % (eng, args.spec)
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = cm.workdirs(args)
     rb_dir = os.path.join(work, "readback")
     summary = {"name": name, "engine": eng, "spec": args.spec, "lmc": args.lmc}
     problems = []
@@ -253,8 +247,7 @@ def main():
         then = "%s %s --readback %s --pairs %d%s" % (
             sys.executable, os.path.abspath(__file__), rb_dir, args.pairs,
             " --want-sl" if want_sl else "")
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout), "--event-plugin", PLUGIN]
+        harness = ["--timeout", str(args.timeout), "--event-plugin", PLUGIN]
         if not args.expect_decline:
             harness += ["--then", then]
         if want_sl:
@@ -305,16 +298,8 @@ def main():
         env = dict(os.environ)
         env["LD_LIBRARY_PATH"] = os.path.dirname(so) + (
             ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-        p = subprocess.run(harness + [topo, "ibr-" + eng, osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, env=env)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode not in (0, 1):
-            raise cm.Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode,
-                                                               p.stderr[-3000:]))
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            osm_run = json.load(f)
+        cm.opensm(harness, topo, "ibr-" + eng, osm_dir, env=env)
+        osm_run = cm.opensm_run(osm_dir)
         summary["opensm_engine_used"] = osm_run.get("engine_used")
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
         g2l = os.path.join(osm_dir, "guid2lid")
@@ -469,9 +454,7 @@ def main():
     except cm.Fail as e:
         problems.append(str(e))
     summary["problems"] = problems
-    with open(os.path.join(work, "compare.json"), "w") as f:
-        json.dump(summary, f, indent=2, sort_keys=True)
-        f.write("\n")
+    cm.write_summary(work, summary)
 
     print("case %s" % name)
     print("  OpenSM engine used: %s" % summary.get("opensm_engine_used"))
@@ -486,12 +469,7 @@ def main():
                  summary.get("sl2vl_checked", 0)))
     if summary.get("log_line"):
         print("  OpenSM log: %s" % summary["log_line"])
-    if problems:
-        for p in problems:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    return cm.verdict(problems)
 
 
 def cm_tail(path):
@@ -503,4 +481,4 @@ def cm_tail(path):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cm.main_exit(main))

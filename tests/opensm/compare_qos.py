@@ -48,7 +48,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare_minhop as cm  # noqa: E402
+import compare_common as cm  # noqa: E402
 import compare_updown as cu  # noqa: E402  (root switches for updn on a torus)
 import compare_torus2qos as t2q  # noqa: E402  (torus-2QoS.conf for a generated torus)
 
@@ -339,13 +339,7 @@ def main():
         if not shutil.which(tool):
             print("SKIP: %s not installed" % tool)
             return SKIP
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = cm.workdirs(args)
     rb_dir = os.path.join(work, "readback")
     conf = os.path.join(work, "qos.conf")
     with open(conf, "w") as f:
@@ -355,8 +349,7 @@ def main():
     try:
         cm.run([ibr, "gen", args.spec, "-o", topo], "ibr gen")
         then = "%s %s --readback %s" % (sys.executable, os.path.abspath(__file__), rb_dir)
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"), "--qos",
-                   "--timeout", str(args.timeout), "--then", then]
+        harness = ["--qos", "--timeout", str(args.timeout), "--then", then]
         harness += ["--conf-line=" + ln for ln in QOS_CONF.splitlines()]
         ibr_extra = []
         if args.engine == "torus-2QoS":
@@ -372,13 +365,7 @@ def main():
                                                                        args.root_switches)))
             harness += ["--opensm-arg=--root_guid_file", "--opensm-arg=" + rfile]
             ibr_extra += ["--root-guids", rfile]
-        p = subprocess.run(harness + [topo, args.engine, osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode != 0:
-            raise cm.Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
+        cm.opensm(harness, topo, args.engine, osm_dir, ok=(0,))
         p = cm.run([ibr, "route", "-R", args.engine + ",no_fallback", "-q", "--guid2lid",
                     os.path.join(osm_dir, "guid2lid"), "--qos-config", conf, topo, "-o",
                     ibr_dir] + ibr_extra, "ibr route")
@@ -458,4 +445,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cm.main_exit(main))

@@ -5,7 +5,7 @@
                   [--faults L[,S]] [--seed N] [--lmc N] [--max-link-slack F]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes cut off from the
-   SM's host are pruned, as compare_minhop.py does);
+   SM's host are pruned: compare_common.generate());
 2. OpenSM routes it with ENGINE under ibsim (run_opensm.py; -Q for dfsssp);
    for dfsssp its log gives the VLs available and the VLs (layers) needed;
 3. `ibr route -R ENGINE,no_fallback --guid2lid <OpenSM's guid2lid>` routes
@@ -28,13 +28,11 @@ import argparse
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare_minhop as cm  # noqa: E402  (shared helpers: run, verify, prune, LFT diff)
+import compare_common as cm  # noqa: E402
 
 SKIP = 77
 RE_AVAIL = re.compile(r"Virtual Lanes available: (\d+)")
@@ -76,39 +74,19 @@ def main():
     eng = args.engine
     name = args.name or args.spec
 
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = cm.workdirs(args)
     summary = {"name": name, "engine": eng, "spec": args.spec, "faults": args.faults,
                "lmc": args.lmc}
     problems = []
 
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        cm.run(gen, "ibr gen")
-        summary["pruned_nodes"] = cm.prune_netfile(raw, topo)
+        summary["pruned_nodes"] = cm.generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout)]
+        harness = ["--timeout", str(args.timeout)]
         if args.lmc:
             harness += ["--lmc", str(args.lmc)]
-        p = subprocess.run(harness + [topo, eng, osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode not in (0, 1):
-            raise cm.Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode,
-                                                               p.stderr[-3000:]))
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            osm_run = json.load(f)
+        cm.opensm(harness, topo, eng, osm_dir)
+        osm_run = cm.opensm_run(osm_dir)
         osm_ok = osm_run.get("engine_used") == eng
         summary["opensm_engine_used"] = osm_run.get("engine_used")
         summary["opensm_routing_time_s"] = osm_run.get("routing_time_s")
@@ -168,23 +146,13 @@ def main():
                                                                          osm_needed))
             if osm_ok:
                 v_osm = summary["opensm"]
-                if v_ibr.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v_ibr.get("pairs")))
-                lim = v_osm.get("max_link_load", 0) * (1.0 + args.max_link_slack)
-                if v_ibr.get("max_link_load", 0) > lim + 1e-9:
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v_ibr.get("max_link_load"),
-                                       v_osm.get("max_link_load")))
-                d = cm.diff_lfts(cm.read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                                 cm.read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
+                cm.check_pairs_and_load(problems, v_osm, v_ibr, args.max_link_slack)
+                d = cm.lft_diff(osm_dir, ibr_dir)
                 summary["lft_diff"] = d
     except cm.Fail as e:
         problems.append(str(e))
     summary["problems"] = problems
-    with open(os.path.join(work, "compare.json"), "w") as f:
-        json.dump(summary, f, indent=2, sort_keys=True)
-        f.write("\n")
+    cm.write_summary(work, summary)
 
     print("case %s: %s on %s%s%s" % (name, eng, args.spec,
                                      ", faults " + args.faults if args.faults else "",
@@ -210,16 +178,9 @@ def main():
     d = summary.get("lft_diff")
     if d:
         print("  LFTs: %d of %d entries differ" % (d["differ"], d["entries"]))
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
-    if problems:
-        for p in problems:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    cm.print_times(summary)
+    return cm.verdict(problems)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cm.main_exit(main))

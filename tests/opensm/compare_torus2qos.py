@@ -36,7 +36,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import compare_minhop as cm  # noqa: E402
+import compare_common as cm  # noqa: E402
 
 SKIP = 77
 ENG = "torus-2QoS"
@@ -108,41 +108,22 @@ def main():
     ap.add_argument("--timeout", type=float, default=240)
     args = ap.parse_args()
     name = args.name or args.spec
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
+    ibr, work, topo, osm_dir, ibr_dir = cm.workdirs(args)
     conf = os.path.join(work, "torus-2QoS.conf")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
     summary = {"name": name, "engine": ENG, "spec": args.spec, "faults": args.faults}
     problems = []
     try:
         kind, dims = parse_spec(args.spec)
         cdims = [int(x) for x in args.conf_radix.split(",")] if args.conf_radix else dims
         write_conf(conf, kind, cdims)
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        cm.run(gen, "ibr gen")
-        summary["pruned_nodes"] = cm.prune_netfile(raw, topo)
+        summary["pruned_nodes"] = cm.generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"), "--timeout",
-                   str(args.timeout), "--qos", "--opensm-arg=--torus_config",
+        harness = ["--timeout", str(args.timeout), "--qos", "--opensm-arg=--torus_config",
                    "--opensm-arg=" + conf]
-        p = subprocess.run(harness + [topo, ENG + ",no_fallback", osm_dir],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode not in (0, 1, 3):
-            raise cm.Fail("OpenSM run failed (exit %d):\n%s" % (p.returncode, p.stderr[-3000:]))
+        p = cm.opensm(harness, topo, ENG + ",no_fallback", osm_dir, ok=(0, 1, 3))
         osm_run = {}
         if p.returncode != 3:  # 3: OpenSM's torus-2QoS refused (no_fallback)
-            with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-                osm_run = json.load(f)
+            osm_run = cm.opensm_run(osm_dir)
         else:
             summary["opensm_refusal"] = [l for l in open(os.path.join(osm_dir, "opensm.log"),
                                                        errors="replace")
@@ -194,14 +175,8 @@ def main():
                                 % v_ibr.get("credit_loop"))
             if osm_ok:
                 v_osm = summary["opensm"]
-                if v_ibr.get("pairs") != v_osm.get("pairs"):
-                    problems.append("pair counts differ: OpenSM %s, ibroute %s"
-                                    % (v_osm.get("pairs"), v_ibr.get("pairs")))
-                if v_ibr.get("max_link_load", 0) > v_osm.get("max_link_load", 0):
-                    problems.append("ibroute's max link load %s exceeds OpenSM's %s"
-                                    % (v_ibr.get("max_link_load"), v_osm.get("max_link_load")))
-                d = cm.diff_lfts(cm.read_lfts(os.path.join(osm_dir, "opensm-lfts.dump")),
-                                 cm.read_lfts(os.path.join(ibr_dir, "opensm-lfts.dump")))
+                cm.check_pairs_and_load(problems, v_osm, v_ibr)
+                d = cm.lft_diff(osm_dir, ibr_dir)
                 summary["lft_diff"] = d
             if args.ibdmchk and shutil.which("ibdmchk"):
                 with_sl = ibdmchk_loops(ibr_dir, True)
@@ -213,9 +188,7 @@ def main():
     except cm.Fail as e:
         problems.append(str(e))
     summary["problems"] = problems
-    with open(os.path.join(work, "compare.json"), "w") as f:
-        json.dump(summary, f, indent=2, sort_keys=True)
-        f.write("\n")
+    cm.write_summary(work, summary)
     print("case %s: %s on %s%s" % (name, ENG, args.spec,
                                    ", faults " + args.faults if args.faults else ""))
     print("  OpenSM engine used: %s; ibroute routed: %s"
@@ -234,16 +207,9 @@ def main():
         print("  OpenSM: %s" % line.strip()[-160:])
     if summary.get("ibroute_error"):
         print("  ibroute: %s" % summary["ibroute_error"])
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
-    if problems:
-        for p in problems:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    cm.print_times(summary)
+    return cm.verdict(problems)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cm.main_exit(main))

@@ -6,7 +6,7 @@
                     [--expect-identical] [--expect-opensm-loop] [--ibdmchk]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes the faults cut off
-   from the SM's host are pruned, as in compare_minhop.py); with
+   from the SM's host are pruned: compare_common.generate()); with
    --root-switches K, K switches spread over the netfile's order are written
    to a root GUID file given to both (OpenSM --root_guid_file, ibroute
    --root-guids);
@@ -47,13 +47,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from compare_minhop import (Fail, SKIP, diff_lfts, ibdmchk, prune_netfile,  # noqa: E402
-                            read_lfts, run, verify)
+from compare_common import (SKIP, Fail, diff_lfts, generate, ibdmchk, main_exit,  # noqa: E402
+                            opensm, opensm_run, print_times, read_lfts, run, verdict,
+                            verify, workdirs, write_summary)
 
 RANK_INF = 1 << 30
 
@@ -308,28 +308,16 @@ def main():
     if args.ibdmchk and not shutil.which("ibdmchk"):
         print("SKIP: ibdmchk not installed")
         return SKIP
-    ibr = os.path.abspath(args.ibr)
-    work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    topo = os.path.join(work, "topo.net")
-    osm_dir = os.path.join(work, "opensm")
-    ibr_dir = os.path.join(work, "ibroute")
+    ibr, work, topo, osm_dir, ibr_dir = workdirs(args)
     summary = {"name": name, "engine": eng, "spec": args.spec, "faults": args.faults,
                "seed": args.seed}
     problems = summary["problems"] = []
     notes = summary["notes"] = []
 
     try:
-        raw = os.path.join(work, "generated.net")
-        gen = [ibr, "gen", args.spec, "-o", raw, "--remove-down"]
-        if args.faults:
-            gen += ["--faults", args.faults, "--seed", args.seed]
-        run(gen, "ibr gen")
-        summary["pruned_nodes"] = prune_netfile(raw, topo)
+        summary["pruned_nodes"] = generate(ibr, args.spec, work, topo, args.faults, args.seed)
 
-        harness = [sys.executable, os.path.join(HERE, "run_opensm.py"),
-                   "--timeout", str(args.timeout)]
+        harness = ["--timeout", str(args.timeout)]
         ibr_extra = []
         if args.root_switches:
             roots = pick_roots(topo, args.root_switches)
@@ -339,17 +327,10 @@ def main():
             harness += ["--opensm-arg=--root_guid_file", "--opensm-arg=" + rfile]
             ibr_extra += ["--root-guids", rfile]
             summary["roots_given"] = ["0x%016x" % g for g in roots]
-        p = subprocess.run(harness + [topo, eng, osm_dir], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if p.returncode == SKIP:
-            print("SKIP: " + p.stderr.strip())
-            return SKIP
-        if p.returncode != 0:
-            raise Fail("OpenSM %s run failed or fell back (exit %d):\n%s"
-                       % (eng, p.returncode, p.stderr[-3000:]))
+        opensm(harness, topo, eng, osm_dir, ok=(0,),
+                  failed="OpenSM %s run failed or fell back" % eng)
         g2l = os.path.join(osm_dir, "guid2lid")
-        with open(os.path.join(osm_dir, "opensm-run.json")) as f:
-            summary["opensm_routing_time_s"] = json.load(f).get("routing_time_s")
+        summary["opensm_routing_time_s"] = opensm_run(osm_dir).get("routing_time_s")
 
         p = run([ibr, "route", "--all-dumps", "-R", eng + ",no_fallback", "--no-progress", "--json",
                  "--guid2lid", g2l] + ibr_extra + [topo, "-o", ibr_dir], "ibr route",
@@ -477,9 +458,7 @@ def main():
     except Done:
         pass
     finally:
-        with open(os.path.join(work, "compare.json"), "w") as f:
-            json.dump(summary, f, indent=2, sort_keys=True)
-            f.write("\n")
+        write_summary(work, summary)
 
     print("case %s: %s on %s%s" % (name, eng, args.spec,
                                    ", faults " + args.faults + " seed " + args.seed
@@ -513,18 +492,11 @@ def main():
             print("  ibdmchk %-8s credit loop: %s (exit %s, %s CA-to-CA paths)" % (
                 who, {True: "YES", False: "none", None: "?"}[c["credit_loop"]], c["exit"],
                 c["paths"]))
-    t_o, t_i = summary.get("opensm_routing_time_s"), summary.get("ibroute_route_time_s")
-    if t_o is not None and t_i is not None:
-        print("  routing time: OpenSM %.6fs, ibroute %.6fs" % (t_o, t_i))
+    print_times(summary)
     for n in notes:
         print("  note: " + n)
-    if problems:
-        for p in problems:
-            print("FAIL: " + p)
-        return 1
-    print("PASS")
-    return 0
+    return verdict(problems)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_exit(main))

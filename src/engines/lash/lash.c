@@ -953,10 +953,7 @@ static int lash_route(ibr_run *run, void *user)
 nomem:
     rc = IBR_ENOMEM;
 fail:
-    if (rc == IBR_ENOMEM)
-        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
-    else if (rc != IBR_ECANCELED)
-        rc = ibr__fail(run, rc, "internal error %d while layering paths", rc);
+    rc = ibr__engine_fail(run, rc, "layering paths");
 out:
     for (unsigned k = 0; k < 3; k++)
         variant_free(c.ctx, &var[k]);
