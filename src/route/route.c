@@ -17,9 +17,8 @@
 #include <string.h>
 
 #include "core/mcast_int.h"
-#include "core/qos_int.h"
 #include "route/route_int.h"
-#include "sys/qos_int.h"
+#include "qos/qos.h"
 
 #define MAX_CHAIN 32
 

@@ -28,8 +28,8 @@
 
 #include "core/buffer.h"
 #include "core/internal.h"
-#include "core/qos_int.h"
-#include "sys/qos_int.h"
+#include "qos/qos.h"
+#include "qos/qos_int.h"
 
 /* Data VLs port (node, port) operates with once the SM has brought the
  * link up: OpenSM sets OperVLs to the smaller VLCap of the two ends
