@@ -16,8 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/mcast_int.h"
 #include "route/route_int.h"
+#include "core/mcast_groups_int.h"
+#include "mcast/mcast.h"
 #include "qos/qos.h"
 
 #define MAX_CHAIN 32
@@ -174,31 +175,6 @@ static int run_engine(route_call *c, const ibr_engine *e)
 
 /* ---- the multicast stage ---- */
 
-/* After an engine's success: the default trees when it built none of its
-   own (on plain minimum hops: OpenSM's per-port hop tables for every
-   engine without a hop matrix of its own), their VL isolation, then the
-   members the result keeps. */
-static int mcast_trees(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, int retried)
-{
-    int rc = 0;
-    *next = IBR__MCAST_DONE;
-    if (!run->mcast_built) {
-        uint8_t *plain = NULL;
-        rc = ibr__switch_hops(&plain, run->topo, run->nthreads);
-        if (rc == 0)
-            rc = ibr_run_mcast_default(run, plain, NULL, NULL);
-        else
-            rc = ibr__run_fail(run, rc, "out of memory");
-        ibr__free(run->ctx, plain);
-    }
-    if (rc == 0)
-        rc = ibr__mcast_isolate(next, run, max_vls, retried);
-    if (rc == 0 && *next == IBR__MCAST_DONE &&
-        ibr__result_set_mcast_members(run->res, run->opts.mcast_groups) < 0)
-        rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
-    return rc;
-}
-
 /* The trees of the caller's groups. When they need a VL of their own and
    the engine spread over more VLs than its layers need, engine e routes
    again with one VL fewer, or, when it cannot, as it did the first time. */
@@ -206,7 +182,7 @@ static int stage_mcast(route_call *c, const ibr_engine *e)
 {
     ibr_run *run = &c->run;
     ibr__mcast_next next;
-    int rc = mcast_trees(&next, run, run->opts.max_vls, 0);
+    int rc = ibr__mcast_trees(&next, run, run->opts.max_vls, 0);
     if (rc < 0 || next == IBR__MCAST_DONE)
         return rc;
     unsigned max_vls = run->opts.max_vls, fewer = c->r->vls_used - 1;
@@ -224,7 +200,7 @@ static int stage_mcast(route_call *c, const ibr_engine *e)
     if (rc > 0)
         rc = IBR_EINTERNAL;
     if (rc == 0)
-        rc = mcast_trees(&next, run, max_vls, 1);
+        rc = ibr__mcast_trees(&next, run, max_vls, 1);
     return rc;
 }
 

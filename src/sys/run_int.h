@@ -50,22 +50,4 @@ void ibr__setting_defaults(ibr__setting_val *vals, const ibr_engine *e);
 const char *ibr__setting_text(const ibr_setting *s, const ibr__setting_val *v, char *buf,
                               size_t cap);
 
-/* What the route does after the multicast trees (ibr__mcast_isolate()). */
-typedef enum ibr__mcast_next {
-    IBR__MCAST_DONE,            /* the trees stand: go on */
-    IBR__MCAST_ROUTE_FEWER_VLS  /* no VL is free for multicast but the engine
-                                   spread over more VLs than its layers need:
-                                   run it again with max_vls one below the
-                                   VLs it used, then build the trees again */
-} ibr__mcast_next;
-
-/* After the multicast trees of an engine that promises deadlock freedom:
-   when they close a credit loop with the unicast routes, move unicast one
-   SL/VL up and rebuild the trees inside one spanning tree
-   (sys/mcast_isolate.c). max_vls: the caller's limit (run->opts.max_vls
-   may be lower on a second run); retried: this is the second run (it never
-   asks for a third). Sets *next; returns 0 or IBR_ENOMEM (the run's
-   message set). */
-int ibr__mcast_isolate(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, int retried);
-
 #endif

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "core/mcast_int.h"
+#include "core/mcast_groups_int.h"
 #include "core/topo_int.h"
 
 int ibr_mcast_groups_create(ibr_mcast_groups **out, const ibr_topo *t)

@@ -36,9 +36,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/mcast_int.h"
+#include "core/mcast_groups_int.h"
 #include "core/topo_int.h"
-#include "sys/run_int.h"
+#include "mcast/mcast.h"
 
 /* Does every SL2VL table the result holds map SL i to VL i? */
 static int identity_maps(const ibr_result *r, const ibr_topo *t)
