@@ -175,7 +175,7 @@ void ibr__result_clear_tables(ibr_result *r);
 int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg);
 int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size);
 int ibr__result_alloc_hops(ibr_result *r);
-/* Allocate the end-port SL2VL maps (identity) unless present (sys/run.c). */
+/* Allocate the end-port SL2VL maps (identity) unless present. */
 int ibr__result_alloc_ep_sl2vl(ibr_result *r);
 /* Record one setting of the engine that routed (copied). */
 int ibr__result_add_setting(ibr_result *r, const char *name, const char *value);
