@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "route/route_int.h"
 #include "core/mcast_groups_int.h"
 #include "mcast/mcast.h"
 #include "qos/qos.h"
+#include "route/route_int.h"
 
 #define MAX_CHAIN 32
 
@@ -224,15 +224,7 @@ static int stage_qos(route_call *c, const ibr_engine *e)
 {
     ibr_result *r = c->r;
     int rc = 0;
-    if (c->levels > 1) {
-        /* level l's copy of a path SL is l strides up: the engine's
-           layers (torus-2QoS: SL bit 3) */
-        unsigned k = (e->caps & IBR_CAP_OWN_SL2VL) ? 8 : r->vls_used ? r->vls_used : 1;
-        r->qos_levels = c->levels;
-        r->qos_stride = k;
-        if (!(e->caps & IBR_CAP_OWN_SL2VL))
-            r->vls_used = c->levels * k;
-    }
+    ibr__qos_set_levels(r, c->levels, e->caps);
     c->run.opts.max_vls = c->user_max_vls;
     if (c->run.opts.qos)
         rc = ibr__qos_program(r, c->run.opts.qos, e->name, e->caps);
@@ -250,7 +242,7 @@ static int attempt(route_call *c, const ibr_engine *e)
     reset_run(c);
     run->engine = e;
     run->opts.max_vls = c->user_max_vls;
-    r->qos_levels = r->qos_stride = 0;
+    ibr__qos_set_levels(r, 1, 0);
     ibr__params_values(c->vals, c->t->ctx, e, &run->opts);
     ibr__log(c->t->ctx, IBR_LOG_INFO, "routing with engine '%s'", e->name);
     int rc = run_engine(c, e);
