@@ -168,6 +168,9 @@ int ibr__result_new(ibr_result **out, const ibr_topo *t);
 /* The MFT of mlid, created empty when create is set (NULL: not found or
    out of memory). */
 ibr__mcast *ibr__result_mcast_get(ibr_result *r, uint16_t mlid, int create);
+/* Drop the MFTs and their members (core/mcast_groups.c, which owns the
+   result's multicast section). */
+void ibr__result_mcast_clear(ibr_result *r);
 /* Allocate (and fill with IBR_NO_ROUTE) the LFT storage. */
 int ibr__result_alloc_lft(ibr_result *r);
 /* Drop everything an engine wrote (for a fresh attempt). */
