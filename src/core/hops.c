@@ -330,3 +330,21 @@ out:
     ibr__free(ctx, nxt);
     return rc;
 }
+
+uint32_t ibr__hops_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t d,
+                               uint32_t *order, uint32_t *cnt)
+{
+    uint32_t n = t->n_sw;
+    const uint8_t *hr = hops + (size_t)d * n;
+    memset(cnt, 0, 257 * sizeof *cnt);
+    for (uint32_t y = 0; y < n; y++)
+        if (hr[y] != 255)
+            cnt[hr[y] + 1]++;
+    for (unsigned h = 1; h <= 256; h++)
+        cnt[h] += cnt[h - 1];
+    uint32_t total = cnt[255];
+    for (uint32_t y = 0; y < n; y++)
+        if (hr[y] != 255)
+            order[cnt[hr[y]]++] = y;
+    return total;
+}

@@ -168,6 +168,9 @@ int ibr__result_new(ibr_result **out, const ibr_topo *t);
 /* The MFT of mlid, created empty when create is set (NULL: not found or
    out of memory). */
 ibr__mcast *ibr__result_mcast_get(ibr_result *r, uint16_t mlid, int create);
+/* Drop the MFTs and their members (core/mcast_groups.c, which owns the
+   result's multicast section). */
+void ibr__result_mcast_clear(ibr_result *r);
 /* Allocate (and fill with IBR_NO_ROUTE) the LFT storage. */
 int ibr__result_alloc_lft(ibr_result *r);
 /* Drop everything an engine wrote (for a fresh attempt). */
@@ -175,7 +178,7 @@ void ibr__result_clear_tables(ibr_result *r);
 int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg);
 int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size);
 int ibr__result_alloc_hops(ibr_result *r);
-/* Allocate the end-port SL2VL maps (identity) unless present (sys/run.c). */
+/* Allocate the end-port SL2VL maps (identity) unless present. */
 int ibr__result_alloc_ep_sl2vl(ibr_result *r);
 /* Record one setting of the engine that routed (copied). */
 int ibr__result_add_setting(ibr_result *r, const char *name, const char *value);

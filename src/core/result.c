@@ -67,6 +67,26 @@ int ibr__result_alloc_hops(ibr_result *r)
     return 0;
 }
 
+int ibr__result_alloc_ep_sl2vl(ibr_result *r)
+{
+    const ibr_topo *t = r->topo;
+    if (r->ep_sl2vl)
+        return 0;
+    size_t np = t->n_ports ? t->n_ports : 1;
+    uint8_t *tab = ibr__mallocarray(r->ctx, np, 16), *set = ibr__calloc(r->ctx, np, 1);
+    if (!tab || !set) {
+        ibr__free(r->ctx, tab);
+        ibr__free(r->ctx, set);
+        return IBR_ENOMEM;
+    }
+    for (size_t i = 0; i < np; i++)
+        for (unsigned k = 0; k < 16; k++)
+            tab[i * 16 + k] = (uint8_t)k;
+    r->ep_sl2vl = tab;
+    r->ep_sl2vl_set = set;
+    return 0;
+}
+
 static void free_extras(ibr_result *r)
 {
     ibr_context *ctx = r->ctx;
@@ -104,14 +124,7 @@ static void free_extras(ibr_result *r)
     r->hazards = NULL;
     r->n_hazards = 0;
     r->qos = 0;
-    for (size_t i = 0; i < r->n_mcast; i++) {
-        ibr__free(ctx, r->mcast[i].bits);
-        ibr__free(ctx, r->mcast[i].members);
-    }
-    ibr__free(ctx, r->mcast);
-    r->mcast = NULL;
-    r->n_mcast = 0;
-    r->mcast_trees = IBR_MCAST_TREES_NONE;
+    ibr__result_mcast_clear(r);
     for (size_t i = 0; i < r->n_artifacts; i++) {
         ibr__free(ctx, r->artifacts[i].name);
         ibr__free(ctx, r->artifacts[i].data);
@@ -383,48 +396,6 @@ unsigned int ibr_result_layers(const ibr_result *r)
 unsigned int ibr_result_vls_used(const ibr_result *r)
 {
     return r ? r->vls_used : 0;
-}
-
-size_t ibr_result_mcast_count(const ibr_result *r)
-{
-    return r ? r->n_mcast : 0;
-}
-
-int ibr_result_mcast_trees(const ibr_result *r)
-{
-    return r && r->status == 0 ? r->mcast_trees : IBR_MCAST_TREES_NONE;
-}
-
-uint16_t ibr_result_mcast_mlid(const ibr_result *r, size_t i)
-{
-    return r && i < r->n_mcast ? r->mcast[i].mlid : 0;
-}
-
-int ibr_result_mcast_ports(uint8_t *ports, size_t cap, size_t *needed, const ibr_result *r,
-                           uint16_t mlid, uint32_t sw)
-{
-    if (!r || sw >= r->topo->n_sw)
-        return IBR_ENOTFOUND;
-    const ibr__mcast *g = NULL;
-    for (size_t i = 0; i < r->n_mcast; i++)
-        if (r->mcast[i].mlid == mlid)
-            g = &r->mcast[i];
-    if (!g)
-        return IBR_ENOTFOUND;
-    const uint8_t *bits = g->bits + (size_t)sw * 32;
-    size_t n = 0;
-    for (unsigned p = 0; p < 256; p++)
-        if (bits[p >> 3] & (1u << (p & 7)))
-            n++;
-    if (needed)
-        *needed = n;
-    if (cap < n || (n && !ports))
-        return IBR_ERANGE;
-    n = 0;
-    for (unsigned p = 0; p < 256; p++)
-        if (bits[p >> 3] & (1u << (p & 7)))
-            ports[n++] = (uint8_t)p;
-    return 0;
 }
 
 size_t ibr_result_artifact_count(const ibr_result *r)

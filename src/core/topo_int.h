@@ -129,6 +129,13 @@ void ibr__bfs(uint32_t *dist, const ibr_topo *t, const uint32_t *src, size_t n_s
 int ibr__switch_hops(uint8_t **out, const ibr_topo *t, unsigned int nthreads);
 int ibr__switch_hops_into(uint8_t *d, const ibr_topo *t, unsigned int nthreads);
 
+/* Switches ordered by hop count from switch d (d first, unreachable
+   switches left out), by a counting sort of the hop matrix row of d.
+   Returns the number of switches written to order (room for n_sw).
+   cnt needs 257 entries of scratch. O(S). */
+uint32_t ibr__hops_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t d,
+                               uint32_t *order, uint32_t *cnt);
+
 /* The end-port pairs the fabric connects that a set of tables does not
    deliver: the pairs ibr_result_verify() counts (a source end port cabled
    to a switch, a destination LID of another end port, both switches joined

@@ -93,8 +93,8 @@
 #include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/engine_int.h"
-#include "engines/mcast_loaded.h"
 #include "engines/sssp.h"
+#include "mcast/loaded.h"
 
 #define MAX_LAYERS 15 /* data VLs */
 #define PATH_CAP(n) ((size_t)(n) + 4096) /* channels of units being moved */
@@ -184,7 +184,7 @@ static int build_dest(void *arg, unsigned wi, size_t di)
     unsigned lid = c->s->dlid[di];
     uint32_t d = t->lid_sw[lid];
     if (d != w->last) {
-        w->nord = ibr__sssp_level_order(t, c->hops, d, w->order, w->cnt);
+        w->nord = ibr__hops_level_order(t, c->hops, d, w->order, w->cnt);
         w->last = d;
     }
     uint32_t nord = w->nord;
@@ -673,7 +673,7 @@ static int reroute_dest(df *c, df_refine *r, uint32_t di, unsigned top)
     uint32_t d = t->lid_sw[lid];
     int ca = t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH;
     const uint8_t *lay = c->layer + (size_t)di * c->nsrc;
-    r->nord = ibr__sssp_level_order(t, c->hops, d, r->order, r->cnt);
+    r->nord = ibr__hops_level_order(t, c->hops, d, r->order, r->cnt);
     int rc = 0, done = 0;
     for (uint32_t k = 0; k < c->nsrc; k++) {
         r->olay[k] = lay[k];

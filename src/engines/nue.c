@@ -90,7 +90,7 @@
 #include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/engine_int.h"
-#include "engines/mcast_loaded.h"
+#include "mcast/loaded.h"
 
 #define NUE_MAX_LAYERS 15
 /* hull switches used as Brandes sources at most */

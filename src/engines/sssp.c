@@ -86,8 +86,8 @@
 #include <string.h>
 
 #include "engines/engine_int.h"
-#include "engines/mcast_loaded.h"
 #include "engines/sssp.h"
+#include "mcast/loaded.h"
 
 enum { CLS_NONE = 0, CLS_CN = 1, CLS_IO = 2 };
 
@@ -213,24 +213,6 @@ out:
     return rc;
 }
 
-uint32_t ibr__sssp_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t d,
-                               uint32_t *order, uint32_t *cnt)
-{
-    uint32_t n = t->n_sw;
-    const uint8_t *hr = hops + (size_t)d * n;
-    memset(cnt, 0, 257 * sizeof *cnt);
-    for (uint32_t y = 0; y < n; y++)
-        if (hr[y] != 255)
-            cnt[hr[y] + 1]++;
-    for (unsigned h = 1; h <= 256; h++)
-        cnt[h] += cnt[h - 1];
-    uint32_t total = cnt[255];
-    for (uint32_t y = 0; y < n; y++)
-        if (hr[y] != 255)
-            order[cnt[hr[y]]++] = y;
-    return total;
-}
-
 void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s)
 {
     ibr__free(ctx, s->dlid);
@@ -350,7 +332,7 @@ static void sp_levels(sp_state *st, uint32_t d, int cands)
     const ibr_topo *t = st->t;
     if (d != st->last) {
         sp_flush(st);
-        st->nord = ibr__sssp_level_order(t, st->hops, d, st->order, st->cnt);
+        st->nord = ibr__hops_level_order(t, st->hops, d, st->order, st->cnt);
         for (uint32_t k = 0; k < st->nord; k++)
             st->kpos[st->order[k]] = k;
         st->last = d;

@@ -42,11 +42,4 @@ extern const ibr_setting ibr__sssp_settings[2];
 /* Copy s->tp into the run's LFTs. O(L·S). */
 void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s);
 
-/* Switches ordered by hop count from switch d (d first, unreachable
-   switches left out), by a counting sort of the hop matrix row of d.
-   Returns the number of switches written to order (room for n_sw).
-   cnt needs 257 entries of scratch. O(S). */
-uint32_t ibr__sssp_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t d,
-                               uint32_t *order, uint32_t *cnt);
-
 #endif

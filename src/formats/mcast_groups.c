@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "core/buffer.h"
-#include "core/mcast_int.h"
+#include "core/mcast_groups_int.h"
 #include "core/topo_int.h"
 #include "formats/lex.h"
 

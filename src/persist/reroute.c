@@ -41,9 +41,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/qos_int.h"
 #include "persist/persist_int.h"
-#include "sys/qos_int.h"
+#include "qos/qos.h"
 
 typedef struct chlist {
     ibr_context *ctx;

@@ -165,26 +165,6 @@ int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port, unsigned 
     return 0;
 }
 
-int ibr__result_alloc_ep_sl2vl(ibr_result *r)
-{
-    const ibr_topo *t = r->topo;
-    if (r->ep_sl2vl)
-        return 0;
-    size_t np = t->n_ports ? t->n_ports : 1;
-    uint8_t *tab = ibr__mallocarray(r->ctx, np, 16), *set = ibr__calloc(r->ctx, np, 1);
-    if (!tab || !set) {
-        ibr__free(r->ctx, tab);
-        ibr__free(r->ctx, set);
-        return IBR_ENOMEM;
-    }
-    for (size_t i = 0; i < np; i++)
-        for (unsigned k = 0; k < 16; k++)
-            tab[i * 16 + k] = (uint8_t)k;
-    r->ep_sl2vl = tab;
-    r->ep_sl2vl_set = set;
-    return 0;
-}
-
 int ibr_run_set_endport_sl2vl(ibr_run *run, uint32_t node, unsigned int port,
                               const uint8_t map[16])
 {

@@ -1,6 +1,6 @@
 /*
  * The layout of an engine run, shared by the engine-author API (sys/) and
- * the routing chain (engines/registry.c). Engines never see it: they go
+ * the routing pipeline (route/route.c). Engines never see it: they go
  * through sys/engine.h and sys/toolkit.h.
  */
 #ifndef IBROUTE_RUN_INT_H
@@ -49,15 +49,5 @@ void ibr__setting_defaults(ibr__setting_val *vals, const ibr_engine *e);
    for BOOL/INT; STRING values are returned as they are. */
 const char *ibr__setting_text(const ibr_setting *s, const ibr__setting_val *v, char *buf,
                               size_t cap);
-
-/* After the multicast trees of an engine that promises deadlock freedom:
-   when they close a credit loop with the unicast routes, move unicast one
-   SL/VL up and rebuild the trees inside one spanning tree
-   (sys/mcast_isolate.c). max_vls: the caller's limit (run->opts.max_vls
-   may be lower on a second run). 0; 1: no VL is free but the engine uses
-   more than its layers need, run it again with max_vls one below the VLs
-   it used (only when retried is 0); or IBR_ENOMEM (the run's message
-   set). */
-int ibr__mcast_isolate(ibr_run *run, unsigned max_vls, int retried);
 
 #endif

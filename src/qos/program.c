@@ -28,8 +28,8 @@
 
 #include "core/buffer.h"
 #include "core/internal.h"
-#include "core/qos_int.h"
-#include "sys/qos_int.h"
+#include "qos/qos.h"
+#include "qos/qos_int.h"
 
 /* Data VLs port (node, port) operates with once the SM has brought the
  * link up: OpenSM sets OperVLs to the smaller VLCap of the two ends
@@ -506,6 +506,19 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
 }
 
 /* ---- getters ---- */
+
+void ibr__qos_set_levels(ibr_result *r, unsigned levels, unsigned caps)
+{
+    if (levels <= 1) {
+        r->qos_levels = r->qos_stride = 0;
+        return;
+    }
+    unsigned k = (caps & IBR_CAP_OWN_SL2VL) ? 8 : r->vls_used ? r->vls_used : 1;
+    r->qos_levels = levels;
+    r->qos_stride = k;
+    if (!(caps & IBR_CAP_OWN_SL2VL))
+        r->vls_used = levels * k;
+}
 
 int ibr_result_has_qos(const ibr_result *r)
 {

@@ -1,9 +1,9 @@
 /*
- * Multicast groups as the library holds them (core/mcast.c): shared by the
- * groups parser (formats), the default trees (sys) and the verifier.
+ * Multicast groups as the library holds them (core/mcast_groups.c): shared by the
+ * groups parser (formats), the multicast trees (mcast/) and the verifier.
  */
-#ifndef IBROUTE_MCAST_INT_H
-#define IBROUTE_MCAST_INT_H
+#ifndef IBROUTE_MCAST_GROUPS_INT_H
+#define IBROUTE_MCAST_GROUPS_INT_H
 
 #include "core/internal.h"
 

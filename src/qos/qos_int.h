@@ -1,10 +1,10 @@
 /*
- * The QoS configuration's layout (qos.h), shared by its parser
- * (formats/qos_conf.c) and the QoS manager that programs a result's tables
- * from it (sys/qos.c).
+ * The QoS configuration's layout (ibroute/qos.h), shared by its parser
+ * (qos/config.c) and the QoS manager that programs a result's tables from
+ * it (qos/program.c). Private to src/qos/.
  */
-#ifndef IBROUTE_CORE_QOS_INT_H
-#define IBROUTE_CORE_QOS_INT_H
+#ifndef IBROUTE_QOS_QOS_INT_H
+#define IBROUTE_QOS_QOS_INT_H
 
 #include "core/base.h"
 #include "ibroute/qos.h"
@@ -45,11 +45,6 @@ struct ibr_qos_config {
     ibr__qos_set fam[IBR__QOS_TARGETS]; /* indexed by ibr_qos_target */
     ibr__qos_lv lv;
 };
-
-/* The number of QoS levels of q (1 when unset or q is NULL) and the VL
-   arbitration weight of level l (64 unless set). */
-unsigned ibr__qos_levels(const ibr_qos_config *q);
-unsigned ibr__qos_level_weight(const ibr_qos_config *q, unsigned l);
 
 /* Key prefix of a family: "qos", "qos_ca", ... */
 extern const char *const ibr__qos_prefix[IBR__QOS_TARGETS];

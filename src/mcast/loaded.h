@@ -1,12 +1,13 @@
 /* Multicast trees over the unicast link loads: sssp, dfsssp and nue
-   (mcast_loaded.c). */
+   (mcast/loaded.c). The one header of mcast/ engines see. */
 #ifndef IBROUTE_MCAST_LOADED_H
 #define IBROUTE_MCAST_LOADED_H
 
-#include "engines/engine_int.h"
+#include "core/topo_int.h"
+#include "ibroute/sys/engine.h"
 
 /* Build the tree of every MLID of the run's groups on the least loaded
-   shortest ways toward OpenSM's root (see mcast_loaded.c) and mark the
+   shortest ways toward OpenSM's root (see mcast/loaded.c) and mark the
    trees built. hops: the plain switch hop matrix (S x S), or NULL to
    compute it; load: per adjacency entry of the topology (t->adj), the
    weights the unicast routes left, or NULL to read them from the run's

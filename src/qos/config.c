@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "core/buffer.h"
-#include "core/qos_int.h"
+#include "qos/qos.h"
+#include "qos/qos_int.h"
 
 const char *const ibr__qos_prefix[IBR__QOS_TARGETS] = {"qos", "qos_ca", "qos_rtr", "qos_sw0",
                                                        "qos_swe"};

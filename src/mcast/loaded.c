@@ -24,9 +24,8 @@
  */
 #include <string.h>
 
-#include "engines/engine_int.h"
-#include "engines/mcast_loaded.h"
-#include "engines/sssp.h"
+#include "mcast/loaded.h"
+#include "sys/run_int.h"
 
 typedef struct ml_state {
     const ibr_topo *t;
@@ -42,7 +41,7 @@ typedef struct ml_state {
    and its end ports': OpenSM's num_hca) to the channels on its way. */
 static int loads_from_lfts(ibr_run *run, const ibr_topo *t, uint64_t *load)
 {
-    ibr_context *ctx = ibr__run_ctx(run);
+    ibr_context *ctx = run->topo->ctx;
     uint32_t S = t->n_sw;
     uint32_t *padj = ibr__mallocarray(ctx, t->n_ports, sizeof *padj);
     uint64_t *w = ibr__calloc(ctx, S, sizeof *w);
@@ -114,7 +113,7 @@ static void search(ml_state *m, uint32_t root)
 {
     const ibr_topo *t = m->t;
     const uint8_t *hr = m->hops + (size_t)root * t->n_sw;
-    uint32_t no = ibr__sssp_level_order(t, m->hops, root, m->order, m->cnt);
+    uint32_t no = ibr__hops_level_order(t, m->hops, root, m->order, m->cnt);
     memset(m->par, 0xFF, (size_t)t->n_sw * sizeof *m->par);
     m->dist[root] = 0;
     for (uint32_t k = 1; k < no; k++) {
@@ -189,7 +188,7 @@ int ibr__mcast_loaded_on(ibr_run *run, const ibr_topo *t, const uint8_t *hops,
     const ibr_mcast_groups *g = ibr_run_mcast_groups(run);
     if (!g || !ibr_mcast_groups_mlid_count(g))
         return 0;
-    ibr_context *ctx = ibr__run_ctx(run);
+    ibr_context *ctx = run->topo->ctx;
     uint32_t S = t->n_sw;
     ml_state s;
     memset(&s, 0, sizeof s);
@@ -251,6 +250,6 @@ out:
     ibr__free(ctx, s.stamp);
     ibr__free(ctx, s.dist);
     if (rc == IBR_ENOMEM)
-        return ibr__fail(run, IBR_ENOMEM, "out of memory");
+        return ibr__run_fail(run, IBR_ENOMEM, "out of memory");
     return rc;
 }

@@ -12,12 +12,16 @@
  * port that got members, and hands each sub-list to the switch behind the
  * port. Nothing stops two branches from reaching the same switch: the
  * verifier reports duplicates if the hop tables ever lead there.
+ *
+ * After an engine, ibr__mcast_trees() (mcast.h) is the routing pipeline's
+ * multicast stage: these trees when the engine built none, then their VL
+ * isolation (isolate.c) and the members the result keeps.
  */
 #include <string.h>
 
-#include "core/mcast_int.h"
+#include "core/mcast_groups_int.h"
 #include "core/topo_int.h"
-#include "sys/run_int.h"
+#include "mcast/mcast.h"
 
 const ibr_mcast_groups *ibr_run_mcast_groups(const ibr_run *run)
 {
@@ -534,5 +538,26 @@ out:
     ibr__free(ctx, s.in_tree);
     ibr__free(ctx, s.roots);
     scratch_free(ctx, &x);
+    return rc;
+}
+
+int ibr__mcast_trees(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, int retried)
+{
+    int rc = 0;
+    *next = IBR__MCAST_DONE;
+    if (!run->mcast_built) {
+        uint8_t *plain = NULL;
+        rc = ibr__switch_hops(&plain, run->topo, run->nthreads);
+        if (rc == 0)
+            rc = ibr_run_mcast_default(run, plain, NULL, NULL);
+        else
+            rc = ibr__run_fail(run, rc, "out of memory");
+        ibr__free(run->ctx, plain);
+    }
+    if (rc == 0)
+        rc = ibr__mcast_isolate(next, run, max_vls, retried);
+    if (rc == 0 && *next == IBR__MCAST_DONE &&
+        ibr__result_set_mcast_members(run->res, run->opts.mcast_groups) < 0)
+        rc = ibr__run_fail(run, IBR_ENOMEM, "out of memory");
     return rc;
 }

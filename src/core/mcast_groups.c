@@ -1,11 +1,13 @@
 /*
  * Multicast groups (mcast.h): the member ports a caller gives a routing,
- * resolved against one topology, and the members a result keeps per MLID.
+ * resolved against one topology, and the members a result keeps per MLID;
+ * and the result's multicast section (its MFTs, members and who built
+ * them): allocated, cleared and read here only.
  */
 #include <inttypes.h>
 #include <string.h>
 
-#include "core/mcast_int.h"
+#include "core/mcast_groups_int.h"
 #include "core/topo_int.h"
 
 int ibr_mcast_groups_create(ibr_mcast_groups **out, const ibr_topo *t)
@@ -360,5 +362,62 @@ int ibr_result_mcast_port_load(uint32_t *dst, size_t cap, size_t *needed, const 
             if (bits[p >> 3] & (1u << (p & 7)))
                 dst[p]++;
     }
+    return 0;
+}
+
+/* ---- the result's multicast section (mcast, n_mcast, mcast_trees) ---- */
+
+void ibr__result_mcast_clear(ibr_result *r)
+{
+    ibr_context *ctx = r->ctx;
+    for (size_t i = 0; i < r->n_mcast; i++) {
+        ibr__free(ctx, r->mcast[i].bits);
+        ibr__free(ctx, r->mcast[i].members);
+    }
+    ibr__free(ctx, r->mcast);
+    r->mcast = NULL;
+    r->n_mcast = 0;
+    r->mcast_trees = IBR_MCAST_TREES_NONE;
+}
+
+size_t ibr_result_mcast_count(const ibr_result *r)
+{
+    return r ? r->n_mcast : 0;
+}
+
+int ibr_result_mcast_trees(const ibr_result *r)
+{
+    return r && r->status == 0 ? r->mcast_trees : IBR_MCAST_TREES_NONE;
+}
+
+uint16_t ibr_result_mcast_mlid(const ibr_result *r, size_t i)
+{
+    return r && i < r->n_mcast ? r->mcast[i].mlid : 0;
+}
+
+int ibr_result_mcast_ports(uint8_t *ports, size_t cap, size_t *needed, const ibr_result *r,
+                           uint16_t mlid, uint32_t sw)
+{
+    if (!r || sw >= r->topo->n_sw)
+        return IBR_ENOTFOUND;
+    const ibr__mcast *g = NULL;
+    for (size_t i = 0; i < r->n_mcast; i++)
+        if (r->mcast[i].mlid == mlid)
+            g = &r->mcast[i];
+    if (!g)
+        return IBR_ENOTFOUND;
+    const uint8_t *bits = g->bits + (size_t)sw * 32;
+    size_t n = 0;
+    for (unsigned p = 0; p < 256; p++)
+        if (bits[p >> 3] & (1u << (p & 7)))
+            n++;
+    if (needed)
+        *needed = n;
+    if (cap < n || (n && !ports))
+        return IBR_ERANGE;
+    n = 0;
+    for (unsigned p = 0; p < 256; p++)
+        if (bits[p >> 3] & (1u << (p & 7)))
+            ports[n++] = (uint8_t)p;
     return 0;
 }

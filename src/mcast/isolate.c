@@ -36,9 +36,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/mcast_int.h"
+#include "core/mcast_groups_int.h"
 #include "core/topo_int.h"
-#include "sys/run_int.h"
+#include "mcast/mcast.h"
 
 /* Does every SL2VL table the result holds map SL i to VL i? */
 static int identity_maps(const ibr_result *r, const ibr_topo *t)
@@ -222,8 +222,9 @@ static int write_trees(iso_tree *tr, ibr_run *run)
     return rc;
 }
 
-int ibr__mcast_isolate(ibr_run *run, unsigned max_vls, int retried)
+int ibr__mcast_isolate(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, int retried)
 {
+    *next = IBR__MCAST_DONE;
     const ibr_topo *t = run->topo;
     ibr_context *ctx = t->ctx;
     ibr_result *r = run->res;
@@ -251,8 +252,10 @@ int ibr__mcast_isolate(ibr_run *run, unsigned max_vls, int retried)
     /* an engine spread over more VLs than its layering needs (an engine
        that records no layer count, Nue, works with any): again, one fewer */
     if ((used + 1 > max_vls || maxsl >= 15) && used > 1 && (!r->layers || r->layers < used) &&
-        !retried)
-        return 1;
+        !retried) {
+        *next = IBR__MCAST_ROUTE_FEWER_VLS;
+        return 0;
+    }
     if (used + 1 > max_vls || maxsl >= 15) {
         snprintf(msg, sizeof msg,
                  "%s: the multicast trees close a credit loop with the unicast routes, and no "
