@@ -641,11 +641,31 @@ static const char *degraded_summary(const ibr_result *r, char *buf, size_t len)
     return NULL;
 }
 
+/* The attempts of a route or reroute as a JSON array. */
+static void print_attempts_json(const ibr_result *r)
+{
+    size_t n = r ? ibr_result_attempt_count(r) : 0;
+    printf("[");
+    for (size_t i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+        ibr_result_attempt(&eng, &st, &msg, r, i);
+        printf("%s{\"engine\": ", i ? ", " : "");
+        cli_json_string(stdout, eng);
+        printf(", \"status\": ");
+        cli_json_string(stdout, ibr_status_name(st));
+        printf(", \"message\": ");
+        cli_json_string(stdout, msg ? msg : "");
+        printf("}");
+    }
+    printf("]");
+}
+
 static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
                              const ibr_options *opts, int rc, double route_s,
                              const char *verify_json, const file_list *files)
 {
-    size_t i, n = r ? ibr_result_attempt_count(r) : 0;
+    size_t i;
 
     cli_json_printed = 1;
     printf("{\"topology\": ");
@@ -662,28 +682,16 @@ static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_r
     cli_json_string(stdout, r ? ibr_result_last_error(r) : ibr_strerror(rc));
     printf(", \"engine\": ");
     cli_json_string(stdout, r ? ibr_result_engine(r) : "");
-    printf(", \"attempts\": [");
-    for (i = 0; i < n; i++) {
-        const char *eng = "", *msg = "";
-        int st = 0;
-
-        ibr_result_attempt(&eng, &st, &msg, r, i);
-        printf("%s{\"engine\": ", i ? ", " : "");
-        cli_json_string(stdout, eng);
-        printf(", \"status\": ");
-        cli_json_string(stdout, ibr_status_name(st));
-        printf(", \"message\": ");
-        cli_json_string(stdout, msg ? msg : "");
-        printf("}");
-    }
+    printf(", \"attempts\": ");
+    print_attempts_json(r);
     if (a->groups && rc == 0 && r)
-        printf("], \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
+        printf(", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
                "\"max_link_trees\": %" PRIu32 "}, \"seed\": %" PRIu64 ", \"settings\": {",
                ibr_result_mcast_count(r),
                ibr_result_mcast_trees(r) == IBR_MCAST_TREES_BALANCED ? "true" : "false",
                cli_mcast_trees(r, 1), cli_mcast_busiest(r, NULL, NULL), ibr_result_seed(r));
     else
-        printf("], \"seed\": %" PRIu64 ", \"settings\": {", r ? ibr_result_seed(r) : opts->seed);
+        printf(", \"seed\": %" PRIu64 ", \"settings\": {", r ? ibr_result_seed(r) : opts->seed);
     for (i = 0; r && i < ibr_result_setting_count(r); i++) {
         const char *name = "", *value = "";
         ibr_result_setting(&name, &value, r, i);
@@ -1306,25 +1314,6 @@ static void print_reroute_attempts(const ibr_result *r)
     }
 }
 
-static void print_reroute_attempts_json(const ibr_result *r)
-{
-    size_t n = r ? ibr_result_attempt_count(r) : 0;
-    printf("[");
-    for (size_t i = 0; i < n; i++) {
-        const char *eng = "", *msg = "";
-        int st = 0;
-        ibr_result_attempt(&eng, &st, &msg, r, i);
-        printf("%s{\"engine\": ", i ? ", " : "");
-        cli_json_string(stdout, eng);
-        printf(", \"status\": ");
-        cli_json_string(stdout, ibr_status_name(st));
-        printf(", \"message\": ");
-        cli_json_string(stdout, msg ? msg : "");
-        printf("}");
-    }
-    printf("]");
-}
-
 /* Everything one `ibr reroute` holds, from the command line to the report. */
 typedef struct reroute_run {
     route_args a; /* -o, --dumps, --save-db, --no-verify, --json, -v */
@@ -1539,7 +1528,7 @@ static void reroute_print_json(const reroute_run *s)
     else
         printf("null");
     printf(", \"attempts\": ");
-    print_reroute_attempts_json(s->r);
+    print_attempts_json(s->r);
     printf(", \"warning\": ");
     if (s->rep.warning[0])
         cli_json_string(stdout, s->rep.warning);
