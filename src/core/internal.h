@@ -178,6 +178,11 @@ void ibr__result_clear_tables(ibr_result *r);
 int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg);
 int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size);
 int ibr__result_alloc_hops(ibr_result *r);
+/* The layout of a result's switch SL2VL maps: per switch s, the offset
+   of its (nports+1)^2 maps of 16 bytes, one per (in, out) port pair;
+   *total gets the bytes of all of them. The one place that layout is
+   computed (r->sl2vl_off). NULL when out of memory. */
+uint32_t *ibr__sl2vl_layout(ibr_context *ctx, const ibr_topo *t, size_t *total);
 /* Allocate the end-port SL2VL maps (identity) unless present. */
 int ibr__result_alloc_ep_sl2vl(ibr_result *r);
 /* Record one setting of the engine that routed (copied). */

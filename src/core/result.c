@@ -67,6 +67,21 @@ int ibr__result_alloc_hops(ibr_result *r)
     return 0;
 }
 
+uint32_t *ibr__sl2vl_layout(ibr_context *ctx, const ibr_topo *t, size_t *total)
+{
+    uint32_t *off = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *off);
+    size_t sum = 0;
+    if (!off)
+        return NULL;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+        off[s] = (uint32_t)sum;
+        sum += w * w * 16;
+    }
+    *total = sum;
+    return off;
+}
+
 int ibr__result_alloc_ep_sl2vl(ibr_result *r)
 {
     const ibr_topo *t = r->topo;

@@ -536,14 +536,9 @@ static int build_mapped(rr *x)
     }
     if (db->sl2vl) {
         size_t total = 0;
-        uint32_t *off = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *off);
+        uint32_t *off = ibr__sl2vl_layout(ctx, t, &total);
         if (!off)
             return IBR_ENOMEM;
-        for (uint32_t s = 0; s < t->n_sw; s++) {
-            size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
-            off[s] = (uint32_t)total;
-            total += w * w * 16;
-        }
         uint8_t *tab = ibr__malloc(ctx, total ? total : 1);
         if (!tab) {
             ibr__free(ctx, off);

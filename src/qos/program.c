@@ -351,14 +351,9 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
        default where it set none */
     uint8_t *engine_tab = NULL;
     size_t total = 0;
-    uint32_t *off = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *off);
+    uint32_t *off = ibr__sl2vl_layout(ctx, t, &total);
     if (!off)
         return IBR_ENOMEM;
-    for (uint32_t s = 0; s < t->n_sw; s++) {
-        size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
-        off[s] = (uint32_t)total;
-        total += w * w * 16;
-    }
     uint8_t *tab = ibr__mallocarray(ctx, total ? total : 1, 1);
     ibr__vlarb *va = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, sizeof *va);
     int rc = tab && va ? snapshot(r, q, off, total) : IBR_ENOMEM;

@@ -136,15 +136,10 @@ int ibr_run_set_sl2vl(ibr_run *run, uint32_t sw, unsigned int in_port, unsigned 
     if (any & 0xf0)
         return IBR_ERANGE;
     if (!r->sl2vl) {
-        uint32_t *off = ibr__mallocarray(r->ctx, t->n_sw ? t->n_sw : 1, sizeof *off);
         size_t total = 0;
+        uint32_t *off = ibr__sl2vl_layout(r->ctx, t, &total);
         if (!off)
             return IBR_ENOMEM;
-        for (uint32_t s = 0; s < t->n_sw; s++) {
-            size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
-            off[s] = (uint32_t)total;
-            total += w * w * 16;
-        }
         uint8_t *tab = ibr__mallocarray(r->ctx, total ? total : 1, 1);
         if (!tab) {
             ibr__free(r->ctx, off);
