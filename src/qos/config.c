@@ -268,38 +268,31 @@ int ibr_qos_config_set(ibr_qos_config *q, const char *key, const char *value)
         return IBR_EINVAL;
     if (!key || !value)
         return ibr__err(q->last_error, IBR_EINVAL, "NULL key or value");
-    unsigned fam, param;
+    unsigned fam = 0, param = 0;
     int lk = level_key(key, strlen(key));
-    if (lk) {
-        ibr__qos_lv tmp = q->lv;
-        char why[IBR_ERRMSG_SIZE];
-        size_t n = strlen(value);
-        while (n && isspace((unsigned char)*value))
-            value++, n--;
-        while (n && isspace((unsigned char)value[n - 1]))
-            n--;
-        if (apply_level(&tmp, lk, value, n, why) < 0)
-            return ibr__err(q->last_error, IBR_EINVAL, "%s: %s", key, why);
-        q->lv = tmp;
-        q->last_error[0] = 0;
-        return 0;
-    }
-    if (resolve_key(&fam, &param, key, strlen(key)) < 0)
+    if (!lk && resolve_key(&fam, &param, key, strlen(key)) < 0)
         return ibr__err(q->last_error, IBR_EINVAL,
                         "'%.64s' is no QoS parameter (qos_[ca_|rtr_|sw0_|swe_]max_vls, "
                         "high_limit, vlarb_high, vlarb_low or sl2vl; ibr_qos_levels, "
                         "ibr_qos_level_weights)",
                         key);
-    ibr__qos_set tmp = q->fam[fam];
     char why[IBR_ERRMSG_SIZE];
     size_t n = strlen(value);
     while (n && isspace((unsigned char)*value))
         value++, n--;
     while (n && isspace((unsigned char)value[n - 1]))
         n--;
-    if (apply(&tmp, param, value, n, why) < 0)
-        return ibr__err(q->last_error, IBR_EINVAL, "%s: %s", key, why);
-    q->fam[fam] = tmp;
+    if (lk) {
+        ibr__qos_lv tmp = q->lv;
+        if (apply_level(&tmp, lk, value, n, why) < 0)
+            return ibr__err(q->last_error, IBR_EINVAL, "%s: %s", key, why);
+        q->lv = tmp;
+    } else {
+        ibr__qos_set tmp = q->fam[fam];
+        if (apply(&tmp, param, value, n, why) < 0)
+            return ibr__err(q->last_error, IBR_EINVAL, "%s: %s", key, why);
+        q->fam[fam] = tmp;
+    }
     q->last_error[0] = 0;
     return 0;
 }
