@@ -23,7 +23,10 @@
  *    leaf in topology order. A switch's LID follows the last leaf. LID k
  *    of a port with LMC > 0 adds k times the leaves' parallel cables per
  *    upper neighbour, so that the LIDs of one port leave through different
- *    upper switches.
+ *    upper switches; past the number of upper neighbours W it adds one
+ *    more per W (the next parallel cable). Consecutive indices differ in
+ *    their lowest mixed-radix digits, so on an intact tree the LIDs of a
+ *    port turn at min(2^LMC, offered) different switches.
  * 3. Costs. Per switch s and destination switch d, the length of the
  *    shortest up*down* path (up: toward a higher level): a bottom-up pass
  *    over the levels gives the down distances, a top-down pass the up*down*
@@ -457,6 +460,9 @@ static int make_index(dmodc *m)
     for (size_t l = 0; l <= t->max_lid; l++)
         m->lidx[l] = IBR_NONE;
     uint32_t nlids = 1u << m->lmc_cap;
+    /* LID o of a port: over the kw upper neighbours of a leaf first (o
+       times the stride), then over the parallel cables to each */
+    uint32_t st = m->stride, kw = st > 1 && m->K[1] >= st ? m->K[1] / st : 0;
     for (uint32_t i = 0; i < t->n_end; i++) {
         uint32_t s = ep_switch(t, i);
         if (s == IBR_NONE)
@@ -466,7 +472,8 @@ static int make_index(dmodc *m)
         uint32_t x = ord[s] * m->maxep + slot;
         for (uint32_t o = 0; o < (1u << pt->lmc) && o < nlids; o++)
             if (pt->lid + o <= t->max_lid)
-                m->lidx[pt->lid + o] = x + o * m->stride;
+                m->lidx[pt->lid + o] =
+                    kw ? x + o % kw * st + o / kw % st + o / (kw * st) * kw * st : x + o * st;
     }
     uint32_t base = nl * m->maxep;
     for (uint32_t s = 0; s < nsw; s++) {

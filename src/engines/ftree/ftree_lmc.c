@@ -167,12 +167,16 @@ static void spread_port(lmc_state *L, uint16_t lid, unsigned n, uint32_t d, uint
 {
     ftree *ft = L->ft;
     base_lengths(L, lid, d, dport);
-    /* b[k][l] (see the file comment) */
+    /* b[k][l] and v[k][l] (see the file comment) */
     unsigned b[128][FT_MAX_RANK + 2];
+    uint64_t v[128][FT_MAX_RANK + 2];
     for (unsigned k = 0; k < n; k++) {
         b[k][1] = k;
-        for (unsigned l = 1; l <= L->nlev; l++)
+        v[k][0] = v[k][1] = 0;
+        for (unsigned l = 1; l <= L->nlev; l++) {
             b[k][l + 1] = (b[k][l] * L->K[l]) % n;
+            v[k][l + 1] = v[k][l] * L->K[l] + b[k][l] * L->K[l] / n;
+        }
     }
     uint32_t cand[256];
     for (uint32_t s = 0; s < ft->nsw; s++) {
@@ -202,7 +206,7 @@ static void spread_port(lmc_state *L, uint16_t lid, unsigned n, uint32_t d, uint
         while (q + 1 < bg->nports && ft->ports[bg->port0 + q].port != p)
             q++;
         for (unsigned k = 1; k < n; k++) {
-            unsigned off = (unsigned)((uint64_t)b[k][l] * c / n);
+            unsigned off = (unsigned)(((uint64_t)b[k][l] * c / n + v[k][l]) % c);
             const ft_group *cg = &ft->grp[cand[(i + off) % c]];
             lft[lid + k] = ft->ports[cg->port0 + (q + k) % cg->nports].port;
         }
