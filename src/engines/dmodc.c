@@ -21,12 +21,12 @@
  *    when every leaf's end ports lie within M port numbers (a leaf that
  *    lost end ports then keeps the others' indices), else its rank on the
  *    leaf in topology order. A switch's LID follows the last leaf. LID k
- *    of a port with LMC > 0 adds k times the leaves' parallel cables per
- *    upper neighbour, so that the LIDs of one port leave through different
- *    upper switches; past the number of upper neighbours W it adds one
- *    more per W (the next parallel cable). Consecutive indices differ in
- *    their lowest mixed-radix digits, so on an intact tree the LIDs of a
- *    port turn at min(2^LMC, offered) different switches.
+ *    of a port with n = 2^LMC LIDs takes the upper neighbour k W / n places
+ *    on (W upper neighbours per leaf) while n <= W, else k places on and,
+ *    past W, the next parallel cable: the LIDs of one port leave through
+ *    different upper switches, evenly spaced. Above the leaves their slots
+ *    follow the digits of k (lmc_slots), so that on an intact tree the
+ *    LIDs of a port turn at min(n, offered) different switches.
  * 3. Costs. Per switch s and destination switch d, the length of the
  *    shortest up*down* path (up: toward a higher level): a bottom-up pass
  *    over the levels gives the down distances, a top-down pass the up*down*
@@ -460,9 +460,10 @@ static int make_index(dmodc *m)
     for (size_t l = 0; l <= t->max_lid; l++)
         m->lidx[l] = IBR_NONE;
     uint32_t nlids = 1u << m->lmc_cap;
-    /* LID o of a port: over the kw upper neighbours of a leaf first (o
-       times the stride), then over the parallel cables to each */
-    uint32_t st = m->stride, kw = st > 1 && m->K[1] >= st ? m->K[1] / st : 0;
+    /* LID o of a port: over the kw upper neighbours of a leaf first, evenly
+       spaced (o kw / n of them, n LIDs) while n <= kw, else one after the
+       other, then over the parallel cables to each (st of them) */
+    uint32_t st = m->stride, kw = st > 1 && m->K[1] >= st ? m->K[1] / st : m->K[1];
     for (uint32_t i = 0; i < t->n_end; i++) {
         uint32_t s = ep_switch(t, i);
         if (s == IBR_NONE)
@@ -470,10 +471,13 @@ static int make_index(dmodc *m)
         const ibr__port *pt = &t->ports[t->end_port[i]];
         uint32_t slot = by_port ? t->lid_swport[pt->lid] - pmin : nep[s]++;
         uint32_t x = ord[s] * m->maxep + slot;
-        for (uint32_t o = 0; o < (1u << pt->lmc) && o < nlids; o++)
+        uint32_t n = 1u << (pt->lmc < m->lmc_cap ? pt->lmc : m->lmc_cap);
+        for (uint32_t o = 0; o < n; o++)
             if (pt->lid + o <= t->max_lid)
                 m->lidx[pt->lid + o] =
-                    kw ? x + o % kw * st + o / kw % st + o / (kw * st) * kw * st : x + o * st;
+                    !kw       ? x + o * st
+                    : n <= kw ? x + o * kw / n * st
+                              : x + o % kw * st + o / kw % st + o / (kw * st) * kw * st;
     }
     uint32_t base = nl * m->maxep;
     for (uint32_t s = 0; s < nsw; s++) {
