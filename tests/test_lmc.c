@@ -423,12 +423,56 @@ static void test_degraded(void)
             }
 }
 
+/* The tables do not depend on the thread count, and an allocation
+   failure anywhere fails the call without a leak. */
+static void test_threads_oom(void)
+{
+    for (size_t e = 0; e < 2; e++) {
+        char chain[64];
+        snprintf(chain, sizeof chain, "%s,no_fallback", engines[e]);
+        ibr_topo *t = ibr_test_topo_faults("xgft:h=3,m=4.4.8,w=1.4.4", 6, 1, 2, 2);
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.threads = 1;
+        ibr_result *a = NULL, *b = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&a, t, chain, &o), 0);
+        o.threads = 4;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&b, t, chain, &o), 0);
+        size_t n = (size_t)ibr_topo_switch_count(t) * ibr_result_lft_size(a);
+        CU_ASSERT_EQUAL(memcmp(ibr_result_lft(a, 0), ibr_result_lft(b, 0), n), 0);
+        ibr_result_destroy(a);
+        ibr_result_destroy(b);
+        ibr_topo_destroy(t);
+    }
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "xgft:h=2,m=4.8,w=1.4"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 1, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    for (size_t e = 0; e < 2; e++) {
+        char chain[64];
+        snprintf(chain, sizeof chain, "%s,no_fallback", engines[e]);
+        long fails;
+        ibr_result *r = ibr_test_route_oom(&fails, &st, t, chain, NULL);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), engines[e]);
+        CU_ASSERT(fails > 5);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"intact trees: the LIDs of a port turn at different switches", test_intact},
         {"parallel cables: the LIDs of a port spread over spines and cables", test_parallel},
         {"degraded trees: LIDs delivered, spread where the tree allows", test_degraded},
+        {"thread counts, allocation failure", test_threads_oom},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("lmc", tests);

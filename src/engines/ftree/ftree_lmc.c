@@ -44,8 +44,10 @@ typedef struct lmc_state {
     uint32_t *pgrp;     /* nsw x 256: group of each port, IBR_NONE */
     uint32_t *ups;      /* per switch, its UP groups in port order */
     uint32_t *ups_off;  /* nsw + 1 */
-    uint16_t *h;        /* per switch: base route length, LMC_NOHOP */
-    uint32_t *stack;
+    uint16_t *h;        /* per worker, per switch: base route length, LMC_NOHOP */
+    uint32_t *stack;    /* per worker, per switch */
+    unsigned nw;        /* workers */
+    const uint32_t *eps; /* end ports to spread (global port indices) */
     unsigned K[FT_MAX_RANK + 2]; /* per level: usual number of UP groups */
     unsigned nlev;
 } lmc_state;
@@ -69,8 +71,9 @@ static int lmc_init(lmc_state *L, ftree *ft)
     L->pgrp = ibr__mallocarray(ft->ctx, (size_t)nsw * 256, sizeof *L->pgrp);
     L->ups = ibr__mallocarray(ft->ctx, ft->ngrp ? ft->ngrp : 1, sizeof *L->ups);
     L->ups_off = ibr__mallocarray(ft->ctx, nsw + 1, sizeof *L->ups_off);
-    L->h = ibr__mallocarray(ft->ctx, nsw, sizeof *L->h);
-    L->stack = ibr__mallocarray(ft->ctx, nsw + 1, sizeof *L->stack);
+    L->nw = ibr_run_threads(ft->run);
+    L->h = ibr__mallocarray(ft->ctx, (size_t)L->nw * nsw, sizeof *L->h);
+    L->stack = ibr__mallocarray(ft->ctx, (size_t)L->nw * (nsw + 1), sizeof *L->stack);
     if (!L->nbr || !L->pgrp || !L->ups || !L->ups_off || !L->h || !L->stack)
         return IBR_ENOMEM;
     for (size_t i = 0; i < (size_t)nsw * 256; i++)
@@ -133,49 +136,60 @@ static void lmc_free(lmc_state *L)
 
 /* h(s) for every switch: the length of the base LID's route from s to the
    port on switch d, port dport (LMC_NOHOP: none). */
-static void base_lengths(lmc_state *L, uint16_t lid, uint32_t d, uint8_t dport)
+static void base_lengths(const lmc_state *L, uint16_t *h, uint32_t *stack, uint16_t lid,
+                         uint32_t d, uint8_t dport)
 {
     ftree *ft = L->ft;
     uint32_t nsw = ft->nsw;
     for (uint32_t s = 0; s < nsw; s++)
-        L->h[s] = LMC_NOHOP - 1; /* unknown */
-    L->h[d] = ibr_run_lft(ft->run, d)[lid] == dport ? 0 : LMC_NOHOP;
+        h[s] = LMC_NOHOP - 1; /* unknown */
+    h[d] = ibr_run_lft(ft->run, d)[lid] == dport ? 0 : LMC_NOHOP;
     for (uint32_t s0 = 0; s0 < nsw; s0++) {
         uint32_t sp = 0, s = s0;
         uint16_t v = LMC_NOHOP;
-        while (L->h[s] == LMC_NOHOP - 1) {
-            L->h[s] = LMC_NOHOP - 2; /* on the stack: a loop ends here */
-            L->stack[sp++] = s;
+        while (h[s] == LMC_NOHOP - 1) {
+            h[s] = LMC_NOHOP - 2; /* on the stack: a loop ends here */
+            stack[sp++] = s;
             uint8_t p = ibr_run_lft(ft->run, s)[lid];
             uint32_t nx = p == 255 ? IBR_NONE : L->nbr[(size_t)s * 256 + p];
             if (nx == IBR_NONE)
                 break;
             s = nx;
         }
-        if (L->h[s] < LMC_NOHOP - 2)
-            v = L->h[s];
+        if (h[s] < LMC_NOHOP - 2)
+            v = h[s];
         while (sp > 0) {
-            s = L->stack[--sp];
+            s = stack[--sp];
             v = v < LMC_NOHOP - 3 ? (uint16_t)(v + 1) : LMC_NOHOP;
-            L->h[s] = v;
+            h[s] = v;
         }
     }
 }
 
-/* The extra LIDs of the port with base LID lid and n LIDs, on switch d. */
-static void spread_port(lmc_state *L, uint16_t lid, unsigned n, uint32_t d, uint8_t dport)
+/* The extra LIDs of end port i of L->eps (a parallel loop's item). */
+static int spread_port(void *arg, unsigned worker, size_t item)
 {
+    const lmc_state *L = arg;
     ftree *ft = L->ft;
-    base_lengths(L, lid, d, dport);
+    const ibr_topo *t = ft->t;
+    const ibr__port *pt = &t->ports[L->eps[item]];
+    unsigned cap = ft->o->lmc == IBR_LMC_TOPO ? 7 : ft->o->lmc;
+    unsigned n = 1u << (pt->lmc < cap ? pt->lmc : cap);
+    uint16_t lid = pt->lid;
+    uint16_t *h = L->h + (size_t)worker * ft->nsw;
+    base_lengths(L, h, L->stack + (size_t)worker * (ft->nsw + 1), lid, t->lid_sw[lid],
+                 (uint8_t)t->lid_swport[lid]);
     /* b[k][l] and v[k][l] (see the file comment) */
     unsigned b[128][FT_MAX_RANK + 2];
     uint64_t v[128][FT_MAX_RANK + 2];
+    unsigned offk[128][FT_MAX_RANK + 2];
     for (unsigned k = 0; k < n; k++) {
         b[k][1] = k;
         v[k][0] = v[k][1] = 0;
         for (unsigned l = 1; l <= L->nlev; l++) {
             b[k][l + 1] = (b[k][l] * L->K[l]) % n;
             v[k][l + 1] = v[k][l] * L->K[l] + b[k][l] * L->K[l] / n;
+            offk[k][l] = (unsigned)(((uint64_t)b[k][l] * L->K[l] / n + v[k][l]) % L->K[l]);
         }
     }
     uint32_t cand[256];
@@ -185,11 +199,11 @@ static void spread_port(lmc_state *L, uint16_t lid, unsigned n, uint32_t d, uint
         uint32_t g = p == 255 ? IBR_NONE : L->pgrp[(size_t)s * 256 + p];
         unsigned l = sw_level(ft, s);
         unsigned c = 0, i = 0;
-        if (g != IBR_NONE && l && L->h[s] < LMC_NOHOP && ft->grp[g].remote != FT_CA &&
+        if (g != IBR_NONE && l && h[s] < LMC_NOHOP && ft->grp[g].remote != FT_CA &&
             ft->sw[ft->grp[g].remote].rank < ft->sw[s].rank) {
             for (uint32_t e = L->ups_off[s]; e < L->ups_off[s + 1] && c < 256; e++) {
                 uint32_t u = ft->grp[L->ups[e]].remote;
-                if (L->h[u] + 1u == L->h[s]) {
+                if (h[u] + 1u == h[s]) {
                     if (L->ups[e] == g)
                         i = c;
                     cand[c++] = L->ups[e];
@@ -206,11 +220,15 @@ static void spread_port(lmc_state *L, uint16_t lid, unsigned n, uint32_t d, uint
         while (q + 1 < bg->nports && ft->ports[bg->port0 + q].port != p)
             q++;
         for (unsigned k = 1; k < n; k++) {
-            unsigned off = (unsigned)(((uint64_t)b[k][l] * c / n + v[k][l]) % c);
-            const ft_group *cg = &ft->grp[cand[(i + off) % c]];
-            lft[lid + k] = ft->ports[cg->port0 + (q + k) % cg->nports].port;
+            /* the usual case (c = K) without a division */
+            unsigned off = c == L->K[l] ? offk[k][l]
+                                        : (unsigned)(((uint64_t)b[k][l] * c / n + v[k][l]) % c);
+            unsigned j = i + off >= c ? i + off - c : i + off;
+            const ft_group *cg = &ft->grp[cand[j]];
+            lft[lid + k] = ft->ports[cg->port0 + (cg->nports == 1 ? 0 : (q + k) % cg->nports)].port;
         }
     }
+    return 0;
 }
 
 int ibr__ftree_lmc(ftree *ft)
@@ -237,18 +255,23 @@ int ibr__ftree_lmc(ftree *ft)
                 lft[pt->lid + k] = lft[pt->lid];
         }
     }
+    /* end ports, spread in parallel: each writes its own LIDs' entries */
+    uint32_t *eps = rc == 0 ? ibr__mallocarray(ft->ctx, t->n_end ? t->n_end : 1, sizeof *eps)
+                            : NULL;
+    size_t ne = 0;
+    if (rc == 0 && !eps)
+        rc = IBR_ENOMEM;
     for (uint32_t i = 0; i < t->n_end && rc == 0; i++) {
         const ibr__port *pt = &t->ports[t->end_port[i]];
         unsigned lmc = pt->lmc < cap ? pt->lmc : cap;
-        if (!pt->lid || lmc == 0 || pt->lid + (1u << lmc) - 1 > t->max_lid)
-            continue;
-        uint32_t d = t->lid_sw[pt->lid];
-        if (d == IBR_NONE)
-            continue;
-        spread_port(&L, pt->lid, 1u << lmc, d, (uint8_t)t->lid_swport[pt->lid]);
-        if (i % 256 == 255)
-            rc = ibr_run_progress(ft->run, "ftree: LMC LIDs", i + 1, t->n_end);
+        if (pt->lid && lmc > 0 && pt->lid + (1u << lmc) - 1 <= t->max_lid &&
+            t->lid_sw[pt->lid] != IBR_NONE)
+            eps[ne++] = t->end_port[i];
     }
+    L.eps = eps;
+    if (rc == 0 && (rc = ibr_run_progress(ft->run, "ftree: LMC LIDs", 0, 1)) >= 0)
+        rc = ibr_run_parallel_for(ft->run, ne, spread_port, &L);
+    ibr__free(ft->ctx, eps);
     lmc_free(&L);
     return rc;
 }
