@@ -180,9 +180,9 @@ static int spread_port(void *arg, unsigned worker, size_t item)
     base_lengths(L, h, L->stack + (size_t)worker * (ft->nsw + 1), lid, t->lid_sw[lid],
                  (uint8_t)t->lid_swport[lid]);
     /* b[k][l] and v[k][l] (see the file comment) */
-    unsigned b[128][FT_MAX_RANK + 2];
-    uint64_t v[128][FT_MAX_RANK + 2];
-    unsigned offk[128][FT_MAX_RANK + 2];
+    unsigned b[128][FT_MAX_RANK + 3];
+    uint64_t v[128][FT_MAX_RANK + 3];
+    unsigned offk[128][FT_MAX_RANK + 3];
     for (unsigned k = 0; k < n; k++) {
         b[k][1] = k;
         v[k][0] = v[k][1] = 0;
@@ -225,7 +225,8 @@ static int spread_port(void *arg, unsigned worker, size_t item)
                                         : (unsigned)(((uint64_t)b[k][l] * c / n + v[k][l]) % c);
             unsigned j = i + off >= c ? i + off - c : i + off;
             const ft_group *cg = &ft->grp[cand[j]];
-            lft[lid + k] = ft->ports[cg->port0 + (cg->nports == 1 ? 0 : (q + k) % cg->nports)].port;
+            unsigned pi = cg->nports == 1 ? 0 : (q + k) % cg->nports;
+            lft[lid + k] = ft->ports[cg->port0 + pi].port;
         }
     }
     return 0;
