@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 void usage_analyze(FILE *o)
@@ -36,7 +37,9 @@ void usage_analyze(FILE *o)
           "  --random N                  random permutations and bisections each (100)\n"
           "  --seed N                    seed of the random patterns (1)\n"
           "  --all-lids                  patterns spread sources over the destination's\n"
-          "                              LMC LIDs (default: base LIDs only)\n"
+          "                              LMC LIDs (default: base LIDs only); with LMC > 0\n"
+          "                              the report adds how the LIDs of each port spread\n"
+          "                              (distinct routes, most LIDs on one link)\n"
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
           "  --threads N                 worker threads (0 = one per CPU, the default)\n"
           "  --groups FILE               multicast groups (as ibr route --groups): adds the\n"
@@ -84,6 +87,134 @@ static void measure_mcast(mcast_load *m, const ibr_topo *t, const ibr_result *r)
                 m->links_used++;
         }
     }
+}
+
+/* How the LIDs of ports with LMC > 0 spread (--all-lids): for every switch
+   with end ports and every such port on another switch, the routes of the
+   port's LIDs from that switch, walked through the tables. */
+typedef struct lmc_paths {
+    uint64_t pairs;      /* (switch, port) pairs walked */
+    uint64_t unrouted;   /* of those, with a LID not delivered */
+    uint64_t distinct;   /* sum over pairs: distinct routes among the LIDs */
+    uint64_t share;      /* sum over pairs: most LIDs on one link */
+    uint64_t disjoint;   /* pairs whose LIDs share no switch-to-switch link */
+    unsigned max_share;  /* most LIDs of a pair on one link */
+    unsigned lids;       /* most LIDs of a port */
+} lmc_paths;
+
+typedef struct lmc_ep {
+    uint32_t node, sw;
+    unsigned port, lid, n;
+} lmc_ep;
+
+#define LMC_HOPS 64
+
+/* The switch-to-switch links (switch << 8 | port) of the route from
+   switch s to LID lid of ep; their number, or -1 when it is not delivered. */
+static int lmc_walk(uint32_t *links, const ibr_topo *t, const ibr_result *r, uint32_t s,
+                    unsigned lid, const lmc_ep *ep)
+{
+    int n = 0;
+    for (uint32_t cur = s; n < LMC_HOPS;) {
+        unsigned p = ibr_result_lft_port(r, cur, (uint16_t)lid);
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        if (p == IBR_NO_ROUTE || p == 0 ||
+            ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, cur), p) < 0 ||
+            pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
+            return -1;
+        if (pi.remote_node == ep->node && pi.remote_port == ep->port)
+            return n;
+        uint32_t nx = ibr_topo_node_switch(t, pi.remote_node);
+        if (nx == IBR_NONE)
+            return -1;
+        links[n++] = cur << 8 | p;
+        cur = nx;
+    }
+    return -1;
+}
+
+/* The LIDs of one (switch, port) pair: distinct routes and the most LIDs
+   on one link. */
+static void lmc_pair(lmc_paths *m, const ibr_topo *t, const ibr_result *r, uint32_t s,
+                     const lmc_ep *ep, uint32_t (*links)[LMC_HOPS], int *len)
+{
+    for (unsigned k = 0; k < ep->n; k++)
+        if ((len[k] = lmc_walk(links[k], t, r, s, ep->lid + k, ep)) < 0) {
+            m->unrouted++;
+            return;
+        }
+    unsigned distinct = 0, share = 1;
+    for (unsigned k = 0; k < ep->n; k++) {
+        unsigned j = 0;
+        while (j < k && (len[j] != len[k] ||
+                         memcmp(links[j], links[k], (size_t)len[k] * sizeof **links) != 0))
+            j++;
+        distinct += j == k;
+        for (int h = 0; h < len[k]; h++) {
+            unsigned c = 0;
+            for (unsigned o = 0; o < ep->n; o++)
+                for (int g = 0; g < len[o]; g++)
+                    c += links[o][g] == links[k][h];
+            share = c > share ? c : share;
+        }
+    }
+    m->pairs++;
+    m->distinct += distinct;
+    m->share += share;
+    m->disjoint += share == 1;
+    m->max_share = share > m->max_share ? share : m->max_share;
+}
+
+/* 0, or -1 (out of memory) */
+static int measure_lmc(lmc_paths *m, const ibr_topo *t, const ibr_result *r)
+{
+    memset(m, 0, sizeof(*m));
+    size_t cap = 0, n = 0;
+    for (uint32_t v = 0; v < ibr_topo_node_count(t); v++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        if (ibr_topo_node_info(&ni, t, v) == 0 && ni.type != IBR_NODE_SWITCH)
+            cap += ni.nports;
+    }
+    lmc_ep *ep = calloc(cap ? cap : 1, sizeof(*ep));
+    uint8_t *src = calloc(ibr_topo_switch_count(t) + 1, 1);
+    uint32_t(*links)[LMC_HOPS] = calloc(128, sizeof(*links));
+    int *len = calloc(128, sizeof(*len));
+    if (!ep || !src || !links || !len) {
+        free(ep);
+        free(src);
+        free(links);
+        free(len);
+        return -1;
+    }
+    for (uint32_t v = 0; v < ibr_topo_node_count(t); v++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        if (ibr_topo_node_info(&ni, t, v) < 0 || ni.type == IBR_NODE_SWITCH)
+            continue;
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (ibr_topo_port_info(&pi, t, v, p) < 0 || !pi.lid || pi.remote_node == IBR_NONE ||
+                pi.state != IBR_LINK_ACTIVE)
+                continue;
+            uint32_t sw = ibr_topo_node_switch(t, pi.remote_node);
+            if (sw == IBR_NONE)
+                continue;
+            src[sw] = 1;
+            unsigned cnt = 1u << pi.lmc;
+            if (cnt > 1 && pi.lid + cnt - 1 <= ibr_topo_max_lid(t))
+                ep[n++] = (lmc_ep){v, sw, p, pi.lid, cnt};
+        }
+    }
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+        for (size_t i = 0; i < n && src[s]; i++)
+            if (ep[i].sw != s) {
+                m->lids = ep[i].n > m->lids ? ep[i].n : m->lids;
+                lmc_pair(m, t, r, s, &ep[i], links, len);
+            }
+    free(ep);
+    free(src);
+    free(links);
+    free(len);
+    return 0;
 }
 
 static uint64_t switch_guid(const ibr_topo *t, uint32_t sw)
@@ -285,43 +416,70 @@ int cmd_analyze(int argc, char **argv)
         goto out;
     }
     cli_json_printed = json;
+    char extra[1024] = "";
+    size_t used = 0;
     if (groups) {
         mcast_load m;
-        char extra[512];
         measure_mcast(&m, t, r);
-        size_t keep = out.size;
-        if (json) {
-            while (keep && (out.data[keep - 1] == '\n' || out.data[keep - 1] == '}'))
-                if (out.data[--keep] == '}')
-                    break;
-            snprintf(extra, sizeof(extra),
-                     ", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
-                     "\"links\": %" PRIu64
-                     ", \"links_used\": %" PRIu64 ", \"tree_links\": %" PRIu64
-                     ", \"max_link_trees\": %" PRIu32 ", \"mean_link_trees\": %.6g"
-                     ", \"busiest_switch\": \"0x%016" PRIx64 "\", \"busiest_port\": %u}}\n",
-                     m.mlids,
-                     ibr_result_mcast_trees(r) == IBR_MCAST_TREES_BALANCED ? "true" : "false",
-                     cli_mcast_trees(r, 1), m.links, m.links_used, m.tree_links, m.max,
-                     m.links ? (double)m.tree_links / (double)m.links : 0.0,
-                     switch_guid(t, m.max_sw), m.max ? m.max_port : 0);
-        } else {
-            snprintf(extra, sizeof(extra),
-                     "multicast:    %zu MLIDs (%s), %" PRIu64 " tree links over %" PRIu64
-                     " of %" PRIu64 " directed switch links\n"
-                     "  per link:   max %" PRIu32 " trees (switch 0x%016" PRIx64
-                     " port %u), mean %.2f\n",
-                     m.mlids, cli_mcast_trees(r, 0), m.tree_links, m.links_used,
-                     m.links, m.max, switch_guid(t, m.max_sw), m.max ? m.max_port : 0,
-                     m.links ? (double)m.tree_links / (double)m.links : 0.0);
-        }
-        out.size = keep;
-        if (fwrite(out.data, 1, out.size, stdout) != out.size ||
-            fputs(extra, stdout) == EOF || fflush(stdout) != 0) {
-            cli_error("stdout", "%s", strerror(errno));
-            goto out;
-        }
-    } else if (fwrite(out.data, 1, out.size, stdout) != out.size || fflush(stdout) != 0) {
+        if (json)
+            used += (size_t)snprintf(
+                extra + used, sizeof(extra) - used,
+                ", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
+                "\"links\": %" PRIu64 ", \"links_used\": %" PRIu64 ", \"tree_links\": %" PRIu64
+                ", \"max_link_trees\": %" PRIu32 ", \"mean_link_trees\": %.6g"
+                ", \"busiest_switch\": \"0x%016" PRIx64 "\", \"busiest_port\": %u}",
+                m.mlids, ibr_result_mcast_trees(r) == IBR_MCAST_TREES_BALANCED ? "true" : "false",
+                cli_mcast_trees(r, 1), m.links, m.links_used, m.tree_links, m.max,
+                m.links ? (double)m.tree_links / (double)m.links : 0.0, switch_guid(t, m.max_sw),
+                m.max ? m.max_port : 0);
+        else
+            used += (size_t)snprintf(
+                extra + used, sizeof(extra) - used,
+                "multicast:    %zu MLIDs (%s), %" PRIu64 " tree links over %" PRIu64 " of %" PRIu64
+                " directed switch links\n"
+                "  per link:   max %" PRIu32 " trees (switch 0x%016" PRIx64 " port %u), mean %.2f\n",
+                m.mlids, cli_mcast_trees(r, 0), m.tree_links, m.links_used, m.links, m.max,
+                switch_guid(t, m.max_sw), m.max ? m.max_port : 0,
+                m.links ? (double)m.tree_links / (double)m.links : 0.0);
+    }
+    lmc_paths lp;
+    memset(&lp, 0, sizeof(lp));
+    if (!opts.base_lid_only && measure_lmc(&lp, t, r) < 0) {
+        cli_error("analyze", "out of memory");
+        goto out;
+    }
+    if (lp.lids > 1) {
+        double pairs = lp.pairs ? (double)lp.pairs : 1.0;
+        if (json)
+            used += (size_t)snprintf(
+                extra + used, sizeof(extra) - used,
+                ", \"lmc_paths\": {\"lids_per_port\": %u, \"pairs\": %" PRIu64
+                ", \"unrouted\": %" PRIu64 ", \"distinct_routes_mean\": %.6g"
+                ", \"link_share_mean\": %.6g, \"link_share_max\": %u"
+                ", \"disjoint\": %" PRIu64 "}",
+                lp.lids, lp.pairs, lp.unrouted, (double)lp.distinct / pairs,
+                (double)lp.share / pairs, lp.max_share, lp.disjoint);
+        else
+            used += (size_t)snprintf(
+                extra + used, sizeof(extra) - used,
+                "LMC routes:   %" PRIu64 " switch-to-port pairs with up to %u LIDs (%" PRIu64
+                " with a LID unrouted): %.2f distinct routes per pair on average;\n"
+                "  per pair:   most LIDs on one link %.2f on average, at most %u; "
+                "%" PRIu64 " pairs (%.1f %%) link-disjoint\n",
+                lp.pairs, lp.lids, lp.unrouted, (double)lp.distinct / pairs,
+                (double)lp.share / pairs, lp.max_share, lp.disjoint,
+                100.0 * (double)lp.disjoint / pairs);
+    }
+    size_t keep = out.size;
+    if (used && json) {
+        while (keep && (out.data[keep - 1] == '\n' || out.data[keep - 1] == '}'))
+            if (out.data[--keep] == '}')
+                break;
+        snprintf(extra + used, sizeof(extra) - used, "}\n");
+    }
+    out.size = keep;
+    if (fwrite(out.data, 1, out.size, stdout) != out.size || fputs(extra, stdout) == EOF ||
+        fflush(stdout) != 0) {
         cli_error("stdout", "%s", strerror(errno));
         goto out;
     }

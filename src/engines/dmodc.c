@@ -21,9 +21,12 @@
  *    when every leaf's end ports lie within M port numbers (a leaf that
  *    lost end ports then keeps the others' indices), else its rank on the
  *    leaf in topology order. A switch's LID follows the last leaf. LID k
- *    of a port with LMC > 0 adds k times the leaves' parallel cables per
- *    upper neighbour, so that the LIDs of one port leave through different
- *    upper switches.
+ *    of a port with n = 2^LMC LIDs takes the upper neighbour k W / n places
+ *    on (W upper neighbours per leaf) while n <= W, else k places on and,
+ *    past W, the next parallel cable: the LIDs of one port leave through
+ *    different upper switches, evenly spaced. Above the leaves their slots
+ *    follow the digits of k (lmc_slots), so that on an intact tree the
+ *    LIDs of a port turn at min(n, offered) different switches.
  * 3. Costs. Per switch s and destination switch d, the length of the
  *    shortest up*down* path (up: toward a higher level): a bottom-up pass
  *    over the levels gives the down distances, a top-down pass the up*down*
@@ -457,6 +460,10 @@ static int make_index(dmodc *m)
     for (size_t l = 0; l <= t->max_lid; l++)
         m->lidx[l] = IBR_NONE;
     uint32_t nlids = 1u << m->lmc_cap;
+    /* LID o of a port: over the kw upper neighbours of a leaf first, evenly
+       spaced (o kw / n of them, n LIDs) while n <= kw, else one after the
+       other, then over the parallel cables to each (st of them) */
+    uint32_t st = m->stride, kw = st > 1 && m->K[1] >= st ? m->K[1] / st : m->K[1];
     for (uint32_t i = 0; i < t->n_end; i++) {
         uint32_t s = ep_switch(t, i);
         if (s == IBR_NONE)
@@ -464,9 +471,13 @@ static int make_index(dmodc *m)
         const ibr__port *pt = &t->ports[t->end_port[i]];
         uint32_t slot = by_port ? t->lid_swport[pt->lid] - pmin : nep[s]++;
         uint32_t x = ord[s] * m->maxep + slot;
-        for (uint32_t o = 0; o < (1u << pt->lmc) && o < nlids; o++)
+        uint32_t n = 1u << (pt->lmc < m->lmc_cap ? pt->lmc : m->lmc_cap);
+        for (uint32_t o = 0; o < n; o++)
             if (pt->lid + o <= t->max_lid)
-                m->lidx[pt->lid + o] = x + o * m->stride;
+                m->lidx[pt->lid + o] =
+                    !kw       ? x + o * st
+                    : n <= kw ? x + o * kw / n * st
+                              : x + o % kw * st + o / kw % st + o / (kw * st) * kw * st;
     }
     uint32_t base = nl * m->maxep;
     for (uint32_t s = 0; s < nsw; s++) {
@@ -553,6 +564,46 @@ static unsigned candidates(uint8_t *cand, const dmodc *m, const ibr__adj *l, uin
     return k;
 }
 
+/* A LID of a port with LMC > 0 detoured at switch s (level ls, cost c to
+   its destination switch d): of the k candidates, the first from j on
+   that no other LID of the port takes here (its nominal up link, or the
+   entry it already got), so that a lost slot does not put two LIDs of a
+   port on one upper switch; else the first that no LID sharing its
+   switches below takes; j when every candidate is taken. */
+static unsigned lmc_detour(const dmodc *m, const uint8_t *lft, const uint8_t *slot_link,
+                           const ibr__adj *up, unsigned ls, uint32_t d, unsigned c,
+                           uint32_t lid, const uint8_t *cand, unsigned k, unsigned j)
+{
+    const ibr_topo *t = m->t;
+    const ibr__port *pt = &t->ports[t->lid_port[lid]];
+    unsigned n = 1u << (pt->lmc < m->lmc_cap ? pt->lmc : m->lmc_cap);
+    if (n == 1 || k < 2)
+        return j;
+    /* LIDs that share switches below on an intact tree share o mod P (as
+       in lmc_slots): bit 1 marks their ports, bit 0 those of any LID */
+    uint64_t P = 1;
+    for (unsigned l = 1; l < ls && P < n; l++)
+        P *= l > 1 ? m->K[l] : m->stride > 1 && m->K[1] >= m->stride ? m->K[1] / m->stride
+                                                                    : m->K[1];
+    uint8_t used[256];
+    memset(used, 0, sizeof used);
+    for (uint32_t o = pt->lid; o < pt->lid + n && o <= t->max_lid; o++) {
+        if (o == lid || m->lidx[o] == IBR_NONE)
+            continue;
+        unsigned a = slot_link[m->r[ls][o]], p = 0;
+        if (o < lid)
+            p = lft[o];
+        else if (a != 255 && m->cost[(size_t)up[a].sw * m->nswp + d] + 1u == c)
+            p = up[a].port;
+        used[p] |= (uint8_t)(1 | ((o - pt->lid) % P == (lid - pt->lid) % P) << 1);
+    }
+    for (unsigned bit = 1; bit <= 2; bit <<= 1)
+        for (unsigned i = 0; i < k; i++)
+            if (!(used[cand[(j + i) % k]] & bit))
+                return (j + i) % k;
+    return j;
+}
+
 /* The forwarding entries of switch s: per destination switch, down when it
    lies below s, else up; per LID the nominal up slot when its link leads
    closer, else the candidates modulo their number. Time O(L + S * P) with
@@ -616,10 +667,39 @@ static int table_switch(void *arg, unsigned worker, size_t i)
             }
             if (!k && !(k = candidates(cand, m, up, nup, d, c)))
                 break;
-            lft[lid] = cand[(qup[lid] + spread) % k];
+            lft[lid] = cand[lmc_detour(m, lft, slot_link, up, ls, d, c, lid, cand, k,
+                                       (qup[lid] + spread) % k)];
         }
     }
     return 0;
+}
+
+/* The up slots of LIDs o = 1 .. 2^LMC - 1 after a port's base LID, at
+   levels 2 and up: the base LID's slot plus the digit of o at the level
+   (o / P, P the product of the radices below: the leaves' upper
+   neighbours, then K), plus o mod P spread over the slots. LIDs that share
+   a switch on an intact tree have the same o mod P and differ in the
+   digit; LIDs that share one because a lost link below made them detour
+   differ in o mod P: either way they leave on different slots. */
+static void lmc_slots(dmodc *m)
+{
+    const ibr_topo *t = m->t;
+    uint32_t w = m->stride > 1 && m->K[1] >= m->stride ? m->K[1] / m->stride : m->K[1];
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        uint32_t n = 1u << (pt->lmc < m->lmc_cap ? pt->lmc : m->lmc_cap);
+        if (!pt->lid || n == 1 || pt->lid + n - 1 > t->max_lid || m->lidx[pt->lid] == IBR_NONE)
+            continue;
+        uint64_t P = w ? w : 1;
+        for (unsigned l = 2; l <= m->nlev; l++) {
+            uint32_t K = m->K[l] ? m->K[l] : 1;
+            for (uint32_t o = 1; o < n; o++) {
+                uint64_t off = o / P + o % P * ((n + P - 1) / P);
+                m->r[l][pt->lid + o] = (uint8_t)((m->r[l][pt->lid] + off) % K);
+            }
+            P = P * K > DM_PI_CAP ? DM_PI_CAP : P * K;
+        }
+    }
 }
 
 /* Per level l and LID: q = x / Pi[l] and r = q mod K[l]. */
@@ -639,6 +719,7 @@ static int make_quotients(dmodc *m)
             m->r[l][lid] = (uint8_t)(q % K);
         }
     }
+    lmc_slots(m);
     return 0;
 }
 

@@ -1792,6 +1792,60 @@ def test_analyze_bound():
         check(doc["shift"]["ebb_bound"] < 1.0, doc)
 
 
+def test_analyze_lmc():
+    """ibr analyze --all-lids on an LMC fabric: the routes of a port's LIDs
+    from every switch with end ports, counted (distinct routes, most LIDs
+    on one link); tables that send every LID of a port the same way show
+    it (LMC routed by ftree and dmodc: issue 35)."""
+    topo = path("lmc2.topo")
+    expect(["gen", "xgft:h=3,m=4.4.8,w=1.4.4", "--lmc", "2", "-o", topo], 0)
+    pairs = 32 * (128 - 4)  # 32 leaves, to the 124 end ports on other leaves
+    for engine in ("ftree", "dmodc"):
+        doc = jrun(["analyze", "-q", "-R", engine + ",no_fallback", topo, "--json",
+                    "--patterns", "shift", "--all-lids"])
+        check(doc["engine"] == engine, doc["engine"])
+        lp = doc["lmc_paths"]
+        check(lp["lids_per_port"] == 4 and lp["pairs"] == pairs and lp["unrouted"] == 0, lp)
+        check(lp["distinct_routes_mean"] == 4 and lp["link_share_max"] == 1, lp)
+        check(lp["disjoint"] == pairs, lp)
+        check(doc["shift"]["unrouted"] == 0 and doc["options"]["base_lid_only"] is False,
+              doc["shift"])
+        doc = jrun(["analyze", "-q", "-R", engine + ",no_fallback", topo, "--json",
+                    "--patterns", "shift"])
+        check("lmc_paths" not in doc, "lmc_paths without --all-lids")
+    expect(["analyze", "-q", "-R", "ftree,no_fallback", topo, "--patterns", "shift",
+            "--all-lids"], 0,
+           r"^LMC routes: +%d switch-to-port pairs with up to 4 LIDs \(0 with a LID "
+           r"unrouted\): 4\.00 distinct" % pairs)
+    # the same tables with every LID of a port routed as its base LID
+    d = path("lmc2-out")
+    expect(["route", "-R", "ftree,no_fallback", topo, "-o", d], 0)
+    ranges = []
+    with open(os.path.join(d, "guid2lid")) as fh:
+        for line in fh:
+            f = line.split()
+            if len(f) == 3 and int(f[1], 16) < int(f[2], 16):
+                ranges.append((int(f[1], 16), int(f[2], 16)))
+    base = {lid: lo for lo, hi in ranges for lid in range(lo + 1, hi + 1)}
+    out, block = [], {}
+    with open(os.path.join(d, "opensm-lfts.dump")) as fh:
+        for line in fh:
+            m = re.match(r"^0x([0-9a-f]+) (\d+)(.*)$", line.rstrip("\n"))
+            if line.startswith("Unicast lids"):
+                block = {}
+            elif m:
+                lid = int(m.group(1), 16)
+                block[lid] = m.group(2)
+                if lid in base:
+                    line = "0x%s %s%s\n" % (m.group(1), block[base[lid]], m.group(3))
+            out.append(line)
+    same = write("lmc2-same.dump", "".join(out))
+    doc = jrun(["analyze", "-q", topo, same, "--json", "--patterns", "shift", "--all-lids"])
+    lp = doc["lmc_paths"]
+    check(lp["pairs"] == pairs and lp["distinct_routes_mean"] == 1, lp)
+    check(lp["link_share_max"] == 4 and lp["disjoint"] == 0, lp)
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -1808,7 +1862,7 @@ def main():
              test_messages, test_dor, test_file_engine, test_reroute, test_reroute_keeps_promise,
              test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
-             test_ftree_connected_pairs, test_analyze_bound]
+             test_ftree_connected_pairs, test_analyze_bound, test_analyze_lmc]
     tests += IO_TESTS
     # IBR_CLI_TESTS=name,name: run only those
     only = os.environ.get("IBR_CLI_TESTS")

@@ -7,7 +7,7 @@
                    [--ibdmchk] [--sssp-bound]
                    [--cn-desc PREFIX] [--io-desc PREFIX] [--max-reverse-hops N]
                    [--connect-roots] [--lmc N] [--expect-unrouted-decline]
-                   [--expect-identical] [--expect-decline]
+                   [--expect-identical] [--expect-decline] [--expect-opensm-decline]
 
 1. `ibr gen SPEC --remove-down` writes the topology (nodes the faults cut off
    from the SM's host are pruned: compare_common.generate()), or --netfile
@@ -41,7 +41,9 @@ Fails (exit 1) unless
   * with --expect-identical, the LFT dumps and the CA order dumps
     (opensm-ftree-ca-order.dump) are byte-identical;
   * with --expect-decline (a fabric ftree must refuse), OpenSM fell back
-    from ftree and ibroute declined it too, giving a reason.
+    from ftree and ibroute declined it too, giving a reason;
+  * with --expect-opensm-decline (LMC > 0), OpenSM fell back from ftree and
+    ibroute's ftree routed the fabric, valid and free of credit loops.
 Reports the number of differing LFT entries and the first few. Exit 77 when
 OpenSM/ibsim are not installed.
 """
@@ -165,6 +167,8 @@ def main():
                     "ibroute's must decline, naming them")
     ap.add_argument("--expect-identical", action="store_true")
     ap.add_argument("--expect-decline", action="store_true")
+    ap.add_argument("--expect-opensm-decline", action="store_true",
+                    help="OpenSM's ftree declines (LMC > 0), ibroute's routes")
     ap.add_argument("--ibr-param", action="append", default=[],
                     help="ENGINE.SETTING=VALUE for ibroute only (e.g. ftree.strict=1)")
     ap.add_argument("--ibr-no-roots", action="store_true",
@@ -219,6 +223,16 @@ def main():
                 problems.append("ibroute's ftree routed the fabric; a decline was expected")
             elif not route.get("error"):
                 problems.append("ibroute declined without saying why")
+            raise Done()
+        if args.expect_opensm_decline:
+            if osm_run.get("engine_used") == "ftree":
+                problems.append("OpenSM routed with ftree; a decline was expected")
+            if route.get("engine") != "ftree":
+                problems.append("ibroute's ftree declined: %s" % route.get("error"))
+            v = route.get("verify") or {}
+            summary["ibroute_verify"] = v
+            if not v.get("valid") or v.get("deadlock_free") is not True:
+                problems.append("ibroute's ftree tables are not valid and loop-free: %s" % v)
             raise Done()
         if osm_run.get("engine_used") != "ftree":
             raise Fail("OpenSM fell back from ftree to %s" % osm_run.get("engine_used"))

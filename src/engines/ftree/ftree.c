@@ -41,8 +41,10 @@
  *    first and last leaf that carry CNs, are the order in which CNs are
  *    routed and listed in the "opensm-ftree-ca-order.dump" artefact.
  *
- * The tree rank (leaf rank + 1) must be 2..8, at least two leaves must carry
- * CNs, and LMC > 0 is declined (the chain falls back). After routing, every
+ * The tree rank (leaf rank + 1) must be 2..8 and at least two leaves must
+ * carry CNs. Ports with LMC > 0 get their base LID routed as above and
+ * their other LIDs spread over different upper switches (ftree_lmc.c;
+ * OpenSM declines LMC > 0). After routing, every
  * end-port pair the fabric connects must have a route (check_connected: a
  * split tree, or end ports off the leaf rank beyond max_reverse_hops,
  * leaves some without an up/down path, and the engine declines); a fabric
@@ -60,6 +62,7 @@
  *   leaf's turn (OpenSM reads the live list, which routing may re-sort when
  *   switches hang below a leaf, and then skips CNs);
  * - credit loops decline instead of being routed;
+ * - LMC > 0 is routed (OpenSM's ftree declines it);
  * - end-port pairs the fabric connects without an up/down route decline
  *   (OpenSM leaves them empty), and switches cut off from the roots are
  *   ranked and routed (OpenSM drops them).
@@ -1167,19 +1170,6 @@ static void ft_free(ftree *ft)
 static int check_basics(ftree *ft)
 {
     const ibr_topo *t = ft->t;
-    const ibr_options *o = ft->o;
-    if (o->lmc != IBR_LMC_TOPO && o->lmc > 0)
-        return ibr__decline(ft->run, "LMC %u > 0 is not supported by fat-tree routing",
-                                o->lmc);
-    if (o->lmc == IBR_LMC_TOPO)
-        for (uint32_t i = 0; i < t->n_end; i++) {
-            const ibr__port *pt = &t->ports[t->end_port[i]];
-            if (pt->lmc > 0)
-                return ibr__decline(ft->run,
-                                        "port 0x%016" PRIx64 " has LMC %u; LMC > 0 is not "
-                                        "supported by fat-tree routing",
-                                        pt->guid, pt->lmc);
-        }
     if (t->n_sw < 2)
         return ibr__decline(ft->run, "the fabric has %u switch(es): not a fat tree",
                                 t->n_sw);
@@ -1402,6 +1392,8 @@ model:
         rc = ibr__ftree_assign_degraded(&ft, tol);
     if (rc >= 0 && ft.degraded && tol >= 1000)
         ft.dg_kept_classic = 1;
+    if (rc >= 0)
+        rc = ibr__ftree_lmc(&ft);
     if (rc < 0 || (rc = check_connected(&ft)) < 0 || (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;
@@ -1443,7 +1435,7 @@ const ibr_engine ibr__engine_ftree = {
     .version = IBR_ENGINE_VERSION,
     .name = "ftree",
     .description = "fat-tree: up/down routes balanced for shift patterns on (almost) pure fat trees",
-    .caps = IBR_CAP_DEADLOCK_FREE,
+    .caps = IBR_CAP_LMC | IBR_CAP_DEADLOCK_FREE,
     .route = ftree_route,
     .settings = ftree_settings,
     .n_settings = 4,

@@ -185,6 +185,11 @@ int ibr__ftree_assign(ftree *ft);
    most tol percent above. Returns 0, IBR_ENOMEM or IBR_ECANCELED. */
 int ibr__ftree_assign_degraded(ftree *ft, unsigned tol);
 
+/* ftree_lmc.c: route the LIDs after the base LID of every port with
+   LMC > 0 (up to the run's lmc), from the base LIDs' tables, over
+   different upper switches. Returns 0, IBR_ENOMEM or IBR_ECANCELED. */
+int ibr__ftree_lmc(ftree *ft);
+
 /* Stable sorts of a group-index slice, as OpenSM orders port groups. */
 void ibr__ftree_sort_up_load(ftree *ft, uint32_t *g, uint32_t n);
 void ibr__ftree_sort_down_load(ftree *ft, uint32_t *g, uint32_t n);
