@@ -185,6 +185,9 @@ int ibr__result_alloc_hops(ibr_result *r);
 uint32_t *ibr__sl2vl_layout(ibr_context *ctx, const ibr_topo *t, size_t *total);
 /* Allocate the end-port SL2VL maps (identity) unless present. */
 int ibr__result_alloc_ep_sl2vl(ibr_result *r);
+/* Replace the switch SL2VL maps and their layout (ibr__sl2vl_layout()),
+   taking ownership of both: the QoS manager's programmed maps. */
+void ibr__result_replace_sl2vl(ibr_result *r, uint8_t *sl2vl, uint32_t *off);
 /* Record one setting of the engine that routed (copied). */
 int ibr__result_add_setting(ibr_result *r, const char *name, const char *value);
 /* VL of a hop through switch sw from in_port to out_port (both at most the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
+#include "formats/lex.h"
 #include "qos/qos.h"
 #include "qos/qos_int.h"
 
@@ -370,26 +371,22 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
         return ibr__err(q->last_error, IBR_ENOMEM, "out of memory");
     memcpy(tmp, q->fam, sizeof q->fam);
     ibr__qos_lv lv = q->lv;
-    size_t pos = 0;
-    unsigned line = 0;
+    ibr__lex lx;
+    ibr__lex_init(&lx, buf, len);
     int rc = 0;
-    while (pos < len && rc == 0) {
-        line++;
-        size_t end = pos;
-        while (end < len && buf[end] != '\n')
-            end++;
-        const char *s = buf + pos;
-        size_t n = end - pos;
-        pos = end + 1;
-        const char *hash = memchr(s, '#', n);
+    while (rc == 0 && ibr__lex_line(&lx)) {
+        unsigned line = lx.line;
+        /* the line up to a '#' comment, blanks cut off */
+        ibr__cur c = lx.c;
+        const char *hash = ibr__cur_find(&c, "#");
         if (hash)
-            n = (size_t)(hash - s);
-        while (n && isspace((unsigned char)*s))
-            s++, n--;
-        while (n && isspace((unsigned char)s[n - 1]))
-            n--;
+            c.e = hash;
+        while (c.e > c.p && ibr__is_blank(c.e[-1]))
+            c.e--;
+        const char *s = c.p;
+        size_t n = (size_t)(c.e - c.p);
         size_t k = 0;
-        while (k < n && !isspace((unsigned char)s[k]) && s[k] != '=')
+        while (k < n && !ibr__is_blank(s[k]) && s[k] != '=')
             k++;
         unsigned fam = 0, param = 0;
         int lk = k ? level_key(s, k) : 0;
@@ -402,11 +399,11 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
         }
         const char *v = s + k;
         size_t vn = n - k;
-        while (vn && isspace((unsigned char)*v))
+        while (vn && ibr__is_blank(*v))
             v++, vn--;
         if (vn && *v == '=') {
             v++, vn--;
-            while (vn && isspace((unsigned char)*v))
+            while (vn && ibr__is_blank(*v))
                 v++, vn--;
         }
         if (vn >= 2 && (*v == '"' || *v == '\'') && v[vn - 1] == *v)
