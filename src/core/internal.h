@@ -159,6 +159,13 @@ struct ibr_result {
     size_t n_settings;
 };
 
+/* The LFT row of switch sw: lft_size output ports indexed by LID (the hot
+   path of every reader and writer of the unicast tables). */
+static inline uint8_t *ibr__lft_row(const ibr_result *r, uint32_t sw)
+{
+    return r->lft + (size_t)sw * r->lft_size;
+}
+
 /* Source slot of a LID for per-pair SLs: end port index, or n_end + switch
    index; IBR_NONE when no port owns the LID. */
 uint32_t ibr__src_slot(const ibr_topo *t, uint16_t lid);

@@ -297,7 +297,7 @@ const uint8_t *ibr_result_lft(const ibr_result *r, uint32_t sw)
 {
     if (!r || !r->lft || r->status != 0 || sw >= r->topo->n_sw)
         return NULL;
-    return r->lft + (size_t)sw * r->lft_size;
+    return ibr__lft_row(r, sw);
 }
 
 unsigned int ibr_result_lft_port(const ibr_result *r, uint32_t sw, uint16_t lid)

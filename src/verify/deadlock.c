@@ -154,7 +154,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
             /* columns lid .. lid + 63, one contiguous read per switch */
             unsigned nb = t->max_lid - lid + 1 < 64 ? t->max_lid - lid + 1 : 64;
             for (uint32_t s = 0; s < t->n_sw; s++) {
-                const uint8_t *row = r->lft + (size_t)s * r->lft_size + lid;
+                const uint8_t *row = ibr__lft_row(r, s) + lid;
                 for (unsigned b = 0; b < nb; b++)
                     trans[(size_t)b * t->n_sw + s] = row[b];
             }

@@ -409,7 +409,7 @@ static int verify_block(void *arg, unsigned worker, size_t bi)
     unsigned l0 = 1 + (unsigned)bi * VBLOCK;
     unsigned nb = j->max_lid - l0 + 1 < VBLOCK ? j->max_lid - l0 + 1 : VBLOCK;
     for (uint32_t s = 0; s < nsw; s++) {
-        const uint8_t *row = v->r->lft + (size_t)s * v->r->lft_size + l0;
+        const uint8_t *row = ibr__lft_row(v->r, s) + l0;
         for (unsigned b = 0; b < nb; b++)
             v->trans[(size_t)b * nsw + s] = row[b];
     }
