@@ -42,7 +42,7 @@ ENGINE_ALLOWED = {"core/base.h", "core/buffer.h", "core/topo_int.h", "cdg/cdg.h"
 # with its opening parenthesis (calls inside inline bodies are indented).
 DECL = re.compile(r"^(?!static\b|typedef\b|return\b|#)[A-Za-z_][\w \t*]*?\b(ibr_\w+)\s*\(")
 # Generated units in the build tree (meson-generated_..) and their layers.
-GENERATED = {"builtins.c": "engines", "mesh_table.c": "engines"}
+GENERATED = {"builtins.c": "route", "mesh_table.c": "engines"}
 
 
 def layer_of(rel):
