@@ -362,7 +362,8 @@ static char *with_lines(const char *text, size_t len, const char *lines, size_t 
     return q;
 }
 
-/* The reader on the formats' lexer: messages name the line; a setting
+/* The reader on the formats' lexer: messages name the line and end in
+   their stable code; a setting
    whose name holds a blank (escaped) writes back as one field, so the
    written text reads back and writes again byte for byte. */
 static void test_records_lexer(void)
@@ -375,7 +376,13 @@ static void test_records_lexer(void)
     char *bad = malloc(len + 1);
     memcpy(bad, text, len + 1);
     memcpy(strstr(bad, "\nseed") + 1, "zeed", 4);
-    expect_refused(bad, len, "routing database line 4: unknown record \"zeed\"");
+    expect_refused(bad, len, "routing database line 4: unknown record \"zeed\" [DB048]");
+    /* stable codes (doc/messages.md): a changed table byte, a foreign text */
+    memcpy(bad, text, len + 1);
+    char *lft = strstr(bad, "\nlft ");
+    lft[8] = lft[8] == '0' ? '1' : '0';
+    expect_refused(bad, len, "[DB006]");
+    expect_refused("Unicast lids [0-3] of switch\n", 29, "[DB045]");
     free(bad);
     char *q = with_lines(text, len, "setting a%20b%09c v%20w\n", &k);
     ibr_routing_db *db = NULL, *db2 = NULL;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "core/result_qos.h"
 #include "formats/lex.h"
 #include "persist/persist_int.h"
@@ -90,7 +91,8 @@ static int db_index(ibr_routing_db *db, char *msg)
     for (uint32_t i = 0; i < db->n_nodes; i++) {
         const ibr__dbnode *n = &db->nodes[i];
         if (!n->guid || ibr__guidmap_get(&db->node_map, n->guid) != IBR_NONE)
-            return ibr__err(msg, IBR_EPARSE, "node 0x%016" PRIx64 " listed twice (or GUID 0)",
+            return ibr__err(msg, IBR_EPARSE,
+                            IBR__MSG("DB001", "node 0x%016" PRIx64 " listed twice (or GUID 0)"),
                             n->guid);
         if (ibr__guidmap_put(ctx, &db->node_map, n->guid, i) < 0)
             return IBR_ENOMEM;
@@ -107,11 +109,13 @@ static int db_index(ibr_routing_db *db, char *msg)
                 continue;
             uint32_t cnt = 1u << pt->lmc;
             if ((uint32_t)pt->lid + cnt - 1 > db->max_lid)
-                return ibr__err(msg, IBR_EPARSE, "LID %u of 0x%016" PRIx64 " beyond max LID %u",
+                return ibr__err(msg, IBR_EPARSE,
+                                IBR__MSG("DB002", "LID %u of 0x%016" PRIx64 " beyond max LID %u"),
                                 (unsigned)pt->lid, n->guid, (unsigned)db->max_lid);
             for (uint32_t l = pt->lid; l < pt->lid + cnt; l++) {
                 if (db->lid_port[l] != IBR_NONE)
-                    return ibr__err(msg, IBR_EPARSE, "LID %u owned twice", (unsigned)l);
+                    return ibr__err(msg, IBR_EPARSE,
+                                    IBR__MSG("DB003", "LID %u owned twice"), (unsigned)l);
                 db->lid_port[l] = gp;
             }
         }
@@ -589,16 +593,17 @@ static int read_end(dbparser *ps, ibr__cur *c)
     uint64_t h = fnv1a(FNV_INIT, ps->buf, (size_t)(ps->lx.bol - ps->buf));
     ibr__span f = field(c);
     if (f.n != 16 || !line_done(c))
-        return perr(ps, "bad end line");
+        return perr(ps, IBR__MSG("DB004", "bad end line"));
     uint64_t got = 0;
     for (size_t i = 0; i < f.n; i++) {
         int d = hexv(f.p[i]);
         if (d < 0)
-            return perr(ps, "bad checksum");
+            return perr(ps, IBR__MSG("DB005", "bad checksum"));
         got = got << 4 | (uint64_t)d;
     }
     if (got != h)
-        return perr(ps, "checksum mismatch: the database was altered or damaged");
+        return perr(ps,
+                    IBR__MSG("DB006", "checksum mismatch: the database was altered or damaged"));
     ps->seen_end = 1;
     return 0;
 }
@@ -608,7 +613,7 @@ static int read_engine(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr__span f = field(c);
     if (!f.n || f.n >= sizeof db->engine || !line_done(c))
-        return perr(ps, "bad engine line");
+        return perr(ps, IBR__MSG("DB007", "bad engine line"));
     if (!(f.n == 1 && *f.p == '-'))
         memcpy(db->engine, f.p, f.n);
     return 0;
@@ -617,7 +622,7 @@ static int read_engine(dbparser *ps, ibr__cur *c)
 static int read_seed(dbparser *ps, ibr__cur *c)
 {
     if (num(c, UINT64_MAX, &ps->db->seed) < 0 || !line_done(c))
-        return perr(ps, "bad seed");
+        return perr(ps, IBR__MSG("DB008", "bad seed"));
     return 0;
 }
 
@@ -625,7 +630,7 @@ static int read_vls(dbparser *ps, ibr__cur *c)
 {
     uint64_t v, w;
     if (num(c, 15, &v) < 0 || num(c, 15, &w) < 0 || !line_done(c))
-        return perr(ps, "bad vls line");
+        return perr(ps, IBR__MSG("DB009", "bad vls line"));
     ps->db->vls_used = (unsigned)v;
     ps->db->layers = (unsigned)w;
     return 0;
@@ -637,7 +642,8 @@ static int read_qos(dbparser *ps, ibr__cur *c)
     uint64_t v, w;
     if (db->qos || num(c, 8, &v) < 0 || v < 1 || num(c, 15, &w) < 0 || !line_done(c) ||
         (v > 1 && w < 1) || (v - 1) * w > 15)
-        return perr(ps, "bad qos line (expected \"qos <levels 1..8> <SL stride>\")");
+        return perr(ps,
+                    IBR__MSG("DB010", "bad qos line (expected \"qos <levels 1..8> <SL stride>\")"));
     db->qos = 1;
     db->qos_levels = (unsigned)v;
     db->qos_stride = (unsigned)w;
@@ -650,12 +656,12 @@ static int read_qosconf(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr_context *ctx = db->ctx;
     if (!db->qos)
-        return perr(ps, "qosconf before the qos line");
+        return perr(ps, IBR__MSG("DB011", "qosconf before the qos line"));
     ibr__cur_skip_blanks(c);
     char *text = NULL;
     int rc = unescape(ctx, (ibr__span){c->p, (size_t)(c->e - c->p)}, &text);
     if (rc == IBR_EPARSE)
-        return perr(ps, "bad escape in qosconf");
+        return perr(ps, IBR__MSG("DB012", "bad escape in qosconf"));
     if (rc < 0)
         return rc;
     size_t n = strlen(text), have = db->qos_conf_len;
@@ -682,17 +688,18 @@ static int read_epsl2vl(dbparser *ps, ibr__cur *c)
     if (cur == IBR_NONE || next_port < 2 || db->nodes[cur].sw != IBR_NONE ||
         (db->n_ep && db->ep[db->n_ep - 1].node == cur &&
          db->ep[db->n_ep - 1].port == next_port - 1))
-        return perr(ps, "epsl2vl must follow the port line of a CA or router port");
+        return perr(ps,
+                    IBR__MSG("DB013", "epsl2vl must follow the port line of a CA or router port"));
     if (ibr__grow(db->ctx, (void **)&db->ep, &db->cap_ep, db->n_ep + 1, sizeof *db->ep) < 0)
         return IBR_ENOMEM;
     ibr__dbep *e = &db->ep[db->n_ep];
     e->node = cur;
     e->port = (uint8_t)(next_port - 1);
     if (blob(c, e->map, 16) < 0)
-        return perr(ps, "bad epsl2vl row (16 hex bytes)");
+        return perr(ps, IBR__MSG("DB014", "bad epsl2vl row (16 hex bytes)"));
     for (unsigned i = 0; i < 16; i++)
         if (e->map[i] > 15)
-            return perr(ps, "bad epsl2vl row (a VL above 15)");
+            return perr(ps, IBR__MSG("DB015", "bad epsl2vl row (a VL above 15)"));
     db->n_ep++;
     return 0;
 }
@@ -701,7 +708,7 @@ static int read_max_lid(dbparser *ps, ibr__cur *c)
 {
     uint64_t v;
     if (ps->seen_max_lid || num(c, 0xFFFF, &v) < 0 || !line_done(c))
-        return perr(ps, "bad max_lid line");
+        return perr(ps, IBR__MSG("DB016", "bad max_lid line"));
     ps->db->max_lid = (uint16_t)v;
     ps->db->lft_size = (size_t)v + 1;
     ps->seen_max_lid = 1;
@@ -715,10 +722,10 @@ static int read_setting(dbparser *ps, ibr__cur *c)
     ibr_context *ctx = db->ctx;
     ibr__span nf = field(c);
     if (!nf.n)
-        return perr(ps, "bad setting line");
+        return perr(ps, IBR__MSG("DB017", "bad setting line"));
     ibr__span f = field(c);
     if (!line_done(c))
-        return perr(ps, "bad setting line");
+        return perr(ps, IBR__MSG("DB017", "bad setting line"));
     size_t n = db->n_settings;
     char **a = ibr__reallocarray(ctx, db->set_name, n + 1, sizeof *a);
     if (!a)
@@ -733,7 +740,7 @@ static int read_setting(dbparser *ps, ibr__cur *c)
     if (rc == 0 && (rc = unescape(ctx, f, &val)) < 0)
         ibr__free(ctx, name);
     if (rc == IBR_EPARSE)
-        return perr(ps, "bad escape in setting");
+        return perr(ps, IBR__MSG("DB018", "bad escape in setting"));
     if (rc < 0)
         return rc;
     db->set_name[n] = name;
@@ -747,10 +754,14 @@ static int check_node_done(dbparser *ps)
 {
     const ibr_routing_db *db = ps->db;
     if (ps->cur != IBR_NONE && ps->next_port <= db->nodes[ps->cur].nports)
-        return perr(ps, "node 0x%016" PRIx64 " lacks port %u", db->nodes[ps->cur].guid,
+        return perr(ps,
+                    IBR__MSG("DB019", "node 0x%016" PRIx64 " lacks port %u"),
+                    db->nodes[ps->cur].guid,
                     ps->next_port);
     if (ps->cur != IBR_NONE && db->nodes[ps->cur].sw != IBR_NONE && !db->nodes[ps->cur].has_lft)
-        return perr(ps, "switch 0x%016" PRIx64 " has no lft line", db->nodes[ps->cur].guid);
+        return perr(ps,
+                    IBR__MSG("DB020", "switch 0x%016" PRIx64 " has no lft line"),
+                    db->nodes[ps->cur].guid);
     return 0;
 }
 
@@ -761,20 +772,21 @@ static int read_node(dbparser *ps, ibr__cur *c)
     ibr_context *ctx = db->ctx;
     uint64_t v, w;
     if (!ps->seen_max_lid)
-        return perr(ps, "node before max_lid");
+        return perr(ps, IBR__MSG("DB021", "node before max_lid"));
     int rc = check_node_done(ps);
     if (rc < 0)
         return rc;
     ibr__span f = field(c);
     if (f.n != 1)
-        return perr(ps, "bad node type");
+        return perr(ps, IBR__MSG("DB022", "bad node type"));
     int type = *f.p == 'S' ? IBR_NODE_SWITCH : *f.p == 'C' ? IBR_NODE_CA
                                               : *f.p == 'R' ? IBR_NODE_ROUTER
                                                             : -1;
     if (type < 0 || num(c, UINT64_MAX, &v) < 0 || num(c, 254, &w) < 0 || !line_done(c))
-        return perr(ps, "bad node line (expected \"node S|C|R 0x<GUID> <ports>\")");
+        return perr(ps,
+                    IBR__MSG("DB023", "bad node line (expected \"node S|C|R 0x<GUID> <ports>\")"));
     if (type == IBR_NODE_SWITCH && db->n_nodes != db->n_sw)
-        return perr(ps, "switch after other nodes");
+        return perr(ps, IBR__MSG("DB024", "switch after other nodes"));
     if (ibr__grow(ctx, (void **)&db->nodes, &ps->cap_nodes, db->n_nodes + 1,
                   sizeof *db->nodes) < 0 ||
         ibr__grow(ctx, (void **)&db->ports, &ps->cap_ports, db->n_ports + w + 1,
@@ -799,20 +811,20 @@ static int read_port(dbparser *ps, ibr__cur *c)
 {
     ibr_routing_db *db = ps->db;
     if (ps->cur == IBR_NONE)
-        return perr(ps, "port outside a node");
+        return perr(ps, IBR__MSG("DB025", "port outside a node"));
     ibr__dbnode *n = &db->nodes[ps->cur];
     uint64_t p, guid, lid, lmc, v, w;
     if (num(c, 255, &p) < 0 || p != ps->next_port || p > n->nports)
-        return perr(ps, "bad port number (ports are listed 0..N in order)");
+        return perr(ps, IBR__MSG("DB026", "bad port number (ports are listed 0..N in order)"));
     if (num(c, UINT64_MAX, &guid) < 0 || num(c, 0xFFFF, &lid) < 0 || num(c, 7, &lmc) < 0)
-        return perr(ps, "bad port line");
+        return perr(ps, IBR__MSG("DB027", "bad port line"));
     ibr__dbport *pt = &db->ports[n->port_off + p];
     pt->guid = guid;
     pt->lid = (uint16_t)lid;
     pt->lmc = (uint8_t)lmc;
     if (!line_done(c)) {
         if (num(c, UINT64_MAX, &v) < 0 || num(c, 255, &w) < 0 || !line_done(c) || !v || p == 0)
-            return perr(ps, "bad remote end of port %u", (unsigned)p);
+            return perr(ps, IBR__MSG("DB028", "bad remote end of port %u"), (unsigned)p);
         pt->rguid = v;
         pt->rport = (uint8_t)w;
     }
@@ -833,16 +845,16 @@ static int read_lft(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr__dbnode *n = table_switch(ps);
     if (!n)
-        return perr(ps, "table outside a switch");
+        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
     if (n->has_lft)
-        return perr(ps, "second lft line");
+        return perr(ps, IBR__MSG("DB030", "second lft line"));
     if (ibr__grow(db->ctx, (void **)&db->lft, &ps->cap_lft, (size_t)(n->sw + 1) * db->lft_size,
                   1) < 0)
         return IBR_ENOMEM;
     int rc = blob(c, db->lft + (size_t)n->sw * db->lft_size, db->lft_size);
     n->has_lft = 1;
     if (rc < 0)
-        return perr(ps, "bad lft row (hex bytes of the expected length)");
+        return perr(ps, IBR__MSG("DB031", "bad lft row (hex bytes of the expected length)"));
     return 0;
 }
 
@@ -853,21 +865,21 @@ static int read_hops(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr__dbnode *n = table_switch(ps);
     if (!n)
-        return perr(ps, "table outside a switch");
+        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
     uint32_t s = n->sw;
     size_t len = (size_t)(c->e - c->p); /* the row with its blank in front */
     size_t cnt = len > 1 ? (len - 1) / 2 : 0;
     if (s != db->n_hop_rows)
-        return perr(ps, "hops rows must follow every switch or none");
+        return perr(ps, IBR__MSG("DB032", "hops rows must follow every switch or none"));
     if (s && cnt != db->hop_width)
-        return perr(ps, "hop rows of different lengths");
+        return perr(ps, IBR__MSG("DB033", "hop rows of different lengths"));
     if (ibr__grow(db->ctx, (void **)&db->hops, &ps->cap_hops, (s + 1) * cnt + 1, 1) < 0)
         return IBR_ENOMEM;
     db->hop_width = cnt;
     int rc = blob(c, db->hops + (size_t)s * cnt, cnt);
     db->n_hop_rows++;
     if (rc < 0)
-        return perr(ps, "bad hops row (hex bytes of the expected length)");
+        return perr(ps, IBR__MSG("DB034", "bad hops row (hex bytes of the expected length)"));
     return 0;
 }
 
@@ -876,12 +888,12 @@ static int read_sl2vl(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr__dbnode *n = table_switch(ps);
     if (!n)
-        return perr(ps, "table outside a switch");
+        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
     uint32_t s = n->sw;
     size_t wd = (size_t)n->nports + 1;
     size_t need = db->sl2vl_total + wd * wd * 16;
     if (s != db->n_sl2vl_rows)
-        return perr(ps, "sl2vl rows must follow every switch or none");
+        return perr(ps, IBR__MSG("DB035", "sl2vl rows must follow every switch or none"));
     if (ibr__grow(db->ctx, (void **)&db->sl2vl, &ps->cap_sl2vl, need, 1) < 0 ||
         ibr__grow(db->ctx, (void **)&db->sl2vl_off, &ps->cap_sl2vl_off, s + 1,
                   sizeof *db->sl2vl_off) < 0)
@@ -894,7 +906,7 @@ static int read_sl2vl(dbparser *ps, ibr__cur *c)
     db->sl2vl_total = need;
     db->n_sl2vl_rows++;
     if (rc < 0)
-        return perr(ps, "bad sl2vl row (hex bytes of the expected length)");
+        return perr(ps, IBR__MSG("DB036", "bad sl2vl row (hex bytes of the expected length)"));
     return 0;
 }
 
@@ -902,11 +914,11 @@ static int read_slmode(dbparser *ps, ibr__cur *c)
 {
     ibr_routing_db *db = ps->db;
     if (ps->seen_slmode)
-        return perr(ps, "second slmode line");
+        return perr(ps, IBR__MSG("DB037", "second slmode line"));
     ps->seen_slmode = 1;
     ibr__span f = field(c);
     if (!f.n || !line_done(c))
-        return perr(ps, "bad slmode line");
+        return perr(ps, IBR__MSG("DB038", "bad slmode line"));
     if (ibr__span_eq(f, "none"))
         db->sl_mode = IBR_SL_NONE;
     else if (ibr__span_eq(f, "dest"))
@@ -914,7 +926,7 @@ static int read_slmode(dbparser *ps, ibr__cur *c)
     else if (ibr__span_eq(f, "pair"))
         db->sl_mode = IBR_SL_PER_PAIR;
     else
-        return perr(ps, "unknown slmode");
+        return perr(ps, IBR__MSG("DB039", "unknown slmode"));
     return 0;
 }
 
@@ -925,12 +937,12 @@ static int read_sl(dbparser *ps, ibr__cur *c)
     ibr_context *ctx = db->ctx;
     uint64_t v;
     if (!ps->seen_slmode || db->sl_mode == IBR_SL_NONE)
-        return perr(ps, "sl row without slmode dest or pair");
+        return perr(ps, IBR__MSG("DB040", "sl row without slmode dest or pair"));
     if (num(c, 0xFFFF, &v) < 0)
-        return perr(ps, "bad sl line");
+        return perr(ps, IBR__MSG("DB041", "bad sl line"));
     size_t n = db->n_sl_rows;
     if (db->sl_mode == IBR_SL_PER_DEST && n)
-        return perr(ps, "second sl row in dest mode");
+        return perr(ps, IBR__MSG("DB042", "second sl row in dest mode"));
     uint16_t *src = ibr__reallocarray(ctx, db->sl_src, n + 1, sizeof *src);
     if (src)
         db->sl_src = src;
@@ -941,10 +953,10 @@ static int read_sl(dbparser *ps, ibr__cur *c)
         return IBR_ENOMEM;
     db->sl_src[n] = (uint16_t)v;
     if (blob(c, db->sl + n * db->lft_size, db->lft_size) < 0)
-        return perr(ps, "bad sl row");
+        return perr(ps, IBR__MSG("DB043", "bad sl row"));
     for (size_t i = 0; i < db->lft_size; i++)
         if (db->sl[n * db->lft_size + i] > 15)
-            return perr(ps, "SL above 15");
+            return perr(ps, IBR__MSG("DB044", "SL above 15"));
     db->n_sl_rows = n + 1;
     return 0;
 }
@@ -966,12 +978,16 @@ static int read_magic(dbparser *ps)
 {
     uint64_t v;
     if (!ibr__lex_line(&ps->lx) || !ibr__span_eq(field(&ps->lx.c), MAGIC))
-        return perr(ps, "not an ibroute routing database (expected \"" MAGIC " %d\")",
+        return perr(ps,
+                    IBR__MSG("DB045",
+                             "not an ibroute routing database (expected \"" MAGIC " %d\")"),
                     IBR_ROUTING_DB_FORMAT);
     if (num(&ps->lx.c, UINT32_MAX, &v) < 0 || !line_done(&ps->lx.c))
-        return perr(ps, "bad format version");
+        return perr(ps, IBR__MSG("DB046", "bad format version"));
     if (v != IBR_ROUTING_DB_FORMAT)
-        return perr(ps, "format version %" PRIu64 ", this library reads version %d", v,
+        return perr(ps,
+                    IBR__MSG("DB047", "format version %" PRIu64 ", this library reads version %d"),
+                    v,
                     IBR_ROUTING_DB_FORMAT);
     return 0;
 }
@@ -986,7 +1002,9 @@ static int read_records(dbparser *ps)
         while (i < sizeof records / sizeof *records && !ibr__span_eq(key, records[i].key))
             i++;
         if (i == sizeof records / sizeof *records)
-            return perr(ps, "unknown record \"%.*s\"", (int)(key.n > 40 ? 40 : key.n), key.p);
+            return perr(ps,
+                        IBR__MSG("DB048", "unknown record \"%.*s\""),
+                        (int)(key.n > 40 ? 40 : key.n), key.p);
         int rc = records[i].read(ps, c);
         if (rc < 0)
             return rc;
@@ -999,20 +1017,23 @@ static int check_complete(dbparser *ps)
 {
     ibr_routing_db *db = ps->db;
     if (!ps->seen_end)
-        return perr(ps, "truncated: no end line");
+        return perr(ps, IBR__MSG("DB049", "truncated: no end line"));
     if (ps->lx.next != ps->lx.end)
-        return perr(ps, "text after the end line");
+        return perr(ps, IBR__MSG("DB050", "text after the end line"));
     if (!ps->seen_max_lid || !ps->seen_slmode)
-        return perr(ps, "incomplete database (max_lid or slmode missing)");
+        return perr(ps, IBR__MSG("DB051", "incomplete database (max_lid or slmode missing)"));
     int rc = check_node_done(ps);
     if (rc < 0)
         return rc;
     if (db->n_hop_rows && (db->n_hop_rows != db->n_sw || db->hop_width != db->n_sw))
-        return perr(ps, "hop rows do not match the %u switches", (unsigned)db->n_sw);
+        return perr(ps,
+                    IBR__MSG("DB052", "hop rows do not match the %u switches"), (unsigned)db->n_sw);
     if (db->n_sl2vl_rows && db->n_sl2vl_rows != db->n_sw)
-        return perr(ps, "sl2vl rows do not match the %u switches", (unsigned)db->n_sw);
+        return perr(ps,
+                    IBR__MSG("DB053", "sl2vl rows do not match the %u switches"),
+                    (unsigned)db->n_sw);
     if (db->sl_mode != IBR_SL_NONE && !db->n_sl_rows)
-        return perr(ps, "slmode without sl rows");
+        return perr(ps, IBR__MSG("DB054", "slmode without sl rows"));
     if (db->qos) {
         /* the saved QoS configuration must read back */
         ibr_qos_config *q = NULL;
@@ -1021,7 +1042,9 @@ static int check_complete(dbparser *ps)
             return qrc;
         qrc = ibr_qos_config_parse(q, db->qos_conf ? db->qos_conf : "", db->qos_conf_len);
         if (qrc == IBR_EPARSE)
-            qrc = perr(ps, "the saved QoS configuration: %s", ibr_qos_config_last_error(q));
+            qrc = perr(ps,
+                       IBR__MSG("DB055", "the saved QoS configuration: %s"),
+                       ibr_qos_config_last_error(q));
         ibr_qos_config_destroy(q);
         if (qrc < 0)
             return qrc;
@@ -1043,14 +1066,15 @@ static int check_cables(dbparser *ps)
             uint32_t rn = ibr__guidmap_get(&db->node_map, pt->rguid);
             if (rn == IBR_NONE || pt->rport > db->nodes[rn].nports || pt->rport == 0)
                 return ibr__err(ps->msg, IBR_EPARSE,
-                                "routing database: port %u of 0x%016" PRIx64
-                                " is cabled to an unknown port",
+                                IBR__MSG("DB056", "routing database: port %u of 0x%016" PRIx64
+                                                  " is cabled to an unknown port"),
                                 p, n->guid);
             const ibr__dbport *back = &db->ports[db->nodes[rn].port_off + pt->rport];
             if (back->rguid != n->guid || back->rport != p)
                 return ibr__err(ps->msg, IBR_EPARSE,
-                                "routing database: the cable on port %u of 0x%016" PRIx64
-                                " is not listed at its other end",
+                                IBR__MSG("DB057",
+                                         "routing database: the cable on port %u of 0x%016" PRIx64
+                                         " is not listed at its other end"),
                                 p, n->guid);
             pt->rtype = db->nodes[rn].type;
         }
@@ -1059,8 +1083,9 @@ static int check_cables(dbparser *ps)
         uint8_t p = db->lft[i];
         if (p != IBR_NO_ROUTE && p > db->nodes[i / db->lft_size].nports) {
             return ibr__err(ps->msg, IBR_EPARSE,
-                            "routing database: an LFT entry of switch 0x%016" PRIx64
-                            " names port %u, beyond the switch",
+                            IBR__MSG("DB058",
+                                     "routing database: an LFT entry of switch 0x%016" PRIx64
+                                     " names port %u, beyond the switch"),
                             db->nodes[i / db->lft_size].guid, (unsigned)p);
         }
     }
