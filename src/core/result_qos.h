@@ -58,4 +58,16 @@ static inline unsigned ibr__result_qos_stride(const ibr_result *r)
     return r->qos_levels > 1 ? r->qos_stride : 0;
 }
 
+/* The programmed VL arbitration of global port gp (NULL without QoS). */
+static inline const ibr__vlarb *ibr__result_qos_vlarb(const ibr_result *r, uint32_t gp)
+{
+    return r->vlarb ? &r->vlarb[gp] : NULL;
+}
+
+/* The QoS configuration's text the QoS manager ran with ("" without). */
+static inline const char *ibr__result_qos_conf(const ibr_result *r)
+{
+    return r->qos_conf ? r->qos_conf : "";
+}
+
 #endif

@@ -288,11 +288,11 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
     }
     if (db_copy_sls(db, r) < 0)
         goto nomem;
-    if (r->qos) {
+    if (ibr_result_has_qos(r)) {
         db->qos = 1;
         db->qos_levels = ibr__result_qos_levels(r);
         db->qos_stride = ibr__result_qos_stride(r);
-        if (!(db->qos_conf = ibr__strdup(ctx, r->qos_conf ? r->qos_conf : "")))
+        if (!(db->qos_conf = ibr__strdup(ctx, ibr__result_qos_conf(r))))
             goto nomem;
         db->qos_conf_len = strlen(db->qos_conf);
     }

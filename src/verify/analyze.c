@@ -563,7 +563,7 @@ static void job_init(ibr__ajob *j, const ibr_result *r, const ibr_analyze_option
     j->levels = ibr__result_qos_levels(r);
     if (j->levels > IBR__AN_LEVELS)
         j->levels = IBR__AN_LEVELS;
-    j->stride = j->levels > 1 ? r->qos_stride : 0;
+    j->stride = ibr__result_qos_stride(r);
 }
 
 /* The analysis object, empty but for its identity and link loads. */
