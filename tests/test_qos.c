@@ -138,9 +138,17 @@ static void test_errors(void)
         strcat(big, "1:1,");
     CU_ASSERT_EQUAL(ibr_qos_config_parse(q, big, strlen(big)), IBR_EPARSE);
     CU_ASSERT(strstr(ibr_qos_config_last_error(q), "more than 64") != NULL);
+    CU_ASSERT(strstr(ibr_qos_config_last_error(q), "[QC008]") != NULL);
+    /* stable codes (doc/messages.md), after the line and the key, read
+       with the formats' lexer (CRLF, a comment, a blank line first) */
+    static const char crlf[] = "# QoS\r\n\r\n  qos_max_vls = 16 # too many\r\n";
+    CU_ASSERT_EQUAL(ibr_qos_config_parse(q, crlf, strlen(crlf)), IBR_EPARSE);
+    CU_ASSERT_STRING_EQUAL(ibr_qos_config_last_error(q),
+                           "line 3: qos_max_vls: 16 out of range (1..15; 0 unsets) [QC003]");
     /* set(): unknown keys and bad values */
     CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_policy_file", "x"), IBR_EINVAL);
     CU_ASSERT(strstr(ibr_qos_config_last_error(q), "no QoS parameter") != NULL);
+    CU_ASSERT(strstr(ibr_qos_config_last_error(q), "[QC018]") != NULL);
     CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_xx_sl2vl", "0"), IBR_EINVAL);
     CU_ASSERT_EQUAL(ibr_qos_config_set(q, "qos_swe_sl2vl", "0,x"), IBR_EINVAL);
     CU_ASSERT(strstr(ibr_qos_config_last_error(q), "qos_swe_sl2vl: SL 1") != NULL);

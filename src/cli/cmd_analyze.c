@@ -267,20 +267,74 @@ static int parse_patterns(const char *s, unsigned int *out)
     return 0;
 }
 
-int cmd_analyze(int argc, char **argv)
+/* What the command line of `ibr analyze` asks for. */
+typedef struct analyze_args {
+    const char *src, *dump, *chain, *groups_file, *qos_file;
+    int json, mbal, qos_on;
+    unsigned qos_levels;
+    cli_topo_args ta;
+    ibr_analyze_options opts;
+} analyze_args;
+
+enum {
+    O_JSON = CLI_OPT_OWN,
+    O_PATTERNS,
+    O_RANDOM,
+    O_SEED,
+    O_THREADS,
+    O_ALL_LIDS,
+    O_GROUPS,
+    O_MBAL,
+    O_QOS_CONFIG,
+    O_QOS_LEVELS
+};
+
+/* One option of analyze's own; -1 on a bad value (reported). */
+static int analyze_option(analyze_args *aa, int c, const char *arg)
 {
-    enum {
-        O_JSON = CLI_OPT_OWN,
-        O_PATTERNS,
-        O_RANDOM,
-        O_SEED,
-        O_THREADS,
-        O_ALL_LIDS,
-        O_GROUPS,
-        O_MBAL,
-        O_QOS_CONFIG,
-        O_QOS_LEVELS
-    };
+    uint64_t v;
+    switch (c) {
+    case 'R': aa->chain = arg; break;
+    case O_JSON: aa->json = 1; break;
+    case O_PATTERNS: return parse_patterns(arg, &aa->opts.patterns);
+    case O_RANDOM:
+        if (cli_opt_uint("--random", arg, 1000000, &v) < 0)
+            return -1;
+        aa->opts.n_random = (unsigned int)v;
+        break;
+    case O_SEED:
+        if (cli_opt_uint("--seed", arg, UINT64_MAX, &v) < 0)
+            return -1;
+        aa->opts.seed = v;
+        break;
+    case O_ALL_LIDS: aa->opts.base_lid_only = 0; break;
+    case O_THREADS:
+        if (cli_opt_uint("--threads", arg, 1024, &v) < 0)
+            return -1;
+        aa->opts.threads = (unsigned int)v;
+        break;
+    case 'q': cli_quiet = 1; break;
+    case O_GROUPS: aa->groups_file = arg; break;
+    case O_MBAL: aa->mbal = 1; break;
+    case 'Q': aa->qos_on = 1; break;
+    case O_QOS_CONFIG:
+        aa->qos_on = 1;
+        aa->qos_file = arg;
+        break;
+    case O_QOS_LEVELS:
+        if (cli_opt_qos_levels(arg, &aa->qos_levels) < 0)
+            return -1;
+        aa->qos_on = 1;
+        break;
+    default:
+        return cli_shared_option(&aa->ta, NULL, c, arg, usage_analyze) < 0 ? -1 : 0;
+    }
+    return 0;
+}
+
+/* The options and operands; 1 after --help, -1 on an error (reported). */
+static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
+{
     static const struct option lo[] = {{"routing-engine", required_argument, NULL, 'R'},
                                        {"json", no_argument, NULL, O_JSON},
                                        {"patterns", required_argument, NULL, O_PATTERNS},
@@ -297,202 +351,211 @@ int cmd_analyze(int argc, char **argv)
                                        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
         {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    const char *src, *dump = NULL, *chain = NULL, *groups_file = NULL, *qos_file = NULL;
-    int json = 0, c, rc, ret = CLI_EXIT_ERROR, mbal = 0, qos_on = 0;
-    unsigned qos_levels = 0;
-    ibr_qos_config *qos = NULL;
-    ibr_mcast_groups *groups = NULL;
-    ibr_options ropts = IBR_OPTIONS_INIT;
-    uint64_t v;
-    cli_topo_args ta = CLI_TOPO_ARGS_INIT;
-    ibr_analyze_options opts = IBR_ANALYZE_OPTIONS_INIT;
-    ibr_analysis_summary sum;
-    ibr_context *ctx = NULL;
-    ibr_topo *t = NULL;
-    ibr_result *r = NULL;
-    ibr_analysis *a = NULL;
-    ibr_buffer out = IBR_BUFFER_INIT;
-
+    int c;
     while ((c = getopt_long(argc, argv, "R:hqQ", lo, NULL)) != -1) {
-        switch (c) {
-        case 'R': chain = optarg; break;
-        case O_JSON: json = 1; break;
-        case O_PATTERNS:
-            if (parse_patterns(optarg, &opts.patterns) < 0)
-                return CLI_EXIT_ERROR;
-            break;
-        case O_RANDOM:
-            if (cli_opt_uint("--random", optarg, 1000000, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.n_random = (unsigned int)v;
-            break;
-        case O_SEED:
-            if (cli_opt_uint("--seed", optarg, UINT64_MAX, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.seed = v;
-            break;
-        case O_ALL_LIDS: opts.base_lid_only = 0; break;
-        case O_THREADS:
-            if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
-                return CLI_EXIT_ERROR;
-            opts.threads = (unsigned int)v;
-            break;
-        case 'q': cli_quiet = 1; break;
-        case O_GROUPS: groups_file = optarg; break;
-        case O_MBAL: mbal = 1; break;
-        case 'Q': qos_on = 1; break;
-        case O_QOS_CONFIG:
-            qos_on = 1;
-            qos_file = optarg;
-            break;
-        case O_QOS_LEVELS:
-            if (cli_opt_qos_levels(optarg, &qos_levels) < 0)
-                return CLI_EXIT_ERROR;
-            qos_on = 1;
-            break;
-        case 'h': usage_analyze(stdout); return CLI_EXIT_OK;
-        default:
-            if (cli_shared_option(&ta, NULL, c, optarg, usage_analyze) < 0)
-                return CLI_EXIT_ERROR;
+        if (c == 'h') {
+            usage_analyze(stdout);
+            return 1;
         }
+        if (analyze_option(aa, c, optarg) < 0)
+            return -1;
     }
     if (optind + 1 != argc && optind + 2 != argc) {
         cli_error("analyze", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr analyze --help')");
-        return CLI_EXIT_ERROR;
+        return -1;
     }
-    src = argv[optind];
+    aa->src = argv[optind];
     if (optind + 2 == argc)
-        dump = argv[optind + 1];
-    if (dump && chain) {
+        aa->dump = argv[optind + 1];
+    if (aa->dump && aa->chain) {
         cli_error("analyze", "-R and LFTS_DUMP exclude each other");
-        return CLI_EXIT_ERROR;
+        return -1;
     }
-    if (dump && qos_on) {
+    if (aa->dump && aa->qos_on) {
         cli_error("analyze", "QoS options need the tables computed in memory (no LFTS_DUMP)");
-        return CLI_EXIT_ERROR;
+        return -1;
     }
-    if (dump && groups_file) {
+    if (aa->dump && aa->groups_file) {
         cli_error("analyze", "--groups needs the tables computed in memory (no LFTS_DUMP)");
-        return CLI_EXIT_ERROR;
+        return -1;
     }
-    if (mbal && !groups_file) {
+    if (aa->mbal && !aa->groups_file) {
         cli_error("--mcast-balance", "give the multicast groups with --groups FILE");
-        return CLI_EXIT_ERROR;
+        return -1;
     }
-    if (cli_make_context(&ctx, CLI_LOG_NONE) < 0)
-        return CLI_EXIT_ERROR;
+    return 0;
+}
+
+/* The objects one analysis loads and makes, destroyed together. */
+typedef struct analyze_run {
+    ibr_context *ctx;
+    ibr_topo *t;
+    ibr_result *r;
+    ibr_qos_config *qos;
+    ibr_mcast_groups *groups;
+    ibr_analysis *a;
+    ibr_buffer out;
+} analyze_run;
+
+/* The topology, and the tables: read from a dump or routed in memory
+   (with the groups and QoS asked for). The exit status on failure, with
+   the error reported; CLI_EXIT_OK when the tables are there. */
+static int analyze_tables(analyze_run *ar, const analyze_args *aa)
+{
+    cli_topo_args ta = aa->ta;
     /* errors of the automatic LID assignment are named after the topology */
-    ta.assign_what = src;
-    if (cli_load_topo(&t, ctx, src, &ta) < 0)
-        goto out;
-    if (dump) {
-        if (cli_load_lfts(&r, t, dump) < 0)
-            goto out;
-    } else {
-        if (groups_file) {
-            if (cli_load_groups(&groups, t, groups_file) < 0)
-                goto out;
-            ropts.mcast_groups = groups;
-            ropts.mcast_flags = mbal ? IBR_MCAST_BALANCE : 0;
-        }
-        if (qos_on) {
-            if (cli_load_qos(&qos, ctx, qos_file, qos_levels) < 0)
-                goto out;
-            ropts.qos = qos;
-        }
-        rc = ibr_route(&r, t, chain ? chain : "minhop", &ropts);
-        if (rc < 0) {
-            cli_lib_error("route", r ? ibr_result_last_error(r) : ibr_context_last_error(ctx),
-                          rc);
-            ret = rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
-            goto out;
-        }
+    ta.assign_what = aa->src;
+    if (cli_load_topo(&ar->t, ar->ctx, aa->src, &ta) < 0)
+        return CLI_EXIT_ERROR;
+    if (aa->dump)
+        return cli_load_lfts(&ar->r, ar->t, aa->dump) < 0 ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+    ibr_options ropts = IBR_OPTIONS_INIT;
+    if (aa->groups_file) {
+        if (cli_load_groups(&ar->groups, ar->t, aa->groups_file) < 0)
+            return CLI_EXIT_ERROR;
+        ropts.mcast_groups = ar->groups;
+        ropts.mcast_flags = aa->mbal ? IBR_MCAST_BALANCE : 0;
     }
-    rc = ibr_result_analyze(&a, r, &opts);
+    if (aa->qos_on) {
+        if (cli_load_qos(&ar->qos, ar->ctx, aa->qos_file, aa->qos_levels) < 0)
+            return CLI_EXIT_ERROR;
+        ropts.qos = ar->qos;
+    }
+    int rc = ibr_route(&ar->r, ar->t, aa->chain ? aa->chain : "minhop", &ropts);
+    if (rc < 0) {
+        cli_lib_error("route",
+                      ar->r ? ibr_result_last_error(ar->r) : ibr_context_last_error(ar->ctx), rc);
+        return rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The multicast figures appended to the report: a JSON member or text
+   lines, written at extra + *used. */
+static void mcast_extra(char *extra, size_t cap, size_t *used, const analyze_run *ar, int json)
+{
+    mcast_load m;
+    const ibr_topo *t = ar->t;
+    const ibr_result *r = ar->r;
+    measure_mcast(&m, t, r);
+    if (json)
+        *used += (size_t)snprintf(
+            extra + *used, cap - *used,
+            ", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
+            "\"links\": %" PRIu64 ", \"links_used\": %" PRIu64 ", \"tree_links\": %" PRIu64
+            ", \"max_link_trees\": %" PRIu32 ", \"mean_link_trees\": %.6g"
+            ", \"busiest_switch\": \"0x%016" PRIx64 "\", \"busiest_port\": %u}",
+            m.mlids, ibr_result_mcast_trees(r) == IBR_MCAST_TREES_BALANCED ? "true" : "false",
+            cli_mcast_trees(r, 1), m.links, m.links_used, m.tree_links, m.max,
+            m.links ? (double)m.tree_links / (double)m.links : 0.0, switch_guid(t, m.max_sw),
+            m.max ? m.max_port : 0);
+    else
+        *used += (size_t)snprintf(
+            extra + *used, cap - *used,
+            "multicast:    %zu MLIDs (%s), %" PRIu64 " tree links over %" PRIu64 " of %" PRIu64
+            " directed switch links\n"
+            "  per link:   max %" PRIu32 " trees (switch 0x%016" PRIx64 " port %u), mean %.2f\n",
+            m.mlids, cli_mcast_trees(r, 0), m.tree_links, m.links_used, m.links, m.max,
+            switch_guid(t, m.max_sw), m.max ? m.max_port : 0,
+            m.links ? (double)m.tree_links / (double)m.links : 0.0);
+}
+
+/* The LMC spread appended to the report (--all-lids on ports with LMC > 0):
+   a JSON member or text lines at extra + *used. 0, or -1 out of memory. */
+static int lmc_extra(char *extra, size_t cap, size_t *used, const analyze_run *ar, int json)
+{
+    lmc_paths lp;
+    if (measure_lmc(&lp, ar->t, ar->r) < 0)
+        return -1;
+    if (lp.lids <= 1)
+        return 0;
+    double pairs = lp.pairs ? (double)lp.pairs : 1.0;
+    if (json)
+        *used += (size_t)snprintf(
+            extra + *used, cap - *used,
+            ", \"lmc_paths\": {\"lids_per_port\": %u, \"pairs\": %" PRIu64
+            ", \"unrouted\": %" PRIu64 ", \"distinct_routes_mean\": %.6g"
+            ", \"link_share_mean\": %.6g, \"link_share_max\": %u"
+            ", \"disjoint\": %" PRIu64 "}",
+            lp.lids, lp.pairs, lp.unrouted, (double)lp.distinct / pairs,
+            (double)lp.share / pairs, lp.max_share, lp.disjoint);
+    else
+        *used += (size_t)snprintf(
+            extra + *used, cap - *used,
+            "LMC routes:   %" PRIu64 " switch-to-port pairs with up to %u LIDs (%" PRIu64
+            " with a LID unrouted): %.2f distinct routes per pair on average;\n"
+            "  per pair:   most LIDs on one link %.2f on average, at most %u; "
+            "%" PRIu64 " pairs (%.1f %%) link-disjoint\n",
+            lp.pairs, lp.lids, lp.unrouted, (double)lp.distinct / pairs,
+            (double)lp.share / pairs, lp.max_share, lp.disjoint,
+            100.0 * (double)lp.disjoint / pairs);
+    return 0;
+}
+
+/* The report on stdout, with the multicast figures when groups were
+   routed and the LMC spread with --all-lids; -1 on an error (reported). */
+static int analyze_print(analyze_run *ar, int json, int all_lids)
+{
+    char extra[1024] = "";
+    size_t used = 0;
+    if (ar->groups)
+        mcast_extra(extra, sizeof extra, &used, ar, json);
+    if (all_lids && lmc_extra(extra, sizeof extra, &used, ar, json) < 0) {
+        cli_error("analyze", "out of memory");
+        return -1;
+    }
+    size_t keep = ar->out.size;
+    if (used && json) {
+        /* the members go inside the report's closing brace */
+        while (keep && (ar->out.data[keep - 1] == '\n' || ar->out.data[keep - 1] == '}'))
+            if (ar->out.data[--keep] == '}')
+                break;
+        snprintf(extra + used, sizeof extra - used, "}\n");
+    }
+    if (fwrite(ar->out.data, 1, keep, stdout) != keep || fputs(extra, stdout) == EOF ||
+        fflush(stdout) != 0) {
+        cli_error("stdout", "%s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    analyze_args aa = {.ta = CLI_TOPO_ARGS_INIT, .opts = IBR_ANALYZE_OPTIONS_INIT};
+    int rc = analyze_parse_args(&aa, argc, argv);
+    if (rc != 0)
+        return rc > 0 ? CLI_EXIT_OK : CLI_EXIT_ERROR;
+    analyze_run ar = {.out = IBR_BUFFER_INIT};
+    int ret = CLI_EXIT_ERROR;
+    if (cli_make_context(&ar.ctx, CLI_LOG_NONE) < 0)
+        return CLI_EXIT_ERROR;
+    ret = analyze_tables(&ar, &aa);
+    if (ret != CLI_EXIT_OK)
+        goto out;
+    ret = CLI_EXIT_ERROR;
+    rc = ibr_result_analyze(&ar.a, ar.r, &aa.opts);
     if (rc == 0)
-        rc = json ? ibr_analysis_write_json(&out, a) : ibr_analysis_write_text(&out, a);
+        rc = aa.json ? ibr_analysis_write_json(&ar.out, ar.a)
+                     : ibr_analysis_write_text(&ar.out, ar.a);
     if (rc < 0) {
         cli_lib_error("analyze", NULL, rc);
         goto out;
     }
-    cli_json_printed = json;
-    char extra[1024] = "";
-    size_t used = 0;
-    if (groups) {
-        mcast_load m;
-        measure_mcast(&m, t, r);
-        if (json)
-            used += (size_t)snprintf(
-                extra + used, sizeof(extra) - used,
-                ", \"mcast\": {\"mlids\": %zu, \"balanced\": %s, \"trees\": \"%s\", "
-                "\"links\": %" PRIu64 ", \"links_used\": %" PRIu64 ", \"tree_links\": %" PRIu64
-                ", \"max_link_trees\": %" PRIu32 ", \"mean_link_trees\": %.6g"
-                ", \"busiest_switch\": \"0x%016" PRIx64 "\", \"busiest_port\": %u}",
-                m.mlids, ibr_result_mcast_trees(r) == IBR_MCAST_TREES_BALANCED ? "true" : "false",
-                cli_mcast_trees(r, 1), m.links, m.links_used, m.tree_links, m.max,
-                m.links ? (double)m.tree_links / (double)m.links : 0.0, switch_guid(t, m.max_sw),
-                m.max ? m.max_port : 0);
-        else
-            used += (size_t)snprintf(
-                extra + used, sizeof(extra) - used,
-                "multicast:    %zu MLIDs (%s), %" PRIu64 " tree links over %" PRIu64 " of %" PRIu64
-                " directed switch links\n"
-                "  per link:   max %" PRIu32 " trees (switch 0x%016" PRIx64 " port %u), mean %.2f\n",
-                m.mlids, cli_mcast_trees(r, 0), m.tree_links, m.links_used, m.links, m.max,
-                switch_guid(t, m.max_sw), m.max ? m.max_port : 0,
-                m.links ? (double)m.tree_links / (double)m.links : 0.0);
-    }
-    lmc_paths lp;
-    memset(&lp, 0, sizeof(lp));
-    if (!opts.base_lid_only && measure_lmc(&lp, t, r) < 0) {
-        cli_error("analyze", "out of memory");
+    cli_json_printed = aa.json;
+    if (analyze_print(&ar, aa.json, !aa.opts.base_lid_only) < 0)
         goto out;
-    }
-    if (lp.lids > 1) {
-        double pairs = lp.pairs ? (double)lp.pairs : 1.0;
-        if (json)
-            used += (size_t)snprintf(
-                extra + used, sizeof(extra) - used,
-                ", \"lmc_paths\": {\"lids_per_port\": %u, \"pairs\": %" PRIu64
-                ", \"unrouted\": %" PRIu64 ", \"distinct_routes_mean\": %.6g"
-                ", \"link_share_mean\": %.6g, \"link_share_max\": %u"
-                ", \"disjoint\": %" PRIu64 "}",
-                lp.lids, lp.pairs, lp.unrouted, (double)lp.distinct / pairs,
-                (double)lp.share / pairs, lp.max_share, lp.disjoint);
-        else
-            used += (size_t)snprintf(
-                extra + used, sizeof(extra) - used,
-                "LMC routes:   %" PRIu64 " switch-to-port pairs with up to %u LIDs (%" PRIu64
-                " with a LID unrouted): %.2f distinct routes per pair on average;\n"
-                "  per pair:   most LIDs on one link %.2f on average, at most %u; "
-                "%" PRIu64 " pairs (%.1f %%) link-disjoint\n",
-                lp.pairs, lp.lids, lp.unrouted, (double)lp.distinct / pairs,
-                (double)lp.share / pairs, lp.max_share, lp.disjoint,
-                100.0 * (double)lp.disjoint / pairs);
-    }
-    size_t keep = out.size;
-    if (used && json) {
-        while (keep && (out.data[keep - 1] == '\n' || out.data[keep - 1] == '}'))
-            if (out.data[--keep] == '}')
-                break;
-        snprintf(extra + used, sizeof(extra) - used, "}\n");
-    }
-    out.size = keep;
-    if (fwrite(out.data, 1, out.size, stdout) != out.size || fputs(extra, stdout) == EOF ||
-        fflush(stdout) != 0) {
-        cli_error("stdout", "%s", strerror(errno));
-        goto out;
-    }
+    ibr_analysis_summary sum;
     ibr_analysis_summary_init(&sum, IBR_ANALYSIS_SUMMARY_VERSION);
-    ibr_analysis_summary_get(&sum, a);
+    ibr_analysis_summary_get(&sum, ar.a);
     ret = sum.pairs_routed == sum.pairs ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 out:
-    ibr_buffer_dispose(&out);
-    ibr_analysis_destroy(a);
-    ibr_result_destroy(r);
-    ibr_mcast_groups_destroy(groups);
-    ibr_qos_config_destroy(qos);
-    ibr_topo_destroy(t);
-    ibr_context_destroy(ctx);
+    ibr_buffer_dispose(&ar.out);
+    ibr_analysis_destroy(ar.a);
+    ibr_result_destroy(ar.r);
+    ibr_mcast_groups_destroy(ar.groups);
+    ibr_qos_config_destroy(ar.qos);
+    ibr_topo_destroy(ar.t);
+    ibr_context_destroy(ar.ctx);
     return ret;
 }

@@ -159,6 +159,13 @@ struct ibr_result {
     size_t n_settings;
 };
 
+/* The LFT row of switch sw: lft_size output ports indexed by LID (the hot
+   path of every reader and writer of the unicast tables). */
+static inline uint8_t *ibr__lft_row(const ibr_result *r, uint32_t sw)
+{
+    return r->lft + (size_t)sw * r->lft_size;
+}
+
 /* Source slot of a LID for per-pair SLs: end port index, or n_end + switch
    index; IBR_NONE when no port owns the LID. */
 uint32_t ibr__src_slot(const ibr_topo *t, uint16_t lid);
@@ -185,6 +192,9 @@ int ibr__result_alloc_hops(ibr_result *r);
 uint32_t *ibr__sl2vl_layout(ibr_context *ctx, const ibr_topo *t, size_t *total);
 /* Allocate the end-port SL2VL maps (identity) unless present. */
 int ibr__result_alloc_ep_sl2vl(ibr_result *r);
+/* Replace the switch SL2VL maps and their layout (ibr__sl2vl_layout()),
+   taking ownership of both: the QoS manager's programmed maps. */
+void ibr__result_replace_sl2vl(ibr_result *r, uint8_t *sl2vl, uint32_t *off);
 /* Record one setting of the engine that routed (copied). */
 int ibr__result_add_setting(ibr_result *r, const char *name, const char *value);
 /* VL of a hop through switch sw from in_port to out_port (both at most the

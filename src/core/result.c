@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/result_qos.h"
 
 uint32_t ibr__n_src_slots(const ibr_topo *t)
 {
@@ -120,25 +121,7 @@ static void free_extras(ibr_result *r)
     r->ep_sl2vl = NULL;
     ibr__free(ctx, r->ep_sl2vl_set);
     r->ep_sl2vl_set = NULL;
-    ibr__free(ctx, r->vlarb);
-    r->vlarb = NULL;
-    ibr__free(ctx, r->qos_conf);
-    r->qos_conf = NULL;
-    ibr__free(ctx, r->pre_sl2vl);
-    r->pre_sl2vl = NULL;
-    ibr__free(ctx, r->pre_ep);
-    r->pre_ep = NULL;
-    ibr__free(ctx, r->pre_ep_set);
-    r->pre_ep_set = NULL;
-    for (size_t i = 0; i < r->n_qos_notes; i++)
-        ibr__free(ctx, r->qos_notes[i]);
-    ibr__free(ctx, r->qos_notes);
-    r->qos_notes = NULL;
-    r->n_qos_notes = 0;
-    ibr__free(ctx, r->hazards);
-    r->hazards = NULL;
-    r->n_hazards = 0;
-    r->qos = 0;
+    ibr__result_qos_clear(r);
     ibr__result_mcast_clear(r);
     for (size_t i = 0; i < r->n_artifacts; i++) {
         ibr__free(ctx, r->artifacts[i].name);
@@ -314,7 +297,7 @@ const uint8_t *ibr_result_lft(const ibr_result *r, uint32_t sw)
 {
     if (!r || !r->lft || r->status != 0 || sw >= r->topo->n_sw)
         return NULL;
-    return r->lft + (size_t)sw * r->lft_size;
+    return ibr__lft_row(r, sw);
 }
 
 unsigned int ibr_result_lft_port(const ibr_result *r, uint32_t sw, uint16_t lid)
@@ -441,4 +424,12 @@ int ibr_result_find_artifact(const void **data, size_t *size, const ibr_result *
         if (!strcmp(r->artifacts[i].name, name))
             return ibr_result_artifact(NULL, data, size, r, i);
     return IBR_ENOTFOUND;
+}
+
+void ibr__result_replace_sl2vl(ibr_result *r, uint8_t *sl2vl, uint32_t *off)
+{
+    ibr__free(r->ctx, r->sl2vl);
+    ibr__free(r->ctx, r->sl2vl_off);
+    r->sl2vl = sl2vl;
+    r->sl2vl_off = off;
 }

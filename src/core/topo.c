@@ -54,32 +54,10 @@ void ibr_topo_destroy(ibr_topo *t)
     ibr__free(ctx, t);
 }
 
-int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
+/* Port owners, and the switches in ascending byte-reversed GUID order. */
+static int freeze_switches(ibr_topo *t)
 {
-    if (!out || !f)
-        return IBR_EINVAL;
-    *out = NULL;
-    ibr_context *ctx = f->ctx;
-    ibr_topo *t = ibr__calloc(ctx, 1, sizeof *t);
-    swkey *keys = NULL;
-    guident *ge = NULL;
-    if (!t)
-        goto nomem;
-    t->ctx = ctx;
-    t->n_nodes = (uint32_t)f->n_nodes;
-    t->n_ports = (uint32_t)f->n_ports;
-    size_t nn = f->n_nodes ? f->n_nodes : 1, np = f->n_ports ? f->n_ports : 1;
-    t->nodes = ibr__mallocarray(ctx, nn, sizeof *t->nodes);
-    t->ports = ibr__mallocarray(ctx, np, sizeof *t->ports);
-    t->port_node = ibr__mallocarray(ctx, np, sizeof *t->port_node);
-    if (!t->nodes || !t->ports || !t->port_node)
-        goto nomem;
-    if (f->n_nodes)
-        memcpy(t->nodes, f->nodes, f->n_nodes * sizeof *t->nodes);
-    for (uint32_t gp = 0; gp < t->n_ports; gp++)
-        ibr__port_resolve(&t->ports[gp], f->nodes, f->ports, gp);
-
-    /* switches in ascending byte-reversed GUID order */
+    ibr_context *ctx = t->ctx;
     uint32_t nsw = 0;
     for (uint32_t i = 0; i < t->n_nodes; i++) {
         t->nodes[i].sw = IBR_NONE;
@@ -89,11 +67,13 @@ int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
             nsw++;
     }
     t->n_sw = nsw;
-    keys = ibr__mallocarray(ctx, nsw ? nsw : 1, sizeof *keys);
+    swkey *keys = ibr__mallocarray(ctx, nsw ? nsw : 1, sizeof *keys);
     t->sw_node = ibr__mallocarray(ctx, nsw ? nsw : 1, sizeof *t->sw_node);
     t->adj_off = ibr__mallocarray(ctx, (size_t)nsw + 1, sizeof *t->adj_off);
-    if (!keys || !t->sw_node || !t->adj_off)
-        goto nomem;
+    if (!keys || !t->sw_node || !t->adj_off) {
+        ibr__free(ctx, keys);
+        return IBR_ENOMEM;
+    }
     nsw = 0;
     for (uint32_t i = 0; i < t->n_nodes; i++)
         if (t->nodes[i].type == IBR_NODE_SWITCH)
@@ -104,40 +84,51 @@ int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
         t->nodes[keys[s].node].sw = s;
     }
     ibr__free(ctx, keys);
-    keys = NULL;
+    return 0;
+}
 
-    /* CSR of active switch-to-switch links */
-    uint32_t nadj = 0;
+/* Does port p of switch s have an active link to another switch? */
+static int switch_link(const ibr_topo *t, uint32_t s, unsigned p)
+{
+    const ibr__port *pt = &t->ports[t->nodes[t->sw_node[s]].port_off + p];
+    return pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
+           pt->remote_node != t->sw_node[s] && t->nodes[pt->remote_node].type == IBR_NODE_SWITCH;
+}
+
+/* The CSR of active switch-to-switch links. */
+static int freeze_adjacency(ibr_topo *t)
+{
+    uint32_t nsw = t->n_sw, nadj = 0;
     for (uint32_t s = 0; s < nsw; s++) {
         const ibr__node *n = &t->nodes[t->sw_node[s]];
-        for (unsigned p = 1; p <= n->nports; p++) {
-            const ibr__port *pt = &t->ports[n->port_off + p];
-            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
-                pt->remote_node != t->sw_node[s] &&
-                t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+        for (unsigned p = 1; p <= n->nports; p++)
+            if (switch_link(t, s, p))
                 nadj++;
-        }
     }
-    t->adj = ibr__mallocarray(ctx, nadj ? nadj : 1, sizeof *t->adj);
+    t->adj = ibr__mallocarray(t->ctx, nadj ? nadj : 1, sizeof *t->adj);
     if (!t->adj)
-        goto nomem;
+        return IBR_ENOMEM;
     nadj = 0;
     for (uint32_t s = 0; s < nsw; s++) {
         t->adj_off[s] = nadj;
         const ibr__node *n = &t->nodes[t->sw_node[s]];
         for (unsigned p = 1; p <= n->nports; p++) {
             const ibr__port *pt = &t->ports[n->port_off + p];
-            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
-                pt->remote_node != t->sw_node[s] &&
-                t->nodes[pt->remote_node].type == IBR_NODE_SWITCH)
+            if (switch_link(t, s, p))
                 t->adj[nadj++] = (ibr__adj){t->nodes[pt->remote_node].sw, (uint8_t)p,
                                             pt->remote_port};
         }
     }
     t->adj_off[nsw] = nadj;
     t->n_adj = nadj;
+    return 0;
+}
 
-    /* LIDs */
+/* The LID tables (owner port, destination switch and its port toward an
+   end port) and the end ports; a warning for ports without a LID. */
+static int freeze_lids(ibr_topo *t)
+{
+    ibr_context *ctx = t->ctx;
     uint16_t max_lid = 0;
     uint32_t nend = 0;
     for (uint32_t gp = 0; gp < t->n_ports; gp++) {
@@ -160,7 +151,7 @@ int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
     t->lid_sw = ibr__mallocarray(ctx, nl, sizeof *t->lid_sw);
     t->lid_swport = ibr__calloc(ctx, nl, sizeof *t->lid_swport);
     if (!t->end_port || !t->lid_port || !t->lid_sw || !t->lid_swport)
-        goto nomem;
+        return IBR_ENOMEM;
     for (size_t l = 0; l < nl; l++)
         t->lid_port[l] = t->lid_sw[l] = IBR_NONE;
     nend = 0;
@@ -196,16 +187,23 @@ int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
     }
     if (nolid)
         ibr__log(ctx, IBR_LOG_WARN, "%zu ports have no LID and will get no routes", nolid);
+    return 0;
+}
 
-    /* sorted GUID index: node GUIDs and port GUIDs */
+/* The sorted GUID index: node GUIDs and port GUIDs. */
+static int freeze_guid_index(ibr_topo *t)
+{
+    ibr_context *ctx = t->ctx;
     size_t ng = 0;
     for (uint32_t i = 0; i < t->n_nodes; i++)
         ng += 1 + (t->nodes[i].type == IBR_NODE_SWITCH ? 1 : t->nodes[i].nports);
-    ge = ibr__mallocarray(ctx, ng ? ng : 1, sizeof *ge);
+    guident *ge = ibr__mallocarray(ctx, ng ? ng : 1, sizeof *ge);
     t->guid_keys = ibr__mallocarray(ctx, ng ? ng : 1, sizeof *t->guid_keys);
     t->guid_vals = ibr__mallocarray(ctx, ng ? ng : 1, sizeof *t->guid_vals);
-    if (!ge || !t->guid_keys || !t->guid_vals)
-        goto nomem;
+    if (!ge || !t->guid_keys || !t->guid_vals) {
+        ibr__free(ctx, ge);
+        return IBR_ENOMEM;
+    }
     ng = 0;
     for (uint32_t i = 0; i < t->n_nodes; i++) {
         const ibr__node *n = &t->nodes[i];
@@ -222,12 +220,38 @@ int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
     }
     t->n_guid = (uint32_t)ng;
     ibr__free(ctx, ge);
+    return 0;
+}
+
+int ibr_fabric_freeze(ibr_topo **out, ibr_fabric *f)
+{
+    if (!out || !f)
+        return IBR_EINVAL;
+    *out = NULL;
+    ibr_context *ctx = f->ctx;
+    ibr_topo *t = ibr__calloc(ctx, 1, sizeof *t);
+    if (!t)
+        goto nomem;
+    t->ctx = ctx;
+    t->n_nodes = (uint32_t)f->n_nodes;
+    t->n_ports = (uint32_t)f->n_ports;
+    size_t nn = f->n_nodes ? f->n_nodes : 1, np = f->n_ports ? f->n_ports : 1;
+    t->nodes = ibr__mallocarray(ctx, nn, sizeof *t->nodes);
+    t->ports = ibr__mallocarray(ctx, np, sizeof *t->ports);
+    t->port_node = ibr__mallocarray(ctx, np, sizeof *t->port_node);
+    if (!t->nodes || !t->ports || !t->port_node)
+        goto nomem;
+    if (f->n_nodes)
+        memcpy(t->nodes, f->nodes, f->n_nodes * sizeof *t->nodes);
+    for (uint32_t gp = 0; gp < t->n_ports; gp++)
+        ibr__port_resolve(&t->ports[gp], f->nodes, f->ports, gp);
+    if (freeze_switches(t) < 0 || freeze_adjacency(t) < 0 || freeze_lids(t) < 0 ||
+        freeze_guid_index(t) < 0)
+        goto nomem;
     f->last_error[0] = 0;
     *out = t;
     return 0;
 nomem:
-    ibr__free(ctx, keys);
-    ibr__free(ctx, ge);
     ibr_topo_destroy(t);
     return ibr__fabric_err(f, IBR_ENOMEM, "out of memory freezing the fabric");
 }

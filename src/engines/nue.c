@@ -1413,12 +1413,157 @@ static int variant_fn(void *arg, unsigned worker, size_t i)
     return route_all(job->v[i], job->var[i]->interleave);
 }
 
+/* c for routing t in run: the layers (max_vls want, 0: all the run's
+   VLs), the improve setting and c's tables allocated. */
+static int nue_setup(nue *c, ibr_run *run, const ibr_topo *t, int64_t want)
+{
+    const ibr_options *o = ibr_run_options(run);
+    ibr_context *ctx = t->ctx;
+    memset(c, 0, sizeof *c);
+    c->run = run;
+    c->t = t;
+    c->ctx = ctx;
+    c->S = t->n_sw;
+    c->C = t->n_adj;
+    unsigned avail = ibr__run_vls(run);
+    c->k = avail;
+    if (want > 0 && (unsigned)want < c->k)
+        c->k = (unsigned)want;
+    if (want > 0 && (unsigned)want > avail)
+        ibr__log(ctx, IBR_LOG_WARN,
+                 "nue: max_vls %u capped at the %u VLs available (max_vls %u, ports' "
+                 "OperVLs %u)",
+                 (unsigned)want, avail, o->max_vls, ibr__topo_min_oper_vls(t));
+    if (c->k > NUE_MAX_LAYERS)
+        c->k = NUE_MAX_LAYERS;
+    c->part_used = "none";
+    int64_t imp = 1;
+    ibr_run_setting_int(&imp, run, "improve");
+    c->improve = (int)imp;
+
+    size_t S = c->S, C = c->C ? c->C : 1, L = (size_t)t->max_lid + 1;
+    c->tail = ibr__mallocarray(ctx, C, sizeof *c->tail);
+    c->rev = ibr__mallocarray(ctx, C, sizeof *c->rev);
+    c->srcw = ibr__calloc(ctx, S, sizeof *c->srcw);
+    c->dw = ibr__calloc(ctx, S, sizeof *c->dw);
+    c->part = ibr__mallocarray(ctx, S, sizeof *c->part);
+    c->part1 = ibr__calloc(ctx, S, sizeof *c->part1);
+    c->alive = ibr__mallocarray(ctx, S, 1);
+    c->dlid = ibr__mallocarray(ctx, L, sizeof *c->dlid);
+    c->copy = ibr__mallocarray(ctx, L, sizeof *c->copy);
+    c->port_adj = ibr__mallocarray(ctx, t->n_ports, sizeof *c->port_adj);
+    if (!c->tail || !c->rev || !c->srcw || !c->dw || !c->part || !c->part1 || !c->alive ||
+        !c->dlid || !c->copy || !c->port_adj || alloc_variant(c) < 0)
+        return IBR_ENOMEM;
+    return 0;
+}
+
+/* One component of switches holds every end port: it is routed (a
+   switch elsewhere has no end port: a failed switch, say; its LIDs stay
+   unrouted), or nothing is (the engine declines: *declined set). Every
+   switch delivers its own LIDs, connected or not; the destinations are
+   cut down to the component's. */
+static int nue_connect(nue *c, int *declined)
+{
+    const ibr_topo *t = c->t;
+    ibr_run *run = c->run;
+    size_t S = c->S;
+    int rc;
+    uint32_t s0 = 0;
+    for (uint32_t x = 0; x < S; x++)
+        if (c->srcw[x]) {
+            s0 = x;
+            break;
+        }
+    if ((rc = ibr_topo_bfs(c->dist, t, &s0, 1, c->queue)) < 0)
+        return rc;
+    for (uint32_t x = 0; x < S; x++) {
+        c->alive[x] = c->dist[x] != UINT32_MAX;
+        c->n_alive += c->alive[x];
+        if (!c->alive[x] && c->srcw[x]) {
+            *declined = 1;
+            return ibr__decline(run,
+                                "the fabric is disconnected: switch 0x%016" PRIx64
+                                " cannot reach switch 0x%016" PRIx64 " (both with end ports)",
+                                t->nodes[t->sw_node[s0]].guid, t->nodes[t->sw_node[x]].guid);
+        }
+        if (!c->alive[x])
+            c->dw[x] = 0;
+    }
+    for (uint32_t x = 0; x < S; x++) {
+        const ibr__port *p0 = &t->ports[t->nodes[t->sw_node[x]].port_off];
+        uint8_t *row = ibr_run_lft(run, x);
+        for (unsigned i = 0; p0->lid && i < (1u << p0->lmc); i++)
+            if (p0->lid + i <= t->max_lid)
+                row[p0->lid + i] = 0;
+    }
+    uint32_t nd = 0;
+    for (uint32_t i = 0; i < c->nd; i++)
+        if (c->alive[t->lid_sw[c->dlid[i]]]) {
+            c->dlid[nd] = c->dlid[i];
+            c->copy[nd++] = c->copy[i];
+        }
+    c->nd = nd;
+    return 0;
+}
+
+/* The winning variant's LFTs are in place: the switch LIDs that follow
+   an end port's tree, the SLs and SL2VL maps of the layers, the VLs used,
+   the layers artifact, the log line and the multicast trees. */
+static int nue_program(nue *c, const nue_variant *won, int which)
+{
+    const ibr_topo *t = c->t;
+    ibr_run *run = c->run;
+    size_t S = c->S;
+    unsigned used = c->st.used;
+    int rc;
+    for (uint32_t i = 0; i < c->nd; i++) {
+        if (!c->copy[i])
+            continue;
+        unsigned lid = c->dlid[i], from = c->copy[i];
+        uint32_t d = t->lid_sw[lid];
+        for (uint32_t x = 0; x < S; x++) {
+            uint8_t *row = ibr_run_lft(run, x);
+            row[lid] = x == d ? 0 : row[from];
+        }
+    }
+    if (c->k > 1 && !won->one) {
+        if ((rc = ibr_run_set_sl_mode(run, IBR_SL_PER_DEST)) < 0)
+            return rc;
+        for (uint32_t i = 0; i < c->nd; i++)
+            if ((rc = ibr_run_set_dest_sl(run, c->dlid[i], c->part[t->lid_sw[c->dlid[i]]])) < 0)
+                return rc;
+        uint8_t ident[16];
+        for (unsigned i = 0; i < 16; i++)
+            ident[i] = (uint8_t)i;
+        for (uint32_t x = 0; x < S; x++) {
+            unsigned np = t->nodes[t->sw_node[x]].nports;
+            for (unsigned ip = 0; ip <= np; ip++)
+                for (unsigned op = 0; op <= np; op++)
+                    if ((rc = ibr_run_set_sl2vl(run, x, ip, op, ident)) < 0)
+                        return rc;
+        }
+    }
+    if ((rc = ibr_run_set_vls_used(run, used)) < 0)
+        return rc;
+    if ((rc = layers_artifact(c, used, which, won)) < 0)
+        return rc;
+    uint64_t fb = 0;
+    for (unsigned l = 0; l < c->k; l++)
+        fb += c->st.fallbacks[l];
+    ibr__log(c->ctx, IBR_LOG_INFO,
+             "nue: %u layers (%u used), partitioner %s, %s order, %" PRIu64
+             " destinations on escape paths, %" PRIu64 " candidates rejected",
+             c->k, used, c->part_used, c->st.interleaved ? "interleaved" : "switch", fb,
+             c->st.rejected);
+    return ibr__mcast_loaded_on(run, t, NULL, NULL);
+}
+
 static int nue_route(ibr_run *run, void *user)
 {
     (void)user;
     const ibr_topo *t = ibr_run_topo(run);
     const ibr_options *o = ibr_run_options(run);
-    ibr_context *ctx = t->ctx;
     if (t->n_sw == 0)
         return ibr_run_decline(run, "no switches");
     int64_t want = 0;
@@ -1443,86 +1588,19 @@ static int nue_route(ibr_run *run, void *user)
     nue c, cx[NUE_VARIANTS - 1];
     /* set before the first jump to the cleanup labels, which read it */
     size_t nx = 0; /* cx[] allocated */
-    memset(&c, 0, sizeof c);
-    c.run = run;
-    c.t = t;
-    c.ctx = ctx;
-    c.S = t->n_sw;
-    c.C = t->n_adj;
-    unsigned avail = ibr__run_vls(run);
-    c.k = avail;
-    if (want > 0 && (unsigned)want < c.k)
-        c.k = (unsigned)want;
-    if (want > 0 && (unsigned)want > avail)
-        ibr__log(ctx, IBR_LOG_WARN,
-                 "nue: max_vls %u capped at the %u VLs available (max_vls %u, ports' "
-                 "OperVLs %u)",
-                 (unsigned)want, avail, o->max_vls, ibr__topo_min_oper_vls(t));
-    if (c.k > NUE_MAX_LAYERS)
-        c.k = NUE_MAX_LAYERS;
-    c.part_used = "none";
-    int64_t imp = 1;
-    ibr_run_setting_int(&imp, run, "improve");
-    c.improve = (int)imp;
-
-    size_t S = c.S, C = c.C ? c.C : 1, L = (size_t)t->max_lid + 1;
-    c.tail = ibr__mallocarray(ctx, C, sizeof *c.tail);
-    c.rev = ibr__mallocarray(ctx, C, sizeof *c.rev);
-    c.srcw = ibr__calloc(ctx, S, sizeof *c.srcw);
-    c.dw = ibr__calloc(ctx, S, sizeof *c.dw);
-    c.part = ibr__mallocarray(ctx, S, sizeof *c.part);
-    c.part1 = ibr__calloc(ctx, S, sizeof *c.part1);
-    c.alive = ibr__mallocarray(ctx, S, 1);
-    c.dlid = ibr__mallocarray(ctx, L, sizeof *c.dlid);
-    c.copy = ibr__mallocarray(ctx, L, sizeof *c.copy);
-    c.port_adj = ibr__mallocarray(ctx, t->n_ports, sizeof *c.port_adj);
-    int rc;
-    if (!c.tail || !c.rev || !c.srcw || !c.dw || !c.part || !c.part1 || !c.alive || !c.dlid || !c.copy ||
-        !c.port_adj || alloc_variant(&c) < 0)
-        goto nomem;
+    int rc = nue_setup(&c, run, t, want);
+    if (rc < 0)
+        goto fail;
 
     unsigned cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     if ((rc = build_tables(&c, cap)) < 0)
         goto fail;
-    /* one component of switches holds every end port: it is routed (a
-       switch elsewhere has no end port: a failed switch, say; its LIDs
-       stay unrouted), or nothing is */
-    uint32_t s0 = 0;
-    for (uint32_t x = 0; x < S; x++)
-        if (c.srcw[x]) {
-            s0 = x;
-            break;
-        }
-    if ((rc = ibr_topo_bfs(c.dist, t, &s0, 1, c.queue)) < 0)
-        goto fail;
-    for (uint32_t x = 0; x < S; x++) {
-        c.alive[x] = c.dist[x] != UINT32_MAX;
-        c.n_alive += c.alive[x];
-        if (!c.alive[x] && c.srcw[x]) {
-            rc = ibr__decline(run,
-                              "the fabric is disconnected: switch 0x%016" PRIx64
-                              " cannot reach switch 0x%016" PRIx64 " (both with end ports)",
-                              t->nodes[t->sw_node[s0]].guid, t->nodes[t->sw_node[x]].guid);
+    int declined = 0;
+    if ((rc = nue_connect(&c, &declined)) < 0) {
+        if (declined)
             goto out;
-        }
-        if (!c.alive[x])
-            c.dw[x] = 0;
+        goto fail;
     }
-    /* every switch delivers its own LIDs, connected or not */
-    for (uint32_t x = 0; x < S; x++) {
-        const ibr__port *p0 = &t->ports[t->nodes[t->sw_node[x]].port_off];
-        uint8_t *row = ibr_run_lft(run, x);
-        for (unsigned i = 0; p0->lid && i < (1u << p0->lmc); i++)
-            if (p0->lid + i <= t->max_lid)
-                row[p0->lid + i] = 0;
-    }
-    uint32_t nd = 0;
-    for (uint32_t i = 0; i < c.nd; i++)
-        if (c.alive[t->lid_sw[c.dlid[i]]]) {
-            c.dlid[nd] = c.dlid[i];
-            c.copy[nd++] = c.copy[i];
-        }
-    c.nd = nd;
     if ((rc = partition(&c, which)) < 0)
         goto fail;
     /* route the variants (ibr_options-independent) and keep the one with
@@ -1540,7 +1618,7 @@ static int nue_route(ibr_run *run, void *user)
             continue;
         var[nv++] = v;
     }
-    size_t lsz = (size_t)t->max_lid + 1;
+    size_t S = c.S, lsz = (size_t)t->max_lid + 1;
     /* the variants run in parallel (each its own loads, graphs and LFTs);
        the first is c itself, never a one-layer one */
     nue *vs[NUE_VARIANTS];
@@ -1581,48 +1659,7 @@ static int nue_route(ibr_run *run, void *user)
     while (nx)
         free_variant(&cx[--nx]);
     c.st = best;
-    unsigned used = best.used;
-    /* switch LIDs that follow an end port's tree */
-    for (uint32_t i = 0; i < c.nd; i++) {
-        if (!c.copy[i])
-            continue;
-        unsigned lid = c.dlid[i], from = c.copy[i];
-        uint32_t d = t->lid_sw[lid];
-        for (uint32_t x = 0; x < S; x++) {
-            uint8_t *row = ibr_run_lft(run, x);
-            row[lid] = x == d ? 0 : row[from];
-        }
-    }
-    if (c.k > 1 && !won->one) {
-        if ((rc = ibr_run_set_sl_mode(run, IBR_SL_PER_DEST)) < 0)
-            goto fail;
-        for (uint32_t i = 0; i < c.nd; i++)
-            if ((rc = ibr_run_set_dest_sl(run, c.dlid[i], c.part[t->lid_sw[c.dlid[i]]])) < 0)
-                goto fail;
-        uint8_t ident[16];
-        for (unsigned i = 0; i < 16; i++)
-            ident[i] = (uint8_t)i;
-        for (uint32_t x = 0; x < S; x++) {
-            unsigned np = t->nodes[t->sw_node[x]].nports;
-            for (unsigned ip = 0; ip <= np; ip++)
-                for (unsigned op = 0; op <= np; op++)
-                    if ((rc = ibr_run_set_sl2vl(run, x, ip, op, ident)) < 0)
-                        goto fail;
-        }
-    }
-    if ((rc = ibr_run_set_vls_used(run, used)) < 0)
-        goto fail;
-    if ((rc = layers_artifact(&c, used, which, won)) < 0)
-        goto fail;
-    uint64_t fb = 0;
-    for (unsigned l = 0; l < c.k; l++)
-        fb += c.st.fallbacks[l];
-    ibr__log(ctx, IBR_LOG_INFO,
-             "nue: %u layers (%u used), partitioner %s, %s order, %" PRIu64
-             " destinations on escape paths, %" PRIu64 " candidates rejected",
-             c.k, used, c.part_used, c.st.interleaved ? "interleaved" : "switch", fb,
-             c.st.rejected);
-    if ((rc = ibr__mcast_loaded_on(run, t, NULL, NULL)) < 0)
+    if ((rc = nue_program(&c, won, which)) < 0)
         goto fail;
     rc = 0;
     goto out;
@@ -1636,8 +1673,6 @@ out_x:
     while (nx)
         free_variant(&cx[--nx]);
     goto out;
-nomem:
-    rc = IBR_ENOMEM;
 fail:
     rc = ibr__engine_fail(run, rc, "routing on the dependency graph");
 out:

@@ -306,7 +306,7 @@ static int lfts_measure(void *arg, unsigned worker, size_t i)
     (void)worker;
     uint32_t sw = j->first + (uint32_t)i;
     const ibr_topo *t = j->t;
-    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    const uint8_t *lft = ibr__lft_row(j->r, sw);
     unsigned np = t->nodes[t->sw_node[sw]].nports;
     char head[LFTS_HEADER_MAX];
     size_t size = lfts_header(head, sizeof head, j, sw);
@@ -325,7 +325,7 @@ static int lfts_fill(void *arg, unsigned worker, size_t i)
     (void)worker;
     uint32_t sw = j->first + (uint32_t)i;
     const ibr_topo *t = j->t;
-    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    const uint8_t *lft = ibr__lft_row(j->r, sw);
     unsigned np = t->nodes[t->sw_node[sw]].nports;
     const lid_text *lt = &j->lt;
     char *d = j->base + j->off[i];
@@ -469,7 +469,7 @@ static int dump_lfts_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
     const ibr_topo *t = j->t;
     ibr_context *ctx = t->ctx;
     const ibr__node *n = &t->nodes[t->sw_node[sw]];
-    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    const uint8_t *lft = ibr__lft_row(j->r, sw);
     char desc[IBR_DESC_SIZE];
     ibr__desc_line(desc, n->desc);
     int rc = ibr__buf_printf(out, ctx,
@@ -837,7 +837,7 @@ static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
     const ibr_topo *t = j->t;
     ibr_context *ctx = t->ctx;
     const ibr__node *n = &t->nodes[t->sw_node[sw]];
-    const uint8_t *lft = j->r->lft + (size_t)sw * j->r->lft_size;
+    const uint8_t *lft = ibr__lft_row(j->r, sw);
     hopctx h;
     hopctx_init(&h, j, sw);
     int rc = ibr__buf_printf(out, ctx,

@@ -223,7 +223,7 @@ int ibr__lfts_read(ibr__lfts_reader *rd, const char *buf, size_t len)
 static uint8_t *result_table(void *arg, uint32_t sw)
 {
     ibr_result *r = arg;
-    return r->lft + (size_t)sw * r->lft_size;
+    return ibr__lft_row(r, sw);
 }
 
 int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, size_t len)

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/result_qos.h"
 #include "formats/formats_int.h"
+#include "ibroute/qos.h"
 
 /* Check the arguments of a writer and begin writing; *t receives the
    result's topology. */
@@ -185,7 +187,7 @@ int ibr_result_write_vlarb(ibr_buffer *out, const ibr_result *r)
 {
     size_t mark;
     const ibr_topo *t = NULL;
-    if (r && !r->qos)
+    if (r && !ibr_result_has_qos(r))
         return IBR_EINVAL;
     int rc = check(&t, out, r, &mark);
     if (rc < 0)
@@ -193,8 +195,8 @@ int ibr_result_write_vlarb(ibr_buffer *out, const ibr_result *r)
     for (uint32_t i = 0; i < t->n_nodes && rc == 0; i++) {
         const ibr__node *n = &t->nodes[i];
         for (unsigned p = 0; p <= n->nports && rc == 0; p++) {
-            const ibr__vlarb *v = &r->vlarb[n->port_off + p];
-            if (!v->programmed)
+            const ibr__vlarb *v = ibr__result_qos_vlarb(r, n->port_off + p);
+            if (!v || !v->programmed)
                 continue;
             rc = ibr__buf_printf(out, t->ctx,
                                  "# VLArbitration tables: %s 0x%016" PRIx64

@@ -295,35 +295,15 @@ static void engine_forget(ibr_osm_engine *e)
     e->n_nodes = 0;
 }
 
-/* Build the topology of OpenSM's subnet. On failure writes why into msg. */
-static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t *out_n,
-                          ibr_context *ctx, osm_subn_t *subn, char *msg, size_t msgcap)
+/* The nodes in the order of nodes[] (fabric index i is nodes[i]), with
+   their system image and port GUIDs; slots[] filled (unsorted). A node
+   that gets another index: IBR_EINTERNAL, *mismatch set and msg written. */
+static int add_nodes(ibr_fabric *f, osm_node_t **nodes, node_slot *slots, uint32_t n,
+                     int *mismatch, char *msg, size_t msgcap)
 {
-    ibr_fabric *f = NULL;
-    osm_node_t **nodes = NULL;
-    node_slot *slots = NULL;
-    uint32_t n = (uint32_t)cl_qmap_count(&subn->node_guid_tbl), i;
-    cl_map_item_t *it;
+    uint32_t i;
     int rc;
 
-    nodes = calloc(n ? n : 1, sizeof(*nodes));
-    slots = calloc(n ? n : 1, sizeof(*slots));
-    if (!nodes || !slots) {
-        rc = IBR_ENOMEM;
-        snprintf(msg, msgcap, "out of memory");
-        goto fail;
-    }
-    i = 0;
-    for (it = cl_qmap_head(&subn->node_guid_tbl); it != cl_qmap_end(&subn->node_guid_tbl);
-         it = cl_qmap_next(it))
-        nodes[i++] = (osm_node_t *)it;
-    qsort(nodes, n, sizeof(*nodes), cmp_node_order);
-
-    if ((rc = ibr_fabric_create(&f, ctx)) < 0) {
-        snprintf(msg, msgcap, "cannot create a fabric: %s", ibr_strerror(rc));
-        goto fail;
-    }
-    /* nodes */
     for (i = 0; i < n; i++) {
         osm_node_t *nd = nodes[i];
         uint8_t t = osm_node_get_type(nd);
@@ -339,14 +319,14 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
                                       nports ? nports : 1, desc)) < 0 ||
             (rc = ibr_fabric_set_sysimg_guid(f, idx,
                                              cl_ntoh64(nd->node_info.sys_guid))) < 0)
-            goto fabric_error;
+            return rc;
         slots[i].node = nd;
         slots[i].index = idx;
         if (idx != i) {
-            rc = IBR_EINTERNAL;
+            *mismatch = 1;
             snprintf(msg, msgcap, "node 0x%016" PRIx64 " got index %" PRIu32 ", expected %"
                      PRIu32, cl_ntoh64(osm_node_get_node_guid(nd)), idx, i);
-            goto fail;
+            return IBR_EINTERNAL;
         }
         /* port GUIDs */
         if (type == IBR_NODE_SWITCH) {
@@ -356,7 +336,7 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
                 cl_ntoh64(osm_physp_get_port_guid(p0)) != cl_ntoh64(osm_node_get_node_guid(nd)) &&
                 (rc = ibr_fabric_set_port_guid(f, idx, 0,
                                                cl_ntoh64(osm_physp_get_port_guid(p0)))) < 0)
-                goto fabric_error;
+                return rc;
         } else {
             unsigned int p;
 
@@ -366,13 +346,20 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
                 if (pp && osm_physp_is_valid(pp) &&
                     (rc = ibr_fabric_set_port_guid(f, idx, p,
                                                    cl_ntoh64(osm_physp_get_port_guid(pp)))) < 0)
-                    goto fabric_error;
+                    return rc;
             }
         }
     }
-    qsort(slots, n, sizeof(*slots), cmp_slot);
+    return 0;
+}
 
-    /* cables, each added from its end with the lower (node, port) */
+/* The cables, each added from its end with the lower (node, port), with
+   their widths and speeds; slots[] sorted. */
+static int add_cables(ibr_fabric *f, osm_node_t **nodes, const node_slot *slots, uint32_t n)
+{
+    uint32_t i;
+    int rc;
+
     for (i = 0; i < n; i++) {
         osm_node_t *nd = nodes[i];
         unsigned int p, np = osm_node_get_num_physp(nd);
@@ -393,11 +380,18 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
             attr.width = link_width(&pp->port_info);
             attr.speed = link_speed(&pp->port_info);
             if ((rc = ibr_fabric_add_link(f, i, p, j, rport, &attr)) < 0)
-                goto fabric_error;
+                return rc;
         }
     }
+    return 0;
+}
 
-    /* each cabled port's VLs and enabled widths and speeds */
+/* Each cabled port's VLs and enabled widths and speeds. */
+static int set_port_attrs(ibr_fabric *f, osm_node_t **nodes, uint32_t n)
+{
+    uint32_t i;
+    int rc;
+
     for (i = 0; i < n; i++) {
         osm_node_t *nd = nodes[i];
         unsigned int p, np = osm_node_get_num_physp(nd);
@@ -410,11 +404,18 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
                 continue;
             port_attr_of(&pa, &pp->port_info);
             if ((rc = ibr_fabric_set_port_attr(f, i, p, &pa)) < 0)
-                goto fabric_error;
+                return rc;
         }
     }
+    return 0;
+}
 
-    /* LIDs, as OpenSM assigned them */
+/* The LIDs, as OpenSM assigned them. */
+static int set_lids(ibr_fabric *f, osm_subn_t *subn, const node_slot *slots, uint32_t n)
+{
+    cl_map_item_t *it;
+    int rc;
+
     for (it = cl_qmap_head(&subn->port_guid_tbl); it != cl_qmap_end(&subn->port_guid_tbl);
          it = cl_qmap_next(it)) {
         osm_port_t *port = (osm_port_t *)it;
@@ -428,10 +429,47 @@ static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t
             continue;
         if ((rc = ibr_fabric_set_lid(f, j, port->p_physp->port_num, base,
                                      osm_port_get_lmc(port))) < 0)
-            goto fabric_error;
+            return rc;
     }
+    return 0;
+}
 
-    if ((rc = ibr_fabric_freeze(out_topo, f)) < 0)
+/* Build the topology of OpenSM's subnet. On failure writes why into msg. */
+static int subnet_to_topo(ibr_topo **out_topo, osm_node_t ***out_nodes, uint32_t *out_n,
+                          ibr_context *ctx, osm_subn_t *subn, char *msg, size_t msgcap)
+{
+    ibr_fabric *f = NULL;
+    osm_node_t **nodes = NULL;
+    node_slot *slots = NULL;
+    uint32_t n = (uint32_t)cl_qmap_count(&subn->node_guid_tbl), i;
+    cl_map_item_t *it;
+    int rc, mismatch = 0;
+
+    nodes = calloc(n ? n : 1, sizeof(*nodes));
+    slots = calloc(n ? n : 1, sizeof(*slots));
+    if (!nodes || !slots) {
+        rc = IBR_ENOMEM;
+        snprintf(msg, msgcap, "out of memory");
+        goto fail;
+    }
+    i = 0;
+    for (it = cl_qmap_head(&subn->node_guid_tbl); it != cl_qmap_end(&subn->node_guid_tbl);
+         it = cl_qmap_next(it))
+        nodes[i++] = (osm_node_t *)it;
+    qsort(nodes, n, sizeof(*nodes), cmp_node_order);
+
+    if ((rc = ibr_fabric_create(&f, ctx)) < 0) {
+        snprintf(msg, msgcap, "cannot create a fabric: %s", ibr_strerror(rc));
+        goto fail;
+    }
+    if ((rc = add_nodes(f, nodes, slots, n, &mismatch, msg, msgcap)) < 0) {
+        if (mismatch)
+            goto fail;
+        goto fabric_error;
+    }
+    qsort(slots, n, sizeof(*slots), cmp_slot);
+    if ((rc = add_cables(f, nodes, slots, n)) < 0 || (rc = set_port_attrs(f, nodes, n)) < 0 ||
+        (rc = set_lids(f, subn, slots, n)) < 0 || (rc = ibr_fabric_freeze(out_topo, f)) < 0)
         goto fabric_error;
     ibr_fabric_destroy(f);
     free(slots);

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
+#include "core/result_qos.h"
+#include "formats/lex.h"
 #include "persist/persist_int.h"
 
 /* ------------------------------------------------------------------ */
@@ -88,7 +91,8 @@ static int db_index(ibr_routing_db *db, char *msg)
     for (uint32_t i = 0; i < db->n_nodes; i++) {
         const ibr__dbnode *n = &db->nodes[i];
         if (!n->guid || ibr__guidmap_get(&db->node_map, n->guid) != IBR_NONE)
-            return ibr__err(msg, IBR_EPARSE, "node 0x%016" PRIx64 " listed twice (or GUID 0)",
+            return ibr__err(msg, IBR_EPARSE,
+                            IBR__MSG("DB001", "node 0x%016" PRIx64 " listed twice (or GUID 0)"),
                             n->guid);
         if (ibr__guidmap_put(ctx, &db->node_map, n->guid, i) < 0)
             return IBR_ENOMEM;
@@ -105,14 +109,139 @@ static int db_index(ibr_routing_db *db, char *msg)
                 continue;
             uint32_t cnt = 1u << pt->lmc;
             if ((uint32_t)pt->lid + cnt - 1 > db->max_lid)
-                return ibr__err(msg, IBR_EPARSE, "LID %u of 0x%016" PRIx64 " beyond max LID %u",
+                return ibr__err(msg, IBR_EPARSE,
+                                IBR__MSG("DB002", "LID %u of 0x%016" PRIx64 " beyond max LID %u"),
                                 (unsigned)pt->lid, n->guid, (unsigned)db->max_lid);
             for (uint32_t l = pt->lid; l < pt->lid + cnt; l++) {
                 if (db->lid_port[l] != IBR_NONE)
-                    return ibr__err(msg, IBR_EPARSE, "LID %u owned twice", (unsigned)l);
+                    return ibr__err(msg, IBR_EPARSE,
+                                    IBR__MSG("DB003", "LID %u owned twice"), (unsigned)l);
                 db->lid_port[l] = gp;
             }
         }
+    }
+    return 0;
+}
+
+/* The nodes and ports of r's topology, switches first in switch index
+   order, with the end-port maps the engine set (maps). */
+static int db_copy_fabric(ibr_routing_db *db, const ibr_topo *t, const ibr__engine_maps *maps)
+{
+    ibr_context *ctx = db->ctx;
+    uint32_t k = 0, gp = 0;
+    uint32_t *order = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *order);
+    if (!order)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        order[k++] = t->sw_node[s];
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        if (t->nodes[i].type != IBR_NODE_SWITCH)
+            order[k++] = i;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        const ibr__node *n = &t->nodes[order[i]];
+        ibr__dbnode *dn = &db->nodes[i];
+        dn->guid = n->guid;
+        dn->type = n->type;
+        dn->nports = n->nports;
+        dn->port_off = gp;
+        dn->sw = i < t->n_sw ? i : IBR_NONE;
+        if (i < t->n_sw)
+            db->sw_node[i] = i;
+        for (unsigned p = 0; p <= n->nports; p++, gp++) {
+            const ibr__port *pt = &t->ports[n->port_off + p];
+            ibr__dbport *dp = &db->ports[gp];
+            dp->guid = pt->guid;
+            dp->lid = pt->lid;
+            dp->lmc = pt->lmc;
+            if (p && pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE) {
+                dp->rguid = t->nodes[pt->remote_node].guid;
+                dp->rport = pt->remote_port;
+                dp->rtype = t->nodes[pt->remote_node].type;
+            }
+            if (p && maps->ep && maps->ep_set && maps->ep_set[n->port_off + p] &&
+                n->type != IBR_NODE_SWITCH) {
+                if (ibr__grow(ctx, (void **)&db->ep, &db->cap_ep, db->n_ep + 1,
+                              sizeof *db->ep) < 0) {
+                    ibr__free(ctx, order);
+                    return IBR_ENOMEM;
+                }
+                ibr__dbep *e = &db->ep[db->n_ep++];
+                e->node = i;
+                e->port = (uint8_t)p;
+                memcpy(e->map, maps->ep + (size_t)(n->port_off + p) * 16, 16);
+            }
+        }
+    }
+    ibr__free(ctx, order);
+    return 0;
+}
+
+/* The SL rows of r (none, one per destination, or one per source port
+   with its base LID). */
+static int db_copy_sls(ibr_routing_db *db, const ibr_result *r)
+{
+    const ibr_topo *t = r->topo;
+    db->sl_mode = r->sl_mode;
+    if (r->sl_mode == IBR_SL_PER_DEST) {
+        db->n_sl_rows = 1;
+    } else if (r->sl_mode == IBR_SL_PER_PAIR) {
+        db->n_sl_rows = (size_t)t->n_end + t->n_sw;
+    }
+    if (!db->n_sl_rows)
+        return 0;
+    db->sl_src = ibr__calloc(db->ctx, db->n_sl_rows, sizeof *db->sl_src);
+    db->sl = ibr__malloc(db->ctx, db->n_sl_rows * r->lft_size);
+    if (!db->sl_src || !db->sl)
+        return IBR_ENOMEM;
+    memcpy(db->sl, r->sl, db->n_sl_rows * r->lft_size);
+    if (r->sl_mode == IBR_SL_PER_PAIR) {
+        for (uint32_t e = 0; e < t->n_end; e++)
+            db->sl_src[e] = t->ports[t->end_port[e]].lid;
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            db->sl_src[t->n_end + s] = t->ports[t->nodes[t->sw_node[s]].port_off].lid;
+    }
+    return 0;
+}
+
+/* The engine's switch SL2VL maps (sw_maps, in r's layout), repacked per
+   switch. */
+static int db_copy_sl2vl(ibr_routing_db *db, const ibr_result *r, const uint8_t *sw_maps)
+{
+    const ibr_topo *t = r->topo;
+    size_t total = 0;
+    db->sl2vl_off = ibr__mallocarray(db->ctx, t->n_sw ? t->n_sw : 1, sizeof *db->sl2vl_off);
+    if (!db->sl2vl_off)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+        db->sl2vl_off[s] = total;
+        total += w * w * 16;
+    }
+    if (!(db->sl2vl = ibr__malloc(db->ctx, total ? total : 1)))
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
+        memcpy(db->sl2vl + db->sl2vl_off[s], sw_maps + r->sl2vl_off[s], w * w * 16);
+    }
+    return 0;
+}
+
+/* The engine settings r was routed with. */
+static int db_copy_settings(ibr_routing_db *db, const ibr_result *r)
+{
+    if (!r->n_settings)
+        return 0;
+    ibr_context *ctx = db->ctx;
+    db->set_name = ibr__calloc(ctx, r->n_settings, sizeof *db->set_name);
+    db->set_value = ibr__calloc(ctx, r->n_settings, sizeof *db->set_value);
+    if (!db->set_name || !db->set_value)
+        return IBR_ENOMEM;
+    for (size_t i = 0; i < r->n_settings; i++) {
+        db->set_name[i] = ibr__strdup(ctx, r->settings[i].name);
+        db->set_value[i] = ibr__strdup(ctx, r->settings[i].value);
+        db->n_settings = i + 1;
+        if (!db->set_name[i] || !db->set_value[i])
+            return IBR_ENOMEM;
     }
     return 0;
 }
@@ -147,55 +276,9 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
         goto nomem;
     /* the engine's maps: with QoS, those from before the QoS manager (it
        runs again on reload, from the saved configuration) */
-    const uint8_t *sw_maps = r->qos ? r->pre_sl2vl : r->sl2vl;
-    const uint8_t *ep_maps = r->qos ? r->pre_ep : r->ep_sl2vl;
-    const uint8_t *ep_set = r->qos ? r->pre_ep_set : r->ep_sl2vl_set;
-    /* switches first, in switch index order, then the other nodes */
-    uint32_t k = 0, gp = 0;
-    uint32_t *order = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *order);
-    if (!order)
+    ibr__engine_maps maps = ibr__result_engine_maps(r);
+    if (db_copy_fabric(db, t, &maps) < 0)
         goto nomem;
-    for (uint32_t s = 0; s < t->n_sw; s++)
-        order[k++] = t->sw_node[s];
-    for (uint32_t i = 0; i < t->n_nodes; i++)
-        if (t->nodes[i].type != IBR_NODE_SWITCH)
-            order[k++] = i;
-    for (uint32_t i = 0; i < t->n_nodes; i++) {
-        const ibr__node *n = &t->nodes[order[i]];
-        ibr__dbnode *dn = &db->nodes[i];
-        dn->guid = n->guid;
-        dn->type = n->type;
-        dn->nports = n->nports;
-        dn->port_off = gp;
-        dn->sw = i < t->n_sw ? i : IBR_NONE;
-        if (i < t->n_sw)
-            db->sw_node[i] = i;
-        for (unsigned p = 0; p <= n->nports; p++, gp++) {
-            const ibr__port *pt = &t->ports[n->port_off + p];
-            ibr__dbport *dp = &db->ports[gp];
-            dp->guid = pt->guid;
-            dp->lid = pt->lid;
-            dp->lmc = pt->lmc;
-            if (p && pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE) {
-                dp->rguid = t->nodes[pt->remote_node].guid;
-                dp->rport = pt->remote_port;
-                dp->rtype = t->nodes[pt->remote_node].type;
-            }
-            if (p && ep_maps && ep_set && ep_set[n->port_off + p] &&
-                n->type != IBR_NODE_SWITCH) {
-                if (ibr__grow(ctx, (void **)&db->ep, &db->cap_ep, db->n_ep + 1,
-                              sizeof *db->ep) < 0) {
-                    ibr__free(ctx, order);
-                    goto nomem;
-                }
-                ibr__dbep *e = &db->ep[db->n_ep++];
-                e->node = i;
-                e->port = (uint8_t)p;
-                memcpy(e->map, ep_maps + (size_t)(n->port_off + p) * 16, 16);
-            }
-        }
-    }
-    ibr__free(ctx, order);
     memcpy(db->lft, r->lft, lft_bytes);
     if (r->hops) {
         size_t hb = (size_t)t->n_sw * t->n_sw;
@@ -203,63 +286,18 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
             goto nomem;
         memcpy(db->hops, r->hops, hb);
     }
-    db->sl_mode = r->sl_mode;
-    if (r->sl_mode == IBR_SL_PER_DEST) {
-        db->n_sl_rows = 1;
-    } else if (r->sl_mode == IBR_SL_PER_PAIR) {
-        db->n_sl_rows = (size_t)t->n_end + t->n_sw;
-    }
-    if (db->n_sl_rows) {
-        db->sl_src = ibr__calloc(ctx, db->n_sl_rows, sizeof *db->sl_src);
-        db->sl = ibr__malloc(ctx, db->n_sl_rows * r->lft_size);
-        if (!db->sl_src || !db->sl)
-            goto nomem;
-        memcpy(db->sl, r->sl, db->n_sl_rows * r->lft_size);
-        if (r->sl_mode == IBR_SL_PER_PAIR) {
-            for (uint32_t e = 0; e < t->n_end; e++)
-                db->sl_src[e] = t->ports[t->end_port[e]].lid;
-            for (uint32_t s = 0; s < t->n_sw; s++)
-                db->sl_src[t->n_end + s] = t->ports[t->nodes[t->sw_node[s]].port_off].lid;
-        }
-    }
-    if (r->qos) {
+    if (db_copy_sls(db, r) < 0)
+        goto nomem;
+    if (ibr_result_has_qos(r)) {
         db->qos = 1;
-        db->qos_levels = r->qos_levels > 1 ? r->qos_levels : 1;
-        db->qos_stride = r->qos_levels > 1 ? r->qos_stride : 0;
-        if (!(db->qos_conf = ibr__strdup(ctx, r->qos_conf ? r->qos_conf : "")))
+        db->qos_levels = ibr__result_qos_levels(r);
+        db->qos_stride = ibr__result_qos_stride(r);
+        if (!(db->qos_conf = ibr__strdup(ctx, ibr__result_qos_conf(r))))
             goto nomem;
         db->qos_conf_len = strlen(db->qos_conf);
     }
-    if (sw_maps) {
-        size_t total = 0;
-        db->sl2vl_off = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *db->sl2vl_off);
-        if (!db->sl2vl_off)
-            goto nomem;
-        for (uint32_t s = 0; s < t->n_sw; s++) {
-            size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
-            db->sl2vl_off[s] = total;
-            total += w * w * 16;
-        }
-        if (!(db->sl2vl = ibr__malloc(ctx, total ? total : 1)))
-            goto nomem;
-        for (uint32_t s = 0; s < t->n_sw; s++) {
-            size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
-            memcpy(db->sl2vl + db->sl2vl_off[s], sw_maps + r->sl2vl_off[s], w * w * 16);
-        }
-    }
-    if (r->n_settings) {
-        db->set_name = ibr__calloc(ctx, r->n_settings, sizeof *db->set_name);
-        db->set_value = ibr__calloc(ctx, r->n_settings, sizeof *db->set_value);
-        if (!db->set_name || !db->set_value)
-            goto nomem;
-        for (size_t i = 0; i < r->n_settings; i++) {
-            db->set_name[i] = ibr__strdup(ctx, r->settings[i].name);
-            db->set_value[i] = ibr__strdup(ctx, r->settings[i].value);
-            db->n_settings = i + 1;
-            if (!db->set_name[i] || !db->set_value[i])
-                goto nomem;
-        }
-    }
+    if ((maps.sw && db_copy_sl2vl(db, r, maps.sw) < 0) || db_copy_settings(db, r) < 0)
+        goto nomem;
     char msg[IBR_ERRMSG_SIZE];
     int rc = db_index(db, msg);
     if (rc < 0) {
@@ -370,7 +408,14 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
         c = nl ? nl + 1 : c + n;
     }
     for (size_t i = 0; i < db->n_settings && rc == 0; i++) {
-        rc = ibr__buf_printf(out, ctx, "setting %s ", db->set_name[i]);
+        /* the name escaped too (a library's names are plain words, written
+           as they are), so that one read back from a database with blanks
+           in it still reads as one field */
+        rc = ibr__buf_puts(out, ctx, "setting ");
+        if (rc == 0)
+            rc = put_escaped(out, ctx, db->set_name[i]);
+        if (rc == 0)
+            rc = ibr__buf_putc(out, ctx, ' ');
         if (rc == 0)
             rc = put_escaped(out, ctx, db->set_value[i]);
         if (rc == 0)
@@ -441,17 +486,21 @@ int ibr_result_write_db(ibr_buffer *out, const ibr_result *r)
 /* ------------------------------------------------------------------ */
 /* parsing                                                             */
 
-typedef struct dbline {
-    const char *p, *e;
-    uint32_t no;
-} dbline;
+/* The text is read with the formats' lexer (formats/lex.h): one record a
+   line, a keyword and blank-separated fields; blank and '#' lines are
+   skipped. Each record has its reader below (read_<record>); parse_all
+   reads the magic line, dispatches the records up to the end line, then
+   checks the whole (check_complete, check_cables). */
 
 typedef struct dbparser {
     ibr_routing_db *db;
-    const char *buf, *pos, *end;
-    dbline l;
+    ibr__lex lx;
+    const char *buf; /* the text, for the checksum */
     char msg[IBR_ERRMSG_SIZE];
     size_t cap_nodes, cap_ports, cap_lft, cap_hops, cap_sl2vl, cap_sl2vl_off;
+    int seen_max_lid, seen_slmode, seen_end;
+    uint32_t cur;       /* the node being read, IBR_NONE before the first */
+    unsigned next_port; /* its next port line */
 } dbparser;
 
 static int perr(dbparser *ps, const char *fmt, ...) IBR_PRINTF(2, 3);
@@ -463,73 +512,29 @@ static int perr(dbparser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(m, sizeof m, fmt, ap);
     va_end(ap);
-    snprintf(ps->msg, sizeof ps->msg, "routing database line %" PRIu32 ": %s", ps->l.no, m);
+    snprintf(ps->msg, sizeof ps->msg, "routing database line %" PRIu32 ": %s", ps->lx.line, m);
     return IBR_EPARSE;
 }
 
-static int next(dbparser *ps)
+/* The next field of the line, empty at its end. */
+static ibr__span field(ibr__cur *c)
 {
-    if (ps->pos >= ps->end)
-        return 0;
-    const char *s = ps->pos;
-    const char *nl = memchr(s, '\n', (size_t)(ps->end - s));
-    ps->l.p = s;
-    ps->l.e = nl ? nl : ps->end;
-    ps->pos = nl ? nl + 1 : ps->end;
-    ps->l.no++;
-    return 1;
+    return ibr__cur_token(c);
 }
 
-/* Next blank-separated field of the line into [*f, *fe); 0 at the end. */
-static int field(dbline *l, const char **f, const char **fe)
+/* A field that is a decimal or 0x-hexadecimal number up to max. */
+static int num(ibr__cur *c, uint64_t max, uint64_t *out)
 {
-    const char *p = l->p;
-    while (p < l->e && *p == ' ')
-        p++;
-    if (p == l->e)
-        return 0;
-    *f = p;
-    while (p < l->e && *p != ' ')
-        p++;
-    *fe = p;
-    l->p = p;
-    return 1;
-}
-
-static int num(dbline *l, uint64_t max, uint64_t *out)
-{
-    const char *f, *fe;
-    if (!field(l, &f, &fe))
+    ibr__span f = field(c);
+    if (!f.n || ibr__span_num(f, IBR__NUM_DEC | IBR__NUM_0X, max, out) < 0)
         return -1;
-    uint64_t v = 0;
-    int hex = fe - f > 2 && f[0] == '0' && f[1] == 'x';
-    if (hex)
-        f += 2;
-    if (f == fe)
-        return -1;
-    for (; f < fe; f++) {
-        int d;
-        if (*f >= '0' && *f <= '9')
-            d = *f - '0';
-        else if (hex && *f >= 'a' && *f <= 'f')
-            d = *f - 'a' + 10;
-        else
-            return -1;
-        uint64_t base = hex ? 16 : 10;
-        if (v > (UINT64_MAX - (uint64_t)d) / base)
-            return -1;
-        v = v * base + (uint64_t)d;
-    }
-    if (v > max)
-        return -1;
-    *out = v;
     return 0;
 }
 
-static int word(dbline *l, const char *w)
+static int line_done(ibr__cur *c)
 {
-    const char *f, *fe;
-    return field(l, &f, &fe) && (size_t)(fe - f) == strlen(w) && memcmp(f, w, (size_t)(fe - f)) == 0;
+    ibr__cur_skip_blanks(c);
+    return ibr__cur_end(c);
 }
 
 static int hexv(char c)
@@ -541,36 +546,30 @@ static int hexv(char c)
     return -1;
 }
 
-/* The rest of the line: exactly n bytes in hex. */
-static int blob(dbline *l, uint8_t *dst, size_t n)
+/* The rest of the line: exactly n bytes in lowercase hex. */
+static int blob(ibr__cur *c, uint8_t *dst, size_t n)
 {
-    const char *f, *fe;
-    if (!field(l, &f, &fe) || (size_t)(fe - f) != 2 * n)
+    ibr__span f = field(c);
+    if (!f.n || f.n != 2 * n)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        int a = hexv(f[2 * i]), b = hexv(f[2 * i + 1]);
+        int a = hexv(f.p[2 * i]), b = hexv(f.p[2 * i + 1]);
         if (a < 0 || b < 0)
             return -1;
         dst[i] = (uint8_t)(a << 4 | b);
     }
-    return l->p == l->e ? 0 : -1;
+    return line_done(c) ? 0 : -1;
 }
 
-static int line_done(const dbline *l)
+/* Undo put_escaped(): a copy of s with every %XX decoded. */
+static int unescape(ibr_context *ctx, ibr__span f, char **out)
 {
-    const char *p = l->p;
-    while (p < l->e && *p == ' ')
-        p++;
-    return p == l->e;
-}
-
-static int unescape(ibr_context *ctx, const char *f, const char *fe, char **out)
-{
-    char *s = ibr__malloc(ctx, (size_t)(fe - f) + 1);
+    char *s = ibr__malloc(ctx, f.n + 1);
     if (!s)
         return IBR_ENOMEM;
     size_t k = 0;
-    for (const char *p = f; p < fe; p++) {
+    const char *fe = f.p + f.n;
+    for (const char *p = f.p; p < fe; p++) {
         if (*p == '%') {
             int a, b;
             if (fe - p < 3 || (a = hexv(p[1])) < 0 || (b = hexv(p[2])) < 0) {
@@ -588,325 +587,476 @@ static int unescape(ibr_context *ctx, const char *f, const char *fe, char **out)
     return 0;
 }
 
-static int parse_all(dbparser *ps)
+/* "end <checksum>": FNV-1a of the text before this line. */
+static int read_end(dbparser *ps, ibr__cur *c)
+{
+    uint64_t h = fnv1a(FNV_INIT, ps->buf, (size_t)(ps->lx.bol - ps->buf));
+    ibr__span f = field(c);
+    if (f.n != 16 || !line_done(c))
+        return perr(ps, IBR__MSG("DB004", "bad end line"));
+    uint64_t got = 0;
+    for (size_t i = 0; i < f.n; i++) {
+        int d = hexv(f.p[i]);
+        if (d < 0)
+            return perr(ps, IBR__MSG("DB005", "bad checksum"));
+        got = got << 4 | (uint64_t)d;
+    }
+    if (got != h)
+        return perr(ps,
+                    IBR__MSG("DB006", "checksum mismatch: the database was altered or damaged"));
+    ps->seen_end = 1;
+    return 0;
+}
+
+static int read_engine(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr__span f = field(c);
+    if (!f.n || f.n >= sizeof db->engine || !line_done(c))
+        return perr(ps, IBR__MSG("DB007", "bad engine line"));
+    if (!(f.n == 1 && *f.p == '-'))
+        memcpy(db->engine, f.p, f.n);
+    return 0;
+}
+
+static int read_seed(dbparser *ps, ibr__cur *c)
+{
+    if (num(c, UINT64_MAX, &ps->db->seed) < 0 || !line_done(c))
+        return perr(ps, IBR__MSG("DB008", "bad seed"));
+    return 0;
+}
+
+static int read_vls(dbparser *ps, ibr__cur *c)
+{
+    uint64_t v, w;
+    if (num(c, 15, &v) < 0 || num(c, 15, &w) < 0 || !line_done(c))
+        return perr(ps, IBR__MSG("DB009", "bad vls line"));
+    ps->db->vls_used = (unsigned)v;
+    ps->db->layers = (unsigned)w;
+    return 0;
+}
+
+static int read_qos(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    uint64_t v, w;
+    if (db->qos || num(c, 8, &v) < 0 || v < 1 || num(c, 15, &w) < 0 || !line_done(c) ||
+        (v > 1 && w < 1) || (v - 1) * w > 15)
+        return perr(ps,
+                    IBR__MSG("DB010", "bad qos line (expected \"qos <levels 1..8> <SL stride>\")"));
+    db->qos = 1;
+    db->qos_levels = (unsigned)v;
+    db->qos_stride = (unsigned)w;
+    return 0;
+}
+
+/* "qosconf <escaped line>": one line of the QoS configuration's text. */
+static int read_qosconf(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr_context *ctx = db->ctx;
+    if (!db->qos)
+        return perr(ps, IBR__MSG("DB011", "qosconf before the qos line"));
+    ibr__cur_skip_blanks(c);
+    char *text = NULL;
+    int rc = unescape(ctx, (ibr__span){c->p, (size_t)(c->e - c->p)}, &text);
+    if (rc == IBR_EPARSE)
+        return perr(ps, IBR__MSG("DB012", "bad escape in qosconf"));
+    if (rc < 0)
+        return rc;
+    size_t n = strlen(text), have = db->qos_conf_len;
+    char *q = ibr__realloc(ctx, db->qos_conf, have + n + 2);
+    if (!q) {
+        ibr__free(ctx, text);
+        return IBR_ENOMEM;
+    }
+    memcpy(q + have, text, n);
+    q[have + n] = '\n';
+    q[have + n + 1] = 0;
+    db->qos_conf = q;
+    db->qos_conf_len = have + n + 1;
+    ibr__free(ctx, text);
+    return 0;
+}
+
+/* "epsl2vl <16 hex bytes>" after the port line of a CA or router port. */
+static int read_epsl2vl(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    uint32_t cur = ps->cur;
+    unsigned next_port = ps->next_port;
+    if (cur == IBR_NONE || next_port < 2 || db->nodes[cur].sw != IBR_NONE ||
+        (db->n_ep && db->ep[db->n_ep - 1].node == cur &&
+         db->ep[db->n_ep - 1].port == next_port - 1))
+        return perr(ps,
+                    IBR__MSG("DB013", "epsl2vl must follow the port line of a CA or router port"));
+    if (ibr__grow(db->ctx, (void **)&db->ep, &db->cap_ep, db->n_ep + 1, sizeof *db->ep) < 0)
+        return IBR_ENOMEM;
+    ibr__dbep *e = &db->ep[db->n_ep];
+    e->node = cur;
+    e->port = (uint8_t)(next_port - 1);
+    if (blob(c, e->map, 16) < 0)
+        return perr(ps, IBR__MSG("DB014", "bad epsl2vl row (16 hex bytes)"));
+    for (unsigned i = 0; i < 16; i++)
+        if (e->map[i] > 15)
+            return perr(ps, IBR__MSG("DB015", "bad epsl2vl row (a VL above 15)"));
+    db->n_ep++;
+    return 0;
+}
+
+static int read_max_lid(dbparser *ps, ibr__cur *c)
+{
+    uint64_t v;
+    if (ps->seen_max_lid || num(c, 0xFFFF, &v) < 0 || !line_done(c))
+        return perr(ps, IBR__MSG("DB016", "bad max_lid line"));
+    ps->db->max_lid = (uint16_t)v;
+    ps->db->lft_size = (size_t)v + 1;
+    ps->seen_max_lid = 1;
+    return 0;
+}
+
+/* "setting <name> <escaped value>" (the value may be empty). */
+static int read_setting(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr_context *ctx = db->ctx;
+    ibr__span nf = field(c);
+    if (!nf.n)
+        return perr(ps, IBR__MSG("DB017", "bad setting line"));
+    ibr__span f = field(c);
+    if (!line_done(c))
+        return perr(ps, IBR__MSG("DB017", "bad setting line"));
+    size_t n = db->n_settings;
+    char **a = ibr__reallocarray(ctx, db->set_name, n + 1, sizeof *a);
+    if (!a)
+        return IBR_ENOMEM;
+    db->set_name = a;
+    a = ibr__reallocarray(ctx, db->set_value, n + 1, sizeof *a);
+    if (!a)
+        return IBR_ENOMEM;
+    db->set_value = a;
+    char *name = NULL, *val = NULL;
+    int rc = unescape(ctx, nf, &name);
+    if (rc == 0 && (rc = unescape(ctx, f, &val)) < 0)
+        ibr__free(ctx, name);
+    if (rc == IBR_EPARSE)
+        return perr(ps, IBR__MSG("DB018", "bad escape in setting"));
+    if (rc < 0)
+        return rc;
+    db->set_name[n] = name;
+    db->set_value[n] = val;
+    db->n_settings = n + 1;
+    return 0;
+}
+
+/* The node being read is complete: all its ports, and an LFT for a switch. */
+static int check_node_done(dbparser *ps)
+{
+    const ibr_routing_db *db = ps->db;
+    if (ps->cur != IBR_NONE && ps->next_port <= db->nodes[ps->cur].nports)
+        return perr(ps,
+                    IBR__MSG("DB019", "node 0x%016" PRIx64 " lacks port %u"),
+                    db->nodes[ps->cur].guid,
+                    ps->next_port);
+    if (ps->cur != IBR_NONE && db->nodes[ps->cur].sw != IBR_NONE && !db->nodes[ps->cur].has_lft)
+        return perr(ps,
+                    IBR__MSG("DB020", "switch 0x%016" PRIx64 " has no lft line"),
+                    db->nodes[ps->cur].guid);
+    return 0;
+}
+
+/* "node S|C|R 0x<GUID> <ports>": a new node, its ports zeroed. */
+static int read_node(dbparser *ps, ibr__cur *c)
 {
     ibr_routing_db *db = ps->db;
     ibr_context *ctx = db->ctx;
     uint64_t v, w;
-    int seen_max_lid = 0, seen_slmode = 0, seen_end = 0;
-    uint32_t cur = IBR_NONE; /* current node */
-    unsigned next_port = 0;
-    if (!next(ps) || !word(&ps->l, MAGIC))
-        return perr(ps, "not an ibroute routing database (expected \"" MAGIC " %d\")",
-                    IBR_ROUTING_DB_FORMAT);
-    if (num(&ps->l, UINT32_MAX, &v) < 0 || !line_done(&ps->l))
-        return perr(ps, "bad format version");
-    if (v != IBR_ROUTING_DB_FORMAT)
-        return perr(ps, "format version %" PRIu64 ", this library reads version %d", v,
-                    IBR_ROUTING_DB_FORMAT);
-    while (next(ps)) {
-        dbline *l = &ps->l;
-        const char *lstart = l->p;
-        const char *f, *fe;
-        if (l->p == l->e || *l->p == '#')
-            continue;
-        if (!field(l, &f, &fe))
-            continue;
-        size_t kl = (size_t)(fe - f);
-#define KEY(s) (kl == sizeof(s) - 1 && memcmp(f, s, kl) == 0)
-        if (KEY("end")) {
-            uint64_t h = fnv1a(FNV_INIT, ps->buf, (size_t)(lstart - ps->buf));
-            if (!field(l, &f, &fe) || fe - f != 16 || !line_done(l))
-                return perr(ps, "bad end line");
-            uint64_t got = 0;
-            for (const char *p = f; p < fe; p++) {
-                int d = hexv(*p);
-                if (d < 0)
-                    return perr(ps, "bad checksum");
-                got = got << 4 | (uint64_t)d;
-            }
-            if (got != h)
-                return perr(ps, "checksum mismatch: the database was altered or damaged");
-            seen_end = 1;
-            break;
-        } else if (KEY("engine")) {
-            if (!field(l, &f, &fe) || (size_t)(fe - f) >= sizeof db->engine || !line_done(l))
-                return perr(ps, "bad engine line");
-            if (!(fe - f == 1 && *f == '-'))
-                memcpy(db->engine, f, (size_t)(fe - f));
-        } else if (KEY("seed")) {
-            if (num(l, UINT64_MAX, &db->seed) < 0 || !line_done(l))
-                return perr(ps, "bad seed");
-        } else if (KEY("vls")) {
-            if (num(l, 15, &v) < 0 || num(l, 15, &w) < 0 || !line_done(l))
-                return perr(ps, "bad vls line");
-            db->vls_used = (unsigned)v;
-            db->layers = (unsigned)w;
-        } else if (KEY("qos")) {
-            if (db->qos || num(l, 8, &v) < 0 || v < 1 || num(l, 15, &w) < 0 || !line_done(l) ||
-                (v > 1 && w < 1) || (v - 1) * w > 15)
-                return perr(ps, "bad qos line (expected \"qos <levels 1..8> <SL stride>\")");
-            db->qos = 1;
-            db->qos_levels = (unsigned)v;
-            db->qos_stride = (unsigned)w;
-        } else if (KEY("qosconf")) {
-            if (!db->qos)
-                return perr(ps, "qosconf before the qos line");
-            const char *rest = l->p;
-            while (rest < l->e && *rest == ' ')
-                rest++;
-            char *text = NULL;
-            int rc = unescape(ctx, rest, l->e, &text);
-            if (rc == IBR_EPARSE)
-                return perr(ps, "bad escape in qosconf");
-            if (rc < 0)
-                return rc;
-            size_t n = strlen(text), have = db->qos_conf_len;
-            char *c = ibr__realloc(ctx, db->qos_conf, have + n + 2);
-            if (!c) {
-                ibr__free(ctx, text);
-                return IBR_ENOMEM;
-            }
-            memcpy(c + have, text, n);
-            c[have + n] = '\n';
-            c[have + n + 1] = 0;
-            db->qos_conf = c;
-            db->qos_conf_len = have + n + 1;
-            ibr__free(ctx, text);
-        } else if (KEY("epsl2vl")) {
-            if (cur == IBR_NONE || next_port < 2 || db->nodes[cur].sw != IBR_NONE ||
-                (db->n_ep && db->ep[db->n_ep - 1].node == cur &&
-                 db->ep[db->n_ep - 1].port == next_port - 1))
-                return perr(ps, "epsl2vl must follow the port line of a CA or router port");
-            if (ibr__grow(ctx, (void **)&db->ep, &db->cap_ep, db->n_ep + 1, sizeof *db->ep) < 0)
-                return IBR_ENOMEM;
-            ibr__dbep *e = &db->ep[db->n_ep];
-            e->node = cur;
-            e->port = (uint8_t)(next_port - 1);
-            if (blob(l, e->map, 16) < 0)
-                return perr(ps, "bad epsl2vl row (16 hex bytes)");
-            for (unsigned i = 0; i < 16; i++)
-                if (e->map[i] > 15)
-                    return perr(ps, "bad epsl2vl row (a VL above 15)");
-            db->n_ep++;
-        } else if (KEY("max_lid")) {
-            if (seen_max_lid || num(l, 0xFFFF, &v) < 0 || !line_done(l))
-                return perr(ps, "bad max_lid line");
-            db->max_lid = (uint16_t)v;
-            db->lft_size = (size_t)v + 1;
-            seen_max_lid = 1;
-        } else if (KEY("setting")) {
-            const char *nf, *nfe;
-            if (!field(l, &nf, &nfe))
-                return perr(ps, "bad setting line");
-            if (!field(l, &f, &fe)) {
-                f = fe = nfe;
-            }
-            if (!line_done(l))
-                return perr(ps, "bad setting line");
-            size_t n = db->n_settings;
-            char **a = ibr__reallocarray(ctx, db->set_name, n + 1, sizeof *a);
-            if (!a)
-                return IBR_ENOMEM;
-            db->set_name = a;
-            a = ibr__reallocarray(ctx, db->set_value, n + 1, sizeof *a);
-            if (!a)
-                return IBR_ENOMEM;
-            db->set_value = a;
-            char *name = NULL, *val = NULL;
-            int rc = unescape(ctx, nf, nfe, &name);
-            if (rc == 0 && (rc = unescape(ctx, f, fe, &val)) < 0)
-                ibr__free(ctx, name);
-            if (rc == IBR_EPARSE)
-                return perr(ps, "bad escape in setting");
-            if (rc < 0)
-                return rc;
-            db->set_name[n] = name;
-            db->set_value[n] = val;
-            db->n_settings = n + 1;
-        } else if (KEY("node")) {
-            if (!seen_max_lid)
-                return perr(ps, "node before max_lid");
-            if (cur != IBR_NONE && next_port <= db->nodes[cur].nports)
-                return perr(ps, "node 0x%016" PRIx64 " lacks port %u", db->nodes[cur].guid,
-                            next_port);
-            if (cur != IBR_NONE && db->nodes[cur].sw != IBR_NONE && !db->nodes[cur].has_lft)
-                return perr(ps, "switch 0x%016" PRIx64 " has no lft line", db->nodes[cur].guid);
-            if (!field(l, &f, &fe) || fe - f != 1)
-                return perr(ps, "bad node type");
-            int type = *f == 'S' ? IBR_NODE_SWITCH : *f == 'C' ? IBR_NODE_CA
-                                                 : *f == 'R' ? IBR_NODE_ROUTER
-                                                             : -1;
-            if (type < 0 || num(l, UINT64_MAX, &v) < 0 || num(l, 254, &w) < 0 || !line_done(l))
-                return perr(ps, "bad node line (expected \"node S|C|R 0x<GUID> <ports>\")");
-            if (type == IBR_NODE_SWITCH && db->n_nodes != db->n_sw)
-                return perr(ps, "switch after other nodes");
-            if (ibr__grow(ctx, (void **)&db->nodes, &ps->cap_nodes, db->n_nodes + 1,
-                          sizeof *db->nodes) < 0 ||
-                ibr__grow(ctx, (void **)&db->ports, &ps->cap_ports, db->n_ports + w + 1,
-                          sizeof *db->ports) < 0)
-                return IBR_ENOMEM;
-            cur = db->n_nodes++;
-            ibr__dbnode *n = &db->nodes[cur];
-            memset(n, 0, sizeof *n);
-            n->guid = v;
-            n->type = (uint8_t)type;
-            n->nports = (uint8_t)w;
-            n->port_off = db->n_ports;
-            n->sw = type == IBR_NODE_SWITCH ? db->n_sw++ : IBR_NONE;
-            memset(&db->ports[db->n_ports], 0, (w + 1) * sizeof *db->ports);
-            db->n_ports += (uint32_t)w + 1;
-            next_port = 0;
-        } else if (KEY("port")) {
-            if (cur == IBR_NONE)
-                return perr(ps, "port outside a node");
-            ibr__dbnode *n = &db->nodes[cur];
-            uint64_t p, guid, lid, lmc;
-            if (num(l, 255, &p) < 0 || p != next_port || p > n->nports)
-                return perr(ps, "bad port number (ports are listed 0..N in order)");
-            if (num(l, UINT64_MAX, &guid) < 0 || num(l, 0xFFFF, &lid) < 0 || num(l, 7, &lmc) < 0)
-                return perr(ps, "bad port line");
-            ibr__dbport *pt = &db->ports[n->port_off + p];
-            pt->guid = guid;
-            pt->lid = (uint16_t)lid;
-            pt->lmc = (uint8_t)lmc;
-            if (!line_done(l)) {
-                if (num(l, UINT64_MAX, &v) < 0 || num(l, 255, &w) < 0 || !line_done(l) || !v ||
-                    p == 0)
-                    return perr(ps, "bad remote end of port %u", (unsigned)p);
-                pt->rguid = v;
-                pt->rport = (uint8_t)w;
-            }
-            next_port++;
-        } else if (KEY("lft") || KEY("hops") || KEY("sl2vl")) {
-            if (cur == IBR_NONE || db->nodes[cur].sw == IBR_NONE)
-                return perr(ps, "table outside a switch");
-            ibr__dbnode *n = &db->nodes[cur];
-            uint32_t s = n->sw;
-            int rc = 0;
-            if (KEY("lft")) {
-                if (n->has_lft)
-                    return perr(ps, "second lft line");
-                if (ibr__grow(ctx, (void **)&db->lft, &ps->cap_lft,
-                              (size_t)(s + 1) * db->lft_size, 1) < 0)
-                    return IBR_ENOMEM;
-                rc = blob(l, db->lft + (size_t)s * db->lft_size, db->lft_size);
-                n->has_lft = 1;
-            } else if (KEY("hops")) {
-                /* one row per switch: the switch count is known at the end;
-                   rows are kept apart and checked then */
-                size_t len = (size_t)(l->e - l->p);
-                size_t cnt = len > 1 ? (len - 1) / 2 : 0;
-                if (s != ps->db->n_hop_rows)
-                    return perr(ps, "hops rows must follow every switch or none");
-                if (s && cnt != db->hop_width)
-                    return perr(ps, "hop rows of different lengths");
-                if (ibr__grow(ctx, (void **)&db->hops, &ps->cap_hops, (s + 1) * cnt + 1, 1) < 0)
-                    return IBR_ENOMEM;
-                if (0)
-                    return perr(ps, "hop rows of different lengths");
-                db->hop_width = cnt;
-                rc = blob(l, db->hops + (size_t)s * cnt, cnt);
-                db->n_hop_rows++;
-            } else {
-                size_t wd = (size_t)n->nports + 1;
-                size_t need = db->sl2vl_total + wd * wd * 16;
-                if (s != db->n_sl2vl_rows)
-                    return perr(ps, "sl2vl rows must follow every switch or none");
-                if (ibr__grow(ctx, (void **)&db->sl2vl, &ps->cap_sl2vl, need, 1) < 0 ||
-                    ibr__grow(ctx, (void **)&db->sl2vl_off, &ps->cap_sl2vl_off, s + 1,
-                              sizeof *db->sl2vl_off) < 0)
-                    return IBR_ENOMEM;
-                db->sl2vl_off[s] = db->sl2vl_total;
-                rc = blob(l, db->sl2vl + db->sl2vl_total, wd * wd * 16);
-                for (size_t i = 0; rc == 0 && i < wd * wd * 16; i++)
-                    if (db->sl2vl[db->sl2vl_total + i] > 15)
-                        rc = -1;
-                db->sl2vl_total = need;
-                db->n_sl2vl_rows++;
-            }
-            if (rc < 0)
-                return perr(ps, "bad %.*s row (hex bytes of the expected length)", (int)kl, f);
-        } else if (KEY("slmode")) {
-            if (seen_slmode)
-                return perr(ps, "second slmode line");
-            seen_slmode = 1;
-            if (!field(l, &f, &fe) || !line_done(l))
-                return perr(ps, "bad slmode line");
-            if (fe - f == 4 && !memcmp(f, "none", 4))
-                db->sl_mode = IBR_SL_NONE;
-            else if (fe - f == 4 && !memcmp(f, "dest", 4))
-                db->sl_mode = IBR_SL_PER_DEST;
-            else if (fe - f == 4 && !memcmp(f, "pair", 4))
-                db->sl_mode = IBR_SL_PER_PAIR;
-            else
-                return perr(ps, "unknown slmode");
-        } else if (KEY("sl")) {
-            if (!seen_slmode || db->sl_mode == IBR_SL_NONE)
-                return perr(ps, "sl row without slmode dest or pair");
-            if (num(l, 0xFFFF, &v) < 0)
-                return perr(ps, "bad sl line");
-            size_t n = db->n_sl_rows;
-            if (db->sl_mode == IBR_SL_PER_DEST && n)
-                return perr(ps, "second sl row in dest mode");
-            uint16_t *src = ibr__reallocarray(ctx, db->sl_src, n + 1, sizeof *src);
-            if (src)
-                db->sl_src = src;
-            uint8_t *p = ibr__realloc(ctx, db->sl, (n + 1) * db->lft_size);
-            if (p)
-                db->sl = p;
-            if (!src || !p)
-                return IBR_ENOMEM;
-            db->sl_src[n] = (uint16_t)v;
-            if (blob(l, db->sl + n * db->lft_size, db->lft_size) < 0)
-                return perr(ps, "bad sl row");
-            for (size_t i = 0; i < db->lft_size; i++)
-                if (db->sl[n * db->lft_size + i] > 15)
-                    return perr(ps, "SL above 15");
-            db->n_sl_rows = n + 1;
-        } else {
-            return perr(ps, "unknown record \"%.*s\"", (int)(kl > 40 ? 40 : kl), f);
-        }
-#undef KEY
+    if (!ps->seen_max_lid)
+        return perr(ps, IBR__MSG("DB021", "node before max_lid"));
+    int rc = check_node_done(ps);
+    if (rc < 0)
+        return rc;
+    ibr__span f = field(c);
+    if (f.n != 1)
+        return perr(ps, IBR__MSG("DB022", "bad node type"));
+    int type = *f.p == 'S' ? IBR_NODE_SWITCH : *f.p == 'C' ? IBR_NODE_CA
+                                              : *f.p == 'R' ? IBR_NODE_ROUTER
+                                                            : -1;
+    if (type < 0 || num(c, UINT64_MAX, &v) < 0 || num(c, 254, &w) < 0 || !line_done(c))
+        return perr(ps,
+                    IBR__MSG("DB023", "bad node line (expected \"node S|C|R 0x<GUID> <ports>\")"));
+    if (type == IBR_NODE_SWITCH && db->n_nodes != db->n_sw)
+        return perr(ps, IBR__MSG("DB024", "switch after other nodes"));
+    if (ibr__grow(ctx, (void **)&db->nodes, &ps->cap_nodes, db->n_nodes + 1,
+                  sizeof *db->nodes) < 0 ||
+        ibr__grow(ctx, (void **)&db->ports, &ps->cap_ports, db->n_ports + w + 1,
+                  sizeof *db->ports) < 0)
+        return IBR_ENOMEM;
+    ps->cur = db->n_nodes++;
+    ibr__dbnode *n = &db->nodes[ps->cur];
+    memset(n, 0, sizeof *n);
+    n->guid = v;
+    n->type = (uint8_t)type;
+    n->nports = (uint8_t)w;
+    n->port_off = db->n_ports;
+    n->sw = type == IBR_NODE_SWITCH ? db->n_sw++ : IBR_NONE;
+    memset(&db->ports[db->n_ports], 0, (w + 1) * sizeof *db->ports);
+    db->n_ports += (uint32_t)w + 1;
+    ps->next_port = 0;
+    return 0;
+}
+
+/* "port <n> 0x<GUID> <LID> <LMC> [0x<remote GUID> <remote port>]". */
+static int read_port(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    if (ps->cur == IBR_NONE)
+        return perr(ps, IBR__MSG("DB025", "port outside a node"));
+    ibr__dbnode *n = &db->nodes[ps->cur];
+    uint64_t p, guid, lid, lmc, v, w;
+    if (num(c, 255, &p) < 0 || p != ps->next_port || p > n->nports)
+        return perr(ps, IBR__MSG("DB026", "bad port number (ports are listed 0..N in order)"));
+    if (num(c, UINT64_MAX, &guid) < 0 || num(c, 0xFFFF, &lid) < 0 || num(c, 7, &lmc) < 0)
+        return perr(ps, IBR__MSG("DB027", "bad port line"));
+    ibr__dbport *pt = &db->ports[n->port_off + p];
+    pt->guid = guid;
+    pt->lid = (uint16_t)lid;
+    pt->lmc = (uint8_t)lmc;
+    if (!line_done(c)) {
+        if (num(c, UINT64_MAX, &v) < 0 || num(c, 255, &w) < 0 || !line_done(c) || !v || p == 0)
+            return perr(ps, IBR__MSG("DB028", "bad remote end of port %u"), (unsigned)p);
+        pt->rguid = v;
+        pt->rport = (uint8_t)w;
     }
-    if (!seen_end)
-        return perr(ps, "truncated: no end line");
-    if (ps->pos != ps->end)
-        return perr(ps, "text after the end line");
-    if (!seen_max_lid || !seen_slmode)
-        return perr(ps, "incomplete database (max_lid or slmode missing)");
-    if (cur != IBR_NONE && next_port <= db->nodes[cur].nports)
-        return perr(ps, "node 0x%016" PRIx64 " lacks port %u", db->nodes[cur].guid, next_port);
-    if (cur != IBR_NONE && db->nodes[cur].sw != IBR_NONE && !db->nodes[cur].has_lft)
-        return perr(ps, "switch 0x%016" PRIx64 " has no lft line", db->nodes[cur].guid);
+    ps->next_port++;
+    return 0;
+}
+
+/* The switch of a table row (lft, hops, sl2vl), NULL outside a switch. */
+static ibr__dbnode *table_switch(dbparser *ps)
+{
+    if (ps->cur == IBR_NONE || ps->db->nodes[ps->cur].sw == IBR_NONE)
+        return NULL;
+    return &ps->db->nodes[ps->cur];
+}
+
+static int read_lft(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr__dbnode *n = table_switch(ps);
+    if (!n)
+        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+    if (n->has_lft)
+        return perr(ps, IBR__MSG("DB030", "second lft line"));
+    if (ibr__grow(db->ctx, (void **)&db->lft, &ps->cap_lft, (size_t)(n->sw + 1) * db->lft_size,
+                  1) < 0)
+        return IBR_ENOMEM;
+    int rc = blob(c, db->lft + (size_t)n->sw * db->lft_size, db->lft_size);
+    n->has_lft = 1;
+    if (rc < 0)
+        return perr(ps, IBR__MSG("DB031", "bad lft row (hex bytes of the expected length)"));
+    return 0;
+}
+
+/* One hop row per switch: the switch count is known only at the end, so
+   the rows are kept apart and their width checked then. */
+static int read_hops(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr__dbnode *n = table_switch(ps);
+    if (!n)
+        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+    uint32_t s = n->sw;
+    size_t len = (size_t)(c->e - c->p); /* the row with its blank in front */
+    size_t cnt = len > 1 ? (len - 1) / 2 : 0;
+    if (s != db->n_hop_rows)
+        return perr(ps, IBR__MSG("DB032", "hops rows must follow every switch or none"));
+    if (s && cnt != db->hop_width)
+        return perr(ps, IBR__MSG("DB033", "hop rows of different lengths"));
+    if (ibr__grow(db->ctx, (void **)&db->hops, &ps->cap_hops, (s + 1) * cnt + 1, 1) < 0)
+        return IBR_ENOMEM;
+    db->hop_width = cnt;
+    int rc = blob(c, db->hops + (size_t)s * cnt, cnt);
+    db->n_hop_rows++;
+    if (rc < 0)
+        return perr(ps, IBR__MSG("DB034", "bad hops row (hex bytes of the expected length)"));
+    return 0;
+}
+
+static int read_sl2vl(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr__dbnode *n = table_switch(ps);
+    if (!n)
+        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+    uint32_t s = n->sw;
+    size_t wd = (size_t)n->nports + 1;
+    size_t need = db->sl2vl_total + wd * wd * 16;
+    if (s != db->n_sl2vl_rows)
+        return perr(ps, IBR__MSG("DB035", "sl2vl rows must follow every switch or none"));
+    if (ibr__grow(db->ctx, (void **)&db->sl2vl, &ps->cap_sl2vl, need, 1) < 0 ||
+        ibr__grow(db->ctx, (void **)&db->sl2vl_off, &ps->cap_sl2vl_off, s + 1,
+                  sizeof *db->sl2vl_off) < 0)
+        return IBR_ENOMEM;
+    db->sl2vl_off[s] = db->sl2vl_total;
+    int rc = blob(c, db->sl2vl + db->sl2vl_total, wd * wd * 16);
+    for (size_t i = 0; rc == 0 && i < wd * wd * 16; i++)
+        if (db->sl2vl[db->sl2vl_total + i] > 15)
+            rc = -1;
+    db->sl2vl_total = need;
+    db->n_sl2vl_rows++;
+    if (rc < 0)
+        return perr(ps, IBR__MSG("DB036", "bad sl2vl row (hex bytes of the expected length)"));
+    return 0;
+}
+
+static int read_slmode(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    if (ps->seen_slmode)
+        return perr(ps, IBR__MSG("DB037", "second slmode line"));
+    ps->seen_slmode = 1;
+    ibr__span f = field(c);
+    if (!f.n || !line_done(c))
+        return perr(ps, IBR__MSG("DB038", "bad slmode line"));
+    if (ibr__span_eq(f, "none"))
+        db->sl_mode = IBR_SL_NONE;
+    else if (ibr__span_eq(f, "dest"))
+        db->sl_mode = IBR_SL_PER_DEST;
+    else if (ibr__span_eq(f, "pair"))
+        db->sl_mode = IBR_SL_PER_PAIR;
+    else
+        return perr(ps, IBR__MSG("DB039", "unknown slmode"));
+    return 0;
+}
+
+/* "sl <source LID> <SL per destination LID>". */
+static int read_sl(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr_context *ctx = db->ctx;
+    uint64_t v;
+    if (!ps->seen_slmode || db->sl_mode == IBR_SL_NONE)
+        return perr(ps, IBR__MSG("DB040", "sl row without slmode dest or pair"));
+    if (num(c, 0xFFFF, &v) < 0)
+        return perr(ps, IBR__MSG("DB041", "bad sl line"));
+    size_t n = db->n_sl_rows;
+    if (db->sl_mode == IBR_SL_PER_DEST && n)
+        return perr(ps, IBR__MSG("DB042", "second sl row in dest mode"));
+    uint16_t *src = ibr__reallocarray(ctx, db->sl_src, n + 1, sizeof *src);
+    if (src)
+        db->sl_src = src;
+    uint8_t *p = ibr__realloc(ctx, db->sl, (n + 1) * db->lft_size);
+    if (p)
+        db->sl = p;
+    if (!src || !p)
+        return IBR_ENOMEM;
+    db->sl_src[n] = (uint16_t)v;
+    if (blob(c, db->sl + n * db->lft_size, db->lft_size) < 0)
+        return perr(ps, IBR__MSG("DB043", "bad sl row"));
+    for (size_t i = 0; i < db->lft_size; i++)
+        if (db->sl[n * db->lft_size + i] > 15)
+            return perr(ps, IBR__MSG("DB044", "SL above 15"));
+    db->n_sl_rows = n + 1;
+    return 0;
+}
+
+static const struct {
+    const char *key;
+    int (*read)(dbparser *ps, ibr__cur *c);
+} records[] = {
+    {"end", read_end},         {"engine", read_engine},   {"seed", read_seed},
+    {"vls", read_vls},         {"qos", read_qos},         {"qosconf", read_qosconf},
+    {"epsl2vl", read_epsl2vl}, {"max_lid", read_max_lid}, {"setting", read_setting},
+    {"node", read_node},       {"port", read_port},       {"lft", read_lft},
+    {"hops", read_hops},       {"sl2vl", read_sl2vl},     {"slmode", read_slmode},
+    {"sl", read_sl},
+};
+
+/* The magic line "ibroute-routing-db <version>". */
+static int read_magic(dbparser *ps)
+{
+    uint64_t v;
+    if (!ibr__lex_line(&ps->lx) || !ibr__span_eq(field(&ps->lx.c), MAGIC))
+        return perr(ps,
+                    IBR__MSG("DB045",
+                             "not an ibroute routing database (expected \"" MAGIC " %d\")"),
+                    IBR_ROUTING_DB_FORMAT);
+    if (num(&ps->lx.c, UINT32_MAX, &v) < 0 || !line_done(&ps->lx.c))
+        return perr(ps, IBR__MSG("DB046", "bad format version"));
+    if (v != IBR_ROUTING_DB_FORMAT)
+        return perr(ps,
+                    IBR__MSG("DB047", "format version %" PRIu64 ", this library reads version %d"),
+                    v,
+                    IBR_ROUTING_DB_FORMAT);
+    return 0;
+}
+
+/* The records up to and including the end line. */
+static int read_records(dbparser *ps)
+{
+    while (!ps->seen_end && ibr__lex_entry(&ps->lx)) {
+        ibr__cur *c = &ps->lx.c;
+        ibr__span key = field(c);
+        size_t i = 0;
+        while (i < sizeof records / sizeof *records && !ibr__span_eq(key, records[i].key))
+            i++;
+        if (i == sizeof records / sizeof *records)
+            return perr(ps,
+                        IBR__MSG("DB048", "unknown record \"%.*s\""),
+                        (int)(key.n > 40 ? 40 : key.n), key.p);
+        int rc = records[i].read(ps, c);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* After the end line: every part there and the parts agreeing. */
+static int check_complete(dbparser *ps)
+{
+    ibr_routing_db *db = ps->db;
+    if (!ps->seen_end)
+        return perr(ps, IBR__MSG("DB049", "truncated: no end line"));
+    if (ps->lx.next != ps->lx.end)
+        return perr(ps, IBR__MSG("DB050", "text after the end line"));
+    if (!ps->seen_max_lid || !ps->seen_slmode)
+        return perr(ps, IBR__MSG("DB051", "incomplete database (max_lid or slmode missing)"));
+    int rc = check_node_done(ps);
+    if (rc < 0)
+        return rc;
     if (db->n_hop_rows && (db->n_hop_rows != db->n_sw || db->hop_width != db->n_sw))
-        return perr(ps, "hop rows do not match the %u switches", (unsigned)db->n_sw);
+        return perr(ps,
+                    IBR__MSG("DB052", "hop rows do not match the %u switches"), (unsigned)db->n_sw);
     if (db->n_sl2vl_rows && db->n_sl2vl_rows != db->n_sw)
-        return perr(ps, "sl2vl rows do not match the %u switches", (unsigned)db->n_sw);
+        return perr(ps,
+                    IBR__MSG("DB053", "sl2vl rows do not match the %u switches"),
+                    (unsigned)db->n_sw);
     if (db->sl_mode != IBR_SL_NONE && !db->n_sl_rows)
-        return perr(ps, "slmode without sl rows");
+        return perr(ps, IBR__MSG("DB054", "slmode without sl rows"));
     if (db->qos) {
         /* the saved QoS configuration must read back */
         ibr_qos_config *q = NULL;
-        int qrc = ibr_qos_config_create(&q, ctx);
+        int qrc = ibr_qos_config_create(&q, db->ctx);
         if (qrc < 0)
             return qrc;
         qrc = ibr_qos_config_parse(q, db->qos_conf ? db->qos_conf : "", db->qos_conf_len);
         if (qrc == IBR_EPARSE)
-            qrc = perr(ps, "the saved QoS configuration: %s", ibr_qos_config_last_error(q));
+            qrc = perr(ps,
+                       IBR__MSG("DB055", "the saved QoS configuration: %s"),
+                       ibr_qos_config_last_error(q));
         ibr_qos_config_destroy(q);
         if (qrc < 0)
             return qrc;
     }
-    /* remote types, then the lookups */
-    db->sw_node = ibr__mallocarray(ctx, db->n_sw ? db->n_sw : 1, sizeof *db->sw_node);
-    if (!db->sw_node)
-        return IBR_ENOMEM;
-    for (uint32_t s = 0; s < db->n_sw; s++)
-        db->sw_node[s] = s;
-    int rc = db_index(db, ps->msg);
-    if (rc < 0)
-        return rc;
+    return 0;
+}
+
+/* Every cable listed at both ends (the remote types filled in), every
+   LFT entry a port of its switch. */
+static int check_cables(dbparser *ps)
+{
+    ibr_routing_db *db = ps->db;
     for (uint32_t i = 0; i < db->n_nodes; i++) {
         const ibr__dbnode *n = &db->nodes[i];
         for (unsigned p = 1; p <= n->nports; p++) {
@@ -916,14 +1066,15 @@ static int parse_all(dbparser *ps)
             uint32_t rn = ibr__guidmap_get(&db->node_map, pt->rguid);
             if (rn == IBR_NONE || pt->rport > db->nodes[rn].nports || pt->rport == 0)
                 return ibr__err(ps->msg, IBR_EPARSE,
-                                "routing database: port %u of 0x%016" PRIx64
-                                " is cabled to an unknown port",
+                                IBR__MSG("DB056", "routing database: port %u of 0x%016" PRIx64
+                                                  " is cabled to an unknown port"),
                                 p, n->guid);
             const ibr__dbport *back = &db->ports[db->nodes[rn].port_off + pt->rport];
             if (back->rguid != n->guid || back->rport != p)
                 return ibr__err(ps->msg, IBR_EPARSE,
-                                "routing database: the cable on port %u of 0x%016" PRIx64
-                                " is not listed at its other end",
+                                IBR__MSG("DB057",
+                                         "routing database: the cable on port %u of 0x%016" PRIx64
+                                         " is not listed at its other end"),
                                 p, n->guid);
             pt->rtype = db->nodes[rn].type;
         }
@@ -932,12 +1083,34 @@ static int parse_all(dbparser *ps)
         uint8_t p = db->lft[i];
         if (p != IBR_NO_ROUTE && p > db->nodes[i / db->lft_size].nports) {
             return ibr__err(ps->msg, IBR_EPARSE,
-                            "routing database: an LFT entry of switch 0x%016" PRIx64
-                            " names port %u, beyond the switch",
+                            IBR__MSG("DB058",
+                                     "routing database: an LFT entry of switch 0x%016" PRIx64
+                                     " names port %u, beyond the switch"),
                             db->nodes[i / db->lft_size].guid, (unsigned)p);
         }
     }
     return 0;
+}
+
+static int parse_all(dbparser *ps)
+{
+    ibr_routing_db *db = ps->db;
+    int rc = read_magic(ps);
+    if (rc == 0)
+        rc = read_records(ps);
+    if (rc == 0)
+        rc = check_complete(ps);
+    if (rc < 0)
+        return rc;
+    db->sw_node = ibr__mallocarray(db->ctx, db->n_sw ? db->n_sw : 1, sizeof *db->sw_node);
+    if (!db->sw_node)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < db->n_sw; s++)
+        db->sw_node[s] = s;
+    rc = db_index(db, ps->msg);
+    if (rc < 0)
+        return rc;
+    return check_cables(ps);
 }
 
 int ibr_routing_db_parse(ibr_routing_db **out, ibr_context *ctx, const char *buf, size_t len)
@@ -954,8 +1127,9 @@ int ibr_routing_db_parse(ibr_routing_db **out, ibr_context *ctx, const char *buf
     dbparser ps;
     memset(&ps, 0, sizeof ps);
     ps.db = db;
-    ps.buf = ps.pos = buf ? buf : "";
-    ps.end = ps.buf + len;
+    ps.buf = buf ? buf : "";
+    ps.cur = IBR_NONE;
+    ibr__lex_init(&ps.lx, ps.buf, len);
     int rc = parse_all(&ps);
     if (rc == IBR_ENOMEM) {
         ibr_routing_db_destroy(db);

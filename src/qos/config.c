@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "core/buffer.h"
+#include "core/messages.h"
+#include "formats/lex.h"
 #include "qos/qos.h"
 #include "qos/qos_int.h"
 
@@ -136,19 +138,22 @@ static int apply(ibr__qos_set *set, unsigned param, const char *v, size_t n, cha
 {
     unsigned bit = 1u << param;
     if (n == 0)
-        return ibr__err(err, IBR_EINVAL, "empty value");
+        return ibr__err(err, IBR_EINVAL, IBR__MSG("QC001", "empty value"));
     if (param <= 1) {
         long x;
         if (parse_num(&x, v, n) < 0)
-            return ibr__err(err, IBR_EINVAL, "'%.*s' is not a number", (int)(n > 40 ? 40 : n),
+            return ibr__err(err, IBR_EINVAL,
+                            IBR__MSG("QC002", "'%.*s' is not a number"), (int)(n > 40 ? 40 : n),
                             v);
         if (param == 0) {
             if (x < 0 || x > 15)
-                return ibr__err(err, IBR_EINVAL, "%ld out of range (1..15; 0 unsets)", x);
+                return ibr__err(err, IBR_EINVAL,
+                                IBR__MSG("QC003", "%ld out of range (1..15; 0 unsets)"), x);
             set->max_vls = (unsigned)x;
         } else {
             if (x > 255)
-                return ibr__err(err, IBR_EINVAL, "%ld out of range (0..255; -1 unsets)", x);
+                return ibr__err(err, IBR_EINVAL,
+                                IBR__MSG("QC004", "%ld out of range (0..255; -1 unsets)"), x);
             set->high_limit = x < 0 ? 0 : (unsigned)x;
         }
         if ((param == 0 && x == 0) || (param == 1 && x < 0))
@@ -168,40 +173,44 @@ static int apply(ibr__qos_set *set, unsigned param, const char *v, size_t n, cha
         while (next_item(&item, &ilen, v, n, &pos)) {
             long x;
             if (count == 16)
-                return ibr__err(err, IBR_EINVAL, "more than 16 VLs");
+                return ibr__err(err, IBR_EINVAL, IBR__MSG("QC005", "more than 16 VLs"));
             if (parse_num(&x, item, ilen) < 0 || x < 0 || x > 15)
-                return ibr__err(err, IBR_EINVAL, "SL %zu: '%.*s' is not a VL 0..15", count,
+                return ibr__err(err, IBR_EINVAL,
+                                IBR__MSG("QC006", "SL %zu: '%.*s' is not a VL 0..15"), count,
                                 (int)(ilen > 20 ? 20 : ilen), item);
             map[count++] = (uint8_t)x;
         }
         if (!count)
-            return ibr__err(err, IBR_EINVAL, "no VL listed");
+            return ibr__err(err, IBR_EINVAL, IBR__MSG("QC007", "no VL listed"));
         memcpy(set->sl2vl, map, 16);
     } else {
         ibr_vlarb_entry tab[IBR_VLARB_ENTRIES];
         memset(tab, 0, sizeof tab);
         while (next_item(&item, &ilen, v, n, &pos)) {
             if (count == IBR_VLARB_ENTRIES)
-                return ibr__err(err, IBR_EINVAL, "more than %d VL:weight pairs",
+                return ibr__err(err, IBR_EINVAL, IBR__MSG("QC008", "more than %d VL:weight pairs"),
                                 IBR_VLARB_ENTRIES);
             const char *colon = memchr(item, ':', ilen);
             long vl, w;
             if (!colon || parse_num(&vl, item, (size_t)(colon - item)) < 0 ||
                 parse_num(&w, colon + 1, ilen - (size_t)(colon - item) - 1) < 0)
-                return ibr__err(err, IBR_EINVAL, "entry %zu: '%.*s' is not VL:weight", count,
+                return ibr__err(err, IBR_EINVAL,
+                                IBR__MSG("QC009", "entry %zu: '%.*s' is not VL:weight"), count,
                                 (int)(ilen > 20 ? 20 : ilen), item);
             if (vl < 0 || vl > 14)
-                return ibr__err(err, IBR_EINVAL, "entry %zu: VL %ld out of range (0..14)", count,
+                return ibr__err(err, IBR_EINVAL,
+                                IBR__MSG("QC010", "entry %zu: VL %ld out of range (0..14)"), count,
                                 vl);
             if (w < 0 || w > 255)
-                return ibr__err(err, IBR_EINVAL, "entry %zu: weight %ld out of range (0..255)",
+                return ibr__err(err, IBR_EINVAL,
+                                IBR__MSG("QC011", "entry %zu: weight %ld out of range (0..255)"),
                                 count, w);
             tab[count].vl = (uint8_t)vl;
             tab[count].weight = (uint8_t)w;
             count++;
         }
         if (!count)
-            return ibr__err(err, IBR_EINVAL, "no VL:weight pair listed");
+            return ibr__err(err, IBR_EINVAL, IBR__MSG("QC012", "no VL:weight pair listed"));
         memcpy(param == 2 ? set->vlarb_high : set->vlarb_low, tab, sizeof tab);
     }
     set->set |= bit;
@@ -222,14 +231,16 @@ static int level_key(const char *key, size_t len)
 static int apply_level(ibr__qos_lv *lv, int which, const char *v, size_t n, char *err)
 {
     if (n == 0)
-        return ibr__err(err, IBR_EINVAL, "empty value");
+        return ibr__err(err, IBR_EINVAL, IBR__MSG("QC001", "empty value"));
     if (which == 1) {
         long x;
         if (parse_num(&x, v, n) < 0)
-            return ibr__err(err, IBR_EINVAL, "'%.*s' is not a number", (int)(n > 40 ? 40 : n),
+            return ibr__err(err, IBR_EINVAL,
+                            IBR__MSG("QC002", "'%.*s' is not a number"), (int)(n > 40 ? 40 : n),
                             v);
         if (x < 1 || x > IBR__QOS_MAX_LEVELS)
-            return ibr__err(err, IBR_EINVAL, "%ld out of range (1..%d)", x, IBR__QOS_MAX_LEVELS);
+            return ibr__err(err, IBR_EINVAL,
+                            IBR__MSG("QC013", "%ld out of range (1..%d)"), x, IBR__QOS_MAX_LEVELS);
         lv->levels = (unsigned)x;
         return 0;
     }
@@ -239,14 +250,16 @@ static int apply_level(ibr__qos_lv *lv, int which, const char *v, size_t n, char
     while (next_item(&item, &ilen, v, n, &pos)) {
         long x;
         if (count == IBR__QOS_MAX_LEVELS)
-            return ibr__err(err, IBR_EINVAL, "more than %d weights", IBR__QOS_MAX_LEVELS);
+            return ibr__err(err, IBR_EINVAL,
+                            IBR__MSG("QC014", "more than %d weights"), IBR__QOS_MAX_LEVELS);
         if (parse_num(&x, item, ilen) < 0 || x < 1 || x > 255)
-            return ibr__err(err, IBR_EINVAL, "level %zu: '%.*s' is not a weight 1..255", count,
+            return ibr__err(err, IBR_EINVAL,
+                            IBR__MSG("QC015", "level %zu: '%.*s' is not a weight 1..255"), count,
                             (int)(ilen > 20 ? 20 : ilen), item);
         w[count++] = (uint8_t)x;
     }
     if (!count)
-        return ibr__err(err, IBR_EINVAL, "no weight listed");
+        return ibr__err(err, IBR_EINVAL, IBR__MSG("QC016", "no weight listed"));
     memcpy(lv->weight, w, count);
     lv->n_weights = (unsigned)count;
     return 0;
@@ -267,14 +280,15 @@ int ibr_qos_config_set(ibr_qos_config *q, const char *key, const char *value)
     if (!q)
         return IBR_EINVAL;
     if (!key || !value)
-        return ibr__err(q->last_error, IBR_EINVAL, "NULL key or value");
+        return ibr__err(q->last_error, IBR_EINVAL, IBR__MSG("QC017", "NULL key or value"));
     unsigned fam = 0, param = 0;
     int lk = level_key(key, strlen(key));
     if (!lk && resolve_key(&fam, &param, key, strlen(key)) < 0)
         return ibr__err(q->last_error, IBR_EINVAL,
-                        "'%.64s' is no QoS parameter (qos_[ca_|rtr_|sw0_|swe_]max_vls, "
-                        "high_limit, vlarb_high, vlarb_low or sl2vl; ibr_qos_levels, "
-                        "ibr_qos_level_weights)",
+                        IBR__MSG("QC018",
+                                 "'%.64s' is no QoS parameter (qos_[ca_|rtr_|sw0_|swe_]max_vls, "
+                                 "high_limit, vlarb_high, vlarb_low or sl2vl; ibr_qos_levels, "
+                                 "ibr_qos_level_weights)"),
                         key);
     char why[IBR_ERRMSG_SIZE];
     size_t n = strlen(value);
@@ -370,26 +384,22 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
         return ibr__err(q->last_error, IBR_ENOMEM, "out of memory");
     memcpy(tmp, q->fam, sizeof q->fam);
     ibr__qos_lv lv = q->lv;
-    size_t pos = 0;
-    unsigned line = 0;
+    ibr__lex lx;
+    ibr__lex_init(&lx, buf, len);
     int rc = 0;
-    while (pos < len && rc == 0) {
-        line++;
-        size_t end = pos;
-        while (end < len && buf[end] != '\n')
-            end++;
-        const char *s = buf + pos;
-        size_t n = end - pos;
-        pos = end + 1;
-        const char *hash = memchr(s, '#', n);
+    while (rc == 0 && ibr__lex_line(&lx)) {
+        unsigned line = lx.line;
+        /* the line up to a '#' comment, blanks cut off */
+        ibr__cur c = lx.c;
+        const char *hash = ibr__cur_find(&c, "#");
         if (hash)
-            n = (size_t)(hash - s);
-        while (n && isspace((unsigned char)*s))
-            s++, n--;
-        while (n && isspace((unsigned char)s[n - 1]))
-            n--;
+            c.e = hash;
+        while (c.e > c.p && ibr__is_blank(c.e[-1]))
+            c.e--;
+        const char *s = c.p;
+        size_t n = (size_t)(c.e - c.p);
         size_t k = 0;
-        while (k < n && !isspace((unsigned char)s[k]) && s[k] != '=')
+        while (k < n && !ibr__is_blank(s[k]) && s[k] != '=')
             k++;
         unsigned fam = 0, param = 0;
         int lk = k ? level_key(s, k) : 0;
@@ -402,11 +412,11 @@ int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)
         }
         const char *v = s + k;
         size_t vn = n - k;
-        while (vn && isspace((unsigned char)*v))
+        while (vn && ibr__is_blank(*v))
             v++, vn--;
         if (vn && *v == '=') {
             v++, vn--;
-            while (vn && isspace((unsigned char)*v))
+            while (vn && ibr__is_blank(*v))
                 v++, vn--;
         }
         if (vn >= 2 && (*v == '"' || *v == '\'') && v[vn - 1] == *v)

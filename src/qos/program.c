@@ -28,6 +28,7 @@
 
 #include "core/buffer.h"
 #include "core/internal.h"
+#include "core/result_qos.h"
 #include "qos/qos.h"
 #include "qos/qos_int.h"
 
@@ -76,23 +77,15 @@ static int linked(const ibr_topo *t, uint32_t gp)
     return t->ports[gp].remote_node != IBR_NONE && t->ports[gp].state == IBR_LINK_ACTIVE;
 }
 
+/* A note of the QoS manager, kept in r's QoS section. */
 static int add_note(ibr_result *r, const char *fmt, ...) IBR_PRINTF(2, 3);
 static int add_note(ibr_result *r, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int rc = ibr__result_qos_vnote(r, fmt, ap);
     va_end(ap);
-    char **n = ibr__reallocarray(r->ctx, r->qos_notes, r->n_qos_notes + 1, sizeof *n);
-    if (!n)
-        return IBR_ENOMEM;
-    r->qos_notes = n;
-    if (!(n[r->n_qos_notes] = ibr__strdup(r->ctx, buf)))
-        return IBR_ENOMEM;
-    r->n_qos_notes++;
-    ibr__log(r->ctx, IBR_LOG_INFO, "QoS: %s", buf);
-    return 0;
+    return rc;
 }
 
 /* Fill the programmed VL arbitration of a port from table tb. */
@@ -312,14 +305,7 @@ static int snapshot(ibr_result *r, const ibr_qos_config *q, const uint32_t *off,
         memcpy(ep, r->ep_sl2vl, np * 16);
         memcpy(ep_set, r->ep_sl2vl_set, np);
     }
-    ibr__free(ctx, r->qos_conf);
-    ibr__free(ctx, r->pre_sl2vl);
-    ibr__free(ctx, r->pre_ep);
-    ibr__free(ctx, r->pre_ep_set);
-    r->qos_conf = conf;
-    r->pre_sl2vl = sw;
-    r->pre_ep = ep;
-    r->pre_ep_set = ep_set;
+    ibr__result_qos_keep(r, conf, sw, ep, ep_set);
     return 0;
 nomem:
     ibr__free(ctx, conf);
@@ -329,67 +315,96 @@ nomem:
     return IBR_ENOMEM;
 }
 
-int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
-                     unsigned int caps)
+/* The tables of one QoS programming: each port type's, the levels'
+   arbitration applied, and what the engine owns. */
+typedef struct qos_plan {
+    ibr_qos_table swe, sw0, ca, rtr;
+    int owns;   /* the engine programs its own SL2VL maps */
+    int torus;  /* the engine is torus-2QoS */
+    int levels; /* QoS levels share the VL arbitration */
+} qos_plan;
+
+static void plan_tables(qos_plan *pl, ibr_result *r, const ibr_qos_config *q, const char *engine,
+                        unsigned int caps)
+{
+    pl->owns = (caps & IBR_CAP_OWN_SL2VL) != 0;
+    pl->torus = !strcmp(engine, "torus-2QoS");
+    ibr_qos_config_table(&pl->swe, q, IBR_QOS_SWE);
+    ibr_qos_config_table(&pl->ca, q, IBR_QOS_CA);
+    ibr_qos_config_table(&pl->rtr, q, IBR_QOS_RTR);
+    ibr_qos_config_table(&pl->sw0, q, IBR_QOS_SW0);
+    pl->levels = r->qos_levels > 1 && !pl->owns;
+    if (pl->levels) {
+        level_vlarb(&pl->swe, q, r, "qos_swe");
+        level_vlarb(&pl->ca, q, r, "qos_ca");
+        level_vlarb(&pl->rtr, q, r, "qos_rtr");
+        level_vlarb(&pl->sw0, q, r, "qos_sw0");
+    }
+}
+
+/* The switch maps to program (tab, in the layout off: the engine's maps,
+   or the identity where it set none), a copy of them for the hazard check
+   (engine_tab) and the zeroed arbitration of every port (va); what the QoS
+   manager starts from kept in r. */
+typedef struct qos_tables {
+    uint32_t *off;
+    size_t total;
+    uint8_t *tab, *engine_tab;
+    ibr__vlarb *va;
+} qos_tables;
+
+static void tables_free(ibr_context *ctx, qos_tables *tb)
+{
+    ibr__free(ctx, tb->off);
+    ibr__free(ctx, tb->tab);
+    ibr__free(ctx, tb->engine_tab);
+    ibr__free(ctx, tb->va);
+}
+
+static int start_tables(qos_tables *tb, ibr_result *r, const ibr_qos_config *q)
 {
     const ibr_topo *t = r->topo;
     ibr_context *ctx = r->ctx;
-    int owns = (caps & IBR_CAP_OWN_SL2VL) != 0;
-    int torus = !strcmp(engine, "torus-2QoS");
-    ibr_qos_table swe, ca, rtr;
-    ibr_qos_config_table(&swe, q, IBR_QOS_SWE);
-    ibr_qos_config_table(&ca, q, IBR_QOS_CA);
-    ibr_qos_config_table(&rtr, q, IBR_QOS_RTR);
-    int levels = r->qos_levels > 1 && !(caps & IBR_CAP_OWN_SL2VL);
-    if (levels) {
-        level_vlarb(&swe, q, r, "qos_swe");
-        level_vlarb(&ca, q, r, "qos_ca");
-        level_vlarb(&rtr, q, r, "qos_rtr");
-    }
-
-    /* the engine's view, kept for the hazard check: its maps, or the
-       default where it set none */
-    uint8_t *engine_tab = NULL;
-    size_t total = 0;
-    uint32_t *off = ibr__sl2vl_layout(ctx, t, &total);
-    if (!off)
+    memset(tb, 0, sizeof *tb);
+    tb->off = ibr__sl2vl_layout(ctx, t, &tb->total);
+    if (!tb->off)
         return IBR_ENOMEM;
-    uint8_t *tab = ibr__mallocarray(ctx, total ? total : 1, 1);
-    ibr__vlarb *va = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, sizeof *va);
-    int rc = tab && va ? snapshot(r, q, off, total) : IBR_ENOMEM;
+    size_t total = tb->total;
+    tb->tab = ibr__mallocarray(ctx, total ? total : 1, 1);
+    tb->va = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, sizeof *tb->va);
+    int rc = tb->tab && tb->va ? snapshot(r, q, tb->off, total) : IBR_ENOMEM;
     if (rc == 0)
         rc = ibr__result_alloc_ep_sl2vl(r);
     if (rc < 0) {
-        ibr__free(ctx, off);
-        ibr__free(ctx, tab);
-        ibr__free(ctx, va);
+        tables_free(ctx, tb);
         return rc;
     }
     if (r->sl2vl) {
-        memcpy(tab, r->sl2vl, total);
+        memcpy(tb->tab, r->sl2vl, total);
     } else {
         static const uint8_t ident[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         for (size_t i = 0; i < total; i += 16)
-            memcpy(tab + i, ident, 16);
+            memcpy(tb->tab + i, ident, 16);
     }
-    engine_tab = ibr__mallocarray(ctx, total ? total : 1, 1);
-    if (!engine_tab) {
-        ibr__free(ctx, off);
-        ibr__free(ctx, tab);
-        ibr__free(ctx, va);
+    tb->engine_tab = ibr__mallocarray(ctx, total ? total : 1, 1);
+    if (!tb->engine_tab) {
+        tables_free(ctx, tb);
         return IBR_ENOMEM;
     }
-    memcpy(engine_tab, tab, total);
+    memcpy(tb->engine_tab, tb->tab, total);
+    return 0;
+}
 
-    ibr_qos_table sw0;
-    ibr_qos_config_table(&sw0, q, IBR_QOS_SW0);
-    if (levels)
-        level_vlarb(&sw0, q, r, "qos_sw0");
+/* Every switch: the arbitration of its linked ports and of an enhanced
+   port 0, the maps to them masked to their operational VLs. */
+static void program_switches(qos_tables *tb, const ibr_result *r, const qos_plan *pl)
+{
+    const ibr_topo *t = r->topo;
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t node = t->sw_node[s];
         const ibr__node *n = &t->nodes[node];
         size_t w = (size_t)n->nports + 1;
-        int engine_maps = owns && (!r->sl2vl_set || r->sl2vl_set[s]) && r->sl2vl;
+        int engine_maps = pl->owns && (!r->sl2vl_set || r->sl2vl_set[s]) && r->sl2vl;
         int esp0 = qos_switch_enhanced_port0(t, node);
         for (unsigned o = esp0 ? 0 : 1; o <= n->nports; o++) {
             uint32_t gp = n->port_off + o;
@@ -397,63 +412,60 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
                 continue;
             if (o) {
                 int ca_port = t->nodes[t->ports[gp].remote_node].type != IBR_NODE_SWITCH;
-                program_vlarb(&va[gp], t, node, o, &swe, torus && engine_maps && ca_port);
+                program_vlarb(&tb->va[gp], t, node, o, &pl->swe,
+                              pl->torus && engine_maps && ca_port);
             }
             unsigned vls = qos_port_oper_vls(t, node, o);
             for (unsigned in = 0; in <= n->nports; in++) {
-                uint8_t *m = tab + off[s] + (in * w + o) * 16;
-                mask_map(m, engine_maps ? m : swe.sl2vl, vls);
+                uint8_t *m = tb->tab + tb->off[s] + (in * w + o) * 16;
+                mask_map(m, engine_maps ? m : pl->swe.sl2vl, vls);
             }
         }
         if (esp0) {
             /* port 0 as an end port: its own arbitration and (0, 0) map */
-            program_vlarb(&va[n->port_off], t, node, 0, &sw0, 0);
-            uint8_t *m = tab + off[s];
-            mask_map(m, engine_maps ? m : sw0.sl2vl, qos_port_oper_vls(t, node, 0));
+            program_vlarb(&tb->va[n->port_off], t, node, 0, &pl->sw0, 0);
+            uint8_t *m = tb->tab + tb->off[s];
+            mask_map(m, engine_maps ? m : pl->sw0.sl2vl, qos_port_oper_vls(t, node, 0));
         }
     }
+}
+
+/* Every linked CA and router port: its arbitration and its map. */
+static void program_endports(qos_tables *tb, ibr_result *r, const qos_plan *pl)
+{
+    const ibr_topo *t = r->topo;
     for (uint32_t node = 0; node < t->n_nodes; node++) {
         const ibr__node *n = &t->nodes[node];
         if (n->type == IBR_NODE_SWITCH)
             continue;
-        const ibr_qos_table *tb = n->type == IBR_NODE_ROUTER ? &rtr : &ca;
+        const ibr_qos_table *tbl = n->type == IBR_NODE_ROUTER ? &pl->rtr : &pl->ca;
         for (unsigned p = 1; p <= n->nports; p++) {
             uint32_t gp = n->port_off + p;
             if (!linked(t, gp))
                 continue;
-            program_vlarb(&va[gp], t, node, p, tb, 0);
+            program_vlarb(&tb->va[gp], t, node, p, tbl, 0);
             uint8_t *m = r->ep_sl2vl + (size_t)gp * 16;
-            mask_map(m, owns && r->ep_sl2vl_set[gp] ? m : tb->sl2vl, qos_port_oper_vls(t, node, p));
+            mask_map(m, pl->owns && r->ep_sl2vl_set[gp] ? m : tbl->sl2vl,
+                     qos_port_oper_vls(t, node, p));
             r->ep_sl2vl_set[gp] = 1;
         }
     }
-    ibr__free(ctx, r->sl2vl);
-    ibr__free(ctx, r->sl2vl_off);
-    r->sl2vl = tab;
-    r->sl2vl_off = off;
-    ibr__free(ctx, r->vlarb);
-    r->vlarb = va;
-    r->qos = 1;
+}
 
-    /* notes: what an owning engine overrides */
-    if (owns && torus)
-        rc = torus_checks(r, q);
-    else if (owns)
-        for (unsigned f = 0; f < IBR__QOS_TARGETS && rc == 0; f++)
-            if (q->fam[f].set & IBR__QOS_SL2VL)
-                rc = add_note(r, "%s overrides the configured %s_sl2vl (it programs its own "
-                              "SL2VL maps)", engine, ibr__qos_prefix[f]);
-
-    /* hazards */
+/* SLs the routing uses that the engine's maps keep apart but the
+   programmed ones merge (or drop) on a switch port pair: r's hazards. */
+static int check_hazards(ibr_result *r, const qos_tables *tb, const qos_plan *pl)
+{
+    const ibr_topo *t = r->topo;
     unsigned used = used_sls(r), used_sl[16], n_used = 0;
     for (unsigned a = 0; a < 16; a++)
         if (used >> a & 1)
             used_sl[n_used++] = a;
-    ibr_sl_hazard *hz = NULL;
     uint8_t seen[256] = {0};
-    if (rc == 0 && !(hz = ibr__calloc(ctx, 256, sizeof *hz)))
-        rc = IBR_ENOMEM;
-    for (uint32_t s = 0; s < t->n_sw && rc == 0; s++) {
+    ibr_sl_hazard *hz = ibr__calloc(r->ctx, 256, sizeof *hz);
+    if (!hz)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t node = t->sw_node[s];
         const ibr__node *n = &t->nodes[node];
         size_t w = (size_t)n->nports + 1;
@@ -461,8 +473,8 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
             for (unsigned o = 1; o <= n->nports; o++) {
                 if (!linked(t, n->port_off + o))
                     continue;
-                const uint8_t *pm = tab + off[s] + (in * w + o) * 16;
-                const uint8_t *em = engine_tab + off[s] + (in * w + o) * 16;
+                const uint8_t *pm = tb->tab + tb->off[s] + (in * w + o) * 16;
+                const uint8_t *em = tb->engine_tab + tb->off[s] + (in * w + o) * 16;
                 for (unsigned i = 0; i < n_used; i++) {
                     unsigned a = used_sl[i];
                     if (pm[a] == 15 && em[a] != 15)
@@ -472,7 +484,7 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
                         if (em[a] != em[b] && pm[a] == pm[b] && pm[a] != 15) {
                             /* masked: the unmasked configured (or engine) map
                                kept them apart */
-                            const uint8_t *cm = owns ? em : swe.sl2vl;
+                            const uint8_t *cm = pl->owns ? em : pl->swe.sl2vl;
                             record_hazard(hz, seen, node, in, o, a, b, pm[a], cm[a] != cm[b]);
                         }
                     }
@@ -482,118 +494,49 @@ int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
     size_t nh = 0;
     for (unsigned k = 0; k < 256; k++)
         nh += seen[k];
-    if (rc == 0 && nh) {
-        ibr_sl_hazard *list = ibr__mallocarray(ctx, nh, sizeof *list);
-        if (!list)
+    int rc = 0;
+    if (nh) {
+        ibr_sl_hazard *list = ibr__mallocarray(r->ctx, nh, sizeof *list);
+        if (!list) {
             rc = IBR_ENOMEM;
-        else {
+        } else {
             size_t j = 0;
             for (unsigned k = 0; k < 256; k++)
                 if (seen[k])
                     list[j++] = hz[k];
-            r->hazards = list;
-            r->n_hazards = nh;
+            ibr__result_qos_set_hazards(r, list, nh);
         }
     }
-    ibr__free(ctx, hz);
-    ibr__free(ctx, engine_tab);
+    ibr__free(r->ctx, hz);
     return rc;
 }
 
-/* ---- getters ---- */
-
-void ibr__qos_set_levels(ibr_result *r, unsigned levels, unsigned caps)
+int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
+                     unsigned int caps)
 {
-    if (levels <= 1) {
-        r->qos_levels = r->qos_stride = 0;
-        return;
-    }
-    unsigned k = (caps & IBR_CAP_OWN_SL2VL) ? 8 : r->vls_used ? r->vls_used : 1;
-    r->qos_levels = levels;
-    r->qos_stride = k;
-    if (!(caps & IBR_CAP_OWN_SL2VL))
-        r->vls_used = levels * k;
+    qos_plan pl;
+    plan_tables(&pl, r, q, engine, caps);
+    qos_tables tb;
+    int rc = start_tables(&tb, r, q);
+    if (rc < 0)
+        return rc;
+    program_switches(&tb, r, &pl);
+    program_endports(&tb, r, &pl);
+    /* the programmed tables replace the engine's */
+    ibr__result_replace_sl2vl(r, tb.tab, tb.off);
+    ibr__result_qos_set_vlarb(r, tb.va);
+
+    /* notes: what an owning engine overrides */
+    if (pl.owns && pl.torus)
+        rc = torus_checks(r, q);
+    else if (pl.owns)
+        for (unsigned f = 0; f < IBR__QOS_TARGETS && rc == 0; f++)
+            if (q->fam[f].set & IBR__QOS_SL2VL)
+                rc = add_note(r, "%s overrides the configured %s_sl2vl (it programs its own "
+                              "SL2VL maps)", engine, ibr__qos_prefix[f]);
+    if (rc == 0)
+        rc = check_hazards(r, &tb, &pl);
+    ibr__free(r->ctx, tb.engine_tab);
+    return rc;
 }
 
-int ibr_result_has_qos(const ibr_result *r)
-{
-    return r && r->qos;
-}
-
-int ibr_result_endport_sl2vl(uint8_t out[16], const ibr_result *r, uint32_t node,
-                             unsigned int port)
-{
-    if (!out)
-        return IBR_EINVAL;
-    if (!r || node >= r->topo->n_nodes)
-        return IBR_ENOTFOUND;
-    const ibr__node *n = &r->topo->nodes[node];
-    if (n->type == IBR_NODE_SWITCH)
-        return IBR_EINVAL;
-    if (port < 1 || port > n->nports)
-        return IBR_ERANGE;
-    for (unsigned k = 0; k < 16; k++)
-        out[k] = (uint8_t)k;
-    if (r->ep_sl2vl)
-        memcpy(out, r->ep_sl2vl + ((size_t)n->port_off + port) * 16, 16);
-    return 0;
-}
-
-int ibr_result_vlarb(ibr_vlarb *out, const ibr_result *r, uint32_t node, unsigned int port)
-{
-    if (!out)
-        return IBR_EINVAL;
-    if (!r || node >= r->topo->n_nodes)
-        return IBR_ENOTFOUND;
-    const ibr__node *n = &r->topo->nodes[node];
-    if (port > n->nports || (port == 0 && n->type != IBR_NODE_SWITCH))
-        return IBR_ERANGE;
-    const ibr__vlarb *v = r->vlarb ? &r->vlarb[n->port_off + port] : NULL;
-    if (!v || !v->programmed)
-        return IBR_ENOTFOUND;
-    memset(out, 0, sizeof *out);
-    out->high_limit = v->high_limit;
-    out->n_high = v->n_high;
-    out->n_low = v->n_low;
-    memcpy(out->high, v->high, sizeof out->high);
-    memcpy(out->low, v->low, sizeof out->low);
-    return 0;
-}
-
-size_t ibr_result_qos_note_count(const ibr_result *r)
-{
-    return r ? r->n_qos_notes : 0;
-}
-
-const char *ibr_result_qos_note(const ibr_result *r, size_t i)
-{
-    return r && i < r->n_qos_notes ? r->qos_notes[i] : NULL;
-}
-
-unsigned int ibr_result_qos_levels(const ibr_result *r)
-{
-    return r && r->qos_levels > 1 ? r->qos_levels : 1;
-}
-
-unsigned int ibr_result_path_sl_level(const ibr_result *r, unsigned int level, uint16_t src_lid,
-                                      uint16_t dst_lid)
-{
-    if (!r || level >= ibr_result_qos_levels(r))
-        return 0xFF;
-    return ibr_result_path_sl(r, src_lid, dst_lid) + level * r->qos_stride;
-}
-
-size_t ibr_result_sl_hazard_count(const ibr_result *r)
-{
-    return r ? r->n_hazards : 0;
-}
-
-int ibr_result_sl_hazard(ibr_sl_hazard *out, const ibr_result *r, size_t i)
-{
-    if (!out)
-        return IBR_EINVAL;
-    if (!r || i >= r->n_hazards)
-        return IBR_ENOTFOUND;
-    *out = r->hazards[i];
-    return 0;
-}

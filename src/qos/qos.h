@@ -20,10 +20,4 @@ unsigned ibr__qos_level_weight(const ibr_qos_config *q, unsigned l);
 int ibr__qos_program(ibr_result *r, const ibr_qos_config *q, const char *engine,
                      unsigned int caps);
 
-/* Record the QoS levels r was routed with (by an engine of capabilities
-   caps): level l's copy of a path SL is l strides up, the stride the
-   engine's layers (torus-2QoS: 8, SL bit 3), and the VLs used grow to
-   levels strides. levels 0 or 1: no levels (the fields cleared). */
-void ibr__qos_set_levels(ibr_result *r, unsigned levels, unsigned caps);
-
 #endif

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engines/registry.h"
+#include "route/registry.h"
 #include "route/route_int.h"
 
 /* ---- engine definitions ---- */

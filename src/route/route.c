@@ -18,6 +18,7 @@
 
 #include "core/mcast_groups_int.h"
 #include "mcast/mcast.h"
+#include "core/result_qos.h"
 #include "qos/qos.h"
 #include "route/route_int.h"
 

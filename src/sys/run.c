@@ -18,7 +18,7 @@ uint8_t *ibr_run_lft(ibr_run *run, uint32_t sw)
 {
     if (!run || sw >= run->topo->n_sw)
         return NULL;
-    return run->res->lft + (size_t)sw * run->res->lft_size;
+    return ibr__lft_row(run->res, sw);
 }
 
 int ibr_run_set_hops(ibr_run *run, uint32_t sw, uint32_t dst_sw, unsigned int hops)

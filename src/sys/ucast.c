@@ -132,6 +132,70 @@ static void add_used(const uc_job *j, uc_worker *w, size_t xi, uint32_t node, un
     }
 }
 
+/* Plain selection: the first candidate (in port order) with the least
+   count. Counts only grow by one, and only for the port just chosen, so
+   within a block of one destination switch the answer is found by
+   scanning forward for the current minimum; past the end the minimum has
+   grown by exactly one. Equivalent to a full scan every time. */
+static inline unsigned plain_select(uc_worker *w, const uint8_t *cand, unsigned nc, uint32_t dsw)
+{
+    if (w->blk_dsw != dsw) {
+        uint32_t m = UINT32_MAX;
+        for (unsigned k = 0; k < nc; k++)
+            if (w->cnt[cand[k]] < m)
+                m = w->cnt[cand[k]];
+        w->blk_dsw = dsw;
+        w->blk_min = m;
+        w->blk_pos = 0;
+    }
+    for (;;) {
+        while (w->blk_pos < nc && w->cnt[cand[w->blk_pos]] != w->blk_min)
+            w->blk_pos++;
+        if (w->blk_pos < nc)
+            return cand[w->blk_pos];
+        w->blk_min++;
+        w->blk_pos = 0;
+    }
+}
+
+/* Port shifting: the choice again over the candidate paths, started at
+   a rotation by the mean count; *best, and with LMC the best ports to a
+   system and to a node not yet used (*best_sys, *best_node). */
+static void shifted_pick(const uc_path *paths, unsigned npaths, uint64_t total, int lmc,
+                         unsigned *best_out, unsigned *best_sys_out, unsigned *best_node_out)
+{
+    uint32_t least = UINT32_MAX, least_sys = UINT32_MAX, least_node = UINT32_MAX;
+    uint32_t least_fwd = UINT32_MAX;
+    unsigned best = 0, best_sys = 0, best_node = 0;
+    for (unsigned i = 0; i < npaths; i++) {
+        const uc_path *pp = &paths[(total / npaths + i) % npaths];
+        if (lmc) {
+            if (!pp->found_sys && pp->count < least_sys) {
+                least_sys = pp->count;
+                best_sys = pp->port;
+                least_fwd = 0;
+            } else if (!pp->found_node && pp->count < least_node) {
+                least_node = pp->count;
+                best_node = pp->port;
+                least_fwd = 0;
+            }
+        }
+        int used = lmc && (pp->found_sys || pp->found_node);
+        if (pp->count < least) {
+            best = pp->port;
+            least = pp->count;
+            if (used && pp->fwd < least_fwd)
+                least_fwd = pp->fwd;
+        } else if (used && pp->count == least && pp->fwd < least_fwd) {
+            least_fwd = pp->fwd;
+            best = pp->port;
+        }
+    }
+    *best_out = best;
+    *best_sys_out = best_sys;
+    *best_node_out = best_node;
+}
+
 /* Choose the output port of switch s for destination xi (one LID of it). */
 static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi, unsigned start,
                             int scatter, ibr__rng *rng)
@@ -159,30 +223,8 @@ static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi
     if (k0 == nc)
         k0 = 0;
 
-    if (k0 == 0 && j->lmc == 0 && !scatter && !j->o->port_shifting) {
-        /* Plain selection: the first candidate (in port order) with the
-           least count. Counts only grow by one, and only for the port just
-           chosen, so within a block the answer is found by scanning
-           forward for the current minimum; past the end the minimum has
-           grown by exactly one. Equivalent to a full scan every time. */
-        if (w->blk_dsw != x->dsw) {
-            uint32_t m = UINT32_MAX;
-            for (unsigned k = 0; k < nc; k++)
-                if (w->cnt[cand[k]] < m)
-                    m = w->cnt[cand[k]];
-            w->blk_dsw = x->dsw;
-            w->blk_min = m;
-            w->blk_pos = 0;
-        }
-        for (;;) {
-            while (w->blk_pos < nc && w->cnt[cand[w->blk_pos]] != w->blk_min)
-                w->blk_pos++;
-            if (w->blk_pos < nc)
-                return cand[w->blk_pos];
-            w->blk_min++;
-            w->blk_pos = 0;
-        }
-    }
+    if (k0 == 0 && j->lmc == 0 && !scatter && !j->o->port_shifting)
+        return plain_select(w, cand, nc, x->dsw);
     w->blk_dsw = IBR_NONE;
 
     int lmc = j->lmc > 0;
@@ -250,34 +292,8 @@ static unsigned select_port(const uc_job *j, uc_worker *w, uint32_t s, size_t xi
         }
     }
 
-    if (j->o->port_shifting && npaths) {
-        least = least_sys = least_node = least_fwd = UINT32_MAX;
-        best = best_sys = best_node = 0;
-        for (unsigned i = 0; i < npaths; i++) {
-            const uc_path *pp = &paths[(total / npaths + i) % npaths];
-            if (lmc) {
-                if (!pp->found_sys && pp->count < least_sys) {
-                    least_sys = pp->count;
-                    best_sys = pp->port;
-                    least_fwd = 0;
-                } else if (!pp->found_node && pp->count < least_node) {
-                    least_node = pp->count;
-                    best_node = pp->port;
-                    least_fwd = 0;
-                }
-            }
-            int used = lmc && (pp->found_sys || pp->found_node);
-            if (pp->count < least) {
-                best = pp->port;
-                least = pp->count;
-                if (used && pp->fwd < least_fwd)
-                    least_fwd = pp->fwd;
-            } else if (used && pp->count == least && pp->fwd < least_fwd) {
-                least_fwd = pp->fwd;
-                best = pp->port;
-            }
-        }
-    }
+    if (j->o->port_shifting && npaths)
+        shifted_pick(paths, npaths, total, lmc, &best, &best_sys, &best_node);
 
     if (lmc && best && !scatter) {
         if (best_sys)

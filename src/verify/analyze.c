@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
+#include "core/result_qos.h"
 #include "verify/analyze_int.h"
 #include "verify/verify_int.h"
 
@@ -544,92 +545,95 @@ static int check_options(ibr_analyze_options *o, const ibr_analyze_options *opts
     return 0;
 }
 
-int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyze_options *opts)
+/* The job of one analysis of r with options o. */
+static void job_init(ibr__ajob *j, const ibr_result *r, const ibr_analyze_options *o)
 {
-    if (!out || !r || !r->lft || r->status != 0)
-        return IBR_EINVAL;
     const ibr_topo *t = r->topo;
-    ibr_analyze_options o;
-    int rc = check_options(&o, opts);
-    if (rc < 0)
-        return rc;
-    ibr_context *ctx = ibr__ctx(t->ctx);
-    ibr__ajob j;
-    memset(&j, 0, sizeof j);
-    j.t = t;
-    j.r = r;
-    j.opts = o;
-    j.nsw = t->n_sw;
-    j.lft_size = r->lft_size;
-    j.lft = r->lft;
+    memset(j, 0, sizeof *j);
+    j->t = t;
+    j->r = r;
+    j->opts = *o;
+    j->nsw = t->n_sw;
+    j->lft_size = r->lft_size;
+    j->lft = r->lft;
     if (r->sl2vl)
-        j.vl_mode = VL_TABLE;
+        j->vl_mode = VL_TABLE;
     else
-        j.vl_mode = r->sl_mode == IBR_SL_PER_PAIR ? VL_PAIR : VL_FIXED;
-    j.levels = r->qos_levels > 1 ? r->qos_levels : 1;
-    if (j.levels > IBR__AN_LEVELS)
-        j.levels = IBR__AN_LEVELS;
-    j.stride = j.levels > 1 ? r->qos_stride : 0;
+        j->vl_mode = r->sl_mode == IBR_SL_PER_PAIR ? VL_PAIR : VL_FIXED;
+    j->levels = ibr__result_qos_levels(r);
+    if (j->levels > IBR__AN_LEVELS)
+        j->levels = IBR__AN_LEVELS;
+    j->stride = ibr__result_qos_stride(r);
+}
 
+/* The analysis object, empty but for its identity and link loads. */
+static ibr_analysis *analysis_new(ibr_context *ctx, const ibr__ajob *j)
+{
     ibr_analysis *a = ibr__calloc(ctx, 1, sizeof *a);
     if (!a)
-        return IBR_ENOMEM;
+        return NULL;
     a->ctx = ctx;
-    a->opts = o;
-    a->levels = j.levels;
-    memcpy(a->engine, r->engine, sizeof a->engine);
+    a->opts = j->opts;
+    a->levels = j->levels;
+    memcpy(a->engine, j->r->engine, sizeof a->engine);
     a->engine[sizeof a->engine - 1] = 0;
-    a->n_links = t->n_adj;
-    a->loads = ibr__calloc(ctx, t->n_adj ? t->n_adj : 1, sizeof *a->loads);
-    if (!a->loads) {
-        rc = IBR_ENOMEM;
-        goto fail;
-    }
-    if ((rc = build_tables(ctx, &j)) < 0)
-        goto fail;
+    a->n_links = j->t->n_adj;
+    a->loads = ibr__calloc(ctx, j->t->n_adj ? j->t->n_adj : 1, sizeof *a->loads);
     for (unsigned i = 0; i < 4; i++)
         a->bound[i] = 1.0;
-    unsigned want = o.patterns & (IBR_PATTERN_SHIFT | IBR_PATTERN_PERMUTATION |
-                                  IBR_PATTERN_BISECTION);
-    if (j.n_ep < 2)
-        want = 0;
-    if (want) {
-        size_t tiles = (j.lft_size + 63) / 64;
-        j.lft_t = ibr__calloc(ctx, tiles * 64, j.nsw ? j.nsw : 1);
-        if (!j.lft_t) {
-            rc = IBR_ENOMEM;
-            goto fail;
-        }
+    return a;
+}
+
+/* Everything the passes read: the tables, the transposed LFT when
+   patterns other than all-to-all are wanted, switch distances, cuts and
+   one worker per thread. *want gets the patterns other than all-to-all
+   to analyse (none with fewer than two end ports). */
+static int job_prepare(ibr_context *ctx, ibr__ajob *j, unsigned *want)
+{
+    int rc;
+    *want = 0;
+    if ((rc = build_tables(ctx, j)) < 0)
+        return rc;
+    if (j->n_ep >= 2)
+        *want = j->opts.patterns &
+                (IBR_PATTERN_SHIFT | IBR_PATTERN_PERMUTATION | IBR_PATTERN_BISECTION);
+    if (*want) {
+        size_t tiles = (j->lft_size + 63) / 64;
+        j->lft_t = ibr__calloc(ctx, tiles * 64, j->nsw ? j->nsw : 1);
+        if (!j->lft_t)
+            return IBR_ENOMEM;
     }
     uint8_t *dist = NULL;
-    j.nw = ibr__resolve_threads(o.threads);
-    if (j.nw > j.n_dest && j.n_dest)
-        j.nw = j.n_dest;
-    if ((rc = ibr__switch_hops(&dist, t, j.nw)) < 0)
-        goto fail;
-    j.dist = dist;
-    if (j.n_ep >= 2 && o.patterns && (rc = ibr__analyze_cuts(&j)) < 0)
-        goto fail;
-    j.w = ibr__calloc(ctx, j.nw, sizeof *j.w);
-    if (!j.w) {
-        rc = IBR_ENOMEM;
-        goto fail;
-    }
-    for (unsigned i = 0; i < j.nw; i++)
-        if ((rc = alloc_worker(ctx, &j, &j.w[i])) < 0)
-            goto fail;
+    j->nw = ibr__resolve_threads(j->opts.threads);
+    if (j->nw > j->n_dest && j->n_dest)
+        j->nw = j->n_dest;
+    if ((rc = ibr__switch_hops(&dist, j->t, j->nw)) < 0)
+        return rc;
+    j->dist = dist;
+    if (j->n_ep >= 2 && j->opts.patterns && (rc = ibr__analyze_cuts(j)) < 0)
+        return rc;
+    j->w = ibr__calloc(ctx, j->nw, sizeof *j->w);
+    if (!j->w)
+        return IBR_ENOMEM;
+    for (unsigned i = 0; i < j->nw; i++)
+        if ((rc = alloc_worker(ctx, j, &j->w[i])) < 0)
+            return rc;
+    return 0;
+}
 
-    /* pass 1 */
-    if ((rc = ibr__parallel_for(j.nw, j.n_dest, pass_paths, &j)) < 0)
-        goto fail;
+/* The workers' sums of pass 1 into a's summary, loads, VL counts and hop
+   histogram. */
+static int merge_paths(ibr_analysis *a, ibr__ajob *j)
+{
+    const ibr_topo *t = j->t;
     ibr_analysis_summary *s = &a->sum;
     s->version = IBR_ANALYSIS_SUMMARY_VERSION;
-    s->endports = j.n_ep;
+    s->endports = j->n_ep;
     s->links = t->n_adj;
     uint64_t hop_sum = 0;
-    size_t nh = (size_t)j.nsw + 2;
-    for (unsigned i = 0; i < j.nw; i++) {
-        ibr__aworker *w = &j.w[i];
+    size_t nh = (size_t)j->nsw + 2;
+    for (unsigned i = 0; i < j->nw; i++) {
+        ibr__aworker *w = &j->w[i];
         s->pairs += w->pairs;
         s->pairs_routed += w->pairs_ok;
         hop_sum += w->hop_sum;
@@ -637,26 +641,24 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
             s->max_hops = w->max_hops;
         if (w->max_stretch > s->max_stretch)
             s->max_stretch = w->max_stretch;
-        if (w->max_len > j.max_len)
-            j.max_len = w->max_len;
+        if (w->max_len > j->max_len)
+            j->max_len = w->max_len;
         for (uint32_t l = 0; l < t->n_adj; l++)
             a->loads[l] += w->load[l];
-        for (unsigned l = 0; l < j.levels; l++)
+        for (unsigned l = 0; l < j->levels; l++)
             for (unsigned v = 0; v < 16; v++)
                 a->vl[l][v] += w->vl[l][v];
     }
     a->n_hist = (size_t)s->max_hops + 1;
-    a->hist = ibr__calloc(ctx, a->n_hist, sizeof *a->hist);
-    if (!a->hist) {
-        rc = IBR_ENOMEM;
-        goto fail;
-    }
-    for (unsigned i = 0; i < j.nw; i++)
+    a->hist = ibr__calloc(a->ctx, a->n_hist, sizeof *a->hist);
+    if (!a->hist)
+        return IBR_ENOMEM;
+    for (unsigned i = 0; i < j->nw; i++)
         for (size_t h = 0; h < a->n_hist && h < nh; h++)
-            a->hist[h] += j.w[i].hist[h];
+            a->hist[h] += j->w[i].hist[h];
     double ssum = 0.0;
-    for (uint32_t i = 0; i < j.n_dest; i++)
-        ssum += j.dest_stretch[i];
+    for (uint32_t i = 0; i < j->n_dest; i++)
+        ssum += j->dest_stretch[i];
     if (s->pairs_routed) {
         s->avg_hops = (double)hop_sum / (double)s->pairs_routed;
         s->avg_stretch = ssum / (double)s->pairs_routed;
@@ -671,61 +673,99 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
     s->load_ratio = s->mean_link_load > 0.0 ? (double)s->max_link_load / s->mean_link_load : 0.0;
     for (unsigned v = 0; v < 16; v++) {
         uint64_t any = 0;
-        for (unsigned l = 0; l < j.levels; l++)
+        for (unsigned l = 0; l < j->levels; l++)
             any |= a->vl[l][v];
         if (any)
             s->vls_used++;
     }
+    return 0;
+}
 
-    /* all-to-all as a pattern */
-    if (o.patterns & IBR_PATTERN_ALL_TO_ALL) {
-        j.load = a->loads;
-        if ((rc = ibr__parallel_for(j.nw, j.n_dest, pass_share, &j)) < 0)
-            goto fail;
-        ibr_pattern_stats *p = &s->all_to_all;
-        double share = 0.0;
-        for (uint32_t i = 0; i < j.n_dest; i++)
-            share += j.dest_share[i];
-        p->patterns = 1;
-        p->flows = j.n_ep ? (uint64_t)j.n_dest * (j.n_ep - 1) : 0;
-        p->unrouted = p->flows - s->pairs_routed;
-        p->max_congestion = s->max_link_load;
-        p->mean_max_congestion = (double)s->max_link_load;
-        p->congestion_free = s->max_link_load <= 1;
-        p->ebb = p->flows ? share / (double)p->flows : 1.0;
-        if (p->flows) {
-            double b;
-            if ((rc = ibr__analyze_bound_a2a(&b, &j)) < 0)
-                goto fail;
-            a->bound[0] = b / (double)p->flows;
-        }
+/* All-to-all as a pattern: its statistics and bound. */
+static int pattern_all_to_all(ibr_analysis *a, ibr__ajob *j)
+{
+    ibr_analysis_summary *s = &a->sum;
+    int rc;
+    j->load = a->loads;
+    if ((rc = ibr__parallel_for(j->nw, j->n_dest, pass_share, j)) < 0)
+        return rc;
+    ibr_pattern_stats *p = &s->all_to_all;
+    double share = 0.0;
+    for (uint32_t i = 0; i < j->n_dest; i++)
+        share += j->dest_share[i];
+    p->patterns = 1;
+    p->flows = j->n_ep ? (uint64_t)j->n_dest * (j->n_ep - 1) : 0;
+    p->unrouted = p->flows - s->pairs_routed;
+    p->max_congestion = s->max_link_load;
+    p->mean_max_congestion = (double)s->max_link_load;
+    p->congestion_free = s->max_link_load <= 1;
+    p->ebb = p->flows ? share / (double)p->flows : 1.0;
+    if (p->flows) {
+        double b;
+        if ((rc = ibr__analyze_bound_a2a(&b, j)) < 0)
+            return rc;
+        a->bound[0] = b / (double)p->flows;
     }
+    return 0;
+}
 
-    /* the other patterns */
-    if (want) {
-        if ((rc = ibr__analyze_pattern_scratch(&j)) < 0)
-            goto fail;
-        size_t nrand = o.n_random;
-        if ((want & IBR_PATTERN_SHIFT) &&
-            (rc = ibr__analyze_patterns(&s->shift, &a->bound[1], &j, IBR_PATTERN_SHIFT,
-                                        j.n_ep - 1)) < 0)
-            goto fail;
-        if ((want & IBR_PATTERN_PERMUTATION) &&
-            (rc = ibr__analyze_patterns(&s->permutation, &a->bound[2], &j,
-                                        IBR_PATTERN_PERMUTATION, nrand)) < 0)
-            goto fail;
-        if ((want & IBR_PATTERN_BISECTION) &&
-            (rc = ibr__analyze_patterns(&s->bisection, &a->bound[3], &j,
-                                        IBR_PATTERN_BISECTION, nrand)) < 0)
-            goto fail;
-    }
+/* The shift, permutation and bisection patterns wanted. */
+static int patterns_other(ibr_analysis *a, ibr__ajob *j, unsigned want)
+{
+    ibr_analysis_summary *s = &a->sum;
+    int rc;
+    if ((rc = ibr__analyze_pattern_scratch(j)) < 0)
+        return rc;
+    size_t nrand = j->opts.n_random;
+    if ((want & IBR_PATTERN_SHIFT) &&
+        (rc = ibr__analyze_patterns(&s->shift, &a->bound[1], j, IBR_PATTERN_SHIFT,
+                                    j->n_ep - 1)) < 0)
+        return rc;
+    if ((want & IBR_PATTERN_PERMUTATION) &&
+        (rc = ibr__analyze_patterns(&s->permutation, &a->bound[2], j, IBR_PATTERN_PERMUTATION,
+                                    nrand)) < 0)
+        return rc;
+    if ((want & IBR_PATTERN_BISECTION) &&
+        (rc = ibr__analyze_patterns(&s->bisection, &a->bound[3], j, IBR_PATTERN_BISECTION,
+                                    nrand)) < 0)
+        return rc;
+    return 0;
+}
+
+int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyze_options *opts)
+{
+    if (!out || !r || !r->lft || r->status != 0)
+        return IBR_EINVAL;
+    ibr_analyze_options o;
+    int rc = check_options(&o, opts);
+    if (rc < 0)
+        return rc;
+    ibr_context *ctx = ibr__ctx(r->topo->ctx);
+    ibr__ajob j;
+    job_init(&j, r, &o);
+    ibr_analysis *a = analysis_new(ctx, &j);
+    if (!a)
+        return IBR_ENOMEM;
+    unsigned want = 0;
+    rc = a->loads ? 0 : IBR_ENOMEM;
+    if (rc == 0)
+        rc = job_prepare(ctx, &j, &want);
+    /* pass 1: every path */
+    if (rc == 0)
+        rc = ibr__parallel_for(j.nw, j.n_dest, pass_paths, &j);
+    if (rc == 0)
+        rc = merge_paths(a, &j);
+    if (rc == 0 && (o.patterns & IBR_PATTERN_ALL_TO_ALL))
+        rc = pattern_all_to_all(a, &j);
+    if (rc == 0 && want)
+        rc = patterns_other(a, &j, want);
     free_job(ctx, &j);
+    if (rc < 0) {
+        ibr_analysis_destroy(a);
+        return rc;
+    }
     *out = a;
     return 0;
-fail:
-    free_job(ctx, &j);
-    ibr_analysis_destroy(a);
-    return rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cdg/cdg.h"
+#include "core/result_qos.h"
 #include "verify/verify_int.h"
 
 /* Number of VLs (1..16) that data can travel on in this result. */
@@ -19,8 +20,7 @@ static unsigned vls_in_use(const ibr_result *r)
                 maxsl = r->sl[i];
     }
     /* the highest QoS level's copy of the path SLs */
-    if (r->qos_levels > 1)
-        maxsl += (r->qos_levels - 1) * r->qos_stride;
+    maxsl += (ibr__result_qos_levels(r) - 1) * ibr__result_qos_stride(r);
     if (maxsl > 15)
         maxsl = 15;
     if (!r->sl2vl)
@@ -147,14 +147,14 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
        switch, SL). With one SL per destination that is once per switch. */
     int in_port_free = !r->sl2vl || sl2vl_identity(r);
     /* every QoS level's traffic, each on its copy of the path SLs */
-    unsigned levels = r->qos_levels > 1 ? r->qos_levels : 1;
+    unsigned levels = ibr__result_qos_levels(r), stride = ibr__result_qos_stride(r);
     int per_switch = r->sl_mode != IBR_SL_PER_PAIR && in_port_free;
     for (unsigned lid = 1; lid <= t->max_lid; lid++) {
         if ((lid - 1) % 64 == 0) {
             /* columns lid .. lid + 63, one contiguous read per switch */
             unsigned nb = t->max_lid - lid + 1 < 64 ? t->max_lid - lid + 1 : 64;
             for (uint32_t s = 0; s < t->n_sw; s++) {
-                const uint8_t *row = r->lft + (size_t)s * r->lft_size + lid;
+                const uint8_t *row = ibr__lft_row(r, s) + lid;
                 for (unsigned b = 0; b < nb; b++)
                     trans[(size_t)b * t->n_sw + s] = row[b];
             }
@@ -172,7 +172,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
         if (per_switch) {
             unsigned sl0 = r->sl ? r->sl[lid] : 0;
             for (unsigned lv = 0; lv < levels; lv++) {
-                unsigned sl = (sl0 + lv * r->qos_stride) & 15;
+                unsigned sl = (sl0 + lv * stride) & 15;
                 for (uint32_t s = 0; s < t->n_sw; s++)
                     if (srcsw[s] && (rc = walk(&st, s, 0, sl, lid, dsw)) < 0)
                         goto out;
@@ -194,7 +194,7 @@ int ibr__deadlock_check(int *free_out, uint32_t **cycle, size_t *len, const ibr_
                 !r->sl ? 0 : (pair ? r->sl[(size_t)i * r->lft_size + lid] : r->sl[lid]) & 15;
             uint32_t s = t->nodes[pt->remote_node].sw;
             for (unsigned lv = 0; lv < levels; lv++) {
-                unsigned sl = (sl0 + lv * r->qos_stride) & 15;
+                unsigned sl = (sl0 + lv * stride) & 15;
                 if (in_port_free) {
                     slmask[s] |= (uint16_t)(1u << sl);
                     continue;

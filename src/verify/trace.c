@@ -30,7 +30,7 @@ typedef struct trace_walk {
 static ibr_hop_status step(const trace_walk *w, uint32_t u, unsigned *op, uint32_t *nx,
                            unsigned *nin)
 {
-    *op = w->r->lft[(size_t)u * w->r->lft_size + w->dlid];
+    *op = ibr__lft_row(w->r, u)[w->dlid];
     return ibr__lft_step(nx, nin, w->t, u, *op, w->dsw, w->dport);
 }
 

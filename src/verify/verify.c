@@ -155,88 +155,69 @@ static int step(const vstate *v, uint32_t s, uint32_t dsw, unsigned dport, uint3
     }
 }
 
-static void check_lid(vstate *v, unsigned lid)
+/* Resolve the route from switch s0 toward dsw (port dport): walk until a
+   resolved switch, a failure or a revisit, then mark every switch on the
+   walk with the outcome and, when it arrives, its length. */
+static void walk_from(vstate *v, uint32_t s0, uint32_t dsw, unsigned dport)
+{
+    size_t sp = 0;
+    uint32_t s = s0;
+    int res;
+    uint32_t fail_at;
+    uint16_t base_len = 0;
+    for (;;) {
+        v->st[s] = ST_ACTIVE;
+        v->stack[sp++] = s;
+        uint32_t nx;
+        int k = step(v, s, dsw, dport, &nx);
+        v->next[s] = nx;
+        if (k != ST_OK) {
+            res = k;
+            fail_at = s;
+            break;
+        }
+        if (nx == IBR_NONE) {
+            res = ST_OK;
+            base_len = 0;
+            fail_at = IBR_NONE;
+            v->len[s] = 0;
+            sp--; /* s resolved below with len 0 */
+            v->st[s] = ST_OK;
+            break;
+        }
+        if (v->st[nx] == ST_ACTIVE) {
+            res = ST_LOOP;
+            fail_at = nx;
+            break;
+        }
+        if (v->st[nx] != ST_UNKNOWN) {
+            res = v->st[nx];
+            fail_at = res == ST_OK ? IBR_NONE : v->fail_sw[nx];
+            base_len = res == ST_OK ? v->len[nx] : 0;
+            break;
+        }
+        s = nx;
+    }
+    /* resolve the stack from its top (closest to the destination) */
+    while (sp > 0) {
+        uint32_t u = v->stack[--sp];
+        v->st[u] = (uint8_t)res;
+        if (res == ST_OK) {
+            base_len++;
+            v->len[u] = base_len;
+        } else {
+            v->fail_sw[u] = fail_at;
+        }
+    }
+}
+
+/* Count each switch's outcome toward lid in the report (an empty entry
+   the engine's own rules explain is restricted, not missing). */
+static void count_routes(vstate *v, unsigned lid, uint32_t dsw, int end_dest)
 {
     const ibr_topo *t = v->t;
     ibr_verify_report *rep = v->rep;
     size_t nsw = t->n_sw;
-    uint32_t owner = t->lid_port[lid];
-    const uint8_t *lftcol = v->col;
-    if (owner == IBR_NONE) {
-        for (size_t s = 0; s < nsw; s++)
-            if (lftcol[s] != IBR_NO_ROUTE)
-                rep->spurious++;
-        return;
-    }
-    uint32_t dsw = t->lid_sw[lid];
-    unsigned dport = t->lid_swport[lid];
-    v->beyond_lmc = ((lid - t->ports[owner].lid) >> v->r->lmc_cap) != 0;
-    if (dsw == IBR_NONE) {
-        rep->unreachable += nsw;
-        return;
-    }
-    memset(v->st, ST_UNKNOWN, nsw);
-    for (uint32_t s0 = 0; s0 < nsw; s0++) {
-        if (v->st[s0] != ST_UNKNOWN)
-            continue;
-        if (v->dist[(size_t)s0 * nsw + dsw] == 255) {
-            rep->unreachable++;
-            continue;
-        }
-        /* walk until a resolved switch, a failure or a revisit */
-        size_t sp = 0;
-        uint32_t s = s0;
-        int res;
-        uint32_t fail_at;
-        uint16_t base_len = 0;
-        for (;;) {
-            v->st[s] = ST_ACTIVE;
-            v->stack[sp++] = s;
-            uint32_t nx;
-            int k = step(v, s, dsw, dport, &nx);
-            v->next[s] = nx;
-            if (k != ST_OK) {
-                res = k;
-                fail_at = s;
-                break;
-            }
-            if (nx == IBR_NONE) {
-                res = ST_OK;
-                base_len = 0;
-                fail_at = IBR_NONE;
-                v->len[s] = 0;
-                sp--; /* s resolved below with len 0 */
-                v->st[s] = ST_OK;
-                break;
-            }
-            if (v->st[nx] == ST_ACTIVE) {
-                res = ST_LOOP;
-                fail_at = nx;
-                break;
-            }
-            if (v->st[nx] != ST_UNKNOWN) {
-                res = v->st[nx];
-                fail_at = res == ST_OK ? IBR_NONE : v->fail_sw[nx];
-                base_len = res == ST_OK ? v->len[nx] : 0;
-                break;
-            }
-            s = nx;
-        }
-        /* resolve the stack from its top (closest to the destination) */
-        while (sp > 0) {
-            uint32_t u = v->stack[--sp];
-            v->st[u] = (uint8_t)res;
-            if (res == ST_OK) {
-                base_len++;
-                v->len[u] = base_len;
-            } else {
-                v->fail_sw[u] = fail_at;
-            }
-        }
-    }
-    /* count */
-    const ibr__node *on = &t->nodes[t->port_node[owner]];
-    int end_dest = on->type != IBR_NODE_SWITCH;
     for (uint32_t s = 0; s < nsw; s++) {
         int k = v->st[s];
         if (k == ST_UNKNOWN)
@@ -274,13 +255,15 @@ static void check_lid(vstate *v, unsigned lid)
         if (k != ST_OK)
             note_error(v, s, v->fail_sw[s], lid, k);
     }
+}
 
-    /* end-to-end statistics, only toward end ports. Every source switch
-       the fabric connects to dsw counts (a restricted one is past the
-       LMC: those LIDs are not the routing's) */
-    if (!end_dest)
-        return;
-    uint32_t maxlen = 0;
+/* End-to-end statistics toward an end port's lid. Every source switch
+   the fabric connects to dsw counts (a restricted one is past the LMC:
+   those LIDs are not the routing's). */
+static void pair_stats(vstate *v, unsigned lid, uint32_t dsw)
+{
+    ibr_verify_report *rep = v->rep;
+    size_t nsw = v->t->n_sw;
     for (uint32_t s = 0; s < nsw; s++) {
         if (!v->srcw[s] || v->dist[(size_t)s * nsw + dsw] == 255 ||
             v->st[s] == ST_RESTRICTED)
@@ -310,7 +293,15 @@ static void check_lid(vstate *v, unsigned lid)
         if (str > rep->max_stretch)
             rep->max_stretch = str;
     }
-    /* link loads: bucket OK switches by length, push weights inward */
+}
+
+/* Link loads toward the destination: bucket the arriving switches by
+   length and push the source weights inward, farthest first. */
+static void link_loads(vstate *v)
+{
+    const ibr_topo *t = v->t;
+    size_t nsw = t->n_sw;
+    uint32_t maxlen = 0;
     for (uint32_t s = 0; s < nsw; s++)
         if (v->st[s] == ST_OK && v->len[s] > maxlen)
             maxlen = v->len[s];
@@ -341,6 +332,46 @@ static void check_lid(vstate *v, unsigned lid)
             v->acc[v->next[s]] += v->acc[s];
         }
     }
+}
+
+static void check_lid(vstate *v, unsigned lid)
+{
+    const ibr_topo *t = v->t;
+    ibr_verify_report *rep = v->rep;
+    size_t nsw = t->n_sw;
+    uint32_t owner = t->lid_port[lid];
+    const uint8_t *lftcol = v->col;
+    if (owner == IBR_NONE) {
+        for (size_t s = 0; s < nsw; s++)
+            if (lftcol[s] != IBR_NO_ROUTE)
+                rep->spurious++;
+        return;
+    }
+    uint32_t dsw = t->lid_sw[lid];
+    unsigned dport = t->lid_swport[lid];
+    v->beyond_lmc = ((lid - t->ports[owner].lid) >> v->r->lmc_cap) != 0;
+    if (dsw == IBR_NONE) {
+        rep->unreachable += nsw;
+        return;
+    }
+    memset(v->st, ST_UNKNOWN, nsw);
+    for (uint32_t s0 = 0; s0 < nsw; s0++) {
+        if (v->st[s0] != ST_UNKNOWN)
+            continue;
+        if (v->dist[(size_t)s0 * nsw + dsw] == 255) {
+            rep->unreachable++;
+            continue;
+        }
+        walk_from(v, s0, dsw, dport);
+    }
+    const ibr__node *on = &t->nodes[t->port_node[owner]];
+    int end_dest = on->type != IBR_NODE_SWITCH;
+    count_routes(v, lid, dsw, end_dest);
+    /* end-to-end statistics and link loads only toward end ports */
+    if (!end_dest)
+        return;
+    pair_stats(v, lid, dsw);
+    link_loads(v);
 }
 
 /* "VL 0: 0x... port 2 -> 0x... port 5 -> (back)" */
@@ -378,7 +409,7 @@ static int verify_block(void *arg, unsigned worker, size_t bi)
     unsigned l0 = 1 + (unsigned)bi * VBLOCK;
     unsigned nb = j->max_lid - l0 + 1 < VBLOCK ? j->max_lid - l0 + 1 : VBLOCK;
     for (uint32_t s = 0; s < nsw; s++) {
-        const uint8_t *row = v->r->lft + (size_t)s * v->r->lft_size + l0;
+        const uint8_t *row = ibr__lft_row(v->r, s) + l0;
         for (unsigned b = 0; b < nb; b++)
             v->trans[(size_t)b * nsw + s] = row[b];
     }

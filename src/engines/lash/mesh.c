@@ -559,6 +559,98 @@ static void free_mesh(mesh *m)
     ibr__free(ctx, m->known);
 }
 
+/* Step 1: the local metric and its characteristic polynomial of every
+   switch with at most MD neighbours, those switches listed in m->sorted
+   (*n_metric of them). IBR_ENOMEM when the scratch cannot be had. */
+static int local_metrics(mesh *m, uint32_t *n_metric)
+{
+    ibr_context *ctx = m->ctx;
+    uint32_t n = m->n;
+    if (!(m->metric = ibr__calloc(ctx, n, 1)) || !(m->dist = ibr__mallocarray(ctx, n, MD * MD)) ||
+        !(m->poly = ibr__mallocarray(ctx, n, sizeof *m->poly * NPOLY)) ||
+        !(m->mask = ibr__calloc(ctx, n, 1)) || !(m->hd = ibr__mallocarray(ctx, n, 8)) ||
+        !(m->seen = ibr__calloc(ctx, n, sizeof *m->seen)) ||
+        !(m->queue = ibr__mallocarray(ctx, n, sizeof *m->queue)) ||
+        !(m->sorted = ibr__mallocarray(ctx, n, sizeof *m->sorted)) ||
+        !(m->pos = ibr__mallocarray(ctx, n, sizeof *m->pos)))
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t k = deg(m, s);
+        if (k > MD)
+            continue;
+        ibr__mesh_local_metric(m->dist + (size_t)s * MD * MD, s, m->off, m->nbr, m->mask, m->hd,
+                               m->pos, m->queue);
+        ibr__mesh_charpoly(m->poly + (size_t)s * NPOLY, m->dist + (size_t)s * MD * MD, k);
+        m->metric[s] = 1;
+        m->sorted[(*n_metric)++] = s;
+    }
+    return 0;
+}
+
+/* Step 5: the size of each dimension over the placed switches, and the
+   dimension order (decreasing size, ties to the lower): m->dim_order and
+   each dimension's rank in it. */
+static void order_dims(mesh *m, unsigned *size, unsigned *rank)
+{
+    for (unsigned d = 0; d < m->dims; d++) {
+        int32_t lo = 0, hi = 0; /* the seed is at 0 */
+        for (uint32_t s = 0; s < m->n; s++)
+            if (m->known[s]) {
+                int32_t c = m->coord[(size_t)s * m->dims + d];
+                lo = c < lo ? c : lo;
+                hi = c > hi ? c : hi;
+            }
+        size[d] = (unsigned)((int64_t)hi - lo + 1);
+    }
+    for (unsigned r = 0; r < m->dims; r++) {
+        unsigned best = m->dims;
+        for (unsigned d = 0; d < m->dims; d++) {
+            int taken = 0;
+            for (unsigned q = 0; q < r; q++)
+                taken |= m->dim_order[q] == d;
+            if (!taken && (best == m->dims || size[d] > size[best]))
+                best = d;
+        }
+        m->dim_order[r] = best;
+        rank[best] = r;
+    }
+}
+
+/* Step 6: each switch's links in dimension order with the sign trick; a
+   direction the switch lacks is skipped (not filled with links that have
+   no axis). Counts the links given an axis. */
+static void order_links(mesh *m, uint32_t *perm, ibr__mesh_info *info)
+{
+    const uint32_t *off = m->off;
+    for (uint32_t s = 0; s < m->n; s++) {
+        uint32_t k = deg(m, s), p = 0;
+        const uint8_t *ax = m->axis + off[s];
+        if (m->opensm) {
+            reorder_opensm(m, s, perm + off[s]);
+            p = k;
+        }
+        for (unsigned r = 0; r < m->dims && !m->opensm; r++) {
+            unsigned d = m->dim_order[r];
+            uint8_t first = (uint8_t)(2 * d + 1), second = (uint8_t)(2 * d + 2);
+            if (m->known[s] && m->coord[(size_t)s * m->dims + d] > 0) {
+                first = (uint8_t)(2 * d + 2);
+                second = (uint8_t)(2 * d + 1);
+            }
+            for (uint32_t i = 0; i < k; i++)
+                if (ax[i] == first)
+                    perm[off[s] + p++] = i;
+            for (uint32_t i = 0; i < k; i++)
+                if (ax[i] == second)
+                    perm[off[s] + p++] = i;
+        }
+        for (uint32_t i = 0; i < k && !m->opensm; i++)
+            if (!ax[i])
+                perm[off[s] + p++] = i;
+        for (uint32_t i = 0; i < k; i++)
+            info->axis_links += ax[i] != 0;
+    }
+}
+
 int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off,
                                const uint32_t *nbr, unsigned flags, uint32_t *perm,
                                uint32_t *order, ibr__mesh_info *info, uint8_t *axis_out,
@@ -592,24 +684,8 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
         return 0;
 
     /* step 1 */
-    if (!(m.metric = ibr__calloc(ctx, n, 1)) || !(m.dist = ibr__mallocarray(ctx, n, MD * MD)) ||
-        !(m.poly = ibr__mallocarray(ctx, n, sizeof *m.poly * NPOLY)) ||
-        !(m.mask = ibr__calloc(ctx, n, 1)) || !(m.hd = ibr__mallocarray(ctx, n, 8)) ||
-        !(m.seen = ibr__calloc(ctx, n, sizeof *m.seen)) ||
-        !(m.queue = ibr__mallocarray(ctx, n, sizeof *m.queue)) ||
-        !(m.sorted = ibr__mallocarray(ctx, n, sizeof *m.sorted)) ||
-        !(m.pos = ibr__mallocarray(ctx, n, sizeof *m.pos)))
+    if (local_metrics(&m, &n_metric) < 0)
         goto out;
-    for (uint32_t s = 0; s < n; s++) {
-        uint32_t k = deg(&m, s);
-        if (k > MD)
-            continue;
-        ibr__mesh_local_metric(m.dist + (size_t)s * MD * MD, s, off, nbr, m.mask, m.hd, m.pos,
-                               m.queue);
-        ibr__mesh_charpoly(m.poly + (size_t)s * NPOLY, m.dist + (size_t)s * MD * MD, k);
-        m.metric[s] = 1;
-        m.sorted[n_metric++] = s;
-    }
 
     /* step 2 */
     ibr__sort(m.sorted, n_metric, sizeof *m.sorted, cmp_poly, &m);
@@ -635,60 +711,12 @@ int ibr__mesh_analyze_geometry(ibr_context *ctx, uint32_t n, const uint32_t *off
         goto out;
     place(&m);
 
-    /* step 5: sizes, dimension order (decreasing size, ties to the lower) */
+    /* step 5 */
     unsigned size[IBR__MESH_MAX_DIMS], rank[IBR__MESH_MAX_DIMS];
-    for (unsigned d = 0; d < m.dims; d++) {
-        int32_t lo = 0, hi = 0; /* the seed is at 0 */
-        for (uint32_t s = 0; s < n; s++)
-            if (m.known[s]) {
-                int32_t c = m.coord[(size_t)s * m.dims + d];
-                lo = c < lo ? c : lo;
-                hi = c > hi ? c : hi;
-            }
-        size[d] = (unsigned)((int64_t)hi - lo + 1);
-    }
-    for (unsigned r = 0; r < m.dims; r++) {
-        unsigned best = m.dims;
-        for (unsigned d = 0; d < m.dims; d++) {
-            int taken = 0;
-            for (unsigned q = 0; q < r; q++)
-                taken |= m.dim_order[q] == d;
-            if (!taken && (best == m.dims || size[d] > size[best]))
-                best = d;
-        }
-        m.dim_order[r] = best;
-        rank[best] = r;
-    }
+    order_dims(&m, size, rank);
 
-    /* step 6: links in dimension order with the sign trick; a direction the
-       switch lacks is skipped (not filled with links that have no axis) */
-    for (uint32_t s = 0; s < n; s++) {
-        uint32_t k = deg(&m, s), p = 0;
-        const uint8_t *ax = m.axis + off[s];
-        if (m.opensm) {
-            reorder_opensm(&m, s, perm + off[s]);
-            p = k;
-        }
-        for (unsigned r = 0; r < m.dims && !m.opensm; r++) {
-            unsigned d = m.dim_order[r];
-            uint8_t first = (uint8_t)(2 * d + 1), second = (uint8_t)(2 * d + 2);
-            if (m.known[s] && m.coord[(size_t)s * m.dims + d] > 0) {
-                first = (uint8_t)(2 * d + 2);
-                second = (uint8_t)(2 * d + 1);
-            }
-            for (uint32_t i = 0; i < k; i++)
-                if (ax[i] == first)
-                    perm[off[s] + p++] = i;
-            for (uint32_t i = 0; i < k; i++)
-                if (ax[i] == second)
-                    perm[off[s] + p++] = i;
-        }
-        for (uint32_t i = 0; i < k && !m.opensm; i++)
-            if (!ax[i])
-                perm[off[s] + p++] = i;
-        for (uint32_t i = 0; i < k; i++)
-            info->axis_links += ax[i] != 0;
-    }
+    /* step 6 */
+    order_links(&m, perm, info);
 
     /* step 7 */
     for (uint32_t s = 0; s < n; s++) {

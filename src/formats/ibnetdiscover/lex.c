@@ -3,6 +3,21 @@
 
 #include "formats/ibnetdiscover/ibnetdiscover_int.h"
 
+/* The rest of a bracketed number, the opening bracket read: blanks, the
+   number (syntax, at most max), blanks and the closing byte, the cursor
+   past it; -1 otherwise (the cursor then somewhere inside). */
+static int num_closed(ibr__cur *t, unsigned syntax, uint64_t max, char close, uint64_t *out)
+{
+    ibr__cur_skip_blanks(t);
+    if (ibr__cur_num(t, syntax, max, out) < 0)
+        return -1;
+    ibr__cur_skip_blanks(t);
+    if (!ibr__cur_at(t, close))
+        return -1;
+    t->p++;
+    return 0;
+}
+
 int ibr__ibn_bracket_num(ibr__cur *c, unsigned *out)
 {
     ibr__cur t = *c;
@@ -10,13 +25,8 @@ int ibr__ibn_bracket_num(ibr__cur *c, unsigned *out)
     if (!ibr__cur_at(&t, '['))
         return -1;
     t.p++;
-    ibr__cur_skip_blanks(&t);
-    if (ibr__cur_num(&t, IBR__NUM_DEC, 255, &v) < 0)
+    if (num_closed(&t, IBR__NUM_DEC, 255, ']', &v) < 0)
         return -1;
-    ibr__cur_skip_blanks(&t);
-    if (!ibr__cur_at(&t, ']'))
-        return -1;
-    t.p++;
     *out = (unsigned)v;
     *c = t;
     return 0;
@@ -29,13 +39,8 @@ int ibr__ibn_skip_ext(ibr__cur *c)
     ibr__cur t = *c;
     uint64_t v;
     t.p += 4;
-    ibr__cur_skip_blanks(&t);
-    if (ibr__cur_num(&t, IBR__NUM_DEC, 255, &v) < 0)
+    if (num_closed(&t, IBR__NUM_DEC, 255, ']', &v) < 0)
         return -1;
-    ibr__cur_skip_blanks(&t);
-    if (!ibr__cur_at(&t, ']'))
-        return -1;
-    t.p++;
     *c = t;
     return 0;
 }
@@ -47,13 +52,8 @@ int ibr__ibn_paren_guid(ibr__cur *c, uint64_t *out)
     if (!ibr__cur_at(&t, '('))
         return 0;
     t.p++;
-    ibr__cur_skip_blanks(&t);
-    if (ibr__cur_num(&t, IBR__NUM_HEX | IBR__NUM_0X, UINT64_MAX, out) < 0)
+    if (num_closed(&t, IBR__NUM_HEX | IBR__NUM_0X, UINT64_MAX, ')', out) < 0)
         return -1;
-    ibr__cur_skip_blanks(&t);
-    if (!ibr__cur_at(&t, ')'))
-        return -1;
-    t.p++;
     *c = t;
     return 1;
 }
