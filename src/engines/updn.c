@@ -526,10 +526,11 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
 }
 
 /* The roots as OpenSM dumps them (opensm-updn-roots.dump); where ibroute
-   chose them (how says what it chose: "the centre", "the top"), also a
-   note in the log and in the artifact updn-roots.txt: one line "roots: ..."
-   naming them (the first few) and why. */
-static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank, const char *how)
+   chose them (how says what it chose: "the centre", "the top"; why, why),
+   also a note in the log and in the artifact updn-roots.txt: one line
+   "roots: ..." naming them (the first few). */
+static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank, const char *how,
+                          const char *why)
 {
     ibr_buffer b = IBR_BUFFER_INIT, note = IBR_BUFFER_INIT;
     int rc = 0;
@@ -543,9 +544,7 @@ static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank,
         for (uint32_t s = 0; s < t->n_sw; s++)
             k += rank[s] == 0;
         rc = ibr__buf_printf(&note, t->ctx,
-                             "roots: %u chosen by ibroute, %s (OpenSM's hop-histogram heuristic "
-                             "found none):",
-                             k, how);
+                             "roots: %u chosen by ibroute, %s (%s):", k, how, why);
         unsigned shown = 0;
         for (uint32_t s = 0; s < t->n_sw && rc == 0 && shown < 8; s++)
             if (rank[s] == 0) {
@@ -609,7 +608,7 @@ static int route_updown(ibr_run *run, int dnup)
     count_endports(t, eps);
     unsigned roots = 0;
     /* roots chosen by ibroute where OpenSM's heuristic finds none */
-    enum { ROOTS_OPENSM, ROOTS_TOP, ROOTS_CENTRE } chosen = ROOTS_OPENSM;
+    enum { ROOTS_OPENSM, ROOTS_TOP, ROOTS_CENTRE, ROOTS_DNUP_CENTRE } chosen = ROOTS_OPENSM;
     if (dnup) {
         for (uint32_t s = 0; s < n; s++)
             if (eps[s]) {
@@ -640,7 +639,7 @@ static int route_updown(ibr_run *run, int dnup)
         }
     }
 retry:
-    if (chosen == ROOTS_CENTRE) {
+    if (chosen == ROOTS_CENTRE || chosen == ROOTS_DNUP_CENTRE) {
         for (uint32_t s = 0; s < n; s++)
             rank[s] = RANK_INF;
         roots = centre_roots(t, eps, ecc, dsum, rank, q2, rank_scratch, queue);
@@ -776,6 +775,16 @@ retry:
             chosen = ROOTS_CENTRE; /* the top leaves pairs apart: one root */
             goto retry;
         }
+        if (cut && dnup && !o->n_root_guids) {
+            /* ranks from the end-node switches leave pairs apart (a cable
+               down between two groups of a Dragonfly+): route up/down from
+               the centre instead, which connects every pair */
+            if (find_roots(run, t, eps, rank, nw, ecc, dsum) < 0)
+                goto nomem;
+            dnup = 0;
+            chosen = ROOTS_DNUP_CENTRE;
+            goto retry;
+        }
         if (cut) {
             rc = ibr__decline(
                 run,
@@ -788,9 +797,13 @@ retry:
     }
     if (!dnup) {
         const char *how = chosen == ROOTS_TOP ? "the top (the switches farthest from end ports)"
-                          : chosen == ROOTS_CENTRE ? "the centre (nearest to its farthest end port)"
-                                                   : NULL;
-        if ((rc = roots_artifact(run, t, rank, how)) < 0)
+                          : chosen == ROOTS_OPENSM ? NULL
+                                                   : "the centre (nearest to its farthest end port)";
+        const char *why = chosen == ROOTS_DNUP_CENTRE
+                              ? "dnup's ranks from the end-node switches leave pairs without a "
+                                "legal path: routed up/down from the root"
+                              : "OpenSM's hop-histogram heuristic found none";
+        if ((rc = roots_artifact(run, t, rank, how, why)) < 0)
             goto nomem;
     }
     ud_cands c = {t, mask, j.words};
