@@ -1264,9 +1264,9 @@ def test_reroute_keeps_promise():
         check(a.read() == b.read(), "--fallback's tables are not minhop's")
     v = jrun(["verify", "--json", faulty, os.path.join(path("kp-fb"), "opensm-lfts.dump")])
     check(v["verify"]["deadlock_free"] is False, v)
-    # dfsssp short of VLs, updn on a split fabric: the same refusal
-    for spec, eng, faults, seed in (("torus:dims=4x4,hosts=1,vls=2", "dfsssp", "3,0", "1"),
-                                    ("fattree:levels=2,radix=4", "updn", "2,0", "6")):
+    # dfsssp short of VLs: the same refusal (updn no longer refuses the
+    # damaged tree it was tried on: it chooses its roots there)
+    for spec, eng, faults, seed in (("torus:dims=4x4,hosts=1,vls=2", "dfsssp", "3,0", "1"),):
         b, f, d = path("kp-%s.topo" % eng), path("kp-%s-f.topo" % eng), path("kp-%s.db" % eng)
         expect(["gen", spec, "-o", b], 0)
         expect(["route", "-q", "-R", eng + ",no_fallback", b, "--save-db", d], 0)
