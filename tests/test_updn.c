@@ -269,12 +269,14 @@ static uint32_t add_switch_hosts(ibr_fabric *f, uint64_t *g, unsigned nports, un
 
 /* Dragonfly+: groups of `leaves` leaf switches (hosts each) fully cabled
    to `spines` spine switches; every spine has `glob` global cables and
-   every two groups are joined by one (spines x glob + 1 groups). */
-static ibr_fabric *make_dfplus(unsigned leaves, unsigned spines, unsigned glob, unsigned hosts)
+   every two groups are joined by one (spines x glob + 1 groups). ctx:
+   the fabric's context (NULL: the default). */
+static ibr_fabric *make_dfplus(ibr_context *ctx, unsigned leaves, unsigned spines, unsigned glob,
+                               unsigned hosts)
 {
     unsigned groups = spines * glob + 1;
     ibr_fabric *f = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
     uint64_t g = 0x0002c90200000000ULL;
     uint32_t *sp = malloc(sizeof *sp * groups * spines);
     unsigned *next = calloc(groups * spines, sizeof *next);
@@ -454,7 +456,7 @@ static void test_updn_chosen_roots(void)
         for (int faults = 0; faults <= 1; faults++) {
             ibr_fabric *f = NULL;
             if (cases[i].kind == DFPLUS)
-                f = make_dfplus(4, 4, 2, 3);
+                f = make_dfplus(NULL, 4, 4, 2, 3);
             else if (cases[i].kind == HYPERX)
                 f = make_hyperx(4, 3, 2);
             else {
@@ -562,6 +564,60 @@ static void test_updn_opensm_roots_kept(void)
     CU_ASSERT_EQUAL(ibr_result_artifact_count(r), 1);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
+}
+
+/* Allocation failures while updn and dnup choose their roots (the centre;
+   the top of a Dragonfly+ with dead cables, where updn retries from the
+   centre and dnup falls back to up/down from it): IBR_ENOMEM and
+   nothing leaked, then the same tables as without failures. */
+static void test_chosen_roots_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_topo *tor = ibr_test_topo(ctx, "torus:dims=3x3x3,hosts=1");
+    ibr_fabric *f = make_dfplus(ctx, 4, 4, 2, 3);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 3, 0, 10), 0);
+    ibr_topo *dfp = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&dfp, f), 0);
+    const ibr_topo *topos[] = {tor, dfp};
+    static const char *chains[] = {"updn,no_fallback", "dnup,no_fallback"};
+    long base = st.live;
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 2; c++) {
+            ibr_result *ref = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, topos[k], chains[c], NULL), 0);
+            const void *data;
+            size_t size;
+            int found = ibr_result_find_artifact(&data, &size, ref, "updn-roots.txt");
+            if ((found == 0) != (c == 0 || k == 1))
+                fprintf(stderr, "k %d c %d: find %d\n", k, c, found);
+            CU_ASSERT_EQUAL_FATAL(found == 0, c == 0 || k == 1);
+            if (k == 1) { /* the retry paths ran: the top failed, then the centre */
+                char *note = malloc(size + 1);
+                memcpy(note, data, size);
+                note[size] = 0;
+                CU_ASSERT_PTR_NOT_NULL(strstr(note, "the centre"));
+                CU_ASSERT_PTR_NOT_NULL(strstr(note, c ? "dnup's ranks" : "OpenSM's"));
+                free(note);
+            }
+            long n;
+            ibr_result *r = ibr_test_route_oom(&n, &st, topos[k], chains[c], NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+            CU_ASSERT(n > 10);
+            for (uint32_t s = 0; s < ibr_topo_switch_count(topos[k]); s++)
+                CU_ASSERT_EQUAL(memcmp(ibr_result_lft(r, s), ibr_result_lft(ref, s),
+                                       ibr_result_lft_size(r)),
+                                0);
+            ibr_result_destroy(r);
+            ibr_result_destroy(ref);
+            CU_ASSERT_EQUAL(st.live, base);
+        }
+    ibr_topo_destroy(tor);
+    ibr_topo_destroy(dfp);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+    CU_ASSERT_EQUAL(st.live, 0);
 }
 
 static void test_connect_roots_and_lmc(void)
@@ -701,6 +757,7 @@ int main(void)
         {"dnup everywhere", test_dnup},
         {"updn chooses roots where OpenSM finds none", test_updn_chosen_roots},
         {"updn keeps OpenSM's roots", test_updn_opensm_roots_kept},
+        {"chosen roots: allocation failures", test_chosen_roots_oom},
         {"connect_roots and LMC", test_connect_roots_and_lmc},
         {"ids and balance", test_ids_and_balance},
         {"irregular graphs: legal and loop-free", test_irregular_sweep},
