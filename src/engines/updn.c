@@ -2,8 +2,10 @@
  * updn and dnup: routing restricted to legal up/down paths, as OpenSM 3.3
  * does it, so that the routes have no credit loops.
  *
- * updn ranks switches by their distance from root switches (given, or
- * found by OpenSM's hop-histogram heuristic); dnup ranks them by their
+ * updn ranks switches by their distance from root switches (given, found
+ * by OpenSM's hop-histogram heuristic, or, where it finds none, chosen:
+ * the top of the fabric or its centre, see top_roots and centre_roots);
+ * dnup ranks them by their
  * distance from the switches that carry end nodes. A link then points UP
  * toward the smaller rank (ties broken by node GUID, or by the ids map),
  * and a route may never go UP after it went DOWN (updn) or DOWN after UP
@@ -775,7 +777,7 @@ retry:
             chosen = ROOTS_CENTRE; /* the top leaves pairs apart: one root */
             goto retry;
         }
-        if (cut && dnup && !o->n_root_guids) {
+        if (cut && dnup) {
             /* ranks from the end-node switches leave pairs apart (a cable
                down between two groups of a Dragonfly+): route up/down from
                the centre instead, which connects every pair */
