@@ -5,8 +5,8 @@
  * updn ranks switches by their distance from root switches (given, found
  * by OpenSM's hop-histogram heuristic, or, where it finds none, chosen:
  * the top of the fabric or its centre, see top_roots and centre_roots);
- * dnup ranks them by their
- * distance from the switches that carry end nodes. A link then points UP
+ * dnup ranks them by their distance from the switches that carry end
+ * nodes. A link then points UP
  * toward the smaller rank (ties broken by node GUID, or by the ids map),
  * and a route may never go UP after it went DOWN (updn) or DOWN after UP
  * (dnup). For every destination switch two searches give each switch its
