@@ -1,6 +1,7 @@
 /* updn and dnup: legality of every route against independently computed
    ranks, completeness, credit-loop freedom, root detection and options. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,8 +170,8 @@ static void test_updn_trees(void)
     }
 }
 
-/* Irregular fabrics: roots must be given (the heuristic finds none), and
-   then every route is legal and loop-free. */
+/* Irregular fabrics with roots given (the heuristic finds none): every
+   route is legal and loop-free. */
 static void test_updn_given_roots(void)
 {
     static const char *specs[] = {"torus:dims=4x4,hosts=1", "torus:dims=3x3x3,hosts=2",
@@ -186,15 +187,14 @@ static void test_updn_given_roots(void)
                 CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, 3, 0, 11), 0);
             ibr_topo *t = NULL;
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
-            /* no roots: updn declines, the chain falls back to minhop */
+            /* no roots given, none found by OpenSM's heuristic: updn
+               chooses its own and says so (test_updn_chosen_roots) */
             ibr_result *r = NULL;
             CU_ASSERT_EQUAL(ibr_route(&r, t, "updn", NULL), 0);
-            CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
-            const char *msg;
-            int st;
-            ibr_result_attempt(NULL, &st, &msg, r, 0);
-            CU_ASSERT_EQUAL(st, IBR_EDECLINED);
-            CU_ASSERT_PTR_NOT_NULL(strstr(msg, "no root switch"));
+            CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "updn");
+            const void *note;
+            size_t note_size;
+            CU_ASSERT_EQUAL(ibr_result_find_artifact(&note, &note_size, r, "updn-roots.txt"), 0);
             ibr_result_destroy(r);
             /* a root given as the GUID of a host means its switch */
             uint32_t host = IBR_NONE;
@@ -248,6 +248,376 @@ static void test_dnup(void)
             ibr_fabric_destroy(f);
         }
     }
+}
+
+/* A switch of nports ports with hosts CAs on its last ports; returns its
+   index. GUIDs from *g, which advances. */
+static uint32_t add_switch_hosts(ibr_fabric *f, uint64_t *g, unsigned nports, unsigned hosts,
+                                 const char *desc)
+{
+    uint32_t s;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&s, f, IBR_NODE_SWITCH, *g, nports, desc), 0);
+    *g += 0x100;
+    for (unsigned h = 0; h < hosts; h++) {
+        uint32_t ca;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&ca, f, IBR_NODE_CA, *g, 1, "host"), 0);
+        *g += 0x100;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, s, nports - h, ca, 1, NULL), 0);
+    }
+    return s;
+}
+
+/* Dragonfly+: groups of `leaves` leaf switches (hosts each) fully cabled
+   to `spines` spine switches; every spine has `glob` global cables and
+   every two groups are joined by one (spines x glob + 1 groups). ctx:
+   the fabric's context (NULL: the default). */
+static ibr_fabric *make_dfplus(ibr_context *ctx, unsigned leaves, unsigned spines, unsigned glob,
+                               unsigned hosts)
+{
+    unsigned groups = spines * glob + 1;
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    uint64_t g = 0x0002c90200000000ULL;
+    uint32_t *sp = malloc(sizeof *sp * groups * spines);
+    unsigned *next = calloc(groups * spines, sizeof *next);
+    for (unsigned k = 0; k < groups; k++) {
+        for (unsigned s = 0; s < spines; s++)
+            sp[k * spines + s] = add_switch_hosts(f, &g, leaves + glob, 0, "spine");
+        for (unsigned l = 0; l < leaves; l++) {
+            uint32_t lf = add_switch_hosts(f, &g, spines + hosts, hosts, "leaf");
+            for (unsigned s = 0; s < spines; s++)
+                CU_ASSERT_EQUAL_FATAL(
+                    ibr_fabric_add_link(f, lf, s + 1, sp[k * spines + s], l + 1, NULL), 0);
+        }
+    }
+    /* group a's i-th other group b uses a's spine i / glob */
+    for (unsigned a = 0; a < groups; a++)
+        for (unsigned b = a + 1; b < groups; b++) {
+            unsigned ia = b - 1, ib = a; /* indices among the other groups */
+            unsigned sa = a * spines + ia / glob, sb = b * spines + ib / glob;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_link(f, sp[sa], leaves + 1 + next[sa]++, sp[sb],
+                                                      leaves + 1 + next[sb]++, NULL),
+                                  0);
+        }
+    free(sp);
+    free(next);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 0, IBR_LIDS_REASSIGN), 0);
+    return f;
+}
+
+/* HyperX: an x by y grid of switches (hosts each) where every row and
+   every column is fully cabled. */
+static ibr_fabric *make_hyperx(unsigned x, unsigned y, unsigned hosts)
+{
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    uint64_t g = 0x0002c90200000000ULL;
+    unsigned nports = (x - 1) + (y - 1) + hosts;
+    uint32_t *sw = malloc(sizeof *sw * x * y);
+    for (unsigned i = 0; i < x * y; i++)
+        sw[i] = add_switch_hosts(f, &g, nports, hosts, "hyperx");
+    for (unsigned i = 0; i < x * y; i++)
+        for (unsigned j = i + 1; j < x * y; j++) {
+            unsigned xi = i % x, yi = i / x, xj = j % x, yj = j / x;
+            int rc = 0;
+            if (yi == yj) /* row link: port by the other's column */
+                rc = ibr_fabric_add_link(f, sw[i], xj > xi ? xj : xj + 1, sw[j],
+                                         xi > xj ? xi : xi + 1, NULL);
+            else if (xi == xj) /* column link: ports after the row's */
+                rc = ibr_fabric_add_link(f, sw[i], x - 1 + (yj > yi ? yj : yj + 1), sw[j],
+                                         x - 1 + (yi > yj ? yi : yi + 1), NULL);
+            CU_ASSERT_EQUAL_FATAL(rc, 0);
+        }
+    free(sw);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, 0, IBR_LIDS_REASSIGN), 0);
+    return f;
+}
+
+/* The test's own credit-loop check: channels are directed switch-to-switch
+   links (switch, port); every (switch, LID) forwarding entry whose next
+   switch forwards on to another switch makes the first channel depend on
+   the second, for packets from any switch (a superset of the end ports'
+   dependencies). Returns 1 when that graph has a cycle (depth-first
+   search with colours), 0 when it is acyclic. */
+static int cdg_has_cycle(const ibr_topo *t, const ibr_result *r)
+{
+    uint32_t n = ibr_topo_switch_count(t);
+    size_t nch = (size_t)n * 256;
+    uint32_t *cnt = calloc(nch + 1, sizeof *cnt), *off = calloc(nch + 2, sizeof *off);
+    /* pass 0 counts the edges of each channel, pass 1 stores them */
+    uint32_t *to = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++)
+            for (uint32_t s = 0; s < n; s++) {
+                unsigned p = ibr_result_lft_port(r, s, (uint16_t)lid);
+                if (p == IBR_NO_ROUTE || p == 0)
+                    continue;
+                uint32_t b = sw_of_port(t, ibr_topo_switch_node(t, s), p);
+                if (b == IBR_NONE)
+                    continue;
+                unsigned q = ibr_result_lft_port(r, b, (uint16_t)lid);
+                if (q == IBR_NO_ROUTE || q == 0 ||
+                    sw_of_port(t, ibr_topo_switch_node(t, b), q) == IBR_NONE)
+                    continue;
+                size_t c = (size_t)s * 256 + p;
+                if (pass == 0)
+                    cnt[c]++;
+                else
+                    to[off[c] + --cnt[c]] = b * 256 + q;
+            }
+        if (pass == 0) {
+            for (size_t c = 0; c < nch; c++)
+                off[c + 1] = off[c] + cnt[c];
+            to = malloc(sizeof *to * (off[nch] + 1));
+        }
+    }
+    uint8_t *colour = calloc(nch, 1); /* 0 new, 1 on the stack, 2 done */
+    uint32_t *stack = malloc(sizeof *stack * (nch + 1)), *it = calloc(nch, sizeof *it);
+    int cycle = 0;
+    for (size_t c0 = 0; c0 < nch && !cycle; c0++) {
+        if (colour[c0])
+            continue;
+        size_t sp = 0;
+        stack[sp++] = (uint32_t)c0;
+        colour[c0] = 1;
+        while (sp && !cycle) {
+            uint32_t c = stack[sp - 1];
+            if (off[c] + it[c] < off[c + 1]) {
+                uint32_t d = to[off[c] + it[c]++];
+                if (colour[d] == 1)
+                    cycle = 1;
+                else if (colour[d] == 0) {
+                    colour[d] = 1;
+                    stack[sp++] = d;
+                }
+            } else {
+                colour[c] = 2;
+                sp--;
+            }
+        }
+    }
+    free(cnt);
+    free(off);
+    free(to);
+    free(colour);
+    free(stack);
+    free(it);
+    return cycle;
+}
+
+/* Per switch: hops to the farthest switch carrying end ports (the test's
+   own breadth-first searches). */
+static void end_port_eccentricity(const ibr_topo *t, uint32_t *ecc)
+{
+    uint32_t n = ibr_topo_switch_count(t);
+    ranks rk = {n, malloc(sizeof(uint32_t) * n + 4), NULL};
+    int *has_ep = calloc(n, sizeof *has_ep);
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++)
+        if (ibr_topo_node_switch(t, node) == IBR_NONE) {
+            uint32_t s = sw_of_port(t, node, 1);
+            if (s != IBR_NONE)
+                has_ep[s] = 1;
+        }
+    for (uint32_t x = 0; x < n; x++) {
+        for (uint32_t s = 0; s < n; s++)
+            rk.rank[s] = s == x ? 0 : INF;
+        bfs_rank(t, &rk);
+        ecc[x] = 0;
+        for (uint32_t s = 0; s < n; s++)
+            if (has_ep[s] && rk.rank[s] != INF && rk.rank[s] > ecc[x])
+                ecc[x] = rk.rank[s];
+    }
+    free(rk.rank);
+    free(has_ep);
+}
+
+/* Where OpenSM's heuristic finds no root and none is given, updn chooses
+   roots: on every family, with and without faults, it routes (no
+   fallback), the verifier says valid and credit-loop free, the test's own
+   CDG walk finds no loop on one VL, every route is legal under ranks
+   rebuilt from the roots reported, and the roots are named: the top
+   (spines) of a Dragonfly+, the centre elsewhere. dnup routes them too. */
+static void test_updn_chosen_roots(void)
+{
+    enum { SPEC, DFPLUS, HYPERX };
+    static const struct {
+        int kind;
+        const char *spec;
+    } cases[] = {
+        {SPEC, "torus:dims=4x4x4,hosts=2"},
+        {SPEC, "mesh:dims=5x4,hosts=1"},
+        {SPEC, "hypercube:dim=6,hosts=2"},
+        {SPEC, "dragonfly:a=4,p=2,h=2,g=9"},
+        {SPEC, "random:switches=40,degree=4,hosts=2,seed=9"},
+        {DFPLUS, "dragonfly+ 4 leaves, 4 spines, 2 global links"},
+        {HYPERX, "hyperx 4x3"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        for (int faults = 0; faults <= 1; faults++) {
+            ibr_fabric *f = NULL;
+            if (cases[i].kind == DFPLUS)
+                f = make_dfplus(NULL, 4, 4, 2, 3);
+            else if (cases[i].kind == HYPERX)
+                f = make_hyperx(4, 3, 2);
+            else {
+                ibr_fabric_create(&f, NULL);
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, cases[i].spec), 0);
+            }
+            if (faults)
+                CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, 3, 0, 5 + i), 0);
+            ibr_topo *t = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+            ibr_result *r = route_checked(t, "updn,no_fallback", NULL);
+            CU_ASSERT_PTR_NOT_NULL(r);
+            if (!r)
+                fprintf(stderr, "updn: %s, faults %d\n", cases[i].spec, faults);
+            if (r) {
+                CU_ASSERT_EQUAL(cdg_has_cycle(t, r), 0);
+                ranks rk;
+                updn_ranks(t, r, &rk);
+                CU_ASSERT_EQUAL(illegal_routes(t, r, &rk), 0);
+                /* the note names the roots */
+                const void *data;
+                size_t size;
+                CU_ASSERT_EQUAL_FATAL(ibr_result_find_artifact(&data, &size, r, "updn-roots.txt"),
+                                      0);
+                char *note = malloc(size + 1);
+                memcpy(note, data, size);
+                note[size] = 0;
+                CU_ASSERT_EQUAL(strncmp(note, "roots: ", 7), 0);
+                /* the top of an intact Dragonfly+; a dead cable may leave
+                   spines of two groups without a legal path between them,
+                   and then the centre (one root) routes instead */
+                int top = strstr(note, "the top") != NULL;
+                CU_ASSERT(top || strstr(note, "the centre"));
+                if (cases[i].kind == DFPLUS && !faults)
+                    CU_ASSERT(top);
+                if (cases[i].kind != DFPLUS)
+                    CU_ASSERT(!top);
+                uint32_t *ecc = malloc(sizeof *ecc * rk.n + 4), min_ecc = INF, nroots = 0;
+                end_port_eccentricity(t, ecc);
+                for (uint32_t s = 0; s < rk.n; s++)
+                    min_ecc = ecc[s] < min_ecc ? ecc[s] : min_ecc;
+                for (uint32_t s = 0; s < rk.n; s++) {
+                    ibr_node_info ni = IBR_NODE_INFO_INIT;
+                    ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+                    int spine = !strcmp(ni.desc, "spine");
+                    if (rk.rank[s] != 0) {
+                        /* every spine of a Dragonfly+ is a root */
+                        CU_ASSERT(!(top && spine));
+                        continue;
+                    }
+                    char guid[40];
+                    snprintf(guid, sizeof guid, "0x%016" PRIx64, ni.node_guid);
+                    if (nroots++ < 8)
+                        CU_ASSERT_PTR_NOT_NULL(strstr(note, guid));
+                    if (top) {
+                        CU_ASSERT(spine);
+                    } else { /* the one root is a centre */
+                        CU_ASSERT_EQUAL(ecc[s], min_ecc);
+                    }
+                }
+                CU_ASSERT(top ? nroots == 9 * 4 : nroots == 1);
+                free(ecc);
+                free(note);
+                free(rk.rank);
+                free(rk.id);
+                ibr_result_destroy(r);
+            }
+            r = route_checked(t, "dnup,no_fallback", NULL);
+            CU_ASSERT_PTR_NOT_NULL(r);
+            if (!r)
+                fprintf(stderr, "dnup: %s, faults %d\n", cases[i].spec, faults);
+            if (r) {
+                CU_ASSERT_EQUAL(cdg_has_cycle(t, r), 0);
+                /* a dnup that had to route up/down from a centre says so */
+                const void *data;
+                size_t size;
+                if (ibr_result_find_artifact(&data, &size, r, "updn-roots.txt") == 0) {
+                    char *note = malloc(size + 1);
+                    memcpy(note, data, size);
+                    note[size] = 0;
+                    CU_ASSERT_PTR_NOT_NULL(strstr(note, "dnup's ranks"));
+                    free(note);
+                }
+            }
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+            ibr_fabric_destroy(f);
+        }
+    }
+}
+
+/* Where OpenSM's heuristic finds roots, they are kept and nothing is
+   added: no note, the roots of the tree (the tables stay OpenSM's; the
+   OpenSM comparison suite checks them byte for byte). */
+static void test_updn_opensm_roots_kept(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=3,radix=8");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    ibr_result *r = route_checked(t, "updn,no_fallback", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const void *data;
+    size_t size;
+    CU_ASSERT_NOT_EQUAL(ibr_result_find_artifact(&data, &size, r, "updn-roots.txt"), 0);
+    CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, "opensm-updn-roots.dump"), 0);
+    CU_ASSERT_EQUAL(ibr_result_artifact_count(r), 1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
+/* Allocation failures while updn and dnup choose their roots (the centre;
+   the top of a Dragonfly+ with dead cables, where updn retries from the
+   centre and dnup falls back to up/down from it): IBR_ENOMEM and
+   nothing leaked, then the same tables as without failures. */
+static void test_chosen_roots_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_topo *tor = ibr_test_topo(ctx, "torus:dims=3x3x3,hosts=1");
+    ibr_fabric *f = make_dfplus(ctx, 4, 4, 2, 3);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 3, 0, 10), 0);
+    ibr_topo *dfp = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&dfp, f), 0);
+    const ibr_topo *topos[] = {tor, dfp};
+    static const char *chains[] = {"updn,no_fallback", "dnup,no_fallback"};
+    long base = st.live;
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 2; c++) {
+            ibr_result *ref = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&ref, topos[k], chains[c], NULL), 0);
+            const void *data;
+            size_t size;
+            int found = ibr_result_find_artifact(&data, &size, ref, "updn-roots.txt");
+            if ((found == 0) != (c == 0 || k == 1))
+                fprintf(stderr, "k %d c %d: find %d\n", k, c, found);
+            CU_ASSERT_EQUAL_FATAL(found == 0, c == 0 || k == 1);
+            if (k == 1) { /* the retry paths ran: the top failed, then the centre */
+                char *note = malloc(size + 1);
+                memcpy(note, data, size);
+                note[size] = 0;
+                CU_ASSERT_PTR_NOT_NULL(strstr(note, "the centre"));
+                CU_ASSERT_PTR_NOT_NULL(strstr(note, c ? "dnup's ranks" : "OpenSM's"));
+                free(note);
+            }
+            long n;
+            ibr_result *r = ibr_test_route_oom(&n, &st, topos[k], chains[c], NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+            CU_ASSERT(n > 10);
+            for (uint32_t s = 0; s < ibr_topo_switch_count(topos[k]); s++)
+                CU_ASSERT_EQUAL(memcmp(ibr_result_lft(r, s), ibr_result_lft(ref, s),
+                                       ibr_result_lft_size(r)),
+                                0);
+            ibr_result_destroy(r);
+            ibr_result_destroy(ref);
+            CU_ASSERT_EQUAL(st.live, base);
+        }
+    ibr_topo_destroy(tor);
+    ibr_topo_destroy(dfp);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+    CU_ASSERT_EQUAL(st.live, 0);
 }
 
 static void test_connect_roots_and_lmc(void)
@@ -385,6 +755,9 @@ int main(void)
         {"updn on fat trees, with and without faults", test_updn_trees},
         {"updn with given roots on irregular fabrics", test_updn_given_roots},
         {"dnup everywhere", test_dnup},
+        {"updn chooses roots where OpenSM finds none", test_updn_chosen_roots},
+        {"updn keeps OpenSM's roots", test_updn_opensm_roots_kept},
+        {"chosen roots: allocation failures", test_chosen_roots_oom},
         {"connect_roots and LMC", test_connect_roots_and_lmc},
         {"ids and balance", test_ids_and_balance},
         {"irregular graphs: legal and loop-free", test_irregular_sweep},

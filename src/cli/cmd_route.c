@@ -835,6 +835,14 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
         const char *deg = degraded_summary(r, dbuf, sizeof dbuf);
         if (deg)
             printf("degraded:     %s\n", deg);
+        const void *data = NULL;
+        size_t size = 0;
+        /* updn's roots where it chose them itself (one line, "roots: ...") */
+        if (ibr_result_find_artifact(&data, &size, r, "updn-roots.txt") == 0 && size > 7 &&
+            !memcmp(data, "roots: ", 7)) {
+            const char *text = (const char *)data + 7, *nl = memchr(text, '\n', size - 7);
+            printf("roots:        %.*s\n", (int)(nl ? nl - text : (ptrdiff_t)(size - 7)), text);
+        }
     }
     if (ibr_result_layers(r))
         printf("layers:       %u needed to break every credit loop; VLs used: %u\n",

@@ -2,9 +2,11 @@
  * updn and dnup: routing restricted to legal up/down paths, as OpenSM 3.3
  * does it, so that the routes have no credit loops.
  *
- * updn ranks switches by their distance from root switches (given, or
- * found by OpenSM's hop-histogram heuristic); dnup ranks them by their
- * distance from the switches that carry end nodes. A link then points UP
+ * updn ranks switches by their distance from root switches (given, found
+ * by OpenSM's hop-histogram heuristic, or, where it finds none, chosen:
+ * the top of the fabric or its centre, see top_roots and centre_roots);
+ * dnup ranks them by their distance from the switches that carry end
+ * nodes. A link then points UP
  * toward the smaller rank (ties broken by node GUID, or by the ids map),
  * and a route may never go UP after it went DOWN (updn) or DOWN after UP
  * (dnup). For every destination switch two searches give each switch its
@@ -273,6 +275,8 @@ typedef struct roots_job {
     const uint32_t *eps;
     const uint32_t *src;  /* the switches with end ports */
     uint32_t *hist;       /* per worker: n_sw x 64 */
+    uint32_t *ecc;        /* per worker: n_sw, farthest end-port switch seen */
+    uint64_t *sum;        /* per worker: n_sw, end ports x hops */
     uint32_t *dist;       /* per worker: n_sw */
     uint32_t *queue;      /* per worker: n_sw */
 } roots_job;
@@ -283,18 +287,30 @@ static int roots_search(void *arg, unsigned worker, size_t i)
     size_t n = j->t->n_sw;
     uint32_t y = j->src[i];
     uint32_t *dist = j->dist + worker * n, *hist = j->hist + worker * n * 64;
+    uint32_t *ecc = j->ecc + worker * n;
+    uint64_t *sum = j->sum + worker * n;
     ibr_topo_bfs(dist, j->t, &y, 1, j->queue + worker * n); /* a valid source */
-    for (uint32_t x = 0; x < n; x++)
-        if (dist[x] < 64)
-            hist[(size_t)x * 64 + dist[x]] += j->eps[y];
+    for (uint32_t x = 0; x < n; x++) {
+        uint32_t d = dist[x];
+        if (d == RANK_INF)
+            continue;
+        if (d < 64)
+            hist[(size_t)x * 64 + d] += j->eps[y];
+        if (d > ecc[x])
+            ecc[x] = d;
+        sum[x] += (uint64_t)j->eps[y] * d;
+    }
     return 0;
 }
 
 /* OpenSM's root heuristic: a switch is a root when one hop count holds
    more than 90 % of the end ports and no other count holds more than 5 %.
-   Returns the number of roots (rank 0), or -1 when out of memory. */
+   The same searches give, per switch x, ecc[x]: the hops to the farthest
+   switch with end ports that x reaches, and sum[x]: the hops to every end
+   port x reaches, added up (choose_roots uses them). Returns the number of
+   roots (rank 0), or -1 when out of memory. */
 static int find_roots(ibr_run *run, const ibr_topo *t, const uint32_t *eps, uint32_t *rank,
-                      unsigned nw)
+                      unsigned nw, uint32_t *ecc, uint64_t *sum)
 {
     ibr_context *ctx = t->ctx;
     size_t n = t->n_sw;
@@ -306,13 +322,15 @@ static int find_roots(ibr_run *run, const ibr_topo *t, const uint32_t *eps, uint
     }
     if (nw < ibr_run_threads(run))
         nw = ibr_run_threads(run); /* a worker index per thread of the run */
-    roots_job j = {t, eps, NULL, NULL, NULL, NULL};
+    roots_job j = {t, eps, NULL, NULL, NULL, NULL, NULL, NULL};
     uint32_t *src = ibr__mallocarray(ctx, n_src ? n_src : 1, sizeof *src);
     j.hist = ibr__calloc(ctx, (size_t)nw * n * 64, sizeof *j.hist);
+    j.ecc = ibr__calloc(ctx, (size_t)nw * n, sizeof *j.ecc);
+    j.sum = ibr__calloc(ctx, (size_t)nw * n, sizeof *j.sum);
     j.dist = ibr__mallocarray(ctx, (size_t)nw * n, sizeof *j.dist);
     j.queue = ibr__mallocarray(ctx, (size_t)nw * n, sizeof *j.queue);
     int rc = -1;
-    if (!src || !j.hist || !j.dist || !j.queue)
+    if (!src || !j.hist || !j.ecc || !j.sum || !j.dist || !j.queue)
         goto out;
     n_src = 0;
     for (uint32_t s = 0; s < n; s++)
@@ -324,6 +342,13 @@ static int find_roots(ibr_run *run, const ibr_topo *t, const uint32_t *eps, uint
     double thd1 = (double)total * 0.9, thd2 = (double)total * 0.05;
     unsigned roots = 0;
     for (uint32_t x = 0; x < n; x++) {
+        ecc[x] = 0;
+        sum[x] = 0;
+        for (unsigned k = 0; k < nw; k++) {
+            uint32_t e = j.ecc[(size_t)k * n + x];
+            ecc[x] = e > ecc[x] ? e : ecc[x];
+            sum[x] += j.sum[(size_t)k * n + x];
+        }
         uint64_t hist[64];
         memset(hist, 0, sizeof hist);
         for (unsigned k = 0; k < nw; k++)
@@ -343,6 +368,8 @@ static int find_roots(ibr_run *run, const ibr_topo *t, const uint32_t *eps, uint
 out:
     ibr__free(ctx, src);
     ibr__free(ctx, j.hist);
+    ibr__free(ctx, j.ecc);
+    ibr__free(ctx, j.sum);
     ibr__free(ctx, j.dist);
     ibr__free(ctx, j.queue);
     return rc;
@@ -374,6 +401,86 @@ static unsigned keep_highest_roots(const ibr_topo *t, const uint32_t *eps, uint3
             rank[s] = RANK_INF;
     }
     return kept;
+}
+
+/* Where OpenSM's heuristic finds no root (tori, meshes, hypercubes,
+   dragonflies, random graphs): in every connected part of the fabric that
+   holds end ports, the switch whose farthest end port is nearest (the
+   centre), ties broken by the fewest hops to all end ports, then by the
+   lowest GUID. One root per part keeps every pair connected under the
+   up/down rule (each switch has an up path to its root) and a central
+   root keeps the up/down paths short. comp and dist are scratch (n_sw),
+   queue too. Returns the number of roots. */
+static unsigned centre_roots(const ibr_topo *t, const uint32_t *eps, const uint32_t *ecc,
+                             const uint64_t *sum, uint32_t *rank, uint32_t *comp,
+                             uint32_t *dist, uint32_t *queue)
+{
+    size_t n = t->n_sw;
+    unsigned roots = 0;
+    for (uint32_t s = 0; s < n; s++)
+        comp[s] = RANK_INF;
+    for (uint32_t s0 = 0; s0 < n; s0++) {
+        if (comp[s0] != RANK_INF)
+            continue;
+        ibr_topo_bfs(dist, t, &s0, 1, queue); /* a valid source: cannot fail */
+        uint32_t best = RANK_INF;
+        uint64_t part_eps = 0;
+        for (uint32_t s = s0; s < n; s++) {
+            if (dist[s] == RANK_INF)
+                continue;
+            comp[s] = s0;
+            part_eps += eps[s];
+            if (best == RANK_INF || ecc[s] < ecc[best] ||
+                (ecc[s] == ecc[best] &&
+                 (sum[s] < sum[best] ||
+                  (sum[s] == sum[best] &&
+                   t->nodes[t->sw_node[s]].guid < t->nodes[t->sw_node[best]].guid))))
+                best = s;
+        }
+        if (part_eps) {
+            rank[best] = 0;
+            roots++;
+        }
+    }
+    return roots;
+}
+
+/* Where OpenSM's heuristic finds no root and some switches carry no end
+   ports (a Dragonfly+, a fat tree whose faults hide its levels): the
+   switches farthest from every end port, the top of the fabric, as
+   keep_highest_roots keeps them on a tree. Their eccentricity must stay
+   within one hop of the most central switch's, so that a hostless switch
+   at the end of a chain never becomes the root. height is scratch (n_sw),
+   queue too. Returns the number of roots, 0 when there is no such top. */
+static unsigned top_roots(const ibr_topo *t, const uint32_t *eps, const uint32_t *ecc,
+                          uint32_t *rank, uint32_t *height, uint32_t *queue)
+{
+    size_t n = t->n_sw;
+    for (uint32_t s = 0; s < n; s++)
+        height[s] = eps[s] ? 0 : RANK_INF;
+    rank_bfs(t, height, queue);
+    uint32_t top = 0, min_ecc = RANK_INF, top_ecc = 0;
+    for (uint32_t s = 0; s < n; s++)
+        if (height[s] != RANK_INF && height[s] > top)
+            top = height[s];
+    if (top == 0)
+        return 0;
+    for (uint32_t s = 0; s < n; s++) {
+        if (height[s] == RANK_INF)
+            continue;
+        min_ecc = ecc[s] < min_ecc ? ecc[s] : min_ecc;
+        if (height[s] == top && ecc[s] > top_ecc)
+            top_ecc = ecc[s];
+    }
+    if (top_ecc > min_ecc + 1)
+        return 0;
+    unsigned roots = 0;
+    for (uint32_t s = 0; s < n; s++)
+        if (height[s] == top) {
+            rank[s] = 0;
+            roots++;
+        }
+    return roots;
 }
 
 /* Roots from the options: switch GUIDs, or end-port / node GUIDs meaning
@@ -420,16 +527,44 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
     return roots;
 }
 
-static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank)
+/* The roots as OpenSM dumps them (opensm-updn-roots.dump); where ibroute
+   chose them (how says what it chose: "the centre", "the top"; why, why),
+   also a note in the log and in the artifact updn-roots.txt: one line
+   "roots: ..." naming them (the first few). */
+static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank, const char *how,
+                          const char *why)
 {
-    ibr_buffer b = IBR_BUFFER_INIT;
+    ibr_buffer b = IBR_BUFFER_INIT, note = IBR_BUFFER_INIT;
     int rc = 0;
+    unsigned k = 0;
     for (uint32_t s = 0; s < t->n_sw && rc == 0; s++)
         if (rank[s] == 0)
             rc = ibr__buf_printf(&b, t->ctx, "0x%" PRIx64 "\n", t->nodes[t->sw_node[s]].guid);
     if (rc == 0)
         rc = ibr_run_add_artifact(run, "opensm-updn-roots.dump", b.data ? b.data : "", b.size);
+    if (rc == 0 && how) {
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            k += rank[s] == 0;
+        rc = ibr__buf_printf(&note, t->ctx,
+                             "roots: %u chosen by ibroute, %s (%s):", k, how, why);
+        unsigned shown = 0;
+        for (uint32_t s = 0; s < t->n_sw && rc == 0 && shown < 8; s++)
+            if (rank[s] == 0) {
+                const ibr__node *nd = &t->nodes[t->sw_node[s]];
+                rc = ibr__buf_printf(&note, t->ctx, "%s 0x%016" PRIx64 " \"%s\"",
+                                     shown++ ? "," : "", nd->guid, nd->desc);
+            }
+        if (rc == 0 && k > shown)
+            rc = ibr__buf_printf(&note, t->ctx, ", and %u more", k - shown);
+        if (rc == 0) {
+            ibr_run_log(run, IBR_LOG_INFO, note.data);
+            rc = ibr__buf_printf(&note, t->ctx, "\n");
+        }
+        if (rc == 0)
+            rc = ibr_run_add_artifact(run, "updn-roots.txt", note.data, note.size);
+    }
     ibr_buffer_dispose(&b);
+    ibr_buffer_dispose(&note);
     return rc;
 }
 
@@ -454,6 +589,8 @@ static int route_updown(ibr_run *run, int dnup)
     uint32_t *q2 = ibr__mallocarray(ctx, n, sizeof *q2);
     uint32_t *depth = ibr__mallocarray(ctx, n, sizeof *depth);
     uint32_t *rank_scratch = ibr__mallocarray(ctx, n, sizeof *rank_scratch);
+    uint32_t *ecc = ibr__mallocarray(ctx, n, sizeof *ecc);
+    uint64_t *dsum = ibr__mallocarray(ctx, n, sizeof *dsum);
     uint8_t *plain = NULL, *least = NULL;
     uint64_t *mask = NULL;
     ud_nb *nbs = NULL;
@@ -461,7 +598,8 @@ static int route_updown(ibr_run *run, int dnup)
     ud_worker *w = ibr__calloc(ctx, nw, sizeof *w);
     ud_job j;
     memset(&j, 0, sizeof j);
-    if (!rank || !eps || !queue || !id || !order || !q2 || !depth || !rank_scratch || !w)
+    if (!rank || !eps || !queue || !id || !order || !q2 || !depth || !rank_scratch || !ecc ||
+        !dsum || !w)
         goto nomem;
 
     /* ranks */
@@ -471,6 +609,8 @@ static int route_updown(ibr_run *run, int dnup)
     }
     count_endports(t, eps);
     unsigned roots = 0;
+    /* roots chosen by ibroute where OpenSM's heuristic finds none */
+    enum { ROOTS_OPENSM, ROOTS_TOP, ROOTS_CENTRE, ROOTS_DNUP_CENTRE } chosen = ROOTS_OPENSM;
     if (dnup) {
         for (uint32_t s = 0; s < n; s++)
             if (eps[s]) {
@@ -490,17 +630,25 @@ static int route_updown(ibr_run *run, int dnup)
             goto out;
         }
     } else {
-        int found = find_roots(run, t, eps, rank, nw);
+        int found = find_roots(run, t, eps, rank, nw, ecc, dsum);
         if (found < 0)
             goto nomem;
-        roots = (unsigned)found;
+        if (found) {
+            roots = keep_highest_roots(t, eps, rank, depth, queue);
+        } else {
+            roots = top_roots(t, eps, ecc, rank, depth, queue);
+            chosen = roots ? ROOTS_TOP : ROOTS_CENTRE;
+        }
+    }
+retry:
+    if (chosen == ROOTS_CENTRE || chosen == ROOTS_DNUP_CENTRE) {
+        for (uint32_t s = 0; s < n; s++)
+            rank[s] = RANK_INF;
+        roots = centre_roots(t, eps, ecc, dsum, rank, q2, rank_scratch, queue);
         if (!roots) {
-            rc = ibr__decline(run, "no root switch found by the hop-histogram "
-                                       "heuristic and none given (the fabric does not look "
-                                       "like a tree); give root GUIDs");
+            rc = ibr__decline(run, "no switch carries an end node");
             goto out;
         }
-        roots = keep_highest_roots(t, eps, rank, depth, queue);
     }
     rank_bfs(t, rank, queue);
     if (dnup) {
@@ -519,9 +667,6 @@ static int route_updown(ibr_run *run, int dnup)
             t->nodes[node].sw != IBR_NONE)
             id[t->nodes[node].sw] = o->ids[i].id;
     }
-    if (!dnup && (rc = roots_artifact(run, t, rank)) < 0)
-        goto nomem;
-
     uint32_t maxdeg = 0;
     for (uint32_t s = 0; s < n; s++)
         if (t->adj_off[s + 1] - t->adj_off[s] > maxdeg)
@@ -533,10 +678,13 @@ static int route_updown(ibr_run *run, int dnup)
     j.depth = depth;
     j.words = maxdeg ? (maxdeg + 63) / 64 : 1;
     least = ibr_run_hops(run);
-    mask = ibr__mallocarray(ctx, n * n * j.words, sizeof *mask);
+    if (!mask) /* allocated already when retrying */
+        mask = ibr__mallocarray(ctx, n * n * j.words, sizeof *mask);
     if (!least || !mask)
         goto nomem;
     for (unsigned i = 0; i < nw; i++) {
+        if (w[i].p)
+            continue;
         w[i].p = ibr__mallocarray(ctx, n, 1);
         w[i].l = ibr__mallocarray(ctx, n, 1);
         w[i].queue = ibr__mallocarray(ctx, n, sizeof *w[i].queue);
@@ -550,8 +698,10 @@ static int route_updown(ibr_run *run, int dnup)
     j.order = order;
     /* every switch's links by phase */
     size_t ne = t->n_adj ? t->n_adj : 1;
-    nbs = ibr__mallocarray(ctx, 3 * ne, sizeof *nbs);
-    offs = ibr__mallocarray(ctx, 3 * (n + 1), sizeof *offs);
+    if (!nbs)
+        nbs = ibr__mallocarray(ctx, 3 * ne, sizeof *nbs);
+    if (!offs)
+        offs = ibr__mallocarray(ctx, 3 * (n + 1), sizeof *offs);
     if (!nbs || !offs)
         goto nomem;
     {
@@ -623,6 +773,20 @@ static int route_updown(ibr_run *run, int dnup)
                         cb = b;
                     }
                 }
+        if (cut && chosen == ROOTS_TOP) {
+            chosen = ROOTS_CENTRE; /* the top leaves pairs apart: one root */
+            goto retry;
+        }
+        if (cut && dnup) {
+            /* ranks from the end-node switches leave pairs apart (a cable
+               down between two groups of a Dragonfly+): route up/down from
+               the centre instead, which connects every pair */
+            if (find_roots(run, t, eps, rank, nw, ecc, dsum) < 0)
+                goto nomem;
+            dnup = 0;
+            chosen = ROOTS_DNUP_CENTRE;
+            goto retry;
+        }
         if (cut) {
             rc = ibr__decline(
                 run,
@@ -632,6 +796,17 @@ static int route_updown(ibr_run *run, int dnup)
                 t->nodes[t->sw_node[cb]].guid);
             goto out;
         }
+    }
+    if (!dnup) {
+        const char *how = chosen == ROOTS_TOP ? "the top (the switches farthest from end ports)"
+                          : chosen == ROOTS_OPENSM ? NULL
+                                                   : "the centre (nearest to its farthest end port)";
+        const char *why = chosen == ROOTS_DNUP_CENTRE
+                              ? "dnup's ranks from the end-node switches leave pairs without a "
+                                "legal path: routed up/down from the root"
+                              : "OpenSM's hop-histogram heuristic found none";
+        if ((rc = roots_artifact(run, t, rank, how, why)) < 0)
+            goto nomem;
     }
     ud_cands c = {t, mask, j.words};
     rc = ibr_run_ucast(run, least, ud_candidates, &c, dnup ? "dnup: forwarding tables"
@@ -659,6 +834,8 @@ out:
     ibr__free(ctx, q2);
     ibr__free(ctx, depth);
     ibr__free(ctx, rank_scratch);
+    ibr__free(ctx, ecc);
+    ibr__free(ctx, dsum);
     ibr__free(ctx, plain);
     ibr__free(ctx, mask);
     ibr__free(ctx, nbs);

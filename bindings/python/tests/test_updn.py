@@ -232,17 +232,21 @@ class TestTorus(unittest.TestCase):
         cls.topo.close()
         cls.fabric.close()
 
-    def test_updn_without_roots_declines(self):
+    def test_updn_without_roots_chooses_the_centre(self):
+        # OpenSM's heuristic finds no root on a torus: updn picks one and says so
         t = self.topo
-        with t.route("updn") as r:
-            self.assertEqual(r.engine, "minhop")
-            first = r.attempts[0]
-            self.assertEqual(first.engine, "updn")
-            self.assertEqual(first.status_name, "IBR_EDECLINED")
-            self.assertIn("no root switch", first.message)
-        with self.assertRaises(ibroute.UnroutableError) as cm:
-            t.route("updn,no_fallback")
-        self.assertEqual([a.engine for a in cm.exception.attempts], ["updn"])
+        with t.route("updn,no_fallback") as r:
+            self.assertEqual(r.engine, "updn")
+            self.assertEqual([a.engine for a in r.attempts], ["updn"])
+            note = r.artifact("updn-roots.txt").decode()
+            self.assertTrue(note.startswith("roots: 1 chosen by ibroute, the centre"), note)
+            guids, sws = roots_of(t, r)
+            self.assertEqual(len(sws), 1)
+            self.assertIn("0x%016x" % guids[0], note)
+            rep = r.verify()
+            self.assertTrue(rep.ok, rep.first_error)
+            self.assertIs(rep.deadlock_free, True)
+            self.assertEqual(r.find_credit_loop(), [])
 
     def test_minhop_has_credit_loops_here(self):
         # what makes updn worth having on a torus (and shows the checks bite)
