@@ -1470,7 +1470,7 @@ static int derive_config(t2q *q)
     /* the log line: the configuration's lines after its comment, joined */
     size_t n = (size_t)snprintf(q->msg, IBR_ERRMSG_SIZE,
                                 "torus-2QoS: no torus-2QoS.conf given; derived from the cabling "
-                                "(artefact torus-2QoS.conf):");
+                                "(artefact torus-2QoS.conf): ");
     const char *s = q->derived.data, *e = s + q->derived.size;
     while (s < e && *s++ != '\n')
         ;

@@ -351,7 +351,8 @@ static int derive_grid(derive *v)
     if (rc < 0)
         return rc;
     if (!info.recognised)
-        return ibr__err(v->why, IBR_EDECLINED, "the mesh analysis finds %s", info.shape);
+        return ibr__err(v->why, IBR_EDECLINED,
+                        "not a torus or mesh (LASH's mesh analysis finds %s)", info.shape);
     memset(v->dim, 0, sizeof v->dim);
     v->nd = 0;
     int pending = -1; /* a size-2 axis waiting for its pair */
@@ -367,8 +368,8 @@ static int derive_grid(derive *v)
         }
         if (!d)
             return ibr__err(v->why, IBR_EDECLINED,
-                            "more than %d dimensions (the mesh analysis finds %s)", T2Q_DIMS,
-                            info.shape);
+                            "not a torus or mesh of at most %d dimensions, which torus-2QoS "
+                            "needs (LASH's mesh analysis finds %s)", T2Q_DIMS, info.shape);
         d->code[0] = (uint8_t)(2 * r + 1);
         d->n_axes = 1;
         if (info.size[r] == 2) {
