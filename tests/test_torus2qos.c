@@ -940,6 +940,23 @@ static void test_allocation_failure(void)
     CU_ASSERT_EQUAL(st.live, base);
     CU_ASSERT(n > 10);
     ibr_topo_destroy(t);
+    /* no configuration: derived (a ring of 4 from two size-2 axes; a line) */
+    static const char *const derived_specs[] = {"torus:dims=4x3x5,hosts=1",
+                                                "torus:dims=6,hosts=1"};
+    for (size_t i = 0; i < 2; i++) {
+        t = ibr_test_topo(ctx, derived_specs[i]);
+        base = st.live;
+        n = 0;
+        r = ibr_test_route_oom(&n, &st, t, "torus-2QoS,no_fallback", NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        const void *data;
+        size_t size;
+        CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, "torus-2QoS.conf"), 0);
+        ibr_result_destroy(r);
+        CU_ASSERT_EQUAL(st.live, base);
+        CU_ASSERT(n > 10);
+        ibr_topo_destroy(t);
+    }
     {
         /* the 8x8 torus with a failed switch and groups: OpenSM's master
            tree loops, the tree is grown again (test_mcast_faults) */
