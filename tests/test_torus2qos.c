@@ -1279,6 +1279,28 @@ static void test_derived_declines(void)
         ibr_result_destroy(r);
         ibr_topo_destroy(t);
     }
+    /* a switch cut off from the others keeps its host: the fabric is in
+       two parts (a failed switch, every cable down, would simply be gone) */
+    ibr_fabric *f = NULL;
+    ibr_topo *t = gen("torus:dims=5x5,hosts=1", &f);
+    ibr_topo_destroy(t);
+    for (unsigned port = 1; port <= 4; port++)
+        CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 7, port, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    char derived[2048];
+    int rc;
+    ibr_result *r = route_derived(&rc, derived, sizeof derived, t);
+    CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(decline_msg(r), "has end ports but no cable to another switch"));
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 7, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", NULL, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
 }
 
 int main(void)

@@ -128,6 +128,25 @@ static int build_graph(derive *v)
     return 0;
 }
 
+/* A switch with an active cable to an end port but none to a switch (an
+   island the torus cannot reach), or IBR_NONE. A switch without any active
+   cable has failed and is simply gone. */
+static uint32_t island(const derive *v)
+{
+    const ibr_topo *t = v->t;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        if (t->adj_off[s] < t->adj_off[s + 1])
+            continue;
+        const ibr__node *nd = &t->nodes[t->sw_node[s]];
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = &t->ports[nd->port_off + p];
+            if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE)
+                return s;
+        }
+    }
+    return IBR_NONE;
+}
+
 /* Number of connected parts of the collapsed graph. */
 static uint32_t parts(derive *v)
 {
@@ -425,8 +444,13 @@ int t2q_config_derive(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, char
     uint32_t max_deg = 0;
     for (uint32_t i = 0; rc == 0 && i < v.n; i++)
         max_deg = deg(&v, i) > max_deg ? deg(&v, i) : max_deg;
+    uint32_t isl = rc == 0 ? island(&v) : IBR_NONE;
     if (rc == 0 && !v.n)
         rc = ibr__err(why, IBR_EDECLINED, "no switch has a cable to another switch");
+    else if (rc == 0 && isl != IBR_NONE)
+        rc = ibr__err(why, IBR_EDECLINED,
+                      "switch 0x%016" PRIx64 " has end ports but no cable to another switch",
+                      t->nodes[t->sw_node[isl]].guid);
     else if (rc == 0 && !n_parts)
         rc = IBR_ENOMEM;
     else if (rc == 0 && n_parts > 1)
