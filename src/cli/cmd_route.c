@@ -652,14 +652,16 @@ static void print_derived_torus_conf(const ibr_result *r)
 
     if (!r || ibr_result_find_artifact(&data, &size, r, "torus-2QoS.conf") < 0 || !size)
         return;
-    const char *p = data, *end = p + size;
+    const char *p = data, *end = p + size, *sep = " ";
     printf("torus-2QoS:   derived from the cabling (-o DIR writes DIR/torus-2QoS.conf, "
            "--torus-config pins it):");
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        if (n && *p != '#')
-            printf(" %.*s;", (int)n, p);
+        if (n && *p != '#') {
+            printf("%s%.*s", sep, (int)n, p);
+            sep = "; ";
+        }
         p += n + 1;
     }
     printf("\n");

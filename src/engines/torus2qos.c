@@ -1467,22 +1467,6 @@ static int derive_config(t2q *q)
                             "ibr route --torus-config FILE), and none can be derived from the "
                             "cabling: %s",
                             q->msg);
-    /* the log line: the configuration's lines after its comment, joined */
-    size_t n = (size_t)snprintf(q->msg, IBR_ERRMSG_SIZE,
-                                "torus-2QoS: no torus-2QoS.conf given; derived from the cabling "
-                                "(artefact torus-2QoS.conf): ");
-    const char *s = q->derived.data, *e = s + q->derived.size;
-    while (s < e && *s++ != '\n')
-        ;
-    for (; s < e && n + 3 < IBR_ERRMSG_SIZE; s++) {
-        if (*s != '\n')
-            q->msg[n++] = *s;
-        else if (s + 1 < e) {
-            q->msg[n++] = ';';
-            q->msg[n++] = ' ';
-        }
-    }
-    q->msg[n] = 0;
     ibr_run_log(q->run, IBR_LOG_INFO, q->msg);
     return 0;
 }

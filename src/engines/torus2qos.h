@@ -48,7 +48,8 @@ void t2q_config_free(t2q_config *c, ibr_context *ctx);
    a regular torus or mesh of 1 to 3 dimensions, failures tolerated where
    the surviving structure still settles it. Appends to out and returns 0;
    IBR_EDECLINED with the reason in why (IBR_ERRMSG_SIZE bytes) when the
-   cabling is no such torus or mesh or leaves it ambiguous; IBR_ENOMEM. */
+   cabling is no such torus or mesh or leaves it ambiguous; IBR_ENOMEM. On
+   success why holds the log line saying what was derived. */
 int t2q_config_derive(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, char *why);
 
 /* The discovered torus. Position p = i + X * (j + Y * k). */

@@ -6,7 +6,8 @@
  *
  * 1. The switch graph: one logical link per neighbour switch, over the
  *    switches that have an active cable to another switch (a failed switch
- *    is gone). It must be connected.
+ *    is gone). It must be connected, and no switch may keep end ports
+ *    without a cable to another switch (the engine would leave it out).
  * 2. A graph of degree 2 or less is a single line: a chain (a mesh) or a
  *    ring (a torus).
  * 3. Otherwise LASH's mesh analysis (engines/lash/mesh.h, with its guards
@@ -432,6 +433,27 @@ static int write_conf(ibr_buffer *out, const derive *v)
     return rc;
 }
 
+/* why = the log line: what was derived, the configuration's lines after
+   its comment joined by "; ". */
+static void log_line(char *why, const ibr_buffer *conf)
+{
+    size_t n = (size_t)snprintf(why, IBR_ERRMSG_SIZE,
+                                "torus-2QoS: no torus-2QoS.conf given; derived from the cabling "
+                                "(artefact torus-2QoS.conf): ");
+    const char *s = conf->data, *e = s + conf->size;
+    while (s < e && *s++ != '\n')
+        ;
+    for (; s < e && n + 3 < IBR_ERRMSG_SIZE; s++) {
+        if (*s != '\n')
+            why[n++] = *s;
+        else if (s + 1 < e) {
+            why[n++] = ';';
+            why[n++] = ' ';
+        }
+    }
+    why[n] = 0;
+}
+
 int t2q_config_derive(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, char *why)
 {
     derive v;
@@ -469,8 +491,8 @@ int t2q_config_derive(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, char
                               "switch 0x%016" PRIx64 " cannot be named by its GUID (shared "
                               "with another port)", dguid(&v, i));
         }
-    if (rc == 0)
-        rc = write_conf(out, &v);
+    if (rc == 0 && (rc = write_conf(out, &v)) == 0)
+        log_line(why, out);
     ibr__free(ctx, v.sw);
     ibr__free(ctx, v.off);
     ibr__free(ctx, v.nbr);
