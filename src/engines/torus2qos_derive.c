@@ -400,6 +400,8 @@ static int derive_grid(derive *v)
             return rc;
         v->nd++;
     }
+    if (!v->nd)
+        return ibr__err(v->why, IBR_EDECLINED, "not a torus or mesh (no dimension found)");
     return choose_seed(v);
 }
 
