@@ -850,8 +850,10 @@ static void expect_decline(const ibr_topo *t, const char *conf, const char *n1, 
    declined with the reason; the chain falls back. */
 static void test_config(void)
 {
-    ibr_topo *t = gen("torus:dims=6x6x6,hosts=1", NULL);
-    expect_decline(t, NULL, "needs its configuration", "torus-2QoS.config");
+    ibr_topo *t = gen("fattree:levels=3,radix=8", NULL);
+    expect_decline(t, NULL, "no torus-2QoS.conf given", "none can be derived from the cabling");
+    ibr_topo_destroy(t);
+    t = gen("torus:dims=6x6x6,hosts=1", NULL);
     expect_decline(t, "torus 6 6 6\n\nfoo 1 2\n", "line 3", "unknown keyword 'foo'");
     expect_decline(t, "x_dateline 1\ntorus 6 6 6\n", "line 1", "before the torus");
     expect_decline(t, "torus 6 6 6\nx_dateline 6\n", "line 2", "out of range");
@@ -909,7 +911,7 @@ static void test_config(void)
     CU_ASSERT_PTR_NOT_NULL(r);
     ibr_result_destroy(r);
     /* fallback: the chain goes on to minhop */
-    o.n_params = 0;
+    p.value = "torus 6 6 6\nfoo\n";
     CU_ASSERT_EQUAL(ibr_route(&r, t, "torus-2QoS,minhop", &o), 0);
     CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
     ibr_result_destroy(r);
@@ -938,6 +940,23 @@ static void test_allocation_failure(void)
     CU_ASSERT_EQUAL(st.live, base);
     CU_ASSERT(n > 10);
     ibr_topo_destroy(t);
+    /* no configuration: derived (a ring of 4 from two size-2 axes; a line) */
+    static const char *const derived_specs[] = {"torus:dims=4x3x5,hosts=1",
+                                                "torus:dims=6,hosts=1"};
+    for (size_t i = 0; i < 2; i++) {
+        t = ibr_test_topo(ctx, derived_specs[i]);
+        base = st.live;
+        n = 0;
+        r = ibr_test_route_oom(&n, &st, t, "torus-2QoS,no_fallback", NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        const void *data;
+        size_t size;
+        CU_ASSERT_EQUAL(ibr_result_find_artifact(&data, &size, r, "torus-2QoS.conf"), 0);
+        ibr_result_destroy(r);
+        CU_ASSERT_EQUAL(st.live, base);
+        CU_ASSERT(n > 10);
+        ibr_topo_destroy(t);
+    }
     {
         /* the 8x8 torus with a failed switch and groups: OpenSM's master
            tree loops, the tree is grown again (test_mcast_faults) */
@@ -977,6 +996,313 @@ static void test_allocation_failure(void)
     CU_ASSERT_EQUAL(st.live, 0);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* without torus-2QoS.conf: the configuration derived from the cabling */
+
+/* Everything the result tells the fabric, byte for byte: LFTs, path SLs,
+   SL2VL tables, multicast tables. */
+static int same_tables(const ibr_result *a, const ibr_result *b)
+{
+    int (*const writers[])(ibr_buffer *, const ibr_result *) = {
+        ibr_result_write_lfts_dump, ibr_result_write_path_sl, ibr_result_write_sl2vl_dump,
+        ibr_result_write_mcfdbs};
+    int same = 1;
+    for (size_t i = 0; i < sizeof writers / sizeof *writers; i++) {
+        ibr_buffer x = IBR_BUFFER_INIT, y = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(writers[i](&x, a), 0);
+        CU_ASSERT_EQUAL(writers[i](&y, b), 0);
+        if (x.size != y.size || (x.size && memcmp(x.data, y.data, x.size))) {
+            fprintf(stderr, "tables differ (writer %zu)\n", i);
+            same = 0;
+        }
+        ibr_buffer_dispose(&x);
+        ibr_buffer_dispose(&y);
+    }
+    return same;
+}
+
+/* Route t with torus-2QoS and no configuration (rc: ibr_route's code);
+   *conf: a copy of the derived torus-2QoS.conf artefact, or "" when none. */
+static ibr_result *route_derived(int *rc, char *conf, size_t size, const ibr_topo *t)
+{
+    ibr_result *r = NULL;
+    const void *data;
+    size_t n;
+    *rc = ibr_route(&r, t, "torus-2QoS,no_fallback", NULL);
+    conf[0] = 0;
+    if (*rc == 0 && ibr_result_find_artifact(&data, &n, r, "torus-2QoS.conf") == 0) {
+        CU_ASSERT_FATAL(n < size);
+        memcpy(conf, data, n);
+        conf[n] = 0;
+    }
+    return r;
+}
+
+/* The decline message of a result's first attempt. */
+static const char *decline_msg(const ibr_result *r)
+{
+    const char *e, *m = "";
+    int st = 0;
+    CU_ASSERT_EQUAL(ibr_result_attempt(&e, &st, &m, r, 0), 0);
+    CU_ASSERT_EQUAL(st, IBR_EDECLINED);
+    return m ? m : "";
+}
+
+/* Route t with conf, compare with r; both may decline (same message). */
+static void expect_same_as_conf(const ibr_result *r, int rc, const ibr_topo *t, const char *conf)
+{
+    ibr_options o;
+    ibr_param p;
+    conf_opts(&o, &p, conf);
+    ibr_result *c = NULL;
+    int crc = ibr_route(&c, t, "torus-2QoS,no_fallback", &o);
+    CU_ASSERT_EQUAL(rc, crc);
+    if (rc == 0 && crc == 0) {
+        CU_ASSERT(same_tables(r, c));
+    } else if (rc != 0 && crc != 0) {
+        CU_ASSERT_STRING_EQUAL(decline_msg(r), decline_msg(c));
+    }
+    if (rc != crc)
+        fprintf(stderr, "derived %d, with the configuration %d:\n%s\n", rc, crc, conf);
+    ibr_result_destroy(c);
+}
+
+static const struct {
+    const char *spec;
+    grid g;
+} derive_fabrics[] = {
+    {"torus:dims=6x6x6,hosts=2", {{6, 6, 6}, 0}},
+    {"torus:dims=4x4x4,hosts=1", {{4, 4, 4}, 0}},
+    {"torus:dims=5x3x4,hosts=1", {{5, 3, 4}, 0}},
+    {"torus:dims=8x7,hosts=2", {{8, 7, 1}, 0}},
+    {"torus:dims=4x6,hosts=1", {{4, 6, 1}, 0}},
+    {"torus:dims=2x5x6,hosts=1", {{2, 5, 6}, 0}},
+    {"torus:dims=3x3x3,hosts=1", {{3, 3, 3}, 0}},
+    {"torus:dims=5x5x5,hosts=1,parallel=2", {{5, 5, 5}, 0}},
+    {"torus:dims=9,hosts=2", {{9, 1, 1}, 0}},
+    {"torus:dims=4,hosts=1", {{4, 1, 1}, 0}},
+    {"mesh:dims=6x5x4,hosts=1", {{6, 5, 4}, 1}},
+    {"mesh:dims=8x8,hosts=2", {{8, 8, 1}, 1}},
+    {"mesh:dims=4x4x4,hosts=1", {{4, 4, 4}, 1}},
+    {"mesh:dims=3x7,hosts=1,parallel=2", {{3, 7, 1}, 1}},
+    {"mesh:dims=7,hosts=1", {{7, 1, 1}, 1}},
+};
+
+/* Tori and meshes of 1 to 3 dimensions: the derived configuration routes
+   exactly as the generator's own (make_conf()), valid, minimal and loop-free
+   through the SLs, with the SLs the coordinates give; routed again with
+   the derived text as its configuration, nothing changes. */
+static void test_derived(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    char conf[2048], derived[2048];
+    for (size_t i = 0; i < sizeof derive_fabrics / sizeof *derive_fabrics; i++) {
+        const grid *g = &derive_fabrics[i].g;
+        ibr_topo *t = gen(derive_fabrics[i].spec, NULL);
+        ibr_result *r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", NULL,
+                                       IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        const void *data;
+        size_t n;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_find_artifact(&data, &n, r, "torus-2QoS.conf"), 0);
+        CU_ASSERT_FATAL(n < sizeof derived);
+        memcpy(derived, data, n);
+        derived[n] = 0;
+        /* the radices line */
+        char want[64];
+        snprintf(want, sizeof want, "\n%s %u %u %u\n", g->mesh ? "mesh" : "torus", g->r[0],
+                 g->r[1], g->r[2]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(derived, want));
+        if (!strstr(derived, want))
+            check_sls(r, g, zero);
+        make_conf(conf, sizeof conf, g, zero, NULL, 0);
+        expect_same_as_conf(r, 0, t, conf);
+        expect_same_as_conf(r, 0, t, derived);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* Failures. Chosen ones: away from the seed the derived configuration is
+   the generator's; a failed seed switch moves the seed to the next switch
+   with all its neighbours, as a hand-written configuration for that seed
+   says; a ring of 9 with a failed switch is a chain of 8 (a mesh). Then
+   seeded random failures of one switch or one cable: whatever the
+   generator's configuration routes, the derived one routes too, exactly
+   the same when the seed is the same, and every derived route is valid
+   and loop-free. */
+static void test_derived_faults(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    char conf[2048], derived[2048];
+    grid g6 = {{6, 6, 6}, 0};
+    ibr_fabric *f = NULL;
+    ibr_topo *t = gen("torus:dims=6x6x6,hosts=1", &f);
+    ibr_topo_destroy(t);
+    /* a switch and a cable away from the seed */
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 3 + 6 * (3 + 6 * 3), IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 2 + 6 * (4 + 6 * 1), 4, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    int rc;
+    ibr_result *r = route_derived(&rc, derived, sizeof derived, t);
+    CU_ASSERT_EQUAL(rc, 0);
+    make_conf(conf, sizeof conf, &g6, zero, NULL, 0);
+    expect_same_as_conf(r, rc, t, conf);
+    check_sls(r, &g6, zero);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    /* the seed switch fails: switch 2 (x = 2) seeds, + toward the lower
+       GUID (x = 1, y = 1, z = 1) */
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 3 + 6 * (3 + 6 * 3), IBR_LINK_ACTIVE), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 2 + 6 * (4 + 6 * 1), 4, IBR_LINK_ACTIVE), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 0, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    r = route_derived(&rc, derived, sizeof derived, t);
+    CU_ASSERT_EQUAL(rc, 0);
+    snprintf(conf, sizeof conf,
+             "torus 6 6 6\nxp_link 0x%016" PRIx64 " 0x%016" PRIx64 "\nyp_link 0x%016" PRIx64
+             " 0x%016" PRIx64 "\nzp_link 0x%016" PRIx64 " 0x%016" PRIx64 "\n",
+             gguid(&g6, 2, 0, 0), gguid(&g6, 1, 0, 0), gguid(&g6, 2, 0, 0), gguid(&g6, 2, 1, 0),
+             gguid(&g6, 2, 0, 0), gguid(&g6, 2, 0, 1));
+    CU_ASSERT_PTR_NOT_NULL(strstr(derived, conf + strlen("torus 6 6 6\n")));
+    expect_same_as_conf(r, rc, t, conf);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    /* a ring of 9 without switch 4: the chain 5 .. 8, 0 .. 3 */
+    t = gen("torus:dims=9,hosts=1", &f);
+    ibr_topo_destroy(t);
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 4, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    r = route_derived(&rc, derived, sizeof derived, t);
+    CU_ASSERT_EQUAL(rc, 0);
+    snprintf(conf, sizeof conf, "mesh 8 1 1\nxp_link 0x%016" PRIx64 " 0x%016" PRIx64 "\n",
+             (uint64_t)GUID0 + 3, (uint64_t)GUID0 + 2);
+    expect_same_as_conf(r, rc, t, conf);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+
+    static const struct {
+        const char *spec;
+        grid g;
+    } tori[] = {
+        {"torus:dims=6x6x6,hosts=1", {{6, 6, 6}, 0}},
+        {"torus:dims=5x4x6,hosts=1", {{5, 4, 6}, 0}},
+        {"torus:dims=4x4x4,hosts=1", {{4, 4, 4}, 0}},
+        {"torus:dims=7x7,hosts=1", {{7, 7, 1}, 0}},
+        {"torus:dims=5x5x5,hosts=1,parallel=2", {{5, 5, 5}, 0}},
+        {"mesh:dims=6x5x4,hosts=1", {{6, 5, 4}, 1}},
+    };
+    unsigned routed = 0, same_seed = 0, conf_routed = 0, runs = 0;
+    char seed_line[128];
+    for (size_t i = 0; i < sizeof tori / sizeof *tori; i++) {
+        make_conf(conf, sizeof conf, &tori[i].g, zero, NULL, 0);
+        snprintf(seed_line, sizeof seed_line, "xp_link 0x%016" PRIx64 " 0x%016" PRIx64 "\n",
+                 (uint64_t)GUID0, (uint64_t)GUID0 + 1);
+        for (uint64_t seed = 1; seed <= 4; seed++)
+            for (unsigned kind = 0; kind < 2; kind++) {
+                t = ibr_test_topo_faults(tori[i].spec, kind ? 0 : 1, kind, seed, 0);
+                r = route_derived(&rc, derived, sizeof derived, t);
+                runs++;
+                ibr_options o;
+                ibr_param p;
+                conf_opts(&o, &p, conf);
+                ibr_result *c = NULL;
+                int crc = ibr_route(&c, t, "torus-2QoS,no_fallback", &o);
+                conf_routed += crc == 0;
+                if (crc == 0) {
+                    CU_ASSERT_EQUAL(rc, 0);
+                }
+                if (rc == 0) {
+                    routed++;
+                    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+                    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+                    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+                    CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
+                    if (crc == 0 && strstr(derived, seed_line)) {
+                        same_seed++;
+                        CU_ASSERT(same_tables(r, c));
+                    }
+                    expect_same_as_conf(r, rc, t, derived);
+                } else {
+                    const char *m = decline_msg(r);
+                    CU_ASSERT(strlen(m) > 20);
+                }
+                ibr_result_destroy(c);
+                ibr_result_destroy(r);
+                ibr_topo_destroy(t);
+            }
+    }
+    fprintf(stderr, "derived under faults: %u of %u routed (%u with the generator's "
+            "configuration, %u compared)\n", routed, runs, conf_routed, same_seed);
+    CU_ASSERT(routed >= conf_routed);
+    CU_ASSERT(same_seed >= conf_routed * 3 / 4);
+}
+
+/* No torus or mesh: declined, saying why; a chain falls back. A
+   hypercube of 6 dimensions is cabled as a 4 x 4 x 4 torus: routed. */
+static void test_derived_declines(void)
+{
+    static const struct {
+        const char *spec, *why;
+    } cases[] = {
+        {"fattree:levels=2,radix=8", "not a torus or mesh of at most 3 dimensions"},
+        {"fattree:levels=3,radix=8", "not a torus or mesh"},
+        {"random:switches=30,degree=6,hosts=1,seed=11", "not a torus or mesh"},
+        {"dragonfly:a=4,p=2,h=2,g=9", "not a torus or mesh"},
+        {"hypercube:dim=7,hosts=1", "not a torus or mesh of at most 3 dimensions"},
+        {"hypercube:dim=6,hosts=1", NULL}, /* 2^6 is a 4 x 4 x 4 torus: routed */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ibr_topo *t = gen(cases[i].spec, NULL);
+        char derived[2048];
+        int rc;
+        if (!cases[i].why) {
+            ibr_result *r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", NULL,
+                                           IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
+            CU_ASSERT_PTR_NOT_NULL(r);
+            ibr_result_destroy(r);
+            ibr_topo_destroy(t);
+            continue;
+        }
+        ibr_result *r = route_derived(&rc, derived, sizeof derived, t);
+        CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
+        const char *m = decline_msg(r);
+        CU_ASSERT_PTR_NOT_NULL(strstr(m, "none can be derived from the cabling"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(m, cases[i].why));
+        ibr_result_destroy(r);
+        r = NULL;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "torus-2QoS", NULL), 0);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "minhop");
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+    /* a switch cut off from the others keeps its host: the fabric is in
+       two parts (a failed switch, every cable down, would simply be gone) */
+    ibr_fabric *f = NULL;
+    ibr_topo *t = gen("torus:dims=5x5,hosts=1", &f);
+    ibr_topo_destroy(t);
+    for (unsigned port = 1; port <= 4; port++)
+        CU_ASSERT_EQUAL(ibr_fabric_set_link_state(f, 7, port, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    char derived[2048];
+    int rc;
+    ibr_result *r = route_derived(&rc, derived, sizeof derived, t);
+    CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(decline_msg(r), "has end ports but no cable to another switch"));
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, 7, IBR_LINK_DOWN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    r = ibr_test_route(NULL, t, "torus-2QoS,no_fallback", NULL, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -992,6 +1318,9 @@ int main(void)
         {"multicast trees", test_mcast_trees},
         {"multicast trees on degraded tori stay loop-free", test_mcast_faults},
         {"allocation failure", test_allocation_failure},
+        {"no configuration: derived from tori and meshes", test_derived},
+        {"no configuration: derived under failures", test_derived_faults},
+        {"no configuration: no torus, no derivation", test_derived_declines},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("torus2qos", tests);

@@ -69,6 +69,8 @@ void usage_route(FILE *o)
           "                              --param dnup.connect_roots=1 --param ftree.connect_roots=1\n"
           "  --max-reverse-hops N        same as --param ftree.max_reverse_hops=N\n"
           "  --torus-config FILE         same as --param-file torus-2QoS.config=FILE\n"
+          "                              (without it, torus-2QoS derives one from the\n"
+          "                              cabling; -o DIR writes it as torus-2QoS.conf)\n"
           "  --groups FILE               multicast groups ('group MLID [mgid MGID]' and\n"
           "                              'member GUID PORT [JOIN...]' lines): a tree per\n"
           "                              MLID, checked by the verification\n"
@@ -641,6 +643,30 @@ static const char *degraded_summary(const ibr_result *r, char *buf, size_t len)
     return NULL;
 }
 
+/* torus-2QoS's configuration derived from the cabling (its artefact
+   "torus-2QoS.conf"), printed on one line: its lines but the comment. */
+static void print_derived_torus_conf(const ibr_result *r)
+{
+    const void *data = NULL;
+    size_t size = 0;
+
+    if (!r || ibr_result_find_artifact(&data, &size, r, "torus-2QoS.conf") < 0 || !size)
+        return;
+    const char *p = data, *end = p + size, *sep = " ";
+    printf("torus-2QoS:   derived from the cabling (-o DIR writes DIR/torus-2QoS.conf, "
+           "--torus-config pins it):");
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (n && *p != '#') {
+            printf("%s%.*s", sep, (int)n, p);
+            sep = "; ";
+        }
+        p += n + 1;
+    }
+    printf("\n");
+}
+
 /* The attempts of a route or reroute as a JSON array. */
 static void print_attempts_json(const ibr_result *r)
 {
@@ -844,6 +870,7 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
             printf("roots:        %.*s\n", (int)(nl ? nl - text : (ptrdiff_t)(size - 7)), text);
         }
     }
+    print_derived_torus_conf(r);
     if (ibr_result_layers(r))
         printf("layers:       %u needed to break every credit loop; VLs used: %u\n",
                ibr_result_layers(r), ibr_result_vls_used(r));

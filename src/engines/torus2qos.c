@@ -5,7 +5,10 @@
  * here is our own).
  *
  * 1. The configuration (setting "config", the text of torus-2QoS.conf)
- *    gives the radices and seed links (torus2qos_conf.c).
+ *    gives the radices and seed links (torus2qos_conf.c). Without one,
+ *    they are derived from the cabling of a regular torus or mesh
+ *    (torus2qos_derive.c), logged and kept as the artefact
+ *    torus-2QoS.conf, so that the user can pin them.
  * 2. Discovery places switches on positions: the first seed whose switches
  *    are all present places its origin at (-dateline) mod radix and its
  *    link ends one step away; then sweeps place the switch of an empty
@@ -77,6 +80,8 @@ typedef struct t2q {
     unsigned vls;
     uint32_t *cand;     /* scratch, n_sw */
     char *msg;          /* IBR_ERRMSG_SIZE */
+    ibr_buffer derived; /* the configuration derived from the cabling, if
+                           none was given */
 } t2q;
 
 static uint64_t sw_guid(const t2q *q, uint32_t s)
@@ -380,11 +385,15 @@ static int discover(t2q *q)
     if (left)
         return ibr__decline(q->run,
                             "%u switch(es) could not be placed in the %ux%ux%u %s "
-                            "(%s%s): the radices or seed links of torus-2QoS.conf do not match "
-                            "the cabling",
+                            "(%s%s): %s",
                             left, tq->radix[0], tq->radix[1], tq->radix[2],
                             tq->mesh[0] && tq->mesh[1] && tq->mesh[2] ? "mesh" : "torus", list,
-                            left > 4 ? ", ..." : "");
+                            left > 4 ? ", ..." : "",
+                            q->derived.size
+                                ? "no torus-2QoS.conf given, and the cabling is not a regular "
+                                  "torus or mesh around the seed derived from it"
+                                : "the radices or seed links of torus-2QoS.conf do not match "
+                                  "the cabling");
     /* port groups */
     unsigned pg = tq->pg_max;
     for (uint32_t p = 0; p < tq->n_pos; p++) {
@@ -1441,7 +1450,25 @@ static void t2q_free(t2q *q)
     ibr__free(q->ctx, q->tq.coord);
     ibr__free(q->ctx, q->cand);
     ibr__free(q->ctx, q->msg);
+    ibr_buffer_dispose(&q->derived);
     t2q_config_free(&q->cf, q->ctx);
+}
+
+/* No configuration given: derive one from the cabling, say which in the
+   log. Returns 0 with q->derived holding it, or a decline or failure. */
+static int derive_config(t2q *q)
+{
+    int rc = t2q_config_derive(&q->derived, q->ctx, q->t, q->msg);
+    if (rc == IBR_ENOMEM)
+        return ibr__fail(q->run, IBR_ENOMEM, "out of memory");
+    if (rc < 0)
+        return ibr__decline(q->run,
+                            "no torus-2QoS.conf given (setting torus-2QoS.config, "
+                            "ibr route --torus-config FILE), and none can be derived from the "
+                            "cabling: %s",
+                            q->msg);
+    ibr_run_log(q->run, IBR_LOG_INFO, q->msg);
+    return 0;
 }
 
 static int t2q_route(ibr_run *run, void *user)
@@ -1456,22 +1483,22 @@ static int t2q_route(ibr_run *run, void *user)
     const char *text = NULL;
     size_t len = 0;
     int rc;
-    if (ibr_run_setting_str(&text, &len, run, "config") < 0 || !text || !len)
-        return ibr_run_decline(run,
-                               "torus-2QoS needs its configuration: the text of torus-2QoS.conf "
-                               "(radices and seed links) in the setting torus-2QoS.config "
-                               "(ibr route --torus-config FILE)");
     if (!t->n_sw)
         return ibr_run_decline(run, "no switches");
     q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
     if (!q.msg)
         return ibr__fail(run, IBR_ENOMEM, "out of memory");
+    if (ibr_run_setting_str(&text, &len, run, "config") < 0 || !text || !len) {
+        if ((rc = derive_config(&q)) < 0)
+            goto out;
+        text = q.derived.data;
+        len = q.derived.size;
+    }
     rc = t2q_config_parse(&q.cf, q.ctx, text, len, q.msg);
     if (rc < 0) {
         rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
                               : ibr_run_decline(run, q.msg);
-        ibr__free(q.ctx, q.msg);
-        return rc;
+        goto out;
     }
     const ibr_options *o = ibr_run_options(run);
     unsigned sw_cap = min_vl_cap(t, 1), ep_cap = min_vl_cap(t, 0);
@@ -1559,7 +1586,9 @@ static int t2q_route(ibr_run *run, void *user)
     if ((rc = route_unicast(&q)) < 0)
         goto out;
     if ((rc = write_sls(&q)) < 0 || (rc = write_sl2vl(&q)) < 0 ||
-        (rc = torus_artifact(&q)) < 0 || (rc = route_mcast(&q)) < 0) {
+        (rc = torus_artifact(&q)) < 0 || (rc = route_mcast(&q)) < 0 ||
+        (q.derived.size && (rc = ibr_run_add_artifact(run, "torus-2QoS.conf", q.derived.data,
+                                                      q.derived.size)) < 0)) {
         rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
                               : ibr__fail(run, rc, "internal error %d", rc);
         goto out;
@@ -1573,7 +1602,8 @@ out:
 static const ibr_setting t2q_settings[] = {
     {"config", IBR_SETTING_STRING, 0, 0, 0, NULL,
      "the text of torus-2QoS.conf: torus/mesh radices, seed links, datelines, port_order "
-     "(ibr route --torus-config FILE reads it from a file)"},
+     "(ibr route --torus-config FILE reads it from a file); without it, derived from the "
+     "cabling of a regular torus or mesh (artefact torus-2QoS.conf)"},
     {"opensm_mcast_tree", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "keep OpenSM's multicast master tree even where, on a torus with a failed switch or "
      "cable, it closes a credit loop with the unicast routes (default: grow a loop-free one "

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "core/buffer.h"
 #include "engines/engine_int.h"
 
 #define T2Q_DIMS 3
@@ -42,6 +43,14 @@ typedef struct t2q_config {
    On success c owns its seeds (t2q_config_free()). */
 int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t len, char *err);
 void t2q_config_free(t2q_config *c, ibr_context *ctx);
+
+/* torus-2QoS.conf text derived from the cabling of t (torus2qos_derive.c):
+   a regular torus or mesh of 1 to 3 dimensions, failures tolerated where
+   the surviving structure still settles it. Appends to out and returns 0;
+   IBR_EDECLINED with the reason in why (IBR_ERRMSG_SIZE bytes) when the
+   cabling is no such torus or mesh or leaves it ambiguous; IBR_ENOMEM. On
+   success why holds the log line saying what was derived. */
+int t2q_config_derive(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, char *why);
 
 /* The discovered torus. Position p = i + X * (j + Y * k). */
 typedef struct t2q_torus {

@@ -179,6 +179,27 @@ def test_params():
           "--torus-config: %r" % {k: r.get(k) for k in ("engine", "settings", "error")})
     expect(["route", "-R", "torus-2QoS", "gen:torus:dims=4x5,hosts=1", "--torus-config",
             path("nofile")], 2, None, "nofile")
+    # without it: derived from the cabling, shown in the summary, written by
+    # -o as torus-2QoS.conf (the one above, after a comment), which
+    # --torus-config then pins: the same tables
+    d1, d2 = path("t2q-derived"), path("t2q-pinned")
+    expect(["route", "-R", "torus-2QoS,no_fallback", "gen:torus:dims=4x5,hosts=1", "-o", d1], 0,
+           r"^torus-2QoS: +derived from the cabling .*: torus 4 5 1; "
+           r"xp_link 0x0002c90202000000 0x0002c90202000001;")
+    derived = os.path.join(d1, "torus-2QoS.conf")
+    with open(derived) as fh, open(conf) as given:
+        text = fh.read()
+        check(text.startswith("#") and text.endswith(given.read()),
+              "derived torus-2QoS.conf:\n" + text)
+    expect(["route", "-R", "torus-2QoS,no_fallback", "gen:torus:dims=4x5,hosts=1",
+            "--torus-config", derived, "-o", d2], 0)
+    for dump in ("opensm-lfts.dump", "opensm-sl2vl.dump"):
+        with open(os.path.join(d1, dump)) as a, open(os.path.join(d2, dump)) as b:
+            check(a.read() == b.read(), "derived and pinned torus-2QoS.conf: %s differs" % dump)
+    check(not os.path.exists(os.path.join(d2, "torus-2QoS.conf")),
+          "a given torus-2QoS.conf was written back as derived")
+    expect(["route", "-R", "torus-2QoS,no_fallback", "gen:" + FT8], 1, None,
+           "none can be derived from the cabling")
 
 
 def test_gen_info():

@@ -3,7 +3,7 @@
 
   compare_torus2qos.py --ibr PATH --spec SPEC --workdir DIR
                        [--faults L[,S]] [--seed N] [--conf-radix X,Y,Z]
-                       [--expect-decline] [--ibdmchk]
+                       [--expect-decline] [--ibdmchk] [--derive]
 
 1. `ibr gen SPEC --remove-down` writes the topology;
 2. a torus-2QoS.conf is written from the generator's layout (switch
@@ -14,7 +14,10 @@
 3. OpenSM routes it with `-R torus-2QoS,no_fallback -Q --torus_config FILE`
    under ibsim (run_opensm.py);
 4. `ibr route -R torus-2QoS,no_fallback --torus-config FILE --guid2lid
-   <OpenSM's guid2lid>` routes it with the same LIDs.
+   <OpenSM's guid2lid>` routes it with the same LIDs (--derive: without
+   --torus-config, so that ibroute derives the configuration from the
+   cabling; its torus-2QoS.conf artefact must then say what FILE says,
+   and its LFTs must equal OpenSM's entry for entry).
 
 Fails (exit 1) unless: ibroute routes exactly when OpenSM's torus-2QoS
 routes (--expect-decline: both refuse; --expect-opensm-invalid: OpenSM
@@ -72,6 +75,20 @@ def write_conf(path, kind, dims):
         f.write("\n".join(lines) + "\n")
 
 
+def check_derived(problems, conf, derived):
+    """The derived torus-2QoS.conf says what the written one says (the same
+    words, GUIDs compared as numbers, comments aside)."""
+    def words(path):
+        with open(path) as f:
+            return [[int(w, 0) if w.startswith("0x") else w for w in ln.split()]
+                    for ln in f if ln.strip() and not ln.startswith("#")]
+    if not os.path.exists(derived):
+        problems.append("no derived torus-2QoS.conf artefact")
+    elif words(derived) != words(conf):
+        problems.append("the derived torus-2QoS.conf differs from the generator's layout: %r"
+                        % words(derived))
+
+
 def ibdmchk_loops(outdir, with_sl):
     """ibdmchk's credit-loop verdict on ibroute's dumps in outdir: "none",
     "loop" or "unknown". With with_sl, the path SLs (-c) and SL2VL tables
@@ -105,6 +122,8 @@ def main():
                     help="OpenSM's torus-2QoS reports success with LFTs that leave "
                     "switches it could not place unrouted; ibroute must decline")
     ap.add_argument("--ibdmchk", action="store_true")
+    ap.add_argument("--derive", action="store_true",
+                    help="ibroute gets no torus-2QoS.conf: it derives one from the cabling")
     ap.add_argument("--timeout", type=float, default=240)
     args = ap.parse_args()
     name = args.name or args.spec
@@ -136,6 +155,9 @@ def main():
 
         argv = [ibr, "route", "--all-dumps", "-R", ENG + ",no_fallback", "--no-progress", "--json",
                 "--torus-config", conf, topo, "-o", ibr_dir]
+        if args.derive:
+            argv.remove("--torus-config")
+            argv.remove(conf)
         if os.path.exists(g2l):
             argv[-3:-3] = ["--guid2lid", g2l]
         p = cm.run(argv, "ibr route", ok=(0, 1, 2))
@@ -178,6 +200,12 @@ def main():
                 cm.check_pairs_and_load(problems, v_osm, v_ibr)
                 d = cm.lft_diff(osm_dir, ibr_dir)
                 summary["lft_diff"] = d
+                if args.derive and (d["differ"] or d["switches_only_opensm"] or
+                                    d["switches_only_ibroute"]):
+                    problems.append("derived configuration: %d LFT entries differ from "
+                                    "OpenSM's (%s)" % (d["differ"], "; ".join(d["examples"])))
+            if args.derive:
+                check_derived(problems, conf, os.path.join(ibr_dir, "torus-2QoS.conf"))
             if args.ibdmchk and shutil.which("ibdmchk"):
                 with_sl = ibdmchk_loops(ibr_dir, True)
                 summary["ibdmchk_with_sls"] = with_sl

@@ -1,7 +1,7 @@
 """torus-2QoS from Python: the configuration as a string setting, path SLs
 from the torus coordinates (bit d when the shorter ring path wraps), SL2VL
-tables, a failed link that changes no SL, and the decline without a
-configuration."""
+tables, a failed link that changes no SL, the configuration derived from
+the cabling when none is given, and the decline off a torus."""
 
 import unittest
 
@@ -75,11 +75,26 @@ class TorusTwoQoS(unittest.TestCase):
             for (a, b), sl in before.items():
                 self.assertEqual(r2.path_sl(lids[a], lids[b]), sl)
 
-    def test_declines_without_configuration(self):
+    def test_configuration_derived_from_the_cabling(self):
         t = ibroute.Fabric.from_spec("torus:dims=5x5x4,hosts=1").freeze()
+        with t.route("torus-2QoS,no_fallback") as r:
+            self.assertIs(r.verify().deadlock_free, True)
+            derived = r.artifact("torus-2QoS.conf").decode()
+            lfts = r.write_lfts_dump()
+        # the generator's layout, the same configuration as conf()
+        def words(text):
+            return [[int(w, 0) if w.startswith("0x") else w for w in ln.split()]
+                    for ln in text.splitlines() if not ln.startswith("#")]
+        self.assertEqual(words(derived), words(conf()))
+        _, given = self.route(ibroute.Fabric.from_spec("torus:dims=5x5x4,hosts=1"))
+        with given:
+            self.assertEqual(given.write_lfts_dump(), lfts)
+
+    def test_declines_without_configuration_off_a_torus(self):
+        t = ibroute.Fabric.from_spec("fattree:levels=3,radix=8").freeze()
         with self.assertRaises(ibroute.UnroutableError) as cm:
             t.route("torus-2QoS,no_fallback")
-        self.assertIn("needs its configuration", str(cm.exception))
+        self.assertIn("none can be derived from the cabling", str(cm.exception))
 
 
 if __name__ == "__main__":
