@@ -71,8 +71,9 @@ int ibr__gen_add_hosts(ibr_fabric *t, uint32_t sw, unsigned first_port, unsigned
 
 /* Rail-optimized fat tree (rail.c; spec family "rail"): @p nodes compute
    nodes of @p rails HCAs, @p su nodes per scalable unit (0: radix/2),
-   @p radix-port switches, @p levels 2 or 3 (0: the fewest that fit). */
+   @p radix-port switches, @p levels 2 or 3 (0: the fewest that fit);
+   @p by_leaf 1 numbers the HCAs leaf by leaf instead of node by node. */
 int ibr__gen_rail(ibr_fabric *f, unsigned nodes, unsigned rails, unsigned su, unsigned radix,
-                  unsigned levels);
+                  unsigned levels, unsigned by_leaf);
 
 #endif

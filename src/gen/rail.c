@@ -24,7 +24,10 @@
    three), then cores (plane by plane: "L3-G<j>-C<k>"), then the HCAs node
    by node: HCA r of node n is CA n*R + r, a one-port CA described
    "node<n, 4 digits or more> mlx5_<r>", so the hosts are numbered the way
-   a job launcher lists them, not leaf by leaf.
+   a job launcher lists them, not leaf by leaf. With byleaf=1 the same
+   HCAs (same descriptions and cables) are numbered leaf by leaf instead:
+   SU by SU, rail by rail, node by node, the order a leaf-ordered fat tree
+   has, for comparing the two numberings on one fabric.
 
    Ports. Leaf port i+1 (i < su) goes to node s*su + i; its up port
    su+1+t (t < u) to spine t / c of its pod, cable t % c. Spine down port
@@ -40,6 +43,7 @@
 
 typedef struct rail {
     unsigned nodes, rails, su, radix, levels;
+    unsigned by_leaf;   /* number the HCAs leaf by leaf instead */
     unsigned sus;       /* scalable units, the last one maybe partial */
     unsigned up;        /* leaf up ports */
     unsigned pod_sus;   /* SUs per pod (all of them on two levels) */
@@ -62,7 +66,7 @@ static unsigned parallel_cables(unsigned ports, unsigned peers, unsigned radix)
     return best;
 }
 
-static int rail_check(ibr_fabric *f, rail *x, const unsigned v[5])
+static int rail_check(ibr_fabric *f, rail *x, const unsigned v[6])
 {
     memset(x, 0, sizeof *x);
     x->nodes = v[0];
@@ -70,6 +74,9 @@ static int rail_check(ibr_fabric *f, rail *x, const unsigned v[5])
     x->su = v[2];
     x->radix = v[3];
     x->levels = v[4];
+    x->by_leaf = v[5];
+    if (x->by_leaf > 1)
+        return ibr__fabric_err(f, IBR_EINVAL, "rail: byleaf=%u, must be 0 or 1", x->by_leaf);
     if (x->radix < 2 || x->radix > IBR_MAX_PORTS)
         return ibr__fabric_err(f, IBR_EINVAL, "rail: radix=%u, must be 2..%d", x->radix,
                                IBR_MAX_PORTS);
@@ -169,15 +176,25 @@ static int build(ibr_fabric *t, const rail *x)
     int rc;
     if ((rc = add_switches(t, x)) < 0)
         return rc;
-    for (uint32_t n = 0; n < x->nodes; n++)
-        for (unsigned r = 0; r < x->rails; r++) {
-            uint32_t ca, i = n * x->rails + r, leaf = (n / x->su) * x->rails + r;
-            snprintf(desc, sizeof desc, "node%04" PRIu32 " mlx5_%u", n, r);
-            if ((rc = ibr_fabric_add_node(&ca, t, IBR_NODE_CA,
-                                          ibr__gen_ca_guid(IBR__GEN_RAIL, i), 1, desc)) < 0 ||
-                (rc = ibr_fabric_add_link(t, leaf, n % x->su + 1, ca, 1, NULL)) < 0)
-                return rc;
+    uint32_t n_cas = x->nodes * x->rails;
+    for (uint32_t i = 0; i < n_cas; i++) {
+        /* HCA i is (node n, rail r): node by node, or leaf by leaf */
+        uint32_t ca, n = i / x->rails, r = i % x->rails;
+        if (x->by_leaf) {
+            uint32_t s = i / (x->su * x->rails), in_su = x->nodes - s * x->su;
+            if (in_su > x->su)
+                in_su = x->su;
+            uint32_t k = i - s * x->su * x->rails;
+            r = k / in_su;
+            n = s * x->su + k % in_su;
         }
+        uint32_t leaf = (n / x->su) * x->rails + r;
+        snprintf(desc, sizeof desc, "node%04" PRIu32 " mlx5_%" PRIu32, n, r);
+        if ((rc = ibr_fabric_add_node(&ca, t, IBR_NODE_CA, ibr__gen_ca_guid(IBR__GEN_RAIL, i), 1,
+                                      desc)) < 0 ||
+            (rc = ibr_fabric_add_link(t, leaf, n % x->su + 1, ca, 1, NULL)) < 0)
+            return rc;
+    }
     /* leaves up to the spines of their pod */
     for (uint32_t leaf = 0; leaf < x->sus * x->rails; leaf++) {
         unsigned s = leaf / x->rails, pod = s / x->pod_sus;
@@ -203,9 +220,9 @@ static int build(ibr_fabric *t, const rail *x)
 }
 
 int ibr__gen_rail(ibr_fabric *f, unsigned nodes, unsigned rails, unsigned su, unsigned radix,
-                  unsigned levels)
+                  unsigned levels, unsigned by_leaf)
 {
-    const unsigned v[5] = {nodes, rails, su, radix, levels};
+    const unsigned v[6] = {nodes, rails, su, radix, levels, by_leaf};
     ibr_fabric *t;
     rail x;
     int rc;

@@ -103,6 +103,7 @@ enum field {
     F_NODES,
     F_RAILS,
     F_SU,
+    F_BYLEAF,
     F_COUNT
 };
 
@@ -119,7 +120,7 @@ static const struct {
     [F_G] = {"g", 0},             [F_SWITCHES] = {"switches", 0},
     [F_DEGREE] = {"degree", 0},   [F_SEED] = {"seed", 0},
     [F_VLS] = {"vls", 0},         [F_NODES] = {"nodes", 0},   [F_RAILS] = {"rails", 0},
-    [F_SU] = {"su", 0},
+    [F_SU] = {"su", 0},           [F_BYLEAF] = {"byleaf", 0},
 };
 
 enum family { FAM_FATTREE, FAM_XGFT, FAM_TORUS, FAM_MESH, FAM_HYPERCUBE, FAM_DRAGONFLY,
@@ -140,7 +141,8 @@ static const struct {
     [FAM_DRAGONFLY] = {"dragonfly", B(F_A) | B(F_P) | B(F_H) | B(F_G), B(F_A) | B(F_H)},
     [FAM_RANDOM] = {"random", B(F_SWITCHES) | B(F_DEGREE) | B(F_HOSTS) | B(F_SEED),
                     B(F_SWITCHES) | B(F_DEGREE)},
-    [FAM_RAIL] = {"rail", B(F_NODES) | B(F_RAILS) | B(F_SU) | B(F_RADIX) | B(F_LEVELS),
+    [FAM_RAIL] = {"rail", B(F_NODES) | B(F_RAILS) | B(F_SU) | B(F_RADIX) | B(F_LEVELS) |
+                              B(F_BYLEAF),
                   B(F_NODES)},
 };
 
@@ -341,7 +343,7 @@ static int generate(ibr_fabric *f, const spec *sp_, enum family fam)
                                      (sp.have & B(F_SEED)) ? sp.val[F_SEED] : 0);
     case FAM_RAIL:
         return ibr__gen_rail(f, get(&sp, F_NODES, 0), get(&sp, F_RAILS, 8), get(&sp, F_SU, 0),
-                             get(&sp, F_RADIX, 64), get(&sp, F_LEVELS, 0));
+                             get(&sp, F_RADIX, 64), get(&sp, F_LEVELS, 0), get(&sp, F_BYLEAF, 0));
     default:
         return ibr__fabric_err(f, IBR_EINTERNAL, "generate: family %d", (int)fam);
     }
