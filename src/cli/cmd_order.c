@@ -7,7 +7,6 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +33,7 @@ void usage_order(FILE *o)
           "  --nodes                     one line per node instead: the node descriptions'\n"
           "                              first words (host names), each at its first end\n"
           "                              port's rank (a hostfile)\n"
-          "  -o, --output FILE           write to FILE instead of standard output\n"
+          "  -o, --output FILE           write to FILE instead of standard output (-)\n"
           "  --lmc N, --guid2lid FILE    the LIDs (as ibr route)\n"
           "  --root-guids FILE, --cn-guids FILE, --io-guids FILE, --seed N, --threads N,\n"
           "  --param ENGINE.SETTING=VALUE, --param-file ENGINE.SETTING=FILE\n"
@@ -61,18 +60,17 @@ static void host_name(const char *line, size_t len, const char **name, size_t *n
     *nlen = j - i;
 }
 
-/* Write the artefact, or with @p nodes one line per distinct host name in
-   the order of first appearance (hosts numbered node by node or leaf by
-   leaf alike list each node once). 0 or -1 (message printed). */
-static int write_order(FILE *out, const char *data, size_t size, int nodes)
+/* The hostfile of the artefact @p data: one line per distinct host name,
+   in the order of first appearance (hosts numbered node by node or leaf
+   by leaf alike list each node once), into @p dst (at least @p size
+   bytes: every name and its newline fit in its line). Returns the length,
+   or (size_t)-1 when out of memory. */
+static size_t hostfile(char *dst, const char *data, size_t size)
 {
-    if (!nodes)
-        return fwrite(data, 1, size, out) == size ? 0 : -1;
     /* the names seen so far, searched linearly: O(end ports x nodes) */
     const char **seen = NULL;
-    size_t *seen_len = NULL, n = 0, cap = 0;
-    int rc = 0;
-    for (size_t p = 0; p < size && rc == 0;) {
+    size_t *seen_len = NULL, n = 0, cap = 0, out = 0;
+    for (size_t p = 0; p < size;) {
         const char *nl = memchr(data + p, '\n', size - p);
         size_t len = nl ? (size_t)(nl - (data + p)) : size - p;
         const char *line = data + p, *name;
@@ -88,27 +86,27 @@ static int write_order(FILE *out, const char *data, size_t size, int nodes)
             continue;
         if (n == cap) {
             size_t nc = cap ? 2 * cap : 256;
-            const char **a = realloc(seen, nc * sizeof *a);
-            if (a)
-                seen = a;
-            size_t *b = a ? realloc(seen_len, nc * sizeof *b) : NULL;
-            if (b)
-                seen_len = b;
-            if (!a || !b) {
-                cli_error("order", "out of memory");
-                rc = -2;
+            const char **x = realloc(seen, nc * sizeof *x);
+            if (x)
+                seen = x;
+            size_t *y = x ? realloc(seen_len, nc * sizeof *y) : NULL;
+            if (y)
+                seen_len = y;
+            if (!x || !y) {
+                out = (size_t)-1;
                 break;
             }
             cap = nc;
         }
         seen[n] = name;
         seen_len[n++] = nlen;
-        if (fprintf(out, "%.*s\n", (int)nlen, name) < 0)
-            rc = -1;
+        memcpy(dst + out, name, nlen);
+        out += nlen;
+        dst[out++] = '\n';
     }
     free(seen);
     free(seen_len);
-    return rc == -2 ? -2 : rc;
+    return out;
 }
 
 int cmd_order(int argc, char **argv)
@@ -130,14 +128,13 @@ int cmd_order(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
-    const char *chain = NULL, *output = NULL;
+    const char *chain = NULL, *output = "-";
     int c, rc, nodes = 0, ret = CLI_EXIT_ERROR;
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
     cli_route_args ra;
     ibr_context *ctx = NULL;
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
-    FILE *out = NULL;
 
     cli_route_args_init(&ra);
     while ((c = getopt_long(argc, argv, "hqR:o:", lo, NULL)) != -1) {
@@ -179,23 +176,25 @@ int cmd_order(int argc, char **argv)
                   ibr_result_engine(r));
         goto out;
     }
-    out = output ? fopen(output, "w") : stdout;
-    if (!out) {
-        cli_error(output, "%s", strerror(errno));
+    char *hosts = NULL;
+    size_t len = size;
+    if (nodes) {
+        hosts = malloc(size ? size : 1);
+        len = hosts ? hostfile(hosts, data, size) : (size_t)-1;
+        if (len == (size_t)-1) {
+            cli_error("order", "out of memory");
+            free(hosts);
+            goto out;
+        }
+    }
+    rc = cli_write_file(output, nodes ? hosts : data, len);
+    free(hosts);
+    if (rc != 0) {
+        cli_error(strcmp(output, "-") ? output : "stdout", "%s", strerror(rc));
         goto out;
     }
-    rc = write_order(out, data, size, nodes);
-    if (rc == -1 || (output && fclose(out) != 0) || (!output && fflush(out) != 0)) {
-        cli_error(output ? output : "stdout", "%s", strerror(errno));
-        out = NULL;
-        goto out;
-    }
-    out = NULL;
-    if (rc == 0)
-        ret = CLI_EXIT_OK;
+    ret = CLI_EXIT_OK;
 out:
-    if (out && out != stdout)
-        fclose(out);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
     cli_route_args_dispose(&ra);
