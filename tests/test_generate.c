@@ -1285,6 +1285,7 @@ static void test_oom(void)
     oom_generate("torus:dims=3x3,hosts=1");
     oom_generate("random:switches=12,degree=3,hosts=1,seed=5");
     oom_generate("xgft:h=2,m=2.3,w=2.2");
+    oom_generate("rail:nodes=5,rails=2,su=2,radix=4,levels=3");
 
     /* fault injection fails cleanly too */
     ibr_test_alloc st = {-1, 0, 0};
