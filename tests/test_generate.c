@@ -890,6 +890,127 @@ static void test_random(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* rail-optimized fat trees                                            */
+
+/* What a rail spec must give, worked out by hand from the definition. */
+typedef struct rail_case {
+    const char *spec;
+    unsigned nodes, rails, su, radix, levels, by_leaf;
+    unsigned pod_sus, c, c2;           /* SUs per pod, leaf-spine and spine-core cables */
+    uint32_t sw, ca, links;
+} rail_case;
+
+/* Checks every cable of a rail tree against the descriptions the
+   generator gives (independent of its index arithmetic): HCA r of node n
+   on leaf r of SU n / su at port n % su + 1, leaves to the spines of their
+   pod with c cables each, spines to the cores of their plane with c2. */
+static void check_rail(const ibr_fabric *f, const rail_case *k)
+{
+    counts c = count(f);
+    CU_ASSERT_EQUAL(c.sw, k->sw);
+    CU_ASSERT_EQUAL(c.ca, k->ca);
+    CU_ASSERT_EQUAL(c.links, k->links);
+    check_lids(f);
+    check_guids(f, 6);
+    uint32_t n_nodes = ibr_fabric_node_count(f), prev_leaf = IBR_NONE;
+    unsigned prev_port = 0;
+    uint32_t *pair = calloc((size_t)c.sw * c.sw, sizeof *pair);
+    CU_ASSERT_FATAL(pair != NULL);
+    for (uint32_t i = c.first_ca; i < n_nodes; i++) {
+        ibr_node_info ni = node(f, i);
+        unsigned n, r, s, rr;
+        CU_ASSERT_EQUAL_FATAL(sscanf(ni.desc, "node%u mlx5_%u", &n, &r), 2);
+        CU_ASSERT_EQUAL(ni.nports, 1);
+        ibr_port_info pi = port(f, i, 1);
+        ibr_node_info leaf = node(f, pi.remote_node);
+        CU_ASSERT_EQUAL_FATAL(sscanf(leaf.desc, "L1-SU%u-R%u", &s, &rr), 2);
+        CU_ASSERT_EQUAL(s, n / k->su);
+        CU_ASSERT_EQUAL(rr, r);
+        CU_ASSERT_EQUAL(pi.remote_port, n % k->su + 1);
+        if (!k->by_leaf) {
+            CU_ASSERT_EQUAL(i - c.first_ca, n * k->rails + r); /* node by node */
+        } else {
+            /* leaf by leaf: a leaf's HCAs consecutive, in port order */
+            CU_ASSERT(prev_leaf == IBR_NONE || pi.remote_node > prev_leaf ||
+                      (pi.remote_node == prev_leaf && pi.remote_port == prev_port + 1));
+            prev_leaf = pi.remote_node;
+            prev_port = pi.remote_port;
+        }
+    }
+    for (uint32_t i = 0; i < c.sw; i++) {
+        ibr_node_info ni = node(f, i);
+        CU_ASSERT_EQUAL(ni.nports, k->radix);
+        unsigned a, b, level = (unsigned)(ni.desc[1] - '0');
+        unsigned first_up = level == 1 ? k->su + 1 : level == 2 && k->levels == 3
+                                                        ? k->radix / 2 + 1 : k->radix + 1;
+        for (unsigned p = first_up; p <= k->radix; p++) {
+            ibr_port_info pi = port(f, i, p);
+            CU_ASSERT_FATAL(pi.remote_node < c.sw);
+            ibr_node_info up = node(f, pi.remote_node);
+            CU_ASSERT_EQUAL(up.desc[1] - '0', (int)level + 1);
+            pair[(size_t)i * c.sw + pi.remote_node]++;
+            if (level == 1 && k->levels == 3) {
+                unsigned pod, j;
+                CU_ASSERT_FATAL(sscanf(ni.desc, "L1-SU%u-R%u", &a, &b) == 2);
+                CU_ASSERT_FATAL(sscanf(up.desc, "L2-P%u-S%u", &pod, &j) == 2);
+                CU_ASSERT_EQUAL(pod, a / k->pod_sus);
+            }
+            if (level == 2) {
+                unsigned g, core;
+                CU_ASSERT_FATAL(sscanf(ni.desc, "L2-P%u-S%u", &a, &b) == 2);
+                CU_ASSERT_FATAL(sscanf(up.desc, "L3-G%u-C%u", &g, &core) == 2);
+                CU_ASSERT_EQUAL(g, b); /* spine j goes to core plane j */
+            }
+        }
+    }
+    /* every pair cabled at all is cabled c (c2) times; a leaf reaches
+       (radix - su) / c spines, a spine (radix / 2) / c2 cores */
+    for (uint32_t i = 0; i < c.sw; i++) {
+        unsigned level = (unsigned)(node(f, i).desc[1] - '0'), peers = 0;
+        for (uint32_t j = 0; j < c.sw; j++) {
+            uint32_t m = pair[(size_t)i * c.sw + j];
+            if (!m)
+                continue;
+            peers++;
+            CU_ASSERT_EQUAL(m, level == 1 ? k->c : k->c2);
+        }
+        if (level == 1)
+            CU_ASSERT_EQUAL(peers, (k->radix - k->su) / k->c);
+        if (level == 2 && k->levels == 3)
+            CU_ASSERT_EQUAL(peers, (k->radix - k->radix / 2) / k->c2);
+    }
+    free(pair);
+}
+
+static void test_rail(void)
+{
+    static const rail_case cases[] = {
+        /* 2 levels, 4 SUs (the last with 4 nodes), 32 leaves, 16 spines, 2 cables each */
+        {"rail:nodes=100,rails=8,su=32,radix=64", 100, 8, 32, 64, 2, 0, 4, 2, 0, 48, 800,
+         800 + 32 * 32},
+        {"rail:nodes=100,rails=8,su=32,radix=64,byleaf=1", 100, 8, 32, 64, 2, 1, 4, 2, 0, 48,
+         800, 800 + 32 * 32},
+        /* 3 levels: pods of 2 SUs (8 leaves), 8 spines per pod, 4 pods; core
+           planes of 2 cores, 4 cables per spine */
+        {"rail:nodes=64,rails=4,su=8,radix=16,levels=3", 64, 4, 8, 16, 3, 0, 2, 1, 4,
+         32 + 32 + 16, 256, 256 + 32 * 8 + 32 * 8},
+        {"rail:nodes=60,rails=4,su=8,radix=16,levels=3,byleaf=1", 60, 4, 8, 16, 3, 1, 2, 1, 4,
+         32 + 32 + 16, 240, 240 + 32 * 8 + 32 * 8},
+        /* 144-port switches: 2 SUs of 72 nodes, 16 leaves, 8 spines, 9 cables each */
+        {"rail:nodes=144,radix=144", 144, 8, 72, 144, 2, 0, 2, 9, 0, 24, 1152, 1152 + 16 * 72},
+        /* a SuperPOD-sized tree: 64 SUs of 32 nodes (8 rails), 16 pods of 4 SUs
+           with 32 spines each, 32 planes of 8 cores (4 cables per spine) */
+        {"rail:nodes=2048", 2048, 8, 32, 64, 3, 0, 4, 1, 4, 512 + 512 + 256, 16384,
+         16384 * 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_fabric *f = gen(cases[i].spec);
+        check_rail(f, &cases[i]);
+        ibr_fabric_destroy(f);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* spec strings and argument errors                                    */
 
 static void test_spec_errors(void)
@@ -928,6 +1049,16 @@ static void test_spec_errors(void)
         {"xgft:h=2,m=200.200,w=1.100", IBR_EINVAL, "300 ports"},
         {"xgft:h=2,m=4.0,w=1.1", IBR_EINVAL, "level 2"},
         {"xgft:h=2,m=4..4,w=1.1", IBR_EINVAL, "bad value '4..4' for key 'm'"},
+        {"rail", IBR_EINVAL, "missing key 'nodes'"},
+        {"rail:nodes=4,su=64", IBR_EINVAL, "no up port"},
+        {"rail:nodes=4,levels=4", IBR_EINVAL, "levels=4"},
+        {"rail:nodes=512,levels=2", IBR_EINVAL, "try levels=3"},
+        {"rail:nodes=4,byleaf=2", IBR_EINVAL, "byleaf=2"},
+        {"rail:nodes=4,rails=40,levels=3", IBR_EINVAL, "40 rails"},
+        {"rail:nodes=8192,rails=8,su=8,radix=16,levels=3", IBR_EINVAL, "pods"},
+        {"rail:nodes=4,radix=300", IBR_EINVAL, "radix=300"},
+        {"rail:nodes=0", IBR_EINVAL, "nodes=0"},
+        {"rail:nodes=6144,rails=8,su=32", IBR_ENOSPC, "LIDs"},
         {"hypercube:dim=16", IBR_EINVAL, "dim=16"},
         {"hypercube:dim=15,hosts=1", IBR_ENOSPC, "LIDs"},
         {"dragonfly:a=2,h=1,g=5", IBR_EINVAL, "a*h >= g-1"},
@@ -1154,6 +1285,7 @@ static void test_oom(void)
     oom_generate("torus:dims=3x3,hosts=1");
     oom_generate("random:switches=12,degree=3,hosts=1,seed=5");
     oom_generate("xgft:h=2,m=2.3,w=2.2");
+    oom_generate("rail:nodes=5,rails=2,su=2,radix=4,levels=3");
 
     /* fault injection fails cleanly too */
     ibr_test_alloc st = {-1, 0, 0};
@@ -1193,6 +1325,7 @@ static CU_TestInfo tests[] = {
     {"hypercube", test_hypercube},
     {"dragonfly", test_dragonfly},
     {"random", test_random},
+    {"rail", test_rail},
     {"spec_errors", test_spec_errors},
     {"faults", test_faults},
     {"oom", test_oom},

@@ -19,6 +19,7 @@
  * | `hypercube:dim=6,hosts=2` | hypercube; port d+1 crosses dimension d |
  * | `dragonfly:a=4,p=2,h=2,g=9` | dragonfly: a routers per group, p hosts and h global links per router, g groups |
  * | `random:switches=64,degree=4,hosts=2,seed=1` | connected random regular-ish switch graph |
+ * | `rail:nodes=2048,rails=8,su=32,radix=64,levels=3` | rail-optimized fat tree (AI clusters), spec only |
  *
  * A fat-tree spec also accepts `hosts=N` (hosts per leaf, partial
  * population when below radix/2).
@@ -29,9 +30,28 @@
  * and defaults: fattree `levels`, `radix` (`hosts=0`); xgft `h`, `m`, `w`
  * (`hosts=0`); torus and mesh `dims` (`hosts=1`, `parallel=1`); hypercube
  * `dim` (`hosts=1`); dragonfly `a`, `h` (`p=h`, `g=a*h+1`); random
- * `switches`, `degree` (`hosts=1`, `seed=0`). Every family also takes
+ * `switches`, `degree` (`hosts=1`, `seed=0`); rail `nodes` (`rails=8`,
+ * `su=radix/2`, `radix=64`, `levels` the fewest of 2 or 3 that fit,
+ * `byleaf=0`). Every family also takes
  * `vls=N` (N = 1, 2, 4, 8 or 15): every port's data-VL capability
  * (::ibr_port_attr::vl_cap, so OperVLs N on every cable; default 8, VL0-7).
+ *
+ * The rail family has no C entry point of its own. A compute node has
+ * `rails` one-port HCAs, described "node<n> mlx5_<r>" (n with at least 4
+ * digits); a scalable unit (SU) of `su` nodes has `rails` leaves
+ * "L1-SU<s>-R<r>", and HCA r of every node of SU s is cabled to leaf r of
+ * SU s (rail r), node n on leaf port n mod su + 1; leaf ports su+1..radix
+ * go up. Two levels: every leaf is cabled to every spine "L2-S<j>" with c
+ * parallel cables (c the largest divisor of the leaf's up ports with
+ * c x leaves <= radix). Three levels: pods of floor(radix/2 / rails) SUs;
+ * each pod is such a two-level tree whose spines "L2-P<p>-S<j>" use
+ * radix/2 ports down, and spine j of every pod is cabled to every core
+ * "L3-G<j>-C<k>" of plane j with c2 parallel cables (the largest divisor
+ * of the spine's up ports with c2 x pods <= radix). Node order: leaves (SU
+ * by SU, rail by rail), spines (pod by pod), cores (plane by plane), then
+ * the HCAs node by node (HCA r of node n is CA n x rails + r), or with
+ * `byleaf=1` leaf by leaf (the same cables and descriptions), the order
+ * fat-tree engines rank destinations in. GUID family 06.
  * An unknown family or key, a
  * repeated or missing key and a malformed value fail with ::IBR_EINVAL and a
  * message naming them.
@@ -46,9 +66,10 @@
  *   0x0002c902FF000000 + i; CA number n has node GUID
  *   0x0002c903FF000000 + (n << 8) and port GUIDs node GUID + port number.
  *   FF is the family: 01 fat tree/XGFT, 02 torus/mesh, 03 hypercube,
- *   04 dragonfly, 05 random. System-image GUIDs are the defaults.
+ *   04 dragonfly, 05 random, 06 rail. System-image GUIDs are the defaults.
  * - CAs have one port (XGFT hosts: w_1 ports, one per leaf) and the
- *   description "H<n> HCA-1"; switch descriptions are given per family.
+ *   description "H<n> HCA-1" (rail HCAs: "node<n> mlx5_<r>"); switch
+ *   descriptions are given per family.
  * - Links are 4x QDR and active. LIDs are assigned as
  *   ibr_fabric_assign_lids(f, 0, ::IBR_LIDS_KEEP) does: LMC 0, switches
  *   first, in node index order. A fabric that needs more than 0xBFFF LIDs

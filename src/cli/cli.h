@@ -32,6 +32,8 @@ void usage_route(FILE *o);
 int cmd_reroute(int argc, char **argv);
 void usage_reroute(FILE *o);
 int cmd_verify(int argc, char **argv);
+int cmd_order(int argc, char **argv);
+void usage_order(FILE *o);
 void usage_verify(FILE *o);
 int cmd_trace(int argc, char **argv);
 void usage_trace(FILE *o);

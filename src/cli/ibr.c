@@ -194,6 +194,14 @@ static void usage_gen(FILE *o)
           "  hypercube:dim=6,hosts=2                 hypercube\n"
           "  dragonfly:a=4,p=2,h=2,g=9               dragonfly\n"
           "  random:switches=64,degree=4,hosts=2,seed=1\n"
+          "  rail:nodes=2048[,rails=8,su=32,radix=64,levels=3,byleaf=1]\n"
+          "                                          rail-optimized fat tree: nodes of\n"
+          "                                          `rails` HCAs (\"node0012 mlx5_3\"), HCA r\n"
+          "                                          of each node of a scalable unit of su\n"
+          "                                          nodes on leaf r of the unit; hosts\n"
+          "                                          numbered node by node (byleaf=1: leaf\n"
+          "                                          by leaf); su defaults to radix/2,\n"
+          "                                          levels (2 or 3) to the fewest that fit\n"
           "Every family also takes vls=N (1, 2, 4, 8 or 15): the data VLs of every\n"
           "port (VLCap; default 8; written as v= on port lines unless 8).\n"
           "\n"
@@ -545,6 +553,8 @@ static void usage(FILE *o)
           "  verify TOPO LFTS_DUMP         check forwarding tables against a topology\n"
           "  trace TOPO --from S --to D    follow one route hop by hop (ports, VLs, SL)\n"
           "  analyze TOPO [LFTS_DUMP]      measure a routing: hops, load, congestion, VLs\n"
+          "  order -R ENGINE TOPO          end ports in ftree's or dmodc's destination order\n"
+          "                                (MPI/NCCL rank order, hostfile)\n"
           "  info TOPO                     describe a topology\n"
           "  engines                       list the routing engines\n"
           "  help COMMAND                  help on a command\n"
@@ -577,6 +587,7 @@ static const command commands[] = {
     {"engines", cmd_engines, usage_engines},
     {"trace", cmd_trace, usage_trace},
     {"analyze", cmd_analyze, usage_analyze},
+    {"order", cmd_order, usage_order},
 };
 
 static const command *find_command(const char *name)

@@ -509,6 +509,48 @@ out:
     return rc;
 }
 
+/* The rank-order artefact: the routed end ports by destination index. */
+typedef struct dm_rank {
+    uint64_t index;
+    uint32_t gp;
+} dm_rank;
+
+static int cmp_rank(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    const dm_rank *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int rank_order_artifact(dmodc *m)
+{
+    const ibr_topo *t = m->t;
+    size_t n = 0, cap = t->n_end ? t->n_end : 1;
+    dm_rank *r = ibr__mallocarray(m->ctx, cap, sizeof *r);
+    uint32_t *gp = ibr__mallocarray(m->ctx, cap, sizeof *gp);
+    uint64_t *index = ibr__mallocarray(m->ctx, cap, sizeof *index);
+    int rc = IBR_ENOMEM;
+    if (r && gp && index) {
+        for (uint32_t i = 0; i < t->n_end; i++) {
+            uint16_t lid = t->ports[t->end_port[i]].lid;
+            if (ep_switch(t, i) != IBR_NONE && m->lidx[lid] != IBR_NONE) {
+                r[n].index = m->lidx[lid];
+                r[n++].gp = t->end_port[i];
+            }
+        }
+        ibr__sort(r, n, sizeof *r, cmp_rank, NULL);
+        for (size_t i = 0; i < n; i++) {
+            gp[i] = r[i].gp;
+            index[i] = r[i].index;
+        }
+        rc = ibr__rank_order_artifact(m->run, "dmodc", gp, index, n);
+    }
+    ibr__free(m->ctx, r);
+    ibr__free(m->ctx, gp);
+    ibr__free(m->ctx, index);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* costs                                                               */
 
@@ -829,6 +871,8 @@ static int dmodc_route(ibr_run *run, void *user)
         goto fail;
     if ((rc = check_connected(&m)) < 0)
         goto out;
+    if (rank_order_artifact(&m) < 0)
+        goto nomem;
     rc = ibr_run_progress(run, "dmodc: forwarding tables", 3, 3);
     goto out;
 fail:

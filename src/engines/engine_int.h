@@ -93,4 +93,11 @@ static inline unsigned ibr__run_vls(const ibr_run *run)
     return vls < max ? vls : max;
 }
 
+/* The artefact "rank-order.txt" (rank_order.c): the @p n end ports
+   @p gp (global port indices) in the engine's destination order, with
+   their destination indices @p index. Returns 0 or IBR_ENOMEM. */
+#define IBR__RANK_ORDER_ARTIFACT "rank-order.txt"
+int ibr__rank_order_artifact(ibr_run *run, const char *engine, const uint32_t *gp,
+                             const uint64_t *index, size_t n);
+
 #endif

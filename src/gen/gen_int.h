@@ -28,7 +28,8 @@ enum ibr__gen_family {
     IBR__GEN_TORUS = 2,
     IBR__GEN_HYPERCUBE = 3,
     IBR__GEN_DRAGONFLY = 4,
-    IBR__GEN_RANDOM = 5
+    IBR__GEN_RANDOM = 5,
+    IBR__GEN_RAIL = 6
 };
 
 /* Limits implied by the GUID layout; the LID space (0xBFFF) is smaller. */
@@ -67,5 +68,12 @@ int ibr__gen_check_lids(ibr_fabric *f, uint64_t lids, const char *what);
    cabled to ports first_port.. of switch node @p sw. */
 int ibr__gen_add_hosts(ibr_fabric *t, uint32_t sw, unsigned first_port, unsigned count,
                        unsigned family, uint32_t *next_host);
+
+/* Rail-optimized fat tree (rail.c; spec family "rail"): @p nodes compute
+   nodes of @p rails HCAs, @p su nodes per scalable unit (0: radix/2),
+   @p radix-port switches, @p levels 2 or 3 (0: the fewest that fit);
+   @p by_leaf 1 numbers the HCAs leaf by leaf instead of node by node. */
+int ibr__gen_rail(ibr_fabric *f, unsigned nodes, unsigned rails, unsigned su, unsigned radix,
+                  unsigned levels, unsigned by_leaf);
 
 #endif

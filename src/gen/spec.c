@@ -100,6 +100,10 @@ enum field {
     F_DEGREE,
     F_SEED,
     F_VLS,
+    F_NODES,
+    F_RAILS,
+    F_SU,
+    F_BYLEAF,
     F_COUNT
 };
 
@@ -115,11 +119,12 @@ static const struct {
     [F_DIM] = {"dim", 0},         [F_A] = {"a", 0},           [F_P] = {"p", 0},
     [F_G] = {"g", 0},             [F_SWITCHES] = {"switches", 0},
     [F_DEGREE] = {"degree", 0},   [F_SEED] = {"seed", 0},
-    [F_VLS] = {"vls", 0},
+    [F_VLS] = {"vls", 0},         [F_NODES] = {"nodes", 0},   [F_RAILS] = {"rails", 0},
+    [F_SU] = {"su", 0},           [F_BYLEAF] = {"byleaf", 0},
 };
 
 enum family { FAM_FATTREE, FAM_XGFT, FAM_TORUS, FAM_MESH, FAM_HYPERCUBE, FAM_DRAGONFLY,
-              FAM_RANDOM, FAM_COUNT };
+              FAM_RANDOM, FAM_RAIL, FAM_COUNT };
 
 #define B(x) (1u << (x))
 
@@ -136,6 +141,9 @@ static const struct {
     [FAM_DRAGONFLY] = {"dragonfly", B(F_A) | B(F_P) | B(F_H) | B(F_G), B(F_A) | B(F_H)},
     [FAM_RANDOM] = {"random", B(F_SWITCHES) | B(F_DEGREE) | B(F_HOSTS) | B(F_SEED),
                     B(F_SWITCHES) | B(F_DEGREE)},
+    [FAM_RAIL] = {"rail", B(F_NODES) | B(F_RAILS) | B(F_SU) | B(F_RADIX) | B(F_LEVELS) |
+                              B(F_BYLEAF),
+                  B(F_NODES)},
 };
 
 typedef struct spec {
@@ -203,7 +211,7 @@ static int parse_spec(ibr_fabric *f, spec *sp, enum family *famout, const char *
     if (fam < 0)
         return ibr__fabric_err(f, IBR_EINVAL,
                                "generate: unknown family '%.*s' (expected fattree, xgft, torus, "
-                               "mesh, hypercube, dragonfly or random)",
+                               "mesh, hypercube, dragonfly, random or rail)",
                                SHOW(flen), s);
     const char *fn = families[fam].name;
     memset(sp, 0, sizeof *sp);
@@ -333,6 +341,9 @@ static int generate(ibr_fabric *f, const spec *sp_, enum family fam)
         return ibr_fabric_gen_random(f, get(&sp, F_SWITCHES, 0), get(&sp, F_DEGREE, 0),
                                      get(&sp, F_HOSTS, 1),
                                      (sp.have & B(F_SEED)) ? sp.val[F_SEED] : 0);
+    case FAM_RAIL:
+        return ibr__gen_rail(f, get(&sp, F_NODES, 0), get(&sp, F_RAILS, 8), get(&sp, F_SU, 0),
+                             get(&sp, F_RADIX, 64), get(&sp, F_LEVELS, 0), get(&sp, F_BYLEAF, 0));
     default:
         return ibr__fabric_err(f, IBR_EINTERNAL, "generate: family %d", (int)fam);
     }

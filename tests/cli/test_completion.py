@@ -41,7 +41,7 @@ class TestCompletion(unittest.TestCase):
         self.assertEqual(sorted(complete("help", "")), sorted(listed))
 
     def test_options_of_each_command(self):
-        for cmd in ("gen", "route", "reroute", "verify", "trace", "analyze", "info"):
+        for cmd in ("gen", "route", "reroute", "verify", "trace", "analyze", "order", "info"):
             offered = complete(cmd, "--")
             text = ibr("help", cmd)
             self.assertTrue(offered, cmd)

@@ -2179,6 +2179,19 @@ class Result(_Handle):
             raise error_for(rc, f"no artifact named {name!r}")
         return ctypes.string_at(data, size.value) if size.value else b""
 
+    def rank_order(self) -> List[Tuple[int, int, str]]:
+        """The end ports in the order the engine balances its destinations
+        (artefact "rank-order.txt" of ftree and dmodc): a list of
+        ``(port GUID, LID, node description)``, rank 0 first.  MPI or NCCL
+        ranks placed in this order get shift patterns free of congestion on
+        an intact fat tree.  NotFoundError for an engine without one."""
+        out = []
+        for line in self.artifact("rank-order.txt").decode().splitlines():
+            if line and not line.startswith("#"):
+                f = line.split("\t", 4)
+                out.append((int(f[2], 16), int(f[3], 16), f[4]))
+        return out
+
     # -- verification and writers ------------------------------------------
 
     def verify(self, threads: int = 0, strict: bool = False) -> VerifyReport:

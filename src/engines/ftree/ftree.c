@@ -1066,6 +1066,39 @@ static int ca_order_artifact(ftree *ft)
     return rc;
 }
 
+/* The rank-order artefact: the compute nodes in the order routed (index:
+   position in that sequence, dummies counted), then the other CA ports
+   and the routers, in the order routed after them. */
+static int rank_order_artifact(ftree *ft)
+{
+    size_t nseq = (size_t)ft->nleaves * ft->max_cn, cap = nseq + ft->nca + ft->nrouters, n = 0;
+    uint32_t *gp = ibr__mallocarray(ft->ctx, cap ? cap : 1, sizeof *gp);
+    uint64_t *index = ibr__mallocarray(ft->ctx, cap ? cap : 1, sizeof *index);
+    uint64_t next = nseq;
+    int rc = IBR_ENOMEM;
+    if (gp && index) {
+        for (size_t i = 0; i < nseq; i++)
+            if (ft->cn_seq[i] != IBR_NONE && ft->ca[ft->cn_seq[i]].lid) {
+                gp[n] = ft->ca[ft->cn_seq[i]].gp;
+                index[n++] = i;
+            }
+        for (uint32_t i = 0; i < ft->nca; i++)
+            if (ft->ca[i].role != FT_CN && ft->ca[i].lid) {
+                gp[n] = ft->ca[i].gp;
+                index[n++] = next++;
+            }
+        for (uint32_t i = 0; i < ft->nrouters; i++)
+            if (ft->t->ports[ft->routers[i]].lid) {
+                gp[n] = ft->routers[i];
+                index[n++] = next++;
+            }
+        rc = ibr__rank_order_artifact(ft->run, "ftree", gp, index, n);
+    }
+    ibr__free(ft->ctx, gp);
+    ibr__free(ft->ctx, index);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* credit loops                                                        */
 
@@ -1401,7 +1434,7 @@ model:
     }
     if (ft.degraded && (rc = degraded_report(&ft, rank, rule, tol)) < 0)
         goto nomem;
-    if ((rc = ca_order_artifact(&ft)) < 0)
+    if ((rc = ca_order_artifact(&ft)) < 0 || (rc = rank_order_artifact(&ft)) < 0)
         goto nomem;
     rc = 0;
     goto out;
