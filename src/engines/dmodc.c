@@ -991,7 +991,7 @@ static int diff_models(repair *r)
             r->fullrow[s] = 1;
             continue;
         }
-        if (n->lev[s] != o->lev[os]) {
+        if (n->lev[s] != o->lev[os] && n->lev[s] && o->lev[os]) {
             snprintf(a->why, sizeof a->why,
                      "switch 0x%016" PRIx64 " changes level (%u to %u): the formula moves",
                      nf->guid[s], o->lev[os], n->lev[s]);
@@ -1003,7 +1003,7 @@ static int diff_models(repair *r)
             same = nf->adj[b + k].port == of->adj[ob + k].port &&
                    nf->adj[b + k].rport == of->adj[ob + k].rport &&
                    a->swmap[nf->adj[b + k].sw] == of->adj[ob + k].sw;
-        r->fullrow[s] = !same;
+        r->fullrow[s] = !same || n->lev[s] != o->lev[os]; /* cut off, or back */
         r->rankchg[s] = n->rank[s] != o->rank[os];
     }
     /* the saved switch of each saved LID */

@@ -44,11 +44,12 @@ typedef struct ibr__dmodc_repair {
     const ibr_topo *t;              /* the fabric now */
     const ibr__dmodc_fabric *old;   /* the fabric the saved tables were computed on */
     const uint32_t *swmap;          /* switch of t -> switch of old, IBR_NONE: new */
-    const uint8_t *old_hops;        /* old->nsw^2: the saved costs (hop matrix) */
     uint8_t *lft;                   /* t->n_sw rows of lft_size: the saved tables on
                                        t's switches, same LIDs; repaired in place */
     size_t lft_size;
-    uint8_t *hops;                  /* t->n_sw^2: set to the new costs */
+    uint8_t *hops;                  /* t->n_sw^2: the saved costs (hop matrix) on t's
+                                       switches (255 toward or from a new one); set to
+                                       the new costs */
     unsigned lmc_cap;               /* as the route's options give it */
     uint32_t *changed;              /* per switch of t: += entries changed */
     uint64_t changed_total;         /* out: entries changed */
