@@ -538,14 +538,14 @@ static inline void min_inc(uint8_t *restrict r, const uint8_t *restrict c)
     }
 }
 
-/* The costs toward the nb destination switches d0 .. d0 + nb - 1 from
-   every switch: cur[s * DM_BLOCK + j]. */
-static void cost_fill(const dmodc *m, uint8_t *cur, uint32_t d0, uint32_t nb)
+/* The costs toward the nb destination switches d0 .. d0 + nb - 1 (or
+   cols[0 .. nb - 1]) from every switch: cur[s * DM_BLOCK + j]. */
+static void cost_fill(const dmodc *m, uint8_t *cur, uint32_t d0, uint32_t nb, const uint32_t *cols)
 {
     uint32_t nsw = m->nsw;
     memset(cur, DM_INF, (size_t)nsw * DM_BLOCK);
     for (uint32_t j = 0; j < nb; j++)
-        cur[(size_t)(d0 + j) * DM_BLOCK + j] = 0;
+        cur[(size_t)(cols ? cols[j] : d0 + j) * DM_BLOCK + j] = 0;
     uint32_t n = m->lev_off[m->nlev + 1];
     /* down distances, bottom-up */
     for (uint32_t i = m->lev_off[2]; i < n; i++) {
@@ -568,7 +568,7 @@ static int cost_block(void *arg, unsigned worker, size_t b)
     uint8_t *cur = m->cur + (size_t)worker * nsw * DM_BLOCK;
     uint32_t d0 = (uint32_t)b * DM_BLOCK;
     uint32_t nb = nsw - d0 < DM_BLOCK ? nsw - d0 : DM_BLOCK;
-    cost_fill(m, cur, d0, nb);
+    cost_fill(m, cur, d0, nb, NULL);
     for (uint32_t s = 0; s < nsw; s++)
         memcpy(m->hops + (size_t)s * nsw + d0, cur + (size_t)s * DM_BLOCK, nb);
     return 0;
@@ -950,12 +950,25 @@ int ibr__dmodc_fabric_of(ibr__dmodc_fabric *f, const ibr_topo *t)
 /* A repair: the model now (n) and the saved one (o), and which entries
    must be computed again: whole rows, whole destination switches, and
    single (switch, destination switch) pairs (a bit matrix, W words a row). */
+/* A switch-to-switch link of row s that the change removed or added. */
+typedef struct link_chg {
+    uint32_t s, nb;
+    uint8_t removed;
+} link_chg;
+
 typedef struct repair {
     ibr__dmodc_repair *a;
     dmodc *n, *o;
     uint32_t S, W;
     uint64_t *dirty;
     uint8_t *fullrow, *fullcol, *rankchg;
+    uint8_t *linkchg;    /* ranked before and after, links changed */
+    uint8_t *cut;        /* ranked before, unranked now */
+    uint8_t *cand;       /* destination switches whose costs may change */
+    int all_cols;        /* every one may (a switch new or back) */
+    link_chg *chg;
+    size_t nchg, capchg;
+    uint32_t *o2n;       /* saved switch -> switch now, IBR_NONE */
     uint32_t *gone;      /* LIDs no longer routed */
     uint32_t ngone;
 } repair;
@@ -963,6 +976,72 @@ typedef struct repair {
 static inline void mark(repair *r, uint32_t s, uint32_t d)
 {
     r->dirty[(size_t)s * r->W + d / 64] |= (uint64_t)1 << (d % 64);
+}
+
+/* Byte loops over the destination switches, DM_BLOCK at a time so that
+   they vectorise: o[j] |= a[j] + 1 == b[j] (tight), or a[j] + 1 != b[j]
+   (loose), or d lies below a switch of level l whose costs are h (h[d]
+   plus the level of d is l; costs stay far below 240). */
+static inline void tight64(uint8_t *restrict o, const uint8_t *restrict a,
+                           const uint8_t *restrict b, uint8_t loose)
+{
+    for (unsigned j = 0; j < DM_BLOCK; j++) {
+        uint8_t t = (uint8_t)((uint8_t)(a[j] + 1) ^ b[j]);
+        o[j] |= (uint8_t)((t == 0 ? 1 : 0) ^ loose);
+    }
+}
+
+static inline void below64(uint8_t *restrict o, const uint8_t *restrict h,
+                           const uint8_t *restrict lev, uint8_t l)
+{
+    for (unsigned j = 0; j < DM_BLOCK; j++)
+        o[j] |= (uint8_t)(h[j] + lev[j]) == l && h[j] != DM_INF ? 1 : 0;
+}
+
+/* o[j] &= s (level l, costs h) routes destination j up */
+static inline void up64(uint8_t *restrict o, const uint8_t *restrict h, const uint8_t *restrict lev,
+                        uint8_t l)
+{
+    for (unsigned j = 0; j < DM_BLOCK; j++)
+        o[j] &= h[j] != DM_INF && (uint8_t)(h[j] + lev[j]) != l ? 1 : 0;
+}
+
+static void tight_or(uint8_t *restrict out, const uint8_t *restrict a, const uint8_t *restrict b,
+                     uint32_t n, int loose)
+{
+    uint32_t d = 0;
+    for (; d + DM_BLOCK <= n; d += DM_BLOCK)
+        tight64(out + d, a + d, b + d, (uint8_t)loose);
+    for (; d < n; d++)
+        out[d] |= (uint8_t)((uint8_t)(a[d] + 1) == b[d]) ^ (uint8_t)loose;
+}
+
+static void below_or(uint8_t *restrict out, const uint8_t *restrict h, const uint8_t *restrict lev,
+                     unsigned l, uint32_t n)
+{
+    uint32_t d = 0;
+    for (; d + DM_BLOCK <= n; d += DM_BLOCK)
+        below64(out + d, h + d, lev + d, (uint8_t)l);
+    for (; d < n; d++)
+        out[d] |= (unsigned)h[d] + lev[d] == l;
+}
+
+/* Mark (s, d) where flag[d]. */
+static void mark_flags(repair *r, uint32_t s, const uint8_t *flag)
+{
+    uint32_t d = 0;
+    for (; d + 8 <= r->S; d += 8) {
+        uint64_t w;
+        memcpy(&w, flag + d, 8);
+        if (!w)
+            continue;
+        for (uint32_t j = 0; j < 8; j++)
+            if (flag[d + j])
+                mark(r, s, d + j);
+    }
+    for (; d < r->S; d++)
+        if (flag[d])
+            mark(r, s, d);
 }
 
 /* Do the levels, dividers and slots of the two models agree? */
@@ -989,6 +1068,7 @@ static int diff_models(repair *r)
         uint32_t os = a->swmap[s];
         if (os == IBR_NONE) {
             r->fullrow[s] = 1;
+            r->all_cols = 1; /* a new switch: no saved costs of its own */
             continue;
         }
         if (n->lev[s] != o->lev[os] && n->lev[s] && o->lev[os]) {
@@ -997,14 +1077,44 @@ static int diff_models(repair *r)
                      nf->guid[s], o->lev[os], n->lev[s]);
             return 1;
         }
-        uint32_t b = nf->adj_off[s], e = nf->adj_off[s + 1], ob = of->adj_off[os];
-        int same = e - b == of->adj_off[os + 1] - ob;
-        for (uint32_t k = 0; same && k < e - b; k++)
-            same = nf->adj[b + k].port == of->adj[ob + k].port &&
-                   nf->adj[b + k].rport == of->adj[ob + k].rport &&
-                   a->swmap[nf->adj[b + k].sw] == of->adj[ob + k].sw;
-        r->fullrow[s] = !same || n->lev[s] != o->lev[os]; /* cut off, or back */
         r->rankchg[s] = n->rank[s] != o->rank[os];
+        if (n->lev[s] != o->lev[os]) {
+            /* cut off from every leaf, or back */
+            r->fullrow[s] = 1;
+            r->cut[s] = !n->lev[s];
+            r->all_cols |= !o->lev[os];
+            continue;
+        }
+        /* links: both lists in ascending port order */
+        uint32_t b = nf->adj_off[s], e = nf->adj_off[s + 1];
+        uint32_t ob = of->adj_off[os], oe = of->adj_off[os + 1];
+        while (b < e || ob < oe) {
+            const ibr__adj *x = b < e ? &nf->adj[b] : NULL, *y = ob < oe ? &of->adj[ob] : NULL;
+            if (x && y && x->port == y->port && x->rport == y->rport &&
+                a->swmap[x->sw] == y->sw) {
+                b++;
+                ob++;
+                continue;
+            }
+            link_chg c = {s, IBR_NONE, 0};
+            if (y && (!x || y->port <= x->port)) {
+                c.nb = r->o2n[y->sw];
+                c.removed = 1;
+                ob++;
+            } else {
+                c.nb = x->sw;
+                b++;
+            }
+            if (c.nb == IBR_NONE) {
+                r->all_cols = 1; /* a switch gone from the topology */
+                r->fullrow[s] = 1;
+                continue;
+            }
+            if (ibr__grow(n->ctx, (void **)&r->chg, &r->capchg, r->nchg + 1, sizeof *r->chg) < 0)
+                return IBR_ENOMEM;
+            r->chg[r->nchg++] = c;
+            r->linkchg[s] = 1;
+        }
     }
     /* the saved switch of each saved LID */
     size_t L = a->lft_size, moved = 0;
@@ -1032,8 +1142,87 @@ static int diff_models(repair *r)
     return 0;
 }
 
-/* The new costs (into a->hops, over the saved ones); every (switch,
-   destination) whose cost changed marks it and its neighbours. */
+/* Mark (s, d) for the destination switches d for which neighbour nb of s
+   is one closer than s (costs h): its link is one of the candidates. */
+static void mark_link(repair *r, uint32_t s, uint32_t nb, uint8_t *scratch)
+{
+    const uint8_t *h = r->n->cost, *hs = h + (size_t)s * r->S, *hn = h + (size_t)nb * r->S;
+    memset(scratch, 0, r->S);
+    tight_or(scratch, hn, hs, r->S, 0);
+    mark_flags(r, s, scratch);
+}
+
+/* alt[d] |= some up (down: 0) neighbour w of u, its links unchanged for a
+   down one, is one closer to d than u (costs h): for an up one, its cost
+   plus one is u's; for a down one, d lies below it. */
+static void alternatives(const repair *r, uint32_t u, int up, uint8_t *alt)
+{
+    const dmodc *n = r->n;
+    uint32_t S = r->S;
+    const uint8_t *h = n->cost, *hu = h + (size_t)u * S;
+    memset(alt, 0, S);
+    const ibr__adj *l = up ? n->up + n->up_off[u] : n->dn + n->dn_off[u];
+    uint32_t nl = up ? n->up_off[u + 1] - n->up_off[u] : n->dn_off[u + 1] - n->dn_off[u];
+    for (uint32_t e = 0; e < nl; e++) {
+        uint32_t w = l[e].sw;
+        const uint8_t *hw = h + (size_t)w * S;
+        if (up)
+            tight_or(alt, hw, hu, S, 0);
+        else if (!r->linkchg[w] && !r->cut[w])
+            below_or(alt, hw, n->lev, n->lev[w], S);
+    }
+}
+
+/* The destination switches whose costs may change (r->cand), from the
+   saved costs: a removed link (u below v) that was on every shortest
+   up*down* path of u through its up links toward d, or of v through its
+   down links (to a switch whose links did not change) toward d below u;
+   an added link that gives a shorter one; a switch cut off. Elsewhere no
+   cost changes (the shortest paths keep a link at every level). */
+static void cand_cols(repair *r, uint8_t *alt)
+{
+    const dmodc *n = r->n, *o = r->o;
+    uint32_t S = r->S;
+    const uint8_t *h = n->cost;
+    if (r->all_cols) {
+        memset(r->cand, 1, S);
+        return;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        r->cand[s] |= r->cut[s];
+    for (size_t i = 0; i < r->nchg; i++) {
+        const link_chg *c = &r->chg[i];
+        unsigned ls = n->lev[c->s], lnb = o->lev[r->a->swmap[c->nb]];
+        if (!c->removed)
+            lnb = n->lev[c->nb];
+        if (!ls || !lnb)
+            continue;
+        uint32_t u = ls < lnb ? c->s : c->nb, v = ls < lnb ? c->nb : c->s;
+        unsigned lu = ls < lnb ? ls : lnb;
+        const uint8_t *hu = h + (size_t)u * S, *hv = h + (size_t)v * S;
+        if (!c->removed) {
+            for (uint32_t d = 0; d < S; d++)
+                r->cand[d] |= (unsigned)hv[d] + 1 < hu[d] ||
+                              ((unsigned)hu[d] + n->lev[d] == lu && hv[d] > hu[d] + 1);
+            continue;
+        }
+        if (!r->cut[u]) {
+            alternatives(r, u, 1, alt);
+            for (uint32_t d = 0; d < S; d++)
+                r->cand[d] |= hu[d] != DM_INF && (uint8_t)(hv[d] + 1) == hu[d] && !alt[d];
+        }
+        if (!r->cut[v]) {
+            alternatives(r, v, 0, alt);
+            for (uint32_t d = 0; d < S; d++)
+                r->cand[d] |= (unsigned)hu[d] + n->lev[d] == lu && n->lev[d] && !alt[d];
+        }
+    }
+}
+
+/* The new costs (into a->hops, over the saved ones) toward the candidate
+   destination switches, 64 at a time; every (switch, destination) whose
+   cost changed marks it and its neighbours. A switch cut off keeps only
+   its cost to itself. */
 static int diff_costs(repair *r)
 {
     dmodc *n = r->n;
@@ -1042,32 +1231,41 @@ static int diff_costs(repair *r)
     if (!cur)
         return IBR_ENOMEM;
     const ibr__dmodc_fabric *f = n->f;
-    for (uint32_t d0 = 0; d0 < S; d0 += DM_BLOCK) {
-        uint32_t nb = S - d0 < DM_BLOCK ? S - d0 : DM_BLOCK;
-        cost_fill(n, cur, d0, nb);
+    uint32_t cols[DM_BLOCK];
+    for (uint32_t d = 0; d < S;) {
+        uint32_t nb = 0;
+        for (; d < S && nb < DM_BLOCK; d++)
+            if (r->cand[d])
+                cols[nb++] = d;
+        if (!nb)
+            break;
+        cost_fill(n, cur, 0, nb, cols);
         for (uint32_t s = 0; s < S; s++) {
-            uint8_t *h = n->hops + (size_t)s * S + d0;
+            uint8_t *h = n->hops + (size_t)s * S;
             const uint8_t *c = cur + (size_t)s * DM_BLOCK;
-            if (!memcmp(h, c, nb))
-                continue;
             for (uint32_t j = 0; j < nb; j++) {
-                if (h[j] == c[j])
+                if (h[cols[j]] == c[j])
                     continue;
-                mark(r, s, d0 + j);
+                h[cols[j]] = c[j];
+                mark(r, s, cols[j]);
                 for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-                    mark(r, f->adj[e].sw, d0 + j);
+                    mark(r, f->adj[e].sw, cols[j]);
             }
-            memcpy(h, c, nb);
         }
     }
+    for (uint32_t s = 0; s < S; s++)
+        if (r->cut[s]) {
+            memset(n->hops + (size_t)s * S, DM_INF, S);
+            n->hops[(size_t)s * S + s] = 0;
+        }
     ibr__free(n->ctx, cur);
     return 0;
 }
 
 /* A switch whose rank changed spreads its detours differently: the
-   destinations it may detour (an up link whose neighbour is not one
-   closer, or every one when a slot's link is missing) are marked. bad:
-   S bytes of scratch. */
+   destinations it routes up and may detour (an up link whose neighbour is
+   not one closer, or every one when a slot's link is missing) are marked.
+   bad: S bytes of scratch. */
 static void mark_rank(repair *r, uint32_t s, uint8_t *bad)
 {
     const dmodc *n = r->n;
@@ -1081,14 +1279,15 @@ static void mark_rank(repair *r, uint32_t s, uint8_t *bad)
         all |= c.slot_link[k] == 255;
     uint32_t S = r->S;
     memset(bad, all, S);
-    for (uint32_t u = 0; u < c.nup && !all; u++) {
-        const uint8_t *cu = n->cost + (size_t)c.up[u].sw * n->nswp;
-        for (uint32_t d = 0; d < S; d++)
-            bad[d] |= (uint8_t)(cu[d] + 1) != c.hs[d];
-    }
-    for (uint32_t d = 0; d < S; d++)
-        if (bad[d])
-            mark(r, s, d);
+    for (uint32_t u = 0; u < c.nup && !all; u++)
+        tight_or(bad, n->cost + (size_t)c.up[u].sw * n->nswp, c.hs, S, 1);
+    /* not where s has no route, nor where it routes down */
+    uint32_t d = 0;
+    for (; d + DM_BLOCK <= S; d += DM_BLOCK)
+        up64(bad + d, c.hs + d, n->lev + d, (uint8_t)ls);
+    for (; d < S; d++)
+        bad[d] &= c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls;
+    mark_flags(r, s, bad);
 }
 
 /* Compute the marked entries again into a->lft, counting the changes. */
@@ -1146,24 +1345,82 @@ static const uint8_t *repair_row(void *arg, uint32_t sw)
     return a->lft + (size_t)sw * a->lft_size;
 }
 
+/* Does a switch with end ports (isep) have no finite cost to another
+   one (in the same component when comp is not NULL)? */
+static int infinite_pair(const dmodc *n, const uint8_t *isep, const uint32_t *comp)
+{
+    uint32_t S = n->nsw;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!isep[s])
+            continue;
+        const uint8_t *hs = n->cost + (size_t)s * n->nswp;
+        uint32_t d = 0;
+        uint8_t any = 0;
+        for (; d + DM_BLOCK <= S; d += DM_BLOCK)
+            for (uint32_t j = 0; j < DM_BLOCK; j++)
+                any |= (uint8_t)(hs[d + j] == DM_INF) & isep[d + j];
+        for (; d < S; d++)
+            any |= (uint8_t)(hs[d] == DM_INF) & isep[d];
+        if (!any)
+            continue;
+        if (!comp)
+            return 1;
+        for (d = 0; d < S; d++)
+            if (isep[d] && hs[d] == DM_INF && comp[d] == comp[s])
+                return 1;
+    }
+    return 0;
+}
+
 /* The engine declines when a pair the fabric connects has no up/down
    route, which the tables give exactly where a switch with end ports has
-   no finite cost to a destination switch: only then are the repaired
-   tables walked (as a fresh route checks them). 1 when it would decline. */
+   no finite cost to a destination switch of its component: only then are
+   the repaired tables walked (as a fresh route checks them). 1 when it
+   would decline. */
 static int check_unrouted(repair *r)
 {
     ibr__dmodc_repair *a = r->a;
     const dmodc *n = r->n;
     const ibr__dmodc_fabric *f = n->f;
-    int suspect = 0;
-    for (uint32_t i = 0; i < f->n_ep && !suspect; i++) {
-        uint32_t s = f->ep_sw[i];
-        if (i && f->ep_sw[i - 1] == s)
-            continue;
-        const uint8_t *hs = n->cost + (size_t)s * n->nswp;
-        for (uint32_t d = 0; d < r->S && !suspect; d++)
-            suspect = hs[d] == DM_INF && n->dl_off[d] != n->dl_off[d + 1];
+    uint8_t *isep = ibr__calloc(n->ctx, r->S, 1);
+    if (!isep)
+        return IBR_ENOMEM;
+    for (uint32_t i = 0; i < f->n_ep; i++)
+        isep[f->ep_sw[i]] = 1;
+    if (!infinite_pair(n, isep, NULL)) {
+        ibr__free(n->ctx, isep);
+        return 0;
     }
+    /* components of the switch graph */
+    uint32_t *comp = ibr__mallocarray(n->ctx, r->S, sizeof *comp);
+    uint32_t *queue = ibr__mallocarray(n->ctx, r->S, sizeof *queue);
+    if (!comp || !queue) {
+        ibr__free(n->ctx, comp);
+        ibr__free(n->ctx, queue);
+        ibr__free(n->ctx, isep);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t s = 0; s < r->S; s++)
+        comp[s] = IBR_NONE;
+    for (uint32_t s0 = 0; s0 < r->S; s0++) {
+        if (comp[s0] != IBR_NONE)
+            continue;
+        uint32_t head = 0, tail = 0;
+        comp[s0] = s0;
+        queue[tail++] = s0;
+        while (head < tail) {
+            uint32_t s = queue[head++];
+            for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+                if (comp[f->adj[e].sw] == IBR_NONE) {
+                    comp[f->adj[e].sw] = s0;
+                    queue[tail++] = f->adj[e].sw;
+                }
+        }
+    }
+    int suspect = infinite_pair(n, isep, comp);
+    ibr__free(n->ctx, comp);
+    ibr__free(n->ctx, queue);
+    ibr__free(n->ctx, isep);
     if (!suspect)
         return 0;
     uint64_t np = 0;
@@ -1214,6 +1471,7 @@ int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
     dmodc n, o;
     ibr__dmodc_fabric fab;
     repair r;
+    uint8_t *scratch = NULL;
     char wn[IBR_ERRMSG_SIZE], wo[IBR_ERRMSG_SIZE];
     memset(&n, 0, sizeof n);
     memset(&o, 0, sizeof o);
@@ -1266,12 +1524,33 @@ int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
     r.fullrow = ibr__calloc(ctx, r.S, 1);
     r.fullcol = ibr__calloc(ctx, r.S, 1);
     r.rankchg = ibr__calloc(ctx, r.S, 1);
+    r.linkchg = ibr__calloc(ctx, r.S, 1);
+    r.cut = ibr__calloc(ctx, r.S, 1);
+    r.cand = ibr__calloc(ctx, r.S, 1);
+    r.o2n = ibr__mallocarray(ctx, o.nsw, sizeof *r.o2n);
     r.gone = ibr__mallocarray(ctx, a->lft_size, sizeof *r.gone);
+    scratch = ibr__malloc(ctx, r.S);
     rc = IBR_ENOMEM;
-    if (!r.dirty || !r.fullrow || !r.fullcol || !r.rankchg || !r.gone)
+    if (!r.dirty || !r.fullrow || !r.fullcol || !r.rankchg || !r.linkchg || !r.cut || !r.cand ||
+        !r.o2n || !r.gone || !scratch)
         goto out;
-    if ((rc = diff_models(&r)) != 0 || (rc = diff_costs(&r)) != 0 || (rc = mark_all(&r)) != 0 ||
-        (rc = recompute(&r)) != 0)
+    for (uint32_t os = 0; os < o.nsw; os++)
+        r.o2n[os] = IBR_NONE;
+    for (uint32_t s = 0; s < r.S; s++)
+        if (a->swmap[s] != IBR_NONE && a->swmap[s] < o.nsw)
+            r.o2n[a->swmap[s]] = s;
+    if ((rc = diff_models(&r)) != 0)
+        goto out;
+    cand_cols(&r, scratch);
+    for (size_t i = 0; i < r.nchg; i++)
+        if (r.chg[i].removed)
+            mark_link(&r, r.chg[i].s, r.chg[i].nb, scratch);
+    if ((rc = diff_costs(&r)) != 0)
+        goto out;
+    for (size_t i = 0; i < r.nchg; i++)
+        if (!r.chg[i].removed)
+            mark_link(&r, r.chg[i].s, r.chg[i].nb, scratch);
+    if ((rc = mark_all(&r)) != 0 || (rc = recompute(&r)) != 0)
         goto out;
     rc = check_unrouted(&r);
 out:
@@ -1279,7 +1558,13 @@ out:
     ibr__free(ctx, r.fullrow);
     ibr__free(ctx, r.fullcol);
     ibr__free(ctx, r.rankchg);
+    ibr__free(ctx, r.linkchg);
+    ibr__free(ctx, r.cut);
+    ibr__free(ctx, r.cand);
+    ibr__free(ctx, r.o2n);
+    ibr__free(ctx, r.chg);
     ibr__free(ctx, r.gone);
+    ibr__free(ctx, scratch);
     dm_free(&n);
     dm_free(&o);
     ibr__dmodc_fabric_free(&fab, ctx);
