@@ -781,6 +781,12 @@ static void test_lmc(void)
    none) down, its cables removed or left marked down. */
 static ibr_topo *faulty(const char *spec, unsigned links, uint64_t seed, long down, int remove)
 {
+    /* "LMC2:" before a spec: LIDs reassigned with LMC 2 */
+    unsigned lmc = 0;
+    if (spec && !strncmp(spec, "LMC2:", 5)) {
+        lmc = 2;
+        spec += 5;
+    }
     ibr_fabric *f = NULL;
     ibr_topo *t = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
@@ -812,6 +818,8 @@ static ibr_topo *faulty(const char *spec, unsigned links, uint64_t seed, long do
                 CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, i, p), 0);
         }
     }
+    if (lmc)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     ibr_fabric_destroy(f);
     return t;
@@ -940,6 +948,7 @@ static int repair_case(const ibr_topo *t0, const ibr_topo *t1, const char *what,
 static const char *const repair_specs[] = {
     "xgft:h=2,m=8.16,w=1.8",  "xgft:h=3,m=4.4.8,w=1.4.4",    "xgft:h=3,m=4.6.8,w=1.2.3",
     "fattree:levels=3,radix=8", "xgft:h=4,m=2.2.2.4,w=1.2.2.2", NULL /* parallel cables */,
+    "LMC2:xgft:h=3,m=4.4.8,w=1.4.4",
 };
 
 /* One cable or one switch lost, or back, on intact and degraded trees:
@@ -953,6 +962,7 @@ static void test_repair(void)
         const char *spec = repair_specs[i];
         ibr_topo *intact = faulty(spec, 0, 0, -1, 0);
         uint32_t nsw = ibr_topo_switch_count(intact);
+        const char *name = spec ? spec : "ftree-parallel.net";
         /* switches with end ports: a lost one moves the destination index */
         uint8_t *leaf = calloc(nsw, 1);
         tree ti;
@@ -986,8 +996,8 @@ static void test_repair(void)
             };
             for (int k = 0; k < 4; k++) {
                 char what[160];
-                snprintf(what, sizeof what, "%s seed %" PRIu64 " (%u lost before): %s",
-                         spec ? spec : "ftree-parallel.net", seed, base, c[k].kind);
+                snprintf(what, sizeof what, "%s seed %" PRIu64 " (%u lost before): %s", name,
+                         seed, base, c[k].kind);
                 long chg = 0, held = 0;
                 char reason[256] = "";
                 int mode = repair_case(c[k].t0, c[k].t1, what, &chg, &held, reason);
@@ -1013,8 +1023,8 @@ static void test_repair(void)
             for (int k = 0; k < 4; k++) {
                 if (c[k].t0 && c[k].single) {
                     CU_FAIL("a single fault of a non-leaf element was not repaired in place");
-                    fprintf(stderr, "%s seed %" PRIu64 ": %s not in place\n",
-                            spec ? spec : "ftree-parallel.net", seed, c[k].kind);
+                    fprintf(stderr, "%s seed %" PRIu64 ": %s not in place\n", name, seed,
+                            c[k].kind);
                 }
                 ibr_topo_destroy(c[k].t0);
                 ibr_topo_destroy(c[k].t1);
