@@ -48,6 +48,22 @@
  * Every route is up*down* over strictly increasing then decreasing levels,
  * so the routing is deadlock-free on one VL, and every pair of end ports
  * that has an up*down* path gets one of minimal length.
+ *
+ * 5. Repair in place (ibr__dmodc_repair_run(), for the reroute). Entry
+ *    (s, d) reads s's links, rank and level, the costs of s and of its
+ *    neighbours toward d, the index of d's LIDs and the dividers. Both
+ *    models (saved fabric, changed fabric) are built and compared: levels,
+ *    dividers and slots must agree (else the caller routes in full); LIDs
+ *    whose index moved have their column computed again; costs are
+ *    computed again only toward the destinations a changed link can move
+ *    (a removed link tight for d without an equally close alternative at
+ *    its lower end going up, or at its upper end going down to a switch
+ *    whose links did not change; an added link that shortens a path):
+ *    elsewhere every switch keeps a tight link at every level, so no cost
+ *    changes. Then (s, d) is computed again where the cost of s or of a
+ *    neighbour changed, where a changed link of s led closer to d (before
+ *    or after), or where s's rank changed and d is routed up over a link
+ *    that is not one closer. The result equals a fresh route.
  */
 #include <inttypes.h>
 #include <string.h>
