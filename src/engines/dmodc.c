@@ -1361,6 +1361,15 @@ static const uint8_t *repair_row(void *arg, uint32_t sw)
     return a->lft + (size_t)sw * a->lft_size;
 }
 
+/* Is h[j] infinite for some j with e[j] (e: 0 or 1)? */
+static inline uint8_t inf64(const uint8_t *restrict h, const uint8_t *restrict e)
+{
+    uint8_t any = 0;
+    for (unsigned j = 0; j < DM_BLOCK; j++)
+        any |= (h[j] == DM_INF ? 1 : 0) & e[j];
+    return any;
+}
+
 /* Does a switch with end ports (isep) have no finite cost to another
    one (in the same component when comp is not NULL)? */
 static int infinite_pair(const dmodc *n, const uint8_t *isep, const uint32_t *comp)
@@ -1370,11 +1379,10 @@ static int infinite_pair(const dmodc *n, const uint8_t *isep, const uint32_t *co
         if (!isep[s])
             continue;
         const uint8_t *hs = n->cost + (size_t)s * n->nswp;
-        uint32_t d = 0;
         uint8_t any = 0;
+        uint32_t d = 0;
         for (; d + DM_BLOCK <= S; d += DM_BLOCK)
-            for (uint32_t j = 0; j < DM_BLOCK; j++)
-                any |= (uint8_t)(hs[d + j] == DM_INF) & isep[d + j];
+            any |= inf64(hs + d, isep + d);
         for (; d < S; d++)
             any |= (uint8_t)(hs[d] == DM_INF) & isep[d];
         if (!any)
