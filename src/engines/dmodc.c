@@ -1237,8 +1237,8 @@ static void cand_cols(repair *r, uint8_t *alt)
 
 /* The new costs (into a->hops, over the saved ones) toward the candidate
    destination switches, 64 at a time; every (switch, destination) whose
-   cost changed marks it and its neighbours. A switch cut off keeps only
-   its cost to itself. */
+   cost changed marks it and the neighbours it leads closer to d (their
+   candidates). A switch cut off keeps only its cost to itself. */
 static int diff_costs(repair *r)
 {
     dmodc *n = r->n;
@@ -1256,18 +1256,27 @@ static int diff_costs(repair *r)
         if (!nb)
             break;
         cost_fill(n, cur, 0, nb, cols);
+        /* a changed cost marks the switch, and each neighbour for which
+           it is one closer before or after */
         for (uint32_t s = 0; s < S; s++) {
-            uint8_t *h = n->hops + (size_t)s * S;
+            const uint8_t *h = n->hops + (size_t)s * S;
             const uint8_t *c = cur + (size_t)s * DM_BLOCK;
             for (uint32_t j = 0; j < nb; j++) {
-                if (h[cols[j]] == c[j])
+                uint32_t col = cols[j];
+                if (h[col] == c[j])
                     continue;
-                h[cols[j]] = c[j];
-                mark(r, s, cols[j]);
-                for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-                    mark(r, f->adj[e].sw, cols[j]);
+                mark(r, s, col);
+                for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+                    uint32_t w = f->adj[e].sw;
+                    if ((uint8_t)(h[col] + 1) == n->hops[(size_t)w * S + col] ||
+                        (uint8_t)(c[j] + 1) == cur[(size_t)w * DM_BLOCK + j])
+                        mark(r, w, col);
+                }
             }
         }
+        for (uint32_t s = 0; s < S; s++)
+            for (uint32_t j = 0; j < nb; j++)
+                n->hops[(size_t)s * S + cols[j]] = cur[(size_t)s * DM_BLOCK + j];
     }
     for (uint32_t s = 0; s < S; s++)
         if (r->cut[s]) {
