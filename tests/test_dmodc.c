@@ -1049,6 +1049,46 @@ static void test_oom(void)
     ibr_result_destroy(r);
     CU_ASSERT(n > 5);
     ibr_topo_destroy(t);
+    /* the repair in place: every allocation failure is IBR_ENOMEM and
+       leaks nothing */
+    ibr_topo *t0 = NULL, *t1 = NULL;
+    for (int k = 0; k < 2; k++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "xgft:h=3,m=4.4.8,w=1.4.4"), 0);
+        if (k)
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 2, 0, 5), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(k ? &t1 : &t0, f), 0);
+        ibr_fabric_destroy(f);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t0, "dmodc,no_fallback", NULL), 0);
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_db(&b, r), 0);
+    ibr_result_destroy(r);
+    long live = st.live, fails = 0;
+    for (long k = 0;; k++) {
+        st.fail_at = st.calls + k;
+        ibr_routing_db *db = NULL;
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        int rc = ibr_routing_db_parse(&db, ctx, (const char *)b.data, b.size);
+        if (rc == 0)
+            rc = ibr_routing_db_route(&y, &rep, db, t1, NULL, 0);
+        st.fail_at = -1;
+        if (rc == 0)
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+        ibr_result_destroy(y);
+        ibr_routing_db_destroy(db);
+        CU_ASSERT_EQUAL_FATAL(st.live, live);
+        if (rc == 0)
+            break;
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        fails++;
+    }
+    CU_ASSERT(fails > 20);
+    ibr_buffer_dispose(&b);
+    ibr_topo_destroy(t0);
+    ibr_topo_destroy(t1);
     ibr_context_destroy(ctx);
 }
 
