@@ -1030,6 +1030,15 @@ static void test_repair(void)
                 ibr_topo_destroy(c[k].t1);
             }
         }
+        /* several cables lost at once: still a fresh route */
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            ibr_topo *t1 = faulty(spec, 4, seed, -1, 1);
+            long chg, held;
+            char reason[256];
+            if (repair_case(intact, t1, name, &chg, &held, reason) == IBR_REROUTE_INCREMENTAL)
+                CU_ASSERT(chg <= 2 * held);
+            ibr_topo_destroy(t1);
+        }
         free(leaf);
         ibr_topo_destroy(intact);
     }
