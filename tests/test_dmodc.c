@@ -773,6 +773,278 @@ static void test_lmc(void)
     ibr_topo_destroy(t);
 }
 
+/* ------------------------------------------------------------------ */
+/* repair in place                                                     */
+
+/* spec (or the parallel-cable file when spec is NULL) with `links` seeded
+   cable faults, then switch `down` (an index among the switches, -1:
+   none) down, its cables removed or left marked down. */
+static ibr_topo *faulty(const char *spec, unsigned links, uint64_t seed, long down, int remove)
+{
+    /* "LMC2:" before a spec: LIDs reassigned with LMC 2 */
+    unsigned lmc = 0;
+    if (spec && !strncmp(spec, "LMC2:", 5)) {
+        lmc = 2;
+        spec += 5;
+    }
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    if (spec) {
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    } else {
+        size_t len;
+        char *text = ibr_test_read_file(IBR_TEST_DATA "/ftree-parallel.net", &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_parse_ibnetdiscover(f, text, len), 0);
+        free(text);
+    }
+    if (links)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
+    uint32_t n = ibr_fabric_node_count(f);
+    for (uint32_t i = 0, k = 0; i < n && down >= 0; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, i), 0);
+        if (ni.type == IBR_NODE_SWITCH && k++ == (uint32_t)down)
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_node_state(f, i, IBR_LINK_DOWN), 0);
+    }
+    for (uint32_t i = 0; i < n && remove; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, i), 0);
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (ibr_fabric_port_info(&pi, f, i, p) == 0 && pi.remote_node != IBR_NONE &&
+                pi.state == IBR_LINK_DOWN)
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, i, p), 0);
+        }
+    }
+    if (lmc)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(f, lmc, IBR_LIDS_REASSIGN), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* (switch, 64-LID block) pairs of r whose route toward some LID of the
+   block leaves over a cable of `was` that `now` lacks (walked from the
+   switch through r's tables on was's cables); *blocks their count. */
+static uint8_t *blocks_over(long *blocks, const tree *was, const tree *now, const ibr_result *r)
+{
+    uint16_t maxlid = ibr_topo_max_lid(was->t);
+    size_t nb = (size_t)maxlid / 64 + 1;
+    uint8_t *held = calloc((size_t)was->nsw * nb, 1);
+    *blocks = 0;
+    for (uint32_t s = 0; s < was->nsw; s++)
+        for (unsigned lid = 1; lid <= maxlid; lid++) {
+            uint32_t cur = s;
+            int crossed = 0;
+            for (unsigned steps = 0; steps <= was->nsw && !crossed; steps++) {
+                unsigned p = ibr_result_lft_port(r, cur, (uint16_t)lid);
+                if (p == IBR_NO_ROUTE || p == 0 || p >= 255)
+                    break;
+                uint32_t nx = was->nbr[(size_t)cur * 255 + p];
+                if (nx == NOSW)
+                    break;
+                crossed = now->nbr[(size_t)cur * 255 + p] != nx;
+                cur = nx;
+            }
+            if (crossed && !held[(size_t)s * nb + lid / 64]) {
+                held[(size_t)s * nb + lid / 64] = 1;
+                ++*blocks;
+            }
+        }
+    return held;
+}
+
+/* (switch, block) pairs where a and b differ. */
+static long changed_blocks(const ibr_result *a, const ibr_result *b, uint32_t nsw)
+{
+    size_t L = ibr_result_lft_size(a);
+    long n = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        const uint8_t *x = ibr_result_lft(a, s), *y = ibr_result_lft(b, s);
+        for (size_t b0 = 0; b0 < L; b0 += 64)
+            n += memcmp(x + b0, y + b0, L - b0 < 64 ? L - b0 : 64) != 0;
+    }
+    return n;
+}
+
+/* Route t0 with dmodc, save it, reroute on t1: the repair must give a
+   fresh dmodc route of t1 byte for byte (tables and hop matrix), valid
+   and up/down; its churn is counted here. Returns the report's mode;
+   *chg and *held get the changed blocks and those that held a route over
+   a cable one fabric has and the other lacks (in the routing that had
+   it). */
+static int repair_case(const ibr_topo *t0, const ibr_topo *t1, const char *what, long *chg,
+                       long *held, char *reason)
+{
+    ibr_result *r0 = NULL, *f1 = NULL, *y = NULL;
+    *chg = *held = 0;
+    if (ibr_route(&r0, t0, "dmodc,no_fallback", NULL) != 0) {
+        ibr_result_destroy(r0);
+        return -1; /* dmodc declines the saved fabric: nothing to repair */
+    }
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_db(&b, r0), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, (const char *)b.data, b.size), 0);
+    ibr_buffer_dispose(&b);
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+    if (ibr_route(&f1, t1, "dmodc,no_fallback", NULL) != 0) {
+        /* dmodc declines the changed fabric: so does the reroute */
+        CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), IBR_EUNROUTABLE);
+        ibr_result_destroy(y);
+        ibr_result_destroy(f1);
+        ibr_routing_db_destroy(db);
+        ibr_result_destroy(r0);
+        return -1;
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), 0);
+    uint32_t S = ibr_topo_switch_count(t1);
+    size_t L = ibr_result_lft_size(y);
+    CU_ASSERT_EQUAL_FATAL(L, ibr_result_lft_size(f1));
+    long diff = 0, hdiff = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        for (size_t l = 0; l < L; l++)
+            diff += ibr_result_lft(y, s)[l] != ibr_result_lft(f1, s)[l];
+        for (uint32_t d = 0; d < S; d++)
+            hdiff += ibr_result_hops(y, s, d) != ibr_result_hops(f1, s, d);
+    }
+    CU_ASSERT_EQUAL(diff, 0);
+    CU_ASSERT_EQUAL(hdiff, 0);
+    ibr_verify_report vr = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&vr, y), 0);
+    CU_ASSERT(vr.pairs > 0 && vr.pairs_ok == vr.pairs && vr.deadlock_free == 1);
+    check_tree(t1, y, what);
+    tree a, c;
+    tree_init(&a, t0);
+    tree_init(&c, t1);
+    long h0 = 0, h1 = 0;
+    free(blocks_over(&h0, &a, &c, r0)); /* lost: routes over it before */
+    free(blocks_over(&h1, &c, &a, f1)); /* back: routes over it after */
+    *held = h0 + h1;
+    *chg = changed_blocks(r0, y, S);
+    uint64_t entries = 0;
+    for (uint32_t s = 0; s < S; s++)
+        for (size_t l = 1; l < L; l++)
+            entries += ibr_result_lft(y, s)[l] != ibr_result_lft(r0, s)[l];
+    CU_ASSERT_EQUAL(rep.lft_entries_changed, entries);
+    if (diff || hdiff || vr.pairs_ok != vr.pairs)
+        fprintf(stderr, "%s: %ld LFT and %ld hop entries differ from a fresh route (%s%s)\n",
+                what, diff, hdiff, rep.mode == IBR_REROUTE_FULL ? "full: " : "incremental",
+                rep.reason);
+    tree_free(&a);
+    tree_free(&c);
+    int mode = rep.mode;
+    if (mode == IBR_REROUTE_FULL)
+        snprintf(reason, 256, "%s", rep.reason);
+    ibr_result_destroy(y);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(f1);
+    ibr_result_destroy(r0);
+    return mode;
+}
+
+static const char *const repair_specs[] = {
+    "xgft:h=2,m=8.16,w=1.8",  "xgft:h=3,m=4.4.8,w=1.4.4",    "xgft:h=3,m=4.6.8,w=1.2.3",
+    "fattree:levels=3,radix=8", "xgft:h=4,m=2.2.2.4,w=1.2.2.2", NULL /* parallel cables */,
+    "LMC2:xgft:h=3,m=4.4.8,w=1.4.4",
+};
+
+/* One cable or one switch lost, or back, on intact and degraded trees:
+   the repair in place equals a fresh route, and changes only the blocks
+   that held a route over the element or that the formula moves (at most
+   twice as many as the first). */
+static void test_repair(void)
+{
+    long cases = 0, incremental = 0;
+    for (size_t i = 0; i < sizeof repair_specs / sizeof *repair_specs; i++) {
+        const char *spec = repair_specs[i];
+        ibr_topo *intact = faulty(spec, 0, 0, -1, 0);
+        uint32_t nsw = ibr_topo_switch_count(intact);
+        const char *name = spec ? spec : "ftree-parallel.net";
+        /* switches with end ports: a lost one moves the destination index */
+        uint8_t *leaf = calloc(nsw, 1);
+        tree ti;
+        tree_init(&ti, intact);
+        for (uint32_t s = 0; s < nsw; s++)
+            leaf[s] = ti.level[s] == 1;
+        tree_free(&ti);
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            unsigned base = seed > 2 ? 2 : 0; /* cables already lost */
+            /* a switch above the leaves, but a leaf for seed 4 */
+            long sw = -1;
+            for (uint32_t k = 0, j = 0; k < nsw && sw < 0; k++)
+                if (leaf[k] == (seed == 4) && j++ == (seed * 7919) % (nsw / 4 + 1))
+                    sw = (long)k;
+            if (sw < 0)
+                sw = 0;
+            int rm = (int)(seed % 2);
+            struct {
+                ibr_topo *t0, *t1;
+                const char *kind;
+                int single;
+            } c[4] = {
+                {faulty(spec, base, seed, -1, rm), faulty(spec, base + 1, seed, -1, rm),
+                 "cable lost", 1},
+                {faulty(spec, base + 1, seed, -1, rm), faulty(spec, base, seed, -1, rm),
+                 "cable back", 1},
+                {faulty(spec, base, seed, -1, rm), faulty(spec, base, seed, sw, rm),
+                 "switch lost", spec && !leaf[sw]},
+                {faulty(spec, base, seed, sw, rm), faulty(spec, base, seed, -1, rm),
+                 "switch back", spec && !leaf[sw]},
+            };
+            for (int k = 0; k < 4; k++) {
+                char what[160];
+                snprintf(what, sizeof what, "%s seed %" PRIu64 " (%u lost before): %s", name,
+                         seed, base, c[k].kind);
+                long chg = 0, held = 0;
+                char reason[256] = "";
+                int mode = repair_case(c[k].t0, c[k].t1, what, &chg, &held, reason);
+                if (mode < 0) {
+                    c[k].single = 0; /* dmodc declines one of the fabrics */
+                    continue;
+                }
+                cases++;
+                if (mode != IBR_REROUTE_INCREMENTAL) {
+                    if (c[k].single)
+                        fprintf(stderr, "%s: full reroute: %s\n", what, reason);
+                    continue; /* checked below */
+                }
+                incremental++;
+                CU_ASSERT(chg <= 2 * held);
+                if (chg > 2 * held)
+                    fprintf(stderr, "%s: %ld blocks changed, %ld held a route over it\n", what,
+                            chg, held);
+                ibr_topo_destroy(c[k].t0);
+                ibr_topo_destroy(c[k].t1);
+                c[k].t0 = c[k].t1 = NULL;
+            }
+            for (int k = 0; k < 4; k++) {
+                if (c[k].t0 && c[k].single) {
+                    CU_FAIL("a single fault of a non-leaf element was not repaired in place");
+                    fprintf(stderr, "%s seed %" PRIu64 ": %s not in place\n", name, seed,
+                            c[k].kind);
+                }
+                ibr_topo_destroy(c[k].t0);
+                ibr_topo_destroy(c[k].t1);
+            }
+        }
+        /* several cables lost at once: still a fresh route */
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            ibr_topo *t1 = faulty(spec, 4, seed, -1, 1);
+            long chg, held;
+            char reason[256];
+            if (repair_case(intact, t1, name, &chg, &held, reason) == IBR_REROUTE_INCREMENTAL)
+                CU_ASSERT(chg <= 2 * held);
+            ibr_topo_destroy(t1);
+        }
+        free(leaf);
+        ibr_topo_destroy(intact);
+    }
+    CU_ASSERT(incremental > cases / 2);
+}
+
 static void test_oom(void)
 {
     ibr_test_alloc st = {-1, 0, 0, 0};
@@ -786,6 +1058,46 @@ static void test_oom(void)
     ibr_result_destroy(r);
     CU_ASSERT(n > 5);
     ibr_topo_destroy(t);
+    /* the repair in place: every allocation failure is IBR_ENOMEM and
+       leaks nothing */
+    ibr_topo *t0 = NULL, *t1 = NULL;
+    for (int k = 0; k < 2; k++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "xgft:h=3,m=4.4.8,w=1.4.4"), 0);
+        if (k)
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 2, 0, 5), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(k ? &t1 : &t0, f), 0);
+        ibr_fabric_destroy(f);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t0, "dmodc,no_fallback", NULL), 0);
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_db(&b, r), 0);
+    ibr_result_destroy(r);
+    long live = st.live, fails = 0;
+    for (long k = 0;; k++) {
+        st.fail_at = st.calls + k;
+        ibr_routing_db *db = NULL;
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        int rc = ibr_routing_db_parse(&db, ctx, (const char *)b.data, b.size);
+        if (rc == 0)
+            rc = ibr_routing_db_route(&y, &rep, db, t1, NULL, 0);
+        st.fail_at = -1;
+        if (rc == 0)
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+        ibr_result_destroy(y);
+        ibr_routing_db_destroy(db);
+        CU_ASSERT_EQUAL_FATAL(st.live, live);
+        if (rc == 0)
+            break;
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        fails++;
+    }
+    CU_ASSERT(fails > 20);
+    ibr_buffer_dispose(&b);
+    ibr_topo_destroy(t0);
+    ibr_topo_destroy(t1);
     ibr_context_destroy(ctx);
 }
 
@@ -804,6 +1116,7 @@ int main(void)
         {"determinism across thread counts", test_determinism},
         {"tori, meshes, hypercubes, dragonflies decline", test_declines},
         {"LMC 2: the LIDs of a port spread over up ports", test_lmc},
+        {"repair in place after a lost or returning cable or switch", test_repair},
         {"allocation failure", test_oom},
         CU_TEST_INFO_NULL,
     };

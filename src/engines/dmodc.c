@@ -51,10 +51,27 @@
  * Every route is up*down* over strictly increasing then decreasing levels,
  * so the routing is deadlock-free on one VL, and every pair of end ports
  * that has an up*down* path gets one of minimal length.
+ *
+ * 5. Repair in place (ibr__dmodc_repair_run(), for the reroute). Entry
+ *    (s, d) reads s's links, rank and level, the costs of s and of its
+ *    neighbours toward d, the index of d's LIDs and the dividers. Both
+ *    models (saved fabric, changed fabric) are built and compared: levels,
+ *    dividers and slots must agree (else the caller routes in full); LIDs
+ *    whose index moved have their column computed again; costs are
+ *    computed again only toward the destinations a changed link can move
+ *    (a removed link tight for d without an equally close alternative at
+ *    its lower end going up, or at its upper end going down to a switch
+ *    whose links did not change; an added link that shortens a path):
+ *    elsewhere every switch keeps a tight link at every level, so no cost
+ *    changes. Then (s, d) is computed again where the cost of s or of a
+ *    neighbour changed, where a changed link of s led closer to d (before
+ *    or after), or where s's rank changed and d is routed up over a link
+ *    that is not one closer. The result equals a fresh route.
  */
 #include <inttypes.h>
 #include <string.h>
 
+#include "engines/dmodc_int.h"
 #include "engines/engine_int.h"
 
 #define DM_MAX_LEVELS 16
@@ -63,9 +80,11 @@
 #define DM_PI_CAP ((uint64_t)1 << 31)
 
 typedef struct dmodc {
-    ibr_run *run;
-    const ibr_topo *t;
+    ibr_run *run;            /* NULL in a repair: declines go to why */
+    const ibr_topo *t;       /* NULL for a saved fabric (no tables) */
+    const ibr__dmodc_fabric *f;
     ibr_context *ctx;
+    char *why;               /* a repair's decline message (IBR_ERRMSG_SIZE) */
     uint32_t nsw;
     unsigned nlev;           /* highest level */
     unsigned lmc_cap;
@@ -99,46 +118,74 @@ typedef struct dmodc {
 
 static uint64_t sw_guid(const dmodc *m, uint32_t s)
 {
-    return m->t->nodes[m->t->sw_node[s]].guid;
+    return m->f->guid[s];
+}
+
+/* A decline: the run's, or in a repair the message kept in why and 1. */
+static int dm_decline(dmodc *m, const char *fmt, ...) IBR_PRINTF(2, 3);
+static int dm_decline(dmodc *m, const char *fmt, ...)
+{
+    char msg[IBR_ERRMSG_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (m->run)
+        return ibr_run_decline(m->run, msg);
+    snprintf(m->why, IBR_ERRMSG_SIZE, "%s", msg);
+    return 1;
+}
+
+static int dm_nomem(dmodc *m)
+{
+    return m->run ? ibr__fail(m->run, IBR_ENOMEM, "out of memory") : IBR_ENOMEM;
 }
 
 /* ------------------------------------------------------------------ */
 /* levels                                                              */
 
-/* The leaf of each routed end-port LID's switch: lid_sw of its base LID. */
-static uint32_t ep_switch(const ibr_topo *t, uint32_t i)
+/* Distances (links) from the switches with end ports over the fabric's
+   switch links: dist[nsw] (UINT32_MAX: unreachable), queue scratch. The
+   number of source switches. */
+static uint32_t leaf_bfs(const ibr__dmodc_fabric *f, uint32_t *dist, uint32_t *queue)
 {
-    const ibr__port *pt = &t->ports[t->end_port[i]];
-    return pt->lid ? t->lid_sw[pt->lid] : IBR_NONE;
+    uint32_t head = 0, tail = 0;
+    for (uint32_t s = 0; s < f->nsw; s++)
+        dist[s] = UINT32_MAX;
+    for (uint32_t i = 0; i < f->n_ep; i++)
+        if (dist[f->ep_sw[i]]) {
+            dist[f->ep_sw[i]] = 0;
+            queue[tail++] = f->ep_sw[i];
+        }
+    uint32_t nsrc = tail;
+    while (head < tail) {
+        uint32_t s = queue[head++];
+        for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+            uint32_t r = f->adj[e].sw;
+            if (dist[r] == UINT32_MAX) {
+                dist[r] = dist[s] + 1;
+                queue[tail++] = r;
+            }
+        }
+    }
+    return nsrc;
 }
 
 static int make_levels(dmodc *m)
 {
-    const ibr_topo *t = m->t;
+    const ibr__dmodc_fabric *f = m->f;
     uint32_t nsw = m->nsw;
-    uint32_t *src = ibr__mallocarray(m->ctx, nsw ? nsw : 1, sizeof *src);
     uint32_t *dist = ibr__mallocarray(m->ctx, nsw ? nsw : 1, sizeof *dist);
     uint32_t *queue = ibr__mallocarray(m->ctx, nsw ? nsw : 1, sizeof *queue);
     int rc = 0;
-    if (!src || !dist || !queue) {
-        rc = ibr__fail(m->run, IBR_ENOMEM, "out of memory");
+    if (!dist || !queue) {
+        rc = dm_nomem(m);
         goto out;
     }
-    size_t nsrc = 0;
-    for (uint32_t s = 0; s < nsw; s++)
-        dist[s] = 0;
-    for (uint32_t i = 0; i < t->n_end; i++) {
-        uint32_t s = ep_switch(t, i);
-        if (s != IBR_NONE && !dist[s]) {
-            dist[s] = 1;
-            src[nsrc++] = s;
-        }
-    }
-    if (nsrc == 0) {
-        rc = ibr__decline(m->run, "no end port is cabled to a switch: nothing to route");
+    if (leaf_bfs(f, dist, queue) == 0) {
+        rc = dm_decline(m, "no end port is cabled to a switch: nothing to route");
         goto out;
     }
-    ibr__bfs(dist, t, src, nsrc, queue);
     m->nlev = 0;
     uint32_t unranked = 0;
     for (uint32_t s = 0; s < nsw; s++) {
@@ -148,10 +195,10 @@ static int make_levels(dmodc *m)
             continue;
         }
         if (dist[s] + 1 > DM_MAX_LEVELS) {
-            rc = ibr__decline(m->run,
-                              "switch 0x%016" PRIx64 " is %u links from the nearest switch "
-                              "with end ports; dmodc ranks at most %u levels",
-                              sw_guid(m, s), dist[s], DM_MAX_LEVELS);
+            rc = dm_decline(m,
+                            "switch 0x%016" PRIx64 " is %u links from the nearest switch "
+                            "with end ports; dmodc ranks at most %u levels",
+                            sw_guid(m, s), dist[s], DM_MAX_LEVELS);
             goto out;
         }
         m->lev[s] = (uint8_t)(dist[s] + 1);
@@ -159,19 +206,19 @@ static int make_levels(dmodc *m)
             m->nlev = m->lev[s];
     }
     for (uint32_t s = 0; s < nsw; s++)
-        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
-            uint32_t r = t->adj[e].sw;
+        for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+            uint32_t r = f->adj[e].sw;
             if (m->lev[s] && m->lev[s] == m->lev[r]) {
-                rc = ibr__decline(
-                    m->run,
+                rc = dm_decline(
+                    m,
                     "switches 0x%016" PRIx64 " and 0x%016" PRIx64 " are cabled together "
                     "(port %u) but both at level %u (1 + links to the nearest switch with end "
                     "ports): not a fat tree, whose cables join adjacent levels",
-                    sw_guid(m, s), sw_guid(m, r), t->adj[e].port, m->lev[s]);
+                    sw_guid(m, s), sw_guid(m, r), f->adj[e].port, m->lev[s]);
                 goto out;
             }
         }
-    if (unranked)
+    if (unranked && m->run)
         ibr__log(m->ctx, IBR_LOG_INFO,
                  "dmodc: %u switch(es) reach no switch with end ports and get no routes",
                  unranked);
@@ -193,20 +240,19 @@ static int make_levels(dmodc *m)
     for (uint32_t s = 0; s < nsw; s++) {
         m->dn_off[s] = nd;
         m->up_off[s] = nu;
-        for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++) {
-            uint32_t r = t->adj[e].sw;
+        for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+            uint32_t r = f->adj[e].sw;
             if (!m->lev[s])
                 continue;
             if (m->lev[r] < m->lev[s])
-                m->dn[nd++] = t->adj[e];
+                m->dn[nd++] = f->adj[e];
             else
-                m->up[nu++] = t->adj[e];
+                m->up[nu++] = f->adj[e];
         }
     }
     m->dn_off[nsw] = nd;
     m->up_off[nsw] = nu;
 out:
-    ibr__free(m->ctx, src);
     ibr__free(m->ctx, dist);
     ibr__free(m->ctx, queue);
     return rc;
@@ -215,13 +261,12 @@ out:
 /* Is port p free (no active cable) on every switch of level l? */
 static int free_on_level(const dmodc *m, unsigned l, unsigned p)
 {
-    const ibr_topo *t = m->t;
+    const ibr__dmodc_fabric *f = m->f;
     for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1]; i++) {
-        const ibr__node *nd = &t->nodes[t->sw_node[m->bylev[i]]];
-        if (p == 0 || p > nd->nports)
+        uint32_t s = m->bylev[i];
+        if (p == 0 || p > f->nports[s])
             return 0;
-        const ibr__port *pt = &t->ports[nd->port_off + p];
-        if (pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE)
+        if (f->busy[(size_t)s * 4 + p / 64] >> (p % 64) & 1)
             return 0;
     }
     return 1;
@@ -272,22 +317,15 @@ static unsigned level_mode(const dmodc *m, unsigned l, int down)
 {
     uint32_t cnt[256];
     memset(cnt, 0, sizeof cnt);
-    const ibr_topo *t = m->t;
     for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1]; i++) {
         uint32_t s = m->bylev[i];
         uint32_t v = 0;
-        if (!down) {
+        if (!down)
             v = m->up_off[s + 1] - m->up_off[s];
-        } else if (l > 1) {
+        else if (l > 1)
             v = m->dn_off[s + 1] - m->dn_off[s];
-        } else {
-            const ibr__node *nd = &t->nodes[t->sw_node[s]];
-            for (unsigned p = 1; p <= nd->nports; p++) {
-                const ibr__port *pt = &t->ports[nd->port_off + p];
-                v += pt->remote_node != IBR_NONE && pt->state == IBR_LINK_ACTIVE &&
-                     t->nodes[pt->remote_node].type != IBR_NODE_SWITCH;
-            }
-        }
+        else
+            v = m->f->hosts[s];
         cnt[v > 255 ? 255 : v]++;
     }
     unsigned best = 0;
@@ -381,7 +419,7 @@ static int cmp_leaf(const void *a, const void *b, void *arg)
 
 static int make_index(dmodc *m)
 {
-    const ibr_topo *t = m->t;
+    const ibr__dmodc_fabric *f = m->f;
     uint32_t nsw = m->nsw;
     ibr_context *ctx = m->ctx;
     uint32_t nl = m->lev_off[2] - m->lev_off[1];
@@ -398,11 +436,9 @@ static int make_index(dmodc *m)
     }
     for (uint32_t s = 0; s < nsw; s++)
         first[s] = IBR_NONE;
-    for (uint32_t i = 0; i < t->n_end; i++) {
-        uint32_t s = ep_switch(t, i);
-        if (s != IBR_NONE && first[s] == IBR_NONE)
-            first[s] = i;
-    }
+    for (uint32_t i = 0; i < f->n_ep; i++)
+        if (first[f->ep_sw[i]] == IBR_NONE)
+            first[f->ep_sw[i]] = i;
     /* keys: pods of levels top-1 .. 2, then the leaf's first end port */
     unsigned nk = m->nlev >= 2 ? m->nlev - 1 : 1;
     for (uint32_t i = 0; i < nl; i++) {
@@ -438,56 +474,64 @@ static int make_index(dmodc *m)
         ord[lk[i].sw] = i;
     m->nleaves = nl;
     m->maxep = 0;
-    for (uint32_t i = 0; i < t->n_end; i++) {
-        uint32_t s = ep_switch(t, i);
-        if (s != IBR_NONE && ++nep[s] > m->maxep)
-            m->maxep = nep[s];
-    }
+    for (uint32_t i = 0; i < f->n_ep; i++)
+        if (++nep[f->ep_sw[i]] > m->maxep)
+            m->maxep = nep[f->ep_sw[i]];
     /* slots by leaf port when the end ports of every leaf lie within one
        range of maxep port numbers (a leaf that lost end ports keeps the
        slots of the others), else by rank in topology order */
     unsigned pmin = 255, pmax = 0;
-    for (uint32_t i = 0; i < t->n_end; i++) {
-        const ibr__port *pt = &t->ports[t->end_port[i]];
-        if (ep_switch(t, i) == IBR_NONE)
-            continue;
-        unsigned p = t->lid_swport[pt->lid];
+    for (uint32_t i = 0; i < f->n_ep; i++) {
+        unsigned p = f->ep_port[i];
         pmin = p < pmin ? p : pmin;
         pmax = p > pmax ? p : pmax;
     }
     int by_port = pmax >= pmin && pmax - pmin + 1 == m->maxep;
     memset(nep, 0, nsw * sizeof *nep);
-    for (size_t l = 0; l <= t->max_lid; l++)
+    for (size_t l = 0; l <= f->max_lid; l++)
         m->lidx[l] = IBR_NONE;
     uint32_t nlids = 1u << m->lmc_cap;
     /* LID o of a port: over the kw upper neighbours of a leaf first, evenly
        spaced (o kw / n of them, n LIDs) while n <= kw, else one after the
        other, then over the parallel cables to each (st of them) */
     uint32_t st = m->stride, kw = st > 1 && m->K[1] >= st ? m->K[1] / st : m->K[1];
-    for (uint32_t i = 0; i < t->n_end; i++) {
-        uint32_t s = ep_switch(t, i);
-        if (s == IBR_NONE)
-            continue;
-        const ibr__port *pt = &t->ports[t->end_port[i]];
-        uint32_t slot = by_port ? t->lid_swport[pt->lid] - pmin : nep[s]++;
+    for (uint32_t i = 0; i < f->n_ep; i++) {
+        uint32_t s = f->ep_sw[i];
+        uint32_t lid = f->ep_lid[i];
+        uint32_t slot = by_port ? f->ep_port[i] - pmin : nep[s]++;
         uint32_t x = ord[s] * m->maxep + slot;
-        uint32_t n = 1u << (pt->lmc < m->lmc_cap ? pt->lmc : m->lmc_cap);
-        for (uint32_t o = 0; o < n; o++)
-            if (pt->lid + o <= t->max_lid)
-                m->lidx[pt->lid + o] =
+        uint32_t n = 1u << (f->ep_lmc[i] < m->lmc_cap ? f->ep_lmc[i] : m->lmc_cap);
+        for (uint32_t o = 0; o < n && o < nlids; o++)
+            if (lid + o <= f->max_lid)
+                m->lidx[lid + o] =
                     !kw       ? x + o * st
                     : n <= kw ? x + o * kw / n * st
                               : x + o % kw * st + o / kw % st + o / (kw * st) * kw * st;
     }
     uint32_t base = nl * m->maxep;
     for (uint32_t s = 0; s < nsw; s++) {
-        const ibr__port *pt = &t->ports[t->nodes[t->sw_node[s]].port_off];
-        if (!pt->lid)
+        uint32_t lid = f->sw_lid[s];
+        if (!lid)
             continue;
-        for (uint32_t o = 0; o < (1u << pt->lmc) && o < nlids; o++)
-            if (pt->lid + o <= t->max_lid)
-                m->lidx[pt->lid + o] = base + s + o;
+        for (uint32_t o = 0; o < (1u << f->sw_lmc[s]) && o < nlids; o++)
+            if (lid + o <= f->max_lid)
+                m->lidx[lid + o] = base + s + o;
     }
+    if (!m->t) {
+        /* a saved fabric: its index, and the switch of each LID in dl */
+        for (size_t l = 0; l <= f->max_lid; l++)
+            m->dl[l] = IBR_NONE;
+        for (uint32_t i = 0; i < f->n_ep; i++)
+            for (uint32_t o = 0; o < (1u << f->ep_lmc[i]) && o < nlids; o++)
+                if (f->ep_lid[i] + o <= f->max_lid)
+                    m->dl[f->ep_lid[i] + o] = f->ep_sw[i];
+        for (uint32_t s = 0; s < nsw; s++)
+            for (uint32_t o = 0; f->sw_lid[s] && o < (1u << f->sw_lmc[s]) && o < nlids; o++)
+                if (f->sw_lid[s] + o <= f->max_lid)
+                    m->dl[f->sw_lid[s] + o] = s;
+        goto out;
+    }
+    const ibr_topo *t = m->t;
     /* LIDs by destination switch */
     memset(m->dl_off, 0, (nsw + 1) * sizeof *m->dl_off);
     for (size_t l = 0; l <= t->max_lid; l++)
@@ -533,7 +577,7 @@ static int rank_order_artifact(dmodc *m)
     if (r && gp && index) {
         for (uint32_t i = 0; i < t->n_end; i++) {
             uint16_t lid = t->ports[t->end_port[i]].lid;
-            if (ep_switch(t, i) != IBR_NONE && m->lidx[lid] != IBR_NONE) {
+            if (lid && lid <= t->max_lid && m->lidx[lid] != IBR_NONE) {
                 r[n].index = m->lidx[lid];
                 r[n++].gp = t->end_port[i];
             }
@@ -563,16 +607,14 @@ static inline void min_inc(uint8_t *restrict r, const uint8_t *restrict c)
     }
 }
 
-static int cost_block(void *arg, unsigned worker, size_t b)
+/* The costs toward the nb destination switches d0 .. d0 + nb - 1 (or
+   cols[0 .. nb - 1]) from every switch: cur[s * DM_BLOCK + j]. */
+static void cost_fill(const dmodc *m, uint8_t *cur, uint32_t d0, uint32_t nb, const uint32_t *cols)
 {
-    dmodc *m = arg;
     uint32_t nsw = m->nsw;
-    uint8_t *cur = m->cur + (size_t)worker * nsw * DM_BLOCK;
-    uint32_t d0 = (uint32_t)b * DM_BLOCK;
-    uint32_t nb = nsw - d0 < DM_BLOCK ? nsw - d0 : DM_BLOCK;
     memset(cur, DM_INF, (size_t)nsw * DM_BLOCK);
     for (uint32_t j = 0; j < nb; j++)
-        cur[(size_t)(d0 + j) * DM_BLOCK + j] = 0;
+        cur[(size_t)(cols ? cols[j] : d0 + j) * DM_BLOCK + j] = 0;
     uint32_t n = m->lev_off[m->nlev + 1];
     /* down distances, bottom-up */
     for (uint32_t i = m->lev_off[2]; i < n; i++) {
@@ -586,6 +628,16 @@ static int cost_block(void *arg, unsigned worker, size_t b)
         for (uint32_t e = m->up_off[s]; e < m->up_off[s + 1]; e++)
             min_inc(cur + (size_t)s * DM_BLOCK, cur + (size_t)m->up[e].sw * DM_BLOCK);
     }
+}
+
+static int cost_block(void *arg, unsigned worker, size_t b)
+{
+    dmodc *m = arg;
+    uint32_t nsw = m->nsw;
+    uint8_t *cur = m->cur + (size_t)worker * nsw * DM_BLOCK;
+    uint32_t d0 = (uint32_t)b * DM_BLOCK;
+    uint32_t nb = nsw - d0 < DM_BLOCK ? nsw - d0 : DM_BLOCK;
+    cost_fill(m, cur, d0, nb, NULL);
     for (uint32_t s = 0; s < nsw; s++)
         memcpy(m->hops + (size_t)s * nsw + d0, cur + (size_t)s * DM_BLOCK, nb);
     return 0;
@@ -646,73 +698,124 @@ static unsigned lmc_detour(const dmodc *m, const uint8_t *lft, const uint8_t *sl
     return j;
 }
 
-/* The forwarding entries of switch s: per destination switch, down when it
-   lies below s, else up; per LID the nominal up slot when its link leads
-   closer, else the candidates modulo their number. Time O(L + S * P) with
-   P links per switch (the candidates are listed only for destinations
-   routed down, on levels without slots, or whose nominal link fails). */
+/* What the entries of one switch share. */
+typedef struct row_ctx {
+    uint32_t s;
+    unsigned ls;
+    const uint8_t *hs;
+    const ibr__adj *up, *dn;
+    uint32_t nup, ndn;
+    uint8_t slot_link[256]; /* the up link on each slot's port (255: none) */
+    const uint32_t *qdn, *qup;
+    const uint8_t *rup;
+    uint32_t spread;
+} row_ctx;
+
+static void row_init(row_ctx *c, const dmodc *m, uint32_t s)
+{
+    unsigned ls = m->lev[s];
+    c->s = s;
+    c->ls = ls;
+    c->hs = m->cost + (size_t)s * m->nswp;
+    c->up = m->up + m->up_off[s];
+    c->dn = m->dn + m->dn_off[s];
+    c->nup = m->up_off[s + 1] - m->up_off[s];
+    c->ndn = m->dn_off[s + 1] - m->dn_off[s];
+    memset(c->slot_link, 255, sizeof c->slot_link);
+    if (!ls)
+        return;
+    if (m->slotted[ls]) {
+        uint8_t by_port[256];
+        memset(by_port, 255, sizeof by_port);
+        for (uint32_t a = 0; a < c->nup && a < 255; a++)
+            by_port[c->up[a].port] = (uint8_t)a;
+        for (unsigned k = 0; k < m->K[ls]; k++)
+            c->slot_link[k] = by_port[m->slot[ls][k]];
+    }
+    c->qdn = m->q[ls - 1];
+    c->qup = m->q[ls];
+    c->rup = m->r[ls];
+    /* a destination whose nominal link fails leaves each switch of the
+       level on a different candidate: its traffic from many sources then
+       spreads over the detours instead of doubling one link */
+    c->spread = m->slotted[ls] ? m->rank[s] : 0;
+}
+
+/* Entry lid of a row: counted in *chg when it changes (a repair). */
+static inline void put(uint8_t *lft, uint32_t lid, unsigned port, uint32_t *chg)
+{
+    if (lft[lid] != port) {
+        if (chg)
+            ++*chg;
+        lft[lid] = (uint8_t)port;
+    }
+}
+
+/* The entries of switch c->s toward the LIDs of destination switch d
+   (ranked switch, d != s): down when d lies below s, else up; per LID the
+   nominal up slot when its link leads closer, else the candidates modulo
+   their number; no route (255) where none leads closer. */
+static void route_dest(const dmodc *m, const row_ctx *c, uint32_t d, uint8_t *lft, uint32_t *chg)
+{
+    unsigned c0 = c->hs[d], ls = c->ls;
+    uint32_t q0 = m->dl_off[d], q1 = m->dl_off[d + 1];
+    uint8_t cand[256];
+    if (c0 == DM_INF) {
+        for (uint32_t q = q0; q < q1; q++)
+            put(lft, m->dl[q], IBR_NO_ROUTE, chg);
+        return;
+    }
+    if (ls > m->lev[d] && c0 == ls - m->lev[d]) {
+        unsigned k = candidates(cand, m, c->dn, c->ndn, d, c0);
+        for (uint32_t q = q0; q < q1; q++)
+            put(lft, m->dl[q], k ? cand[k == 1 ? 0 : c->qdn[m->dl[q]] % k] : IBR_NO_ROUTE, chg);
+        return;
+    }
+    unsigned k = 0; /* candidates listed yet */
+    int none = 0;
+    for (uint32_t q = q0; q < q1; q++) {
+        uint32_t lid = m->dl[q];
+        unsigned a = c->slot_link[c->rup[lid]];
+        if (a != 255 && m->cost[(size_t)c->up[a].sw * m->nswp + d] + 1u == c0) {
+            put(lft, lid, c->up[a].port, chg);
+            continue;
+        }
+        if (!none && !k && !(k = candidates(cand, m, c->up, c->nup, d, c0)))
+            none = 1;
+        put(lft, lid,
+            none ? IBR_NO_ROUTE
+                 : cand[lmc_detour(m, lft, c->slot_link, c->up, ls, d, c0, lid, cand, k,
+                                   (c->qup[lid] + c->spread) % k)],
+            chg);
+    }
+}
+
+/* The forwarding entries of switch s (a row that holds no route yet, or a
+   repair's scratch row filled with 255): its own LIDs and end ports, then
+   per destination switch route_dest(). Time O(L + S * P) with P links per
+   switch (the candidates are listed only for destinations routed down, on
+   levels without slots, or whose nominal link fails). */
+static void table_row(const dmodc *m, uint32_t s, uint8_t *lft)
+{
+    for (uint32_t k = m->dl_off[s]; k < m->dl_off[s + 1]; k++)
+        lft[m->dl[k]] = m->t->lid_swport[m->dl[k]];
+    if (!m->lev[s])
+        return;
+    row_ctx c;
+    row_init(&c, m, s);
+    for (uint32_t d = 0; d < m->nsw; d++)
+        if (d != s && m->dl_off[d] != m->dl_off[d + 1] && c.hs[d] != DM_INF)
+            route_dest(m, &c, d, lft, NULL);
+}
+
 static int table_switch(void *arg, unsigned worker, size_t i)
 {
     (void)worker;
     dmodc *m = arg;
-    const ibr_topo *t = m->t;
-    uint32_t nsw = m->nsw;
-    uint32_t s = (uint32_t)i;
-    uint8_t *lft = ibr_run_lft(m->run, s);
+    uint8_t *lft = ibr_run_lft(m->run, (uint32_t)i);
     if (!lft)
         return IBR_EINTERNAL;
-    /* its own LIDs and its end ports */
-    for (uint32_t k = m->dl_off[s]; k < m->dl_off[s + 1]; k++)
-        lft[m->dl[k]] = t->lid_swport[m->dl[k]];
-    unsigned ls = m->lev[s];
-    if (!ls)
-        return 0;
-    const uint8_t *hs = m->cost + (size_t)s * m->nswp;
-    const ibr__adj *up = m->up + m->up_off[s], *dn = m->dn + m->dn_off[s];
-    uint32_t nup = m->up_off[s + 1] - m->up_off[s], ndn = m->dn_off[s + 1] - m->dn_off[s];
-    /* the up link on each slot's port (255: none) */
-    uint8_t slot_link[256];
-    memset(slot_link, 255, sizeof slot_link);
-    if (m->slotted[ls]) {
-        uint8_t by_port[256];
-        memset(by_port, 255, sizeof by_port);
-        for (uint32_t a = 0; a < nup && a < 255; a++)
-            by_port[up[a].port] = (uint8_t)a;
-        for (unsigned k = 0; k < m->K[ls]; k++)
-            slot_link[k] = by_port[m->slot[ls][k]];
-    }
-    const uint32_t *qdn = m->q[ls - 1], *qup = m->q[ls];
-    const uint8_t *rup = m->r[ls];
-    uint8_t cand[256];
-    /* a destination whose nominal link fails leaves each switch of the
-       level on a different candidate: its traffic from many sources then
-       spreads over the detours instead of doubling one link */
-    uint32_t spread = m->slotted[ls] ? m->rank[s] : 0;
-    for (uint32_t d = 0; d < nsw; d++) {
-        unsigned c = hs[d];
-        uint32_t q0 = m->dl_off[d], q1 = m->dl_off[d + 1];
-        if (d == s || q0 == q1 || c == DM_INF)
-            continue;
-        if (ls > m->lev[d] && c == ls - m->lev[d]) {
-            unsigned k = candidates(cand, m, dn, ndn, d, c);
-            for (uint32_t q = q0; q < q1 && k; q++)
-                lft[m->dl[q]] = cand[k == 1 ? 0 : qdn[m->dl[q]] % k];
-            continue;
-        }
-        unsigned k = 0; /* candidates listed yet */
-        for (uint32_t q = q0; q < q1; q++) {
-            uint32_t lid = m->dl[q];
-            unsigned a = slot_link[rup[lid]];
-            if (a != 255 && m->cost[(size_t)up[a].sw * m->nswp + d] + 1u == c) {
-                lft[lid] = up[a].port;
-                continue;
-            }
-            if (!k && !(k = candidates(cand, m, up, nup, d, c)))
-                break;
-            lft[lid] = cand[lmc_detour(m, lft, slot_link, up, ls, d, c, lid, cand, k,
-                                       (qup[lid] + spread) % k)];
-        }
-    }
+    table_row(m, (uint32_t)i, lft);
     return 0;
 }
 
@@ -747,7 +850,7 @@ static void lmc_slots(dmodc *m)
 /* Per level l and LID: q = x / Pi[l] and r = q mod K[l]. */
 static int make_quotients(dmodc *m)
 {
-    size_t nl = (size_t)m->t->max_lid + 1;
+    size_t nl = (size_t)m->f->max_lid + 1;
     for (unsigned l = 0; l <= m->nlev; l++) {
         m->q[l] = ibr__mallocarray(m->ctx, nl, sizeof *m->q[l]);
         m->r[l] = ibr__mallocarray(m->ctx, nl, 1);
@@ -813,43 +916,62 @@ static int check_connected(dmodc *m)
                         n, sw_guid(m, sw), lid);
 }
 
+/* The model of fabric m->f (m->nsw, m->ctx, m->lmc_cap set): levels,
+   dividers, destination index, and with a topology (m->t) the LIDs by
+   destination switch and the quotients the tables read. 0, a decline
+   (dm_decline()) or IBR_ENOMEM. */
+static int dm_model(dmodc *m)
+{
+    const ibr__dmodc_fabric *f = m->f;
+    uint32_t nsw = m->nsw;
+    size_t nl = (size_t)f->max_lid + 1;
+    uint32_t nadj = f->adj_off[nsw];
+    m->lev = ibr__calloc(m->ctx, nsw, 1);
+    m->bylev = ibr__mallocarray(m->ctx, nsw, sizeof *m->bylev);
+    m->rank = ibr__calloc(m->ctx, nsw, sizeof *m->rank);
+    m->dn_off = ibr__mallocarray(m->ctx, nsw + 1, sizeof *m->dn_off);
+    m->up_off = ibr__mallocarray(m->ctx, nsw + 1, sizeof *m->up_off);
+    m->dn = ibr__mallocarray(m->ctx, nadj ? nadj : 1, sizeof *m->dn);
+    m->up = ibr__mallocarray(m->ctx, nadj ? nadj : 1, sizeof *m->up);
+    m->lidx = ibr__mallocarray(m->ctx, nl, sizeof *m->lidx);
+    m->dl_off = ibr__mallocarray(m->ctx, nsw + 1, sizeof *m->dl_off);
+    m->dl = ibr__mallocarray(m->ctx, nl, sizeof *m->dl);
+    if (!m->lev || !m->bylev || !m->rank || !m->dn_off || !m->up_off || !m->dn || !m->up ||
+        !m->lidx || !m->dl_off || !m->dl)
+        return dm_nomem(m);
+    int rc = make_levels(m);
+    if (rc != 0)
+        return rc;
+    make_dividers(m);
+    if (make_index(m) < 0 || (m->t && make_quotients(m) < 0))
+        return dm_nomem(m);
+    return 0;
+}
+
 static int dmodc_route(ibr_run *run, void *user)
 {
     (void)user;
     dmodc m;
     memset(&m, 0, sizeof m);
+    ibr__dmodc_fabric fab;
+    memset(&fab, 0, sizeof fab);
     m.run = run;
     m.t = ibr_run_topo(run);
+    m.f = &fab;
     m.ctx = m.t->ctx;
     m.nsw = m.t->n_sw;
     const ibr_options *o = ibr_run_options(run);
     m.lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
-    const ibr_topo *t = m.t;
     uint32_t nsw = m.nsw;
     int rc;
     if (nsw == 0)
         return ibr_run_decline(run, "the fabric has no switch");
     if ((rc = ibr_run_progress(run, "dmodc: levels", 0, 3)) < 0)
         return rc;
-    size_t nl = (size_t)t->max_lid + 1;
-    m.lev = ibr__calloc(m.ctx, nsw, 1);
-    m.bylev = ibr__mallocarray(m.ctx, nsw, sizeof *m.bylev);
-    m.rank = ibr__calloc(m.ctx, nsw, sizeof *m.rank);
-    m.dn_off = ibr__mallocarray(m.ctx, nsw + 1, sizeof *m.dn_off);
-    m.up_off = ibr__mallocarray(m.ctx, nsw + 1, sizeof *m.up_off);
-    m.dn = ibr__mallocarray(m.ctx, t->n_adj ? t->n_adj : 1, sizeof *m.dn);
-    m.up = ibr__mallocarray(m.ctx, t->n_adj ? t->n_adj : 1, sizeof *m.up);
-    m.lidx = ibr__mallocarray(m.ctx, nl, sizeof *m.lidx);
-    m.dl_off = ibr__mallocarray(m.ctx, nsw + 1, sizeof *m.dl_off);
-    m.dl = ibr__mallocarray(m.ctx, nl, sizeof *m.dl);
-    if (!m.lev || !m.bylev || !m.rank || !m.dn_off || !m.up_off || !m.dn || !m.up || !m.lidx ||
-        !m.dl_off || !m.dl)
+    if (ibr__dmodc_fabric_of(&fab, m.t) < 0)
         goto nomem;
-    if ((rc = make_levels(&m)) < 0)
+    if ((rc = dm_model(&m)) != 0)
         goto out;
-    make_dividers(&m);
-    if (make_index(&m) < 0 || make_quotients(&m) < 0)
-        goto nomem;
 
     if ((rc = ibr_run_progress(run, "dmodc: costs", 1, 3)) < 0)
         goto out;
@@ -882,6 +1004,731 @@ nomem:
     rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
 out:
     dm_free(&m);
+    ibr__dmodc_fabric_free(&fab, m.ctx);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* fabrics                                                             */
+
+int ibr__dmodc_fabric_alloc(ibr__dmodc_fabric *f, ibr_context *ctx, uint32_t nsw,
+                            uint32_t n_adj, uint32_t n_ep)
+{
+    memset(f, 0, sizeof *f);
+    f->nsw = nsw;
+    f->adj_off = ibr__calloc(ctx, (size_t)nsw + 1, sizeof *f->adj_off);
+    f->adj = ibr__mallocarray(ctx, n_adj ? n_adj : 1, sizeof *f->adj);
+    f->nports = ibr__calloc(ctx, nsw ? nsw : 1, 1);
+    f->busy = ibr__calloc(ctx, (size_t)(nsw ? nsw : 1) * 4, sizeof *f->busy);
+    f->hosts = ibr__calloc(ctx, nsw ? nsw : 1, sizeof *f->hosts);
+    f->guid = ibr__calloc(ctx, nsw ? nsw : 1, sizeof *f->guid);
+    f->sw_lid = ibr__calloc(ctx, nsw ? nsw : 1, sizeof *f->sw_lid);
+    f->sw_lmc = ibr__calloc(ctx, nsw ? nsw : 1, 1);
+    f->ep_sw = ibr__mallocarray(ctx, n_ep ? n_ep : 1, sizeof *f->ep_sw);
+    f->ep_port = ibr__mallocarray(ctx, n_ep ? n_ep : 1, 1);
+    f->ep_lid = ibr__mallocarray(ctx, n_ep ? n_ep : 1, sizeof *f->ep_lid);
+    f->ep_lmc = ibr__mallocarray(ctx, n_ep ? n_ep : 1, 1);
+    if (!f->adj_off || !f->adj || !f->nports || !f->busy || !f->hosts || !f->guid ||
+        !f->sw_lid || !f->sw_lmc || !f->ep_sw || !f->ep_port || !f->ep_lid || !f->ep_lmc) {
+        ibr__dmodc_fabric_free(f, ctx);
+        return IBR_ENOMEM;
+    }
+    return 0;
+}
+
+void ibr__dmodc_fabric_free(ibr__dmodc_fabric *f, ibr_context *ctx)
+{
+    ibr__free(ctx, f->adj_off);
+    ibr__free(ctx, f->adj);
+    ibr__free(ctx, f->nports);
+    ibr__free(ctx, f->busy);
+    ibr__free(ctx, f->hosts);
+    ibr__free(ctx, f->guid);
+    ibr__free(ctx, f->sw_lid);
+    ibr__free(ctx, f->sw_lmc);
+    ibr__free(ctx, f->ep_sw);
+    ibr__free(ctx, f->ep_port);
+    ibr__free(ctx, f->ep_lid);
+    ibr__free(ctx, f->ep_lmc);
+    memset(f, 0, sizeof *f);
+}
+
+int ibr__dmodc_fabric_of(ibr__dmodc_fabric *f, const ibr_topo *t)
+{
+    if (ibr__dmodc_fabric_alloc(f, t->ctx, t->n_sw, t->n_adj, t->n_end) < 0)
+        return IBR_ENOMEM;
+    memcpy(f->adj_off, t->adj_off, ((size_t)t->n_sw + 1) * sizeof *f->adj_off);
+    memcpy(f->adj, t->adj, (size_t)t->n_adj * sizeof *f->adj);
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        const ibr__node *nd = &t->nodes[t->sw_node[s]];
+        f->nports[s] = nd->nports;
+        f->guid[s] = nd->guid;
+        f->sw_lid[s] = t->ports[nd->port_off].lid;
+        f->sw_lmc[s] = t->ports[nd->port_off].lmc;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__port *pt = &t->ports[nd->port_off + p];
+            if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE)
+                continue;
+            f->busy[(size_t)s * 4 + p / 64] |= (uint64_t)1 << (p % 64);
+            f->hosts[s] += t->nodes[pt->remote_node].type != IBR_NODE_SWITCH;
+        }
+    }
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        uint32_t s = pt->lid ? t->lid_sw[pt->lid] : IBR_NONE;
+        if (s == IBR_NONE)
+            continue;
+        f->ep_sw[f->n_ep] = s;
+        f->ep_port[f->n_ep] = t->lid_swport[pt->lid];
+        f->ep_lid[f->n_ep] = pt->lid;
+        f->ep_lmc[f->n_ep] = pt->lmc;
+        f->n_ep++;
+    }
+    f->max_lid = t->max_lid;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* repair in place                                                     */
+
+/* A repair: the model now (n) and the saved one (o), and which entries
+   must be computed again: whole rows, whole destination switches, and
+   single (switch, destination switch) pairs (a bit matrix, W words a row). */
+/* A switch-to-switch link of row s that the change removed or added. */
+typedef struct link_chg {
+    uint32_t s, nb;
+    uint8_t removed;
+} link_chg;
+
+typedef struct repair {
+    ibr__dmodc_repair *a;
+    dmodc *n, *o;
+    uint32_t S, W;
+    uint64_t *dirty;
+    uint8_t *fullrow, *fullcol, *rankchg;
+    uint8_t *linkchg;    /* ranked before and after, links changed */
+    uint8_t *cut;        /* ranked before, unranked now */
+    uint8_t *cand;       /* destination switches whose costs may change */
+    int all_cols;        /* every one may (a switch new or back) */
+    link_chg *chg;
+    size_t nchg, capchg;
+    uint32_t *o2n;       /* saved switch -> switch now, IBR_NONE */
+    uint32_t *gone;      /* LIDs no longer routed */
+    uint32_t ngone;
+} repair;
+
+static inline void mark(repair *r, uint32_t s, uint32_t d)
+{
+    r->dirty[(size_t)s * r->W + d / 64] |= (uint64_t)1 << (d % 64);
+}
+
+/* Byte loops over the destination switches, DM_BLOCK at a time so that
+   they vectorise: o[j] |= a[j] + 1 == b[j] (tight), or a[j] + 1 != b[j]
+   (loose), or d lies below a switch of level l whose costs are h (h[d]
+   plus the level of d is l; costs stay far below 240). */
+static inline void tight64(uint8_t *restrict o, const uint8_t *restrict a,
+                           const uint8_t *restrict b, uint8_t loose)
+{
+    for (unsigned j = 0; j < DM_BLOCK; j++) {
+        uint8_t t = (uint8_t)((uint8_t)(a[j] + 1) ^ b[j]);
+        o[j] |= (uint8_t)((t == 0 ? 1 : 0) ^ loose);
+    }
+}
+
+static inline void below64(uint8_t *restrict o, const uint8_t *restrict h,
+                           const uint8_t *restrict lev, uint8_t l)
+{
+    for (unsigned j = 0; j < DM_BLOCK; j++)
+        o[j] |= (uint8_t)(h[j] + lev[j]) == l && h[j] != DM_INF ? 1 : 0;
+}
+
+/* o[j] &= s (level l, costs h) routes destination j up */
+static inline void up64(uint8_t *restrict o, const uint8_t *restrict h, const uint8_t *restrict lev,
+                        uint8_t l)
+{
+    for (unsigned j = 0; j < DM_BLOCK; j++)
+        o[j] &= h[j] != DM_INF && (uint8_t)(h[j] + lev[j]) != l ? 1 : 0;
+}
+
+static void tight_or(uint8_t *restrict out, const uint8_t *restrict a, const uint8_t *restrict b,
+                     uint32_t n, int loose)
+{
+    uint32_t d = 0;
+    for (; d + DM_BLOCK <= n; d += DM_BLOCK)
+        tight64(out + d, a + d, b + d, (uint8_t)loose);
+    for (; d < n; d++)
+        out[d] |= (uint8_t)((uint8_t)(a[d] + 1) == b[d]) ^ (uint8_t)loose;
+}
+
+static void below_or(uint8_t *restrict out, const uint8_t *restrict h, const uint8_t *restrict lev,
+                     unsigned l, uint32_t n)
+{
+    uint32_t d = 0;
+    for (; d + DM_BLOCK <= n; d += DM_BLOCK)
+        below64(out + d, h + d, lev + d, (uint8_t)l);
+    for (; d < n; d++)
+        out[d] |= (unsigned)h[d] + lev[d] == l;
+}
+
+/* Mark (s, d) where flag[d]. */
+static void mark_flags(repair *r, uint32_t s, const uint8_t *flag)
+{
+    uint32_t d = 0;
+    for (; d + 8 <= r->S; d += 8) {
+        uint64_t w;
+        memcpy(&w, flag + d, 8);
+        if (!w)
+            continue;
+        for (uint32_t j = 0; j < 8; j++)
+            if (flag[d + j])
+                mark(r, s, d + j);
+    }
+    for (; d < r->S; d++)
+        if (flag[d])
+            mark(r, s, d);
+}
+
+/* Do the levels, dividers and slots of the two models agree? */
+static int same_dividers(const dmodc *n, const dmodc *o)
+{
+    if (n->nlev != o->nlev || n->stride != o->stride || n->maxep != o->maxep ||
+        n->nleaves != o->nleaves)
+        return 0;
+    for (unsigned l = 0; l <= n->nlev + 1; l++)
+        if (n->K[l] != o->K[l] || n->Pi[l] != o->Pi[l] || n->slotted[l] != o->slotted[l] ||
+            (n->slotted[l] && memcmp(n->slot[l], o->slot[l], n->K[l]) != 0))
+            return 0;
+    return 1;
+}
+
+/* Switches whose links or rank changed; LIDs whose index or switch
+   changed. 1 (a->why set) when the formula moves too much to repair. */
+static int diff_models(repair *r)
+{
+    ibr__dmodc_repair *a = r->a;
+    const dmodc *n = r->n, *o = r->o;
+    const ibr__dmodc_fabric *nf = n->f, *of = o->f;
+    for (uint32_t s = 0; s < r->S; s++) {
+        uint32_t os = a->swmap[s];
+        if (os == IBR_NONE) {
+            r->fullrow[s] = 1;
+            r->all_cols = 1; /* a new switch: no saved costs of its own */
+            continue;
+        }
+        if (n->lev[s] != o->lev[os] && n->lev[s] && o->lev[os]) {
+            snprintf(a->why, sizeof a->why,
+                     "switch 0x%016" PRIx64 " changes level (%u to %u): the formula moves",
+                     nf->guid[s], o->lev[os], n->lev[s]);
+            return 1;
+        }
+        r->rankchg[s] = n->rank[s] != o->rank[os];
+        if (n->lev[s] != o->lev[os]) {
+            /* cut off from every leaf, or back */
+            r->fullrow[s] = 1;
+            r->cut[s] = !n->lev[s];
+            r->all_cols |= !o->lev[os];
+            continue;
+        }
+        /* links: both lists in ascending port order */
+        uint32_t b = nf->adj_off[s], e = nf->adj_off[s + 1];
+        uint32_t ob = of->adj_off[os], oe = of->adj_off[os + 1];
+        while (b < e || ob < oe) {
+            const ibr__adj *x = b < e ? &nf->adj[b] : NULL, *y = ob < oe ? &of->adj[ob] : NULL;
+            if (x && y && x->port == y->port && x->rport == y->rport &&
+                a->swmap[x->sw] == y->sw) {
+                b++;
+                ob++;
+                continue;
+            }
+            link_chg c = {s, IBR_NONE, 0};
+            if (y && (!x || y->port <= x->port)) {
+                c.nb = r->o2n[y->sw];
+                c.removed = 1;
+                ob++;
+            } else {
+                c.nb = x->sw;
+                b++;
+            }
+            if (c.nb == IBR_NONE) {
+                r->all_cols = 1; /* a switch gone from the topology */
+                r->fullrow[s] = 1;
+                continue;
+            }
+            if (ibr__grow(n->ctx, (void **)&r->chg, &r->capchg, r->nchg + 1, sizeof *r->chg) < 0)
+                return IBR_ENOMEM;
+            r->chg[r->nchg++] = c;
+            r->linkchg[s] = 1;
+        }
+    }
+    /* the saved switch of each saved LID */
+    size_t L = a->lft_size, moved = 0;
+    for (size_t l = 1; l < L; l++) {
+        uint32_t x = l <= n->f->max_lid ? n->lidx[l] : IBR_NONE;
+        uint32_t d = x != IBR_NONE ? a->t->lid_sw[l] : IBR_NONE;
+        if (d == IBR_NONE)
+            x = IBR_NONE;
+        uint32_t ox = l <= of->max_lid ? o->lidx[l] : IBR_NONE;
+        uint32_t od = ox != IBR_NONE ? o->dl[l] : IBR_NONE;
+        if (x == ox && (x == IBR_NONE || a->swmap[d] == od))
+            continue;
+        moved++;
+        if (x == IBR_NONE)
+            r->gone[r->ngone++] = (uint32_t)l;
+        else
+            r->fullcol[d] = 1;
+    }
+    if (moved > L / 4) {
+        snprintf(a->why, sizeof a->why,
+                 "the destination index moves %zu of %zu LIDs: the formula moves most columns",
+                 moved, L - 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* Mark (s, d) for the destination switches d for which neighbour nb of s
+   is one closer than s (costs h): its link is one of the candidates. */
+static void mark_link(repair *r, uint32_t s, uint32_t nb, uint8_t *scratch)
+{
+    const uint8_t *h = r->n->cost, *hs = h + (size_t)s * r->S, *hn = h + (size_t)nb * r->S;
+    memset(scratch, 0, r->S);
+    tight_or(scratch, hn, hs, r->S, 0);
+    mark_flags(r, s, scratch);
+}
+
+/* alt[d] |= some up (down: 0) neighbour w of u, its links unchanged for a
+   down one, is one closer to d than u (costs h): for an up one, its cost
+   plus one is u's; for a down one, d lies below it. */
+static void alternatives(const repair *r, uint32_t u, int up, uint8_t *alt)
+{
+    const dmodc *n = r->n;
+    uint32_t S = r->S;
+    const uint8_t *h = n->cost, *hu = h + (size_t)u * S;
+    memset(alt, 0, S);
+    const ibr__adj *l = up ? n->up + n->up_off[u] : n->dn + n->dn_off[u];
+    uint32_t nl = up ? n->up_off[u + 1] - n->up_off[u] : n->dn_off[u + 1] - n->dn_off[u];
+    for (uint32_t e = 0; e < nl; e++) {
+        uint32_t w = l[e].sw;
+        const uint8_t *hw = h + (size_t)w * S;
+        if (up)
+            tight_or(alt, hw, hu, S, 0);
+        else if (!r->linkchg[w] && !r->cut[w])
+            below_or(alt, hw, n->lev, n->lev[w], S);
+    }
+}
+
+/* The destination switches whose costs may change (r->cand), from the
+   saved costs: a removed link (u below v) that was on every shortest
+   up*down* path of u through its up links toward d, or of v through its
+   down links (to a switch whose links did not change) toward d below u;
+   an added link that gives a shorter one; a switch cut off. Elsewhere no
+   cost changes (the shortest paths keep a link at every level). */
+static void cand_cols(repair *r, uint8_t *alt)
+{
+    const dmodc *n = r->n, *o = r->o;
+    uint32_t S = r->S;
+    const uint8_t *h = n->cost;
+    if (r->all_cols) {
+        memset(r->cand, 1, S);
+        return;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        r->cand[s] |= r->cut[s];
+    for (size_t i = 0; i < r->nchg; i++) {
+        const link_chg *c = &r->chg[i];
+        unsigned ls = n->lev[c->s], lnb = o->lev[r->a->swmap[c->nb]];
+        if (!c->removed)
+            lnb = n->lev[c->nb];
+        if (!ls || !lnb)
+            continue;
+        uint32_t u = ls < lnb ? c->s : c->nb, v = ls < lnb ? c->nb : c->s;
+        unsigned lu = ls < lnb ? ls : lnb;
+        const uint8_t *hu = h + (size_t)u * S, *hv = h + (size_t)v * S;
+        if (!c->removed) {
+            for (uint32_t d = 0; d < S; d++)
+                r->cand[d] |= (unsigned)hv[d] + 1 < hu[d] ||
+                              ((unsigned)hu[d] + n->lev[d] == lu && hv[d] > hu[d] + 1);
+            continue;
+        }
+        if (!r->cut[u]) {
+            alternatives(r, u, 1, alt);
+            for (uint32_t d = 0; d < S; d++)
+                r->cand[d] |= hu[d] != DM_INF && (uint8_t)(hv[d] + 1) == hu[d] && !alt[d];
+        }
+        if (!r->cut[v]) {
+            alternatives(r, v, 0, alt);
+            for (uint32_t d = 0; d < S; d++)
+                r->cand[d] |= (unsigned)hu[d] + n->lev[d] == lu && n->lev[d] && !alt[d];
+        }
+    }
+}
+
+/* The new costs (into a->hops, over the saved ones) toward the candidate
+   destination switches, 64 at a time; every (switch, destination) whose
+   cost changed marks it and the neighbours it leads closer to d (their
+   candidates). A switch cut off keeps only its cost to itself. */
+static int diff_costs(repair *r)
+{
+    dmodc *n = r->n;
+    uint32_t S = r->S;
+    uint8_t *cur = ibr__mallocarray(n->ctx, S, DM_BLOCK);
+    if (!cur)
+        return IBR_ENOMEM;
+    const ibr__dmodc_fabric *f = n->f;
+    uint32_t cols[DM_BLOCK];
+    for (uint32_t d = 0; d < S;) {
+        uint32_t nb = 0;
+        for (; d < S && nb < DM_BLOCK; d++)
+            if (r->cand[d])
+                cols[nb++] = d;
+        if (!nb)
+            break;
+        cost_fill(n, cur, 0, nb, cols);
+        /* a changed cost marks the switch, and each neighbour for which
+           it is one closer before or after */
+        for (uint32_t s = 0; s < S; s++) {
+            const uint8_t *h = n->hops + (size_t)s * S;
+            const uint8_t *c = cur + (size_t)s * DM_BLOCK;
+            for (uint32_t j = 0; j < nb; j++) {
+                uint32_t col = cols[j];
+                if (h[col] == c[j])
+                    continue;
+                mark(r, s, col);
+                for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
+                    uint32_t w = f->adj[e].sw;
+                    if ((uint8_t)(h[col] + 1) == n->hops[(size_t)w * S + col] ||
+                        (uint8_t)(c[j] + 1) == cur[(size_t)w * DM_BLOCK + j])
+                        mark(r, w, col);
+                }
+            }
+        }
+        for (uint32_t s = 0; s < S; s++)
+            for (uint32_t j = 0; j < nb; j++)
+                n->hops[(size_t)s * S + cols[j]] = cur[(size_t)s * DM_BLOCK + j];
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (r->cut[s]) {
+            memset(n->hops + (size_t)s * S, DM_INF, S);
+            n->hops[(size_t)s * S + s] = 0;
+        }
+    ibr__free(n->ctx, cur);
+    return 0;
+}
+
+/* A switch whose rank changed spreads its detours differently: the
+   destinations it routes up and may detour (an up link whose neighbour is
+   not one closer, or every one when a slot's link is missing) are marked.
+   bad: S bytes of scratch. */
+static void mark_rank(repair *r, uint32_t s, uint8_t *bad)
+{
+    const dmodc *n = r->n;
+    unsigned ls = n->lev[s];
+    if (!ls || !n->slotted[ls])
+        return;
+    row_ctx c;
+    row_init(&c, n, s);
+    int all = 0;
+    for (unsigned k = 0; k < n->K[ls]; k++)
+        all |= c.slot_link[k] == 255;
+    uint32_t S = r->S;
+    memset(bad, all, S);
+    for (uint32_t u = 0; u < c.nup && !all; u++)
+        tight_or(bad, n->cost + (size_t)c.up[u].sw * n->nswp, c.hs, S, 1);
+    /* not where s has no route, nor where it routes down */
+    uint32_t d = 0;
+    for (; d + DM_BLOCK <= S; d += DM_BLOCK)
+        up64(bad + d, c.hs + d, n->lev + d, (uint8_t)ls);
+    for (; d < S; d++)
+        bad[d] &= c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls;
+    mark_flags(r, s, bad);
+}
+
+/* Compute the marked entries again into a->lft, counting the changes. */
+static int recompute(repair *r)
+{
+    ibr__dmodc_repair *a = r->a;
+    const dmodc *n = r->n;
+    const ibr_topo *t = a->t;
+    size_t L = a->lft_size;
+    uint8_t *scratch = ibr__malloc(n->ctx, L);
+    if (!scratch)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < r->S; s++) {
+        uint8_t *row = a->lft + (size_t)s * L;
+        uint32_t *chg = &a->changed[s], before = *chg;
+        if (r->fullrow[s]) {
+            memset(scratch, IBR_NO_ROUTE, L);
+            table_row(n, s, scratch);
+            for (size_t l = 1; l < L; l++)
+                *chg += row[l] != scratch[l];
+            memcpy(row, scratch, L);
+        } else {
+            const uint64_t *bits = r->dirty + (size_t)s * r->W;
+            row_ctx c;
+            int init = 0;
+            for (uint32_t w = 0; w < r->W; w++)
+                for (uint64_t b = bits[w]; b; b &= b - 1) {
+                    uint32_t d = w * 64 + (uint32_t)__builtin_ctzll(b);
+                    if (d == s) {
+                        for (uint32_t q = n->dl_off[s]; q < n->dl_off[s + 1]; q++)
+                            put(row, n->dl[q], t->lid_swport[n->dl[q]], chg);
+                    } else if (!n->lev[s]) {
+                        for (uint32_t q = n->dl_off[d]; q < n->dl_off[d + 1]; q++)
+                            put(row, n->dl[q], IBR_NO_ROUTE, chg);
+                    } else {
+                        if (!init) {
+                            row_init(&c, n, s);
+                            init = 1;
+                        }
+                        route_dest(n, &c, d, row, chg);
+                    }
+                }
+        }
+        for (uint32_t i = 0; i < r->ngone; i++)
+            put(row, r->gone[i], IBR_NO_ROUTE, chg);
+        a->changed_total += *chg - before;
+    }
+    ibr__free(n->ctx, scratch);
+    return 0;
+}
+
+static const uint8_t *repair_row(void *arg, uint32_t sw)
+{
+    const ibr__dmodc_repair *a = arg;
+    return a->lft + (size_t)sw * a->lft_size;
+}
+
+/* Is h[j] infinite for some j with e[j] (e: 0 or 1)? */
+static inline uint8_t inf64(const uint8_t *restrict h, const uint8_t *restrict e)
+{
+    uint8_t any = 0;
+    for (unsigned j = 0; j < DM_BLOCK; j++)
+        any |= (h[j] == DM_INF ? 1 : 0) & e[j];
+    return any;
+}
+
+/* Does a switch with end ports (isep) have no finite cost to another
+   one (in the same component when comp is not NULL)? */
+static int infinite_pair(const dmodc *n, const uint8_t *isep, const uint32_t *comp)
+{
+    uint32_t S = n->nsw;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!isep[s])
+            continue;
+        const uint8_t *hs = n->cost + (size_t)s * n->nswp;
+        uint8_t any = 0;
+        uint32_t d = 0;
+        for (; d + DM_BLOCK <= S; d += DM_BLOCK)
+            any |= inf64(hs + d, isep + d);
+        for (; d < S; d++)
+            any |= (uint8_t)(hs[d] == DM_INF) & isep[d];
+        if (!any)
+            continue;
+        if (!comp)
+            return 1;
+        for (d = 0; d < S; d++)
+            if (isep[d] && hs[d] == DM_INF && comp[d] == comp[s])
+                return 1;
+    }
+    return 0;
+}
+
+/* The engine declines when a pair the fabric connects has no up/down
+   route, which the tables give exactly where a switch with end ports has
+   no finite cost to a destination switch of its component: only then are
+   the repaired tables walked (as a fresh route checks them). 1 when it
+   would decline. */
+static int check_unrouted(repair *r)
+{
+    ibr__dmodc_repair *a = r->a;
+    const dmodc *n = r->n;
+    const ibr__dmodc_fabric *f = n->f;
+    uint8_t *isep = ibr__calloc(n->ctx, r->S, 1);
+    if (!isep)
+        return IBR_ENOMEM;
+    for (uint32_t i = 0; i < f->n_ep; i++)
+        isep[f->ep_sw[i]] = 1;
+    if (!infinite_pair(n, isep, NULL)) {
+        ibr__free(n->ctx, isep);
+        return 0;
+    }
+    /* components of the switch graph */
+    uint32_t *comp = ibr__mallocarray(n->ctx, r->S, sizeof *comp);
+    uint32_t *queue = ibr__mallocarray(n->ctx, r->S, sizeof *queue);
+    if (!comp || !queue) {
+        ibr__free(n->ctx, comp);
+        ibr__free(n->ctx, queue);
+        ibr__free(n->ctx, isep);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t s = 0; s < r->S; s++)
+        comp[s] = IBR_NONE;
+    for (uint32_t s0 = 0; s0 < r->S; s0++) {
+        if (comp[s0] != IBR_NONE)
+            continue;
+        uint32_t head = 0, tail = 0;
+        comp[s0] = s0;
+        queue[tail++] = s0;
+        while (head < tail) {
+            uint32_t s = queue[head++];
+            for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
+                if (comp[f->adj[e].sw] == IBR_NONE) {
+                    comp[f->adj[e].sw] = s0;
+                    queue[tail++] = f->adj[e].sw;
+                }
+        }
+    }
+    int suspect = infinite_pair(n, isep, comp);
+    ibr__free(n->ctx, comp);
+    ibr__free(n->ctx, queue);
+    ibr__free(n->ctx, isep);
+    if (!suspect)
+        return 0;
+    uint64_t np = 0;
+    uint32_t sw;
+    uint16_t lid;
+    if (ibr__unrouted_pairs(&np, &sw, &lid, a->t, repair_row, a, a->lmc_cap) < 0)
+        return IBR_ENOMEM;
+    if (np == 0)
+        return 0;
+    snprintf(a->why, sizeof a->why,
+             "dmodc declines the changed fabric: %" PRIu64 " end-port pair(s) it connects "
+             "have no up/down route (e.g. from switch 0x%016" PRIx64 " to LID %u)",
+             np, f->guid[sw], lid);
+    return 1;
+}
+
+/* The marks of a repair, once the models and costs are compared. */
+static int mark_all(repair *r)
+{
+    uint8_t *bad = ibr__malloc(r->n->ctx, r->S);
+    if (!bad)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < r->S; s++)
+        if (r->rankchg[s] && !r->fullrow[s])
+            mark_rank(r, s, bad);
+    for (uint32_t d = 0; d < r->S; d++)
+        if (r->fullcol[d])
+            for (uint32_t s = 0; s < r->S; s++)
+                mark(r, s, d);
+    /* destination switches with an entry to compute */
+    memset(bad, 0, r->S);
+    for (uint32_t s = 0; s < r->S; s++) {
+        const uint64_t *bits = r->dirty + (size_t)s * r->W;
+        for (uint32_t w = 0; w < r->W; w++)
+            for (uint64_t b = bits[w]; b; b &= b - 1)
+                bad[w * 64 + (uint32_t)__builtin_ctzll(b)] = 1;
+    }
+    for (uint32_t d = 0; d < r->S; d++)
+        r->a->dests += bad[d];
+    ibr__free(r->n->ctx, bad);
+    return 0;
+}
+
+int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
+{
+    const ibr_topo *t = a->t;
+    ibr_context *ctx = t->ctx;
+    dmodc n, o;
+    ibr__dmodc_fabric fab;
+    repair r;
+    uint8_t *scratch = NULL;
+    char wn[IBR_ERRMSG_SIZE], wo[IBR_ERRMSG_SIZE];
+    memset(&n, 0, sizeof n);
+    memset(&o, 0, sizeof o);
+    memset(&fab, 0, sizeof fab);
+    memset(&r, 0, sizeof r);
+    a->changed_total = 0;
+    a->dests = 0;
+    a->why[0] = 0;
+    if (t->n_sw == 0 || a->old->nsw == 0) {
+        snprintf(a->why, sizeof a->why, "no switch to repair");
+        return 1;
+    }
+    n.t = t;
+    n.f = &fab;
+    n.ctx = o.ctx = ctx;
+    n.nsw = t->n_sw;
+    n.lmc_cap = o.lmc_cap = a->lmc_cap;
+    n.why = wn;
+    o.f = a->old;
+    o.nsw = a->old->nsw;
+    o.why = wo;
+    int rc = IBR_ENOMEM;
+    if (ibr__dmodc_fabric_of(&fab, t) < 0)
+        goto out;
+    if ((rc = dm_model(&n)) != 0) {
+        if (rc == 1)
+            snprintf(a->why, sizeof a->why, "dmodc declines the changed fabric: %s", wn);
+        goto out;
+    }
+    if ((rc = dm_model(&o)) != 0) {
+        if (rc == 1)
+            snprintf(a->why, sizeof a->why, "the saved fabric is not one dmodc routes: %s", wo);
+        goto out;
+    }
+    rc = 1;
+    if (!same_dividers(&n, &o)) {
+        snprintf(a->why, sizeof a->why,
+                 "the levels or dividers change (up ports per level, their slots, end ports "
+                 "per leaf): the formula moves every column");
+        goto out;
+    }
+    n.hops = n.cost = a->hops;
+    n.nswp = n.nsw;
+    r.a = a;
+    r.n = &n;
+    r.o = &o;
+    r.S = t->n_sw;
+    r.W = (r.S + 63) / 64;
+    r.dirty = ibr__calloc(ctx, (size_t)r.S * r.W, sizeof *r.dirty);
+    r.fullrow = ibr__calloc(ctx, r.S, 1);
+    r.fullcol = ibr__calloc(ctx, r.S, 1);
+    r.rankchg = ibr__calloc(ctx, r.S, 1);
+    r.linkchg = ibr__calloc(ctx, r.S, 1);
+    r.cut = ibr__calloc(ctx, r.S, 1);
+    r.cand = ibr__calloc(ctx, r.S, 1);
+    r.o2n = ibr__mallocarray(ctx, o.nsw, sizeof *r.o2n);
+    r.gone = ibr__mallocarray(ctx, a->lft_size, sizeof *r.gone);
+    scratch = ibr__malloc(ctx, r.S);
+    rc = IBR_ENOMEM;
+    if (!r.dirty || !r.fullrow || !r.fullcol || !r.rankchg || !r.linkchg || !r.cut || !r.cand ||
+        !r.o2n || !r.gone || !scratch)
+        goto out;
+    for (uint32_t os = 0; os < o.nsw; os++)
+        r.o2n[os] = IBR_NONE;
+    for (uint32_t s = 0; s < r.S; s++)
+        if (a->swmap[s] != IBR_NONE && a->swmap[s] < o.nsw)
+            r.o2n[a->swmap[s]] = s;
+    if ((rc = diff_models(&r)) != 0)
+        goto out;
+    cand_cols(&r, scratch);
+    for (size_t i = 0; i < r.nchg; i++)
+        if (r.chg[i].removed)
+            mark_link(&r, r.chg[i].s, r.chg[i].nb, scratch);
+    if ((rc = diff_costs(&r)) != 0)
+        goto out;
+    for (size_t i = 0; i < r.nchg; i++)
+        if (!r.chg[i].removed)
+            mark_link(&r, r.chg[i].s, r.chg[i].nb, scratch);
+    if ((rc = mark_all(&r)) != 0 || (rc = recompute(&r)) != 0)
+        goto out;
+    rc = check_unrouted(&r);
+out:
+    ibr__free(ctx, r.dirty);
+    ibr__free(ctx, r.fullrow);
+    ibr__free(ctx, r.fullcol);
+    ibr__free(ctx, r.rankchg);
+    ibr__free(ctx, r.linkchg);
+    ibr__free(ctx, r.cut);
+    ibr__free(ctx, r.cand);
+    ibr__free(ctx, r.o2n);
+    ibr__free(ctx, r.chg);
+    ibr__free(ctx, r.gone);
+    ibr__free(ctx, scratch);
+    dm_free(&n);
+    dm_free(&o);
+    ibr__dmodc_fabric_free(&fab, ctx);
     return rc;
 }
 

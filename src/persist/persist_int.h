@@ -76,4 +76,12 @@ struct ibr_routing_db {
     uint32_t *lid_port;    /* LID -> port index, IBR_NONE */
 };
 
+/* Repair in place of a dmodc routing (reroute_dmodc.c): a->t, swmap,
+   lft, lft_size, hops (the saved tables and costs on a->t), lmc_cap and
+   changed set by the caller, the saved fabric described from db (tmap,
+   dmap: map_nodes() of reroute.c). ibr__dmodc_repair_run()'s answer. */
+struct ibr__dmodc_repair;
+int ibr__reroute_dmodc(struct ibr__dmodc_repair *a, const ibr_routing_db *db,
+                       const uint32_t *tmap, const uint32_t *dmap);
+
 #endif

@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engines/dmodc_int.h"
 #include "persist/persist_int.h"
 #include "qos/qos.h"
 
@@ -443,8 +444,8 @@ static int build_mapped(rr *x)
         }
         x->lidmap[l] = m;
         n_unmapped += m == IBR_NONE;
-        if (m != IBR_NONE ? m != l : (l <= db->max_lid && db->lid_port[l] != IBR_NONE))
-            x->identity = 0;
+        if (m != IBR_NONE && m != l)
+            x->identity = 0; /* a LID that vanished only loses its column */
     }
     /* with the same LIDs, whole rows are copied, then the LIDs without a
        saved column cleared */
@@ -926,6 +927,63 @@ static void merge_column(rr *x, const ibr_result *f, uint32_t d)
     }
 }
 
+/* A dmodc routing is repaired in place (persist/reroute_dmodc.c): the
+   entries whose inputs changed are computed again, which gives the tables
+   of a fresh dmodc route of the changed fabric; where the formula moves
+   everything (end ports or LIDs changed, levels or dividers changed) or
+   the engine would decline, a full reroute says why. */
+static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, const ibr_options *o,
+                          const chlist *cl, const ibr_qos_config *qos, unsigned caps,
+                          const uint32_t *dmap)
+{
+    const char *why = NULL;
+    if (cl->end_change)
+        why = "end ports changed: dmodc's destination index moves";
+    else if (!x->identity)
+        why = "the LIDs changed: dmodc's destination index moves";
+    else if (!x->r->hops)
+        why = "the saved routing has no hop matrix to repair with";
+    if (why)
+        return full_reroute(out, x, rep, o, why, NULL);
+    static const ibr_options def = IBR_OPTIONS_INIT;
+    unsigned lmc = o ? o->lmc : def.lmc;
+    ibr__dmodc_repair a;
+    memset(&a, 0, sizeof a);
+    a.t = x->t;
+    a.swmap = x->swmap;
+    a.lft = x->r->lft;
+    a.lft_size = x->r->lft_size;
+    a.hops = x->r->hops;
+    a.lmc_cap = lmc == IBR_LMC_TOPO ? 7 : lmc;
+    a.changed = x->chg;
+    int rc = ibr__reroute_dmodc(&a, x->db, x->tmap, dmap);
+    if (rc < 0)
+        return rc;
+    if (rc > 0)
+        return full_reroute(out, x, rep, o, a.why, NULL);
+    const char *qwhy = NULL;
+    int q = apply_qos(x, qos, caps, &qwhy);
+    if (q < 0)
+        return q;
+    if (q > 0)
+        return full_reroute(out, x, rep, o, qwhy, NULL);
+    rep->mode = IBR_REROUTE_INCREMENTAL;
+    rep->entries_repaired = a.changed_total;
+    rep->destinations_rerouted = a.dests;
+    x->chg_total += a.changed_total;
+    churn(x, x->r, rep, 0);
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "reroute: dmodc repair in place, %" PRIu64 " entries changed, %u destination "
+             "switches recomputed",
+             a.changed_total, a.dests);
+    if (ibr__result_add_attempt(x->r, x->db->engine, 0, msg) < 0)
+        return IBR_ENOMEM;
+    *out = x->r;
+    x->r = NULL;
+    return 0;
+}
+
 int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
                          const ibr_routing_db *db, const ibr_topo *t, const ibr_options *o,
                          unsigned int flags)
@@ -1008,6 +1066,9 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         *out = x.r;
         x.r = NULL;
         rc = 0;
+        goto out;
+    } else if (known && !strcmp(db->engine, "dmodc")) {
+        rc = dmodc_in_place(out, &x, &rep, o, &cl, qos, caps, dmap);
         goto out;
     } else if (cl.new_switch)
         why = "a new switch (it needs tables and may shorten paths)";

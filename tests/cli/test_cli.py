@@ -1326,6 +1326,27 @@ def test_reroute_keeps_promise():
     check(doc["warning"] is None, doc)
 
 
+def test_reroute_dmodc():
+    """A dmodc routing rerouted after one lost cable or switch is repaired
+    in place (incremental), and its tables and hop matrix are those of a
+    fresh dmodc route of the changed fabric, byte for byte."""
+    spec = "xgft:h=3,m=4.4.8,w=1.4.4"
+    topo, db = path("rrd.topo"), path("rrd.db")
+    expect(["gen", spec, "-o", topo], 0)
+    expect(["route", "-q", "-R", "dmodc", "--save-db", db, topo], 0)
+    for faults, seed in (("1", "3"), ("0,1", "2")):
+        f = path("rrd-%s-%s.topo" % (faults, seed))
+        expect(["gen", spec, "--faults", faults, "--seed", seed, "--remove-down", "-o", f], 0)
+        rr, fr = path("rrd-rr-" + seed), path("rrd-full-" + seed)
+        o, _ = expect(["reroute", "--json", db, f, "-o", rr, "--dumps", "lfts,lid-matrix"], 0)
+        doc = json.loads(o)
+        check(doc["mode"] == "incremental" and doc["valid"] and doc["lft_entries_changed"] > 0, o)
+        expect(["route", "-q", "-R", "dmodc", f, "-o", fr, "--dumps", "lfts,lid-matrix"], 0)
+        for dump in ("opensm-lfts.dump", "opensm-lid-matrix.dump"):
+            with open(os.path.join(rr, dump), "rb") as x, open(os.path.join(fr, dump), "rb") as y:
+                check(x.read() == y.read(), "%s: %s differs from a fresh route" % (f, dump))
+
+
 def test_multicast():
     # gen:fattree:levels=2,radix=4: hosts 0x0002c903010000NN00 (port 1), switches
     # 0x0002c902010000NN; leaf L1-S0 (..00) carries H0 and H1
@@ -1886,6 +1907,7 @@ def main():
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_reroute_keeps_promise,
+             test_reroute_dmodc,
              test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
              test_ftree_connected_pairs, test_analyze_bound, test_analyze_lmc]

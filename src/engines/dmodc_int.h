@@ -1,0 +1,66 @@
+/*
+ * dmodc's repair in place (dmodc.c): the tables of a dmodc routing brought
+ * to a changed fabric by recomputing only the entries whose inputs changed
+ * (ports of their switch, costs of it or its neighbours, destination
+ * index), so that they equal a fresh dmodc route of the changed fabric.
+ * The persistence layer (persist/reroute_dmodc.c) describes the saved
+ * fabric and calls it; the engine itself never sees a routing database.
+ */
+#ifndef IBROUTE_DMODC_INT_H
+#define IBROUTE_DMODC_INT_H
+
+#include "core/topo_int.h"
+
+/* A fabric as dmodc's formula reads it, in its own switch indices. */
+typedef struct ibr__dmodc_fabric {
+    uint32_t nsw;
+    uint32_t *adj_off;  /* nsw + 1: active switch-to-switch links of each */
+    ibr__adj *adj;      /* switch, in ascending local port order */
+    uint8_t *nports;    /* per switch */
+    uint64_t *busy;     /* per switch 4 words: ports 0..255 with an active cable */
+    uint16_t *hosts;    /* per switch: ports cabled to CAs and routers */
+    uint64_t *guid;     /* per switch */
+    uint16_t *sw_lid;   /* per switch: port 0's LID and LMC */
+    uint8_t *sw_lmc;
+    /* end ports with a LID that are cabled to a switch, in topology order:
+       their switch, its port, their LID and LMC */
+    uint32_t n_ep;
+    uint32_t *ep_sw;
+    uint8_t *ep_port;
+    uint16_t *ep_lid;
+    uint8_t *ep_lmc;
+    uint16_t max_lid;
+} ibr__dmodc_fabric;
+
+/* The fabric of topology t (its switch indices). 0 or IBR_ENOMEM. */
+int ibr__dmodc_fabric_of(ibr__dmodc_fabric *f, const ibr_topo *t);
+/* Arrays of nsw switches and n_ep end ports (adj: n_adj links), zeroed
+   where the layout needs it; 0 or IBR_ENOMEM (f freed). */
+int ibr__dmodc_fabric_alloc(ibr__dmodc_fabric *f, ibr_context *ctx, uint32_t nsw,
+                            uint32_t n_adj, uint32_t n_ep);
+void ibr__dmodc_fabric_free(ibr__dmodc_fabric *f, ibr_context *ctx);
+
+typedef struct ibr__dmodc_repair {
+    const ibr_topo *t;              /* the fabric now */
+    const ibr__dmodc_fabric *old;   /* the fabric the saved tables were computed on */
+    const uint32_t *swmap;          /* switch of t -> switch of old, IBR_NONE: new */
+    uint8_t *lft;                   /* t->n_sw rows of lft_size: the saved tables on
+                                       t's switches, same LIDs; repaired in place */
+    size_t lft_size;
+    uint8_t *hops;                  /* t->n_sw^2: the saved costs (hop matrix) on t's
+                                       switches (255 toward or from a new one); set to
+                                       the new costs */
+    unsigned lmc_cap;               /* as the route's options give it */
+    uint32_t *changed;              /* per switch of t: += entries changed */
+    uint64_t changed_total;         /* out: entries changed */
+    uint32_t dests;                 /* out: destination switches with entries recomputed */
+    char why[640];                  /* out, when 1 is returned */
+} ibr__dmodc_repair;
+
+/* Repair a->lft in place. 0: done, equal to a fresh dmodc route of a->t;
+   1: not done (a->why says why: the levels, dividers or destination index
+   change, or the engine declines the changed fabric), route it in full;
+   IBR_ENOMEM. */
+int ibr__dmodc_repair_run(ibr__dmodc_repair *a);
+
+#endif

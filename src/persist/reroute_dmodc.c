@@ -1,0 +1,110 @@
+/*
+ * Repair in place of a saved dmodc routing (engines/dmodc_int.h): the
+ * saved fabric described as dmodc reads one, from the database and the
+ * current topology, and the engine's repair run over the saved tables.
+ * The description takes the saved switch cables from the database (each
+ * remote found through the topology's port when the cable is still
+ * there, by GUID otherwise) and the end ports from the topology, which
+ * the caller checked are where they were.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engines/dmodc_int.h"
+#include "persist/persist_int.h"
+
+/* The db switch at the other end of saved port p of db switch i. */
+static uint32_t saved_remote(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *tmap,
+                             const uint32_t *dmap, uint32_t i, unsigned p)
+{
+    const ibr__dbport *dp = &db->ports[db->nodes[i].port_off + p];
+    uint32_t tn = dmap[i], rn = IBR_NONE;
+    if (tn != IBR_NONE && p <= t->nodes[tn].nports) {
+        const ibr__port *pt = ibr__tport(t, tn, p);
+        if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].guid == dp->rguid)
+            rn = tmap[pt->remote_node];
+    }
+    if (rn == IBR_NONE)
+        rn = ibr__guidmap_get(&db->node_map, dp->rguid);
+    if (rn == IBR_NONE || db->nodes[rn].type != IBR_NODE_SWITCH || rn == i)
+        return IBR_NONE;
+    return db->nodes[rn].sw;
+}
+
+/* The saved fabric: 0, 1 (why set) when it cannot be described, or
+   IBR_ENOMEM. */
+static int saved_fabric(ibr__dmodc_fabric *f, const ibr_routing_db *db, const ibr_topo *t,
+                        const uint32_t *tmap, const uint32_t *dmap, const uint32_t *swmap,
+                        char *why, size_t cap)
+{
+    ibr_context *ctx = t->ctx;
+    uint32_t n_adj = 0;
+    for (uint32_t i = 0; i < db->n_sw; i++) {
+        const ibr__dbnode *nd = &db->nodes[i];
+        for (unsigned p = 1; p <= nd->nports; p++)
+            n_adj += db->ports[nd->port_off + p].rtype == IBR_NODE_SWITCH;
+    }
+    if (ibr__dmodc_fabric_alloc(f, ctx, db->n_sw, n_adj, t->n_end) < 0)
+        return IBR_ENOMEM;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < db->n_sw; i++) {
+        const ibr__dbnode *nd = &db->nodes[i];
+        f->adj_off[i] = k;
+        f->nports[i] = nd->nports;
+        f->guid[i] = nd->guid;
+        f->sw_lid[i] = db->ports[nd->port_off].lid;
+        f->sw_lmc[i] = db->ports[nd->port_off].lmc;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__dbport *dp = &db->ports[nd->port_off + p];
+            if (!dp->rguid)
+                continue;
+            f->busy[(size_t)i * 4 + p / 64] |= (uint64_t)1 << (p % 64);
+            if (dp->rtype != IBR_NODE_SWITCH) {
+                f->hosts[i]++;
+                continue;
+            }
+            uint32_t r = saved_remote(db, t, tmap, dmap, i, p);
+            if (r != IBR_NONE && k < n_adj)
+                f->adj[k++] = (ibr__adj){.sw = r, .port = (uint8_t)p, .rport = dp->rport};
+        }
+    }
+    f->adj_off[db->n_sw] = k;
+    /* end ports: the topology's, on their saved switches, in saved order */
+    uint32_t last = 0;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        uint32_t gp = t->end_port[i];
+        const ibr__port *pt = &t->ports[gp];
+        uint32_t s = pt->lid ? t->lid_sw[pt->lid] : IBR_NONE;
+        if (s == IBR_NONE)
+            continue;
+        uint32_t dn = tmap[t->port_node[gp]];
+        if (swmap[s] == IBR_NONE || dn == IBR_NONE || dn < last) {
+            snprintf(why, cap, "the end ports are not in their saved order or place");
+            return 1;
+        }
+        last = dn;
+        f->ep_sw[f->n_ep] = swmap[s];
+        f->ep_port[f->n_ep] = t->lid_swport[pt->lid];
+        f->ep_lid[f->n_ep] = pt->lid;
+        f->ep_lmc[f->n_ep] = pt->lmc;
+        f->n_ep++;
+    }
+    f->max_lid = db->max_lid;
+    return 0;
+}
+
+int ibr__reroute_dmodc(ibr__dmodc_repair *a, const ibr_routing_db *db, const uint32_t *tmap,
+                       const uint32_t *dmap)
+{
+    ibr__dmodc_fabric f;
+    memset(&f, 0, sizeof f);
+    int rc = saved_fabric(&f, db, a->t, tmap, dmap, a->swmap, a->why, sizeof a->why);
+    if (rc == 0) {
+        a->old = &f;
+        rc = ibr__dmodc_repair_run(a);
+        a->old = NULL;
+    }
+    ibr__dmodc_fabric_free(&f, a->t->ctx);
+    return rc;
+}
