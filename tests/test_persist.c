@@ -594,7 +594,7 @@ static void test_classify(void)
 }
 
 typedef struct prop_stats {
-    long runs, incremental, full, fewer;
+    long runs, incremental, full, fewer, over_lost;
 } prop_stats;
 
 /* One failure scenario: incremental versus full reroute. */
@@ -614,6 +614,165 @@ static uint64_t lft_diff(const ibr_result *a, const ibr_result *b, uint32_t *swi
         *switches += c > 0;
     }
     return n;
+}
+
+/* Bucket of ibr_reroute_report::lft_blocks_hist, computed apart. */
+static unsigned hist_bucket(uint32_t nb)
+{
+    unsigned k = 0;
+    while (k + 1 < IBR_REROUTE_BLOCK_BUCKETS && nb >= (2u << k))
+        k++;
+    return k;
+}
+
+/* Switch index of every node of t (IBR_NONE for the others); the caller
+   frees it. */
+static uint32_t *switch_of_nodes(const ibr_topo *t)
+{
+    uint32_t *m = malloc(sizeof *m * (ibr_topo_node_count(t) + 1));
+    for (uint32_t i = 0; i < ibr_topo_node_count(t); i++)
+        m[i] = IBR_NONE;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+        m[ibr_topo_switch_node(t, s)] = s;
+    return m;
+}
+
+/* The remote end of (node, port) of t: its node and port, 0 when the port
+   has no active cable. */
+static int cable_of(uint32_t *rn, unsigned *rp, const ibr_topo *t, uint32_t node, unsigned p)
+{
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    if (ibr_topo_port_info(&pi, t, node, p) < 0 || pi.remote_node == IBR_NONE ||
+        pi.state != IBR_LINK_ACTIVE)
+        return 0;
+    *rn = pi.remote_node;
+    *rp = pi.remote_port;
+    return 1;
+}
+
+/* The saved blocks (of orig's tables) whose route, followed hop by hop
+   forward from its switch, uses a switch-to-switch cable of orig's
+   topology that topology now lacks; both topologies have the same nodes
+   (faults injected into a copy). Independent of the library's backward
+   walk. */
+static uint64_t blocks_over_lost(const ibr_result *orig, const ibr_topo *now)
+{
+    const ibr_topo *t = ibr_result_topo(orig);
+    uint32_t S = ibr_topo_switch_count(t);
+    uint32_t *swof = switch_of_nodes(t);
+    /* per (switch, port): next switch over a kept cable, or lost */
+    uint32_t *next = malloc(sizeof *next * S * 256);
+    uint8_t *lost = calloc((size_t)S * 256, 1);
+    for (uint32_t v = 0; v < S; v++) {
+        uint32_t node = ibr_topo_switch_node(t, v);
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned p = 0; p < 256; p++) {
+            uint32_t rn, rn2;
+            unsigned rp, rp2;
+            next[(size_t)v * 256 + p] = IBR_NONE;
+            if (p == 0 || p > ni.nports || !cable_of(&rn, &rp, t, node, p) ||
+                swof[rn] == IBR_NONE)
+                continue;
+            if (cable_of(&rn2, &rp2, now, node, p) && rn2 == rn && rp2 == rp)
+                next[(size_t)v * 256 + p] = swof[rn];
+            else
+                lost[(size_t)v * 256 + p] = 1;
+        }
+    }
+    size_t len = ibr_result_lft_size(orig), nb = (len + 63) / 64;
+    uint8_t *mark = calloc((size_t)S * nb + 1, 1);
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < S; s++)
+        for (size_t l = 1; l < len; l++) {
+            uint32_t v = s;
+            for (uint32_t hop = 0; hop <= S && v != IBR_NONE; hop++) {
+                unsigned p = ibr_result_lft_port(orig, v, (uint16_t)l);
+                if (p == IBR_NO_ROUTE)
+                    break;
+                if (lost[(size_t)v * 256 + p]) {
+                    n += !mark[(size_t)s * nb + l / 64];
+                    mark[(size_t)s * nb + l / 64] = 1;
+                    break;
+                }
+                v = next[(size_t)v * 256 + p];
+            }
+        }
+    free(mark);
+    free(lost);
+    free(next);
+    free(swof);
+    return n;
+}
+
+/* The version 3 fields of rep for result now against the saved routing
+   orig (same switch and node indices), recomputed through the public
+   getters: LFT blocks by LID (a LID past a table's end unrouted), their
+   histogram, SL2VL tables of switches and end ports. over_lost: also
+   check lft_blocks_over_lost (topology of now lost cables of orig's). */
+static void check_v3(const ibr_reroute_report *rep, const ibr_result *now, const ibr_result *orig,
+                     int over_lost)
+{
+    const ibr_topo *t = ibr_result_topo(now);
+    size_t ln = ibr_result_lft_size(now), lo = ibr_result_lft_size(orig);
+    size_t len = ln > lo ? ln : lo;
+    uint64_t blocks = 0, ent = 0;
+    uint32_t max = 0, sws = 0, hist[IBR_REROUTE_BLOCK_BUCKETS] = {0};
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        uint32_t nb = 0;
+        uint64_t e = 0;
+        for (size_t b = 0; b * 64 < len; b++) {
+            int diff = 0;
+            for (size_t l = b * 64; l < b * 64 + 64 && l < len; l++) {
+                if (l == 0)
+                    continue;
+                unsigned x = l < ln ? ibr_result_lft_port(now, s, (uint16_t)l) : IBR_NO_ROUTE;
+                unsigned y = l < lo ? ibr_result_lft_port(orig, s, (uint16_t)l) : IBR_NO_ROUTE;
+                diff |= x != y;
+                e += x != y;
+            }
+            nb += diff;
+        }
+        ent += e;
+        blocks += nb;
+        if (nb) {
+            sws++;
+            hist[hist_bucket(nb)]++;
+            max = nb > max ? nb : max;
+        }
+    }
+    CU_ASSERT_EQUAL(rep->lft_entries_changed, ent);
+    CU_ASSERT_EQUAL(rep->switches_changed, sws);
+    CU_ASSERT_EQUAL(rep->lft_blocks_changed, blocks);
+    CU_ASSERT_EQUAL(rep->lft_blocks_max, max);
+    CU_ASSERT_EQUAL(memcmp(rep->lft_blocks_hist, hist, sizeof hist), 0);
+    /* blocks: at least one per changed switch, at most one per entry */
+    CU_ASSERT(blocks >= sws && blocks <= ent);
+    uint64_t tables = 0;
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        uint8_t a[16], b[16];
+        if (ni.type == IBR_NODE_SWITCH) {
+            uint32_t s = 0;
+            while (ibr_topo_switch_node(t, s) != node)
+                s++;
+            for (unsigned i = 0; i <= ni.nports; i++)
+                for (unsigned o = 0; o <= ni.nports; o++) {
+                    CU_ASSERT_EQUAL(ibr_result_sl2vl(a, now, s, i, o), 0);
+                    CU_ASSERT_EQUAL(ibr_result_sl2vl(b, orig, s, i, o), 0);
+                    tables += memcmp(a, b, 16) != 0;
+                }
+        } else {
+            for (unsigned p = 1; p <= ni.nports; p++)
+                if (ibr_result_endport_sl2vl(a, now, node, p) == 0 &&
+                    ibr_result_endport_sl2vl(b, orig, node, p) == 0)
+                    tables += memcmp(a, b, 16) != 0;
+        }
+    }
+    CU_ASSERT_EQUAL(rep->sl2vl_tables_changed, tables);
+    if (over_lost)
+        CU_ASSERT_EQUAL(rep->lft_blocks_over_lost, blocks_over_lost(orig, t));
 }
 
 static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_db *db,
@@ -656,6 +815,16 @@ static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_d
     CU_ASSERT_EQUAL(dsw, ri.switches_changed);
     CU_ASSERT_EQUAL(lft_diff(full, orig, &fsw), rf.lft_entries_changed);
     CU_ASSERT_EQUAL(fsw, rf.switches_changed);
+    /* blocks, SL2VL tables and the blocks over the lost cables, recounted */
+    check_v3(&ri, inc, orig, 1);
+    check_v3(&rf, full, orig, 1);
+    CU_ASSERT_EQUAL(ri.lft_blocks_over_lost, rf.lft_blocks_over_lost);
+    st->over_lost += ri.lft_blocks_over_lost > 0;
+    if (getenv("IBR_TEST_VERBOSE"))
+        fprintf(stderr, "\n%s links=%u switches=%u: blocks %llu (full %llu), over lost %llu\n",
+                engine, links, switches, (unsigned long long)ri.lft_blocks_changed,
+                (unsigned long long)rf.lft_blocks_changed,
+                (unsigned long long)ri.lft_blocks_over_lost);
     /* churn never above the full reroute's */
     CU_ASSERT(ri.lft_entries_changed <= rf.lft_entries_changed);
     CU_ASSERT(ri.switches_changed <= rf.switches_changed);
@@ -695,7 +864,7 @@ static void property(const char *spec, const char *engine, unsigned promise, int
     char *text = db_text(r, &len);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, len), 0);
-    prop_stats st = {0, 0, 0, 0};
+    prop_stats st = {0, 0, 0, 0, 0};
     for (int s = 1; s <= seeds; s++) {
         one_failure(&st, f, db, r, engine, 1, 0, (uint64_t)s, promise);
         one_failure(&st, f, db, r, engine, 1 + (unsigned)s % 4, 0, 1000 + (uint64_t)s, promise);
@@ -707,6 +876,7 @@ static void property(const char *spec, const char *engine, unsigned promise, int
                 st.incremental, st.full);
     CU_ASSERT(st.incremental >= min_incremental);
     CU_ASSERT(st.runs > 0);
+    CU_ASSERT(st.over_lost > 0); /* some fault was crossed by saved routes */
     ibr_routing_db_destroy(db);
     free(text);
     ibr_result_destroy(r);
@@ -743,7 +913,7 @@ static void test_parallel(void)
     ibr_result *r = ibr_test_route(NULL, t, "minhop", NULL, IBR_TEST_MINIMAL);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
-    prop_stats st = {0, 0, 0, 0};
+    prop_stats st = {0, 0, 0, 0, 0};
     for (uint64_t s = 1; s <= 8; s++)
         one_failure(&st, f, db, r, "minhop", 1, 0, s, IBR_TEST_MINIMAL);
     CU_ASSERT_EQUAL(st.incremental, 8);

@@ -283,8 +283,10 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
         goto out;
     nu = 0;
     for (uint32_t u = 0; u < S; u++)
-        if (swmap[u] != IBR_NONE && lost_ports(lost + (size_t)nu * 256, db, t, u, swmap[u]))
+        if (swmap[u] != IBR_NONE && lost_ports(lostp, db, t, u, swmap[u])) {
+            memcpy(lost + (size_t)nu * 256, lostp, 256);
             us[nu++] = u;
+        }
     uint64_t found = 0;
     /* LID 0 is not an entry; stamps start at 0 */
     for (size_t l = 1; l < db->lft_size; l++) {
