@@ -821,10 +821,14 @@ static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_d
     CU_ASSERT_EQUAL(ri.lft_blocks_over_lost, rf.lft_blocks_over_lost);
     st->over_lost += ri.lft_blocks_over_lost > 0;
     if (getenv("IBR_TEST_VERBOSE"))
-        fprintf(stderr, "\n%s links=%u switches=%u: blocks %llu (full %llu), over lost %llu\n",
+        fprintf(stderr,
+                "\n%s links=%u switches=%u: blocks %llu (full %llu), over lost %llu, "
+                "SL2VL tables %llu (full %llu)\n",
                 engine, links, switches, (unsigned long long)ri.lft_blocks_changed,
                 (unsigned long long)rf.lft_blocks_changed,
-                (unsigned long long)ri.lft_blocks_over_lost);
+                (unsigned long long)ri.lft_blocks_over_lost,
+                (unsigned long long)ri.sl2vl_tables_changed,
+                (unsigned long long)rf.sl2vl_tables_changed);
     /* churn never above the full reroute's */
     CU_ASSERT(ri.lft_entries_changed <= rf.lft_entries_changed);
     CU_ASSERT(ri.switches_changed <= rf.switches_changed);
@@ -1594,6 +1598,107 @@ static void test_repair_keeps_intact_routes(void)
     ibr_context_destroy(ctx);
 }
 
+/* The LID space grows or shrinks (LIDs reassigned with another LMC): the
+   blocks that only one side's table has count when they hold a routed
+   entry, and every count matches the recount. */
+static void test_blocks_lid_space(void)
+{
+    ibr_fabric *f = make_fabric("fattree:levels=2,radix=8");
+    ibr_fabric *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(g, 3, IBR_LIDS_REASSIGN), 0);
+    ibr_topo *small = freeze_copy(f), *big = freeze_copy(g);
+    CU_ASSERT_FATAL(ibr_topo_max_lid(big) >= ibr_topo_max_lid(small) + 64);
+    ibr_result *rs = ibr_test_route(NULL, small, "minhop", NULL, IBR_TEST_MINIMAL);
+    ibr_result *rb = ibr_test_route(NULL, big, "minhop", NULL, IBR_TEST_MINIMAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rb);
+    ibr_routing_db *ds = NULL, *dbig = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&ds, rs), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&dbig, rb), 0);
+    for (int full = 0; full < 2; full++) {
+        unsigned fl = full ? IBR_REROUTE_FORCE_FULL : 0;
+        /* growth: the saved small table on the big LID space */
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, ds, big, NULL, fl), 0);
+        CU_ASSERT_EQUAL(rep.mode, full ? IBR_REROUTE_FULL : IBR_REROUTE_CACHED);
+        check_v3(&rep, y, rs, 0);
+        /* every switch routes LIDs past the small table's last block */
+        size_t past = (ibr_result_lft_size(y) - 1) / 64 - (ibr_result_lft_size(rs) - 1) / 64;
+        CU_ASSERT(rep.lft_blocks_changed >= past * ibr_topo_switch_count(big));
+        CU_ASSERT_EQUAL(rep.lft_blocks_over_lost, 0);
+        ibr_result_destroy(y);
+        /* shrink: the saved big table on the small LID space */
+        rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, dbig, small, NULL, fl), 0);
+        check_v3(&rep, y, rb, 0);
+        CU_ASSERT(rep.lft_blocks_changed >= past * ibr_topo_switch_count(small));
+        ibr_result_destroy(y);
+    }
+    ibr_routing_db_destroy(ds);
+    ibr_routing_db_destroy(dbig);
+    ibr_result_destroy(rs);
+    ibr_result_destroy(rb);
+    ibr_topo_destroy(small);
+    ibr_topo_destroy(big);
+    ibr_fabric_destroy(g);
+    ibr_fabric_destroy(f);
+}
+
+/* SL2VL tables: an engine whose maps change between the saved routing and
+   the reroute has every switch table counted, and the counts match the
+   recount through ibr_result_sl2vl(). */
+static void test_sl2vl_tables(void)
+{
+    ibr_test_layered cfg = {3, 0};
+    ibr_context *ctx = ibr_test_engine_context("layered", ibr_test_layered_route, &cfg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=4x3,hosts=1"), 0);
+    ibr_topo *t = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t, "layered", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    uint64_t all_tables = 0;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+        all_tables += (uint64_t)(ni.nports + 1) * (ni.nports + 1);
+    }
+    ibr_fabric *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, 1, 0, 3), 0);
+    ibr_topo *tf = freeze_copy(g);
+    for (unsigned off = 0; off < 2; off++) {
+        cfg.vl_offset = off;
+        for (int full = 0; full < 2; full++) {
+            ibr_result *y = NULL;
+            ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, tf, NULL,
+                                                       full ? IBR_REROUTE_FORCE_FULL : 0),
+                                  0);
+            check_v3(&rep, y, r0, 1);
+            /* a full reroute with other maps changes every table */
+            if (rep.mode == IBR_REROUTE_FULL)
+                CU_ASSERT_EQUAL(rep.sl2vl_tables_changed, off ? all_tables : 0);
+            if (full)
+                CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+            CU_ASSERT(rep.lft_blocks_over_lost > 0);
+            ibr_result_destroy(y);
+        }
+    }
+    ibr_topo_destroy(tf);
+    ibr_fabric_destroy(g);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -1612,6 +1717,8 @@ int main(void)
         {"allocation failures", test_oom},
         {"ftree: leaves cut off from the roots keep their routes", test_ftree_isolated_leaves},
         {"a repair never erases routes that cross no lost cable", test_repair_keeps_intact_routes},
+        {"changed blocks when the LID space grows or shrinks", test_blocks_lid_space},
+        {"changed SL2VL tables counted", test_sl2vl_tables},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("persist", tests);
