@@ -1176,6 +1176,24 @@ static void test_engine_declines(void)
         bad += tail[k] != 0xA5;
     CU_ASSERT_EQUAL(bad, 0);
     ibr_result_destroy(y);
+    /* a version 2 report: the version 3 fields stay as they were */
+    memset(&big, 0xA5, sizeof big);
+    CU_ASSERT_EQUAL(ibr_reroute_report_init(&big, 2), 0);
+    CU_ASSERT_EQUAL(big.version, 2);
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &big, db, t1, NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(big.engine, "dfsssp");
+    tail = (const unsigned char *)&big.lft_blocks_changed;
+    bad = 0;
+    for (size_t k = 0; k < sizeof big - offsetof(ibr_reroute_report, lft_blocks_changed); k++)
+        bad += tail[k] != 0xA5;
+    CU_ASSERT_EQUAL(bad, 0);
+    ibr_result_destroy(y);
+    /* version 3: written */
+    CU_ASSERT_EQUAL(ibr_reroute_report_init(&big, 3), 0);
+    CU_ASSERT_EQUAL(big.lft_blocks_changed, 0);
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &big, db, t1, NULL, 0), 0);
+    CU_ASSERT(big.lft_blocks_changed > 0 && big.lft_blocks_changed <= big.lft_entries_changed);
+    ibr_result_destroy(y);
     ibr_topo_destroy(t1);
     ibr_routing_db_destroy(db);
     ibr_result_destroy(r0);
