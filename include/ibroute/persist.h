@@ -364,7 +364,10 @@ IBR_API int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
  * Thread-safe on shared inputs. Time complexity: O(nodes + ports + S x
  * LIDs) to map the tables, plus O(P) per repaired entry and O(S + E + S x
  * L_d) per destination switch searched again; a full reroute costs the
- * engine's time.
+ * engine's time. The report's churn costs O(S) after a repair with the
+ * same LIDs (counted as entries are written), O(S x LIDs) otherwise;
+ * @c lft_blocks_over_lost O(LIDs) per switch that lost a cable plus
+ * O(P) per saved entry found routed over a lost cable.
  */
 IBR_API int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep,
                                  const ibr_routing_db *db, const ibr_topo *t,
