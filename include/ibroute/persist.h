@@ -206,8 +206,13 @@ typedef struct ibr_reroute_report {
      *  and port. A side without tables counts as the default mapping (SL i
      *  to VL i, SL 15 to VL 15: ibr_result_sl2vl()); a switch's table that
      *  only one side has (new switch, other port count) counts as changed.
-     *  With QoS, the engine's maps from before the QoS manager are compared
-     *  (those the database keeps). */
+     *  When the saved routing had QoS, the database keeps the engine's maps
+     *  from before the QoS manager, not the tables it programmed: with the
+     *  same QoS configuration, those maps are compared (what the QoS
+     *  manager changes on the ports whose cable changed is not counted);
+     *  with another configuration or none, every switch table and every
+     *  end port's counts. Set in every mode, ::IBR_REROUTE_UNCHANGED
+     *  included (the caller's QoS configuration may differ). */
     uint64_t sl2vl_tables_changed;
     /** Version 3: blocks of the saved tables (by saved LID, on switches
      *  still in the fabric) that held an entry whose route crossed a lost

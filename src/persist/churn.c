@@ -102,19 +102,39 @@ static void lft_churn(ibr_reroute_report *rep, const ibr_routing_db *db, const i
 /* The mapping of a side without SL2VL tables. */
 static const uint8_t default_sl2vl[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
+/* What the SL2VL tables are compared by. The database keeps the engine's
+   maps, from before the QoS manager when the saved routing had QoS. */
+enum {
+    SL2VL_PROGRAMMED, /* the saved routing had no QoS: its maps are what it
+                         programmed; r's programmed maps against them */
+    SL2VL_ENGINE,     /* QoS on both sides with the same configuration: the
+                         engine's maps, from which it programs the tables */
+    SL2VL_UNKNOWN     /* QoS saved, and now another configuration or none:
+                         what was programmed is not kept, every table counts */
+};
+
+static int sl2vl_basis(const ibr_routing_db *db, const ibr_result *r)
+{
+    if (!db->qos)
+        return SL2VL_PROGRAMMED;
+    if (r->qos && !strcmp(r->qos_conf ? r->qos_conf : "", db->qos_conf ? db->qos_conf : ""))
+        return SL2VL_ENGINE;
+    return SL2VL_UNKNOWN;
+}
+
 /* Switch SL2VL tables (one per input and output port) that differ. */
 static uint64_t switch_sl2vl_churn(const ibr_routing_db *db, const ibr_result *r,
-                                   const uint32_t *swmap)
+                                   const uint32_t *swmap, int basis)
 {
     const ibr_topo *t = r->topo;
-    const uint8_t *maps = r->qos ? r->pre_sl2vl : r->sl2vl;
-    if (!maps && !db->sl2vl)
+    const uint8_t *maps = basis == SL2VL_ENGINE ? r->pre_sl2vl : r->sl2vl;
+    if (!maps && !db->sl2vl && basis != SL2VL_UNKNOWN)
         return 0;
     uint64_t n = 0;
     for (uint32_t s = 0; s < t->n_sw; s++) {
         size_t w = (size_t)t->nodes[t->sw_node[s]].nports + 1;
         uint32_t ds = swmap[s];
-        if (ds == IBR_NONE || db->nodes[ds].nports + 1u != w) {
+        if (ds == IBR_NONE || db->nodes[ds].nports + 1u != w || basis == SL2VL_UNKNOWN) {
             n += w * w; /* a new switch, or another one under its GUID */
             continue;
         }
@@ -132,11 +152,13 @@ static uint64_t switch_sl2vl_churn(const ibr_routing_db *db, const ibr_result *r
    lookup table: the saved maps are compared with the new ones, then the
    new maps that no saved map matched are counted as the new maps that
    differ from the default less those that a saved map was compared with. */
-static uint64_t endport_sl2vl_churn(const ibr_routing_db *db, const ibr_result *r)
+static uint64_t endport_sl2vl_churn(const ibr_routing_db *db, const ibr_result *r, int basis)
 {
     const ibr_topo *t = r->topo;
-    const uint8_t *maps = r->qos ? r->pre_ep : r->ep_sl2vl;
-    const uint8_t *set = r->qos ? r->pre_ep_set : r->ep_sl2vl_set;
+    if (basis == SL2VL_UNKNOWN)
+        return t->n_end; /* every end port's table */
+    const uint8_t *maps = basis == SL2VL_ENGINE ? r->pre_ep : r->ep_sl2vl;
+    const uint8_t *set = basis == SL2VL_ENGINE ? r->pre_ep_set : r->ep_sl2vl_set;
     if (!set)
         maps = NULL;
     uint64_t n = 0, new_nondefault = 0, seen_nondefault = 0;
@@ -194,7 +216,9 @@ void ibr__churn_report(ibr_reroute_report *rep, const ibr_routing_db *db, const 
                        const uint32_t *swmap, const ibr__churn *tracked, int sl_pairs)
 {
     lft_churn(rep, db, r, swmap, tracked);
-    rep->sl2vl_tables_changed = switch_sl2vl_churn(db, r, swmap) + endport_sl2vl_churn(db, r);
+    int basis = sl2vl_basis(db, r);
+    rep->sl2vl_tables_changed =
+        switch_sl2vl_churn(db, r, swmap, basis) + endport_sl2vl_churn(db, r, basis);
     rep->sls_changed = sl_churn(db, r, sl_pairs);
 }
 

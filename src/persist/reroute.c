@@ -952,6 +952,7 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
             goto out;
         }
         rep.mode = IBR_REROUTE_UNCHANGED;
+        churn(&x, x.r, &rep, !x.identity); /* the QoS configuration may differ */
         if (ibr__result_add_attempt(x.r, db->engine, 0, "reroute: fabric unchanged, saved tables") < 0)
             goto out;
         *out = x.r;
