@@ -80,6 +80,10 @@ int main(int argc, char **argv)
            " entries on %" PRIu32 " switches)\n",
            rep.lft_entries_changed, rep.switches_changed, frep.lft_entries_changed,
            frep.switches_changed);
+    /* what a subnet manager sends: one SMP per changed 64-LID block */
+    printf("to send: %" PRIu64 " LFT blocks (full reroute: %" PRIu64 "); %" PRIu64
+           " saved blocks held a route over the lost cable\n",
+           rep.lft_blocks_changed, frep.lft_blocks_changed, rep.lft_blocks_over_lost);
     if ((rc = ibr_result_verify(&vr, inc)) < 0)
         goto out;
     printf("verify: %" PRIu64 " of %" PRIu64 " host pairs delivered, %s\n", vr.pairs_ok,

@@ -929,6 +929,10 @@ static int repair_case(const ibr_topo *t0, const ibr_topo *t1, const char *what,
         for (size_t l = 1; l < L; l++)
             entries += ibr_result_lft(y, s)[l] != ibr_result_lft(r0, s)[l];
     CU_ASSERT_EQUAL(rep.lft_entries_changed, entries);
+    /* the blocks an SM sends, as the report counts them (same switches on
+       both sides: the count above compares rows by index) */
+    if (ibr_topo_switch_count(t0) == S && ibr_result_lft_size(r0) == L)
+        CU_ASSERT_EQUAL(rep.lft_blocks_changed, (uint64_t)*chg);
     if (diff || hdiff || vr.pairs_ok != vr.pairs)
         fprintf(stderr, "%s: %ld LFT and %ld hop entries differ from a fresh route (%s%s)\n",
                 what, diff, hdiff, rep.mode == IBR_REROUTE_FULL ? "full: " : "incremental",

@@ -195,6 +195,23 @@ static ibr_qos_config *qos_of(const char *text)
    given by the caller wins over the saved one (a merging qos_sl2vl is
    reported); other QoS levels than the saved ones take a full reroute; a
    database written before QoS was saved still loads, without QoS. */
+enum { V3_OVER_LOST = 1, V3_SL2VL = 2 };
+static void check_v3(const ibr_reroute_report *rep, const ibr_result *now,
+                     const ibr_result *orig, unsigned what);
+
+/* SL2VL tables of t: one per input and output port of each switch, one
+   per end port. */
+static uint64_t all_sl2vl_tables(const ibr_topo *t)
+{
+    uint64_t n = ibr_topo_endport_count(t);
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+        n += (uint64_t)(ni.nports + 1) * (ni.nports + 1);
+    }
+    return n;
+}
+
 static void test_qos(void)
 {
     static const char conf[] = "ibr_qos_levels 2\nibr_qos_level_weights 100,20\n"
@@ -250,6 +267,8 @@ static void test_qos(void)
         CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_UNCHANGED);
         CU_ASSERT(same_lfts(r, y));
         same_qos(r, y);
+        check_v3(&rep, y, r, V3_SL2VL);
+        CU_ASSERT_EQUAL(rep.sl2vl_tables_changed, 0);
         ibr_result_destroy(y);
         if (c == 3) /* lash's layers merged: the hazards come back too */
             CU_ASSERT(ibr_result_sl_hazard_count(r) > 0);
@@ -270,6 +289,9 @@ static void test_qos(void)
             CU_ASSERT_EQUAL(ibr_result_verify(&vr, y), 0);
             CU_ASSERT_EQUAL(vr.deadlock_free, 1);
             CU_ASSERT_EQUAL(vr.pairs_ok, vr.pairs);
+            /* the QoS manager's tables are not saved: the engine's maps are
+               compared (persist.h), not the programmed ones */
+            check_v3(&rep, y, r, V3_OVER_LOST);
             ibr_result_destroy(y);
             /* the caller's configuration wins: one level only, then a
                merging map with the saved levels */
@@ -292,6 +314,10 @@ static void test_qos(void)
             CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t, &o1, 0), 0);
             CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_UNCHANGED);
             CU_ASSERT(ibr_result_sl_hazard_count(y) > 0);
+            /* another configuration: what the saved one programmed is not
+               kept, every table is sent */
+            CU_ASSERT_EQUAL(rep.sl2vl_tables_changed, all_sl2vl_tables(t));
+            CU_ASSERT_EQUAL(rep.lft_blocks_changed, 0);
             ibr_result_destroy(y);
             ibr_qos_config_destroy(merge);
             ibr_topo_destroy(t1);
@@ -653,7 +679,7 @@ static void test_classify(void)
 }
 
 typedef struct prop_stats {
-    long runs, incremental, full, fewer;
+    long runs, incremental, full, fewer, over_lost;
 } prop_stats;
 
 /* One failure scenario: incremental versus full reroute. */
@@ -673,6 +699,167 @@ static uint64_t lft_diff(const ibr_result *a, const ibr_result *b, uint32_t *swi
         *switches += c > 0;
     }
     return n;
+}
+
+/* Bucket of ibr_reroute_report::lft_blocks_hist, computed apart. */
+static unsigned hist_bucket(uint32_t nb)
+{
+    unsigned k = 0;
+    while (k + 1 < IBR_REROUTE_BLOCK_BUCKETS && nb >= (2u << k))
+        k++;
+    return k;
+}
+
+/* Switch index of every node of t (IBR_NONE for the others); the caller
+   frees it. */
+static uint32_t *switch_of_nodes(const ibr_topo *t)
+{
+    uint32_t *m = malloc(sizeof *m * (ibr_topo_node_count(t) + 1));
+    for (uint32_t i = 0; i < ibr_topo_node_count(t); i++)
+        m[i] = IBR_NONE;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++)
+        m[ibr_topo_switch_node(t, s)] = s;
+    return m;
+}
+
+/* The remote end of (node, port) of t: its node and port, 0 when the port
+   has no active cable. */
+static int cable_of(uint32_t *rn, unsigned *rp, const ibr_topo *t, uint32_t node, unsigned p)
+{
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    if (ibr_topo_port_info(&pi, t, node, p) < 0 || pi.remote_node == IBR_NONE ||
+        pi.state != IBR_LINK_ACTIVE)
+        return 0;
+    *rn = pi.remote_node;
+    *rp = pi.remote_port;
+    return 1;
+}
+
+/* The saved blocks (of orig's tables) whose route, followed hop by hop
+   forward from its switch, uses a switch-to-switch cable of orig's
+   topology that topology now lacks; both topologies have the same nodes
+   (faults injected into a copy). Independent of the library's backward
+   walk. */
+static uint64_t blocks_over_lost(const ibr_result *orig, const ibr_topo *now)
+{
+    const ibr_topo *t = ibr_result_topo(orig);
+    uint32_t S = ibr_topo_switch_count(t);
+    uint32_t *swof = switch_of_nodes(t);
+    /* per (switch, port): next switch over a kept cable, or lost */
+    uint32_t *next = malloc(sizeof *next * S * 256);
+    uint8_t *lost = calloc((size_t)S * 256, 1);
+    for (uint32_t v = 0; v < S; v++) {
+        uint32_t node = ibr_topo_switch_node(t, v);
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned p = 0; p < 256; p++) {
+            uint32_t rn, rn2;
+            unsigned rp, rp2;
+            next[(size_t)v * 256 + p] = IBR_NONE;
+            if (p == 0 || p > ni.nports || !cable_of(&rn, &rp, t, node, p) ||
+                swof[rn] == IBR_NONE)
+                continue;
+            if (cable_of(&rn2, &rp2, now, node, p) && rn2 == rn && rp2 == rp)
+                next[(size_t)v * 256 + p] = swof[rn];
+            else
+                lost[(size_t)v * 256 + p] = 1;
+        }
+    }
+    size_t len = ibr_result_lft_size(orig), nb = (len + 63) / 64;
+    uint8_t *mark = calloc((size_t)S * nb + 1, 1);
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < S; s++)
+        for (size_t l = 1; l < len; l++) {
+            uint32_t v = s;
+            for (uint32_t hop = 0; hop <= S && v != IBR_NONE; hop++) {
+                unsigned p = ibr_result_lft_port(orig, v, (uint16_t)l);
+                if (p == IBR_NO_ROUTE)
+                    break;
+                if (lost[(size_t)v * 256 + p]) {
+                    n += !mark[(size_t)s * nb + l / 64];
+                    mark[(size_t)s * nb + l / 64] = 1;
+                    break;
+                }
+                v = next[(size_t)v * 256 + p];
+            }
+        }
+    free(mark);
+    free(lost);
+    free(next);
+    free(swof);
+    return n;
+}
+
+/* The version 3 fields of rep for result now against the saved routing
+   orig (same switch and node indices), recomputed through the public
+   getters: LFT blocks by LID (a LID past a table's end unrouted), their
+   histogram; with V3_SL2VL in what, the SL2VL tables of switches and end
+   ports; with V3_OVER_LOST, lft_blocks_over_lost (the topology of now lost
+   cables of orig's). */
+static void check_v3(const ibr_reroute_report *rep, const ibr_result *now, const ibr_result *orig,
+                     unsigned what)
+{
+    const ibr_topo *t = ibr_result_topo(now);
+    size_t ln = ibr_result_lft_size(now), lo = ibr_result_lft_size(orig);
+    size_t len = ln > lo ? ln : lo;
+    uint64_t blocks = 0, ent = 0;
+    uint32_t max = 0, sws = 0, hist[IBR_REROUTE_BLOCK_BUCKETS] = {0};
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        uint32_t nb = 0;
+        uint64_t e = 0;
+        for (size_t b = 0; b * 64 < len; b++) {
+            int diff = 0;
+            for (size_t l = b * 64; l < b * 64 + 64 && l < len; l++) {
+                if (l == 0)
+                    continue;
+                unsigned x = l < ln ? ibr_result_lft_port(now, s, (uint16_t)l) : IBR_NO_ROUTE;
+                unsigned y = l < lo ? ibr_result_lft_port(orig, s, (uint16_t)l) : IBR_NO_ROUTE;
+                diff |= x != y;
+                e += x != y;
+            }
+            nb += diff;
+        }
+        ent += e;
+        blocks += nb;
+        if (nb) {
+            sws++;
+            hist[hist_bucket(nb)]++;
+            max = nb > max ? nb : max;
+        }
+    }
+    CU_ASSERT_EQUAL(rep->lft_entries_changed, ent);
+    CU_ASSERT_EQUAL(rep->switches_changed, sws);
+    CU_ASSERT_EQUAL(rep->lft_blocks_changed, blocks);
+    CU_ASSERT_EQUAL(rep->lft_blocks_max, max);
+    CU_ASSERT_EQUAL(memcmp(rep->lft_blocks_hist, hist, sizeof hist), 0);
+    /* blocks: at least one per changed switch, at most one per entry */
+    CU_ASSERT(blocks >= sws && blocks <= ent);
+    uint64_t tables = 0;
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        uint8_t a[16], b[16];
+        if (ni.type == IBR_NODE_SWITCH) {
+            uint32_t s = 0;
+            while (ibr_topo_switch_node(t, s) != node)
+                s++;
+            for (unsigned i = 0; i <= ni.nports; i++)
+                for (unsigned o = 0; o <= ni.nports; o++) {
+                    CU_ASSERT_EQUAL(ibr_result_sl2vl(a, now, s, i, o), 0);
+                    CU_ASSERT_EQUAL(ibr_result_sl2vl(b, orig, s, i, o), 0);
+                    tables += memcmp(a, b, 16) != 0;
+                }
+        } else {
+            for (unsigned p = 1; p <= ni.nports; p++)
+                if (ibr_result_endport_sl2vl(a, now, node, p) == 0 &&
+                    ibr_result_endport_sl2vl(b, orig, node, p) == 0)
+                    tables += memcmp(a, b, 16) != 0;
+        }
+    }
+    if (what & V3_SL2VL)
+        CU_ASSERT_EQUAL(rep->sl2vl_tables_changed, tables);
+    if (what & V3_OVER_LOST)
+        CU_ASSERT_EQUAL(rep->lft_blocks_over_lost, blocks_over_lost(orig, t));
 }
 
 static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_db *db,
@@ -715,6 +902,20 @@ static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_d
     CU_ASSERT_EQUAL(dsw, ri.switches_changed);
     CU_ASSERT_EQUAL(lft_diff(full, orig, &fsw), rf.lft_entries_changed);
     CU_ASSERT_EQUAL(fsw, rf.switches_changed);
+    /* blocks, SL2VL tables and the blocks over the lost cables, recounted */
+    check_v3(&ri, inc, orig, V3_OVER_LOST | V3_SL2VL);
+    check_v3(&rf, full, orig, V3_OVER_LOST | V3_SL2VL);
+    CU_ASSERT_EQUAL(ri.lft_blocks_over_lost, rf.lft_blocks_over_lost);
+    st->over_lost += ri.lft_blocks_over_lost > 0;
+    if (getenv("IBR_TEST_VERBOSE"))
+        fprintf(stderr,
+                "\n%s links=%u switches=%u: blocks %llu (full %llu), over lost %llu, "
+                "SL2VL tables %llu (full %llu)\n",
+                engine, links, switches, (unsigned long long)ri.lft_blocks_changed,
+                (unsigned long long)rf.lft_blocks_changed,
+                (unsigned long long)ri.lft_blocks_over_lost,
+                (unsigned long long)ri.sl2vl_tables_changed,
+                (unsigned long long)rf.sl2vl_tables_changed);
     /* churn never above the full reroute's */
     CU_ASSERT(ri.lft_entries_changed <= rf.lft_entries_changed);
     CU_ASSERT(ri.switches_changed <= rf.switches_changed);
@@ -754,7 +955,7 @@ static void property(const char *spec, const char *engine, unsigned promise, int
     char *text = db_text(r, &len);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, len), 0);
-    prop_stats st = {0, 0, 0, 0};
+    prop_stats st = {0, 0, 0, 0, 0};
     for (int s = 1; s <= seeds; s++) {
         one_failure(&st, f, db, r, engine, 1, 0, (uint64_t)s, promise);
         one_failure(&st, f, db, r, engine, 1 + (unsigned)s % 4, 0, 1000 + (uint64_t)s, promise);
@@ -766,6 +967,7 @@ static void property(const char *spec, const char *engine, unsigned promise, int
                 st.incremental, st.full);
     CU_ASSERT(st.incremental >= min_incremental);
     CU_ASSERT(st.runs > 0);
+    CU_ASSERT(st.over_lost > 0); /* some fault was crossed by saved routes */
     ibr_routing_db_destroy(db);
     free(text);
     ibr_result_destroy(r);
@@ -802,7 +1004,7 @@ static void test_parallel(void)
     ibr_result *r = ibr_test_route(NULL, t, "minhop", NULL, IBR_TEST_MINIMAL);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
-    prop_stats st = {0, 0, 0, 0};
+    prop_stats st = {0, 0, 0, 0, 0};
     for (uint64_t s = 1; s <= 8; s++)
         one_failure(&st, f, db, r, "minhop", 1, 0, s, IBR_TEST_MINIMAL);
     CU_ASSERT_EQUAL(st.incremental, 8);
@@ -1060,6 +1262,24 @@ static void test_engine_declines(void)
     for (size_t k = 0; k < sizeof big - offsetof(ibr_reroute_report, engine); k++)
         bad += tail[k] != 0xA5;
     CU_ASSERT_EQUAL(bad, 0);
+    ibr_result_destroy(y);
+    /* a version 2 report: the version 3 fields stay as they were */
+    memset(&big, 0xA5, sizeof big);
+    CU_ASSERT_EQUAL(ibr_reroute_report_init(&big, 2), 0);
+    CU_ASSERT_EQUAL(big.version, 2);
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &big, db, t1, NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(big.engine, "dfsssp");
+    tail = (const unsigned char *)&big.lft_blocks_changed;
+    bad = 0;
+    for (size_t k = 0; k < sizeof big - offsetof(ibr_reroute_report, lft_blocks_changed); k++)
+        bad += tail[k] != 0xA5;
+    CU_ASSERT_EQUAL(bad, 0);
+    ibr_result_destroy(y);
+    /* version 3: written */
+    CU_ASSERT_EQUAL(ibr_reroute_report_init(&big, 3), 0);
+    CU_ASSERT_EQUAL(big.lft_blocks_changed, 0);
+    CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &big, db, t1, NULL, 0), 0);
+    CU_ASSERT(big.lft_blocks_changed > 0 && big.lft_blocks_changed <= big.lft_entries_changed);
     ibr_result_destroy(y);
     ibr_topo_destroy(t1);
     ibr_routing_db_destroy(db);
@@ -1483,6 +1703,107 @@ static void test_repair_keeps_intact_routes(void)
     ibr_context_destroy(ctx);
 }
 
+/* The LID space grows or shrinks (LIDs reassigned with another LMC): the
+   blocks that only one side's table has count when they hold a routed
+   entry, and every count matches the recount. */
+static void test_blocks_lid_space(void)
+{
+    ibr_fabric *f = make_fabric("fattree:levels=2,radix=8");
+    ibr_fabric *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(g, 3, IBR_LIDS_REASSIGN), 0);
+    ibr_topo *small = freeze_copy(f), *big = freeze_copy(g);
+    CU_ASSERT_FATAL(ibr_topo_max_lid(big) >= ibr_topo_max_lid(small) + 64);
+    ibr_result *rs = ibr_test_route(NULL, small, "minhop", NULL, IBR_TEST_MINIMAL);
+    ibr_result *rb = ibr_test_route(NULL, big, "minhop", NULL, IBR_TEST_MINIMAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rb);
+    ibr_routing_db *ds = NULL, *dbig = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&ds, rs), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&dbig, rb), 0);
+    for (int full = 0; full < 2; full++) {
+        unsigned fl = full ? IBR_REROUTE_FORCE_FULL : 0;
+        /* growth: the saved small table on the big LID space */
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, ds, big, NULL, fl), 0);
+        CU_ASSERT_EQUAL(rep.mode, full ? IBR_REROUTE_FULL : IBR_REROUTE_CACHED);
+        check_v3(&rep, y, rs, V3_SL2VL);
+        /* every switch routes LIDs past the small table's last block */
+        size_t past = (ibr_result_lft_size(y) - 1) / 64 - (ibr_result_lft_size(rs) - 1) / 64;
+        CU_ASSERT(rep.lft_blocks_changed >= past * ibr_topo_switch_count(big));
+        CU_ASSERT_EQUAL(rep.lft_blocks_over_lost, 0);
+        ibr_result_destroy(y);
+        /* shrink: the saved big table on the small LID space */
+        rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, dbig, small, NULL, fl), 0);
+        check_v3(&rep, y, rb, V3_SL2VL);
+        CU_ASSERT(rep.lft_blocks_changed >= past * ibr_topo_switch_count(small));
+        ibr_result_destroy(y);
+    }
+    ibr_routing_db_destroy(ds);
+    ibr_routing_db_destroy(dbig);
+    ibr_result_destroy(rs);
+    ibr_result_destroy(rb);
+    ibr_topo_destroy(small);
+    ibr_topo_destroy(big);
+    ibr_fabric_destroy(g);
+    ibr_fabric_destroy(f);
+}
+
+/* SL2VL tables: an engine whose maps change between the saved routing and
+   the reroute has every switch table counted, and the counts match the
+   recount through ibr_result_sl2vl(). */
+static void test_sl2vl_tables(void)
+{
+    ibr_test_layered cfg = {3, 0};
+    ibr_context *ctx = ibr_test_engine_context("layered", ibr_test_layered_route, &cfg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=4x3,hosts=1"), 0);
+    ibr_topo *t = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t, "layered", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    uint64_t all_tables = 0;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+        all_tables += (uint64_t)(ni.nports + 1) * (ni.nports + 1);
+    }
+    ibr_fabric *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, 1, 0, 3), 0);
+    ibr_topo *tf = freeze_copy(g);
+    for (unsigned off = 0; off < 2; off++) {
+        cfg.vl_offset = off;
+        for (int full = 0; full < 2; full++) {
+            ibr_result *y = NULL;
+            ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, tf, NULL,
+                                                       full ? IBR_REROUTE_FORCE_FULL : 0),
+                                  0);
+            check_v3(&rep, y, r0, V3_OVER_LOST | V3_SL2VL);
+            /* a full reroute with other maps changes every table */
+            if (rep.mode == IBR_REROUTE_FULL)
+                CU_ASSERT_EQUAL(rep.sl2vl_tables_changed, off ? all_tables : 0);
+            if (full)
+                CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+            CU_ASSERT(rep.lft_blocks_over_lost > 0);
+            ibr_result_destroy(y);
+        }
+    }
+    ibr_topo_destroy(tf);
+    ibr_fabric_destroy(g);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -1502,6 +1823,8 @@ int main(void)
         {"allocation failures", test_oom},
         {"ftree: leaves cut off from the roots keep their routes", test_ftree_isolated_leaves},
         {"a repair never erases routes that cross no lost cable", test_repair_keeps_intact_routes},
+        {"changed blocks when the LID space grows or shrinks", test_blocks_lid_space},
+        {"changed SL2VL tables counted", test_sl2vl_tables},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("persist", tests);

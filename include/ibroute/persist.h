@@ -152,8 +152,15 @@ typedef enum ibr_reroute_mode {
 
 /** Version of ::ibr_reroute_report this header describes. Version 1 ends
  *  with @c entries_repaired; version 2 adds @c engine, @c fallback and
- *  @c warning. */
-#define IBR_REROUTE_REPORT_VERSION 2
+ *  @c warning; version 3 adds what a subnet manager must send
+ *  (@c lft_blocks_changed to @c lft_blocks_over_lost). */
+#define IBR_REROUTE_REPORT_VERSION 3
+
+/** Buckets of ::ibr_reroute_report::lft_blocks_hist: bucket k counts the
+ *  switches with 2^k to 2^(k+1) - 1 changed blocks (bucket 0: one block),
+ *  the last one those with 1,024 or more (a 16-bit LID space has 1,024
+ *  blocks). */
+#define IBR_REROUTE_BLOCK_BUCKETS 11
 
 /** What ibr_routing_db_route() did. Versioned output (doc/api-conventions.md). */
 typedef struct ibr_reroute_report {
@@ -179,11 +186,49 @@ typedef struct ibr_reroute_report {
      *  of the fabric changed (the database may be another fabric's). Set
      *  on failure too, once the comparison ran. */
     char warning[256];
+    /** Version 3: LFT blocks that differ from the saved ones, over the
+     *  switches of the topology. Block b of a switch holds LIDs 64 b to
+     *  64 b + 63, what one SubnSet(LinearForwardingTable) carries; it
+     *  changed when one of its entries (by LID, unrouted entries
+     *  included) differs. A block that only one side's table has (the LID
+     *  space grew or shrank) changed when it holds a routed entry; so do
+     *  the blocks of a new switch that hold one. Switches gone from the
+     *  fabric are not counted. */
+    uint64_t lft_blocks_changed;
+    /** Version 3: the most changed blocks of one switch. */
+    uint32_t lft_blocks_max;
+    /** Version 3: switches by their number of changed blocks
+     *  (::IBR_REROUTE_BLOCK_BUCKETS; switches without one are not counted,
+     *  so the buckets add up to @c switches_changed). */
+    uint32_t lft_blocks_hist[IBR_REROUTE_BLOCK_BUCKETS];
+    /** Version 3: SL2VL tables whose content differs: a switch's table of
+     *  one input and one output port, or an end port's table, by node GUID
+     *  and port. A side without tables counts as the default mapping (SL i
+     *  to VL i, SL 15 to VL 15: ibr_result_sl2vl()); a switch's table that
+     *  only one side has (new switch, other port count) counts as changed.
+     *  When the saved routing had QoS, the database keeps the engine's maps
+     *  from before the QoS manager, not the tables it programmed: with the
+     *  same QoS configuration, those maps are compared (what the QoS
+     *  manager changes on the ports whose cable changed is not counted);
+     *  with another configuration or none, every switch table and every
+     *  end port's counts. Set in every mode, ::IBR_REROUTE_UNCHANGED
+     *  included (the caller's QoS configuration may differ). */
+    uint64_t sl2vl_tables_changed;
+    /** Version 3: blocks of the saved tables (by saved LID, on switches
+     *  still in the fabric) that held an entry whose route crossed a lost
+     *  switch-to-switch cable or a lost switch: following the saved tables
+     *  from that switch toward the LID reaches a cable that is gone. Found
+     *  by walking the saved tables backwards from the lost cables, in time
+     *  proportional to the entries found times the switch degree (plus one
+     *  look at each LID's entry on the switches that lost a cable); 0 when
+     *  no cable or switch was lost. The repair of a single fault should
+     *  change about these blocks: compare with @c lft_blocks_changed. */
+    uint64_t lft_blocks_over_lost;
 } ibr_reroute_report;
 
 /** An empty report of the current version. */
 #define IBR_REROUTE_REPORT_INIT                                                \
-    { IBR_REROUTE_REPORT_VERSION, 0, {0}, 0, 0, 0, 0, 0, 0, 0, {0}, 0, {0} }
+    { IBR_REROUTE_REPORT_VERSION, 0, {0}, 0, 0, 0, 0, 0, 0, 0, {0}, 0, {0}, 0, 0, {0}, 0, 0 }
 
 /**
  * Initialise @p rep as ::IBR_REROUTE_REPORT_INIT for version @p version.
@@ -324,7 +369,10 @@ IBR_API int ibr_routing_db_compare(ibr_change *dst, size_t cap, size_t *needed,
  * Thread-safe on shared inputs. Time complexity: O(nodes + ports + S x
  * LIDs) to map the tables, plus O(P) per repaired entry and O(S + E + S x
  * L_d) per destination switch searched again; a full reroute costs the
- * engine's time.
+ * engine's time. The report's churn costs O(S) after a repair with the
+ * same LIDs (counted as entries are written), O(S x LIDs) otherwise;
+ * @c lft_blocks_over_lost O(LIDs) per switch that lost a cable plus
+ * O(P) per saved entry found routed over a lost cable.
  */
 IBR_API int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep,
                                  const ibr_routing_db *db, const ibr_topo *t,

@@ -1241,7 +1241,9 @@ void usage_reroute(FILE *o)
           "destinations whose routes crossed it rerouted), or a full reroute with the\n"
           "saved engine, settings and seed when the engine's promise needs it (the\n"
           "summary says why). The churn (LFT entries and switches to reprogram, path\n"
-          "SLs changed) is counted against the saved routing.\n"
+          "SLs changed) is counted against the saved routing, and what a subnet manager\n"
+          "sends for it: the 64-LID LFT blocks and the SL2VL tables that changed, beside\n"
+          "the saved blocks whose routes crossed a lost cable or switch.\n"
           "\n"
           "Options:\n"
           "  -o, --output DIR            write the dumps of the new routing into DIR\n"
@@ -1541,6 +1543,25 @@ static int reroute_verify_and_write(reroute_run *s)
     return 0;
 }
 
+/* The switches by changed LFT blocks (ibr_reroute_report::lft_blocks_hist)
+   as a JSON array of the buckets that hold one: blocks min..max (max null
+   for the last, open bucket) and the switches. */
+static void print_blocks_hist_json(const ibr_reroute_report *rep)
+{
+    printf("[");
+    for (unsigned k = 0, n = 0; k < IBR_REROUTE_BLOCK_BUCKETS; k++) {
+        if (!rep->lft_blocks_hist[k])
+            continue;
+        printf("%s{\"min\": %u, \"max\": ", n++ ? ", " : "", 1u << k);
+        if (k + 1 < IBR_REROUTE_BLOCK_BUCKETS)
+            printf("%u", (2u << k) - 1);
+        else
+            printf("null");
+        printf(", \"switches\": %" PRIu32 "}", rep->lft_blocks_hist[k]);
+    }
+    printf("]");
+}
+
 static void reroute_print_json(const reroute_run *s)
 {
     printf("{\"database\": ");
@@ -1591,12 +1612,23 @@ static void reroute_print_json(const reroute_run *s)
            ", \"entries_repaired\": %" PRIu64,
            s->rep.lft_entries_changed, s->rep.switches_changed, s->rep.sls_changed,
            s->rep.destinations_rerouted, s->rep.entries_repaired);
+    /* what a subnet manager sends: 64-LID blocks, SL2VL tables */
+    printf(", \"lft_blocks_changed\": %" PRIu64 ", \"lft_blocks_max\": %" PRIu32
+           ", \"lft_blocks_hist\": ",
+           s->rep.lft_blocks_changed, s->rep.lft_blocks_max);
+    print_blocks_hist_json(&s->rep);
+    printf(", \"sl2vl_tables_changed\": %" PRIu64 ", \"lft_blocks_over_lost\": %" PRIu64,
+           s->rep.sl2vl_tables_changed, s->rep.lft_blocks_over_lost);
     if (s->vs_full) {
         printf(", \"full\": {\"time_s\": ");
         cli_json_double(stdout, s->full_s);
         printf(", \"lft_entries_changed\": %" PRIu64 ", \"switches_changed\": %" PRIu32
-               ", \"sls_changed\": %" PRIu64 "}",
-               s->frep.lft_entries_changed, s->frep.switches_changed, s->frep.sls_changed);
+               ", \"sls_changed\": %" PRIu64 ", \"lft_blocks_changed\": %" PRIu64
+               ", \"lft_blocks_max\": %" PRIu32 ", \"lft_blocks_hist\": ",
+               s->frep.lft_entries_changed, s->frep.switches_changed, s->frep.sls_changed,
+               s->frep.lft_blocks_changed, s->frep.lft_blocks_max);
+        print_blocks_hist_json(&s->frep);
+        printf(", \"sl2vl_tables_changed\": %" PRIu64 "}", s->frep.sl2vl_tables_changed);
     }
     if (s->verified)
         printf(", \"valid\": %s, \"pairs\": %" PRIu64 ", \"pairs_ok\": %" PRIu64
@@ -1656,11 +1688,18 @@ static void reroute_print_text(const reroute_run *s)
                " path SLs; %" PRIu32 " destination switches rerouted\n",
                s->rep.lft_entries_changed, s->rep.switches_changed, s->rep.sls_changed,
                s->rep.destinations_rerouted);
+        printf("to send:      %" PRIu64 " LFT blocks (at most %" PRIu32 " on one switch), %" PRIu64
+               " SL2VL tables",
+               s->rep.lft_blocks_changed, s->rep.lft_blocks_max, s->rep.sl2vl_tables_changed);
+        if (s->rep.lft_blocks_over_lost)
+            printf("; %" PRIu64 " saved blocks routed over the lost cables",
+                   s->rep.lft_blocks_over_lost);
+        printf("\n");
         if (s->vs_full)
             printf("full reroute: %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
-                   " path SLs, in %.6f s\n",
+                   " path SLs, %" PRIu64 " LFT blocks, %" PRIu64 " SL2VL tables, in %.6f s\n",
                    s->frep.lft_entries_changed, s->frep.switches_changed, s->frep.sls_changed,
-                   s->full_s);
+                   s->frep.lft_blocks_changed, s->frep.sl2vl_tables_changed, s->full_s);
         if (s->verified)
             printf("verify:       %s (%" PRIu64 " of %" PRIu64 " pairs, %" PRIu64
                    " non-minimal routes, %s%s%s%s)\n",

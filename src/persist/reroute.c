@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "engines/dmodc_int.h"
+#include "persist/churn.h"
 #include "persist/persist_int.h"
 #include "qos/qos.h"
 
@@ -305,6 +306,7 @@ static const size_t options_sizes[] = {0, offsetof(ibr_options, mcast_groups),
 
 /* Size of ibr_reroute_report per version (index: the version). */
 static const size_t report_sizes[] = {0, offsetof(ibr_reroute_report, engine),
+                                      offsetof(ibr_reroute_report, lft_blocks_changed),
                                       sizeof(ibr_reroute_report)};
 
 int ibr_reroute_report_init(ibr_reroute_report *rep, unsigned int version)
@@ -334,8 +336,7 @@ typedef struct rr {
     int sibling_copies;
     uint8_t *mark;     /* scratch of bfs_fix */
     uint32_t *list;
-    uint32_t *chg;     /* identity: entries of each switch that differ from the saved row */
-    uint64_t chg_total;
+    ibr__churn chg;    /* identity: the entries and blocks that differ from the saved rows */
     int merged;        /* columns taken from a full reroute */
     int fallback_ok;   /* IBR_REROUTE_FALLBACK: the chain may fall back to minhop */
     ibr_qos_config *own_qos; /* the saved QoS configuration, parsed */
@@ -361,7 +362,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->bucket);
     ibr__free(ctx, x->mark);
     ibr__free(ctx, x->list);
-    ibr__free(ctx, x->chg);
+    ibr__churn_free(&x->chg, ctx);
     ibr_qos_config_destroy(x->own_qos);
 }
 
@@ -450,8 +451,7 @@ static int build_mapped(rr *x)
     /* with the same LIDs, whole rows are copied, then the LIDs without a
        saved column cleared */
     uint32_t *unmapped = ibr__mallocarray(ctx, n_unmapped + 1, sizeof *unmapped);
-    x->chg = ibr__calloc(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->chg);
-    if (!unmapped || !x->chg) {
+    if (!unmapped || (x->identity && ibr__churn_init(&x->chg, ctx, t->n_sw, L) < 0)) {
         ibr__free(ctx, unmapped);
         return IBR_ENOMEM;
     }
@@ -471,10 +471,7 @@ static int build_mapped(rr *x)
             memcpy(row, old, L);
             for (size_t i = 0; i < n_unmapped; i++) {
                 uint32_t l = unmapped[i];
-                if (l && row[l] != IBR_NO_ROUTE) {
-                    x->chg[s]++;
-                    x->chg_total++;
-                }
+                ibr__churn_note(&x->chg, s, l, 0, row[l] != IBR_NO_ROUTE);
                 row[l] = IBR_NO_ROUTE;
             }
         } else {
@@ -614,12 +611,11 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
         x->load[(size_t)s * 256 + *e]--;
         x->load[(size_t)s * 256 + port]++;
     }
-    if (x->identity && l) {
-        /* churn against the saved row, kept up to date */
+    if (x->identity) {
+        /* churn against the saved row, kept up to date: every write of a
+           repair goes through here */
         unsigned o = x->db->lft[(size_t)x->swmap[s] * x->db->lft_size + l];
-        int before = *e != o, after = port != o;
-        x->chg[s] = x->chg[s] + (uint32_t)after - (uint32_t)before;
-        x->chg_total = x->chg_total + (uint64_t)after - (uint64_t)before;
+        ibr__churn_note(&x->chg, s, l, *e != o, port != o);
     }
     *e = (uint8_t)port;
     x->touched[s] = 1;
@@ -750,65 +746,14 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
     return 0;
 }
 
-/* LFT entries and switches that differ from the saved tables (by switch
-   GUID and LID), and SL entries. */
+/* The churn of r against the saved routing (churn.h): with all, every
+   row compared; otherwise (same LIDs, a repair that wrote through
+   set_entry()) the counts kept while writing. */
 static void churn(rr *x, const ibr_result *r, ibr_reroute_report *rep, int all)
 {
-    const ibr_routing_db *db = x->db;
-    const ibr_topo *t = x->t;
-    size_t L = r->lft_size;
-    uint64_t ent = 0;
-    uint32_t sws = 0;
-    if (!all && x->identity) {
-        for (uint32_t s = 0; s < t->n_sw; s++)
-            sws += x->chg[s] > 0;
-        ent = x->chg_total;
-    }
-    for (uint32_t s = 0; s < t->n_sw && (all || !x->identity); s++) {
-        if (!all && !x->touched[s])
-            continue;
-        uint32_t ds = x->swmap[s];
-        const uint8_t *row = r->lft + (size_t)s * L;
-        const uint8_t *old = ds != IBR_NONE ? db->lft + (size_t)ds * db->lft_size : NULL;
-        uint64_t c = 0;
-        for (size_t l = 1; l < L; l++) {
-            unsigned o = old && l < db->lft_size ? old[l] : IBR_NO_ROUTE;
-            if (row[l] != o)
-                c++;
-        }
-        ent += c;
-        sws += c > 0;
-    }
-    rep->lft_entries_changed = ent;
-    rep->switches_changed = sws;
-    /* path SLs, by source and destination LID */
-    uint64_t slc = 0;
-    if (r->sl_mode == IBR_SL_PER_DEST || db->sl_mode == IBR_SL_PER_DEST) {
-        for (size_t l = 1; l < L; l++) {
-            unsigned a = r->sl_mode == IBR_SL_PER_DEST ? r->sl[l] : 0;
-            unsigned b = db->sl_mode == IBR_SL_PER_DEST && l < db->lft_size ? db->sl[l] : 0;
-            slc += a != b;
-        }
-    } else if ((r->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_PAIR) &&
-               (all || x->sibling_copies || x->merged)) {
-        uint32_t ns = ibr__n_src_slots(t);
-        for (uint32_t sl = 0; sl < ns; sl++) {
-            uint16_t base = sl < t->n_end ? t->ports[t->end_port[sl]].lid
-                                          : t->ports[t->nodes[t->sw_node[sl - t->n_end]].port_off].lid;
-            const uint8_t *old = NULL;
-            for (size_t i = 0; i < db->n_sl_rows && db->sl_mode == IBR_SL_PER_PAIR; i++)
-                if (db->sl_src[i] == base) {
-                    old = db->sl + i * db->lft_size;
-                    break;
-                }
-            const uint8_t *now = r->sl_mode == IBR_SL_PER_PAIR ? r->sl + (size_t)sl * L : NULL;
-            for (size_t l = 1; l < L; l++) {
-                unsigned a = now ? now[l] : 0, b = old && l < db->lft_size ? old[l] : 0;
-                slc += a != b;
-            }
-        }
-    }
-    rep->sls_changed = slc;
+    int tracked = !all && x->identity;
+    ibr__churn_report(rep, x->db, r, x->swmap, tracked ? &x->chg : NULL,
+                      all || x->sibling_copies || x->merged);
 }
 
 /* The QoS configuration of a reroute: the caller's (ibr_options::qos),
@@ -955,8 +900,22 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
     a.lft_size = x->r->lft_size;
     a.hops = x->r->hops;
     a.lmc_cap = lmc == IBR_LMC_TOPO ? 7 : lmc;
-    a.changed = x->chg;
+    uint32_t *changed = ibr__calloc(x->ctx, x->t->n_sw ? x->t->n_sw : 1, sizeof *changed);
+    if (!changed)
+        return IBR_ENOMEM;
+    a.changed = changed;
     int rc = ibr__reroute_dmodc(&a, x->db, x->tmap, dmap);
+    /* the repair writes rows directly: the churn of the rows it changed is
+       counted again against the saved rows (same LIDs: same sizes) */
+    int new_rows = 0; /* a switch that came back has no saved row: compare all */
+    for (uint32_t s = 0; rc == 0 && s < x->t->n_sw; s++)
+        if (x->swmap[s] == IBR_NONE)
+            new_rows = 1;
+        else if (changed[s])
+            ibr__churn_recount(&x->chg, s, x->r->lft + (size_t)s * x->r->lft_size,
+                               x->db->lft + (size_t)x->swmap[s] * x->db->lft_size,
+                               x->r->lft_size);
+    ibr__free(x->ctx, changed);
     if (rc < 0)
         return rc;
     if (rc > 0)
@@ -970,8 +929,7 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
     rep->mode = IBR_REROUTE_INCREMENTAL;
     rep->entries_repaired = a.changed_total;
     rep->destinations_rerouted = a.dests;
-    x->chg_total += a.changed_total;
-    churn(x, x->r, rep, 0);
+    churn(x, x->r, rep, new_rows);
     char msg[160];
     snprintf(msg, sizeof msg,
              "reroute: dmodc repair in place, %" PRIu64 " entries changed, %u destination "
@@ -1033,6 +991,10 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     const ibr_qos_config *qos = reroute_qos(&x, o);
     if ((rc = compare_into(&cl, db, t, tmap, dmap)) < 0 || (rc = build_mapped(&x)) < 0)
         goto out;
+    /* the saved blocks over what was lost, whatever the repair does */
+    if ((cl.missing_cable || cl.missing_switch) &&
+        (rc = ibr__churn_over_lost(&rep.lft_blocks_over_lost, db, t, x.swmap)) < 0)
+        goto out;
     rc = IBR_ENOMEM;
     rep.changes = cl.n;
     rep.invalidates = cl.inval;
@@ -1061,6 +1023,7 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
             goto out;
         }
         rep.mode = IBR_REROUTE_UNCHANGED;
+        churn(&x, x.r, &rep, !x.identity); /* the QoS configuration may differ */
         if (ibr__result_add_attempt(x.r, db->engine, 0, "reroute: fabric unchanged, saved tables") < 0)
             goto out;
         *out = x.r;

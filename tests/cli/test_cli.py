@@ -1236,6 +1236,73 @@ def test_reroute():
                     r"^mode: +full \(the QoS levels asked for differ from the saved routing's\)$")
 
 
+def read_lft_dump(name):
+    """{switch GUID: {LID: port}} of an opensm-lfts.dump (unrouted LIDs
+    are not listed)."""
+    tables, cur = {}, None
+    with open(name) as f:
+        for line in f:
+            m = re.match(r"Unicast lids \[.*\] of switch .*guid (0x[0-9a-f]+)", line)
+            if m:
+                cur = tables.setdefault(int(m.group(1), 16), {})
+                continue
+            m = re.match(r"(0x[0-9a-f]+) (\d+) ", line)
+            if m and cur is not None:
+                cur[int(m.group(1), 16)] = int(m.group(2))
+    return tables
+
+
+def changed_blocks(old, new):
+    """Per switch of new: the 64-LID blocks whose entries differ from old's
+    (the switches gone from new are not counted)."""
+    per = {}
+    for guid, now in new.items():
+        was = old.get(guid, {})
+        blocks = {lid // 64 for lid in set(now) | set(was) if now.get(lid) != was.get(lid)}
+        if blocks:
+            per[guid] = len(blocks)
+    return per
+
+
+def test_reroute_blocks():
+    """reroute's changed LFT blocks and their histogram, in the summary and
+    --json, recounted from the opensm-lfts.dump files before and after,
+    for the repair and a full reroute (--vs-full and --full)."""
+    topo, faulted, db = path("rb.topo"), path("rb-f.topo"), path("rb.db")
+    spec = "xgft:h=3,m=4.4.6,w=1.4.4"
+    expect(["gen", spec, "-o", topo], 0)
+    expect(["gen", spec, "--faults", "1,0", "--seed", "3", "-o", faulted], 0)
+    expect(["route", "-q", "-R", "minhop", "--save-db", db, topo, "-o", path("rb-0")], 0)
+    old = read_lft_dump(os.path.join(path("rb-0"), "opensm-lfts.dump"))
+    over = None
+    for extra, out_dir in (([], "rb-1"), (["--full"], "rb-2")):
+        doc = jrun(["reroute", "-q", "--json", "--vs-full", db, faulted, "-o", path(out_dir)]
+                   + extra)
+        new = read_lft_dump(os.path.join(path(out_dir), "opensm-lfts.dump"))
+        per = changed_blocks(old, new)
+        check(doc["lft_blocks_changed"] == sum(per.values()) > 0, (doc, per))
+        check(doc["lft_blocks_max"] == max(per.values()), doc)
+        check(doc["switches_changed"] == len(per), doc)
+        hist = {}
+        for n in per.values():
+            k = min(n.bit_length() - 1, 10)
+            hist[k] = hist.get(k, 0) + 1
+        check([(h["min"], h["switches"]) for h in doc["lft_blocks_hist"]] ==
+              [(1 << k, hist[k]) for k in sorted(hist)], (doc["lft_blocks_hist"], hist))
+        check(doc["sl2vl_tables_changed"] == 0, doc)
+        # the saved blocks over the lost cable do not depend on the way
+        check(doc["lft_blocks_over_lost"] > 0 and over in (None, doc["lft_blocks_over_lost"]),
+              doc)
+        over = doc["lft_blocks_over_lost"]
+        # --full and --vs-full's full reroute: the same tables, the same counts
+        check(not extra or (doc["full"]["lft_blocks_changed"] == doc["lft_blocks_changed"] and
+                            doc["full"]["lft_blocks_hist"] == doc["lft_blocks_hist"]), doc)
+    out, _ = expect(["reroute", "--vs-full", db, faulted], 0,
+                    r"^to send: +\d+ LFT blocks \(at most \d+ on one switch\), 0 SL2VL tables; "
+                    r"%d saved blocks routed over the lost cables$" % over)
+    check(re.search(r"^full reroute: .* \d+ LFT blocks, 0 SL2VL tables, in ", out, re.M), out)
+
+
 def fix_db_checksum(text):
     """A routing database's text with its end line recomputed (FNV-1a 64 of
     every byte before it), as a hand edit that fixes the checksum would."""
@@ -1906,8 +1973,8 @@ def main():
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_strict, test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
-             test_messages, test_dor, test_file_engine, test_reroute, test_reroute_keeps_promise,
-             test_reroute_dmodc,
+             test_messages, test_dor, test_file_engine, test_reroute, test_reroute_blocks,
+             test_reroute_keeps_promise, test_reroute_dmodc,
              test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
              test_ftree_connected_pairs, test_analyze_bound, test_analyze_lmc]

@@ -11,7 +11,8 @@
    with and without room; a successful reroute verifies without error codes
    other than EROUTES, its report names the engine that routed (the
    result's), and that engine is the saved one unless IBR_REROUTE_FALLBACK
-   was given and the report says fallback; a failed one returns a known
+   was given and the report says fallback, and its changed blocks agree
+   with its changed entries and switches; a failed one returns a known
    code and leaves no table. */
 #include "fuzz_common.h"
 
@@ -112,6 +113,15 @@ static void apply(const ibr_routing_db *db, const ibr_topo *t, unsigned flags)
         FUZZ_CHECK(rep.fallback == !saved);
         /* the fallback's tables only when the caller allowed them */
         FUZZ_CHECK(!rep.fallback || (flags & IBR_REROUTE_FALLBACK));
+        /* blocks: one at least per changed switch, one at most per entry,
+           the histogram adds up to the switches */
+        uint64_t in_hist = 0;
+        for (unsigned k = 0; k < IBR_REROUTE_BLOCK_BUCKETS; k++)
+            in_hist += rep.lft_blocks_hist[k];
+        FUZZ_CHECK(in_hist == rep.switches_changed);
+        FUZZ_CHECK(rep.switches_changed <= rep.lft_blocks_changed &&
+                   rep.lft_blocks_changed <= rep.lft_entries_changed);
+        FUZZ_CHECK(rep.lft_blocks_max <= rep.lft_blocks_changed);
         ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
         v.threads = 1;
         rc = ibr_result_verify(&v, r);

@@ -74,7 +74,8 @@ CONSTANTS: Dict[str, int] = {
     "IBR_ROUTING_DB_FORMAT": 1,
     "IBR_REROUTE_FORCE_FULL": 1,
     "IBR_REROUTE_FALLBACK": 2,
-    "IBR_REROUTE_REPORT_VERSION": 2,
+    "IBR_REROUTE_REPORT_VERSION": 3,
+    "IBR_REROUTE_BLOCK_BUCKETS": 11,
 }
 
 NO_ROUTE = CONSTANTS["IBR_NO_ROUTE"]
@@ -840,6 +841,12 @@ class ibr_reroute_report(Structure):
         ("engine", c_char * 64),
         ("fallback", c_int),
         ("warning", c_char * 256),
+        # version 3
+        ("lft_blocks_changed", c_uint64),
+        ("lft_blocks_max", c_uint32),
+        ("lft_blocks_hist", c_uint32 * CONSTANTS["IBR_REROUTE_BLOCK_BUCKETS"]),
+        ("sl2vl_tables_changed", c_uint64),
+        ("lft_blocks_over_lost", c_uint64),
     ]
 
 

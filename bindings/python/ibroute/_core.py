@@ -2418,6 +2418,20 @@ class RerouteReport:
     fallback: bool = False
     #: "" or a warning about the inputs (most of the fabric changed)
     warning: str = ""
+    #: 64-LID LFT blocks that differ from the saved ones (what a subnet
+    #: manager sends: one SMP each), over the switches of the topology
+    lft_blocks_changed: int = 0
+    #: the most changed blocks of one switch
+    lft_blocks_max: int = 0
+    #: switches by changed blocks: entry k counts those with 2**k to
+    #: 2**(k+1) - 1 changed blocks (the last: 1,024 or more)
+    lft_blocks_hist: Tuple[int, ...] = ()
+    #: SL2VL tables (a switch's per input and output port, an end port's)
+    #: whose content differs
+    sl2vl_tables_changed: int = 0
+    #: blocks of the saved tables that held a route over a lost cable or
+    #: switch (0 when none was lost)
+    lft_blocks_over_lost: int = 0
 
 
 class RoutingDb(_Handle):
@@ -2532,7 +2546,9 @@ class RoutingDb(_Handle):
                                _capi.Invalidates(rep.invalidates), rep.lft_entries_changed,
                                rep.switches_changed, rep.sls_changed, rep.destinations_rerouted,
                                rep.entries_repaired, _s(rep.engine), bool(rep.fallback),
-                               _s(rep.warning))
+                               _s(rep.warning), rep.lft_blocks_changed, rep.lft_blocks_max,
+                               tuple(rep.lft_blocks_hist), rep.sl2vl_tables_changed,
+                               rep.lft_blocks_over_lost)
         return Result._wrap(out, topology), report
 
     def __repr__(self) -> str:

@@ -3,7 +3,7 @@
 import unittest
 
 import ibroute
-from ibroute import ChangeKind, Invalidates, RerouteMode
+from ibroute import ChangeKind, Invalidates, RerouteMode, _capi
 
 
 class TestRoutingDb(unittest.TestCase):
@@ -66,6 +66,39 @@ class TestRoutingDb(unittest.TestCase):
         self.assertTrue(frep.reason)
         self.assertLessEqual(rep.lft_entries_changed, frep.lft_entries_changed)
         for x in (r, full, t, g, db):
+            x.close()
+
+    def test_changed_blocks(self):
+        """The report's changed 64-LID blocks, their histogram and the
+        blocks over the lost cables, recounted from the LFTs of the saved
+        and the new routing, for the repair and a full reroute."""
+        db = ibroute.RoutingDb.from_result(self.result)
+        g = self.fabric.clone()
+        g.inject_faults(links=1, switches=0, seed=6)
+        t = g.freeze()
+        old = self.result.lfts()
+        over = None
+        for full in (False, True):
+            r, rep = db.route(t, full=full)
+            per = []
+            for sw, now in enumerate(r.lfts()):
+                blocks = {lid // 64 for lid in range(1, len(now)) if now[lid] != old[sw][lid]}
+                if blocks:
+                    per.append(len(blocks))
+            self.assertEqual(rep.lft_blocks_changed, sum(per))
+            self.assertGreater(rep.lft_blocks_changed, 0)
+            self.assertEqual(rep.lft_blocks_max, max(per))
+            hist = [0] * len(rep.lft_blocks_hist)
+            for n in per:
+                hist[min(n.bit_length() - 1, len(hist) - 1)] += 1
+            self.assertEqual(list(rep.lft_blocks_hist), hist)
+            self.assertEqual(len(hist), _capi.CONSTANTS["IBR_REROUTE_BLOCK_BUCKETS"])
+            self.assertEqual(rep.sl2vl_tables_changed, 0)
+            self.assertGreater(rep.lft_blocks_over_lost, 0)
+            self.assertIn(over, (None, rep.lft_blocks_over_lost))
+            over = rep.lft_blocks_over_lost
+            r.close()
+        for x in (t, g, db):
             x.close()
 
     def test_engine_declines_no_fallback(self):
