@@ -150,6 +150,12 @@ typedef struct df {
     uint32_t *bcnt;      /* while indexing: per block and entry, counts then
                             write positions */
     uint64_t cuts;
+    int relaid;          /* laid out again unit by unit */
+    uint8_t *tp0;        /* while laying out again: the routes before, */
+    uint64_t *load0, *cl0; /* and the loads */
+    uint8_t *tp1, *lay1; /* the pass kept (relayer_keep) */
+    uint64_t *load1, *cl1, ppl1[MAX_LAYERS];
+    unsigned n1;
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
     uint32_t *pidx;      /* per end port: index among its switch's end ports */
@@ -739,6 +745,42 @@ static int compact_top(df *c, df_refine *r, unsigned top)
     return 0;
 }
 
+static void refine_free(df *c, df_refine *r)
+{
+    ibr_context *ctx = c->ctx;
+    ibr__free(ctx, r->ch);
+    ibr__free(ctx, r->npar);
+    ibr__free(ctx, r->dist);
+    ibr__free(ctx, r->sub);
+    ibr__free(ctx, r->subc);
+    ibr__free(ctx, r->order);
+    ibr__free(ctx, r->tent);
+    ibr__free(ctx, r->olay);
+    memset(r, 0, sizeof *r);
+}
+
+/* Scratch of the refinement; 0 or IBR_ENOMEM (r is then freed). */
+static int refine_alloc(df *c, df_refine *r)
+{
+    ibr_context *ctx = c->ctx;
+    size_t ns = c->t->n_sw ? c->t->n_sw : 1;
+    memset(r, 0, sizeof *r);
+    r->ch = ibr__mallocarray(ctx, ns, sizeof *r->ch);
+    r->npar = ibr__mallocarray(ctx, ns, sizeof *r->npar);
+    r->dist = ibr__mallocarray(ctx, ns, sizeof *r->dist);
+    r->sub = ibr__mallocarray(ctx, ns, sizeof *r->sub);
+    r->subc = ibr__mallocarray(ctx, ns, sizeof *r->subc);
+    r->order = ibr__mallocarray(ctx, ns, sizeof *r->order);
+    r->tent = ibr__mallocarray(ctx, 2 * ns, sizeof *r->tent);
+    r->olay = ibr__mallocarray(ctx, c->nsrc ? c->nsrc : 1, 1);
+    if (!r->ch || !r->npar || !r->dist || !r->sub || !r->subc || !r->order || !r->tent ||
+        !r->olay) {
+        refine_free(c, r);
+        return IBR_ENOMEM;
+    }
+    return 0;
+}
+
 /* After the cycle breaking: empty the top layer, then the next, first by
    moving its units into lower layers where they fit, then by routing the
    destinations that still have paths in it again, each on a minimal tree
@@ -750,26 +792,13 @@ static int compact_top(df *c, df_refine *r, unsigned top)
 static int refine_layers(ibr_run *run, df *c, unsigned *needed)
 {
     const ibr_topo *t = c->t;
-    ibr_context *ctx = c->ctx;
     unsigned n = *needed;
     if (n < 2)
         return 0;
     df_refine r;
-    memset(&r, 0, sizeof r);
-    int rc = 0;
-    size_t ns = t->n_sw;
-    r.ch = ibr__mallocarray(ctx, ns, sizeof *r.ch);
-    r.npar = ibr__mallocarray(ctx, ns, sizeof *r.npar);
-    r.dist = ibr__mallocarray(ctx, ns, sizeof *r.dist);
-    r.sub = ibr__mallocarray(ctx, ns, sizeof *r.sub);
-    r.subc = ibr__mallocarray(ctx, ns, sizeof *r.subc);
-    r.order = ibr__mallocarray(ctx, ns, sizeof *r.order);
-    r.tent = ibr__mallocarray(ctx, 2 * ns, sizeof *r.tent);
-    r.olay = ibr__mallocarray(ctx, c->nsrc ? c->nsrc : 1, 1);
-    if (!r.ch || !r.npar || !r.dist || !r.sub || !r.subc || !r.order || !r.tent || !r.olay) {
-        rc = IBR_ENOMEM;
+    int rc = refine_alloc(c, &r);
+    if (rc < 0)
         goto out;
-    }
     /* checked insertions need a topological order of each layer, and
        every layer must be acyclic here */
     for (unsigned l = 0; l < n; l++)
@@ -817,16 +846,224 @@ static int refine_layers(ibr_run *run, df *c, unsigned *needed)
     }
     rc = 0;
 out:
-    ibr__free(ctx, r.ch);
-    ibr__free(ctx, r.npar);
-    ibr__free(ctx, r.dist);
-    ibr__free(ctx, r.sub);
-    ibr__free(ctx, r.subc);
-    ibr__free(ctx, r.order);
-    ibr__free(ctx, r.tent);
-    ibr__free(ctx, r.olay);
+    refine_free(c, &r);
     *needed = n;
     return rc;
+}
+
+/* ---- layering unit by unit -------------------------------------------- */
+
+enum {
+    DF_SPREAD = 1, /* a unit takes the first hop that fits any layer (else:
+                      the lowest layer that takes a hop) */
+    DF_OWN = 2     /* sssp's hop first, then the cheapest (else: cheapest) */
+};
+
+/* Place switch y's unit toward the destination at switch d: the first
+   of the candidate first hops cand[0 .. nc - 1] (cheapest first) whose
+   path, with the rest of the way r->npar, keeps one of the layers lo ..
+   hi - 1 acyclic (the lowest such), added there. Returns 0 with *pick
+   and *layer, 1 when none fits, < 0 error. */
+static int unit_place(df *c, df_refine *r, uint32_t y, uint32_t d, const uint32_t *cand,
+                      uint32_t nc, unsigned lo, unsigned hi, uint32_t *pick, unsigned *layer)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t len = 0;
+        r->ch[len++] = cand[i];
+        for (uint32_t z = t->adj[cand[i]].sw; z != d; z = t->adj[r->npar[z]].sw)
+            r->ch[len++] = r->npar[z];
+        for (unsigned l = lo; l < hi; l++) {
+            int rc = ibr__cdg_add_path(c->g, l, r->ch, len, c->s->src_lids[y], 1);
+            if (rc != 1) {
+                *pick = i;
+                *layer = l;
+                return rc;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Lay out destination di's units again (r->order: its switches by
+   distance). Each switch, nearest first, takes a minimal next hop: for
+   the lowest layer that admits one, the cheapest (the loads along the
+   rest of the way, as tree_in_layer) whose path, with the rest of the way
+   already fixed, keeps that layer acyclic; its unit goes there. A switch
+   without end ports takes the cheapest hop. Nothing that passes the switch
+   has been placed yet, so its hop is free to change. Returns 0, 1 when a
+   unit fits in no layer, < 0 error. */
+static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail, int mode,
+                         unsigned *n)
+{
+    const ibr_topo *t = c->t;
+    uint32_t d = t->lid_sw[c->s->dlid[di]];
+    const uint8_t *hr = c->hops + (size_t)d * t->n_sw;
+    uint8_t *row = c->tp + (size_t)di * t->n_sw, *lay = c->layer + (size_t)di * c->nsrc;
+    uint32_t cand[256];
+    uint64_t cost[256];
+    tree_account(c, r, di, NULL, -1);
+    r->dist[d] = 0;
+    for (uint32_t k = 1; k < r->nord; k++) {
+        uint32_t y = r->order[k], nc = 0;
+        for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
+            if (hr[t->adj[e].sw] + 1u != hr[y])
+                continue;
+            uint64_t cv = r->dist[t->adj[e].sw] + c->s->load[e];
+            uint32_t i = nc++;
+            while (i > 0 && cost[i - 1] > cv) { /* stable: port order on ties */
+                cost[i] = cost[i - 1];
+                cand[i] = cand[i - 1];
+                i--;
+            }
+            cost[i] = cv;
+            cand[i] = e;
+        }
+        if (!nc)
+            return IBR_EINTERNAL;
+        /* sssp's own hop first (DF_OWN): its balance is kept wherever it
+           fits */
+        uint32_t own = (mode & DF_OWN) ? out_edge(c, y, di) : cand[0];
+        for (uint32_t i = 0; i < nc && cand[0] != own; i++)
+            if (cand[i] == own) {
+                uint64_t cv = cost[i];
+                for (; i > 0; i--) {
+                    cand[i] = cand[i - 1];
+                    cost[i] = cost[i - 1];
+                }
+                cand[0] = own;
+                cost[0] = cv;
+            }
+        uint32_t pick = 0, ks = c->srcidx[y];
+        if (ks != IBR_NONE) {
+            unsigned l = 0;
+            int rc = 1;
+            if (mode & DF_SPREAD) /* the first hop that fits any layer */
+                rc = unit_place(c, r, y, d, cand, nc, 0, avail, &pick, &l);
+            else /* the lowest layer that takes a hop, the first there */
+                for (unsigned v = 0; v < avail && rc == 1; v++)
+                    rc = unit_place(c, r, y, d, cand, nc, v, v + 1, &pick, &l);
+            if (rc != 0)
+                return rc;
+            lay[ks] = (uint8_t)l;
+            c->ppl[l] += c->s->src_lids[y];
+            if (l + 1 > *n)
+                *n = l + 1;
+        }
+        r->npar[y] = cand[pick];
+        r->dist[y] = cost[pick];
+        row[y] = t->adj[cand[pick]].port;
+    }
+    tree_account(c, r, di, NULL, 1);
+    return 0;
+}
+
+/* Lay the paths out again when the cycle breaking needs more layers than
+   the VLs available: destination by destination, unit by unit (see
+   units_of_dest), each path in the lowest layer it keeps acyclic, with
+   its first hop chosen among the minimal ones for that. Returns 0 with
+   *needed set, 1 when some unit fits in no layer, < 0 error. */
+static int layer_by_units(ibr_run *run, df *c, unsigned avail, int mode, unsigned *needed)
+{
+    const ibr_topo *t = c->t;
+    ibr__cdg_destroy(c->g);
+    c->g = c->w[0].acc = NULL;
+    int rc = ibr__cdg_create_topo(&c->g, t, avail);
+    if (rc < 0)
+        return rc;
+    memset(c->layer, 0, (size_t)c->s->n_dest * c->nsrc);
+    memset(c->ppl, 0, sizeof c->ppl);
+    /* every pass starts from the routes and loads of the cycle breaking */
+    size_t ntp = (size_t)c->s->n_dest * t->n_sw, nch = t->n_adj ? t->n_adj : 1;
+    if (!c->tp0) {
+        c->tp0 = ibr__mallocarray(c->ctx, ntp + 1, 1);
+        c->load0 = ibr__mallocarray(c->ctx, nch, sizeof *c->load0);
+        c->cl0 = ibr__mallocarray(c->ctx, nch, sizeof *c->cl0);
+        if (!c->tp0 || !c->load0 || !c->cl0)
+            return IBR_ENOMEM;
+        memcpy(c->tp0, c->tp, ntp);
+        memcpy(c->load0, c->s->load, nch * sizeof *c->load0);
+        memcpy(c->cl0, c->s->cl, nch * sizeof *c->cl0);
+    } else {
+        memcpy(c->tp, c->tp0, ntp);
+        memcpy(c->s->load, c->load0, nch * sizeof *c->load0);
+        memcpy(c->s->cl, c->cl0, nch * sizeof *c->cl0);
+    }
+    df_refine r;
+    if ((rc = refine_alloc(c, &r)) < 0)
+        return rc;
+    unsigned n = 1;
+    for (uint32_t di = 0; di < c->s->n_dest && rc == 0; di++) {
+        uint32_t d = t->lid_sw[c->s->dlid[di]];
+        r.nord = ibr__hops_level_order(t, c->hops, d, r.order, r.cnt);
+        if ((rc = units_of_dest(c, &r, di, avail, mode, &n)) == 0 && (di & 63) == 0)
+            rc = ibr_run_progress(run, "dfsssp: layers unit by unit", di, c->s->n_dest);
+    }
+    refine_free(c, &r);
+    *needed = n;
+    return rc;
+}
+
+/* The busiest channel's (end port, LID) pairs. */
+static uint64_t busiest(const df *c)
+{
+    uint64_t m = 0;
+    for (uint32_t e = 0; e < c->t->n_adj; e++)
+        if (c->s->cl[e] > m)
+            m = c->s->cl[e];
+    return m;
+}
+
+/* Keep (save 1) or bring back (0) the routes, loads and layers of a pass. */
+static int relayer_keep(df *c, int save, unsigned *n)
+{
+    size_t ntp = (size_t)c->s->n_dest * c->t->n_sw, nch = c->t->n_adj ? c->t->n_adj : 1;
+    size_t nl = (size_t)c->s->n_dest * c->nsrc;
+    if (save && !c->tp1) {
+        c->tp1 = ibr__mallocarray(c->ctx, ntp + 1, 1);
+        c->lay1 = ibr__mallocarray(c->ctx, nl + 1, 1);
+        c->load1 = ibr__mallocarray(c->ctx, nch, sizeof *c->load1);
+        c->cl1 = ibr__mallocarray(c->ctx, nch, sizeof *c->cl1);
+        if (!c->tp1 || !c->lay1 || !c->load1 || !c->cl1)
+            return IBR_ENOMEM;
+    }
+#define DF_COPY(a, b, len) (save ? memcpy(b, a, len) : memcpy(a, b, len))
+    DF_COPY(c->tp, c->tp1, ntp);
+    DF_COPY(c->layer, c->lay1, nl);
+    DF_COPY(c->s->load, c->load1, nch * sizeof *c->load1);
+    DF_COPY(c->s->cl, c->cl1, nch * sizeof *c->cl1);
+    DF_COPY(c->ppl, c->ppl1, sizeof c->ppl);
+#undef DF_COPY
+    if (save)
+        c->n1 = *n;
+    else
+        *n = c->n1;
+    return 0;
+}
+
+/* When the cycle breaking needs more layers than the VLs available: lay
+   the paths out again unit by unit, over all the VLs, twice (sssp's hops
+   first; the cheapest hops first), keeping the pass with the lower
+   busiest link; if neither fits, pass the units into the lowest layers
+   (sssp's hops first), which needs the fewest layers. Returns 0 with
+   *needed (the layers used), 1 when nothing fits, < 0 error. */
+static int relayer(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+{
+    int rc = layer_by_units(run, c, avail, DF_SPREAD | DF_OWN, needed);
+    if (rc < 0)
+        return rc;
+    if (rc == 0) {
+        uint64_t b1 = busiest(c);
+        if ((rc = relayer_keep(c, 1, needed)) < 0 ||
+            (rc = layer_by_units(run, c, avail, DF_SPREAD, needed)) < 0)
+            return rc;
+        if (rc == 1 || busiest(c) > b1)
+            relayer_keep(c, 0, needed);
+        ibr__log(c->ctx, IBR_LOG_INFO, "dfsssp: busiest link %" PRIu64 " with sssp's hops "
+                 "first, %" PRIu64 " with the cheapest first", b1, rc == 1 ? 0 : busiest(c));
+        return 0;
+    }
+    return layer_by_units(run, c, avail, DF_OWN, needed);
 }
 
 /* ---- SLs -------------------------------------------------------------- */
@@ -1015,6 +1252,13 @@ static void df_free(df *c)
     ibr__free(ctx, c->srcs);
     ibr__free(ctx, c->pidx);
     ibr__free(ctx, c->swrow);
+    ibr__free(ctx, c->tp0);
+    ibr__free(ctx, c->load0);
+    ibr__free(ctx, c->cl0);
+    ibr__free(ctx, c->tp1);
+    ibr__free(ctx, c->lay1);
+    ibr__free(ctx, c->load1);
+    ibr__free(ctx, c->cl1);
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
@@ -1131,13 +1375,11 @@ static int dfsssp_route(ibr_run *run, void *user)
 
     /* break the cycles layer by layer */
     unsigned avail = ibr__run_vls(run);
+    int beyond = 0; /* the cycle breaking ran out of layers */
     for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c.g, v)); v++) {
-        rc = break_layer(run, &c, v);
-        if (rc == 1) {
-            rc = ibr__fail(run, IBR_ENOVL,
-                               "more than %d virtual lanes needed to break every credit loop "
-                               "(%u available)", MAX_LAYERS, avail);
-            goto out;
+        if ((rc = break_layer(run, &c, v)) == 1) {
+            beyond = 1;
+            break;
         }
         if (rc < 0)
             goto fail;
@@ -1149,27 +1391,51 @@ static int dfsssp_route(ibr_run *run, void *user)
     ibr__free(ctx, c.dep_dest);
     c.tin = c.tout = c.srcs = NULL;
     c.dep_dest = NULL;
-    unsigned needed = 1;
-    for (unsigned l = 0; l < MAX_LAYERS; l++)
-        if (c.ppl[l])
-            needed = l + 1;
-    unsigned greedy = needed;
-    if ((rc = refine_layers(run, &c, &needed)) < 0)
-        goto fail;
+    unsigned needed = MAX_LAYERS + 1, greedy = needed;
+    if (!beyond) {
+        needed = 1;
+        for (unsigned l = 0; l < MAX_LAYERS; l++)
+            if (c.ppl[l])
+                needed = l + 1;
+        greedy = needed;
+        if ((rc = refine_layers(run, &c, &needed)) < 0)
+            goto fail;
+        ibr__log(ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
+                 "%" PRIu64 " cycles broken", needed, greedy, avail, c.cuts);
+    } else {
+        ibr__log(ctx, IBR_LOG_INFO,
+                 "dfsssp: more than %d virtual layers needed by the cycle breaking, %u VLs "
+                 "available, %" PRIu64 " cycles broken", MAX_LAYERS, avail, c.cuts);
+    }
+    if (needed > avail) {
+        /* OpenSM's way does not fit: lay the paths out again by
+           unit by unit (the tables change only here) */
+        unsigned cut = needed;
+        if ((rc = relayer(run, &c, avail, &needed)) < 0)
+            goto fail;
+        if (rc == 1) {
+            rc = cut > MAX_LAYERS
+                     ? ibr__fail(run, IBR_ENOVL,
+                                 "more than %d virtual lanes needed to break every credit loop, "
+                                 "%u available (layering unit by unit did not fit "
+                                 "either)", MAX_LAYERS, avail)
+                     : ibr__fail(run, IBR_ENOVL,
+                                 "%u virtual lanes needed to break every credit loop, %u "
+                                 "available (max_vls %u, ports' OperVLs %u; layering "
+                                 "unit by unit did not fit either)",
+                                 cut, avail,
+                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t));
+            goto out;
+        }
+        c.relaid = 1;
+        ibr__log(ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed unit by unit, %u VLs available",
+                 needed, avail);
+    }
     ibr__cdg_destroy(c.g);
     c.g = NULL;
     c.w[0].acc = NULL;
-    ibr__log(ctx, IBR_LOG_INFO,
-             "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
-             "%" PRIu64 " cycles broken", needed, greedy, avail, c.cuts);
-    if (needed > avail) {
-        rc = ibr__fail(run, IBR_ENOVL,
-                           "%u virtual lanes needed to break every credit loop, %u available "
-                           "(max_vls %u, ports' OperVLs %u)",
-                           needed, avail, ibr_run_options(run)->max_vls,
-                           ibr__topo_min_oper_vls(t));
-        goto out;
-    }
 
     /* spread the layers over the available VLs */
     for (unsigned l = 0; l < needed; l++)
