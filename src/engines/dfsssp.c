@@ -156,6 +156,7 @@ typedef struct df {
     uint8_t *tp1, *lay1; /* the pass kept (relayer_keep) */
     uint64_t *load1, *cl1, ppl1[MAX_LAYERS];
     unsigned n1;
+    unsigned spread_hi;  /* DF_SPREAD: the layers a unit may take freely */
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
     uint32_t *pidx;      /* per end port: index among its switch's end ports */
@@ -854,9 +855,10 @@ out:
 /* ---- layering unit by unit -------------------------------------------- */
 
 enum {
-    DF_SPREAD = 1, /* a unit takes the first hop that fits any layer (else:
-                      the lowest layer that takes a hop) */
-    DF_OWN = 2     /* sssp's hop first, then the cheapest (else: cheapest) */
+    DF_SPREAD = 1, /* a unit takes the first hop that fits any of the layers
+                      below spread_hi, else as without */
+    DF_OWN = 2     /* hops: sssp's first, then the cheapest (else: the
+                      cheapest first) */
 };
 
 /* Place switch y's unit toward the destination at switch d: the first
@@ -938,11 +940,11 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail, int m
         if (ks != IBR_NONE) {
             unsigned l = 0;
             int rc = 1;
-            if (mode & DF_SPREAD) /* the first hop that fits any layer */
-                rc = unit_place(c, r, y, d, cand, nc, 0, avail, &pick, &l);
-            else /* the lowest layer that takes a hop, the first there */
-                for (unsigned v = 0; v < avail && rc == 1; v++)
-                    rc = unit_place(c, r, y, d, cand, nc, v, v + 1, &pick, &l);
+            if (mode & DF_SPREAD) /* the first hop that fits a free layer */
+                rc = unit_place(c, r, y, d, cand, nc, 0, c->spread_hi, &pick, &l);
+            /* else the lowest layer that takes a hop, the first there */
+            for (unsigned v = 0; v < avail && rc == 1; v++)
+                rc = unit_place(c, r, y, d, cand, nc, v, v + 1, &pick, &l);
             if (rc != 0)
                 return rc;
             lay[ks] = (uint8_t)l;
@@ -1042,28 +1044,36 @@ static int relayer_keep(df *c, int save, unsigned *n)
 }
 
 /* When the cycle breaking needs more layers than the VLs available: lay
-   the paths out again unit by unit, over all the VLs, twice (sssp's hops
-   first; the cheapest hops first), keeping the pass with the lower
-   busiest link; if neither fits, pass the units into the lowest layers
-   (sssp's hops first), which needs the fewest layers. Returns 0 with
-   *needed (the layers used), 1 when nothing fits, < 0 error. */
+   the paths out again unit by unit, each unit into the first of the lower
+   half of the VLs its path fits (hops tried in order), else into the
+   lowest layer where some hop fits; twice, sssp's hops first and the
+   cheapest hops first, keeping the pass with the lower busiest link.
+   Returns 0 with *needed (the layers used), 1 when some unit fits in no
+   layer, < 0 error. */
 static int relayer(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
-    int rc = layer_by_units(run, c, avail, DF_SPREAD | DF_OWN, needed);
+    c->spread_hi = (avail + 1) / 2;
+    unsigned n1 = 0;
+    int rc = layer_by_units(run, c, avail, DF_SPREAD | DF_OWN, &n1);
     if (rc < 0)
         return rc;
-    if (rc == 0) {
-        uint64_t b1 = busiest(c);
-        if ((rc = relayer_keep(c, 1, needed)) < 0 ||
-            (rc = layer_by_units(run, c, avail, DF_SPREAD, needed)) < 0)
-            return rc;
-        if (rc == 1 || busiest(c) > b1)
-            relayer_keep(c, 0, needed);
-        ibr__log(c->ctx, IBR_LOG_INFO, "dfsssp: busiest link %" PRIu64 " with sssp's hops "
-                 "first, %" PRIu64 " with the cheapest first", b1, rc == 1 ? 0 : busiest(c));
-        return 0;
-    }
-    return layer_by_units(run, c, avail, DF_OWN, needed);
+    int ok1 = rc == 0;
+    uint64_t b1 = ok1 ? busiest(c) : 0;
+    if (ok1 && (rc = relayer_keep(c, 1, &n1)) < 0)
+        return rc;
+    if ((rc = layer_by_units(run, c, avail, DF_SPREAD, needed)) < 0)
+        return rc;
+    int ok2 = rc == 0;
+    uint64_t b2 = ok2 ? busiest(c) : 0;
+    unsigned n2 = *needed;
+    if (ok1 && (!ok2 || b1 <= b2))
+        relayer_keep(c, 0, needed);
+    ibr__log(c->ctx, IBR_LOG_INFO,
+             "dfsssp: laid out unit by unit: sssp's hops first %s %u layers, busiest link "
+             "%" PRIu64 "; the cheapest first %s %u, %" PRIu64 "; kept: %s",
+             ok1 ? "fit in" : "did not fit in", n1, b1, ok2 ? "fit in" : "did not fit in",
+             n2, b2, ok1 && (!ok2 || b1 <= b2) ? "the first" : "the second");
+    return ok1 || ok2 ? 0 : 1;
 }
 
 /* ---- SLs -------------------------------------------------------------- */
