@@ -153,10 +153,6 @@ typedef struct df {
     int relaid;          /* laid out again unit by unit */
     uint8_t *tp0;        /* while laying out again: the routes before, */
     uint64_t *load0, *cl0; /* and the loads */
-    uint8_t *tp1, *lay1; /* the pass kept (relayer_keep) */
-    uint64_t *load1, *cl1, ppl1[MAX_LAYERS];
-    unsigned n1;
-    unsigned spread_hi;  /* DF_SPREAD: the layers a unit may take freely */
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
     uint32_t *pidx;      /* per end port: index among its switch's end ports */
@@ -854,13 +850,6 @@ out:
 
 /* ---- layering unit by unit -------------------------------------------- */
 
-enum {
-    DF_SPREAD = 1, /* a unit takes the first hop that fits any of the layers
-                      below spread_hi, else as without */
-    DF_OWN = 2     /* hops: sssp's first, then the cheapest (else: the
-                      cheapest first) */
-};
-
 /* Place switch y's unit toward the destination at switch d: the first
    of the candidate first hops cand[0 .. nc - 1] (cheapest first) whose
    path, with the rest of the way r->npar, keeps one of the layers lo ..
@@ -888,15 +877,17 @@ static int unit_place(df *c, df_refine *r, uint32_t y, uint32_t d, const uint32_
 }
 
 /* Lay out destination di's units again (r->order: its switches by
-   distance). Each switch, nearest first, takes a minimal next hop: for
-   the lowest layer that admits one, the cheapest (the loads along the
-   rest of the way, as tree_in_layer) whose path, with the rest of the way
-   already fixed, keeps that layer acyclic; its unit goes there. A switch
-   without end ports takes the cheapest hop. Nothing that passes the switch
-   has been placed yet, so its hop is free to change. Returns 0, 1 when a
-   unit fits in no layer, < 0 error. */
-static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail, int mode,
-                         unsigned *n)
+   distance). Each switch, nearest first, takes a minimal next hop, its
+   candidates ordered by cost (the loads along the way, as tree_in_layer),
+   and its unit goes with it into a layer the path keeps acyclic (the
+   rest of the way is already fixed): the cheapest hop that fits one of
+   the layers below spread (the lowest such), else the lowest layer above
+   that takes a hop, the cheapest there. A switch without end ports takes
+   the cheapest hop. Nothing that passes the switch has been placed yet,
+   so its hop is free to change. Returns 0, 1 when a unit fits in no
+   layer, < 0 error. */
+static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
+                         unsigned spread, unsigned *n)
 {
     const ibr_topo *t = c->t;
     uint32_t d = t->lid_sw[c->s->dlid[di]];
@@ -923,27 +914,15 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail, int m
         }
         if (!nc)
             return IBR_EINTERNAL;
-        /* sssp's own hop first (DF_OWN): its balance is kept wherever it
-           fits */
-        uint32_t own = (mode & DF_OWN) ? out_edge(c, y, di) : cand[0];
-        for (uint32_t i = 0; i < nc && cand[0] != own; i++)
-            if (cand[i] == own) {
-                uint64_t cv = cost[i];
-                for (; i > 0; i--) {
-                    cand[i] = cand[i - 1];
-                    cost[i] = cost[i - 1];
-                }
-                cand[0] = own;
-                cost[0] = cv;
-            }
         uint32_t pick = 0, ks = c->srcidx[y];
         if (ks != IBR_NONE) {
             unsigned l = 0;
             int rc = 1;
-            if (mode & DF_SPREAD) /* the first hop that fits a free layer */
-                rc = unit_place(c, r, y, d, cand, nc, 0, c->spread_hi, &pick, &l);
-            /* else the lowest layer that takes a hop, the first there */
-            for (unsigned v = 0; v < avail && rc == 1; v++)
+            if (spread) /* the cheapest hop that fits one of them */
+                rc = unit_place(c, r, y, d, cand, nc, 0, spread, &pick, &l);
+            /* else the lowest layer above that takes a hop, the cheapest
+               there */
+            for (unsigned v = spread; v < avail && rc == 1; v++)
                 rc = unit_place(c, r, y, d, cand, nc, v, v + 1, &pick, &l);
             if (rc != 0)
                 return rc;
@@ -960,12 +939,12 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail, int m
     return 0;
 }
 
-/* Lay the paths out again when the cycle breaking needs more layers than
-   the VLs available: destination by destination, unit by unit (see
-   units_of_dest), each path in the lowest layer it keeps acyclic, with
-   its first hop chosen among the minimal ones for that. Returns 0 with
-   *needed set, 1 when some unit fits in no layer, < 0 error. */
-static int layer_by_units(ibr_run *run, df *c, unsigned avail, int mode, unsigned *needed)
+/* One pass of the layering unit by unit (units_of_dest) into avail
+   layers, destination by destination, from the routes and loads the cycle
+   breaking left. Returns 0 with *needed set, 1 when some unit fits in no
+   layer, < 0 error. */
+static int layer_by_units(ibr_run *run, df *c, unsigned avail, unsigned spread,
+                          unsigned *needed)
 {
     const ibr_topo *t = c->t;
     ibr__cdg_destroy(c->g);
@@ -998,7 +977,7 @@ static int layer_by_units(ibr_run *run, df *c, unsigned avail, int mode, unsigne
     for (uint32_t di = 0; di < c->s->n_dest && rc == 0; di++) {
         uint32_t d = t->lid_sw[c->s->dlid[di]];
         r.nord = ibr__hops_level_order(t, c->hops, d, r.order, r.cnt);
-        if ((rc = units_of_dest(c, &r, di, avail, mode, &n)) == 0 && (di & 63) == 0)
+        if ((rc = units_of_dest(c, &r, di, avail, spread, &n)) == 0 && (di & 63) == 0)
             rc = ibr_run_progress(run, "dfsssp: layers unit by unit", di, c->s->n_dest);
     }
     refine_free(c, &r);
@@ -1006,74 +985,18 @@ static int layer_by_units(ibr_run *run, df *c, unsigned avail, int mode, unsigne
     return rc;
 }
 
-/* The busiest channel's (end port, LID) pairs. */
-static uint64_t busiest(const df *c)
-{
-    uint64_t m = 0;
-    for (uint32_t e = 0; e < c->t->n_adj; e++)
-        if (c->s->cl[e] > m)
-            m = c->s->cl[e];
-    return m;
-}
-
-/* Keep (save 1) or bring back (0) the routes, loads and layers of a pass. */
-static int relayer_keep(df *c, int save, unsigned *n)
-{
-    size_t ntp = (size_t)c->s->n_dest * c->t->n_sw, nch = c->t->n_adj ? c->t->n_adj : 1;
-    size_t nl = (size_t)c->s->n_dest * c->nsrc;
-    if (save && !c->tp1) {
-        c->tp1 = ibr__mallocarray(c->ctx, ntp + 1, 1);
-        c->lay1 = ibr__mallocarray(c->ctx, nl + 1, 1);
-        c->load1 = ibr__mallocarray(c->ctx, nch, sizeof *c->load1);
-        c->cl1 = ibr__mallocarray(c->ctx, nch, sizeof *c->cl1);
-        if (!c->tp1 || !c->lay1 || !c->load1 || !c->cl1)
-            return IBR_ENOMEM;
-    }
-#define DF_COPY(a, b, len) (save ? memcpy(b, a, len) : memcpy(a, b, len))
-    DF_COPY(c->tp, c->tp1, ntp);
-    DF_COPY(c->layer, c->lay1, nl);
-    DF_COPY(c->s->load, c->load1, nch * sizeof *c->load1);
-    DF_COPY(c->s->cl, c->cl1, nch * sizeof *c->cl1);
-    DF_COPY(c->ppl, c->ppl1, sizeof c->ppl);
-#undef DF_COPY
-    if (save)
-        c->n1 = *n;
-    else
-        *n = c->n1;
-    return 0;
-}
-
 /* When the cycle breaking needs more layers than the VLs available: lay
-   the paths out again unit by unit, each unit into the first of the lower
-   half of the VLs its path fits (hops tried in order), else into the
-   lowest layer where some hop fits; twice, sssp's hops first and the
-   cheapest hops first, keeping the pass with the lower busiest link.
-   Returns 0 with *needed (the layers used), 1 when some unit fits in no
-   layer, < 0 error. */
+   the paths out again unit by unit, first spread over the lower half of
+   the VLs (a unit that fits none of them takes the lowest layer above
+   that admits it), for balance; if that does not fit, packed into the
+   lowest layers, which needs the fewest. Returns 0 with *needed (the
+   layers used), 1 when some unit fits in no layer, < 0 error. */
 static int relayer(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
-    c->spread_hi = (avail + 1) / 2;
-    unsigned n1 = 0;
-    int rc = layer_by_units(run, c, avail, DF_SPREAD | DF_OWN, &n1);
-    if (rc < 0)
-        return rc;
-    int ok1 = rc == 0;
-    uint64_t b1 = ok1 ? busiest(c) : 0;
-    if (ok1 && (rc = relayer_keep(c, 1, &n1)) < 0)
-        return rc;
-    if ((rc = layer_by_units(run, c, avail, DF_SPREAD, needed)) < 0)
-        return rc;
-    int ok2 = rc == 0;
-    uint64_t b2 = ok2 ? busiest(c) : 0;
-    unsigned n2 = *needed;
-    if (ok1 && (!ok2 || b1 <= b2))
-        relayer_keep(c, 0, needed);
-    ibr__log(c->ctx, IBR_LOG_INFO,
-             "dfsssp: laid out unit by unit: sssp's hops first %s %u layers, busiest link "
-             "%" PRIu64 "; the cheapest first %s %u, %" PRIu64 "; kept: %s",
-             ok1 ? "fit in" : "did not fit in", n1, b1, ok2 ? "fit in" : "did not fit in",
-             n2, b2, ok1 && (!ok2 || b1 <= b2) ? "the first" : "the second");
-    return ok1 || ok2 ? 0 : 1;
+    int rc = layer_by_units(run, c, avail, (avail + 1) / 2, needed);
+    if (rc == 1 && avail > 1)
+        rc = layer_by_units(run, c, avail, 0, needed);
+    return rc;
 }
 
 /* ---- SLs -------------------------------------------------------------- */
@@ -1265,10 +1188,6 @@ static void df_free(df *c)
     ibr__free(ctx, c->tp0);
     ibr__free(ctx, c->load0);
     ibr__free(ctx, c->cl0);
-    ibr__free(ctx, c->tp1);
-    ibr__free(ctx, c->lay1);
-    ibr__free(ctx, c->load1);
-    ibr__free(ctx, c->cl1);
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
