@@ -52,10 +52,21 @@
  * OpenSM's dfsssp or fewer (a degraded fat tree: 1 instead of 2; tori: a
  * layer or two fewer), so it also routes fabrics where OpenSM runs out.
  *
+ * Beyond the VLs (ibroute's step, relayer). When the cycle breaking and
+ * the refinement need more layers than the VLs available, the paths are
+ * laid out again unit by unit: destination by destination, each switch
+ * (nearest first) picks a minimal next hop, cheapest first, and its unit
+ * goes with it into a layer its path keeps acyclic (checked insertion);
+ * the lower half of the VLs is tried first, for balance, then the lowest
+ * layer above; if that pass does not fit, a second packs every unit into
+ * the lowest layer that takes it. Routes change only here, so fabrics
+ * where OpenSM's way fits keep their tables.
+ *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
- * ibr_options::max_vls. If more layers are needed the engine fails with
- * IBR_ENOVL, naming the count, so the chain falls back. If fewer are needed the spare VLs are handed out
+ * ibr_options::max_vls. If more layers are needed even unit by unit, the
+ * engine fails with IBR_ENOVL, naming the count, so the chain falls back.
+ * If fewer are needed the spare VLs are handed out
  * one by one to the layer with the most pairs per VL (ties: lowest layer),
  * and a layer spread over k VLs gives pair (source port i of its switch,
  * destination number j) the VL first + (i + j) mod k: each VL then holds a
@@ -150,7 +161,6 @@ typedef struct df {
     uint32_t *bcnt;      /* while indexing: per block and entry, counts then
                             write positions */
     uint64_t cuts;
-    int relaid;          /* laid out again unit by unit */
     uint8_t *tp0;        /* while laying out again: the routes before, */
     uint64_t *load0, *cl0; /* and the loads */
     /* SL assignment */
@@ -1147,6 +1157,94 @@ static int assign_sls(ibr_run *run, df *c)
     return ibr_run_parallel_for(run, s->n_dest, fill_switch_col, c);
 }
 
+/* Spread the layers over the available VLs: each spare VL to the layer
+   with the most pairs per VL (ties: the lowest). */
+static void spread_vls(df *c, unsigned needed, unsigned avail)
+{
+    for (unsigned l = 0; l < needed; l++)
+        c->split[l] = 1;
+    for (unsigned spare = avail - needed; spare > 0; spare--) {
+        unsigned best = 0;
+        for (unsigned l = 1; l < needed; l++)
+            if (c->ppl[l] * c->split[best] > c->ppl[best] * c->split[l])
+                best = l;
+        c->split[best]++;
+    }
+    for (unsigned l = 1; l < needed; l++)
+        c->start[l] = c->start[l - 1] + c->split[l - 1];
+}
+
+/* The layers: OpenSM's cycle breaking and ibroute's compaction, and when
+   they need more than the avail VLs, the layering unit by unit. Returns 0
+   with *needed, or an error; *failed is set when the error has been
+   reported already (IBR_ENOVL: the chain falls back). */
+static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, int *failed)
+{
+    const ibr_topo *t = c->t;
+    int rc;
+    /* break the cycles layer by layer */
+    int beyond = 0; /* the cycle breaking ran out of layers */
+    for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c->g, v)); v++) {
+        if ((rc = break_layer(run, c, v)) == 1) {
+            beyond = 1;
+            break;
+        }
+        if (rc < 0)
+            return rc;
+    }
+    /* the index is not needed any more, the CDGs after the refinement */
+    ibr__free(c->ctx, c->tin);
+    ibr__free(c->ctx, c->tout);
+    ibr__free(c->ctx, c->srcs);
+    ibr__free(c->ctx, c->dep_dest);
+    c->tin = c->tout = c->srcs = NULL;
+    c->dep_dest = NULL;
+    unsigned greedy = MAX_LAYERS + 1;
+    *needed = greedy;
+    if (!beyond) {
+        *needed = 1;
+        for (unsigned l = 0; l < MAX_LAYERS; l++)
+            if (c->ppl[l])
+                *needed = l + 1;
+        greedy = *needed;
+        if ((rc = refine_layers(run, c, needed)) < 0)
+            return rc;
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
+                 "%" PRIu64 " cycles broken", *needed, greedy, avail, c->cuts);
+    } else {
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: more than %d virtual layers needed by the cycle breaking, %u VLs "
+                 "available, %" PRIu64 " cycles broken", MAX_LAYERS, avail, c->cuts);
+    }
+    if (*needed > avail) {
+        /* OpenSM's way does not fit: lay the paths out again unit by
+           unit (the tables change only here) */
+        unsigned cut = *needed;
+        if ((rc = relayer(run, c, avail, needed)) < 0)
+            return rc;
+        if (rc == 1) {
+            rc = cut > MAX_LAYERS
+                     ? ibr__fail(run, IBR_ENOVL,
+                                 "more than %d virtual lanes needed to break every credit loop, "
+                                 "%u available (layering unit by unit did not fit "
+                                 "either)", MAX_LAYERS, avail)
+                     : ibr__fail(run, IBR_ENOVL,
+                                 "%u virtual lanes needed to break every credit loop, %u "
+                                 "available (max_vls %u, ports' OperVLs %u; layering "
+                                 "unit by unit did not fit either)",
+                                 cut, avail,
+                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t));
+            *failed = 1;
+            return rc;
+        }
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed unit by unit, %u VLs available",
+                 *needed, avail);
+    }
+    return 0;
+}
+
 /* ---- the engine ------------------------------------------------------- */
 
 static int layers_artifact(ibr_run *run, const df *c, unsigned needed, unsigned avail)
@@ -1302,82 +1400,18 @@ static int dfsssp_route(ibr_run *run, void *user)
         }
     }
 
-    /* break the cycles layer by layer */
-    unsigned avail = ibr__run_vls(run);
-    int beyond = 0; /* the cycle breaking ran out of layers */
-    for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c.g, v)); v++) {
-        if ((rc = break_layer(run, &c, v)) == 1) {
-            beyond = 1;
-            break;
-        }
-        if (rc < 0)
-            goto fail;
-    }
-    /* the index is not needed any more, the CDGs after the refinement */
-    ibr__free(ctx, c.tin);
-    ibr__free(ctx, c.tout);
-    ibr__free(ctx, c.srcs);
-    ibr__free(ctx, c.dep_dest);
-    c.tin = c.tout = c.srcs = NULL;
-    c.dep_dest = NULL;
-    unsigned needed = MAX_LAYERS + 1, greedy = needed;
-    if (!beyond) {
-        needed = 1;
-        for (unsigned l = 0; l < MAX_LAYERS; l++)
-            if (c.ppl[l])
-                needed = l + 1;
-        greedy = needed;
-        if ((rc = refine_layers(run, &c, &needed)) < 0)
-            goto fail;
-        ibr__log(ctx, IBR_LOG_INFO,
-                 "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
-                 "%" PRIu64 " cycles broken", needed, greedy, avail, c.cuts);
-    } else {
-        ibr__log(ctx, IBR_LOG_INFO,
-                 "dfsssp: more than %d virtual layers needed by the cycle breaking, %u VLs "
-                 "available, %" PRIu64 " cycles broken", MAX_LAYERS, avail, c.cuts);
-    }
-    if (needed > avail) {
-        /* OpenSM's way does not fit: lay the paths out again by
-           unit by unit (the tables change only here) */
-        unsigned cut = needed;
-        if ((rc = relayer(run, &c, avail, &needed)) < 0)
-            goto fail;
-        if (rc == 1) {
-            rc = cut > MAX_LAYERS
-                     ? ibr__fail(run, IBR_ENOVL,
-                                 "more than %d virtual lanes needed to break every credit loop, "
-                                 "%u available (layering unit by unit did not fit "
-                                 "either)", MAX_LAYERS, avail)
-                     : ibr__fail(run, IBR_ENOVL,
-                                 "%u virtual lanes needed to break every credit loop, %u "
-                                 "available (max_vls %u, ports' OperVLs %u; layering "
-                                 "unit by unit did not fit either)",
-                                 cut, avail,
-                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t));
+    unsigned avail = ibr__run_vls(run), needed = 0;
+    int failed = 0;
+    if ((rc = plan_layers(run, &c, avail, &needed, &failed)) < 0) {
+        if (failed)
             goto out;
-        }
-        c.relaid = 1;
-        ibr__log(ctx, IBR_LOG_INFO,
-                 "dfsssp: %u virtual layers needed unit by unit, %u VLs available",
-                 needed, avail);
+        goto fail;
     }
     ibr__cdg_destroy(c.g);
     c.g = NULL;
     c.w[0].acc = NULL;
 
-    /* spread the layers over the available VLs */
-    for (unsigned l = 0; l < needed; l++)
-        c.split[l] = 1;
-    for (unsigned spare = avail - needed; spare > 0; spare--) {
-        unsigned best = 0;
-        for (unsigned l = 1; l < needed; l++)
-            if (c.ppl[l] * c.split[best] > c.ppl[best] * c.split[l])
-                best = l;
-        c.split[best]++;
-    }
-    for (unsigned l = 1; l < needed; l++)
-        c.start[l] = c.start[l - 1] + c.split[l - 1];
+    spread_vls(&c, needed, avail);
     if ((rc = ibr_run_progress(run, "dfsssp: path SLs", 0, 1)) < 0)
         goto out;
     if (s.n_dest && (rc = assign_sls(run, &c)) < 0)
