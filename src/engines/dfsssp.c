@@ -1227,8 +1227,9 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
             rc = cut > MAX_LAYERS
                      ? ibr__fail(run, IBR_ENOVL,
                                  "more than %d virtual lanes needed to break every credit loop, "
-                                 "%u available (layering unit by unit did not fit "
-                                 "either)", MAX_LAYERS, avail)
+                                 "%u available (max_vls %u, ports' OperVLs %u; layering unit "
+                                 "by unit did not fit either)", MAX_LAYERS, avail,
+                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t))
                      : ibr__fail(run, IBR_ENOVL,
                                  "%u virtual lanes needed to break every credit loop, %u "
                                  "available (max_vls %u, ports' OperVLs %u; layering "

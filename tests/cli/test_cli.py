@@ -1276,7 +1276,7 @@ def test_reroute_keeps_promise():
     v = jrun(["verify", "--json", faulty, os.path.join(path("kp-fb"), "opensm-lfts.dump")])
     check(v["verify"]["deadlock_free"] is False, v)
     # dfsssp short of VLs, updn on a split fabric: the same refusal
-    for spec, eng, faults, seed in (("torus:dims=4x4,hosts=1,vls=2", "dfsssp", "3,0", "1"),
+    for spec, eng, faults, seed in (("torus:dims=6x4,hosts=1,vls=2", "dfsssp", "3,0", "6"),
                                     ("fattree:levels=2,radix=4", "updn", "2,0", "6")):
         b, f, d = path("kp-%s.topo" % eng), path("kp-%s-f.topo" % eng), path("kp-%s.db" % eng)
         expect(["gen", spec, "-o", b], 0)
@@ -1480,7 +1480,7 @@ def test_port_facts():
     check(r["settings"] == {"dfsssp.avoid_throttled_links": "1", "dfsssp.balance": "2"}
           and r["verify"]["deadlock_free"] is True, "dfsssp: %r" % r["settings"])
     # too few VLs on the ports: dfsssp says so, the chain falls back
-    r = jrun(["route", "--json", "-R", "dfsssp,minhop", "gen:torus:dims=4x4,hosts=1,vls=1"])
+    r = jrun(["route", "--json", "-R", "dfsssp,minhop", "gen:torus:dims=5x5,hosts=1,vls=1"])
     check(r["engine"] == "minhop" and "ports' OperVLs 1" in r["attempts"][0]["message"],
           "dfsssp on 1 VL: %r" % r["attempts"])
 
