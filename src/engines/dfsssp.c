@@ -58,9 +58,10 @@
  * (nearest first) picks a minimal next hop, cheapest first, and its unit
  * goes with it into a layer its path keeps acyclic (checked insertion);
  * the lower half of the VLs is tried first, for balance, then the lowest
- * layer above; if that pass does not fit, a second packs every unit into
- * the lowest layer that takes it. Routes change only here, so fabrics
- * where OpenSM's way fits keep their tables.
+ * layer above; while that pass does not fit, a quarter, an eighth, ...,
+ * and last every unit is packed into the lowest layer that takes it.
+ * Routes change only here, so fabrics where OpenSM's way fits keep their
+ * tables.
  *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
@@ -998,15 +999,16 @@ static int layer_by_units(ibr_run *run, df *c, unsigned avail, unsigned spread,
 /* When the cycle breaking needs more layers than the VLs available: lay
    the paths out again unit by unit, first spread over the lower half of
    the VLs (a unit that fits none of them takes the lowest layer above
-   that admits it), for balance; if that does not fit, packed into the
-   lowest layers, which needs the fewest. Returns 0 with *needed (the
-   layers used), 1 when some unit fits in no layer, < 0 error. */
+   that admits it), for balance; while that does not fit, over a quarter,
+   an eighth, ..., and last packed into the lowest layers, which needs the
+   fewest. Returns 0 with *needed (the layers used), 1 when some unit fits
+   in no layer, < 0 error. */
 static int relayer(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
-    int rc = layer_by_units(run, c, avail, (avail + 1) / 2, needed);
-    if (rc == 1 && avail > 1)
-        rc = layer_by_units(run, c, avail, 0, needed);
-    return rc;
+    int rc;
+    for (unsigned spread = (avail + 1) / 2;; spread /= 2)
+        if ((rc = layer_by_units(run, c, avail, spread, needed)) != 1 || spread == 0)
+            return rc;
 }
 
 /* ---- SLs -------------------------------------------------------------- */
