@@ -805,6 +805,20 @@ static void test_allocation_failure(void)
         CU_ASSERT_EQUAL(st.live, base);
         CU_ASSERT(n > 10);
     }
+    /* the layering unit by unit (a 4x4 torus on one VL) */
+    ibr_topo *t2 = ibr_test_topo(ctx, "torus:dims=4x4,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.max_vls = 1;
+    long n;
+    ibr_result *r = ibr_test_route_oom(&n, &st, t2, "dfsssp,no_fallback", &o);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT_EQUAL(ibr_result_vls_used(r), 1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t2);
+    CU_ASSERT_EQUAL(st.live, base);
     st.fail_at = -1;
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
