@@ -1222,7 +1222,7 @@ static void test_engine_declines(void)
         /* lash short of VLs (issue 34's reproduction) */
         {"hypercube:dim=5,hosts=1,vls=1", "lash", 3, 0, 459894, 1},
         /* dfsssp short of VLs */
-        {"torus:dims=4x4,hosts=1,vls=2", "dfsssp", 3, 0, 1, 1},
+        {"torus:dims=6x4,hosts=1,vls=2", "dfsssp", 3, 0, 6, 1},
         /* nue on a split fabric (updn routes such fabrics now: it chooses
            its roots where OpenSM's heuristic finds none) */
         {"fattree:levels=2,radix=4", "nue", 2, 0, 5, 0},

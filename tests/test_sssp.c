@@ -171,6 +171,92 @@ static void check_dfsssp_sls(const ibr_topo *t, const ibr_result *r, unsigned ma
     free(e);
 }
 
+/* An independent credit-loop check of a layered result: every (source end
+   port, destination end port) path is walked through the LFTs, each hop's
+   VL read from the path's SL and the switch's SL2VL table; the channels
+   (switch, output port, VL) and the dependencies between consecutive ones
+   form a graph that Kahn's algorithm must empty. Returns 0 acyclic, 1 a
+   loop, -1 a broken route. */
+static int check_credit_loops(const ibr_topo *t, const ibr_result *r)
+{
+    size_t nsw = ibr_topo_switch_count(t), nch = nsw * 256 * 16;
+    endp *e;
+    size_t n = end_ports(t, &e), ne = 0, cap = 1024;
+    uint32_t *ed = malloc(cap * 2 * sizeof *ed);
+    int bad = 0;
+    for (size_t a = 0; a < n && !bad; a++)
+        for (size_t b = 0; b < n && !bad; b++) {
+            if (e[a].sw == e[b].sw)
+                continue;
+            unsigned sl = ibr_result_path_sl(r, e[a].lid, e[b].lid);
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, e[a].node, e[a].port);
+            uint32_t cur = e[a].sw, prev = UINT32_MAX, steps = 0;
+            unsigned ip = pi.remote_port;
+            while (cur != e[b].sw && !bad) {
+                unsigned op = ibr_result_lft_port(r, cur, e[b].lid);
+                uint32_t node = ibr_topo_switch_node(t, cur);
+                uint8_t map[16];
+                memset(map, 0, sizeof map); /* no SL2VL tables: all on VL0 */
+                if (op == IBR_NO_ROUTE || ++steps > nsw ||
+                    (ibr_result_has_sl2vl(r) && ibr_result_sl2vl(map, r, cur, ip, op) < 0)) {
+                    bad = -1;
+                    break;
+                }
+                uint32_t ch = ((uint32_t)cur * 256 + op) * 16 + map[sl & 15];
+                if (prev != UINT32_MAX) {
+                    if (ne == cap)
+                        ed = realloc(ed, (cap *= 2) * 2 * sizeof *ed);
+                    ed[2 * ne] = prev;
+                    ed[2 * ne++ + 1] = ch;
+                }
+                prev = ch;
+                ibr_port_info po = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&po, t, node, op);
+                ip = po.remote_port;
+                cur = ibr_test_sw_behind(t, node, op);
+                if (cur == IBR_NONE)
+                    bad = -1;
+            }
+        }
+    free(e);
+    if (bad) {
+        free(ed);
+        return bad;
+    }
+    /* Kahn: in-degrees, then peel */
+    uint32_t *indeg = calloc(nch, sizeof *indeg), *off = calloc(nch + 1, sizeof *off);
+    uint32_t *adj = malloc((ne + 1) * sizeof *adj), *queue = malloc((nch + 1) * sizeof *queue);
+    for (size_t i = 0; i < ne; i++) {
+        off[ed[2 * i] + 1]++;
+        indeg[ed[2 * i + 1]]++;
+    }
+    for (size_t c = 0; c < nch; c++)
+        off[c + 1] += off[c];
+    uint32_t *pos = malloc((nch + 1) * sizeof *pos);
+    memcpy(pos, off, (nch + 1) * sizeof *pos);
+    for (size_t i = 0; i < ne; i++)
+        adj[pos[ed[2 * i]]++] = ed[2 * i + 1];
+    size_t qh = 0, qt = 0, removed = 0;
+    for (size_t c = 0; c < nch; c++)
+        if (!indeg[c])
+            queue[qt++] = (uint32_t)c;
+    while (qh < qt) {
+        uint32_t c = queue[qh++];
+        removed++;
+        for (uint32_t k = off[c]; k < off[c + 1]; k++)
+            if (--indeg[adj[k]] == 0)
+                queue[qt++] = adj[k];
+    }
+    free(indeg);
+    free(off);
+    free(adj);
+    free(queue);
+    free(pos);
+    free(ed);
+    return removed == nch ? 0 : 1;
+}
+
 /* spec with every port given all 15 data VLs (a default port has VL0-7,
    as ibsim's), so that ibr_options::max_vls alone bounds dfsssp's VLs */
 static ibr_topo *topo15(const char *spec, unsigned links, unsigned switches, uint64_t seed)
@@ -432,6 +518,7 @@ static void test_vls(void)
     ibr_verify_report rep;
     ibr_result *r = route_ok(t, "sssp,no_fallback", NULL, &rep);
     CU_ASSERT_EQUAL(rep.deadlock_free, 0);
+    CU_ASSERT_EQUAL(check_credit_loops(t, r), 1); /* the check sees loops */
     CU_ASSERT_EQUAL(ibr_result_sl_mode(r), IBR_SL_NONE);
     ibr_result_destroy(r);
 
@@ -453,8 +540,21 @@ static void test_vls(void)
     CU_ASSERT_EQUAL(layers_needed(r), needed);
     ibr_result_destroy(r);
 
-    /* one too few: dfsssp fails with IBR_ENOVL and says so */
+    /* one too few for the cycle breaking: the paths are laid out again
+       unit by unit, on other minimal routes (a 4x4 torus is a 4-cube) */
     o.max_vls = needed - 1;
+    r = route_ok(t, "dfsssp,no_fallback", &o, &rep);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT(layers_needed(r) >= 1 && layers_needed(r) <= needed - 1);
+    check_dfsssp_sls(t, r, needed - 1);
+    CU_ASSERT_EQUAL(check_credit_loops(t, r), 0);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+
+    /* too few for either way (a ring of 5 on one VL has a loop whatever
+       the minimal routes): dfsssp fails with IBR_ENOVL and says so */
+    t = ibr_test_topo_faults("torus:dims=5x5,hosts=1", 0, 0, 0, 0);
+    o.max_vls = 1;
     r = NULL;
     CU_ASSERT_EQUAL(ibr_route(&r, t, "dfsssp,no_fallback", &o), IBR_EUNROUTABLE);
     int st = 0;
@@ -477,6 +577,35 @@ static void test_vls(void)
     CU_ASSERT_EQUAL(rep.deadlock_free, 1);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
+}
+
+/* Fabrics where OpenSM's way of breaking cycles needs more than 8 VLs
+   (issue 39: hypercubes, 3-D tori, random graphs): dfsssp lays the paths
+   out again unit by unit and fits 8, minimal, valid, and free of credit
+   loops by the verifier and by an independent walk over SLs and SL2VL. */
+static void test_beyond_cycle_breaking(void)
+{
+    static const char *specs[] = {
+        "hypercube:dim=6,hosts=2", "torus:dims=4x4x4,hosts=2", "torus:dims=6x6x6,hosts=1",
+        "random:switches=128,degree=6,hosts=1,seed=3",
+    };
+    for (size_t f = 0; f < sizeof specs / sizeof *specs; f++) {
+        ibr_topo *t = ibr_test_topo_faults(specs[f], f == 2 ? 4 : 0, f == 2 ? 1 : 0, 2, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        ibr_verify_report rep;
+        ibr_result *r = route_ok(t, "dfsssp,no_fallback", NULL, &rep);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "dfsssp");
+        CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+        CU_ASSERT(layers_needed(r) >= 1 && layers_needed(r) <= 8);
+        check_dfsssp_sls(t, r, 8);
+        int loops = check_credit_loops(t, r);
+        CU_ASSERT_EQUAL(loops, 0);
+        if (loops)
+            fprintf(stderr, "%s: independent check says %d\n", specs[f], loops);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
 }
 
 static int same_result(const ibr_topo *t, const ibr_result *a, const ibr_result *b)
@@ -676,6 +805,20 @@ static void test_allocation_failure(void)
         CU_ASSERT_EQUAL(st.live, base);
         CU_ASSERT(n > 10);
     }
+    /* the layering unit by unit (a 4x4 torus on one VL) */
+    ibr_topo *t2 = ibr_test_topo(ctx, "torus:dims=4x4,hosts=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.max_vls = 1;
+    long n;
+    ibr_result *r = ibr_test_route_oom(&n, &st, t2, "dfsssp,no_fallback", &o);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT_EQUAL(ibr_result_vls_used(r), 1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t2);
+    CU_ASSERT_EQUAL(st.live, base);
     st.fail_at = -1;
     ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
@@ -708,12 +851,14 @@ static void test_tables_unchanged(void)
     };
     static const char *engines[] = {"sssp", "dfsssp"};
     /* [fabric (the last: the first with 6 cables and a switch down)][engine]
-       [balance]; 0: declined (dfsssp lacks VLs for that routing) */
+       [balance]; 0: declined (dfsssp lacks VLs for that routing). The 5x5x3
+       torus with balance 2 needs 9 layers by the cycle breaking: its tables
+       are those of the layering unit by unit, which fits 8 VLs. */
     static const uint64_t want[6][2][3] = {
         {{0x3608416cbcf72f86ull, 0x6de2e0874fc52118ull, 0xa3330c137dc7bf57ull},
          {0x3608416cbcf72f86ull, 0x6de2e0874fc52118ull, 0xa3330c137dc7bf57ull}},
         {{0xee5b68e982620a7bull, 0x7260f9203adf7d3bull, 0xb8d48b2640e5b649ull},
-         {0xf873312e2af20121ull, 0x7260f9203adf7d3bull, 0}},
+         {0xf873312e2af20121ull, 0x7260f9203adf7d3bull, 0xd2781d3f83954b36ull}},
         {{0x93d01f02ac318ae8ull, 0x7607720deebf44c4ull, 0x84c7b36d2e47578eull},
          {0x93d01f02ac318ae8ull, 0xa737eec11d61c7d9ull, 0x84c7b36d2e47578eull}},
         {{0x66b8e6366dbfb34bull, 0xa62c4fc27f5dd54full, 0xe5750f9948f84b24ull},
@@ -770,6 +915,7 @@ int main(void)
         {"compute and I/O node groups", test_compute_and_io_nodes},
         {"LMC", test_lmc},
         {"VLs: layers, spare VLs, running out", test_vls},
+        {"beyond the cycle breaking: unit by unit into 8 VLs", test_beyond_cycle_breaking},
         {"same output for any thread count", test_threads},
         {"edge fabrics", test_edge_fabrics},
         {"cancellation", test_cancel},

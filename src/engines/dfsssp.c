@@ -52,10 +52,22 @@
  * OpenSM's dfsssp or fewer (a degraded fat tree: 1 instead of 2; tori: a
  * layer or two fewer), so it also routes fabrics where OpenSM runs out.
  *
+ * Beyond the VLs (ibroute's step, relayer). When the cycle breaking and
+ * the refinement need more layers than the VLs available, the paths are
+ * laid out again unit by unit: destination by destination, each switch
+ * (nearest first) picks a minimal next hop, cheapest first, and its unit
+ * goes with it into a layer its path keeps acyclic (checked insertion);
+ * the lower half of the VLs is tried first, for balance, then the lowest
+ * layer above; while that pass does not fit, a quarter, an eighth, ...,
+ * and last every unit is packed into the lowest layer that takes it.
+ * Routes change only here, so fabrics where OpenSM's way fits keep their
+ * tables.
+ *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
- * ibr_options::max_vls. If more layers are needed the engine fails with
- * IBR_ENOVL, naming the count, so the chain falls back. If fewer are needed the spare VLs are handed out
+ * ibr_options::max_vls. If more layers are needed even unit by unit, the
+ * engine fails with IBR_ENOVL, naming the count, so the chain falls back.
+ * If fewer are needed the spare VLs are handed out
  * one by one to the layer with the most pairs per VL (ties: lowest layer),
  * and a layer spread over k VLs gives pair (source port i of its switch,
  * destination number j) the VL first + (i + j) mod k: each VL then holds a
@@ -150,6 +162,8 @@ typedef struct df {
     uint32_t *bcnt;      /* while indexing: per block and entry, counts then
                             write positions */
     uint64_t cuts;
+    uint8_t *tp0;        /* while laying out again: the routes before, */
+    uint64_t *load0, *cl0; /* and the loads */
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
     uint32_t *pidx;      /* per end port: index among its switch's end ports */
@@ -739,6 +753,42 @@ static int compact_top(df *c, df_refine *r, unsigned top)
     return 0;
 }
 
+static void refine_free(df *c, df_refine *r)
+{
+    ibr_context *ctx = c->ctx;
+    ibr__free(ctx, r->ch);
+    ibr__free(ctx, r->npar);
+    ibr__free(ctx, r->dist);
+    ibr__free(ctx, r->sub);
+    ibr__free(ctx, r->subc);
+    ibr__free(ctx, r->order);
+    ibr__free(ctx, r->tent);
+    ibr__free(ctx, r->olay);
+    memset(r, 0, sizeof *r);
+}
+
+/* Scratch of the refinement; 0 or IBR_ENOMEM (r is then freed). */
+static int refine_alloc(df *c, df_refine *r)
+{
+    ibr_context *ctx = c->ctx;
+    size_t ns = c->t->n_sw ? c->t->n_sw : 1;
+    memset(r, 0, sizeof *r);
+    r->ch = ibr__mallocarray(ctx, ns, sizeof *r->ch);
+    r->npar = ibr__mallocarray(ctx, ns, sizeof *r->npar);
+    r->dist = ibr__mallocarray(ctx, ns, sizeof *r->dist);
+    r->sub = ibr__mallocarray(ctx, ns, sizeof *r->sub);
+    r->subc = ibr__mallocarray(ctx, ns, sizeof *r->subc);
+    r->order = ibr__mallocarray(ctx, ns, sizeof *r->order);
+    r->tent = ibr__mallocarray(ctx, 2 * ns, sizeof *r->tent);
+    r->olay = ibr__mallocarray(ctx, c->nsrc ? c->nsrc : 1, 1);
+    if (!r->ch || !r->npar || !r->dist || !r->sub || !r->subc || !r->order || !r->tent ||
+        !r->olay) {
+        refine_free(c, r);
+        return IBR_ENOMEM;
+    }
+    return 0;
+}
+
 /* After the cycle breaking: empty the top layer, then the next, first by
    moving its units into lower layers where they fit, then by routing the
    destinations that still have paths in it again, each on a minimal tree
@@ -750,26 +800,13 @@ static int compact_top(df *c, df_refine *r, unsigned top)
 static int refine_layers(ibr_run *run, df *c, unsigned *needed)
 {
     const ibr_topo *t = c->t;
-    ibr_context *ctx = c->ctx;
     unsigned n = *needed;
     if (n < 2)
         return 0;
     df_refine r;
-    memset(&r, 0, sizeof r);
-    int rc = 0;
-    size_t ns = t->n_sw;
-    r.ch = ibr__mallocarray(ctx, ns, sizeof *r.ch);
-    r.npar = ibr__mallocarray(ctx, ns, sizeof *r.npar);
-    r.dist = ibr__mallocarray(ctx, ns, sizeof *r.dist);
-    r.sub = ibr__mallocarray(ctx, ns, sizeof *r.sub);
-    r.subc = ibr__mallocarray(ctx, ns, sizeof *r.subc);
-    r.order = ibr__mallocarray(ctx, ns, sizeof *r.order);
-    r.tent = ibr__mallocarray(ctx, 2 * ns, sizeof *r.tent);
-    r.olay = ibr__mallocarray(ctx, c->nsrc ? c->nsrc : 1, 1);
-    if (!r.ch || !r.npar || !r.dist || !r.sub || !r.subc || !r.order || !r.tent || !r.olay) {
-        rc = IBR_ENOMEM;
+    int rc = refine_alloc(c, &r);
+    if (rc < 0)
         goto out;
-    }
     /* checked insertions need a topological order of each layer, and
        every layer must be acyclic here */
     for (unsigned l = 0; l < n; l++)
@@ -817,16 +854,161 @@ static int refine_layers(ibr_run *run, df *c, unsigned *needed)
     }
     rc = 0;
 out:
-    ibr__free(ctx, r.ch);
-    ibr__free(ctx, r.npar);
-    ibr__free(ctx, r.dist);
-    ibr__free(ctx, r.sub);
-    ibr__free(ctx, r.subc);
-    ibr__free(ctx, r.order);
-    ibr__free(ctx, r.tent);
-    ibr__free(ctx, r.olay);
+    refine_free(c, &r);
     *needed = n;
     return rc;
+}
+
+/* ---- layering unit by unit -------------------------------------------- */
+
+/* Place switch y's unit toward the destination at switch d: the first
+   of the candidate first hops cand[0 .. nc - 1] (cheapest first) whose
+   path, with the rest of the way r->npar, keeps one of the layers lo ..
+   hi - 1 acyclic (the lowest such), added there. Returns 0 with *pick
+   and *layer, 1 when none fits, < 0 error. */
+static int unit_place(df *c, df_refine *r, uint32_t y, uint32_t d, const uint32_t *cand,
+                      uint32_t nc, unsigned lo, unsigned hi, uint32_t *pick, unsigned *layer)
+{
+    const ibr_topo *t = c->t;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t len = 0;
+        r->ch[len++] = cand[i];
+        for (uint32_t z = t->adj[cand[i]].sw; z != d; z = t->adj[r->npar[z]].sw)
+            r->ch[len++] = r->npar[z];
+        for (unsigned l = lo; l < hi; l++) {
+            int rc = ibr__cdg_add_path(c->g, l, r->ch, len, c->s->src_lids[y], 1);
+            if (rc != 1) {
+                *pick = i;
+                *layer = l;
+                return rc;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Lay out destination di's units again (r->order: its switches by
+   distance). Each switch, nearest first, takes a minimal next hop, its
+   candidates ordered by cost (the loads along the way, as tree_in_layer),
+   and its unit goes with it into a layer the path keeps acyclic (the
+   rest of the way is already fixed): the cheapest hop that fits one of
+   the layers below spread (the lowest such), else the lowest layer above
+   that takes a hop, the cheapest there. A switch without end ports takes
+   the cheapest hop. Nothing that passes the switch has been placed yet,
+   so its hop is free to change. Returns 0, 1 when a unit fits in no
+   layer, < 0 error. */
+static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
+                         unsigned spread, unsigned *n)
+{
+    const ibr_topo *t = c->t;
+    uint32_t d = t->lid_sw[c->s->dlid[di]];
+    const uint8_t *hr = c->hops + (size_t)d * t->n_sw;
+    uint8_t *row = c->tp + (size_t)di * t->n_sw, *lay = c->layer + (size_t)di * c->nsrc;
+    uint32_t cand[256];
+    uint64_t cost[256];
+    tree_account(c, r, di, NULL, -1);
+    r->dist[d] = 0;
+    for (uint32_t k = 1; k < r->nord; k++) {
+        uint32_t y = r->order[k], nc = 0;
+        for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
+            if (hr[t->adj[e].sw] + 1u != hr[y])
+                continue;
+            uint64_t cv = r->dist[t->adj[e].sw] + c->s->load[e];
+            uint32_t i = nc++;
+            while (i > 0 && cost[i - 1] > cv) { /* stable: port order on ties */
+                cost[i] = cost[i - 1];
+                cand[i] = cand[i - 1];
+                i--;
+            }
+            cost[i] = cv;
+            cand[i] = e;
+        }
+        if (!nc)
+            return IBR_EINTERNAL;
+        uint32_t pick = 0, ks = c->srcidx[y];
+        if (ks != IBR_NONE) {
+            unsigned l = 0;
+            int rc = 1;
+            if (spread) /* the cheapest hop that fits one of them */
+                rc = unit_place(c, r, y, d, cand, nc, 0, spread, &pick, &l);
+            /* else the lowest layer above that takes a hop, the cheapest
+               there */
+            for (unsigned v = spread; v < avail && rc == 1; v++)
+                rc = unit_place(c, r, y, d, cand, nc, v, v + 1, &pick, &l);
+            if (rc != 0)
+                return rc;
+            lay[ks] = (uint8_t)l;
+            c->ppl[l] += c->s->src_lids[y];
+            if (l + 1 > *n)
+                *n = l + 1;
+        }
+        r->npar[y] = cand[pick];
+        r->dist[y] = cost[pick];
+        row[y] = t->adj[cand[pick]].port;
+    }
+    tree_account(c, r, di, NULL, 1);
+    return 0;
+}
+
+/* One pass of the layering unit by unit (units_of_dest) into avail
+   layers, destination by destination, from the routes and loads the cycle
+   breaking left. Returns 0 with *needed set, 1 when some unit fits in no
+   layer, < 0 error. */
+static int layer_by_units(ibr_run *run, df *c, unsigned avail, unsigned spread,
+                          unsigned *needed)
+{
+    const ibr_topo *t = c->t;
+    ibr__cdg_destroy(c->g);
+    c->g = c->w[0].acc = NULL;
+    int rc = ibr__cdg_create_topo(&c->g, t, avail);
+    if (rc < 0)
+        return rc;
+    memset(c->layer, 0, (size_t)c->s->n_dest * c->nsrc);
+    memset(c->ppl, 0, sizeof c->ppl);
+    /* every pass starts from the routes and loads of the cycle breaking */
+    size_t ntp = (size_t)c->s->n_dest * t->n_sw, nch = t->n_adj ? t->n_adj : 1;
+    if (!c->tp0) {
+        c->tp0 = ibr__mallocarray(c->ctx, ntp + 1, 1);
+        c->load0 = ibr__mallocarray(c->ctx, nch, sizeof *c->load0);
+        c->cl0 = ibr__mallocarray(c->ctx, nch, sizeof *c->cl0);
+        if (!c->tp0 || !c->load0 || !c->cl0)
+            return IBR_ENOMEM;
+        memcpy(c->tp0, c->tp, ntp);
+        memcpy(c->load0, c->s->load, nch * sizeof *c->load0);
+        memcpy(c->cl0, c->s->cl, nch * sizeof *c->cl0);
+    } else {
+        memcpy(c->tp, c->tp0, ntp);
+        memcpy(c->s->load, c->load0, nch * sizeof *c->load0);
+        memcpy(c->s->cl, c->cl0, nch * sizeof *c->cl0);
+    }
+    df_refine r;
+    if ((rc = refine_alloc(c, &r)) < 0)
+        return rc;
+    unsigned n = 1;
+    for (uint32_t di = 0; di < c->s->n_dest && rc == 0; di++) {
+        uint32_t d = t->lid_sw[c->s->dlid[di]];
+        r.nord = ibr__hops_level_order(t, c->hops, d, r.order, r.cnt);
+        if ((rc = units_of_dest(c, &r, di, avail, spread, &n)) == 0 && (di & 63) == 0)
+            rc = ibr_run_progress(run, "dfsssp: layers unit by unit", di, c->s->n_dest);
+    }
+    refine_free(c, &r);
+    *needed = n;
+    return rc;
+}
+
+/* When the cycle breaking needs more layers than the VLs available: lay
+   the paths out again unit by unit, first spread over the lower half of
+   the VLs (a unit that fits none of them takes the lowest layer above
+   that admits it), for balance; while that does not fit, over a quarter,
+   an eighth, ..., and last packed into the lowest layers, which needs the
+   fewest. Returns 0 with *needed (the layers used), 1 when some unit fits
+   in no layer, < 0 error. */
+static int relayer(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+{
+    int rc;
+    for (unsigned spread = (avail + 1) / 2;; spread /= 2)
+        if ((rc = layer_by_units(run, c, avail, spread, needed)) != 1 || spread == 0)
+            return rc;
 }
 
 /* ---- SLs -------------------------------------------------------------- */
@@ -977,6 +1159,95 @@ static int assign_sls(ibr_run *run, df *c)
     return ibr_run_parallel_for(run, s->n_dest, fill_switch_col, c);
 }
 
+/* Spread the layers over the available VLs: each spare VL to the layer
+   with the most pairs per VL (ties: the lowest). */
+static void spread_vls(df *c, unsigned needed, unsigned avail)
+{
+    for (unsigned l = 0; l < needed; l++)
+        c->split[l] = 1;
+    for (unsigned spare = avail - needed; spare > 0; spare--) {
+        unsigned best = 0;
+        for (unsigned l = 1; l < needed; l++)
+            if (c->ppl[l] * c->split[best] > c->ppl[best] * c->split[l])
+                best = l;
+        c->split[best]++;
+    }
+    for (unsigned l = 1; l < needed; l++)
+        c->start[l] = c->start[l - 1] + c->split[l - 1];
+}
+
+/* The layers: OpenSM's cycle breaking and ibroute's compaction, and when
+   they need more than the avail VLs, the layering unit by unit. Returns 0
+   with *needed, or an error; *failed is set when the error has been
+   reported already (IBR_ENOVL: the chain falls back). */
+static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, int *failed)
+{
+    const ibr_topo *t = c->t;
+    int rc;
+    /* break the cycles layer by layer */
+    int beyond = 0; /* the cycle breaking ran out of layers */
+    for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c->g, v)); v++) {
+        if ((rc = break_layer(run, c, v)) == 1) {
+            beyond = 1;
+            break;
+        }
+        if (rc < 0)
+            return rc;
+    }
+    /* the index is not needed any more, the CDGs after the refinement */
+    ibr__free(c->ctx, c->tin);
+    ibr__free(c->ctx, c->tout);
+    ibr__free(c->ctx, c->srcs);
+    ibr__free(c->ctx, c->dep_dest);
+    c->tin = c->tout = c->srcs = NULL;
+    c->dep_dest = NULL;
+    unsigned greedy = MAX_LAYERS + 1;
+    *needed = greedy;
+    if (!beyond) {
+        *needed = 1;
+        for (unsigned l = 0; l < MAX_LAYERS; l++)
+            if (c->ppl[l])
+                *needed = l + 1;
+        greedy = *needed;
+        if ((rc = refine_layers(run, c, needed)) < 0)
+            return rc;
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
+                 "%" PRIu64 " cycles broken", *needed, greedy, avail, c->cuts);
+    } else {
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: more than %d virtual layers needed by the cycle breaking, %u VLs "
+                 "available, %" PRIu64 " cycles broken", MAX_LAYERS, avail, c->cuts);
+    }
+    if (*needed > avail) {
+        /* OpenSM's way does not fit: lay the paths out again unit by
+           unit (the tables change only here) */
+        unsigned cut = *needed;
+        if ((rc = relayer(run, c, avail, needed)) < 0)
+            return rc;
+        if (rc == 1) {
+            rc = cut > MAX_LAYERS
+                     ? ibr__fail(run, IBR_ENOVL,
+                                 "more than %d virtual lanes needed to break every credit loop, "
+                                 "%u available (max_vls %u, ports' OperVLs %u; layering unit "
+                                 "by unit did not fit either)", MAX_LAYERS, avail,
+                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t))
+                     : ibr__fail(run, IBR_ENOVL,
+                                 "%u virtual lanes needed to break every credit loop, %u "
+                                 "available (max_vls %u, ports' OperVLs %u; layering "
+                                 "unit by unit did not fit either)",
+                                 cut, avail,
+                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t));
+            *failed = 1;
+            return rc;
+        }
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed unit by unit, %u VLs available",
+                 *needed, avail);
+    }
+    return 0;
+}
+
 /* ---- the engine ------------------------------------------------------- */
 
 static int layers_artifact(ibr_run *run, const df *c, unsigned needed, unsigned avail)
@@ -1015,6 +1286,9 @@ static void df_free(df *c)
     ibr__free(ctx, c->srcs);
     ibr__free(ctx, c->pidx);
     ibr__free(ctx, c->swrow);
+    ibr__free(ctx, c->tp0);
+    ibr__free(ctx, c->load0);
+    ibr__free(ctx, c->cl0);
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
@@ -1129,60 +1403,18 @@ static int dfsssp_route(ibr_run *run, void *user)
         }
     }
 
-    /* break the cycles layer by layer */
-    unsigned avail = ibr__run_vls(run);
-    for (unsigned v = 0; v < MAX_LAYERS && (v == 0 || ibr__cdg_edge_count(c.g, v)); v++) {
-        rc = break_layer(run, &c, v);
-        if (rc == 1) {
-            rc = ibr__fail(run, IBR_ENOVL,
-                               "more than %d virtual lanes needed to break every credit loop "
-                               "(%u available)", MAX_LAYERS, avail);
+    unsigned avail = ibr__run_vls(run), needed = 0;
+    int failed = 0;
+    if ((rc = plan_layers(run, &c, avail, &needed, &failed)) < 0) {
+        if (failed)
             goto out;
-        }
-        if (rc < 0)
-            goto fail;
-    }
-    /* the index is not needed any more, the CDGs after the refinement */
-    ibr__free(ctx, c.tin);
-    ibr__free(ctx, c.tout);
-    ibr__free(ctx, c.srcs);
-    ibr__free(ctx, c.dep_dest);
-    c.tin = c.tout = c.srcs = NULL;
-    c.dep_dest = NULL;
-    unsigned needed = 1;
-    for (unsigned l = 0; l < MAX_LAYERS; l++)
-        if (c.ppl[l])
-            needed = l + 1;
-    unsigned greedy = needed;
-    if ((rc = refine_layers(run, &c, &needed)) < 0)
         goto fail;
+    }
     ibr__cdg_destroy(c.g);
     c.g = NULL;
     c.w[0].acc = NULL;
-    ibr__log(ctx, IBR_LOG_INFO,
-             "dfsssp: %u virtual layers needed (%u before compaction), %u VLs available, "
-             "%" PRIu64 " cycles broken", needed, greedy, avail, c.cuts);
-    if (needed > avail) {
-        rc = ibr__fail(run, IBR_ENOVL,
-                           "%u virtual lanes needed to break every credit loop, %u available "
-                           "(max_vls %u, ports' OperVLs %u)",
-                           needed, avail, ibr_run_options(run)->max_vls,
-                           ibr__topo_min_oper_vls(t));
-        goto out;
-    }
 
-    /* spread the layers over the available VLs */
-    for (unsigned l = 0; l < needed; l++)
-        c.split[l] = 1;
-    for (unsigned spare = avail - needed; spare > 0; spare--) {
-        unsigned best = 0;
-        for (unsigned l = 1; l < needed; l++)
-            if (c.ppl[l] * c.split[best] > c.ppl[best] * c.split[l])
-                best = l;
-        c.split[best]++;
-    }
-    for (unsigned l = 1; l < needed; l++)
-        c.start[l] = c.start[l - 1] + c.split[l - 1];
+    spread_vls(&c, needed, avail);
     if ((rc = ibr_run_progress(run, "dfsssp: path SLs", 0, 1)) < 0)
         goto out;
     if (s.n_dest && (rc = assign_sls(run, &c)) < 0)

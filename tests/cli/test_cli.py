@@ -796,7 +796,10 @@ def test_strict():
     # updn chooses its root where OpenSM's heuristic finds none, and says which
     expect(["route", "-R", "updn,no_fallback", torus], 0,
            r"^roots: +1 chosen by ibroute, the centre .*: 0x[0-9a-f]{16} \"T\(")
-    expect(["route", "-q", "-R", "dfsssp", "--max-vls", "1", torus, "--strict"], 1, None,
+    # a ring of 5 on one VL: no minimal layering fits (a 4x4 torus does)
+    torus5 = path("st-torus5.topo")
+    expect(["gen", "torus:dims=5x5,hosts=1", "-o", torus5], 0)
+    expect(["route", "-q", "-R", "dfsssp", "--max-vls", "1", torus5, "--strict"], 1, None,
            r"strict: the first engine, dfsssp, IBR_ENOVL")
     # minhop promises nothing: its credit loop is reported, not an error
     expect(["route", "-q", "-R", "minhop", torus, "--strict"], 0, r"CREDIT LOOP")
@@ -999,6 +1002,19 @@ def test_small_ones():
     check(not re.search(r"^VLs used:", o, re.M), o)
     o, _ = expect(["route", "-q", "-R", "dfsssp", "--json", tree], 0)
     check(json.loads(o)["layers"] == 1, o)
+
+
+def test_dfsssp_beyond_cycle_breaking():
+    """dfsssp routes where OpenSM's cycle breaking needs more than 8 VLs
+    (issue 39): a 6-cube and a 4x4x4 torus fit 8 VLs, deadlock-free, and
+    the verifier's loop check with the SLs agrees."""
+    for spec in ("hypercube:dim=6,hosts=2", "torus:dims=4x4x4,hosts=2"):
+        o, _ = expect(["route", "-q", "-R", "dfsssp,no_fallback", "--strict", "--json",
+                       "gen:" + spec], 0)
+        j = json.loads(o)
+        check(j["engine"] == "dfsssp" and 1 <= j["layers"] <= 8 and j["vls_used"] <= 8, o)
+        check(j["verify"]["valid"] and j["verify"]["deadlock_free"] is True, o)
+        check(j["verify"]["nonminimal"] == 0, o)
 
 
 def test_failed_writes():
@@ -1354,7 +1370,7 @@ def test_reroute_keeps_promise():
     check(v["verify"]["deadlock_free"] is False, v)
     # dfsssp short of VLs: the same refusal (updn no longer refuses the
     # damaged tree it was tried on: it chooses its roots there)
-    for spec, eng, faults, seed in (("torus:dims=4x4,hosts=1,vls=2", "dfsssp", "3,0", "1"),):
+    for spec, eng, faults, seed in (("torus:dims=6x4,hosts=1,vls=2", "dfsssp", "3,0", "6"),):
         b, f, d = path("kp-%s.topo" % eng), path("kp-%s-f.topo" % eng), path("kp-%s.db" % eng)
         expect(["gen", spec, "-o", b], 0)
         expect(["route", "-q", "-R", eng + ",no_fallback", b, "--save-db", d], 0)
@@ -1578,7 +1594,7 @@ def test_port_facts():
     check(r["settings"] == {"dfsssp.avoid_throttled_links": "1", "dfsssp.balance": "2"}
           and r["verify"]["deadlock_free"] is True, "dfsssp: %r" % r["settings"])
     # too few VLs on the ports: dfsssp says so, the chain falls back
-    r = jrun(["route", "--json", "-R", "dfsssp,minhop", "gen:torus:dims=4x4,hosts=1,vls=1"])
+    r = jrun(["route", "--json", "-R", "dfsssp,minhop", "gen:torus:dims=5x5,hosts=1,vls=1"])
     check(r["engine"] == "minhop" and "ports' OperVLs 1" in r["attempts"][0]["message"],
           "dfsssp on 1 VL: %r" % r["attempts"])
 
@@ -1971,7 +1987,8 @@ def main():
              test_faults_and_lmc, test_route_outputs, test_route_dumps, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
-             test_verify_dump_verdict, test_strict, test_not_a_topology,
+             test_verify_dump_verdict, test_strict, test_dfsssp_beyond_cycle_breaking,
+             test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_reroute_blocks,
              test_reroute_keeps_promise, test_reroute_dmodc,

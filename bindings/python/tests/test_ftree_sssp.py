@@ -227,15 +227,21 @@ class TestTorus(Routed):
             self.check_complete(r)
             self.assertLess(max(r.path_sl(a, b) for a in range(1, t.max_lid + 1)
                                 for b in range(1, t.max_lid + 1)), 16)
-        with t.route("dfsssp", max_vls=1) as r:
-            self.assertEqual(r.engine, "minhop")
-            first = r.attempts[0]
-            self.assertEqual(first.status_name, "IBR_ENOVL")
-            self.assertIn("max_vls", first.message)
-        with self.assertRaises(ibroute.UnroutableError) as cm:
-            t.route("dfsssp,no_fallback", max_vls=1)
-        self.assertEqual(cm.exception.attempts[0].status_name, "IBR_ENOVL")
-        self.assertIn("virtual lanes", cm.exception.message)
+        # one VL fits this torus unit by unit (it is a 4-cube), but never a
+        # ring of 5
+        with t.route("dfsssp,no_fallback", max_vls=1) as r:
+            self.assertEqual(r.vls_used, 1)
+            self.check_complete(r)
+        with ibroute.Fabric.from_spec("torus:dims=5x5,hosts=1") as f, f.freeze() as t5:
+            with t5.route("dfsssp", max_vls=1) as r:
+                self.assertEqual(r.engine, "minhop")
+                first = r.attempts[0]
+                self.assertEqual(first.status_name, "IBR_ENOVL")
+                self.assertIn("max_vls", first.message)
+            with self.assertRaises(ibroute.UnroutableError) as cm:
+                t5.route("dfsssp,no_fallback", max_vls=1)
+            self.assertEqual(cm.exception.attempts[0].status_name, "IBR_ENOVL")
+            self.assertIn("virtual lanes", cm.exception.message)
 
     def test_dfsssp_on_a_tree_needs_one_layer(self):
         with ibroute.Fabric.from_spec("fattree:levels=2,radix=8") as f, f.freeze() as t, \
