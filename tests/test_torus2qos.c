@@ -1241,6 +1241,57 @@ static void test_derived_faults(void)
     CU_ASSERT(same_seed >= conf_routed * 3 / 4);
 }
 
+/* A 2-D mesh that lost one switch, derived as it is cabled (issue 39's
+   mesh rows). A corner switch leaves its row and column broken in one
+   place only (the mesh's own edge): the derived configuration routes,
+   valid, free of credit loops, with the tables of the generator's. Any
+   other switch breaks a row or column a second time, which torus-2QoS's
+   rules cannot route around: declined, as with the generator's
+   configuration, saying why. */
+static void test_derived_mesh_lost_switch(void)
+{
+    static const unsigned zero[3] = {0, 0, 0};
+    static const struct {
+        unsigned x, y;
+        int routes;
+    } lost[] = {{4, 4, 1}, {4, 0, 1}, {0, 4, 1}, {2, 4, 0}, {4, 1, 0}, {2, 2, 0}};
+    grid g = {{5, 5, 1}, 1};
+    char conf[2048], derived[2048];
+    make_conf(conf, sizeof conf, &g, zero, NULL, 0);
+    for (size_t i = 0; i < sizeof lost / sizeof *lost; i++) {
+        ibr_fabric *f = NULL;
+        ibr_topo *t = gen("mesh:dims=5x5,hosts=2", &f);
+        ibr_topo_destroy(t);
+        CU_ASSERT_EQUAL(ibr_fabric_set_node_state(f, lost[i].x + 5 * lost[i].y, IBR_LINK_DOWN),
+                        0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        int rc;
+        ibr_result *r = route_derived(&rc, derived, sizeof derived, t);
+        CU_ASSERT_EQUAL(rc == 0, lost[i].routes);
+        if (rc == 0) {
+            CU_ASSERT_PTR_NOT_NULL(strstr(derived, "\nmesh 5 5 1\n"));
+            ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+            CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+            CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+            CU_ASSERT_EQUAL(rep.pairs_ok, rep.pairs);
+            CU_ASSERT_EQUAL(rep.pairs, 48u * 47u);
+            check_sls(r, &g, zero);
+            expect_same_as_conf(r, rc, t, conf);
+        } else {
+            CU_ASSERT(strlen(decline_msg(r)) > 20);
+            ibr_options o;
+            ibr_param p;
+            conf_opts(&o, &p, conf);
+            ibr_result *c = NULL;
+            CU_ASSERT_NOT_EQUAL(ibr_route(&c, t, "torus-2QoS,no_fallback", &o), 0);
+            ibr_result_destroy(c);
+        }
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+        ibr_fabric_destroy(f);
+    }
+}
+
 /* No torus or mesh: declined, saying why; a chain falls back. A
    hypercube of 6 dimensions is cabled as a 4 x 4 x 4 torus: routed. */
 static void test_derived_declines(void)
@@ -1320,6 +1371,7 @@ int main(void)
         {"allocation failure", test_allocation_failure},
         {"no configuration: derived from tori and meshes", test_derived},
         {"no configuration: derived under failures", test_derived_faults},
+        {"no configuration: a 2-D mesh that lost a switch", test_derived_mesh_lost_switch},
         {"no configuration: no torus, no derivation", test_derived_declines},
         CU_TEST_INFO_NULL,
     };
