@@ -937,6 +937,119 @@ static void test_lfts_roundtrip(void)
     }
 }
 
+/* ibdiagnet's flavour of an fdbs dump, made from ibroute's opensm.fdbs
+   text: each "dump_ucast_routes: Switch" line gets ibdiagnet's prefix
+   "osm_ucast_mgr_" and a "PLFT_NUM: 0" line, after it (plft_before 0) or
+   before it (plft_before 1), and each switch gets a second table, private
+   LFT 1, whose entries all name port 1: the reader must keep table 0 only.
+   Returns a malloc'ed text. */
+static char *ibdiagnet_fdbs(const ibr_buffer *b, int plft_before, size_t *len)
+{
+    static const char hdr[] = "dump_ucast_routes: Switch 0x";
+    size_t cap = b->size * 3 + 1024, n = 0;
+    char *out = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    const char *p = b->data, *e = b->data + b->size;
+    char guid[17] = {0};
+    while (p < e) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        size_t ll = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
+        if (ll > sizeof hdr - 1 && memcmp(p, hdr, sizeof hdr - 1) == 0) {
+            if (guid[0]) /* the previous switch's private LFT 1 */
+                n += (size_t)snprintf(out + n, cap - n,
+                                      "%sosm_ucast_mgr_dump_ucast_routes: Switch 0x%s\n%s"
+                                      "LID    : Port : Hops : Optimal\n0x0001 : 001  : 00   : "
+                                      "yes\n0x0002 : 001  : 00   : yes\n\n",
+                                      plft_before ? "PLFT_NUM: 1\n" : "", guid,
+                                      plft_before ? "" : "PLFT_NUM: 1\n");
+            memcpy(guid, p + sizeof hdr - 1, 16);
+            n += (size_t)snprintf(out + n, cap - n, "%sosm_ucast_mgr_%.*s%s",
+                                  plft_before ? "PLFT_NUM: 0\n" : "", (int)ll, p,
+                                  plft_before ? "" : "PLFT_NUM: 0\n");
+        } else {
+            memcpy(out + n, p, ll);
+            n += ll;
+        }
+        CU_ASSERT_FATAL(n + 512 < cap);
+        p += ll;
+    }
+    *len = n;
+    return out;
+}
+
+/* fdbs dumps read back into the tables they were written from: ibroute's
+   opensm.fdbs and ibdiagnet's flavour of it (with a private LFT to drop),
+   on trees, tori and dragonflies, intact and with faults, LMC 0 and 2. */
+static void test_fdbs_roundtrip(void)
+{
+    static const struct {
+        const char *spec, *chain;
+        unsigned links, lmc;
+    } cases[] = {
+        {"fattree:levels=3,radix=4", "minhop", 0, 0},
+        {"fattree:levels=3,radix=4", "updn", 3, 2},
+        {"torus:dims=4x3,hosts=2", "minhop", 2, 0},
+        {"dragonfly:a=4,p=1,h=2,g=5", "minhop", 0, 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ibr_topo *t = ibr_test_topo_faults(cases[k].spec, cases[k].links, 0, 7 + k, cases[k].lmc);
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, cases[k].chain, NULL), 0);
+        ibr_buffer b = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_fdbs(&b, r), 0);
+        ibr_result *back = NULL;
+        CU_ASSERT_EQUAL(ibr_result_parse_lfts(&back, t, b.data, b.size), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+        CU_ASSERT(same_lfts(r, back));
+        CU_ASSERT_STRING_EQUAL(ibr_result_engine(back), "file");
+        ibr_result_destroy(back);
+        for (int before = 0; before < 2; before++) {
+            size_t len;
+            char *text = ibdiagnet_fdbs(&b, before, &len);
+            CU_ASSERT_PTR_NOT_NULL(strstr(text, "osm_ucast_mgr_dump_ucast_routes: Switch 0x"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(text, "PLFT_NUM: 1\n"));
+            back = NULL;
+            int rc = ibr_result_parse_lfts(&back, t, text, len);
+            if (rc != 0)
+                fprintf(stderr, "fdbs case %zu/%d: %s\n", k, before, ibr_result_last_error(back));
+            CU_ASSERT_EQUAL(rc, 0);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+            CU_ASSERT(same_lfts(r, back));
+            ibr_result_destroy(back);
+            free(text);
+        }
+        ibr_buffer_dispose(&b);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
+/* OpenSM's own opensm.fdbs (tests/data) reads into the tables its
+   opensm-lfts.dump of the same run gives. */
+static void test_fdbs_opensm(void)
+{
+    static const char *dirs[] = {"osm-fattree", "osm-file-mesh"};
+    for (size_t k = 0; k < 2; k++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/topo.net", dirs[k]);
+        ibr_fabric *f = parse_file(NULL, p);
+        snprintf(p, sizeof p, "%s/guid2lid", dirs[k]);
+        CU_ASSERT_EQUAL_FATAL(apply_guid2lid(f, p), 0);
+        ibr_topo *t = freeze(f);
+        snprintf(p, sizeof p, "%s/opensm-lfts.dump", dirs[k]);
+        ibr_result *lfts = read_lfts(t, p);
+        snprintf(p, sizeof p, "%s/opensm.fdbs", dirs[k]);
+        ibr_result *fdbs = read_lfts(t, p);
+        CU_ASSERT_FATAL(lfts && fdbs);
+        CU_ASSERT_EQUAL(ibr_result_status(fdbs), 0);
+        CU_ASSERT(same_lfts(lfts, fdbs));
+        ibr_result_destroy(lfts);
+        ibr_result_destroy(fdbs);
+        ibr_topo_destroy(t);
+        ibr_fabric_destroy(f);
+    }
+}
+
 /* ibr_result_write_switches(): the parts of consecutive switch ranges,
    appended, equal the whole dump; one worker and two give the same bytes;
    bad ranges and formats are refused and leave the buffer as it was. */
@@ -1089,6 +1202,7 @@ static void test_lfts_errors(void)
     ibr_topo *t = freeze(f);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 #define HDR "Unicast lids [0-44] of switch Lid 1 guid 0x0002c90201000000 ('L1-S0'):\n"
+#define FHDR "osm_ucast_mgr_dump_ucast_routes: Switch 0x0002c90201000000\nLID    : Port : Hops : Optimal\n"
     static const struct {
         const char *text;
         const char *msg;
@@ -1121,6 +1235,19 @@ static void test_lfts_errors(void)
          "line 2: bad port GUID after \"portguid 0x\""},
         {HDR "0x0001 000 : (Switch portguid 0xzz: 'L1-S0')\n",
          "line 2: bad port GUID after \"portguid 0x\""},
+        /* fdbs dumps (opensm.fdbs, ibdiagnet2.fdbs) */
+        {FHDR "0x0001 : 009  : 00   : yes\n", "line 3: port 9 beyond switch"},
+        {FHDR "0x0001 001\n", "line 3: bad fdbs entry: expected \":\" after the LID"},
+        {FHDR "0x0001 : REACHABLE\n", "line 3: bad port in fdbs entry"},
+        {FHDR "0x0001 : 1x\n", "line 3: bad port in fdbs entry"},
+        {FHDR "0x00zz : 001\n", "line 3: bad fdbs entry"},
+        {FHDR "0x002d : 001  : 00   : yes\n", "line 3: LID 45 beyond the topology"},
+        {FHDR "PLFT_NUM: x\n", "line 3: bad \"PLFT_NUM:\" line"},
+        {FHDR "0x0001 : 000\n" FHDR, "line 4: switch 0x0002c90201000000 listed twice"},
+        {"osm_ucast_mgr_dump_ucast_routes: Switch 0x0000000000001234\n",
+         "line 1: unknown switch GUID 0x0000000000001234"},
+        {"dump_ucast_routes: Switch\n", "line 1: switch header without \" Switch 0x\""},
+        {"LID    : Port : Hops : Optimal\n0x0001 : 001\n", "line 2: LFT entry outside"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         ibr_result *r = NULL;
@@ -1153,9 +1280,22 @@ static void test_lfts_errors(void)
     CU_ASSERT_EQUAL(ibr_result_parse_lfts(NULL, t, ok, strlen(ok)), IBR_EINVAL);
     CU_ASSERT_EQUAL(ibr_result_parse_lfts(&r, NULL, ok, strlen(ok)), IBR_EINVAL);
     CU_ASSERT_PTR_NULL(r);
+    /* fdbs: UNREACHABLE is no route, also beyond the topology's LIDs;
+       hops and remarks are not read */
+    const char *fok = FHDR "0x0001 : 000  : 00   : yes\n0x0002 : UNREACHABLE\n"
+                           "0x0003 : 004  : 03   : No 1 hop path possible via port 2!\n"
+                           "0x0004 : 002  : HOPS UNKNOWN\n0x00ff : UNREACHABLE\n";
+    r = NULL;
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(&r, t, fok, strlen(fok)), 0);
+    CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, 1), 0);
+    CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, 2), IBR_NO_ROUTE);
+    CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, 3), 4);
+    CU_ASSERT_EQUAL(ibr_result_lft_port(r, 0, 4), 2);
+    ibr_result_destroy(r);
     ibr_topo_destroy(t);
     ibr_fabric_destroy(f);
 #undef HDR
+#undef FHDR
 }
 
 /* ------------------------------------------------------------------ */
@@ -1450,6 +1590,8 @@ int main(void)
         {"OpenSM dumps and diags: LMC 2", test_golden_lmc},
         {"OpenSM dumps: file engine detours", test_golden_file_engine},
         {"LFT dump round trip", test_lfts_roundtrip},
+        {"fdbs round trip, ibdiagnet flavour", test_fdbs_roundtrip},
+        {"OpenSM's fdbs reads as its LFT dump", test_fdbs_opensm},
         {"per-switch dumps in parts", test_switch_parts},
         {"opensm-lfts.dump: the longest header", test_lfts_long_header},
         {"LFT reader LID remapping", test_lfts_remap},

@@ -304,6 +304,14 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
  * result for topology @p t (engine name "file"). Switches are matched by
  * GUID; switches absent from the text get empty LFTs.
  *
+ * fdbs dumps read too, told apart by their block headers: OpenSM's
+ * opensm.fdbs ("dump_ucast_routes: Switch 0x<GUID>", then "0x<LID> :
+ * <port> : <hops> : ..." or "0x<LID> : UNREACHABLE" per LID) and
+ * ibdiagnet's ibdiagnet2.fdbs (the same with "osm_ucast_mgr_" before the
+ * switch line). Hop counts are not read. Of ibdiagnet's private LFTs
+ * ("PLFT_NUM: <n>" lines, adaptive routing) only table 0, the LFT, is
+ * kept; the others are checked for syntax and dropped.
+ *
  * LIDs are remapped as OpenSM's file engine does: an entry whose line names
  * its destination ("... portguid 0x<GUID>", as opensm-lfts.dump writes)
  * and whose LID lies outside that port's LID range in @p t is moved to the
@@ -321,7 +329,7 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
  * @return 0, ::IBR_EPARSE (bad line, unknown switch GUID, switch listed
  *         twice, port beyond the switch, LID beyond the topology; or, for
  *         a topology with switches, a text without a single "Unicast lids"
- *         block — empty, junk, a topology — whose message says what it
+ *         or fdbs block — empty, junk, a topology — whose message says what it
  *         holds), ::IBR_EINVAL (NULL @p out or
  *         @p t, NULL @p buf with a non-zero @p len), ::IBR_ENOMEM.
  * Thread-safe on a shared topology.

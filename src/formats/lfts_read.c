@@ -14,6 +14,17 @@
  * trailers, dump_lfts warnings) are ignored. A text without a single
  * "Unicast lids" block (an empty file, junk, a topology given where the
  * dump belongs) is an error for a topology that has switches.
+ *
+ * With rd->fdbs, fdbs dumps read too, told apart by their block headers:
+ * OpenSM's opensm.fdbs and ibdiagnet's ibdiagnet2.fdbs start a block with
+ * "dump_ucast_routes: Switch 0x<GUID>" (ibdiagnet: with the prefix
+ * "osm_ucast_mgr_"), then a "LID : Port : Hops : Optimal" title, then one
+ * line per LID: "0x<LID> : <port> : <hops> : <remark>", or "0x<LID> :
+ * UNREACHABLE" for no route. Hops and remarks are not part of the table
+ * and are not read. ibdiagnet on switches with private LFTs (adaptive
+ * routing) marks tables with "PLFT_NUM: <n>" lines, before or after the
+ * switch line: only table 0 is the switch's LFT; the entries of the others
+ * are checked for syntax and dropped.
  */
 #include <bsd/string.h>
 #include <inttypes.h>
@@ -27,6 +38,9 @@ typedef struct lreader {
     uint32_t *first_line; /* per switch: line of its block, 0 = none */
     uint8_t *lft;         /* the table of the current block's switch */
 } lreader;
+
+/* Kinds of block. */
+enum { BLOCK_NONE, BLOCK_LFTS, BLOCK_FDBS };
 
 static int lerr(lreader *lr, uint32_t line, const char *fmt, ...) IBR_PRINTF(3, 4);
 
@@ -54,19 +68,26 @@ static bool field_end(const ibr__cur *c)
 }
 
 /* A block header: *cur gets the switch index, or IBR_NONE for a block
-   skipped (skip_unknown and a GUID that is not a switch of the topology). */
-static int parse_header(lreader *lr, ibr__cur c, uint32_t line, uint32_t *cur)
+   skipped (skip_unknown and a GUID that is not a switch of the topology;
+   skip > 0: an fdbs block of a private LFT other than 0; skip < 0: a file
+   with private LFTs, where a switch listed before is skipped, not an
+   error). */
+static int parse_header(lreader *lr, ibr__cur c, uint32_t line, int kind, int skip,
+                        uint32_t *cur)
 {
     const ibr_topo *t = lr->rd->t;
-    const char *g = ibr__cur_find(&c, " guid 0x");
+    const char *mark = kind == BLOCK_FDBS ? " Switch 0x" : " guid 0x";
+    const char *g = ibr__cur_find(&c, mark);
     uint64_t guid;
     if (!g)
-        return lerr(lr, line, "switch header without \" guid 0x\"");
-    c.p = g + 8;
+        return lerr(lr, line, "switch header without \"%s\"", mark);
+    c.p = g + strlen(mark);
     if (scan_hex(&c, UINT64_MAX, &guid) < 0 || !(field_end(&c) || *c.p == '(' || *c.p == ':'))
         return lerr(lr, line, "bad switch GUID");
     uint32_t node;
     *cur = IBR_NONE;
+    if (skip > 0)
+        return 0;
     if (ibr_topo_find_guid(&node, NULL, t, guid) < 0) {
         if (lr->rd->skip_unknown)
             return 0;
@@ -79,6 +100,10 @@ static int parse_header(lreader *lr, ibr__cur c, uint32_t line, uint32_t *cur)
         return lerr(lr, line, "GUID 0x%016" PRIx64 " is a %s, not a switch", guid,
                     ibr__type_name(n->type));
     }
+    if (lr->first_line[n->sw] && skip < 0) {
+        /* ibdiagnet with private LFTs may repeat a switch line per table */
+        return 0;
+    }
     if (lr->first_line[n->sw])
         return lerr(lr, line, "switch 0x%016" PRIx64 " listed twice (first on line %" PRIu32 ")",
                     n->guid, lr->first_line[n->sw]);
@@ -89,18 +114,48 @@ static int parse_header(lreader *lr, ibr__cur c, uint32_t line, uint32_t *cur)
     return 0;
 }
 
+/* The LID and port of an fdbs entry, "0x<LID> : <port> ..." or "0x<LID> :
+   UNREACHABLE" (port IBR_NO_ROUTE), the cursor past "0x". */
+static int fdbs_entry(lreader *lr, ibr__cur *c, uint32_t line, uint64_t *lid, uint64_t *port)
+{
+    if (scan_hex(c, 0xFFFF, lid) < 0 || !field_end(c))
+        return lerr(lr, line, "bad fdbs entry (expected \"0x<LID> : <port>\" or \"0x<LID> : "
+                              "UNREACHABLE\")");
+    ibr__cur_skip_blanks(c);
+    if (!ibr__cur_at(c, ':'))
+        return lerr(lr, line, "bad fdbs entry: expected \":\" after the LID");
+    c->p++;
+    ibr__cur_skip_blanks(c);
+    if (ibr__cur_starts(c, "UNREACHABLE")) {
+        c->p += 11;
+        *port = IBR_NO_ROUTE;
+    } else if (ibr__cur_num(c, IBR__NUM_DEC, 255, port) < 0) {
+        return lerr(lr, line, "bad port in fdbs entry (expected a number or UNREACHABLE)");
+    }
+    if (!field_end(c) && !ibr__cur_at(c, ':'))
+        return lerr(lr, line, "bad port in fdbs entry (expected a number or UNREACHABLE)");
+    return 0;
+}
+
 /* An entry of the block of switch sw (IBR_NONE: a skipped block, whose
-   entries are only checked for syntax). */
-static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
+   entries are only checked for syntax), of the kind of block it is in. */
+static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, int kind, uint32_t sw)
 {
     const ibr_topo *t = lr->rd->t;
     uint64_t lid, port;
     c.p += 2; /* "0x" */
-    if (scan_hex(&c, 0xFFFF, &lid) < 0 || ibr__cur_end(&c) || !ibr__is_blank(*c.p))
-        return lerr(lr, line, "bad LFT entry (expected \"0x<LID> <port>\")");
-    ibr__cur_skip_blanks(&c);
-    if (ibr__cur_num(&c, IBR__NUM_DEC, 255, &port) < 0 || !field_end(&c))
-        return lerr(lr, line, "bad port in LFT entry");
+    if (kind == BLOCK_FDBS) {
+        int rc = fdbs_entry(lr, &c, line, &lid, &port);
+        if (rc < 0)
+            return rc;
+        c.p = c.e; /* no destination GUID on fdbs lines */
+    } else {
+        if (scan_hex(&c, 0xFFFF, &lid) < 0 || ibr__cur_end(&c) || !ibr__is_blank(*c.p))
+            return lerr(lr, line, "bad LFT entry (expected \"0x<LID> <port>\")");
+        ibr__cur_skip_blanks(&c);
+        if (ibr__cur_num(&c, IBR__NUM_DEC, 255, &port) < 0 || !field_end(&c))
+            return lerr(lr, line, "bad port in LFT entry");
+    }
     /* destination named by port GUID: follow its current LIDs */
     const char *pg = ibr__cur_find(&c, "portguid 0x");
     uint64_t guid = 0;
@@ -126,6 +181,10 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, uint32_t sw)
                 lid = dp->lid + (lid & (cnt - 1));
         }
     }
+    /* fdbs dumps list every LID up to the switch's LinearFDBTop: no route
+       to a LID the topology does not have is no entry */
+    if (lid > t->max_lid && kind == BLOCK_FDBS && port == IBR_NO_ROUTE)
+        return 0;
     if (lid > t->max_lid)
         return lerr(lr, line,
                     "LID %" PRIu64 " beyond the topology (max LID %u): the tables were "
@@ -150,9 +209,14 @@ static int holds(const char *buf, size_t len, const char *needle)
 static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
                     const ibr__lex *first)
 {
-    static const char expected[] = "expected forwarding tables (opensm-lfts.dump, ibroute or "
+    static const char expected_lfts[] = "expected forwarding tables (opensm-lfts.dump, ibroute or "
                                    "dump_lfts output) with blocks starting \"Unicast lids ... "
                                    "guid 0x<switch GUID> ...\"";
+    static const char expected_fdbs[] =
+        "expected forwarding tables (opensm-lfts.dump, ibroute or dump_lfts output, or an fdbs "
+        "dump: opensm.fdbs, ibdiagnet2.fdbs) with blocks starting \"Unicast lids ... guid "
+        "0x<switch GUID> ...\" or \"dump_ucast_routes: Switch 0x<switch GUID>\"";
+    const char *expected = lr->rd->fdbs ? expected_fdbs : expected_lfts;
     if (!first)
         return lerr(lr, 0, "%s: %s",
                     len ? "the text holds only blank and comment lines" : "the text is empty",
@@ -168,35 +232,69 @@ static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
                 lines, lines == 1 ? "" : "s", first->line, IBR__ESC(s), expected);
 }
 
+/* "PLFT_NUM: <n>" (ibdiagnet): the private LFT the next entries belong to. */
+static int parse_plft(lreader *lr, ibr__cur c, uint32_t line, uint64_t *plft)
+{
+    c.p += 9;
+    ibr__cur_skip_blanks(&c);
+    if (ibr__cur_num_field(&c, IBR__NUM_DEC, 255, NULL, plft) < 0)
+        return lerr(lr, line, "bad \"PLFT_NUM:\" line (expected a number 0..255)");
+    return 0;
+}
+
+/* Which block header, if any, the line is: BLOCK_LFTS, BLOCK_FDBS (only
+   when the reader takes fdbs dumps) or BLOCK_NONE. */
+static int header_kind(const lreader *lr, const ibr__cur *c)
+{
+    if (ibr__cur_starts(c, "Unicast lids"))
+        return BLOCK_LFTS;
+    if (lr->rd->fdbs &&
+        (ibr__cur_starts(c, "dump_ucast_routes:") ||
+         ibr__cur_starts(c, "osm_ucast_mgr_dump_ucast_routes:")))
+        return BLOCK_FDBS;
+    return BLOCK_NONE;
+}
+
 static int read_lines(lreader *lr, const char *buf, size_t len)
 {
     ibr__lex lx, first;
     uint32_t cur = IBR_NONE;
-    int in_mcast = 0, in_block = 0, blocks = 0, got_first = 0;
+    int in_mcast = 0, block = BLOCK_NONE, blocks = 0, got_first = 0;
+    int plft_just_set = 0, plft_seen = 0;
+    uint64_t plft = 0; /* fdbs: the private LFT of the entries that follow */
     ibr__lex_init(&lx, buf, len);
     first = lx;
     while (ibr__lex_entry(&lx)) {
-        int rc = 0;
+        int rc = 0, kind = header_kind(lr, &lx.c), plft_line = 0;
         if (!got_first) {
             first = lx;
             got_first = 1;
         }
-        if (ibr__cur_starts(&lx.c, "Unicast lids")) {
+        if (kind != BLOCK_NONE) {
             in_mcast = 0;
-            in_block = 1;
+            block = kind;
             blocks++;
-            rc = parse_header(lr, lx.c, lx.line, &cur);
+            /* a PLFT_NUM line just before the switch line names its table */
+            if (!plft_just_set)
+                plft = 0;
+            int skip = kind != BLOCK_FDBS ? 0 : plft != 0 ? 1 : plft_seen ? -1 : 0;
+            rc = parse_header(lr, lx.c, lx.line, kind, skip, &cur);
+        } else if (lr->rd->fdbs && ibr__cur_starts(&lx.c, "PLFT_NUM:")) {
+            rc = parse_plft(lr, lx.c, lx.line, &plft);
+            plft_line = plft_seen = 1;
         } else if (ibr__cur_starts(&lx.c, "Multicast mlids")) {
             in_mcast = 1;
-            in_block = 0;
+            block = BLOCK_NONE;
             cur = IBR_NONE;
         } else if (ibr__cur_starts(&lx.c, "0x") || ibr__cur_starts(&lx.c, "0X")) {
             if (in_mcast)
                 continue;
-            if (!in_block)
+            if (block == BLOCK_NONE)
                 return lerr(lr, lx.line, "LFT entry outside a \"Unicast lids\" block");
-            rc = parse_entry(lr, lx.c, lx.line, cur);
+            rc = parse_entry(lr, lx.c, lx.line, block,
+                             block == BLOCK_FDBS && plft != 0 ? IBR_NONE : cur);
         }
+        plft_just_set = plft_line;
         if (rc < 0)
             return rc;
     }
@@ -243,6 +341,7 @@ int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, 
     ibr__lfts_reader rd;
     memset(&rd, 0, sizeof rd);
     rd.t = t;
+    rd.fdbs = 1;
     rd.table = result_table;
     rd.arg = r;
     int rc = ibr__lfts_read(&rd, buf, len);

@@ -2,7 +2,8 @@
  * The LFT dump reader (lfts_read.c) that both ibr_result_parse_lfts() and
  * the file engine (engines/file.c) use, so that the two accept and refuse
  * the same texts: opensm-lfts.dump, ibroute and dump_lfts / dump_fts
- * output. Engines may include this header (tests/check_layers.py): it
+ * output, and, when asked (fdbs), the fdbs dumps of OpenSM (opensm.fdbs)
+ * and ibdiagnet (ibdiagnet2.fdbs). Engines may include this header (tests/check_layers.py): it
  * needs only the public topology type and core/base.h.
  *
  * Blocks start at "Unicast lids ... guid 0x<GUID> ..." lines; at each block
@@ -23,6 +24,11 @@ typedef struct ibr__lfts_reader {
        skipped with its entries (checked for syntax only); otherwise such a
        block is an error. */
     int skip_unknown;
+    /* Also read fdbs dumps: blocks starting "[osm_ucast_mgr_]dump_ucast_routes:
+       Switch 0x<GUID>", entries "0x<LID> : <port> ..." or "0x<LID> :
+       UNREACHABLE". ibr_result_parse_lfts() sets it; OpenSM's file engine,
+       which does not read them, does not. */
+    int fdbs;
     uint8_t *(*table)(void *arg, uint32_t sw);
     void *arg;
     char msg[IBR_ERRMSG_SIZE]; /* "line N: ..." (or no prefix) on failure */

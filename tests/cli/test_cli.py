@@ -784,6 +784,57 @@ def test_verify_dump_verdict():
     check("empty:" not in o, o)
 
 
+def ibdiagnet_fdbs(fdbs):
+    """ibdiagnet's flavour of an opensm.fdbs text: its switch-line prefix and
+    a PLFT_NUM line, plus a private LFT 1 per switch that must be dropped."""
+    out = []
+    for line in fdbs.splitlines(True):
+        if line.startswith("dump_ucast_routes: Switch 0x"):
+            out.append("osm_ucast_mgr_" + line + "PLFT_NUM: 0\n")
+        else:
+            out.append(line)
+    text = "".join(out)
+    guid = re.search(r"Switch (0x[0-9a-f]{16})", text).group(1)
+    return text + ("osm_ucast_mgr_dump_ucast_routes: Switch %s\nPLFT_NUM: 1\n"
+                   "LID    : Port : Hops : Optimal\n0x0001 : 001  : 00   : yes\n" % guid)
+
+
+def test_verify_fdbs():
+    """ibr verify and ibr analyze take fdbs dumps (OpenSM's opensm.fdbs,
+    ibdiagnet's ibdiagnet2.fdbs), told from LFT dumps by their content, with
+    the verdict and numbers of the LFT dump of the same routing (issue 38)."""
+    for spec, engine, verdict in (("fattree:levels=2,radix=8", "updn", "free"),
+                                  ("torus:dims=4x4,hosts=1", "minhop", "CREDIT LOOP")):
+        topo = path("vf-%s.topo" % engine)
+        expect(["gen", spec, "-o", topo], 0)
+        out = path("vf-" + engine)
+        expect(["route", "-q", "-R", engine, topo, "-o", out, "--dumps", "lfts,fdbs"], 0)
+        lfts = os.path.join(out, "opensm-lfts.dump")
+        with open(os.path.join(out, "opensm.fdbs")) as fh:
+            diag = write("vf-%s.ibdiagnet2.fdbs" % engine, ibdiagnet_fdbs(fh.read()))
+        o, _ = expect(["verify", topo, lfts], 0, r"^verify: +valid")
+        check(re.search(r"^  deadlock: +%s" % verdict, o, re.M), o)
+        want, _ = expect(["verify", "--json", topo, lfts], 0)
+        wantv = json.loads(want)
+        for dump in (os.path.join(out, "opensm.fdbs"), diag):
+            o, _ = expect(["verify", topo, dump], 0, r"^verify: +valid")
+            check(re.search(r"^  deadlock: +%s" % verdict, o, re.M), o)
+            got, _ = expect(["verify", "--json", topo, dump], 0)
+            gotv = json.loads(got)
+            check(gotv["verify"] == wantv["verify"],
+                  "%s: verify differs from the LFT dump's:\n%s\n%s" % (dump, got, want))
+            a = jrun(["analyze", "-q", "--json", "--patterns", "shift", topo, dump])
+            b = jrun(["analyze", "-q", "--json", "--patterns", "shift", topo, lfts])
+            check(a.get("shift") == b.get("shift") and a.get("hops") == b.get("hops"),
+                  "%s: analyze differs:\n%r\n%r" % (dump, a, b))
+    # a malformed line: an input error naming file and line, no verdict
+    with open(diag) as fh:
+        first = fh.readline()
+    bad = write("vf-bad.fdbs", first + "LID    : Port : Hops : Optimal\n0x0001 : abc\n")
+    expect(["verify", topo, bad], 2, None,
+           r"^ibr: .*vf-bad.fdbs: line 3: bad port in fdbs entry")
+
+
 def test_strict():
     """--strict makes a fallback and a broken credit-loop promise visible in
     the exit status (issue 17, item 7)."""
@@ -1987,7 +2038,7 @@ def main():
              test_faults_and_lmc, test_route_outputs, test_route_dumps, test_route_lids,
              test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
-             test_verify_dump_verdict, test_strict, test_dfsssp_beyond_cycle_breaking,
+             test_verify_dump_verdict, test_verify_fdbs, test_strict, test_dfsssp_beyond_cycle_breaking,
              test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
              test_messages, test_dor, test_file_engine, test_reroute, test_reroute_blocks,

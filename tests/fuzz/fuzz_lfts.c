@@ -1,5 +1,6 @@
 /* libFuzzer target: the LFT dump reader (opensm-lfts.dump, ibroute and
-   dump_lfts output) against a fixed small fat tree.
+   dump_lfts output, fdbs dumps of OpenSM and ibdiagnet) against a fixed
+   small fat tree.
    Properties: no crash or sanitizer report; a dump that reads writes back
    (opensm-lfts.dump) to a text that reads to the same tables; the verifier
    runs on whatever was read. */

@@ -1860,8 +1860,9 @@ class Result(_Handle):
 
     @classmethod
     def parse_lfts(cls, topology: Topology, text: Text) -> "Result":
-        """Read LFTs from opensm-lfts.dump, ibroute or dump_lfts text into
-        a result for *topology* (engine "file").  ParseError names the line."""
+        """Read LFTs from opensm-lfts.dump, ibroute, dump_lfts or fdbs text
+        (opensm.fdbs, ibdiagnet2.fdbs) into a result for *topology* (engine
+        "file").  ParseError names the line."""
         data = _b(text)
         out = _capi.ResultP()
         with topology._using() as tp:
