@@ -996,6 +996,44 @@ static void test_property_deadlock_free(void)
     property("fattree:levels=3,radix=8", "ftree", IBR_TEST_DEADLOCK_FREE, 6, 0);
 }
 
+/* updn and dnup on a fat tree of hundreds of hosts: the credit-loop check
+   a repair needs walks every path again, more work than the engine's own
+   run, so the reroute takes the full one up front and says why; the
+   routing stays valid and deadlock-free (one_failure checks it). */
+static void test_check_dearer_than_full(void)
+{
+    static const char *engines[] = {"updn", "dnup"};
+    ibr_fabric *f = make_fabric("fattree:levels=2,radix=24");
+    ibr_topo *t = freeze_copy(f);
+    for (size_t e = 0; e < 2; e++) {
+        ibr_result *r = ibr_test_route(NULL, t, engines[e], NULL, IBR_TEST_DEADLOCK_FREE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        ibr_routing_db *db = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
+        prop_stats st = {0, 0, 0, 0, 0};
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            one_failure(&st, f, db, r, engines[e], 1, 0, seed, IBR_TEST_DEADLOCK_FREE);
+        CU_ASSERT_EQUAL(st.runs, 3);
+        CU_ASSERT_EQUAL(st.full, st.runs);
+        ibr_fabric *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+        CU_ASSERT_EQUAL(ibr_fabric_inject_faults(g, 1, 0, 5), 0);
+        ibr_topo *t1 = freeze_copy(g);
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), 0);
+        CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(rep.reason, "credit loops walks every path"));
+        ibr_result_destroy(y);
+        ibr_topo_destroy(t1);
+        ibr_fabric_destroy(g);
+        ibr_routing_db_destroy(db);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+}
+
 /* Parallel cables: the routes of a failed cable move to its twin. */
 static void test_parallel(void)
 {
@@ -1816,6 +1854,8 @@ int main(void)
         {"property: minimal engines after link/switch failures", test_property_minimal},
         {"property: deadlock-free engines after failures", test_property_deadlock_free},
         {"parallel cables take the failed cable's routes", test_parallel},
+        {"updn/dnup: a credit-loop check dearer than the engine's run: full reroute",
+         test_check_dearer_than_full},
         {"a saved engine that declines: no fallback unless asked for", test_engine_declines},
         {"a database of another fabric: warned", test_unrelated_fabric},
         {"a database without an engine line: no fallback reported", test_no_engine_line},

@@ -194,6 +194,13 @@ int ibr__switch_hops(uint8_t **out, const ibr_topo *t, unsigned int nthreads)
 int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
                         const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap)
 {
+    return ibr__unrouted_pairs_of(n, first_sw, first_lid, t, row, arg, lmc_cap, NULL);
+}
+
+int ibr__unrouted_pairs_of(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
+                           const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap,
+                           const uint8_t *only)
+{
     enum { UNKNOWN = 0, ACTIVE, OK, BAD };
     ibr_context *ctx = t->ctx;
     uint32_t S = t->n_sw;
@@ -265,11 +272,16 @@ int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
         uint32_t b = (lid - 1) % PBLOCK;
         if (b == 0 && nsrc) {
             uint32_t nb = t->max_lid - lid + 1 < PBLOCK ? t->max_lid - lid + 1 : PBLOCK;
+            /* a block without a LID to check is skipped whole */
+            if (only && !memchr(only + lid, 1, nb)) {
+                lid += nb - 1;
+                continue;
+            }
             for (uint32_t s = 0; s < S; s++)
                 memcpy(col + (size_t)s * PBLOCK, row(arg, s) + lid, nb);
         }
         uint32_t gp = t->lid_port[lid], dsw = t->lid_sw[lid];
-        if (gp == IBR_NONE || dsw == IBR_NONE ||
+        if ((only && !only[lid]) || gp == IBR_NONE || dsw == IBR_NONE ||
             t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH ||
             ((lid - t->ports[gp].lid) >> lmc_cap) != 0)
             continue;

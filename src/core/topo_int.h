@@ -150,5 +150,10 @@ uint32_t ibr__hops_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t 
 typedef const uint8_t *(*ibr__lft_row_fn)(void *arg, uint32_t sw);
 int ibr__unrouted_pairs(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
                         const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap);
+/* The same, counting only the destination LIDs l with only[l] == 1
+   (only: max_lid + 1 bytes, 0 or 1; NULL: every LID). */
+int ibr__unrouted_pairs_of(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
+                           const ibr_topo *t, ibr__lft_row_fn row, void *arg, unsigned lmc_cap,
+                           const uint8_t *only);
 
 #endif

@@ -331,6 +331,7 @@ typedef struct rr {
     uint32_t *load;    /* S x 256 entries per port, valid when load_ok[s] */
     uint8_t *load_ok;
     uint8_t *touched;  /* switches whose row was written */
+    uint8_t *lid_touched; /* LIDs whose column was written (repair only) */
     uint32_t *bucket_off, *bucket; /* LIDs per delivering switch */
     uint64_t repaired;
     int sibling_copies;
@@ -358,6 +359,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->load);
     ibr__free(ctx, x->load_ok);
     ibr__free(ctx, x->touched);
+    ibr__free(ctx, x->lid_touched);
     ibr__free(ctx, x->bucket_off);
     ibr__free(ctx, x->bucket);
     ibr__free(ctx, x->mark);
@@ -619,6 +621,7 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
     }
     *e = (uint8_t)port;
     x->touched[s] = 1;
+    x->lid_touched[l] = 1;
     x->repaired++;
 }
 
@@ -942,6 +945,42 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
     return 0;
 }
 
+/* Is checking a repaired routing for credit loops dearer than the full
+   reroute it would replace? The check walks every (source end port,
+   destination LID) path, about pairs x mean hops steps; an engine without
+   path SLs (updn, dnup) routes with one search per destination switch and
+   one pass over the tables, about S x (S + links) + S x LIDs steps. The
+   check's steps are cheaper (one table read each, while the engine keeps
+   candidate masks and loads): a repair is tried while the check's count is
+   within CHECK_OVER_FULL times the engine's. Fat trees of a thousand hosts
+   and more, where every path is checked again for one lost cable, get the
+   full reroute. Returns 1 for a full reroute (why in buf). */
+static int check_dearer_than_full(char *buf, size_t cap, const ibr_topo *t, const uint8_t *hops)
+{
+    enum { CHECK_OVER_FULL = 4 };
+    uint64_t S = t->n_sw, ends = t->n_end, lids = 0, hsum = 0, hn = 0;
+    for (uint32_t l = 1; l <= t->max_lid; l++)
+        lids += t->lid_port[l] != IBR_NONE;
+    /* mean hops between switches, from a sample of rows of the hop matrix */
+    for (uint64_t a = 0; hops && a < S; a += 1 + S / 16)
+        for (uint64_t b = 0; b < S; b++)
+            if (hops[a * S + b] != 255) {
+                hsum += hops[a * S + b];
+                hn++;
+            }
+    uint64_t mean = hn ? hsum / hn + 1 : 1; /* + 1: the last switch's step */
+    uint64_t check = ends * lids * mean;
+    uint64_t full = S * (S + t->n_adj) + S * lids;
+    if (check <= full * CHECK_OVER_FULL)
+        return 0;
+    snprintf(buf, cap,
+             "checking a repair for credit loops walks every path again (%" PRIu64
+             " end ports x %" PRIu64 " LIDs), more work than the engine's full run: full "
+             "reroute",
+             ends, lids);
+    return 1;
+}
+
 int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
                          const ibr_routing_db *db, const ibr_topo *t, const ibr_options *o,
                          unsigned int flags)
@@ -1043,6 +1082,9 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
         why = "a new cable between switches may shorten the paths of a minimal engine";
     else if (cl.missing_cable && !db->hops)
         why = "the saved routing has no hop matrix to repair with";
+    else if ((caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE &&
+             check_dearer_than_full(whybuf, sizeof whybuf, t, x.r->hops))
+        why = whybuf;
     if (why) {
         rc = full_reroute(out, &x, &rep, o, why, NULL);
         goto out;
@@ -1053,6 +1095,7 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     x.load = ibr__mallocarray(ctx, (size_t)(S ? S : 1) * 256, sizeof *x.load);
     x.load_ok = ibr__calloc(ctx, S ? S : 1, 1);
     x.touched = ibr__calloc(ctx, S ? S : 1, 1);
+    x.lid_touched = ibr__calloc(ctx, L, 1);
     x.bucket_off = ibr__calloc(ctx, (size_t)S + 2, sizeof *x.bucket_off);
     x.bucket = ibr__mallocarray(ctx, L, sizeof *x.bucket);
     need_bfs = ibr__calloc(ctx, S ? S : 1, 1);
@@ -1060,7 +1103,8 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     x.list = ibr__mallocarray(ctx, S ? S : 1, sizeof *x.list);
     dist = ibr__mallocarray(ctx, S ? S : 1, sizeof *dist);
     queue = ibr__mallocarray(ctx, S ? S : 1, sizeof *queue);
-    if (!x.okport || !x.load || !x.load_ok || !x.touched || !x.bucket_off || !x.bucket ||
+    if (!x.okport || !x.load || !x.load_ok || !x.touched || !x.lid_touched || !x.bucket_off ||
+        !x.bucket ||
         !need_bfs || !dist || !queue || !x.mark || !x.list)
         goto out;
     /* LIDs per delivering switch */
@@ -1224,12 +1268,17 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     }
     ibr__free(ctx, bfs_set);
     /* the verdict ibr_result_verify() gives: every end-port pair the
-       fabric connects is delivered, or the repair is refused */
+       fabric connects is delivered, or the repair is refused. Only the
+       columns the repair wrote are walked: every saved entry over a lost
+       cable or switch was written, so an unwritten column follows the
+       saved routes over cables that are all still there, and delivers
+       what the saved routing delivered */
     {
         uint64_t np = 0;
         uint32_t psw;
         uint16_t plid;
-        if (ibr__unrouted_pairs(&np, &psw, &plid, t, repaired_row, x.r, x.r->lmc_cap) < 0)
+        if (ibr__unrouted_pairs_of(&np, &psw, &plid, t, repaired_row, x.r, x.r->lmc_cap,
+                                   x.lid_touched) < 0)
             goto out;
         if (np > 0) {
             snprintf(whybuf, sizeof whybuf,
