@@ -34,6 +34,8 @@ void usage_reroute(FILE *o);
 int cmd_verify(int argc, char **argv);
 int cmd_order(int argc, char **argv);
 void usage_order(FILE *o);
+int cmd_export(int argc, char **argv);
+void usage_export(FILE *o);
 void usage_verify(FILE *o);
 int cmd_trace(int argc, char **argv);
 void usage_trace(FILE *o);

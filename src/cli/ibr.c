@@ -555,6 +555,7 @@ static void usage(FILE *o)
           "  analyze TOPO [LFTS_DUMP]      measure a routing: hops, load, congestion, VLs\n"
           "  order -R ENGINE TOPO          end ports in ftree's or dmodc's destination order\n"
           "                                (MPI/NCCL rank order, hostfile)\n"
+          "  export FORMAT TOPO [LFTS]     the routing for CODES, SST, Slurm\n"
           "  info TOPO                     describe a topology\n"
           "  engines                       list the routing engines\n"
           "  help COMMAND                  help on a command\n"
@@ -588,6 +589,7 @@ static const command commands[] = {
     {"trace", cmd_trace, usage_trace},
     {"analyze", cmd_analyze, usage_analyze},
     {"order", cmd_order, usage_order},
+    {"export", cmd_export, usage_export},
 };
 
 static const command *find_command(const char *name)
