@@ -99,6 +99,8 @@ void xfab_dispose(xfab *x)
     free(x->ep_idx);
     free(x->sw_guid);
     free((void *)x->sw_desc);
+    free(x->live);
+    free(x->rank);
     memset(x, 0, sizeof *x);
 }
 
@@ -122,6 +124,36 @@ static void add_node_eps(xfab *x, uint32_t node, const ibr_node_info *ni)
         e->swport = pi.remote_port;
         e->desc = ni->desc ? ni->desc : "";
     }
+}
+
+/* x->live, x->rank: the switches with at least one active cable. */
+static int find_live(xfab *x)
+{
+    x->live = malloc((x->nsw ? x->nsw : 1) * sizeof *x->live);
+    x->rank = malloc((x->nsw ? x->nsw : 1) * sizeof *x->rank);
+    if (!x->live || !x->rank) {
+        cli_error("export", "out of memory");
+        xfab_dispose(x);
+        return -1;
+    }
+    for (uint32_t s = 0; s < x->nsw; s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        uint32_t node = ibr_topo_switch_node(x->t, s);
+        int up = 0;
+        x->rank[s] = IBR_NONE;
+        if (ibr_topo_node_info(&ni, x->t, node) < 0)
+            continue;
+        for (unsigned int p = 1; p <= ni.nports && !up; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            up = ibr_topo_port_info(&pi, x->t, node, p) == 0 && pi.remote_node != IBR_NONE &&
+                 pi.state != IBR_LINK_DOWN;
+        }
+        if (up) {
+            x->rank[s] = x->nlive;
+            x->live[x->nlive++] = s;
+        }
+    }
+    return 0;
 }
 
 int xfab_init(xfab *x, const ibr_result *r)
@@ -175,7 +207,7 @@ int xfab_init(xfab *x, const ibr_result *r)
         x->ep_idx[x->sw_first[s] + fill[s]++] = k;
     }
     free(fill);
-    return 0;
+    return find_live(x);
 }
 
 int xfab_walk(const xfab *x, uint32_t sw, const xep *e, uint32_t *hops, size_t *n,

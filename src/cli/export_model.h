@@ -50,6 +50,11 @@ typedef struct xfab {
     size_t *ep_idx;     /* end ports grouped by switch, in switch index order */
     uint64_t *sw_guid;  /* node GUID of each switch */
     const char **sw_desc;
+    uint32_t *live;     /* the switches with an active cable, in index order
+                           (a switch whose cables are all down is not in
+                           the subnet: it is left out of every format) */
+    uint32_t nlive;
+    uint32_t *rank;     /* position of each switch in live, IBR_NONE if not */
 } xfab;
 
 /* Build the model of @p r's topology. 0, or -1 with the error printed. */

@@ -52,7 +52,8 @@ static void route_error(const char *fmt, const xfab *x, uint32_t sw, const xep *
 
 int xexp_codes(xout *o, const xfab *x)
 {
-    for (uint32_t s = 0; s < x->nsw; s++) {
+    for (uint32_t i = 0; i < x->nlive; i++) {
+        uint32_t s = x->live[i];
         char name[40];
         snprintf(name, sizeof name, "0x%016" PRIx64 ".lft", x->sw_guid[s]);
         xbuf *b = xout_add(o, name);
@@ -89,8 +90,9 @@ static void macro_topology(xbuf *b, const xfab *x, uint32_t *remote, unsigned in
                            unsigned int avg_hops)
 {
     xb_printf(b, "{\n  \"avg_num_hops\": %u,\n  \"switches\": {", avg_hops);
-    for (uint32_t s = 0; s < x->nsw; s++) {
-        xb_printf(b, "%s\n    \"switch-0x%016" PRIx64 "\": {\"outports\": {", s ? "," : "",
+    for (uint32_t i = 0; i < x->nlive; i++) {
+        uint32_t s = x->live[i];
+        xb_printf(b, "%s\n    \"switch-0x%016" PRIx64 "\": {\"outports\": {", i ? "," : "",
                   x->sw_guid[s]);
         int np = xfab_sw_neighbours(x, s, remote, cap), first = 1;
         uint32_t node = ibr_topo_switch_node(x->t, s);
@@ -129,9 +131,10 @@ static int macro_routes(xbuf *b, const xfab *x, uint32_t *hops, unsigned int *av
 {
     double sum = 0, pairs = 0;
     xb_puts(b, "{\n  \"switches\": {");
-    for (uint32_t s = 0; s < x->nsw; s++) {
+    for (uint32_t i = 0; i < x->nlive; i++) {
+        uint32_t s = x->live[i];
         size_t here = x->sw_first[s + 1] - x->sw_first[s];
-        xb_printf(b, "%s\n    \"switch-0x%016" PRIx64 "\": {\"routes\": {", s ? "," : "",
+        xb_printf(b, "%s\n    \"switch-0x%016" PRIx64 "\": {\"routes\": {", i ? "," : "",
                   x->sw_guid[s]);
         for (size_t k = 0; k < x->neps; k++) {
             const xep *e = &x->eps[k];
@@ -202,14 +205,16 @@ static void merlin_graph(xbuf *b, const xfab *x, uint32_t *remote, unsigned int 
                "attr.type=\"string\"/>\n"
                "  <key id=\"ports\" for=\"edge\" attr.name=\"ports\" attr.type=\"string\"/>\n"
                "  <graph id=\"ibroute\" edgedefault=\"undirected\">\n");
-    for (uint32_t s = 0; s < x->nsw; s++) {
+    for (uint32_t i = 0; i < x->nlive; i++) {
+        uint32_t s = x->live[i];
         xb_printf(b, "    <node id=\"%u\"><data key=\"endpoints\">%zu</data>"
                      "<data key=\"guid\">0x%016" PRIx64 "</data><data key=\"description\">",
-                  s, x->sw_first[s + 1] - x->sw_first[s], x->sw_guid[s]);
+                  i, x->sw_first[s + 1] - x->sw_first[s], x->sw_guid[s]);
         xb_xml_text(b, x->sw_desc[s]);
         xb_puts(b, "</data></node>\n");
     }
-    for (uint32_t s = 0; s < x->nsw; s++) {
+    for (uint32_t i = 0; i < x->nlive; i++) {
+        uint32_t s = x->live[i];
         int np = xfab_sw_neighbours(x, s, remote, cap);
         uint32_t node = ibr_topo_switch_node(x->t, s);
         for (int p = 1; p <= np; p++) {
@@ -220,7 +225,7 @@ static void merlin_graph(xbuf *b, const xfab *x, uint32_t *remote, unsigned int 
                 d < s || (d == s && pi.remote_port < (unsigned)p))
                 continue;
             xb_printf(b, "    <edge source=\"%u\" target=\"%u\"><data key=\"ports\">%d-%u"
-                         "</data></edge>\n", s, d, p, pi.remote_port);
+                         "</data></edge>\n", i, x->rank[d], p, pi.remote_port);
         }
     }
     xb_puts(b, "  </graph>\n</graphml>\n");
@@ -250,11 +255,11 @@ static int merlin_pair(xbuf *b, const xfab *x, uint32_t s, uint32_t d, uint32_t 
         }
         pcount[j]++;
     }
-    xb_printf(b, "\"%u\": [", d);
+    xb_printf(b, "\"%u\": [", x->rank[d]);
     for (size_t j = 0; j < np; j++) {
         xb_printf(b, "%s[%.17g, [", j ? ", " : "", (double)pcount[j] / (double)nd);
         for (size_t h = 0; h < plen[j]; h++)
-            xb_printf(b, "%s%u", h ? ", " : "", paths[j * stride + h]);
+            xb_printf(b, "%s%u", h ? ", " : "", x->rank[paths[j * stride + h]]);
         xb_puts(b, "]]");
     }
     xb_puts(b, "]");
@@ -278,23 +283,26 @@ static int merlin_table(xbuf *b, const xfab *x)
     }
     xb_printf(b, "{\n  \"generator\": \"ibroute\",\n  \"engine\": ");
     xb_json_string(b, ibr_result_engine(x->r));
-    xb_printf(b, ",\n  \"routers\": %u,\n  \"endpoints\": [", x->nsw);
+    xb_printf(b, ",\n  \"routers\": %u,\n  \"endpoints\": [", x->nlive);
     size_t id = 0;
-    for (uint32_t s = 0; s < x->nsw; s++)
+    for (uint32_t i = 0; i < x->nlive; i++) {
+        uint32_t s = x->live[i];
         for (size_t k = x->sw_first[s]; k < x->sw_first[s + 1]; k++, id++) {
             const xep *e = &x->eps[x->ep_idx[k]];
             xb_printf(b, "%s\n    {\"id\": %zu, \"router\": %u, \"guid\": \"0x%016" PRIx64
                          "\", \"lid\": %u, \"description\": ",
-                      id ? "," : "", id, s, e->guid, (unsigned)e->lid);
+                      id ? "," : "", id, i, e->guid, (unsigned)e->lid);
             xb_json_string(b, e->desc);
             xb_puts(b, "}");
         }
+    }
     xb_puts(b, "\n  ],\n  \"routing_table\": {");
     int firsts = 1;
-    for (uint32_t s = 0; s < x->nsw; s++) {
+    for (uint32_t i = 0; i < x->nlive; i++) {
+        uint32_t s = x->live[i];
         if (x->sw_first[s + 1] == x->sw_first[s])
             continue; /* only routers with endpoints source traffic */
-        xb_printf(b, "%s\n    \"%u\": {", firsts ? "" : ",", s);
+        xb_printf(b, "%s\n    \"%u\": {", firsts ? "" : ",", i);
         firsts = 0;
         int firstd = 1;
         for (uint32_t d = 0; d < x->nsw; d++) {

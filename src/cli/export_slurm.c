@@ -308,7 +308,7 @@ static void header(xbuf *b, const xfab *x)
 {
     xb_printf(b, "# Slurm network topology of %u switches and %zu end ports, written by ibroute\n"
                  "# (ibr export); nodes are named by the first word of their node description\n",
-              x->nsw, x->neps);
+              x->nlive, x->neps);
 }
 
 int xexp_slurm_conf(xout *o, const xfab *x)

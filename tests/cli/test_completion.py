@@ -41,7 +41,8 @@ class TestCompletion(unittest.TestCase):
         self.assertEqual(sorted(complete("help", "")), sorted(listed))
 
     def test_options_of_each_command(self):
-        for cmd in ("gen", "route", "reroute", "verify", "trace", "analyze", "order", "info"):
+        for cmd in ("gen", "route", "reroute", "verify", "trace", "analyze", "order", "export",
+                    "info"):
             offered = complete(cmd, "--")
             text = ibr("help", cmd)
             self.assertTrue(offered, cmd)

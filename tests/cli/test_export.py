@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""ibr export: the routing in the input formats of CODES, SST/macro, SST
+Merlin and Slurm. usage: test_export.py PATH_TO_IBR
+
+Each format is read back the way its consumer reads it: JSON with Python's
+parser as SST/macro's nlohmann::json does, GraphML with networkx's
+read_graphml as Merlin's topoAny.import_graph() does, YAML with a YAML
+parser; CODES' .lft lines and Slurm's topology.conf against the grammar
+their readers accept (CODES' fattree.c read_static_lft, topology.conf(5),
+topology.yaml(5), Slurm's hostlist expressions). Then the exported tables
+are compared with OpenSM's LFT dump of the same routing (`ibr route -o`),
+an independent path through the library's dump writer, and the routes
+are walked over the cabling of the ibnetdiscover text."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+IBR = None
+TMP = None
+FAILURES = []
+
+# fabric, engine: fat trees with and without faults, a torus (direct
+# network), a random graph with faults
+CASES = [
+    ("fattree:levels=2,radix=8", "ftree", None),
+    ("fattree:levels=3,radix=8", "dmodc", None),
+    ("xgft:h=2,m=4.4,w=1.4", "updn", "3,1"),
+    ("torus:dims=4x4,hosts=2", "minhop", None),
+    ("random:switches=16,degree=4,hosts=2,seed=3", "minhop", "4"),
+]
+
+
+def ibr(*args):
+    p = subprocess.run([IBR] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+def expect(args, code=0, err_re=None):
+    rc, out, err = ibr(*args)
+    check(rc == code, "ibr %s: exit %d, expected %d\n%s%s"
+          % (" ".join(args), rc, code, out[-1000:], err[-1000:]))
+    if err_re:
+        check(re.search(err_re, err, re.M), "ibr %s: stderr lacks /%s/: %s"
+              % (" ".join(args), err_re, err))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Independent views of the fabric and its tables
+
+def read_topology(path):
+    """The cabling of an ibnetdiscover text: {(node GUID, port): (node GUID,
+    port)}, the switch GUIDs, and per CA port GUID (node GUID, port, host
+    name). Down cables (marked "(down)") are left out."""
+    links, switches, cas = {}, set(), {}
+    node, kind = None, None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'^(Switch|Ca)\s+\d+\s+"[SH]-([0-9a-f]+)"\s+#\s+"([^"]*)"', line)
+            if m:
+                kind, node = m.group(1), int(m.group(2), 16)
+                if kind == "Switch":
+                    switches.add(node)
+                desc = m.group(3)
+                continue
+            m = re.match(r'^\[(\d+)\](?:\(([0-9a-f]+)\))?\s+"[SH]-([0-9a-f]+)"\[(\d+)\]', line)
+            if m and node is not None:
+                if "(down)" in line:
+                    continue
+                port = int(m.group(1))
+                links[(node, port)] = (int(m.group(3), 16), int(m.group(4)))
+                if kind == "Ca":
+                    cas[int(m.group(2), 16)] = (node, port, desc.split()[0] if desc else "")
+    # a switch whose cables are all down is not in the subnet
+    switches &= {a for a, _ in links}
+    return links, switches, cas
+
+
+def read_lfts(path):
+    """{switch GUID: {destination CA port GUID: output port}} of an OpenSM
+    LFT dump (the comments name the destination of each LID)."""
+    tables, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"^Unicast lids .* guid (0x[0-9a-f]+)", line)
+            if m:
+                cur = tables.setdefault(int(m.group(1), 16), {})
+                continue
+            m = re.match(r"^0x[0-9a-f]+ (\d+) # Channel Adapter portguid (0x[0-9a-f]+)", line)
+            if m and cur is not None:
+                cur[int(m.group(2), 16)] = int(m.group(1))
+    return tables
+
+
+def route(spec, engine, faults, name):
+    """Generate the fabric, route it, return (topology path, dump dir)."""
+    topo = os.path.join(TMP, name + ".net")
+    args = ["gen", spec, "-o", topo]
+    if faults:
+        args += ["--faults", faults, "--seed", "2"]
+    expect(args)
+    out = os.path.join(TMP, name + "-route")
+    expect(["route", "-q", "-R", engine, topo, "-o", out])
+    return topo, out
+
+
+def walk(links, tables, sw, dst_port_guid, cas, limit=64):
+    """Switches a packet crosses from switch sw to the CA port (sw first),
+    following the tables over the cabling; None when it gets lost."""
+    node, port, _ = cas[dst_port_guid]
+    path = [sw]
+    for _ in range(limit):
+        out = tables[sw].get(dst_port_guid)
+        if out is None or (sw, out) not in links:
+            return None
+        rnode, rport = links[(sw, out)]
+        if (rnode, rport) == (node, port):
+            return path
+        if rnode not in tables:
+            return None
+        sw = rnode
+        path.append(sw)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# CODES
+
+def parse_codes_lft(text, fname):
+    """The lines CODES' read_static_lft() accepts: leading blanks, empty and
+    '#' lines skipped; a hexadecimal GUID (strtoull base 16) ended by a
+    blank, then a port in C notation (strtoull base 0) ended by a blank,
+    '#' or the end. Returns {GUID: port}; raises on a line it rejects."""
+    entries = {}
+    for n, line in enumerate(text.split("\n"), 1):
+        s = line.lstrip(" \t\r\f\v")
+        if not s or s[0] == "#":
+            continue
+        m = re.match(r"(?:0[xX])?([0-9a-fA-F]+)([ \t].*|#.*|)$", s)
+        check(m and m.group(2)[:1] in (" ", "\t"), "%s:%d: bad GUID: %r" % (fname, n, line))
+        rest = m.group(2).lstrip(" \t")
+        m2 = re.match(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([ \t#].*|)$", rest)
+        check(m2, "%s:%d: bad port: %r" % (fname, n, line))
+        guid = int(m.group(1), 16)
+        check(guid not in entries, "%s:%d: GUID twice" % (fname, n))
+        entries[guid] = int(m2.group(1), 0)
+    return entries
+
+
+def test_codes(name, topo, rdir, engine, links, switches, cas, tables):
+    out = os.path.join(TMP, name + "-codes")
+    expect(["export", "codes", topo, "-R", engine, "-o", out])
+    files = sorted(os.listdir(out))
+    check(all(re.fullmatch(r"0x[0-9a-f]{16}\.lft", f) for f in files), "file names %r" % files)
+    check({int(f[2:18], 16) for f in files} == switches, "one file per switch")
+    for f in files:
+        with open(os.path.join(out, f)) as fh:
+            got = parse_codes_lft(fh.read(), f)
+        sw = int(f[2:18], 16)
+        # one line per terminal (CODES sizes its table by the terminal count),
+        # each port CODES uses as port - 1: 1-based like OpenSM's
+        check(set(got) == set(cas), "%s: terminals %d, fabric %d" % (f, len(got), len(cas)))
+        check(got == tables[sw], "%s: differs from OpenSM's dump of the same routing" % f)
+        check(all(p >= 1 for p in got.values()), "%s: port 0 (CODES reads port - 1)" % f)
+    # the same files from the dump instead of routing again
+    out2 = os.path.join(TMP, name + "-codes-dump")
+    expect(["export", "codes", topo, os.path.join(rdir, "opensm-lfts.dump"), "-o", out2])
+    for f in files:
+        with open(os.path.join(out, f)) as a, open(os.path.join(out2, f)) as b:
+            la = [l for l in a.read().splitlines() if not l.startswith("#")]
+            lb = [l for l in b.read().splitlines() if not l.startswith("#")]
+            check(la == lb, "%s: the dump's export differs" % f)
+
+
+# ---------------------------------------------------------------------------
+# SST/macro
+
+def test_sst_macro(name, topo, engine, links, switches, cas, tables):
+    out = os.path.join(TMP, name + "-macro")
+    expect(["export", "sst-macro", topo, "-R", engine, "-o", out])
+    with open(os.path.join(out, "sstmacro-topology.json")) as f:
+        t = json.load(f)
+    with open(os.path.join(out, "sstmacro-routing.json")) as f:
+        r = json.load(f)
+    # what FileTopology reads: avg_num_hops, switches and nodes with outports
+    # keyed by port numbers, each with destination and inport
+    check(isinstance(t["avg_num_hops"], int) and t["avg_num_hops"] >= 1, "avg_num_hops")
+    sws, nodes = t["switches"], t["nodes"]
+    check(len(sws) == len(switches) and len(nodes) == len(cas), "counts")
+    for kind, objs in (("switch", sws), ("node", nodes)):
+        for n, o in objs.items():
+            for p, c in o["outports"].items():
+                check(str(int(p)) == p and isinstance(c["inport"], int), "%s %s port %s" % (kind, n, p))
+                d = c["destination"]
+                check(d in sws or d in nodes, "%s %s: unknown destination %s" % (kind, n, d))
+                back = (sws if d in sws else nodes)[d]["outports"].get(str(c["inport"]))
+                check(back and back["destination"] == n and back["inport"] == int(p),
+                      "%s %s port %s: the cable is not symmetric" % (kind, n, p))
+    # the table router: a route from every switch to every node, through one
+    # of its outports, equal to OpenSM's dump of the same routing
+    routes = r["switches"]
+    check(set(routes) == set(sws), "routing switches")
+    for s, body in routes.items():
+        rt = body["routes"]
+        check(set(rt) == set(nodes), "%s: routes to %d of %d nodes" % (s, len(rt), len(nodes)))
+        sw = int(s[len("switch-0x"):], 16)
+        for n, port in rt.items():
+            check(isinstance(port, int) and str(port) in sws[s]["outports"],
+                  "%s -> %s: port %r is not an outport" % (s, n, port))
+            check(tables[sw][int(n[len("port-0x"):], 16)] == port, "%s -> %s: differs" % (s, n))
+    # following the exported tables over the exported cabling reaches every node
+    for s in sws:
+        for n in nodes:
+            cur, seen = s, 0
+            while cur != n:
+                check(seen <= len(sws), "%s -> %s loops" % (s, n))
+                cur = sws[cur]["outports"][str(routes[cur]["routes"][n])]["destination"]
+                seen += 1
+
+
+# ---------------------------------------------------------------------------
+# SST Merlin anytopo
+
+def test_sst_merlin(name, topo, engine, links, switches, cas, tables):
+    import networkx as nx  # python3-networkx, as Merlin's anytopo itself
+    out = os.path.join(TMP, name + "-merlin")
+    expect(["export", "sst-merlin", topo, "-R", engine, "-o", out])
+    g = nx.read_graphml(os.path.join(out, "anytopo.graphml"))
+    # topoAny.import_graph(): undirected, string ids relabelled in order,
+    # every vertex with an 'endpoints' count
+    check(not g.is_directed(), "directed graph")
+    order = list(g.nodes())
+    check(order == [str(i) for i in range(len(order))], "node ids not 0..n-1 in order")
+    g = nx.relabel_nodes(g, {v: i for i, v in enumerate(order)}, copy=True)
+    check(all("endpoints" in g.nodes[v] for v in g.nodes), "a vertex without endpoints")
+    check(sum(int(g.nodes[v]["endpoints"]) for v in g.nodes) == len(cas), "endpoint count")
+    guid_of = {v: int(g.nodes[v]["guid"], 16) for v in g.nodes}
+    check(set(guid_of.values()) == switches, "routers are not the switches")
+    cables = sum(1 for (a, _), (b, _) in links.items() if a in switches and b in switches) // 2
+    check(g.number_of_edges() == cables, "edges %d, cables %d" % (g.number_of_edges(), cables))
+    with open(os.path.join(out, "anytopo-routing.json")) as f:
+        doc = json.load(f)
+    eps = doc["endpoints"]
+    # anytopo numbers endpoints router by router in vertex order
+    check([e["id"] for e in eps] == list(range(len(cas))), "endpoint ids")
+    check([e["router"] for e in eps] == sorted(e["router"] for e in eps), "endpoint order")
+    by_router = {}
+    for e in eps:
+        by_router.setdefault(e["router"], []).append(int(e["guid"], 16))
+    vid = {guid: v for v, guid in guid_of.items()}
+    table = {int(s): {int(d): [(w, p) for w, p in v] for d, v in ds.items()}
+             for s, ds in doc["routing_table"].items()}
+    for s in by_router:
+        for d in by_router:
+            if s == d:
+                continue
+            paths = table[s][d]
+            check(abs(sum(w for w, _ in paths) - 1.0) < 1e-9, "%d->%d weights" % (s, d))
+            for w, p in paths:
+                check(p and p[-1] == d, "%d->%d: path %r does not end at %d" % (s, d, p, d))
+                hops = [s] + p
+                check(all(g.has_edge(a, b) for a, b in zip(hops, hops[1:])),
+                      "%d->%d: path %r leaves the graph" % (s, d, p))
+            # the same shares from OpenSM's dump, walked over the cabling
+            ref = {}
+            for guid in by_router[d]:
+                path = walk(links, tables, guid_of[s], guid, cas)
+                check(path is not None, "dump: %d -> %x lost" % (s, guid))
+                key = tuple(vid[x] for x in path[1:])
+                ref[key] = ref.get(key, 0) + 1
+            got = {tuple(p): w for w, p in paths}
+            check(set(got) == set(ref), "%d->%d: paths %r, dump %r" % (s, d, got, ref))
+            for k, c in ref.items():
+                check(abs(got[k] - c / len(by_router[d])) < 1e-12, "%d->%d: share" % (s, d))
+
+
+# ---------------------------------------------------------------------------
+# Slurm
+
+def expand_hostlist(expr):
+    """Slurm hostlist expressions: comma-separated names, each may hold one
+    bracket of comma-separated numbers and ranges ("tux[0-3,12]"), the
+    width of the first number of a range kept with leading zeros."""
+    names, i, depth, cur = [], 0, 0, ""
+    parts = []
+    for c in expr:
+        if c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += c == "["
+        depth -= c == "]"
+        check(depth in (0, 1), "nested brackets in %r" % expr)
+        cur += c
+    parts.append(cur)
+    for part in parts:
+        m = re.fullmatch(r"([A-Za-z0-9._-]*)\[([0-9,-]+)\]([A-Za-z0-9._-]*)", part)
+        if not m:
+            check(re.fullmatch(r"[A-Za-z0-9._-]+", part), "bad host name %r" % part)
+            names.append(part)
+            continue
+        for rng in m.group(2).split(","):
+            a, _, b = rng.partition("-")
+            b = b or a
+            check(len(a) == len(b) or not a.startswith("0"), "range widths %r" % rng)
+            for v in range(int(a), int(b) + 1):
+                names.append("%s%0*d%s" % (m.group(1), len(a), v, m.group(3)))
+        i += 1
+    return names
+
+
+def leaf_hosts(links, switches, cas):
+    """{switch GUID: set of host names} of the switches with CA ports."""
+    hosts = {}
+    for guid, (node, port, host) in cas.items():
+        sw = links.get((node, port))
+        if sw:
+            hosts.setdefault(sw[0], set()).add(host)
+    return hosts
+
+
+def check_tree(sw_entries, links, switches, cas):
+    """sw_entries: [(name, 'nodes'|'switches', [children])] of a tree."""
+    names = [n for n, _, _ in sw_entries]
+    check(len(set(names)) == len(names), "a switch defined twice")
+    check(all(len(n) <= 64 for n in names), "switch name over 64 characters")
+    defined = set(names)
+    by_name = {"ib%016x" % g: g for g in switches}
+    hosts = leaf_hosts(links, switches, cas)
+    covered = set()
+    for n, kind, kids in sw_entries:
+        if kind == "nodes":
+            check(set(kids) == hosts[by_name[n]], "%s: nodes differ from its CA ports" % n)
+            covered |= set(kids)
+        else:
+            check(kids and all(k in defined for k in kids), "%s: undefined child" % n)
+            for k in kids:
+                check((by_name[n], by_name[k]) in {(a[0], b[0]) for a, b in links.items()},
+                      "%s: child %s is not cabled to it" % (n, k))
+    check(covered == {h for _, _, h in cas.values()}, "not every node is in the tree")
+
+
+def parse_topology_conf(text):
+    """topology.conf(5), topology/tree: one switch a line, SwitchName= and
+    either Switches= or Nodes= (hostlists), optional LinkSpeed=; '#'
+    comments; parameter names case-insensitive."""
+    entries = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        kv = {}
+        for tok in line.split():
+            k, eq, v = tok.partition("=")
+            check(eq and v, "line %d: %r is not KEY=VALUE" % (n, tok))
+            k = k.lower()
+            check(k in ("switchname", "switches", "nodes", "linkspeed") and k not in kv,
+                  "line %d: key %r" % (n, k))
+            kv[k] = v
+        check("switchname" in kv and ("switches" in kv) != ("nodes" in kv),
+              "line %d: needs SwitchName and one of Switches, Nodes" % n)
+        kind = "nodes" if "nodes" in kv else "switches"
+        entries.append((kv["switchname"], kind, expand_hostlist(kv[kind])))
+    return entries
+
+
+def check_yaml(doc, links, switches, cas, want_tree):
+    """topology.yaml(5): a list of topologies, 'topology' first, exactly one
+    of block, flat, tree; blocks with block_sizes (each a power of two
+    times the one before, every block at least the first) and blocks
+    (block, nodes); trees with switches (switch, children or nodes)."""
+    check(isinstance(doc, list) and doc, "not a list of topologies")
+    kinds = []
+    for t in doc:
+        check(list(t)[0] == "topology", "'topology' is not the first attribute")
+        types = [k for k in ("block", "flat", "tree") if k in t]
+        check(len(types) == 1, "topology %s: types %r" % (t["topology"], types))
+        check(set(t) <= {"topology", "cluster_default", "block", "flat", "tree"}, "keys %r" % t)
+        kinds.append(types[0])
+        if types[0] == "tree":
+            ents = []
+            for s in t["tree"]["switches"]:
+                check(set(s) <= {"switch", "children", "nodes"} and "switch" in s, "switch %r" % s)
+                kind = "nodes" if "nodes" in s else "switches"
+                ents.append((s["switch"], kind, expand_hostlist(s.get("nodes") or s["children"])))
+            check_tree(ents, links, switches, cas)
+        if types[0] == "block":
+            b = t["block"]
+            sizes = b["block_sizes"]
+            check(sizes and all(isinstance(x, int) and x > 0 for x in sizes), "block_sizes")
+            for a, c in zip(sizes, sizes[1:]):
+                check(c % a == 0 and (c // a) & (c // a - 1) == 0, "block sizes %r" % sizes)
+            seen = set()
+            for blk in b["blocks"]:
+                nodes = expand_hostlist(blk["nodes"])
+                check(len(nodes) >= sizes[0], "block %s below the base size" % blk["block"])
+                check(not seen & set(nodes), "a node in two blocks")
+                seen |= set(nodes)
+            check(seen == {h for _, _, h in cas.values()}, "not every node is in a block")
+    check(kinds == (["tree", "block"] if want_tree else ["block"]), "topologies %r" % kinds)
+    check(sum(1 for t in doc if t.get("cluster_default")) == 1, "one cluster_default")
+
+
+def test_slurm(name, topo, engine, links, switches, cas, tree):
+    import yaml  # python3-yaml
+    if tree:
+        text = expect(["export", "slurm-conf", topo, "-R", engine])
+        check_tree(parse_topology_conf(text), links, switches, cas)
+    else:
+        expect(["export", "slurm-conf", topo, "-R", engine], 2, r"topology/tree needs a tree")
+    out = os.path.join(TMP, name + "-topology.yaml")
+    expect(["export", "slurm-yaml", topo, "-R", engine, "-o", out])
+    with open(out) as f:
+        check_yaml(yaml.safe_load(f), links, switches, cas, tree)
+
+
+# ---------------------------------------------------------------------------
+
+def test_formats():
+    for i, (spec, engine, faults) in enumerate(CASES):
+        name = "case%d" % i
+        topo, rdir = route(spec, engine, faults, name)
+        links, switches, cas = read_topology(topo)
+        tables = read_lfts(os.path.join(rdir, "opensm-lfts.dump"))
+        check(set(tables) >= switches, "%s: dump switches" % spec)
+        test_codes(name, topo, rdir, engine, links, switches, cas, tables)
+        test_sst_macro(name, topo, engine, links, switches, cas, tables)
+        test_sst_merlin(name, topo, engine, links, switches, cas, tables)
+        test_slurm(name, topo, engine, links, switches, cas, not spec.startswith(("torus", "random")))
+
+
+def test_hostlist():
+    """Folded host lists expand to the names they fold (rail tree: eight
+    HCAs a host, zero-padded host numbers)."""
+    topo = os.path.join(TMP, "rail.net")
+    expect(["gen", "rail:nodes=16,rails=4,radix=16", "-o", topo])
+    links, switches, cas = read_topology(topo)
+    text = expect(["export", "slurm-conf", topo, "-R", "ftree"])
+    check(re.search(r"Nodes=node\d*\[", text), "no folded host list:\n" + text[:500])
+    check_tree(parse_topology_conf(text), links, switches, cas)
+    check(expand_hostlist("n[08-11],x,a[1,3-4]b") == ["n08", "n09", "n10", "n11", "x", "a1b",
+                                                      "a3b", "a4b"], "expand_hostlist")
+
+
+def test_errors():
+    topo = os.path.join(TMP, "err.net")
+    expect(["gen", "fattree:levels=2,radix=4", "-o", topo])
+    expect(["export", "bogus", topo], 2, r"unknown format 'bogus'")
+    expect(["export", "codes", topo], 2, r"give the directory with -o DIR")
+    expect(["export", "codes"], 2, r"expected FORMAT TOPOLOGY")
+    rdir = os.path.join(TMP, "err-route")
+    expect(["route", "-q", "-R", "ftree", topo, "-o", rdir])
+    dump = os.path.join(rdir, "opensm-lfts.dump")
+    expect(["export", "codes", topo, dump, "-R", "ftree", "-o", TMP], 2, r"exclude each other")
+    # a table without a route to one host: no file the simulator would
+    # reject (CODES asserts on a missing terminal, SST/macro aborts)
+    with open(dump) as f:
+        text = f.read()
+    cut = re.sub(r"^0x0007 \d+ # Channel Adapter.*\n", "", text, count=1, flags=re.M)
+    check(cut != text, "no LID 7 line to remove")
+    bad = os.path.join(TMP, "cut.dump")
+    with open(bad, "w") as f:
+        f.write(cut)
+    out = os.path.join(TMP, "cut-out")
+    for fmt in ("codes", "sst-macro", "sst-merlin"):
+        expect(["export", fmt, topo, bad, "-o", out], 2, r"to LID 7 .*no route")
+    check(not os.path.exists(out) or not os.listdir(out), "files written for a bad table")
+    expect(["help", "export"], 0)
+
+
+def main():
+    global IBR, TMP
+    IBR = os.path.abspath(sys.argv[1])
+    TMP = tempfile.mkdtemp(prefix="ibr-export-")
+    tests = [test_formats, test_hostlist, test_errors]
+    try:
+        for t in tests:
+            try:
+                t()
+                print("ok   %s" % t.__name__)
+            except Exception:
+                FAILURES.append(t.__name__)
+                print("FAIL %s\n%s" % (t.__name__, traceback.format_exc()))
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+    if FAILURES:
+        print("%d failed: %s" % (len(FAILURES), ", ".join(FAILURES)))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
