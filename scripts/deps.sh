@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config libbsd-dev libcunit1-dev
       libopensm-dev libibumad-dev
-      doxygen python3 python3-networkx python3-pytest
+      doxygen python3 python3-networkx python3-yaml python3-pytest
       opensm ibsim-utils ibutils infiniband-diags gnuplot-nox time
       clang libclang-rt-14-dev libmetis-dev
       dpkg-dev debhelper dh-python fakeroot lintian python3-mesonpy python3-venv)

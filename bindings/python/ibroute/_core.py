@@ -2193,6 +2193,14 @@ class Result(_Handle):
                 out.append((int(f[2], 16), int(f[3], 16), f[4]))
         return out
 
+    def to_networkx(self, include_down: bool = False) -> Any:
+        """The topology as a networkx MultiGraph with each switch's
+        forwarding table on its node (``lft`` = {LID: port}); see
+        :func:`ibroute.nx.routing_to_networkx`. Needs networkx (imported
+        only here: Debian's python3-networkx)."""
+        from . import nx as _nx
+        return _nx.routing_to_networkx(self, include_down)
+
     # -- verification and writers ------------------------------------------
 
     def verify(self, threads: int = 0, strict: bool = False) -> VerifyReport:

@@ -44,9 +44,10 @@ with warnings.catch_warnings():
     import networkx
 
 from ._capi import LinkSpeed, LinkState, LinkWidth, NodeType
-from ._core import Context, Fabric, Topology, _Nodes
+from ._core import Context, Fabric, Result, Topology, _Nodes
 
-__all__ = ["to_networkx", "from_networkx", "SWITCH_GUID_BASE", "CA_GUID_BASE"]
+__all__ = ["to_networkx", "from_networkx", "routing_to_networkx", "to_anytopo",
+           "SWITCH_GUID_BASE", "CA_GUID_BASE"]
 
 #: GUID of the n-th generated switch is SWITCH_GUID_BASE + n.
 SWITCH_GUID_BASE = 0x0002C90210000000
@@ -86,6 +87,107 @@ def to_networkx(obj: Union[Topology, Fabric], include_down: bool = True) -> "net
                    ports=(link.port_a, link.port_b), state=_name(LinkState, link.state),
                    width=_name(LinkWidth, link.width), speed=_name(LinkSpeed, link.speed))
     return g
+
+
+def routing_to_networkx(result: Result, include_down: bool = False) -> "networkx.MultiGraph":
+    """:func:`to_networkx` of the result's topology with its forwarding
+    tables on the switch nodes: ``lft`` = {destination LID: output port}
+    for every LID the switch routes (0 = the switch itself; LIDs without a
+    route are left out). Down links are left out unless *include_down*.
+    :meth:`ibroute.Result.to_networkx` calls this."""
+    if not isinstance(result, Result):
+        raise TypeError(f"expected an ibroute Result, not {type(result).__name__}")
+    topo = result.topology
+    g = to_networkx(topo, include_down=include_down)
+    for sw in range(topo.switch_count):
+        table = bytes(result.lft(sw))
+        g.nodes[topo.switch_node(sw)]["lft"] = {lid: port for lid, port in enumerate(table)
+                                                if lid and port != 255}
+    return g
+
+
+def _anytopo_parts(result: Result):
+    """The live switches (an active cable each), in switch index order, and
+    the end ports (a LID, an active cable to a switch) grouped by switch:
+    {switch index: [(node, port, port GUID, LID, description)]}."""
+    topo = result.topology
+    live, eps = [], {}
+    for sw in range(topo.switch_count):
+        node = topo.switch_node(sw)
+        if any(p.cabled and p.state == LinkState.ACTIVE for p in topo.ports(node)[1:]):
+            live.append(sw)
+    for info in topo.nodes():
+        if info.type == NodeType.SWITCH:
+            continue
+        for p in range(1, info.nports + 1):
+            pi = topo.port_info(info.index, p)
+            if not pi.lid or pi.remote_node is None or pi.state != LinkState.ACTIVE:
+                continue
+            sw = topo.node_switch(pi.remote_node)
+            if sw is not None:
+                eps.setdefault(sw, []).append((info.index, p, pi.guid, pi.lid, info.desc))
+    return live, eps
+
+
+def _walk(result: Result, sw: int, node: int, port: int, lid: int) -> List[int]:
+    """Switch indexes a packet crosses after switch *sw* toward LID *lid*
+    (end port *node*/*port*); ValueError when the route breaks."""
+    topo = result.topology
+    path: List[int] = []
+    for _ in range(topo.switch_count + 1):
+        out = result.lft_port(sw, lid)
+        pi = topo.port_info(topo.switch_node(sw), out) if 0 < out < 255 else None
+        if pi is None or pi.remote_node is None or pi.state != LinkState.ACTIVE:
+            raise ValueError(f"switch {sw}: no route to LID {lid}")
+        if (pi.remote_node, pi.remote_port) == (node, port):
+            return path
+        nxt = topo.node_switch(pi.remote_node)
+        if nxt is None:
+            raise ValueError(f"switch {sw}: the route to LID {lid} reaches another end port")
+        path.append(nxt)
+        sw = nxt
+    raise ValueError(f"the route to LID {lid} loops")
+
+
+def to_anytopo(result: Result) -> Tuple["networkx.MultiGraph", Dict[int, Dict[int, list]]]:
+    """SST Merlin's anytopo input for the routing of *result*: ``(graph,
+    routing_table)``. The graph has one node per switch with an active
+    cable, numbered 0.. in switch index order, with ``endpoints`` (its end
+    port count), ``guid`` and ``description``, and one edge per active
+    switch cable; give it to ``topoAny.import_graph()``. Merlin numbers the
+    endpoints router by router, so endpoint k is the k-th end port in that
+    order. ``routing_table[src][dst]`` = ``[(weight, [hop, ..., dst])]``
+    for the routers with endpoints, the form ``topoAny`` passes to its
+    ``sourceRoutingPlugin``: the distinct paths of the tables from *src*
+    to the end ports of *dst*, each weighted by the share of those end
+    ports it reaches (an InfiniBand table routes per destination port,
+    Merlin's per destination router). ``ibr export sst-merlin`` writes the
+    same two as files. ValueError when a route is missing."""
+    topo = result.topology
+    live, eps = _anytopo_parts(result)
+    rid = {sw: i for i, sw in enumerate(live)}
+    g = networkx.MultiGraph()
+    for i, sw in enumerate(live):
+        info = topo.node_info(topo.switch_node(sw))
+        g.add_node(i, endpoints=len(eps.get(sw, [])), guid=info.node_guid,
+                   description=info.desc)
+    for link in topo.links():
+        a, b = topo.node_switch(link.node_a), topo.node_switch(link.node_b)
+        if a is not None and b is not None and a != b and link.state == LinkState.ACTIVE:
+            g.add_edge(rid[a], rid[b], ports=(link.port_a, link.port_b))
+    table: Dict[int, Dict[int, list]] = {}
+    srcs = [sw for sw in live if eps.get(sw)]
+    for s in srcs:
+        row = table[rid[s]] = {}
+        for d in srcs:
+            if d == s:
+                continue
+            shares: Dict[Tuple[int, ...], int] = {}
+            for node, port, _guid, lid, _desc in eps[d]:
+                key = tuple(rid[x] for x in _walk(result, s, node, port, lid))
+                shares[key] = shares.get(key, 0) + 1
+            row[rid[d]] = [(n / len(eps[d]), list(path)) for path, n in shares.items()]
+    return g, table
 
 
 def _name(cls: type, value: int) -> Union[str, int]:

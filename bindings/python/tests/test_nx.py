@@ -1,5 +1,6 @@
 """networkx conversions (skipped without networkx)."""
 
+import re
 import unittest
 
 import _support  # noqa: F401  (sys.path)
@@ -150,6 +151,82 @@ class TestNetworkx(unittest.TestCase):
             inx.from_networkx(g)
         with self.assertRaises(TypeError):
             inx.to_networkx(g)
+
+
+@unittest.skipIf(networkx is None, "networkx is not installed")
+class TestRoutingGraph(unittest.TestCase):
+    """Result.to_networkx() and ibroute.nx.to_anytopo(): the tables on the
+    graph, checked against OpenSM's LFT dump of the same result and the
+    library's route tracer."""
+
+    CASES = [("fattree:levels=2,radix=8", "ftree", 0), ("torus:dims=3x3,hosts=2", "minhop", 0),
+             ("xgft:h=2,m=4.4,w=1.4", "updn", 3)]
+
+    def routed(self, spec, engine, faults):
+        f = ibroute.Fabric.from_spec(spec)
+        if faults:
+            f.inject_faults(faults, 1, seed=2)
+        t = f.freeze()
+        f.close()
+        return t, t.route(engine)
+
+    def test_lft_on_the_switch_nodes(self):
+        for spec, engine, faults in self.CASES:
+            t, r = self.routed(spec, engine, faults)
+            with t, r:
+                g = r.to_networkx()
+                dump = {}
+                cur = None
+                for line in r.write_lfts_dump().splitlines():
+                    m = re.match(r"Unicast lids .* guid (0x[0-9a-f]+)", line)
+                    if m:
+                        cur = dump.setdefault(int(m.group(1), 16), {})
+                    m = re.match(r"(0x[0-9a-f]+) (\d+)", line)
+                    if m and cur is not None:
+                        cur[int(m.group(1), 16)] = int(m.group(2))
+                switches = [n for n, d in g.nodes(data=True) if d["type"] == "switch"]
+                self.assertEqual(len(switches), t.switch_count)
+                for n in switches:
+                    self.assertEqual(g.nodes[n]["lft"], dump[g.nodes[n]["guid"]], spec)
+                self.assertTrue(all(d["state"] == "active" for _u, _v, d in g.edges(data=True)))
+
+    def test_anytopo_paths_are_the_traced_routes(self):
+        for spec, engine, faults in self.CASES:
+            t, r = self.routed(spec, engine, faults)
+            with t, r:
+                g, table = inx.to_anytopo(r)
+                self.assertEqual(sorted(g.nodes), list(range(g.number_of_nodes())))
+                guid_rid = {d["guid"]: i for i, d in g.nodes(data=True)}
+                rid = {sw: guid_rid[t.node_info(t.switch_node(sw)).node_guid]
+                       for sw in range(t.switch_count)
+                       if t.node_info(t.switch_node(sw)).node_guid in guid_rid}
+                eps = {}
+                for info in t.nodes():
+                    if info.type != ibroute.NodeType.SWITCH:
+                        pi = t.port_info(info.index, 1)
+                        if pi.lid and pi.state == ibroute.LinkState.ACTIVE:
+                            eps.setdefault(rid[t.node_switch(pi.remote_node)], []).append(pi.lid)
+                self.assertEqual({i: len(v) for i, v in eps.items()},
+                                 {i: d["endpoints"] for i, d in g.nodes(data=True)
+                                  if d["endpoints"]})
+                for s in eps:
+                    for d in eps:
+                        if s == d:
+                            continue
+                        want = {}
+                        for dst in eps[d]:
+                            # the tracer's route from an end port of s
+                            tr = r.trace(eps[s][0], dst)
+                            self.assertTrue(tr.ok, (spec, s, d))
+                            key = tuple(rid[x] for x in tr.switches[1:])
+                            want[key] = want.get(key, 0) + 1
+                        got = {tuple(p): w for w, p in table[s][d]}
+                        self.assertEqual(set(got), set(want), (spec, s, d))
+                        for k, n in want.items():
+                            self.assertAlmostEqual(got[k], n / len(eps[d]))
+                        for _w, p in table[s][d]:
+                            hops = [s] + p
+                            self.assertTrue(all(g.has_edge(a, b) for a, b in zip(hops, hops[1:])))
 
 
 if __name__ == "__main__":
