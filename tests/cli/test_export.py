@@ -24,14 +24,16 @@ IBR = None
 TMP = None
 FAILURES = []
 
-# fabric, engine: fat trees with and without faults, a torus (direct
+# fabric, engine, faults (links,switches@seed): fat trees with and without
+# faults (seed 1 fails a spine in the middle of the switch numbering, so the
+# routers after it are renumbered in Merlin's graph), a torus (direct
 # network), a random graph with faults
 CASES = [
     ("fattree:levels=2,radix=8", "ftree", None),
     ("fattree:levels=3,radix=8", "dmodc", None),
-    ("xgft:h=2,m=4.4,w=1.4", "updn", "3,1"),
+    ("xgft:h=2,m=4.4,w=1.4", "updn", "3,1@1"),
     ("torus:dims=4x4,hosts=2", "minhop", None),
-    ("random:switches=16,degree=4,hosts=2,seed=3", "minhop", "4"),
+    ("random:switches=16,degree=4,hosts=2,seed=3", "minhop", "4@2"),
 ]
 
 
@@ -108,7 +110,8 @@ def route(spec, engine, faults, name):
     topo = os.path.join(TMP, name + ".net")
     args = ["gen", spec, "-o", topo]
     if faults:
-        args += ["--faults", faults, "--seed", "2"]
+        spec_f, seed = faults.split("@")
+        args += ["--faults", spec_f, "--seed", seed]
     expect(args)
     out = os.path.join(TMP, name + "-route")
     expect(["route", "-q", "-R", engine, topo, "-o", out])
@@ -330,14 +333,33 @@ def leaf_hosts(links, switches, cas):
     return hosts
 
 
+def switch_levels(links, switches, hosts):
+    """Distance of each switch to the nearest switch with hosts."""
+    level = {sw: 0 for sw in hosts}
+    todo = list(hosts)
+    while todo:
+        nxt = []
+        for sw in todo:
+            for (a, _), (b, _) in links.items():
+                if a == sw and b in switches and b not in level:
+                    level[b] = level[sw] + 1
+                    nxt.append(b)
+        todo = nxt
+    return level
+
+
 def check_tree(sw_entries, links, switches, cas):
-    """sw_entries: [(name, 'nodes'|'switches', [children])] of a tree."""
+    """sw_entries: [(name, 'nodes'|'switches', [children])] of a tree: the
+    leaves list the hosts of their end ports, every other switch exactly
+    its cabled neighbours one level down (levels counted from the leaves)."""
     names = [n for n, _, _ in sw_entries]
     check(len(set(names)) == len(names), "a switch defined twice")
     check(all(len(n) <= 64 for n in names), "switch name over 64 characters")
     defined = set(names)
     by_name = {"ib%016x" % g: g for g in switches}
     hosts = leaf_hosts(links, switches, cas)
+    level = switch_levels(links, switches, hosts)
+    check(defined == {"ib%016x" % g for g in level}, "the switches of the tree")
     covered = set()
     for n, kind, kids in sw_entries:
         if kind == "nodes":
@@ -345,9 +367,10 @@ def check_tree(sw_entries, links, switches, cas):
             covered |= set(kids)
         else:
             check(kids and all(k in defined for k in kids), "%s: undefined child" % n)
-            for k in kids:
-                check((by_name[n], by_name[k]) in {(a[0], b[0]) for a, b in links.items()},
-                      "%s: child %s is not cabled to it" % (n, k))
+            down = {b[0] for a, b in links.items() if a[0] == by_name[n] and b[0] in switches
+                    and level.get(b[0]) == level[by_name[n]] - 1}
+            check({by_name[k] for k in kids} == down,
+                  "%s: children are not its cabled neighbours one level down" % n)
     check(covered == {h for _, _, h in cas.values()}, "not every node is in the tree")
 
 
@@ -449,8 +472,61 @@ def test_hostlist():
     text = expect(["export", "slurm-conf", topo, "-R", "ftree"])
     check(re.search(r"Nodes=node\d*\[", text), "no folded host list:\n" + text[:500])
     check_tree(parse_topology_conf(text), links, switches, cas)
+    import yaml
+    out = os.path.join(TMP, "rail.yaml")
+    expect(["export", "slurm-yaml", topo, "-R", "ftree", "-o", out])
+    with open(out) as f:
+        check_yaml(yaml.safe_load(f), links, switches, cas, True)
     check(expand_hostlist("n[08-11],x,a[1,3-4]b") == ["n08", "n09", "n10", "n11", "x", "a1b",
                                                       "a3b", "a4b"], "expand_hostlist")
+
+
+def ibnetdiscover(switches, cas, cables):
+    """ibnetdiscover text: switches {name: nports}, CAs [name], cables
+    [((name, port), (name, port))]; GUIDs numbered in order of listing."""
+    guid = {n: 0x0002c90200000000 + i for i, n in enumerate(switches)}
+    guid.update({n: 0x0002c90300000000 + (i << 8) for i, n in enumerate(cas)})
+    ends = {}
+    for a, b in cables:
+        ends[a], ends[b] = b, a
+
+    def far(n, p):
+        r, rp = ends[(n, p)]
+        pg = "(%x)" % (guid[r] + 1) if r in cas else ""
+        return '"%s-%016x"[%d]%s\t\t# "%s"' % ("H" if r in cas else "S", guid[r], rp, pg, r)
+    out = []
+    for n, np in switches.items():
+        out.append('switchguid=0x%x\nSwitch\t%d "S-%016x"\t\t# "%s" base port 0 lid 0 lmc 0'
+                   % (guid[n], np, guid[n], n))
+        out += ["[%d]\t%s" % (p, far(n, p)) for p in range(1, np + 1) if (n, p) in ends]
+        out.append("")
+    for n in cas:
+        out.append('caguid=0x%x\nCa\t1 "H-%016x"\t\t# "%s"' % (guid[n], guid[n], n))
+        out.append("[1](%x) \t%s" % (guid[n] + 1, far(n, 1)))
+        out.append("")
+    return "\n".join(out)
+
+
+def test_tree_levels():
+    """Spines cabled to each other are not each other's children, and a
+    host on two leaves is in one block only."""
+    sw = {"L0": 4, "L1": 4, "S0": 3, "S1": 3}
+    cas = ["n1 a", "n2 a", "n3 a", "n1 b"]
+    cables = [(("L0", 1), ("n1 a", 1)), (("L0", 2), ("n2 a", 1)), (("L1", 1), ("n3 a", 1)),
+              (("L1", 2), ("n1 b", 1)), (("L0", 3), ("S0", 1)), (("L0", 4), ("S1", 1)),
+              (("L1", 3), ("S0", 2)), (("L1", 4), ("S1", 2)), (("S0", 3), ("S1", 3))]
+    topo = os.path.join(TMP, "levels.net")
+    with open(topo, "w") as f:
+        f.write(ibnetdiscover(sw, cas, cables))
+    links, switches, cas_ = read_topology(topo)
+    check(len(switches) == 4 and len(cas_) == 4, "crafted fabric: %r" % (cas_,))
+    text = expect(["export", "slurm-conf", topo, "-R", "minhop"])
+    check_tree(parse_topology_conf(text), links, switches, cas_)
+    import yaml
+    out = os.path.join(TMP, "levels.yaml")
+    expect(["export", "slurm-yaml", topo, "-R", "minhop", "-o", out])
+    with open(out) as f:
+        check_yaml(yaml.safe_load(f), links, switches, cas_, True)
 
 
 def test_errors():
@@ -483,7 +559,7 @@ def main():
     global IBR, TMP
     IBR = os.path.abspath(sys.argv[1])
     TMP = tempfile.mkdtemp(prefix="ibr-export-")
-    tests = [test_formats, test_hostlist, test_errors]
+    tests = [test_formats, test_hostlist, test_tree_levels, test_errors]
     try:
         for t in tests:
             try:
