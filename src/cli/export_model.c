@@ -33,15 +33,24 @@ static int xb_reserve(xbuf *b, size_t more)
 
 void xb_printf(xbuf *b, const char *fmt, ...)
 {
+    /* format straight into the free space; only a text longer than it
+       is formatted a second time, after growing */
+    if (xb_reserve(b, 256) < 0)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    size_t room = b->cap - b->len;
+    int n = vsnprintf(b->p + b->len, room, fmt, ap);
     va_end(ap);
-    if (n < 0 || xb_reserve(b, (size_t)n) < 0)
+    if (n < 0)
         return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    if ((size_t)n >= room) {
+        if (xb_reserve(b, (size_t)n) < 0)
+            return;
+        va_start(ap, fmt);
+        vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 
