@@ -17,13 +17,13 @@ static const struct {
     int dir; /* writes several files: OUT is a directory */
     const char *help;
 } formats[] = {
-    {"codes", xexp_codes, 1, "CODES fat-tree model: DIR/0x<switch GUID>.lft per switch"},
+    {"codes", xexp_codes, 1, "CODES fat-tree model: DIR/0x<switch GUID>.lft, one per switch"},
     {"sst-macro", xexp_sst_macro, 1,
-     "SST/macro file topology and table router: DIR/sstmacro-topology.json,\n"
-     "                sstmacro-routing.json"},
+     "SST/macro: DIR/sstmacro-topology.json (file topology) and\n"
+     "                DIR/sstmacro-routing.json (table router)"},
     {"sst-merlin", xexp_sst_merlin, 1,
-     "SST Merlin anytopo: DIR/anytopo.graphml and the source-routing table\n"
-     "                DIR/anytopo-routing.json"},
+     "SST Merlin anytopo: DIR/anytopo.graphml and\n"
+     "                DIR/anytopo-routing.json (source routing)"},
     {"slurm-conf", xexp_slurm_conf, 0, "Slurm topology.conf (topology/tree)"},
     {"slurm-yaml", xexp_slurm_yaml, 0, "Slurm topology.yaml (a tree and a block topology)"},
 };

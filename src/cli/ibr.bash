@@ -56,6 +56,12 @@ _ibr()
             grep -oE -- '(^|[][ ,|])--?[A-Za-z][A-Za-z0-9-]*' | tr -d '[], |' | sort -u)" -- "$cur")
         return
     fi
+    # the first operand of export is its format
+    if [[ $cmd == export && $COMP_CWORD -eq 2 ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "codes sst-macro sst-merlin slurm-conf slurm-yaml" \
+            -- "$cur")
+        return
+    fi
     # anything else is a file (the default completion), or gen:SPEC
     if [[ $cur == g* && $cmd != gen ]]; then
         mapfile -t COMPREPLY < <(compgen -W "gen:" -- "$cur")

@@ -40,6 +40,13 @@ class TestCompletion(unittest.TestCase):
         self.assertEqual(complete("re"), ["reroute"])
         self.assertEqual(sorted(complete("help", "")), sorted(listed))
 
+    def test_export_formats(self):
+        """The formats offered are those ibr export --help lists."""
+        listed = re.findall(r"^  ([a-z-]+) +\S", ibr("help", "export").split("FORMAT:")[1]
+                            .split("\n\n")[0], re.M)
+        self.assertEqual(sorted(complete("export", "")), sorted(listed))
+        self.assertEqual(complete("export", "sst-m"), ["sst-macro", "sst-merlin"])
+
     def test_options_of_each_command(self):
         for cmd in ("gen", "route", "reroute", "verify", "trace", "analyze", "order", "export",
                     "info"):
