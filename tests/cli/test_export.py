@@ -204,7 +204,8 @@ def test_sst_macro(name, topo, engine, links, switches, cas, tables):
     for kind, objs in (("switch", sws), ("node", nodes)):
         for n, o in objs.items():
             for p, c in o["outports"].items():
-                check(str(int(p)) == p and isinstance(c["inport"], int), "%s %s port %s" % (kind, n, p))
+                check(str(int(p)) == p and isinstance(c["inport"], int),
+                      "%s %s port %s" % (kind, n, p))
                 d = c["destination"]
                 check(d in sws or d in nodes, "%s %s: unknown destination %s" % (kind, n, d))
                 back = (sws if d in sws else nodes)[d]["outports"].get(str(c["inport"]))
@@ -460,7 +461,8 @@ def test_formats():
         test_codes(name, topo, rdir, engine, links, switches, cas, tables)
         test_sst_macro(name, topo, engine, links, switches, cas, tables)
         test_sst_merlin(name, topo, engine, links, switches, cas, tables)
-        test_slurm(name, topo, engine, links, switches, cas, not spec.startswith(("torus", "random")))
+        tree = not spec.startswith(("torus", "random"))
+        test_slurm(name, topo, engine, links, switches, cas, tree)
 
 
 def test_hostlist():
@@ -529,6 +531,91 @@ def test_tree_levels():
         check_yaml(yaml.safe_load(f), links, switches, cas_, True)
 
 
+def codes_dot(leaves, spines, hosts):
+    """A two-level fat tree in the form CODES' fattree.c writes with
+    dump_topo=1: switch GUIDs ((level + 1) << 32) + id, terminal GUIDs
+    (64 << 32) + id, switch cables written from both ends with the far port
+    unknown ("P?"), terminal cables both ways. Also the cabling:
+    {(switch name, port): far node name}."""
+    lines, far = ["digraph G {"], {}
+    for i in range(leaves):
+        lines.append('\t"S_0_%d" [comment="0x%016x,radix=%d"];'
+                     % (i, (1 << 32) + i, hosts + spines))
+    for j in range(spines):
+        sid = leaves + j
+        lines.append('\t"S_1_%d" [comment="0x%016x,radix=%d,root_switch"];'
+                     % (sid, (2 << 32) + sid, leaves))
+    for t in range(leaves * hosts):
+        lines.append('\t"H_%d" [comment="0x%016x"];' % (t, (64 << 32) + t))
+    for i in range(leaves):
+        for h in range(hosts):
+            t = i * hosts + h
+            lines.append('\t"S_0_%d" -> "H_%d" [comment="P%d->P1"];' % (i, t, h + 1))
+            lines.append('\t"H_%d" -> "S_0_%d" [comment="P1->P%d"];' % (t, i, h + 1))
+            far[("S_0_%d" % i, h + 1)] = "H_%d" % t
+        for j in range(spines):
+            lines.append('\t"S_0_%d" -> "S_1_%d" [comment="P%d->P?"];'
+                         % (i, leaves + j, hosts + j + 1))
+            far[("S_0_%d" % i, hosts + j + 1)] = "S_1_%d" % (leaves + j)
+    for j in range(spines):
+        for i in range(leaves):
+            lines.append('\t"S_1_%d" -> "S_0_%d" [comment="P%d->P?"];' % (leaves + j, i, i + 1))
+            far[("S_1_%d" % (leaves + j), i + 1)] = "S_0_%d" % i
+    lines.append("}")
+    return "\n".join(lines) + "\n", far
+
+
+def test_codes_dot():
+    """CODES' own topology dump, converted by scripts/codes-dot-to-
+    ibnetdiscover.py and exported: the files carry CODES' switch and
+    terminal GUIDs, and the tables walked over the dot file's cabling reach
+    every terminal from every switch."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                          "codes-dot-to-ibnetdiscover.py")
+    leaves, spines, hosts = 4, 2, 2
+    text, far = codes_dot(leaves, spines, hosts)
+    dot = os.path.join(TMP, "ftree.dot.0")
+    with open(dot, "w") as f:
+        f.write(text)
+    p = subprocess.run([sys.executable, script, dot], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    check(p.returncode == 0, "converter: %s" % p.stderr)
+    net = os.path.join(TMP, "codes.net")
+    with open(net, "w") as f:
+        f.write(p.stdout)
+    out = os.path.join(TMP, "codes-dot-out")
+    expect(["export", "codes", net, "-R", "ftree", "-o", out])
+    guid = {}
+    for line in text.splitlines():
+        m = re.match(r'\t"([SH]_[0-9_]+)" \[comment="0x([0-9a-f]+)', line)
+        if m:
+            guid[m.group(1)] = int(m.group(2), 16)
+    sw_names = [n for n in guid if n.startswith("S_")]
+    terms = {guid[n]: n for n in guid if n.startswith("H_")}
+    files = sorted(os.listdir(out))
+    check(files == sorted("0x%016x.lft" % guid[n] for n in sw_names), "files %r" % files)
+    tables = {}
+    for n in sw_names:
+        with open(os.path.join(out, "0x%016x.lft" % guid[n])) as f:
+            tables[n] = parse_codes_lft(f.read(), n)
+        check(set(tables[n]) == set(terms), "%s: not every CODES terminal" % n)
+    for n in sw_names:
+        for tg, tname in terms.items():
+            cur, steps = n, 0
+            while cur != tname:
+                check(steps <= len(sw_names) and (cur, tables[cur][tg]) in far,
+                      "%s -> %s: lost at %s" % (n, tname, cur))
+                cur = far[(cur, tables[cur][tg])]
+                steps += 1
+    bad = os.path.join(TMP, "bad.dot")
+    with open(bad, "w") as f:
+        f.write(text.replace('"S_1_4" -> "S_0_0" [comment="P1->P?"];\n', ""))
+    p = subprocess.run([sys.executable, script, bad], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    check(p.returncode == 2 and "lists 1 cables to S_1_4, S_1_4 lists 0 back" in p.stderr,
+          "a one-sided cable: %r" % p.stderr)
+
+
 def test_errors():
     topo = os.path.join(TMP, "err.net")
     expect(["gen", "fattree:levels=2,radix=4", "-o", topo])
@@ -559,7 +646,7 @@ def main():
     global IBR, TMP
     IBR = os.path.abspath(sys.argv[1])
     TMP = tempfile.mkdtemp(prefix="ibr-export-")
-    tests = [test_formats, test_hostlist, test_tree_levels, test_errors]
+    tests = [test_formats, test_hostlist, test_tree_levels, test_codes_dot, test_errors]
     try:
         for t in tests:
             try:
