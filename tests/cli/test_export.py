@@ -114,7 +114,7 @@ def route(spec, engine, faults, name):
         args += ["--faults", spec_f, "--seed", seed]
     expect(args)
     out = os.path.join(TMP, name + "-route")
-    expect(["route", "-q", "-R", engine, topo, "-o", out])
+    expect(["route", "-q", "-R", engine, topo, "-o", out, "--dumps", "default,fdbs"])
     return topo, out
 
 
@@ -176,14 +176,16 @@ def test_codes(name, topo, rdir, engine, links, switches, cas, tables):
         check(set(got) == set(cas), "%s: terminals %d, fabric %d" % (f, len(got), len(cas)))
         check(got == tables[sw], "%s: differs from OpenSM's dump of the same routing" % f)
         check(all(p >= 1 for p in got.values()), "%s: port 0 (CODES reads port - 1)" % f)
-    # the same files from the dump instead of routing again
-    out2 = os.path.join(TMP, name + "-codes-dump")
-    expect(["export", "codes", topo, os.path.join(rdir, "opensm-lfts.dump"), "-o", out2])
-    for f in files:
-        with open(os.path.join(out, f)) as a, open(os.path.join(out2, f)) as b:
-            la = [l for l in a.read().splitlines() if not l.startswith("#")]
-            lb = [l for l in b.read().splitlines() if not l.startswith("#")]
-            check(la == lb, "%s: the dump's export differs" % f)
+    # the same files from the dumps (OpenSM's LFT dump, its fdbs file)
+    # instead of routing again
+    for dump in ("opensm-lfts.dump", "opensm.fdbs"):
+        out2 = os.path.join(TMP, name + "-codes-" + dump)
+        expect(["export", "codes", topo, os.path.join(rdir, dump), "-o", out2])
+        for f in files:
+            with open(os.path.join(out, f)) as a, open(os.path.join(out2, f)) as b:
+                la = [l for l in a.read().splitlines() if not l.startswith("#")]
+                lb = [l for l in b.read().splitlines() if not l.startswith("#")]
+                check(la == lb, "%s: the export of %s differs" % (f, dump))
 
 
 # ---------------------------------------------------------------------------
