@@ -53,10 +53,13 @@ void usage_export(FILE *o)
           "  -R, --routing-engine CHAIN  route in memory with CHAIN (no LFTS_DUMP)\n"
           "  -o, --output OUT            the directory or file to write\n"
           "  --lmc N, --guid2lid FILE    the LIDs (as ibr route)\n"
-          "  --root-guids FILE, --cn-guids FILE, --io-guids FILE, --seed N, --threads N,\n"
-          "  --param ENGINE.SETTING=VALUE, --param-file ENGINE.SETTING=FILE\n"
-          "                              routing options (as ibr route)\n"
-          "  -q, --quiet                 no progress lines\n"
+          "  -q, --quiet, --no-progress  no progress lines\n"
+          "  routing options, as for ibr route: --seed, --threads, --max-vls,\n"
+          "  --root-guids, --cn-guids, --io-guids, --guid-routing-order,\n"
+          "  --guid-routing-order-no-scatter, --ignore-guids, --ids-guid-file, --scatter,\n"
+          "  --scatter-ports, --port-shifting, --port-profile-switch-nodes,\n"
+          "  --connect-roots, --max-reverse-hops, --param, --param-file, --torus-config,\n"
+          "  --lfts-file, --lid-matrix-file\n"
           "\n"
           "Exit status: 0 ok, 1 unroutable fabric, 2 usage or input error or a routing\n"
           "the format cannot hold (a destination without a route).\n",
@@ -105,25 +108,35 @@ typedef struct export_args {
     cli_route_args ra;
 } export_args;
 
+/* The long options of ibr export: route's, from the one shared table,
+   less those that name what route does besides routing (its dumps, the
+   database, multicast, QoS, the report). */
+static const struct option *export_options(struct option *lo)
+{
+    static const char *const route_only[] = {
+        "dumps", "all-dumps", "save-db", "groups", "mcast-balance", "qos", "qos-config",
+        "qos-levels", "no-verify", "json", "verbose"};
+    static const struct option none[] = {{0, 0, 0, 0}};
+    struct option all[CLI_LONG_OPTIONS_MAX];
+    size_t n = 0;
+    cli_long_options(all, none, CLI_CMD_ROUTE);
+    for (size_t i = 0; all[i].name; i++) {
+        size_t k = 0;
+        while (k < sizeof route_only / sizeof route_only[0] && strcmp(route_only[k], all[i].name))
+            k++;
+        if (k == sizeof route_only / sizeof route_only[0])
+            lo[n++] = all[i];
+    }
+    lo[n] = (struct option){0, 0, 0, 0};
+    return lo;
+}
+
 /* Options and operands; 1 after --help, -1 on an error (reported). */
 static int export_parse(export_args *ea, int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"routing-engine", required_argument, NULL, 'R'},
-        {"output", required_argument, NULL, 'o'},
-        {"lmc", required_argument, NULL, CLI_OPT_LMC},
-        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
-        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
-        {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
-        {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
-        {"seed", required_argument, NULL, CLI_OPT_SEED},
-        {"threads", required_argument, NULL, CLI_OPT_THREADS},
-        {"param", required_argument, NULL, CLI_OPT_PARAM},
-        {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+    struct option lo[CLI_LONG_OPTIONS_MAX];
     int c;
+    export_options(lo);
     while ((c = getopt_long(argc, argv, "hqR:o:", lo, NULL)) != -1) {
         switch (c) {
         case 'R': ea->chain = optarg; break;
