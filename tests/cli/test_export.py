@@ -641,6 +641,14 @@ def test_errors():
     for fmt in ("codes", "sst-macro", "sst-merlin"):
         expect(["export", fmt, topo, bad, "-o", out], 2, r"to LID 7 .*no route")
     check(not os.path.exists(out) or not os.listdir(out), "files written for a bad table")
+    # route's routing options are taken, its dump options are not
+    expect(["export", "slurm-conf", topo, "-R", "ftree", "--dumps", "lfts"], 2,
+           r"unknown option or missing value '--dumps'")
+    a = expect(["export", "slurm-conf", topo, "-R", "updn", "--max-vls", "2", "--seed", "3"])
+    b = expect(["export", "slurm-conf", topo, "-R", "updn"])
+    check(a == b, "the Slurm tree depends on the cabling only")
+    expect(["export", "slurm-conf", topo, "-R", "ftree", "--param", "ftree.bogus=1"], 2,
+           r"has no setting 'bogus'")
     expect(["help", "export"], 0)
 
 
