@@ -618,6 +618,57 @@ def test_codes_dot():
           "a one-sided cable: %r" % p.stderr)
 
 
+PY_CHECK = r"""
+import json, sys
+import ibroute, ibroute.nx as inx
+topo_path, engine, doc_path = sys.argv[1:]
+f = ibroute.Fabric.from_ibnetdiscover(open(topo_path).read())
+t = f.freeze()
+r = t.route(engine)
+g, table = inx.to_anytopo(r)
+doc = json.load(open(doc_path))
+cli = {int(s): {int(d): sorted((tuple(p), w) for w, p in v) for d, v in row.items()}
+       for s, row in doc["routing_table"].items()}
+py = {s: {d: sorted((tuple(p), w) for w, p in v) for d, v in row.items()}
+      for s, row in table.items()}
+assert cli.keys() == py.keys(), "sources"
+for s in cli:
+    assert cli[s].keys() == py[s].keys(), "destinations of %d" % s
+    for d in cli[s]:
+        a, b = cli[s][d], py[s][d]
+        assert [p for p, _ in a] == [p for p, _ in b], "paths %d->%d" % (s, d)
+        assert all(abs(x - y) < 1e-12 for (_, x), (_, y) in zip(a, b)), "weights %d->%d" % (s, d)
+eps = [g.nodes[v]["endpoints"] for v in sorted(g.nodes)]
+per = [0] * len(eps)
+for e in doc["endpoints"]:
+    per[e["router"]] += 1
+assert eps == per, "endpoint counts"
+print("same")
+"""
+
+
+def test_python_anytopo():
+    """The Python form (ibroute.nx.to_anytopo) and ibr export sst-merlin,
+    two implementations of the same table, agree."""
+    lib = os.path.join(os.path.dirname(IBR), "libibroute.so")
+    with open(lib, "rb") as f:
+        if b"libasan.so" in f.read():
+            print("skip test_python_anytopo: a sanitized library cannot be loaded by python")
+            return
+    bindings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings",
+                            "python")
+    env = dict(os.environ, IBROUTE_LIBRARY=lib, PYTHONPATH=bindings, PYTHONDONTWRITEBYTECODE="1")
+    for spec, engine, faults in CASES:
+        topo, _ = route(spec, engine, faults, "py")
+        out = os.path.join(TMP, "py-merlin")
+        expect(["export", "sst-merlin", topo, "-R", engine, "-o", out])
+        p = subprocess.run([sys.executable, "-c", PY_CHECK, topo, engine,
+                            os.path.join(out, "anytopo-routing.json")], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        check(p.returncode == 0 and p.stdout.strip() == "same",
+              "%s: python and ibr export differ:\n%s%s" % (spec, p.stdout, p.stderr[-2000:]))
+
+
 def test_errors():
     topo = os.path.join(TMP, "err.net")
     expect(["gen", "fattree:levels=2,radix=4", "-o", topo])
@@ -656,7 +707,8 @@ def main():
     global IBR, TMP
     IBR = os.path.abspath(sys.argv[1])
     TMP = tempfile.mkdtemp(prefix="ibr-export-")
-    tests = [test_formats, test_hostlist, test_tree_levels, test_codes_dot, test_errors]
+    tests = [test_formats, test_hostlist, test_tree_levels, test_codes_dot, test_python_anytopo,
+             test_errors]
     try:
         for t in tests:
             try:
