@@ -222,10 +222,11 @@ static const char *const report_js[] = {
     "    var s = section('Link load by level',\n",
     "      'All-to-all flows per directed switch-to-switch link, grouped by the ranks of its ends ' +\n",
     "      '(rank 0: switches with end ports; on a fat tree the tree levels). Each row spreads ' +\n",
-    "      'its links over ' + (D.load_bins || 0) + ' load ranges from 0 to the busiest link (' +\n",
-    "      fmt(D.load_max) + ' flows); darker cells hold more of the row\\'s links.');\n",
+    "      'its links over ' + (D.load_bins || 0) + ' equal load ranges from the least loaded link (' +\n",
+    "      fmt(D.load_min) + ' flows) to the busiest (' + fmt(D.load_max) + ' flows); darker cells ' +\n",
+    "      'hold more of the row\\'s links.');\n",
     "    if (!L.length) { s.appendChild(el('p', {}, 'No switch-to-switch links.')); return; }\n",
-    "    var nb = D.load_bins, cw = 22, rh = 22, left = 150, w = left + nb * cw + 20,\n",
+    "    var nb = D.load_bins, cw = 15, rh = 20, left = 100, w = left + nb * cw + 20,\n",
     "        h = 30 + L.length * rh + 30;\n",
     "    var g = sv('svg', {width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img',\n",
     "                       'aria-label': 'link load heat map'});\n",
@@ -236,13 +237,14 @@ static const char *const report_js[] = {
     "        var f = row.links ? c / row.links : 0;\n",
     "        var r = sv('rect', {x: left + b * cw, y: y, width: cw - 1, height: rh - 1,\n",
     "                            fill: c ? 'rgba(200,30,30,' + (0.12 + 0.88 * f).toFixed(3) + ')' : '#f4f4f4'});\n",
+    "        var span = D.load_max - D.load_min;\n",
     "        r.appendChild(sv('title', {}, row.name + ': ' + c + ' links with load ' +\n",
-    "          Math.round(b * D.load_max / nb) + '..' + Math.round((b + 1) * D.load_max / nb)));\n",
+    "          Math.round(D.load_min + b * span / nb) + '..' + Math.round(D.load_min + (b + 1) * span / nb)));\n",
     "        g.appendChild(r);\n",
     "      });\n",
     "    });\n",
     "    var yb = 20 + L.length * rh + 14;\n",
-    "    g.appendChild(sv('text', {x: left, y: yb, 'class': 'ax0'}, '0'));\n",
+    "    g.appendChild(sv('text', {x: left, y: yb, 'class': 'ax0'}, fmt(D.load_min)));\n",
     "    g.appendChild(sv('text', {x: left + nb * cw, y: yb, 'class': 'ax1'}, fmt(D.load_max)));\n",
     "    s.appendChild(g);\n",
     "    table(s, ['level', 'links', 'min', 'mean', 'max'], L.map(function (r, i) {\n",
@@ -633,9 +635,13 @@ static void report_levels(FILE *o, const report_link *l, size_t n, const uint32_
 {
     report_group g[REPORT_GROUPS];
     size_t ng = 0;
-    uint64_t max = 0;
-    for (size_t i = 0; i < n; i++)
+    uint64_t max = 0, min = n ? UINT64_MAX : 0;
+    for (size_t i = 0; i < n; i++) {
         max = l[i].load > max ? l[i].load : max;
+        min = l[i].load < min ? l[i].load : min;
+    }
+    /* the bins spread the links' loads from the least to the most loaded */
+    uint64_t span = max - min;
     for (size_t i = 0; i < n; i++) {
         uint32_t a = rank[l[i].sw], b = rank[l[i].rsw];
         size_t k = 0;
@@ -655,11 +661,12 @@ static void report_levels(FILE *o, const report_link *l, size_t n, const uint32_
         gr->sum += v;
         gr->min = v < gr->min ? v : gr->min;
         gr->max = v > gr->max ? v : gr->max;
-        gr->bins[max ? (v * REPORT_BINS / max < REPORT_BINS ? v * REPORT_BINS / max : REPORT_BINS - 1) : 0]++;
+        uint64_t bin = span ? (v - min) * REPORT_BINS / span : 0;
+        gr->bins[bin < REPORT_BINS ? bin : REPORT_BINS - 1]++;
     }
     qsort(g, ng, sizeof(*g), cmp_group);
-    fprintf(o, ",\n  \"load_max\": %" PRIu64 ", \"load_bins\": %d,\n  \"link_levels\": [", max,
-            REPORT_BINS);
+    fprintf(o, ",\n  \"load_min\": %" PRIu64 ", \"load_max\": %" PRIu64
+            ", \"load_bins\": %d,\n  \"link_levels\": [", min, max, REPORT_BINS);
     for (size_t k = 0; k < ng; k++) {
         char name[64];
         if (g[k].from == UINT32_MAX || g[k].to == UINT32_MAX)
