@@ -406,6 +406,35 @@ typedef struct sweep_result {
     double seconds;
 } sweep_result;
 
+/* getopt_long() codes of the sweep's and the analysis's options, shared by
+   ibr sweep and ibr report (above the commands' own codes). */
+enum {
+    CLI_OPT_SWEEP_CABLES = CLI_OPT_OWN + 64, /* --cables all|N */
+    CLI_OPT_SWEEP_SWITCHES,                  /* --switches N */
+    CLI_OPT_SWEEP_KMAX,                      /* --k-max K */
+    CLI_OPT_SWEEP_TRIALS,                    /* --trials T */
+    CLI_OPT_SWEEP_SEED,                      /* --seed N (faults and patterns) */
+    CLI_OPT_SWEEP_PATTERNS,                  /* --patterns LIST */
+    CLI_OPT_SWEEP_RANDOM,                    /* --random N */
+    CLI_OPT_SWEEP_THREADS                    /* --threads N */
+};
+
+/* Their entries of a struct option table. */
+#define CLI_SWEEP_LONG_OPTIONS                                                 \
+    {"cables", required_argument, NULL, CLI_OPT_SWEEP_CABLES},                \
+    {"switches", required_argument, NULL, CLI_OPT_SWEEP_SWITCHES},            \
+    {"k-max", required_argument, NULL, CLI_OPT_SWEEP_KMAX},                   \
+    {"trials", required_argument, NULL, CLI_OPT_SWEEP_TRIALS},                \
+    {"seed", required_argument, NULL, CLI_OPT_SWEEP_SEED},                    \
+    {"patterns", required_argument, NULL, CLI_OPT_SWEEP_PATTERNS},            \
+    {"random", required_argument, NULL, CLI_OPT_SWEEP_RANDOM},                \
+    {"threads", required_argument, NULL, CLI_OPT_SWEEP_THREADS}
+
+/* Handle one of those codes into @p cfg; the fault options (--cables to
+   --trials) set *sweep. 0, -1 after printing an error, 1 when @p c is not
+   one of them. */
+int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg);
+
 /* Defaults: 20 random cables, no switches, no curve (5 trials when asked),
    seed 1, the analysis defaults with 20 random patterns. */
 void cli_sweep_cfg_init(sweep_cfg *cfg);

@@ -393,61 +393,21 @@ typedef struct report_args {
     sweep_cfg cfg;
 } report_args;
 
-enum { O_TITLE = CLI_OPT_OWN, O_PATTERNS, O_RANDOM, O_SEED, O_THREADS, O_SWEEP, O_CABLES,
-       O_SWITCHES, O_KMAX, O_TRIALS };
+enum { O_TITLE = CLI_OPT_OWN, O_SWEEP };
 
 static int report_option(report_args *ra, int c, const char *arg)
 {
-    uint64_t v;
+    int rc;
     switch (c) {
     case 'R': ra->chain = arg; return 0;
     case 'o': ra->out = arg; return 0;
     case 'q': cli_quiet = 1; return 0;
     case O_TITLE: ra->title = arg; return 0;
-    case O_PATTERNS: return cli_parse_patterns(arg, &ra->cfg.aopts.patterns);
-    case O_RANDOM:
-        if (cli_opt_uint("--random", arg, 1000000, &v) < 0)
-            return -1;
-        ra->cfg.aopts.n_random = (unsigned)v;
-        return 0;
-    case O_SEED:
-        if (cli_opt_uint("--seed", arg, UINT64_MAX, &v) < 0)
-            return -1;
-        ra->cfg.aopts.seed = ra->cfg.seed = v;
-        return 0;
-    case O_THREADS:
-        if (cli_opt_uint("--threads", arg, 1024, &v) < 0)
-            return -1;
-        ra->cfg.aopts.threads = (unsigned)v;
-        return 0;
     case O_SWEEP: ra->sweep = 1; return 0;
-    case O_CABLES:
-        ra->sweep = 1;
-        if (strcmp(arg, "all") == 0) {
-            ra->cfg.all_cables = 1;
-            return 0;
-        }
-        return cli_opt_uint("--cables", arg, 1u << 30, &ra->cfg.n_cables);
-    case O_SWITCHES:
-        ra->sweep = 1;
-        return cli_opt_uint("--switches", arg, 1u << 20, &ra->cfg.n_switches);
-    case O_KMAX:
-        ra->sweep = 1;
-        if (cli_opt_uint("--k-max", arg, 10000, &v) < 0)
-            return -1;
-        ra->cfg.k_max = (unsigned)v;
-        return 0;
-    case O_TRIALS:
-        ra->sweep = 1;
-        if (cli_opt_uint("--trials", arg, 10000, &v) < 0)
-            return -1;
-        if (v == 0) {
-            cli_error("--trials", "give at least 1");
-            return -1;
-        }
-        ra->cfg.trials = (unsigned)v;
-        return 0;
-    default: return cli_shared_option(&ra->ta, NULL, c, arg, usage_report);
+    default:
+        if ((rc = cli_sweep_option(&ra->cfg, &ra->sweep, c, arg)) <= 0)
+            return rc;
+        return cli_shared_option(&ra->ta, NULL, c, arg, usage_report);
     }
 }
 
@@ -457,15 +417,8 @@ static int report_parse_args(report_args *ra, int argc, char **argv)
     static const struct option lo[] = {{"routing-engine", required_argument, NULL, 'R'},
                                        {"output", required_argument, NULL, 'o'},
                                        {"title", required_argument, NULL, O_TITLE},
-                                       {"patterns", required_argument, NULL, O_PATTERNS},
-                                       {"random", required_argument, NULL, O_RANDOM},
-                                       {"seed", required_argument, NULL, O_SEED},
-                                       {"threads", required_argument, NULL, O_THREADS},
                                        {"sweep", no_argument, NULL, O_SWEEP},
-                                       {"cables", required_argument, NULL, O_CABLES},
-                                       {"switches", required_argument, NULL, O_SWITCHES},
-                                       {"k-max", required_argument, NULL, O_KMAX},
-                                       {"trials", required_argument, NULL, O_TRIALS},
+                                       CLI_SWEEP_LONG_OPTIONS,
                                        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"quiet", no_argument, NULL, 'q'},
                                        {"help", no_argument, NULL, 'h'},

@@ -470,54 +470,61 @@ typedef struct sweep_args {
     sweep_cfg cfg;
 } sweep_args;
 
-enum { O_JSON = CLI_OPT_OWN, O_CABLES, O_SWITCHES, O_KMAX, O_TRIALS, O_SEED, O_PATTERNS, O_RANDOM,
-       O_THREADS };
+enum { O_JSON = CLI_OPT_OWN };
+
+/* A number of option @p opt into *out (at most @p max; at least 1 when
+   @p positive). 0 or -1 (reported). */
+static int opt_unsigned(unsigned *out, const char *opt, const char *arg, uint64_t max, int positive)
+{
+    uint64_t v;
+    if (cli_opt_uint(opt, arg, max, &v) < 0)
+        return -1;
+    if (positive && v == 0) {
+        cli_error(opt, "give at least 1");
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg)
+{
+    uint64_t v;
+    if (c >= CLI_OPT_SWEEP_CABLES && c <= CLI_OPT_SWEEP_TRIALS)
+        *sweep = 1;
+    switch (c) {
+    case CLI_OPT_SWEEP_CABLES:
+        if (strcmp(arg, "all") == 0) {
+            cfg->all_cables = 1;
+            return 0;
+        }
+        return cli_opt_uint("--cables", arg, 1u << 30, &cfg->n_cables);
+    case CLI_OPT_SWEEP_SWITCHES: return cli_opt_uint("--switches", arg, 1u << 20, &cfg->n_switches);
+    case CLI_OPT_SWEEP_KMAX: return opt_unsigned(&cfg->k_max, "--k-max", arg, 10000, 0);
+    case CLI_OPT_SWEEP_TRIALS: return opt_unsigned(&cfg->trials, "--trials", arg, 10000, 1);
+    case CLI_OPT_SWEEP_SEED:
+        if (cli_opt_uint("--seed", arg, UINT64_MAX, &v) < 0)
+            return -1;
+        cfg->seed = cfg->aopts.seed = v;
+        return 0;
+    case CLI_OPT_SWEEP_PATTERNS: return cli_parse_patterns(arg, &cfg->aopts.patterns);
+    case CLI_OPT_SWEEP_RANDOM: return opt_unsigned(&cfg->aopts.n_random, "--random", arg, 1000000, 0);
+    case CLI_OPT_SWEEP_THREADS: return opt_unsigned(&cfg->aopts.threads, "--threads", arg, 1024, 0);
+    default: return 1;
+    }
+}
 
 static int sweep_option(sweep_args *sa, int c, const char *arg)
 {
-    uint64_t v;
+    int sweep = 0, rc;
     switch (c) {
     case 'R': sa->chain = arg; return 0;
     case 'q': cli_quiet = 1; return 0;
     case O_JSON: sa->json = 1; return 0;
-    case O_CABLES:
-        if (strcmp(arg, "all") == 0) {
-            sa->cfg.all_cables = 1;
-            return 0;
-        }
-        return cli_opt_uint("--cables", arg, 1u << 30, &sa->cfg.n_cables);
-    case O_SWITCHES: return cli_opt_uint("--switches", arg, 1u << 20, &sa->cfg.n_switches);
-    case O_KMAX:
-        if (cli_opt_uint("--k-max", arg, 10000, &v) < 0)
-            return -1;
-        sa->cfg.k_max = (unsigned)v;
-        return 0;
-    case O_TRIALS:
-        if (cli_opt_uint("--trials", arg, 10000, &v) < 0 || v == 0) {
-            if (v == 0)
-                cli_error("--trials", "give at least 1");
-            return -1;
-        }
-        sa->cfg.trials = (unsigned)v;
-        return 0;
-    case O_SEED:
-        if (cli_opt_uint("--seed", arg, UINT64_MAX, &v) < 0)
-            return -1;
-        sa->cfg.seed = v;
-        sa->cfg.aopts.seed = v;
-        return 0;
-    case O_PATTERNS: return cli_parse_patterns(arg, &sa->cfg.aopts.patterns);
-    case O_RANDOM:
-        if (cli_opt_uint("--random", arg, 1000000, &v) < 0)
-            return -1;
-        sa->cfg.aopts.n_random = (unsigned)v;
-        return 0;
-    case O_THREADS:
-        if (cli_opt_uint("--threads", arg, 1024, &v) < 0)
-            return -1;
-        sa->cfg.aopts.threads = (unsigned)v;
-        return 0;
-    default: return cli_shared_option(&sa->ta, NULL, c, arg, usage_sweep);
+    default:
+        if ((rc = cli_sweep_option(&sa->cfg, &sweep, c, arg)) <= 0)
+            return rc;
+        return cli_shared_option(&sa->ta, NULL, c, arg, usage_sweep);
     }
 }
 
@@ -525,14 +532,7 @@ static int sweep_parse_args(sweep_args *sa, int argc, char **argv)
 {
     static const struct option lo[] = {{"routing-engine", required_argument, NULL, 'R'},
                                        {"json", no_argument, NULL, O_JSON},
-                                       {"cables", required_argument, NULL, O_CABLES},
-                                       {"switches", required_argument, NULL, O_SWITCHES},
-                                       {"k-max", required_argument, NULL, O_KMAX},
-                                       {"trials", required_argument, NULL, O_TRIALS},
-                                       {"seed", required_argument, NULL, O_SEED},
-                                       {"patterns", required_argument, NULL, O_PATTERNS},
-                                       {"random", required_argument, NULL, O_RANDOM},
-                                       {"threads", required_argument, NULL, O_THREADS},
+                                       CLI_SWEEP_LONG_OPTIONS,
                                        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"quiet", no_argument, NULL, 'q'},
                                        {"help", no_argument, NULL, 'h'},
