@@ -7,7 +7,8 @@ pkgs=(build-essential meson ninja-build pkg-config libbsd-dev libcunit1-dev
       doxygen python3 python3-networkx python3-yaml python3-pytest
       opensm ibsim-utils ibutils infiniband-diags gnuplot-nox time
       clang libclang-rt-14-dev libmetis-dev
-      dpkg-dev debhelper dh-python fakeroot lintian python3-mesonpy python3-venv)
+      dpkg-dev debhelper dh-python fakeroot lintian python3-mesonpy python3-venv
+      chromium-headless-shell)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

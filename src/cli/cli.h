@@ -41,6 +41,14 @@ int cmd_trace(int argc, char **argv);
 void usage_trace(FILE *o);
 int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *o);
+int cmd_sweep(int argc, char **argv);
+void usage_sweep(FILE *o);
+int cmd_report(int argc, char **argv);
+void usage_report(FILE *o);
+
+/* --patterns LIST of ibr analyze ("all" or a comma list of names) into
+   ibr_pattern bits (cmd_analyze.c). 0, or -1 after printing the error. */
+int cli_parse_patterns(const char *s, unsigned int *out);
 
 /* The report of ibr_result_verify() as text (status @p rc) (cmd_verify.c);
    the JSON form is the library's ibr_verify_report_write_json(). */
@@ -344,5 +352,118 @@ void cli_json_string(FILE *f, const char *s);
 
 /* Write a double as JSON (finite; NaN/inf become null). */
 void cli_json_double(FILE *f, double v);
+
+/* ------------------------------------------------------------------------ */
+/* Pattern families and the fault sweep (cli_families.c, cmd_sweep.c) */
+
+#define CLI_MAX_FAMILIES 32
+#define CLI_FAMILY_NAME 48
+
+/* The pattern families of an analysis's JSON (ibr_analysis_write_json()):
+   every top-level member whose value is an object with an "ebb" number, in
+   document order; their names and eBB into names[] and ebb[] (at most
+   @p cap). Their number. */
+size_t cli_pattern_families(char (*names)[CLI_FAMILY_NAME], double *ebb, size_t cap,
+                            const char *json);
+
+/* What to sweep. */
+typedef struct sweep_cfg {
+    int all_cables;          /* every switch-to-switch cable */
+    uint64_t n_cables;       /* else this many random ones */
+    uint64_t n_switches;     /* random switches, one at a time */
+    unsigned k_max, trials;  /* the degradation curve (k_max 0: none) */
+    uint64_t seed;           /* of the faults */
+    int quiet_progress;
+    ibr_analyze_options aopts;
+} sweep_cfg;
+
+/* One fault (or one trial of the curve) and what it cost. */
+typedef struct sweep_fault {
+    int is_switch;
+    uint64_t guid_a, guid_b; /* the cable's ends, or the switch (a) */
+    unsigned port_a, port_b;
+    int rc;                  /* of ibr_routing_db_route() */
+    int mode;                /* ibr_reroute_mode */
+    uint64_t unrouted_pairs; /* pairs with a path but no route */
+    double ebb[CLI_MAX_FAMILIES];
+    double worst_drop;       /* the largest eBB drop over the families */
+    double seconds;          /* reroute and analysis */
+    size_t order;            /* in the order swept */
+} sweep_fault;
+
+typedef struct sweep_point {
+    unsigned k, trials, failed;
+    double median[CLI_MAX_FAMILIES], min[CLI_MAX_FAMILIES];
+} sweep_point;
+
+typedef struct sweep_result {
+    size_t npat;
+    char names[CLI_MAX_FAMILIES][CLI_FAMILY_NAME];
+    double base[CLI_MAX_FAMILIES]; /* intact eBB */
+    size_t cables_total;
+    size_t nfaults;
+    sweep_fault *faults;           /* worst first */
+    size_t npoints;
+    sweep_point *curve;
+    double seconds;
+} sweep_result;
+
+/* getopt_long() codes of the sweep's and the analysis's options, shared by
+   ibr sweep and ibr report (above the commands' own codes). */
+enum {
+    CLI_OPT_SWEEP_CABLES = CLI_OPT_OWN + 64, /* --cables all|N */
+    CLI_OPT_SWEEP_SWITCHES,                  /* --switches N */
+    CLI_OPT_SWEEP_KMAX,                      /* --k-max K */
+    CLI_OPT_SWEEP_TRIALS,                    /* --trials T */
+    CLI_OPT_SWEEP_SEED,                      /* --seed N (faults and patterns) */
+    CLI_OPT_SWEEP_PATTERNS,                  /* --patterns LIST */
+    CLI_OPT_SWEEP_RANDOM,                    /* --random N */
+    CLI_OPT_SWEEP_THREADS                    /* --threads N */
+};
+
+/* Their entries of a struct option table. */
+#define CLI_SWEEP_LONG_OPTIONS                                                 \
+    {"cables", required_argument, NULL, CLI_OPT_SWEEP_CABLES},                \
+    {"switches", required_argument, NULL, CLI_OPT_SWEEP_SWITCHES},            \
+    {"k-max", required_argument, NULL, CLI_OPT_SWEEP_KMAX},                   \
+    {"trials", required_argument, NULL, CLI_OPT_SWEEP_TRIALS},                \
+    {"seed", required_argument, NULL, CLI_OPT_SWEEP_SEED},                    \
+    {"patterns", required_argument, NULL, CLI_OPT_SWEEP_PATTERNS},            \
+    {"random", required_argument, NULL, CLI_OPT_SWEEP_RANDOM},                \
+    {"threads", required_argument, NULL, CLI_OPT_SWEEP_THREADS}
+
+/* Handle one of those codes into @p cfg; the fault options (--cables to
+   --trials) set *sweep. 0, -1 after printing an error, 1 when @p c is not
+   one of them. */
+int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg);
+
+/* Defaults: 20 random cables, no switches, no curve (5 trials when asked),
+   seed 1, the analysis defaults with 20 random patterns. */
+void cli_sweep_cfg_init(sweep_cfg *cfg);
+
+/* Sweep the faults of @p cfg over fabric @p f (r0's topology was frozen
+   from it; its link states change during the call and are restored),
+   routing from r0's database and analysing with cfg->aopts; a0 is r0's
+   analysis with the same options. 0, or -1 out of memory (res freed by
+   cli_sweep_free() either way). */
+int cli_sweep_run(sweep_result *res, ibr_fabric *f, const ibr_result *r0, const ibr_analysis *a0,
+                  const sweep_cfg *cfg);
+void cli_sweep_free(sweep_result *res);
+/* The sweep as one JSON object (no newline at the end). */
+void cli_sweep_json(FILE *o, const sweep_result *res, const sweep_cfg *cfg);
+
+/* A fabric loaded, frozen and routed in memory. */
+typedef struct cli_intact {
+    ibr_context *ctx;
+    ibr_fabric *f;
+    ibr_topo *t;
+    ibr_result *r;
+} cli_intact;
+
+/* Load @p src, give it its LIDs, freeze and route it with @p chain (NULL:
+   no routing, in->r stays NULL). An exit
+   status, CLI_EXIT_OK when routed (errors printed); dispose either way. */
+int cli_route_intact(cli_intact *in, const char *src, const cli_topo_args *ta, const char *chain);
+void cli_intact_dispose(cli_intact *in);
 
 #endif

@@ -560,3 +560,8 @@ out:
     ibr_context_destroy(ar.ctx);
     return ret;
 }
+
+int cli_parse_patterns(const char *s, unsigned int *out)
+{
+    return parse_patterns(s, out);
+}

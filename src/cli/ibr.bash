@@ -13,7 +13,7 @@ _ibr()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local ibr=${COMP_WORDS[0]} cmd=${COMP_WORDS[1]}
-    local commands="gen route reroute verify trace analyze order export info engines help"
+    local commands="gen route reroute verify trace analyze sweep report order export info engines help"
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$commands --version --help" -- "$cur")
@@ -47,7 +47,8 @@ _ibr()
             compopt -o nospace 2>/dev/null
             return
             ;;
-        --lmc|--seed|--threads|--max-vls|--max-reverse-hops|--from|--to|--qos-levels)
+        --lmc|--seed|--threads|--max-vls|--max-reverse-hops|--from|--to|--qos-levels|\
+        --random|--cables|--switches|--k-max|--trials|--title)
             return
             ;;
     esac

@@ -553,6 +553,8 @@ static void usage(FILE *o)
           "  verify TOPO LFTS_DUMP         check forwarding tables against a topology\n"
           "  trace TOPO --from S --to D    follow one route hop by hop (ports, VLs, SL)\n"
           "  analyze TOPO [LFTS_DUMP]      measure a routing: hops, load, congestion, VLs\n"
+          "  sweep TOPO -R ENGINE          eBB lost to each more cable or switch fault\n"
+          "  report TOPO -o FILE.html      one HTML page: verdict, patterns, load, faults\n"
           "  order -R ENGINE TOPO          end ports in ftree's or dmodc's destination order\n"
           "                                (MPI/NCCL rank order, hostfile)\n"
           "  export FORMAT TOPO [LFTS]     the routing for CODES, SST, Slurm\n"
@@ -590,6 +592,8 @@ static const command commands[] = {
     {"analyze", cmd_analyze, usage_analyze},
     {"order", cmd_order, usage_order},
     {"export", cmd_export, usage_export},
+    {"sweep", cmd_sweep, usage_sweep},
+    {"report", cmd_report, usage_report},
 };
 
 static const command *find_command(const char *name)

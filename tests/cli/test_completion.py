@@ -37,7 +37,7 @@ class TestCompletion(unittest.TestCase):
         listed = re.findall(r"^  ([a-z]+) ", usage.split("Commands:")[1], re.M)
         self.assertGreaterEqual(len(listed), 8)
         self.assertEqual(sorted(complete("")), sorted(listed + ["--help", "--version"]))
-        self.assertEqual(complete("re"), ["reroute"])
+        self.assertEqual(sorted(complete("re")), ["report", "reroute"])
         self.assertEqual(sorted(complete("help", "")), sorted(listed))
 
     def test_export_formats(self):
@@ -49,7 +49,7 @@ class TestCompletion(unittest.TestCase):
 
     def test_options_of_each_command(self):
         for cmd in ("gen", "route", "reroute", "verify", "trace", "analyze", "order", "export",
-                    "info"):
+                    "info", "sweep", "report"):
             offered = complete(cmd, "--")
             text = ibr("help", cmd)
             self.assertTrue(offered, cmd)
