@@ -1,0 +1,421 @@
+/*
+ * Path SLs of a repaired layered routing (lash, dfsssp): the paths that
+ * did not move keep their SL, and each moved path is placed, by checked
+ * insertion, into a layer whose channel dependency graph stays acyclic.
+ *
+ * A path is a (source, destination LID) pair; its channels are the
+ * switch-to-switch cables the LFTs lead it over from the source's switch.
+ * It moved when one of the entries on its way differs from the saved one
+ * (the first such entry changes the rest of the walk; a LID without a
+ * saved column moved everywhere). Only the columns the repair wrote can
+ * hold one.
+ *
+ * Layers are VLs. The repair requires one SL-to-VL map shared by every
+ * switch port pair (lash and dfsssp program the identity); otherwise the
+ * VL of a hop depends on the ports before it, which a layer per VL does
+ * not describe, and the caller takes a full reroute.
+ *
+ * The CDG (src/cdg, one switch graph per VL) is built from the repaired
+ * tables, the unmoved paths first, column by column: the paths toward one
+ * LID form an in-tree, so the VLs carried by the cable leaving each switch
+ * (its own sources' and those of every switch upstream) are propagated
+ * leaves first, and each cable gives the dependency on the next one for
+ * each VL it carries. That is every dependency of the unmoved paths in
+ * O(switches) per LID, whatever the number of sources. The unmoved paths
+ * belonged to the saved routing, whose layers were acyclic; a layer that
+ * is not (a damaged database) refuses the repair. Then every moved path
+ * goes into the layer of its saved SL if that layer stays acyclic with it,
+ * else into the first other SL in use whose layer does, else into a new SL
+ * whose VL no SL uses yet, while the VLs available allow; else the repair
+ * is refused and says which path found no layer. Every path of the result
+ * is thus in its SL's layer, and every layer acyclic: the routing is free
+ * of credit loops over its LFTs, path SLs and SL2VL tables.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cdg/cdg.h"
+#include "persist/persist_int.h"
+
+#define NVL 16
+
+typedef struct lay {
+    ibr__layer_repair *a;
+    const ibr_topo *t;
+    ibr_result *r;
+    size_t L;
+    uint32_t S, ns;
+    uint8_t vlmap[16];  /* SL -> VL */
+    uint32_t *padj;     /* topo port -> topo->adj index of its switch cable, IBR_NONE */
+    uint32_t *slot_off, *slots; /* source slots (SL rows) per switch */
+    uint32_t *nx;       /* per switch: adj index of the cable toward the LID, IBR_NONE */
+    uint32_t *indeg, *order;
+    uint16_t *carry;    /* VLs carried by the cable leaving a switch */
+    uint8_t *moved;
+    uint32_t *pending;  /* moved (switch, LID) pairs, two words each */
+    size_t n_pending, cap_pending;
+    uint32_t *ch;       /* one path's channels */
+    uint16_t sl_used;   /* SLs of routed paths */
+    uint16_t *own;      /* S x L: SLs of the sources on switch s toward LID l */
+    uint16_t *dep;      /* per CDG slot: VLs on which the dependency exists */
+    ibr__cdg *g;
+} lay;
+
+/* One SL-to-VL map for every switch port pair, or 1 (why set). */
+static int uniform_map(lay *c)
+{
+    const ibr_result *r = c->r;
+    for (unsigned i = 0; i < 16; i++)
+        c->vlmap[i] = (uint8_t)(i < 15 ? i : 15);
+    if (!r->sl2vl)
+        return 0;
+    int first = 1;
+    for (uint32_t s = 0; s < c->S; s++) {
+        unsigned np = c->t->nodes[c->t->sw_node[s]].nports;
+        const uint8_t *tab = r->sl2vl + r->sl2vl_off[s];
+        for (size_t k = 0; k < ((size_t)np + 1) * (np + 1); k++) {
+            if (first) {
+                memcpy(c->vlmap, tab, 16);
+                first = 0;
+            } else if (memcmp(c->vlmap, tab + k * 16, 16) != 0) {
+                snprintf(c->a->why, sizeof c->a->why,
+                         "the SL2VL tables differ between port pairs (switch 0x%016" PRIx64
+                         "): a layer per VL does not describe the routing",
+                         c->t->nodes[c->t->sw_node[s]].guid);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Port-to-cable map and the source slots of every switch. */
+static int index_topo(lay *c)
+{
+    const ibr_topo *t = c->t;
+    ibr_context *ctx = t->ctx;
+    c->padj = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *c->padj);
+    c->slot_off = ibr__calloc(ctx, (size_t)c->S + 2, sizeof *c->slot_off);
+    c->slots = ibr__mallocarray(ctx, c->ns ? c->ns : 1, sizeof *c->slots);
+    if (!c->padj || !c->slot_off || !c->slots)
+        return IBR_ENOMEM;
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        c->padj[i] = IBR_NONE;
+    for (uint32_t s = 0; s < c->S; s++) {
+        uint32_t off = t->nodes[t->sw_node[s]].port_off;
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
+            c->padj[off + t->adj[k].port] = k;
+    }
+    /* slot k's switch: an end port's peer, or switch k - n_end */
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t k = 0; k < c->ns; k++) {
+            uint32_t s = k - t->n_end;
+            if (k < t->n_end) {
+                const ibr__port *pt = &t->ports[t->end_port[k]];
+                if (pt->remote_node == IBR_NONE ||
+                    t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+                    continue;
+                s = t->nodes[pt->remote_node].sw;
+            }
+            if (pass == 0)
+                c->slot_off[s + 2]++;
+            else
+                c->slots[c->slot_off[s + 1]++] = k;
+        }
+        if (pass == 0)
+            for (uint32_t s = 0; s < c->S; s++)
+                c->slot_off[s + 2] += c->slot_off[s + 1];
+    }
+    return 0;
+}
+
+/* Column l's next cables, and the switches in leaves-first order (those
+   on a forwarding loop are left out). Returns how many are ordered. */
+static uint32_t column(lay *c, size_t l)
+{
+    const ibr_topo *t = c->t;
+    const uint8_t *lft = c->r->lft;
+    uint32_t S = c->S, n = 0, head = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        unsigned p = lft[(size_t)s * c->L + l];
+        c->nx[s] = p == IBR_NO_ROUTE || p == 0 ? IBR_NONE
+                                               : c->padj[t->nodes[t->sw_node[s]].port_off + p];
+        c->indeg[s] = 0;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (c->nx[s] != IBR_NONE)
+            c->indeg[t->adj[c->nx[s]].sw]++;
+    for (uint32_t s = 0; s < S; s++)
+        if (c->indeg[s] == 0)
+            c->order[n++] = s;
+    while (head < n) {
+        uint32_t s = c->order[head++];
+        if (c->nx[s] != IBR_NONE) {
+            uint32_t w = t->adj[c->nx[s]].sw;
+            if (--c->indeg[w] == 0)
+                c->order[n++] = w;
+        }
+    }
+    return n;
+}
+
+/* Which switches' paths toward l moved: an entry that differs from the
+   saved one, here or downstream (order: leaves first, walked backwards). */
+static void mark_moved(lay *c, size_t l, uint32_t n)
+{
+    const ibr__layer_repair *a = c->a;
+    const ibr_routing_db *db = a->db;
+    uint32_t ol = a->lidmap[l];
+    for (uint32_t i = n; i-- > 0;) {
+        uint32_t s = c->order[i];
+        int m = ol == IBR_NONE ||
+                c->r->lft[(size_t)s * c->L + l] != db->lft[(size_t)a->swmap[s] * db->lft_size + ol];
+        if (!m && c->nx[s] != IBR_NONE)
+            m = c->moved[c->t->adj[c->nx[s]].sw];
+        c->moved[s] = (uint8_t)m;
+    }
+}
+
+static int push_pending(lay *c, uint32_t s, size_t l)
+{
+    if (c->n_pending == c->cap_pending) {
+        size_t cap = c->cap_pending ? 2 * c->cap_pending : 256;
+        uint32_t *v = ibr__reallocarray(c->t->ctx, c->pending, cap, 2 * sizeof *v);
+        if (!v)
+            return IBR_ENOMEM;
+        c->pending = v;
+        c->cap_pending = cap;
+    }
+    c->pending[2 * c->n_pending] = s;
+    c->pending[2 * c->n_pending + 1] = (uint32_t)l;
+    c->n_pending++;
+    return 0;
+}
+
+/* The unmoved paths toward LID l into the layers being filled; the moved
+   ones (with a source) kept for checked insertion. */
+static int fill_column(lay *c, size_t l, int touched)
+{
+    const ibr_topo *t = c->t;
+    uint32_t n = column(c, l);
+    if (touched)
+        mark_moved(c, l, n);
+    for (uint32_t i = 0; i < n; i++)
+        c->carry[c->order[i]] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = c->order[i];
+        uint32_t e = c->nx[s];
+        if (e == IBR_NONE)
+            continue;
+        uint16_t own = c->own[(size_t)s * c->L + l];
+        c->sl_used |= own;
+        if (touched && c->moved[s]) {
+            if (own && push_pending(c, s, l) < 0)
+                return IBR_ENOMEM;
+            own = 0;
+        }
+        uint16_t vls = 0;
+        for (unsigned sl = 0; own >> sl; sl++)
+            if (own & (1u << sl))
+                vls |= (uint16_t)(1u << c->vlmap[sl]);
+        uint16_t cr = c->carry[s] | vls;
+        uint32_t w = t->adj[e].sw;
+        uint32_t f = c->nx[w];
+        if (cr && f != IBR_NONE)
+            c->dep[ibr__cdg_slot(c->g, e, f)] |= cr;
+        c->carry[w] |= cr;
+    }
+    return 0;
+}
+
+/* The channels of the path from switch s toward LID l. */
+static size_t path_from(lay *c, uint32_t s, size_t l)
+{
+    const ibr_topo *t = c->t;
+    size_t n = 0;
+    while (n < c->S) {
+        unsigned p = c->r->lft[(size_t)s * c->L + l];
+        uint32_t e = p == IBR_NO_ROUTE || p == 0
+                         ? IBR_NONE
+                         : c->padj[t->nodes[t->sw_node[s]].port_off + p];
+        if (e == IBR_NONE)
+            break;
+        c->ch[n++] = e;
+        s = t->adj[e].sw;
+    }
+    return n;
+}
+
+/* Place one moved pair's sources. 0, 1 (no layer: why set), or < 0. */
+static int place(lay *c, uint32_t s, size_t l)
+{
+    ibr__layer_repair *a = c->a;
+    size_t n = path_from(c, s, l);
+    int tried = -1, got = -1;
+    for (uint32_t j = c->slot_off[s]; j < c->slot_off[s + 1]; j++) {
+        uint8_t *sl = &c->r->sl[(size_t)c->slots[j] * c->L + l];
+        if (n < 2)
+            continue; /* no dependency: any layer */
+        if (*sl == tried && got >= 0) {
+            *sl = (uint8_t)got;
+            continue;
+        }
+        tried = *sl;
+        got = -1;
+        /* the saved SL, the others in use, then a new one */
+        for (int k = -1; k < 16 && got < 0; k++) {
+            unsigned cand = k < 0 ? *sl : (unsigned)k;
+            unsigned v = c->vlmap[cand & 15];
+            if (k >= 0 && (cand == *sl || v >= a->vls || cand == 15))
+                continue;
+            if (k >= 0 && !(c->sl_used & (1u << cand))) {
+                /* a new SL only above those in use (the SLs below the
+                   engine's first, start_vl, stay free) and on a VL no SL
+                   uses: a layer of its own */
+                int shared = (c->sl_used >> cand) != 0;
+                for (unsigned o = 0; o < 16; o++)
+                    shared |= (c->sl_used & (1u << o)) && c->vlmap[o] == v;
+                if (shared)
+                    continue;
+            }
+            int rc = ibr__cdg_add_path(c->g, v, c->ch, n, 1, 1);
+            if (rc < 0)
+                return rc;
+            if (rc == 0) {
+                got = (int)cand;
+                if (!(c->sl_used & (1u << cand))) {
+                    c->sl_used |= (uint16_t)(1u << cand);
+                    a->layers_opened++;
+                }
+            }
+        }
+        if (got < 0) {
+            snprintf(a->why, sizeof a->why,
+                     "a moved path (switch 0x%016" PRIx64 " to LID %zu) fits no layer within "
+                     "the %u VLs available",
+                     c->t->nodes[c->t->sw_node[s]].guid, l, a->vls);
+            return 1;
+        }
+        if ((unsigned)got != *sl)
+            a->sls_moved++;
+        *sl = (uint8_t)got;
+    }
+    a->paths_moved++;
+    return 0;
+}
+
+static void lay_free(lay *c)
+{
+    ibr_context *ctx = c->t->ctx;
+    ibr__free(ctx, c->padj);
+    ibr__free(ctx, c->slot_off);
+    ibr__free(ctx, c->slots);
+    ibr__free(ctx, c->nx);
+    ibr__free(ctx, c->indeg);
+    ibr__free(ctx, c->order);
+    ibr__free(ctx, c->carry);
+    ibr__free(ctx, c->moved);
+    ibr__free(ctx, c->pending);
+    ibr__free(ctx, c->ch);
+    ibr__free(ctx, c->own);
+    ibr__free(ctx, c->dep);
+    ibr__cdg_destroy(c->g);
+}
+
+/* The layers of the unmoved paths, filled and ordered. 0, 1 (why set),
+   or < 0. */
+static int build_layers(lay *c)
+{
+    ibr_context *ctx = c->t->ctx;
+    size_t L = c->L, nslot = ibr__cdg_slot_count(c->g);
+    /* the sources' SLs per (switch, LID), read row by row */
+    c->own = ibr__calloc(ctx, (size_t)(c->S ? c->S : 1) * L, sizeof *c->own);
+    c->dep = ibr__calloc(ctx, nslot ? nslot : 1, sizeof *c->dep);
+    if (!c->own || !c->dep)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; s < c->S; s++)
+        for (uint32_t j = c->slot_off[s]; j < c->slot_off[s + 1]; j++) {
+            const uint8_t *row = c->r->sl + (size_t)c->slots[j] * L;
+            uint16_t *o = c->own + (size_t)s * L;
+            for (size_t l = 1; l < L; l++)
+                o[l] |= (uint16_t)(1u << (row[l] & 15));
+        }
+    int rc = 0;
+    for (size_t l = 1; l < L && rc == 0; l++)
+        if (c->t->lid_sw[l] != IBR_NONE)
+            rc = fill_column(c, l, c->a->lid_touched[l] || c->a->lidmap[l] == IBR_NONE);
+    for (unsigned v = 0; v < NVL && rc == 0; v++) {
+        uint64_t *w = NULL;
+        for (size_t k = 0; k < nslot; k++)
+            if (c->dep[k] & (1u << v)) {
+                if (!w && !(w = ibr__cdg_fill_begin(c->g, v)))
+                    return IBR_ENOMEM;
+                w[k]++;
+            }
+        if (w)
+            ibr__cdg_fill_end(c->g, v);
+    }
+    for (unsigned v = 0; v < NVL && rc == 0; v++) {
+        int o = ibr__cdg_order(c->g, v);
+        if (o < 0)
+            return o;
+        if (o > 0) {
+            snprintf(c->a->why, sizeof c->a->why,
+                     "the paths the repair keeps have a credit loop on VL %u (the saved "
+                     "routing had one)", v);
+            return 1;
+        }
+    }
+    return rc;
+}
+
+int ibr__reroute_layers(ibr__layer_repair *a)
+{
+    const ibr_topo *t = a->t;
+    ibr_context *ctx = t->ctx;
+    lay c;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.t = t;
+    c.r = a->r;
+    c.L = a->r->lft_size;
+    c.S = t->n_sw;
+    c.ns = ibr__n_src_slots(t);
+    a->why[0] = 0;
+    int rc = uniform_map(&c);
+    if (rc != 0)
+        return rc;
+    uint32_t S1 = c.S ? c.S : 1;
+    c.nx = ibr__mallocarray(ctx, S1, sizeof *c.nx);
+    c.indeg = ibr__mallocarray(ctx, S1, sizeof *c.indeg);
+    c.order = ibr__mallocarray(ctx, S1, sizeof *c.order);
+    c.carry = ibr__mallocarray(ctx, S1, sizeof *c.carry);
+    c.moved = ibr__calloc(ctx, S1, 1);
+    c.ch = ibr__mallocarray(ctx, S1, sizeof *c.ch);
+    rc = IBR_ENOMEM;
+    if (!c.nx || !c.indeg || !c.order || !c.carry || !c.moved || !c.ch ||
+        (rc = index_topo(&c)) < 0 || (rc = ibr__cdg_create_topo(&c.g, t, NVL)) < 0)
+        goto out;
+    if ((rc = build_layers(&c)) != 0)
+        goto out;
+    for (size_t i = 0; i < c.n_pending && rc == 0; i++)
+        rc = place(&c, c.pending[2 * i], c.pending[2 * i + 1]);
+    if (rc == 0) {
+        unsigned top = 0, n = 0;
+        uint16_t vls = 0;
+        for (unsigned sl = 0; sl < 16; sl++)
+            if (c.sl_used & (1u << sl))
+                vls |= (uint16_t)(1u << c.vlmap[sl]);
+        for (unsigned v = 0; v < NVL; v++)
+            if (vls & (1u << v)) {
+                top = v + 1;
+                n++;
+            }
+        a->vls_used = top;
+        a->layers = n;
+    }
+out:
+    lay_free(&c);
+    return rc;
+}
