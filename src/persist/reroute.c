@@ -1154,6 +1154,11 @@ static int stage_prepare(rr *x)
             const ibr__dbport *dp = &db->ports[db->nodes[ds].port_off + a->port];
             x->okport[n->port_off + a->port] =
                 dp->rguid == t->nodes[t->sw_node[a->sw]].guid && dp->rport == a->rport;
+            /* a layered repair also searches again from the switches that
+               gained a cable: one that comes back has stale distances and
+               an empty row */
+            if (x->layered && !x->okport[n->port_off + a->port])
+                x->lost[s] = 1;
         }
         if (ds == IBR_NONE)
             continue;

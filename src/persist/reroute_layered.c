@@ -52,6 +52,11 @@ typedef struct lay {
     uint32_t *nx;       /* per switch: adj index of the cable toward the LID, IBR_NONE */
     uint32_t *indeg, *order;
     uint16_t *carry;    /* VLs carried by the cable leaving a switch */
+    uint16_t *gown;     /* per switch: SLs of its sources in the columns at hand */
+    uint32_t *port_off; /* per switch: its first topo port */
+    uint32_t *head;     /* per cable: the switch it leads to */
+    uint32_t *slot0;    /* per cable: CDG slot of its dependency on its head's first cable */
+    uint32_t *rest, n_rest; /* LIDs whose column differs from their group's */
     uint8_t *moved;
     uint32_t *pending;  /* moved (switch, LID) pairs, two words each */
     size_t n_pending, cap_pending;
@@ -130,29 +135,32 @@ static int index_topo(lay *c)
     return 0;
 }
 
+/* The cable switch s leads LID l onto, IBR_NONE (delivered, unrouted). */
+static uint32_t cable_of(const lay *c, uint32_t s, size_t l)
+{
+    unsigned p = c->r->lft[(size_t)s * c->L + l];
+    return p == IBR_NO_ROUTE || p == 0 ? IBR_NONE : c->padj[c->port_off[s] + p];
+}
+
 /* Column l's next cables, and the switches in leaves-first order (those
    on a forwarding loop are left out). Returns how many are ordered. */
 static uint32_t column(lay *c, size_t l)
 {
-    const ibr_topo *t = c->t;
-    const uint8_t *lft = c->r->lft;
     uint32_t S = c->S, n = 0, head = 0;
     for (uint32_t s = 0; s < S; s++) {
-        unsigned p = lft[(size_t)s * c->L + l];
-        c->nx[s] = p == IBR_NO_ROUTE || p == 0 ? IBR_NONE
-                                               : c->padj[t->nodes[t->sw_node[s]].port_off + p];
+        c->nx[s] = cable_of(c, s, l);
         c->indeg[s] = 0;
     }
     for (uint32_t s = 0; s < S; s++)
         if (c->nx[s] != IBR_NONE)
-            c->indeg[t->adj[c->nx[s]].sw]++;
+            c->indeg[c->head[c->nx[s]]]++;
     for (uint32_t s = 0; s < S; s++)
         if (c->indeg[s] == 0)
             c->order[n++] = s;
     while (head < n) {
         uint32_t s = c->order[head++];
         if (c->nx[s] != IBR_NONE) {
-            uint32_t w = t->adj[c->nx[s]].sw;
+            uint32_t w = c->head[c->nx[s]];
             if (--c->indeg[w] == 0)
                 c->order[n++] = w;
         }
@@ -172,7 +180,7 @@ static void mark_moved(lay *c, size_t l, uint32_t n)
         int m = ol == IBR_NONE ||
                 c->r->lft[(size_t)s * c->L + l] != db->lft[(size_t)a->swmap[s] * db->lft_size + ol];
         if (!m && c->nx[s] != IBR_NONE)
-            m = c->moved[c->t->adj[c->nx[s]].sw];
+            m = c->moved[c->head[c->nx[s]]];
         c->moved[s] = (uint8_t)m;
     }
 }
@@ -193,14 +201,12 @@ static int push_pending(lay *c, uint32_t s, size_t l)
     return 0;
 }
 
-/* The unmoved paths toward LID l into the layers being filled; the moved
-   ones (with a source) kept for checked insertion. */
-static int fill_column(lay *c, size_t l, int touched)
+/* The dependencies of the paths whose sources' SLs are gown[s] (per
+   switch), over the n switches of c->order and the cables c->nx: the VLs
+   each cable carries, leaves first, and for each the dependency on the
+   next cable. */
+static void propagate(lay *c, uint32_t n)
 {
-    const ibr_topo *t = c->t;
-    uint32_t n = column(c, l);
-    if (touched)
-        mark_moved(c, l, n);
     for (uint32_t i = 0; i < n; i++)
         c->carry[c->order[i]] = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -208,25 +214,66 @@ static int fill_column(lay *c, size_t l, int touched)
         uint32_t e = c->nx[s];
         if (e == IBR_NONE)
             continue;
-        uint16_t own = c->own[(size_t)s * c->L + l];
+        uint16_t own = c->gown[s], vls = 0;
         c->sl_used |= own;
-        if (touched && c->moved[s]) {
-            if (own && push_pending(c, s, l) < 0)
-                return IBR_ENOMEM;
-            own = 0;
-        }
-        uint16_t vls = 0;
         for (unsigned sl = 0; own >> sl; sl++)
             if (own & (1u << sl))
                 vls |= (uint16_t)(1u << c->vlmap[sl]);
         uint16_t cr = c->carry[s] | vls;
-        uint32_t w = t->adj[e].sw;
+        uint32_t w = c->head[e];
         uint32_t f = c->nx[w];
         if (cr && f != IBR_NONE)
-            c->dep[ibr__cdg_slot(c->g, e, f)] |= cr;
+            c->dep[c->slot0[e] + (f - c->t->adj_off[w])] |= cr;
         c->carry[w] |= cr;
     }
+}
+
+/* A column the repair wrote: its unmoved paths' dependencies; the moved
+   ones (with a source) kept for checked insertion. */
+static int fill_touched(lay *c, size_t l)
+{
+    uint32_t n = column(c, l);
+    mark_moved(c, l, n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = c->order[i];
+        uint16_t own = c->own[(size_t)s * c->L + l];
+        c->gown[s] = own;
+        if (c->nx[s] != IBR_NONE && c->moved[s]) {
+            c->sl_used |= own;
+            if (own && push_pending(c, s, l) < 0)
+                return IBR_ENOMEM;
+            c->gown[s] = 0;
+        }
+    }
+    propagate(c, n);
     return 0;
+}
+
+/* The unwritten columns of destination switch d's LIDs lids[0 .. nl - 1]:
+   those whose entries equal the first one's (usually all: only d's own
+   entries toward its ports differ, and they lead onto no cable) share one
+   propagation, with their sources' SLs merged; the others get their own. */
+static void fill_unwritten(lay *c, uint32_t d, const uint32_t *lids, uint32_t nl)
+{
+    size_t L = c->L;
+    const uint8_t *lft = c->r->lft;
+    uint32_t n = column(c, lids[0]);
+    for (uint32_t s = 0; s < c->S; s++)
+        c->gown[s] = c->own[(size_t)s * L + lids[0]];
+    for (uint32_t i = 1; i < nl; i++) {
+        size_t l = lids[i], l0 = lids[0];
+        uint32_t s = 0;
+        while (s < c->S && (lft[(size_t)s * L + l] == lft[(size_t)s * L + l0] ||
+                            (s == d && cable_of(c, s, l) == cable_of(c, s, l0))))
+            s++;
+        if (s < c->S) {
+            c->rest[c->n_rest++] = (uint32_t)l;
+            continue;
+        }
+        for (s = 0; s < c->S; s++)
+            c->gown[s] |= c->own[(size_t)s * L + l];
+    }
+    propagate(c, n);
 }
 
 /* The channels of the path from switch s toward LID l. */
@@ -319,6 +366,11 @@ static void lay_free(lay *c)
     ibr__free(ctx, c->pending);
     ibr__free(ctx, c->ch);
     ibr__free(ctx, c->own);
+    ibr__free(ctx, c->gown);
+    ibr__free(ctx, c->port_off);
+    ibr__free(ctx, c->head);
+    ibr__free(ctx, c->slot0);
+    ibr__free(ctx, c->rest);
     ibr__free(ctx, c->dep);
     ibr__cdg_destroy(c->g);
 }
@@ -341,10 +393,42 @@ static int build_layers(lay *c)
             for (size_t l = 1; l < L; l++)
                 o[l] |= (uint16_t)(1u << (row[l] & 15));
         }
-    int rc = 0;
+    /* per cable: its head and the slot of its first possible dependency */
+    const ibr_topo *t = c->t;
+    for (uint32_t e = 0; e < t->n_adj; e++) {
+        uint32_t w = t->adj[e].sw;
+        c->head[e] = w;
+        c->slot0[e] = t->adj_off[w + 1] > t->adj_off[w]
+                          ? ibr__cdg_slot(c->g, e, t->adj_off[w])
+                          : 0;
+    }
+    /* the LIDs by destination switch; written columns one by one */
+    uint32_t *off = ibr__calloc(ctx, (size_t)c->S + 2, sizeof *off);
+    uint32_t *lids = ibr__mallocarray(ctx, L, sizeof *lids);
+    int rc = off && lids ? 0 : IBR_ENOMEM;
+    for (size_t l = 1; l < L && rc == 0; l++) {
+        if (t->lid_sw[l] == IBR_NONE)
+            continue;
+        if (c->a->lid_touched[l] || c->a->lidmap[l] == IBR_NONE)
+            rc = fill_touched(c, l);
+        else
+            off[t->lid_sw[l] + 2]++;
+    }
+    for (uint32_t d = 0; rc == 0 && d < c->S; d++)
+        off[d + 2] += off[d + 1];
     for (size_t l = 1; l < L && rc == 0; l++)
-        if (c->t->lid_sw[l] != IBR_NONE)
-            rc = fill_column(c, l, c->a->lid_touched[l] || c->a->lidmap[l] == IBR_NONE);
+        if (t->lid_sw[l] != IBR_NONE && !c->a->lid_touched[l] && c->a->lidmap[l] != IBR_NONE)
+            lids[off[t->lid_sw[l] + 1]++] = (uint32_t)l;
+    for (uint32_t d = 0; d < c->S && rc == 0; d++) {
+        if (off[d + 1] == off[d])
+            continue;
+        c->n_rest = 0;
+        fill_unwritten(c, d, lids + off[d], off[d + 1] - off[d]);
+        for (uint32_t i = 0; i < c->n_rest; i++)
+            fill_unwritten(c, d, c->rest + i, 1);
+    }
+    ibr__free(ctx, off);
+    ibr__free(ctx, lids);
     for (unsigned v = 0; v < NVL && rc == 0; v++) {
         uint64_t *w = NULL;
         for (size_t k = 0; k < nslot; k++)
@@ -393,8 +477,16 @@ int ibr__reroute_layers(ibr__layer_repair *a)
     c.carry = ibr__mallocarray(ctx, S1, sizeof *c.carry);
     c.moved = ibr__calloc(ctx, S1, 1);
     c.ch = ibr__mallocarray(ctx, S1, sizeof *c.ch);
+    c.gown = ibr__mallocarray(ctx, S1, sizeof *c.gown);
+    c.port_off = ibr__mallocarray(ctx, S1, sizeof *c.port_off);
+    c.head = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.head);
+    c.slot0 = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.slot0);
+    c.rest = ibr__mallocarray(ctx, c.L, sizeof *c.rest);
+    for (uint32_t s = 0; c.port_off && s < c.S; s++)
+        c.port_off[s] = t->nodes[t->sw_node[s]].port_off;
     rc = IBR_ENOMEM;
-    if (!c.nx || !c.indeg || !c.order || !c.carry || !c.moved || !c.ch ||
+    if (!c.nx || !c.indeg || !c.order || !c.carry || !c.moved || !c.ch || !c.gown ||
+        !c.port_off || !c.head || !c.slot0 || !c.rest ||
         (rc = index_topo(&c)) < 0 || (rc = ibr__cdg_create_topo(&c.g, t, NVL)) < 0)
         goto out;
     if ((rc = build_layers(&c)) != 0)
