@@ -391,7 +391,7 @@ static void time_one(const char *spec, const ibr_options *o)
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "lash,no_fallback", o), 0);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 7), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 1), 0);
     ibr_topo *t1 = freeze_copy(f);
     enum { N = 7 };
     double rep_t[N], full_t[N];

@@ -357,6 +357,7 @@ typedef struct rr {
     uint32_t *dist, *queue;
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
+    uint32_t rerouted_rows; /* rows whose entries the layering changed */
     char whybuf[256];
 } rr;
 
@@ -1325,7 +1326,22 @@ static int layered_sls(rr *x)
     a.lidmap = x->lidmap;
     a.lid_touched = x->lid_touched;
     a.vls = vls < max_vls ? vls : max_vls;
+    a.rowed = ibr__calloc(x->ctx, x->t->n_sw ? x->t->n_sw : 1, 1);
+    if (!a.rowed)
+        return stop(x, IBR_ENOMEM);
     int rc = ibr__reroute_layers(&a);
+    /* entries it changed to find routes that fit: rows counted again */
+    size_t L = x->r->lft_size;
+    for (uint32_t s = 0; rc == 0 && s < x->t->n_sw; s++)
+        if (a.rowed[s]) {
+            if (x->identity)
+                ibr__churn_recount(&x->chg, s, x->r->lft + (size_t)s * L,
+                                   x->db->lft + (size_t)x->swmap[s] * x->db->lft_size, L);
+            x->touched[s] = 1;
+            x->rerouted_rows++;
+        }
+    ibr__free(x->ctx, a.rowed);
+    x->repaired += a.entries_changed;
     if (rc < 0)
         return stop(x, rc);
     if (rc > 0) {
@@ -1400,8 +1416,9 @@ static int stage_finish(rr *x, const chlist *cl)
                      x->repaired, rep->destinations_rerouted);
     if (x->layered && n > 0 && (size_t)n < sizeof msg)
         snprintf(msg + n, sizeof msg - (size_t)n,
-                 ", %" PRIu64 " paths placed into layers, %" PRIu64 " path SLs changed",
-                 x->paths_moved, rep->sls_changed);
+                 ", %" PRIu64 " paths placed into layers (routes chosen again on %u "
+                 "switches), %" PRIu64 " path SLs changed",
+                 x->paths_moved, x->rerouted_rows, rep->sls_changed);
     if (ibr__result_add_attempt(x->r, x->db->engine, 0, msg) < 0)
         return stop(x, IBR_ENOMEM);
     *x->out = x->r;

@@ -64,6 +64,11 @@ typedef struct lay {
     uint16_t sl_used;   /* SLs of routed paths */
     uint16_t *own;      /* S x L: SLs of the sources on switch s toward LID l */
     uint16_t *dep;      /* per CDG slot: VLs on which the dependency exists */
+    uint32_t *log;      /* paths added for the column at hand: (switch, VL) */
+    size_t n_log, cap_log;
+    uint8_t *keep;      /* the column's saved SLs, per pending source slot */
+    size_t cap_keep;
+    uint8_t *rowed;     /* per switch: an entry changed here (a->rowed) */
     ibr__cdg *g;
 } lay;
 
@@ -331,6 +336,16 @@ static int place(lay *c, uint32_t s, size_t l)
                 return rc;
             if (rc == 0) {
                 got = (int)cand;
+                if (c->n_log == c->cap_log) {
+                    size_t cap = c->cap_log ? 2 * c->cap_log : 256;
+                    uint32_t *lg = ibr__reallocarray(c->t->ctx, c->log, cap, 2 * sizeof *lg);
+                    if (!lg)
+                        return IBR_ENOMEM;
+                    c->log = lg;
+                    c->cap_log = cap;
+                }
+                c->log[2 * c->n_log] = s;
+                c->log[2 * c->n_log++ + 1] = v;
                 if (!(c->sl_used & (1u << cand))) {
                     c->sl_used |= (uint16_t)(1u << cand);
                     a->layers_opened++;
@@ -352,6 +367,124 @@ static int place(lay *c, uint32_t s, size_t l)
     return 0;
 }
 
+/* The moved paths of one column, pending[i .. j - 1] (LID l), placed
+   again after another choice of route: the paths added are taken out,
+   the saved SLs and counts put back. */
+static int unplace(lay *c, size_t i, size_t j, size_t l, const uint64_t *counts,
+                   uint16_t sl_used)
+{
+    for (size_t k = 0; k < c->n_log; k++) {
+        size_t n = path_from(c, c->log[2 * k], l);
+        int rc = ibr__cdg_remove_path(c->g, c->log[2 * k + 1], c->ch, n, 1);
+        if (rc < 0)
+            return rc;
+    }
+    c->n_log = 0;
+    size_t q = 0;
+    for (size_t k = i; k < j; k++) {
+        uint32_t s = c->pending[2 * k];
+        for (uint32_t u = c->slot_off[s]; u < c->slot_off[s + 1]; u++)
+            c->r->sl[(size_t)c->slots[u] * c->L + l] = c->keep[q++];
+    }
+    c->a->paths_moved = counts[0];
+    c->a->sls_moved = counts[1];
+    c->a->layers_opened = (unsigned)counts[2];
+    c->sl_used = sl_used;
+    return 0;
+}
+
+/* Another shortest route for the moved path from s toward LID l: a
+   switch on it whose paths toward l all moved takes another port one hop
+   closer to l's switch (not its current or saved one), the try-th such
+   choice. 0 (changed), 1 (none left). */
+static int reroute_path(lay *c, uint32_t s, size_t l, unsigned try)
+{
+    const ibr_topo *t = c->t;
+    const ibr__layer_repair *a = c->a;
+    const ibr_routing_db *db = a->db;
+    const uint8_t *hops = c->r->hops;
+    uint32_t d = t->lid_sw[l], S = c->S, ol = a->lidmap[l];
+    uint32_t n = column(c, l);
+    mark_moved(c, l, n);
+    /* count the choices, then take one */
+    uint32_t nc = 0, pick = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t k = 0, idx = 0;
+        for (uint32_t w = s; w != d && c->nx[w] != IBR_NONE && k <= S; w = c->head[c->nx[w]], k++) {
+            if (!c->moved[w])
+                continue;
+            unsigned cur = c->r->lft[(size_t)w * c->L + l];
+            unsigned old = ol != IBR_NONE ? db->lft[(size_t)a->swmap[w] * db->lft_size + ol]
+                                          : IBR_NO_ROUTE;
+            unsigned h = hops[(size_t)w * S + d];
+            for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
+                unsigned p = t->adj[e].port;
+                if (p == cur || p == old || h == 0 || hops[(size_t)t->adj[e].sw * S + d] != h - 1)
+                    continue;
+                if (pass == 1 && idx == pick) {
+                    c->r->lft[(size_t)w * c->L + l] = (uint8_t)p;
+                    c->rowed[w] = 1;
+                    c->a->entries_changed++;
+                    return 0;
+                }
+                idx++;
+            }
+        }
+        if (pass == 0) {
+            nc = idx;
+            if (nc == 0)
+                return 1;
+            pick = (uint32_t)(((uint64_t)try * 2654435761u + l) % nc);
+        }
+    }
+    return 1;
+}
+
+/* The moved paths of each column, pending[i .. j - 1] toward one LID:
+   placed; when one fits no layer, the column's placements are undone and
+   another shortest route is tried, a few times. 0, 1 (why set), < 0. */
+static int place_column(lay *c, size_t i, size_t j)
+{
+    enum { TRIES = 24 };
+    size_t l = c->pending[2 * i + 1], q = 0;
+    for (size_t k = i; k < j; k++) {
+        uint32_t s = c->pending[2 * k];
+        q += c->slot_off[s + 1] - c->slot_off[s];
+    }
+    if (q > c->cap_keep) {
+        uint8_t *v = ibr__reallocarray(c->t->ctx, c->keep, q, 1);
+        if (!v)
+            return IBR_ENOMEM;
+        c->keep = v;
+        c->cap_keep = q;
+    }
+    q = 0;
+    for (size_t k = i; k < j; k++) {
+        uint32_t s = c->pending[2 * k];
+        for (uint32_t u = c->slot_off[s]; u < c->slot_off[s + 1]; u++)
+            c->keep[q++] = c->r->sl[(size_t)c->slots[u] * c->L + l];
+    }
+    uint64_t counts[3] = {c->a->paths_moved, c->a->sls_moved, c->a->layers_opened};
+    uint16_t used = c->sl_used;
+    for (unsigned try = 0;; try++) {
+        c->n_log = 0;
+        int rc = 0;
+        size_t k = i;
+        for (; k < j && rc == 0; k++)
+            rc = place(c, c->pending[2 * k], l);
+        if (rc <= 0)
+            return rc;
+        uint32_t s = c->pending[2 * (k - 1)];
+        if (try + 1 == TRIES)
+            return 1;
+        if ((rc = unplace(c, i, j, l, counts, used)) < 0)
+            return rc;
+        if (reroute_path(c, s, l, try) != 0)
+            return 1;
+        c->a->why[0] = 0;
+    }
+}
+
 static void lay_free(lay *c)
 {
     ibr_context *ctx = c->t->ctx;
@@ -366,6 +499,8 @@ static void lay_free(lay *c)
     ibr__free(ctx, c->pending);
     ibr__free(ctx, c->ch);
     ibr__free(ctx, c->own);
+    ibr__free(ctx, c->log);
+    ibr__free(ctx, c->keep);
     ibr__free(ctx, c->gown);
     ibr__free(ctx, c->port_off);
     ibr__free(ctx, c->head);
@@ -491,8 +626,12 @@ int ibr__reroute_layers(ibr__layer_repair *a)
         goto out;
     if ((rc = build_layers(&c)) != 0)
         goto out;
-    for (size_t i = 0; i < c.n_pending && rc == 0; i++)
-        rc = place(&c, c.pending[2 * i], c.pending[2 * i + 1]);
+    c.rowed = a->rowed;
+    for (size_t i = 0, j; i < c.n_pending && rc == 0; i = j) {
+        for (j = i + 1; j < c.n_pending && c.pending[2 * j + 1] == c.pending[2 * i + 1]; j++)
+            ;
+        rc = place_column(&c, i, j);
+    }
     if (rc == 0) {
         unsigned top = 0, n = 0;
         uint16_t vls = 0;
