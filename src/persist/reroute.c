@@ -44,6 +44,7 @@
 #include "engines/dmodc_int.h"
 #include "persist/churn.h"
 #include "persist/persist_int.h"
+#include "persist/reroute_layered.h"
 #include "qos/qos.h"
 
 typedef struct chlist {

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "cdg/cdg.h"
-#include "persist/persist_int.h"
+#include "persist/reroute_layered.h"
 
 #define NVL 16
 
@@ -47,6 +47,7 @@ typedef struct lay {
     size_t L;
     uint32_t S, ns;
     uint8_t vlmap[16];  /* SL -> VL */
+    int ident;          /* vlmap is the identity */
     uint32_t *padj;     /* topo port -> topo->adj index of its switch cable, IBR_NONE */
     uint32_t *slot_off, *slots; /* source slots (SL rows) per switch */
     uint32_t *nx;       /* per switch: adj index of the cable toward the LID, IBR_NONE */
@@ -219,11 +220,14 @@ static void propagate(lay *c, uint32_t n)
         uint32_t e = c->nx[s];
         if (e == IBR_NONE)
             continue;
-        uint16_t own = c->gown[s], vls = 0;
+        uint16_t own = c->gown[s], vls = own;
         c->sl_used |= own;
-        for (unsigned sl = 0; own >> sl; sl++)
-            if (own & (1u << sl))
-                vls |= (uint16_t)(1u << c->vlmap[sl]);
+        if (!c->ident) {
+            vls = 0;
+            for (unsigned sl = 0; own >> sl; sl++)
+                if (own & (1u << sl))
+                    vls |= (uint16_t)(1u << c->vlmap[sl]);
+        }
         uint16_t cr = c->carry[s] | vls;
         uint32_t w = c->head[e];
         uint32_t f = c->nx[w];
@@ -605,6 +609,9 @@ int ibr__reroute_layers(ibr__layer_repair *a)
     int rc = uniform_map(&c);
     if (rc != 0)
         return rc;
+    c.ident = 1;
+    for (unsigned i = 0; i < 16; i++)
+        c.ident &= c.vlmap[i] == i;
     uint32_t S1 = c.S ? c.S : 1;
     c.nx = ibr__mallocarray(ctx, S1, sizeof *c.nx);
     c.indeg = ibr__mallocarray(ctx, S1, sizeof *c.indeg);
