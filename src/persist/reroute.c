@@ -25,7 +25,11 @@
  * switch, the routes the engine computes on the new fabric (one full run,
  * of which only those columns are used); engines with path SLs take them
  * (with their SLs) for every destination whose routes crossed a lost
- * cable, since a moved path needs its layer recomputed. A new end port
+ * cable, since a moved path needs its layer recomputed; layered minimal
+ * engines (lash, dfsssp: per-pair SLs and a hop matrix) are instead
+ * repaired by shortest paths, also after a cable or switch comes back,
+ * and their moved paths placed into layers (reroute_layered.c), so that
+ * unmoved paths keep their SL. A new end port
  * (or one moved to another switch) gets the column of another LID
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
