@@ -207,7 +207,14 @@ static uint64_t sl_churn(const ibr_routing_db *db, const ibr_result *r, int sl_p
     const ibr_topo *t = r->topo;
     size_t L = r->lft_size;
     uint64_t slc = 0;
-    if (r->sl_mode == IBR_SL_PER_DEST || db->sl_mode == IBR_SL_PER_DEST) {
+    if (r->sl_mode == IBR_SL_PER_PAIR && db->sl_mode == IBR_SL_PER_DEST) {
+        /* per-destination SLs repaired into per-pair ones: every source
+           against its destination's saved SL */
+        uint32_t ns = ibr__n_src_slots(t);
+        for (uint32_t k = 0; k < ns; k++)
+            for (size_t l = 1; l < L; l++)
+                slc += r->sl[(size_t)k * L + l] != (l < db->lft_size ? db->sl[l] : 0);
+    } else if (r->sl_mode == IBR_SL_PER_DEST || db->sl_mode == IBR_SL_PER_DEST) {
         for (size_t l = 1; l < L; l++) {
             unsigned a = r->sl_mode == IBR_SL_PER_DEST ? r->sl[l] : 0;
             unsigned b = db->sl_mode == IBR_SL_PER_DEST && l < db->lft_size ? db->sl[l] : 0;

@@ -1066,7 +1066,8 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     /* layered minimal engines with path SLs (lash, dfsssp): repaired by
        shortest paths, then their moved paths placed into layers */
     x->layered = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && (x->caps & IBR_CAP_MINIMAL) &&
-                 db->sl_mode == IBR_SL_PER_PAIR && db->hops && !(db->qos && db->qos_levels > 1);
+                 (db->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_DEST) && db->hops &&
+                 !(db->qos && db->qos_levels > 1);
     return 0;
 }
 
@@ -1315,10 +1316,48 @@ static int stage_new_lids(rr *x)
     return 0;
 }
 
+/* Per-destination SLs as per-pair rows (each source the destination's SL),
+   or back when every source of each destination has the same SL again.
+   0 or IBR_ENOMEM. */
+static int sl_rows(rr *x, int to_pairs)
+{
+    ibr_result *r = x->r;
+    size_t L = r->lft_size;
+    uint32_t ns = ibr__n_src_slots(x->t);
+    if (to_pairs) {
+        uint8_t *v = ibr__mallocarray(x->ctx, (size_t)(ns ? ns : 1), L);
+        if (!v)
+            return IBR_ENOMEM;
+        for (uint32_t k = 0; k < ns; k++)
+            memcpy(v + (size_t)k * L, r->sl, L);
+        ibr__free(x->ctx, r->sl);
+        r->sl = v;
+        r->sl_mode = IBR_SL_PER_PAIR;
+        return 0;
+    }
+    for (uint32_t k = 1; k < ns; k++)
+        if (memcmp(r->sl + (size_t)k * L, r->sl, L) != 0)
+            return 0; /* a moved path took another SL: per pair */
+    uint8_t *v = ibr__malloc(x->ctx, L);
+    if (!v)
+        return 0; /* per pair is as true */
+    memcpy(v, r->sl, L);
+    ibr__free(x->ctx, r->sl);
+    r->sl = v;
+    r->sl_mode = IBR_SL_PER_DEST;
+    return 0;
+}
+
 /* A layered routing's moved paths into layers (reroute_layered.c); the
-   verdict of its promise, built from every path of the repaired tables. */
+   verdict of its promise, built from every path of the repaired tables.
+   Per-destination SLs are handled as per-pair ones, and stay per
+   destination when no moved path needs another SL than its
+   destination's. */
 static int layered_sls(rr *x)
 {
+    int per_dest = x->r->sl_mode == IBR_SL_PER_DEST;
+    if (per_dest && sl_rows(x, 1) < 0)
+        return stop(x, IBR_ENOMEM);
     static const ibr_options def = IBR_OPTIONS_INIT;
     unsigned max_vls = x->o ? x->o->max_vls : def.max_vls;
     unsigned vls = ibr__topo_min_oper_vls(x->t);
@@ -1353,6 +1392,8 @@ static int layered_sls(rr *x)
         strlcpy(x->whybuf, a.why, sizeof x->whybuf);
         return stop_full(x, x->whybuf);
     }
+    if (per_dest)
+        sl_rows(x, 0);
     x->merged = 1; /* path SLs may differ: compared by the churn */
     x->paths_moved = a.paths_moved;
     if (a.vls_used > x->r->vls_used)
