@@ -372,6 +372,53 @@ static void test_dfsssp(void)
     run_families("dfsssp");
 }
 
+/* Allocation failures anywhere in a layered repair: IBR_ENOMEM and
+   nothing leaked, until the repair succeeds in place. */
+static void oom_one(const char *spec, const char *chain)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t0, chain, NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 2), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    long live = st.live, fails = 0;
+    for (long n = 0;; n++) {
+        st.fail_at = st.calls + n;
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        int rc = ibr_routing_db_route(&y, &rep, db, t1, NULL, 0);
+        st.fail_at = -1;
+        ibr_result_destroy(y);
+        CU_ASSERT_EQUAL_FATAL(st.live, live);
+        if (rc == 0) {
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+            break;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        fails++;
+    }
+    CU_ASSERT(fails > 20);
+    ibr_routing_db_destroy(db);
+    ibr_topo_destroy(t1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+}
+
+static void test_oom(void)
+{
+    oom_one("torus:dims=4x3x2,hosts=1", "lash,no_fallback");
+    oom_one("mesh:dims=5x4,hosts=1", "dfsssp,no_fallback");
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -439,6 +486,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"lash: faults repaired in place, SLs stable, loop-free, counts exact", test_lash},
         {"dfsssp: faults repaired in place, SLs stable, loop-free, counts exact", test_dfsssp},
+        {"allocation failures in a layered repair", test_oom},
         {"repair against full reroute time (IBR_REPAIR_TIMING)", test_timing},
         CU_TEST_INFO_NULL,
     };
