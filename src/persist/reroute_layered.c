@@ -63,7 +63,6 @@ typedef struct lay {
     size_t n_pending, cap_pending;
     uint32_t *ch;       /* one path's channels */
     uint16_t sl_used;   /* SLs of routed paths */
-    uint16_t *own;      /* S x L: SLs of the sources on switch s toward LID l */
     uint16_t *dep;      /* per CDG slot: VLs on which the dependency exists */
     uint32_t *log;      /* paths added for the column at hand: (switch, VL) */
     size_t n_log, cap_log;
@@ -207,6 +206,17 @@ static int push_pending(lay *c, uint32_t s, size_t l)
     return 0;
 }
 
+/* The SLs of the sources on switch s toward LID l, as a mask. (Columns
+   are visited in rising LID order within each stream of LIDs, so the
+   rows' cache lines serve 64 LIDs each.) */
+static inline uint16_t own_sls(const lay *c, uint32_t s, size_t l)
+{
+    uint16_t m = 0;
+    for (uint32_t j = c->slot_off[s]; j < c->slot_off[s + 1]; j++)
+        m |= (uint16_t)(1u << (c->r->sl[(size_t)c->slots[j] * c->L + l] & 15));
+    return m;
+}
+
 /* The dependencies of the paths whose sources' SLs are gown[s] (per
    switch), over the n switches of c->order and the cables c->nx: the VLs
    each cable carries, leaves first, and for each the dependency on the
@@ -245,7 +255,7 @@ static int fill_touched(lay *c, size_t l)
     mark_moved(c, l, n);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s = c->order[i];
-        uint16_t own = c->own[(size_t)s * c->L + l];
+        uint16_t own = own_sls(c, s, l);
         c->gown[s] = own;
         if (c->nx[s] != IBR_NONE && c->moved[s]) {
             c->sl_used |= own;
@@ -268,7 +278,7 @@ static void fill_unwritten(lay *c, uint32_t d, const uint32_t *lids, uint32_t nl
     const uint8_t *lft = c->r->lft;
     uint32_t n = column(c, lids[0]);
     for (uint32_t s = 0; s < c->S; s++)
-        c->gown[s] = c->own[(size_t)s * L + lids[0]];
+        c->gown[s] = own_sls(c, s, lids[0]);
     for (uint32_t i = 1; i < nl; i++) {
         size_t l = lids[i], l0 = lids[0];
         uint32_t s = 0;
@@ -280,7 +290,7 @@ static void fill_unwritten(lay *c, uint32_t d, const uint32_t *lids, uint32_t nl
             continue;
         }
         for (s = 0; s < c->S; s++)
-            c->gown[s] |= c->own[(size_t)s * L + l];
+            c->gown[s] |= own_sls(c, s, l);
     }
     propagate(c, n);
 }
@@ -502,7 +512,6 @@ static void lay_free(lay *c)
     ibr__free(ctx, c->moved);
     ibr__free(ctx, c->pending);
     ibr__free(ctx, c->ch);
-    ibr__free(ctx, c->own);
     ibr__free(ctx, c->log);
     ibr__free(ctx, c->keep);
     ibr__free(ctx, c->gown);
@@ -520,18 +529,9 @@ static int build_layers(lay *c)
 {
     ibr_context *ctx = c->t->ctx;
     size_t L = c->L, nslot = ibr__cdg_slot_count(c->g);
-    /* the sources' SLs per (switch, LID), read row by row */
-    c->own = ibr__calloc(ctx, (size_t)(c->S ? c->S : 1) * L, sizeof *c->own);
     c->dep = ibr__calloc(ctx, nslot ? nslot : 1, sizeof *c->dep);
-    if (!c->own || !c->dep)
+    if (!c->dep)
         return IBR_ENOMEM;
-    for (uint32_t s = 0; s < c->S; s++)
-        for (uint32_t j = c->slot_off[s]; j < c->slot_off[s + 1]; j++) {
-            const uint8_t *row = c->r->sl + (size_t)c->slots[j] * L;
-            uint16_t *o = c->own + (size_t)s * L;
-            for (size_t l = 1; l < L; l++)
-                o[l] |= (uint16_t)(1u << (row[l] & 15));
-        }
     /* per cable: its head and the slot of its first possible dependency */
     const ibr_topo *t = c->t;
     for (uint32_t e = 0; e < t->n_adj; e++) {
