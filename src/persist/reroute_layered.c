@@ -324,6 +324,8 @@ static int place(lay *c, uint32_t s, size_t l)
         if (n < 2)
             continue; /* no dependency: any layer */
         if (*sl == tried && got >= 0) {
+            /* same saved SL, same path: the same layer */
+            a->sls_moved += (unsigned)got != *sl;
             *sl = (uint8_t)got;
             continue;
         }
