@@ -207,7 +207,14 @@ static uint64_t sl_churn(const ibr_routing_db *db, const ibr_result *r, int sl_p
     const ibr_topo *t = r->topo;
     size_t L = r->lft_size;
     uint64_t slc = 0;
-    if (r->sl_mode == IBR_SL_PER_DEST || db->sl_mode == IBR_SL_PER_DEST) {
+    if (r->sl_mode == IBR_SL_PER_PAIR && db->sl_mode == IBR_SL_PER_DEST) {
+        /* per-destination SLs repaired into per-pair ones: every source
+           against its destination's saved SL */
+        uint32_t ns = ibr__n_src_slots(t);
+        for (uint32_t k = 0; k < ns; k++)
+            for (size_t l = 1; l < L; l++)
+                slc += r->sl[(size_t)k * L + l] != (l < db->lft_size ? db->sl[l] : 0);
+    } else if (r->sl_mode == IBR_SL_PER_DEST || db->sl_mode == IBR_SL_PER_DEST) {
         for (size_t l = 1; l < L; l++) {
             unsigned a = r->sl_mode == IBR_SL_PER_DEST ? r->sl[l] : 0;
             unsigned b = db->sl_mode == IBR_SL_PER_DEST && l < db->lft_size ? db->sl[l] : 0;
@@ -215,21 +222,38 @@ static uint64_t sl_churn(const ibr_routing_db *db, const ibr_result *r, int sl_p
         }
     } else if ((r->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_PAIR) && sl_pairs) {
         uint32_t ns = ibr__n_src_slots(t);
+        /* the saved row of each source LID (the first one, as a search
+           in row order finds), looked up once */
+        uint32_t *row_of = db->sl_mode == IBR_SL_PER_PAIR
+                               ? ibr__mallocarray(r->ctx, 65536, sizeof *row_of)
+                               : NULL;
+        if (row_of) {
+            for (size_t i = 0; i < 65536; i++)
+                row_of[i] = IBR_NONE;
+            for (size_t i = db->n_sl_rows; i-- > 0;)
+                row_of[db->sl_src[i]] = (uint32_t)i;
+        }
         for (uint32_t sl = 0; sl < ns; sl++) {
             uint16_t base = sl < t->n_end ? t->ports[t->end_port[sl]].lid
                                           : t->ports[t->nodes[t->sw_node[sl - t->n_end]].port_off].lid;
             const uint8_t *old = NULL;
-            for (size_t i = 0; i < db->n_sl_rows && db->sl_mode == IBR_SL_PER_PAIR; i++)
-                if (db->sl_src[i] == base) {
-                    old = db->sl + i * db->lft_size;
-                    break;
-                }
+            if (row_of) {
+                if (row_of[base] != IBR_NONE)
+                    old = db->sl + (size_t)row_of[base] * db->lft_size;
+            } else {
+                for (size_t i = 0; i < db->n_sl_rows && db->sl_mode == IBR_SL_PER_PAIR; i++)
+                    if (db->sl_src[i] == base) {
+                        old = db->sl + i * db->lft_size;
+                        break;
+                    }
+            }
             const uint8_t *now = r->sl_mode == IBR_SL_PER_PAIR ? r->sl + (size_t)sl * L : NULL;
             for (size_t l = 1; l < L; l++) {
                 unsigned a = now ? now[l] : 0, b = old && l < db->lft_size ? old[l] : 0;
                 slc += a != b;
             }
         }
+        ibr__free(r->ctx, row_of);
     }
     return slc;
 }

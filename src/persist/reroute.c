@@ -25,7 +25,11 @@
  * switch, the routes the engine computes on the new fabric (one full run,
  * of which only those columns are used); engines with path SLs take them
  * (with their SLs) for every destination whose routes crossed a lost
- * cable, since a moved path needs its layer recomputed. A new end port
+ * cable, since a moved path needs its layer recomputed; layered minimal
+ * engines (lash, dfsssp: per-pair SLs and a hop matrix) are instead
+ * repaired by shortest paths, also after a cable or switch comes back,
+ * and their moved paths placed into layers (reroute_layered.c), so that
+ * unmoved paths keep their SL. A new end port
  * (or one moved to another switch) gets the column of another LID
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
@@ -44,6 +48,7 @@
 #include "engines/dmodc_int.h"
 #include "persist/churn.h"
 #include "persist/persist_int.h"
+#include "persist/reroute_layered.h"
 #include "qos/qos.h"
 
 typedef struct chlist {
@@ -341,6 +346,24 @@ typedef struct rr {
     int merged;        /* columns taken from a full reroute */
     int fallback_ok;   /* IBR_REROUTE_FALLBACK: the chain may fall back to minhop */
     ibr_qos_config *own_qos; /* the saved QoS configuration, parsed */
+    /* one ibr_routing_db_route() call, shared by its stages */
+    ibr_result **out;
+    ibr_reroute_report *rep;
+    const ibr_options *o;
+    const ibr_qos_config *qos;
+    uint32_t *tmap_own;
+    unsigned caps;
+    int known;          /* the saved engine is registered */
+    int layered;        /* repaired by shortest paths, moved paths into layers */
+    int minimal_repair; /* broken columns searched again by shortest paths */
+    int rc;             /* the call's answer once a stage ends it */
+    uint8_t *lost;      /* switches that lost a saved cable */
+    uint8_t *bfs_set;   /* destination switches to search again */
+    uint32_t *dist, *queue;
+    ibr_result *full;   /* the engine's run on the changed fabric, if made */
+    uint64_t paths_moved;
+    uint32_t rerouted_rows; /* rows whose entries the layering changed */
+    char whybuf[256];
 } rr;
 
 /* The engine a full reroute runs: the saved one ("" in a hand-written
@@ -366,6 +389,13 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->list);
     ibr__churn_free(&x->chg, ctx);
     ibr_qos_config_destroy(x->own_qos);
+    ibr__free(ctx, x->tmap_own);
+    ibr__free(ctx, x->lost);
+    ibr__free(ctx, x->bfs_set);
+    ibr__free(ctx, x->dist);
+    ibr__free(ctx, x->queue);
+    ibr_result_destroy(x->r);
+    ibr_result_destroy(x->full);
 }
 
 /* Program the kept or repaired routing with QoS as the engine's run did:
@@ -981,6 +1011,495 @@ static int check_dearer_than_full(char *buf, size_t cap, const ibr_topo *t, cons
     return 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* ibr_routing_db_route() in stages. Each stage returns 0 to go on, or 1
+   when the call is over: x->rc then holds its answer (and *x->out the
+   result, if any).                                                    */
+
+/* Stop with rc. */
+static int stop(rr *x, int rc)
+{
+    x->rc = rc;
+    return 1;
+}
+
+/* Stop with a full reroute (reusing x->full if computed). */
+static int stop_full(rr *x, const char *why)
+{
+    return stop(x, full_reroute(x->out, x, x->rep, x->o, why, &x->full));
+}
+
+/* Maps, the saved QoS configuration, the comparison, the saved tables on
+   the topology, and what the report says of the inputs. */
+static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    int rc;
+    map_nodes(x->tmap_own, dmap, db, t);
+    x->tmap = x->tmap_own;
+    if (db->qos && !(x->o && x->o->version >= 3 && x->o->qos)) {
+        if ((rc = ibr_qos_config_create(&x->own_qos, ctx)) < 0)
+            return stop(x, rc);
+        rc = ibr_qos_config_parse(x->own_qos, db->qos_conf ? db->qos_conf : "",
+                                  db->qos_conf_len);
+        if (rc < 0) /* a saved configuration the library wrote itself: only
+                       a damaged database gets here */
+            return stop(x, rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL);
+    }
+    x->qos = reroute_qos(x, x->o);
+    if ((rc = compare_into(cl, db, t, x->tmap, dmap)) < 0 || (rc = build_mapped(x)) < 0)
+        return stop(x, rc);
+    /* the saved blocks over what was lost, whatever the repair does */
+    if ((cl->missing_cable || cl->missing_switch) &&
+        (rc = ibr__churn_over_lost(&x->rep->lft_blocks_over_lost, db, t, x->swmap)) < 0)
+        return stop(x, rc);
+    x->rep->changes = cl->n;
+    x->rep->invalidates = cl->inval;
+    fabric_warning(x->rep->warning, sizeof x->rep->warning, cl, db, t, x->tmap);
+    if (x->rep->warning[0])
+        ibr__log(ctx, IBR_LOG_WARN, "reroute: %s", x->rep->warning);
+    ibr_engine_info info;
+    x->known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
+    x->caps = x->known ? info.caps : 0;
+    /* layered minimal engines with path SLs (lash, dfsssp): repaired by
+       shortest paths, then their moved paths placed into layers */
+    x->layered = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && (x->caps & IBR_CAP_MINIMAL) &&
+                 (db->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_DEST) && db->hops &&
+                 !(db->qos && db->qos_levels > 1);
+    return 0;
+}
+
+/* The saved tables for an unchanged fabric. */
+static int stage_unchanged(rr *x)
+{
+    const char *qwhy = NULL;
+    int q = apply_qos(x, x->qos, x->caps, &qwhy);
+    if (q < 0)
+        return stop(x, q);
+    if (q > 0)
+        return stop_full(x, qwhy);
+    x->rep->mode = IBR_REROUTE_UNCHANGED;
+    churn(x, x->r, x->rep, !x->identity); /* the QoS configuration may differ */
+    if (ibr__result_add_attempt(x->r, x->db->engine, 0, "reroute: fabric unchanged, saved tables") <
+        0)
+        return stop(x, IBR_ENOMEM);
+    *x->out = x->r;
+    x->r = NULL;
+    return stop(x, 0);
+}
+
+/* Why the changes take a full reroute, or NULL for a repair. */
+static const char *full_reason(rr *x, const chlist *cl)
+{
+    const ibr_routing_db *db = x->db;
+    if (cl->new_switch)
+        return "a new switch (it needs tables and may shorten paths)";
+    if (!x->known) {
+        snprintf(x->whybuf, sizeof x->whybuf,
+                 "engine '%s' is not registered: its rules are unknown", db->engine);
+        return x->whybuf;
+    }
+    if (cl->new_cable && (x->caps & IBR_CAP_MINIMAL) && !x->layered)
+        return "a new cable between switches may shorten the paths of a minimal engine";
+    if (cl->missing_cable && !db->hops)
+        return "the saved routing has no hop matrix to repair with";
+    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE &&
+        check_dearer_than_full(x->whybuf, sizeof x->whybuf, x->t, x->r->hops))
+        return x->whybuf;
+    return NULL;
+}
+
+/* The repair's scratch, the LIDs per delivering switch, the ports that
+   still carry their saved cable and the switches that lost one. */
+static int stage_prepare(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    uint32_t S = t->n_sw, S1 = S ? S : 1;
+    size_t L = x->r->lft_size;
+    x->okport = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, 1);
+    x->load = ibr__mallocarray(ctx, (size_t)S1 * 256, sizeof *x->load);
+    x->load_ok = ibr__calloc(ctx, S1, 1);
+    x->touched = ibr__calloc(ctx, S1, 1);
+    x->lid_touched = ibr__calloc(ctx, L, 1);
+    x->bucket_off = ibr__calloc(ctx, (size_t)S + 2, sizeof *x->bucket_off);
+    x->bucket = ibr__mallocarray(ctx, L, sizeof *x->bucket);
+    x->lost = ibr__calloc(ctx, S1, 1);
+    x->bfs_set = ibr__calloc(ctx, S1, 1);
+    x->mark = ibr__calloc(ctx, S1, 1);
+    x->list = ibr__mallocarray(ctx, S1, sizeof *x->list);
+    x->dist = ibr__mallocarray(ctx, S1, sizeof *x->dist);
+    x->queue = ibr__mallocarray(ctx, S1, sizeof *x->queue);
+    uint32_t *fill = ibr__mallocarray(ctx, S1, sizeof *fill);
+    if (!x->okport || !x->load || !x->load_ok || !x->touched || !x->lid_touched ||
+        !x->bucket_off || !x->bucket || !x->lost || !x->bfs_set || !x->dist || !x->queue ||
+        !x->mark || !x->list || !fill) {
+        ibr__free(ctx, fill);
+        return stop(x, IBR_ENOMEM);
+    }
+    /* LIDs per delivering switch */
+    for (size_t l = 1; l < L; l++)
+        if (t->lid_sw[l] != IBR_NONE)
+            x->bucket_off[t->lid_sw[l] + 1]++;
+    for (uint32_t s = 0; s < S; s++)
+        x->bucket_off[s + 1] += x->bucket_off[s];
+    memcpy(fill, x->bucket_off, S * sizeof *fill);
+    for (size_t l = 1; l < L; l++)
+        if (t->lid_sw[l] != IBR_NONE)
+            x->bucket[fill[t->lid_sw[l]]++] = (uint32_t)l;
+    ibr__free(ctx, fill);
+    for (uint32_t s = 0; s < S; s++) {
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        uint32_t ds = x->swmap[s];
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+            const ibr__adj *a = &t->adj[k];
+            if (ds == IBR_NONE || a->port > db->nodes[ds].nports)
+                continue;
+            const ibr__dbport *dp = &db->ports[db->nodes[ds].port_off + a->port];
+            x->okport[n->port_off + a->port] =
+                dp->rguid == t->nodes[t->sw_node[a->sw]].guid && dp->rport == a->rport;
+            /* a layered repair also searches again from the switches that
+               gained a cable: one that comes back has stale distances and
+               an empty row */
+            if (x->layered && !x->okport[n->port_off + a->port])
+                x->lost[s] = 1;
+        }
+        if (ds == IBR_NONE)
+            continue;
+        for (unsigned p = 1; p <= db->nodes[ds].nports; p++) {
+            const ibr__dbport *dp = &db->ports[db->nodes[ds].port_off + p];
+            if (dp->rguid && dp->rtype == IBR_NODE_SWITCH &&
+                (p > n->nports || !x->okport[n->port_off + p]))
+                x->lost[s] = 1;
+        }
+    }
+    return 0;
+}
+
+/* Broken entries of the switches that lost a cable: repaired at the saved
+   distance where the engine allows it, else their destination switch is
+   marked (bfs_set) to be searched again. Minimal engines without SLs and
+   layered ones are repaired by shortest paths; the others keep their rules
+   by taking the engine's new routes toward the destinations concerned. */
+static void stage_broken(rr *x, const chlist *cl)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw;
+    size_t L = x->r->lft_size;
+    int local_ok = db->sl_mode == IBR_SL_NONE || x->layered;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!x->lost[s])
+            continue;
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        const ibr__dbnode *dn = &db->nodes[x->swmap[s]];
+        uint8_t *row = x->r->lft + (size_t)s * L;
+        for (size_t l = 1; l < L; l++) {
+            unsigned p = row[l];
+            uint32_t d = t->lid_sw[l];
+            if (p == IBR_NO_ROUTE || p == 0 || d == IBR_NONE || d == s || x->lidmap[l] == IBR_NONE)
+                continue;
+            if (p <= n->nports && x->okport[n->port_off + p])
+                continue;
+            if (t->adj_off[s] == t->adj_off[s + 1]) {
+                /* a switch cut off from every other (a failed switch):
+                   nothing to route through */
+                set_entry(x, s, l, IBR_NO_ROUTE);
+                continue;
+            }
+            uint64_t old_rguid = p <= dn->nports ? db->ports[dn->port_off + p].rguid : 0;
+            if (x->bfs_set[d] || !local_ok || local_fix(x, s, l, old_rguid) < 0)
+                x->bfs_set[d] = 1;
+        }
+    }
+    /* a layered routing's new cable: every destination whose shortest
+       paths it shortens moves them (bfs_fix keeps the entries still on a
+       shortest path) */
+    if (x->layered && cl->new_cable)
+        for (uint32_t d = 0; d < S; d++)
+            x->bfs_set[d] |= x->bucket_off[d + 1] > x->bucket_off[d];
+}
+
+/* The marked destinations searched again (shortest paths), or given the
+   routes of the engine's run on the changed fabric. */
+static int stage_columns(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    uint32_t S = x->t->n_sw;
+    ibr_reroute_report *rep = x->rep;
+    if (x->minimal_repair) {
+        for (uint32_t d = 0; d < S; d++)
+            if (x->bfs_set[d]) {
+                bfs_fix(x, d, x->dist, x->queue, x->lost, x->mark, x->list);
+                rep->destinations_rerouted++;
+            }
+        return 0;
+    }
+    /* the engine's own rules: the destinations whose routes crossed a lost
+       cable take the routes the engine computes now */
+    int any = 0;
+    for (uint32_t d = 0; d < S; d++)
+        any |= x->bfs_set[d];
+    if (!any)
+        return 0;
+    int rc = route_full(&x->full, x, x->o);
+    if (rc < 0) {
+        rep->mode = IBR_REROUTE_FULL;
+        strlcpy(rep->reason, "the saved engine cannot route the changed fabric",
+                sizeof rep->reason);
+        *x->out = x->full;
+        x->full = NULL;
+        return stop(x, rc);
+    }
+    if (strcmp(x->full->engine, saved_engine(db)) != 0)
+        /* the saved engine declined and the fallback (allowed by the
+           caller) routed: its columns would mix two engines' rules, so its
+           whole routing is the answer */
+        return stop_full(x, "the saved engine cannot route the changed fabric");
+    for (uint32_t d = 0; d < S; d++)
+        if (x->bfs_set[d]) {
+            merge_column(x, x->full, d);
+            rep->destinations_rerouted++;
+        }
+    return 0;
+}
+
+/* New or moved end ports, LIDs that lost their delivery: the column (and
+   SLs) of another LID delivered at the same switch. */
+static int stage_new_lids(rr *x)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw;
+    size_t L = x->r->lft_size;
+    for (size_t l = 1; l < L; l++) {
+        if (x->lidmap[l] != IBR_NONE || t->lid_port[l] == IBR_NONE)
+            continue;
+        uint32_t d = t->lid_sw[l];
+        if (d == IBR_NONE) {
+            for (uint32_t s = 0; s < S; s++)
+                set_entry(x, s, l, IBR_NO_ROUTE);
+            continue;
+        }
+        if (x->bfs_set[d])
+            continue; /* searched again with its switch */
+        uint32_t sib = IBR_NONE;
+        for (uint32_t i = x->bucket_off[d]; i < x->bucket_off[d + 1]; i++) {
+            uint32_t l2 = x->bucket[i];
+            if (x->lidmap[l2] == IBR_NONE)
+                continue;
+            if (sib == IBR_NONE ||
+                t->nodes[t->port_node[t->lid_port[sib]]].type == IBR_NODE_SWITCH)
+                sib = l2;
+        }
+        if (sib == IBR_NONE) {
+            if (!x->minimal_repair)
+                return stop_full(x, "a new end port on a switch with no routed LID to copy");
+            x->bfs_set[d] = 1;
+            bfs_fix(x, d, x->dist, x->queue, x->lost, x->mark, x->list);
+            x->rep->destinations_rerouted++;
+            continue;
+        }
+        for (uint32_t s = 0; s < S; s++)
+            set_entry(x, s, l, s == d ? t->lid_swport[l] : x->r->lft[(size_t)s * L + sib]);
+        if (x->r->sl_mode == IBR_SL_PER_DEST) {
+            x->r->sl[l] = x->r->sl[sib];
+        } else if (x->r->sl_mode == IBR_SL_PER_PAIR) {
+            uint32_t ns = ibr__n_src_slots(t);
+            for (uint32_t k = 0; k < ns; k++)
+                x->r->sl[(size_t)k * L + l] = x->r->sl[(size_t)k * L + sib];
+        }
+        x->sibling_copies++;
+    }
+    return 0;
+}
+
+/* Per-destination SLs as per-pair rows (each source the destination's SL),
+   or back when every source of each destination has the same SL again.
+   0 or IBR_ENOMEM. */
+static int sl_rows(rr *x, int to_pairs)
+{
+    ibr_result *r = x->r;
+    size_t L = r->lft_size;
+    uint32_t ns = ibr__n_src_slots(x->t);
+    if (to_pairs) {
+        uint8_t *v = ibr__mallocarray(x->ctx, (size_t)(ns ? ns : 1), L);
+        if (!v)
+            return IBR_ENOMEM;
+        for (uint32_t k = 0; k < ns; k++)
+            memcpy(v + (size_t)k * L, r->sl, L);
+        ibr__free(x->ctx, r->sl);
+        r->sl = v;
+        r->sl_mode = IBR_SL_PER_PAIR;
+        return 0;
+    }
+    for (uint32_t k = 1; k < ns; k++)
+        if (memcmp(r->sl + (size_t)k * L, r->sl, L) != 0)
+            return 0; /* a moved path took another SL: per pair */
+    uint8_t *v = ibr__malloc(x->ctx, L);
+    if (!v)
+        return 0; /* per pair is as true */
+    memcpy(v, r->sl, L);
+    ibr__free(x->ctx, r->sl);
+    r->sl = v;
+    r->sl_mode = IBR_SL_PER_DEST;
+    return 0;
+}
+
+/* A layered routing's moved paths into layers (reroute_layered.c); the
+   verdict of its promise, built from every path of the repaired tables.
+   Per-destination SLs are handled as per-pair ones, and stay per
+   destination when no moved path needs another SL than its
+   destination's. */
+static int layered_sls(rr *x)
+{
+    int per_dest = x->r->sl_mode == IBR_SL_PER_DEST;
+    if (per_dest && sl_rows(x, 1) < 0)
+        return stop(x, IBR_ENOMEM);
+    static const ibr_options def = IBR_OPTIONS_INIT;
+    unsigned max_vls = x->o ? x->o->max_vls : def.max_vls;
+    unsigned vls = ibr__topo_min_oper_vls(x->t);
+    ibr__layer_repair a;
+    memset(&a, 0, sizeof a);
+    a.t = x->t;
+    a.db = x->db;
+    a.r = x->r;
+    a.swmap = x->swmap;
+    a.lidmap = x->lidmap;
+    a.lid_touched = x->lid_touched;
+    a.vls = vls < max_vls ? vls : max_vls;
+    a.rowed = ibr__calloc(x->ctx, x->t->n_sw ? x->t->n_sw : 1, 1);
+    if (!a.rowed)
+        return stop(x, IBR_ENOMEM);
+    int rc = ibr__reroute_layers(&a);
+    /* entries it changed to find routes that fit: rows counted again */
+    size_t L = x->r->lft_size;
+    for (uint32_t s = 0; rc == 0 && s < x->t->n_sw; s++)
+        if (a.rowed[s]) {
+            if (x->identity)
+                ibr__churn_recount(&x->chg, s, x->r->lft + (size_t)s * L,
+                                   x->db->lft + (size_t)x->swmap[s] * x->db->lft_size, L);
+            x->touched[s] = 1;
+            x->rerouted_rows++;
+        }
+    ibr__free(x->ctx, a.rowed);
+    x->repaired += a.entries_changed;
+    if (rc < 0)
+        return stop(x, rc);
+    if (rc > 0) {
+        strlcpy(x->whybuf, a.why, sizeof x->whybuf);
+        return stop_full(x, x->whybuf);
+    }
+    if (per_dest)
+        sl_rows(x, 0);
+    x->merged = 1; /* path SLs may differ: compared by the churn */
+    x->paths_moved = a.paths_moved;
+    if (a.vls_used > x->r->vls_used)
+        x->r->vls_used = a.vls_used;
+    x->r->layers += a.layers_opened;
+    return 0;
+}
+
+/* The verdict ibr_result_verify() gives: every end-port pair the fabric
+   connects is delivered, or the repair is refused. Only the columns the
+   repair wrote are walked: every saved entry over a lost cable or switch
+   was written, so an unwritten column follows the saved routes over
+   cables that are all still there, and delivers what the saved routing
+   delivered. Then the engine's promise. */
+static int stage_check(rr *x)
+{
+    const ibr_topo *t = x->t;
+    uint64_t np = 0;
+    uint32_t psw;
+    uint16_t plid;
+    if (ibr__unrouted_pairs_of(&np, &psw, &plid, t, repaired_row, x->r, x->r->lmc_cap,
+                               x->lid_touched) < 0)
+        return stop(x, IBR_ENOMEM);
+    if (np > 0) {
+        snprintf(x->whybuf, sizeof x->whybuf,
+                 "the repaired routing leaves %" PRIu64 " end-port pair(s) the fabric "
+                 "connects without a route (e.g. switch 0x%016" PRIx64 " to LID %u)",
+                 np, t->nodes[t->sw_node[psw]].guid, plid);
+        return stop_full(x, x->whybuf);
+    }
+    if (x->layered)
+        return layered_sls(x);
+    if (x->caps & IBR_CAP_DEADLOCK_FREE) {
+        size_t len = 0;
+        int lrc = ibr_result_find_credit_loop(NULL, 0, &len, x->r);
+        if (lrc == IBR_ENOMEM)
+            return stop(x, IBR_ENOMEM);
+        if (lrc == IBR_EDEADLOCK)
+            return stop_full(x, "the repaired routing has a credit loop: the engine promises none");
+    }
+    return 0;
+}
+
+/* QoS programmed again, the report and the answer. */
+static int stage_finish(rr *x, const chlist *cl)
+{
+    ibr_reroute_report *rep = x->rep;
+    const char *qwhy = NULL;
+    int q = apply_qos(x, x->qos, x->caps, &qwhy);
+    if (q < 0)
+        return stop(x, q);
+    if (q > 0)
+        return stop_full(x, qwhy);
+    rep->mode = cl->new_switch || cl->missing_switch || cl->missing_cable || cl->new_cable
+                    ? IBR_REROUTE_INCREMENTAL
+                    : IBR_REROUTE_CACHED;
+    rep->entries_repaired = x->repaired;
+    churn(x, x->r, rep, !x->identity);
+    char msg[200];
+    int n = snprintf(msg, sizeof msg,
+                     "reroute: %s, %" PRIu64 " entries repaired, %u destination "
+                     "switches searched again",
+                     rep->mode == IBR_REROUTE_CACHED
+                         ? "end-port changes served from the saved tables"
+                         : "incremental repair",
+                     x->repaired, rep->destinations_rerouted);
+    if (x->layered && n > 0 && (size_t)n < sizeof msg)
+        snprintf(msg + n, sizeof msg - (size_t)n,
+                 ", %" PRIu64 " paths placed into layers (routes chosen again on %u "
+                 "switches), %" PRIu64 " path SLs changed",
+                 x->paths_moved, x->rerouted_rows, rep->sls_changed);
+    if (ibr__result_add_attempt(x->r, x->db->engine, 0, msg) < 0)
+        return stop(x, IBR_ENOMEM);
+    *x->out = x->r;
+    x->r = NULL;
+    return stop(x, 0);
+}
+
+/* The stages after the comparison: 1 when over (x->rc). */
+static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
+{
+    const ibr_routing_db *db = x->db;
+    if (stage_begin(x, cl, dmap))
+        return 1;
+    const char *why = NULL;
+    unsigned qlv = x->qos ? ibr__qos_levels(x->qos) : 1;
+    if (flags & IBR_REROUTE_FORCE_FULL)
+        why = "a full reroute was asked for";
+    else if ((qlv > 1 ? qlv : 1) != (db->qos ? db->qos_levels : 1))
+        why = "the QoS levels asked for differ from the saved routing's";
+    else if (cl->n == 0)
+        return stage_unchanged(x);
+    else if (x->known && !strcmp(db->engine, "dmodc"))
+        return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
+    else
+        why = full_reason(x, cl);
+    if (why)
+        return stop_full(x, why);
+    x->minimal_repair =
+        ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
+    if (stage_prepare(x))
+        return 1;
+    stage_broken(x, cl);
+    return stage_columns(x) || stage_new_lids(x) || stage_check(x) || stage_finish(x, cl);
+}
+
 int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
                          const ibr_routing_db *db, const ibr_topo *t, const ibr_options *o,
                          unsigned int flags)
@@ -1001,336 +1520,19 @@ int ibr_routing_db_route(ibr_result **out, ibr_reroute_report *rep_out,
     x.db = db;
     x.t = t;
     x.ctx = ctx;
+    x.o = o;
+    x.out = out;
+    x.rep = &rep;
     x.fallback_ok = (flags & IBR_REROUTE_FALLBACK) != 0;
+    x.rc = IBR_ENOMEM;
     chlist cl;
     memset(&cl, 0, sizeof cl);
     cl.ctx = ctx;
-    uint32_t *tmap = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *tmap);
+    x.tmap_own = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *x.tmap_own);
     uint32_t *dmap = ibr__mallocarray(ctx, db->n_nodes ? db->n_nodes : 1, sizeof *dmap);
-    uint32_t *dist = NULL, *queue = NULL;
-    uint8_t *need_bfs = NULL;
-    ibr_result *full = NULL;
-    int rc = IBR_ENOMEM;
-    if (!tmap || !dmap)
-        goto out;
-    map_nodes(tmap, dmap, db, t);
-    x.tmap = tmap;
-    if (db->qos && !(o && o->version >= 3 && o->qos)) {
-        if ((rc = ibr_qos_config_create(&x.own_qos, ctx)) < 0)
-            goto out;
-        rc = ibr_qos_config_parse(x.own_qos, db->qos_conf ? db->qos_conf : "",
-                                  db->qos_conf_len);
-        if (rc < 0) {
-            /* a saved configuration the library wrote itself: only a
-               damaged database gets here */
-            rc = rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL;
-            goto out;
-        }
-    }
-    const ibr_qos_config *qos = reroute_qos(&x, o);
-    if ((rc = compare_into(&cl, db, t, tmap, dmap)) < 0 || (rc = build_mapped(&x)) < 0)
-        goto out;
-    /* the saved blocks over what was lost, whatever the repair does */
-    if ((cl.missing_cable || cl.missing_switch) &&
-        (rc = ibr__churn_over_lost(&rep.lft_blocks_over_lost, db, t, x.swmap)) < 0)
-        goto out;
-    rc = IBR_ENOMEM;
-    rep.changes = cl.n;
-    rep.invalidates = cl.inval;
-    fabric_warning(rep.warning, sizeof rep.warning, &cl, db, t, tmap);
-    if (rep.warning[0])
-        ibr__log(ctx, IBR_LOG_WARN, "reroute: %s", rep.warning);
-    ibr_engine_info info;
-    unsigned caps = 0;
-    int known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
-    if (known)
-        caps = info.caps;
-    const char *why = NULL;
-    char whybuf[256];
-    unsigned qlv = qos ? ibr__qos_levels(qos) : 1;
-    if (flags & IBR_REROUTE_FORCE_FULL)
-        why = "a full reroute was asked for";
-    else if ((qlv > 1 ? qlv : 1) != (db->qos ? db->qos_levels : 1))
-        why = "the QoS levels asked for differ from the saved routing's";
-    else if (cl.n == 0) {
-        const char *qwhy = NULL;
-        int q = apply_qos(&x, qos, caps, &qwhy);
-        if (q < 0)
-            goto out;
-        if (q > 0) {
-            rc = full_reroute(out, &x, &rep, o, qwhy, NULL);
-            goto out;
-        }
-        rep.mode = IBR_REROUTE_UNCHANGED;
-        churn(&x, x.r, &rep, !x.identity); /* the QoS configuration may differ */
-        if (ibr__result_add_attempt(x.r, db->engine, 0, "reroute: fabric unchanged, saved tables") < 0)
-            goto out;
-        *out = x.r;
-        x.r = NULL;
-        rc = 0;
-        goto out;
-    } else if (known && !strcmp(db->engine, "dmodc")) {
-        rc = dmodc_in_place(out, &x, &rep, o, &cl, qos, caps, dmap);
-        goto out;
-    } else if (cl.new_switch)
-        why = "a new switch (it needs tables and may shorten paths)";
-    else if (!known) {
-        snprintf(whybuf, sizeof whybuf, "engine '%s' is not registered: its rules are unknown",
-                 db->engine);
-        why = whybuf;
-    } else if (cl.new_cable && (caps & IBR_CAP_MINIMAL))
-        why = "a new cable between switches may shorten the paths of a minimal engine";
-    else if (cl.missing_cable && !db->hops)
-        why = "the saved routing has no hop matrix to repair with";
-    else if ((caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE &&
-             check_dearer_than_full(whybuf, sizeof whybuf, t, x.r->hops))
-        why = whybuf;
-    if (why) {
-        rc = full_reroute(out, &x, &rep, o, why, NULL);
-        goto out;
-    }
-    uint32_t S = t->n_sw;
-    size_t L = x.r->lft_size;
-    x.okport = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, 1);
-    x.load = ibr__mallocarray(ctx, (size_t)(S ? S : 1) * 256, sizeof *x.load);
-    x.load_ok = ibr__calloc(ctx, S ? S : 1, 1);
-    x.touched = ibr__calloc(ctx, S ? S : 1, 1);
-    x.lid_touched = ibr__calloc(ctx, L, 1);
-    x.bucket_off = ibr__calloc(ctx, (size_t)S + 2, sizeof *x.bucket_off);
-    x.bucket = ibr__mallocarray(ctx, L, sizeof *x.bucket);
-    need_bfs = ibr__calloc(ctx, S ? S : 1, 1);
-    x.mark = ibr__calloc(ctx, S ? S : 1, 1);
-    x.list = ibr__mallocarray(ctx, S ? S : 1, sizeof *x.list);
-    dist = ibr__mallocarray(ctx, S ? S : 1, sizeof *dist);
-    queue = ibr__mallocarray(ctx, S ? S : 1, sizeof *queue);
-    if (!x.okport || !x.load || !x.load_ok || !x.touched || !x.lid_touched || !x.bucket_off ||
-        !x.bucket ||
-        !need_bfs || !dist || !queue || !x.mark || !x.list)
-        goto out;
-    /* LIDs per delivering switch */
-    for (size_t l = 1; l < L; l++)
-        if (t->lid_sw[l] != IBR_NONE)
-            x.bucket_off[t->lid_sw[l] + 1]++;
-    for (uint32_t s = 0; s < S; s++)
-        x.bucket_off[s + 1] += x.bucket_off[s];
-    {
-        uint32_t *fill = ibr__mallocarray(ctx, S ? S : 1, sizeof *fill);
-        if (!fill)
-            goto out;
-        memcpy(fill, x.bucket_off, S * sizeof *fill);
-        for (size_t l = 1; l < L; l++)
-            if (t->lid_sw[l] != IBR_NONE)
-                x.bucket[fill[t->lid_sw[l]]++] = (uint32_t)l;
-        ibr__free(ctx, fill);
-    }
-    /* ports that still carry their saved cable; switches that lost one */
-    uint8_t *lost = need_bfs; /* the switches that lost a saved cable */
-    uint8_t *mark = x.mark;
-    uint32_t *list = x.list;
-    for (uint32_t s = 0; s < S; s++) {
-        const ibr__node *n = &t->nodes[t->sw_node[s]];
-        uint32_t ds = x.swmap[s];
-        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
-            const ibr__adj *a = &t->adj[k];
-            if (ds == IBR_NONE || a->port > db->nodes[ds].nports)
-                continue;
-            const ibr__dbport *dp = &db->ports[db->nodes[ds].port_off + a->port];
-            x.okport[n->port_off + a->port] =
-                dp->rguid == t->nodes[t->sw_node[a->sw]].guid && dp->rport == a->rport;
-        }
-        if (ds == IBR_NONE)
-            continue;
-        for (unsigned p = 1; p <= db->nodes[ds].nports; p++) {
-            const ibr__dbport *dp = &db->ports[db->nodes[ds].port_off + p];
-            if (dp->rguid && dp->rtype == IBR_NODE_SWITCH &&
-                (p > n->nports || !x.okport[n->port_off + p]))
-                lost[s] = 1;
-        }
-    }
-    /* broken entries of those switches: repaired at the saved distance, or
-       their destination switch searched again. Minimal engines without SLs
-       are repaired by shortest paths; the others keep their rules by taking
-       the engine's new routes toward the destinations concerned, and an
-       engine with path SLs (layers) takes them for every such destination,
-       since a moved path needs its layer recomputed. */
-    int minimal_repair = (caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE;
-    int local_ok = db->sl_mode == IBR_SL_NONE;
-    uint8_t *bfs_set = ibr__calloc(ctx, S ? S : 1, 1);
-    if (!bfs_set)
-        goto out;
-    for (uint32_t s = 0; s < S; s++) {
-        if (!lost[s])
-            continue;
-        const ibr__node *n = &t->nodes[t->sw_node[s]];
-        const ibr__dbnode *dn = &db->nodes[x.swmap[s]];
-        uint8_t *row = x.r->lft + (size_t)s * L;
-        for (size_t l = 1; l < L; l++) {
-            unsigned p = row[l];
-            uint32_t d = t->lid_sw[l];
-            if (p == IBR_NO_ROUTE || p == 0 || d == IBR_NONE || d == s || x.lidmap[l] == IBR_NONE)
-                continue;
-            if (p <= n->nports && x.okport[n->port_off + p])
-                continue;
-            if (t->adj_off[s] == t->adj_off[s + 1]) {
-                /* a switch cut off from every other (a failed switch):
-                   nothing to route through */
-                set_entry(&x, s, l, IBR_NO_ROUTE);
-                continue;
-            }
-            uint64_t old_rguid = p <= dn->nports ? db->ports[dn->port_off + p].rguid : 0;
-            if (bfs_set[d] || !local_ok || local_fix(&x, s, l, old_rguid) < 0)
-                bfs_set[d] = 1;
-        }
-    }
-    if (minimal_repair) {
-        for (uint32_t d = 0; d < S; d++)
-            if (bfs_set[d]) {
-                bfs_fix(&x, d, dist, queue, lost, mark, list);
-                rep.destinations_rerouted++;
-            }
-    } else {
-        /* the engine's own rules: the destinations whose routes crossed a
-           lost cable take the routes the engine computes now */
-        int any = 0;
-        for (uint32_t d = 0; d < S; d++)
-            any |= bfs_set[d];
-        if (any) {
-            if ((rc = route_full(&full, &x, o)) < 0) {
-                rep.mode = IBR_REROUTE_FULL;
-                strlcpy(rep.reason, "the saved engine cannot route the changed fabric",
-                        sizeof rep.reason);
-                *out = full;
-                full = NULL;
-                ibr__free(ctx, bfs_set);
-                goto out;
-            }
-            if (strcmp(full->engine, saved_engine(db)) != 0) {
-                /* the saved engine declined and the fallback (allowed by
-                   the caller) routed: its columns would mix two engines'
-                   rules, so its whole routing is the answer */
-                ibr__free(ctx, bfs_set);
-                rc = full_reroute(out, &x, &rep, o,
-                                  "the saved engine cannot route the changed fabric", &full);
-                goto out;
-            }
-            rc = IBR_ENOMEM;
-            for (uint32_t d = 0; d < S; d++)
-                if (bfs_set[d]) {
-                    merge_column(&x, full, d);
-                    rep.destinations_rerouted++;
-                }
-        }
-    }
-    /* new or moved end ports, LIDs that lost their delivery */
-    for (size_t l = 1; l < L; l++) {
-        if (x.lidmap[l] != IBR_NONE || t->lid_port[l] == IBR_NONE)
-            continue;
-        uint32_t d = t->lid_sw[l];
-        if (d == IBR_NONE) {
-            for (uint32_t s = 0; s < S; s++)
-                set_entry(&x, s, l, IBR_NO_ROUTE);
-            continue;
-        }
-        if (bfs_set[d])
-            continue; /* searched again with its switch */
-        uint32_t sib = IBR_NONE;
-        for (uint32_t i = x.bucket_off[d]; i < x.bucket_off[d + 1]; i++) {
-            uint32_t l2 = x.bucket[i];
-            if (x.lidmap[l2] == IBR_NONE)
-                continue;
-            if (sib == IBR_NONE || t->nodes[t->port_node[t->lid_port[sib]]].type ==
-                                       IBR_NODE_SWITCH)
-                sib = l2;
-        }
-        if (sib == IBR_NONE) {
-            if (!minimal_repair) {
-                ibr__free(ctx, bfs_set);
-                rc = full_reroute(out, &x, &rep, o,
-                                  "a new end port on a switch with no routed LID to copy", &full);
-                goto out;
-            }
-            bfs_set[d] = 1;
-            bfs_fix(&x, d, dist, queue, lost, mark, list);
-            rep.destinations_rerouted++;
-            continue;
-        }
-        for (uint32_t s = 0; s < S; s++)
-            set_entry(&x, s, l,
-                      s == d ? t->lid_swport[l] : x.r->lft[(size_t)s * L + sib]);
-        if (x.r->sl_mode == IBR_SL_PER_DEST) {
-            x.r->sl[l] = x.r->sl[sib];
-        } else if (x.r->sl_mode == IBR_SL_PER_PAIR) {
-            uint32_t ns = ibr__n_src_slots(t);
-            for (uint32_t k = 0; k < ns; k++)
-                x.r->sl[(size_t)k * L + l] = x.r->sl[(size_t)k * L + sib];
-        }
-        x.sibling_copies++;
-    }
-    ibr__free(ctx, bfs_set);
-    /* the verdict ibr_result_verify() gives: every end-port pair the
-       fabric connects is delivered, or the repair is refused. Only the
-       columns the repair wrote are walked: every saved entry over a lost
-       cable or switch was written, so an unwritten column follows the
-       saved routes over cables that are all still there, and delivers
-       what the saved routing delivered */
-    {
-        uint64_t np = 0;
-        uint32_t psw;
-        uint16_t plid;
-        if (ibr__unrouted_pairs_of(&np, &psw, &plid, t, repaired_row, x.r, x.r->lmc_cap,
-                                   x.lid_touched) < 0)
-            goto out;
-        if (np > 0) {
-            snprintf(whybuf, sizeof whybuf,
-                     "the repaired routing leaves %" PRIu64 " end-port pair(s) the fabric "
-                     "connects without a route (e.g. switch 0x%016" PRIx64 " to LID %u)",
-                     np, t->nodes[t->sw_node[psw]].guid, plid);
-            rc = full_reroute(out, &x, &rep, o, whybuf, &full);
-            goto out;
-        }
-    }
-    /* the engine's promise */
-    if (caps & IBR_CAP_DEADLOCK_FREE) {
-        size_t len = 0;
-        int lrc = ibr_result_find_credit_loop(NULL, 0, &len, x.r);
-        if (lrc == IBR_ENOMEM)
-            goto out;
-        if (lrc == IBR_EDEADLOCK) {
-            rc = full_reroute(out, &x, &rep, o,
-                              "the repaired routing has a credit loop: the engine promises none",
-                              &full);
-            goto out;
-        }
-    }
-    {
-        const char *qwhy = NULL;
-        int q = apply_qos(&x, qos, caps, &qwhy);
-        if (q < 0)
-            goto out;
-        if (q > 0) {
-            rc = full_reroute(out, &x, &rep, o, qwhy, &full);
-            goto out;
-        }
-    }
-    rep.mode = cl.new_switch || cl.missing_switch || cl.missing_cable || cl.new_cable
-                   ? IBR_REROUTE_INCREMENTAL
-                   : IBR_REROUTE_CACHED;
-    rep.entries_repaired = x.repaired;
-    churn(&x, x.r, &rep, !x.identity);
-    {
-        char msg[160];
-        snprintf(msg, sizeof msg, "reroute: %s, %" PRIu64 " entries repaired, %u destination "
-                                  "switches searched again",
-                 rep.mode == IBR_REROUTE_CACHED ? "end-port changes served from the saved tables"
-                                                : "incremental repair",
-                 x.repaired, rep.destinations_rerouted);
-        if (ibr__result_add_attempt(x.r, db->engine, 0, msg) < 0)
-            goto out;
-    }
-    *out = x.r;
-    x.r = NULL;
-    rc = 0;
-out:
+    if (x.tmap_own && dmap)
+        run_stages(&x, &cl, dmap, flags);
+    int rc = x.rc;
     if (rc == 0 && *out) {
         /* the engine whose tables these are, the saved one or a fallback */
         strlcpy(rep.engine, (*out)->engine, sizeof rep.engine);
@@ -1343,14 +1545,8 @@ out:
         memcpy(rep_out, &rep, sz);
         rep_out->version = v;
     }
-    ibr_result_destroy(x.r);
-    ibr_result_destroy(full);
     rr_free(&x);
     ibr__free(ctx, cl.v);
-    ibr__free(ctx, tmap);
     ibr__free(ctx, dmap);
-    ibr__free(ctx, dist);
-    ibr__free(ctx, queue);
-    ibr__free(ctx, need_bfs);
     return rc;
 }

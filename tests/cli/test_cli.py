@@ -1419,17 +1419,23 @@ def test_reroute_keeps_promise():
         check(a.read() == b.read(), "--fallback's tables are not minhop's")
     v = jrun(["verify", "--json", faulty, os.path.join(path("kp-fb"), "opensm-lfts.dump")])
     check(v["verify"]["deadlock_free"] is False, v)
-    # dfsssp short of VLs: the same refusal (updn no longer refuses the
-    # damaged tree it was tried on: it chooses its roots there)
+    # dfsssp short of VLs: its own run declines the damaged torus, so a
+    # full reroute gets the same refusal (updn no longer refuses the
+    # damaged tree it was tried on: it chooses its roots there); the
+    # repair in place fits the saved 2 VLs, valid and free of credit loops
     for spec, eng, faults, seed in (("torus:dims=6x4,hosts=1,vls=2", "dfsssp", "3,0", "6"),):
         b, f, d = path("kp-%s.topo" % eng), path("kp-%s-f.topo" % eng), path("kp-%s.db" % eng)
         expect(["gen", spec, "-o", b], 0)
         expect(["route", "-q", "-R", eng + ",no_fallback", b, "--save-db", d], 0)
         expect(["gen", spec, "--faults", faults, "--seed", seed, "-o", f], 0)
-        doc = jrun(["reroute", "--json", d, f], 1)
+        doc = jrun(["reroute", "--json", d, f])
+        check(doc["mode"] == "incremental" and doc["engine"] == eng and doc["valid"] and
+              doc["deadlock_free"] == 1 and not doc["promise_broken"], doc)
+        doc = jrun(["reroute", "--json", "--full", d, f], 1)
         check(doc["status"] == "IBR_EUNROUTABLE" and doc["saved_engine"] == eng and
               [a["engine"] for a in doc["attempts"]] == [eng], doc)
-        doc = jrun(["reroute", "--json", "--fallback", "-o", path("kp-%s-out" % eng), d, f])
+        doc = jrun(["reroute", "--json", "--full", "--fallback", "-o", path("kp-%s-out" % eng),
+                    d, f])
         check(doc["engine"] == "minhop" and doc["fallback"] is True, doc)
         v = jrun(["verify", "--json", f, os.path.join(path("kp-%s-out" % eng),
                                                       "opensm-lfts.dump")])

@@ -1,0 +1,37 @@
+/*
+ * Path SLs of a repaired layered routing (reroute_layered.c), for
+ * ibr_routing_db_route() (reroute.c).
+ */
+#ifndef IBROUTE_PERSIST_REROUTE_LAYERED_H
+#define IBROUTE_PERSIST_REROUTE_LAYERED_H
+
+#include "persist/persist_int.h"
+
+/* Path SLs of a repaired layered routing (reroute_layered.c): r holds the
+   repaired LFTs and the saved path SLs (per pair) on topology t, whose
+   switch s is saved switch swmap[s] (none new) and LID l saved LID
+   lidmap[l] (IBR_NONE: a new column); lid_touched marks the columns the
+   repair wrote. The moved paths get SLs whose layers stay acyclic, within
+   vls VLs; the others keep theirs. A column whose moved paths do not fit
+   may take other shortest routes (r->hops) on switches whose paths toward
+   that LID all moved. 0 (r's SLs set; counts and vls_used,
+   layers set), 1 (no such repair: why says so; r's SLs partly changed), or
+   IBR_ENOMEM. */
+typedef struct ibr__layer_repair {
+    const ibr_topo *t;
+    const ibr_routing_db *db;
+    ibr_result *r;
+    const uint32_t *swmap, *lidmap;
+    const uint8_t *lid_touched;
+    unsigned vls;
+    uint8_t *rowed; /* per switch, set where an entry was changed to find a
+                       route whose paths fit the layers (rows to recount) */
+    uint64_t paths_moved; /* (source switch, LID) paths that moved */
+    uint64_t sls_moved;   /* path SLs given another SL */
+    uint64_t entries_changed; /* LFT entries set to other routes (rowed) */
+    unsigned layers_opened, vls_used, layers;
+    char why[256];
+} ibr__layer_repair;
+int ibr__reroute_layers(ibr__layer_repair *a);
+
+#endif

@@ -1,0 +1,497 @@
+/*
+ * Repair in place of layered routings (lash, dfsssp) from the routing
+ * database: after seeded single-cable and single-switch faults on a torus,
+ * a mesh, a random graph and a dragonfly, and when the cable or switch
+ * comes back, every answer is valid (ibr_result_verify()), free of credit
+ * loops by an independent walk over LFTs, path SLs and SL2VL tables, a
+ * path whose route did not change keeps its SL, a path that crossed no
+ * lost element keeps its route, and the report's LFT entries and path SLs
+ * changed are those a recount finds.
+ *
+ * With IBR_REPAIR_TIMING set in the environment, the repair and the full
+ * reroute are also timed side by side (interleaved, medians) on an
+ * 8x8x8 torus and a random 128-switch degree-6 graph, and the ratios
+ * printed (no assertion on time).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+
+static ibr_fabric *make_fabric(const char *spec)
+{
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    return f;
+}
+
+static ibr_topo *freeze_copy(const ibr_fabric *f)
+{
+    ibr_fabric *c = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&c, f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, c), 0);
+    ibr_fabric_destroy(c);
+    return t;
+}
+
+typedef struct endp {
+    uint32_t node;
+    unsigned port;
+    uint16_t lid;
+    uint32_t sw;
+} endp;
+
+/* End ports with a LID behind an active cable to a switch. */
+static size_t end_ports(const ibr_topo *t, endp **out)
+{
+    size_t n = 0;
+    endp *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
+        if (ibr_topo_node_switch(t, node) != IBR_NONE)
+            continue;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, node, p);
+            uint32_t sw = ibr_test_sw_behind(t, node, p);
+            if (pi.lid && sw != IBR_NONE)
+                e[n++] = (endp){node, p, pi.lid, sw};
+        }
+    }
+    *out = e;
+    return n;
+}
+
+/* The route from switch s toward lid as (switch, output port) steps into
+   path (at most cap); returns its length, or -1 if it breaks or loops. */
+static int route_of(const ibr_result *r, uint32_t s, uint32_t dsw, uint16_t lid, uint32_t *path,
+                    int cap)
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    int n = 0;
+    while (s != dsw) {
+        unsigned op = ibr_result_lft_port(r, s, lid);
+        if (op == IBR_NO_ROUTE || n == cap)
+            return -1;
+        path[n++] = s * 256 + op;
+        s = ibr_test_sw_behind(t, ibr_topo_switch_node(t, s), op);
+        if (s == IBR_NONE)
+            return -1;
+    }
+    return n;
+}
+
+/* Independent credit-loop check: every (source end port, destination end
+   port) path walked through the LFTs, each hop's VL read from the path's
+   SL and the switch's SL2VL table for its input and output ports; the
+   channels (switch, output port, VL) with the dependencies between
+   consecutive ones must empty under Kahn's algorithm. 0 acyclic, 1 a
+   loop, -1 a broken route. */
+static int check_credit_loops(const ibr_result *r)
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    size_t nsw = ibr_topo_switch_count(t), nch = nsw * 256 * 16;
+    endp *e;
+    size_t n = end_ports(t, &e), ne = 0, cap = 1024;
+    uint32_t *ed = malloc(cap * 2 * sizeof *ed);
+    int bad = 0;
+    for (size_t a = 0; a < n && !bad; a++)
+        for (size_t b = 0; b < n && !bad; b++) {
+            if (e[a].sw == e[b].sw)
+                continue;
+            unsigned sl = ibr_result_path_sl(r, e[a].lid, e[b].lid);
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, e[a].node, e[a].port);
+            uint32_t cur = e[a].sw, prev = UINT32_MAX, steps = 0;
+            unsigned ip = pi.remote_port;
+            while (cur != e[b].sw && !bad) {
+                unsigned op = ibr_result_lft_port(r, cur, e[b].lid);
+                uint32_t node = ibr_topo_switch_node(t, cur);
+                uint8_t map[16];
+                for (unsigned i = 0; i < 16; i++)
+                    map[i] = (uint8_t)(i < 15 ? i : 15); /* no tables: SL i on VL i */
+                if (op == IBR_NO_ROUTE || ++steps > nsw ||
+                    (ibr_result_has_sl2vl(r) && ibr_result_sl2vl(map, r, cur, ip, op) < 0)) {
+                    bad = -1;
+                    break;
+                }
+                uint32_t ch = ((uint32_t)cur * 256 + op) * 16 + map[sl & 15];
+                if (prev != UINT32_MAX) {
+                    if (ne == cap)
+                        ed = realloc(ed, (cap *= 2) * 2 * sizeof *ed);
+                    ed[2 * ne] = prev;
+                    ed[2 * ne++ + 1] = ch;
+                }
+                prev = ch;
+                ibr_port_info po = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&po, t, node, op);
+                ip = po.remote_port;
+                cur = ibr_test_sw_behind(t, node, op);
+                if (cur == IBR_NONE)
+                    bad = -1;
+            }
+        }
+    free(e);
+    if (bad) {
+        free(ed);
+        return bad;
+    }
+    uint32_t *indeg = calloc(nch, sizeof *indeg), *off = calloc(nch + 1, sizeof *off);
+    uint32_t *adj = malloc((ne + 1) * sizeof *adj), *queue = malloc((nch + 1) * sizeof *queue);
+    for (size_t i = 0; i < ne; i++) {
+        off[ed[2 * i] + 1]++;
+        indeg[ed[2 * i + 1]]++;
+    }
+    for (size_t c = 0; c < nch; c++)
+        off[c + 1] += off[c];
+    uint32_t *pos = malloc((nch + 1) * sizeof *pos);
+    memcpy(pos, off, (nch + 1) * sizeof *pos);
+    for (size_t i = 0; i < ne; i++)
+        adj[pos[ed[2 * i]]++] = ed[2 * i + 1];
+    size_t qh = 0, qt = 0, removed = 0;
+    for (size_t c = 0; c < nch; c++)
+        if (!indeg[c])
+            queue[qt++] = (uint32_t)c;
+    while (qh < qt) {
+        uint32_t c = queue[qh++];
+        removed++;
+        for (uint32_t k = off[c]; k < off[c + 1]; k++)
+            if (--indeg[adj[k]] == 0)
+                queue[qt++] = adj[k];
+    }
+    free(indeg);
+    free(off);
+    free(adj);
+    free(queue);
+    free(pos);
+    free(ed);
+    return removed == nch ? 0 : 1;
+}
+
+/* Base LIDs of every SL row (end ports cabled to a switch, and
+   switches), as the report counts path SLs. */
+static size_t src_lids(const ibr_topo *t, uint16_t **out)
+{
+    size_t n = 0, cap = ibr_topo_endport_count(t) + ibr_topo_switch_count(t) + 1;
+    uint16_t *v = malloc(cap * sizeof *v);
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        int sw = ibr_topo_node_switch(t, node) != IBR_NONE;
+        for (unsigned p = sw ? 0 : 1; p <= (sw ? 0 : ni.nports); p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, node, p);
+            /* an end port without an active cable has no SL row */
+            if (pi.lid && n < cap && (sw || ibr_test_sw_behind(t, node, p) != IBR_NONE))
+                v[n++] = pi.lid;
+        }
+    }
+    *out = v;
+    return n;
+}
+
+typedef struct tally {
+    unsigned repaired, full, layers_opened;
+} tally;
+
+/* Check y (the answer of rerouting the saved routing `old` onto y's
+   topology, report rep): valid, loop-free by the walk, a path whose route
+   is unchanged keeps its SL, a path that crossed no element lost in y's
+   topology keeps its route (repairs), and the counts of rep. */
+static void check_answer(const ibr_result *old, const ibr_result *y, const ibr_reroute_report *rep,
+                         const char *what)
+{
+    const ibr_topo *t = ibr_result_topo(y);
+    const ibr_topo *t0 = ibr_result_topo(old);
+    ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&v, y), 0);
+    CU_ASSERT_EQUAL(v.routes_ok, v.routes_checked);
+    CU_ASSERT_EQUAL(v.pairs_ok, v.pairs);
+    CU_ASSERT_EQUAL(v.deadlock_free, 1);
+    int loops = check_credit_loops(y);
+    if (loops != 0)
+        fprintf(stderr, "\n%s: independent walk: %d\n", what, loops);
+    CU_ASSERT_EQUAL(loops, 0);
+    if (rep->mode != IBR_REROUTE_INCREMENTAL)
+        return;
+    endp *e;
+    size_t n = end_ports(t, &e);
+    uint32_t S = ibr_topo_switch_count(t);
+    uint32_t *p0 = malloc(S * sizeof *p0), *p1 = malloc(S * sizeof *p1);
+    uint64_t kept_bad = 0, moved_bad = 0;
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            if (e[a].sw == e[b].sw)
+                continue;
+            int n0 = route_of(old, e[a].sw, e[b].sw, e[b].lid, p0, (int)S);
+            int n1 = route_of(y, e[a].sw, e[b].sw, e[b].lid, p1, (int)S);
+            int same = n0 >= 0 && n0 == n1 && !memcmp(p0, p1, (size_t)n0 * sizeof *p0);
+            unsigned s0 = ibr_result_path_sl(old, e[a].lid, e[b].lid);
+            unsigned s1 = ibr_result_path_sl(y, e[a].lid, e[b].lid);
+            kept_bad += same && s0 != s1;
+            /* the old route over cables all still up in t: unchanged */
+            int intact = n0 >= 0;
+            for (int i = 0; i < n0 && intact; i++) {
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, p0[i] / 256), p0[i] % 256);
+                intact = pi.state == IBR_LINK_ACTIVE && pi.remote_node != IBR_NONE;
+            }
+            /* a cable that came back may shorten it: only faults here */
+            moved_bad += intact && !same && ibr_topo_switch_count(t0) == S && rep->changes &&
+                         strstr(what, "back") == NULL;
+        }
+    if (kept_bad || moved_bad)
+        fprintf(stderr, "\n%s: %llu unchanged routes changed SL, %llu intact routes moved\n",
+                what, (unsigned long long)kept_bad, (unsigned long long)moved_bad);
+    CU_ASSERT_EQUAL(kept_bad, 0);
+    CU_ASSERT_EQUAL(moved_bad, 0);
+    /* the report's counts, recounted */
+    uint64_t sls = 0, ents = 0;
+    uint16_t *srcs;
+    size_t ns = src_lids(t, &srcs);
+    uint16_t maxl = ibr_topo_max_lid(t);
+    /* both per destination: one entry per LID, as the report counts */
+    int per_dest = ibr_result_sl_mode(y) == IBR_SL_PER_DEST &&
+                   ibr_result_sl_mode(old) == IBR_SL_PER_DEST;
+    for (size_t i = 0; i < (per_dest ? 1 : ns); i++)
+        for (unsigned l = 1; l <= maxl; l++)
+            sls += ibr_result_path_sl(old, srcs[i], (uint16_t)l) !=
+                   ibr_result_path_sl(y, srcs[i], (uint16_t)l);
+    for (uint32_t s = 0; s < S; s++)
+        for (unsigned l = 1; l <= maxl; l++)
+            ents += ibr_result_lft_port(old, s, (uint16_t)l) != ibr_result_lft_port(y, s, (uint16_t)l);
+    if (sls != rep->sls_changed || ents != rep->lft_entries_changed)
+        fprintf(stderr, "\n%s: recount %llu SLs %llu entries, report %llu %llu\n", what,
+                (unsigned long long)sls, (unsigned long long)ents,
+                (unsigned long long)rep->sls_changed,
+                (unsigned long long)rep->lft_entries_changed);
+    CU_ASSERT_EQUAL(sls, rep->sls_changed);
+    CU_ASSERT_EQUAL(ents, rep->lft_entries_changed);
+    free(srcs);
+    free(e);
+    free(p0);
+    free(p1);
+}
+
+/* old routed on t0's fabric, rerouted from its database onto t; checked,
+   then returned (NULL if the reroute failed). */
+static ibr_result *reroute(const ibr_result *old, const ibr_topo *t, tally *ty, const char *what)
+{
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, old), 0);
+    ibr_result *y = NULL;
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+    int rc = ibr_routing_db_route(&y, &rep, db, t, NULL, 0);
+    ibr_routing_db_destroy(db);
+    if (rc != 0)
+        fprintf(stderr, "\n%s: %s (%s)\n", what, ibr_status_name(rc), rep.reason);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    if (rep.mode == IBR_REROUTE_INCREMENTAL) {
+        ty->repaired++;
+    } else {
+        ty->full++;
+        CU_ASSERT(rep.reason[0] != 0);
+        fprintf(stderr, "\n%s: full reroute: %s\n", what, rep.reason);
+    }
+    check_answer(old, y, &rep, what);
+    return y;
+}
+
+typedef struct family {
+    const char *spec, *chain;
+    const ibr_options *o;
+} family;
+
+static void faults_on(const family *fam, tally *ty)
+{
+    ibr_fabric *f = make_fabric(fam->spec);
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, fam->chain, fam->o), 0);
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        for (unsigned kind = 0; kind < 2; kind++) {
+            ibr_fabric *g = NULL;
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, kind == 0, kind == 1, seed), 0);
+            ibr_topo *t1 = freeze_copy(g);
+            char what[200];
+            snprintf(what, sizeof what, "%s %s seed %llu %s", fam->spec, fam->chain,
+                     (unsigned long long)seed, kind ? "switch" : "cable");
+            ibr_result *y = reroute(r0, t1, ty, what);
+            /* the element comes back: from the repaired routing's database */
+            strncat(what, " back", sizeof what - strlen(what) - 1);
+            ibr_result *z = reroute(y, t0, ty, what);
+            ibr_result_destroy(z);
+            ibr_result_destroy(y);
+            ibr_topo_destroy(t1);
+            ibr_fabric_destroy(g);
+        }
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
+static const ibr_param mesh_param = {"lash.mesh_analysis", "1"};
+
+static void run_families(const char *engine)
+{
+    static ibr_options om = IBR_OPTIONS_INIT;
+    om.params = &mesh_param;
+    om.n_params = 1;
+    char chain[64];
+    snprintf(chain, sizeof chain, "%s,no_fallback", engine);
+    int lash = !strcmp(engine, "lash");
+    const family fams[] = {
+        {"torus:dims=4x4x3,hosts=2", chain, lash ? &om : NULL},
+        {"mesh:dims=5x4,hosts=1", chain, lash ? &om : NULL},
+        {"random:switches=24,degree=4,hosts=2,seed=3", chain, NULL},
+        {"dragonfly:a=4,p=2,h=2,g=5", chain, NULL},
+    };
+    tally ty = {0, 0, 0};
+    for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++)
+        faults_on(&fams[i], &ty);
+    /* repairs in place are the rule, full reroutes (with their reason) the
+       exception */
+    fprintf(stderr, "\n%s: %u repaired in place, %u full reroutes\n", engine, ty.repaired,
+            ty.full);
+    CU_ASSERT(ty.repaired >= 4 * ty.full);
+}
+
+static void test_lash(void)
+{
+    run_families("lash");
+}
+
+static void test_dfsssp(void)
+{
+    run_families("dfsssp");
+}
+
+/* Allocation failures anywhere in a layered repair: IBR_ENOMEM and
+   nothing leaked, until the repair succeeds in place. */
+static void oom_one(const char *spec, const char *chain)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t0, chain, NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 2), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    long live = st.live, fails = 0;
+    for (long n = 0;; n++) {
+        st.fail_at = st.calls + n;
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        int rc = ibr_routing_db_route(&y, &rep, db, t1, NULL, 0);
+        st.fail_at = -1;
+        ibr_result_destroy(y);
+        CU_ASSERT_EQUAL_FATAL(st.live, live);
+        if (rc == 0) {
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+            break;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        fails++;
+    }
+    CU_ASSERT(fails > 20);
+    ibr_routing_db_destroy(db);
+    ibr_topo_destroy(t1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+}
+
+static void test_oom(void)
+{
+    oom_one("torus:dims=4x3x2,hosts=1", "lash,no_fallback");
+    oom_one("mesh:dims=5x4,hosts=1", "dfsssp,no_fallback");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Repair against full reroute of one lost cable, interleaved, medians. */
+static void time_one(const char *spec, const ibr_options *o)
+{
+    ibr_fabric *f = make_fabric(spec);
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r0 = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "lash,no_fallback", o), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 1), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    enum { N = 7 };
+    double rep_t[N], full_t[N];
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT, kept = rep;
+    for (int i = 0; i < N; i++)
+        for (unsigned fl = 0; fl < 2; fl++) {
+            ibr_result *y = NULL;
+            rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
+            double t = now_s();
+            CU_ASSERT_EQUAL_FATAL(
+                ibr_routing_db_route(&y, &rep, db, t1, o, fl ? IBR_REROUTE_FORCE_FULL : 0), 0);
+            (fl ? full_t : rep_t)[i] = now_s() - t;
+            if (!fl) {
+                CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+                kept = rep;
+            }
+            ibr_result_destroy(y);
+        }
+    qsort(rep_t, N, sizeof *rep_t, cmp_d);
+    qsort(full_t, N, sizeof *full_t, cmp_d);
+    printf("\n%s lash, one lost cable: repair / full reroute = %.3f (medians of %d, "
+           "interleaved: %.1f / %.1f ms; %llu path SLs changed)\n",
+           spec, rep_t[N / 2] / full_t[N / 2], N, rep_t[N / 2] * 1e3, full_t[N / 2] * 1e3,
+           (unsigned long long)kept.sls_changed);
+    ibr_routing_db_destroy(db);
+    ibr_topo_destroy(t1);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
+static void test_timing(void)
+{
+    if (!getenv("IBR_REPAIR_TIMING"))
+        return;
+    static ibr_options om = IBR_OPTIONS_INIT;
+    om.params = &mesh_param;
+    om.n_params = 1;
+    time_one("torus:dims=8x8x8,hosts=2", &om);
+    time_one("random:switches=128,degree=6,hosts=2,seed=1", NULL);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"lash: faults repaired in place, SLs stable, loop-free, counts exact", test_lash},
+        {"dfsssp: faults repaired in place, SLs stable, loop-free, counts exact", test_dfsssp},
+        {"allocation failures in a layered repair", test_oom},
+        {"repair against full reroute time (IBR_REPAIR_TIMING)", test_timing},
+        CU_TEST_INFO_NULL,
+    };
+    return ibr_test_main("repair_layered", tests);
+}
