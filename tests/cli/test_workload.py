@@ -112,9 +112,8 @@ def test_dump_same_numbers():
     mem = analyze_json(topo, "-R", "minhop", *args)
     dump = analyze_json(topo, os.path.join(out, "opensm-lfts.dump"), *args)
     check(mem["ranks"] == 16, mem["ranks"])
+    check(len(mem["workloads"]) == 8, [w["name"] for w in mem["workloads"]])
     for a, b in zip(mem["workloads"], dump["workloads"]):
-        a.pop("limiting_links")
-        b.pop("limiting_links")
         check(a == b, (a, b))
     w = by_name(mem)
     check(w["rail_ring"]["flows"] == 16, w["rail_ring"])  # two rails of 8 ranks
