@@ -55,6 +55,29 @@
  * splits a pod or re-ranks a switch changes the cuts. The family's bound is the mean over its patterns, as the eBB
  * is. For all-to-all the bound is the best of: every switch's links out,
  * every switch's links in, each level cut alone.
+ *
+ * Workloads (ibr_analyze_options::workloads, from options version 2) run
+ * over a rank order: ibr_analyze_options::rank_guids lists the port GUID
+ * of each rank (ibr_rank_order_parse() reads one from a file), by default
+ * the end ports in their order. The shift, permutation and bisection
+ * patterns above run over the ranks too (i and p(i) are ranks). Each
+ * workload is a family of patterns evaluated like those: ring (rank i to
+ * i + 1 mod n); recursive doubling (step k, i <-> i xor 2^k when that is
+ * a rank; one pattern per step, ceil(log2 n) steps); the same two among
+ * the ranks of each rail, all rails at once (rails: see
+ * ibr_analyze_options::rails; left out when a rank has none); all-to-all
+ * (the all-to-all pattern, over every end port); mixture of experts (per
+ * pattern, groups of moe_group consecutive ranks, each rank sending to
+ * moe_fanout distinct others of its group drawn from the seed); nearest
+ * neighbour on the periodic process grid (each rank to its +1 and -1
+ * neighbour in every dimension of size 3 or more, to its one neighbour
+ * in a dimension of 2); every shift; n_random random permutations. For
+ * each: the congestion of a flow (the most flows of its pattern on one
+ * link of its path), the eBB and its bound as above (the cut bound on the
+ * workload's own flows), the lowest eBB of one pattern, and the limiting
+ * links: the top_links busiest links of its most congested pattern (the
+ * lowest eBB among equals), written by ibr_analysis_write_json() as the
+ * "workloads" list and by ibr_analysis_write_text().
  */
 #ifndef IBROUTE_ANALYZE_H
 #define IBROUTE_ANALYZE_H
@@ -219,7 +242,11 @@ IBR_API int ibr_analysis_summary_init(ibr_analysis_summary *sum, unsigned int ve
  * @param r    a routed result, only read (its topology too).
  * @param opts options or NULL for the defaults; borrowed for the call and
  *             read as far as its @c version declares.
- * @return 0; ::IBR_EINVAL (NULL, failed result, unknown pattern bits);
+ * @return 0; ::IBR_EINVAL (NULL, failed result, unknown pattern or
+ *         workload bits, a rank GUID twice or more ranks than end ports,
+ *         n_ranks without rank_guids, moe_group 0, top_links above
+ *         ::IBR_WORKLOAD_MAX_TOP, a grid whose product is not the rank
+ *         count); ::IBR_ENOTFOUND (a rank GUID that is no end port's);
  *         ::IBR_EVERSION (unknown @c opts->version; no message: the
  *         result is const); ::IBR_ENOMEM.
  * Time complexity: O(S·(S+E) + L·S) for path lengths, link loads and
@@ -351,7 +378,16 @@ IBR_API int ibr_analysis_ebb_bound(double *out, const ibr_analysis *a, unsigned 
  * family an object with the fields of ::ibr_pattern_stats, "ebb_bound"
  * (ibr_analysis_ebb_bound()) and "ebb_vs_bound", eBB / bound),
  * "hop_histogram" (array indexed by hops), "vl_usage" (16 numbers, level
- * 0), "qos_levels" and "vl_usage_levels" (one array of 16 per QoS level).
+ * 0), "qos_levels" and "vl_usage_levels" (one array of 16 per QoS level);
+ * with workloads also "ranks" and "workloads", a list of one object per
+ * workload (ibr_analysis_workload() order) with the keys "name",
+ * "patterns", "flows", "unrouted", "max_congestion",
+ * "mean_max_congestion", "mean_flow_congestion", "congestion_free",
+ * "ebb", "worst_ebb", "ebb_bound", "ebb_vs_bound", "worst_pattern",
+ * "steps" (per step of recursive doubling: "step", "flows", "unrouted",
+ * "max_congestion", "ebb", "ebb_bound"; empty for the others) and
+ * "limiting_links" (each "switch", "guid", "port", "peer", "peer_guid",
+ * "peer_port", "flows").
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
  *         ::IBR_ENOMEM. Thread-safe on a shared analysis, one buffer per
  *         thread. Time complexity: O(max hops + output).
