@@ -668,6 +668,78 @@ static void test_moe(void)
     ibr_topo_destroy(t);
 }
 
+/* Allocation failure anywhere in the rank-order parse, the analysis with
+   every workload and its writers: an error, nothing leaked, the caller's
+   buffer as it was. */
+static void test_oom(void)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *c = ibr_test_context(&st);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    long live0 = st.live;
+    ibr_topo *t = ibr_test_topo(c, "rail:nodes=8,rails=2,su=4,radix=8,levels=2");
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+    const char *text = "node0001\nnode0002 mlx5_1\nnode0003\nnode0004\n";
+    ibr_rank_order *ro = NULL;
+    long live = st.live, n;
+    int rc = IBR_ENOMEM;
+    for (n = 0; n < 100 && rc == IBR_ENOMEM; n++) {
+        st.fail_at = n;
+        st.calls = 0;
+        rc = ibr_rank_order_parse(&ro, t, text, strlen(text));
+        if (rc == IBR_ENOMEM) {
+            CU_ASSERT_PTR_NULL(ro);
+            CU_ASSERT_EQUAL(st.live, live);
+        }
+    }
+    st.fail_at = -1;
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    ibr_analyze_options o = IBR_ANALYZE_OPTIONS_INIT;
+    o.workloads = IBR_WORKLOAD_ALL;
+    o.rank_guids = ibr_rank_order_guids(ro);
+    o.n_ranks = ibr_rank_order_count(ro);
+    o.n_random = 2;
+    o.threads = 2;
+    ibr_analysis *a = NULL;
+    rc = IBR_ENOMEM;
+    live = st.live;
+    for (n = 0; n < 2000 && rc == IBR_ENOMEM; n++) {
+        st.fail_at = n;
+        st.calls = 0;
+        rc = ibr_result_analyze(&a, r, &o);
+        if (rc == IBR_ENOMEM) {
+            CU_ASSERT_PTR_NULL(a);
+            CU_ASSERT_EQUAL(st.live, live);
+        }
+    }
+    st.fail_at = -1;
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT(n > 20);
+    for (int w = 0; w < 2; w++) {
+        ibr_buffer b = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(ibr_analysis_write_text(&b, a), 0);
+        size_t size = b.size;
+        rc = IBR_ENOMEM;
+        for (n = 0; n < 1000 && rc == IBR_ENOMEM; n++) {
+            st.fail_at = n;
+            st.calls = 0;
+            rc = w ? ibr_analysis_write_json(&b, a) : ibr_analysis_write_text(&b, a);
+            if (rc == IBR_ENOMEM)
+                CU_ASSERT_EQUAL(b.size, size);
+        }
+        st.fail_at = -1;
+        CU_ASSERT_EQUAL(rc, 0);
+        ibr_buffer_dispose(&b);
+    }
+    ibr_analysis_destroy(a);
+    ibr_rank_order_destroy(ro);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    CU_ASSERT_EQUAL(st.live, live0);
+    ibr_context_destroy(c);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -676,6 +748,7 @@ int main(void)
         {"analytic values on intact fat trees", test_analytic},
         {"rank order parser", test_rank_order},
         {"mixture of experts", test_moe},
+        {"allocation failure", test_oom},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("workload", tests);
