@@ -403,7 +403,10 @@ static void test_json(void)
     ibr_buffer b = IBR_BUFFER_INIT;
     CU_ASSERT_EQUAL(ibr_analysis_write_json(&b, a), 0);
     const char *js = b.data;
-    CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"ranks\": 16,\n  \"workloads\": [\n    {\"name\": "
+    CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"ranks\": 16,\n  \"workload_options\": {\"workloads\": 34, "
+                                      "\"rails\": 0, \"grid\": [0, 0, 0], \"moe_group\": 8, "
+                                      "\"moe_fanout\": 2, \"n_random\": 4, \"seed\": 1},\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"workloads\": [\n    {\"name\": "
                                       "\"recursive_doubling\", \"patterns\": 4,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(js, "{\"step\": 3, \"flows\": 16,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(js, "{\"name\": \"moe\", \"patterns\": 4,"));

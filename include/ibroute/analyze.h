@@ -379,7 +379,9 @@ IBR_API int ibr_analysis_ebb_bound(double *out, const ibr_analysis *a, unsigned 
  * (ibr_analysis_ebb_bound()) and "ebb_vs_bound", eBB / bound),
  * "hop_histogram" (array indexed by hops), "vl_usage" (16 numbers, level
  * 0), "qos_levels" and "vl_usage_levels" (one array of 16 per QoS level);
- * with workloads also "ranks" and "workloads", a list of one object per
+ * with workloads also "ranks", "workload_options" ("workloads", the
+ * "rails" found, the "grid" used, "moe_group", "moe_fanout", "n_random",
+ * "seed") and "workloads", a list of one object per
  * workload (ibr_analysis_workload() order) with the keys "name",
  * "patterns", "flows", "unrouted", "max_congestion",
  * "mean_max_congestion", "mean_flow_congestion", "congestion_free",

@@ -39,7 +39,7 @@ struct ibr_analysis {
     char engine[64];
     ibr__awl *wl;    /* the workloads evaluated */
     size_t n_wl;
-    uint32_t ranks;
+    ibr__awlopts wlo; /* what they were evaluated with */
 };
 
 enum { ST_UNKNOWN = 0, ST_ACTIVE, ST_OK, ST_FAIL };
@@ -589,6 +589,7 @@ static ibr_analysis *analysis_new(ibr_context *ctx, const ibr__ajob *j)
         return NULL;
     a->ctx = ctx;
     a->opts = j->opts;
+    a->opts.rank_guids = NULL; /* borrowed for the call only */
     a->levels = j->levels;
     memcpy(a->engine, j->r->engine, sizeof a->engine);
     a->engine[sizeof a->engine - 1] = 0;
@@ -799,7 +800,9 @@ static int workloads(ibr_analysis *a, ibr__ajob *j, unsigned want)
     unsigned bits = j->opts.workloads, nb = 0;
     for (unsigned b = bits; b; b &= b - 1)
         nb++;
-    a->ranks = j->n_rank;
+    a->wlo = (ibr__awlopts){j->opts.workloads, j->n_rank, j->n_rails,
+                            {j->gdim[0], j->gdim[1], j->gdim[2]}, j->opts.moe_group,
+                            j->opts.moe_fanout, j->opts.n_random, j->opts.seed};
     a->wl = ibr__calloc(a->ctx, nb ? nb : 1, sizeof *a->wl);
     if (!a->wl)
         return IBR_ENOMEM;
@@ -1086,7 +1089,7 @@ int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a)
     if (!rc)
         rc = ibr__buf_putc(out, ctx, ']');
     if (!rc && a->opts.workloads)
-        rc = ibr__write_workloads_json(out, ctx, a->wl, a->n_wl, a->ranks);
+        rc = ibr__write_workloads_json(out, ctx, a->wl, a->n_wl, &a->wlo);
     if (!rc)
         rc = ibr__buf_puts(out, ctx, "\n}\n");
     if (rc < 0)
@@ -1155,7 +1158,7 @@ int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a)
                              vs_bound(p->ebb, a->bound[i]));
     }
     if (!rc && a->opts.workloads)
-        rc = ibr__write_workloads_text(out, ctx, a->wl, a->n_wl, a->ranks);
+        rc = ibr__write_workloads_text(out, ctx, a->wl, a->n_wl, &a->wlo);
     if (rc < 0)
         ibr__buf_abort(out, mark);
     return rc;

@@ -223,13 +223,22 @@ int ibr__analyze_ranks(ibr__ajob *j);
    bit), in bit order, those that apply; *n gets how many. The all-to-all
    one is copied from *a2a. */
 int ibr__analyze_workloads(ibr__ajob *j, ibr__awl *rec, size_t *n, const ibr__awl *a2a);
+/* The parameters the workloads were evaluated with, for the reports. */
+typedef struct ibr__awlopts {
+    unsigned workloads;
+    uint32_t ranks, rails; /* rails 0: none found (or not asked for) */
+    unsigned grid[3];      /* as used: {0, 0, 0} when no grid was asked for */
+    unsigned moe_group, moe_fanout, n_random;
+    uint64_t seed;
+} ibr__awlopts;
+
 /* "ring", "recursive_doubling", ... of a workload bit. */
 const char *ibr__workload_name(unsigned bit);
 /* Write the workloads as a JSON array member / text table. */
 int ibr__write_workloads_json(ibr_buffer *out, ibr_context *ctx, const ibr__awl *w, size_t n,
-                              uint32_t ranks);
+                              const ibr__awlopts *o);
 int ibr__write_workloads_text(ibr_buffer *out, ibr_context *ctx, const ibr__awl *w, size_t n,
-                              uint32_t ranks);
+                              const ibr__awlopts *o);
 /* Build the walk tables and allocate the pattern scratch of every worker. */
 int ibr__analyze_pattern_scratch(ibr__ajob *j);
 void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w);

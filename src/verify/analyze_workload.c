@@ -368,9 +368,16 @@ static int json_one(ibr_buffer *out, ibr_context *ctx, const ibr__awl *w)
 }
 
 int ibr__write_workloads_json(ibr_buffer *out, ibr_context *ctx, const ibr__awl *w, size_t n,
-                              uint32_t ranks)
+                              const ibr__awlopts *o)
 {
-    int rc = ibr__buf_printf(out, ctx, ",\n  \"ranks\": %u,\n  \"workloads\": [", (unsigned)ranks);
+    int rc = ibr__buf_printf(out, ctx,
+                             ",\n  \"ranks\": %u,\n  \"workload_options\": {\"workloads\": %u, "
+                             "\"rails\": %u, \"grid\": [%u, %u, %u], \"moe_group\": %u, "
+                             "\"moe_fanout\": %u, \"n_random\": %u, \"seed\": %llu},\n"
+                             "  \"workloads\": [",
+                             (unsigned)o->ranks, o->workloads, (unsigned)o->rails, o->grid[0],
+                             o->grid[1], o->grid[2], o->moe_group, o->moe_fanout, o->n_random,
+                             (unsigned long long)o->seed);
     for (size_t i = 0; i < n && !rc; i++) {
         rc = ibr__buf_puts(out, ctx, i ? ",\n" : "\n");
         if (!rc)
@@ -382,8 +389,9 @@ int ibr__write_workloads_json(ibr_buffer *out, ibr_context *ctx, const ibr__awl 
 }
 
 int ibr__write_workloads_text(ibr_buffer *out, ibr_context *ctx, const ibr__awl *w, size_t n,
-                              uint32_t ranks)
+                              const ibr__awlopts *o)
 {
+    uint32_t ranks = o->ranks;
     int rc = ibr__buf_printf(out, ctx, "workloads over %u ranks:\n%-24s %8s %10s %8s %9s %9s "
                                        "%8s %9s %8s %9s\n",
                              (unsigned)ranks, "workload", "patterns", "flows", "unrouted",

@@ -112,6 +112,9 @@ def test_dump_same_numbers():
     mem = analyze_json(topo, "-R", "minhop", *args)
     dump = analyze_json(topo, os.path.join(out, "opensm-lfts.dump"), *args)
     check(mem["ranks"] == 16, mem["ranks"])
+    check(mem["workload_options"] == {"workloads": 0x1ef, "rails": 2, "grid": [4, 2, 2],
+                                      "moe_group": 4, "moe_fanout": 2, "n_random": 3,
+                                      "seed": 1}, mem["workload_options"])
     check(len(mem["workloads"]) == 8, [w["name"] for w in mem["workloads"]])
     for a, b in zip(mem["workloads"], dump["workloads"]):
         check(a == b, (a, b))
