@@ -638,6 +638,41 @@ static void test_rank_order(void)
     ibr_topo_destroy(t);
 }
 
+/* The shift and permutation workloads are the same whether or not their
+   pattern families were asked for too (then they are taken from those). */
+static void test_reuse(void)
+{
+    ibr_topo *t = ibr_test_topo_faults("fattree:levels=3,radix=4", 3, 0, 5, 0);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "updn", NULL), 0);
+    ibr_analyze_options o = IBR_ANALYZE_OPTIONS_INIT;
+    o.workloads = IBR_WORKLOAD_SHIFT | IBR_WORKLOAD_PERMUTATION;
+    o.n_random = 6;
+    ibr_analysis *a = NULL, *b = NULL;
+    o.patterns = 0;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &o), 0);
+    o.patterns = IBR_PATTERN_ALL;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&b, r, &o), 0);
+    ibr_buffer ja = IBR_BUFFER_INIT, jb = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL(ibr_analysis_write_json(&ja, a), 0);
+    CU_ASSERT_EQUAL(ibr_analysis_write_json(&jb, b), 0);
+    const char *wa = strstr(ja.data, "\"workloads\": ["), *wb = strstr(jb.data, "\"workloads\": [");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wa);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wb);
+    CU_ASSERT_STRING_EQUAL(wa, wb);
+    ibr_pattern_stats sh;
+    ibr_analysis_summary s = IBR_ANALYSIS_SUMMARY_INIT;
+    ibr_analysis_summary_get(&s, b);
+    ibr_analysis_workload(NULL, &sh, NULL, a, 0);
+    CU_ASSERT_EQUAL(memcmp(&sh, &s.shift, sizeof sh), 0);
+    ibr_buffer_dispose(&ja);
+    ibr_buffer_dispose(&jb);
+    ibr_analysis_destroy(a);
+    ibr_analysis_destroy(b);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 /* The MoE patterns: seeded, within their groups, k distinct others. */
 static void test_moe(void)
 {
@@ -751,6 +786,7 @@ int main(void)
         {"analytic values on intact fat trees", test_analytic},
         {"rank order parser", test_rank_order},
         {"mixture of experts", test_moe},
+        {"shift and permutation taken from their families", test_reuse},
         {"allocation failure", test_oom},
         CU_TEST_INFO_NULL,
     };

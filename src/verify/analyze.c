@@ -743,14 +743,21 @@ static int patterns_other(ibr_analysis *a, ibr__ajob *j, unsigned want)
     if ((rc = ibr__analyze_pattern_scratch(j)) < 0)
         return rc;
     size_t nrand = j->opts.n_random;
+    /* records for the shift and permutation workloads, taken on the way */
+    int wsh = (want & WANT_WORKLOADS) && (j->opts.workloads & IBR_WORKLOAD_SHIFT);
+    int wpm = (want & WANT_WORKLOADS) && (j->opts.workloads & IBR_WORKLOAD_PERMUTATION);
     if ((want & IBR_PATTERN_SHIFT) &&
         (rc = ibr__analyze_patterns(&s->shift, &a->bound[1], j, IBR_PATTERN_SHIFT,
-                                    j->n_rank - 1, NULL)) < 0)
+                                    j->n_rank - 1, wsh ? &j->pre[0] : NULL)) < 0)
         return rc;
+    if ((want & IBR_PATTERN_SHIFT) && wsh)
+        j->pre_have |= 1u;
     if ((want & IBR_PATTERN_PERMUTATION) &&
         (rc = ibr__analyze_patterns(&s->permutation, &a->bound[2], j, IBR_PATTERN_PERMUTATION,
-                                    nrand, NULL)) < 0)
+                                    nrand, wpm ? &j->pre[1] : NULL)) < 0)
         return rc;
+    if ((want & IBR_PATTERN_PERMUTATION) && wpm)
+        j->pre_have |= 2u;
     if ((want & IBR_PATTERN_BISECTION) &&
         (rc = ibr__analyze_patterns(&s->bisection, &a->bound[3], j, IBR_PATTERN_BISECTION,
                                     nrand, NULL)) < 0)

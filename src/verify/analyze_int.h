@@ -195,6 +195,11 @@ typedef struct ibr__ajob {
     unsigned n_cap;
     uint32_t cap_link[IBR_WORKLOAD_MAX_TOP];
     uint64_t cap_cnt[IBR_WORKLOAD_MAX_TOP];
+    /* the shift (0) and permutation (1) workloads when their pattern
+       families were evaluated with a record: the same flows, not walked
+       twice */
+    ibr__awl pre[2];
+    unsigned pre_have; /* bit i: pre[i] is filled */
 } ibr__ajob;
 
 /* The entry of switch s toward lid in the tiled LFTs is

@@ -268,6 +268,15 @@ int ibr__analyze_workloads(ibr__ajob *j, ibr__awl *rec, size_t *n, const ibr__aw
         if (j->n_rank < 2 || !np)
             continue;
         ibr__awl *r = &rec[*n];
+        unsigned pre = fam[i].family == IBR_PATTERN_SHIFT         ? 1u
+                       : fam[i].family == IBR_PATTERN_PERMUTATION ? 2u
+                                                                  : 0u;
+        if (j->pre_have & pre) {
+            *r = j->pre[pre >> 1];
+            r->bit = fam[i].bit;
+            (*n)++;
+            continue;
+        }
         memset(r, 0, sizeof *r);
         r->bit = fam[i].bit;
         double bound;
