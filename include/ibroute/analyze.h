@@ -55,6 +55,29 @@
  * splits a pod or re-ranks a switch changes the cuts. The family's bound is the mean over its patterns, as the eBB
  * is. For all-to-all the bound is the best of: every switch's links out,
  * every switch's links in, each level cut alone.
+ *
+ * Workloads (ibr_analyze_options::workloads, from options version 2) run
+ * over a rank order: ibr_analyze_options::rank_guids lists the port GUID
+ * of each rank (ibr_rank_order_parse() reads one from a file), by default
+ * the end ports in their order. The shift, permutation and bisection
+ * patterns above run over the ranks too (i and p(i) are ranks). Each
+ * workload is a family of patterns evaluated like those: ring (rank i to
+ * i + 1 mod n); recursive doubling (step k, i <-> i xor 2^k when that is
+ * a rank; one pattern per step, ceil(log2 n) steps); the same two among
+ * the ranks of each rail, all rails at once (rails: see
+ * ibr_analyze_options::rails; left out when a rank has none); all-to-all
+ * (the all-to-all pattern, over every end port); mixture of experts (per
+ * pattern, groups of moe_group consecutive ranks, each rank sending to
+ * moe_fanout distinct others of its group drawn from the seed); nearest
+ * neighbour on the periodic process grid (each rank to its +1 and -1
+ * neighbour in every dimension of size 3 or more, to its one neighbour
+ * in a dimension of 2); every shift; n_random random permutations. For
+ * each: the congestion of a flow (the most flows of its pattern on one
+ * link of its path), the eBB and its bound as above (the cut bound on the
+ * workload's own flows), the lowest eBB of one pattern, and the limiting
+ * links: the top_links busiest links of its most congested pattern (the
+ * lowest eBB among equals), written by ibr_analysis_write_json() as the
+ * "workloads" list and by ibr_analysis_write_text().
  */
 #ifndef IBROUTE_ANALYZE_H
 #define IBROUTE_ANALYZE_H
@@ -67,8 +90,9 @@
 extern "C" {
 #endif
 
-/** Version of ::ibr_analyze_options this header describes. */
-#define IBR_ANALYZE_OPTIONS_VERSION 1
+/** Version of ::ibr_analyze_options this header describes. Version 2
+ *  added the rank order and the workloads (from @c workloads on). */
+#define IBR_ANALYZE_OPTIONS_VERSION 2
 
 /** Traffic patterns to evaluate (bits). */
 typedef enum ibr_pattern {
@@ -78,6 +102,24 @@ typedef enum ibr_pattern {
     IBR_PATTERN_BISECTION = 1 << 3,   /**< n_random seeded random bisections (pairs, both ways) */
     IBR_PATTERN_ALL = 0xF             /**< all of the above */
 } ibr_pattern;
+
+/** Workloads evaluated over the rank order (bits of
+ *  ibr_analyze_options::workloads; see "Workloads" below). */
+typedef enum ibr_workload {
+    IBR_WORKLOAD_RING = 1 << 0,        /**< ring allreduce: rank i -> i + 1 mod n */
+    IBR_WORKLOAD_RD = 1 << 1,          /**< recursive doubling: step k, i <-> i xor 2^k */
+    IBR_WORKLOAD_RAIL_RING = 1 << 2,   /**< a ring within each rail, all rails at once */
+    IBR_WORKLOAD_RAIL_RD = 1 << 3,     /**< recursive doubling within each rail */
+    IBR_WORKLOAD_ALL_TO_ALL = 1 << 4,  /**< the all-to-all pattern (every end port) */
+    IBR_WORKLOAD_MOE = 1 << 5,         /**< mixture of experts: n_random seeded patterns */
+    IBR_WORKLOAD_GRID = 1 << 6,        /**< nearest neighbour on a periodic process grid */
+    IBR_WORKLOAD_SHIFT = 1 << 7,       /**< every shift over the rank order */
+    IBR_WORKLOAD_PERMUTATION = 1 << 8, /**< n_random seeded random permutations of the ranks */
+    IBR_WORKLOAD_ALL = 0x1FF           /**< all of the above */
+} ibr_workload;
+
+/** Most limiting links ibr_analyze_options::top_links may ask for. */
+#define IBR_WORKLOAD_MAX_TOP 16
 
 /** What to analyse. Versioned (doc/api-conventions.md): initialise it with
  *  ::IBR_ANALYZE_OPTIONS_INIT or ibr_analyze_options_init(); the library
@@ -91,11 +133,30 @@ typedef struct ibr_analyze_options {
                                  of the patterns (all-to-all always counts every LID);
                                  default 1 */
     unsigned int threads;   /**< 0 = one per CPU, 1 = single-threaded; same numbers either way */
+    /* version 2 */
+    unsigned int workloads; /**< ::ibr_workload bits; default 0 (none) */
+    const uint64_t *rank_guids; /**< port GUID of rank 0, 1, ... (ibr_rank_order_guids()):
+                                     the order of every pattern but all-to-all; borrowed for
+                                     the call. NULL: the end ports in their own order */
+    size_t n_ranks;         /**< entries of @c rank_guids */
+    unsigned int grid[3];   /**< process grid of ::IBR_WORKLOAD_GRID, ranks row-major (the
+                                 last dimension fastest); {A, B, 0} is 2-D; its product
+                                 must be the rank count. {0, 0, 0} (default): A x B with A
+                                 the largest divisor of the rank count up to its square root */
+    unsigned int moe_group; /**< ranks per group of ::IBR_WORKLOAD_MOE; default 8 */
+    unsigned int moe_fanout; /**< destinations of each rank in its group; default 2 */
+    unsigned int rails;     /**< rails of the per-rail workloads: 0 (default) reads each
+                                 rank's rail from its node description (the number ending
+                                 its last word: "node0003 mlx5_2" is rail 2); N > 0 puts
+                                 rank i on rail i mod N */
+    unsigned int top_links; /**< limiting links kept per workload, at most
+                                 ::IBR_WORKLOAD_MAX_TOP; default 5 */
 } ibr_analyze_options;
 
 /** Default analysis options. Equal to what ibr_analyze_options_init()
  *  produces. */
-#define IBR_ANALYZE_OPTIONS_INIT { IBR_ANALYZE_OPTIONS_VERSION, IBR_PATTERN_ALL, 100, 1, 1, 0 }
+#define IBR_ANALYZE_OPTIONS_INIT \
+    { IBR_ANALYZE_OPTIONS_VERSION, IBR_PATTERN_ALL, 100, 1, 1, 0, 0, NULL, 0, {0, 0, 0}, 8, 2, 0, 5 }
 
 /**
  * Initialise @p opts to the defaults of options version @p version (pass
@@ -181,7 +242,11 @@ IBR_API int ibr_analysis_summary_init(ibr_analysis_summary *sum, unsigned int ve
  * @param r    a routed result, only read (its topology too).
  * @param opts options or NULL for the defaults; borrowed for the call and
  *             read as far as its @c version declares.
- * @return 0; ::IBR_EINVAL (NULL, failed result, unknown pattern bits);
+ * @return 0; ::IBR_EINVAL (NULL, failed result, unknown pattern or
+ *         workload bits, a rank GUID twice or more ranks than end ports,
+ *         n_ranks without rank_guids, moe_group 0, top_links above
+ *         ::IBR_WORKLOAD_MAX_TOP, a grid whose product is not the rank
+ *         count); ::IBR_ENOTFOUND (a rank GUID that is no end port's);
  *         ::IBR_EVERSION (unknown @c opts->version; no message: the
  *         result is const); ::IBR_ENOMEM.
  * Time complexity: O(S·(S+E) + L·S) for path lengths, link loads and
@@ -313,7 +378,18 @@ IBR_API int ibr_analysis_ebb_bound(double *out, const ibr_analysis *a, unsigned 
  * family an object with the fields of ::ibr_pattern_stats, "ebb_bound"
  * (ibr_analysis_ebb_bound()) and "ebb_vs_bound", eBB / bound),
  * "hop_histogram" (array indexed by hops), "vl_usage" (16 numbers, level
- * 0), "qos_levels" and "vl_usage_levels" (one array of 16 per QoS level).
+ * 0), "qos_levels" and "vl_usage_levels" (one array of 16 per QoS level);
+ * with workloads also "ranks", "workload_options" ("workloads", the
+ * "rails" found, the "grid" used, "moe_group", "moe_fanout", "n_random",
+ * "seed") and "workloads", a list of one object per
+ * workload (ibr_analysis_workload() order) with the keys "name",
+ * "patterns", "flows", "unrouted", "max_congestion",
+ * "mean_max_congestion", "mean_flow_congestion", "congestion_free",
+ * "ebb", "worst_ebb", "ebb_bound", "ebb_vs_bound", "worst_pattern",
+ * "steps" (per step of recursive doubling: "step", "flows", "unrouted",
+ * "max_congestion", "ebb", "ebb_bound"; empty for the others) and
+ * "limiting_links" (each "switch", "guid", "port", "peer", "peer_guid",
+ * "peer_port", "flows").
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
  *         ::IBR_ENOMEM. Thread-safe on a shared analysis, one buffer per
  *         thread. Time complexity: O(max hops + output).
@@ -328,6 +404,69 @@ IBR_API int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a);
  *         thread. Time complexity: O(max hops + output).
  */
 IBR_API int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a);
+
+/** A rank order: the end port of each rank. Opaque, immutable once
+ *  parsed. */
+typedef struct ibr_rank_order ibr_rank_order;
+
+/**
+ * Parse a rank order held in memory against a topology: one rank per
+ * line, rank 0 first. A line names an end port (a CA or router port with
+ * a LID, cabled to a switch) by its port GUID ("0x0002c90300000101"), by
+ * its node's GUID (the node's first end port), as a line of
+ * `ibr order`'s rank-order.txt (tab-separated rank, index, port GUID,
+ * LID, description: the GUID counts), by the node description whole
+ * ("node0003 mlx5_2"), by a description or host name and a port number
+ * ("H3 HCA-1 2"), or by a host name, the first word of descriptions, as
+ * a hostfile lists it (words after it such as "slots=8" are ignored): the
+ * first end port of the first node so named. Blank lines and lines
+ * starting with '#' are skipped.
+ * @param[out] out receives the order (owned by the caller, freed with
+ *             ibr_rank_order_destroy()). On ::IBR_EPARSE it receives an
+ *             empty order whose ibr_rank_order_last_error() names the line
+ *             ("rank order line 4: unknown host or node description 'x'",
+ *             "... already has a rank (line 2)"); on other errors NULL.
+ * @param t the topology (its context allocates). @param buf the text (need
+ *        not be NUL-terminated). @param len its size.
+ * @return 0; ::IBR_EPARSE; ::IBR_EINVAL (NULL argument); ::IBR_ENOMEM.
+ * Time complexity: O(len + N log N), N nodes. Thread-safe.
+ */
+IBR_API int ibr_rank_order_parse(ibr_rank_order **out, const ibr_topo *t, const char *buf,
+                                 size_t len);
+
+/** Destroy a rank order. NULL is ignored. */
+IBR_API void ibr_rank_order_destroy(ibr_rank_order *o);
+
+/** Why the parse failed, or "". Borrowed. O(1). */
+IBR_API const char *ibr_rank_order_last_error(const ibr_rank_order *o);
+
+/** Number of ranks. O(1). */
+IBR_API size_t ibr_rank_order_count(const ibr_rank_order *o);
+
+/** The port GUID of each rank, rank 0 first, ready for
+ *  ibr_analyze_options::rank_guids; NULL when empty. Borrowed. O(1). */
+IBR_API const uint64_t *ibr_rank_order_guids(const ibr_rank_order *o);
+
+/**
+ * Number of workloads the analysis evaluated (ibr_analyze_options::workloads,
+ * in bit order, less those that do not apply: the per-rail ones without
+ * rails); 0 for NULL. Thread-safe. O(1).
+ */
+IBR_API size_t ibr_analysis_workload_count(const ibr_analysis *a);
+
+/**
+ * Workload @p i: its name ("ring", "recursive_doubling", "rail_ring",
+ * "rail_recursive_doubling", "all_to_all", "moe", "grid", "shift",
+ * "permutation"), its statistics and its eBB bound.
+ * @param[out] name borrowed string (may be NULL). @param[out] stats the
+ *        statistics as the pattern families have them (may be NULL).
+ * @param[out] bound the eBB bound (may be NULL). @param a the analysis.
+ * @param i 0 .. ibr_analysis_workload_count() - 1.
+ * @return 0, ::IBR_EINVAL (NULL @p a), ::IBR_ERANGE (no such workload;
+ *         nothing written). Thread-safe. O(1).
+ */
+IBR_API int ibr_analysis_workload(const char **name, ibr_pattern_stats *stats, double *bound,
+                                  const ibr_analysis *a, size_t i);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,8 @@
  *   ibr analyze TOPOLOGY [LFTS_DUMP] [-R CHAIN] [--json]
  *               [--patterns all|a2a,shift,perm,bisect] [--random N] [--seed N]
  *               [--guid2lid FILE] [--threads N] [-Q] [--qos-config FILE]
- *               [--qos-levels N]
+ *               [--qos-levels N] [--ranks FILE] [--workloads LIST] [--grid AxB[xC]]
+ *               [--moe G[,K]] [--rails N] [--top-links K]
  *
  * Without LFTS_DUMP the topology is routed in memory with CHAIN (default
  * minhop). Uses the public API only.
@@ -52,6 +53,24 @@ void usage_analyze(FILE *o)
           "  --qos-config FILE           QoS on with the qos_* keys of FILE (as ibr route)\n"
           "  --qos-levels N              QoS on with N QoS levels over the engine's layers;\n"
           "                              the report gives the VL usage of every level\n"
+          "  --ranks FILE                rank order: one end port per line, rank 0 first\n"
+          "                              (port GUID, `ibr order` output, node description,\n"
+          "                              'description port', or host name as a hostfile\n"
+          "                              lists it; '#' comments); the patterns and\n"
+          "                              workloads run over these ranks (default: the end\n"
+          "                              ports in node order)\n"
+          "  --workloads LIST            all or a comma list of ring, rd, rail-ring,\n"
+          "                              rail-rd, a2a, moe, grid, shift, perm: per workload\n"
+          "                              eBB, worst step, bound, congestion per flow and the\n"
+          "                              limiting links (all when --grid, --moe or --rails\n"
+          "                              is given alone)\n"
+          "  --grid AxB[xC]              process grid of the grid workload, ranks row-major\n"
+          "                              (default: the squarest AxB)\n"
+          "  --moe G[,K]                 mixture of experts: groups of G ranks, each rank\n"
+          "                              sending to K others of its group (8,2)\n"
+          "  --rails N                   rank i is on rail i mod N (default: the number\n"
+          "                              ending the node description, mlx5_<rail>)\n"
+          "  --top-links K               limiting links listed per workload (5, at most 16)\n"
           "\n"
           "Exit status: 0 when every pair with a path is routed, 1 when some are not,\n"
           "2 on usage or input errors.\n",
@@ -268,10 +287,70 @@ static int parse_patterns(const char *s, unsigned int *out)
     return 0;
 }
 
+/* "all" or a comma list of workload names; -1 on error. */
+static int parse_workloads(const char *s, unsigned int *out)
+{
+    static const struct {
+        const char *name;
+        unsigned int bit;
+    } names[] = {
+        {"all", IBR_WORKLOAD_ALL},         {"ring", IBR_WORKLOAD_RING},
+        {"rd", IBR_WORKLOAD_RD},           {"rail-ring", IBR_WORKLOAD_RAIL_RING},
+        {"rail-rd", IBR_WORKLOAD_RAIL_RD}, {"a2a", IBR_WORKLOAD_ALL_TO_ALL},
+        {"moe", IBR_WORKLOAD_MOE},         {"grid", IBR_WORKLOAD_GRID},
+        {"shift", IBR_WORKLOAD_SHIFT},     {"perm", IBR_WORKLOAD_PERMUTATION},
+    };
+    unsigned int bits = 0;
+    while (*s) {
+        size_t n = strcspn(s, ","), i;
+        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
+                break;
+        if (i == sizeof(names) / sizeof(names[0])) {
+            cli_error("--workloads",
+                      "unknown workload '%.*s' (all, ring, rd, rail-ring, rail-rd, a2a, moe, "
+                      "grid, shift, perm)",
+                      (int)n, s);
+            return -1;
+        }
+        bits |= names[i].bit;
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    if (!bits) {
+        cli_error("--workloads", "no workload given");
+        return -1;
+    }
+    *out = bits;
+    return 0;
+}
+
+/* Up to @p max numbers 1..2^20 separated by @p sep; their count, or -1
+   (reported). */
+static int parse_dims(const char *opt, const char *s, char sep, unsigned *v, int max)
+{
+    int n = 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        unsigned long x = strtoul(s, &end, 10);
+        if (end == s || errno || x < 1 || x > (1ul << 20) || n == max ||
+            (*end && *end != sep)) {
+            cli_error(opt, "bad value '%s'", s);
+            return -1;
+        }
+        v[n++] = (unsigned)x;
+        if (!*end)
+            return n;
+        s = end + 1;
+    }
+}
+
 /* What the command line of `ibr analyze` asks for. */
 typedef struct analyze_args {
-    const char *src, *dump, *chain, *groups_file, *qos_file;
-    int json, mbal, qos_on;
+    const char *src, *dump, *chain, *groups_file, *qos_file, *ranks_file;
+    int json, mbal, qos_on, wl_implied;
     unsigned qos_levels;
     cli_topo_args ta;
     ibr_analyze_options opts;
@@ -287,8 +366,16 @@ enum {
     O_GROUPS,
     O_MBAL,
     O_QOS_CONFIG,
-    O_QOS_LEVELS
+    O_QOS_LEVELS,
+    O_RANKS,
+    O_WORKLOADS,
+    O_GRID,
+    O_MOE,
+    O_RAILS,
+    O_TOP
 };
+
+static int analyze_workload_option(analyze_args *aa, int c, const char *arg);
 
 /* One option of analyze's own; -1 on a bad value (reported). */
 static int analyze_option(analyze_args *aa, int c, const char *arg)
@@ -328,6 +415,50 @@ static int analyze_option(analyze_args *aa, int c, const char *arg)
         aa->qos_on = 1;
         break;
     default:
+        return analyze_workload_option(aa, c, arg);
+    }
+    return 0;
+}
+
+/* The workload options (analyze_option()). */
+static int analyze_workload_option(analyze_args *aa, int c, const char *arg)
+{
+    uint64_t v;
+    unsigned d[3] = {0, 0, 0};
+    int n;
+    switch (c) {
+    case O_RANKS: aa->ranks_file = arg; break;
+    case O_WORKLOADS: return parse_workloads(arg, &aa->opts.workloads);
+    case O_GRID:
+        if ((n = parse_dims("--grid", arg, 'x', d, 3)) < 0)
+            return -1;
+        if (n < 2) {
+            cli_error("--grid", "expected AxB or AxBxC, got '%s'", arg);
+            return -1;
+        }
+        memcpy(aa->opts.grid, d, sizeof d);
+        aa->wl_implied = 1;
+        break;
+    case O_MOE:
+        if ((n = parse_dims("--moe", arg, ',', d, 2)) < 0)
+            return -1;
+        aa->opts.moe_group = d[0];
+        if (n == 2)
+            aa->opts.moe_fanout = d[1];
+        aa->wl_implied = 1;
+        break;
+    case O_RAILS:
+        if (cli_opt_uint("--rails", arg, 1u << 20, &v) < 0)
+            return -1;
+        aa->opts.rails = (unsigned)v;
+        aa->wl_implied = 1;
+        break;
+    case O_TOP:
+        if (cli_opt_uint("--top-links", arg, IBR_WORKLOAD_MAX_TOP, &v) < 0)
+            return -1;
+        aa->opts.top_links = (unsigned)v;
+        break;
+    default:
         return cli_shared_option(&aa->ta, NULL, c, arg, usage_analyze) < 0 ? -1 : 0;
     }
     return 0;
@@ -350,6 +481,12 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
                                        {"qos", no_argument, NULL, 'Q'},
                                        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
                                        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
+                                       {"ranks", required_argument, NULL, O_RANKS},
+                                       {"workloads", required_argument, NULL, O_WORKLOADS},
+                                       {"grid", required_argument, NULL, O_GRID},
+                                       {"moe", required_argument, NULL, O_MOE},
+                                       {"rails", required_argument, NULL, O_RAILS},
+                                       {"top-links", required_argument, NULL, O_TOP},
         {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     int c;
@@ -365,6 +502,8 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
         cli_error("analyze", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr analyze --help')");
         return -1;
     }
+    if (aa->wl_implied && !aa->opts.workloads)
+        aa->opts.workloads = IBR_WORKLOAD_ALL;
     aa->src = argv[optind];
     if (optind + 2 == argc)
         aa->dump = argv[optind + 1];
@@ -394,6 +533,7 @@ typedef struct analyze_run {
     ibr_result *r;
     ibr_qos_config *qos;
     ibr_mcast_groups *groups;
+    ibr_rank_order *ranks;
     ibr_analysis *a;
     ibr_buffer out;
 } analyze_run;
@@ -521,6 +661,28 @@ static int analyze_print(analyze_run *ar, int json, int all_lids)
     return 0;
 }
 
+/* The rank order of --ranks into aa->opts; -1 on an error (reported). */
+static int load_ranks(analyze_run *ar, analyze_args *aa)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    if (cli_read_file(aa->ranks_file, &buf, &len) < 0)
+        return -1;
+    int rc = ibr_rank_order_parse(&ar->ranks, ar->t, buf, len);
+    free(buf);
+    if (rc < 0) {
+        cli_lib_error(aa->ranks_file, ar->ranks ? ibr_rank_order_last_error(ar->ranks) : NULL, rc);
+        return -1;
+    }
+    if (ibr_rank_order_count(ar->ranks) == 0) {
+        cli_error(aa->ranks_file, "no ranks");
+        return -1;
+    }
+    aa->opts.rank_guids = ibr_rank_order_guids(ar->ranks);
+    aa->opts.n_ranks = ibr_rank_order_count(ar->ranks);
+    return 0;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     analyze_args aa = {.ta = CLI_TOPO_ARGS_INIT, .opts = IBR_ANALYZE_OPTIONS_INIT};
@@ -535,7 +697,14 @@ int cmd_analyze(int argc, char **argv)
     if (ret != CLI_EXIT_OK)
         goto out;
     ret = CLI_EXIT_ERROR;
+    if (aa.ranks_file && load_ranks(&ar, &aa) < 0)
+        goto out;
     rc = ibr_result_analyze(&ar.a, ar.r, &aa.opts);
+    if (rc == IBR_EINVAL && aa.opts.workloads & IBR_WORKLOAD_GRID && aa.opts.grid[0]) {
+        cli_error("--grid", "%ux%ux%u is not the rank count", aa.opts.grid[0], aa.opts.grid[1],
+                  aa.opts.grid[2] ? aa.opts.grid[2] : 1);
+        goto out;
+    }
     if (rc == 0)
         rc = aa.json ? ibr_analysis_write_json(&ar.out, ar.a)
                      : ibr_analysis_write_text(&ar.out, ar.a);
@@ -555,6 +724,7 @@ out:
     ibr_analysis_destroy(ar.a);
     ibr_result_destroy(ar.r);
     ibr_mcast_groups_destroy(ar.groups);
+    ibr_rank_order_destroy(ar.ranks);
     ibr_qos_config_destroy(ar.qos);
     ibr_topo_destroy(ar.t);
     ibr_context_destroy(ar.ctx);

@@ -14,8 +14,10 @@
  * with its own scratch and counters, reduced in destination order.
  *
  * The traffic patterns (shift, random permutations and bisections) walk
- * each flow through the LFTs; they live in analyze_patterns.c.
+ * each flow through the LFTs; they live in analyze_patterns.c, the
+ * workloads over a rank order in analyze_workload.c.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/buffer.h"
@@ -35,6 +37,9 @@ struct ibr_analysis {
     size_t n_links;
     double bound[4]; /* eBB bound per family, in family_stats() order */
     char engine[64];
+    ibr__awl *wl;    /* the workloads evaluated */
+    size_t n_wl;
+    ibr__awlopts wlo; /* what they were evaluated with */
 };
 
 enum { ST_UNKNOWN = 0, ST_ACTIVE, ST_OK, ST_FAIL };
@@ -318,7 +323,7 @@ static int pass_share(void *arg, unsigned worker, size_t i)
             w->acc[u] = l > m ? l : m;
         }
     }
-    double sum = 0.0;
+    double sum = 0.0, cong = 0.0;
     for (uint32_t k = 0; k < j->n_ep_sws; k++) {
         uint32_t s = j->ep_sws[k];
         if (j->dist[(size_t)s * nsw + dsw] == 255 || w->st[s] != ST_OK)
@@ -326,8 +331,11 @@ static int pass_share(void *arg, unsigned worker, size_t i)
         uint64_t n = j->sw_ep_off[s + 1] - j->sw_ep_off[s] - (s == dsw ? 1u : 0u);
         if (n)
             sum += (double)n * (w->acc[s] ? 1.0 / (double)w->acc[s] : 1.0);
+        cong += (double)n * (double)w->acc[s];
     }
     j->dest_share[i] = sum;
+    if (j->dest_cong)
+        j->dest_cong[i] = cong;
     return 0;
 }
 
@@ -423,6 +431,10 @@ static void free_job(ibr_context *ctx, ibr__ajob *j)
     ibr__free(ctx, j->lft_t);
     ibr__free(ctx, j->hop);
     ibr__free(ctx, j->recip);
+    ibr__free(ctx, j->rank_ep);
+    ibr__free(ctx, j->rail_off);
+    ibr__free(ctx, j->rail_rank);
+    ibr__free(ctx, j->dest_cong);
     ibr__analyze_free_cuts(ctx, &j->cuts);
     if (j->w)
         for (unsigned i = 0; i < j->nw; i++)
@@ -512,7 +524,8 @@ static int build_tables(ibr_context *ctx, ibr__ajob *j)
 
 /* Sizes of ibr_analyze_options and ibr_analysis_summary per version (see
    IBR__VERSION_SIZE). */
-static const size_t options_size[] = {0, sizeof(ibr_analyze_options)};
+static const size_t options_size[] = {0, offsetof(ibr_analyze_options, workloads),
+                                      sizeof(ibr_analyze_options)};
 static const size_t summary_size[] = {0, sizeof(ibr_analysis_summary)};
 
 int ibr_analyze_options_init(ibr_analyze_options *opts, unsigned int version)
@@ -539,7 +552,9 @@ static int check_options(ibr_analyze_options *o, const ibr_analyze_options *opts
         memcpy(&def, opts, size);
         def.version = IBR_ANALYZE_OPTIONS_VERSION;
     }
-    if (def.patterns & ~(unsigned)IBR_PATTERN_ALL)
+    if (def.patterns & ~(unsigned)IBR_PATTERN_ALL || def.workloads & ~(unsigned)IBR_WORKLOAD_ALL ||
+        (def.n_ranks && !def.rank_guids) || def.n_ranks > UINT32_MAX || !def.moe_group ||
+        def.top_links > IBR_WORKLOAD_MAX_TOP)
         return IBR_EINVAL;
     *o = def;
     return 0;
@@ -574,6 +589,7 @@ static ibr_analysis *analysis_new(ibr_context *ctx, const ibr__ajob *j)
         return NULL;
     a->ctx = ctx;
     a->opts = j->opts;
+    a->opts.rank_guids = NULL; /* borrowed for the call only */
     a->levels = j->levels;
     memcpy(a->engine, j->r->engine, sizeof a->engine);
     a->engine[sizeof a->engine - 1] = 0;
@@ -584,6 +600,9 @@ static ibr_analysis *analysis_new(ibr_context *ctx, const ibr__ajob *j)
     return a;
 }
 
+/* *want bit of the workloads that walk patterns. */
+#define WANT_WORKLOADS (1u << 16)
+
 /* Everything the passes read: the tables, the transposed LFT when
    patterns other than all-to-all are wanted, switch distances, cuts and
    one worker per thread. *want gets the patterns other than all-to-all
@@ -592,11 +611,17 @@ static int job_prepare(ibr_context *ctx, ibr__ajob *j, unsigned *want)
 {
     int rc;
     *want = 0;
-    if ((rc = build_tables(ctx, j)) < 0)
+    if ((rc = build_tables(ctx, j)) < 0 || (rc = ibr__analyze_ranks(j)) < 0)
         return rc;
-    if (j->n_ep >= 2)
-        *want = j->opts.patterns &
-                (IBR_PATTERN_SHIFT | IBR_PATTERN_PERMUTATION | IBR_PATTERN_BISECTION);
+    if (j->n_rank >= 2)
+        *want = (j->opts.patterns &
+                 (IBR_PATTERN_SHIFT | IBR_PATTERN_PERMUTATION | IBR_PATTERN_BISECTION)) |
+                (j->opts.workloads & ~(unsigned)IBR_WORKLOAD_ALL_TO_ALL ? WANT_WORKLOADS : 0u);
+    if (j->opts.workloads & IBR_WORKLOAD_ALL_TO_ALL) {
+        j->dest_cong = ibr__calloc(ctx, j->n_dest ? j->n_dest : 1, sizeof *j->dest_cong);
+        if (!j->dest_cong)
+            return IBR_ENOMEM;
+    }
     if (*want) {
         size_t tiles = (j->lft_size + 63) / 64;
         j->lft_t = ibr__calloc(ctx, tiles * 64, j->nsw ? j->nsw : 1);
@@ -610,7 +635,8 @@ static int job_prepare(ibr_context *ctx, ibr__ajob *j, unsigned *want)
     if ((rc = ibr__switch_hops(&dist, j->t, j->nw)) < 0)
         return rc;
     j->dist = dist;
-    if (j->n_ep >= 2 && j->opts.patterns && (rc = ibr__analyze_cuts(j)) < 0)
+    if (j->n_ep >= 2 && (j->opts.patterns || j->opts.workloads) &&
+        (rc = ibr__analyze_cuts(j)) < 0)
         return rc;
     j->w = ibr__calloc(ctx, j->nw, sizeof *j->w);
     if (!j->w)
@@ -717,19 +743,88 @@ static int patterns_other(ibr_analysis *a, ibr__ajob *j, unsigned want)
     if ((rc = ibr__analyze_pattern_scratch(j)) < 0)
         return rc;
     size_t nrand = j->opts.n_random;
+    /* records for the shift and permutation workloads, taken on the way */
+    int wsh = (want & WANT_WORKLOADS) && (j->opts.workloads & IBR_WORKLOAD_SHIFT);
+    int wpm = (want & WANT_WORKLOADS) && (j->opts.workloads & IBR_WORKLOAD_PERMUTATION);
     if ((want & IBR_PATTERN_SHIFT) &&
         (rc = ibr__analyze_patterns(&s->shift, &a->bound[1], j, IBR_PATTERN_SHIFT,
-                                    j->n_ep - 1)) < 0)
+                                    j->n_rank - 1, wsh ? &j->pre[0] : NULL)) < 0)
         return rc;
+    if ((want & IBR_PATTERN_SHIFT) && wsh)
+        j->pre_have |= 1u;
     if ((want & IBR_PATTERN_PERMUTATION) &&
         (rc = ibr__analyze_patterns(&s->permutation, &a->bound[2], j, IBR_PATTERN_PERMUTATION,
-                                    nrand)) < 0)
+                                    nrand, wpm ? &j->pre[1] : NULL)) < 0)
         return rc;
+    if ((want & IBR_PATTERN_PERMUTATION) && wpm)
+        j->pre_have |= 2u;
     if ((want & IBR_PATTERN_BISECTION) &&
         (rc = ibr__analyze_patterns(&s->bisection, &a->bound[3], j, IBR_PATTERN_BISECTION,
-                                    nrand)) < 0)
+                                    nrand, NULL)) < 0)
         return rc;
     return 0;
+}
+
+/* The all-to-all workload's record: the all-to-all pattern, its mean flow
+   congestion and the links of the highest all-to-all load. */
+static void a2a_record(ibr__awl *rec, const ibr_analysis *a, ibr__ajob *j)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->bit = IBR_WORKLOAD_ALL_TO_ALL;
+    rec->st = a->sum.all_to_all;
+    rec->bound = a->bound[0];
+    rec->worst_ebb = rec->st.ebb;
+    double cong = 0.0;
+    for (uint32_t i = 0; i < j->n_dest; i++)
+        cong += j->dest_cong[i];
+    uint64_t routed = rec->st.flows - rec->st.unrouted;
+    rec->flow_cong = routed ? cong / (double)routed : 0.0;
+    unsigned want = j->opts.top_links, n = 0;
+    uint32_t top[IBR_WORKLOAD_MAX_TOP];
+    for (uint32_t l = 0; l < a->n_links; l++) {
+        uint64_t c = a->loads[l];
+        unsigned p = n;
+        if (!c)
+            continue;
+        while (p > 0 && a->loads[top[p - 1]] < c)
+            p--;
+        if (p >= want)
+            continue;
+        for (unsigned q = n < want ? n : want - 1; q > p; q--)
+            top[q] = top[q - 1];
+        top[p] = l;
+        if (n < want)
+            n++;
+    }
+    rec->n_top = n;
+    for (unsigned i = 0; i < n; i++)
+        ibr__analyze_link_info(&rec->top[i], j, top[i], a->loads[top[i]]);
+}
+
+/* The workloads asked for, into a->wl. */
+static int workloads(ibr_analysis *a, ibr__ajob *j, unsigned want)
+{
+    unsigned bits = j->opts.workloads, nb = 0;
+    for (unsigned b = bits; b; b &= b - 1)
+        nb++;
+    a->wlo = (ibr__awlopts){j->opts.workloads, j->n_rank, j->n_rails,
+                            {j->gdim[0], j->gdim[1], j->gdim[2]}, j->opts.moe_group,
+                            j->opts.moe_fanout, j->opts.n_random, j->opts.seed};
+    a->wl = ibr__calloc(a->ctx, nb ? nb : 1, sizeof *a->wl);
+    if (!a->wl)
+        return IBR_ENOMEM;
+    ibr__awl rec;
+    const ibr__awl *a2a = NULL;
+    if ((bits & IBR_WORKLOAD_ALL_TO_ALL) && a->sum.all_to_all.patterns) {
+        a2a_record(&rec, a, j);
+        a2a = &rec;
+    }
+    if (!(want & WANT_WORKLOADS)) {
+        if (a2a)
+            a->wl[a->n_wl++] = rec;
+        return 0;
+    }
+    return ibr__analyze_workloads(j, a->wl, &a->n_wl, a2a);
 }
 
 int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyze_options *opts)
@@ -755,10 +850,13 @@ int ibr_result_analyze(ibr_analysis **out, const ibr_result *r, const ibr_analyz
         rc = ibr__parallel_for(j.nw, j.n_dest, pass_paths, &j);
     if (rc == 0)
         rc = merge_paths(a, &j);
-    if (rc == 0 && (o.patterns & IBR_PATTERN_ALL_TO_ALL))
+    if (rc == 0 && ((o.patterns & IBR_PATTERN_ALL_TO_ALL) ||
+                    (o.workloads & IBR_WORKLOAD_ALL_TO_ALL)))
         rc = pattern_all_to_all(a, &j);
     if (rc == 0 && want)
         rc = patterns_other(a, &j, want);
+    if (rc == 0 && o.workloads)
+        rc = workloads(a, &j, want);
     free_job(ctx, &j);
     if (rc < 0) {
         ibr_analysis_destroy(a);
@@ -776,6 +874,9 @@ void ibr_analysis_destroy(ibr_analysis *a)
     if (!a)
         return;
     ibr_context *ctx = a->ctx;
+    for (size_t i = 0; a->wl && i < a->n_wl; i++)
+        ibr__free(ctx, a->wl[i].steps);
+    ibr__free(ctx, a->wl);
     ibr__free(ctx, a->hist);
     ibr__free(ctx, a->loads);
     ibr__free(ctx, a);
@@ -993,7 +1094,11 @@ int ibr_analysis_write_json(ibr_buffer *out, const ibr_analysis *a)
             rc = ibr__buf_putc(out, ctx, ']');
     }
     if (!rc)
-        rc = ibr__buf_puts(out, ctx, "]\n}\n");
+        rc = ibr__buf_putc(out, ctx, ']');
+    if (!rc && a->opts.workloads)
+        rc = ibr__write_workloads_json(out, ctx, a->wl, a->n_wl, &a->wlo);
+    if (!rc)
+        rc = ibr__buf_puts(out, ctx, "\n}\n");
     if (rc < 0)
         ibr__buf_abort(out, mark);
     return rc;
@@ -1059,7 +1164,30 @@ int ibr_analysis_write_text(ibr_buffer *out, const ibr_analysis *a)
                              (unsigned long long)p->congestion_free, p->ebb, a->bound[i],
                              vs_bound(p->ebb, a->bound[i]));
     }
+    if (!rc && a->opts.workloads)
+        rc = ibr__write_workloads_text(out, ctx, a->wl, a->n_wl, &a->wlo);
     if (rc < 0)
         ibr__buf_abort(out, mark);
     return rc;
+}
+
+size_t ibr_analysis_workload_count(const ibr_analysis *a)
+{
+    return a ? a->n_wl : 0;
+}
+
+int ibr_analysis_workload(const char **name, ibr_pattern_stats *stats, double *bound,
+                          const ibr_analysis *a, size_t i)
+{
+    if (!a)
+        return IBR_EINVAL;
+    if (i >= a->n_wl)
+        return IBR_ERANGE;
+    if (name)
+        *name = ibr__workload_name(a->wl[i].bit);
+    if (stats)
+        *stats = a->wl[i].st;
+    if (bound)
+        *bound = a->wl[i].bound;
+    return 0;
 }

@@ -363,7 +363,7 @@ out:
 int ibr__analyze_bound_scratch(const ibr__ajob *j, ibr__aworker *w)
 {
     ibr_context *ctx = ibr__ctx(j->t->ctx);
-    size_t n = j->n_ep ? j->n_ep : 1;
+    size_t n = j->max_flows > j->n_ep ? j->max_flows : j->n_ep; /* flows of a pattern */
     size_t ne = 2 * (size_t)j->cuts.n_cut + 1;
     size_t per = 2 * (size_t)(j->cuts.max_mem ? j->cuts.max_mem : 1);
     size_t nodes = 2 * ne + 2, arcs = 2 * (3 * ne + n);

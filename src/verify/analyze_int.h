@@ -90,9 +90,48 @@ typedef struct ibr__apattern {
     uint64_t flows;
     uint64_t unrouted;
     uint64_t max;
+    uint64_t cong;  /* sum over routed flows of their congestion */
     double share; /* sum over flows of the flow's bandwidth share */
     double bound; /* the most that sum could be under any routing */
 } ibr__apattern;
+
+/* Families of the workloads beyond the ::ibr_pattern bits (make_flows). */
+enum {
+    IBR__FAM_RING = 1 << 8,
+    IBR__FAM_RD = 1 << 9,
+    IBR__FAM_RAIL_RING = 1 << 10,
+    IBR__FAM_RAIL_RD = 1 << 11,
+    IBR__FAM_MOE = 1 << 12,
+    IBR__FAM_GRID = 1 << 13,
+};
+
+/* A limiting link of a workload, copied out of the topology. */
+typedef struct ibr__alink {
+    uint64_t flows;
+    uint64_t guid, peer_guid;
+    unsigned port, peer_port;
+    char name[IBR_DESC_SIZE], peer[IBR_DESC_SIZE];
+} ibr__alink;
+
+/* One step of a multi-step workload (recursive doubling). */
+typedef struct ibr__astep {
+    uint64_t flows, unrouted, max;
+    double ebb, bound;
+} ibr__astep;
+
+/* One evaluated workload. */
+typedef struct ibr__awl {
+    unsigned bit;          /* its ibr_workload bit */
+    ibr_pattern_stats st;
+    double bound;          /* eBB bound: mean over its patterns */
+    double worst_ebb;      /* lowest eBB of one of its patterns */
+    double flow_cong;      /* mean over routed flows of their congestion */
+    unsigned worst;        /* the pattern the limiting links come from */
+    unsigned n_top;
+    ibr__alink top[IBR_WORKLOAD_MAX_TOP];
+    size_t n_steps;        /* per-pattern records of step-wise workloads */
+    ibr__astep *steps;
+} ibr__awl;
 
 typedef struct ibr__ajob {
     const ibr_topo *t;
@@ -141,6 +180,26 @@ typedef struct ibr__ajob {
     /* pattern family being evaluated */
     unsigned int family;
     ibr__apattern *pat;
+    /* rank order (identity without one) and the workloads' groups */
+    uint32_t n_rank;
+    uint32_t *rank_ep;          /* rank -> end port */
+    uint32_t max_flows;         /* most flows of one pattern (scratch size) */
+    uint32_t n_rails;           /* 0: no rails found */
+    uint32_t *rail_off;         /* CSR rail -> its ranks, in rank order */
+    uint32_t *rail_rank;
+    uint32_t rail_max;          /* most ranks on one rail */
+    unsigned gdim[3];           /* process grid, gdim[2] = 1 on 2-D */
+    double *dest_cong;          /* per all-to-all destination: sum of congestions */
+    /* the busiest links of one pattern, captured on demand */
+    int capture;
+    unsigned n_cap;
+    uint32_t cap_link[IBR_WORKLOAD_MAX_TOP];
+    uint64_t cap_cnt[IBR_WORKLOAD_MAX_TOP];
+    /* the shift (0) and permutation (1) workloads when their pattern
+       families were evaluated with a record: the same flows, not walked
+       twice */
+    ibr__awl pre[2];
+    unsigned pre_have; /* bit i: pre[i] is filled */
 } ibr__ajob;
 
 /* The entry of switch s toward lid in the tiled LFTs is
@@ -153,10 +212,38 @@ static inline uint8_t *ibr__atile_row(const ibr__ajob *j, unsigned lid)
 }
 
 /* Evaluate n patterns of family (one ::ibr_pattern bit other than
-   all-to-all) into *out, and their eBB bound into *bound. Allocation
-   happens before the parallel loop. */
+   all-to-all, or an IBR__FAM_ value) into *out, and their eBB bound into
+   *bound. With rec, also the workload record: statistics, limiting links
+   (of the pattern with the most congestion), steps. Allocation happens
+   before the parallel loop. */
 int ibr__analyze_patterns(ibr_pattern_stats *out, double *bound, ibr__ajob *j, unsigned family,
-                          size_t n);
+                          size_t n, ibr__awl *rec);
+/* Copy link l's ends into *out (analyze_workload.c). */
+void ibr__analyze_link_info(ibr__alink *out, const ibr__ajob *j, uint32_t l, uint64_t flows);
+/* The rank order, rails and grid of the options (analyze_workload.c);
+   after the end-port tables. IBR_ENOTFOUND: a GUID of no end port;
+   IBR_EINVAL: a rank twice, a grid of another size. */
+int ibr__analyze_ranks(ibr__ajob *j);
+/* Evaluate the workloads of j->opts.workloads into rec (room for one per
+   bit), in bit order, those that apply; *n gets how many. The all-to-all
+   one is copied from *a2a. */
+int ibr__analyze_workloads(ibr__ajob *j, ibr__awl *rec, size_t *n, const ibr__awl *a2a);
+/* The parameters the workloads were evaluated with, for the reports. */
+typedef struct ibr__awlopts {
+    unsigned workloads;
+    uint32_t ranks, rails; /* rails 0: none found (or not asked for) */
+    unsigned grid[3];      /* as used: {0, 0, 0} when no grid was asked for */
+    unsigned moe_group, moe_fanout, n_random;
+    uint64_t seed;
+} ibr__awlopts;
+
+/* "ring", "recursive_doubling", ... of a workload bit. */
+const char *ibr__workload_name(unsigned bit);
+/* Write the workloads as a JSON array member / text table. */
+int ibr__write_workloads_json(ibr_buffer *out, ibr_context *ctx, const ibr__awl *w, size_t n,
+                              const ibr__awlopts *o);
+int ibr__write_workloads_text(ibr_buffer *out, ibr_context *ctx, const ibr__awl *w, size_t n,
+                              const ibr__awlopts *o);
 /* Build the walk tables and allocate the pattern scratch of every worker. */
 int ibr__analyze_pattern_scratch(ibr__ajob *j);
 void ibr__analyze_free_worker(ibr_context *ctx, ibr__aworker *w);

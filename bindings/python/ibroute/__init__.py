@@ -57,6 +57,7 @@ from ._capi import (
     SLMode,
     SwitchDump,
     UcastFlags,
+    Workload,
 )
 
 _lib = _capi.load()
@@ -161,7 +162,7 @@ __all__ = [
     "QosConfig", "QosTarget",
     "RangeError", "Result", "RoutesError", "SLMode", "Setting", "SwitchDump",
     "Status", "SettingType", "StateError", "Topology", "UcastFlags",
-    "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError",
+    "UnroutableError", "UnsupportedError", "VerifyReport", "VersionError", "Workload",
     "engines", "find_engine", "library_path", "parse_guid_list", "status_name", "strerror",
     "version", "version_string",
 ]

@@ -65,7 +65,7 @@ CONSTANTS: Dict[str, int] = {
     "IBR_GEN_XGFT_VERSION": 1,
     "IBR_XGFT_MAX_LEVELS": 6,
     "IBR_ENGINE_VERSION": 1,
-    "IBR_ANALYZE_OPTIONS_VERSION": 1,
+    "IBR_ANALYZE_OPTIONS_VERSION": 2,
     "IBR_ANALYSIS_SUMMARY_VERSION": 1,
     "IBR_LINK_ATTR_VERSION": 1,
     "IBR_NODE_INFO_VERSION": 1,
@@ -234,6 +234,21 @@ class Pattern(enum.IntFlag):
     ALL = 0xF
 
 
+class Workload(enum.IntFlag):
+    """ibr_workload: workloads of ibr_result_analyze() over a rank order."""
+
+    RING = 1 << 0
+    RD = 1 << 1
+    RAIL_RING = 1 << 2
+    RAIL_RD = 1 << 3
+    ALL_TO_ALL = 1 << 4
+    MOE = 1 << 5
+    GRID = 1 << 6
+    SHIFT = 1 << 7
+    PERMUTATION = 1 << 8
+    ALL = 0x1FF
+
+
 class SettingType(enum.IntEnum):
     """ibr_setting_type: the type of an engine setting."""
 
@@ -371,6 +386,7 @@ ENUM_PREFIXES = {
     EngineCaps: ("IBR_CAP_", str),
     LogLevel: ("IBR_LOG_", str),
     Pattern: ("IBR_PATTERN_", str),
+    Workload: ("IBR_WORKLOAD_", str),
     GuidListKind: ("IBR_GUID_LIST_", str),
     SettingType: ("IBR_SETTING_", str),
     HopStatus: ("IBR_HOP_", str),
@@ -428,6 +444,10 @@ class _OpaqueGuidList(Structure):
     pass
 
 
+class _OpaqueRankOrder(Structure):
+    pass
+
+
 class _OpaqueRoutingDb(Structure):
     pass
 
@@ -447,6 +467,7 @@ ResultP = POINTER(_OpaqueResult)
 RunP = POINTER(_OpaqueRun)
 AnalysisP = POINTER(_OpaqueAnalysis)
 GuidListP = POINTER(_OpaqueGuidList)
+RankOrderP = POINTER(_OpaqueRankOrder)
 RoutingDbP = POINTER(_OpaqueRoutingDb)
 McastGroupsP = POINTER(_OpaqueMcastGroups)
 QosConfigP = POINTER(_OpaqueQosConfig)
@@ -766,6 +787,15 @@ class ibr_analyze_options(Structure):
         ("seed", c_uint64),
         ("base_lid_only", c_int),
         ("threads", c_uint),
+        # version 2
+        ("workloads", c_uint),
+        ("rank_guids", POINTER(c_uint64)),
+        ("n_ranks", c_size_t),
+        ("grid", c_uint * 3),
+        ("moe_group", c_uint),
+        ("moe_fanout", c_uint),
+        ("rails", c_uint),
+        ("top_links", c_uint),
     ]
 
 
@@ -1071,6 +1101,15 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_analysis_ebb_bound", [POINTER(c_double), AnalysisP, c_uint], c_int),
     ("ibr_analysis_write_json", [POINTER(ibr_buffer), AnalysisP], c_int),
     ("ibr_analysis_write_text", [POINTER(ibr_buffer), AnalysisP], c_int),
+    ("ibr_analysis_workload_count", [AnalysisP], c_size_t),
+    ("ibr_analysis_workload",
+     [POINTER(c_char_p), POINTER(ibr_pattern_stats), POINTER(c_double), AnalysisP, c_size_t],
+     c_int),
+    ("ibr_rank_order_parse", [POINTER(RankOrderP), TopoP, c_char_p, c_size_t], c_int),
+    ("ibr_rank_order_destroy", [RankOrderP], None),
+    ("ibr_rank_order_last_error", [RankOrderP], c_char_p),
+    ("ibr_rank_order_count", [RankOrderP], c_size_t),
+    ("ibr_rank_order_guids", [RankOrderP], POINTER(c_uint64)),
     # guidlist.h
     ("ibr_guid_list_parse",
      [POINTER(GuidListP), ContextP, c_enum, c_char_p, c_size_t], c_int),

@@ -1394,6 +1394,27 @@ class Topology(_Nodes):
     def __init__(self) -> None:
         raise TypeError("a Topology comes from Fabric.freeze()")
 
+    def parse_rank_order(self, text: Text) -> List[int]:
+        """The port GUIDs of a rank order (analyze.h, ibr_rank_order_parse):
+        one end port per line, rank 0 first, named by port or node GUID,
+        by a line of ``ibr order``'s rank-order.txt, by a node description
+        (optionally followed by a port number) or by a host name as a
+        hostfile lists it.  A line naming no end port, or one already
+        named, raises :class:`ParseError` whose message gives the line."""
+        data = _b(text)
+        out = _capi.RankOrderP()
+        with self._using() as tp:
+            rc = _lib.ibr_rank_order_parse(byref(out), tp, data, len(data))
+        try:
+            if rc < 0:
+                msg = _s(_lib.ibr_rank_order_last_error(out)) if out else ""
+                raise error_for(rc, msg or f"ibr_rank_order_parse: {_s(_lib.ibr_strerror(rc))}")
+            n = _lib.ibr_rank_order_count(out)
+            return list(_lib.ibr_rank_order_guids(out)[:n]) if n else []
+        finally:
+            if out:
+                _lib.ibr_rank_order_destroy(out)
+
     @classmethod
     def _wrap(cls, ptr: Any, context: Optional[Context], owned: bool = True) -> "Topology":
         t = cls.__new__(cls)
@@ -2358,16 +2379,27 @@ class Result(_Handle):
 
     def analyze(self, patterns: Any = None, n_random: Optional[int] = None,
                 seed: Optional[int] = None, base_lid_only: Optional[bool] = None,
-                threads: Optional[int] = None) -> "Analysis":
+                threads: Optional[int] = None, ranks: Any = None, workloads: Any = None,
+                grid: Optional[Sequence[int]] = None, moe_group: Optional[int] = None,
+                moe_fanout: Optional[int] = None, rails: Optional[int] = None,
+                top_links: Optional[int] = None) -> "Analysis":
         """Analyse the routing (analyze.h): path lengths, link loads,
         congestion and effective bisection bandwidth under traffic
         patterns (a :class:`Pattern` mask or names such as
-        ["shift", "permutation"]), VL usage.  Returns an
-        :class:`Analysis`; None keeps the library's default."""
+        ["shift", "permutation"]), VL usage.  *ranks* is the rank order
+        (port GUIDs, or the text of a rank-order file, read by
+        :meth:`Topology.parse_rank_order`); *workloads* (a
+        :class:`Workload` mask or names such as ["ring", "rd"]) adds the
+        workloads over it (:meth:`Analysis.workloads`), with *grid*
+        (A, B[, C]), *moe_group*, *moe_fanout*, *rails* and *top_links*.
+        Returns an :class:`Analysis`; None keeps the library's default."""
         from ._quality import Analysis
 
         return Analysis._run(self, {"patterns": patterns, "n_random": n_random, "seed": seed,
-                                    "base_lid_only": base_lid_only, "threads": threads})
+                                    "base_lid_only": base_lid_only, "threads": threads,
+                                    "ranks": ranks, "workloads": workloads, "grid": grid,
+                                    "moe_group": moe_group, "moe_fanout": moe_fanout,
+                                    "rails": rails, "top_links": top_links})
 
     def write_subnet_lst(self) -> str:
         """OpenSM's opensm-subnet.lst of the result's topology."""

@@ -134,7 +134,24 @@ def _summary(c: _capi.ibr_analysis_summary, a: "Analysis") -> AnalysisSummary:
     return AnalysisSummary(**values)
 
 
-_ANALYZE_KEYS = ("patterns", "n_random", "seed", "base_lid_only", "threads")
+_ANALYZE_KEYS = ("patterns", "n_random", "seed", "base_lid_only", "threads", "ranks",
+                 "workloads", "grid", "moe_group", "moe_fanout", "rails", "top_links")
+
+
+def _workloads(value: Union[int, str, Iterable[str]]) -> int:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, int):
+        bits = 0
+        for name in value:
+            key = {"a2a": "all_to_all", "perm": "permutation"}.get(name, name)
+            try:
+                bits |= _capi.Workload[key.upper().replace("-", "_")]
+            except KeyError:
+                names = ", ".join(m.name.lower() for m in _capi.Workload)
+                raise ValueError(f"unknown workload {name!r} (expected {names})") from None
+        value = bits
+    return _uint(int(value), 32, "workloads")
 
 
 def _patterns(value: Union[int, str, Iterable[str]]) -> int:
@@ -170,8 +187,24 @@ class Analysis(_Handle):
                     raise TypeError(f"analyze() got an unexpected keyword argument {key!r}")
                 if value is None:
                     continue
+                if key == "ranks":
+                    if isinstance(value, (str, bytes)):
+                        value = result.topology.parse_rank_order(value)
+                    guids = [_uint(g, 64, "ranks") for g in value]
+                    keep = (c_uint64 * max(len(guids), 1))(*guids)
+                    opts.rank_guids = keep
+                    opts.n_ranks = len(guids)
+                    continue
+                if key == "grid":
+                    dims = list(value) + [0] * (3 - len(value))
+                    if len(dims) != 3:
+                        raise ValueError(f"grid {value!r}: two or three dimensions")
+                    opts.grid[:] = [_uint(d, 32, "grid") for d in dims]
+                    continue
                 if key == "patterns":
                     value = _patterns(value)
+                elif key == "workloads":
+                    value = _workloads(value)
                 elif key == "base_lid_only":
                     value = 1 if value else 0
                 else:
@@ -263,6 +296,14 @@ class Analysis(_Handle):
         if rc < 0:
             raise error_for(rc, f"vl_usage_level: {_s(_core._lib.ibr_strerror(rc))}")
         return list(buf)
+
+    def workloads(self) -> List[Dict[str, Any]]:
+        """The workloads evaluated over the rank order, in the order of
+        :class:`Workload`'s bits: dicts with the keys of the JSON report's
+        "workloads" list (name, patterns, flows, ebb, worst_ebb,
+        ebb_bound, max_congestion, mean_flow_congestion, steps,
+        limiting_links, ...); [] when none was asked for."""
+        return list(self.to_dict().get("workloads", []))
 
     def write_json(self) -> str:
         """The analysis as one JSON object."""
