@@ -91,44 +91,36 @@ static const ibr__node *sw_nodep(const ftree *ft, uint32_t s)
 
 /* OpenSM orders groups by load, ties by the remote switch's tuple; its
    bubble sorts are stable, so an insertion sort gives the same order. */
-static int less_up(const ftree *ft, uint32_t a, uint32_t b)
+static int less_load(const ftree *ft, uint32_t a, uint32_t b, int down)
 {
     const ft_group *ga = &ft->grp[a], *gb = &ft->grp[b];
-    if (ga->cu != gb->cu)
-        return ga->cu < gb->cu;
+    uint32_t la = down ? ga->cd : ga->cu, lb = down ? gb->cd : gb->cu;
+    if (la != lb)
+        return la < lb;
     return ga->rkey < gb->rkey;
 }
 
-static int less_down(const ftree *ft, uint32_t a, uint32_t b)
+/* The groups g[0..n) by their routes up (down: by their routes down). */
+static void sort_load(ftree *ft, uint32_t *g, uint32_t n, int down)
 {
-    const ft_group *ga = &ft->grp[a], *gb = &ft->grp[b];
-    if (ga->cd != gb->cd)
-        return ga->cd < gb->cd;
-    return ga->rkey < gb->rkey;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = g[i], j = i;
+        while (j > 0 && less_load(ft, v, g[j - 1], down)) {
+            g[j] = g[j - 1];
+            j--;
+        }
+        g[j] = v;
+    }
 }
 
 void ibr__ftree_sort_up_load(ftree *ft, uint32_t *g, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t v = g[i], j = i;
-        while (j > 0 && less_up(ft, v, g[j - 1])) {
-            g[j] = g[j - 1];
-            j--;
-        }
-        g[j] = v;
-    }
+    sort_load(ft, g, n, 0);
 }
 
 void ibr__ftree_sort_down_load(ftree *ft, uint32_t *g, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t v = g[i], j = i;
-        while (j > 0 && less_down(ft, v, g[j - 1])) {
-            g[j] = g[j - 1];
-            j--;
-        }
-        g[j] = v;
-    }
+    sort_load(ft, g, n, 1);
 }
 
 /* By remote tuple only (indexing). */

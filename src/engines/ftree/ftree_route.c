@@ -60,7 +60,7 @@
 /* The port of group g with the fewest routes up (or down) through it, the
    first one on ties; its remote port number goes to *rport. NULL for a
    group of one port, whose port counters are never consulted. */
-static ft_port *least_up(ftree *ft, const ft_group *g, uint8_t *rport)
+static ft_port *least_loaded(ftree *ft, const ft_group *g, uint8_t *rport, int down)
 {
     if (g->nports == 1) {
         *rport = g->rport1;
@@ -68,24 +68,20 @@ static ft_port *least_up(ftree *ft, const ft_group *g, uint8_t *rport)
     }
     ft_port *p = &ft->ports[g->port0], *best = p;
     for (uint32_t i = 1; i < g->nports; i++)
-        if (p[i].cu < best->cu)
+        if (down ? p[i].cd < best->cd : p[i].cu < best->cu)
             best = &p[i];
     *rport = best->rport;
     return best;
 }
 
+static ft_port *least_up(ftree *ft, const ft_group *g, uint8_t *rport)
+{
+    return least_loaded(ft, g, rport, 0);
+}
+
 static ft_port *least_down(ftree *ft, const ft_group *g, uint8_t *rport)
 {
-    if (g->nports == 1) {
-        *rport = g->rport1;
-        return NULL;
-    }
-    ft_port *p = &ft->ports[g->port0], *best = p;
-    for (uint32_t i = 1; i < g->nports; i++)
-        if (p[i].cd < best->cd)
-            best = &p[i];
-    *rport = best->rport;
-    return best;
+    return least_loaded(ft, g, rport, 1);
 }
 
 static int descend_walk(ftree *ft, uint32_t x, uint32_t prev, unsigned h);
