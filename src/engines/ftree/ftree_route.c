@@ -84,6 +84,19 @@ static ft_port *least_down(ftree *ft, const ft_group *g, uint8_t *rport)
     return least_loaded(ft, g, rport, 1);
 }
 
+/* The compute nodes of leaf w in the order its down groups have now (at
+   most max_cn), into seq; returns how many. */
+static uint32_t leaf_cn_seq(const ftree *ft, const ft_sw *w, uint32_t *seq)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < w->ndown && k < ft->max_cn; j++) {
+        const ft_group *g = &ft->grp[ft->order[w->down + j]];
+        if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
+            seq[k++] = g->ca;
+    }
+    return k;
+}
+
 static int descend_walk(ftree *ft, uint32_t x, uint32_t prev, unsigned h);
 
 /* Nothing to route below x: only CA groups (a leaf), or a class mate
@@ -770,12 +783,7 @@ static int assign(ftree *ft)
     for (uint32_t i = 0; i < ft->nleaves; i++) {
         uint32_t x = ft->leaves[i];
         const ft_sw *w = &ft->sw[x];
-        uint32_t routed = 0;
-        for (uint32_t k = 0; k < w->ndown && routed < ft->max_cn; k++) {
-            const ft_group *g = &ft->grp[ft->order[w->down + k]];
-            if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
-                seq[routed++] = g->ca;
-        }
+        uint32_t routed = leaf_cn_seq(ft, w, seq);
         for (uint32_t k = 0; k < routed && rc == 0; k++) {
             const ft_ca *c = &ft->ca[seq[k]];
             rc = route_dest(ft, c->lid, x, ft->ports[ft->grp[c->group].port0].port, 1, 1, 0);
@@ -1223,12 +1231,7 @@ static int dg_route_all(ftree *ft, dg_state *d, const char *phase, uint64_t tota
     for (uint32_t i = 0; i < ft->nleaves && rc == 0; i++) {
         uint32_t x = ft->leaves[i];
         const ft_sw *w = &ft->sw[x];
-        uint32_t k = 0;
-        for (uint32_t j = 0; j < w->ndown && k < ft->max_cn; j++) {
-            const ft_group *g = &ft->grp[ft->order[w->down + j]];
-            if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
-                seq[k++] = g->ca;
-        }
+        uint32_t k = leaf_cn_seq(ft, w, seq);
         for (uint32_t j = 0; j < k && rc == 0; j++) {
             const ft_ca *c = &ft->ca[seq[j]];
             if ((rc = begin(ft, c->lid)) == 0) {
