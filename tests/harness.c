@@ -362,3 +362,121 @@ int ibr_test_layered_route(ibr_run *run, void *user)
     }
     return 0;
 }
+
+void ibr_test_tree_init(ibr_test_tree *tr, const ibr_topo *t)
+{
+    tr->t = t;
+    tr->nsw = ibr_topo_switch_count(t);
+    tr->maxlid = ibr_topo_max_lid(t);
+    tr->level = calloc(tr->nsw + 1, sizeof *tr->level);
+    tr->nbr = malloc((size_t)(tr->nsw + 1) * 255 * sizeof *tr->nbr);
+    tr->ep_sw = malloc((tr->maxlid + 1) * sizeof *tr->ep_sw);
+    tr->ep_port = calloc(tr->maxlid + 1, sizeof *tr->ep_port);
+    tr->ep_n = calloc(tr->maxlid + 1, sizeof *tr->ep_n);
+    uint32_t *queue = malloc((tr->nsw + 1) * sizeof *queue);
+    CU_ASSERT_FATAL(tr->level && tr->nbr && tr->ep_sw && tr->ep_port && tr->ep_n && queue);
+    size_t qh = 0, qt = 0;
+    for (unsigned l = 0; l <= tr->maxlid; l++)
+        tr->ep_sw[l] = IBR_TEST_NOSW;
+    for (uint32_t s = 0; s < tr->nsw; s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        uint32_t node = ibr_topo_switch_node(t, s);
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned p = 0; p < 255; p++) {
+            tr->nbr[(size_t)s * 255 + p] = IBR_TEST_NOSW;
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (p == 0 || p > ni.nports || ibr_topo_port_info(&pi, t, node, p) < 0 ||
+                pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
+                continue;
+            uint32_t rs = ibr_topo_node_switch(t, pi.remote_node);
+            if (rs != IBR_NONE) {
+                if (rs != s)
+                    tr->nbr[(size_t)s * 255 + p] = rs;
+                continue;
+            }
+            ibr_port_info ri = IBR_PORT_INFO_INIT;
+            if (ibr_topo_port_info(&ri, t, pi.remote_node, pi.remote_port) < 0 || !ri.lid)
+                continue;
+            for (unsigned k = 0; k < (1u << ri.lmc) && ri.lid + k <= tr->maxlid; k++) {
+                tr->ep_sw[ri.lid + k] = s;
+                tr->ep_port[ri.lid + k] = p;
+            }
+            tr->ep_n[ri.lid] = 1u << ri.lmc;
+            if (!tr->level[s]) {
+                tr->level[s] = 1;
+                queue[qt++] = s;
+            }
+        }
+    }
+    while (qh < qt) {
+        uint32_t u = queue[qh++];
+        for (unsigned p = 1; p < 255; p++) {
+            uint32_t v = tr->nbr[(size_t)u * 255 + p];
+            if (v != IBR_TEST_NOSW && !tr->level[v]) {
+                tr->level[v] = tr->level[u] + 1;
+                queue[qt++] = v;
+            }
+        }
+    }
+    free(queue);
+}
+
+void ibr_test_tree_free(ibr_test_tree *tr)
+{
+    free(tr->level);
+    free(tr->nbr);
+    free(tr->ep_sw);
+    free(tr->ep_port);
+    free(tr->ep_n);
+}
+
+void ibr_test_updown_dist(uint8_t *dist, const uint32_t *nbr, const int *level, uint32_t nsw,
+                          uint32_t s)
+{
+    uint8_t *d2 = malloc(2 * (size_t)nsw);
+    uint32_t *q = malloc(2 * (size_t)nsw * sizeof *q);
+    CU_ASSERT_FATAL(d2 && q);
+    memset(d2, 255, 2 * (size_t)nsw);
+    uint32_t h = 0, tl = 0;
+    d2[2 * s] = 0;
+    q[tl++] = 2 * s;
+    while (h < tl) {
+        uint32_t st = q[h++], u = st / 2, phase = st % 2;
+        for (unsigned p = 1; p < 255; p++) {
+            uint32_t v = nbr[(size_t)u * 255 + p];
+            if (v == IBR_TEST_NOSW || v == u || level[v] == level[u])
+                continue;
+            int up = level[v] > level[u];
+            if (up && phase)
+                continue;
+            uint32_t ns = 2 * v + (up ? 0u : 1u);
+            if (d2[ns] == 255) {
+                d2[ns] = (uint8_t)(d2[st] + 1);
+                q[tl++] = ns;
+            }
+        }
+    }
+    for (uint32_t v = 0; v < nsw; v++)
+        dist[v] = d2[2 * v] < d2[2 * v + 1] ? d2[2 * v] : d2[2 * v + 1];
+    free(d2);
+    free(q);
+}
+
+uint64_t ibr_test_shift(const ibr_result *r, unsigned *free_, unsigned *n, double *ebb)
+{
+    ibr_analysis *a = NULL;
+    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
+    ao.patterns = IBR_PATTERN_SHIFT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &ao), 0);
+    ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
+    CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
+    CU_ASSERT_EQUAL(s.shift.unrouted, 0);
+    if (free_)
+        *free_ = (unsigned)s.shift.congestion_free;
+    if (n)
+        *n = s.shift.patterns;
+    if (ebb)
+        *ebb = s.shift.ebb;
+    ibr_analysis_destroy(a);
+    return s.shift.max_congestion;
+}

@@ -97,6 +97,44 @@ ibr_topo *ibr_test_star(unsigned hosts, unsigned lmc);
 int ibr_test_in_child(int *res, double *cpu_s, double limit_s, int (*fn)(void *arg),
                       void *arg);
 
+/* An independent model of a fat tree, read through the public topology API
+   alone, to walk routes through the LFTs (test_dmodc, test_lmc). Levels are
+   measured here: 1 for a switch with an end port that has a LID, then one
+   more per link away from the nearest such switch, 0 where none is
+   reachable. Cables that are not up, and a switch's cables to itself, are
+   no neighbours. */
+typedef struct ibr_test_tree {
+    const ibr_topo *t;
+    uint32_t nsw;
+    unsigned maxlid;
+    int *level;        /* per switch: 1 + links to the nearest leaf, 0 = none */
+    uint32_t *nbr;     /* per switch, per port 0..254: neighbour switch or
+                          IBR_TEST_NOSW */
+    uint32_t *ep_sw;   /* per LID: the switch an end port's LID is delivered
+                          at, IBR_TEST_NOSW for other LIDs */
+    unsigned *ep_port; /* per LID: that switch's port toward it */
+    unsigned *ep_n;    /* per base LID of an end port: its LIDs (2^LMC), 0
+                          elsewhere */
+} ibr_test_tree;
+
+#define IBR_TEST_NOSW 0xFFFFFFFFu
+
+void ibr_test_tree_init(ibr_test_tree *tr, const ibr_topo *t);
+void ibr_test_tree_free(ibr_test_tree *tr);
+
+/* up*down* distance from switch s to every switch into dist (255 = no such
+   path), by a search over (switch, phase) states: up is toward a higher
+   level[], a move between equal levels is never taken. nbr is nsw x 255
+   (neighbour switch per port, IBR_TEST_NOSW for none). */
+void ibr_test_updown_dist(uint8_t *dist, const uint32_t *nbr, const int *level, uint32_t nsw,
+                          uint32_t s);
+
+/* Shift patterns of r by ibr_result_analyze(), asserting that none is
+   unrouted: returns the most flows on one link; *free_ (patterns free of
+   congestion), *n (patterns) and *ebb (effective bisection bandwidth) where
+   not NULL. */
+uint64_t ibr_test_shift(const ibr_result *r, unsigned *free_, unsigned *n, double *ebb);
+
 /* Read a whole file into a malloc'ed buffer; NULL on error. */
 char *ibr_test_read_file(const char *path, size_t *len);
 

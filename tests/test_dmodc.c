@@ -14,110 +14,11 @@
 /* ------------------------------------------------------------------ */
 /* an independent model of the tree                                    */
 
-typedef struct tree {
-    const ibr_topo *t;
-    uint32_t nsw;
-    int *level;        /* per switch: 1 + links to the nearest leaf, 0 = none */
-    uint32_t *nbr;     /* per switch, per port 0..254: neighbour switch */
-    uint32_t *ep_sw;   /* per LID: switch an end port's LID is delivered at */
-    unsigned *ep_port; /* per LID: that switch's port toward it */
-} tree;
-
-static void tree_init(tree *tr, const ibr_topo *t)
-{
-    tr->t = t;
-    tr->nsw = ibr_topo_switch_count(t);
-    unsigned maxlid = ibr_topo_max_lid(t);
-    tr->level = calloc(tr->nsw + 1, sizeof *tr->level);
-    tr->nbr = malloc((size_t)(tr->nsw + 1) * 255 * sizeof *tr->nbr);
-    tr->ep_sw = malloc((maxlid + 1) * sizeof *tr->ep_sw);
-    tr->ep_port = calloc(maxlid + 1, sizeof *tr->ep_port);
-    uint32_t *queue = malloc((tr->nsw + 1) * sizeof *queue);
-    size_t qh = 0, qt = 0;
-    for (unsigned l = 0; l <= maxlid; l++)
-        tr->ep_sw[l] = NOSW;
-    for (uint32_t s = 0; s < tr->nsw; s++) {
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        uint32_t node = ibr_topo_switch_node(t, s);
-        ibr_topo_node_info(&ni, t, node);
-        for (unsigned p = 0; p < 255; p++) {
-            tr->nbr[(size_t)s * 255 + p] = NOSW;
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            if (p == 0 || p > ni.nports || ibr_topo_port_info(&pi, t, node, p) < 0 ||
-                pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
-                continue;
-            uint32_t rs = ibr_topo_node_switch(t, pi.remote_node);
-            if (rs != IBR_NONE) {
-                if (rs != s)
-                    tr->nbr[(size_t)s * 255 + p] = rs;
-                continue;
-            }
-            ibr_port_info ri = IBR_PORT_INFO_INIT;
-            if (ibr_topo_port_info(&ri, t, pi.remote_node, pi.remote_port) < 0 || !ri.lid)
-                continue;
-            for (unsigned k = 0; k < (1u << ri.lmc) && ri.lid + k <= maxlid; k++) {
-                tr->ep_sw[ri.lid + k] = s;
-                tr->ep_port[ri.lid + k] = p;
-            }
-            if (!tr->level[s]) {
-                tr->level[s] = 1;
-                queue[qt++] = s;
-            }
-        }
-    }
-    while (qh < qt) {
-        uint32_t u = queue[qh++];
-        for (unsigned p = 1; p < 255; p++) {
-            uint32_t v = tr->nbr[(size_t)u * 255 + p];
-            if (v != NOSW && !tr->level[v]) {
-                tr->level[v] = tr->level[u] + 1;
-                queue[qt++] = v;
-            }
-        }
-    }
-    free(queue);
-}
-
-static void tree_free(tree *tr)
-{
-    free(tr->level);
-    free(tr->nbr);
-    free(tr->ep_sw);
-    free(tr->ep_port);
-}
-
-/* up*down* distance from s to every switch (255 = none), by a search over
-   (switch, phase) states. */
-static void updown_dist(const tree *tr, uint32_t s, uint8_t *dist)
-{
-    uint32_t n = tr->nsw;
-    uint8_t *d2 = malloc(2 * (size_t)n);
-    uint32_t *q = malloc(2 * (size_t)n * sizeof *q);
-    memset(d2, 255, 2 * (size_t)n);
-    uint32_t h = 0, tl = 0;
-    d2[2 * s] = 0;
-    q[tl++] = 2 * s;
-    while (h < tl) {
-        uint32_t st = q[h++], u = st / 2, phase = st % 2;
-        for (unsigned p = 1; p < 255; p++) {
-            uint32_t v = tr->nbr[(size_t)u * 255 + p];
-            if (v == NOSW || tr->level[v] == tr->level[u])
-                continue;
-            int up = tr->level[v] > tr->level[u];
-            if (up && phase)
-                continue;
-            uint32_t ns = 2 * v + (up ? 0u : 1u);
-            if (d2[ns] == 255) {
-                d2[ns] = (uint8_t)(d2[st] + 1);
-                q[tl++] = ns;
-            }
-        }
-    }
-    for (uint32_t v = 0; v < n; v++)
-        dist[v] = d2[2 * v] < d2[2 * v + 1] ? d2[2 * v] : d2[2 * v + 1];
-    free(d2);
-    free(q);
-}
+/* the tree as measured by the harness (ibr_test_tree: levels, neighbours,
+   where each end-port LID is delivered), under this file's short names */
+typedef ibr_test_tree tree;
+#define tree_init ibr_test_tree_init
+#define tree_free ibr_test_tree_free
 
 typedef struct walk_stats {
     long pairs;      /* (leaf switch, end-port LID) pairs with an up*down* path */
@@ -137,7 +38,7 @@ static walk_stats walk_all(const tree *tr, const ibr_result *r)
     for (uint32_t s = 0; s < tr->nsw; s++) {
         if (tr->level[s] != 1)
             continue;
-        updown_dist(tr, s, dist);
+        ibr_test_updown_dist(dist, tr->nbr, tr->level, tr->nsw, s);
         for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++) {
             uint32_t d = tr->ep_sw[lid];
             if (d == NOSW)
@@ -185,7 +86,7 @@ static long hop_matrix_errors(const tree *tr, const ibr_result *r)
     for (uint32_t s = 0; s < tr->nsw; s++) {
         if (!tr->level[s])
             continue;
-        updown_dist(tr, s, dist);
+        ibr_test_updown_dist(dist, tr->nbr, tr->level, tr->nsw, s);
         for (uint32_t d = 0; d < tr->nsw; d++)
             wrong += tr->level[d] && ibr_result_hops(r, s, d) != dist[d];
     }
@@ -228,28 +129,9 @@ static void check_tree(const ibr_topo *t, const ibr_result *r, const char *what)
     tree_free(&tr);
 }
 
-static uint64_t shift_max_ebb(const ibr_result *r, unsigned *free_, unsigned *n, double *ebb)
-{
-    ibr_analysis *a = NULL;
-    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
-    ao.patterns = IBR_PATTERN_SHIFT;
-    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &ao), 0);
-    ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
-    CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
-    CU_ASSERT_EQUAL(s.shift.unrouted, 0);
-    if (free_)
-        *free_ = (unsigned)s.shift.congestion_free;
-    if (n)
-        *n = s.shift.patterns;
-    if (ebb)
-        *ebb = s.shift.ebb;
-    ibr_analysis_destroy(a);
-    return s.shift.max_congestion;
-}
-
 static uint64_t shift_max(const ibr_result *r, unsigned *free_, unsigned *n)
 {
-    return shift_max_ebb(r, free_, n, NULL);
+    return ibr_test_shift(r, free_, n, NULL);
 }
 
 static ibr_topo *parse_file(const char *path, unsigned links, unsigned switches, uint64_t seed)
@@ -366,7 +248,7 @@ static long connected_without_updown(const ibr_topo *t)
     for (uint32_t s = 0; s < n; s++) {
         if (tr.level[s] != 1)
             continue;
-        updown_dist(&tr, s, dist);
+        ibr_test_updown_dist(dist, tr.nbr, tr.level, tr.nsw, s);
         memset(seen, 0, n);
         uint32_t h = 0, tl = 0;
         q[tl++] = s;
@@ -449,7 +331,7 @@ static void test_degraded_shift(void)
             CU_ASSERT_PTR_NOT_NULL_FATAL(r);
             unsigned n = 0;
             double ebb = 0;
-            uint64_t mx = shift_max_ebb(r, NULL, &n, &ebb);
+            uint64_t mx = ibr_test_shift(r, NULL, &n, &ebb);
             CU_ASSERT(mx <= 3 + (sw > 0));
             CU_ASSERT(ebb >= 0.95);
             CU_ASSERT(n > 0);

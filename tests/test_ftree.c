@@ -219,19 +219,7 @@ static void expect_decline(const ibr_topo *t, const ibr_options *o, const char *
 static uint64_t shift_max(const ibr_topo *t, const ibr_result *r, unsigned *free_, unsigned *n)
 {
     (void)t; /* the result knows its topology */
-    ibr_analysis *a = NULL;
-    ibr_analyze_options ao = IBR_ANALYZE_OPTIONS_INIT;
-    ao.patterns = IBR_PATTERN_SHIFT;
-    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&a, r, &ao), 0);
-    ibr_analysis_summary s = {.version = IBR_ANALYSIS_SUMMARY_VERSION};
-    CU_ASSERT_EQUAL(ibr_analysis_summary_get(&s, a), 0);
-    CU_ASSERT_EQUAL(s.shift.unrouted, 0);
-    if (free_)
-        *free_ = (unsigned)s.shift.congestion_free;
-    if (n)
-        *n = s.shift.patterns;
-    ibr_analysis_destroy(a);
-    return s.shift.max_congestion;
+    return ibr_test_shift(r, free_, n, NULL);
 }
 
 /* Every route from every switch carrying CAs to every CA LID goes up (to a
@@ -267,39 +255,6 @@ static long illegal_routes(const tree *tr, const ibr_result *r)
     return bad;
 }
 
-/* up*down* distance from s to every switch (255 = none), by a search over
-   (switch, phase) states. */
-static void updown_dist(const tree *tr, uint32_t s, uint8_t *dist)
-{
-    uint32_t n = tr->nsw;
-    uint8_t *d2 = malloc(2 * (size_t)n);
-    uint32_t *q = malloc(2 * (size_t)n * sizeof *q);
-    memset(d2, 255, 2 * (size_t)n);
-    uint32_t h = 0, tl = 0;
-    d2[2 * s] = 0;
-    q[tl++] = 2 * s;
-    while (h < tl) {
-        uint32_t st = q[h++], u = st / 2, phase = st % 2;
-        for (unsigned p = 1; p < 255; p++) {
-            uint32_t v = tr->nbr[(size_t)u * 255 + p];
-            if (v == NOSW || v == u || tr->level[v] == tr->level[u])
-                continue;
-            int up = tr->level[v] > tr->level[u];
-            if (up && phase)
-                continue;
-            uint32_t ns = 2 * v + (up ? 0u : 1u);
-            if (d2[ns] == 255) {
-                d2[ns] = (uint8_t)(d2[st] + 1);
-                q[tl++] = ns;
-            }
-        }
-    }
-    for (uint32_t v = 0; v < n; v++)
-        dist[v] = d2[2 * v] < d2[2 * v + 1] ? d2[2 * v] : d2[2 * v + 1];
-    free(d2);
-    free(q);
-}
-
 /* The engine's hop matrix is the up*down* distance, 255 where no such path
    exists; the LFTs agree with it; and up*down* paths are shortest paths. */
 static void check_hop_matrix(const tree *tr, const ibr_result *r)
@@ -308,7 +263,7 @@ static void check_hop_matrix(const tree *tr, const ibr_result *r)
     uint8_t *dist = malloc(tr->nsw);
     long wrong = 0, lft_wrong = 0, longer = 0;
     for (uint32_t s = 0; s < tr->nsw; s++) {
-        updown_dist(tr, s, dist);
+        ibr_test_updown_dist(dist, tr->nbr, tr->level, tr->nsw, s);
         for (uint32_t d = 0; d < tr->nsw; d++) {
             unsigned h = ibr_result_hops(r, s, d);
             wrong += h != dist[d];
@@ -1644,7 +1599,7 @@ static void test_degraded_trees(void)
                     uint8_t *dist = malloc(tr.nsw);
                     long found = 0;
                     for (uint32_t s = 0; s < tr.nsw; s++) {
-                        updown_dist(&tr, s, dist);
+                        ibr_test_updown_dist(dist, tr.nbr, tr.level, tr.nsw, s);
                         int ends = 0;
                         for (unsigned lid = 1; lid <= ibr_topo_max_lid(t) && !ends; lid++)
                             ends = is_ca_lid(t, (uint16_t)lid) &&
@@ -1688,7 +1643,7 @@ static void test_degraded_trees(void)
             uint8_t *dist = malloc(tr.nsw);
             long missing = 0, extra = 0, longer = 0;
             for (uint32_t s = 0; s < tr.nsw; s++) {
-                updown_dist(&tr, s, dist);
+                ibr_test_updown_dist(dist, tr.nbr, tr.level, tr.nsw, s);
                 for (unsigned lid = 1; lid <= ibr_topo_max_lid(t); lid++) {
                     if (!is_ca_lid(t, (uint16_t)lid))
                         continue;

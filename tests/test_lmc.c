@@ -15,107 +15,45 @@
 #define MAXLEV 8
 #define MAXN 128
 
+/* The tree as measured by the harness (levels, neighbours, where each
+   end-port LID is delivered and how many LIDs each port has), with the
+   switches each switch reaches going up only. */
 typedef struct model {
-    const ibr_topo *t;
-    uint32_t nsw;
-    unsigned maxlid;
-    int *level;         /* per switch: 1 + links to the nearest leaf, 0 = none */
-    uint32_t *nbr;      /* per switch, per port 0..254: neighbour switch */
-    uint32_t *ep_sw;    /* per LID: the leaf an end port's LID is delivered at */
-    unsigned *ep_port;  /* per LID: that leaf's port toward it */
-    unsigned *ep_n;     /* per base LID of an end port: its LIDs (2^LMC), 0 elsewhere */
+    ibr_test_tree tr;
     uint8_t *up;        /* nsw x nsw: up[a * nsw + b] = b is reached from a going up only */
 } model;
 
-static void model_levels(model *m)
+static void model_init(model *m, const ibr_topo *t)
 {
-    uint32_t *queue = malloc((m->nsw + 1) * sizeof *queue);
-    size_t qh = 0, qt = 0;
-    for (uint32_t s = 0; s < m->nsw; s++)
-        if (m->level[s] == 1)
-            queue[qt++] = s;
-    while (qh < qt) {
-        uint32_t u = queue[qh++];
-        for (unsigned p = 1; p < 255; p++) {
-            uint32_t v = m->nbr[(size_t)u * 255 + p];
-            if (v != NOSW && !m->level[v]) {
-                m->level[v] = m->level[u] + 1;
-                queue[qt++] = v;
-            }
-        }
-    }
+    ibr_test_tree_init(&m->tr, t);
+    uint32_t nsw = m->tr.nsw;
+    const int *level = m->tr.level;
+    m->up = calloc((size_t)nsw * nsw + 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m->up);
     /* up closures, from the top level down */
     int top = 0;
-    for (uint32_t s = 0; s < m->nsw; s++)
-        top = m->level[s] > top ? m->level[s] : top;
+    for (uint32_t s = 0; s < nsw; s++)
+        top = level[s] > top ? level[s] : top;
     for (int l = top; l >= 1; l--)
-        for (uint32_t s = 0; s < m->nsw; s++) {
-            if (m->level[s] != l)
+        for (uint32_t s = 0; s < nsw; s++) {
+            if (level[s] != l)
                 continue;
-            uint8_t *row = m->up + (size_t)s * m->nsw;
+            uint8_t *row = m->up + (size_t)s * nsw;
             row[s] = 1;
             for (unsigned p = 1; p < 255; p++) {
-                uint32_t v = m->nbr[(size_t)s * 255 + p];
-                if (v == NOSW || m->level[v] != l + 1)
+                uint32_t v = m->tr.nbr[(size_t)s * 255 + p];
+                if (v == NOSW || level[v] != l + 1)
                     continue;
-                const uint8_t *vr = m->up + (size_t)v * m->nsw;
-                for (uint32_t x = 0; x < m->nsw; x++)
+                const uint8_t *vr = m->up + (size_t)v * nsw;
+                for (uint32_t x = 0; x < nsw; x++)
                     row[x] |= vr[x];
             }
         }
-    free(queue);
-}
-
-static void model_init(model *m, const ibr_topo *t)
-{
-    m->t = t;
-    m->nsw = ibr_topo_switch_count(t);
-    m->maxlid = ibr_topo_max_lid(t);
-    m->level = calloc(m->nsw + 1, sizeof *m->level);
-    m->nbr = malloc((size_t)(m->nsw + 1) * 255 * sizeof *m->nbr);
-    m->ep_sw = malloc((m->maxlid + 1) * sizeof *m->ep_sw);
-    m->ep_port = calloc(m->maxlid + 1, sizeof *m->ep_port);
-    m->ep_n = calloc(m->maxlid + 1, sizeof *m->ep_n);
-    m->up = calloc((size_t)m->nsw * m->nsw + 1, 1);
-    for (unsigned l = 0; l <= m->maxlid; l++)
-        m->ep_sw[l] = NOSW;
-    for (uint32_t s = 0; s < m->nsw; s++) {
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        uint32_t node = ibr_topo_switch_node(t, s);
-        ibr_topo_node_info(&ni, t, node);
-        for (unsigned p = 0; p < 255; p++) {
-            m->nbr[(size_t)s * 255 + p] = NOSW;
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            if (p == 0 || p > ni.nports || ibr_topo_port_info(&pi, t, node, p) < 0 ||
-                pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE)
-                continue;
-            uint32_t rs = ibr_topo_node_switch(t, pi.remote_node);
-            if (rs != IBR_NONE) {
-                if (rs != s)
-                    m->nbr[(size_t)s * 255 + p] = rs;
-                continue;
-            }
-            ibr_port_info ri = IBR_PORT_INFO_INIT;
-            if (ibr_topo_port_info(&ri, t, pi.remote_node, pi.remote_port) < 0 || !ri.lid)
-                continue;
-            for (unsigned k = 0; k < (1u << ri.lmc) && ri.lid + k <= m->maxlid; k++) {
-                m->ep_sw[ri.lid + k] = s;
-                m->ep_port[ri.lid + k] = p;
-            }
-            m->ep_n[ri.lid] = 1u << ri.lmc;
-            m->level[s] = 1;
-        }
-    }
-    model_levels(m);
 }
 
 static void model_free(model *m)
 {
-    free(m->level);
-    free(m->nbr);
-    free(m->ep_sw);
-    free(m->ep_port);
-    free(m->ep_n);
+    ibr_test_tree_free(&m->tr);
     free(m->up);
 }
 
@@ -140,22 +78,22 @@ static int walk(const model *m, const ibr_result *r, uint32_t s, unsigned lid,
 {
     uint32_t cur = s;
     int down = 0, len = 0;
-    for (unsigned steps = 0; steps <= m->nsw; steps++) {
+    for (unsigned steps = 0; steps <= m->tr.nsw; steps++) {
         unsigned p = ibr_result_lft_port(r, cur, (uint16_t)lid);
         if (p == IBR_NO_ROUTE)
             return -1;
-        if (cur == m->ep_sw[lid] && p == m->ep_port[lid])
+        if (cur == m->tr.ep_sw[lid] && p == m->tr.ep_port[lid])
             return len;
-        uint32_t nx = p < 255 ? m->nbr[(size_t)cur * 255 + p] : NOSW;
+        uint32_t nx = p < 255 ? m->tr.nbr[(size_t)cur * 255 + p] : NOSW;
         if (nx == NOSW)
             return -1;
-        int up = m->level[nx] > m->level[cur];
-        if (m->level[nx] == m->level[cur] || (up && down))
+        int up = m->tr.level[nx] > m->tr.level[cur];
+        if (m->tr.level[nx] == m->tr.level[cur] || (up && down))
             return -1;
         if (len == 0)
             *first_port = p;
-        if (up && m->level[nx] <= MAXLEV)
-            at[m->level[nx]] = nx;
+        if (up && m->tr.level[nx] <= MAXLEV)
+            at[m->tr.level[nx]] = nx;
         down |= !up;
         cur = nx;
         len++;
@@ -184,14 +122,14 @@ static unsigned min_u(unsigned a, unsigned b)
 static void check_pair(spread_stats *st, const model *m, const ibr_result *r, uint32_t s,
                        unsigned b)
 {
-    uint32_t d = m->ep_sw[b], nsw = m->nsw;
-    unsigned n = m->ep_n[b];
+    uint32_t d = m->tr.ep_sw[b], nsw = m->tr.nsw;
+    unsigned n = m->tr.ep_n[b];
     const uint8_t *us = m->up + (size_t)s * nsw, *ud = m->up + (size_t)d * nsw;
     /* the turn level: the lowest level with a common upper switch */
     int turn = 0;
     for (uint32_t x = 0; x < nsw; x++)
-        if (us[x] && ud[x] && (!turn || m->level[x] < turn))
-            turn = m->level[x];
+        if (us[x] && ud[x] && (!turn || m->tr.level[x] < turn))
+            turn = m->tr.level[x];
     if (!turn || turn > MAXLEV || n > MAXN)
         return;
     st->pairs++;
@@ -199,17 +137,17 @@ static void check_pair(spread_stats *st, const model *m, const ibr_result *r, ui
     unsigned offered[MAXLEV + 2] = {0};
     uint8_t *valid = calloc(nsw, 1);
     for (uint32_t x = 0; x < nsw; x++) {
-        if (!us[x] || m->level[x] > turn)
+        if (!us[x] || m->tr.level[x] > turn)
             continue;
         const uint8_t *ux = m->up + (size_t)x * nsw;
         for (uint32_t y = 0; y < nsw && !valid[x]; y++)
-            valid[x] = ux[y] && ud[y] && m->level[y] == turn;
-        offered[m->level[x]] += valid[x];
+            valid[x] = ux[y] && ud[y] && m->tr.level[y] == turn;
+        offered[m->tr.level[x]] += valid[x];
     }
     unsigned cables = 0;
     for (unsigned p = 1; p < 255; p++) {
-        uint32_t v = m->nbr[(size_t)s * 255 + p];
-        cables += v != NOSW && m->level[v] == 2 && valid[v];
+        uint32_t v = m->tr.nbr[(size_t)s * 255 + p];
+        cables += v != NOSW && m->tr.level[v] == 2 && valid[v];
     }
     uint32_t at[MAXN][MAXLEV + 2];
     uint32_t col[MAXN];
@@ -250,11 +188,11 @@ static spread_stats check_spread(const ibr_topo *t, const ibr_result *r)
     model_init(&m, t);
     spread_stats st;
     memset(&st, 0, sizeof st);
-    for (uint32_t s = 0; s < m.nsw; s++) {
-        if (m.level[s] != 1)
+    for (uint32_t s = 0; s < m.tr.nsw; s++) {
+        if (m.tr.level[s] != 1)
             continue;
-        for (unsigned b = 1; b <= m.maxlid; b++)
-            if (m.ep_n[b] > 1 && m.ep_sw[b] != NOSW && m.ep_sw[b] != s)
+        for (unsigned b = 1; b <= m.tr.maxlid; b++)
+            if (m.tr.ep_n[b] > 1 && m.tr.ep_sw[b] != NOSW && m.tr.ep_sw[b] != s)
                 check_pair(&st, &m, r, s, b);
     }
     model_free(&m);

@@ -267,7 +267,7 @@ enum {
 };
 
 /* The commands that take the shared long options below (bits). */
-enum { CLI_CMD_ROUTE = 1u, CLI_CMD_REROUTE = 2u, CLI_CMD_TRACE = 4u };
+enum { CLI_CMD_ROUTE = 1u, CLI_CMD_REROUTE = 2u, CLI_CMD_TRACE = 4u, CLI_CMD_ORDER = 8u };
 
 /* The most long options one command has (its own and the shared ones). */
 #define CLI_LONG_OPTIONS_MAX 96
@@ -277,7 +277,8 @@ enum { CLI_CMD_ROUTE = 1u, CLI_CMD_REROUTE = 2u, CLI_CMD_TRACE = 4u };
  * shared table that @p cmd takes, written into @p out (CLI_LONG_OPTIONS_MAX
  * entries). The shared table holds the routing options (-R, the topology's
  * LIDs, the ibr_options settings, the GUID files, the engine settings, QoS)
- * and the names route, reroute and trace share (-o, --json, --help, ...).
+ * and the names route, reroute, trace and order share (-o, --json, --help,
+ * ...).
  * Returns @p out. */
 const struct option *cli_long_options(struct option *out, const struct option *own,
                                       unsigned cmd);

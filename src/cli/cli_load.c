@@ -212,16 +212,17 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
 #define R_ CLI_CMD_ROUTE
 #define X_ CLI_CMD_REROUTE
 #define T_ CLI_CMD_TRACE
+#define O_ CLI_CMD_ORDER
 
-/* The one table of the long options route, reroute and trace share, with
-   the commands that take each. */
+/* The one table of the long options route, reroute, trace and order share,
+   with the commands that take each. */
 static const struct {
     struct option opt;
     unsigned cmds;
 } shared_options[] = {
-    {{"routing-engine", required_argument, NULL, 'R'}, R_ | T_},
+    {{"routing-engine", required_argument, NULL, 'R'}, R_ | T_ | O_},
     {{"routing_engine", required_argument, NULL, 'R'}, R_ | T_},
-    {{"output", required_argument, NULL, 'o'}, R_ | X_},
+    {{"output", required_argument, NULL, 'o'}, R_ | X_ | O_},
     {{"dumps", required_argument, NULL, CLI_OPT_DUMPS}, R_ | X_},
     {{"all-dumps", no_argument, NULL, CLI_OPT_ALL_DUMPS}, R_ | X_},
     {{"save-db", required_argument, NULL, CLI_OPT_SAVE_DB}, R_ | X_},
@@ -230,40 +231,41 @@ static const struct {
     {{"qos", no_argument, NULL, 'Q'}, R_ | X_},
     {{"qos-config", required_argument, NULL, CLI_OPT_QOS_CONFIG}, R_ | X_},
     {{"qos-levels", required_argument, NULL, CLI_OPT_QOS_LEVELS}, R_ | X_},
-    {{"lmc", required_argument, NULL, CLI_OPT_LMC}, R_ | X_ | T_},
-    {{"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID}, R_ | X_ | T_},
-    {{"seed", required_argument, NULL, CLI_OPT_SEED}, R_ | T_},
+    {{"lmc", required_argument, NULL, CLI_OPT_LMC}, R_ | X_ | T_ | O_},
+    {{"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID}, R_ | X_ | T_ | O_},
+    {{"seed", required_argument, NULL, CLI_OPT_SEED}, R_ | T_ | O_},
     {{"scatter", no_argument, NULL, CLI_OPT_SCATTER}, R_},
     {{"scatter-ports", no_argument, NULL, CLI_OPT_SCATTER}, R_},
     {{"port-shifting", no_argument, NULL, CLI_OPT_PORT_SHIFTING}, R_},
     {{"port-profile-switch-nodes", no_argument, NULL, CLI_OPT_PPSN}, R_},
-    {{"threads", required_argument, NULL, CLI_OPT_THREADS}, R_ | X_ | T_},
+    {{"threads", required_argument, NULL, CLI_OPT_THREADS}, R_ | X_ | T_ | O_},
     {{"max-vls", required_argument, NULL, CLI_OPT_MAX_VLS}, R_ | X_ | T_},
-    {{"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS}, R_ | X_ | T_},
-    {{"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS}, R_ | X_},
-    {{"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS}, R_ | X_},
+    {{"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS}, R_ | X_ | T_ | O_},
+    {{"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS}, R_ | X_ | O_},
+    {{"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS}, R_ | X_ | O_},
     {{"guid-routing-order", required_argument, NULL, CLI_OPT_ORDER}, R_ | X_},
     {{"guid-routing-order-no-scatter", no_argument, NULL, CLI_OPT_ORDER_NO_SCATTER}, R_},
     {{"ignore-guids", required_argument, NULL, CLI_OPT_IGNORE_GUIDS}, R_ | X_},
     {{"ids-guid-file", required_argument, NULL, CLI_OPT_IDS}, R_ | X_},
     {{"connect-roots", no_argument, NULL, CLI_OPT_CONNECT_ROOTS}, R_},
     {{"max-reverse-hops", required_argument, NULL, CLI_OPT_MAX_REVERSE_HOPS}, R_},
-    {{"param", required_argument, NULL, CLI_OPT_PARAM}, R_ | X_ | T_},
-    {{"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE}, R_ | X_},
+    {{"param", required_argument, NULL, CLI_OPT_PARAM}, R_ | X_ | T_ | O_},
+    {{"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE}, R_ | X_ | O_},
     {{"torus-config", required_argument, NULL, CLI_OPT_TORUS_CONFIG}, R_},
     {{"lfts-file", required_argument, NULL, CLI_OPT_LFTS_FILE}, R_},
     {{"lid-matrix-file", required_argument, NULL, CLI_OPT_LID_MATRIX_FILE}, R_},
     {{"no-verify", no_argument, NULL, CLI_OPT_NO_VERIFY}, R_ | X_},
     {{"json", no_argument, NULL, CLI_OPT_JSON}, R_ | X_ | T_},
     {{"no-progress", no_argument, NULL, 'q'}, R_ | X_},
-    {{"quiet", no_argument, NULL, 'q'}, R_ | X_ | T_},
+    {{"quiet", no_argument, NULL, 'q'}, R_ | X_ | T_ | O_},
     {{"verbose", no_argument, NULL, 'v'}, R_ | X_},
-    {{"help", no_argument, NULL, 'h'}, R_ | X_ | T_},
+    {{"help", no_argument, NULL, 'h'}, R_ | X_ | T_ | O_},
 };
 
 #undef R_
 #undef X_
 #undef T_
+#undef O_
 
 const struct option *cli_long_options(struct option *out, const struct option *own,
                                       unsigned cmd)

@@ -112,22 +112,8 @@ static size_t hostfile(char *dst, const char *data, size_t size)
 int cmd_order(int argc, char **argv)
 {
     enum { O_NODES = CLI_OPT_OWN };
-    static const struct option lo[] = {
-        {"routing-engine", required_argument, NULL, 'R'},
-        {"output", required_argument, NULL, 'o'},
-        {"nodes", no_argument, NULL, O_NODES},
-        {"lmc", required_argument, NULL, CLI_OPT_LMC},
-        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
-        {"root-guids", required_argument, NULL, CLI_OPT_ROOT_GUIDS},
-        {"cn-guids", required_argument, NULL, CLI_OPT_CN_GUIDS},
-        {"io-guids", required_argument, NULL, CLI_OPT_IO_GUIDS},
-        {"seed", required_argument, NULL, CLI_OPT_SEED},
-        {"threads", required_argument, NULL, CLI_OPT_THREADS},
-        {"param", required_argument, NULL, CLI_OPT_PARAM},
-        {"param-file", required_argument, NULL, CLI_OPT_PARAM_FILE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option own[] = {{"nodes", no_argument, NULL, O_NODES}, {0, 0, 0, 0}};
+    struct option lo[CLI_LONG_OPTIONS_MAX];
     const char *chain = NULL, *output = "-";
     int c, rc, nodes = 0, ret = CLI_EXIT_ERROR;
     cli_topo_args ta = CLI_TOPO_ARGS_INIT;
@@ -137,6 +123,7 @@ int cmd_order(int argc, char **argv)
     ibr_result *r = NULL;
 
     cli_route_args_init(&ra);
+    cli_long_options(lo, own, CLI_CMD_ORDER);
     while ((c = getopt_long(argc, argv, "hqR:o:", lo, NULL)) != -1) {
         switch (c) {
         case 'R': chain = optarg; break;

@@ -687,6 +687,22 @@ static void print_attempts_json(const ibr_result *r)
     printf("]");
 }
 
+/* The engines a route or reroute tried, one line each with how it ended. */
+static void print_attempts(const ibr_result *r)
+{
+    size_t n = r ? ibr_result_attempt_count(r) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *eng = "", *msg = "";
+        int st = 0;
+        ibr_result_attempt(&eng, &st, &msg, r, i);
+        printf("  attempt %zu:  %s: %s", i + 1, eng,
+               st == 0 ? "ok" : st == IBR_EDECLINED ? "declined" : ibr_status_name(st));
+        if (msg && *msg)
+            printf(" (%s)", msg);
+        printf("\n");
+    }
+}
+
 static void print_route_json(const route_args *a, const ibr_topo *t, const ibr_result *r,
                              const ibr_options *opts, int rc, double route_s,
                              const char *verify_json, const file_list *files)
@@ -816,24 +832,14 @@ static void print_route_text(const route_args *a, const ibr_topo *t, const ibr_r
                              const ibr_verify_report *rep, int vrc, int verified,
                              const file_list *files)
 {
-    size_t i, n = r ? ibr_result_attempt_count(r) : 0;
+    size_t i;
 
     printf("topology:     %s (%" PRIu32 " nodes, %" PRIu32 " switches, %" PRIu32
            " end ports, max LID %u)\n",
            a->topology, ibr_topo_node_count(t), ibr_topo_switch_count(t),
            ibr_topo_endport_count(t), (unsigned)ibr_topo_max_lid(t));
     printf("engine:       %s\n", rc == 0 && r ? ibr_result_engine(r) : "(none)");
-    for (i = 0; i < n; i++) {
-        const char *eng = "", *msg = "";
-        int st = 0;
-
-        ibr_result_attempt(&eng, &st, &msg, r, i);
-        printf("  attempt %zu:  %s: %s", i + 1, eng,
-               st == 0 ? "ok" : st == IBR_EDECLINED ? "declined" : ibr_status_name(st));
-        if (msg && *msg)
-            printf(" (%s)", msg);
-        printf("\n");
-    }
+    print_attempts(r);
     printf("seed:         %" PRIu64 "%s\n", r ? ibr_result_seed(r) : opts->seed,
            opts->scatter_ports ? " (scatter)" : "");
     for (i = 0; r && i < ibr_result_setting_count(r); i++) {
@@ -1335,22 +1341,6 @@ static int promises_deadlock_free(const ibr_result *r)
            (info.caps & IBR_CAP_DEADLOCK_FREE);
 }
 
-/* The engines a reroute tried, as ibr route lists them. */
-static void print_reroute_attempts(const ibr_result *r)
-{
-    size_t n = r ? ibr_result_attempt_count(r) : 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *eng = "", *msg = "";
-        int st = 0;
-        ibr_result_attempt(&eng, &st, &msg, r, i);
-        printf("  attempt %zu:  %s: %s", i + 1, eng,
-               st == 0 ? "ok" : st == IBR_EDECLINED ? "declined" : ibr_status_name(st));
-        if (msg && *msg)
-            printf(" (%s)", msg);
-        printf("\n");
-    }
-}
-
 /* Everything one `ibr reroute` holds, from the command line to the report. */
 typedef struct reroute_run {
     route_args a; /* -o, --dumps, --save-db, --no-verify, --json, -v */
@@ -1676,7 +1666,7 @@ static void reroute_print_text(const reroute_run *s)
                ibr_result_engine(s->r), ibr_routing_db_engine(s->db));
     else
         printf("engine:       %s\n", s->rc == 0 ? ibr_result_engine(s->r) : "(none)");
-    print_reroute_attempts(s->r);
+    print_attempts(s->r);
     if (s->rep.warning[0])
         printf("warning:      %s\n", s->rep.warning);
     printf("reroute_s:    %.6f", s->route_s);

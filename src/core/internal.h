@@ -119,6 +119,7 @@ struct ibr_result {
                              first 2^lmc_cap of a port were not asked for */
     ibr__attempt *attempts;
     size_t n_attempts;
+    /* unicast section: owned by core/result_unicast.c */
     size_t lft_size;      /* max_lid + 1 */
     uint8_t *lft;         /* n_sw * lft_size, or NULL (failed result) */
     uint8_t *hops;        /* n_sw * n_sw, or NULL */
@@ -160,7 +161,8 @@ struct ibr_result {
 };
 
 /* The LFT row of switch sw: lft_size output ports indexed by LID (the hot
-   path of every reader and writer of the unicast tables). */
+   path of every reader and writer of the unicast tables, whose storage
+   core/result_unicast.c owns). */
 static inline uint8_t *ibr__lft_row(const ibr_result *r, uint32_t sw)
 {
     return r->lft + (size_t)sw * r->lft_size;
@@ -178,13 +180,10 @@ ibr__mcast *ibr__result_mcast_get(ibr_result *r, uint16_t mlid, int create);
 /* Drop the MFTs and their members (core/mcast_groups.c, which owns the
    result's multicast section). */
 void ibr__result_mcast_clear(ibr_result *r);
-/* Allocate (and fill with IBR_NO_ROUTE) the LFT storage. */
-int ibr__result_alloc_lft(ibr_result *r);
 /* Drop everything an engine wrote (for a fresh attempt). */
 void ibr__result_clear_tables(ibr_result *r);
 int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg);
 int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size);
-int ibr__result_alloc_hops(ibr_result *r);
 /* The layout of a result's switch SL2VL maps: per switch s, the offset
    of its (nports+1)^2 maps of 16 bytes, one per (in, out) port pair;
    *total gets the bytes of all of them. The one place that layout is

@@ -4,6 +4,7 @@
 
 #include "core/internal.h"
 #include "core/result_qos.h"
+#include "core/result_unicast.h"
 
 uint32_t ibr__n_src_slots(const ibr_topo *t)
 {
@@ -37,34 +38,10 @@ int ibr__result_new(ibr_result **out, const ibr_topo *t)
         return IBR_ENOMEM;
     r->ctx = t->ctx;
     r->topo = t;
-    r->lft_size = (size_t)t->max_lid + 1;
+    ibr__result_unicast_init(r);
     r->vls_used = 1;
     r->lmc_cap = 7;
     *out = r;
-    return 0;
-}
-
-int ibr__result_alloc_lft(ibr_result *r)
-{
-    size_t n = (size_t)r->topo->n_sw * r->lft_size;
-    if (!r->lft) {
-        r->lft = ibr__mallocarray(r->ctx, n ? n : 1, 1);
-        if (!r->lft)
-            return IBR_ENOMEM;
-    }
-    memset(r->lft, IBR_NO_ROUTE, n);
-    return 0;
-}
-
-int ibr__result_alloc_hops(ibr_result *r)
-{
-    if (r->hops)
-        return 0;
-    size_t n = (size_t)r->topo->n_sw * r->topo->n_sw;
-    r->hops = ibr__mallocarray(r->ctx, n ? n : 1, 1);
-    if (!r->hops)
-        return IBR_ENOMEM;
-    memset(r->hops, 255, n);
     return 0;
 }
 
@@ -106,8 +83,6 @@ int ibr__result_alloc_ep_sl2vl(ibr_result *r)
 static void free_extras(ibr_result *r)
 {
     ibr_context *ctx = r->ctx;
-    ibr__free(ctx, r->hops);
-    r->hops = NULL;
     ibr__free(ctx, r->sl);
     r->sl = NULL;
     r->sl_mode = IBR_SL_NONE;
@@ -178,8 +153,7 @@ int ibr_result_setting(const char **name, const char **value, const ibr_result *
 void ibr__result_clear_tables(ibr_result *r)
 {
     free_extras(r);
-    if (r->lft)
-        memset(r->lft, IBR_NO_ROUTE, (size_t)r->topo->n_sw * r->lft_size);
+    ibr__result_unicast_clear(r);
 }
 
 void ibr_result_destroy(ibr_result *r)
@@ -191,7 +165,7 @@ void ibr_result_destroy(ibr_result *r)
     for (size_t i = 0; i < r->n_attempts; i++)
         ibr__free(ctx, r->attempts[i].message);
     ibr__free(ctx, r->attempts);
-    ibr__free(ctx, r->lft);
+    ibr__result_unicast_drop(r);
     ibr__free(ctx, r);
 }
 
@@ -286,52 +260,6 @@ int ibr_result_attempt(const char **engine, int *status, const char **message, c
     if (message)
         *message = r->attempts[i].message;
     return 0;
-}
-
-size_t ibr_result_lft_size(const ibr_result *r)
-{
-    return r ? r->lft_size : 0;
-}
-
-const uint8_t *ibr_result_lft(const ibr_result *r, uint32_t sw)
-{
-    if (!r || !r->lft || r->status != 0 || sw >= r->topo->n_sw)
-        return NULL;
-    return ibr__lft_row(r, sw);
-}
-
-unsigned int ibr_result_lft_port(const ibr_result *r, uint32_t sw, uint16_t lid)
-{
-    const uint8_t *l = ibr_result_lft(r, sw);
-    if (!l || lid >= r->lft_size)
-        return IBR_NO_ROUTE;
-    return l[lid];
-}
-
-int ibr_result_copy_lft(uint8_t *dst, size_t cap, size_t *needed, const ibr_result *r,
-                        uint32_t sw)
-{
-    const uint8_t *l = ibr_result_lft(r, sw);
-    if (!l)
-        return IBR_ENOTFOUND;
-    if (needed)
-        *needed = r->lft_size;
-    if (cap < r->lft_size || !dst)
-        return IBR_ERANGE;
-    memcpy(dst, l, r->lft_size);
-    return 0;
-}
-
-int ibr_result_has_hops(const ibr_result *r)
-{
-    return r && r->hops != NULL;
-}
-
-unsigned int ibr_result_hops(const ibr_result *r, uint32_t sw, uint32_t dst_sw)
-{
-    if (!r || !r->hops || sw >= r->topo->n_sw || dst_sw >= r->topo->n_sw)
-        return 255;
-    return r->hops[(size_t)sw * r->topo->n_sw + dst_sw];
 }
 
 ibr_sl_mode ibr_result_sl_mode(const ibr_result *r)

@@ -826,6 +826,27 @@ static uint32_t force_escape(nue *c, uint32_t u)
     return n;
 }
 
+/* The switches of destination d's tree (next hops c->ch[]) into c->order
+   from d outward, each after its next hop (clear_sub: c->sub of each set
+   to 0 on the way). -1 when the tree misses an alive switch. */
+static int tree_order(nue *c, uint32_t d, int clear_sub)
+{
+    const ibr_topo *t = c->t;
+    c->order[0] = d;
+    c->nord = 1;
+    for (uint32_t i = 0; i < c->nord; i++) {
+        uint32_t z = c->order[i];
+        if (clear_sub)
+            c->sub[z] = 0;
+        for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
+            uint32_t x = t->adj[e].sw;
+            if (x != d && c->ch[x] == c->rev[e])
+                c->order[c->nord++] = x;
+        }
+    }
+    return c->nord == c->n_alive ? 0 : -1;
+}
+
 /* The search got stuck: some switches cannot join. Put them on their
    escape paths (the tree re-rooted at d), with every switch on those
    paths (the set E, closed under "next hop"; channels in E never change
@@ -897,17 +918,7 @@ static int repair(nue *c, unsigned layer, uint32_t d)
         }
     }
     /* the switches in an order where each follows its next hop */
-    c->order[0] = d;
-    c->nord = 1;
-    for (uint32_t i = 0; i < c->nord; i++) {
-        uint32_t z = c->order[i];
-        for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
-            uint32_t x = t->adj[e].sw;
-            if (x != d && c->ch[x] == c->rev[e])
-                c->order[c->nord++] = x;
-        }
-    }
-    if (c->nord != c->n_alive)
+    if (tree_order(c, d, 0) < 0)
         return IBR_EINTERNAL;
     /* which switches carry traffic now, and the dependencies not used */
     for (uint32_t i = 0; i < c->nord; i++)
@@ -1102,18 +1113,7 @@ static int apply_column(nue *c, unsigned layer, unsigned lid, uint32_t d, int ad
         if (p != IBR_NO_ROUTE)
             c->ch[x] = c->port_adj[t->nodes[t->sw_node[x]].port_off + p];
     }
-    c->order[0] = d;
-    c->nord = 1;
-    for (uint32_t i = 0; i < c->nord; i++) {
-        uint32_t z = c->order[i];
-        c->sub[z] = 0;
-        for (uint32_t e = t->adj_off[z]; e < t->adj_off[z + 1]; e++) {
-            uint32_t x = t->adj[e].sw;
-            if (x != d && c->ch[x] == c->rev[e])
-                c->order[c->nord++] = x;
-        }
-    }
-    if (c->nord != c->n_alive)
+    if (tree_order(c, d, 1) < 0)
         return IBR_EINTERNAL;
     int end = t->lid_port[lid] != t->nodes[t->sw_node[d]].port_off;
     for (uint32_t i = c->nord; i-- > 1;) {

@@ -568,6 +568,195 @@ static int roots_artifact(ibr_run *run, const ibr_topo *t, const uint32_t *rank,
     return rc;
 }
 
+/* How the roots were found: OpenSM's heuristic (or the options, or dnup's
+   end-node switches), or chosen by ibroute where that finds none. */
+typedef enum { ROOTS_OPENSM, ROOTS_TOP, ROOTS_CENTRE, ROOTS_DNUP_CENTRE } roots_how;
+
+/* The first choice of roots (rank 0 in rank, RANK_INF elsewhere): dnup's
+   end-node switches, the GUIDs given, or OpenSM's heuristic with the top
+   or the centre where it finds none (*chosen says which). 0, or a decline
+   or failure already reported on the run. */
+static int first_roots(roots_how *chosen, ibr_run *run, const ibr_topo *t, int dnup,
+                       const uint32_t *eps, uint32_t *rank, unsigned nw, uint32_t *ecc,
+                       uint64_t *dsum, uint32_t *depth, uint32_t *queue)
+{
+    const ibr_options *o = ibr_run_options(run);
+    size_t n = t->n_sw;
+    unsigned roots = 0;
+    *chosen = ROOTS_OPENSM;
+    if (dnup) {
+        for (uint32_t s = 0; s < n; s++)
+            if (eps[s]) {
+                rank[s] = 0;
+                roots++;
+            }
+        if (!roots)
+            return ibr__decline(run, "no switch carries an end node (no leaf switches)");
+    } else if (o->n_root_guids) {
+        roots = given_roots(t, o, rank, t->ctx);
+        if (!roots)
+            return ibr__decline(run, "none of the %zu root GUIDs given is a switch or "
+                                     "an end port cabled to a switch",
+                                o->n_root_guids);
+    } else {
+        int found = find_roots(run, t, eps, rank, nw, ecc, dsum);
+        if (found < 0)
+            return ibr__fail(run, IBR_ENOMEM, "out of memory");
+        if (found) {
+            keep_highest_roots(t, eps, rank, depth, queue);
+        } else {
+            roots = top_roots(t, eps, ecc, rank, depth, queue);
+            *chosen = roots ? ROOTS_TOP : ROOTS_CENTRE;
+        }
+    }
+    return 0;
+}
+
+/* Every switch's links sorted by phase into nbs (3 x n_adj) and offs
+   (3 x (n + 1)): first phase, second phase, and the reverse of the second
+   phase (links a -> b where b -> a is a second-phase move). */
+static void split_phases(ud_job *j, const ibr_topo *t, ud_nb *nbs, uint32_t *offs)
+{
+    uint32_t n = t->n_sw;
+    size_t ne = t->n_adj ? t->n_adj : 1;
+    ud_nb *f = nbs, *sec = nbs + ne, *rev = nbs + 2 * ne;
+    uint32_t *f_off = offs, *s_off = offs + n + 1, *r_off = offs + 2 * (n + 1);
+    uint32_t nf = 0, ns = 0, nr = 0;
+    for (uint32_t b = 0; b < n; b++) {
+        f_off[b] = nf;
+        s_off[b] = ns;
+        r_off[b] = nr;
+        for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
+            uint32_t a = t->adj[e].sw;
+            ud_nb x = {a, e - t->adj_off[b]};
+            if (second_phase(j, b, a))
+                sec[ns++] = x;
+            else
+                f[nf++] = x;
+            if (second_phase(j, a, b))
+                rev[nr++] = x;
+        }
+    }
+    f_off[n] = nf;
+    s_off[n] = ns;
+    r_off[n] = nr;
+    j->f = f;
+    j->sec = sec;
+    j->rev = rev;
+    j->f_off = f_off;
+    j->s_off = s_off;
+    j->r_off = r_off;
+}
+
+/* The pairs of switches carrying end nodes that the topology connects but
+   the up/down hop table (least) leaves apart; *ca and *cb name the first.
+   comp, dist and queue are scratch of n entries each. */
+static uint64_t pairs_apart(uint32_t *ca, uint32_t *cb, const ibr_topo *t, const uint32_t *eps,
+                            const uint8_t *least, uint32_t *comp, uint32_t *dist, uint32_t *queue)
+{
+    uint32_t n = t->n_sw;
+    for (uint32_t s = 0; s < n; s++)
+        comp[s] = RANK_INF;
+    for (uint32_t s0 = 0; s0 < n; s0++) {
+        if (comp[s0] != RANK_INF)
+            continue;
+        ibr_topo_bfs(dist, t, &s0, 1, queue); /* a valid source: cannot fail */
+        for (uint32_t s = s0; s < n; s++)
+            if (dist[s] != RANK_INF)
+                comp[s] = s0;
+    }
+    uint64_t cut = 0;
+    *ca = *cb = 0;
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n && eps[a]; b++)
+            if (eps[b] && comp[a] == comp[b] && least[(size_t)a * n + b] == 255) {
+                if (!cut++) {
+                    *ca = a;
+                    *cb = b;
+                }
+            }
+    return cut;
+}
+
+/* updn's roots in the artifacts, with the note saying how and why where
+   ibroute chose them. */
+static int report_roots(ibr_run *run, const ibr_topo *t, const uint32_t *rank, roots_how chosen)
+{
+    const char *how = chosen == ROOTS_TOP ? "the top (the switches farthest from end ports)"
+                      : chosen == ROOTS_OPENSM ? NULL
+                                               : "the centre (nearest to its farthest end port)";
+    const char *why = chosen == ROOTS_DNUP_CENTRE
+                          ? "dnup's ranks from the end-node switches leave pairs without a "
+                            "legal path: routed up/down from the root"
+                          : "OpenSM's hop-histogram heuristic found none";
+    return roots_artifact(run, t, rank, how, why);
+}
+
+/* The most switch-to-switch links on one switch. */
+static uint32_t max_degree(const ibr_topo *t)
+{
+    uint32_t maxdeg = 0;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        if (t->adj_off[s + 1] - t->adj_off[s] > maxdeg)
+            maxdeg = t->adj_off[s + 1] - t->adj_off[s];
+    return maxdeg;
+}
+
+/* Ranks from the roots (rank 0 on entry); for dnup also the depth from
+   the deepest switch; the switch ids the options give in place of GUIDs. */
+static void rank_switches(const ibr_topo *t, const ibr_options *o, int dnup, uint32_t *rank,
+                          uint32_t *depth, uint64_t *id, uint32_t *queue)
+{
+    uint32_t n = t->n_sw;
+    rank_bfs(t, rank, queue);
+    if (dnup) {
+        /* the deepest switch: largest finite rank, lowest index */
+        uint32_t g = 0;
+        for (uint32_t s = 1; s < n; s++)
+            if (rank[s] != RANK_INF && (rank[g] == RANK_INF || rank[s] > rank[g]))
+                g = s;
+        for (uint32_t s = 0; s < n; s++)
+            depth[s] = s == g ? 0 : RANK_INF;
+        rank_bfs(t, depth, queue);
+    }
+    for (size_t i = 0; i < o->n_ids; i++) {
+        uint32_t node;
+        if (ibr_topo_find_guid(&node, NULL, t, o->ids[i].guid) == 0 &&
+            t->nodes[node].sw != IBR_NONE)
+            id[t->nodes[node].sw] = o->ids[i].id;
+    }
+}
+
+/* Each worker's scratch, where not allocated by an earlier try; -1 when
+   out of memory (what was allocated stays for the caller to free). */
+static int alloc_workers(ibr_context *ctx, ud_worker *w, unsigned nw, size_t n)
+{
+    for (unsigned i = 0; i < nw; i++) {
+        if (w[i].p)
+            continue;
+        w[i].p = ibr__mallocarray(ctx, n, 1);
+        w[i].l = ibr__mallocarray(ctx, n, 1);
+        w[i].queue = ibr__mallocarray(ctx, n, sizeof *w[i].queue);
+        if (!w[i].p || !w[i].l || !w[i].queue)
+            return -1;
+    }
+    return 0;
+}
+
+static void free_workers(ibr_context *ctx, ud_worker *w, unsigned nw)
+{
+    if (w)
+        for (unsigned i = 0; i < nw; i++) {
+            ibr__free(ctx, w[i].p);
+            ibr__free(ctx, w[i].l);
+            ibr__free(ctx, w[i].queue);
+        }
+    ibr__free(ctx, w);
+}
+
+/* The up/down (or down/up) hop tables, ranks from the roots; where the
+   rules leave connected pairs apart, other roots (the centre) or a
+   decline. Then the forwarding tables and multicast trees over them. */
 static int route_updown(ibr_run *run, int dnup)
 {
     const ibr_topo *t = ibr_run_topo(run);
@@ -608,69 +797,20 @@ static int route_updown(ibr_run *run, int dnup)
         id[s] = t->nodes[t->sw_node[s]].guid;
     }
     count_endports(t, eps);
-    unsigned roots = 0;
-    /* roots chosen by ibroute where OpenSM's heuristic finds none */
-    enum { ROOTS_OPENSM, ROOTS_TOP, ROOTS_CENTRE, ROOTS_DNUP_CENTRE } chosen = ROOTS_OPENSM;
-    if (dnup) {
-        for (uint32_t s = 0; s < n; s++)
-            if (eps[s]) {
-                rank[s] = 0;
-                roots++;
-            }
-        if (!roots) {
-            rc = ibr__decline(run, "no switch carries an end node (no leaf switches)");
-            goto out;
-        }
-    } else if (o->n_root_guids) {
-        roots = given_roots(t, o, rank, ctx);
-        if (!roots) {
-            rc = ibr__decline(run, "none of the %zu root GUIDs given is a switch or "
-                                       "an end port cabled to a switch",
-                                  o->n_root_guids);
-            goto out;
-        }
-    } else {
-        int found = find_roots(run, t, eps, rank, nw, ecc, dsum);
-        if (found < 0)
-            goto nomem;
-        if (found) {
-            roots = keep_highest_roots(t, eps, rank, depth, queue);
-        } else {
-            roots = top_roots(t, eps, ecc, rank, depth, queue);
-            chosen = roots ? ROOTS_TOP : ROOTS_CENTRE;
-        }
-    }
+    roots_how chosen;
+    if ((rc = first_roots(&chosen, run, t, dnup, eps, rank, nw, ecc, dsum, depth, queue)) < 0)
+        goto out;
 retry:
     if (chosen == ROOTS_CENTRE || chosen == ROOTS_DNUP_CENTRE) {
         for (uint32_t s = 0; s < n; s++)
             rank[s] = RANK_INF;
-        roots = centre_roots(t, eps, ecc, dsum, rank, q2, rank_scratch, queue);
-        if (!roots) {
+        if (!centre_roots(t, eps, ecc, dsum, rank, q2, rank_scratch, queue)) {
             rc = ibr__decline(run, "no switch carries an end node");
             goto out;
         }
     }
-    rank_bfs(t, rank, queue);
-    if (dnup) {
-        /* the deepest switch: largest finite rank, lowest index */
-        uint32_t g = 0;
-        for (uint32_t s = 1; s < n; s++)
-            if (rank[s] != RANK_INF && (rank[g] == RANK_INF || rank[s] > rank[g]))
-                g = s;
-        for (uint32_t s = 0; s < n; s++)
-            depth[s] = s == g ? 0 : RANK_INF;
-        rank_bfs(t, depth, queue);
-    }
-    for (size_t i = 0; i < o->n_ids; i++) {
-        uint32_t node;
-        if (ibr_topo_find_guid(&node, NULL, t, o->ids[i].guid) == 0 &&
-            t->nodes[node].sw != IBR_NONE)
-            id[t->nodes[node].sw] = o->ids[i].id;
-    }
-    uint32_t maxdeg = 0;
-    for (uint32_t s = 0; s < n; s++)
-        if (t->adj_off[s + 1] - t->adj_off[s] > maxdeg)
-            maxdeg = t->adj_off[s + 1] - t->adj_off[s];
+    rank_switches(t, o, dnup, rank, depth, id, queue);
+    uint32_t maxdeg = max_degree(t);
     j.t = t;
     j.dnup = dnup;
     j.rank = rank;
@@ -680,17 +820,8 @@ retry:
     least = ibr_run_hops(run);
     if (!mask) /* allocated already when retrying */
         mask = ibr__mallocarray(ctx, n * n * j.words, sizeof *mask);
-    if (!least || !mask)
+    if (!least || !mask || alloc_workers(ctx, w, nw, n) < 0)
         goto nomem;
-    for (unsigned i = 0; i < nw; i++) {
-        if (w[i].p)
-            continue;
-        w[i].p = ibr__mallocarray(ctx, n, 1);
-        w[i].l = ibr__mallocarray(ctx, n, 1);
-        w[i].queue = ibr__mallocarray(ctx, n, sizeof *w[i].queue);
-        if (!w[i].p || !w[i].l || !w[i].queue)
-            goto nomem;
-    }
     /* switches by ascending key */
     for (uint32_t s = 0; s < n; s++)
         order[s] = s;
@@ -704,35 +835,7 @@ retry:
         offs = ibr__mallocarray(ctx, 3 * (n + 1), sizeof *offs);
     if (!nbs || !offs)
         goto nomem;
-    {
-        ud_nb *f = nbs, *sec = nbs + ne, *rev = nbs + 2 * ne;
-        uint32_t *f_off = offs, *s_off = offs + n + 1, *r_off = offs + 2 * (n + 1);
-        uint32_t nf = 0, ns = 0, nr = 0;
-        for (uint32_t b = 0; b < n; b++) {
-            f_off[b] = nf;
-            s_off[b] = ns;
-            r_off[b] = nr;
-            for (uint32_t e = t->adj_off[b]; e < t->adj_off[b + 1]; e++) {
-                uint32_t a = t->adj[e].sw;
-                ud_nb x = {a, e - t->adj_off[b]};
-                if (second_phase(&j, b, a))
-                    sec[ns++] = x;
-                else
-                    f[nf++] = x;
-                if (second_phase(&j, a, b))
-                    rev[nr++] = x;
-            }
-        }
-        f_off[n] = nf;
-        s_off[n] = ns;
-        r_off[n] = nr;
-        j.f = f;
-        j.sec = sec;
-        j.rev = rev;
-        j.f_off = f_off;
-        j.s_off = s_off;
-        j.r_off = r_off;
-    }
+    split_phases(&j, t, nbs, offs);
     j.least = least;
     j.mask = mask;
     j.w = w;
@@ -750,64 +853,32 @@ retry:
         goto out;
     /* every pair of switches carrying end nodes that the topology connects
        must be connected under the rules too, or the engine does not apply */
-    {
-        uint32_t *comp = queue; /* reuse: component labels */
-        uint32_t *dist = rank_scratch;
-        for (uint32_t s = 0; s < n; s++)
-            comp[s] = RANK_INF;
-        for (uint32_t s0 = 0; s0 < n; s0++) {
-            if (comp[s0] != RANK_INF)
-                continue;
-            ibr_topo_bfs(dist, t, &s0, 1, q2); /* a valid source: cannot fail */
-            for (uint32_t s = s0; s < n; s++)
-                if (dist[s] != RANK_INF)
-                    comp[s] = s0;
-        }
-        uint64_t cut = 0;
-        uint32_t ca = 0, cb = 0;
-        for (uint32_t a = 0; a < n; a++)
-            for (uint32_t b = 0; b < n && eps[a]; b++)
-                if (eps[b] && comp[a] == comp[b] && least[(size_t)a * n + b] == 255) {
-                    if (!cut++) {
-                        ca = a;
-                        cb = b;
-                    }
-                }
-        if (cut && chosen == ROOTS_TOP) {
-            chosen = ROOTS_CENTRE; /* the top leaves pairs apart: one root */
-            goto retry;
-        }
-        if (cut && dnup) {
-            /* ranks from the end-node switches leave pairs apart (a cable
-               down between two groups of a Dragonfly+): route up/down from
-               the centre instead, which connects every pair */
-            if (find_roots(run, t, eps, rank, nw, ecc, dsum) < 0)
-                goto nomem;
-            dnup = 0;
-            chosen = ROOTS_DNUP_CENTRE;
-            goto retry;
-        }
-        if (cut) {
-            rc = ibr__decline(
-                run,
-                "%" PRIu64 " pairs of switches carrying end nodes have no legal %s "
-                "path (first: 0x%016" PRIx64 " to 0x%016" PRIx64 ")",
-                cut, dnup ? "down/up" : "up/down", t->nodes[t->sw_node[ca]].guid,
-                t->nodes[t->sw_node[cb]].guid);
-            goto out;
-        }
+    uint32_t ca, cb;
+    uint64_t cut = pairs_apart(&ca, &cb, t, eps, least, queue, rank_scratch, q2);
+    if (cut && chosen == ROOTS_TOP) {
+        chosen = ROOTS_CENTRE; /* the top leaves pairs apart: one root */
+        goto retry;
     }
-    if (!dnup) {
-        const char *how = chosen == ROOTS_TOP ? "the top (the switches farthest from end ports)"
-                          : chosen == ROOTS_OPENSM ? NULL
-                                                   : "the centre (nearest to its farthest end port)";
-        const char *why = chosen == ROOTS_DNUP_CENTRE
-                              ? "dnup's ranks from the end-node switches leave pairs without a "
-                                "legal path: routed up/down from the root"
-                              : "OpenSM's hop-histogram heuristic found none";
-        if ((rc = roots_artifact(run, t, rank, how, why)) < 0)
+    if (cut && dnup) {
+        /* ranks from the end-node switches leave pairs apart (a cable
+           down between two groups of a Dragonfly+): route up/down from
+           the centre instead, which connects every pair */
+        if (find_roots(run, t, eps, rank, nw, ecc, dsum) < 0)
             goto nomem;
+        dnup = 0;
+        chosen = ROOTS_DNUP_CENTRE;
+        goto retry;
     }
+    if (cut) {
+        rc = ibr__decline(run,
+                          "%" PRIu64 " pairs of switches carrying end nodes have no legal %s "
+                          "path (first: 0x%016" PRIx64 " to 0x%016" PRIx64 ")",
+                          cut, dnup ? "down/up" : "up/down", t->nodes[t->sw_node[ca]].guid,
+                          t->nodes[t->sw_node[cb]].guid);
+        goto out;
+    }
+    if (!dnup && (rc = report_roots(run, t, rank, chosen)) < 0)
+        goto nomem;
     ud_cands c = {t, mask, j.words};
     rc = ibr_run_ucast(run, least, ud_candidates, &c, dnup ? "dnup: forwarding tables"
                                                              : "updn: forwarding tables");
@@ -819,13 +890,7 @@ retry:
 nomem:
     rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
 out:
-    if (w)
-        for (unsigned i = 0; i < nw; i++) {
-            ibr__free(ctx, w[i].p);
-            ibr__free(ctx, w[i].l);
-            ibr__free(ctx, w[i].queue);
-        }
-    ibr__free(ctx, w);
+    free_workers(ctx, w, nw);
     ibr__free(ctx, rank);
     ibr__free(ctx, eps);
     ibr__free(ctx, queue);

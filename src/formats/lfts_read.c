@@ -32,6 +32,7 @@
 
 #include "formats/lex.h"
 #include "formats/lfts_reader.h"
+#include "core/result_unicast.h"
 
 typedef struct lreader {
     ibr__lfts_reader *rd;
@@ -352,8 +353,7 @@ int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, 
     if (rc < 0) {
         /* a failed result: no tables, the message names the line */
         ibr__result_clear_tables(r);
-        ibr__free(r->ctx, r->lft);
-        r->lft = NULL;
+        ibr__result_unicast_drop(r);
         r->status = rc;
         r->engine[0] = 0;
         strlcpy(r->last_error, rd.msg, sizeof r->last_error);

@@ -11,6 +11,7 @@
 
 #include "core/messages.h"
 #include "core/result_qos.h"
+#include "core/result_unicast.h"
 #include "formats/lex.h"
 #include "persist/persist_int.h"
 
@@ -270,22 +271,14 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
     db->nodes = ibr__mallocarray(ctx, t->n_nodes ? t->n_nodes : 1, sizeof *db->nodes);
     db->ports = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, sizeof *db->ports);
     db->sw_node = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *db->sw_node);
-    size_t lft_bytes = (size_t)t->n_sw * r->lft_size;
-    db->lft = ibr__malloc(ctx, lft_bytes ? lft_bytes : 1);
-    if (!db->nodes || !db->ports || !db->sw_node || !db->lft)
+    if (!db->nodes || !db->ports || !db->sw_node ||
+        ibr__result_unicast_copy(&db->lft, &db->hops, r) < 0)
         goto nomem;
     /* the engine's maps: with QoS, those from before the QoS manager (it
        runs again on reload, from the saved configuration) */
     ibr__engine_maps maps = ibr__result_engine_maps(r);
     if (db_copy_fabric(db, t, &maps) < 0)
         goto nomem;
-    memcpy(db->lft, r->lft, lft_bytes);
-    if (r->hops) {
-        size_t hb = (size_t)t->n_sw * t->n_sw;
-        if (!(db->hops = ibr__malloc(ctx, hb ? hb : 1)))
-            goto nomem;
-        memcpy(db->hops, r->hops, hb);
-    }
     if (db_copy_sls(db, r) < 0)
         goto nomem;
     if (ibr_result_has_qos(r)) {

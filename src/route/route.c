@@ -19,6 +19,7 @@
 #include "core/mcast_groups_int.h"
 #include "mcast/mcast.h"
 #include "core/result_qos.h"
+#include "core/result_unicast.h"
 #include "qos/qos.h"
 #include "route/route_int.h"
 
@@ -40,8 +41,7 @@ typedef struct route_call {
 static int fail_result(ibr_result *r, int code)
 {
     r->status = code;
-    ibr__free(r->ctx, r->lft);
-    r->lft = NULL;
+    ibr__result_unicast_drop(r);
     return code;
 }
 

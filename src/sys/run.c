@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/result_unicast.h"
 #include "sys/run_int.h"
 
 const ibr_topo *ibr_run_topo(const ibr_run *run)

@@ -165,6 +165,69 @@ def test_rank_order():
     expect(["order", "-q", rail], 2, r"-R ENGINE is required")
 
 
+def test_order_routing_options():
+    """ibr order takes the routing options of ibr route (the one option
+    table): each gives the rank order that ibr route writes as
+    rank-order.txt with the same options, and each that changes the
+    routing's input changes the order."""
+    topo, text = gen("fattree:levels=2,radix=8")
+    hosts = ["0x" + g for g in re.findall(r'^\[\d+\]\s+"H-[^"]*"\[1\]\(([0-9a-f]+)\)', text, re.M)]
+    switches = re.findall(r'^switchguid=(0x[0-9a-f]+)', text, re.M)
+    check(len(hosts) == 32 and len(switches) == 12, "%d hosts, %d switches"
+          % (len(hosts), len(switches)))
+
+    def guid_file(name, lines):
+        path = os.path.join(TMP, name)
+        with open(path, "w") as fh:
+            fh.write("".join(l + "\n" for l in lines))
+        return path
+
+    plain = expect(["order", "-q", "-R", "ftree", topo])
+    # the LIDs of a guid2lid file, moved up by 100
+    g2l = []
+    expect(["route", "-q", "-R", "ftree", topo, "-o", os.path.join(TMP, "g2l")])
+    with open(os.path.join(TMP, "g2l", "guid2lid")) as fh:
+        for line in fh:
+            f = line.split()
+            if len(f) == 3:
+                g2l.append("%s 0x%04x 0x%04x" % (f[0], int(f[1], 16) + 100, int(f[2], 16) + 100))
+    cases = [
+        (["--lmc", "1"], True),
+        (["--guid2lid", guid_file("moved.guid2lid", g2l)], True),
+        (["--io-guids", guid_file("io.txt", hosts[8:20])], True),
+        (["--cn-guids", guid_file("cn.txt", hosts[:8] + hosts[20:]), "--io-guids",
+          guid_file("io.txt", hosts[8:20])], True),
+        (["--root-guids", guid_file("roots.txt", switches[8:])], False),
+        (["--seed", "5", "--threads", "1"], False),
+        (["--param", "ftree.degraded_tolerance=0"], False),
+    ]
+    for i, (opts, changes) in enumerate(cases):
+        got = expect(["order", "-q", "-R", "ftree", topo] + opts)
+        out = os.path.join(TMP, "order-opts-%d" % i)
+        expect(["route", "-q", "-R", "ftree", topo, "-o", out] + opts)
+        with open(os.path.join(out, "rank-order.txt")) as fh:
+            check(got == fh.read(), "%s: ibr order differs from route's rank-order.txt" % opts)
+        if changes:
+            check(got != plain, "%s: the order is the one without the option" % opts)
+    lids = [int(l.split("\t")[3], 16) for l in
+            expect(["order", "-q", "-R", "ftree", topo, "--lmc", "1"]).splitlines()[1:]]
+    check(all(l % 2 == 0 for l in lids), "--lmc 1: base LIDs not even: %s" % lids[:8])
+    # a setting reaches the engine: strict ftree declines the degraded tree,
+    # minhop routes it, and minhop has no order
+    deg, _ = gen("fattree:levels=2,radix=8", "--faults", "2", "--seed", "3")
+    expect(["order", "-q", "-R", "ftree", deg])
+    expect(["order", "-q", "-R", "ftree", deg, "--param", "ftree.strict=1"], 2,
+           r"minhop has no destination order")
+    strict = os.path.join(TMP, "strict.txt")
+    with open(strict, "w") as fh:
+        fh.write("1")  # a setting's value: the file's bytes as they are
+    expect(["order", "-q", "-R", "ftree", deg, "--param-file", "ftree.strict=" + strict], 2,
+           r"minhop has no destination order")
+    # options of ibr route that order does not take stay usage errors
+    for opt in (["--scatter"], ["--qos"], ["--dumps", "all"], ["--connect-roots"]):
+        expect(["order", "-q", "-R", "ftree", topo] + opt, 2, r"unknown option")
+
+
 def test_shift_like_leaf_order():
     """Rail numbering gets the shift eBB of leaf-by-leaf numbering."""
     for spec in ("rail:nodes=128,rails=8,su=32,radix=64",       # parallel cables
@@ -186,7 +249,7 @@ def main():
     IBR = os.path.abspath(sys.argv[1])
     TMP = tempfile.mkdtemp(prefix="ibr-rail-test-")
     tests = [test_gen_rail, test_radices_and_levels, test_rank_order,
-             test_shift_like_leaf_order]
+             test_order_routing_options, test_shift_like_leaf_order]
     try:
         for t in tests:
             try:

@@ -91,44 +91,36 @@ static const ibr__node *sw_nodep(const ftree *ft, uint32_t s)
 
 /* OpenSM orders groups by load, ties by the remote switch's tuple; its
    bubble sorts are stable, so an insertion sort gives the same order. */
-static int less_up(const ftree *ft, uint32_t a, uint32_t b)
+static int less_load(const ftree *ft, uint32_t a, uint32_t b, int down)
 {
     const ft_group *ga = &ft->grp[a], *gb = &ft->grp[b];
-    if (ga->cu != gb->cu)
-        return ga->cu < gb->cu;
+    uint32_t la = down ? ga->cd : ga->cu, lb = down ? gb->cd : gb->cu;
+    if (la != lb)
+        return la < lb;
     return ga->rkey < gb->rkey;
 }
 
-static int less_down(const ftree *ft, uint32_t a, uint32_t b)
+/* The groups g[0..n) by their routes up (down: by their routes down). */
+static void sort_load(ftree *ft, uint32_t *g, uint32_t n, int down)
 {
-    const ft_group *ga = &ft->grp[a], *gb = &ft->grp[b];
-    if (ga->cd != gb->cd)
-        return ga->cd < gb->cd;
-    return ga->rkey < gb->rkey;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = g[i], j = i;
+        while (j > 0 && less_load(ft, v, g[j - 1], down)) {
+            g[j] = g[j - 1];
+            j--;
+        }
+        g[j] = v;
+    }
 }
 
 void ibr__ftree_sort_up_load(ftree *ft, uint32_t *g, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t v = g[i], j = i;
-        while (j > 0 && less_up(ft, v, g[j - 1])) {
-            g[j] = g[j - 1];
-            j--;
-        }
-        g[j] = v;
-    }
+    sort_load(ft, g, n, 0);
 }
 
 void ibr__ftree_sort_down_load(ftree *ft, uint32_t *g, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t v = g[i], j = i;
-        while (j > 0 && less_down(ft, v, g[j - 1])) {
-            g[j] = g[j - 1];
-            j--;
-        }
-        g[j] = v;
-    }
+    sort_load(ft, g, n, 1);
 }
 
 /* By remote tuple only (indexing). */
@@ -876,6 +868,26 @@ static uint64_t leaf_cns(const ftree *ft, uint32_t s)
     return c;
 }
 
+/* Compute-node pairs without an up/down path: their leaves have no route
+   to each other in the hop matrix. check_connected() has declined the tree
+   if the fabric connects any of them, so these are the pairs on different
+   pieces of the fabric. */
+static uint64_t pairs_split(const ftree *ft)
+{
+    uint64_t split = 0;
+    size_t nsw = ft->nsw;
+    for (uint32_t i = 0; ft->hm && i < ft->nleaves; i++) {
+        uint32_t a = ft->leaves[i];
+        uint64_t ca = leaf_cns(ft, a);
+        for (uint32_t j = 0; ca && j < ft->nleaves; j++) {
+            uint32_t c = ft->leaves[j];
+            if (c != a && ft->hm[(size_t)a * nsw + c] == 255)
+                split += ca * leaf_cns(ft, c);
+        }
+    }
+    return split;
+}
+
 /* What is left of the tree, per rank: switches, the cables up from that
    rank, and estimates of the switches and cables missing. The switch count
    a full tree would have at rank r is estimated from the fullest switches
@@ -999,21 +1011,7 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
     else
         snprintf(how, sizeof how, "%s (tolerance %u %%)",
                  ft->dg_kept_classic ? "OpenSM's counters" : "balanced on the link loads", tol);
-    /* compute-node pairs without an up/down path: their leaves have no
-       route to each other in the hop matrix. check_connected() has
-       declined the tree if the fabric connects any of them, so these are
-       the pairs on different pieces of the fabric */
-    uint64_t split = 0;
-    size_t nsw = ft->nsw;
-    for (uint32_t i = 0; ft->hm && i < ft->nleaves; i++) {
-        uint32_t a = ft->leaves[i];
-        uint64_t ca = leaf_cns(ft, a);
-        for (uint32_t j = 0; ca && j < ft->nleaves; j++) {
-            uint32_t c = ft->leaves[j];
-            if (c != a && ft->hm[(size_t)a * nsw + c] == 255)
-                split += ca * leaf_cns(ft, c);
-        }
-    }
+    uint64_t split = pairs_split(ft);
     if (rc == 0)
         rc = ibr__buf_printf(&b, ft->ctx,
                              "# compute-node pairs without an up/down path (the fabric "
@@ -1216,6 +1214,168 @@ static int check_basics(ftree *ft)
     return 0;
 }
 
+/* Step 1: every switch's rank, from the root GUIDs given or from the CAs;
+   switches cut off from the roots ranked from the CAs below them. 0, or a
+   decline or failure reported on the run. */
+static int rank_all(ftree *ft, uint32_t *rank, uint32_t *queue)
+{
+    const ibr_topo *t = ft->t;
+    uint32_t nsw = ft->nsw;
+    int rc;
+    for (uint32_t s = 0; s < nsw; s++)
+        rank[s] = FT_NORANK;
+    ft->roots_given = ft->o->n_root_guids > 0;
+    if (ft->roots_given && given_roots(ft, rank) > 0) {
+        bfs_rank(t, rank, queue);
+    } else {
+        if (ft->roots_given)
+            ibr__log(ft->ctx, IBR_LOG_WARN,
+                     "ftree: none of the %zu root GUIDs is a switch; ranking from the CAs "
+                     "(the tree is not checked for purity)",
+                     ft->o->n_root_guids);
+        rank_from_cas(ft, rank, queue);
+    }
+    uint32_t ranked = 0;
+    ft->max_rank = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        ft->sw[s].rank = rank[s];
+        if (rank[s] == FT_NORANK)
+            continue;
+        ranked++;
+        if (rank[s] > ft->max_rank)
+            ft->max_rank = rank[s];
+    }
+    if (ft->max_rank == 0 && ranked > 1) {
+        /* name two cabled switches, both at rank 0 */
+        uint32_t a = 0;
+        while (a < nsw && (rank[a] == FT_NORANK || t->adj_off[a] == t->adj_off[a + 1]))
+            a++;
+        if (a == nsw) /* no switch is cabled to another: nothing to name */
+            rc = ibr__decline(ft->run,
+                              "ranking from the CAs puts all %u switches at rank 0 and no "
+                              "switch is cabled to another: not a fat tree",
+                              ranked);
+        else
+            rc = ibr__decline(ft->run,
+                              "ranking from the CAs puts all %u switches at rank 0 (each "
+                              "carries CAs, as in a torus or mesh; e.g. switch 0x%016" PRIx64
+                              " and its neighbour 0x%016" PRIx64 "): not a fat tree",
+                              ranked, sw_guid(ft, a), sw_guid(ft, t->adj[t->adj_off[a]].sw));
+        return rc;
+    }
+    if (ranked < nsw) {
+        int k = rank_orphans(ft, rank, queue);
+        if (k < 0)
+            return ibr__fail(ft->run, IBR_ENOMEM, "out of memory");
+        if (k > 0)
+            ibr__log(ft->ctx, IBR_LOG_INFO,
+                     "ftree: %d switch(es) cut off from the roots ranked from the CAs below "
+                     "them",
+                     k);
+        ranked += (uint32_t)k;
+    }
+    if (ranked < nsw)
+        ibr__log(ft->ctx, IBR_LOG_INFO, "ftree: %u switch(es) left unranked and dropped",
+                 nsw - ranked);
+    return 0;
+}
+
+/* The rank of the leaves (the compute nodes' switches), checked to be one
+   rank within the limits; marks the leaf switches. */
+static int find_leaf_rank(ftree *ft, const uint32_t *rank)
+{
+    const ibr_topo *t = ft->t;
+    if (ft->ncn == 0)
+        return ibr__decline(ft->run, "the fabric has no valid compute nodes");
+    if (!ft->roots_given) {
+        ft->leaf_rank = ft->max_rank;
+    } else {
+        for (uint32_t i = 0; i < ft->nca; i++)
+            if (ft->ca[i].role == FT_CN) {
+                ft->leaf_rank = rank[ft->ca[i].sw];
+                break;
+            }
+    }
+    if (ft->leaf_rank + 1 < FT_MIN_RANK || ft->leaf_rank + 1 > FT_MAX_RANK)
+        return ibr__decline(ft->run,
+                            "the tree rank (levels of switches) is %u; fat-tree routing "
+                            "needs %u to %u",
+                            ft->leaf_rank + 1, FT_MIN_RANK, FT_MAX_RANK);
+    for (uint32_t i = 0; i < ft->nca; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (c->role != FT_CN || ft->sw[c->sw].is_leaf)
+            continue;
+        if (rank[c->sw] != ft->leaf_rank)
+            return ibr__decline(
+                ft->run,
+                "compute node port 0x%016" PRIx64 " is cabled to switch 0x%016" PRIx64
+                " of rank %u, but the leaf rank is %u (rule: all compute nodes hang off "
+                "switches of one rank)",
+                t->ports[c->gp].guid, sw_guid(ft, c->sw), rank[c->sw], ft->leaf_rank);
+        ft->sw[c->sw].is_leaf = 1;
+    }
+    return 0;
+}
+
+/* Step 4 without root GUIDs: an impure tree (rule says which rule it
+   breaks) is marked degraded, or declined with ftree.strict as OpenSM does,
+   or when it is no tree of ranks or I/O nodes ask for reverse hops. */
+static int check_purity(ftree *ft, const uint32_t *rank, char *rule, size_t cap, int strict)
+{
+    int rc;
+    if (impure(ft, rank, rule, cap)) {
+        if (strict)
+            return ibr__decline(ft->run, "not a pure fat tree: %s", rule);
+        if ((rc = check_tree_of_ranks(ft)) < 0)
+            return rc;
+        if (ft->max_reverse_hops) {
+            for (uint32_t i = 0; i < ft->nca; i++)
+                if (ft->ca[i].role == FT_IO)
+                    return ibr__decline(ft->run,
+                                        "max_reverse_hops %u is not supported on a "
+                                        "degraded fat tree (%s)",
+                                        ft->max_reverse_hops, rule);
+        }
+        ft->degraded = 1;
+    }
+    return 0;
+}
+
+/* The routes: OpenSM's assignment, on a degraded tree then (unless the
+   tolerance is 0 or 1000) the balanced one, and the LMC pass. A negative
+   code on failure (IBR_ENOMEM reported by the caller). */
+static int assign_routes(ftree *ft, unsigned tol)
+{
+    int rc = 0;
+    ft->hops = ibr__mallocarray(ft->ctx, ft->nsw, 1);
+    ft->cn_seq =
+        ibr__mallocarray(ft->ctx, (size_t)ft->nleaves * ft->max_cn + 1, sizeof *ft->cn_seq);
+    if (!ft->hops || !ft->cn_seq)
+        return IBR_ENOMEM;
+    /* a degraded tree: OpenSM's routing, then unless the tolerance is 0
+       or 1000 the balanced one, keeping OpenSM's if close enough */
+    uint32_t *order0 = NULL; /* the group lists as indexed: OpenSM's
+                                routing re-sorts them, the balanced one must
+                                not depend on that */
+    if (ft->degraded && tol > 0 && tol < 1000) {
+        if (!(order0 = ibr__mallocarray(ft->ctx, ft->ngrp ? ft->ngrp : 1, sizeof *order0)))
+            return IBR_ENOMEM;
+        memcpy(order0, ft->order, ft->ngrp * sizeof *order0);
+    }
+    if (!ft->degraded || tol > 0)
+        rc = ibr__ftree_assign(ft);
+    if (rc >= 0 && order0)
+        memcpy(ft->order, order0, ft->ngrp * sizeof *order0);
+    ibr__free(ft->ctx, order0);
+    if (rc >= 0 && ft->degraded && tol < 1000)
+        rc = ibr__ftree_assign_degraded(ft, tol);
+    if (rc >= 0 && ft->degraded && tol >= 1000)
+        ft->dg_kept_classic = 1;
+    if (rc >= 0)
+        rc = ibr__ftree_lmc(ft);
+    return rc;
+}
+
 static int ftree_route(ibr_run *run, void *user)
 {
     (void)user;
@@ -1236,7 +1396,6 @@ static int ftree_route(ibr_run *run, void *user)
     ibr_run_setting_int(&v, run, "degraded_tolerance");
     unsigned tol = (unsigned)v;
     char rule[640];
-    const ibr_topo *t = ft.t;
     int rc;
     if ((rc = check_basics(&ft)) < 0)
         return rc;
@@ -1250,61 +1409,8 @@ static int ftree_route(ibr_run *run, void *user)
         goto nomem;
 
     /* 1. ranks */
-    for (uint32_t s = 0; s < nsw; s++)
-        rank[s] = FT_NORANK;
-    ft.roots_given = ft.o->n_root_guids > 0;
-    if (ft.roots_given && given_roots(&ft, rank) > 0) {
-        bfs_rank(t, rank, queue);
-    } else {
-        if (ft.roots_given)
-            ibr__log(ft.ctx, IBR_LOG_WARN,
-                     "ftree: none of the %zu root GUIDs is a switch; ranking from the CAs "
-                     "(the tree is not checked for purity)",
-                     ft.o->n_root_guids);
-        rank_from_cas(&ft, rank, queue);
-    }
-    uint32_t ranked = 0;
-    ft.max_rank = 0;
-    for (uint32_t s = 0; s < nsw; s++) {
-        ft.sw[s].rank = rank[s];
-        if (rank[s] == FT_NORANK)
-            continue;
-        ranked++;
-        if (rank[s] > ft.max_rank)
-            ft.max_rank = rank[s];
-    }
-    if (ft.max_rank == 0 && ranked > 1) {
-        /* name two cabled switches, both at rank 0 */
-        uint32_t a = 0;
-        while (a < nsw && (rank[a] == FT_NORANK || t->adj_off[a] == t->adj_off[a + 1]))
-            a++;
-        if (a == nsw) /* no switch is cabled to another: nothing to name */
-            rc = ibr__decline(run,
-                              "ranking from the CAs puts all %u switches at rank 0 and no "
-                              "switch is cabled to another: not a fat tree",
-                              ranked);
-        else
-            rc = ibr__decline(run,
-                              "ranking from the CAs puts all %u switches at rank 0 (each "
-                              "carries CAs, as in a torus or mesh; e.g. switch 0x%016" PRIx64
-                              " and its neighbour 0x%016" PRIx64 "): not a fat tree",
-                              ranked, sw_guid(&ft, a), sw_guid(&ft, t->adj[t->adj_off[a]].sw));
+    if ((rc = rank_all(&ft, rank, queue)) < 0)
         goto out;
-    }
-    if (ranked < nsw) {
-        int k = rank_orphans(&ft, rank, queue);
-        if (k < 0)
-            goto nomem;
-        if (k > 0)
-            ibr__log(ft.ctx, IBR_LOG_INFO,
-                     "ftree: %d switch(es) cut off from the roots ranked from the CAs below "
-                     "them",
-                     k);
-        ranked += (uint32_t)k;
-    }
-    if (ranked < nsw)
-        ibr__log(ft.ctx, IBR_LOG_INFO, "ftree: %u switch(es) left unranked and dropped",
-                 nsw - ranked);
 
     /* 2, 3. CA ports and port groups */
     int reranked = 0;
@@ -1334,40 +1440,8 @@ model:
         reranked = 2;
         goto model;
     }
-    if (ft.ncn == 0) {
-        rc = ibr__decline(run, "the fabric has no valid compute nodes");
+    if ((rc = find_leaf_rank(&ft, rank)) < 0)
         goto out;
-    }
-    if (!ft.roots_given) {
-        ft.leaf_rank = ft.max_rank;
-    } else {
-        for (uint32_t i = 0; i < ft.nca; i++)
-            if (ft.ca[i].role == FT_CN) {
-                ft.leaf_rank = rank[ft.ca[i].sw];
-                break;
-            }
-    }
-    if (ft.leaf_rank + 1 < FT_MIN_RANK || ft.leaf_rank + 1 > FT_MAX_RANK) {
-        rc = ibr__decline(run, "the tree rank (levels of switches) is %u; fat-tree routing "
-                                   "needs %u to %u",
-                              ft.leaf_rank + 1, FT_MIN_RANK, FT_MAX_RANK);
-        goto out;
-    }
-    for (uint32_t i = 0; i < ft.nca; i++) {
-        const ft_ca *c = &ft.ca[i];
-        if (c->role != FT_CN || ft.sw[c->sw].is_leaf)
-            continue;
-        if (rank[c->sw] != ft.leaf_rank) {
-            rc = ibr__decline(
-                run,
-                "compute node port 0x%016" PRIx64 " is cabled to switch 0x%016" PRIx64
-                " of rank %u, but the leaf rank is %u (rule: all compute nodes hang off "
-                "switches of one rank)",
-                t->ports[c->gp].guid, sw_guid(&ft, c->sw), rank[c->sw], ft.leaf_rank);
-            goto out;
-        }
-        ft.sw[c->sw].is_leaf = 1;
-    }
 
     /* 5. indexing and the leaf array */
     if ((rc = make_indexing(&ft, queue)) < 0 || (rc = make_leaf_array(&ft, rank)) < 0)
@@ -1380,53 +1454,11 @@ model:
 
     /* 4. purity: without root GUIDs an impure tree is routed as a degraded
        fat tree (or declined with ftree.strict, as OpenSM does) */
-    if (!ft.roots_given) {
-        if (impure(&ft, rank, rule, sizeof rule)) {
-            if (strict) {
-                rc = ibr__decline(run, "not a pure fat tree: %s", rule);
-                goto out;
-            }
-            if ((rc = check_tree_of_ranks(&ft)) < 0)
-                goto out;
-            if (ft.max_reverse_hops) {
-                for (uint32_t i = 0; i < ft.nca; i++)
-                    if (ft.ca[i].role == FT_IO) {
-                        rc = ibr__decline(run, "max_reverse_hops %u is not supported on a "
-                                               "degraded fat tree (%s)",
-                                          ft.max_reverse_hops, rule);
-                        goto out;
-                    }
-            }
-            ft.degraded = 1;
-        }
-    }
+    if (!ft.roots_given && (rc = check_purity(&ft, rank, rule, sizeof rule, strict)) < 0)
+        goto out;
 
     /* routes */
-    ft.hops = ibr__mallocarray(ft.ctx, nsw, 1);
-    ft.cn_seq = ibr__mallocarray(ft.ctx, (size_t)ft.nleaves * ft.max_cn + 1, sizeof *ft.cn_seq);
-    if (!ft.hops || !ft.cn_seq)
-        goto nomem;
-    /* a degraded tree: OpenSM's routing, then unless the tolerance is 0
-       or 1000 the balanced one, keeping OpenSM's if close enough */
-    uint32_t *order0 = NULL; /* the group lists as indexed: OpenSM's
-                                routing re-sorts them, the balanced one must
-                                not depend on that */
-    if (ft.degraded && tol > 0 && tol < 1000) {
-        if (!(order0 = ibr__mallocarray(ft.ctx, ft.ngrp ? ft.ngrp : 1, sizeof *order0)))
-            goto nomem;
-        memcpy(order0, ft.order, ft.ngrp * sizeof *order0);
-    }
-    if (!ft.degraded || tol > 0)
-        rc = ibr__ftree_assign(&ft);
-    if (rc >= 0 && order0)
-        memcpy(ft.order, order0, ft.ngrp * sizeof *order0);
-    ibr__free(ft.ctx, order0);
-    if (rc >= 0 && ft.degraded && tol < 1000)
-        rc = ibr__ftree_assign_degraded(&ft, tol);
-    if (rc >= 0 && ft.degraded && tol >= 1000)
-        ft.dg_kept_classic = 1;
-    if (rc >= 0)
-        rc = ibr__ftree_lmc(&ft);
+    rc = assign_routes(&ft, tol);
     if (rc < 0 || (rc = check_connected(&ft)) < 0 || (rc = check_loops(&ft)) < 0) {
         if (rc == IBR_ENOMEM)
             goto nomem;

@@ -60,7 +60,7 @@
 /* The port of group g with the fewest routes up (or down) through it, the
    first one on ties; its remote port number goes to *rport. NULL for a
    group of one port, whose port counters are never consulted. */
-static ft_port *least_up(ftree *ft, const ft_group *g, uint8_t *rport)
+static ft_port *least_loaded(ftree *ft, const ft_group *g, uint8_t *rport, int down)
 {
     if (g->nports == 1) {
         *rport = g->rport1;
@@ -68,24 +68,33 @@ static ft_port *least_up(ftree *ft, const ft_group *g, uint8_t *rport)
     }
     ft_port *p = &ft->ports[g->port0], *best = p;
     for (uint32_t i = 1; i < g->nports; i++)
-        if (p[i].cu < best->cu)
+        if (down ? p[i].cd < best->cd : p[i].cu < best->cu)
             best = &p[i];
     *rport = best->rport;
     return best;
 }
 
+static ft_port *least_up(ftree *ft, const ft_group *g, uint8_t *rport)
+{
+    return least_loaded(ft, g, rport, 0);
+}
+
 static ft_port *least_down(ftree *ft, const ft_group *g, uint8_t *rport)
 {
-    if (g->nports == 1) {
-        *rport = g->rport1;
-        return NULL;
+    return least_loaded(ft, g, rport, 1);
+}
+
+/* The compute nodes of leaf w in the order its down groups have now (at
+   most max_cn), into seq; returns how many. */
+static uint32_t leaf_cn_seq(const ftree *ft, const ft_sw *w, uint32_t *seq)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < w->ndown && k < ft->max_cn; j++) {
+        const ft_group *g = &ft->grp[ft->order[w->down + j]];
+        if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
+            seq[k++] = g->ca;
     }
-    ft_port *p = &ft->ports[g->port0], *best = p;
-    for (uint32_t i = 1; i < g->nports; i++)
-        if (p[i].cd < best->cd)
-            best = &p[i];
-    *rport = best->rport;
-    return best;
+    return k;
 }
 
 static int descend_walk(ftree *ft, uint32_t x, uint32_t prev, unsigned h);
@@ -774,12 +783,7 @@ static int assign(ftree *ft)
     for (uint32_t i = 0; i < ft->nleaves; i++) {
         uint32_t x = ft->leaves[i];
         const ft_sw *w = &ft->sw[x];
-        uint32_t routed = 0;
-        for (uint32_t k = 0; k < w->ndown && routed < ft->max_cn; k++) {
-            const ft_group *g = &ft->grp[ft->order[w->down + k]];
-            if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
-                seq[routed++] = g->ca;
-        }
+        uint32_t routed = leaf_cn_seq(ft, w, seq);
         for (uint32_t k = 0; k < routed && rc == 0; k++) {
             const ft_ca *c = &ft->ca[seq[k]];
             rc = route_dest(ft, c->lid, x, ft->ports[ft->grp[c->group].port0].port, 1, 1, 0);
@@ -1180,6 +1184,108 @@ static uint32_t dg_measure(ftree *ft, dg_state *d)
     return m;
 }
 
+/* The degraded routing's model: each switch port's neighbour switch
+   (IBR_NONE where none), the ranked switches by rank, and the end ports
+   below each switch. */
+static void dg_setup(ftree *ft, dg_state *d)
+{
+    const ibr_topo *t = ft->t;
+    size_t n = ft->nsw;
+    for (size_t i = 0; i < n * 256; i++)
+        d->nbr[i] = IBR_NONE;
+    for (uint32_t s = 0; s < n; s++) {
+        const ft_sw *w = &ft->sw[s];
+        if (w->rank == FT_NORANK)
+            continue;
+        for (uint32_t k = 0; k < w->ndown + w->nsib + w->nup; k++) {
+            const ft_group *g = &ft->grp[ft->order[w->down + k]];
+            for (uint32_t j = 0; g->remote != FT_CA && j < g->nports; j++)
+                d->nbr[(size_t)s * 256 + ft->ports[g->port0 + j].port] = g->remote;
+        }
+    }
+    for (uint32_t r = 0; r <= ft->max_rank; r++)
+        for (uint32_t s = 0; s < n; s++)
+            if (ft->sw[s].rank == r)
+                d->byrank[d->nranked++] = s;
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        const ibr__port *pt = &t->ports[t->end_port[i]];
+        if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE || !pt->lid)
+            continue;
+        uint32_t s = t->nodes[pt->remote_node].sw;
+        if (s != IBR_NONE && ft->sw[s].rank != FT_NORANK)
+            d->srcw[s]++;
+    }
+}
+
+/* Routes to every LID of the tree, balanced on the link loads: compute
+   nodes leaf by leaf, the other CAs, the routers, then the switches. */
+static int dg_route_all(ftree *ft, dg_state *d, const char *phase, uint64_t total)
+{
+    const ibr_topo *t = ft->t;
+    ibr_run *run = ft->run;
+    size_t n = ft->nsw;
+    uint64_t done = 0;
+    int rc = 0;
+    /* compute nodes leaf by leaf (the order artefact keeps the dummies) */
+    uint32_t *seq = ft->cn_seq;
+    for (uint32_t i = 0; i < ft->nleaves && rc == 0; i++) {
+        uint32_t x = ft->leaves[i];
+        const ft_sw *w = &ft->sw[x];
+        uint32_t k = leaf_cn_seq(ft, w, seq);
+        for (uint32_t j = 0; j < k && rc == 0; j++) {
+            const ft_ca *c = &ft->ca[seq[j]];
+            if ((rc = begin(ft, c->lid)) == 0) {
+                dg_route(ft, d, x, c->swport, 1);
+                commit(ft, IBR_NONE);
+            }
+        }
+        done += k;
+        for (; k < ft->max_cn; k++)
+            seq[k] = IBR_NONE;
+        seq += ft->max_cn;
+        if (rc == 0 && (i & 15) == 15)
+            rc = ibr_run_progress(run, phase, done, total);
+    }
+    for (uint32_t i = 0; i < ft->nca && rc == 0; i++) {
+        const ft_ca *c = &ft->ca[i];
+        if (c->role != FT_CN && (rc = begin(ft, c->lid)) == 0) {
+            dg_route(ft, d, c->sw, c->swport, 1);
+            commit(ft, IBR_NONE);
+        }
+    }
+    for (uint32_t i = 0; i < ft->nrouters && rc == 0; i++) {
+        const ibr__port *pt = &t->ports[ft->routers[i]];
+        if ((rc = begin(ft, pt->lid)) == 0) {
+            dg_route(ft, d, t->nodes[pt->remote_node].sw, pt->remote_port, 1);
+            commit(ft, IBR_NONE);
+        }
+    }
+    done += ft->nca - ft->ncn + ft->nrouters;
+    if (rc == 0)
+        rc = ibr_run_progress(run, phase, done, total);
+    for (uint32_t s = 0; s < n && rc == 0; s++)
+        if (ft->sw[s].rank != FT_NORANK && (rc = begin(ft, ft->sw[s].lid)) == 0) {
+            dg_route(ft, d, s, 0, 0);
+            commit(ft, s);
+        }
+    return rc;
+}
+
+static void dg_free(ibr_context *ctx, dg_state *d)
+{
+    ibr__free(ctx, d->load);
+    ibr__free(ctx, d->w);
+    ibr__free(ctx, d->srcw);
+    ibr__free(ctx, d->anc);
+    ibr__free(ctx, d->byrank);
+    ibr__free(ctx, d->queue);
+    ibr__free(ctx, d->bucket);
+    ibr__free(ctx, d->cost);
+    ibr__free(ctx, d->next);
+    ibr__free(ctx, d->nbr);
+    ibr__free(ctx, d->pscratch);
+}
+
 int ibr__ftree_assign_degraded(ftree *ft, unsigned tol)
 {
     uint8_t *keep = NULL, *hkeep = NULL;
@@ -1221,30 +1327,7 @@ int ibr__ftree_assign_degraded(ftree *ft, unsigned tol)
         !d.srcw || !d.anc || !d.byrank || !d.queue || !d.bucket || !d.cost || !d.next || !d.nbr || !d.pscratch)
         goto out;
     ft->batch_n = ft->hbatch_n = 0;
-    for (size_t i = 0; i < n * 256; i++)
-        d.nbr[i] = IBR_NONE;
-    for (uint32_t s = 0; s < n; s++) {
-        const ft_sw *w = &ft->sw[s];
-        if (w->rank == FT_NORANK)
-            continue;
-        for (uint32_t k = 0; k < w->ndown + w->nsib + w->nup; k++) {
-            const ft_group *g = &ft->grp[ft->order[w->down + k]];
-            for (uint32_t j = 0; g->remote != FT_CA && j < g->nports; j++)
-                d.nbr[(size_t)s * 256 + ft->ports[g->port0 + j].port] = g->remote;
-        }
-    }
-    for (uint32_t r = 0; r <= ft->max_rank; r++)
-        for (uint32_t s = 0; s < n; s++)
-            if (ft->sw[s].rank == r)
-                d.byrank[d.nranked++] = s;
-    for (uint32_t i = 0; i < t->n_end; i++) {
-        const ibr__port *pt = &t->ports[t->end_port[i]];
-        if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE || !pt->lid)
-            continue;
-        uint32_t s = t->nodes[pt->remote_node].sw;
-        if (s != IBR_NONE && ft->sw[s].rank != FT_NORANK)
-            d.srcw[s]++;
-    }
+    dg_setup(ft, &d);
     ft->dg_classic = ft->dg_balanced = 0;
     ft->dg_kept_classic = 0;
     if (tol) {
@@ -1268,57 +1351,11 @@ int ibr__ftree_assign_degraded(ftree *ft, unsigned tol)
         memcpy(hkeep, ft->hm, n * n);
         memcpy(seqkeep, ft->cn_seq, nseq * sizeof *seqkeep);
     }
-    uint64_t total = (uint64_t)ft->ncn + ft->nca + ft->nrouters + n, done = 0;
+    uint64_t total = (uint64_t)ft->ncn + ft->nca + ft->nrouters + n;
     const char *phase = "ftree: routes (degraded tree)";
     if ((rc = ibr_run_progress(run, phase, 0, total)) < 0)
         goto out;
-    /* compute nodes leaf by leaf (the order artefact keeps the dummies) */
-    uint32_t *seq = ft->cn_seq;
-    for (uint32_t i = 0; i < ft->nleaves && rc == 0; i++) {
-        uint32_t x = ft->leaves[i];
-        const ft_sw *w = &ft->sw[x];
-        uint32_t k = 0;
-        for (uint32_t j = 0; j < w->ndown && k < ft->max_cn; j++) {
-            const ft_group *g = &ft->grp[ft->order[w->down + j]];
-            if (g->remote == FT_CA && ft->ca[g->ca].role == FT_CN)
-                seq[k++] = g->ca;
-        }
-        for (uint32_t j = 0; j < k && rc == 0; j++) {
-            const ft_ca *c = &ft->ca[seq[j]];
-            if ((rc = begin(ft, c->lid)) == 0) {
-                dg_route(ft, &d, x, c->swport, 1);
-                commit(ft, IBR_NONE);
-            }
-        }
-        done += k;
-        for (; k < ft->max_cn; k++)
-            seq[k] = IBR_NONE;
-        seq += ft->max_cn;
-        if (rc == 0 && (i & 15) == 15)
-            rc = ibr_run_progress(run, phase, done, total);
-    }
-    for (uint32_t i = 0; i < ft->nca && rc == 0; i++) {
-        const ft_ca *c = &ft->ca[i];
-        if (c->role != FT_CN && (rc = begin(ft, c->lid)) == 0) {
-            dg_route(ft, &d, c->sw, c->swport, 1);
-            commit(ft, IBR_NONE);
-        }
-    }
-    for (uint32_t i = 0; i < ft->nrouters && rc == 0; i++) {
-        const ibr__port *pt = &t->ports[ft->routers[i]];
-        if ((rc = begin(ft, pt->lid)) == 0) {
-            dg_route(ft, &d, t->nodes[pt->remote_node].sw, pt->remote_port, 1);
-            commit(ft, IBR_NONE);
-        }
-    }
-    done += ft->nca - ft->ncn + ft->nrouters;
-    if (rc == 0)
-        rc = ibr_run_progress(run, phase, done, total);
-    for (uint32_t s = 0; s < n && rc == 0; s++)
-        if (ft->sw[s].rank != FT_NORANK && (rc = begin(ft, ft->sw[s].lid)) == 0) {
-            dg_route(ft, &d, s, 0, 0);
-            commit(ft, s);
-        }
+    rc = dg_route_all(ft, &d, phase, total);
     if (rc < 0 || (rc = flush(ft)) < 0)
         goto out;
     for (unsigned pass = 0; pass < IMPROVE_PASSES && rc == 0; pass++)
@@ -1354,16 +1391,6 @@ out:
     ibr__free(ctx, keep);
     ibr__free(ctx, hkeep);
     ibr__free(ctx, seqkeep);
-    ibr__free(ctx, d.load);
-    ibr__free(ctx, d.w);
-    ibr__free(ctx, d.srcw);
-    ibr__free(ctx, d.anc);
-    ibr__free(ctx, d.byrank);
-    ibr__free(ctx, d.queue);
-    ibr__free(ctx, d.bucket);
-    ibr__free(ctx, d.cost);
-    ibr__free(ctx, d.next);
-    ibr__free(ctx, d.nbr);
-    ibr__free(ctx, d.pscratch);
+    dg_free(ctx, &d);
     return rc;
 }
