@@ -69,9 +69,9 @@
  * link order, the load only between parallel cables). One layer that
  * loads no link more than sssp's routes is taken at once, before any
  * cycle breaking (hypercubes, meshes, 4-ary tori). Otherwise it replaces
- * OpenSM's way (with its refinement and relayering) when it needs fewer
- * layers at a busiest link within 10 % of that way's, or when that way
- * does not fit the VLs.
+ * OpenSM's way (cycle breaking and refinement) when it needs fewer layers
+ * at a busiest link within 10 % of that way's, or when that way does not
+ * fit the VLs (then without relayering).
  *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
@@ -1094,10 +1094,72 @@ static int relayer(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 
 /* ---- dimension order ---------------------------------------------------- */
 
+/* A hypercube beyond mesh analysis's dimensions: 2^k switches, each with
+   k neighbour switches, labelled from switch 0 (its neighbours, in port
+   order, are the k unit vectors; a switch at distance h is the union of
+   its neighbours at distance h - 1, which must have h bits); it is one
+   when the labels are distinct and every cable joins labels one bit
+   apart. Then a channel's rank is that bit: dimension order (e-cube) is
+   lowest bit first. Leaves c->mrank NULL otherwise. 0 or IBR_ENOMEM. */
+static int cube_ranks(df *c)
+{
+    const ibr_topo *t = c->t;
+    uint32_t n = t->n_sw, k = 0;
+    while (k < 31 && (1u << k) < n)
+        k++;
+    if (n < 4 || (1u << k) != n)
+        return 0;
+    uint32_t *label = ibr__mallocarray(c->ctx, n, sizeof *label);
+    uint32_t *order = ibr__mallocarray(c->ctx, n, sizeof *order);
+    uint8_t *seen = ibr__calloc(c->ctx, n, 1);
+    uint32_t cnt[257];
+    int rc = IBR_ENOMEM;
+    if (!label || !order || !seen)
+        goto out;
+    rc = 0;
+    const uint8_t *hr = c->hops; /* distances to switch 0 */
+    uint32_t nord = ibr__hops_level_order(t, c->hops, 0, order, cnt), nb = 0;
+    if (nord != n)
+        goto out;
+    label[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t y = order[i], l = 0;
+        for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
+            uint32_t z = t->adj[e].sw;
+            if (hr[z] + 1u == hr[y])
+                l |= z == 0 ? 0 : label[z];
+        }
+        if (hr[y] == 1)
+            l = nb < k ? 1u << nb++ : 0;
+        if ((unsigned)__builtin_popcount(l) != hr[y] || seen[l])
+            goto out;
+        seen[l] = 1;
+        label[y] = l;
+    }
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            if (__builtin_popcount(label[x] ^ label[t->adj[e].sw]) != 1)
+                goto out;
+    if (!(c->mrank = ibr__mallocarray(c->ctx, t->n_adj + 1, sizeof *c->mrank))) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            c->mrank[e] = (uint32_t)__builtin_ctz(label[x] ^ label[t->adj[e].sw]);
+    snprintf(c->shape, sizeof c->shape, "%u-cube", k);
+out:
+    ibr__free(c->ctx, label);
+    ibr__free(c->ctx, order);
+    ibr__free(c->ctx, seen);
+    return rc;
+}
+
 /* When LASH's mesh analysis (lash/mesh.h) recognises a mesh, torus or
    hypercube in the switch graph, c->mrank gets every channel's place in
    its switch's dimension order (parallel cables share it), the order in
-   which a "first link one hop closer" route is dimension-order routing.
+   which a "first link one hop closer" route is dimension-order routing;
+   else, on a hypercube it does not cover, e-cube order (cube_ranks).
    Otherwise c->mrank stays NULL. 0 or IBR_ENOMEM. */
 static int mesh_ranks(df *c)
 {
@@ -1140,8 +1202,10 @@ static int mesh_ranks(df *c)
                                          &info, NULL, NULL)) < 0)
         goto out;
     rc = 0;
-    if (!info.recognised)
+    if (!info.recognised) {
+        rc = cube_ranks(c);
         goto out;
+    }
     snprintf(c->shape, sizeof c->shape, "%s", info.shape);
     /* perm[k] (k in x's row): the original link that comes (k - off[x])-th;
        its inverse goes into nbr, not needed any more */
@@ -1389,10 +1453,11 @@ static void sssp_start(df *c)
 }
 
 /* OpenSM's cycle breaking and ibroute's compaction, and when they need
-   more than the avail VLs, the layering unit by unit. Returns 0 with
+   more than the avail VLs, the layering unit by unit (not when a
+   dimension order fits, dim: that is taken instead). Returns 0 with
    *needed, 1 when nothing fits (*needed: the layers the cycle breaking
    needed, MAX_LAYERS + 1 beyond the last), or an error. */
-static int opensm_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+static int opensm_layers(ibr_run *run, df *c, unsigned avail, int dim, unsigned *needed)
 {
     int rc;
     /* break the cycles layer by layer */
@@ -1430,6 +1495,8 @@ static int opensm_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed)
                  "dfsssp: more than %d virtual layers needed by the cycle breaking, %u VLs "
                  "available, %" PRIu64 " cycles broken", MAX_LAYERS, avail, c->cuts);
     }
+    if (*needed > avail && dim)
+        return 1; /* the dimension order that fits is taken instead */
     if (*needed > avail) {
         /* OpenSM's way does not fit: lay the paths out again unit by
            unit (the tables change only here) */
@@ -1478,7 +1545,7 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         if ((rc = restore_sssp(c)) < 0)
             return rc;
     }
-    if ((rc = opensm_layers(run, c, avail, needed)) < 0)
+    if ((rc = opensm_layers(run, c, avail, dim, needed)) < 0)
         return rc;
     if (dim && (rc == 1 || (dneed < *needed && dload * 10 <= busiest(c) * 11))) {
         sssp_start(c);
