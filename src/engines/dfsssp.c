@@ -71,7 +71,8 @@
  * cycle breaking (hypercubes, meshes, 4-ary tori). Otherwise it replaces
  * OpenSM's way (cycle breaking and refinement) when it needs fewer layers
  * at a busiest link within 10 % of that way's, or when that way does not
- * fit the VLs (then without relayering).
+ * fit the VLs (then without relayering, unless the shape is damaged: a
+ * missing switch or link concentrates dimension order's detours).
  *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
@@ -160,6 +161,7 @@ typedef struct df {
                              its place in its switch's dimension order */
     uint32_t *mrank;     /* that order, when mesh analysis recognises one */
     char shape[128];     /* what mesh analysis recognised */
+    int whole;           /* every switch and link of the shape in place */
     uint8_t *layer;      /* n_dest x nsrc */
     /* units on their way to the next layer: their channels one after the
        other (path, PATH_CAP(n_sw)), each one's count and pairs (UNIT_CAP) */
@@ -1148,6 +1150,7 @@ static int cube_ranks(df *c)
         for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
             c->mrank[e] = (uint32_t)__builtin_ctz(label[x] ^ label[t->adj[e].sw]);
     snprintf(c->shape, sizeof c->shape, "%u-cube", k);
+    c->whole = 1;
 out:
     ibr__free(c->ctx, label);
     ibr__free(c->ctx, order);
@@ -1207,6 +1210,7 @@ static int mesh_ranks(df *c)
         goto out;
     }
     snprintf(c->shape, sizeof c->shape, "%s", info.shape);
+    c->whole = info.placed == n && info.axis_links == off[n];
     /* perm[k] (k in x's row): the original link that comes (k - off[x])-th;
        its inverse goes into nbr, not needed any more */
     for (uint32_t x = 0; x < n; x++)
@@ -1518,7 +1522,8 @@ static int opensm_layers(ibr_run *run, df *c, unsigned avail, int dim, unsigned 
    (dim_layout); kept when it needs one layer and loads no link more than
    sssp's routes. Otherwise OpenSM's way (opensm_layers), replaced by the
    dimension order when that needs fewer layers at a busiest link within
-   10 % of OpenSM's way's, or when OpenSM's way does not fit. Returns 0
+   10 % of OpenSM's way's, or when OpenSM's way does not fit (on a
+   damaged shape: even unit by unit). Returns 0
    with *needed, or an error; *failed is set when the error has been
    reported already (IBR_ENOVL: the chain falls back). */
 static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, int *failed)
@@ -1536,8 +1541,9 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         dim = rc == 0;
         dload = busiest(c);
         ibr__log(c->ctx, IBR_LOG_INFO,
-                 "dfsssp: %s: dimension order needs %u layers, busiest link %" PRIu64
-                 " (sssp's %" PRIu64 ")", c->shape, dim ? dneed : avail + 1, dload, sload);
+                 "dfsssp: %s%s: dimension order needs %u layers, busiest link %" PRIu64
+                 " (sssp's %" PRIu64 ")", c->shape, c->whole ? "" : " (damaged)",
+                 dim ? dneed : avail + 1, dload, sload);
         if (dim && dneed == 1 && dload <= sload) {
             *needed = dneed;
             return 0;
@@ -1545,7 +1551,9 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         if ((rc = restore_sssp(c)) < 0)
             return rc;
     }
-    if ((rc = opensm_layers(run, c, avail, dim, needed)) < 0)
+    /* on a damaged shape dimension order concentrates the detours: there
+       OpenSM's way lays the paths out unit by unit too, for comparison */
+    if ((rc = opensm_layers(run, c, avail, dim && c->whole, needed)) < 0)
         return rc;
     if (dim && (rc == 1 || (dneed < *needed && dload * 10 <= busiest(c) * 11))) {
         sssp_start(c);
