@@ -161,7 +161,8 @@ typedef struct df {
                              its place in its switch's dimension order */
     uint32_t *mrank;     /* that order, when mesh analysis recognises one */
     char shape[128];     /* what mesh analysis recognised */
-    int whole;           /* every switch and link of the shape in place */
+    int whole;           /* every switch and link of the shape in place
+                            (as many switches as its sizes multiply to) */
     uint8_t *layer;      /* n_dest x nsrc */
     /* units on their way to the next layer: their channels one after the
        other (path, PATH_CAP(n_sw)), each one's count and pairs (UNIT_CAP) */
@@ -1210,7 +1211,10 @@ static int mesh_ranks(df *c)
         goto out;
     }
     snprintf(c->shape, sizeof c->shape, "%s", info.shape);
-    c->whole = info.placed == n && info.axis_links == off[n];
+    uint64_t cells = 1;
+    for (unsigned d = 0; d < info.dims && d < 8; d++)
+        cells *= info.size[d];
+    c->whole = info.placed == n && info.axis_links == off[n] && cells == n;
     /* perm[k] (k in x's row): the original link that comes (k - off[x])-th;
        its inverse goes into nbr, not needed any more */
     for (uint32_t x = 0; x < n; x++)
