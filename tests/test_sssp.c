@@ -612,7 +612,8 @@ static void test_beyond_cycle_breaking(void)
 
 /* Meshes, tori and hypercubes: dfsssp lays its paths out in dimension
    order (mesh analysis) when that needs fewer layers, so it needs no more
-   layers than LASH with mesh analysis, and one on a hypercube, a 4x4x4
+   layers than LASH with mesh analysis, and one on a hypercube (also of 9
+   dimensions, which mesh analysis does not cover), a 4x4x4
    torus (a 6-cube) and a mesh, at a busiest link no higher than sssp's
    there; valid, and free of credit loops by the independent walk. */
 static void test_dimension_order(void)
@@ -624,6 +625,8 @@ static void test_dimension_order(void)
         {"hypercube:dim=4,hosts=2", 1}, {"hypercube:dim=5,hosts=2", 1},
         {"hypercube:dim=6,hosts=2", 1}, {"torus:dims=4x4x4,hosts=2", 1},
         {"mesh:dims=6x6,hosts=1", 1},   {"torus:dims=6x6x6,hosts=1", 0},
+        /* beyond mesh analysis's 8 dimensions: dfsssp's own labelling */
+        {"hypercube:dim=9,hosts=1", 1},
     };
     for (size_t f = 0; f < sizeof fab / sizeof *fab; f++) {
         ibr_topo *t = ibr_test_topo_faults(fab[f].spec, 0, 0, 0, 0);
