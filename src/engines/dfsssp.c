@@ -63,6 +63,17 @@
  * Routes change only here, so fabrics where OpenSM's way fits keep their
  * tables.
  *
+ * Dimension order (ibroute's step, dim_layout). When LASH's mesh analysis
+ * recognises a mesh, torus or hypercube, the paths are also laid out unit
+ * by unit as above with the candidates in dimension order (the analysis's
+ * link order, the load only between parallel cables). One layer that
+ * loads no link more than sssp's routes is taken at once, before any
+ * cycle breaking (hypercubes, meshes, 4-ary tori). Otherwise it replaces
+ * OpenSM's way (cycle breaking and refinement) when it needs fewer layers
+ * at a busiest link within 10 % of that way's, or when that way does not
+ * fit the VLs (then without relayering, unless the shape is damaged: a
+ * missing switch or link concentrates dimension order's detours).
+ *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
  * ibr_options::max_vls. If more layers are needed even unit by unit, the
@@ -105,6 +116,7 @@
 #include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/engine_int.h"
+#include "engines/lash/mesh.h"
 #include "engines/sssp.h"
 #include "mcast/loaded.h"
 
@@ -145,6 +157,12 @@ typedef struct df {
     size_t ndep;         /* CDG entries (slots) per layer */
     uint32_t *sbase;     /* per channel e: slot of e -> e2 minus e2 (mod 2^32) */
     uint64_t ppl[MAX_LAYERS]; /* pairs per layer */
+    const uint32_t *rank; /* while laying out in dimension order: per channel,
+                             its place in its switch's dimension order */
+    uint32_t *mrank;     /* that order, when mesh analysis recognises one */
+    char shape[128];     /* what mesh analysis recognised */
+    int whole;           /* every switch and link of the shape in place
+                            (as many switches as its sizes multiply to) */
     uint8_t *layer;      /* n_dest x nsrc */
     /* units on their way to the next layer: their channels one after the
        other (path, PATH_CAP(n_sw)), each one's count and pairs (UNIT_CAP) */
@@ -164,6 +182,8 @@ typedef struct df {
     uint64_t cuts;
     uint8_t *tp0;        /* while laying out again: the routes before, */
     uint64_t *load0, *cl0; /* and the loads */
+    uint8_t *stp;        /* sssp's routes and loads, kept for dimension */
+    uint64_t *sload, *scl; /* order while OpenSM's way runs */
     /* SL assignment */
     unsigned split[MAX_LAYERS], start[MAX_LAYERS];
     uint32_t *pidx;      /* per end port: index among its switch's end ports */
@@ -227,6 +247,60 @@ static int build_dest(void *arg, unsigned wi, size_t di)
             lw0[dep_of(c, e, oe[z])] += sy;
         }
         sub[z] += sy;
+    }
+    return 0;
+}
+
+/* The layers' CDGs with every path in layer 0 (the routes in c->tp, every
+   unit in layer 0). Each worker fills layer 0 of its own graph (worker 0:
+   of the layers' graph) directly; the sums are merged in worker order. */
+static int build_layer0(df *c)
+{
+    const ibr_topo *t = c->t;
+    ibr__cdg_destroy(c->g);
+    c->g = NULL;
+    int rc = ibr__cdg_create_topo(&c->g, t, MAX_LAYERS);
+    if (rc < 0)
+        return rc;
+    c->ndep = ibr__cdg_slot_count(c->g);
+    /* a channel's slots are consecutive in its successors' order (cdg.h):
+       one look-up per channel gives every dependency's slot */
+    if (!c->sbase) {
+        c->sbase = ibr__mallocarray(c->ctx, t->n_adj ? t->n_adj : 1, sizeof *c->sbase);
+        if (!c->sbase)
+            return IBR_ENOMEM;
+        for (uint32_t e = 0; e < t->n_adj; e++) {
+            uint32_t b0 = t->adj_off[t->adj[e].sw];
+            uint32_t s0 = ibr__cdg_slot(c->g, e, b0);
+            if (s0 == IBR_NONE)
+                return IBR_EINTERNAL;
+            c->sbase[e] = s0 - b0;
+        }
+    }
+    memset(c->ppl, 0, sizeof c->ppl);
+    for (unsigned i = 0; i < c->nw; i++) {
+        df_worker *w = &c->w[i];
+        w->last = IBR_NONE;
+        w->pairs = 0;
+        w->acc = c->g;
+        if (i > 0 && (rc = ibr__cdg_create_topo(&w->acc, t, 1)) < 0)
+            return rc;
+        if (!(w->lw0 = ibr__cdg_fill_begin(w->acc, 0)))
+            return IBR_ENOMEM;
+    }
+    if ((rc = ibr_run_parallel_for(c->run, c->s->n_dest, build_dest, c)) < 0)
+        return rc;
+    for (unsigned i = 0; i < c->nw; i++) {
+        c->ppl[0] += c->w[i].pairs;
+        ibr__cdg_fill_end(c->w[i].acc, 0);
+        c->w[i].lw0 = NULL;
+        if (i > 0) {
+            rc = ibr__cdg_merge(c->g, 0, c->w[i].acc, 0);
+            ibr__cdg_destroy(c->w[i].acc);
+            c->w[i].acc = NULL;
+            if (rc < 0)
+                return rc;
+        }
     }
     return 0;
 }
@@ -887,6 +961,16 @@ static int unit_place(df *c, df_refine *r, uint32_t y, uint32_t d, const uint32_
     return 1;
 }
 
+/* Does candidate hop e at cost cv go before e2 at cv2? In dimension
+   order (c->rank) the earlier dimension first, the cost on ties (parallel
+   cables); else the cost alone (stable: port order on ties). */
+static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2, uint32_t e2)
+{
+    if (c->rank && c->rank[e] != c->rank[e2])
+        return c->rank[e] < c->rank[e2];
+    return cv < cv2;
+}
+
 /* Lay out destination di's units again (r->order: its switches by
    distance). Each switch, nearest first, takes a minimal next hop, its
    candidates ordered by cost (the loads along the way, as tree_in_layer),
@@ -915,7 +999,7 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
                 continue;
             uint64_t cv = r->dist[t->adj[e].sw] + c->s->load[e];
             uint32_t i = nc++;
-            while (i > 0 && cost[i - 1] > cv) { /* stable: port order on ties */
+            while (i > 0 && cand_before(c, cv, e, cost[i - 1], cand[i - 1])) {
                 cost[i] = cost[i - 1];
                 cand[i] = cand[i - 1];
                 i--;
@@ -1009,6 +1093,148 @@ static int relayer(ibr_run *run, df *c, unsigned avail, unsigned *needed)
     for (unsigned spread = (avail + 1) / 2;; spread /= 2)
         if ((rc = layer_by_units(run, c, avail, spread, needed)) != 1 || spread == 0)
             return rc;
+}
+
+/* ---- dimension order ---------------------------------------------------- */
+
+/* A hypercube beyond mesh analysis's dimensions: 2^k switches, each with
+   k neighbour switches, labelled from switch 0 (its neighbours, in port
+   order, are the k unit vectors; a switch at distance h is the union of
+   its neighbours at distance h - 1, which must have h bits); it is one
+   when the labels are distinct and every cable joins labels one bit
+   apart. Then a channel's rank is that bit: dimension order (e-cube) is
+   lowest bit first. Leaves c->mrank NULL otherwise. 0 or IBR_ENOMEM. */
+static int cube_ranks(df *c)
+{
+    const ibr_topo *t = c->t;
+    uint32_t n = t->n_sw, k = 0;
+    while (k < 31 && (1u << k) < n)
+        k++;
+    if (n < 4 || (1u << k) != n)
+        return 0;
+    uint32_t *label = ibr__mallocarray(c->ctx, n, sizeof *label);
+    uint32_t *order = ibr__mallocarray(c->ctx, n, sizeof *order);
+    uint8_t *seen = ibr__calloc(c->ctx, n, 1);
+    uint32_t cnt[257];
+    int rc = IBR_ENOMEM;
+    if (!label || !order || !seen)
+        goto out;
+    rc = 0;
+    const uint8_t *hr = c->hops; /* distances to switch 0 */
+    uint32_t nord = ibr__hops_level_order(t, c->hops, 0, order, cnt), nb = 0;
+    if (nord != n)
+        goto out;
+    label[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t y = order[i], l = 0;
+        for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
+            uint32_t z = t->adj[e].sw;
+            if (hr[z] + 1u == hr[y])
+                l |= z == 0 ? 0 : label[z];
+        }
+        if (hr[y] == 1)
+            l = nb < k ? 1u << nb++ : 0;
+        if ((unsigned)__builtin_popcount(l) != hr[y] || seen[l])
+            goto out;
+        seen[l] = 1;
+        label[y] = l;
+    }
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            if (__builtin_popcount(label[x] ^ label[t->adj[e].sw]) != 1)
+                goto out;
+    if (!(c->mrank = ibr__mallocarray(c->ctx, t->n_adj + 1, sizeof *c->mrank))) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            c->mrank[e] = (uint32_t)__builtin_ctz(label[x] ^ label[t->adj[e].sw]);
+    snprintf(c->shape, sizeof c->shape, "%u-cube", k);
+    c->whole = 1;
+out:
+    ibr__free(c->ctx, label);
+    ibr__free(c->ctx, order);
+    ibr__free(c->ctx, seen);
+    return rc;
+}
+
+/* When LASH's mesh analysis (lash/mesh.h) recognises a mesh, torus or
+   hypercube in the switch graph, c->mrank gets every channel's place in
+   its switch's dimension order (parallel cables share it), the order in
+   which a "first link one hop closer" route is dimension-order routing;
+   else, on a hypercube it does not cover, e-cube order (cube_ranks).
+   Otherwise c->mrank stays NULL. 0 or IBR_ENOMEM. */
+static int mesh_ranks(df *c)
+{
+    const ibr_topo *t = c->t;
+    ibr_context *ctx = c->ctx;
+    uint32_t n = t->n_sw;
+    uint32_t *off = ibr__calloc(ctx, (size_t)n + 1, sizeof *off);
+    uint32_t *nbr = ibr__mallocarray(ctx, t->n_adj + 1, sizeof *nbr);
+    uint32_t *lidx = ibr__mallocarray(ctx, t->n_adj + 1, sizeof *lidx);
+    uint32_t *perm = ibr__mallocarray(ctx, t->n_adj + 1, sizeof *perm);
+    uint32_t *num = ibr__mallocarray(ctx, (size_t)n + 1, sizeof *num);
+    uint32_t *pos = ibr__mallocarray(ctx, (size_t)n + 1, sizeof *pos);
+    int rc = IBR_ENOMEM;
+    if (!off || !nbr || !lidx || !perm || !num || !pos)
+        goto out;
+    /* logical links: one per neighbour switch, in the order of the first
+       cable reaching it (as LASH builds them) */
+    for (uint32_t x = 0; x < n; x++)
+        pos[x] = IBR_NONE;
+    for (uint32_t x = 0; x < n; x++) {
+        uint32_t k = off[x];
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
+            uint32_t y = t->adj[e].sw;
+            lidx[e] = IBR_NONE;
+            if (y == x)
+                continue;
+            if (pos[y] == IBR_NONE) {
+                pos[y] = k;
+                nbr[k++] = y;
+            }
+            lidx[e] = pos[y] - off[x];
+        }
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            pos[t->adj[e].sw] = IBR_NONE;
+        off[x + 1] = k;
+    }
+    ibr__mesh_info info;
+    memset(&info, 0, sizeof info);
+    if ((rc = ibr__mesh_analyze_geometry(ctx, n, off, nbr, IBR__MESH_GUARD_AXES, perm, num,
+                                         &info, NULL, NULL)) < 0)
+        goto out;
+    rc = 0;
+    if (!info.recognised) {
+        rc = cube_ranks(c);
+        goto out;
+    }
+    snprintf(c->shape, sizeof c->shape, "%s", info.shape);
+    uint64_t cells = 1;
+    for (unsigned d = 0; d < info.dims && d < 8; d++)
+        cells *= info.size[d];
+    c->whole = info.placed == n && info.axis_links == off[n] && cells == n;
+    /* perm[k] (k in x's row): the original link that comes (k - off[x])-th;
+       its inverse goes into nbr, not needed any more */
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t k = off[x]; k < off[x + 1]; k++)
+            nbr[off[x] + perm[k]] = k - off[x];
+    if (!(c->mrank = ibr__mallocarray(ctx, t->n_adj + 1, sizeof *c->mrank))) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    for (uint32_t x = 0; x < n; x++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+            c->mrank[e] = lidx[e] == IBR_NONE ? UINT32_MAX : nbr[off[x] + lidx[e]];
+out:
+    ibr__free(ctx, off);
+    ibr__free(ctx, nbr);
+    ibr__free(ctx, lidx);
+    ibr__free(ctx, perm);
+    ibr__free(ctx, num);
+    ibr__free(ctx, pos);
+    return rc;
 }
 
 /* ---- SLs -------------------------------------------------------------- */
@@ -1176,13 +1402,71 @@ static void spread_vls(df *c, unsigned needed, unsigned avail)
         c->start[l] = c->start[l - 1] + c->split[l - 1];
 }
 
-/* The layers: OpenSM's cycle breaking and ibroute's compaction, and when
-   they need more than the avail VLs, the layering unit by unit. Returns 0
-   with *needed, or an error; *failed is set when the error has been
-   reported already (IBR_ENOVL: the chain falls back). */
-static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, int *failed)
+/* The busiest channel's (end port, LID) pairs, the verifier's link load. */
+static uint64_t busiest(const df *c)
 {
-    const ibr_topo *t = c->t;
+    uint64_t b = 0;
+    for (uint32_t e = 0; e < c->t->n_adj; e++)
+        if (c->s->cl[e] > b)
+            b = c->s->cl[e];
+    return b;
+}
+
+/* Lay the paths out unit by unit in dimension order (c->mrank): each
+   unit takes its first hop in dimension order that fits one of the lower
+   half of the VLs (the lowest such), else the lowest layer above that
+   takes one; when that does not fit, every unit is packed into the
+   lowest layer that takes it. Returns 0 with *needed, 1 when some unit
+   fits in no layer, < 0 error. */
+static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+{
+    c->rank = c->mrank;
+    int rc = layer_by_units(run, c, avail, (avail + 1) / 2, needed);
+    if (rc == 1)
+        rc = layer_by_units(run, c, avail, 0, needed);
+    c->rank = NULL;
+    return rc;
+}
+
+/* Back to sssp's routes and loads (kept by the first layer_by_units),
+   every unit in layer 0 of fresh CDGs. The copy moves aside (c->stp), so
+   that a layering unit by unit of OpenSM's way starts from its own
+   routes, as it does without dimension order. */
+static int restore_sssp(df *c)
+{
+    size_t nch = c->t->n_adj ? c->t->n_adj : 1;
+    memcpy(c->tp, c->tp0, (size_t)c->s->n_dest * c->t->n_sw);
+    memcpy(c->s->load, c->load0, nch * sizeof *c->load0);
+    memcpy(c->s->cl, c->cl0, nch * sizeof *c->cl0);
+    c->stp = c->tp0;
+    c->sload = c->load0;
+    c->scl = c->cl0;
+    c->tp0 = NULL;
+    c->load0 = c->cl0 = NULL;
+    memset(c->layer, 0, (size_t)c->s->n_dest * c->nsrc);
+    return build_layer0(c);
+}
+
+/* The copy of sssp's routes back as the start of layer_by_units. */
+static void sssp_start(df *c)
+{
+    ibr__free(c->ctx, c->tp0);
+    ibr__free(c->ctx, c->load0);
+    ibr__free(c->ctx, c->cl0);
+    c->tp0 = c->stp;
+    c->load0 = c->sload;
+    c->cl0 = c->scl;
+    c->stp = NULL;
+    c->sload = c->scl = NULL;
+}
+
+/* OpenSM's cycle breaking and ibroute's compaction, and when they need
+   more than the avail VLs, the layering unit by unit (not when a
+   dimension order fits, dim: that is taken instead). Returns 0 with
+   *needed, 1 when nothing fits (*needed: the layers the cycle breaking
+   needed, MAX_LAYERS + 1 beyond the last), or an error. */
+static int opensm_layers(ibr_run *run, df *c, unsigned avail, int dim, unsigned *needed)
+{
     int rc;
     /* break the cycles layer by layer */
     int beyond = 0; /* the cycle breaking ran out of layers */
@@ -1219,6 +1503,8 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
                  "dfsssp: more than %d virtual layers needed by the cycle breaking, %u VLs "
                  "available, %" PRIu64 " cycles broken", MAX_LAYERS, avail, c->cuts);
     }
+    if (*needed > avail && dim)
+        return 1; /* the dimension order that fits is taken instead */
     if (*needed > avail) {
         /* OpenSM's way does not fit: lay the paths out again unit by
            unit (the tables change only here) */
@@ -1226,24 +1512,77 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         if ((rc = relayer(run, c, avail, needed)) < 0)
             return rc;
         if (rc == 1) {
-            rc = cut > MAX_LAYERS
-                     ? ibr__fail(run, IBR_ENOVL,
-                                 "more than %d virtual lanes needed to break every credit loop, "
-                                 "%u available (max_vls %u, ports' OperVLs %u; layering unit "
-                                 "by unit did not fit either)", MAX_LAYERS, avail,
-                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t))
-                     : ibr__fail(run, IBR_ENOVL,
-                                 "%u virtual lanes needed to break every credit loop, %u "
-                                 "available (max_vls %u, ports' OperVLs %u; layering "
-                                 "unit by unit did not fit either)",
-                                 cut, avail,
-                                 ibr_run_options(run)->max_vls, ibr__topo_min_oper_vls(t));
-            *failed = 1;
-            return rc;
+            *needed = cut;
+            return 1;
         }
         ibr__log(c->ctx, IBR_LOG_INFO,
                  "dfsssp: %u virtual layers needed unit by unit, %u VLs available",
                  *needed, avail);
+    }
+    return 0;
+}
+
+/* The layers. On a mesh, torus or hypercube, dimension order first
+   (dim_layout); kept when it needs one layer and loads no link more than
+   sssp's routes. Otherwise OpenSM's way (opensm_layers), replaced by the
+   dimension order when that needs fewer layers at a busiest link within
+   10 % of OpenSM's way's, or when OpenSM's way does not fit (on a
+   damaged shape: even unit by unit). Returns 0
+   with *needed, or an error; *failed is set when the error has been
+   reported already (IBR_ENOVL: the chain falls back). */
+static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, int *failed)
+{
+    const ibr_topo *t = c->t;
+    int rc;
+    /* dimension order first, on a mesh, torus or hypercube: one layer is
+       the fewest, taken when no link is busier than under sssp's routes */
+    unsigned dneed = 0;
+    uint64_t dload = 0, sload = busiest(c);
+    int dim = 0;
+    if (c->mrank) {
+        if ((rc = dim_layout(run, c, avail, &dneed)) < 0)
+            return rc;
+        dim = rc == 0;
+        dload = busiest(c);
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %s%s: dimension order needs %u layers, busiest link %" PRIu64
+                 " (sssp's %" PRIu64 ")", c->shape, c->whole ? "" : " (damaged)",
+                 dim ? dneed : avail + 1, dload, sload);
+        if (dim && dneed == 1 && dload <= sload) {
+            *needed = dneed;
+            return 0;
+        }
+        if ((rc = restore_sssp(c)) < 0)
+            return rc;
+    }
+    /* on a damaged shape dimension order concentrates the detours: there
+       OpenSM's way lays the paths out unit by unit too, for comparison */
+    if ((rc = opensm_layers(run, c, avail, dim && c->whole, needed)) < 0)
+        return rc;
+    if (dim && (rc == 1 || (dneed < *needed && dload * 10 <= busiest(c) * 11))) {
+        sssp_start(c);
+        if ((rc = dim_layout(run, c, avail, needed)) != 0)
+            return rc < 0 ? rc : IBR_EINTERNAL;
+        ibr__log(c->ctx, IBR_LOG_INFO, "dfsssp: %u virtual layers needed in dimension order",
+                 *needed);
+        return 0;
+    }
+    if (rc == 1) {
+        unsigned cut = *needed;
+        const ibr_options *o = ibr_run_options(run);
+        rc = cut > MAX_LAYERS
+                 ? ibr__fail(run, IBR_ENOVL,
+                             "more than %d virtual lanes needed to break every credit loop, "
+                             "%u available (max_vls %u, ports' OperVLs %u; layering unit by "
+                             "unit did not fit either)",
+                             MAX_LAYERS, avail, o->max_vls, ibr__topo_min_oper_vls(t))
+                 : ibr__fail(run, IBR_ENOVL,
+                             "%u virtual lanes needed to break every credit loop, %u "
+                             "available (max_vls %u, ports' OperVLs %u; layering unit by "
+                             "unit did not fit either)",
+                             cut, avail, o->max_vls, ibr__topo_min_oper_vls(t));
+        *failed = 1;
+        return rc;
     }
     return 0;
 }
@@ -1289,6 +1628,10 @@ static void df_free(df *c)
     ibr__free(ctx, c->tp0);
     ibr__free(ctx, c->load0);
     ibr__free(ctx, c->cl0);
+    ibr__free(ctx, c->mrank);
+    ibr__free(ctx, c->stp);
+    ibr__free(ctx, c->sload);
+    ibr__free(ctx, c->scl);
     if (c->w)
         for (unsigned i = 0; i < c->nw; i++) {
             if (i > 0)
@@ -1349,35 +1692,10 @@ static int dfsssp_route(ibr_run *run, void *user)
             c.srcsw[c.nsrc++] = x;
         }
     }
-    /* one layer per VL at most; each worker fills layer 0 of its own graph
-       (worker 0: of the layers' graph) directly, storage allocated here */
-    if ((rc = ibr__cdg_create_topo(&c.g, t, MAX_LAYERS)) < 0)
-        goto fail;
-    c.ndep = ibr__cdg_slot_count(c.g);
-    /* a channel's slots are consecutive in its successors' order (cdg.h):
-       one look-up per channel gives every dependency's slot */
-    c.sbase = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.sbase);
-    if (!c.sbase)
-        goto nomem;
-    for (uint32_t e = 0; e < t->n_adj; e++) {
-        uint32_t b0 = t->adj_off[t->adj[e].sw];
-        uint32_t s0 = ibr__cdg_slot(c.g, e, b0);
-        if (s0 == IBR_NONE) {
-            rc = IBR_EINTERNAL;
-            goto fail;
-        }
-        c.sbase[e] = s0 - b0;
-    }
     c.layer = ibr__calloc(ctx, (size_t)s.n_dest * c.nsrc + 1, 1);
     if (!c.layer)
         goto nomem;
     for (unsigned i = 0; i < c.nw; i++) {
-        c.w[i].last = IBR_NONE;
-        c.w[i].acc = c.g;
-        if (i > 0 && (rc = ibr__cdg_create_topo(&c.w[i].acc, t, 1)) < 0)
-            goto fail;
-        if (!(c.w[i].lw0 = ibr__cdg_fill_begin(c.w[i].acc, 0)))
-            goto nomem;
         c.w[i].sub = ibr__mallocarray(ctx, n, sizeof *c.w[i].sub);
         c.w[i].order = ibr__mallocarray(ctx, n, sizeof *c.w[i].order);
         c.w[i].oe = ibr__mallocarray(ctx, n, sizeof *c.w[i].oe);
@@ -1385,23 +1703,12 @@ static int dfsssp_route(ibr_run *run, void *user)
         if (!c.w[i].sub || !c.w[i].order || !c.w[i].oe || !c.w[i].cover)
             goto nomem;
     }
-
-    /* layer 0: every path */
     if ((rc = ibr_run_progress(run, "dfsssp: dependencies", 0, 1)) < 0)
         goto out;
-    if ((rc = ibr_run_parallel_for(run, s.n_dest, build_dest, &c)) < 0)
+    if ((rc = build_layer0(&c)) < 0)
         goto fail;
-    for (unsigned i = 0; i < c.nw; i++) {
-        c.ppl[0] += c.w[i].pairs;
-        ibr__cdg_fill_end(c.w[i].acc, 0);
-        c.w[i].lw0 = NULL;
-        if (i > 0) {
-            if ((rc = ibr__cdg_merge(c.g, 0, c.w[i].acc, 0)) < 0)
-                goto fail;
-            ibr__cdg_destroy(c.w[i].acc);
-            c.w[i].acc = NULL;
-        }
-    }
+    if ((rc = mesh_ranks(&c)) < 0)
+        goto fail;
 
     unsigned avail = ibr__run_vls(run), needed = 0;
     int failed = 0;

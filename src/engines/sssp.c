@@ -764,6 +764,63 @@ out:
     return rc;
 }
 
+/* Release the scratch of ibr__sssp_compute (what it did not hand over). */
+static void sp_state_free(ibr_context *ctx, sp_state *st)
+{
+    for (unsigned g = 0; g < SSSP_MAX_GROUPS; g++)
+        ibr__free(ctx, st->load[g]);
+    ibr__free(ctx, st->cl);
+    ibr__free(ctx, st->eps);
+    ibr__free(ctx, st->pport);
+    ibr__free(ctx, st->sub);
+    ibr__free(ctx, st->subc);
+    ibr__free(ctx, st->par);
+    ibr__free(ctx, st->beyond);
+    ibr__free(ctx, st->order);
+    ibr__free(ctx, st->kpos);
+    ibr__free(ctx, st->coff);
+    ibr__free(ctx, st->ce);
+    ibr__free(ctx, st->czp);
+    ibr__free(ctx, st->cport);
+    ibr__free(ctx, st->pos);
+    ibr__free(ctx, st->hcap);
+    ibr__free(ctx, st->epsp);
+    ibr__free(ctx, st->dist);
+    ibr__free(ctx, st->subp);
+    ibr__free(ctx, st->subcp);
+    ibr__free(ctx, st->parc);
+    ibr__free(ctx, st->oparc);
+    ibr__free(ctx, st->lc);
+    ibr__free(ctx, st->dcl);
+    ibr__free(ctx, st->touched);
+}
+
+/* OpenSM's routing pass over every destination, and with balance >= 1
+   the improvement passes, each against the busiest link of the one before.
+   0 or IBR_ECANCELED. */
+static int sp_route_passes(ibr_run *run, sp_state *st, const char *phase, int64_t balance)
+{
+    int rc = 0;
+    unsigned passes = balance >= 1 ? SSSP_PASSES : 1;
+    uint64_t total = (uint64_t)st->s->n_dest * passes;
+    for (unsigned pass = 0; pass < passes; pass++) {
+        if (pass > 0) {
+            sp_flush(st);
+            st->limit = 0;
+            for (uint32_t e = 0; e < st->t->n_adj; e++)
+                if (st->cl[e] > st->limit)
+                    st->limit = st->cl[e];
+        }
+        for (uint32_t i = 0; i < st->s->n_dest; i++) {
+            if ((i & 1023) == 0 &&
+                (rc = ibr_run_progress(run, phase, (uint64_t)pass * st->s->n_dest + i, total)) < 0)
+                return rc;
+            sp_route_one(st, i, pass > 0);
+        }
+    }
+    return 0;
+}
+
 int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char *name)
 {
     ibr_context *ctx = t->ctx;
@@ -858,23 +915,8 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     int64_t balance = 2;
     if (ibr_run_setting_int(&balance, run, "balance") < 0)
         balance = 2;
-    unsigned passes = balance >= 1 ? SSSP_PASSES : 1;
-    uint64_t total = (uint64_t)s->n_dest * passes;
-    for (unsigned pass = 0; pass < passes; pass++) {
-        if (pass > 0) {
-            sp_flush(&st);
-            st.limit = 0;
-            for (uint32_t e = 0; e < t->n_adj; e++)
-                if (st.cl[e] > st.limit)
-                    st.limit = st.cl[e];
-        }
-        for (uint32_t i = 0; i < s->n_dest; i++) {
-            if ((i & 1023) == 0 &&
-                (rc = ibr_run_progress(run, phase, (uint64_t)pass * s->n_dest + i, total)) < 0)
-                goto out;
-            sp_route_one(&st, i, pass > 0);
-        }
-    }
+    if ((rc = sp_route_passes(run, &st, phase, balance)) < 0)
+        goto out;
     sp_flush(&st);
     snprintf(phase, sizeof phase, "%s: relieving the busiest links", name);
     if (balance >= 2 && (rc = sp_relief(run, &st, phase)) < 0)
@@ -889,32 +931,7 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
 nomem:
     rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
 out:
-    for (unsigned g = 0; g < SSSP_MAX_GROUPS; g++)
-        ibr__free(ctx, st.load[g]);
-    ibr__free(ctx, st.cl);
-    ibr__free(ctx, st.eps);
-    ibr__free(ctx, st.pport);
-    ibr__free(ctx, st.sub);
-    ibr__free(ctx, st.subc);
-    ibr__free(ctx, st.par);
-    ibr__free(ctx, st.beyond);
-    ibr__free(ctx, st.order);
-    ibr__free(ctx, st.kpos);
-    ibr__free(ctx, st.coff);
-    ibr__free(ctx, st.ce);
-    ibr__free(ctx, st.czp);
-    ibr__free(ctx, st.cport);
-    ibr__free(ctx, st.pos);
-    ibr__free(ctx, st.hcap);
-    ibr__free(ctx, st.epsp);
-    ibr__free(ctx, st.dist);
-    ibr__free(ctx, st.subp);
-    ibr__free(ctx, st.subcp);
-    ibr__free(ctx, st.parc);
-    ibr__free(ctx, st.oparc);
-    ibr__free(ctx, st.lc);
-    ibr__free(ctx, st.dcl);
-    ibr__free(ctx, st.touched);
+    sp_state_free(ctx, &st);
     if (rc < 0)
         ibr__sssp_free(ctx, s);
     return rc;
