@@ -22,11 +22,10 @@ import re
 import sys
 
 LIMIT = 150
-# Being split by other work on issue 36 (reroute.c and sssp.c are being
-# reworked on their own branches); remove each entry when it lands.
-ALLOWED = {
-    ("persist/reroute.c", "build_mapped"),
-}
+# Functions allowed over the limit while someone splits them, as
+# (path under src/, name) pairs; the check fails once one of them is short,
+# so the set only shrinks. Empty: every function in src/ is within the limit.
+ALLOWED = set()
 
 _TOKEN = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
                     re.S)

@@ -430,25 +430,14 @@ static int apply_qos(rr *x, const ibr_qos_config *q, unsigned caps, const char *
     return rc < 0 ? rc : 0;
 }
 
-/* The saved tables on the topology's switches and LIDs. */
-static int build_mapped(rr *x)
+/* Which switch and LID of the saved routing each of the topology's is
+   (IBR_NONE: none); x->identity when the LIDs are the same. Returns how
+   many LIDs have no saved column; *sw_identity when the switches are. */
+static size_t map_saved(rr *x, int *sw_identity_out)
 {
     const ibr_routing_db *db = x->db;
     const ibr_topo *t = x->t;
-    ibr_context *ctx = x->ctx;
-    ibr_result *r;
-    if (ibr__result_new(&r, t) < 0)
-        return IBR_ENOMEM;
-    x->r = r;
-    size_t L = r->lft_size;
-    x->swmap = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->swmap);
-    x->lidmap = ibr__mallocarray(ctx, L, sizeof *x->lidmap);
-    if (!x->swmap || !x->lidmap)
-        return IBR_ENOMEM;
-    /* every row is written below: no prefill */
-    r->lft = ibr__malloc(ctx, (size_t)(t->n_sw ? t->n_sw : 1) * L);
-    if (!r->lft)
-        return IBR_ENOMEM;
+    size_t L = x->r->lft_size;
     int sw_identity = t->n_sw == db->n_sw;
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t dn = x->tmap[t->sw_node[s]];
@@ -480,8 +469,19 @@ static int build_mapped(rr *x)
         if (m != IBR_NONE && m != l)
             x->identity = 0; /* a LID that vanished only loses its column */
     }
-    /* with the same LIDs, whole rows are copied, then the LIDs without a
-       saved column cleared */
+    *sw_identity_out = sw_identity;
+    return n_unmapped;
+}
+
+/* The saved LFT rows on the topology's switches (with the same LIDs, whole
+   rows are copied and the LIDs without a saved column cleared). */
+static int copy_rows(rr *x, size_t n_unmapped)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    ibr_result *r = x->r;
+    size_t L = r->lft_size;
     uint32_t *unmapped = ibr__mallocarray(ctx, n_unmapped + 1, sizeof *unmapped);
     if (!unmapped || (x->identity && ibr__churn_init(&x->chg, ctx, t->n_sw, L) < 0)) {
         ibr__free(ctx, unmapped);
@@ -512,9 +512,18 @@ static int build_mapped(rr *x)
         }
     }
     ibr__free(ctx, unmapped);
+    return 0;
+}
+
+/* The saved switch-to-switch hop matrix, when the routing kept one. */
+static int copy_hops(rr *x, int sw_identity)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_result *r = x->r;
     if (db->hops) {
         uint32_t S = t->n_sw;
-        r->hops = ibr__malloc(ctx, (size_t)(S ? S : 1) * (S ? S : 1));
+        r->hops = ibr__malloc(x->ctx, (size_t)(S ? S : 1) * (S ? S : 1));
         if (!r->hops)
             return IBR_ENOMEM;
         if (sw_identity) {
@@ -529,6 +538,17 @@ static int build_mapped(rr *x)
                 }
         }
     }
+    return 0;
+}
+
+/* The saved path SLs, per destination or per pair. */
+static int copy_sls(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    ibr_result *r = x->r;
+    size_t L = r->lft_size;
     if (db->sl_mode == IBR_SL_PER_DEST) {
         if (!(r->sl = ibr__calloc(ctx, L, 1)))
             return IBR_ENOMEM;
@@ -564,6 +584,17 @@ static int build_mapped(rr *x)
         ibr__free(ctx, row_of);
         r->sl_mode = IBR_SL_PER_PAIR;
     }
+    return 0;
+}
+
+/* The saved SL2VL tables of the switches and the end-port maps the engine
+   set. */
+static int copy_sl2vl(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    ibr_result *r = x->r;
     if (db->sl2vl) {
         size_t total = 0;
         uint32_t *off = ibr__sl2vl_layout(ctx, t, &total);
@@ -600,6 +631,33 @@ static int build_mapped(rr *x)
         memcpy(r->ep_sl2vl + (size_t)gp * 16, e->map, 16);
         r->ep_sl2vl_set[gp] = 1;
     }
+    return 0;
+}
+
+/* The saved tables on the topology's switches and LIDs. */
+static int build_mapped(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    ibr_result *r;
+    if (ibr__result_new(&r, t) < 0)
+        return IBR_ENOMEM;
+    x->r = r;
+    size_t L = r->lft_size;
+    x->swmap = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->swmap);
+    x->lidmap = ibr__mallocarray(ctx, L, sizeof *x->lidmap);
+    if (!x->swmap || !x->lidmap)
+        return IBR_ENOMEM;
+    /* every row is written by copy_rows: no prefill */
+    r->lft = ibr__malloc(ctx, (size_t)(t->n_sw ? t->n_sw : 1) * L);
+    if (!r->lft)
+        return IBR_ENOMEM;
+    int sw_identity, rc;
+    size_t n_unmapped = map_saved(x, &sw_identity);
+    if ((rc = copy_rows(x, n_unmapped)) < 0 || (rc = copy_hops(x, sw_identity)) < 0 ||
+        (rc = copy_sls(x)) < 0 || (rc = copy_sl2vl(x)) < 0)
+        return rc;
     r->vls_used = db->vls_used ? db->vls_used : 1;
     r->layers = db->layers;
     r->seed = db->seed;
