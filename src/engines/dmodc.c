@@ -1530,8 +1530,12 @@ static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
     const dmodc *n = r->n;
     uint32_t S = r->S, ns = 0;
     uint32_t *sw = ibr__mallocarray(n->ctx, S, sizeof *sw);
-    if (!sw)
+    uint32_t *dl = ibr__mallocarray(n->ctx, S, sizeof *dl), nd = 0;
+    if (!sw || !dl) {
+        ibr__free(n->ctx, sw);
+        ibr__free(n->ctx, dl);
         return IBR_ENOMEM;
+    }
     for (uint32_t s = 0; s < S; s++)
         if (r->rankchg[s] && !r->fullrow[s] && n->lev[s] && n->slotted[n->lev[s]] &&
             n->up_off[s + 1] > n->up_off[s])
@@ -1550,15 +1554,24 @@ static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
             for (uint32_t u = 1; u < c.nup; u++)
                 differ_or(uneq, n->cost + (size_t)c.up[u].sw * n->nswp,
                           n->cost + (size_t)c.up[0].sw * n->nswp, S);
+            nd = 0; /* few: the costs of up neighbours differ rarely */
+            for (uint32_t d = 0; d < S; d++)
+                if (uneq[d])
+                    dl[nd++] = d;
         }
         int all = 0;
         for (unsigned k = 0; k < n->K[ls]; k++)
             all |= c.slot_link[k] == 255;
-        if (all)
-            memset(bad, 1, S);
-        else
-            memcpy(bad, uneq, S);
-        /* not where s has no route, nor where it routes down */
+        if (!all) {
+            /* not where s has no route, nor where it routes down */
+            for (uint32_t i2 = 0; i2 < nd; i2++) {
+                uint32_t d = dl[i2];
+                if (c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls)
+                    mark(r, s, d);
+            }
+            continue;
+        }
+        memset(bad, 1, S);
         uint32_t d = 0;
         for (; d + DM_BLOCK <= S; d += DM_BLOCK)
             up64(bad + d, c.hs + d, n->lev + d, (uint8_t)ls);
@@ -1567,6 +1580,7 @@ static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
         mark_flags(r, s, bad);
     }
     ibr__free(n->ctx, sw);
+    ibr__free(n->ctx, dl);
     return 0;
 }
 
