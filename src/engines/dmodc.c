@@ -20,7 +20,8 @@
  *    one leaf), j its leaf port less the lowest leaf port of any end port
  *    when every leaf's end ports lie within M port numbers (a leaf that
  *    lost end ports then keeps the others' indices), else its rank on the
- *    leaf in topology order. A switch's LID follows the last leaf. LID k
+ *    leaf in topology order. A switch's LID l has index B + l (B: the
+ *    leaves times M), which no other switch's loss moves. LID k
  *    of a port with n = 2^LMC LIDs takes the upper neighbour k W / n places
  *    on (W upper neighbours per leaf) while n <= W, else k places on and,
  *    past W, the next parallel cable: the LIDs of one port leave through
@@ -508,6 +509,8 @@ static int make_index(dmodc *m)
                     : n <= kw ? x + o * kw / n * st
                               : x + o % kw * st + o / kw % st + o / (kw * st) * kw * st;
     }
+    /* a switch LID's index is its LID past the end ports': it does not
+       move when another switch is lost or comes back */
     uint32_t base = nl * m->maxep;
     for (uint32_t s = 0; s < nsw; s++) {
         uint32_t lid = f->sw_lid[s];
@@ -515,7 +518,7 @@ static int make_index(dmodc *m)
             continue;
         for (uint32_t o = 0; o < (1u << f->sw_lmc[s]) && o < nlids; o++)
             if (lid + o <= f->max_lid)
-                m->lidx[lid + o] = base + s + o;
+                m->lidx[lid + o] = base + lid + o;
     }
     if (!m->t) {
         /* a saved fabric: its index, and the switch of each LID in dl */
@@ -741,12 +744,21 @@ static void row_init(row_ctx *c, const dmodc *m, uint32_t s)
     c->spread = m->slotted[ls] ? m->rank[s] : 0;
 }
 
+/* A repair's count of the entries of one row it changes, per 64-LID block
+   of the row, and of the blocks where the first one changes. */
+typedef struct row_chg {
+    uint32_t n, nblk;
+    uint8_t *blk;
+} row_chg;
+
 /* Entry lid of a row: counted in *chg when it changes (a repair). */
-static inline void put(uint8_t *lft, uint32_t lid, unsigned port, uint32_t *chg)
+static inline void put(uint8_t *lft, uint32_t lid, unsigned port, row_chg *chg)
 {
     if (lft[lid] != port) {
-        if (chg)
-            ++*chg;
+        if (chg) {
+            chg->n++;
+            chg->nblk += chg->blk[lid / IBR__DMODC_BLOCK]++ == 0;
+        }
         lft[lid] = (uint8_t)port;
     }
 }
@@ -755,7 +767,7 @@ static inline void put(uint8_t *lft, uint32_t lid, unsigned port, uint32_t *chg)
    (ranked switch, d != s): down when d lies below s, else up; per LID the
    nominal up slot when its link leads closer, else the candidates modulo
    their number; no route (255) where none leads closer. */
-static void route_dest(const dmodc *m, const row_ctx *c, uint32_t d, uint8_t *lft, uint32_t *chg)
+static void route_dest(const dmodc *m, const row_ctx *c, uint32_t d, uint8_t *lft, row_chg *chg)
 {
     unsigned c0 = c->hs[d], ls = c->ls;
     uint32_t q0 = m->dl_off[d], q1 = m->dl_off[d + 1];
@@ -1096,7 +1108,8 @@ int ibr__dmodc_fabric_of(ibr__dmodc_fabric *f, const ibr_topo *t)
    single (switch, destination switch) pairs (a bit matrix, W words a row). */
 /* A switch-to-switch link of row s that the change removed or added. */
 typedef struct link_chg {
-    uint32_t s, nb;
+    uint32_t s, nb;   /* nb: IBR_NONE when the neighbour left the topology */
+    uint32_t onb;     /* the neighbour's saved index */
     uint8_t removed;
 } link_chg;
 
@@ -1113,6 +1126,10 @@ typedef struct repair {
     link_chg *chg;
     size_t nchg, capchg;
     uint32_t *o2n;       /* saved switch -> switch now, IBR_NONE */
+    uint32_t *gslot;     /* saved switch gone from the topology -> its row in
+                            grows (its saved costs), IBR_NONE */
+    uint8_t *grows;
+    uint32_t ngsw;
     uint32_t *gone;      /* LIDs no longer routed */
     uint32_t ngone;
 } repair;
@@ -1240,19 +1257,15 @@ static int diff_models(repair *r)
                 ob++;
                 continue;
             }
-            link_chg c = {s, IBR_NONE, 0};
+            link_chg c = {s, IBR_NONE, IBR_NONE, 0};
             if (y && (!x || y->port <= x->port)) {
                 c.nb = r->o2n[y->sw];
+                c.onb = y->sw;
                 c.removed = 1;
                 ob++;
             } else {
                 c.nb = x->sw;
                 b++;
-            }
-            if (c.nb == IBR_NONE) {
-                r->all_cols = 1; /* a switch gone from the topology */
-                r->fullrow[s] = 1;
-                continue;
             }
             if (ibr__grow(n->ctx, (void **)&r->chg, &r->capchg, r->nchg + 1, sizeof *r->chg) < 0)
                 return IBR_ENOMEM;
@@ -1286,11 +1299,12 @@ static int diff_models(repair *r)
     return 0;
 }
 
-/* Mark (s, d) for the destination switches d for which neighbour nb of s
-   is one closer than s (costs h): its link is one of the candidates. */
-static void mark_link(repair *r, uint32_t s, uint32_t nb, uint8_t *scratch)
+/* Mark (s, d) for the destination switches d for which the neighbour of
+   s whose costs are hn is one closer than s: its link is one of the
+   candidates. */
+static void mark_link(repair *r, uint32_t s, const uint8_t *hn, uint8_t *scratch)
 {
-    const uint8_t *h = r->n->cost, *hs = h + (size_t)s * r->S, *hn = h + (size_t)nb * r->S;
+    const uint8_t *hs = r->n->cost + (size_t)s * r->S;
     memset(scratch, 0, r->S);
     tight_or(scratch, hn, hs, r->S, 0);
     mark_flags(r, s, scratch);
@@ -1317,6 +1331,69 @@ static void alternatives(const repair *r, uint32_t u, int up, uint8_t *alt)
     }
 }
 
+/* The saved costs of a neighbour in a change: its row of the hop matrix,
+   or for one gone from the topology the row gone_rows() rebuilt. */
+static const uint8_t *nb_costs(const repair *r, const link_chg *c)
+{
+    if (c->nb != IBR_NONE)
+        return r->n->cost + (size_t)c->nb * r->S;
+    return r->grows + (size_t)r->gslot[c->onb] * r->S;
+}
+
+/* The saved costs of saved switch og, which left the topology, from the
+   saved costs of its neighbours (still there, levels unchanged): its
+   up*down* cost to d is the level difference when d lies below a
+   neighbour below it, else one more than its nearest neighbour above. 0,
+   or 1 when a neighbour left too or changed. */
+static int gone_row(const repair *r, uint32_t og, uint8_t *row)
+{
+    const dmodc *n = r->n, *o = r->o;
+    const ibr__dmodc_fabric *of = o->f;
+    uint32_t S = r->S;
+    unsigned lg = o->lev[og];
+    if (!lg)
+        return 1;
+    memset(row, DM_INF, S);
+    for (uint32_t e = of->adj_off[og]; e < of->adj_off[og + 1]; e++) {
+        uint32_t w = r->o2n[of->adj[e].sw];
+        unsigned lw = o->lev[of->adj[e].sw];
+        if (w == IBR_NONE || n->lev[w] != lw || r->cut[w])
+            return 1;
+        const uint8_t *hw = n->cost + (size_t)w * S;
+        for (uint32_t d = 0; d < S; d++) {
+            unsigned v = hw[d] == DM_INF ? DM_INF : hw[d] + 1u;
+            if (lw < lg && (hw[d] == DM_INF || (unsigned)hw[d] + n->lev[d] != lw))
+                continue; /* below og, only the switches below w */
+            row[d] = (uint8_t)(v < row[d] ? v : row[d]);
+        }
+    }
+    return 0;
+}
+
+/* The saved costs of the switches that left the topology (r->grows). A
+   link to one whose costs cannot be rebuilt makes its other end's row and
+   every column be computed again. 0 or IBR_ENOMEM. */
+static int gone_rows(repair *r)
+{
+    ibr_context *ctx = r->n->ctx;
+    for (size_t i = 0; i < r->nchg; i++) {
+        link_chg *c = &r->chg[i];
+        if (c->nb != IBR_NONE || r->gslot[c->onb] != IBR_NONE)
+            continue;
+        uint8_t *g = ibr__realloc(ctx, r->grows, ((size_t)r->ngsw + 1) * r->S);
+        if (!g)
+            return IBR_ENOMEM;
+        r->grows = g;
+        r->gslot[c->onb] = r->ngsw++;
+        if (gone_row(r, c->onb, g + (size_t)r->gslot[c->onb] * r->S))
+            r->all_cols = 1;
+    }
+    for (size_t i = 0; r->all_cols && i < r->nchg; i++)
+        if (r->chg[i].nb == IBR_NONE)
+            r->fullrow[r->chg[i].s] = 1;
+    return 0;
+}
+
 /* The destination switches whose costs may change (r->cand), from the
    saved costs: a removed link (u below v) that was on every shortest
    up*down* path of u through its up links toward d, or of v through its
@@ -1336,26 +1413,29 @@ static void cand_cols(repair *r, uint8_t *alt)
         r->cand[s] |= r->cut[s];
     for (size_t i = 0; i < r->nchg; i++) {
         const link_chg *c = &r->chg[i];
-        unsigned ls = n->lev[c->s], lnb = o->lev[r->a->swmap[c->nb]];
-        if (!c->removed)
-            lnb = n->lev[c->nb];
+        unsigned ls = n->lev[c->s], lnb = c->removed ? o->lev[c->onb] : n->lev[c->nb];
         if (!ls || !lnb)
             continue;
+        /* a neighbour gone from the topology: its saved costs, and no
+           cost of its own to change */
+        const uint8_t *hs = h + (size_t)c->s * S, *hnb = nb_costs(r, c);
+        int gone = c->nb == IBR_NONE;
         uint32_t u = ls < lnb ? c->s : c->nb, v = ls < lnb ? c->nb : c->s;
         unsigned lu = ls < lnb ? ls : lnb;
-        const uint8_t *hu = h + (size_t)u * S, *hv = h + (size_t)v * S;
+        const uint8_t *hu = ls < lnb ? hs : hnb, *hv = ls < lnb ? hnb : hs;
+        int u_on = !(gone && ls > lnb) && !r->cut[u], v_on = !(gone && ls < lnb) && !r->cut[v];
         if (!c->removed) {
             for (uint32_t d = 0; d < S; d++)
                 r->cand[d] |= (unsigned)hv[d] + 1 < hu[d] ||
                               ((unsigned)hu[d] + n->lev[d] == lu && hv[d] > hu[d] + 1);
             continue;
         }
-        if (!r->cut[u]) {
+        if (u_on) {
             alternatives(r, u, 1, alt);
             for (uint32_t d = 0; d < S; d++)
                 r->cand[d] |= hu[d] != DM_INF && (uint8_t)(hv[d] + 1) == hu[d] && !alt[d];
         }
-        if (!r->cut[v]) {
+        if (v_on) {
             alternatives(r, v, 0, alt);
             for (uint32_t d = 0; d < S; d++)
                 r->cand[d] |= (unsigned)hu[d] + n->lev[d] == lu && n->lev[d] && !alt[d];
@@ -1415,32 +1495,93 @@ static int diff_costs(repair *r)
     return 0;
 }
 
-/* A switch whose rank changed spreads its detours differently: the
-   destinations it routes up and may detour (an up link whose neighbour is
-   not one closer, or every one when a slot's link is missing) are marked.
-   bad: S bytes of scratch. */
-static void mark_rank(repair *r, uint32_t s, uint8_t *bad)
+/* o[j] |= a[j] != b[j] */
+static void differ_or(uint8_t *restrict o, const uint8_t *restrict a, const uint8_t *restrict b,
+                      uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j++)
+        o[j] |= a[j] != b[j];
+}
+
+/* Switches by their list of up neighbours (length, then the list). */
+static int cmp_ups(const void *x, const void *y, void *arg)
+{
+    const dmodc *n = arg;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    uint32_t na = n->up_off[a + 1] - n->up_off[a], nb = n->up_off[b + 1] - n->up_off[b];
+    if (na != nb)
+        return na < nb ? -1 : 1;
+    for (uint32_t i = 0; i < na; i++) {
+        uint32_t p = n->up[n->up_off[a] + i].sw, q = n->up[n->up_off[b] + i].sw;
+        if (p != q)
+            return p < q ? -1 : 1;
+    }
+    return a < b ? -1 : a > b;
+}
+
+/* A switch whose rank changed spreads its detours differently: where it
+   routes up and some up neighbour is not one closer (their costs
+   differ: uneq), or every destination it routes up when a slot's link is
+   missing, its entries are marked. uneq depends only on the list of up
+   neighbours, which many switches share: it is computed once per list.
+   bad, uneq: S bytes of scratch. 0 or IBR_ENOMEM. */
+static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
 {
     const dmodc *n = r->n;
-    unsigned ls = n->lev[s];
-    if (!ls || !n->slotted[ls])
-        return;
-    row_ctx c;
-    row_init(&c, n, s);
-    int all = 0;
-    for (unsigned k = 0; k < n->K[ls]; k++)
-        all |= c.slot_link[k] == 255;
-    uint32_t S = r->S;
-    memset(bad, all, S);
-    for (uint32_t u = 0; u < c.nup && !all; u++)
-        tight_or(bad, n->cost + (size_t)c.up[u].sw * n->nswp, c.hs, S, 1);
-    /* not where s has no route, nor where it routes down */
-    uint32_t d = 0;
-    for (; d + DM_BLOCK <= S; d += DM_BLOCK)
-        up64(bad + d, c.hs + d, n->lev + d, (uint8_t)ls);
-    for (; d < S; d++)
-        bad[d] &= c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls;
-    mark_flags(r, s, bad);
+    uint32_t S = r->S, ns = 0;
+    uint32_t *sw = ibr__mallocarray(n->ctx, S, sizeof *sw);
+    uint32_t *dl = ibr__mallocarray(n->ctx, S, sizeof *dl), nd = 0;
+    if (!sw || !dl) {
+        ibr__free(n->ctx, sw);
+        ibr__free(n->ctx, dl);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (r->rankchg[s] && !r->fullrow[s] && n->lev[s] && n->slotted[n->lev[s]] &&
+            n->up_off[s + 1] > n->up_off[s])
+            sw[ns++] = s;
+    ibr__sort(sw, ns, sizeof *sw, cmp_ups, (void *)n);
+    for (uint32_t i = 0; i < ns; i++) {
+        uint32_t s = sw[i];
+        unsigned ls = n->lev[s];
+        row_ctx c;
+        row_init(&c, n, s);
+        int same = i > 0 && n->up_off[sw[i - 1] + 1] - n->up_off[sw[i - 1]] == c.nup;
+        for (uint32_t u = 0; same && u < c.nup; u++)
+            same = n->up[n->up_off[sw[i - 1]] + u].sw == c.up[u].sw;
+        if (!same) {
+            memset(uneq, 0, S);
+            for (uint32_t u = 1; u < c.nup; u++)
+                differ_or(uneq, n->cost + (size_t)c.up[u].sw * n->nswp,
+                          n->cost + (size_t)c.up[0].sw * n->nswp, S);
+            nd = 0; /* few: the costs of up neighbours differ rarely */
+            for (uint32_t d = 0; d < S; d++)
+                if (uneq[d])
+                    dl[nd++] = d;
+        }
+        int all = 0;
+        for (unsigned k = 0; k < n->K[ls]; k++)
+            all |= c.slot_link[k] == 255;
+        if (!all) {
+            /* not where s has no route, nor where it routes down */
+            for (uint32_t i2 = 0; i2 < nd; i2++) {
+                uint32_t d = dl[i2];
+                if (c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls)
+                    mark(r, s, d);
+            }
+            continue;
+        }
+        memset(bad, 1, S);
+        uint32_t d = 0;
+        for (; d + DM_BLOCK <= S; d += DM_BLOCK)
+            up64(bad + d, c.hs + d, n->lev + d, (uint8_t)ls);
+        for (; d < S; d++)
+            bad[d] &= c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls;
+        mark_flags(r, s, bad);
+    }
+    ibr__free(n->ctx, sw);
+    ibr__free(n->ctx, dl);
+    return 0;
 }
 
 /* Compute the marked entries again into a->lft, counting the changes. */
@@ -1455,13 +1596,14 @@ static int recompute(repair *r)
         return IBR_ENOMEM;
     for (uint32_t s = 0; s < r->S; s++) {
         uint8_t *row = a->lft + (size_t)s * L;
-        uint32_t *chg = &a->changed[s], before = *chg;
+        row_chg rc = {0, 0, a->blk + (size_t)s * a->n_blocks}, *chg = &rc;
         if (r->fullrow[s]) {
             memset(scratch, IBR_NO_ROUTE, L);
             table_row(n, s, scratch);
+            row[0] = scratch[0]; /* LID 0 is not an entry */
             for (size_t l = 1; l < L; l++)
-                *chg += row[l] != scratch[l];
-            memcpy(row, scratch, L);
+                if (row[l] != scratch[l])
+                    put(row, (uint32_t)l, scratch[l], chg);
         } else {
             const uint64_t *bits = r->dirty + (size_t)s * r->W;
             row_ctx c;
@@ -1486,7 +1628,10 @@ static int recompute(repair *r)
         }
         for (uint32_t i = 0; i < r->ngone; i++)
             put(row, r->gone[i], IBR_NO_ROUTE, chg);
-        a->changed_total += *chg - before;
+        a->changed[s] += rc.n;
+        a->changed_total += rc.n;
+        a->sw_blocks[s] += rc.nblk;
+        a->blocks_total += rc.nblk;
     }
     ibr__free(n->ctx, scratch);
     return 0;
@@ -1601,12 +1746,11 @@ static int check_unrouted(repair *r)
 /* The marks of a repair, once the models and costs are compared. */
 static int mark_all(repair *r)
 {
-    uint8_t *bad = ibr__malloc(r->n->ctx, r->S);
-    if (!bad)
+    uint8_t *bad = ibr__malloc(r->n->ctx, (size_t)r->S * 2);
+    if (!bad || mark_ranks(r, bad, bad + r->S) < 0) {
+        ibr__free(r->n->ctx, bad);
         return IBR_ENOMEM;
-    for (uint32_t s = 0; s < r->S; s++)
-        if (r->rankchg[s] && !r->fullrow[s])
-            mark_rank(r, s, bad);
+    }
     for (uint32_t d = 0; d < r->S; d++)
         if (r->fullcol[d])
             for (uint32_t s = 0; s < r->S; s++)
@@ -1690,27 +1834,28 @@ int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
     r.cand = ibr__calloc(ctx, r.S, 1);
     r.o2n = ibr__mallocarray(ctx, o.nsw, sizeof *r.o2n);
     r.gone = ibr__mallocarray(ctx, a->lft_size, sizeof *r.gone);
+    r.gslot = ibr__mallocarray(ctx, o.nsw, sizeof *r.gslot);
     scratch = ibr__malloc(ctx, r.S);
     rc = IBR_ENOMEM;
     if (!r.dirty || !r.fullrow || !r.fullcol || !r.rankchg || !r.linkchg || !r.cut || !r.cand ||
-        !r.o2n || !r.gone || !scratch)
+        !r.o2n || !r.gone || !r.gslot || !scratch)
         goto out;
     for (uint32_t os = 0; os < o.nsw; os++)
-        r.o2n[os] = IBR_NONE;
+        r.o2n[os] = r.gslot[os] = IBR_NONE;
     for (uint32_t s = 0; s < r.S; s++)
         if (a->swmap[s] != IBR_NONE && a->swmap[s] < o.nsw)
             r.o2n[a->swmap[s]] = s;
-    if ((rc = diff_models(&r)) != 0)
+    if ((rc = diff_models(&r)) != 0 || (rc = gone_rows(&r)) != 0)
         goto out;
     cand_cols(&r, scratch);
     for (size_t i = 0; i < r.nchg; i++)
-        if (r.chg[i].removed)
-            mark_link(&r, r.chg[i].s, r.chg[i].nb, scratch);
+        if (r.chg[i].removed && !r.fullrow[r.chg[i].s])
+            mark_link(&r, r.chg[i].s, nb_costs(&r, &r.chg[i]), scratch);
     if ((rc = diff_costs(&r)) != 0)
         goto out;
     for (size_t i = 0; i < r.nchg; i++)
-        if (!r.chg[i].removed)
-            mark_link(&r, r.chg[i].s, r.chg[i].nb, scratch);
+        if (!r.chg[i].removed && !r.fullrow[r.chg[i].s])
+            mark_link(&r, r.chg[i].s, nb_costs(&r, &r.chg[i]), scratch);
     if ((rc = mark_all(&r)) != 0 || (rc = recompute(&r)) != 0)
         goto out;
     rc = check_unrouted(&r);
@@ -1725,6 +1870,8 @@ out:
     ibr__free(ctx, r.o2n);
     ibr__free(ctx, r.chg);
     ibr__free(ctx, r.gone);
+    ibr__free(ctx, r.gslot);
+    ibr__free(ctx, r.grows);
     ibr__free(ctx, scratch);
     dm_free(&n);
     dm_free(&o);

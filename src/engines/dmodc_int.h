@@ -40,6 +40,9 @@ int ibr__dmodc_fabric_alloc(ibr__dmodc_fabric *f, ibr_context *ctx, uint32_t nsw
                             uint32_t n_adj, uint32_t n_ep);
 void ibr__dmodc_fabric_free(ibr__dmodc_fabric *f, ibr_context *ctx);
 
+/* LIDs of one LFT block (what one SubnSet(LinearForwardingTable) sends). */
+#define IBR__DMODC_BLOCK 64
+
 typedef struct ibr__dmodc_repair {
     const ibr_topo *t;              /* the fabric now */
     const ibr__dmodc_fabric *old;   /* the fabric the saved tables were computed on */
@@ -51,7 +54,16 @@ typedef struct ibr__dmodc_repair {
                                        switches (255 toward or from a new one); set to
                                        the new costs */
     unsigned lmc_cap;               /* as the route's options give it */
+    /* the churn against the saved tables, kept as entries change: every
+       entry is computed at most once and starts as saved (a LID without a
+       saved column, cleared before, gets no port unless a switch is new) */
     uint32_t *changed;              /* per switch of t: += entries changed */
+    uint8_t *blk;                   /* per switch of t, n_blocks: += entries
+                                       changed in each 64-LID block */
+    size_t n_blocks;
+    uint32_t *sw_blocks;            /* per switch of t: += blocks that had no
+                                       changed entry before */
+    uint64_t blocks_total;          /* out: their sum */
     uint64_t changed_total;         /* out: entries changed */
     uint32_t dests;                 /* out: destination switches with entries recomputed */
     char why[640];                  /* out, when 1 is returned */

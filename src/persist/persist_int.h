@@ -79,9 +79,11 @@ struct ibr_routing_db {
 /* Repair in place of a dmodc routing (reroute_dmodc.c): a->t, swmap,
    lft, lft_size, hops (the saved tables and costs on a->t), lmc_cap and
    changed set by the caller, the saved fabric described from db (tmap,
-   dmap: map_nodes() of reroute.c). ibr__dmodc_repair_run()'s answer. */
+   dmap: map_nodes() of reroute.c). ibr__dmodc_repair_run()'s answer;
+   when 0, chg counts the changed entries and blocks of the repaired rows. */
 struct ibr__dmodc_repair;
+struct ibr__churn;
 int ibr__reroute_dmodc(struct ibr__dmodc_repair *a, const ibr_routing_db *db,
-                       const uint32_t *tmap, const uint32_t *dmap);
+                       const uint32_t *tmap, const uint32_t *dmap, struct ibr__churn *chg);
 
 #endif

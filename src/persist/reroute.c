@@ -995,17 +995,12 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
     if (!changed)
         return IBR_ENOMEM;
     a.changed = changed;
-    int rc = ibr__reroute_dmodc(&a, x->db, x->tmap, dmap);
-    /* the repair writes rows directly: the churn of the rows it changed is
-       counted again against the saved rows (same LIDs: same sizes) */
+    /* the repair writes rows directly and counts the churn of the blocks
+       it changed against the saved rows (same LIDs: same sizes) */
+    int rc = ibr__reroute_dmodc(&a, x->db, x->tmap, dmap, &x->chg);
     int new_rows = 0; /* a switch that came back has no saved row: compare all */
     for (uint32_t s = 0; rc == 0 && s < x->t->n_sw; s++)
-        if (x->swmap[s] == IBR_NONE)
-            new_rows = 1;
-        else if (changed[s])
-            ibr__churn_recount(&x->chg, s, x->r->lft + (size_t)s * x->r->lft_size,
-                               x->db->lft + (size_t)x->swmap[s] * x->db->lft_size,
-                               x->r->lft_size);
+        new_rows |= x->swmap[s] == IBR_NONE;
     ibr__free(x->ctx, changed);
     if (rc < 0)
         return rc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engines/dmodc_int.h"
+#include "persist/churn.h"
 #include "persist/persist_int.h"
 
 /* The db switch at the other end of saved port p of db switch i. */
@@ -94,16 +95,28 @@ static int saved_fabric(ibr__dmodc_fabric *f, const ibr_routing_db *db, const ib
     return 0;
 }
 
+_Static_assert(IBR__DMODC_BLOCK == IBR__LFT_BLOCK, "one LFT block on both sides");
+
 int ibr__reroute_dmodc(ibr__dmodc_repair *a, const ibr_routing_db *db, const uint32_t *tmap,
-                       const uint32_t *dmap)
+                       const uint32_t *dmap, ibr__churn *chg)
 {
     ibr__dmodc_fabric f;
     memset(&f, 0, sizeof f);
+    /* the repair counts its changes into the churn's blocks */
+    a->blk = chg->blk;
+    a->n_blocks = chg->n_blocks;
+    a->sw_blocks = chg->sw_blocks;
     int rc = saved_fabric(&f, db, a->t, tmap, dmap, a->swmap, a->why, sizeof a->why);
     if (rc == 0) {
         a->old = &f;
         rc = ibr__dmodc_repair_run(a);
         a->old = NULL;
+    }
+    if (rc == 0) {
+        for (uint32_t s = 0; s < a->t->n_sw; s++)
+            chg->ent[s] += a->changed[s];
+        chg->entries += a->changed_total;
+        chg->blocks += a->blocks_total;
     }
     ibr__dmodc_fabric_free(&f, a->t->ctx);
     return rc;
