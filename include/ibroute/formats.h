@@ -84,6 +84,41 @@ IBR_API void ibr_buffer_dispose(ibr_buffer *buf);
 IBR_API int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_t len);
 
 /**
+ * Parse a link list into @p f, which must be empty: OpenSM's
+ * opensm-subnet.lst or ibdiagnet's ibdiagnet2.lst (ibdiagnet.lst), one
+ * line per cabled port,
+ *
+ *     { SW Ports:24 SystemGUID:<hex> NodeGUID:<hex> PortGUID:<hex> VenID:<hex>
+ *       DevID:<hex> Rev:<hex> {<description>} LID:<hex> PN:<hex> }
+ *     { CA Ports:02 ... PN:01 } PHY=4x LOG=ACT SPD=10
+ *
+ * (one line), as ibr_topo_write_subnet_lst() writes it. All numbers are
+ * hexadecimal (Ports and PN too). Types are SW, CA and Rt, optionally with
+ * "-SM"; a switch half gives the switch's port GUID and LID, a CA or router
+ * half its port's; LMC is 0 (apply a guid2lid file for other ranges).
+ * PHY (1x, 2x, 4x, 8x, 12x, ??) and SPD (2.5, 5, 10, FDR10, 14, 25, 50,
+ * 100, 200, ??; SDR when missing) give the link's width and speed; LOG
+ * ACT, INI and ARM give an active link (the subnet manager routes over
+ * links it has not armed yet), DWN a down one. Each link may appear once
+ * or from both ends (as both writers print it); the two lines must agree.
+ * VenID, DevID and Rev are checked for syntax only.
+ *
+ * @param f   an empty fabric. @param buf the text, borrowed for the call
+ *            (need not be NUL-terminated; may be NULL when @p len is 0).
+ *            @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p f, NULL @p buf with a non-zero @p len);
+ *         ::IBR_ESTATE (@p f is not empty); ::IBR_EPARSE (malformed line,
+ *         a node printed with two types or port counts, a port cabled to
+ *         two peers, a LID given twice, a text without a link line: the
+ *         message names the line and ends in a code [LSnnn],
+ *         doc/messages.md); ::IBR_ENOMEM. On failure @p f is left empty and
+ *         ibr_fabric_last_error() says why.
+ * Nothing is returned that needs freeing. Not thread-safe on one fabric.
+ * Time complexity: O(len + links log nodes).
+ */
+IBR_API int ibr_fabric_parse_subnet_lst(ibr_fabric *f, const char *buf, size_t len);
+
+/**
  * Apply LIDs from an OpenSM guid2lid file (lines `0x<port guid> <min lid>
  * <max lid>`; `#` comments). The LMC of each port is derived from the range.
  * All LIDs are checked before any is applied; ports not listed keep their

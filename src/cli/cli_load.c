@@ -19,6 +19,22 @@ const char *cli_gen_spec(const char *src)
     return strncmp(src, "gen:", 4) == 0 ? src + 4 : NULL;
 }
 
+/* A link list (opensm-subnet.lst, ibdiagnet2.lst) opens its first entry
+   with "{"; ibnetdiscover text and ibsim netfiles never do. */
+static int is_link_list(const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)buf[i]))
+            i++;
+        if (i < len && buf[i] != '#')
+            return buf[i] == '{';
+        while (i < len && buf[i] != '\n')
+            i++;
+    }
+    return 0;
+}
+
 int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
 {
     ibr_fabric *f = NULL;
@@ -43,7 +59,10 @@ int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
             return -1;
         }
         cli_read_progress(src, len, t0, 0);
-        rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
+        if (is_link_list(buf, len))
+            rc = ibr_fabric_parse_subnet_lst(f, buf, len);
+        else
+            rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
         free(buf);
         cli_read_progress(src, len, t0, 1);
     }
