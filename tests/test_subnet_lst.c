@@ -382,6 +382,141 @@ static void test_truncated(void)
     ibr_topo_destroy(t);
 }
 
+static int is_digits(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* The switch of topology b with the GUID of switch s of a. */
+static uint32_t same_switch(const ibr_topo *a, uint32_t s, const ibr_topo *b)
+{
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
+    uint32_t nb;
+    ibr_topo_node_info(&ni, a, ibr_topo_switch_node(a, s));
+    if (ibr_topo_find_guid(&nb, NULL, b, ni.node_guid) < 0)
+        return IBR_NONE;
+    return ibr_topo_node_switch(b, nb);
+}
+
+static int same_stats(const ibr_pattern_stats *x, const ibr_pattern_stats *y)
+{
+    return x->patterns == y->patterns && x->flows == y->flows && x->unrouted == y->unrouted &&
+           x->max_congestion == y->max_congestion &&
+           x->mean_max_congestion == y->mean_max_congestion &&
+           x->congestion_free == y->congestion_free && x->ebb == y->ebb;
+}
+
+static void summary_of(ibr_analysis_summary *s, const ibr_result *r)
+{
+    ibr_analysis *an = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_analyze(&an, r, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_analysis_summary_get(s, an), 0);
+    ibr_analysis_destroy(an);
+}
+
+/* What ibroute writes as ibdiagnet (ibdiagnet2.lst and ibdiagnet2.fdbs)
+   reads back into the same topology and the same tables, and analyzes to
+   the same numbers as the routing written: on trees, tori and dragonflies,
+   with faults and LMC 1. The fdbs text follows ibdiagnet's grammar line by
+   line, and its parts written switch range by switch range equal it. */
+static void test_ibdiagnet_roundtrip(void)
+{
+    static const struct {
+        const char *spec, *chain;
+        unsigned links, lmc;
+    } cases[] = {
+        {"fattree:levels=3,radix=4", "updn", 0, 0},
+        {"fattree:levels=3,radix=4", "minhop", 4, 1},
+        {"torus:dims=4x3,hosts=2", "minhop", 2, 0},
+        {"dragonfly:a=4,p=1,h=2,g=5", "minhop", 3, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ibr_topo *t = ibr_test_topo_faults(cases[k].spec, cases[k].links, 0, 11 + k, cases[k].lmc);
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, cases[k].chain, NULL), 0);
+        uint32_t nsw = ibr_topo_switch_count(t);
+        ibr_buffer lst = IBR_BUFFER_INIT, fdbs = IBR_BUFFER_INIT, part = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_write_subnet_lst(&lst, t), 0);
+        CU_ASSERT_EQUAL_FATAL(
+            ibr_result_write_switches(&fdbs, r, IBR_SWITCH_DUMP_IBDIAGNET_FDBS, 0, nsw), 0);
+        for (uint32_t s = 0; s < nsw; s += 3)
+            CU_ASSERT_EQUAL(ibr_result_write_switches(&part, r, IBR_SWITCH_DUMP_IBDIAGNET_FDBS,
+                                                      s, nsw - s < 3 ? nsw - s : 3), 0);
+        CU_ASSERT(part.size == fdbs.size && memcmp(part.data, fdbs.data, fdbs.size) == 0);
+
+        /* the grammar: header, title, one line per LID 1..max, a blank line */
+        unsigned max_lid = ibr_topo_max_lid(t), lid = 0, blocks = 0, bad = 0;
+        const char *p = fdbs.data;
+        while (p < fdbs.data + fdbs.size) {
+            const char *e = strchr(p, '\n');
+            size_t n = (size_t)(e - p);
+            char want[96];
+            if (lid == 0) {
+                bad += strncmp(p, "osm_ucast_mgr_dump_ucast_routes: Switch 0x", 42) != 0 ||
+                       n != 58;
+                blocks++;
+                lid = 1;
+            } else if (lid == 1 && strncmp(p, "LID ", 4) == 0) {
+                bad += strncmp(p, "LID    : Port : Hops : Optimal", n) != 0;
+                lid = 2;
+            } else if (lid == max_lid + 2) {
+                bad += n != 0;
+                lid = 0;
+            } else {
+                snprintf(want, sizeof want, "0x%04x : ", lid - 1);
+                int unreachable = n == 20 && strncmp(p + 9, "UNREACHABLE", 11) == 0;
+                int entry = n == 26 && is_digits(p + 9, 3) &&
+                            strncmp(p + 12, "  : 00   : yes", 14) == 0;
+                bad += strncmp(p, want, 9) != 0 || !(unreachable || entry);
+                lid++;
+            }
+            p = e + 1;
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT_EQUAL(blocks, nsw);
+        CU_ASSERT_EQUAL(lid, 0);
+
+        /* read back: topology from the .lst (LMC from a guid2lid file) */
+        ibr_buffer g2l = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_write_guid2lid(&g2l, t), 0);
+        ibr_topo *b = cases[k].lmc ? lst_topo_g2l(lst.data, lst.size, g2l.data, g2l.size)
+                                   : lst_topo(lst.data, lst.size);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        CU_ASSERT_EQUAL(differences(t, b), 0);
+        ibr_result *back = NULL;
+        int rc = ibr_result_parse_lfts(&back, b, fdbs.data, fdbs.size);
+        if (rc)
+            fprintf(stderr, "ibdiagnet fdbs: %s\n", ibr_result_last_error(back));
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_result_lft_size(back), ibr_result_lft_size(r));
+        for (uint32_t s = 0; s < nsw; s++) {
+            uint32_t sb = same_switch(t, s, b);
+            CU_ASSERT_FATAL(sb != IBR_NONE);
+            CU_ASSERT(memcmp(ibr_result_lft(r, s), ibr_result_lft(back, sb),
+                             ibr_result_lft_size(r)) == 0);
+        }
+        ibr_analysis_summary x = IBR_ANALYSIS_SUMMARY_INIT, y = IBR_ANALYSIS_SUMMARY_INIT;
+        summary_of(&x, r);
+        summary_of(&y, back);
+        CU_ASSERT(x.pairs > 0 && x.pairs == y.pairs && x.pairs_routed == y.pairs_routed);
+        CU_ASSERT(x.avg_hops == y.avg_hops && x.max_hops == y.max_hops);
+        CU_ASSERT(x.max_link_load == y.max_link_load && x.mean_link_load == y.mean_link_load);
+        CU_ASSERT(same_stats(&x.all_to_all, &y.all_to_all));
+        CU_ASSERT(same_stats(&x.shift, &y.shift));
+        ibr_result_destroy(back);
+        ibr_topo_destroy(b);
+        ibr_buffer_dispose(&g2l);
+        ibr_buffer_dispose(&part);
+        ibr_buffer_dispose(&fdbs);
+        ibr_buffer_dispose(&lst);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -389,6 +524,7 @@ int main(void)
         {"writer round trip, with faults and LMC", test_roundtrip},
         {"errors: line, code, fabric left empty", test_errors},
         {"every prefix of a text", test_truncated},
+        {"ibdiagnet files written read back", test_ibdiagnet_roundtrip},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("subnet_lst", tests);

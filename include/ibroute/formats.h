@@ -234,7 +234,13 @@ typedef enum ibr_switch_dump {
     IBR_SWITCH_DUMP_LFTS = 0,      /**< opensm-lfts.dump (ibr_result_write_lfts_dump()) */
     IBR_SWITCH_DUMP_IBROUTE = 1,   /**< dump_lfts / ibroute (ibr_result_write_dump_lfts()) */
     IBR_SWITCH_DUMP_FDBS = 2,      /**< opensm.fdbs (ibr_result_write_fdbs()) */
-    IBR_SWITCH_DUMP_LID_MATRIX = 3 /**< opensm-lid-matrix.dump (ibr_result_write_lid_matrix()) */
+    IBR_SWITCH_DUMP_LID_MATRIX = 3, /**< opensm-lid-matrix.dump (ibr_result_write_lid_matrix()) */
+    /** ibdiagnet's ibdiagnet2.fdbs: per switch "osm_ucast_mgr_dump_ucast_routes:
+     *  Switch 0x<GUID>", the "LID    : Port : Hops : Optimal" title, one line
+     *  per LID 1..max LID ("0x<lid> : <port, 3 digits>  : 00   : yes", or
+     *  "0x<lid> : UNREACHABLE"; ibdiagnet reads no hop tables and prints
+     *  these constants) and a blank line. ibr_result_parse_lfts() reads it. */
+    IBR_SWITCH_DUMP_IBDIAGNET_FDBS = 4
 } ibr_switch_dump;
 
 /**
