@@ -517,6 +517,141 @@ static void test_ibdiagnet_roundtrip(void)
     }
 }
 
+/* Same SL2VL map at every (switch, in, out) of cabled ports: a and b on
+   one topology. Returns the number of maps that differ. */
+static int same_maps(const ibr_result *a, const ibr_result *b, const ibr_topo *t)
+{
+    int bad = 0;
+    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+        uint32_t node = ibr_topo_switch_node(t, s);
+        for (unsigned in = 0; in <= ni.nports; in++)
+            for (unsigned o = 1; o <= ni.nports; o++) {
+                uint8_t x[16], y[16];
+                ibr_port_info pi = IBR_PORT_INFO_INIT, po = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&pi, t, node, in);
+                ibr_topo_port_info(&po, t, node, o);
+                /* the pairs the file lists: cabled ports (and port 0 in) */
+                if (o == in || (in && pi.remote_node == IBR_NONE) || po.remote_node == IBR_NONE)
+                    continue;
+                if (ibr_result_sl2vl(x, a, s, in, o) < 0 || ibr_result_sl2vl(y, b, s, in, o) < 0 ||
+                    memcmp(x, y, 16) != 0)
+                    bad++;
+            }
+    }
+    return bad;
+}
+
+/* ibdiagnet's .sl2vl (ibr_result_write_sl2vl()) read into tables read from
+   text gives them the maps of the routing written: torus-2QoS's dateline
+   maps and a VL-layered engine's; the analysis's VL usage follows. Errors
+   name the line and leave the result's maps as they were. */
+static void test_sl2vl(void)
+{
+    static const struct {
+        const char *spec, *chain;
+    } cases[] = {
+        {"torus:dims=5x4,hosts=1", "torus-2QoS"},
+        {"fattree:levels=2,radix=4", "minhop"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ibr_topo *t = ibr_test_topo_faults(cases[k].spec, 0, 0, 1, 0);
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, cases[k].chain, NULL), 0);
+        ibr_buffer sv = IBR_BUFFER_INIT, lf = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_sl2vl(&sv, r), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_lfts_dump(&lf, r), 0);
+        ibr_result *back = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_parse_lfts(&back, t, lf.data, lf.size), 0);
+        CU_ASSERT_FALSE(ibr_result_has_sl2vl(back));
+        int differ = same_maps(r, back, t);
+        /* torus-2QoS's maps are not the identity: the test can tell */
+        CU_ASSERT(k != 0 || differ > 0);
+        CU_ASSERT_EQUAL(ibr_result_parse_sl2vl(back, sv.data, sv.size), 0);
+        CU_ASSERT(ibr_result_has_sl2vl(back));
+        CU_ASSERT_EQUAL(same_maps(r, back, t), 0);
+        /* and the text written again is the same */
+        ibr_buffer again = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(ibr_result_write_sl2vl(&again, back), 0);
+        CU_ASSERT(again.size == sv.size && memcmp(again.data, sv.data, sv.size) == 0);
+        ibr_buffer_dispose(&again);
+
+        /* a damaged line: an error naming it, the maps unchanged */
+        char *bad = malloc(sv.size + 64);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+        const char *nl = strchr(sv.data, '\n');
+        size_t first = (size_t)(nl - sv.data) + 1;
+        memcpy(bad, sv.data, first);
+        /* line 2: a VL byte without its 0x */
+        static const char junk[] = "0x0002c90201000000 1 2 0x01 23 0x45 0x67 0x89 0xab 0xcd 0xef\n";
+        memcpy(bad + first, junk, sizeof junk - 1);
+        ibr_result *b2 = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_parse_lfts(&b2, t, lf.data, lf.size), 0);
+        CU_ASSERT_EQUAL(ibr_result_parse_sl2vl(b2, bad, first + sizeof junk - 1), IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(ibr_result_last_error(b2), "line 2: bad VLs of SL 2 and 3"));
+        CU_ASSERT_FALSE(ibr_result_has_sl2vl(b2));
+        CU_ASSERT_EQUAL(ibr_result_parse_sl2vl(back, bad, first + sizeof junk - 1), IBR_EPARSE);
+        CU_ASSERT_EQUAL(same_maps(r, back, t), 0);
+        free(bad);
+        ibr_result_destroy(b2);
+        ibr_result_destroy(back);
+        ibr_buffer_dispose(&sv);
+        ibr_buffer_dispose(&lf);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+    /* the other errors, on a small fabric */
+    static const struct {
+        const char *text, *want;
+    } errs[] = {
+        {"", "not an ibdiagnet .sl2vl file [SV009]"},
+        {"# nothing\n", "[SV009]"},
+        {"0002c90201000000 1 2", "line 1: expected \"0x<node GUID>"},
+        {"0xzz 1 2", "line 1: bad node GUID [SV002]"},
+        {"0x0002c90201000000 x 2", "line 1: bad in port [SV003]"},
+        {"0x0002c90201000000 1 256", "line 1: bad out port [SV004]"},
+        {"0x0002c90201000000 1 2 0x01 0x23 0x45 0x67 0x89 0xab 0xcd", "bad VLs of SL 14 and 15"},
+        {"0x0002c90201000000 1 2 0x01 0x23 0x45 0x67 0x89 0xab 0xcd 0xef 0x00",
+         "line 1: text after the eight VL bytes [SV006]"},
+        {"\n0x0000000000000bad 1 2 0x01 0x23 0x45 0x67 0x89 0xab 0xcd 0xef",
+         "line 2: unknown node GUID 0x0000000000000bad [SV007]"},
+        {"0x0002c90201000000 1 9 0x01 0x23 0x45 0x67 0x89 0xab 0xcd 0xef",
+         "line 1: port 9 beyond the 4 ports of 0x0002c90201000000 [SV008]"},
+    };
+    ibr_topo *t = ibr_test_topo_faults("fattree:levels=2,radix=4", 0, 0, 1, 0);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+    for (size_t k = 0; k < sizeof errs / sizeof errs[0]; k++) {
+        int rc = ibr_result_parse_sl2vl(r, errs[k].text, strlen(errs[k].text));
+        const char *msg = ibr_result_last_error(r);
+        if (rc != IBR_EPARSE || !strstr(msg, errs[k].want))
+            fprintf(stderr, "sl2vl case %zu: %d \"%s\"\n", k, rc, msg);
+        CU_ASSERT_EQUAL(rc, IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, errs[k].want));
+        CU_ASSERT_FALSE(ibr_result_has_sl2vl(r));
+    }
+    CU_ASSERT_EQUAL(ibr_result_parse_sl2vl(NULL, "", 0), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_result_parse_sl2vl(r, NULL, 5), IBR_EINVAL);
+    /* a CA's line is read and passed over; a switch's sets its map */
+    const char *ok = "0x0002c90301000000 0 1 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00\n"
+                     "0x0002c90201000000 1 2 0x11 0x11 0x11 0x11 0x11 0x11 0x11 0x11\n";
+    int rc = ibr_result_parse_sl2vl(r, ok, strlen(ok));
+    if (rc)
+        fprintf(stderr, "sl2vl ok: %s\n", ibr_result_last_error(r));
+    CU_ASSERT_EQUAL(rc, 0);
+    uint32_t node, sw;
+    CU_ASSERT_EQUAL_FATAL(ibr_topo_find_guid(&node, NULL, t, 0x0002c90201000000ull), 0);
+    sw = ibr_topo_node_switch(t, node);
+    uint8_t m[16];
+    CU_ASSERT_EQUAL(ibr_result_sl2vl(m, r, sw, 1, 2), 0);
+    CU_ASSERT(m[0] == 1 && m[15] == 1);
+    CU_ASSERT_EQUAL(ibr_result_sl2vl(m, r, sw, 2, 1), 0);
+    CU_ASSERT(m[0] == 0 && m[15] == 15);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -525,6 +660,7 @@ int main(void)
         {"errors: line, code, fabric left empty", test_errors},
         {"every prefix of a text", test_truncated},
         {"ibdiagnet files written read back", test_ibdiagnet_roundtrip},
+        {"ibdiagnet's SL2VL tables", test_sl2vl},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("subnet_lst", tests);

@@ -380,6 +380,33 @@ IBR_API int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const cha
                                   size_t len);
 
 /**
+ * Read SL2VL tables into a result: ibdiagnet's .sl2vl file (ibdiagnet2.sl2vl),
+ * which is also what ibr_result_write_sl2vl() writes and ibdmchk reads
+ * with `-d`: one line per (node, in port, out port),
+ *
+ *     0x<node GUID> <in port> <out port> 0x<vl0><vl1> 0x<vl2><vl3> ... 0x<vl14><vl15>
+ *
+ * (ports decimal; eight bytes of two hex nibbles, the VLs of SLs 2k and
+ * 2k + 1). Switch lines set the maps the result's VL queries use
+ * (ibr_result_sl2vl(), verification's credit-loop check, analysis's VL
+ * usage); lines of CA and router ports are checked and passed over. Maps
+ * not listed keep what the result had (the identity when it had none).
+ * Meant for a result read from text (ibr_result_parse_lfts()), whose
+ * paths then take the VLs the fabric's tables give their SL.
+ * @param r the result, changed on success only (not thread-safe on it).
+ * @param buf the text (need not be NUL-terminated; may be NULL when
+ *        @p len is 0). @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p r, a failed result, NULL @p buf with a
+ *         non-zero @p len); ::IBR_EPARSE (bad line, unknown GUID, port
+ *         beyond its node, a text without an SL2VL line: the message,
+ *         ibr_result_last_error(), names the line and ends in a code
+ *         [SVnnn], doc/messages.md); ::IBR_ENOMEM. On failure the result's
+ *         tables are unchanged.
+ * Time complexity: O(len + S·P^2) for S switches of P ports.
+ */
+IBR_API int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len);
+
+/**
  * Parse a groups file held in memory (the syntax of `ibr route --groups`,
  * doc/guide.md "Multicast"): one statement per line, `#` starts a comment.
  *

@@ -194,6 +194,30 @@ int cli_load_topo(ibr_topo **out, ibr_context *ctx, const char *src, const cli_t
 /* ------------------------------------------------------------------------ */
 /* Routing */
 
+/* The SL2VL tables of --sl2vl into a result just read; -1 (the result
+   destroyed, the message printed) on failure. */
+static int load_sl2vl(ibr_result **r, const char *path)
+{
+    char *buf;
+    size_t len;
+    int rc;
+
+    if (cli_read_file(path, &buf, &len) < 0)
+        rc = -1;
+    else {
+        rc = ibr_result_parse_sl2vl(*r, buf, len);
+        free(buf);
+        if (rc < 0)
+            cli_lib_error(path, ibr_result_last_error(*r), rc);
+    }
+    if (rc < 0) {
+        ibr_result_destroy(*r);
+        *r = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
 {
     char *buf;
@@ -212,6 +236,8 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
     rc = ibr_result_parse_lfts(out, t, buf, len);
     free(buf);
     cli_read_progress(path, len, t0, 1);
+    if (rc == 0 && cli_sl2vl_path)
+        return load_sl2vl(out, cli_sl2vl_path);
     if (rc < 0) {
         const char *msg = *out ? ibr_result_last_error(*out) : NULL;
         cli_lib_error(path, msg, rc);
