@@ -652,6 +652,87 @@ static void test_sl2vl(void)
     ibr_topo_destroy(t);
 }
 
+/* The path-SL file (ibr_result_write_path_sl(), ibdmchk -c) read into
+   tables read from text gives every pair the routing's SL; with the SL2VL
+   tables, the analysis's VL usage is the routing's. */
+static void test_path_sl(void)
+{
+    static const char *const chains[] = {"dfsssp", "lash", "torus-2QoS"};
+    for (size_t k = 0; k < sizeof chains / sizeof chains[0]; k++) {
+        ibr_topo *t = ibr_test_topo_faults("torus:dims=5x4,hosts=1", 0, 0, 1, 0);
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, chains[k], NULL), 0);
+        ibr_buffer psl = IBR_BUFFER_INIT, sv = IBR_BUFFER_INIT, lf = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_path_sl(&psl, r), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_sl2vl(&sv, r), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_result_write_lfts_dump(&lf, r), 0);
+        ibr_result *b = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_parse_lfts(&b, t, lf.data, lf.size), 0);
+        CU_ASSERT_EQUAL(ibr_result_parse_path_sl(b, psl.data, psl.size), 0);
+        CU_ASSERT_EQUAL(ibr_result_parse_sl2vl(b, sv.data, sv.size), 0);
+        unsigned nonzero = 0, bad = 0;
+        uint16_t max = ibr_topo_max_lid(t);
+        for (uint16_t s = 1; s <= max; s++)
+            for (uint16_t d = 1; d <= max; d++) {
+                uint32_t sn, dn;
+                unsigned sp, dp;
+                if (ibr_topo_lid_owner(&sn, &sp, t, s) < 0 || ibr_topo_lid_owner(&dn, &dp, t, d) < 0)
+                    continue;
+                ibr_node_info a = IBR_NODE_INFO_INIT, c = IBR_NODE_INFO_INIT;
+                ibr_topo_node_info(&a, t, sn);
+                ibr_topo_node_info(&c, t, dn);
+                if (a.type == IBR_NODE_SWITCH || c.type == IBR_NODE_SWITCH || s == d)
+                    continue;
+                unsigned want = ibr_result_path_sl(r, s, d);
+                nonzero += want != 0;
+                bad += ibr_result_path_sl(b, s, d) != want;
+            }
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT(nonzero > 0); /* the engines use SLs: the test can tell */
+        ibr_analysis_summary x = IBR_ANALYSIS_SUMMARY_INIT, y = IBR_ANALYSIS_SUMMARY_INIT;
+        summary_of(&x, r);
+        summary_of(&y, b);
+        CU_ASSERT(x.vls_used > 1 && x.vls_used == y.vls_used);
+        ibr_verify_report vr;
+        ibr_verify_report_init(&vr, IBR_VERIFY_REPORT_VERSION);
+        CU_ASSERT_EQUAL(ibr_result_verify(&vr, b), 0);
+        CU_ASSERT_EQUAL(vr.deadlock_free, 1);
+        ibr_result_destroy(b);
+        ibr_buffer_dispose(&psl);
+        ibr_buffer_dispose(&sv);
+        ibr_buffer_dispose(&lf);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+    static const struct {
+        const char *text, *want;
+    } errs[] = {
+        {"", "not a path-SL file [PS008]"},
+        {"12 3 4", "line 1: expected \"0x<source node GUID> <LID> <SL>\" [PS001]"},
+        {"0xg 3 4", "line 1: bad source node GUID [PS002]"},
+        {"0x0002c90301000000 x 4", "line 1: bad destination LID [PS003]"},
+        {"0x0002c90301000000 3 16", "line 1: bad SL (0..15) [PS004]"},
+        {"0x0002c90301000000 3 1 2", "line 1: text after the SL [PS005]"},
+        {"# c\n0x0000000000000bad 3 1", "line 2: unknown node GUID 0x0000000000000bad [PS006]"},
+        {"0x0002c90301000000 999 1", "line 1: LID 999 outside the topology's 1.."},
+    };
+    ibr_topo *t = ibr_test_topo_faults("fattree:levels=2,radix=4", 0, 0, 1, 0);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "minhop", NULL), 0);
+    for (size_t k = 0; k < sizeof errs / sizeof errs[0]; k++) {
+        int rc = ibr_result_parse_path_sl(r, errs[k].text, strlen(errs[k].text));
+        const char *msg = ibr_result_last_error(r);
+        if (rc != IBR_EPARSE || !strstr(msg, errs[k].want))
+            fprintf(stderr, "psl case %zu: %d \"%s\"\n", k, rc, msg);
+        CU_ASSERT_EQUAL(rc, IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, errs[k].want));
+        CU_ASSERT_EQUAL(ibr_result_sl_mode(r), IBR_SL_NONE);
+    }
+    CU_ASSERT_EQUAL(ibr_result_parse_path_sl(NULL, "", 0), IBR_EINVAL);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -661,6 +742,7 @@ int main(void)
         {"every prefix of a text", test_truncated},
         {"ibdiagnet files written read back", test_ibdiagnet_roundtrip},
         {"ibdiagnet's SL2VL tables", test_sl2vl},
+        {"path SLs (ibdmchk -c)", test_path_sl},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("subnet_lst", tests);

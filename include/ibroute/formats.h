@@ -407,6 +407,27 @@ IBR_API int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const cha
 IBR_API int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len);
 
 /**
+ * Read path SLs into a result: the file ibdmchk reads with `-c`, which
+ * ibr_result_write_path_sl() writes: one line per (source node,
+ * destination LID), `0x<source node GUID> <LID> <SL>` (LID and SL
+ * decimal). As ibdmchk reads it, a line is keyed by node and gives the SL
+ * of the paths from every port of that node. Pairs not listed keep the
+ * result's SL (0 when it has none). With ibr_result_parse_sl2vl(), a
+ * routing read from text takes the VLs its fabric gives each path.
+ * @param r the result, changed on success only (not thread-safe on it);
+ *        its SLs become per (source, destination) pair.
+ * @param buf the text (need not be NUL-terminated; may be NULL when
+ *        @p len is 0). @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p r, a failed result, NULL @p buf with a
+ *         non-zero @p len); ::IBR_EPARSE (bad line, unknown GUID, LID
+ *         outside the topology, SL above 15, a text without a line: the
+ *         message, ibr_result_last_error(), names the line and ends in a
+ *         code [PSnnn]); ::IBR_ENOMEM. On failure the result is unchanged.
+ * Time complexity: O(len + (N + S) x LIDs).
+ */
+IBR_API int ibr_result_parse_path_sl(ibr_result *r, const char *buf, size_t len);
+
+/**
  * Parse a groups file held in memory (the syntax of `ibr route --groups`,
  * doc/guide.md "Multicast"): one statement per line, `#` starts a comment.
  *

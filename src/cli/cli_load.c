@@ -194,9 +194,10 @@ int cli_load_topo(ibr_topo **out, ibr_context *ctx, const char *src, const cli_t
 /* ------------------------------------------------------------------------ */
 /* Routing */
 
-/* The SL2VL tables of --sl2vl into a result just read; -1 (the result
-   destroyed, the message printed) on failure. */
-static int load_sl2vl(ibr_result **r, const char *path)
+/* The SL2VL tables of --sl2vl (sl2vl set) or the path SLs of --path-sl
+   into a result just read; -1 (the result destroyed, the message printed)
+   on failure. */
+static int load_vl_file(ibr_result **r, const char *path, int sl2vl)
 {
     char *buf;
     size_t len;
@@ -205,7 +206,8 @@ static int load_sl2vl(ibr_result **r, const char *path)
     if (cli_read_file(path, &buf, &len) < 0)
         rc = -1;
     else {
-        rc = ibr_result_parse_sl2vl(*r, buf, len);
+        rc = sl2vl ? ibr_result_parse_sl2vl(*r, buf, len)
+                   : ibr_result_parse_path_sl(*r, buf, len);
         free(buf);
         if (rc < 0)
             cli_lib_error(path, ibr_result_last_error(*r), rc);
@@ -236,8 +238,10 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
     rc = ibr_result_parse_lfts(out, t, buf, len);
     free(buf);
     cli_read_progress(path, len, t0, 1);
-    if (rc == 0 && cli_sl2vl_path)
-        return load_sl2vl(out, cli_sl2vl_path);
+    if (rc == 0 && cli_sl2vl_path && load_vl_file(out, cli_sl2vl_path, 1) < 0)
+        return -1;
+    if (rc == 0 && cli_psl_path)
+        return load_vl_file(out, cli_psl_path, 0);
     if (rc < 0) {
         const char *msg = *out ? ibr_result_last_error(*out) : NULL;
         cli_lib_error(path, msg, rc);

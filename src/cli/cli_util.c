@@ -26,6 +26,7 @@ int cli_json_printed;
 const char *cli_cmd_name = "ibr";
 int cli_quiet;
 const char *cli_sl2vl_path;
+const char *cli_psl_path;
 
 void cli_read_progress(const char *path, size_t len, double start, int done)
 {

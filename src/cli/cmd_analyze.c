@@ -44,6 +44,8 @@ void usage_analyze(FILE *o)
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
           "  --sl2vl FILE                with LFTS_DUMP: the switches' SL2VL tables\n"
           "                              (ibdiagnet2.sl2vl) give the VLs of paths\n"
+          "  --path-sl FILE              with LFTS_DUMP: the paths' SLs (ibdmchk -c's\n"
+          "                              file, ibr-paths.psl; default SL 0)\n"
           "  --threads N                 worker threads (0 = one per CPU, the default)\n"
           "  --groups FILE               multicast groups (as ibr route --groups): adds the\n"
           "                              multicast load per link (trees crossing each\n"
@@ -290,7 +292,8 @@ enum {
     O_MBAL,
     O_QOS_CONFIG,
     O_QOS_LEVELS,
-    O_SL2VL
+    O_SL2VL,
+    O_PSL
 };
 
 /* One option of analyze's own; -1 on a bad value (reported). */
@@ -301,6 +304,7 @@ static int analyze_option(analyze_args *aa, int c, const char *arg)
     case 'R': aa->chain = arg; break;
     case O_JSON: aa->json = 1; break;
     case O_SL2VL: cli_sl2vl_path = arg; break;
+    case O_PSL: cli_psl_path = arg; break;
     case O_PATTERNS: return parse_patterns(arg, &aa->opts.patterns);
     case O_RANDOM:
         if (cli_opt_uint("--random", arg, 1000000, &v) < 0)
@@ -355,6 +359,7 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
                                        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
                                        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
                                        {"sl2vl", required_argument, NULL, O_SL2VL},
+                                       {"path-sl", required_argument, NULL, O_PSL},
         {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     int c;

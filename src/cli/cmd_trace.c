@@ -39,6 +39,8 @@ void usage_trace(FILE *o)
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
           "  --sl2vl FILE                with LFTS_DUMP: the switches' SL2VL tables\n"
           "                              (ibdiagnet2.sl2vl) give the VLs of the hops\n"
+          "  --path-sl FILE              with LFTS_DUMP: the paths' SLs (ibdmchk -c's\n"
+          "                              file, ibr-paths.psl)\n"
           "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
           "  --root-guids FILE           root switch GUIDs (updn) when routing\n"
           "  --seed N                    seed of random choices when routing\n"
@@ -370,9 +372,10 @@ static void print_trace(const char *src, const ibr_topo *t, const ibr_result *r,
 
 int cmd_trace(int argc, char **argv)
 {
-    enum { O_FROM = CLI_OPT_OWN, O_TO, O_MLID, O_SL2VL };
+    enum { O_FROM = CLI_OPT_OWN, O_TO, O_MLID, O_SL2VL, O_PSL };
     static const struct option own[] = {{"mlid", required_argument, NULL, O_MLID},
                                         {"sl2vl", required_argument, NULL, O_SL2VL},
+                                        {"path-sl", required_argument, NULL, O_PSL},
                                         {"from", required_argument, NULL, O_FROM},
                                         {"to", required_argument, NULL, O_TO},
                                         {0, 0, 0, 0}};
@@ -402,6 +405,7 @@ int cmd_trace(int argc, char **argv)
         case CLI_OPT_GROUPS: groups_file = optarg; break;
         case O_MLID: mlid_arg = optarg; break;
         case O_SL2VL: cli_sl2vl_path = optarg; break;
+        case O_PSL: cli_psl_path = optarg; break;
         case CLI_OPT_MCAST_BALANCE: mbal = 1; break;
         case 'R': chain = optarg; break;
         case CLI_OPT_JSON: json = 1; break;

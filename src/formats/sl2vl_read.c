@@ -156,3 +156,119 @@ int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len)
     ibr__result_replace_sl2vl(r, tab, off);
     return 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* path SLs                                                            */
+
+/*
+ * The path-SL file ibdmchk reads with -c (ibr_result_write_path_sl()
+ * writes it): "0x<source node GUID> <destination LID> <SL>", LID and SL
+ * decimal. As ibdmchk reads it, a line is keyed by node: it sets the SL
+ * from every port of that node (a CA's ports share their SLs).
+ */
+typedef struct psl_parser {
+    const ibr_topo *t;
+    uint8_t *sl; /* per source slot, lft_size SLs */
+    size_t lft_size;
+    uint32_t line;
+    char msg[IBR_ERRMSG_SIZE];
+} psl_parser;
+
+static int perr(psl_parser *ps, const char *fmt, ...) IBR_PRINTF(2, 3);
+
+static int perr(psl_parser *ps, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ibr__line_verr(ps->msg, IBR_EPARSE, ps->line, fmt, ap);
+    va_end(ap);
+    return IBR_EPARSE;
+}
+
+static int psl_line(psl_parser *ps, ibr__cur c)
+{
+    const ibr_topo *t = ps->t;
+    uint64_t guid, dlid, sl;
+    if (!ibr__cur_starts(&c, "0x") && !ibr__cur_starts(&c, "0X"))
+        return perr(ps, IBR__MSG("PS001", "expected \"0x<source node GUID> <LID> <SL>\""));
+    c.p += 2;
+    if (ibr__cur_num_field(&c, IBR__NUM_HEX, UINT64_MAX, NULL, &guid) < 0)
+        return perr(ps, IBR__MSG("PS002", "bad source node GUID"));
+    ibr__cur_skip_blanks(&c);
+    if (ibr__cur_num_field(&c, IBR__NUM_DEC, 0xffff, NULL, &dlid) < 0)
+        return perr(ps, IBR__MSG("PS003", "bad destination LID"));
+    ibr__cur_skip_blanks(&c);
+    if (ibr__cur_num_field(&c, IBR__NUM_DEC, 15, NULL, &sl) < 0)
+        return perr(ps, IBR__MSG("PS004", "bad SL (0..15)"));
+    ibr__cur_skip_blanks(&c);
+    if (!ibr__cur_end(&c) && !ibr__cur_at(&c, '#'))
+        return perr(ps, IBR__MSG("PS005", "text after the SL"));
+    uint32_t node;
+    if (ibr_topo_find_guid(&node, NULL, t, guid) < 0 || t->nodes[node].guid != guid)
+        return perr(ps, IBR__MSG("PS006", "unknown node GUID 0x%016" PRIx64), guid);
+    if (dlid == 0 || dlid > t->max_lid)
+        return perr(ps, IBR__MSG("PS007", "LID %" PRIu64 " outside the topology's 1..%u"), dlid,
+                    (unsigned)t->max_lid);
+    const ibr__node *n = &t->nodes[node];
+    unsigned p0 = n->type == IBR_NODE_SWITCH ? 0 : 1, p1 = n->type == IBR_NODE_SWITCH ? 0 : n->nports;
+    for (unsigned p = p0; p <= p1; p++) {
+        uint32_t slot = ibr__src_slot(t, t->ports[n->port_off + p].lid);
+        if (slot != IBR_NONE)
+            ps->sl[(size_t)slot * ps->lft_size + dlid] = (uint8_t)sl;
+    }
+    return 0;
+}
+
+int ibr_result_parse_path_sl(ibr_result *r, const char *buf, size_t len)
+{
+    if (!r)
+        return IBR_EINVAL;
+    if (!r->lft || r->status != 0) {
+        strlcpy(r->last_error, "a failed result has no paths to give SLs to",
+                sizeof r->last_error);
+        return IBR_EINVAL;
+    }
+    if (!buf && len) {
+        snprintf(r->last_error, sizeof r->last_error, "NULL buffer of %zu bytes", len);
+        return IBR_EINVAL;
+    }
+    const ibr_topo *t = r->topo;
+    psl_parser ps;
+    memset(&ps, 0, sizeof ps);
+    ps.t = t;
+    ps.lft_size = r->lft_size;
+    size_t slots = ibr__n_src_slots(t);
+    ps.sl = ibr__mallocarray(r->ctx, slots ? slots : 1, r->lft_size);
+    if (!ps.sl)
+        return IBR_ENOMEM;
+    /* start from the SLs the result has */
+    for (size_t s = 0; s < slots; s++)
+        for (size_t d = 0; d < r->lft_size; d++)
+            ps.sl[s * r->lft_size + d] =
+                !r->sl                          ? 0
+                : r->sl_mode == IBR_SL_PER_DEST ? r->sl[d]
+                                                : r->sl[s * r->lft_size + d];
+    ibr__lex lx;
+    ibr__lex_init(&lx, buf, len);
+    int rc = 0;
+    uint32_t lines = 0;
+    while (rc == 0 && ibr__lex_entry(&lx)) {
+        ps.line = lx.line;
+        rc = psl_line(&ps, lx.c);
+        lines++;
+    }
+    if (rc == 0 && lines == 0) {
+        ps.line = 0;
+        rc = perr(&ps, IBR__MSG("PS008", "no path-SL line (\"0x<source node GUID> <LID> <SL>\"): "
+                                         "not a path-SL file"));
+    }
+    if (rc < 0) {
+        ibr__free(r->ctx, ps.sl);
+        strlcpy(r->last_error, ps.msg, sizeof r->last_error);
+        return rc;
+    }
+    ibr__free(r->ctx, r->sl);
+    r->sl = ps.sl;
+    r->sl_mode = IBR_SL_PER_PAIR;
+    return 0;
+}

@@ -2063,6 +2063,26 @@ def test_ibdiagnet_files():
         o2, _ = expect(["info", f("ibdiagnet2.lst")], 0)
         n1 = re.search(r"(\d+) switches", o1)
         check(n1 and n1.group(0) in o2, (o1, o2))
+    # VLs: dfsssp's layers on a torus are a credit loop on VL 0 alone; with
+    # the fabric's SL2VL tables and the paths' SLs the tables read from
+    # ibdiagnet's files are free of it, and their VL usage is the routing's
+    net = path("ibd-t6.net")
+    d = path("ibd-t6")
+    expect(["gen", "torus:dims=6x6,hosts=1", "-o", net], 0)
+    expect(["route", "-q", "-R", "dfsssp", net, "-o", d, "--dumps", "default,ibdiagnet,ibdmchk"],
+           0, r"deadlock: +free")
+    f = lambda n: os.path.join(d, n)
+    tables = [f("ibdiagnet2.lst"), f("ibdiagnet2.fdbs")]
+    vls = ["--sl2vl", f("ibdiagnet2.sl2vl"), "--path-sl", f("ibr-paths.psl")]
+    expect(["verify", "-q"] + tables, 0, r"deadlock: +CREDIT LOOP")
+    expect(["verify", "-q"] + vls + tables, 0, r"deadlock: +free")
+    native = jrun(["analyze", "-q", "--json", "-R", "dfsssp", net])
+    read = jrun(["analyze", "-q", "--json"] + vls + tables)
+    check(native["vls_used"] > 1 and read["vl_usage"] == native["vl_usage"],
+          (read["vl_usage"], native["vl_usage"]))
+    write("bad.sl2vl", "0x0002c90202000000 1 2 0x01 0x23\n")
+    expect(["verify", "-q", "--sl2vl", path("bad.sl2vl")] + tables, 2, None,
+           r"line 1: bad VLs of SL 4 and 5 .*\[SV005\]")
     write("bad.lst", "{ SW Ports:08 SystemGUID:1 NodeGUID:1 PortGUID:1 VenID:0 DevID:0 Rev:0 "
                      "{s} LID:0001 PN:01 } { CA Ports:01 SystemGUID:2 NodeGUID:2 PortGUID:3 "
                      "VenID:0 DevID:0 Rev:0 {h} LID:0002 PN:01 } PHY=5x LOG=ACT SPD=10\n")
