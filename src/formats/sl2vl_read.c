@@ -80,7 +80,7 @@ static int parse_line(sl2vl_parser *ps, ibr__cur c)
         return serr(ps, IBR__MSG("SV004", "bad out port"));
     for (unsigned k = 0; k < 16; k += 2)
         if (vl_pair(&c, &map[k], &map[k + 1]) < 0)
-            return serr(ps, IBR__MSG("SV005", "bad VLs of SL %u and %u (expected 0x<hex><hex>)"),
+            return serr(ps, IBR__MSG("SV005", "bad VLs of SL %u and %u (expected 0x and two hex digits)"),
                         k, k + 1);
     ibr__cur_skip_blanks(&c);
     if (!ibr__cur_end(&c) && !ibr__cur_at(&c, '#'))
