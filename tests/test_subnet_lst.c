@@ -733,6 +733,54 @@ static void test_path_sl(void)
     ibr_topo_destroy(t);
 }
 
+#define CAX(node, ports, port, lid, pn)                                                   \
+    "{ CA Ports:" ports " SystemGUID:" node " NodeGUID:" node " PortGUID:" port           \
+    " VenID:0 DevID:0 Rev:0 {h} LID:" lid " PN:" pn " }"
+
+/* ConnectX-4 and later: each port a CA whose port GUID is its node GUID,
+   node GUIDs consecutive, in any order; a port GUID that another CA holds
+   only by default. A GUID the text gives two ports is an error. */
+static void test_port_guid_clashes(void)
+{
+    const char *text =
+        SW1 "PN:01 } " CAX("0000000000000011", "01", "0000000000000011", "0002", "01") LINK
+        SW1 "PN:02 } " CAX("0000000000000010", "01", "0000000000000010", "0003", "01") LINK
+        SW1 "PN:03 } " CAX("0000000000000030", "02", "0000000000000031", "0004", "01") LINK
+        SW1 "PN:04 } " CAX("0000000000000040", "01", "0000000000000032", "0005", "01") LINK
+        SW1 "PN:05 } " CAX("0000000000000030", "02", "0000000000000033", "0006", "02") LINK;
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    int rc = ibr_fabric_parse_subnet_lst(f, text, strlen(text));
+    if (rc)
+        fprintf(stderr, "clashes: %s\n", ibr_fabric_last_error(f));
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    static const struct {
+        uint64_t node;
+        unsigned port;
+        uint64_t guid;
+    } want[] = {{0x11, 1, 0x11}, {0x10, 1, 0x10}, {0x30, 1, 0x31}, {0x40, 1, 0x32}, {0x30, 2, 0x33}};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        uint32_t n;
+        unsigned p;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_find_guid(&n, &p, f, want[k].node), 0);
+        CU_ASSERT_EQUAL(ibr_fabric_port_info(&pi, f, n, want[k].port), 0);
+        CU_ASSERT_EQUAL(pi.guid, want[k].guid);
+    }
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_topo_destroy(t);
+    ibr_fabric_destroy(f);
+
+    const char *dup = SW1 "PN:01 } " CAX("0000000000000011", "01", "0000000000000077", "0002", "01")
+        LINK SW1 "PN:02 } " CAX("0000000000000010", "01", "0000000000000077", "0003", "01") LINK;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_parse_subnet_lst(f, dup, strlen(dup)), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_fabric_last_error(f), "line 2: "));
+    CU_ASSERT_EQUAL(ibr_fabric_node_count(f), 0);
+    ibr_fabric_destroy(f);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -740,6 +788,7 @@ int main(void)
         {"writer round trip, with faults and LMC", test_roundtrip},
         {"errors: line, code, fabric left empty", test_errors},
         {"every prefix of a text", test_truncated},
+        {"port GUID clashes (ConnectX-4 style)", test_port_guid_clashes},
         {"ibdiagnet files written read back", test_ibdiagnet_roundtrip},
         {"ibdiagnet's SL2VL tables", test_sl2vl},
         {"path SLs (ibdmchk -c)", test_path_sl},

@@ -47,7 +47,10 @@ typedef struct lst_half {
 } lst_half;
 
 typedef struct lst_parser {
-    ibr_fabric *f; /* the private fabric being built */
+    ibr_fabric *f;       /* the private fabric being built */
+    ibr_context *ctx;
+    ibr__guidmap finals; /* port GUIDs the text gave (value unused) */
+    uint64_t next_tmp;   /* temporary port GUIDs count down from here */
     uint32_t line;
     char msg[IBR_ERRMSG_SIZE];
 } lst_parser;
@@ -233,6 +236,81 @@ static int parse_link(lst_parser *ps, ibr__cur *c, ibr_link_attr *a)
     return 0;
 }
 
+/*
+ * Port GUIDs. The fabric gives a new node default port GUIDs (a switch its
+ * node GUID, a CA's or router's ports node GUID + port) and those may be
+ * GUIDs the text gives other ports: ConnectX-4 and later show each port as
+ * a CA of its own whose port GUID is its node GUID, with consecutive node
+ * GUIDs. A port holding a GUID only by default is moved to a temporary GUID
+ * (counting down from 2^64 - 1, skipping GUIDs in use or given by the text)
+ * when that GUID is needed; a port whose link the text never shows may keep
+ * a temporary GUID (the format gives none for it).
+ */
+static uint64_t temp_guid(lst_parser *ps)
+{
+    for (;;) {
+        uint64_t g = ps->next_tmp--;
+        if (ibr__guidmap_get(&ps->f->port_guids, g) == IBR_NONE &&
+            ibr__guidmap_get(&ps->finals, g) == IBR_NONE)
+            return g;
+    }
+}
+
+/* The node and port of global port index gp. */
+static void port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
+{
+    size_t lo = 0, hi = f->n_nodes;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (f->nodes[mid].port_off <= gp)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *node = (uint32_t)lo;
+    *port = gp - f->nodes[lo].port_off;
+}
+
+/* Move the port holding GUID g, if any, to a temporary GUID; *node and
+   *port get it (node IBR_NONE when no port held g). */
+static int move_aside(lst_parser *ps, uint64_t g, uint32_t *node, unsigned *port)
+{
+    uint32_t gp = ibr__guidmap_get(&ps->f->port_guids, g);
+    *node = IBR_NONE;
+    if (gp == IBR_NONE)
+        return 0;
+    port_owner(ps->f, gp, node, port);
+    int rc = ibr_fabric_set_port_guid(ps->f, *node, *port, temp_guid(ps));
+    return rc < 0 ? ferr(ps, rc) : 0;
+}
+
+/* Add the node of a half: ports holding its default GUIDs step aside for
+   the call and take them back after, the new node's ports moving to
+   temporary GUIDs instead. */
+static int add_node(lst_parser *ps, const lst_half *h, const char *desc, uint32_t *out)
+{
+    unsigned p0 = h->type == IBR_NODE_SWITCH ? 0 : 1;
+    unsigned p1 = h->type == IBR_NODE_SWITCH ? 0 : h->nports;
+    uint32_t held[255];
+    unsigned held_port[255];
+    int rc = 0;
+    for (unsigned p = p0; p <= p1 && rc == 0; p++)
+        rc = move_aside(ps, h->type == IBR_NODE_SWITCH ? h->node : h->node + p, &held[p],
+                        &held_port[p]);
+    if (rc == 0 && (rc = ibr_fabric_add_node(out, ps->f, (ibr_node_type)h->type, h->node,
+                                             h->nports, desc)) < 0)
+        return ferr(ps, rc);
+    for (unsigned p = p0; p <= p1 && rc == 0; p++) {
+        if (held[p] == IBR_NONE)
+            continue;
+        uint64_t g = h->type == IBR_NODE_SWITCH ? h->node : h->node + p;
+        if ((rc = ibr_fabric_set_port_guid(ps->f, *out, p, temp_guid(ps))) < 0 ||
+            (rc = ibr_fabric_set_port_guid(ps->f, held[p], held_port[p], g)) < 0)
+            return ferr(ps, rc);
+    }
+    return rc;
+}
+
 /* The node of a half, added on first sight, checked against it after. */
 static int half_node(lst_parser *ps, const lst_half *h, int which, uint32_t *out)
 {
@@ -257,9 +335,9 @@ static int half_node(lst_parser *ps, const lst_half *h, int which, uint32_t *out
     size_t n = h->desc.n < IBR_DESC_SIZE - 1 ? h->desc.n : IBR_DESC_SIZE - 1;
     memcpy(desc, h->desc.p, n);
     desc[n] = 0;
-    if ((rc = ibr_fabric_add_node(out, ps->f, (ibr_node_type)h->type, h->node, h->nports,
-                                  desc)) < 0 ||
-        (h->sysimg && (rc = ibr_fabric_set_sysimg_guid(ps->f, *out, h->sysimg)) < 0))
+    if ((rc = add_node(ps, h, desc, out)) < 0)
+        return rc;
+    if (h->sysimg && (rc = ibr_fabric_set_sysimg_guid(ps->f, *out, h->sysimg)) < 0)
         return ferr(ps, rc);
     return 0;
 }
@@ -272,7 +350,19 @@ static int half_port(lst_parser *ps, const lst_half *h, int which, uint32_t node
     int rc = ibr_fabric_port_info(&pi, ps->f, node, p);
     if (rc < 0)
         return ferr(ps, rc);
-    if (pi.guid != h->port && (rc = ibr_fabric_set_port_guid(ps->f, node, p, h->port)) < 0)
+    if (pi.guid != h->port) {
+        uint32_t on;
+        unsigned op;
+        /* a port holding the GUID by default steps aside; one the text
+           gave it to keeps it (and the call below names the clash) */
+        if (ibr__guidmap_get(&ps->finals, h->port) == IBR_NONE &&
+            (rc = move_aside(ps, h->port, &on, &op)) < 0)
+            return rc;
+        if ((rc = ibr_fabric_set_port_guid(ps->f, node, p, h->port)) < 0)
+            return ferr(ps, rc);
+    }
+    if (ibr__guidmap_get(&ps->finals, h->port) == IBR_NONE &&
+        (rc = ibr__guidmap_put(ps->ctx, &ps->finals, h->port, 0)) < 0)
         return ferr(ps, rc);
     if (pi.lid == h->lid)
         return 0;
@@ -366,6 +456,8 @@ int ibr_fabric_parse_subnet_lst(ibr_fabric *f, const char *buf, size_t len)
     ibr_context *ctx = ibr__ctx(f->ctx);
     lst_parser ps;
     memset(&ps, 0, sizeof ps);
+    ps.ctx = ctx;
+    ps.next_tmp = UINT64_MAX;
     int rc = ibr_fabric_create(&ps.f, ctx);
     if (rc < 0)
         return ibr__fabric_err(f, rc, "out of memory");
@@ -380,6 +472,7 @@ int ibr_fabric_parse_subnet_lst(ibr_fabric *f, const char *buf, size_t len)
         f->last_error[0] = 0;
     }
     ibr_fabric_destroy(ps.f);
+    ibr__guidmap_free(ctx, &ps.finals);
     if (rc < 0)
         return ibr__fabric_err(f, rc, "%s", ps.msg);
     return 0;
