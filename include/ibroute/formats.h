@@ -101,7 +101,9 @@ IBR_API int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_
  * ACT, INI and ARM give an active link (the subnet manager routes over
  * links it has not armed yet), DWN a down one. Each link may appear once
  * or from both ends (as both writers print it); the two lines must agree.
- * VenID, DevID and Rev are checked for syntax only.
+ * VenID, DevID and Rev are checked for syntax only. Port GUIDs may be
+ * any the text gives, node GUIDs among them (ConnectX-4 style CAs); a port
+ * the text shows no link of has no GUID there and gets an unused one.
  *
  * @param f   an empty fabric. @param buf the text, borrowed for the call
  *            (need not be NUL-terminated; may be NULL when @p len is 0).
@@ -205,8 +207,10 @@ IBR_API int ibr_result_write_lid_matrix(ibr_buffer *out, const ibr_result *r);
 IBR_API int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r);
 
 /**
- * Write OpenSM's opensm-subnet.lst (read by ibdmchk -s): one line per
- * cabled port with an active link, so each link appears twice.
+ * Write OpenSM's opensm-subnet.lst (read by ibdmchk -s and
+ * ibr_fabric_parse_subnet_lst(); ibdiagnet's ibdiagnet2.lst has the same
+ * grammar): one line per cabled port with an active link, so each link
+ * appears twice.
  * @param out the caller's buffer, appended to. @param t the topology.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
  *         ::IBR_ENOMEM.
