@@ -1115,7 +1115,7 @@ static void test_switch_parts(void)
                         IBR_EINVAL);
         CU_ASSERT_EQUAL(
             ibr_result_write_switches(&b, r[1], IBR_SWITCH_DUMP_LFTS, UINT32_MAX, 2), IBR_EINVAL);
-        CU_ASSERT_EQUAL(ibr_result_write_switches(&b, r[1], (ibr_switch_dump)4, 0, 1),
+        CU_ASSERT_EQUAL(ibr_result_write_switches(&b, r[1], (ibr_switch_dump)5, 0, 1),
                         IBR_EINVAL);
         CU_ASSERT_EQUAL(ibr_result_write_switches(&b, NULL, IBR_SWITCH_DUMP_LFTS, 0, 1),
                         IBR_EINVAL);

@@ -84,6 +84,43 @@ IBR_API void ibr_buffer_dispose(ibr_buffer *buf);
 IBR_API int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_t len);
 
 /**
+ * Parse a link list into @p f, which must be empty: OpenSM's
+ * opensm-subnet.lst or ibdiagnet's ibdiagnet2.lst (ibdiagnet.lst), one
+ * line per cabled port,
+ *
+ *     { SW Ports:24 SystemGUID:<hex> NodeGUID:<hex> PortGUID:<hex> VenID:<hex>
+ *       DevID:<hex> Rev:<hex> {<description>} LID:<hex> PN:<hex> }
+ *     { CA Ports:02 ... PN:01 } PHY=4x LOG=ACT SPD=10
+ *
+ * (one line), as ibr_topo_write_subnet_lst() writes it. All numbers are
+ * hexadecimal (Ports and PN too). Types are SW, CA and Rt, optionally with
+ * "-SM"; a switch half gives the switch's port GUID and LID, a CA or router
+ * half its port's; LMC is 0 (apply a guid2lid file for other ranges).
+ * PHY (1x, 2x, 4x, 8x, 12x, ??) and SPD (2.5, 5, 10, FDR10, 14, 25, 50,
+ * 100, 200, ??; SDR when missing) give the link's width and speed; LOG
+ * ACT, INI and ARM give an active link (the subnet manager routes over
+ * links it has not armed yet), DWN a down one. Each link may appear once
+ * or from both ends (as both writers print it); the two lines must agree.
+ * VenID, DevID and Rev are checked for syntax only. Port GUIDs may be
+ * any the text gives, node GUIDs among them (ConnectX-4 style CAs); a port
+ * the text shows no link of has no GUID there and gets an unused one.
+ *
+ * @param f   an empty fabric. @param buf the text, borrowed for the call
+ *            (need not be NUL-terminated; may be NULL when @p len is 0).
+ *            @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p f, NULL @p buf with a non-zero @p len);
+ *         ::IBR_ESTATE (@p f is not empty); ::IBR_EPARSE (malformed line,
+ *         a node printed with two types or port counts, a port cabled to
+ *         two peers, a LID given twice, a text without a link line: the
+ *         message names the line and ends in a code [LSnnn],
+ *         doc/messages.md); ::IBR_ENOMEM. On failure @p f is left empty and
+ *         ibr_fabric_last_error() says why.
+ * Nothing is returned that needs freeing. Not thread-safe on one fabric.
+ * Time complexity: O(len + links log nodes).
+ */
+IBR_API int ibr_fabric_parse_subnet_lst(ibr_fabric *f, const char *buf, size_t len);
+
+/**
  * Apply LIDs from an OpenSM guid2lid file (lines `0x<port guid> <min lid>
  * <max lid>`; `#` comments). The LMC of each port is derived from the range.
  * All LIDs are checked before any is applied; ports not listed keep their
@@ -170,8 +207,10 @@ IBR_API int ibr_result_write_lid_matrix(ibr_buffer *out, const ibr_result *r);
 IBR_API int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r);
 
 /**
- * Write OpenSM's opensm-subnet.lst (read by ibdmchk -s): one line per
- * cabled port with an active link, so each link appears twice.
+ * Write OpenSM's opensm-subnet.lst (read by ibdmchk -s and
+ * ibr_fabric_parse_subnet_lst(); ibdiagnet's ibdiagnet2.lst has the same
+ * grammar): one line per cabled port with an active link, so each link
+ * appears twice.
  * @param out the caller's buffer, appended to. @param t the topology.
  * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
  *         ::IBR_ENOMEM.
@@ -199,7 +238,13 @@ typedef enum ibr_switch_dump {
     IBR_SWITCH_DUMP_LFTS = 0,      /**< opensm-lfts.dump (ibr_result_write_lfts_dump()) */
     IBR_SWITCH_DUMP_IBROUTE = 1,   /**< dump_lfts / ibroute (ibr_result_write_dump_lfts()) */
     IBR_SWITCH_DUMP_FDBS = 2,      /**< opensm.fdbs (ibr_result_write_fdbs()) */
-    IBR_SWITCH_DUMP_LID_MATRIX = 3 /**< opensm-lid-matrix.dump (ibr_result_write_lid_matrix()) */
+    IBR_SWITCH_DUMP_LID_MATRIX = 3, /**< opensm-lid-matrix.dump (ibr_result_write_lid_matrix()) */
+    /** ibdiagnet's ibdiagnet2.fdbs: per switch "osm_ucast_mgr_dump_ucast_routes:
+     *  Switch 0x<GUID>", the "LID    : Port : Hops : Optimal" title, one line
+     *  per LID 1..max LID ("0x<lid> : <port, 3 digits>  : 00   : yes", or
+     *  "0x<lid> : UNREACHABLE"; ibdiagnet reads no hop tables and prints
+     *  these constants) and a blank line. ibr_result_parse_lfts() reads it. */
+    IBR_SWITCH_DUMP_IBDIAGNET_FDBS = 4
 } ibr_switch_dump;
 
 /**
@@ -337,6 +382,54 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
  */
 IBR_API int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf,
                                   size_t len);
+
+/**
+ * Read SL2VL tables into a result: ibdiagnet's .sl2vl file (ibdiagnet2.sl2vl),
+ * which is also what ibr_result_write_sl2vl() writes and ibdmchk reads
+ * with `-d`: one line per (node, in port, out port),
+ *
+ *     0x<node GUID> <in port> <out port> 0x<vl0><vl1> 0x<vl2><vl3> ... 0x<vl14><vl15>
+ *
+ * (ports decimal; eight bytes of two hex nibbles, the VLs of SLs 2k and
+ * 2k + 1). Switch lines set the maps the result's VL queries use
+ * (ibr_result_sl2vl(), verification's credit-loop check, analysis's VL
+ * usage); lines of CA and router ports are checked and passed over. Maps
+ * not listed keep what the result had (the identity when it had none).
+ * Meant for a result read from text (ibr_result_parse_lfts()), whose
+ * paths then take the VLs the fabric's tables give their SL.
+ * @param r the result, changed on success only (not thread-safe on it).
+ * @param buf the text (need not be NUL-terminated; may be NULL when
+ *        @p len is 0). @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p r, a failed result, NULL @p buf with a
+ *         non-zero @p len); ::IBR_EPARSE (bad line, unknown GUID, port
+ *         beyond its node, a text without an SL2VL line: the message,
+ *         ibr_result_last_error(), names the line and ends in a code
+ *         [SVnnn], doc/messages.md); ::IBR_ENOMEM. On failure the result's
+ *         tables are unchanged.
+ * Time complexity: O(len + S·P^2) for S switches of P ports.
+ */
+IBR_API int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len);
+
+/**
+ * Read path SLs into a result: the file ibdmchk reads with `-c`, which
+ * ibr_result_write_path_sl() writes: one line per (source node,
+ * destination LID), `0x<source node GUID> <LID> <SL>` (LID and SL
+ * decimal). As ibdmchk reads it, a line is keyed by node and gives the SL
+ * of the paths from every port of that node. Pairs not listed keep the
+ * result's SL (0 when it has none). With ibr_result_parse_sl2vl(), a
+ * routing read from text takes the VLs its fabric gives each path.
+ * @param r the result, changed on success only (not thread-safe on it);
+ *        its SLs become per (source, destination) pair.
+ * @param buf the text (need not be NUL-terminated; may be NULL when
+ *        @p len is 0). @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p r, a failed result, NULL @p buf with a
+ *         non-zero @p len); ::IBR_EPARSE (bad line, unknown GUID, LID
+ *         outside the topology, SL above 15, a text without a line: the
+ *         message, ibr_result_last_error(), names the line and ends in a
+ *         code [PSnnn]); ::IBR_ENOMEM. On failure the result is unchanged.
+ * Time complexity: O(len + (N + S) x LIDs).
+ */
+IBR_API int ibr_result_parse_path_sl(ibr_result *r, const char *buf, size_t len);
 
 /**
  * Parse a groups file held in memory (the syntax of `ibr route --groups`,

@@ -73,6 +73,12 @@ extern const char *cli_cmd_name;
  * routing). */
 extern int cli_quiet;
 
+/* --sl2vl FILE of verify, analyze and trace: ibdiagnet's SL2VL tables,
+ * applied by cli_load_lfts() to the tables it reads (NULL: none). */
+extern const char *cli_sl2vl_path;
+/* --path-sl FILE: the path SLs (ibdmchk -c's file), applied likewise. */
+extern const char *cli_psl_path;
+
 /* Report reading a file of @p len bytes: a line before parsing a big one
  * (64 MB or more), and one after when reading and parsing took over a
  * second (since @p start, a cli_now() value); nothing with -q. @p done: 0

@@ -19,6 +19,22 @@ const char *cli_gen_spec(const char *src)
     return strncmp(src, "gen:", 4) == 0 ? src + 4 : NULL;
 }
 
+/* A link list (opensm-subnet.lst, ibdiagnet2.lst) opens its first entry
+   with "{"; ibnetdiscover text and ibsim netfiles never do. */
+static int is_link_list(const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)buf[i]))
+            i++;
+        if (i < len && buf[i] != '#')
+            return buf[i] == '{';
+        while (i < len && buf[i] != '\n')
+            i++;
+    }
+    return 0;
+}
+
 int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
 {
     ibr_fabric *f = NULL;
@@ -43,7 +59,10 @@ int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
             return -1;
         }
         cli_read_progress(src, len, t0, 0);
-        rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
+        if (is_link_list(buf, len))
+            rc = ibr_fabric_parse_subnet_lst(f, buf, len);
+        else
+            rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);
         free(buf);
         cli_read_progress(src, len, t0, 1);
     }
@@ -175,6 +194,32 @@ int cli_load_topo(ibr_topo **out, ibr_context *ctx, const char *src, const cli_t
 /* ------------------------------------------------------------------------ */
 /* Routing */
 
+/* The SL2VL tables of --sl2vl (sl2vl set) or the path SLs of --path-sl
+   into a result just read; -1 (the result destroyed, the message printed)
+   on failure. */
+static int load_vl_file(ibr_result **r, const char *path, int sl2vl)
+{
+    char *buf;
+    size_t len;
+    int rc;
+
+    if (cli_read_file(path, &buf, &len) < 0)
+        rc = -1;
+    else {
+        rc = sl2vl ? ibr_result_parse_sl2vl(*r, buf, len)
+                   : ibr_result_parse_path_sl(*r, buf, len);
+        free(buf);
+        if (rc < 0)
+            cli_lib_error(path, ibr_result_last_error(*r), rc);
+    }
+    if (rc < 0) {
+        ibr_result_destroy(*r);
+        *r = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
 {
     char *buf;
@@ -193,6 +238,10 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
     rc = ibr_result_parse_lfts(out, t, buf, len);
     free(buf);
     cli_read_progress(path, len, t0, 1);
+    if (rc == 0 && cli_sl2vl_path && load_vl_file(out, cli_sl2vl_path, 1) < 0)
+        return -1;
+    if (rc == 0 && cli_psl_path)
+        return load_vl_file(out, cli_psl_path, 0);
     if (rc < 0) {
         const char *msg = *out ? ibr_result_last_error(*out) : NULL;
         cli_lib_error(path, msg, rc);

@@ -25,6 +25,8 @@ char cli_first_error[1024];
 int cli_json_printed;
 const char *cli_cmd_name = "ibr";
 int cli_quiet;
+const char *cli_sl2vl_path;
+const char *cli_psl_path;
 
 void cli_read_progress(const char *path, size_t len, double start, int done)
 {

@@ -43,6 +43,10 @@ void usage_analyze(FILE *o)
           "                              the report adds how the LIDs of each port spread\n"
           "                              (distinct routes, most LIDs on one link)\n"
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
+          "  --sl2vl FILE                with LFTS_DUMP: the switches' SL2VL tables\n"
+          "                              (ibdiagnet2.sl2vl) give the VLs of paths\n"
+          "  --path-sl FILE              with LFTS_DUMP: the paths' SLs (ibdmchk -c's\n"
+          "                              file, ibr-paths.psl; default SL 0)\n"
           "  --threads N                 worker threads (0 = one per CPU, the default)\n"
           "  --groups FILE               multicast groups (as ibr route --groups): adds the\n"
           "                              multicast load per link (trees crossing each\n"
@@ -372,7 +376,9 @@ enum {
     O_GRID,
     O_MOE,
     O_RAILS,
-    O_TOP
+    O_TOP,
+    O_SL2VL,
+    O_PSL
 };
 
 static int analyze_workload_option(analyze_args *aa, int c, const char *arg);
@@ -384,6 +390,8 @@ static int analyze_option(analyze_args *aa, int c, const char *arg)
     switch (c) {
     case 'R': aa->chain = arg; break;
     case O_JSON: aa->json = 1; break;
+    case O_SL2VL: cli_sl2vl_path = arg; break;
+    case O_PSL: cli_psl_path = arg; break;
     case O_PATTERNS: return parse_patterns(arg, &aa->opts.patterns);
     case O_RANDOM:
         if (cli_opt_uint("--random", arg, 1000000, &v) < 0)
@@ -487,6 +495,8 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
                                        {"moe", required_argument, NULL, O_MOE},
                                        {"rails", required_argument, NULL, O_RAILS},
                                        {"top-links", required_argument, NULL, O_TOP},
+                                       {"sl2vl", required_argument, NULL, O_SL2VL},
+                                       {"path-sl", required_argument, NULL, O_PSL},
         {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
     int c;

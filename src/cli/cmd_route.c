@@ -38,7 +38,8 @@ void usage_route(FILE *o)
           "  -o, --output DIR            write the dumps into DIR (created if needed)\n"
           "  --dumps LIST                the dumps -o writes, comma-separated: lfts,\n"
           "                              subnet, guid2lid, mcfdbs, sl2vl, artifacts (the\n"
-          "                              default set), fdbs, lid-matrix, ibdmchk, or\n"
+          "                              default set), fdbs, lid-matrix, ibdmchk,\n"
+          "                              ibdiagnet (ibdiagnet2.lst, .fdbs, .sl2vl), or\n"
           "                              default, all, none (e.g. default,fdbs)\n"
           "  --all-dumps                 same as --dumps all\n"
           "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
@@ -250,7 +251,7 @@ static int write_in_dir(file_list *files, const char *dir, const char *name, con
 
 typedef enum dump_kind {
     D_LFTS, D_LID_MATRIX, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL,
-    D_VLARB
+    D_VLARB, D_IBDIAG_FDBS
 } dump_kind;
 
 /* Prefix of the ibdmchk/ibdiagnet files (<prefix>.psl, <prefix>.sl2vl). */
@@ -267,10 +268,12 @@ enum {
     DUMP_FDBS = 1u << 6,
     DUMP_LID_MATRIX = 1u << 7,
     DUMP_IBDMCHK = 1u << 8,
+    DUMP_IBDIAGNET = 1u << 9, /* ibdiagnet2.lst, .fdbs, .sl2vl */
     /* what OpenSM writes by default (subnet.lst, guid2lid, ftree's CA
        order) plus the tables themselves (unicast, multicast, SL2VL);
        OpenSM's derived views (hops, optimality) and ibdmchk's path SLs are
-       on request */
+       on request; "all" is every file of OpenSM and ibdmchk, ibdiagnet's
+       set is asked for by name */
     DUMP_DEFAULT = DUMP_LFTS | DUMP_SUBNET | DUMP_GUID2LID | DUMP_MCFDBS | DUMP_SL2VL |
                    DUMP_ARTIFACTS,
     DUMP_ALL = DUMP_DEFAULT | DUMP_FDBS | DUMP_LID_MATRIX | DUMP_IBDMCHK
@@ -284,7 +287,8 @@ static const struct {
     {"guid2lid", DUMP_GUID2LID}, {"mcfdbs", DUMP_MCFDBS},
     {"sl2vl", DUMP_SL2VL},       {"artifacts", DUMP_ARTIFACTS},
     {"fdbs", DUMP_FDBS},         {"lid-matrix", DUMP_LID_MATRIX},
-    {"ibdmchk", DUMP_IBDMCHK},   {"default", DUMP_DEFAULT},
+    {"ibdmchk", DUMP_IBDMCHK},   {"ibdiagnet", DUMP_IBDIAGNET},
+    {"default", DUMP_DEFAULT},
     {"all", DUMP_ALL},           {"none", 0},
 };
 
@@ -304,7 +308,8 @@ static int parse_dumps(unsigned *out, const char *list)
                 break;
         if (n && i == k) {
             cli_error("--dumps", "unknown dump '%.*s' (known: lfts, subnet, guid2lid, mcfdbs, "
-                                 "sl2vl, artifacts, fdbs, lid-matrix, ibdmchk, default, all, "
+                                 "sl2vl, artifacts, fdbs, lid-matrix, ibdmchk, ibdiagnet, default, "
+                                 "all, "
                                  "none)",
                       (int)n, p);
             return -1;
@@ -379,7 +384,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
     size_t plen = strlen(dir) + strlen(name) + 2;
     char *path;
 
-    if (kind == D_LFTS || kind == D_FDBS || kind == D_LID_MATRIX) {
+    if (kind == D_LFTS || kind == D_FDBS || kind == D_LID_MATRIX || kind == D_IBDIAG_FDBS) {
         size_t written = 0;
 
         if (!(path = malloc(plen))) {
@@ -391,6 +396,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
         rc = write_switch_slices(files, path, name,
                                  kind == D_LFTS   ? IBR_SWITCH_DUMP_LFTS
                                  : kind == D_FDBS ? IBR_SWITCH_DUMP_FDBS
+                                 : kind == D_IBDIAG_FDBS ? IBR_SWITCH_DUMP_IBDIAGNET_FDBS
                                                   : IBR_SWITCH_DUMP_LID_MATRIX,
                                  r, &written);
         free(path);
@@ -486,6 +492,10 @@ static int write_outputs(file_list *files, const char *dir, unsigned which, cons
         {IBDM_PREFIX ".sl2vl", D_SL2VL, DUMP_IBDMCHK, 1},
         /* QoS on: the VL arbitration tables (with the SL2VL dumps) */
         {"ibr-vlarb.txt", D_VLARB, DUMP_SL2VL, 2},
+        /* what ibdiagnet writes of a fabric: links, LFTs, SL2VL tables */
+        {"ibdiagnet2.lst", D_SUBNET, DUMP_IBDIAGNET, 0},
+        {"ibdiagnet2.fdbs", D_IBDIAG_FDBS, DUMP_IBDIAGNET, 0},
+        {"ibdiagnet2.sl2vl", D_SL2VL, DUMP_IBDIAGNET, 0},
     };
     int has_sl = ibr_result_sl_mode(r) != IBR_SL_NONE || ibr_result_has_sl2vl(r);
     int ret = 0;

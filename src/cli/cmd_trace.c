@@ -37,6 +37,10 @@ void usage_trace(FILE *o)
           "  --to DST                    destination LID (any LID of its LMC range) or GUID\n"
           "  -R, --routing-engine CHAIN  engines tried in order (without LFTS_DUMP)\n"
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
+          "  --sl2vl FILE                with LFTS_DUMP: the switches' SL2VL tables\n"
+          "                              (ibdiagnet2.sl2vl) give the VLs of the hops\n"
+          "  --path-sl FILE              with LFTS_DUMP: the paths' SLs (ibdmchk -c's\n"
+          "                              file, ibr-paths.psl)\n"
           "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
           "  --root-guids FILE           root switch GUIDs (updn) when routing\n"
           "  --seed N                    seed of random choices when routing\n"
@@ -368,8 +372,10 @@ static void print_trace(const char *src, const ibr_topo *t, const ibr_result *r,
 
 int cmd_trace(int argc, char **argv)
 {
-    enum { O_FROM = CLI_OPT_OWN, O_TO, O_MLID };
+    enum { O_FROM = CLI_OPT_OWN, O_TO, O_MLID, O_SL2VL, O_PSL };
     static const struct option own[] = {{"mlid", required_argument, NULL, O_MLID},
+                                        {"sl2vl", required_argument, NULL, O_SL2VL},
+                                        {"path-sl", required_argument, NULL, O_PSL},
                                         {"from", required_argument, NULL, O_FROM},
                                         {"to", required_argument, NULL, O_TO},
                                         {0, 0, 0, 0}};
@@ -398,6 +404,8 @@ int cmd_trace(int argc, char **argv)
         case O_TO: to = optarg; break;
         case CLI_OPT_GROUPS: groups_file = optarg; break;
         case O_MLID: mlid_arg = optarg; break;
+        case O_SL2VL: cli_sl2vl_path = optarg; break;
+        case O_PSL: cli_psl_path = optarg; break;
         case CLI_OPT_MCAST_BALANCE: mbal = 1; break;
         case 'R': chain = optarg; break;
         case CLI_OPT_JSON: json = 1; break;

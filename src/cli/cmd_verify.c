@@ -81,8 +81,11 @@ void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc)
 void usage_verify(FILE *o)
 {
     fputs("usage: ibr verify [--guid2lid FILE] [--lmc N] [--threads N] [--strict] [--json]\n"
+          "                  [--sl2vl FILE] [--path-sl FILE]\n"
           "                  TOPOLOGY LFTS_DUMP\n"
           "\n"
+          "TOPOLOGY is an ibnetdiscover dump, an ibsim netfile, a link list\n"
+          "(opensm-subnet.lst, ibdiagnet2.lst) or gen:SPEC, told apart by content.\n"
           "Check forwarding tables (opensm-lfts.dump, `ibroute` or dump_lfts output, or\n"
           "an fdbs dump: OpenSM's opensm.fdbs, ibdiagnet's ibdiagnet2.fdbs; told apart\n"
           "by content) against a topology: every end-port pair is delivered, and no\n"
@@ -96,6 +99,10 @@ void usage_verify(FILE *o)
           "  --lmc N          reassign LIDs with LMC N instead\n"
           "  --threads N      worker threads (0 = one per CPU, the default)\n"
           "  --strict         empty switch-LID entries and a credit loop are errors\n"
+          "  --sl2vl FILE     the switches' SL2VL tables (ibdiagnet2.sl2vl) for the\n"
+          "                   credit-loop check (default: SL n on VL n)\n"
+          "  --path-sl FILE   the paths' SLs (ibdmchk -c's file, ibr-paths.psl;\n"
+          "                   default: SL 0)\n"
           "  --json           print the report as JSON\n"
           "  -q, --quiet      no progress lines on stderr (reading big dumps)\n"
           "\n"
@@ -106,9 +113,11 @@ void usage_verify(FILE *o)
 
 int cmd_verify(int argc, char **argv)
 {
-    enum { O_JSON = CLI_OPT_OWN, O_THREADS, O_STRICT };
+    enum { O_JSON = CLI_OPT_OWN, O_THREADS, O_STRICT, O_SL2VL, O_PSL };
     static const struct option lo[] = {{"json", no_argument, NULL, O_JSON},
                                        {"strict", no_argument, NULL, O_STRICT},
+                                       {"sl2vl", required_argument, NULL, O_SL2VL},
+                                       {"path-sl", required_argument, NULL, O_PSL},
                                        {"guid2lid", required_argument, NULL, CLI_OPT_GUID2LID},
                                        {"lmc", required_argument, NULL, CLI_OPT_LMC},
                                        {"threads", required_argument, NULL, O_THREADS},
@@ -130,6 +139,8 @@ int cmd_verify(int argc, char **argv)
         switch (c) {
         case O_JSON: json = 1; break;
         case O_STRICT: rep.strict = 1; break;
+        case O_SL2VL: cli_sl2vl_path = optarg; break;
+        case O_PSL: cli_psl_path = optarg; break;
         case O_THREADS:
             if (cli_opt_uint("--threads", optarg, 1024, &v) < 0)
                 return CLI_EXIT_ERROR;

@@ -37,7 +37,7 @@ _ibr()
             local head=""
             [[ $cur == *,* ]] && head=${cur%,*},
             mapfile -t COMPREPLY < <(compgen -P "$head" -W "lfts subnet guid2lid mcfdbs sl2vl
-                artifacts fdbs lid-matrix ibdmchk default all none" -- "${cur##*,}")
+                artifacts fdbs lid-matrix ibdmchk ibdiagnet default all none" -- "${cur##*,}")
             compopt -o nospace 2>/dev/null
             return
             ;;

@@ -211,6 +211,7 @@ static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 static int fdb_lids_build(sw_job *j);
 static void fdb_lids_free(sw_job *j);
 static int lid_matrix_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
+static int ibdiag_fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw);
 
 static int format_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
 {
@@ -220,6 +221,7 @@ static int format_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
     case IBR_SWITCH_DUMP_IBROUTE: return dump_lfts_block(out, j, sw);
     case IBR_SWITCH_DUMP_FDBS: return fdbs_block(out, j, sw);
     case IBR_SWITCH_DUMP_LID_MATRIX: return lid_matrix_block(out, j, sw);
+    case IBR_SWITCH_DUMP_IBDIAGNET_FDBS: return ibdiag_fdbs_block(out, j, sw);
     }
     return IBR_EINVAL;
 }
@@ -383,7 +385,7 @@ static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump 
                           uint32_t first, uint32_t count)
 {
     size_t mark;
-    if (!r || !r->topo || (unsigned)format > IBR_SWITCH_DUMP_LID_MATRIX)
+    if (!r || !r->topo || (unsigned)format > IBR_SWITCH_DUMP_IBDIAGNET_FDBS)
         return IBR_EINVAL;
     const ibr_topo *t = r->topo;
     if (first > t->n_sw || count > t->n_sw - first)
@@ -403,7 +405,7 @@ static int write_switches(ibr_buffer *out, const ibr_result *r, ibr_switch_dump 
     if (format == IBR_SWITCH_DUMP_LFTS || format == IBR_SWITCH_DUMP_IBROUTE) {
         if (count && lid_text_build(&j.lt, t, format == IBR_SWITCH_DUMP_IBROUTE) < 0)
             return IBR_ENOMEM;
-    } else {
+    } else if (format != IBR_SWITCH_DUMP_IBDIAGNET_FDBS) {
         if (format == IBR_SWITCH_DUMP_FDBS && count && fdb_lids_build(&j) < 0) {
             fdb_lids_free(&j);
             return IBR_ENOMEM;
@@ -861,6 +863,44 @@ static int fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
 int ibr_result_write_fdbs(ibr_buffer *out, const ibr_result *r)
 {
     return write_all_switches(out, r, IBR_SWITCH_DUMP_FDBS);
+}
+
+/* ------------------------------------------------------------------ */
+/* ibdiagnet2.fdbs                                                     */
+
+/*
+ * ibdiagnet's fdbs: the block of opensm.fdbs with ibdiagnet's header
+ * prefix, every LID from 1 to the topology's max LID, and a blank line
+ * after the block. ibdiagnet reads the switches' LFTs and no hop tables:
+ * its Hops and Optimal columns are always "00" and "yes", and so are ours.
+ */
+static int ibdiag_fdbs_block(ibr_buffer *out, const sw_job *j, uint32_t sw)
+{
+    const ibr_topo *t = j->t;
+    ibr_context *ctx = t->ctx;
+    const uint8_t *lft = ibr__lft_row(j->r, sw);
+    int rc = ibr__buf_printf(out, ctx,
+                             "osm_ucast_mgr_dump_ucast_routes: Switch 0x%016" PRIx64
+                             "\nLID    : Port : Hops : Optimal\n",
+                             t->nodes[t->sw_node[sw]].guid);
+    if (rc < 0 || (rc = ibr__buf_reserve(out, ctx, (size_t)t->max_lid * 28 + 2)) < 0)
+        return rc;
+    char *d = out->data + out->size;
+    for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+        unsigned port = lft[lid];
+        d = put_str(d, "0x", 2);
+        d = put_hex(d, lid, 4, 0);
+        if (port == IBR_NO_ROUTE) {
+            d = put_str(d, " : UNREACHABLE\n", 15);
+            continue;
+        }
+        d = put_str(d, " : ", 3);
+        d = put_dec(d, port, 3);
+        d = put_str(d, "  : 00   : yes\n", 15);
+    }
+    *d++ = '\n';
+    commit(out, d);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -2033,6 +2033,68 @@ def test_analyze_lmc():
     check(lp["link_share_max"] == 4 and lp["disjoint"] == 0, lp)
 
 
+def test_ibdiagnet_files():
+    """ibdiagnet's files and OpenSM's link list as inputs: ibr analyze on the
+    tables of one fabric in OpenSM's formats and in ibdiagnet's (written by
+    ibr route --dumps ibdiagnet) gives the same numbers; OpenSM's own
+    opensm-subnet.lst and opensm.fdbs give those of its topology and LFT
+    dump; verify, info and trace take a link list as TOPO; a bad line names
+    its line and code."""
+    def numbers(doc):
+        keys = ("endports", "pairs", "pairs_routed", "avg_hops", "max_hops", "max_link_load",
+                "mean_link_load", "all_to_all", "shift", "permutation", "bisection")
+        return dict((k, doc.get(k)) for k in keys)
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "osm-fattree")
+    a = jrun(["analyze", "-q", "--json", os.path.join(data, "topo.net"), "--guid2lid",
+              os.path.join(data, "guid2lid"), os.path.join(data, "opensm-lfts.dump")])
+    b = jrun(["analyze", "-q", "--json", os.path.join(data, "opensm-subnet.lst"),
+              os.path.join(data, "opensm.fdbs")])
+    check(a["pairs_routed"] == 992 and numbers(a) == numbers(b), (numbers(a), numbers(b)))
+    for spec, chain in (("fattree:levels=3,radix=4", "updn"), ("torus:dims=4x3,hosts=2", "dor")):
+        net = path("ibd-%s.net" % chain)
+        d = path("ibd-%s" % chain)
+        expect(["gen", spec, "--faults", "2", "--seed", "4", "-o", net], 0)
+        r = jrun(["route", "--json", "-R", chain, net, "-o", d, "--dumps", "default,ibdiagnet"])
+        check({"ibdiagnet2.lst", "ibdiagnet2.fdbs", "ibdiagnet2.sl2vl"} <= set(r["files"]),
+              r["files"])
+        f = lambda n: os.path.join(d, n)
+        docs = [jrun(["analyze", "-q", "--json", net, f("opensm-lfts.dump")]),
+                jrun(["analyze", "-q", "--json", f("ibdiagnet2.lst"), f("ibdiagnet2.fdbs")]),
+                jrun(["analyze", "-q", "--json", f("opensm-subnet.lst"), f("opensm-lfts.dump")])]
+        check(docs[0]["pairs_routed"] > 0, docs[0])
+        for doc in docs[1:]:
+            check(numbers(doc) == numbers(docs[0]), (chain, numbers(doc), numbers(docs[0])))
+        expect(["verify", f("ibdiagnet2.lst"), f("ibdiagnet2.fdbs")], 0, r"valid")
+        o1, _ = expect(["info", net], 0)
+        o2, _ = expect(["info", f("ibdiagnet2.lst")], 0)
+        n1 = re.search(r"(\d+) switches", o1)
+        check(n1 and n1.group(0) in o2, (o1, o2))
+    # VLs: dfsssp's layers on a torus are a credit loop on VL 0 alone; with
+    # the fabric's SL2VL tables and the paths' SLs the tables read from
+    # ibdiagnet's files are free of it, and their VL usage is the routing's
+    net = path("ibd-t6.net")
+    d = path("ibd-t6")
+    expect(["gen", "torus:dims=6x6,hosts=1", "-o", net], 0)
+    expect(["route", "-q", "-R", "dfsssp", net, "-o", d, "--dumps", "default,ibdiagnet,ibdmchk"],
+           0, r"deadlock: +free")
+    f = lambda n: os.path.join(d, n)
+    tables = [f("ibdiagnet2.lst"), f("ibdiagnet2.fdbs")]
+    vls = ["--sl2vl", f("ibdiagnet2.sl2vl"), "--path-sl", f("ibr-paths.psl")]
+    expect(["verify", "-q"] + tables, 0, r"deadlock: +CREDIT LOOP")
+    expect(["verify", "-q"] + vls + tables, 0, r"deadlock: +free")
+    native = jrun(["analyze", "-q", "--json", "-R", "dfsssp", net])
+    read = jrun(["analyze", "-q", "--json"] + vls + tables)
+    check(native["vls_used"] > 1 and read["vl_usage"] == native["vl_usage"],
+          (read["vl_usage"], native["vl_usage"]))
+    write("bad.sl2vl", "0x0002c90202000000 1 2 0x01 0x23\n")
+    expect(["verify", "-q", "--sl2vl", path("bad.sl2vl")] + tables, 2, None,
+           r"line 1: bad VLs of SL 4 and 5 .*\[SV005\]")
+    write("bad.lst", "{ SW Ports:08 SystemGUID:1 NodeGUID:1 PortGUID:1 VenID:0 DevID:0 Rev:0 "
+                     "{s} LID:0001 PN:01 } { CA Ports:01 SystemGUID:2 NodeGUID:2 PortGUID:3 "
+                     "VenID:0 DevID:0 Rev:0 {h} LID:0002 PN:01 } PHY=5x LOG=ACT SPD=10\n")
+    expect(["info", path("bad.lst")], 2, None, r"line 1: unknown width \"5x\" \[LS010\]")
+
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -2051,7 +2113,8 @@ def main():
              test_reroute_keeps_promise, test_reroute_dmodc,
              test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
-             test_ftree_connected_pairs, test_analyze_bound, test_analyze_lmc]
+             test_ftree_connected_pairs, test_analyze_bound, test_analyze_lmc,
+             test_ibdiagnet_files]
     tests += IO_TESTS
     # IBR_CLI_TESTS=name,name: run only those
     only = os.environ.get("IBR_CLI_TESTS")

@@ -74,7 +74,7 @@ class TestCompletion(unittest.TestCase):
         # every name offered is one ibr route accepts: without -o it gets
         # as far as asking for one (an unknown name stops at the name)
         names = complete("route", "--dumps", "")
-        self.assertEqual(len(names), 12)
+        self.assertEqual(len(names), 13)
         for name in names + ["nosuch"]:
             p = subprocess.run([IBR, "route", "--dumps", name, "x"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, universal_newlines=True)

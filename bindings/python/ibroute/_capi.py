@@ -318,6 +318,7 @@ class SwitchDump(enum.IntEnum):
     IBROUTE = 1
     FDBS = 2
     LID_MATRIX = 3
+    IBDIAGNET_FDBS = 4
 
 
 class McastFlags(enum.IntFlag):
@@ -1123,6 +1124,9 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_buffer_dispose", [POINTER(ibr_buffer)], None),
     ("ibr_fabric_parse_ibnetdiscover", [FabricP, c_char_p, c_size_t], c_int),
     ("ibr_fabric_parse_guid2lid", [FabricP, c_char_p, c_size_t], c_int),
+    ("ibr_fabric_parse_subnet_lst", [FabricP, c_char_p, c_size_t], c_int),
+    ("ibr_result_parse_sl2vl", [ResultP, c_char_p, c_size_t], c_int),
+    ("ibr_result_parse_path_sl", [ResultP, c_char_p, c_size_t], c_int),
     ("ibr_topo_write_ibnetdiscover", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_topo_write_guid2lid", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_result_write_lfts_dump", [POINTER(ibr_buffer), ResultP], c_int),

@@ -1335,6 +1335,14 @@ class Fabric(_Nodes):
         with self._using() as p:
             self._check(_lib.ibr_fabric_parse_ibnetdiscover(p, data, len(data)))
 
+    def parse_subnet_lst(self, text: Text) -> None:
+        """Fill this empty fabric from a link list: OpenSM's
+        opensm-subnet.lst or ibdiagnet's ibdiagnet2.lst.  ParseError names
+        the line (and ends in a code such as [LS010])."""
+        data = _b(text)
+        with self._using() as p:
+            self._check(_lib.ibr_fabric_parse_subnet_lst(p, data, len(data)))
+
     def parse_guid2lid(self, text: Text) -> None:
         """Apply LIDs from an OpenSM guid2lid file."""
         data = _b(text)
@@ -1880,14 +1888,22 @@ class Result(_Handle):
         return r
 
     @classmethod
-    def parse_lfts(cls, topology: Topology, text: Text) -> "Result":
+    def parse_lfts(cls, topology: Topology, text: Text, sl2vl: Optional[Text] = None,
+                   path_sl: Optional[Text] = None) -> "Result":
         """Read LFTs from opensm-lfts.dump, ibroute, dump_lfts or fdbs text
         (opensm.fdbs, ibdiagnet2.fdbs) into a result for *topology* (engine
-        "file").  ParseError names the line."""
+        "file").  *sl2vl*: the switches' SL2VL tables (ibdiagnet2.sl2vl
+        text); *path_sl*: the paths' SLs (ibdmchk's -c file).  ParseError
+        names the line."""
         data = _b(text)
         out = _capi.ResultP()
         with topology._using() as tp:
             rc = _lib.ibr_result_parse_lfts(byref(out), tp, data, len(data))
+            for fn, extra in (("ibr_result_parse_sl2vl", sl2vl),
+                              ("ibr_result_parse_path_sl", path_sl)):
+                if rc == 0 and extra is not None:
+                    more = _b(extra)
+                    rc = getattr(_lib, fn)(out, more, len(more))
             if rc < 0:
                 msg = _s(_lib.ibr_result_last_error(out)) if out else ""
                 if out:
