@@ -39,7 +39,7 @@ import compare_common as cm  # noqa: E402
 import run_opensm as ro  # noqa: E402  (tools, netfile sizes, process helpers)
 
 PLUGIN = "ibroute-opensm"
-RE_UP = re.compile(r"SUBNET UP")
+RE_UP = re.compile(r"-> SUBNET UP\s*$", re.M)  # once per sweep (not the box)
 RE_SCRATCH = re.compile(r"ibr-\S+: routing from scratch: (.*)$", re.M)
 RE_REPAIR = re.compile(r"ibr-\S+: ibroute \S+ from the kept routing: ([^:\n]+?)(?:: .*?)? "
                        r"after (\d+) changes", re.M)
@@ -96,8 +96,14 @@ def wait_up(path, n, osm, sim, timeout):
     if not ro.wait_for(lambda: count_up(path) >= n, timeout, osm, interval=0.1):
         raise cm.Fail("OpenSM did not reach SUBNET UP #%d within %gs (see %s); "
                       "opensm %s, ibsim %s" % (n, timeout, path, osm.poll(), sim.poll()))
-    # the dumps follow the SUBNET UP line of the same sweep
-    time.sleep(1.0)
+    # the dumps follow the SUBNET UP line of the same sweep, and OpenSM may
+    # sweep once more for the traps of the change: wait for a quiet log
+    size, quiet, deadline = -1, 0, time.monotonic() + timeout
+    while quiet < 5 and time.monotonic() < deadline:
+        time.sleep(0.3)
+        now = os.path.getsize(path)
+        quiet = quiet + 1 if now == size else 0
+        size = now
 
 
 def simulate(tools, netfile, chain, cable, outdir, plugin_dir, timeout):
@@ -230,10 +236,14 @@ def main():
         if len(scratch) != 1:
             problems.append("ibroute: expected one routing from scratch (the first sweep), "
                             "log has %r" % scratch)
-        if len(repair) != 1 or repair[0][0] != "incremental repair":
-            problems.append("ibroute: the second sweep was not an incremental repair: %r"
-                            % repair)
-        elif not logged or int(logged[-1][2]) != blocks or int(logged[-1][0]) != entries:
+        # the sweep after the fault repairs; OpenSM may sweep again for the
+        # traps of the change, finding nothing more to change
+        if not repair or repair[0][0] != "incremental repair" or \
+                any(m != "unchanged" for m, _ in repair[1:]):
+            problems.append("ibroute: the sweep after the fault was not an incremental "
+                            "repair: %r" % repair)
+        elif (sum(int(x[2]) for x in logged), sum(int(x[0]) for x in logged)) != \
+                (blocks, entries):
             problems.append("ibroute: logged changes %r differ from the dumps' %d blocks, "
                             "%d entries" % (logged, blocks, entries))
     cm.write_summary(work, summary)
