@@ -695,12 +695,52 @@ static const char *reroute_mode_name(int mode)
     }
 }
 
+/* Whether the switches still hold the last routing: OpenSM's current LFT
+ * (what it set, as the switches answered) of every switch of that routing
+ * still in the subnet equals ibroute's. Not when another engine of the
+ * chain routed a sweep in between: repairing the kept routing would then
+ * not spare blocks. Read before the sweep's routing replaces the tables. */
+static int switches_hold_kept(const ibr_osm_engine *e, const osm_subn_t *subn)
+{
+    uint32_t s, ns;
+    size_t size;
+
+    if (!e->result || !e->topo)
+        return 0;
+    size = ibr_result_lft_size(e->result);
+    ns = ibr_topo_switch_count(e->topo);
+    for (s = 0; s < ns; s++) {
+        uint32_t node = ibr_topo_switch_node(e->topo, s);
+        const uint8_t *lft = ibr_result_lft(e->result, s);
+        ibr_node_info info = IBR_NODE_INFO_INIT;
+        osm_switch_t *sw;
+        size_t lid, lim;
+
+        if (node == IBR_NONE || !lft || ibr_topo_node_info(&info, e->topo, node) < 0)
+            continue;
+        /* by GUID: the OpenSM node of a switch gone since may be freed */
+        sw = osm_get_switch_by_guid(subn, cl_hton64(info.node_guid));
+        if (!sw || !sw->lft)
+            continue;
+        lim = size;
+        if (lim > sw->lft_size)
+            lim = sw->lft_size;
+        if (lim > (size_t)sw->max_lid_ho + 1)
+            lim = (size_t)sw->max_lid_ho + 1;
+        for (lid = 1; lid < lim; lid++)
+            if (sw->lft[lid] != (lft[lid] == IBR_NO_ROUTE ? OSM_NO_PATH : lft[lid]))
+                return 0;
+    }
+    return 1;
+}
+
 /* Route topology t from the routing kept from the last sweep. Returns 0
  * with *out set (rep says whether the library repaired it or chose a full
  * reroute, and what changed), or 1 when this sweep routes from scratch,
- * msg saying why (no routing kept, too many changes, repair failed). */
+ * msg saying why (no routing kept, the switches do not hold it: held 0,
+ * too many changes, repair failed). */
 static int repair_routing(ibr_osm_engine *e, ibr_result **out, ibr_reroute_report *rep,
-                          const ibr_topo *t, const ibr_options *opts, char *msg,
+                          const ibr_topo *t, const ibr_options *opts, int held, char *msg,
                           size_t msgcap)
 {
     size_t changes = 0;
@@ -709,6 +749,10 @@ static int repair_routing(ibr_osm_engine *e, ibr_result **out, ibr_reroute_repor
     *out = NULL;
     if (!e->db) {
         snprintf(msg, msgcap, "no routing kept from an earlier sweep");
+        return 1;
+    }
+    if (!held) {
+        snprintf(msg, msgcap, "the switches hold other tables than the kept routing");
         return 1;
     }
     rc = ibr_routing_db_compare(NULL, 0, &changes, e->db, t);
@@ -790,9 +834,10 @@ static int ibr_osm_build_lid_matrices(void *context)
     char msg[512] = "";
     char chain[96];
     double t0, t1, t2;
-    int rc;
+    int rc, held;
 
     memset(&in, 0, sizeof(in));
+    held = e->db && switches_hold_kept(e, subn);
     engine_forget(e);
     t0 = now_s();
     if ((rc = subnet_to_topo(&t, &nodes, &n, e->plugin->ctx, subn, msg, sizeof(msg))) < 0) {
@@ -806,7 +851,7 @@ static int ibr_osm_build_lid_matrices(void *context)
         goto fail;
     }
     t1 = now_s();
-    if (repair_routing(e, &r, &rep, t, &opts, msg, sizeof(msg)) == 0) {
+    if (repair_routing(e, &r, &rep, t, &opts, held, msg, sizeof(msg)) == 0) {
         t2 = now_s();
         log_repair(e, r, &rep, t2 - t1);
     } else {

@@ -12,14 +12,17 @@ OpenSM's own OSM_ENGINE, each on its own simulation of the same fabric:
    LFTs OpenSM dumped (opensm-lfts.dump) are kept;
 2. ibsim's console takes one switch-to-switch cable down
    (`Unlink "nodeid"[port]`), SIGHUP makes OpenSM sweep again, and at the
-   next SUBNET UP its dump is kept again; every process is stopped.
+   next SUBNET UP its dump is kept again;
+3. the cable comes back (`ReLink "nodeid"[port]`) and the same again;
+   every process is stopped.
 
 Fails (exit 1) unless: the plugin's first sweep routed from scratch and
 the second repaired the kept routing incrementally (OpenSM's log), the
 LFT blocks it logged as changed equal those that differ between its two
 dumps, those are no more than the blocks OpenSM's own engine changed after
 the same fault, and `ibr verify` finds both second dumps valid on the
-fabric without the cable. Exit 77 when the plugin was not built or
+fabric without the cable, and both dumps with the cable back valid on the
+whole fabric (the plugin's way, repair or full reroute, is reported). Exit 77 when the plugin was not built or
 ibsim/OpenSM are missing.
 """
 
@@ -154,15 +157,21 @@ def simulate(tools, netfile, chain, cable, outdir, plugin_dir, timeout):
         os.makedirs(os.path.join(outdir, "before"))
         for name in ("opensm-lfts.dump",):
             shutil.copy(os.path.join(dumpdir, name), os.path.join(outdir, "before", name))
-        (a, pa), (b, pb) = cable
-        sim.stdin.write('Unlink "%s"[%d]\n' % (a, pa))
-        sim.stdin.flush()
-        time.sleep(0.5)
-        os.kill(osm.pid, signal.SIGHUP)
-        wait_up(oslog, 2, osm, sim, timeout)
-        os.makedirs(os.path.join(outdir, "after"))
-        for name in ("opensm-lfts.dump",):
-            shutil.copy(os.path.join(dumpdir, name), os.path.join(outdir, "after", name))
+        (a, pa), _ = cable
+        # the cable goes down, then comes back: each time a sweep (SIGHUP)
+        # and the dump of its end
+        for cmd, phase in (("Unlink", "after"), ("ReLink", "restored")):
+            ups = count_up(oslog)
+            sim.stdin.write('%s "%s"[%d]\n' % (cmd, a, pa))
+            sim.stdin.flush()
+            time.sleep(0.5)
+            os.kill(osm.pid, signal.SIGHUP)
+            wait_up(oslog, ups + 1, osm, sim, timeout)
+            os.makedirs(os.path.join(outdir, phase))
+            shutil.copy(os.path.join(dumpdir, "opensm-lfts.dump"),
+                        os.path.join(outdir, phase, "opensm-lfts.dump"))
+            if phase == "after":
+                mark = os.path.getsize(oslog)
         shutil.copy(os.path.join(cachedir, "guid2lid"), os.path.join(outdir, "guid2lid"))
     finally:
         procs.stop_all()
@@ -170,7 +179,8 @@ def simulate(tools, netfile, chain, cable, outdir, plugin_dir, timeout):
             p = os.path.join(work, name)
             if os.path.exists(p):
                 shutil.copy(p, os.path.join(outdir, name))
-    return ro.read_text(os.path.join(outdir, "opensm.log"))
+    text = ro.read_text(os.path.join(outdir, "opensm.log"))
+    return text[:mark], text[mark:]
 
 
 def changed_blocks(before, after):
@@ -217,7 +227,7 @@ def main():
              ("opensm", args.osm_engine, None))
     for side, chain, pdir in sides:
         out = os.path.join(work, side)
-        text = simulate(tools, topo, chain, cable, out, pdir, args.timeout)
+        text, text_back = simulate(tools, topo, chain, cable, out, pdir, args.timeout)
         blocks, entries = changed_blocks(os.path.join(out, "before", "opensm-lfts.dump"),
                                          os.path.join(out, "after", "opensm-lfts.dump"))
         v = cm.verify(ibr, faulty, os.path.join(out, "after", "opensm-lfts.dump"),
@@ -228,6 +238,18 @@ def main():
               "fault: %s" % (side, chain, blocks, entries, "valid" if v.get("valid") else v))
         if not v.get("valid"):
             problems.append("%s: the routing after the fault is not valid: %s" % (side, v))
+        # the cable back: a valid routing of the whole fabric again
+        v = cm.verify(ibr, topo, os.path.join(out, "restored", "opensm-lfts.dump"),
+                      os.path.join(out, "guid2lid"))
+        back = RE_REPAIR.findall(text_back) + [("from scratch", x)
+                                               for x in RE_SCRATCH.findall(text_back)]
+        summary[side].update(restored_valid=v.get("valid"), restored=back)
+        print("%s: cable back: %s; ibr verify: %s"
+              % (side, back or "-", "valid" if v.get("valid") else v))
+        if not v.get("valid"):
+            problems.append("%s: the routing with the cable back is not valid: %s" % (side, v))
+        if side == "ibroute" and not back:
+            problems.append("ibroute: no routing logged after the cable came back")
         if side != "ibroute":
             continue
         scratch, repair = RE_SCRATCH.findall(text), RE_REPAIR.findall(text)
