@@ -25,6 +25,16 @@
  * tables into the switches' new LFTs. path_sl() and update_sl2vl() answer
  * from ibroute's result for engines with SLs.
  *
+ * Between sweeps each engine keeps a routing database (ibr_routing_db) of
+ * its last successful routing. When the next sweep finds the fabric
+ * changed by at most IBR_OSM_REPAIR_MAX_CHANGES elements (a cable or a
+ * switch lost, an end port moved), ibr_routing_db_route() repairs the
+ * kept tables instead of routing from scratch, so that the new LFTs differ
+ * from those in the switches only where routes crossed what changed and
+ * OpenSM sends only those blocks. The first sweep, a bigger change, and a
+ * repair the library refuses or fails route from scratch as before; the
+ * log says which way was taken, why, and the entries and blocks changed.
+ *
  * This is a client of the public API, like the ibr CLI: it may read files
  * (the GUID files OpenSM names) and it logs through OpenSM.
  */
@@ -54,6 +64,9 @@
 
 #define IBR_OSM_PREFIX "ibr-"
 #define IBR_OSM_MAX_PARAMS 8
+/* Most differences (ibr_routing_db_compare()) between the kept routing and
+ * the new subnet that a sweep repairs; more route from scratch. */
+#define IBR_OSM_REPAIR_MAX_CHANGES 16
 
 /* The plugin: the ibroute context whose built-in engines are offered. */
 typedef struct ibr_osm_plugin {
@@ -73,6 +86,9 @@ typedef struct ibr_osm_engine {
     ibr_result *result;
     osm_node_t **nodes;      /* ibroute node index -> OpenSM node */
     uint32_t n_nodes;
+    /* the same routing as a database, kept across sweeps for repairs;
+     * NULL before the first success and after a failed run */
+    ibr_routing_db *db;
 } ibr_osm_engine;
 
 /* ------------------------------------------------------------------------ */
@@ -669,7 +685,138 @@ static int options_from_osm(ibr_options *opts, osm_inputs *in, ibr_context *ctx,
 /* ------------------------------------------------------------------------ */
 /* The routing-engine hooks */
 
-/* Route with ibroute. Returns 1 on success (OpenSM then builds its
+static const char *reroute_mode_name(int mode)
+{
+    switch (mode) {
+    case IBR_REROUTE_UNCHANGED: return "unchanged";
+    case IBR_REROUTE_CACHED: return "end ports moved";
+    case IBR_REROUTE_INCREMENTAL: return "incremental repair";
+    default: return "full reroute";
+    }
+}
+
+/* Whether the switches still hold the last routing: OpenSM's current LFT
+ * (what it set, as the switches answered) of every switch of that routing
+ * still in the subnet equals ibroute's. Not when another engine of the
+ * chain routed a sweep in between: repairing the kept routing would then
+ * not spare blocks. Read before the sweep's routing replaces the tables. */
+static int switches_hold_kept(const ibr_osm_engine *e, const osm_subn_t *subn)
+{
+    uint32_t s, ns;
+    size_t size;
+
+    if (!e->result || !e->topo)
+        return 0;
+    size = ibr_result_lft_size(e->result);
+    ns = ibr_topo_switch_count(e->topo);
+    for (s = 0; s < ns; s++) {
+        uint32_t node = ibr_topo_switch_node(e->topo, s);
+        const uint8_t *lft = ibr_result_lft(e->result, s);
+        ibr_node_info info = IBR_NODE_INFO_INIT;
+        osm_switch_t *sw;
+        size_t lid, lim;
+
+        if (node == IBR_NONE || !lft || ibr_topo_node_info(&info, e->topo, node) < 0)
+            continue;
+        /* by GUID: the OpenSM node of a switch gone since may be freed */
+        sw = osm_get_switch_by_guid(subn, cl_hton64(info.node_guid));
+        if (!sw || !sw->lft)
+            continue;
+        lim = size;
+        if (lim > sw->lft_size)
+            lim = sw->lft_size;
+        if (lim > (size_t)sw->max_lid_ho + 1)
+            lim = (size_t)sw->max_lid_ho + 1;
+        for (lid = 1; lid < lim; lid++)
+            if (sw->lft[lid] != (lft[lid] == IBR_NO_ROUTE ? OSM_NO_PATH : lft[lid]))
+                return 0;
+    }
+    return 1;
+}
+
+/* Route topology t from the routing kept from the last sweep. Returns 0
+ * with *out set (rep says whether the library repaired it or chose a full
+ * reroute, and what changed), or 1 when this sweep routes from scratch,
+ * msg saying why (no routing kept, the switches do not hold it: held 0,
+ * too many changes, repair failed). */
+static int repair_routing(ibr_osm_engine *e, ibr_result **out, ibr_reroute_report *rep,
+                          const ibr_topo *t, const ibr_options *opts, int held, char *msg,
+                          size_t msgcap)
+{
+    size_t changes = 0;
+    int rc;
+
+    *out = NULL;
+    if (!e->db) {
+        snprintf(msg, msgcap, "no routing kept from an earlier sweep");
+        return 1;
+    }
+    if (!held) {
+        snprintf(msg, msgcap, "the switches hold other tables than the kept routing");
+        return 1;
+    }
+    rc = ibr_routing_db_compare(NULL, 0, &changes, e->db, t);
+    if (rc < 0 && rc != IBR_ERANGE) {
+        snprintf(msg, msgcap, "cannot compare the subnet with the kept routing: %s",
+                 ibr_strerror(rc));
+        return 1;
+    }
+    if (changes > IBR_OSM_REPAIR_MAX_CHANGES) {
+        snprintf(msg, msgcap, "%zu changes since the kept routing (a repair takes at most %d)",
+                 changes, IBR_OSM_REPAIR_MAX_CHANGES);
+        return 1;
+    }
+    if ((rc = ibr_reroute_report_init(rep, IBR_REROUTE_REPORT_VERSION)) < 0 ||
+        (rc = ibr_routing_db_route(out, rep, e->db, t, opts, 0)) < 0) {
+        const char *why = *out ? ibr_result_last_error(*out) : "";
+
+        snprintf(msg, msgcap, "the repair failed (%s)%s%s", ibr_status_name(rc),
+                 why && *why ? ": " : "", why ? why : "");
+        ibr_result_destroy(*out);
+        *out = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+/* Log what a routing from the kept one changed. */
+static void log_repair(const ibr_osm_engine *e, const ibr_result *r,
+                       const ibr_reroute_report *rep, double secs)
+{
+    osm_log_t *log = &e->osm->log;
+
+    OSM_LOG(log, OSM_LOG_INFO,
+            "%s: ibroute %s from the kept routing: %s%s%s after %zu changes, in %.6f s\n",
+            e->osm_name, ibr_result_engine(r), reroute_mode_name(rep->mode),
+            *rep->reason ? ": " : "", rep->reason, rep->changes, secs);
+    OSM_LOG(log, OSM_LOG_INFO,
+            "%s: changed %" PRIu64 " LFT entries on %" PRIu32 " switches, %" PRIu64
+            " LFT blocks (at most %" PRIu32 " on one switch; %" PRIu64 " crossed what was "
+            "lost), %" PRIu64 " path SLs, %" PRIu64 " SL2VL tables; %" PRIu32
+            " destination switches searched again\n",
+            e->osm_name, rep->lft_entries_changed, rep->switches_changed,
+            rep->lft_blocks_changed, rep->lft_blocks_max, rep->lft_blocks_over_lost,
+            rep->sls_changed, rep->sl2vl_tables_changed, rep->destinations_rerouted);
+    if (*rep->warning)
+        OSM_LOG(log, OSM_LOG_INFO, "%s: %s\n", e->osm_name, rep->warning);
+}
+
+/* Keep routing r as the database the next sweep repairs. */
+static void keep_routing(ibr_osm_engine *e, const ibr_result *r)
+{
+    ibr_routing_db *db = NULL;
+    int rc = ibr_routing_db_from_result(&db, r);
+
+    ibr_routing_db_destroy(e->db);
+    e->db = rc < 0 ? NULL : db;
+    if (rc < 0)
+        OSM_LOG(&e->osm->log, OSM_LOG_ERROR,
+                "%s: cannot keep the routing for the next sweep (%s): it routes from "
+                "scratch\n", e->osm_name, ibr_strerror(rc));
+}
+
+/* Route with ibroute, repairing the routing of the last sweep when the
+ * subnet changed little. Returns 1 on success (OpenSM then builds its
  * min-hop matrices, which the SA's hop counts and multicast use), -1 when
  * ibroute declines or fails: OpenSM moves on along its chain. */
 static int ibr_osm_build_lid_matrices(void *context)
@@ -679,6 +826,7 @@ static int ibr_osm_build_lid_matrices(void *context)
     osm_subn_t *subn = &osm->subn;
     ibr_options opts;
     osm_inputs in;
+    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
     ibr_result *r = NULL;
     ibr_topo *t = NULL;
     osm_node_t **nodes = NULL;
@@ -686,14 +834,15 @@ static int ibr_osm_build_lid_matrices(void *context)
     char msg[512] = "";
     char chain[96];
     double t0, t1, t2;
-    int rc;
+    int rc, held;
 
     memset(&in, 0, sizeof(in));
+    held = e->db && switches_hold_kept(e, subn);
     engine_forget(e);
     t0 = now_s();
     if ((rc = subnet_to_topo(&t, &nodes, &n, e->plugin->ctx, subn, msg, sizeof(msg))) < 0) {
         OSM_LOG(&osm->log, OSM_LOG_ERROR, "%s: %s\n", e->osm_name, msg);
-        return -1;
+        goto fail;
     }
     if ((rc = options_from_osm(&opts, &in, e->plugin->ctx, subn, e->ibr_name, msg,
                                sizeof(msg))) < 0) {
@@ -702,23 +851,31 @@ static int ibr_osm_build_lid_matrices(void *context)
         goto fail;
     }
     t1 = now_s();
-    snprintf(chain, sizeof(chain), "%s,no_fallback", e->ibr_name);
-    rc = ibr_route(&r, t, chain, &opts);
-    t2 = now_s();
-    if (rc < 0) {
-        const char *why = r ? ibr_result_last_error(r) : "";
-        const char *amsg = NULL;
+    if (repair_routing(e, &r, &rep, t, &opts, held, msg, sizeof(msg)) == 0) {
+        t2 = now_s();
+        log_repair(e, r, &rep, t2 - t1);
+    } else {
+        OSM_LOG(&osm->log, OSM_LOG_INFO, "%s: routing from scratch: %s\n", e->osm_name, msg);
+        t1 = now_s();
+        snprintf(chain, sizeof(chain), "%s,no_fallback", e->ibr_name);
+        rc = ibr_route(&r, t, chain, &opts);
+        t2 = now_s();
+        if (rc < 0) {
+            const char *why = r ? ibr_result_last_error(r) : "";
+            const char *amsg = NULL;
 
-        /* the engine's own reason, without the "no engine could route" */
-        if (r && ibr_result_attempt_count(r) > 0)
-            ibr_result_attempt(NULL, NULL, &amsg, r, 0);
-        OSM_LOG(&osm->log, OSM_LOG_ERROR,
-                "%s: ibroute's %s declined (%s) after %.6f s: %s\n", e->osm_name,
-                e->ibr_name, ibr_status_name(rc), t2 - t1,
-                amsg && *amsg ? amsg : (why && *why ? why : ibr_strerror(rc)));
-        goto fail;
+            /* the engine's own reason, without the "no engine could route" */
+            if (r && ibr_result_attempt_count(r) > 0)
+                ibr_result_attempt(NULL, NULL, &amsg, r, 0);
+            OSM_LOG(&osm->log, OSM_LOG_ERROR,
+                    "%s: ibroute's %s declined (%s) after %.6f s: %s\n", e->osm_name,
+                    e->ibr_name, ibr_status_name(rc), t2 - t1,
+                    amsg && *amsg ? amsg : (why && *why ? why : ibr_strerror(rc)));
+            goto fail;
+        }
     }
     inputs_dispose(&in);
+    keep_routing(e, r);
     e->topo = t;
     e->result = r;
     e->nodes = nodes;
@@ -732,6 +889,10 @@ static int ibr_osm_build_lid_matrices(void *context)
     return 1;
 
 fail:
+    /* the switches will hold another engine's tables: the next sweep that
+     * reaches this engine routes from scratch */
+    ibr_routing_db_destroy(e->db);
+    e->db = NULL;
     inputs_dispose(&in);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
@@ -819,6 +980,7 @@ static void ibr_osm_destroy(void *context)
     if (!e)
         return;
     engine_forget(e);
+    ibr_routing_db_destroy(e->db);
     free(e);
 }
 
