@@ -244,7 +244,9 @@ static int num(dc_parser *ps, unsigned k, bool guid, uint64_t max, uint64_t *out
     if (ps->cols[k] < 0)
         return 1;
     ibr__span s = ps->field[ps->cols[k]];
-    if (ibr__span_num(s, guid ? IBR__NUM_0X : IBR__NUM_DEC | IBR__NUM_0X, max, out) < 0)
+    bool hex = s.n > 2 && s.p[0] == '0' && (s.p[1] == 'x' || s.p[1] == 'X');
+    if ((guid && !hex) ||
+        ibr__span_num(s, guid ? IBR__NUM_0X : IBR__NUM_DEC | IBR__NUM_0X, max, out) < 0)
         return derr(ps, IBR__MSG("DC009", "%s: bad %s \"%s\""), tables[ps->table].name,
                     col_name[k], IBR__ESC(s));
     if (guid && !*out)
