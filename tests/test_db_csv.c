@@ -3,6 +3,9 @@
    port counts, LIDs, cables; other tables skipped), every prefix of it
    either reads or fails cleanly, and malformed text fails with the line
    and a code, leaving the fabric empty. */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,11 +207,143 @@ static void test_errors(void)
     ibr_fabric_destroy(f);
 }
 
+/* The topology in ibdiagnet2.db_csv's layout, written here with the public
+   API only (NODES with PortGUID of LocalPortNum, PORTS with every port,
+   LINKS with each active cable once). */
+static char *write_db_csv(const ibr_topo *t, size_t *len)
+{
+    char *text = NULL;
+    FILE *m = open_memstream(&text, len);
+    if (!m)
+        return NULL;
+    uint32_t n = ibr_topo_node_count(t);
+    fprintf(m, "# written by test_db_csv\nSTART_NODES\nNodeDesc,NumPorts,NodeType,ClassVersion,"
+               "BaseVersion,SystemImageGUID,NodeGUID,PortGUID,DeviceID,PartitionCap,revision,"
+               "VendorID,LocalPortNum\n");
+    for (uint32_t i = 0; i < n; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        ibr_topo_node_info(&ni, t, i);
+        unsigned lp = ni.type == IBR_NODE_SWITCH ? 0 : 1;
+        ibr_topo_port_info(&pi, t, i, lp);
+        fputc('"', m);
+        for (const char *c = ni.desc; *c; c++)
+            fputs(*c == '"' ? "\"\"" : (char[2]){*c, 0}, m);
+        fprintf(m, "\",%u,%d,1,1,0x%016" PRIx64 ",0x%016" PRIx64 ",0x%016" PRIx64 ",4123,128,0,"
+                   "713,%u\n",
+                ni.nports, ni.type == IBR_NODE_SWITCH ? 2 : ni.type == IBR_NODE_CA ? 1 : 3,
+                ni.sysimg_guid ? ni.sysimg_guid : ni.node_guid, ni.node_guid, pi.guid,
+                lp ? lp : 1);
+    }
+    fprintf(m, "END_NODES\n\nSTART_PORTS\nNodeGuid,PortGuid,PortNum,LID,LMC,PortState\n");
+    for (uint32_t i = 0; i < n; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, i);
+        ibr_port_info p0 = IBR_PORT_INFO_INIT;
+        ibr_topo_port_info(&p0, t, i, 0);
+        for (unsigned p = ni.type == IBR_NODE_SWITCH ? 0 : 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, i, p);
+            const ibr_port_info *id = ni.type == IBR_NODE_SWITCH ? &p0 : &pi;
+            fprintf(m, "0x%016" PRIx64 ",0x%016" PRIx64 ",%u,%u,%u,4\n", ni.node_guid, id->guid,
+                    p, (unsigned)id->lid, (unsigned)id->lmc);
+        }
+    }
+    fprintf(m, "END_PORTS\n\nSTART_LINKS\nNodeGuid1,PortNum1,NodeGuid2,PortNum2\n");
+    for (uint32_t i = 0; i < n; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, i);
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, i, p);
+            if (pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE ||
+                pi.remote_node < i || (pi.remote_node == i && pi.remote_port < p))
+                continue;
+            ibr_node_info ri = IBR_NODE_INFO_INIT;
+            ibr_topo_node_info(&ri, t, pi.remote_node);
+            fprintf(m, "0x%016" PRIx64 ",%u,0x%016" PRIx64 ",%u\n", ni.node_guid, p,
+                    ri.node_guid, pi.remote_port);
+        }
+    }
+    fprintf(m, "END_LINKS\n");
+    fclose(m);
+    return text;
+}
+
+/* Generated fabrics with faults and LMC, written in the layout and read
+   back: the same nodes, GUIDs, LIDs and active cables. */
+static void test_roundtrip(void)
+{
+    static const struct {
+        const char *spec;
+        unsigned links, switches, lmc;
+    } gen[] = {
+        {"fattree:levels=3,radix=4", 0, 0, 0},
+        {"fattree:levels=3,radix=4", 5, 1, 2},
+        {"torus:dims=4x3,hosts=2", 3, 0, 1},
+        {"dragonfly:a=4,p=1,h=2,g=5", 4, 0, 0},
+        {"random:switches=12,degree=3,hosts=2,seed=5", 2, 1, 0},
+    };
+    for (unsigned k = 0; k < sizeof gen / sizeof gen[0]; k++) {
+        const char *spec = gen[k].spec;
+        ibr_topo *t = ibr_test_topo_faults(spec, gen[k].links, gen[k].switches, 7 + k,
+                                           gen[k].lmc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        size_t len = 0;
+        char *text = write_db_csv(t, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+        int rc = ibr_fabric_parse_db_csv(f, text, len);
+        if (rc)
+            fprintf(stderr, "%s: %s\n", spec, ibr_fabric_last_error(f));
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        uint32_t n = ibr_topo_node_count(t);
+        CU_ASSERT_EQUAL(ibr_fabric_node_count(f), n);
+        unsigned bad = 0;
+        for (uint32_t i = 0; i < n && !bad; i++) {
+            ibr_node_info a = IBR_NODE_INFO_INIT, b = IBR_NODE_INFO_INIT;
+            ibr_topo_node_info(&a, t, i);
+            uint32_t j = IBR_NONE;
+            unsigned port;
+            if (ibr_fabric_find_guid(&j, &port, f, a.node_guid) < 0 ||
+                ibr_fabric_node_info(&b, f, j) < 0 || b.node_guid != a.node_guid) {
+                bad++;
+                break;
+            }
+            bad += a.type != b.type || a.nports != b.nports || strcmp(a.desc, b.desc) != 0;
+            for (unsigned p = a.type == IBR_NODE_SWITCH ? 0 : 1; p <= a.nports; p++) {
+                ibr_port_info x = IBR_PORT_INFO_INIT, y = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&x, t, i, p);
+                ibr_fabric_port_info(&y, f, j, p);
+                if (p == 0 || a.type != IBR_NODE_SWITCH)
+                    bad += x.guid != y.guid || x.lid != y.lid || x.lmc != y.lmc;
+                bool up = x.remote_node != IBR_NONE && x.state == IBR_LINK_ACTIVE;
+                if (!up) {
+                    bad += p && y.remote_node != IBR_NONE;
+                    continue;
+                }
+                ibr_node_info xr = IBR_NODE_INFO_INIT, yr = IBR_NODE_INFO_INIT;
+                ibr_topo_node_info(&xr, t, x.remote_node);
+                bad += y.remote_node == IBR_NONE || ibr_fabric_node_info(&yr, f, y.remote_node) < 0 ||
+                       yr.node_guid != xr.node_guid || y.remote_port != x.remote_port;
+            }
+            if (bad)
+                fprintf(stderr, "%s: node 0x%016" PRIx64 " differs\n", spec, a.node_guid);
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        ibr_fabric_destroy(f);
+        free(text);
+        ibr_topo_destroy(t);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"an ibdiagnet2.db_csv reads as its topology", test_sample},
         {"every prefix of a file", test_truncated},
+        {"generated fabrics written and read back, with faults and LMC", test_roundtrip},
         {"errors: line, code, fabric left empty", test_errors},
         CU_TEST_INFO_NULL,
     };
