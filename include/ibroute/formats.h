@@ -121,6 +121,36 @@ IBR_API int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_
 IBR_API int ibr_fabric_parse_subnet_lst(ibr_fabric *f, const char *buf, size_t len);
 
 /**
+ * Parse ibdiagnet's database file (ibdiagnet2.db_csv) into @p f, which must
+ * be empty. The file is CSV tables framed by `START_<NAME>` and
+ * `END_<NAME>` lines, each with a header line naming its columns. Read
+ * are NODES (NodeDesc, NumPorts, NodeType 1 CA / 2 switch / 3 router,
+ * NodeGUID; optionally SystemImageGUID and PortGUID of LocalPortNum),
+ * PORTS (NodeGuid, PortNum; optionally PortGuid, LID, LMC) and LINKS
+ * (NodeGuid1, PortNum1, NodeGuid2, PortNum2), in that order; columns are
+ * found by name (case-insensitively), other columns and tables are
+ * skipped, and `#` lines outside tables are comments. GUIDs are `0x` hex,
+ * other numbers decimal or `0x` hex; quoted fields may hold commas. A
+ * switch's port GUID and LID (port 0) may come on any of its PORTS rows.
+ * Cables read as active 4x QDR links. A port the text gives no GUID for
+ * gets an unused one.
+ *
+ * @param f   an empty fabric. @param buf the text, borrowed for the call
+ *            (need not be NUL-terminated; may be NULL when @p len is 0).
+ *            @param len its length in bytes.
+ * @return 0; ::IBR_EINVAL (NULL @p f, NULL @p buf with a non-zero @p len);
+ *         ::IBR_ESTATE (@p f is not empty); ::IBR_EPARSE (malformed
+ *         table or row, a missing column, a node twice, a port or cable of
+ *         a node no earlier NODES row gives, a port cabled to two peers,
+ *         two LIDs for one port, no NODES table: the message names the
+ *         line and ends in a code [DCnnn], doc/messages.md); ::IBR_ENOMEM.
+ *         On failure @p f is left empty and ibr_fabric_last_error() says why.
+ * Nothing is returned that needs freeing. Not thread-safe on one fabric.
+ * Time complexity: O(len + links log nodes).
+ */
+IBR_API int ibr_fabric_parse_db_csv(ibr_fabric *f, const char *buf, size_t len);
+
+/**
  * Apply LIDs from an OpenSM guid2lid file (lines `0x<port guid> <min lid>
  * <max lid>`; `#` comments). The LMC of each port is derived from the range.
  * All LIDs are checked before any is applied; ports not listed keep their

@@ -35,6 +35,22 @@ static int is_link_list(const char *buf, size_t len)
     return 0;
 }
 
+/* ibdiagnet's database file (ibdiagnet2.db_csv) opens its first entry
+   with a table marker, "START_"; no other topology format does. */
+static int is_db_csv(const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)buf[i]))
+            i++;
+        if (i < len && buf[i] != '#')
+            return len - i > 6 && strncmp(buf + i, "START_", 6) == 0;
+        while (i < len && buf[i] != '\n')
+            i++;
+    }
+    return 0;
+}
+
 int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
 {
     ibr_fabric *f = NULL;
@@ -59,7 +75,9 @@ int cli_load_fabric(ibr_fabric **out, ibr_context *ctx, const char *src)
             return -1;
         }
         cli_read_progress(src, len, t0, 0);
-        if (is_link_list(buf, len))
+        if (is_db_csv(buf, len))
+            rc = ibr_fabric_parse_db_csv(f, buf, len);
+        else if (is_link_list(buf, len))
             rc = ibr_fabric_parse_subnet_lst(f, buf, len);
         else
             rc = ibr_fabric_parse_ibnetdiscover(f, buf, len);

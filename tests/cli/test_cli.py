@@ -386,6 +386,19 @@ def test_netfile_without_lids():
           "netfile route: %r" % r)
 
 
+def test_db_csv_topology():
+    """An ibdiagnet2.db_csv is a TOPO (sniffed by its START_ marker)."""
+    db = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                      "ibdiagnet2_small.db_csv")
+    info = jrun(["info", "--json", db])
+    check((info["switches"], info["cas"], info["links"], info["lids"], info["max_lmc"])
+          == (2, 2, 4, 10, 2), "db_csv info: %r" % info)
+    r = jrun(["route", "--json", db, "-o", path("dbcsv")])
+    check(r["endports"] == 2 and r["verify"]["valid"], "db_csv route: %r" % r)
+    bad = write("bad.db_csv", "START_NODES\nNodeDesc,NumPorts\nEND_NODES\n")
+    expect(["info", bad], 2, err_re=r"line 2: table NODES: the header has no column "
+           r"NodeType \[DC008\]")
+
 def test_verify():
     f = path("ft8.net")
     dump = os.path.join(path("out"), "opensm-lfts.dump")
@@ -2104,7 +2117,7 @@ def main():
     TMP = tempfile.mkdtemp(prefix="ibr-cli-test-")
     tests = [test_version_help, test_engines, test_params, test_gen_info, test_gen_errors,
              test_faults_and_lmc, test_route_outputs, test_route_dumps, test_route_lids,
-             test_netfile_without_lids, test_verify, test_route_errors, test_guid_files,
+             test_netfile_without_lids, test_db_csv_topology, test_verify, test_route_errors, test_guid_files,
              test_fallback_and_unroutable, test_route_summary, test_sl_files, test_trace,
              test_verify_dump_verdict, test_verify_fdbs, test_strict, test_dfsssp_beyond_cycle_breaking,
              test_not_a_topology,

@@ -1125,6 +1125,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_fabric_parse_ibnetdiscover", [FabricP, c_char_p, c_size_t], c_int),
     ("ibr_fabric_parse_guid2lid", [FabricP, c_char_p, c_size_t], c_int),
     ("ibr_fabric_parse_subnet_lst", [FabricP, c_char_p, c_size_t], c_int),
+    ("ibr_fabric_parse_db_csv", [FabricP, c_char_p, c_size_t], c_int),
     ("ibr_result_parse_sl2vl", [ResultP, c_char_p, c_size_t], c_int),
     ("ibr_result_parse_path_sl", [ResultP, c_char_p, c_size_t], c_int),
     ("ibr_topo_write_ibnetdiscover", [POINTER(ibr_buffer), TopoP], c_int),

@@ -1343,6 +1343,14 @@ class Fabric(_Nodes):
         with self._using() as p:
             self._check(_lib.ibr_fabric_parse_subnet_lst(p, data, len(data)))
 
+    def parse_db_csv(self, text: Text) -> None:
+        """Fill this empty fabric from ibdiagnet's database file
+        (ibdiagnet2.db_csv): its NODES, PORTS and LINKS tables.  ParseError
+        names the line (and ends in a code such as [DC008])."""
+        data = _b(text)
+        with self._using() as p:
+            self._check(_lib.ibr_fabric_parse_db_csv(p, data, len(data)))
+
     def parse_guid2lid(self, text: Text) -> None:
         """Apply LIDs from an OpenSM guid2lid file."""
         data = _b(text)

@@ -2,6 +2,7 @@
 (ibdiagnet2.lst, opensm-subnet.lst) as a fabric, ibdiagnet2.fdbs with the
 SL2VL tables and path SLs as a result whose VLs are the routing's."""
 
+import os
 import unittest
 
 import ibroute
@@ -39,6 +40,27 @@ class TestIbdiagnet(unittest.TestCase):
         self.assertIn("[LS002]", str(cm.exception))
         self.assertEqual(g.node_count, 0)
         g.close()
+
+    def test_db_csv(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "..", "..", "..", "tests", "data",
+                               "ibdiagnet2_small.db_csv")) as fh:
+            text = fh.read()
+        g = ibroute.Fabric()
+        g.parse_db_csv(text)
+        self.assertEqual(g.node_count, 4)
+        t = g.freeze()
+        r = t.route("minhop")
+        self.assertTrue(r.verify().ok)
+        for x in (r, t, g):
+            x.close()
+        h = ibroute.Fabric()
+        with self.assertRaises(ibroute.ParseError) as cm:
+            h.parse_db_csv("# c\nSTART_NODES\nNodeDesc\nEND_NODES\n")
+        self.assertIn("line 3:", str(cm.exception))
+        self.assertIn("[DC008]", str(cm.exception))
+        self.assertEqual(h.node_count, 0)
+        h.close()
 
 
 if __name__ == "__main__":
