@@ -36,6 +36,7 @@
 
 #include "core/internal.h"
 #include "core/messages.h"
+#include "formats/formats_int.h"
 #include "formats/lex.h"
 #include "ibroute/formats.h"
 
@@ -254,41 +255,10 @@ static int num(dc_parser *ps, unsigned k, bool guid, uint64_t max, uint64_t *out
     return 0;
 }
 
-/* Temporary port GUIDs, as in subnet_lst.c: the fabric's default port
-   GUIDs of a new node may be GUIDs the text gives other ports. */
-static uint64_t temp_guid(dc_parser *ps)
-{
-    for (;;) {
-        uint64_t g = ps->next_tmp--;
-        if (ibr__guidmap_get(&ps->f->port_guids, g) == IBR_NONE &&
-            ibr__guidmap_get(&ps->finals, g) == IBR_NONE)
-            return g;
-    }
-}
-
-static void port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
-{
-    size_t lo = 0, hi = f->n_nodes;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (f->nodes[mid].port_off <= gp)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *node = (uint32_t)lo;
-    *port = gp - f->nodes[lo].port_off;
-}
-
 /* Move the port holding GUID g, if any, to a temporary GUID. */
 static int move_aside(dc_parser *ps, uint64_t g, uint32_t *node, unsigned *port)
 {
-    uint32_t gp = ibr__guidmap_get(&ps->f->port_guids, g);
-    *node = IBR_NONE;
-    if (gp == IBR_NONE)
-        return 0;
-    port_owner(ps->f, gp, node, port);
-    int rc = ibr_fabric_set_port_guid(ps->f, *node, *port, temp_guid(ps));
+    int rc = ibr__port_move_aside(ps->f, &ps->finals, &ps->next_tmp, g, node, port);
     return rc < 0 ? ferr(ps, rc) : 0;
 }
 
@@ -331,7 +301,7 @@ static int add_node(dc_parser *ps, ibr_node_type type, uint64_t guid, unsigned n
         if (held[p] == IBR_NONE)
             continue;
         uint64_t g = type == IBR_NODE_SWITCH ? guid : guid + p;
-        if ((rc = ibr_fabric_set_port_guid(ps->f, *out, p, temp_guid(ps))) < 0 ||
+        if ((rc = ibr_fabric_set_port_guid(ps->f, *out, p, ibr__temp_port_guid(ps->f, &ps->finals, &ps->next_tmp))) < 0 ||
             (rc = ibr_fabric_set_port_guid(ps->f, held[p], held_port[p], g)) < 0)
             return ferr(ps, rc);
     }

@@ -1,6 +1,7 @@
 /*
  * Private helpers shared by the writers in src/formats (defined in
- * dumps.c). The parsers share the lexer instead (lex.h).
+ * dumps.c) and by the readers that build a fabric (port_guids.c). The
+ * parsers share the lexer too (lex.h).
  */
 #ifndef IBROUTE_FORMATS_INT_H
 #define IBROUTE_FORMATS_INT_H
@@ -16,5 +17,15 @@ const char *ibr__type_word(unsigned type);
 /* A node description as one line of text into dst (IBR_DESC_SIZE bytes):
    control characters become spaces. */
 void ibr__desc_line(char *dst, const char *src);
+
+/* A temporary port GUID: one no port of f holds and finals (the GUIDs
+   the text gives) does not hold; *next counts down from 2^64 - 1. */
+uint64_t ibr__temp_port_guid(const ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next);
+/* The node and port of global port index gp. */
+void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port);
+/* Move the port holding GUID g, if any, to a temporary GUID; *node and
+   *port get it (*node IBR_NONE when no port held g). 0 or a library error. */
+int ibr__port_move_aside(ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next, uint64_t g,
+                         uint32_t *node, unsigned *port);
 
 #endif

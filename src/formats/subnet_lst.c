@@ -31,6 +31,7 @@
 
 #include "core/internal.h"
 #include "core/messages.h"
+#include "formats/formats_int.h"
 #include "formats/lex.h"
 #include "ibroute/formats.h"
 
@@ -246,41 +247,9 @@ static int parse_link(lst_parser *ps, ibr__cur *c, ibr_link_attr *a)
  * when that GUID is needed; a port whose link the text never shows may keep
  * a temporary GUID (the format gives none for it).
  */
-static uint64_t temp_guid(lst_parser *ps)
-{
-    for (;;) {
-        uint64_t g = ps->next_tmp--;
-        if (ibr__guidmap_get(&ps->f->port_guids, g) == IBR_NONE &&
-            ibr__guidmap_get(&ps->finals, g) == IBR_NONE)
-            return g;
-    }
-}
-
-/* The node and port of global port index gp. */
-static void port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
-{
-    size_t lo = 0, hi = f->n_nodes;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (f->nodes[mid].port_off <= gp)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *node = (uint32_t)lo;
-    *port = gp - f->nodes[lo].port_off;
-}
-
-/* Move the port holding GUID g, if any, to a temporary GUID; *node and
-   *port get it (node IBR_NONE when no port held g). */
 static int move_aside(lst_parser *ps, uint64_t g, uint32_t *node, unsigned *port)
 {
-    uint32_t gp = ibr__guidmap_get(&ps->f->port_guids, g);
-    *node = IBR_NONE;
-    if (gp == IBR_NONE)
-        return 0;
-    port_owner(ps->f, gp, node, port);
-    int rc = ibr_fabric_set_port_guid(ps->f, *node, *port, temp_guid(ps));
+    int rc = ibr__port_move_aside(ps->f, &ps->finals, &ps->next_tmp, g, node, port);
     return rc < 0 ? ferr(ps, rc) : 0;
 }
 
@@ -304,7 +273,7 @@ static int add_node(lst_parser *ps, const lst_half *h, const char *desc, uint32_
         if (held[p] == IBR_NONE)
             continue;
         uint64_t g = h->type == IBR_NODE_SWITCH ? h->node : h->node + p;
-        if ((rc = ibr_fabric_set_port_guid(ps->f, *out, p, temp_guid(ps))) < 0 ||
+        if ((rc = ibr_fabric_set_port_guid(ps->f, *out, p, ibr__temp_port_guid(ps->f, &ps->finals, &ps->next_tmp))) < 0 ||
             (rc = ibr_fabric_set_port_guid(ps->f, held[p], held_port[p], g)) < 0)
             return ferr(ps, rc);
     }

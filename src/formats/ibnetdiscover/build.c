@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "formats/formats_int.h"
 #include "formats/ibnetdiscover/ibnetdiscover_int.h"
 
 typedef struct builder {
@@ -27,32 +28,6 @@ static int berr(builder *b, int rc, uint32_t line)
     if (rc == IBR_ENOMEM)
         return ibr__ibn_nomem(b->ps);
     return ibr__ibn_err(b->ps, IBR_EPARSE, line, "%s", ibr_fabric_last_error(b->f));
-}
-
-/* A GUID used neither by a port of the fabric nor by any final port GUID. */
-static uint64_t temp_guid(builder *b)
-{
-    for (;;) {
-        uint64_t g = b->next_tmp--;
-        if (ibr__guidmap_get(&b->f->port_guids, g) == IBR_NONE &&
-            ibr__guidmap_get(b->finals, g) == IBR_NONE)
-            return g;
-    }
-}
-
-/* Global port index -> (node, port) in the temporary fabric. */
-static void port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
-{
-    size_t lo = 0, hi = f->n_nodes;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (f->nodes[mid].port_off <= gp)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *node = (uint32_t)lo;
-    *port = gp - f->nodes[lo].port_off;
 }
 
 static int add_nodes(builder *b)
@@ -73,8 +48,8 @@ static int add_nodes(builder *b)
                 continue;
             uint32_t on;
             unsigned op;
-            port_owner(f, gp, &on, &op);
-            int rc = ibr_fabric_set_port_guid(f, on, op, temp_guid(b));
+            ibr__port_owner(f, gp, &on, &op);
+            int rc = ibr_fabric_set_port_guid(f, on, op, ibr__temp_port_guid(b->f, b->finals, &b->next_tmp));
             if (rc < 0)
                 return berr(b, rc, n->line);
         }
@@ -116,7 +91,7 @@ static int set_port_guids(builder *b)
                 if (pass == 0) {
                     if (ibr__guidmap_get(b->finals, have) == IBR_NONE)
                         continue;
-                    g = temp_guid(b);
+                    g = ibr__temp_port_guid(b->f, b->finals, &b->next_tmp);
                 } else {
                     g = want;
                 }

@@ -1,0 +1,45 @@
+/*
+ * Temporary port GUIDs for the readers that build a fabric node by node
+ * (ibnetdiscover, the .lst link lists, ibdiagnet's db_csv). A new node gets
+ * default port GUIDs (a switch its node GUID, a CA's or router's ports node
+ * GUID + port), and those may be GUIDs the text gives other ports. A port
+ * holding a GUID only by default steps aside to a temporary GUID, counting
+ * down from 2^64 - 1 and skipping GUIDs in use or given by the text.
+ */
+#include "formats/formats_int.h"
+
+uint64_t ibr__temp_port_guid(const ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next)
+{
+    for (;;) {
+        uint64_t g = (*next)--;
+        if (ibr__guidmap_get(&f->port_guids, g) == IBR_NONE &&
+            ibr__guidmap_get(finals, g) == IBR_NONE)
+            return g;
+    }
+}
+
+void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
+{
+    size_t lo = 0, hi = f->n_nodes;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (f->nodes[mid].port_off <= gp)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *node = (uint32_t)lo;
+    *port = gp - f->nodes[lo].port_off;
+}
+
+int ibr__port_move_aside(ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next, uint64_t g,
+                         uint32_t *node, unsigned *port)
+{
+    uint32_t gp = ibr__guidmap_get(&f->port_guids, g);
+    *node = IBR_NONE;
+    if (gp == IBR_NONE)
+        return 0;
+    ibr__port_owner(f, gp, node, port);
+    int rc = ibr_fabric_set_port_guid(f, *node, *port, ibr__temp_port_guid(f, finals, next));
+    return rc < 0 ? rc : 0;
+}
