@@ -751,8 +751,10 @@ static uint32_t graph_pos(const report_graph *g, uint32_t a, uint32_t b)
 
 static uint32_t uf_find(uint32_t *uf, uint32_t x)
 {
-    while (uf[x] != x)
-        x = uf[x] = uf[uf[x]];
+    while (uf[x] != x) {
+        uf[x] = uf[uf[x]]; /* path halving */
+        x = uf[x];
+    }
     return x;
 }
 
