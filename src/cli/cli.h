@@ -464,7 +464,8 @@ int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg);
 void cli_sweep_cfg_init(sweep_cfg *cfg);
 /* After the topology is frozen: the rank order of --ranks into
    cfg->aopts, and all workloads when --grid, --moe or --rails asked for
-   some. 0, or -1 (reported). cli_sweep_cfg_dispose() frees the order. */
+   some. 0, or -1 (reported). cli_sweep_cfg_dispose() frees the order;
+   call it before cli_intact_dispose() (the order lives in t's context). */
 int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t);
 void cli_sweep_cfg_dispose(sweep_cfg *cfg);
 

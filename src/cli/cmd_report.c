@@ -1134,7 +1134,7 @@ int cmd_report(int argc, char **argv)
         ret = CLI_EXIT_INVALID;
     cli_sweep_free(&rr.sw);
     ibr_analysis_destroy(rr.a);
+    cli_sweep_cfg_dispose(&ra.cfg); /* the rank order before its topology's context */
     cli_intact_dispose(&rr.in);
-    cli_sweep_cfg_dispose(&ra.cfg);
     return ret;
 }

@@ -719,7 +719,7 @@ int cmd_sweep(int argc, char **argv)
 out:
     cli_sweep_free(&res);
     ibr_analysis_destroy(a0);
+    cli_sweep_cfg_dispose(&sa.cfg); /* the rank order before its topology's context */
     cli_intact_dispose(&in);
-    cli_sweep_cfg_dispose(&sa.cfg);
     return ret;
 }
