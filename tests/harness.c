@@ -480,3 +480,130 @@ uint64_t ibr_test_shift(const ibr_result *r, unsigned *free_, unsigned *n, doubl
     ibr_analysis_destroy(a);
     return s.shift.max_congestion;
 }
+
+/* End ports with a LID behind an active cable to a switch, for the
+   credit-loop walk. */
+typedef struct walk_end {
+    uint32_t node, sw;
+    unsigned port;
+    uint16_t lid;
+} walk_end;
+
+static size_t walk_ends(const ibr_topo *t, walk_end **out)
+{
+    size_t n = 0;
+    walk_end *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
+    for (uint32_t node = 0; e && node < ibr_topo_node_count(t); node++) {
+        if (ibr_topo_node_switch(t, node) != IBR_NONE)
+            continue;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, node);
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            ibr_topo_port_info(&pi, t, node, p);
+            uint32_t sw = ibr_test_sw_behind(t, node, p);
+            if (pi.lid && sw != IBR_NONE)
+                e[n++] = (walk_end){node, sw, p, pi.lid};
+        }
+    }
+    *out = e;
+    return n;
+}
+
+/* The channel dependencies (pairs of channel numbers) of one path from
+   end a to end b appended to *ed; 0, or -1 when the route breaks. */
+static int walk_path(uint32_t **ed, size_t *ne, size_t *cap, const ibr_result *r,
+                     const walk_end *a, const walk_end *b)
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    size_t nsw = ibr_topo_switch_count(t);
+    unsigned sl = ibr_result_path_sl(r, a->lid, b->lid);
+    ibr_port_info pi = IBR_PORT_INFO_INIT;
+    ibr_topo_port_info(&pi, t, a->node, a->port);
+    uint32_t cur = a->sw, prev = UINT32_MAX, steps = 0;
+    unsigned ip = pi.remote_port;
+    while (cur != b->sw) {
+        unsigned op = ibr_result_lft_port(r, cur, b->lid);
+        uint32_t node = ibr_topo_switch_node(t, cur);
+        uint8_t map[16];
+        memset(map, 0, sizeof map); /* no SL2VL tables: all on VL0 */
+        if (op == IBR_NO_ROUTE || ++steps > nsw ||
+            (ibr_result_has_sl2vl(r) && ibr_result_sl2vl(map, r, cur, ip, op) < 0))
+            return -1;
+        uint32_t ch = ((uint32_t)cur * 256 + op) * 16 + map[sl & 15];
+        if (prev != UINT32_MAX) {
+            if (*ne == *cap) {
+                uint32_t *n2 = realloc(*ed, (*cap *= 2) * 2 * sizeof **ed);
+                if (!n2)
+                    return -1;
+                *ed = n2;
+            }
+            (*ed)[2 * *ne] = prev;
+            (*ed)[2 * (*ne)++ + 1] = ch;
+        }
+        prev = ch;
+        ibr_port_info po = IBR_PORT_INFO_INIT;
+        ibr_topo_port_info(&po, t, node, op);
+        ip = po.remote_port;
+        cur = ibr_test_sw_behind(t, node, op);
+        if (cur == IBR_NONE)
+            return -1;
+    }
+    return 0;
+}
+
+/* Kahn's algorithm over nch channels and ne dependencies: 1 when a cycle
+   remains, else 0. */
+static int kahn_cycle(const uint32_t *ed, size_t ne, size_t nch)
+{
+    uint32_t *indeg = calloc(nch, sizeof *indeg), *off = calloc(nch + 1, sizeof *off);
+    uint32_t *adj = malloc((ne + 1) * sizeof *adj), *queue = malloc((nch + 1) * sizeof *queue);
+    uint32_t *pos = malloc((nch + 1) * sizeof *pos);
+    CU_ASSERT_FATAL(indeg && off && adj && queue && pos);
+    for (size_t i = 0; i < ne; i++) {
+        off[ed[2 * i] + 1]++;
+        indeg[ed[2 * i + 1]]++;
+    }
+    for (size_t c = 0; c < nch; c++)
+        off[c + 1] += off[c];
+    memcpy(pos, off, (nch + 1) * sizeof *pos);
+    for (size_t i = 0; i < ne; i++)
+        adj[pos[ed[2 * i]]++] = ed[2 * i + 1];
+    size_t qh = 0, qt = 0, removed = 0;
+    for (size_t c = 0; c < nch; c++)
+        if (!indeg[c])
+            queue[qt++] = (uint32_t)c;
+    while (qh < qt) {
+        uint32_t c = queue[qh++];
+        removed++;
+        for (uint32_t k = off[c]; k < off[c + 1]; k++)
+            if (--indeg[adj[k]] == 0)
+                queue[qt++] = adj[k];
+    }
+    free(indeg);
+    free(off);
+    free(adj);
+    free(queue);
+    free(pos);
+    return removed == nch ? 0 : 1;
+}
+
+int ibr_test_credit_loops(const ibr_result *r)
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    size_t nch = (size_t)ibr_topo_switch_count(t) * 256 * 16;
+    walk_end *e;
+    size_t n = walk_ends(t, &e), ne = 0, cap = 1024;
+    uint32_t *ed = malloc(cap * 2 * sizeof *ed);
+    CU_ASSERT_FATAL(e && ed);
+    int bad = 0;
+    for (size_t a = 0; a < n && !bad; a++)
+        for (size_t b = 0; b < n && !bad; b++)
+            if (e[a].sw != e[b].sw)
+                bad = walk_path(&ed, &ne, &cap, r, &e[a], &e[b]);
+    free(e);
+    if (!bad)
+        bad = kahn_cycle(ed, ne, nch);
+    free(ed);
+    return bad;
+}

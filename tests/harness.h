@@ -138,4 +138,13 @@ uint64_t ibr_test_shift(const ibr_result *r, unsigned *free_, unsigned *n, doubl
 /* Read a whole file into a malloc'ed buffer; NULL on error. */
 char *ibr_test_read_file(const char *path, size_t *len);
 
+/* An independent credit-loop check of r: every (source end port,
+   destination end port on another switch) path is walked through the
+   LFTs, each hop's VL read from the path's SL and the switch's SL2VL
+   table for its input and output ports (all on VL0 when r has no
+   tables); the channels (switch, output port, VL) with the dependencies
+   between consecutive ones must empty under Kahn's algorithm. 0 acyclic,
+   1 a loop, -1 a broken route. */
+int ibr_test_credit_loops(const ibr_result *r);
+
 #endif

@@ -86,93 +86,6 @@ static int route_of(const ibr_result *r, uint32_t s, uint32_t dsw, uint16_t lid,
     return n;
 }
 
-/* Independent credit-loop check: every (source end port, destination end
-   port) path walked through the LFTs, each hop's VL read from the path's
-   SL and the switch's SL2VL table for its input and output ports; the
-   channels (switch, output port, VL) with the dependencies between
-   consecutive ones must empty under Kahn's algorithm. 0 acyclic, 1 a
-   loop, -1 a broken route. */
-static int check_credit_loops(const ibr_result *r)
-{
-    const ibr_topo *t = ibr_result_topo(r);
-    size_t nsw = ibr_topo_switch_count(t), nch = nsw * 256 * 16;
-    endp *e;
-    size_t n = end_ports(t, &e), ne = 0, cap = 1024;
-    uint32_t *ed = malloc(cap * 2 * sizeof *ed);
-    int bad = 0;
-    for (size_t a = 0; a < n && !bad; a++)
-        for (size_t b = 0; b < n && !bad; b++) {
-            if (e[a].sw == e[b].sw)
-                continue;
-            unsigned sl = ibr_result_path_sl(r, e[a].lid, e[b].lid);
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, e[a].node, e[a].port);
-            uint32_t cur = e[a].sw, prev = UINT32_MAX, steps = 0;
-            unsigned ip = pi.remote_port;
-            while (cur != e[b].sw && !bad) {
-                unsigned op = ibr_result_lft_port(r, cur, e[b].lid);
-                uint32_t node = ibr_topo_switch_node(t, cur);
-                uint8_t map[16];
-                for (unsigned i = 0; i < 16; i++)
-                    map[i] = (uint8_t)(i < 15 ? i : 15); /* no tables: SL i on VL i */
-                if (op == IBR_NO_ROUTE || ++steps > nsw ||
-                    (ibr_result_has_sl2vl(r) && ibr_result_sl2vl(map, r, cur, ip, op) < 0)) {
-                    bad = -1;
-                    break;
-                }
-                uint32_t ch = ((uint32_t)cur * 256 + op) * 16 + map[sl & 15];
-                if (prev != UINT32_MAX) {
-                    if (ne == cap)
-                        ed = realloc(ed, (cap *= 2) * 2 * sizeof *ed);
-                    ed[2 * ne] = prev;
-                    ed[2 * ne++ + 1] = ch;
-                }
-                prev = ch;
-                ibr_port_info po = IBR_PORT_INFO_INIT;
-                ibr_topo_port_info(&po, t, node, op);
-                ip = po.remote_port;
-                cur = ibr_test_sw_behind(t, node, op);
-                if (cur == IBR_NONE)
-                    bad = -1;
-            }
-        }
-    free(e);
-    if (bad) {
-        free(ed);
-        return bad;
-    }
-    uint32_t *indeg = calloc(nch, sizeof *indeg), *off = calloc(nch + 1, sizeof *off);
-    uint32_t *adj = malloc((ne + 1) * sizeof *adj), *queue = malloc((nch + 1) * sizeof *queue);
-    for (size_t i = 0; i < ne; i++) {
-        off[ed[2 * i] + 1]++;
-        indeg[ed[2 * i + 1]]++;
-    }
-    for (size_t c = 0; c < nch; c++)
-        off[c + 1] += off[c];
-    uint32_t *pos = malloc((nch + 1) * sizeof *pos);
-    memcpy(pos, off, (nch + 1) * sizeof *pos);
-    for (size_t i = 0; i < ne; i++)
-        adj[pos[ed[2 * i]]++] = ed[2 * i + 1];
-    size_t qh = 0, qt = 0, removed = 0;
-    for (size_t c = 0; c < nch; c++)
-        if (!indeg[c])
-            queue[qt++] = (uint32_t)c;
-    while (qh < qt) {
-        uint32_t c = queue[qh++];
-        removed++;
-        for (uint32_t k = off[c]; k < off[c + 1]; k++)
-            if (--indeg[adj[k]] == 0)
-                queue[qt++] = adj[k];
-    }
-    free(indeg);
-    free(off);
-    free(adj);
-    free(queue);
-    free(pos);
-    free(ed);
-    return removed == nch ? 0 : 1;
-}
-
 /* Base LIDs of every SL row (end ports cabled to a switch, and
    switches), as the report counts path SLs. */
 static size_t src_lids(const ibr_topo *t, uint16_t **out)
@@ -213,7 +126,7 @@ static void check_answer(const ibr_result *old, const ibr_result *y, const ibr_r
     CU_ASSERT_EQUAL(v.routes_ok, v.routes_checked);
     CU_ASSERT_EQUAL(v.pairs_ok, v.pairs);
     CU_ASSERT_EQUAL(v.deadlock_free, 1);
-    int loops = check_credit_loops(y);
+    int loops = ibr_test_credit_loops(y);
     if (loops != 0)
         fprintf(stderr, "\n%s: independent walk: %d\n", what, loops);
     CU_ASSERT_EQUAL(loops, 0);

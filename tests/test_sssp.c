@@ -171,92 +171,6 @@ static void check_dfsssp_sls(const ibr_topo *t, const ibr_result *r, unsigned ma
     free(e);
 }
 
-/* An independent credit-loop check of a layered result: every (source end
-   port, destination end port) path is walked through the LFTs, each hop's
-   VL read from the path's SL and the switch's SL2VL table; the channels
-   (switch, output port, VL) and the dependencies between consecutive ones
-   form a graph that Kahn's algorithm must empty. Returns 0 acyclic, 1 a
-   loop, -1 a broken route. */
-static int check_credit_loops(const ibr_topo *t, const ibr_result *r)
-{
-    size_t nsw = ibr_topo_switch_count(t), nch = nsw * 256 * 16;
-    endp *e;
-    size_t n = end_ports(t, &e), ne = 0, cap = 1024;
-    uint32_t *ed = malloc(cap * 2 * sizeof *ed);
-    int bad = 0;
-    for (size_t a = 0; a < n && !bad; a++)
-        for (size_t b = 0; b < n && !bad; b++) {
-            if (e[a].sw == e[b].sw)
-                continue;
-            unsigned sl = ibr_result_path_sl(r, e[a].lid, e[b].lid);
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, e[a].node, e[a].port);
-            uint32_t cur = e[a].sw, prev = UINT32_MAX, steps = 0;
-            unsigned ip = pi.remote_port;
-            while (cur != e[b].sw && !bad) {
-                unsigned op = ibr_result_lft_port(r, cur, e[b].lid);
-                uint32_t node = ibr_topo_switch_node(t, cur);
-                uint8_t map[16];
-                memset(map, 0, sizeof map); /* no SL2VL tables: all on VL0 */
-                if (op == IBR_NO_ROUTE || ++steps > nsw ||
-                    (ibr_result_has_sl2vl(r) && ibr_result_sl2vl(map, r, cur, ip, op) < 0)) {
-                    bad = -1;
-                    break;
-                }
-                uint32_t ch = ((uint32_t)cur * 256 + op) * 16 + map[sl & 15];
-                if (prev != UINT32_MAX) {
-                    if (ne == cap)
-                        ed = realloc(ed, (cap *= 2) * 2 * sizeof *ed);
-                    ed[2 * ne] = prev;
-                    ed[2 * ne++ + 1] = ch;
-                }
-                prev = ch;
-                ibr_port_info po = IBR_PORT_INFO_INIT;
-                ibr_topo_port_info(&po, t, node, op);
-                ip = po.remote_port;
-                cur = ibr_test_sw_behind(t, node, op);
-                if (cur == IBR_NONE)
-                    bad = -1;
-            }
-        }
-    free(e);
-    if (bad) {
-        free(ed);
-        return bad;
-    }
-    /* Kahn: in-degrees, then peel */
-    uint32_t *indeg = calloc(nch, sizeof *indeg), *off = calloc(nch + 1, sizeof *off);
-    uint32_t *adj = malloc((ne + 1) * sizeof *adj), *queue = malloc((nch + 1) * sizeof *queue);
-    for (size_t i = 0; i < ne; i++) {
-        off[ed[2 * i] + 1]++;
-        indeg[ed[2 * i + 1]]++;
-    }
-    for (size_t c = 0; c < nch; c++)
-        off[c + 1] += off[c];
-    uint32_t *pos = malloc((nch + 1) * sizeof *pos);
-    memcpy(pos, off, (nch + 1) * sizeof *pos);
-    for (size_t i = 0; i < ne; i++)
-        adj[pos[ed[2 * i]]++] = ed[2 * i + 1];
-    size_t qh = 0, qt = 0, removed = 0;
-    for (size_t c = 0; c < nch; c++)
-        if (!indeg[c])
-            queue[qt++] = (uint32_t)c;
-    while (qh < qt) {
-        uint32_t c = queue[qh++];
-        removed++;
-        for (uint32_t k = off[c]; k < off[c + 1]; k++)
-            if (--indeg[adj[k]] == 0)
-                queue[qt++] = adj[k];
-    }
-    free(indeg);
-    free(off);
-    free(adj);
-    free(queue);
-    free(pos);
-    free(ed);
-    return removed == nch ? 0 : 1;
-}
-
 /* spec with every port given all 15 data VLs (a default port has VL0-7,
    as ibsim's), so that ibr_options::max_vls alone bounds dfsssp's VLs */
 static ibr_topo *topo15(const char *spec, unsigned links, unsigned switches, uint64_t seed)
@@ -520,7 +434,7 @@ static void test_vls(void)
     ibr_verify_report rep;
     ibr_result *r = route_ok(t, "sssp,no_fallback", NULL, &rep);
     CU_ASSERT_EQUAL(rep.deadlock_free, 0);
-    CU_ASSERT_EQUAL(check_credit_loops(t, r), 1); /* the check sees loops */
+    CU_ASSERT_EQUAL(ibr_test_credit_loops(r), 1); /* the check sees loops */
     CU_ASSERT_EQUAL(ibr_result_sl_mode(r), IBR_SL_NONE);
     ibr_result_destroy(r);
 
@@ -549,7 +463,7 @@ static void test_vls(void)
     CU_ASSERT_EQUAL(rep.deadlock_free, 1);
     CU_ASSERT(layers_needed(r) >= 1 && layers_needed(r) <= needed - 1);
     check_dfsssp_sls(t, r, needed - 1);
-    CU_ASSERT_EQUAL(check_credit_loops(t, r), 0);
+    CU_ASSERT_EQUAL(ibr_test_credit_loops(r), 0);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
 
@@ -601,7 +515,7 @@ static void test_beyond_cycle_breaking(void)
         CU_ASSERT_EQUAL(rep.deadlock_free, 1);
         CU_ASSERT(layers_needed(r) >= 1 && layers_needed(r) <= 8);
         check_dfsssp_sls(t, r, 8);
-        int loops = check_credit_loops(t, r);
+        int loops = ibr_test_credit_loops(r);
         CU_ASSERT_EQUAL(loops, 0);
         if (loops)
             fprintf(stderr, "%s: independent check says %d\n", specs[f], loops);
@@ -653,7 +567,7 @@ static void test_dimension_order(void)
             fprintf(stderr, "%s: dfsssp %u layers, lash %u\n", fab[f].spec, nd, nl);
         CU_ASSERT_EQUAL(rd.deadlock_free, 1);
         check_dfsssp_sls(t, d, 8);
-        CU_ASSERT_EQUAL(check_credit_loops(t, d), 0);
+        CU_ASSERT_EQUAL(ibr_test_credit_loops(d), 0);
         ibr_result_destroy(s);
         ibr_result_destroy(d);
         ibr_result_destroy(l);

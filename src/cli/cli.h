@@ -382,6 +382,9 @@ typedef struct sweep_cfg {
     uint64_t seed;           /* of the faults */
     int quiet_progress;
     ibr_analyze_options aopts;
+    const char *ranks_file;  /* --ranks: loaded by cli_sweep_prepare() */
+    int wl_implied;          /* --grid, --moe or --rails without --workloads */
+    ibr_rank_order *ranks;
 } sweep_cfg;
 
 /* One fault (or one trial of the curve) and what it cost. */
@@ -425,7 +428,13 @@ enum {
     CLI_OPT_SWEEP_SEED,                      /* --seed N (faults and patterns) */
     CLI_OPT_SWEEP_PATTERNS,                  /* --patterns LIST */
     CLI_OPT_SWEEP_RANDOM,                    /* --random N */
-    CLI_OPT_SWEEP_THREADS                    /* --threads N */
+    CLI_OPT_SWEEP_THREADS,                   /* --threads N */
+    CLI_OPT_SWEEP_RANKS,                     /* --ranks FILE, and the workloads: */
+    CLI_OPT_SWEEP_WORKLOADS,                 /* --workloads LIST */
+    CLI_OPT_SWEEP_GRID,                      /* --grid AxB[xC] */
+    CLI_OPT_SWEEP_MOE,                       /* --moe G[,K] */
+    CLI_OPT_SWEEP_RAILS,                     /* --rails N */
+    CLI_OPT_SWEEP_TOP                        /* --top-links K */
 };
 
 /* Their entries of a struct option table. */
@@ -437,7 +446,13 @@ enum {
     {"seed", required_argument, NULL, CLI_OPT_SWEEP_SEED},                    \
     {"patterns", required_argument, NULL, CLI_OPT_SWEEP_PATTERNS},            \
     {"random", required_argument, NULL, CLI_OPT_SWEEP_RANDOM},                \
-    {"threads", required_argument, NULL, CLI_OPT_SWEEP_THREADS}
+    {"threads", required_argument, NULL, CLI_OPT_SWEEP_THREADS},              \
+    {"ranks", required_argument, NULL, CLI_OPT_SWEEP_RANKS},                  \
+    {"workloads", required_argument, NULL, CLI_OPT_SWEEP_WORKLOADS},          \
+    {"grid", required_argument, NULL, CLI_OPT_SWEEP_GRID},                    \
+    {"moe", required_argument, NULL, CLI_OPT_SWEEP_MOE},                      \
+    {"rails", required_argument, NULL, CLI_OPT_SWEEP_RAILS},                  \
+    {"top-links", required_argument, NULL, CLI_OPT_SWEEP_TOP}
 
 /* Handle one of those codes into @p cfg; the fault options (--cables to
    --trials) set *sweep. 0, -1 after printing an error, 1 when @p c is not
@@ -447,6 +462,18 @@ int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg);
 /* Defaults: 20 random cables, no switches, no curve (5 trials when asked),
    seed 1, the analysis defaults with 20 random patterns. */
 void cli_sweep_cfg_init(sweep_cfg *cfg);
+/* After the topology is frozen: the rank order of --ranks into
+   cfg->aopts, and all workloads when --grid, --moe or --rails asked for
+   some. 0, or -1 (reported). cli_sweep_cfg_dispose() frees the order;
+   call it before cli_intact_dispose() (the order lives in t's context). */
+int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t);
+void cli_sweep_cfg_dispose(sweep_cfg *cfg);
+
+/* The workload options' values, as ibr analyze reads them: "all" or a
+   comma list of workload names into *out; up to @p max numbers 1..2^20
+   separated by @p sep into v[] (their count). -1 on an error (reported). */
+int cli_parse_workloads(const char *s, unsigned int *out);
+int cli_parse_dims(const char *opt, const char *s, char sep, unsigned *v, int max);
 
 /* Sweep the faults of @p cfg over fabric @p f (r0's topology was frozen
    from it; its link states change during the call and are restored),

@@ -4,9 +4,13 @@
  * object with an "ebb" number. Reading them from the JSON rather than from
  * ::ibr_analysis_summary lets `ibr sweep` and `ibr report` follow the
  * families the library reports, including ones added after this file.
+ * The workloads (the "workloads" array, each entry with a "name" and an
+ * "ebb") count as families too, named "workload NAME". Also the parsers of
+ * the workload options' values.
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,9 +55,14 @@ static const char *skip_value(const char *p)
     return p;
 }
 
-/* The "ebb" member of the object at p ('{'): 1 with *out set, or 0. */
-static int object_ebb(double *out, const char *p)
+/* The "ebb" member of the object at p ('{'): 1 with *out set, or 0; its
+   "name" string (unescaped names only) into name[CLI_FAMILY_NAME] where
+   name is not NULL ("" when none). */
+static int object_ebb(double *out, char *name, const char *p)
 {
+    int found = 0;
+    if (name)
+        name[0] = '\0';
     p = skip_ws(p + 1);
     while (*p == '"') {
         const char *key = p + 1;
@@ -63,13 +72,43 @@ static int object_ebb(double *out, const char *p)
         p = skip_ws(p + 1);
         if (strncmp(key, "ebb\"", 4) == 0 && (*p == '-' || (*p >= '0' && *p <= '9'))) {
             *out = strtod(p, NULL);
-            return 1;
+            found = 1;
+            if (!name)
+                return 1;
+        }
+        if (name && strncmp(key, "name\"", 5) == 0 && *p == '"') {
+            const char *e = skip_string(p);
+            size_t n = (size_t)(e - p) - 2;
+            if (e[-1] == '"' && n < CLI_FAMILY_NAME && !memchr(p + 1, '\\', n)) {
+                memcpy(name, p + 1, n);
+                name[n] = '\0';
+            }
         }
         p = skip_ws(skip_value(p));
         if (*p == ',')
             p = skip_ws(p + 1);
     }
-    return 0;
+    return found;
+}
+
+/* The workloads of the array at p ('[') appended as "workload NAME". */
+static size_t workload_families(char (*names)[CLI_FAMILY_NAME], double *ebb, size_t n, size_t cap,
+                                const char *p)
+{
+    p = skip_ws(p + 1);
+    while (*p == '{') {
+        char name[CLI_FAMILY_NAME];
+        double v;
+        if (object_ebb(&v, name, p) && name[0] && n < cap &&
+            strlen(name) + 9 < CLI_FAMILY_NAME) {
+            snprintf(names[n], CLI_FAMILY_NAME, "workload %s", name);
+            ebb[n++] = v;
+        }
+        p = skip_ws(skip_value(p));
+        if (*p == ',')
+            p = skip_ws(p + 1);
+    }
+    return n;
 }
 
 size_t cli_pattern_families(char (*names)[CLI_FAMILY_NAME], double *ebb, size_t cap,
@@ -89,14 +128,72 @@ size_t cli_pattern_families(char (*names)[CLI_FAMILY_NAME], double *ebb, size_t 
             break;
         p = skip_ws(p + 1);
         double v;
-        if (*p == '{' && object_ebb(&v, p) && n < cap && klen < CLI_FAMILY_NAME) {
+        if (*p == '{' && object_ebb(&v, NULL, p) && n < cap && klen < CLI_FAMILY_NAME) {
             memcpy(names[n], key, klen);
             names[n][klen] = '\0';
             ebb[n++] = v;
-        }
+        } else if (*p == '[' && klen == 9 && strncmp(key, "workloads", 9) == 0)
+            n = workload_families(names, ebb, n, cap, p);
         p = skip_ws(skip_value(p));
         if (*p == ',')
             p = skip_ws(p + 1);
     }
     return n;
+}
+
+int cli_parse_workloads(const char *s, unsigned int *out)
+{
+    static const struct {
+        const char *name;
+        unsigned int bit;
+    } names[] = {
+        {"all", IBR_WORKLOAD_ALL},         {"ring", IBR_WORKLOAD_RING},
+        {"rd", IBR_WORKLOAD_RD},           {"rail-ring", IBR_WORKLOAD_RAIL_RING},
+        {"rail-rd", IBR_WORKLOAD_RAIL_RD}, {"a2a", IBR_WORKLOAD_ALL_TO_ALL},
+        {"moe", IBR_WORKLOAD_MOE},         {"grid", IBR_WORKLOAD_GRID},
+        {"shift", IBR_WORKLOAD_SHIFT},     {"perm", IBR_WORKLOAD_PERMUTATION},
+    };
+    unsigned int bits = 0;
+    while (*s) {
+        size_t n = strcspn(s, ","), i;
+        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
+                break;
+        if (i == sizeof(names) / sizeof(names[0])) {
+            cli_error("--workloads",
+                      "unknown workload '%.*s' (all, ring, rd, rail-ring, rail-rd, a2a, moe, "
+                      "grid, shift, perm)",
+                      (int)n, s);
+            return -1;
+        }
+        bits |= names[i].bit;
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    if (!bits) {
+        cli_error("--workloads", "no workload given");
+        return -1;
+    }
+    *out = bits;
+    return 0;
+}
+
+int cli_parse_dims(const char *opt, const char *s, char sep, unsigned *v, int max)
+{
+    int n = 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        unsigned long x = strtoul(s, &end, 10);
+        if (end == s || errno || x < 1 || x > (1ul << 20) || n == max ||
+            (*end && *end != sep)) {
+            cli_error(opt, "bad value '%s'", s);
+            return -1;
+        }
+        v[n++] = (unsigned)x;
+        if (!*end)
+            return n;
+        s = end + 1;
+    }
 }

@@ -291,66 +291,6 @@ static int parse_patterns(const char *s, unsigned int *out)
     return 0;
 }
 
-/* "all" or a comma list of workload names; -1 on error. */
-static int parse_workloads(const char *s, unsigned int *out)
-{
-    static const struct {
-        const char *name;
-        unsigned int bit;
-    } names[] = {
-        {"all", IBR_WORKLOAD_ALL},         {"ring", IBR_WORKLOAD_RING},
-        {"rd", IBR_WORKLOAD_RD},           {"rail-ring", IBR_WORKLOAD_RAIL_RING},
-        {"rail-rd", IBR_WORKLOAD_RAIL_RD}, {"a2a", IBR_WORKLOAD_ALL_TO_ALL},
-        {"moe", IBR_WORKLOAD_MOE},         {"grid", IBR_WORKLOAD_GRID},
-        {"shift", IBR_WORKLOAD_SHIFT},     {"perm", IBR_WORKLOAD_PERMUTATION},
-    };
-    unsigned int bits = 0;
-    while (*s) {
-        size_t n = strcspn(s, ","), i;
-        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-            if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
-                break;
-        if (i == sizeof(names) / sizeof(names[0])) {
-            cli_error("--workloads",
-                      "unknown workload '%.*s' (all, ring, rd, rail-ring, rail-rd, a2a, moe, "
-                      "grid, shift, perm)",
-                      (int)n, s);
-            return -1;
-        }
-        bits |= names[i].bit;
-        s += n;
-        if (*s == ',')
-            s++;
-    }
-    if (!bits) {
-        cli_error("--workloads", "no workload given");
-        return -1;
-    }
-    *out = bits;
-    return 0;
-}
-
-/* Up to @p max numbers 1..2^20 separated by @p sep; their count, or -1
-   (reported). */
-static int parse_dims(const char *opt, const char *s, char sep, unsigned *v, int max)
-{
-    int n = 0;
-    for (;;) {
-        char *end;
-        errno = 0;
-        unsigned long x = strtoul(s, &end, 10);
-        if (end == s || errno || x < 1 || x > (1ul << 20) || n == max ||
-            (*end && *end != sep)) {
-            cli_error(opt, "bad value '%s'", s);
-            return -1;
-        }
-        v[n++] = (unsigned)x;
-        if (!*end)
-            return n;
-        s = end + 1;
-    }
-}
-
 /* What the command line of `ibr analyze` asks for. */
 typedef struct analyze_args {
     const char *src, *dump, *chain, *groups_file, *qos_file, *ranks_file;
@@ -436,9 +376,9 @@ static int analyze_workload_option(analyze_args *aa, int c, const char *arg)
     int n;
     switch (c) {
     case O_RANKS: aa->ranks_file = arg; break;
-    case O_WORKLOADS: return parse_workloads(arg, &aa->opts.workloads);
+    case O_WORKLOADS: return cli_parse_workloads(arg, &aa->opts.workloads);
     case O_GRID:
-        if ((n = parse_dims("--grid", arg, 'x', d, 3)) < 0)
+        if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
             return -1;
         if (n < 2) {
             cli_error("--grid", "expected AxB or AxBxC, got '%s'", arg);
@@ -448,7 +388,7 @@ static int analyze_workload_option(analyze_args *aa, int c, const char *arg)
         aa->wl_implied = 1;
         break;
     case O_MOE:
-        if ((n = parse_dims("--moe", arg, ',', d, 2)) < 0)
+        if ((n = cli_parse_dims("--moe", arg, ',', d, 2)) < 0)
             return -1;
         aa->opts.moe_group = d[0];
         if (n == 2)

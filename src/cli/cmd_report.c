@@ -218,20 +218,51 @@ static const char *const report_js[] = {
     "    s.appendChild(g);\n",
     "  })();\n",
     "\n",
-    "  /* 3. Link load heat map */\n",
+    "  /* 2b. Workloads over the rank order (ibr analyze --workloads) */\n",
     "  (function () {\n",
-    "    var L = D.link_levels || [];\n",
-    "    var s = section('Link load by level',\n",
-    "      'All-to-all flows per directed switch-to-switch link, grouped by the ranks of its ends ' +\n",
-    "      '(rank 0: switches with end ports; on a fat tree the tree levels). Each row spreads ' +\n",
+    "    var W = A.workloads;\n",
+    "    if (!Array.isArray(W) || !W.length) return;\n",
+    "    var s = section('Workloads',\n",
+    "      'Collective and application patterns over ' + fmt(A.ranks) + ' ranks in rank order. ' +\n",
+    "      'eBB: mean share of link bandwidth a flow gets (worst: of the worst step or pattern). ' +\n",
+    "      'Bound: the best eBB any routing over these cables could reach. Limiting links: the ' +\n",
+    "      'busiest links of the most congested pattern.', true, 3);\n",
+    "    var cols = [];\n",
+    "    W.forEach(function (w) {\n",
+    "      Object.keys(w).forEach(function (k) {\n",
+    "        if (typeof w[k] === 'number' && cols.indexOf(k) < 0) cols.push(k);\n",
+    "      });\n",
+    "    });\n",
+    "    table(s, ['workload'].concat(cols.map(function (c) { return c.replace(/_/g, ' '); })),\n",
+    "      W.map(function (w, i) {\n",
+    "        return [w.name].concat(cols.map(function (c) {\n",
+    "          return w[c] === undefined ? '-' : num('analysis.workloads.' + i + '.' + c);\n",
+    "        }));\n",
+    "      }));\n",
+    "    var rows = [];\n",
+    "    W.forEach(function (w, i) {\n",
+    "      (w.limiting_links || []).forEach(function (l, j) {\n",
+    "        var q = 'analysis.workloads.' + i + '.limiting_links.' + j + '.';\n",
+    "        rows.push([w.name, l.switch, num(q + 'port'), l.peer, num(q + 'peer_port'), num(q + 'flows')]);\n",
+    "      });\n",
+    "    });\n",
+    "    s.appendChild(el('h3', {}, 'Limiting links per workload'));\n",
+    "    table(s, ['workload', 'from switch', 'port', 'to switch', 'port', 'flows'], rows);\n",
+    "  })();\n",
+    "\n",
+    "  /* 3. Link load heat maps: by level, and by dimension on a torus, mesh or hypercube */\n",
+    "  function heat(title, what, key, label, order) {\n",
+    "    var L = D[key] || [];\n",
+    "    var s = section(title,\n",
+    "      'All-to-all flows per directed switch-to-switch link, grouped ' + what + '. Each row spreads ' +\n",
     "      'its links over ' + (D.load_bins || 0) + ' equal load ranges from the least loaded link (' +\n",
     "      fmt(D.load_min) + ' flows) to the busiest (' + fmt(D.load_max) + ' flows); darker cells ' +\n",
-    "      'hold more of the row\\'s links.', false, 4);\n",
+    "      'hold more of the row\\'s links.', false, order);\n",
     "    if (!L.length) { s.appendChild(el('p', {}, 'No switch-to-switch links.')); return; }\n",
     "    var nb = D.load_bins, cw = 15, rh = 20, left = 100, w = left + nb * cw + 20,\n",
     "        h = 30 + L.length * rh + 30;\n",
     "    var g = sv('svg', {width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img',\n",
-    "                       'aria-label': 'link load heat map'});\n",
+    "                       'aria-label': title});\n",
     "    L.forEach(function (row, i) {\n",
     "      var y = 20 + i * rh;\n",
     "      g.appendChild(sv('text', {x: left - 6, y: y + 15, 'class': 'rl'}, row.name));\n",
@@ -249,11 +280,17 @@ static const char *const report_js[] = {
     "    g.appendChild(sv('text', {x: left, y: yb, 'class': 'ax0'}, fmt(D.load_min)));\n",
     "    g.appendChild(sv('text', {x: left + nb * cw, y: yb, 'class': 'ax1'}, fmt(D.load_max)));\n",
     "    s.appendChild(g);\n",
-    "    table(s, ['level', 'links', 'min', 'mean', 'max'], L.map(function (r, i) {\n",
-    "      var p = 'link_levels.' + i + '.';\n",
+    "    table(s, [label, 'links', 'min', 'mean', 'max'], L.map(function (r, i) {\n",
+    "      var p = key + '.' + i + '.';\n",
     "      return [r.name, num(p + 'links'), num(p + 'min'), num(p + 'mean'), num(p + 'max')];\n",
     "    }));\n",
-    "  })();\n",
+    "  }\n",
+    "  heat('Link load by level', 'by the ranks of its ends (rank 0: switches with end ports; on a ' +\n",
+    "       'fat tree the tree levels)', 'link_levels', 'level', 4);\n",
+    "  if ((D.link_dims || []).length)\n",
+    "    heat('Link load by dimension', 'by the dimension it runs along (the switch graph read as a ' +\n",
+    "         'torus, mesh or hypercube: ' + D.link_dims.length + ' dimensions)', 'link_dims',\n",
+    "         'dimension', 4);\n",
     "\n",
     "  /* 4. Hops and VLs */\n",
     "  (function () {\n",
@@ -371,6 +408,8 @@ void usage_report(FILE *o)
           "  --seed N                    seed of the random patterns and faults (1)\n"
           "  --threads N                 worker threads (0 = one per CPU, the default)\n"
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
+          "  --ranks FILE, --workloads LIST, --grid AxB[xC], --moe G[,K], --rails N,\n"
+          "  --top-links K               the workloads over a rank order, as ibr analyze\n"
           "  --sweep                     add the fault sweep (needs the routing computed\n"
           "                              in memory; costs one routing and analysis per fault)\n"
           "  --cables all|N              cables the sweep takes out (default 20)\n"
@@ -585,6 +624,39 @@ static void json_rank(FILE *o, uint32_t r)
         fprintf(o, "%" PRIu32, r);
 }
 
+/* One link of load v into gr; the bins spread [min, min + span]. */
+static void group_add(report_group *gr, uint64_t v, uint64_t min, uint64_t span)
+{
+    gr->links++;
+    gr->sum += v;
+    gr->min = v < gr->min ? v : gr->min;
+    gr->max = v > gr->max ? v : gr->max;
+    uint64_t bin = span ? (v - min) * REPORT_BINS / span : 0;
+    gr->bins[bin < REPORT_BINS ? bin : REPORT_BINS - 1]++;
+}
+
+/* Row k of link_levels (with its ranks) or, with is_dim, of link_dims
+   (k is the dimension) as JSON, after a comma unless k is 0. */
+static void group_json(FILE *o, const report_group *g, const char *name, int k, int is_dim)
+{
+    fprintf(o, "%s\n    {\"name\": \"%s\", ", k ? "," : "", name);
+    if (is_dim)
+        fprintf(o, "\"dim\": %d", k);
+    else {
+        fputs("\"from\": ", o);
+        json_rank(o, g->from);
+        fputs(", \"to\": ", o);
+        json_rank(o, g->to);
+    }
+    fprintf(o, ", \"links\": %" PRIu64 ", \"min\": %" PRIu64 ", \"mean\": ", g->links,
+            g->links ? g->min : 0);
+    cli_json_double(o, g->links ? (double)g->sum / (double)g->links : 0.0);
+    fprintf(o, ", \"max\": %" PRIu64 ", \"bins\": [", g->max);
+    for (int b = 0; b < REPORT_BINS; b++)
+        fprintf(o, "%s%" PRIu64, b ? ", " : "", g->bins[b]);
+    fputs("]}", o);
+}
+
 /* The members link_levels, load_max, load_bins and limiting. */
 static void report_levels(FILE *o, const report_link *l, size_t n, const uint32_t *rank,
                           const ibr_topo *t)
@@ -611,14 +683,7 @@ static void report_levels(FILE *o, const report_link *l, size_t n, const uint32_
             g[k].to = b;
             g[k].min = UINT64_MAX;
         }
-        report_group *gr = &g[k];
-        uint64_t v = l[i].load;
-        gr->links++;
-        gr->sum += v;
-        gr->min = v < gr->min ? v : gr->min;
-        gr->max = v > gr->max ? v : gr->max;
-        uint64_t bin = span ? (v - min) * REPORT_BINS / span : 0;
-        gr->bins[bin < REPORT_BINS ? bin : REPORT_BINS - 1]++;
+        group_add(&g[k], l[i].load, min, span);
     }
     qsort(g, ng, sizeof(*g), cmp_group);
     fprintf(o, ",\n  \"load_min\": %" PRIu64 ", \"load_max\": %" PRIu64
@@ -630,16 +695,7 @@ static void report_levels(FILE *o, const report_link *l, size_t n, const uint32_
         else
             snprintf(name, sizeof name, "%" PRIu32 " -> %" PRIu32 " %s", g[k].from, g[k].to,
                      g[k].from < g[k].to ? "up" : g[k].from == g[k].to ? "across" : "down");
-        fprintf(o, "%s\n    {\"name\": \"%s\", \"from\": ", k ? "," : "", name);
-        json_rank(o, g[k].from);
-        fputs(", \"to\": ", o);
-        json_rank(o, g[k].to);
-        fprintf(o, ", \"links\": %" PRIu64 ", \"min\": %" PRIu64 ", \"mean\": ", g[k].links, g[k].min);
-        cli_json_double(o, (double)g[k].sum / (double)g[k].links);
-        fprintf(o, ", \"max\": %" PRIu64 ", \"bins\": [", g[k].max);
-        for (int b = 0; b < REPORT_BINS; b++)
-            fprintf(o, "%s%" PRIu64, b ? ", " : "", g[k].bins[b]);
-        fputs("]}", o);
+        group_json(o, &g[k], name, (int)k, 0);
     }
     fputs("],\n  \"limiting\": [", o);
     const report_link **by = malloc((n + 1) * sizeof(*by));
@@ -665,6 +721,190 @@ static void report_levels(FILE *o, const report_link *l, size_t n, const uint32_
     fputs("]", o);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Dimensions of a torus, mesh or hypercube */
+
+#define REPORT_MAX_DIMS 8
+
+/* The switch graph with parallel cables collapsed: switch s's neighbours
+   nbr[off[s]] .. nbr[off[s + 1] - 1], sorted. */
+typedef struct report_graph {
+    uint32_t n, *off, *nbr, *uf; /* uf: union-find over the entries of nbr */
+} report_graph;
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The entry of neighbour b in a's row, or UINT32_MAX. */
+static uint32_t graph_pos(const report_graph *g, uint32_t a, uint32_t b)
+{
+    const uint32_t *row = g->nbr + g->off[a];
+    const uint32_t *p = bsearch(&b, row, g->off[a + 1] - g->off[a], sizeof(*row), cmp_u32);
+    return p ? (uint32_t)(p - g->nbr) : UINT32_MAX;
+}
+
+static uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+    while (uf[x] != x) {
+        uf[x] = uf[uf[x]]; /* path halving */
+        x = uf[x];
+    }
+    return x;
+}
+
+/* Put cables a-b and c-d (as entries of their rows; both directions of
+   a cable are one) into one class. */
+static void uf_join(report_graph *g, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    uint32_t x = graph_pos(g, a < b ? a : b, a < b ? b : a);
+    uint32_t y = graph_pos(g, c < d ? c : d, c < d ? d : c);
+    if (x != UINT32_MAX && y != UINT32_MAX)
+        g->uf[uf_find(g->uf, x)] = uf_find(g->uf, y);
+}
+
+/* -1 out of memory. */
+static int graph_build(report_graph *g, const report_link *l, size_t n, uint32_t nsw)
+{
+    g->n = nsw;
+    g->off = calloc(nsw + 2, sizeof(*g->off));
+    g->nbr = malloc((n + 1) * sizeof(*g->nbr));
+    g->uf = malloc((n + 1) * sizeof(*g->uf));
+    if (!g->off || !g->nbr || !g->uf)
+        return -1;
+    /* report_links() lists the links switch by switch */
+    for (size_t i = 0; i < n; i++)
+        g->off[l[i].sw + 2]++;
+    for (uint32_t s = 0; s < nsw; s++)
+        g->off[s + 2] += g->off[s + 1];
+    for (size_t i = 0; i < n; i++)
+        g->nbr[g->off[l[i].sw + 1]++] = l[i].rsw;
+    uint32_t w = 0;
+    for (uint32_t s = 0; s < nsw; s++) {
+        uint32_t a = g->off[s], b = g->off[s + 1];
+        qsort(g->nbr + a, b - a, sizeof(*g->nbr), cmp_u32);
+        g->off[s] = w;
+        for (uint32_t k = a; k < b; k++)
+            if (k == a || g->nbr[k] != g->nbr[k - 1])
+                g->nbr[w++] = g->nbr[k];
+    }
+    g->off[nsw] = w;
+    for (uint32_t k = 0; k < w; k++)
+        g->uf[k] = k;
+    return 0;
+}
+
+/* The classes of cables that run along one dimension of a Cartesian
+   product of rings and paths: opposite sides of every 4-cycle are in one
+   class, and two cables of a switch that lie on no common 4-cycle are too
+   (the two directions of one ring or path). */
+static void graph_classes(report_graph *g)
+{
+    for (uint32_t u = 0; u < g->n; u++)
+        for (uint32_t i = g->off[u]; i < g->off[u + 1]; i++)
+            for (uint32_t j = i + 1; j < g->off[u + 1]; j++) {
+                uint32_t v = g->nbr[i], w = g->nbr[j];
+                int square = 0;
+                for (uint32_t k = g->off[v]; k < g->off[v + 1]; k++) {
+                    uint32_t x = g->nbr[k];
+                    if (x == u || graph_pos(g, w, x) == UINT32_MAX)
+                        continue;
+                    square = 1;
+                    uf_join(g, u, v, w, x);
+                    uf_join(g, u, w, v, x);
+                }
+                if (!square)
+                    uf_join(g, u, v, u, w);
+            }
+}
+
+/* dim[i] for every link of l: the dimension it runs along, numbered in
+   order of first appearance; their number, or 0 when the switch graph
+   does not read as a torus, mesh or hypercube (more than
+   REPORT_MAX_DIMS classes, or a switch with more than two cables of a
+   class), -1 out of memory. */
+static int report_dims(int *dim, const report_link *l, size_t n, uint32_t nsw)
+{
+    report_graph g = {0};
+    int nd = -1;
+    if (graph_build(&g, l, n, nsw) < 0)
+        goto out;
+    graph_classes(&g);
+    uint32_t root[REPORT_MAX_DIMS];
+    nd = 0;
+    for (uint32_t u = 0; u < nsw && nd >= 0; u++) {
+        unsigned count[REPORT_MAX_DIMS] = {0};
+        for (uint32_t k = g.off[u]; k < g.off[u + 1] && nd >= 0; k++) {
+            uint32_t v = g.nbr[k];
+            uint32_t c = uf_find(g.uf, graph_pos(&g, u < v ? u : v, u < v ? v : u));
+            int d = 0;
+            while (d < nd && root[d] != c)
+                d++;
+            if (d == nd && nd == REPORT_MAX_DIMS)
+                nd = -2;
+            else if (d == nd)
+                root[nd++] = c;
+            if (nd >= 0 && ++count[d] > 2)
+                nd = -2;
+        }
+    }
+    if (nd == -2) {
+        nd = 0;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = l[i].sw, b = l[i].rsw;
+        uint32_t c = uf_find(g.uf, graph_pos(&g, a < b ? a : b, a < b ? b : a));
+        dim[i] = 0;
+        while (dim[i] < nd && root[dim[i]] != c)
+            dim[i]++;
+    }
+out:
+    free(g.off);
+    free(g.nbr);
+    free(g.uf);
+    return nd;
+}
+
+/* The member link_dims: the links' loads grouped by dimension (empty
+   when the fabric has switches of several ranks, or does not read as a
+   torus, mesh or hypercube). -1 out of memory. */
+static int report_dim_rows(FILE *o, const report_link *l, size_t n, const uint32_t *rank,
+                           uint32_t nsw)
+{
+    int one_rank = n > 0;
+    for (size_t i = 0; i < n; i++)
+        one_rank &= rank[l[i].sw] == 0 && rank[l[i].rsw] == 0;
+    int *dim = one_rank ? malloc(n * sizeof(*dim)) : NULL;
+    int nd = dim ? report_dims(dim, l, n, nsw) : 0;
+    if ((one_rank && !dim) || nd < 0) {
+        free(dim);
+        return -1;
+    }
+    uint64_t max = 0, min = n ? UINT64_MAX : 0;
+    for (size_t i = 0; i < n; i++) {
+        max = l[i].load > max ? l[i].load : max;
+        min = l[i].load < min ? l[i].load : min;
+    }
+    report_group g[REPORT_MAX_DIMS];
+    memset(g, 0, sizeof g);
+    for (int d = 0; d < nd; d++)
+        g[d].min = UINT64_MAX;
+    for (size_t i = 0; i < n && nd > 0; i++)
+        group_add(&g[dim[i]], l[i].load, min, max - min);
+    fputs(",\n  \"link_dims\": [", o);
+    for (int d = 0; d < nd; d++) {
+        char name[32];
+        snprintf(name, sizeof name, "dimension %d", d);
+        group_json(o, &g[d], name, d, 1);
+    }
+    fputs("]", o);
+    free(dim);
+    return 0;
+}
+
 /* link_levels and the rest from the analysis's link loads. -1 out of
    memory. */
 static int report_load(FILE *o, const ibr_topo *t, const ibr_analysis *a)
@@ -684,7 +924,7 @@ static int report_load(FILE *o, const ibr_topo *t, const ibr_analysis *a)
     for (size_t i = 0; i < n; i++)
         l[i].load = loads[i];
     report_levels(o, l, n, rank, t);
-    rc = 0;
+    rc = report_dim_rows(o, l, n, rank, ibr_topo_switch_count(t));
 out:
     free(rank);
     free(l);
@@ -798,12 +1038,14 @@ out:
 
 /* Load, route or read the tables, verify, analyse and sweep. An exit
    status; CLI_EXIT_OK when everything is there for the page. */
-static int report_compute(report_run *rr, const report_args *ra)
+static int report_compute(report_run *rr, report_args *ra)
 {
     int rc = cli_route_intact(&rr->in, ra->src, &ra->ta, ra->dump ? NULL : ra->chain ? ra->chain : "minhop");
     if (rc != CLI_EXIT_OK)
         return rc;
     if (ra->dump && cli_load_lfts(&rr->in.r, rr->in.t, ra->dump) < 0)
+        return CLI_EXIT_ERROR;
+    if (cli_sweep_prepare(&ra->cfg, rr->in.t) < 0)
         return CLI_EXIT_ERROR;
     ibr_verify_report_init(&rr->vrep, IBR_VERIFY_REPORT_VERSION);
     rr->vrep.threads = ra->cfg.aopts.threads;
@@ -892,6 +1134,7 @@ int cmd_report(int argc, char **argv)
         ret = CLI_EXIT_INVALID;
     cli_sweep_free(&rr.sw);
     ibr_analysis_destroy(rr.a);
+    cli_sweep_cfg_dispose(&ra.cfg); /* the rank order before its topology's context */
     cli_intact_dispose(&rr.in);
     return ret;
 }

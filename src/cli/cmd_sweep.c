@@ -10,7 +10,8 @@
  *
  *   ibr sweep TOPOLOGY -R ENGINE [--cables all|N] [--switches N]
  *             [--k-max K] [--trials T] [--seed S] [--patterns LIST]
- *             [--random N] [--threads N] [--json]
+ *             [--random N] [--threads N] [--ranks FILE] [--workloads LIST]
+ *             [--grid AxB[xC]] [--moe G[,K]] [--rails N] [--top-links K] [--json]
  *
  * The sweep itself (cli_sweep_run()) is shared with `ibr report --sweep`.
  * Uses the public API only.
@@ -46,6 +47,9 @@ void usage_sweep(FILE *o)
           "  --patterns LIST             as ibr analyze (all, or a2a,shift,perm,bisect)\n"
           "  --random N                  random permutations and bisections each (20)\n"
           "  --threads N                 worker threads of each analysis (0 = one per CPU)\n"
+          "  --ranks FILE, --workloads LIST, --grid AxB[xC], --moe G[,K], --rails N,\n"
+          "  --top-links K               the workloads over a rank order, as ibr analyze;\n"
+          "                              each workload's eBB drop is reported too\n"
           "  --guid2lid FILE             take the LIDs from an OpenSM guid2lid file\n"
           "  --json                      one JSON object instead of the text report\n"
           "  -q, --quiet                 no progress lines on stderr\n"
@@ -417,6 +421,13 @@ void cli_sweep_json(FILE *o, const sweep_result *res, const sweep_cfg *cfg)
     fputs("}", o);
 }
 
+/* A family's text column: at least 12 characters, its whole name. */
+static int col_width(const sweep_result *res, size_t i)
+{
+    size_t n = strlen(res->names[i]);
+    return n > 12 ? (int)n : 12;
+}
+
 static void text_fault(FILE *o, const sweep_result *res, const sweep_fault *fl)
 {
     char what[96];
@@ -427,7 +438,7 @@ static void text_fault(FILE *o, const sweep_result *res, const sweep_fault *fl)
                  fl->port_a, fl->guid_b, fl->port_b);
     fprintf(o, "  %-46s %-7s", what, mode_name(fl));
     for (size_t i = 0; i < res->npat; i++)
-        fprintf(o, " %12.4f", fl->ebb[i] - res->base[i]);
+        fprintf(o, " %*.4f", col_width(res, i), fl->ebb[i] - res->base[i]);
     if (fl->unrouted_pairs)
         fprintf(o, "  (%" PRIu64 " pairs unrouted)", fl->unrouted_pairs);
     fputc('\n', o);
@@ -442,10 +453,10 @@ static void cli_sweep_text(FILE *o, const sweep_result *res, const char *engine)
             engine, ncab, res->cables_total, res->nfaults - ncab, res->seconds);
     fprintf(o, "  %-46s %-7s", "intact eBB", "");
     for (size_t i = 0; i < res->npat; i++)
-        fprintf(o, " %12.12s", res->names[i]);
+        fprintf(o, " %*s", col_width(res, i), res->names[i]);
     fprintf(o, "\n  %-46s %-7s", "", "");
     for (size_t i = 0; i < res->npat; i++)
-        fprintf(o, " %12.4f", res->base[i]);
+        fprintf(o, " %*.4f", col_width(res, i), res->base[i]);
     fprintf(o, "\nchange of eBB, worst faults first:\n");
     for (size_t i = 0; i < res->nfaults; i++)
         text_fault(o, res, &res->faults[i]);
@@ -487,6 +498,41 @@ static int opt_unsigned(unsigned *out, const char *opt, const char *arg, uint64_
     return 0;
 }
 
+/* The workload options (cli_sweep_option()), as ibr analyze reads them. */
+static int sweep_workload_option(sweep_cfg *cfg, int c, const char *arg)
+{
+    unsigned d[3] = {0, 0, 0};
+    int n;
+    switch (c) {
+    case CLI_OPT_SWEEP_RANKS: cfg->ranks_file = arg; return 0;
+    case CLI_OPT_SWEEP_WORKLOADS: return cli_parse_workloads(arg, &cfg->aopts.workloads);
+    case CLI_OPT_SWEEP_GRID:
+        if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
+            return -1;
+        if (n < 2) {
+            cli_error("--grid", "expected AxB or AxBxC, got '%s'", arg);
+            return -1;
+        }
+        memcpy(cfg->aopts.grid, d, sizeof d);
+        cfg->wl_implied = 1;
+        return 0;
+    case CLI_OPT_SWEEP_MOE:
+        if ((n = cli_parse_dims("--moe", arg, ',', d, 2)) < 0)
+            return -1;
+        cfg->aopts.moe_group = d[0];
+        if (n == 2)
+            cfg->aopts.moe_fanout = d[1];
+        cfg->wl_implied = 1;
+        return 0;
+    case CLI_OPT_SWEEP_RAILS:
+        cfg->wl_implied = 1;
+        return opt_unsigned(&cfg->aopts.rails, "--rails", arg, 1u << 20, 0);
+    case CLI_OPT_SWEEP_TOP:
+        return opt_unsigned(&cfg->aopts.top_links, "--top-links", arg, IBR_WORKLOAD_MAX_TOP, 0);
+    default: return 1;
+    }
+}
+
 int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg)
 {
     uint64_t v;
@@ -510,7 +556,7 @@ int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg)
     case CLI_OPT_SWEEP_PATTERNS: return cli_parse_patterns(arg, &cfg->aopts.patterns);
     case CLI_OPT_SWEEP_RANDOM: return opt_unsigned(&cfg->aopts.n_random, "--random", arg, 1000000, 0);
     case CLI_OPT_SWEEP_THREADS: return opt_unsigned(&cfg->aopts.threads, "--threads", arg, 1024, 0);
-    default: return 1;
+    default: return sweep_workload_option(cfg, c, arg);
     }
 }
 
@@ -568,6 +614,39 @@ void cli_sweep_cfg_init(sweep_cfg *cfg)
     cfg->seed = 1;
 }
 
+int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t)
+{
+    if (cfg->wl_implied && !cfg->aopts.workloads)
+        cfg->aopts.workloads = IBR_WORKLOAD_ALL;
+    if (!cfg->ranks_file)
+        return 0;
+    char *buf = NULL;
+    size_t len = 0;
+    if (cli_read_file(cfg->ranks_file, &buf, &len) < 0)
+        return -1;
+    int rc = ibr_rank_order_parse(&cfg->ranks, t, buf, len);
+    free(buf);
+    if (rc < 0) {
+        cli_lib_error(cfg->ranks_file, cfg->ranks ? ibr_rank_order_last_error(cfg->ranks) : NULL, rc);
+        return -1;
+    }
+    if (ibr_rank_order_count(cfg->ranks) == 0) {
+        cli_error(cfg->ranks_file, "no ranks");
+        return -1;
+    }
+    cfg->aopts.rank_guids = ibr_rank_order_guids(cfg->ranks);
+    cfg->aopts.n_ranks = ibr_rank_order_count(cfg->ranks);
+    return 0;
+}
+
+void cli_sweep_cfg_dispose(sweep_cfg *cfg)
+{
+    ibr_rank_order_destroy(cfg->ranks);
+    cfg->ranks = NULL;
+    cfg->aopts.rank_guids = NULL;
+    cfg->aopts.n_ranks = 0;
+}
+
 int cli_route_intact(cli_intact *in, const char *src, const cli_topo_args *ta, const char *chain)
 {
     cli_topo_args a = *ta;
@@ -614,6 +693,8 @@ int cmd_sweep(int argc, char **argv)
     if (ret != CLI_EXIT_OK)
         goto out;
     ret = CLI_EXIT_ERROR;
+    if (cli_sweep_prepare(&sa.cfg, in.t) < 0)
+        goto out;
     if ((rc = ibr_result_analyze(&a0, in.r, &sa.cfg.aopts)) < 0 ||
         cli_sweep_run(&res, in.f, in.r, a0, &sa.cfg) < 0) {
         cli_lib_error("sweep", NULL, rc < 0 ? rc : IBR_ENOMEM);
@@ -638,6 +719,7 @@ int cmd_sweep(int argc, char **argv)
 out:
     cli_sweep_free(&res);
     ibr_analysis_destroy(a0);
+    cli_sweep_cfg_dispose(&sa.cfg); /* the rank order before its topology's context */
     cli_intact_dispose(&in);
     return ret;
 }

@@ -223,6 +223,73 @@ def test_torus_deadlock_and_dump():
         check(data2["analysis"][k] == data["analysis"][k], "dump vs memory: %s" % k)
 
 
+def coords_and_cables(text):
+    """Switch coordinates ("M(x,y)" / "T(x,y)") and directed switch cables of a generated file."""
+    coord, cables, cur = {}, [], None
+    for line in text.splitlines():
+        m = re.match(r'Switch\s+\d+\s+"S-([0-9a-f]+)"\s+# "\w\(([\d,]+)\)"', line)
+        if m:
+            cur = m.group(1)
+            coord[cur] = tuple(int(x) for x in m.group(2).split(","))
+            continue
+        m = re.match(r'\[\d+\]\s+"S-([0-9a-f]+)"', line)
+        if m and cur:
+            cables.append((cur, m.group(1)))
+        if not line.strip():
+            cur = None
+    return coord, cables
+
+
+def test_mesh_dimensions_and_workloads():
+    # On a mesh every minimal route from a to b crosses |a_d - b_d| links of
+    # dimension d, so all-to-all over one host per switch puts
+    # sum |a_d - b_d| flows on dimension d's links, whatever the routing.
+    topo = os.path.join(TMP, "mesh.topo")
+    ibr("gen", "mesh:dims=4x5,hosts=1", "-o", topo)
+    coord, cables = coords_and_cables(open(topo).read())
+    check(len(coord) == 20 and len(cables) == 2 * (3 * 5 + 4 * 4), "mesh file: %d" % len(cables))
+    out = os.path.join(TMP, "mesh.html")
+    opts = ["--random", "4", "--threads", "2", "--workloads", "ring,a2a,grid", "--grid", "4x5",
+            "--top-links", "3"]
+    ibr("report", topo, "-R", "minhop", "-o", out, *opts)
+    data, shown = render(out, 1400, 2600)
+    check_against_cli(data, shown, topo, "minhop", opts)
+    want = {}
+    for d in range(2):
+        links = sum(1 for a, b in cables if coord[a][d] != coord[b][d])
+        load = sum(abs(p[d] - q[d]) for p in coord.values() for q in coord.values())
+        want[(links, load)] = d
+    dims = data["link_dims"]
+    check(len(dims) == 2, "dimensions: %r" % [r["name"] for r in dims])
+    got = {}
+    for i, r in enumerate(dims):
+        total = round(r["mean"] * r["links"])
+        got[(r["links"], total)] = i
+        check(sum(r["bins"]) == r["links"], "bins of %s" % r["name"])
+        for k in ("links", "min", "mean", "max"):
+            check("link_dims.%d.%s" % (i, k) in shown, "link_dims.%d.%s not shown" % (i, k))
+    check(set(got) == set(want), "per-dimension links and loads %r, expected %r" % (got, want))
+    check(max(r["max"] for r in dims) == data["analysis"]["max_link_load"], "max load")
+    # the workloads on the page are ibr analyze's, with eBB, bound and limiting links shown
+    wl = data["analysis"]["workloads"]
+    check([w["name"] for w in wl] == ["ring", "all_to_all", "grid"], [w["name"] for w in wl])
+    for i, w in enumerate(wl):
+        for k in ("ebb", "ebb_bound", "max_congestion"):
+            check("analysis.workloads.%d.%s" % (i, k) in shown, "workload %s %s" % (w["name"], k))
+        check(0 < len(w["limiting_links"]) <= 3, "limiting links of %s" % w["name"])
+        check("analysis.workloads.%d.limiting_links.0.flows" % i in shown, "limiting links shown")
+
+
+def test_fat_tree_has_no_dimensions():
+    topo = os.path.join(TMP, "ft2.topo")
+    ibr("gen", "fattree:levels=2,radix=8", "-o", topo)
+    out = os.path.join(TMP, "ft2.html")
+    ibr("report", topo, "-R", "minhop", "-o", out, "--random", "2", "--threads", "2")
+    data = json.loads(re.search(r'id="data">\n(.*?)\n</script>', open(out).read(), re.S)
+                      .group(1).replace("<\\/", "</"))
+    check(data["link_dims"] == [] and len(data["link_levels"]) == 2, "fat tree rows")
+
+
 def big_fat_tree():
     spec = "gen:xgft:h=3,m=18.18.36,w=1.18.18"
     out = os.path.join(TMP, "big.html")

@@ -40,7 +40,11 @@ def run_json(*args, code=0):
 
 
 def families(analysis):
-    return {k: v["ebb"] for k, v in analysis.items() if isinstance(v, dict) and "ebb" in v}
+    """Pattern families and workloads ("workload NAME") with their eBB."""
+    fam = {k: v["ebb"] for k, v in analysis.items() if isinstance(v, dict) and "ebb" in v}
+    for w in analysis.get("workloads", []):
+        fam["workload " + w["name"]] = w["ebb"]
+    return fam
 
 
 def gen_file(spec, name):
@@ -84,14 +88,14 @@ def without_cable(text, a, pa, b, pb):
     return "\n".join(out) + "\n"
 
 
-def check_faults_against_analyze(topo, engine, sweep, n_check):
+def check_faults_against_analyze(topo, engine, sweep, n_check, opts=OPTS):
     text = open(topo).read()
     for fl in sweep["faults"][:n_check]:
         a, b = int(fl["a"], 16), int(fl["b"], 16)
         path = os.path.join(TMP, "cut-%s.topo" % engine)
         with open(path, "w") as f:
             f.write(without_cable(text, a, fl["port_a"], b, fl["port_b"]))
-        want = families(run_json("analyze", path, "-R", engine, "--json", *OPTS))
+        want = families(run_json("analyze", path, "-R", engine, "--json", *opts))
         for name, ebb in fl["ebb"].items():
             check(abs(ebb - want[name]) < 1e-9,
                   "%s %s/%d: %s eBB %r, ibr analyze of the cut fabric %r"
@@ -157,6 +161,32 @@ def test_full_route_engine_and_switches():
                      "--seed", "7", "--random", "8", "--threads", "2")["sweep"]
     key = lambda s: sorted((f["kind"], f["a"], f["port_a"]) for f in s["faults"])
     check(key(again) == key(sw), "seeded choice")
+
+
+def test_workloads_drop():
+    # the workloads over a rank order (ftree's, read back) count as pattern
+    # families: their intact eBB is ibr analyze's, each fault's that of the
+    # cut fabric analysed afresh
+    topo = gen_file("xgft:h=2,m=4.4,w=1.4", "w44.topo")
+    ro = os.path.join(TMP, "w44.ranks")
+    rc, out, err = ibr("order", "-q", "-R", "ftree", topo, "-o", ro)
+    check(rc == 0, err)
+    opts = OPTS + ["--ranks", ro, "--workloads", "ring,a2a,moe", "--moe", "4,2", "--top-links", "2"]
+    sw = run_json("sweep", topo, "-R", "dmodc", "--cables", "5", "--k-max", "2", "--trials", "2",
+                  "--json", *opts)["sweep"]
+    wl = ["workload ring", "workload all_to_all", "workload moe"]
+    check(all(w in sw["patterns"] for w in wl), sw["patterns"])
+    base = run_json("analyze", topo, "-R", "dmodc", "--json", *opts)
+    check(base["ranks"] == 16, base["ranks"])
+    check(families(base) == sw["baseline"], "baseline %r vs analyze %r" % (sw["baseline"], base))
+    check(all(w in fl["drop"] for w in wl for fl in sw["faults"]), "drops of the workloads")
+    check(any(fl["drop"]["workload all_to_all"] > 0 for fl in sw["faults"]), "a2a drops")
+    check(all(w in p["median"] for w in wl for p in sw["curve"]), "curve of the workloads")
+    check_faults_against_analyze(topo, "dmodc", sw, 3, opts)
+    rc, out, err = ibr("sweep", topo, "-R", "dmodc", "--cables", "2", *opts)
+    check(rc == 0 and "workload all_to_all" in out, out + err)
+    rc, out, err = ibr("sweep", topo, "-R", "dmodc", "--workloads", "bogus")
+    check(rc == 2 and "bogus" in err, err)
 
 
 def test_curve():
