@@ -117,17 +117,18 @@ static int index_topo(lay *c)
         for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
             c->padj[off + t->adj[k].port] = k;
     }
-    /* slot k's switch: an end port's peer, or switch k - n_end */
+    /* slot k's switch: an end port's peer. The switches' own source slots
+       are left out: the promise (and the verifier's credit-loop check, as
+       ibdmchk's) covers the traffic of end ports, and switch-to-switch
+       paths that turn down and up again (spine to spine through a leaf)
+       would close loops that no end port's traffic can take. */
     for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t k = 0; k < c->ns; k++) {
-            uint32_t s = k - t->n_end;
-            if (k < t->n_end) {
-                const ibr__port *pt = &t->ports[t->end_port[k]];
-                if (pt->remote_node == IBR_NONE ||
-                    t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
-                    continue;
-                s = t->nodes[pt->remote_node].sw;
-            }
+        for (uint32_t k = 0; k < c->ns && k < t->n_end; k++) {
+            const ibr__port *pt = &t->ports[t->end_port[k]];
+            if (pt->remote_node == IBR_NONE ||
+                t->nodes[pt->remote_node].type != IBR_NODE_SWITCH)
+                continue;
+            uint32_t s = t->nodes[pt->remote_node].sw;
             if (pass == 0)
                 c->slot_off[s + 2]++;
             else
