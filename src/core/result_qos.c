@@ -98,6 +98,12 @@ void ibr__qos_set_levels(ibr_result *r, unsigned levels, unsigned caps)
         r->vls_used = levels * k;
 }
 
+void ibr__qos_keep_levels(ibr_result *r, unsigned levels, unsigned stride)
+{
+    r->qos_levels = levels;
+    r->qos_stride = stride;
+}
+
 int ibr_result_has_qos(const ibr_result *r)
 {
     return r && r->qos;

@@ -23,6 +23,10 @@ void ibr__result_qos_clear(ibr_result *r);
    levels strides. levels 0 or 1: no levels (the fields cleared). */
 void ibr__qos_set_levels(ibr_result *r, unsigned levels, unsigned caps);
 
+/* Record the QoS levels and stride of a saved routing that a repair keeps
+   (the VLs used stay as the caller set them). */
+void ibr__qos_keep_levels(ibr_result *r, unsigned levels, unsigned stride);
+
 /* Install the programmed VL arbitration of every global port (taking
    ownership of va) and mark the section programmed. */
 void ibr__result_qos_set_vlarb(ibr_result *r, ibr__vlarb *va);

@@ -11,7 +11,7 @@ void ibr__result_unicast_init(ibr_result *r)
     r->hops = NULL;
 }
 
-int ibr__result_alloc_lft(ibr_result *r)
+int ibr__result_alloc_lft_unfilled(ibr_result *r)
 {
     size_t n = (size_t)r->topo->n_sw * r->lft_size;
     if (!r->lft) {
@@ -19,20 +19,32 @@ int ibr__result_alloc_lft(ibr_result *r)
         if (!r->lft)
             return IBR_ENOMEM;
     }
-    memset(r->lft, IBR_NO_ROUTE, n);
     return 0;
 }
 
-int ibr__result_alloc_hops(ibr_result *r)
+int ibr__result_alloc_lft(ibr_result *r)
+{
+    if (ibr__result_alloc_lft_unfilled(r) < 0)
+        return IBR_ENOMEM;
+    memset(r->lft, IBR_NO_ROUTE, (size_t)r->topo->n_sw * r->lft_size);
+    return 0;
+}
+
+int ibr__result_alloc_hops_unfilled(ibr_result *r)
 {
     if (r->hops)
         return 0;
     size_t n = (size_t)r->topo->n_sw * r->topo->n_sw;
     r->hops = ibr__mallocarray(r->ctx, n ? n : 1, 1);
-    if (!r->hops)
-        return IBR_ENOMEM;
-    memset(r->hops, 255, n);
-    return 0;
+    return r->hops ? 1 : IBR_ENOMEM;
+}
+
+int ibr__result_alloc_hops(ibr_result *r)
+{
+    int rc = ibr__result_alloc_hops_unfilled(r);
+    if (rc > 0)
+        memset(r->hops, 255, (size_t)r->topo->n_sw * r->topo->n_sw);
+    return rc < 0 ? rc : 0;
 }
 
 void ibr__result_unicast_clear(ibr_result *r)

@@ -21,6 +21,12 @@ int ibr__result_alloc_lft(ibr_result *r);
 /* Allocate the hop matrix unless present, every entry 255. */
 int ibr__result_alloc_hops(ibr_result *r);
 
+/* The same without filling, for a caller that writes every entry itself
+   (a repair copying saved tables): the LFTs' 0 or IBR_ENOMEM; the hop
+   matrix's 1 when allocated here, 0 when present, or IBR_ENOMEM. */
+int ibr__result_alloc_lft_unfilled(ibr_result *r);
+int ibr__result_alloc_hops_unfilled(ibr_result *r);
+
 /* Between attempts: the hop matrix goes, the LFTs are kept with every
    entry back to IBR_NO_ROUTE. */
 void ibr__result_unicast_clear(ibr_result *r);

@@ -45,6 +45,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/result_qos.h"
+#include "core/result_unicast.h"
 #include "engines/dmodc_int.h"
 #include "persist/churn.h"
 #include "persist/persist_int.h"
@@ -423,8 +425,7 @@ static int apply_qos(rr *x, const ibr_qos_config *q, unsigned caps, const char *
                 *why = "the repaired routing needs more layers than the saved QoS levels leave";
                 return 1;
             }
-        r->qos_levels = levels;
-        r->qos_stride = db->qos_stride;
+        ibr__qos_keep_levels(r, levels, db->qos_stride);
     }
     int rc = ibr__qos_program(r, q, db->engine, caps);
     return rc < 0 ? rc : 0;
@@ -523,8 +524,7 @@ static int copy_hops(rr *x, int sw_identity)
     ibr_result *r = x->r;
     if (db->hops) {
         uint32_t S = t->n_sw;
-        r->hops = ibr__malloc(x->ctx, (size_t)(S ? S : 1) * (S ? S : 1));
-        if (!r->hops)
+        if (ibr__result_alloc_hops_unfilled(r) < 0)
             return IBR_ENOMEM;
         if (sw_identity) {
             memcpy(r->hops, db->hops, (size_t)S * S);
@@ -650,8 +650,7 @@ static int build_mapped(rr *x)
     if (!x->swmap || !x->lidmap)
         return IBR_ENOMEM;
     /* every row is written by copy_rows: no prefill */
-    r->lft = ibr__malloc(ctx, (size_t)(t->n_sw ? t->n_sw : 1) * L);
-    if (!r->lft)
+    if (ibr__result_alloc_lft_unfilled(r) < 0)
         return IBR_ENOMEM;
     int sw_identity, rc;
     size_t n_unmapped = map_saved(x, &sw_identity);
