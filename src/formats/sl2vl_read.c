@@ -100,19 +100,28 @@ static int parse_line(sl2vl_parser *ps, ibr__cur c)
     return 0;
 }
 
-int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len)
+/* The arguments of both readers: a routed result and a buffer (NULL only
+   when empty). 0, or IBR_EINVAL with r's message set (when r is given). */
+static int check_args(ibr_result *r, const char *buf, size_t len, const char *no_tables)
 {
     if (!r)
         return IBR_EINVAL;
     if (!r->lft || r->status != 0) {
-        strlcpy(r->last_error, "a failed result has no tables to add SL2VL maps to",
-                sizeof r->last_error);
+        strlcpy(r->last_error, no_tables, sizeof r->last_error);
         return IBR_EINVAL;
     }
     if (!buf && len) {
         snprintf(r->last_error, sizeof r->last_error, "NULL buffer of %zu bytes", len);
         return IBR_EINVAL;
     }
+    return 0;
+}
+
+int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len)
+{
+    int rc = check_args(r, buf, len, "a failed result has no tables to add SL2VL maps to");
+    if (rc < 0)
+        return rc;
     const ibr_topo *t = r->topo;
     ibr_context *ctx = r->ctx;
     sl2vl_parser ps;
@@ -135,7 +144,7 @@ int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len)
     ps.off = off;
     ibr__lex lx;
     ibr__lex_init(&lx, buf, len);
-    int rc = 0;
+    rc = 0;
     uint32_t lines = 0;
     while (rc == 0 && ibr__lex_entry(&lx)) {
         ps.line = lx.line;
@@ -221,17 +230,9 @@ static int psl_line(psl_parser *ps, ibr__cur c)
 
 int ibr_result_parse_path_sl(ibr_result *r, const char *buf, size_t len)
 {
-    if (!r)
-        return IBR_EINVAL;
-    if (!r->lft || r->status != 0) {
-        strlcpy(r->last_error, "a failed result has no paths to give SLs to",
-                sizeof r->last_error);
-        return IBR_EINVAL;
-    }
-    if (!buf && len) {
-        snprintf(r->last_error, sizeof r->last_error, "NULL buffer of %zu bytes", len);
-        return IBR_EINVAL;
-    }
+    int rc = check_args(r, buf, len, "a failed result has no paths to give SLs to");
+    if (rc < 0)
+        return rc;
     const ibr_topo *t = r->topo;
     psl_parser ps;
     memset(&ps, 0, sizeof ps);
@@ -250,7 +251,7 @@ int ibr_result_parse_path_sl(ibr_result *r, const char *buf, size_t len)
                                                 : r->sl[s * r->lft_size + d];
     ibr__lex lx;
     ibr__lex_init(&lx, buf, len);
-    int rc = 0;
+    rc = 0;
     uint32_t lines = 0;
     while (rc == 0 && ibr__lex_entry(&lx)) {
         ps.line = lx.line;
