@@ -3,9 +3,10 @@
 
 Every IBR__MSG(code, text) in src/ has a row `| code | text |` in
 doc/messages.md with the same text (the printf format as written, string
-literals joined, PRIx64 read as llx, PRIu64 as llu, PRIu32 as u), one code
-names one message, the code's part (its two letters) is listed in the
-parts table, and every code of the table is still used.
+literals joined, PRIx64 read as llx, PRIX64 as llX, PRIu64 as llu,
+PRId64 as lld, PRIu32 as u), one code names one message, the code's part
+(its two letters) is listed in the parts table, and every code of the
+table is still used.
 
 Usage: check_messages.py SRC_DIR DOC (exit 1 and one line per problem).
 """
@@ -13,8 +14,8 @@ import os
 import re
 import sys
 
-MACROS = {"PRIx64": "llx", "PRIu64": "llu", "PRIu32": "u", "PRIx32": "x",
-          "MAGIC": "ibroute-routing-db"}
+MACROS = {"PRIx64": "llx", "PRIX64": "llX", "PRIu64": "llu", "PRId64": "lld", "PRIu32": "u",
+          "PRIx32": "x", "MAGIC": "ibroute-routing-db"}
 CALL = re.compile(r'IBR__MSG\(\s*"([A-Z]{2}\d{3})"\s*,')
 
 

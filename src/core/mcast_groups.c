@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/mcast_groups_int.h"
+#include "core/messages.h"
 #include "core/topo_int.h"
 
 int ibr_mcast_groups_create(ibr_mcast_groups **out, const ibr_topo *t)
@@ -56,20 +57,24 @@ int ibr__mcast_resolve(uint32_t *gport, char *err, const ibr_topo *t, uint64_t g
     uint32_t node;
     unsigned int p0;
     if (ibr_topo_find_guid(&node, &p0, t, guid) < 0 || t->nodes[node].guid != guid)
-        return ibr__err(err, IBR_ENOTFOUND, "unknown node GUID 0x%016" PRIx64, guid);
+        return ibr__err(err, IBR_ENOTFOUND, IBR__MSG("MG011", "unknown node GUID 0x%016" PRIx64),
+                        guid);
     const ibr__node *n = &t->nodes[node];
     if (n->sw != IBR_NONE) {
         if (port != 0)
-            return ibr__err(err, IBR_ENOTFOUND,
-                            "switch 0x%016" PRIx64 " joins by port 0, not port %u", guid, port);
+            return ibr__err(
+                err, IBR_ENOTFOUND,
+                IBR__MSG("MG012", "switch 0x%016" PRIx64 " joins by port 0, not port %u"), guid,
+                port);
     } else {
         if (port < 1 || port > n->nports)
-            return ibr__err(err, IBR_ENOTFOUND, "node 0x%016" PRIx64 " has no port %u", guid,
-                            port);
+            return ibr__err(err, IBR_ENOTFOUND,
+                            IBR__MSG("MG013", "node 0x%016" PRIx64 " has no port %u"), guid, port);
         const ibr__port *pp = ibr__tport(t, node, port);
         if (pp->remote_node == IBR_NONE || pp->state == IBR_LINK_DOWN)
             return ibr__err(err, IBR_ENOTFOUND,
-                            "port %u of node 0x%016" PRIx64 " is not cabled", port, guid);
+                            IBR__MSG("MG014", "port %u of node 0x%016" PRIx64 " is not cabled"),
+                            port, guid);
     }
     *gport = n->port_off + port;
     return 0;
@@ -80,18 +85,21 @@ int ibr__mcast_add(ibr_mcast_groups *g, uint16_t mlid, const uint8_t mgid[16], u
 {
     static const uint8_t zero[16];
     if (mlid < IBR_MLID_MIN || mlid > IBR_MLID_MAX)
-        return ibr__err(g->last_error, IBR_ERANGE,
-                        "MLID 0x%04X is outside the multicast range 0xC000-0xFFFE", mlid);
+        return ibr__err(
+            g->last_error, IBR_ERANGE,
+            IBR__MSG("MG015", "MLID 0x%04X is outside the multicast range 0xC000-0xFFFE"), mlid);
     if (join_state == 0 || join_state > 15)
-        return ibr__err(g->last_error, IBR_ERANGE, "join state %u is not 1..15", join_state);
+        return ibr__err(g->last_error, IBR_ERANGE, IBR__MSG("MG016", "join state %u is not 1..15"),
+                        join_state);
     ibr__mcgroup *grp = NULL;
     for (size_t i = 0; i < g->n_groups; i++) {
         ibr__mcgroup *c = &g->groups[i];
         if (mgid && c->has_mgid && !memcmp(c->mgid, mgid, 16)) {
             if (c->mlid != mlid)
-                return ibr__err(g->last_error, IBR_ERANGE,
-                                "MGID already belongs to MLID 0x%04X, not 0x%04X", c->mlid,
-                                mlid);
+                return ibr__err(
+                    g->last_error, IBR_ERANGE,
+                    IBR__MSG("MG017", "MGID already belongs to MLID 0x%04X, not 0x%04X"), c->mlid,
+                    mlid);
             grp = c;
             break;
         }
@@ -105,8 +113,8 @@ int ibr__mcast_add(ibr_mcast_groups *g, uint16_t mlid, const uint8_t mgid[16], u
             const ibr_topo *t = g->topo;
             uint32_t node = t->port_node[gport];
             return ibr__err(g->last_error, IBR_EEXIST,
-                            "port %u of node 0x%016" PRIx64
-                            " is already a member of that group of MLID 0x%04X",
+                            IBR__MSG("MG018", "port %u of node 0x%016" PRIx64
+                                              " is already a member of that group of MLID 0x%04X"),
                             gport - t->nodes[node].port_off, t->nodes[node].guid, mlid);
         }
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "formats/lex.h"
 
 /* ------------------------------------------------------------------ */
@@ -102,16 +103,18 @@ static int read_lines(g2l *g, const char *buf, size_t len)
         uint32_t line = lx.line;
         uint64_t guid, lo, hi;
         if (scan_num(&c, &guid) < 0)
-            return gerr(g, IBR_EPARSE, line, "bad port GUID");
+            return gerr(g, IBR_EPARSE, line, IBR__MSG("GL001", "bad port GUID"));
         if (scan_num(&c, &lo) < 0)
-            return gerr(g, IBR_EPARSE, line, "bad min LID");
+            return gerr(g, IBR_EPARSE, line, IBR__MSG("GL002", "bad min LID"));
         if (scan_num(&c, &hi) < 0)
-            return gerr(g, IBR_EPARSE, line, "bad max LID");
+            return gerr(g, IBR_EPARSE, line, IBR__MSG("GL003", "bad max LID"));
         if (!ibr__cur_end(&c) && *c.p != '#')
-            return gerr(g, IBR_EPARSE, line, "unexpected text after the max LID");
+            return gerr(g, IBR_EPARSE, line,
+                        IBR__MSG("GL004", "unexpected text after the max LID"));
         if (lo < 1 || hi > IBR_MAX_UNICAST_LID || lo > hi)
             return gerr(g, IBR_EPARSE, line,
-                        "bad LID range 0x%04" PRIx64 "-0x%04" PRIx64 " (must be within 1..0x%X)",
+                        IBR__MSG("GL005", "bad LID range 0x%04" PRIx64 "-0x%04" PRIx64
+                                          " (must be within 1..0x%X)"),
                         lo, hi, IBR_MAX_UNICAST_LID);
         uint64_t cnt = hi - lo + 1;
         unsigned lmc = 0;
@@ -119,12 +122,14 @@ static int read_lines(g2l *g, const char *buf, size_t len)
             lmc++;
         if ((1u << lmc) != cnt || lmc > 7 || (lo & (cnt - 1)))
             return gerr(g, IBR_EPARSE, line,
-                        "misaligned LID range 0x%04" PRIx64 "-0x%04" PRIx64
-                        " (must be 2^LMC LIDs starting at a multiple of 2^LMC, LMC <= 7)",
+                        IBR__MSG("GL006",
+                                 "misaligned LID range 0x%04" PRIx64 "-0x%04" PRIx64
+                                 " (must be 2^LMC LIDs starting at a multiple of 2^LMC, LMC <= 7)"),
                         lo, hi);
         uint32_t gp = guid ? ibr__guidmap_get(&f->port_guids, guid) : IBR_NONE;
         if (gp == IBR_NONE)
-            return gerr(g, IBR_EPARSE, line, "unknown port GUID 0x%016" PRIx64, guid);
+            return gerr(g, IBR_EPARSE, line, IBR__MSG("GL007", "unknown port GUID 0x%016" PRIx64),
+                        guid);
         if (ibr__grow(g->ctx, (void **)&g->e, &g->cap, g->n + 1, sizeof *g->e) < 0)
             return gerr(g, IBR_ENOMEM, 0, "out of memory reading the guid2lid file");
         entry *e = &g->e[g->n++];
@@ -159,7 +164,8 @@ static int check_conflicts(g2l *g)
         uint32_t o = gp_entry[g->e[i].gport];
         if (o != IBR_NONE)
             rc = gerr(g, IBR_EPARSE, g->e[i].line,
-                      "port GUID 0x%016" PRIx64 " listed twice (first on line %" PRIu32 ")",
+                      IBR__MSG("GL008", "port GUID 0x%016" PRIx64
+                                        " listed twice (first on line %" PRIu32 ")"),
                       f->ports[g->e[i].gport].guid, g->e[o].line);
         gp_entry[g->e[i].gport] = (uint32_t)i;
     }
@@ -182,8 +188,8 @@ static int check_conflicts(g2l *g)
             uint32_t ogp = (o & 0x80000000u) ? (o & 0x7fffffffu) - 1 : g->e[o - 1].gport;
             uint32_t on = g->port_node[ogp];
             rc = gerr(g, IBR_EEXIST, e->line,
-                      "LID %u of port GUID 0x%016" PRIx64 " already belongs to %s 0x%016" PRIx64
-                      " port %u%s",
+                      IBR__MSG("GL009", "LID %u of port GUID 0x%016" PRIx64
+                                        " already belongs to %s 0x%016" PRIx64 " port %u%s"),
                       l, f->ports[e->gport].guid, ibr__type_name(f->nodes[on].type),
                       f->nodes[on].guid, (unsigned)(ogp - f->nodes[on].port_off),
                       (o & 0x80000000u) ? "" : " (listed earlier)");

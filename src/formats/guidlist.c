@@ -1,6 +1,7 @@
 /* GUID-list files (guidlist.h): one number per line, optionally a second. */
 #include <inttypes.h>
 
+#include "core/messages.h"
 #include "formats/lex.h"
 
 struct ibr_guid_list {
@@ -93,29 +94,35 @@ int ibr_guid_list_parse(ibr_guid_list **out, ibr_context *ctx, ibr_guid_list_kin
         uint64_t guid, val = 0;
         if (number(&c, &guid) < 0) {
             rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
-                               "bad GUID '%.*s' (write GUIDs as 0x<hex>)", token_len(&lx.c),
-                               lx.c.p);
+                               IBR__MSG("GU001", "bad GUID '%.*s' (write GUIDs as 0x<hex>)"),
+                               token_len(&lx.c), lx.c.p);
             break;
         }
         if (kind != IBR_GUID_LIST_PLAIN) {
             ibr__cur_skip_blanks(&c);
             if (ibr__cur_end(&c) || *c.p == '#') {
                 if (kind == IBR_GUID_LIST_PORT) {
-                    rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
-                                       "port number missing after GUID 0x%016" PRIx64, guid);
+                    rc = ibr__line_err(
+                        l->last_error, IBR_EPARSE, lx.line,
+                        IBR__MSG("GU002", "port number missing after GUID 0x%016" PRIx64), guid);
                     break;
                 }
             } else {
                 ibr__cur v = c;
                 if (number(&c, &val) < 0) {
-                    rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line, "bad %s '%.*s'",
-                                       kind == IBR_GUID_LIST_PORT ? "port number" : "id",
-                                       token_len(&v), v.p);
+                    rc =
+                        kind == IBR_GUID_LIST_PORT
+                            ? ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
+                                            IBR__MSG("GU004", "bad port number '%.*s'"),
+                                            token_len(&v), v.p)
+                            : ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
+                                            IBR__MSG("GU005", "bad id '%.*s'"), token_len(&v), v.p);
                     break;
                 }
                 if (kind == IBR_GUID_LIST_PORT && (val < 1 || val > 254)) {
                     rc = ibr__line_err(l->last_error, IBR_EPARSE, lx.line,
-                                       "port %" PRIu64 " out of range 1..254", val);
+                                       IBR__MSG("GU003", "port %" PRIu64 " out of range 1..254"),
+                                       val);
                     break;
                 }
             }

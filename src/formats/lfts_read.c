@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "formats/lex.h"
 #include "formats/lfts_reader.h"
 #include "core/result_unicast.h"
@@ -81,10 +82,10 @@ static int parse_header(lreader *lr, ibr__cur c, uint32_t line, int kind, int sk
     const char *g = ibr__cur_find(&c, mark);
     uint64_t guid;
     if (!g)
-        return lerr(lr, line, "switch header without \"%s\"", mark);
+        return lerr(lr, line, IBR__MSG("LF001", "switch header without \"%s\""), mark);
     c.p = g + strlen(mark);
     if (scan_hex(&c, UINT64_MAX, &guid) < 0 || !(field_end(&c) || *c.p == '(' || *c.p == ':'))
-        return lerr(lr, line, "bad switch GUID");
+        return lerr(lr, line, IBR__MSG("LF002", "bad switch GUID"));
     uint32_t node;
     *cur = IBR_NONE;
     if (skip > 0)
@@ -92,22 +93,24 @@ static int parse_header(lreader *lr, ibr__cur c, uint32_t line, int kind, int sk
     if (ibr_topo_find_guid(&node, NULL, t, guid) < 0) {
         if (lr->rd->skip_unknown)
             return 0;
-        return lerr(lr, line, "unknown switch GUID 0x%016" PRIx64, guid);
+        return lerr(lr, line, IBR__MSG("LF003", "unknown switch GUID 0x%016" PRIx64), guid);
     }
     const ibr__node *n = &t->nodes[node];
     if (n->type != IBR_NODE_SWITCH) {
         if (lr->rd->skip_unknown)
             return 0;
-        return lerr(lr, line, "GUID 0x%016" PRIx64 " is a %s, not a switch", guid,
-                    ibr__type_name(n->type));
+        return lerr(lr, line, IBR__MSG("LF004", "GUID 0x%016" PRIx64 " is a %s, not a switch"),
+                    guid, ibr__type_name(n->type));
     }
     if (lr->first_line[n->sw] && skip < 0) {
         /* ibdiagnet with private LFTs may repeat a switch line per table */
         return 0;
     }
     if (lr->first_line[n->sw])
-        return lerr(lr, line, "switch 0x%016" PRIx64 " listed twice (first on line %" PRIu32 ")",
-                    n->guid, lr->first_line[n->sw]);
+        return lerr(
+            lr, line,
+            IBR__MSG("LF005", "switch 0x%016" PRIx64 " listed twice (first on line %" PRIu32 ")"),
+            n->guid, lr->first_line[n->sw]);
     lr->first_line[n->sw] = line;
     lr->lft = lr->rd->table(lr->rd->arg, n->sw);
     memset(lr->lft, IBR_NO_ROUTE, (size_t)t->max_lid + 1);
@@ -120,21 +123,25 @@ static int parse_header(lreader *lr, ibr__cur c, uint32_t line, int kind, int sk
 static int fdbs_entry(lreader *lr, ibr__cur *c, uint32_t line, uint64_t *lid, uint64_t *port)
 {
     if (scan_hex(c, 0xFFFF, lid) < 0 || !field_end(c))
-        return lerr(lr, line, "bad fdbs entry (expected \"0x<LID> : <port>\" or \"0x<LID> : "
-                              "UNREACHABLE\")");
+        return lerr(lr, line,
+                    IBR__MSG("LF006",
+                             "bad fdbs entry (expected \"0x<LID> : <port>\" or \"0x<LID> : "
+                             "UNREACHABLE\")"));
     ibr__cur_skip_blanks(c);
     if (!ibr__cur_at(c, ':'))
-        return lerr(lr, line, "bad fdbs entry: expected \":\" after the LID");
+        return lerr(lr, line, IBR__MSG("LF007", "bad fdbs entry: expected \":\" after the LID"));
     c->p++;
     ibr__cur_skip_blanks(c);
     if (ibr__cur_starts(c, "UNREACHABLE")) {
         c->p += 11;
         *port = IBR_NO_ROUTE;
     } else if (ibr__cur_num(c, IBR__NUM_DEC, 255, port) < 0) {
-        return lerr(lr, line, "bad port in fdbs entry (expected a number or UNREACHABLE)");
+        return lerr(lr, line,
+                    IBR__MSG("LF008", "bad port in fdbs entry (expected a number or UNREACHABLE)"));
     }
     if (!field_end(c) && !ibr__cur_at(c, ':'))
-        return lerr(lr, line, "bad port in fdbs entry (expected a number or UNREACHABLE)");
+        return lerr(lr, line,
+                    IBR__MSG("LF008", "bad port in fdbs entry (expected a number or UNREACHABLE)"));
     return 0;
 }
 
@@ -152,10 +159,10 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, int kind, uint32_
         c.p = c.e; /* no destination GUID on fdbs lines */
     } else {
         if (scan_hex(&c, 0xFFFF, &lid) < 0 || ibr__cur_end(&c) || !ibr__is_blank(*c.p))
-            return lerr(lr, line, "bad LFT entry (expected \"0x<LID> <port>\")");
+            return lerr(lr, line, IBR__MSG("LF009", "bad LFT entry (expected \"0x<LID> <port>\")"));
         ibr__cur_skip_blanks(&c);
         if (ibr__cur_num(&c, IBR__NUM_DEC, 255, &port) < 0 || !field_end(&c))
-            return lerr(lr, line, "bad port in LFT entry");
+            return lerr(lr, line, IBR__MSG("LF010", "bad port in LFT entry"));
     }
     /* destination named by port GUID: follow its current LIDs */
     const char *pg = ibr__cur_find(&c, "portguid 0x");
@@ -165,13 +172,14 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, int kind, uint32_
         /* the GUID ends at a blank, ':' (opensm-lfts.dump) or ')' (dump_lfts) */
         if (scan_hex(&q, UINT64_MAX, &guid) < 0 ||
             !(field_end(&q) || *q.p == ':' || *q.p == ')'))
-            return lerr(lr, line, "bad port GUID after \"portguid 0x\"");
+            return lerr(lr, line, IBR__MSG("LF011", "bad port GUID after \"portguid 0x\""));
     }
     if (sw == IBR_NONE)
         return 0;
     const ibr__node *n = &t->nodes[t->sw_node[sw]];
     if (port != IBR_NO_ROUTE && port > n->nports)
-        return lerr(lr, line, "port %u beyond switch 0x%016" PRIx64 " (it has %u ports)",
+        return lerr(lr, line,
+                    IBR__MSG("LF012", "port %u beyond switch 0x%016" PRIx64 " (it has %u ports)"),
                     (unsigned)port, n->guid, (unsigned)n->nports);
     if (pg) {
         uint32_t gp = ibr__topo_find_port_guid(t, guid);
@@ -188,9 +196,10 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, int kind, uint32_
         return 0;
     if (lid > t->max_lid)
         return lerr(lr, line,
-                    "LID %" PRIu64 " beyond the topology (max LID %u): the tables were "
-                    "computed for other LIDs; give the topology those LIDs (OpenSM's "
-                    "guid2lid file, or the LMC the tables were computed with)",
+                    IBR__MSG("LF013",
+                             "LID %" PRIu64 " beyond the topology (max LID %u): the tables were "
+                             "computed for other LIDs; give the topology those LIDs (OpenSM's "
+                             "guid2lid file, or the LMC the tables were computed with)"),
                     lid, (unsigned)t->max_lid);
     lr->lft[lid] = (uint8_t)port;
     return 0;
@@ -219,17 +228,20 @@ static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
         "0x<switch GUID> ...\" or \"dump_ucast_routes: Switch 0x<switch GUID>\"";
     const char *expected = lr->rd->fdbs ? expected_fdbs : expected_lfts;
     if (!first)
-        return lerr(lr, 0, "%s: %s",
-                    len ? "the text holds only blank and comment lines" : "the text is empty",
-                    expected);
+        return len ? lerr(lr, 0,
+                          IBR__MSG("LF018", "the text holds only blank and comment lines: %s"),
+                          expected)
+                   : lerr(lr, 0, IBR__MSG("LF019", "the text is empty: %s"), expected);
     if (holds(buf, len, "switchguid=") || holds(buf, len, "\"S-") || holds(buf, len, "caguid="))
         return lerr(lr, 0,
-                    "no \"Unicast lids\" block in %" PRIu32 " line%s: this looks like a "
-                    "topology (ibnetdiscover output), not forwarding tables; %s",
+                    IBR__MSG("LF016",
+                             "no \"Unicast lids\" block in %" PRIu32 " line%s: this looks like a "
+                             "topology (ibnetdiscover output), not forwarding tables; %s"),
                     lines, lines == 1 ? "" : "s", expected);
     ibr__span s = {first->c.p, (size_t)(first->c.e - first->c.p)};
-    return lerr(lr, 0, "no \"Unicast lids\" block in %" PRIu32 " line%s (line %" PRIu32
-                       " reads \"%s\"): %s",
+    return lerr(lr, 0,
+                IBR__MSG("LF017", "no \"Unicast lids\" block in %" PRIu32 " line%s (line %" PRIu32
+                                  " reads \"%s\"): %s"),
                 lines, lines == 1 ? "" : "s", first->line, IBR__ESC(s), expected);
 }
 
@@ -239,7 +251,8 @@ static int parse_plft(lreader *lr, ibr__cur c, uint32_t line, uint64_t *plft)
     c.p += 9;
     ibr__cur_skip_blanks(&c);
     if (ibr__cur_num_field(&c, IBR__NUM_DEC, 255, NULL, plft) < 0)
-        return lerr(lr, line, "bad \"PLFT_NUM:\" line (expected a number 0..255)");
+        return lerr(lr, line,
+                    IBR__MSG("LF014", "bad \"PLFT_NUM:\" line (expected a number 0..255)"));
     return 0;
 }
 
@@ -291,7 +304,8 @@ static int read_lines(lreader *lr, const char *buf, size_t len)
             if (in_mcast)
                 continue;
             if (block == BLOCK_NONE)
-                return lerr(lr, lx.line, "LFT entry outside a \"Unicast lids\" block");
+                return lerr(lr, lx.line,
+                            IBR__MSG("LF015", "LFT entry outside a \"Unicast lids\" block"));
             rc = parse_entry(lr, lx.c, lx.line, block,
                              block == BLOCK_FDBS && plft != 0 ? IBR_NONE : cur);
         }

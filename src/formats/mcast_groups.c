@@ -8,6 +8,7 @@
 
 #include "core/buffer.h"
 #include "core/mcast_groups_int.h"
+#include "core/messages.h"
 #include "core/topo_int.h"
 #include "formats/lex.h"
 
@@ -154,21 +155,22 @@ int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char
         ibr__span kw = ibr__cur_word(&c);
         if (kw.n == 0 || (!ibr__cur_end(&c) && !ibr__is_blank(*c.p))) {
             rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                               "expected 'group' or 'member', found '%.*s'", token_len(&lx.c),
-                               lx.c.p);
+                               IBR__MSG("MG001", "expected 'group' or 'member', found '%.*s'"),
+                               token_len(&lx.c), lx.c.p);
         } else if (ibr__span_eq(kw, "group")) {
             ibr__cur_skip_blanks(&c);
             ibr__cur v = c;
             uint64_t m;
             if (ibr__cur_num(&c, IBR__NUM_C, UINT64_MAX, &m) < 0 || !ibr__cur_token_end(&c)) {
-                rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line, "bad MLID '%.*s'",
-                                   token_len(&v), v.p);
+                rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
+                                   IBR__MSG("MG002", "bad MLID '%.*s'"), token_len(&v), v.p);
                 break;
             }
             if (m < IBR_MLID_MIN || m > IBR_MLID_MAX) {
                 rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                   "MLID 0x%" PRIX64 " is outside the multicast range "
-                                   "0xC000-0xFFFE",
+                                   IBR__MSG("MG003",
+                                            "MLID 0x%" PRIX64 " is outside the multicast range "
+                                            "0xC000-0xFFFE"),
                                    m);
                 break;
             }
@@ -177,22 +179,25 @@ int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char
             if (!at_end(&c)) {
                 ibr__span w = ibr__cur_word(&c);
                 if (!ibr__span_eq(w, "mgid")) {
-                    rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                       "expected 'mgid' or the end of the line, found '%.*s'",
-                                       token_len(&c) + (int)w.n, w.p);
+                    rc = ibr__line_err(
+                        g->last_error, IBR_EPARSE, lx.line,
+                        IBR__MSG("MG004", "expected 'mgid' or the end of the line, found '%.*s'"),
+                        token_len(&c) + (int)w.n, w.p);
                     break;
                 }
                 ibr__span tok = ibr__cur_token(&c);
                 if (parse_mgid(tok, mgid) < 0) {
-                    rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                       "bad MGID '%.*s' (IPv6 notation, e.g. ff12:401b::1)",
-                                       tok.n > 60 ? 60 : (int)tok.n, tok.p);
+                    rc = ibr__line_err(
+                        g->last_error, IBR_EPARSE, lx.line,
+                        IBR__MSG("MG005", "bad MGID '%.*s' (IPv6 notation, e.g. ff12:401b::1)"),
+                        tok.n > 60 ? 60 : (int)tok.n, tok.p);
                     break;
                 }
                 has_mgid = 1;
                 if (!at_end(&c)) {
                     rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                       "unexpected '%.*s' after the MGID", token_len(&c), c.p);
+                                       IBR__MSG("MG006", "unexpected '%.*s' after the MGID"),
+                                       token_len(&c), c.p);
                     break;
                 }
             }
@@ -200,7 +205,7 @@ int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char
         } else if (ibr__span_eq(kw, "member")) {
             if (!have) {
                 rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                   "'member' before any 'group' line");
+                                   IBR__MSG("MG007", "'member' before any 'group' line"));
                 break;
             }
             ibr__cur_skip_blanks(&c);
@@ -209,16 +214,17 @@ int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char
             if (ibr__cur_num(&c, IBR__NUM_C, UINT64_MAX, &guid) < 0 ||
                 !ibr__cur_token_end(&c)) {
                 rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                   "bad GUID '%.*s' (write GUIDs as 0x<hex>)", token_len(&v),
-                                   v.p);
+                                   IBR__MSG("MG008", "bad GUID '%.*s' (write GUIDs as 0x<hex>)"),
+                                   token_len(&v), v.p);
                 break;
             }
             ibr__cur_skip_blanks(&c);
             v = c;
             if (ibr__cur_num(&c, IBR__NUM_C, 255, &port) < 0 || !ibr__cur_token_end(&c)) {
-                rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                   "bad or missing port number '%.*s' after GUID 0x%016" PRIx64,
-                                   token_len(&v), v.p, guid);
+                rc = ibr__line_err(
+                    g->last_error, IBR_EPARSE, lx.line,
+                    IBR__MSG("MG009", "bad or missing port number '%.*s' after GUID 0x%016" PRIx64),
+                    token_len(&v), v.p, guid);
                 break;
             }
             unsigned join = 0;
@@ -227,8 +233,9 @@ int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char
                 unsigned b;
                 if (join_word(w, &b) < 0) {
                     rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                                       "bad join state '%.*s' (full, non, sendonly, "
-                                       "sendonly-full or 1..15)",
+                                       IBR__MSG("MG010",
+                                                "bad join state '%.*s' (full, non, sendonly, "
+                                                "sendonly-full or 1..15)"),
                                        w.n > 40 ? 40 : (int)w.n, w.p);
                     break;
                 }
@@ -251,7 +258,8 @@ int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char
             }
         } else {
             rc = ibr__line_err(g->last_error, IBR_EPARSE, lx.line,
-                               "expected 'group' or 'member', found '%.*s'", (int)kw.n, kw.p);
+                               IBR__MSG("MG001", "expected 'group' or 'member', found '%.*s'"),
+                               (int)kw.n, kw.p);
         }
     }
     if (rc == IBR_ENOMEM) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/mcast_groups_int.h"
+#include "core/messages.h"
 #include "core/topo_int.h"
 #include "formats/lex.h"
 
@@ -49,14 +50,14 @@ static int field(ibr__cur *c, const char *name, uint64_t max, uint64_t *v, char 
                  uint32_t line)
 {
     if (seek(c, name) < 0)
-        return ibr__line_err(msg, IBR_EPARSE, line, "no '%s' field", name);
+        return ibr__line_err(msg, IBR_EPARSE, line, IBR__MSG("SA001", "no '%s' field"), name);
     ibr__cur at = *c;
     if (ibr__cur_num(c, IBR__NUM_HEX, max, v) < 0 ||
         (!ibr__cur_end(c) && !ibr__is_blank(*c->p) && *c->p != ':')) {
         ibr__span s = {at.p, 0};
         while (at.p + s.n < at.e && !ibr__is_blank(at.p[s.n]) && s.n < 40)
             s.n++;
-        return ibr__line_err(msg, IBR_EPARSE, line, "bad value '%s' after '%s'",
+        return ibr__line_err(msg, IBR_EPARSE, line, IBR__MSG("SA002", "bad value '%s' after '%s'"),
                              IBR__ESC(s), name);
     }
     return 0;
@@ -117,9 +118,10 @@ static int group_line(sa_state *s, ibr__cur c, char *msg, uint32_t line)
     if (rc < 0)
         return rc;
     if (mlid < IBR_MLID_MIN || mlid > IBR_MLID_MAX)
-        return ibr__line_err(msg, IBR_EPARSE, line,
-                             "MLID 0x%04" PRIX64 " is outside the multicast range 0xC000-0xFFFE",
-                             mlid);
+        return ibr__line_err(
+            msg, IBR_EPARSE, line,
+            IBR__MSG("SA003", "MLID 0x%04" PRIX64 " is outside the multicast range 0xC000-0xFFFE"),
+            mlid);
     s->open = 1;
     s->mlid = (uint16_t)mlid;
     put64(s->mgid, hi);
@@ -140,7 +142,7 @@ static int member_line(sa_state *s, ibr__cur c, char *msg, uint32_t line)
         return rc;
     if ((st & 0xf) == 0)
         return ibr__line_err(msg, IBR_EPARSE, line,
-                             "member 0x%016" PRIx64 " with join state 0", guid);
+                             IBR__MSG("SA004", "member 0x%016" PRIx64 " with join state 0"), guid);
     if (!s->open)
         return 0; /* a member of a record OpenSM did not restore */
     const ibr_topo *t = s->g->topo;

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "gen/gen_int.h"
 
 typedef struct xg {
@@ -60,35 +61,39 @@ static int validate(ibr_fabric *f, xg *x, const ibr_gen_xgft *params, const char
     /* only the fields the caller's version has; defaults for the rest */
     size_t size = IBR__VERSION_SIZE(xgft_size, params->version);
     if (!size)
-        return ibr__fabric_err(f, IBR_EVERSION,
-                               "%s: parameters version %u (this library knows 1..%u)", what,
-                               params->version, IBR_GEN_XGFT_VERSION);
+        return ibr__fabric_err(
+            f, IBR_EVERSION,
+            IBR__MSG("GN017", "%s: parameters version %u (this library knows 1..%u)"), what,
+            params->version, IBR_GEN_XGFT_VERSION);
     ibr_gen_xgft def = IBR_GEN_XGFT_INIT;
     memcpy(&def, params, size);
     const ibr_gen_xgft *p = &def;
     if (p->h < 1 || p->h > IBR_XGFT_MAX_LEVELS)
-        return ibr__fabric_err(f, IBR_EINVAL, "%s: h=%u levels, must be 1..%d", what, p->h,
-                               IBR_XGFT_MAX_LEVELS);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("GN018", "%s: h=%u levels, must be 1..%d"),
+                               what, p->h, IBR_XGFT_MAX_LEVELS);
     memset(x, 0, sizeof *x);
     x->h = p->h;
     for (unsigned i = 1; i <= p->h; i++) {
         x->m[i] = p->m[i - 1];
         x->w[i] = p->w[i - 1];
         if (x->m[i] < 1 || x->m[i] > IBR_MAX_PORTS || x->w[i] < 1 || x->w[i] > IBR_MAX_PORTS)
-            return ibr__fabric_err(f, IBR_EINVAL, "%s: level %u: m=%u w=%u, both must be 1..%d",
+            return ibr__fabric_err(f, IBR_EINVAL,
+                                   IBR__MSG("GN019", "%s: level %u: m=%u w=%u, both must be 1..%d"),
                                    what, i, x->m[i], x->w[i], IBR_MAX_PORTS);
     }
     for (unsigned l = 1; l <= x->h; l++) {
         unsigned ports = x->m[l] + x->w[l + 1];
         if (ports > IBR_MAX_PORTS)
-            return ibr__fabric_err(f, IBR_EINVAL,
-                                   "%s: a level-%u switch would need %u ports (%u down + %u up), "
-                                   "more than %d",
-                                   what, l, ports, x->m[l], x->w[l + 1], IBR_MAX_PORTS);
+            return ibr__fabric_err(
+                f, IBR_EINVAL,
+                IBR__MSG("GN020", "%s: a level-%u switch would need %u ports (%u down + %u up), "
+                                  "more than %d"),
+                what, l, ports, x->m[l], x->w[l + 1], IBR_MAX_PORTS);
     }
     x->hosts = p->hosts ? p->hosts : x->m[1];
     if (x->hosts > x->m[1])
-        return ibr__fabric_err(f, IBR_EINVAL, "%s: %u hosts per leaf, more than m_1=%u", what,
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("GN021", "%s: %u hosts per leaf, more than m_1=%u"), what,
                                p->hosts, x->m[1]);
     /* Each count is a product of h <= 6 factors below 256: no overflow. */
     uint64_t switches = 0;
@@ -191,11 +196,13 @@ int ibr_fabric_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int rad
     if ((rc = ibr__gen_check_empty(f, "fattree")) < 0)
         return rc;
     if (levels < 1 || levels > IBR_XGFT_MAX_LEVELS)
-        return ibr__fabric_err(f, IBR_EINVAL, "fattree: levels=%u, must be 1..%d", levels,
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("GN022", "fattree: levels=%u, must be 1..%d"), levels,
                                IBR_XGFT_MAX_LEVELS);
     if (radix < 2 || radix > IBR_MAX_PORTS || radix % 2)
-        return ibr__fabric_err(f, IBR_EINVAL, "fattree: radix=%u, must be even and 2..%d", radix,
-                               IBR_MAX_PORTS);
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("GN023", "fattree: radix=%u, must be even and 2..%d"),
+                               radix, IBR_MAX_PORTS);
     unsigned k = radix / 2;
     p.h = levels;
     for (unsigned i = 0; i < levels; i++) {
@@ -204,7 +211,8 @@ int ibr_fabric_gen_fat_tree(ibr_fabric *f, unsigned int levels, unsigned int rad
     }
     p.hosts = hosts_per_leaf;
     if (hosts_per_leaf > p.m[0])
-        return ibr__fabric_err(f, IBR_EINVAL, "fattree: %u hosts per leaf, more than %u",
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("GN024", "fattree: %u hosts per leaf, more than %u"),
                                hosts_per_leaf, p.m[0]);
     return gen(f, &p, "fattree");
 }

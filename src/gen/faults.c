@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/messages.h"
 
 typedef struct cand_link {
     uint32_t node;
@@ -87,10 +88,11 @@ int ibr_fabric_inject_faults(ibr_fabric *f, unsigned int links, unsigned int swi
         }
     }
     if (switches > n_sw) {
-        rc = ibr__fabric_err(f, IBR_ERANGE,
-                             "faults: %u switches requested, only %zu switches have an active "
-                             "link",
-                             switches, n_sw);
+        rc = ibr__fabric_err(
+            f, IBR_ERANGE,
+            IBR__MSG("GN015", "faults: %u switches requested, only %zu switches have an active "
+                              "link"),
+            switches, n_sw);
         goto out;
     }
     ibr__rng_seed(&rng, seed);
@@ -122,10 +124,11 @@ int ibr_fabric_inject_faults(ibr_fabric *f, unsigned int links, unsigned int swi
         }
     }
     if (links > n_links) {
-        rc = ibr__fabric_err(f, IBR_ERANGE,
-                             "faults: %u links requested, only %zu active switch-to-switch "
-                             "links%s",
-                             links, n_links, switches ? " remain after the switch faults" : "");
+        rc = ibr__fabric_err(
+            f, IBR_ERANGE,
+            IBR__MSG("GN016", "faults: %u links requested, only %zu active switch-to-switch "
+                              "links%s"),
+            links, n_links, switches ? " remain after the switch faults" : "");
         goto out;
     }
     draw_links(cl, n_links, links, &rng);

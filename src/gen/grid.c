@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "gen/gen_int.h"
 
 static void coord_desc(char *buf, size_t size, char tag, uint32_t s, unsigned ndims,
@@ -88,23 +89,27 @@ int ibr_fabric_gen_torus(ibr_fabric *f, unsigned int ndims, const unsigned int *
     if ((rc = ibr__gen_check_empty(f, what)) < 0)
         return rc;
     if (!dims || ndims < 1)
-        return ibr__fabric_err(f, IBR_EINVAL, "%s: needs at least one dimension", what);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("GN025", "%s: needs at least one dimension"),
+                               what);
     if (parallel < 1)
-        return ibr__fabric_err(f, IBR_EINVAL, "%s: parallel=0, must be at least 1", what);
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("GN026", "%s: parallel=0, must be at least 1"), what);
     if (ndims > IBR_MAX_PORTS || parallel > IBR_MAX_PORTS ||
         2u * ndims * parallel + (uint64_t)hosts > IBR_MAX_PORTS)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s: a switch would need 2*%u*%u switch ports + %u host ports, "
-                               "more than %d",
-                               what, ndims, parallel, hosts, IBR_MAX_PORTS);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("GN027", "%s: a switch would need 2*%u*%u switch ports + %u host ports, "
+                              "more than %d"),
+            what, ndims, parallel, hosts, IBR_MAX_PORTS);
     uint64_t n_sw = 1;
     for (unsigned d = 0; d < ndims; d++) {
         if (dims[d] < 1)
-            return ibr__fabric_err(f, IBR_EINVAL, "%s: dimension %u has size 0", what, d);
+            return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("GN028", "%s: dimension %u has size 0"),
+                                   what, d);
         n_sw *= dims[d];
         if (n_sw > IBR_MAX_UNICAST_LID)
-            return ibr__fabric_err(f, IBR_ENOSPC, "%s: more than %d switches", what,
-                                   IBR_MAX_UNICAST_LID);
+            return ibr__fabric_err(f, IBR_ENOSPC, IBR__MSG("GN029", "%s: more than %d switches"),
+                                   what, IBR_MAX_UNICAST_LID);
     }
     if ((rc = ibr__gen_check_lids(f, n_sw * (1 + (uint64_t)hosts), what)) < 0)
         return rc;
@@ -144,11 +149,13 @@ int ibr_fabric_gen_hypercube(ibr_fabric *f, unsigned int dim, unsigned int hosts
     if ((rc = ibr__gen_check_empty(f, "hypercube")) < 0)
         return rc;
     if (dim < 1 || dim > 15)
-        return ibr__fabric_err(f, IBR_EINVAL, "hypercube: dim=%u, must be 1..15", dim);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("GN030", "hypercube: dim=%u, must be 1..15"),
+                               dim);
     if ((uint64_t)dim + hosts > IBR_MAX_PORTS)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "hypercube: a switch would need %u + %u ports, more than %d", dim,
-                               hosts, IBR_MAX_PORTS);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("GN031", "hypercube: a switch would need %u + %u ports, more than %d"), dim,
+            hosts, IBR_MAX_PORTS);
     uint64_t n = (uint64_t)1 << dim;
     if ((rc = ibr__gen_check_lids(f, n * (1 + (uint64_t)hosts), "hypercube")) < 0)
         return rc;

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "gen/gen_int.h"
 
 /* ------------------------------------------------------------------ */
@@ -85,19 +86,21 @@ int ibr_fabric_gen_dragonfly(ibr_fabric *f, unsigned int a, unsigned int p, unsi
     if ((rc = ibr__gen_check_empty(f, "dragonfly")) < 0)
         return rc;
     if (a < 1 || g < 1)
-        return ibr__fabric_err(f, IBR_EINVAL, "dragonfly: a=%u g=%u, both must be at least 1", a,
-                               g);
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("GN032", "dragonfly: a=%u g=%u, both must be at least 1"),
+                               a, g);
     uint64_t nports = (uint64_t)a - 1 + h + p;
     if (nports < 1 || nports > IBR_MAX_PORTS)
         return ibr__fabric_err(f, IBR_EINVAL,
-                               "dragonfly: a router would need %" PRIu64
-                               " ports (a-1 + h + p), must be 1..%d",
+                               IBR__MSG("GN033", "dragonfly: a router would need %" PRIu64
+                                                 " ports (a-1 + h + p), must be 1..%d"),
                                nports, IBR_MAX_PORTS);
     if ((uint64_t)a * h < (uint64_t)g - 1)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "dragonfly: a*h = %u*%u global links per group cannot reach the "
-                               "other %u groups (a*h >= g-1 needed)",
-                               a, h, g - 1);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("GN034", "dragonfly: a*h = %u*%u global links per group cannot reach the "
+                              "other %u groups (a*h >= g-1 needed)"),
+            a, h, g - 1);
     uint64_t n_sw = (uint64_t)a * g;
     if ((rc = ibr__gen_check_lids(f, n_sw * (1 + (uint64_t)p), "dragonfly")) < 0)
         return rc;
@@ -247,17 +250,19 @@ int ibr_fabric_gen_random(ibr_fabric *f, unsigned int switches, unsigned int deg
     if ((rc = ibr__gen_check_empty(f, "random")) < 0)
         return rc;
     if (switches < 2)
-        return ibr__fabric_err(f, IBR_EINVAL, "random: switches=%u, must be at least 2",
-                               switches);
+        return ibr__fabric_err(
+            f, IBR_EINVAL, IBR__MSG("GN035", "random: switches=%u, must be at least 2"), switches);
     if (degree < 1 || (degree < 2 && switches > 2) || degree > switches - 1)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "random: degree=%u, must be 2..switches-1 (%u) for a connected "
-                               "graph",
-                               degree, switches - 1);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("GN036", "random: degree=%u, must be 2..switches-1 (%u) for a connected "
+                              "graph"),
+            degree, switches - 1);
     if ((uint64_t)degree + hosts > IBR_MAX_PORTS)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "random: a switch would need %u + %u ports, more than %d", degree,
-                               hosts, IBR_MAX_PORTS);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("GN037", "random: a switch would need %u + %u ports, more than %d"), degree,
+            hosts, IBR_MAX_PORTS);
     if ((rc = ibr__gen_check_lids(f, (uint64_t)switches * (1 + (uint64_t)hosts), "random")) < 0)
         return rc;
     if ((rc = ibr__gen_begin(&t, f, "random")) < 0)

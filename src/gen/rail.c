@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "gen/gen_int.h"
 
 typedef struct rail {
@@ -76,19 +77,22 @@ static int rail_check(ibr_fabric *f, rail *x, const unsigned v[6])
     x->levels = v[4];
     x->by_leaf = v[5];
     if (x->by_leaf > 1)
-        return ibr__fabric_err(f, IBR_EINVAL, "rail: byleaf=%u, must be 0 or 1", x->by_leaf);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("GN038", "rail: byleaf=%u, must be 0 or 1"),
+                               x->by_leaf);
     if (x->radix < 2 || x->radix > IBR_MAX_PORTS)
-        return ibr__fabric_err(f, IBR_EINVAL, "rail: radix=%u, must be 2..%d", x->radix,
-                               IBR_MAX_PORTS);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("GN039", "rail: radix=%u, must be 2..%d"),
+                               x->radix, IBR_MAX_PORTS);
     if (!x->su)
         x->su = x->radix / 2;
     if (x->nodes < 1 || x->rails < 1)
-        return ibr__fabric_err(f, IBR_EINVAL, "rail: nodes=%u rails=%u, both must be at least 1",
-                               x->nodes, x->rails);
+        return ibr__fabric_err(
+            f, IBR_EINVAL, IBR__MSG("GN040", "rail: nodes=%u rails=%u, both must be at least 1"),
+            x->nodes, x->rails);
     if (x->su >= x->radix)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "rail: su=%u nodes per unit leave a %u-port leaf no up port",
-                               x->su, x->radix);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("GN041", "rail: su=%u nodes per unit leave a %u-port leaf no up port"), x->su,
+            x->radix);
     x->up = x->radix - x->su;
     x->sus = (x->nodes - 1) / x->su + 1;
     uint64_t leaves = (uint64_t)x->sus * x->rails;
@@ -97,8 +101,9 @@ static int rail_check(ibr_fabric *f, rail *x, const unsigned v[6])
     if (x->levels == 2) {
         if (leaves > x->radix)
             return ibr__fabric_err(f, IBR_EINVAL,
-                                   "rail: %" PRIu64 " leaves (%u units of %u rails) do not fit "
-                                   "two levels of %u-port spines (try levels=3)",
+                                   IBR__MSG("GN042", "rail: %" PRIu64
+                                                     " leaves (%u units of %u rails) do not fit "
+                                                     "two levels of %u-port spines (try levels=3)"),
                                    leaves, x->sus, x->rails, x->radix);
         x->pod_sus = x->sus;
         x->pods = 1;
@@ -108,17 +113,20 @@ static int rail_check(ibr_fabric *f, rail *x, const unsigned v[6])
         x->pod_sus = x->down / x->rails;
         if (!x->pod_sus)
             return ibr__fabric_err(f, IBR_EINVAL,
-                                   "rail: %u rails do not fit the %u down ports of a "
-                                   "three-level spine",
+                                   IBR__MSG("GN043",
+                                            "rail: %u rails do not fit the %u down ports of a "
+                                            "three-level spine"),
                                    x->rails, x->down);
         x->pods = (x->sus - 1) / x->pod_sus + 1;
         if (x->pods > x->radix)
-            return ibr__fabric_err(f, IBR_EINVAL,
-                                   "rail: %u pods of %u units do not fit %u-port cores (more "
-                                   "than three levels)",
-                                   x->pods, x->pod_sus, x->radix);
+            return ibr__fabric_err(
+                f, IBR_EINVAL,
+                IBR__MSG("GN044", "rail: %u pods of %u units do not fit %u-port cores (more "
+                                  "than three levels)"),
+                x->pods, x->pod_sus, x->radix);
     } else {
-        return ibr__fabric_err(f, IBR_EINVAL, "rail: levels=%u, must be 2 or 3", x->levels);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("GN045", "rail: levels=%u, must be 2 or 3"),
+                               x->levels);
     }
     unsigned pod_leaves = (x->pod_sus < x->sus ? x->pod_sus : x->sus) * x->rails;
     x->c = parallel_cables(x->up, pod_leaves, x->down);
@@ -130,7 +138,8 @@ static int rail_check(ibr_fabric *f, rail *x, const unsigned v[6])
     uint64_t n_leaves = leaves, n_spines = (uint64_t)x->pods * x->spines,
              n_cores = (uint64_t)x->spines * x->cores, cas = (uint64_t)x->nodes * x->rails;
     if (cas > IBR__GEN_MAX_CAS)
-        return ibr__fabric_err(f, IBR_ENOSPC, "rail: %" PRIu64 " HCAs, more than %u", cas,
+        return ibr__fabric_err(f, IBR_ENOSPC,
+                               IBR__MSG("GN046", "rail: %" PRIu64 " HCAs, more than %u"), cas,
                                IBR__GEN_MAX_CAS);
     int rc = ibr__gen_check_lids(f, n_leaves + n_spines + n_cores + cas, "rail");
     if (rc < 0)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "gen/gen_int.h"
 #include "formats/lex.h"
 
@@ -58,9 +59,10 @@ int ibr__gen_finish(ibr_fabric *f, ibr_fabric *tmp, int rc, const char *what)
 int ibr__gen_check_lids(ibr_fabric *f, uint64_t lids, const char *what)
 {
     if (lids > IBR_MAX_UNICAST_LID)
-        return ibr__fabric_err(f, IBR_ENOSPC,
-                               "%s: needs %" PRIu64 " LIDs (switches and CA ports), more than %d",
-                               what, lids, IBR_MAX_UNICAST_LID);
+        return ibr__fabric_err(
+            f, IBR_ENOSPC,
+            IBR__MSG("GN001", "%s: needs %" PRIu64 " LIDs (switches and CA ports), more than %d"),
+            what, lids, IBR_MAX_UNICAST_LID);
     return 0;
 }
 
@@ -169,10 +171,11 @@ static int parse_value(ibr_fabric *f, spec *sp, const char *fam, enum field k, c
     if (!fields[k].sep) {
         uint64_t max = k == F_SEED ? UINT64_MAX : UINT32_MAX;
         if (!parse_u64(&sp->val[k], v, vlen, max))
-            return ibr__fabric_err(f, IBR_EINVAL,
-                                   "generate %s: bad value '%.*s' for key '%s' (expected an "
-                                   "unsigned number)",
-                                   fam, SHOW(vlen), v, fields[k].name);
+            return ibr__fabric_err(
+                f, IBR_EINVAL,
+                IBR__MSG("GN002", "generate %s: bad value '%.*s' for key '%s' (expected an "
+                                  "unsigned number)"),
+                fam, SHOW(vlen), v, fields[k].name);
         return 0;
     }
     size_t n = 0, i = 0;
@@ -182,14 +185,15 @@ static int parse_value(ibr_fabric *f, spec *sp, const char *fam, enum field k, c
         while (j < vlen && v[j] != fields[k].sep)
             j++;
         if (n == SPEC_MAX_LIST)
-            return ibr__fabric_err(f, IBR_EINVAL,
-                                   "generate %s: key '%s' has more than %d values", fam,
-                                   fields[k].name, SPEC_MAX_LIST);
+            return ibr__fabric_err(
+                f, IBR_EINVAL, IBR__MSG("GN003", "generate %s: key '%s' has more than %d values"),
+                fam, fields[k].name, SPEC_MAX_LIST);
         if (!parse_u64(&x, v + i, j - i, UINT32_MAX))
-            return ibr__fabric_err(f, IBR_EINVAL,
-                                   "generate %s: bad value '%.*s' for key '%s' (expected numbers "
-                                   "separated by '%c')",
-                                   fam, SHOW(vlen), v, fields[k].name, fields[k].sep);
+            return ibr__fabric_err(
+                f, IBR_EINVAL,
+                IBR__MSG("GN004", "generate %s: bad value '%.*s' for key '%s' (expected numbers "
+                                  "separated by '%c')"),
+                fam, SHOW(vlen), v, fields[k].name, fields[k].sep);
         sp->list[k][n++] = (unsigned)x;
         if (j == vlen)
             break;
@@ -209,10 +213,11 @@ static int parse_spec(ibr_fabric *f, spec *sp, enum family *famout, const char *
         if (strlen(families[i].name) == flen && !memcmp(families[i].name, s, flen))
             fam = i;
     if (fam < 0)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "generate: unknown family '%.*s' (expected fattree, xgft, torus, "
-                               "mesh, hypercube, dragonfly, random or rail)",
-                               SHOW(flen), s);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("GN005", "generate: unknown family '%.*s' (expected fattree, xgft, torus, "
+                              "mesh, hypercube, dragonfly, random or rail)"),
+            SHOW(flen), s);
     const char *fn = families[fam].name;
     memset(sp, 0, sizeof *sp);
     *famout = (enum family)fam;
@@ -227,19 +232,23 @@ static int parse_spec(ibr_fabric *f, spec *sp, enum family *famout, const char *
         const char *eq = memchr(p, '=', ilen);
         size_t klen = eq ? (size_t)(eq - p) : ilen;
         if (!ilen)
-            return ibr__fabric_err(f, IBR_EINVAL, "generate %s: empty key=value item", fn);
+            return ibr__fabric_err(f, IBR_EINVAL,
+                                   IBR__MSG("GN006", "generate %s: empty key=value item"), fn);
         int k = -1;
         for (int i = 0; i < F_COUNT; i++)
             if (strlen(fields[i].name) == klen && !memcmp(fields[i].name, p, klen))
                 k = i;
         if (k < 0 || !((families[fam].allowed | B(F_VLS)) & B(k)))
-            return ibr__fabric_err(f, IBR_EINVAL, "generate %s: unknown key '%.*s'", fn,
+            return ibr__fabric_err(f, IBR_EINVAL,
+                                   IBR__MSG("GN007", "generate %s: unknown key '%.*s'"), fn,
                                    SHOW(klen), p);
         if (!eq || eq + 1 == item_end)
-            return ibr__fabric_err(f, IBR_EINVAL, "generate %s: key '%s' needs a value", fn,
+            return ibr__fabric_err(f, IBR_EINVAL,
+                                   IBR__MSG("GN008", "generate %s: key '%s' needs a value"), fn,
                                    fields[k].name);
         if (sp->have & B(k))
-            return ibr__fabric_err(f, IBR_EINVAL, "generate %s: duplicate key '%s'", fn,
+            return ibr__fabric_err(f, IBR_EINVAL,
+                                   IBR__MSG("GN009", "generate %s: duplicate key '%s'"), fn,
                                    fields[k].name);
         int rc = parse_value(f, sp, fn, (enum field)k, eq + 1, (size_t)(item_end - eq - 1));
         if (rc < 0)
@@ -252,7 +261,8 @@ static int parse_spec(ibr_fabric *f, spec *sp, enum family *famout, const char *
 check:
     for (int k = 0; k < F_COUNT; k++)
         if ((families[fam].required & B(k)) && !(sp->have & B(k)))
-            return ibr__fabric_err(f, IBR_EINVAL, "generate %s: missing key '%s'", fn,
+            return ibr__fabric_err(f, IBR_EINVAL,
+                                   IBR__MSG("GN010", "generate %s: missing key '%s'"), fn,
                                    fields[k].name);
     return 0;
 }
@@ -288,8 +298,9 @@ int ibr_fabric_generate(ibr_fabric *f, const char *s)
         return rc;
     unsigned vls = get(&sp, F_VLS, 0);
     if ((sp.have & B(F_VLS)) && vls != 1 && vls != 2 && vls != 4 && vls != 8 && vls != 15)
-        return ibr__fabric_err(f, IBR_EINVAL, "generate %s: vls=%u (data VLs are 1, 2, 4, 8 or 15)",
-                               families[fam].name, vls);
+        return ibr__fabric_err(
+            f, IBR_EINVAL, IBR__MSG("GN011", "generate %s: vls=%u (data VLs are 1, 2, 4, 8 or 15)"),
+            families[fam].name, vls);
     if ((rc = generate(f, &sp, fam)) < 0)
         return rc;
     if (vls)
@@ -309,13 +320,15 @@ static int generate(ibr_fabric *f, const spec *sp_, enum family fam)
         p.h = get(&sp, F_H, 0);
         p.hosts = get(&sp, F_HOSTS, 0);
         if (p.h < 1 || p.h > IBR_XGFT_MAX_LEVELS)
-            return ibr__fabric_err(f, IBR_EINVAL, "generate xgft: h=%u out of range 1..%d", p.h,
+            return ibr__fabric_err(f, IBR_EINVAL,
+                                   IBR__MSG("GN012", "generate xgft: h=%u out of range 1..%d"), p.h,
                                    IBR_XGFT_MAX_LEVELS);
         if (sp.nlist[F_M] != p.h || sp.nlist[F_W] != p.h)
-            return ibr__fabric_err(f, IBR_EINVAL,
-                                   "generate xgft: m and w need h=%u values each (m has %u, w "
-                                   "has %u)",
-                                   p.h, sp.nlist[F_M], sp.nlist[F_W]);
+            return ibr__fabric_err(
+                f, IBR_EINVAL,
+                IBR__MSG("GN013", "generate xgft: m and w need h=%u values each (m has %u, w "
+                                  "has %u)"),
+                p.h, sp.nlist[F_M], sp.nlist[F_W]);
         for (unsigned i = 0; i < p.h; i++) {
             p.m[i] = sp.list[F_M][i];
             p.w[i] = sp.list[F_W][i];
@@ -334,7 +347,8 @@ static int generate(ibr_fabric *f, const spec *sp_, enum family fam)
         if (sp.have & B(F_G))
             g = sp.val[F_G];
         if (g > UINT32_MAX)
-            return ibr__fabric_err(f, IBR_EINVAL, "generate dragonfly: too many groups (a*h+1)");
+            return ibr__fabric_err(
+                f, IBR_EINVAL, IBR__MSG("GN014", "generate dragonfly: too many groups (a*h+1)"));
         return ibr_fabric_gen_dragonfly(f, a, get(&sp, F_P, h), h, (unsigned)g);
     }
     case FAM_RANDOM:

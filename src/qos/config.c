@@ -366,11 +366,14 @@ static void warn_unknown_key(ibr_context *ctx, unsigned line, const char *key, s
         }
     }
     if (best_d <= 4)
-        ibr__log(ctx, IBR_LOG_WARN, "QoS configuration line %u: unknown key '%.*s' ignored "
-                 "(did you mean '%s'?)", line, (int)(k > 64 ? 64 : k), key, best);
+        ibr__log(ctx, IBR_LOG_WARN,
+                 IBR__MSG("QC019", "QoS configuration line %u: unknown key '%.*s' ignored "
+                                   "(did you mean '%s'?)"),
+                 line, (int)(k > 64 ? 64 : k), key, best);
     else
-        ibr__log(ctx, IBR_LOG_WARN, "QoS configuration line %u: unknown key '%.*s' ignored",
-                 line, (int)(k > 64 ? 64 : k), key);
+        ibr__log(ctx, IBR_LOG_WARN,
+                 IBR__MSG("QC020", "QoS configuration line %u: unknown key '%.*s' ignored"), line,
+                 (int)(k > 64 ? 64 : k), key);
 }
 
 int ibr_qos_config_parse(ibr_qos_config *q, const char *buf, size_t len)

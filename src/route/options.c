@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "core/messages.h"
 #include "route/route_int.h"
 
 
@@ -26,7 +27,8 @@ int ibr__options_read(ibr_options *out, const ibr_options *opts, char *msg)
         return 0;
     size_t size = IBR__VERSION_SIZE(options_size, opts->version);
     if (!size)
-        return ibr__err(msg, IBR_EVERSION, "options version %u (this library knows 1..%u)",
+        return ibr__err(msg, IBR_EVERSION,
+                        IBR__MSG("RO001", "options version %u (this library knows 1..%u)"),
                         opts->version, IBR_OPTIONS_VERSION);
     /* only the fields the caller's version has; defaults for the rest */
     memcpy(out, opts, size);
@@ -37,17 +39,21 @@ int ibr__options_read(ibr_options *out, const ibr_options *opts, char *msg)
 int ibr__options_check(char *msg, const ibr_options *o)
 {
     if (o->lmc > 7 && o->lmc != IBR_LMC_TOPO)
-        return ibr__err(msg, IBR_EINVAL, "option lmc = %u (must be 0..7)", o->lmc);
+        return ibr__err(msg, IBR_EINVAL, IBR__MSG("RO002", "option lmc = %u (must be 0..7)"),
+                        o->lmc);
     if (o->max_vls < 1 || o->max_vls > 15)
-        return ibr__err(msg, IBR_EINVAL, "option max_vls = %u (must be 1..15)",
+        return ibr__err(msg, IBR_EINVAL, IBR__MSG("RO003", "option max_vls = %u (must be 1..15)"),
                         o->max_vls);
     if ((o->n_root_guids && !o->root_guids) || (o->n_cn_guids && !o->cn_guids) ||
         (o->n_io_guids && !o->io_guids) || (o->n_guid_routing_order && !o->guid_routing_order) ||
         (o->n_ignore_ports && !o->ignore_ports) || (o->n_ids && !o->ids))
-        return ibr__err(msg, IBR_EINVAL, "option list with a count but a NULL pointer");
+        return ibr__err(msg, IBR_EINVAL,
+                        IBR__MSG("RO004", "option list with a count but a NULL pointer"));
     if (o->threads > 1024)
-        return ibr__err(msg, IBR_EINVAL, "option threads = %u (max 1024)", o->threads);
+        return ibr__err(msg, IBR_EINVAL, IBR__MSG("RO005", "option threads = %u (max 1024)"),
+                        o->threads);
     if (o->n_params && !o->params)
-        return ibr__err(msg, IBR_EINVAL, "option list with a count but a NULL pointer");
+        return ibr__err(msg, IBR_EINVAL,
+                        IBR__MSG("RO004", "option list with a count but a NULL pointer"));
     return 0;
 }

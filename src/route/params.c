@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "route/route_int.h"
 
 /* The engine and setting index of "engine.setting"; a message on failure. */
@@ -14,10 +15,12 @@ static int resolve_param(const ibr_engine **eng, size_t *idx, const ibr_context 
 {
     const char *dot = strchr(name, '.');
     if (!dot || dot == name || !dot[1])
-        return ibr__err(msg, IBR_EINVAL, "parameter '%s': expected ENGINE.SETTING", name);
+        return ibr__err(msg, IBR_EINVAL,
+                        IBR__MSG("RO012", "parameter '%s': expected ENGINE.SETTING"), name);
     const ibr_engine *e = ibr__engine_named(ctx, name, (size_t)(dot - name));
     if (!e)
-        return ibr__err(msg, IBR_EINVAL, "parameter '%s': no engine named '%.*s'", name,
+        return ibr__err(msg, IBR_EINVAL,
+                        IBR__MSG("RO013", "parameter '%s': no engine named '%.*s'"), name,
                         (int)(dot - name), name);
     for (size_t i = 0; i < e->n_settings; i++)
         if (!strcmp(e->settings[i].name, dot + 1)) {
@@ -30,9 +33,9 @@ static int resolve_param(const ibr_engine **eng, size_t *idx, const ibr_context 
     for (size_t i = 0; i < e->n_settings && off < sizeof list; i++)
         off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", i ? ", " : "",
                                 e->settings[i].name);
-    return ibr__err(msg, IBR_EINVAL, "parameter '%s': engine '%s' has no setting '%s' (%s%s)",
-                    name, e->name, dot + 1, e->n_settings ? "its settings: " : "it has none",
-                    list);
+    return ibr__err(msg, IBR_EINVAL,
+                    IBR__MSG("RO014", "parameter '%s': engine '%s' has no setting '%s' (%s%s)"),
+                    name, e->name, dot + 1, e->n_settings ? "its settings: " : "it has none", list);
 }
 
 int ibr__params_check(char *msg, const ibr_context *ctx, const ibr_options *o)
@@ -40,7 +43,7 @@ int ibr__params_check(char *msg, const ibr_context *ctx, const ibr_options *o)
     for (size_t i = 0; i < o->n_params; i++) {
         const ibr_param *p = &o->params[i];
         if (!p->name || !p->value)
-            return ibr__err(msg, IBR_EINVAL, "parameter %zu has a NULL %s", i,
+            return ibr__err(msg, IBR_EINVAL, IBR__MSG("RO015", "parameter %zu has a NULL %s"), i,
                             p->name ? "value" : "name");
         const ibr_engine *e;
         size_t k;

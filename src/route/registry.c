@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "route/registry.h"
 #include "route/route_int.h"
 
@@ -110,29 +111,34 @@ static int valid_name(const char *s, const char *extra)
 static int check_settings(char *msg, const ibr_engine *e)
 {
     if (e->n_settings && !e->settings)
-        return ibr__err(msg, IBR_EINVAL, "engine '%s' has %zu settings but a NULL array",
-                        e->name, e->n_settings);
+        return ibr__err(msg, IBR_EINVAL,
+                        IBR__MSG("RO019", "engine '%s' has %zu settings but a NULL array"), e->name,
+                        e->n_settings);
     if (e->n_settings > IBR__MAX_SETTINGS)
-        return ibr__err(msg, IBR_EINVAL, "engine '%s' declares %zu settings (at most %d)",
+        return ibr__err(msg, IBR_EINVAL,
+                        IBR__MSG("RO020", "engine '%s' declares %zu settings (at most %d)"),
                         e->name, e->n_settings, IBR__MAX_SETTINGS);
     for (size_t i = 0; i < e->n_settings; i++) {
         const ibr_setting *st = &e->settings[i];
         if (!valid_name(st->name, "_"))
-            return ibr__err(msg, IBR_EINVAL,
-                            "engine '%s': bad setting name '%s' (letters, digits, '_'; under "
-                            "64 bytes)",
-                            e->name, st->name ? st->name : "(null)");
+            return ibr__err(
+                msg, IBR_EINVAL,
+                IBR__MSG("RO021", "engine '%s': bad setting name '%s' (letters, digits, '_'; under "
+                                  "64 bytes)"),
+                e->name, st->name ? st->name : "(null)");
         for (size_t k = 0; k < i; k++)
             if (!strcmp(e->settings[k].name, st->name))
-                return ibr__err(msg, IBR_EINVAL, "engine '%s': setting '%s' declared twice",
+                return ibr__err(msg, IBR_EINVAL,
+                                IBR__MSG("RO022", "engine '%s': setting '%s' declared twice"),
                                 e->name, st->name);
         int ok = st->type == IBR_SETTING_STRING ||
                  (st->type == IBR_SETTING_BOOL && (st->def == 0 || st->def == 1)) ||
                  (st->type == IBR_SETTING_INT && st->min <= st->def && st->def <= st->max);
         if (!ok)
             return ibr__err(msg, IBR_EINVAL,
-                            "engine '%s': setting '%s' has an unknown type or a default "
-                            "outside its range",
+                            IBR__MSG("RO023",
+                                     "engine '%s': setting '%s' has an unknown type or a default "
+                                     "outside its range"),
                             e->name, st->name);
     }
     return 0;
@@ -173,9 +179,10 @@ int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine)
         return ibr__err(ctx->last_error, IBR_EINVAL, "engine definition is NULL");
     size_t size = IBR__VERSION_SIZE(engine_size, engine->version);
     if (!size)
-        return ibr__err(ctx->last_error, IBR_EVERSION,
-                        "engine definition version %u (this library knows 1..%u)",
-                        engine->version, IBR_ENGINE_VERSION);
+        return ibr__err(
+            ctx->last_error, IBR_EVERSION,
+            IBR__MSG("RO024", "engine definition version %u (this library knows 1..%u)"),
+            engine->version, IBR_ENGINE_VERSION);
     /* only the fields the caller's version has; defaults for the rest */
     ibr_engine def = IBR_ENGINE_INIT;
     memcpy(&def, engine, size);
@@ -185,19 +192,22 @@ int ibr_context_register_engine(ibr_context *ctx, const ibr_engine *engine)
        function, or another thread breaking the rule in the header) */
     if (atomic_load(&ctx->routing))
         return ibr__err(ctx->last_error, IBR_ESTATE,
-                        "cannot register engine '%s' while a route runs on the context "
-                        "(register before routing, not from an engine or callback)",
+                        IBR__MSG("RO025",
+                                 "cannot register engine '%s' while a route runs on the context "
+                                 "(register before routing, not from an engine or callback)"),
                         e->name ? e->name : "(null)");
     if (!e->route)
-        return ibr__err(ctx->last_error, IBR_EINVAL, "engine '%s' has no route function",
+        return ibr__err(ctx->last_error, IBR_EINVAL,
+                        IBR__MSG("RO026", "engine '%s' has no route function"),
                         e->name ? e->name : "(null)");
     if (!valid_name(e->name, "-_") || !strcmp(e->name, "no_fallback"))
-        return ibr__err(ctx->last_error, IBR_EINVAL,
-                        "bad engine name '%s' (letters, digits, '-', '_'; under 64 bytes)",
-                        e->name ? e->name : "(null)");
+        return ibr__err(
+            ctx->last_error, IBR_EINVAL,
+            IBR__MSG("RO027", "bad engine name '%s' (letters, digits, '-', '_'; under 64 bytes)"),
+            e->name ? e->name : "(null)");
     if (ibr__engine_named(ctx, e->name, strlen(e->name)))
-        return ibr__err(ctx->last_error, IBR_EEXIST, "an engine named '%s' already exists",
-                        e->name);
+        return ibr__err(ctx->last_error, IBR_EEXIST,
+                        IBR__MSG("RO028", "an engine named '%s' already exists"), e->name);
     int rc = check_settings(ctx->last_error, e);
     if (rc < 0)
         return rc;

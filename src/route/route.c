@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/mcast_groups_int.h"
+#include "core/messages.h"
 #include "mcast/mcast.h"
 #include "core/result_qos.h"
 #include "core/result_unicast.h"
@@ -62,9 +63,10 @@ static int prepare_run(route_call *c, const ibr_options *opts)
     rc = ibr__options_check(r->last_error, &run->opts);
     if (rc == 0 && run->opts.mcast_groups && run->opts.mcast_groups->topo != t)
         rc = ibr__err(r->last_error, IBR_EINVAL,
-                      "option mcast_groups is bound to another topology");
+                      IBR__MSG("RO006", "option mcast_groups is bound to another topology"));
     if (rc == 0 && (run->opts.mcast_flags & ~(unsigned)(IBR_MCAST_BALANCE | IBR_MCAST_OPENSM)))
-        rc = ibr__err(r->last_error, IBR_EINVAL, "option mcast_flags = 0x%x (unknown bits)",
+        rc = ibr__err(r->last_error, IBR_EINVAL,
+                      IBR__MSG("RO007", "option mcast_flags = 0x%x (unknown bits)"),
                       run->opts.mcast_flags);
     if (rc == 0)
         rc = ibr__params_check(r->last_error, t->ctx, &run->opts);
@@ -105,7 +107,8 @@ static int parse_chain(route_call *c)
         char name[64];
         size_t len = (size_t)(e - s);
         if (len >= sizeof name)
-            return ibr__err(msg, IBR_EINVAL, "engine name too long in chain '%s'", chain);
+            return ibr__err(msg, IBR_EINVAL,
+                            IBR__MSG("RO008", "engine name too long in chain '%s'"), chain);
         memcpy(name, s, len);
         name[len] = 0;
         s = e;
@@ -114,17 +117,20 @@ static int parse_chain(route_call *c)
             continue;
         }
         if (c->n == MAX_CHAIN)
-            return ibr__err(msg, IBR_EINVAL, "chain lists more than %d engines", MAX_CHAIN);
+            return ibr__err(msg, IBR_EINVAL, IBR__MSG("RO009", "chain lists more than %d engines"),
+                            MAX_CHAIN);
         if (!(c->eng[c->n] = ibr__engine_named(ctx, name, len))) {
             char known[256];
             ibr__engine_names(known, sizeof known, ctx);
-            return ibr__err(msg, IBR_EINVAL, "unknown engine '%s' (known engines: %s)", name,
+            return ibr__err(msg, IBR_EINVAL,
+                            IBR__MSG("RO010", "unknown engine '%s' (known engines: %s)"), name,
                             known);
         }
         c->n++;
     }
     if (c->n == 0 && no_fallback)
-        return ibr__err(msg, IBR_EINVAL, "chain '%s' names no engine and forbids the fallback",
+        return ibr__err(msg, IBR_EINVAL,
+                        IBR__MSG("RO011", "chain '%s' names no engine and forbids the fallback"),
                         chain);
     if (!no_fallback)
         c->eng[c->n++] = ibr__engine_named(ctx, "minhop", 6);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/messages.h"
 #include "sys/run_int.h"
 
 static int parse_bool(int64_t *out, const char *v)
@@ -50,12 +51,14 @@ int ibr__setting_parse(ibr__setting_val *out, const ibr_setting *s, const char *
     switch (s->type) {
     case IBR_SETTING_BOOL:
         if (parse_bool(&v.i, value) < 0)
-            return ibr__err(msg, IBR_EINVAL,
-                            "must be a boolean (1, true, yes, on, 0, false, no or off)");
+            return ibr__err(
+                msg, IBR_EINVAL,
+                IBR__MSG("RO016", "must be a boolean (1, true, yes, on, 0, false, no or off)"));
         break;
     case IBR_SETTING_INT:
         if (parse_int(&v.i, value, s->min, s->max) < 0)
-            return ibr__err(msg, IBR_EINVAL, "must be an integer in %" PRId64 "..%" PRId64,
+            return ibr__err(msg, IBR_EINVAL,
+                            IBR__MSG("RO017", "must be an integer in %" PRId64 "..%" PRId64),
                             s->min, s->max);
         break;
     case IBR_SETTING_STRING:
@@ -63,7 +66,8 @@ int ibr__setting_parse(ibr__setting_val *out, const ibr_setting *s, const char *
         v.len = strlen(value);
         break;
     default:
-        return ibr__err(msg, IBR_EINVAL, "the setting has an unknown type %d", (int)s->type);
+        return ibr__err(msg, IBR_EINVAL, IBR__MSG("RO018", "the setting has an unknown type %d"),
+                        (int)s->type);
     }
     *out = v;
     return 0;

@@ -21,9 +21,11 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/messages.h"
 #include "core/topo_int.h"
 
 struct ibr_rank_order {
@@ -128,11 +130,22 @@ static int build_names(parser *p)
     return 0;
 }
 
-static int bad(parser *p, size_t line, const char *what, const char *s, size_t len)
+/* The length of the input to quote in a message: at most 80 bytes. */
+static int clip(size_t len)
 {
-    int l = len > 80 ? 80 : (int)len;
-    return ibr__err(p->o->last_error, IBR_EPARSE, "rank order line %zu: %s '%.*s'", line, what,
-                    l, s);
+    return len > 80 ? 80 : (int)len;
+}
+
+static int bad(parser *p, const char *fmt, ...) IBR_PRINTF(2, 3);
+
+/* A parse error of the rank order (fmt: an IBR__MSG() format). */
+static int bad(parser *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ibr__verr(p->o->last_error, IBR_EPARSE, fmt, ap);
+    va_end(ap);
+    return IBR_EPARSE;
 }
 
 /* A GUID token: "0x" and 1..16 hex digits. */
@@ -218,7 +231,12 @@ static int resolve_line(parser *p, size_t line, const char *s, size_t len, uint3
             size_t fl = nt ? (size_t)(nt - f) : (size_t)(end - f);
             if (parse_guid(f, fl, &guid) == 0) {
                 *gp = by_guid(p, guid);
-                return *gp == IBR_NONE ? bad(p, line, "no end port has GUID", f, fl) : 0;
+                return *gp == IBR_NONE
+                           ? bad(p,
+                                 IBR__MSG("RK001",
+                                          "rank order line %zu: no end port has GUID '%.*s'"),
+                                 line, clip(fl), f)
+                           : 0;
             }
         }
     }
@@ -227,7 +245,10 @@ static int resolve_line(parser *p, size_t line, const char *s, size_t len, uint3
         w++;
     if (parse_guid(s, w, &guid) == 0) {
         *gp = by_guid(p, guid);
-        return *gp == IBR_NONE ? bad(p, line, "no end port has GUID", s, w) : 0;
+        return *gp == IBR_NONE
+                   ? bad(p, IBR__MSG("RK001", "rank order line %zu: no end port has GUID '%.*s'"),
+                         line, clip(w), s)
+                   : 0;
     }
     uint32_t node = by_name(p, s, len);
     size_t nlen = len;
@@ -239,18 +260,20 @@ static int resolve_line(parser *p, size_t line, const char *s, size_t len, uint3
         node = by_name(p, s, w); /* a host name and hostfile words */
     }
     if (node == (uint32_t)-2)
-        return bad(p, line, "several nodes are described", s, nlen);
+        return bad(p, IBR__MSG("RK002", "rank order line %zu: several nodes are described '%.*s'"),
+                   line, clip(nlen), s);
     if (node == IBR_NONE)
-        return bad(p, line, "unknown host or node description", s, len);
+        return bad(
+            p, IBR__MSG("RK003", "rank order line %zu: unknown host or node description '%.*s'"),
+            line, clip(len), s);
     const ibr__node *nd = &p->t->nodes[node];
     if (!port) {
         *gp = p->first_ep[node];
         return 0;
     }
     if (port > nd->nports || !is_end_port(p->t, nd->port_off + port)) {
-        int l = nlen > 80 ? 80 : (int)nlen;
-        return ibr__err(p->o->last_error, IBR_EPARSE,
-                        "rank order line %zu: port %u is no end port of '%.*s'", line, port, l, s);
+        return bad(p, IBR__MSG("RK004", "rank order line %zu: port %u is no end port of '%.*s'"),
+                   line, port, clip(nlen), s);
     }
     *gp = nd->port_off + port;
     return 0;
@@ -288,11 +311,10 @@ static int parse_lines(parser *p, const char *buf, size_t len)
             return rc;
         if (p->line_of[gp]) {
             const ibr__port *pt = &p->t->ports[gp];
-            return ibr__err(p->o->last_error, IBR_EPARSE,
-                            "rank order line %zu: port 0x%016" PRIx64
-                            " (%s) already has a rank (line %" PRIu32 ")",
-                            line, pt->guid, p->t->nodes[p->t->port_node[gp]].desc,
-                            p->line_of[gp]);
+            return bad(p,
+                       IBR__MSG("RK005", "rank order line %zu: port 0x%016" PRIx64
+                                         " (%s) already has a rank (line %" PRIu32 ")"),
+                       line, pt->guid, p->t->nodes[p->t->port_node[gp]].desc, p->line_of[gp]);
         }
         p->line_of[gp] = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
         if ((rc = push(p->o, p->t->ports[gp].guid)) < 0)

@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "formats/ibnetdiscover/ibnetdiscover_int.h"
 
 int ibr__ibn_err(ibn_parser *ps, int code, uint32_t line, const char *fmt, ...)
@@ -109,28 +110,31 @@ static int parse_assignment(ibn_parser *ps, ibr__span key, ibr__cur *c, uint32_t
     if (ibr__cur_at(c, '+') && guid_kind >= 0)
         relative = 1;
     else if (!ibr__cur_at(c, '='))
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "expected '=' after \"%s\"", IBR__ESC(key));
+        return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP001", "expected '=' after \"%s\""),
+                            IBR__ESC(key));
     c->p++;
     ibr__cur_skip_blanks(c);
     uint64_t v;
     ibr__cur at = *c;
     if (ibr__cur_num_field(c, IBR__NUM_C, UINT64_MAX, guid_kind == IBN_SW ? "(" : NULL, &v) < 0) {
         ibr__span bad = ibr__cur_token(&at);
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad value \"%s\" for \"%s\"", IBR__ESC(bad),
-                            IBR__ESC(key));
+        return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP002", "bad value \"%s\" for \"%s\""),
+                            IBR__ESC(bad), IBR__ESC(key));
     }
     uint64_t pg = 0;
     int has_pg = 0;
     if (guid_kind == IBN_SW) {
         has_pg = ibr__ibn_paren_guid(c, &pg);
         if (has_pg < 0 || !ibr__cur_token_end(c))
-            return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port GUID after switchguid");
+            return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                IBR__MSG("TP003", "bad port GUID after switchguid"));
     }
     /* only a comment may follow ("\t# Chassis 1", "\t# <chassis type> ...") */
     ibr__cur_skip_blanks(c);
     if (!ibr__cur_end(c) && *c->p != '#') {
         ibr__span bad = ibr__cur_token(c);
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "unexpected text \"%s\" after \"%s\" value",
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP004", "unexpected text \"%s\" after \"%s\" value"),
                             IBR__ESC(bad), IBR__ESC(key));
     }
     if (guid_kind >= 0) {
@@ -147,18 +151,21 @@ static int parse_assignment(ibn_parser *ps, ibr__span key, ibr__cur *c, uint32_t
         ps->pending_sysimg = v;
     } else if (ibr__span_eq(key, "width")) {
         if (v < 1 || v > 31)
-            return ibr__ibn_err(ps, IBR_EPARSE, line,
-                                "width=%" PRIu64 ": enabled width mask must be 1..31", v);
+            return ibr__ibn_err(
+                ps, IBR_EPARSE, line,
+                IBR__MSG("TP005", "width=%" PRIu64 ": enabled width mask must be 1..31"), v);
         ps->def_wmask = (uint8_t)v;
     } else if (ibr__span_eq(key, "speed")) {
         if (v < 1 || v > 7)
-            return ibr__ibn_err(ps, IBR_EPARSE, line,
-                                "speed=%" PRIu64 ": enabled speed mask must be 1..7", v);
+            return ibr__ibn_err(
+                ps, IBR_EPARSE, line,
+                IBR__MSG("TP006", "speed=%" PRIu64 ": enabled speed mask must be 1..7"), v);
         ps->def_smask = speed_bits(v);
     } else if (ibr__span_eq(key, "extspeed")) {
         if (v > 15)
-            return ibr__ibn_err(ps, IBR_EPARSE, line,
-                                "extspeed=%" PRIu64 ": extended speed mask must be 0..15", v);
+            return ibr__ibn_err(
+                ps, IBR_EPARSE, line,
+                IBR__MSG("TP007", "extspeed=%" PRIu64 ": extended speed mask must be 0..15"), v);
         ps->def_emask = ext_speed_bits(v);
     }
     /* vendid, devid: accepted, not kept */
@@ -184,19 +191,23 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
     uint64_t nports;
     ibr__cur_skip_blanks(c);
     if (ibr__cur_num(c, IBR__NUM_DEC, UINT64_MAX, &nports) < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "missing port count in node header");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP008", "missing port count in node header"));
     if (nports < 1 || nports > IBR_MAX_PORTS)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "%" PRIu64 " ports (must be 1..%d)", nports,
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP009", "%" PRIu64 " ports (must be 1..%d)"), nports,
                             IBR_MAX_PORTS);
     ibr__cur_skip_blanks(c);
     ibr__span id;
     if (ibr__cur_quoted(c, &id) < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "missing quoted node id in node header");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP010", "missing quoted node id in node header"));
     if (!id.n)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "empty node id");
+        return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP011", "empty node id"));
     if (memchr(id.p, '@', id.n))
         return ibr__ibn_err(ps, IBR_EPARSE, line,
-                            "node id \"%s\": ibsim aliases are not supported", IBR__ESC(id));
+                            IBR__MSG("TP012", "node id \"%s\": ibsim aliases are not supported"),
+                            IBR__ESC(id));
 
     /* description and the rest */
     ibr__span desc = {NULL, 0};
@@ -241,11 +252,11 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
             break;
         if (!got_lid && ibr__span_eq(t, "lid")) {
             if (ibr__span_num(ibr__cur_token(&tail), IBR__NUM_C, IBR_MAX_UNICAST_LID, &lid) < 0)
-                return ibr__ibn_err(ps, IBR_EPARSE, line, "bad switch LID");
+                return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP013", "bad switch LID"));
             got_lid = 1;
         } else if (!got_lmc && ibr__span_eq(t, "lmc")) {
             if (ibr__span_num(ibr__cur_token(&tail), IBR__NUM_C, 7, &lmc) < 0)
-                return ibr__ibn_err(ps, IBR_EPARSE, line, "bad switch LMC");
+                return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP014", "bad switch LMC"));
             got_lmc = 1;
         }
     }
@@ -254,7 +265,7 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
                   sizeof *ps->nodes) < 0)
         return ibr__ibn_nomem(ps);
     if (ps->n_nodes >= INT32_MAX)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "too many nodes");
+        return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP015", "too many nodes"));
     ibn_node *n = &ps->nodes[ps->n_nodes];
     memset(n, 0, sizeof *n);
     n->id = id;
@@ -281,9 +292,10 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
     ps->pending_port_guid = 0;
     ps->pending_sysimg = 0;
     if (!g)
-        return ibr__ibn_err(ps, IBR_EPARSE, line,
-                            "node \"%s\": node GUID 0 is not allowed (a GUID must be non-zero)",
-                            IBR__ESC(id));
+        return ibr__ibn_err(
+            ps, IBR_EPARSE, line,
+            IBR__MSG("TP016", "node \"%s\": node GUID 0 is not allowed (a GUID must be non-zero)"),
+            IBR__ESC(id));
     ps->cur = (uint32_t)ps->n_nodes++;
     return 0;
 }
@@ -331,7 +343,8 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
             ibr__span nt = ibr__cur_token(&c);
             if (ibr__span_num(nt, IBR__NUM_C, 0xFFFF, &v) < 0) {
                 if (nt.n && ibr__is_digit(nt.p[0]))
-                    return ibr__ibn_err(ps, IBR_EPARSE, line, "bad LID \"%s\"", IBR__ESC(nt));
+                    return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP017", "bad LID \"%s\""),
+                                        IBR__ESC(nt));
                 c = save;
                 continue;
             }
@@ -347,7 +360,8 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
                 c = peek;
             } else if (end_node && !seen_quote && !got_local) {
                 if (v > IBR_MAX_UNICAST_LID)
-                    return ibr__ibn_err(ps, IBR_EPARSE, line, "LID %" PRIu64 " beyond 0x%X", v,
+                    return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                        IBR__MSG("TP018", "LID %" PRIu64 " beyond 0x%X"), v,
                                         IBR_MAX_UNICAST_LID);
                 pr->lid = (uint16_t)v;
                 got_local = 1;
@@ -357,13 +371,15 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
             ibr__span nt = ibr__cur_token(&c);
             if (ibr__span_num(nt, IBR__NUM_C, UINT64_MAX, &v) < 0) {
                 if (nt.n && ibr__is_digit(nt.p[0]))
-                    return ibr__ibn_err(ps, IBR_EPARSE, line, "bad LMC \"%s\"", IBR__ESC(nt));
+                    return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP019", "bad LMC \"%s\""),
+                                        IBR__ESC(nt));
                 c = save;
                 continue;
             }
             if (end_node && got_local && !got_lmc && !seen_quote) {
                 if (v > 7)
-                    return ibr__ibn_err(ps, IBR_EPARSE, line, "LMC %" PRIu64 " (max 7)", v);
+                    return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                        IBR__MSG("TP020", "LMC %" PRIu64 " (max 7)"), v);
                 pr->lmc = (uint8_t)v;
                 got_lmc = 1;
             }
@@ -379,7 +395,8 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
                    every v= was before */
                 if (ibr__span_num(val, IBR__NUM_C, UINT64_MAX, &v) < 0) {
                     if (val.n && ibr__is_digit(val.p[0]))
-                        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port option \"%s\"",
+                        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                            IBR__MSG("TP021", "bad port option \"%s\""),
                                             IBR__ESC(t));
                     continue;
                 }
@@ -390,22 +407,26 @@ static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur
             if (k != 'w' && k != 's' && k != 'e')
                 continue; /* unknown options are ignored */
             if (ibr__span_num(val, IBR__NUM_C, UINT64_MAX, &v) < 0)
-                return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port option \"%s\"", IBR__ESC(t));
+                return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                    IBR__MSG("TP021", "bad port option \"%s\""), IBR__ESC(t));
             if (k == 'w') {
                 if (v < 1 || v > 31)
-                    return ibr__ibn_err(ps, IBR_EPARSE, line,
-                                        "w=%" PRIu64 ": width mask must be 1..31", v);
+                    return ibr__ibn_err(
+                        ps, IBR_EPARSE, line,
+                        IBR__MSG("TP022", "w=%" PRIu64 ": width mask must be 1..31"), v);
                 opt_w = (uint8_t)v;
             } else if (k == 's') {
                 if (v > 7)
                     return ibr__ibn_err(ps, IBR_EPARSE, line,
-                                        "s=%" PRIu64 ": speed mask must be 0..7", v);
+                                        IBR__MSG("TP023", "s=%" PRIu64 ": speed mask must be 0..7"),
+                                        v);
                 opt_s = speed_bits(v ? v : 4); /* 0 means QDR, as in ibsim */
                 got_opt_s = 1;
             } else {
                 if (v > 15)
-                    return ibr__ibn_err(ps, IBR_EPARSE, line,
-                                        "e=%" PRIu64 ": extended speed mask must be 0..15", v);
+                    return ibr__ibn_err(
+                        ps, IBR_EPARSE, line,
+                        IBR__MSG("TP024", "e=%" PRIu64 ": extended speed mask must be 0..15"), v);
                 opt_e = ext_speed_bits(v);
                 got_opt_e = 1;
             }
@@ -442,33 +463,41 @@ static int parse_port_line(ibn_parser *ps, ibr__cur *c, uint32_t line)
     ibn_node *n = &ps->nodes[ps->cur];
     unsigned port, rport = 1;
     if (ibr__ibn_bracket_num(c, &port) < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port number in port line");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP025", "bad port number in port line"));
     if (port < 1 || port > n->nports)
         return ibr__ibn_err(ps, IBR_EPARSE, line,
-                            "port %u out of range (node \"%s\" has %u ports)", port, IBR__ESC(n->id), (unsigned)n->nports);
+                            IBR__MSG("TP026", "port %u out of range (node \"%s\" has %u ports)"),
+                            port, IBR__ESC(n->id), (unsigned)n->nports);
     if (ibr__ibn_skip_ext(c) < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad \"[ext N]\" port mapping");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP027", "bad \"[ext N]\" port mapping"));
     uint64_t guid = 0, rguid = 0;
     int r = ibr__ibn_paren_guid(c, &guid);
     if (r < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad port GUID in parentheses");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP028", "bad port GUID in parentheses"));
     ibr__cur_skip_blanks(c);
     ibr__span rid;
     if (ibr__cur_quoted(c, &rid) < 0 || !rid.n)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "missing quoted remote node id");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP029", "missing quoted remote node id"));
     if (memchr(rid.p, '@', rid.n))
         return ibr__ibn_err(ps, IBR_EPARSE, line,
-                            "remote id \"%s\": ibsim aliases are not supported", IBR__ESC(rid));
+                            IBR__MSG("TP030", "remote id \"%s\": ibsim aliases are not supported"),
+                            IBR__ESC(rid));
     if (ibr__cur_at(c, '[') && c->p + 1 < c->e &&
         (ibr__is_digit(c->p[1]) || ibr__is_blank(c->p[1]))) {
         if (ibr__ibn_bracket_num(c, &rport) < 0 || rport < 1)
-            return ibr__ibn_err(ps, IBR_EPARSE, line, "bad remote port number");
+            return ibr__ibn_err(ps, IBR_EPARSE, line, IBR__MSG("TP031", "bad remote port number"));
     }
     if (ibr__ibn_skip_ext(c) < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad remote \"[ext N]\" port mapping");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP032", "bad remote \"[ext N]\" port mapping"));
     r = ibr__ibn_paren_guid(c, &rguid);
     if (r < 0)
-        return ibr__ibn_err(ps, IBR_EPARSE, line, "bad remote port GUID in parentheses");
+        return ibr__ibn_err(ps, IBR_EPARSE, line,
+                            IBR__MSG("TP033", "bad remote port GUID in parentheses"));
 
     if (ibr__grow(ps->ctx, (void **)&ps->ports, &ps->cap_ports, ps->n_ports + 1,
                   sizeof *ps->ports) < 0)
@@ -518,18 +547,20 @@ static int no_nodes(ibn_parser *ps, const char *buf, size_t len, uint32_t lines)
     const char *what = len == 0 ? "the text is empty" : "no node record was found";
     if (holds(buf, len, "Unicast lids ["))
         return ibr__ibn_err(ps, IBR_EPARSE, 0,
-                            "%s: this looks like forwarding tables (an LFT dump such as "
-                            "opensm-lfts.dump), not a topology; `ibr verify` takes the "
-                            "TOPOLOGY first, then the LFTS_DUMP",
+                            IBR__MSG("TP034",
+                                     "%s: this looks like forwarding tables (an LFT dump such as "
+                                     "opensm-lfts.dump), not a topology; `ibr verify` takes the "
+                                     "TOPOLOGY first, then the LFTS_DUMP"),
                             what);
     char where[32] = "";
     if (len)
         snprintf(where, sizeof where, " in %u line%s", (unsigned)lines, lines == 1 ? "" : "s");
-    return ibr__ibn_err(ps, IBR_EPARSE, 0,
-                        "%s%s: expected ibnetdiscover output or an ibsim netfile, with node "
-                        "records such as 'Switch 36 \"S-0002c90200000001\"' or "
-                        "'Ca 2 \"H-0002c90300000001\"' followed by '[port] ...' lines",
-                        what, where);
+    return ibr__ibn_err(
+        ps, IBR_EPARSE, 0,
+        IBR__MSG("TP035", "%s%s: expected ibnetdiscover output or an ibsim netfile, with node "
+                          "records such as 'Switch 36 \"S-0002c90200000001\"' or "
+                          "'Ca 2 \"H-0002c90300000001\"' followed by '[port] ...' lines"),
+        what, where);
 }
 
 int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
@@ -560,14 +591,16 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
         }
         if (ch == '[') {
             if (ps->cur == IBR_NONE)
-                return ibr__ibn_err(ps, IBR_EPARSE, line, "port line outside a node record");
+                return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                    IBR__MSG("TP036", "port line outside a node record"));
             int rc = parse_port_line(ps, &c, line);
             if (rc < 0)
                 return rc;
             continue;
         }
         if (ch == '@')
-            return ibr__ibn_err(ps, IBR_EPARSE, line, "ibsim port aliases are not supported");
+            return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                IBR__MSG("TP037", "ibsim port aliases are not supported"));
         ps->cur = IBR_NONE;
         ibr__cur w = c;
         ibr__span word = ibr__cur_word(&w);
@@ -587,8 +620,8 @@ int ibr__ibn_parse(ibn_parser *ps, const char *buf, size_t len)
         if (ibr__cur_starts(&c, "Chassis ") || ibr__cur_starts(&c, "Non-Chassis Nodes"))
             ps->chassis_switches = 0;
         if (ibr__span_eq(word, "include") || ibr__span_eq(word, "module"))
-            return ibr__ibn_err(ps, IBR_EPARSE, line, "ibsim \"%s\" is not supported",
-                                IBR__ESC(word));
+            return ibr__ibn_err(ps, IBR_EPARSE, line,
+                                IBR__MSG("TP038", "ibsim \"%s\" is not supported"), IBR__ESC(word));
         /* anything else ("Chassis 1 ...", "Non-Chassis Nodes", "do ...",
            "Hostname: ..."): not topology, skipped */
     }

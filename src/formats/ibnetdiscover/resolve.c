@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "formats/ibnetdiscover/ibnetdiscover_int.h"
 
 static uint64_t hash_span(ibr__span s)
@@ -69,12 +70,13 @@ static int idmap_build(ibn_parser *ps, idmap *m, int dedup)
                 if (!dedup || !n->may_repeat || !same_record(ps, o, n)) {
                     if (o->guid == n->guid)
                         return ibr__ibn_err(ps, IBR_EPARSE, n->line,
-                                            "duplicate node GUID 0x%016" PRIx64
-                                            " (first at line %" PRIu32 ")",
+                                            IBR__MSG("TP039", "duplicate node GUID 0x%016" PRIx64
+                                                              " (first at line %" PRIu32 ")"),
                                             n->guid, o->line);
                     return ibr__ibn_err(
                         ps, IBR_EPARSE, n->line,
-                        "duplicate node id \"%s\" (first defined on line %" PRIu32 ")",
+                        IBR__MSG("TP040",
+                                 "duplicate node id \"%s\" (first defined on line %" PRIu32 ")"),
                         IBR__ESC(id), o->line);
                 }
                 n->dup = 1;
@@ -158,22 +160,24 @@ int ibr__ibn_resolve(ibn_parser *ps, uint32_t **slots_out)
         const ibn_node *n = &ps->nodes[pr->node];
         uint32_t *s = &slot[n->slot + pr->port];
         if (*s != IBR_NONE) {
-            rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line,
-                              "port %u of \"%s\" listed twice (first on line %" PRIu32 ")",
-                              (unsigned)pr->port, IBR__ESC(n->id), ps->ports[*s].line);
+            rc = ibr__ibn_err(
+                ps, IBR_EPARSE, pr->line,
+                IBR__MSG("TP041", "port %u of \"%s\" listed twice (first on line %" PRIu32 ")"),
+                (unsigned)pr->port, IBR__ESC(n->id), ps->ports[*s].line);
             break;
         }
         *s = (uint32_t)i;
         pr->rnode = idmap_get(ps, &m, pr->rid);
         if (pr->rnode == IBR_NONE) {
-            rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line, "unknown node \"%s\" (dangling link)",
+            rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line,
+                              IBR__MSG("TP042", "unknown node \"%s\" (dangling link)"),
                               IBR__ESC(pr->rid));
             break;
         }
         const ibn_node *rn = &ps->nodes[pr->rnode];
         if (pr->rport > rn->nports)
             rc = ibr__ibn_err(ps, IBR_EPARSE, pr->line,
-                              "port %u out of range (node \"%s\" has %u ports)",
+                              IBR__MSG("TP026", "port %u out of range (node \"%s\" has %u ports)"),
                               (unsigned)pr->rport, IBR__ESC(rn->id), (unsigned)rn->nports);
     }
     ibr__free(ps->ctx, m.slots);
@@ -184,19 +188,20 @@ int ibr__ibn_resolve(ibn_parser *ps, uint32_t **slots_out)
         if (back == IBR_NONE) {
             rc = ibr__ibn_err(
                 ps, IBR_EPARSE, pr->line,
-                "asymmetric link: \"%s\" port %u names \"%s\" port %u, which is not "
-                "listed",
-                IBR__ESC(n->id), (unsigned)pr->port, IBR__ESC(rn->id),
-                (unsigned)pr->rport);
+                IBR__MSG("TP043",
+                         "asymmetric link: \"%s\" port %u names \"%s\" port %u, which is not "
+                         "listed"),
+                IBR__ESC(n->id), (unsigned)pr->port, IBR__ESC(rn->id), (unsigned)pr->rport);
         } else if (ps->ports[back].rnode != pr->node || ps->ports[back].rport != pr->port) {
             const ibn_port *b = &ps->ports[back];
             const ibn_node *bn = &ps->nodes[b->rnode];
             rc = ibr__ibn_err(
                 ps, IBR_EPARSE, pr->line,
-                "asymmetric link: \"%s\" port %u names \"%s\" port %u, which names "
-                "\"%s\" port %u (line %" PRIu32 ")",
-                IBR__ESC(n->id), (unsigned)pr->port, IBR__ESC(rn->id),
-                (unsigned)pr->rport, IBR__ESC(bn->id), (unsigned)b->rport, b->line);
+                IBR__MSG("TP044",
+                         "asymmetric link: \"%s\" port %u names \"%s\" port %u, which names "
+                         "\"%s\" port %u (line %" PRIu32 ")"),
+                IBR__ESC(n->id), (unsigned)pr->port, IBR__ESC(rn->id), (unsigned)pr->rport,
+                IBR__ESC(bn->id), (unsigned)b->rport, b->line);
         }
     }
     if (rc < 0) {
@@ -248,10 +253,10 @@ int ibr__ibn_check_guids(ibn_parser *ps, const uint32_t *slot, ibr__guidmap *fin
         const ibn_node *n = &ps->nodes[i];
         uint32_t o = ibr__guidmap_get(&nodes, n->guid);
         if (o != IBR_NONE) {
-            rc = ibr__ibn_err(
-                ps, IBR_EPARSE, n->line,
-                "duplicate node GUID 0x%016" PRIx64 " (first at line %" PRIu32 ", node \"%s\")",
-                n->guid, ps->nodes[o].line, IBR__ESC(ps->nodes[o].id));
+            rc = ibr__ibn_err(ps, IBR_EPARSE, n->line,
+                              IBR__MSG("TP045", "duplicate node GUID 0x%016" PRIx64
+                                                " (first at line %" PRIu32 ", node \"%s\")"),
+                              n->guid, ps->nodes[o].line, IBR__ESC(ps->nodes[o].id));
             break;
         }
         if (ibr__guidmap_put(ps->ctx, &nodes, n->guid, i) < 0) {
@@ -263,8 +268,8 @@ int ibr__ibn_check_guids(ibn_parser *ps, const uint32_t *slot, ibr__guidmap *fin
         for (unsigned p = p0; p <= p1 && rc == 0; p++) {
             uint64_t g = ibr__ibn_final_port_guid(ps, slot, i, p);
             if (!g) {
-                rc =
-                    ibr__ibn_err(ps, IBR_EPARSE, ibr__ibn_port_line(ps, slot, i, p), "port GUID 0");
+                rc = ibr__ibn_err(ps, IBR_EPARSE, ibr__ibn_port_line(ps, slot, i, p),
+                                  IBR__MSG("TP046", "port GUID 0"));
                 break;
             }
             uint32_t s = ibr__guidmap_get(finals, g);
@@ -278,9 +283,11 @@ int ibr__ibn_check_guids(ibn_parser *ps, const uint32_t *slot, ibr__guidmap *fin
                     else
                         hi = mid;
                 }
-                rc = ibr__ibn_err(ps, IBR_EPARSE, ibr__ibn_port_line(ps, slot, i, p),
-                                  "duplicate port GUID 0x%016" PRIx64 " (also port %u of \"%s\")",
-                                  g, (unsigned)(s - ps->nodes[lo].slot), IBR__ESC(ps->nodes[lo].id));
+                rc =
+                    ibr__ibn_err(ps, IBR_EPARSE, ibr__ibn_port_line(ps, slot, i, p),
+                                 IBR__MSG("TP047", "duplicate port GUID 0x%016" PRIx64
+                                                   " (also port %u of \"%s\")"),
+                                 g, (unsigned)(s - ps->nodes[lo].slot), IBR__ESC(ps->nodes[lo].id));
                 break;
             }
             if (ibr__guidmap_put(ps->ctx, finals, g, n->slot + p) < 0)
