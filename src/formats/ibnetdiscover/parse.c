@@ -300,21 +300,29 @@ static int parse_header(ibn_parser *ps, int kind, ibr__cur *c, uint32_t line)
     return 0;
 }
 
+/* The one quoted string of an annotation (the remote description) runs
+   from the first to the last quote of the line (the whole rest when it is
+   unterminated): its start (NULL without a quote), its end in *end. */
+static const char *quoted_part(ibr__cur c, const char **end)
+{
+    const char *q1 = memchr(c.p, '"', (size_t)(c.e - c.p));
+    *end = NULL;
+    if (!q1)
+        return NULL;
+    *end = c.e;
+    for (const char *x = c.e - 1; x > q1; x--)
+        if (*x == '"') {
+            *end = x + 1;
+            break;
+        }
+    return q1;
+}
+
 /* The annotation of a port line: everything after the remote part. */
 static int parse_annotation(ibn_parser *ps, ibn_port *pr, int end_node, ibr__cur c, uint32_t line)
 {
-    /* the one quoted string (remote description) runs from the first to
-       the last quote of the line (the whole rest when it is unterminated) */
-    const char *q1 = memchr(c.p, '"', (size_t)(c.e - c.p));
-    const char *qend = NULL;
-    if (q1) {
-        qend = c.e;
-        for (const char *x = c.e - 1; x > q1; x--)
-            if (*x == '"') {
-                qend = x + 1;
-                break;
-            }
-    }
+    const char *qend;
+    const char *q1 = quoted_part(c, &qend);
     int seen_quote = 0, got_local = 0, got_lmc = 0;
     uint8_t wm = 0;
     uint16_t sm = 0;
