@@ -291,7 +291,7 @@ static void test_chassis_dump(void)
         CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(g, two, 2 * len), IBR_EPARSE);
         char want[128];
         snprintf(want, sizeof want,
-                 "line %u: duplicate node GUID 0x0008f10400411122 (first at line 13)",
+                 "line %u: duplicate node GUID 0x0008f10400411122 (first at line 13) [TP039]",
                  (unsigned)(lines + 13));
         CU_ASSERT_STRING_EQUAL(ibr_fabric_last_error(g), want);
         CU_ASSERT_EQUAL(ibr_fabric_node_count(g), 0);

@@ -789,10 +789,10 @@ static void test_unknown_keys(void)
     CU_ASSERT(ibr_qos_config_is_set(q, "qos_max_vls"));
     CU_ASSERT(!ibr_qos_config_is_set(q, "qos_ca_sl2vl"));
     CU_ASSERT_PTR_NOT_NULL(strstr(warnings, "line 2: unknown key 'qos_ca_sl2vl_' ignored (did "
-                                            "you mean 'qos_ca_sl2vl'?)"));
+                                            "you mean 'qos_ca_sl2vl'?) [QC019]"));
     CU_ASSERT_PTR_NOT_NULL(strstr(warnings, "line 5: unknown key 'ibr_qos_level' ignored (did "
-                                            "you mean 'ibr_qos_levels'?)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(warnings, "line 6: unknown key 'qos_zzzzzzzzzzzzzz' ignored\n"));
+                                            "you mean 'ibr_qos_levels'?) [QC019]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(warnings, "line 6: unknown key 'qos_zzzzzzzzzzzzzz' ignored [QC020]\n"));
     CU_ASSERT_PTR_NULL(strstr(warnings, "log_flags"));
     CU_ASSERT_PTR_NULL(strstr(warnings, "qos_policy_file"));
     CU_ASSERT_PTR_NULL(strstr(warnings, "line 1"));

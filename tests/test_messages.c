@@ -1,0 +1,248 @@
+/* Stable message codes (doc/messages.md): one bad input per part of the
+   library, each message ends in " [<code>]" and names the condition the
+   table gives that code (the prose around it may change; the code must
+   not). The messages test of the doc suite checks that sources and table
+   agree; this checks that the code reaches the caller's message. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "ibroute/sys/engine.h"
+
+/* msg ends in " [code]" and holds what (a piece of its prose). */
+static void check(const char *msg, const char *code, const char *what)
+{
+    char tail[16];
+    snprintf(tail, sizeof tail, " [%s]", code);
+    size_t n = strlen(msg), t = strlen(tail);
+    int ok = n >= t && strcmp(msg + n - t, tail) == 0 && strstr(msg, what) != NULL;
+    if (!ok)
+        fprintf(stderr, "want \"...%s...%s\", got \"%s\"\n", what, tail, msg);
+    CU_ASSERT(ok);
+}
+
+/* TP: the topology reader (ibnetdiscover output, ibsim netfiles). */
+static void test_topology(void)
+{
+    static const struct {
+        const char *text, *code, *what;
+    } cases[] = {
+        {"Switch 4 \"S-1\"\n[1] \"H-2\"[1]\n", "TP042", "line 2: unknown node \"H-2\""},
+        {"Switch \"S-1\"\n", "TP008", "line 1: missing port count"},
+        {"switchguid 0x10\n", "TP001", "line 1: expected '=' after \"switchguid\""},
+        {"", "TP035", "the text is empty: expected ibnetdiscover output"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+        CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, cases[i].text, strlen(cases[i].text)),
+                        IBR_EPARSE);
+        check(ibr_fabric_last_error(f), cases[i].code, cases[i].what);
+        ibr_fabric_destroy(f);
+    }
+}
+
+/* LF: forwarding tables read back; GL: OpenSM's guid2lid file. */
+static void test_lfts_guid2lid(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    const char *lft = "Unicast lids [0-3] of switch Lid 1 guid 0x00000000000000ff ('x'):\n";
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(&r, t, lft, strlen(lft)), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check(ibr_result_last_error(r), "LF003", "line 1: unknown switch GUID 0x00000000000000ff");
+    ibr_result_destroy(r);
+    const char *junk = "hello\n";
+    CU_ASSERT_EQUAL(ibr_result_parse_lfts(&r, t, junk, strlen(junk)), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check(ibr_result_last_error(r), "LF017", "no \"Unicast lids\" block in 1 line");
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=2,radix=4"), 0);
+    const char *g2l = "0x00000000000000ff 0x0001 0x0001\n";
+    CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(f, g2l, strlen(g2l)), IBR_EPARSE);
+    check(ibr_fabric_last_error(f), "GL007", "line 1: unknown port GUID 0x00000000000000ff");
+    const char *bad = "zz 0x1 0x1\n";
+    CU_ASSERT_EQUAL(ibr_fabric_parse_guid2lid(f, bad, strlen(bad)), IBR_EPARSE);
+    check(ibr_fabric_last_error(f), "GL001", "line 1: bad port GUID");
+    ibr_fabric_destroy(f);
+}
+
+/* GU: GUID lists. */
+static void test_guid_lists(void)
+{
+    static const struct {
+        int kind;
+        const char *text, *code, *what;
+    } cases[] = {
+        {IBR_GUID_LIST_PLAIN, "0x1\nzz\n", "GU001", "line 2: bad GUID 'zz'"},
+        {IBR_GUID_LIST_PORT, "0x1 255\n", "GU003", "line 1: port 255 out of range 1..254"},
+        {IBR_GUID_LIST_PORT, "0x1 x\n", "GU004", "line 1: bad port number 'x'"},
+        {IBR_GUID_LIST_ID, "0x1 x\n", "GU005", "line 1: bad id 'x'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_guid_list *l = NULL;
+        CU_ASSERT_EQUAL(ibr_guid_list_parse(&l, NULL, (ibr_guid_list_kind)cases[i].kind,
+                                            cases[i].text, strlen(cases[i].text)),
+                        IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+        check(ibr_guid_list_last_error(l), cases[i].code, cases[i].what);
+        ibr_guid_list_destroy(l);
+    }
+}
+
+/* MG: the groups file and the groups' API; SA: OpenSM's SA dump. */
+static void test_mcast(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    static const struct {
+        int sa;
+        const char *text, *code, *what;
+    } cases[] = {
+        {0, "group 0x10\n", "MG003", "line 1: MLID 0x10 is outside the multicast range"},
+        {0, "group 0xC001\nmember 0x1 1 full\n", "MG011",
+         "line 2: unknown node GUID 0x0000000000000001"},
+        {0, "grupo 0xC001\n", "MG001", "line 1: expected 'group' or 'member', found 'grupo'"},
+        {1, "MC Group 0xc001: nothing\n", "SA001", "line 1: no ' mgid=0x' field"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_mcast_groups *g = NULL;
+        size_t n = strlen(cases[i].text);
+        int rc = cases[i].sa ? ibr_mcast_groups_parse_sa_dump(&g, t, cases[i].text, n)
+                             : ibr_mcast_groups_parse(&g, t, cases[i].text, n);
+        CU_ASSERT_EQUAL(rc, IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+        check(ibr_mcast_groups_last_error(g), cases[i].code, cases[i].what);
+        ibr_mcast_groups_destroy(g);
+    }
+    ibr_mcast_groups *g = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_mcast_groups_create(&g, t), 0);
+    CU_ASSERT_EQUAL(ibr_mcast_groups_add_member(g, 0xC001, NULL, 0x1, 1, 1), IBR_ENOTFOUND);
+    check(ibr_mcast_groups_last_error(g), "MG011", "unknown node GUID 0x0000000000000001");
+    ibr_mcast_groups_destroy(g);
+    ibr_topo_destroy(t);
+}
+
+/* GN: generator specs, generators and fault injection. */
+static void test_generate(void)
+{
+    static const struct {
+        const char *spec, *code, *what;
+    } cases[] = {
+        {"banana", "GN005", "generate: unknown family 'banana'"},
+        {"fattree:levels=2", "GN010", "generate fattree: missing key 'radix'"},
+        {"fattree:levels=2,radix=4,colour=3", "GN007", "generate fattree: unknown key 'colour'"},
+        {"xgft:h=2,m=4.0,w=1.2", "GN019", "xgft: level 2: m=0 w=2, both must be 1.."},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_fabric *f = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+        CU_ASSERT(ibr_fabric_generate(f, cases[i].spec) < 0);
+        check(ibr_fabric_last_error(f), cases[i].code, cases[i].what);
+        ibr_fabric_destroy(f);
+    }
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=2,radix=4"), 0);
+    CU_ASSERT(ibr_fabric_inject_faults(f, 1000, 0, 1) < 0);
+    check(ibr_fabric_last_error(f), "GN016", "faults: 1000 links requested");
+    ibr_fabric_destroy(f);
+}
+
+static int never_route(ibr_run *run, void *user)
+{
+    (void)run;
+    (void)user;
+    return IBR_EINTERNAL;
+}
+
+/* RO: options, engine parameters, the chain and engine registration. */
+static void test_route_options(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "minhop,ftre", NULL), IBR_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check(ibr_result_last_error(r), "RO010", "unknown engine 'ftre' (known engines: ");
+    ibr_result_destroy(r);
+
+    static const struct {
+        const char *name, *value, *code, *what;
+    } params[] = {
+        {"nue", "1", "RO012", "parameter 'nue': expected ENGINE.SETTING"},
+        {"nue.colour", "1", "RO014", "parameter 'nue.colour': engine 'nue' has no setting"},
+        {"nue.explore", "maybe", "RO016", "parameter 'nue.explore' = 'maybe': must be a boolean"},
+        {"nue.order", "9", "RO017", "parameter 'nue.order' = '9': must be an integer in 0..2"},
+    };
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        ibr_options o;
+        CU_ASSERT_EQUAL_FATAL(ibr_options_init(&o, IBR_OPTIONS_VERSION), 0);
+        ibr_param p = {params[i].name, params[i].value};
+        o.params = &p;
+        o.n_params = 1;
+        CU_ASSERT_EQUAL(ibr_route(&r, t, "minhop", &o), IBR_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        check(ibr_result_last_error(r), params[i].code, params[i].what);
+        ibr_result_destroy(r);
+    }
+    ibr_options o;
+    CU_ASSERT_EQUAL_FATAL(ibr_options_init(&o, IBR_OPTIONS_VERSION), 0);
+    o.lmc = 9;
+    CU_ASSERT_EQUAL(ibr_route(&r, t, "minhop", &o), IBR_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    check(ibr_result_last_error(r), "RO002", "option lmc = 9 (must be 0..7)");
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
+    ibr_engine e = IBR_ENGINE_INIT;
+    e.name = "a.b";
+    e.route = never_route;
+    CU_ASSERT_EQUAL(ibr_context_register_engine(ctx, &e), IBR_EINVAL);
+    check(ibr_context_last_error(ctx), "RO027", "bad engine name 'a.b'");
+    e.name = "minhop";
+    CU_ASSERT(ibr_context_register_engine(ctx, &e) < 0);
+    check(ibr_context_last_error(ctx), "RO028", "an engine named 'minhop' already exists");
+    ibr_context_destroy(ctx);
+}
+
+/* RK: the rank order of a workload. */
+static void test_rank_order(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    static const struct {
+        const char *text, *code, *what;
+    } cases[] = {
+        {"nosuchhost\n", "RK003", "rank order line 1: unknown host or node description"},
+        {"0x00000000000000ff\n", "RK001", "rank order line 1: no end port has GUID"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_rank_order *o = NULL;
+        CU_ASSERT_EQUAL(ibr_rank_order_parse(&o, t, cases[i].text, strlen(cases[i].text)),
+                        IBR_EPARSE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+        check(ibr_rank_order_last_error(o), cases[i].code, cases[i].what);
+        ibr_rank_order_destroy(o);
+    }
+    ibr_topo_destroy(t);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"topology reader (TP)", test_topology},
+        {"forwarding tables and guid2lid (LF, GL)", test_lfts_guid2lid},
+        {"GUID lists (GU)", test_guid_lists},
+        {"multicast groups and SA dump (MG, SA)", test_mcast},
+        {"generators and faults (GN)", test_generate},
+        {"options, parameters, chain, registration (RO)", test_route_options},
+        {"rank order (RK)", test_rank_order},
+        CU_TEST_INFO_NULL,
+    };
+    return ibr_test_main("messages", tests);
+}
