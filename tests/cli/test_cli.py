@@ -224,11 +224,11 @@ def test_gen_info():
 
 
 def test_gen_errors():
-    expect(["gen", "bogus:x=1"], 2, None, r"^ibr: bogus:x=1: ")
+    expect(["gen", "bogus:x=1"], 2, None, r"^ibr: bogus:x=1: .* \[GN005\]$")
     expect(["gen"], 2, None, r"^ibr: gen: missing SPEC")
     expect(["gen", FT8, "--lmc", "8"], 2, None, r"^ibr: --lmc: ")
     expect(["gen", FT8, "--faults", "x"], 2, None, r"^ibr: --faults: ")
-    expect(["gen", FT8, "--faults", "100000"], 2, None, r"^ibr: --faults: ")
+    expect(["gen", FT8, "--faults", "100000"], 2, None, r"^ibr: --faults: .* \[GN016\]$")
     expect(["gen", FT8, "-o", "/nonexistent-dir/x.net"], 2, None,
            r"^ibr: /nonexistent-dir/x.net: No such file")
 
@@ -1158,7 +1158,8 @@ def test_messages():
     bad = path("msg-esc.topo")
     with open(bad, "wb") as f:
         f.write(b'Switch 4 "S-0000000000000010"\n[1] "H-00\x07zz\x1b[31m"[1]\n')
-    _, e = expect(["info", bad], 2, None, r'unknown node "H-00\\x07zz\\x1b\[31m" \(dangling link\)')
+    _, e = expect(["info", bad], 2, None,
+                  r'unknown node "H-00\\x07zz\\x1b\[31m" \(dangling link\) \[TP042\]')
     check("\x1b" not in e, repr(e))
     # a node GUID of 0 says it is not allowed
     expect(["info", write("msg-zero.topo", 'Switch 4 "S-0000000000000000"\n')], 2, None,
@@ -1900,8 +1901,8 @@ def test_qos_key_typos():
     conf = write("typo.conf", "qos_max_vl 4\nqos_swe_hihg_limit 3\nqos_policy_file /x\n"
                  "log_flags 0x03\n")
     _, e = expect(["route", "-q", "gen:fattree:levels=2,radix=4", "--qos-config", conf], 0)
-    check(re.search(r"line 1: unknown key 'qos_max_vl' ignored \(did you mean 'qos_max_vls'\?\)",
-                    e), e)
+    check(re.search(r"line 1: unknown key 'qos_max_vl' ignored \(did you mean 'qos_max_vls'\?\) "
+                    r"\[QC019\]", e), e)
     check(re.search(r"line 2: unknown key 'qos_swe_hihg_limit' ignored \(did you mean "
                     r"'qos_swe_high_limit'\?\)", e), e)
     check("qos_policy_file" not in e and "log_flags" not in e, e)
