@@ -43,6 +43,29 @@ static void test_topology(void)
     }
 }
 
+/* FB: the fabric builder, directly and passed on by the topology reader
+   with the line to blame. */
+static void test_fabric_builder(void)
+{
+    const char *text = "Switch 4 \"S-0000000000000010\" # \"sw\" enhanced port 0 lid 2 lmc 0\n"
+                       "[1] \"H-0000000000000020\"[1]\n\n"
+                       "Ca 1 \"H-0000000000000020\"\n"
+                       "[1](21) \"S-0000000000000010\"[1] # lid 3 lmc 1 \"sw\" lid 2 4xQDR\n";
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL(ibr_fabric_parse_ibnetdiscover(f, text, strlen(text)), IBR_EPARSE);
+    check(ibr_fabric_last_error(f), "FB029",
+          "line 5: CA 0x0000000000000020 port 1: LID 3 is not a multiple of 2^LMC = 2");
+    uint32_t sw, ca;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&sw, f, IBR_NODE_SWITCH, 0x10, 4, "sw"), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_add_node(&ca, f, IBR_NODE_CA, 0x20, 1, "ca"), 0);
+    CU_ASSERT(ibr_fabric_add_link(f, sw, 5, ca, 1, NULL) < 0);
+    check(ibr_fabric_last_error(f), "FB002", "port 5: port out of range");
+    CU_ASSERT(ibr_fabric_add_node(&ca, f, IBR_NODE_CA, 0x20, 1, "again") < 0);
+    check(ibr_fabric_last_error(f), "FB007", "CA 0x0000000000000020: duplicate node GUID");
+    ibr_fabric_destroy(f);
+}
+
 /* LF: forwarding tables read back; GL: OpenSM's guid2lid file. */
 static void test_lfts_guid2lid(void)
 {
@@ -236,6 +259,7 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"topology reader (TP)", test_topology},
+        {"fabric builder (FB)", test_fabric_builder},
         {"forwarding tables and guid2lid (LF, GL)", test_lfts_guid2lid},
         {"GUID lists (GU)", test_guid_lists},
         {"multicast groups and SA dump (MG, SA)", test_mcast},

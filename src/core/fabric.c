@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/messages.h"
 
 int ibr__fabric_err(ibr_fabric *f, int code, const char *fmt, ...)
 {
@@ -76,14 +77,15 @@ uint32_t ibr_fabric_node_count(const ibr_fabric *f)
 static int check_port(ibr_fabric *f, uint32_t node, unsigned port, int allow0)
 {
     if (node >= f->n_nodes)
-        return ibr__fabric_err(f, IBR_ENOTFOUND, "node %" PRIu32 ": no such node (fabric has %zu)",
+        return ibr__fabric_err(f, IBR_ENOTFOUND,
+                               IBR__MSG("FB001", "node %" PRIu32 ": no such node (fabric has %zu)"),
                                node, f->n_nodes);
     const ibr__node *n = &f->nodes[node];
     if ((!allow0 && port == 0) || port > n->nports)
-        return ibr__fabric_err(f, IBR_ERANGE,
-                               "%s 0x%016" PRIx64 " port %u: port out of range (%s has %u)",
-                               ibr__type_name(n->type), n->guid, port, ibr__type_name(n->type),
-                               (unsigned)n->nports);
+        return ibr__fabric_err(
+            f, IBR_ERANGE,
+            IBR__MSG("FB002", "%s 0x%016" PRIx64 " port %u: port out of range (%s has %u)"),
+            ibr__type_name(n->type), n->guid, port, ibr__type_name(n->type), (unsigned)n->nports);
     return 0;
 }
 
@@ -98,18 +100,21 @@ int ibr_fabric_add_node(uint32_t *out, ibr_fabric *f, ibr_node_type type, uint64
     if (!f)
         return IBR_EINVAL;
     if (type != IBR_NODE_SWITCH && type != IBR_NODE_CA && type != IBR_NODE_ROUTER)
-        return ibr__fabric_err(f, IBR_EINVAL, "node 0x%016" PRIx64 ": bad node type %d", node_guid,
-                               (int)type);
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("FB003", "node 0x%016" PRIx64 ": bad node type %d"),
+                               node_guid, (int)type);
     if (!node_guid)
-        return ibr__fabric_err(f, IBR_EINVAL, "%s: node GUID 0 is not allowed", ibr__type_name(type));
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("FB004", "%s: node GUID 0 is not allowed"),
+                               ibr__type_name(type));
     if (nports < 1 || nports > IBR_MAX_PORTS)
         return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s 0x%016" PRIx64 ": %u ports (must be 1..%d)", ibr__type_name(type),
-                               node_guid, nports, IBR_MAX_PORTS);
+                               IBR__MSG("FB005", "%s 0x%016" PRIx64 ": %u ports (must be 1..%d)"),
+                               ibr__type_name(type), node_guid, nports, IBR_MAX_PORTS);
     if (f->n_nodes >= (size_t)INT32_MAX)
-        return ibr__fabric_err(f, IBR_ERANGE, "too many nodes");
+        return ibr__fabric_err(f, IBR_ERANGE, IBR__MSG("FB006", "too many nodes"));
     if (ibr__guidmap_get(&f->node_guids, node_guid) != IBR_NONE)
-        return ibr__fabric_err(f, IBR_EEXIST, "%s 0x%016" PRIx64 ": duplicate node GUID",
+        return ibr__fabric_err(f, IBR_EEXIST,
+                               IBR__MSG("FB007", "%s 0x%016" PRIx64 ": duplicate node GUID"),
                                ibr__type_name(type), node_guid);
     /* port GUIDs this node will put in the map */
     unsigned first = type == IBR_NODE_SWITCH ? 0 : 1;
@@ -117,9 +122,10 @@ int ibr_fabric_add_node(uint32_t *out, ibr_fabric *f, ibr_node_type type, uint64
     for (unsigned p = first; p <= last; p++) {
         uint64_t pg = type == IBR_NODE_SWITCH ? node_guid : node_guid + p;
         if (ibr__guidmap_get(&f->port_guids, pg) != IBR_NONE)
-            return ibr__fabric_err(f, IBR_EEXIST,
-                                   "%s 0x%016" PRIx64 " port %u: duplicate port GUID 0x%016" PRIx64,
-                                   ibr__type_name(type), node_guid, p, pg);
+            return ibr__fabric_err(
+                f, IBR_EEXIST,
+                IBR__MSG("FB008", "%s 0x%016" PRIx64 " port %u: duplicate port GUID 0x%016" PRIx64),
+                ibr__type_name(type), node_guid, p, pg);
     }
     /* reserve everything before changing anything */
     ibr_context *ctx = f->ctx;
@@ -178,21 +184,25 @@ int ibr_fabric_set_port_guid(ibr_fabric *f, uint32_t node, unsigned int port, ui
     ibr__node *n = &f->nodes[node];
     if (n->type == IBR_NODE_SWITCH && port != 0)
         return ibr__fabric_err(f, IBR_ERANGE,
-                               "switch 0x%016" PRIx64 " port %u: a switch has one port GUID, set "
-                               "it on port 0",
+                               IBR__MSG("FB009", "switch 0x%016" PRIx64
+                                                 " port %u: a switch has one port GUID, set "
+                                                 "it on port 0"),
                                n->guid, port);
     if (n->type != IBR_NODE_SWITCH && port == 0)
-        return ibr__fabric_err(f, IBR_ERANGE, "%s 0x%016" PRIx64 ": port 0 has no GUID",
+        return ibr__fabric_err(f, IBR_ERANGE,
+                               IBR__MSG("FB010", "%s 0x%016" PRIx64 ": port 0 has no GUID"),
                                ibr__type_name(n->type), n->guid);
     if (!guid)
-        return ibr__fabric_err(f, IBR_EINVAL, "%s 0x%016" PRIx64 " port %u: port GUID 0",
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("FB011", "%s 0x%016" PRIx64 " port %u: port GUID 0"),
                                ibr__type_name(n->type), n->guid, port);
     uint32_t gp = n->port_off + port;
     uint32_t holder = ibr__guidmap_get(&f->port_guids, guid);
     if (holder != IBR_NONE && holder != gp)
-        return ibr__fabric_err(f, IBR_EEXIST,
-                               "%s 0x%016" PRIx64 " port %u: duplicate port GUID 0x%016" PRIx64,
-                               ibr__type_name(n->type), n->guid, port, guid);
+        return ibr__fabric_err(
+            f, IBR_EEXIST,
+            IBR__MSG("FB008", "%s 0x%016" PRIx64 " port %u: duplicate port GUID 0x%016" PRIx64),
+            ibr__type_name(n->type), n->guid, port, guid);
     if (holder == gp)
         return ok(f);
     if (ibr__guidmap_reserve(f->ctx, &f->port_guids, f->port_guids.n + 1) < 0)
@@ -253,34 +263,38 @@ int ibr_fabric_set_port_attr(ibr_fabric *f, uint32_t node, unsigned int port,
     if (attr) {
         size_t size = IBR__VERSION_SIZE(port_attr_size, attr->version);
         if (!size)
-            return ibr__fabric_err(f, IBR_EVERSION,
-                                   "port attributes version %u (this library knows 1..%u)",
-                                   attr->version, IBR_PORT_ATTR_VERSION);
+            return ibr__fabric_err(
+                f, IBR_EVERSION,
+                IBR__MSG("FB012", "port attributes version %u (this library knows 1..%u)"),
+                attr->version, IBR_PORT_ATTR_VERSION);
         memcpy(&a, attr, size);
     }
     if ((rc = check_port(f, node, port, 0)) < 0)
         return rc;
     const ibr__node *n = &f->nodes[node];
     if (!vl_count_ok(a.vl_cap) || !vl_count_ok(a.oper_vls))
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s 0x%016" PRIx64 " port %u: %s %u (data VLs are 1, 2, 4, 8 or 15)",
-                               ibr__type_name(n->type), n->guid, port,
-                               vl_count_ok(a.vl_cap) ? "oper_vls" : "vl_cap",
-                               vl_count_ok(a.vl_cap) ? a.oper_vls : a.vl_cap);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("FB013", "%s 0x%016" PRIx64 " port %u: %s %u (data VLs are 1, 2, 4, 8 or 15)"),
+            ibr__type_name(n->type), n->guid, port, vl_count_ok(a.vl_cap) ? "oper_vls" : "vl_cap",
+            vl_count_ok(a.vl_cap) ? a.oper_vls : a.vl_cap);
     unsigned cap = a.vl_cap ? a.vl_cap : IBR__DEFAULT_VL_CAP;
     if (a.oper_vls > cap)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s 0x%016" PRIx64 " port %u: oper_vls %u above vl_cap %u",
-                               ibr__type_name(n->type), n->guid, port, a.oper_vls, cap);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("FB014", "%s 0x%016" PRIx64 " port %u: oper_vls %u above vl_cap %u"),
+            ibr__type_name(n->type), n->guid, port, a.oper_vls, cap);
     if (a.width_enabled > 31)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s 0x%016" PRIx64 " port %u: enabled width mask 0x%x (max 0x1f)",
-                               ibr__type_name(n->type), n->guid, port, a.width_enabled);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("FB015", "%s 0x%016" PRIx64 " port %u: enabled width mask 0x%x (max 0x1f)"),
+            ibr__type_name(n->type), n->guid, port, a.width_enabled);
     unsigned speeds = IBR_SPEED_BIT(IBR_SPEED_XDR + 1) - IBR_SPEED_BIT(IBR_SPEED_SDR);
     if (a.speed_enabled & ~speeds)
         return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s 0x%016" PRIx64 " port %u: enabled speed mask 0x%x (bits "
-                               "IBR_SPEED_BIT(SDR..XDR) = 0x%x)",
+                               IBR__MSG("FB016", "%s 0x%016" PRIx64
+                                                 " port %u: enabled speed mask 0x%x (bits "
+                                                 "IBR_SPEED_BIT(SDR..XDR) = 0x%x)"),
                                ibr__type_name(n->type), n->guid, port, a.speed_enabled, speeds);
     ibr__port *pt = port_of(f, node, port);
     pt->vl_cap = (uint8_t)a.vl_cap;
@@ -329,12 +343,15 @@ static int check_attr(ibr_fabric *f, const ibr_link_attr *a)
     case IBR_WIDTH_2X:
         break;
     default:
-        return ibr__fabric_err(f, IBR_EINVAL, "bad link width %d", (int)a->width);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("FB017", "bad link width %d"),
+                               (int)a->width);
     }
     if ((int)a->speed < IBR_SPEED_UNKNOWN || a->speed > IBR_SPEED_XDR)
-        return ibr__fabric_err(f, IBR_EINVAL, "bad link speed %d", (int)a->speed);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("FB018", "bad link speed %d"),
+                               (int)a->speed);
     if (a->state != IBR_LINK_ACTIVE && a->state != IBR_LINK_DOWN)
-        return ibr__fabric_err(f, IBR_EINVAL, "bad link state %d", (int)a->state);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("FB019", "bad link state %d"),
+                               (int)a->state);
     return 0;
 }
 
@@ -349,9 +366,10 @@ int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa, uint32_t b, 
         /* only the fields the caller's version has; defaults for the rest */
         size_t size = IBR__VERSION_SIZE(link_attr_size, link->version);
         if (!size)
-            return ibr__fabric_err(f, IBR_EVERSION,
-                                   "link attributes version %u (this library knows 1..%u)",
-                                   link->version, IBR_LINK_ATTR_VERSION);
+            return ibr__fabric_err(
+                f, IBR_EVERSION,
+                IBR__MSG("FB020", "link attributes version %u (this library knows 1..%u)"),
+                link->version, IBR_LINK_ATTR_VERSION);
         memcpy(&def, link, size);
     }
     const ibr_link_attr *attr = &def;
@@ -361,21 +379,24 @@ int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa, uint32_t b, 
         return rc;
     const ibr__node *na = &f->nodes[a], *nb = &f->nodes[b];
     if (a == b && pa == pb)
-        return ibr__fabric_err(f, IBR_EINVAL, "%s 0x%016" PRIx64 " port %u: self-link to itself",
-                               ibr__type_name(na->type), na->guid, pa);
+        return ibr__fabric_err(
+            f, IBR_EINVAL, IBR__MSG("FB021", "%s 0x%016" PRIx64 " port %u: self-link to itself"),
+            ibr__type_name(na->type), na->guid, pa);
     ibr__port *x = port_of(f, a, pa), *y = port_of(f, b, pb);
     if (x->remote_node != IBR_NONE)
         return ibr__fabric_err(f, IBR_EBUSY,
-                               "%s 0x%016" PRIx64 " port %u: port already connected to 0x%016" PRIx64
-                               " port %u",
-                               ibr__type_name(na->type), na->guid, pa, f->nodes[x->remote_node].guid,
-                               (unsigned)x->remote_port);
+                               IBR__MSG("FB022", "%s 0x%016" PRIx64
+                                                 " port %u: port already connected to 0x%016" PRIx64
+                                                 " port %u"),
+                               ibr__type_name(na->type), na->guid, pa,
+                               f->nodes[x->remote_node].guid, (unsigned)x->remote_port);
     if (y->remote_node != IBR_NONE)
         return ibr__fabric_err(f, IBR_EBUSY,
-                               "%s 0x%016" PRIx64 " port %u: port already connected to 0x%016" PRIx64
-                               " port %u",
-                               ibr__type_name(nb->type), nb->guid, pb, f->nodes[y->remote_node].guid,
-                               (unsigned)y->remote_port);
+                               IBR__MSG("FB022", "%s 0x%016" PRIx64
+                                                 " port %u: port already connected to 0x%016" PRIx64
+                                                 " port %u"),
+                               ibr__type_name(nb->type), nb->guid, pb,
+                               f->nodes[y->remote_node].guid, (unsigned)y->remote_port);
     x->remote_node = b;
     x->remote_port = (uint8_t)pb;
     y->remote_node = a;
@@ -393,7 +414,8 @@ static int cabled_port(ibr_fabric *f, uint32_t node, unsigned port, ibr__port **
         return rc;
     *pt = port_of(f, node, port);
     if ((*pt)->remote_node == IBR_NONE)
-        return ibr__fabric_err(f, IBR_ENOTFOUND, "%s 0x%016" PRIx64 " port %u: port is not cabled",
+        return ibr__fabric_err(f, IBR_ENOTFOUND,
+                               IBR__MSG("FB023", "%s 0x%016" PRIx64 " port %u: port is not cabled"),
                                ibr__type_name(f->nodes[node].type), f->nodes[node].guid, port);
     return 0;
 }
@@ -423,7 +445,7 @@ int ibr_fabric_set_link_state(ibr_fabric *f, uint32_t node, unsigned int port,
     if (rc < 0)
         return rc;
     if (state != IBR_LINK_ACTIVE && state != IBR_LINK_DOWN)
-        return ibr__fabric_err(f, IBR_EINVAL, "bad link state %d", (int)state);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("FB019", "bad link state %d"), (int)state);
     ibr__port *y = port_of(f, x->remote_node, x->remote_port);
     x->state = y->state = (uint8_t)state;
     return ok(f);
@@ -437,7 +459,7 @@ int ibr_fabric_set_node_state(ibr_fabric *f, uint32_t node, ibr_link_state state
     if (rc < 0)
         return rc;
     if (state != IBR_LINK_ACTIVE && state != IBR_LINK_DOWN)
-        return ibr__fabric_err(f, IBR_EINVAL, "bad link state %d", (int)state);
+        return ibr__fabric_err(f, IBR_EINVAL, IBR__MSG("FB019", "bad link state %d"), (int)state);
     const ibr__node *n = &f->nodes[node];
     for (unsigned p = 1; p <= n->nports; p++) {
         ibr__port *x = port_of(f, node, p);

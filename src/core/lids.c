@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/messages.h"
 
 #define NLIDS (IBR_MAX_UNICAST_LID + 1)
 
@@ -20,32 +21,40 @@ int ibr_fabric_set_lid(ibr_fabric *f, uint32_t node, unsigned int port, uint16_t
     if (!f)
         return IBR_EINVAL;
     if (node >= f->n_nodes)
-        return ibr__fabric_err(f, IBR_ENOTFOUND, "node %" PRIu32 ": no such node", node);
+        return ibr__fabric_err(f, IBR_ENOTFOUND,
+                               IBR__MSG("FB024", "node %" PRIu32 ": no such node"), node);
     const ibr__node *n = &f->nodes[node];
     const char *tn = ibr__type_name(n->type);
     if (port > n->nports)
-        return ibr__fabric_err(f, IBR_ERANGE,
-                               "%s 0x%016" PRIx64 " port %u: port out of range (%s has %u)", tn,
-                               n->guid, port, tn, (unsigned)n->nports);
+        return ibr__fabric_err(
+            f, IBR_ERANGE,
+            IBR__MSG("FB002", "%s 0x%016" PRIx64 " port %u: port out of range (%s has %u)"), tn,
+            n->guid, port, tn, (unsigned)n->nports);
     if (n->type == IBR_NODE_SWITCH && port != 0)
-        return ibr__fabric_err(f, IBR_EINVAL,
-                               "switch 0x%016" PRIx64 " port %u: only port 0 of a switch has a LID",
-                               n->guid, port);
+        return ibr__fabric_err(
+            f, IBR_EINVAL,
+            IBR__MSG("FB025", "switch 0x%016" PRIx64 " port %u: only port 0 of a switch has a LID"),
+            n->guid, port);
     if (n->type != IBR_NODE_SWITCH && port == 0)
-        return ibr__fabric_err(f, IBR_ERANGE, "%s 0x%016" PRIx64 ": port 0 has no LID", tn,
+        return ibr__fabric_err(f, IBR_ERANGE,
+                               IBR__MSG("FB026", "%s 0x%016" PRIx64 ": port 0 has no LID"), tn,
                                n->guid);
     if (lmc > 7)
-        return ibr__fabric_err(f, IBR_ERANGE, "%s 0x%016" PRIx64 " port %u: LMC %u (max 7)", tn,
+        return ibr__fabric_err(f, IBR_ERANGE,
+                               IBR__MSG("FB027", "%s 0x%016" PRIx64 " port %u: LMC %u (max 7)"), tn,
                                n->guid, port, lmc);
     unsigned cnt = 1u << lmc;
     if (base && ((unsigned)base + cnt - 1 > IBR_MAX_UNICAST_LID))
         return ibr__fabric_err(f, IBR_ERANGE,
-                               "%s 0x%016" PRIx64 " port %u: LID %u+%u beyond the unicast range "
-                               "(max 0x%X)",
+                               IBR__MSG("FB028", "%s 0x%016" PRIx64
+                                                 " port %u: LID %u+%u beyond the unicast range "
+                                                 "(max 0x%X)"),
                                tn, n->guid, port, (unsigned)base, cnt - 1, IBR_MAX_UNICAST_LID);
     if (base & (cnt - 1))
         return ibr__fabric_err(f, IBR_EINVAL,
-                               "%s 0x%016" PRIx64 " port %u: LID %u is not a multiple of 2^LMC = %u",
+                               IBR__MSG("FB029",
+                                        "%s 0x%016" PRIx64
+                                        " port %u: LID %u is not a multiple of 2^LMC = %u"),
                                tn, n->guid, port, (unsigned)base, cnt);
     uint32_t gp = n->port_off + port;
     if (base) {
@@ -106,9 +115,10 @@ int ibr_fabric_assign_lids(ibr_fabric *f, unsigned int lmc, unsigned int flags)
     if (!f)
         return IBR_EINVAL;
     if (lmc > 7)
-        return ibr__fabric_err(f, IBR_ERANGE, "LMC %u out of range (0..7)", lmc);
+        return ibr__fabric_err(f, IBR_ERANGE, IBR__MSG("FB030", "LMC %u out of range (0..7)"), lmc);
     if (flags & ~(unsigned)IBR_LIDS_REASSIGN)
-        return ibr__fabric_err(f, IBR_EINVAL, "unknown LID assignment flags 0x%x", flags);
+        return ibr__fabric_err(f, IBR_EINVAL,
+                               IBR__MSG("FB031", "unknown LID assignment flags 0x%x"), flags);
     int reassign = (flags & IBR_LIDS_REASSIGN) != 0;
     ibr_context *ctx = f->ctx;
     /* work on copies, apply only on success */
@@ -162,10 +172,11 @@ int ibr_fabric_assign_lids(ibr_fabric *f, unsigned int lmc, unsigned int flags)
         ibr__free(ctx, owner);
         ibr__free(ctx, lid);
         ibr__free(ctx, lmcs);
-        return ibr__fabric_err(f, IBR_ENOSPC,
-                               "fabric does not fit in the unicast LID range 1..0x%X: %zu more LIDs "
-                               "needed with LMC %u, %zu ports left without one",
-                               IBR_MAX_UNICAST_LID, needed, lmc, failed);
+        return ibr__fabric_err(
+            f, IBR_ENOSPC,
+            IBR__MSG("FB032", "fabric does not fit in the unicast LID range 1..0x%X: %zu more LIDs "
+                              "needed with LMC %u, %zu ports left without one"),
+            IBR_MAX_UNICAST_LID, needed, lmc, failed);
     }
     for (size_t i = 0; i < f->n_ports; i++) {
         f->ports[i].lid = lid[i];
