@@ -263,7 +263,7 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
     if (rc < 0) {
         const char *msg = *out ? ibr_result_last_error(*out) : NULL;
         cli_lib_error(path, msg, rc);
-        if (msg && strstr(msg, "computed for other LIDs"))
+        if (msg && strstr(msg, "[LF013]")) /* a LID beyond the topology */
             cli_error(path, "hint: give the LIDs the tables were computed for with --guid2lid "
                             "FILE (OpenSM's guid2lid) or --lmc N");
         ibr_result_destroy(*out);

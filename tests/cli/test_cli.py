@@ -1189,6 +1189,14 @@ def test_messages():
                        text=True, env=dict(os.environ, IBR_MAX_INPUT_MB="1"), timeout=60)
     check(p.returncode == 2 and "more than 1 MB: not read" in p.stderr and
           "IBR_MAX_INPUT_MB" in p.stderr, p.stderr)
+    # forwarding tables for LIDs beyond the topology: the code [LF013], on
+    # which the command adds its hint
+    expect(["route", "-q", tree, "-o", path("msg-lfts"), "--dumps", "lfts"], 0)
+    with open(os.path.join(path("msg-lfts"), "opensm-lfts.dump")) as f:
+        lines = f.read().split("\n")
+    far = write("msg-far.dump", "\n".join(lines[:1] + ["0x0100 001 : (far)"] + lines[1:]))
+    expect(["verify", tree, far], 2, None,
+           r"line 2: LID 256 beyond the topology .* \[LF013\]\n.*hint: give the LIDs")
 def test_dor():
     """dor: listed with its setting; a torus routed by it gets its credit loop
     reported as minhop's does, a mesh is loop-free; the port search order
