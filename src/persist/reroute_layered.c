@@ -410,10 +410,12 @@ static int unplace(lay *c, size_t i, size_t j, size_t l, const uint64_t *counts,
     return 0;
 }
 
-/* Another shortest route for the moved path from s toward LID l: a
-   switch on it whose paths toward l all moved takes another port one hop
-   closer to l's switch (not its current or saved one), the try-th such
-   choice. 0 (changed), 1 (none left). */
+/* Another route for the moved path from s toward LID l: a switch on it
+   whose paths toward l all moved takes another port (not its current or
+   saved one), the try-th such choice: one hop closer to l's switch when
+   the routing is minimal (r->hops), else toward a neighbour whose path
+   did not move (it avoids every moved switch, so no loop can form) or
+   l's switch itself. 0 (changed), 1 (none left). */
 static int reroute_path(lay *c, uint32_t s, size_t l, unsigned try)
 {
     const ibr_topo *t = c->t;
@@ -433,10 +435,13 @@ static int reroute_path(lay *c, uint32_t s, size_t l, unsigned try)
             unsigned cur = c->r->lft[(size_t)w * c->L + l];
             unsigned old = ol != IBR_NONE ? db->lft[(size_t)a->swmap[w] * db->lft_size + ol]
                                           : IBR_NO_ROUTE;
-            unsigned h = hops[(size_t)w * S + d];
+            unsigned h = hops ? hops[(size_t)w * S + d] : 0;
             for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
                 unsigned p = t->adj[e].port;
-                if (p == cur || p == old || h == 0 || hops[(size_t)t->adj[e].sw * S + d] != h - 1)
+                uint32_t z = t->adj[e].sw;
+                int fit = hops ? h != 0 && hops[(size_t)z * S + d] == h - 1
+                               : z == d || (!c->moved[z] && c->nx[z] != IBR_NONE);
+                if (p == cur || p == old || !fit)
                     continue;
                 if (pass == 1 && idx == pick) {
                     c->r->lft[(size_t)w * c->L + l] = (uint8_t)p;
