@@ -1264,7 +1264,7 @@ static const char *full_reason(rr *x, const chlist *cl)
         return "a new cable between switches may shorten the paths of a minimal engine";
     if (cl->missing_cable && !db->hops && !x->nue)
         return "the saved routing has no hop matrix to repair with";
-    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE &&
+    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE && !x->nue &&
         check_dearer_than_full(x->whybuf, sizeof x->whybuf, x))
         return x->whybuf;
     return NULL;
