@@ -916,9 +916,11 @@ static void nue_fix(rr *x, size_t l)
         ensure_load(x, s);
         const uint32_t *ld = x->load + (size_t)s * 256;
         unsigned best = 0;
-        uint32_t bl = UINT32_MAX;
-        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
-            const ibr__adj *a = &t->adj[k];
+        uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
+        /* ties among the switches joining toward l go to different
+           ports: the scan starts at a place that depends on s and l */
+        for (uint32_t i = 0, st = (uint32_t)((s + l) % deg); i < deg; i++) {
+            const ibr__adj *a = &t->adj[t->adj_off[s] + (st + i) % deg];
             if (dist[a->sw] + 1 == dist[s] && ld[a->port] < bl) {
                 bl = ld[a->port];
                 best = a->port;
