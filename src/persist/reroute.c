@@ -29,7 +29,10 @@
  * engines (lash, dfsssp: per-pair SLs and a hop matrix) are instead
  * repaired by shortest paths, also after a cable or switch comes back,
  * and their moved paths placed into layers (reroute_layered.c), so that
- * unmoved paths keep their SL. A new end port
+ * unmoved paths keep their SL; nue (not minimal, no hop matrix) keeps, in
+ * each LID column over a lost element, the switches whose saved path is
+ * intact, joins the others to them (nue_fix, then join_column in
+ * reroute_layered.c) and places its moved paths the same way. A new end port
  * (or one moved to another switch) gets the column of another LID
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then

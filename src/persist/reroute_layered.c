@@ -1,5 +1,5 @@
 /*
- * Path SLs of a repaired layered routing (lash, dfsssp): the paths that
+ * Path SLs of a repaired layered routing (lash, dfsssp, nue): the paths that
  * did not move keep their SL, and each moved path is placed, by checked
  * insertion, into a layer whose channel dependency graph stays acyclic.
  *
@@ -11,7 +11,7 @@
  * hold one.
  *
  * Layers are VLs. The repair requires one SL-to-VL map shared by every
- * switch port pair (lash and dfsssp program the identity); otherwise the
+ * switch port pair (lash, dfsssp and nue program the identity); otherwise the
  * VL of a hop depends on the ports before it, which a layer per VL does
  * not describe, and the caller takes a full reroute.
  *
@@ -30,6 +30,11 @@
  * is refused and says which path found no layer. Every path of the result
  * is thus in its SL's layer, and every layer acyclic: the routing is free
  * of credit loops over its LFTs, path SLs and SL2VL tables.
+ *
+ * nue's routing has no hop matrix and is not minimal: before a column's
+ * moved paths are placed, its moved switches join the tree of its unmoved
+ * ones again (join_column) by checked insertion in the layer of the
+ * column's saved SL, so that the placement mostly keeps that SL.
  */
 #include <inttypes.h>
 #include <stdio.h>
