@@ -1,7 +1,8 @@
 /*
- * Repair in place of layered routings (lash, dfsssp) from the routing
+ * Repair in place of layered routings (lash, dfsssp, nue) from the routing
  * database: after seeded single-cable and single-switch faults on a torus,
- * a mesh, a random graph and a dragonfly, and when the cable or switch
+ * a mesh, a random graph and a dragonfly (and a fat tree for dfsssp and
+ * nue), and when the cable or switch
  * comes back, every answer is valid (ibr_result_verify()), free of credit
  * loops by an independent walk over LFTs, path SLs and SL2VL tables, a
  * path whose route did not change keeps its SL, a path that crossed no
@@ -300,6 +301,27 @@ static void test_dfsssp_fat_tree(void)
     CU_ASSERT(ty.repaired > 0);
 }
 
+/* nue is not minimal and its layers are per destination (one layer
+   without path SLs on a fat tree): the switches whose saved paths broke
+   join what is intact of each destination's tree, the moved paths are
+   placed into layers, and the unmoved ones keep routes and SLs. Every
+   fault here is repaired in place. */
+static void test_nue(void)
+{
+    tally ty = {0, 0, 0};
+    const family fams[] = {
+        {"torus:dims=4x4x3,hosts=2", "nue,no_fallback", NULL},
+        {"fattree:levels=2,radix=16", "nue,no_fallback", NULL},
+        {"random:switches=24,degree=4,hosts=2,seed=3", "nue,no_fallback", NULL},
+        {"dragonfly:a=4,p=2,h=2,g=5", "nue,no_fallback", NULL},
+    };
+    for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++)
+        faults_on(&fams[i], &ty);
+    fprintf(stderr, "\nnue: %u repaired in place, %u full reroutes\n", ty.repaired, ty.full);
+    CU_ASSERT_EQUAL(ty.full, 0);
+    CU_ASSERT(ty.repaired > 0);
+}
+
 /* Allocation failures anywhere in a layered repair: IBR_ENOMEM and
    nothing leaked, until the repair succeeds in place. */
 static void oom_one(const char *spec, const char *chain)
@@ -345,6 +367,7 @@ static void test_oom(void)
 {
     oom_one("torus:dims=4x3x2,hosts=1", "lash,no_fallback");
     oom_one("mesh:dims=5x4,hosts=1", "dfsssp,no_fallback");
+    oom_one("torus:dims=4x3x2,hosts=1", "nue,no_fallback");
 }
 
 static double now_s(void)
@@ -419,6 +442,7 @@ int main(void)
         {"dfsssp: faults repaired in place, SLs stable, loop-free, counts exact", test_dfsssp},
         {"dfsssp on a fat tree: repaired in place, end ports' paths loop-free",
          test_dfsssp_fat_tree},
+        {"nue: faults repaired in place, SLs stable, loop-free, counts exact", test_nue},
         {"allocation failures in a layered repair", test_oom},
         {"repair against full reroute time (IBR_REPAIR_TIMING)", test_timing},
         CU_TEST_INFO_NULL,

@@ -29,7 +29,10 @@
  * engines (lash, dfsssp: per-pair SLs and a hop matrix) are instead
  * repaired by shortest paths, also after a cable or switch comes back,
  * and their moved paths placed into layers (reroute_layered.c), so that
- * unmoved paths keep their SL. A new end port
+ * unmoved paths keep their SL; nue (not minimal, no hop matrix) keeps, in
+ * each LID column over a lost element, the switches whose saved path is
+ * intact, joins the others to them (nue_fix, then join_column in
+ * reroute_layered.c) and places its moved paths the same way. A new end port
  * (or one moved to another switch) gets the column of another LID
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
@@ -359,6 +362,8 @@ typedef struct rr {
     unsigned caps;
     int known;          /* the saved engine is registered */
     int layered;        /* repaired by shortest paths, moved paths into layers */
+    int nue;            /* layered, not minimal: broken columns joined to their intact tree */
+    uint8_t *lid_broken; /* nue: LIDs whose column has an entry to repair */
     int minimal_repair; /* broken columns searched again by shortest paths */
     int rc;             /* the call's answer once a stage ends it */
     uint8_t *lost;      /* switches that lost a saved cable */
@@ -396,6 +401,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->tmap_own);
     ibr__free(ctx, x->lost);
     ibr__free(ctx, x->bfs_set);
+    ibr__free(ctx, x->lid_broken);
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
     ibr_result_destroy(x->r);
@@ -847,6 +853,86 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
     return 0;
 }
 
+/* nue's repair of LID l's column (x->lid_broken): the switches whose
+   path toward l, followed through the column over ports that still carry
+   their saved cable, reaches l's switch d form an in-tree toward d and
+   keep their entries; every other switch is joined to that tree by a
+   breadth-first search from all of its switches at once, taking the
+   least-loaded port toward a neighbour one step closer to the tree (a
+   switch it cannot reach has no route). The kept paths keep their routes
+   and SLs; the joined ones are placed into layers later (layered_sls). */
+static void nue_fix(rr *x, size_t l)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, d = t->lid_sw[l], nq = 0;
+    uint32_t *dist = x->dist, *queue = x->queue, *stack = x->list;
+    uint8_t *state = x->mark; /* 0 unknown, 1 kept, 2 to join, 3 on the walk */
+    const uint8_t *lft = x->r->lft;
+    size_t L = x->r->lft_size;
+    set_entry(x, d, l, t->lid_swport[l]);
+    state[d] = 1;
+    for (uint32_t s0 = 0; s0 < S; s0++) {
+        uint32_t n = 0, s = s0;
+        uint8_t v;
+        while (state[s] == 0) {
+            state[s] = 3;
+            stack[n++] = s;
+            unsigned p = lft[(size_t)s * L + l];
+            const ibr__node *nd = &t->nodes[t->sw_node[s]];
+            uint32_t nb = p != IBR_NO_ROUTE && p != 0 && p <= nd->nports &&
+                                  x->okport[nd->port_off + p]
+                              ? nbr_sw(t, s, p)
+                              : IBR_NONE;
+            if (nb == IBR_NONE)
+                break;
+            s = nb;
+        }
+        v = state[s] == 1 ? 1 : 2; /* a loop or a broken entry: joined */
+        while (n > 0)
+            state[stack[--n]] = v;
+    }
+    for (uint32_t s = 0; s < S; s++) {
+        dist[s] = state[s] == 1 ? 0 : UINT32_MAX;
+        if (state[s] == 1)
+            queue[nq++] = s;
+    }
+    for (uint32_t h = 0; h < nq; h++) {
+        uint32_t u = queue[h];
+        for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            uint32_t w = t->adj[k].sw;
+            if (dist[w] == UINT32_MAX) {
+                dist[w] = dist[u] + 1;
+                queue[nq++] = w;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < S; s++) {
+        if (state[s] == 1) {
+            state[s] = 0;
+            continue;
+        }
+        state[s] = 0;
+        if (dist[s] == UINT32_MAX) {
+            set_entry(x, s, l, IBR_NO_ROUTE);
+            continue;
+        }
+        ensure_load(x, s);
+        const uint32_t *ld = x->load + (size_t)s * 256;
+        unsigned best = 0;
+        uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
+        /* ties among the switches joining toward l go to different
+           ports: the scan starts at a place that depends on s and l */
+        for (uint32_t i = 0, st = (uint32_t)((s + l) % deg); i < deg; i++) {
+            const ibr__adj *a = &t->adj[t->adj_off[s] + (st + i) % deg];
+            if (dist[a->sw] + 1 == dist[s] && ld[a->port] < bl) {
+                bl = ld[a->port];
+                best = a->port;
+            }
+        }
+        set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+    }
+}
+
 /* The churn of r against the saved routing (churn.h): with all, every
    row compared; otherwise (same LIDs, a repair that wrote through
    set_entry()) the counts kept while writing. */
@@ -1140,6 +1226,12 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     x->layered = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && (x->caps & IBR_CAP_MINIMAL) &&
                  (db->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_DEST) && db->hops &&
                  !(db->qos && db->qos_levels > 1);
+    /* nue (not minimal; its layers are per destination, or one layer
+       without path SLs): the broken columns joined to what is intact of
+       their trees (nue_fix), then the moved paths placed into layers */
+    x->nue = x->known && !strcmp(db->engine, "nue") && (x->caps & IBR_CAP_DEADLOCK_FREE) &&
+             !(x->caps & IBR_CAP_MINIMAL) && !(db->qos && db->qos_levels > 1);
+    x->layered |= x->nue;
     return 0;
 }
 
@@ -1175,9 +1267,9 @@ static const char *full_reason(rr *x, const chlist *cl)
     }
     if (cl->new_cable && (x->caps & IBR_CAP_MINIMAL) && !x->layered)
         return "a new cable between switches may shorten the paths of a minimal engine";
-    if (cl->missing_cable && !db->hops)
+    if (cl->missing_cable && !db->hops && !x->nue)
         return "the saved routing has no hop matrix to repair with";
-    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE &&
+    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE && !x->nue &&
         check_dearer_than_full(x->whybuf, sizeof x->whybuf, x))
         return x->whybuf;
     return NULL;
@@ -1206,6 +1298,10 @@ static int stage_prepare(rr *x)
     x->dist = ibr__mallocarray(ctx, S1, sizeof *x->dist);
     x->queue = ibr__mallocarray(ctx, S1, sizeof *x->queue);
     uint32_t *fill = ibr__mallocarray(ctx, S1, sizeof *fill);
+    if (x->nue && !(x->lid_broken = ibr__calloc(ctx, L, 1))) {
+        ibr__free(ctx, fill);
+        return stop(x, IBR_ENOMEM);
+    }
     if (!x->okport || !x->load || !x->load_ok || !x->touched || !x->lid_touched ||
         !x->bucket_off || !x->bucket || !x->lost || !x->bfs_set || !x->dist || !x->queue ||
         !x->mark || !x->list || !fill) {
@@ -1272,6 +1368,12 @@ static void stage_broken(rr *x, const chlist *cl)
         for (size_t l = 1; l < L; l++) {
             unsigned p = row[l];
             uint32_t d = t->lid_sw[l];
+            if (x->nue && p == IBR_NO_ROUTE && d != IBR_NONE && d != s &&
+                x->lidmap[l] != IBR_NONE && t->adj_off[s] < t->adj_off[s + 1]) {
+                /* no route where a cable came back: maybe one now */
+                x->lid_broken[l] = 1;
+                continue;
+            }
             if (p == IBR_NO_ROUTE || p == 0 || d == IBR_NONE || d == s || x->lidmap[l] == IBR_NONE)
                 continue;
             if (p <= n->nports && x->okport[n->port_off + p])
@@ -1282,6 +1384,10 @@ static void stage_broken(rr *x, const chlist *cl)
                 set_entry(x, s, l, IBR_NO_ROUTE);
                 continue;
             }
+            if (x->nue) {
+                x->lid_broken[l] = 1;
+                continue;
+            }
             uint64_t old_rguid = p <= dn->nports ? db->ports[dn->port_off + p].rguid : 0;
             if (x->bfs_set[d] || !local_ok || local_fix(x, s, l, old_rguid) < 0)
                 x->bfs_set[d] = 1;
@@ -1290,7 +1396,7 @@ static void stage_broken(rr *x, const chlist *cl)
     /* a layered routing's new cable: every destination whose shortest
        paths it shortens moves them (bfs_fix keeps the entries still on a
        shortest path) */
-    if (x->layered && cl->new_cable)
+    if (x->layered && !x->nue && cl->new_cable)
         for (uint32_t d = 0; d < S; d++)
             x->bfs_set[d] |= x->bucket_off[d + 1] > x->bucket_off[d];
 }
@@ -1302,6 +1408,19 @@ static int stage_columns(rr *x)
     const ibr_routing_db *db = x->db;
     uint32_t S = x->t->n_sw;
     ibr_reroute_report *rep = x->rep;
+    if (x->nue) {
+        /* each LID has its own tree: the broken columns, counted by
+           destination switch */
+        size_t L = x->r->lft_size;
+        for (size_t l = 1; l < L; l++)
+            if (x->lid_broken[l]) {
+                uint32_t d = x->t->lid_sw[l];
+                nue_fix(x, l);
+                rep->destinations_rerouted += !x->bfs_set[d];
+                x->bfs_set[d] = 1;
+            }
+        return 0;
+    }
     if (x->minimal_repair) {
         for (uint32_t d = 0; d < S; d++)
             if (x->bfs_set[d]) {
@@ -1355,7 +1474,7 @@ static int stage_new_lids(rr *x)
                 set_entry(x, s, l, IBR_NO_ROUTE);
             continue;
         }
-        if (x->bfs_set[d])
+        if (x->bfs_set[d] && !x->nue)
             continue; /* searched again with its switch */
         uint32_t sib = IBR_NONE;
         for (uint32_t i = x->bucket_off[d]; i < x->bucket_off[d + 1]; i++) {
@@ -1367,6 +1486,13 @@ static int stage_new_lids(rr *x)
                 sib = l2;
         }
         if (sib == IBR_NONE) {
+            if (x->nue) {
+                /* its own tree, joined to its switch alone */
+                nue_fix(x, l);
+                x->rep->destinations_rerouted += !x->bfs_set[d];
+                x->bfs_set[d] = 1;
+                continue;
+            }
             if (!x->minimal_repair)
                 return stop_full(x, "a new end port on a switch with no routed LID to copy");
             x->bfs_set[d] = 1;
@@ -1388,8 +1514,8 @@ static int stage_new_lids(rr *x)
     return 0;
 }
 
-/* Per-destination SLs as per-pair rows (each source the destination's SL),
-   or back when every source of each destination has the same SL again.
+/* Per-destination SLs as per-pair rows (each source the destination's SL;
+   without path SLs, SL 0), or back when every source of each destination has the same SL again.
    0 or IBR_ENOMEM. */
 static int sl_rows(rr *x, int to_pairs)
 {
@@ -1397,10 +1523,10 @@ static int sl_rows(rr *x, int to_pairs)
     size_t L = r->lft_size;
     uint32_t ns = ibr__n_src_slots(x->t);
     if (to_pairs) {
-        uint8_t *v = ibr__mallocarray(x->ctx, (size_t)(ns ? ns : 1), L);
+        uint8_t *v = ibr__calloc(x->ctx, (size_t)(ns ? ns : 1), L);
         if (!v)
             return IBR_ENOMEM;
-        for (uint32_t k = 0; k < ns; k++)
+        for (uint32_t k = 0; r->sl && k < ns; k++)
             memcpy(v + (size_t)k * L, r->sl, L);
         ibr__free(x->ctx, r->sl);
         r->sl = v;
@@ -1428,11 +1554,15 @@ static int sl_rows(rr *x, int to_pairs)
 static int layered_sls(rr *x)
 {
     int per_dest = x->r->sl_mode == IBR_SL_PER_DEST;
-    if (per_dest && sl_rows(x, 1) < 0)
+    /* nue's single layer, without path SLs: every path on SL 0, which the
+       moved ones must fit (another layer would need SLs and SL2VL tables
+       the routing does not have) */
+    int one = x->r->sl_mode == IBR_SL_NONE;
+    if ((per_dest || one) && sl_rows(x, 1) < 0)
         return stop(x, IBR_ENOMEM);
     static const ibr_options def = IBR_OPTIONS_INIT;
     unsigned max_vls = x->o ? x->o->max_vls : def.max_vls;
-    unsigned vls = ibr__topo_min_oper_vls(x->t);
+    unsigned vls = one ? 1 : ibr__topo_min_oper_vls(x->t);
     ibr__layer_repair a;
     memset(&a, 0, sizeof a);
     a.t = x->t;
@@ -1464,8 +1594,13 @@ static int layered_sls(rr *x)
         strlcpy(x->whybuf, a.why, sizeof x->whybuf);
         return stop_full(x, x->whybuf);
     }
-    if (per_dest)
+    if (one) {
+        ibr__free(x->ctx, x->r->sl);
+        x->r->sl = NULL;
+        x->r->sl_mode = IBR_SL_NONE;
+    } else if (per_dest) {
         sl_rows(x, 0);
+    }
     x->merged = 1; /* path SLs may differ: compared by the churn */
     x->paths_moved = a.paths_moved;
     if (a.vls_used > x->r->vls_used)

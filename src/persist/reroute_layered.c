@@ -1,5 +1,5 @@
 /*
- * Path SLs of a repaired layered routing (lash, dfsssp): the paths that
+ * Path SLs of a repaired layered routing (lash, dfsssp, nue): the paths that
  * did not move keep their SL, and each moved path is placed, by checked
  * insertion, into a layer whose channel dependency graph stays acyclic.
  *
@@ -11,7 +11,7 @@
  * hold one.
  *
  * Layers are VLs. The repair requires one SL-to-VL map shared by every
- * switch port pair (lash and dfsssp program the identity); otherwise the
+ * switch port pair (lash, dfsssp and nue program the identity); otherwise the
  * VL of a hop depends on the ports before it, which a layer per VL does
  * not describe, and the caller takes a full reroute.
  *
@@ -30,6 +30,11 @@
  * is refused and says which path found no layer. Every path of the result
  * is thus in its SL's layer, and every layer acyclic: the routing is free
  * of credit loops over its LFTs, path SLs and SL2VL tables.
+ *
+ * nue's routing has no hop matrix and is not minimal: before a column's
+ * moved paths are placed, its moved switches join the tree of its unmoved
+ * ones again (join_column) by checked insertion in the layer of the
+ * column's saved SL, so that the placement mostly keeps that SL.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,6 +74,8 @@ typedef struct lay {
     uint8_t *keep;      /* the column's saved SLs, per pending source slot */
     size_t cap_keep;
     uint8_t *rowed;     /* per switch: an entry changed here (a->rowed) */
+    uint8_t *jst;       /* join_column: per switch, J_JOINED, J_WAIT or J_NONE */
+    uint32_t *jlog, *jq; /* join_column: switches joined, switches to retry */
     ibr__cdg *g;
 } lay;
 
@@ -410,10 +417,12 @@ static int unplace(lay *c, size_t i, size_t j, size_t l, const uint64_t *counts,
     return 0;
 }
 
-/* Another shortest route for the moved path from s toward LID l: a
-   switch on it whose paths toward l all moved takes another port one hop
-   closer to l's switch (not its current or saved one), the try-th such
-   choice. 0 (changed), 1 (none left). */
+/* Another route for the moved path from s toward LID l: a switch on it
+   whose paths toward l all moved takes another port (not its current or
+   saved one), the try-th such choice: one hop closer to l's switch when
+   the routing is minimal (r->hops), else toward a neighbour whose path
+   did not move (it avoids every moved switch, so no loop can form) or
+   l's switch itself. 0 (changed), 1 (none left). */
 static int reroute_path(lay *c, uint32_t s, size_t l, unsigned try)
 {
     const ibr_topo *t = c->t;
@@ -433,10 +442,13 @@ static int reroute_path(lay *c, uint32_t s, size_t l, unsigned try)
             unsigned cur = c->r->lft[(size_t)w * c->L + l];
             unsigned old = ol != IBR_NONE ? db->lft[(size_t)a->swmap[w] * db->lft_size + ol]
                                           : IBR_NO_ROUTE;
-            unsigned h = hops[(size_t)w * S + d];
+            unsigned h = hops ? hops[(size_t)w * S + d] : 0;
             for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
                 unsigned p = t->adj[e].port;
-                if (p == cur || p == old || h == 0 || hops[(size_t)t->adj[e].sw * S + d] != h - 1)
+                uint32_t z = t->adj[e].sw;
+                int fit = hops ? h != 0 && hops[(size_t)z * S + d] == h - 1
+                               : z == d || (!c->moved[z] && c->nx[z] != IBR_NONE);
+                if (p == cur || p == old || !fit)
                     continue;
                 if (pass == 1 && idx == pick) {
                     c->r->lft[(size_t)w * c->L + l] = (uint8_t)p;
@@ -455,6 +467,126 @@ static int reroute_path(lay *c, uint32_t s, size_t l, unsigned try)
         }
     }
     return 1;
+}
+
+enum { J_NONE, J_JOINED, J_WAIT };
+
+static void set_port(lay *c, uint32_t w, size_t l, unsigned p)
+{
+    uint8_t *e = &c->r->lft[(size_t)w * c->L + l];
+    if (*e == p)
+        return;
+    *e = (uint8_t)p;
+    c->rowed[w] = 1;
+    c->a->entries_changed++;
+}
+
+/* Switch w joins column l's tree in layer v through a neighbour already
+   in it, its current next hop first: the first whose path (w's cable to
+   it, then its own path) keeps the layer acyclic; the path is added and
+   w logged. 0 (joined), 1 (none fits), or < 0. */
+static int try_join(lay *c, uint32_t w, size_t l, unsigned v, size_t *nlog)
+{
+    const ibr_topo *t = c->t;
+    uint32_t cur = cable_of(c, w, l);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
+            if ((pass == 0) != (e == cur) || c->jst[t->adj[e].sw] != J_JOINED)
+                continue;
+            size_t n = path_from(c, t->adj[e].sw, l);
+            memmove(c->ch + 1, c->ch, n * sizeof *c->ch);
+            c->ch[0] = e;
+            int rc = n > 0 ? ibr__cdg_add_path(c->g, v, c->ch, n + 1, 1, 1) : 0;
+            if (rc < 0)
+                return rc;
+            if (rc > 0)
+                continue;
+            set_port(c, w, l, t->adj[e].port);
+            c->jst[w] = J_JOINED;
+            c->jlog[(*nlog)++] = w;
+            return 0;
+        }
+    return 1;
+}
+
+/* The switches of column l not joined: a shortest extension to those that
+   are (a breadth-first search from all of them), keeping the current
+   next hop when it is one. */
+static void join_rest(lay *c, size_t l)
+{
+    const ibr_topo *t = c->t;
+    uint32_t *dist = c->indeg, nq = 0;
+    for (uint32_t s = 0; s < c->S; s++) {
+        dist[s] = c->jst[s] == J_JOINED ? 0 : UINT32_MAX;
+        if (c->jst[s] == J_JOINED)
+            c->jq[nq++] = s;
+    }
+    for (uint32_t h = 0; h < nq; h++) {
+        uint32_t u = c->jq[h];
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t w = t->adj[e].sw;
+            if (dist[w] != UINT32_MAX || c->jst[w] != J_WAIT)
+                continue;
+            dist[w] = dist[u] + 1;
+            c->jq[nq++] = w;
+            uint32_t cur = cable_of(c, w, l);
+            if (cur != IBR_NONE && dist[t->adj[cur].sw] == dist[u])
+                continue;
+            for (uint32_t f = t->adj_off[w]; f < t->adj_off[w + 1]; f++)
+                if (t->adj[f].sw == u) {
+                    set_port(c, w, l, t->adj[f].port);
+                    break;
+                }
+        }
+    }
+}
+
+/* nue (no hop matrix): the moved switches of column l (pending[i] the
+   first with sources) join the tree of its unmoved ones again, each
+   through a neighbour already in it whose route keeps the layer of
+   pending[i]'s saved SL acyclic (checked insertion, the repair's own
+   choice first); one that finds none waits for another neighbour to join.
+   Those left join by shortest extension (the placement then looks for
+   other layers). The paths added to check are taken out again. */
+static int join_column(lay *c, size_t i, size_t l)
+{
+    const ibr_topo *t = c->t;
+    uint32_t n = column(c, l), d = t->lid_sw[l], nq = 0;
+    size_t nlog = 0;
+    int rc = 0;
+    mark_moved(c, l, n);
+    uint32_t s0 = c->pending[2 * i];
+    unsigned v = c->vlmap[c->r->sl[(size_t)c->slots[c->slot_off[s0]] * c->L + l] & 15];
+    for (uint32_t s = 0; s < c->S; s++)
+        c->jst[s] = s == d || (!c->moved[s] && c->nx[s] != IBR_NONE) ? J_JOINED : J_NONE;
+    for (uint32_t k = n; k-- > 0 && rc >= 0;) {
+        uint32_t w = c->order[k];
+        if (c->jst[w] != J_NONE || c->nx[w] == IBR_NONE)
+            continue;
+        c->jq[nq++] = w;
+        while (nq > 0 && rc >= 0) {
+            uint32_t u = c->jq[--nq];
+            if (c->jst[u] == J_JOINED)
+                continue;
+            rc = try_join(c, u, l, v, &nlog);
+            if (rc == 1) {
+                c->jst[u] = J_WAIT;
+                rc = 0;
+                continue;
+            }
+            for (uint32_t e = t->adj_off[u]; rc == 0 && e < t->adj_off[u + 1]; e++)
+                if (c->jst[t->adj[e].sw] == J_WAIT && nq < t->n_adj + c->S)
+                    c->jq[nq++] = t->adj[e].sw;
+        }
+    }
+    for (size_t k = 0; k < nlog && rc >= 0; k++) {
+        size_t m = path_from(c, c->jlog[k], l);
+        if (m > 1)
+            rc = ibr__cdg_remove_path(c->g, v, c->ch, m, 1);
+    }
+    if (rc >= 0)
+        join_rest(c, l);
+    return rc < 0 ? rc : 0;
 }
 
 /* The moved paths of each column, pending[i .. j - 1] toward one LID:
@@ -481,6 +613,9 @@ static int place_column(lay *c, size_t i, size_t j)
         for (uint32_t u = c->slot_off[s]; u < c->slot_off[s + 1]; u++)
             c->keep[q++] = c->r->sl[(size_t)c->slots[u] * c->L + l];
     }
+    int jrc = c->r->hops ? 0 : join_column(c, i, l);
+    if (jrc < 0)
+        return jrc;
     uint64_t counts[3] = {c->a->paths_moved, c->a->sls_moved, c->a->layers_opened};
     uint16_t used = c->sl_used;
     for (unsigned try = 0;; try++) {
@@ -522,6 +657,9 @@ static void lay_free(lay *c)
     ibr__free(ctx, c->head);
     ibr__free(ctx, c->slot0);
     ibr__free(ctx, c->rest);
+    ibr__free(ctx, c->jst);
+    ibr__free(ctx, c->jlog);
+    ibr__free(ctx, c->jq);
     ibr__free(ctx, c->dep);
     ibr__cdg_destroy(c->g);
 }
@@ -621,7 +759,10 @@ int ibr__reroute_layers(ibr__layer_repair *a)
     c.order = ibr__mallocarray(ctx, S1, sizeof *c.order);
     c.carry = ibr__mallocarray(ctx, S1, sizeof *c.carry);
     c.moved = ibr__calloc(ctx, S1, 1);
-    c.ch = ibr__mallocarray(ctx, S1, sizeof *c.ch);
+    c.ch = ibr__mallocarray(ctx, (size_t)S1 + 1, sizeof *c.ch);
+    c.jst = ibr__mallocarray(ctx, S1, 1);
+    c.jlog = ibr__mallocarray(ctx, S1, sizeof *c.jlog);
+    c.jq = ibr__mallocarray(ctx, (size_t)t->n_adj + S1, sizeof *c.jq);
     c.gown = ibr__mallocarray(ctx, S1, sizeof *c.gown);
     c.port_off = ibr__mallocarray(ctx, S1, sizeof *c.port_off);
     c.head = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.head);
@@ -630,7 +771,8 @@ int ibr__reroute_layers(ibr__layer_repair *a)
     for (uint32_t s = 0; c.port_off && s < c.S; s++)
         c.port_off[s] = t->nodes[t->sw_node[s]].port_off;
     rc = IBR_ENOMEM;
-    if (!c.nx || !c.indeg || !c.order || !c.carry || !c.moved || !c.ch || !c.gown ||
+    if (!c.nx || !c.indeg || !c.order || !c.carry || !c.moved || !c.ch || !c.gown || !c.jst ||
+        !c.jlog || !c.jq ||
         !c.port_off || !c.head || !c.slot0 || !c.rest ||
         (rc = index_topo(&c)) < 0 || (rc = ibr__cdg_create_topo(&c.g, t, NVL)) < 0)
         goto out;

@@ -14,7 +14,9 @@
    repair wrote. The moved paths get SLs whose layers stay acyclic, within
    vls VLs; the others keep theirs. A column whose moved paths do not fit
    may take other shortest routes (r->hops) on switches whose paths toward
-   that LID all moved. 0 (r's SLs set; counts and vls_used,
+   that LID all moved; without r->hops (nue) the moved switches first join
+   the column's unmoved ones again by checked insertion, and a column that
+   still does not fit takes routes toward unmoved neighbours instead. 0 (r's SLs set; counts and vls_used,
    layers set), 1 (no such repair: why says so; r's SLs partly changed), or
    IBR_ENOMEM. */
 typedef struct ibr__layer_repair {
