@@ -433,7 +433,8 @@ static int cmp_u32(const void *a, const void *b, void *arg)
    below l joined through each other) takes the digit its switches of that
    level share. A leaf's position is the digits of its pods as a
    mixed-radix number, the top one's first. A lost leaf, or a pod that lost
-   its leaves, leaves a hole: the others keep their position. 0 with pos[]
+   its leaves, leaves a hole: the others keep their position (but for the
+   last child of every parent of a level: the range shrinks). 0 with pos[]
    (per switch) and *cap (positions) set when every leaf gets a distinct
    position; 1 when the port numbers do not spell one (the caller then
    ranks the leaves in pod order); IBR_ENOMEM. */
@@ -474,6 +475,10 @@ static int leaf_positions(const dmodc *m, uint32_t *pos, uint64_t *cap)
             rc = 1;
             break;
         }
+        /* a port below free on every switch of the level is a lost
+           child's (the first one lost everywhere): the range keeps it */
+        while (base > 1 && free_on_level(m, l, base - 1))
+            base--;
         /* each child's digit: the first port to it at every parent */
         for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1] && rc == 0; i++) {
             uint32_t u = m->bylev[i];
