@@ -1698,10 +1698,17 @@ static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
         for (unsigned k = 0; k < n->K[ls]; k++)
             all |= c.slot_link[k] == 255;
         if (!all) {
-            /* not where s has no route, nor where it routes down */
+            /* not where s has no route, nor where it routes down, nor
+               where fewer than two up links lead closer (the rank picks
+               among two or more) */
             for (uint32_t i2 = 0; i2 < nd; i2++) {
                 uint32_t d = dl[i2];
-                if (c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls)
+                if (c.hs[d] == DM_INF || (unsigned)c.hs[d] + n->lev[d] == ls)
+                    continue;
+                unsigned k = 0;
+                for (uint32_t u = 0; u < c.nup && k < 2; u++)
+                    k += n->cost[(size_t)c.up[u].sw * n->nswp + d] + 1u == c.hs[d];
+                if (k >= 2)
                     mark(r, s, d);
             }
             continue;
