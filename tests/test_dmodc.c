@@ -931,6 +931,127 @@ static void test_repair(void)
     CU_ASSERT(incremental > cases / 2);
 }
 
+/* spec with `links` seeded cable faults (removed) and the k-th node that
+   is no switch (an HCA) down, its cable removed (when remove) or left
+   marked down. */
+static ibr_topo *host_lost(const char *spec, unsigned links, uint64_t seed, uint32_t k,
+                           int remove)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
+    uint32_t n = ibr_fabric_node_count(f);
+    for (uint32_t i = 0; i < n && links; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, i), 0);
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (ibr_fabric_port_info(&pi, f, i, p) == 0 && pi.remote_node != IBR_NONE &&
+                pi.state == IBR_LINK_DOWN)
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, i, p), 0);
+        }
+    }
+    for (uint32_t i = 0, j = 0; i < n; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, i), 0);
+        if (ni.type == IBR_NODE_SWITCH || j++ != k)
+            continue;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_node_state(f, i, IBR_LINK_DOWN), 0);
+        for (unsigned p = 1; p <= ni.nports && remove; p++)
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, i, p), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* Entries (switch, LID) that route in both a and b to different ports:
+   what the repair moved beyond the columns and rows that lost their
+   routes (same switches on both sides). */
+static long moved_routes(const ibr_result *a, const ibr_result *b, uint32_t nsw)
+{
+    size_t L = ibr_result_lft_size(a) < ibr_result_lft_size(b) ? ibr_result_lft_size(a)
+                                                                : ibr_result_lft_size(b);
+    long n = 0;
+    for (uint32_t s = 0; s < nsw; s++)
+        for (size_t l = 1; l < L; l++) {
+            unsigned x = ibr_result_lft(a, s)[l], y = ibr_result_lft(b, s)[l];
+            n += x != y && x != IBR_NO_ROUTE && y != IBR_NO_ROUTE;
+        }
+    return n;
+}
+
+/* A lost leaf switch (its end ports with it) or a lost end port on 2- and
+   3-level XGFTs and rail-optimized trees, intact or with cables already
+   lost: repaired in place (the destination index leaves a hole where the
+   lost ones were), equal to a fresh route, valid and up/down. On an
+   intact tree nothing else moves: every entry that routes before and
+   after keeps its port. */
+static void test_repair_lost_end(void)
+{
+    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4",
+                                  "xgft:h=3,m=4.6.8,w=1.2.3",
+                                  "rail:nodes=64,rails=4,su=8,radix=16",
+                                  "rail:nodes=64,rails=4,su=4,radix=16,levels=3"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_topo *intact = faulty(specs[i], 0, 0, -1, 0);
+        uint32_t nsw = ibr_topo_switch_count(intact);
+        uint32_t nhost = ibr_topo_node_count(intact) - nsw;
+        tree ti;
+        tree_init(&ti, intact);
+        uint32_t leaves[256], nl = 0;
+        for (uint32_t s = 0; s < nsw && nl < 256; s++)
+            if (ti.level[s] == 1)
+                leaves[nl++] = s;
+        tree_free(&ti);
+        CU_ASSERT_FATAL(nl > 2 && nhost > 2);
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            unsigned base = seed > 2 ? 2 : 0; /* cables already lost */
+            int rm = (int)(seed % 2);
+            /* not the last leaf nor the last host: they hold the highest
+               LID, and a changed LID range is routed in full */
+            uint32_t leaf = leaves[(seed * 5) % (nl - 1)];
+            uint32_t host = (uint32_t)((seed * 37) % (nhost - 1));
+            struct {
+                ibr_topo *t0, *t1;
+                const char *kind;
+            } c[2] = {
+                {faulty(specs[i], base, seed, -1, rm), faulty(specs[i], base, seed, leaf, rm),
+                 "leaf lost"},
+                {faulty(specs[i], base, seed, -1, 1), host_lost(specs[i], base, seed, host, rm),
+                 "end port lost"},
+            };
+            for (int k = 0; k < 2; k++) {
+                char what[160], reason[256] = "";
+                snprintf(what, sizeof what, "%s seed %" PRIu64 " (%u lost before): %s",
+                         specs[i], seed, base, c[k].kind);
+                long chg = 0, held = 0;
+                int mode = repair_case(c[k].t0, c[k].t1, what, &chg, &held, reason);
+                CU_ASSERT_EQUAL(mode, IBR_REROUTE_INCREMENTAL);
+                if (mode != IBR_REROUTE_INCREMENTAL)
+                    fprintf(stderr, "%s: not in place (%s)\n", what, reason);
+                if (base == 0 || k == 1) {
+                    ibr_result *a = route_dmodc(c[k].t0, NULL), *b = route_dmodc(c[k].t1, NULL);
+                    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+                    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+                    long mv = moved_routes(a, b, nsw);
+                    CU_ASSERT_EQUAL(mv, 0);
+                    if (mv)
+                        fprintf(stderr, "%s: %ld entries moved\n", what, mv);
+                    ibr_result_destroy(a);
+                    ibr_result_destroy(b);
+                }
+                ibr_topo_destroy(c[k].t0);
+                ibr_topo_destroy(c[k].t1);
+            }
+        }
+        ibr_topo_destroy(intact);
+    }
+}
+
 /* t written as ibnetdiscover text without its switches that have no
    cable (as discovery sees a fabric after a switch died), read back. */
 static ibr_topo *without_isolated(const ibr_topo *t)
@@ -1168,6 +1289,7 @@ int main(void)
         {"LMC 2: the LIDs of a port spread over up ports", test_lmc},
         {"repair in place after a lost or returning cable or switch", test_repair},
         {"repair in place after a switch left the topology", test_repair_gone},
+        {"repair in place after a lost leaf or end port", test_repair_lost_end},
         {"allocation failure", test_oom},
         CU_TEST_INFO_NULL,
     };

@@ -110,7 +110,7 @@ typedef struct dmodc {
     uint32_t *dl_off, *dl;   /* LIDs by destination switch */
     uint8_t *cur;            /* cost scratch: nw * nsw * DM_BLOCK */
     unsigned nw;
-    uint32_t nleaves;
+    uint32_t nleaves;        /* leaf positions of the index: holes included */
     uint32_t maxep;
     /* per level: x / Pi and (x / Pi) mod K of every LID */
     uint32_t *q[DM_MAX_LEVELS + 2];
@@ -418,6 +418,130 @@ static int cmp_leaf(const void *a, const void *b, void *arg)
     return 0;
 }
 
+static int cmp_u32(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Leaf positions from the cabling, as in a PGFT's addressing: a switch of
+   level l - 1 takes as its digit at level l its place among the down ports
+   of a parent (the port number less the lowest down port of the level,
+   over the most parallel cables from one parent to one child), which all
+   its parents must agree on; a pod of level l - 1 (the switches of levels
+   below l joined through each other) takes the digit its switches of that
+   level share. A leaf's position is the digits of its pods as a
+   mixed-radix number, the top one's first. A lost leaf, or a pod that lost
+   its leaves, leaves a hole: the others keep their position (but for the
+   last child of every parent of a level: the range shrinks). 0 with pos[]
+   (per switch) and *cap (positions) set when every leaf gets a distinct
+   position; 1 when the port numbers do not spell one (the caller then
+   ranks the leaves in pod order); IBR_ENOMEM. */
+static int leaf_positions(const dmodc *m, uint32_t *pos, uint64_t *cap)
+{
+    uint32_t nsw = m->nsw, nl = m->lev_off[2] - m->lev_off[1];
+    const uint32_t *leaf = m->bylev + m->lev_off[1];
+    uint32_t *dig = ibr__mallocarray(m->ctx, nsw ? nsw : 1, sizeof *dig);
+    uint32_t *by = ibr__mallocarray(m->ctx, nsw ? nsw : 1, sizeof *by);
+    uint32_t *uf = ibr__mallocarray(m->ctx, nsw ? nsw : 1, sizeof *uf);
+    uint32_t *podd = ibr__mallocarray(m->ctx, nsw ? nsw : 1, sizeof *podd);
+    int rc = m->nlev < 2 ? 1 : 0;
+    if (!dig || !by || !uf || !podd) {
+        rc = IBR_ENOMEM;
+        goto out;
+    }
+    uint64_t mult = 1;
+    for (uint32_t s = 0; s < nsw; s++) {
+        dig[s] = by[s] = IBR_NONE;
+        uf[s] = s;
+    }
+    for (uint32_t i = 0; i < nl; i++)
+        pos[leaf[i]] = 0;
+    for (unsigned l = 2; l <= m->nlev && rc == 0; l++) {
+        /* the level's lowest down port and widest parallel group */
+        unsigned base = 255, hi = 0, par = 1;
+        for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1]; i++) {
+            uint32_t u = m->bylev[i];
+            for (uint32_t e = m->dn_off[u], run = 0; e < m->dn_off[u + 1]; e++) {
+                unsigned p = m->dn[e].port;
+                base = p < base ? p : base;
+                hi = p > hi ? p : hi;
+                run = e > m->dn_off[u] && m->dn[e - 1].sw == m->dn[e].sw ? run + 1 : 1;
+                par = run > par ? run : par;
+            }
+        }
+        if (hi < base) {
+            rc = 1;
+            break;
+        }
+        /* a port below free on every switch of the level is a lost
+           child's (the first one lost everywhere): the range keeps it */
+        while (base > 1 && free_on_level(m, l, base - 1))
+            base--;
+        /* each child's digit: the first port to it at every parent */
+        for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1] && rc == 0; i++) {
+            uint32_t u = m->bylev[i];
+            for (uint32_t e = m->dn_off[u]; e < m->dn_off[u + 1]; e++) {
+                uint32_t v = m->dn[e].sw, d = (m->dn[e].port - base) / par;
+                if (by[v] == u)
+                    continue;
+                by[v] = u;
+                if (dig[v] != IBR_NONE && dig[v] != d) {
+                    rc = 1;
+                    break;
+                }
+                dig[v] = d;
+            }
+        }
+        /* each pod of level l - 1: the digit its switches share */
+        for (uint32_t s = 0; s < nsw; s++)
+            podd[s] = IBR_NONE;
+        for (uint32_t i = m->lev_off[l - 1]; i < m->lev_off[l] && rc == 0; i++) {
+            uint32_t v = m->bylev[i], r = uf_find(uf, v);
+            if (dig[v] == IBR_NONE)
+                continue;
+            if (podd[r] != IBR_NONE && podd[r] != dig[v])
+                rc = 1;
+            podd[r] = dig[v];
+        }
+        for (uint32_t i = 0; i < nl && rc == 0; i++) {
+            uint32_t d = podd[uf_find(uf, leaf[i])];
+            if (d == IBR_NONE)
+                rc = 1;
+            else
+                pos[leaf[i]] += (uint32_t)(d * mult);
+        }
+        mult *= (hi - base) / par + 1;
+        if (mult > ((uint64_t)1 << 22))
+            rc = 1;
+        /* join the level's switches to their children: the pods of level l */
+        for (uint32_t i = m->lev_off[l]; i < m->lev_off[l + 1]; i++) {
+            uint32_t u = m->bylev[i];
+            for (uint32_t e = m->dn_off[u]; e < m->dn_off[u + 1]; e++) {
+                uint32_t a = uf_find(uf, u), b = uf_find(uf, m->dn[e].sw);
+                if (a != b)
+                    uf[a > b ? a : b] = a < b ? a : b;
+            }
+        }
+    }
+    if (rc == 0) {
+        /* distinct: count the positions (uf and by are free again) */
+        for (uint32_t i = 0; i < nl; i++)
+            by[i] = pos[leaf[i]];
+        ibr__sort(by, nl, sizeof *by, cmp_u32, NULL);
+        for (uint32_t i = 1; i < nl && rc == 0; i++)
+            rc = by[i] == by[i - 1];
+        *cap = mult;
+    }
+out:
+    ibr__free(m->ctx, dig);
+    ibr__free(m->ctx, by);
+    ibr__free(m->ctx, uf);
+    ibr__free(m->ctx, podd);
+    return rc;
+}
+
 static int make_index(dmodc *m)
 {
     const ibr__dmodc_fabric *f = m->f;
@@ -473,7 +597,18 @@ static int make_index(dmodc *m)
         ord[s] = IBR_NONE;
     for (uint32_t i = 0; i < nl; i++)
         ord[lk[i].sw] = i;
-    m->nleaves = nl;
+    /* by position in the tree where the cabling spells one, else by rank */
+    uint64_t cap = nl;
+    rc = leaf_positions(m, podkey, &cap);
+    if (rc < 0)
+        goto out;
+    if (rc == 0)
+        for (uint32_t i = 0; i < nl; i++)
+            ord[lk[i].sw] = podkey[lk[i].sw];
+    else
+        cap = nl;
+    rc = 0;
+    m->nleaves = (uint32_t)cap;
     m->maxep = 0;
     for (uint32_t i = 0; i < f->n_ep; i++)
         if (++nep[f->ep_sw[i]] > m->maxep)
@@ -511,7 +646,7 @@ static int make_index(dmodc *m)
     }
     /* a switch LID's index is its LID past the end ports': it does not
        move when another switch is lost or comes back */
-    uint32_t base = nl * m->maxep;
+    uint32_t base = m->nleaves * m->maxep;
     for (uint32_t s = 0; s < nsw; s++) {
         uint32_t lid = f->sw_lid[s];
         if (!lid)
@@ -1563,10 +1698,17 @@ static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
         for (unsigned k = 0; k < n->K[ls]; k++)
             all |= c.slot_link[k] == 255;
         if (!all) {
-            /* not where s has no route, nor where it routes down */
+            /* not where s has no route, nor where it routes down, nor
+               where fewer than two up links lead closer (the rank picks
+               among two or more) */
             for (uint32_t i2 = 0; i2 < nd; i2++) {
                 uint32_t d = dl[i2];
-                if (c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls)
+                if (c.hs[d] == DM_INF || (unsigned)c.hs[d] + n->lev[d] == ls)
+                    continue;
+                unsigned k = 0;
+                for (uint32_t u = 0; u < c.nup && k < 2; u++)
+                    k += n->cost[(size_t)c.up[u].sw * n->nswp + d] + 1u == c.hs[d];
+                if (k >= 2)
                     mark(r, s, d);
             }
             continue;

@@ -62,6 +62,7 @@ typedef struct chlist {
     size_t n, cap;
     unsigned inval;
     int new_switch, missing_switch, new_cable, missing_cable, end_change;
+    int end_lost; /* end ports gone (end_change: moved, new, or LIDs changed) */
 } chlist;
 
 static int add_change(chlist *cl, int kind, unsigned inval, uint64_t guid, unsigned port,
@@ -201,7 +202,7 @@ static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
             const ibr__port *pt = gp != IBR_NONE ? &t->ports[gp] : NULL;
             if (!pt || !pt->lid || pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
                 t->nodes[t->port_node[gp]].type == IBR_NODE_SWITCH) {
-                cl->end_change = 1;
+                cl->end_lost = 1;
                 rc = add_change(cl, IBR_CHANGE_MISSING_CA, 0, n->guid, p, dp->rguid, dp->rport,
                                 dp->lid, 0);
             } else if (t->nodes[pt->remote_node].guid != dp->rguid ||
@@ -238,7 +239,11 @@ static int compare_into(chlist *cl, const ibr_routing_db *db, const ibr_topo *t,
         if (!dp->lid && !pt->lid)
             continue;
         if (dp->lid != pt->lid || dp->lmc != pt->lmc) {
-            cl->end_change = 1;
+            /* an end port that lost its LID is lost (counted above) */
+            if (p != 0 && !pt->lid)
+                cl->end_lost = 1;
+            else
+                cl->end_change = 1;
             rc = add_change(cl, IBR_CHANGE_LID, IBR_INVALID_LIDS, n->guid, p, 0, 0, dp->lid,
                             pt->lid);
         }
@@ -1061,16 +1066,17 @@ static void merge_column(rr *x, const ibr_result *f, uint32_t d)
 
 /* A dmodc routing is repaired in place (persist/reroute_dmodc.c): the
    entries whose inputs changed are computed again, which gives the tables
-   of a fresh dmodc route of the changed fabric; where the formula moves
-   everything (end ports or LIDs changed, levels or dividers changed) or
-   the engine would decline, a full reroute says why. */
+   of a fresh dmodc route of the changed fabric (a lost end port or leaf
+   leaves a hole in the destination index); where the formula moves
+   everything (end ports moved or new, LIDs changed, levels or dividers
+   changed) or the engine would decline, a full reroute says why. */
 static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, const ibr_options *o,
                           const chlist *cl, const ibr_qos_config *qos, unsigned caps,
                           const uint32_t *dmap)
 {
     const char *why = NULL;
     if (cl->end_change)
-        why = "end ports changed: dmodc's destination index moves";
+        why = "end ports moved or came: dmodc's destination index moves";
     else if (!x->identity)
         why = "the LIDs changed: dmodc's destination index moves";
     else if (!x->r->hops)

@@ -4,8 +4,8 @@
  * current topology, and the engine's repair run over the saved tables.
  * The description takes the saved switch cables from the database (each
  * remote found through the topology's port when the cable is still
- * there, by GUID otherwise) and the end ports from the topology, which
- * the caller checked are where they were.
+ * there, by GUID otherwise) and its end ports, so that end ports and
+ * leaves lost since are in it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,20 +33,27 @@ static uint32_t saved_remote(const ibr_routing_db *db, const ibr_topo *t, const 
     return db->nodes[rn].sw;
 }
 
-/* The saved fabric: 0, 1 (why set) when it cannot be described, or
+/* The saved fabric: switches, cables and end ports as the database has
+   them (its end ports are in the topology order of the save). 0 or
    IBR_ENOMEM. */
 static int saved_fabric(ibr__dmodc_fabric *f, const ibr_routing_db *db, const ibr_topo *t,
-                        const uint32_t *tmap, const uint32_t *dmap, const uint32_t *swmap,
-                        char *why, size_t cap)
+                        const uint32_t *tmap, const uint32_t *dmap)
 {
     ibr_context *ctx = t->ctx;
-    uint32_t n_adj = 0;
-    for (uint32_t i = 0; i < db->n_sw; i++) {
+    uint32_t n_adj = 0, n_ep = 0;
+    for (uint32_t i = 0; i < db->n_nodes; i++) {
         const ibr__dbnode *nd = &db->nodes[i];
-        for (unsigned p = 1; p <= nd->nports; p++)
-            n_adj += db->ports[nd->port_off + p].rtype == IBR_NODE_SWITCH;
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__dbport *dp = &db->ports[nd->port_off + p];
+            if (dp->rtype != IBR_NODE_SWITCH || !dp->rguid)
+                continue;
+            if (nd->sw != IBR_NONE)
+                n_adj++;
+            else
+                n_ep += dp->lid != 0;
+        }
     }
-    if (ibr__dmodc_fabric_alloc(f, ctx, db->n_sw, n_adj, t->n_end) < 0)
+    if (ibr__dmodc_fabric_alloc(f, ctx, db->n_sw, n_adj, n_ep) < 0)
         return IBR_ENOMEM;
     uint32_t k = 0;
     for (uint32_t i = 0; i < db->n_sw; i++) {
@@ -71,25 +78,22 @@ static int saved_fabric(ibr__dmodc_fabric *f, const ibr_routing_db *db, const ib
         }
     }
     f->adj_off[db->n_sw] = k;
-    /* end ports: the topology's, on their saved switches, in saved order */
-    uint32_t last = 0;
-    for (uint32_t i = 0; i < t->n_end; i++) {
-        uint32_t gp = t->end_port[i];
-        const ibr__port *pt = &t->ports[gp];
-        uint32_t s = pt->lid ? t->lid_sw[pt->lid] : IBR_NONE;
-        if (s == IBR_NONE)
-            continue;
-        uint32_t dn = tmap[t->port_node[gp]];
-        if (swmap[s] == IBR_NONE || dn == IBR_NONE || dn < last) {
-            snprintf(why, cap, "the end ports are not in their saved order or place");
-            return 1;
+    /* end ports: those with a LID cabled to a switch, in saved order */
+    for (uint32_t i = db->n_sw; i < db->n_nodes; i++) {
+        const ibr__dbnode *nd = &db->nodes[i];
+        for (unsigned p = 1; p <= nd->nports; p++) {
+            const ibr__dbport *dp = &db->ports[nd->port_off + p];
+            if (dp->rtype != IBR_NODE_SWITCH || !dp->rguid || !dp->lid || f->n_ep >= n_ep)
+                continue;
+            uint32_t rn = ibr__guidmap_get(&db->node_map, dp->rguid);
+            if (rn == IBR_NONE || db->nodes[rn].sw == IBR_NONE)
+                continue;
+            f->ep_sw[f->n_ep] = db->nodes[rn].sw;
+            f->ep_port[f->n_ep] = dp->rport;
+            f->ep_lid[f->n_ep] = dp->lid;
+            f->ep_lmc[f->n_ep] = dp->lmc;
+            f->n_ep++;
         }
-        last = dn;
-        f->ep_sw[f->n_ep] = swmap[s];
-        f->ep_port[f->n_ep] = t->lid_swport[pt->lid];
-        f->ep_lid[f->n_ep] = pt->lid;
-        f->ep_lmc[f->n_ep] = pt->lmc;
-        f->n_ep++;
     }
     f->max_lid = db->max_lid;
     return 0;
@@ -106,7 +110,7 @@ int ibr__reroute_dmodc(ibr__dmodc_repair *a, const ibr_routing_db *db, const uin
     a->blk = chg->blk;
     a->n_blocks = chg->n_blocks;
     a->sw_blocks = chg->sw_blocks;
-    int rc = saved_fabric(&f, db, a->t, tmap, dmap, a->swmap, a->why, sizeof a->why);
+    int rc = saved_fabric(&f, db, a->t, tmap, dmap);
     if (rc == 0) {
         a->old = &f;
         rc = ibr__dmodc_repair_run(a);

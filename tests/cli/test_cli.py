@@ -1489,14 +1489,15 @@ def test_reroute_keeps_promise():
 
 
 def test_reroute_dmodc():
-    """A dmodc routing rerouted after one lost cable or switch is repaired
-    in place (incremental), and its tables and hop matrix are those of a
-    fresh dmodc route of the changed fabric, byte for byte."""
+    """A dmodc routing rerouted after one lost cable or switch (a spine, or
+    for seed 5 a leaf with its end ports) is repaired in place
+    (incremental), and its tables and hop matrix are those of a fresh
+    dmodc route of the changed fabric, byte for byte."""
     spec = "xgft:h=3,m=4.4.8,w=1.4.4"
     topo, db = path("rrd.topo"), path("rrd.db")
     expect(["gen", spec, "-o", topo], 0)
     expect(["route", "-q", "-R", "dmodc", "--save-db", db, topo], 0)
-    for faults, seed in (("1", "3"), ("0,1", "2")):
+    for faults, seed in (("1", "3"), ("0,1", "2"), ("0,1", "5")):
         f = path("rrd-%s-%s.topo" % (faults, seed))
         expect(["gen", spec, "--faults", faults, "--seed", seed, "--remove-down", "-o", f], 0)
         rr, fr = path("rrd-rr-" + seed), path("rrd-full-" + seed)
