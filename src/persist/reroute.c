@@ -362,6 +362,9 @@ typedef struct rr {
     uint8_t *lost;      /* switches that lost a saved cable */
     uint8_t *bfs_set;   /* destination switches to search again */
     uint32_t *dist, *queue;
+    uint64_t *wload;    /* all-to-all pairs over each switch port (balanced repair) */
+    uint32_t *flow, *nxt, *indeg, *order; /* scratch of the balanced repair */
+    int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
     uint32_t rerouted_rows; /* rows whose entries the layering changed */
@@ -396,6 +399,11 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->bfs_set);
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
+    ibr__free(ctx, x->wload);
+    ibr__free(ctx, x->flow);
+    ibr__free(ctx, x->nxt);
+    ibr__free(ctx, x->indeg);
+    ibr__free(ctx, x->order);
     ibr_result_destroy(x->r);
     ibr_result_destroy(x->full);
 }
@@ -767,6 +775,158 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     return 0;
 }
 
+/* Add (sign 1) or take away (sign -1) the all-to-all pairs toward LID l
+   over every switch port on the current routes: each switch's end ports
+   send to l, and a switch forwards what it receives to its next hop.
+   Switches are taken sources first (in-degree order), so entries that
+   loop or lead nowhere carry nothing further. */
+static void lid_flow(rr *x, size_t l, int sign)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, head = 0, tail = 0;
+    const uint8_t *lft = x->r->lft;
+    size_t L = x->r->lft_size;
+    for (uint32_t s = 0; s < S; s++)
+        x->indeg[s] = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        x->nxt[s] = s == t->lid_sw[l] ? IBR_NONE : nbr_sw(t, s, lft[(size_t)s * L + l]);
+        x->flow[s] = x->bucket_off[s + 1] - x->bucket_off[s];
+        if (x->nxt[s] != IBR_NONE)
+            x->indeg[x->nxt[s]]++;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (!x->indeg[s])
+            x->order[tail++] = s;
+    while (head < tail) {
+        uint32_t s = x->order[head++], nb = x->nxt[s];
+        if (nb == IBR_NONE)
+            continue;
+        uint64_t *w = &x->wload[(size_t)s * 256 + lft[(size_t)s * L + l]];
+        *w = sign > 0 ? *w + x->flow[s] : *w - x->flow[s];
+        x->flow[nb] += x->flow[s];
+        if (--x->indeg[nb] == 0)
+            x->order[tail++] = nb;
+    }
+}
+
+/* The link loads of all routes, made once before the first balanced
+   search. */
+static int ensure_wload(rr *x)
+{
+    if (x->wload)
+        return 0;
+    ibr_context *ctx = x->ctx;
+    uint32_t S1 = x->t->n_sw ? x->t->n_sw : 1;
+    x->wload = ibr__calloc(ctx, (size_t)S1 * 256, sizeof *x->wload);
+    x->flow = ibr__mallocarray(ctx, S1, sizeof *x->flow);
+    x->nxt = ibr__mallocarray(ctx, S1, sizeof *x->nxt);
+    x->indeg = ibr__mallocarray(ctx, S1, sizeof *x->indeg);
+    x->order = ibr__mallocarray(ctx, S1, sizeof *x->order);
+    if (!x->wload || !x->flow || !x->nxt || !x->indeg || !x->order)
+        return IBR_ENOMEM;
+    for (size_t l = 1; l < x->r->lft_size; l++)
+        if (x->t->lid_sw[l] != IBR_NONE)
+            lid_flow(x, l, 1);
+    return 0;
+}
+
+/* The sum of link loads toward LID l from switch v on: kept or already
+   chosen entries followed, the others by their least-loaded shortest-path
+   port. */
+static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, const uint32_t *dist)
+{
+    const ibr_topo *t = x->t;
+    uint64_t sum = 0;
+    while (v != d && dist[v] != UINT32_MAX) {
+        const uint64_t *w = x->wload + (size_t)v * 256;
+        unsigned e = x->r->lft[(size_t)v * x->r->lft_size + l];
+        uint32_t nb = x->mark[v] ? nbr_sw(t, v, e) : IBR_NONE;
+        if (nb == IBR_NONE) {
+            uint64_t bw = UINT64_MAX;
+            for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+                const ibr__adj *a = &t->adj[k];
+                if (dist[a->sw] + 1 == dist[v] && w[a->port] < bw) {
+                    bw = w[a->port];
+                    e = a->port;
+                    nb = a->sw;
+                }
+            }
+            if (nb == IBR_NONE)
+                break;
+        }
+        sum += w[e];
+        v = nb;
+    }
+    return sum;
+}
+
+/* The entries toward LID l of destination switch d (distances dist) that
+   are not on a shortest path move, as sssp weighs its routes: the
+   switches' own traffic toward l is laid on its path farthest first, and
+   an entry met that must move takes the shortest-path port whose remaining
+   path carries the least load, counting every route (l's own, taken away
+   by the caller, as it is laid again). */
+static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, n = 0, maxd = 0;
+    size_t L = x->r->lft_size;
+    /* switches by distance, farthest first (counting sort) */
+    for (uint32_t s = 0; s < S; s++)
+        x->indeg[s] = 0;
+    for (uint32_t s = 0; s < S; s++)
+        if (dist[s] < S) {
+            x->indeg[dist[s]]++;
+            maxd = dist[s] > maxd ? dist[s] : maxd;
+        }
+    for (uint32_t k = maxd + 1, acc = 0; k-- > 0;) {
+        uint32_t c = x->indeg[k];
+        x->indeg[k] = acc;
+        acc += c;
+    }
+    for (uint32_t s = 0; s < S; s++) {
+        x->mark[s] = 0;
+        if (dist[s] >= S)
+            continue;
+        x->order[x->indeg[dist[s]]++] = s;
+        n++;
+        uint32_t nb = nbr_sw(t, s, x->r->lft[(size_t)s * L + l]);
+        x->mark[s] = s == d || (nb != IBR_NONE && dist[nb] + 1 == dist[s]);
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t u = x->order[j], h = x->bucket_off[u + 1] - x->bucket_off[u];
+        while (u != d) {
+            uint64_t *w = x->wload + (size_t)u * 256;
+            if (!x->mark[u]) {
+                ensure_load(x, u);
+                const uint32_t *ld = x->load + (size_t)u * 256;
+                unsigned best = 0;
+                uint64_t bc = UINT64_MAX;
+                for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+                    const ibr__adj *a = &t->adj[k];
+                    if (dist[a->sw] + 1 != dist[u])
+                        continue;
+                    uint64_t c = w[a->port] + path_load(x, a->sw, d, l, dist);
+                    if (c < bc || (c == bc && ld[a->port] < ld[best])) {
+                        bc = c;
+                        best = a->port;
+                    }
+                }
+                set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
+                x->mark[u] = 1;
+            }
+            unsigned e = x->r->lft[(size_t)u * L + l];
+            uint32_t nb = nbr_sw(t, u, e);
+            if (nb == IBR_NONE)
+                break;
+            w[e] += h;
+            u = nb;
+        }
+    }
+    for (uint32_t s = 0; s < S; s++)
+        x->mark[s] = 0;
+}
+
 /* Search destination switch d again; every entry toward its LIDs that is
    not on a shortest path takes the least-loaded port that is. Only
    switches whose distance changed, their neighbours and the switches that
@@ -802,6 +962,9 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
                 }
         }
     }
+    if (x->balanced)
+        for (uint32_t i = 0; i < nl; i++)
+            lid_flow(x, lids[i], -1);
     for (uint32_t j = 0; j < nlist; j++) {
         uint32_t s = list[j];
         mark[s] = 0;
@@ -817,7 +980,7 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
                 continue;
             }
             uint32_t nb = nbr_sw(t, s, row[l]);
-            if (nb != IBR_NONE && dist[nb] + 1 == dist[s])
+            if (x->balanced || (nb != IBR_NONE && dist[nb] + 1 == dist[s]))
                 continue;
             ensure_load(x, s);
             const uint32_t *ld = x->load + (size_t)s * 256;
@@ -833,6 +996,9 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
             set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
         }
     }
+    if (x->balanced)
+        for (uint32_t i = 0; i < nl; i++)
+            balanced_lid(x, d, lids[i], dist);
     return 0;
 }
 
@@ -1242,7 +1408,7 @@ static void stage_broken(rr *x, const chlist *cl)
     const ibr_topo *t = x->t;
     uint32_t S = t->n_sw;
     size_t L = x->r->lft_size;
-    int local_ok = db->sl_mode == IBR_SL_NONE || x->layered;
+    int local_ok = (db->sl_mode == IBR_SL_NONE || x->layered) && !x->balanced;
     for (uint32_t s = 0; s < S; s++) {
         if (!x->lost[s])
             continue;
@@ -1283,6 +1449,8 @@ static int stage_columns(rr *x)
     uint32_t S = x->t->n_sw;
     ibr_reroute_report *rep = x->rep;
     if (x->minimal_repair) {
+        if (x->balanced && ensure_wload(x))
+            return stop(x, IBR_ENOMEM);
         for (uint32_t d = 0; d < S; d++)
             if (x->bfs_set[d]) {
                 bfs_fix(x, d, x->dist, x->queue, x->lost, x->mark, x->list);
@@ -1546,6 +1714,9 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
         return stop_full(x, why);
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
+    /* sssp balances its routes by link load: its moved paths are chosen
+       the same way (bfs_fix), counting every route that stays */
+    x->balanced = x->minimal_repair && !x->layered && !strcmp(saved_engine(db), "sssp");
     if (stage_prepare(x))
         return 1;
     stage_broken(x, cl);
