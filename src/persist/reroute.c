@@ -890,8 +890,14 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist)
             continue;
         x->order[x->indeg[dist[s]]++] = s;
         n++;
+    }
+    /* an entry stays when its whole path to d does (nearest first): a
+       path through a moved entry crossed the lost element, so it moves
+       too rather than funnel its traffic into the detour */
+    for (uint32_t j = n; j-- > 0;) {
+        uint32_t s = x->order[j];
         uint32_t nb = nbr_sw(t, s, x->r->lft[(size_t)s * L + l]);
-        x->mark[s] = s == d || (nb != IBR_NONE && dist[nb] + 1 == dist[s]);
+        x->mark[s] = s == d || (nb != IBR_NONE && dist[nb] + 1 == dist[s] && x->mark[nb]);
     }
     for (uint32_t j = 0; j < n; j++) {
         uint32_t u = x->order[j], h = x->bucket_off[u + 1] - x->bucket_off[u];
