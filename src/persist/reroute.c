@@ -363,6 +363,7 @@ typedef struct rr {
     uint8_t *bfs_set;   /* destination switches to search again */
     uint32_t *dist, *queue;
     uint64_t *wload;    /* all-to-all pairs over each switch port (balanced repair) */
+    uint32_t *hosts;    /* end ports (CA LIDs) per switch */
     uint32_t *flow, *nxt, *indeg, *order; /* scratch of the balanced repair */
     int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
@@ -401,6 +402,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->queue);
     ibr__free(ctx, x->wload);
     ibr__free(ctx, x->flow);
+    ibr__free(ctx, x->hosts);
     ibr__free(ctx, x->nxt);
     ibr__free(ctx, x->indeg);
     ibr__free(ctx, x->order);
@@ -777,7 +779,7 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
 
 /* Add (sign 1) or take away (sign -1) the all-to-all pairs toward LID l
    over every switch port on the current routes: each switch's end ports
-   send to l, and a switch forwards what it receives to its next hop.
+   send to l (when an end port owns it), and a switch forwards what it receives to its next hop.
    Switches are taken sources first (in-degree order), so entries that
    loop or lead nowhere carry nothing further. */
 static void lid_flow(rr *x, size_t l, int sign)
@@ -786,11 +788,13 @@ static void lid_flow(rr *x, size_t l, int sign)
     uint32_t S = t->n_sw, head = 0, tail = 0;
     const uint8_t *lft = x->r->lft;
     size_t L = x->r->lft_size;
+    if (t->lid_swport[l] == 0)
+        return; /* a switch's own LID: no end port traffic */
     for (uint32_t s = 0; s < S; s++)
         x->indeg[s] = 0;
     for (uint32_t s = 0; s < S; s++) {
         x->nxt[s] = s == t->lid_sw[l] ? IBR_NONE : nbr_sw(t, s, lft[(size_t)s * L + l]);
-        x->flow[s] = x->bucket_off[s + 1] - x->bucket_off[s];
+        x->flow[s] = x->hosts[s];
         if (x->nxt[s] != IBR_NONE)
             x->indeg[x->nxt[s]]++;
     }
@@ -822,21 +826,27 @@ static int ensure_wload(rr *x)
     x->nxt = ibr__mallocarray(ctx, S1, sizeof *x->nxt);
     x->indeg = ibr__mallocarray(ctx, S1, sizeof *x->indeg);
     x->order = ibr__mallocarray(ctx, S1, sizeof *x->order);
-    if (!x->wload || !x->flow || !x->nxt || !x->indeg || !x->order)
+    x->hosts = ibr__calloc(ctx, S1, sizeof *x->hosts);
+    if (!x->hosts || !x->wload || !x->flow || !x->nxt || !x->indeg || !x->order)
         return IBR_ENOMEM;
+    for (size_t l = 1; l < x->r->lft_size; l++)
+        if (x->t->lid_sw[l] != IBR_NONE && x->t->lid_swport[l] != 0)
+            x->hosts[x->t->lid_sw[l]]++;
     for (size_t l = 1; l < x->r->lft_size; l++)
         if (x->t->lid_sw[l] != IBR_NONE)
             lid_flow(x, l, 1);
     return 0;
 }
 
-/* The sum of link loads toward LID l from switch v on: kept or already
-   chosen entries followed, the others by their least-loaded shortest-path
-   port. */
-static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, const uint32_t *dist)
+/* The busiest link (*mx) and the sum of link loads toward LID l from
+   switch v on: kept or already chosen entries followed, the others by
+   their least-loaded shortest-path port. */
+static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, const uint32_t *dist,
+                          uint64_t *mx)
 {
     const ibr_topo *t = x->t;
     uint64_t sum = 0;
+    *mx = 0;
     while (v != d && dist[v] != UINT32_MAX) {
         const uint64_t *w = x->wload + (size_t)v * 256;
         unsigned e = x->r->lft[(size_t)v * x->r->lft_size + l];
@@ -855,6 +865,7 @@ static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, const u
                 break;
         }
         sum += w[e];
+        *mx = w[e] > *mx ? w[e] : *mx;
         v = nb;
     }
     return sum;
@@ -864,7 +875,7 @@ static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, const u
    are not on a shortest path move, as sssp weighs its routes: the
    switches' own traffic toward l is laid on its path farthest first, and
    an entry met that must move takes the shortest-path port whose remaining
-   path carries the least load, counting every route (l's own, taken away
+   path has the least busy link (then the least load), counting every route (l's own, taken away
    by the caller, as it is laid again). */
 static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist)
 {
@@ -900,20 +911,23 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist)
         x->mark[s] = s == d || (nb != IBR_NONE && dist[nb] + 1 == dist[s] && x->mark[nb]);
     }
     for (uint32_t j = 0; j < n; j++) {
-        uint32_t u = x->order[j], h = x->bucket_off[u + 1] - x->bucket_off[u];
+        uint32_t u = x->order[j], h = t->lid_swport[l] ? x->hosts[u] : 0;
         while (u != d) {
             uint64_t *w = x->wload + (size_t)u * 256;
             if (!x->mark[u]) {
                 ensure_load(x, u);
                 const uint32_t *ld = x->load + (size_t)u * 256;
                 unsigned best = 0;
-                uint64_t bc = UINT64_MAX;
+                uint64_t bc = UINT64_MAX, bm = UINT64_MAX, m;
                 for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
                     const ibr__adj *a = &t->adj[k];
                     if (dist[a->sw] + 1 != dist[u])
                         continue;
-                    uint64_t c = w[a->port] + path_load(x, a->sw, d, l, dist);
-                    if (c < bc || (c == bc && ld[a->port] < ld[best])) {
+                    /* the busiest link of the path first, then its sum */
+                    uint64_t c = w[a->port] + path_load(x, a->sw, d, l, dist, &m);
+                    m = w[a->port] > m ? w[a->port] : m;
+                    if (m < bm || (m == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
+                        bm = m;
                         bc = c;
                         best = a->port;
                     }
