@@ -207,66 +207,20 @@ static void test_errors(void)
     ibr_fabric_destroy(f);
 }
 
-/* The topology in ibdiagnet2.db_csv's layout, written here with the public
-   API only (NODES with PortGUID of LocalPortNum, PORTS with every port,
-   LINKS with each active cable once). */
+/* The topology in ibdiagnet2.db_csv's layout, by the library's writer. */
 static char *write_db_csv(const ibr_topo *t, size_t *len)
 {
-    char *text = NULL;
-    FILE *m = open_memstream(&text, len);
-    if (!m)
+    ibr_buffer b = IBR_BUFFER_INIT;
+    if (ibr_topo_write_db_csv(&b, t) < 0) {
+        ibr_buffer_dispose(&b);
         return NULL;
-    uint32_t n = ibr_topo_node_count(t);
-    fprintf(m, "# written by test_db_csv\nSTART_NODES\nNodeDesc,NumPorts,NodeType,ClassVersion,"
-               "BaseVersion,SystemImageGUID,NodeGUID,PortGUID,DeviceID,PartitionCap,revision,"
-               "VendorID,LocalPortNum\n");
-    for (uint32_t i = 0; i < n; i++) {
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        ibr_port_info pi = IBR_PORT_INFO_INIT;
-        ibr_topo_node_info(&ni, t, i);
-        unsigned lp = ni.type == IBR_NODE_SWITCH ? 0 : 1;
-        ibr_topo_port_info(&pi, t, i, lp);
-        fputc('"', m);
-        for (const char *c = ni.desc; *c; c++)
-            fputs(*c == '"' ? "\"\"" : (char[2]){*c, 0}, m);
-        fprintf(m, "\",%u,%d,1,1,0x%016" PRIx64 ",0x%016" PRIx64 ",0x%016" PRIx64 ",4123,128,0,"
-                   "713,%u\n",
-                ni.nports, ni.type == IBR_NODE_SWITCH ? 2 : ni.type == IBR_NODE_CA ? 1 : 3,
-                ni.sysimg_guid ? ni.sysimg_guid : ni.node_guid, ni.node_guid, pi.guid,
-                lp ? lp : 1);
     }
-    fprintf(m, "END_NODES\n\nSTART_PORTS\nNodeGuid,PortGuid,PortNum,LID,LMC,PortState\n");
-    for (uint32_t i = 0; i < n; i++) {
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        ibr_topo_node_info(&ni, t, i);
-        ibr_port_info p0 = IBR_PORT_INFO_INIT;
-        ibr_topo_port_info(&p0, t, i, 0);
-        for (unsigned p = ni.type == IBR_NODE_SWITCH ? 0 : 1; p <= ni.nports; p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, i, p);
-            const ibr_port_info *id = ni.type == IBR_NODE_SWITCH ? &p0 : &pi;
-            fprintf(m, "0x%016" PRIx64 ",0x%016" PRIx64 ",%u,%u,%u,4\n", ni.node_guid, id->guid,
-                    p, (unsigned)id->lid, (unsigned)id->lmc);
-        }
+    char *text = malloc(b.size + 1);
+    if (text) {
+        memcpy(text, b.data, b.size + 1);
+        *len = b.size;
     }
-    fprintf(m, "END_PORTS\n\nSTART_LINKS\nNodeGuid1,PortNum1,NodeGuid2,PortNum2\n");
-    for (uint32_t i = 0; i < n; i++) {
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        ibr_topo_node_info(&ni, t, i);
-        for (unsigned p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, i, p);
-            if (pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE ||
-                pi.remote_node < i || (pi.remote_node == i && pi.remote_port < p))
-                continue;
-            ibr_node_info ri = IBR_NODE_INFO_INIT;
-            ibr_topo_node_info(&ri, t, pi.remote_node);
-            fprintf(m, "0x%016" PRIx64 ",%u,0x%016" PRIx64 ",%u\n", ni.node_guid, p,
-                    ri.node_guid, pi.remote_port);
-        }
-    }
-    fprintf(m, "END_LINKS\n");
-    fclose(m);
+    ibr_buffer_dispose(&b);
     return text;
 }
 
@@ -291,6 +245,10 @@ static void test_roundtrip(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(t);
         size_t len = 0;
         char *text = write_db_csv(t, &len);
+        ibr_buffer nb = IBR_BUFFER_INIT;
+        CU_ASSERT_EQUAL(ibr_topo_write_db_csv(NULL, t), IBR_EINVAL);
+        CU_ASSERT_EQUAL(ibr_topo_write_db_csv(&nb, NULL), IBR_EINVAL);
+        CU_ASSERT_EQUAL(nb.size, 0);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
         ibr_fabric *f = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);

@@ -250,6 +250,21 @@ IBR_API int ibr_result_write_dump_lfts(ibr_buffer *out, const ibr_result *r);
 IBR_API int ibr_topo_write_subnet_lst(ibr_buffer *out, const ibr_topo *t);
 
 /**
+ * Write ibdiagnet's database file, ibdiagnet2.db_csv (read by
+ * ibr_fabric_parse_db_csv()): its NODES table (descriptions, types, port
+ * counts, node, system image and port GUIDs), PORTS table (every port with
+ * its GUID, LID, LMC and state) and LINKS table (each active cable once).
+ * Reading it back gives the same nodes, GUIDs, LIDs and active cables;
+ * link widths and speeds are not in these tables.
+ * @param out the caller's buffer, appended to. @param t the topology.
+ * @return 0, ::IBR_EINVAL (NULL argument, inconsistent buffer),
+ *         ::IBR_ENOMEM.
+ *         Thread-safe on shared inputs, one buffer per thread.
+ *         Time complexity: O(nodes + ports).
+ */
+IBR_API int ibr_topo_write_db_csv(ibr_buffer *out, const ibr_topo *t);
+
+/**
  * Write OpenSM's opensm.fdbs (read by ibdmchk -f). Hop counts come from the
  * result's hop matrix when it has one, else from shortest paths.
  * @param out the caller's buffer, appended to.

@@ -39,7 +39,8 @@ void usage_route(FILE *o)
           "  --dumps LIST                the dumps -o writes, comma-separated: lfts,\n"
           "                              subnet, guid2lid, mcfdbs, sl2vl, artifacts (the\n"
           "                              default set), fdbs, lid-matrix, ibdmchk,\n"
-          "                              ibdiagnet (ibdiagnet2.lst, .fdbs, .sl2vl), or\n"
+          "                              ibdiagnet (ibdiagnet2.lst, .db_csv, .fdbs,\n"
+          "                              .sl2vl), or\n"
           "                              default, all, none (e.g. default,fdbs)\n"
           "  --all-dumps                 same as --dumps all\n"
           "  --lmc N                     reassign all LIDs with LMC N (0..7)\n"
@@ -251,7 +252,7 @@ static int write_in_dir(file_list *files, const char *dir, const char *name, con
 
 typedef enum dump_kind {
     D_LFTS, D_LID_MATRIX, D_SUBNET, D_FDBS, D_GUID2LID, D_MCFDBS, D_SL2VL_DUMP, D_PSL, D_SL2VL,
-    D_VLARB, D_IBDIAG_FDBS
+    D_VLARB, D_IBDIAG_FDBS, D_DB_CSV
 } dump_kind;
 
 /* Prefix of the ibdmchk/ibdiagnet files (<prefix>.psl, <prefix>.sl2vl). */
@@ -268,7 +269,7 @@ enum {
     DUMP_FDBS = 1u << 6,
     DUMP_LID_MATRIX = 1u << 7,
     DUMP_IBDMCHK = 1u << 8,
-    DUMP_IBDIAGNET = 1u << 9, /* ibdiagnet2.lst, .fdbs, .sl2vl */
+    DUMP_IBDIAGNET = 1u << 9, /* ibdiagnet2.lst, .db_csv, .fdbs, .sl2vl */
     /* what OpenSM writes by default (subnet.lst, guid2lid, ftree's CA
        order) plus the tables themselves (unicast, multicast, SL2VL);
        OpenSM's derived views (hops, optimality) and ibdmchk's path SLs are
@@ -411,6 +412,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
     }
     switch (kind) {
     case D_SUBNET: rc = ibr_topo_write_subnet_lst(&b, t); break;
+    case D_DB_CSV: rc = ibr_topo_write_db_csv(&b, t); break;
     case D_GUID2LID: rc = ibr_topo_write_guid2lid(&b, t); break;
     case D_MCFDBS: rc = ibr_result_write_mcfdbs(&b, r); break;
     case D_SL2VL_DUMP: rc = ibr_result_write_sl2vl_dump(&b, r); break;
@@ -492,8 +494,9 @@ static int write_outputs(file_list *files, const char *dir, unsigned which, cons
         {IBDM_PREFIX ".sl2vl", D_SL2VL, DUMP_IBDMCHK, 1},
         /* QoS on: the VL arbitration tables (with the SL2VL dumps) */
         {"ibr-vlarb.txt", D_VLARB, DUMP_SL2VL, 2},
-        /* what ibdiagnet writes of a fabric: links, LFTs, SL2VL tables */
+        /* what ibdiagnet writes of a fabric: links, database, LFTs, SL2VL tables */
         {"ibdiagnet2.lst", D_SUBNET, DUMP_IBDIAGNET, 0},
+        {"ibdiagnet2.db_csv", D_DB_CSV, DUMP_IBDIAGNET, 0},
         {"ibdiagnet2.fdbs", D_IBDIAG_FDBS, DUMP_IBDIAGNET, 0},
         {"ibdiagnet2.sl2vl", D_SL2VL, DUMP_IBDIAGNET, 0},
     };

@@ -100,6 +100,28 @@ static int parse_line(sl2vl_parser *ps, ibr__cur c)
     return 0;
 }
 
+/* Run fn on every entry of the buffer (the lexer skips blank lines and
+   comments), *line set to the entry's line, until one fails; *lines counts
+   the entries read. 0 or fn's error. */
+static int each_line(const char *buf, size_t len, int (*fn)(void *, ibr__cur), void *ps,
+                     uint32_t *line, uint32_t *lines)
+{
+    ibr__lex lx;
+    ibr__lex_init(&lx, buf, len);
+    int rc = 0;
+    while (rc == 0 && ibr__lex_entry(&lx)) {
+        *line = lx.line;
+        rc = fn(ps, lx.c);
+        ++*lines;
+    }
+    return rc;
+}
+
+static int sl2vl_entry(void *ps, ibr__cur c)
+{
+    return parse_line(ps, c);
+}
+
 /* The arguments of both readers: a routed result and a buffer (NULL only
    when empty). 0, or IBR_EINVAL with r's message set (when r is given). */
 static int check_args(ibr_result *r, const char *buf, size_t len, const char *no_tables)
@@ -142,15 +164,8 @@ int ibr_result_parse_sl2vl(ibr_result *r, const char *buf, size_t len)
     }
     ps.tab = tab;
     ps.off = off;
-    ibr__lex lx;
-    ibr__lex_init(&lx, buf, len);
-    rc = 0;
     uint32_t lines = 0;
-    while (rc == 0 && ibr__lex_entry(&lx)) {
-        ps.line = lx.line;
-        rc = parse_line(&ps, lx.c);
-        lines++;
-    }
+    rc = each_line(buf, len, sl2vl_entry, &ps, &ps.line, &lines);
     if (rc == 0 && lines == 0) {
         ps.line = 0;
         rc = serr(&ps, IBR__MSG("SV009", "no SL2VL line (\"0x<node GUID> <in> <out> 0x<VL><VL> "
@@ -228,6 +243,11 @@ static int psl_line(psl_parser *ps, ibr__cur c)
     return 0;
 }
 
+static int psl_entry(void *ps, ibr__cur c)
+{
+    return psl_line(ps, c);
+}
+
 int ibr_result_parse_path_sl(ibr_result *r, const char *buf, size_t len)
 {
     int rc = check_args(r, buf, len, "a failed result has no paths to give SLs to");
@@ -249,15 +269,8 @@ int ibr_result_parse_path_sl(ibr_result *r, const char *buf, size_t len)
                 !r->sl                          ? 0
                 : r->sl_mode == IBR_SL_PER_DEST ? r->sl[d]
                                                 : r->sl[s * r->lft_size + d];
-    ibr__lex lx;
-    ibr__lex_init(&lx, buf, len);
-    rc = 0;
     uint32_t lines = 0;
-    while (rc == 0 && ibr__lex_entry(&lx)) {
-        ps.line = lx.line;
-        rc = psl_line(&ps, lx.c);
-        lines++;
-    }
+    rc = each_line(buf, len, psl_entry, &ps, &ps.line, &lines);
     if (rc == 0 && lines == 0) {
         ps.line = 0;
         rc = perr(&ps, IBR__MSG("PS008", "no path-SL line (\"0x<source node GUID> <LID> <SL>\"): "

@@ -334,6 +334,8 @@ typedef struct rr {
     uint32_t *swmap;   /* topo switch -> db switch */
     uint32_t *lidmap;  /* topo LID -> db LID, IBR_NONE */
     int identity;      /* same LIDs: db LID l is topo LID l */
+    int sw_identity;   /* same switches: db switch s is topo switch s */
+    size_t n_unmapped; /* LIDs without a saved column */
     uint8_t *okport;   /* per topo port: carries the saved switch cable */
     uint32_t *load;    /* S x 256 entries per port, valid when load_ok[s] */
     uint8_t *load_ok;
@@ -644,27 +646,36 @@ static int copy_sl2vl(rr *x)
     return 0;
 }
 
-/* The saved tables on the topology's switches and LIDs. */
-static int build_mapped(rr *x)
+/* Which switch and LID of the saved routing each of the topology's is,
+   and an empty result to copy the saved tables into: all a full reroute
+   needs, so the decision comes before any table is copied. */
+static int map_mapped(rr *x)
 {
-    const ibr_routing_db *db = x->db;
     const ibr_topo *t = x->t;
     ibr_context *ctx = x->ctx;
     ibr_result *r;
     if (ibr__result_new(&r, t) < 0)
         return IBR_ENOMEM;
     x->r = r;
-    size_t L = r->lft_size;
     x->swmap = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *x->swmap);
-    x->lidmap = ibr__mallocarray(ctx, L, sizeof *x->lidmap);
+    x->lidmap = ibr__mallocarray(ctx, r->lft_size, sizeof *x->lidmap);
     if (!x->swmap || !x->lidmap)
         return IBR_ENOMEM;
+    x->n_unmapped = map_saved(x, &x->sw_identity);
+    return 0;
+}
+
+/* The saved tables on the topology's switches and LIDs (after
+   map_mapped), for a routing kept or repaired. */
+static int build_mapped(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    ibr_result *r = x->r;
+    int rc;
     /* every row is written by copy_rows: no prefill */
     if (ibr__result_alloc_lft_unfilled(r) < 0)
         return IBR_ENOMEM;
-    int sw_identity, rc;
-    size_t n_unmapped = map_saved(x, &sw_identity);
-    if ((rc = copy_rows(x, n_unmapped)) < 0 || (rc = copy_hops(x, sw_identity)) < 0 ||
+    if ((rc = copy_rows(x, x->n_unmapped)) < 0 || (rc = copy_hops(x, x->sw_identity)) < 0 ||
         (rc = copy_sls(x)) < 0 || (rc = copy_sl2vl(x)) < 0)
         return rc;
     r->vls_used = db->vls_used ? db->vls_used : 1;
@@ -1223,19 +1234,27 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
    within CHECK_OVER_FULL times the engine's. Fat trees of a thousand hosts
    and more, where every path is checked again for one lost cable, get the
    full reroute. Returns 1 for a full reroute (why in buf). */
-static int check_dearer_than_full(char *buf, size_t cap, const ibr_topo *t, const uint8_t *hops)
+static int check_dearer_than_full(char *buf, size_t cap, const rr *x)
 {
     enum { CHECK_OVER_FULL = 4 };
+    const ibr_topo *t = x->t;
+    const ibr_routing_db *db = x->db;
     uint64_t S = t->n_sw, ends = t->n_end, lids = 0, hsum = 0, hn = 0;
     for (uint32_t l = 1; l <= t->max_lid; l++)
         lids += t->lid_port[l] != IBR_NONE;
-    /* mean hops between switches, from a sample of rows of the hop matrix */
-    for (uint64_t a = 0; hops && a < S; a += 1 + S / 16)
-        for (uint64_t b = 0; b < S; b++)
-            if (hops[a * S + b] != 255) {
-                hsum += hops[a * S + b];
+    /* mean hops between switches, from a sample of rows of the saved hop
+       matrix read through the switch map (the tables are not copied yet) */
+    for (uint64_t a = 0; db->hops && a < S; a += 1 + S / 16) {
+        uint32_t da = x->swmap[a];
+        for (uint64_t b = 0; da != IBR_NONE && b < S; b++) {
+            uint32_t dbb = x->swmap[b];
+            unsigned h = dbb != IBR_NONE ? db->hops[(size_t)da * db->n_sw + dbb] : 255;
+            if (h != 255) {
+                hsum += h;
                 hn++;
             }
+        }
+    }
     uint64_t mean = hn ? hsum / hn + 1 : 1; /* + 1: the last switch's step */
     uint64_t check = ends * lids * mean;
     uint64_t full = S * (S + t->n_adj) + S * lids;
@@ -1267,8 +1286,9 @@ static int stop_full(rr *x, const char *why)
     return stop(x, full_reroute(x->out, x, x->rep, x->o, why, &x->full));
 }
 
-/* Maps, the saved QoS configuration, the comparison, the saved tables on
-   the topology, and what the report says of the inputs. */
+/* Maps, the saved QoS configuration, the comparison, and what the report
+   says of the inputs; the saved tables are copied once a full reroute is
+   ruled out (run_stages). */
 static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
 {
     const ibr_routing_db *db = x->db;
@@ -1287,7 +1307,7 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
             return stop(x, rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL);
     }
     x->qos = reroute_qos(x, x->o);
-    if ((rc = compare_into(cl, db, t, x->tmap, dmap)) < 0 || (rc = build_mapped(x)) < 0)
+    if ((rc = compare_into(cl, db, t, x->tmap, dmap)) < 0 || (rc = map_mapped(x)) < 0)
         return stop(x, rc);
     /* the saved blocks over what was lost, whatever the repair does */
     if ((cl->missing_cable || cl->missing_switch) &&
@@ -1344,7 +1364,7 @@ static const char *full_reason(rr *x, const chlist *cl)
     if (cl->missing_cable && !db->hops)
         return "the saved routing has no hop matrix to repair with";
     if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE &&
-        check_dearer_than_full(x->whybuf, sizeof x->whybuf, x->t, x->r->hops))
+        check_dearer_than_full(x->whybuf, sizeof x->whybuf, x))
         return x->whybuf;
     return NULL;
 }
@@ -1724,14 +1744,19 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
         why = "a full reroute was asked for";
     else if ((qlv > 1 ? qlv : 1) != (db->qos ? db->qos_levels : 1))
         why = "the QoS levels asked for differ from the saved routing's";
-    else if (cl->n == 0)
-        return stage_unchanged(x);
-    else if (x->known && !strcmp(db->engine, "dmodc"))
-        return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
+    else if (cl->n == 0 || (x->known && !strcmp(db->engine, "dmodc")))
+        why = NULL;
     else
         why = full_reason(x, cl);
-    if (why)
+    if (why) /* decided before the saved tables are copied */
         return stop_full(x, why);
+    int rc = build_mapped(x);
+    if (rc < 0)
+        return stop(x, rc);
+    if (cl->n == 0)
+        return stage_unchanged(x);
+    if (x->known && !strcmp(db->engine, "dmodc"))
+        return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
     /* sssp balances its routes by link load: its moved paths are chosen

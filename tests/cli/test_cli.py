@@ -2068,11 +2068,12 @@ def test_ibdiagnet_files():
         d = path("ibd-%s" % chain)
         expect(["gen", spec, "--faults", "2", "--seed", "4", "-o", net], 0)
         r = jrun(["route", "--json", "-R", chain, net, "-o", d, "--dumps", "default,ibdiagnet"])
-        check({"ibdiagnet2.lst", "ibdiagnet2.fdbs", "ibdiagnet2.sl2vl"} <= set(r["files"]),
-              r["files"])
+        check({"ibdiagnet2.lst", "ibdiagnet2.db_csv", "ibdiagnet2.fdbs",
+               "ibdiagnet2.sl2vl"} <= set(r["files"]), r["files"])
         f = lambda n: os.path.join(d, n)
         docs = [jrun(["analyze", "-q", "--json", net, f("opensm-lfts.dump")]),
                 jrun(["analyze", "-q", "--json", f("ibdiagnet2.lst"), f("ibdiagnet2.fdbs")]),
+                jrun(["analyze", "-q", "--json", f("ibdiagnet2.db_csv"), f("ibdiagnet2.fdbs")]),
                 jrun(["analyze", "-q", "--json", f("opensm-subnet.lst"), f("opensm-lfts.dump")])]
         check(docs[0]["pairs_routed"] > 0, docs[0])
         for doc in docs[1:]:
@@ -2082,6 +2083,10 @@ def test_ibdiagnet_files():
         o2, _ = expect(["info", f("ibdiagnet2.lst")], 0)
         n1 = re.search(r"(\d+) switches", o1)
         check(n1 and n1.group(0) in o2, (o1, o2))
+        # the database gives the link list's fabric: nodes, ports, active links
+        o3, _ = expect(["info", f("ibdiagnet2.db_csv")], 0)
+        body = lambda o: [ln for ln in o.splitlines() if not ln.startswith("topology:")]
+        check(body(o3) == body(o2) and len(body(o2)) > 3, (o2, o3))
     # VLs: dfsssp's layers on a torus are a credit loop on VL 0 alone; with
     # the fabric's SL2VL tables and the paths' SLs the tables read from
     # ibdiagnet's files are free of it, and their VL usage is the routing's

@@ -1134,6 +1134,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_write_dump_lfts", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_lid_matrix", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_topo_write_subnet_lst", [POINTER(ibr_buffer), TopoP], c_int),
+    ("ibr_topo_write_db_csv", [POINTER(ibr_buffer), TopoP], c_int),
     ("ibr_result_write_fdbs", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_switches", [POINTER(ibr_buffer), ResultP, c_enum, c_uint32, c_uint32],
      c_int),

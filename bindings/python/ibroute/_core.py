@@ -1598,6 +1598,12 @@ class Topology(_Nodes):
         with self._using() as p:
             return _write("ibr_topo_write_subnet_lst", p)
 
+    def write_db_csv(self) -> str:
+        """ibdiagnet's database file, ibdiagnet2.db_csv (its NODES, PORTS
+        and LINKS tables), as Fabric.parse_db_csv reads it."""
+        with self._using() as p:
+            return _write("ibr_topo_write_db_csv", p)
+
     def parse_lfts(self, text: Text) -> "Result":
         """Read LFTs (opensm-lfts.dump, ibroute or dump_lfts output) into a
         Result for this topology."""
@@ -2429,6 +2435,11 @@ class Result(_Handle):
         """OpenSM's opensm-subnet.lst of the result's topology."""
         self._p()
         return _write("ibr_topo_write_subnet_lst", self._topology._ptr)
+
+    def write_db_csv(self) -> str:
+        """ibdiagnet's ibdiagnet2.db_csv of the result's topology."""
+        self._p()
+        return _write("ibr_topo_write_db_csv", self._topology._ptr)
 
     def __repr__(self) -> str:
         if self._closed:

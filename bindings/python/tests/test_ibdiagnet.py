@@ -62,6 +62,23 @@ class TestIbdiagnet(unittest.TestCase):
         self.assertEqual(h.node_count, 0)
         h.close()
 
+    def test_db_csv_written_and_read_back(self):
+        f = ibroute.Fabric.from_spec("fattree:levels=3,radix=4")
+        t = f.freeze()
+        r = t.route("updn")
+        text = t.write_db_csv()
+        self.assertTrue(text.startswith("# ") and "START_LINKS" in text)
+        self.assertEqual(r.write_db_csv(), text)
+        g = ibroute.Fabric()
+        g.parse_db_csv(text)
+        self.assertEqual(g.node_count, f.node_count)
+        u = g.freeze()
+        # the same nodes, GUIDs, LIDs and cables: the link lists agree
+        self.assertEqual(u.write_subnet_lst(), t.write_subnet_lst())
+        self.assertEqual(u.write_db_csv(), text)
+        for x in (u, g, r, t, f):
+            x.close()
+
 
 if __name__ == "__main__":
     unittest.main()
