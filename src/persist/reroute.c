@@ -366,7 +366,9 @@ typedef struct rr {
     uint32_t *dist, *queue;
     uint64_t *wload;    /* all-to-all pairs over each switch port (balanced repair) */
     uint32_t *hosts;    /* end ports (CA LIDs) per switch */
-    uint32_t *flow, *nxt, *indeg, *order; /* scratch of the balanced repair */
+    uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
+    uint32_t *flow, *order, *mlist, *cnt; /* scratch of the balanced repair */
+    uint8_t *mset;
     int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
@@ -405,9 +407,11 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->wload);
     ibr__free(ctx, x->flow);
     ibr__free(ctx, x->hosts);
-    ibr__free(ctx, x->nxt);
-    ibr__free(ctx, x->indeg);
+    ibr__free(ctx, x->nbt);
     ibr__free(ctx, x->order);
+    ibr__free(ctx, x->mlist);
+    ibr__free(ctx, x->cnt);
+    ibr__free(ctx, x->mset);
     ibr_result_destroy(x->r);
     ibr_result_destroy(x->full);
 }
@@ -788,174 +792,258 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     return 0;
 }
 
-/* Add (sign 1) or take away (sign -1) the all-to-all pairs toward LID l
-   over every switch port on the current routes: each switch's end ports
-   send to l (when an end port owns it), and a switch forwards what it receives to its next hop.
-   Switches are taken sources first (in-degree order), so entries that
-   loop or lead nowhere carry nothing further. */
-static void lid_flow(rr *x, size_t l, int sign)
+/* Sources whose traffic a base pass carries at once (the flow scratch is
+   S x WL_CHUNK). */
+#define WL_CHUNK 64
+
+/* The all-to-all load of the saved routes toward the end-port LIDs
+   delivered at switch d, added to wload: every switch sends its end ports'
+   pairs and forwards what it receives, farthest first by the saved hop
+   counts (row d; next hops of minimal routes are one step closer, so a
+   switch has received everything before it forwards). Row-major: each
+   switch's entries toward d's LIDs lie side by side. */
+static void base_load_of(rr *x, uint32_t d, const uint8_t *hrow)
 {
     const ibr_topo *t = x->t;
-    uint32_t S = t->n_sw, head = 0, tail = 0;
-    const uint8_t *lft = x->r->lft;
+    uint32_t S = t->n_sw, n = 0, cnt[257];
     size_t L = x->r->lft_size;
-    if (t->lid_swport[l] == 0)
-        return; /* a switch's own LID: no end port traffic */
+    const uint32_t *lids = x->bucket + x->bucket_off[d];
+    uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
+    memset(cnt, 0, sizeof cnt);
     for (uint32_t s = 0; s < S; s++)
-        x->indeg[s] = 0;
-    for (uint32_t s = 0; s < S; s++) {
-        x->nxt[s] = s == t->lid_sw[l] ? IBR_NONE : nbr_sw(t, s, lft[(size_t)s * L + l]);
-        x->flow[s] = x->hosts[s];
-        if (x->nxt[s] != IBR_NONE)
-            x->indeg[x->nxt[s]]++;
+        if (hrow[s] != 255)
+            cnt[255 - hrow[s]]++;
+    for (unsigned k = 0, acc = 0; k < 256; k++) {
+        unsigned c = cnt[k];
+        cnt[k] = acc;
+        acc += c;
     }
     for (uint32_t s = 0; s < S; s++)
-        if (!x->indeg[s])
-            x->order[tail++] = s;
-    while (head < tail) {
-        uint32_t s = x->order[head++], nb = x->nxt[s];
-        if (nb == IBR_NONE)
+        if (hrow[s] != 255) {
+            x->order[cnt[255 - hrow[s]]++] = s;
+            n++;
+        }
+    for (uint32_t i0 = 0; i0 < nl; i0 += WL_CHUNK) {
+        uint32_t m = 0, ca[WL_CHUNK];
+        for (uint32_t i = i0; i < nl && i < i0 + WL_CHUNK; i++)
+            if (t->lid_swport[lids[i]] != 0)
+                ca[m++] = lids[i];
+        if (!m)
             continue;
-        uint64_t *w = &x->wload[(size_t)s * 256 + lft[(size_t)s * L + l]];
-        *w = sign > 0 ? *w + x->flow[s] : *w - x->flow[s];
-        x->flow[nb] += x->flow[s];
-        if (--x->indeg[nb] == 0)
-            x->order[tail++] = nb;
+        for (uint32_t j = 0; j < n; j++)
+            for (uint32_t i = 0; i < m; i++)
+                x->flow[(size_t)x->order[j] * WL_CHUNK + i] = x->hosts[x->order[j]];
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t s = x->order[j];
+            if (s == d)
+                continue;
+            const uint8_t *row = x->r->lft + (size_t)s * L;
+            const uint32_t *nbt = x->nbt + (size_t)s * 256;
+            uint64_t *w = x->wload + (size_t)s * 256;
+            const uint32_t *f = x->flow + (size_t)s * WL_CHUNK;
+            for (uint32_t i = 0; i < m; i++) {
+                unsigned p = row[ca[i]];
+                uint32_t nb = nbt[p];
+                if (nb == IBR_NONE)
+                    continue;
+                w[p] += f[i];
+                x->flow[(size_t)nb * WL_CHUNK + i] += f[i];
+            }
+        }
     }
 }
 
-/* The link loads of all routes, made once before the first balanced
-   search. */
+/* The all-to-all link loads of the saved routes (end ports to end-port
+   LIDs), made once before the first balanced search: O(LIDs x switches)
+   steps over the tables row by row. Without a saved hop matrix, each
+   destination switch is searched for its order. */
 static int ensure_wload(rr *x)
 {
     if (x->wload)
         return 0;
     ibr_context *ctx = x->ctx;
-    uint32_t S1 = x->t->n_sw ? x->t->n_sw : 1;
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, S1 = S ? S : 1;
     x->wload = ibr__calloc(ctx, (size_t)S1 * 256, sizeof *x->wload);
-    x->flow = ibr__mallocarray(ctx, S1, sizeof *x->flow);
-    x->nxt = ibr__mallocarray(ctx, S1, sizeof *x->nxt);
-    x->indeg = ibr__mallocarray(ctx, S1, sizeof *x->indeg);
+    x->nbt = ibr__mallocarray(ctx, (size_t)S1 * 256, sizeof *x->nbt);
+    x->flow = ibr__mallocarray(ctx, (size_t)S1 * WL_CHUNK, sizeof *x->flow);
     x->order = ibr__mallocarray(ctx, S1, sizeof *x->order);
+    x->mlist = ibr__mallocarray(ctx, S1, sizeof *x->mlist);
+    x->cnt = ibr__mallocarray(ctx, (size_t)S1 + 2, sizeof *x->cnt);
+    x->mset = ibr__calloc(ctx, S1, 1);
     x->hosts = ibr__calloc(ctx, S1, sizeof *x->hosts);
-    if (!x->hosts || !x->wload || !x->flow || !x->nxt || !x->indeg || !x->order)
+    uint8_t *hrow = x->r->hops ? NULL : ibr__mallocarray(ctx, S1, 1);
+    if (!x->hosts || !x->wload || !x->nbt || !x->flow || !x->order || !x->mlist || !x->cnt ||
+        !x->mset ||
+        (!x->r->hops && !hrow)) {
+        ibr__free(ctx, hrow);
         return IBR_ENOMEM;
+    }
     for (size_t l = 1; l < x->r->lft_size; l++)
-        if (x->t->lid_sw[l] != IBR_NONE && x->t->lid_swport[l] != 0)
-            x->hosts[x->t->lid_sw[l]]++;
-    for (size_t l = 1; l < x->r->lft_size; l++)
-        if (x->t->lid_sw[l] != IBR_NONE)
-            lid_flow(x, l, 1);
+        if (t->lid_sw[l] != IBR_NONE && t->lid_swport[l] != 0)
+            x->hosts[t->lid_sw[l]]++;
+    for (uint32_t s = 0; s < S; s++) {
+        for (unsigned p = 0; p < 256; p++)
+            x->nbt[(size_t)s * 256 + p] = IBR_NONE;
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
+            x->nbt[(size_t)s * 256 + t->adj[k].port] = nbr_sw(t, s, t->adj[k].port);
+    }
+    for (uint32_t d = 0; d < S; d++) {
+        if (x->bucket_off[d + 1] == x->bucket_off[d] || !x->hosts[d])
+            continue;
+        if (x->r->hops) {
+            /* hop counts are symmetric: row d holds every switch's
+               distance to d, side by side */
+            base_load_of(x, d, x->r->hops + (size_t)d * S);
+            continue;
+        }
+        ibr__bfs(x->dist, t, &d, 1, x->queue);
+        for (uint32_t s = 0; s < S; s++)
+            hrow[s] = x->dist[s] > 254 ? 255 : (uint8_t)x->dist[s];
+        base_load_of(x, d, hrow);
+    }
+    ibr__free(ctx, hrow);
     return 0;
 }
 
-/* The busiest link (*mx) and the sum of link loads toward LID l from
-   switch v on: kept or already chosen entries followed, the others by
-   their least-loaded shortest-path port. */
-static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, const uint32_t *dist,
-                          uint64_t *mx)
+/* Lay (add) or lift (!add) h pairs on the path toward LID l from switch v
+   on the current entries (at most S steps: a path that breaks or loops
+   ends there; a lifted load never goes below zero). */
+static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, uint32_t h, int add)
 {
-    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size;
+    for (uint32_t k = 0; h && v != d && k < x->t->n_sw; k++) {
+        unsigned p = x->r->lft[(size_t)v * L + l];
+        uint32_t nb = x->nbt[(size_t)v * 256 + p];
+        if (nb == IBR_NONE)
+            return;
+        uint64_t *w = x->wload + (size_t)v * 256 + p;
+        *w = add ? *w + h : (*w > h ? *w - h : 0);
+        v = nb;
+    }
+}
+
+/* The busiest link (*mx) and the sum of link loads on the path toward
+   LID l from switch v on the current entries. */
+static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, uint64_t *mx)
+{
+    size_t L = x->r->lft_size;
     uint64_t sum = 0;
-    *mx = 0;
-    while (v != d && dist[v] != UINT32_MAX) {
-        const uint64_t *w = x->wload + (size_t)v * 256;
-        unsigned e = x->r->lft[(size_t)v * x->r->lft_size + l];
-        uint32_t nb = x->mark[v] ? nbr_sw(t, v, e) : IBR_NONE;
-        if (nb == IBR_NONE) {
-            uint64_t bw = UINT64_MAX;
-            for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-                const ibr__adj *a = &t->adj[k];
-                if (dist[a->sw] + 1 == dist[v] && w[a->port] < bw) {
-                    bw = w[a->port];
-                    e = a->port;
-                    nb = a->sw;
-                }
-            }
-            if (nb == IBR_NONE)
-                break;
-        }
-        sum += w[e];
-        *mx = w[e] > *mx ? w[e] : *mx;
+    for (uint32_t k = 0; v != d && k < x->t->n_sw; k++) {
+        unsigned p = x->r->lft[(size_t)v * L + l];
+        uint32_t nb = x->nbt[(size_t)v * 256 + p];
+        if (nb == IBR_NONE)
+            break;
+        uint64_t w = x->wload[(size_t)v * 256 + p];
+        sum += w;
+        *mx = w > *mx ? w : *mx;
         v = nb;
     }
     return sum;
 }
 
-/* The entries toward LID l of destination switch d (distances dist) that
-   are not on a shortest path move, as sssp weighs its routes: the
-   switches' own traffic toward l is laid on its path farthest first, and
-   an entry met that must move takes the shortest-path port whose remaining
-   path has the least busy link (then the least load), counting every route (l's own, taken away
-   by the caller, as it is laid again). */
-static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist)
+/* The switches that move toward LID l of destination switch d: those of
+   the visited list whose entry left the shortest paths (distances dist),
+   and every switch whose path crosses one of them (its path crossed the
+   lost element too, so it moves rather than funnel its traffic into the
+   detour). Listed in mlist, marked in mset; their count. */
+static uint32_t moving_set(rr *x, uint32_t d, size_t l, const uint32_t *dist,
+                           const uint32_t *list, uint32_t nlist)
 {
     const ibr_topo *t = x->t;
-    uint32_t S = t->n_sw, n = 0, maxd = 0;
     size_t L = x->r->lft_size;
-    /* switches by distance, farthest first (counting sort) */
-    for (uint32_t s = 0; s < S; s++)
-        x->indeg[s] = 0;
-    for (uint32_t s = 0; s < S; s++)
-        if (dist[s] < S) {
-            x->indeg[dist[s]]++;
-            maxd = dist[s] > maxd ? dist[s] : maxd;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < nlist; j++) {
+        uint32_t s = list[j];
+        if (s == d)
+            continue;
+        uint32_t nb = x->nbt[(size_t)s * 256 + x->r->lft[(size_t)s * L + l]];
+        if (dist[s] != UINT32_MAX && nb != IBR_NONE && dist[nb] + 1 == dist[s])
+            continue;
+        x->mset[s] = 1;
+        x->mlist[m++] = s;
+    }
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+            uint32_t u = t->adj[k].sw;
+            if (x->mset[u] || u == d ||
+                x->nbt[(size_t)u * 256 + x->r->lft[(size_t)u * L + l]] != s)
+                continue;
+            x->mset[u] = 1;
+            x->mlist[m++] = u;
         }
-    for (uint32_t k = maxd + 1, acc = 0; k-- > 0;) {
-        uint32_t c = x->indeg[k];
-        x->indeg[k] = acc;
+    }
+    return m;
+}
+
+/* The moving entries toward LID l of destination switch d (distances
+   dist), as sssp weighs its routes: their end ports' pairs are lifted off
+   their old paths, then each moving switch, nearest to d first, takes the
+   shortest-path port whose path has the least busy link (then the least
+   load, then the fewest LIDs on the port), and its pairs are laid on that
+   path at once, so the next switch sees them. The entries of the other
+   switches stay. */
+static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
+                         const uint32_t *list, uint32_t nlist)
+{
+    const ibr_topo *t = x->t;
+    uint32_t m = moving_set(x, d, l, dist, list, nlist), maxd = 0;
+    int ca = t->lid_swport[l] != 0;
+    if (!m)
+        return;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        x->mset[s] = 0;
+        if (ca)
+            walk_load(x, s, d, l, x->hosts[s], 0);
+        if (dist[s] != UINT32_MAX && dist[s] > maxd)
+            maxd = dist[s];
+    }
+    /* nearest first (counting sort by distance); cut-off switches last */
+    uint32_t *cnt = x->cnt;
+    for (uint32_t k = 0; k <= maxd + 1; k++)
+        cnt[k] = 0;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        cnt[dist[s] == UINT32_MAX ? maxd + 1 : dist[s]]++;
+    }
+    for (uint32_t k = 0, acc = 0; k <= maxd + 1; k++) {
+        uint32_t c = cnt[k];
+        cnt[k] = acc;
         acc += c;
     }
-    for (uint32_t s = 0; s < S; s++) {
-        x->mark[s] = 0;
-        if (dist[s] >= S)
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        x->order[cnt[dist[s] == UINT32_MAX ? maxd + 1 : dist[s]]++] = s;
+    }
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t u = x->order[j];
+        if (dist[u] == UINT32_MAX) {
+            set_entry(x, u, l, IBR_NO_ROUTE);
             continue;
-        x->order[x->indeg[dist[s]]++] = s;
-        n++;
-    }
-    /* an entry stays when its whole path to d does (nearest first): a
-       path through a moved entry crossed the lost element, so it moves
-       too rather than funnel its traffic into the detour */
-    for (uint32_t j = n; j-- > 0;) {
-        uint32_t s = x->order[j];
-        uint32_t nb = nbr_sw(t, s, x->r->lft[(size_t)s * L + l]);
-        x->mark[s] = s == d || (nb != IBR_NONE && dist[nb] + 1 == dist[s] && x->mark[nb]);
-    }
-    for (uint32_t j = 0; j < n; j++) {
-        uint32_t u = x->order[j], h = t->lid_swport[l] ? x->hosts[u] : 0;
-        while (u != d) {
-            uint64_t *w = x->wload + (size_t)u * 256;
-            if (!x->mark[u]) {
-                ensure_load(x, u);
-                const uint32_t *ld = x->load + (size_t)u * 256;
-                unsigned best = 0;
-                uint64_t bc = UINT64_MAX, bm = UINT64_MAX, m;
-                for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
-                    const ibr__adj *a = &t->adj[k];
-                    if (dist[a->sw] + 1 != dist[u])
-                        continue;
-                    /* the busiest link of the path first, then its sum */
-                    uint64_t c = w[a->port] + path_load(x, a->sw, d, l, dist, &m);
-                    m = w[a->port] > m ? w[a->port] : m;
-                    if (m < bm || (m == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
-                        bm = m;
-                        bc = c;
-                        best = a->port;
-                    }
-                }
-                set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
-                x->mark[u] = 1;
-            }
-            unsigned e = x->r->lft[(size_t)u * L + l];
-            uint32_t nb = nbr_sw(t, u, e);
-            if (nb == IBR_NONE)
-                break;
-            w[e] += h;
-            u = nb;
         }
+        const uint64_t *w = x->wload + (size_t)u * 256;
+        ensure_load(x, u);
+        const uint32_t *ld = x->load + (size_t)u * 256;
+        unsigned best = 0;
+        uint64_t bc = UINT64_MAX, bm = UINT64_MAX;
+        for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            const ibr__adj *a = &t->adj[k];
+            if (dist[a->sw] + 1 != dist[u])
+                continue;
+            uint64_t mx = w[a->port];
+            uint64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx);
+            if (mx < bm || (mx == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
+                bm = mx;
+                bc = c;
+                best = a->port;
+            }
+        }
+        set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
+        if (ca && best)
+            walk_load(x, u, d, l, x->hosts[u], 1);
     }
-    for (uint32_t s = 0; s < S; s++)
-        x->mark[s] = 0;
 }
 
 /* Search destination switch d again; every entry toward its LIDs that is
@@ -993,9 +1081,16 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
                 }
         }
     }
-    if (x->balanced)
-        for (uint32_t i = 0; i < nl; i++)
-            lid_flow(x, lids[i], -1);
+    if (x->balanced) {
+        /* d delivers its own LIDs; the rest by link load */
+        for (uint32_t i = 0; i < nl; i++) {
+            set_entry(x, d, lids[i], t->lid_swport[lids[i]]);
+            balanced_lid(x, d, lids[i], dist, list, nlist);
+        }
+        for (uint32_t j = 0; j < nlist; j++)
+            mark[list[j]] = 0;
+        return 0;
+    }
     for (uint32_t j = 0; j < nlist; j++) {
         uint32_t s = list[j];
         mark[s] = 0;
@@ -1011,7 +1106,7 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
                 continue;
             }
             uint32_t nb = nbr_sw(t, s, row[l]);
-            if (x->balanced || (nb != IBR_NONE && dist[nb] + 1 == dist[s]))
+            if (nb != IBR_NONE && dist[nb] + 1 == dist[s])
                 continue;
             ensure_load(x, s);
             const uint32_t *ld = x->load + (size_t)s * 256;
@@ -1027,9 +1122,6 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
             set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
         }
     }
-    if (x->balanced)
-        for (uint32_t i = 0; i < nl; i++)
-            balanced_lid(x, d, lids[i], dist);
     return 0;
 }
 
@@ -1735,6 +1827,7 @@ static int stage_finish(rr *x, const chlist *cl)
 /* The stages after the comparison: 1 when over (x->rc). */
 static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
 {
+
     const ibr_routing_db *db = x->db;
     if (stage_begin(x, cl, dmap))
         return 1;
