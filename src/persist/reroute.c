@@ -364,10 +364,10 @@ typedef struct rr {
     uint8_t *lost;      /* switches that lost a saved cable */
     uint8_t *bfs_set;   /* destination switches to search again */
     uint32_t *dist, *queue;
-    uint64_t *wload;    /* all-to-all pairs over each switch port (balanced repair) */
+    int64_t *wload;     /* change of the all-to-all pairs over each switch port (balanced repair) */
     uint32_t *hosts;    /* end ports (CA LIDs) per switch */
     uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
-    uint32_t *flow, *order, *mlist, *cnt; /* scratch of the balanced repair */
+    uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
     uint8_t *mset;
     int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
@@ -405,7 +405,6 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
     ibr__free(ctx, x->wload);
-    ibr__free(ctx, x->flow);
     ibr__free(ctx, x->hosts);
     ibr__free(ctx, x->nbt);
     ibr__free(ctx, x->order);
@@ -792,71 +791,7 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     return 0;
 }
 
-/* Sources whose traffic a base pass carries at once (the flow scratch is
-   S x WL_CHUNK). */
-#define WL_CHUNK 64
-
-/* The all-to-all load of the saved routes toward the end-port LIDs
-   delivered at switch d, added to wload: every switch sends its end ports'
-   pairs and forwards what it receives, farthest first by the saved hop
-   counts (row d; next hops of minimal routes are one step closer, so a
-   switch has received everything before it forwards). Row-major: each
-   switch's entries toward d's LIDs lie side by side. */
-static void base_load_of(rr *x, uint32_t d, const uint8_t *hrow)
-{
-    const ibr_topo *t = x->t;
-    uint32_t S = t->n_sw, n = 0, cnt[257];
-    size_t L = x->r->lft_size;
-    const uint32_t *lids = x->bucket + x->bucket_off[d];
-    uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
-    memset(cnt, 0, sizeof cnt);
-    for (uint32_t s = 0; s < S; s++)
-        if (hrow[s] != 255)
-            cnt[255 - hrow[s]]++;
-    for (unsigned k = 0, acc = 0; k < 256; k++) {
-        unsigned c = cnt[k];
-        cnt[k] = acc;
-        acc += c;
-    }
-    for (uint32_t s = 0; s < S; s++)
-        if (hrow[s] != 255) {
-            x->order[cnt[255 - hrow[s]]++] = s;
-            n++;
-        }
-    for (uint32_t i0 = 0; i0 < nl; i0 += WL_CHUNK) {
-        uint32_t m = 0, ca[WL_CHUNK];
-        for (uint32_t i = i0; i < nl && i < i0 + WL_CHUNK; i++)
-            if (t->lid_swport[lids[i]] != 0)
-                ca[m++] = lids[i];
-        if (!m)
-            continue;
-        for (uint32_t j = 0; j < n; j++)
-            for (uint32_t i = 0; i < m; i++)
-                x->flow[(size_t)x->order[j] * WL_CHUNK + i] = x->hosts[x->order[j]];
-        for (uint32_t j = 0; j < n; j++) {
-            uint32_t s = x->order[j];
-            if (s == d)
-                continue;
-            const uint8_t *row = x->r->lft + (size_t)s * L;
-            const uint32_t *nbt = x->nbt + (size_t)s * 256;
-            uint64_t *w = x->wload + (size_t)s * 256;
-            const uint32_t *f = x->flow + (size_t)s * WL_CHUNK;
-            for (uint32_t i = 0; i < m; i++) {
-                unsigned p = row[ca[i]];
-                uint32_t nb = nbt[p];
-                if (nb == IBR_NONE)
-                    continue;
-                w[p] += f[i];
-                x->flow[(size_t)nb * WL_CHUNK + i] += f[i];
-            }
-        }
-    }
-}
-
-/* The all-to-all link loads of the saved routes (end ports to end-port
-   LIDs), made once before the first balanced search: O(LIDs x switches)
-   steps over the tables row by row. Without a saved hop matrix, each
-   destination switch is searched for its order. */
+/* The scratch of the balanced repair, made before its first search. */
 static int ensure_wload(rr *x)
 {
     if (x->wload)
@@ -866,19 +801,13 @@ static int ensure_wload(rr *x)
     uint32_t S = t->n_sw, S1 = S ? S : 1;
     x->wload = ibr__calloc(ctx, (size_t)S1 * 256, sizeof *x->wload);
     x->nbt = ibr__mallocarray(ctx, (size_t)S1 * 256, sizeof *x->nbt);
-    x->flow = ibr__mallocarray(ctx, (size_t)S1 * WL_CHUNK, sizeof *x->flow);
     x->order = ibr__mallocarray(ctx, S1, sizeof *x->order);
     x->mlist = ibr__mallocarray(ctx, S1, sizeof *x->mlist);
     x->cnt = ibr__mallocarray(ctx, (size_t)S1 + 2, sizeof *x->cnt);
     x->mset = ibr__calloc(ctx, S1, 1);
     x->hosts = ibr__calloc(ctx, S1, sizeof *x->hosts);
-    uint8_t *hrow = x->r->hops ? NULL : ibr__mallocarray(ctx, S1, 1);
-    if (!x->hosts || !x->wload || !x->nbt || !x->flow || !x->order || !x->mlist || !x->cnt ||
-        !x->mset ||
-        (!x->r->hops && !hrow)) {
-        ibr__free(ctx, hrow);
+    if (!x->hosts || !x->wload || !x->nbt || !x->order || !x->mlist || !x->cnt || !x->mset)
         return IBR_ENOMEM;
-    }
     for (size_t l = 1; l < x->r->lft_size; l++)
         if (t->lid_sw[l] != IBR_NONE && t->lid_swport[l] != 0)
             x->hosts[t->lid_sw[l]]++;
@@ -888,28 +817,13 @@ static int ensure_wload(rr *x)
         for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
             x->nbt[(size_t)s * 256 + t->adj[k].port] = nbr_sw(t, s, t->adj[k].port);
     }
-    for (uint32_t d = 0; d < S; d++) {
-        if (x->bucket_off[d + 1] == x->bucket_off[d] || !x->hosts[d])
-            continue;
-        if (x->r->hops) {
-            /* hop counts are symmetric: row d holds every switch's
-               distance to d, side by side */
-            base_load_of(x, d, x->r->hops + (size_t)d * S);
-            continue;
-        }
-        ibr__bfs(x->dist, t, &d, 1, x->queue);
-        for (uint32_t s = 0; s < S; s++)
-            hrow[s] = x->dist[s] > 254 ? 255 : (uint8_t)x->dist[s];
-        base_load_of(x, d, hrow);
-    }
-    ibr__free(ctx, hrow);
     return 0;
 }
 
-/* Lay (add) or lift (!add) h pairs on the path toward LID l from switch v
-   on the current entries (at most S steps: a path that breaks or loops
-   ends there; a lifted load never goes below zero). */
-static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, uint32_t h, int add)
+/* Lay (h > 0) or lift (h < 0) |h| pairs on the path toward LID l from
+   switch v on the current entries (at most S steps: a path that breaks
+   or loops ends there). */
+static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, int64_t h)
 {
     size_t L = x->r->lft_size;
     for (uint32_t k = 0; h && v != d && k < x->t->n_sw; k++) {
@@ -917,24 +831,23 @@ static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, uint32_t h, int a
         uint32_t nb = x->nbt[(size_t)v * 256 + p];
         if (nb == IBR_NONE)
             return;
-        uint64_t *w = x->wload + (size_t)v * 256 + p;
-        *w = add ? *w + h : (*w > h ? *w - h : 0);
+        x->wload[(size_t)v * 256 + p] += h;
         v = nb;
     }
 }
 
-/* The busiest link (*mx) and the sum of link loads on the path toward
-   LID l from switch v on the current entries. */
-static uint64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, uint64_t *mx)
+/* The busiest link (*mx) and the sum of the load changes on the path
+   toward LID l from switch v on the current entries. */
+static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx)
 {
     size_t L = x->r->lft_size;
-    uint64_t sum = 0;
+    int64_t sum = 0;
     for (uint32_t k = 0; v != d && k < x->t->n_sw; k++) {
         unsigned p = x->r->lft[(size_t)v * L + l];
         uint32_t nb = x->nbt[(size_t)v * 256 + p];
         if (nb == IBR_NONE)
             break;
-        uint64_t w = x->wload[(size_t)v * 256 + p];
+        int64_t w = x->wload[(size_t)v * 256 + p];
         sum += w;
         *mx = w > *mx ? w : *mx;
         v = nb;
@@ -996,7 +909,7 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
         uint32_t s = x->mlist[j];
         x->mset[s] = 0;
         if (ca)
-            walk_load(x, s, d, l, x->hosts[s], 0);
+            walk_load(x, s, d, l, -(int64_t)x->hosts[s]);
         if (dist[s] != UINT32_MAX && dist[s] > maxd)
             maxd = dist[s];
     }
@@ -1023,17 +936,17 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
             set_entry(x, u, l, IBR_NO_ROUTE);
             continue;
         }
-        const uint64_t *w = x->wload + (size_t)u * 256;
+        const int64_t *w = x->wload + (size_t)u * 256;
         ensure_load(x, u);
         const uint32_t *ld = x->load + (size_t)u * 256;
         unsigned best = 0;
-        uint64_t bc = UINT64_MAX, bm = UINT64_MAX;
+        int64_t bc = INT64_MAX, bm = INT64_MAX;
         for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
             const ibr__adj *a = &t->adj[k];
             if (dist[a->sw] + 1 != dist[u])
                 continue;
-            uint64_t mx = w[a->port];
-            uint64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx);
+            int64_t mx = w[a->port];
+            int64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx);
             if (mx < bm || (mx == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
                 bm = mx;
                 bc = c;
@@ -1042,7 +955,7 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
         }
         set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
         if (ca && best)
-            walk_load(x, u, d, l, x->hosts[u], 1);
+            walk_load(x, u, d, l, x->hosts[u]);
     }
 }
 
