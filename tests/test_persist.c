@@ -1153,6 +1153,9 @@ static void sssp_balance(const char *spec, unsigned links, unsigned switches)
 static void test_sssp_balance(void)
 {
     sssp_balance("fattree:levels=2,radix=24", 0, 1);
+    sssp_balance("fattree:levels=2,radix=24", 1, 0);
+    sssp_balance("torus:dims=6x6x6,hosts=2", 1, 0);
+    sssp_balance("torus:dims=8x8x8,hosts=2", 0, 1);
     sssp_balance("random:switches=64,degree=6,hosts=4,seed=1", 1, 0);
 }
 
