@@ -364,11 +364,12 @@ typedef struct rr {
     uint8_t *lost;      /* switches that lost a saved cable */
     uint8_t *bfs_set;   /* destination switches to search again */
     uint32_t *dist, *queue;
-    int64_t *wload;     /* change of the all-to-all pairs over each switch port (balanced repair) */
+    int64_t *wload;     /* all-to-all pairs over each switch port, change since the
+                           saved routing (balanced repair) */
     uint32_t *hosts;    /* end ports (CA LIDs) per switch */
     uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
     uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
-    uint8_t *mset;
+    uint8_t *mset;      /* switches of mlist */
     int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
@@ -964,7 +965,9 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
    switches whose distance changed, their neighbours and the switches that
    lost a cable can hold such an entry (distances only grow when cables
    are lost, and an entry toward a neighbour one step closer stays valid
-   when neither distance changed), so only they are visited. */
+   when neither distance changed), so only they are visited. A balanced
+   repair (sssp) moves those entries, and the ones whose path crosses
+   them, by link load instead (balanced_lid). */
 static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
                    uint8_t *mark, uint32_t *list)
 {
@@ -1740,7 +1743,6 @@ static int stage_finish(rr *x, const chlist *cl)
 /* The stages after the comparison: 1 when over (x->rc). */
 static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
 {
-
     const ibr_routing_db *db = x->db;
     if (stage_begin(x, cl, dmap))
         return 1;
@@ -1766,7 +1768,8 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
     /* sssp balances its routes by link load: its moved paths are chosen
-       the same way (bfs_fix), counting every route that stays */
+       by the all-to-all load they lift and lay (balanced_lid), against the
+       saved routing's balance */
     x->balanced = x->minimal_repair && !x->layered && !strcmp(saved_engine(db), "sssp");
     if (stage_prepare(x))
         return 1;
