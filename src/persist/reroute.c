@@ -940,20 +940,24 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
         const int64_t *w = x->wload + (size_t)u * 256;
         ensure_load(x, u);
         const uint32_t *ld = x->load + (size_t)u * 256;
-        unsigned best = 0;
-        int64_t bc = INT64_MAX, bm = INT64_MAX;
+        unsigned best = 0, cur = x->r->lft[(size_t)u * x->r->lft_size + l];
+        int64_t bc = INT64_MAX, bm = INT64_MAX, cm = INT64_MAX;
         for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
             const ibr__adj *a = &t->adj[k];
             if (dist[a->sw] + 1 != dist[u])
                 continue;
             int64_t mx = w[a->port];
             int64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx);
+            if (a->port == cur)
+                cm = mx;
             if (mx < bm || (mx == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
                 bm = mx;
                 bc = c;
                 best = a->port;
             }
         }
+        if (cm <= bm)
+            best = cur; /* a shortest path no busier than the best stays */
         set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
         if (ca && best)
             walk_load(x, u, d, l, x->hosts[u]);
