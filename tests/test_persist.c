@@ -1034,6 +1034,131 @@ static void test_check_dearer_than_full(void)
     ibr_fabric_destroy(f);
 }
 
+/* The busiest channel of r under all-to-all traffic, walked here apart from
+   the library: every end port sends to every end-port LID through the LFTs,
+   one unit per pair on each (switch, out port) it crosses. */
+static uint64_t a2a_max_load(const ibr_result *r)
+{
+    const ibr_topo *t = ibr_result_topo(r);
+    uint32_t S = ibr_topo_switch_count(t);
+    uint16_t maxlid = ibr_topo_max_lid(t);
+    uint64_t *load = calloc((size_t)(S ? S : 1) * 256, sizeof *load), best = 0;
+    uint32_t *hosts = calloc(S ? S : 1, sizeof *hosts);
+    CU_ASSERT_FATAL(load && hosts);
+    for (uint16_t l = 1; l <= maxlid; l++) {
+        uint32_t node;
+        unsigned port;
+        if (ibr_topo_lid_owner(&node, &port, t, l) == 0 &&
+            ibr_topo_node_switch(t, node) == IBR_NONE) {
+            uint32_t sw = ibr_test_sw_behind(t, node, port);
+            if (sw != IBR_NONE)
+                hosts[sw]++;
+        }
+    }
+    for (uint16_t l = 1; l <= maxlid; l++) {
+        uint32_t node;
+        unsigned port;
+        if (ibr_topo_lid_owner(&node, &port, t, l) < 0 || ibr_topo_node_switch(t, node) != IBR_NONE)
+            continue;
+        for (uint32_t s0 = 0; s0 < S; s0++) {
+            uint32_t s = s0;
+            for (uint32_t hop = 0; hosts[s0] && hop <= S && s != IBR_NONE; hop++) {
+                unsigned p = ibr_result_lft_port(r, s, l);
+                if (p == 0 || p == IBR_NO_ROUTE)
+                    break;
+                uint64_t *c = &load[(size_t)s * 256 + p];
+                *c += hosts[s0];
+                best = *c > best ? *c : best;
+                s = ibr_test_sw_behind(t, ibr_topo_switch_node(t, s), p);
+            }
+        }
+    }
+    free(load);
+    free(hosts);
+    return best;
+}
+
+/* Whether the saved route from switch s to LID l, walked on the changed
+   fabric t, fails to arrive (it crossed a lost cable or switch). */
+static int route_over_lost(const ibr_result *orig, const ibr_topo *t, uint32_t s, uint16_t l)
+{
+    uint32_t node;
+    unsigned port;
+    if (ibr_topo_lid_owner(&node, &port, t, l) < 0)
+        return 1;
+    uint32_t d = ibr_topo_node_switch(t, node);
+    if (d == IBR_NONE)
+        d = ibr_test_sw_behind(t, node, port);
+    for (uint32_t hop = 0; hop <= ibr_topo_switch_count(t) && s != IBR_NONE; hop++) {
+        if (s == d)
+            return 0;
+        unsigned p = ibr_result_lft_port(orig, s, l);
+        if (p == 0 || p == IBR_NO_ROUTE)
+            return 1;
+        s = ibr_test_sw_behind(t, ibr_topo_switch_node(t, s), p);
+    }
+    return 1;
+}
+
+/* sssp repaired in place after seeded faults: valid, only the routes over
+   the lost element moved, and its busiest all-to-all link at most 10 %
+   above a fresh sssp route of the faulty fabric. */
+static void sssp_balance(const char *spec, unsigned links, unsigned switches)
+{
+    ibr_fabric *f = make_fabric(spec);
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r = ibr_test_route(NULL, t0, "sssp", NULL, IBR_TEST_MINIMAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
+    prop_stats st = {0, 0, 0, 0, 0};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        one_failure(&st, f, db, r, "sssp", links, switches, seed, IBR_TEST_MINIMAL);
+        ibr_fabric *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, links, switches, seed), 0);
+        ibr_topo *t = freeze_copy(g);
+        ibr_result *inc = NULL, *full = NULL;
+        ibr_reroute_report ri = IBR_REROUTE_REPORT_INIT, rf = IBR_REROUTE_REPORT_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&inc, &ri, db, t, NULL, 0), 0);
+        CU_ASSERT_EQUAL_FATAL(
+            ibr_routing_db_route(&full, &rf, db, t, NULL, IBR_REROUTE_FORCE_FULL), 0);
+        CU_ASSERT_EQUAL(ri.mode, IBR_REROUTE_INCREMENTAL);
+        uint64_t mi = a2a_max_load(inc), mf = a2a_max_load(full);
+        CU_ASSERT(mf > 0);
+        CU_ASSERT(mi * 100 <= mf * 110);
+        if (mi * 100 > mf * 110)
+            fprintf(stderr, "\n%s seed %llu: busiest link %llu, full %llu\n", spec,
+                    (unsigned long long)seed, (unsigned long long)mi, (unsigned long long)mf);
+        uint32_t S = ibr_topo_switch_count(t);
+        uint16_t maxlid = ibr_topo_max_lid(t);
+        uint64_t bad = 0;
+        for (uint32_t s = 0; s < S; s++)
+            for (uint16_t l = 1; l <= maxlid; l++)
+                if (ibr_result_lft_port(inc, s, l) != ibr_result_lft_port(r, s, l))
+                    bad += !route_over_lost(r, t, s, l);
+        CU_ASSERT_EQUAL(bad, 0);
+        ibr_result_destroy(inc);
+        ibr_result_destroy(full);
+        ibr_topo_destroy(t);
+        ibr_fabric_destroy(g);
+    }
+    CU_ASSERT_EQUAL(st.runs, 3);
+    ibr_routing_db_destroy(db);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
+static void test_sssp_balance(void)
+{
+    sssp_balance("fattree:levels=2,radix=24", 0, 1);
+    sssp_balance("fattree:levels=2,radix=24", 1, 0);
+    sssp_balance("torus:dims=6x6x6,hosts=2", 1, 0);
+    sssp_balance("torus:dims=8x8x8,hosts=2", 0, 1);
+    sssp_balance("random:switches=64,degree=6,hosts=4,seed=1", 1, 0);
+}
+
 /* Parallel cables: the routes of a failed cable move to its twin. */
 static void test_parallel(void)
 {
@@ -1885,6 +2010,7 @@ int main(void)
         {"property: minimal engines after link/switch failures", test_property_minimal},
         {"property: deadlock-free engines after failures", test_property_deadlock_free},
         {"parallel cables take the failed cable's routes", test_parallel},
+        {"sssp repaired in place: busiest link near a full reroute's", test_sssp_balance},
         {"updn/dnup: a credit-loop check dearer than the engine's run: full reroute",
          test_check_dearer_than_full},
         {"a saved engine that declines: no fallback unless asked for", test_engine_declines},

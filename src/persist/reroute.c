@@ -374,6 +374,13 @@ typedef struct rr {
     uint8_t *lost;      /* switches that lost a saved cable */
     uint8_t *bfs_set;   /* destination switches to search again */
     uint32_t *dist, *queue;
+    int64_t *wload;     /* all-to-all pairs over each switch port, change since the
+                           saved routing (balanced repair) */
+    uint32_t *hosts;    /* end ports (CA LIDs) per switch */
+    uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
+    uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
+    uint8_t *mset;      /* switches of mlist */
+    int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
     uint32_t rerouted_rows; /* rows whose entries the layering changed */
@@ -409,6 +416,13 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->lid_broken);
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
+    ibr__free(ctx, x->wload);
+    ibr__free(ctx, x->hosts);
+    ibr__free(ctx, x->nbt);
+    ibr__free(ctx, x->order);
+    ibr__free(ctx, x->mlist);
+    ibr__free(ctx, x->cnt);
+    ibr__free(ctx, x->mset);
     ibr_result_destroy(x->r);
     ibr_result_destroy(x->full);
 }
@@ -789,12 +803,189 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     return 0;
 }
 
+/* The scratch of the balanced repair, made before its first search. */
+static int ensure_wload(rr *x)
+{
+    if (x->wload)
+        return 0;
+    ibr_context *ctx = x->ctx;
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, S1 = S ? S : 1;
+    x->wload = ibr__calloc(ctx, (size_t)S1 * 256, sizeof *x->wload);
+    x->nbt = ibr__mallocarray(ctx, (size_t)S1 * 256, sizeof *x->nbt);
+    x->order = ibr__mallocarray(ctx, S1, sizeof *x->order);
+    x->mlist = ibr__mallocarray(ctx, S1, sizeof *x->mlist);
+    x->cnt = ibr__mallocarray(ctx, (size_t)S1 + 2, sizeof *x->cnt);
+    x->mset = ibr__calloc(ctx, S1, 1);
+    x->hosts = ibr__calloc(ctx, S1, sizeof *x->hosts);
+    if (!x->hosts || !x->wload || !x->nbt || !x->order || !x->mlist || !x->cnt || !x->mset)
+        return IBR_ENOMEM;
+    for (size_t l = 1; l < x->r->lft_size; l++)
+        if (t->lid_sw[l] != IBR_NONE && t->lid_swport[l] != 0)
+            x->hosts[t->lid_sw[l]]++;
+    for (uint32_t s = 0; s < S; s++) {
+        for (unsigned p = 0; p < 256; p++)
+            x->nbt[(size_t)s * 256 + p] = IBR_NONE;
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
+            x->nbt[(size_t)s * 256 + t->adj[k].port] = nbr_sw(t, s, t->adj[k].port);
+    }
+    return 0;
+}
+
+/* Lay (h > 0) or lift (h < 0) |h| pairs on the path toward LID l from
+   switch v on the current entries (at most S steps: a path that breaks
+   or loops ends there). */
+static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, int64_t h)
+{
+    size_t L = x->r->lft_size;
+    for (uint32_t k = 0; h && v != d && k < x->t->n_sw; k++) {
+        unsigned p = x->r->lft[(size_t)v * L + l];
+        uint32_t nb = x->nbt[(size_t)v * 256 + p];
+        if (nb == IBR_NONE)
+            return;
+        x->wload[(size_t)v * 256 + p] += h;
+        v = nb;
+    }
+}
+
+/* The busiest link (*mx) and the sum of the load changes on the path
+   toward LID l from switch v on the current entries. */
+static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx)
+{
+    size_t L = x->r->lft_size;
+    int64_t sum = 0;
+    for (uint32_t k = 0; v != d && k < x->t->n_sw; k++) {
+        unsigned p = x->r->lft[(size_t)v * L + l];
+        uint32_t nb = x->nbt[(size_t)v * 256 + p];
+        if (nb == IBR_NONE)
+            break;
+        int64_t w = x->wload[(size_t)v * 256 + p];
+        sum += w;
+        *mx = w > *mx ? w : *mx;
+        v = nb;
+    }
+    return sum;
+}
+
+/* The switches that move toward LID l of destination switch d: those of
+   the visited list whose entry left the shortest paths (distances dist),
+   and every switch whose path crosses one of them (its path crossed the
+   lost element too, so it moves rather than funnel its traffic into the
+   detour). Listed in mlist, marked in mset; their count. */
+static uint32_t moving_set(rr *x, uint32_t d, size_t l, const uint32_t *dist,
+                           const uint32_t *list, uint32_t nlist)
+{
+    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < nlist; j++) {
+        uint32_t s = list[j];
+        if (s == d)
+            continue;
+        uint32_t nb = x->nbt[(size_t)s * 256 + x->r->lft[(size_t)s * L + l]];
+        if (dist[s] != UINT32_MAX && nb != IBR_NONE && dist[nb] + 1 == dist[s])
+            continue;
+        x->mset[s] = 1;
+        x->mlist[m++] = s;
+    }
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+            uint32_t u = t->adj[k].sw;
+            if (x->mset[u] || u == d ||
+                x->nbt[(size_t)u * 256 + x->r->lft[(size_t)u * L + l]] != s)
+                continue;
+            x->mset[u] = 1;
+            x->mlist[m++] = u;
+        }
+    }
+    return m;
+}
+
+/* The moving entries toward LID l of destination switch d (distances
+   dist), as sssp weighs its routes: their end ports' pairs are lifted off
+   their old paths, then each moving switch, nearest to d first, takes the
+   shortest-path port whose path has the least busy link (then the least
+   load, then the fewest LIDs on the port; a switch whose entry is still
+   on a shortest path keeps it unless another port's path is less busy),
+   and its pairs are laid on that path at once, so the next switch sees
+   them. Loads are changes since the saved routing, which sssp balanced:
+   links the moved pairs left are the ones free to take them. The entries
+   of the other switches stay. */
+static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
+                         const uint32_t *list, uint32_t nlist)
+{
+    const ibr_topo *t = x->t;
+    uint32_t m = moving_set(x, d, l, dist, list, nlist), maxd = 0;
+    int ca = t->lid_swport[l] != 0;
+    if (!m)
+        return;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        x->mset[s] = 0;
+        if (ca)
+            walk_load(x, s, d, l, -(int64_t)x->hosts[s]);
+        if (dist[s] != UINT32_MAX && dist[s] > maxd)
+            maxd = dist[s];
+    }
+    /* nearest first (counting sort by distance); cut-off switches last */
+    uint32_t *cnt = x->cnt;
+    for (uint32_t k = 0; k <= maxd + 1; k++)
+        cnt[k] = 0;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        cnt[dist[s] == UINT32_MAX ? maxd + 1 : dist[s]]++;
+    }
+    for (uint32_t k = 0, acc = 0; k <= maxd + 1; k++) {
+        uint32_t c = cnt[k];
+        cnt[k] = acc;
+        acc += c;
+    }
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t s = x->mlist[j];
+        x->order[cnt[dist[s] == UINT32_MAX ? maxd + 1 : dist[s]]++] = s;
+    }
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t u = x->order[j];
+        if (dist[u] == UINT32_MAX) {
+            set_entry(x, u, l, IBR_NO_ROUTE);
+            continue;
+        }
+        const int64_t *w = x->wload + (size_t)u * 256;
+        ensure_load(x, u);
+        const uint32_t *ld = x->load + (size_t)u * 256;
+        unsigned best = 0, cur = x->r->lft[(size_t)u * x->r->lft_size + l];
+        int64_t bc = INT64_MAX, bm = INT64_MAX, cm = INT64_MAX;
+        for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            const ibr__adj *a = &t->adj[k];
+            if (dist[a->sw] + 1 != dist[u])
+                continue;
+            int64_t mx = w[a->port];
+            int64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx);
+            if (a->port == cur)
+                cm = mx;
+            if (mx < bm || (mx == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
+                bm = mx;
+                bc = c;
+                best = a->port;
+            }
+        }
+        if (cm <= bm)
+            best = cur; /* a shortest path no busier than the best stays */
+        set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
+        if (ca && best)
+            walk_load(x, u, d, l, x->hosts[u]);
+    }
+}
+
 /* Search destination switch d again; every entry toward its LIDs that is
    not on a shortest path takes the least-loaded port that is. Only
    switches whose distance changed, their neighbours and the switches that
    lost a cable can hold such an entry (distances only grow when cables
    are lost, and an entry toward a neighbour one step closer stays valid
-   when neither distance changed), so only they are visited. */
+   when neither distance changed), so only they are visited. A balanced
+   repair (sssp) moves those entries, and the ones whose path crosses
+   them, by link load instead (balanced_lid). */
 static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
                    uint8_t *mark, uint32_t *list)
 {
@@ -823,6 +1014,16 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
                     }
                 }
         }
+    }
+    if (x->balanced) {
+        /* d delivers its own LIDs; the rest by link load */
+        for (uint32_t i = 0; i < nl; i++) {
+            set_entry(x, d, lids[i], t->lid_swport[lids[i]]);
+            balanced_lid(x, d, lids[i], dist, list, nlist);
+        }
+        for (uint32_t j = 0; j < nlist; j++)
+            mark[list[j]] = 0;
+        return 0;
     }
     for (uint32_t j = 0; j < nlist; j++) {
         uint32_t s = list[j];
@@ -1364,7 +1565,7 @@ static void stage_broken(rr *x, const chlist *cl)
     const ibr_topo *t = x->t;
     uint32_t S = t->n_sw;
     size_t L = x->r->lft_size;
-    int local_ok = db->sl_mode == IBR_SL_NONE || x->layered;
+    int local_ok = (db->sl_mode == IBR_SL_NONE || x->layered) && !x->balanced;
     for (uint32_t s = 0; s < S; s++) {
         if (!x->lost[s])
             continue;
@@ -1428,6 +1629,8 @@ static int stage_columns(rr *x)
         return 0;
     }
     if (x->minimal_repair) {
+        if (x->balanced && ensure_wload(x))
+            return stop(x, IBR_ENOMEM);
         for (uint32_t d = 0; d < S; d++)
             if (x->bfs_set[d]) {
                 bfs_fix(x, d, x->dist, x->queue, x->lost, x->mark, x->list);
@@ -1712,6 +1915,10 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
         return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
+    /* sssp balances its routes by link load: its moved paths are chosen
+       by the all-to-all load they lift and lay (balanced_lid), against the
+       saved routing's balance */
+    x->balanced = x->minimal_repair && !x->layered && !strcmp(saved_engine(db), "sssp");
     if (stage_prepare(x))
         return 1;
     stage_broken(x, cl);
