@@ -1471,51 +1471,31 @@ static int derive_config(t2q *q)
     return 0;
 }
 
-static int t2q_route(ibr_run *run, void *user)
+/* The configuration read (text, len bytes), the VLs checked and the torus
+   built on the run's topology: everything the unicast routes, SLs and
+   SL2VL maps are computed from. 0, or a decline or failure. */
+static int t2q_build(t2q *q, const char *text, size_t len)
 {
-    (void)user;
-    t2q q;
-    memset(&q, 0, sizeof q);
-    q.run = run;
-    q.t = ibr_run_topo(run);
-    q.ctx = q.t->ctx;
-    const ibr_topo *t = q.t;
-    const char *text = NULL;
-    size_t len = 0;
-    int rc;
-    if (!t->n_sw)
-        return ibr_run_decline(run, "no switches");
-    q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
-    if (!q.msg)
-        return ibr__fail(run, IBR_ENOMEM, "out of memory");
-    if (ibr_run_setting_str(&text, &len, run, "config") < 0 || !text || !len) {
-        if ((rc = derive_config(&q)) < 0)
-            goto out;
-        text = q.derived.data;
-        len = q.derived.size;
-    }
-    rc = t2q_config_parse(&q.cf, q.ctx, text, len, q.msg);
-    if (rc < 0) {
-        rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
-                              : ibr_run_decline(run, q.msg);
-        goto out;
-    }
+    ibr_run *run = q->run;
+    const ibr_topo *t = q->t;
+    int rc = t2q_config_parse(&q->cf, q->ctx, text, len, q->msg);
+    if (rc < 0)
+        return rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
+                                : ibr_run_decline(run, q->msg);
     const ibr_options *o = ibr_run_options(run);
     unsigned sw_cap = min_vl_cap(t, 1), ep_cap = min_vl_cap(t, 0);
-    q.vls = sw_cap < o->max_vls ? sw_cap : o->max_vls;
+    q->vls = sw_cap < o->max_vls ? sw_cap : o->max_vls;
     unsigned ep_vls = ep_cap < o->max_vls ? ep_cap : o->max_vls;
-    if (q.vls < 2) {
-        rc = ibr__decline(run,
-                          "torus-2QoS needs at least 2 data VLs on switch ports, has %u "
-                          "(max_vls %u, smallest VLCap of a switch-to-switch port %u)",
-                          q.vls, o->max_vls, sw_cap);
-        goto out;
-    }
-    if (q.vls < 4)
+    if (q->vls < 2)
+        return ibr__decline(run,
+                            "torus-2QoS needs at least 2 data VLs on switch ports, has %u "
+                            "(max_vls %u, smallest VLCap of a switch-to-switch port %u)",
+                            q->vls, o->max_vls, sw_cap);
+    if (q->vls < 4)
         ibr_run_log(run, IBR_LOG_WARN,
                     "torus-2QoS: fewer than 4 data VLs: a failed switch cannot be routed around "
                     "without credit loops");
-    else if (q.vls < 8)
+    else if (q->vls < 8)
         ibr_run_log(run, IBR_LOG_WARN,
                     "torus-2QoS: fewer than 8 data VLs: the two QoS levels share VLs on "
                     "inter-switch links");
@@ -1526,49 +1506,43 @@ static int t2q_route(ibr_run *run, void *user)
     {
         char line[160];
         snprintf(line, sizeof line, "torus-2QoS: minimum data VLs: end port %u, switch port %u",
-                 ep_vls, q.vls);
+                 ep_vls, q->vls);
         ibr_run_log(run, IBR_LOG_INFO, line);
     }
     for (unsigned p = 0; p < 256; p++) {
-        if (q.cf.port_rank[p] >= q.cf.n_port_order)
+        if (q->cf.port_rank[p] >= q->cf.n_port_order)
             continue;
         for (uint32_t s = 0; s < t->n_sw; s++)
-            if (p > t->nodes[t->sw_node[s]].nports) {
-                rc = ibr__decline(run,
-                                  "torus-2QoS.conf: port_order lists port %u, beyond the %u "
-                                  "ports of switch 0x%016" PRIx64,
-                                  p, t->nodes[t->sw_node[s]].nports, sw_guid(&q, s));
-                goto out;
-            }
+            if (p > t->nodes[t->sw_node[s]].nports)
+                return ibr__decline(run,
+                                    "torus-2QoS.conf: port_order lists port %u, beyond the %u "
+                                    "ports of switch 0x%016" PRIx64,
+                                    p, t->nodes[t->sw_node[s]].nports, sw_guid(q, s));
     }
-    t2q_torus *tq = &q.tq;
+    t2q_torus *tq = &q->tq;
     tq->n_pos = 1;
     for (unsigned d = 0; d < T2Q_DIMS; d++) {
-        tq->radix[d] = q.cf.radix[d];
-        tq->mesh[d] = q.cf.mesh[d];
+        tq->radix[d] = q->cf.radix[d];
+        tq->mesh[d] = q->cf.mesh[d];
         tq->n_pos *= tq->radix[d];
     }
-    tq->pg_max = q.cf.pg_max;
-    if (tq->n_pos > 4u * t->n_sw + 64) {
-        rc = ibr__decline(run,
-                          "torus-2QoS.conf: a %ux%ux%u torus has %u positions, far more than "
-                          "the %u switches of the fabric",
-                          tq->radix[0], tq->radix[1], tq->radix[2], tq->n_pos, t->n_sw);
-        goto out;
-    }
-    tq->pos_sw = ibr__mallocarray(q.ctx, tq->n_pos, sizeof *tq->pos_sw);
-    tq->sw_pos = ibr__mallocarray(q.ctx, t->n_sw, sizeof *tq->sw_pos);
-    tq->order = ibr__mallocarray(q.ctx, t->n_sw, sizeof *tq->order);
-    tq->grp = ibr__mallocarray(q.ctx, (size_t)tq->n_pos * T2Q_GROUPS, tq->pg_max);
-    tq->grp_n = ibr__calloc(q.ctx, (size_t)tq->n_pos * T2Q_GROUPS, 1);
-    tq->port_grp = ibr__mallocarray(q.ctx, t->n_sw, 256);
-    q.cand = ibr__mallocarray(q.ctx, t->n_sw, sizeof *q.cand);
-    tq->coord = ibr__mallocarray(q.ctx, tq->n_pos, T2Q_DIMS);
-    if (!tq->coord || !tq->pos_sw || !tq->sw_pos || !tq->order || !tq->grp || !tq->grp_n || !tq->port_grp ||
-        !q.cand) {
-        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
-        goto out;
-    }
+    tq->pg_max = q->cf.pg_max;
+    if (tq->n_pos > 4u * t->n_sw + 64)
+        return ibr__decline(run,
+                            "torus-2QoS.conf: a %ux%ux%u torus has %u positions, far more than "
+                            "the %u switches of the fabric",
+                            tq->radix[0], tq->radix[1], tq->radix[2], tq->n_pos, t->n_sw);
+    tq->pos_sw = ibr__mallocarray(q->ctx, tq->n_pos, sizeof *tq->pos_sw);
+    tq->sw_pos = ibr__mallocarray(q->ctx, t->n_sw, sizeof *tq->sw_pos);
+    tq->order = ibr__mallocarray(q->ctx, t->n_sw, sizeof *tq->order);
+    tq->grp = ibr__mallocarray(q->ctx, (size_t)tq->n_pos * T2Q_GROUPS, tq->pg_max);
+    tq->grp_n = ibr__calloc(q->ctx, (size_t)tq->n_pos * T2Q_GROUPS, 1);
+    tq->port_grp = ibr__mallocarray(q->ctx, t->n_sw, 256);
+    q->cand = ibr__mallocarray(q->ctx, t->n_sw, sizeof *q->cand);
+    tq->coord = ibr__mallocarray(q->ctx, tq->n_pos, T2Q_DIMS);
+    if (!tq->coord || !tq->pos_sw || !tq->sw_pos || !tq->order || !tq->grp || !tq->grp_n ||
+        !tq->port_grp || !q->cand)
+        return ibr__fail(run, IBR_ENOMEM, "out of memory");
     memset(tq->pos_sw, 0xFF, (size_t)tq->n_pos * sizeof *tq->pos_sw);
     memset(tq->sw_pos, 0xFF, (size_t)t->n_sw * sizeof *tq->sw_pos);
     memset(tq->port_grp, T2Q_NOGROUP, (size_t)t->n_sw * 256);
@@ -1577,13 +1551,38 @@ static int t2q_route(ibr_run *run, void *user)
     for (uint32_t p = 0; p < tq->n_pos; p++)
         for (unsigned d = 0; d < T2Q_DIMS; d++)
             tq->coord[(size_t)p * T2Q_DIMS + d] = (uint8_t)(p / tq->stride[d] % tq->radix[d]);
-    if ((rc = discover(&q)) < 0 || (rc = check_routable(&q)) < 0)
-        goto out;
-    snprintf(q.msg, IBR_ERRMSG_SIZE, "torus-2QoS: built a %ux%ux%u %s with %" PRIu32 " switches",
+    if ((rc = discover(q)) < 0 || (rc = check_routable(q)) < 0)
+        return rc;
+    snprintf(q->msg, IBR_ERRMSG_SIZE, "torus-2QoS: built a %ux%ux%u %s with %" PRIu32 " switches",
              tq->radix[0], tq->radix[1], tq->radix[2],
              tq->mesh[0] && tq->mesh[1] && tq->mesh[2] ? "mesh" : "torus", tq->n_placed);
-    ibr_run_log(run, IBR_LOG_INFO, q.msg);
-    if ((rc = route_unicast(&q)) < 0)
+    ibr_run_log(run, IBR_LOG_INFO, q->msg);
+    return 0;
+}
+
+static int t2q_route(ibr_run *run, void *user)
+{
+    (void)user;
+    t2q q;
+    memset(&q, 0, sizeof q);
+    q.run = run;
+    q.t = ibr_run_topo(run);
+    q.ctx = q.t->ctx;
+    const char *text = NULL;
+    size_t len = 0;
+    int rc;
+    if (!q.t->n_sw)
+        return ibr_run_decline(run, "no switches");
+    q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
+    if (!q.msg)
+        return ibr__fail(run, IBR_ENOMEM, "out of memory");
+    if (ibr_run_setting_str(&text, &len, run, "config") < 0 || !text || !len) {
+        if ((rc = derive_config(&q)) < 0)
+            goto out;
+        text = q.derived.data;
+        len = q.derived.size;
+    }
+    if ((rc = t2q_build(&q, text, len)) < 0 || (rc = route_unicast(&q)) < 0)
         goto out;
     if ((rc = write_sls(&q)) < 0 || (rc = write_sl2vl(&q)) < 0 ||
         (rc = torus_artifact(&q)) < 0 || (rc = route_mcast(&q)) < 0 ||
