@@ -44,6 +44,7 @@
  *    plane, each ring up to its dateline unless broken), each group's tree
  *    the union of its members' paths to the root (doc/engines.md).
  */
+#include <bsd/string.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +52,7 @@
 #include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/torus2qos.h"
+#include "sys/run_int.h"
 
 static const char DIMC[] = "xyz";
 
@@ -82,6 +84,11 @@ typedef struct t2q {
     char *msg;          /* IBR_ERRMSG_SIZE */
     ibr_buffer derived; /* the configuration derived from the cabling, if
                            none was given */
+    /* a repair (t2q_repair_run): only the destination switches marked in
+       dest are routed, each entry handed to put instead of the LFT */
+    const uint8_t *dest;
+    t2q_put_fn put;
+    void *put_arg;
 } t2q;
 
 static uint64_t sw_guid(const t2q *q, uint32_t s)
@@ -675,20 +682,26 @@ static int route_unicast(t2q *q)
        themselves */
     for (uint32_t s = 0; s < n_sw; s++) {
         uint16_t lid = t->ports[t->nodes[t->sw_node[s]].port_off].lid;
-        uint8_t *lft = ibr_run_lft(q->run, s);
-        if (tq->sw_pos[s] == IBR_NONE && lid && lft)
+        uint8_t *lft = q->put ? NULL : ibr_run_lft(q->run, s);
+        if (tq->sw_pos[s] != IBR_NONE || !lid)
+            continue;
+        if (lft)
             lft[lid] = 0;
+        else if (q->put && (!q->dest || q->dest[s]))
+            q->put(q->put_arg, s, lid, 0);
     }
     for (uint32_t si = 0; si < tq->n_placed; si++) {
         uint32_t s = tq->order[si], sp = tq->sw_pos[s];
-        uint8_t *lft = ibr_run_lft(q->run, s);
-        if (!lft) {
+        uint8_t *lft = q->put ? NULL : ibr_run_lft(q->run, s);
+        if (!lft && !q->put) {
             rc = IBR_EINTERNAL;
             goto out;
         }
         for (uint32_t di = 0; di < tq->n_placed; di++) {
             uint32_t dsw = tq->order[di], dp = tq->sw_pos[dsw];
             int g = -1;
+            if (q->dest && !q->dest[dsw])
+                continue;
             if (dp != sp && (g = next_group(q, sp, dp)) < 0) {
                 char a[40], b[40];
                 pos_str(a, sizeof a, tq, sp);
@@ -712,9 +725,14 @@ static int route_unicast(t2q *q)
                     port = grp[*c % gn];
                     (*c)++;
                 }
-                for (unsigned l = 0; l < (1u << e->nlids_log); l++)
-                    if ((uint32_t)e->lid + l <= t->max_lid)
+                for (unsigned l = 0; l < (1u << e->nlids_log); l++) {
+                    if ((uint32_t)e->lid + l > t->max_lid)
+                        break;
+                    if (lft)
                         lft[e->lid + l] = port;
+                    else
+                        q->put(q->put_arg, s, e->lid + l, port);
+                }
             }
         }
         if (((si + 1) & 63) == 0 && (rc = ibr_run_progress(q->run, "torus-2QoS: unicast", si + 1,
@@ -1594,6 +1612,64 @@ static int t2q_route(ibr_run *run, void *user)
     }
     rc = 0;
 out:
+    t2q_free(&q);
+    return rc;
+}
+
+/* Every saved switch still present sits where it sat: the path SLs and
+   the kept routes depend on the positions. 0, or 1 with a->why set. */
+static int same_placement(const t2q *q, t2q_repair *a)
+{
+    const t2q_torus *tq = &q->tq;
+    for (uint32_t i = 0; i < a->n_saved; i++) {
+        uint32_t node;
+        if (ibr_topo_find_guid(&node, NULL, q->t, a->saved_guid[i]) < 0 ||
+            q->t->nodes[node].sw == IBR_NONE)
+            continue; /* a lost switch */
+        uint32_t s = q->t->nodes[node].sw, p = tq->sw_pos[s];
+        if (p == IBR_NONE && q->t->adj_off[s] == q->t->adj_off[s + 1])
+            continue; /* cut off from every other: lost to the torus */
+        const uint8_t *c = &a->saved_xyz[(size_t)i * T2Q_DIMS];
+        if (p == IBR_NONE || t2q_coord(tq, p, 0) != c[0] || t2q_coord(tq, p, 1) != c[1] ||
+            t2q_coord(tq, p, 2) != c[2]) {
+            snprintf(a->why, sizeof a->why,
+                     "torus-2QoS places switch 0x%016" PRIx64 " elsewhere on the changed "
+                     "fabric than in the saved routing (its SLs follow the positions)",
+                     a->saved_guid[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int t2q_repair_run(t2q_repair *a)
+{
+    t2q q;
+    memset(&q, 0, sizeof q);
+    q.run = a->run;
+    q.t = ibr_run_topo(a->run);
+    q.ctx = q.t->ctx;
+    q.dest = a->dest;
+    q.put = a->put;
+    q.put_arg = a->arg;
+    a->why[0] = 0;
+    a->dests = 0;
+    q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
+    if (!q.msg)
+        return IBR_ENOMEM;
+    int rc = q.t->n_sw ? t2q_build(&q, a->conf, a->conf_len) : IBR_EDECLINED;
+    if (rc == 0)
+        rc = same_placement(&q, a);
+    if (rc == 0 && (rc = route_unicast(&q)) == 0 && (rc = write_sls(&q)) == 0)
+        rc = write_sl2vl(&q);
+    for (uint32_t s = 0; rc == 0 && s < q.t->n_sw; s++)
+        a->dests += !a->dest || a->dest[s];
+    if (rc < 0 && rc != IBR_ENOMEM) {
+        const char *m = a->run->message[0] ? a->run->message : "the engine failed";
+        strlcpy(a->why, "torus-2QoS on the changed fabric: ", sizeof a->why);
+        strlcat(a->why, m, sizeof a->why);
+        rc = 1;
+    }
     t2q_free(&q);
     return rc;
 }

@@ -71,6 +71,15 @@ struct ibr_routing_db {
     unsigned int qos_levels, qos_stride;
     char *qos_conf;
     size_t qos_conf_len;
+    /* torus-2QoS (torusconf / toruspos records): the torus-2QoS.conf text
+       the routing was built on and where each switch was placed, what a
+       repair in place builds the torus again from; absent in databases
+       written before them (n_tpos 0) */
+    char *torus_conf;
+    size_t torus_conf_len;
+    uint64_t *tpos_guid;
+    uint8_t *tpos_xyz; /* 3 per switch */
+    uint32_t n_tpos, cap_tpos;
     ibr__guidmap node_map; /* node GUID -> node index */
     ibr__guidmap port_map; /* port GUID (switch port 0, CA ports) -> port index */
     uint32_t *lid_port;    /* LID -> port index, IBR_NONE */
