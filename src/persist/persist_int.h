@@ -95,4 +95,15 @@ struct ibr__churn;
 int ibr__reroute_dmodc(struct ibr__dmodc_repair *a, const ibr_routing_db *db,
                        const uint32_t *tmap, const uint32_t *dmap, struct ibr__churn *chg);
 
+/* Repair in place of a torus-2QoS routing (reroute_t2q.c): r holds the
+   saved tables on t; the engine's routes toward the destination switches
+   marked in dest (t->n_sw marks) are handed to put(arg, switch, LID,
+   port), and r takes the path SLs and SL2VL maps of the torus built again
+   from the saved configuration. 0 (*dests: destination switches routed),
+   1 with why set (a full reroute), or IBR_ENOMEM. */
+int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
+                     const ibr_options *o, const uint8_t *dest,
+                     void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
+                     uint32_t *dests, char *why, size_t cap);
+
 #endif
