@@ -739,11 +739,13 @@ static int route_unicast(t2q *q)
                                                             tq->n_placed)) < 0)
             goto out;
     }
-    /* a repair: the LIDs of a marked switch outside the model are
-       unreachable from every other switch, as a full run leaves them */
+    /* a repair: the LIDs of a marked switch outside the model, and those
+       of end ports cabled to no switch, are unreachable from every other
+       switch, as a full run leaves them */
     for (uint32_t l = 1; q->put && l <= t->max_lid; l++) {
         uint32_t d = t->lid_sw[l];
-        if (d == IBR_NONE || tq->sw_pos[d] != IBR_NONE || (q->dest && !q->dest[d]))
+        if (t->lid_port[l] == IBR_NONE ||
+            (d != IBR_NONE && (tq->sw_pos[d] != IBR_NONE || (q->dest && !q->dest[d]))))
             continue;
         for (uint32_t s = 0; s < n_sw; s++)
             if (s != d)
@@ -1671,9 +1673,10 @@ int t2q_repair_run(t2q_repair *a)
     if (rc == 0)
         rc = same_placement(&q, a);
     if (rc == 0 && (rc = route_unicast(&q)) == 0 && (rc = write_sls(&q)) == 0 &&
-        (rc = write_sl2vl(&q)) == 0 && (rc = torus_artifact(&q)) == 0)
-        /* the torus the repaired routing stands on, for its own database */
-        rc = ibr_run_add_artifact(a->run, "torus-2QoS.conf", a->conf, a->conf_len);
+        (rc = write_sl2vl(&q)) == 0 && (rc = torus_artifact(&q)) == 0 && a->conf_keep)
+        /* the derived configuration the repaired routing stands on, for its
+           own database, as a full run keeps it */
+        rc = ibr_run_add_artifact(a->run, "torus-2QoS.conf", a->conf, a->conf_keep);
     for (uint32_t s = 0; rc == 0 && s < q.t->n_sw; s++)
         a->dests += !a->dest || a->dest[s];
     if (rc < 0 && rc != IBR_ENOMEM) {

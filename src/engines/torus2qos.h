@@ -99,6 +99,9 @@ typedef struct t2q_repair {
     ibr_run *run;              /* topology, options; its result takes the SLs and maps */
     const char *conf;          /* torus-2QoS.conf text, conf_len bytes */
     size_t conf_len;
+    size_t conf_keep;          /* its first conf_keep bytes: the artefact
+                                  torus-2QoS.conf of the repaired routing (0:
+                                  none, the configuration was given) */
     const uint64_t *saved_guid; /* the saved placement: switch GUID and x, y, z */
     const uint8_t *saved_xyz;   /* 3 per switch */
     uint32_t n_saved;

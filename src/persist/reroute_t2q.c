@@ -50,6 +50,7 @@ static int with_backups(ibr_buffer *out, ibr_context *ctx, const ibr_routing_db 
     t2q_config cf;
     char err[IBR_ERRMSG_SIZE];
     memset(&cf, 0, sizeof cf);
+    /* the backups start on a line of their own */
     int rc = ibr__buf_printf(out, ctx, "%s\n", db->torus_conf);
     if (rc < 0 || t2q_config_parse(&cf, ctx, db->torus_conf, db->torus_conf_len, err) < 0)
         return rc; /* the engine says what is wrong with it */
@@ -128,6 +129,13 @@ int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
     a->run = &run;
     a->conf = conf.data;
     a->conf_len = conf.size;
+    /* the derived configuration is the repaired routing's artefact, as in
+       a full run (without the backup seeds, made again each time); a
+       given one stays a setting */
+    a->conf_keep = db->torus_conf_len;
+    for (size_t i = 0; i < db->n_settings; i++)
+        if (!strcmp(db->set_name[i], "torus-2QoS.config") && db->set_value[i][0])
+            a->conf_keep = 0;
     a->saved_guid = db->tpos_guid;
     a->saved_xyz = db->tpos_xyz;
     a->n_saved = db->n_tpos;
