@@ -29,7 +29,11 @@
  * engines (lash, dfsssp: per-pair SLs and a hop matrix) are instead
  * repaired by shortest paths, also after a cable or switch comes back,
  * and their moved paths placed into layers (reroute_layered.c), so that
- * unmoved paths keep their SL. A new end port
+ * unmoved paths keep their SL; torus-2QoS routes the destinations whose
+ * routes crossed a lost element (every one after a comeback) again on the
+ * torus rebuilt from its saved configuration and placement
+ * (reroute_t2q.c), its SLs and SL2VL maps written as a full run writes
+ * them. A new end port
  * (or one moved to another switch) gets the column of another LID
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
