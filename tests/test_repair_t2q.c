@@ -405,11 +405,60 @@ static void test_old_db(void)
     ibr_fabric_destroy(f);
 }
 
+/* Allocation failures anywhere in a torus-2QoS repair (a lost cable, a
+   lost switch): IBR_ENOMEM and nothing leaked, until it succeeds in
+   place. */
+static void oom_one(unsigned cable, uint64_t seed)
+{
+    ibr_test_alloc st = {-1, 0, 0, 0};
+    ibr_context *ctx = ibr_test_context(&st);
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=4x3x3,hosts=1"), 0);
+    ibr_topo *t0 = freeze_copy(f);
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t0, "torus-2QoS,no_fallback", NULL), 0);
+    ibr_routing_db *db = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, cable, !cable, seed), 0);
+    ibr_topo *t1 = freeze_copy(f);
+    long live = st.live, fails = 0;
+    for (long n = 0;; n++) {
+        st.fail_at = st.calls + n;
+        ibr_result *y = NULL;
+        ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+        int rc = ibr_routing_db_route(&y, &rep, db, t1, NULL, 0);
+        st.fail_at = -1;
+        ibr_result_destroy(y);
+        CU_ASSERT_EQUAL_FATAL(st.live, live);
+        if (rc == 0) {
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+            break;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        fails++;
+    }
+    CU_ASSERT(fails > 20);
+    ibr_routing_db_destroy(db);
+    ibr_topo_destroy(t1);
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+    ibr_context_destroy(ctx);
+}
+
+static void test_oom(void)
+{
+    oom_one(1, 2);
+    oom_one(0, 1);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"torus-2QoS: faults repaired in place, SLs kept, loop-free, counts exact", test_tori},
         {"torus-2QoS: a database without the torus takes a full reroute", test_old_db},
+        {"allocation failures in a torus-2QoS repair", test_oom},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("repair_t2q", tests);

@@ -44,7 +44,6 @@
  *    plane, each ring up to its dateline unless broken), each group's tree
  *    the union of its members' paths to the root (doc/engines.md).
  */
-#include <bsd/string.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +51,6 @@
 #include "cdg/cdg.h"
 #include "core/buffer.h"
 #include "engines/torus2qos.h"
-#include "sys/run_int.h"
 
 static const char DIMC[] = "xyz";
 
@@ -1679,12 +1677,6 @@ int t2q_repair_run(t2q_repair *a)
         rc = ibr_run_add_artifact(a->run, "torus-2QoS.conf", a->conf, a->conf_keep);
     for (uint32_t s = 0; rc == 0 && s < q.t->n_sw; s++)
         a->dests += !a->dest || a->dest[s];
-    if (rc < 0 && rc != IBR_ENOMEM) {
-        const char *m = a->run->message[0] ? a->run->message : "the engine failed";
-        strlcpy(a->why, "torus-2QoS on the changed fabric: ", sizeof a->why);
-        strlcat(a->why, m, sizeof a->why);
-        rc = 1;
-    }
     t2q_free(&q);
     return rc;
 }

@@ -112,8 +112,9 @@ typedef struct t2q_repair {
     char why[IBR_ERRMSG_SIZE]; /* out: why a full reroute (return 1) */
 } t2q_repair;
 
-/* 0; 1 with why set when the engine declines or fails on the changed
-   fabric or places a saved switch elsewhere; IBR_ENOMEM. */
+/* 0; 1 with why set when a saved switch is placed elsewhere; the
+   engine's decline or failure on the changed fabric (its message in the
+   run), IBR_ENOMEM among them. */
 int t2q_repair_run(t2q_repair *a);
 
 #endif

@@ -143,8 +143,15 @@ int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
     a->put = put;
     a->arg = arg;
     rc = t2q_repair_run(a);
-    if (rc == 1)
+    if (rc == 1) {
         strlcpy(why, a->why, cap);
+    } else if (rc < 0 && rc != IBR_ENOMEM) {
+        /* the engine declines or fails on the changed fabric: a full
+           reroute says so (and fails the same way if it must) */
+        snprintf(why, cap, "torus-2QoS on the changed fabric: %s",
+                 run.message[0] ? run.message : "the engine failed");
+        rc = 1;
+    }
     *dests = a->dests;
     ibr_buffer_dispose(&conf);
     ibr__free(t->ctx, a);
