@@ -48,11 +48,13 @@
  * sl2vl <hex, 16 bytes per (in, out) port pair>
  * slmode <none|dest|pair>
  * sl <source LID> <hex byte per destination LID>   (source 0 for dest mode)
+ * torusconf <a line of torus-2QoS.conf, %XX-escaped>   (torus-2QoS only)
+ * toruspos 0x<switch GUID> <x> <y> <z>    (torus-2QoS: where it placed a switch)
  * end <FNV-1a 64 of every byte before this line, hex>
  * @endcode
  * Lines starting with '#' are comments. Switches are stored in switch
- * index order. The qos, qosconf and epsl2vl records are optional (a
- * database written before them reads the same).
+ * index order. The qos, qosconf, epsl2vl, torusconf and toruspos records
+ * are optional (a database written before them reads the same).
  *
  * QoS: a routing computed with ibr_options::qos keeps the engine's own
  * SL2VL maps (those from before the QoS manager) and the configuration

@@ -82,6 +82,11 @@ typedef struct t2q {
     char *msg;          /* IBR_ERRMSG_SIZE */
     ibr_buffer derived; /* the configuration derived from the cabling, if
                            none was given */
+    /* a repair (t2q_repair_run): only the destination switches marked in
+       dest are routed, each entry handed to put instead of the LFT */
+    const uint8_t *dest;
+    t2q_put_fn put;
+    void *put_arg;
 } t2q;
 
 static uint64_t sw_guid(const t2q *q, uint32_t s)
@@ -675,20 +680,26 @@ static int route_unicast(t2q *q)
        themselves */
     for (uint32_t s = 0; s < n_sw; s++) {
         uint16_t lid = t->ports[t->nodes[t->sw_node[s]].port_off].lid;
-        uint8_t *lft = ibr_run_lft(q->run, s);
-        if (tq->sw_pos[s] == IBR_NONE && lid && lft)
+        uint8_t *lft = q->put ? NULL : ibr_run_lft(q->run, s);
+        if (tq->sw_pos[s] != IBR_NONE || !lid)
+            continue;
+        if (lft)
             lft[lid] = 0;
+        else if (q->put && (!q->dest || q->dest[s]))
+            q->put(q->put_arg, s, lid, 0);
     }
     for (uint32_t si = 0; si < tq->n_placed; si++) {
         uint32_t s = tq->order[si], sp = tq->sw_pos[s];
-        uint8_t *lft = ibr_run_lft(q->run, s);
-        if (!lft) {
+        uint8_t *lft = q->put ? NULL : ibr_run_lft(q->run, s);
+        if (!lft && !q->put) {
             rc = IBR_EINTERNAL;
             goto out;
         }
         for (uint32_t di = 0; di < tq->n_placed; di++) {
             uint32_t dsw = tq->order[di], dp = tq->sw_pos[dsw];
             int g = -1;
+            if (q->dest && !q->dest[dsw])
+                continue;
             if (dp != sp && (g = next_group(q, sp, dp)) < 0) {
                 char a[40], b[40];
                 pos_str(a, sizeof a, tq, sp);
@@ -712,14 +723,31 @@ static int route_unicast(t2q *q)
                     port = grp[*c % gn];
                     (*c)++;
                 }
-                for (unsigned l = 0; l < (1u << e->nlids_log); l++)
-                    if ((uint32_t)e->lid + l <= t->max_lid)
+                for (unsigned l = 0; l < (1u << e->nlids_log); l++) {
+                    if ((uint32_t)e->lid + l > t->max_lid)
+                        break;
+                    if (lft)
                         lft[e->lid + l] = port;
+                    else
+                        q->put(q->put_arg, s, e->lid + l, port);
+                }
             }
         }
         if (((si + 1) & 63) == 0 && (rc = ibr_run_progress(q->run, "torus-2QoS: unicast", si + 1,
                                                             tq->n_placed)) < 0)
             goto out;
+    }
+    /* a repair: the LIDs of a marked switch outside the model, and those
+       of end ports cabled to no switch, are unreachable from every other
+       switch, as a full run leaves them */
+    for (uint32_t l = 1; q->put && l <= t->max_lid; l++) {
+        uint32_t d = t->lid_sw[l];
+        if (t->lid_port[l] == IBR_NONE ||
+            (d != IBR_NONE && (tq->sw_pos[d] != IBR_NONE || (q->dest && !q->dest[d]))))
+            continue;
+        for (uint32_t s = 0; s < n_sw; s++)
+            if (s != d)
+                q->put(q->put_arg, s, l, IBR_NO_ROUTE);
     }
 out:
     if (rc == IBR_ENOMEM)
@@ -1471,51 +1499,31 @@ static int derive_config(t2q *q)
     return 0;
 }
 
-static int t2q_route(ibr_run *run, void *user)
+/* The configuration read (text, len bytes), the VLs checked and the torus
+   built on the run's topology: everything the unicast routes, SLs and
+   SL2VL maps are computed from. 0, or a decline or failure. */
+static int t2q_build(t2q *q, const char *text, size_t len)
 {
-    (void)user;
-    t2q q;
-    memset(&q, 0, sizeof q);
-    q.run = run;
-    q.t = ibr_run_topo(run);
-    q.ctx = q.t->ctx;
-    const ibr_topo *t = q.t;
-    const char *text = NULL;
-    size_t len = 0;
-    int rc;
-    if (!t->n_sw)
-        return ibr_run_decline(run, "no switches");
-    q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
-    if (!q.msg)
-        return ibr__fail(run, IBR_ENOMEM, "out of memory");
-    if (ibr_run_setting_str(&text, &len, run, "config") < 0 || !text || !len) {
-        if ((rc = derive_config(&q)) < 0)
-            goto out;
-        text = q.derived.data;
-        len = q.derived.size;
-    }
-    rc = t2q_config_parse(&q.cf, q.ctx, text, len, q.msg);
-    if (rc < 0) {
-        rc = rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
-                              : ibr_run_decline(run, q.msg);
-        goto out;
-    }
+    ibr_run *run = q->run;
+    const ibr_topo *t = q->t;
+    int rc = t2q_config_parse(&q->cf, q->ctx, text, len, q->msg);
+    if (rc < 0)
+        return rc == IBR_ENOMEM ? ibr__fail(run, IBR_ENOMEM, "out of memory")
+                                : ibr_run_decline(run, q->msg);
     const ibr_options *o = ibr_run_options(run);
     unsigned sw_cap = min_vl_cap(t, 1), ep_cap = min_vl_cap(t, 0);
-    q.vls = sw_cap < o->max_vls ? sw_cap : o->max_vls;
+    q->vls = sw_cap < o->max_vls ? sw_cap : o->max_vls;
     unsigned ep_vls = ep_cap < o->max_vls ? ep_cap : o->max_vls;
-    if (q.vls < 2) {
-        rc = ibr__decline(run,
-                          "torus-2QoS needs at least 2 data VLs on switch ports, has %u "
-                          "(max_vls %u, smallest VLCap of a switch-to-switch port %u)",
-                          q.vls, o->max_vls, sw_cap);
-        goto out;
-    }
-    if (q.vls < 4)
+    if (q->vls < 2)
+        return ibr__decline(run,
+                            "torus-2QoS needs at least 2 data VLs on switch ports, has %u "
+                            "(max_vls %u, smallest VLCap of a switch-to-switch port %u)",
+                            q->vls, o->max_vls, sw_cap);
+    if (q->vls < 4)
         ibr_run_log(run, IBR_LOG_WARN,
                     "torus-2QoS: fewer than 4 data VLs: a failed switch cannot be routed around "
                     "without credit loops");
-    else if (q.vls < 8)
+    else if (q->vls < 8)
         ibr_run_log(run, IBR_LOG_WARN,
                     "torus-2QoS: fewer than 8 data VLs: the two QoS levels share VLs on "
                     "inter-switch links");
@@ -1526,49 +1534,43 @@ static int t2q_route(ibr_run *run, void *user)
     {
         char line[160];
         snprintf(line, sizeof line, "torus-2QoS: minimum data VLs: end port %u, switch port %u",
-                 ep_vls, q.vls);
+                 ep_vls, q->vls);
         ibr_run_log(run, IBR_LOG_INFO, line);
     }
     for (unsigned p = 0; p < 256; p++) {
-        if (q.cf.port_rank[p] >= q.cf.n_port_order)
+        if (q->cf.port_rank[p] >= q->cf.n_port_order)
             continue;
         for (uint32_t s = 0; s < t->n_sw; s++)
-            if (p > t->nodes[t->sw_node[s]].nports) {
-                rc = ibr__decline(run,
-                                  "torus-2QoS.conf: port_order lists port %u, beyond the %u "
-                                  "ports of switch 0x%016" PRIx64,
-                                  p, t->nodes[t->sw_node[s]].nports, sw_guid(&q, s));
-                goto out;
-            }
+            if (p > t->nodes[t->sw_node[s]].nports)
+                return ibr__decline(run,
+                                    "torus-2QoS.conf: port_order lists port %u, beyond the %u "
+                                    "ports of switch 0x%016" PRIx64,
+                                    p, t->nodes[t->sw_node[s]].nports, sw_guid(q, s));
     }
-    t2q_torus *tq = &q.tq;
+    t2q_torus *tq = &q->tq;
     tq->n_pos = 1;
     for (unsigned d = 0; d < T2Q_DIMS; d++) {
-        tq->radix[d] = q.cf.radix[d];
-        tq->mesh[d] = q.cf.mesh[d];
+        tq->radix[d] = q->cf.radix[d];
+        tq->mesh[d] = q->cf.mesh[d];
         tq->n_pos *= tq->radix[d];
     }
-    tq->pg_max = q.cf.pg_max;
-    if (tq->n_pos > 4u * t->n_sw + 64) {
-        rc = ibr__decline(run,
-                          "torus-2QoS.conf: a %ux%ux%u torus has %u positions, far more than "
-                          "the %u switches of the fabric",
-                          tq->radix[0], tq->radix[1], tq->radix[2], tq->n_pos, t->n_sw);
-        goto out;
-    }
-    tq->pos_sw = ibr__mallocarray(q.ctx, tq->n_pos, sizeof *tq->pos_sw);
-    tq->sw_pos = ibr__mallocarray(q.ctx, t->n_sw, sizeof *tq->sw_pos);
-    tq->order = ibr__mallocarray(q.ctx, t->n_sw, sizeof *tq->order);
-    tq->grp = ibr__mallocarray(q.ctx, (size_t)tq->n_pos * T2Q_GROUPS, tq->pg_max);
-    tq->grp_n = ibr__calloc(q.ctx, (size_t)tq->n_pos * T2Q_GROUPS, 1);
-    tq->port_grp = ibr__mallocarray(q.ctx, t->n_sw, 256);
-    q.cand = ibr__mallocarray(q.ctx, t->n_sw, sizeof *q.cand);
-    tq->coord = ibr__mallocarray(q.ctx, tq->n_pos, T2Q_DIMS);
-    if (!tq->coord || !tq->pos_sw || !tq->sw_pos || !tq->order || !tq->grp || !tq->grp_n || !tq->port_grp ||
-        !q.cand) {
-        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
-        goto out;
-    }
+    tq->pg_max = q->cf.pg_max;
+    if (tq->n_pos > 4u * t->n_sw + 64)
+        return ibr__decline(run,
+                            "torus-2QoS.conf: a %ux%ux%u torus has %u positions, far more than "
+                            "the %u switches of the fabric",
+                            tq->radix[0], tq->radix[1], tq->radix[2], tq->n_pos, t->n_sw);
+    tq->pos_sw = ibr__mallocarray(q->ctx, tq->n_pos, sizeof *tq->pos_sw);
+    tq->sw_pos = ibr__mallocarray(q->ctx, t->n_sw, sizeof *tq->sw_pos);
+    tq->order = ibr__mallocarray(q->ctx, t->n_sw, sizeof *tq->order);
+    tq->grp = ibr__mallocarray(q->ctx, (size_t)tq->n_pos * T2Q_GROUPS, tq->pg_max);
+    tq->grp_n = ibr__calloc(q->ctx, (size_t)tq->n_pos * T2Q_GROUPS, 1);
+    tq->port_grp = ibr__mallocarray(q->ctx, t->n_sw, 256);
+    q->cand = ibr__mallocarray(q->ctx, t->n_sw, sizeof *q->cand);
+    tq->coord = ibr__mallocarray(q->ctx, tq->n_pos, T2Q_DIMS);
+    if (!tq->coord || !tq->pos_sw || !tq->sw_pos || !tq->order || !tq->grp || !tq->grp_n ||
+        !tq->port_grp || !q->cand)
+        return ibr__fail(run, IBR_ENOMEM, "out of memory");
     memset(tq->pos_sw, 0xFF, (size_t)tq->n_pos * sizeof *tq->pos_sw);
     memset(tq->sw_pos, 0xFF, (size_t)t->n_sw * sizeof *tq->sw_pos);
     memset(tq->port_grp, T2Q_NOGROUP, (size_t)t->n_sw * 256);
@@ -1577,13 +1579,38 @@ static int t2q_route(ibr_run *run, void *user)
     for (uint32_t p = 0; p < tq->n_pos; p++)
         for (unsigned d = 0; d < T2Q_DIMS; d++)
             tq->coord[(size_t)p * T2Q_DIMS + d] = (uint8_t)(p / tq->stride[d] % tq->radix[d]);
-    if ((rc = discover(&q)) < 0 || (rc = check_routable(&q)) < 0)
-        goto out;
-    snprintf(q.msg, IBR_ERRMSG_SIZE, "torus-2QoS: built a %ux%ux%u %s with %" PRIu32 " switches",
+    if ((rc = discover(q)) < 0 || (rc = check_routable(q)) < 0)
+        return rc;
+    snprintf(q->msg, IBR_ERRMSG_SIZE, "torus-2QoS: built a %ux%ux%u %s with %" PRIu32 " switches",
              tq->radix[0], tq->radix[1], tq->radix[2],
              tq->mesh[0] && tq->mesh[1] && tq->mesh[2] ? "mesh" : "torus", tq->n_placed);
-    ibr_run_log(run, IBR_LOG_INFO, q.msg);
-    if ((rc = route_unicast(&q)) < 0)
+    ibr_run_log(run, IBR_LOG_INFO, q->msg);
+    return 0;
+}
+
+static int t2q_route(ibr_run *run, void *user)
+{
+    (void)user;
+    t2q q;
+    memset(&q, 0, sizeof q);
+    q.run = run;
+    q.t = ibr_run_topo(run);
+    q.ctx = q.t->ctx;
+    const char *text = NULL;
+    size_t len = 0;
+    int rc;
+    if (!q.t->n_sw)
+        return ibr_run_decline(run, "no switches");
+    q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
+    if (!q.msg)
+        return ibr__fail(run, IBR_ENOMEM, "out of memory");
+    if (ibr_run_setting_str(&text, &len, run, "config") < 0 || !text || !len) {
+        if ((rc = derive_config(&q)) < 0)
+            goto out;
+        text = q.derived.data;
+        len = q.derived.size;
+    }
+    if ((rc = t2q_build(&q, text, len)) < 0 || (rc = route_unicast(&q)) < 0)
         goto out;
     if ((rc = write_sls(&q)) < 0 || (rc = write_sl2vl(&q)) < 0 ||
         (rc = torus_artifact(&q)) < 0 || (rc = route_mcast(&q)) < 0 ||
@@ -1595,6 +1622,61 @@ static int t2q_route(ibr_run *run, void *user)
     }
     rc = 0;
 out:
+    t2q_free(&q);
+    return rc;
+}
+
+/* Every saved switch still present sits where it sat: the path SLs and
+   the kept routes depend on the positions. 0, or 1 with a->why set. */
+static int same_placement(const t2q *q, t2q_repair *a)
+{
+    const t2q_torus *tq = &q->tq;
+    for (uint32_t i = 0; i < a->n_saved; i++) {
+        uint32_t node;
+        if (ibr_topo_find_guid(&node, NULL, q->t, a->saved_guid[i]) < 0 ||
+            q->t->nodes[node].sw == IBR_NONE)
+            continue; /* a lost switch */
+        uint32_t s = q->t->nodes[node].sw, p = tq->sw_pos[s];
+        if (p == IBR_NONE && q->t->adj_off[s] == q->t->adj_off[s + 1])
+            continue; /* cut off from every other: lost to the torus */
+        const uint8_t *c = &a->saved_xyz[(size_t)i * T2Q_DIMS];
+        if (p == IBR_NONE || t2q_coord(tq, p, 0) != c[0] || t2q_coord(tq, p, 1) != c[1] ||
+            t2q_coord(tq, p, 2) != c[2]) {
+            snprintf(a->why, sizeof a->why,
+                     "torus-2QoS places switch 0x%016" PRIx64 " elsewhere on the changed "
+                     "fabric than in the saved routing (its SLs follow the positions)",
+                     a->saved_guid[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int t2q_repair_run(t2q_repair *a)
+{
+    t2q q;
+    memset(&q, 0, sizeof q);
+    q.run = a->run;
+    q.t = ibr_run_topo(a->run);
+    q.ctx = q.t->ctx;
+    q.dest = a->dest;
+    q.put = a->put;
+    q.put_arg = a->arg;
+    a->why[0] = 0;
+    a->dests = 0;
+    q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
+    if (!q.msg)
+        return IBR_ENOMEM;
+    int rc = q.t->n_sw ? t2q_build(&q, a->conf, a->conf_len) : IBR_EDECLINED;
+    if (rc == 0)
+        rc = same_placement(&q, a);
+    if (rc == 0 && (rc = route_unicast(&q)) == 0 && (rc = write_sls(&q)) == 0 &&
+        (rc = write_sl2vl(&q)) == 0 && (rc = torus_artifact(&q)) == 0 && a->conf_keep)
+        /* the derived configuration the repaired routing stands on, for its
+           own database, as a full run keeps it */
+        rc = ibr_run_add_artifact(a->run, "torus-2QoS.conf", a->conf, a->conf_keep);
+    for (uint32_t s = 0; rc == 0 && s < q.t->n_sw; s++)
+        a->dests += !a->dest || a->dest[s];
     t2q_free(&q);
     return rc;
 }

@@ -87,4 +87,34 @@ static inline unsigned t2q_coord(const t2q_torus *tq, uint32_t p, unsigned d)
     return tq->coord[(size_t)p * T2Q_DIMS + d];
 }
 
+/* Repair in place (persist/reroute_t2q.c): the torus built again on the
+   run's topology from the configuration the saved routing was built on,
+   the placement compared with the saved one, and the engine's routes
+   toward the destination switches marked in dest (n_sw marks; NULL: every
+   one) handed to put, entry by entry, in the order of a full run; then
+   the path SLs of every pair in the model and the SL2VL maps written into
+   the run's result, as a full run writes them. */
+typedef void (*t2q_put_fn)(void *arg, uint32_t sw, uint32_t lid, unsigned port);
+typedef struct t2q_repair {
+    ibr_run *run;              /* topology, options; its result takes the SLs and maps */
+    const char *conf;          /* torus-2QoS.conf text, conf_len bytes */
+    size_t conf_len;
+    size_t conf_keep;          /* its first conf_keep bytes: the artefact
+                                  torus-2QoS.conf of the repaired routing (0:
+                                  none, the configuration was given) */
+    const uint64_t *saved_guid; /* the saved placement: switch GUID and x, y, z */
+    const uint8_t *saved_xyz;   /* 3 per switch */
+    uint32_t n_saved;
+    const uint8_t *dest;
+    t2q_put_fn put;
+    void *arg;
+    uint32_t dests;            /* out: destination switches routed */
+    char why[IBR_ERRMSG_SIZE]; /* out: why a full reroute (return 1) */
+} t2q_repair;
+
+/* 0; 1 with why set when a saved switch is placed elsewhere; the
+   engine's decline or failure on the changed fabric (its message in the
+   run), IBR_ENOMEM among them. */
+int t2q_repair_run(t2q_repair *a);
+
 #endif

@@ -40,6 +40,9 @@ void ibr_routing_db_destroy(ibr_routing_db *db)
     ibr__free(ctx, db->sl2vl_off);
     ibr__free(ctx, db->ep);
     ibr__free(ctx, db->qos_conf);
+    ibr__free(ctx, db->torus_conf);
+    ibr__free(ctx, db->tpos_guid);
+    ibr__free(ctx, db->tpos_xyz);
     ibr__free(ctx, db->lid_port);
     ibr__guidmap_free(ctx, &db->node_map);
     ibr__guidmap_free(ctx, &db->port_map);
@@ -247,6 +250,74 @@ static int db_copy_settings(ibr_routing_db *db, const ibr_result *r)
     return 0;
 }
 
+static int num(ibr__cur *c, uint64_t max, uint64_t *out);
+
+/* Add switch guid at x, y, z to the saved torus placement. */
+static int add_tpos(ibr_routing_db *db, uint64_t guid, const unsigned xyz[3])
+{
+    ibr_context *ctx = db->ctx;
+    if (db->n_tpos == db->cap_tpos) {
+        uint32_t cap = db->cap_tpos ? 2 * db->cap_tpos : 64;
+        uint64_t *g = ibr__reallocarray(ctx, db->tpos_guid, cap, sizeof *g);
+        if (g)
+            db->tpos_guid = g;
+        uint8_t *c = ibr__reallocarray(ctx, db->tpos_xyz, cap, 3);
+        if (c)
+            db->tpos_xyz = c;
+        if (!g || !c)
+            return IBR_ENOMEM;
+        db->cap_tpos = cap;
+    }
+    db->tpos_guid[db->n_tpos] = guid;
+    for (unsigned d = 0; d < 3; d++)
+        db->tpos_xyz[(size_t)db->n_tpos * 3 + d] = (uint8_t)xyz[d];
+    db->n_tpos++;
+    return 0;
+}
+
+/* torus-2QoS's torus (its artefacts): the configuration it was built on,
+   derived or given, and the placement ("x y z guid" lines of
+   opensm-torus.dump). 0 or IBR_ENOMEM. */
+static int db_copy_torus(ibr_routing_db *db, const ibr_result *r)
+{
+    const void *conf = NULL, *dump = NULL;
+    size_t conf_n = 0, dump_n = 0;
+    if (strcmp(r->engine, "torus-2QoS") != 0 ||
+        ibr_result_find_artifact(&dump, &dump_n, r, "opensm-torus.dump") < 0)
+        return 0;
+    if (ibr_result_find_artifact(&conf, &conf_n, r, "torus-2QoS.conf") < 0) {
+        for (size_t i = 0; i < r->n_settings && !conf; i++)
+            if (!strcmp(r->settings[i].name, "torus-2QoS.config") && r->settings[i].value[0]) {
+                conf = r->settings[i].value;
+                conf_n = strlen(r->settings[i].value);
+            }
+    }
+    if (!conf || !conf_n)
+        return 0;
+    ibr_context *ctx = db->ctx;
+    if (!(db->torus_conf = ibr__malloc(ctx, conf_n + 1)))
+        return IBR_ENOMEM;
+    memcpy(db->torus_conf, conf, conf_n);
+    db->torus_conf[conf_n] = 0;
+    db->torus_conf_len = conf_n;
+    ibr__cur c = {(const char *)dump, (const char *)dump + dump_n};
+    while (c.p < c.e) {
+        const char *nl = memchr(c.p, '\n', (size_t)(c.e - c.p));
+        ibr__cur line = {c.p, nl ? nl : c.e};
+        c.p = nl ? nl + 1 : c.e;
+        uint64_t v[3], guid;
+        if (line.p < line.e && *line.p == '#')
+            continue;
+        if (num(&line, 255, &v[0]) < 0 || num(&line, 255, &v[1]) < 0 ||
+            num(&line, 255, &v[2]) < 0 || num(&line, UINT64_MAX, &guid) < 0)
+            continue;
+        unsigned xyz[3] = {(unsigned)v[0], (unsigned)v[1], (unsigned)v[2]};
+        if (add_tpos(db, guid, xyz) < 0)
+            return IBR_ENOMEM;
+    }
+    return 0;
+}
+
 int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
 {
     if (!out)
@@ -289,7 +360,8 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
             goto nomem;
         db->qos_conf_len = strlen(db->qos_conf);
     }
-    if ((maps.sw && db_copy_sl2vl(db, r, maps.sw) < 0) || db_copy_settings(db, r) < 0)
+    if ((maps.sw && db_copy_sl2vl(db, r, maps.sw) < 0) || db_copy_settings(db, r) < 0 ||
+        db_copy_torus(db, r) < 0)
         goto nomem;
     char msg[IBR_ERRMSG_SIZE];
     int rc = db_index(db, msg);
@@ -413,6 +485,31 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
             rc = put_escaped(out, ctx, db->set_value[i]);
         if (rc == 0)
             rc = ibr__buf_putc(out, ctx, '\n');
+    }
+    /* torus-2QoS's torus: the configuration, one torusconf record per
+       line, and the placement */
+    for (const char *c = db->n_tpos ? db->torus_conf : NULL; c && *c && rc == 0;) {
+        const char *nl = strchr(c, '\n');
+        size_t n = nl ? (size_t)(nl - c) : strlen(c);
+        char *line = ibr__malloc(ctx, n + 1);
+        if (!line) {
+            rc = IBR_ENOMEM;
+            break;
+        }
+        memcpy(line, c, n);
+        line[n] = 0;
+        rc = ibr__buf_puts(out, ctx, "torusconf ");
+        if (rc == 0)
+            rc = put_escaped(out, ctx, line);
+        if (rc == 0)
+            rc = ibr__buf_putc(out, ctx, '\n');
+        ibr__free(ctx, line);
+        c = nl ? nl + 1 : c + n;
+    }
+    for (uint32_t i = 0; db->torus_conf && i < db->n_tpos && rc == 0; i++) {
+        const uint8_t *x = &db->tpos_xyz[(size_t)i * 3];
+        rc = ibr__buf_printf(out, ctx, "toruspos 0x%016" PRIx64 " %u %u %u\n", db->tpos_guid[i],
+                             x[0], x[1], x[2]);
     }
     static const char type_ch[] = "?CSR";
     size_t epi = 0; /* the end-port maps, in node and port order */
@@ -670,6 +767,45 @@ static int read_qosconf(dbparser *ps, ibr__cur *c)
     db->qos_conf_len = have + n + 1;
     ibr__free(ctx, text);
     return 0;
+}
+
+/* "torusconf <escaped line>": a line of the torus-2QoS.conf text a
+   torus-2QoS routing was built on. */
+static int read_torusconf(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr_context *ctx = db->ctx;
+    ibr__cur_skip_blanks(c);
+    char *text = NULL;
+    int rc = unescape(ctx, (ibr__span){c->p, (size_t)(c->e - c->p)}, &text);
+    if (rc == IBR_EPARSE)
+        return perr(ps, IBR__MSG("DB059", "bad escape in torusconf"));
+    if (rc < 0)
+        return rc;
+    size_t n = strlen(text), have = db->torus_conf_len;
+    char *q = ibr__realloc(ctx, db->torus_conf, have + n + 2);
+    if (!q) {
+        ibr__free(ctx, text);
+        return IBR_ENOMEM;
+    }
+    memcpy(q + have, text, n);
+    q[have + n] = '\n';
+    q[have + n + 1] = 0;
+    db->torus_conf = q;
+    db->torus_conf_len = have + n + 1;
+    ibr__free(ctx, text);
+    return 0;
+}
+
+/* "toruspos <switch GUID> <x> <y> <z>": where torus-2QoS placed a switch. */
+static int read_toruspos(dbparser *ps, ibr__cur *c)
+{
+    uint64_t guid, v[3];
+    if (num(c, UINT64_MAX, &guid) < 0 || num(c, 255, &v[0]) < 0 || num(c, 255, &v[1]) < 0 ||
+        num(c, 255, &v[2]) < 0 || !line_done(c))
+        return perr(ps, IBR__MSG("DB060", "bad toruspos line"));
+    unsigned xyz[3] = {(unsigned)v[0], (unsigned)v[1], (unsigned)v[2]};
+    return add_tpos(ps->db, guid, xyz);
 }
 
 /* "epsl2vl <16 hex bytes>" after the port line of a CA or router port. */
@@ -963,7 +1099,7 @@ static const struct {
     {"epsl2vl", read_epsl2vl}, {"max_lid", read_max_lid}, {"setting", read_setting},
     {"node", read_node},       {"port", read_port},       {"lft", read_lft},
     {"hops", read_hops},       {"sl2vl", read_sl2vl},     {"slmode", read_slmode},
-    {"sl", read_sl},
+    {"sl", read_sl},           {"torusconf", read_torusconf}, {"toruspos", read_toruspos},
 };
 
 /* The magic line "ibroute-routing-db <version>". */

@@ -71,6 +71,15 @@ struct ibr_routing_db {
     unsigned int qos_levels, qos_stride;
     char *qos_conf;
     size_t qos_conf_len;
+    /* torus-2QoS (torusconf / toruspos records): the torus-2QoS.conf text
+       the routing was built on and where each switch was placed, what a
+       repair in place builds the torus again from; absent in databases
+       written before them (n_tpos 0) */
+    char *torus_conf;
+    size_t torus_conf_len;
+    uint64_t *tpos_guid;
+    uint8_t *tpos_xyz; /* 3 per switch */
+    uint32_t n_tpos, cap_tpos;
     ibr__guidmap node_map; /* node GUID -> node index */
     ibr__guidmap port_map; /* port GUID (switch port 0, CA ports) -> port index */
     uint32_t *lid_port;    /* LID -> port index, IBR_NONE */
@@ -85,5 +94,16 @@ struct ibr__dmodc_repair;
 struct ibr__churn;
 int ibr__reroute_dmodc(struct ibr__dmodc_repair *a, const ibr_routing_db *db,
                        const uint32_t *tmap, const uint32_t *dmap, struct ibr__churn *chg);
+
+/* Repair in place of a torus-2QoS routing (reroute_t2q.c): r holds the
+   saved tables on t; the engine's routes toward the destination switches
+   marked in dest (t->n_sw marks) are handed to put(arg, switch, LID,
+   port), and r takes the path SLs and SL2VL maps of the torus built again
+   from the saved configuration. 0 (*dests: destination switches routed),
+   1 with why set (a full reroute), or IBR_ENOMEM. */
+int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
+                     const ibr_options *o, const uint8_t *dest,
+                     void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
+                     uint32_t *dests, char *why, size_t cap);
 
 #endif

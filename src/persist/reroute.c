@@ -32,8 +32,11 @@
  * unmoved paths keep their SL; nue (not minimal, no hop matrix) keeps, in
  * each LID column over a lost element, the switches whose saved path is
  * intact, joins the others to them (nue_fix, then join_column in
- * reroute_layered.c) and places its moved paths the same way. A new end port
- * (or one moved to another switch) gets the column of another LID
+ * reroute_layered.c) and places its moved paths the same way; torus-2QoS
+ * routes the destinations whose routes crossed a lost element (every one
+ * after a comeback) again on the torus rebuilt from its saved
+ * configuration and placement (reroute_t2q.c), its SLs and SL2VL maps
+ * written as a full run writes them. A new end port (or one moved to another switch) gets the column of another LID
  * delivered at the same switch, which follows every rule a
  * per-destination-switch engine keeps. Deadlock-free engines are then
  * checked for credit loops through their SLs; a loop means a full reroute.
@@ -370,6 +373,7 @@ typedef struct rr {
     int nue;            /* layered, not minimal: broken columns joined to their intact tree */
     uint8_t *lid_broken; /* nue: LIDs whose column has an entry to repair */
     int minimal_repair; /* broken columns searched again by shortest paths */
+    int torus;          /* torus-2QoS: its columns routed again on the rebuilt torus */
     int rc;             /* the call's answer once a stage ends it */
     uint8_t *lost;      /* switches that lost a saved cable */
     uint8_t *bfs_set;   /* destination switches to search again */
@@ -1428,6 +1432,7 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     ibr_engine_info info;
     x->known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
     x->caps = x->known ? info.caps : 0;
+    x->torus = x->known && !strcmp(db->engine, "torus-2QoS");
     /* layered minimal engines with path SLs (lash, dfsssp): repaired by
        shortest paths, then their moved paths placed into layers */
     x->layered = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && (x->caps & IBR_CAP_MINIMAL) &&
@@ -1465,6 +1470,11 @@ static int stage_unchanged(rr *x)
 static const char *full_reason(rr *x, const chlist *cl)
 {
     const ibr_routing_db *db = x->db;
+    if (x->torus)
+        return db->n_tpos && db->torus_conf
+                   ? NULL
+                   : "the saved torus-2QoS routing keeps no torus (configuration and placement: "
+                     "a database written before they were saved) to repair with";
     if (cl->new_switch)
         return "a new switch (it needs tables and may shorten paths)";
     if (!x->known) {
@@ -1664,6 +1674,49 @@ static int stage_columns(rr *x)
             merge_column(x, x->full, d);
             rep->destinations_rerouted++;
         }
+    return 0;
+}
+
+/* One entry of torus-2QoS's new routes. A switch with no saved row (one
+   that came back) is written as it is, and the churn then compares every
+   row. */
+static void t2q_put(void *arg, uint32_t s, uint32_t l, unsigned port)
+{
+    rr *x = arg;
+    if (l >= x->r->lft_size)
+        return;
+    if (x->swmap[s] != IBR_NONE) {
+        set_entry(x, s, l, port);
+        return;
+    }
+    uint8_t *e = x->r->lft + (size_t)s * x->r->lft_size + l;
+    if (*e == port)
+        return;
+    *e = (uint8_t)port;
+    x->touched[s] = 1;
+    x->lid_touched[l] = 1;
+    x->repaired++;
+    x->merged = 1;
+}
+
+/* torus-2QoS: the marked destinations (every one when a cable or switch
+   came back, since any route may now go the direct way) take the engine's
+   routes on the torus built again from the saved configuration; the
+   engine writes the path SLs and SL2VL maps as a full run would. */
+static int stage_t2q(rr *x, const chlist *cl)
+{
+    uint32_t S = x->t->n_sw, dests = 0;
+    if (cl->new_cable || cl->new_switch)
+        memset(x->bfs_set, 1, S);
+    int rc = ibr__reroute_t2q(x->r, x->db, x->t, x->o, x->bfs_set, t2q_put, x, &dests,
+                              x->whybuf, sizeof x->whybuf);
+    if (rc < 0)
+        return stop(x, rc);
+    if (rc > 0)
+        return stop_full(x, x->whybuf);
+    for (uint32_t d = 0; d < S; d++)
+        x->rep->destinations_rerouted += x->bfs_set[d] != 0;
+    x->merged = 1; /* SL2VL maps and path SLs rewritten: compared by the churn */
     return 0;
 }
 
@@ -1922,6 +1975,8 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
     if (stage_prepare(x))
         return 1;
     stage_broken(x, cl);
+    if (x->torus)
+        return stage_t2q(x, cl) || stage_new_lids(x) || stage_check(x) || stage_finish(x, cl);
     return stage_columns(x) || stage_new_lids(x) || stage_check(x) || stage_finish(x, cl);
 }
 
