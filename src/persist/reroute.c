@@ -51,6 +51,7 @@
 #include "persist/churn.h"
 #include "persist/persist_int.h"
 #include "persist/reroute_layered.h"
+#include "persist/reroute_updown.h"
 #include "qos/qos.h"
 
 typedef struct chlist {
@@ -359,6 +360,9 @@ typedef struct rr {
     unsigned caps;
     int known;          /* the saved engine is registered */
     int layered;        /* repaired by shortest paths, moved paths into layers */
+    int updown;         /* up/down: repaired under the saved orientation */
+    uint32_t *upos;     /* updown: per topology switch its saved place */
+    ibr__updown_repair ud;
     int minimal_repair; /* broken columns searched again by shortest paths */
     int rc;             /* the call's answer once a stage ends it */
     uint8_t *lost;      /* switches that lost a saved cable */
@@ -398,6 +402,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->bfs_set);
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
+    ibr__free(ctx, x->upos);
     ibr_result_destroy(x->r);
     ibr_result_destroy(x->full);
 }
@@ -655,6 +660,39 @@ static int map_mapped(rr *x)
     return 0;
 }
 
+/* The saved orientation of an up/down routing on the topology's switches
+   (x->upos, IBR_NONE for a switch not saved), and in the result, renumbered
+   without gaps so that a database written from it reads back. */
+static int keep_upos(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    uint32_t S1 = t->n_sw ? t->n_sw : 1, D1 = db->n_sw ? db->n_sw : 1;
+    uint32_t *at = ibr__mallocarray(x->ctx, D1, sizeof *at);
+    x->upos = ibr__mallocarray(x->ctx, S1, sizeof *x->upos);
+    x->r->upos = ibr__mallocarray(x->ctx, S1, sizeof *x->r->upos);
+    if (!at || !x->upos || !x->r->upos) {
+        ibr__free(x->ctx, at);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t i = 0; i < db->n_sw; i++)
+        at[i] = IBR_NONE;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        x->upos[s] = x->swmap[s] != IBR_NONE ? db->upos[x->swmap[s]] : IBR_NONE;
+        if (x->upos[s] != IBR_NONE)
+            at[x->upos[s]] = s;
+    }
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < db->n_sw; i++)
+        if (at[i] != IBR_NONE)
+            x->r->upos[at[i]] = next++;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        if (x->upos[s] == IBR_NONE)
+            x->r->upos[s] = next++;
+    ibr__free(x->ctx, at);
+    return 0;
+}
+
 /* The saved tables on the topology's switches and LIDs (after
    map_mapped), for a routing kept or repaired. */
 static int build_mapped(rr *x)
@@ -667,6 +705,8 @@ static int build_mapped(rr *x)
         return IBR_ENOMEM;
     if ((rc = copy_rows(x, x->n_unmapped)) < 0 || (rc = copy_hops(x, x->sw_identity)) < 0 ||
         (rc = copy_sls(x)) < 0 || (rc = copy_sl2vl(x)) < 0)
+        return rc;
+    if (db->upos && (rc = keep_upos(x)) < 0)
         return rc;
     r->vls_used = db->vls_used ? db->vls_used : 1;
     r->layers = db->layers;
@@ -1140,6 +1180,9 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     x->layered = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && (x->caps & IBR_CAP_MINIMAL) &&
                  (db->sl_mode == IBR_SL_PER_PAIR || db->sl_mode == IBR_SL_PER_DEST) && db->hops &&
                  !(db->qos && db->qos_levels > 1);
+    /* up/down engines with their saved orientation: repaired under it */
+    x->updown = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && db->upos &&
+                db->sl_mode == IBR_SL_NONE && !x->layered;
     return 0;
 }
 
@@ -1177,7 +1220,10 @@ static const char *full_reason(rr *x, const chlist *cl)
         return "a new cable between switches may shorten the paths of a minimal engine";
     if (cl->missing_cable && !db->hops)
         return "the saved routing has no hop matrix to repair with";
-    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE &&
+    if ((!strcmp(db->engine, "updn") || !strcmp(db->engine, "dnup")) && !x->updown)
+        return "the database keeps no up/down orientation of the links (written by an "
+               "older ibroute, or routed with connect_roots) to repair under";
+    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE && !x->updown &&
         check_dearer_than_full(x->whybuf, sizeof x->whybuf, x))
         return x->whybuf;
     return NULL;
@@ -1293,6 +1339,49 @@ static void stage_broken(rr *x, const chlist *cl)
     if (x->layered && cl->new_cable)
         for (uint32_t d = 0; d < S; d++)
             x->bfs_set[d] |= x->bucket_off[d + 1] > x->bucket_off[d];
+}
+
+static void ud_set(void *arg, uint32_t s, size_t l, unsigned port)
+{
+    set_entry(arg, s, l, port);
+}
+
+static const uint32_t *ud_load(void *arg, uint32_t s)
+{
+    rr *x = arg;
+    ensure_load(x, s);
+    return x->load + (size_t)s * 256;
+}
+
+/* An up/down routing repaired under its saved orientation
+   (reroute_updown.c) in place of stage_broken() and stage_columns(). */
+static int stage_updown(rr *x)
+{
+    ibr__updown_repair *a = &x->ud;
+    memset(a, 0, sizeof *a);
+    a->t = x->t;
+    a->pos = x->upos;
+    a->n_pos = x->db->n_sw;
+    a->lft = x->r->lft;
+    a->lft_size = x->r->lft_size;
+    a->hops = x->r->hops;
+    a->okport = x->okport;
+    a->lost = x->lost;
+    a->lidmap = x->lidmap;
+    a->bucket_off = x->bucket_off;
+    a->bucket = x->bucket;
+    a->set = ud_set;
+    a->load = ud_load;
+    a->arg = x;
+    int rc = ibr__reroute_updown(a, x->ctx);
+    x->rep->destinations_rerouted += a->dests;
+    if (rc < 0)
+        return stop(x, rc);
+    if (rc > 0) {
+        strlcpy(x->whybuf, a->why, sizeof x->whybuf);
+        return stop_full(x, x->whybuf);
+    }
+    return 0;
 }
 
 /* The marked destinations searched again (shortest paths), or given the
@@ -1498,6 +1587,15 @@ static int stage_check(rr *x)
     }
     if (x->layered)
         return layered_sls(x);
+    if (x->updown) {
+        /* the unmoved routes are the saved ones, legal under the saved
+           orientation; the moved columns are checked against it */
+        if (ibr__updown_check(&x->ud, x->lid_touched)) {
+            strlcpy(x->whybuf, x->ud.why, sizeof x->whybuf);
+            return stop_full(x, x->whybuf);
+        }
+        return 0;
+    }
     if (x->caps & IBR_CAP_DEADLOCK_FREE) {
         size_t len = 0;
         int lrc = ibr_result_find_credit_loop(NULL, 0, &len, x->r);
@@ -1573,6 +1671,8 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
     if (stage_prepare(x))
         return 1;
+    if (x->updown)
+        return stage_updown(x) || stage_new_lids(x) || stage_check(x) || stage_finish(x, cl);
     stage_broken(x, cl);
     return stage_columns(x) || stage_new_lids(x) || stage_check(x) || stage_finish(x, cl);
 }

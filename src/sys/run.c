@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/result_unicast.h"
+#include "engines/engine_int.h"
 #include "sys/run_int.h"
 
 const ibr_topo *ibr_run_topo(const ibr_run *run)
@@ -206,6 +207,19 @@ int ibr_run_set_layers(ibr_run *run, unsigned int layers)
     if (layers < 1 || layers > 15)
         return IBR_ERANGE;
     run->res->layers = layers;
+    return 0;
+}
+
+int ibr__run_set_upos(ibr_run *run, const uint32_t *pos)
+{
+    ibr_result *r = run->res;
+    size_t n = run->topo->n_sw ? run->topo->n_sw : 1;
+    uint32_t *v = ibr__mallocarray(run->ctx, n, sizeof *v);
+    if (!v)
+        return IBR_ENOMEM;
+    memcpy(v, pos, run->topo->n_sw * sizeof *v);
+    ibr__free(run->ctx, r->upos);
+    r->upos = v;
     return 0;
 }
 
