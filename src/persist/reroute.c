@@ -1205,6 +1205,35 @@ static int stage_unchanged(rr *x)
     return stop(x, 0);
 }
 
+/* Does a switch that had no cable to another switch when the routing
+   was saved (cut off by a fault) have one now? It has no routes to keep,
+   and no route leads to its end ports: like a new switch, it takes a full
+   reroute (why in buf). */
+static int updown_returning(char *buf, size_t cap, const rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        uint32_t ds = x->swmap[s];
+        if (ds == IBR_NONE || t->adj_off[s] == t->adj_off[s + 1])
+            continue;
+        const ibr__dbnode *n = &db->nodes[db->sw_node[ds]];
+        int cabled = 0;
+        for (unsigned p = 1; p <= n->nports && !cabled; p++) {
+            const ibr__dbport *dp = &db->ports[n->port_off + p];
+            cabled = dp->rguid && dp->rtype == IBR_NODE_SWITCH && dp->rguid != n->guid;
+        }
+        if (!cabled) {
+            snprintf(buf, cap,
+                     "switch 0x%016" PRIx64 " was cut off from the other switches when the "
+                     "routing was saved and is cabled again (it has no routes to repair)",
+                     n->guid);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Why the changes take a full reroute, or NULL for a repair. */
 static const char *full_reason(rr *x, const chlist *cl)
 {
@@ -1220,6 +1249,8 @@ static const char *full_reason(rr *x, const chlist *cl)
         return "a new cable between switches may shorten the paths of a minimal engine";
     if (cl->missing_cable && !db->hops)
         return "the saved routing has no hop matrix to repair with";
+    if (x->updown && updown_returning(x->whybuf, sizeof x->whybuf, x))
+        return x->whybuf;
     if ((!strcmp(db->engine, "updn") || !strcmp(db->engine, "dnup")) && !x->updown)
         return "the database keeps no up/down orientation of the links (written by an "
                "older ibroute, or routed with connect_roots) to repair under";

@@ -33,6 +33,17 @@
 typedef struct ud_scratch {
     uint32_t *p, *l, *queue, *ord, *comp;
     uint8_t *mark, *eps;
+    /* the local pass */
+    uint32_t *psw;      /* per topology port: the switch over its link */
+    uint32_t *stamp;    /* per switch x 2: visit marks of one search */
+    uint32_t gen;
+    uint32_t *work;     /* switches to fix toward one LID */
+    uint32_t *inwork;   /* per switch: stamp of its LID's work list */
+    uint32_t *dead;     /* switches left without a route toward it */
+    uint32_t *unreach;  /* per switch: the last destination switch found
+                           to have no legal route from it (IBR_NONE) */
+    uint64_t *bad;      /* (LID << 32 | switch): entries over lost cables */
+    size_t n_bad, cap_bad;
 } ud_scratch;
 
 /* The switch over port p of switch s (an active cable to a switch), or
@@ -193,6 +204,230 @@ static int repair_dest(ibr__updown_repair *a, ud_scratch *w, uint32_t d)
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* The local pass: a repair toward one LID that visits only the switches
+   whose route changes. An entry over a lost cable moves to a neighbour
+   whose current route is whole and legal after the step (a second-phase
+   step needs a route of second-phase steps only), on a second-phase step
+   where one exists, then the shortest, then the least-loaded port; a
+   switch whose new route is not second-phase only makes its neighbours
+   that step into it on a second-phase step move too, and one left
+   without a route makes every neighbour that routes through it move. A
+   switch left without a route must have no legal route at all (checked by
+   a search from it), or its destination switch is searched again whole
+   (repair_dest). */
+
+typedef struct ud_walk {
+    int ok, second_only;
+    uint32_t len;
+} ud_walk;
+
+/* The current route of x toward l (delivered at d). */
+static ud_walk walk(const ibr__updown_repair *a, const ud_scratch *w, uint32_t x, uint32_t d,
+                    size_t l)
+{
+    const ibr_topo *t = a->t;
+    ud_walk r = {0, 1, 0};
+    int second = 0;
+    while (x != d) {
+        unsigned p = a->lft[(size_t)x * a->lft_size + l];
+        const ibr__node *n = &t->nodes[t->sw_node[x]];
+        if (p == IBR_NO_ROUTE || p == 0 || p > n->nports || r.len > t->n_sw)
+            return r;
+        uint32_t y = w->psw[n->port_off + p];
+        if (y == IBR_NONE)
+            return r;
+        if (a->pos[y] > a->pos[x])
+            second = 1;
+        else if (second)
+            return r;
+        else
+            r.second_only = 0;
+        x = y;
+        r.len++;
+    }
+    r.ok = 1;
+    return r;
+}
+
+/* Does b have a legal route to d on the fabric (whatever the tables)? A
+   search over (switch, phase) states from b, stopping at d. */
+static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint32_t d)
+{
+    const ibr_topo *t = a->t;
+    uint32_t g = ++w->gen, n = 0;
+    w->queue[n++] = b * 2; /* state: switch * 2 + phase */
+    w->stamp[b * 2] = g;
+    while (n) {
+        uint32_t st = w->queue[--n], x = st / 2, ph = st % 2;
+        if (x == d)
+            return 1;
+        for (uint32_t k = t->adj_off[x]; k < t->adj_off[x + 1]; k++) {
+            uint32_t y = t->adj[k].sw;
+            if (a->pos[y] == IBR_NONE || (a->pos[y] < a->pos[x] && ph))
+                continue;
+            uint32_t ns = y * 2 + (a->pos[y] > a->pos[x]);
+            if (w->stamp[ns] != g) {
+                w->stamp[ns] = g;
+                w->queue[n++] = ns; /* each state once: n <= 2 S */
+            }
+        }
+    }
+    return 0;
+}
+
+/* The best port of b toward l by the local rule, 0 if none; *so whether
+   the route it gives is second-phase only, *len its length. */
+static unsigned local_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b, uint32_t d,
+                           size_t l, int *so, uint32_t *len)
+{
+    const ibr_topo *t = a->t;
+    unsigned best = 0;
+    int best_sec = 0;
+    uint32_t best_len = UINT32_MAX, best_ld = UINT32_MAX;
+    const uint32_t *ld = NULL;
+    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
+        const ibr__adj *e = &t->adj[k];
+        uint32_t x = e->sw;
+        if (a->pos[x] == IBR_NONE)
+            continue;
+        int sec = a->pos[x] > a->pos[b];
+        if (best && best_sec && !sec)
+            continue;
+        ud_walk r = walk(a, w, x, d, l);
+        if (!r.ok || (sec && !r.second_only))
+            continue;
+        if (!ld)
+            ld = a->load(a->arg, b);
+        int better = !best || (sec && !best_sec) ||
+                     (sec == best_sec && (r.len < best_len ||
+                                          (r.len == best_len && ld[e->port] < best_ld)));
+        if (better) {
+            best = e->port;
+            best_sec = sec;
+            best_len = r.len;
+            best_ld = ld[e->port];
+            *so = sec;
+        }
+    }
+    *len = best_len + 1;
+    return best;
+}
+
+/* Add to the LID's work list the neighbours of b whose entry toward l
+   leads to b, all of them or (second) only those stepping into b on a
+   second-phase step. */
+static void push_preds(const ibr__updown_repair *a, ud_scratch *w, uint32_t *nw, uint32_t b,
+                       size_t l, int second, uint32_t tag)
+{
+    const ibr_topo *t = a->t;
+    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
+        const ibr__adj *e = &t->adj[k];
+        uint32_t c = e->sw;
+        if (w->inwork[c] == tag || a->pos[c] == IBR_NONE ||
+            a->lft[(size_t)c * a->lft_size + l] != e->rport)
+            continue;
+        if (second && a->pos[c] > a->pos[b])
+            continue;
+        w->inwork[c] = tag;
+        w->work[(*nw)++] = c;
+    }
+}
+
+/* The local pass toward LID l: 0 done, 1 when its destination switch must
+   be searched whole (marked), or -1 (a->why) when a switch carrying end
+   ports has no legal route to it. The work list starts with n switches. */
+static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
+{
+    const ibr_topo *t = a->t;
+    uint32_t d = t->lid_sw[l], ndead = 0, tag = ++w->gen, budget = 4 * t->n_sw + 64;
+    for (uint32_t i = 0; i < n; i++)
+        w->inwork[w->work[i]] = tag;
+    while (n) {
+        int progress = 0;
+        for (uint32_t i = 0; i < n && budget; budget--) {
+            uint32_t b = w->work[i], len;
+            int so = 0;
+            unsigned p = local_port(a, w, b, d, l, &so, &len);
+            if (!p) {
+                i++;
+                continue;
+            }
+            a->set(a->arg, b, l, p);
+            if (a->hops)
+                a->hops[(size_t)b * t->n_sw + d] = (uint8_t)(len > 254 ? 255 : len);
+            w->work[i] = w->work[--n];
+            w->inwork[b] = 0;
+            progress = 1;
+            push_preds(a, w, &n, b, l, so, tag);
+        }
+        if (!budget)
+            return 1;
+        if (progress)
+            continue;
+        /* the rest have no route now: none, and their neighbours move */
+        uint32_t m = n;
+        n = 0;
+        for (uint32_t i = 0; i < m; i++) {
+            uint32_t b = w->work[i];
+            a->set(a->arg, b, l, IBR_NO_ROUTE);
+            w->dead[ndead++] = b;
+        }
+        /* a dead switch keeps its mark: it does not come back to the list */
+        for (uint32_t i = 0; i < m; i++)
+            push_preds(a, w, &n, w->dead[ndead - m + i], l, 0, tag);
+    }
+    for (uint32_t i = 0; i < ndead; i++) {
+        uint32_t b = w->dead[i];
+        /* the search depends on the switches only: once per pair (the
+           LIDs of one switch come one after the other, as a rule) */
+        if (w->unreach[b] != d && reachable(a, w, b, d))
+            return 1;
+        w->unreach[b] = d;
+        if (w->eps[b] && w->eps[d] && w->comp[b] == w->comp[d]) {
+            snprintf(a->why, sizeof a->why,
+                     "switch 0x%016" PRIx64 " has no legal up/down route to switch 0x%016" PRIx64
+                     " under the saved orientation: full reroute",
+                     t->nodes[t->sw_node[b]].guid, t->nodes[t->sw_node[d]].guid);
+            return -1;
+        }
+        if (a->hops)
+            a->hops[(size_t)b * t->n_sw + d] = 255;
+    }
+    return 0;
+}
+
+static int cmp_u64(const void *x, const void *y, void *arg)
+{
+    (void)arg;
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Every LID with entries over lost cables, by the local pass; the
+   destination switches it cannot finish are marked for repair_dest.
+   0, or 1 with a->why. */
+static int local_pass(ibr__updown_repair *a, ud_scratch *w)
+{
+    const ibr_topo *t = a->t;
+    ibr__sort(w->bad, w->n_bad, sizeof *w->bad, cmp_u64, NULL);
+    for (size_t i = 0; i < w->n_bad;) {
+        size_t l = (size_t)(w->bad[i] >> 32), j = i;
+        uint32_t d = t->lid_sw[l], n = 0;
+        for (; j < w->n_bad && (size_t)(w->bad[j] >> 32) == l; j++)
+            w->work[n++] = (uint32_t)w->bad[j];
+        i = j;
+        if (w->mark[d])
+            continue; /* searched whole anyway */
+        int rc = local_lid(a, w, l, n);
+        if (rc < 0)
+            return 1;
+        if (rc > 0)
+            w->mark[d] = 1;
+    }
+    return 0;
+}
+
 static void scratch_free(ibr_context *ctx, ud_scratch *w)
 {
     ibr__free(ctx, w->p);
@@ -202,12 +437,19 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->comp);
     ibr__free(ctx, w->mark);
     ibr__free(ctx, w->eps);
+    ibr__free(ctx, w->psw);
+    ibr__free(ctx, w->stamp);
+    ibr__free(ctx, w->work);
+    ibr__free(ctx, w->inwork);
+    ibr__free(ctx, w->dead);
+    ibr__free(ctx, w->unreach);
+    ibr__free(ctx, w->bad);
 }
 
-/* The destination switches with a saved entry over a lost cable (rows of
-   the switches that lost one); a switch cut off from every other loses
-   its routes. */
-static void mark_broken(ibr__updown_repair *a, uint8_t *mark)
+/* The entries over a lost cable (rows of the switches that lost one),
+   into w->bad (their destination switch marked for a search when there
+   are too many); a switch cut off from every other loses its routes. */
+static void mark_broken(ibr__updown_repair *a, ud_scratch *w)
 {
     const ibr_topo *t = a->t;
     for (uint32_t s = 0; s < t->n_sw; s++) {
@@ -226,8 +468,10 @@ static void mark_broken(ibr__updown_repair *a, uint8_t *mark)
                 continue;
             if (alone)
                 a->set(a->arg, s, l, IBR_NO_ROUTE);
+            else if (w->n_bad < w->cap_bad)
+                w->bad[w->n_bad++] = (uint64_t)l << 32 | s;
             else
-                mark[d] = 1;
+                w->mark[d] = 1; /* more than the local pass takes on */
         }
     }
 }
@@ -235,31 +479,50 @@ static void mark_broken(ibr__updown_repair *a, uint8_t *mark)
 int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
 {
     const ibr_topo *t = a->t;
-    uint32_t S1 = t->n_sw ? t->n_sw : 1;
+    uint32_t S = t->n_sw, S1 = S ? S : 1;
     ud_scratch w;
+    memset(&w, 0, sizeof w);
+    w.cap_bad = 64 * (size_t)S1;
     w.p = ibr__mallocarray(ctx, S1, sizeof *w.p);
     w.l = ibr__mallocarray(ctx, S1, sizeof *w.l);
-    w.queue = ibr__mallocarray(ctx, S1, sizeof *w.queue);
+    w.queue = ibr__mallocarray(ctx, 2 * (size_t)S1, sizeof *w.queue);
     w.ord = ibr__mallocarray(ctx, a->n_pos ? a->n_pos : 1, sizeof *w.ord);
     w.comp = ibr__mallocarray(ctx, S1, sizeof *w.comp);
     w.mark = ibr__calloc(ctx, S1, 1);
     w.eps = ibr__calloc(ctx, S1, 1);
-    if (!w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps) {
+    w.psw = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *w.psw);
+    w.stamp = ibr__calloc(ctx, 2 * (size_t)S1, sizeof *w.stamp);
+    /* a switch is in a work list at most once (inwork) */
+    w.work = ibr__mallocarray(ctx, S1, sizeof *w.work);
+    w.inwork = ibr__calloc(ctx, S1, sizeof *w.inwork);
+    w.dead = ibr__mallocarray(ctx, S1, sizeof *w.dead);
+    w.unreach = ibr__mallocarray(ctx, S1, sizeof *w.unreach);
+    w.bad = ibr__mallocarray(ctx, w.cap_bad, sizeof *w.bad);
+    if (!w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
+        !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }
     for (uint32_t i = 0; i < a->n_pos; i++)
         w.ord[i] = IBR_NONE;
-    for (uint32_t s = 0; s < t->n_sw; s++)
+    for (uint32_t s = 0; s < S; s++)
         if (a->pos[s] != IBR_NONE)
             w.ord[a->pos[s]] = s;
-    mark_broken(a, w.mark);
-    int rc = 0, any = 0;
-    for (uint32_t d = 0; d < t->n_sw && !any; d++)
-        any = w.mark[d];
-    if (any)
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        w.psw[i] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++)
+        w.unreach[s] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++)
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
+            if (a->pos[t->adj[k].sw] != IBR_NONE)
+                w.psw[t->nodes[t->sw_node[s]].port_off + t->adj[k].port] = t->adj[k].sw;
+    mark_broken(a, &w);
+    int rc = 0;
+    if (w.n_bad || memchr(w.mark, 1, S1)) {
         components(t, &w);
-    for (uint32_t d = 0; any && d < t->n_sw && rc == 0; d++)
+        rc = local_pass(a, &w);
+    }
+    for (uint32_t d = 0; d < S && rc == 0; d++)
         if (w.mark[d])
             rc = repair_dest(a, &w, d);
     scratch_free(ctx, &w);
