@@ -403,6 +403,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
     ibr__free(ctx, x->upos);
+    ibr__updown_free(&x->ud, ctx);
     ibr_result_destroy(x->r);
     ibr_result_destroy(x->full);
 }

@@ -60,6 +60,25 @@ static uint32_t next_sw(const ibr_topo *t, uint32_t s, unsigned p)
     return t->nodes[pt->remote_node].sw;
 }
 
+/* Write entry (b, l), noting it for the check. */
+static void put(ibr__updown_repair *a, uint32_t b, size_t l, unsigned port)
+{
+    a->set(a->arg, b, l, port);
+    a->moved_lid[l] = 1;
+    if (a->n_moved < a->cap_moved)
+        a->moved[a->n_moved++] = (uint64_t)l << 32 | b;
+    else
+        a->all_moved = 1;
+}
+
+void ibr__updown_free(ibr__updown_repair *a, ibr_context *ctx)
+{
+    ibr__free(ctx, a->moved);
+    ibr__free(ctx, a->moved_lid);
+    a->moved = NULL;
+    a->moved_lid = NULL;
+}
+
 /* Connected components of the switch graph (comp: the lowest switch of
    each) and the switches carrying end ports. */
 static void components(const ibr_topo *t, ud_scratch *w)
@@ -193,11 +212,11 @@ static int repair_dest(ibr__updown_repair *a, ud_scratch *w, uint32_t d)
             if (a->lidmap[l] == IBR_NONE || entry_ok(a, w, b, row[l]))
                 continue;
             if (w->l[b] == INF) {
-                a->set(a->arg, b, l, IBR_NO_ROUTE);
+                put(a, b, l, IBR_NO_ROUTE);
                 continue;
             }
             /* per LID: each choice counts in the loads of the next */
-            a->set(a->arg, b, l, best_port(a, w, b));
+            put(a, b, l, best_port(a, w, b));
         }
     }
     a->dests++;
@@ -353,7 +372,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
                 i++;
                 continue;
             }
-            a->set(a->arg, b, l, p);
+            put(a, b, l, p);
             if (a->hops)
                 a->hops[(size_t)b * t->n_sw + d] = (uint8_t)(len > 254 ? 255 : len);
             w->work[i] = w->work[--n];
@@ -370,7 +389,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
         n = 0;
         for (uint32_t i = 0; i < m; i++) {
             uint32_t b = w->work[i];
-            a->set(a->arg, b, l, IBR_NO_ROUTE);
+            put(a, b, l, IBR_NO_ROUTE);
             w->dead[ndead++] = b;
         }
         /* a dead switch keeps its mark: it does not come back to the list */
@@ -467,7 +486,7 @@ static void mark_broken(ibr__updown_repair *a, ud_scratch *w)
             if (p <= n->nports && a->okport[n->port_off + p])
                 continue;
             if (alone)
-                a->set(a->arg, s, l, IBR_NO_ROUTE);
+                put(a, s, l, IBR_NO_ROUTE);
             else if (w->n_bad < w->cap_bad)
                 w->bad[w->n_bad++] = (uint64_t)l << 32 | s;
             else
@@ -498,7 +517,10 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.dead = ibr__mallocarray(ctx, S1, sizeof *w.dead);
     w.unreach = ibr__mallocarray(ctx, S1, sizeof *w.unreach);
     w.bad = ibr__mallocarray(ctx, w.cap_bad, sizeof *w.bad);
-    if (!w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
+    a->cap_moved = 64 * (size_t)S1;
+    a->moved = ibr__mallocarray(ctx, a->cap_moved, sizeof *a->moved);
+    a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
+    if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
         !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
@@ -529,36 +551,70 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     return rc;
 }
 
+/* Is the step of x toward l (delivered at d) second-phase (or x == d)?
+   -1 when x has no step over a switch link of the orientation. */
+static int second_step(const ibr__updown_repair *a, uint32_t x, uint32_t d, size_t l)
+{
+    if (x == d)
+        return 1;
+    unsigned q = a->lft[(size_t)x * a->lft_size + l];
+    uint32_t y = q == IBR_NO_ROUTE ? IBR_NONE : next_sw(a->t, x, q);
+    if (y == IBR_NONE || a->pos[x] == IBR_NONE || a->pos[y] == IBR_NONE)
+        return -1;
+    return a->pos[y] > a->pos[x];
+}
+
+/* Entry (b, l): over a switch link, and a second-phase step is followed
+   by one; with preds, also every second-phase step into b. NULL, or what
+   is wrong. */
+static const char *check_entry(const ibr__updown_repair *a, uint32_t b, size_t l, int preds)
+{
+    const ibr_topo *t = a->t;
+    uint32_t d = t->lid_sw[l];
+    unsigned p = a->lft[(size_t)b * a->lft_size + l];
+    if (b == d || p == IBR_NO_ROUTE)
+        return NULL;
+    int sec = second_step(a, b, d, l);
+    if (sec < 0)
+        return "leaves over no switch link of the saved orientation";
+    if (sec && second_step(a, next_sw(t, b, p), d, l) != 1)
+        return "takes a second-phase step followed by a first-phase one";
+    for (uint32_t k = t->adj_off[b]; preds && !sec && k < t->adj_off[b + 1]; k++) {
+        const ibr__adj *e = &t->adj[k];
+        uint32_t c = e->sw;
+        if (a->pos[c] != IBR_NONE && a->pos[c] < a->pos[b] &&
+            a->lft[(size_t)c * a->lft_size + l] == e->rport)
+            return "is entered by a second-phase step and leaves by a first-phase one";
+    }
+    return NULL;
+}
+
 int ibr__updown_check(ibr__updown_repair *a, const uint8_t *lid_touched)
 {
     const ibr_topo *t = a->t;
-    const uint32_t *pos = a->pos;
-    for (size_t l = 1; l < a->lft_size; l++) {
-        uint32_t d = t->lid_sw[l];
-        if (!lid_touched[l] || d == IBR_NONE)
+    uint32_t bad_sw = 0;
+    size_t bad_l = 0;
+    const char *bad = NULL;
+    /* the entries the repair wrote, with the steps into them */
+    for (size_t i = 0; i < a->n_moved && !bad && !a->all_moved; i++) {
+        bad_l = (size_t)(a->moved[i] >> 32);
+        bad_sw = (uint32_t)a->moved[i];
+        bad = check_entry(a, bad_sw, bad_l, 1);
+    }
+    /* whole columns: written otherwise, or more than the list held */
+    for (size_t l = 1; l < a->lft_size && !bad; l++) {
+        if (!lid_touched[l] || t->lid_sw[l] == IBR_NONE || (a->moved_lid[l] && !a->all_moved))
             continue;
-        for (uint32_t b = 0; b < t->n_sw; b++) {
-            unsigned p = a->lft[(size_t)b * a->lft_size + l];
-            if (b == d || p == IBR_NO_ROUTE)
-                continue;
-            uint32_t x = next_sw(t, b, p);
-            const char *bad = NULL;
-            if (x == IBR_NONE || pos[b] == IBR_NONE || pos[x] == IBR_NONE) {
-                bad = "leaves over no switch link of the saved orientation";
-            } else if (pos[x] > pos[b] && x != d) {
-                unsigned q = a->lft[(size_t)x * a->lft_size + l];
-                uint32_t y = q == IBR_NO_ROUTE ? IBR_NONE : next_sw(t, x, q);
-                if (y == IBR_NONE || pos[y] == IBR_NONE || pos[y] < pos[x])
-                    bad = "takes a second-phase step followed by a first-phase one";
-            }
-            if (bad) {
-                snprintf(a->why, sizeof a->why,
-                         "the repaired route of switch 0x%016" PRIx64 " toward LID %zu %s: "
-                         "full reroute",
-                         t->nodes[t->sw_node[b]].guid, l, bad);
-                return 1;
-            }
+        for (uint32_t b = 0; b < t->n_sw && !bad; b++) {
+            bad_sw = b;
+            bad_l = l;
+            bad = check_entry(a, b, l, 0);
         }
     }
-    return 0;
+    if (!bad)
+        return 0;
+    snprintf(a->why, sizeof a->why,
+             "the repaired route of switch 0x%016" PRIx64 " toward LID %zu %s: full reroute",
+             t->nodes[t->sw_node[bad_sw]].guid, bad_l, bad);
+    return 1;
 }

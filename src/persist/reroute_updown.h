@@ -31,7 +31,16 @@ typedef struct ibr__updown_repair {
     void *arg;
     unsigned dests; /* destination switches searched again */
     char why[256];
+    /* the entries the repair wrote, (LID << 32 | switch), for the check;
+       moved_lid marks their LIDs; all_moved: more than the list holds */
+    uint64_t *moved;
+    size_t n_moved, cap_moved;
+    uint8_t *moved_lid;
+    int all_moved;
 } ibr__updown_repair;
+
+/* Free what the repair kept for the check. */
+void ibr__updown_free(ibr__updown_repair *a, ibr_context *ctx);
 
 /* Every destination switch with a saved entry over a lost cable is
    searched again under the saved orientation, on the fabric as it is
@@ -44,12 +53,14 @@ typedef struct ibr__updown_repair {
    destination switch it is connected to (why says so), or IBR_ENOMEM. */
 int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx);
 
-/* The promise, checked on the columns marked in lid_touched (the others
-   keep saved routes over cables that are all there): every entry of a
-   switch toward a LID delivered elsewhere leaves over a switch link, and
-   one that takes a second-phase step is followed by a second-phase step
-   (or the delivering switch), so that every route is first-phase steps
-   then second-phase steps, legal under the saved orientation. 0, or 1
+/* The promise, checked where the tables changed (the other entries keep
+   saved routes over cables that are all there): every entry of a switch
+   toward a LID delivered elsewhere leaves over a switch link, and one
+   that takes a second-phase step is followed by a second-phase step (or
+   the delivering switch), so that every route is first-phase steps then
+   second-phase steps, legal under the saved orientation. For an entry
+   the repair wrote, that is its own step and the steps into it; columns
+   written otherwise (lid_touched: new LIDs) are checked whole. 0, or 1
    with why set. */
 int ibr__updown_check(ibr__updown_repair *a, const uint8_t *lid_touched);
 
