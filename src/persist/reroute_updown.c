@@ -316,16 +316,19 @@ static unsigned local_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t 
         ud_walk r = walk(a, w, x, d, l);
         if (!r.ok || (sec && !r.second_only))
             continue;
-        if (!ld)
+        int tie = best && sec == best_sec && r.len == best_len;
+        if (tie && !ld) {
+            /* the loads only where two ports tie (a row's count) */
             ld = a->load(a->arg, b);
-        int better = !best || (sec && !best_sec) ||
-                     (sec == best_sec && (r.len < best_len ||
-                                          (r.len == best_len && ld[e->port] < best_ld)));
+            best_ld = ld[best];
+        }
+        int better = !best || (sec && !best_sec) || (sec == best_sec && r.len < best_len) ||
+                     (tie && ld[e->port] < best_ld);
         if (better) {
             best = e->port;
             best_sec = sec;
             best_len = r.len;
-            best_ld = ld[e->port];
+            best_ld = ld ? ld[e->port] : UINT32_MAX;
             *so = sec;
         }
     }
