@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "core/result_unicast.h"
-#include "engines/engine_int.h"
 #include "sys/run_int.h"
 
 const ibr_topo *ibr_run_topo(const ibr_run *run)
