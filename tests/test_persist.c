@@ -918,7 +918,13 @@ static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_d
                 (unsigned long long)rf.sl2vl_tables_changed);
     /* churn never above the full reroute's */
     CU_ASSERT(ri.lft_entries_changed <= rf.lft_entries_changed);
-    CU_ASSERT(ri.switches_changed <= rf.switches_changed);
+    /* the switches too, but for updn and dnup: their repair keeps the
+       saved orientation of the links, under which a switch that lost its
+       only way down has no route and the switches that routed through it
+       move, where a full reroute ranks the switches again (fewer switches,
+       more entries) */
+    if (strcmp(engine, "updn") != 0 && strcmp(engine, "dnup") != 0)
+        CU_ASSERT(ri.switches_changed <= rf.switches_changed);
     if (ri.lft_entries_changed > rf.lft_entries_changed)
         fprintf(stderr, "\n%s links=%u switches=%u seed=%llu: churn %llu > full %llu\n", engine,
                 links, switches, (unsigned long long)seed,
@@ -996,10 +1002,11 @@ static void test_property_deadlock_free(void)
     property("fattree:levels=3,radix=8", "ftree", IBR_TEST_DEADLOCK_FREE, 6, 0);
 }
 
-/* updn and dnup on a fat tree of hundreds of hosts: the credit-loop check
-   a repair needs walks every path again, more work than the engine's own
-   run, so the reroute takes the full one up front and says why; the
-   routing stays valid and deadlock-free (one_failure checks it). */
+/* updn and dnup on a fat tree of hundreds of hosts: repaired in place
+   under the saved orientation of the links, checked on the moved entries
+   only (no credit-loop walk over every path); the routing stays valid and
+   deadlock-free (one_failure checks it). A database without the
+   orientation takes the full reroute (tests/test_repair_updn.c). */
 static void test_check_dearer_than_full(void)
 {
     static const char *engines[] = {"updn", "dnup"};
@@ -1014,7 +1021,7 @@ static void test_check_dearer_than_full(void)
         for (uint64_t seed = 1; seed <= 3; seed++)
             one_failure(&st, f, db, r, engines[e], 1, 0, seed, IBR_TEST_DEADLOCK_FREE);
         CU_ASSERT_EQUAL(st.runs, 3);
-        CU_ASSERT_EQUAL(st.full, st.runs);
+        CU_ASSERT_EQUAL(st.full, 0);
         ibr_fabric *g = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
         CU_ASSERT_EQUAL(ibr_fabric_inject_faults(g, 1, 0, 5), 0);
@@ -1022,8 +1029,8 @@ static void test_check_dearer_than_full(void)
         ibr_result *y = NULL;
         ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
         CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), 0);
-        CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
-        CU_ASSERT_PTR_NOT_NULL(strstr(rep.reason, "credit loops walks every path"));
+        CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+        CU_ASSERT_EQUAL(ibr_test_credit_loops(y), 0);
         ibr_result_destroy(y);
         ibr_topo_destroy(t1);
         ibr_fabric_destroy(g);
@@ -2011,7 +2018,7 @@ int main(void)
         {"property: deadlock-free engines after failures", test_property_deadlock_free},
         {"parallel cables take the failed cable's routes", test_parallel},
         {"sssp repaired in place: busiest link near a full reroute's", test_sssp_balance},
-        {"updn/dnup: a credit-loop check dearer than the engine's run: full reroute",
+        {"updn/dnup on a fat tree of hundreds of hosts: repaired in place, loop-free",
          test_check_dearer_than_full},
         {"a saved engine that declines: no fallback unless asked for", test_engine_declines},
         {"a database of another fabric: warned", test_unrelated_fabric},

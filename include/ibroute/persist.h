@@ -45,6 +45,8 @@
  * epsl2vl <16 hex bytes>         (after a CA or router port: the engine's map)
  * lft <hex byte per LID 0..max_lid>          (after a switch's ports)
  * hops <hex byte per switch, in node order>  (after a switch's lft)
+ * upos <place>   (updn, dnup: the switch's place in the orientation of the
+ *                 links its routes are legal under; kept for repairs)
  * sl2vl <hex, 16 bytes per (in, out) port pair>
  * slmode <none|dest|pair>
  * sl <source LID> <hex byte per destination LID>   (source 0 for dest mode)
@@ -53,8 +55,10 @@
  * end <FNV-1a 64 of every byte before this line, hex>
  * @endcode
  * Lines starting with '#' are comments. Switches are stored in switch
- * index order. The qos, qosconf, epsl2vl, torusconf and toruspos records
- * are optional (a database written before them reads the same).
+ * index order. The qos, qosconf, epsl2vl, torusconf, toruspos and upos
+ * records are optional (a database written before them reads the same; an
+ * updn or dnup routing without upos, or a torus-2QoS one without torusconf
+ * and toruspos, is rerouted in full).
  *
  * QoS: a routing computed with ibr_options::qos keeps the engine's own
  * SL2VL maps (those from before the QoS manager) and the configuration

@@ -158,6 +158,11 @@ struct ibr_result {
     size_t n_artifacts;
     ibr__setting_rec *settings; /* of the engine that routed */
     size_t n_settings;
+    /* up/down engines: per switch its place in the acyclic orientation of
+       the switch links (a step toward a smaller place is first-phase, one
+       toward a larger place second-phase), kept in the routing database
+       so that a repair stays legal; NULL when the engine set none */
+    uint32_t *upos;
 };
 
 /* The LFT row of switch sw: lft_size output ports indexed by LID (the hot

@@ -111,6 +111,8 @@ static void free_extras(ibr_result *r)
     }
     ibr__free(ctx, r->settings);
     r->settings = NULL;
+    ibr__free(ctx, r->upos);
+    r->upos = NULL;
     r->n_settings = 0;
     r->vls_used = 1;
     r->layers = 0;

@@ -49,6 +49,12 @@ static inline int ibr__fail(ibr_run *run, int code, const char *fmt, ...)
    progress callback keeps its own). Returns the code to return. */
 int ibr__engine_fail(ibr_run *run, int rc, const char *what);
 
+/* An up/down engine's orientation of the switch links, kept with its
+   routing (and in a routing database) for repairs: pos[s] is switch s's
+   place, every place distinct, a step toward a smaller place first-phase.
+   Returns 0 or IBR_ENOMEM. */
+int ibr__run_set_upos(ibr_run *run, const uint32_t *pos);
+
 /* The topology's context: the allocator engines allocate with. */
 static inline ibr_context *ibr__run_ctx(const ibr_run *run)
 {

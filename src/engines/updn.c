@@ -754,6 +754,42 @@ static void free_workers(ibr_context *ctx, ud_worker *w, unsigned nw)
     ibr__free(ctx, w);
 }
 
+/* The orientation the routes are legal under, kept with the routing for
+   repairs (persist/reroute_updown.c): each switch's place in key order,
+   reversed for dnup so that a first-phase step always goes toward a
+   smaller place. Kept only when the keys are distinct (an ids map may give
+   two switches of equal rank the same id). pos: n entries of scratch.
+   0, or -1 when out of memory. */
+static int keep_orientation(ibr_run *run, const ud_job *j, uint32_t *pos)
+{
+    size_t n = j->t->n_sw;
+    for (size_t i = 1; i < n; i++)
+        if (!is_up(j, j->order[i], j->order[i - 1]))
+            return 0;
+    for (size_t i = 0; i < n; i++)
+        pos[j->order[i]] = (uint32_t)(j->dnup ? n - 1 - i : i);
+    return ibr__run_set_upos(run, pos) < 0 ? -1 : 0;
+}
+
+/* The forwarding tables over the up/down hop tables (j->least) and
+   candidate masks, the multicast trees, and the orientation kept (not
+   with connect_roots, whose routes toward the roots may break the rule).
+   pos: n entries of scratch. */
+static int build_tables(ibr_run *run, const ud_job *j, const uint64_t *mask, int64_t connect_roots,
+                        uint32_t *pos)
+{
+    ud_cands c = {j->t, mask, j->words};
+    int rc = ibr_run_ucast(run, j->least, ud_candidates, &c,
+                           j->dnup ? "dnup: forwarding tables" : "updn: forwarding tables");
+    /* multicast: OpenSM's default trees over the up/down hop tables (the
+       ports its per-port hop counts mark as shortest are the candidates) */
+    if (rc == 0 && ibr_run_mcast_groups(run))
+        rc = ibr_run_mcast_default(run, j->least, ud_candidates, &c);
+    if (rc == 0 && !connect_roots && keep_orientation(run, j, pos) < 0)
+        rc = ibr__fail(run, IBR_ENOMEM, "out of memory");
+    return rc;
+}
+
 /* The up/down (or down/up) hop tables, ranks from the roots; where the
    rules leave connected pairs apart, other roots (the centre) or a
    decline. Then the forwarding tables and multicast trees over them. */
@@ -879,13 +915,7 @@ retry:
     }
     if (!dnup && (rc = report_roots(run, t, rank, chosen)) < 0)
         goto nomem;
-    ud_cands c = {t, mask, j.words};
-    rc = ibr_run_ucast(run, least, ud_candidates, &c, dnup ? "dnup: forwarding tables"
-                                                             : "updn: forwarding tables");
-    /* multicast: OpenSM's default trees over the up/down hop tables (the
-       ports its per-port hop counts mark as shortest are the candidates) */
-    if (rc == 0 && ibr_run_mcast_groups(run))
-        rc = ibr_run_mcast_default(run, least, ud_candidates, &c);
+    rc = build_tables(run, &j, mask, connect_roots, rank_scratch);
     goto out;
 nomem:
     rc = ibr__fail(run, IBR_ENOMEM, "out of memory");

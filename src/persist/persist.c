@@ -34,6 +34,7 @@ void ibr_routing_db_destroy(ibr_routing_db *db)
     ibr__free(ctx, db->sw_node);
     ibr__free(ctx, db->lft);
     ibr__free(ctx, db->hops);
+    ibr__free(ctx, db->upos);
     ibr__free(ctx, db->sl_src);
     ibr__free(ctx, db->sl);
     ibr__free(ctx, db->sl2vl);
@@ -363,6 +364,11 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
     if ((maps.sw && db_copy_sl2vl(db, r, maps.sw) < 0) || db_copy_settings(db, r) < 0 ||
         db_copy_torus(db, r) < 0)
         goto nomem;
+    if (r->upos) {
+        if (!(db->upos = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *db->upos)))
+            goto nomem;
+        memcpy(db->upos, r->upos, t->n_sw * sizeof *db->upos);
+    }
     char msg[IBR_ERRMSG_SIZE];
     int rc = db_index(db, msg);
     if (rc < 0) {
@@ -536,6 +542,8 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
                           db->lft_size);
         if (rc == 0 && db->hops)
             rc = put_hex_blob(out, ctx, "hops ", db->hops + (size_t)n->sw * db->n_sw, db->n_sw);
+        if (rc == 0 && db->upos)
+            rc = ibr__buf_printf(out, ctx, "upos %" PRIu32 "\n", db->upos[n->sw]);
         if (rc == 0 && db->sl2vl) {
             size_t w = (size_t)n->nports + 1;
             rc = put_hex_blob(out, ctx, "sl2vl ", db->sl2vl + db->sl2vl_off[n->sw], w * w * 16);
@@ -1012,6 +1020,53 @@ static int read_hops(dbparser *ps, ibr__cur *c)
     return 0;
 }
 
+/* "upos <place>": an up/down engine's place of the switch in its
+   orientation of the links, on every switch or none (checked to be a
+   permutation at the end). Databases written before it was kept have
+   none, and their routings take a full reroute. */
+static int read_upos(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr__dbnode *n = table_switch(ps);
+    uint64_t v;
+    if (!n)
+        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+    if (n->sw != db->n_upos_rows)
+        return perr(ps, IBR__MSG("DB061", "upos lines must follow every switch or none"));
+    if (num(c, UINT32_MAX - 1, &v) < 0 || !line_done(c))
+        return perr(ps, IBR__MSG("DB062", "bad upos line"));
+    if (ibr__grow(db->ctx, (void **)&db->upos, &db->cap_upos, n->sw + 1, sizeof *db->upos) < 0)
+        return IBR_ENOMEM;
+    db->upos[n->sw] = (uint32_t)v;
+    db->n_upos_rows++;
+    return 0;
+}
+
+/* The places of read_upos(): each switch one, all distinct and below the
+   switch count. 0, or the parse error. */
+static int check_upos(dbparser *ps)
+{
+    ibr_routing_db *db = ps->db;
+    if (!db->n_upos_rows)
+        return 0;
+    if (db->n_upos_rows != db->n_sw)
+        return perr(ps, IBR__MSG("DB061", "upos lines must follow every switch or none"));
+    uint8_t *seen = ibr__calloc(db->ctx, db->n_sw, 1);
+    if (!seen)
+        return IBR_ENOMEM;
+    int rc = 0;
+    for (uint32_t s = 0; s < db->n_sw && rc == 0; s++) {
+        if (db->upos[s] >= db->n_sw || seen[db->upos[s]])
+            rc = perr(ps,
+                      IBR__MSG("DB063", "the upos places are not a permutation of the %u switches"),
+                      (unsigned)db->n_sw);
+        else
+            seen[db->upos[s]] = 1;
+    }
+    ibr__free(db->ctx, seen);
+    return rc;
+}
+
 static int read_sl2vl(dbparser *ps, ibr__cur *c)
 {
     ibr_routing_db *db = ps->db;
@@ -1100,6 +1155,7 @@ static const struct {
     {"node", read_node},       {"port", read_port},       {"lft", read_lft},
     {"hops", read_hops},       {"sl2vl", read_sl2vl},     {"slmode", read_slmode},
     {"sl", read_sl},           {"torusconf", read_torusconf}, {"toruspos", read_toruspos},
+    {"upos", read_upos},
 };
 
 /* The magic line "ibroute-routing-db <version>". */
@@ -1157,6 +1213,8 @@ static int check_complete(dbparser *ps)
     if (db->n_hop_rows && (db->n_hop_rows != db->n_sw || db->hop_width != db->n_sw))
         return perr(ps,
                     IBR__MSG("DB052", "hop rows do not match the %u switches"), (unsigned)db->n_sw);
+    if ((rc = check_upos(ps)) < 0)
+        return rc;
     if (db->n_sl2vl_rows && db->n_sl2vl_rows != db->n_sw)
         return perr(ps,
                     IBR__MSG("DB053", "sl2vl rows do not match the %u switches"),

@@ -54,6 +54,10 @@ struct ibr_routing_db {
     size_t lft_size;
     uint8_t *lft;       /* n_sw x lft_size */
     uint8_t *hops;      /* n_sw x n_sw or NULL */
+    uint32_t *upos;     /* up/down engines: per switch its place in the
+                           orientation of the links (ibr_result::upos),
+                           a permutation of 0 .. n_sw - 1; or NULL */
+    size_t n_upos_rows, cap_upos; /* parsing */
     size_t n_hop_rows, hop_width; /* parsing */
     ibr_sl_mode sl_mode;
     size_t n_sl_rows;   /* 1 (dest) or one per source port (pair) */

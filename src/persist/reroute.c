@@ -19,8 +19,11 @@
  * distance to d changed, their neighbours and the switches that lost a
  * cable have their entries toward d's LIDs checked: an entry no longer on
  * a shortest path takes the least-loaded port that is (minimal engines
- * without path SLs). Other engines keep their own rules: up/down and
- * fat-tree routings repair locally at the same distance of their own hop
+ * without path SLs). updn and dnup routings saved with their orientation
+ * of the links are repaired under it (reroute_updown.c): only the routes
+ * that crossed a lost element move, to legal up/down routes, and only the
+ * moved entries are checked. Other engines keep their own rules: up/down
+ * and fat-tree routings repair locally at the same distance of their own hop
  * matrix, and the destinations that cannot be repaired so take, on every
  * switch, the routes the engine computes on the new fabric (one full run,
  * of which only those columns are used); engines with path SLs take them
@@ -57,6 +60,7 @@
 #include "persist/churn.h"
 #include "persist/persist_int.h"
 #include "persist/reroute_layered.h"
+#include "persist/reroute_updown.h"
 #include "qos/qos.h"
 
 typedef struct chlist {
@@ -372,6 +376,9 @@ typedef struct rr {
     int layered;        /* repaired by shortest paths, moved paths into layers */
     int nue;            /* layered, not minimal: broken columns joined to their intact tree */
     uint8_t *lid_broken; /* nue: LIDs whose column has an entry to repair */
+    int updown;         /* up/down: repaired under the saved orientation */
+    uint32_t *upos;     /* updown: per topology switch its saved place */
+    ibr__updown_repair ud;
     int minimal_repair; /* broken columns searched again by shortest paths */
     int torus;          /* torus-2QoS: its columns routed again on the rebuilt torus */
     int rc;             /* the call's answer once a stage ends it */
@@ -427,6 +434,8 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->mlist);
     ibr__free(ctx, x->cnt);
     ibr__free(ctx, x->mset);
+    ibr__free(ctx, x->upos);
+    ibr__updown_free(&x->ud, ctx);
     ibr_result_destroy(x->r);
     ibr_result_destroy(x->full);
 }
@@ -684,6 +693,39 @@ static int map_mapped(rr *x)
     return 0;
 }
 
+/* The saved orientation of an up/down routing on the topology's switches
+   (x->upos, IBR_NONE for a switch not saved), and in the result, renumbered
+   without gaps so that a database written from it reads back. */
+static int keep_upos(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    uint32_t S1 = t->n_sw ? t->n_sw : 1, D1 = db->n_sw ? db->n_sw : 1;
+    uint32_t *at = ibr__mallocarray(x->ctx, D1, sizeof *at);
+    x->upos = ibr__mallocarray(x->ctx, S1, sizeof *x->upos);
+    x->r->upos = ibr__mallocarray(x->ctx, S1, sizeof *x->r->upos);
+    if (!at || !x->upos || !x->r->upos) {
+        ibr__free(x->ctx, at);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t i = 0; i < db->n_sw; i++)
+        at[i] = IBR_NONE;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        x->upos[s] = x->swmap[s] != IBR_NONE ? db->upos[x->swmap[s]] : IBR_NONE;
+        if (x->upos[s] != IBR_NONE)
+            at[x->upos[s]] = s;
+    }
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < db->n_sw; i++)
+        if (at[i] != IBR_NONE)
+            x->r->upos[at[i]] = next++;
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        if (x->upos[s] == IBR_NONE)
+            x->r->upos[s] = next++;
+    ibr__free(x->ctx, at);
+    return 0;
+}
+
 /* The saved tables on the topology's switches and LIDs (after
    map_mapped), for a routing kept or repaired. */
 static int build_mapped(rr *x)
@@ -696,6 +738,8 @@ static int build_mapped(rr *x)
         return IBR_ENOMEM;
     if ((rc = copy_rows(x, x->n_unmapped)) < 0 || (rc = copy_hops(x, x->sw_identity)) < 0 ||
         (rc = copy_sls(x)) < 0 || (rc = copy_sl2vl(x)) < 0)
+        return rc;
+    if (db->upos && (rc = keep_upos(x)) < 0)
         return rc;
     r->vls_used = db->vls_used ? db->vls_used : 1;
     r->layers = db->layers;
@@ -1444,6 +1488,9 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     x->nue = x->known && !strcmp(db->engine, "nue") && (x->caps & IBR_CAP_DEADLOCK_FREE) &&
              !(x->caps & IBR_CAP_MINIMAL) && !(db->qos && db->qos_levels > 1);
     x->layered |= x->nue;
+    /* up/down engines with their saved orientation: repaired under it */
+    x->updown = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && db->upos &&
+                db->sl_mode == IBR_SL_NONE && !x->layered;
     return 0;
 }
 
@@ -1466,6 +1513,35 @@ static int stage_unchanged(rr *x)
     return stop(x, 0);
 }
 
+/* Does a switch that had no cable to another switch when the routing
+   was saved (cut off by a fault) have one now? It has no routes to keep,
+   and no route leads to its end ports: like a new switch, it takes a full
+   reroute (why in buf). */
+static int updown_returning(char *buf, size_t cap, const rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        uint32_t ds = x->swmap[s];
+        if (ds == IBR_NONE || t->adj_off[s] == t->adj_off[s + 1])
+            continue;
+        const ibr__dbnode *n = &db->nodes[db->sw_node[ds]];
+        int cabled = 0;
+        for (unsigned p = 1; p <= n->nports && !cabled; p++) {
+            const ibr__dbport *dp = &db->ports[n->port_off + p];
+            cabled = dp->rguid && dp->rtype == IBR_NODE_SWITCH && dp->rguid != n->guid;
+        }
+        if (!cabled) {
+            snprintf(buf, cap,
+                     "switch 0x%016" PRIx64 " was cut off from the other switches when the "
+                     "routing was saved and is cabled again (it has no routes to repair)",
+                     n->guid);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Why the changes take a full reroute, or NULL for a repair. */
 static const char *full_reason(rr *x, const chlist *cl)
 {
@@ -1486,7 +1562,12 @@ static const char *full_reason(rr *x, const chlist *cl)
         return "a new cable between switches may shorten the paths of a minimal engine";
     if (cl->missing_cable && !db->hops && !x->nue)
         return "the saved routing has no hop matrix to repair with";
-    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE && !x->nue &&
+    if (x->updown && updown_returning(x->whybuf, sizeof x->whybuf, x))
+        return x->whybuf;
+    if ((!strcmp(db->engine, "updn") || !strcmp(db->engine, "dnup")) && !x->updown)
+        return "the database keeps no up/down orientation of the links (written by an "
+               "older ibroute, or routed with connect_roots) to repair under";
+    if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE && !x->nue && !x->updown &&
         check_dearer_than_full(x->whybuf, sizeof x->whybuf, x))
         return x->whybuf;
     return NULL;
@@ -1616,6 +1697,49 @@ static void stage_broken(rr *x, const chlist *cl)
     if (x->layered && !x->nue && cl->new_cable)
         for (uint32_t d = 0; d < S; d++)
             x->bfs_set[d] |= x->bucket_off[d + 1] > x->bucket_off[d];
+}
+
+static void ud_set(void *arg, uint32_t s, size_t l, unsigned port)
+{
+    set_entry(arg, s, l, port);
+}
+
+static const uint32_t *ud_load(void *arg, uint32_t s)
+{
+    rr *x = arg;
+    ensure_load(x, s);
+    return x->load + (size_t)s * 256;
+}
+
+/* An up/down routing repaired under its saved orientation
+   (reroute_updown.c) in place of stage_broken() and stage_columns(). */
+static int stage_updown(rr *x)
+{
+    ibr__updown_repair *a = &x->ud;
+    memset(a, 0, sizeof *a);
+    a->t = x->t;
+    a->pos = x->upos;
+    a->n_pos = x->db->n_sw;
+    a->lft = x->r->lft;
+    a->lft_size = x->r->lft_size;
+    a->hops = x->r->hops;
+    a->okport = x->okport;
+    a->lost = x->lost;
+    a->lidmap = x->lidmap;
+    a->bucket_off = x->bucket_off;
+    a->bucket = x->bucket;
+    a->set = ud_set;
+    a->load = ud_load;
+    a->arg = x;
+    int rc = ibr__reroute_updown(a, x->ctx);
+    x->rep->destinations_rerouted += a->dests;
+    if (rc < 0)
+        return stop(x, rc);
+    if (rc > 0) {
+        strlcpy(x->whybuf, a->why, sizeof x->whybuf);
+        return stop_full(x, x->whybuf);
+    }
+    return 0;
 }
 
 /* The marked destinations searched again (shortest paths), or given the
@@ -1895,6 +2019,15 @@ static int stage_check(rr *x)
     }
     if (x->layered)
         return layered_sls(x);
+    if (x->updown) {
+        /* the unmoved routes are the saved ones, legal under the saved
+           orientation; the moved columns are checked against it */
+        if (ibr__updown_check(&x->ud, x->lid_touched)) {
+            strlcpy(x->whybuf, x->ud.why, sizeof x->whybuf);
+            return stop_full(x, x->whybuf);
+        }
+        return 0;
+    }
     /* torus-2QoS's repaired tables are those of the engine's own run on the
        saved torus (its routes toward the marked destinations, the others
        unchanged: tests/test_repair_t2q.c compares them with that run), so
@@ -1979,6 +2112,8 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
     x->balanced = x->minimal_repair && !x->layered && !strcmp(saved_engine(db), "sssp");
     if (stage_prepare(x))
         return 1;
+    if (x->updown)
+        return stage_updown(x) || stage_new_lids(x) || stage_check(x) || stage_finish(x, cl);
     stage_broken(x, cl);
     if (x->torus)
         return stage_t2q(x, cl) || stage_new_lids(x) || stage_check(x) || stage_finish(x, cl);

@@ -209,6 +209,19 @@ int ibr_run_set_layers(ibr_run *run, unsigned int layers)
     return 0;
 }
 
+int ibr__run_set_upos(ibr_run *run, const uint32_t *pos)
+{
+    ibr_result *r = run->res;
+    size_t n = run->topo->n_sw ? run->topo->n_sw : 1;
+    uint32_t *v = ibr__mallocarray(run->ctx, n, sizeof *v);
+    if (!v)
+        return IBR_ENOMEM;
+    memcpy(v, pos, run->topo->n_sw * sizeof *v);
+    ibr__free(run->ctx, r->upos);
+    r->upos = v;
+    return 0;
+}
+
 int ibr_run_add_mcast_port(ibr_run *run, uint16_t mlid, uint32_t sw, unsigned int port)
 {
     if (!run)

@@ -35,6 +35,10 @@ struct ibr_run {
 int ibr__run_parallel_for(ibr_run *run, unsigned int nw, size_t n, ibr_parallel_fn fn,
                           void *arg);
 
+/* An up/down engine's orientation of the links into the result
+   (declared for the engines in engines/engine_int.h). */
+int ibr__run_set_upos(ibr_run *run, const uint32_t *pos);
+
 /* Format a decline/fail message into the run and return the code. */
 int ibr__run_decline(ibr_run *run, const char *fmt, ...) IBR_PRINTF(2, 3);
 int ibr__run_fail(ibr_run *run, int code, const char *fmt, ...) IBR_PRINTF(3, 4);

@@ -1,0 +1,623 @@
+/*
+ * Repair in place of an up/down routing (updn, dnup; reroute_updown.h).
+ *
+ * The routes of an up/down engine are legal under one acyclic orientation
+ * of the switch links: each switch has a place, and a route is a run of
+ * first-phase steps (toward smaller places) then a run of second-phase
+ * steps (toward larger places). Every route legal under one orientation
+ * keeps the channel dependencies acyclic. Losing cables or switches only
+ * removes links, so the saved orientation restricted to what remains is
+ * still acyclic, and a route moved to another legal path under it is
+ * deadlock-free together with every route that did not move: no credit-loop
+ * walk over all paths is needed, only the moved columns are checked
+ * (ibr__updown_check).
+ *
+ * A destination switch d is searched again as the engine does (updn.c):
+ * P, the length of the shortest second-phase-only route to d, and L, that
+ * of the shortest legal route (P where finite, else one first-phase step
+ * to a switch with the smallest L). An entry of switch b toward d's LIDs
+ * is legal for every packet that reaches b when a second-phase step leads
+ * to a switch with finite P, or, when P(b) is infinite, a first-phase step
+ * leads to a switch with finite L. Only broken entries move: to the
+ * least-loaded port on a shortest legal route (a second-phase step
+ * lowering P when P(b) is finite, else a first-phase step lowering L).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "persist/reroute_updown.h"
+
+#define INF UINT32_MAX
+
+typedef struct ud_scratch {
+    uint32_t *p, *l, *queue, *ord, *comp;
+    uint8_t *mark, *eps;
+    /* the local pass */
+    uint32_t *psw;      /* per topology port: the switch over its link */
+    uint32_t *stamp;    /* per switch x 2: visit marks of one search */
+    uint32_t gen;
+    uint32_t *work;     /* switches to fix toward one LID */
+    uint32_t *inwork;   /* per switch: stamp of its LID's work list */
+    uint32_t *dead;     /* switches left without a route toward it */
+    uint32_t *unreach;  /* per switch: the last destination switch found
+                           to have no legal route from it (IBR_NONE) */
+    uint64_t *bad;      /* (LID << 32 | switch): entries over lost cables */
+    size_t n_bad, cap_bad;
+} ud_scratch;
+
+/* The switch over port p of switch s (an active cable to a switch), or
+   IBR_NONE. */
+static uint32_t next_sw(const ibr_topo *t, uint32_t s, unsigned p)
+{
+    const ibr__node *n = &t->nodes[t->sw_node[s]];
+    if (p == 0 || p > n->nports)
+        return IBR_NONE;
+    const ibr__port *pt = &t->ports[n->port_off + p];
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+        pt->remote_node == t->sw_node[s])
+        return IBR_NONE;
+    return t->nodes[pt->remote_node].sw;
+}
+
+/* Write entry (b, l), noting it for the check. */
+static void put(ibr__updown_repair *a, uint32_t b, size_t l, unsigned port)
+{
+    a->set(a->arg, b, l, port);
+    a->moved_lid[l] = 1;
+    if (a->n_moved < a->cap_moved)
+        a->moved[a->n_moved++] = (uint64_t)l << 32 | b;
+    else
+        a->all_moved = 1;
+}
+
+void ibr__updown_free(ibr__updown_repair *a, ibr_context *ctx)
+{
+    ibr__free(ctx, a->moved);
+    ibr__free(ctx, a->moved_lid);
+    a->moved = NULL;
+    a->moved_lid = NULL;
+}
+
+/* Connected components of the switch graph (comp: the lowest switch of
+   each) and the switches carrying end ports. */
+static void components(const ibr_topo *t, ud_scratch *w)
+{
+    uint32_t S = t->n_sw;
+    for (uint32_t s = 0; s < S; s++) {
+        w->comp[s] = INF;
+        w->eps[s] = 0;
+    }
+    for (uint32_t e = 0; e < t->n_end; e++) {
+        uint32_t rn = t->ports[t->end_port[e]].remote_node;
+        if (rn != IBR_NONE && t->nodes[rn].sw != IBR_NONE)
+            w->eps[t->nodes[rn].sw] = 1;
+    }
+    for (uint32_t s0 = 0; s0 < S; s0++) {
+        if (w->comp[s0] != INF)
+            continue;
+        uint32_t head = 0, tail = 0;
+        w->comp[s0] = s0;
+        w->queue[tail++] = s0;
+        while (head < tail) {
+            uint32_t a = w->queue[head++];
+            for (uint32_t k = t->adj_off[a]; k < t->adj_off[a + 1]; k++)
+                if (w->comp[t->adj[k].sw] == INF) {
+                    w->comp[t->adj[k].sw] = s0;
+                    w->queue[tail++] = t->adj[k].sw;
+                }
+        }
+    }
+}
+
+/* P and L toward d (see the file's comment), and d's column of the hop
+   matrix. */
+static void search(ibr__updown_repair *a, ud_scratch *w, uint32_t d)
+{
+    const ibr_topo *t = a->t;
+    const uint32_t *pos = a->pos;
+    uint32_t S = t->n_sw;
+    for (uint32_t s = 0; s < S; s++)
+        w->p[s] = w->l[s] = INF;
+    /* P: backwards over second-phase steps b -> x (pos[b] < pos[x]) */
+    uint32_t head = 0, tail = 0;
+    w->p[d] = 0;
+    w->queue[tail++] = d;
+    while (head < tail) {
+        uint32_t x = w->queue[head++];
+        for (uint32_t k = t->adj_off[x]; k < t->adj_off[x + 1]; k++) {
+            uint32_t b = t->adj[k].sw;
+            if (pos[b] != IBR_NONE && pos[b] < pos[x] && w->p[b] == INF) {
+                w->p[b] = w->p[x] + 1;
+                w->queue[tail++] = b;
+            }
+        }
+    }
+    /* L: by ascending place, so that first-phase neighbours come first */
+    for (uint32_t i = 0; i < a->n_pos; i++) {
+        uint32_t b = w->ord[i];
+        if (b == IBR_NONE)
+            continue;
+        uint32_t lb = w->p[b];
+        if (lb == INF)
+            for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
+                uint32_t x = t->adj[k].sw;
+                if (pos[x] < pos[b] && w->l[x] != INF && w->l[x] + 1 < lb)
+                    lb = w->l[x] + 1;
+            }
+        w->l[b] = lb;
+    }
+    if (a->hops)
+        for (uint32_t s = 0; s < S; s++)
+            a->hops[(size_t)s * S + d] = (uint8_t)(w->l[s] > 254 ? 255 : w->l[s]);
+}
+
+/* Is port p of switch b toward d legal for every packet reaching b? */
+static int entry_ok(const ibr__updown_repair *a, const ud_scratch *w, uint32_t b, unsigned p)
+{
+    if (p == IBR_NO_ROUTE)
+        return w->l[b] == INF;
+    uint32_t x = next_sw(a->t, b, p);
+    if (x == IBR_NONE || a->pos[x] == IBR_NONE)
+        return 0;
+    if (a->pos[x] > a->pos[b])
+        return w->p[x] != INF;
+    return w->p[b] == INF && w->l[x] != INF;
+}
+
+/* The least-loaded port of b on a shortest legal route toward d (L(b)
+   finite). */
+static unsigned best_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b)
+{
+    const ibr_topo *t = a->t;
+    const uint32_t *ld = a->load(a->arg, b);
+    int second = w->p[b] != INF;
+    uint32_t want = second ? w->p[b] - 1 : w->l[b] - 1;
+    unsigned best = IBR_NO_ROUTE;
+    uint32_t bl = UINT32_MAX;
+    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
+        const ibr__adj *e = &t->adj[k];
+        uint32_t x = e->sw;
+        if (a->pos[x] == IBR_NONE || (a->pos[x] > a->pos[b]) != second)
+            continue;
+        if ((second ? w->p[x] : w->l[x]) == want && ld[e->port] < bl) {
+            bl = ld[e->port];
+            best = e->port;
+        }
+    }
+    return best;
+}
+
+/* d's LIDs searched again; 1 when a switch carrying end ports and
+   connected to d has no legal route (why set). */
+static int repair_dest(ibr__updown_repair *a, ud_scratch *w, uint32_t d)
+{
+    const ibr_topo *t = a->t;
+    const uint32_t *lids = a->bucket + a->bucket_off[d];
+    uint32_t nl = a->bucket_off[d + 1] - a->bucket_off[d];
+    search(a, w, d);
+    for (uint32_t b = 0; b < t->n_sw; b++) {
+        if (b == d || a->pos[b] == IBR_NONE)
+            continue;
+        if (w->l[b] == INF && w->eps[b] && w->comp[b] == w->comp[d] && w->eps[d]) {
+            snprintf(a->why, sizeof a->why,
+                     "switch 0x%016" PRIx64 " has no legal up/down route to switch 0x%016" PRIx64
+                     " under the saved orientation: full reroute",
+                     t->nodes[t->sw_node[b]].guid, t->nodes[t->sw_node[d]].guid);
+            return 1;
+        }
+        const uint8_t *row = a->lft + (size_t)b * a->lft_size;
+        for (uint32_t i = 0; i < nl; i++) {
+            uint32_t l = lids[i];
+            if (a->lidmap[l] == IBR_NONE || entry_ok(a, w, b, row[l]))
+                continue;
+            if (w->l[b] == INF) {
+                put(a, b, l, IBR_NO_ROUTE);
+                continue;
+            }
+            /* per LID: each choice counts in the loads of the next */
+            put(a, b, l, best_port(a, w, b));
+        }
+    }
+    a->dests++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The local pass: a repair toward one LID that visits only the switches
+   whose route changes. An entry over a lost cable moves to a neighbour
+   whose current route is whole and legal after the step (a second-phase
+   step needs a route of second-phase steps only), on a second-phase step
+   where one exists, then the shortest, then the least-loaded port; a
+   switch whose new route is not second-phase only makes its neighbours
+   that step into it on a second-phase step move too, and one left
+   without a route makes every neighbour that routes through it move. A
+   switch left without a route must have no legal route at all (checked by
+   a search from it), or its destination switch is searched again whole
+   (repair_dest). */
+
+typedef struct ud_walk {
+    int ok, second_only;
+    uint32_t len;
+} ud_walk;
+
+/* The current route of x toward l (delivered at d). */
+static ud_walk walk(const ibr__updown_repair *a, const ud_scratch *w, uint32_t x, uint32_t d,
+                    size_t l)
+{
+    const ibr_topo *t = a->t;
+    ud_walk r = {0, 1, 0};
+    int second = 0;
+    while (x != d) {
+        unsigned p = a->lft[(size_t)x * a->lft_size + l];
+        const ibr__node *n = &t->nodes[t->sw_node[x]];
+        if (p == IBR_NO_ROUTE || p == 0 || p > n->nports || r.len > t->n_sw)
+            return r;
+        uint32_t y = w->psw[n->port_off + p];
+        if (y == IBR_NONE)
+            return r;
+        if (a->pos[y] > a->pos[x])
+            second = 1;
+        else if (second)
+            return r;
+        else
+            r.second_only = 0;
+        x = y;
+        r.len++;
+    }
+    r.ok = 1;
+    return r;
+}
+
+/* Does b have a legal route to d on the fabric (whatever the tables)? A
+   search over (switch, phase) states from b, stopping at d. */
+static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint32_t d)
+{
+    const ibr_topo *t = a->t;
+    uint32_t g = ++w->gen, n = 0;
+    w->queue[n++] = b * 2; /* state: switch * 2 + phase */
+    w->stamp[b * 2] = g;
+    while (n) {
+        uint32_t st = w->queue[--n], x = st / 2, ph = st % 2;
+        if (x == d)
+            return 1;
+        for (uint32_t k = t->adj_off[x]; k < t->adj_off[x + 1]; k++) {
+            uint32_t y = t->adj[k].sw;
+            if (a->pos[y] == IBR_NONE || (a->pos[y] < a->pos[x] && ph))
+                continue;
+            uint32_t ns = y * 2 + (a->pos[y] > a->pos[x]);
+            if (w->stamp[ns] != g) {
+                w->stamp[ns] = g;
+                w->queue[n++] = ns; /* each state once: n <= 2 S */
+            }
+        }
+    }
+    return 0;
+}
+
+/* The best port of b toward l by the local rule, 0 if none; *so whether
+   the route it gives is second-phase only, *len its length. */
+static unsigned local_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b, uint32_t d,
+                           size_t l, int *so, uint32_t *len)
+{
+    const ibr_topo *t = a->t;
+    unsigned best = 0;
+    int best_sec = 0;
+    uint32_t best_len = UINT32_MAX, best_ld = UINT32_MAX;
+    const uint32_t *ld = NULL;
+    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
+        const ibr__adj *e = &t->adj[k];
+        uint32_t x = e->sw;
+        if (a->pos[x] == IBR_NONE)
+            continue;
+        int sec = a->pos[x] > a->pos[b];
+        if (best && best_sec && !sec)
+            continue;
+        ud_walk r = walk(a, w, x, d, l);
+        if (!r.ok || (sec && !r.second_only))
+            continue;
+        int tie = best && sec == best_sec && r.len == best_len;
+        if (tie && !ld) {
+            /* the loads only where two ports tie (a row's count) */
+            ld = a->load(a->arg, b);
+            best_ld = ld[best];
+        }
+        int better = !best || (sec && !best_sec) || (sec == best_sec && r.len < best_len) ||
+                     (tie && ld[e->port] < best_ld);
+        if (better) {
+            best = e->port;
+            best_sec = sec;
+            best_len = r.len;
+            best_ld = ld ? ld[e->port] : UINT32_MAX;
+            *so = sec;
+        }
+    }
+    *len = best_len + 1;
+    return best;
+}
+
+/* Add to the LID's work list the neighbours of b whose entry toward l
+   leads to b, all of them or (second) only those stepping into b on a
+   second-phase step. */
+static void push_preds(const ibr__updown_repair *a, ud_scratch *w, uint32_t *nw, uint32_t b,
+                       size_t l, int second, uint32_t tag)
+{
+    const ibr_topo *t = a->t;
+    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
+        const ibr__adj *e = &t->adj[k];
+        uint32_t c = e->sw;
+        if (w->inwork[c] == tag || a->pos[c] == IBR_NONE ||
+            a->lft[(size_t)c * a->lft_size + l] != e->rport)
+            continue;
+        if (second && a->pos[c] > a->pos[b])
+            continue;
+        w->inwork[c] = tag;
+        w->work[(*nw)++] = c;
+    }
+}
+
+/* The local pass toward LID l: 0 done, 1 when its destination switch must
+   be searched whole (marked), or -1 (a->why) when a switch carrying end
+   ports has no legal route to it. The work list starts with n switches. */
+static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
+{
+    const ibr_topo *t = a->t;
+    uint32_t d = t->lid_sw[l], ndead = 0, tag = ++w->gen, budget = 4 * t->n_sw + 64;
+    for (uint32_t i = 0; i < n; i++)
+        w->inwork[w->work[i]] = tag;
+    while (n) {
+        int progress = 0;
+        for (uint32_t i = 0; i < n && budget; budget--) {
+            uint32_t b = w->work[i], len;
+            int so = 0;
+            unsigned p = local_port(a, w, b, d, l, &so, &len);
+            if (!p) {
+                i++;
+                continue;
+            }
+            put(a, b, l, p);
+            if (a->hops)
+                a->hops[(size_t)b * t->n_sw + d] = (uint8_t)(len > 254 ? 255 : len);
+            w->work[i] = w->work[--n];
+            w->inwork[b] = 0;
+            progress = 1;
+            push_preds(a, w, &n, b, l, so, tag);
+        }
+        if (!budget)
+            return 1;
+        if (progress)
+            continue;
+        /* the rest have no route now: none, and their neighbours move */
+        uint32_t m = n;
+        n = 0;
+        for (uint32_t i = 0; i < m; i++) {
+            uint32_t b = w->work[i];
+            put(a, b, l, IBR_NO_ROUTE);
+            w->dead[ndead++] = b;
+        }
+        /* a dead switch keeps its mark: it does not come back to the list */
+        for (uint32_t i = 0; i < m; i++)
+            push_preds(a, w, &n, w->dead[ndead - m + i], l, 0, tag);
+    }
+    for (uint32_t i = 0; i < ndead; i++) {
+        uint32_t b = w->dead[i];
+        /* the search depends on the switches only: once per pair (the
+           LIDs of one switch come one after the other, as a rule) */
+        if (w->unreach[b] != d && reachable(a, w, b, d))
+            return 1;
+        w->unreach[b] = d;
+        if (w->eps[b] && w->eps[d] && w->comp[b] == w->comp[d]) {
+            snprintf(a->why, sizeof a->why,
+                     "switch 0x%016" PRIx64 " has no legal up/down route to switch 0x%016" PRIx64
+                     " under the saved orientation: full reroute",
+                     t->nodes[t->sw_node[b]].guid, t->nodes[t->sw_node[d]].guid);
+            return -1;
+        }
+        if (a->hops)
+            a->hops[(size_t)b * t->n_sw + d] = 255;
+    }
+    return 0;
+}
+
+static int cmp_u64(const void *x, const void *y, void *arg)
+{
+    (void)arg;
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Every LID with entries over lost cables, by the local pass; the
+   destination switches it cannot finish are marked for repair_dest.
+   0, or 1 with a->why. */
+static int local_pass(ibr__updown_repair *a, ud_scratch *w)
+{
+    const ibr_topo *t = a->t;
+    ibr__sort(w->bad, w->n_bad, sizeof *w->bad, cmp_u64, NULL);
+    for (size_t i = 0; i < w->n_bad;) {
+        size_t l = (size_t)(w->bad[i] >> 32), j = i;
+        uint32_t d = t->lid_sw[l], n = 0;
+        for (; j < w->n_bad && (size_t)(w->bad[j] >> 32) == l; j++)
+            w->work[n++] = (uint32_t)w->bad[j];
+        i = j;
+        if (w->mark[d])
+            continue; /* searched whole anyway */
+        int rc = local_lid(a, w, l, n);
+        if (rc < 0)
+            return 1;
+        if (rc > 0)
+            w->mark[d] = 1;
+    }
+    return 0;
+}
+
+static void scratch_free(ibr_context *ctx, ud_scratch *w)
+{
+    ibr__free(ctx, w->p);
+    ibr__free(ctx, w->l);
+    ibr__free(ctx, w->queue);
+    ibr__free(ctx, w->ord);
+    ibr__free(ctx, w->comp);
+    ibr__free(ctx, w->mark);
+    ibr__free(ctx, w->eps);
+    ibr__free(ctx, w->psw);
+    ibr__free(ctx, w->stamp);
+    ibr__free(ctx, w->work);
+    ibr__free(ctx, w->inwork);
+    ibr__free(ctx, w->dead);
+    ibr__free(ctx, w->unreach);
+    ibr__free(ctx, w->bad);
+}
+
+/* The entries over a lost cable (rows of the switches that lost one),
+   into w->bad (their destination switch marked for a search when there
+   are too many); a switch cut off from every other loses its routes. */
+static void mark_broken(ibr__updown_repair *a, ud_scratch *w)
+{
+    const ibr_topo *t = a->t;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        if (!a->lost[s])
+            continue;
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        const uint8_t *row = a->lft + (size_t)s * a->lft_size;
+        int alone = t->adj_off[s] == t->adj_off[s + 1];
+        for (size_t l = 1; l < a->lft_size; l++) {
+            unsigned p = row[l];
+            uint32_t d = t->lid_sw[l];
+            if (p == IBR_NO_ROUTE || p == 0 || d == IBR_NONE || d == s ||
+                a->lidmap[l] == IBR_NONE)
+                continue;
+            if (p <= n->nports && a->okport[n->port_off + p])
+                continue;
+            if (alone)
+                put(a, s, l, IBR_NO_ROUTE);
+            else if (w->n_bad < w->cap_bad)
+                w->bad[w->n_bad++] = (uint64_t)l << 32 | s;
+            else
+                w->mark[d] = 1; /* more than the local pass takes on */
+        }
+    }
+}
+
+int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
+{
+    const ibr_topo *t = a->t;
+    uint32_t S = t->n_sw, S1 = S ? S : 1;
+    ud_scratch w;
+    memset(&w, 0, sizeof w);
+    w.cap_bad = 64 * (size_t)S1;
+    w.p = ibr__mallocarray(ctx, S1, sizeof *w.p);
+    w.l = ibr__mallocarray(ctx, S1, sizeof *w.l);
+    w.queue = ibr__mallocarray(ctx, 2 * (size_t)S1, sizeof *w.queue);
+    w.ord = ibr__mallocarray(ctx, a->n_pos ? a->n_pos : 1, sizeof *w.ord);
+    w.comp = ibr__mallocarray(ctx, S1, sizeof *w.comp);
+    w.mark = ibr__calloc(ctx, S1, 1);
+    w.eps = ibr__calloc(ctx, S1, 1);
+    w.psw = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *w.psw);
+    w.stamp = ibr__calloc(ctx, 2 * (size_t)S1, sizeof *w.stamp);
+    /* a switch is in a work list at most once (inwork) */
+    w.work = ibr__mallocarray(ctx, S1, sizeof *w.work);
+    w.inwork = ibr__calloc(ctx, S1, sizeof *w.inwork);
+    w.dead = ibr__mallocarray(ctx, S1, sizeof *w.dead);
+    w.unreach = ibr__mallocarray(ctx, S1, sizeof *w.unreach);
+    w.bad = ibr__mallocarray(ctx, w.cap_bad, sizeof *w.bad);
+    a->cap_moved = 64 * (size_t)S1;
+    a->moved = ibr__mallocarray(ctx, a->cap_moved, sizeof *a->moved);
+    a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
+    if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
+        !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad) {
+        scratch_free(ctx, &w);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t i = 0; i < a->n_pos; i++)
+        w.ord[i] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++)
+        if (a->pos[s] != IBR_NONE)
+            w.ord[a->pos[s]] = s;
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        w.psw[i] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++)
+        w.unreach[s] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++)
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
+            if (a->pos[t->adj[k].sw] != IBR_NONE)
+                w.psw[t->nodes[t->sw_node[s]].port_off + t->adj[k].port] = t->adj[k].sw;
+    mark_broken(a, &w);
+    int rc = 0;
+    if (w.n_bad || memchr(w.mark, 1, S1)) {
+        components(t, &w);
+        rc = local_pass(a, &w);
+    }
+    for (uint32_t d = 0; d < S && rc == 0; d++)
+        if (w.mark[d])
+            rc = repair_dest(a, &w, d);
+    scratch_free(ctx, &w);
+    return rc;
+}
+
+/* Is the step of x toward l (delivered at d) second-phase (or x == d)?
+   -1 when x has no step over a switch link of the orientation. */
+static int second_step(const ibr__updown_repair *a, uint32_t x, uint32_t d, size_t l)
+{
+    if (x == d)
+        return 1;
+    unsigned q = a->lft[(size_t)x * a->lft_size + l];
+    uint32_t y = q == IBR_NO_ROUTE ? IBR_NONE : next_sw(a->t, x, q);
+    if (y == IBR_NONE || a->pos[x] == IBR_NONE || a->pos[y] == IBR_NONE)
+        return -1;
+    return a->pos[y] > a->pos[x];
+}
+
+/* Entry (b, l): over a switch link, and a second-phase step is followed
+   by one; with preds, also every second-phase step into b. NULL, or what
+   is wrong. */
+static const char *check_entry(const ibr__updown_repair *a, uint32_t b, size_t l, int preds)
+{
+    const ibr_topo *t = a->t;
+    uint32_t d = t->lid_sw[l];
+    unsigned p = a->lft[(size_t)b * a->lft_size + l];
+    if (b == d || p == IBR_NO_ROUTE)
+        return NULL;
+    int sec = second_step(a, b, d, l);
+    if (sec < 0)
+        return "leaves over no switch link of the saved orientation";
+    if (sec && second_step(a, next_sw(t, b, p), d, l) != 1)
+        return "takes a second-phase step followed by a first-phase one";
+    for (uint32_t k = t->adj_off[b]; preds && !sec && k < t->adj_off[b + 1]; k++) {
+        const ibr__adj *e = &t->adj[k];
+        uint32_t c = e->sw;
+        if (a->pos[c] != IBR_NONE && a->pos[c] < a->pos[b] &&
+            a->lft[(size_t)c * a->lft_size + l] == e->rport)
+            return "is entered by a second-phase step and leaves by a first-phase one";
+    }
+    return NULL;
+}
+
+int ibr__updown_check(ibr__updown_repair *a, const uint8_t *lid_touched)
+{
+    const ibr_topo *t = a->t;
+    uint32_t bad_sw = 0;
+    size_t bad_l = 0;
+    const char *bad = NULL;
+    /* the entries the repair wrote, with the steps into them */
+    for (size_t i = 0; i < a->n_moved && !bad && !a->all_moved; i++) {
+        bad_l = (size_t)(a->moved[i] >> 32);
+        bad_sw = (uint32_t)a->moved[i];
+        bad = check_entry(a, bad_sw, bad_l, 1);
+    }
+    /* whole columns: written otherwise, or more than the list held */
+    for (size_t l = 1; l < a->lft_size && !bad; l++) {
+        if (!lid_touched[l] || t->lid_sw[l] == IBR_NONE || (a->moved_lid[l] && !a->all_moved))
+            continue;
+        for (uint32_t b = 0; b < t->n_sw && !bad; b++) {
+            bad_sw = b;
+            bad_l = l;
+            bad = check_entry(a, b, l, 0);
+        }
+    }
+    if (!bad)
+        return 0;
+    snprintf(a->why, sizeof a->why,
+             "the repaired route of switch 0x%016" PRIx64 " toward LID %zu %s: full reroute",
+             t->nodes[t->sw_node[bad_sw]].guid, bad_l, bad);
+    return 1;
+}
