@@ -607,6 +607,24 @@ static int ep_cmp(const void *a, const void *b, void *arg)
     return x->lid < y->lid ? -1 : x->lid > y->lid;
 }
 
+/* A repair: the LIDs of a marked switch outside the model, and those of
+   end ports cabled to no switch, are unreachable from every other switch,
+   as a full run leaves them. */
+static void put_unreachable(t2q *q)
+{
+    const ibr_topo *t = q->t;
+    const t2q_torus *tq = &q->tq;
+    for (uint32_t l = 1; l <= t->max_lid; l++) {
+        uint32_t d = t->lid_sw[l];
+        if (t->lid_port[l] == IBR_NONE ||
+            (d != IBR_NONE && (tq->sw_pos[d] != IBR_NONE || (q->dest && !q->dest[d]))))
+            continue;
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            if (s != d)
+                q->put(q->put_arg, s, l, IBR_NO_ROUTE);
+    }
+}
+
 static int route_unicast(t2q *q)
 {
     const ibr_topo *t = q->t;
@@ -737,18 +755,8 @@ static int route_unicast(t2q *q)
                                                             tq->n_placed)) < 0)
             goto out;
     }
-    /* a repair: the LIDs of a marked switch outside the model, and those
-       of end ports cabled to no switch, are unreachable from every other
-       switch, as a full run leaves them */
-    for (uint32_t l = 1; q->put && l <= t->max_lid; l++) {
-        uint32_t d = t->lid_sw[l];
-        if (t->lid_port[l] == IBR_NONE ||
-            (d != IBR_NONE && (tq->sw_pos[d] != IBR_NONE || (q->dest && !q->dest[d]))))
-            continue;
-        for (uint32_t s = 0; s < n_sw; s++)
-            if (s != d)
-                q->put(q->put_arg, s, l, IBR_NO_ROUTE);
-    }
+    if (q->put)
+        put_unreachable(q);
 out:
     if (rc == IBR_ENOMEM)
         rc = ibr__fail(q->run, IBR_ENOMEM, "out of memory");
