@@ -505,10 +505,13 @@ static void sp_route_direct(sp_state *st, uint32_t i, int improve)
         uint64_t best = UINT64_MAX;
         uint32_t be = 0;
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
-            /* branch-free: the first least loaded of the closer ones */
+            /* branch-free (whether an edge leads closer is as
+               unpredictable as the winner): the first least loaded of
+               the closer ones, the others' sums masked to the maximum,
+               which no sum of loads reaches */
             uint32_t z = adj[e].sw;
-            uint64_t v = dist[z] + load[e];
-            int lt = (hr[z] == hz) & (v < best);
+            uint64_t v = (dist[z] + load[e]) | (0 - (uint64_t)(hr[z] != hz));
+            int lt = v < best;
             best = lt ? v : best;
             be = lt ? e : be;
         }
