@@ -261,7 +261,8 @@ typedef struct sp_state {
     uint32_t last_c;     /* the candidates below are toward last_c */
     uint32_t ncand;      /* candidates */
     uint32_t *coff;      /* per position k: first candidate */
-    uint32_t *ce, *czp;  /* per candidate: channel, position of its head */
+    uint32_t *ce, *czp;  /* per candidate (and a spare): channel, position
+                            of its head */
     uint8_t *cport;      /* per candidate: its port at the tail */
     uint32_t *pos;       /* per channel: its candidate index, or IBR_NONE */
     uint64_t *hcap, *epsp; /* per position: hca, eps of its switch */
@@ -351,13 +352,14 @@ static void sp_levels(sp_state *st, uint32_t d, int cands)
         unsigned hy = hr[y];
         st->hcap[k] = st->s->hca[y];
         st->epsp[k] = st->eps[y];
+        /* every edge written, only those one hop closer kept (a branch
+           on the hops mispredicts): the arrays have a spare entry */
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
             uint32_t z = adj[e].sw;
-            if (hr[z] + 1u == hy) {
-                st->ce[m] = e;
-                st->czp[m] = st->kpos[z];
-                st->cport[m++] = adj[e].port;
-            }
+            st->ce[m] = e;
+            st->czp[m] = st->kpos[z];
+            st->cport[m] = adj[e].port;
+            m += hr[z] + 1u == hy;
         }
         st->coff[k + 1] = m;
     }
@@ -857,9 +859,9 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     st.order = ibr__mallocarray(ctx, n, sizeof *st.order);
     st.kpos = ibr__calloc(ctx, n, sizeof *st.kpos);
     st.coff = ibr__mallocarray(ctx, n + 1, sizeof *st.coff);
-    st.ce = ibr__mallocarray(ctx, nch, sizeof *st.ce);
-    st.czp = ibr__mallocarray(ctx, nch, sizeof *st.czp);
-    st.cport = ibr__mallocarray(ctx, nch, 1);
+    st.ce = ibr__mallocarray(ctx, nch + 1, sizeof *st.ce);
+    st.czp = ibr__mallocarray(ctx, nch + 1, sizeof *st.czp);
+    st.cport = ibr__mallocarray(ctx, nch + 1, 1);
     st.pos = ibr__mallocarray(ctx, nch, sizeof *st.pos);
     st.hcap = ibr__mallocarray(ctx, n, sizeof *st.hcap);
     st.epsp = ibr__mallocarray(ctx, n, sizeof *st.epsp);
