@@ -253,7 +253,9 @@ typedef struct sp_state {
     uint64_t *sub, *subc;
     uint32_t *par;
     uint8_t *beyond;  /* per switch, routes the channel relieved */
-    uint8_t *tpt;     /* tp transposed (switch-major), or NULL */
+    uint8_t *tpt;     /* tp transposed (switch-major), or NULL: the
+                         columns of the switches marked in tcol */
+    uint8_t *tcol;
     /* the frame of switch last */
     uint32_t *order, *kpos; /* position -> switch, switch -> position */
     uint32_t cnt[257];
@@ -622,6 +624,22 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
     sp_account(st, pc, ca, 1);
 }
 
+/* Switch u's column of the transposed routes, laid out the first time
+   it is asked for: the relief reads the columns of the few switches at
+   the tails of the busiest channels only, so most are never written
+   (nor their pages touched). */
+static const uint8_t *sp_column(sp_state *st, uint32_t u)
+{
+    uint32_t nd = st->s->n_dest, n = st->t->n_sw;
+    uint8_t *col = st->tpt + (size_t)u * nd;
+    if (!st->tcol[u]) {
+        for (uint32_t i = 0; i < nd; i++)
+            col[i] = st->tp[(size_t)i * n + u];
+        st->tcol[u] = 1;
+    }
+    return col;
+}
+
 /* Relief of channel eh, which carries m (end port, LID) pairs, the most of
    any channel: for the destinations routed over it, in order, move the
    subtree of one switch beyond eh (the routes of the switches whose path
@@ -637,7 +655,7 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
     uint32_t nd = st->s->n_dest;
     /* the destinations routed over eh: read down u's column of the
        transposed routes when there is one */
-    const uint8_t *col = st->tpt ? st->tpt + (size_t)u * nd : NULL;
+    const uint8_t *col = st->tpt ? sp_column(st, u) : NULL;
     for (uint32_t i = 0; i < nd && st->cl[eh] >= m && *budget; i++) {
         if (col) {
             const uint8_t *f = memchr(col + i, adj[eh].port, nd - i);
@@ -717,7 +735,7 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
                     }
                 }
                 row[y] = adj[e].port;
-                if (st->tpt)
+                if (st->tpt && st->tcol[y])
                     st->tpt[(size_t)y * nd + i] = adj[e].port;
                 moved = 1;
             }
@@ -743,13 +761,11 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
     uint32_t nd = st->s->n_dest, n = t->n_sw;
     int rc = 0;
     st->tpt = ibr__mallocarray(t->ctx, (size_t)nd * n + 1, 1);
-    if (st->tpt)
-        for (uint32_t i0 = 0; i0 < nd; i0 += 64) {
-            uint32_t i1 = nd - i0 < 64 ? nd : i0 + 64;
-            for (uint32_t y = 0; y < n; y++)
-                for (uint32_t i = i0; i < i1; i++)
-                    st->tpt[(size_t)y * nd + i] = st->tp[(size_t)i * n + y];
-        }
+    st->tcol = ibr__calloc(t->ctx, n, 1);
+    if (!st->tcol) {
+        ibr__free(t->ctx, st->tpt);
+        st->tpt = NULL;
+    }
     while (budget) {
         uint64_t m = 0;
         for (uint32_t e = 0; e < t->n_adj; e++)
@@ -765,7 +781,8 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
     }
 out:
     ibr__free(t->ctx, st->tpt);
-    st->tpt = NULL;
+    ibr__free(t->ctx, st->tcol);
+    st->tpt = st->tcol = NULL;
     return rc;
 }
 
