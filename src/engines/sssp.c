@@ -393,6 +393,16 @@ static inline uint32_t sp_row_channel(const sp_state *st, const uint8_t *row, ui
     return st->s->port_adj[st->pport[y] + row[y]];
 }
 
+/* Before the routes toward a destination are written into row: the
+   switches out of reach of its switch (another component, or farther
+   than the hop matrix counts) keep no route. On a connected fabric the
+   routes fill the row and it is never cleared. */
+static inline void sp_row_begin(const sp_state *st, uint8_t *row)
+{
+    if (st->nord < st->t->n_sw)
+        memset(row, IBR_NO_ROUTE, st->t->n_sw);
+}
+
 /* The current tree toward destination i, as candidates per position. */
 static void sp_read_tree(sp_state *st, uint32_t i, uint32_t *pc)
 {
@@ -537,6 +547,7 @@ static void sp_route_direct(sp_state *st, uint32_t i, int improve)
             subc[adj[e].sw] += subc[y];
         }
     }
+    sp_row_begin(st, row);
     row[d] = t->lid_swport[lid];
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
@@ -618,6 +629,7 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
     if (improve && ca && sp_exceeds(st, pc))
         pc = st->oparc;
     uint8_t *row = st->tp + (size_t)i * t->n_sw;
+    sp_row_begin(st, row);
     row[d] = t->lid_swport[lid];
     for (uint32_t k = 1; k < st->nord; k++)
         row[st->order[k]] = st->cport[pc[k]];
@@ -917,7 +929,6 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
         goto nomem;
     if (!(s->tp = ibr__mallocarray(ctx, (size_t)s->n_dest * n + 1, 1)))
         goto nomem;
-    memset(s->tp, IBR_NO_ROUTE, (size_t)s->n_dest * n);
     if (!(hops = ibr_run_hops(run)))
         goto nomem;
     if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
