@@ -253,7 +253,9 @@ typedef struct sp_state {
     uint64_t *sub, *subc;
     uint32_t *par;
     uint8_t *beyond;  /* per switch, routes the channel relieved */
-    uint8_t *tpt;     /* tp transposed (switch-major), or NULL */
+    uint8_t *tpt;     /* tp transposed (switch-major), or NULL: the
+                         columns of the switches marked in tcol */
+    uint8_t *tcol;
     /* the frame of switch last */
     uint32_t *order, *kpos; /* position -> switch, switch -> position */
     uint32_t cnt[257];
@@ -261,7 +263,8 @@ typedef struct sp_state {
     uint32_t last_c;     /* the candidates below are toward last_c */
     uint32_t ncand;      /* candidates */
     uint32_t *coff;      /* per position k: first candidate */
-    uint32_t *ce, *czp;  /* per candidate: channel, position of its head */
+    uint32_t *ce, *czp;  /* per candidate (and a spare): channel, position
+                            of its head */
     uint8_t *cport;      /* per candidate: its port at the tail */
     uint32_t *pos;       /* per channel: its candidate index, or IBR_NONE */
     uint64_t *hcap, *epsp; /* per position: hca, eps of its switch */
@@ -351,13 +354,14 @@ static void sp_levels(sp_state *st, uint32_t d, int cands)
         unsigned hy = hr[y];
         st->hcap[k] = st->s->hca[y];
         st->epsp[k] = st->eps[y];
+        /* every edge written, only those one hop closer kept (a branch
+           on the hops mispredicts): the arrays have a spare entry */
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
             uint32_t z = adj[e].sw;
-            if (hr[z] + 1u == hy) {
-                st->ce[m] = e;
-                st->czp[m] = st->kpos[z];
-                st->cport[m++] = adj[e].port;
-            }
+            st->ce[m] = e;
+            st->czp[m] = st->kpos[z];
+            st->cport[m] = adj[e].port;
+            m += hr[z] + 1u == hy;
         }
         st->coff[k + 1] = m;
     }
@@ -387,6 +391,16 @@ static void sp_open(sp_state *st, unsigned grp, unsigned r)
 static inline uint32_t sp_row_channel(const sp_state *st, const uint8_t *row, uint32_t y)
 {
     return st->s->port_adj[st->pport[y] + row[y]];
+}
+
+/* Before the routes toward a destination are written into row: the
+   switches out of reach of its switch (another component, or farther
+   than the hop matrix counts) keep no route. On a connected fabric the
+   routes fill the row and it is never cleared. */
+static inline void sp_row_begin(const sp_state *st, uint8_t *row)
+{
+    if (st->nord < st->t->n_sw)
+        memset(row, IBR_NO_ROUTE, st->t->n_sw);
 }
 
 /* The current tree toward destination i, as candidates per position. */
@@ -505,10 +519,13 @@ static void sp_route_direct(sp_state *st, uint32_t i, int improve)
         uint64_t best = UINT64_MAX;
         uint32_t be = 0;
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
-            /* branch-free: the first least loaded of the closer ones */
+            /* branch-free (whether an edge leads closer is as
+               unpredictable as the winner): the first least loaded of
+               the closer ones, the others' sums masked to the maximum,
+               which no sum of loads reaches */
             uint32_t z = adj[e].sw;
-            uint64_t v = dist[z] + load[e];
-            int lt = (hr[z] == hz) & (v < best);
+            uint64_t v = (dist[z] + load[e]) | (0 - (uint64_t)(hr[z] != hz));
+            int lt = v < best;
             best = lt ? v : best;
             be = lt ? e : be;
         }
@@ -530,6 +547,7 @@ static void sp_route_direct(sp_state *st, uint32_t i, int improve)
             subc[adj[e].sw] += subc[y];
         }
     }
+    sp_row_begin(st, row);
     row[d] = t->lid_swport[lid];
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
@@ -611,10 +629,27 @@ static void sp_route_one(sp_state *st, uint32_t i, int improve)
     if (improve && ca && sp_exceeds(st, pc))
         pc = st->oparc;
     uint8_t *row = st->tp + (size_t)i * t->n_sw;
+    sp_row_begin(st, row);
     row[d] = t->lid_swport[lid];
     for (uint32_t k = 1; k < st->nord; k++)
         row[st->order[k]] = st->cport[pc[k]];
     sp_account(st, pc, ca, 1);
+}
+
+/* Switch u's column of the transposed routes, laid out the first time
+   it is asked for: the relief reads the columns of the few switches at
+   the tails of the busiest channels only, so most are never written
+   (nor their pages touched). */
+static const uint8_t *sp_column(sp_state *st, uint32_t u)
+{
+    uint32_t nd = st->s->n_dest, n = st->t->n_sw;
+    uint8_t *col = st->tpt + (size_t)u * nd;
+    if (!st->tcol[u]) {
+        for (uint32_t i = 0; i < nd; i++)
+            col[i] = st->tp[(size_t)i * n + u];
+        st->tcol[u] = 1;
+    }
+    return col;
 }
 
 /* Relief of channel eh, which carries m (end port, LID) pairs, the most of
@@ -632,7 +667,7 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
     uint32_t nd = st->s->n_dest;
     /* the destinations routed over eh: read down u's column of the
        transposed routes when there is one */
-    const uint8_t *col = st->tpt ? st->tpt + (size_t)u * nd : NULL;
+    const uint8_t *col = st->tpt ? sp_column(st, u) : NULL;
     for (uint32_t i = 0; i < nd && st->cl[eh] >= m && *budget; i++) {
         if (col) {
             const uint8_t *f = memchr(col + i, adj[eh].port, nd - i);
@@ -712,7 +747,7 @@ static int sp_relieve(sp_state *st, uint32_t eh, uint64_t m, uint64_t *budget)
                     }
                 }
                 row[y] = adj[e].port;
-                if (st->tpt)
+                if (st->tpt && st->tcol[y])
                     st->tpt[(size_t)y * nd + i] = adj[e].port;
                 moved = 1;
             }
@@ -738,13 +773,11 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
     uint32_t nd = st->s->n_dest, n = t->n_sw;
     int rc = 0;
     st->tpt = ibr__mallocarray(t->ctx, (size_t)nd * n + 1, 1);
-    if (st->tpt)
-        for (uint32_t i0 = 0; i0 < nd; i0 += 64) {
-            uint32_t i1 = nd - i0 < 64 ? nd : i0 + 64;
-            for (uint32_t y = 0; y < n; y++)
-                for (uint32_t i = i0; i < i1; i++)
-                    st->tpt[(size_t)y * nd + i] = st->tp[(size_t)i * n + y];
-        }
+    st->tcol = ibr__calloc(t->ctx, n, 1);
+    if (!st->tcol) {
+        ibr__free(t->ctx, st->tpt);
+        st->tpt = NULL;
+    }
     while (budget) {
         uint64_t m = 0;
         for (uint32_t e = 0; e < t->n_adj; e++)
@@ -760,7 +793,8 @@ static int sp_relief(ibr_run *run, sp_state *st, const char *phase)
     }
 out:
     ibr__free(t->ctx, st->tpt);
-    st->tpt = NULL;
+    ibr__free(t->ctx, st->tcol);
+    st->tpt = st->tcol = NULL;
     return rc;
 }
 
@@ -854,9 +888,9 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     st.order = ibr__mallocarray(ctx, n, sizeof *st.order);
     st.kpos = ibr__calloc(ctx, n, sizeof *st.kpos);
     st.coff = ibr__mallocarray(ctx, n + 1, sizeof *st.coff);
-    st.ce = ibr__mallocarray(ctx, nch, sizeof *st.ce);
-    st.czp = ibr__mallocarray(ctx, nch, sizeof *st.czp);
-    st.cport = ibr__mallocarray(ctx, nch, 1);
+    st.ce = ibr__mallocarray(ctx, nch + 1, sizeof *st.ce);
+    st.czp = ibr__mallocarray(ctx, nch + 1, sizeof *st.czp);
+    st.cport = ibr__mallocarray(ctx, nch + 1, 1);
     st.pos = ibr__mallocarray(ctx, nch, sizeof *st.pos);
     st.hcap = ibr__mallocarray(ctx, n, sizeof *st.hcap);
     st.epsp = ibr__mallocarray(ctx, n, sizeof *st.epsp);
@@ -895,7 +929,6 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
         goto nomem;
     if (!(s->tp = ibr__mallocarray(ctx, (size_t)s->n_dest * n + 1, 1)))
         goto nomem;
-    memset(s->tp, IBR_NO_ROUTE, (size_t)s->n_dest * n);
     if (!(hops = ibr_run_hops(run)))
         goto nomem;
     if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
