@@ -1610,7 +1610,7 @@ static int fewer_by_units(ibr_run *run, df *c, unsigned avail, unsigned *needed)
         if ((rc = layer_by_units(run, c, avail, spread, &n)) < 0)
             goto out;
         uint64_t b = busiest(c);
-        if (rc == 0 && b <= bound && (n < best || (n == best && b < bload))) {
+        if (rc == 0 && n < *needed && b <= bound && (n < best || (n == best && b < bload))) {
             best = n;
             bload = b;
             bspread = spread;
