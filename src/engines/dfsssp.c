@@ -72,7 +72,14 @@
  * OpenSM's way (cycle breaking and refinement) when it needs fewer layers
  * at a busiest link within 10 % of that way's, or when that way does not
  * fit the VLs (then without relayering, unless the shape is damaged: a
- * missing switch or link concentrates dimension order's detours).
+ * missing switch or link concentrates dimension order's detours). On a
+ * damaged shape the analysis's order and its reverse are both laid out
+ * and balanced within their layers (balance_layers), the better kept.
+ *
+ * Fewer layers unit by unit (fewer_by_units). Where OpenSM's way fits in
+ * more than one layer, the layering unit by unit from its routes replaces
+ * it when it needs fewer layers at a busiest link within 10 % (a
+ * dragonfly: 2 layers where the cycle breaking needs 3).
  *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
