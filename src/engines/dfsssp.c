@@ -1600,50 +1600,77 @@ static int opensm_layers(ibr_run *run, df *c, unsigned avail, int dim, unsigned 
    the cycle breaking needs 3). The pass with the fewest layers, then the
    lowest busiest link, replaces OpenSM's way when it needs fewer layers
    at a busiest link within 10 % of that way's; otherwise OpenSM's way is
-   put back. 0 with *needed, or an error. */
+   put back. The packed pass goes first: when even it needs no fewer
+   layers, the others are not tried (the time of one pass where nothing
+   is gained). 0 with *needed, or an error. */
 static int fewer_by_units(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
-    size_t nu = (size_t)c->s->n_dest * c->nsrc;
-    uint64_t ppl[MAX_LAYERS], bound = busiest(c) * 11 / 10;
+    size_t nu = (size_t)c->s->n_dest * c->nsrc, ntp = (size_t)c->s->n_dest * c->t->n_sw;
+    size_t nch = c->t->n_adj ? c->t->n_adj : 1;
+    uint64_t ppl[MAX_LAYERS], bppl[MAX_LAYERS], bound = busiest(c) * 11 / 10;
+    /* OpenSM's way's layers, then the best pass's layers, routes, loads */
     uint8_t *keep = ibr__mallocarray(c->ctx, nu + 1, 1);
-    if (!keep)
-        return IBR_ENOMEM;
+    uint8_t *blay = ibr__mallocarray(c->ctx, nu + 1, 1);
+    uint8_t *btp = ibr__mallocarray(c->ctx, ntp + 1, 1);
+    uint64_t *bld = ibr__mallocarray(c->ctx, nch, sizeof *bld);
+    uint64_t *bcl = ibr__mallocarray(c->ctx, nch, sizeof *bcl);
+    int rc = IBR_ENOMEM;
+    if (!keep || !blay || !btp || !bld || !bcl)
+        goto out;
     memcpy(keep, c->layer, nu);
     memcpy(ppl, c->ppl, sizeof ppl);
-    unsigned best = *needed, bspread = 0, n = 0;
+    unsigned best = *needed, n = 0;
     uint64_t bload = UINT64_MAX;
-    int rc = 0;
-    for (unsigned spread = (avail + 1) / 2;; spread /= 2) {
+    int bpacked = 0;
+    /* packed first: it needs the fewest layers, and when even it needs
+       no fewer than OpenSM's way, the spread passes are not tried; then
+       spread over half the VLs, a quarter, ..., the first of equals kept,
+       before the packed pass */
+    for (unsigned i = 0, spread = 0;; i++, spread = i == 1 ? (avail + 1) / 2 : spread / 2) {
+        if (i > 0 && spread == 0)
+            break;
         if ((rc = layer_by_units(run, c, avail, spread, &n)) < 0)
             goto out;
+        if (i == 0 && (rc != 0 || n >= *needed))
+            break;
         uint64_t b = busiest(c);
-        if (rc == 0 && n < *needed && b <= bound && (n < best || (n == best && b < bload))) {
+        if (rc == 0 && n < *needed && b <= bound &&
+            (n < best || (n == best && (b < bload || (bpacked && b == bload))))) {
             best = n;
             bload = b;
-            bspread = spread;
+            bpacked = i == 0;
+            memcpy(blay, c->layer, nu);
+            memcpy(bppl, c->ppl, sizeof bppl);
+            memcpy(btp, c->tp, ntp);
+            memcpy(bld, c->s->load, nch * sizeof *bld);
+            memcpy(bcl, c->s->cl, nch * sizeof *bcl);
         }
-        if (spread == 0)
-            break;
     }
     rc = 0;
     if (bload != UINT64_MAX) {
-        if ((rc = layer_by_units(run, c, avail, bspread, needed)) != 0)
-            rc = rc < 0 ? rc : IBR_EINTERNAL;
-        else
-            ibr__log(c->ctx, IBR_LOG_INFO,
-                     "dfsssp: %u virtual layers needed unit by unit, busiest link %" PRIu64,
-                     *needed, bload);
+        *needed = best;
+        memcpy(c->layer, blay, nu);
+        memcpy(c->ppl, bppl, sizeof bppl);
+        memcpy(c->tp, btp, ntp);
+        memcpy(c->s->load, bld, nch * sizeof *bld);
+        memcpy(c->s->cl, bcl, nch * sizeof *bcl);
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed unit by unit, busiest link %" PRIu64, best,
+                 bload);
         goto out;
     }
     /* OpenSM's way back: its routes and loads were the passes' start */
-    size_t nch = c->t->n_adj ? c->t->n_adj : 1;
-    memcpy(c->tp, c->tp0, (size_t)c->s->n_dest * c->t->n_sw);
+    memcpy(c->tp, c->tp0, ntp);
     memcpy(c->s->load, c->load0, nch * sizeof *c->load0);
     memcpy(c->s->cl, c->cl0, nch * sizeof *c->cl0);
     memcpy(c->layer, keep, nu);
     memcpy(c->ppl, ppl, sizeof ppl);
 out:
     ibr__free(c->ctx, keep);
+    ibr__free(c->ctx, blay);
+    ibr__free(c->ctx, btp);
+    ibr__free(c->ctx, bld);
+    ibr__free(c->ctx, bcl);
     return rc;
 }
 
