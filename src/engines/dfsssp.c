@@ -72,7 +72,14 @@
  * OpenSM's way (cycle breaking and refinement) when it needs fewer layers
  * at a busiest link within 10 % of that way's, or when that way does not
  * fit the VLs (then without relayering, unless the shape is damaged: a
- * missing switch or link concentrates dimension order's detours).
+ * missing switch or link concentrates dimension order's detours). On a
+ * damaged shape the analysis's order and its reverse are both laid out
+ * and balanced within their layers (balance_layers), the better kept.
+ *
+ * Fewer layers unit by unit (fewer_by_units). Where OpenSM's way fits in
+ * more than one layer, the layering unit by unit from its routes replaces
+ * it when it needs fewer layers at a busiest link within 10 % (a
+ * dragonfly: 2 layers where the cycle breaking needs 3).
  *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
@@ -123,6 +130,7 @@
 #define MAX_LAYERS 15 /* data VLs */
 #define PATH_CAP(n) ((size_t)(n) + 4096) /* channels of units being moved */
 #define UNIT_CAP 1024                        /* units being moved */
+#define BALANCE_SWEEPS 8 /* at most, each over all destinations */
 
 typedef struct df_worker {
     ibr__cdg *acc;    /* layer-0 CDG weights, in its layer 0 (worker 0: the
@@ -160,6 +168,7 @@ typedef struct df {
     const uint32_t *rank; /* while laying out in dimension order: per channel,
                              its place in its switch's dimension order */
     uint32_t *mrank;     /* that order, when mesh analysis recognises one */
+    int rev;             /* the dimensions taken in the reverse order */
     char shape[128];     /* what mesh analysis recognised */
     int whole;           /* every switch and link of the shape in place
                             (as many switches as its sizes multiply to) */
@@ -962,12 +971,17 @@ static int unit_place(df *c, df_refine *r, uint32_t y, uint32_t d, const uint32_
 }
 
 /* Does candidate hop e at cost cv go before e2 at cv2? In dimension
-   order (c->rank) the earlier dimension first, the cost on ties (parallel
+   order (c->rank) the earlier dimension first (c->rev: the later one;
+   links without a place last either way), the cost on ties (parallel
    cables); else the cost alone (stable: port order on ties). */
 static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2, uint32_t e2)
 {
-    if (c->rank && c->rank[e] != c->rank[e2])
-        return c->rank[e] < c->rank[e2];
+    if (c->rank && c->rank[e] != c->rank[e2]) {
+        uint32_t a = c->rank[e], b = c->rank[e2];
+        if (c->rev && a != UINT32_MAX && b != UINT32_MAX)
+            return a > b;
+        return a < b;
+    }
     return cv < cv2;
 }
 
@@ -1412,20 +1426,77 @@ static uint64_t busiest(const df *c)
     return b;
 }
 
-/* Lay the paths out unit by unit in dimension order (c->mrank): each
-   unit takes its first hop in dimension order that fits one of the lower
-   half of the VLs (the lowest such), else the lowest layer above that
-   takes one; when that does not fit, every unit is packed into the
-   lowest layer that takes it. Returns 0 with *needed, 1 when some unit
-   fits in no layer, < 0 error. */
-static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+/* Lower the busiest link within the n layers laid out: sweep after
+   sweep over the destinations, each is routed again on a minimal tree
+   inside one layer (reroute_dest: the lowest that takes it, the least
+   loaded hops whose dependencies keep that layer acyclic), kept when no
+   link then carries more pairs than the busiest did; stop when a sweep
+   does not lower it. Every layer must be acyclic with its topological
+   order kept (checked insertions). 0 or an error. */
+static int balance_layers(ibr_run *run, df *c, unsigned n)
+{
+    df_refine r;
+    int rc = refine_alloc(c, &r);
+    if (rc < 0)
+        return rc;
+    for (unsigned l = 0; l < n && rc == 0; l++)
+        if ((rc = ibr__cdg_order(c->g, l)) > 0)
+            rc = IBR_EINTERNAL;
+    uint64_t before = UINT64_MAX;
+    for (unsigned sweep = 0; sweep < BALANCE_SWEEPS && rc >= 0; sweep++) {
+        if ((r.limit = busiest(c)) >= before)
+            break;
+        before = r.limit;
+        rc = ibr_run_progress(run, "dfsssp: balance", sweep, BALANCE_SWEEPS);
+        for (uint32_t di = 0; di < c->s->n_dest && rc >= 0; di++)
+            rc = reroute_dest(c, &r, di, n);
+    }
+    refine_free(c, &r);
+    return rc < 0 ? rc : 0;
+}
+
+/* One layout in dimension order (c->rev: reversed); on a damaged shape
+   balanced (balance_layers). As dim_layout. */
+static int dim_pass(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
     c->rank = c->mrank;
     int rc = layer_by_units(run, c, avail, (avail + 1) / 2, needed);
     if (rc == 1)
         rc = layer_by_units(run, c, avail, 0, needed);
     c->rank = NULL;
+    if (rc == 0 && !c->whole)
+        rc = balance_layers(run, c, *needed);
     return rc;
+}
+
+/* Lay the paths out unit by unit in dimension order (c->mrank): each
+   unit takes its first hop in dimension order that fits one of the lower
+   half of the VLs (the lowest such), else the lowest layer above that
+   takes one; when that does not fit, every unit is packed into the
+   lowest layer that takes it. On a damaged shape the detours around the
+   hole crowd onto a few links, and which order spreads them better
+   depends on where the hole is: both the analysis's order and its
+   reverse are laid out and balanced, and the one with fewer layers, then
+   the lower busiest link, is kept (the analysis's on a tie). Returns 0
+   with *needed, 1 when some unit fits in no layer, < 0 error. */
+static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+{
+    c->rev = 0;
+    int rc = dim_pass(run, c, avail, needed);
+    if (rc < 0 || c->whole)
+        return rc;
+    unsigned n1 = rc == 0 ? *needed : avail + 1, n2 = 0;
+    uint64_t b1 = busiest(c);
+    c->rev = 1;
+    int rc2 = dim_pass(run, c, avail, &n2);
+    if (rc2 < 0)
+        return rc2;
+    if (rc2 == 0 && (n2 < n1 || (n2 == n1 && busiest(c) < b1))) {
+        *needed = n2;
+        return 0;
+    }
+    c->rev = 0;
+    return dim_pass(run, c, avail, needed);
 }
 
 /* Back to sssp's routes and loads (kept by the first layer_by_units),
@@ -1522,6 +1593,87 @@ static int opensm_layers(ibr_run *run, df *c, unsigned avail, int dim, unsigned 
     return 0;
 }
 
+/* When OpenSM's way fits in more than one layer: the layering unit by
+   unit from its routes, spread over the lower half of the VLs, a
+   quarter, ..., and packed (as relayer), may need fewer (a dragonfly,
+   whose minimal paths leave no choice of route, only of layer: 2 where
+   the cycle breaking needs 3). The pass with the fewest layers, then the
+   lowest busiest link, replaces OpenSM's way when it needs fewer layers
+   at a busiest link within 10 % of that way's; otherwise OpenSM's way is
+   put back. The packed pass goes first: when even it needs no fewer
+   layers, the others are not tried (the time of one pass where nothing
+   is gained). 0 with *needed, or an error. */
+static int fewer_by_units(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+{
+    size_t nu = (size_t)c->s->n_dest * c->nsrc, ntp = (size_t)c->s->n_dest * c->t->n_sw;
+    size_t nch = c->t->n_adj ? c->t->n_adj : 1;
+    uint64_t ppl[MAX_LAYERS], bppl[MAX_LAYERS], bound = busiest(c) * 11 / 10;
+    /* OpenSM's way's layers, then the best pass's layers, routes, loads */
+    uint8_t *keep = ibr__mallocarray(c->ctx, nu + 1, 1);
+    uint8_t *blay = ibr__mallocarray(c->ctx, nu + 1, 1);
+    uint8_t *btp = ibr__mallocarray(c->ctx, ntp + 1, 1);
+    uint64_t *bld = ibr__mallocarray(c->ctx, nch, sizeof *bld);
+    uint64_t *bcl = ibr__mallocarray(c->ctx, nch, sizeof *bcl);
+    int rc = IBR_ENOMEM;
+    if (!keep || !blay || !btp || !bld || !bcl)
+        goto out;
+    memcpy(keep, c->layer, nu);
+    memcpy(ppl, c->ppl, sizeof ppl);
+    unsigned best = *needed, n = 0;
+    uint64_t bload = UINT64_MAX;
+    int bpacked = 0;
+    /* packed first: it needs the fewest layers, and when even it needs
+       no fewer than OpenSM's way, the spread passes are not tried; then
+       spread over half the VLs, a quarter, ..., the first of equals kept,
+       before the packed pass */
+    for (unsigned i = 0, spread = 0;; i++, spread = i == 1 ? (avail + 1) / 2 : spread / 2) {
+        if (i > 0 && spread == 0)
+            break;
+        if ((rc = layer_by_units(run, c, avail, spread, &n)) < 0)
+            goto out;
+        if (i == 0 && (rc != 0 || n >= *needed))
+            break;
+        uint64_t b = busiest(c);
+        if (rc == 0 && n < *needed && b <= bound &&
+            (n < best || (n == best && (b < bload || (bpacked && b == bload))))) {
+            best = n;
+            bload = b;
+            bpacked = i == 0;
+            memcpy(blay, c->layer, nu);
+            memcpy(bppl, c->ppl, sizeof bppl);
+            memcpy(btp, c->tp, ntp);
+            memcpy(bld, c->s->load, nch * sizeof *bld);
+            memcpy(bcl, c->s->cl, nch * sizeof *bcl);
+        }
+    }
+    rc = 0;
+    if (bload != UINT64_MAX) {
+        *needed = best;
+        memcpy(c->layer, blay, nu);
+        memcpy(c->ppl, bppl, sizeof bppl);
+        memcpy(c->tp, btp, ntp);
+        memcpy(c->s->load, bld, nch * sizeof *bld);
+        memcpy(c->s->cl, bcl, nch * sizeof *bcl);
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed unit by unit, busiest link %" PRIu64, best,
+                 bload);
+        goto out;
+    }
+    /* OpenSM's way back: its routes and loads were the passes' start */
+    memcpy(c->tp, c->tp0, ntp);
+    memcpy(c->s->load, c->load0, nch * sizeof *c->load0);
+    memcpy(c->s->cl, c->cl0, nch * sizeof *c->cl0);
+    memcpy(c->layer, keep, nu);
+    memcpy(c->ppl, ppl, sizeof ppl);
+out:
+    ibr__free(c->ctx, keep);
+    ibr__free(c->ctx, blay);
+    ibr__free(c->ctx, btp);
+    ibr__free(c->ctx, bld);
+    ibr__free(c->ctx, bcl);
+    return rc;
+}
+
 /* The layers. On a mesh, torus or hypercube, dimension order first
    (dim_layout); kept when it needs one layer and loads no link more than
    sssp's routes. Otherwise OpenSM's way (opensm_layers), replaced by the
@@ -1567,6 +1719,8 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
                  *needed);
         return 0;
     }
+    if (rc == 0 && *needed > 1 && !c->tp0)
+        return fewer_by_units(run, c, avail, needed);
     if (rc == 1) {
         unsigned cut = *needed;
         const ibr_options *o = ibr_run_options(run);
