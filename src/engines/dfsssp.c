@@ -1719,7 +1719,9 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
                  *needed);
         return 0;
     }
-    if (rc == 0 && *needed > 1 && !c->tp0)
+    int64_t fewest = 0;
+    if (rc == 0 && *needed > 1 && !c->tp0 &&
+        ibr_run_setting_int(&fewest, run, "fewest_layers") == 0 && fewest)
         return fewer_by_units(run, c, avail, needed);
     if (rc == 1) {
         unsigned cut = *needed;
@@ -1921,5 +1923,5 @@ const ibr_engine ibr__engine_dfsssp = {
     .caps = IBR_CAP_LMC | IBR_CAP_SL | IBR_CAP_SL2VL | IBR_CAP_DEADLOCK_FREE | IBR_CAP_MINIMAL,
     .route = dfsssp_route,
     .settings = ibr__sssp_settings,
-    .n_settings = 2,
+    .n_settings = 3,
 };

@@ -1026,7 +1026,7 @@ static int sssp_route(ibr_run *run, void *user)
 }
 
 /* The settings sssp and dfsssp share. */
-const ibr_setting ibr__sssp_settings[2] = {
+const ibr_setting ibr__sssp_settings[3] = {
     {"avoid_throttled_links", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "route around switch-to-switch cables running below the width or speed both ends "
      "enable, keeping those needed to keep the switches connected (OpenSM's "
@@ -1035,6 +1035,11 @@ const ibr_setting ibr__sssp_settings[2] = {
      "link balancing after OpenSM's pass, all routes minimal: 2 the improvement pass and "
      "the relief of the busiest links (default), 1 the improvement pass only, 0 none "
      "(OpenSM's single pass: about 2.5 times faster, busiest link up to a third higher)"},
+    {"fewest_layers", IBR_SETTING_BOOL, 0, 1, 0, NULL,
+     "dfsssp: where OpenSM's cycle breaking fits the VLs in more than one layer, also lay the "
+     "paths out unit by unit (packed, then spread over fewer VLs) and keep the fewest layers "
+     "at a busiest link within 10 % (several layering passes: up to 15 times slower on a "
+     "dragonfly; default off, the passes run only where OpenSM's way does not fit)"},
 };
 
 const ibr_engine ibr__engine_sssp = {

@@ -38,7 +38,9 @@ typedef struct ibr__sssp {
 int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char *name);
 void ibr__sssp_free(ibr_context *ctx, ibr__sssp *s);
 /* The engine setting of sssp and dfsssp: avoid_throttled_links. */
-extern const ibr_setting ibr__sssp_settings[2];
+/* sssp's settings, then dfsssp's own (fewest_layers): sssp registers the
+   first two, dfsssp all three */
+extern const ibr_setting ibr__sssp_settings[3];
 /* Copy s->tp into the run's LFTs. O(L·S). */
 void ibr__sssp_write_lfts(ibr_run *run, const ibr__sssp *s);
 

@@ -1671,7 +1671,8 @@ def test_port_facts():
         check(lft[0x11][7] == port, "avoid=%s: S1 -> H2 on port %d" % (on, lft[0x11][7]))
     r = jrun(["route", "--json", "-R", "dfsssp,no_fallback", ring,
               "--param", "dfsssp.avoid_throttled_links=1"])
-    check(r["settings"] == {"dfsssp.avoid_throttled_links": "1", "dfsssp.balance": "2"}
+    check(r["settings"] == {"dfsssp.avoid_throttled_links": "1", "dfsssp.balance": "2",
+                             "dfsssp.fewest_layers": "0"}
           and r["verify"]["deadlock_free"] is True, "dfsssp: %r" % r["settings"])
     # too few VLs on the ports: dfsssp says so, the chain falls back
     r = jrun(["route", "--json", "-R", "dfsssp,minhop", "gen:torus:dims=5x5,hosts=1,vls=1"])
