@@ -1110,17 +1110,18 @@ static int route_over_lost(const ibr_result *orig, const ibr_topo *t, uint32_t s
 /* sssp repaired in place after seeded faults: valid, only the routes over
    the lost element moved, and its busiest all-to-all link at most 10 %
    above a fresh sssp route of the faulty fabric. */
-static void sssp_balance(const char *spec, unsigned links, unsigned switches)
+static void balance_of(const char *engine, const char *spec, unsigned links, unsigned switches)
 {
+    unsigned flags = IBR_TEST_MINIMAL | (strcmp(engine, "dfsssp") ? 0 : IBR_TEST_DEADLOCK_FREE);
     ibr_fabric *f = make_fabric(spec);
     ibr_topo *t0 = freeze_copy(f);
-    ibr_result *r = ibr_test_route(NULL, t0, "sssp", NULL, IBR_TEST_MINIMAL);
+    ibr_result *r = ibr_test_route(NULL, t0, engine, NULL, flags);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
     prop_stats st = {0, 0, 0, 0, 0};
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        one_failure(&st, f, db, r, "sssp", links, switches, seed, IBR_TEST_MINIMAL);
+        one_failure(&st, f, db, r, engine, links, switches, seed, flags);
         ibr_fabric *g = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, links, switches, seed), 0);
@@ -1135,7 +1136,7 @@ static void sssp_balance(const char *spec, unsigned links, unsigned switches)
         CU_ASSERT(mf > 0);
         CU_ASSERT(mi * 100 <= mf * 110);
         if (mi * 100 > mf * 110)
-            fprintf(stderr, "\n%s seed %llu: busiest link %llu, full %llu\n", spec,
+            fprintf(stderr, "\n%s %s seed %llu: busiest link %llu, full %llu\n", engine, spec,
                     (unsigned long long)seed, (unsigned long long)mi, (unsigned long long)mf);
         uint32_t S = ibr_topo_switch_count(t);
         uint16_t maxlid = ibr_topo_max_lid(t);
@@ -1159,11 +1160,16 @@ static void sssp_balance(const char *spec, unsigned links, unsigned switches)
 
 static void test_sssp_balance(void)
 {
-    sssp_balance("fattree:levels=2,radix=24", 0, 1);
-    sssp_balance("fattree:levels=2,radix=24", 1, 0);
-    sssp_balance("torus:dims=6x6x6,hosts=2", 1, 0);
-    sssp_balance("torus:dims=8x8x8,hosts=2", 0, 1);
-    sssp_balance("random:switches=64,degree=6,hosts=4,seed=1", 1, 0);
+    balance_of("sssp", "fattree:levels=2,radix=24", 0, 1);
+    balance_of("sssp", "fattree:levels=2,radix=24", 1, 0);
+    balance_of("sssp", "torus:dims=6x6x6,hosts=2", 1, 0);
+    balance_of("sssp", "torus:dims=8x8x8,hosts=2", 0, 1);
+    balance_of("sssp", "random:switches=64,degree=6,hosts=4,seed=1", 1, 0);
+    /* dfsssp's moved paths are chosen the same way, then placed into
+       layers (its repaired routing walked for credit loops by one_failure) */
+    balance_of("dfsssp", "fattree:levels=2,radix=24", 0, 1);
+    balance_of("dfsssp", "fattree:levels=2,radix=24", 1, 0);
+    balance_of("dfsssp", "random:switches=64,degree=6,hosts=4,seed=1", 1, 0);
 }
 
 /* Parallel cables: the routes of a failed cable move to its twin. */
@@ -2017,7 +2023,7 @@ int main(void)
         {"property: minimal engines after link/switch failures", test_property_minimal},
         {"property: deadlock-free engines after failures", test_property_deadlock_free},
         {"parallel cables take the failed cable's routes", test_parallel},
-        {"sssp repaired in place: busiest link near a full reroute's", test_sssp_balance},
+        {"sssp, dfsssp repaired in place: busiest link near a full reroute's", test_sssp_balance},
         {"updn/dnup on a fat tree of hundreds of hosts: repaired in place, loop-free",
          test_check_dearer_than_full},
         {"a saved engine that declines: no fallback unless asked for", test_engine_declines},

@@ -2106,10 +2106,12 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
         return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
-    /* sssp balances its routes by link load: its moved paths are chosen
-       by the all-to-all load they lift and lay (balanced_lid), against the
-       saved routing's balance */
-    x->balanced = x->minimal_repair && !x->layered && !strcmp(saved_engine(db), "sssp");
+    /* sssp and dfsssp balance their routes by link load: their moved
+       paths are chosen by the all-to-all load they lift and lay
+       (balanced_lid), against the saved routing's balance (dfsssp's then
+       placed into layers) */
+    x->balanced = x->minimal_repair && !x->nue &&
+                  (!strcmp(saved_engine(db), "sssp") || !strcmp(saved_engine(db), "dfsssp"));
     if (stage_prepare(x))
         return 1;
     if (x->updown)
