@@ -1139,6 +1139,42 @@ static int check_loops(ftree *ft)
 }
 
 /* ------------------------------------------------------------------ */
+/* the orientation kept for repairs                                    */
+
+/* Where every route goes only up (toward rank 0), then only down, the
+   routes are legal under the orientation that places the switches by rank,
+   then by index: an up step always goes to a smaller place. It is kept
+   with the routing (ibr__run_set_upos()) so that a reroute repairs it in
+   place under that orientation (persist/reroute_updown.c). Not kept where
+   a route may take another shape: links within a rank (SIBLING groups),
+   reverse hops of I/O nodes, connect_roots, or an unranked switch.
+   0, or IBR_ENOMEM (the run's message not set). */
+static int keep_orientation(ftree *ft, const uint32_t *rank)
+{
+    if (ft->connect_roots)
+        return 0;
+    for (uint32_t s = 0; s < ft->nsw; s++)
+        if (rank[s] == FT_NORANK || ft->sw[s].nsib)
+            return 0;
+    for (uint32_t i = 0; i < ft->nca && ft->max_reverse_hops; i++)
+        if (ft->ca[i].role == FT_IO)
+            return 0;
+    uint32_t *pos = ibr__mallocarray(ft->ctx, ft->nsw ? ft->nsw : 1, sizeof *pos);
+    if (!pos)
+        return IBR_ENOMEM;
+    uint32_t next = 0;
+    for (uint32_t r = 0; r <= ft->max_rank; r++)
+        for (uint32_t s = 0; s < ft->nsw; s++)
+            if (rank[s] == r)
+                pos[s] = next++;
+    int rc = 0;
+    if (next == ft->nsw && ibr__run_set_upos(ft->run, pos) < 0)
+        rc = IBR_ENOMEM;
+    ibr__free(ft->ctx, pos);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* pairs the fabric connects                                           */
 
 static const uint8_t *lft_row(void *arg, uint32_t sw)
@@ -1466,7 +1502,8 @@ model:
     }
     if (ft.degraded && (rc = degraded_report(&ft, rank, rule, tol)) < 0)
         goto nomem;
-    if ((rc = ca_order_artifact(&ft)) < 0 || (rc = rank_order_artifact(&ft)) < 0)
+    if ((rc = ca_order_artifact(&ft)) < 0 || (rc = rank_order_artifact(&ft)) < 0 ||
+        (rc = keep_orientation(&ft, rank)) < 0)
         goto nomem;
     rc = 0;
     goto out;
