@@ -1569,7 +1569,12 @@ static const char *full_reason(rr *x, const chlist *cl)
                "older ibroute, or routed with connect_roots) to repair under";
     if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE && !x->nue && !x->updown &&
         check_dearer_than_full(x->whybuf, sizeof x->whybuf, x))
-        return x->whybuf;
+        return strcmp(db->engine, "ftree")
+                   ? x->whybuf
+                   : "the database keeps no up/down orientation of the ftree routing (written by "
+                     "an older ibroute, or routes over links within a rank, reverse hops or "
+                     "connect_roots), and checking a repair for credit loops walks every path "
+                     "again: full reroute";
     return NULL;
 }
 
