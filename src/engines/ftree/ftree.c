@@ -49,7 +49,10 @@
  * split tree, or end ports off the leaf rank beyond max_reverse_hops,
  * leaves some without an up/down path, and the engine declines); a fabric
  * with links within a rank, or I/O nodes given reverse hops, is checked
- * for credit loops; a loop declines the engine.
+ * for credit loops; a loop declines the engine. Without either (and
+ * without connect_roots) every route is up then down over the ranks, and
+ * the ranks are kept as the routing's orientation for repairs
+ * (keep_orientation).
  *
  * Where ibroute differs from OpenSM 3.3.23 (everything else, tables and CN
  * order included, is meant to be identical):
