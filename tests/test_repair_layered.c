@@ -19,212 +19,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness.h"
-
-static ibr_fabric *make_fabric(const char *spec)
-{
-    ibr_fabric *f = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    return f;
-}
-
-static ibr_topo *freeze_copy(const ibr_fabric *f)
-{
-    ibr_fabric *c = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&c, f), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, c), 0);
-    ibr_fabric_destroy(c);
-    return t;
-}
-
-typedef struct endp {
-    uint32_t node;
-    unsigned port;
-    uint16_t lid;
-    uint32_t sw;
-} endp;
-
-/* End ports with a LID behind an active cable to a switch. */
-static size_t end_ports(const ibr_topo *t, endp **out)
-{
-    size_t n = 0;
-    endp *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
-    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
-        if (ibr_topo_node_switch(t, node) != IBR_NONE)
-            continue;
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        ibr_topo_node_info(&ni, t, node);
-        for (unsigned p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, node, p);
-            uint32_t sw = ibr_test_sw_behind(t, node, p);
-            if (pi.lid && sw != IBR_NONE)
-                e[n++] = (endp){node, p, pi.lid, sw};
-        }
-    }
-    *out = e;
-    return n;
-}
-
-/* The route from switch s toward lid as (switch, output port) steps into
-   path (at most cap); returns its length, or -1 if it breaks or loops. */
-static int route_of(const ibr_result *r, uint32_t s, uint32_t dsw, uint16_t lid, uint32_t *path,
-                    int cap)
-{
-    const ibr_topo *t = ibr_result_topo(r);
-    int n = 0;
-    while (s != dsw) {
-        unsigned op = ibr_result_lft_port(r, s, lid);
-        if (op == IBR_NO_ROUTE || n == cap)
-            return -1;
-        path[n++] = s * 256 + op;
-        s = ibr_test_sw_behind(t, ibr_topo_switch_node(t, s), op);
-        if (s == IBR_NONE)
-            return -1;
-    }
-    return n;
-}
-
-/* Base LIDs of every SL row (end ports cabled to a switch, and
-   switches), as the report counts path SLs. */
-static size_t src_lids(const ibr_topo *t, uint16_t **out)
-{
-    size_t n = 0, cap = ibr_topo_endport_count(t) + ibr_topo_switch_count(t) + 1;
-    uint16_t *v = malloc(cap * sizeof *v);
-    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        ibr_topo_node_info(&ni, t, node);
-        int sw = ibr_topo_node_switch(t, node) != IBR_NONE;
-        for (unsigned p = sw ? 0 : 1; p <= (sw ? 0 : ni.nports); p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, node, p);
-            /* an end port without an active cable has no SL row */
-            if (pi.lid && n < cap && (sw || ibr_test_sw_behind(t, node, p) != IBR_NONE))
-                v[n++] = pi.lid;
-        }
-    }
-    *out = v;
-    return n;
-}
-
-typedef struct tally {
-    unsigned repaired, full, layers_opened;
-} tally;
-
-/* Check y (the answer of rerouting the saved routing `old` onto y's
-   topology, report rep): valid, loop-free by the walk, a path whose route
-   is unchanged keeps its SL, a path that crossed no element lost in y's
-   topology keeps its route (repairs), and the counts of rep. */
-static void check_answer(const ibr_result *old, const ibr_result *y, const ibr_reroute_report *rep,
-                         const char *what)
-{
-    const ibr_topo *t = ibr_result_topo(y);
-    const ibr_topo *t0 = ibr_result_topo(old);
-    ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
-    CU_ASSERT_EQUAL(ibr_result_verify(&v, y), 0);
-    CU_ASSERT_EQUAL(v.routes_ok, v.routes_checked);
-    CU_ASSERT_EQUAL(v.pairs_ok, v.pairs);
-    CU_ASSERT_EQUAL(v.deadlock_free, 1);
-    int loops = ibr_test_credit_loops(y);
-    if (loops != 0)
-        fprintf(stderr, "\n%s: independent walk: %d\n", what, loops);
-    CU_ASSERT_EQUAL(loops, 0);
-    if (rep->mode != IBR_REROUTE_INCREMENTAL)
-        return;
-    endp *e;
-    size_t n = end_ports(t, &e);
-    uint32_t S = ibr_topo_switch_count(t);
-    uint32_t *p0 = malloc(S * sizeof *p0), *p1 = malloc(S * sizeof *p1);
-    uint64_t kept_bad = 0, moved_bad = 0;
-    for (size_t a = 0; a < n; a++)
-        for (size_t b = 0; b < n; b++) {
-            if (e[a].sw == e[b].sw)
-                continue;
-            int n0 = route_of(old, e[a].sw, e[b].sw, e[b].lid, p0, (int)S);
-            int n1 = route_of(y, e[a].sw, e[b].sw, e[b].lid, p1, (int)S);
-            int same = n0 >= 0 && n0 == n1 && !memcmp(p0, p1, (size_t)n0 * sizeof *p0);
-            unsigned s0 = ibr_result_path_sl(old, e[a].lid, e[b].lid);
-            unsigned s1 = ibr_result_path_sl(y, e[a].lid, e[b].lid);
-            kept_bad += same && s0 != s1;
-            /* the old route over cables all still up in t: unchanged */
-            int intact = n0 >= 0;
-            for (int i = 0; i < n0 && intact; i++) {
-                ibr_port_info pi = IBR_PORT_INFO_INIT;
-                ibr_topo_port_info(&pi, t, ibr_topo_switch_node(t, p0[i] / 256), p0[i] % 256);
-                intact = pi.state == IBR_LINK_ACTIVE && pi.remote_node != IBR_NONE;
-            }
-            /* a cable that came back may shorten it: only faults here */
-            moved_bad += intact && !same && ibr_topo_switch_count(t0) == S && rep->changes &&
-                         strstr(what, "back") == NULL;
-        }
-    if (kept_bad || moved_bad)
-        fprintf(stderr, "\n%s: %llu unchanged routes changed SL, %llu intact routes moved\n",
-                what, (unsigned long long)kept_bad, (unsigned long long)moved_bad);
-    CU_ASSERT_EQUAL(kept_bad, 0);
-    CU_ASSERT_EQUAL(moved_bad, 0);
-    /* the report's counts, recounted */
-    uint64_t sls = 0, ents = 0;
-    uint16_t *srcs;
-    size_t ns = src_lids(t, &srcs);
-    uint16_t maxl = ibr_topo_max_lid(t);
-    /* both per destination: one entry per LID, as the report counts */
-    int per_dest = ibr_result_sl_mode(y) == IBR_SL_PER_DEST &&
-                   ibr_result_sl_mode(old) == IBR_SL_PER_DEST;
-    for (size_t i = 0; i < (per_dest ? 1 : ns); i++)
-        for (unsigned l = 1; l <= maxl; l++)
-            sls += ibr_result_path_sl(old, srcs[i], (uint16_t)l) !=
-                   ibr_result_path_sl(y, srcs[i], (uint16_t)l);
-    for (uint32_t s = 0; s < S; s++)
-        for (unsigned l = 1; l <= maxl; l++)
-            ents += ibr_result_lft_port(old, s, (uint16_t)l) != ibr_result_lft_port(y, s, (uint16_t)l);
-    if (sls != rep->sls_changed || ents != rep->lft_entries_changed)
-        fprintf(stderr, "\n%s: recount %llu SLs %llu entries, report %llu %llu\n", what,
-                (unsigned long long)sls, (unsigned long long)ents,
-                (unsigned long long)rep->sls_changed,
-                (unsigned long long)rep->lft_entries_changed);
-    CU_ASSERT_EQUAL(sls, rep->sls_changed);
-    CU_ASSERT_EQUAL(ents, rep->lft_entries_changed);
-    free(srcs);
-    free(e);
-    free(p0);
-    free(p1);
-}
-
-/* old routed on t0's fabric, rerouted from its database onto t; checked,
-   then returned (NULL if the reroute failed). */
-static ibr_result *reroute(const ibr_result *old, const ibr_topo *t, tally *ty, const char *what)
-{
-    ibr_routing_db *db = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, old), 0);
-    ibr_result *y = NULL;
-    ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
-    int rc = ibr_routing_db_route(&y, &rep, db, t, NULL, 0);
-    ibr_routing_db_destroy(db);
-    if (rc != 0)
-        fprintf(stderr, "\n%s: %s (%s)\n", what, ibr_status_name(rc), rep.reason);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    if (rep.mode == IBR_REROUTE_INCREMENTAL) {
-        ty->repaired++;
-    } else {
-        ty->full++;
-        CU_ASSERT(rep.reason[0] != 0);
-        fprintf(stderr, "\n%s: full reroute: %s\n", what, rep.reason);
-    }
-    check_answer(old, y, &rep, what);
-    return y;
-}
+#include "repair_check.h"
 
 typedef struct family {
     const char *spec, *chain;
     const ibr_options *o;
 } family;
 
-static void faults_on(const family *fam, tally *ty)
+static void faults_on(const family *fam, ibr_test_tally *ty)
 {
-    ibr_fabric *f = make_fabric(fam->spec);
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_fabric *f = ibr_test_fabric(fam->spec);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, fam->chain, fam->o), 0);
     for (uint64_t seed = 1; seed <= 3; seed++)
@@ -232,14 +37,14 @@ static void faults_on(const family *fam, tally *ty)
             ibr_fabric *g = NULL;
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, kind == 0, kind == 1, seed), 0);
-            ibr_topo *t1 = freeze_copy(g);
+            ibr_topo *t1 = ibr_test_freeze(g);
             char what[200];
             snprintf(what, sizeof what, "%s %s seed %llu %s", fam->spec, fam->chain,
                      (unsigned long long)seed, kind ? "switch" : "cable");
-            ibr_result *y = reroute(r0, t1, ty, what);
+            ibr_result *y = ibr_test_reroute(r0, t1, ty, what);
             /* the element comes back: from the repaired routing's database */
             strncat(what, " back", sizeof what - strlen(what) - 1);
-            ibr_result *z = reroute(y, t0, ty, what);
+            ibr_result *z = ibr_test_reroute(y, t0, ty, what);
             ibr_result_destroy(z);
             ibr_result_destroy(y);
             ibr_topo_destroy(t1);
@@ -266,7 +71,7 @@ static void run_families(const char *engine)
         {"random:switches=24,degree=4,hosts=2,seed=3", chain, NULL},
         {"dragonfly:a=4,p=2,h=2,g=5", chain, NULL},
     };
-    tally ty = {0, 0, 0};
+    ibr_test_tally ty = {0, 0, 0};
     for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++)
         faults_on(&fams[i], &ty);
     /* repairs in place are the rule, full reroutes (with their reason) the
@@ -294,7 +99,7 @@ static void test_dfsssp(void)
 static void test_dfsssp_fat_tree(void)
 {
     const family fam = {"fattree:levels=2,radix=24", "dfsssp,no_fallback", NULL};
-    tally ty = {0, 0, 0};
+    ibr_test_tally ty = {0, 0, 0};
     faults_on(&fam, &ty);
     fprintf(stderr, "\nfat tree: %u repaired in place, %u full reroutes\n", ty.repaired, ty.full);
     CU_ASSERT_EQUAL(ty.full, 0);
@@ -308,7 +113,7 @@ static void test_dfsssp_fat_tree(void)
    fault here is repaired in place. */
 static void test_nue(void)
 {
-    tally ty = {0, 0, 0};
+    ibr_test_tally ty = {0, 0, 0};
     const family fams[] = {
         {"torus:dims=4x4x3,hosts=2", "nue,no_fallback", NULL},
         {"fattree:levels=2,radix=16", "nue,no_fallback", NULL},
@@ -331,13 +136,13 @@ static void oom_one(const char *spec, const char *chain)
     ibr_fabric *f = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t0, chain, NULL), 0);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 2), 0);
-    ibr_topo *t1 = freeze_copy(f);
+    ibr_topo *t1 = ibr_test_freeze(f);
     long live = st.live, fails = 0;
     for (long n = 0;; n++) {
         st.fail_at = st.calls + n;
@@ -386,14 +191,14 @@ static int cmp_d(const void *a, const void *b)
 /* Repair against full reroute of one lost cable, interleaved, medians. */
 static void time_one(const char *spec, const ibr_options *o)
 {
-    ibr_fabric *f = make_fabric(spec);
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_fabric *f = ibr_test_fabric(spec);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "lash,no_fallback", o), 0);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 1), 0);
-    ibr_topo *t1 = freeze_copy(f);
+    ibr_topo *t1 = ibr_test_freeze(f);
     enum { N = 7 };
     double rep_t[N], full_t[N];
     ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT, kept = rep;

@@ -14,25 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-
-static ibr_fabric *make_fabric(const char *spec)
-{
-    ibr_fabric *f = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    return f;
-}
-
-static ibr_topo *freeze_copy(const ibr_fabric *f)
-{
-    ibr_fabric *c = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&c, f), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, c), 0);
-    ibr_fabric_destroy(c);
-    return t;
-}
+#include "repair_check.h"
 
 static uint64_t fnv(const char *s, size_t n)
 {
@@ -184,8 +166,8 @@ static ibr_result *reroute(const ibr_result *old, const ibr_topo *t, tally *ty, 
    takes a full reroute). */
 static void faults_on(const char *spec, const char *chain, tally *f, tally *b)
 {
-    ibr_fabric *fab = make_fabric(spec);
-    ibr_topo *t0 = freeze_copy(fab);
+    ibr_fabric *fab = ibr_test_fabric(spec);
+    ibr_topo *t0 = ibr_test_freeze(fab);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, chain, NULL), 0);
     for (uint64_t seed = 1; seed <= 4; seed++)
@@ -193,7 +175,7 @@ static void faults_on(const char *spec, const char *chain, tally *f, tally *b)
             ibr_fabric *g = NULL;
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, fab), 0);
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, kind == 0, kind == 1, seed), 0);
-            ibr_topo *t1 = freeze_copy(g);
+            ibr_topo *t1 = ibr_test_freeze(g);
             char what[200];
             snprintf(what, sizeof what, "%s %s seed %llu %s", spec, chain,
                      (unsigned long long)seed, kind ? "switch" : "cable");
@@ -264,12 +246,12 @@ static void test_ftree(void)
    repaired in place. */
 static void test_old_database(void)
 {
-    ibr_fabric *fab = make_fabric("fattree:levels=2,radix=12");
-    ibr_topo *t0 = freeze_copy(fab);
+    ibr_fabric *fab = ibr_test_fabric("fattree:levels=2,radix=12");
+    ibr_topo *t0 = ibr_test_freeze(fab);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "updn,no_fallback", NULL), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(fab, 1, 0, 1), 0);
-    ibr_topo *t1 = freeze_copy(fab);
+    ibr_topo *t1 = ibr_test_freeze(fab);
     for (int strip = 0; strip < 2; strip++) {
         ibr_routing_db *db = db_of(r0, strip);
         ibr_result *y = NULL;
