@@ -748,22 +748,22 @@ static int read_qos(dbparser *ps, ibr__cur *c)
     return 0;
 }
 
-/* "qosconf <escaped line>": one line of the QoS configuration's text. */
-static int read_qosconf(dbparser *ps, ibr__cur *c)
+/* The escaped rest of the line, unescaped and appended as one line to the
+   text *buf of *len bytes (kept NUL-terminated); bad_escape is the
+   message for a bad escape. */
+static int append_escaped(dbparser *ps, ibr__cur *c, char **buf, size_t *len,
+                          const char *bad_escape)
 {
-    ibr_routing_db *db = ps->db;
-    ibr_context *ctx = db->ctx;
-    if (!db->qos)
-        return perr(ps, IBR__MSG("DB011", "qosconf before the qos line"));
+    ibr_context *ctx = ps->db->ctx;
     ibr__cur_skip_blanks(c);
     char *text = NULL;
     int rc = unescape(ctx, (ibr__span){c->p, (size_t)(c->e - c->p)}, &text);
     if (rc == IBR_EPARSE)
-        return perr(ps, IBR__MSG("DB012", "bad escape in qosconf"));
+        return perr(ps, "%s", bad_escape);
     if (rc < 0)
         return rc;
-    size_t n = strlen(text), have = db->qos_conf_len;
-    char *q = ibr__realloc(ctx, db->qos_conf, have + n + 2);
+    size_t n = strlen(text), have = *len;
+    char *q = ibr__realloc(ctx, *buf, have + n + 2);
     if (!q) {
         ibr__free(ctx, text);
         return IBR_ENOMEM;
@@ -771,10 +771,20 @@ static int read_qosconf(dbparser *ps, ibr__cur *c)
     memcpy(q + have, text, n);
     q[have + n] = '\n';
     q[have + n + 1] = 0;
-    db->qos_conf = q;
-    db->qos_conf_len = have + n + 1;
+    *buf = q;
+    *len = have + n + 1;
     ibr__free(ctx, text);
     return 0;
+}
+
+/* "qosconf <escaped line>": one line of the QoS configuration's text. */
+static int read_qosconf(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    if (!db->qos)
+        return perr(ps, IBR__MSG("DB011", "qosconf before the qos line"));
+    return append_escaped(ps, c, &db->qos_conf, &db->qos_conf_len,
+                          IBR__MSG("DB012", "bad escape in qosconf"));
 }
 
 /* "torusconf <escaped line>": a line of the torus-2QoS.conf text a
@@ -782,27 +792,8 @@ static int read_qosconf(dbparser *ps, ibr__cur *c)
 static int read_torusconf(dbparser *ps, ibr__cur *c)
 {
     ibr_routing_db *db = ps->db;
-    ibr_context *ctx = db->ctx;
-    ibr__cur_skip_blanks(c);
-    char *text = NULL;
-    int rc = unescape(ctx, (ibr__span){c->p, (size_t)(c->e - c->p)}, &text);
-    if (rc == IBR_EPARSE)
-        return perr(ps, IBR__MSG("DB059", "bad escape in torusconf"));
-    if (rc < 0)
-        return rc;
-    size_t n = strlen(text), have = db->torus_conf_len;
-    char *q = ibr__realloc(ctx, db->torus_conf, have + n + 2);
-    if (!q) {
-        ibr__free(ctx, text);
-        return IBR_ENOMEM;
-    }
-    memcpy(q + have, text, n);
-    q[have + n] = '\n';
-    q[have + n + 1] = 0;
-    db->torus_conf = q;
-    db->torus_conf_len = have + n + 1;
-    ibr__free(ctx, text);
-    return 0;
+    return append_escaped(ps, c, &db->torus_conf, &db->torus_conf_len,
+                          IBR__MSG("DB059", "bad escape in torusconf"));
 }
 
 /* "toruspos <switch GUID> <x> <y> <z>": where torus-2QoS placed a switch. */
