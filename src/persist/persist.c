@@ -442,6 +442,29 @@ static int put_escaped(ibr_buffer *out, ibr_context *ctx, const char *s)
     return 0;
 }
 
+/* Each line of text (NULL: none) as one record: key, the line escaped. */
+static int put_lines(ibr_buffer *out, ibr_context *ctx, const char *key, const char *text)
+{
+    int rc = 0;
+    for (const char *c = text; c && *c && rc == 0;) {
+        const char *nl = strchr(c, '\n');
+        size_t n = nl ? (size_t)(nl - c) : strlen(c);
+        char *line = ibr__malloc(ctx, n + 1);
+        if (!line)
+            return IBR_ENOMEM;
+        memcpy(line, c, n);
+        line[n] = 0;
+        rc = ibr__buf_puts(out, ctx, key);
+        if (rc == 0)
+            rc = put_escaped(out, ctx, line);
+        if (rc == 0)
+            rc = ibr__buf_putc(out, ctx, '\n');
+        ibr__free(ctx, line);
+        c = nl ? nl + 1 : c + n;
+    }
+    return rc;
+}
+
 int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
 {
     if (!out || !db || db->status != 0)
@@ -460,24 +483,8 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
     if (rc == 0 && db->qos)
         rc = ibr__buf_printf(out, ctx, "qos %u %u\n", db->qos_levels, db->qos_stride);
     /* the QoS configuration, one qosconf record per line of its text */
-    for (const char *c = db->qos ? db->qos_conf : NULL; c && *c && rc == 0;) {
-        const char *nl = strchr(c, '\n');
-        size_t n = nl ? (size_t)(nl - c) : strlen(c);
-        char *line = ibr__malloc(ctx, n + 1);
-        if (!line) {
-            rc = IBR_ENOMEM;
-            break;
-        }
-        memcpy(line, c, n);
-        line[n] = 0;
-        rc = ibr__buf_puts(out, ctx, "qosconf ");
-        if (rc == 0)
-            rc = put_escaped(out, ctx, line);
-        if (rc == 0)
-            rc = ibr__buf_putc(out, ctx, '\n');
-        ibr__free(ctx, line);
-        c = nl ? nl + 1 : c + n;
-    }
+    if (rc == 0 && db->qos)
+        rc = put_lines(out, ctx, "qosconf ", db->qos_conf);
     for (size_t i = 0; i < db->n_settings && rc == 0; i++) {
         /* the name escaped too (a library's names are plain words, written
            as they are), so that one read back from a database with blanks
@@ -494,24 +501,8 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
     }
     /* torus-2QoS's torus: the configuration, one torusconf record per
        line, and the placement */
-    for (const char *c = db->n_tpos ? db->torus_conf : NULL; c && *c && rc == 0;) {
-        const char *nl = strchr(c, '\n');
-        size_t n = nl ? (size_t)(nl - c) : strlen(c);
-        char *line = ibr__malloc(ctx, n + 1);
-        if (!line) {
-            rc = IBR_ENOMEM;
-            break;
-        }
-        memcpy(line, c, n);
-        line[n] = 0;
-        rc = ibr__buf_puts(out, ctx, "torusconf ");
-        if (rc == 0)
-            rc = put_escaped(out, ctx, line);
-        if (rc == 0)
-            rc = ibr__buf_putc(out, ctx, '\n');
-        ibr__free(ctx, line);
-        c = nl ? nl + 1 : c + n;
-    }
+    if (rc == 0 && db->n_tpos)
+        rc = put_lines(out, ctx, "torusconf ", db->torus_conf);
     for (uint32_t i = 0; db->torus_conf && i < db->n_tpos && rc == 0; i++) {
         const uint8_t *x = &db->tpos_xyz[(size_t)i * 3];
         rc = ibr__buf_printf(out, ctx, "toruspos 0x%016" PRIx64 " %u %u %u\n", db->tpos_guid[i],

@@ -110,4 +110,18 @@ int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
                      void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
                      uint32_t *dests, char *why, size_t cap);
 
+/* The switch over port p of switch s (an active cable to another
+   switch), or IBR_NONE: the step a repair's table entry takes. */
+static inline uint32_t ibr__reroute_next_sw(const ibr_topo *t, uint32_t s, unsigned p)
+{
+    const ibr__node *n = &t->nodes[t->sw_node[s]];
+    if (p == 0 || p > n->nports)
+        return IBR_NONE;
+    const ibr__port *pt = &t->ports[n->port_off + p];
+    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
+        pt->remote_node == t->sw_node[s])
+        return IBR_NONE;
+    return t->nodes[pt->remote_node].sw;
+}
+
 #endif

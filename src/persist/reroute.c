@@ -796,20 +796,6 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
     x->repaired++;
 }
 
-/* Neighbour switch over topo port p of switch s (IBR_NONE if not a switch
-   link). */
-static uint32_t nbr_sw(const ibr_topo *t, uint32_t s, unsigned p)
-{
-    const ibr__node *n = &t->nodes[t->sw_node[s]];
-    if (p == 0 || p > n->nports)
-        return IBR_NONE;
-    const ibr__port *pt = &t->ports[n->port_off + p];
-    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
-        pt->remote_node == t->sw_node[s])
-        return IBR_NONE;
-    return t->nodes[pt->remote_node].sw;
-}
-
 /* Local repair of (s, l) at the saved distance; 0, or -1 when no port
    keeps it. */
 static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
@@ -875,7 +861,7 @@ static int ensure_wload(rr *x)
         for (unsigned p = 0; p < 256; p++)
             x->nbt[(size_t)s * 256 + p] = IBR_NONE;
         for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
-            x->nbt[(size_t)s * 256 + t->adj[k].port] = nbr_sw(t, s, t->adj[k].port);
+            x->nbt[(size_t)s * 256 + t->adj[k].port] = ibr__reroute_next_sw(t, s, t->adj[k].port);
     }
     return 0;
 }
@@ -1087,7 +1073,7 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
                 set_entry(x, s, l, IBR_NO_ROUTE);
                 continue;
             }
-            uint32_t nb = nbr_sw(t, s, row[l]);
+            uint32_t nb = ibr__reroute_next_sw(t, s, row[l]);
             if (nb != IBR_NONE && dist[nb] + 1 == dist[s])
                 continue;
             ensure_load(x, s);
@@ -1135,7 +1121,7 @@ static void nue_fix(rr *x, size_t l)
             const ibr__node *nd = &t->nodes[t->sw_node[s]];
             uint32_t nb = p != IBR_NO_ROUTE && p != 0 && p <= nd->nports &&
                                   x->okport[nd->port_off + p]
-                              ? nbr_sw(t, s, p)
+                              ? ibr__reroute_next_sw(t, s, p)
                               : IBR_NONE;
             if (nb == IBR_NONE)
                 break;

@@ -46,20 +46,6 @@ typedef struct ud_scratch {
     size_t n_bad, cap_bad;
 } ud_scratch;
 
-/* The switch over port p of switch s (an active cable to a switch), or
-   IBR_NONE. */
-static uint32_t next_sw(const ibr_topo *t, uint32_t s, unsigned p)
-{
-    const ibr__node *n = &t->nodes[t->sw_node[s]];
-    if (p == 0 || p > n->nports)
-        return IBR_NONE;
-    const ibr__port *pt = &t->ports[n->port_off + p];
-    if (pt->remote_node == IBR_NONE || pt->state != IBR_LINK_ACTIVE ||
-        pt->remote_node == t->sw_node[s])
-        return IBR_NONE;
-    return t->nodes[pt->remote_node].sw;
-}
-
 /* Write entry (b, l), noting it for the check. */
 static void put(ibr__updown_repair *a, uint32_t b, size_t l, unsigned port)
 {
@@ -157,7 +143,7 @@ static int entry_ok(const ibr__updown_repair *a, const ud_scratch *w, uint32_t b
 {
     if (p == IBR_NO_ROUTE)
         return w->l[b] == INF;
-    uint32_t x = next_sw(a->t, b, p);
+    uint32_t x = ibr__reroute_next_sw(a->t, b, p);
     if (x == IBR_NONE || a->pos[x] == IBR_NONE)
         return 0;
     if (a->pos[x] > a->pos[b])
@@ -561,7 +547,7 @@ static int second_step(const ibr__updown_repair *a, uint32_t x, uint32_t d, size
     if (x == d)
         return 1;
     unsigned q = a->lft[(size_t)x * a->lft_size + l];
-    uint32_t y = q == IBR_NO_ROUTE ? IBR_NONE : next_sw(a->t, x, q);
+    uint32_t y = q == IBR_NO_ROUTE ? IBR_NONE : ibr__reroute_next_sw(a->t, x, q);
     if (y == IBR_NONE || a->pos[x] == IBR_NONE || a->pos[y] == IBR_NONE)
         return -1;
     return a->pos[y] > a->pos[x];
@@ -580,7 +566,7 @@ static const char *check_entry(const ibr__updown_repair *a, uint32_t b, size_t l
     int sec = second_step(a, b, d, l);
     if (sec < 0)
         return "leaves over no switch link of the saved orientation";
-    if (sec && second_step(a, next_sw(t, b, p), d, l) != 1)
+    if (sec && second_step(a, ibr__reroute_next_sw(t, b, p), d, l) != 1)
         return "takes a second-phase step followed by a first-phase one";
     for (uint32_t k = t->adj_off[b]; preds && !sec && k < t->adj_off[b + 1]; k++) {
         const ibr__adj *e = &t->adj[k];
