@@ -295,6 +295,19 @@ static const struct lst_case {
      "{ CA Ports:01 SystemGUID:0 NodeGUID:0000000000000201 PortGUID:0000000000000999 VenID:0 "
      "DevID:0 Rev:0 {h} LID:0005 PN:01 }" LINK,
      "line 2: second port: node GUID 0x0000000000000201 is a port GUID of another node [LS016]"},
+    /* the other order: a port GUID met after it is another node's node
+       GUID (found by the fuzz target: the text written back did not read) */
+    {"{ SW Ports:08 SystemGUID:0000000000000100 NodeGUID:0000000000000100 "
+     "PortGUID:0000000000000100 VenID:0 DevID:0 Rev:0 {s} LID:0001 PN:01 } "
+     "{ CA Ports:02 SystemGUID:0000000000000200 NodeGUID:0000000000000200 "
+     "PortGUID:0000000000000201 VenID:0 DevID:0 Rev:0 {h} LID:0002 PN:01 } PHY=1x LOG=DWN "
+     "SPD=FDR10\n"
+     "{ CA Ports:02 SystemGUID:0000000000000200 NodeGUID:0000000000000200 "
+     "PortGUID:0000040000000202 VenID:0 DevID:0 Rev:0 {h} LID:0004 PN:02 } "
+     "{ SW-SM Ports:08 SystemGUID:0000000000000100 NodeGUID:0000000000000100 "
+     "PortGUID:0000000000000200 VenID:0 DevID:0 Rev:0 {s} LID:0001 PN:02 } PHY=12x LOG=INI\n",
+     "line 2: second port: port GUID 0x0000000000000200 is the node GUID of another node "
+     "[LS022]"},
     {SW1 "PN:01 } { CA Ports:01 SystemGUID:1 NodeGUID:2 PortGUID:3 VenID:0 DevID:0 Rev:0 {h} "
      "LID:C000 PN:01 }" LINK,
      "line 1: second port: LID 0xc000 is not a unicast LID [LS008]"},

@@ -322,6 +322,14 @@ static int half_port(lst_parser *ps, const lst_half *h, int which, uint32_t node
     if (pi.guid != h->port) {
         uint32_t on;
         unsigned op;
+        /* the node GUID of another node is not a port GUID here (the
+           other order, a node GUID met after it is a port's, is LS016) */
+        ibr_node_info oi = IBR_NODE_INFO_INIT;
+        if (ibr_fabric_find_guid(&on, &op, ps->f, h->port) == 0 && on != node &&
+            ibr_fabric_node_info(&oi, ps->f, on) == 0 && oi.node_guid == h->port)
+            return lerr(ps, IBR__MSG("LS022", "%s port: port GUID 0x%016" PRIx64
+                                              " is the node GUID of another node"),
+                        half_name[which], h->port);
         /* a port holding the GUID by default steps aside; one the text
            gave it to keeps it (and the call below names the clash) */
         if (ibr__guidmap_get(&ps->finals, h->port) == IBR_NONE &&
