@@ -3,6 +3,7 @@
 
 #include "harness.h"
 #include "ibroute/sys/engine.h"
+#include "route/registry.h"
 
 static int decline_fn(ibr_run *run, void *user)
 {
@@ -335,11 +336,69 @@ static void test_loop_progress(void)
     ibr_topo_destroy(t);
 }
 
+/* The repair the routing database gives a saved routing is the registry's
+   answer for the engine's entry: each built-in's declared kind, and the
+   generic repair for an engine registered on a context, whatever its name
+   looks like (the built-in's own symbol name "torus2qos", another case,
+   a suffix) and whatever caps it copies from the built-in. */
+static void test_repair_kinds(void)
+{
+    static const struct {
+        const char *name;
+        ibr__repair_kind kind;
+    } want[] = {
+        {"minhop", IBR__REPAIR_GENERIC}, {"updn", IBR__REPAIR_UPDOWN},
+        {"dnup", IBR__REPAIR_UPDOWN},    {"dor", IBR__REPAIR_GENERIC},
+        {"file", IBR__REPAIR_GENERIC},   {"ftree", IBR__REPAIR_TREE},
+        {"dmodc", IBR__REPAIR_DMODC},    {"sssp", IBR__REPAIR_BALANCED},
+        {"dfsssp", IBR__REPAIR_BALANCED}, {"lash", IBR__REPAIR_GENERIC},
+        {"torus-2QoS", IBR__REPAIR_TORUS}, {"nue", IBR__REPAIR_NUE},
+    };
+    const size_t nw = sizeof want / sizeof want[0];
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
+    size_t nb = ibr_context_engine_count(NULL);
+    CU_ASSERT_EQUAL(nb, nw); /* a new built-in gets a line here */
+    ibr_engine_info info;
+    for (size_t i = 0; i < nb; i++) {
+        CU_ASSERT_EQUAL_FATAL(ibr_context_engine(&info, NULL, i), 0);
+        size_t k = 0;
+        while (k < nw && strcmp(want[k].name, info.name))
+            k++;
+        CU_ASSERT_FATAL(k < nw);
+        CU_ASSERT_EQUAL(ibr__engine_repair(NULL, info.name), want[k].kind);
+        CU_ASSERT_EQUAL(ibr__engine_repair(ctx, info.name), want[k].kind);
+    }
+    /* engines registered on the context, named like built-ins and with
+       their caps: the generic repair, never a built-in's */
+    static const char *const lookalike[][2] = {
+        {"torus2qos", "torus-2QoS"}, {"Torus-2QoS", "torus-2QoS"}, {"NUE", "nue"},
+        {"nue_", "nue"},             {"dmodc2", "dmodc"},          {"sssp-copy", "sssp"},
+        {"DFSSSP", "dfsssp"},        {"updn_", "updn"},            {"dnup2", "dnup"},
+        {"ftree-", "ftree"},
+    };
+    int calls = 0;
+    for (size_t i = 0; i < sizeof lookalike / sizeof lookalike[0]; i++) {
+        CU_ASSERT_EQUAL_FATAL(ibr_context_find_engine(&info, NULL, lookalike[i][1]), 0);
+        ibr_engine e = {IBR_ENGINE_VERSION, lookalike[i][0], "look-alike", info.caps, custom_fn,
+                        &calls};
+        CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
+        CU_ASSERT_EQUAL(ibr__engine_repair(ctx, lookalike[i][0]), IBR__REPAIR_GENERIC);
+        CU_ASSERT_NOT_EQUAL(ibr__engine_repair(ctx, lookalike[i][1]), IBR__REPAIR_GENERIC);
+        /* on a context without it, the name is not registered */
+        CU_ASSERT_EQUAL(ibr__engine_repair(NULL, lookalike[i][0]), IBR__REPAIR_GENERIC);
+    }
+    CU_ASSERT_EQUAL(ibr__engine_repair(ctx, ""), IBR__REPAIR_GENERIC);
+    CU_ASSERT_EQUAL(ibr__engine_repair(ctx, NULL), IBR__REPAIR_GENERIC);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"chains", test_chains},
         {"registry, fallback and the engine API", test_registry},
+        {"repair kinds come from the registry", test_repair_kinds},
         {"options", test_options},
         {"cancel", test_cancel},
         {"progress inside parallel loops", test_loop_progress},

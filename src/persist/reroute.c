@@ -47,6 +47,9 @@
  * the fabric connects (the pairs ibr_result_verify() counts), or the answer
  * is a full reroute; and a column taken from the engine's run never empties
  * the destination switch's own entries toward the end ports it delivers.
+ * Which of these repairs a saved routing gets is the registry's answer
+ * for its engine (ibr__engine_repair, declared per built-in in
+ * src/engines/meson.build), never a comparison of engine names here.
  */
 #include <bsd/string.h>
 #include <inttypes.h>
@@ -62,6 +65,7 @@
 #include "persist/reroute_layered.h"
 #include "persist/reroute_updown.h"
 #include "qos/qos.h"
+#include "route/registry.h"
 
 typedef struct chlist {
     ibr_context *ctx;
@@ -373,6 +377,7 @@ typedef struct rr {
     uint32_t *tmap_own;
     unsigned caps;
     int known;          /* the saved engine is registered */
+    ibr__repair_kind repair; /* the registry's repair of the saved engine */
     int layered;        /* repaired by shortest paths, moved paths into layers */
     int nue;            /* layered, not minimal: broken columns joined to their intact tree */
     uint8_t *lid_broken; /* nue: LIDs whose column has an entry to repair */
@@ -677,7 +682,7 @@ static int copy_sl2vl(rr *x)
 /* Which switch and LID of the saved routing each of the topology's is,
    and an empty result to copy the saved tables into: all a full reroute
    needs, so the decision comes before any table is copied. */
-static int map_mapped(rr *x)
+static int new_result_and_maps(rr *x)
 {
     const ibr_topo *t = x->t;
     ibr_context *ctx = x->ctx;
@@ -727,7 +732,7 @@ static int keep_upos(rr *x)
 }
 
 /* The saved tables on the topology's switches and LIDs (after
-   map_mapped), for a routing kept or repaired. */
+   new_result_and_maps), for a routing kept or repaired. */
 static int build_mapped(rr *x)
 {
     const ibr_routing_db *db = x->db;
@@ -1448,7 +1453,7 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
             return stop(x, rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL);
     }
     x->qos = reroute_qos(x, x->o);
-    if ((rc = compare_into(cl, db, t, x->tmap, dmap)) < 0 || (rc = map_mapped(x)) < 0)
+    if ((rc = compare_into(cl, db, t, x->tmap, dmap)) < 0 || (rc = new_result_and_maps(x)) < 0)
         return stop(x, rc);
     /* the saved blocks over what was lost, whatever the repair does */
     if ((cl->missing_cable || cl->missing_switch) &&
@@ -1462,7 +1467,8 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     ibr_engine_info info;
     x->known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
     x->caps = x->known ? info.caps : 0;
-    x->torus = x->known && !strcmp(db->engine, "torus-2QoS");
+    x->repair = ibr__engine_repair(ctx, db->engine);
+    x->torus = x->repair == IBR__REPAIR_TORUS;
     /* layered minimal engines with path SLs (lash, dfsssp): repaired by
        shortest paths, then their moved paths placed into layers */
     x->layered = x->known && (x->caps & IBR_CAP_DEADLOCK_FREE) && (x->caps & IBR_CAP_MINIMAL) &&
@@ -1471,7 +1477,7 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     /* nue (not minimal; its layers are per destination, or one layer
        without path SLs): the broken columns joined to what is intact of
        their trees (nue_fix), then the moved paths placed into layers */
-    x->nue = x->known && !strcmp(db->engine, "nue") && (x->caps & IBR_CAP_DEADLOCK_FREE) &&
+    x->nue = x->repair == IBR__REPAIR_NUE && (x->caps & IBR_CAP_DEADLOCK_FREE) &&
              !(x->caps & IBR_CAP_MINIMAL) && !(db->qos && db->qos_levels > 1);
     x->layered |= x->nue;
     /* up/down engines with their saved orientation: repaired under it */
@@ -1550,12 +1556,12 @@ static const char *full_reason(rr *x, const chlist *cl)
         return "the saved routing has no hop matrix to repair with";
     if (x->updown && updown_returning(x->whybuf, sizeof x->whybuf, x))
         return x->whybuf;
-    if ((!strcmp(db->engine, "updn") || !strcmp(db->engine, "dnup")) && !x->updown)
+    if (x->repair == IBR__REPAIR_UPDOWN && !x->updown)
         return "the database keeps no up/down orientation of the links (written by an "
                "older ibroute, or routed with connect_roots) to repair under";
     if ((x->caps & IBR_CAP_DEADLOCK_FREE) && db->sl_mode == IBR_SL_NONE && !x->nue && !x->updown &&
         check_dearer_than_full(x->whybuf, sizeof x->whybuf, x))
-        return strcmp(db->engine, "ftree")
+        return x->repair != IBR__REPAIR_TREE
                    ? x->whybuf
                    : "the database keeps no up/down orientation of the ftree routing (written by "
                      "an older ibroute, or routes over links within a rank, reverse hops or "
@@ -2082,7 +2088,7 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
         why = "a full reroute was asked for";
     else if ((qlv > 1 ? qlv : 1) != (db->qos ? db->qos_levels : 1))
         why = "the QoS levels asked for differ from the saved routing's";
-    else if (cl->n == 0 || (x->known && !strcmp(db->engine, "dmodc")))
+    else if (cl->n == 0 || x->repair == IBR__REPAIR_DMODC)
         why = NULL;
     else
         why = full_reason(x, cl);
@@ -2093,7 +2099,7 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
         return stop(x, rc);
     if (cl->n == 0)
         return stage_unchanged(x);
-    if (x->known && !strcmp(db->engine, "dmodc"))
+    if (x->repair == IBR__REPAIR_DMODC)
         return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
@@ -2101,8 +2107,7 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
        paths are chosen by the all-to-all load they lift and lay
        (balanced_lid), against the saved routing's balance (dfsssp's then
        placed into layers) */
-    x->balanced = x->minimal_repair && !x->nue &&
-                  (!strcmp(saved_engine(db), "sssp") || !strcmp(saved_engine(db), "dfsssp"));
+    x->balanced = x->minimal_repair && !x->nue && x->repair == IBR__REPAIR_BALANCED;
     if (stage_prepare(x))
         return 1;
     if (x->updown)

@@ -1,7 +1,7 @@
 /*
  * The engine registry: engine definitions read by their version, the
- * built-in engines (the table generated from src/engines/meson.build) and
- * the engines registered on a context.
+ * built-in engines (the table generated from src/engines/meson.build, with
+ * the repair each declares) and the engines registered on a context.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -47,6 +47,15 @@ const ibr_engine *ibr__engine_named(const ibr_context *ctx, const char *name, si
             return e;
     }
     return NULL;
+}
+
+ibr__repair_kind ibr__engine_repair(const ibr_context *ctx, const char *name)
+{
+    size_t n = ibr_context_engine_count(ctx);
+    for (size_t i = 0; name && i < n; i++)
+        if (!strcmp(engine_at(ctx, i)->name, name))
+            return i < ibr__n_builtins ? ibr__builtin_repairs[i] : IBR__REPAIR_GENERIC;
+    return IBR__REPAIR_GENERIC;
 }
 
 void ibr__engine_names(char *buf, size_t cap, const ibr_context *ctx)
