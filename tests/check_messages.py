@@ -15,7 +15,7 @@ import re
 import sys
 
 MACROS = {"PRIx64": "llx", "PRIX64": "llX", "PRIu64": "llu", "PRId64": "lld", "PRIu32": "u",
-          "PRIx32": "x", "MAGIC": "ibroute-routing-db"}
+          "PRIx32": "x", "MAGIC": "ibroute-routing-db", "DOR_SETTING": "port_search_ordering"}
 CALL = re.compile(r'IBR__MSG\(\s*"([A-Z]{2}\d{3})"\s*,')
 
 
