@@ -105,6 +105,36 @@ void t2q_config_free(t2q_config *c, ibr_context *ctx)
 
 static const char *const dim_name = "xyz";
 
+/* The radices of a "torus X Y Z" or "mesh X Y Z" line (lt->tok[1..3]; a t
+   or m suffix overrides the keyword for one dimension). Returns 0 or
+   IBR_EINVAL with err set. */
+static int parse_radices(t2q_config *c, line_toks *lt, unsigned line, char *err)
+{
+    const char *kw = lt->tok[0];
+    for (unsigned d = 0; d < T2Q_DIMS; d++) {
+        char *tok = lt->tok[1 + d];
+        size_t l = strlen(tok);
+        int mesh = kw[0] == 'm';
+        if (l > 1 && (tok[l - 1] == 't' || tok[l - 1] == 'T')) {
+            mesh = 0;
+            tok[--l] = 0;
+        } else if (l > 1 && (tok[l - 1] == 'm' || tok[l - 1] == 'M')) {
+            mesh = 1;
+            tok[--l] = 0;
+        }
+        long v;
+        if (parse_int(&v, tok) < 0 || v < 1 || v > 255)
+            return ibr__err(err, IBR_EINVAL,
+                            IBR__MSG("TQ002",
+                                     "torus-2QoS.conf line %u: bad radix '%s' (expected 1..255 "
+                                     "with an optional t or m suffix)"),
+                            line, lt->tok[1 + d]);
+        c->radix[d] = (unsigned)v;
+        c->mesh[d] = (uint8_t)(mesh || v == 2);
+    }
+    return 0;
+}
+
 int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t len, char *err)
 {
     memset(c, 0, sizeof *c);
@@ -142,30 +172,8 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
             }
             if (have_dims)
                 continue;
-            for (unsigned d = 0; d < T2Q_DIMS; d++) {
-                char *tok = lt->tok[1 + d];
-                size_t l = strlen(tok);
-                int mesh = kw[0] == 'm';
-                if (l > 1 && (tok[l - 1] == 't' || tok[l - 1] == 'T')) {
-                    mesh = 0;
-                    tok[--l] = 0;
-                } else if (l > 1 && (tok[l - 1] == 'm' || tok[l - 1] == 'M')) {
-                    mesh = 1;
-                    tok[--l] = 0;
-                }
-                long v;
-                if (parse_int(&v, tok) < 0 || v < 1 || v > 255) {
-                    rc = ibr__err(
-                        err, IBR_EINVAL,
-                        IBR__MSG("TQ002",
-                                 "torus-2QoS.conf line %u: bad radix '%s' (expected 1..255 "
-                                 "with an optional t or m suffix)"),
-                        line, lt->tok[1 + d]);
-                    break;
-                }
-                c->radix[d] = (unsigned)v;
-                c->mesh[d] = (uint8_t)(mesh || v == 2);
-            }
+            if ((rc = parse_radices(c, lt, line, err)) < 0)
+                break;
             have_dims = 1;
         } else if (strlen(kw) == 7 && !strcmp(kw + 2, "_link") && strchr(dim_name, kw[0]) &&
                    (kw[1] == 'p' || kw[1] == 'm')) {
