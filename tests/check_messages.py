@@ -5,17 +5,19 @@ Every IBR__MSG(code, text) in src/ has a row `| code | text |` in
 doc/messages.md with the same text (the printf format as written, string
 literals joined, PRIx64 read as llx, PRIX64 as llX, PRIu64 as llu,
 PRId64 as lld, PRIu32 as u), one code names one message, the code's part
-(its two letters) is listed in the parts table, and every code of the
-table is still used.
+(its two letters) is listed in the parts table, every code of the table
+is still used and listed once, and every code of a listed part that src/
+names anywhere else (a comment, the CLI matching a code) is in the table.
 
-Usage: check_messages.py SRC_DIR DOC (exit 1 and one line per problem).
+Usage: check_messages.py [--self-test] SRC_DIR DOC (exit 1 and one line
+per problem; --self-test: show that each kind of problem is caught).
 """
 import os
 import re
 import sys
 
 MACROS = {"PRIx64": "llx", "PRIX64": "llX", "PRIu64": "llu", "PRId64": "lld", "PRIu32": "u",
-          "PRIx32": "x", "MAGIC": "ibroute-routing-db"}
+          "PRIx32": "x", "MAGIC": "ibroute-routing-db", "DOR_SETTING": "port_search_ordering"}
 CALL = re.compile(r'IBR__MSG\(\s*"([A-Z]{2}\d{3})"\s*,')
 
 
@@ -69,8 +71,29 @@ def source_codes(src):
     return codes, problems
 
 
+def mentioned_codes(src, parts):
+    """Every code of a listed part that src/ names anywhere (a comment, a
+    CLI matching a message's code, an IBR__MSG): {code: first place}."""
+    seen = {}
+    token = re.compile(r"\b([A-Z]{2})(\d{3})\b")
+    for dirpath, _dirs, files in os.walk(src):
+        for name in sorted(files):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for m in token.finditer(text):
+                if m.group(1) in parts:
+                    line = text.count("\n", 0, m.start()) + 1
+                    seen.setdefault(m.group(0), f"{os.path.relpath(path, src)}:{line}")
+    return seen
+
+
 def doc_codes(doc):
-    rows, parts = {}, set()
+    """The table's rows {code: text}, the parts, and the problems: a code
+    listed twice."""
+    rows, parts, problems = {}, set(), []
     with open(doc, encoding="utf-8") as f:
         for line in f:
             cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
@@ -78,19 +101,22 @@ def doc_codes(doc):
                 text = cells[1]
                 if text.startswith("`") and text.endswith("`"):
                     text = text[1:-1]
+                if cells[0] in rows:
+                    problems.append(f"{doc}: {cells[0]} is listed twice")
                 rows[cells[0]] = text.replace("\\|", "|")
             elif len(cells) >= 2 and re.fullmatch(r"[A-Z]{2}", cells[0]):
                 parts.add(cells[0])
-    return rows, parts
+    return rows, parts, problems
 
 
-def main():
-    if len(sys.argv) != 3:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    src, doc = sys.argv[1], sys.argv[2]
+def problems_of(src, doc):
+    """Every disagreement of src/ and the table, one line each."""
     codes, problems = source_codes(src)
-    rows, parts = doc_codes(doc)
+    rows, parts, listed_twice = doc_codes(doc)
+    problems += listed_twice
+    for code, where in sorted(mentioned_codes(src, parts).items()):
+        if code not in rows:
+            problems.append(f"{where}: names {code}, which {doc} does not list")
     for code, (msg, rel) in sorted(codes.items()):
         if code[:2] not in parts:
             problems.append(f"{rel}: {code}: part {code[:2]} is not in {doc}'s parts table")
@@ -102,6 +128,55 @@ def main():
         problems.append(f"{doc}: {code} is used nowhere in {src}")
     if not codes:
         problems.append(f"{src}: no IBR__MSG() found")
+    return problems
+
+
+def self_test(src, doc):
+    """The check catches each kind of disagreement on doctored copies of
+    the real table and a one-file source tree: 0 when it catches all."""
+    import tempfile
+    with open(doc, encoding="utf-8") as f:
+        lines = f.read().splitlines(keepends=True)
+    first = next(i for i, l in enumerate(lines) if re.match(r"\| [A-Z]{2}\d{3} \|", l))
+    code = lines[first].split("|")[1].strip()
+    text = doc_codes(doc)[0][code].replace("\\", "\\\\").replace('"', '\\"')
+    cases = {
+        "listed twice": (lines[:first + 1] + lines[first:], None),
+        "is not listed": (lines[:first] + lines[first + 1:], None),
+        "does not list": (lines, f'/* see {code[:2]}999 */\n'),
+        "reads": (lines[:first] + [f"| {code} | `changed` |\n"] + lines[first + 1:], None),
+    }
+    missed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for want, (doc_lines, extra) in cases.items():
+            d = os.path.join(tmp, "messages.md")
+            with open(d, "w", encoding="utf-8") as f:
+                f.writelines(doc_lines)
+            srcdir = os.path.join(tmp, "src")
+            os.makedirs(srcdir, exist_ok=True)
+            with open(os.path.join(srcdir, "one.c"), "w", encoding="utf-8") as f:
+                f.write(f'const char *m = IBR__MSG("{code}", "{text}");\n' + (extra or ""))
+            only = [r for r in sorted(doc_codes(d)[0]) if r != code]
+            got = [p for p in problems_of(srcdir, d)
+                   if not any(f"{r} is used nowhere" in p for r in only)]
+            if not any(want in p for p in got):
+                print(f"self-test: a table that should give '{want}' gave {got}")
+                missed += 1
+    if not missed and problems_of(src, doc):
+        print("self-test: the real sources and table disagree (run without --self-test)")
+        missed += 1
+    return 1 if missed else 0
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--self-test"]
+    if len(args) != 2:
+        print(__doc__[__doc__.index("Usage:"):].strip(), file=sys.stderr)
+        return 2
+    src, doc = args
+    if "--self-test" in sys.argv:
+        return self_test(src, doc)
+    problems = problems_of(src, doc)
     for p in problems:
         print(p)
     return 1 if problems else 0

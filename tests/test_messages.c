@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "ibroute/sys/engine.h"
+#include "ibroute/sys/toolkit.h"
 
 /* msg ends in " [code]" and holds what (a piece of its prose). */
 static void check(const char *msg, const char *code, const char *what)
@@ -255,6 +256,164 @@ static void test_rank_order(void)
     ibr_topo_destroy(t);
 }
 
+/* The route of chain on topology t with max_vls vls (0: default) and one
+   engine parameter (name NULL: none): it fails, every engine giving up.
+   Returns the result for the caller to check and destroy. */
+static ibr_result *route_fails(const ibr_topo *t, const char *chain, unsigned vls,
+                               const char *name, const char *value)
+{
+    ibr_options o;
+    CU_ASSERT_EQUAL_FATAL(ibr_options_init(&o, IBR_OPTIONS_VERSION), 0);
+    if (vls)
+        o.max_vls = vls;
+    ibr_param p = {name, value};
+    if (name) {
+        o.params = &p;
+        o.n_params = 1;
+    }
+    ibr_result *r = NULL;
+    int rc = ibr_route(&r, t, chain, &o);
+    if (rc != IBR_EUNROUTABLE)
+        fprintf(stderr, "%s: want IBR_EUNROUTABLE, got %d (%s)\n", chain, rc,
+                r ? ibr_result_last_error(r) : "no result");
+    CU_ASSERT_EQUAL(rc, IBR_EUNROUTABLE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    return r;
+}
+
+/* Attempt i of r gave up (declined or failed as want) with code and what. */
+static void check_attempt(const ibr_result *r, size_t i, const char *engine, int want,
+                          const char *code, const char *what)
+{
+    const char *name = NULL, *msg = NULL;
+    int status = 0;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(&name, &status, &msg, r, i), 0);
+    CU_ASSERT_STRING_EQUAL(name, engine);
+    CU_ASSERT_EQUAL(status, want);
+    check(msg, code, what);
+}
+
+/* The context's log: the warnings, one a line. */
+static void keep_warnings(void *user, int level, const char *msg)
+{
+    char *buf = user;
+    size_t n = strlen(buf);
+    if (level <= IBR_LOG_WARN && n + strlen(msg) + 2 < 4096)
+        snprintf(buf + n, 4096 - n, "%s\n", msg);
+}
+
+/* RT: the summary when every engine gave up, each engine's reason (EN)
+   inside it and the summary's code last; EN: real declines and failures
+   of the engines on generated fabrics. */
+static void test_engines(void)
+{
+    static char warnings[4096];
+    ibr_context_config cfg = IBR_CONTEXT_CONFIG_INIT;
+    cfg.log = keep_warnings;
+    cfg.log_user = warnings;
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, &cfg), 0);
+    ibr_topo *torus = ibr_test_topo(ctx, "torus:dims=5x5,hosts=1");
+    ibr_topo *rnd = ibr_test_topo(NULL, "random:switches=24,degree=4,hosts=2,seed=3");
+
+    /* a ring of 5 closes credit loops: one VL is too few for dfsssp */
+    ibr_result *r = route_fails(torus, "dfsssp,no_fallback", 1, NULL, NULL);
+    check_attempt(r, 0, "dfsssp", IBR_ENOVL, "EN002",
+                  "virtual lanes needed to break every credit loop, 1 available");
+    const char *all = ibr_result_last_error(r);
+    check(all, "RT001", "no engine could route the fabric; dfsssp: ");
+    CU_ASSERT_PTR_NOT_NULL(strstr(all, "did not fit either) [EN002] [RT001]"));
+    ibr_result_destroy(r);
+
+    /* ftree and then updn with a root GUID no switch has: both decline,
+       and both warn of the GUID */
+    ibr_options o;
+    CU_ASSERT_EQUAL_FATAL(ibr_options_init(&o, IBR_OPTIONS_VERSION), 0);
+    uint64_t root = 0xdead0000beefULL;
+    o.root_guids = &root;
+    o.n_root_guids = 1;
+    CU_ASSERT_EQUAL(ibr_route(&r, torus, "ftree,updn,no_fallback", &o), IBR_EUNROUTABLE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(ibr_result_attempt_count(r), 2);
+    check_attempt(r, 0, "ftree", IBR_EDECLINED, "EN030",
+                  "ranking from the CAs puts all 25 switches at rank 0 (each carries CAs");
+    check_attempt(r, 1, "updn", IBR_EDECLINED, "EN075",
+                  "none of the 1 root GUIDs given is a switch or an end port cabled to a switch");
+    all = ibr_result_last_error(r);
+    check(all, "RT001", "; ftree: ranking from the CAs");
+    CU_ASSERT_PTR_NOT_NULL(strstr(all, "[EN030]; updn: none of the 1 root GUIDs"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(warnings, "ftree: root GUID 0x0000dead0000beef not found [EN016]\n"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(warnings, "updn: root GUID 0x0000dead0000beef not in the fabric [EN070]\n"));
+    ibr_result_destroy(r);
+
+    /* torus-2QoS on a random graph with no configuration: none can be
+       derived; lash with start_vl at the last VL: no layer left */
+    r = route_fails(rnd, "torus-2QoS,no_fallback", 0, NULL, NULL);
+    check_attempt(r, 0, "torus-2QoS", IBR_EDECLINED, "EN063",
+                  "no torus-2QoS.conf given (setting torus-2QoS.config");
+    ibr_result_destroy(r);
+    r = route_fails(rnd, "lash,no_fallback", 2, "lash.start_vl", "2");
+    check_attempt(r, 0, "lash", IBR_ENOVL, "EN041",
+                  "start_vl 2 leaves no layer below the 2 VLs available");
+    ibr_result_destroy(r);
+    ibr_topo_destroy(rnd);
+    ibr_topo_destroy(torus);
+    ibr_context_destroy(ctx);
+}
+
+/* TQ: a torus-2QoS.conf given that the reader refuses: the engine
+   declines with the reader's message. */
+static void test_torus_conf(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "torus:dims=4x4x4,hosts=1");
+    static const struct {
+        const char *text, *code, *what;
+    } cases[] = {
+        {"torus 4 4\n", "TQ001", "torus-2QoS.conf line 1: 'torus' needs three radices"},
+        {"# a 4x4x4 torus\nmesh 4t 0 4\n", "TQ002", "torus-2QoS.conf line 2: bad radix '0'"},
+        {"torus 4 4 4\nfrobnicate 3\n", "TQ009",
+         "torus-2QoS.conf line 2: unknown keyword 'frobnicate'"},
+        {"# nothing\n", "TQ010", "torus-2QoS.conf: no 'torus X Y Z' or 'mesh X Y Z' line"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_result *r = route_fails(t, "torus-2QoS,no_fallback", 0, "torus-2QoS.config", cases[i].text);
+        check_attempt(r, 0, "torus-2QoS", IBR_EDECLINED, cases[i].code, cases[i].what);
+        ibr_result_destroy(r);
+    }
+    ibr_topo_destroy(t);
+}
+
+/* An engine that asks ibr_run_ucast_ex() for a flag no version knows. */
+static int bad_flags_route(ibr_run *run, void *user)
+{
+    (void)user;
+    const ibr_topo *t = ibr_run_topo(run);
+    size_t s = ibr_topo_switch_count(t);
+    uint8_t *hops = calloc((size_t)s * s + 1, 1);
+    int rc = ibr_run_ucast_ex(run, hops, NULL, NULL, "bad flags", 1u << 30);
+    free(hops);
+    return rc;
+}
+
+/* RN: the engines' toolkit refuses a call with the run's message. */
+static void test_run_toolkit(void)
+{
+    ibr_context *ctx = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_create(&ctx, NULL), 0);
+    ibr_engine e = IBR_ENGINE_INIT;
+    e.name = "badflags";
+    e.route = bad_flags_route;
+    CU_ASSERT_EQUAL_FATAL(ibr_context_register_engine(ctx, &e), 0);
+    ibr_topo *t = ibr_test_topo(ctx, "fattree:levels=2,radix=4");
+    ibr_result *r = route_fails(t, "badflags,no_fallback", 0, NULL, NULL);
+    check_attempt(r, 0, "badflags", IBR_EINVAL, "RN001", "ucast: unknown flags");
+    ibr_result_destroy(r);
+    ibr_topo_destroy(t);
+    ibr_context_destroy(ctx);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -266,6 +425,9 @@ int main(void)
         {"generators and faults (GN)", test_generate},
         {"options, parameters, chain, registration (RO)", test_route_options},
         {"rank order (RK)", test_rank_order},
+        {"engines and the route driver (EN, RT)", test_engines},
+        {"torus-2QoS configuration (TQ)", test_torus_conf},
+        {"engine toolkit (RN)", test_run_toolkit},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("messages", tests);

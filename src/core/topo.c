@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/messages.h"
 
 typedef struct {
     uint64_t key;
@@ -186,7 +187,8 @@ static int freeze_lids(ibr_topo *t)
         }
     }
     if (nolid)
-        ibr__log(ctx, IBR_LOG_WARN, "%zu ports have no LID and will get no routes", nolid);
+        ibr__log(ctx, IBR_LOG_WARN,
+                 IBR__MSG("FB033", "%zu ports have no LID and will get no routes"), nolid);
     return 0;
 }
 

@@ -122,6 +122,7 @@
 
 #include "cdg/cdg.h"
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "engines/engine_int.h"
 #include "engines/lash/mesh.h"
 #include "engines/sssp.h"
@@ -1727,15 +1728,18 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         unsigned cut = *needed;
         const ibr_options *o = ibr_run_options(run);
         rc = cut > MAX_LAYERS
-                 ? ibr__fail(run, IBR_ENOVL,
-                             "more than %d virtual lanes needed to break every credit loop, "
-                             "%u available (max_vls %u, ports' OperVLs %u; layering unit by "
-                             "unit did not fit either)",
-                             MAX_LAYERS, avail, o->max_vls, ibr__topo_min_oper_vls(t))
+                 ? ibr__fail(
+                       run, IBR_ENOVL,
+                       IBR__MSG("EN001",
+                                "more than %d virtual lanes needed to break every credit loop, "
+                                "%u available (max_vls %u, ports' OperVLs %u; layering unit by "
+                                "unit did not fit either)"),
+                       MAX_LAYERS, avail, o->max_vls, ibr__topo_min_oper_vls(t))
                  : ibr__fail(run, IBR_ENOVL,
-                             "%u virtual lanes needed to break every credit loop, %u "
-                             "available (max_vls %u, ports' OperVLs %u; layering unit by "
-                             "unit did not fit either)",
+                             IBR__MSG("EN002",
+                                      "%u virtual lanes needed to break every credit loop, %u "
+                                      "available (max_vls %u, ports' OperVLs %u; layering unit by "
+                                      "unit did not fit either)"),
                              cut, avail, o->max_vls, ibr__topo_min_oper_vls(t));
         *failed = 1;
         return rc;
@@ -1812,7 +1816,8 @@ static int dfsssp_route(ibr_run *run, void *user)
     ibr_context *ctx = t->ctx;
     ibr__sssp s;
     if (t->n_sw > 65535)
-        return ibr__decline(run, "%u switches: dfsssp numbers them in 16 bits", t->n_sw);
+        return ibr__decline(run, IBR__MSG("EN003", "%u switches: dfsssp numbers them in 16 bits"),
+                            t->n_sw);
     ibr_topo *view;
     int rc = ibr__engine_topo(&t, &view, run, "dfsssp");
     if (rc < 0)

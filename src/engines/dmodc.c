@@ -72,6 +72,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "engines/dmodc_int.h"
 #include "engines/engine_int.h"
 
@@ -184,7 +185,8 @@ static int make_levels(dmodc *m)
         goto out;
     }
     if (leaf_bfs(f, dist, queue) == 0) {
-        rc = dm_decline(m, "no end port is cabled to a switch: nothing to route");
+        rc =
+            dm_decline(m, IBR__MSG("EN004", "no end port is cabled to a switch: nothing to route"));
         goto out;
     }
     m->nlev = 0;
@@ -197,8 +199,9 @@ static int make_levels(dmodc *m)
         }
         if (dist[s] + 1 > DM_MAX_LEVELS) {
             rc = dm_decline(m,
-                            "switch 0x%016" PRIx64 " is %u links from the nearest switch "
-                            "with end ports; dmodc ranks at most %u levels",
+                            IBR__MSG("EN005",
+                                     "switch 0x%016" PRIx64 " is %u links from the nearest switch "
+                                     "with end ports; dmodc ranks at most %u levels"),
                             sw_guid(m, s), dist[s], DM_MAX_LEVELS);
             goto out;
         }
@@ -212,9 +215,11 @@ static int make_levels(dmodc *m)
             if (m->lev[s] && m->lev[s] == m->lev[r]) {
                 rc = dm_decline(
                     m,
-                    "switches 0x%016" PRIx64 " and 0x%016" PRIx64 " are cabled together "
-                    "(port %u) but both at level %u (1 + links to the nearest switch with end "
-                    "ports): not a fat tree, whose cables join adjacent levels",
+                    IBR__MSG(
+                        "EN006",
+                        "switches 0x%016" PRIx64 " and 0x%016" PRIx64 " are cabled together "
+                        "(port %u) but both at level %u (1 + links to the nearest switch with end "
+                        "ports): not a fat tree, whose cables join adjacent levels"),
                     sw_guid(m, s), sw_guid(m, r), f->adj[e].port, m->lev[s]);
                 goto out;
             }
@@ -1056,10 +1061,11 @@ static int check_connected(dmodc *m)
     if (n == 0)
         return 0;
     return ibr__decline(m->run,
-                        "%" PRIu64 " end-port pair(s) the fabric connects have no up/down "
-                        "route (e.g. from the end ports of switch 0x%016" PRIx64
-                        " to LID %u): the cables left join them only by paths that turn "
-                        "down then up",
+                        IBR__MSG("EN007",
+                                 "%" PRIu64 " end-port pair(s) the fabric connects have no up/down "
+                                 "route (e.g. from the end ports of switch 0x%016" PRIx64
+                                 " to LID %u): the cables left join them only by paths that turn "
+                                 "down then up"),
                         n, sw_guid(m, sw), lid);
 }
 
@@ -1112,7 +1118,7 @@ static int dmodc_route(ibr_run *run, void *user)
     uint32_t nsw = m.nsw;
     int rc;
     if (nsw == 0)
-        return ibr_run_decline(run, "the fabric has no switch");
+        return ibr_run_decline(run, IBR__MSG("EN008", "the fabric has no switch"));
     if ((rc = ibr_run_progress(run, "dmodc: levels", 0, 3)) < 0)
         return rc;
     if (ibr__dmodc_fabric_of(&fab, m.t) < 0)

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "engines/engine_int.h"
 
 #define DOR_SETTING "port_search_ordering"
@@ -80,10 +81,11 @@ static void dor_candidates(void *arg, uint32_t s, uint32_t *cand_off, uint8_t *c
 
 static void warn_line(ibr_run *run, size_t line, const char *what, uint64_t guid)
 {
-    char msg[160];
+    char msg[256];
     snprintf(msg, sizeof msg,
-             "dor: " DOR_SETTING " line %zu: %s (switch 0x%016" PRIx64 "); line ignored", line,
-             what, guid);
+             IBR__MSG("EN009",
+                      "dor: " DOR_SETTING " line %zu: %s (switch 0x%016" PRIx64 "); line ignored"),
+             line, what, guid);
     ibr_run_log(run, IBR_LOG_WARN, msg);
 }
 
@@ -190,7 +192,8 @@ static int apply_search_order(ibr_run *run, const char *text, size_t len, ibr__a
         }
         if (!e) {
             rc = ibr__fail(run, IBR_EINVAL,
-                           "dor: " DOR_SETTING " line %zu: expected a switch GUID, found '%.*s'",
+                           IBR__MSG("EN010", "dor: " DOR_SETTING
+                                             " line %zu: expected a switch GUID, found '%.*s'"),
                            line, (int)(gl > 40 ? 40 : gl), q);
             goto out;
         }

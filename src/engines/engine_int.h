@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "core/base.h"
+#include "core/messages.h"
 #include "core/topo_int.h"
 #include "ibroute/sys/engine.h"
 #include "ibroute/sys/toolkit.h"
@@ -79,10 +80,12 @@ static inline int ibr__engine_topo(const ibr_topo **t, ibr_topo **view, ibr_run 
         return ibr__fail(run, IBR_ENOMEM, "out of memory");
     if (*view) {
         char msg[160];
-        snprintf(msg, sizeof msg,
-                 "%s: avoiding %zu throttled switch-to-switch cables (%zu more kept to keep "
-                 "the switches connected)",
-                 name, avoided, kept);
+        snprintf(
+            msg, sizeof msg,
+            IBR__MSG("EN011",
+                     "%s: avoiding %zu throttled switch-to-switch cables (%zu more kept to keep "
+                     "the switches connected)"),
+            name, avoided, kept);
         ibr_run_log(run, kept ? IBR_LOG_WARN : IBR_LOG_INFO, msg);
         *t = *view;
     }

@@ -39,6 +39,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "engines/engine_int.h"
 #include "formats/lfts_reader.h"
 
@@ -163,8 +164,8 @@ static int matrix_parse(ibr_run *run, fmatrix *m, const char *text, size_t len)
         if (starts(&l, "Switch")) {
             if (header_switch(&cur, t, &l, 0) < 0)
                 return ibr__fail(run, IBR_EPARSE,
-                                 "file.lid_matrix line %" PRIu32
-                                 ": switch line without \" guid 0x<hex>\"",
+                                 IBR__MSG("EN012", "file.lid_matrix line %" PRIu32
+                                                   ": switch line without \" guid 0x<hex>\""),
                                  l.no);
             if (cur != IBR_NONE && !m->rows[cur]) {
                 size_t w = (size_t)t->nodes[t->sw_node[cur]].nports + 1;
@@ -182,8 +183,8 @@ static int matrix_parse(ibr_run *run, fmatrix *m, const char *text, size_t len)
         uint64_t lid, v;
         if (scan_hex(&p, l.e, 0xFFFF, &lid) < 0 || (p < l.e && *p != ':' && !is_blank(*p)))
             return ibr__fail(run, IBR_EPARSE,
-                             "file.lid_matrix line %" PRIu32
-                             ": bad row (expected \"0x<LID>: <hops> ...\")",
+                             IBR__MSG("EN013", "file.lid_matrix line %" PRIu32
+                                               ": bad row (expected \"0x<LID>: <hops> ...\")"),
                              l.no);
         if (p < l.e && *p == ':')
             p++;
@@ -201,8 +202,9 @@ static int matrix_parse(ibr_run *run, fmatrix *m, const char *text, size_t len)
                 break;
             if (port >= 256 || scan_hex(&p, l.e, 0xFF, &v) < 0 || (p < l.e && !is_blank(*p)))
                 return ibr__fail(run, IBR_EPARSE,
-                                 "file.lid_matrix line %" PRIu32
-                                 ": bad hop value (expected at most 256 hex bytes)",
+                                 IBR__MSG("EN014",
+                                          "file.lid_matrix line %" PRIu32
+                                          ": bad hop value (expected at most 256 hex bytes)"),
                                  l.no);
             if (use && port < w)
                 m->rows[cur][(size_t)d * w + port] = (uint8_t)v;
@@ -328,8 +330,9 @@ static int file_route(ibr_run *run, void *user)
         (rc = ibr_run_setting_str(&mx, &mx_len, run, "lid_matrix")) < 0)
         return ibr_run_fail(run, rc, "cannot read the settings");
     if (!lfts_len && !mx_len)
-        return ibr_run_decline(run, "no tables given (set file.lfts and/or file.lid_matrix, "
-                                    "or --lfts-file/--lid-matrix-file)");
+        return ibr_run_decline(
+            run, IBR__MSG("EN015", "no tables given (set file.lfts and/or file.lid_matrix, "
+                                   "or --lfts-file/--lid-matrix-file)"));
     if ((rc = ibr_run_progress(run, "file: hop matrix", 0, 1)) < 0)
         return rc;
     uint8_t *hops = ibr_run_hops(run);

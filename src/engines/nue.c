@@ -89,6 +89,7 @@
 
 #include "cdg/cdg.h"
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "engines/engine_int.h"
 #include "mcast/loaded.h"
 
@@ -1431,8 +1432,9 @@ static int nue_setup(nue *c, ibr_run *run, const ibr_topo *t, int64_t want)
         c->k = (unsigned)want;
     if (want > 0 && (unsigned)want > avail)
         ibr__log(ctx, IBR_LOG_WARN,
-                 "nue: max_vls %u capped at the %u VLs available (max_vls %u, ports' "
-                 "OperVLs %u)",
+                 IBR__MSG("EN043",
+                          "nue: max_vls %u capped at the %u VLs available (max_vls %u, ports' "
+                          "OperVLs %u)"),
                  (unsigned)want, avail, o->max_vls, ibr__topo_min_oper_vls(t));
     if (c->k > NUE_MAX_LAYERS)
         c->k = NUE_MAX_LAYERS;
@@ -1483,8 +1485,9 @@ static int nue_connect(nue *c, int *declined)
         if (!c->alive[x] && c->srcw[x]) {
             *declined = 1;
             return ibr__decline(run,
-                                "the fabric is disconnected: switch 0x%016" PRIx64
-                                " cannot reach switch 0x%016" PRIx64 " (both with end ports)",
+                                IBR__MSG("EN044", "the fabric is disconnected: switch 0x%016" PRIx64
+                                                  " cannot reach switch 0x%016" PRIx64
+                                                  " (both with end ports)"),
                                 t->nodes[t->sw_node[s0]].guid, t->nodes[t->sw_node[x]].guid);
         }
         if (!c->alive[x])
@@ -1565,7 +1568,7 @@ static int nue_route(ibr_run *run, void *user)
     const ibr_topo *t = ibr_run_topo(run);
     const ibr_options *o = ibr_run_options(run);
     if (t->n_sw == 0)
-        return ibr_run_decline(run, "no switches");
+        return ibr_run_decline(run, IBR__MSG("EN039", "no switches"));
     int64_t want = 0;
     const char *ps = "auto";
     ibr_run_setting_int(&want, run, "max_vls");
@@ -1579,7 +1582,8 @@ static int nue_route(ibr_run *run, void *user)
         which = PART_BUILTIN;
     else
         return ibr__fail(run, IBR_EINVAL,
-                         "nue.partitioner: '%s' is none of auto, metis, builtin", ps);
+                         IBR__MSG("EN045", "nue.partitioner: '%s' is none of auto, metis, builtin"),
+                         ps);
 
     ibr_topo *view;
     int vrc = ibr__engine_topo(&t, &view, run, "nue");

@@ -85,6 +85,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "engines/engine_int.h"
 #include "engines/sssp.h"
 #include "mcast/loaded.h"
@@ -861,7 +862,7 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
     size_t n = t->n_sw;
     memset(s, 0, sizeof *s);
     if (n == 0)
-        return ibr__decline(run, "the fabric has no switches");
+        return ibr__decline(run, IBR__MSG("EN046", "the fabric has no switches"));
     char phase[64];
     snprintf(phase, sizeof phase, "%s: routing", name);
     int rc = ibr_run_progress(run, phase, 0, 1);

@@ -50,6 +50,7 @@
 
 #include "cdg/cdg.h"
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "engines/torus2qos.h"
 
 static const char DIMC[] = "xyz";
@@ -274,26 +275,29 @@ static int seed(t2q *q)
                 continue;
             int np = sd->from[d][1] != 0, nm = sd->from[d][0] != 0;
             if (!np && !nm)
-                return ibr__decline(q->run,
-                                    "torus-2QoS.conf seed %u (line %u): no %cp_link or %cm_link "
-                                    "for the %c dimension (radix %u)",
-                                    i + 1, sd->line, DIMC[d], DIMC[d], DIMC[d], cf->radix[d]);
+                return ibr__decline(
+                    q->run,
+                    IBR__MSG("EN047", "torus-2QoS.conf seed %u (line %u): no %cp_link or %cm_link "
+                                      "for the %c dimension (radix %u)"),
+                    i + 1, sd->line, DIMC[d], DIMC[d], DIMC[d], cf->radix[d]);
             if (cf->radix[d] == 4 && !cf->mesh[d] && (!np || !nm))
-                return ibr__decline(q->run,
-                                    "torus-2QoS.conf seed %u (line %u): the %c dimension is a "
-                                    "radix-4 torus: both %cp_link and %cm_link are required",
-                                    i + 1, sd->line, DIMC[d], DIMC[d], DIMC[d]);
+                return ibr__decline(
+                    q->run,
+                    IBR__MSG("EN048", "torus-2QoS.conf seed %u (line %u): the %c dimension is a "
+                                      "radix-4 torus: both %cp_link and %cm_link are required"),
+                    i + 1, sd->line, DIMC[d], DIMC[d], DIMC[d]);
             for (unsigned dir = 0; dir < 2; dir++) {
                 if (!sd->from[d][dir])
                     continue;
                 if (!origin)
                     origin = sd->from[d][dir];
                 if (sd->from[d][dir] != origin)
-                    return ibr__decline(q->run,
-                                        "torus-2QoS.conf seed %u (line %u): the seed links do "
-                                        "not share one origin switch (0x%016" PRIx64
-                                        " and 0x%016" PRIx64 ")",
-                                        i + 1, sd->line, origin, sd->from[d][dir]);
+                    return ibr__decline(
+                        q->run,
+                        IBR__MSG("EN049", "torus-2QoS.conf seed %u (line %u): the seed links do "
+                                          "not share one origin switch (0x%016" PRIx64
+                                          " and 0x%016" PRIx64 ")"),
+                        i + 1, sd->line, origin, sd->from[d][dir]);
             }
         }
     }
@@ -320,8 +324,9 @@ static int seed(t2q *q)
                     break;
                 }
         if (o == IBR_NONE)
-            return ibr__decline(q->run, "torus-2QoS.conf seed %u (line %u) has no link", i + 1,
-                                sd->line);
+            return ibr__decline(q->run,
+                                IBR__MSG("EN050", "torus-2QoS.conf seed %u (line %u) has no link"),
+                                i + 1, sd->line);
         place(q, o, p);
         for (unsigned d = 0; d < T2Q_DIMS; d++)
             for (unsigned dir = 0; dir < 2 && cf->radix[d] >= 2; dir++) {
@@ -329,16 +334,19 @@ static int seed(t2q *q)
                     continue;
                 uint32_t s = find_sw_guid(q, sd->to[d][dir]), np = t2q_step(tq, p, d, dir);
                 if (np == IBR_NONE)
-                    return ibr__decline(q->run,
-                                        "torus-2QoS.conf seed %u: %c%c_link points beyond the "
-                                        "edge of the mesh", i + 1, DIMC[d], dir ? 'p' : 'm');
+                    return ibr__decline(
+                        q->run,
+                        IBR__MSG("EN051", "torus-2QoS.conf seed %u: %c%c_link points beyond the "
+                                          "edge of the mesh"),
+                        i + 1, DIMC[d], dir ? 'p' : 'm');
                 if (tq->pos_sw[np] == s)
                     continue;
                 if (tq->pos_sw[np] != IBR_NONE || tq->sw_pos[s] != IBR_NONE)
-                    return ibr__decline(q->run,
-                                        "torus-2QoS.conf seed %u: switch 0x%016" PRIx64
-                                        " cannot be placed (its position or itself is taken)",
-                                        i + 1, sd->to[d][dir]);
+                    return ibr__decline(
+                        q->run,
+                        IBR__MSG("EN052", "torus-2QoS.conf seed %u: switch 0x%016" PRIx64
+                                          " cannot be placed (its position or itself is taken)"),
+                        i + 1, sd->to[d][dir]);
                 place(q, s, np);
             }
         if (i > 0) {
@@ -349,11 +357,11 @@ static int seed(t2q *q)
         }
         return 0;
     }
-    return ibr__decline(q->run,
-                        "torus-2QoS.conf: no seed has all its switches present in the fabric "
-                        "(%u seed(s); the first names 0x%016" PRIx64 ")",
-                        cf->n_seeds, cf->seeds[0].from[0][1] ? cf->seeds[0].from[0][1]
-                                                              : cf->seeds[0].from[0][0]);
+    return ibr__decline(
+        q->run,
+        IBR__MSG("EN053", "torus-2QoS.conf: no seed has all its switches present in the fabric "
+                          "(%u seed(s); the first names 0x%016" PRIx64 ")"),
+        cf->n_seeds, cf->seeds[0].from[0][1] ? cf->seeds[0].from[0][1] : cf->seeds[0].from[0][0]);
 }
 
 static int discover(t2q *q)
@@ -388,17 +396,17 @@ static int discover(t2q *q)
                                    left > 1 ? ", " : "", sw_guid(q, s));
     }
     if (left)
-        return ibr__decline(q->run,
-                            "%u switch(es) could not be placed in the %ux%ux%u %s "
-                            "(%s%s): %s",
-                            left, tq->radix[0], tq->radix[1], tq->radix[2],
-                            tq->mesh[0] && tq->mesh[1] && tq->mesh[2] ? "mesh" : "torus", list,
-                            left > 4 ? ", ..." : "",
-                            q->derived.size
-                                ? "no torus-2QoS.conf given, and the cabling is not a regular "
-                                  "torus or mesh around the seed derived from it"
-                                : "the radices or seed links of torus-2QoS.conf do not match "
-                                  "the cabling");
+        return ibr__decline(
+            q->run,
+            IBR__MSG("EN054", "%u switch(es) could not be placed in the %ux%ux%u %s "
+                              "(%s%s): %s"),
+            left, tq->radix[0], tq->radix[1], tq->radix[2],
+            tq->mesh[0] && tq->mesh[1] && tq->mesh[2] ? "mesh" : "torus", list,
+            left > 4 ? ", ..." : "",
+            q->derived.size ? "no torus-2QoS.conf given, and the cabling is not a regular "
+                              "torus or mesh around the seed derived from it"
+                            : "the radices or seed links of torus-2QoS.conf do not match "
+                              "the cabling");
     /* port groups */
     unsigned pg = tq->pg_max;
     for (uint32_t p = 0; p < tq->n_pos; p++) {
@@ -416,10 +424,11 @@ static int discover(t2q *q)
                 if (t->adj[i].sw != ns)
                     continue;
                 if (*n >= pg)
-                    return ibr__decline(q->run,
-                                        "switch 0x%016" PRIx64 " has more than %u "
-                                        "cables in its %c%c port group (portgroup_max_ports)",
-                                        sw_guid(q, s), pg, g & 1 ? '+' : '-', DIMC[g / 2]);
+                    return ibr__decline(
+                        q->run,
+                        IBR__MSG("EN055", "switch 0x%016" PRIx64 " has more than %u "
+                                          "cables in its %c%c port group (portgroup_max_ports)"),
+                        sw_guid(q, s), pg, g & 1 ? '+' : '-', DIMC[g / 2]);
                 /* order by the port on the switch holding the + group */
                 uint8_t key = (g & 1) ? t->adj[i].port : t->adj[i].rport;
                 unsigned k = *n;
@@ -452,8 +461,9 @@ static int discover(t2q *q)
                 continue;
             if (*n >= pg)
                 return ibr__decline(q->run,
-                                    "switch 0x%016" PRIx64 " has more than %u local "
-                                    "ports (port 0 and end ports; portgroup_max_ports)",
+                                    IBR__MSG("EN056",
+                                             "switch 0x%016" PRIx64 " has more than %u local "
+                                             "ports (port 0 and end ports; portgroup_max_ports)"),
                                     sw_guid(q, s), pg);
             grp[(*n)++] = (uint8_t)port;
             tq->port_grp[(size_t)s * 256 + port] = T2Q_LOCAL;
@@ -498,13 +508,13 @@ static int check_routable(t2q *q)
                 continue;
             pos_str(a, sizeof a, tq, p);
             pos_str(b, sizeof b, tq, first_b == IBR_NONE ? p : first_b);
-            return ibr__decline(q->run,
-                                "%s failures in the %c ring through (%s): %u "
-                                "switches without a -%c link (first at %s, switch 0x%016" PRIx64
-                                "), %u without a +%c link; the torus is not routable",
-                                nb != ng ? "strange" : "disjoint", DIMC[d], a, nb, DIMC[d], b,
-                                first_b == IBR_NONE ? 0 : sw_guid(q, tq->pos_sw[first_b]), ng,
-                                DIMC[d]);
+            return ibr__decline(
+                q->run,
+                IBR__MSG("EN057", "%s failures in the %c ring through (%s): %u "
+                                  "switches without a -%c link (first at %s, switch 0x%016" PRIx64
+                                  "), %u without a +%c link; the torus is not routable"),
+                nb != ng ? "strange" : "disjoint", DIMC[d], a, nb, DIMC[d], b,
+                first_b == IBR_NONE ? 0 : sw_guid(q, tq->pos_sw[first_b]), ng, DIMC[d]);
         }
     }
     unsigned missing = 0, cols = 0, zgap = 0;
@@ -528,11 +538,12 @@ static int check_routable(t2q *q)
             }
     if (missing > 1 && (zgap || cols > 1)) {
         pos_str(a, sizeof a, tq, first);
-        return ibr__decline(q->run,
-                            "%u torus switches missing (first at %s)%s: only one run "
-                            "of Z-adjacent switches in one column can be routed around (missing "
-                            "switch topology ==> message deadlock)",
-                            missing, a, cols > 1 ? " in several columns" : "");
+        return ibr__decline(
+            q->run,
+            IBR__MSG("EN058", "%u torus switches missing (first at %s)%s: only one run "
+                              "of Z-adjacent switches in one column can be routed around (missing "
+                              "switch topology ==> message deadlock)"),
+            missing, a, cols > 1 ? " in several columns" : "");
     }
     return 0;
 }
@@ -723,8 +734,8 @@ static int route_unicast(t2q *q)
                 pos_str(a, sizeof a, tq, sp);
                 pos_str(b, sizeof b, tq, dp);
                 rc = ibr__fail(q->run, IBR_EUNROUTABLE,
-                               "unable to route from switch 0x%016" PRIx64
-                               " (%s) to switch 0x%016" PRIx64 " (%s)",
+                               IBR__MSG("EN059", "unable to route from switch 0x%016" PRIx64
+                                                 " (%s) to switch 0x%016" PRIx64 " (%s)"),
                                sw_guid(q, s), a, sw_guid(q, dsw), b);
                 goto out;
             }
@@ -1410,15 +1421,18 @@ static int route_mcast(t2q *q)
     }
     uint32_t root = mc_root(tq);
     if (root == IBR_NONE) {
-        ibr_run_log(q->run, IBR_LOG_WARN,
-                    "torus-2QoS: no root for the multicast master spanning tree; the groups "
-                    "get the default trees");
+        ibr_run_log(
+            q->run, IBR_LOG_WARN,
+            IBR__MSG("EN060",
+                     "torus-2QoS: no root for the multicast master spanning tree; the groups "
+                     "get the default trees"));
         goto out;
     }
     if (!mc_grow(&mc, tq, root)) {
         ibr_run_log(q->run, IBR_LOG_WARN,
-                    "torus-2QoS: the multicast master spanning tree misses a switch; the "
-                    "groups get the default trees");
+                    IBR__MSG("EN061",
+                             "torus-2QoS: the multicast master spanning tree misses a switch; the "
+                             "groups get the default trees"));
         goto out;
     }
     if ((rc = mc_groups(q, &mc, g, &m, &cap)) < 0)
@@ -1453,9 +1467,11 @@ static int route_mcast(t2q *q)
         if (rc != IBR_EDEADLOCK)
             goto out;
     }
-    ibr_run_log(q->run, IBR_LOG_WARN,
-                "torus-2QoS: the multicast master tree closes a credit loop with the unicast "
-                "routes and no loop-free tree was found; OpenSM's is kept");
+    ibr_run_log(
+        q->run, IBR_LOG_WARN,
+        IBR__MSG("EN062",
+                 "torus-2QoS: the multicast master tree closes a credit loop with the unicast "
+                 "routes and no loop-free tree was found; OpenSM's is kept"));
     memcpy(mc.parent, osm_parent, (size_t)tq->n_pos * sizeof *osm_parent);
     memcpy(mc.pgrp, osm_pgrp, tq->n_pos);
     if ((rc = ibr_run_clear_mcast(q->run)) < 0 || (rc = mc_groups(q, &mc, g, &m, &cap)) < 0)
@@ -1498,11 +1514,12 @@ static int derive_config(t2q *q)
     if (rc == IBR_ENOMEM)
         return ibr__fail(q->run, IBR_ENOMEM, "out of memory");
     if (rc < 0)
-        return ibr__decline(q->run,
-                            "no torus-2QoS.conf given (setting torus-2QoS.config, "
-                            "ibr route --torus-config FILE), and none can be derived from the "
-                            "cabling: %s",
-                            q->msg);
+        return ibr__decline(
+            q->run,
+            IBR__MSG("EN063", "no torus-2QoS.conf given (setting torus-2QoS.config, "
+                              "ibr route --torus-config FILE), and none can be derived from the "
+                              "cabling: %s"),
+            q->msg);
     ibr_run_log(q->run, IBR_LOG_INFO, q->msg);
     return 0;
 }
@@ -1524,21 +1541,27 @@ static int t2q_build(t2q *q, const char *text, size_t len)
     unsigned ep_vls = ep_cap < o->max_vls ? ep_cap : o->max_vls;
     if (q->vls < 2)
         return ibr__decline(run,
-                            "torus-2QoS needs at least 2 data VLs on switch ports, has %u "
-                            "(max_vls %u, smallest VLCap of a switch-to-switch port %u)",
+                            IBR__MSG("EN064",
+                                     "torus-2QoS needs at least 2 data VLs on switch ports, has %u "
+                                     "(max_vls %u, smallest VLCap of a switch-to-switch port %u)"),
                             q->vls, o->max_vls, sw_cap);
     if (q->vls < 4)
-        ibr_run_log(run, IBR_LOG_WARN,
-                    "torus-2QoS: fewer than 4 data VLs: a failed switch cannot be routed around "
-                    "without credit loops");
+        ibr_run_log(
+            run, IBR_LOG_WARN,
+            IBR__MSG("EN065",
+                     "torus-2QoS: fewer than 4 data VLs: a failed switch cannot be routed around "
+                     "without credit loops"));
     else if (q->vls < 8)
         ibr_run_log(run, IBR_LOG_WARN,
-                    "torus-2QoS: fewer than 8 data VLs: the two QoS levels share VLs on "
-                    "inter-switch links");
+                    IBR__MSG("EN066",
+                             "torus-2QoS: fewer than 8 data VLs: the two QoS levels share VLs on "
+                             "inter-switch links"));
     if (ep_vls < 2)
-        ibr_run_log(run, IBR_LOG_WARN,
-                    "torus-2QoS: fewer than 2 data VLs on end ports: the two QoS levels share "
-                    "VL 0 on CA links");
+        ibr_run_log(
+            run, IBR_LOG_WARN,
+            IBR__MSG("EN067",
+                     "torus-2QoS: fewer than 2 data VLs on end ports: the two QoS levels share "
+                     "VL 0 on CA links"));
     {
         char line[160];
         snprintf(line, sizeof line, "torus-2QoS: minimum data VLs: end port %u, switch port %u",
@@ -1550,10 +1573,11 @@ static int t2q_build(t2q *q, const char *text, size_t len)
             continue;
         for (uint32_t s = 0; s < t->n_sw; s++)
             if (p > t->nodes[t->sw_node[s]].nports)
-                return ibr__decline(run,
-                                    "torus-2QoS.conf: port_order lists port %u, beyond the %u "
-                                    "ports of switch 0x%016" PRIx64,
-                                    p, t->nodes[t->sw_node[s]].nports, sw_guid(q, s));
+                return ibr__decline(
+                    run,
+                    IBR__MSG("EN068", "torus-2QoS.conf: port_order lists port %u, beyond the %u "
+                                      "ports of switch 0x%016" PRIx64),
+                    p, t->nodes[t->sw_node[s]].nports, sw_guid(q, s));
     }
     t2q_torus *tq = &q->tq;
     tq->n_pos = 1;
@@ -1564,10 +1588,11 @@ static int t2q_build(t2q *q, const char *text, size_t len)
     }
     tq->pg_max = q->cf.pg_max;
     if (tq->n_pos > 4u * t->n_sw + 64)
-        return ibr__decline(run,
-                            "torus-2QoS.conf: a %ux%ux%u torus has %u positions, far more than "
-                            "the %u switches of the fabric",
-                            tq->radix[0], tq->radix[1], tq->radix[2], tq->n_pos, t->n_sw);
+        return ibr__decline(
+            run,
+            IBR__MSG("EN069", "torus-2QoS.conf: a %ux%ux%u torus has %u positions, far more than "
+                              "the %u switches of the fabric"),
+            tq->radix[0], tq->radix[1], tq->radix[2], tq->n_pos, t->n_sw);
     tq->pos_sw = ibr__mallocarray(q->ctx, tq->n_pos, sizeof *tq->pos_sw);
     tq->sw_pos = ibr__mallocarray(q->ctx, t->n_sw, sizeof *tq->sw_pos);
     tq->order = ibr__mallocarray(q->ctx, t->n_sw, sizeof *tq->order);
@@ -1608,7 +1633,7 @@ static int t2q_route(ibr_run *run, void *user)
     size_t len = 0;
     int rc;
     if (!q.t->n_sw)
-        return ibr_run_decline(run, "no switches");
+        return ibr_run_decline(run, IBR__MSG("EN039", "no switches"));
     q.msg = ibr__malloc(q.ctx, IBR_ERRMSG_SIZE);
     if (!q.msg)
         return ibr__fail(run, IBR_ENOMEM, "out of memory");

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "engines/torus2qos.h"
 
 #define TOK_MAX 64
@@ -104,6 +105,36 @@ void t2q_config_free(t2q_config *c, ibr_context *ctx)
 
 static const char *const dim_name = "xyz";
 
+/* The radices of a "torus X Y Z" or "mesh X Y Z" line (lt->tok[1..3]; a t
+   or m suffix overrides the keyword for one dimension). Returns 0 or
+   IBR_EINVAL with err set. */
+static int parse_radices(t2q_config *c, line_toks *lt, unsigned line, char *err)
+{
+    const char *kw = lt->tok[0];
+    for (unsigned d = 0; d < T2Q_DIMS; d++) {
+        char *tok = lt->tok[1 + d];
+        size_t l = strlen(tok);
+        int mesh = kw[0] == 'm';
+        if (l > 1 && (tok[l - 1] == 't' || tok[l - 1] == 'T')) {
+            mesh = 0;
+            tok[--l] = 0;
+        } else if (l > 1 && (tok[l - 1] == 'm' || tok[l - 1] == 'M')) {
+            mesh = 1;
+            tok[--l] = 0;
+        }
+        long v;
+        if (parse_int(&v, tok) < 0 || v < 1 || v > 255)
+            return ibr__err(err, IBR_EINVAL,
+                            IBR__MSG("TQ002",
+                                     "torus-2QoS.conf line %u: bad radix '%s' (expected 1..255 "
+                                     "with an optional t or m suffix)"),
+                            line, lt->tok[1 + d]);
+        c->radix[d] = (unsigned)v;
+        c->mesh[d] = (uint8_t)(mesh || v == 2);
+    }
+    return 0;
+}
+
 int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t len, char *err)
 {
     memset(c, 0, sizeof *c);
@@ -133,33 +164,16 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
         t2q_seed *sd = &c->seeds[c->n_seeds - 1];
         if (!strcmp(kw, "torus") || !strcmp(kw, "mesh")) {
             if (lt->n < 4) {
-                rc = ibr__err(err, IBR_EINVAL,
-                              "torus-2QoS.conf line %u: '%s' needs three radices", line, kw);
+                rc =
+                    ibr__err(err, IBR_EINVAL,
+                             IBR__MSG("TQ001", "torus-2QoS.conf line %u: '%s' needs three radices"),
+                             line, kw);
                 break;
             }
             if (have_dims)
                 continue;
-            for (unsigned d = 0; d < T2Q_DIMS; d++) {
-                char *tok = lt->tok[1 + d];
-                size_t l = strlen(tok);
-                int mesh = kw[0] == 'm';
-                if (l > 1 && (tok[l - 1] == 't' || tok[l - 1] == 'T')) {
-                    mesh = 0;
-                    tok[--l] = 0;
-                } else if (l > 1 && (tok[l - 1] == 'm' || tok[l - 1] == 'M')) {
-                    mesh = 1;
-                    tok[--l] = 0;
-                }
-                long v;
-                if (parse_int(&v, tok) < 0 || v < 1 || v > 255) {
-                    rc = ibr__err(err, IBR_EINVAL,
-                                  "torus-2QoS.conf line %u: bad radix '%s' (expected 1..255 "
-                                  "with an optional t or m suffix)", line, lt->tok[1 + d]);
-                    break;
-                }
-                c->radix[d] = (unsigned)v;
-                c->mesh[d] = (uint8_t)(mesh || v == 2);
-            }
+            if ((rc = parse_radices(c, lt, line, err)) < 0)
+                break;
             have_dims = 1;
         } else if (strlen(kw) == 7 && !strcmp(kw + 2, "_link") && strchr(dim_name, kw[0]) &&
                    (kw[1] == 'p' || kw[1] == 'm')) {
@@ -168,8 +182,10 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
             if (lt->n < 3 || parse_u64(&g0, lt->tok[1]) < 0 || parse_u64(&g1, lt->tok[2]) < 0 ||
                 !g0 || !g1) {
                 rc = ibr__err(err, IBR_EINVAL,
-                              "torus-2QoS.conf line %u: '%s' needs two switch GUIDs "
-                              "(non-zero, 0x for hex)", line, kw);
+                              IBR__MSG("TQ003",
+                                       "torus-2QoS.conf line %u: '%s' needs two switch GUIDs "
+                                       "(non-zero, 0x for hex)"),
+                              line, kw);
                 break;
             }
             sd->from[d][dir] = g0;
@@ -179,17 +195,22 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
             long v;
             if (lt->n < 2 || parse_int(&v, lt->tok[1]) < 0) {
                 rc = ibr__err(err, IBR_EINVAL,
-                              "torus-2QoS.conf line %u: '%s' needs an integer", line, kw);
+                              IBR__MSG("TQ004", "torus-2QoS.conf line %u: '%s' needs an integer"),
+                              line, kw);
                 break;
             }
             if (!have_dims || v <= -(long)c->radix[d] || v >= (long)c->radix[d]) {
-                rc = have_dims ? ibr__err(err, IBR_EINVAL,
-                                          "torus-2QoS.conf line %u: %s %ld out of range (the "
-                                          "%c radix is %u: |value| must be below it)",
-                                          line, kw, v, kw[0], c->radix[d])
-                               : ibr__err(err, IBR_EINVAL,
-                                          "torus-2QoS.conf line %u: %s before the torus or "
-                                          "mesh line", line, kw);
+                rc = have_dims
+                         ? ibr__err(err, IBR_EINVAL,
+                                    IBR__MSG("TQ005",
+                                             "torus-2QoS.conf line %u: %s %ld out of range (the "
+                                             "%c radix is %u: |value| must be below it)"),
+                                    line, kw, v, kw[0], c->radix[d])
+                         : ibr__err(err, IBR_EINVAL,
+                                    IBR__MSG("TQ006",
+                                             "torus-2QoS.conf line %u: %s before the torus or "
+                                             "mesh line"),
+                                    line, kw);
                 break;
             }
             sd->dateline[d] = (int)v;
@@ -199,8 +220,10 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
         } else if (!strcmp(kw, "portgroup_max_ports") || !strcmp(kw, "max_changes")) {
             long v;
             if (lt->n < 2 || parse_int(&v, lt->tok[1]) < 0 || v < 1 || v > 65535) {
-                rc = ibr__err(err, IBR_EINVAL,
-                              "torus-2QoS.conf line %u: '%s' needs a positive integer", line, kw);
+                rc = ibr__err(
+                    err, IBR_EINVAL,
+                    IBR__MSG("TQ007", "torus-2QoS.conf line %u: '%s' needs a positive integer"),
+                    line, kw);
                 break;
             }
             if (kw[0] == 'p')
@@ -213,9 +236,11 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
             for (unsigned i = 1; i < lt->n; i++) {
                 long v;
                 if (parse_int(&v, lt->tok[i]) < 0 || v < 0 || v > 255) {
-                    rc = ibr__err(err, IBR_EINVAL,
-                                  "torus-2QoS.conf line %u: port_order entry '%s' is not a "
-                                  "port number (0..255)", line, lt->tok[i]);
+                    rc = ibr__err(
+                        err, IBR_EINVAL,
+                        IBR__MSG("TQ008", "torus-2QoS.conf line %u: port_order entry '%s' is not a "
+                                          "port number (0..255)"),
+                        line, lt->tok[i]);
                     break;
                 }
                 if (!seen[v]) {
@@ -232,14 +257,15 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
             for (unsigned r = 0; r < 256; r++)
                 c->port_rank[order[r]] = (uint8_t)r;
         } else {
-            rc = ibr__err(err, IBR_EINVAL, "torus-2QoS.conf line %u: unknown keyword '%s'", line,
+            rc = ibr__err(err, IBR_EINVAL,
+                          IBR__MSG("TQ009", "torus-2QoS.conf line %u: unknown keyword '%s'"), line,
                           kw);
         }
     }
     ibr__free(ctx, lt);
     if (rc == 0 && !have_dims)
         rc = ibr__err(err, IBR_EINVAL,
-                      "torus-2QoS.conf: no 'torus X Y Z' or 'mesh X Y Z' line");
+                      IBR__MSG("TQ010", "torus-2QoS.conf: no 'torus X Y Z' or 'mesh X Y Z' line"));
     if (rc < 0)
         t2q_config_free(c, ctx);
     return rc;

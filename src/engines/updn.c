@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "engines/engine_int.h"
 
 #define RANK_INF UINT32_MAX
@@ -495,7 +496,8 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
         unsigned port;
         if (ibr_topo_find_guid(&node, &port, t, o->root_guids[i]) < 0) {
             if (missing++ < IBR__WARN_FIRST)
-                ibr__log(ctx, IBR_LOG_WARN, "updn: root GUID 0x%016" PRIx64 " not in the fabric",
+                ibr__log(ctx, IBR_LOG_WARN,
+                         IBR__MSG("EN070", "updn: root GUID 0x%016" PRIx64 " not in the fabric"),
                          o->root_guids[i]);
             continue;
         }
@@ -508,7 +510,8 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
         if (sw == IBR_NONE) {
             if (notsw++ < IBR__WARN_FIRST)
                 ibr__log(ctx, IBR_LOG_WARN,
-                         "updn: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one",
+                         IBR__MSG("EN071", "updn: root GUID 0x%016" PRIx64
+                                           " is not a switch nor cabled to one"),
                          o->root_guids[i]);
             continue;
         }
@@ -518,12 +521,15 @@ static unsigned given_roots(const ibr_topo *t, const ibr_options *o, uint32_t *r
         }
     }
     if (missing > IBR__WARN_FIRST)
-        ibr__log(ctx, IBR_LOG_WARN, "updn: %zu more root GUIDs not in the fabric (%zu in all)",
+        ibr__log(ctx, IBR_LOG_WARN,
+                 IBR__MSG("EN072", "updn: %zu more root GUIDs not in the fabric (%zu in all)"),
                  missing - IBR__WARN_FIRST, missing);
     if (notsw > IBR__WARN_FIRST)
-        ibr__log(ctx, IBR_LOG_WARN,
-                 "updn: %zu more root GUIDs are not a switch nor cabled to one (%zu in all)",
-                 notsw - IBR__WARN_FIRST, notsw);
+        ibr__log(
+            ctx, IBR_LOG_WARN,
+            IBR__MSG("EN073",
+                     "updn: %zu more root GUIDs are not a switch nor cabled to one (%zu in all)"),
+            notsw - IBR__WARN_FIRST, notsw);
     return roots;
 }
 
@@ -591,12 +597,14 @@ static int first_roots(roots_how *chosen, ibr_run *run, const ibr_topo *t, int d
                 roots++;
             }
         if (!roots)
-            return ibr__decline(run, "no switch carries an end node (no leaf switches)");
+            return ibr__decline(
+                run, IBR__MSG("EN074", "no switch carries an end node (no leaf switches)"));
     } else if (o->n_root_guids) {
         roots = given_roots(t, o, rank, t->ctx);
         if (!roots)
-            return ibr__decline(run, "none of the %zu root GUIDs given is a switch or "
-                                     "an end port cabled to a switch",
+            return ibr__decline(run,
+                                IBR__MSG("EN075", "none of the %zu root GUIDs given is a switch or "
+                                                  "an end port cabled to a switch"),
                                 o->n_root_guids);
     } else {
         int found = find_roots(run, t, eps, rank, nw, ecc, dsum);
@@ -803,7 +811,7 @@ static int route_updown(ibr_run *run, int dnup)
     ibr_run_setting_int(&connect_roots, run, "connect_roots");
     size_t n = t->n_sw;
     if (n == 0)
-        return ibr__decline(run, "the fabric has no switches");
+        return ibr__decline(run, IBR__MSG("EN046", "the fabric has no switches"));
     int rc = 0;
     unsigned nw = ibr_run_threads(run) > n ? (unsigned)n : ibr_run_threads(run);
     uint32_t *rank = ibr__mallocarray(ctx, n, sizeof *rank);
@@ -841,7 +849,7 @@ retry:
         for (uint32_t s = 0; s < n; s++)
             rank[s] = RANK_INF;
         if (!centre_roots(t, eps, ecc, dsum, rank, q2, rank_scratch, queue)) {
-            rc = ibr__decline(run, "no switch carries an end node");
+            rc = ibr__decline(run, IBR__MSG("EN076", "no switch carries an end node"));
             goto out;
         }
     }
@@ -906,11 +914,12 @@ retry:
         goto retry;
     }
     if (cut) {
-        rc = ibr__decline(run,
-                          "%" PRIu64 " pairs of switches carrying end nodes have no legal %s "
-                          "path (first: 0x%016" PRIx64 " to 0x%016" PRIx64 ")",
-                          cut, dnup ? "down/up" : "up/down", t->nodes[t->sw_node[ca]].guid,
-                          t->nodes[t->sw_node[cb]].guid);
+        rc = ibr__decline(
+            run,
+            IBR__MSG("EN077", "%" PRIu64 " pairs of switches carrying end nodes have no legal %s "
+                              "path (first: 0x%016" PRIx64 " to 0x%016" PRIx64 ")"),
+            cut, dnup ? "down/up" : "up/down", t->nodes[t->sw_node[ca]].guid,
+            t->nodes[t->sw_node[cb]].guid);
         goto out;
     }
     if (!dnup && (rc = report_roots(run, t, rank, chosen)) < 0)

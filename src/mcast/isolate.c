@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "core/mcast_groups_int.h"
+#include "core/messages.h"
 #include "core/topo_int.h"
 #include "mcast/mcast.h"
 
@@ -248,7 +249,7 @@ int ibr__mcast_isolate(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, in
     unsigned maxsl = 0;
     for (size_t i = 0; i < nsl; i++)
         maxsl = r->sl[i] > maxsl ? r->sl[i] : maxsl;
-    char msg[256];
+    char msg[384];
     /* an engine spread over more VLs than its layering needs (an engine
        that records no layer count, Nue, works with any): again, one fewer */
     if ((used + 1 > max_vls || maxsl >= 15) && used > 1 && (!r->layers || r->layers < used) &&
@@ -257,10 +258,12 @@ int ibr__mcast_isolate(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, in
         return 0;
     }
     if (used + 1 > max_vls || maxsl >= 15) {
-        snprintf(msg, sizeof msg,
-                 "%s: the multicast trees close a credit loop with the unicast routes, and no "
-                 "VL is left to move the multicast traffic to (%u used, max_vls %u)",
-                 run->engine->name, used, max_vls);
+        snprintf(
+            msg, sizeof msg,
+            IBR__MSG("RT004",
+                     "%s: the multicast trees close a credit loop with the unicast routes, and no "
+                     "VL is left to move the multicast traffic to (%u used, max_vls %u)"),
+            run->engine->name, used, max_vls);
         ibr__log(ctx, IBR_LOG_WARN, "%s", msg);
         return 0;
     }
@@ -290,13 +293,14 @@ int ibr__mcast_isolate(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, in
     rc = ibr_run_find_credit_loop(NULL, 0, &len, run);
     if (rc != 0 && rc != IBR_EDEADLOCK)
         goto out;
-    snprintf(msg, sizeof msg,
-             "%s: the multicast trees closed a credit loop with the unicast routes: unicast "
-             "path SLs moved up by one (VLs used %u -> %u), multicast alone on SL/VL 0 on one "
-             "spanning tree rooted at switch 0x%016llx%s",
-             run->engine->name, used, used + 1,
-             (unsigned long long)t->nodes[t->sw_node[tr.root]].guid,
-             rc == 0 ? "" : " (a credit loop remains)");
+    snprintf(
+        msg, sizeof msg,
+        IBR__MSG("RT005",
+                 "%s: the multicast trees closed a credit loop with the unicast routes: unicast "
+                 "path SLs moved up by one (VLs used %u -> %u), multicast alone on SL/VL 0 on one "
+                 "spanning tree rooted at switch 0x%016llx%s"),
+        run->engine->name, used, used + 1, (unsigned long long)t->nodes[t->sw_node[tr.root]].guid,
+        rc == 0 ? "" : " (a credit loop remains)");
     ibr__log(ctx, rc == 0 ? IBR_LOG_INFO : IBR_LOG_WARN, "%s", msg);
     rc = 0;
 out:

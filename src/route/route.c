@@ -154,18 +154,22 @@ static int run_engine(route_call *c, const ibr_engine *e)
     ibr_run *run = &c->run;
     unsigned levels = c->levels, user_max_vls = c->user_max_vls;
     if (levels > 1 && (e->caps & IBR_CAP_OWN_SL2VL))
-        return levels > 2 ? ibr__run_decline(run, "%u QoS levels asked; the engine's SL2VL "
-                                             "has 2 (SL bit 3)", levels)
-                          : e->route(run, e->user);
+        return levels > 2
+                   ? ibr__run_decline(run,
+                                      IBR__MSG("RT002", "%u QoS levels asked; the engine's SL2VL "
+                                                        "has 2 (SL bit 3)"),
+                                      levels)
+                   : e->route(run, e->user);
     if (levels <= 1)
         return e->route(run, e->user);
     unsigned pv = ibr_topo_data_vls(c->t);
     unsigned avail = pv && pv < user_max_vls ? pv : user_max_vls;
     unsigned per_level = avail / levels;
     if (!per_level)
-        return ibr__run_decline(run, "%u QoS levels need a VL each; %u available "
-                                "(max_vls %u, ports' OperVLs %u)", levels, avail,
-                                user_max_vls, pv);
+        return ibr__run_decline(run,
+                                IBR__MSG("RT003", "%u QoS levels need a VL each; %u available "
+                                                  "(max_vls %u, ports' OperVLs %u)"),
+                                levels, avail, user_max_vls, pv);
     run->opts.max_vls = per_level;
     int rc = e->route(run, e->user);
     if (rc < 0 && run->message[0]) {
@@ -272,15 +276,23 @@ static int attempt(route_call *c, const ibr_engine *e)
 
 /* ---- finish ---- */
 
-/* Every engine gave up: the result fails with a summary of why. */
+/* Every engine gave up: the result fails with a summary of why, each
+   engine's message (with its own code) after the head and the summary's
+   code last; the list is cut short, never the code. */
 static int finish_unroutable(ibr_result *r)
 {
     ibr__result_clear_tables(r);
-    size_t off = (size_t)snprintf(r->last_error, sizeof r->last_error,
-                                  "no engine could route the fabric");
-    for (size_t i = 0; i < r->n_attempts && off < sizeof r->last_error; i++)
-        off += (size_t)snprintf(r->last_error + off, sizeof r->last_error - off, "; %s: %s",
-                                r->attempts[i].name, r->attempts[i].message);
+    char list[IBR_ERRMSG_SIZE];
+    size_t off = 0;
+    list[0] = 0;
+    for (size_t i = 0; i < r->n_attempts && off < sizeof list; i++)
+        off += (size_t)snprintf(list + off, sizeof list - off, "; %s: %s", r->attempts[i].name,
+                                r->attempts[i].message);
+    int fixed = snprintf(NULL, 0, IBR__MSG("RT001", "no engine could route the fabric%.*s"), 0, "");
+    size_t room = sizeof r->last_error - 1 - (size_t)fixed, n = strlen(list);
+    snprintf(r->last_error, sizeof r->last_error,
+             IBR__MSG("RT001", "no engine could route the fabric%.*s"), (int)(n < room ? n : room),
+             list);
     return fail_result(r, IBR_EUNROUTABLE);
 }
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "sys/run_int.h"
 
 typedef struct uc_dest {
@@ -678,7 +679,7 @@ int ibr_run_ucast_ex(ibr_run *run, const uint8_t *least, ibr_cand_fn cands, void
     if (!run || !least)
         return IBR_EINVAL;
     if (flags & ~(unsigned)(IBR_UCAST_SEARCH_ORDER | IBR_UCAST_LMC_REMOTE_PORT))
-        return ibr__run_fail(run, IBR_EINVAL, "ucast: unknown flags");
+        return ibr__run_fail(run, IBR_EINVAL, IBR__MSG("RN001", "ucast: unknown flags"));
     if (!name)
         name = "forwarding tables";
     const ibr_topo *t = run->topo;

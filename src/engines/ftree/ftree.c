@@ -77,6 +77,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "engines/ftree/ftree_int.h"
 
 static uint64_t sw_guid(const ftree *ft, uint32_t s)
@@ -172,7 +173,8 @@ static uint32_t given_roots(ftree *ft, uint32_t *rank)
         unsigned port;
         if (ibr_topo_find_guid(&node, &port, t, g) < 0) {
             if (missing++ < IBR__WARN_FIRST)
-                ibr__log(ft->ctx, IBR_LOG_WARN, "ftree: root GUID 0x%016" PRIx64 " not found", g);
+                ibr__log(ft->ctx, IBR_LOG_WARN,
+                         IBR__MSG("EN016", "ftree: root GUID 0x%016" PRIx64 " not found"), g);
             continue;
         }
         uint32_t s = t->nodes[node].sw;
@@ -181,7 +183,9 @@ static uint32_t given_roots(ftree *ft, uint32_t *rank)
         if (s == IBR_NONE) {
             if (notsw++ < IBR__WARN_FIRST)
                 ibr__log(ft->ctx, IBR_LOG_WARN,
-                         "ftree: root GUID 0x%016" PRIx64 " is not a switch nor cabled to one", g);
+                         IBR__MSG("EN017", "ftree: root GUID 0x%016" PRIx64
+                                           " is not a switch nor cabled to one"),
+                         g);
             continue;
         }
         if (rank[s] != 0) {
@@ -190,12 +194,15 @@ static uint32_t given_roots(ftree *ft, uint32_t *rank)
         }
     }
     if (missing > IBR__WARN_FIRST)
-        ibr__log(ft->ctx, IBR_LOG_WARN, "ftree: %zu more root GUIDs not found (%zu in all)",
+        ibr__log(ft->ctx, IBR_LOG_WARN,
+                 IBR__MSG("EN018", "ftree: %zu more root GUIDs not found (%zu in all)"),
                  missing - IBR__WARN_FIRST, missing);
     if (notsw > IBR__WARN_FIRST)
-        ibr__log(ft->ctx, IBR_LOG_WARN,
-                 "ftree: %zu more root GUIDs are not a switch nor cabled to one (%zu in all)",
-                 notsw - IBR__WARN_FIRST, notsw);
+        ibr__log(
+            ft->ctx, IBR_LOG_WARN,
+            IBR__MSG("EN019",
+                     "ftree: %zu more root GUIDs are not a switch nor cabled to one (%zu in all)"),
+            notsw - IBR__WARN_FIRST, notsw);
     return roots;
 }
 
@@ -352,9 +359,10 @@ static int check_ca_links(ftree *ft)
                 pt->remote_node == n || t->nodes[pt->remote_node].type != IBR_NODE_CA)
                 continue;
             return ibr__decline(ft->run,
-                                    "CA 0x%016" PRIx64 " port %u is cabled straight to CA "
-                                    "0x%016" PRIx64 ": not a fat tree",
-                                    nd->guid, p, t->nodes[pt->remote_node].guid);
+                                IBR__MSG("EN020",
+                                         "CA 0x%016" PRIx64 " port %u is cabled straight to CA "
+                                         "0x%016" PRIx64 ": not a fat tree"),
+                                nd->guid, p, t->nodes[pt->remote_node].guid);
         }
     }
     return 0;
@@ -851,9 +859,11 @@ static int check_tree_of_ranks(ftree *ft)
         if (ft->sw[s].rank != FT_NORANK && ft->sw[s].nsib) {
             uint32_t o = ft->grp[ft->order[ft->sw[s].sib]].remote;
             return ibr__decline(ft->run,
-                                "not a tree of ranks: switch 0x%016" PRIx64 " and switch 0x%016" PRIx64
-                                " are both at rank %u (ranked from the compute nodes) and "
-                                "cabled together: not a fat tree",
+                                IBR__MSG("EN021",
+                                         "not a tree of ranks: switch 0x%016" PRIx64
+                                         " and switch 0x%016" PRIx64
+                                         " are both at rank %u (ranked from the compute nodes) and "
+                                         "cabled together: not a fat tree"),
                                 sw_guid(ft, s), sw_guid(ft, o), ft->sw[s].rank);
         }
     return 0;
@@ -1035,9 +1045,11 @@ static int degraded_report(ftree *ft, const uint32_t *rank, const char *rule, un
     ibr_buffer_dispose(&b);
     if (rc == 0)
         ibr__log(ft->ctx, IBR_LOG_WARN,
-                 "ftree: degraded fat tree routed: %" PRIu64 " switch(es) and %" PRIu64
-                 " cable(s) missing, %" PRIu64 " leaf(s) with fewer compute nodes, %" PRIu64
-                 " compute-node pair(s) without an up/down path%s%s; routing: %s (%s)",
+                 IBR__MSG("EN022",
+                          "ftree: degraded fat tree routed: %" PRIu64 " switch(es) and %" PRIu64
+                          " cable(s) missing, %" PRIu64
+                          " leaf(s) with fewer compute nodes, %" PRIu64
+                          " compute-node pair(s) without an up/down path%s%s; routing: %s (%s)"),
                  tot_sw, tot_cab, thin_leaves, split, off ? "; " : "", line, how, rule);
     return rc;
 }
@@ -1129,16 +1141,18 @@ static int check_loops(ftree *ft)
     if (sa != IBR_NONE)
         return ibr__decline(
             ft->run,
-            "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
-            " port %u): links between switches of the same rank (e.g. 0x%016" PRIx64
-            " - 0x%016" PRIx64 ", rank %u) carry routes both ways; give root GUIDs that "
-            "put every link between two ranks",
+            IBR__MSG("EN023",
+                     "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
+                     " port %u): links between switches of the same rank (e.g. 0x%016" PRIx64
+                     " - 0x%016" PRIx64 ", rank %u) carry routes both ways; give root GUIDs that "
+                     "put every link between two ranks"),
             len, sw_guid(ft, ch.sw), ch.port, sw_guid(ft, sa), sw_guid(ft, sb), ft->sw[sa].rank);
-    return ibr__decline(ft->run,
-                            "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
-                            " port %u), closed by the reverse hops of I/O nodes "
-                            "(max_reverse_hops %u); lower it",
-                            len, sw_guid(ft, ch.sw), ch.port, ft->max_reverse_hops);
+    return ibr__decline(
+        ft->run,
+        IBR__MSG("EN024", "the routes have a credit loop of %zu links (through switch 0x%016" PRIx64
+                          " port %u), closed by the reverse hops of I/O nodes "
+                          "(max_reverse_hops %u); lower it"),
+        len, sw_guid(ft, ch.sw), ch.port, ft->max_reverse_hops);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1203,14 +1217,14 @@ static int check_connected(ftree *ft)
         return ibr__fail(ft->run, IBR_ENOMEM, "out of memory");
     if (n == 0)
         return 0;
-    return ibr__decline(ft->run,
-                        "%" PRIu64 " end-port pair(s) the fabric connects have no up/down "
-                        "route (e.g. from the end ports of switch 0x%016" PRIx64
-                        " to LID %u, port 0x%016" PRIx64 "): the cables left join them only "
-                        "by paths that turn down then up (a split tree, or end ports off the "
-                        "leaf rank beyond max_reverse_hops %u)",
-                        n, sw_guid(ft, sw), lid, t->ports[t->lid_port[lid]].guid,
-                        ft->max_reverse_hops);
+    return ibr__decline(
+        ft->run,
+        IBR__MSG("EN025", "%" PRIu64 " end-port pair(s) the fabric connects have no up/down "
+                          "route (e.g. from the end ports of switch 0x%016" PRIx64
+                          " to LID %u, port 0x%016" PRIx64 "): the cables left join them only "
+                          "by paths that turn down then up (a split tree, or end ports off the "
+                          "leaf rank beyond max_reverse_hops %u)"),
+        n, sw_guid(ft, sw), lid, t->ports[t->lid_port[lid]].guid, ft->max_reverse_hops);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1241,15 +1255,16 @@ static int check_basics(ftree *ft)
 {
     const ibr_topo *t = ft->t;
     if (t->n_sw < 2)
-        return ibr__decline(ft->run, "the fabric has %u switch(es): not a fat tree",
-                                t->n_sw);
+        return ibr__decline(
+            ft->run, IBR__MSG("EN026", "the fabric has %u switch(es): not a fat tree"), t->n_sw);
     uint32_t cas = 0, others = 0;
     for (uint32_t n = 0; n < t->n_nodes; n++) {
         cas += t->nodes[n].type == IBR_NODE_CA;
         others += t->nodes[n].type != IBR_NODE_SWITCH;
     }
     if (others < 2 || cas < 2)
-        return ibr__decline(ft->run, "the fabric has %u CA(s): not a fat tree", cas);
+        return ibr__decline(ft->run, IBR__MSG("EN027", "the fabric has %u CA(s): not a fat tree"),
+                            cas);
     return 0;
 }
 
@@ -1269,8 +1284,9 @@ static int rank_all(ftree *ft, uint32_t *rank, uint32_t *queue)
     } else {
         if (ft->roots_given)
             ibr__log(ft->ctx, IBR_LOG_WARN,
-                     "ftree: none of the %zu root GUIDs is a switch; ranking from the CAs "
-                     "(the tree is not checked for purity)",
+                     IBR__MSG("EN028",
+                              "ftree: none of the %zu root GUIDs is a switch; ranking from the CAs "
+                              "(the tree is not checked for purity)"),
                      ft->o->n_root_guids);
         rank_from_cas(ft, rank, queue);
     }
@@ -1291,15 +1307,17 @@ static int rank_all(ftree *ft, uint32_t *rank, uint32_t *queue)
             a++;
         if (a == nsw) /* no switch is cabled to another: nothing to name */
             rc = ibr__decline(ft->run,
-                              "ranking from the CAs puts all %u switches at rank 0 and no "
-                              "switch is cabled to another: not a fat tree",
+                              IBR__MSG("EN029",
+                                       "ranking from the CAs puts all %u switches at rank 0 and no "
+                                       "switch is cabled to another: not a fat tree"),
                               ranked);
         else
-            rc = ibr__decline(ft->run,
-                              "ranking from the CAs puts all %u switches at rank 0 (each "
-                              "carries CAs, as in a torus or mesh; e.g. switch 0x%016" PRIx64
-                              " and its neighbour 0x%016" PRIx64 "): not a fat tree",
-                              ranked, sw_guid(ft, a), sw_guid(ft, t->adj[t->adj_off[a]].sw));
+            rc = ibr__decline(
+                ft->run,
+                IBR__MSG("EN030", "ranking from the CAs puts all %u switches at rank 0 (each "
+                                  "carries CAs, as in a torus or mesh; e.g. switch 0x%016" PRIx64
+                                  " and its neighbour 0x%016" PRIx64 "): not a fat tree"),
+                ranked, sw_guid(ft, a), sw_guid(ft, t->adj[t->adj_off[a]].sw));
         return rc;
     }
     if (ranked < nsw) {
@@ -1325,7 +1343,7 @@ static int find_leaf_rank(ftree *ft, const uint32_t *rank)
 {
     const ibr_topo *t = ft->t;
     if (ft->ncn == 0)
-        return ibr__decline(ft->run, "the fabric has no valid compute nodes");
+        return ibr__decline(ft->run, IBR__MSG("EN031", "the fabric has no valid compute nodes"));
     if (!ft->roots_given) {
         ft->leaf_rank = ft->max_rank;
     } else {
@@ -1337,8 +1355,9 @@ static int find_leaf_rank(ftree *ft, const uint32_t *rank)
     }
     if (ft->leaf_rank + 1 < FT_MIN_RANK || ft->leaf_rank + 1 > FT_MAX_RANK)
         return ibr__decline(ft->run,
-                            "the tree rank (levels of switches) is %u; fat-tree routing "
-                            "needs %u to %u",
+                            IBR__MSG("EN032",
+                                     "the tree rank (levels of switches) is %u; fat-tree routing "
+                                     "needs %u to %u"),
                             ft->leaf_rank + 1, FT_MIN_RANK, FT_MAX_RANK);
     for (uint32_t i = 0; i < ft->nca; i++) {
         const ft_ca *c = &ft->ca[i];
@@ -1347,9 +1366,10 @@ static int find_leaf_rank(ftree *ft, const uint32_t *rank)
         if (rank[c->sw] != ft->leaf_rank)
             return ibr__decline(
                 ft->run,
-                "compute node port 0x%016" PRIx64 " is cabled to switch 0x%016" PRIx64
-                " of rank %u, but the leaf rank is %u (rule: all compute nodes hang off "
-                "switches of one rank)",
+                IBR__MSG("EN033",
+                         "compute node port 0x%016" PRIx64 " is cabled to switch 0x%016" PRIx64
+                         " of rank %u, but the leaf rank is %u (rule: all compute nodes hang off "
+                         "switches of one rank)"),
                 t->ports[c->gp].guid, sw_guid(ft, c->sw), rank[c->sw], ft->leaf_rank);
         ft->sw[c->sw].is_leaf = 1;
     }
@@ -1364,15 +1384,16 @@ static int check_purity(ftree *ft, const uint32_t *rank, char *rule, size_t cap,
     int rc;
     if (impure(ft, rank, rule, cap)) {
         if (strict)
-            return ibr__decline(ft->run, "not a pure fat tree: %s", rule);
+            return ibr__decline(ft->run, IBR__MSG("EN034", "not a pure fat tree: %s"), rule);
         if ((rc = check_tree_of_ranks(ft)) < 0)
             return rc;
         if (ft->max_reverse_hops) {
             for (uint32_t i = 0; i < ft->nca; i++)
                 if (ft->ca[i].role == FT_IO)
                     return ibr__decline(ft->run,
-                                        "max_reverse_hops %u is not supported on a "
-                                        "degraded fat tree (%s)",
+                                        IBR__MSG("EN035",
+                                                 "max_reverse_hops %u is not supported on a "
+                                                 "degraded fat tree (%s)"),
                                         ft->max_reverse_hops, rule);
         }
         ft->degraded = 1;
@@ -1486,8 +1507,9 @@ model:
     if ((rc = make_indexing(&ft, queue)) < 0 || (rc = make_leaf_array(&ft, rank)) < 0)
         goto nomem;
     if (ft.nleaves < 2) {
-        rc = ibr__decline(run, "fewer than two leaf switches carry compute nodes: not a "
-                                   "fat tree");
+        rc = ibr__decline(run, IBR__MSG("EN036",
+                                        "fewer than two leaf switches carry compute nodes: not a "
+                                        "fat tree"));
         goto out;
     }
 

@@ -90,6 +90,7 @@
 
 #include "cdg/cdg.h"
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "engines/engine_int.h"
 #include "engines/lash/mesh.h"
 
@@ -840,16 +841,18 @@ static int check_graph(lash *c)
     if (rc < 0)
         return rc;
     if (unreached)
-        return ibr__decline(c->run,
-                            "the switch graph is disconnected: %u of the %u switches with "
-                            "active ports cannot be reached from switch %u over active links",
-                            unreached, c->nlive, src);
+        return ibr__decline(
+            c->run,
+            IBR__MSG("EN037", "the switch graph is disconnected: %u of the %u switches with "
+                              "active ports cannot be reached from switch %u over active links"),
+            unreached, c->nlive, src);
     for (uint32_t a = 0; a < n; a++)
         for (uint32_t b = 0; b < n && c->live[a]; b++)
             far += c->live[b] && c->hops[(size_t)a * n + b] == 255;
     if (far)
-        return ibr__decline(c->run, "switches 255 hops or more apart: lash's hop counts stop "
-                                    "at 254");
+        return ibr__decline(
+            c->run, IBR__MSG("EN038", "switches 255 hops or more apart: lash's hop counts stop "
+                                      "at 254"));
     return 0;
 }
 
@@ -869,18 +872,20 @@ static int lash_route(ibr_run *run, void *user)
     uint32_t n = c.n;
     int64_t v;
     if (n == 0)
-        return ibr__decline(run, "no switches");
+        return ibr__decline(run, IBR__MSG("EN039", "no switches"));
     if (n > 65535)
-        return ibr__decline(run, "%u switches: lash numbers switch pairs in 32 bits", n);
+        return ibr__decline(
+            run, IBR__MSG("EN040", "%u switches: lash numbers switch pairs in 32 bits"), n);
     if (ibr_run_setting_int(&v, run, "start_vl") < 0)
         return ibr__fail(run, IBR_EINTERNAL, "setting start_vl unreadable");
     c.start = (unsigned)v;
     unsigned vls = ibr__run_vls(run);
     if (c.start >= vls)
-        return ibr__fail(run, IBR_ENOVL,
-                         "start_vl %u leaves no layer below the %u VLs available (max_vls %u, "
-                         "ports' OperVLs %u): lash needs at least %u VLs",
-                         c.start, vls, o->max_vls, ibr__topo_min_oper_vls(t), c.start + 1);
+        return ibr__fail(
+            run, IBR_ENOVL,
+            IBR__MSG("EN041", "start_vl %u leaves no layer below the %u VLs available (max_vls %u, "
+                              "ports' OperVLs %u): lash needs at least %u VLs"),
+            c.start, vls, o->max_vls, ibr__topo_min_oper_vls(t), c.start + 1);
     c.avail = vls - c.start;
     c.lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     int rc;
@@ -927,8 +932,9 @@ static int lash_route(ibr_run *run, void *user)
     }
     if (needed > c.avail) {
         rc = ibr__fail(run, IBR_ENOVL,
-                       "lash needs more than %u layers but only %u are available (%u VLs "
-                       "- start_vl %u; max_vls %u, ports' OperVLs %u): at least 1 short",
+                       IBR__MSG("EN042",
+                                "lash needs more than %u layers but only %u are available (%u VLs "
+                                "- start_vl %u; max_vls %u, ports' OperVLs %u): at least 1 short"),
                        c.avail, c.avail, vls, c.start, o->max_vls, ibr__topo_min_oper_vls(t));
         goto out;
     }
