@@ -1340,11 +1340,13 @@ static void mark_flags(repair *r, uint32_t s, const uint8_t *flag)
             mark(r, s, d);
 }
 
-/* Do the levels, dividers and slots of the two models agree? */
+/* Do the levels, dividers and slots of the two models agree? The number
+   of leaf positions may differ (the last child of every parent of a level
+   lost or back: the range shrinks or grows): it moves only the switch
+   LIDs' indices, whose columns diff_models() then computes again. */
 static int same_dividers(const dmodc *n, const dmodc *o)
 {
-    if (n->nlev != o->nlev || n->stride != o->stride || n->maxep != o->maxep ||
-        n->nleaves != o->nleaves)
+    if (n->nlev != o->nlev || n->stride != o->stride || n->maxep != o->maxep)
         return 0;
     for (unsigned l = 0; l <= n->nlev + 1; l++)
         if (n->K[l] != o->K[l] || n->Pi[l] != o->Pi[l] || n->slotted[l] != o->slotted[l] ||

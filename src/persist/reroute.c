@@ -349,6 +349,10 @@ typedef struct rr {
     uint32_t *swmap;   /* topo switch -> db switch */
     uint32_t *lidmap;  /* topo LID -> db LID, IBR_NONE */
     int identity;      /* same LIDs: db LID l is topo LID l */
+    /* identity, or the same LIDs but for saved ones past the topology's
+       highest LID, which vanished (the table top shrank); the churn is then
+       tracked too, counting the vanished LIDs' routes as changed */
+    int same_lids;
     int sw_identity;   /* same switches: db switch s is topo switch s */
     size_t n_unmapped; /* LIDs without a saved column */
     uint8_t *okport;   /* per topo port: carries the saved switch cable */
@@ -472,7 +476,8 @@ static int apply_qos(rr *x, const ibr_qos_config *q, unsigned caps, const char *
 }
 
 /* Which switch and LID of the saved routing each of the topology's is
-   (IBR_NONE: none); x->identity when the LIDs are the same. Returns how
+   (IBR_NONE: none); x->identity when the LIDs are the same, x->same_lids
+   when they are but for saved LIDs past the highest one now. Returns how
    many LIDs have no saved column; *sw_identity when the switches are. */
 static size_t map_saved(rr *x, int *sw_identity_out)
 {
@@ -485,7 +490,7 @@ static size_t map_saved(rr *x, int *sw_identity_out)
         x->swmap[s] = dn != IBR_NONE ? db->nodes[dn].sw : IBR_NONE;
         sw_identity &= x->swmap[s] == s;
     }
-    x->identity = t->max_lid == db->max_lid;
+    x->same_lids = t->max_lid <= db->max_lid;
     x->lidmap[0] = IBR_NONE;
     size_t n_unmapped = 0;
     for (size_t l = 1; l < L; l++) {
@@ -508,8 +513,9 @@ static size_t map_saved(rr *x, int *sw_identity_out)
         x->lidmap[l] = m;
         n_unmapped += m == IBR_NONE;
         if (m != IBR_NONE && m != l)
-            x->identity = 0; /* a LID that vanished only loses its column */
+            x->same_lids = 0; /* a LID that vanished only loses its column */
     }
+    x->identity = x->same_lids && t->max_lid == db->max_lid;
     *sw_identity_out = sw_identity;
     return n_unmapped;
 }
@@ -524,7 +530,9 @@ static int copy_rows(rr *x, size_t n_unmapped)
     ibr_result *r = x->r;
     size_t L = r->lft_size;
     uint32_t *unmapped = ibr__mallocarray(ctx, n_unmapped + 1, sizeof *unmapped);
-    if (!unmapped || (x->identity && ibr__churn_init(&x->chg, ctx, t->n_sw, L) < 0)) {
+    /* blocks past the new top too: the vanished LIDs' routes are changes */
+    size_t CL = db->lft_size > L ? db->lft_size : L;
+    if (!unmapped || (x->same_lids && ibr__churn_init(&x->chg, ctx, t->n_sw, CL) < 0)) {
         ibr__free(ctx, unmapped);
         return IBR_ENOMEM;
     }
@@ -540,13 +548,15 @@ static int copy_rows(rr *x, size_t n_unmapped)
             continue;
         }
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
-        if (x->identity) {
+        if (x->same_lids) {
             memcpy(row, old, L);
             for (size_t i = 0; i < n_unmapped; i++) {
                 uint32_t l = unmapped[i];
                 ibr__churn_note(&x->chg, s, l, 0, row[l] != IBR_NO_ROUTE);
                 row[l] = IBR_NO_ROUTE;
             }
+            for (size_t l = L; l < db->lft_size; l++)
+                ibr__churn_note(&x->chg, s, l, 0, old[l] != IBR_NO_ROUTE);
         } else {
             for (size_t l = 0; l < L; l++)
                 row[l] = x->lidmap[l] != IBR_NONE ? old[x->lidmap[l]] : IBR_NO_ROUTE;
@@ -1312,7 +1322,7 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
     const char *why = NULL;
     if (cl->end_change)
         why = "end ports moved or came: dmodc's destination index moves";
-    else if (!x->identity)
+    else if (!x->same_lids)
         why = "the LIDs changed: dmodc's destination index moves";
     else if (!x->r->hops)
         why = "the saved routing has no hop matrix to repair with";
@@ -1352,7 +1362,10 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
     rep->mode = IBR_REROUTE_INCREMENTAL;
     rep->entries_repaired = a.changed_total;
     rep->destinations_rerouted = a.dests;
-    churn(x, x->r, rep, new_rows);
+    /* tracked also when the table top shrank (x->same_lids): the LIDs past
+       it count as changed where they had a route */
+    ibr__churn_report(rep, x->db, x->r, x->swmap, new_rows ? NULL : &x->chg,
+                      new_rows || x->sibling_copies || x->merged);
     char msg[160];
     snprintf(msg, sizeof msg,
              "reroute: dmodc repair in place, %" PRIu64 " entries changed, %u destination "
