@@ -1170,6 +1170,104 @@ static void test_repair_top_lid(void)
         }
 }
 
+/* spec with `links` seeded cable faults (removed), then LIDs changed:
+   kind 0, the k-th end port takes a LID past the highest; 1, it swaps
+   LIDs with the next end port (k + 1); 2, the k-th switch takes a LID
+   past the highest. */
+static ibr_topo *relid(const char *spec, unsigned links, uint64_t seed, int kind, uint32_t k)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
+    uint32_t n = ibr_fabric_node_count(f), ends[2] = {IBR_NONE, IBR_NONE}, sw = IBR_NONE;
+    uint16_t lids[2] = {0, 0}, top = 0;
+    for (uint32_t i = 0, e = 0, w = 0; i < n; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, i), 0);
+        for (unsigned p = ni.type == IBR_NODE_SWITCH ? 0 : 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (ibr_fabric_port_info(&pi, f, i, p) != 0)
+                continue;
+            top = pi.lid > top ? pi.lid : top;
+            if (links && p && pi.remote_node != IBR_NONE && pi.state == IBR_LINK_DOWN) {
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, i, p), 0);
+            } else if (ni.type == IBR_NODE_SWITCH && p == 0) {
+                if (w++ == k)
+                    sw = i;
+            } else if (ni.type != IBR_NODE_SWITCH && pi.lid && e <= k + 1) {
+                if (e >= k) {
+                    ends[e - k] = i;
+                    lids[e - k] = pi.lid;
+                }
+                e++;
+            }
+        }
+    }
+    if (kind == 2) {
+        CU_ASSERT_FATAL(sw != IBR_NONE);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, sw, 0, (uint16_t)(top + 1), 0), 0);
+    } else if (kind == 0) {
+        CU_ASSERT_FATAL(ends[0] != IBR_NONE);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[0], 1, (uint16_t)(top + 1), 0), 0);
+    } else {
+        CU_ASSERT_FATAL(ends[1] != IBR_NONE);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[0], 1, 0, 0), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[1], 1, lids[0], 0), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[0], 1, lids[1], 0), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* LIDs that change and end ports or leaves that come back (with their
+   LIDs, the highest one too: the table grows), on intact trees and trees
+   that already lost cables: repaired in place, equal to a fresh route of
+   the changed fabric (repair_case), the churn counted against the saved
+   entries of the same LID numbers. */
+static void test_repair_lid_change(void)
+{
+    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4",
+                                  "rail:nodes=64,rails=4,su=8,radix=16"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            unsigned base = seed == 2 ? 2 : 0; /* cables already lost */
+            uint32_t k = (uint32_t)(seed * 11);
+            struct {
+                ibr_topo *t0, *t1;
+                const char *kind;
+            } c[] = {
+                {faulty(specs[i], base, seed, -1, 1), relid(specs[i], base, seed, 0, k),
+                 "end port with a new LID past the top"},
+                {faulty(specs[i], base, seed, -1, 1), relid(specs[i], base, seed, 1, k),
+                 "two end ports swap LIDs"},
+                {faulty(specs[i], base, seed, -1, 1), relid(specs[i], base, seed, 2, k % 5),
+                 "switch with a new LID"},
+                {host_lost(specs[i], base, seed, k, 1), faulty(specs[i], base, seed, -1, 1),
+                 "end port back"},
+                {top_lost(specs[i], base, seed, 0), faulty(specs[i], base, seed, -1, 1),
+                 "end port with the highest LID back"},
+                {top_lost(specs[i], base, seed, 1), faulty(specs[i], base, seed, -1, 1),
+                 "leaf with the highest LID back"},
+            };
+            for (size_t j = 0; j < sizeof c / sizeof *c; j++) {
+                char what[200], reason[256] = "";
+                snprintf(what, sizeof what, "%s seed %" PRIu64 ": %s", specs[i], seed,
+                         c[j].kind);
+                long chg = 0, held = 0;
+                int mode = repair_case(c[j].t0, c[j].t1, what, &chg, &held, reason);
+                CU_ASSERT_EQUAL(mode, IBR_REROUTE_INCREMENTAL);
+                if (mode != IBR_REROUTE_INCREMENTAL)
+                    fprintf(stderr, "%s: not in place (%s)\n", what, reason);
+                ibr_topo_destroy(c[j].t0);
+                ibr_topo_destroy(c[j].t1);
+            }
+        }
+}
+
 /* t written as ibnetdiscover text without its switches that have no
    cable (as discovery sees a fabric after a switch died), and with hosts
    its end nodes without one too, read back. */
@@ -1411,6 +1509,7 @@ int main(void)
         {"repair in place after a lost leaf or end port", test_repair_lost_end},
         {"repair in place after the highest LID's leaf or end port is lost",
          test_repair_top_lid},
+        {"repair in place after LIDs change or end ports come back", test_repair_lid_change},
         {"allocation failure", test_oom},
         CU_TEST_INFO_NULL,
     };

@@ -58,7 +58,9 @@
  *    neighbours toward d, the index of d's LIDs and the dividers. Both
  *    models (saved fabric, changed fabric) are built and compared: levels,
  *    dividers and slots must agree (else the caller routes in full); LIDs
- *    whose index moved have their column computed again; costs are
+ *    whose index, switch or leaf port moved (LIDs changed, end ports back
+ *    or new) have their column computed again, LIDs no longer owned are
+ *    cleared; costs are
  *    computed again only toward the destinations a changed link can move
  *    (a removed link tight for d without an equally close alternative at
  *    its lower end going up, or at its upper end going down to a switch
@@ -1427,6 +1429,16 @@ static int diff_models(repair *r)
         else
             r->fullcol[d] = 1;
     }
+    /* an end port moved to another port of its leaf, its index kept (its
+       slot by rank): the leaf delivers it by another port */
+    for (uint32_t i = 0; i < of->n_ep; i++)
+        for (uint32_t k = 0; k < (1u << of->ep_lmc[i]) && k < (1u << a->lmc_cap); k++) {
+            size_t l = (size_t)of->ep_lid[i] + k;
+            uint32_t d = l < L ? a->t->lid_sw[l] : IBR_NONE;
+            if (d != IBR_NONE && a->swmap[d] == of->ep_sw[i] &&
+                a->t->lid_swport[l] != of->ep_port[i])
+                r->fullcol[d] = 1;
+        }
     if (moved > L / 4) {
         snprintf(a->why, sizeof a->why,
                  "the destination index moves %zu of %zu LIDs: the formula moves most columns",

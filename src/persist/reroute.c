@@ -353,6 +353,10 @@ typedef struct rr {
        highest LID, which vanished (the table top shrank); the churn is then
        tracked too, counting the vanished LIDs' routes as changed */
     int same_lids;
+    /* a dmodc routing: the saved columns are kept by LID number (the
+       repair computes again every LID whose owner, switch or index moved,
+       and counts its churn against the saved entry of the same number) */
+    int by_number;
     int sw_identity;   /* same switches: db switch s is topo switch s */
     size_t n_unmapped; /* LIDs without a saved column */
     uint8_t *okport;   /* per topo port: carries the saved switch cable */
@@ -490,7 +494,7 @@ static size_t map_saved(rr *x, int *sw_identity_out)
         x->swmap[s] = dn != IBR_NONE ? db->nodes[dn].sw : IBR_NONE;
         sw_identity &= x->swmap[s] == s;
     }
-    x->same_lids = t->max_lid <= db->max_lid;
+    x->same_lids = t->max_lid <= db->max_lid || x->by_number;
     x->lidmap[0] = IBR_NONE;
     size_t n_unmapped = 0;
     for (size_t l = 1; l < L; l++) {
@@ -510,6 +514,8 @@ static size_t map_saved(rr *x, int *sw_identity_out)
             if (same_place && off < (1u << dp->lmc))
                 m = dp->lid + off;
         }
+        if (x->by_number)
+            m = l < db->lft_size ? (uint32_t)l : IBR_NONE;
         x->lidmap[l] = m;
         n_unmapped += m == IBR_NONE;
         if (m != IBR_NONE && m != l)
@@ -549,7 +555,9 @@ static int copy_rows(rr *x, size_t n_unmapped)
         }
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
         if (x->same_lids) {
-            memcpy(row, old, L);
+            size_t n = L < db->lft_size ? L : db->lft_size;
+            memcpy(row, old, n);
+            memset(row + n, IBR_NO_ROUTE, L - n); /* LIDs past the saved top */
             for (size_t i = 0; i < n_unmapped; i++) {
                 uint32_t l = unmapped[i];
                 ibr__churn_note(&x->chg, s, l, 0, row[l] != IBR_NO_ROUTE);
@@ -1312,19 +1320,17 @@ static void merge_column(rr *x, const ibr_result *f, uint32_t d)
 /* A dmodc routing is repaired in place (persist/reroute_dmodc.c): the
    entries whose inputs changed are computed again, which gives the tables
    of a fresh dmodc route of the changed fabric (a lost end port or leaf
-   leaves a hole in the destination index); where the formula moves
-   everything (end ports moved or new, LIDs changed, levels or dividers
-   changed) or the engine would decline, a full reroute says why. */
+   leaves a hole in the destination index; the saved columns are kept by
+   LID number, x->by_number, so that LIDs changed, new or past a shrunk
+   top are columns the repair computes again or clears); where the
+   formula moves everything (levels or dividers changed, most of the
+   destination index moved) or the engine would decline, a full reroute
+   says why. */
 static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, const ibr_options *o,
-                          const chlist *cl, const ibr_qos_config *qos, unsigned caps,
-                          const uint32_t *dmap)
+                          const ibr_qos_config *qos, unsigned caps, const uint32_t *dmap)
 {
     const char *why = NULL;
-    if (cl->end_change)
-        why = "end ports moved or came: dmodc's destination index moves";
-    else if (!x->same_lids)
-        why = "the LIDs changed: dmodc's destination index moves";
-    else if (!x->r->hops)
+    if (!x->r->hops)
         why = "the saved routing has no hop matrix to repair with";
     if (why)
         return full_reroute(out, x, rep, o, why, NULL);
@@ -1461,6 +1467,9 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
             return stop(x, rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL);
     }
     x->qos = reroute_qos(x, x->o);
+    ibr_engine_info info;
+    x->known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
+    x->by_number = x->known && !strcmp(db->engine, "dmodc");
     if ((rc = compare_into(cl, db, t, x->tmap, dmap)) < 0 || (rc = map_mapped(x)) < 0)
         return stop(x, rc);
     /* the saved blocks over what was lost, whatever the repair does */
@@ -1472,8 +1481,6 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     fabric_warning(x->rep->warning, sizeof x->rep->warning, cl, db, t, x->tmap);
     if (x->rep->warning[0])
         ibr__log(ctx, IBR_LOG_WARN, "reroute: %s", x->rep->warning);
-    ibr_engine_info info;
-    x->known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
     x->caps = x->known ? info.caps : 0;
     x->torus = x->known && !strcmp(db->engine, "torus-2QoS");
     /* layered minimal engines with path SLs (lash, dfsssp): repaired by
@@ -2107,7 +2114,7 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
     if (cl->n == 0)
         return stage_unchanged(x);
     if (x->known && !strcmp(db->engine, "dmodc"))
-        return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
+        return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, x->qos, x->caps, dmap));
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
     /* sssp and dfsssp balance their routes by link load: their moved
