@@ -738,17 +738,50 @@ static uint8_t *blocks_over(long *blocks, const tree *was, const tree *now, cons
     return held;
 }
 
-/* (switch, block) pairs where a and b differ. */
-static long changed_blocks(const ibr_result *a, const ibr_result *b, uint32_t nsw)
+/* Entry l of a row of n LIDs: past its end a LID is unrouted. */
+static unsigned entry_at(const uint8_t *row, size_t n, size_t l)
 {
-    size_t L = ibr_result_lft_size(a);
+    return row && l < n ? row[l] : IBR_NO_ROUTE;
+}
+
+/* (switch, block) pairs where a and b differ (LID 0 aside; a LID past one
+   table's end is unrouted there), switch s of b against switch map[s] of
+   a (none: a row without routes). */
+static long changed_blocks(const ibr_result *a, const ibr_result *b, const uint32_t *map,
+                           uint32_t nsw)
+{
+    size_t La = ibr_result_lft_size(a), Lb = ibr_result_lft_size(b);
+    size_t L = La > Lb ? La : Lb;
     long n = 0;
     for (uint32_t s = 0; s < nsw; s++) {
-        const uint8_t *x = ibr_result_lft(a, s), *y = ibr_result_lft(b, s);
-        for (size_t b0 = 0; b0 < L; b0 += 64)
-            n += memcmp(x + b0, y + b0, L - b0 < 64 ? L - b0 : 64) != 0;
+        const uint8_t *x = map[s] != NOSW ? ibr_result_lft(a, map[s]) : NULL;
+        const uint8_t *y = ibr_result_lft(b, s);
+        for (size_t b0 = 0; b0 < L; b0 += 64) {
+            int d = 0;
+            for (size_t l = b0 ? b0 : 1; l < b0 + 64 && l < L && !d; l++)
+                d = entry_at(x, La, l) != entry_at(y, Lb, l);
+            n += d;
+        }
     }
     return n;
+}
+
+static uint64_t switch_guid(const ibr_topo *t, uint32_t s);
+
+/* Switch s of t1 -> the switch of t0 with its GUID (NOSW: none). */
+static uint32_t *switch_map(const ibr_topo *t0, const ibr_topo *t1)
+{
+    uint32_t S0 = ibr_topo_switch_count(t0), S = ibr_topo_switch_count(t1);
+    uint32_t *map = malloc((S ? S : 1) * sizeof *map);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(map);
+    for (uint32_t s = 0; s < S; s++) {
+        uint64_t g = switch_guid(t1, s);
+        map[s] = NOSW;
+        for (uint32_t k = 0; k < S0 && map[s] == NOSW; k++)
+            if (switch_guid(t0, k) == g)
+                map[s] = k;
+    }
+    return map;
 }
 
 /* Route t0 with dmodc, save it, reroute on t1: the repair must give a
@@ -802,19 +835,26 @@ static int repair_case(const ibr_topo *t0, const ibr_topo *t1, const char *what,
     tree_init(&a, t0);
     tree_init(&c, t1);
     long h0 = 0, h1 = 0;
-    free(blocks_over(&h0, &a, &c, r0)); /* lost: routes over it before */
-    free(blocks_over(&h1, &c, &a, f1)); /* back: routes over it after */
+    if (a.nsw == c.nsw) { /* the walks read both trees by switch index */
+        free(blocks_over(&h0, &a, &c, r0)); /* lost: routes over it before */
+        free(blocks_over(&h1, &c, &a, f1)); /* back: routes over it after */
+    }
     *held = h0 + h1;
-    *chg = changed_blocks(r0, y, S);
+    /* the saved rows of the same switches (by GUID); a LID past the new
+       table's top (the highest LIDs lost) counts where it had a route */
+    uint32_t *map = switch_map(t0, t1);
+    *chg = changed_blocks(r0, y, map, S);
     uint64_t entries = 0;
-    for (uint32_t s = 0; s < S; s++)
-        for (size_t l = 1; l < L; l++)
-            entries += ibr_result_lft(y, s)[l] != ibr_result_lft(r0, s)[l];
+    size_t L0 = ibr_result_lft_size(r0), LM = L0 > L ? L0 : L;
+    for (uint32_t s = 0; s < S; s++) {
+        const uint8_t *o = map[s] != NOSW ? ibr_result_lft(r0, map[s]) : NULL;
+        for (size_t l = 1; l < LM; l++)
+            entries += entry_at(ibr_result_lft(y, s), L, l) != entry_at(o, L0, l);
+    }
+    free(map);
     CU_ASSERT_EQUAL(rep.lft_entries_changed, entries);
-    /* the blocks an SM sends, as the report counts them (same switches on
-       both sides: the count above compares rows by index) */
-    if (ibr_topo_switch_count(t0) == S && ibr_result_lft_size(r0) == L)
-        CU_ASSERT_EQUAL(rep.lft_blocks_changed, (uint64_t)*chg);
+    /* the blocks an SM sends, as the report counts them */
+    CU_ASSERT_EQUAL(rep.lft_blocks_changed, (uint64_t)*chg);
     if (diff || hdiff || vr.pairs_ok != vr.pairs)
         fprintf(stderr, "%s: %ld LFT and %ld hop entries differ from a fresh route (%s%s)\n",
                 what, diff, hdiff, rep.mode == IBR_REROUTE_FULL ? "full: " : "incremental",
@@ -1012,7 +1052,7 @@ static void test_repair_lost_end(void)
             unsigned base = seed > 2 ? 2 : 0; /* cables already lost */
             int rm = (int)(seed % 2);
             /* not the last leaf nor the last host: they hold the highest
-               LID, and a changed LID range is routed in full */
+               LID (test_repair_top_lid) */
             uint32_t leaf = leaves[(seed * 5) % (nl - 1)];
             uint32_t host = (uint32_t)((seed * 37) % (nhost - 1));
             struct {
@@ -1052,9 +1092,186 @@ static void test_repair_lost_end(void)
     }
 }
 
+static ibr_topo *without_isolated(const ibr_topo *t, int hosts);
+
+/* spec with `links` seeded cable faults (removed), then the end port that
+   holds the highest LID lost (leaf 0) or the leaf it is cabled to (leaf
+   1), with their cables: the LID space shrinks. */
+static ibr_topo *top_lost(const char *spec, unsigned links, uint64_t seed, int leaf)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
+    uint32_t n = ibr_fabric_node_count(f), top = IBR_NONE, top_sw = IBR_NONE;
+    unsigned top_lid = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, i), 0);
+        for (unsigned p = 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (ibr_fabric_port_info(&pi, f, i, p) != 0)
+                continue;
+            if (links && pi.remote_node != IBR_NONE && pi.state == IBR_LINK_DOWN) {
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, i, p), 0);
+            } else if (ni.type != IBR_NODE_SWITCH && pi.lid > top_lid &&
+                       pi.remote_node != IBR_NONE) {
+                top_lid = pi.lid;
+                top = i;
+                top_sw = pi.remote_node;
+            }
+        }
+    }
+    CU_ASSERT_FATAL(top != IBR_NONE);
+    uint32_t gone = leaf ? top_sw : top;
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, gone), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_node_state(f, gone, IBR_LINK_DOWN), 0);
+    for (unsigned p = 1; p <= ni.nports; p++) {
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        if (ibr_fabric_port_info(&pi, f, gone, p) == 0 && pi.remote_node != IBR_NONE)
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, gone, p), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    ibr_topo *d = without_isolated(t, 1); /* as discovery sees it */
+    ibr_topo_destroy(t);
+    return d;
+}
+
+/* The leaf or the end port that holds the highest LID lost, on intact
+   trees and trees that already lost cables: the LID space shrinks, and
+   the repair in place gives the smaller table of a fresh route, counting
+   the lost LIDs' routes as changed entries. */
+static void test_repair_top_lid(void)
+{
+    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4",
+                                  "rail:nodes=64,rails=4,su=8,radix=16"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            unsigned base = seed == 2 ? 2 : 0; /* cables already lost */
+            for (int leaf = 0; leaf < 2; leaf++) {
+                ibr_topo *t0 = faulty(specs[i], base, seed, -1, 1);
+                ibr_topo *t1 = top_lost(specs[i], base, seed, leaf);
+                CU_ASSERT(ibr_topo_max_lid(t1) < ibr_topo_max_lid(t0));
+                char what[160], reason[256] = "";
+                snprintf(what, sizeof what, "%s seed %" PRIu64 ": %s with the highest LID lost",
+                         specs[i], seed, leaf ? "leaf" : "end port");
+                long chg = 0, held = 0;
+                int mode = repair_case(t0, t1, what, &chg, &held, reason);
+                CU_ASSERT_EQUAL(mode, IBR_REROUTE_INCREMENTAL);
+                if (mode != IBR_REROUTE_INCREMENTAL)
+                    fprintf(stderr, "%s: not in place (%s)\n", what, reason);
+                ibr_topo_destroy(t0);
+                ibr_topo_destroy(t1);
+            }
+        }
+}
+
+/* spec with `links` seeded cable faults (removed), then LIDs changed:
+   kind 0, the k-th end port takes a LID past the highest; 1, it swaps
+   LIDs with the next end port (k + 1); 2, the k-th switch takes a LID
+   past the highest. */
+static ibr_topo *relid(const char *spec, unsigned links, uint64_t seed, int kind, uint32_t k)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
+    uint32_t n = ibr_fabric_node_count(f), ends[2] = {IBR_NONE, IBR_NONE}, sw = IBR_NONE;
+    uint16_t lids[2] = {0, 0}, top = 0;
+    for (uint32_t i = 0, e = 0, w = 0; i < n; i++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_node_info(&ni, f, i), 0);
+        for (unsigned p = ni.type == IBR_NODE_SWITCH ? 0 : 1; p <= ni.nports; p++) {
+            ibr_port_info pi = IBR_PORT_INFO_INIT;
+            if (ibr_fabric_port_info(&pi, f, i, p) != 0)
+                continue;
+            top = pi.lid > top ? pi.lid : top;
+            if (links && p && pi.remote_node != IBR_NONE && pi.state == IBR_LINK_DOWN) {
+                CU_ASSERT_EQUAL_FATAL(ibr_fabric_remove_link(f, i, p), 0);
+            } else if (ni.type == IBR_NODE_SWITCH && p == 0) {
+                if (w++ == k)
+                    sw = i;
+            } else if (ni.type != IBR_NODE_SWITCH && pi.lid && e <= k + 1) {
+                if (e >= k) {
+                    ends[e - k] = i;
+                    lids[e - k] = pi.lid;
+                }
+                e++;
+            }
+        }
+    }
+    if (kind == 2) {
+        CU_ASSERT_FATAL(sw != IBR_NONE);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, sw, 0, (uint16_t)(top + 1), 0), 0);
+    } else if (kind == 0) {
+        CU_ASSERT_FATAL(ends[0] != IBR_NONE);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[0], 1, (uint16_t)(top + 1), 0), 0);
+    } else {
+        CU_ASSERT_FATAL(ends[1] != IBR_NONE);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[0], 1, 0, 0), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[1], 1, lids[0], 0), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_lid(f, ends[0], 1, lids[1], 0), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* LIDs that change and end ports or leaves that come back (with their
+   LIDs, the highest one too: the table grows), on intact trees and trees
+   that already lost cables: repaired in place, equal to a fresh route of
+   the changed fabric (repair_case), the churn counted against the saved
+   entries of the same LID numbers. */
+static void test_repair_lid_change(void)
+{
+    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4",
+                                  "rail:nodes=64,rails=4,su=8,radix=16"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            unsigned base = seed == 2 ? 2 : 0; /* cables already lost */
+            uint32_t k = (uint32_t)(seed * 11);
+            struct {
+                ibr_topo *t0, *t1;
+                const char *kind;
+            } c[] = {
+                {faulty(specs[i], base, seed, -1, 1), relid(specs[i], base, seed, 0, k),
+                 "end port with a new LID past the top"},
+                {faulty(specs[i], base, seed, -1, 1), relid(specs[i], base, seed, 1, k),
+                 "two end ports swap LIDs"},
+                {faulty(specs[i], base, seed, -1, 1), relid(specs[i], base, seed, 2, k % 5),
+                 "switch with a new LID"},
+                {host_lost(specs[i], base, seed, k, 1), faulty(specs[i], base, seed, -1, 1),
+                 "end port back"},
+                {top_lost(specs[i], base, seed, 0), faulty(specs[i], base, seed, -1, 1),
+                 "end port with the highest LID back"},
+                {top_lost(specs[i], base, seed, 1), faulty(specs[i], base, seed, -1, 1),
+                 "leaf with the highest LID back"},
+            };
+            for (size_t j = 0; j < sizeof c / sizeof *c; j++) {
+                char what[200], reason[256] = "";
+                snprintf(what, sizeof what, "%s seed %" PRIu64 ": %s", specs[i], seed,
+                         c[j].kind);
+                long chg = 0, held = 0;
+                int mode = repair_case(c[j].t0, c[j].t1, what, &chg, &held, reason);
+                CU_ASSERT_EQUAL(mode, IBR_REROUTE_INCREMENTAL);
+                if (mode != IBR_REROUTE_INCREMENTAL)
+                    fprintf(stderr, "%s: not in place (%s)\n", what, reason);
+                ibr_topo_destroy(c[j].t0);
+                ibr_topo_destroy(c[j].t1);
+            }
+        }
+}
+
 /* t written as ibnetdiscover text without its switches that have no
-   cable (as discovery sees a fabric after a switch died), read back. */
-static ibr_topo *without_isolated(const ibr_topo *t)
+   cable (as discovery sees a fabric after a switch died), and with hosts
+   its end nodes without one too, read back. */
+static ibr_topo *without_isolated(const ibr_topo *t, int hosts)
 {
     ibr_buffer b = IBR_BUFFER_INIT;
     CU_ASSERT_EQUAL_FATAL(ibr_topo_write_ibnetdiscover(&b, t), 0);
@@ -1074,7 +1291,7 @@ static ibr_topo *without_isolated(const ibr_topo *t)
                 sw |= !strncmp(l, "Switch", 6);
                 cabled |= *l == '[';
             }
-        if (sw && !cabled) {
+        if ((sw || hosts) && !cabled) {
             dropped++;
         } else {
             memcpy(out + n, p, (size_t)(q - p));
@@ -1125,7 +1342,7 @@ static void test_repair_gone(void)
             unsigned base = seed > 2 ? 2 : 0;
             ibr_topo *t0 = faulty(specs[i], base, seed, -1, 1);
             ibr_topo *down = faulty(specs[i], base, seed, sw, 1);
-            ibr_topo *t1 = without_isolated(down);
+            ibr_topo *t1 = without_isolated(down, 0);
             ibr_topo_destroy(down);
             ibr_result *r0 = NULL, *f1 = NULL, *y = NULL;
             if (ibr_route(&r0, t0, "dmodc,no_fallback", NULL) != 0 ||
@@ -1290,6 +1507,9 @@ int main(void)
         {"repair in place after a lost or returning cable or switch", test_repair},
         {"repair in place after a switch left the topology", test_repair_gone},
         {"repair in place after a lost leaf or end port", test_repair_lost_end},
+        {"repair in place after the highest LID's leaf or end port is lost",
+         test_repair_top_lid},
+        {"repair in place after LIDs change or end ports come back", test_repair_lid_change},
         {"allocation failure", test_oom},
         CU_TEST_INFO_NULL,
     };

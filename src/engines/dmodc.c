@@ -58,7 +58,9 @@
  *    neighbours toward d, the index of d's LIDs and the dividers. Both
  *    models (saved fabric, changed fabric) are built and compared: levels,
  *    dividers and slots must agree (else the caller routes in full); LIDs
- *    whose index moved have their column computed again; costs are
+ *    whose index, switch or leaf port moved (LIDs changed, end ports back
+ *    or new) have their column computed again, LIDs no longer owned are
+ *    cleared; costs are
  *    computed again only toward the destinations a changed link can move
  *    (a removed link tight for d without an equally close alternative at
  *    its lower end going up, or at its upper end going down to a switch
@@ -1346,11 +1348,13 @@ static void mark_flags(repair *r, uint32_t s, const uint8_t *flag)
             mark(r, s, d);
 }
 
-/* Do the levels, dividers and slots of the two models agree? */
+/* Do the levels, dividers and slots of the two models agree? The number
+   of leaf positions may differ (the last child of every parent of a level
+   lost or back: the range shrinks or grows): it moves only the switch
+   LIDs' indices, whose columns diff_models() then computes again. */
 static int same_dividers(const dmodc *n, const dmodc *o)
 {
-    if (n->nlev != o->nlev || n->stride != o->stride || n->maxep != o->maxep ||
-        n->nleaves != o->nleaves)
+    if (n->nlev != o->nlev || n->stride != o->stride || n->maxep != o->maxep)
         return 0;
     for (unsigned l = 0; l <= n->nlev + 1; l++)
         if (n->K[l] != o->K[l] || n->Pi[l] != o->Pi[l] || n->slotted[l] != o->slotted[l] ||
@@ -1431,6 +1435,16 @@ static int diff_models(repair *r)
         else
             r->fullcol[d] = 1;
     }
+    /* an end port moved to another port of its leaf, its index kept (its
+       slot by rank): the leaf delivers it by another port */
+    for (uint32_t i = 0; i < of->n_ep; i++)
+        for (uint32_t k = 0; k < (1u << of->ep_lmc[i]) && k < (1u << a->lmc_cap); k++) {
+            size_t l = (size_t)of->ep_lid[i] + k;
+            uint32_t d = l < L ? a->t->lid_sw[l] : IBR_NONE;
+            if (d != IBR_NONE && a->swmap[d] == of->ep_sw[i] &&
+                a->t->lid_swport[l] != of->ep_port[i])
+                r->fullcol[d] = 1;
+        }
     if (moved > L / 4) {
         snprintf(a->why, sizeof a->why,
                  "the destination index moves %zu of %zu LIDs: the formula moves most columns",

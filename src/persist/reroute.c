@@ -353,6 +353,14 @@ typedef struct rr {
     uint32_t *swmap;   /* topo switch -> db switch */
     uint32_t *lidmap;  /* topo LID -> db LID, IBR_NONE */
     int identity;      /* same LIDs: db LID l is topo LID l */
+    /* identity, or the same LIDs but for saved ones past the topology's
+       highest LID, which vanished (the table top shrank); the churn is then
+       tracked too, counting the vanished LIDs' routes as changed */
+    int same_lids;
+    /* a dmodc routing: the saved columns are kept by LID number (the
+       repair computes again every LID whose owner, switch or index moved,
+       and counts its churn against the saved entry of the same number) */
+    int by_number;
     int sw_identity;   /* same switches: db switch s is topo switch s */
     size_t n_unmapped; /* LIDs without a saved column */
     uint8_t *okport;   /* per topo port: carries the saved switch cable */
@@ -477,7 +485,8 @@ static int apply_qos(rr *x, const ibr_qos_config *q, unsigned caps, const char *
 }
 
 /* Which switch and LID of the saved routing each of the topology's is
-   (IBR_NONE: none); x->identity when the LIDs are the same. Returns how
+   (IBR_NONE: none); x->identity when the LIDs are the same, x->same_lids
+   when they are but for saved LIDs past the highest one now. Returns how
    many LIDs have no saved column; *sw_identity when the switches are. */
 static size_t map_saved(rr *x, int *sw_identity_out)
 {
@@ -490,7 +499,7 @@ static size_t map_saved(rr *x, int *sw_identity_out)
         x->swmap[s] = dn != IBR_NONE ? db->nodes[dn].sw : IBR_NONE;
         sw_identity &= x->swmap[s] == s;
     }
-    x->identity = t->max_lid == db->max_lid;
+    x->same_lids = t->max_lid <= db->max_lid || x->by_number;
     x->lidmap[0] = IBR_NONE;
     size_t n_unmapped = 0;
     for (size_t l = 1; l < L; l++) {
@@ -510,11 +519,14 @@ static size_t map_saved(rr *x, int *sw_identity_out)
             if (same_place && off < (1u << dp->lmc))
                 m = dp->lid + off;
         }
+        if (x->by_number)
+            m = l < db->lft_size ? (uint32_t)l : IBR_NONE;
         x->lidmap[l] = m;
         n_unmapped += m == IBR_NONE;
         if (m != IBR_NONE && m != l)
-            x->identity = 0; /* a LID that vanished only loses its column */
+            x->same_lids = 0; /* a LID that vanished only loses its column */
     }
+    x->identity = x->same_lids && t->max_lid == db->max_lid;
     *sw_identity_out = sw_identity;
     return n_unmapped;
 }
@@ -529,7 +541,9 @@ static int copy_rows(rr *x, size_t n_unmapped)
     ibr_result *r = x->r;
     size_t L = r->lft_size;
     uint32_t *unmapped = ibr__mallocarray(ctx, n_unmapped + 1, sizeof *unmapped);
-    if (!unmapped || (x->identity && ibr__churn_init(&x->chg, ctx, t->n_sw, L) < 0)) {
+    /* blocks past the new top too: the vanished LIDs' routes are changes */
+    size_t CL = db->lft_size > L ? db->lft_size : L;
+    if (!unmapped || (x->same_lids && ibr__churn_init(&x->chg, ctx, t->n_sw, CL) < 0)) {
         ibr__free(ctx, unmapped);
         return IBR_ENOMEM;
     }
@@ -545,13 +559,17 @@ static int copy_rows(rr *x, size_t n_unmapped)
             continue;
         }
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
-        if (x->identity) {
-            memcpy(row, old, L);
+        if (x->same_lids) {
+            size_t n = L < db->lft_size ? L : db->lft_size;
+            memcpy(row, old, n);
+            memset(row + n, IBR_NO_ROUTE, L - n); /* LIDs past the saved top */
             for (size_t i = 0; i < n_unmapped; i++) {
                 uint32_t l = unmapped[i];
                 ibr__churn_note(&x->chg, s, l, 0, row[l] != IBR_NO_ROUTE);
                 row[l] = IBR_NO_ROUTE;
             }
+            for (size_t l = L; l < db->lft_size; l++)
+                ibr__churn_note(&x->chg, s, l, 0, old[l] != IBR_NO_ROUTE);
         } else {
             for (size_t l = 0; l < L; l++)
                 row[l] = x->lidmap[l] != IBR_NONE ? old[x->lidmap[l]] : IBR_NO_ROUTE;
@@ -1307,19 +1325,17 @@ static void merge_column(rr *x, const ibr_result *f, uint32_t d)
 /* A dmodc routing is repaired in place (persist/reroute_dmodc.c): the
    entries whose inputs changed are computed again, which gives the tables
    of a fresh dmodc route of the changed fabric (a lost end port or leaf
-   leaves a hole in the destination index); where the formula moves
-   everything (end ports moved or new, LIDs changed, levels or dividers
-   changed) or the engine would decline, a full reroute says why. */
+   leaves a hole in the destination index; the saved columns are kept by
+   LID number, x->by_number, so that LIDs changed, new or past a shrunk
+   top are columns the repair computes again or clears); where the
+   formula moves everything (levels or dividers changed, most of the
+   destination index moved) or the engine would decline, a full reroute
+   says why. */
 static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, const ibr_options *o,
-                          const chlist *cl, const ibr_qos_config *qos, unsigned caps,
-                          const uint32_t *dmap)
+                          const ibr_qos_config *qos, unsigned caps, const uint32_t *dmap)
 {
     const char *why = NULL;
-    if (cl->end_change)
-        why = "end ports moved or came: dmodc's destination index moves";
-    else if (!x->identity)
-        why = "the LIDs changed: dmodc's destination index moves";
-    else if (!x->r->hops)
+    if (!x->r->hops)
         why = "the saved routing has no hop matrix to repair with";
     if (why)
         return full_reroute(out, x, rep, o, why, NULL);
@@ -1357,7 +1373,10 @@ static int dmodc_in_place(ibr_result **out, rr *x, ibr_reroute_report *rep, cons
     rep->mode = IBR_REROUTE_INCREMENTAL;
     rep->entries_repaired = a.changed_total;
     rep->destinations_rerouted = a.dests;
-    churn(x, x->r, rep, new_rows);
+    /* tracked also when the table top shrank (x->same_lids): the LIDs past
+       it count as changed where they had a route */
+    ibr__churn_report(rep, x->db, x->r, x->swmap, new_rows ? NULL : &x->chg,
+                      new_rows || x->sibling_copies || x->merged);
     char msg[160];
     snprintf(msg, sizeof msg,
              "reroute: dmodc repair in place, %" PRIu64 " entries changed, %u destination "
@@ -1453,6 +1472,10 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
             return stop(x, rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL);
     }
     x->qos = reroute_qos(x, x->o);
+    ibr_engine_info info;
+    x->known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
+    x->repair = ibr__engine_repair(ctx, db->engine);
+    x->by_number = x->known && x->repair == IBR__REPAIR_DMODC;
     if ((rc = compare_into(cl, db, t, x->tmap, dmap)) < 0 || (rc = new_result_and_maps(x)) < 0)
         return stop(x, rc);
     /* the saved blocks over what was lost, whatever the repair does */
@@ -1464,10 +1487,7 @@ static int stage_begin(rr *x, chlist *cl, uint32_t *dmap)
     fabric_warning(x->rep->warning, sizeof x->rep->warning, cl, db, t, x->tmap);
     if (x->rep->warning[0])
         ibr__log(ctx, IBR_LOG_WARN, "reroute: %s", x->rep->warning);
-    ibr_engine_info info;
-    x->known = ibr_context_find_engine(&info, ctx, db->engine) == 0;
     x->caps = x->known ? info.caps : 0;
-    x->repair = ibr__engine_repair(ctx, db->engine);
     x->torus = x->repair == IBR__REPAIR_TORUS;
     /* layered minimal engines with path SLs (lash, dfsssp): repaired by
        shortest paths, then their moved paths placed into layers */
@@ -2100,7 +2120,7 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
     if (cl->n == 0)
         return stage_unchanged(x);
     if (x->repair == IBR__REPAIR_DMODC)
-        return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, cl, x->qos, x->caps, dmap));
+        return stop(x, dmodc_in_place(x->out, x, x->rep, x->o, x->qos, x->caps, dmap));
     x->minimal_repair =
         ((x->caps & IBR_CAP_MINIMAL) && db->sl_mode == IBR_SL_NONE) || x->layered;
     /* sssp and dfsssp balance their routes by link load: their moved
