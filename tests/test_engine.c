@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "harness.h"
@@ -545,6 +546,51 @@ static void test_ucast_builder(void)
     ibr_context_destroy(ctx);
 }
 
+/* ibr_parallel_for() outside a run: every item once, on workers below the
+   count asked for (and the calling thread), the first failure in item
+   order returned. */
+typedef struct {
+    _Atomic unsigned int seen[997];
+    _Atomic unsigned int max_worker;
+    size_t fail_from; /* the one item that fails */
+} par_state;
+
+static int par_item(void *arg, unsigned int worker, size_t i)
+{
+    par_state *ps = arg;
+    atomic_fetch_add(&ps->seen[i], 1);
+    unsigned int m = atomic_load(&ps->max_worker);
+    while (worker > m && !atomic_compare_exchange_weak(&ps->max_worker, &m, worker))
+        ;
+    return i == ps->fail_from ? -(int)(1000 + i) : 0;
+}
+
+static void test_parallel_for(void)
+{
+    static par_state ps;
+    const unsigned int counts[] = {1, 2, 3, 0};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        memset(&ps, 0, sizeof ps);
+        ps.fail_from = (size_t)-1;
+        CU_ASSERT_EQUAL(ibr_parallel_for(counts[c], 997, par_item, &ps), 0);
+        for (size_t i = 0; i < 997; i++)
+            CU_ASSERT_EQUAL(atomic_load(&ps.seen[i]), 1);
+        if (counts[c])
+            CU_ASSERT(atomic_load(&ps.max_worker) < counts[c]);
+    }
+    /* item 500 fails: its value comes back; on one worker the items
+       before it all ran and none after */
+    for (unsigned int w = 1; w <= 3; w++) {
+        memset(&ps, 0, sizeof ps);
+        ps.fail_from = 500;
+        CU_ASSERT_EQUAL(ibr_parallel_for(w, 997, par_item, &ps), -1500);
+        for (size_t i = 0; i < 997 && w == 1; i++)
+            CU_ASSERT_EQUAL(atomic_load(&ps.seen[i]), i <= 500);
+    }
+    CU_ASSERT_EQUAL(ibr_parallel_for(2, 0, par_item, &ps), 0);
+    CU_ASSERT_EQUAL(ibr_parallel_for(2, 5, NULL, &ps), IBR_EINVAL);
+}
+
 /* An engine that registers engines from its own route function: refused
    while the route runs (the chain holds pointers into the registry, which
    growing it would move), and the route completes with its tables. */
@@ -798,6 +844,7 @@ int main(void)
         {"bfs and hop matrix match switch distances", test_bfs_and_hops},
         {"hop matrix of larger fabrics (64 rows per pass)", test_hops_large},
         {"the LFT builder reproduces minhop", test_ucast_builder},
+        {"ibr_parallel_for outside a run", test_parallel_for},
         {"writable SL rows", test_sl_rows},
         {"credit-loop check during a run", test_credit_loop_check},
         CU_TEST_INFO_NULL,

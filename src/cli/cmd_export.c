@@ -26,6 +26,8 @@ static const struct {
      "                DIR/anytopo-routing.json (source routing)"},
     {"slurm-conf", xexp_slurm_conf, 0, "Slurm topology.conf (topology/tree)"},
     {"slurm-yaml", xexp_slurm_yaml, 0, "Slurm topology.yaml (a tree and a block topology)"},
+    {"orcs", xexp_orcs, 0, "ORCS (congestion simulator): a digraph whose edges list the hosts\n"
+                           "                routed over them"},
 };
 
 #define N_FORMATS (sizeof formats / sizeof formats[0])
@@ -43,7 +45,7 @@ void usage_export(FILE *o)
         fprintf(o, "  %-13s %s\n", formats[i].name, formats[i].help);
     fputs("\n"
           "codes, sst-macro and sst-merlin write into the directory OUT (created);\n"
-          "slurm-conf and slurm-yaml write the file OUT, standard output by default.\n"
+          "slurm-conf, slurm-yaml and orcs write the file OUT, standard output by default.\n"
           "Every destination must be routed from every switch (the simulators abort\n"
           "otherwise). doc/exporters.md names the program and file that reads each format.\n"
           "The rank order that makes ftree's shift pattern free of congestion is\n"
@@ -157,7 +159,7 @@ static int export_parse(export_args *ea, int argc, char **argv)
             break;
     if (ea->fmt == N_FORMATS) {
         cli_error("export", "unknown format '%s' (known: codes, sst-macro, sst-merlin, "
-                            "slurm-conf, slurm-yaml)", argv[optind]);
+                            "slurm-conf, slurm-yaml, orcs)", argv[optind]);
         return -1;
     }
     ea->src = argv[optind + 1];

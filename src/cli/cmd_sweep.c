@@ -18,9 +18,13 @@
  */
 #include "cli.h"
 
+#include <ibroute/sys/toolkit.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +50,8 @@ void usage_sweep(FILE *o)
           "  --seed N                    seed of the faults and the random patterns (1)\n"
           "  --patterns LIST             as ibr analyze (all, or a2a,shift,perm,bisect)\n"
           "  --random N                  random permutations and bisections each (20)\n"
-          "  --threads N                 worker threads of each analysis (0 = one per CPU)\n"
+          "  --threads N                 workers evaluating the faults in parallel\n"
+          "                              (0 = one per CPU; the results do not depend on it)\n"
           "  --ranks FILE, --workloads LIST, --grid AxB[xC], --moe G[,K], --rails N,\n"
           "  --top-links K               the workloads over a rank order, as ibr analyze;\n"
           "                              each workload's eBB drop is reported too\n"
@@ -68,12 +73,18 @@ typedef struct sweep_link {
     unsigned port;
 } sweep_link;
 
-/* What one sweep reads and changes. */
+/* What one sweep reads and changes. The faults are evaluated in parallel
+   (ibr_parallel_for()): taking links down, freezing the topology and
+   putting them back happen under @c lock, on the one shared fabric; the
+   reroute and the analysis of each fault run on its own topology. */
 typedef struct sweep_ctx {
     ibr_fabric *f;
+    pthread_mutex_t lock;
     const ibr_routing_db *db;
-    const ibr_analyze_options *aopts;
-    const sweep_result *res; /* the pattern families to look for */
+    ibr_analyze_options aopts; /* each fault's analysis (one thread when the
+                                  faults run in parallel) */
+    unsigned int workers;      /* --threads: the faults' workers */
+    const sweep_result *res;   /* the pattern families to look for */
     sweep_link *cables;
     size_t ncables;
 } sweep_ctx;
@@ -127,11 +138,25 @@ static size_t switch_links(sweep_link *out, const ibr_topo *t, uint32_t node, in
     return n;
 }
 
-/* Take @p n links down, route from the database, analyse, and put the
-   links back. ebb[] gets the families' eBB (0 when the engine failed);
-   returns the routing call's status (0, or its error: the fault is
-   recorded, not fatal) or 1 when analysing ran out of memory. */
-static int sweep_eval(sweep_fault *out, const sweep_ctx *sc, const sweep_link *links, size_t n)
+/* The fabric with @p n links down, frozen into *t; the links are back up
+   on return. The fabric is shared by the workers: under the lock. */
+static int sweep_freeze(ibr_topo **t, sweep_ctx *sc, const sweep_link *links, size_t n)
+{
+    pthread_mutex_lock(&sc->lock);
+    for (size_t i = 0; i < n; i++)
+        ibr_fabric_set_link_state(sc->f, links[i].node, links[i].port, IBR_LINK_DOWN);
+    int rc = ibr_fabric_freeze(t, sc->f);
+    for (size_t i = 0; i < n; i++)
+        ibr_fabric_set_link_state(sc->f, links[i].node, links[i].port, IBR_LINK_ACTIVE);
+    pthread_mutex_unlock(&sc->lock);
+    return rc;
+}
+
+/* Take @p n links down, route from the database and analyse. ebb[] gets
+   the families' eBB (0 when the engine failed); returns the routing
+   call's status (0, or its error: the fault is recorded, not fatal) or 1
+   when analysing ran out of memory. Safe on several workers at once. */
+static int sweep_eval(sweep_fault *out, sweep_ctx *sc, const sweep_link *links, size_t n)
 {
     ibr_topo *t = NULL;
     ibr_result *r = NULL;
@@ -141,11 +166,9 @@ static int sweep_eval(sweep_fault *out, const sweep_ctx *sc, const sweep_link *l
     double start = cli_now();
     int rc;
 
-    for (size_t i = 0; i < n; i++)
-        ibr_fabric_set_link_state(sc->f, links[i].node, links[i].port, IBR_LINK_DOWN);
     for (size_t i = 0; i < sc->res->npat; i++)
         out->ebb[i] = 0.0;
-    rc = ibr_fabric_freeze(&t, sc->f);
+    rc = sweep_freeze(&t, sc, links, n);
     if (rc == 0)
         rc = ibr_routing_db_route(&r, &rep, sc->db, t, NULL, 0);
     out->rc = rc;
@@ -154,7 +177,7 @@ static int sweep_eval(sweep_fault *out, const sweep_ctx *sc, const sweep_link *l
         ibr_analysis_summary sum = IBR_ANALYSIS_SUMMARY_INIT;
         char names[CLI_MAX_FAMILIES][CLI_FAMILY_NAME];
         double ebb[CLI_MAX_FAMILIES];
-        if (ibr_result_analyze(&a, r, sc->aopts) < 0 || ibr_analysis_write_json(&json, a) < 0)
+        if (ibr_result_analyze(&a, r, &sc->aopts) < 0 || ibr_analysis_write_json(&json, a) < 0)
             rc = 1;
         else {
             size_t nf = cli_pattern_families(names, ebb, CLI_MAX_FAMILIES, json.data);
@@ -176,9 +199,40 @@ static int sweep_eval(sweep_fault *out, const sweep_ctx *sc, const sweep_link *l
     ibr_analysis_destroy(a);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
-    for (size_t i = 0; i < n; i++)
-        ibr_fabric_set_link_state(sc->f, links[i].node, links[i].port, IBR_LINK_ACTIVE);
     return rc == 1 ? 1 : 0;
+}
+
+/* The faults of one parallel loop: item i takes down links[first[i] ..
+   first[i + 1]) and fills out[i]. */
+typedef struct sweep_jobs {
+    sweep_ctx *sc;
+    const sweep_link *links;
+    const size_t *first;
+    sweep_fault *out;
+    size_t progress_every; /* 0: no progress lines */
+    size_t total;
+    atomic_size_t done;
+} sweep_jobs;
+
+static int sweep_job(void *arg, unsigned int worker, size_t i)
+{
+    sweep_jobs *j = arg;
+    (void)worker;
+    if (sweep_eval(&j->out[i], j->sc, j->links + j->first[i], j->first[i + 1] - j->first[i]))
+        return IBR_ENOMEM;
+    size_t d = atomic_fetch_add(&j->done, 1) + 1;
+    if (j->progress_every && d % j->progress_every == 0 && d <= j->total)
+        fprintf(stderr, "ibr: sweep: %zu of %zu cables\n", d, j->total);
+    return 0;
+}
+
+/* Evaluate @p n faults on the sweep's workers. -1 on out of memory. */
+static int sweep_jobs_run(sweep_ctx *sc, const sweep_link *links, const size_t *first,
+                          sweep_fault *out, size_t n, size_t progress_total)
+{
+    sweep_jobs j = {sc, links, first, out, progress_total ? 50 : 0, progress_total, 0};
+    atomic_init(&j.done, 0);
+    return ibr_parallel_for(sc->workers, n, sweep_job, &j) < 0 ? -1 : 0;
 }
 
 /* Name the fault: its cable's ends, or the switch. */
@@ -212,7 +266,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* The single faults: the cables asked for, then the switches. -1 on
    out of memory. */
-static int sweep_singles(sweep_result *res, const sweep_ctx *sc, const ibr_topo *t0,
+static int sweep_singles(sweep_result *res, sweep_ctx *sc, const ibr_topo *t0,
                          const sweep_cfg *cfg, uint64_t *rng)
 {
     size_t nc = cfg->all_cables || cfg->n_cables > sc->ncables ? sc->ncables
@@ -220,96 +274,106 @@ static int sweep_singles(sweep_result *res, const sweep_ctx *sc, const ibr_topo 
     size_t nsw = ibr_topo_switch_count(t0);
     size_t ns = cfg->n_switches > nsw ? nsw : (size_t)cfg->n_switches;
     size_t *idx = calloc(sc->ncables + nsw + 1, sizeof(*idx));
-    sweep_link *links = calloc(256, sizeof(*links));
+    size_t *first = calloc(nc + ns + 1, sizeof(*first));
+    sweep_link *links = NULL;
+    int rc = -1;
     res->faults = calloc(nc + ns + 1, sizeof(*res->faults));
-    if (!idx || !links || !res->faults) {
-        free(idx);
-        free(links);
-        return -1;
-    }
+    if (!idx || !first || !res->faults)
+        goto out;
     for (size_t i = 0; i < sc->ncables; i++)
         idx[i] = i;
     if (nc < sc->ncables)
         choose(idx, sc->ncables, nc, rng);
-    int rc = 0;
-    for (size_t i = 0; i < nc && rc == 0; i++) {
-        sweep_fault *fl = &res->faults[res->nfaults++];
+    /* the faults' links, in the order swept: each cable, then each
+       switch's links */
+    size_t nl = nc;
+    size_t *sw = idx + sc->ncables;
+    for (size_t i = 0; i < nsw; i++)
+        sw[i] = i;
+    choose(sw, nsw, ns, rng);
+    for (size_t i = 0; i < ns; i++)
+        nl += switch_links(NULL, t0, ibr_topo_switch_node(t0, (uint32_t)sw[i]), 0);
+    links = calloc(nl + 1, sizeof(*links));
+    if (!links)
+        goto out;
+    for (size_t i = 0; i < nc; i++) {
+        sweep_fault *fl = &res->faults[i];
         fl->order = i;
         fault_name(fl, t0, sc->cables[idx[i]], 0);
-        rc = sweep_eval(fl, sc, &sc->cables[idx[i]], 1);
-        if (!cli_quiet && !cfg->quiet_progress && (i + 1) % 50 == 0)
-            fprintf(stderr, "ibr: sweep: %zu of %zu cables\n", i + 1, nc);
+        links[i] = sc->cables[idx[i]];
+        first[i + 1] = i + 1;
     }
-    for (size_t i = 0; i < nsw; i++)
-        idx[i] = i;
-    choose(idx, nsw, ns, rng);
-    for (size_t i = 0; i < ns && rc == 0; i++) {
-        uint32_t node = ibr_topo_switch_node(t0, (uint32_t)idx[i]);
-        size_t nl = switch_links(NULL, t0, node, 0);
-        sweep_link *l = nl <= 256 ? links : calloc(nl, sizeof(*l));
-        if (!l) {
-            rc = 1;
-            break;
-        }
-        switch_links(l, t0, node, 0);
-        sweep_fault *fl = &res->faults[res->nfaults++];
+    for (size_t i = 0; i < ns; i++) {
+        uint32_t node = ibr_topo_switch_node(t0, (uint32_t)sw[i]);
+        sweep_fault *fl = &res->faults[nc + i];
         fl->order = nc + i;
         fault_name(fl, t0, (sweep_link){node, 0}, 1);
-        rc = sweep_eval(fl, sc, l, nl);
-        if (l != links)
-            free(l);
+        first[nc + i + 1] = first[nc + i] + switch_links(links + first[nc + i], t0, node, 0);
     }
-    free(idx);
-    free(links);
+    res->nfaults = nc + ns;
+    rc = sweep_jobs_run(sc, links, first, res->faults, nc + ns,
+                        !cli_quiet && !cfg->quiet_progress ? nc : 0);
     qsort(res->faults, res->nfaults, sizeof(*res->faults), cmp_fault);
-    return rc ? -1 : 0;
+out:
+    free(idx);
+    free(first);
+    free(links);
+    return rc;
 }
 
-/* The degradation curve. -1 on out of memory. */
-static int sweep_curve(sweep_result *res, const sweep_ctx *sc, const sweep_cfg *cfg,
-                       uint64_t *rng)
+/* The degradation curve: the trials' cables drawn in order (k = 1..K,
+   trials 1..T), evaluated in parallel, then each point's median and
+   minimum. -1 on out of memory. */
+static int sweep_curve(sweep_result *res, sweep_ctx *sc, const sweep_cfg *cfg, uint64_t *rng)
 {
     size_t kmax = cfg->k_max > sc->ncables ? sc->ncables : cfg->k_max;
     unsigned trials = cfg->trials ? cfg->trials : 1;
+    size_t njobs = kmax * trials, nl = trials * kmax * (kmax + 1) / 2;
     size_t *idx = calloc(sc->ncables + 1, sizeof(*idx));
-    sweep_link *links = calloc(kmax + 1, sizeof(*links));
+    size_t *first = calloc(njobs + 1, sizeof(*first));
+    sweep_link *links = calloc(nl + 1, sizeof(*links));
+    sweep_fault *fl = calloc(njobs + 1, sizeof(*fl));
     double *vals = calloc((size_t)trials * res->npat + 1, sizeof(*vals));
+    int rc = -1;
     res->curve = calloc(kmax + 1, sizeof(*res->curve));
-    if (!idx || !links || !vals || !res->curve) {
-        free(idx);
-        free(links);
-        free(vals);
-        return -1;
-    }
-    int rc = 0;
-    for (size_t k = 1; k <= kmax && rc == 0; k++) {
-        sweep_point *pt = &res->curve[res->npoints++];
-        pt->k = (unsigned)k;
-        pt->trials = trials;
-        for (unsigned tr = 0; tr < trials && rc == 0; tr++) {
-            sweep_fault fl;
-            memset(&fl, 0, sizeof fl);
+    if (!idx || !first || !links || !fl || !vals || !res->curve)
+        goto out;
+    for (size_t k = 1, j = 0; k <= kmax; k++)
+        for (unsigned tr = 0; tr < trials; tr++, j++) {
             for (size_t i = 0; i < sc->ncables; i++)
                 idx[i] = i;
             choose(idx, sc->ncables, k, rng);
             for (size_t i = 0; i < k; i++)
-                links[i] = sc->cables[idx[i]];
-            rc = sweep_eval(&fl, sc, links, k);
-            pt->failed += fl.rc != 0;
-            for (size_t p = 0; p < res->npat; p++)
-                vals[p * trials + tr] = fl.ebb[p];
+                links[first[j] + i] = sc->cables[idx[i]];
+            first[j + 1] = first[j] + k;
         }
-        for (size_t p = 0; p < res->npat && rc == 0; p++) {
+    if (sweep_jobs_run(sc, links, first, fl, njobs, 0) < 0)
+        goto out;
+    for (size_t k = 1; k <= kmax; k++) {
+        sweep_point *pt = &res->curve[res->npoints++];
+        const sweep_fault *f = fl + (k - 1) * trials;
+        pt->k = (unsigned)k;
+        pt->trials = trials;
+        for (unsigned tr = 0; tr < trials; tr++) {
+            pt->failed += f[tr].rc != 0;
+            for (size_t p = 0; p < res->npat; p++)
+                vals[p * trials + tr] = f[tr].ebb[p];
+        }
+        for (size_t p = 0; p < res->npat; p++) {
             double *v = vals + p * trials;
             qsort(v, trials, sizeof(*v), cmp_double);
             pt->min[p] = v[0];
             pt->median[p] = trials % 2 ? v[trials / 2] : (v[trials / 2 - 1] + v[trials / 2]) / 2;
         }
     }
+    rc = 0;
+out:
     free(idx);
+    free(first);
     free(links);
+    free(fl);
     free(vals);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 int cli_sweep_run(sweep_result *res, ibr_fabric *f, const ibr_result *r0, const ibr_analysis *a0,
@@ -318,7 +382,7 @@ int cli_sweep_run(sweep_result *res, ibr_fabric *f, const ibr_result *r0, const 
     const ibr_topo *t0 = ibr_result_topo(r0);
     ibr_routing_db *db = NULL;
     ibr_buffer json = IBR_BUFFER_INIT;
-    sweep_ctx sc = {.f = f, .aopts = &cfg->aopts, .res = res};
+    sweep_ctx sc = {.f = f, .aopts = cfg->aopts, .workers = cfg->aopts.threads, .res = res};
     uint64_t rng = cfg->seed;
     double start = cli_now();
     int rc = -1;
@@ -328,6 +392,10 @@ int cli_sweep_run(sweep_result *res, ibr_fabric *f, const ibr_result *r0, const 
         goto out;
     res->npat = cli_pattern_families(res->names, res->base, CLI_MAX_FAMILIES, json.data);
     sc.db = db;
+    /* the faults share the workers; each analysis runs on one (its result
+       does not depend on the thread count) */
+    sc.aopts.threads = 1;
+    pthread_mutex_init(&sc.lock, NULL);
     for (uint32_t s = 0; s < ibr_topo_switch_count(t0); s++)
         sc.ncables += switch_links(NULL, t0, ibr_topo_switch_node(t0, s), 1);
     sc.cables = calloc(sc.ncables + 1, sizeof(*sc.cables));
@@ -341,6 +409,8 @@ int cli_sweep_run(sweep_result *res, ibr_fabric *f, const ibr_result *r0, const 
     res->seconds = cli_now() - start;
     rc = 0;
 out:
+    if (sc.db)
+        pthread_mutex_destroy(&sc.lock);
     free(sc.cables);
     ibr_routing_db_destroy(db);
     ibr_buffer_dispose(&json);

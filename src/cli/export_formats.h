@@ -24,11 +24,12 @@ xbuf *xout_add(xout *o, const char *name);
 void xout_dispose(xout *o);
 
 /* Each returns 0, or -1 with the error printed (export_sim.c,
-   export_slurm.c). */
+   export_slurm.c, export_orcs.c). */
 int xexp_codes(xout *o, const xfab *x);
 int xexp_sst_macro(xout *o, const xfab *x);
 int xexp_sst_merlin(xout *o, const xfab *x);
 int xexp_slurm_conf(xout *o, const xfab *x);
 int xexp_slurm_yaml(xout *o, const xfab *x);
+int xexp_orcs(xout *o, const xfab *x);
 
 #endif

@@ -59,7 +59,7 @@ _ibr()
     fi
     # the first operand of export is its format
     if [[ $cmd == export && $COMP_CWORD -eq 2 ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "codes sst-macro sst-merlin slurm-conf slurm-yaml" \
+        mapfile -t COMPREPLY < <(compgen -W "codes sst-macro sst-merlin slurm-conf slurm-yaml orcs" \
             -- "$cur")
         return
     fi

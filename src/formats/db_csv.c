@@ -11,7 +11,8 @@
  * tables read here are NODES (one row per node: NodeDesc, NumPorts,
  * NodeType 1 CA / 2 switch / 3 router, NodeGUID, and optionally
  * SystemImageGUID and the PortGUID of port LocalPortNum), PORTS (one row
- * per port: NodeGuid, PortNum, and optionally PortGuid, LID and LMC) and
+ * per port: NodeGuid, PortNum, and optionally PortGuid, LID, LMC,
+ * LinkWidthActv, LinkSpeedActv and PortState) and
  * LINKS (one row per cable: NodeGuid1, PortNum1, NodeGuid2, PortNum2).
  * ibdiagnet writes them in that order and the reader needs it: a port or
  * cable names a node of an earlier NODES row. Columns are found by name
@@ -23,8 +24,13 @@
  *
  * A switch's LID and port GUID belong to its port 0: any of its PORTS rows
  * may give them (ibdiagnet repeats them on every port) and they must
- * agree. Cables read as active 4x QDR links (the format's speeds and
- * states are per port, in columns not read). Port GUIDs follow the text;
+ * agree. A cable takes its width and speed from its ports' LinkWidthActv
+ * (the PortInfo encoding: 1 1x, 2 4x, 4 8x, 8 12x, 16 2x) and
+ * LinkSpeedActv (ibutils2's combined IBLinkSpeed: 1 SDR, 2 DDR, 4 QDR,
+ * 0x100 FDR, 0x200 EDR, 0x400 HDR, 0x800 NDR, 0x10000 FDR10, 0x1000000
+ * XDR), which must agree where both ends give them; 0 or an absent column
+ * leaves 4x QDR. A cable with an end in PortState 1 (Down) reads as down;
+ * Init, Armed and Active ends as active. Port GUIDs follow the text;
  * a port the text gives no GUID for keeps the fabric's default or, when
  * another port holds that, an unused one (as for ibr_fabric_parse_subnet_lst()).
  *
@@ -47,14 +53,15 @@ enum { SEC_NONE, SEC_SKIP, SEC_NODES, SEC_PORTS, SEC_LINKS };
 /* Columns read, per table; COL_* index cols[] of the parser. */
 enum {
     COL_DESC, COL_NPORTS, COL_TYPE, COL_NGUID, COL_SYSIMG, COL_PGUID, COL_LOCALPORT, /* NODES */
-    COL_P_NGUID, COL_P_NUM, COL_P_PGUID, COL_P_LID, COL_P_LMC,                       /* PORTS */
+    COL_P_NGUID, COL_P_NUM, COL_P_PGUID, COL_P_LID, COL_P_LMC, COL_P_WIDTH, COL_P_SPEED,
+    COL_P_STATE,                                                                     /* PORTS */
     COL_L_G1, COL_L_P1, COL_L_G2, COL_L_P2,                                          /* LINKS */
     COL_COUNT
 };
 
 static const char *const col_name[COL_COUNT] = {
     "NodeDesc", "NumPorts", "NodeType", "NodeGUID", "SystemImageGUID", "PortGUID", "LocalPortNum",
-    "NodeGuid", "PortNum", "PortGuid", "LID", "LMC",
+    "NodeGuid", "PortNum", "PortGuid", "LID", "LMC", "LinkWidthActv", "LinkSpeedActv", "PortState",
     "NodeGuid1", "PortNum1", "NodeGuid2", "PortNum2"};
 
 /* Which columns a table must have: [first, required_end) of its range
@@ -73,6 +80,7 @@ typedef struct dc_parser {
     ibr_fabric *f;       /* the private fabric being built */
     ibr_context *ctx;
     ibr__guidmap finals; /* port GUIDs the text gave (value unused) */
+    ibr__guidmap pattr;  /* by port_key(): width, speed, state of PORTS */
     uint64_t next_tmp;   /* temporary port GUIDs count down from here */
     uint32_t line;
     int sec;             /* SEC_* of the open table */
@@ -376,6 +384,56 @@ static int find_node(dc_parser *ps, uint64_t g, uint64_t port, uint32_t *node, i
     return 0;
 }
 
+/* The key of port p of node in ps->pattr (never 0). */
+static uint64_t port_key(uint32_t node, unsigned p)
+{
+    return ((uint64_t)node + 1) << 8 | p;
+}
+
+/* LinkSpeedActv in ibutils2's combined encoding, as an ibr_link_speed;
+   0 for none, -1 for a value that is not one speed. */
+static int speed_of(uint64_t v)
+{
+    static const struct {
+        uint32_t code;
+        ibr_link_speed speed;
+    } map[] = {{1, IBR_SPEED_SDR},      {2, IBR_SPEED_DDR},          {4, IBR_SPEED_QDR},
+               {0x100, IBR_SPEED_FDR},  {0x200, IBR_SPEED_EDR},      {0x400, IBR_SPEED_HDR},
+               {0x800, IBR_SPEED_NDR},  {0x10000, IBR_SPEED_FDR10}, {0x1000000, IBR_SPEED_XDR}};
+    if (!v)
+        return 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i].code == v)
+            return (int)map[i].speed;
+    return -1;
+}
+
+/* The width, speed and state columns of a PORTS row into ps->pattr: width
+   | speed << 8 | state << 16 | 1 << 24. */
+static int port_attrs(dc_parser *ps, uint32_t node, unsigned p)
+{
+    uint64_t w, sp, st;
+    int rc, speed;
+    if ((rc = num(ps, COL_P_WIDTH, false, 255, &w)) < 0 ||
+        (rc = num(ps, COL_P_SPEED, false, UINT32_MAX, &sp)) < 0 ||
+        (rc = num(ps, COL_P_STATE, false, 255, &st)) < 0)
+        return rc;
+    if (w & (w - 1) || w > IBR_WIDTH_2X)
+        return derr(ps, IBR__MSG("DC023", "PORTS: %s %" PRIu64 " is not one %s"), "LinkWidthActv",
+                    w, "link width");
+    if ((speed = speed_of(sp)) < 0)
+        return derr(ps, IBR__MSG("DC023", "PORTS: %s %" PRIu64 " is not one %s"), "LinkSpeedActv",
+                    sp, "link speed");
+    if (st > 4)
+        return derr(ps, IBR__MSG("DC023", "PORTS: %s %" PRIu64 " is not one %s"), "PortState", st,
+                    "port state");
+    if (!w && !speed && !st)
+        return 0;
+    uint32_t v = (uint32_t)w | (uint32_t)speed << 8 | (uint32_t)st << 16 | 1u << 24;
+    return (rc = ibr__guidmap_put(ps->ctx, &ps->pattr, port_key(node, p), v)) < 0 ? ferr(ps, rc)
+                                                                                    : 0;
+}
+
 static int port_row(dc_parser *ps)
 {
     uint64_t g, pn, pg, lid, lmc;
@@ -387,7 +445,8 @@ static int port_row(dc_parser *ps)
         (rc = num(ps, COL_P_PGUID, true, UINT64_MAX, &pg)) < 0 ||
         (rc = num(ps, COL_P_LID, false, 0xffff, &lid)) < 0 ||
         (rc = num(ps, COL_P_LMC, false, 7, &lmc)) < 0 ||
-        (rc = find_node(ps, g, pn, &node, &ni)) < 0)
+        (rc = find_node(ps, g, pn, &node, &ni)) < 0 ||
+        (rc = port_attrs(ps, node, (unsigned)pn)) < 0)
         return rc;
     unsigned p = ni.type == IBR_NODE_SWITCH ? 0 : (unsigned)pn;
     if (pg && (rc = set_guid(ps, node, p, pg)) < 0)
@@ -411,6 +470,35 @@ static int port_row(dc_parser *ps)
     return 0;
 }
 
+/* The cable's width, speed and state from its ends' PORTS rows: a width or
+   speed given at both ends must agree; an end in state Down takes the
+   cable down. */
+static int link_attrs(dc_parser *ps, const uint32_t node[2], const uint64_t pn[2],
+                      const uint64_t g[2], ibr_link_attr *a)
+{
+    unsigned w = 0, sp = 0;
+    for (int i = 0; i < 2; i++) {
+        uint32_t v = ibr__guidmap_get(&ps->pattr, port_key(node[i], (unsigned)pn[i]));
+        if (v == IBR_NONE)
+            continue;
+        unsigned wi = v & 0xff, si = v >> 8 & 0xff;
+        if ((wi && w && wi != w) || (si && sp && si != sp))
+            return derr(ps, IBR__MSG("DC024", "LINKS: 0x%016" PRIx64 " port %u and 0x%016" PRIx64
+                                              " port %u have other %s in PORTS"),
+                        g[0], (unsigned)pn[0], g[1], (unsigned)pn[1],
+                        wi && w && wi != w ? "widths" : "speeds");
+        w = wi ? wi : w;
+        sp = si ? si : sp;
+        if ((v >> 16 & 0xff) == 1)
+            a->state = IBR_LINK_DOWN;
+    }
+    if (w)
+        a->width = (ibr_link_width)w;
+    if (sp)
+        a->speed = (ibr_link_speed)sp;
+    return 0;
+}
+
 static int link_row(dc_parser *ps)
 {
     uint64_t g[2], pn[2];
@@ -426,6 +514,8 @@ static int link_row(dc_parser *ps)
             return rc < 0 && rc != IBR_EPARSE ? ferr(ps, rc) : rc;
     if (pi[0].remote_node == IBR_NONE && pi[1].remote_node == IBR_NONE) {
         ibr_link_attr a = IBR_LINK_ATTR_INIT;
+        if ((rc = link_attrs(ps, node, pn, g, &a)) < 0)
+            return rc;
         if ((rc = ibr_fabric_add_link(ps->f, node[0], (unsigned)pn[0], node[1], (unsigned)pn[1],
                                       &a)) < 0)
             return ferr(ps, rc);
@@ -528,6 +618,7 @@ int ibr_fabric_parse_db_csv(ibr_fabric *f, const char *buf, size_t len)
     }
     ibr_fabric_destroy(ps->f);
     ibr__guidmap_free(ctx, &ps->finals);
+    ibr__guidmap_free(ctx, &ps->pattr);
     if (rc < 0)
         rc = ibr__fabric_err(f, rc, "%s", ps->msg);
     ibr__free(ctx, ps);

@@ -7,7 +7,10 @@
  * its LocalPortNum (a switch's port 0, an end node's port 1). PORTS gives
  * every port (port 0 too for a switch), a switch's LID, LMC and port GUID
  * repeated on each of its rows as ibdiagnet does; PortState is 4 (active)
- * for a port with an active cable, else 1 (down). LINKS gives each active
+ * for a port with an active cable, else 1 (down); a cabled port's
+ * LinkWidthActv and LinkSpeedActv give the cable's width (PortInfo
+ * encoding) and speed (ibutils2's combined encoding, as the reader
+ * decodes it), 0 elsewhere. LINKS gives each active
  * cable once: down cables are not discovered by ibdiagnet.
  *
  * Class and base versions, device, vendor, revision and partition cap
@@ -58,18 +61,30 @@ static int write_nodes(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t)
     return rc < 0 ? rc : ibr__buf_puts(out, ctx, "END_NODES\n\n");
 }
 
+/* A speed in ibutils2's combined LinkSpeedActv encoding; 0 if unknown. */
+static unsigned speed_code(unsigned s)
+{
+    static const unsigned code[] = {0,     1,     2,     4,       0x10000,
+                                    0x100, 0x200, 0x400, 0x800, 0x1000000};
+    return s < sizeof code / sizeof code[0] ? code[s] : 0;
+}
+
 static int write_ports(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t)
 {
     int rc = ibr__buf_puts(out, ctx,
-                           "START_PORTS\nNodeGuid,PortGuid,PortNum,LID,LMC,PortState\n");
+                           "START_PORTS\nNodeGuid,PortGuid,PortNum,LID,LMC,LinkWidthActv,"
+                           "LinkSpeedActv,PortState\n");
     for (uint32_t i = 0; i < t->n_nodes && rc == 0; i++) {
         const ibr__node *n = &t->nodes[i];
         int sw = n->type == IBR_NODE_SWITCH;
         for (unsigned p = sw ? 0 : 1; p <= n->nports && rc == 0; p++) {
             const ibr__port *pt = &t->ports[n->port_off + p];
             const ibr__port *id = sw ? &t->ports[n->port_off] : pt;
-            rc = ibr__buf_printf(out, ctx, "0x%016" PRIx64 ",0x%016" PRIx64 ",%u,%u,%u,%d\n",
-                                 n->guid, id->guid, p, (unsigned)id->lid, (unsigned)id->lmc,
+            int cabled = p && pt->remote_node != IBR_NONE;
+            rc = ibr__buf_printf(out, ctx,
+                                 "0x%016" PRIx64 ",0x%016" PRIx64 ",%u,%u,%u,%u,%u,%d\n", n->guid,
+                                 id->guid, p, (unsigned)id->lid, (unsigned)id->lmc,
+                                 cabled ? pt->width : 0u, cabled ? speed_code(pt->speed) : 0u,
                                  (p == 0 || is_up(pt)) ? 4 : 1);
         }
     }

@@ -95,6 +95,13 @@ int ibr_run_parallel_for(ibr_run *run, size_t n, ibr_parallel_fn fn, void *arg)
     return ibr__run_parallel_for(run, run->nthreads, n, fn, arg);
 }
 
+int ibr_parallel_for(unsigned int threads, size_t n, ibr_parallel_fn fn, void *arg)
+{
+    if (!fn)
+        return IBR_EINVAL;
+    return ibr__parallel_for(ibr__resolve_threads(threads), n, fn, arg);
+}
+
 int ibr_run_find_credit_loop(ibr_channel *cycle, size_t cap, size_t *len, ibr_run *run)
 {
     if (!run || !len || (cap && !cycle))

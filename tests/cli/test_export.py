@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """ibr export: the routing in the input formats of CODES, SST/macro, SST
-Merlin and Slurm. usage: test_export.py PATH_TO_IBR
+Merlin, Slurm and ORCS. usage: test_export.py PATH_TO_IBR
 
 Each format is read back the way its consumer reads it: JSON with Python's
 parser as SST/macro's nlohmann::json does, GraphML with networkx's
@@ -452,6 +452,124 @@ def test_slurm(name, topo, engine, links, switches, cas, tree):
 
 
 # ---------------------------------------------------------------------------
+# ORCS (the Oblivious Routing Congestion Simulator). Its simulator.cpp
+# reads the file with libcgraph's agmemread(); hosts are the nodes whose
+# name starts with 'H'; find_route() follows, from each node, the first
+# out-edge whose "comment" names the destination (contains_target():
+# tokens split on ", \t\n"; "*" matches every host). The file is read here
+# with Graphviz's gvpr (the same libcgraph) where installed, and always
+# with a reader of the DOT statements written from the Graphviz grammar.
+
+def parse_dot_subset(text):
+    """Nodes (in order) and out-edges {tail: [(head, comment)]} of a digraph
+    written as ID statements and ID -> ID [comment="..."] statements, with
+    // and /* */ comments; raises on anything else."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    m = re.fullmatch(r'\s*digraph\s+(\w+)\s*\{(.*)\}\s*', text, re.S)
+    check(m, "not one non-strict digraph")
+    ident = r'"((?:[^"\\]|\\.)*)"|([A-Za-z_][A-Za-z_0-9]*)'
+    nodes, edges = [], {}
+    for stmt in m.group(2).split(";"):
+        stmt = stmt.strip()
+        if not stmt:
+            continue
+        e = re.fullmatch(r'(?:%s)\s*->\s*(?:%s)\s*\[\s*comment\s*=\s*"([^"\\]*)"\s*\]'
+                         % (ident, ident), stmt)
+        if e:
+            a, b = e.group(1) or e.group(2), e.group(3) or e.group(4)
+            for n in (a, b):
+                if n not in nodes:
+                    nodes.append(n)
+            edges.setdefault(a, []).append((b, e.group(5)))
+            continue
+        n = re.fullmatch(ident, stmt)
+        check(n, "not a DOT statement ORCS reads: %r" % stmt[:80])
+        if (n.group(1) or n.group(2)) not in nodes:
+            nodes.append(n.group(1) or n.group(2))
+    return nodes, edges
+
+
+def read_dot_gvpr(path):
+    """The same through libcgraph: the nodes in agfstnode() order, each
+    node's out-edges in agfstout() order, as ORCS walks them."""
+    prog = ('N { edge_t e; printf("N\\t%s\\n", $.name);'
+            ' for (e = fstout($); e; e = nxtout(e))'
+            ' printf("E\\t%s\\t%s\\t%s\\n", e.tail.name, e.head.name, e.comment); }')
+    p = subprocess.run(["gvpr", prog, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=600)
+    check(p.returncode == 0 and not p.stderr, "gvpr: %s" % p.stderr[-500:])
+    nodes, edges = [], {}
+    for line in p.stdout.splitlines():
+        f = line.split("\t")
+        if f[0] == "N":
+            nodes.append(f[1])
+        else:
+            edges.setdefault(f[1], []).append((f[2], f[3]))
+    return nodes, edges
+
+
+def orcs_route(edges, src, dst, limit=64):
+    """ORCS's find_route(): the nodes from src to dst, None when it stops."""
+    path, node = [src], src
+    while node != dst and len(path) < limit:
+        for head, comment in edges.get(node, []):
+            if comment == "*" or dst in re.split(r"[, \t\n]+", comment):
+                node = head
+                break
+        else:
+            return None
+        if node in path:
+            return None
+        path.append(node)
+    return path if node == dst else None
+
+
+def test_orcs(name, topo, engine, links, switches, cas, tables):
+    out = os.path.join(TMP, name + "-orcs.dot")
+    expect(["export", "orcs", topo, "-R", engine, "-o", out])
+    with open(out) as f:
+        views = [parse_dot_subset(f.read())]
+    if shutil.which("gvpr"):
+        views.append(read_dot_gvpr(out))
+    elif os.environ.get("CI") == "true":
+        raise AssertionError("gvpr (Debian graphviz) missing under CI")
+    host = {(node, port): "H%016x" % g for g, (node, port, _) in cas.items()}
+    for nodes, edges in views:
+        hosts = [n for n in nodes if n.startswith("H")]
+        check(len(hosts) == len(set(hosts)) and set(hosts) == set(host.values()),
+              "%s: ORCS's hosts are not the CA ports" % name)
+        check({n for n in nodes if not n.startswith("H")} == {"S%016x" % s for s in switches},
+              "%s: switches" % name)
+        # each switch's out-edges: one per cable, each naming the hosts
+        # OpenSM's dump of the same routing sends out of that port. libcgraph
+        # orders a node's out-edges by head node, so ORCS's "first edge
+        # naming the host" is sound only because each host is on one edge.
+        for sw in switches:
+            want = []
+            for (a, port), (b, bport) in sorted(links.items()):
+                if a != sw:
+                    continue
+                head = "S%016x" % b if b in switches else host.get((b, bport))
+                dests = sorted("H%016x" % g for g, p in tables[sw].items() if p == port)
+                want.append((head, ",".join(dests)))
+            got = [(h, ",".join(sorted(c.split(",")) if c else "")) for h, c in
+                   edges.get("S%016x" % sw, [])]
+            check(sorted(got) == sorted(want), "%s: switch 0x%016x: edges %r, cabling and dump %r"
+                  % (name, sw, got[:3], want[:3]))
+        # every pair along ORCS's walk equals the dump's route
+        for src, (snode, sport, _) in cas.items():
+            first = links[(snode, sport)][0]
+            for dst in cas:
+                if dst == src:
+                    continue
+                path = orcs_route(edges, "H%016x" % src, "H%016x" % dst)
+                ref = walk(links, tables, first, dst, cas)
+                check(path and ref and path[1:-1] == ["S%016x" % s for s in ref],
+                      "%s: %x -> %x: ORCS walks %r, the dump %r" % (name, src, dst, path, ref))
+
+
+# ---------------------------------------------------------------------------
 
 def test_formats():
     for i, (spec, engine, faults) in enumerate(CASES):
@@ -463,6 +581,7 @@ def test_formats():
         test_codes(name, topo, rdir, engine, links, switches, cas, tables)
         test_sst_macro(name, topo, engine, links, switches, cas, tables)
         test_sst_merlin(name, topo, engine, links, switches, cas, tables)
+        test_orcs(name, topo, engine, links, switches, cas, tables)
         tree = not spec.startswith(("torus", "random"))
         test_slurm(name, topo, engine, links, switches, cas, tree)
 
@@ -689,7 +808,7 @@ def test_errors():
     with open(bad, "w") as f:
         f.write(cut)
     out = os.path.join(TMP, "cut-out")
-    for fmt in ("codes", "sst-macro", "sst-merlin"):
+    for fmt in ("codes", "sst-macro", "sst-merlin", "orcs"):
         expect(["export", fmt, topo, bad, "-o", out], 2, r"to LID 7 .*no route")
     check(not os.path.exists(out) or not os.listdir(out), "files written for a bad table")
     # route's routing options are taken, its dump options are not

@@ -203,6 +203,34 @@ def test_curve():
     check(sw["baseline"]["shift"] == 1 and sw["curve"][2]["median"]["shift"] < 1, sw)
 
 
+def without_seconds(doc):
+    """The sweep's JSON less its timings."""
+    if isinstance(doc, dict):
+        return {k: without_seconds(v) for k, v in doc.items() if k != "seconds"}
+    if isinstance(doc, list):
+        return [without_seconds(v) for v in doc]
+    return doc
+
+
+def test_threads_identical():
+    # the faults are evaluated in parallel on --threads workers: single
+    # cables, switches (several links down at once) and the curve's trials
+    # give the same JSON with 1, 2 and 3 workers (3: blocks that do not
+    # divide the faults), on a tree and on a torus where minhop's full
+    # route is taken
+    for spec, engine in (("xgft:h=3,m=4.4.4,w=1.4.4", "dmodc"),
+                         ("torus:dims=4x4,hosts=2", "minhop")):
+        topo = gen_file(spec, "thr.topo")
+        docs = []
+        for threads in ("1", "2", "3"):
+            doc = run_json("sweep", topo, "-R", engine, "--cables", "9", "--switches", "3",
+                           "--k-max", "3", "--trials", "3", "--json", "--random", "4",
+                           "--seed", "5", "--threads", threads)
+            docs.append(json.dumps(without_seconds(doc), sort_keys=True))
+        check(len(json.loads(docs[0])["sweep"]["faults"]) == 12, docs[0][:300])
+        check(docs[0] == docs[1] == docs[2], "%s: the sweep depends on --threads" % spec)
+
+
 def test_text_and_errors():
     topo = gen_file("xgft:h=2,m=4.4,w=1.4", "e44.topo")
     rc, out, err = ibr("sweep", topo, "-R", "dmodc", "--cables", "3", *OPTS)

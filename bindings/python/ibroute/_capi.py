@@ -1194,6 +1194,7 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_topo_switch_hops", [_u8p, TopoP, c_uint], c_int),
     ("ibr_run_threads", [RunP], c_uint),
     ("ibr_run_parallel_for", [RunP, c_size_t, PARALLEL_FN, c_void_p], c_int),
+    ("ibr_parallel_for", [c_uint, c_size_t, PARALLEL_FN, c_void_p], c_int),
     ("ibr_run_ucast", [RunP, _u8p, CAND_FN, c_void_p, c_char_p], c_int),
     ("ibr_run_ucast_ex", [RunP, _u8p, CAND_FN, c_void_p, c_char_p, c_uint], c_int),
     ("ibr_run_find_credit_loop", [POINTER(ibr_channel), c_size_t, _sizep, RunP], c_int),

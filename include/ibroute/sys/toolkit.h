@@ -10,7 +10,8 @@
  * - breadth-first searches: distances from a set of switches
  *   (ibr_topo_bfs()) and the all-pairs hop matrix (ibr_topo_switch_hops(),
  *   in parallel);
- * - a parallel loop over the run's worker threads (ibr_run_parallel_for());
+ * - a parallel loop over the run's worker threads (ibr_run_parallel_for()),
+ *   and the same loop outside a run (ibr_parallel_for());
  * - OpenSM's LFT builder (ibr_run_ucast()): given a hop matrix and, per
  *   switch, the candidate output ports toward every switch, it fills every
  *   LFT with OpenSM's destination order, port balancing, LMC spreading and
@@ -120,6 +121,21 @@ typedef int (*ibr_parallel_fn)(void *arg, unsigned int worker, size_t i);
  * Time complexity: O(n) calls of @p fn.
  */
 IBR_API int ibr_run_parallel_for(ibr_run *run, size_t n, ibr_parallel_fn fn, void *arg);
+
+/**
+ * The loop of ibr_run_parallel_for() outside a routing run, for callers
+ * that evaluate independent items (faults, fabrics) with the library's
+ * workers: @p fn(arg, worker, i) for every i in [0, @p n) on
+ * min(@p threads, @p n) workers, worker 0 being the calling thread.
+ * @p threads 0 means one per online CPU (as ibr_options::threads); the
+ * count is capped at 64. Items are handed out in blocks; @p fn must write
+ * only what item @p i or its worker owns, so the loop's output does not
+ * depend on the worker count.
+ * @return 0, the first negative value @p fn returned (in item order; the
+ *         remaining items may not run), ::IBR_EINVAL (NULL @p fn).
+ * Thread-safe. Time complexity: O(n) calls of @p fn.
+ */
+IBR_API int ibr_parallel_for(unsigned int threads, size_t n, ibr_parallel_fn fn, void *arg);
 
 /**
  * Candidate output ports of switch @p sw toward every switch, for
