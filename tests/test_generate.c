@@ -24,13 +24,6 @@ static ibr_fabric *gen(const char *spec)
     return f;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static ibr_node_info node(const ibr_fabric *f, uint32_t n)
 {
     ibr_node_info ni;
@@ -391,11 +384,7 @@ static void test_fat_tree_3level(void)
 {
     ibr_fabric *f = NULL;
     CU_ASSERT_FATAL(ibr_fabric_create(&f, NULL) == 0);
-    double t0 = now();
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_gen_fat_tree(f, 3, 36, 0), 0);
-    double dt = now() - t0;
-    fprintf(stderr, "\n    3-level 36-port fat tree (11,664 hosts): %.3f s\n", dt);
-    CU_ASSERT(dt < 2.0); /* well under a second unsanitised */
     counts c = count(f);
     CU_ASSERT_EQUAL(c.ca, 11664);
     CU_ASSERT_EQUAL(c.sw, 648 + 648 + 324);
@@ -428,11 +417,8 @@ static void test_fat_tree_big(void)
 {
     ibr_fabric *f = NULL;
     CU_ASSERT_FATAL(ibr_fabric_create(&f, NULL) == 0);
-    double t0 = now();
+    /* speed is the bench's business (ratios, never seconds in a test) */
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=3,radix=48"), 0);
-    double dt = now() - t0;
-    fprintf(stderr, "    3-level 48-port fat tree (27,648 hosts): %.3f s\n", dt);
-    CU_ASSERT(dt < 4.0);
     counts c = count(f);
     CU_ASSERT_EQUAL(c.ca, 27648);
     CU_ASSERT_EQUAL(c.sw, 1152 + 1152 + 576);
@@ -880,11 +866,8 @@ static void test_random(void)
     CU_ASSERT_EQUAL(differ, 4);
     ibr_fabric_destroy(a);
 
-    /* larger: still quick and connected */
-    double t0 = now();
+    /* larger: still connected */
     a = gen("random:switches=4000,degree=8,hosts=4,seed=99");
-    double dt = now() - t0;
-    CU_ASSERT(dt < 2.0);
     check_random(a, 4000, 8, 4);
     ibr_fabric_destroy(a);
 }

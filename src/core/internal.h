@@ -187,8 +187,6 @@ ibr__mcast *ibr__result_mcast_get(ibr_result *r, uint16_t mlid, int create);
 void ibr__result_mcast_clear(ibr_result *r);
 /* Drop everything an engine wrote (for a fresh attempt). */
 void ibr__result_clear_tables(ibr_result *r);
-int ibr__result_add_attempt(ibr_result *r, const char *name, int status, const char *msg);
-int ibr__result_set_artifact(ibr_result *r, const char *name, const void *data, size_t size);
 /* The layout of a result's switch SL2VL maps: per switch s, the offset
    of its (nports+1)^2 maps of 16 bytes, one per (in, out) port pair;
    *total gets the bytes of all of them. The one place that layout is
@@ -199,8 +197,6 @@ int ibr__result_alloc_ep_sl2vl(ibr_result *r);
 /* Replace the switch SL2VL maps and their layout (ibr__sl2vl_layout()),
    taking ownership of both: the QoS manager's programmed maps. */
 void ibr__result_replace_sl2vl(ibr_result *r, uint8_t *sl2vl, uint32_t *off);
-/* Record one setting of the engine that routed (copied). */
-int ibr__result_add_setting(ibr_result *r, const char *name, const char *value);
 /* VL of a hop through switch sw from in_port to out_port (both at most the
    switch's port count) on SL sl: its SL2VL entry, or sl without tables. */
 unsigned ibr__hop_vl(const ibr_result *r, uint32_t sw, unsigned in_port, unsigned out_port,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/result_notes.h"
 #include "core/result_qos.h"
 #include "ibroute/qos.h"
 
@@ -95,7 +96,7 @@ void ibr__qos_set_levels(ibr_result *r, unsigned levels, unsigned caps)
     r->qos_levels = levels;
     r->qos_stride = k;
     if (!(caps & IBR_CAP_OWN_SL2VL))
-        r->vls_used = levels * k;
+        ibr__result_set_layering(r, levels * k, r->layers);
 }
 
 void ibr__qos_keep_levels(ibr_result *r, unsigned levels, unsigned stride)

@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/result_notes.h"
 #include "core/messages.h"
 #include "formats/lex.h"
 #include "formats/lfts_reader.h"
@@ -369,10 +370,10 @@ int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, 
         ibr__result_clear_tables(r);
         ibr__result_unicast_drop(r);
         r->status = rc;
-        r->engine[0] = 0;
+        ibr__result_set_engine(r, NULL);
         strlcpy(r->last_error, rd.msg, sizeof r->last_error);
     } else {
-        strlcpy(r->engine, "file", sizeof r->engine);
+        ibr__result_set_engine(r, "file");
     }
     if (ibr__result_add_attempt(r, "file", rc, rc < 0 ? rd.msg : "") < 0) {
         ibr_result_destroy(r);

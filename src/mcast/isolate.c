@@ -38,6 +38,7 @@
 
 #include "core/mcast_groups_int.h"
 #include "core/messages.h"
+#include "core/result_notes.h"
 #include "core/topo_int.h"
 #include "mcast/mcast.h"
 
@@ -286,7 +287,7 @@ int ibr__mcast_isolate(ibr__mcast_next *next, ibr_run *run, unsigned max_vls, in
         for (size_t i = 0; i < nsl; i++)
             r->sl[i]++;
     }
-    r->vls_used = used + 1;
+    ibr__result_set_layering(r, used + 1, r->layers);
     if ((rc = write_trees(&tr, run)) < 0)
         goto out;
     r->mcast_trees = IBR_MCAST_TREES_SPANNING;

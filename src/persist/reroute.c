@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/result_notes.h"
 #include "core/result_qos.h"
 #include "core/result_unicast.h"
 #include "engines/dmodc_int.h"
@@ -725,10 +726,11 @@ static int keep_upos(rr *x)
     const ibr_topo *t = x->t;
     uint32_t S1 = t->n_sw ? t->n_sw : 1, D1 = db->n_sw ? db->n_sw : 1;
     uint32_t *at = ibr__mallocarray(x->ctx, D1, sizeof *at);
+    uint32_t *kept = ibr__mallocarray(x->ctx, S1, sizeof *kept);
     x->upos = ibr__mallocarray(x->ctx, S1, sizeof *x->upos);
-    x->r->upos = ibr__mallocarray(x->ctx, S1, sizeof *x->r->upos);
-    if (!at || !x->upos || !x->r->upos) {
+    if (!at || !x->upos || !kept) {
         ibr__free(x->ctx, at);
+        ibr__free(x->ctx, kept);
         return IBR_ENOMEM;
     }
     for (uint32_t i = 0; i < db->n_sw; i++)
@@ -741,11 +743,12 @@ static int keep_upos(rr *x)
     uint32_t next = 0;
     for (uint32_t i = 0; i < db->n_sw; i++)
         if (at[i] != IBR_NONE)
-            x->r->upos[at[i]] = next++;
+            kept[at[i]] = next++;
     for (uint32_t s = 0; s < t->n_sw; s++)
         if (x->upos[s] == IBR_NONE)
-            x->r->upos[s] = next++;
+            kept[s] = next++;
     ibr__free(x->ctx, at);
+    ibr__result_take_upos(x->r, kept);
     return 0;
 }
 
@@ -764,11 +767,9 @@ static int build_mapped(rr *x)
         return rc;
     if (db->upos && (rc = keep_upos(x)) < 0)
         return rc;
-    r->vls_used = db->vls_used ? db->vls_used : 1;
-    r->layers = db->layers;
-    r->seed = db->seed;
-    r->threads = 1;
-    strlcpy(r->engine, db->engine, sizeof r->engine);
+    ibr__result_set_layering(r, db->vls_used, db->layers);
+    ibr__result_set_run(r, db->seed, 1, r->lmc_cap);
+    ibr__result_set_engine(r, db->engine);
     for (size_t i = 0; i < db->n_settings; i++)
         if (ibr__result_add_setting(r, db->set_name[i], db->set_value[i]) < 0)
             return IBR_ENOMEM;
@@ -2006,9 +2007,8 @@ static int layered_sls(rr *x)
     }
     x->merged = 1; /* path SLs may differ: compared by the churn */
     x->paths_moved = a.paths_moved;
-    if (a.vls_used > x->r->vls_used)
-        x->r->vls_used = a.vls_used;
-    x->r->layers += a.layers_opened;
+    ibr__result_set_layering(x->r, a.vls_used > x->r->vls_used ? a.vls_used : x->r->vls_used,
+                             x->r->layers + a.layers_opened);
     return 0;
 }
 

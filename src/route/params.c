@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/result_notes.h"
 #include "core/messages.h"
 #include "route/route_int.h"
 

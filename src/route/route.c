@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/mcast_groups_int.h"
+#include "core/result_notes.h"
 #include "core/messages.h"
 #include "mcast/mcast.h"
 #include "core/result_qos.h"
@@ -73,14 +74,13 @@ static int prepare_run(route_call *c, const ibr_options *opts)
     if (rc < 0)
         return rc;
     run->vals = c->vals;
-    r->seed = run->opts.seed;
-    r->lmc_cap = run->opts.lmc == IBR_LMC_TOPO ? 7 : run->opts.lmc;
     run->nthreads = ibr__resolve_threads(run->opts.threads);
     /* automatic thread count: starting workers costs more than it saves
        on small fabrics (the tables are the same either way) */
     if (run->opts.threads == 0 && (uint64_t)t->n_sw * ((uint64_t)t->max_lid + 1) < (1u << 18))
         run->nthreads = 1;
-    r->threads = run->nthreads;
+    ibr__result_set_run(r, run->opts.seed, run->nthreads,
+                        run->opts.lmc == IBR_LMC_TOPO ? 7 : run->opts.lmc);
     c->levels = run->opts.qos ? ibr__qos_levels(run->opts.qos) : 1;
     c->user_max_vls = run->opts.max_vls;
     return 0;
@@ -322,7 +322,7 @@ static int route_chain(ibr_result **out, const ibr_topo *t, const char *chain,
             return fail_result(r, ibr__err(r->last_error, IBR_ENOMEM, "out of memory"));
         }
         if (rc == 0) {
-            strlcpy(r->engine, e->name, sizeof r->engine);
+            ibr__result_set_engine(r, e->name);
             r->last_error[0] = 0;
             r->status = 0;
             return 0;

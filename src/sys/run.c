@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/result_notes.h"
 #include "core/result_unicast.h"
 #include "sys/run_int.h"
 
@@ -195,7 +196,7 @@ int ibr_run_set_vls_used(ibr_run *run, unsigned int vls)
         return IBR_EINVAL;
     if (vls < 1 || vls > 15)
         return IBR_ERANGE;
-    run->res->vls_used = vls;
+    ibr__result_set_layering(run->res, vls, run->res->layers);
     return 0;
 }
 
@@ -205,7 +206,7 @@ int ibr_run_set_layers(ibr_run *run, unsigned int layers)
         return IBR_EINVAL;
     if (layers < 1 || layers > 15)
         return IBR_ERANGE;
-    run->res->layers = layers;
+    ibr__result_set_layering(run->res, run->res->vls_used, layers);
     return 0;
 }
 
@@ -217,8 +218,7 @@ int ibr__run_set_upos(ibr_run *run, const uint32_t *pos)
     if (!v)
         return IBR_ENOMEM;
     memcpy(v, pos, run->topo->n_sw * sizeof *v);
-    ibr__free(run->ctx, r->upos);
-    r->upos = v;
+    ibr__result_take_upos(r, v);
     return 0;
 }
 
