@@ -645,14 +645,19 @@ static int copy_sl2vl(rr *x)
             ibr__free(ctx, off);
             return IBR_ENOMEM;
         }
-        for (size_t i = 0; i < total; i++)
-            tab[i] = (uint8_t)((i % 16) < 15 ? i % 16 : 15);
+        /* a switch not saved (or with other ports) gets the identity map
+           on every port pair, the others their saved tables */
+        static const uint8_t ident[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         for (uint32_t s = 0; s < t->n_sw; s++) {
             uint32_t ds = x->swmap[s];
             unsigned np = t->nodes[t->sw_node[s]].nports;
-            if (ds != IBR_NONE && db->nodes[ds].nports == np)
-                memcpy(tab + off[s], db->sl2vl + db->sl2vl_off[ds],
-                       ((size_t)np + 1) * (np + 1) * 16);
+            size_t pairs = ((size_t)np + 1) * (np + 1);
+            if (ds != IBR_NONE && db->nodes[ds].nports == np) {
+                memcpy(tab + off[s], db->sl2vl + db->sl2vl_off[ds], pairs * 16);
+                continue;
+            }
+            for (size_t k = 0; k < pairs; k++)
+                memcpy(tab + off[s] + k * 16, ident, 16);
         }
         r->sl2vl_off = off;
         r->sl2vl = tab;
@@ -1948,6 +1953,7 @@ static int layered_sls(rr *x)
     a.swmap = x->swmap;
     a.lidmap = x->lidmap;
     a.lid_touched = x->lid_touched;
+    a.sl_rows_same = per_dest || one;
     a.vls = vls < max_vls ? vls : max_vls;
     a.rowed = ibr__calloc(x->ctx, x->t->n_sw ? x->t->n_sw : 1, 1);
     if (!a.rowed)
