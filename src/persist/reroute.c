@@ -599,10 +599,16 @@ static int copy_sls(rr *x)
     } else if (db->sl_mode == IBR_SL_PER_PAIR) {
         uint32_t ns = ibr__n_src_slots(t);
         uint32_t *row_of = ibr__mallocarray(ctx, (size_t)db->max_lid + 1, sizeof *row_of);
-        if (!row_of || !(r->sl = ibr__calloc(ctx, (size_t)ns * L, 1))) {
+        uint32_t *unmapped = ibr__mallocarray(ctx, L, sizeof *unmapped);
+        size_t n_unmapped = 0;
+        if (!row_of || !unmapped || !(r->sl = ibr__calloc(ctx, (size_t)ns * L, 1))) {
             ibr__free(ctx, row_of);
+            ibr__free(ctx, unmapped);
             return IBR_ENOMEM;
         }
+        for (size_t l = 1; l < L; l++)
+            if (x->lidmap[l] == IBR_NONE)
+                unmapped[n_unmapped++] = (uint32_t)l;
         for (size_t l = 0; l <= db->max_lid; l++)
             row_of[l] = IBR_NONE;
         for (size_t i = 0; i < db->n_sl_rows; i++)
@@ -617,11 +623,20 @@ static int copy_sls(rr *x)
                 continue;
             const uint8_t *src = db->sl + (size_t)orow * db->lft_size;
             uint8_t *dst = r->sl + (size_t)sl * L;
+            if (x->identity && L <= db->lft_size) {
+                /* the same LIDs: the row as saved, the LIDs without a
+                   saved column cleared */
+                memcpy(dst + 1, src + 1, L - 1);
+                for (size_t i = 0; i < n_unmapped; i++)
+                    dst[unmapped[i]] = 0;
+                continue;
+            }
             for (size_t l = 1; l < L; l++)
                 if (x->lidmap[l] != IBR_NONE)
                     dst[l] = src[x->lidmap[l]];
         }
         ibr__free(ctx, row_of);
+        ibr__free(ctx, unmapped);
         r->sl_mode = IBR_SL_PER_PAIR;
     }
     return 0;

@@ -694,6 +694,8 @@ static int column_sls(lay *c)
     memset(same, 1, L);
     for (uint32_t k = 1; k < n && !c->a->sl_rows_same; k++) {
         const uint8_t *row = c->r->sl + (size_t)c->slots[k] * L;
+        if (memcmp(row, row0, L) == 0)
+            continue;
         for (size_t l = 0; l < L; l++)
             same[l] &= row[l] == row0[l];
     }
