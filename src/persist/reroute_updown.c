@@ -405,20 +405,39 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
     return 0;
 }
 
-static int cmp_u64(const void *x, const void *y, void *arg)
+/* w->bad in rising (LID, switch) order: a counting sort by LID, stable,
+   of entries made switch by switch in rising order. 0 or IBR_ENOMEM. */
+static int bad_by_lid(const ibr__updown_repair *a, ud_scratch *w)
 {
-    (void)arg;
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
+    ibr_context *ctx = a->t->ctx;
+    size_t L = a->lft_size;
+    uint32_t *off = ibr__calloc(ctx, L + 1, sizeof *off);
+    uint64_t *v = ibr__mallocarray(ctx, w->n_bad ? w->n_bad : 1, sizeof *v);
+    if (!off || !v) {
+        ibr__free(ctx, off);
+        ibr__free(ctx, v);
+        return IBR_ENOMEM;
+    }
+    for (size_t i = 0; i < w->n_bad; i++)
+        off[(w->bad[i] >> 32) + 1]++;
+    for (size_t l = 0; l < L; l++)
+        off[l + 1] += off[l];
+    for (size_t i = 0; i < w->n_bad; i++)
+        v[off[w->bad[i] >> 32]++] = w->bad[i];
+    ibr__free(ctx, off);
+    ibr__free(ctx, w->bad);
+    w->bad = v;
+    return 0;
 }
 
 /* Every LID with entries over lost cables, by the local pass; the
    destination switches it cannot finish are marked for repair_dest.
-   0, or 1 with a->why. */
+   0, 1 with a->why, or IBR_ENOMEM. */
 static int local_pass(ibr__updown_repair *a, ud_scratch *w)
 {
     const ibr_topo *t = a->t;
-    ibr__sort(w->bad, w->n_bad, sizeof *w->bad, cmp_u64, NULL);
+    if (bad_by_lid(a, w) < 0)
+        return IBR_ENOMEM;
     for (size_t i = 0; i < w->n_bad;) {
         size_t l = (size_t)(w->bad[i] >> 32), j = i;
         uint32_t d = t->lid_sw[l], n = 0;
