@@ -248,6 +248,8 @@ static uint64_t sl_churn(const ibr_routing_db *db, const ibr_result *r, int sl_p
                     }
             }
             const uint8_t *now = r->sl_mode == IBR_SL_PER_PAIR ? r->sl + (size_t)sl * L : NULL;
+            if (now && old && L <= db->lft_size && memcmp(now + 1, old + 1, L - 1) == 0)
+                continue; /* the row unchanged (most of a repair's) */
             for (size_t l = 1; l < L; l++) {
                 unsigned a = now ? now[l] : 0, b = old && l < db->lft_size ? old[l] : 0;
                 slc += a != b;

@@ -623,10 +623,16 @@ static int copy_sls(rr *x)
     } else if (db->sl_mode == IBR_SL_PER_PAIR) {
         uint32_t ns = ibr__n_src_slots(t);
         uint32_t *row_of = ibr__mallocarray(ctx, (size_t)db->max_lid + 1, sizeof *row_of);
-        if (!row_of || !(r->sl = ibr__calloc(ctx, (size_t)ns * L, 1))) {
+        uint32_t *unmapped = ibr__mallocarray(ctx, L, sizeof *unmapped);
+        size_t n_unmapped = 0;
+        if (!row_of || !unmapped || !(r->sl = ibr__calloc(ctx, (size_t)ns * L, 1))) {
             ibr__free(ctx, row_of);
+            ibr__free(ctx, unmapped);
             return IBR_ENOMEM;
         }
+        for (size_t l = 1; l < L; l++)
+            if (x->lidmap[l] == IBR_NONE)
+                unmapped[n_unmapped++] = (uint32_t)l;
         for (size_t l = 0; l <= db->max_lid; l++)
             row_of[l] = IBR_NONE;
         for (size_t i = 0; i < db->n_sl_rows; i++)
@@ -641,11 +647,20 @@ static int copy_sls(rr *x)
                 continue;
             const uint8_t *src = db->sl + (size_t)orow * db->lft_size;
             uint8_t *dst = r->sl + (size_t)sl * L;
+            if (x->identity && L <= db->lft_size) {
+                /* the same LIDs: the row as saved, the LIDs without a
+                   saved column cleared */
+                memcpy(dst + 1, src + 1, L - 1);
+                for (size_t i = 0; i < n_unmapped; i++)
+                    dst[unmapped[i]] = 0;
+                continue;
+            }
             for (size_t l = 1; l < L; l++)
                 if (x->lidmap[l] != IBR_NONE)
                     dst[l] = src[x->lidmap[l]];
         }
         ibr__free(ctx, row_of);
+        ibr__free(ctx, unmapped);
         r->sl_mode = IBR_SL_PER_PAIR;
     }
     return 0;
@@ -669,14 +684,19 @@ static int copy_sl2vl(rr *x)
             ibr__free(ctx, off);
             return IBR_ENOMEM;
         }
-        for (size_t i = 0; i < total; i++)
-            tab[i] = (uint8_t)((i % 16) < 15 ? i % 16 : 15);
+        /* a switch not saved (or with other ports) gets the identity map
+           on every port pair, the others their saved tables */
+        static const uint8_t ident[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         for (uint32_t s = 0; s < t->n_sw; s++) {
             uint32_t ds = x->swmap[s];
             unsigned np = t->nodes[t->sw_node[s]].nports;
-            if (ds != IBR_NONE && db->nodes[ds].nports == np)
-                memcpy(tab + off[s], db->sl2vl + db->sl2vl_off[ds],
-                       ((size_t)np + 1) * (np + 1) * 16);
+            size_t pairs = ((size_t)np + 1) * (np + 1);
+            if (ds != IBR_NONE && db->nodes[ds].nports == np) {
+                memcpy(tab + off[s], db->sl2vl + db->sl2vl_off[ds], pairs * 16);
+                continue;
+            }
+            for (size_t k = 0; k < pairs; k++)
+                memcpy(tab + off[s] + k * 16, ident, 16);
         }
         r->sl2vl_off = off;
         r->sl2vl = tab;
@@ -1975,6 +1995,7 @@ static int layered_sls(rr *x)
     a.swmap = x->swmap;
     a.lidmap = x->lidmap;
     a.lid_touched = x->lid_touched;
+    a.sl_rows_same = per_dest || one;
     a.vls = vls < max_vls ? vls : max_vls;
     a.rowed = ibr__calloc(x->ctx, x->t->n_sw ? x->t->n_sw : 1, 1);
     if (!a.rowed)

@@ -68,6 +68,9 @@ typedef struct lay {
     size_t n_pending, cap_pending;
     uint32_t *ch;       /* one path's channels */
     uint16_t sl_used;   /* SLs of routed paths */
+    uint16_t *col_sl;   /* per LID: the SL (one bit) every source slot has
+                           toward it, or 0 (they differ) */
+    uint16_t dep_vls;   /* VLs on which some dependency was found */
     uint16_t *dep;      /* per CDG slot: VLs on which the dependency exists */
     uint32_t *log;      /* paths added for the column at hand: (switch, VL) */
     size_t n_log, cap_log;
@@ -219,6 +222,8 @@ static int push_pending(lay *c, uint32_t s, size_t l)
    rows' cache lines serve 64 LIDs each.) */
 static inline uint16_t own_sls(const lay *c, uint32_t s, size_t l)
 {
+    if (c->col_sl[l])
+        return c->slot_off[s + 1] > c->slot_off[s] ? c->col_sl[l] : 0;
     uint16_t m = 0;
     for (uint32_t j = c->slot_off[s]; j < c->slot_off[s + 1]; j++)
         m |= (uint16_t)(1u << (c->r->sl[(size_t)c->slots[j] * c->L + l] & 15));
@@ -249,8 +254,10 @@ static void propagate(lay *c, uint32_t n)
         uint16_t cr = c->carry[s] | vls;
         uint32_t w = c->head[e];
         uint32_t f = c->nx[w];
-        if (cr && f != IBR_NONE)
+        if (cr && f != IBR_NONE) {
             c->dep[c->slot0[e] + (f - c->t->adj_off[w])] |= cr;
+            c->dep_vls |= cr;
+        }
         c->carry[w] |= cr;
     }
 }
@@ -657,11 +664,45 @@ static void lay_free(lay *c)
     ibr__free(ctx, c->head);
     ibr__free(ctx, c->slot0);
     ibr__free(ctx, c->rest);
+    ibr__free(ctx, c->col_sl);
     ibr__free(ctx, c->jst);
     ibr__free(ctx, c->jlog);
     ibr__free(ctx, c->jq);
     ibr__free(ctx, c->dep);
     ibr__cdg_destroy(c->g);
+}
+
+/* c->col_sl: per LID, the SL every source slot has toward it when they
+   all share one (always so for per-destination SLs), read row by row, so
+   that the columns need not read the sources' SLs again. 0 or
+   IBR_ENOMEM. */
+static int column_sls(lay *c)
+{
+    size_t L = c->L;
+    uint32_t n = c->slot_off[c->S];
+    uint8_t *same = ibr__malloc(c->t->ctx, L);
+    c->col_sl = ibr__calloc(c->t->ctx, L, sizeof *c->col_sl);
+    if (!same || !c->col_sl) {
+        ibr__free(c->t->ctx, same);
+        return IBR_ENOMEM;
+    }
+    if (n == 0) {
+        ibr__free(c->t->ctx, same);
+        return 0;
+    }
+    const uint8_t *row0 = c->r->sl + (size_t)c->slots[0] * L;
+    memset(same, 1, L);
+    for (uint32_t k = 1; k < n && !c->a->sl_rows_same; k++) {
+        const uint8_t *row = c->r->sl + (size_t)c->slots[k] * L;
+        if (memcmp(row, row0, L) == 0)
+            continue;
+        for (size_t l = 0; l < L; l++)
+            same[l] &= row[l] == row0[l];
+    }
+    for (size_t l = 0; l < L; l++)
+        c->col_sl[l] = same[l] ? (uint16_t)(1u << (row0[l] & 15)) : 0;
+    ibr__free(c->t->ctx, same);
+    return 0;
 }
 
 /* The layers of the unmoved paths, filled and ordered. 0, 1 (why set),
@@ -709,17 +750,17 @@ static int build_layers(lay *c)
     }
     ibr__free(ctx, off);
     ibr__free(ctx, lids);
-    for (unsigned v = 0; v < NVL && rc == 0; v++) {
-        uint64_t *w = NULL;
-        for (size_t k = 0; k < nslot; k++)
-            if (c->dep[k] & (1u << v)) {
-                if (!w && !(w = ibr__cdg_fill_begin(c->g, v)))
-                    return IBR_ENOMEM;
-                w[k]++;
-            }
-        if (w)
+    /* the layers that have a dependency, filled in one pass over the slots */
+    uint64_t *w[NVL] = {NULL};
+    for (unsigned v = 0; v < NVL && rc == 0; v++)
+        if ((c->dep_vls & (1u << v)) && !(w[v] = ibr__cdg_fill_begin(c->g, v)))
+            return IBR_ENOMEM;
+    for (size_t k = 0; k < nslot && rc == 0; k++)
+        for (unsigned m = c->dep[k]; m; m &= m - 1)
+            w[__builtin_ctz(m)][k]++;
+    for (unsigned v = 0; v < NVL && rc == 0; v++)
+        if (w[v])
             ibr__cdg_fill_end(c->g, v);
-    }
     for (unsigned v = 0; v < NVL && rc == 0; v++) {
         int o = ibr__cdg_order(c->g, v);
         if (o < 0)
@@ -776,7 +817,7 @@ int ibr__reroute_layers(ibr__layer_repair *a)
         !c.port_off || !c.head || !c.slot0 || !c.rest ||
         (rc = index_topo(&c)) < 0 || (rc = ibr__cdg_create_topo(&c.g, t, NVL)) < 0)
         goto out;
-    if ((rc = build_layers(&c)) != 0)
+    if ((rc = column_sls(&c)) != 0 || (rc = build_layers(&c)) != 0)
         goto out;
     c.rowed = a->rowed;
     for (size_t i = 0, j; i < c.n_pending && rc == 0; i = j) {

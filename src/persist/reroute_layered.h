@@ -25,6 +25,8 @@ typedef struct ibr__layer_repair {
     ibr_result *r;
     const uint32_t *swmap, *lidmap;
     const uint8_t *lid_touched;
+    int sl_rows_same; /* every source's row of r->sl is the same (per-destination
+                         SLs made rows): a LID's sources share its SL */
     unsigned vls;
     uint8_t *rowed; /* per switch, set where an entry was changed to find a
                        route whose paths fit the layers (rows to recount) */

@@ -42,6 +42,12 @@ typedef struct ud_scratch {
     uint32_t *dead;     /* switches left without a route toward it */
     uint32_t *unreach;  /* per switch: the last destination switch found
                            to have no legal route from it (IBR_NONE) */
+    /* the walks of the local pass toward one LID, kept while no entry on
+       their way changes */
+    uint32_t epoch;     /* a gen value: walks kept since it */
+    uint32_t *kept;     /* per switch: epoch of its kept walk */
+    uint32_t *onway;    /* per switch: epoch of a kept walk through it */
+    struct ud_walk *res; /* per switch: its kept walk */
     uint64_t *bad;      /* (LID << 32 | switch): entries over lost cables */
     size_t n_bad, cap_bad;
 } ud_scratch;
@@ -227,14 +233,16 @@ typedef struct ud_walk {
     uint32_t len;
 } ud_walk;
 
-/* The current route of x toward l (delivered at d). */
-static ud_walk walk(const ibr__updown_repair *a, const ud_scratch *w, uint32_t x, uint32_t d,
+/* The current route of x toward l (delivered at d), the switches on its
+   way marked (w->onway) as carrying a walk kept in this epoch. */
+static ud_walk walk(const ibr__updown_repair *a, ud_scratch *w, uint32_t x, uint32_t d,
                     size_t l)
 {
     const ibr_topo *t = a->t;
     ud_walk r = {0, 1, 0};
     int second = 0;
     while (x != d) {
+        w->onway[x] = w->epoch;
         unsigned p = a->lft[(size_t)x * a->lft_size + l];
         const ibr__node *n = &t->nodes[t->sw_node[x]];
         if (p == IBR_NO_ROUTE || p == 0 || p > n->nports || r.len > t->n_sw)
@@ -283,7 +291,7 @@ static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
 
 /* The best port of b toward l by the local rule, 0 if none; *so whether
    the route it gives is second-phase only, *len its length. */
-static unsigned local_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b, uint32_t d,
+static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint32_t d,
                            size_t l, int *so, uint32_t *len)
 {
     const ibr_topo *t = a->t;
@@ -299,7 +307,11 @@ static unsigned local_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t 
         int sec = a->pos[x] > a->pos[b];
         if (best && best_sec && !sec)
             continue;
-        ud_walk r = walk(a, w, x, d, l);
+        if (w->kept[x] != w->epoch) {
+            w->res[x] = walk(a, w, x, d, l);
+            w->kept[x] = w->epoch;
+        }
+        ud_walk r = w->res[x];
         if (!r.ok || (sec && !r.second_only))
             continue;
         int tie = best && sec == best_sec && r.len == best_len;
@@ -342,6 +354,15 @@ static void push_preds(const ibr__updown_repair *a, ud_scratch *w, uint32_t *nw,
     }
 }
 
+/* put() in the local pass: an entry on the way of a kept walk ends the
+   epoch of kept walks. */
+static void local_put(ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l, unsigned port)
+{
+    put(a, b, l, port);
+    if (w->onway[b] == w->epoch)
+        w->epoch = ++w->gen;
+}
+
 /* The local pass toward LID l: 0 done, 1 when its destination switch must
    be searched whole (marked), or -1 (a->why) when a switch carrying end
    ports has no legal route to it. The work list starts with n switches. */
@@ -349,6 +370,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
 {
     const ibr_topo *t = a->t;
     uint32_t d = t->lid_sw[l], ndead = 0, tag = ++w->gen, budget = 4 * t->n_sw + 64;
+    w->epoch = ++w->gen;
     for (uint32_t i = 0; i < n; i++)
         w->inwork[w->work[i]] = tag;
     while (n) {
@@ -361,7 +383,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
                 i++;
                 continue;
             }
-            put(a, b, l, p);
+            local_put(a, w, b, l, p);
             if (a->hops)
                 a->hops[(size_t)b * t->n_sw + d] = (uint8_t)(len > 254 ? 255 : len);
             w->work[i] = w->work[--n];
@@ -378,7 +400,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
         n = 0;
         for (uint32_t i = 0; i < m; i++) {
             uint32_t b = w->work[i];
-            put(a, b, l, IBR_NO_ROUTE);
+            local_put(a, w, b, l, IBR_NO_ROUTE);
             w->dead[ndead++] = b;
         }
         /* a dead switch keeps its mark: it does not come back to the list */
@@ -405,20 +427,39 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
     return 0;
 }
 
-static int cmp_u64(const void *x, const void *y, void *arg)
+/* w->bad in rising (LID, switch) order: a counting sort by LID, stable,
+   of entries made switch by switch in rising order. 0 or IBR_ENOMEM. */
+static int bad_by_lid(const ibr__updown_repair *a, ud_scratch *w)
 {
-    (void)arg;
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
+    ibr_context *ctx = a->t->ctx;
+    size_t L = a->lft_size;
+    uint32_t *off = ibr__calloc(ctx, L + 1, sizeof *off);
+    uint64_t *v = ibr__mallocarray(ctx, w->n_bad ? w->n_bad : 1, sizeof *v);
+    if (!off || !v) {
+        ibr__free(ctx, off);
+        ibr__free(ctx, v);
+        return IBR_ENOMEM;
+    }
+    for (size_t i = 0; i < w->n_bad; i++)
+        off[(w->bad[i] >> 32) + 1]++;
+    for (size_t l = 0; l < L; l++)
+        off[l + 1] += off[l];
+    for (size_t i = 0; i < w->n_bad; i++)
+        v[off[w->bad[i] >> 32]++] = w->bad[i];
+    ibr__free(ctx, off);
+    ibr__free(ctx, w->bad);
+    w->bad = v;
+    return 0;
 }
 
 /* Every LID with entries over lost cables, by the local pass; the
    destination switches it cannot finish are marked for repair_dest.
-   0, or 1 with a->why. */
+   0, 1 with a->why, or IBR_ENOMEM. */
 static int local_pass(ibr__updown_repair *a, ud_scratch *w)
 {
     const ibr_topo *t = a->t;
-    ibr__sort(w->bad, w->n_bad, sizeof *w->bad, cmp_u64, NULL);
+    if (bad_by_lid(a, w) < 0)
+        return IBR_ENOMEM;
     for (size_t i = 0; i < w->n_bad;) {
         size_t l = (size_t)(w->bad[i] >> 32), j = i;
         uint32_t d = t->lid_sw[l], n = 0;
@@ -452,6 +493,9 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->dead);
     ibr__free(ctx, w->unreach);
     ibr__free(ctx, w->bad);
+    ibr__free(ctx, w->kept);
+    ibr__free(ctx, w->onway);
+    ibr__free(ctx, w->res);
 }
 
 /* The entries over a lost cable (rows of the switches that lost one),
@@ -506,11 +550,15 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.dead = ibr__mallocarray(ctx, S1, sizeof *w.dead);
     w.unreach = ibr__mallocarray(ctx, S1, sizeof *w.unreach);
     w.bad = ibr__mallocarray(ctx, w.cap_bad, sizeof *w.bad);
+    w.kept = ibr__calloc(ctx, S1, sizeof *w.kept);
+    w.onway = ibr__calloc(ctx, S1, sizeof *w.onway);
+    w.res = ibr__mallocarray(ctx, S1, sizeof *w.res);
     a->cap_moved = 64 * (size_t)S1;
     a->moved = ibr__mallocarray(ctx, a->cap_moved, sizeof *a->moved);
     a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
     if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
-        !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad) {
+        !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad || !w.kept ||
+        !w.onway || !w.res) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }

@@ -1390,6 +1390,14 @@ def test_reroute_blocks():
                     r"^to send: +\d+ LFT blocks \(at most \d+ on one switch\), 0 SL2VL tables; "
                     r"%d saved blocks routed over the lost cables$" % over)
     check(re.search(r"^full reroute: .* \d+ LFT blocks, 0 SL2VL tables, in ", out, re.M), out)
+    # --repeat times the full reroute as often as the repair, each after one
+    doc = jrun(["reroute", "-q", "--json", "--vs-full", "--repeat", "3", "--no-verify", db,
+                faulted])
+    f = doc["full"]
+    check(doc["repeat"] == 3 and 0 < f["time_min_s"] <= f["time_median_s"], doc)
+    out, _ = expect(["reroute", "--vs-full", "--repeat", "3", "--no-verify", db, faulted], 0)
+    check(re.search(r"^full reroute: .* in [\d.]+ s \(fastest of 3: [\d.]+, median [\d.]+\)$",
+                    out, re.M), out)
 
 
 def fix_db_checksum(text):
