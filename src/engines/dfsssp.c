@@ -169,6 +169,8 @@ typedef struct df {
                              its place in its switch's dimension order */
     uint32_t *mrank;     /* that order, when mesh analysis recognises one */
     int rev;             /* the dimensions taken in the reverse order */
+    int fixed;           /* laying out again with the routes kept: each
+                            unit's only candidate is its current hop */
     char shape[128];     /* what mesh analysis recognised */
     int whole;           /* every switch and link of the shape in place
                             (as many switches as its sizes multiply to) */
@@ -993,7 +995,8 @@ static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2
    the layers below spread (the lowest such), else the lowest layer above
    that takes a hop, the cheapest there. A switch without end ports takes
    the cheapest hop. Nothing that passes the switch has been placed yet,
-   so its hop is free to change. Returns 0, 1 when a unit fits in no
+   so its hop is free to change (c->fixed: it keeps its hop, only its
+   layer is chosen). Returns 0, 1 when a unit fits in no
    layer, < 0 error. */
 static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
                          unsigned spread, unsigned *n)
@@ -1007,9 +1010,9 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
     tree_account(c, r, di, NULL, -1);
     r->dist[d] = 0;
     for (uint32_t k = 1; k < r->nord; k++) {
-        uint32_t y = r->order[k], nc = 0;
+        uint32_t y = r->order[k], nc = 0, fe = c->fixed ? out_edge(c, y, di) : IBR_NONE;
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
-            if (hr[t->adj[e].sw] + 1u != hr[y])
+            if (hr[t->adj[e].sw] + 1u != hr[y] || (c->fixed && e != fe))
                 continue;
             uint64_t cv = r->dist[t->adj[e].sw] + c->s->load[e];
             uint32_t i = nc++;
@@ -1593,6 +1596,48 @@ static int opensm_layers(ibr_run *run, df *c, unsigned avail, int dim, unsigned 
     return 0;
 }
 
+/* When OpenSM's way fits in more than one layer: its routes kept, each
+   unit (destination by destination, switches nearest first, as lash
+   takes its paths) goes into the lowest layer its path keeps acyclic,
+   within one layer fewer than the cycle breaking needed. The cycle
+   breaking cuts where a cycle closes, not where a path could go instead,
+   and on a dragonfly (minimal paths fixed, only their layers free) needs
+   a layer more than this. The tables and link loads stay the same; only
+   the layers change, and only when the pass needs fewer. One pass, that
+   stops at the first unit that fits none of those layers. 0 with
+   *needed, or an error. */
+static int fewer_same_routes(ibr_run *run, df *c, unsigned *needed)
+{
+    size_t nu = (size_t)c->s->n_dest * c->nsrc;
+    uint64_t ppl[MAX_LAYERS];
+    uint8_t *keep = ibr__mallocarray(c->ctx, nu + 1, 1);
+    if (!keep)
+        return IBR_ENOMEM;
+    memcpy(keep, c->layer, nu);
+    memcpy(ppl, c->ppl, sizeof ppl);
+    unsigned n = 0;
+    c->fixed = 1;
+    int rc = layer_by_units(run, c, *needed - 1, 0, &n);
+    c->fixed = 0;
+    if (rc == 0 && n < *needed) {
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed with the same routes unit by unit", n);
+        *needed = n;
+    } else if (rc >= 0) {
+        memcpy(c->layer, keep, nu);
+        memcpy(c->ppl, ppl, sizeof ppl);
+        rc = 0;
+    }
+    /* the routes and loads did not change: no copy to go back to */
+    ibr__free(c->ctx, keep);
+    ibr__free(c->ctx, c->tp0);
+    ibr__free(c->ctx, c->load0);
+    ibr__free(c->ctx, c->cl0);
+    c->tp0 = NULL;
+    c->load0 = c->cl0 = NULL;
+    return rc;
+}
+
 /* When OpenSM's way fits in more than one layer: the layering unit by
    unit from its routes, spread over the lower half of the VLs, a
    quarter, ..., and packed (as relayer), may need fewer (a dragonfly,
@@ -1720,6 +1765,8 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         return 0;
     }
     int64_t fewest = 0;
+    if (rc == 0 && *needed > 1 && !c->tp0 && (rc = fewer_same_routes(run, c, needed)) < 0)
+        return rc;
     if (rc == 0 && *needed > 1 && !c->tp0 &&
         ibr_run_setting_int(&fewest, run, "fewest_layers") == 0 && fewest)
         return fewer_by_units(run, c, avail, needed);
