@@ -1458,13 +1458,15 @@ static int balance_layers(ibr_run *run, df *c, unsigned n)
     return rc < 0 ? rc : 0;
 }
 
-/* One layout in dimension order (c->rev: reversed); on a damaged shape
-   balanced (balance_layers). As dim_layout. */
-static int dim_pass(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+/* One layout in dimension order (c->rev: reversed), spread over the
+   lower half of the VLs (packed when that does not fit), or packed into
+   avail layers (packed); on a damaged shape balanced (balance_layers).
+   As dim_layout. */
+static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *needed)
 {
     c->rank = c->mrank;
-    int rc = layer_by_units(run, c, avail, (avail + 1) / 2, needed);
-    if (rc == 1)
+    int rc = layer_by_units(run, c, avail, packed ? 0 : (avail + 1) / 2, needed);
+    if (rc == 1 && !packed)
         rc = layer_by_units(run, c, avail, 0, needed);
     c->rank = NULL;
     if (rc == 0 && !c->whole)
@@ -1479,27 +1481,50 @@ static int dim_pass(ibr_run *run, df *c, unsigned avail, unsigned *needed)
    lowest layer that takes it. On a damaged shape the detours around the
    hole crowd onto a few links, and which order spreads them better
    depends on where the hole is: both the analysis's order and its
-   reverse are laid out and balanced, and the one with fewer layers, then
-   the lower busiest link, is kept (the analysis's on a tie). Returns 0
-   with *needed, 1 when some unit fits in no layer, < 0 error. */
+   reverse are laid out and balanced; the spreading for balance may use
+   more layers than the detours need (lash, with its one route per
+   switch pair, then needs fewer), so both orders are also packed into
+   fewer layers than the better spread one needs. The layout with the
+   fewest layers, then the lowest busiest link, is kept (the analysis's
+   order, then spread, on a tie). Returns 0 with *needed, 1 when some
+   unit fits in no layer, < 0 error. */
 static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
     c->rev = 0;
-    int rc = dim_pass(run, c, avail, needed);
+    int rc = dim_pass(run, c, avail, 0, needed);
     if (rc < 0 || c->whole)
         return rc;
-    unsigned n1 = rc == 0 ? *needed : avail + 1, n2 = 0;
-    uint64_t b1 = busiest(c);
-    c->rev = 1;
-    int rc2 = dim_pass(run, c, avail, &n2);
-    if (rc2 < 0)
-        return rc2;
-    if (rc2 == 0 && (n2 < n1 || (n2 == n1 && busiest(c) < b1))) {
-        *needed = n2;
-        return 0;
+    /* the best so far: its layers, busiest link, order, packed; and the
+       last pass run (what the state holds) */
+    unsigned bn = rc == 0 ? *needed : avail + 1, n = 0;
+    uint64_t bb = busiest(c);
+    int brev = 0, bpack = 0, lrev = 0, lpack = 0;
+    for (int k = 1; k < 4; k++) {
+        int rev = k & 1, pack = k >> 1;
+        unsigned cap = pack ? (bn > avail ? avail : bn - 1) : avail;
+        if (cap == 0)
+            break;
+        c->rev = rev;
+        if ((rc = dim_pass(run, c, cap, pack, &n)) < 0)
+            return rc;
+        lrev = rev;
+        lpack = pack;
+        uint64_t b = busiest(c);
+        if (rc == 0 && (n < bn || (n == bn && b < bb))) {
+            bn = n;
+            bb = b;
+            brev = rev;
+            bpack = pack;
+        }
     }
-    c->rev = 0;
-    return dim_pass(run, c, avail, needed);
+    if (bn > avail)
+        return 1;
+    *needed = bn;
+    if (brev == lrev && bpack == lpack)
+        return 0;
+    c->rev = brev;
+    rc = dim_pass(run, c, bpack ? bn : avail, bpack, needed);
+    return rc == 1 ? IBR_EINTERNAL : rc;
 }
 
 /* Back to sssp's routes and loads (kept by the first layer_by_units),
@@ -1756,7 +1781,11 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
        OpenSM's way lays the paths out unit by unit too, for comparison */
     if ((rc = opensm_layers(run, c, avail, dim && c->whole, needed)) < 0)
         return rc;
-    if (dim && (rc == 1 || (dneed < *needed && dload * 10 <= busiest(c) * 11))) {
+    if (rc == 0 && *needed > 1 && !c->tp0 && (rc = fewer_same_routes(run, c, needed)) < 0)
+        return rc;
+    /* on a damaged shape the fewer layers win even at a busier link: the
+       detours that dimension order crowds there are what lash pays too */
+    if (dim && (rc == 1 || (dneed < *needed && (!c->whole || dload * 10 <= busiest(c) * 11)))) {
         sssp_start(c);
         if ((rc = dim_layout(run, c, avail, needed)) != 0)
             return rc < 0 ? rc : IBR_EINTERNAL;
@@ -1765,8 +1794,6 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         return 0;
     }
     int64_t fewest = 0;
-    if (rc == 0 && *needed > 1 && !c->tp0 && (rc = fewer_same_routes(run, c, needed)) < 0)
-        return rc;
     if (rc == 0 && *needed > 1 && !c->tp0 &&
         ibr_run_setting_int(&fewest, run, "fewest_layers") == 0 && fewest)
         return fewer_by_units(run, c, avail, needed);
