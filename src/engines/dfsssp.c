@@ -171,6 +171,8 @@ typedef struct df {
     int rev;             /* the dimensions taken in the reverse order */
     int fixed;           /* laying out again with the routes kept: each
                             unit's only candidate is its current hop */
+    uint32_t *prevd;     /* then per switch: the last destination behind it
+                            laid out, IBR_NONE before the first */
     char shape[128];     /* what mesh analysis recognised */
     int whole;           /* every switch and link of the shape in place
                             (as many switches as its sizes multiply to) */
@@ -987,6 +989,20 @@ static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2
     return cv < cv2;
 }
 
+/* Do destinations di and dj (behind the same switch d) take the same
+   channels from switch y? */
+static int same_path(const df *c, uint32_t y, uint32_t d, uint32_t di, uint32_t dj)
+{
+    const uint8_t *a = c->tp + (size_t)di * c->t->n_sw, *b = c->tp + (size_t)dj * c->t->n_sw;
+    for (uint32_t z = y, k = 0; z != d && k < c->t->n_sw; k++) {
+        uint32_t e = out_edge(c, z, di);
+        if (a[z] != b[z] || e == IBR_NONE)
+            return 0;
+        z = c->t->adj[e].sw;
+    }
+    return 1;
+}
+
 /* Lay out destination di's units again (r->order: its switches by
    distance). Each switch, nearest first, takes a minimal next hop, its
    candidates ordered by cost (the loads along the way, as tree_in_layer),
@@ -1028,13 +1044,19 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
             return IBR_EINTERNAL;
         uint32_t pick = 0, ks = c->srcidx[y];
         if (ks != IBR_NONE) {
-            unsigned l = 0;
+            unsigned l = 0, from = spread;
             int rc = 1;
+            /* routes kept: a path laid out before (another LID behind d)
+               fits no layer below the one it took, which only gained
+               dependencies since, and fits that one */
+            uint32_t dj = c->fixed ? c->prevd[d] : IBR_NONE;
+            if (dj != IBR_NONE && same_path(c, y, d, di, dj))
+                from = c->layer[(size_t)dj * c->nsrc + ks];
             if (spread) /* the cheapest hop that fits one of them */
                 rc = unit_place(c, r, y, d, cand, nc, 0, spread, &pick, &l);
             /* else the lowest layer above that takes a hop, the cheapest
                there */
-            for (unsigned v = spread; v < avail && rc == 1; v++)
+            for (unsigned v = from; v < avail && rc == 1; v++)
                 rc = unit_place(c, r, y, d, cand, nc, v, v + 1, &pick, &l);
             if (rc != 0)
                 return rc;
@@ -1048,6 +1070,8 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
         row[y] = t->adj[cand[pick]].port;
     }
     tree_account(c, r, di, NULL, 1);
+    if (c->fixed)
+        c->prevd[d] = di;
     return 0;
 }
 
@@ -1641,9 +1665,18 @@ static int fewer_same_routes(ibr_run *run, df *c, unsigned *needed)
     memcpy(keep, c->layer, nu);
     memcpy(ppl, c->ppl, sizeof ppl);
     unsigned n = 0;
+    c->prevd = ibr__mallocarray(c->ctx, c->t->n_sw + 1, sizeof *c->prevd);
+    if (!c->prevd) {
+        ibr__free(c->ctx, keep);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t x = 0; x < c->t->n_sw; x++)
+        c->prevd[x] = IBR_NONE;
     c->fixed = 1;
     int rc = layer_by_units(run, c, *needed - 1, 0, &n);
     c->fixed = 0;
+    ibr__free(c->ctx, c->prevd);
+    c->prevd = NULL;
     if (rc == 0 && n < *needed) {
         ibr__log(c->ctx, IBR_LOG_INFO,
                  "dfsssp: %u virtual layers needed with the same routes unit by unit", n);
