@@ -74,12 +74,26 @@
  * fit the VLs (then without relayering, unless the shape is damaged: a
  * missing switch or link concentrates dimension order's detours). On a
  * damaged shape the analysis's order and its reverse are both laid out
- * and balanced within their layers (balance_layers), the better kept.
+ * and balanced within their layers (balance_layers), and both are also
+ * packed into fewer layers than the better of those (the spreading for
+ * balance can use more layers than the detours need); the fewest layers,
+ * then the lowest busiest link, is kept, and it replaces OpenSM's way
+ * whenever it needs fewer layers (the detours cost lash as much).
  *
- * Fewer layers unit by unit (fewer_by_units). Where OpenSM's way fits in
- * more than one layer, the layering unit by unit from its routes replaces
- * it when it needs fewer layers at a busiest link within 10 % (a
- * dragonfly: 2 layers where the cycle breaking needs 3).
+ * Fewer layers with the same routes (fewer_same_routes, by default).
+ * Where OpenSM's way fits in more than one layer, its routes are laid
+ * out again unit by unit into one layer fewer, each unit into the lowest
+ * layer its path keeps acyclic (as lash places its paths); kept when it
+ * fits. The cycle breaking cuts where a cycle closes, not where a path
+ * could go instead: a dragonfly, whose minimal paths leave only the
+ * layers free, needs 2 layers this way where the cycle breaking needs 3
+ * or 4. The tables and loads stay the same.
+ *
+ * Fewer layers unit by unit (fewer_by_units, the setting
+ * dfsssp.fewest_layers). Where OpenSM's way still needs more than one
+ * layer, the layering unit by unit from its routes, with the choice of
+ * hop free, replaces it when it needs fewer layers at a busiest link
+ * within 10 % (a 48-switch random graph: 3 or 4 layers instead of 5).
  *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
@@ -1779,10 +1793,11 @@ out:
 
 /* The layers. On a mesh, torus or hypercube, dimension order first
    (dim_layout); kept when it needs one layer and loads no link more than
-   sssp's routes. Otherwise OpenSM's way (opensm_layers), replaced by the
-   dimension order when that needs fewer layers at a busiest link within
-   10 % of OpenSM's way's, or when OpenSM's way does not fit (on a
-   damaged shape: even unit by unit). Returns 0
+   sssp's routes. Otherwise OpenSM's way (opensm_layers, then
+   fewer_same_routes), replaced by the dimension order when that needs
+   fewer layers at a busiest link within 10 % of OpenSM's way's (on a
+   damaged shape: at any busiest link), or when OpenSM's way does not fit
+   (on a damaged shape: even unit by unit). Returns 0
    with *needed, or an error; *failed is set when the error has been
    reported already (IBR_ENOVL: the chain falls back). */
 static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, int *failed)
