@@ -1534,7 +1534,7 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
         return rc;
     /* the best so far: its layers, busiest link, order, packed; and the
        last pass run (what the state holds) */
-    unsigned bn = rc == 0 ? *needed : avail + 1, n = 0;
+    unsigned bn = rc == 0 ? *needed : avail + 1, bcap = avail, n = 0;
     uint64_t bb = busiest(c);
     int brev = 0, bpack = 0, lrev = 0, lpack = 0;
     for (int k = 1; k < 4; k++) {
@@ -1551,6 +1551,7 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
         if (rc == 0 && (n < bn || (n == bn && b < bb))) {
             bn = n;
             bb = b;
+            bcap = cap;
             brev = rev;
             bpack = pack;
         }
@@ -1561,7 +1562,7 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
     if (brev == lrev && bpack == lpack)
         return 0;
     c->rev = brev;
-    rc = dim_pass(run, c, bpack ? bn : avail, bpack, needed);
+    rc = dim_pass(run, c, bcap, bpack, needed);
     return rc == 1 ? IBR_EINTERNAL : rc;
 }
 
