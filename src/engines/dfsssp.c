@@ -74,12 +74,26 @@
  * fit the VLs (then without relayering, unless the shape is damaged: a
  * missing switch or link concentrates dimension order's detours). On a
  * damaged shape the analysis's order and its reverse are both laid out
- * and balanced within their layers (balance_layers), the better kept.
+ * and balanced within their layers (balance_layers), and both are also
+ * packed into fewer layers than the better of those (the spreading for
+ * balance can use more layers than the detours need); the fewest layers,
+ * then the lowest busiest link, is kept, and it replaces OpenSM's way
+ * whenever it needs fewer layers (the detours cost lash as much).
  *
- * Fewer layers unit by unit (fewer_by_units). Where OpenSM's way fits in
- * more than one layer, the layering unit by unit from its routes replaces
- * it when it needs fewer layers at a busiest link within 10 % (a
- * dragonfly: 2 layers where the cycle breaking needs 3).
+ * Fewer layers with the same routes (fewer_same_routes, by default).
+ * Where OpenSM's way fits in more than one layer, its routes are laid
+ * out again unit by unit into one layer fewer, each unit into the lowest
+ * layer its path keeps acyclic (as lash places its paths); kept when it
+ * fits. The cycle breaking cuts where a cycle closes, not where a path
+ * could go instead: a dragonfly, whose minimal paths leave only the
+ * layers free, needs 2 layers this way where the cycle breaking needs 3
+ * or 4. The tables and loads stay the same.
+ *
+ * Fewer layers unit by unit (fewer_by_units, the setting
+ * dfsssp.fewest_layers). Where OpenSM's way still needs more than one
+ * layer, the layering unit by unit from its routes, with the choice of
+ * hop free, replaces it when it needs fewer layers at a busiest link
+ * within 10 % (a 48-switch random graph: 3 or 4 layers instead of 5).
  *
  * VLs. The fabric has as many data VLs as the smallest OperVLs of a
  * switch port with a peer (as OpenSM counts them), capped by
@@ -170,6 +184,10 @@ typedef struct df {
                              its place in its switch's dimension order */
     uint32_t *mrank;     /* that order, when mesh analysis recognises one */
     int rev;             /* the dimensions taken in the reverse order */
+    int fixed;           /* laying out again with the routes kept: each
+                            unit's only candidate is its current hop */
+    uint32_t *prevd;     /* then per switch: the last destination behind it
+                            laid out, IBR_NONE before the first */
     char shape[128];     /* what mesh analysis recognised */
     int whole;           /* every switch and link of the shape in place
                             (as many switches as its sizes multiply to) */
@@ -986,6 +1004,20 @@ static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2
     return cv < cv2;
 }
 
+/* Do destinations di and dj (behind the same switch d) take the same
+   channels from switch y? */
+static int same_path(const df *c, uint32_t y, uint32_t d, uint32_t di, uint32_t dj)
+{
+    const uint8_t *a = c->tp + (size_t)di * c->t->n_sw, *b = c->tp + (size_t)dj * c->t->n_sw;
+    for (uint32_t z = y, k = 0; z != d && k < c->t->n_sw; k++) {
+        uint32_t e = out_edge(c, z, di);
+        if (a[z] != b[z] || e == IBR_NONE)
+            return 0;
+        z = c->t->adj[e].sw;
+    }
+    return 1;
+}
+
 /* Lay out destination di's units again (r->order: its switches by
    distance). Each switch, nearest first, takes a minimal next hop, its
    candidates ordered by cost (the loads along the way, as tree_in_layer),
@@ -994,7 +1026,8 @@ static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2
    the layers below spread (the lowest such), else the lowest layer above
    that takes a hop, the cheapest there. A switch without end ports takes
    the cheapest hop. Nothing that passes the switch has been placed yet,
-   so its hop is free to change. Returns 0, 1 when a unit fits in no
+   so its hop is free to change (c->fixed: it keeps its hop, only its
+   layer is chosen). Returns 0, 1 when a unit fits in no
    layer, < 0 error. */
 static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
                          unsigned spread, unsigned *n)
@@ -1008,9 +1041,9 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
     tree_account(c, r, di, NULL, -1);
     r->dist[d] = 0;
     for (uint32_t k = 1; k < r->nord; k++) {
-        uint32_t y = r->order[k], nc = 0;
+        uint32_t y = r->order[k], nc = 0, fe = c->fixed ? out_edge(c, y, di) : IBR_NONE;
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
-            if (hr[t->adj[e].sw] + 1u != hr[y])
+            if (hr[t->adj[e].sw] + 1u != hr[y] || (c->fixed && e != fe))
                 continue;
             uint64_t cv = r->dist[t->adj[e].sw] + c->s->load[e];
             uint32_t i = nc++;
@@ -1026,13 +1059,19 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
             return IBR_EINTERNAL;
         uint32_t pick = 0, ks = c->srcidx[y];
         if (ks != IBR_NONE) {
-            unsigned l = 0;
+            unsigned l = 0, from = spread;
             int rc = 1;
+            /* routes kept: a path laid out before (another LID behind d)
+               fits no layer below the one it took, which only gained
+               dependencies since, and fits that one */
+            uint32_t dj = c->fixed ? c->prevd[d] : IBR_NONE;
+            if (dj != IBR_NONE && same_path(c, y, d, di, dj))
+                from = c->layer[(size_t)dj * c->nsrc + ks];
             if (spread) /* the cheapest hop that fits one of them */
                 rc = unit_place(c, r, y, d, cand, nc, 0, spread, &pick, &l);
             /* else the lowest layer above that takes a hop, the cheapest
                there */
-            for (unsigned v = spread; v < avail && rc == 1; v++)
+            for (unsigned v = from; v < avail && rc == 1; v++)
                 rc = unit_place(c, r, y, d, cand, nc, v, v + 1, &pick, &l);
             if (rc != 0)
                 return rc;
@@ -1046,6 +1085,8 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
         row[y] = t->adj[cand[pick]].port;
     }
     tree_account(c, r, di, NULL, 1);
+    if (c->fixed)
+        c->prevd[d] = di;
     return 0;
 }
 
@@ -1456,13 +1497,15 @@ static int balance_layers(ibr_run *run, df *c, unsigned n)
     return rc < 0 ? rc : 0;
 }
 
-/* One layout in dimension order (c->rev: reversed); on a damaged shape
-   balanced (balance_layers). As dim_layout. */
-static int dim_pass(ibr_run *run, df *c, unsigned avail, unsigned *needed)
+/* One layout in dimension order (c->rev: reversed), spread over the
+   lower half of the VLs (packed when that does not fit), or packed into
+   avail layers (packed); on a damaged shape balanced (balance_layers).
+   As dim_layout. */
+static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *needed)
 {
     c->rank = c->mrank;
-    int rc = layer_by_units(run, c, avail, (avail + 1) / 2, needed);
-    if (rc == 1)
+    int rc = layer_by_units(run, c, avail, packed ? 0 : (avail + 1) / 2, needed);
+    if (rc == 1 && !packed)
         rc = layer_by_units(run, c, avail, 0, needed);
     c->rank = NULL;
     if (rc == 0 && !c->whole)
@@ -1477,27 +1520,51 @@ static int dim_pass(ibr_run *run, df *c, unsigned avail, unsigned *needed)
    lowest layer that takes it. On a damaged shape the detours around the
    hole crowd onto a few links, and which order spreads them better
    depends on where the hole is: both the analysis's order and its
-   reverse are laid out and balanced, and the one with fewer layers, then
-   the lower busiest link, is kept (the analysis's on a tie). Returns 0
-   with *needed, 1 when some unit fits in no layer, < 0 error. */
+   reverse are laid out and balanced; the spreading for balance may use
+   more layers than the detours need (lash, with its one route per
+   switch pair, then needs fewer), so both orders are also packed into
+   fewer layers than the better spread one needs. The layout with the
+   fewest layers, then the lowest busiest link, is kept (the analysis's
+   order, then spread, on a tie). Returns 0 with *needed, 1 when some
+   unit fits in no layer, < 0 error. */
 static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
     c->rev = 0;
-    int rc = dim_pass(run, c, avail, needed);
+    int rc = dim_pass(run, c, avail, 0, needed);
     if (rc < 0 || c->whole)
         return rc;
-    unsigned n1 = rc == 0 ? *needed : avail + 1, n2 = 0;
-    uint64_t b1 = busiest(c);
-    c->rev = 1;
-    int rc2 = dim_pass(run, c, avail, &n2);
-    if (rc2 < 0)
-        return rc2;
-    if (rc2 == 0 && (n2 < n1 || (n2 == n1 && busiest(c) < b1))) {
-        *needed = n2;
-        return 0;
+    /* the best so far: its layers, busiest link, order, packed; and the
+       last pass run (what the state holds) */
+    unsigned bn = rc == 0 ? *needed : avail + 1, bcap = avail, n = 0;
+    uint64_t bb = busiest(c);
+    int brev = 0, bpack = 0, lrev = 0, lpack = 0;
+    for (int k = 1; k < 4; k++) {
+        int rev = k & 1, pack = k >> 1;
+        unsigned cap = pack ? (bn > avail ? avail : bn - 1) : avail;
+        if (cap == 0)
+            break;
+        c->rev = rev;
+        if ((rc = dim_pass(run, c, cap, pack, &n)) < 0)
+            return rc;
+        lrev = rev;
+        lpack = pack;
+        uint64_t b = busiest(c);
+        if (rc == 0 && (n < bn || (n == bn && b < bb))) {
+            bn = n;
+            bb = b;
+            bcap = cap;
+            brev = rev;
+            bpack = pack;
+        }
     }
-    c->rev = 0;
-    return dim_pass(run, c, avail, needed);
+    if (bn > avail)
+        return 1;
+    *needed = bn;
+    if (brev == lrev && bpack == lpack)
+        return 0;
+    c->rev = brev;
+    rc = dim_pass(run, c, bcap, bpack, needed);
+    return rc == 1 ? IBR_EINTERNAL : rc;
 }
 
 /* Back to sssp's routes and loads (kept by the first layer_by_units),
@@ -1594,6 +1661,57 @@ static int opensm_layers(ibr_run *run, df *c, unsigned avail, int dim, unsigned 
     return 0;
 }
 
+/* When OpenSM's way fits in more than one layer: its routes kept, each
+   unit (destination by destination, switches nearest first, as lash
+   takes its paths) goes into the lowest layer its path keeps acyclic,
+   within one layer fewer than the cycle breaking needed. The cycle
+   breaking cuts where a cycle closes, not where a path could go instead,
+   and on a dragonfly (minimal paths fixed, only their layers free) needs
+   a layer more than this. The tables and link loads stay the same; only
+   the layers change, and only when the pass needs fewer. One pass, that
+   stops at the first unit that fits none of those layers. 0 with
+   *needed, or an error. */
+static int fewer_same_routes(ibr_run *run, df *c, unsigned *needed)
+{
+    size_t nu = (size_t)c->s->n_dest * c->nsrc;
+    uint64_t ppl[MAX_LAYERS];
+    uint8_t *keep = ibr__mallocarray(c->ctx, nu + 1, 1);
+    if (!keep)
+        return IBR_ENOMEM;
+    memcpy(keep, c->layer, nu);
+    memcpy(ppl, c->ppl, sizeof ppl);
+    unsigned n = 0;
+    c->prevd = ibr__mallocarray(c->ctx, c->t->n_sw + 1, sizeof *c->prevd);
+    if (!c->prevd) {
+        ibr__free(c->ctx, keep);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t x = 0; x < c->t->n_sw; x++)
+        c->prevd[x] = IBR_NONE;
+    c->fixed = 1;
+    int rc = layer_by_units(run, c, *needed - 1, 0, &n);
+    c->fixed = 0;
+    ibr__free(c->ctx, c->prevd);
+    c->prevd = NULL;
+    if (rc == 0 && n < *needed) {
+        ibr__log(c->ctx, IBR_LOG_INFO,
+                 "dfsssp: %u virtual layers needed with the same routes unit by unit", n);
+        *needed = n;
+    } else if (rc >= 0) {
+        memcpy(c->layer, keep, nu);
+        memcpy(c->ppl, ppl, sizeof ppl);
+        rc = 0;
+    }
+    /* the routes and loads did not change: no copy to go back to */
+    ibr__free(c->ctx, keep);
+    ibr__free(c->ctx, c->tp0);
+    ibr__free(c->ctx, c->load0);
+    ibr__free(c->ctx, c->cl0);
+    c->tp0 = NULL;
+    c->load0 = c->cl0 = NULL;
+    return rc;
+}
+
 /* When OpenSM's way fits in more than one layer: the layering unit by
    unit from its routes, spread over the lower half of the VLs, a
    quarter, ..., and packed (as relayer), may need fewer (a dragonfly,
@@ -1677,10 +1795,11 @@ out:
 
 /* The layers. On a mesh, torus or hypercube, dimension order first
    (dim_layout); kept when it needs one layer and loads no link more than
-   sssp's routes. Otherwise OpenSM's way (opensm_layers), replaced by the
-   dimension order when that needs fewer layers at a busiest link within
-   10 % of OpenSM's way's, or when OpenSM's way does not fit (on a
-   damaged shape: even unit by unit). Returns 0
+   sssp's routes. Otherwise OpenSM's way (opensm_layers, then
+   fewer_same_routes), replaced by the dimension order when that needs
+   fewer layers at a busiest link within 10 % of OpenSM's way's (on a
+   damaged shape: at any busiest link), or when OpenSM's way does not fit
+   (on a damaged shape: even unit by unit). Returns 0
    with *needed, or an error; *failed is set when the error has been
    reported already (IBR_ENOVL: the chain falls back). */
 static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, int *failed)
@@ -1712,7 +1831,11 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
        OpenSM's way lays the paths out unit by unit too, for comparison */
     if ((rc = opensm_layers(run, c, avail, dim && c->whole, needed)) < 0)
         return rc;
-    if (dim && (rc == 1 || (dneed < *needed && dload * 10 <= busiest(c) * 11))) {
+    if (rc == 0 && *needed > 1 && !c->tp0 && (rc = fewer_same_routes(run, c, needed)) < 0)
+        return rc;
+    /* on a damaged shape the fewer layers win even at a busier link: the
+       detours that dimension order crowds there are what lash pays too */
+    if (dim && (rc == 1 || (dneed < *needed && (!c->whole || dload * 10 <= busiest(c) * 11)))) {
         sssp_start(c);
         if ((rc = dim_layout(run, c, avail, needed)) != 0)
             return rc < 0 ? rc : IBR_EINTERNAL;

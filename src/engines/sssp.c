@@ -1040,7 +1040,8 @@ const ibr_setting ibr__sssp_settings[3] = {
      "dfsssp: where OpenSM's cycle breaking fits the VLs in more than one layer, also lay the "
      "paths out unit by unit (packed, then spread over fewer VLs) and keep the fewest layers "
      "at a busiest link within 10 % (several layering passes: up to 15 times slower on a "
-     "dragonfly; default off, the passes run only where OpenSM's way does not fit)"},
+     "dragonfly; default off: by default one pass keeps OpenSM's way's routes and only "
+     "chooses their layers)"},
 };
 
 const ibr_engine ibr__engine_sssp = {
