@@ -63,6 +63,7 @@
 #include "persist/reroute_updown.h"
 #include "qos/qos.h"
 
+
 typedef struct chlist {
     ibr_context *ctx;
     ibr_change *v;
@@ -380,6 +381,7 @@ typedef struct rr {
     uint32_t *upos;     /* updown: per topology switch its saved place */
     ibr__updown_repair ud;
     int minimal_repair; /* broken columns searched again by shortest paths */
+    int only_losses;    /* the fabric lost elements and gained none */
     int torus;          /* torus-2QoS: its columns routed again on the rebuilt torus */
     int rc;             /* the call's answer once a stage ends it */
     uint8_t *lost;      /* switches that lost a saved cable */
@@ -1986,6 +1988,176 @@ static int layered_sls(rr *x)
     return 0;
 }
 
+/* One walk of column l from switch s with the repaired entries, as
+   ibr__unrouted_pairs_of() takes it: 1 when it reaches LID l's port. st
+   keeps each switch's answer for the column (0 unknown, 1 on the walk, 2
+   delivers, 3 does not); the switches it set are added to seen. */
+static int walk_delivers(const rr *x, uint32_t s, size_t l, uint8_t *st, uint32_t *seen,
+                         uint32_t *n_seen)
+{
+    const ibr_topo *t = x->t;
+    const uint8_t *lft = x->r->lft;
+    size_t L = x->r->lft_size;
+    uint32_t dsw = t->lid_sw[l], first = *n_seen, cur = s;
+    unsigned dport = t->lid_swport[l];
+    uint8_t res;
+    for (;;) {
+        if (st[cur] >= 2) {
+            res = st[cur];
+            break;
+        }
+        if (st[cur] == 1) { /* a loop */
+            res = 3;
+            break;
+        }
+        st[cur] = 1;
+        seen[(*n_seen)++] = cur;
+        unsigned p = lft[(size_t)cur * L + l];
+        if (cur == dsw && p == dport) {
+            res = 2;
+            break;
+        }
+        uint32_t nx = ibr__reroute_next_sw(t, cur, p);
+        if (nx == IBR_NONE) {
+            res = 3;
+            break;
+        }
+        cur = nx;
+    }
+    for (uint32_t i = first; i < *n_seen; i++)
+        if (st[seen[i]] == 1)
+            st[seen[i]] = res;
+    return res == 2;
+}
+
+/* The touched columns of block k that need no walk from every source,
+   cleared in only. A walk that meets neither a changed entry nor a switch
+   that lost a cable follows the saved route over cables all still there,
+   as the saved routing delivered it; so when every walk from a changed
+   entry of a column, and from every switch that lost a cable (lostl,
+   nlost), delivers, so does every walk from a source.
+   sw[0..n-1]: the switches with a changed entry in the block; msk:
+   scratch. */
+static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw, uint32_t n,
+                        const uint32_t *lostl, uint32_t nlost, const uint32_t *comp,
+                        uint64_t *msk, uint8_t *st, uint32_t *seen)
+{
+    const ibr_topo *t = x->t;
+    const ibr_routing_db *db = x->db;
+    size_t L = x->r->lft_size, base = k * IBR__LFT_BLOCK;
+    uint32_t nb = L - base < IBR__LFT_BLOCK ? (uint32_t)(L - base) : IBR__LFT_BLOCK;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *now = x->r->lft + (size_t)sw[i] * L + base;
+        const uint8_t *old = db->lft + (size_t)x->swmap[sw[i]] * db->lft_size + base;
+        msk[i] = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            msk[i] |= (uint64_t)(now[b] != old[b]) << b;
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        size_t l = base + b;
+        if (!only[l])
+            continue;
+        uint32_t dsw = t->lid_sw[l], n_seen = 0;
+        int ok = dsw != IBR_NONE;
+        for (uint32_t i = 0; ok && i < n; i++)
+            if ((msk[i] >> b & 1) && comp[sw[i]] == comp[dsw])
+                ok = walk_delivers(x, sw[i], l, st, seen, &n_seen);
+        for (uint32_t i = 0; ok && i < nlost; i++)
+            if (comp[lostl[i]] == comp[dsw])
+                ok = walk_delivers(x, lostl[i], l, st, seen, &n_seen);
+        for (uint32_t i = 0; i < n_seen; i++)
+            st[seen[i]] = 0;
+        if (ok)
+            only[l] = 0;
+    }
+}
+
+/* Connected components of the active switch links: comp[s] is the first
+   switch of s's; queue is scratch. */
+static void switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue)
+{
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        comp[s] = IBR_NONE;
+    for (uint32_t s0 = 0; s0 < t->n_sw; s0++) {
+        if (comp[s0] != IBR_NONE)
+            continue;
+        uint32_t head = 0, tail = 0;
+        comp[s0] = s0;
+        queue[tail++] = s0;
+        while (head < tail) {
+            uint32_t s = queue[head++];
+            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+                if (comp[t->adj[e].sw] == IBR_NONE) {
+                    comp[t->adj[e].sw] = s0;
+                    queue[tail++] = t->adj[e].sw;
+                }
+        }
+    }
+}
+
+/* The touched columns the walk from every source must still check: a
+   copy of lid_touched less those prove_block() clears, or NULL on
+   ENOMEM. Only when the fabric lost elements and gained none (a new cable
+   or switch joins pairs the saved routing never had to deliver) and the
+   LIDs are the saved ones, whose changed blocks the churn counts
+   (x->chg) list. */
+static uint8_t *columns_to_walk(const rr *x)
+{
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    const ibr__churn *c = &x->chg;
+    size_t L = x->r->lft_size;
+    uint32_t S1 = t->n_sw ? t->n_sw : 1;
+    uint8_t *only = ibr__malloc(ctx, L);
+    if (!only)
+        return NULL;
+    memcpy(only, x->lid_touched, L);
+    if (!x->only_losses || !x->identity || !c->blocks)
+        return only;
+    /* the changed (switch, block) pairs by block */
+    size_t nbk = c->n_blocks;
+    uint32_t *off = ibr__calloc(ctx, nbk + 1, sizeof *off);
+    uint32_t *sw = ibr__mallocarray(ctx, c->blocks, sizeof *sw);
+    uint32_t *comp = ibr__mallocarray(ctx, S1, sizeof *comp);
+    uint32_t *seen = ibr__mallocarray(ctx, S1, sizeof *seen);
+    uint64_t *msk = ibr__mallocarray(ctx, S1, sizeof *msk);
+    uint32_t *lostl = ibr__mallocarray(ctx, S1, sizeof *lostl);
+    uint8_t *st = ibr__calloc(ctx, S1, 1);
+    if (off && sw && comp && seen && msk && lostl && st) {
+        uint32_t nlost = 0;
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            if (x->lost[s])
+                lostl[nlost++] = s;
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            for (size_t k = 0; c->ent[s] && k < nbk; k++)
+                off[k + 1] += c->blk[(size_t)s * nbk + k] != 0;
+        for (size_t k = 0; k < nbk; k++)
+            off[k + 1] += off[k];
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            for (size_t k = 0; c->ent[s] && k < nbk; k++)
+                if (c->blk[(size_t)s * nbk + k])
+                    sw[off[k]++] = s;
+        /* off[k] is now where block k's list ends */
+        switch_components(t, comp, seen);
+        for (size_t k = 0; k < nbk; k++) {
+            uint32_t first = k ? off[k - 1] : 0;
+            size_t base = k * IBR__LFT_BLOCK;
+            size_t nb = L - base < IBR__LFT_BLOCK ? L - base : IBR__LFT_BLOCK;
+            if (memchr(only + base, 1, nb))
+                prove_block(x, only, k, sw + first, off[k] - first, lostl, nlost, comp, msk, st,
+                            seen);
+        }
+    }
+    ibr__free(ctx, off);
+    ibr__free(ctx, sw);
+    ibr__free(ctx, comp);
+    ibr__free(ctx, seen);
+    ibr__free(ctx, msk);
+    ibr__free(ctx, lostl);
+    ibr__free(ctx, st);
+    return only;
+}
+
 /* The verdict ibr_result_verify() gives: every end-port pair the fabric
    connects is delivered, or the repair is refused. Only the columns the
    repair wrote are walked: every saved entry over a lost cable or switch
@@ -1998,8 +2170,13 @@ static int stage_check(rr *x)
     uint64_t np = 0;
     uint32_t psw;
     uint16_t plid;
-    if (ibr__unrouted_pairs_of(&np, &psw, &plid, t, repaired_row, x->r, x->r->lmc_cap,
-                               x->lid_touched) < 0)
+    uint8_t *only = columns_to_walk(x);
+    if (!only)
+        return stop(x, IBR_ENOMEM);
+    int urc = ibr__unrouted_pairs_of(&np, &psw, &plid, t, repaired_row, x->r, x->r->lmc_cap,
+                               only);
+    ibr__free(x->ctx, only);
+    if (urc < 0)
         return stop(x, IBR_ENOMEM);
     if (np > 0) {
         snprintf(x->whybuf, sizeof x->whybuf,
@@ -2103,6 +2280,7 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
        placed into layers) */
     x->balanced = x->minimal_repair && !x->nue &&
                   (!strcmp(saved_engine(db), "sssp") || !strcmp(saved_engine(db), "dfsssp"));
+    x->only_losses = !cl->new_switch && !cl->new_cable && !cl->end_change;
     if (stage_prepare(x))
         return 1;
     if (x->updown)
