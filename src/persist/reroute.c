@@ -393,6 +393,9 @@ typedef struct rr {
     uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
     uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
     uint8_t *mset;      /* switches of mlist */
+    /* scratch of dist_after_losses() (NULL: searches of the whole fabric) */
+    uint8_t *dstate;
+    uint32_t *dhead, *dnext, *daff, *dtouch, *dnd, *dq;
     int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
@@ -436,6 +439,13 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->mlist);
     ibr__free(ctx, x->cnt);
     ibr__free(ctx, x->mset);
+    ibr__free(ctx, x->dstate);
+    ibr__free(ctx, x->dhead);
+    ibr__free(ctx, x->dnext);
+    ibr__free(ctx, x->daff);
+    ibr__free(ctx, x->dtouch);
+    ibr__free(ctx, x->dnd);
+    ibr__free(ctx, x->dq);
     ibr__free(ctx, x->upos);
     ibr__updown_free(&x->ud, ctx);
     ibr_result_destroy(x->r);
@@ -1014,6 +1024,120 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
     }
 }
 
+/* The distances toward destination switch d after the fabric lost
+   cables (no switch, no new cable), from the saved ones (hop column d)
+   instead of a search of the whole fabric: only a switch left without a
+   neighbour one step closer, nearest first, is farther now, and those
+   are searched again from their neighbours that kept their distance.
+   The saved column holds the saved fabric's distances (capped at 254)
+   until d is searched; -1 when it cannot be the start (then
+   ibr__bfs()). */
+static int dist_after_losses(rr *x, uint32_t d, uint32_t *dist)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, na = 0, nt = 0;
+    const uint8_t *hops = x->r->hops;
+    uint8_t *st = x->dstate; /* 1 queued, 2 farther now, 3 kept, 4 final */
+    uint32_t *head = x->dhead, *next = x->dnext, *aff = x->daff, *tl = x->dtouch;
+    for (uint32_t s = 0; s < S; s++) {
+        uint8_t h = hops[(size_t)s * S + d];
+        dist[s] = h == 255 ? UINT32_MAX : h;
+    }
+    if (dist[d] != 0)
+        return -1;
+    for (unsigned k = 0; k < 256; k++)
+        head[k] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!x->lost[s] || s == d || dist[s] == UINT32_MAX)
+            continue;
+        st[s] = 1;
+        tl[nt++] = s;
+        next[s] = head[dist[s]];
+        head[dist[s]] = s;
+    }
+    /* the switches farther now, by saved distance (a level's parents are
+       decided before it) */
+    for (unsigned k = 1; k < 255; k++)
+        for (uint32_t u = head[k]; u != IBR_NONE; u = next[u]) {
+            int kept = 0;
+            for (uint32_t e = t->adj_off[u]; !kept && e < t->adj_off[u + 1]; e++)
+                kept = dist[t->adj[e].sw] + 1 == k && st[t->adj[e].sw] != 2;
+            st[u] = kept ? 3 : 2;
+            if (kept)
+                continue;
+            aff[na++] = u;
+            for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+                uint32_t v = t->adj[e].sw;
+                if (st[v] == 0 && dist[v] == k + 1u) {
+                    st[v] = 1;
+                    tl[nt++] = v;
+                    next[v] = head[k + 1];
+                    head[k + 1] = v;
+                }
+            }
+        }
+    /* their new distances: from the neighbours that kept theirs, then
+       among themselves, in order of distance (sources sorted by their
+       first bound, a queue of the rest) */
+    uint32_t *nd = x->dnd, *q = x->dq, nq = 0, qh = 0;
+    for (uint32_t i = 0; i < na; i++) {
+        uint32_t u = aff[i], b = UINT32_MAX;
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t v = t->adj[e].sw;
+            if (st[v] != 2 && dist[v] != UINT32_MAX && dist[v] + 1 < b)
+                b = dist[v] + 1;
+        }
+        nd[u] = b;
+    }
+    for (uint32_t i = 1; i < na; i++) { /* insertion sort: few switches */
+        uint32_t u = aff[i], j = i;
+        for (; j > 0 && nd[aff[j - 1]] > nd[u]; j--)
+            aff[j] = aff[j - 1];
+        aff[j] = u;
+    }
+    for (uint32_t i = 0;;) {
+        uint32_t u;
+        if (qh < nq && (i == na || nd[q[qh]] <= nd[aff[i]]))
+            u = q[qh++];
+        else if (i < na)
+            u = aff[i++];
+        else
+            break;
+        if (st[u] == 4 || nd[u] == UINT32_MAX)
+            continue;
+        st[u] = 4;
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t v = t->adj[e].sw;
+            if (st[v] == 2 && nd[u] + 1 < nd[v]) {
+                nd[v] = nd[u] + 1;
+                q[nq++] = v;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < na; i++)
+        dist[aff[i]] = nd[aff[i]];
+    for (uint32_t i = 0; i < nt; i++)
+        st[tl[i]] = 0;
+    return 0;
+}
+
+/* The scratch of dist_after_losses(). 0 or IBR_ENOMEM. */
+static int dist_scratch(rr *x)
+{
+    ibr_context *ctx = x->ctx;
+    uint32_t S1 = x->t->n_sw ? x->t->n_sw : 1;
+    x->dstate = ibr__calloc(ctx, S1, 1);
+    x->dhead = ibr__mallocarray(ctx, 256, sizeof *x->dhead);
+    x->dnext = ibr__mallocarray(ctx, S1, sizeof *x->dnext);
+    x->daff = ibr__mallocarray(ctx, S1, sizeof *x->daff);
+    x->dtouch = ibr__mallocarray(ctx, S1, sizeof *x->dtouch);
+    x->dnd = ibr__mallocarray(ctx, S1, sizeof *x->dnd);
+    x->dq = ibr__mallocarray(ctx, S1, sizeof *x->dq);
+    if (!x->dstate || !x->dhead || !x->dnext || !x->daff || !x->dtouch || !x->dnd || !x->dq)
+        return IBR_ENOMEM;
+    return 0;
+}
+
 /* Search destination switch d again; every entry toward its LIDs that is
    not on a shortest path takes the least-loaded port that is. Only
    switches whose distance changed, their neighbours and the switches that
@@ -1027,7 +1151,8 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
 {
     const ibr_topo *t = x->t;
     uint32_t S = t->n_sw, nlist = 0;
-    ibr__bfs(dist, t, &d, 1, queue);
+    if (!x->dstate || dist_after_losses(x, d, dist) < 0)
+        ibr__bfs(dist, t, &d, 1, queue);
     const uint32_t *lids = x->bucket + x->bucket_off[d];
     uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
     uint8_t *hops = x->r->hops;
@@ -1757,6 +1882,8 @@ static int stage_columns(rr *x)
     }
     if (x->minimal_repair) {
         if (x->balanced && ensure_wload(x))
+            return stop(x, IBR_ENOMEM);
+        if (x->only_losses && x->sw_identity && x->r->hops && dist_scratch(x) < 0)
             return stop(x, IBR_ENOMEM);
         for (uint32_t d = 0; d < S; d++)
             if (x->bfs_set[d]) {
