@@ -394,6 +394,7 @@ typedef struct rr {
     uint32_t *upos;     /* updown: per topology switch its saved place */
     ibr__updown_repair ud;
     int minimal_repair; /* broken columns searched again by shortest paths */
+    int only_losses;    /* the fabric lost elements and gained none */
     int torus;          /* torus-2QoS: its columns routed again on the rebuilt torus */
     int rc;             /* the call's answer once a stage ends it */
     uint8_t *lost;      /* switches that lost a saved cable */
@@ -405,6 +406,9 @@ typedef struct rr {
     uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
     uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
     uint8_t *mset;      /* switches of mlist */
+    /* scratch of dist_after_losses() (NULL: searches of the whole fabric) */
+    uint8_t *dstate;
+    uint32_t *dhead, *dnext, *daff, *dtouch, *dnd, *dq;
     int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
@@ -448,6 +452,13 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->mlist);
     ibr__free(ctx, x->cnt);
     ibr__free(ctx, x->mset);
+    ibr__free(ctx, x->dstate);
+    ibr__free(ctx, x->dhead);
+    ibr__free(ctx, x->dnext);
+    ibr__free(ctx, x->daff);
+    ibr__free(ctx, x->dtouch);
+    ibr__free(ctx, x->dnd);
+    ibr__free(ctx, x->dq);
     ibr__free(ctx, x->upos);
     ibr__updown_free(&x->ud, ctx);
     ibr_result_destroy(x->r);
@@ -1056,6 +1067,120 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
     }
 }
 
+/* The distances toward destination switch d after the fabric lost
+   cables (no switch, no new cable), from the saved ones (hop column d)
+   instead of a search of the whole fabric: only a switch left without a
+   neighbour one step closer, nearest first, is farther now, and those
+   are searched again from their neighbours that kept their distance.
+   The saved column holds the saved fabric's distances (capped at 254)
+   until d is searched; -1 when it cannot be the start (then
+   ibr__bfs()). */
+static int dist_after_losses(rr *x, uint32_t d, uint32_t *dist)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, na = 0, nt = 0;
+    const uint8_t *hops = x->r->hops;
+    uint8_t *st = x->dstate; /* 1 queued, 2 farther now, 3 kept, 4 final */
+    uint32_t *head = x->dhead, *next = x->dnext, *aff = x->daff, *tl = x->dtouch;
+    for (uint32_t s = 0; s < S; s++) {
+        uint8_t h = hops[(size_t)s * S + d];
+        dist[s] = h == 255 ? UINT32_MAX : h;
+    }
+    if (dist[d] != 0)
+        return -1;
+    for (unsigned k = 0; k < 256; k++)
+        head[k] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!x->lost[s] || s == d || dist[s] == UINT32_MAX)
+            continue;
+        st[s] = 1;
+        tl[nt++] = s;
+        next[s] = head[dist[s]];
+        head[dist[s]] = s;
+    }
+    /* the switches farther now, by saved distance (a level's parents are
+       decided before it) */
+    for (unsigned k = 1; k < 255; k++)
+        for (uint32_t u = head[k]; u != IBR_NONE; u = next[u]) {
+            int kept = 0;
+            for (uint32_t e = t->adj_off[u]; !kept && e < t->adj_off[u + 1]; e++)
+                kept = dist[t->adj[e].sw] + 1 == k && st[t->adj[e].sw] != 2;
+            st[u] = kept ? 3 : 2;
+            if (kept)
+                continue;
+            aff[na++] = u;
+            for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+                uint32_t v = t->adj[e].sw;
+                if (st[v] == 0 && dist[v] == k + 1u) {
+                    st[v] = 1;
+                    tl[nt++] = v;
+                    next[v] = head[k + 1];
+                    head[k + 1] = v;
+                }
+            }
+        }
+    /* their new distances: from the neighbours that kept theirs, then
+       among themselves, in order of distance (sources sorted by their
+       first bound, a queue of the rest) */
+    uint32_t *nd = x->dnd, *q = x->dq, nq = 0, qh = 0;
+    for (uint32_t i = 0; i < na; i++) {
+        uint32_t u = aff[i], b = UINT32_MAX;
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t v = t->adj[e].sw;
+            if (st[v] != 2 && dist[v] != UINT32_MAX && dist[v] + 1 < b)
+                b = dist[v] + 1;
+        }
+        nd[u] = b;
+    }
+    for (uint32_t i = 1; i < na; i++) { /* insertion sort: few switches */
+        uint32_t u = aff[i], j = i;
+        for (; j > 0 && nd[aff[j - 1]] > nd[u]; j--)
+            aff[j] = aff[j - 1];
+        aff[j] = u;
+    }
+    for (uint32_t i = 0;;) {
+        uint32_t u;
+        if (qh < nq && (i == na || nd[q[qh]] <= nd[aff[i]]))
+            u = q[qh++];
+        else if (i < na)
+            u = aff[i++];
+        else
+            break;
+        if (st[u] == 4 || nd[u] == UINT32_MAX)
+            continue;
+        st[u] = 4;
+        for (uint32_t e = t->adj_off[u]; e < t->adj_off[u + 1]; e++) {
+            uint32_t v = t->adj[e].sw;
+            if (st[v] == 2 && nd[u] + 1 < nd[v]) {
+                nd[v] = nd[u] + 1;
+                q[nq++] = v;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < na; i++)
+        dist[aff[i]] = nd[aff[i]];
+    for (uint32_t i = 0; i < nt; i++)
+        st[tl[i]] = 0;
+    return 0;
+}
+
+/* The scratch of dist_after_losses(). 0 or IBR_ENOMEM. */
+static int dist_scratch(rr *x)
+{
+    ibr_context *ctx = x->ctx;
+    uint32_t S1 = x->t->n_sw ? x->t->n_sw : 1;
+    x->dstate = ibr__calloc(ctx, S1, 1);
+    x->dhead = ibr__mallocarray(ctx, 256, sizeof *x->dhead);
+    x->dnext = ibr__mallocarray(ctx, S1, sizeof *x->dnext);
+    x->daff = ibr__mallocarray(ctx, S1, sizeof *x->daff);
+    x->dtouch = ibr__mallocarray(ctx, S1, sizeof *x->dtouch);
+    x->dnd = ibr__mallocarray(ctx, S1, sizeof *x->dnd);
+    x->dq = ibr__mallocarray(ctx, S1, sizeof *x->dq);
+    if (!x->dstate || !x->dhead || !x->dnext || !x->daff || !x->dtouch || !x->dnd || !x->dq)
+        return IBR_ENOMEM;
+    return 0;
+}
+
 /* Search destination switch d again; every entry toward its LIDs that is
    not on a shortest path takes the least-loaded port that is. Only
    switches whose distance changed, their neighbours and the switches that
@@ -1069,7 +1194,8 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
 {
     const ibr_topo *t = x->t;
     uint32_t S = t->n_sw, nlist = 0;
-    ibr__bfs(dist, t, &d, 1, queue);
+    if (!x->dstate || dist_after_losses(x, d, dist) < 0)
+        ibr__bfs(dist, t, &d, 1, queue);
     const uint32_t *lids = x->bucket + x->bucket_off[d];
     uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
     uint8_t *hops = x->r->hops;
@@ -1803,6 +1929,8 @@ static int stage_columns(rr *x)
     if (x->minimal_repair) {
         if (x->balanced && ensure_wload(x))
             return stop(x, IBR_ENOMEM);
+        if (x->only_losses && x->sw_identity && x->r->hops && dist_scratch(x) < 0)
+            return stop(x, IBR_ENOMEM);
         for (uint32_t d = 0; d < S; d++)
             if (x->bfs_set[d]) {
                 bfs_fix(x, d, x->dist, x->queue, x->lost, x->mark, x->list);
@@ -2033,6 +2161,176 @@ static int layered_sls(rr *x)
     return 0;
 }
 
+/* One walk of column l from switch s with the repaired entries, as
+   ibr__unrouted_pairs_of() takes it: 1 when it reaches LID l's port. st
+   keeps each switch's answer for the column (0 unknown, 1 on the walk, 2
+   delivers, 3 does not); the switches it set are added to seen. */
+static int walk_delivers(const rr *x, uint32_t s, size_t l, uint8_t *st, uint32_t *seen,
+                         uint32_t *n_seen)
+{
+    const ibr_topo *t = x->t;
+    const uint8_t *lft = x->r->lft;
+    size_t L = x->r->lft_size;
+    uint32_t dsw = t->lid_sw[l], first = *n_seen, cur = s;
+    unsigned dport = t->lid_swport[l];
+    uint8_t res;
+    for (;;) {
+        if (st[cur] >= 2) {
+            res = st[cur];
+            break;
+        }
+        if (st[cur] == 1) { /* a loop */
+            res = 3;
+            break;
+        }
+        st[cur] = 1;
+        seen[(*n_seen)++] = cur;
+        unsigned p = lft[(size_t)cur * L + l];
+        if (cur == dsw && p == dport) {
+            res = 2;
+            break;
+        }
+        uint32_t nx = ibr__reroute_next_sw(t, cur, p);
+        if (nx == IBR_NONE) {
+            res = 3;
+            break;
+        }
+        cur = nx;
+    }
+    for (uint32_t i = first; i < *n_seen; i++)
+        if (st[seen[i]] == 1)
+            st[seen[i]] = res;
+    return res == 2;
+}
+
+/* The touched columns of block k that need no walk from every source,
+   cleared in only. A walk that meets neither a changed entry nor a switch
+   that lost a cable follows the saved route over cables all still there,
+   as the saved routing delivered it; so when every walk from a changed
+   entry of a column, and from every switch that lost a cable (lostl,
+   nlost), delivers, so does every walk from a source.
+   sw[0..n-1]: the switches with a changed entry in the block; msk:
+   scratch. */
+static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw, uint32_t n,
+                        const uint32_t *lostl, uint32_t nlost, const uint32_t *comp,
+                        uint64_t *msk, uint8_t *st, uint32_t *seen)
+{
+    const ibr_topo *t = x->t;
+    const ibr_routing_db *db = x->db;
+    size_t L = x->r->lft_size, base = k * IBR__LFT_BLOCK;
+    uint32_t nb = L - base < IBR__LFT_BLOCK ? (uint32_t)(L - base) : IBR__LFT_BLOCK;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *now = x->r->lft + (size_t)sw[i] * L + base;
+        const uint8_t *old = db->lft + (size_t)x->swmap[sw[i]] * db->lft_size + base;
+        msk[i] = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            msk[i] |= (uint64_t)(now[b] != old[b]) << b;
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        size_t l = base + b;
+        if (!only[l])
+            continue;
+        uint32_t dsw = t->lid_sw[l], n_seen = 0;
+        int ok = dsw != IBR_NONE;
+        for (uint32_t i = 0; ok && i < n; i++)
+            if ((msk[i] >> b & 1) && comp[sw[i]] == comp[dsw])
+                ok = walk_delivers(x, sw[i], l, st, seen, &n_seen);
+        for (uint32_t i = 0; ok && i < nlost; i++)
+            if (comp[lostl[i]] == comp[dsw])
+                ok = walk_delivers(x, lostl[i], l, st, seen, &n_seen);
+        for (uint32_t i = 0; i < n_seen; i++)
+            st[seen[i]] = 0;
+        if (ok)
+            only[l] = 0;
+    }
+}
+
+/* Connected components of the active switch links: comp[s] is the first
+   switch of s's; queue is scratch. */
+static void switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue)
+{
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        comp[s] = IBR_NONE;
+    for (uint32_t s0 = 0; s0 < t->n_sw; s0++) {
+        if (comp[s0] != IBR_NONE)
+            continue;
+        uint32_t head = 0, tail = 0;
+        comp[s0] = s0;
+        queue[tail++] = s0;
+        while (head < tail) {
+            uint32_t s = queue[head++];
+            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+                if (comp[t->adj[e].sw] == IBR_NONE) {
+                    comp[t->adj[e].sw] = s0;
+                    queue[tail++] = t->adj[e].sw;
+                }
+        }
+    }
+}
+
+/* The touched columns the walk from every source must still check: a
+   copy of lid_touched less those prove_block() clears, or NULL on
+   ENOMEM. Only when the fabric lost elements and gained none (a new cable
+   or switch joins pairs the saved routing never had to deliver) and the
+   LIDs are the saved ones, whose changed blocks the churn counts
+   (x->chg) list. */
+static uint8_t *columns_to_walk(const rr *x)
+{
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    const ibr__churn *c = &x->chg;
+    size_t L = x->r->lft_size;
+    uint32_t S1 = t->n_sw ? t->n_sw : 1;
+    uint8_t *only = ibr__malloc(ctx, L);
+    if (!only)
+        return NULL;
+    memcpy(only, x->lid_touched, L);
+    if (!x->only_losses || !x->identity || !c->blocks)
+        return only;
+    /* the changed (switch, block) pairs by block */
+    size_t nbk = c->n_blocks;
+    uint32_t *off = ibr__calloc(ctx, nbk + 1, sizeof *off);
+    uint32_t *sw = ibr__mallocarray(ctx, c->blocks, sizeof *sw);
+    uint32_t *comp = ibr__mallocarray(ctx, S1, sizeof *comp);
+    uint32_t *seen = ibr__mallocarray(ctx, S1, sizeof *seen);
+    uint64_t *msk = ibr__mallocarray(ctx, S1, sizeof *msk);
+    uint32_t *lostl = ibr__mallocarray(ctx, S1, sizeof *lostl);
+    uint8_t *st = ibr__calloc(ctx, S1, 1);
+    if (off && sw && comp && seen && msk && lostl && st) {
+        uint32_t nlost = 0;
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            if (x->lost[s])
+                lostl[nlost++] = s;
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            for (size_t k = 0; c->ent[s] && k < nbk; k++)
+                off[k + 1] += c->blk[(size_t)s * nbk + k] != 0;
+        for (size_t k = 0; k < nbk; k++)
+            off[k + 1] += off[k];
+        for (uint32_t s = 0; s < t->n_sw; s++)
+            for (size_t k = 0; c->ent[s] && k < nbk; k++)
+                if (c->blk[(size_t)s * nbk + k])
+                    sw[off[k]++] = s;
+        /* off[k] is now where block k's list ends */
+        switch_components(t, comp, seen);
+        for (size_t k = 0; k < nbk; k++) {
+            uint32_t first = k ? off[k - 1] : 0;
+            size_t base = k * IBR__LFT_BLOCK;
+            size_t nb = L - base < IBR__LFT_BLOCK ? L - base : IBR__LFT_BLOCK;
+            if (memchr(only + base, 1, nb))
+                prove_block(x, only, k, sw + first, off[k] - first, lostl, nlost, comp, msk, st,
+                            seen);
+        }
+    }
+    ibr__free(ctx, off);
+    ibr__free(ctx, sw);
+    ibr__free(ctx, comp);
+    ibr__free(ctx, seen);
+    ibr__free(ctx, msk);
+    ibr__free(ctx, lostl);
+    ibr__free(ctx, st);
+    return only;
+}
+
 /* The verdict ibr_result_verify() gives: every end-port pair the fabric
    connects is delivered, or the repair is refused. Only the columns the
    repair wrote are walked: every saved entry over a lost cable or switch
@@ -2045,8 +2343,13 @@ static int stage_check(rr *x)
     uint64_t np = 0;
     uint32_t psw;
     uint16_t plid;
-    if (ibr__unrouted_pairs_of(&np, &psw, &plid, t, repaired_row, x->r, x->r->lmc_cap,
-                               x->lid_touched) < 0)
+    uint8_t *only = columns_to_walk(x);
+    if (!only)
+        return stop(x, IBR_ENOMEM);
+    int urc = ibr__unrouted_pairs_of(&np, &psw, &plid, t, repaired_row, x->r, x->r->lmc_cap,
+                               only);
+    ibr__free(x->ctx, only);
+    if (urc < 0)
         return stop(x, IBR_ENOMEM);
     if (np > 0) {
         snprintf(x->whybuf, sizeof x->whybuf,
@@ -2149,6 +2452,7 @@ static int run_stages(rr *x, chlist *cl, uint32_t *dmap, unsigned flags)
        (balanced_lid), against the saved routing's balance (dfsssp's then
        placed into layers) */
     x->balanced = x->minimal_repair && !x->nue && x->repair == IBR__REPAIR_BALANCED;
+    x->only_losses = !cl->new_switch && !cl->new_cable && !cl->end_change;
     if (stage_prepare(x))
         return 1;
     if (x->updown)
