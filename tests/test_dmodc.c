@@ -1141,15 +1141,19 @@ static ibr_topo *top_lost(const char *spec, unsigned links, uint64_t seed, int l
     return d;
 }
 
+/* The trees the LID-space repairs are tried on: two- and three-level
+   trees and a rail-optimized one. */
+static const char *const lid_specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4",
+                                        "rail:nodes=64,rails=4,su=8,radix=16"};
+
 /* The leaf or the end port that holds the highest LID lost, on intact
    trees and trees that already lost cables: the LID space shrinks, and
    the repair in place gives the smaller table of a fresh route, counting
    the lost LIDs' routes as changed entries. */
 static void test_repair_top_lid(void)
 {
-    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4",
-                                  "rail:nodes=64,rails=4,su=8,radix=16"};
-    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+    const char *const *specs = lid_specs;
+    for (size_t i = 0; i < sizeof lid_specs / sizeof *lid_specs; i++)
         for (uint64_t seed = 1; seed <= 2; seed++) {
             unsigned base = seed == 2 ? 2 : 0; /* cables already lost */
             for (int leaf = 0; leaf < 2; leaf++) {
@@ -1230,9 +1234,8 @@ static ibr_topo *relid(const char *spec, unsigned links, uint64_t seed, int kind
    entries of the same LID numbers. */
 static void test_repair_lid_change(void)
 {
-    static const char *specs[] = {"xgft:h=2,m=8.16,w=1.8", "xgft:h=3,m=4.4.8,w=1.4.4",
-                                  "rail:nodes=64,rails=4,su=8,radix=16"};
-    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+    const char *const *specs = lid_specs;
+    for (size_t i = 0; i < sizeof lid_specs / sizeof *lid_specs; i++)
         for (uint64_t seed = 1; seed <= 2; seed++) {
             unsigned base = seed == 2 ? 2 : 0; /* cables already lost */
             uint32_t k = (uint32_t)(seed * 11);

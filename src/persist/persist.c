@@ -14,6 +14,7 @@
 #include "core/result_unicast.h"
 #include "formats/lex.h"
 #include "persist/persist_int.h"
+#include "route/registry.h"
 
 /* ------------------------------------------------------------------ */
 /* the database object                                                 */
@@ -283,7 +284,7 @@ static int db_copy_torus(ibr_routing_db *db, const ibr_result *r)
 {
     const void *conf = NULL, *dump = NULL;
     size_t conf_n = 0, dump_n = 0;
-    if (strcmp(r->engine, "torus-2QoS") != 0 ||
+    if (ibr__engine_repair(r->ctx, r->engine) != IBR__REPAIR_TORUS ||
         ibr_result_find_artifact(&dump, &dump_n, r, "opensm-torus.dump") < 0)
         return 0;
     if (ibr_result_find_artifact(&conf, &conf_n, r, "torus-2QoS.conf") < 0) {
