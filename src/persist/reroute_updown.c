@@ -157,9 +157,19 @@ static int entry_ok(const ibr__updown_repair *a, const ud_scratch *w, uint32_t b
     return w->p[b] == INF && w->l[x] != INF;
 }
 
+/* The i-th of b's links in the order that starts at a place set by the
+   LID l: ties between equally loaded ports go to a different port for
+   each LID and each switch, so the routes that move off a lost cable are
+   spread over the remaining ones, not all laid on the first. */
+static inline uint32_t spread_link(const ibr_topo *t, uint32_t b, size_t l, uint32_t i)
+{
+    uint32_t n = t->adj_off[b + 1] - t->adj_off[b];
+    return t->adj_off[b] + (uint32_t)((i + b + l) % n);
+}
+
 /* The least-loaded port of b on a shortest legal route toward d (L(b)
-   finite). */
-static unsigned best_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b)
+   finite), ties spread by LID (spread_link). */
+static unsigned best_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b, size_t l)
 {
     const ibr_topo *t = a->t;
     const uint32_t *ld = a->load(a->arg, b);
@@ -167,8 +177,8 @@ static unsigned best_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b
     uint32_t want = second ? w->p[b] - 1 : w->l[b] - 1;
     unsigned best = IBR_NO_ROUTE;
     uint32_t bl = UINT32_MAX;
-    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
-        const ibr__adj *e = &t->adj[k];
+    for (uint32_t i = 0; i < t->adj_off[b + 1] - t->adj_off[b]; i++) {
+        const ibr__adj *e = &t->adj[spread_link(t, b, l, i)];
         uint32_t x = e->sw;
         if (a->pos[x] == IBR_NONE || (a->pos[x] > a->pos[b]) != second)
             continue;
@@ -208,7 +218,7 @@ static int repair_dest(ibr__updown_repair *a, ud_scratch *w, uint32_t d)
                 continue;
             }
             /* per LID: each choice counts in the loads of the next */
-            put(a, b, l, best_port(a, w, b));
+            put(a, b, l, best_port(a, w, b, l));
         }
     }
     a->dests++;
@@ -297,8 +307,9 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
     const ibr_topo *t = a->t;
     unsigned best = 0;
     int best_sec = 0;
-    uint32_t best_len = UINT32_MAX, best_ld = UINT32_MAX;
+    uint32_t best_len = UINT32_MAX, best_ld = UINT32_MAX, best_rank = UINT32_MAX;
     const uint32_t *ld = NULL;
+    uint32_t n = t->adj_off[b + 1] - t->adj_off[b], shift = n ? (uint32_t)((b + l) % n) : 0;
     for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
         const ibr__adj *e = &t->adj[k];
         uint32_t x = e->sw;
@@ -307,6 +318,9 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
         int sec = a->pos[x] > a->pos[b];
         if (best && best_sec && !sec)
             continue;
+        /* equally loaded ties go to a different port for each LID and
+           switch (as spread_link orders them) */
+        uint32_t rank = (k - t->adj_off[b] + n - shift) % n;
         if (w->kept[x] != w->epoch) {
             w->res[x] = walk(a, w, x, d, l);
             w->kept[x] = w->epoch;
@@ -321,11 +335,12 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
             best_ld = ld[best];
         }
         int better = !best || (sec && !best_sec) || (sec == best_sec && r.len < best_len) ||
-                     (tie && ld[e->port] < best_ld);
+                     (tie && (ld[e->port] < best_ld || (ld[e->port] == best_ld && rank < best_rank)));
         if (better) {
             best = e->port;
             best_sec = sec;
             best_len = r.len;
+            best_rank = rank;
             best_ld = ld ? ld[e->port] : UINT32_MAX;
             *so = sec;
         }
