@@ -240,24 +240,7 @@ int ibr__unrouted_pairs_of(uint64_t *n, uint32_t *first_sw, uint16_t *first_lid,
                                   : IBR_NONE;
         }
     }
-    /* connected components of the active switch links */
-    for (uint32_t s = 0; s < S; s++)
-        comp[s] = IBR_NONE;
-    for (uint32_t s0 = 0; s0 < S; s0++) {
-        if (comp[s0] != IBR_NONE)
-            continue;
-        uint32_t head = 0, tail = 0;
-        comp[s0] = s0;
-        stack[tail++] = s0;
-        while (head < tail) {
-            uint32_t s = stack[head++];
-            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-                if (comp[t->adj[e].sw] == IBR_NONE) {
-                    comp[t->adj[e].sw] = s0;
-                    stack[tail++] = t->adj[e].sw;
-                }
-        }
-    }
+    ibr__switch_components(t, comp, stack);
     /* sources: end ports cabled to a switch, per switch (as verify.c) */
     uint32_t nsrc = 0;
     for (uint32_t i = 0; i < t->n_end; i++) {
@@ -359,4 +342,25 @@ uint32_t ibr__hops_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t 
         if (hr[y] != 255)
             order[cnt[hr[y]]++] = y;
     return total;
+}
+
+void ibr__switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue)
+{
+    for (uint32_t s = 0; s < t->n_sw; s++)
+        comp[s] = IBR_NONE;
+    for (uint32_t s0 = 0; s0 < t->n_sw; s0++) {
+        if (comp[s0] != IBR_NONE)
+            continue;
+        uint32_t head = 0, tail = 0;
+        comp[s0] = s0;
+        queue[tail++] = s0;
+        while (head < tail) {
+            uint32_t s = queue[head++];
+            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
+                if (comp[t->adj[e].sw] == IBR_NONE) {
+                    comp[t->adj[e].sw] = s0;
+                    queue[tail++] = t->adj[e].sw;
+                }
+        }
+    }
 }

@@ -123,6 +123,10 @@ void ibr__topo_view_destroy(ibr_topo *view);
 void ibr__bfs(uint32_t *dist, const ibr_topo *t, const uint32_t *src, size_t n_src,
               uint32_t *queue);
 
+/* Connected components of the active switch links: comp[s] is the first
+   switch of s's component; queue is scratch of n_sw entries. */
+void ibr__switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue);
+
 /* All-pairs switch hop matrix over active links: d[a * n_sw + b] = hops from
    a to b (255 = unreachable or > 254). BFS from every switch, in parallel.
    The _into variant fills the caller's n_sw^2 bytes. */

@@ -2245,29 +2245,6 @@ static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw
     }
 }
 
-/* Connected components of the active switch links: comp[s] is the first
-   switch of s's; queue is scratch. */
-static void switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue)
-{
-    for (uint32_t s = 0; s < t->n_sw; s++)
-        comp[s] = IBR_NONE;
-    for (uint32_t s0 = 0; s0 < t->n_sw; s0++) {
-        if (comp[s0] != IBR_NONE)
-            continue;
-        uint32_t head = 0, tail = 0;
-        comp[s0] = s0;
-        queue[tail++] = s0;
-        while (head < tail) {
-            uint32_t s = queue[head++];
-            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-                if (comp[t->adj[e].sw] == IBR_NONE) {
-                    comp[t->adj[e].sw] = s0;
-                    queue[tail++] = t->adj[e].sw;
-                }
-        }
-    }
-}
-
 /* The touched columns the walk from every source must still check: a
    copy of lid_touched less those prove_block() clears, or NULL on
    ENOMEM. Only when the fabric lost elements and gained none (a new cable
@@ -2311,7 +2288,7 @@ static uint8_t *columns_to_walk(const rr *x)
                 if (c->blk[(size_t)s * nbk + k])
                     sw[off[k]++] = s;
         /* off[k] is now where block k's list ends */
-        switch_components(t, comp, seen);
+        ibr__switch_components(t, comp, seen);
         for (size_t k = 0; k < nbk; k++) {
             uint32_t first = k ? off[k - 1] : 0;
             size_t base = k * IBR__LFT_BLOCK;

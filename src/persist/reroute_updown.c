@@ -76,30 +76,14 @@ void ibr__updown_free(ibr__updown_repair *a, ibr_context *ctx)
 static void components(const ibr_topo *t, ud_scratch *w)
 {
     uint32_t S = t->n_sw;
-    for (uint32_t s = 0; s < S; s++) {
-        w->comp[s] = INF;
+    for (uint32_t s = 0; s < S; s++)
         w->eps[s] = 0;
-    }
     for (uint32_t e = 0; e < t->n_end; e++) {
         uint32_t rn = t->ports[t->end_port[e]].remote_node;
         if (rn != IBR_NONE && t->nodes[rn].sw != IBR_NONE)
             w->eps[t->nodes[rn].sw] = 1;
     }
-    for (uint32_t s0 = 0; s0 < S; s0++) {
-        if (w->comp[s0] != INF)
-            continue;
-        uint32_t head = 0, tail = 0;
-        w->comp[s0] = s0;
-        w->queue[tail++] = s0;
-        while (head < tail) {
-            uint32_t a = w->queue[head++];
-            for (uint32_t k = t->adj_off[a]; k < t->adj_off[a + 1]; k++)
-                if (w->comp[t->adj[k].sw] == INF) {
-                    w->comp[t->adj[k].sw] = s0;
-                    w->queue[tail++] = t->adj[k].sw;
-                }
-        }
-    }
+    ibr__switch_components(t, w->comp, w->queue);
 }
 
 /* P and L toward d (see the file's comment), and d's column of the hop
