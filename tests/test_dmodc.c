@@ -971,18 +971,26 @@ static void test_repair(void)
     CU_ASSERT(incremental > cases / 2);
 }
 
+/* The generated fabric of spec with links cables lost (seed), for the
+   LID-space cases to edit further. */
+static ibr_fabric *cabled(const char *spec, unsigned links, uint64_t seed)
+{
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    if (links)
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
+    return f;
+}
+
 /* spec with `links` seeded cable faults (removed) and the k-th node that
    is no switch (an HCA) down, its cable removed (when remove) or left
    marked down. */
 static ibr_topo *host_lost(const char *spec, unsigned links, uint64_t seed, uint32_t k,
                            int remove)
 {
-    ibr_fabric *f = NULL;
+    ibr_fabric *f = cabled(spec, links, seed);
     ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    if (links)
-        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
     uint32_t n = ibr_fabric_node_count(f);
     for (uint32_t i = 0; i < n && links; i++) {
         ibr_node_info ni = IBR_NODE_INFO_INIT;
@@ -1099,12 +1107,8 @@ static ibr_topo *without_isolated(const ibr_topo *t, int hosts);
    1), with their cables: the LID space shrinks. */
 static ibr_topo *top_lost(const char *spec, unsigned links, uint64_t seed, int leaf)
 {
-    ibr_fabric *f = NULL;
+    ibr_fabric *f = cabled(spec, links, seed);
     ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    if (links)
-        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
     uint32_t n = ibr_fabric_node_count(f), top = IBR_NONE, top_sw = IBR_NONE;
     unsigned top_lid = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -1180,12 +1184,8 @@ static void test_repair_top_lid(void)
    past the highest. */
 static ibr_topo *relid(const char *spec, unsigned links, uint64_t seed, int kind, uint32_t k)
 {
-    ibr_fabric *f = NULL;
+    ibr_fabric *f = cabled(spec, links, seed);
     ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    if (links)
-        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, links, 0, seed), 0);
     uint32_t n = ibr_fabric_node_count(f), ends[2] = {IBR_NONE, IBR_NONE}, sw = IBR_NONE;
     uint16_t lids[2] = {0, 0}, top = 0;
     for (uint32_t i = 0, e = 0, w = 0; i < n; i++) {
