@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/messages.h"
 #include "core/result_notes.h"
 #include "core/result_qos.h"
 #include "core/result_unicast.h"
@@ -316,13 +317,16 @@ static void fabric_warning(char *buf, size_t cap, const chlist *cl, const ibr_ro
     for (size_t i = 0; i < cl->n; i++)
         lost += cl->v[i].kind == IBR_CHANGE_MISSING_CABLE;
     if ((uint64_t)shared * 2 < most)
-        snprintf(buf, cap, "most of the fabric changed (%zu changes): only %" PRIu32 " of the "
-                           "topology's %" PRIu32 " nodes are in the database, which has %" PRIu32
-                           "; is the database this fabric's?",
+        snprintf(buf, cap,
+                 IBR__MSG("DB064", "most of the fabric changed (%zu changes): only %" PRIu32
+                                   " of the topology's %" PRIu32 " nodes are in the database, "
+                                   "which has %" PRIu32 "; is the database this fabric's?"),
                  cl->n, shared, t->n_nodes, db->n_nodes);
     else if (cables && lost * 2 > cables)
-        snprintf(buf, cap, "most of the fabric changed (%zu changes): %zu of the %zu saved "
-                           "cables between switches are gone; is the database this fabric's?",
+        snprintf(buf, cap,
+                 IBR__MSG("DB065", "most of the fabric changed (%zu changes): %zu of the %zu "
+                                   "saved cables between switches are gone; is the database "
+                                   "this fabric's?"),
                  cl->n, lost, cables);
 }
 
