@@ -207,6 +207,39 @@ static int same_lfts(const ibr_result *a, const ibr_result *b)
     return 1;
 }
 
+/* ibr_lfts_stream over text in pieces of piece bytes (the last piece may
+   be shorter): rc and *out as ibr_lfts_stream_finish() gives them. A feed
+   that fails must say so again on the next piece, with the same message. */
+static int stream_lfts(ibr_result **out, const ibr_topo *t, const char *text, size_t len,
+                       size_t piece)
+{
+    ibr_lfts_stream *s = NULL;
+    int rc = ibr_lfts_stream_new(&s, t);
+    if (rc < 0) {
+        *out = NULL;
+        return rc;
+    }
+    for (size_t at = 0; at < len; at += piece) {
+        size_t n = len - at < piece ? len - at : piece;
+        rc = ibr_lfts_stream_feed(s, text + at, n);
+        if (rc < 0) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", ibr_lfts_stream_last_error(s));
+            CU_ASSERT(msg[0] != 0);
+            CU_ASSERT_EQUAL(ibr_lfts_stream_feed(s, "\n", 1), rc);
+            CU_ASSERT_STRING_EQUAL(ibr_lfts_stream_last_error(s), msg);
+            break;
+        }
+    }
+    rc = ibr_lfts_stream_finish(s, out);
+    /* spent */
+    ibr_result *again = NULL;
+    CU_ASSERT_EQUAL(ibr_lfts_stream_finish(s, &again), IBR_EINVAL);
+    CU_ASSERT_PTR_NULL(again);
+    ibr_lfts_stream_destroy(s);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* ibnetdiscover / ibsim parser                                        */
 
@@ -1024,6 +1057,86 @@ static void test_fdbs_roundtrip(void)
     }
 }
 
+/* A dump read in pieces of any size, split inside lines too, gives the
+   tables the whole text gives, for every dump the writers make (LFT dumps,
+   dump_lfts, fdbs, ibdiagnet's fdbs with private LFTs) on damaged trees,
+   tori and dragonflies with LMC. */
+static void test_lfts_stream(void)
+{
+    static const struct {
+        const char *spec, *chain;
+        unsigned links, sws, lmc;
+    } cases[] = {
+        {"fattree:levels=3,radix=4", "updn", 3, 1, 1},
+        {"torus:dims=4x3,hosts=2", "minhop", 2, 0, 2},
+        {"dragonfly:a=4,p=1,h=2,g=5", "minhop", 1, 0, 0},
+    };
+    static const size_t pieces[] = {1, 3, 64, 4093, (size_t)-1};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ibr_topo *t = ibr_test_topo_faults(cases[k].spec, cases[k].links, cases[k].sws, 11 + k,
+                                           cases[k].lmc);
+        ibr_result *r = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, cases[k].chain, NULL), 0);
+        int (*writers[])(ibr_buffer *, const ibr_result *) = {
+            ibr_result_write_lfts_dump, ibr_result_write_dump_lfts, ibr_result_write_fdbs};
+        for (int w = 0; w < 4; w++) {
+            ibr_buffer b = IBR_BUFFER_INIT;
+            CU_ASSERT_EQUAL_FATAL(writers[w < 3 ? w : 2](&b, r), 0);
+            size_t len = b.size;
+            char *text = w < 3 ? b.data : ibdiagnet_fdbs(&b, 1, &len);
+            for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+                ibr_result *back = NULL;
+                int rc = stream_lfts(&back, t, text, len, pieces[p] ? pieces[p] : 1);
+                if (rc != 0)
+                    fprintf(stderr, "stream case %zu/%d/%zu: %s\n", k, w, pieces[p],
+                            back ? ibr_result_last_error(back) : "");
+                CU_ASSERT_EQUAL(rc, 0);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+                CU_ASSERT(same_lfts(r, back));
+                CU_ASSERT_STRING_EQUAL(ibr_result_engine(back), "file");
+                ibr_result_destroy(back);
+            }
+            /* the text without its last newline: the last line is read at
+               the end */
+            ibr_result *back = NULL;
+            CU_ASSERT_EQUAL(stream_lfts(&back, t, text, len - 1, 7), 0);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+            CU_ASSERT(same_lfts(r, back));
+            ibr_result_destroy(back);
+            if (w == 3)
+                free(text);
+            ibr_buffer_dispose(&b);
+        }
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+    /* arguments */
+    ibr_topo *t = ibr_test_topo(NULL, "fattree:levels=2,radix=4");
+    ibr_lfts_stream *s = NULL;
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL(ibr_lfts_stream_new(NULL, t), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_new(&s, NULL), IBR_EINVAL);
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_feed(NULL, "x", 1), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_finish(NULL, &r), IBR_EINVAL);
+    CU_ASSERT_STRING_EQUAL(ibr_lfts_stream_last_error(NULL), "");
+    ibr_lfts_stream_destroy(NULL);
+    CU_ASSERT_EQUAL_FATAL(ibr_lfts_stream_new(&s, t), 0);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_feed(s, NULL, 1), IBR_EINVAL);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_feed(s, NULL, 0), 0);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_finish(s, NULL), IBR_EINVAL);
+    /* an empty text, as the whole-text reader says */
+    CU_ASSERT_EQUAL(ibr_lfts_stream_finish(s, &r), IBR_EPARSE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ibr_result_last_error(r), "the text is empty"));
+    ibr_result_destroy(r);
+    ibr_lfts_stream_destroy(s);
+    /* a stream dropped half way frees what it holds (ASan's leak check) */
+    CU_ASSERT_EQUAL_FATAL(ibr_lfts_stream_new(&s, t), 0);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_feed(s, "Unicast lids [0x0-0x", 20), 0);
+    ibr_lfts_stream_destroy(s);
+    ibr_topo_destroy(t);
+}
+
 /* OpenSM's own opensm.fdbs (tests/data) reads into the tables its
    opensm-lfts.dump of the same run gives. */
 static void test_fdbs_opensm(void)
@@ -1261,6 +1374,17 @@ static void test_lfts_errors(void)
         CU_ASSERT_EQUAL(ibr_result_status(r), IBR_EPARSE);
         CU_ASSERT_PTR_NULL(ibr_result_lft(r, 0));
         CU_ASSERT_STRING_EQUAL(ibr_result_engine(r), "");
+        /* read in pieces: the same failure, word for word */
+        static const size_t pieces[] = {1, 2, 5, 17};
+        for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+            ibr_result *sr = NULL;
+            CU_ASSERT_EQUAL(stream_lfts(&sr, t, bad[k].text, strlen(bad[k].text), pieces[p]),
+                            IBR_EPARSE);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sr);
+            CU_ASSERT_STRING_EQUAL(ibr_result_last_error(sr), msg);
+            CU_ASSERT_PTR_NULL(ibr_result_lft(sr, 0));
+            ibr_result_destroy(sr);
+        }
         /* writers refuse a failed result */
         ibr_buffer b = IBR_BUFFER_INIT;
         CU_ASSERT_EQUAL(ibr_result_write_lfts_dump(&b, r), IBR_EINVAL);
@@ -1525,6 +1649,22 @@ static void test_alloc_failure(void)
         CU_ASSERT_EQUAL(st.live, base_t);
     }
     CU_ASSERT(n > 2);
+    /* the same in pieces: a failure anywhere frees everything */
+    for (n = 0;; n++) {
+        ibr_result *r = NULL;
+        st.calls = 0;
+        st.fail_at = n;
+        int rc = stream_lfts(&r, t, lfts, llen, 100);
+        st.fail_at = -1;
+        if (rc == 0) {
+            ibr_result_destroy(r);
+            break;
+        }
+        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+        CU_ASSERT_PTR_NULL(r);
+        CU_ASSERT_EQUAL(st.live, base_t);
+    }
+    CU_ASSERT(n > 3);
 
     /* writers: a failure leaves the buffer as it was */
     ibr_result *r = NULL;
@@ -1591,6 +1731,7 @@ int main(void)
         {"OpenSM dumps: file engine detours", test_golden_file_engine},
         {"LFT dump round trip", test_lfts_roundtrip},
         {"fdbs round trip, ibdiagnet flavour", test_fdbs_roundtrip},
+        {"LFT dumps read in pieces", test_lfts_stream},
         {"OpenSM's fdbs reads as its LFT dump", test_fdbs_opensm},
         {"per-switch dumps in parts", test_switch_parts},
         {"opensm-lfts.dump: the longest header", test_lfts_long_header},

@@ -428,6 +428,66 @@ IBR_API int ibr_result_write_mcfdbs(ibr_buffer *out, const ibr_result *r);
 IBR_API int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf,
                                   size_t len);
 
+/** A forwarding-table dump read in pieces (ibr_lfts_stream_new()). */
+typedef struct ibr_lfts_stream ibr_lfts_stream;
+
+/**
+ * Start reading a dump in pieces: the texts ibr_result_parse_lfts() reads,
+ * fed in order with ibr_lfts_stream_feed() and ended with
+ * ibr_lfts_stream_finish(), which gives the same result, or the same
+ * error on the same line, as ibr_result_parse_lfts() on the whole text.
+ * For dumps larger than the memory one wants to hold: a table that fills
+ * the unicast LID space is about 10 GB of opensm-lfts.dump text, while the
+ * stream holds only the tables (switches x (max LID + 1) bytes) and the
+ * line a piece leaves unfinished.
+ * @param[out] out receives the stream (ibr_lfts_stream_destroy()); NULL
+ *             on failure.
+ * @param t the topology; borrowed: it must outlive the stream and the
+ *          result.
+ * @return 0, ::IBR_EINVAL (NULL argument), ::IBR_ENOMEM.
+ * Thread rules: one thread at a time per stream; @p t is only read.
+ * Time complexity: O(switches) here, O(S x LIDs) memory for the tables.
+ */
+IBR_API int ibr_lfts_stream_new(ibr_lfts_stream **out, const ibr_topo *t);
+
+/**
+ * Read the next piece of the text. Pieces may split the text anywhere,
+ * inside a line too: a line is read when the piece that ends it arrives.
+ * @param s the stream. @param buf the piece, borrowed for the call (may
+ *        be NULL when @p len is 0). @param len its length in bytes.
+ * @return 0, ::IBR_EPARSE (the text so far is wrong:
+ *         ibr_lfts_stream_last_error() names the line; the stream reads
+ *         nothing more and ibr_lfts_stream_finish() gives the failed
+ *         result), ::IBR_EINVAL (NULL @p s, NULL @p buf with a non-zero
+ *         @p len), ::IBR_ENOMEM. After a failure every later piece returns
+ *         the same code.
+ * Time complexity: O(len), plus O(length of the line) for a line split
+ * between pieces.
+ */
+IBR_API int ibr_lfts_stream_feed(ibr_lfts_stream *s, const char *buf, size_t len);
+
+/**
+ * End the text (a last line without '\n' is read now) and hand over the
+ * result, as ibr_result_parse_lfts() would give it for the whole text.
+ * The stream is spent: only ibr_lfts_stream_destroy() may follow.
+ * @param s the stream.
+ * @param[out] out receives a result owned by the caller
+ *             (ibr_result_destroy()); on ::IBR_EPARSE a failed result
+ *             whose ibr_result_last_error() names the line; NULL on
+ *             ::IBR_EINVAL and ::IBR_ENOMEM.
+ * @return 0, ::IBR_EPARSE, ::IBR_EINVAL (NULL argument, a stream already
+ *         finished), ::IBR_ENOMEM.
+ */
+IBR_API int ibr_lfts_stream_finish(ibr_lfts_stream *s, ibr_result **out);
+
+/** The message of the stream's failure ("line N: ..."), "" when none;
+ *  borrowed from the stream. */
+IBR_API const char *ibr_lfts_stream_last_error(const ibr_lfts_stream *s);
+
+/** Free a stream (and its result, unless ibr_lfts_stream_finish() handed
+ *  it over). NULL is allowed. */
+IBR_API void ibr_lfts_stream_destroy(ibr_lfts_stream *s);
+
 /**
  * Read SL2VL tables into a result: ibdiagnet's .sl2vl file (ibdiagnet2.sl2vl),
  * which is also what ibr_result_write_sl2vl() writes and ibdmchk reads

@@ -101,10 +101,15 @@ void cli_lib_error(const char *what, const char *msg, int rc);
 
 /* Read a whole file ("-" = stdin) into a NUL-terminated malloc'd buffer.
  * Prints "ibr: <path>: <reason>" on error. 0 or -1. Inputs larger than
- * $IBR_MAX_INPUT_MB (default 1 GiB, 16 GiB while cli_big_input is set, for
- * forwarding-table dumps) are refused. */
-extern int cli_big_input;
+ * $IBR_MAX_INPUT_MB (default 1 GiB) are refused. */
 int cli_read_file(const char *path, char **buf, size_t *len);
+/* Read path ("-": standard input) in pieces of at most 4 MB handed to fn
+   in order, for inputs too large to hold (forwarding-table dumps of the
+   whole LID space); no size limit, since nothing is held. 0; -1 after a
+   message naming path (unreadable, binary data); -2 when fn returned < 0
+   (fn said why). *total: the bytes read. */
+typedef int (*cli_piece_fn)(void *arg, const char *piece, size_t n);
+int cli_stream_file(const char *path, cli_piece_fn fn, void *arg, uint64_t *total);
 
 /* Write @p len bytes to @p path ("-" = stdout). Returns 0 or an errno value. */
 int cli_write_file(const char *path, const char *data, size_t len);

@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -238,24 +239,44 @@ static int load_vl_file(ibr_result **r, const char *path, int sl2vl)
     return 0;
 }
 
+/* Forwarding tables are read in pieces: a dump of the whole LID space is
+   about 10 GB of text, more than one wants to hold. */
+typedef struct lfts_feed {
+    ibr_lfts_stream *s;
+    const char *path;
+    uint64_t total;
+    double start;
+} lfts_feed;
+
+static int feed_lfts(void *arg, const char *piece, size_t n)
+{
+    lfts_feed *f = arg;
+    uint64_t gib = f->total >> 30;
+    f->total += n;
+    if (!cli_quiet && f->total >> 30 != gib)
+        fprintf(stderr, "ibr: progress: reading %s: %" PRIu64 " MB in %.1fs\n", f->path,
+                f->total / 1000000, cli_now() - f->start);
+    return ibr_lfts_stream_feed(f->s, piece, n) < 0 ? -1 : 0;
+}
+
 int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
 {
-    char *buf;
-    size_t len;
+    lfts_feed f = {NULL, path, 0, cli_now()};
+    uint64_t total;
     int rc;
 
-    double t0 = cli_now();
-
     *out = NULL;
-    cli_big_input = 1;
-    rc = cli_read_file(path, &buf, &len);
-    cli_big_input = 0;
-    if (rc < 0)
+    if ((rc = ibr_lfts_stream_new(&f.s, t)) < 0) {
+        cli_lib_error(path, NULL, rc);
         return -1;
-    cli_read_progress(path, len, t0, 0);
-    rc = ibr_result_parse_lfts(out, t, buf, len);
-    free(buf);
-    cli_read_progress(path, len, t0, 1);
+    }
+    if (cli_stream_file(path, feed_lfts, &f, &total) == -1) {
+        ibr_lfts_stream_destroy(f.s);
+        return -1;
+    }
+    rc = ibr_lfts_stream_finish(f.s, out);
+    ibr_lfts_stream_destroy(f.s);
+    cli_read_progress(path, (size_t)total, f.start, 1);
     if (rc == 0 && cli_sl2vl_path && load_vl_file(out, cli_sl2vl_path, 1) < 0)
         return -1;
     if (rc == 0 && cli_psl_path)

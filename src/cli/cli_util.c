@@ -101,24 +101,53 @@ void cli_lib_error(const char *what, const char *msg, int rc)
     remember(what, msg);
 }
 
-/* cli_read_file() without the message: 0 or an errno value. */
-int cli_big_input;
-
-/* The largest input the command reads, in bytes: $IBR_MAX_INPUT_MB
+/* The largest input the command reads whole, in bytes: $IBR_MAX_INPUT_MB
    megabytes, or 1 GiB (a topology of the whole LID space is tens of MB),
-   16 GiB while cli_big_input is set (forwarding-table dumps: one that
-   fills the unicast LID space is about 10 GB), so that /dev/zero or a
-   wrong path cannot eat the machine's memory. */
+   so that /dev/zero or a wrong path cannot eat the machine's memory.
+   Forwarding-table dumps, which can be ten times that, are read in pieces
+   (cli_stream_file()) and hold no more than their tables. */
 static uint64_t max_input(void)
 {
     const char *env = getenv("IBR_MAX_INPUT_MB");
     uint64_t mb;
     if (env && cli_parse_u64(env, UINT64_MAX / (1u << 20), &mb) == 0 && mb > 0)
         return mb << 20;
-    return (uint64_t)(cli_big_input ? 16 : 1) << 30;
+    return (uint64_t)1 << 30;
 }
 
-/* E2BIG from read_file(): the input passed max_input(). */
+/* Open path for reading ("-": standard input): 0 or an errno value
+   (EISDIR for a directory); *size the size of a regular file, else 0. */
+static int open_input(const char *path, FILE **out, uint64_t *size)
+{
+    struct stat st;
+    FILE *f;
+
+    *size = 0;
+    if (strcmp(path, "-") == 0) {
+        *out = stdin;
+        return 0;
+    }
+    f = fopen(path, "rb");
+    if (!f)
+        return errno;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return EISDIR;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        *size = (uint64_t)st.st_size;
+    *out = f;
+    return 0;
+}
+
+static void close_input(FILE *f)
+{
+    if (f != stdin)
+        fclose(f);
+}
+
+/* cli_read_file() without the message: 0 or an errno value (E2BIG: the
+   input passed max_input()). */
 static int read_file(const char *path, char **buf, size_t *len)
 {
     FILE *f;
@@ -127,28 +156,18 @@ static int read_file(const char *path, char **buf, size_t *len)
     int err = 0;
     uint64_t limit = max_input();
 
+    uint64_t size_hint;
+
     *buf = NULL;
     *len = 0;
-    if (strcmp(path, "-") == 0) {
-        f = stdin;
-    } else {
-        struct stat st;
-
-        f = fopen(path, "rb");
-        if (!f)
-            return errno;
-        if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-            fclose(f);
-            return EISDIR;
-        }
-        if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-            if ((uint64_t)st.st_size > limit) {
-                fclose(f);
-                return E2BIG;
-            }
-            cap = (size_t)st.st_size + 1;
-        }
+    if ((err = open_input(path, &f, &size_hint)) != 0)
+        return err;
+    if (size_hint > limit) {
+        close_input(f);
+        return E2BIG;
     }
+    if (size_hint)
+        cap = (size_t)size_hint + 1;
     if (cap == 0)
         cap = 65536;
     data = malloc(cap);
@@ -190,8 +209,7 @@ static int read_file(const char *path, char **buf, size_t *len)
     }
     data[size] = '\0';
 out:
-    if (f != stdin)
-        fclose(f);
+    close_input(f);
     if (err) {
         free(data);
         return err;
@@ -201,10 +219,49 @@ out:
     return 0;
 }
 
-int cli_read_file(const char *path, char **buf, size_t *len)
+/* cli_stream_file() without the message: 0, an errno value, or fn's
+   negative return (-1 - err then means fn failed, not the reading). */
+static int stream_file(const char *path, cli_piece_fn fn, void *arg, uint64_t *total)
 {
-    int err = read_file(path, buf, len);
+    enum { PIECE = 4 << 20 };
+    FILE *f;
+    uint64_t size_hint;
+    int err;
 
+    *total = 0;
+    if ((err = open_input(path, &f, &size_hint)) != 0)
+        return err;
+    char *piece = malloc(PIECE);
+    if (!piece) {
+        close_input(f);
+        return ENOMEM;
+    }
+    for (;;) {
+        size_t got = fread(piece, 1, PIECE, f);
+        if (got == 0) {
+            if (ferror(f))
+                err = errno ? errno : EIO;
+            break;
+        }
+        /* as read_file(): a NUL at the start means a binary file or a device */
+        if (*total < 65536 && memchr(piece, 0, got < 65536 ? got : 65536)) {
+            err = EILSEQ;
+            break;
+        }
+        *total += got;
+        if (fn(arg, piece, got) < 0) {
+            err = -1;
+            break;
+        }
+    }
+    free(piece);
+    close_input(f);
+    return err;
+}
+
+/* The message of read_file()'s or stream_file()'s errno value. */
+static int input_error(const char *path, int err)
+{
     if (err == EILSEQ) {
         cli_error(path, "binary data (NUL bytes): not a text file");
         return -1;
@@ -220,6 +277,19 @@ int cli_read_file(const char *path, char **buf, size_t *len)
         return -1;
     }
     return 0;
+}
+
+int cli_stream_file(const char *path, cli_piece_fn fn, void *arg, uint64_t *total)
+{
+    int err = stream_file(path, fn, arg, total);
+    return err == -1 ? -2 : input_error(path, err);
+}
+
+int cli_read_file(const char *path, char **buf, size_t *len)
+{
+    int err = read_file(path, buf, len);
+
+    return input_error(path, err);
 }
 
 /* ------------------------------------------------------------------------ */

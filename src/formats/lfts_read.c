@@ -36,14 +36,29 @@
 #include "formats/lfts_reader.h"
 #include "core/result_unicast.h"
 
-typedef struct lreader {
+/* Kinds of block. */
+enum { BLOCK_NONE, BLOCK_LFTS, BLOCK_FDBS };
+
+/* The reading so far, kept between pieces of the text. */
+typedef struct ibr__lfts_state {
     ibr__lfts_reader *rd;
     uint32_t *first_line; /* per switch: line of its block, 0 = none */
     uint8_t *lft;         /* the table of the current block's switch */
+    uint32_t cur;         /* the current block's switch, IBR_NONE if skipped */
+    int block;            /* the kind of the current block */
+    int in_mcast;         /* inside a "Multicast mlids" block */
+    uint32_t blocks;      /* block headers seen */
+    uint64_t plft;        /* fdbs: the private LFT of the entries that follow */
+    int plft_just_set;    /* the line before was "PLFT_NUM:" */
+    int plft_seen;        /* the text has private LFTs */
+    uint32_t lines;       /* lines read */
+    uint64_t bytes;       /* bytes read */
+    /* for the message of a text without a block: its first entry line,
+       and whether it looks like a topology */
+    uint32_t first_no;
+    char first_text[96];
+    int topo_hint;
 } lreader;
-
-/* Kinds of block. */
-enum { BLOCK_NONE, BLOCK_LFTS, BLOCK_FDBS };
 
 static int lerr(lreader *lr, uint32_t line, const char *fmt, ...) IBR_PRINTF(3, 4);
 
@@ -217,8 +232,7 @@ static int holds(const char *buf, size_t len, const char *needle)
 }
 
 /* A text without a single block: say what it holds instead. */
-static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
-                    const ibr__lex *first)
+static int no_block(lreader *lr)
 {
     static const char expected_lfts[] = "expected forwarding tables (opensm-lfts.dump, ibroute or "
                                    "dump_lfts output) with blocks starting \"Unicast lids ... "
@@ -228,22 +242,22 @@ static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
         "dump: opensm.fdbs, ibdiagnet2.fdbs) with blocks starting \"Unicast lids ... guid "
         "0x<switch GUID> ...\" or \"dump_ucast_routes: Switch 0x<switch GUID>\"";
     const char *expected = lr->rd->fdbs ? expected_fdbs : expected_lfts;
-    if (!first)
-        return len ? lerr(lr, 0,
-                          IBR__MSG("LF018", "the text holds only blank and comment lines: %s"),
-                          expected)
-                   : lerr(lr, 0, IBR__MSG("LF019", "the text is empty: %s"), expected);
-    if (holds(buf, len, "switchguid=") || holds(buf, len, "\"S-") || holds(buf, len, "caguid="))
+    uint32_t lines = lr->lines;
+    if (!lr->first_no)
+        return lr->bytes ? lerr(lr, 0,
+                                IBR__MSG("LF018", "the text holds only blank and comment lines: %s"),
+                                expected)
+                         : lerr(lr, 0, IBR__MSG("LF019", "the text is empty: %s"), expected);
+    if (lr->topo_hint)
         return lerr(lr, 0,
                     IBR__MSG("LF016",
                              "no \"Unicast lids\" block in %" PRIu32 " line%s: this looks like a "
                              "topology (ibnetdiscover output), not forwarding tables; %s"),
                     lines, lines == 1 ? "" : "s", expected);
-    ibr__span s = {first->c.p, (size_t)(first->c.e - first->c.p)};
     return lerr(lr, 0,
                 IBR__MSG("LF017", "no \"Unicast lids\" block in %" PRIu32 " line%s (line %" PRIu32
                                   " reads \"%s\"): %s"),
-                lines, lines == 1 ? "" : "s", first->line, IBR__ESC(s), expected);
+                lines, lines == 1 ? "" : "s", lr->first_no, lr->first_text, expected);
 }
 
 /* "PLFT_NUM: <n>" (ibdiagnet): the private LFT the next entries belong to. */
@@ -270,74 +284,260 @@ static int header_kind(const lreader *lr, const ibr__cur *c)
     return BLOCK_NONE;
 }
 
+/* One piece of whole lines. */
 static int read_lines(lreader *lr, const char *buf, size_t len)
 {
-    ibr__lex lx, first;
-    uint32_t cur = IBR_NONE;
-    int in_mcast = 0, block = BLOCK_NONE, blocks = 0, got_first = 0;
-    int plft_just_set = 0, plft_seen = 0;
-    uint64_t plft = 0; /* fdbs: the private LFT of the entries that follow */
+    ibr__lex lx;
     ibr__lex_init(&lx, buf, len);
-    first = lx;
-    while (ibr__lex_entry(&lx)) {
-        int rc = 0, kind = header_kind(lr, &lx.c), plft_line = 0;
-        if (!got_first) {
-            first = lx;
-            got_first = 1;
+    lx.line = lr->lines;
+    lr->bytes += len;
+    int rc = 0;
+    while (rc == 0 && ibr__lex_entry(&lx)) {
+        int kind = header_kind(lr, &lx.c), plft_line = 0;
+        if (!lr->first_no) {
+            lr->first_no = lx.line;
+            ibr__esc(lr->first_text, sizeof lr->first_text, lx.c.p, (size_t)(lx.c.e - lx.c.p));
         }
         if (kind != BLOCK_NONE) {
-            in_mcast = 0;
-            block = kind;
-            blocks++;
+            lr->in_mcast = 0;
+            lr->block = kind;
+            lr->blocks++;
             /* a PLFT_NUM line just before the switch line names its table */
-            if (!plft_just_set)
-                plft = 0;
-            int skip = kind != BLOCK_FDBS ? 0 : plft != 0 ? 1 : plft_seen ? -1 : 0;
-            rc = parse_header(lr, lx.c, lx.line, kind, skip, &cur);
+            if (!lr->plft_just_set)
+                lr->plft = 0;
+            int skip = kind != BLOCK_FDBS ? 0 : lr->plft != 0 ? 1 : lr->plft_seen ? -1 : 0;
+            rc = parse_header(lr, lx.c, lx.line, kind, skip, &lr->cur);
         } else if (lr->rd->fdbs && ibr__cur_starts(&lx.c, "PLFT_NUM:")) {
-            rc = parse_plft(lr, lx.c, lx.line, &plft);
-            plft_line = plft_seen = 1;
+            rc = parse_plft(lr, lx.c, lx.line, &lr->plft);
+            plft_line = lr->plft_seen = 1;
         } else if (ibr__cur_starts(&lx.c, "Multicast mlids")) {
-            in_mcast = 1;
-            block = BLOCK_NONE;
-            cur = IBR_NONE;
+            lr->in_mcast = 1;
+            lr->block = BLOCK_NONE;
+            lr->cur = IBR_NONE;
         } else if (ibr__cur_starts(&lx.c, "0x") || ibr__cur_starts(&lx.c, "0X")) {
-            if (in_mcast)
+            if (lr->in_mcast)
                 continue;
-            if (block == BLOCK_NONE)
+            if (lr->block == BLOCK_NONE)
                 return lerr(lr, lx.line,
                             IBR__MSG("LF015", "LFT entry outside a \"Unicast lids\" block"));
-            rc = parse_entry(lr, lx.c, lx.line, block,
-                             block == BLOCK_FDBS && plft != 0 ? IBR_NONE : cur);
+            rc = parse_entry(lr, lx.c, lx.line, lr->block,
+                             lr->block == BLOCK_FDBS && lr->plft != 0 ? IBR_NONE : lr->cur);
         }
-        plft_just_set = plft_line;
-        if (rc < 0)
-            return rc;
+        lr->plft_just_set = plft_line;
     }
-    if (!blocks && lr->rd->t->n_sw)
-        return no_block(lr, buf, len, lx.line, got_first ? &first : NULL);
+    lr->lines = lx.line;
+    if (rc == 0 && !lr->blocks && !lr->topo_hint)
+        lr->topo_hint = holds(buf, len, "switchguid=") || holds(buf, len, "\"S-") ||
+                        holds(buf, len, "caguid=");
+    return rc;
+}
+
+int ibr__lfts_begin(ibr__lfts_reader *rd)
+{
+    const ibr_topo *t = rd->t;
+    rd->msg[0] = 0;
+    lreader *lr = ibr__calloc(t->ctx, 1, sizeof *lr);
+    uint32_t *first = ibr__calloc(t->ctx, t->n_sw ? t->n_sw : 1, sizeof *first);
+    if (!lr || !first) {
+        ibr__free(t->ctx, lr);
+        ibr__free(t->ctx, first);
+        strlcpy(rd->msg, "out of memory reading forwarding tables", sizeof rd->msg);
+        return IBR_ENOMEM;
+    }
+    lr->rd = rd;
+    lr->first_line = first;
+    lr->cur = IBR_NONE;
+    lr->block = BLOCK_NONE;
+    rd->st = lr;
     return 0;
+}
+
+int ibr__lfts_lines(ibr__lfts_reader *rd, const char *buf, size_t len)
+{
+    return read_lines(rd->st, buf, len);
+}
+
+int ibr__lfts_end(ibr__lfts_reader *rd, int finish)
+{
+    lreader *lr = rd->st;
+    int rc = 0;
+    if (!lr)
+        return 0;
+    if (finish && !lr->blocks && rd->t->n_sw)
+        rc = no_block(lr);
+    ibr__free(rd->t->ctx, lr->first_line);
+    ibr__free(rd->t->ctx, lr);
+    rd->st = NULL;
+    return rc;
 }
 
 int ibr__lfts_read(ibr__lfts_reader *rd, const char *buf, size_t len)
 {
-    const ibr_topo *t = rd->t;
-    lreader lr = {rd, NULL, NULL};
-    rd->msg[0] = 0;
-    lr.first_line = ibr__calloc(t->ctx, t->n_sw ? t->n_sw : 1, sizeof *lr.first_line);
-    if (!lr.first_line) {
-        strlcpy(rd->msg, "out of memory reading forwarding tables", sizeof rd->msg);
-        return IBR_ENOMEM;
-    }
-    int rc = read_lines(&lr, buf, len);
-    ibr__free(t->ctx, lr.first_line);
-    return rc;
+    int rc = ibr__lfts_begin(rd);
+    if (rc < 0)
+        return rc;
+    rc = ibr__lfts_lines(rd, buf, len);
+    int end = ibr__lfts_end(rd, rc == 0);
+    return rc < 0 ? rc : end;
 }
 
 static uint8_t *result_table(void *arg, uint32_t sw)
 {
     ibr_result *r = arg;
     return ibr__lft_row(r, sw);
+}
+
+/* A dump read piece by piece: the result filled as the blocks come, the
+   line a piece left unfinished, and the first failure. */
+struct ibr_lfts_stream {
+    ibr_result *r;
+    ibr__lfts_reader rd;
+    char *tail; /* the start of a line the last piece did not end */
+    size_t ntail, cap;
+    int rc; /* the first failure, returned again by every later call */
+    int spent; /* finished: only destroy may follow */
+};
+
+int ibr_lfts_stream_new(ibr_lfts_stream **out, const ibr_topo *t)
+{
+    if (!out)
+        return IBR_EINVAL;
+    *out = NULL;
+    if (!t)
+        return IBR_EINVAL;
+    ibr_lfts_stream *s = ibr__calloc(t->ctx, 1, sizeof *s);
+    if (!s)
+        return IBR_ENOMEM;
+    if (ibr__result_new(&s->r, t) < 0 || ibr__result_alloc_lft(s->r) < 0) {
+        ibr_result_destroy(s->r);
+        ibr__free(t->ctx, s);
+        return IBR_ENOMEM;
+    }
+    s->rd.t = t;
+    s->rd.fdbs = 1;
+    s->rd.table = result_table;
+    s->rd.arg = s->r;
+    if (ibr__lfts_begin(&s->rd) < 0) {
+        ibr_result_destroy(s->r);
+        ibr__free(t->ctx, s);
+        return IBR_ENOMEM;
+    }
+    *out = s;
+    return 0;
+}
+
+/* Keep buf[0..len) as the start of the next line. */
+static int keep_tail(ibr_lfts_stream *s, const char *buf, size_t len)
+{
+    if (s->ntail + len > s->cap) {
+        size_t cap = s->cap ? s->cap : 256;
+        while (cap < s->ntail + len)
+            cap *= 2;
+        char *p = ibr__realloc(s->rd.t->ctx, s->tail, cap);
+        if (!p)
+            return IBR_ENOMEM;
+        s->tail = p;
+        s->cap = cap;
+    }
+    if (len)
+        memcpy(s->tail + s->ntail, buf, len);
+    s->ntail += len;
+    return 0;
+}
+
+/* Read a piece: the line the last piece left open, ended by this one,
+   then this piece's whole lines; the rest waits for the next piece (or
+   for the end: last). */
+static int stream_feed(ibr_lfts_stream *s, const char *buf, size_t len, int last)
+{
+    if (s->rc)
+        return s->rc;
+    const char *nl = len ? memchr(buf, '\n', len) : NULL;
+    int rc = 0;
+    if (s->ntail || (!nl && !last)) {
+        /* the open line, and what of this piece belongs to it */
+        size_t head = nl ? (size_t)(nl - buf) + 1 : len;
+        if ((rc = keep_tail(s, buf, head)) == 0 && (nl || last)) {
+            rc = ibr__lfts_lines(&s->rd, s->tail, s->ntail);
+            s->ntail = 0;
+        }
+        buf += head;
+        len -= head;
+    }
+    if (rc == 0 && len) {
+        const char *end = buf + len;
+        if (!last)
+            while (end > buf && end[-1] != '\n')
+                end--;
+        rc = ibr__lfts_lines(&s->rd, buf, (size_t)(end - buf));
+        if (rc == 0 && end < buf + len)
+            rc = keep_tail(s, end, (size_t)(buf + len - end));
+    }
+    if (rc == IBR_ENOMEM && !s->rd.msg[0])
+        strlcpy(s->rd.msg, "out of memory reading forwarding tables", sizeof s->rd.msg);
+    return s->rc = rc;
+}
+
+int ibr_lfts_stream_feed(ibr_lfts_stream *s, const char *buf, size_t len)
+{
+    if (!s || (!buf && len))
+        return IBR_EINVAL;
+    return stream_feed(s, buf, len, 0);
+}
+
+const char *ibr_lfts_stream_last_error(const ibr_lfts_stream *s)
+{
+    return s ? s->rd.msg : "";
+}
+
+/* The result of a finished reading, failed (rc < 0) or not; the stream
+   gives it away. */
+static int take_result(ibr_lfts_stream *s, int rc, ibr_result **out)
+{
+    ibr_result *r = s->r;
+    if (rc == IBR_ENOMEM)
+        return IBR_ENOMEM;
+    if (rc < 0) {
+        /* a failed result: no tables, the message names the line */
+        ibr__result_clear_tables(r);
+        ibr__result_unicast_drop(r);
+        r->status = rc;
+        ibr__result_set_engine(r, NULL);
+        strlcpy(r->last_error, s->rd.msg, sizeof r->last_error);
+    } else {
+        ibr__result_set_engine(r, "file");
+    }
+    if (ibr__result_add_attempt(r, "file", rc, rc < 0 ? s->rd.msg : "") < 0)
+        return IBR_ENOMEM;
+    s->r = NULL;
+    *out = r;
+    return rc;
+}
+
+int ibr_lfts_stream_finish(ibr_lfts_stream *s, ibr_result **out)
+{
+    if (!out)
+        return IBR_EINVAL;
+    *out = NULL;
+    if (!s || s->spent)
+        return IBR_EINVAL;
+    s->spent = 1;
+    int rc = stream_feed(s, NULL, 0, 1);
+    int end = ibr__lfts_end(&s->rd, rc == 0);
+    if (rc == 0)
+        rc = end;
+    return take_result(s, rc, out);
+}
+
+void ibr_lfts_stream_destroy(ibr_lfts_stream *s)
+{
+    if (!s)
+        return;
+    ibr_context *ctx = s->rd.t->ctx;
+    ibr__lfts_end(&s->rd, 0);
+    ibr_result_destroy(s->r);
+    ibr__free(ctx, s->tail);
+    ibr__free(ctx, s);
 }
 
 int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, size_t len)
@@ -347,38 +547,12 @@ int ibr_result_parse_lfts(ibr_result **out, const ibr_topo *t, const char *buf, 
     *out = NULL;
     if (!t || (!buf && len))
         return IBR_EINVAL;
-    ibr_result *r;
-    if (ibr__result_new(&r, t) < 0)
-        return IBR_ENOMEM;
-    if (ibr__result_alloc_lft(r) < 0) {
-        ibr_result_destroy(r);
-        return IBR_ENOMEM;
-    }
-    ibr__lfts_reader rd;
-    memset(&rd, 0, sizeof rd);
-    rd.t = t;
-    rd.fdbs = 1;
-    rd.table = result_table;
-    rd.arg = r;
-    int rc = ibr__lfts_read(&rd, buf, len);
-    if (rc == IBR_ENOMEM) {
-        ibr_result_destroy(r);
-        return IBR_ENOMEM;
-    }
-    if (rc < 0) {
-        /* a failed result: no tables, the message names the line */
-        ibr__result_clear_tables(r);
-        ibr__result_unicast_drop(r);
-        r->status = rc;
-        ibr__result_set_engine(r, NULL);
-        strlcpy(r->last_error, rd.msg, sizeof r->last_error);
-    } else {
-        ibr__result_set_engine(r, "file");
-    }
-    if (ibr__result_add_attempt(r, "file", rc, rc < 0 ? rd.msg : "") < 0) {
-        ibr_result_destroy(r);
-        return IBR_ENOMEM;
-    }
-    *out = r;
+    ibr_lfts_stream *s;
+    int rc = ibr_lfts_stream_new(&s, t);
+    if (rc < 0)
+        return rc;
+    stream_feed(s, buf, len, 1);
+    rc = ibr_lfts_stream_finish(s, out);
+    ibr_lfts_stream_destroy(s);
     return rc;
 }

@@ -32,10 +32,20 @@ typedef struct ibr__lfts_reader {
     uint8_t *(*table)(void *arg, uint32_t sw);
     void *arg;
     char msg[IBR_ERRMSG_SIZE]; /* "line N: ..." (or no prefix) on failure */
+    struct ibr__lfts_state *st; /* the reading so far: lfts_read.c's own */
 } ibr__lfts_reader;
 
 /* Read buf[0..len) (buf may be NULL when len is 0): 0, IBR_EPARSE (rd->msg
    says why and where) or IBR_ENOMEM. */
 int ibr__lfts_read(ibr__lfts_reader *rd, const char *buf, size_t len);
+
+/* The same reading in pieces, for texts too large to hold: begin, then the
+   text in order as whole lines (every piece but the last ends in '\n'),
+   then end, which runs the checks that need the whole text (finish != 0)
+   and frees the reading's state either way. Each returns 0, IBR_EPARSE
+   (rd->msg) or IBR_ENOMEM; after a failure only end may follow. */
+int ibr__lfts_begin(ibr__lfts_reader *rd);
+int ibr__lfts_lines(ibr__lfts_reader *rd, const char *buf, size_t len);
+int ibr__lfts_end(ibr__lfts_reader *rd, int finish);
 
 #endif

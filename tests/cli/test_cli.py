@@ -2132,6 +2132,43 @@ def test_ibdiagnet_files():
     expect(["info", path("bad.lst")], 2, None, r"line 1: unknown width \"5x\" \[LS010\]")
 
 
+def test_verify_large_dump():
+    """Forwarding-table dumps are read in pieces: a dump far above
+    IBR_MAX_INPUT_MB reads, and ibr verify holds much less than the dump."""
+    topo = path("big-tree.topo")
+    expect(["gen", "fattree:levels=3,radix=16", "-o", topo], 0)
+    out = path("big-tree.d")
+    expect(["route", "-q", "-R", "minhop", topo, "-o", out], 0)
+    dump = os.path.join(out, "opensm-lfts.dump")
+    size = os.path.getsize(dump)
+    check(size > 20 << 20, "the dump is only %d bytes" % size)
+    # the child's peak memory, measured in a process of its own
+    probe = ("import os, resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, "
+             "env=dict(os.environ, IBR_MAX_INPUT_MB='1'))\n"
+             "sys.stdout.write('%d %d\\n' % (p.returncode, "
+             "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+             "sys.stdout.write(p.stdout.decode())\n")
+    p = subprocess.run([sys.executable, "-c", probe, IBR, "verify", topo, dump],
+                       stdout=subprocess.PIPE, text=True, timeout=300)
+    head, _, text = p.stdout.partition("\n")
+    rc, rss_kb = (int(x) for x in head.split())
+    check(rc == 0 and re.search(r"valid", text), p.stdout[-1500:])
+    # reading the dump whole holds at least its size; ASan's shadow memory
+    # would blur the measure
+    if "asan" not in os.environ.get("LD_PRELOAD", "") and "ASAN_OPTIONS" not in os.environ:
+        check(rss_kb * 1024 < size * 3 // 4,
+              "ibr verify held %d KB for a %d-byte dump" % (rss_kb, size))
+    # standard input reads in pieces too, to the same verdict
+    with open(dump, "rb") as f:
+        q = subprocess.run([IBR, "verify", topo, "-"], stdin=f, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=300,
+                           env=dict(os.environ, IBR_MAX_INPUT_MB="1"))
+    def verdict(t):
+        return [ln for ln in t.splitlines() if not ln.startswith("lfts:")]
+    check(q.returncode == 0 and verdict(q.stdout) == verdict(text),
+          q.stdout[-800:] + q.stderr[-800:])
+
 def main():
     global IBR, TMP
     if len(sys.argv) != 2:
@@ -2151,7 +2188,7 @@ def main():
              test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
              test_ftree_connected_pairs, test_analyze_bound, test_analyze_lmc,
-             test_ibdiagnet_files]
+             test_ibdiagnet_files, test_verify_large_dump]
     tests += IO_TESTS
     # IBR_CLI_TESTS=name,name: run only those
     only = os.environ.get("IBR_CLI_TESTS")

@@ -449,6 +449,10 @@ class _OpaqueRankOrder(Structure):
     pass
 
 
+class _OpaqueLftsStream(Structure):
+    pass
+
+
 class _OpaqueRoutingDb(Structure):
     pass
 
@@ -469,6 +473,7 @@ RunP = POINTER(_OpaqueRun)
 AnalysisP = POINTER(_OpaqueAnalysis)
 GuidListP = POINTER(_OpaqueGuidList)
 RankOrderP = POINTER(_OpaqueRankOrder)
+LftsStreamP = POINTER(_OpaqueLftsStream)
 RoutingDbP = POINTER(_OpaqueRoutingDb)
 McastGroupsP = POINTER(_OpaqueMcastGroups)
 QosConfigP = POINTER(_OpaqueQosConfig)
@@ -1144,6 +1149,11 @@ FUNCTIONS: List[Tuple[str, Sequence[type], Optional[type]]] = [
     ("ibr_result_write_sl2vl_dump", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_write_mcfdbs", [POINTER(ibr_buffer), ResultP], c_int),
     ("ibr_result_parse_lfts", [POINTER(ResultP), TopoP, c_char_p, c_size_t], c_int),
+    ("ibr_lfts_stream_new", [POINTER(LftsStreamP), TopoP], c_int),
+    ("ibr_lfts_stream_feed", [LftsStreamP, c_char_p, c_size_t], c_int),
+    ("ibr_lfts_stream_finish", [LftsStreamP, POINTER(ResultP)], c_int),
+    ("ibr_lfts_stream_last_error", [LftsStreamP], c_char_p),
+    ("ibr_lfts_stream_destroy", [LftsStreamP], None),
     # persist.h
     ("ibr_reroute_report_init", [POINTER(ibr_reroute_report), c_uint], c_int),
     ("ibr_routing_db_from_result", [POINTER(RoutingDbP), ResultP], c_int),

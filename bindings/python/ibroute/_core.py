@@ -1925,6 +1925,39 @@ class Result(_Handle):
                 raise error_for(rc, msg)
             return cls._wrap(out, topology)
 
+    @classmethod
+    def read_lfts(cls, topology: Topology, source, chunk: int = 1 << 24) -> "Result":
+        """Read a forwarding-table dump as parse_lfts() does, from *source*
+        (a path, or a binary file object) in pieces of *chunk* bytes, so
+        that a dump of many gigabytes is never held whole.  ParseError
+        names the line."""
+        own = not hasattr(source, "read")
+        f = open(source, "rb") if own else source
+        st = _capi.LftsStreamP()
+        out = _capi.ResultP()
+        try:
+            with topology._using() as tp:
+                rc = _lib.ibr_lfts_stream_new(byref(st), tp)
+                if rc < 0:
+                    raise error_for(rc, "")
+                while rc == 0:
+                    piece = f.read(chunk)
+                    if not piece:
+                        break
+                    piece = _b(piece)
+                    rc = _lib.ibr_lfts_stream_feed(st, piece, len(piece))
+                rc = _lib.ibr_lfts_stream_finish(st, byref(out))
+                if rc < 0:
+                    msg = _s(_lib.ibr_result_last_error(out)) if out else ""
+                    if out:
+                        _lib.ibr_result_destroy(out)
+                    raise error_for(rc, msg)
+                return cls._wrap(out, topology)
+        finally:
+            _lib.ibr_lfts_stream_destroy(st)
+            if own:
+                f.close()
+
     @property
     def topology(self) -> Topology:
         return self._topology

@@ -136,6 +136,7 @@ HANDLES = {
     "ibr_analysis": _capi.AnalysisP,
     "ibr_guid_list": _capi.GuidListP,
     "ibr_rank_order": _capi.RankOrderP,
+    "ibr_lfts_stream": _capi.LftsStreamP,
     "ibr_routing_db": _capi.RoutingDbP,
     "ibr_mcast_groups": _capi.McastGroupsP,
     "ibr_qos_config": _capi.QosConfigP,

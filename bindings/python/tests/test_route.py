@@ -222,6 +222,29 @@ class TestResult(RoutedFatTree):
             t.parse_lfts("Unicast lids [0-3] of switch Lid 1 guid 0x1234 (x):\nnonsense\n")
         self.assertIn("line", cm.exception.message)
 
+    def test_read_lfts_in_pieces(self):
+        import io
+        import tempfile
+        r, t = self.result, self.topo
+        text = r.write_lfts_dump()
+        for chunk in (1, 7, 4096):
+            with ibroute.Result.read_lfts(t, io.BytesIO(text.encode()), chunk=chunk) as back:
+                self.assertEqual(back.engine, "file")
+                for sw in range(t.switch_count):
+                    self.assertEqual(back.lft(sw), r.lft(sw))
+        with tempfile.NamedTemporaryFile("w", suffix=".dump") as f:
+            f.write(text)
+            f.flush()
+            with ibroute.Result.read_lfts(t, f.name, chunk=100) as back:
+                self.assertEqual([back.lft(s) for s in range(t.switch_count)],
+                                 [r.lft(s) for s in range(t.switch_count)])
+        bad = b"Unicast lids [0-3] of switch Lid 1 guid 0x1234 (x):\nnonsense\n"
+        with self.assertRaises(ibroute.ParseError) as cm:
+            ibroute.Result.read_lfts(t, io.BytesIO(bad), chunk=5)
+        with self.assertRaises(ibroute.ParseError) as whole:
+            ibroute.Result.parse_lfts(t, bad)
+        self.assertEqual(cm.exception.message, whole.exception.message)
+
 
 class TestOptions(RoutedFatTree):
     def lfts(self, **kw):
