@@ -411,6 +411,73 @@ static void test_graph_random(void)
     ibr_topo_destroy(t);
 }
 
+/* A start order changes no answer of the checked insertion: the same
+   random stream of dependencies is accepted and refused alike from the
+   identity and from a DFS order of all of it; the DFS order of an acyclic
+   layer is topological; only empty graphs take a start order. */
+static void test_start_order(void)
+{
+    ibr_topo *t = ibr_test_topo(NULL, "random:switches=12,degree=4,hosts=1,seed=2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    for (int dense = 0; dense <= 1; dense++) {
+        uint32_t n = dense ? t->n_adj : 60;
+        ibr__cdg *g[2] = {NULL, NULL}, *all = NULL;
+        for (int k = 0; k < 2; k++)
+            CU_ASSERT_EQUAL_FATAL(dense ? ibr__cdg_create_topo(&g[k], t, 2)
+                                        : ibr__cdg_create(&g[k], NULL, n, 2),
+                                  0);
+        CU_ASSERT_EQUAL_FATAL(dense ? ibr__cdg_create_topo(&all, t, 1)
+                                    : ibr__cdg_create(&all, NULL, n, 1),
+                              0);
+        CU_ASSERT_EQUAL(ibr__cdg_channel_count(all), n);
+        uint32_t (*deps)[2] = malloc(900 * sizeof *deps);
+        uint32_t *pos = malloc(n * sizeof *pos);
+        CU_ASSERT_FATAL(deps && pos);
+        srand(777 + (unsigned)dense);
+        for (int i = 0; i < 900; i++) {
+            deps[i][0] = (uint32_t)rand() % n;
+            deps[i][1] = dense ? random_next(t, deps[i][0]) : (uint32_t)rand() % n;
+            CU_ASSERT_EQUAL(ibr__cdg_add_path(all, 0, deps[i], 2, 1, 0), 0);
+        }
+        CU_ASSERT_EQUAL_FATAL(ibr__cdg_dfs_order(all, 0, pos), 0);
+        /* a permutation */
+        char *seen = calloc(n, 1);
+        for (uint32_t v = 0; v < n; v++) {
+            CU_ASSERT_FATAL(pos[v] < n);
+            CU_ASSERT(!seen[pos[v]]);
+            seen[pos[v]] = 1;
+        }
+        free(seen);
+        CU_ASSERT_EQUAL(ibr__cdg_start_order(all, pos), IBR_ESTATE);
+        CU_ASSERT_EQUAL(ibr__cdg_start_order(g[1], pos), 0);
+        unsigned differ = 0, refused = 0;
+        for (int i = 0; i < 900; i++) {
+            int r0 = ibr__cdg_add_path(g[0], 0, deps[i], 2, 1, 1);
+            int r1 = ibr__cdg_add_path(g[1], 0, deps[i], 2, 1, 1);
+            differ += r0 != r1;
+            refused += r0 == 1;
+        }
+        CU_ASSERT_EQUAL(differ, 0);
+        CU_ASSERT(refused > 50);
+        CU_ASSERT(acyclic(g[1], 0, n));
+        /* the DFS order of the acyclic layer puts every dependency forward */
+        CU_ASSERT_EQUAL_FATAL(ibr__cdg_dfs_order(g[1], 0, pos), 0);
+        unsigned backward = 0;
+        for (int i = 0; i < 900; i++)
+            if (ibr__cdg_edge_weight(g[1], 0, deps[i][0], deps[i][1]) &&
+                pos[deps[i][0]] >= pos[deps[i][1]])
+                backward++;
+        CU_ASSERT_EQUAL(backward, 0);
+        CU_ASSERT_EQUAL(ibr__cdg_dfs_order(g[1], 5, pos), IBR_ERANGE);
+        free(deps);
+        free(pos);
+        ibr__cdg_destroy(all);
+        ibr__cdg_destroy(g[0]);
+        ibr__cdg_destroy(g[1]);
+    }
+    ibr_topo_destroy(t);
+}
+
 /* Batches of moves, both storages: all or nothing. */
 static void test_move_batch(void)
 {
@@ -947,6 +1014,7 @@ int main(void)
         {"switch graphs: a channel's slots are consecutive", test_slots_consecutive},
         {"merge", test_merge},
         {"random checked insertions, both storages", test_graph_random},
+        {"a start order changes no answer", test_start_order},
         {"batches of edges", test_add_edges},
         {"direct filling of a layer", test_fill},
         {"batches of moves", test_move_batch},

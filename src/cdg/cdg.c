@@ -270,6 +270,11 @@ int ibr__cdg_reserve(ibr__cdg *g, unsigned layer)
 
 /* ---- single edges -------------------------------------------------------- */
 
+uint32_t ibr__cdg_channel_count(const ibr__cdg *g)
+{
+    return g->n;
+}
+
 size_t ibr__cdg_edge_count(const ibr__cdg *g, unsigned layer)
 {
     return layer < g->n_layers ? g->layers[layer].n_edges : 0;
@@ -597,6 +602,61 @@ static int layer_order(ibr__cdg *g, cdg_layer *L)
             L->ord[v] = v;
     }
     return L->ordered ? 0 : reorder_all(g, L);
+}
+
+/* A DFS from every channel in index order; the reverse of the finishing
+   order lists every dependency of an acyclic layer forward, and of a
+   cyclic one all but the back edges of the search. */
+int ibr__cdg_dfs_order(ibr__cdg *g, unsigned layer, uint32_t *pos)
+{
+    if (layer >= g->n_layers)
+        return IBR_ERANGE;
+    int rc = pk_scratch(g);
+    if (rc < 0)
+        return rc;
+    const cdg_layer *L = &g->layers[layer];
+    uint32_t *stk = g->stack, *at = g->rf, ep = next_epoch(g), left = g->n;
+    for (uint32_t r = 0; r < g->n; r++) {
+        if (g->mark[r] == ep)
+            continue;
+        uint32_t sp = 0;
+        g->mark[r] = ep;
+        stk[sp] = r;
+        at[sp++] = next_live(g, L, r, 0);
+        while (sp) {
+            uint32_t v = stk[sp - 1], j = at[sp - 1];
+            if (j < out_deg(g, L, v)) {
+                at[sp - 1] = next_live(g, L, v, j + 1);
+                uint32_t u = out_to(g, L, v, j);
+                if (g->mark[u] != ep) {
+                    g->mark[u] = ep;
+                    stk[sp] = u;
+                    at[sp++] = next_live(g, L, u, 0);
+                }
+            } else {
+                pos[v] = --left;
+                sp--;
+            }
+        }
+    }
+    return 0;
+}
+
+int ibr__cdg_start_order(ibr__cdg *g, const uint32_t *pos)
+{
+    for (unsigned l = 0; l < g->n_layers; l++) {
+        cdg_layer *L = &g->layers[l];
+        if (L->n_edges)
+            return IBR_ESTATE;
+    }
+    for (unsigned l = 0; l < g->n_layers; l++) {
+        cdg_layer *L = &g->layers[l];
+        if (!L->ord && !(L->ord = ibr__mallocarray(g->ctx, g->n ? g->n : 1, sizeof *L->ord)))
+            return IBR_ENOMEM;
+        memcpy(L->ord, pos, (size_t)g->n * sizeof *pos);
+        L->ordered = 1;
+    }
+    return 0;
 }
 
 int ibr__cdg_order(ibr__cdg *g, unsigned layer)

@@ -98,6 +98,8 @@ int ibr__cdg_reserve(ibr__cdg *g, unsigned layer);
 
 /* Distinct edges (positive weight) in a layer; 0 for a bad layer. O(1). */
 size_t ibr__cdg_edge_count(const ibr__cdg *g, unsigned layer);
+/* The channels (vertices) of the graph. */
+uint32_t ibr__cdg_channel_count(const ibr__cdg *g);
 
 /* Weight of a -> b in a layer; 0 if absent or out of range. O(1), general
    graphs O(deg). */
@@ -193,6 +195,17 @@ size_t ibr__cdg_slot_count(const ibr__cdg *g);
    follow: 0 (acyclic), 1 (the layer has a cycle), IBR_ERANGE, IBR_ENOMEM.
    O(1) when its order is still valid, else O(C + D) (Kahn). */
 int ibr__cdg_order(ibr__cdg *g, unsigned layer);
+/* pos[c] for every channel c: a DFS order of the layer (reverse
+   finishing order): a topological order when the layer is acyclic, and
+   one that few of its dependencies contradict when not. IBR_ERANGE,
+   IBR_ENOMEM or 0. */
+int ibr__cdg_dfs_order(ibr__cdg *g, unsigned layer, uint32_t *pos);
+/* Start every layer, all still empty, with the order pos (a permutation of
+   the channels): checked insertions then reorder less where the
+   dependencies to come mostly agree with it. The outcome of every check
+   is the same under any order. 0, IBR_ESTATE (a layer has edges),
+   IBR_ENOMEM. */
+int ibr__cdg_start_order(ibr__cdg *g, const uint32_t *pos);
 
 /* A cycle found by the search: channels ch[0 .. len - 1] with the edges
    ch[i] -> ch[i + 1] and ch[len - 1] -> ch[0], w[i] the weight of the

@@ -354,6 +354,57 @@ static int try_pair(lash *c, unsigned v, size_t n1, size_t n2)
     return r2 < 0 ? r2 : rc;
 }
 
+/* Every pair in layer 0 at once, when that leaves layer 0 acyclic (as it
+   does when all the shortest paths together are free of credit loops: fat
+   trees, whose minimal paths go up, then down). The pair-by-pair loop
+   below would then put every pair into layer 0 as well, since each state
+   it passes through is part of that acyclic union: the outcome is the
+   same, found with one topological sort instead of a checked insertion of
+   every dependency (whose reorderings dominate on large trees). When the
+   union has a cycle, layer 0 is emptied again (*fits = 0). */
+static int one_layer(lash *c, int *fits)
+{
+    uint32_t n = c->n;
+    int rc;
+    *fits = 0;
+    for (uint32_t i = 0; i < c->nlive; i++) {
+        uint32_t a = c->order[i];
+        for (uint32_t j = i + 1; j < c->nlive; j++) {
+            uint32_t b = c->order[j];
+            size_t n1 = path_of(c, a, b, c->p1), n2 = path_of(c, b, a, c->p2);
+            if ((rc = ibr__cdg_add_path(c->g, 0, c->p1, n1, 1, 0)) < 0 ||
+                (rc = ibr__cdg_add_path(c->g, 0, c->p2, n2, 1, 0)) < 0)
+                return rc;
+        }
+    }
+    if ((rc = ibr__cdg_order(c->g, 0)) < 0)
+        return rc;
+    if (rc == 1) {
+        /* the pair-by-pair loop starts every layer from an order that
+           most of these dependencies agree with */
+        uint32_t nch = ibr__cdg_channel_count(c->g);
+        uint32_t *pos = ibr__mallocarray(c->ctx, nch ? nch : 1, sizeof *pos);
+        if (!pos)
+            return IBR_ENOMEM;
+        if ((rc = ibr__cdg_dfs_order(c->g, 0, pos)) == 0) {
+            ibr__cdg_destroy(c->g);
+            c->g = NULL;
+            if ((rc = ibr__cdg_create_topo(&c->g, c->t, MAX_LAYERS)) == 0)
+                rc = ibr__cdg_start_order(c->g, pos);
+        }
+        ibr__free(c->ctx, pos);
+        return rc;
+    }
+    for (uint32_t i = 0; i < c->nlive; i++)
+        for (uint32_t j = i + 1; j < c->nlive; j++) {
+            uint32_t a = c->order[i], b = c->order[j];
+            c->lay[(size_t)a * n + b] = c->lay[(size_t)b * n + a] = 0;
+        }
+    c->cnt[0] = (uint64_t)c->nlive * (c->nlive - 1);
+    *fits = 1;
+    return 0;
+}
+
 /* The main loop: every unordered pair into the first layer that takes it.
    Returns 0, or a negative error; *needed gets the layers in use, or
    c->avail + 1 when a pair needs one more layer than the VLs allow (the
@@ -363,7 +414,13 @@ static int assign_layers(lash *c, unsigned *needed)
 {
     uint32_t n = c->n;
     unsigned L = 1;
-    int rc;
+    int rc, fits;
+    if ((rc = one_layer(c, &fits)) < 0)
+        return rc;
+    if (fits) {
+        *needed = 1;
+        return 0;
+    }
     for (uint32_t i = 0; i < c->nlive; i++) {
         if ((rc = ibr_run_progress(c->run, "lash: layers", i, c->nlive)) < 0)
             return rc;
