@@ -86,6 +86,7 @@ typedef struct t2q {
     /* a repair (t2q_repair_run): only the destination switches marked in
        dest are routed, each entry handed to put instead of the LFT */
     const uint8_t *dest;
+    uint8_t *src;       /* per switch: its routes may change (NULL: every one) */
     t2q_put_fn put;
     void *put_arg;
 } t2q;
@@ -719,6 +720,8 @@ static int route_unicast(t2q *q)
     }
     for (uint32_t si = 0; si < tq->n_placed; si++) {
         uint32_t s = tq->order[si], sp = tq->sw_pos[s];
+        if (q->src && !q->src[s])
+            continue;
         uint8_t *lft = q->put ? NULL : ibr_run_lft(q->run, s);
         if (!lft && !q->put) {
             rc = IBR_EINTERNAL;
@@ -1685,6 +1688,32 @@ static int same_placement(const t2q *q, t2q_repair *a)
     return 0;
 }
 
+/* The switches whose routes can change after the cables of a->lost went
+   (q->src): a route leaves a place by the direction group next_group
+   picks from the groups and the switches on the place's own three lines
+   (try_dim walks only these), so only a place with a lost cable or an
+   empty place on one of its lines may choose otherwise. 0 or IBR_ENOMEM. */
+static int changed_sources(t2q *q, const t2q_repair *a)
+{
+    const t2q_torus *tq = &q->tq;
+    if (!a->lost)
+        return 0;
+    q->src = ibr__calloc(q->ctx, q->t->n_sw ? q->t->n_sw : 1, 1);
+    if (!q->src)
+        return IBR_ENOMEM;
+    for (uint32_t si = 0; si < tq->n_placed; si++) {
+        uint32_t s = tq->order[si], sp = tq->sw_pos[s];
+        for (unsigned d = 0; d < T2Q_DIMS && !q->src[s]; d++) {
+            uint32_t base = sp - t2q_coord(tq, sp, d) * tq->stride[d];
+            for (unsigned c = 0; c < tq->radix[d] && !q->src[s]; c++) {
+                uint32_t x = tq->pos_sw[base + c * tq->stride[d]];
+                q->src[s] = x == IBR_NONE || a->lost[x];
+            }
+        }
+    }
+    return 0;
+}
+
 int t2q_repair_run(t2q_repair *a)
 {
     t2q q;
@@ -1703,6 +1732,8 @@ int t2q_repair_run(t2q_repair *a)
     int rc = q.t->n_sw ? t2q_build(&q, a->conf, a->conf_len) : IBR_EDECLINED;
     if (rc == 0)
         rc = same_placement(&q, a);
+    if (rc == 0)
+        rc = changed_sources(&q, a);
     if (rc == 0 && (rc = route_unicast(&q)) == 0 && (rc = write_sls(&q)) == 0 &&
         (rc = write_sl2vl(&q)) == 0 && (rc = torus_artifact(&q)) == 0 && a->conf_keep)
         /* the derived configuration the repaired routing stands on, for its
@@ -1710,6 +1741,7 @@ int t2q_repair_run(t2q_repair *a)
         rc = ibr_run_add_artifact(a->run, "torus-2QoS.conf", a->conf, a->conf_keep);
     for (uint32_t s = 0; rc == 0 && s < q.t->n_sw; s++)
         a->dests += !a->dest || a->dest[s];
+    ibr__free(q.ctx, q.src);
     t2q_free(&q);
     return rc;
 }

@@ -2002,7 +2002,8 @@ static int stage_t2q(rr *x, const chlist *cl)
     uint32_t S = x->t->n_sw, dests = 0;
     if (cl->new_cable || cl->new_switch)
         memset(x->bfs_set, 1, S);
-    int rc = ibr__reroute_t2q(x->r, x->db, x->t, x->o, x->bfs_set, t2q_put, x, &dests,
+    const uint8_t *lost = cl->new_cable || cl->new_switch ? NULL : x->lost;
+    int rc = ibr__reroute_t2q(x->r, x->db, x->t, x->o, x->bfs_set, lost, t2q_put, x, &dests,
                               x->whybuf, sizeof x->whybuf);
     if (rc < 0)
         return stop(x, rc);
