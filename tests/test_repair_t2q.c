@@ -66,7 +66,7 @@ static void same_sls(const ibr_result *old, const ibr_result *y, const char *wha
 
 /* The engine's own full run on t with the configuration r0 was built on
    (its torus-2QoS.conf artefact): when it routes (the seed is whole), the
-   repair y has its LFTs byte for byte. Returns 1 when compared. */
+   repair y has its LFTs byte for byte and its path SLs. Returns 1 when compared. */
 static int same_as_engine(const ibr_result *r0, const ibr_result *y, const ibr_topo *t,
                           const char *what)
 {
@@ -90,6 +90,10 @@ static int same_as_engine(const ibr_result *r0, const ibr_result *y, const ibr_t
         fprintf(stderr, "\n%s: %llu LFT entries differ from the engine's run\n", what,
                 (unsigned long long)diff);
     CU_ASSERT_EQUAL(diff, 0);
+    /* and the path SLs: the repair writes only those of new LIDs, the
+       others kept must be the engine's */
+    if (rc == 0)
+        same_sls(e, y, what);
     ibr_result_destroy(e);
     free(text);
     return rc == 0;

@@ -87,6 +87,8 @@ typedef struct t2q {
        dest are routed, each entry handed to put instead of the LFT */
     const uint8_t *dest;
     uint8_t *src;       /* per switch: its routes may change (NULL: every one) */
+    const uint8_t *sl_kept; /* per LID: its SLs toward the others so marked
+                               are in the result (NULL: none) */
     t2q_put_fn put;
     void *put_arg;
 } t2q;
@@ -806,6 +808,20 @@ static int write_sls(t2q *q)
             }
     for (uint32_t l = 0; l <= t->max_lid; l++)
         lid_pos[l] = t->lid_sw[l] == IBR_NONE ? IBR_NONE : tq->sw_pos[t->lid_sw[l]];
+    /* a repair: between two kept LIDs the SLs are there already; the other
+       LIDs (fresh) listed once, in lid_new */
+    uint32_t *lid_new = NULL, n_new = 0;
+    if (q->sl_kept) {
+        lid_new = ibr__mallocarray(q->ctx, (size_t)t->max_lid + 1, sizeof *lid_new);
+        if (!lid_new) {
+            ibr__free(q->ctx, lid_pos);
+            ibr__free(q->ctx, wrap);
+            return IBR_ENOMEM;
+        }
+        for (uint32_t l = 1; l <= t->max_lid; l++)
+            if (lid_pos[l] != IBR_NONE && !q->sl_kept[l])
+                lid_new[n_new++] = l;
+    }
     for (size_t i = 0; i < (size_t)t->n_end + t->n_sw; i++) {
         uint16_t lid;
         if (i < t->n_end)
@@ -820,6 +836,13 @@ static int write_sls(t2q *q)
         const uint8_t *c = &tq->coord[(size_t)lid_pos[lid] * T2Q_DIMS];
         const uint8_t *w0 = &wrap[(0 * 256 + c[0]) * 256], *w1 = &wrap[(1 * 256 + c[1]) * 256],
                       *w2 = &wrap[(2 * 256 + c[2]) * 256];
+        if (lid_new && q->sl_kept[lid]) {
+            for (uint32_t k = 0; k < n_new; k++) {
+                const uint8_t *e = &tq->coord[(size_t)lid_pos[lid_new[k]] * T2Q_DIMS];
+                row[lid_new[k]] = (uint8_t)(w0[e[0]] | w1[e[1]] | w2[e[2]]);
+            }
+            continue;
+        }
         for (uint32_t l = 1; l <= t->max_lid; l++)
             if (lid_pos[l] != IBR_NONE) {
                 const uint8_t *e = &tq->coord[(size_t)lid_pos[l] * T2Q_DIMS];
@@ -828,6 +851,7 @@ static int write_sls(t2q *q)
     }
     ibr__free(q->ctx, lid_pos);
     ibr__free(q->ctx, wrap);
+    ibr__free(q->ctx, lid_new);
     return 0;
 }
 
@@ -1722,6 +1746,7 @@ int t2q_repair_run(t2q_repair *a)
     q.t = ibr_run_topo(a->run);
     q.ctx = q.t->ctx;
     q.dest = a->dest;
+    q.sl_kept = a->sl_kept;
     q.put = a->put;
     q.put_arg = a->arg;
     a->why[0] = 0;

@@ -110,6 +110,9 @@ typedef struct t2q_repair {
     const uint8_t *dest;
     const uint8_t *lost;       /* n_sw marks: the switches that lost a cable
                                   (NULL: cables may have come back) */
+    const uint8_t *sl_kept;    /* per LID (max_lid + 1): the result already
+                                  holds the path SLs between two marked LIDs,
+                                  as this placement gives them (NULL: none) */
     t2q_put_fn put;
     void *arg;
     uint32_t dests;            /* out: destination switches routed */

@@ -102,7 +102,7 @@ static int with_backups(ibr_buffer *out, ibr_context *ctx, const ibr_routing_db 
 
 int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
                      const ibr_options *o, const uint8_t *dest, const uint8_t *lost,
-                     void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
+                     const uint8_t *sl_kept, void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
                      uint32_t *dests, char *why, size_t cap)
 {
     ibr_run run;
@@ -143,6 +143,7 @@ int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
     a->n_saved = db->n_tpos;
     a->dest = dest;
     a->lost = lost;
+    a->sl_kept = sl_kept;
     a->put = put;
     a->arg = arg;
     rc = t2q_repair_run(a);
