@@ -66,7 +66,7 @@ static void same_sls(const ibr_result *old, const ibr_result *y, const char *wha
 
 /* The engine's own full run on t with the configuration r0 was built on
    (its torus-2QoS.conf artefact): when it routes (the seed is whole), the
-   repair y has its LFTs byte for byte. Returns 1 when compared. */
+   repair y has its LFTs byte for byte and its path SLs. Returns 1 when compared. */
 static int same_as_engine(const ibr_result *r0, const ibr_result *y, const ibr_topo *t,
                           const char *what)
 {
@@ -90,6 +90,10 @@ static int same_as_engine(const ibr_result *r0, const ibr_result *y, const ibr_t
         fprintf(stderr, "\n%s: %llu LFT entries differ from the engine's run\n", what,
                 (unsigned long long)diff);
     CU_ASSERT_EQUAL(diff, 0);
+    /* and the path SLs: the repair writes only those of new LIDs, the
+       others kept must be the engine's */
+    if (rc == 0)
+        same_sls(e, y, what);
     ibr_result_destroy(e);
     free(text);
     return rc == 0;
@@ -252,6 +256,86 @@ static void oom_one(unsigned cable, uint64_t seed)
     ibr_context_destroy(ctx);
 }
 
+/* The x, y, z of torus switch sw from its generated description
+   "T(x,y,z)"; 0 when it has none. */
+static int sw_coords(const ibr_topo *t, uint32_t sw, unsigned c[3])
+{
+    ibr_node_info ni = IBR_NODE_INFO_INIT;
+    if (ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, sw)) < 0 || !ni.desc)
+        return 0;
+    return sscanf(ni.desc, "T(%u,%u,%u)", &c[0], &c[1], &c[2]) == 3;
+}
+
+/* Does switch sw have a port whose cable differs between t0 and t1? */
+static int lost_cable(const ibr_topo *t0, const ibr_topo *t1, uint32_t sw)
+{
+    uint32_t n0 = ibr_topo_switch_node(t0, sw), n1 = ibr_topo_switch_node(t1, sw);
+    for (unsigned p = 1;; p++) {
+        ibr_port_info a = IBR_PORT_INFO_INIT, b = IBR_PORT_INFO_INIT;
+        int ra = ibr_topo_port_info(&a, t0, n0, p), rb = ibr_topo_port_info(&b, t1, n1, p);
+        if (ra < 0 || rb < 0)
+            return 0;
+        if (a.remote_node != b.remote_node || a.remote_port != b.remote_port || a.state != b.state)
+            return 1;
+    }
+}
+
+/* With parallel cables (two per neighbour, taken in turn per destination),
+   a lost cable changes the entries of the switches on the lines (two
+   coordinates shared) of its two ends only: the others choose their
+   direction and cable as before, and keep their entries. */
+static void test_parallel_lines(void)
+{
+    const char *spec = "torus:dims=4x4x4,hosts=2,parallel=2";
+    ibr_fabric *f = ibr_test_fabric(spec);
+    ibr_topo *t0 = ibr_test_freeze(f);
+    ibr_result *r0 = NULL;
+    ibr_test_tally ty = {0, 0, 0};
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "torus-2QoS,no_fallback", NULL), 0);
+    uint32_t S = ibr_topo_switch_count(t0);
+    unsigned changed_total = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        ibr_fabric *g = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, 1, 0, seed), 0);
+        ibr_topo *t1 = ibr_test_freeze(g);
+        CU_ASSERT_EQUAL_FATAL(ibr_topo_switch_count(t1), S);
+        char what[200];
+        snprintf(what, sizeof what, "%s seed %llu cable", spec, (unsigned long long)seed);
+        ibr_result *y = ibr_test_reroute(r0, t1, &ty, what);
+        unsigned ends[2][3], n_ends = 0, off_line = 0;
+        for (uint32_t s = 0; s < S; s++)
+            if (lost_cable(t0, t1, s) && n_ends < 2 && sw_coords(t1, s, ends[n_ends]))
+                n_ends++;
+        CU_ASSERT_EQUAL(n_ends, 2);
+        for (uint32_t s = 0; s < S && n_ends == 2; s++) {
+            unsigned c[3], diff = 0, on_line = 0;
+            for (unsigned l = 1; l <= ibr_topo_max_lid(t1); l++)
+                diff += ibr_result_lft_port(r0, s, (uint16_t)l) !=
+                        ibr_result_lft_port(y, s, (uint16_t)l);
+            if (!diff)
+                continue;
+            changed_total++;
+            CU_ASSERT_FATAL(sw_coords(t1, s, c));
+            for (unsigned e = 0; e < 2; e++)
+                on_line |= (c[0] == ends[e][0]) + (c[1] == ends[e][1]) + (c[2] == ends[e][2]) >= 2;
+            off_line += !on_line;
+        }
+        if (off_line)
+            fprintf(stderr, "\n%s: %u switches off the lost cable's lines changed\n", what,
+                    off_line);
+        CU_ASSERT_EQUAL(off_line, 0);
+        ibr_result_destroy(y);
+        ibr_topo_destroy(t1);
+        ibr_fabric_destroy(g);
+    }
+    CU_ASSERT(changed_total > 0);
+    CU_ASSERT_EQUAL(ty.full, 0);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t0);
+    ibr_fabric_destroy(f);
+}
+
 static void test_oom(void)
 {
     oom_one(1, 2);
@@ -263,6 +347,8 @@ int main(void)
     CU_TestInfo tests[] = {
         {"torus-2QoS: faults repaired in place, SLs kept, loop-free, counts exact", test_tori},
         {"torus-2QoS: a database without the torus takes a full reroute", test_old_db},
+        {"torus-2QoS: with parallel cables a lost cable changes only its lines' switches",
+         test_parallel_lines},
         {"allocation failures in a torus-2QoS repair", test_oom},
         CU_TEST_INFO_NULL,
     };

@@ -86,6 +86,9 @@ typedef struct t2q {
     /* a repair (t2q_repair_run): only the destination switches marked in
        dest are routed, each entry handed to put instead of the LFT */
     const uint8_t *dest;
+    uint8_t *src;       /* per switch: its routes may change (NULL: every one) */
+    const uint8_t *sl_kept; /* per LID: its SLs toward the others so marked
+                               are in the result (NULL: none) */
     t2q_put_fn put;
     void *put_arg;
 } t2q;
@@ -719,6 +722,8 @@ static int route_unicast(t2q *q)
     }
     for (uint32_t si = 0; si < tq->n_placed; si++) {
         uint32_t s = tq->order[si], sp = tq->sw_pos[s];
+        if (q->src && !q->src[s])
+            continue;
         uint8_t *lft = q->put ? NULL : ibr_run_lft(q->run, s);
         if (!lft && !q->put) {
             rc = IBR_EINTERNAL;
@@ -803,6 +808,20 @@ static int write_sls(t2q *q)
             }
     for (uint32_t l = 0; l <= t->max_lid; l++)
         lid_pos[l] = t->lid_sw[l] == IBR_NONE ? IBR_NONE : tq->sw_pos[t->lid_sw[l]];
+    /* a repair: between two kept LIDs the SLs are there already; the other
+       LIDs (fresh) listed once, in lid_new */
+    uint32_t *lid_new = NULL, n_new = 0;
+    if (q->sl_kept) {
+        lid_new = ibr__mallocarray(q->ctx, (size_t)t->max_lid + 1, sizeof *lid_new);
+        if (!lid_new) {
+            ibr__free(q->ctx, lid_pos);
+            ibr__free(q->ctx, wrap);
+            return IBR_ENOMEM;
+        }
+        for (uint32_t l = 1; l <= t->max_lid; l++)
+            if (lid_pos[l] != IBR_NONE && !q->sl_kept[l])
+                lid_new[n_new++] = l;
+    }
     for (size_t i = 0; i < (size_t)t->n_end + t->n_sw; i++) {
         uint16_t lid;
         if (i < t->n_end)
@@ -817,6 +836,13 @@ static int write_sls(t2q *q)
         const uint8_t *c = &tq->coord[(size_t)lid_pos[lid] * T2Q_DIMS];
         const uint8_t *w0 = &wrap[(0 * 256 + c[0]) * 256], *w1 = &wrap[(1 * 256 + c[1]) * 256],
                       *w2 = &wrap[(2 * 256 + c[2]) * 256];
+        if (lid_new && q->sl_kept[lid]) {
+            for (uint32_t k = 0; k < n_new; k++) {
+                const uint8_t *e = &tq->coord[(size_t)lid_pos[lid_new[k]] * T2Q_DIMS];
+                row[lid_new[k]] = (uint8_t)(w0[e[0]] | w1[e[1]] | w2[e[2]]);
+            }
+            continue;
+        }
         for (uint32_t l = 1; l <= t->max_lid; l++)
             if (lid_pos[l] != IBR_NONE) {
                 const uint8_t *e = &tq->coord[(size_t)lid_pos[l] * T2Q_DIMS];
@@ -825,6 +851,7 @@ static int write_sls(t2q *q)
     }
     ibr__free(q->ctx, lid_pos);
     ibr__free(q->ctx, wrap);
+    ibr__free(q->ctx, lid_new);
     return 0;
 }
 
@@ -1685,6 +1712,32 @@ static int same_placement(const t2q *q, t2q_repair *a)
     return 0;
 }
 
+/* The switches whose routes can change after the cables of a->lost went
+   (q->src): a route leaves a place by the direction group next_group
+   picks from the groups and the switches on the place's own three lines
+   (try_dim walks only these), so only a place with a lost cable or an
+   empty place on one of its lines may choose otherwise. 0 or IBR_ENOMEM. */
+static int changed_sources(t2q *q, const t2q_repair *a)
+{
+    const t2q_torus *tq = &q->tq;
+    if (!a->lost)
+        return 0;
+    q->src = ibr__calloc(q->ctx, q->t->n_sw ? q->t->n_sw : 1, 1);
+    if (!q->src)
+        return IBR_ENOMEM;
+    for (uint32_t si = 0; si < tq->n_placed; si++) {
+        uint32_t s = tq->order[si], sp = tq->sw_pos[s];
+        for (unsigned d = 0; d < T2Q_DIMS && !q->src[s]; d++) {
+            uint32_t base = sp - t2q_coord(tq, sp, d) * tq->stride[d];
+            for (unsigned c = 0; c < tq->radix[d] && !q->src[s]; c++) {
+                uint32_t x = tq->pos_sw[base + c * tq->stride[d]];
+                q->src[s] = x == IBR_NONE || a->lost[x];
+            }
+        }
+    }
+    return 0;
+}
+
 int t2q_repair_run(t2q_repair *a)
 {
     t2q q;
@@ -1693,6 +1746,7 @@ int t2q_repair_run(t2q_repair *a)
     q.t = ibr_run_topo(a->run);
     q.ctx = q.t->ctx;
     q.dest = a->dest;
+    q.sl_kept = a->sl_kept;
     q.put = a->put;
     q.put_arg = a->arg;
     a->why[0] = 0;
@@ -1703,6 +1757,8 @@ int t2q_repair_run(t2q_repair *a)
     int rc = q.t->n_sw ? t2q_build(&q, a->conf, a->conf_len) : IBR_EDECLINED;
     if (rc == 0)
         rc = same_placement(&q, a);
+    if (rc == 0)
+        rc = changed_sources(&q, a);
     if (rc == 0 && (rc = route_unicast(&q)) == 0 && (rc = write_sls(&q)) == 0 &&
         (rc = write_sl2vl(&q)) == 0 && (rc = torus_artifact(&q)) == 0 && a->conf_keep)
         /* the derived configuration the repaired routing stands on, for its
@@ -1710,6 +1766,7 @@ int t2q_repair_run(t2q_repair *a)
         rc = ibr_run_add_artifact(a->run, "torus-2QoS.conf", a->conf, a->conf_keep);
     for (uint32_t s = 0; rc == 0 && s < q.t->n_sw; s++)
         a->dests += !a->dest || a->dest[s];
+    ibr__free(q.ctx, q.src);
     t2q_free(&q);
     return rc;
 }

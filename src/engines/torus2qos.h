@@ -91,7 +91,9 @@ static inline unsigned t2q_coord(const t2q_torus *tq, uint32_t p, unsigned d)
    run's topology from the configuration the saved routing was built on,
    the placement compared with the saved one, and the engine's routes
    toward the destination switches marked in dest (n_sw marks; NULL: every
-   one) handed to put, entry by entry, in the order of a full run; then
+   one) handed to put, entry by entry, in the order of a full run, from the
+   switches whose routes can change (with lost: those with a lost cable or
+   an empty place on one of their three lines; else every one); then
    the path SLs of every pair in the model and the SL2VL maps written into
    the run's result, as a full run writes them. */
 typedef void (*t2q_put_fn)(void *arg, uint32_t sw, uint32_t lid, unsigned port);
@@ -106,6 +108,11 @@ typedef struct t2q_repair {
     const uint8_t *saved_xyz;   /* 3 per switch */
     uint32_t n_saved;
     const uint8_t *dest;
+    const uint8_t *lost;       /* n_sw marks: the switches that lost a cable
+                                  (NULL: cables may have come back) */
+    const uint8_t *sl_kept;    /* per LID (max_lid + 1): the result already
+                                  holds the path SLs between two marked LIDs,
+                                  as this placement gives them (NULL: none) */
     t2q_put_fn put;
     void *arg;
     uint32_t dests;            /* out: destination switches routed */

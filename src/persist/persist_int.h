@@ -106,8 +106,8 @@ int ibr__reroute_dmodc(struct ibr__dmodc_repair *a, const ibr_routing_db *db,
    from the saved configuration. 0 (*dests: destination switches routed),
    1 with why set (a full reroute), or IBR_ENOMEM. */
 int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
-                     const ibr_options *o, const uint8_t *dest,
-                     void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
+                     const ibr_options *o, const uint8_t *dest, const uint8_t *lost,
+                     const uint8_t *sl_kept, void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
                      uint32_t *dests, char *why, size_t cap);
 
 /* The switch over port p of switch s (an active cable to another

@@ -1993,17 +1993,53 @@ static void t2q_put(void *arg, uint32_t s, uint32_t l, unsigned port)
     x->merged = 1;
 }
 
+/* Per LID of the topology: its path SLs as a source and as a destination
+   were copied from the saved routing (the same port, with a saved row), into
+   a new array of lft_size bytes; NULL on allocation failure. */
+static uint8_t *t2q_sl_kept(const rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size;
+    uint8_t *kept = ibr__calloc(x->ctx, L, 1);
+    uint8_t *row = ibr__calloc(x->ctx, (size_t)db->max_lid + 1, 1);
+    if (!kept || !row) {
+        ibr__free(x->ctx, kept);
+        ibr__free(x->ctx, row);
+        return NULL;
+    }
+    for (size_t i = 0; i < db->n_sl_rows; i++)
+        if (db->sl_src[i] && db->sl_src[i] <= db->max_lid)
+            row[db->sl_src[i]] = 1;
+    for (size_t l = 1; l < L; l++) {
+        uint32_t gp = t->lid_port[l];
+        uint16_t base = gp != IBR_NONE ? t->ports[gp].lid : 0;
+        kept[l] = x->lidmap[l] != IBR_NONE && base && base < L && x->lidmap[base] != IBR_NONE &&
+                  x->lidmap[base] <= db->max_lid && row[x->lidmap[base]];
+    }
+    ibr__free(x->ctx, row);
+    return kept;
+}
+
 /* torus-2QoS: the marked destinations (every one when a cable or switch
    came back, since any route may now go the direct way) take the engine's
    routes on the torus built again from the saved configuration; the
-   engine writes the path SLs and SL2VL maps as a full run would. */
+   engine writes the path SLs and SL2VL maps as a full run would (after
+   losses only, not again between two LIDs whose SLs were copied: they
+   follow the positions, which the repair keeps). */
 static int stage_t2q(rr *x, const chlist *cl)
 {
     uint32_t S = x->t->n_sw, dests = 0;
     if (cl->new_cable || cl->new_switch)
         memset(x->bfs_set, 1, S);
-    int rc = ibr__reroute_t2q(x->r, x->db, x->t, x->o, x->bfs_set, t2q_put, x, &dests,
-                              x->whybuf, sizeof x->whybuf);
+    int losses = !cl->new_cable && !cl->new_switch;
+    const uint8_t *lost = losses ? x->lost : NULL;
+    uint8_t *kept = NULL;
+    if (losses && x->db->sl_mode == IBR_SL_PER_PAIR && !x->by_number && !(kept = t2q_sl_kept(x)))
+        return stop(x, IBR_ENOMEM);
+    int rc = ibr__reroute_t2q(x->r, x->db, x->t, x->o, x->bfs_set, lost, kept, t2q_put, x,
+                              &dests, x->whybuf, sizeof x->whybuf);
+    ibr__free(x->ctx, kept);
     if (rc < 0)
         return stop(x, rc);
     if (rc > 0)

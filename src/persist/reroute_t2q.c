@@ -3,7 +3,9 @@
  * on the changed topology, writing into the repaired result, and the
  * engine's repair entry point (engines/torus2qos.h) given the torus the
  * routing was built on (the configuration and placement the database
- * keeps). Only the destination switches the caller marks are routed; the
+ * keeps). Only the destination switches the caller marks are routed, and
+ * after lost cables only from the switches whose choice can change (a
+ * lost cable or an empty place on one of their lines); the
  * path SLs follow the torus coordinates, which the placement check keeps.
  * The saved configuration gets backup seeds taken from the saved
  * placement (origin and its + neighbours, datelines putting the origin
@@ -99,8 +101,8 @@ static int with_backups(ibr_buffer *out, ibr_context *ctx, const ibr_routing_db 
 }
 
 int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
-                     const ibr_options *o, const uint8_t *dest,
-                     void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
+                     const ibr_options *o, const uint8_t *dest, const uint8_t *lost,
+                     const uint8_t *sl_kept, void (*put)(void *arg, uint32_t sw, uint32_t lid, unsigned port), void *arg,
                      uint32_t *dests, char *why, size_t cap)
 {
     ibr_run run;
@@ -140,6 +142,8 @@ int ibr__reroute_t2q(ibr_result *r, const ibr_routing_db *db, const ibr_topo *t,
     a->saved_xyz = db->tpos_xyz;
     a->n_saved = db->n_tpos;
     a->dest = dest;
+    a->lost = lost;
+    a->sl_kept = sl_kept;
     a->put = put;
     a->arg = arg;
     rc = t2q_repair_run(a);

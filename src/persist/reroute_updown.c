@@ -43,11 +43,13 @@ typedef struct ud_scratch {
     uint32_t *unreach;  /* per switch: the last destination switch found
                            to have no legal route from it (IBR_NONE) */
     /* the walks of the local pass toward one LID, kept while no entry on
-       their way changes */
-    uint32_t epoch;     /* a gen value: walks kept since it */
+       their way changes: a switch whose walk is kept has its next
+       switch's kept too, so an entry that changes drops the walks of the
+       switches routed through it, found backwards (drop_walks) */
+    uint32_t epoch;     /* a gen value: the LID's walks */
     uint32_t *kept;     /* per switch: epoch of its kept walk */
-    uint32_t *onway;    /* per switch: epoch of a kept walk through it */
     struct ud_walk *res; /* per switch: its kept walk */
+    uint32_t *path;     /* the switches of one walk; drop_walks' stack */
     uint64_t *bad;      /* (LID << 32 | switch): entries over lost cables */
     size_t n_bad, cap_bad;
 } ud_scratch;
@@ -227,33 +229,55 @@ typedef struct ud_walk {
     uint32_t len;
 } ud_walk;
 
-/* The current route of x toward l (delivered at d), the switches on its
-   way marked (w->onway) as carrying a walk kept in this epoch. */
+/* The current route of x toward l (delivered at d). Every switch walked
+   through keeps its own walk too: a route is its first step
+   followed by the next switch's route, so a later walk stops at the first
+   switch whose walk is kept (a second-phase step needs a rest of
+   second-phase steps, a first-phase step makes the route not
+   second-phase only). */
 static ud_walk walk(const ibr__updown_repair *a, ud_scratch *w, uint32_t x, uint32_t d,
                     size_t l)
 {
     const ibr_topo *t = a->t;
     ud_walk r = {0, 1, 0};
-    int second = 0;
-    while (x != d) {
-        w->onway[x] = w->epoch;
-        unsigned p = a->lft[(size_t)x * a->lft_size + l];
-        const ibr__node *n = &t->nodes[t->sw_node[x]];
-        if (p == IBR_NO_ROUTE || p == 0 || p > n->nports || r.len > t->n_sw)
-            return r;
-        uint32_t y = w->psw[n->port_off + p];
-        if (y == IBR_NONE)
-            return r;
-        if (a->pos[y] > a->pos[x])
-            second = 1;
-        else if (second)
-            return r;
-        else
-            r.second_only = 0;
-        x = y;
-        r.len++;
+    uint32_t n = 0, y = x;
+    for (;;) {
+        if (y == d) {
+            r.ok = 1;
+            break;
+        }
+        if (w->kept[y] == w->epoch) {
+            r = w->res[y];
+            break;
+        }
+        if (n >= t->n_sw)
+            break; /* a loop */
+        w->path[n++] = y;
+        unsigned p = a->lft[(size_t)y * a->lft_size + l];
+        const ibr__node *nd = &t->nodes[t->sw_node[y]];
+        if (p == IBR_NO_ROUTE || p == 0 || p > nd->nports)
+            break;
+        uint32_t z = w->psw[nd->port_off + p];
+        if (z == IBR_NONE)
+            break;
+        y = z;
     }
-    r.ok = 1;
+    /* back along the way: y is where it ended (its walk in r) */
+    while (n) {
+        uint32_t v = w->path[--n];
+        if (r.ok) {
+            if (a->pos[y] > a->pos[v])
+                r.ok = r.second_only;
+            else
+                r.second_only = 0;
+            r.len++;
+        }
+        if (!r.ok)
+            r = (ud_walk){0, 1, 0};
+        w->res[v] = r;
+        w->kept[v] = w->epoch;
+        y = v;
+    }
     return r;
 }
 
@@ -294,7 +318,9 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
     uint32_t best_len = UINT32_MAX, best_ld = UINT32_MAX, best_rank = UINT32_MAX;
     const uint32_t *ld = NULL;
     uint32_t n = t->adj_off[b + 1] - t->adj_off[b], shift = n ? (uint32_t)((b + l) % n) : 0;
-    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b + 1]; k++) {
+    if (w->comp[b] != w->comp[d])
+        n = 0; /* no walk from here reaches d (a lost switch's own LID) */
+    for (uint32_t k = t->adj_off[b]; k < t->adj_off[b] + n; k++) {
         const ibr__adj *e = &t->adj[k];
         uint32_t x = e->sw;
         if (a->pos[x] == IBR_NONE)
@@ -353,13 +379,35 @@ static void push_preds(const ibr__updown_repair *a, ud_scratch *w, uint32_t *nw,
     }
 }
 
-/* put() in the local pass: an entry on the way of a kept walk ends the
-   epoch of kept walks. */
+/* The kept walks toward l that pass through b dropped: b's and those of
+   the switches routed into it, backwards; one without a kept walk has
+   none routed into it kept either. */
+static void drop_walks(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l)
+{
+    const ibr_topo *t = a->t;
+    uint32_t n = 0;
+    if (w->kept[b] != w->epoch)
+        return;
+    w->kept[b] = 0;
+    w->path[n++] = b;
+    while (n) {
+        uint32_t v = w->path[--n];
+        for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const ibr__adj *e = &t->adj[k];
+            uint32_t c = e->sw;
+            if (w->kept[c] != w->epoch || a->lft[(size_t)c * a->lft_size + l] != e->rport)
+                continue;
+            w->kept[c] = 0; /* each switch once: n <= S */
+            w->path[n++] = c;
+        }
+    }
+}
+
+/* put() in the local pass, dropping the kept walks through the entry. */
 static void local_put(ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l, unsigned port)
 {
+    drop_walks(a, w, b, l);
     put(a, b, l, port);
-    if (w->onway[b] == w->epoch)
-        w->epoch = ++w->gen;
 }
 
 /* The local pass toward LID l: 0 done, 1 when its destination switch must
@@ -410,7 +458,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
         uint32_t b = w->dead[i];
         /* the search depends on the switches only: once per pair (the
            LIDs of one switch come one after the other, as a rule) */
-        if (w->unreach[b] != d && reachable(a, w, b, d))
+        if (w->unreach[b] != d && w->comp[b] == w->comp[d] && reachable(a, w, b, d))
             return 1;
         w->unreach[b] = d;
         if (w->eps[b] && w->eps[d] && w->comp[b] == w->comp[d]) {
@@ -493,8 +541,8 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->unreach);
     ibr__free(ctx, w->bad);
     ibr__free(ctx, w->kept);
-    ibr__free(ctx, w->onway);
     ibr__free(ctx, w->res);
+    ibr__free(ctx, w->path);
 }
 
 /* The entries over a lost cable (rows of the switches that lost one),
@@ -550,14 +598,14 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.unreach = ibr__mallocarray(ctx, S1, sizeof *w.unreach);
     w.bad = ibr__mallocarray(ctx, w.cap_bad, sizeof *w.bad);
     w.kept = ibr__calloc(ctx, S1, sizeof *w.kept);
-    w.onway = ibr__calloc(ctx, S1, sizeof *w.onway);
     w.res = ibr__mallocarray(ctx, S1, sizeof *w.res);
+    w.path = ibr__mallocarray(ctx, S1, sizeof *w.path);
     a->cap_moved = 64 * (size_t)S1;
     a->moved = ibr__mallocarray(ctx, a->cap_moved, sizeof *a->moved);
     a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
     if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
         !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad || !w.kept ||
-        !w.onway || !w.res) {
+        !w.res || !w.path) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }
