@@ -58,7 +58,13 @@
  * its links then carries more than the busiest link before the pass; the
  * passes stop when one lowers nothing); of all the routings the one whose
  * busiest channel carries the fewest end-port pairs is kept, then the one
- * with fewer layers (settings order, improve, explore).
+ * with fewer layers (settings order, improve, explore). A pass is given
+ * up as soon as the destinations it has settled load a link to the
+ * busiest before it (it could not be kept), or in the last pass beyond
+ * the busiest link of a routing another variant already offered (it could
+ * not win): the tables are those of the full passes, with less work. The
+ * escape trees' roots depend on the layers only and are found once for
+ * all variants.
  *
  * How this differs from OpenSM's nue (doc/engines.md has the list and the
  * reasons): the repair instead of routing the whole destination on the
