@@ -3,6 +3,7 @@
    and 8 VLs, never more VLs than given, never declining a connected
    fabric; both partitioners; its settings; LMC; determinism; a
    disconnected fabric declined; allocation failure. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +302,66 @@ static void test_determinism(void)
     }
 }
 
+/* FNV-1a of a result's tables: every switch's LFT, the path SL of every
+   destination, the VLs used. */
+static uint64_t tables_hash(const ibr_topo *t, const ibr_result *r)
+{
+    uint64_t h = 14695981039346656037u;
+    uint32_t ns = ibr_topo_switch_count(t);
+    for (uint32_t s = 0; s < ns; s++) {
+        const uint8_t *lft = ibr_result_lft(r, s);
+        for (size_t i = 0; i < ibr_result_lft_size(r); i++)
+            h = (h ^ lft[i]) * 1099511628211u;
+    }
+    for (unsigned d = 1; d <= ibr_topo_max_lid(t); d++)
+        h = (h ^ ibr_result_path_sl(r, 1, (uint16_t)d)) * 1099511628211u;
+    return (h ^ ibr_result_vls_used(r)) * 1099511628211u;
+}
+
+static uint64_t nue_hash(const ibr_topo *t, const char *improve)
+{
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.max_vls = 8;
+    o.threads = 2;
+    ibr_param p[2] = {{"nue.partitioner", "builtin"}, {"nue.improve", improve}};
+    o.params = p;
+    o.n_params = 2;
+    ibr_result *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t, "nue,no_fallback", &o), 0);
+    uint64_t h = tables_hash(t, r);
+    ibr_result_destroy(r);
+    return h;
+}
+
+/* The default's tables (8 VLs, the built-in partitioner: METIS may be
+   absent or another version), pinned: the shortcuts that spare work (a
+   pass abandoned once it cannot be kept, the escape roots shared by the
+   variants) must not change them. One pass fewer does change them on
+   these fabrics, so the pin is not blind to the passes. */
+static void test_pinned_tables(void)
+{
+    static const struct {
+        const char *spec;
+        uint64_t hash;
+    } pins[] = {
+        {"torus:dims=4x4x4,hosts=2", 0x30ff905a83bf8139u},
+        {"dragonfly:a=4,p=2,h=2", 0xb06aa50ea2c012c4u},
+        {"random:switches=64,degree=6,hosts=4,seed=1", 0x002d57a78a4c57b7u},
+        {"mesh:dims=8x8,hosts=2", 0x44b3aaadafa666aau},
+    };
+    for (size_t i = 0; i < sizeof pins / sizeof *pins; i++) {
+        ibr_topo *t = ibr_test_topo_faults(pins[i].spec, 0, 0, 0, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        uint64_t h = nue_hash(t, "2");
+        if (getenv("IBR_TEST_PRINT_PINS"))
+            printf("\n  %s: 0x%016" PRIx64 " (improve=1: 0x%016" PRIx64 ")", pins[i].spec, h,
+                   nue_hash(t, "1"));
+        CU_ASSERT_EQUAL(h, pins[i].hash);
+        CU_ASSERT_NOT_EQUAL(nue_hash(t, "1"), pins[i].hash);
+        ibr_topo_destroy(t);
+    }
+}
+
 /* A disconnected fabric is declined with the reason; no switches too. A
    single switch and a ring with a down link are routed. */
 static void test_edge_fabrics(void)
@@ -558,6 +619,7 @@ int main(void)
         {"LMC", test_lmc},
         {"improvement passes and explored variants", test_passes_and_explore},
         {"determinism", test_determinism},
+        {"default tables pinned", test_pinned_tables},
         {"edge fabrics, disconnected fabric declined", test_edge_fabrics},
         {"allocation failure", test_allocation_failure},
         {"one switch at LMC 7: time in proportion to the LIDs", test_lids_of_one_switch},

@@ -58,7 +58,13 @@
  * its links then carries more than the busiest link before the pass; the
  * passes stop when one lowers nothing); of all the routings the one whose
  * busiest channel carries the fewest end-port pairs is kept, then the one
- * with fewer layers (settings order, improve, explore).
+ * with fewer layers (settings order, improve, explore). A pass is given
+ * up as soon as the destinations it has settled load a link to the
+ * busiest before it (it could not be kept), or in the last pass beyond
+ * the busiest link of a routing another variant already offered (it could
+ * not win): the tables are those of the full passes, with less work. The
+ * escape trees' roots depend on the layers only and are found once for
+ * all variants.
  *
  * How this differs from OpenSM's nue (doc/engines.md has the list and the
  * reasons): the repair instead of routing the whole destination on the
@@ -78,6 +84,7 @@
  * plus the CDG's slots (Σ over switches of in x out degree, 8 bytes each
  * per layer in use) and one copy of the LFTs (S x LIDs bytes).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -154,6 +161,10 @@ typedef struct nue {
     uint32_t stamp;
     int improve;         /* improvement passes at most */
     nue_stats best;      /* of the best routing so far */
+    _Atomic uint64_t *gbest; /* shared by the variants: the least busiest
+                                link offered by any of them so far */
+    uint64_t *fin;       /* per channel: end-port pairs of the destinations
+                            already settled in this pass */
     unsigned nsnap;      /* routings offered */
     uint8_t *oldcol;     /* per switch: a destination's port before the pass */
     uint8_t *oldfb;      /* per destination: escape paths used in the first pass */
@@ -168,6 +179,8 @@ typedef struct nue {
     uint64_t *sub;
     /* escape tree */
     uint32_t root;
+    uint32_t *croot;     /* per layer: its central switch (the same for every
+                            variant with these layers: computed once) */
     uint32_t *up;        /* per switch: channel to its parent, IBR_NONE at root */
     uint32_t *ups;       /* up of every layer, k x S */
     uint32_t *port_adj;  /* global port index -> channel leaving it, IBR_NONE */
@@ -691,7 +704,7 @@ static int escape_tree(nue *c, unsigned layer)
 {
     const ibr_topo *t = c->t;
     uint32_t S = c->S, *dist = c->dist, *q = c->queue;
-    uint32_t r = c->root = central_switch(c, layer);
+    uint32_t r = c->root = c->croot[layer];
     ibr__bfs(dist, t, &r, 1, q);
     for (uint32_t x = 0; x < S; x++) {
         c->up[x] = IBR_NONE;
@@ -1145,6 +1158,29 @@ static int apply_column(nue *c, unsigned layer, unsigned lid, uint32_t d, int ad
     return 0;
 }
 
+/* Destination lid (switch d) is settled for this pass (kept or put back),
+   its tree in c->order, c->ch, c->sub: its end-port pairs join c->fin,
+   the loads no later destination of the pass can take off. Returns 1 when
+   the pass's routing can no longer be kept, so that routing the rest of
+   it is wasted: a link already carries m0 (the busiest before the pass;
+   the pass is offered only if it ends below), or, in the last pass, more
+   than cap (the busiest link of some variant's routing already offered,
+   which that variant's final routing does not exceed: a routing above it
+   never wins, and after the last pass nothing lowers it). */
+static int settle(nue *c, unsigned lid, uint32_t d, uint64_t m0, uint64_t cap)
+{
+    const ibr_topo *t = c->t;
+    if (t->lid_port[lid] == t->nodes[t->sw_node[d]].port_off)
+        return 0; /* a switch LID: no end-port pairs */
+    int over = 0;
+    for (uint32_t j = 1; j < c->nord; j++) {
+        uint32_t x = c->order[j], e = c->ch[x];
+        uint64_t f = c->fin[e] += c->sub[x];
+        over |= f >= m0 || f > cap;
+    }
+    return over;
+}
+
 /* The routing in the run's LFTs is a candidate: keep a copy if its
    busiest channel is less loaded than the best one's so far (ties: the
    earlier). */
@@ -1157,6 +1193,9 @@ static void offer(nue *c)
     if (c->nsnap++ && c->st.max_load >= c->best.max_load)
         return;
     c->best = c->st;
+    uint64_t g = atomic_load(c->gbest);
+    while (c->st.max_load < g && !atomic_compare_exchange_weak(c->gbest, &g, c->st.max_load))
+        ;
     memcpy(c->saved, c->lft, (size_t)c->S * ((size_t)c->t->max_lid + 1));
 }
 
@@ -1230,6 +1269,11 @@ static int route_all(nue *c, int interleave)
     offer(c);
     for (int pass = 0; pass < c->improve; pass++) {
         uint64_t m0 = c->st.max_load;
+        /* the last pass is kept only if its busiest link is below every
+           variant's so far: compare with the best offered by any */
+        int last = pass + 1 == c->improve;
+        for (uint32_t e = 0; e < c->C; e++)
+            c->fin[e] = 0;
         /* dependencies blocked during the first pass may be free again once
            the destinations' routes are taken out one by one */
         memset(c->blocked, 0, ((size_t)c->k * c->nslots + 7) >> 3);
@@ -1271,6 +1315,8 @@ static int route_all(nue *c, int interleave)
                     fb = c->oldfb[i];
                 }
                 c->st.fallbacks[l] += (uint32_t)fb;
+                if (settle(c, lid, d, m0, last ? atomic_load(c->gbest) : UINT64_MAX))
+                    return 0; /* this pass cannot be kept: nor can the next run */
             }
         }
         offer(c);
@@ -1325,6 +1371,7 @@ static int alloc_variant(nue *c)
     size_t S = c->S, C = c->C ? c->C : 1, L = (size_t)c->t->max_lid + 1;
     c->load = ibr__calloc(ctx, C, sizeof *c->load);
     c->vload = ibr__calloc(ctx, C, sizeof *c->vload);
+    c->fin = ibr__mallocarray(ctx, C, sizeof *c->fin);
     c->key = ibr__mallocarray(ctx, S, sizeof *c->key);
     c->ch = ibr__mallocarray(ctx, S, sizeof *c->ch);
     c->done = ibr__mallocarray(ctx, S, 1);
@@ -1360,7 +1407,7 @@ static int alloc_variant(nue *c)
     c->saved = ibr__mallocarray(ctx, S, L);
     c->g = NULL;
     c->blocked = NULL;
-    if (!c->load || !c->vload || !c->key || !c->ch || !c->done || !c->order || !c->hp ||
+    if (!c->load || !c->vload || !c->fin || !c->key || !c->ch || !c->done || !c->order || !c->hp ||
         !c->hpos || !c->tried || !c->tent || !c->active || !c->path || !c->esc || !c->ine ||
         !c->q2 || !c->sub || !c->up || !c->ups || !c->oldcol || !c->oldfb || !c->kid_off ||
         !c->kids || !c->queue || !c->dist || !c->inhull || !c->sigma || !c->delta || !c->cent ||
@@ -1375,7 +1422,7 @@ static void free_variant(nue *c)
     ibr_context *ctx = c->ctx;
     ibr__cdg_destroy(c->g);
     c->g = NULL;
-    void *p[] = {c->load,   c->vload, c->key,      c->ch,      c->done,     c->order,
+    void *p[] = {c->fin,    c->load,   c->vload, c->key,      c->ch,      c->done,     c->order,
                  c->hp,     c->hpos,  c->tried,    c->tent,    c->active,   c->path,
                  c->esc,    c->ine,   c->q2,       c->sub,     c->up,       c->ups,
                  c->oldcol, c->oldfb, c->kid_off,  c->kids,    c->queue,    c->dist,
@@ -1592,7 +1639,10 @@ static int nue_route(ibr_run *run, void *user)
     nue c, cx[NUE_VARIANTS - 1];
     /* set before the first jump to the cleanup labels, which read it */
     size_t nx = 0; /* cx[] allocated */
+    _Atomic uint64_t gbest;
+    atomic_init(&gbest, UINT64_MAX);
     int rc = nue_setup(&c, run, t, want);
+    c.gbest = &gbest;
     if (rc < 0)
         goto fail;
 
@@ -1622,6 +1672,20 @@ static int nue_route(ibr_run *run, void *user)
             continue;
         var[nv++] = v;
     }
+    /* the escape trees' roots depend on the layers alone, not on the
+       loads: once for the k layers, once for the one-layer variants' */
+    uint32_t croot[NUE_MAX_LAYERS], croot1[1];
+    for (unsigned l = 0; l < c.k; l++)
+        croot[l] = central_switch(&c, l);
+    c.croot = croot;
+    for (size_t i = 0; i < nv; i++)
+        if (var[i]->one) {
+            uint32_t *part = c.part;
+            c.part = c.part1;
+            croot1[0] = central_switch(&c, 0);
+            c.part = part;
+            break;
+        }
     size_t S = c.S, lsz = (size_t)t->max_lid + 1;
     /* the variants run in parallel (each its own loads, graphs and LFTs);
        the first is c itself, never a one-layer one */
@@ -1634,6 +1698,7 @@ static int nue_route(ibr_run *run, void *user)
         if (var[i]->one) {
             v->k = 1;
             v->part = c.part1;
+            v->croot = croot1;
         }
         if ((rc = alloc_variant(v)) < 0)
             goto nomem_x;
