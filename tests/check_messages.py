@@ -9,6 +9,11 @@ PRId64 as lld, PRIu32 as u), one code names one message, the code's part
 is still used and listed once, and every code of a listed part that src/
 names anywhere else (a comment, the CLI matching a code) is in the table.
 
+The CLI's own messages (src/cli) go through cli_error(CODE, WHAT, FORMAT,
+...), which appends the code: each call names its code as a string
+literal of the CL part and is checked like an IBR__MSG; a call without a
+literal code is a problem.
+
 Usage: check_messages.py [--self-test] SRC_DIR DOC (exit 1 and one line
 per problem; --self-test: show that each kind of problem is caught).
 """
@@ -19,6 +24,8 @@ import sys
 MACROS = {"PRIx64": "llx", "PRIX64": "llX", "PRIu64": "llu", "PRId64": "lld", "PRIu32": "u",
           "PRIx32": "x", "MAGIC": "ibroute-routing-db", "DOR_SETTING": "port_search_ordering"}
 CALL = re.compile(r'IBR__MSG\(\s*"([A-Z]{2}\d{3})"\s*,')
+CLI_CALL = re.compile(r'(?<![\w.>])cli_error\((?!\))')
+CLI_CODE = re.compile(r'\s*"(CL\d{3})"\s*,')
 
 
 def c_string(s, i):
@@ -52,6 +59,41 @@ def format_text(s, i):
         return "".join(parts)
 
 
+def past_argument(s, i):
+    """The index past the comma that ends the call argument at s[i:]."""
+    depth = 0
+    while True:
+        c = s[i]
+        if c == '"':
+            i = c_string(s, i)[1]
+            continue
+        if c == "'":
+            i = s.index("'", i + 2 if s[i + 1] == "\\" else i + 1) + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return i + 1
+        i += 1
+
+
+def cli_messages(text, rel):
+    """The cli_error() calls of one file: [(code, text)], [problems]."""
+    found, problems = [], []
+    for m in CLI_CALL.finditer(text):
+        if re.search(r"\bvoid\s+$", text[max(0, m.start() - 16):m.start()]):
+            continue  # the declaration or the definition
+        line = text.count("\n", 0, m.start()) + 1
+        c = CLI_CODE.match(text, m.end())
+        if not c:
+            problems.append(f"{rel}:{line}: cli_error() without a literal CL code first")
+            continue
+        found.append((c.group(1), format_text(text, past_argument(text, c.end()))))
+    return found, problems
+
+
 def source_codes(src):
     codes, problems = {}, []
     for dirpath, _dirs, files in os.walk(src):
@@ -62,8 +104,10 @@ def source_codes(src):
             rel = os.path.relpath(path, src)
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-            for m in CALL.finditer(text):
-                code, msg = m.group(1), format_text(text, m.end())
+            found = [(m.group(1), format_text(text, m.end())) for m in CALL.finditer(text)]
+            cli, bad = cli_messages(text, rel)
+            problems += bad
+            for code, msg in found + cli:
                 if code in codes and codes[code][0] != msg:
                     problems.append(f"{rel}: {code} names two messages: {codes[code][0]!r} "
                                     f"({codes[code][1]}) and {msg!r}")
@@ -145,6 +189,7 @@ def self_test(src, doc):
         "is not listed": (lines[:first] + lines[first + 1:], None),
         "does not list": (lines, f'/* see {code[:2]}999 */\n'),
         "reads": (lines[:first] + [f"| {code} | `changed` |\n"] + lines[first + 1:], None),
+        "without a literal CL code": (lines, 'void f(void) { cli_error(what, "%s", x); }\n'),
     }
     missed = 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -481,19 +481,22 @@ uint64_t ibr_test_shift(const ibr_result *r, unsigned *free_, unsigned *n, doubl
     return s.shift.max_congestion;
 }
 
-/* End ports with a LID behind an active cable to a switch, for the
-   credit-loop walk. */
-typedef struct walk_end {
-    uint32_t node, sw;
-    unsigned port;
-    uint16_t lid;
-} walk_end;
+ibr_topo *ibr_test_freeze(const ibr_fabric *f)
+{
+    ibr_fabric *c = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&c, f), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, c), 0);
+    ibr_fabric_destroy(c);
+    return t;
+}
 
-static size_t walk_ends(const ibr_topo *t, walk_end **out)
+size_t ibr_test_end_ports(const ibr_topo *t, ibr_test_endp **out)
 {
     size_t n = 0;
-    walk_end *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
-    for (uint32_t node = 0; e && node < ibr_topo_node_count(t); node++) {
+    ibr_test_endp *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
         if (ibr_topo_node_switch(t, node) != IBR_NONE)
             continue;
         ibr_node_info ni = IBR_NODE_INFO_INIT;
@@ -503,7 +506,7 @@ static size_t walk_ends(const ibr_topo *t, walk_end **out)
             ibr_topo_port_info(&pi, t, node, p);
             uint32_t sw = ibr_test_sw_behind(t, node, p);
             if (pi.lid && sw != IBR_NONE)
-                e[n++] = (walk_end){node, sw, p, pi.lid};
+                e[n++] = (ibr_test_endp){node, p, pi.lid, 1u << pi.lmc, sw};
         }
     }
     *out = e;
@@ -513,7 +516,7 @@ static size_t walk_ends(const ibr_topo *t, walk_end **out)
 /* The channel dependencies (pairs of channel numbers) of one path from
    end a to end b appended to *ed; 0, or -1 when the route breaks. */
 static int walk_path(uint32_t **ed, size_t *ne, size_t *cap, const ibr_result *r,
-                     const walk_end *a, const walk_end *b)
+                     const ibr_test_endp *a, const ibr_test_endp *b)
 {
     const ibr_topo *t = ibr_result_topo(r);
     size_t nsw = ibr_topo_switch_count(t);
@@ -592,10 +595,10 @@ int ibr_test_credit_loops(const ibr_result *r)
 {
     const ibr_topo *t = ibr_result_topo(r);
     size_t nch = (size_t)ibr_topo_switch_count(t) * 256 * 16;
-    walk_end *e;
-    size_t n = walk_ends(t, &e), ne = 0, cap = 1024;
+    ibr_test_endp *e;
+    size_t n = ibr_test_end_ports(t, &e), ne = 0, cap = 1024;
     uint32_t *ed = malloc(cap * 2 * sizeof *ed);
-    CU_ASSERT_FATAL(e && ed);
+    CU_ASSERT_FATAL(ed != NULL);
     int bad = 0;
     for (size_t a = 0; a < n && !bad; a++)
         for (size_t b = 0; b < n && !bad; b++)
@@ -606,4 +609,17 @@ int ibr_test_credit_loops(const ibr_result *r)
         bad = kahn_cycle(ed, ne, nch);
     free(ed);
     return bad;
+}
+
+void ibr_test_check_answer(const ibr_result *y, const char *what)
+{
+    ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
+    CU_ASSERT_EQUAL(ibr_result_verify(&v, y), 0);
+    CU_ASSERT_EQUAL(v.routes_ok, v.routes_checked);
+    CU_ASSERT_EQUAL(v.pairs_ok, v.pairs);
+    CU_ASSERT_EQUAL(v.deadlock_free, 1);
+    int loops = ibr_test_credit_loops(y);
+    if (loops != 0)
+        fprintf(stderr, "\n%s: independent walk: %d\n", what, loops);
+    CU_ASSERT_EQUAL(loops, 0);
 }

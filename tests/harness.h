@@ -37,6 +37,31 @@ ibr_topo *ibr_test_topo_faults(const char *spec, unsigned links, unsigned switch
 /* The switch behind port (node, port) over an active cable, or IBR_NONE. */
 uint32_t ibr_test_sw_behind(const ibr_topo *t, uint32_t node, unsigned port);
 
+/* A frozen topology of a copy of f (f stays editable); aborts the test on
+   error. */
+ibr_topo *ibr_test_freeze(const ibr_fabric *f);
+
+/* An end port with a LID behind an active cable to switch sw; it owns the
+   nlids (2^LMC) LIDs from lid. */
+typedef struct ibr_test_endp {
+    uint32_t node;
+    unsigned port;
+    uint16_t lid;
+    unsigned nlids;
+    uint32_t sw;
+} ibr_test_endp;
+
+/* The end ports of t with a LID behind an active cable to a switch, in
+   node and port order, in *out (malloc'ed, free it); their count. Aborts
+   the test when out of memory. */
+size_t ibr_test_end_ports(const ibr_topo *t, ibr_test_endp **out);
+
+/* The first checks of a routing computed again (a reroute's answer y):
+   ibr_result_verify() delivers every route and end-port pair and finds no
+   credit loop, and the independent walk (ibr_test_credit_loops()) agrees;
+   what names y in the message of a failure. */
+void ibr_test_check_answer(const ibr_result *y, const char *what);
+
 /* What ibr_test_route() asserts besides its fixed checks. */
 enum {
     IBR_TEST_DEADLOCK_FREE = 1 << 0, /* deadlock_free == 1 */

@@ -19,38 +19,6 @@ ibr_fabric *ibr_test_fabric(const char *spec)
     return f;
 }
 
-ibr_topo *ibr_test_freeze(const ibr_fabric *f)
-{
-    ibr_fabric *c = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&c, f), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, c), 0);
-    ibr_fabric_destroy(c);
-    return t;
-}
-
-/* End ports with a LID behind an active cable to a switch. */
-size_t ibr_test_end_ports(const ibr_topo *t, ibr_test_endp **out)
-{
-    size_t n = 0;
-    ibr_test_endp *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
-    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
-        if (ibr_topo_node_switch(t, node) != IBR_NONE)
-            continue;
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        ibr_topo_node_info(&ni, t, node);
-        for (unsigned p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, node, p);
-            uint32_t sw = ibr_test_sw_behind(t, node, p);
-            if (pi.lid && sw != IBR_NONE)
-                e[n++] = (ibr_test_endp){node, p, pi.lid, sw};
-        }
-    }
-    *out = e;
-    return n;
-}
-
 /* The route from switch s toward lid as (switch, output port) steps into
    path (at most cap); returns its length, or -1 if it breaks or loops. */
 static int route_of(const ibr_result *r, uint32_t s, uint32_t dsw, uint16_t lid, uint32_t *path,
@@ -102,15 +70,7 @@ void ibr_test_check_repair(const ibr_result *old, const ibr_result *y,
 {
     const ibr_topo *t = ibr_result_topo(y);
     const ibr_topo *t0 = ibr_result_topo(old);
-    ibr_verify_report v = IBR_VERIFY_REPORT_INIT;
-    CU_ASSERT_EQUAL(ibr_result_verify(&v, y), 0);
-    CU_ASSERT_EQUAL(v.routes_ok, v.routes_checked);
-    CU_ASSERT_EQUAL(v.pairs_ok, v.pairs);
-    CU_ASSERT_EQUAL(v.deadlock_free, 1);
-    int loops = ibr_test_credit_loops(y);
-    if (loops != 0)
-        fprintf(stderr, "\n%s: independent walk: %d\n", what, loops);
-    CU_ASSERT_EQUAL(loops, 0);
+    ibr_test_check_answer(y, what);
     if (rep->mode != IBR_REROUTE_INCREMENTAL)
         return;
     ibr_test_endp *e;

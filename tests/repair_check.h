@@ -12,18 +12,6 @@ typedef struct ibr_test_tally {
     unsigned repaired, full, layers_opened;
 } ibr_test_tally;
 
-/* An end port with a LID behind an active cable to switch sw. */
-typedef struct ibr_test_endp {
-    uint32_t node;
-    unsigned port;
-    uint16_t lid;
-    uint32_t sw;
-} ibr_test_endp;
-
-/* The end ports of t with a LID behind an active cable to a switch, in
-   *out (malloc'ed); their count. */
-size_t ibr_test_end_ports(const ibr_topo *t, ibr_test_endp **out);
-
 /* The base LIDs of every path-SL row (end ports cabled to a switch, and
    switches), as the reroute report counts path SLs, in *out (malloc'ed);
    their count. */
@@ -31,9 +19,6 @@ size_t ibr_test_src_lids(const ibr_topo *t, uint16_t **out);
 
 /* A fabric generated from spec (fatal on failure). */
 ibr_fabric *ibr_test_fabric(const char *spec);
-
-/* A frozen topology of a copy of f (f stays editable). */
-ibr_topo *ibr_test_freeze(const ibr_fabric *f);
 
 /* y, the answer of rerouting the saved routing old onto y's topology
    (report rep), checked: valid, loop-free by the independent walk, a path

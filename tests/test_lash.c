@@ -88,32 +88,6 @@ static int connected(const ibr_topo *t, const unsigned *h)
     return 1;
 }
 
-/* End ports cabled to a switch, and each switch's own LID. */
-typedef struct endp {
-    uint16_t lid;
-    unsigned nlids;
-    uint32_t sw;
-} endp;
-
-static size_t end_ports(const ibr_topo *t, endp **out)
-{
-    size_t n = 0;
-    endp *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
-    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
-        if (ibr_topo_node_switch(t, node) != IBR_NONE)
-            continue;
-        for (unsigned p = 1; p <= nports(t, node); p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, node, p);
-            uint32_t sw = ibr_test_sw_behind(t, node, p);
-            if (pi.lid && sw != IBR_NONE)
-                e[n++] = (endp){pi.lid, 1u << pi.lmc, sw};
-        }
-    }
-    *out = e;
-    return n;
-}
-
 static uint16_t switch_lid(const ibr_topo *t, uint32_t s)
 {
     ibr_port_info pi = IBR_PORT_INFO_INIT;
@@ -214,8 +188,8 @@ static unsigned check_lash_m(const ibr_topo *t, const ibr_result *r, unsigned st
     for (uint32_t a = 0; a < ns; a++)
         for (uint32_t b = 0; b < ns; b++)
             bad_sl += pair[(size_t)a * ns + b] != pair[(size_t)b * ns + a];
-    endp *e;
-    size_t n = end_ports(t, &e);
+    ibr_test_endp *e;
+    size_t n = ibr_test_end_ports(t, &e);
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < n; k++)
             for (unsigned l = 0; l < e[k].nlids; l++) {
@@ -548,8 +522,8 @@ static void test_start_vl(void)
         CU_ASSERT_STRING_EQUAL(name, "lash.start_vl");
         CU_ASSERT_STRING_EQUAL(value, val);
         /* same seed: the same layers, shifted */
-        endp *e;
-        size_t n = end_ports(t, &e);
+        ibr_test_endp *e;
+        size_t n = ibr_test_end_ports(t, &e);
         size_t bad = 0;
         for (size_t i = 0; i < n; i++)
             for (size_t k = 0; k < n; k++)
@@ -596,8 +570,8 @@ static size_t diff_results(const ibr_topo *t, const ibr_result *a, const ibr_res
         for (unsigned lid = 1; lid <= max; lid++)
             d += ibr_result_lft_port(a, s, (uint16_t)lid) != ibr_result_lft_port(b, s, (uint16_t)lid);
     if (sls) {
-        endp *e;
-        size_t n = end_ports(t, &e);
+        ibr_test_endp *e;
+        size_t n = ibr_test_end_ports(t, &e);
         for (size_t i = 0; i < n; i++)
             for (size_t k = 0; k < n; k++)
                 d += ibr_result_path_sl(a, e[i].lid, e[k].lid) !=
@@ -695,8 +669,8 @@ static void test_lmc(void)
     ibr_result *r = ibr_test_route(NULL, t, "lash,no_fallback", &o,
                                    IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL);
     check_lash(t, r, 0, 8);
-    endp *e;
-    size_t n = end_ports(t, &e);
+    ibr_test_endp *e;
+    size_t n = ibr_test_end_ports(t, &e);
     size_t bad = 0, lids = 0;
     for (size_t k = 0; k < n; k++) {
         CU_ASSERT_EQUAL(e[k].nlids, 4);

@@ -385,6 +385,82 @@ static void test_torus_conf(void)
     ibr_topo_destroy(t);
 }
 
+/* A generated fabric with cables taken down: switch node's cables to the
+   switches of the list (IBR_NONE ends it; an empty list: all of them).
+   Frozen, the fabric destroyed. */
+static ibr_topo *cut_topo(const char *spec, uint32_t node, const uint32_t *to)
+{
+    ibr_fabric *f = NULL;
+    ibr_topo *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    unsigned cut = 0;
+    for (unsigned port = 1; port <= 64; port++) {
+        ibr_port_info pi = IBR_PORT_INFO_INIT;
+        if (ibr_fabric_port_info(&pi, f, node, port) < 0)
+            break;
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        if (pi.remote_node == IBR_NONE ||
+            ibr_fabric_node_info(&ni, f, pi.remote_node) < 0 || ni.type != IBR_NODE_SWITCH)
+            continue;
+        int listed = to[0] == IBR_NONE;
+        for (size_t k = 0; to[k] != IBR_NONE; k++)
+            listed |= to[k] == pi.remote_node;
+        if (listed) {
+            CU_ASSERT_EQUAL_FATAL(ibr_fabric_set_link_state(f, node, port, IBR_LINK_DOWN), 0);
+            cut++;
+        }
+    }
+    CU_ASSERT(cut > 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+    ibr_fabric_destroy(f);
+    return t;
+}
+
+/* TQ: no torus-2QoS.conf given and none can be derived from the cabling:
+   the reason carries its own code, before EN063's. */
+static void test_torus_derive(void)
+{
+    static const uint32_t all[] = {IBR_NONE}, next[] = {4, IBR_NONE};
+    static const struct {
+        const char *spec;
+        uint32_t node;
+        const uint32_t *cut;
+        const char *code, *what;
+    } cases[] = {
+        {"random:switches=24,degree=4,hosts=2,seed=3", IBR_NONE, NULL, "TQ017",
+         "not a torus or mesh (LASH's mesh analysis finds"},
+        {"fattree:levels=2,radix=8", IBR_NONE, NULL, "TQ018",
+         "not a torus or mesh of at most 3 dimensions"},
+        {"mesh:dims=300,hosts=1", IBR_NONE, NULL, "TQ016",
+         "a line of 300 switches (torus-2QoS takes 2 to 255)"},
+        /* a switch with every switch cable down keeps its host */
+        {"torus:dims=5x5,hosts=1", 7, all, "TQ021", "has end ports but no cable to another"},
+        /* a line of 8 cut between its 4th and 5th switches */
+        {"mesh:dims=8,hosts=1", 3, next, "TQ022", "the switches form 2 separate parts"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ibr_topo *t = cases[i].cut ? cut_topo(cases[i].spec, cases[i].node, cases[i].cut)
+                                   : ibr_test_topo(NULL, cases[i].spec);
+        ibr_result *r = route_fails(t, "torus-2QoS,no_fallback", 0, NULL, NULL);
+        check_attempt(r, 0, "torus-2QoS", IBR_EDECLINED, "EN063",
+                      "none can be derived from the cabling: ");
+        const char *msg = NULL, *name = NULL;
+        int status = 0;
+        CU_ASSERT_EQUAL_FATAL(ibr_result_attempt(&name, &status, &msg, r, 0), 0);
+        char tail[32];
+        snprintf(tail, sizeof tail, " [%s] [EN063]", cases[i].code);
+        const char *at = strstr(msg, cases[i].what);
+        int ok = at && strstr(at, tail) && strcmp(msg + strlen(msg) - strlen(tail), tail) == 0;
+        if (!ok)
+            fprintf(stderr, "%s: want \"...%s...%s\", got \"%s\"\n", cases[i].spec,
+                    cases[i].what, tail, msg);
+        CU_ASSERT(ok);
+        ibr_result_destroy(r);
+        ibr_topo_destroy(t);
+    }
+}
+
 /* An engine that asks ibr_run_ucast_ex() for a flag no version knows. */
 static int bad_flags_route(ibr_run *run, void *user)
 {
@@ -427,6 +503,7 @@ int main(void)
         {"rank order (RK)", test_rank_order},
         {"engines and the route driver (EN, RT)", test_engines},
         {"torus-2QoS configuration (TQ)", test_torus_conf},
+        {"torus-2QoS configurations not derived (TQ)", test_torus_derive},
         {"engine toolkit (RN)", test_run_toolkit},
         CU_TEST_INFO_NULL,
     };

@@ -25,16 +25,6 @@ static ibr_fabric *make_fabric(const char *spec)
     return f;
 }
 
-static ibr_topo *freeze_copy(const ibr_fabric *f)
-{
-    ibr_fabric *c = NULL;
-    ibr_topo *t = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&c, f), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, c), 0);
-    ibr_fabric_destroy(c);
-    return t;
-}
-
 static int same_lfts(const ibr_result *a, const ibr_result *b)
 {
     const ibr_topo *t = ibr_result_topo(a);
@@ -230,7 +220,7 @@ static void test_qos(void)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         ibr_fabric *f = make_fabric(cases[c].spec);
-        ibr_topo *t = freeze_copy(f);
+        ibr_topo *t = ibr_test_freeze(f);
         ibr_qos_config *q = qos_of(cases[c].conf);
         ibr_options o = IBR_OPTIONS_INIT;
         o.qos = q;
@@ -277,7 +267,7 @@ static void test_qos(void)
         /* a lost cable: still QoS, same levels, loop-free */
         if (c < 3) {
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 7), 0);
-            ibr_topo *t1 = freeze_copy(f);
+            ibr_topo *t1 = ibr_test_freeze(f);
             y = NULL;
             rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
             CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), 0);
@@ -568,7 +558,7 @@ static size_t count_kind(const ibr_change *c, size_t n, int kind)
 static void test_classify(void)
 {
     ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t0, "minhop", NULL, 0);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
@@ -599,7 +589,7 @@ static void test_classify(void)
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
     CU_ASSERT_EQUAL(ibr_fabric_set_link_state(g, sw, swp, IBR_LINK_DOWN), 0);
     CU_ASSERT_EQUAL(ibr_fabric_set_link_state(g, ca, 1, IBR_LINK_DOWN), 0);
-    ibr_topo *t1 = freeze_copy(g);
+    ibr_topo *t1 = ibr_test_freeze(g);
     ibr_change ch[16];
     size_t k = 0;
     CU_ASSERT_EQUAL(ibr_routing_db_compare(ch, 1, &k, db, t1), IBR_ERANGE);
@@ -614,7 +604,7 @@ static void test_classify(void)
     ibr_fabric_destroy(g);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
     CU_ASSERT_EQUAL(ibr_fabric_set_link_state(g, ca, 1, IBR_LINK_DOWN), 0);
-    ibr_topo *t2 = freeze_copy(g);
+    ibr_topo *t2 = ibr_test_freeze(g);
     ibr_result *y = NULL;
     ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t2, NULL, 0), 0);
@@ -643,7 +633,7 @@ static void test_classify(void)
     ibr_fabric *h = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&h, f), 0);
     CU_ASSERT_EQUAL(ibr_fabric_assign_lids(h, 1, IBR_LIDS_REASSIGN), 0);
-    ibr_topo *t3 = freeze_copy(h);
+    ibr_topo *t3 = ibr_test_freeze(h);
     int crc = ibr_routing_db_compare(NULL, 0, &k, db, t3);
     CU_ASSERT_EQUAL_FATAL(crc, IBR_ERANGE);
     CU_ASSERT(k > 0);
@@ -658,7 +648,7 @@ static void test_classify(void)
     ibr_result_destroy(y);
     /* a new switch: full reroute, and the report says why */
     ibr_fabric *big = make_fabric("fattree:levels=2,radix=6");
-    ibr_topo *t4 = freeze_copy(big);
+    ibr_topo *t4 = ibr_test_freeze(big);
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t4, NULL, 0), 0);
     CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(rep.reason, "new switch"));
@@ -872,7 +862,7 @@ static void one_failure(prop_stats *st, const ibr_fabric *f, const ibr_routing_d
         ibr_fabric_destroy(g);
         return;
     }
-    ibr_topo *t = freeze_copy(g);
+    ibr_topo *t = ibr_test_freeze(g);
     ibr_result *inc = NULL, *full = NULL;
     ibr_reroute_report ri = IBR_REROUTE_REPORT_INIT, rf = IBR_REROUTE_REPORT_INIT;
     int rci = ibr_routing_db_route(&inc, &ri, db, t, NULL, 0);
@@ -955,7 +945,7 @@ static void property(const char *spec, const char *engine, unsigned promise, int
                      int min_incremental)
 {
     ibr_fabric *f = make_fabric(spec);
-    ibr_topo *t = freeze_copy(f);
+    ibr_topo *t = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t, engine, NULL, promise);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     /* through the text, as a saved database */
@@ -1013,7 +1003,7 @@ static void test_check_dearer_than_full(void)
 {
     static const char *engines[] = {"updn", "dnup"};
     ibr_fabric *f = make_fabric("fattree:levels=2,radix=24");
-    ibr_topo *t = freeze_copy(f);
+    ibr_topo *t = ibr_test_freeze(f);
     for (size_t e = 0; e < 2; e++) {
         ibr_result *r = ibr_test_route(NULL, t, engines[e], NULL, IBR_TEST_DEADLOCK_FREE);
         CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -1027,7 +1017,7 @@ static void test_check_dearer_than_full(void)
         ibr_fabric *g = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
         CU_ASSERT_EQUAL(ibr_fabric_inject_faults(g, 1, 0, 5), 0);
-        ibr_topo *t1 = freeze_copy(g);
+        ibr_topo *t1 = ibr_test_freeze(g);
         ibr_result *y = NULL;
         ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
         CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), 0);
@@ -1116,7 +1106,7 @@ static void balance_of(const char *engine, const char *spec, unsigned links, uns
 {
     unsigned flags = IBR_TEST_MINIMAL | (strcmp(engine, "dfsssp") ? 0 : IBR_TEST_DEADLOCK_FREE);
     ibr_fabric *f = make_fabric(spec);
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t0, engine, NULL, flags);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     ibr_routing_db *db = NULL;
@@ -1127,7 +1117,7 @@ static void balance_of(const char *engine, const char *spec, unsigned links, uns
         ibr_fabric *g = NULL;
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
         CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, links, switches, seed), 0);
-        ibr_topo *t = freeze_copy(g);
+        ibr_topo *t = ibr_test_freeze(g);
         ibr_result *inc = NULL, *full = NULL;
         ibr_reroute_report ri = IBR_REROUTE_REPORT_INIT, rf = IBR_REROUTE_REPORT_INIT;
         CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&inc, &ri, db, t, NULL, 0), 0);
@@ -1190,7 +1180,7 @@ static void test_updown_balance(void)
 static void test_parallel(void)
 {
     ibr_fabric *f = make_fabric("torus:dims=3x3,hosts=2,parallel=2");
-    ibr_topo *t = freeze_copy(f);
+    ibr_topo *t = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t, "minhop", NULL, IBR_TEST_MINIMAL);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r), 0);
@@ -1203,7 +1193,7 @@ static void test_parallel(void)
     ibr_fabric *g = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
     CU_ASSERT_EQUAL(ibr_fabric_inject_faults(g, 1, 0, 5), 0);
-    ibr_topo *t1 = freeze_copy(g);
+    ibr_topo *t1 = ibr_test_freeze(g);
     ibr_result *y = NULL;
     ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1, NULL, 0), 0);
@@ -1340,7 +1330,7 @@ static void decline_one(const decline_case *c)
     char chain[64];
     snprintf(chain, sizeof chain, "%s,no_fallback", c->engine);
     ibr_fabric *f = make_fabric(c->spec);
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, chain, NULL), 0);
     size_t len;
@@ -1348,7 +1338,7 @@ static void decline_one(const decline_case *c)
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, len), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, c->links, c->switches, c->seed), 0);
-    ibr_topo *t1 = freeze_copy(f);
+    ibr_topo *t1 = ibr_test_freeze(f);
     /* the engine itself declines the damaged fabric */
     ibr_result *direct = NULL;
     CU_ASSERT_EQUAL(ibr_route(&direct, t1, chain, NULL), IBR_EUNROUTABLE);
@@ -1452,13 +1442,13 @@ static void test_engine_declines(void)
         decline_one(&cases[i]);
     /* the saved engine can route: it does, and the report names it */
     ibr_fabric *f = make_fabric("torus:dims=4x4,hosts=1,vls=2");
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "dfsssp,no_fallback", NULL), 0);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 3, 0, 2), 0);
-    ibr_topo *t1 = freeze_copy(f);
+    ibr_topo *t1 = ibr_test_freeze(f);
     for (unsigned fl = 0; fl < 4; fl++) {
         ibr_result *y = NULL;
         ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
@@ -1515,7 +1505,7 @@ static void test_engine_declines(void)
 static void test_no_engine_line(void)
 {
     ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
     size_t len;
@@ -1530,7 +1520,7 @@ static void test_no_engine_line(void)
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, strlen(text)), 0);
     CU_ASSERT_STRING_EQUAL(ibr_routing_db_engine(db), "");
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 1), 0);
-    ibr_topo *t1 = freeze_copy(f);
+    ibr_topo *t1 = ibr_test_freeze(f);
     const ibr_topo *ts[2] = {t0, t1};
     for (int i = 0; i < 2; i++)
         for (unsigned fl = 0; fl < 4; fl++) {
@@ -1555,13 +1545,13 @@ static void test_no_engine_line(void)
 static void test_options_version(void)
 {
     ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 1, 0, 2), 0);
-    ibr_topo *t1 = freeze_copy(f);
+    ibr_topo *t1 = ibr_test_freeze(f);
     ibr_options bad = IBR_OPTIONS_INIT;
     bad.version = 99;
     ibr_result *y = (ibr_result *)&bad; /* overwritten with NULL */
@@ -1630,7 +1620,7 @@ static void test_unrelated_fabric(void)
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=3,radix=8"), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 200, 0, 1), 0);
-    ibr_topo *t2 = freeze_copy(f);
+    ibr_topo *t2 = ibr_test_freeze(f);
     ibr_result *y = NULL;
     ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
     ibr_routing_db_route(&y, &rep, db, t2, NULL, 0);
@@ -1642,7 +1632,7 @@ static void test_unrelated_fabric(void)
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=3,radix=8"), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(f, 4, 1, 3), 0);
-    t2 = freeze_copy(f);
+    t2 = ibr_test_freeze(f);
     rep = (ibr_reroute_report)IBR_REROUTE_REPORT_INIT;
     logged[0] = 0;
     CU_ASSERT_EQUAL(ibr_routing_db_route(&y, &rep, db, t2, NULL, 0), 0);
@@ -1665,13 +1655,13 @@ static void test_oom(void)
     ibr_fabric *f = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "fattree:levels=2,radix=8"), 0);
-    ibr_topo *t0 = freeze_copy(f);
+    ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r, t0, "minhop", NULL), 0);
     size_t len;
     char *text = db_text(r, &len);
     CU_ASSERT_EQUAL(ibr_fabric_inject_faults(f, 2, 0, 3), 0);
-    ibr_topo *t1 = freeze_copy(f);
+    ibr_topo *t1 = ibr_test_freeze(f);
     long live = st.live, fails = 0;
     for (long n = 0;; n++) {
         st.fail_at = st.calls + n;
@@ -1934,7 +1924,7 @@ static void test_blocks_lid_space(void)
     ibr_fabric *g = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(g, 3, IBR_LIDS_REASSIGN), 0);
-    ibr_topo *small = freeze_copy(f), *big = freeze_copy(g);
+    ibr_topo *small = ibr_test_freeze(f), *big = ibr_test_freeze(g);
     CU_ASSERT_FATAL(ibr_topo_max_lid(big) >= ibr_topo_max_lid(small) + 64);
     ibr_result *rs = ibr_test_route(NULL, small, "minhop", NULL, IBR_TEST_MINIMAL);
     ibr_result *rb = ibr_test_route(NULL, big, "minhop", NULL, IBR_TEST_MINIMAL);
@@ -1984,7 +1974,7 @@ static void test_sl2vl_tables(void)
     ibr_fabric *f = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, ctx), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, "torus:dims=4x3,hosts=1"), 0);
-    ibr_topo *t = freeze_copy(f);
+    ibr_topo *t = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t, "layered", NULL), 0);
     ibr_routing_db *db = NULL;
@@ -1998,7 +1988,7 @@ static void test_sl2vl_tables(void)
     ibr_fabric *g = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_inject_faults(g, 1, 0, 3), 0);
-    ibr_topo *tf = freeze_copy(g);
+    ibr_topo *tf = ibr_test_freeze(g);
     for (unsigned off = 0; off < 2; off++) {
         cfg.vl_offset = off;
         for (int full = 0; full < 2; full++) {

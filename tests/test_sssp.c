@@ -49,36 +49,6 @@ static unsigned *bfs_hops(const ibr_topo *t)
     return h;
 }
 
-/* End ports cabled to a switch: node, port, LID, switch. */
-typedef struct endp {
-    uint32_t node;
-    unsigned port;
-    uint16_t lid;
-    unsigned nlids;
-    uint32_t sw;
-} endp;
-
-static size_t end_ports(const ibr_topo *t, endp **out)
-{
-    size_t n = 0;
-    endp *e = malloc(sizeof *e * (ibr_topo_endport_count(t) + 1));
-    for (uint32_t node = 0; node < ibr_topo_node_count(t); node++) {
-        if (ibr_topo_node_switch(t, node) != IBR_NONE)
-            continue;
-        ibr_node_info ni = IBR_NODE_INFO_INIT;
-        ibr_topo_node_info(&ni, t, node);
-        for (unsigned p = 1; p <= ni.nports; p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            ibr_topo_port_info(&pi, t, node, p);
-            uint32_t sw = ibr_test_sw_behind(t, node, p);
-            if (pi.lid && sw != IBR_NONE)
-                e[n++] = (endp){node, p, pi.lid, 1u << pi.lmc, sw};
-        }
-    }
-    *out = e;
-    return n;
-}
-
 /* Routes per directed switch link (index switch * 256 + port) over every
    (source end port, destination LID of another end port) pair, by walking
    the LFTs; returns the busiest link's count, or -1 if a route breaks. */
@@ -86,8 +56,8 @@ static long link_loads(const ibr_topo *t, const ibr_result *r, uint64_t *loads)
 {
     uint32_t ns = ibr_topo_switch_count(t);
     memset(loads, 0, sizeof *loads * ns * 256);
-    endp *e;
-    size_t n = end_ports(t, &e);
+    ibr_test_endp *e;
+    size_t n = ibr_test_end_ports(t, &e);
     long max = 0;
     for (size_t di = 0; di < n; di++)
         for (unsigned l = 0; l < e[di].nlids; l++) {
@@ -158,8 +128,8 @@ static void check_dfsssp_sls(const ibr_topo *t, const ibr_result *r, unsigned ma
                     CU_ASSERT_EQUAL(map[sl], sl);
             }
     }
-    endp *e;
-    size_t n = end_ports(t, &e);
+    ibr_test_endp *e;
+    size_t n = ibr_test_end_ports(t, &e);
     unsigned maxsl = 0;
     for (size_t a = 0; a < n; a++)
         for (size_t b = 0; b < n; b++) {
@@ -391,8 +361,8 @@ static void test_lmc(void)
 {
     for (unsigned lmc = 1; lmc <= 2; lmc++) {
         ibr_topo *t = ibr_test_topo_faults("fattree:levels=2,radix=8", 0, 0, 0, lmc);
-        endp *e;
-        size_t n = end_ports(t, &e);
+        ibr_test_endp *e;
+        size_t n = ibr_test_end_ports(t, &e);
         for (int df = 0; df <= 1; df++) {
             ibr_verify_report rep;
             ibr_result *r = route_ok(t, df ? "dfsssp,no_fallback" : "sssp,no_fallback", NULL,

@@ -91,9 +91,13 @@ extern char **cli_cmd_argv;
  * route')"). */
 void cli_bad_option(void);
 
-/* Print "ibr: <what>: <message>" on stderr. */
-void cli_error(const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Print "ibr: <what>: <message> [<code>]" on stderr: every message of the
+ * CLI's own ends in its stable code, a string literal "CL" and three
+ * digits listed with its message in doc/messages.md (the `messages` test
+ * checks each call against that table). A library message passed on
+ * carries the library's code: print it with cli_lib_error(). */
+void cli_error(const char *code, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Print "ibr: <what>: <lib message>" where the message is @p msg when it is
  * non-empty, else ibr_strerror(rc). */

@@ -160,7 +160,7 @@ int cli_parse_workloads(const char *s, unsigned int *out)
             if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
                 break;
         if (i == sizeof(names) / sizeof(names[0])) {
-            cli_error("--workloads",
+            cli_error("CL007", "--workloads",
                       "unknown workload '%.*s' (all, ring, rd, rail-ring, rail-rd, a2a, moe, "
                       "grid, shift, perm)",
                       (int)n, s);
@@ -172,7 +172,7 @@ int cli_parse_workloads(const char *s, unsigned int *out)
             s++;
     }
     if (!bits) {
-        cli_error("--workloads", "no workload given");
+        cli_error("CL008", "--workloads", "no workload given");
         return -1;
     }
     *out = bits;
@@ -188,7 +188,7 @@ int cli_parse_dims(const char *opt, const char *s, char sep, unsigned *v, int ma
         unsigned long x = strtoul(s, &end, 10);
         if (end == s || errno || x < 1 || x > (1ul << 20) || n == max ||
             (*end && *end != sep)) {
-            cli_error(opt, "bad value '%s'", s);
+            cli_error("CL009", opt, "bad value '%s'", s);
             return -1;
         }
         v[n++] = (unsigned)x;

@@ -285,8 +285,9 @@ int cli_load_lfts(ibr_result **out, const ibr_topo *t, const char *path)
         const char *msg = *out ? ibr_result_last_error(*out) : NULL;
         cli_lib_error(path, msg, rc);
         if (msg && strstr(msg, "[LF013]")) /* a LID beyond the topology */
-            cli_error(path, "hint: give the LIDs the tables were computed for with --guid2lid "
-                            "FILE (OpenSM's guid2lid) or --lmc N");
+            cli_error("CL010", path,
+                      "hint: give the LIDs the tables were computed for with --guid2lid "
+                      "FILE (OpenSM's guid2lid) or --lmc N");
         ibr_result_destroy(*out);
         *out = NULL;
         return -1;
@@ -448,7 +449,7 @@ static int add_param(cli_route_args *a, const char *name, const char *value)
     }
     if (!text || !p || !pt || !po) {
         free(text);
-        cli_error("ibr", "out of memory");
+        cli_error("CL011", "ibr", "out of memory");
         return -1;
     }
     memcpy(text, name, ln + 1);
@@ -471,7 +472,7 @@ static int param_from_file(cli_route_args *a, const char *name, const char *path
         return -1;
     if (memchr(buf, 0, len)) {
         free(buf);
-        cli_error(path, "the file holds a NUL byte: not a text setting");
+        cli_error("CL012", path, "the file holds a NUL byte: not a text setting");
         return -1;
     }
     int rc = add_param(a, name, buf);
@@ -507,7 +508,7 @@ static int route_option(cli_route_args *a, int c, const char *arg)
         return 1;
     case CLI_OPT_MAX_VLS:
         if (cli_parse_u64(arg, 15, &v) < 0 || v < 1) {
-            cli_error("--max-vls", "'%s' is not a number in 1..15", arg);
+            cli_error("CL013", "--max-vls", "'%s' is not a number in 1..15", arg);
             return -1;
         }
         a->opts.max_vls = (unsigned int)v;
@@ -539,14 +540,14 @@ static int route_option(cli_route_args *a, int c, const char *arg)
             return -1;
         if (memchr(buf, 0, len)) {
             free(buf);
-            cli_error(arg, "the file holds a NUL byte: not a text dump");
+            cli_error("CL014", arg, "the file holds a NUL byte: not a text dump");
             return -1;
         }
         if (len == 0) {
             /* an empty setting reads as no setting (the engine would
                decline with "no tables given"): say what is wrong */
             free(buf);
-            cli_error(arg, "the file is empty: expected %s",
+            cli_error("CL015", arg, "the file is empty: expected %s",
                       c == CLI_OPT_LFTS_FILE ? "forwarding tables (opensm-lfts.dump, ibroute "
                                                "or dump_lfts output)"
                                              : "hop rows (opensm-lid-matrix.dump)");
@@ -561,13 +562,13 @@ static int route_option(cli_route_args *a, int c, const char *arg)
         const char *opt = c == CLI_OPT_PARAM ? "--param" : "--param-file";
         const char *eq = strchr(arg, '=');
         if (!eq || eq == arg) {
-            cli_error(opt, c == CLI_OPT_PARAM ? "expected ENGINE.SETTING=VALUE"
-                                              : "expected ENGINE.SETTING=FILE");
+            cli_error("CL016", opt, "expected ENGINE.SETTING=%s",
+                      c == CLI_OPT_PARAM ? "VALUE" : "FILE");
             return -1;
         }
         char name[256];
         if ((size_t)(eq - arg) >= sizeof name) {
-            cli_error(opt, "setting name too long");
+            cli_error("CL017", opt, "setting name too long");
             return -1;
         }
         memcpy(name, arg, (size_t)(eq - arg));
@@ -669,19 +670,22 @@ int cli_route_args_check_chain(const cli_route_args *a, ibr_context *ctx, const 
             chain_has(chain, engine, strlen(engine)))
             continue;
         if (!strcmp(opt, "--param") || !strcmp(opt, "--param-file"))
-            cli_error(cmd, "%s %s=...: engine %s is not in the chain (%s%s): the setting "
-                           "would be ignored",
+            cli_error("CL018", cmd,
+                      "%s %s=...: engine %s is not in the chain (%s%s): the setting "
+                      "would be ignored",
                       opt, name, engine, chain ? "-R " : "no -R: ", chain ? chain : "minhop");
         else
-            cli_error(cmd, "%s sets %s: engine %s is not in the chain (%s%s): the setting "
-                           "would be ignored",
+            cli_error("CL019", cmd,
+                      "%s sets %s: engine %s is not in the chain (%s%s): the setting "
+                      "would be ignored",
                       opt, name, engine, chain ? "-R " : "no -R: ", chain ? chain : "minhop");
         return -1;
     }
     for (size_t i = 0; i < a->n_params && !roots_used; i++)
         if (a->param_opt && !strcmp(a->param_opt[i], "--connect-roots")) {
-            cli_error(cmd, "--connect-roots: none of updn, dnup and ftree is in the chain "
-                           "(%s%s): the setting would be ignored",
+            cli_error("CL020", cmd,
+                      "--connect-roots: none of updn, dnup and ftree is in the chain "
+                      "(%s%s): the setting would be ignored",
                       chain ? "-R " : "no -R: ", chain ? chain : "minhop");
             return -1;
         }
@@ -691,7 +695,7 @@ int cli_route_args_check_chain(const cli_route_args *a, ibr_context *ctx, const 
 int cli_topo_args_check(const cli_topo_args *a, const char *cmd)
 {
     if (a->guid2lid && a->lmc >= 0) {
-        cli_error(cmd, "--guid2lid and --lmc exclude each other");
+        cli_error("CL021", cmd, "--guid2lid and --lmc exclude each other");
         return -1;
     }
     return 0;

@@ -46,12 +46,11 @@ void cli_bad_option(void)
     /* getopt_long() has consumed the bad element: it sits before optind
        (for a short option inside a group, optopt names the letter) */
     const char *bad = cli_cmd_argv && optind > 0 ? cli_cmd_argv[optind - 1] : "?";
+    char letter[3] = {'-', (char)optopt, '\0'};
     if (optopt && bad[0] == '-' && bad[1] != '-')
-        cli_error(cli_cmd_name, "unknown option or missing value '-%c' (try 'ibr help %s')",
-                  optopt, cli_cmd_name);
-    else
-        cli_error(cli_cmd_name, "unknown option or missing value '%s' (try 'ibr help %s')", bad,
-                  cli_cmd_name);
+        bad = letter;
+    cli_error("CL001", cli_cmd_name, "unknown option or missing value '%s' (try 'ibr help %s')",
+              bad, cli_cmd_name);
 }
 
 /* Write "ibr: what: msg\n" on stderr with the control characters of what
@@ -81,14 +80,16 @@ static void remember(const char *what, const char *msg)
         snprintf(cli_first_error, sizeof cli_first_error, "%.200s: %.800s", what, msg);
 }
 
-void cli_error(const char *what, const char *fmt, ...)
+void cli_error(const char *code, const char *what, const char *fmt, ...)
 {
     va_list ap;
     char msg[1024];
+    const size_t tail = 9; /* " [CL001]" and its NUL */
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(msg, sizeof msg - tail, fmt, ap);
     va_end(ap);
+    snprintf(msg + strlen(msg), tail, " [%.5s]", code);
     put_message(what, msg);
     remember(what, msg);
 }
@@ -263,17 +264,18 @@ static int stream_file(const char *path, cli_piece_fn fn, void *arg, uint64_t *t
 static int input_error(const char *path, int err)
 {
     if (err == EILSEQ) {
-        cli_error(path, "binary data (NUL bytes): not a text file");
+        cli_error("CL002", path, "binary data (NUL bytes): not a text file");
         return -1;
     }
     if (err == E2BIG) {
-        cli_error(path, "more than %" PRIu64 " MB: not read (a topology or dump is smaller; "
-                        "set IBR_MAX_INPUT_MB to read more)",
+        cli_error("CL003", path,
+                  "more than %" PRIu64 " MB: not read (a topology or dump is smaller; "
+                  "set IBR_MAX_INPUT_MB to read more)",
                   max_input() >> 20);
         return -1;
     }
     if (err) {
-        cli_error(path, "%s", strerror(err));
+        cli_error("CL004", path, "cannot read: %s", strerror(err));
         return -1;
     }
     return 0;
@@ -626,7 +628,7 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
 int cli_opt_uint(const char *opt, const char *val, uint64_t max, uint64_t *out)
 {
     if (cli_parse_u64(val, max, out) < 0) {
-        cli_error(opt, "'%s' is not a number in 0..%" PRIu64, val, max);
+        cli_error("CL005", opt, "'%s' is not a number in 0..%" PRIu64, val, max);
         return -1;
     }
     return 0;
@@ -754,7 +756,7 @@ int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *pa
                      : ibr_mcast_groups_parse(&g, t, buf, len);
     free(buf);
     if (rc < 0) {
-        cli_error(path, "%s", g ? ibr_mcast_groups_last_error(g) : ibr_strerror(rc));
+        cli_lib_error(path, g ? ibr_mcast_groups_last_error(g) : NULL, rc);
         ibr_mcast_groups_destroy(g);
         return -1;
     }
@@ -768,7 +770,7 @@ int cli_opt_qos_levels(const char *arg, unsigned *out)
     if (cli_opt_uint("--qos-levels", arg, 8, &v) < 0)
         return -1;
     if (v < 1) {
-        cli_error("--qos-levels", "'%s': give 1 to 8 levels", arg);
+        cli_error("CL006", "--qos-levels", "'%s': give 1 to 8 levels", arg);
         return -1;
     }
     *out = (unsigned)v;
@@ -794,7 +796,7 @@ int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path, unsig
         rc = ibr_qos_config_parse(q, buf, len);
         free(buf);
         if (rc < 0) {
-            cli_error(path, "%s", ibr_qos_config_last_error(q));
+            cli_lib_error(path, ibr_qos_config_last_error(q), rc);
             ibr_qos_config_destroy(q);
             return -1;
         }
@@ -804,7 +806,7 @@ int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path, unsig
         snprintf(v, sizeof v, "%u", levels);
         rc = ibr_qos_config_set(q, "ibr_qos_levels", v);
         if (rc < 0) {
-            cli_error("--qos-levels", "%s", ibr_qos_config_last_error(q));
+            cli_lib_error("--qos-levels", ibr_qos_config_last_error(q), rc);
             ibr_qos_config_destroy(q);
             return -1;
         }

@@ -274,8 +274,8 @@ static int parse_patterns(const char *s, unsigned int *out)
             if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
                 break;
         if (i == sizeof(names) / sizeof(names[0])) {
-            cli_error("--patterns", "unknown pattern '%.*s' (all, a2a, shift, perm, bisect)",
-                      (int)n, s);
+            cli_error("CL022", "--patterns",
+                      "unknown pattern '%.*s' (all, a2a, shift, perm, bisect)", (int)n, s);
             return -1;
         }
         bits |= names[i].bit;
@@ -284,7 +284,7 @@ static int parse_patterns(const char *s, unsigned int *out)
             s++;
     }
     if (!bits) {
-        cli_error("--patterns", "no pattern given");
+        cli_error("CL023", "--patterns", "no pattern given");
         return -1;
     }
     *out = bits;
@@ -381,7 +381,7 @@ static int analyze_workload_option(analyze_args *aa, int c, const char *arg)
         if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
             return -1;
         if (n < 2) {
-            cli_error("--grid", "expected AxB or AxBxC, got '%s'", arg);
+            cli_error("CL024", "--grid", "expected AxB or AxBxC, got '%s'", arg);
             return -1;
         }
         memcpy(aa->opts.grid, d, sizeof d);
@@ -449,7 +449,8 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
             return -1;
     }
     if (optind + 1 != argc && optind + 2 != argc) {
-        cli_error("analyze", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr analyze --help')");
+        cli_error("CL025", "analyze", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr %s --help')",
+                  "analyze");
         return -1;
     }
     if (aa->wl_implied && !aa->opts.workloads)
@@ -458,19 +459,21 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
     if (optind + 2 == argc)
         aa->dump = argv[optind + 1];
     if (aa->dump && aa->chain) {
-        cli_error("analyze", "-R and LFTS_DUMP exclude each other");
+        cli_error("CL026", "analyze", "-R and LFTS_DUMP exclude each other");
         return -1;
     }
     if (aa->dump && aa->qos_on) {
-        cli_error("analyze", "QoS options need the tables computed in memory (no LFTS_DUMP)");
+        cli_error("CL027", "analyze",
+                  "QoS options need the tables computed in memory (no LFTS_DUMP)");
         return -1;
     }
     if (aa->dump && aa->groups_file) {
-        cli_error("analyze", "--groups needs the tables computed in memory (no LFTS_DUMP)");
+        cli_error("CL028", "analyze",
+                  "--groups needs the tables computed in memory (no LFTS_DUMP)");
         return -1;
     }
     if (aa->mbal && !aa->groups_file) {
-        cli_error("--mcast-balance", "give the multicast groups with --groups FILE");
+        cli_error("CL029", "--mcast-balance", "give the multicast groups with --groups FILE");
         return -1;
     }
     return 0;
@@ -592,7 +595,7 @@ static int analyze_print(analyze_run *ar, int json, int all_lids)
     if (ar->groups)
         mcast_extra(extra, sizeof extra, &used, ar, json);
     if (all_lids && lmc_extra(extra, sizeof extra, &used, ar, json) < 0) {
-        cli_error("analyze", "out of memory");
+        cli_error("CL011", "analyze", "out of memory");
         return -1;
     }
     size_t keep = ar->out.size;
@@ -605,7 +608,7 @@ static int analyze_print(analyze_run *ar, int json, int all_lids)
     }
     if (fwrite(ar->out.data, 1, keep, stdout) != keep || fputs(extra, stdout) == EOF ||
         fflush(stdout) != 0) {
-        cli_error("stdout", "%s", strerror(errno));
+        cli_error("CL030", "stdout", "cannot write: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -625,7 +628,7 @@ static int load_ranks(analyze_run *ar, analyze_args *aa)
         return -1;
     }
     if (ibr_rank_order_count(ar->ranks) == 0) {
-        cli_error(aa->ranks_file, "no ranks");
+        cli_error("CL031", aa->ranks_file, "no ranks");
         return -1;
     }
     aa->opts.rank_guids = ibr_rank_order_guids(ar->ranks);
@@ -651,8 +654,8 @@ int cmd_analyze(int argc, char **argv)
         goto out;
     rc = ibr_result_analyze(&ar.a, ar.r, &aa.opts);
     if (rc == IBR_EINVAL && aa.opts.workloads & IBR_WORKLOAD_GRID && aa.opts.grid[0]) {
-        cli_error("--grid", "%ux%ux%u is not the rank count", aa.opts.grid[0], aa.opts.grid[1],
-                  aa.opts.grid[2] ? aa.opts.grid[2] : 1);
+        cli_error("CL032", "--grid", "%ux%ux%u is not the rank count", aa.opts.grid[0],
+                  aa.opts.grid[1], aa.opts.grid[2] ? aa.opts.grid[2] : 1);
         goto out;
     }
     if (rc == 0)

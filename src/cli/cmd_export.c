@@ -75,27 +75,27 @@ static int write_out(const xout *xo, const char *out, int dir)
     if (!dir) {
         int rc = cli_write_file(out, xo->f[0].b.p ? xo->f[0].b.p : "", xo->f[0].b.len);
         if (rc) {
-            cli_error(strcmp(out, "-") ? out : "stdout", "%s", strerror(rc));
+            cli_error("CL030", strcmp(out, "-") ? out : "stdout", "cannot write: %s", strerror(rc));
             return -1;
         }
         return 0;
     }
     int rc = cli_mkdir_p(out);
     if (rc) {
-        cli_error(out, "%s", strerror(rc));
+        cli_error("CL030", out, "cannot write: %s", strerror(rc));
         return -1;
     }
     for (size_t i = 0; i < xo->n; i++) {
         size_t len = strlen(out) + strlen(xo->f[i].name) + 2;
         char *path = malloc(len);
         if (!path) {
-            cli_error("export", "out of memory");
+            cli_error("CL011", "export", "out of memory");
             return -1;
         }
         snprintf(path, len, "%s/%s", out, xo->f[i].name);
         rc = cli_write_file(path, xo->f[i].b.p ? xo->f[i].b.p : "", xo->f[i].b.len);
         if (rc)
-            cli_error(path, "%s", strerror(rc));
+            cli_error("CL030", path, "cannot write: %s", strerror(rc));
         free(path);
         if (rc)
             return -1;
@@ -151,25 +151,28 @@ static int export_parse(export_args *ea, int argc, char **argv)
         }
     }
     if (optind + 2 != argc && optind + 3 != argc) {
-        cli_error("export", "expected FORMAT TOPOLOGY [LFTS_DUMP] (try 'ibr export --help')");
+        cli_error("CL033", "export",
+                  "expected FORMAT TOPOLOGY [LFTS_DUMP] (try 'ibr export --help')");
         return -1;
     }
     for (ea->fmt = 0; ea->fmt < N_FORMATS; ea->fmt++)
         if (!strcmp(formats[ea->fmt].name, argv[optind]))
             break;
     if (ea->fmt == N_FORMATS) {
-        cli_error("export", "unknown format '%s' (known: codes, sst-macro, sst-merlin, "
-                            "slurm-conf, slurm-yaml, orcs)", argv[optind]);
+        cli_error("CL034", "export",
+                  "unknown format '%s' (known: codes, sst-macro, sst-merlin, "
+                  "slurm-conf, slurm-yaml, orcs)",
+                  argv[optind]);
         return -1;
     }
     ea->src = argv[optind + 1];
     ea->dump = optind + 3 == argc ? argv[optind + 2] : NULL;
     if (ea->dump && ea->chain) {
-        cli_error("export", "-R and LFTS_DUMP exclude each other");
+        cli_error("CL026", "export", "-R and LFTS_DUMP exclude each other");
         return -1;
     }
     if (formats[ea->fmt].dir && !ea->out) {
-        cli_error("export", "%s writes several files: give the directory with -o DIR",
+        cli_error("CL035", "export", "%s writes several files: give the directory with -o DIR",
                   formats[ea->fmt].name);
         return -1;
     }

@@ -137,12 +137,14 @@ int cmd_order(int argc, char **argv)
         }
     }
     if (optind + 1 != argc) {
-        cli_error("order", optind >= argc ? "missing TOPOLOGY (try 'ibr order --help')"
-                                          : "too many arguments");
+        if (optind >= argc)
+            cli_error("CL036", "order", "missing TOPOLOGY (try 'ibr %s --help')", "order");
+        else
+            cli_error("CL037", "order", "too many arguments");
         goto out;
     }
     if (!chain) {
-        cli_error("order", "-R ENGINE is required (ftree or dmodc)");
+        cli_error("CL038", "order", "-R ENGINE is required (ftree or dmodc)");
         goto out;
     }
     if (cli_topo_args_check(&ta, "order") < 0 || cli_make_context(&ctx, IBR_LOG_WARN) < 0)
@@ -159,7 +161,7 @@ int cmd_order(int argc, char **argv)
     const void *data;
     size_t size;
     if (ibr_result_find_artifact(&data, &size, r, RANK_ORDER) < 0) {
-        cli_error("order", "engine %s has no destination order (ftree and dmodc have one)",
+        cli_error("CL039", "order", "engine %s has no destination order (ftree and dmodc have one)",
                   ibr_result_engine(r));
         goto out;
     }
@@ -169,7 +171,7 @@ int cmd_order(int argc, char **argv)
         hosts = malloc(size ? size : 1);
         len = hosts ? hostfile(hosts, data, size) : (size_t)-1;
         if (len == (size_t)-1) {
-            cli_error("order", "out of memory");
+            cli_error("CL011", "order", "out of memory");
             free(hosts);
             goto out;
         }
@@ -177,7 +179,8 @@ int cmd_order(int argc, char **argv)
     rc = cli_write_file(output, nodes ? hosts : data, len);
     free(hosts);
     if (rc != 0) {
-        cli_error(strcmp(output, "-") ? output : "stdout", "%s", strerror(rc));
+        cli_error("CL030", strcmp(output, "-") ? output : "stdout", "cannot write: %s",
+                  strerror(rc));
         goto out;
     }
     ret = CLI_EXIT_OK;

@@ -472,21 +472,23 @@ static int report_parse_args(report_args *ra, int argc, char **argv)
             return -1;
     }
     if (optind + 1 != argc && optind + 2 != argc) {
-        cli_error("report", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr report --help')");
+        cli_error("CL025", "report", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr %s --help')",
+                  "report");
         return -1;
     }
     ra->src = argv[optind];
     ra->dump = optind + 2 == argc ? argv[optind + 1] : NULL;
     if (!ra->out) {
-        cli_error("report", "give the HTML file to write with -o FILE");
+        cli_error("CL040", "report", "give the HTML file to write with -o FILE");
         return -1;
     }
     if (ra->dump && ra->chain) {
-        cli_error("report", "-R and LFTS_DUMP exclude each other");
+        cli_error("CL026", "report", "-R and LFTS_DUMP exclude each other");
         return -1;
     }
     if (ra->dump && ra->sweep) {
-        cli_error("report", "--sweep routes the fabric again: it needs -R CHAIN, not LFTS_DUMP");
+        cli_error("CL041", "report",
+                  "--sweep routes the fabric again: it needs -R CHAIN, not LFTS_DUMP");
         return -1;
     }
     return 0;
@@ -1060,7 +1062,7 @@ static int report_compute(report_run *rr, report_args *ra)
     }
     if (ra->sweep) {
         if (cli_sweep_run(&rr->sw, rr->in.f, rr->in.r, rr->a, &ra->cfg) < 0) {
-            cli_error("sweep", "out of memory");
+            cli_error("CL011", "sweep", "out of memory");
             return CLI_EXIT_ERROR;
         }
         rr->swept = 1;
@@ -1075,13 +1077,13 @@ static int report_write(report_run *rr, const report_args *ra)
     size_t jlen = 0, plen = 0;
     FILE *o = open_memstream(&json, &jlen);
     if (!o) {
-        cli_error("report", "%s", strerror(errno));
+        cli_error("CL011", "report", "out of memory");
         return -1;
     }
     int rc = report_data(o, rr, ra);
     if (fclose(o) != 0 || rc < 0) {
         free(json);
-        cli_error("report", "out of memory");
+        cli_error("CL011", "report", "out of memory");
         return -1;
     }
     char title[512], sub[512];
@@ -1092,14 +1094,14 @@ static int report_write(report_run *rr, const report_args *ra)
     o = open_memstream(&page, &plen);
     if (!o) {
         free(json);
-        cli_error("report", "%s", strerror(errno));
+        cli_error("CL011", "report", "out of memory");
         return -1;
     }
     write_page(o, title, sub, json, jlen);
     free(json);
     if (fclose(o) != 0) {
         free(page);
-        cli_error("report", "out of memory");
+        cli_error("CL011", "report", "out of memory");
         return -1;
     }
     cli_out out;
@@ -1109,7 +1111,7 @@ static int report_write(report_run *rr, const report_args *ra)
     int cerr = err ? cli_out_close(&out, 0) : cli_out_close(&out, 1);
     free(page);
     if (err || cerr) {
-        cli_error(ra->out, "%s", strerror(err ? err : cerr));
+        cli_error("CL030", ra->out, "cannot write: %s", strerror(err ? err : cerr));
         return -1;
     }
     return 0;

@@ -189,9 +189,9 @@ static void write_failed(file_list *l, const char *name, const char *reason)
     char text[512];
 
     snprintf(text, sizeof(text), "%s: %s", name, reason);
-    cli_error("write", "%s", text);
+    cli_error("CL042", "write", "%s: %s (not written)", name, reason);
     if (str_list_add(&l->failed, &l->n_failed, text) < 0)
-        cli_error("write", "%s", strerror(ENOMEM));
+        cli_error("CL011", "write", "out of memory");
 }
 
 /* "1.4 GB", "512 kB", "31 B" */
@@ -243,7 +243,7 @@ static int write_in_dir(file_list *files, const char *dir, const char *name, con
         return -1;
     }
     if (str_list_add(&files->names, &files->n, name) < 0) {
-        cli_error(name, "%s", strerror(ENOMEM));
+        cli_error("CL011", name, "out of memory");
         return -1;
     }
     files->bytes += len;
@@ -308,10 +308,11 @@ static int parse_dumps(unsigned *out, const char *list)
             if (strlen(dump_names[i].name) == n && !strncmp(dump_names[i].name, p, n))
                 break;
         if (n && i == k) {
-            cli_error("--dumps", "unknown dump '%.*s' (known: lfts, subnet, guid2lid, mcfdbs, "
-                                 "sl2vl, artifacts, fdbs, lid-matrix, ibdmchk, ibdiagnet, default, "
-                                 "all, "
-                                 "none)",
+            cli_error("CL043", "--dumps",
+                      "unknown dump '%.*s' (known: lfts, subnet, guid2lid, mcfdbs, "
+                      "sl2vl, artifacts, fdbs, lid-matrix, ibdmchk, ibdiagnet, default, "
+                      "all, "
+                      "none)",
                       (int)n, p);
             return -1;
         }
@@ -404,7 +405,7 @@ static int write_dump(file_list *files, const char *dir, const char *name, dump_
         if (rc < 0)
             return -1;
         if (str_list_add(&files->names, &files->n, name) < 0) {
-            cli_error(name, "%s", strerror(ENOMEM));
+            cli_error("CL011", name, "out of memory");
             return -1;
         }
         files->bytes += written;
@@ -512,9 +513,9 @@ static int write_outputs(file_list *files, const char *dir, unsigned which, cons
         /* one line naming the directory, not one per file */
         char text[512];
         snprintf(text, sizeof text, "%s: %s (no file written)", dir, strerror(err));
-        cli_error("-o", "cannot write into directory %s: %s", dir, strerror(err));
+        cli_error("CL044", "-o", "cannot write into directory %s: %s", dir, strerror(err));
         if (str_list_add(&files->failed, &files->n_failed, text) < 0)
-            cli_error("write", "%s", strerror(ENOMEM));
+            cli_error("CL011", "write", "out of memory");
         files->seconds = cli_now() - t0;
         return -1;
     }
@@ -580,7 +581,7 @@ static int save_db(const char *path, const ibr_result *r)
     err = cli_write_file(path, b.data ? b.data : "", b.size);
     ibr_buffer_dispose(&b);
     if (err) {
-        cli_error(path, "%s", strerror(err));
+        cli_error("CL030", path, "cannot write: %s", strerror(err));
         return -1;
     }
     return 0;
@@ -935,7 +936,7 @@ static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
 
     if (ibr_result_attempt_count(r) > 0 && ibr_result_attempt(&first, &st, &msg, r, 0) == 0 &&
         st != 0) {
-        cli_error("strict", "the first engine, %s, %s%s%s; %s routed as a fallback", first,
+        cli_error("CL045", "strict", "the first engine, %s, %s%s%s; %s routed as a fallback", first,
                   st == IBR_EDECLINED ? "declined" : ibr_status_name(st), *msg ? ": " : "", msg,
                   ibr_result_engine(r));
         return CLI_EXIT_INVALID;
@@ -943,8 +944,9 @@ static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
     if (ibr_result_sl_hazard_count(r) > 0) {
         ibr_sl_hazard h;
         ibr_result_sl_hazard(&h, r, 0);
-        cli_error("strict", "QoS SL2VL credit-loop hazard: %zu merge%s of SLs %s keeps apart "
-                            "(first: SLs %u and %u on VL %u)",
+        cli_error("CL046", "strict",
+                  "QoS SL2VL credit-loop hazard: %zu merge%s of SLs %s keeps apart "
+                  "(first: SLs %u and %u on VL %u)",
                   ibr_result_sl_hazard_count(r), ibr_result_sl_hazard_count(r) == 1 ? "" : "s",
                   ibr_result_engine(r), h.sl_a, h.sl_b, h.vl);
         return CLI_EXIT_INVALID;
@@ -960,8 +962,9 @@ static int strict_check(const ibr_result *r, const ibr_verify_report *rep)
             return CLI_EXIT_ERROR;
         }
         if (rc == IBR_EDEADLOCK) {
-            cli_error("strict", "%s promises credit-loop freedom, but the routing has a credit "
-                                "loop%s%s",
+            cli_error("CL047", "strict",
+                      "%s promises credit-loop freedom, but the routing has a credit "
+                      "loop%s%s",
                       ibr_result_engine(r), rep ? ": " : "", rep ? rep->credit_loop : "");
             return CLI_EXIT_INVALID;
         }
@@ -1016,7 +1019,8 @@ static int route_parse(route_run *s, int argc, char **argv)
         case CLI_OPT_GROUPS:
         case O_SA_DUMP:
             if (a->groups) {
-                cli_error("route", "give the multicast groups once (--groups or --sa-dump)");
+                cli_error("CL048", "route",
+                          "give the multicast groups once (--groups or --sa-dump)");
                 return -1;
             }
             a->groups = optarg;
@@ -1036,8 +1040,10 @@ static int route_parse(route_run *s, int argc, char **argv)
         }
     }
     if (optind + 1 != argc) {
-        cli_error("route", optind >= argc ? "missing TOPOLOGY (try 'ibr route --help')"
-                                          : "too many arguments");
+        if (optind >= argc)
+            cli_error("CL036", "route", "missing TOPOLOGY (try 'ibr %s --help')", "route");
+        else
+            cli_error("CL037", "route", "too many arguments");
         return -1;
     }
     a->topology = argv[optind];
@@ -1052,29 +1058,33 @@ static int route_check_args(route_run *s)
     ibr_options *opts = &s->ra.opts;
 
     if (a->dumps_given && !a->outdir) {
-        cli_error("route", "--dumps and --all-dumps choose what -o writes: give -o DIR");
+        cli_error("CL049", "route", "--dumps and --all-dumps choose what -o writes: give -o DIR");
         return -1;
     }
     if (cli_topo_args_check(&s->ta, "route") < 0)
         return -1;
     if (a->chain && !a->chain[strspn(a->chain, ", \t\n")]) {
-        cli_error("route", "-R names no engine (give a chain such as -R ftree,updn; "
-                           "`ibr engines` lists them)");
+        cli_error("CL050", "route",
+                  "-R names no engine (give a chain such as -R ftree,updn; "
+                  "`ibr engines` lists them)");
         return -1;
     }
     if (a->mcast_balance && a->mcast_opensm) {
-        cli_error("route", "--mcast-balance and --mcast-opensm exclude each other (balanced "
-                           "trees, or OpenSM's trees kept as they are)");
+        cli_error("CL051", "route",
+                  "--mcast-balance and --mcast-opensm exclude each other (balanced "
+                  "trees, or OpenSM's trees kept as they are)");
         return -1;
     }
     if (a->strict && !a->verify) {
-        cli_error("route", "--strict and --no-verify exclude each other (--strict judges "
-                           "the verification)");
+        cli_error("CL052", "route",
+                  "--strict and --no-verify exclude each other (--strict judges "
+                  "the verification)");
         return -1;
     }
     if (opts->scatter_ports && opts->seed == 0) {
         if (s->ra.seed_given) {
-            cli_error("--scatter", "a seed of 0 disables scattering; give --seed N with N > 0");
+            cli_error("CL053", "--scatter",
+                      "a seed of 0 disables scattering; give --seed N with N > 0");
             return -1;
         }
         opts->seed = 1;
@@ -1097,7 +1107,7 @@ static int route_load(route_run *s)
         cli_load_topo(&s->t, s->ctx, a->topology, &s->ta) < 0)
         return -1;
     if ((a->mcast_balance || a->mcast_opensm) && !a->groups) {
-        cli_error(a->mcast_balance ? "--mcast-balance" : "--mcast-opensm",
+        cli_error("CL029", a->mcast_balance ? "--mcast-balance" : "--mcast-opensm",
                   "give the multicast groups with --groups FILE");
         return -1;
     }
@@ -1200,7 +1210,7 @@ static int route_report(route_run *s)
         return s->rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
     }
     if (s->verified && s->vrc != 0) {
-        cli_error("verify", "routing tables are invalid: %s",
+        cli_error("CL054", "verify", "routing tables are invalid: %s",
                   s->rep.first_error[0] ? s->rep.first_error : s->rep.first_mcast_error);
         return CLI_EXIT_INVALID;
     }
@@ -1413,7 +1423,7 @@ static int reroute_parse(reroute_run *s, int argc, char **argv)
         case O_REPEAT:
             if (cli_opt_uint("--repeat", optarg, 1000, &s->rep_n) < 0 || s->rep_n == 0) {
                 if (s->rep_n == 0)
-                    cli_error("--repeat", "give at least 1");
+                    cli_error("CL055", "--repeat", "give at least 1");
                 return -1;
             }
             break;
@@ -1425,9 +1435,11 @@ static int reroute_parse(reroute_run *s, int argc, char **argv)
         }
     }
     if (optind + 2 != argc) {
-        cli_error("reroute", optind + 2 > argc ? "expected DATABASE and TOPOLOGY (try 'ibr "
-                                                 "reroute --help')"
-                                               : "too many arguments");
+        if (optind + 2 > argc)
+            cli_error("CL056", "reroute",
+                      "expected DATABASE and TOPOLOGY (try 'ibr reroute --help')");
+        else
+            cli_error("CL037", "reroute", "too many arguments");
         return -1;
     }
     s->database = argv[optind];
@@ -1461,7 +1473,7 @@ static int reroute_load(reroute_run *s)
     if (rc == IBR_ERANGE) {
         s->ch = calloc(s->nch, sizeof *s->ch);
         if (!s->ch || ibr_routing_db_compare(s->ch, s->nch, &s->nch, s->db, s->t) < 0) {
-            cli_error("reroute", "out of memory");
+            cli_error("CL011", "reroute", "out of memory");
             return -1;
         }
     } else if (rc < 0) {
@@ -1471,7 +1483,7 @@ static int reroute_load(reroute_run *s)
     s->times = calloc(s->rep_n, sizeof *s->times);
     s->ftimes = calloc(s->rep_n, sizeof *s->ftimes);
     if (!s->times || !s->ftimes) {
-        cli_error("reroute", "out of memory");
+        cli_error("CL011", "reroute", "out of memory");
         return -1;
     }
     if (s->ra.qos) {
@@ -1762,17 +1774,20 @@ static int reroute_report(const reroute_run *s)
     if (s->rc < 0) {
         cli_lib_error("reroute", s->r ? ibr_result_last_error(s->r) : NULL, s->rc);
         if (s->rc == IBR_EUNROUTABLE && !(s->flags & IBR_REROUTE_FALLBACK))
-            cli_error("reroute", "--fallback takes the fallback's tables instead, without the "
-                                 "promises of %s", ibr_routing_db_engine(s->db));
+            cli_error("CL057", "reroute",
+                      "--fallback takes the fallback's tables instead, without the "
+                      "promises of %s",
+                      ibr_routing_db_engine(s->db));
         return s->rc == IBR_EUNROUTABLE ? CLI_EXIT_INVALID : CLI_EXIT_ERROR;
     }
     if (s->verified && s->vrc != 0) {
-        cli_error("verify", "routing tables are invalid: %s", s->vr.first_error);
+        cli_error("CL054", "verify", "routing tables are invalid: %s", s->vr.first_error);
         return CLI_EXIT_INVALID;
     }
     if (s->broken) {
-        cli_error("verify", "%s promises credit-loop freedom, but the routing has a credit "
-                            "loop: %s",
+        cli_error("CL058", "verify",
+                  "%s promises credit-loop freedom, but the routing has a credit "
+                  "loop: %s",
                   ibr_result_engine(s->r), s->vr.credit_loop);
         return CLI_EXIT_INVALID;
     }

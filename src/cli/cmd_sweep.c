@@ -561,7 +561,7 @@ static int opt_unsigned(unsigned *out, const char *opt, const char *arg, uint64_
     if (cli_opt_uint(opt, arg, max, &v) < 0)
         return -1;
     if (positive && v == 0) {
-        cli_error(opt, "give at least 1");
+        cli_error("CL055", opt, "give at least 1");
         return -1;
     }
     *out = (unsigned)v;
@@ -580,7 +580,7 @@ static int sweep_workload_option(sweep_cfg *cfg, int c, const char *arg)
         if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
             return -1;
         if (n < 2) {
-            cli_error("--grid", "expected AxB or AxBxC, got '%s'", arg);
+            cli_error("CL024", "--grid", "expected AxB or AxBxC, got '%s'", arg);
             return -1;
         }
         memcpy(cfg->aopts.grid, d, sizeof d);
@@ -663,11 +663,11 @@ static int sweep_parse_args(sweep_args *sa, int argc, char **argv)
             return -1;
     }
     if (optind + 1 != argc) {
-        cli_error("sweep", "expected TOPOLOGY (try 'ibr sweep --help')");
+        cli_error("CL059", "sweep", "expected TOPOLOGY (try 'ibr sweep --help')");
         return -1;
     }
     if (!sa->chain) {
-        cli_error("sweep", "give the engine with -R ENGINE");
+        cli_error("CL060", "sweep", "give the engine with -R ENGINE");
         return -1;
     }
     sa->src = argv[optind];
@@ -701,7 +701,7 @@ int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t)
         return -1;
     }
     if (ibr_rank_order_count(cfg->ranks) == 0) {
-        cli_error(cfg->ranks_file, "no ranks");
+        cli_error("CL031", cfg->ranks_file, "no ranks");
         return -1;
     }
     cfg->aopts.rank_guids = ibr_rank_order_guids(cfg->ranks);
@@ -780,7 +780,7 @@ int cmd_sweep(int argc, char **argv)
     } else
         cli_sweep_text(stdout, &res, ibr_result_engine(in.r));
     if (cli_flush_stdout() != 0) {
-        cli_error("stdout", "%s", strerror(cli_stdout_errno));
+        cli_error("CL030", "stdout", "cannot write: %s", strerror(cli_stdout_errno));
         goto out;
     }
     ibr_analysis_summary sum = IBR_ANALYSIS_SUMMARY_INIT;

@@ -87,7 +87,7 @@ static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char 
         num = arg + 5;
     }
     if (cli_parse_u64(num, UINT64_MAX, &v) < 0) {
-        cli_error(opt, "'%s' is not a LID or GUID", arg);
+        cli_error("CL061", opt, "'%s' is not a LID or GUID", arg);
         return 0;
     }
     if (force == 0) {
@@ -103,27 +103,27 @@ static uint16_t resolve_endpoint(const ibr_topo *t, const char *opt, const char 
         if (num == arg && ibr_topo_find_guid(&node, &port, t, v) == 0)
             snprintf(hint, sizeof hint, " (for the GUID, write guid:%.64s)", arg);
         if (ibr_topo_max_lid(t) == 0) {
-            cli_error(opt, "LID %" PRIu64 ": the topology has no LIDs", v);
+            cli_error("CL062", opt, "LID %" PRIu64 ": the topology has no LIDs", v);
             return 0;
         }
         if (v == 0 || v > ibr_topo_max_lid(t)) {
-            cli_error(opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)%s", v,
+            cli_error("CL063", opt, "LID %" PRIu64 " is not in the topology (LIDs 1..%u)%s", v,
                       (unsigned)ibr_topo_max_lid(t), hint);
             return 0;
         }
         if (ibr_topo_lid_owner(NULL, NULL, t, (uint16_t)v) < 0) {
-            cli_error(opt, "no port owns LID %" PRIu64 "%s", v, hint);
+            cli_error("CL064", opt, "no port owns LID %" PRIu64 "%s", v, hint);
             return 0;
         }
         return (uint16_t)v;
     }
     if (ibr_topo_find_guid(&node, &port, t, v) < 0 || ibr_topo_node_info(&ni, t, node) < 0) {
-        cli_error(opt, "no node or port has GUID 0x%016" PRIx64, v);
+        cli_error("CL065", opt, "no node or port has GUID 0x%016" PRIx64, v);
         return 0;
     }
     if (ibr_topo_port_info(&pi, t, node, ni.type == IBR_NODE_SWITCH ? 0 : port) < 0 ||
         pi.lid == 0) {
-        cli_error(opt, "GUID 0x%016" PRIx64 " (%s port %u) has no LID", v,
+        cli_error("CL066", opt, "GUID 0x%016" PRIx64 " (%s port %u) has no LID", v,
                   ni.desc ? ni.desc : "?", ni.type == IBR_NODE_SWITCH ? 0 : port);
         return 0;
     }
@@ -222,22 +222,23 @@ static int trace_mcast(const char *src, const ibr_topo *t, const ibr_result *r, 
     size_t n = 0, m = 0, i;
     char text[320];
     if (ibr_topo_lid_owner(&node, &port, t, slid) < 0) {
-        cli_error("--from", "no port owns LID %u", (unsigned)slid);
+        cli_error("CL067", "--from", "no port owns LID %u", (unsigned)slid);
         return CLI_EXIT_ERROR;
     }
     int rc = ibr_result_trace_mcast(NULL, 0, &n, r, mlid, node, port);
     if (rc == IBR_ERANGE) {
         hops = calloc(n, sizeof(*hops));
         if (!hops) {
-            cli_error("trace", "%s", strerror(ENOMEM));
+            cli_error("CL011", "trace", "out of memory");
             return CLI_EXIT_ERROR;
         }
         rc = ibr_result_trace_mcast(hops, n, &n, r, mlid, node, port);
     }
     if (rc == IBR_ENOTFOUND) {
         free(hops);
-        cli_error("trace", "MLID 0x%04X has no multicast tables (not in --groups), or the "
-                           "source is not cabled to a switch",
+        cli_error("CL068", "trace",
+                  "MLID 0x%04X has no multicast tables (not in --groups), or the "
+                  "source is not cabled to a switch",
                   (unsigned)mlid);
         return CLI_EXIT_ERROR;
     }
@@ -417,8 +418,10 @@ int cmd_trace(int argc, char **argv)
         }
     }
     if (optind >= argc || argc - optind > 2) {
-        cli_error("trace", optind >= argc ? "missing TOPOLOGY (try 'ibr trace --help')"
-                                          : "too many arguments");
+        if (optind >= argc)
+            cli_error("CL036", "trace", "missing TOPOLOGY (try 'ibr %s --help')", "trace");
+        else
+            cli_error("CL037", "trace", "too many arguments");
         goto out;
     }
     src = argv[optind];
@@ -426,25 +429,27 @@ int cmd_trace(int argc, char **argv)
         dump = argv[optind + 1];
     if (mlid_arg) {
         if (!groups_file || !from || to || dump) {
-            cli_error("trace", "--mlid needs --groups FILE and --from SRC, and takes no --to "
-                               "or LFTS_DUMP (the tables are computed)");
+            cli_error("CL069", "trace",
+                      "--mlid needs --groups FILE and --from SRC, and takes no --to "
+                      "or LFTS_DUMP (the tables are computed)");
             goto out;
         }
         if (cli_parse_u64(mlid_arg, 0xFFFF, &mlid) < 0 || mlid < 0xC000 || mlid > 0xFFFE) {
-            cli_error("--mlid", "'%s' is not a multicast LID (0xC000..0xFFFE)", mlid_arg);
+            cli_error("CL070", "--mlid", "'%s' is not a multicast LID (0xC000..0xFFFE)", mlid_arg);
             goto out;
         }
     } else if (!from || !to) {
-        cli_error("trace", "--from and --to are required");
+        cli_error("CL071", "trace", "--from and --to are required");
         goto out;
     }
     if ((groups_file || mbal) && !mlid_arg) {
-        cli_error("trace", "--groups and --mcast-balance go with --mlid");
+        cli_error("CL072", "trace", "--groups and --mcast-balance go with --mlid");
         goto out;
     }
     if (dump && (chain || ra.files[CLI_GUIDS_ROOT] || ra.n_params)) {
-        cli_error("trace", "give either LFTS_DUMP or -R CHAIN (with routing options), "
-                           "not both");
+        cli_error("CL073", "trace",
+                  "give either LFTS_DUMP or -R CHAIN (with routing options), "
+                  "not both");
         goto out;
     }
     if (cli_topo_args_check(&ta, "trace") < 0)
@@ -486,13 +491,13 @@ int cmd_trace(int argc, char **argv)
     if (rc == IBR_ERANGE) {
         hops = calloc(n, sizeof(*hops));
         if (!hops) {
-            cli_error("trace", "%s", strerror(ENOMEM));
+            cli_error("CL011", "trace", "out of memory");
             goto out;
         }
         rc = ibr_result_trace(hops, n, &n, &sl, r, slid, dlid);
     }
     if (rc == IBR_ENOTFOUND) {
-        cli_error("trace", "LID %u is not cabled to a switch", (unsigned)slid);
+        cli_error("CL074", "trace", "LID %u is not cabled to a switch", (unsigned)slid);
         goto out;
     }
     if (rc < 0 && rc != IBR_EROUTES) {

@@ -154,7 +154,7 @@ int cmd_verify(int argc, char **argv)
         }
     }
     if (optind + 2 != argc) {
-        cli_error("verify", "expected TOPOLOGY and LFTS_DUMP (try 'ibr verify --help')");
+        cli_error("CL075", "verify", "expected TOPOLOGY and LFTS_DUMP (try 'ibr verify --help')");
         return CLI_EXIT_ERROR;
     }
     if (cli_topo_args_check(&ta, "verify") < 0)
@@ -192,7 +192,8 @@ int cmd_verify(int argc, char **argv)
     }
     ret = rc == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
     if (ret == CLI_EXIT_OK && rep.strict && rep.deadlock_free == 0) {
-        cli_error("verify", "--strict: the routing has a credit loop: %s", rep.credit_loop);
+        cli_error("CL076", "verify", "--strict: the routing has a credit loop: %s",
+                  rep.credit_loop);
         ret = CLI_EXIT_INVALID;
     }
 out:

@@ -141,7 +141,7 @@ static int find_live(xfab *x)
     x->live = malloc((x->nsw ? x->nsw : 1) * sizeof *x->live);
     x->rank = malloc((x->nsw ? x->nsw : 1) * sizeof *x->rank);
     if (!x->live || !x->rank) {
-        cli_error("export", "out of memory");
+        cli_error("CL011", "export", "out of memory");
         xfab_dispose(x);
         return -1;
     }
@@ -184,7 +184,7 @@ int xfab_init(xfab *x, const ibr_result *r)
     x->sw_guid = calloc(x->nsw ? x->nsw : 1, sizeof *x->sw_guid);
     x->sw_desc = calloc(x->nsw ? x->nsw : 1, sizeof *x->sw_desc);
     if (!x->eps || !x->ep_idx || !x->sw_first || !x->sw_guid || !x->sw_desc) {
-        cli_error("export", "out of memory");
+        cli_error("CL011", "export", "out of memory");
         xfab_dispose(x);
         return -1;
     }
@@ -207,7 +207,7 @@ int xfab_init(xfab *x, const ibr_result *r)
         x->sw_first[s + 1] += x->sw_first[s];
     size_t *fill = calloc(x->nsw ? x->nsw : 1, sizeof *fill);
     if (!fill) {
-        cli_error("export", "out of memory");
+        cli_error("CL011", "export", "out of memory");
         xfab_dispose(x);
         return -1;
     }

@@ -47,7 +47,7 @@ static int check_routes(const xfab *x)
                 ibr_topo_port_info(&pi, x->t, node, port) == 0 && pi.remote_node != IBR_NONE &&
                 pi.state != IBR_LINK_DOWN)
                 continue;
-            cli_error("orcs",
+            cli_error("CL077", "orcs",
                       "switch 0x%016" PRIx64 " to LID %u (port 0x%016" PRIx64
                       "): no route over an active cable (ORCS needs every host)",
                       x->sw_guid[s], (unsigned)e->lid, e->guid);
@@ -112,7 +112,7 @@ int xexp_orcs(xout *o, const xfab *x)
         return -1;
     xbuf *b = xout_add(o, "orcs.dot");
     if (!b) {
-        cli_error("orcs", "out of memory");
+        cli_error("CL011", "orcs", "out of memory");
         return -1;
     }
     xb_printf(b,
@@ -136,7 +136,7 @@ int xexp_orcs(xout *o, const xfab *x)
     free(sc.first);
     free(sc.idx);
     if (b->oom || oom) {
-        cli_error("orcs", "out of memory");
+        cli_error("CL011", "orcs", "out of memory");
         return -1;
     }
     return 0;

@@ -40,8 +40,8 @@ void xout_dispose(xout *o)
 static void route_error(const char *fmt, const xfab *x, uint32_t sw, const xep *e,
                         const char *why)
 {
-    cli_error(fmt, "switch 0x%016" PRIx64 " to LID %u (port 0x%016" PRIx64 "): %s", x->sw_guid[sw],
-              (unsigned)e->lid, e->guid, why);
+    cli_error("CL078", fmt, "switch 0x%016" PRIx64 " to LID %u (port 0x%016" PRIx64 "): %s",
+              x->sw_guid[sw], (unsigned)e->lid, e->guid, why);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -75,7 +75,7 @@ int xexp_codes(xout *o, const xfab *x)
     }
     return 0;
 oom:
-    cli_error("codes", "out of memory");
+    cli_error("CL011", "codes", "out of memory");
     return -1;
 }
 
@@ -168,7 +168,7 @@ int xexp_sst_macro(xout *o, const xfab *x)
     int rc = -1;
     unsigned int avg = 1;
     if (!remote || !hops || !routes) {
-        cli_error("sst-macro", "out of memory");
+        cli_error("CL011", "sst-macro", "out of memory");
         goto out;
     }
     topo = &o->f[o->n - 2].b; /* xout_add() may have moved the first */
@@ -176,7 +176,7 @@ int xexp_sst_macro(xout *o, const xfab *x)
         goto out;
     macro_topology(topo, x, remote, cap, avg);
     if (topo->oom || routes->oom) {
-        cli_error("sst-macro", "out of memory");
+        cli_error("CL011", "sst-macro", "out of memory");
         goto out;
     }
     rc = 0;
@@ -278,7 +278,7 @@ static int merlin_table(xbuf *b, const xfab *x)
     size_t *pcount = malloc((maxd ? maxd : 1) * sizeof *pcount);
     int rc = -1;
     if (!hops || !paths || !plen || !pcount) {
-        cli_error("sst-merlin", "out of memory");
+        cli_error("CL011", "sst-merlin", "out of memory");
         goto out;
     }
     xb_printf(b, "{\n  \"generator\": \"ibroute\",\n  \"engine\": ");
@@ -331,7 +331,7 @@ int xexp_sst_merlin(xout *o, const xfab *x)
     uint32_t *remote = malloc(cap * sizeof *remote);
     if (!remote || !xout_add(o, "anytopo.graphml") || !xout_add(o, "anytopo-routing.json")) {
         free(remote);
-        cli_error("sst-merlin", "out of memory");
+        cli_error("CL011", "sst-merlin", "out of memory");
         return -1;
     }
     xbuf *g = &o->f[o->n - 2].b, *t = &o->f[o->n - 1].b;
@@ -340,7 +340,7 @@ int xexp_sst_merlin(xout *o, const xfab *x)
     if (merlin_table(t, x) < 0)
         return -1;
     if (g->oom || t->oom) {
-        cli_error("sst-merlin", "out of memory");
+        cli_error("CL011", "sst-merlin", "out of memory");
         return -1;
     }
     return 0;

@@ -83,7 +83,7 @@ static int view_init(slurm_view *v, const xfab *x, const char *fmt)
     if (!v->host || !v->level || !v->remote || !queue) {
         free(queue);
         view_dispose(v);
-        cli_error(fmt, "out of memory");
+        cli_error("CL011", fmt, "out of memory");
         return -1;
     }
     for (size_t k = 0; k < x->neps; k++) {
@@ -94,7 +94,7 @@ static int view_init(slurm_view *v, const xfab *x, const char *fmt)
     if (host_ids(v) < 0) {
         free(queue);
         view_dispose(v);
-        cli_error(fmt, "out of memory");
+        cli_error("CL011", fmt, "out of memory");
         return -1;
     }
     size_t qh = 0, qt = 0;
@@ -319,9 +319,10 @@ int xexp_slurm_conf(xout *o, const xfab *x)
     int rc = -1;
     xbuf *b = xout_add(o, "topology.conf");
     if (v.direct || !v.top) {
-        cli_error("slurm-conf", "the fabric has no switches above its leaf switches (%s): "
-                                "topology/tree needs a tree; write the block topology "
-                                "(slurm-yaml)",
+        cli_error("CL079", "slurm-conf",
+                  "the fabric has no switches above its leaf switches (%s): "
+                  "topology/tree needs a tree; write the block topology "
+                  "(slurm-yaml)",
                   v.direct ? "leaf switches are cabled to each other" : "one level only");
         goto out;
     }
@@ -333,7 +334,7 @@ int xexp_slurm_conf(xout *o, const xfab *x)
     rc = 0;
     goto out;
 oom:
-    cli_error("slurm-conf", "out of memory");
+    cli_error("CL011", "slurm-conf", "out of memory");
 out:
     view_dispose(&v);
     return rc;
@@ -365,7 +366,7 @@ int xexp_slurm_yaml(xout *o, const xfab *x)
     rc = 0;
     goto out;
 oom:
-    cli_error("slurm-yaml", "out of memory");
+    cli_error("CL011", "slurm-yaml", "out of memory");
 out:
     view_dispose(&v);
     return rc;

@@ -104,7 +104,7 @@ static int cmd_engines(int argc, char **argv)
         }
     }
     if (optind != argc) {
-        cli_error("engines", "unexpected argument '%s'", argv[optind]);
+        cli_error("CL080", "engines", "unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_ERROR;
     }
     n = ibr_context_engine_count(NULL);
@@ -288,9 +288,9 @@ static int cmd_gen(int argc, char **argv)
     }
     if (optind + 1 != argc) {
         if (optind >= argc)
-            cli_error("gen", "missing SPEC (try 'ibr gen --help')");
+            cli_error("CL081", "gen", "missing SPEC (try 'ibr gen --help')");
         else
-            cli_error("gen", "unexpected argument '%s'", argv[optind + 1]);
+            cli_error("CL080", "gen", "unexpected argument '%s'", argv[optind + 1]);
         return CLI_EXIT_ERROR;
     }
     spec = argv[optind];
@@ -323,7 +323,8 @@ static int cmd_gen(int argc, char **argv)
         goto out;
     }
     if ((rc = cli_write_file(out_path, b.data ? b.data : "", b.size)) != 0) {
-        cli_error(strcmp(out_path, "-") ? out_path : "stdout", "%s", strerror(rc));
+        cli_error("CL030", strcmp(out_path, "-") ? out_path : "stdout", "cannot write: %s",
+                  strerror(rc));
         goto out;
     }
     ret = CLI_EXIT_OK;
@@ -456,8 +457,10 @@ static int cmd_info(int argc, char **argv)
         }
     }
     if (optind + 1 != argc) {
-        cli_error("info", optind >= argc ? "missing TOPOLOGY (try 'ibr info --help')"
-                                         : "too many arguments");
+        if (optind >= argc)
+            cli_error("CL036", "info", "missing TOPOLOGY (try 'ibr %s --help')", "info");
+        else
+            cli_error("CL037", "info", "too many arguments");
         return CLI_EXIT_ERROR;
     }
     src = argv[optind];
@@ -627,9 +630,9 @@ static int check_stdout(int rc)
     if (rc == CLI_EXIT_ERROR && !strncmp(cli_first_error, "stdout:", 7))
         return rc; /* the command said so already */
     if (err > 0)
-        cli_error("stdout", "write error: %s: the output is lost", strerror(err));
+        cli_error("CL082", "stdout", "write error: %s: the output is lost", strerror(err));
     else
-        cli_error("stdout", "write error: the output is lost");
+        cli_error("CL083", "stdout", "write error: the output is lost");
     return CLI_EXIT_ERROR;
 }
 
@@ -663,7 +666,7 @@ static int run_command(int argc, char **argv)
         }
         cmd = find_command(argv[2]);
         if (!cmd) {
-            cli_error("help", "unknown command '%s'", argv[2]);
+            cli_error("CL084", "help", "unknown command '%s'", argv[2]);
             return CLI_EXIT_ERROR;
         }
         cmd->usage(stdout);
@@ -671,7 +674,7 @@ static int run_command(int argc, char **argv)
     }
     cmd = find_command(argv[1]);
     if (!cmd) {
-        cli_error(argv[1], "unknown command (try 'ibr --help')");
+        cli_error("CL085", argv[1], "unknown command (try 'ibr --help')");
         return CLI_EXIT_ERROR;
     }
     /* options of the subcommand: argv[1] plays the program name; getopt's

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "core/buffer.h"
+#include "core/messages.h"
 #include "engines/lash/mesh.h"
 #include "engines/torus2qos.h"
 
@@ -226,18 +227,21 @@ static int measure(derive *v, ddim *d)
             continue;
         if (ring_len && l != ring_len)
             return ibr__err(v->why, IBR_EDECLINED,
-                            "rings of %u and of %u switches along one dimension", ring_len, l);
+                            IBR__MSG("TQ011", "rings of %u and of %u switches along one dimension"),
+                            ring_len, l);
         ring_len = l;
     }
     if (ring_len && chain_max > ring_len) /* a cut ring is a chain of ring_len */
-        return ibr__err(v->why, IBR_EDECLINED,
-                        "along one dimension, rings of %u switches and a chain of %u", ring_len,
-                        chain_max);
+        return ibr__err(
+            v->why, IBR_EDECLINED,
+            IBR__MSG("TQ012", "along one dimension, rings of %u switches and a chain of %u"),
+            ring_len, chain_max);
     d->mesh = !ring_len;
     d->radix = ring_len ? ring_len : chain_max;
     if (d->radix < 2 || d->radix > 255)
         return ibr__err(v->why, IBR_EDECLINED,
-                        "a dimension of %u switches (torus-2QoS takes 2 to 255)", d->radix);
+                        IBR__MSG("TQ013", "a dimension of %u switches (torus-2QoS takes 2 to 255)"),
+                        d->radix);
     return 0;
 }
 
@@ -301,11 +305,13 @@ static int choose_seed(derive *v)
         }
     }
     if (v->seed == IBR_NONE)
-        return ibr__err(v->why, IBR_EDECLINED,
-                        "no switch has the full neighbourhood a seed needs (every candidate "
-                        "is next to a failure%s)",
-                        v->dim[0].mesh || v->dim[1].mesh || v->dim[2].mesh
-                            ? ", or no mesh corner has all its links" : "");
+        return ibr__err(
+            v->why, IBR_EDECLINED,
+            IBR__MSG("TQ014", "no switch has the full neighbourhood a seed needs (every candidate "
+                              "is next to a failure%s)"),
+            v->dim[0].mesh || v->dim[1].mesh || v->dim[2].mesh
+                ? ", or no mesh corner has all its links"
+                : "");
     memcpy(v->dim, best, sizeof best);
     /* x, y, z by the seed's lowest port in each dimension */
     for (unsigned a = 1; a < v->nd; a++)
@@ -323,7 +329,8 @@ static int derive_line(derive *v)
 {
     uint32_t ends = 0, seed = IBR_NONE;
     if (v->n < 2)
-        return ibr__err(v->why, IBR_EDECLINED, "a single switch is neither a torus nor a mesh");
+        return ibr__err(v->why, IBR_EDECLINED,
+                        IBR__MSG("TQ015", "a single switch is neither a torus nor a mesh"));
     for (uint32_t i = 0; i < v->n; i++)
         if (deg(v, i) == 1) {
             ends++;
@@ -343,7 +350,8 @@ static int derive_line(derive *v)
     d->mesh = ends != 0;
     if (d->radix > 255)
         return ibr__err(v->why, IBR_EDECLINED,
-                        "a line of %u switches (torus-2QoS takes 2 to 255)", d->radix);
+                        IBR__MSG("TQ016", "a line of %u switches (torus-2QoS takes 2 to 255)"),
+                        d->radix);
     uint32_t e = v->off[seed];
     d->nb[1] = v->nbr[e];
     d->nb[0] = ends ? IBR_NONE : v->nbr[e + 1];
@@ -372,7 +380,8 @@ static int derive_grid(derive *v)
         return rc;
     if (!info.recognised)
         return ibr__err(v->why, IBR_EDECLINED,
-                        "not a torus or mesh (LASH's mesh analysis finds %s)", info.shape);
+                        IBR__MSG("TQ017", "not a torus or mesh (LASH's mesh analysis finds %s)"),
+                        info.shape);
     memset(v->dim, 0, sizeof v->dim);
     v->nd = 0;
     int pending = -1; /* a size-2 axis waiting for its pair */
@@ -387,9 +396,11 @@ static int derive_grid(derive *v)
             continue;
         }
         if (!d)
-            return ibr__err(v->why, IBR_EDECLINED,
-                            "not a torus or mesh of at most %d dimensions, which torus-2QoS "
-                            "needs (LASH's mesh analysis finds %s)", T2Q_DIMS, info.shape);
+            return ibr__err(
+                v->why, IBR_EDECLINED,
+                IBR__MSG("TQ018", "not a torus or mesh of at most %d dimensions, which torus-2QoS "
+                                  "needs (LASH's mesh analysis finds %s)"),
+                T2Q_DIMS, info.shape);
         d->code[0] = (uint8_t)(2 * r + 1);
         d->n_axes = 1;
         if (info.size[r] == 2) {
@@ -401,7 +412,8 @@ static int derive_grid(derive *v)
         v->nd++;
     }
     if (!v->nd)
-        return ibr__err(v->why, IBR_EDECLINED, "not a torus or mesh (no dimension found)");
+        return ibr__err(v->why, IBR_EDECLINED,
+                        IBR__MSG("TQ019", "not a torus or mesh (no dimension found)"));
     return choose_seed(v);
 }
 
@@ -470,16 +482,18 @@ int t2q_config_derive(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, char
         max_deg = deg(&v, i) > max_deg ? deg(&v, i) : max_deg;
     uint32_t isl = rc == 0 ? island(&v) : IBR_NONE;
     if (rc == 0 && !v.n)
-        rc = ibr__err(why, IBR_EDECLINED, "no switch has a cable to another switch");
+        rc = ibr__err(why, IBR_EDECLINED,
+                      IBR__MSG("TQ020", "no switch has a cable to another switch"));
     else if (rc == 0 && isl != IBR_NONE)
         rc = ibr__err(why, IBR_EDECLINED,
-                      "switch 0x%016" PRIx64 " has end ports but no cable to another switch",
+                      IBR__MSG("TQ021", "switch 0x%016" PRIx64
+                                        " has end ports but no cable to another switch"),
                       t->nodes[t->sw_node[isl]].guid);
     else if (rc == 0 && !n_parts)
         rc = IBR_ENOMEM;
     else if (rc == 0 && n_parts > 1)
-        rc = ibr__err(why, IBR_EDECLINED, "the switches form %" PRIu32 " separate parts",
-                      n_parts);
+        rc = ibr__err(why, IBR_EDECLINED,
+                      IBR__MSG("TQ022", "the switches form %" PRIu32 " separate parts"), n_parts);
     else if (rc == 0)
         rc = max_deg <= 2 ? derive_line(&v) : derive_grid(&v);
     for (unsigned k = 0; rc == 0 && k < v.nd; k++) /* the engine finds them by GUID */
@@ -490,8 +504,10 @@ int t2q_config_derive(ibr_buffer *out, ibr_context *ctx, const ibr_topo *t, char
             uint32_t gp = ibr__topo_find_port_guid(t, conf_guid(&v, i));
             if (gp == IBR_NONE || t->nodes[t->port_node[gp]].sw != v.sw[i])
                 rc = ibr__err(why, IBR_EDECLINED,
-                              "switch 0x%016" PRIx64 " cannot be named by its GUID (shared "
-                              "with another port)", dguid(&v, i));
+                              IBR__MSG("TQ023", "switch 0x%016" PRIx64
+                                                " cannot be named by its GUID (shared "
+                                                "with another port)"),
+                              dguid(&v, i));
         }
     if (rc == 0 && (rc = write_conf(out, &v)) == 0)
         log_line(why, out);

@@ -96,7 +96,7 @@ def test_version_help():
         expect(["help", cmd], 0, r"^usage: ibr " + cmd)
     expect([], 2, None, r"^usage: ibr")
     expect(["frobnicate"], 2, None, r"^ibr: frobnicate: unknown command")
-    expect(["route", "--no-such-option", "x"], 2, None, r"unknown option or missing value '--no-such-option'")
+    expect(["route", "--no-such-option", "x"], 2, None, r"unknown option or missing value '--no-such-option'.* \[CL001\]$")
 
 
 def test_engines():
@@ -160,7 +160,7 @@ def test_params():
                      ("ftree.connect_roots=maybe", "must be a boolean")):
         expect(["route", "-R", "ftree", "gen:" + FT8, "--param", arg], 2, None, msg)
     expect(["route", "-R", "ftree", "gen:" + FT8, "--param", "novalue"], 2, None,
-           r"--param: expected ENGINE\.SETTING=VALUE")
+           r"--param: expected ENGINE\.SETTING=VALUE \[CL016\]$")
     expect(["route", "-R", "ftree", "gen:" + FT8, "--param-file", "ftree.x=" + path("nofile")],
            2, None, "nofile")
     expect(["route", "-R", "ftree", "gen:" + FT8, "--qos-config", path("noqos")], 2, None,
@@ -230,7 +230,7 @@ def test_gen_errors():
     expect(["gen", FT8, "--faults", "x"], 2, None, r"^ibr: --faults: ")
     expect(["gen", FT8, "--faults", "100000"], 2, None, r"^ibr: --faults: .* \[GN016\]$")
     expect(["gen", FT8, "-o", "/nonexistent-dir/x.net"], 2, None,
-           r"^ibr: /nonexistent-dir/x.net: No such file")
+           r"^ibr: /nonexistent-dir/x.net: cannot write: No such file.* \[CL030\]$")
 
 
 def test_faults_and_lmc():
@@ -348,7 +348,7 @@ def test_route_dumps():
     check(os.listdir(path("dumps-rr")) == ["opensm.fdbs"], os.listdir(path("dumps-rr")))
     # mistakes
     expect(["route", "--dumps", "lfts,nosuch", f, "-o", path("dumps-bad")], 2, None,
-           r"^ibr: --dumps: unknown dump 'nosuch' \(known: lfts, ")
+           r"^ibr: --dumps: unknown dump 'nosuch' \(known: lfts, .*\[CL043\]$")
     expect(["route", "--all-dumps", f], 2, None, r"give -o DIR")
     check(not os.path.exists(path("dumps-bad")), "a bad --dumps made the directory")
 
@@ -437,22 +437,22 @@ def test_verify():
            r"^ibr: .*junk.dump: no \"Unicast lids\" block in 2 lines \(line 1 reads \"junk line\"\)")
     write("empty.dump", "")
     expect(["verify", f, path("empty.dump")], 2, None, r"^ibr: .*empty.dump: the text is empty")
-    expect(["verify", f], 2, None, r"^ibr: verify: expected TOPOLOGY and LFTS_DUMP")
+    expect(["verify", f], 2, None, r"^ibr: verify: expected TOPOLOGY and LFTS_DUMP.* \[CL075\]$")
     expect(["verify", f, "/nonexistent.dump"], 2, None,
-           r"^ibr: /nonexistent.dump: No such file")
+           r"^ibr: /nonexistent.dump: cannot read: No such file.* \[CL004\]$")
 
 
 def test_route_errors():
     f = path("ft8.net")
     expect(["route", "-R", "nosuch", f], 2, None, r"^ibr: route: .*nosuch")
-    expect(["route", "/nonexistent.net"], 2, None, r"^ibr: /nonexistent.net: No such file")
+    expect(["route", "/nonexistent.net"], 2, None, r"^ibr: /nonexistent.net: cannot read: No such file.* \[CL004\]$")
     write("broken.net", "Switch 8 \"S\"\n[1] \"H\"[1]\n\nHca 1 \"H\"\n[1] \"X\"[1]\n")
     expect(["route", path("broken.net")], 2, None, r"^ibr: .*broken.net: ")
     expect(["route", "--lmc", "9", f], 2, None, r"^ibr: --lmc: ")
     expect(["route", "--threads", "x", f], 2, None, r"^ibr: --threads: ")
     expect(["route", "--max-vls", "0", f], 2, None, r"^ibr: --max-vls: ")
     expect(["route"], 2, None, r"missing TOPOLOGY")
-    expect(["route", f, f], 2, None, r"too many arguments")
+    expect(["route", f, f], 2, None, r"^ibr: route: too many arguments \[CL037\]$")
     expect(["route", "--scatter", "--seed", "0", f], 2, None, r"^ibr: --scatter: ")
 
 
@@ -480,7 +480,7 @@ def test_guid_files():
     ids_bad = write("ids-bad.txt", "0x0002c90201000008 7x\n")
     expect(["route", "--ids-guid-file", ids_bad, f], 2, None, r"line 1: bad id")
     expect(["route", "--root-guids", "/nonexistent.txt", f], 2, None,
-           r"^ibr: /nonexistent.txt: No such file")
+           r"^ibr: /nonexistent.txt: cannot read: No such file.* \[CL004\]$")
     # a guid_routing_order changes nothing about validity
     order = write("order.txt", "0x0002c90301000301\n0x0002c90301000001\n")
     r = jrun(["route", "--json", "--guid-routing-order", order, f])
@@ -760,11 +760,11 @@ def test_trace():
         check(not tj["reached"] and tj["error"] == why and len(tj["hops"]) == 1 and
               tj["links"] == 0, "%s: %r" % (why, tj))
     # errors
-    expect(["trace", f, dump, "--to", "44"], 2, None, r"--from and --to are required")
+    expect(["trace", f, dump, "--to", "44"], 2, None, r"--from and --to are required \[CL071\]$")
     expect(["trace", f, dump, "--from", "99", "--to", "44"], 2, None,
-           r"^ibr: --from: LID 99 is not in the topology")
+           r"^ibr: --from: LID 99 is not in the topology.* \[CL063\]$")
     expect(["trace", f, dump, "--from", "13", "--to", "0x123456789"], 2, None,
-           r"^ibr: --to: no node or port has GUID")
+           r"^ibr: --to: no node or port has GUID .* \[CL065\]$")
     expect(["trace", f, dump, "--from", "x", "--to", "1"], 2, None, r"not a LID or GUID")
     expect(["trace", f, dump, "-R", "minhop", "--from", "1", "--to", "2"], 2, None,
            r"not both")
@@ -856,7 +856,7 @@ def test_strict():
     # without --strict the fallback routes and exits 0
     expect(["route", "-q", "-R", "ftree,updn", torus], 0, r"attempt 1: +ftree: declined")
     expect(["route", "-q", "-R", "ftree,updn", torus, "--strict"], 1, None,
-           r"strict: the first engine, ftree, declined: .*; updn routed as a fallback")
+           r"strict: the first engine, ftree, declined: .*; updn routed as a fallback \[CL045\]$")
     # updn chooses its root where OpenSM's heuristic finds none, and says which
     expect(["route", "-R", "updn,no_fallback", torus], 0,
            r"^roots: +1 chosen by ibroute, the centre .*: 0x[0-9a-f]{16} \"T\(")
@@ -864,19 +864,19 @@ def test_strict():
     torus5 = path("st-torus5.topo")
     expect(["gen", "torus:dims=5x5,hosts=1", "-o", torus5], 0)
     expect(["route", "-q", "-R", "dfsssp", "--max-vls", "1", torus5, "--strict"], 1, None,
-           r"strict: the first engine, dfsssp, IBR_ENOVL")
+           r"strict: the first engine, dfsssp, IBR_ENOVL.* \[CL045\]$")
     # minhop promises nothing: its credit loop is reported, not an error
     expect(["route", "-q", "-R", "minhop", torus, "--strict"], 0, r"CREDIT LOOP")
     expect(["route", "-q", "-R", "dfsssp", torus, "--strict"], 0, r"deadlock: +free")
     # --strict judges the verification: without it, a usage error (issue 34)
     expect(["route", "-q", "-R", "dfsssp", torus, "--strict", "--no-verify"], 2, None,
-           r"--strict and --no-verify exclude each other")
+           r"--strict and --no-verify exclude each other.* \[CL052\]$")
     # ibr verify --strict: a credit loop is an error
     out = path("st-minhop")
     expect(["route", "-q", "-R", "minhop", torus, "-o", out], 0)
     dump = os.path.join(out, "opensm-lfts.dump")
     expect(["verify", torus, dump], 0, r"CREDIT LOOP")
-    expect(["verify", "--strict", torus, dump], 1, None, r"--strict: the routing has a credit loop")
+    expect(["verify", "--strict", torus, dump], 1, None, r"--strict: the routing has a credit loop: .* \[CL076\]$")
 
 
 def test_ftree_connected_pairs():
@@ -904,7 +904,7 @@ def test_ftree_connected_pairs():
     expect(["route", "-q", "-R", "ftree,no_fallback", split], 1, None,
            r"ftree: 8 end-port pair\(s\) the fabric connects have no up/down route")
     expect(["route", "-q", "-R", "ftree", split, "--strict"], 1, None,
-           r"strict: the first engine, ftree, declined: 8 end-port pair")
+           r"strict: the first engine, ftree, declined: 8 end-port pair.* \[CL045\]$")
     out = path("fc-split")
     route = jrun(["route", "-q", "-R", "ftree", split, "--json", "-o", out])
     dump = jrun(["verify", split, os.path.join(out, "opensm-lfts.dump"), "--json"])["verify"]
@@ -955,7 +955,7 @@ def test_qos():
           len(stride) == 1 and min(stride) >= 1, (len(p0), len(p1), stride))
     check(not os.path.exists(os.path.join(lvout, "ibr-paths.level2.psl")), "level 2 written")
     expect(["route", "-q", torus, "--qos-levels", "9"], 2, None,
-           r"--qos-levels: '9' is not a number in 0..8")
+           r"--qos-levels: '9' is not a number in 0..8 \[CL005\]$")
     # ibr analyze: the VL usage of every QoS level, on VLs of its own
     o, _ = expect(["analyze", "-q", "-R", "lash,no_fallback", torus, "--qos-levels", "2",
                    "--patterns", "a2a"], 0, r"^VLs used: \d+ over 2 QoS levels \(paths per VL\):$")
@@ -970,7 +970,7 @@ def test_qos():
     check(doc["qos_levels"] == 2 and len(doc["vl_usage_levels"]) == 2 and
           doc["vl_usage_levels"][0] == doc["vl_usage"], doc)
     expect(["analyze", "-q", torus, path("nonexistent.dump"), "-Q"], 2, None,
-           r"QoS options need the tables computed in memory")
+           r"QoS options need the tables computed in memory.* \[CL027\]$")
     bad = write("qos-levels-bad.conf", "ibr_qos_levels 12\n")
     expect(["route", "-q", torus, "--qos-config", bad], 2, None,
            r"line 1: ibr_qos_levels: 12 out of range \(1\.\.8\)")
@@ -988,7 +988,7 @@ def test_qos():
            r"0x[0-9a-f]{16} \".*\" in \d+ out \d+")
     expect(["route", "-q", "-R", "dfsssp", torus, "--qos-config", conf, "--strict"], 1,
            r"deadlock: +CREDIT LOOP", r"strict: QoS SL2VL credit-loop hazard: 4 merges of SLs "
-           r"dfsssp keeps apart \(first: SLs 0 and 1 on VL 0\)")
+           r"dfsssp keeps apart \(first: SLs 0 and 1 on VL 0\) \[CL046\]$")
     j = jrun(["route", "-q", "-R", "dfsssp", torus, "--qos-config", conf, "--json"])
     check(len(j["qos"]["hazards"]) == 4 and j["qos"]["hazards"][0]["sl_a"] == 0
           and j["qos"]["hazards"][0]["sl_b"] == 1 and j["qos"]["hazards"][0]["count"] > 0
@@ -1049,7 +1049,7 @@ def test_small_ones():
     for cmd in ("route", "verify", "info", "gen", "engines", "trace", "analyze"):
         o, e = expect([cmd, "--bogus"], 2, None,
                       r"^ibr: %s: unknown option or missing value '--bogus' "
-                      r"\(try 'ibr help %s'\)$" % (cmd, cmd))
+                      r"\(try 'ibr help %s'\) \[CL001\]$" % (cmd, cmd))
         check(e.count("\n") == 1 and o == "", "%s: %r %r" % (cmd, o, e))
     expect(["help", "--help"], 0, r"^usage: ibr ")
     expect(["gen", "--help"], 0, r"usage: ibr gen .*\[--remove-down\]")
@@ -1151,6 +1151,65 @@ def test_readme_tour():
               % (p.returncode, ln, p.stdout[-800:], p.stderr[-800:]))
 
 
+def cli_code_table():
+    """{code: message format} of the CL part of doc/messages.md."""
+    doc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "doc",
+                       "messages.md")
+    rows = {}
+    with open(doc, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"\| (CL\d{3}) \| (.*) \|$", line.rstrip("\n"))
+            if m:
+                text = m.group(2)
+                if text.startswith("`") and text.endswith("`"):
+                    text = text[1:-1]
+                rows[m.group(1)] = text.replace("\\|", "|")
+    return rows
+
+
+def test_cli_codes():
+    """The CLI's own errors end in their CL code, with the message that
+    doc/messages.md lists for it, and fail the command: a bad option, a bad
+    value, files it cannot read, options that exclude each other, unknown
+    commands; the --json error object carries the code too."""
+    table = cli_code_table()
+    check(len(table) > 50, "doc/messages.md lists %d CL codes" % len(table))
+    g = "gen:fattree:levels=2,radix=4"
+    net = write("codes.net", NETFILE)
+    cases = [
+        (["route", "--bogus", net], "CL001"),
+        (["route", "-q", "--max-vls", "99", g], "CL013"),
+        (["route", "-q", "--qos-levels", "0", g], "CL006"),
+        (["route", "-q", "--dumps", "lfts,nosuch", g, "-o", path("codes-out")], "CL043"),
+        (["info", "/nonexistent-dir/codes.net"], "CL004"),
+        (["info", "/dev/zero"], "CL002"),
+        (["route", "-q", g, "--strict", "--no-verify"], "CL052"),
+        (["route", "-q", "--guid2lid", net, "--lmc", "1", g], "CL021"),
+        (["analyze", "-q", "-R", "minhop", net, net], "CL026"),
+        (["trace", "-q", net, "--to", "1"], "CL071"),
+        (["route", "-q", net, net], "CL037"),
+        (["frobnicate"], "CL085"),
+        (["help", "frobnicate"], "CL084"),
+    ]
+    for args, code in cases:
+        rc, out, err = ibr(*args)
+        what = "ibr %s" % " ".join(args)
+        check(rc != 0, "%s: exit 0\n%s" % (what, err))
+        lines = [ln for ln in err.splitlines() if ln.startswith("ibr: ")]
+        check(lines and lines[-1].endswith(" [%s]" % code), "%s: no [%s]: %r" % (what, code, err))
+        # the message is the one the table lists for the code
+        fmt = table.get(code)
+        check(fmt is not None, "%s: %s is not in doc/messages.md" % (what, code))
+        pat = re.sub(r"%[-0-9.*]*(?:ll|z)?[a-zA-Z]", lambda m: "\x00", fmt)
+        pat = ".*".join(re.escape(p) for p in pat.split("\x00"))
+        check(re.search(r": %s \[%s\]$" % (pat, code), lines[-1]),
+              "%s: %r is not %s's message %r" % (what, lines[-1], code, fmt))
+    # the JSON error object of --json carries the code
+    rc, out, _ = ibr("route", "-q", "--json", "--max-vls", "99", g)
+    doc = json.loads(out)
+    check(rc == 2 and doc["exit_status"] == 2 and doc["error"].endswith("[CL013]"), out)
+
+
 def test_messages():
     """The messages of issue 18, item 4: escaped, summarised, bounded."""
     # raw bytes of the input are escaped (a NUL inside an id: the Python
@@ -1183,11 +1242,11 @@ def test_messages():
         _, e = expect(["route", "-q", "-R", engine, tree, "--root-guids", roots], 0)
         check(e.count("\n") <= 8 and "1995 more root GUIDs" in e, e)
     # inputs are bounded: binary data and oversized files are refused at once
-    expect(["info", "/dev/zero"], 2, None, r"binary data \(NUL bytes\): not a text file")
+    expect(["info", "/dev/zero"], 2, None, r"binary data \(NUL bytes\): not a text file \[CL002\]$")
     big = write("msg-big.topo", "# " + "x" * (3 << 20) + "\n")
     p = subprocess.run([IBR, "info", big], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, env=dict(os.environ, IBR_MAX_INPUT_MB="1"), timeout=60)
-    check(p.returncode == 2 and "more than 1 MB: not read" in p.stderr and
+    check(p.returncode == 2 and "more than 1 MB: not read" in p.stderr and "[CL003]" in p.stderr and
           "IBR_MAX_INPUT_MB" in p.stderr, p.stderr)
     # forwarding tables for LIDs beyond the topology: the code [LF013], on
     # which the command adds its hint
@@ -1196,7 +1255,7 @@ def test_messages():
         lines = f.read().split("\n")
     far = write("msg-far.dump", "\n".join(lines[:1] + ["0x0100 001 : (far)"] + lines[1:]))
     expect(["verify", tree, far], 2, None,
-           r"line 2: LID 256 beyond the topology .* \[LF013\]\n.*hint: give the LIDs")
+           r"line 2: LID 256 beyond the topology .* \[LF013\]\n.*hint: give the LIDs.* \[CL010\]$")
 def test_dor():
     """dor: listed with its setting; a torus routed by it gets its credit loop
     reported as minhop's does, a mesh is loop-free; the port search order
@@ -1275,9 +1334,9 @@ def test_file_engine():
     expect(["verify", topo, junk], 2, None, r"no \"Unicast lids\" block in 2 lines")
     empty = write("fe-empty.dump", "")
     expect(["route", "-q", "-R", "file", "--lfts-file", empty, topo], 2, None,
-           r"^ibr: .*fe-empty.dump: the file is empty: expected forwarding tables")
+           r"^ibr: .*fe-empty.dump: the file is empty: expected forwarding tables.* \[CL015\]$")
     expect(["route", "-q", "-R", "file", "--lid-matrix-file", empty, topo], 2, None,
-           r"^ibr: .*fe-empty.dump: the file is empty: expected hop rows")
+           r"^ibr: .*fe-empty.dump: the file is empty: expected hop rows.* \[CL015\]$")
 
 
 def test_reroute():
@@ -1480,7 +1539,7 @@ def test_reroute_keeps_promise():
                                                                 "engine updn\n", 1)))
     out, err = expect(["reroute", forged, faulty], 1,
                       r"^verify: +INVALID \(.*credit loop, which updn promises none\)$",
-                      r"updn promises credit-loop freedom")
+                      r"updn promises credit-loop freedom.* \[CL058\]$")
     check(not re.search(r"^verify: +valid", out, re.M), out)
     doc = jrun(["reroute", "--json", forged, faulty], 1)
     check(doc["valid"] is False and doc["promise_broken"] is True and doc["engine"] == "updn",
@@ -1565,7 +1624,7 @@ member 0x0002c90201000004 0
                 "0x0002c90201000004", "--json"])
     check(doc["exact"] is True and doc["members"] == 2 and len(doc["copies"]) >= 2, doc)
     expect(["trace", topo, "--groups", groups, "--mlid", "0xC005", "--from",
-            "0x0002c90301000000"], 2, None, r"MLID 0xC005 has no multicast tables")
+            "0x0002c90301000000"], 2, None, r"MLID 0xC005 has no multicast tables.* \[CL068\]$")
     expect(["trace", topo, "--mlid", "0xC000", "--from", "0x1"], 2, None, r"--groups")
     expect(["trace", topo, "--groups", groups, "--mlid", "0x10", "--from", "0x1"], 2, None,
            r"not a multicast LID")
@@ -1775,7 +1834,7 @@ def test_write_targets():
     check(os.path.islink(full), "route --save-db replaced the link")
     if os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode):
         expect(["gen", spec, "-o", "/dev/full"], 2, None,
-               r"^ibr: /dev/full: No space left on device$")
+               r"^ibr: /dev/full: cannot write: No space left on device \[CL030\]$")
         check(stat.S_ISCHR(os.lstat("/dev/full").st_mode), "/dev/full was replaced")
     # our own standard output through /proc's links (their text, "pipe:[N]",
     # is no path): written to the pipe the harness reads (/dev/fd/1 and
@@ -1886,19 +1945,20 @@ def test_option_conflicts():
     (LeakSanitizer) when a later option is refused."""
     g = "gen:fattree:levels=2,radix=4"
     expect(["route", g, "--mcast-balance", "--mcast-opensm"], 2, None,
-           r"--mcast-balance and --mcast-opensm exclude each other")
+           r"--mcast-balance and --mcast-opensm exclude each other.* \[CL051\]$")
     expect(["route", g, "--no-verify", "--strict"], 2, None,
-           r"--strict and --no-verify exclude each other")
+           r"--strict and --no-verify exclude each other.* \[CL052\]$")
     expect(["route", "-R", "ftree", g, "--param", "sssp.balance=1"], 2, None,
-           r"--param sssp.balance=\.\.\.: engine sssp is not in the chain \(-R ftree\)")
+           r"--param sssp.balance=\.\.\.: engine sssp is not in the chain \(-R ftree\).* \[CL018\]$")
     expect(["route", g, "--param", "sssp.balance=1"], 2, None,
-           r"engine sssp is not in the chain \(no -R: minhop\)")
+           r"engine sssp is not in the chain \(no -R: minhop\).* \[CL018\]$")
     expect(["route", "-R", "ftree,no_fallback", g, "--param", "minhop.x=1"], 2, None,
            r"engine minhop is not in the chain")
     expect(["route", "-R", "sssp", g, "--max-reverse-hops", "3"], 2, None,
-           r"--max-reverse-hops sets ftree.max_reverse_hops: engine ftree is not in the chain")
+           r"--max-reverse-hops sets ftree.max_reverse_hops: engine ftree is not in the chain"
+           r".* \[CL019\]$")
     expect(["route", "-R", "sssp", g, "--connect-roots"], 2, None,
-           r"--connect-roots: none of updn, dnup and ftree is in the chain")
+           r"--connect-roots: none of updn, dnup and ftree is in the chain.* \[CL020\]$")
     expect(["trace", "-R", "updn", g, "--from", "1", "--to", "2", "--param", "sssp.balance=1"],
            2, None, r"engine sssp is not in the chain")
     # accepted: the engine is in the chain (minhop: the fallback)
@@ -1967,7 +2027,7 @@ def test_trace_guid_forms():
     # 0x1234 is a LID, which no port owns: the message suggests guid:
     expect(["trace", topo, "--from", "0x1234", "--to", "4"], 2, None,
            r"--from: LID 4660 is not in the topology \(LIDs 1\.\.4\) \(for the GUID, write "
-           r"guid:0x1234\)")
+           r"guid:0x1234\) \[CL063\]$")
 
 
 def test_engines_columns():
@@ -2183,7 +2243,7 @@ def main():
              test_verify_dump_verdict, test_verify_fdbs, test_strict, test_dfsssp_beyond_cycle_breaking,
              test_not_a_topology,
              test_small_ones, test_failed_writes, test_readme_tour,
-             test_messages, test_dor, test_file_engine, test_reroute, test_reroute_blocks,
+             test_messages, test_cli_codes, test_dor, test_file_engine, test_reroute, test_reroute_blocks,
              test_reroute_keeps_promise, test_reroute_dmodc,
              test_multicast,
              test_multicast_keeps_promise, test_sa_dump, test_port_facts, test_qos,
