@@ -471,6 +471,21 @@ int ibr_fabric_set_node_state(ibr_fabric *f, uint32_t node, ibr_link_state state
     return ok(f);
 }
 
+/* Port index -> node: a binary search over the port offsets. */
+void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
+{
+    size_t lo = 0, hi = f->n_nodes;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (f->nodes[mid].port_off <= gp)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *node = (uint32_t)lo;
+    *port = gp - f->nodes[lo].port_off;
+}
+
 int ibr_fabric_find_guid(uint32_t *out, unsigned int *port, const ibr_fabric *f, uint64_t guid)
 {
     if (!f || !out)
@@ -485,18 +500,10 @@ int ibr_fabric_find_guid(uint32_t *out, unsigned int *port, const ibr_fabric *f,
     uint32_t gp = ibr__guidmap_get(&f->port_guids, guid);
     if (gp == IBR_NONE)
         return IBR_ENOTFOUND;
-    /* port index -> node: binary search over port offsets */
-    size_t lo = 0, hi = f->n_nodes;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (f->nodes[mid].port_off <= gp)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *out = (uint32_t)lo;
+    unsigned p;
+    ibr__port_owner(f, gp, out, &p);
     if (port)
-        *port = gp - f->nodes[lo].port_off;
+        *port = p;
     return 0;
 }
 

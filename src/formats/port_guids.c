@@ -18,20 +18,6 @@ uint64_t ibr__temp_port_guid(const ibr_fabric *f, const ibr__guidmap *finals, ui
     }
 }
 
-void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
-{
-    size_t lo = 0, hi = f->n_nodes;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (f->nodes[mid].port_off <= gp)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *node = (uint32_t)lo;
-    *port = gp - f->nodes[lo].port_off;
-}
-
 int ibr__port_move_aside(ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next, uint64_t g,
                          uint32_t *node, unsigned *port)
 {
