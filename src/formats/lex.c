@@ -48,6 +48,15 @@ int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list 
     return code;
 }
 
+int ibr__text_holds(const char *buf, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; n <= len && i <= len - n; i++)
+        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
 char *ibr__esc(char *buf, size_t cap, const char *p, size_t n)
 {
     static const char hex[] = "0123456789abcdef";

@@ -206,16 +206,6 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, int kind, uint32_
     return 0;
 }
 
-/* Does the text hold needle? */
-static int holds(const char *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (size_t i = 0; n <= len && i <= len - n; i++)
-        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
 /* A text without a single block: say what it holds instead. */
 static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
                     const ibr__lex *first)
@@ -233,7 +223,7 @@ static int no_block(lreader *lr, const char *buf, size_t len, uint32_t lines,
                           IBR__MSG("LF018", "the text holds only blank and comment lines: %s"),
                           expected)
                    : lerr(lr, 0, IBR__MSG("LF019", "the text is empty: %s"), expected);
-    if (holds(buf, len, "switchguid=") || holds(buf, len, "\"S-") || holds(buf, len, "caguid="))
+    if (ibr__text_holds(buf, len, "switchguid=") || ibr__text_holds(buf, len, "\"S-") || ibr__text_holds(buf, len, "caguid="))
         return lerr(lr, 0,
                     IBR__MSG("LF016",
                              "no \"Unicast lids\" block in %" PRIu32 " line%s: this looks like a "

@@ -538,22 +538,12 @@ static bool is_assignment_key(ibr__span w)
     return false;
 }
 
-/* Does the text hold `needle` (a plain substring search over bytes)? */
-static int holds(const char *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (size_t i = 0; n <= len && i <= len - n; i++)
-        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
 /* A text without a single node: an input error, not an empty fabric (an
    empty file, junk, or another format given where a topology belongs). */
 static int no_nodes(ibn_parser *ps, const char *buf, size_t len, uint32_t lines)
 {
     const char *what = len == 0 ? "the text is empty" : "no node record was found";
-    if (holds(buf, len, "Unicast lids ["))
+    if (ibr__text_holds(buf, len, "Unicast lids ["))
         return ibr__ibn_err(ps, IBR_EPARSE, 0,
                             IBR__MSG("TP034",
                                      "%s: this looks like forwarding tables (an LFT dump such as "
