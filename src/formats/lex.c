@@ -48,6 +48,14 @@ int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list 
     return code;
 }
 
+int ibr__line_fabric_err(char *msg, uint32_t line, int rc, const ibr_fabric *f)
+{
+    if (rc == IBR_ENOMEM)
+        return ibr__line_err(msg, rc, 0, "out of memory");
+    ibr__line_err(msg, IBR_EPARSE, line, "%s", ibr_fabric_last_error(f));
+    return IBR_EPARSE;
+}
+
 int ibr__text_holds(const char *buf, size_t len, const char *needle)
 {
     size_t n = strlen(needle);

@@ -70,10 +70,7 @@ static int lerr(lst_parser *ps, const char *fmt, ...)
 /* A library call on the private fabric failed: its message, on this line. */
 static int ferr(lst_parser *ps, int rc)
 {
-    if (rc == IBR_ENOMEM)
-        return ibr__line_err(ps->msg, rc, 0, "out of memory");
-    ibr__line_err(ps->msg, IBR_EPARSE, ps->line, "%s", ibr_fabric_last_error(ps->f));
-    return IBR_EPARSE;
+    return ibr__line_fabric_err(ps->msg, ps->line, rc, ps->f);
 }
 
 static const char *const half_name[2] = {"first", "second"};
