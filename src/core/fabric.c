@@ -355,6 +355,21 @@ static int check_attr(ibr_fabric *f, const ibr_link_attr *a)
     return 0;
 }
 
+/* A port that a new link may take: one not cabled yet (IBR_EBUSY). */
+static int check_uncabled(ibr_fabric *f, uint32_t node, unsigned port)
+{
+    const ibr__node *n = &f->nodes[node];
+    const ibr__port *pt = port_of(f, node, port);
+    if (pt->remote_node == IBR_NONE)
+        return 0;
+    return ibr__fabric_err(f, IBR_EBUSY,
+                           IBR__MSG("FB022", "%s 0x%016" PRIx64
+                                             " port %u: port already connected to 0x%016" PRIx64
+                                             " port %u"),
+                           ibr__type_name(n->type), n->guid, port, f->nodes[pt->remote_node].guid,
+                           (unsigned)pt->remote_port);
+}
+
 int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa, uint32_t b, unsigned int pb,
                         const ibr_link_attr *link)
 {
@@ -377,26 +392,14 @@ int ibr_fabric_add_link(ibr_fabric *f, uint32_t a, unsigned int pa, uint32_t b, 
         return rc;
     if ((rc = check_attr(f, attr)) < 0)
         return rc;
-    const ibr__node *na = &f->nodes[a], *nb = &f->nodes[b];
+    const ibr__node *na = &f->nodes[a];
     if (a == b && pa == pb)
         return ibr__fabric_err(
             f, IBR_EINVAL, IBR__MSG("FB021", "%s 0x%016" PRIx64 " port %u: self-link to itself"),
             ibr__type_name(na->type), na->guid, pa);
+    if ((rc = check_uncabled(f, a, pa)) < 0 || (rc = check_uncabled(f, b, pb)) < 0)
+        return rc;
     ibr__port *x = port_of(f, a, pa), *y = port_of(f, b, pb);
-    if (x->remote_node != IBR_NONE)
-        return ibr__fabric_err(f, IBR_EBUSY,
-                               IBR__MSG("FB022", "%s 0x%016" PRIx64
-                                                 " port %u: port already connected to 0x%016" PRIx64
-                                                 " port %u"),
-                               ibr__type_name(na->type), na->guid, pa,
-                               f->nodes[x->remote_node].guid, (unsigned)x->remote_port);
-    if (y->remote_node != IBR_NONE)
-        return ibr__fabric_err(f, IBR_EBUSY,
-                               IBR__MSG("FB022", "%s 0x%016" PRIx64
-                                                 " port %u: port already connected to 0x%016" PRIx64
-                                                 " port %u"),
-                               ibr__type_name(nb->type), nb->guid, pb,
-                               f->nodes[y->remote_node].guid, (unsigned)y->remote_port);
     x->remote_node = b;
     x->remote_port = (uint8_t)pb;
     y->remote_node = a;
@@ -471,6 +474,21 @@ int ibr_fabric_set_node_state(ibr_fabric *f, uint32_t node, ibr_link_state state
     return ok(f);
 }
 
+/* Port index -> node: a binary search over the port offsets. */
+void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
+{
+    size_t lo = 0, hi = f->n_nodes;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (f->nodes[mid].port_off <= gp)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *node = (uint32_t)lo;
+    *port = gp - f->nodes[lo].port_off;
+}
+
 int ibr_fabric_find_guid(uint32_t *out, unsigned int *port, const ibr_fabric *f, uint64_t guid)
 {
     if (!f || !out)
@@ -485,18 +503,10 @@ int ibr_fabric_find_guid(uint32_t *out, unsigned int *port, const ibr_fabric *f,
     uint32_t gp = ibr__guidmap_get(&f->port_guids, guid);
     if (gp == IBR_NONE)
         return IBR_ENOTFOUND;
-    /* port index -> node: binary search over port offsets */
-    size_t lo = 0, hi = f->n_nodes;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (f->nodes[mid].port_off <= gp)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *out = (uint32_t)lo;
+    unsigned p;
+    ibr__port_owner(f, gp, out, &p);
     if (port)
-        *port = gp - f->nodes[lo].port_off;
+        *port = p;
     return 0;
 }
 

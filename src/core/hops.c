@@ -344,11 +344,12 @@ uint32_t ibr__hops_level_order(const ibr_topo *t, const uint8_t *hops, uint32_t 
     return total;
 }
 
-void ibr__switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue)
+void ibr__graph_components(uint32_t n, const uint32_t *adj_off, const ibr__adj *adj,
+                           uint32_t *comp, uint32_t *queue)
 {
-    for (uint32_t s = 0; s < t->n_sw; s++)
+    for (uint32_t s = 0; s < n; s++)
         comp[s] = IBR_NONE;
-    for (uint32_t s0 = 0; s0 < t->n_sw; s0++) {
+    for (uint32_t s0 = 0; s0 < n; s0++) {
         if (comp[s0] != IBR_NONE)
             continue;
         uint32_t head = 0, tail = 0;
@@ -356,11 +357,16 @@ void ibr__switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue)
         queue[tail++] = s0;
         while (head < tail) {
             uint32_t s = queue[head++];
-            for (uint32_t e = t->adj_off[s]; e < t->adj_off[s + 1]; e++)
-                if (comp[t->adj[e].sw] == IBR_NONE) {
-                    comp[t->adj[e].sw] = s0;
-                    queue[tail++] = t->adj[e].sw;
+            for (uint32_t e = adj_off[s]; e < adj_off[s + 1]; e++)
+                if (comp[adj[e].sw] == IBR_NONE) {
+                    comp[adj[e].sw] = s0;
+                    queue[tail++] = adj[e].sw;
                 }
         }
     }
+}
+
+void ibr__switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue)
+{
+    ibr__graph_components(t->n_sw, t->adj_off, t->adj, comp, queue);
 }

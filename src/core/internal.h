@@ -51,6 +51,8 @@ struct ibr_fabric {
 };
 
 int ibr__fabric_err(ibr_fabric *f, int code, const char *fmt, ...) IBR_PRINTF(3, 4);
+/* The node and port of global port index gp (f holds at least one node). */
+void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port);
 /* Size of a caller's ibr_node_info / ibr_port_info of the given version
    (0: unknown version). */
 size_t ibr__node_info_size(unsigned int version);

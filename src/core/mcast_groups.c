@@ -27,10 +27,8 @@ int ibr_mcast_groups_create(ibr_mcast_groups **out, const ibr_topo *t)
     return 0;
 }
 
-void ibr_mcast_groups_destroy(ibr_mcast_groups *g)
+void ibr__mcast_groups_clear(ibr_mcast_groups *g)
 {
-    if (!g)
-        return;
     for (size_t i = 0; i < g->n_groups; i++) {
         ibr__free(g->ctx, g->groups[i].ports);
         ibr__free(g->ctx, g->groups[i].join);
@@ -38,6 +36,16 @@ void ibr_mcast_groups_destroy(ibr_mcast_groups *g)
     }
     ibr__free(g->ctx, g->groups);
     ibr__free(g->ctx, g->mlids);
+    g->groups = NULL;
+    g->mlids = NULL;
+    g->n_groups = g->cap_groups = g->n_mlids = g->cap_mlids = 0;
+}
+
+void ibr_mcast_groups_destroy(ibr_mcast_groups *g)
+{
+    if (!g)
+        return;
+    ibr__mcast_groups_clear(g);
     ibr__free(g->ctx, g);
 }
 

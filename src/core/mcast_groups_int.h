@@ -41,6 +41,9 @@ int ibr__mcast_add(ibr_mcast_groups *g, uint16_t mlid, const uint8_t mgid[16], u
    states OR-ed; *out allocated through g's context. IBR_ENOTFOUND when no
    group has the MLID. */
 int ibr__mcast_members(ibr__mcmember **out, size_t *n, const ibr_mcast_groups *g, uint16_t mlid);
+/* Free every group and MLID of g: g holds none after, its context and
+   topology stay. */
+void ibr__mcast_groups_clear(ibr_mcast_groups *g);
 /* Copy every MLID's members of g into r (creating empty MFTs as needed). */
 int ibr__result_set_mcast_members(ibr_result *r, const ibr_mcast_groups *g);
 

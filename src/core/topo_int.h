@@ -126,6 +126,11 @@ void ibr__bfs(uint32_t *dist, const ibr_topo *t, const uint32_t *src, size_t n_s
 /* Connected components of the active switch links: comp[s] is the first
    switch of s's component; queue is scratch of n_sw entries. */
 void ibr__switch_components(const ibr_topo *t, uint32_t *comp, uint32_t *queue);
+/* The same over any switch graph held as the topology holds its own: n
+   switches, links adj[adj_off[s] .. adj_off[s + 1]) of each (an engine's
+   private copy of the switch graph). */
+void ibr__graph_components(uint32_t n, const uint32_t *adj_off, const ibr__adj *adj,
+                           uint32_t *comp, uint32_t *queue);
 
 /* All-pairs switch hop matrix over active links: d[a * n_sw + b] = hops from
    a to b (255 = unreachable or > 254). BFS from every switch, in parallel.

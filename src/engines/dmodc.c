@@ -1868,23 +1868,7 @@ static int check_unrouted(repair *r)
         ibr__free(n->ctx, isep);
         return IBR_ENOMEM;
     }
-    for (uint32_t s = 0; s < r->S; s++)
-        comp[s] = IBR_NONE;
-    for (uint32_t s0 = 0; s0 < r->S; s0++) {
-        if (comp[s0] != IBR_NONE)
-            continue;
-        uint32_t head = 0, tail = 0;
-        comp[s0] = s0;
-        queue[tail++] = s0;
-        while (head < tail) {
-            uint32_t s = queue[head++];
-            for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++)
-                if (comp[f->adj[e].sw] == IBR_NONE) {
-                    comp[f->adj[e].sw] = s0;
-                    queue[tail++] = f->adj[e].sw;
-                }
-        }
-    }
+    ibr__graph_components(r->S, f->adj_off, f->adj, comp, queue);
     int suspect = infinite_pair(n, isep, comp);
     ibr__free(n->ctx, comp);
     ibr__free(n->ctx, queue);

@@ -245,10 +245,8 @@ static int dor_route(ibr_run *run, void *user)
     int rc = ibr_run_progress(run, "dor: hop matrix", 0, 1);
     if (rc < 0)
         return rc;
-    uint8_t *hops = ibr_run_hops(run);
-    if (!hops)
-        return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
-    if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
+    uint8_t *hops;
+    if ((rc = ibr__engine_hops(&hops, run, t)) < 0)
         return ibr_run_fail(run, rc, "out of memory");
 
     const char *order = "";

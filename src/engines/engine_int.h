@@ -50,6 +50,17 @@ static inline int ibr__fail(ibr_run *run, int code, const char *fmt, ...)
    progress callback keeps its own). Returns the code to return. */
 int ibr__engine_fail(ibr_run *run, int rc, const char *what);
 
+/* The run's switch hop matrix over t (the run's topology or an engine's
+   view of it), filled: *out gets the run's buffer (NULL when the run
+   cannot hold one: IBR_ENOMEM), then ibr_topo_switch_hops()'s code. */
+static inline int ibr__engine_hops(uint8_t **out, ibr_run *run, const ibr_topo *t)
+{
+    *out = ibr_run_hops(run);
+    if (!*out)
+        return IBR_ENOMEM;
+    return ibr_topo_switch_hops(*out, t, ibr_run_threads(run));
+}
+
 /* An up/down engine's orientation of the switch links, kept with its
    routing (and in a routing database) for repairs: pos[s] is switch s's
    place, every place distinct, a step toward a smaller place first-phase.

@@ -335,10 +335,8 @@ static int file_route(ibr_run *run, void *user)
                                    "or --lfts-file/--lid-matrix-file)"));
     if ((rc = ibr_run_progress(run, "file: hop matrix", 0, 1)) < 0)
         return rc;
-    uint8_t *hops = ibr_run_hops(run);
-    if (!hops)
-        return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
-    if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
+    uint8_t *hops;
+    if ((rc = ibr__engine_hops(&hops, run, t)) < 0)
         return ibr_run_fail(run, rc, "out of memory");
     if (!mx_len) {
         rc = ibr_run_ucast(run, hops, NULL, NULL, "file: forwarding tables");

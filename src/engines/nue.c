@@ -213,6 +213,13 @@ static inline int hless(const hent *a, const hent *b)
     return a->key < b->key || (a->key == b->key && a->c < b->c);
 }
 
+/* Entry e at heap slot i, its position recorded. */
+static inline void hput(nue *c, size_t i, hent e)
+{
+    c->hp[i] = e;
+    c->hpos[e.w] = (uint32_t)i;
+}
+
 static void hup(nue *c, size_t i)
 {
     hent e = c->hp[i];
@@ -220,12 +227,10 @@ static void hup(nue *c, size_t i)
         size_t p = (i - 1) / 2;
         if (!hless(&e, &c->hp[p]))
             break;
-        c->hp[i] = c->hp[p];
-        c->hpos[c->hp[i].w] = (uint32_t)i;
+        hput(c, i, c->hp[p]);
         i = p;
     }
-    c->hp[i] = e;
-    c->hpos[e.w] = (uint32_t)i;
+    hput(c, i, e);
 }
 
 /* Insert switch w or lower its key to (key, ch) if that is better. */
@@ -260,12 +265,10 @@ static hent hpop(nue *c)
             m = l + 1;
         if (m == i)
             break;
-        c->hp[i] = c->hp[m];
-        c->hpos[c->hp[i].w] = (uint32_t)i;
+        hput(c, i, c->hp[m]);
         i = m;
     }
-    c->hp[i] = e;
-    c->hpos[e.w] = (uint32_t)i;
+    hput(c, i, e);
     return top;
 }
 

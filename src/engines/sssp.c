@@ -930,9 +930,7 @@ int ibr__sssp_compute(ibr_run *run, const ibr_topo *t, ibr__sssp *s, const char 
         goto nomem;
     if (!(s->tp = ibr__mallocarray(ctx, (size_t)s->n_dest * n + 1, 1)))
         goto nomem;
-    if (!(hops = ibr_run_hops(run)))
-        goto nomem;
-    if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
+    if ((rc = ibr__engine_hops(&hops, run, t)) < 0)
         goto nomem;
 
     st.ng = s->n_groups;

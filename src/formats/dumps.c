@@ -246,6 +246,29 @@ static int two_pass(void *arg, unsigned worker, size_t i)
     return 0;
 }
 
+/* The second pass of a two-pass writer: the block sizes the first pass
+   left in j->off[0..count) become offsets, out grows by their total and
+   fill formats every switch's block into its place. */
+static int fill_measured(ibr_buffer *out, sw_job *j, unsigned nw, ibr__par_fn fill)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < j->count; i++) {
+        size_t n = j->off[i];
+        j->off[i] = total;
+        total += n;
+    }
+    int rc = ibr__buf_reserve(out, j->t->ctx, total);
+    if (rc == 0) {
+        j->base = out->data + out->size;
+        rc = ibr__parallel_for(nw, j->count, fill, j);
+    }
+    if (rc == 0) {
+        out->size += total;
+        out->data[out->size] = 0;
+    }
+    return rc;
+}
+
 static int write_two_pass(ibr_buffer *out, sw_job *j, unsigned nw)
 {
     ibr_context *ctx = j->t->ctx;
@@ -258,22 +281,8 @@ static int write_two_pass(ibr_buffer *out, sw_job *j, unsigned nw)
         j->scratch[w].ctx = out->ctx;
     if (rc == 0)
         rc = ibr__parallel_for(nw, j->count, two_pass, j);
-    size_t total = 0;
-    for (uint32_t i = 0; i < j->count && rc == 0; i++) {
-        size_t n = j->off[i];
-        j->off[i] = total;
-        total += n;
-    }
     if (rc == 0)
-        rc = ibr__buf_reserve(out, ctx, total);
-    if (rc == 0) {
-        j->base = out->data + out->size;
-        rc = ibr__parallel_for(nw, j->count, two_pass, j);
-    }
-    if (rc == 0) {
-        out->size += total;
-        out->data[out->size] = 0;
-    }
+        rc = fill_measured(out, j, nw, two_pass);
     for (unsigned w = 0; j->scratch && w < nw; w++)
         ibr_buffer_dispose(&j->scratch[w]);
     ibr__free(ctx, j->scratch);
@@ -357,22 +366,8 @@ static int write_lfts_direct(ibr_buffer *out, sw_job *j, unsigned nw)
     if (!j->off)
         return IBR_ENOMEM;
     int rc = ibr__parallel_for(nw, j->count, lfts_measure, j);
-    size_t total = 0;
-    for (uint32_t i = 0; i < j->count && rc == 0; i++) {
-        size_t n = j->off[i];
-        j->off[i] = total;
-        total += n;
-    }
     if (rc == 0)
-        rc = ibr__buf_reserve(out, ctx, total);
-    if (rc == 0) {
-        j->base = out->data + out->size;
-        rc = ibr__parallel_for(nw, j->count, lfts_fill, j);
-    }
-    if (rc == 0) {
-        out->size += total;
-        out->data[out->size] = 0;
-    }
+        rc = fill_measured(out, j, nw, lfts_fill);
     ibr__free(ctx, j->off);
     j->off = NULL;
     return rc;

@@ -18,11 +18,13 @@ const char *ibr__type_word(unsigned type);
    control characters become spaces. */
 void ibr__desc_line(char *dst, const char *src);
 
+/* The arguments of a reader that builds fabric f from buf[0..len): f
+   given and still empty, buf NULL only when len is 0. 0, or the error
+   (with f's message). */
+int ibr__parse_into_check(ibr_fabric *f, const char *buf, size_t len);
 /* A temporary port GUID: one no port of f holds and finals (the GUIDs
    the text gives) does not hold; *next counts down from 2^64 - 1. */
 uint64_t ibr__temp_port_guid(const ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next);
-/* The node and port of global port index gp. */
-void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port);
 /* Move the port holding GUID g, if any, to a temporary GUID; *node and
    *port get it (*node IBR_NONE when no port held g). 0 or a library error. */
 int ibr__port_move_aside(ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next, uint64_t g,

@@ -48,6 +48,23 @@ int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list 
     return code;
 }
 
+int ibr__line_fabric_err(char *msg, uint32_t line, int rc, const ibr_fabric *f)
+{
+    if (rc == IBR_ENOMEM)
+        return ibr__line_err(msg, rc, 0, "out of memory");
+    ibr__line_err(msg, IBR_EPARSE, line, "%s", ibr_fabric_last_error(f));
+    return IBR_EPARSE;
+}
+
+int ibr__text_holds(const char *buf, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; n <= len && i <= len - n; i++)
+        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
 char *ibr__esc(char *buf, size_t cap, const char *p, size_t n)
 {
     static const char hex[] = "0123456789abcdef";

@@ -80,6 +80,15 @@ int ibr__line_verr(char *msg, int code, uint32_t line, const char *fmt, va_list 
     IBR_PRINTF(4, 0);
 int ibr__line_err(char *msg, int code, uint32_t line, const char *fmt, ...) IBR_PRINTF(4, 5);
 
+/* A library call on a parser's private fabric f failed with rc: "out of
+   memory" (IBR_ENOMEM, no line) or f's message on this line (IBR_EPARSE),
+   into msg; returns that code. */
+int ibr__line_fabric_err(char *msg, uint32_t line, int rc, const ibr_fabric *f);
+
+/* Does buf[0..len) hold needle anywhere (a plain substring search over
+   bytes, for naming what a text holds when it is not the format asked)? */
+int ibr__text_holds(const char *buf, size_t len, const char *needle);
+
 /* Text of the input to quote in a message: the n bytes at p with every
    byte outside printable ASCII (control characters, a NUL, escape
    sequences, bytes of 0x7f and above) and '"' and '\\' written as \xNN,

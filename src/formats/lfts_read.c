@@ -221,16 +221,6 @@ static int parse_entry(lreader *lr, ibr__cur c, uint32_t line, int kind, uint32_
     return 0;
 }
 
-/* Does the text hold needle? */
-static int holds(const char *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (size_t i = 0; n <= len && i <= len - n; i++)
-        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
 /* A text without a single block: say what it holds instead. */
 static int no_block(lreader *lr)
 {
@@ -327,8 +317,8 @@ static int read_lines(lreader *lr, const char *buf, size_t len)
     }
     lr->lines = lx.line;
     if (rc == 0 && !lr->blocks && !lr->topo_hint)
-        lr->topo_hint = holds(buf, len, "switchguid=") || holds(buf, len, "\"S-") ||
-                        holds(buf, len, "caguid=");
+        lr->topo_hint = ibr__text_holds(buf, len, "switchguid=") ||
+                        ibr__text_holds(buf, len, "\"S-") || ibr__text_holds(buf, len, "caguid=");
     return rc;
 }
 

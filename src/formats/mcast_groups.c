@@ -117,20 +117,6 @@ static int join_word(ibr__span w, unsigned *bits)
     return 0;
 }
 
-static void clear_groups(ibr_mcast_groups *g)
-{
-    for (size_t i = 0; i < g->n_groups; i++) {
-        ibr__free(g->ctx, g->groups[i].ports);
-        ibr__free(g->ctx, g->groups[i].join);
-        ibr__guidmap_free(g->ctx, &g->groups[i].index);
-    }
-    ibr__free(g->ctx, g->groups);
-    ibr__free(g->ctx, g->mlids);
-    g->groups = NULL;
-    g->mlids = NULL;
-    g->n_groups = g->cap_groups = g->n_mlids = g->cap_mlids = 0;
-}
-
 int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char *buf,
                            size_t len)
 {
@@ -267,7 +253,7 @@ int ibr_mcast_groups_parse(ibr_mcast_groups **out, const ibr_topo *t, const char
         return rc;
     }
     if (rc < 0)
-        clear_groups(g);
+        ibr__mcast_groups_clear(g);
     *out = g;
     return rc;
 }

@@ -5,8 +5,20 @@
  * GUID + port), and those may be GUIDs the text gives other ports. A port
  * holding a GUID only by default steps aside to a temporary GUID, counting
  * down from 2^64 - 1 and skipping GUIDs in use or given by the text.
+ * Those readers check their arguments the same way too.
  */
 #include "formats/formats_int.h"
+
+int ibr__parse_into_check(ibr_fabric *f, const char *buf, size_t len)
+{
+    if (!f)
+        return IBR_EINVAL;
+    if (!buf && len)
+        return ibr__fabric_err(f, IBR_EINVAL, "NULL buffer of %zu bytes", len);
+    if (f->n_nodes)
+        return ibr__fabric_err(f, IBR_ESTATE, "the fabric is not empty (%zu nodes)", f->n_nodes);
+    return 0;
+}
 
 uint64_t ibr__temp_port_guid(const ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next)
 {
@@ -16,20 +28,6 @@ uint64_t ibr__temp_port_guid(const ibr_fabric *f, const ibr__guidmap *finals, ui
             ibr__guidmap_get(finals, g) == IBR_NONE)
             return g;
     }
-}
-
-void ibr__port_owner(const ibr_fabric *f, uint32_t gp, uint32_t *node, unsigned *port)
-{
-    size_t lo = 0, hi = f->n_nodes;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (f->nodes[mid].port_off <= gp)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    *node = (uint32_t)lo;
-    *port = gp - f->nodes[lo].port_off;
 }
 
 int ibr__port_move_aside(ibr_fabric *f, const ibr__guidmap *finals, uint64_t *next, uint64_t g,

@@ -70,10 +70,7 @@ static int lerr(lst_parser *ps, const char *fmt, ...)
 /* A library call on the private fabric failed: its message, on this line. */
 static int ferr(lst_parser *ps, int rc)
 {
-    if (rc == IBR_ENOMEM)
-        return ibr__line_err(ps->msg, rc, 0, "out of memory");
-    ibr__line_err(ps->msg, IBR_EPARSE, ps->line, "%s", ibr_fabric_last_error(ps->f));
-    return IBR_EPARSE;
+    return ibr__line_fabric_err(ps->msg, ps->line, rc, ps->f);
 }
 
 static const char *const half_name[2] = {"first", "second"};
@@ -424,18 +421,15 @@ static int parse_text(lst_parser *ps, const char *buf, size_t len)
 
 int ibr_fabric_parse_subnet_lst(ibr_fabric *f, const char *buf, size_t len)
 {
-    if (!f)
-        return IBR_EINVAL;
-    if (!buf && len)
-        return ibr__fabric_err(f, IBR_EINVAL, "NULL buffer of %zu bytes", len);
-    if (f->n_nodes)
-        return ibr__fabric_err(f, IBR_ESTATE, "the fabric is not empty (%zu nodes)", f->n_nodes);
+    int rc = ibr__parse_into_check(f, buf, len);
+    if (rc < 0)
+        return rc;
     ibr_context *ctx = ibr__ctx(f->ctx);
     lst_parser ps;
     memset(&ps, 0, sizeof ps);
     ps.ctx = ctx;
     ps.next_tmp = UINT64_MAX;
-    int rc = ibr_fabric_create(&ps.f, ctx);
+    rc = ibr_fabric_create(&ps.f, ctx);
     if (rc < 0)
         return ibr__fabric_err(f, rc, "out of memory");
     rc = parse_text(&ps, buf, len);

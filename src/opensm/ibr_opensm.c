@@ -600,35 +600,38 @@ static int options_from_osm(ibr_options *opts, osm_inputs *in, ibr_context *ctx,
     opts->port_profile_switch_nodes = o->port_profile_switch_nodes ? 1 : 0;
     opts->guid_routing_order_no_scatter = o->guid_routing_order_no_scatter ? 1 : 0;
 
-    if ((rc = load_list(&in->roots, ctx, IBR_GUID_LIST_PLAIN, "root_guid_file",
-                        o->root_guid_file, msg, msgcap)) < 0 ||
-        (rc = load_list(&in->cns, ctx, IBR_GUID_LIST_PLAIN, "cn_guid_file",
-                        o->cn_guid_file, msg, msgcap)) < 0 ||
-        (rc = load_list(&in->ios, ctx, IBR_GUID_LIST_PLAIN, "io_guid_file",
-                        o->io_guid_file, msg, msgcap)) < 0 ||
-        (rc = load_list(&in->order, ctx, IBR_GUID_LIST_PLAIN, "guid_routing_order_file",
-                        o->guid_routing_order_file, msg, msgcap)) < 0 ||
-        (rc = load_list(&in->ids, ctx, IBR_GUID_LIST_ID, "ids_guid_file",
-                        o->ids_guid_file, msg, msgcap)) < 0 ||
-        (rc = load_list(&in->ignore, ctx, IBR_GUID_LIST_PORT, "port_prof_ignore_file",
-                        o->port_prof_ignore_file, msg, msgcap)) < 0)
-        return rc;
-    if (in->roots) {
-        opts->root_guids = ibr_guid_list_guids(in->roots);
-        opts->n_root_guids = ibr_guid_list_count(in->roots);
-    }
-    if (in->cns) {
-        opts->cn_guids = ibr_guid_list_guids(in->cns);
-        opts->n_cn_guids = ibr_guid_list_count(in->cns);
-    }
-    if (in->ios) {
-        opts->io_guids = ibr_guid_list_guids(in->ios);
-        opts->n_io_guids = ibr_guid_list_count(in->ios);
-    }
-    if (in->order) {
-        opts->guid_routing_order = ibr_guid_list_guids(in->order);
-        opts->n_guid_routing_order = ibr_guid_list_count(in->order);
-    }
+    const struct {
+        ibr_guid_list **list;
+        ibr_guid_list_kind kind;
+        const char *what, *path;
+    } files[] = {
+        {&in->roots, IBR_GUID_LIST_PLAIN, "root_guid_file", o->root_guid_file},
+        {&in->cns, IBR_GUID_LIST_PLAIN, "cn_guid_file", o->cn_guid_file},
+        {&in->ios, IBR_GUID_LIST_PLAIN, "io_guid_file", o->io_guid_file},
+        {&in->order, IBR_GUID_LIST_PLAIN, "guid_routing_order_file", o->guid_routing_order_file},
+        {&in->ids, IBR_GUID_LIST_ID, "ids_guid_file", o->ids_guid_file},
+        {&in->ignore, IBR_GUID_LIST_PORT, "port_prof_ignore_file", o->port_prof_ignore_file},
+    };
+    for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++)
+        if ((rc = load_list(files[k].list, ctx, files[k].kind, files[k].what, files[k].path, msg,
+                            msgcap)) < 0)
+            return rc;
+    /* the plain GUID lists, each into its two option fields */
+    const struct {
+        const ibr_guid_list *list;
+        const uint64_t **guids;
+        size_t *n;
+    } plain[] = {
+        {in->roots, &opts->root_guids, &opts->n_root_guids},
+        {in->cns, &opts->cn_guids, &opts->n_cn_guids},
+        {in->ios, &opts->io_guids, &opts->n_io_guids},
+        {in->order, &opts->guid_routing_order, &opts->n_guid_routing_order},
+    };
+    for (size_t k = 0; k < sizeof(plain) / sizeof(plain[0]); k++)
+        if (plain[k].list) {
+            *plain[k].guids = ibr_guid_list_guids(plain[k].list);
+            *plain[k].n = ibr_guid_list_count(plain[k].list);
+        }
     if (in->ids) {
         opts->ids = ibr_guid_list_ids(in->ids);
         opts->n_ids = ibr_guid_list_count(in->ids);

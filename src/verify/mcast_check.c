@@ -28,6 +28,7 @@ typedef struct flood {
     uint16_t *qin;       /* queue: in port */
     uint16_t *qdepth;
     size_t qlen;         /* entries of the queue after a flood */
+    uint32_t *touched;   /* per switch: the switches a flood reached */
     /* results of one flood */
     int loop;            /* a switch received two copies */
     uint64_t dead_ends;
@@ -158,11 +159,15 @@ static int flood_run(flood *f, uint32_t gport, uint32_t *touched_sw, size_t *n_t
     return 0;
 }
 
+/* A cleared flood over t with its arrays: 0 or IBR_ENOMEM (flood_free()
+   either way). */
 static int flood_alloc(flood *f, const ibr_topo *t)
 {
     ibr_context *ctx = t->ctx;
     size_t np = t->n_ports ? t->n_ports : 1, ns = t->n_sw ? t->n_sw : 1;
+    memset(f, 0, sizeof *f);
     f->t = t;
+    f->touched = ibr__mallocarray(ctx, ns, sizeof *f->touched);
     f->seen_in = ibr__calloc(ctx, np, sizeof *f->seen_in);
     f->deliv = ibr__calloc(ctx, np, sizeof *f->deliv);
     f->is_member = ibr__calloc(ctx, np, 1);
@@ -170,8 +175,8 @@ static int flood_alloc(flood *f, const ibr_topo *t)
     f->qsw = ibr__mallocarray(ctx, np, sizeof *f->qsw);
     f->qin = ibr__mallocarray(ctx, np, sizeof *f->qin);
     f->qdepth = ibr__mallocarray(ctx, np, sizeof *f->qdepth);
-    return f->seen_in && f->deliv && f->is_member && f->sw_copies && f->qsw && f->qin &&
-                   f->qdepth
+    return f->touched && f->seen_in && f->deliv && f->is_member && f->sw_copies && f->qsw &&
+                   f->qin && f->qdepth
                ? 0
                : IBR_ENOMEM;
 }
@@ -185,6 +190,7 @@ static void flood_free(flood *f, ibr_context *ctx)
     ibr__free(ctx, f->qsw);
     ibr__free(ctx, f->qin);
     ibr__free(ctx, f->qdepth);
+    ibr__free(ctx, f->touched);
 }
 
 /* Undo a flood's marks: the switches it reached (their ports) and the
@@ -218,13 +224,9 @@ int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r)
     const ibr_topo *t = r->topo;
     ibr_context *ctx = t->ctx;
     flood f;
-    memset(&f, 0, sizeof f);
-    uint32_t *touched = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *touched);
     int rc = flood_alloc(&f, t);
-    if (rc < 0 || !touched) {
-        rc = IBR_ENOMEM;
+    if (rc < 0)
         goto out;
-    }
     for (size_t gi = 0; gi < r->n_mcast; gi++) {
         const ibr__mcast *mc = &r->mcast[gi];
         if (!mc->has_members || mc->n_members < 2)
@@ -242,7 +244,7 @@ int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r)
             size_t nt = 0;
             uint32_t src = mc->members[0].gport;
             f.loop_sw = IBR_NONE;
-            int clean = flood_run(&f, src, touched, &nt, &f.qlen) == 0 && !f.loop &&
+            int clean = flood_run(&f, src, f.touched, &nt, &f.qlen) == 0 && !f.loop &&
                         !f.dead_ends;
             for (size_t j = 1; j < mc->n_members && clean; j++)
                 if (f.deliv[mc->members[j].gport] != 1)
@@ -250,7 +252,7 @@ int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r)
             for (size_t q = 0; q < f.qlen && clean; q++)
                 if (!bit(mc->bits, f.qsw[q], f.qin[q]))
                     clean = 0;
-            flood_reset(&f, touched, nt);
+            flood_reset(&f, f.touched, nt);
             f.deliv[src] = 0;
             if (clean) {
                 uint64_t pairs = (uint64_t)mc->n_members * (mc->n_members - 1);
@@ -265,7 +267,7 @@ int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r)
             uint32_t src = mc->members[i].gport;
             size_t nt = 0;
             f.loop_sw = IBR_NONE;
-            if (flood_run(&f, src, touched, &nt, &f.qlen) < 0)
+            if (flood_run(&f, src, f.touched, &nt, &f.qlen) < 0)
                 continue; /* a source cabled to no switch sends nothing */
             char a[64], b[64];
             for (size_t j = 0; j < mc->n_members; j++) {
@@ -307,7 +309,7 @@ int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r)
                              mc->mlid, t->nodes[t->sw_node[f.dead_sw]].guid, f.dead_port,
                              member_name(b, sizeof b, t, src));
             }
-            flood_reset(&f, touched, nt);
+            flood_reset(&f, f.touched, nt);
             f.deliv[src] = 0;
         }
         for (size_t i = 0; i < mc->n_members; i++)
@@ -316,7 +318,6 @@ int ibr__mcast_verify(ibr_verify_report *rep, const ibr_result *r)
     rc = 0;
 out:
     flood_free(&f, ctx);
-    ibr__free(ctx, touched);
     return rc;
 }
 
@@ -336,13 +337,10 @@ int ibr_result_trace_mcast(ibr_mcast_hop *hops, size_t cap, size_t *n, const ibr
         return IBR_ENOTFOUND;
     ibr_context *ctx = t->ctx;
     flood f;
-    memset(&f, 0, sizeof f);
-    uint32_t *touched = ibr__mallocarray(ctx, t->n_sw ? t->n_sw : 1, sizeof *touched);
     int rc = flood_alloc(&f, t);
-    if (rc < 0 || !touched) {
+    if (rc < 0) {
         flood_free(&f, ctx);
-        ibr__free(ctx, touched);
-        return IBR_ENOMEM;
+        return rc;
     }
     f.mc = mc;
     f.hops = hops;
@@ -352,7 +350,7 @@ int ibr_result_trace_mcast(ibr_mcast_hop *hops, size_t cap, size_t *n, const ibr
         f.is_member[mc->members[i].gport] = 1;
     uint32_t src = t->nodes[node].port_off + port;
     size_t nt = 0;
-    rc = flood_run(&f, src, touched, &nt, &f.qlen);
+    rc = flood_run(&f, src, f.touched, &nt, &f.qlen);
     if (rc == 0) {
         *n = f.n;
         int ok = !f.loop && !f.dead_ends;
@@ -368,7 +366,6 @@ int ibr_result_trace_mcast(ibr_mcast_hop *hops, size_t cap, size_t *n, const ibr
             rc = IBR_EROUTES;
     }
     flood_free(&f, ctx);
-    ibr__free(ctx, touched);
     return rc;
 }
 

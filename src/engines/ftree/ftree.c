@@ -654,6 +654,32 @@ static void new_tuple(const ibr__guidmap *m, uint8_t *out, const uint8_t *from, 
     }
 }
 
+/* One side of switch w in the indexing walk: the n groups at
+   ft->order[first..] (down: toward the leaves) give each switch behind
+   them without a tuple yet a new one and queue it; then the groups sort
+   by their remotes' keys. (Up groups never lead to a CA.) */
+static int index_side(ftree *ft, ibr__guidmap *used, uint8_t *tu, const ft_sw *w, uint32_t first,
+                      uint32_t n, int down, uint32_t *queue, uint32_t *tail)
+{
+    int rc;
+    for (uint32_t i = 0; i < n; i++) {
+        ft_group *g = &ft->grp[ft->order[first + i]];
+        if (g->remote == FT_CA || ft->sw[g->remote].tuple[0] != 0xFF)
+            continue;
+        new_tuple(used, tu, w->tuple, down);
+        if ((rc = assign_tuple(ft, used, g->remote, tu)) < 0)
+            return rc;
+        queue[(*tail)++] = g->remote;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ft_group *g = &ft->grp[ft->order[first + i]];
+        if (g->remote != FT_CA)
+            g->rkey = ft->sw[g->remote].key;
+    }
+    sort_by_rkey(ft, ft->order + first, n);
+    return 0;
+}
+
 static int make_indexing(ftree *ft, uint32_t *queue)
 {
     uint32_t nsw = ft->nsw, first = IBR_NONE;
@@ -687,39 +713,12 @@ static int make_indexing(ftree *ft, uint32_t *queue)
     while (head < tail) {
         uint32_t s = queue[head++];
         ft_sw *w = &ft->sw[s];
-        if (w->rank < ft->leaf_rank) {
-            for (uint32_t i = 0; i < w->ndown; i++) {
-                ft_group *g = &ft->grp[ft->order[w->down + i]];
-                if (g->remote == FT_CA || ft->sw[g->remote].tuple[0] != 0xFF)
-                    continue;
-                new_tuple(&used, tu, w->tuple, 1);
-                if ((rc = assign_tuple(ft, &used, g->remote, tu)) < 0)
-                    goto out;
-                queue[tail++] = g->remote;
-            }
-            for (uint32_t i = 0; i < w->ndown; i++) {
-                ft_group *g = &ft->grp[ft->order[w->down + i]];
-                if (g->remote != FT_CA)
-                    g->rkey = ft->sw[g->remote].key;
-            }
-            sort_by_rkey(ft, ft->order + w->down, w->ndown);
-        }
-        if (w->rank != 0) {
-            for (uint32_t i = 0; i < w->nup; i++) {
-                ft_group *g = &ft->grp[ft->order[w->up + i]];
-                if (ft->sw[g->remote].tuple[0] != 0xFF)
-                    continue;
-                new_tuple(&used, tu, w->tuple, 0);
-                if ((rc = assign_tuple(ft, &used, g->remote, tu)) < 0)
-                    goto out;
-                queue[tail++] = g->remote;
-            }
-            for (uint32_t i = 0; i < w->nup; i++) {
-                ft_group *g = &ft->grp[ft->order[w->up + i]];
-                g->rkey = ft->sw[g->remote].key;
-            }
-            sort_by_rkey(ft, ft->order + w->up, w->nup);
-        }
+        if (w->rank < ft->leaf_rank &&
+            (rc = index_side(ft, &used, tu, w, w->down, w->ndown, 1, queue, &tail)) < 0)
+            goto out;
+        if (w->rank != 0 &&
+            (rc = index_side(ft, &used, tu, w, w->up, w->nup, 0, queue, &tail)) < 0)
+            goto out;
     }
     /* tuples are final: every switch group sorts by its remote's tuple */
     for (uint32_t g = 0; g < ft->ngrp; g++)

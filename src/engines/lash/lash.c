@@ -946,12 +946,10 @@ static int lash_route(ibr_run *run, void *user)
     c.avail = vls - c.start;
     c.lmc_cap = o->lmc == IBR_LMC_TOPO ? 7 : o->lmc;
     int rc;
-    uint8_t *hops = ibr_run_hops(run);
-    if (!hops)
-        goto nomem;
-    c.hops = hops;
-    if ((rc = ibr_topo_switch_hops(hops, t, ibr_run_threads(run))) < 0)
+    uint8_t *hops;
+    if ((rc = ibr__engine_hops(&hops, run, t)) < 0)
         goto fail;
+    c.hops = hops;
     if ((rc = check_graph(&c)) < 0) {
         if (rc == IBR_ENOMEM)
             goto fail;

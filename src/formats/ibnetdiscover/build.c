@@ -199,19 +199,16 @@ static int set_lids(builder *b)
 
 int ibr_fabric_parse_ibnetdiscover(ibr_fabric *f, const char *buf, size_t len)
 {
-    if (!f)
-        return IBR_EINVAL;
-    if (!buf && len)
-        return ibr__fabric_err(f, IBR_EINVAL, "NULL buffer of %zu bytes", len);
-    if (f->n_nodes)
-        return ibr__fabric_err(f, IBR_ESTATE, "the fabric is not empty (%zu nodes)", f->n_nodes);
+    int rc = ibr__parse_into_check(f, buf, len);
+    if (rc < 0)
+        return rc;
     ibn_parser ps;
     memset(&ps, 0, sizeof ps);
     ps.ctx = ibr__ctx(f->ctx);
     uint32_t *slot = NULL;
     ibr__guidmap finals = {0};
     ibr_fabric *tmp = NULL;
-    int rc = ibr__ibn_parse(&ps, buf, len);
+    rc = ibr__ibn_parse(&ps, buf, len);
     if (rc == 0)
         rc = ibr__ibn_resolve(&ps, &slot);
     if (rc == 0)

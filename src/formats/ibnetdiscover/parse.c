@@ -54,32 +54,28 @@ int ibr__ibn_nomem(ibn_parser *ps)
     return ibr__ibn_err(ps, IBR_ENOMEM, 0, "out of memory parsing the topology");
 }
 
+/* Bit i of an IB speed mask as bit speed[i] of ours (n bits read). */
+static uint16_t map_speed_bits(uint64_t ib, const uint8_t *speed, unsigned n)
+{
+    uint16_t m = 0;
+    for (unsigned i = 0; i < n; i++)
+        if ((ib >> i) & 1)
+            m |= (uint16_t)(1u << speed[i]);
+    return m;
+}
+
 /* IB LinkSpeedEnabled bits (1 SDR, 2 DDR, 4 QDR) as speed bits. */
 static uint16_t speed_bits(uint64_t ib)
 {
-    uint16_t m = 0;
-    if (ib & 1)
-        m |= 1u << IBR_SPEED_SDR;
-    if (ib & 2)
-        m |= 1u << IBR_SPEED_DDR;
-    if (ib & 4)
-        m |= 1u << IBR_SPEED_QDR;
-    return m;
+    static const uint8_t speed[] = {IBR_SPEED_SDR, IBR_SPEED_DDR, IBR_SPEED_QDR};
+    return map_speed_bits(ib, speed, 3);
 }
 
 /* IB LinkSpeedExtEnabled bits (1 FDR, 2 EDR, 4 HDR, 8 NDR) as speed bits. */
 static uint16_t ext_speed_bits(uint64_t ib)
 {
-    uint16_t m = 0;
-    if (ib & 1)
-        m |= 1u << IBR_SPEED_FDR;
-    if (ib & 2)
-        m |= 1u << IBR_SPEED_EDR;
-    if (ib & 4)
-        m |= 1u << IBR_SPEED_HDR;
-    if (ib & 8)
-        m |= 1u << IBR_SPEED_NDR;
-    return m;
+    static const uint8_t speed[] = {IBR_SPEED_FDR, IBR_SPEED_EDR, IBR_SPEED_HDR, IBR_SPEED_NDR};
+    return map_speed_bits(ib, speed, 4);
 }
 
 static int kind_of_word(ibr__span w)
@@ -538,22 +534,12 @@ static bool is_assignment_key(ibr__span w)
     return false;
 }
 
-/* Does the text hold `needle` (a plain substring search over bytes)? */
-static int holds(const char *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (size_t i = 0; n <= len && i <= len - n; i++)
-        if (buf[i] == needle[0] && memcmp(buf + i, needle, n) == 0)
-            return 1;
-    return 0;
-}
-
 /* A text without a single node: an input error, not an empty fabric (an
    empty file, junk, or another format given where a topology belongs). */
 static int no_nodes(ibn_parser *ps, const char *buf, size_t len, uint32_t lines)
 {
     const char *what = len == 0 ? "the text is empty" : "no node record was found";
-    if (holds(buf, len, "Unicast lids ["))
+    if (ibr__text_holds(buf, len, "Unicast lids ["))
         return ibr__ibn_err(ps, IBR_EPARSE, 0,
                             IBR__MSG("TP034",
                                      "%s: this looks like forwarding tables (an LFT dump such as "
