@@ -29,6 +29,8 @@
 #include "persist/reroute_updown.h"
 
 #define INF UINT32_MAX
+/* switches whose reachable states reachable() keeps at once */
+#define REACH_SETS 8
 
 typedef struct ud_scratch {
     uint32_t *p, *l, *queue, *ord, *comp;
@@ -36,6 +38,10 @@ typedef struct ud_scratch {
     /* the local pass */
     uint32_t *psw;      /* per topology port: the switch over its link */
     uint32_t *stamp;    /* per switch x 2: visit marks of one search */
+    uint32_t rsrc[REACH_SETS]; /* reachable(): the switches searched from */
+    uint8_t *rset;      /* reachable(): S per search */
+    unsigned rnext;
+    uint32_t *path;     /* the switches of one walk */
     uint32_t gen;
     uint32_t *work;     /* switches to fix toward one LID */
     uint32_t *inwork;   /* per switch: stamp of its LID's work list */
@@ -228,47 +234,78 @@ typedef struct ud_walk {
 } ud_walk;
 
 /* The current route of x toward l (delivered at d), the switches on its
-   way marked (w->onway) as carrying a walk kept in this epoch. */
+   way marked (w->onway) as carrying a walk kept in this epoch. A walk is
+   kept for every switch on the way (w->kept, w->res): the route of a
+   switch is its step then its successor's route, so a later walk stops
+   at the first switch already known. A route that comes back to a switch
+   goes round a loop and never reaches d: a switch on the way counts as
+   failed until its walk is known. */
 static ud_walk walk(const ibr__updown_repair *a, ud_scratch *w, uint32_t x, uint32_t d,
                     size_t l)
 {
     const ibr_topo *t = a->t;
-    ud_walk r = {0, 1, 0};
-    int second = 0;
-    while (x != d) {
-        w->onway[x] = w->epoch;
+    const ud_walk fail = {0, 1, 0};
+    ud_walk r;
+    uint32_t n = 0;
+    for (;;) {
+        if (x == d) {
+            r = (ud_walk){1, 1, 0};
+            break;
+        }
+        if (w->kept[x] == w->epoch) {
+            r = w->res[x];
+            break;
+        }
+        w->kept[x] = w->onway[x] = w->epoch;
+        w->res[x] = fail;
         unsigned p = a->lft[(size_t)x * a->lft_size + l];
-        const ibr__node *n = &t->nodes[t->sw_node[x]];
-        if (p == IBR_NO_ROUTE || p == 0 || p > n->nports || r.len > t->n_sw)
-            return r;
-        uint32_t y = w->psw[n->port_off + p];
-        if (y == IBR_NONE)
-            return r;
-        if (a->pos[y] > a->pos[x])
-            second = 1;
-        else if (second)
-            return r;
-        else
-            r.second_only = 0;
+        const ibr__node *nd = &t->nodes[t->sw_node[x]];
+        uint32_t y = p == IBR_NO_ROUTE || p == 0 || p > nd->nports
+                         ? IBR_NONE
+                         : w->psw[nd->port_off + p];
+        if (y == IBR_NONE) {
+            r = fail;
+            break;
+        }
+        w->path[n++] = x; /* each switch once: n <= S */
         x = y;
-        r.len++;
     }
-    r.ok = 1;
+    /* back along the way: a second-phase step needs a second-phase-only
+       route after it; a first-phase step any whole route */
+    while (n) {
+        uint32_t z = w->path[--n];
+        if (r.ok && a->pos[x] > a->pos[z])
+            r = (ud_walk){r.second_only, 1, r.len + 1};
+        else if (r.ok)
+            r = (ud_walk){1, 0, r.len + 1};
+        w->res[z] = r.ok ? r : fail;
+        x = z;
+    }
     return r;
 }
 
-/* Does b have a legal route to d on the fabric (whatever the tables)? A
-   search over (switch, phase) states from b, stopping at d. */
+/* Does b have a legal route to d on the fabric (whatever the tables)? The
+   states (switch, phase) a route from b reaches do not depend on d: they
+   are searched once from b (all of them) and kept for the next
+   destinations, in one of REACH_SETS sets (w->rsrc: whose; w->rset: per
+   switch, 1 when a state of it is reached). */
 static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint32_t d)
 {
     const ibr_topo *t = a->t;
+    uint32_t S = t->n_sw;
+    for (unsigned i = 0; i < REACH_SETS; i++)
+        if (w->rsrc[i] == b)
+            return w->rset[(size_t)i * S + d];
+    unsigned slot = w->rnext++ % REACH_SETS;
+    uint8_t *set = w->rset + (size_t)slot * S;
+    w->rsrc[slot] = b;
+    memset(set, 0, S);
     uint32_t g = ++w->gen, n = 0;
     w->queue[n++] = b * 2; /* state: switch * 2 + phase */
     w->stamp[b * 2] = g;
     while (n) {
         uint32_t st = w->queue[--n], x = st / 2, ph = st % 2;
-        if (x == d)
-            return 1;
+        set[x] = 1;
         for (uint32_t k = t->adj_off[x]; k < t->adj_off[x + 1]; k++) {
             uint32_t y = t->adj[k].sw;
             if (a->pos[y] == IBR_NONE || (a->pos[y] < a->pos[x] && ph))
@@ -280,7 +317,7 @@ static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
             }
         }
     }
-    return 0;
+    return set[d];
 }
 
 /* The best port of b toward l by the local rule, 0 if none; *so whether
@@ -305,11 +342,7 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
         /* equally loaded ties go to a different port for each LID and
            switch (as spread_link orders them) */
         uint32_t rank = (k - t->adj_off[b] + n - shift) % n;
-        if (w->kept[x] != w->epoch) {
-            w->res[x] = walk(a, w, x, d, l);
-            w->kept[x] = w->epoch;
-        }
-        ud_walk r = w->res[x];
+        ud_walk r = walk(a, w, x, d, l);
         if (!r.ok || (sec && !r.second_only))
             continue;
         int tie = best && sec == best_sec && r.len == best_len;
@@ -486,7 +519,9 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->mark);
     ibr__free(ctx, w->eps);
     ibr__free(ctx, w->psw);
+    ibr__free(ctx, w->path);
     ibr__free(ctx, w->stamp);
+    ibr__free(ctx, w->rset);
     ibr__free(ctx, w->work);
     ibr__free(ctx, w->inwork);
     ibr__free(ctx, w->dead);
@@ -542,7 +577,9 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.mark = ibr__calloc(ctx, S1, 1);
     w.eps = ibr__calloc(ctx, S1, 1);
     w.psw = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *w.psw);
+    w.path = ibr__mallocarray(ctx, S1, sizeof *w.path);
     w.stamp = ibr__calloc(ctx, 2 * (size_t)S1, sizeof *w.stamp);
+    w.rset = ibr__mallocarray(ctx, REACH_SETS * (size_t)S1, 1);
     /* a switch is in a work list at most once (inwork) */
     w.work = ibr__mallocarray(ctx, S1, sizeof *w.work);
     w.inwork = ibr__calloc(ctx, S1, sizeof *w.inwork);
@@ -556,11 +593,13 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     a->moved = ibr__mallocarray(ctx, a->cap_moved, sizeof *a->moved);
     a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
     if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
-        !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad || !w.kept ||
-        !w.onway || !w.res) {
+        !w.path || !w.stamp || !w.rset || !w.work || !w.inwork || !w.dead || !w.unreach ||
+        !w.bad || !w.kept || !w.onway || !w.res) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }
+    for (unsigned i = 0; i < REACH_SETS; i++)
+        w.rsrc[i] = IBR_NONE;
     for (uint32_t i = 0; i < a->n_pos; i++)
         w.ord[i] = IBR_NONE;
     for (uint32_t s = 0; s < S; s++)
