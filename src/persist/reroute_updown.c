@@ -29,8 +29,6 @@
 #include "persist/reroute_updown.h"
 
 #define INF UINT32_MAX
-/* switches whose reachable states reachable() keeps at once */
-#define REACH_SETS 8
 
 typedef struct ud_scratch {
     uint32_t *p, *l, *queue, *ord, *comp;
@@ -38,9 +36,9 @@ typedef struct ud_scratch {
     /* the local pass */
     uint32_t *psw;      /* per topology port: the switch over its link */
     uint32_t *stamp;    /* per switch x 2: visit marks of one search */
-    uint32_t rsrc[REACH_SETS]; /* reachable(): the switches searched from */
-    uint8_t *rset;      /* reachable(): S per search */
-    unsigned rnext;
+    uint8_t **rset;     /* reachable(): per switch, NULL or the switches a
+                           route from it reaches (S bytes) */
+    uint32_t n_rset;
     uint32_t *path;     /* the switches of one walk */
     uint32_t gen;
     uint32_t *work;     /* switches to fix toward one LID */
@@ -284,28 +282,27 @@ static ud_walk walk(const ibr__updown_repair *a, ud_scratch *w, uint32_t x, uint
     return r;
 }
 
-/* Does b have a legal route to d on the fabric (whatever the tables)? The
-   states (switch, phase) a route from b reaches do not depend on d: they
-   are searched once from b (all of them) and kept for the next
-   destinations, in one of REACH_SETS sets (w->rsrc: whose; w->rset: per
-   switch, 1 when a state of it is reached). */
+/* Does b have a legal route to d on the fabric (whatever the tables)? A
+   search over (switch, phase) states from b. The states reached do not
+   depend on d: the first search from b reaches all of them and keeps the
+   switches reached (w->rset[b]) for the next destinations; without
+   memory for that, the search stops at d. */
 static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint32_t d)
 {
     const ibr_topo *t = a->t;
-    uint32_t S = t->n_sw;
-    for (unsigned i = 0; i < REACH_SETS; i++)
-        if (w->rsrc[i] == b)
-            return w->rset[(size_t)i * S + d];
-    unsigned slot = w->rnext++ % REACH_SETS;
-    uint8_t *set = w->rset + (size_t)slot * S;
-    w->rsrc[slot] = b;
-    memset(set, 0, S);
+    if (w->rset[b])
+        return w->rset[b][d];
+    uint8_t *set = ibr__calloc(t->ctx, t->n_sw, 1);
+    w->rset[b] = set;
     uint32_t g = ++w->gen, n = 0;
     w->queue[n++] = b * 2; /* state: switch * 2 + phase */
     w->stamp[b * 2] = g;
     while (n) {
         uint32_t st = w->queue[--n], x = st / 2, ph = st % 2;
-        set[x] = 1;
+        if (!set && x == d)
+            return 1;
+        if (set)
+            set[x] = 1;
         for (uint32_t k = t->adj_off[x]; k < t->adj_off[x + 1]; k++) {
             uint32_t y = t->adj[k].sw;
             if (a->pos[y] == IBR_NONE || (a->pos[y] < a->pos[x] && ph))
@@ -317,7 +314,7 @@ static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
             }
         }
     }
-    return set[d];
+    return set ? set[d] : 0;
 }
 
 /* The best port of b toward l by the local rule, 0 if none; *so whether
@@ -521,6 +518,8 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->psw);
     ibr__free(ctx, w->path);
     ibr__free(ctx, w->stamp);
+    for (uint32_t s = 0; w->rset && s < w->n_rset; s++)
+        ibr__free(ctx, w->rset[s]);
     ibr__free(ctx, w->rset);
     ibr__free(ctx, w->work);
     ibr__free(ctx, w->inwork);
@@ -579,7 +578,8 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.psw = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *w.psw);
     w.path = ibr__mallocarray(ctx, S1, sizeof *w.path);
     w.stamp = ibr__calloc(ctx, 2 * (size_t)S1, sizeof *w.stamp);
-    w.rset = ibr__mallocarray(ctx, REACH_SETS * (size_t)S1, 1);
+    w.rset = ibr__calloc(ctx, S1, sizeof *w.rset);
+    w.n_rset = S1;
     /* a switch is in a work list at most once (inwork) */
     w.work = ibr__mallocarray(ctx, S1, sizeof *w.work);
     w.inwork = ibr__calloc(ctx, S1, sizeof *w.inwork);
@@ -598,8 +598,6 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }
-    for (unsigned i = 0; i < REACH_SETS; i++)
-        w.rsrc[i] = IBR_NONE;
     for (uint32_t i = 0; i < a->n_pos; i++)
         w.ord[i] = IBR_NONE;
     for (uint32_t s = 0; s < S; s++)
