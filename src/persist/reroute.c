@@ -413,6 +413,9 @@ typedef struct rr {
     /* scratch of dist_after_losses() (NULL: searches of the whole fabric) */
     uint8_t *dstate;
     uint32_t *dhead, *dnext, *daff, *dtouch, *dnd, *dq;
+    uint32_t dn_aff;    /* switches dist_after_losses() found farther now */
+    uint32_t *dlost, dn_lost; /* the switches that lost a cable, rising */
+    uint32_t *dcand;    /* bfs_fix(): the switches it visits, rising */
     int balanced;       /* moved paths chosen by link load of all routes (sssp) */
     ibr_result *full;   /* the engine's run on the changed fabric, if made */
     uint64_t paths_moved;
@@ -463,6 +466,8 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->dtouch);
     ibr__free(ctx, x->dnd);
     ibr__free(ctx, x->dq);
+    ibr__free(ctx, x->dlost);
+    ibr__free(ctx, x->dcand);
     ibr__free(ctx, x->upos);
     ibr__updown_free(&x->ud, ctx);
     ibr_result_destroy(x->r);
@@ -1165,6 +1170,7 @@ static int dist_after_losses(rr *x, uint32_t d, uint32_t *dist)
         dist[aff[i]] = nd[aff[i]];
     for (uint32_t i = 0; i < nt; i++)
         st[tl[i]] = 0;
+    x->dn_aff = na;
     return 0;
 }
 
@@ -1180,8 +1186,15 @@ static int dist_scratch(rr *x)
     x->dtouch = ibr__mallocarray(ctx, S1, sizeof *x->dtouch);
     x->dnd = ibr__mallocarray(ctx, S1, sizeof *x->dnd);
     x->dq = ibr__mallocarray(ctx, S1, sizeof *x->dq);
-    if (!x->dstate || !x->dhead || !x->dnext || !x->daff || !x->dtouch || !x->dnd || !x->dq)
+    x->dlost = ibr__mallocarray(ctx, S1, sizeof *x->dlost);
+    x->dcand = ibr__mallocarray(ctx, (size_t)S1 + 1, sizeof *x->dcand);
+    if (!x->dstate || !x->dhead || !x->dnext || !x->daff || !x->dtouch || !x->dnd || !x->dq ||
+        !x->dlost || !x->dcand)
         return IBR_ENOMEM;
+    x->dn_lost = 0;
+    for (uint32_t s = 0; s < x->t->n_sw; s++)
+        if (x->lost[s])
+            x->dlost[x->dn_lost++] = s;
     return 0;
 }
 
@@ -1193,36 +1206,80 @@ static int dist_scratch(rr *x)
    when neither distance changed), so only they are visited. A balanced
    repair (sssp) moves those entries, and the ones whose path crosses
    them, by link load instead (balanced_lid). */
+/* Switch s of bfs_fix()'s pass: its distance to d written into the hop
+   column; when it changed, s and its neighbours are listed, and s alone
+   when it lost a cable or is d. */
+static void visit_switch(rr *x, uint32_t s, uint32_t d, const uint32_t *dist,
+                         const uint8_t *lost, uint8_t *mark, uint32_t *list, uint32_t *nlist)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw;
+    uint8_t *hops = x->r->hops;
+    unsigned nd = dist[s] > 254 ? 255 : (unsigned)dist[s];
+    int changed = !hops || hops[(size_t)s * S + d] != nd;
+    if (hops)
+        hops[(size_t)s * S + d] = (uint8_t)nd;
+    if (!changed && !lost[s] && s != d)
+        return;
+    if (!mark[s]) {
+        mark[s] = 1;
+        list[(*nlist)++] = s;
+    }
+    if (changed)
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+            uint32_t nb = t->adj[k].sw;
+            if (!mark[nb]) {
+                mark[nb] = 1;
+                list[(*nlist)++] = nb;
+            }
+        }
+}
+
+static int cmp_u32(const void *a, const void *b, void *arg)
+{
+    (void)arg;
+    uint32_t u = *(const uint32_t *)a, v = *(const uint32_t *)b;
+    return u < v ? -1 : u > v;
+}
+
+/* After dist_after_losses(): the switches visit_switch() can list, in
+   rising order (x->dcand), or UINT32_MAX when they are many (then every
+   switch is visited). Any other switch s kept the distance read from the
+   hop column (dist[s] decodes hops[s][d]: 255 as UINT32_MAX, which
+   encodes back to 255), so its column entry is unchanged, and it neither
+   lost a cable nor is d: visit_switch() would leave it alone. */
+static uint32_t visit_candidates(rr *x, uint32_t d)
+{
+    uint32_t n = x->dn_aff + x->dn_lost + 1, m = 0;
+    if (n > x->t->n_sw / 8)
+        return UINT32_MAX;
+    memcpy(x->dcand, x->daff, x->dn_aff * sizeof *x->dcand);
+    memcpy(x->dcand + x->dn_aff, x->dlost, x->dn_lost * sizeof *x->dcand);
+    x->dcand[n - 1] = d;
+    ibr__sort(x->dcand, n, sizeof *x->dcand, cmp_u32, NULL);
+    for (uint32_t i = 0; i < n; i++)
+        if (m == 0 || x->dcand[m - 1] != x->dcand[i])
+            x->dcand[m++] = x->dcand[i];
+    return m;
+}
+
 static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
                    uint8_t *mark, uint32_t *list)
 {
     const ibr_topo *t = x->t;
-    uint32_t S = t->n_sw, nlist = 0;
-    if (!x->dstate || dist_after_losses(x, d, dist) < 0)
+    uint32_t S = t->n_sw, nlist = 0, nc = UINT32_MAX;
+    if (x->dstate && dist_after_losses(x, d, dist) == 0)
+        nc = visit_candidates(x, d);
+    else
         ibr__bfs(dist, t, &d, 1, queue);
     const uint32_t *lids = x->bucket + x->bucket_off[d];
     uint32_t nl = x->bucket_off[d + 1] - x->bucket_off[d];
-    uint8_t *hops = x->r->hops;
-    for (uint32_t s = 0; s < S; s++) {
-        unsigned nd = dist[s] > 254 ? 255 : (unsigned)dist[s];
-        int changed = !hops || hops[(size_t)s * S + d] != nd;
-        if (hops)
-            hops[(size_t)s * S + d] = (uint8_t)nd;
-        if (changed || lost[s] || s == d) {
-            if (!mark[s]) {
-                mark[s] = 1;
-                list[nlist++] = s;
-            }
-            if (changed)
-                for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
-                    uint32_t nb = t->adj[k].sw;
-                    if (!mark[nb]) {
-                        mark[nb] = 1;
-                        list[nlist++] = nb;
-                    }
-                }
-        }
-    }
+    if (nc != UINT32_MAX)
+        for (uint32_t i = 0; i < nc; i++)
+            visit_switch(x, x->dcand[i], d, dist, lost, mark, list, &nlist);
+    else
+        for (uint32_t s = 0; s < S; s++)
+            visit_switch(x, s, d, dist, lost, mark, list, &nlist);
     if (x->balanced) {
         /* d delivers its own LIDs; the rest by link load */
         for (uint32_t i = 0; i < nl; i++) {

@@ -36,6 +36,9 @@ typedef struct ud_scratch {
     /* the local pass */
     uint32_t *psw;      /* per topology port: the switch over its link */
     uint32_t *stamp;    /* per switch x 2: visit marks of one search */
+    uint8_t **rset;     /* reachable(): per switch, NULL or the switches a
+                           route from it reaches (S bytes) */
+    uint32_t n_rset;
     uint32_t gen;
     uint32_t *work;     /* switches to fix toward one LID */
     uint32_t *inwork;   /* per switch: stamp of its LID's work list */
@@ -282,17 +285,26 @@ static ud_walk walk(const ibr__updown_repair *a, ud_scratch *w, uint32_t x, uint
 }
 
 /* Does b have a legal route to d on the fabric (whatever the tables)? A
-   search over (switch, phase) states from b, stopping at d. */
+   search over (switch, phase) states from b. The states reached do not
+   depend on d: the first search from b reaches all of them and keeps the
+   switches reached (w->rset[b]) for the next destinations; without
+   memory for that, the search stops at d. */
 static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint32_t d)
 {
     const ibr_topo *t = a->t;
+    if (w->rset[b])
+        return w->rset[b][d];
+    uint8_t *set = ibr__calloc(t->ctx, t->n_sw, 1);
+    w->rset[b] = set;
     uint32_t g = ++w->gen, n = 0;
     w->queue[n++] = b * 2; /* state: switch * 2 + phase */
     w->stamp[b * 2] = g;
     while (n) {
         uint32_t st = w->queue[--n], x = st / 2, ph = st % 2;
-        if (x == d)
+        if (!set && x == d)
             return 1;
+        if (set)
+            set[x] = 1;
         for (uint32_t k = t->adj_off[x]; k < t->adj_off[x + 1]; k++) {
             uint32_t y = t->adj[k].sw;
             if (a->pos[y] == IBR_NONE || (a->pos[y] < a->pos[x] && ph))
@@ -304,7 +316,7 @@ static int reachable(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
             }
         }
     }
-    return 0;
+    return set ? set[d] : 0;
 }
 
 /* The best port of b toward l by the local rule, 0 if none; *so whether
@@ -331,11 +343,7 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
         /* equally loaded ties go to a different port for each LID and
            switch (as spread_link orders them) */
         uint32_t rank = (k - t->adj_off[b] + n - shift) % n;
-        if (w->kept[x] != w->epoch) {
-            w->res[x] = walk(a, w, x, d, l);
-            w->kept[x] = w->epoch;
-        }
-        ud_walk r = w->res[x];
+        ud_walk r = walk(a, w, x, d, l);
         if (!r.ok || (sec && !r.second_only))
             continue;
         int tie = best && sec == best_sec && r.len == best_len;
@@ -535,6 +543,9 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->eps);
     ibr__free(ctx, w->psw);
     ibr__free(ctx, w->stamp);
+    for (uint32_t s = 0; w->rset && s < w->n_rset; s++)
+        ibr__free(ctx, w->rset[s]);
+    ibr__free(ctx, w->rset);
     ibr__free(ctx, w->work);
     ibr__free(ctx, w->inwork);
     ibr__free(ctx, w->dead);
@@ -591,6 +602,8 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.eps = ibr__calloc(ctx, S1, 1);
     w.psw = ibr__mallocarray(ctx, t->n_ports ? t->n_ports : 1, sizeof *w.psw);
     w.stamp = ibr__calloc(ctx, 2 * (size_t)S1, sizeof *w.stamp);
+    w.rset = ibr__calloc(ctx, S1, sizeof *w.rset);
+    w.n_rset = S1;
     /* a switch is in a work list at most once (inwork) */
     w.work = ibr__mallocarray(ctx, S1, sizeof *w.work);
     w.inwork = ibr__calloc(ctx, S1, sizeof *w.inwork);
@@ -605,7 +618,7 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
     if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
         !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad || !w.kept ||
-        !w.res || !w.path) {
+        !w.res || !w.path || !w.rset) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }
