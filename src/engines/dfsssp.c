@@ -79,6 +79,16 @@
  * balance can use more layers than the detours need); the fewest layers,
  * then the lowest busiest link, is kept, and it replaces OpenSM's way
  * whenever it needs fewer layers (the detours cost lash as much).
+ * Dimension order leaves each pair one path, which balances the packed
+ * layout poorly around the hole: on a damaged shape the paths are also
+ * laid out by load (candidates cheapest first) under a turn rule, a hop
+ * that turns from a later sense to a first one last (turn_forbidden;
+ * the checked insertion still decides), packed into the fewest layers
+ * found, unless the best layout is already within 10 % of sssp's
+ * busiest link; their balance weighs a link by its load squared. Every
+ * balance ends by draining the busiest link: a destination's new tree
+ * is kept only when it stays below it, sweep after sweep while that
+ * lowers the busiest load or the number of links carrying it.
  *
  * Fewer layers with the same routes (fewer_same_routes, by default).
  * Where OpenSM's way fits in more than one layer, its routes are laid
@@ -187,8 +197,9 @@ typedef struct df {
                             "-d", 0 none */
     uint64_t sbusy;      /* sssp's busiest link */
     int sq;              /* the tree search weighs a link by its load squared */
-    int turn;            /* laying out by load under a turn rule: 1 the
-                            negative hops first, 2 the positive first */
+    int turn;            /* laying out by load under a turn rule (0: none):
+                            bit d (d < 2) of turn - 1 set when "+d" hops
+                            go first, "-d" then; clear: the other way */
     int rev;             /* the dimensions taken in the reverse order */
     int fixed;           /* laying out again with the routes kept: each
                             unit's only candidate is its current hop */
@@ -1013,10 +1024,11 @@ static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2
 #define TURN_LAST (UINT64_C(1) << 62) /* cost mark of a hop the turn rule puts last */
 
 /* Does hop e, followed by the rest of the way r->npar toward the switch
-   d, turn from a positive direction to a negative one (c->turn 1) or
-   from a negative to a positive one (2)? Either rule alone leaves a mesh
-   no cycle of dependencies, and leaves a choice of hops wherever the
-   way goes in one sense in several dimensions. */
+   d, turn from a hop of the later senses to one of the first (c->turn)?
+   A rule that takes one sense per dimension first (negative-first with
+   some axes mirrored) leaves a mesh no cycle of dependencies, and a
+   choice of hops wherever the way goes in the first senses in several
+   dimensions, or in the later ones. */
 static int turn_forbidden(const df *c, const df_refine *r, uint32_t e, uint32_t d)
 {
     uint32_t z = c->t->adj[e].sw;
@@ -1550,10 +1562,11 @@ static int balance_layers(ibr_run *run, df *c, unsigned n)
     return rc < 0 ? rc : 0;
 }
 
-/* One layout in dimension order (c->rev: reversed), spread over the
-   lower half of the VLs (packed when that does not fit), or packed into
-   avail layers (packed); on a damaged shape balanced (balance_layers).
-   As dim_layout. */
+/* One layout in dimension order (c->rev 1: reversed), or by load under
+   the turn rule c->rev - 1 (c->rev >= 2), spread over the lower half of
+   the VLs (packed when that does not fit), or packed into avail layers
+   (packed); on a damaged shape balanced (balance_layers; by load: with
+   the load squared as a link's weight). As dim_layout. */
 static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *needed)
 {
     c->rank = c->rev >= 2 ? NULL : c->mrank;
@@ -1580,9 +1593,12 @@ static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *n
    reverse are laid out and balanced; the spreading for balance may use
    more layers than the detours need (lash, with its one route per
    switch pair, then needs fewer), so both orders are also packed into
-   fewer layers than the better spread one needs. The layout with the
-   fewest layers, then the lowest busiest link, is kept (the analysis's
-   order, then spread, on a tie). Returns 0 with *needed, 1 when some
+   fewer layers than the better spread one needs, and unless the best
+   so far is within 10 % of sssp's busiest link, laid out by load under
+   two turn rules (c->rev 3, 5: c->turn 2, 4), packed into the fewest
+   layers found. The
+   layout with the fewest layers, then the lowest busiest link, is kept
+   (the first of equals). Returns 0 with *needed, 1 when some
    unit fits in no layer, < 0 error. */
 static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
