@@ -196,6 +196,7 @@ typedef struct df {
     uint8_t *maxis;      /* then per channel: 2d + 1 for "+d", 2d + 2 for
                             "-d", 0 none */
     uint64_t sbusy;      /* sssp's busiest link */
+    unsigned dimlayers;  /* the fewest layers of dimension order alone */
     int sq;              /* the tree search weighs a link by its load squared */
     int turn;            /* laying out by load under a turn rule (0: none):
                             bit d (d < 2) of turn - 1 set when "+d" hops
@@ -1596,7 +1597,8 @@ static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *n
    fewer layers than the better spread one needs, and unless the best
    so far is within 10 % of sssp's busiest link, laid out by load under
    two turn rules (c->rev 3, 5: c->turn 2, 4), packed into the fewest
-   layers found. The
+   layers found (kept with fewer layers only within 10 % of the best's
+   busiest link). The
    layout with the fewest layers, then the lowest busiest link, is kept
    (the first of equals). Returns 0 with *needed, 1 when some
    unit fits in no layer, < 0 error. */
@@ -1613,6 +1615,8 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
     int brev = 0, bpack = 0, lrev = 0, lpack = 0;
     for (int k = 1; k < 6; k++) {
         int rev = k < 4 ? k & 1 : 2 * k - 5, pack = k < 4 ? k >> 1 : 1;
+        if (k == 4)
+            c->dimlayers = bn;
         if (k >= 4 && bb * 10 <= c->sbusy * 11)
             break; /* within 10 % of sssp's routes already */
         unsigned cap = pack ? (bn > avail ? avail : bn - (k < 4)) : avail;
@@ -1624,7 +1628,8 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
         lrev = rev;
         lpack = pack;
         uint64_t b = busiest(c);
-        if (rc == 0 && (n < bn || (n == bn && b < bb))) {
+        /* by load: fewer layers only within 10 % of the busiest link */
+        if (rc == 0 && (n < bn || (n == bn && b < bb)) && (k < 4 || n == bn || b * 10 <= bb * 11)) {
             bn = n;
             bb = b;
             bcap = cap;
@@ -1908,9 +1913,11 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         return rc;
     if (rc == 0 && *needed > 1 && !c->tp0 && (rc = fewer_same_routes(run, c, needed)) < 0)
         return rc;
-    /* on a damaged shape the fewer layers win even at a busier link: the
-       detours that dimension order crowds there are what lash pays too */
-    if (dim && (rc == 1 || (dneed < *needed && (!c->whole || dload * 10 <= busiest(c) * 11)))) {
+    /* on a damaged shape the fewer layers win even at a busier link where
+       dimension order alone needs fewer than OpenSM's way: the detours
+       that it crowds there are what lash pays too */
+    if (dim && (rc == 1 || (dneed < *needed && ((!c->whole && *needed > c->dimlayers) ||
+                                                dload * 10 <= busiest(c) * 11)))) {
         sssp_start(c);
         if ((rc = dim_layout(run, c, avail, needed)) != 0)
             return rc < 0 ? rc : IBR_EINTERNAL;
