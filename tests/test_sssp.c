@@ -541,7 +541,12 @@ static void test_fewer_layers(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(l);
         unsigned n0 = layers_needed(d0), nd = layers_needed(d), nl = ibr_result_layers(l);
         int mesh = fab[f].sw_down != 0;
-        int load_ok = mesh ? r0.max_link_load <= rl.max_link_load
+        /* a mesh without a switch: below lash's busiest link, and within
+           30 % of sssp's routes (the layout of fewest layers, balanced by
+           load under a turn rule, not dimension order alone: +42 % and
+           +50 % on 8x8 seed 2 and 6x6 seed 5) */
+        int load_ok = mesh ? r0.max_link_load <= rl.max_link_load &&
+                                 r0.max_link_load * 10 <= rs.max_link_load * 13
                            : r0.max_link_load * 10 <= rs.max_link_load * 11;
         CU_ASSERT(n0 >= 1 && n0 <= nl);
         CU_ASSERT(nd >= 1 && nd <= n0);

@@ -79,6 +79,16 @@
  * balance can use more layers than the detours need); the fewest layers,
  * then the lowest busiest link, is kept, and it replaces OpenSM's way
  * whenever it needs fewer layers (the detours cost lash as much).
+ * Dimension order leaves each pair one path, which balances the packed
+ * layout poorly around the hole: on a damaged shape the paths are also
+ * laid out by load (candidates cheapest first) under a turn rule, a hop
+ * that turns from a later sense to a first one last (turn_forbidden;
+ * the checked insertion still decides), packed into the fewest layers
+ * found, unless the best layout is already within 10 % of sssp's
+ * busiest link; their balance weighs a link by its load squared. Every
+ * balance ends by draining the busiest link: a destination's new tree
+ * is kept only when it stays below it, sweep after sweep while that
+ * lowers the busiest load or the number of links carrying it.
  *
  * Fewer layers with the same routes (fewer_same_routes, by default).
  * Where OpenSM's way fits in more than one layer, its routes are laid
@@ -183,6 +193,14 @@ typedef struct df {
     const uint32_t *rank; /* while laying out in dimension order: per channel,
                              its place in its switch's dimension order */
     uint32_t *mrank;     /* that order, when mesh analysis recognises one */
+    uint8_t *maxis;      /* then per channel: 2d + 1 for "+d", 2d + 2 for
+                            "-d", 0 none */
+    uint64_t sbusy;      /* sssp's busiest link */
+    unsigned dimlayers;  /* the fewest layers of dimension order alone */
+    int sq;              /* the tree search weighs a link by its load squared */
+    int turn;            /* laying out by load under a turn rule (0: none):
+                            bit d (d < 2) of turn - 1 set when "+d" hops
+                            go first, "-d" then; clear: the other way */
     int rev;             /* the dimensions taken in the reverse order */
     int fixed;           /* laying out again with the routes kept: each
                             unit's only candidate is its current hop */
@@ -703,7 +721,7 @@ static int tree_in_layer(df *c, df_refine *r, uint32_t di, unsigned l, uint32_t 
         for (uint32_t e = t->adj_off[y]; e < t->adj_off[y + 1]; e++) {
             if (hr[t->adj[e].sw] + 1u != h)
                 continue;
-            uint64_t cv = r->dist[t->adj[e].sw] + load[e];
+            uint64_t cv = r->dist[t->adj[e].sw] + (c->sq ? load[e] * load[e] >> 6 : load[e]);
             uint32_t i = nc++;
             while (i > 0 && cost[i - 1] > cv) { /* stable: port order on ties */
                 cost[i] = cost[i - 1];
@@ -1004,6 +1022,30 @@ static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2
     return cv < cv2;
 }
 
+#define TURN_LAST (UINT64_C(1) << 62) /* cost mark of a hop the turn rule puts last */
+
+/* Does hop e, followed by the rest of the way r->npar toward the switch
+   d, turn from a hop of the later senses to one of the first (c->turn)?
+   A rule that takes one sense per dimension first (negative-first with
+   some axes mirrored) leaves a mesh no cycle of dependencies, and a
+   choice of hops wherever the way goes in the first senses in several
+   dimensions, or in the later ones. */
+static int turn_forbidden(const df *c, const df_refine *r, uint32_t e, uint32_t d)
+{
+    uint32_t z = c->t->adj[e].sw;
+    if (z == d)
+        return 0;
+    unsigned a = c->maxis[e], b = c->maxis[r->npar[z]];
+    if (!a || !b)
+        return 0;
+    /* a hop goes first when its sense (odd axis: "+") is the one bit
+       (dimension) of c->turn - 1 names, the others: "-" first */
+    unsigned m = (unsigned)c->turn - 1, da = (a - 1) / 2, db = (b - 1) / 2;
+    int afirst = (a & 1) == (da < 2 ? (m >> da) & 1 : 0);
+    int bfirst = (b & 1) == (db < 2 ? (m >> db) & 1 : 0);
+    return !afirst && bfirst;
+}
+
 /* Do destinations di and dj (behind the same switch d) take the same
    channels from switch y? */
 static int same_path(const df *c, uint32_t y, uint32_t d, uint32_t di, uint32_t dj)
@@ -1046,6 +1088,9 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
             if (hr[t->adj[e].sw] + 1u != hr[y] || (c->fixed && e != fe))
                 continue;
             uint64_t cv = r->dist[t->adj[e].sw] + c->s->load[e];
+            if (c->turn) /* the busier links weigh more */
+                cv = r->dist[t->adj[e].sw] + (c->s->load[e] * c->s->load[e] >> 6) +
+                     (turn_forbidden(c, r, e, d) ? TURN_LAST : 0);
             uint32_t i = nc++;
             while (i > 0 && cand_before(c, cv, e, cost[i - 1], cand[i - 1])) {
                 cost[i] = cost[i - 1];
@@ -1081,7 +1126,7 @@ static int units_of_dest(df *c, df_refine *r, uint32_t di, unsigned avail,
                 *n = l + 1;
         }
         r->npar[y] = cand[pick];
-        r->dist[y] = cost[pick];
+        r->dist[y] = cost[pick] & ~TURN_LAST;
         row[y] = t->adj[cand[pick]].port;
     }
     tree_account(c, r, di, NULL, 1);
@@ -1232,8 +1277,9 @@ static int mesh_ranks(df *c)
     uint32_t *perm = ibr__mallocarray(ctx, t->n_adj + 1, sizeof *perm);
     uint32_t *num = ibr__mallocarray(ctx, (size_t)n + 1, sizeof *num);
     uint32_t *pos = ibr__mallocarray(ctx, (size_t)n + 1, sizeof *pos);
+    uint8_t *axis = ibr__calloc(ctx, t->n_adj + 1, 1);
     int rc = IBR_ENOMEM;
-    if (!off || !nbr || !lidx || !perm || !num || !pos)
+    if (!off || !nbr || !lidx || !perm || !num || !pos || !axis)
         goto out;
     /* logical links: one per neighbour switch, in the order of the first
        cable reaching it (as LASH builds them) */
@@ -1259,7 +1305,7 @@ static int mesh_ranks(df *c)
     ibr__mesh_info info;
     memset(&info, 0, sizeof info);
     if ((rc = ibr__mesh_analyze_geometry(ctx, n, off, nbr, IBR__MESH_GUARD_AXES, perm, num,
-                                         &info, NULL, NULL)) < 0)
+                                         &info, axis, NULL)) < 0)
         goto out;
     rc = 0;
     if (!info.recognised) {
@@ -1276,14 +1322,20 @@ static int mesh_ranks(df *c)
     for (uint32_t x = 0; x < n; x++)
         for (uint32_t k = off[x]; k < off[x + 1]; k++)
             nbr[off[x] + perm[k]] = k - off[x];
-    if (!(c->mrank = ibr__mallocarray(ctx, t->n_adj + 1, sizeof *c->mrank))) {
+    c->mrank = ibr__mallocarray(ctx, t->n_adj + 1, sizeof *c->mrank);
+    c->maxis = ibr__calloc(ctx, t->n_adj + 1, 1);
+    if (!c->mrank || !c->maxis) {
         rc = IBR_ENOMEM;
         goto out;
     }
     for (uint32_t x = 0; x < n; x++)
-        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++)
+        for (uint32_t e = t->adj_off[x]; e < t->adj_off[x + 1]; e++) {
             c->mrank[e] = lidx[e] == IBR_NONE ? UINT32_MAX : nbr[off[x] + lidx[e]];
+            if (lidx[e] != IBR_NONE)
+                c->maxis[e] = axis[off[x] + lidx[e]];
+        }
 out:
+    ibr__free(ctx, axis);
     ibr__free(ctx, off);
     ibr__free(ctx, nbr);
     ibr__free(ctx, lidx);
@@ -1493,23 +1545,42 @@ static int balance_layers(ibr_run *run, df *c, unsigned n)
         for (uint32_t di = 0; di < c->s->n_dest && rc >= 0; di++)
             rc = reroute_dest(c, &r, di, n);
     }
+    /* drain: only trees that stay below the busiest load are kept */
+    uint64_t bc = UINT64_MAX;
+    for (unsigned sweep = 0; sweep < BALANCE_SWEEPS && rc >= 0; sweep++) {
+        uint64_t b = busiest(c), cnt = 0;
+        for (uint32_t e = 0; e < c->t->n_adj; e++)
+            cnt += c->s->cl[e] == b;
+        if (b == 0 || (b == before && cnt >= bc))
+            break;
+        before = b;
+        bc = cnt;
+        r.limit = b - 1;
+        for (uint32_t di = 0; di < c->s->n_dest && rc >= 0; di++)
+            rc = reroute_dest(c, &r, di, n);
+    }
     refine_free(c, &r);
     return rc < 0 ? rc : 0;
 }
 
-/* One layout in dimension order (c->rev: reversed), spread over the
-   lower half of the VLs (packed when that does not fit), or packed into
-   avail layers (packed); on a damaged shape balanced (balance_layers).
-   As dim_layout. */
+/* One layout in dimension order (c->rev 1: reversed), or by load under
+   the turn rule c->rev - 1 (c->rev >= 2), spread over the lower half of
+   the VLs (packed when that does not fit), or packed into avail layers
+   (packed); on a damaged shape balanced (balance_layers; by load: with
+   the load squared as a link's weight). As dim_layout. */
 static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *needed)
 {
-    c->rank = c->mrank;
+    c->rank = c->rev >= 2 ? NULL : c->mrank;
+    c->turn = c->rev >= 2 ? c->rev - 1 : 0;
     int rc = layer_by_units(run, c, avail, packed ? 0 : (avail + 1) / 2, needed);
+    c->turn = 0;
     if (rc == 1 && !packed)
         rc = layer_by_units(run, c, avail, 0, needed);
     c->rank = NULL;
+    c->sq = c->rev >= 2;
     if (rc == 0 && !c->whole)
         rc = balance_layers(run, c, *needed);
+    c->sq = 0;
     return rc;
 }
 
@@ -1523,9 +1594,13 @@ static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *n
    reverse are laid out and balanced; the spreading for balance may use
    more layers than the detours need (lash, with its one route per
    switch pair, then needs fewer), so both orders are also packed into
-   fewer layers than the better spread one needs. The layout with the
-   fewest layers, then the lowest busiest link, is kept (the analysis's
-   order, then spread, on a tie). Returns 0 with *needed, 1 when some
+   fewer layers than the better spread one needs, and unless the best
+   so far is within 10 % of sssp's busiest link, laid out by load under
+   two turn rules (c->rev 3, 5: c->turn 2, 4), packed into the fewest
+   layers found (kept with fewer layers only within 10 % of the best's
+   busiest link). The
+   layout with the fewest layers, then the lowest busiest link, is kept
+   (the first of equals). Returns 0 with *needed, 1 when some
    unit fits in no layer, < 0 error. */
 static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
@@ -1538,18 +1613,23 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
     unsigned bn = rc == 0 ? *needed : avail + 1, bcap = avail, n = 0;
     uint64_t bb = busiest(c);
     int brev = 0, bpack = 0, lrev = 0, lpack = 0;
-    for (int k = 1; k < 4; k++) {
-        int rev = k & 1, pack = k >> 1;
-        unsigned cap = pack ? (bn > avail ? avail : bn - 1) : avail;
+    for (int k = 1; k < 6; k++) {
+        int rev = k < 4 ? k & 1 : 2 * k - 5, pack = k < 4 ? k >> 1 : 1;
+        if (k == 4)
+            c->dimlayers = bn;
+        if (k >= 4 && bb * 10 <= c->sbusy * 11)
+            break; /* within 10 % of sssp's routes already */
+        unsigned cap = pack ? (bn > avail ? avail : bn - (k < 4)) : avail;
         if (cap == 0)
-            break;
+            continue;
         c->rev = rev;
         if ((rc = dim_pass(run, c, cap, pack, &n)) < 0)
             return rc;
         lrev = rev;
         lpack = pack;
         uint64_t b = busiest(c);
-        if (rc == 0 && (n < bn || (n == bn && b < bb))) {
+        /* by load: fewer layers only within 10 % of the busiest link */
+        if (rc == 0 && (n < bn || (n == bn && b < bb)) && (k < 4 || n == bn || b * 10 <= bb * 11)) {
             bn = n;
             bb = b;
             bcap = cap;
@@ -1809,7 +1889,7 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
     /* dimension order first, on a mesh, torus or hypercube: one layer is
        the fewest, taken when no link is busier than under sssp's routes */
     unsigned dneed = 0;
-    uint64_t dload = 0, sload = busiest(c);
+    uint64_t dload = 0, sload = c->sbusy = busiest(c);
     int dim = 0;
     if (c->mrank) {
         if ((rc = dim_layout(run, c, avail, &dneed)) < 0)
@@ -1833,9 +1913,11 @@ static int plan_layers(ibr_run *run, df *c, unsigned avail, unsigned *needed, in
         return rc;
     if (rc == 0 && *needed > 1 && !c->tp0 && (rc = fewer_same_routes(run, c, needed)) < 0)
         return rc;
-    /* on a damaged shape the fewer layers win even at a busier link: the
-       detours that dimension order crowds there are what lash pays too */
-    if (dim && (rc == 1 || (dneed < *needed && (!c->whole || dload * 10 <= busiest(c) * 11)))) {
+    /* on a damaged shape the fewer layers win even at a busier link where
+       dimension order alone needs fewer than OpenSM's way: the detours
+       that it crowds there are what lash pays too */
+    if (dim && (rc == 1 || (dneed < *needed && ((!c->whole && *needed > c->dimlayers) ||
+                                                dload * 10 <= busiest(c) * 11)))) {
         sssp_start(c);
         if ((rc = dim_layout(run, c, avail, needed)) != 0)
             return rc < 0 ? rc : IBR_EINTERNAL;
@@ -1912,6 +1994,7 @@ static void df_free(df *c)
     ibr__free(ctx, c->load0);
     ibr__free(ctx, c->cl0);
     ibr__free(ctx, c->mrank);
+    ibr__free(ctx, c->maxis);
     ibr__free(ctx, c->stp);
     ibr__free(ctx, c->sload);
     ibr__free(ctx, c->scl);
