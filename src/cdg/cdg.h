@@ -189,6 +189,13 @@ uint32_t ibr__cdg_slot(const ibr__cdg *g, uint32_t a, uint32_t b);
 /* Switch graphs: slots per layer; general graphs: 0. */
 size_t ibr__cdg_slot_count(const ibr__cdg *g);
 
+/* The live out-edges (positive weight) of channel a in a layer, in the
+   order the searches follow them (see ibr__cdg_search_begin): returns
+   their number and writes the first cap successors to to[]. 0 for a bad
+   layer or channel. O(deg); switch graphs skip dead slots 64 at a time. */
+size_t ibr__cdg_out_edges(const ibr__cdg *g, unsigned layer, uint32_t a, uint32_t *to,
+                          size_t cap);
+
 /* ---- order and cycles -------------------------------------------------- */
 
 /* Give a layer a topological order, so that checked insertions can
