@@ -779,6 +779,56 @@ static void sort_by_ord(ibr__cdg *g, uint32_t *r, uint32_t n, const uint32_t *or
         r[i] = (uint32_t)k[i];
 }
 
+/* Pearce-Kelly's forward search: the channels reachable from b among
+   those ordered before a, into g->rf[0 .. *nf - 1] in the order visited
+   (depth first, each channel's edges in position order). Returns 1, with
+   the region incomplete, as soon as an edge leads to a (a cycle). Switch
+   graphs walk the live-slot bits a word at a time. */
+static int forward_region(ibr__cdg *g, const cdg_layer *L, uint32_t a, uint32_t b, uint32_t *nf)
+{
+    const uint32_t *ord = L->ord, ub = ord[a], ep = next_epoch(g);
+    uint32_t *mark = g->mark, *stack = g->stack, *rf = g->rf, sp = 0, n = 0;
+    mark[b] = ep;
+    stack[sp++] = b;
+    while (sp) {
+        uint32_t v = stack[--sp];
+        rf[n++] = v;
+        if (!g->dense) {
+            uint32_t nd = out_deg(g, L, v);
+            for (uint32_t j = next_live(g, L, v, 0); j < nd; j = next_live(g, L, v, j + 1)) {
+                uint32_t u = out_to(g, L, v, j);
+                if (u == a)
+                    return 1;
+                if (mark[u] != ep && ord[u] < ub) {
+                    mark[u] = ep;
+                    stack[sp++] = u;
+                }
+            }
+            continue;
+        }
+        /* slots s0 .. end - 1 lead to channels succ0[v] + (slot - s0) */
+        uint32_t s0 = g->slot_off[v], end = g->slot_off[v + 1], to0 = g->succ0[v] - s0;
+        for (size_t wi = s0 >> 6; wi << 6 < end; wi++) {
+            uint64_t x = L->live[wi];
+            if (wi << 6 < s0)
+                x &= ~(uint64_t)0 << (s0 & 63);
+            if ((wi + 1) << 6 > end)
+                x &= ~(uint64_t)0 >> (64 - (end & 63));
+            for (; x; x &= x - 1) {
+                uint32_t u = to0 + (uint32_t)(wi << 6) + (uint32_t)__builtin_ctzll(x);
+                if (u == a)
+                    return 1;
+                if (mark[u] != ep && ord[u] < ub) {
+                    mark[u] = ep;
+                    stack[sp++] = u;
+                }
+            }
+        }
+    }
+    *nf = n;
+    return 0;
+}
+
 /* Checked insertion of w on a -> b into a layer with a valid order.
    Returns 0 (inserted or weight added), 1 (would close a cycle),
    IBR_ERANGE, IBR_ENOMEM. */
@@ -794,26 +844,11 @@ static int add_checked(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64
     uint32_t *ord = L->ord;
     uint32_t lb = ord[b], ub = ord[a];
     if (lb < ub) {
-        /* forward from b among channels ordered before a */
-        uint32_t ep = next_epoch(g), sp = 0, nf = 0, nbk = 0;
-        g->mark[b] = ep;
-        g->stack[sp++] = b;
-        while (sp) {
-            uint32_t v = g->stack[--sp];
-            g->rf[nf++] = v;
-            uint32_t nd = out_deg(g, L, v);
-            for (uint32_t j = next_live(g, L, v, 0); j < nd; j = next_live(g, L, v, j + 1)) {
-                uint32_t u = out_to(g, L, v, j);
-                if (u == a)
-                    return 1;
-                if (g->mark[u] != ep && ord[u] < ub) {
-                    g->mark[u] = ep;
-                    g->stack[sp++] = u;
-                }
-            }
-        }
+        uint32_t nf = 0, nbk = 0, sp = 0;
+        if (forward_region(g, L, a, b, &nf))
+            return 1;
         /* backward from a among channels ordered after b */
-        ep = next_epoch(g);
+        uint32_t ep = next_epoch(g);
         g->mark[a] = ep;
         g->stack[sp++] = a;
         while (sp) {
