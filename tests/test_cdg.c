@@ -76,6 +76,36 @@ static int same_as(const ibr__cdg *g, unsigned l, uint32_t n, const uint64_t *m)
     return same;
 }
 
+/* The live out-edges the graph enumerates (ibr__cdg_out_edges, the
+   searches' walk) are exactly the edges of positive weight, each once;
+   in a switch graph in successor order. Every edge of g must be a
+   possible one of t's (a -> a channel leaving the switch a enters).
+   Returns 1 when they agree. */
+static int live_agrees(const ibr__cdg *g, const ibr_topo *t, unsigned l)
+{
+    uint32_t n = t->n_adj, *to = malloc(sizeof *to * (n + 1));
+    uint8_t *seen = calloc(n + 1, 1);
+    int ok = 1;
+    for (uint32_t a = 0; a < n && ok; a++) {
+        uint32_t h = t->adj[a].sw;
+        size_t m = ibr__cdg_out_edges(g, l, a, to, n), want = 0;
+        for (uint32_t b = t->adj_off[h]; b < t->adj_off[h + 1]; b++)
+            want += ibr__cdg_edge_weight(g, l, a, b) > 0;
+        ok = m == want;
+        for (size_t i = 0; ok && i < m; i++) {
+            ok = to[i] < n && !seen[to[i]] && ibr__cdg_edge_weight(g, l, a, to[i]) > 0 &&
+                 (!ibr__cdg_slot_count(g) || !i || to[i] > to[i - 1]);
+            if (ok)
+                seen[to[i]] = 1;
+        }
+        for (size_t i = 0; i < m && i < n; i++)
+            seen[to[i]] = 0;
+    }
+    free(to);
+    free(seen);
+    return ok;
+}
+
 /* The witness is a cycle of the layer, with the layer's weights. */
 static void check_cycle(const ibr__cdg *g, unsigned l, const ibr__cdg_cycle *c)
 {
@@ -525,6 +555,7 @@ static void test_move_batch(void)
         CU_ASSERT_EQUAL(ibr__cdg_move_paths(g, 0, 3, flat, len, w, NP), IBR_ERANGE);
         CU_ASSERT(same_as(g, 0, n, m0));
         CU_ASSERT(same_as(g, 1, n, m1));
+        CU_ASSERT(live_agrees(g, t, 0) && live_agrees(g, t, 1));
         CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 0), e0);
         CU_ASSERT_EQUAL(ibr__cdg_edge_count(g, 1), e1);
         /* the whole batch: layer 1 gets the edges of the paths moved,
@@ -1006,6 +1037,95 @@ static void test_slots_consecutive(void)
     }
 }
 
+/* Random sequences of every kind of change, both storages, on fabrics
+   whose channels have more possible edges than a word of the switch
+   graph's live-slot bitmask holds: after each step the live edges
+   enumerated (the searches' walk) are those of positive weight, also
+   after calls that fail and take their changes back. */
+static void test_live_edges(void)
+{
+    static const char *specs[] = {"torus:dims=3x3,hosts=1,parallel=20",
+                                  "random:switches=20,degree=5,hosts=1,seed=7"};
+    enum { PL = 4, NB = 6 };
+    for (size_t f = 0; f < sizeof specs / sizeof *specs; f++) {
+        ibr_topo *t = ibr_test_topo(NULL, specs[f]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        uint32_t n = t->n_adj;
+        for (int dense = 0; dense <= 1; dense++) {
+            ibr__cdg *g = NULL, *h = NULL;
+            int rc_ = dense ? ibr__cdg_create_topo(&g, t, 3) : ibr__cdg_create(&g, NULL, n, 3);
+            CU_ASSERT_EQUAL_FATAL(rc_, 0);
+            rc_ = dense ? ibr__cdg_create_topo(&h, t, 1) : ibr__cdg_create(&h, NULL, n, 1);
+            CU_ASSERT_EQUAL_FATAL(rc_, 0);
+            srand(77 + (unsigned)f);
+            int bad = 0;
+            for (int i = 0; i < 400 && !bad; i++) {
+                uint32_t p[NB * PL], len[NB];
+                uint64_t w[NB];
+                for (int q = 0; q < NB; q++) {
+                    p[q * PL] = (uint32_t)rand() % n;
+                    for (int k = 1; k < PL; k++)
+                        p[q * PL + k] = random_next(t, p[q * PL + k - 1]);
+                    len[q] = PL;
+                    w[q] = 1 + (uint64_t)(rand() % 3);
+                }
+                unsigned l = (unsigned)rand() % 3, o = (l + 1) % 3;
+                uint64_t big = (uint64_t)1 << 62;
+                switch (rand() % 7) {
+                case 0:
+                    ibr__cdg_add_path(g, l, p, PL, w[0], rand() % 2);
+                    break;
+                case 1:
+                    ibr__cdg_remove_path(g, l, p, PL, w[0]); /* often fails */
+                    ibr__cdg_remove_path(g, l, p, 2, 1);
+                    break;
+                case 2:
+                    ibr__cdg_move_path(g, l, o, p, PL, w[0], rand() % 2);
+                    break;
+                case 3: /* a batch that may fail half-way and take it back */
+                    ibr__cdg_move_paths(g, l, o, p, len, w, NB);
+                    break;
+                case 4: { /* edges, the last one overflowing half of the time */
+                    uint32_t pr[2 * (PL - 1)];
+                    uint64_t ew[PL - 1];
+                    for (int k = 0; k + 1 < PL; k++) {
+                        pr[2 * k] = p[k];
+                        pr[2 * k + 1] = p[k + 1];
+                        ew[k] = rand() % 2 && k == PL - 2 ? UINT64_MAX : w[k];
+                    }
+                    ibr__cdg_add_edges(g, l, pr, ew, PL - 1);
+                    break;
+                }
+                case 5: /* merge another graph in, or fail on overflow */
+                    ibr__cdg_add_path(h, 0, p, PL, rand() % 4 ? w[0] : big, 0);
+                    ibr__cdg_merge(g, l, h, 0);
+                    ibr__cdg_merge(g, l, h, 0);
+                    break;
+                default:
+                    ibr__cdg_search_begin(g, l);
+                    if (dense) {
+                        uint64_t *lw = ibr__cdg_fill_begin(g, l);
+                        CU_ASSERT_PTR_NOT_NULL_FATAL(lw);
+                        lw[ibr__cdg_slot(g, p[0], p[1])] += w[0];
+                        ibr__cdg_fill_end(g, l);
+                    }
+                    break;
+                }
+                for (unsigned k = 0; k < 3; k++)
+                    if (!live_agrees(g, t, k))
+                        bad = 1;
+            }
+            CU_ASSERT_EQUAL(bad, 0);
+            CU_ASSERT(ibr__cdg_edge_count(g, 0) + ibr__cdg_edge_count(g, 1) > 20);
+            CU_ASSERT_EQUAL(ibr__cdg_out_edges(g, 3, 0, NULL, 0), 0);
+            CU_ASSERT_EQUAL(ibr__cdg_out_edges(g, 0, n, NULL, 0), 0);
+            ibr__cdg_destroy(h);
+            ibr__cdg_destroy(g);
+        }
+        ibr_topo_destroy(t);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -1018,6 +1138,7 @@ int main(void)
         {"batches of edges", test_add_edges},
         {"direct filling of a layer", test_fill},
         {"batches of moves", test_move_batch},
+        {"live edges follow the weights, every kind of change", test_live_edges},
         {"random cycle breaking, resumed search", test_search_resumed},
         {"allocation failure", test_graph_oom},
         {"minhop: loops on rings and tori, none on trees", test_minhop_loops},

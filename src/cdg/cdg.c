@@ -11,7 +11,10 @@
    channels leaving the switch v enters are consecutive in topo->adj). In a
    general graph it is entry j of v's out-list, where removed edges stay as
    entries of weight 0 (so positions do not move under a suspended search)
-   until the list needs room for a new edge. */
+   until the list needs room for a new edge. A switch graph's layer also
+   keeps one bit per slot, set exactly while the slot's weight is not 0,
+   so that scans for live edges skip dead slots 64 at a time: every write
+   of a weight that may take it to or from 0 updates the bit with it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +34,8 @@ typedef struct cdg_node {
 
 typedef struct cdg_layer {
     uint64_t *w;       /* switch graph: weight per slot, NULL while empty */
+    uint64_t *live;    /* switch graph: bit k set iff w[k] != 0; allocated
+                          with w */
     cdg_node *nodes;   /* general graph: per channel, NULL while empty */
     uint32_t *ord;     /* position of each channel in a topological order,
                           NULL: the identity */
@@ -85,17 +90,45 @@ static inline uint32_t out_to(const ibr__cdg *g, const cdg_layer *L, uint32_t v,
     return g->dense ? g->succ0[v] + j : L->nodes[v].out[j].to;
 }
 
+static inline void live_set(uint64_t *m, size_t k)
+{
+    m[k >> 6] |= (uint64_t)1 << (k & 63);
+}
+
+static inline void live_clear(uint64_t *m, size_t k)
+{
+    m[k >> 6] &= ~((uint64_t)1 << (k & 63));
+}
+
+static inline int live_has(const uint64_t *m, size_t k)
+{
+    return (int)(m[k >> 6] >> (k & 63) & 1);
+}
+
+/* Switch graphs: the first set bit of m in slots s0 + j .. end - 1, as a
+   position (minus s0), or end - s0 when there is none. */
+static inline uint32_t live_next(const uint64_t *m, uint32_t s0, uint32_t end, uint32_t j)
+{
+    if (j >= end - s0)
+        return end - s0;
+    size_t k = (size_t)s0 + j, wi = k >> 6;
+    uint64_t x = m[wi] & (~(uint64_t)0 << (k & 63));
+    while (!x) {
+        if (++wi << 6 >= end)
+            return end - s0;
+        x = m[wi];
+    }
+    k = (wi << 6) + (size_t)__builtin_ctzll(x);
+    return k < end ? (uint32_t)(k - s0) : end - s0;
+}
+
 /* The first position >= j of a live out-edge of v, or out_deg. */
 static inline uint32_t next_live(const ibr__cdg *g, const cdg_layer *L, uint32_t v, uint32_t j)
 {
     if (g->dense) {
-        uint32_t nd = g->slot_off[v + 1] - g->slot_off[v];
-        if (!L->w)
-            return nd;
-        const uint64_t *w = L->w + g->slot_off[v];
-        while (j < nd && !w[j])
-            j++;
-        return j;
+        if (!L->live)
+            return g->slot_off[v + 1] - g->slot_off[v];
+        return live_next(L->live, g->slot_off[v], g->slot_off[v + 1], j);
     }
     if (!L->nodes)
         return 0;
@@ -227,6 +260,7 @@ void ibr__cdg_destroy(ibr__cdg *g)
             }
         ibr__free(ctx, L->nodes);
         ibr__free(ctx, L->w);
+        ibr__free(ctx, L->live);
         ibr__free(ctx, L->ord);
     }
     ibr__free(ctx, g->layers);
@@ -250,11 +284,25 @@ void ibr__cdg_destroy(ibr__cdg *g)
     ibr__free(ctx, g);
 }
 
+/* Words of a switch graph's live-slot bitmask (at least one). */
+static size_t live_words(const ibr__cdg *g)
+{
+    return g->n_slots ? (g->n_slots + 63) / 64 : 1;
+}
+
 static int layer_alloc(ibr__cdg *g, cdg_layer *L)
 {
     if (g->dense) {
-        if (!L->w && !(L->w = ibr__calloc(g->ctx, g->n_slots ? g->n_slots : 1, sizeof *L->w)))
+        if (L->w)
+            return 0;
+        L->w = ibr__calloc(g->ctx, g->n_slots ? g->n_slots : 1, sizeof *L->w);
+        L->live = ibr__calloc(g->ctx, live_words(g), sizeof *L->live);
+        if (!L->w || !L->live) { /* both or neither */
+            ibr__free(g->ctx, L->w);
+            ibr__free(g->ctx, L->live);
+            L->w = L->live = NULL;
             return IBR_ENOMEM;
+        }
     } else if (!L->nodes && !(L->nodes = ibr__calloc(g->ctx, g->n ? g->n : 1, sizeof *L->nodes))) {
         return IBR_ENOMEM;
     }
@@ -307,6 +355,19 @@ size_t ibr__cdg_slot_count(const ibr__cdg *g)
     return g->dense ? g->n_slots : 0;
 }
 
+size_t ibr__cdg_out_edges(const ibr__cdg *g, unsigned layer, uint32_t a, uint32_t *to, size_t cap)
+{
+    if (layer >= g->n_layers || a >= g->n)
+        return 0;
+    const cdg_layer *L = &g->layers[layer];
+    uint32_t nd = out_deg(g, L, a);
+    size_t n = 0;
+    for (uint32_t j = next_live(g, L, a, 0); j < nd; j = next_live(g, L, a, j + 1), n++)
+        if (n < cap)
+            to[n] = out_to(g, L, a, j);
+    return n;
+}
+
 /* A new edge a -> b in L: counted, and the order may no longer hold. */
 static inline void edge_born(cdg_layer *L, uint32_t a, uint32_t b)
 {
@@ -346,7 +407,8 @@ static int edge_put(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64_t 
     if (rc < 0)
         return rc;
     if (g->dense) {
-        uint64_t *p = &L->w[dense_slot(g, a, b)];
+        uint32_t k = dense_slot(g, a, b);
+        uint64_t *p = &L->w[k];
         if (*p > UINT64_MAX - w)
             return IBR_ERANGE;
         if (!*p && restore)
@@ -354,6 +416,7 @@ static int edge_put(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64_t 
         else if (!*p)
             edge_born(L, a, b);
         *p += w;
+        live_set(L->live, k);
         return 0;
     }
     cdg_node *na = &L->nodes[a], *nb = &L->nodes[b];
@@ -398,12 +461,15 @@ static int edge_sub(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64_t 
     if (g->dense) {
         if (!L->w)
             return IBR_ERANGE;
-        uint64_t *p = &L->w[dense_slot(g, a, b)];
+        uint32_t k = dense_slot(g, a, b);
+        uint64_t *p = &L->w[k];
         if (*p < w)
             return IBR_ERANGE;
         *p -= w;
-        if (!*p)
+        if (!*p) {
             L->n_edges--;
+            live_clear(L->live, k);
+        }
         return 0;
     }
     if (!L->nodes)
@@ -459,7 +525,7 @@ int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const
     if (n && (rc = layer_alloc(g, L)) < 0)
         return rc;
     const uint32_t *soff = g->slot_off, *succ0 = g->succ0, nch = g->n;
-    uint64_t *lw = L->w;
+    uint64_t *lw = L->w, *lm = L->live;
     size_t born = 0;
     for (i = 0; i < n; i++) {
         uint32_t a = pairs[2 * i];
@@ -473,12 +539,14 @@ int ibr__cdg_add_edges(ibr__cdg *g, unsigned layer, const uint32_t *pairs, const
         if (y + x < y) /* overflow */
             break;
         *p = y + x;
+        live_set(lm, s0 + j);
         born += !y;
     }
     if (i < n) {
         while (i-- > 0) {
-            uint32_t a = pairs[2 * i];
-            lw[soff[a] + (pairs[2 * i + 1] - succ0[a])] -= w[i];
+            uint32_t a = pairs[2 * i], k = soff[a] + (pairs[2 * i + 1] - succ0[a]);
+            if (!(lw[k] -= w[i]))
+                live_clear(lm, k);
         }
         return IBR_ERANGE;
     }
@@ -505,8 +573,14 @@ void ibr__cdg_fill_end(ibr__cdg *g, unsigned layer)
     cdg_layer *L = &g->layers[layer];
     const uint64_t *lw = L->w;
     size_t live = 0;
-    for (size_t k = 0; k < g->n_slots; k++)
-        live += lw[k] != 0;
+    /* the caller wrote the weights only: the bitmask follows them here */
+    for (size_t i = 0, nw = live_words(g); i < nw; i++) {
+        uint64_t m = 0;
+        for (size_t k = i << 6, end = k + 64 < g->n_slots ? k + 64 : g->n_slots; k < end; k++)
+            m |= (uint64_t)(lw[k] != 0) << (k & 63);
+        L->live[i] = m;
+        live += (size_t)__builtin_popcountll(m);
+    }
     /* weights only grew: every edge there before is still there */
     size_t born = live - L->n_edges;
     L->n_edges = live;
@@ -705,6 +779,56 @@ static void sort_by_ord(ibr__cdg *g, uint32_t *r, uint32_t n, const uint32_t *or
         r[i] = (uint32_t)k[i];
 }
 
+/* Pearce-Kelly's forward search: the channels reachable from b among
+   those ordered before a, into g->rf[0 .. *nf - 1] in the order visited
+   (depth first, each channel's edges in position order). Returns 1, with
+   the region incomplete, as soon as an edge leads to a (a cycle). Switch
+   graphs walk the live-slot bits a word at a time. */
+static int forward_region(ibr__cdg *g, const cdg_layer *L, uint32_t a, uint32_t b, uint32_t *nf)
+{
+    const uint32_t *ord = L->ord, ub = ord[a], ep = next_epoch(g);
+    uint32_t *mark = g->mark, *stack = g->stack, *rf = g->rf, sp = 0, n = 0;
+    mark[b] = ep;
+    stack[sp++] = b;
+    while (sp) {
+        uint32_t v = stack[--sp];
+        rf[n++] = v;
+        if (!g->dense) {
+            uint32_t nd = out_deg(g, L, v);
+            for (uint32_t j = next_live(g, L, v, 0); j < nd; j = next_live(g, L, v, j + 1)) {
+                uint32_t u = out_to(g, L, v, j);
+                if (u == a)
+                    return 1;
+                if (mark[u] != ep && ord[u] < ub) {
+                    mark[u] = ep;
+                    stack[sp++] = u;
+                }
+            }
+            continue;
+        }
+        /* slots s0 .. end - 1 lead to channels succ0[v] + (slot - s0) */
+        uint32_t s0 = g->slot_off[v], end = g->slot_off[v + 1], to0 = g->succ0[v] - s0;
+        for (size_t wi = s0 >> 6; wi << 6 < end; wi++) {
+            uint64_t x = L->live[wi];
+            if (wi << 6 < s0)
+                x &= ~(uint64_t)0 << (s0 & 63);
+            if ((wi + 1) << 6 > end)
+                x &= ~(uint64_t)0 >> (64 - (end & 63));
+            for (; x; x &= x - 1) {
+                uint32_t u = to0 + (uint32_t)(wi << 6) + (uint32_t)__builtin_ctzll(x);
+                if (u == a)
+                    return 1;
+                if (mark[u] != ep && ord[u] < ub) {
+                    mark[u] = ep;
+                    stack[sp++] = u;
+                }
+            }
+        }
+    }
+    *nf = n;
+    return 0;
+}
+
 /* Checked insertion of w on a -> b into a layer with a valid order.
    Returns 0 (inserted or weight added), 1 (would close a cycle),
    IBR_ERANGE, IBR_ENOMEM. */
@@ -720,26 +844,11 @@ static int add_checked(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64
     uint32_t *ord = L->ord;
     uint32_t lb = ord[b], ub = ord[a];
     if (lb < ub) {
-        /* forward from b among channels ordered before a */
-        uint32_t ep = next_epoch(g), sp = 0, nf = 0, nbk = 0;
-        g->mark[b] = ep;
-        g->stack[sp++] = b;
-        while (sp) {
-            uint32_t v = g->stack[--sp];
-            g->rf[nf++] = v;
-            uint32_t nd = out_deg(g, L, v);
-            for (uint32_t j = next_live(g, L, v, 0); j < nd; j = next_live(g, L, v, j + 1)) {
-                uint32_t u = out_to(g, L, v, j);
-                if (u == a)
-                    return 1;
-                if (g->mark[u] != ep && ord[u] < ub) {
-                    g->mark[u] = ep;
-                    g->stack[sp++] = u;
-                }
-            }
-        }
+        uint32_t nf = 0, nbk = 0, sp = 0;
+        if (forward_region(g, L, a, b, &nf))
+            return 1;
         /* backward from a among channels ordered after b */
-        ep = next_epoch(g);
+        uint32_t ep = next_epoch(g);
         g->mark[a] = ep;
         g->stack[sp++] = a;
         while (sp) {
@@ -749,7 +858,8 @@ static int add_checked(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64
                 uint32_t s = g->tail[v], base = v - g->tail_off[s];
                 for (uint32_t k = g->in_off[s]; k < g->in_off[s + 1]; k++) {
                     uint32_t u = g->in_ch[k];
-                    if (L->w[g->slot_off[u] + base] && g->mark[u] != ep && ord[u] > lb) {
+                    if (live_has(L->live, g->slot_off[u] + base) && g->mark[u] != ep &&
+                        ord[u] > lb) {
                         g->mark[u] = ep;
                         g->stack[sp++] = u;
                     }
@@ -877,7 +987,7 @@ static int move_dense(ibr__cdg *g, cdg_layer *F, cdg_layer *T, const uint32_t *c
                       const uint32_t *len, const uint64_t *wt, size_t np)
 {
     const uint32_t *soff = g->slot_off, *succ0 = g->succ0, *p = ch;
-    uint64_t *fw = F->w, *tw = T->w;
+    uint64_t *fw = F->w, *tw = T->w, *fm = F->live, *tm = T->live;
     size_t died = 0, born = 0, q;
     int rc = IBR_ERANGE;
     for (q = 0; q < np; p += len[q++]) {
@@ -893,6 +1003,7 @@ static int move_dense(ibr__cdg *g, cdg_layer *F, cdg_layer *T, const uint32_t *c
             if ((rc = layer_alloc(g, T)) < 0)
                 break;
             tw = T->w;
+            tm = T->live;
             rc = IBR_ERANGE;
         }
         const uint32_t *e = p + 1, *end = p + n;
@@ -906,6 +1017,8 @@ static int move_dense(ibr__cdg *g, cdg_layer *F, cdg_layer *T, const uint32_t *c
                 break;
             fw[k] = x - w;
             tw[k] = y + w;
+            fm[k >> 6] &= ~((uint64_t)(x == w) << (k & 63));
+            live_set(tm, k);
             died += x == w;
             born += !y;
             a = b;
@@ -913,8 +1026,10 @@ static int move_dense(ibr__cdg *g, cdg_layer *F, cdg_layer *T, const uint32_t *c
         if (e < end) {
             while (--e > p) { /* this path's first edges */
                 uint32_t k = soff[e[-1]] + (e[0] - succ0[e[-1]]);
-                tw[k] -= w;
+                if (!(tw[k] -= w))
+                    live_clear(tm, k);
                 fw[k] += w;
+                live_set(fm, k);
             }
             break;
         }
@@ -924,8 +1039,10 @@ static int move_dense(ibr__cdg *g, cdg_layer *F, cdg_layer *T, const uint32_t *c
             p -= len[q];
             for (uint32_t i = 1; i < len[q]; i++) {
                 uint32_t k = soff[p[i - 1]] + (p[i] - succ0[p[i - 1]]);
-                tw[k] -= wt[q];
+                if (!(tw[k] -= wt[q]))
+                    live_clear(tm, k);
                 fw[k] += wt[q];
+                live_set(fm, k);
             }
         }
         return rc;
@@ -1022,6 +1139,7 @@ int ibr__cdg_merge(ibr__cdg *dst, unsigned layer, const ibr__cdg *src, unsigned 
                     if (!L->w[k])
                         edge_born(L, a, dst->succ0[a] + (k - dst->slot_off[a]));
                     L->w[k] += S->w[k];
+                    live_set(L->live, k);
                 }
         return 0;
     }
@@ -1084,7 +1202,7 @@ int ibr__cdg_search_begin(ibr__cdg *g, unsigned layer)
 typedef struct cdg_view {
     int dense;
     const uint32_t *soff, *succ0;
-    const uint64_t *lw;
+    const uint64_t *lw, *lm;
     const cdg_node *nodes;
 } cdg_view;
 
@@ -1097,12 +1215,8 @@ static inline uint64_t view_w(const cdg_view *V, uint32_t v, uint32_t j)
 static inline uint32_t view_next(const cdg_view *V, uint32_t v, uint32_t j, uint32_t *nd)
 {
     if (V->dense) {
-        const uint64_t *w = V->lw + V->soff[v];
-        uint32_t d = V->soff[v + 1] - V->soff[v];
-        while (j < d && !w[j])
-            j++;
-        *nd = d;
-        return j;
+        *nd = V->soff[v + 1] - V->soff[v];
+        return live_next(V->lm, V->soff[v], V->soff[v + 1], j);
     }
     const cdg_node *nv = &V->nodes[v];
     while (j < nv->out_n && !nv->out[j].w)
@@ -1132,7 +1246,7 @@ int ibr__cdg_search_next(ibr__cdg *g, ibr__cdg_cycle *out)
     uint32_t sp = g->s_sp, root = g->s_root;
     if (root == n)
         return 0;
-    const cdg_view V = {g->dense, g->slot_off, g->succ0, L->w, L->nodes};
+    const cdg_view V = {g->dense, g->slot_off, g->succ0, L->w, L->live, L->nodes};
     uint8_t *colour = g->colour;
     uint32_t *stk = g->stk, *nxt = g->nxt, *pos = g->pos;
     /* unwind above the lowest tree edge that died since the last call

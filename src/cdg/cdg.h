@@ -30,8 +30,10 @@
  *     channel entering switch s can only depend on the channels leaving s,
  *     so each layer is a dense array of weights over those possible edges,
  *     the slots: Σ over switches of in-degree x out-degree of them, 8 bytes
- *     each, allocated when the layer gets its first edge. Edge lookups are
- *     O(1), and slot numbers let an engine keep its own per-edge data.
+ *     each plus a bit (set while the weight is not 0, so that the searches
+ *     skip dead slots 64 at a time), allocated when the layer gets its
+ *     first edge. Edge lookups are O(1), and slot numbers let an engine
+ *     keep its own per-edge data.
  *   - general graphs (ibr__cdg_create): any n channels and any edges, as
  *     adjacency lists (8 bytes per out-edge plus 4 per in-edge, doubled
  *     when full); for graphs whose possible edges are many more than the
@@ -76,7 +78,7 @@ int ibr__cdg_create(ibr__cdg **out, ibr_context *ctx, uint32_t n_channels, unsig
    possible edges lead to the channels leaving switch t->adj[e].sw. The
    topology is read here only. Returns 0, IBR_EINVAL (no layer), IBR_ERANGE
    (2^32 slots or more) or IBR_ENOMEM. O(C + switches); memory 16 bytes per
-   channel, plus 8 per slot and O(C) per layer in use. */
+   channel, plus 8 bytes and a bit per slot and O(C) per layer in use. */
 int ibr__cdg_create_topo(ibr__cdg **out, const ibr_topo *t, unsigned n_layers);
 
 /* Takes NULL. */
@@ -188,6 +190,13 @@ int ibr__cdg_merge(ibr__cdg *dst, unsigned layer, const ibr__cdg *src, unsigned 
 uint32_t ibr__cdg_slot(const ibr__cdg *g, uint32_t a, uint32_t b);
 /* Switch graphs: slots per layer; general graphs: 0. */
 size_t ibr__cdg_slot_count(const ibr__cdg *g);
+
+/* The live out-edges (positive weight) of channel a in a layer, in the
+   order the searches follow them (see ibr__cdg_search_begin): returns
+   their number and writes the first cap successors to to[]. 0 for a bad
+   layer or channel. O(deg); switch graphs skip dead slots 64 at a time. */
+size_t ibr__cdg_out_edges(const ibr__cdg *g, unsigned layer, uint32_t a, uint32_t *to,
+                          size_t cap);
 
 /* ---- order and cycles -------------------------------------------------- */
 
