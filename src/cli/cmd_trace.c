@@ -176,16 +176,13 @@ static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_tra
                  "(%u ports)", ni.node_guid, (unsigned)dlid, last->out_port, ni.nports);
         break;
     case IBR_HOP_UNCABLED:
-        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which is not "
-                 "cabled", ni.node_guid, (unsigned)dlid, last->out_port);
-        break;
     case IBR_HOP_DOWN_LINK:
-        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, whose link is "
-                 "down", ni.node_guid, (unsigned)dlid, last->out_port);
-        break;
     case IBR_HOP_DEAD_END:
-        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which leads to "
-                 "another end node", ni.node_guid, (unsigned)dlid, last->out_port);
+        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, %s", ni.node_guid,
+                 (unsigned)dlid, last->out_port,
+                 last->status == IBR_HOP_UNCABLED    ? "which is not cabled"
+                 : last->status == IBR_HOP_DOWN_LINK ? "whose link is down"
+                                                     : "which leads to another end node");
         break;
     case IBR_HOP_LOOP:
         /* the earlier hop that entered the switch by the same port */
