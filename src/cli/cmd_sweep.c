@@ -630,8 +630,9 @@ int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg)
     }
 }
 
-static int sweep_option(sweep_args *sa, int c, const char *arg)
+static int sweep_option(void *args, int c, const char *arg)
 {
+    sweep_args *sa = args;
     int sweep = 0, rc;
     switch (c) {
     case 'R': sa->chain = arg; return 0;
@@ -653,15 +654,9 @@ static int sweep_parse_args(sweep_args *sa, int argc, char **argv)
                                        {"quiet", no_argument, NULL, 'q'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "R:hq", lo, NULL)) != -1) {
-        if (c == 'h') {
-            usage_sweep(stdout);
-            return 1;
-        }
-        if (sweep_option(sa, c, optarg) < 0)
-            return -1;
-    }
+    int rc = cli_getopt_each(argc, argv, "R:hq", lo, usage_sweep, sweep_option, sa);
+    if (rc != 0)
+        return rc;
     if (optind + 1 != argc) {
         cli_error("CL059", "sweep", "expected TOPOLOGY (try 'ibr sweep --help')");
         return -1;
