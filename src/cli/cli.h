@@ -495,6 +495,13 @@ enum {
    one of them. */
 int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg);
 
+/* The workload options of ibr analyze, sweep and report (--ranks to
+   --top-links, codes CLI_OPT_SWEEP_RANKS to CLI_OPT_SWEEP_TOP) into @p o
+   and *ranks_file; --grid, --moe and --rails set *wl_implied. 0, -1 after
+   printing an error, 1 when @p c is not one of them. */
+int cli_workload_option(ibr_analyze_options *o, const char **ranks_file, int *wl_implied, int c,
+                        const char *arg);
+
 /* Defaults: 20 random cables, no switches, no curve (5 trials when asked),
    seed 1, the analysis defaults with 20 random patterns. */
 void cli_sweep_cfg_init(sweep_cfg *cfg);

@@ -288,23 +288,16 @@ enum {
     O_MBAL,
     O_QOS_CONFIG,
     O_QOS_LEVELS,
-    O_RANKS,
-    O_WORKLOADS,
-    O_GRID,
-    O_MOE,
-    O_RAILS,
-    O_TOP,
     O_SL2VL,
     O_PSL
 };
-
-static int analyze_workload_option(analyze_args *aa, int c, const char *arg);
 
 /* One option of analyze's own; -1 on a bad value (reported). */
 static int analyze_option(void *args, int c, const char *arg)
 {
     analyze_args *aa = args;
     uint64_t v;
+    int rc;
     switch (c) {
     case 'R': aa->chain = arg; break;
     case O_JSON: aa->json = 1; break;
@@ -341,50 +334,8 @@ static int analyze_option(void *args, int c, const char *arg)
         aa->qos_on = 1;
         break;
     default:
-        return analyze_workload_option(aa, c, arg);
-    }
-    return 0;
-}
-
-/* The workload options (analyze_option()). */
-static int analyze_workload_option(analyze_args *aa, int c, const char *arg)
-{
-    uint64_t v;
-    unsigned d[3] = {0, 0, 0};
-    int n;
-    switch (c) {
-    case O_RANKS: aa->ranks_file = arg; break;
-    case O_WORKLOADS: return cli_parse_workloads(arg, &aa->opts.workloads);
-    case O_GRID:
-        if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
-            return -1;
-        if (n < 2) {
-            cli_error("CL024", "--grid", "expected AxB or AxBxC, got '%s'", arg);
-            return -1;
-        }
-        memcpy(aa->opts.grid, d, sizeof d);
-        aa->wl_implied = 1;
-        break;
-    case O_MOE:
-        if ((n = cli_parse_dims("--moe", arg, ',', d, 2)) < 0)
-            return -1;
-        aa->opts.moe_group = d[0];
-        if (n == 2)
-            aa->opts.moe_fanout = d[1];
-        aa->wl_implied = 1;
-        break;
-    case O_RAILS:
-        if (cli_opt_uint("--rails", arg, 1u << 20, &v) < 0)
-            return -1;
-        aa->opts.rails = (unsigned)v;
-        aa->wl_implied = 1;
-        break;
-    case O_TOP:
-        if (cli_opt_uint("--top-links", arg, IBR_WORKLOAD_MAX_TOP, &v) < 0)
-            return -1;
-        aa->opts.top_links = (unsigned)v;
-        break;
-    default:
+        if ((rc = cli_workload_option(&aa->opts, &aa->ranks_file, &aa->wl_implied, c, arg)) <= 0)
+            return rc;
         return cli_shared_option(&aa->ta, NULL, c, arg, usage_analyze) < 0 ? -1 : 0;
     }
     return 0;
@@ -407,12 +358,12 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
                                        {"qos", no_argument, NULL, 'Q'},
                                        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
                                        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
-                                       {"ranks", required_argument, NULL, O_RANKS},
-                                       {"workloads", required_argument, NULL, O_WORKLOADS},
-                                       {"grid", required_argument, NULL, O_GRID},
-                                       {"moe", required_argument, NULL, O_MOE},
-                                       {"rails", required_argument, NULL, O_RAILS},
-                                       {"top-links", required_argument, NULL, O_TOP},
+                                       {"ranks", required_argument, NULL, CLI_OPT_SWEEP_RANKS},
+                                       {"workloads", required_argument, NULL, CLI_OPT_SWEEP_WORKLOADS},
+                                       {"grid", required_argument, NULL, CLI_OPT_SWEEP_GRID},
+                                       {"moe", required_argument, NULL, CLI_OPT_SWEEP_MOE},
+                                       {"rails", required_argument, NULL, CLI_OPT_SWEEP_RAILS},
+                                       {"top-links", required_argument, NULL, CLI_OPT_SWEEP_TOP},
                                        {"sl2vl", required_argument, NULL, O_SL2VL},
                                        {"path-sl", required_argument, NULL, O_PSL},
         {"help", no_argument, NULL, 'h'},

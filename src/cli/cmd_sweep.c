@@ -568,14 +568,14 @@ static int opt_unsigned(unsigned *out, const char *opt, const char *arg, uint64_
     return 0;
 }
 
-/* The workload options (cli_sweep_option()), as ibr analyze reads them. */
-static int sweep_workload_option(sweep_cfg *cfg, int c, const char *arg)
+int cli_workload_option(ibr_analyze_options *o, const char **ranks_file, int *wl_implied, int c,
+                        const char *arg)
 {
     unsigned d[3] = {0, 0, 0};
     int n;
     switch (c) {
-    case CLI_OPT_SWEEP_RANKS: cfg->ranks_file = arg; return 0;
-    case CLI_OPT_SWEEP_WORKLOADS: return cli_parse_workloads(arg, &cfg->aopts.workloads);
+    case CLI_OPT_SWEEP_RANKS: *ranks_file = arg; return 0;
+    case CLI_OPT_SWEEP_WORKLOADS: return cli_parse_workloads(arg, &o->workloads);
     case CLI_OPT_SWEEP_GRID:
         if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
             return -1;
@@ -583,22 +583,22 @@ static int sweep_workload_option(sweep_cfg *cfg, int c, const char *arg)
             cli_error("CL024", "--grid", "expected AxB or AxBxC, got '%s'", arg);
             return -1;
         }
-        memcpy(cfg->aopts.grid, d, sizeof d);
-        cfg->wl_implied = 1;
+        memcpy(o->grid, d, sizeof d);
+        *wl_implied = 1;
         return 0;
     case CLI_OPT_SWEEP_MOE:
         if ((n = cli_parse_dims("--moe", arg, ',', d, 2)) < 0)
             return -1;
-        cfg->aopts.moe_group = d[0];
+        o->moe_group = d[0];
         if (n == 2)
-            cfg->aopts.moe_fanout = d[1];
-        cfg->wl_implied = 1;
+            o->moe_fanout = d[1];
+        *wl_implied = 1;
         return 0;
     case CLI_OPT_SWEEP_RAILS:
-        cfg->wl_implied = 1;
-        return opt_unsigned(&cfg->aopts.rails, "--rails", arg, 1u << 20, 0);
+        *wl_implied = 1;
+        return opt_unsigned(&o->rails, "--rails", arg, 1u << 20, 0);
     case CLI_OPT_SWEEP_TOP:
-        return opt_unsigned(&cfg->aopts.top_links, "--top-links", arg, IBR_WORKLOAD_MAX_TOP, 0);
+        return opt_unsigned(&o->top_links, "--top-links", arg, IBR_WORKLOAD_MAX_TOP, 0);
     default: return 1;
     }
 }
@@ -626,7 +626,7 @@ int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg)
     case CLI_OPT_SWEEP_PATTERNS: return cli_parse_patterns(arg, &cfg->aopts.patterns);
     case CLI_OPT_SWEEP_RANDOM: return opt_unsigned(&cfg->aopts.n_random, "--random", arg, 1000000, 0);
     case CLI_OPT_SWEEP_THREADS: return opt_unsigned(&cfg->aopts.threads, "--threads", arg, 1024, 0);
-    default: return sweep_workload_option(cfg, c, arg);
+    default: return cli_workload_option(&cfg->aopts, &cfg->ranks_file, &cfg->wl_implied, c, arg);
     }
 }
 
