@@ -510,6 +510,11 @@ void cli_sweep_cfg_init(sweep_cfg *cfg);
    some. 0, or -1 (reported). cli_sweep_cfg_dispose() frees the order;
    call it before cli_intact_dispose() (the order lives in t's context). */
 int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t);
+/* The rank order of file @p path on @p t into *ranks and o's ranks (the
+   caller destroys *ranks, which an error may have set too). 0, or -1
+   (reported). */
+int cli_load_ranks(ibr_rank_order **ranks, ibr_analyze_options *o, const ibr_topo *t,
+                   const char *path);
 void cli_sweep_cfg_dispose(sweep_cfg *cfg);
 
 /* The workload options' values, as ibr analyze reads them: "all" or a

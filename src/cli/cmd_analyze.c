@@ -540,23 +540,7 @@ static int analyze_print(analyze_run *ar, int json, int all_lids)
 /* The rank order of --ranks into aa->opts; -1 on an error (reported). */
 static int load_ranks(analyze_run *ar, analyze_args *aa)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    if (cli_read_file(aa->ranks_file, &buf, &len) < 0)
-        return -1;
-    int rc = ibr_rank_order_parse(&ar->ranks, ar->t, buf, len);
-    free(buf);
-    if (rc < 0) {
-        cli_lib_error(aa->ranks_file, ar->ranks ? ibr_rank_order_last_error(ar->ranks) : NULL, rc);
-        return -1;
-    }
-    if (ibr_rank_order_count(ar->ranks) == 0) {
-        cli_error("CL031", aa->ranks_file, "no ranks");
-        return -1;
-    }
-    aa->opts.rank_guids = ibr_rank_order_guids(ar->ranks);
-    aa->opts.n_ranks = ibr_rank_order_count(ar->ranks);
-    return 0;
+    return cli_load_ranks(&ar->ranks, &aa->opts, ar->t, aa->ranks_file);
 }
 
 int cmd_analyze(int argc, char **argv)

@@ -679,29 +679,35 @@ void cli_sweep_cfg_init(sweep_cfg *cfg)
     cfg->seed = 1;
 }
 
+int cli_load_ranks(ibr_rank_order **ranks, ibr_analyze_options *o, const ibr_topo *t,
+                   const char *path)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    if (cli_read_file(path, &buf, &len) < 0)
+        return -1;
+    int rc = ibr_rank_order_parse(ranks, t, buf, len);
+    free(buf);
+    if (rc < 0) {
+        cli_lib_error(path, *ranks ? ibr_rank_order_last_error(*ranks) : NULL, rc);
+        return -1;
+    }
+    if (ibr_rank_order_count(*ranks) == 0) {
+        cli_error("CL031", path, "no ranks");
+        return -1;
+    }
+    o->rank_guids = ibr_rank_order_guids(*ranks);
+    o->n_ranks = ibr_rank_order_count(*ranks);
+    return 0;
+}
+
 int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t)
 {
     if (cfg->wl_implied && !cfg->aopts.workloads)
         cfg->aopts.workloads = IBR_WORKLOAD_ALL;
     if (!cfg->ranks_file)
         return 0;
-    char *buf = NULL;
-    size_t len = 0;
-    if (cli_read_file(cfg->ranks_file, &buf, &len) < 0)
-        return -1;
-    int rc = ibr_rank_order_parse(&cfg->ranks, t, buf, len);
-    free(buf);
-    if (rc < 0) {
-        cli_lib_error(cfg->ranks_file, cfg->ranks ? ibr_rank_order_last_error(cfg->ranks) : NULL, rc);
-        return -1;
-    }
-    if (ibr_rank_order_count(cfg->ranks) == 0) {
-        cli_error("CL031", cfg->ranks_file, "no ranks");
-        return -1;
-    }
-    cfg->aopts.rank_guids = ibr_rank_order_guids(cfg->ranks);
-    cfg->aopts.n_ranks = ibr_rank_order_count(cfg->ranks);
-    return 0;
+    return cli_load_ranks(&cfg->ranks, &cfg->aopts, t, cfg->ranks_file);
 }
 
 void cli_sweep_cfg_dispose(sweep_cfg *cfg)
