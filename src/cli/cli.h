@@ -473,7 +473,17 @@ enum {
     CLI_OPT_SWEEP_TOP                        /* --top-links K */
 };
 
-/* Their entries of a struct option table. */
+/* The workload options' entries of a struct option table (ibr analyze,
+   sweep and report; cli_workload_option() reads them). */
+#define CLI_WORKLOAD_LONG_OPTIONS                                              \
+    {"ranks", required_argument, NULL, CLI_OPT_SWEEP_RANKS},                  \
+    {"workloads", required_argument, NULL, CLI_OPT_SWEEP_WORKLOADS},          \
+    {"grid", required_argument, NULL, CLI_OPT_SWEEP_GRID},                    \
+    {"moe", required_argument, NULL, CLI_OPT_SWEEP_MOE},                      \
+    {"rails", required_argument, NULL, CLI_OPT_SWEEP_RAILS},                  \
+    {"top-links", required_argument, NULL, CLI_OPT_SWEEP_TOP}
+
+/* All their entries of a struct option table. */
 #define CLI_SWEEP_LONG_OPTIONS                                                 \
     {"cables", required_argument, NULL, CLI_OPT_SWEEP_CABLES},                \
     {"switches", required_argument, NULL, CLI_OPT_SWEEP_SWITCHES},            \
@@ -483,12 +493,7 @@ enum {
     {"patterns", required_argument, NULL, CLI_OPT_SWEEP_PATTERNS},            \
     {"random", required_argument, NULL, CLI_OPT_SWEEP_RANDOM},                \
     {"threads", required_argument, NULL, CLI_OPT_SWEEP_THREADS},              \
-    {"ranks", required_argument, NULL, CLI_OPT_SWEEP_RANKS},                  \
-    {"workloads", required_argument, NULL, CLI_OPT_SWEEP_WORKLOADS},          \
-    {"grid", required_argument, NULL, CLI_OPT_SWEEP_GRID},                    \
-    {"moe", required_argument, NULL, CLI_OPT_SWEEP_MOE},                      \
-    {"rails", required_argument, NULL, CLI_OPT_SWEEP_RAILS},                  \
-    {"top-links", required_argument, NULL, CLI_OPT_SWEEP_TOP}
+    CLI_WORKLOAD_LONG_OPTIONS
 
 /* Handle one of those codes into @p cfg; the fault options (--cables to
    --trials) set *sweep. 0, -1 after printing an error, 1 when @p c is not
