@@ -50,6 +50,18 @@ void usage_report(FILE *o);
    ibr_pattern bits (cmd_analyze.c). 0, or -1 after printing the error. */
 int cli_parse_patterns(const char *s, unsigned int *out);
 
+/* A name of a comma list and the bit it stands for. */
+typedef struct cli_name_bit {
+    const char *name;
+    unsigned int bit;
+} cli_name_bit;
+
+/* The bits of comma list @p s, each piece one of the @p n @p names: 0 with
+ * *out set; -1 at an unknown piece (*bad points at it, *bad_len its
+ * length); -2 when the list gives no bit. Nothing is printed. */
+int cli_parse_name_bits(const char *s, const cli_name_bit *names, size_t n, unsigned int *out,
+                        const char **bad, size_t *bad_len);
+
 /* The report of ibr_result_verify() as text (status @p rc) (cmd_verify.c);
    the JSON form is the library's ibr_verify_report_write_json(). */
 void cli_print_verify_text(FILE *o, const ibr_verify_report *v, int rc);
@@ -90,6 +102,16 @@ extern char **cli_cmd_argv;
  * ("ibr: route: unknown option or missing value '--bogus' (try 'ibr help
  * route')"). */
 void cli_bad_option(void);
+
+/* Handle code @p c of getopt_long() (its value @p arg) into @p args: 0, or
+ * -1 after printing an error. */
+typedef int (*cli_option_fn)(void *args, int c, const char *arg);
+
+/* Read the options of argv with getopt_long(@p shortopts, @p lo): -h or
+ * --help prints @p usage on stdout and returns 1; every other code goes to
+ * @p fn with @p args. 0, 1, or -1 when @p fn failed (it said why). */
+int cli_getopt_each(int argc, char **argv, const char *shortopts, const struct option *lo,
+                    void (*usage)(FILE *o), cli_option_fn fn, void *args);
 
 /* Print "ibr: <what>: <message> [<code>]" on stderr: every message of the
  * CLI's own ends in its stable code, a string literal "CL" and three
@@ -191,6 +213,11 @@ int cli_load_groups_as(ibr_mcast_groups **out, const ibr_topo *t, const char *pa
 int cli_load_qos(ibr_qos_config **out, ibr_context *ctx, const char *path, unsigned levels);
 /* --qos-levels N: 1..8 into *out. 0 or -1 (message printed). */
 int cli_opt_qos_levels(const char *arg, unsigned *out);
+/* Call @p fn for every active directed switch-to-switch link of r (switch
+   @p sw, port @p port) with the multicast trees it carries, in switch and
+   port order. */
+typedef void (*cli_mcast_link_fn)(void *arg, uint32_t sw, unsigned port, uint32_t trees);
+void cli_mcast_links(const ibr_result *r, cli_mcast_link_fn fn, void *arg);
 /* The most multicast trees on one directed switch-to-switch link of r
    (0 without trees); the link's switch and port into *sw and *port (may be
    NULL; *sw IBR_NONE when no link carries a tree). */
@@ -446,7 +473,17 @@ enum {
     CLI_OPT_SWEEP_TOP                        /* --top-links K */
 };
 
-/* Their entries of a struct option table. */
+/* The workload options' entries of a struct option table (ibr analyze,
+   sweep and report; cli_workload_option() reads them). */
+#define CLI_WORKLOAD_LONG_OPTIONS                                              \
+    {"ranks", required_argument, NULL, CLI_OPT_SWEEP_RANKS},                  \
+    {"workloads", required_argument, NULL, CLI_OPT_SWEEP_WORKLOADS},          \
+    {"grid", required_argument, NULL, CLI_OPT_SWEEP_GRID},                    \
+    {"moe", required_argument, NULL, CLI_OPT_SWEEP_MOE},                      \
+    {"rails", required_argument, NULL, CLI_OPT_SWEEP_RAILS},                  \
+    {"top-links", required_argument, NULL, CLI_OPT_SWEEP_TOP}
+
+/* All their entries of a struct option table. */
 #define CLI_SWEEP_LONG_OPTIONS                                                 \
     {"cables", required_argument, NULL, CLI_OPT_SWEEP_CABLES},                \
     {"switches", required_argument, NULL, CLI_OPT_SWEEP_SWITCHES},            \
@@ -456,17 +493,19 @@ enum {
     {"patterns", required_argument, NULL, CLI_OPT_SWEEP_PATTERNS},            \
     {"random", required_argument, NULL, CLI_OPT_SWEEP_RANDOM},                \
     {"threads", required_argument, NULL, CLI_OPT_SWEEP_THREADS},              \
-    {"ranks", required_argument, NULL, CLI_OPT_SWEEP_RANKS},                  \
-    {"workloads", required_argument, NULL, CLI_OPT_SWEEP_WORKLOADS},          \
-    {"grid", required_argument, NULL, CLI_OPT_SWEEP_GRID},                    \
-    {"moe", required_argument, NULL, CLI_OPT_SWEEP_MOE},                      \
-    {"rails", required_argument, NULL, CLI_OPT_SWEEP_RAILS},                  \
-    {"top-links", required_argument, NULL, CLI_OPT_SWEEP_TOP}
+    CLI_WORKLOAD_LONG_OPTIONS
 
 /* Handle one of those codes into @p cfg; the fault options (--cables to
    --trials) set *sweep. 0, -1 after printing an error, 1 when @p c is not
    one of them. */
 int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg);
+
+/* The workload options of ibr analyze, sweep and report (--ranks to
+   --top-links, codes CLI_OPT_SWEEP_RANKS to CLI_OPT_SWEEP_TOP) into @p o
+   and *ranks_file; --grid, --moe and --rails set *wl_implied. 0, -1 after
+   printing an error, 1 when @p c is not one of them. */
+int cli_workload_option(ibr_analyze_options *o, const char **ranks_file, int *wl_implied, int c,
+                        const char *arg);
 
 /* Defaults: 20 random cables, no switches, no curve (5 trials when asked),
    seed 1, the analysis defaults with 20 random patterns. */
@@ -476,6 +515,11 @@ void cli_sweep_cfg_init(sweep_cfg *cfg);
    some. 0, or -1 (reported). cli_sweep_cfg_dispose() frees the order;
    call it before cli_intact_dispose() (the order lives in t's context). */
 int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t);
+/* The rank order of file @p path on @p t into *ranks and o's ranks (the
+   caller destroys *ranks, which an error may have set too). 0, or -1
+   (reported). */
+int cli_load_ranks(ibr_rank_order **ranks, ibr_analyze_options *o, const ibr_topo *t,
+                   const char *path);
 void cli_sweep_cfg_dispose(sweep_cfg *cfg);
 
 /* The workload options' values, as ibr analyze reads them: "all" or a

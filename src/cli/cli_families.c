@@ -143,40 +143,24 @@ size_t cli_pattern_families(char (*names)[CLI_FAMILY_NAME], double *ebb, size_t 
 
 int cli_parse_workloads(const char *s, unsigned int *out)
 {
-    static const struct {
-        const char *name;
-        unsigned int bit;
-    } names[] = {
+    static const cli_name_bit names[] = {
         {"all", IBR_WORKLOAD_ALL},         {"ring", IBR_WORKLOAD_RING},
         {"rd", IBR_WORKLOAD_RD},           {"rail-ring", IBR_WORKLOAD_RAIL_RING},
         {"rail-rd", IBR_WORKLOAD_RAIL_RD}, {"a2a", IBR_WORKLOAD_ALL_TO_ALL},
         {"moe", IBR_WORKLOAD_MOE},         {"grid", IBR_WORKLOAD_GRID},
         {"shift", IBR_WORKLOAD_SHIFT},     {"perm", IBR_WORKLOAD_PERMUTATION},
     };
-    unsigned int bits = 0;
-    while (*s) {
-        size_t n = strcspn(s, ","), i;
-        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-            if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
-                break;
-        if (i == sizeof(names) / sizeof(names[0])) {
-            cli_error("CL007", "--workloads",
-                      "unknown workload '%.*s' (all, ring, rd, rail-ring, rail-rd, a2a, moe, "
-                      "grid, shift, perm)",
-                      (int)n, s);
-            return -1;
-        }
-        bits |= names[i].bit;
-        s += n;
-        if (*s == ',')
-            s++;
-    }
-    if (!bits) {
+    const char *bad;
+    size_t n;
+    int rc = cli_parse_name_bits(s, names, sizeof(names) / sizeof(names[0]), out, &bad, &n);
+    if (rc == -1)
+        cli_error("CL007", "--workloads",
+                  "unknown workload '%.*s' (all, ring, rd, rail-ring, rail-rd, a2a, moe, "
+                  "grid, shift, perm)",
+                  (int)n, bad);
+    else if (rc == -2)
         cli_error("CL008", "--workloads", "no workload given");
-        return -1;
-    }
-    *out = bits;
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 int cli_parse_dims(const char *opt, const char *s, char sep, unsigned *v, int max)

@@ -463,18 +463,31 @@ static int add_param(cli_route_args *a, const char *name, const char *value)
 
 /* A routing option into @p a: 1 handled, 0 not a routing option, -1 error. */
 
+/* Read file @p path as a setting's text into *buf (*len bytes): 0; -1 when
+   it cannot be read (reported); -2 when it holds a NUL byte (nothing
+   kept; the caller says so). */
+static int read_setting_text(const char *path, char **buf, size_t *len)
+{
+    if (cli_read_file(path, buf, len) < 0)
+        return -1;
+    if (memchr(*buf, 0, *len)) {
+        free(*buf);
+        *buf = NULL;
+        return -2;
+    }
+    return 0;
+}
+
 /* A setting whose value is the text of a file (--param-file, --torus-config). */
 static int param_from_file(cli_route_args *a, const char *name, const char *path)
 {
     char *buf;
     size_t len;
-    if (cli_read_file(path, &buf, &len) < 0)
-        return -1;
-    if (memchr(buf, 0, len)) {
-        free(buf);
+    int got = read_setting_text(path, &buf, &len);
+    if (got == -2)
         cli_error("CL012", path, "the file holds a NUL byte: not a text setting");
+    if (got < 0)
         return -1;
-    }
     int rc = add_param(a, name, buf);
     free(buf);
     return rc < 0 ? -1 : 1;
@@ -536,13 +549,11 @@ static int route_option(cli_route_args *a, int c, const char *arg)
         /* shorthands of --param-file file.lfts=FILE, file.lid_matrix=FILE */
         char *buf;
         size_t len;
-        if (cli_read_file(arg, &buf, &len) < 0)
-            return -1;
-        if (memchr(buf, 0, len)) {
-            free(buf);
+        int got = read_setting_text(arg, &buf, &len);
+        if (got == -2)
             cli_error("CL014", arg, "the file holds a NUL byte: not a text dump");
+        if (got < 0)
             return -1;
-        }
         if (len == 0) {
             /* an empty setting reads as no setting (the engine would
                decline with "no tables given"): say what is wrong */

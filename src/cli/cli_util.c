@@ -53,6 +53,46 @@ void cli_bad_option(void)
               bad, cli_cmd_name);
 }
 
+int cli_parse_name_bits(const char *s, const cli_name_bit *names, size_t n, unsigned int *out,
+                        const char **bad, size_t *bad_len)
+{
+    unsigned int bits = 0;
+    while (*s) {
+        size_t len = strcspn(s, ","), i;
+        for (i = 0; i < n; i++)
+            if (strlen(names[i].name) == len && strncmp(names[i].name, s, len) == 0)
+                break;
+        if (i == n) {
+            *bad = s;
+            *bad_len = len;
+            return -1;
+        }
+        bits |= names[i].bit;
+        s += len;
+        if (*s == ',')
+            s++;
+    }
+    if (!bits)
+        return -2;
+    *out = bits;
+    return 0;
+}
+
+int cli_getopt_each(int argc, char **argv, const char *shortopts, const struct option *lo,
+                    void (*usage)(FILE *o), cli_option_fn fn, void *args)
+{
+    int c;
+    while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return 1;
+        }
+        if (fn(args, c, optarg) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Write "ibr: what: msg\n" on stderr with the control characters of what
    and msg (terminal escape sequences in a node description, say) shown
    as \xNN rather than sent to the terminal. */
@@ -826,29 +866,48 @@ const char *cli_mcast_trees(const ibr_result *r, int key)
     }
 }
 
-uint32_t cli_mcast_busiest(const ibr_result *r, uint32_t *sw, unsigned *port)
+void cli_mcast_links(const ibr_result *r, cli_mcast_link_fn fn, void *arg)
 {
     const ibr_topo *t = ibr_result_topo(r);
-    uint32_t best = 0, load[256];
+    uint32_t load[256];
     size_t n;
-    if (sw)
-        *sw = IBR_NONE;
     for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
         if (ibr_result_mcast_port_load(load, 256, &n, r, s) < 0)
             continue;
         uint32_t node = ibr_topo_switch_node(t, s);
         for (unsigned p = 1; p < n; p++) {
             ibr_port_info pi = IBR_PORT_INFO_INIT;
-            if (load[p] <= best || ibr_topo_port_info(&pi, t, node, p) < 0 ||
-                pi.remote_node == IBR_NONE || pi.state != IBR_LINK_ACTIVE ||
-                ibr_topo_node_switch(t, pi.remote_node) == IBR_NONE)
+            if (ibr_topo_port_info(&pi, t, node, p) < 0 || pi.remote_node == IBR_NONE ||
+                pi.state != IBR_LINK_ACTIVE || ibr_topo_node_switch(t, pi.remote_node) == IBR_NONE)
                 continue;
-            best = load[p];
-            if (sw)
-                *sw = s;
-            if (port)
-                *port = p;
+            fn(arg, s, p, load[p]);
         }
     }
-    return best;
+}
+
+/* The busiest link so far (cli_mcast_busiest()). */
+typedef struct mcast_best {
+    uint32_t trees, sw;
+    unsigned port;
+} mcast_best;
+
+static void busiest_link(void *arg, uint32_t sw, unsigned port, uint32_t trees)
+{
+    mcast_best *b = arg;
+    if (trees > b->trees) {
+        b->trees = trees;
+        b->sw = sw;
+        b->port = port;
+    }
+}
+
+uint32_t cli_mcast_busiest(const ibr_result *r, uint32_t *sw, unsigned *port)
+{
+    mcast_best b = {0, IBR_NONE, 0};
+    cli_mcast_links(r, busiest_link, &b);
+    if (sw)
+        *sw = b.sw;
+    if (port && b.trees)
+        *port = b.port;
+    return b.trees;
 }

@@ -89,28 +89,23 @@ typedef struct mcast_load {
     unsigned max_port;
 } mcast_load;
 
-static void measure_mcast(mcast_load *m, const ibr_topo *t, const ibr_result *r)
+static void count_mcast_link(void *arg, uint32_t sw, unsigned port, uint32_t trees)
 {
-    uint32_t load[256];
-    size_t n;
+    mcast_load *m = arg;
+    (void)sw;
+    (void)port;
+    m->links++;
+    m->tree_links += trees;
+    if (trees)
+        m->links_used++;
+}
+
+static void measure_mcast(mcast_load *m, const ibr_result *r)
+{
     memset(m, 0, sizeof(*m));
     m->mlids = ibr_result_mcast_count(r);
     m->max = cli_mcast_busiest(r, &m->max_sw, &m->max_port);
-    for (uint32_t s = 0; s < ibr_topo_switch_count(t); s++) {
-        if (ibr_result_mcast_port_load(load, 256, &n, r, s) < 0)
-            continue;
-        uint32_t node = ibr_topo_switch_node(t, s);
-        for (unsigned p = 1; p < n; p++) {
-            ibr_port_info pi = IBR_PORT_INFO_INIT;
-            if (ibr_topo_port_info(&pi, t, node, p) < 0 || pi.remote_node == IBR_NONE ||
-                pi.state != IBR_LINK_ACTIVE || ibr_topo_node_switch(t, pi.remote_node) == IBR_NONE)
-                continue;
-            m->links++;
-            m->tree_links += load[p];
-            if (load[p])
-                m->links_used++;
-        }
-    }
+    cli_mcast_links(r, count_mcast_link, m);
 }
 
 /* How the LIDs of ports with LMC > 0 spread (--all-lids): for every switch
@@ -252,10 +247,7 @@ static uint64_t switch_guid(const ibr_topo *t, uint32_t sw)
 /* "all" or a comma list of pattern names; -1 on error. */
 static int parse_patterns(const char *s, unsigned int *out)
 {
-    static const struct {
-        const char *name;
-        unsigned int bit;
-    } names[] = {
+    static const cli_name_bit names[] = {
         {"all", IBR_PATTERN_ALL},
         {"a2a", IBR_PATTERN_ALL_TO_ALL},
         {"all-to-all", IBR_PATTERN_ALL_TO_ALL},
@@ -265,30 +257,15 @@ static int parse_patterns(const char *s, unsigned int *out)
         {"bisect", IBR_PATTERN_BISECTION},
         {"bisection", IBR_PATTERN_BISECTION},
     };
-    unsigned int bits = 0;
-
-    while (*s) {
-        size_t n = strcspn(s, ","), i;
-
-        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-            if (strlen(names[i].name) == n && strncmp(names[i].name, s, n) == 0)
-                break;
-        if (i == sizeof(names) / sizeof(names[0])) {
-            cli_error("CL022", "--patterns",
-                      "unknown pattern '%.*s' (all, a2a, shift, perm, bisect)", (int)n, s);
-            return -1;
-        }
-        bits |= names[i].bit;
-        s += n;
-        if (*s == ',')
-            s++;
-    }
-    if (!bits) {
+    const char *bad;
+    size_t n;
+    int rc = cli_parse_name_bits(s, names, sizeof(names) / sizeof(names[0]), out, &bad, &n);
+    if (rc == -1)
+        cli_error("CL022", "--patterns", "unknown pattern '%.*s' (all, a2a, shift, perm, bisect)",
+                  (int)n, bad);
+    else if (rc == -2)
         cli_error("CL023", "--patterns", "no pattern given");
-        return -1;
-    }
-    *out = bits;
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 /* What the command line of `ibr analyze` asks for. */
@@ -311,22 +288,16 @@ enum {
     O_MBAL,
     O_QOS_CONFIG,
     O_QOS_LEVELS,
-    O_RANKS,
-    O_WORKLOADS,
-    O_GRID,
-    O_MOE,
-    O_RAILS,
-    O_TOP,
     O_SL2VL,
     O_PSL
 };
 
-static int analyze_workload_option(analyze_args *aa, int c, const char *arg);
-
 /* One option of analyze's own; -1 on a bad value (reported). */
-static int analyze_option(analyze_args *aa, int c, const char *arg)
+static int analyze_option(void *args, int c, const char *arg)
 {
+    analyze_args *aa = args;
     uint64_t v;
+    int rc;
     switch (c) {
     case 'R': aa->chain = arg; break;
     case O_JSON: aa->json = 1; break;
@@ -363,50 +334,8 @@ static int analyze_option(analyze_args *aa, int c, const char *arg)
         aa->qos_on = 1;
         break;
     default:
-        return analyze_workload_option(aa, c, arg);
-    }
-    return 0;
-}
-
-/* The workload options (analyze_option()). */
-static int analyze_workload_option(analyze_args *aa, int c, const char *arg)
-{
-    uint64_t v;
-    unsigned d[3] = {0, 0, 0};
-    int n;
-    switch (c) {
-    case O_RANKS: aa->ranks_file = arg; break;
-    case O_WORKLOADS: return cli_parse_workloads(arg, &aa->opts.workloads);
-    case O_GRID:
-        if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
-            return -1;
-        if (n < 2) {
-            cli_error("CL024", "--grid", "expected AxB or AxBxC, got '%s'", arg);
-            return -1;
-        }
-        memcpy(aa->opts.grid, d, sizeof d);
-        aa->wl_implied = 1;
-        break;
-    case O_MOE:
-        if ((n = cli_parse_dims("--moe", arg, ',', d, 2)) < 0)
-            return -1;
-        aa->opts.moe_group = d[0];
-        if (n == 2)
-            aa->opts.moe_fanout = d[1];
-        aa->wl_implied = 1;
-        break;
-    case O_RAILS:
-        if (cli_opt_uint("--rails", arg, 1u << 20, &v) < 0)
-            return -1;
-        aa->opts.rails = (unsigned)v;
-        aa->wl_implied = 1;
-        break;
-    case O_TOP:
-        if (cli_opt_uint("--top-links", arg, IBR_WORKLOAD_MAX_TOP, &v) < 0)
-            return -1;
-        aa->opts.top_links = (unsigned)v;
-        break;
-    default:
+        if ((rc = cli_workload_option(&aa->opts, &aa->ranks_file, &aa->wl_implied, c, arg)) <= 0)
+            return rc;
         return cli_shared_option(&aa->ta, NULL, c, arg, usage_analyze) < 0 ? -1 : 0;
     }
     return 0;
@@ -429,25 +358,14 @@ static int analyze_parse_args(analyze_args *aa, int argc, char **argv)
                                        {"qos", no_argument, NULL, 'Q'},
                                        {"qos-config", required_argument, NULL, O_QOS_CONFIG},
                                        {"qos-levels", required_argument, NULL, O_QOS_LEVELS},
-                                       {"ranks", required_argument, NULL, O_RANKS},
-                                       {"workloads", required_argument, NULL, O_WORKLOADS},
-                                       {"grid", required_argument, NULL, O_GRID},
-                                       {"moe", required_argument, NULL, O_MOE},
-                                       {"rails", required_argument, NULL, O_RAILS},
-                                       {"top-links", required_argument, NULL, O_TOP},
+                                       CLI_WORKLOAD_LONG_OPTIONS,
                                        {"sl2vl", required_argument, NULL, O_SL2VL},
                                        {"path-sl", required_argument, NULL, O_PSL},
         {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "R:hqQ", lo, NULL)) != -1) {
-        if (c == 'h') {
-            usage_analyze(stdout);
-            return 1;
-        }
-        if (analyze_option(aa, c, optarg) < 0)
-            return -1;
-    }
+    int rc = cli_getopt_each(argc, argv, "R:hqQ", lo, usage_analyze, analyze_option, aa);
+    if (rc != 0)
+        return rc;
     if (optind + 1 != argc && optind + 2 != argc) {
         cli_error("CL025", "analyze", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr %s --help')",
                   "analyze");
@@ -531,7 +449,7 @@ static void mcast_extra(char *extra, size_t cap, size_t *used, const analyze_run
     mcast_load m;
     const ibr_topo *t = ar->t;
     const ibr_result *r = ar->r;
-    measure_mcast(&m, t, r);
+    measure_mcast(&m, r);
     if (json)
         *used += (size_t)snprintf(
             extra + *used, cap - *used,
@@ -617,23 +535,7 @@ static int analyze_print(analyze_run *ar, int json, int all_lids)
 /* The rank order of --ranks into aa->opts; -1 on an error (reported). */
 static int load_ranks(analyze_run *ar, analyze_args *aa)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    if (cli_read_file(aa->ranks_file, &buf, &len) < 0)
-        return -1;
-    int rc = ibr_rank_order_parse(&ar->ranks, ar->t, buf, len);
-    free(buf);
-    if (rc < 0) {
-        cli_lib_error(aa->ranks_file, ar->ranks ? ibr_rank_order_last_error(ar->ranks) : NULL, rc);
-        return -1;
-    }
-    if (ibr_rank_order_count(ar->ranks) == 0) {
-        cli_error("CL031", aa->ranks_file, "no ranks");
-        return -1;
-    }
-    aa->opts.rank_guids = ibr_rank_order_guids(ar->ranks);
-    aa->opts.n_ranks = ibr_rank_order_count(ar->ranks);
-    return 0;
+    return cli_load_ranks(&ar->ranks, &aa->opts, ar->t, aa->ranks_file);
 }
 
 int cmd_analyze(int argc, char **argv)

@@ -434,8 +434,9 @@ typedef struct report_args {
 
 enum { O_TITLE = CLI_OPT_OWN, O_SWEEP };
 
-static int report_option(report_args *ra, int c, const char *arg)
+static int report_option(void *args, int c, const char *arg)
 {
+    report_args *ra = args;
     int rc;
     switch (c) {
     case 'R': ra->chain = arg; return 0;
@@ -462,15 +463,9 @@ static int report_parse_args(report_args *ra, int argc, char **argv)
                                        {"quiet", no_argument, NULL, 'q'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "R:o:hq", lo, NULL)) != -1) {
-        if (c == 'h') {
-            usage_report(stdout);
-            return 1;
-        }
-        if (report_option(ra, c, optarg) < 0)
-            return -1;
-    }
+    int rc = cli_getopt_each(argc, argv, "R:o:hq", lo, usage_report, report_option, ra);
+    if (rc != 0)
+        return rc;
     if (optind + 1 != argc && optind + 2 != argc) {
         cli_error("CL025", "report", "expected TOPOLOGY [LFTS_DUMP] (try 'ibr %s --help')",
                   "report");

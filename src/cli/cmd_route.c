@@ -992,11 +992,45 @@ typedef struct route_run {
     double route_s;
 } route_run;
 
+enum { O_PROGRESS = CLI_OPT_OWN, O_STRICT, O_SA_DUMP, O_MCAST_OPENSM };
+
+/* One option of ibr route (cli_option_fn). */
+static int route_option(void *arg, int c, const char *val)
+{
+    route_run *s = arg;
+    route_args *a = &s->a;
+    int h = output_option(a, c, val);
+
+    if (h != 0)
+        return h < 0 ? -1 : 0;
+    switch (c) {
+    case 'R': a->chain = val; break;
+    case O_STRICT: a->strict = 1; break;
+    case CLI_OPT_GROUPS:
+    case O_SA_DUMP:
+        if (a->groups) {
+            cli_error("CL048", "route", "give the multicast groups once (--groups or --sa-dump)");
+            return -1;
+        }
+        a->groups = val;
+        a->groups_sa = c == O_SA_DUMP;
+        break;
+    case CLI_OPT_MCAST_BALANCE: a->mcast_balance = 1; break;
+    case O_MCAST_OPENSM: a->mcast_opensm = 1; break;
+    case O_PROGRESS: a->progress = 1; break;
+    case 'q':
+        a->progress = 0;
+        cli_quiet = 1;
+        break;
+    default: return cli_shared_option(&s->ta, &s->ra, c, val, usage_route) < 0 ? -1 : 0;
+    }
+    return 0;
+}
+
 /* Read the command line of ibr route into s. 0 to go on, 1 when --help
    was printed, -1 on a usage error (printed). */
 static int route_parse(route_run *s, int argc, char **argv)
 {
-    enum { O_PROGRESS = CLI_OPT_OWN, O_STRICT, O_SA_DUMP, O_MCAST_OPENSM };
     static const struct option own[] = {{"sa-dump", required_argument, NULL, O_SA_DUMP},
                                         {"mcast-opensm", no_argument, NULL, O_MCAST_OPENSM},
                                         {"strict", no_argument, NULL, O_STRICT},
@@ -1004,41 +1038,11 @@ static int route_parse(route_run *s, int argc, char **argv)
                                         {0, 0, 0, 0}};
     struct option lo[CLI_LONG_OPTIONS_MAX];
     route_args *a = &s->a;
-    int c, h;
+    int rc;
 
     cli_long_options(lo, own, CLI_CMD_ROUTE);
-    while ((c = getopt_long(argc, argv, "hR:o:vqQ", lo, NULL)) != -1) {
-        if ((h = output_option(a, c, optarg)) != 0) {
-            if (h < 0)
-                return -1;
-            continue;
-        }
-        switch (c) {
-        case 'R': a->chain = optarg; break;
-        case O_STRICT: a->strict = 1; break;
-        case CLI_OPT_GROUPS:
-        case O_SA_DUMP:
-            if (a->groups) {
-                cli_error("CL048", "route",
-                          "give the multicast groups once (--groups or --sa-dump)");
-                return -1;
-            }
-            a->groups = optarg;
-            a->groups_sa = c == O_SA_DUMP;
-            break;
-        case CLI_OPT_MCAST_BALANCE: a->mcast_balance = 1; break;
-        case O_MCAST_OPENSM: a->mcast_opensm = 1; break;
-        case O_PROGRESS: a->progress = 1; break;
-        case 'q':
-            a->progress = 0;
-            cli_quiet = 1;
-            break;
-        case 'h': usage_route(stdout); return 1;
-        default:
-            if (cli_shared_option(&s->ta, &s->ra, c, optarg, usage_route) < 0)
-                return -1;
-        }
-    }
+    if ((rc = cli_getopt_each(argc, argv, "hR:o:vqQ", lo, usage_route, route_option, s)) != 0)
+        return rc;
     if (optind + 1 != argc) {
         if (optind >= argc)
             cli_error("CL036", "route", "missing TOPOLOGY (try 'ibr %s --help')", "route");
@@ -1394,11 +1398,38 @@ typedef struct reroute_run {
     int write_err;      /* a dump or the database could not be written */
 } reroute_run;
 
+enum { O_FULL = CLI_OPT_OWN, O_VSFULL, O_CHANGES, O_REPEAT, O_FALLBACK };
+
+/* One option of ibr reroute (cli_option_fn). */
+static int reroute_option(void *arg, int c, const char *val)
+{
+    reroute_run *s = arg;
+    int h = output_option(&s->a, c, val);
+
+    if (h != 0)
+        return h < 0 ? -1 : 0;
+    switch (c) {
+    case O_FULL: s->flags |= IBR_REROUTE_FORCE_FULL; break;
+    case O_FALLBACK: s->flags |= IBR_REROUTE_FALLBACK; break;
+    case O_VSFULL: s->vs_full = 1; break;
+    case O_CHANGES: s->all_changes = 1; break;
+    case O_REPEAT:
+        if (cli_opt_uint("--repeat", val, 1000, &s->rep_n) < 0 || s->rep_n == 0) {
+            if (s->rep_n == 0)
+                cli_error("CL055", "--repeat", "give at least 1");
+            return -1;
+        }
+        break;
+    case 'q': cli_quiet = 1; break;
+    default: return cli_shared_option(&s->ta, &s->ra, c, val, usage_reroute) < 0 ? -1 : 0;
+    }
+    return 0;
+}
+
 /* Read the command line of ibr reroute into s. 0 to go on, 1 when --help
    was printed, -1 on a usage error (printed). */
 static int reroute_parse(reroute_run *s, int argc, char **argv)
 {
-    enum { O_FULL = CLI_OPT_OWN, O_VSFULL, O_CHANGES, O_REPEAT, O_FALLBACK };
     static const struct option own[] = {{"full", no_argument, NULL, O_FULL},
                                         {"fallback", no_argument, NULL, O_FALLBACK},
                                         {"vs-full", no_argument, NULL, O_VSFULL},
@@ -1406,34 +1437,11 @@ static int reroute_parse(reroute_run *s, int argc, char **argv)
                                         {"repeat", required_argument, NULL, O_REPEAT},
                                         {0, 0, 0, 0}};
     struct option lo[CLI_LONG_OPTIONS_MAX];
-    int c, h;
+    int rc;
 
     cli_long_options(lo, own, CLI_CMD_REROUTE);
-    while ((c = getopt_long(argc, argv, "ho:vqQ", lo, NULL)) != -1) {
-        if ((h = output_option(&s->a, c, optarg)) != 0) {
-            if (h < 0)
-                return -1;
-            continue;
-        }
-        switch (c) {
-        case O_FULL: s->flags |= IBR_REROUTE_FORCE_FULL; break;
-        case O_FALLBACK: s->flags |= IBR_REROUTE_FALLBACK; break;
-        case O_VSFULL: s->vs_full = 1; break;
-        case O_CHANGES: s->all_changes = 1; break;
-        case O_REPEAT:
-            if (cli_opt_uint("--repeat", optarg, 1000, &s->rep_n) < 0 || s->rep_n == 0) {
-                if (s->rep_n == 0)
-                    cli_error("CL055", "--repeat", "give at least 1");
-                return -1;
-            }
-            break;
-        case 'q': cli_quiet = 1; break;
-        case 'h': usage_reroute(stdout); return 1;
-        default:
-            if (cli_shared_option(&s->ta, &s->ra, c, optarg, usage_reroute) < 0)
-                return -1;
-        }
-    }
+    if ((rc = cli_getopt_each(argc, argv, "ho:vqQ", lo, usage_reroute, reroute_option, s)) != 0)
+        return rc;
     if (optind + 2 != argc) {
         if (optind + 2 > argc)
             cli_error("CL056", "reroute",

@@ -568,14 +568,14 @@ static int opt_unsigned(unsigned *out, const char *opt, const char *arg, uint64_
     return 0;
 }
 
-/* The workload options (cli_sweep_option()), as ibr analyze reads them. */
-static int sweep_workload_option(sweep_cfg *cfg, int c, const char *arg)
+int cli_workload_option(ibr_analyze_options *o, const char **ranks_file, int *wl_implied, int c,
+                        const char *arg)
 {
     unsigned d[3] = {0, 0, 0};
     int n;
     switch (c) {
-    case CLI_OPT_SWEEP_RANKS: cfg->ranks_file = arg; return 0;
-    case CLI_OPT_SWEEP_WORKLOADS: return cli_parse_workloads(arg, &cfg->aopts.workloads);
+    case CLI_OPT_SWEEP_RANKS: *ranks_file = arg; return 0;
+    case CLI_OPT_SWEEP_WORKLOADS: return cli_parse_workloads(arg, &o->workloads);
     case CLI_OPT_SWEEP_GRID:
         if ((n = cli_parse_dims("--grid", arg, 'x', d, 3)) < 0)
             return -1;
@@ -583,22 +583,22 @@ static int sweep_workload_option(sweep_cfg *cfg, int c, const char *arg)
             cli_error("CL024", "--grid", "expected AxB or AxBxC, got '%s'", arg);
             return -1;
         }
-        memcpy(cfg->aopts.grid, d, sizeof d);
-        cfg->wl_implied = 1;
+        memcpy(o->grid, d, sizeof d);
+        *wl_implied = 1;
         return 0;
     case CLI_OPT_SWEEP_MOE:
         if ((n = cli_parse_dims("--moe", arg, ',', d, 2)) < 0)
             return -1;
-        cfg->aopts.moe_group = d[0];
+        o->moe_group = d[0];
         if (n == 2)
-            cfg->aopts.moe_fanout = d[1];
-        cfg->wl_implied = 1;
+            o->moe_fanout = d[1];
+        *wl_implied = 1;
         return 0;
     case CLI_OPT_SWEEP_RAILS:
-        cfg->wl_implied = 1;
-        return opt_unsigned(&cfg->aopts.rails, "--rails", arg, 1u << 20, 0);
+        *wl_implied = 1;
+        return opt_unsigned(&o->rails, "--rails", arg, 1u << 20, 0);
     case CLI_OPT_SWEEP_TOP:
-        return opt_unsigned(&cfg->aopts.top_links, "--top-links", arg, IBR_WORKLOAD_MAX_TOP, 0);
+        return opt_unsigned(&o->top_links, "--top-links", arg, IBR_WORKLOAD_MAX_TOP, 0);
     default: return 1;
     }
 }
@@ -626,12 +626,13 @@ int cli_sweep_option(sweep_cfg *cfg, int *sweep, int c, const char *arg)
     case CLI_OPT_SWEEP_PATTERNS: return cli_parse_patterns(arg, &cfg->aopts.patterns);
     case CLI_OPT_SWEEP_RANDOM: return opt_unsigned(&cfg->aopts.n_random, "--random", arg, 1000000, 0);
     case CLI_OPT_SWEEP_THREADS: return opt_unsigned(&cfg->aopts.threads, "--threads", arg, 1024, 0);
-    default: return sweep_workload_option(cfg, c, arg);
+    default: return cli_workload_option(&cfg->aopts, &cfg->ranks_file, &cfg->wl_implied, c, arg);
     }
 }
 
-static int sweep_option(sweep_args *sa, int c, const char *arg)
+static int sweep_option(void *args, int c, const char *arg)
 {
+    sweep_args *sa = args;
     int sweep = 0, rc;
     switch (c) {
     case 'R': sa->chain = arg; return 0;
@@ -653,15 +654,9 @@ static int sweep_parse_args(sweep_args *sa, int argc, char **argv)
                                        {"quiet", no_argument, NULL, 'q'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "R:hq", lo, NULL)) != -1) {
-        if (c == 'h') {
-            usage_sweep(stdout);
-            return 1;
-        }
-        if (sweep_option(sa, c, optarg) < 0)
-            return -1;
-    }
+    int rc = cli_getopt_each(argc, argv, "R:hq", lo, usage_sweep, sweep_option, sa);
+    if (rc != 0)
+        return rc;
     if (optind + 1 != argc) {
         cli_error("CL059", "sweep", "expected TOPOLOGY (try 'ibr sweep --help')");
         return -1;
@@ -684,29 +679,35 @@ void cli_sweep_cfg_init(sweep_cfg *cfg)
     cfg->seed = 1;
 }
 
+int cli_load_ranks(ibr_rank_order **ranks, ibr_analyze_options *o, const ibr_topo *t,
+                   const char *path)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    if (cli_read_file(path, &buf, &len) < 0)
+        return -1;
+    int rc = ibr_rank_order_parse(ranks, t, buf, len);
+    free(buf);
+    if (rc < 0) {
+        cli_lib_error(path, *ranks ? ibr_rank_order_last_error(*ranks) : NULL, rc);
+        return -1;
+    }
+    if (ibr_rank_order_count(*ranks) == 0) {
+        cli_error("CL031", path, "no ranks");
+        return -1;
+    }
+    o->rank_guids = ibr_rank_order_guids(*ranks);
+    o->n_ranks = ibr_rank_order_count(*ranks);
+    return 0;
+}
+
 int cli_sweep_prepare(sweep_cfg *cfg, const ibr_topo *t)
 {
     if (cfg->wl_implied && !cfg->aopts.workloads)
         cfg->aopts.workloads = IBR_WORKLOAD_ALL;
     if (!cfg->ranks_file)
         return 0;
-    char *buf = NULL;
-    size_t len = 0;
-    if (cli_read_file(cfg->ranks_file, &buf, &len) < 0)
-        return -1;
-    int rc = ibr_rank_order_parse(&cfg->ranks, t, buf, len);
-    free(buf);
-    if (rc < 0) {
-        cli_lib_error(cfg->ranks_file, cfg->ranks ? ibr_rank_order_last_error(cfg->ranks) : NULL, rc);
-        return -1;
-    }
-    if (ibr_rank_order_count(cfg->ranks) == 0) {
-        cli_error("CL031", cfg->ranks_file, "no ranks");
-        return -1;
-    }
-    cfg->aopts.rank_guids = ibr_rank_order_guids(cfg->ranks);
-    cfg->aopts.n_ranks = ibr_rank_order_count(cfg->ranks);
-    return 0;
+    return cli_load_ranks(&cfg->ranks, &cfg->aopts, t, cfg->ranks_file);
 }
 
 void cli_sweep_cfg_dispose(sweep_cfg *cfg)

@@ -151,6 +151,16 @@ static void lid_owner_text(char *buf, size_t len, const ibr_topo *t, uint16_t li
              ni.node_guid, *desc, *port);
 }
 
+/* The start of a trace's JSON object: {"topology": SRC, "engine": ENGINE. */
+static void json_head(const char *src, const ibr_result *r)
+{
+    cli_json_printed = 1;
+    printf("{\"topology\": ");
+    cli_json_string(stdout, src);
+    printf(", \"engine\": ");
+    cli_json_string(stdout, ibr_result_engine(r));
+}
+
 /* Why the route stops at the last of its @p n hops (ibr_result_trace() said
    it does not reach LID @p dlid): the last hop's status, in words. */
 static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_trace_hop *hops,
@@ -176,16 +186,13 @@ static void break_reason(char *buf, size_t len, const ibr_topo *t, const ibr_tra
                  "(%u ports)", ni.node_guid, (unsigned)dlid, last->out_port, ni.nports);
         break;
     case IBR_HOP_UNCABLED:
-        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which is not "
-                 "cabled", ni.node_guid, (unsigned)dlid, last->out_port);
-        break;
     case IBR_HOP_DOWN_LINK:
-        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, whose link is "
-                 "down", ni.node_guid, (unsigned)dlid, last->out_port);
-        break;
     case IBR_HOP_DEAD_END:
-        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, which leads to "
-                 "another end node", ni.node_guid, (unsigned)dlid, last->out_port);
+        snprintf(buf, len, "switch 0x%016" PRIx64 " sends LID %u to port %u, %s", ni.node_guid,
+                 (unsigned)dlid, last->out_port,
+                 last->status == IBR_HOP_UNCABLED    ? "which is not cabled"
+                 : last->status == IBR_HOP_DOWN_LINK ? "whose link is down"
+                                                     : "which leads to another end node");
         break;
     case IBR_HOP_LOOP:
         /* the earlier hop that entered the switch by the same port */
@@ -250,11 +257,7 @@ static int trace_mcast(const char *src, const ibr_topo *t, const ibr_result *r, 
     ibr_result_mcast_members(NULL, 0, &m, r, mlid);
     node_port_text(text, sizeof(text), t, node, port);
     if (json) {
-        cli_json_printed = 1;
-        printf("{\"topology\": ");
-        cli_json_string(stdout, src);
-        printf(", \"engine\": ");
-        cli_json_string(stdout, ibr_result_engine(r));
+        json_head(src, r);
         printf(", \"mlid\": %u, \"src_lid\": %u, \"src\": ", (unsigned)mlid, (unsigned)slid);
         cli_json_string(stdout, text);
         printf(", \"members\": %zu, \"exact\": %s, \"copies\": [", m,
@@ -316,11 +319,7 @@ static void print_trace(const char *src, const ibr_topo *t, const ibr_result *r,
     lid_owner_text(stext, sizeof(stext), t, slid, &sguid, &sdesc, &sport);
     lid_owner_text(dtext, sizeof(dtext), t, dlid, &dguid, &ddesc, &dport);
     if (json) {
-        cli_json_printed = 1;
-        printf("{\"topology\": ");
-        cli_json_string(stdout, src);
-        printf(", \"engine\": ");
-        cli_json_string(stdout, ibr_result_engine(r));
+        json_head(src, r);
         printf(", \"src_lid\": %u, \"src_guid\": \"0x%016" PRIx64 "\", \"src_desc\": ",
                (unsigned)slid, sguid);
         cli_json_string(stdout, sdesc);

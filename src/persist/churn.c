@@ -170,6 +170,16 @@ static uint64_t switch_sl2vl_churn(const ibr_routing_db *db, const ibr_result *r
     return n;
 }
 
+uint32_t ibr__churn_ep_port(const ibr_routing_db *db, const ibr_topo *t, const ibr__dbep *e)
+{
+    uint32_t node;
+    if (ibr_topo_find_guid(&node, NULL, t, db->nodes[e->node].guid) < 0 ||
+        t->nodes[node].type == IBR_NODE_SWITCH || e->port == 0 ||
+        e->port > t->nodes[node].nports)
+        return IBR_NONE;
+    return t->nodes[node].port_off + e->port;
+}
+
 /* End ports' SL2VL tables that differ (by node GUID and port). Without a
    lookup table: the saved maps are compared with the new ones, then the
    new maps that no saved map matched are counted as the new maps that
@@ -188,12 +198,9 @@ static uint64_t endport_sl2vl_churn(const ibr_routing_db *db, const ibr_result *
         new_nondefault += set[gp] && memcmp(maps + (size_t)gp * 16, default_sl2vl, 16) != 0;
     for (size_t i = 0; i < db->n_ep; i++) {
         const ibr__dbep *e = &db->ep[i];
-        uint32_t node;
-        if (ibr_topo_find_guid(&node, NULL, t, db->nodes[e->node].guid) < 0 ||
-            t->nodes[node].type == IBR_NODE_SWITCH || e->port == 0 ||
-            e->port > t->nodes[node].nports)
+        uint32_t gp = ibr__churn_ep_port(db, t, e);
+        if (gp == IBR_NONE)
             continue; /* the port is gone: nothing to send */
-        uint32_t gp = t->nodes[node].port_off + e->port;
         const uint8_t *now = maps && set[gp] ? maps + (size_t)gp * 16 : default_sl2vl;
         seen_nondefault += now != default_sl2vl && memcmp(now, default_sl2vl, 16) != 0;
         n += memcmp(now, e->map, 16) != 0;

@@ -59,6 +59,11 @@ static inline void ibr__churn_note(ibr__churn *c, uint32_t s, size_t l, int befo
 void ibr__churn_recount(ibr__churn *c, uint32_t s, const uint8_t *now, const uint8_t *old,
                         size_t n);
 
+/* The port of topology t (global port index) that saved end-port map e
+   is for, or IBR_NONE when t lacks it (node gone or now a switch, port 0
+   or beyond the node's ports). */
+uint32_t ibr__churn_ep_port(const ibr_routing_db *db, const ibr_topo *t, const ibr__dbep *e);
+
 /* The churn of routing r (on its topology, whose switch s is saved switch
    swmap[s] or IBR_NONE) against the saved routing db, into rep: LFT
    entries, switches, blocks and their histogram, SL2VL tables and path

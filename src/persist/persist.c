@@ -952,11 +952,14 @@ static int read_port(dbparser *ps, ibr__cur *c)
     return 0;
 }
 
-/* The switch of a table row (lft, hops, sl2vl), NULL outside a switch. */
+/* The switch of a table row (lft, hops, sl2vl, upos); outside a switch
+   NULL after reporting it (the row is then an IBR_EPARSE). */
 static ibr__dbnode *table_switch(dbparser *ps)
 {
-    if (ps->cur == IBR_NONE || ps->db->nodes[ps->cur].sw == IBR_NONE)
+    if (ps->cur == IBR_NONE || ps->db->nodes[ps->cur].sw == IBR_NONE) {
+        perr(ps, IBR__MSG("DB029", "table outside a switch"));
         return NULL;
+    }
     return &ps->db->nodes[ps->cur];
 }
 
@@ -965,7 +968,7 @@ static int read_lft(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr__dbnode *n = table_switch(ps);
     if (!n)
-        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+        return IBR_EPARSE; /* table_switch() said why */
     if (n->has_lft)
         return perr(ps, IBR__MSG("DB030", "second lft line"));
     if (ibr__grow(db->ctx, (void **)&db->lft, &ps->cap_lft, (size_t)(n->sw + 1) * db->lft_size,
@@ -985,7 +988,7 @@ static int read_hops(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr__dbnode *n = table_switch(ps);
     if (!n)
-        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+        return IBR_EPARSE; /* table_switch() said why */
     uint32_t s = n->sw;
     size_t len = (size_t)(c->e - c->p); /* the row with its blank in front */
     size_t cnt = len > 1 ? (len - 1) / 2 : 0;
@@ -1013,7 +1016,7 @@ static int read_upos(dbparser *ps, ibr__cur *c)
     ibr__dbnode *n = table_switch(ps);
     uint64_t v;
     if (!n)
-        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+        return IBR_EPARSE; /* table_switch() said why */
     if (n->sw != db->n_upos_rows)
         return perr(ps, IBR__MSG("DB061", "upos lines must follow every switch or none"));
     if (num(c, UINT32_MAX - 1, &v) < 0 || !line_done(c))
@@ -1055,7 +1058,7 @@ static int read_sl2vl(dbparser *ps, ibr__cur *c)
     ibr_routing_db *db = ps->db;
     ibr__dbnode *n = table_switch(ps);
     if (!n)
-        return perr(ps, IBR__MSG("DB029", "table outside a switch"));
+        return IBR_EPARSE; /* table_switch() said why */
     uint32_t s = n->sw;
     size_t wd = (size_t)n->nports + 1;
     size_t need = db->sl2vl_total + wd * wd * 16;

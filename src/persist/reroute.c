@@ -724,14 +724,11 @@ static int copy_sl2vl(rr *x)
     /* the end-port maps the engine set */
     for (size_t i = 0; i < db->n_ep; i++) {
         const ibr__dbep *e = &db->ep[i];
-        uint32_t node;
-        if (ibr_topo_find_guid(&node, NULL, t, db->nodes[e->node].guid) < 0 ||
-            t->nodes[node].type == IBR_NODE_SWITCH || e->port == 0 ||
-            e->port > t->nodes[node].nports)
+        uint32_t gp = ibr__churn_ep_port(db, t, e);
+        if (gp == IBR_NONE)
             continue;
         if (ibr__result_alloc_ep_sl2vl(r) < 0)
             return IBR_ENOMEM;
-        uint32_t gp = t->nodes[node].port_off + e->port;
         memcpy(r->ep_sl2vl + (size_t)gp * 16, e->map, 16);
         r->ep_sl2vl_set[gp] = 1;
     }

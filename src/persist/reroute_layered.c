@@ -201,20 +201,28 @@ static void mark_moved(lay *c, size_t l, uint32_t n)
     }
 }
 
+/* Append the pair (a, b) to *v, an array of *n pairs with room for *cap
+   (doubled when full). 0 or IBR_ENOMEM. */
+static int push_pair(ibr_context *ctx, uint32_t **v, size_t *n, size_t *cap, uint32_t a,
+                     uint32_t b)
+{
+    if (*n == *cap) {
+        size_t ncap = *cap ? 2 * *cap : 256;
+        uint32_t *nv = ibr__reallocarray(ctx, *v, ncap, 2 * sizeof *nv);
+        if (!nv)
+            return IBR_ENOMEM;
+        *v = nv;
+        *cap = ncap;
+    }
+    (*v)[2 * *n] = a;
+    (*v)[2 * *n + 1] = b;
+    (*n)++;
+    return 0;
+}
+
 static int push_pending(lay *c, uint32_t s, size_t l)
 {
-    if (c->n_pending == c->cap_pending) {
-        size_t cap = c->cap_pending ? 2 * c->cap_pending : 256;
-        uint32_t *v = ibr__reallocarray(c->t->ctx, c->pending, cap, 2 * sizeof *v);
-        if (!v)
-            return IBR_ENOMEM;
-        c->pending = v;
-        c->cap_pending = cap;
-    }
-    c->pending[2 * c->n_pending] = s;
-    c->pending[2 * c->n_pending + 1] = (uint32_t)l;
-    c->n_pending++;
-    return 0;
+    return push_pair(c->t->ctx, &c->pending, &c->n_pending, &c->cap_pending, s, (uint32_t)l);
 }
 
 /* The SLs of the sources on switch s toward LID l, as a mask. (Columns
@@ -367,16 +375,8 @@ static int place(lay *c, uint32_t s, size_t l)
                 return rc;
             if (rc == 0) {
                 got = (int)cand;
-                if (c->n_log == c->cap_log) {
-                    size_t cap = c->cap_log ? 2 * c->cap_log : 256;
-                    uint32_t *lg = ibr__reallocarray(c->t->ctx, c->log, cap, 2 * sizeof *lg);
-                    if (!lg)
-                        return IBR_ENOMEM;
-                    c->log = lg;
-                    c->cap_log = cap;
-                }
-                c->log[2 * c->n_log] = s;
-                c->log[2 * c->n_log++ + 1] = v;
+                if (push_pair(c->t->ctx, &c->log, &c->n_log, &c->cap_log, s, v) < 0)
+                    return IBR_ENOMEM;
                 if (!(c->sl_used & (1u << cand))) {
                     c->sl_used |= (uint16_t)(1u << cand);
                     a->layers_opened++;
