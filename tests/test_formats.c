@@ -1634,37 +1634,25 @@ static void test_alloc_failure(void)
     ibr_topo *t = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
     long base_t = st.live;
-    for (n = 0;; n++) {
-        ibr_result *r = NULL;
-        st.calls = 0;
-        st.fail_at = n;
-        int rc = ibr_result_parse_lfts(&r, t, lfts, llen);
-        st.fail_at = -1;
-        if (rc == 0) {
-            ibr_result_destroy(r);
-            break;
+    /* whole, then in pieces: a failure anywhere frees everything */
+    for (size_t piece = 0; piece <= 100; piece += 100) {
+        for (n = 0;; n++) {
+            ibr_result *r = NULL;
+            st.calls = 0;
+            st.fail_at = n;
+            int rc = piece ? stream_lfts(&r, t, lfts, llen, piece)
+                           : ibr_result_parse_lfts(&r, t, lfts, llen);
+            st.fail_at = -1;
+            if (rc == 0) {
+                ibr_result_destroy(r);
+                break;
+            }
+            CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
+            CU_ASSERT_PTR_NULL(r);
+            CU_ASSERT_EQUAL(st.live, base_t);
         }
-        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
-        CU_ASSERT_PTR_NULL(r);
-        CU_ASSERT_EQUAL(st.live, base_t);
+        CU_ASSERT(n > (piece ? 3 : 2));
     }
-    CU_ASSERT(n > 2);
-    /* the same in pieces: a failure anywhere frees everything */
-    for (n = 0;; n++) {
-        ibr_result *r = NULL;
-        st.calls = 0;
-        st.fail_at = n;
-        int rc = stream_lfts(&r, t, lfts, llen, 100);
-        st.fail_at = -1;
-        if (rc == 0) {
-            ibr_result_destroy(r);
-            break;
-        }
-        CU_ASSERT_EQUAL_FATAL(rc, IBR_ENOMEM);
-        CU_ASSERT_PTR_NULL(r);
-        CU_ASSERT_EQUAL(st.live, base_t);
-    }
-    CU_ASSERT(n > 3);
 
     /* writers: a failure leaves the buffer as it was */
     ibr_result *r = NULL;

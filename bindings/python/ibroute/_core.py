@@ -1918,12 +1918,18 @@ class Result(_Handle):
                 if rc == 0 and extra is not None:
                     more = _b(extra)
                     rc = getattr(_lib, fn)(out, more, len(more))
-            if rc < 0:
-                msg = _s(_lib.ibr_result_last_error(out)) if out else ""
-                if out:
-                    _lib.ibr_result_destroy(out)
-                raise error_for(rc, msg)
-            return cls._wrap(out, topology)
+            return cls._checked(out, rc, topology)
+
+    @classmethod
+    def _checked(cls, out, rc: int, topology: Topology) -> "Result":
+        """The result a reader handed over, or its error (the failed
+        result destroyed)."""
+        if rc < 0:
+            msg = _s(_lib.ibr_result_last_error(out)) if out else ""
+            if out:
+                _lib.ibr_result_destroy(out)
+            raise error_for(rc, msg)
+        return cls._wrap(out, topology)
 
     @classmethod
     def read_lfts(cls, topology: Topology, source, chunk: int = 1 << 24) -> "Result":
@@ -1947,12 +1953,7 @@ class Result(_Handle):
                     piece = _b(piece)
                     rc = _lib.ibr_lfts_stream_feed(st, piece, len(piece))
                 rc = _lib.ibr_lfts_stream_finish(st, byref(out))
-                if rc < 0:
-                    msg = _s(_lib.ibr_result_last_error(out)) if out else ""
-                    if out:
-                        _lib.ibr_result_destroy(out)
-                    raise error_for(rc, msg)
-                return cls._wrap(out, topology)
+                return cls._checked(out, rc, topology)
         finally:
             _lib.ibr_lfts_stream_destroy(st)
             if own:
