@@ -45,101 +45,6 @@
 
 #define NO_HOP 0xFFu
 
-typedef struct fline {
-    const char *p, *e; /* the line without its newline */
-    uint32_t no;       /* 1-based */
-} fline;
-
-/* Next line of [*pos, end); 0 at the end. */
-static int next_line(fline *l, const char **pos, const char *end)
-{
-    if (*pos >= end)
-        return 0;
-    const char *s = *pos;
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    const char *e = nl ? nl : end;
-    *pos = nl ? nl + 1 : end;
-    if (e > s && e[-1] == '\r')
-        e--;
-    while (s < e && (*s == ' ' || *s == '\t'))
-        s++;
-    l->p = s;
-    l->e = e;
-    l->no++;
-    return 1;
-}
-
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Hex digits at *p (no prefix), 1..16 of them, value <= max. */
-static int scan_hex(const char **p, const char *e, uint64_t max, uint64_t *out)
-{
-    const char *s = *p;
-    uint64_t v = 0;
-    int n = 0, d;
-    while (s < e && (d = hexval(*s)) >= 0) {
-        if (++n > 16)
-            return -1;
-        v = v << 4 | (uint64_t)d;
-        s++;
-    }
-    if (n == 0 || v > max)
-        return -1;
-    *p = s;
-    *out = v;
-    return 0;
-}
-
-static int starts(const fline *l, const char *lit)
-{
-    size_t n = strlen(lit);
-    return (size_t)(l->e - l->p) >= n && memcmp(l->p, lit, n) == 0;
-}
-
-/* First occurrence of lit in [p, e), or NULL. */
-static const char *find(const char *p, const char *e, const char *lit)
-{
-    size_t n = strlen(lit);
-    for (; (size_t)(e - p) >= n; p++)
-        if (*p == *lit && memcmp(p, lit, n) == 0)
-            return p;
-    return NULL;
-}
-
-/* The switch a header line names: its switch index, IBR_NONE for a GUID
-   the topology lacks or that is not a switch; -1 for a malformed header. */
-static int header_switch(uint32_t *sw, const ibr_topo *t, const fline *l, int colon_ok)
-{
-    const char *g = find(l->p, l->e, " guid 0x");
-    uint64_t guid;
-    if (!g)
-        return -1;
-    const char *p = g + 8;
-    if (scan_hex(&p, l->e, UINT64_MAX, &guid) < 0)
-        return -1;
-    if (p < l->e && !is_blank(*p) && !(colon_ok && (*p == ':' || *p == '(')))
-        return -1;
-    uint32_t node;
-    *sw = IBR_NONE;
-    if (ibr_topo_find_guid(&node, NULL, t, guid) == 0 && t->nodes[node].type == IBR_NODE_SWITCH)
-        *sw = t->nodes[node].sw;
-    return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* opensm-lid-matrix.dump                                             */
 
@@ -151,68 +56,52 @@ typedef struct fmatrix {
     uint8_t **given;   /* per switch: S flags (row loaded), or NULL */
 } fmatrix;
 
+/* The reader's block(): room for switch sw's rows, once. */
+static int matrix_block(void *arg, uint32_t sw)
+{
+    fmatrix *m = arg;
+    ibr_context *ctx = m->t->ctx;
+    if (m->rows[sw])
+        return 0;
+    size_t w = (size_t)m->t->nodes[m->t->sw_node[sw]].nports + 1;
+    m->rows[sw] = ibr__malloc(ctx, (size_t)m->S * w);
+    m->given[sw] = ibr__calloc(ctx, m->S, 1);
+    if (!m->rows[sw] || !m->given[sw])
+        return IBR_ENOMEM;
+    memset(m->rows[sw], NO_HOP, (size_t)m->S * w);
+    return 0;
+}
+
+/* The reader's row(): kept when lid is a switch LID (the ports beyond the
+   switch's last are dropped). */
+static void matrix_row(void *arg, uint32_t sw, uint64_t lid, const uint8_t *hops, unsigned n)
+{
+    fmatrix *m = arg;
+    const ibr_topo *t = m->t;
+    if (lid > t->max_lid || t->lid_port[lid] == IBR_NONE ||
+        t->nodes[t->port_node[t->lid_port[lid]]].type != IBR_NODE_SWITCH ||
+        t->ports[t->lid_port[lid]].lid != lid)
+        return;
+    uint32_t d = t->nodes[t->port_node[t->lid_port[lid]]].sw;
+    size_t w = (size_t)t->nodes[t->sw_node[sw]].nports + 1;
+    memcpy(m->rows[sw] + (size_t)d * w, hops, n < w ? n : w);
+    m->given[sw][d] = 1;
+}
+
+/* opensm-lid-matrix.dump through the shared reader (formats/lfts_reader.h). */
 static int matrix_parse(ibr_run *run, fmatrix *m, const char *text, size_t len)
 {
-    const ibr_topo *t = m->t;
-    ibr_context *ctx = t->ctx;
-    const char *pos = text, *end = text + len;
-    fline l = {NULL, NULL, 0};
-    uint32_t cur = IBR_NONE;
-    while (next_line(&l, &pos, end)) {
-        if (l.p == l.e || *l.p == '#')
-            continue;
-        if (starts(&l, "Switch")) {
-            if (header_switch(&cur, t, &l, 0) < 0)
-                return ibr__fail(run, IBR_EPARSE,
-                                 IBR__MSG("EN012", "file.lid_matrix line %" PRIu32
-                                                   ": switch line without \" guid 0x<hex>\""),
-                                 l.no);
-            if (cur != IBR_NONE && !m->rows[cur]) {
-                size_t w = (size_t)t->nodes[t->sw_node[cur]].nports + 1;
-                m->rows[cur] = ibr__malloc(ctx, (size_t)m->S * w);
-                m->given[cur] = ibr__calloc(ctx, m->S, 1);
-                if (!m->rows[cur] || !m->given[cur])
-                    return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
-                memset(m->rows[cur], NO_HOP, (size_t)m->S * w);
-            }
-            continue;
-        }
-        if (!(starts(&l, "0x") || starts(&l, "0X")) || cur == IBR_NONE)
-            continue;
-        const char *p = l.p + 2;
-        uint64_t lid, v;
-        if (scan_hex(&p, l.e, 0xFFFF, &lid) < 0 || (p < l.e && *p != ':' && !is_blank(*p)))
-            return ibr__fail(run, IBR_EPARSE,
-                             IBR__MSG("EN013", "file.lid_matrix line %" PRIu32
-                                               ": bad row (expected \"0x<LID>: <hops> ...\")"),
-                             l.no);
-        if (p < l.e && *p == ':')
-            p++;
-        const ibr__node *n = &t->nodes[t->sw_node[cur]];
-        size_t w = (size_t)n->nports + 1;
-        int use = lid <= t->max_lid && t->lid_port[lid] != IBR_NONE &&
-                  t->nodes[t->port_node[t->lid_port[lid]]].type == IBR_NODE_SWITCH &&
-                  t->ports[t->lid_port[lid]].lid == lid;
-        uint32_t d = use ? t->nodes[t->port_node[t->lid_port[lid]]].sw : 0;
-        unsigned port = 0;
-        for (;;) {
-            while (p < l.e && is_blank(*p))
-                p++;
-            if (p == l.e || *p == '#')
-                break;
-            if (port >= 256 || scan_hex(&p, l.e, 0xFF, &v) < 0 || (p < l.e && !is_blank(*p)))
-                return ibr__fail(run, IBR_EPARSE,
-                                 IBR__MSG("EN014",
-                                          "file.lid_matrix line %" PRIu32
-                                          ": bad hop value (expected at most 256 hex bytes)"),
-                                 l.no);
-            if (use && port < w)
-                m->rows[cur][(size_t)d * w + port] = (uint8_t)v;
-            port++;
-        }
-        if (use)
-            m->given[cur][d] = 1;
-    }
+    ibr__matrix_reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.t = m->t;
+    rd.block = matrix_block;
+    rd.row = matrix_row;
+    rd.arg = m;
+    int rc = ibr__lid_matrix_read(&rd, text, len);
+    if (rc == IBR_ENOMEM)
+        return ibr_run_fail(run, IBR_ENOMEM, "out of memory");
+    if (rc < 0)
+        return ibr__fail(run, rc, "file.lid_matrix %s", rd.msg);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 /*
- * The LFT dump reader (lfts_read.c) that both ibr_result_parse_lfts() and
- * the file engine (engines/file.c) use, so that the two accept and refuse
+ * The table dump readers. The LFT dump reader (lfts_read.c) that both
+ * ibr_result_parse_lfts() and the file engine (engines/file.c) use, so that the two accept and refuse
  * the same texts: opensm-lfts.dump, ibroute and dump_lfts / dump_fts
  * output, and, when asked (fdbs), the fdbs dumps of OpenSM (opensm.fdbs)
  * and ibdiagnet (ibdiagnet2.fdbs). Engines may include this header (tests/check_layers.py): it
@@ -47,5 +47,23 @@ int ibr__lfts_read(ibr__lfts_reader *rd, const char *buf, size_t len);
 int ibr__lfts_begin(ibr__lfts_reader *rd);
 int ibr__lfts_lines(ibr__lfts_reader *rd, const char *buf, size_t len);
 int ibr__lfts_end(ibr__lfts_reader *rd, int finish);
+
+/* The lid matrix reader (lid_matrix_read.c) of the file engine:
+   opensm-lid-matrix.dump, blocks "Switch ... guid 0x<GUID>" of rows
+   "0x<LID>: <hop value per port 0..N, hex> [# ...]". At each block of a
+   switch of the topology it calls block() (which may fail, e.g. with
+   IBR_ENOMEM: the reading stops with that code), at each of its rows
+   row() with the LID and the n (<= 256) values; blocks of other GUIDs are
+   skipped with their rows. */
+typedef struct ibr__matrix_reader {
+    const ibr_topo *t;
+    int (*block)(void *arg, uint32_t sw);
+    void (*row)(void *arg, uint32_t sw, uint64_t lid, const uint8_t *hops, unsigned n);
+    void *arg;
+    char msg[IBR_ERRMSG_SIZE]; /* "line N: ..." on IBR_EPARSE */
+} ibr__matrix_reader;
+
+/* 0, IBR_EPARSE (rd->msg) or block()'s error. */
+int ibr__lid_matrix_read(ibr__matrix_reader *rd, const char *buf, size_t len);
 
 #endif
