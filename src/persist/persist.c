@@ -302,14 +302,11 @@ static int db_copy_torus(ibr_routing_db *db, const ibr_result *r)
     memcpy(db->torus_conf, conf, conf_n);
     db->torus_conf[conf_n] = 0;
     db->torus_conf_len = conf_n;
-    ibr__cur c = {(const char *)dump, (const char *)dump + dump_n};
-    while (c.p < c.e) {
-        const char *nl = memchr(c.p, '\n', (size_t)(c.e - c.p));
-        ibr__cur line = {c.p, nl ? nl : c.e};
-        c.p = nl ? nl + 1 : c.e;
+    ibr__lex lx;
+    ibr__lex_init(&lx, dump, dump_n);
+    while (ibr__lex_entry(&lx)) {
+        ibr__cur line = lx.c;
         uint64_t v[3], guid;
-        if (line.p < line.e && *line.p == '#')
-            continue;
         if (num(&line, 255, &v[0]) < 0 || num(&line, 255, &v[1]) < 0 ||
             num(&line, 255, &v[2]) < 0 || num(&line, UINT64_MAX, &guid) < 0)
             continue;

@@ -27,6 +27,7 @@
 #include "core/internal.h"
 #include "core/messages.h"
 #include "core/topo_int.h"
+#include "formats/lex.h"
 
 struct ibr_rank_order {
     ibr_context *ctx;
@@ -293,20 +294,12 @@ static int push(ibr_rank_order *o, uint64_t guid)
 
 static int parse_lines(parser *p, const char *buf, size_t len)
 {
-    size_t line = 0;
-    for (size_t pos = 0; pos < len;) {
-        const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t e = nl ? (size_t)(nl - buf) : len, b = pos;
-        pos = e + 1;
-        line++;
-        while (b < e && isspace((unsigned char)buf[b]))
-            b++;
-        while (e > b && isspace((unsigned char)buf[e - 1]))
-            e--;
-        if (b == e || buf[b] == '#')
-            continue;
+    ibr__lex lx;
+    ibr__lex_init(&lx, buf, len);
+    while (ibr__lex_entry(&lx)) {
+        size_t line = lx.line;
         uint32_t gp;
-        int rc = resolve_line(p, line, buf + b, e - b, &gp);
+        int rc = resolve_line(p, line, lx.c.p, (size_t)(lx.c.e - lx.c.p), &gp);
         if (rc < 0)
             return rc;
         if (p->line_of[gp]) {
