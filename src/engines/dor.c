@@ -37,6 +37,7 @@
 
 #include "core/messages.h"
 #include "engines/engine_int.h"
+#include "formats/lex.h"
 
 #define DOR_SETTING "port_search_ordering"
 
@@ -161,19 +162,13 @@ static int apply_search_order(ibr_run *run, const char *text, size_t len, ibr__a
     ibr_context *ctx = t->ctx;
     uint8_t *listed = NULL;
     int rc = 0;
-    const char *p = text, *end = text + len;
-    size_t line = 0;
-    while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        if (!eol)
-            eol = end;
-        line++;
-        const char *q = p;
-        const char *cut = memchr(p, '#', (size_t)(eol - p));
-        const char *lend = cut ? cut : eol;
-        p = eol < end ? eol + 1 : end;
-        while (q < lend && isspace((unsigned char)*q))
-            q++;
+    ibr__lex lx;
+    ibr__lex_init(&lx, text, len);
+    while (ibr__lex_line(&lx)) {
+        size_t line = lx.line;
+        const char *q = lx.c.p;
+        const char *cut = memchr(q, '#', (size_t)(lx.c.e - q));
+        const char *lend = cut ? cut : lx.c.e;
         if (q == lend)
             continue; /* blank or comment */
         char gbuf[40];

@@ -22,6 +22,7 @@
 
 #include "core/messages.h"
 #include "engines/torus2qos.h"
+#include "formats/lex.h"
 
 #define TOK_MAX 64
 #define MAX_TOKS 260
@@ -31,29 +32,15 @@ typedef struct line_toks {
     char tok[MAX_TOKS][TOK_MAX];
 } line_toks;
 
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-/* Split [s, e) into tokens; tokens longer than TOK_MAX - 1 are truncated
+/* Split a line into tokens (the lexer's blank-separated words); tokens longer than TOK_MAX - 1 are truncated
    (they are then rejected as numbers or keywords). */
-static void split(line_toks *lt, const char *s, const char *e)
+static void split(line_toks *lt, ibr__cur c)
 {
     lt->n = 0;
-    while (s < e) {
-        while (s < e && is_blank(*s))
-            s++;
-        if (s >= e)
-            break;
-        const char *b = s;
-        while (s < e && !is_blank(*s))
-            s++;
+    for (ibr__span w = ibr__cur_token(&c); w.n; w = ibr__cur_token(&c)) {
         if (lt->n < MAX_TOKS) {
-            size_t l = (size_t)(s - b);
-            if (l >= TOK_MAX)
-                l = TOK_MAX - 1;
-            memcpy(lt->tok[lt->n], b, l);
+            size_t l = w.n < TOK_MAX ? w.n : TOK_MAX - 1;
+            memcpy(lt->tok[lt->n], w.p, l);
             lt->tok[lt->n][l] = 0;
             lt->n++;
         }
@@ -150,14 +137,11 @@ int t2q_config_parse(t2q_config *c, ibr_context *ctx, const char *text, size_t l
         t2q_config_free(c, ctx);
         return IBR_ENOMEM;
     }
-    const char *s = text, *e = text + len;
-    unsigned line = 0;
-    while (s < e && rc == 0) {
-        const char *nl = memchr(s, '\n', (size_t)(e - s));
-        const char *le = nl ? nl : e;
-        line++;
-        split(lt, s, le);
-        s = nl ? nl + 1 : e;
+    ibr__lex lx;
+    ibr__lex_init(&lx, text, len);
+    while (rc == 0 && ibr__lex_line(&lx)) {
+        unsigned line = lx.line;
+        split(lt, lx.c);
         if (lt->n == 0 || lt->tok[0][0] == '#')
             continue;
         const char *kw = lt->tok[0];

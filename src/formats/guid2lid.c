@@ -10,6 +10,7 @@
 
 #include "core/buffer.h"
 #include "core/messages.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 
 /* ------------------------------------------------------------------ */

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 
 #include "core/messages.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 
 struct ibr_guid_list {

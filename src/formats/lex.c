@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "core/internal.h"
 #include "formats/lex.h"
 
 void ibr__lex_init(ibr__lex *lx, const char *buf, size_t len)

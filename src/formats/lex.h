@@ -24,7 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/base.h"
+#include "ibroute/fabric.h"
 
 /* A piece of the text (not NUL-terminated). */
 typedef struct ibr__span {

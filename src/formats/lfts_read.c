@@ -32,6 +32,7 @@
 
 #include "core/result_notes.h"
 #include "core/messages.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 #include "formats/lfts_reader.h"
 #include "core/result_unicast.h"

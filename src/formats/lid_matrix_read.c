@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/messages.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 #include "formats/lfts_reader.h"
 

@@ -10,6 +10,7 @@
 #include "core/mcast_groups_int.h"
 #include "core/messages.h"
 #include "core/topo_int.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 
 /* The token at the cursor for messages: up to 40 bytes, to the next blank. */

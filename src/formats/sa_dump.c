@@ -12,6 +12,7 @@
 #include "core/mcast_groups_int.h"
 #include "core/messages.h"
 #include "core/topo_int.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 
 /* One buffered member of the group being read. */

@@ -10,6 +10,7 @@
 
 #include "core/messages.h"
 #include "gen/gen_int.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 
 /* ------------------------------------------------------------------ */

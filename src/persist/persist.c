@@ -12,6 +12,7 @@
 #include "core/messages.h"
 #include "core/result_qos.h"
 #include "core/result_unicast.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 #include "persist/persist_int.h"
 #include "route/registry.h"

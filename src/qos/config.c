@@ -11,6 +11,7 @@
 
 #include "core/buffer.h"
 #include "core/messages.h"
+#include "core/internal.h"
 #include "formats/lex.h"
 #include "qos/qos.h"
 #include "qos/qos_int.h"
