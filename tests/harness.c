@@ -199,6 +199,14 @@ uint32_t ibr_test_sw_behind(const ibr_topo *t, uint32_t node, unsigned port)
     return ibr_topo_node_switch(t, pi.remote_node);
 }
 
+ibr_fabric *ibr_test_fabric(const char *spec)
+{
+    ibr_fabric *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
+    return f;
+}
+
 ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec)
 {
     ibr_fabric *f = NULL;

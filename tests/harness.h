@@ -27,6 +27,8 @@ ibr_context *ibr_test_context(ibr_test_alloc *state);
 
 /* Generate a fabric from a spec and freeze it; aborts the test on error. */
 ibr_topo *ibr_test_topo(ibr_context *ctx, const char *spec);
+/* A fabric generated from spec (fatal on failure). */
+ibr_fabric *ibr_test_fabric(const char *spec);
 
 /* Generate spec, mark `links` cables and `switches` switches down (seeded
    faults, none when both are 0), reassign LIDs with LMC lmc when lmc > 0,

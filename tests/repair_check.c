@@ -11,14 +11,6 @@
 
 #include "repair_check.h"
 
-ibr_fabric *ibr_test_fabric(const char *spec)
-{
-    ibr_fabric *f = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    return f;
-}
-
 /* The route from switch s toward lid as (switch, output port) steps into
    path (at most cap); returns its length, or -1 if it breaks or loops. */
 static int route_of(const ibr_result *r, uint32_t s, uint32_t dsw, uint16_t lid, uint32_t *path,

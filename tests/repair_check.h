@@ -17,8 +17,6 @@ typedef struct ibr_test_tally {
    their count. */
 size_t ibr_test_src_lids(const ibr_topo *t, uint16_t **out);
 
-/* A fabric generated from spec (fatal on failure). */
-ibr_fabric *ibr_test_fabric(const char *spec);
 
 /* y, the answer of rerouting the saved routing old onto y's topology
    (report rep), checked: valid, loop-free by the independent walk, a path

@@ -17,14 +17,6 @@
 
 static uint64_t fnv(const char *s, size_t n);
 
-static ibr_fabric *make_fabric(const char *spec)
-{
-    ibr_fabric *f = NULL;
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_create(&f, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, spec), 0);
-    return f;
-}
-
 static int same_lfts(const ibr_result *a, const ibr_result *b)
 {
     const ibr_topo *t = ibr_result_topo(a);
@@ -219,7 +211,7 @@ static void test_qos(void)
          "qos_swe_sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        ibr_fabric *f = make_fabric(cases[c].spec);
+        ibr_fabric *f = ibr_test_fabric(cases[c].spec);
         ibr_topo *t = ibr_test_freeze(f);
         ibr_qos_config *q = qos_of(cases[c].conf);
         ibr_options o = IBR_OPTIONS_INIT;
@@ -557,7 +549,7 @@ static size_t count_kind(const ibr_change *c, size_t n, int kind)
 /* Table 1: each kind of change recognised and what it invalidates. */
 static void test_classify(void)
 {
-    ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
+    ibr_fabric *f = ibr_test_fabric("fattree:levels=2,radix=4");
     ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t0, "minhop", NULL, 0);
     ibr_routing_db *db = NULL;
@@ -647,7 +639,7 @@ static void test_classify(void)
     CU_ASSERT_EQUAL(vr.routes_ok, vr.routes_checked);
     ibr_result_destroy(y);
     /* a new switch: full reroute, and the report says why */
-    ibr_fabric *big = make_fabric("fattree:levels=2,radix=6");
+    ibr_fabric *big = ibr_test_fabric("fattree:levels=2,radix=6");
     ibr_topo *t4 = ibr_test_freeze(big);
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t4, NULL, 0), 0);
     CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_FULL);
@@ -944,7 +936,7 @@ done:
 static void property(const char *spec, const char *engine, unsigned promise, int seeds,
                      int min_incremental)
 {
-    ibr_fabric *f = make_fabric(spec);
+    ibr_fabric *f = ibr_test_fabric(spec);
     ibr_topo *t = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t, engine, NULL, promise);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -1002,7 +994,7 @@ static void test_property_deadlock_free(void)
 static void test_check_dearer_than_full(void)
 {
     static const char *engines[] = {"updn", "dnup"};
-    ibr_fabric *f = make_fabric("fattree:levels=2,radix=24");
+    ibr_fabric *f = ibr_test_fabric("fattree:levels=2,radix=24");
     ibr_topo *t = ibr_test_freeze(f);
     for (size_t e = 0; e < 2; e++) {
         ibr_result *r = ibr_test_route(NULL, t, engines[e], NULL, IBR_TEST_DEADLOCK_FREE);
@@ -1105,7 +1097,7 @@ static int route_over_lost(const ibr_result *orig, const ibr_topo *t, uint32_t s
 static void balance_of(const char *engine, const char *spec, unsigned links, unsigned switches)
 {
     unsigned flags = IBR_TEST_MINIMAL | (strcmp(engine, "dfsssp") ? 0 : IBR_TEST_DEADLOCK_FREE);
-    ibr_fabric *f = make_fabric(spec);
+    ibr_fabric *f = ibr_test_fabric(spec);
     ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t0, engine, NULL, flags);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -1179,7 +1171,7 @@ static void test_updown_balance(void)
 /* Parallel cables: the routes of a failed cable move to its twin. */
 static void test_parallel(void)
 {
-    ibr_fabric *f = make_fabric("torus:dims=3x3,hosts=2,parallel=2");
+    ibr_fabric *f = ibr_test_fabric("torus:dims=3x3,hosts=2,parallel=2");
     ibr_topo *t = ibr_test_freeze(f);
     ibr_result *r = ibr_test_route(NULL, t, "minhop", NULL, IBR_TEST_MINIMAL);
     ibr_routing_db *db = NULL;
@@ -1329,7 +1321,7 @@ static void decline_one(const decline_case *c)
 {
     char chain[64];
     snprintf(chain, sizeof chain, "%s,no_fallback", c->engine);
-    ibr_fabric *f = make_fabric(c->spec);
+    ibr_fabric *f = ibr_test_fabric(c->spec);
     ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, chain, NULL), 0);
@@ -1441,7 +1433,7 @@ static void test_engine_declines(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         decline_one(&cases[i]);
     /* the saved engine can route: it does, and the report names it */
-    ibr_fabric *f = make_fabric("torus:dims=4x4,hosts=1,vls=2");
+    ibr_fabric *f = ibr_test_fabric("torus:dims=4x4,hosts=1,vls=2");
     ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "dfsssp,no_fallback", NULL), 0);
@@ -1504,7 +1496,7 @@ static void test_engine_declines(void)
    saved engine's, never reported as a fallback (found by fuzz_reroute). */
 static void test_no_engine_line(void)
 {
-    ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
+    ibr_fabric *f = ibr_test_fabric("fattree:levels=2,radix=4");
     ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
@@ -1544,7 +1536,7 @@ static void test_no_engine_line(void)
    block of exactly its size: ASan catches a read past it). */
 static void test_options_version(void)
 {
-    ibr_fabric *f = make_fabric("fattree:levels=2,radix=4");
+    ibr_fabric *f = ibr_test_fabric("fattree:levels=2,radix=4");
     ibr_topo *t0 = ibr_test_freeze(f);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "minhop", NULL), 0);
@@ -1920,7 +1912,7 @@ static void test_repair_keeps_intact_routes(void)
    entry, and every count matches the recount. */
 static void test_blocks_lid_space(void)
 {
-    ibr_fabric *f = make_fabric("fattree:levels=2,radix=8");
+    ibr_fabric *f = ibr_test_fabric("fattree:levels=2,radix=8");
     ibr_fabric *g = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, f), 0);
     CU_ASSERT_EQUAL_FATAL(ibr_fabric_assign_lids(g, 3, IBR_LIDS_REASSIGN), 0);
