@@ -443,6 +443,8 @@ static int stream_feed(ibr_lfts_stream *s, const char *buf, size_t len, int last
 {
     if (s->rc)
         return s->rc;
+    if (!buf)
+        buf = ""; /* len is 0: no arithmetic on a null pointer below */
     const char *nl = len ? memchr(buf, '\n', len) : NULL;
     int rc = 0;
     if (s->ntail || (!nl && !last)) {
