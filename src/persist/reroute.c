@@ -1090,6 +1090,10 @@ static int dist_after_losses(rr *x, uint32_t d, uint32_t *dist)
     uint32_t *head = x->dhead, *next = x->dnext, *aff = x->daff, *tl = x->dtouch;
     for (uint32_t s = 0; s < S; s++) {
         uint8_t h = hops[(size_t)s * S + d];
+        /* a distance of S or more is no shortest path: the saved column
+           is not to be trusted (a database edited by hand), search */
+        if (h != 255 && h >= S)
+            return -1;
         dist[s] = h == 255 ? UINT32_MAX : h;
     }
     if (dist[d] != 0)
