@@ -236,6 +236,7 @@ static int stream_lfts(ibr_result **out, const ibr_topo *t, const char *text, si
     ibr_result *again = NULL;
     CU_ASSERT_EQUAL(ibr_lfts_stream_finish(s, &again), IBR_EINVAL);
     CU_ASSERT_PTR_NULL(again);
+    CU_ASSERT_EQUAL(ibr_lfts_stream_feed(s, "0x1 1\n", 6), IBR_EINVAL);
     ibr_lfts_stream_destroy(s);
     return rc;
 }

@@ -459,8 +459,8 @@ IBR_API int ibr_lfts_stream_new(ibr_lfts_stream **out, const ibr_topo *t);
  *         ibr_lfts_stream_last_error() names the line; the stream reads
  *         nothing more and ibr_lfts_stream_finish() gives the failed
  *         result), ::IBR_EINVAL (NULL @p s, NULL @p buf with a non-zero
- *         @p len), ::IBR_ENOMEM. After a failure every later piece returns
- *         the same code.
+ *         @p len, a stream already finished), ::IBR_ENOMEM. After a
+ *         failure every later piece returns the same code.
  * Time complexity: O(len), plus O(length of the line) for a line split
  * between pieces.
  */

@@ -473,7 +473,7 @@ static int stream_feed(ibr_lfts_stream *s, const char *buf, size_t len, int last
 
 int ibr_lfts_stream_feed(ibr_lfts_stream *s, const char *buf, size_t len)
 {
-    if (!s || (!buf && len))
+    if (!s || (!buf && len) || s->spent)
         return IBR_EINVAL;
     return stream_feed(s, buf, len, 0);
 }
