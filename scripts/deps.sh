@@ -8,7 +8,7 @@ pkgs=(build-essential meson ninja-build pkg-config libbsd-dev libcunit1-dev
       opensm ibsim-utils ibutils infiniband-diags gnuplot-nox time
       clang libclang-rt-14-dev libmetis-dev
       dpkg-dev debhelper dh-python fakeroot lintian python3-mesonpy python3-venv
-      chromium-headless-shell graphviz)
+      chromium-headless-shell graphviz slurmctld slurm-client munge)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

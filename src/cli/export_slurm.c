@@ -12,7 +12,9 @@
  * down. A fabric whose leaf switches are cabled to each other (a torus,
  * mesh or dragonfly) has no such tree: only the block topology is written.
  * A block is the hosts of one leaf switch, each host in the block of its
- * first end port.
+ * first end port; the tree, too, lists each host under that one leaf (a
+ * host of a rail-optimized tree has end ports on several leaves), and
+ * leaves only the switches with hosts below them.
  */
 #include "export_formats.h"
 
@@ -217,16 +219,16 @@ static size_t leaf_hosts(const slurm_view *v, uint32_t s, const char **out, char
     return m;
 }
 
-/* The children of switch @p s (one level down), sorted names, into
+/* The kept children of switch @p s (one level down), sorted names, into
    @p out (each HOST_MAX bytes); the count. */
-static size_t child_switches(const slurm_view *v, uint32_t s, char (*out)[HOST_MAX],
-                             const char **ptr)
+static size_t child_switches(const slurm_view *v, uint32_t s, const char *kept,
+                             char (*out)[HOST_MAX], const char **ptr)
 {
     int np = xfab_sw_neighbours(v->x, s, v->remote, REMOTE_CAP);
     size_t n = 0;
     for (int p = 0; p < np; p++) {
         uint32_t d = v->remote[p];
-        if (d == IBR_NONE || v->level[d] + 1 != v->level[s])
+        if (d == IBR_NONE || v->level[d] + 1 != v->level[s] || !kept[d])
             continue;
         switch_name(out[n], HOST_MAX, v->x, d);
         ptr[n] = out[n];
@@ -240,25 +242,59 @@ static size_t child_switches(const slurm_view *v, uint32_t s, char (*out)[HOST_M
     return m;
 }
 
+/* Which switches the tree keeps, into @p kept: a leaf that lists a host
+   (each host under the first leaf of its end ports, as in the block
+   topology: Slurm's topology/tree takes a node under one leaf switch
+   only, and warns otherwise), and a switch above with a kept child. */
+static void kept_switches(const slurm_view *v, char *kept, char *taken, const char **names)
+{
+    const xfab *x = v->x;
+    for (uint32_t lvl = 0; lvl <= v->top; lvl++)
+        for (uint32_t s = 0; s < x->nsw; s++) {
+            if (v->level[s] != lvl)
+                continue;
+            if (!lvl) {
+                kept[s] = leaf_hosts(v, s, names, taken) > 0;
+                continue;
+            }
+            int np = xfab_sw_neighbours(x, s, v->remote, REMOTE_CAP);
+            for (int p = 0; p < np && !kept[s]; p++) {
+                uint32_t d = v->remote[p];
+                kept[s] = d != IBR_NONE && v->level[d] + 1 == lvl && kept[d];
+            }
+        }
+}
+
 /* The tree as topology.conf lines (@p yaml 0) or topology.yaml switch
-   entries (1), leaves first, then level by level. */
+   entries (1), leaves first, then level by level; switches with nothing
+   below them are left out. */
 static int write_tree(xbuf *b, const slurm_view *v, int yaml)
 {
     const xfab *x = v->x;
     const char **names = malloc((x->neps + REMOTE_CAP + 1) * sizeof *names);
     char(*kids)[HOST_MAX] = malloc(REMOTE_CAP * sizeof *kids);
-    if (!names || !kids) {
+    char *kept = calloc(x->nsw + 1, 1);
+    char *taken = calloc(x->neps + 1, 1);
+    if (!names || !kids || !kept || !taken) {
         free(names);
         free(kids);
+        free(kept);
+        free(taken);
         return -1;
     }
+    kept_switches(v, kept, taken, names);
+    memset(taken, 0, x->neps + 1);
     for (uint32_t lvl = 0; lvl <= v->top; lvl++)
         for (uint32_t s = 0; s < x->nsw; s++) {
             char sn[HOST_MAX];
             if (v->level[s] != lvl)
                 continue;
+            /* a leaf's hosts are taken in the same order as kept_switches() took them */
+            size_t n = lvl ? child_switches(v, s, kept, kids, names)
+                           : leaf_hosts(v, s, names, taken);
+            if (!kept[s])
+                continue;
             switch_name(sn, sizeof sn, x, s);
-            size_t n = lvl ? child_switches(v, s, kids, names) : leaf_hosts(v, s, names, NULL);
             if (yaml)
                 xb_printf(b, "    - switch: %s\n      %s: ", sn, lvl ? "children" : "nodes");
             else
@@ -268,6 +304,8 @@ static int write_tree(xbuf *b, const slurm_view *v, int yaml)
         }
     free(names);
     free(kids);
+    free(kept);
+    free(taken);
     return 0;
 }
 

@@ -319,7 +319,7 @@ def expand_hostlist(expr):
         for rng in m.group(2).split(","):
             a, _, b = rng.partition("-")
             b = b or a
-            check(len(a) == len(b) or not a.startswith("0"), "range widths %r" % rng)
+            check(len(a) == len(b) or a == "0" or not a.startswith("0"), "range widths %r" % rng)
             for v in range(int(a), int(b) + 1):
                 names.append("%s%0*d%s" % (m.group(1), len(a), v, m.group(3)))
         i += 1
@@ -352,9 +352,13 @@ def switch_levels(links, switches, hosts):
 
 
 def check_tree(sw_entries, links, switches, cas):
-    """sw_entries: [(name, 'nodes'|'switches', [children])] of a tree: the
-    leaves list the hosts of their end ports, every other switch exactly
-    its cabled neighbours one level down (levels counted from the leaves)."""
+    """sw_entries: [(name, 'nodes'|'switches', [children])] of a tree: every
+    host is listed under exactly one leaf, a switch cabled to one of its end
+    ports (Slurm's topology/tree takes a node under one leaf only: a host
+    of a rail-optimized tree has end ports on several leaves); every other
+    switch lists exactly its defined, cabled neighbours one level down
+    (levels counted from the leaves); a switch left out has no defined
+    switch below it."""
     names = [n for n, _, _ in sw_entries]
     check(len(set(names)) == len(names), "a switch defined twice")
     check(all(len(n) <= 64 for n in names), "switch name over 64 characters")
@@ -362,19 +366,28 @@ def check_tree(sw_entries, links, switches, cas):
     by_name = {"ib%016x" % g: g for g in switches}
     hosts = leaf_hosts(links, switches, cas)
     level = switch_levels(links, switches, hosts)
-    check(defined == {"ib%016x" % g for g in level}, "the switches of the tree")
-    covered = set()
+    check(defined <= {"ib%016x" % g for g in level}, "switches outside the tree")
+    covered = []
     for n, kind, kids in sw_entries:
+        check(kids, "%s: lists nothing" % n)
+        g = by_name[n]
         if kind == "nodes":
-            check(set(kids) == hosts[by_name[n]], "%s: nodes differ from its CA ports" % n)
-            covered |= set(kids)
+            check(level[g] == 0, "%s: nodes on a switch without end ports" % n)
+            check(set(kids) <= hosts[g], "%s: a node not cabled to it" % n)
+            covered += kids
         else:
-            check(kids and all(k in defined for k in kids), "%s: undefined child" % n)
-            down = {b[0] for a, b in links.items() if a[0] == by_name[n] and b[0] in switches
-                    and level.get(b[0]) == level[by_name[n]] - 1}
-            check({by_name[k] for k in kids} == down,
-                  "%s: children are not its cabled neighbours one level down" % n)
-    check(covered == {h for _, _, h in cas.values()}, "not every node is in the tree")
+            check(all(k in defined for k in kids), "%s: undefined child" % n)
+    for g, lvl in level.items():
+        down = {b[0] for a, b in links.items() if a[0] == g and b[0] in switches
+                and level.get(b[0]) == lvl - 1 and "ib%016x" % b[0] in defined}
+        ent = [e for e in sw_entries if e[0] == "ib%016x" % g]
+        if lvl and ent:
+            check({by_name[k] for k in ent[0][2]} == down,
+                  "%s: children are not its defined neighbours one level down" % ent[0][0])
+        elif lvl:
+            check(not down, "ib%016x left out above defined switches" % g)
+    check(len(covered) == len(set(covered)), "a node under two leaves")
+    check(set(covered) == {h for _, _, h in cas.values()}, "not every node is in the tree")
 
 
 def parse_topology_conf(text):
