@@ -199,6 +199,10 @@ typedef struct df {
                             "-d", 0 none */
     uint64_t sbusy;      /* sssp's busiest link */
     unsigned dimlayers;  /* the fewest layers of dimension order alone */
+    int dl_done;         /* dim_layout has chosen: its pass (c->rev, packed,
+                            layers it was given) or that none fits */
+    int dl_rev, dl_pack, dl_fit;
+    unsigned dl_cap;
     int sq;              /* the tree search weighs a link by its load squared */
     int turn;            /* laying out by load under a turn rule (0: none):
                             its set of first senses, as turn_rules */
@@ -1617,8 +1621,22 @@ static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *n
    unit fits in no layer, < 0 error. */
 static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
+    int rc;
+    if (c->dl_done) { /* laid out again: the pass chosen before */
+        if (!c->dl_fit)
+            return 1;
+        c->rev = c->dl_rev;
+        rc = dim_pass(run, c, c->dl_cap, c->dl_pack, needed);
+        return rc == 1 ? IBR_EINTERNAL : rc;
+    }
     c->rev = 0;
-    int rc = dim_pass(run, c, avail, 0, needed);
+    rc = dim_pass(run, c, avail, 0, needed);
+    if (rc >= 0) {
+        c->dl_done = 1;
+        c->dl_fit = rc == 0;
+        c->dl_rev = c->dl_pack = 0;
+        c->dl_cap = avail;
+    }
     if (rc < 0 || c->whole)
         return rc;
     /* the best so far: its layers, busiest link, order, packed; and the
@@ -1650,6 +1668,10 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
             bpack = pack;
         }
     }
+    c->dl_fit = bn <= avail;
+    c->dl_rev = brev;
+    c->dl_pack = bpack;
+    c->dl_cap = bcap;
     if (bn > avail)
         return 1;
     *needed = bn;
