@@ -503,8 +503,8 @@ static void test_beyond_cycle_breaking(void)
    and 6x6 and 8x8 meshes that lost a switch, where the detours of
    dimension order crowd onto a few links (the cycle breaking: up to 6
    layers, lash 1 on most; dimension order packed into fewer layers).
-   dfsssp needs no more layers than lash, the dragonfly at a busiest link
-   within 10 % of sssp's, the meshes at one no busier than lash's, and the
+   dfsssp needs no more layers than lash, at a busiest link within 10 %
+   of sssp's (the meshes: also no busier than lash's), and the
    independent walk finds no credit loop. The setting
    dfsssp.fewest_layers (several layering passes) needs no more layers
    than the default. */
@@ -541,13 +541,12 @@ static void test_fewer_layers(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(l);
         unsigned n0 = layers_needed(d0), nd = layers_needed(d), nl = ibr_result_layers(l);
         int mesh = fab[f].sw_down != 0;
-        /* a mesh without a switch: below lash's busiest link, and within
-           30 % of sssp's routes (the layout of fewest layers, balanced by
-           load under a turn rule, not dimension order alone: +42 % and
-           +50 % on 8x8 seed 2 and 6x6 seed 5) */
-        int load_ok = mesh ? r0.max_link_load <= rl.max_link_load &&
-                                 r0.max_link_load * 10 <= rs.max_link_load * 13
-                           : r0.max_link_load * 10 <= rs.max_link_load * 11;
+        /* within 10 % of sssp's routes (what OpenSM's way keeps), and on
+           a mesh without a switch below lash's busiest link: the layout of
+           fewest layers balanced by load under the turn rule that spreads
+           the detours best (one rule alone: up to +26 % on 8x8 seed 2) */
+        int load_ok = r0.max_link_load * 10 <= rs.max_link_load * 11 &&
+                      (!mesh || r0.max_link_load <= rl.max_link_load);
         CU_ASSERT(n0 >= 1 && n0 <= nl);
         CU_ASSERT(nd >= 1 && nd <= n0);
         CU_ASSERT(load_ok);

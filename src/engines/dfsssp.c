@@ -84,8 +84,10 @@
  * laid out by load (candidates cheapest first) under a turn rule, a hop
  * that turns from a later sense to a first one last (turn_forbidden;
  * the checked insertion still decides), packed into the fewest layers
- * found, unless the best layout is already within 10 % of sssp's
- * busiest link; their balance weighs a link by its load squared. Every
+ * found; up to twelve rules (negative-first, one sense first, one sense
+ * last, mirrored and turned) one after the other, until the best layout
+ * is within 10 % of sssp's busiest link; their balance weighs a link by
+ * its load squared. Every
  * balance ends by draining the busiest link: a destination's new tree
  * is kept only when it stays below it, sweep after sweep while that
  * lowers the busiest load or the number of links carrying it.
@@ -197,10 +199,13 @@ typedef struct df {
                             "-d", 0 none */
     uint64_t sbusy;      /* sssp's busiest link */
     unsigned dimlayers;  /* the fewest layers of dimension order alone */
+    int dl_done;         /* dim_layout has chosen: its pass (c->rev, packed,
+                            layers it was given) or that none fits */
+    int dl_rev, dl_pack, dl_fit;
+    unsigned dl_cap;
     int sq;              /* the tree search weighs a link by its load squared */
     int turn;            /* laying out by load under a turn rule (0: none):
-                            bit d (d < 2) of turn - 1 set when "+d" hops
-                            go first, "-d" then; clear: the other way */
+                            its set of first senses, as turn_rules */
     int rev;             /* the dimensions taken in the reverse order */
     int fixed;           /* laying out again with the routes kept: each
                             unit's only candidate is its current hop */
@@ -1025,11 +1030,11 @@ static inline int cand_before(const df *c, uint64_t cv, uint32_t e, uint64_t cv2
 #define TURN_LAST (UINT64_C(1) << 62) /* cost mark of a hop the turn rule puts last */
 
 /* Does hop e, followed by the rest of the way r->npar toward the switch
-   d, turn from a hop of the later senses to one of the first (c->turn)?
-   A rule that takes one sense per dimension first (negative-first with
-   some axes mirrored) leaves a mesh no cycle of dependencies, and a
-   choice of hops wherever the way goes in the first senses in several
-   dimensions, or in the later ones. */
+   d, turn from a hop of the later senses to one of the first (c->turn,
+   the set of first senses, as turn_rules)? A rule whose first senses and
+   whose later ones each leave out a sense of some dimension leaves a mesh
+   no cycle of dependencies among minimal paths, and a choice of hops
+   wherever the way goes in several senses of one set. */
 static int turn_forbidden(const df *c, const df_refine *r, uint32_t e, uint32_t d)
 {
     uint32_t z = c->t->adj[e].sw;
@@ -1038,11 +1043,10 @@ static int turn_forbidden(const df *c, const df_refine *r, uint32_t e, uint32_t 
     unsigned a = c->maxis[e], b = c->maxis[r->npar[z]];
     if (!a || !b)
         return 0;
-    /* a hop goes first when its sense (odd axis: "+") is the one bit
-       (dimension) of c->turn - 1 names, the others: "-" first */
-    unsigned m = (unsigned)c->turn - 1, da = (a - 1) / 2, db = (b - 1) / 2;
-    int afirst = (a & 1) == (da < 2 ? (m >> da) & 1 : 0);
-    int bfirst = (b & 1) == (db < 2 ? (m >> db) & 1 : 0);
+    /* maxis a - 1 is the sense's bit in c->turn (odd a: "+") */
+    unsigned m = (unsigned)c->turn, da = (a - 1) / 2, db = (b - 1) / 2;
+    int afirst = da < 2 ? (m >> (a - 1)) & 1 : !(a & 1);
+    int bfirst = db < 2 ? (m >> (b - 1)) & 1 : !(b & 1);
     return !afirst && bfirst;
 }
 
@@ -1563,15 +1567,28 @@ static int balance_layers(ibr_run *run, df *c, unsigned n)
     return rc < 0 ? rc : 0;
 }
 
+/* The turn rules tried (c->turn), as the set of first senses of the two
+   lowest dimensions (bit 2d: "+d", bit 2d + 1: "-d"; higher dimensions:
+   "-" first): negative-first with the first axis mirrored, and with both;
+   one sense first ("+x", as west-first with the axis mirrored); one sense
+   last ("-x", as north-last turned); then the other mirrors and turns of
+   the three. Which spreads the detours around a hole best depends on
+   where the hole is. Each
+   splits the four senses into first and later ones, none holding both
+   senses of both dimensions, so a mesh's minimal paths that never turn
+   from a later sense into a first one close no cycle. */
+static const uint8_t turn_rules[] = {9, 5, 1, 13, 10, 6, 2, 4, 8, 14, 11, 7};
+#define NTURN (sizeof turn_rules / sizeof *turn_rules)
+
 /* One layout in dimension order (c->rev 1: reversed), or by load under
-   the turn rule c->rev - 1 (c->rev >= 2), spread over the lower half of
+   the turn rule turn_rules[c->rev - 2] (c->rev >= 2), spread over the lower half of
    the VLs (packed when that does not fit), or packed into avail layers
    (packed); on a damaged shape balanced (balance_layers; by load: with
    the load squared as a link's weight). As dim_layout. */
 static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *needed)
 {
     c->rank = c->rev >= 2 ? NULL : c->mrank;
-    c->turn = c->rev >= 2 ? c->rev - 1 : 0;
+    c->turn = c->rev >= 2 ? turn_rules[c->rev - 2] : 0;
     int rc = layer_by_units(run, c, avail, packed ? 0 : (avail + 1) / 2, needed);
     c->turn = 0;
     if (rc == 1 && !packed)
@@ -1596,16 +1613,30 @@ static int dim_pass(ibr_run *run, df *c, unsigned avail, int packed, unsigned *n
    switch pair, then needs fewer), so both orders are also packed into
    fewer layers than the better spread one needs, and unless the best
    so far is within 10 % of sssp's busiest link, laid out by load under
-   two turn rules (c->rev 3, 5: c->turn 2, 4), packed into the fewest
-   layers found (kept with fewer layers only within 10 % of the best's
-   busiest link). The
+   the turn rules (c->rev 2 + i: turn_rules[i]) one after the other until
+   the best is, packed into the fewest layers found (kept with fewer
+   layers only within 10 % of the best's busiest link). The
    layout with the fewest layers, then the lowest busiest link, is kept
    (the first of equals). Returns 0 with *needed, 1 when some
    unit fits in no layer, < 0 error. */
 static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
 {
+    int rc;
+    if (c->dl_done) { /* laid out again: the pass chosen before */
+        if (!c->dl_fit)
+            return 1;
+        c->rev = c->dl_rev;
+        rc = dim_pass(run, c, c->dl_cap, c->dl_pack, needed);
+        return rc == 1 ? IBR_EINTERNAL : rc;
+    }
     c->rev = 0;
-    int rc = dim_pass(run, c, avail, 0, needed);
+    rc = dim_pass(run, c, avail, 0, needed);
+    if (rc >= 0) {
+        c->dl_done = 1;
+        c->dl_fit = rc == 0;
+        c->dl_rev = c->dl_pack = 0;
+        c->dl_cap = avail;
+    }
     if (rc < 0 || c->whole)
         return rc;
     /* the best so far: its layers, busiest link, order, packed; and the
@@ -1613,8 +1644,8 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
     unsigned bn = rc == 0 ? *needed : avail + 1, bcap = avail, n = 0;
     uint64_t bb = busiest(c);
     int brev = 0, bpack = 0, lrev = 0, lpack = 0;
-    for (int k = 1; k < 6; k++) {
-        int rev = k < 4 ? k & 1 : 2 * k - 5, pack = k < 4 ? k >> 1 : 1;
+    for (int k = 1; k < 4 + (int)NTURN; k++) {
+        int rev = k < 4 ? k & 1 : k - 2, pack = k < 4 ? k >> 1 : 1;
         if (k == 4)
             c->dimlayers = bn;
         if (k >= 4 && bb * 10 <= c->sbusy * 11)
@@ -1637,6 +1668,10 @@ static int dim_layout(ibr_run *run, df *c, unsigned avail, unsigned *needed)
             bpack = pack;
         }
     }
+    c->dl_fit = bn <= avail;
+    c->dl_rev = brev;
+    c->dl_pack = bpack;
+    c->dl_cap = bcap;
     if (bn > avail)
         return 1;
     *needed = bn;
