@@ -7,8 +7,9 @@
  *
  *   cc -O2 -Iinclude -Ibuild/include bench/ftree-production-repair.c \
  *      -Lbuild/src -libroute -o repair-bench
- *   LD_LIBRARY_PATH=OLD/src ./repair-bench SPEC KIND SEED0 SEED1 [N]
+ *   LD_LIBRARY_PATH=OLD/src ./repair-bench SPEC KIND SEED0 SEED1 [N [ENGINE]]
  *
+ * ENGINE (default dmodc) is the engine whose routing is saved and repaired.
  * KIND 0: one cable lost, 1: one switch lost (`ibr gen SPEC --faults 1,0`
  * or `0,1`, `--seed S --remove-down`).
  */
@@ -64,15 +65,19 @@ int main(int argc, char **argv)
     const char *spec = argv[1];
     int kind = atoi(argv[2]), s0 = atoi(argv[3]), s1 = atoi(argv[4]);
     int n = argc > 5 ? atoi(argv[5]) : 11;
-    if (n < 1 || n > 64)
+    const char *engine = argc > 6 ? argv[6] : "dmodc";
+    char route_spec[64];
+    if (n < 1 || n > 64 ||
+        snprintf(route_spec, sizeof route_spec, "%s,no_fallback", engine) >= (int)sizeof route_spec)
         return 1;
     ibr_options o = IBR_OPTIONS_INIT;
     o.threads = 1;
     ibr_topo *t = make(spec, 0, 0, 0);
     ibr_result *r0;
     ibr_routing_db *db;
-    if (ibr_route(&r0, t, "dmodc,no_fallback", &o) || ibr_routing_db_from_result(&db, r0))
+    if (ibr_route(&r0, t, route_spec, &o) || ibr_routing_db_from_result(&db, r0))
         return 5;
+    ibr_result_destroy(r0);
     for (int seed = s0; seed <= s1; seed++) {
         ibr_topo *t1 = make(spec, kind == 0, kind == 1, (unsigned long)seed);
         double v[64];

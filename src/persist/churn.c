@@ -346,26 +346,26 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     uint32_t S = t->n_sw, nu = 0;
     size_t nb = (db->lft_size + IBR__LFT_BLOCK - 1) / IBR__LFT_BLOCK;
     uint8_t lostp[256];
+    uint32_t *us = ibr__mallocarray(ctx, S ? S : 1, sizeof *us);
+    if (!us)
+        return IBR_ENOMEM;
     for (uint32_t u = 0; u < S; u++)
-        nu += swmap[u] != IBR_NONE && lost_ports(lostp, db, t, u, swmap[u]);
+        if (swmap[u] != IBR_NONE && lost_ports(lostp, db, t, u, swmap[u]))
+            us[nu++] = u;
     if (nu == 0) {
+        ibr__free(ctx, us);
         *out = 0;
         return 0;
     }
-    uint32_t *us = ibr__mallocarray(ctx, nu, sizeof *us);
     uint8_t *lost = ibr__malloc(ctx, (size_t)nu * 256);
     uint32_t *stamp = ibr__calloc(ctx, S, sizeof *stamp);
     uint32_t *queue = ibr__mallocarray(ctx, S, sizeof *queue);
     uint8_t *marks = ibr__calloc(ctx, (size_t)(db->n_sw ? db->n_sw : 1) * (nb ? nb : 1), 1);
     int rc = IBR_ENOMEM;
-    if (!us || !lost || !stamp || !queue || !marks)
+    if (!lost || !stamp || !queue || !marks)
         goto out;
-    nu = 0;
-    for (uint32_t u = 0; u < S; u++)
-        if (swmap[u] != IBR_NONE && lost_ports(lostp, db, t, u, swmap[u])) {
-            memcpy(lost + (size_t)nu * 256, lostp, 256);
-            us[nu++] = u;
-        }
+    for (uint32_t i = 0; i < nu; i++)
+        lost_ports(lost + (size_t)i * 256, db, t, us[i], swmap[us[i]]);
     uint64_t found = 0;
     /* LID 0 is not an entry; stamps start at 0 */
     for (size_t l = 1; l < db->lft_size; l++) {

@@ -370,6 +370,8 @@ typedef struct rr {
     size_t n_unmapped; /* LIDs without a saved column */
     uint8_t *okport;   /* per topo port: carries the saved switch cable */
     uint32_t *load;    /* S x 256 entries per port, valid when load_ok[s] */
+    uint32_t *unmapped; /* LIDs without a saved column, rising (copy_rows) */
+    size_t n_unmapped_rows; /* how many, when copy_rows kept the list */
     uint8_t *load_ok;
     uint8_t *touched;  /* switches whose row was written */
     uint8_t *lid_touched; /* LIDs whose column was written (repair only) */
@@ -438,6 +440,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->okport);
     ibr__free(ctx, x->load);
     ibr__free(ctx, x->load_ok);
+    ibr__free(ctx, x->unmapped);
     ibr__free(ctx, x->touched);
     ibr__free(ctx, x->lid_touched);
     ibr__free(ctx, x->bucket_off);
@@ -572,6 +575,11 @@ static int copy_rows(rr *x, size_t n_unmapped)
     for (size_t l = 0; l < L; l++)
         if (x->lidmap[l] == IBR_NONE)
             unmapped[n_unmapped++] = (uint32_t)l;
+    /* the same switches and LIDs: the saved table in one copy (one large
+       copy streams past the caches, row by row it would not) */
+    int whole = x->sw_identity && x->same_lids && L == db->lft_size;
+    if (whole)
+        memcpy(r->lft, db->lft, (size_t)t->n_sw * L);
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t ds = x->swmap[s];
         uint8_t *row = r->lft + (size_t)s * L;
@@ -582,7 +590,8 @@ static int copy_rows(rr *x, size_t n_unmapped)
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
         if (x->same_lids) {
             size_t n = L < db->lft_size ? L : db->lft_size;
-            memcpy(row, old, n);
+            if (!whole)
+                memcpy(row, old, n);
             memset(row + n, IBR_NO_ROUTE, L - n); /* LIDs past the saved top */
             for (size_t i = 0; i < n_unmapped; i++) {
                 uint32_t l = unmapped[i];
@@ -596,7 +605,9 @@ static int copy_rows(rr *x, size_t n_unmapped)
                 row[l] = x->lidmap[l] != IBR_NONE ? old[x->lidmap[l]] : IBR_NO_ROUTE;
         }
     }
-    ibr__free(ctx, unmapped);
+    /* kept for ensure_load(): the rows are the saved ones but for these */
+    x->unmapped = unmapped;
+    x->n_unmapped_rows = n_unmapped;
     return 0;
 }
 
@@ -813,11 +824,38 @@ static int build_mapped(rr *x)
     return 0;
 }
 
+/* A row not written since copy_rows() is the saved row with the LIDs
+   without a saved column cleared: its counts are the database's, less
+   those LIDs. 1 when taken so. */
+static int saved_load(rr *x, uint32_t s, uint32_t *ld)
+{
+    const ibr_routing_db *db = x->db;
+    size_t L = x->r->lft_size;
+    uint32_t ds = x->swmap[s];
+    if (!x->identity || x->touched[s] || !db->port_count || ds == IBR_NONE ||
+        L != db->lft_size || x->n_unmapped_rows > L / 8)
+        return 0;
+    memcpy(ld, db->port_count + (size_t)ds * 256, 256 * sizeof *ld);
+    const uint8_t *old = db->lft + (size_t)ds * L;
+    for (size_t i = 0; i < x->n_unmapped_rows; i++) {
+        uint32_t l = x->unmapped[i];
+        if (l == 0)
+            continue;
+        ld[old[l]]--;
+        ld[IBR_NO_ROUTE]++;
+    }
+    return 1;
+}
+
 static void ensure_load(rr *x, uint32_t s)
 {
     if (x->load_ok[s])
         return;
     uint32_t *ld = x->load + (size_t)s * 256;
+    if (saved_load(x, s, ld)) {
+        x->load_ok[s] = 1;
+        return;
+    }
     const uint8_t *row = x->r->lft + (size_t)s * x->r->lft_size;
     size_t L = x->r->lft_size, l = 1;
     /* four partial counts: no store-to-load dependency between neighbours */
