@@ -2339,12 +2339,42 @@ static int walk_delivers(const rr *x, uint32_t s, size_t l, uint8_t *st, uint32_
     return res == 2;
 }
 
+/* Does ibr__unrouted_pairs_of() walk column l at all? Only the columns of
+   end ports, within the LMC the routing covers, are. */
+static int checked_column(const rr *x, size_t l)
+{
+    const ibr_topo *t = x->t;
+    uint32_t gp = t->lid_port[l];
+    return gp != IBR_NONE && t->lid_sw[l] != IBR_NONE &&
+           t->nodes[t->port_node[gp]].type != IBR_NODE_SWITCH &&
+           ((l - t->ports[gp].lid) >> x->r->lmc_cap) == 0;
+}
+
+/* Is the step of switch s (which lost a cable) toward LID l (delivered by
+   switch dsw) the saved one over a cable still there, or the delivery?
+   Then a walk through s goes on as the saved routing's did, as through any
+   switch that lost nothing. */
+static int kept_step(const rr *x, uint32_t s, size_t l, uint32_t dsw)
+{
+    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size;
+    unsigned p = x->r->lft[(size_t)s * L + l];
+    const ibr__node *n = &t->nodes[t->sw_node[s]];
+    if (p != x->db->lft[(size_t)x->swmap[s] * x->db->lft_size + l])
+        return 0; /* a changed entry: walked as one */
+    if (s == dsw && p == t->lid_swport[l])
+        return 1;
+    return p >= 1 && p <= n->nports && x->okport[n->port_off + p];
+}
+
 /* The touched columns of block k that need no walk from every source,
    cleared in only. A walk that meets neither a changed entry nor a switch
-   that lost a cable follows the saved route over cables all still there,
-   as the saved routing delivered it; so when every walk from a changed
-   entry of a column, and from every switch that lost a cable (lostl,
-   nlost), delivers, so does every walk from a source.
+   that lost a cable and steps over a lost cable (kept_step) follows the
+   saved route over cables all still there, as the saved routing delivered
+   it; so when every walk from a changed entry of a column, and from every
+   switch that lost a cable (lostl, nlost) and does not keep its step,
+   delivers, so does every walk from a source. Columns the check does not
+   walk (checked_column) are cleared without a walk.
    sw[0..n-1]: the switches with a changed entry in the block; msk:
    scratch. */
 static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw, uint32_t n,
@@ -2367,12 +2397,16 @@ static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw
         if (!only[l])
             continue;
         uint32_t dsw = t->lid_sw[l], n_seen = 0;
+        if (!checked_column(x, l)) {
+            only[l] = 0;
+            continue;
+        }
         int ok = dsw != IBR_NONE;
         for (uint32_t i = 0; ok && i < n; i++)
             if ((msk[i] >> b & 1) && comp[sw[i]] == comp[dsw])
                 ok = walk_delivers(x, sw[i], l, st, seen, &n_seen);
         for (uint32_t i = 0; ok && i < nlost; i++)
-            if (comp[lostl[i]] == comp[dsw])
+            if (comp[lostl[i]] == comp[dsw] && !kept_step(x, lostl[i], l, dsw))
                 ok = walk_delivers(x, lostl[i], l, st, seen, &n_seen);
         for (uint32_t i = 0; i < n_seen; i++)
             st[seen[i]] = 0;
