@@ -107,14 +107,26 @@ static int cable_present(const ibr_topo *t, uint32_t tn, unsigned p, const ibr__
 }
 
 /* Map of topology nodes to database nodes (IBR_NONE when absent or of
-   another type), and back. */
+   another type), and back. The database lists the switches in switch
+   index order, then the end nodes in the order of the topology it was
+   saved from: each node's GUID is first compared with the one at that
+   place (switch s, the end node after the last one found), and looked up
+   only when it differs (GUIDs are unique in the database, so a match at
+   that place is the lookup's answer). */
 static void map_nodes(uint32_t *tmap, uint32_t *dmap, const ibr_routing_db *db,
                       const ibr_topo *t)
 {
+    uint32_t next_end = db->n_sw;
     for (uint32_t i = 0; i < db->n_nodes; i++)
         dmap[i] = IBR_NONE;
     for (uint32_t i = 0; i < t->n_nodes; i++) {
-        uint32_t dn = ibr__guidmap_get(&db->node_map, t->nodes[i].guid);
+        uint64_t guid = t->nodes[i].guid;
+        uint32_t guess = t->nodes[i].type == IBR_NODE_SWITCH ? t->nodes[i].sw : next_end;
+        uint32_t dn = guess < db->n_nodes && guid && db->nodes[guess].guid == guid
+                          ? guess
+                          : ibr__guidmap_get(&db->node_map, guid);
+        if (dn != IBR_NONE && dn >= db->n_sw)
+            next_end = dn + 1;
         tmap[i] = dn != IBR_NONE && db->nodes[dn].type == t->nodes[i].type ? dn : IBR_NONE;
         if (tmap[i] != IBR_NONE)
             dmap[dn] = i;
