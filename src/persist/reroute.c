@@ -2362,36 +2362,43 @@ static int checked_column(const rr *x, size_t l)
            ((l - t->ports[gp].lid) >> x->r->lmc_cap) == 0;
 }
 
-/* Is the step of switch s (which lost a cable) toward LID l (delivered by
-   switch dsw) the saved one over a cable still there, or the delivery?
-   Then a walk through s goes on as the saved routing's did, as through any
-   switch that lost nothing. */
-static int kept_step(const rr *x, uint32_t s, size_t l, uint32_t dsw)
+/* The LIDs of block k (as bits) toward which switch s, which lost a
+   cable, must be walked from: those whose entry changed, or whose saved
+   step crosses a lost cable. Toward the others its step is the saved one
+   over a cable still there, or the delivery, and a walk through s goes on
+   as the saved routing's did, as through any switch that lost nothing. */
+static uint64_t lost_walks(const rr *x, uint32_t s, size_t k)
 {
     const ibr_topo *t = x->t;
-    size_t L = x->r->lft_size;
-    unsigned p = x->r->lft[(size_t)s * L + l];
+    size_t L = x->r->lft_size, base = k * IBR__LFT_BLOCK;
+    uint32_t nb = L - base < IBR__LFT_BLOCK ? (uint32_t)(L - base) : IBR__LFT_BLOCK;
+    const uint8_t *now = x->r->lft + (size_t)s * L + base;
+    const uint8_t *old = x->db->lft + (size_t)x->swmap[s] * x->db->lft_size + base;
     const ibr__node *n = &t->nodes[t->sw_node[s]];
-    if (p != x->db->lft[(size_t)x->swmap[s] * x->db->lft_size + l])
-        return 0; /* a changed entry: walked as one */
-    if (s == dsw && p == t->lid_swport[l])
-        return 1;
-    return p >= 1 && p <= n->nports && x->okport[n->port_off + p];
+    uint64_t m = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        unsigned p = now[b];
+        int keep = p == old[b] &&
+                   ((s == t->lid_sw[base + b] && p == t->lid_swport[base + b]) ||
+                    (p >= 1 && p <= n->nports && x->okport[n->port_off + p]));
+        m |= (uint64_t)!keep << b;
+    }
+    return m;
 }
 
 /* The touched columns of block k that need no walk from every source,
    cleared in only. A walk that meets neither a changed entry nor a switch
-   that lost a cable and steps over a lost cable (kept_step) follows the
+   that lost a cable and steps over a lost cable (lost_walks) follows the
    saved route over cables all still there, as the saved routing delivered
    it; so when every walk from a changed entry of a column, and from every
    switch that lost a cable (lostl, nlost) and does not keep its step,
    delivers, so does every walk from a source. Columns the check does not
    walk (checked_column) are cleared without a walk.
-   sw[0..n-1]: the switches with a changed entry in the block; msk:
+   sw[0..n-1]: the switches with a changed entry in the block; msk, lmsk:
    scratch. */
 static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw, uint32_t n,
                         const uint32_t *lostl, uint32_t nlost, const uint32_t *comp,
-                        uint64_t *msk, uint8_t *st, uint32_t *seen)
+                        uint64_t *msk, uint64_t *lmsk, uint8_t *st, uint32_t *seen)
 {
     const ibr_topo *t = x->t;
     const ibr_routing_db *db = x->db;
@@ -2404,6 +2411,8 @@ static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw
         for (uint32_t b = 0; b < nb; b++)
             msk[i] |= (uint64_t)(now[b] != old[b]) << b;
     }
+    for (uint32_t i = 0; i < nlost; i++)
+        lmsk[i] = lost_walks(x, lostl[i], k);
     for (uint32_t b = 0; b < nb; b++) {
         size_t l = base + b;
         if (!only[l])
@@ -2418,7 +2427,7 @@ static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw
             if ((msk[i] >> b & 1) && comp[sw[i]] == comp[dsw])
                 ok = walk_delivers(x, sw[i], l, st, seen, &n_seen);
         for (uint32_t i = 0; ok && i < nlost; i++)
-            if (comp[lostl[i]] == comp[dsw] && !kept_step(x, lostl[i], l, dsw))
+            if ((lmsk[i] >> b & 1) && comp[lostl[i]] == comp[dsw])
                 ok = walk_delivers(x, lostl[i], l, st, seen, &n_seen);
         for (uint32_t i = 0; i < n_seen; i++)
             st[seen[i]] = 0;
@@ -2453,9 +2462,10 @@ static uint8_t *columns_to_walk(const rr *x)
     uint32_t *comp = ibr__mallocarray(ctx, S1, sizeof *comp);
     uint32_t *seen = ibr__mallocarray(ctx, S1, sizeof *seen);
     uint64_t *msk = ibr__mallocarray(ctx, S1, sizeof *msk);
+    uint64_t *lmsk = ibr__mallocarray(ctx, S1, sizeof *lmsk);
     uint32_t *lostl = ibr__mallocarray(ctx, S1, sizeof *lostl);
     uint8_t *st = ibr__calloc(ctx, S1, 1);
-    if (off && sw && comp && seen && msk && lostl && st) {
+    if (off && sw && comp && seen && msk && lmsk && lostl && st) {
         uint32_t nlost = 0;
         for (uint32_t s = 0; s < t->n_sw; s++)
             if (x->lost[s])
@@ -2476,8 +2486,8 @@ static uint8_t *columns_to_walk(const rr *x)
             size_t base = k * IBR__LFT_BLOCK;
             size_t nb = L - base < IBR__LFT_BLOCK ? L - base : IBR__LFT_BLOCK;
             if (memchr(only + base, 1, nb))
-                prove_block(x, only, k, sw + first, off[k] - first, lostl, nlost, comp, msk, st,
-                            seen);
+                prove_block(x, only, k, sw + first, off[k] - first, lostl, nlost, comp, msk,
+                            lmsk, st, seen);
         }
     }
     ibr__free(ctx, off);
@@ -2485,6 +2495,7 @@ static uint8_t *columns_to_walk(const rr *x)
     ibr__free(ctx, comp);
     ibr__free(ctx, seen);
     ibr__free(ctx, msk);
+    ibr__free(ctx, lmsk);
     ibr__free(ctx, lostl);
     ibr__free(ctx, st);
     return only;
