@@ -7,13 +7,18 @@
  *
  *   cc -O2 -Iinclude -Ibuild/include bench/ftree-production-repair.c \
  *      -Lbuild/src -libroute -o repair-bench
- *   LD_LIBRARY_PATH=OLD/src ./repair-bench SPEC KIND SEED0 SEED1 [N]
+ *   LD_LIBRARY_PATH=OLD/src ./repair-bench SPEC KIND SEED0 SEED1 [N [ENGINE]]
  *
+ * ENGINE (default dmodc) is the engine whose routing is saved and repaired;
+ * with a seventh argument `full`, the full reroute of the same fault
+ * (IBR_REROUTE_FORCE_FULL) is timed alike after each repair, and the ratio
+ * of the medians printed.
  * KIND 0: one cable lost, 1: one switch lost (`ibr gen SPEC --faults 1,0`
  * or `0,1`, `--seed S --remove-down`).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "ibroute/ibroute.h"
@@ -64,18 +69,23 @@ int main(int argc, char **argv)
     const char *spec = argv[1];
     int kind = atoi(argv[2]), s0 = atoi(argv[3]), s1 = atoi(argv[4]);
     int n = argc > 5 ? atoi(argv[5]) : 11;
-    if (n < 1 || n > 64)
+    const char *engine = argc > 6 ? argv[6] : "dmodc";
+    int vs_full = argc > 7 && strcmp(argv[7], "full") == 0;
+    char route_spec[64];
+    if (n < 1 || n > 64 ||
+        snprintf(route_spec, sizeof route_spec, "%s,no_fallback", engine) >= (int)sizeof route_spec)
         return 1;
     ibr_options o = IBR_OPTIONS_INIT;
     o.threads = 1;
     ibr_topo *t = make(spec, 0, 0, 0);
     ibr_result *r0;
     ibr_routing_db *db;
-    if (ibr_route(&r0, t, "dmodc,no_fallback", &o) || ibr_routing_db_from_result(&db, r0))
+    if (ibr_route(&r0, t, route_spec, &o) || ibr_routing_db_from_result(&db, r0))
         return 5;
+    ibr_result_destroy(r0);
     for (int seed = s0; seed <= s1; seed++) {
         ibr_topo *t1 = make(spec, kind == 0, kind == 1, (unsigned long)seed);
-        double v[64];
+        double v[64], fv[64];
         ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
         for (int k = 0; k < n; k++) {
             ibr_result *y = NULL;
@@ -85,8 +95,21 @@ int main(int argc, char **argv)
             ibr_result_destroy(y);
             if (rc)
                 return 7;
+            if (vs_full) {
+                ibr_reroute_report frep = IBR_REROUTE_REPORT_INIT;
+                c0 = cpu();
+                rc = ibr_routing_db_route(&y, &frep, db, t1, &o, IBR_REROUTE_FORCE_FULL);
+                fv[k] = cpu() - c0;
+                ibr_result_destroy(y);
+                if (rc)
+                    return 8;
+            }
         }
         qsort(v, (size_t)n, sizeof *v, cmpd);
+        if (vs_full) {
+            qsort(fv, (size_t)n, sizeof *fv, cmpd);
+            printf("full median %.3f ms repair/full %.2f | ", fv[n / 2] * 1e3, v[n / 2] / fv[n / 2]);
+        }
         printf("%s seed %d %s median %.2f ms min %.2f ms entries %llu blocks %llu\n",
                kind ? "switch" : "cable", seed,
                rep.mode == IBR_REROUTE_INCREMENTAL ? "incr" : "FULL", v[n / 2] * 1e3, v[0] * 1e3,

@@ -346,37 +346,54 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     uint32_t S = t->n_sw, nu = 0;
     size_t nb = (db->lft_size + IBR__LFT_BLOCK - 1) / IBR__LFT_BLOCK;
     uint8_t lostp[256];
+    uint32_t *us = ibr__mallocarray(ctx, S ? S : 1, sizeof *us);
+    if (!us)
+        return IBR_ENOMEM;
     for (uint32_t u = 0; u < S; u++)
-        nu += swmap[u] != IBR_NONE && lost_ports(lostp, db, t, u, swmap[u]);
+        if (swmap[u] != IBR_NONE && lost_ports(lostp, db, t, u, swmap[u]))
+            us[nu++] = u;
     if (nu == 0) {
+        ibr__free(ctx, us);
         *out = 0;
         return 0;
     }
-    uint32_t *us = ibr__mallocarray(ctx, nu, sizeof *us);
+    size_t L = db->lft_size;
     uint8_t *lost = ibr__malloc(ctx, (size_t)nu * 256);
     uint32_t *stamp = ibr__calloc(ctx, S, sizeof *stamp);
     uint32_t *queue = ibr__mallocarray(ctx, S, sizeof *queue);
     uint8_t *marks = ibr__calloc(ctx, (size_t)(db->n_sw ? db->n_sw : 1) * (nb ? nb : 1), 1);
+    /* the seeds per LID (seed[at[l] .. at[l + 1]]), in the order of us:
+       each switch's row read once, in order */
+    uint32_t *at = ibr__calloc(ctx, L + 1, sizeof *at), *seed = NULL;
     int rc = IBR_ENOMEM;
-    if (!us || !lost || !stamp || !queue || !marks)
+    if (!lost || !stamp || !queue || !marks || !at)
         goto out;
-    nu = 0;
-    for (uint32_t u = 0; u < S; u++)
-        if (swmap[u] != IBR_NONE && lost_ports(lostp, db, t, u, swmap[u])) {
-            memcpy(lost + (size_t)nu * 256, lostp, 256);
-            us[nu++] = u;
-        }
+    for (uint32_t i = 0; i < nu; i++)
+        lost_ports(lost + (size_t)i * 256, db, t, us[i], swmap[us[i]]);
+    /* LID 0 is not an entry */
+    for (uint32_t i = 0; i < nu; i++) {
+        const uint8_t *row = db->lft + (size_t)swmap[us[i]] * L, *lp = lost + (size_t)i * 256;
+        for (size_t l = 1; l < L; l++)
+            at[l + 1] += row[l] != IBR_NO_ROUTE && lp[row[l]];
+    }
+    for (size_t l = 1; l < L; l++)
+        at[l + 1] += at[l];
+    if (!(seed = ibr__mallocarray(ctx, at[L] ? at[L] : 1, sizeof *seed)))
+        goto out;
+    for (uint32_t i = 0; i < nu; i++) {
+        const uint8_t *row = db->lft + (size_t)swmap[us[i]] * L, *lp = lost + (size_t)i * 256;
+        for (size_t l = 1; l < L; l++)
+            if (row[l] != IBR_NO_ROUTE && lp[row[l]])
+                seed[at[l]++] = us[i];
+    }
+    /* at[l] is now where LID l's seeds end */
     uint64_t found = 0;
-    /* LID 0 is not an entry; stamps start at 0 */
-    for (size_t l = 1; l < db->lft_size; l++) {
+    /* stamps start at 0 */
+    for (size_t l = 1; l < L; l++) {
         uint32_t n = 0;
-        for (uint32_t i = 0; i < nu; i++) {
-            uint32_t u = us[i];
-            unsigned p = db->lft[(size_t)swmap[u] * db->lft_size + l];
-            if (p != IBR_NO_ROUTE && lost[(size_t)i * 256 + p] && stamp[u] != l) {
-                stamp[u] = (uint32_t)l;
-                queue[n++] = u;
-            }
+        for (uint32_t j = at[l - 1]; j < at[l]; j++) {
+            stamp[seed[j]] = (uint32_t)l;
+            queue[n++] = seed[j];
         }
         if (n)
             found += walk_back(db, t, swmap, l, queue, n, stamp, marks, nb);
@@ -385,6 +402,8 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     rc = 0;
 out:
     ibr__free(ctx, us);
+    ibr__free(ctx, at);
+    ibr__free(ctx, seed);
     ibr__free(ctx, lost);
     ibr__free(ctx, stamp);
     ibr__free(ctx, queue);

@@ -35,6 +35,7 @@ void ibr_routing_db_destroy(ibr_routing_db *db)
     ibr__free(ctx, db->ports);
     ibr__free(ctx, db->sw_node);
     ibr__free(ctx, db->lft);
+    ibr__free(ctx, db->port_count);
     ibr__free(ctx, db->hops);
     ibr__free(ctx, db->upos);
     ibr__free(ctx, db->sl_src);
@@ -126,6 +127,37 @@ static int db_index(ibr_routing_db *db, char *msg)
                 db->lid_port[l] = gp;
             }
         }
+    }
+    return 0;
+}
+
+/* Each saved row's entries per port (db->port_count), counted once here
+   rather than in every repair that weighs ports by their load. */
+static int db_port_counts(ibr_routing_db *db)
+{
+    size_t L = db->lft_size;
+    db->port_count = ibr__calloc(db->ctx, (size_t)(db->n_sw ? db->n_sw : 1) * 256,
+                                 sizeof *db->port_count);
+    if (!db->port_count)
+        return IBR_ENOMEM;
+    for (uint32_t s = 0; db->lft && s < db->n_sw; s++) {
+        const uint8_t *row = db->lft + (size_t)s * L;
+        uint32_t *c = db->port_count + (size_t)s * 256;
+        /* four partial counts: no store-to-load dependency between
+           neighbours */
+        uint32_t h[4][256];
+        memset(h, 0, sizeof h);
+        size_t l = 1;
+        for (; l + 4 <= L; l += 4) {
+            h[0][row[l]]++;
+            h[1][row[l + 1]]++;
+            h[2][row[l + 2]]++;
+            h[3][row[l + 3]]++;
+        }
+        for (; l < L; l++)
+            h[0][row[l]]++;
+        for (unsigned p = 0; p < 256; p++)
+            c[p] = h[0][p] + h[1][p] + h[2][p] + h[3][p];
     }
     return 0;
 }
@@ -370,6 +402,8 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
     }
     char msg[IBR_ERRMSG_SIZE];
     int rc = db_index(db, msg);
+    if (rc == 0)
+        rc = db_port_counts(db);
     if (rc < 0) {
         ibr_routing_db_destroy(db);
         return rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL;
@@ -1279,9 +1313,11 @@ static int parse_all(dbparser *ps)
     for (uint32_t s = 0; s < db->n_sw; s++)
         db->sw_node[s] = s;
     rc = db_index(db, ps->msg);
-    if (rc < 0)
-        return rc;
-    return check_cables(ps);
+    if (rc == 0)
+        rc = check_cables(ps);
+    if (rc == 0)
+        rc = db_port_counts(db);
+    return rc;
 }
 
 int ibr_routing_db_parse(ibr_routing_db **out, ibr_context *ctx, const char *buf, size_t len)

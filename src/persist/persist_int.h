@@ -53,6 +53,9 @@ struct ibr_routing_db {
     uint16_t max_lid;
     size_t lft_size;
     uint8_t *lft;       /* n_sw x lft_size */
+    uint32_t *port_count; /* n_sw x 256: per saved row, its entries of LIDs
+                             1 .. lft_size - 1 per port (IBR_NO_ROUTE too):
+                             a repair's port loads start from them */
     uint8_t *hops;      /* n_sw x n_sw or NULL */
     uint32_t *upos;     /* up/down engines: per switch its place in the
                            orientation of the links (ibr_result::upos),

@@ -107,14 +107,26 @@ static int cable_present(const ibr_topo *t, uint32_t tn, unsigned p, const ibr__
 }
 
 /* Map of topology nodes to database nodes (IBR_NONE when absent or of
-   another type), and back. */
+   another type), and back. The database lists the switches in switch
+   index order, then the end nodes in the order of the topology it was
+   saved from: each node's GUID is first compared with the one at that
+   place (switch s, the end node after the last one found), and looked up
+   only when it differs (GUIDs are unique in the database, so a match at
+   that place is the lookup's answer). */
 static void map_nodes(uint32_t *tmap, uint32_t *dmap, const ibr_routing_db *db,
                       const ibr_topo *t)
 {
+    uint32_t next_end = db->n_sw;
     for (uint32_t i = 0; i < db->n_nodes; i++)
         dmap[i] = IBR_NONE;
     for (uint32_t i = 0; i < t->n_nodes; i++) {
-        uint32_t dn = ibr__guidmap_get(&db->node_map, t->nodes[i].guid);
+        uint64_t guid = t->nodes[i].guid;
+        uint32_t guess = t->nodes[i].type == IBR_NODE_SWITCH ? t->nodes[i].sw : next_end;
+        uint32_t dn = guess < db->n_nodes && guid && db->nodes[guess].guid == guid
+                          ? guess
+                          : ibr__guidmap_get(&db->node_map, guid);
+        if (dn != IBR_NONE && dn >= db->n_sw)
+            next_end = dn + 1;
         tmap[i] = dn != IBR_NONE && db->nodes[dn].type == t->nodes[i].type ? dn : IBR_NONE;
         if (tmap[i] != IBR_NONE)
             dmap[dn] = i;
@@ -370,6 +382,8 @@ typedef struct rr {
     size_t n_unmapped; /* LIDs without a saved column */
     uint8_t *okport;   /* per topo port: carries the saved switch cable */
     uint32_t *load;    /* S x 256 entries per port, valid when load_ok[s] */
+    uint32_t *unmapped; /* LIDs without a saved column, rising (copy_rows) */
+    size_t n_unmapped_rows; /* how many, when copy_rows kept the list */
     uint8_t *load_ok;
     uint8_t *touched;  /* switches whose row was written */
     uint8_t *lid_touched; /* LIDs whose column was written (repair only) */
@@ -438,6 +452,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->okport);
     ibr__free(ctx, x->load);
     ibr__free(ctx, x->load_ok);
+    ibr__free(ctx, x->unmapped);
     ibr__free(ctx, x->touched);
     ibr__free(ctx, x->lid_touched);
     ibr__free(ctx, x->bucket_off);
@@ -572,6 +587,11 @@ static int copy_rows(rr *x, size_t n_unmapped)
     for (size_t l = 0; l < L; l++)
         if (x->lidmap[l] == IBR_NONE)
             unmapped[n_unmapped++] = (uint32_t)l;
+    /* the same switches and LIDs: the saved table in one copy (one large
+       copy streams past the caches, row by row it would not) */
+    int whole = x->sw_identity && x->same_lids && L == db->lft_size;
+    if (whole)
+        memcpy(r->lft, db->lft, (size_t)t->n_sw * L);
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t ds = x->swmap[s];
         uint8_t *row = r->lft + (size_t)s * L;
@@ -582,7 +602,8 @@ static int copy_rows(rr *x, size_t n_unmapped)
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
         if (x->same_lids) {
             size_t n = L < db->lft_size ? L : db->lft_size;
-            memcpy(row, old, n);
+            if (!whole)
+                memcpy(row, old, n);
             memset(row + n, IBR_NO_ROUTE, L - n); /* LIDs past the saved top */
             for (size_t i = 0; i < n_unmapped; i++) {
                 uint32_t l = unmapped[i];
@@ -596,7 +617,9 @@ static int copy_rows(rr *x, size_t n_unmapped)
                 row[l] = x->lidmap[l] != IBR_NONE ? old[x->lidmap[l]] : IBR_NO_ROUTE;
         }
     }
-    ibr__free(ctx, unmapped);
+    /* kept for ensure_load(): the rows are the saved ones but for these */
+    x->unmapped = unmapped;
+    x->n_unmapped_rows = n_unmapped;
     return 0;
 }
 
@@ -813,11 +836,38 @@ static int build_mapped(rr *x)
     return 0;
 }
 
+/* A row not written since copy_rows() is the saved row with the LIDs
+   without a saved column cleared: its counts are the database's, less
+   those LIDs. 1 when taken so. */
+static int saved_load(rr *x, uint32_t s, uint32_t *ld)
+{
+    const ibr_routing_db *db = x->db;
+    size_t L = x->r->lft_size;
+    uint32_t ds = x->swmap[s];
+    if (!x->identity || x->touched[s] || !db->port_count || ds == IBR_NONE ||
+        L != db->lft_size || x->n_unmapped_rows > L / 8)
+        return 0;
+    memcpy(ld, db->port_count + (size_t)ds * 256, 256 * sizeof *ld);
+    const uint8_t *old = db->lft + (size_t)ds * L;
+    for (size_t i = 0; i < x->n_unmapped_rows; i++) {
+        uint32_t l = x->unmapped[i];
+        if (l == 0)
+            continue;
+        ld[old[l]]--;
+        ld[IBR_NO_ROUTE]++;
+    }
+    return 1;
+}
+
 static void ensure_load(rr *x, uint32_t s)
 {
     if (x->load_ok[s])
         return;
     uint32_t *ld = x->load + (size_t)s * 256;
+    if (saved_load(x, s, ld)) {
+        x->load_ok[s] = 1;
+        return;
+    }
     const uint8_t *row = x->r->lft + (size_t)s * x->r->lft_size;
     size_t L = x->r->lft_size, l = 1;
     /* four partial counts: no store-to-load dependency between neighbours */
@@ -2301,17 +2351,54 @@ static int walk_delivers(const rr *x, uint32_t s, size_t l, uint8_t *st, uint32_
     return res == 2;
 }
 
+/* Does ibr__unrouted_pairs_of() walk column l at all? Only the columns of
+   end ports, within the LMC the routing covers, are. */
+static int checked_column(const rr *x, size_t l)
+{
+    const ibr_topo *t = x->t;
+    uint32_t gp = t->lid_port[l];
+    return gp != IBR_NONE && t->lid_sw[l] != IBR_NONE &&
+           t->nodes[t->port_node[gp]].type != IBR_NODE_SWITCH &&
+           ((l - t->ports[gp].lid) >> x->r->lmc_cap) == 0;
+}
+
+/* The LIDs of block k (as bits) toward which switch s, which lost a
+   cable, must be walked from: those whose entry changed, or whose saved
+   step crosses a lost cable. Toward the others its step is the saved one
+   over a cable still there, or the delivery, and a walk through s goes on
+   as the saved routing's did, as through any switch that lost nothing. */
+static uint64_t lost_walks(const rr *x, uint32_t s, size_t k)
+{
+    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size, base = k * IBR__LFT_BLOCK;
+    uint32_t nb = L - base < IBR__LFT_BLOCK ? (uint32_t)(L - base) : IBR__LFT_BLOCK;
+    const uint8_t *now = x->r->lft + (size_t)s * L + base;
+    const uint8_t *old = x->db->lft + (size_t)x->swmap[s] * x->db->lft_size + base;
+    const ibr__node *n = &t->nodes[t->sw_node[s]];
+    uint64_t m = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        unsigned p = now[b];
+        int keep = p == old[b] &&
+                   ((s == t->lid_sw[base + b] && p == t->lid_swport[base + b]) ||
+                    (p >= 1 && p <= n->nports && x->okport[n->port_off + p]));
+        m |= (uint64_t)!keep << b;
+    }
+    return m;
+}
+
 /* The touched columns of block k that need no walk from every source,
    cleared in only. A walk that meets neither a changed entry nor a switch
-   that lost a cable follows the saved route over cables all still there,
-   as the saved routing delivered it; so when every walk from a changed
-   entry of a column, and from every switch that lost a cable (lostl,
-   nlost), delivers, so does every walk from a source.
-   sw[0..n-1]: the switches with a changed entry in the block; msk:
+   that lost a cable and steps over a lost cable (lost_walks) follows the
+   saved route over cables all still there, as the saved routing delivered
+   it; so when every walk from a changed entry of a column, and from every
+   switch that lost a cable (lostl, nlost) and does not keep its step,
+   delivers, so does every walk from a source. Columns the check does not
+   walk (checked_column) are cleared without a walk.
+   sw[0..n-1]: the switches with a changed entry in the block; msk, lmsk:
    scratch. */
 static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw, uint32_t n,
                         const uint32_t *lostl, uint32_t nlost, const uint32_t *comp,
-                        uint64_t *msk, uint8_t *st, uint32_t *seen)
+                        uint64_t *msk, uint64_t *lmsk, uint8_t *st, uint32_t *seen)
 {
     const ibr_topo *t = x->t;
     const ibr_routing_db *db = x->db;
@@ -2324,17 +2411,23 @@ static void prove_block(const rr *x, uint8_t *only, size_t k, const uint32_t *sw
         for (uint32_t b = 0; b < nb; b++)
             msk[i] |= (uint64_t)(now[b] != old[b]) << b;
     }
+    for (uint32_t i = 0; i < nlost; i++)
+        lmsk[i] = lost_walks(x, lostl[i], k);
     for (uint32_t b = 0; b < nb; b++) {
         size_t l = base + b;
         if (!only[l])
             continue;
         uint32_t dsw = t->lid_sw[l], n_seen = 0;
+        if (!checked_column(x, l)) {
+            only[l] = 0;
+            continue;
+        }
         int ok = dsw != IBR_NONE;
         for (uint32_t i = 0; ok && i < n; i++)
             if ((msk[i] >> b & 1) && comp[sw[i]] == comp[dsw])
                 ok = walk_delivers(x, sw[i], l, st, seen, &n_seen);
         for (uint32_t i = 0; ok && i < nlost; i++)
-            if (comp[lostl[i]] == comp[dsw])
+            if ((lmsk[i] >> b & 1) && comp[lostl[i]] == comp[dsw])
                 ok = walk_delivers(x, lostl[i], l, st, seen, &n_seen);
         for (uint32_t i = 0; i < n_seen; i++)
             st[seen[i]] = 0;
@@ -2369,9 +2462,10 @@ static uint8_t *columns_to_walk(const rr *x)
     uint32_t *comp = ibr__mallocarray(ctx, S1, sizeof *comp);
     uint32_t *seen = ibr__mallocarray(ctx, S1, sizeof *seen);
     uint64_t *msk = ibr__mallocarray(ctx, S1, sizeof *msk);
+    uint64_t *lmsk = ibr__mallocarray(ctx, S1, sizeof *lmsk);
     uint32_t *lostl = ibr__mallocarray(ctx, S1, sizeof *lostl);
     uint8_t *st = ibr__calloc(ctx, S1, 1);
-    if (off && sw && comp && seen && msk && lostl && st) {
+    if (off && sw && comp && seen && msk && lmsk && lostl && st) {
         uint32_t nlost = 0;
         for (uint32_t s = 0; s < t->n_sw; s++)
             if (x->lost[s])
@@ -2392,8 +2486,8 @@ static uint8_t *columns_to_walk(const rr *x)
             size_t base = k * IBR__LFT_BLOCK;
             size_t nb = L - base < IBR__LFT_BLOCK ? L - base : IBR__LFT_BLOCK;
             if (memchr(only + base, 1, nb))
-                prove_block(x, only, k, sw + first, off[k] - first, lostl, nlost, comp, msk, st,
-                            seen);
+                prove_block(x, only, k, sw + first, off[k] - first, lostl, nlost, comp, msk,
+                            lmsk, st, seen);
         }
     }
     ibr__free(ctx, off);
@@ -2401,6 +2495,7 @@ static uint8_t *columns_to_walk(const rr *x)
     ibr__free(ctx, comp);
     ibr__free(ctx, seen);
     ibr__free(ctx, msk);
+    ibr__free(ctx, lmsk);
     ibr__free(ctx, lostl);
     ibr__free(ctx, st);
     return only;
