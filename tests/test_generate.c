@@ -787,6 +787,174 @@ static void test_dragonfly(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Dragonfly+, HyperX, Slim Fly                                        */
+
+/* Largest switch-to-switch distance between two switches of which
+   is_end() holds (UINT32_MAX when one is unreachable). */
+static uint32_t end_diameter(const ibr_fabric *f, int (*is_end)(const ibr_fabric *, uint32_t))
+{
+    sgraph g;
+    uint32_t best = 0, n = ibr_fabric_node_count(f);
+    sgraph_build(&g, f);
+    for (uint32_t s = 0; s < n; s++) {
+        if (!is_sw(f, s) || !is_end(f, s))
+            continue;
+        ecc(&g, f, s);
+        for (uint32_t t = 0; t < n; t++)
+            if (is_sw(f, t) && is_end(f, t) && g.dist[t] > best)
+                best = g.dist[t];
+    }
+    sgraph_free(&g);
+    return best;
+}
+
+static int is_dfp_leaf(const ibr_fabric *f, uint32_t s)
+{
+    return strstr(node(f, s).desc, "-L") != NULL;
+}
+
+static void test_dfplus(void)
+{
+    unsigned mat[8 * 8];
+    /* 6 groups of 4 leaves and 3 spines, default global = ceil(5/3) = 2:
+       6 endpoints per group, one round of 5, the 6th (spine 2's second
+       port) empty */
+    ibr_fabric *f = gen("dfplus:groups=6,leaves=4,spines=3,hosts=2");
+    counts c = count(f);
+    CU_ASSERT_EQUAL(c.sw, 6 * 7);
+    CU_ASSERT_EQUAL(c.ca, 6 * 4 * 2);
+    CU_ASSERT_EQUAL(c.sw_links, 6 * 12 + 6 * 5 / 2);
+    memset(mat, 0, sizeof mat);
+    for (uint32_t s = 0; s < 42; s++) {
+        unsigned g = s / 7, i = s % 7;
+        if (i < 4) {
+            CU_ASSERT(is_dfp_leaf(f, s));
+            CU_ASSERT_EQUAL(node(f, s).nports, 3 + 2);
+            CU_ASSERT_EQUAL(degree(f, s), 5);
+            for (unsigned k = 0; k < 3; k++)
+                CU_ASSERT(cabled(f, s, k + 1, g * 7 + 4 + k, i + 1));
+        } else {
+            CU_ASSERT(!is_dfp_leaf(f, s));
+            CU_ASSERT_EQUAL(node(f, s).nports, 4 + 2);
+            CU_ASSERT_EQUAL(degree(f, s), i == 6 ? 5 : 6);
+            for (unsigned p = 5; p <= 6; p++) {
+                ibr_port_info pi = port(f, s, p);
+                if (pi.remote_node == IBR_NONE)
+                    continue;
+                CU_ASSERT(pi.remote_node / 7 != g && pi.remote_node % 7 >= 4);
+                mat[g * 6 + pi.remote_node / 7]++;
+            }
+        }
+    }
+    for (unsigned i = 0; i < 6; i++)
+        for (unsigned j = 0; j < 6; j++)
+            CU_ASSERT_EQUAL(mat[i * 6 + j], i == j ? 0 : 1);
+    CU_ASSERT(empty_port(f, 6, 6));
+    CU_ASSERT_STRING_EQUAL(node(f, 7 * 2 + 1).desc, "DFP-G2-L1");
+    CU_ASSERT_STRING_EQUAL(node(f, 7 * 2 + 5).desc, "DFP-G2-S1");
+    CU_ASSERT(cabled(f, 0, 4, 42, 1));
+    CU_ASSERT_EQUAL(end_diameter(f, is_dfp_leaf), 3);
+    /* spine to spine: down, up, across, down, up */
+    CU_ASSERT_EQUAL(diameter(f, 1), 5);
+    check_lids(f);
+    check_guids(f, 7);
+    ibr_fabric_destroy(f);
+
+    /* global=4 on 2 spines, 5 groups: two rounds, every pair twice */
+    f = gen("dfplus:groups=5,leaves=2,spines=2,hosts=1,global=4");
+    c = count(f);
+    CU_ASSERT_EQUAL(c.sw_links, 5 * 4 + 5 * 4 * 2 / 2);
+    for (uint32_t s = 0; s < 20; s++)
+        CU_ASSERT_EQUAL(degree(f, s), s % 4 < 2 ? 3 : 6);
+    CU_ASSERT_EQUAL(end_diameter(f, is_dfp_leaf), 3);
+    ibr_fabric_destroy(f);
+
+    /* a single group is a complete bipartite graph */
+    f = gen("dfplus:groups=1,leaves=3,spines=2");
+    c = count(f);
+    CU_ASSERT(c.sw == 5 && c.ca == 3 && c.sw_links == 6);
+    CU_ASSERT_EQUAL(diameter(f, 1), 2);
+    ibr_fabric_destroy(f);
+}
+
+static int any_switch(const ibr_fabric *f, uint32_t s)
+{
+    (void)f;
+    (void)s;
+    return 1;
+}
+
+static void test_hyperx(void)
+{
+    ibr_fabric *f = gen("hyperx:dims=3x4x2,hosts=2");
+    counts c = count(f);
+    CU_ASSERT_EQUAL(c.sw, 24);
+    CU_ASSERT_EQUAL(c.ca, 48);
+    /* per switch 2 + 3 + 1 neighbours */
+    CU_ASSERT_EQUAL(c.sw_links, 24 * 6 / 2);
+    for (uint32_t s = 0; s < 24; s++) {
+        unsigned x = s % 3, y = s / 3 % 4, z = s / 12;
+        CU_ASSERT_EQUAL(node(f, s).nports, 6 + 2);
+        CU_ASSERT_EQUAL(degree(f, s), 8);
+        for (unsigned j = 0; j < 3; j++)
+            if (j != x)
+                CU_ASSERT(cabled(f, s, 1 + (j < x ? j : j - 1), s - x + j,
+                                 1 + (x < j ? x : x - 1)));
+        for (unsigned j = 0; j < 4; j++)
+            if (j != y)
+                CU_ASSERT(cabled(f, s, 3 + (j < y ? j : j - 1), s + (j - y) * 3,
+                                 3 + (y < j ? y : y - 1)));
+        CU_ASSERT(cabled(f, s, 6, s + (z ? -12 : 12), 6));
+        CU_ASSERT(cabled(f, s, 7, 24 + 2 * s, 1));
+    }
+    CU_ASSERT_STRING_EQUAL(node(f, 1 + 3 * 2 + 12).desc, "HX(1,2,1)");
+    CU_ASSERT_EQUAL(diameter(f, 1), 3);
+    check_lids(f);
+    check_guids(f, 8);
+    ibr_fabric_destroy(f);
+
+    f = gen("hyperx:dims=8x8,hosts=1");
+    c = count(f);
+    CU_ASSERT(c.sw == 64 && c.sw_links == 64 * 14 / 2);
+    CU_ASSERT_EQUAL(end_diameter(f, any_switch), 2);
+    ibr_fabric_destroy(f);
+}
+
+static void test_slimfly(void)
+{
+    static const struct {
+        unsigned q, deg;
+    } cases[] = {{3, 5}, {5, 7}, {7, 11}, {11, 17}, {13, 19}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        unsigned q = cases[k].q, d = cases[k].deg;
+        char spec[64];
+        snprintf(spec, sizeof spec, "slimfly:q=%u,hosts=2", q);
+        ibr_fabric *f = gen(spec);
+        counts c = count(f);
+        CU_ASSERT_EQUAL(c.sw, 2 * q * q);
+        CU_ASSERT_EQUAL(c.ca, 4 * q * q);
+        CU_ASSERT_EQUAL(c.sw_links, q * q * d);
+        for (uint32_t s = 0; s < c.sw; s++) {
+            CU_ASSERT_EQUAL(node(f, s).nports, d + 2);
+            CU_ASSERT_EQUAL(degree(f, s), d + 2);
+            /* no parallel cables */
+            for (unsigned p = 1; p <= d; p++)
+                for (unsigned r = p + 1; r <= d; r++)
+                    CU_ASSERT(port(f, s, p).remote_node != port(f, s, r).remote_node);
+        }
+        CU_ASSERT_EQUAL(end_diameter(f, any_switch), 2);
+        if (q == 5) {
+            /* (0,x,y) ~ (1,m,c) exactly when y = m*x + c */
+            CU_ASSERT(cabled(f, 2 * 5 + 3, 2 + 1 + 4, 25 + 4 * 5 + (3 + 25 - 8) % 5, 2 + 1 + 2));
+            CU_ASSERT_STRING_EQUAL(node(f, 25 + 7).desc, "SF1-1-2");
+            check_lids(f);
+            check_guids(f, 9);
+        }
+        ibr_fabric_destroy(f);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* random                                                              */
 
 static void check_random(const ibr_fabric *f, unsigned n, unsigned d, unsigned hosts)
@@ -1047,6 +1215,24 @@ static void test_spec_errors(void)
         {"dragonfly:a=2,h=1,g=5", IBR_EINVAL, "a*h >= g-1"},
         {"dragonfly:a=4", IBR_EINVAL, "missing key 'h'"},
         {"dragonfly:a=0,h=1", IBR_EINVAL, "a=0"},
+        {"dfplus:groups=4,leaves=2", IBR_EINVAL, "missing key 'spines'"},
+        {"dfplus:groups=0,leaves=2,spines=2", IBR_EINVAL, "groups=0"},
+        {"dfplus:groups=9,leaves=2,spines=2,global=1", IBR_EINVAL, "cannot reach the other 8"},
+        {"dfplus:groups=4,leaves=2,spines=250,hosts=8", IBR_EINVAL, "more than 254"},
+        {"dfplus:groups=4,leaves=2,spines=2,q=3", IBR_EINVAL, "unknown key 'q'"},
+        {"dfplus:groups=400,leaves=20,spines=10,hosts=6", IBR_ENOSPC, "LIDs"},
+        {"dfplus:groups=70,leaves=200,spines=2,hosts=5", IBR_ENOSPC, "70000 hosts"},
+        {"hyperx:hosts=2", IBR_EINVAL, "missing key 'dims'"},
+        {"hyperx:dims=4x0", IBR_EINVAL, "dimension 1 has size 0"},
+        {"hyperx:dims=100x100x100", IBR_EINVAL, "297 switch ports"},
+        {"hyperx:dims=50x50x50", IBR_ENOSPC, "LIDs"},
+        {"hyperx:dims=4xx4", IBR_EINVAL, "bad value '4xx4' for key 'dims'"},
+        {"slimfly:q=9", IBR_EINVAL, "q=9, must be an odd prime"},
+        {"slimfly:q=2", IBR_EINVAL, "q=2"},
+        {"slimfly:q=67", IBR_EINVAL, "q=67"},
+        {"slimfly:q=59,hosts=200", IBR_EINVAL, "89 + 200 ports"},
+        {"slimfly:q=61,hosts=6", IBR_ENOSPC, "LIDs"},
+        {"slimfly:hosts=2", IBR_EINVAL, "missing key 'q'"},
         {"random:switches=10,degree=1", IBR_EINVAL, "degree=1"},
         {"random:switches=10,degree=10", IBR_EINVAL, "degree=10"},
         {"random:switches=1,degree=1", IBR_EINVAL, "switches=1"},
@@ -1107,6 +1293,9 @@ static void test_spec_errors(void)
     CU_ASSERT_EQUAL(ibr_fabric_gen_dragonfly(a, 2, 1, 1, 3), IBR_ESTATE);
     CU_ASSERT_EQUAL(ibr_fabric_gen_random(a, 8, 3, 1, 1), IBR_ESTATE);
     CU_ASSERT_EQUAL(ibr_fabric_gen_fat_tree(a, 2, 8, 0), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_generate(a, "dfplus:groups=2,leaves=2,spines=2"), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_generate(a, "hyperx:dims=2x2"), IBR_ESTATE);
+    CU_ASSERT_EQUAL(ibr_fabric_generate(a, "slimfly:q=5"), IBR_ESTATE);
     CU_ASSERT_EQUAL(ibr_fabric_node_count(a), 32);
     check_random(a, 16, 3, 1);
     ibr_fabric_destroy(a);
@@ -1307,6 +1496,9 @@ static CU_TestInfo tests[] = {
     {"torus_parallel_and_small", test_torus_parallel_and_small},
     {"hypercube", test_hypercube},
     {"dragonfly", test_dragonfly},
+    {"dfplus", test_dfplus},
+    {"hyperx", test_hyperx},
+    {"slimfly", test_slimfly},
     {"random", test_random},
     {"rail", test_rail},
     {"spec_errors", test_spec_errors},

@@ -548,6 +548,57 @@ static void test_updn_chosen_roots(void)
     }
 }
 
+/* The generated low-diameter families (ibr gen dfplus, hyperx, slimfly):
+   updn, dnup and dfsssp route them on their own (no fallback), every
+   route delivered, no credit loop by the verifier and by the harness's
+   independent walk, updn's routes legal under the ranks of the roots it
+   names; on the intact Dragonfly+ updn takes the spines as roots. */
+static void test_generated_direct(void)
+{
+    static const char *specs[] = {"dfplus:groups=5,leaves=3,spines=3,hosts=1",
+                                  "hyperx:dims=4x3,hosts=1", "slimfly:q=5,hosts=1"};
+    static const char *chains[] = {"updn,no_fallback", "dnup,no_fallback", "dfsssp,no_fallback"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        ibr_fabric *f = NULL;
+        ibr_fabric_create(&f, NULL);
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_generate(f, specs[i]), 0);
+        ibr_topo *t = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_fabric_freeze(&t, f), 0);
+        for (size_t k = 0; k < sizeof chains / sizeof *chains; k++) {
+            ibr_result *r = route_checked(t, chains[k], NULL);
+            CU_ASSERT_PTR_NOT_NULL(r);
+            if (!r) {
+                fprintf(stderr, "%s: %s\n", specs[i], chains[k]);
+                continue;
+            }
+            CU_ASSERT_EQUAL(ibr_test_credit_loops(r), 0);
+            if (k < 2) /* one VL: the plain channel dependency graph */
+                CU_ASSERT_EQUAL(cdg_has_cycle(t, r), 0);
+            if (k == 0) {
+                ranks rk;
+                updn_ranks(t, r, &rk);
+                CU_ASSERT_EQUAL(illegal_routes(t, r, &rk), 0);
+                uint32_t nroots = 0;
+                for (uint32_t s = 0; s < rk.n; s++) {
+                    ibr_node_info ni = IBR_NODE_INFO_INIT;
+                    ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+                    if (rk.rank[s] == 0) {
+                        nroots++;
+                        if (i == 0)
+                            CU_ASSERT_PTR_NOT_NULL(strstr(ni.desc, "-S"));
+                    }
+                }
+                CU_ASSERT(i == 0 ? nroots == 5 * 3 : nroots >= 1);
+                free(rk.rank);
+                free(rk.id);
+            }
+            ibr_result_destroy(r);
+        }
+        ibr_topo_destroy(t);
+        ibr_fabric_destroy(f);
+    }
+}
+
 /* Where OpenSM's heuristic finds roots, they are kept and nothing is
    added: no note, the roots of the tree (the tables stay OpenSM's; the
    OpenSM comparison suite checks them byte for byte). */
@@ -757,6 +808,7 @@ int main(void)
         {"dnup everywhere", test_dnup},
         {"updn chooses roots where OpenSM finds none", test_updn_chosen_roots},
         {"updn keeps OpenSM's roots", test_updn_opensm_roots_kept},
+        {"updn, dnup, dfsssp on generated Dragonfly+, HyperX, Slim Fly", test_generated_direct},
         {"chosen roots: allocation failures", test_chosen_roots_oom},
         {"connect_roots and LMC", test_connect_roots_and_lmc},
         {"ids and balance", test_ids_and_balance},

@@ -18,6 +18,9 @@
  * | `mesh:dims=8x8,hosts=1[,parallel=1]` | mesh, same numbering |
  * | `hypercube:dim=6,hosts=2` | hypercube; port d+1 crosses dimension d |
  * | `dragonfly:a=4,p=2,h=2,g=9` | dragonfly: a routers per group, p hosts and h global links per router, g groups |
+ * | `dfplus:groups=8,leaves=4,spines=4,hosts=4,global=2` | Dragonfly+: per group every leaf cabled to every spine, `global` cables per spine dealt round robin between groups, spec only |
+ * | `hyperx:dims=8x8,hosts=4` | HyperX: every switch cabled to each switch differing in one coordinate, spec only |
+ * | `slimfly:q=5,hosts=2` | Slim Fly (McKay-Miller-Siran graph, 2q^2 switches, diameter 2) for an odd prime q up to 61, spec only |
  * | `random:switches=64,degree=4,hosts=2,seed=1` | connected random regular-ish switch graph |
  * | `rail:nodes=2048,rails=8,su=32,radix=64,levels=3` | rail-optimized fat tree (AI clusters), spec only |
  *
@@ -32,7 +35,9 @@
  * `dim` (`hosts=1`); dragonfly `a`, `h` (`p=h`, `g=a*h+1`); random
  * `switches`, `degree` (`hosts=1`, `seed=0`); rail `nodes` (`rails=8`,
  * `su=radix/2`, `radix=64`, `levels` the fewest of 2 or 3 that fit,
- * `byleaf=0`). Every family also takes
+ * `byleaf=0`); dfplus `groups`, `leaves`, `spines` (`hosts=1`, `global` the
+ * fewest that join every pair of groups); hyperx `dims` (`hosts=1`);
+ * slimfly `q` (`hosts=1`). Every family also takes
  * `vls=N` (N = 1, 2, 4, 8 or 15): every port's data-VL capability
  * (::ibr_port_attr::vl_cap, so OperVLs N on every cable; default 8, VL0-7).
  *

@@ -29,7 +29,10 @@ enum ibr__gen_family {
     IBR__GEN_HYPERCUBE = 3,
     IBR__GEN_DRAGONFLY = 4,
     IBR__GEN_RANDOM = 5,
-    IBR__GEN_RAIL = 6
+    IBR__GEN_RAIL = 6,
+    IBR__GEN_DFPLUS = 7,
+    IBR__GEN_HYPERX = 8,
+    IBR__GEN_SLIMFLY = 9
 };
 
 /* Limits implied by the GUID layout; the LID space (0xBFFF) is smaller. */
@@ -75,5 +78,16 @@ int ibr__gen_add_hosts(ibr_fabric *t, uint32_t sw, unsigned first_port, unsigned
    @p by_leaf 1 numbers the HCAs leaf by leaf instead of node by node. */
 int ibr__gen_rail(ibr_fabric *f, unsigned nodes, unsigned rails, unsigned su, unsigned radix,
                   unsigned levels, unsigned by_leaf);
+
+/* Low-diameter direct networks (direct.c; spec families "dfplus", "hyperx",
+   "slimfly"): @p groups of @p leaves leaves and @p spines spines, @p hosts
+   per leaf, @p global cables per spine (0: the fewest that join every pair
+   of groups); a HyperX lattice of @p ndims dimensions of sizes @p dims with
+   @p hosts per switch; the Slim Fly of an odd prime @p q with @p hosts per
+   switch. */
+int ibr__gen_dfplus(ibr_fabric *f, unsigned groups, unsigned leaves, unsigned spines,
+                    unsigned hosts, unsigned global);
+int ibr__gen_hyperx(ibr_fabric *f, unsigned ndims, const unsigned *dims, unsigned hosts);
+int ibr__gen_slimfly(ibr_fabric *f, unsigned q, unsigned hosts);
 
 #endif

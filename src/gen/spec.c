@@ -107,6 +107,11 @@ enum field {
     F_RAILS,
     F_SU,
     F_BYLEAF,
+    F_GROUPS,
+    F_LEAVES,
+    F_SPINES,
+    F_GLOBAL,
+    F_Q,
     F_COUNT
 };
 
@@ -124,10 +129,12 @@ static const struct {
     [F_DEGREE] = {"degree", 0},   [F_SEED] = {"seed", 0},
     [F_VLS] = {"vls", 0},         [F_NODES] = {"nodes", 0},   [F_RAILS] = {"rails", 0},
     [F_SU] = {"su", 0},           [F_BYLEAF] = {"byleaf", 0},
+    [F_GROUPS] = {"groups", 0},   [F_LEAVES] = {"leaves", 0}, [F_SPINES] = {"spines", 0},
+    [F_GLOBAL] = {"global", 0},   [F_Q] = {"q", 0},
 };
 
 enum family { FAM_FATTREE, FAM_XGFT, FAM_TORUS, FAM_MESH, FAM_HYPERCUBE, FAM_DRAGONFLY,
-              FAM_RANDOM, FAM_RAIL, FAM_COUNT };
+              FAM_RANDOM, FAM_RAIL, FAM_DFPLUS, FAM_HYPERX, FAM_SLIMFLY, FAM_COUNT };
 
 #define B(x) (1u << (x))
 
@@ -147,6 +154,11 @@ static const struct {
     [FAM_RAIL] = {"rail", B(F_NODES) | B(F_RAILS) | B(F_SU) | B(F_RADIX) | B(F_LEVELS) |
                               B(F_BYLEAF),
                   B(F_NODES)},
+    [FAM_DFPLUS] = {"dfplus",
+                    B(F_GROUPS) | B(F_LEAVES) | B(F_SPINES) | B(F_HOSTS) | B(F_GLOBAL),
+                    B(F_GROUPS) | B(F_LEAVES) | B(F_SPINES)},
+    [FAM_HYPERX] = {"hyperx", B(F_DIMS) | B(F_HOSTS), B(F_DIMS)},
+    [FAM_SLIMFLY] = {"slimfly", B(F_Q) | B(F_HOSTS), B(F_Q)},
 };
 
 typedef struct spec {
@@ -217,7 +229,8 @@ static int parse_spec(ibr_fabric *f, spec *sp, enum family *famout, const char *
         return ibr__fabric_err(
             f, IBR_EINVAL,
             IBR__MSG("GN005", "generate: unknown family '%.*s' (expected fattree, xgft, torus, "
-                              "mesh, hypercube, dragonfly, random or rail)"),
+                              "mesh, hypercube, dragonfly, dfplus, hyperx, slimfly, random or "
+                              "rail)"),
             SHOW(flen), s);
     const char *fn = families[fam].name;
     memset(sp, 0, sizeof *sp);
@@ -359,6 +372,14 @@ static int generate(ibr_fabric *f, const spec *sp_, enum family fam)
     case FAM_RAIL:
         return ibr__gen_rail(f, get(&sp, F_NODES, 0), get(&sp, F_RAILS, 8), get(&sp, F_SU, 0),
                              get(&sp, F_RADIX, 64), get(&sp, F_LEVELS, 0), get(&sp, F_BYLEAF, 0));
+    case FAM_DFPLUS:
+        return ibr__gen_dfplus(f, get(&sp, F_GROUPS, 0), get(&sp, F_LEAVES, 0),
+                               get(&sp, F_SPINES, 0), get(&sp, F_HOSTS, 1),
+                               get(&sp, F_GLOBAL, 0));
+    case FAM_HYPERX:
+        return ibr__gen_hyperx(f, sp.nlist[F_DIMS], sp.list[F_DIMS], get(&sp, F_HOSTS, 1));
+    case FAM_SLIMFLY:
+        return ibr__gen_slimfly(f, get(&sp, F_Q, 0), get(&sp, F_HOSTS, 1));
     default:
         return ibr__fabric_err(f, IBR_EINTERNAL, "generate: family %d", (int)fam);
     }

@@ -89,10 +89,12 @@ NODE_HDR = re.compile(r'^(Switch|Ca|Hca|Rt)\s+\d+\s+"([^"]+)"')
 PORT_REF = re.compile(r'^\[\d+\][^"]*"([^"]+)"')
 
 
-def prune_netfile(src, dst):
+def prune_netfile(src, dst, cabled_start=False):
     """Keep only the records reachable from the first CA (what an SM there
     discovers): OpenSM never sees nodes cut off by faults, so both sides must
-    route the same connected fabric. Returns the number of dropped records."""
+    route the same connected fabric. With cabled_start, the first CA cabled
+    to a switch (the first may hang off a switch the faults killed).
+    Returns the number of dropped records."""
     with open(src, encoding="utf-8") as f:
         blocks = f.read().split("\n\n")
     nodes, order = {}, []
@@ -104,7 +106,9 @@ def prune_netfile(src, dst):
                 nodes[m.group(2)] = (i, m.group(1), refs)
                 order.append(m.group(2))
                 break
-    start = next((n for n in order if nodes[n][1] in ("Ca", "Hca")), None)
+    start = next((n for n in order if nodes[n][1] in ("Ca", "Hca") and
+                  (not cabled_start or any(nodes.get(r, (0, ""))[1] == "Switch"
+                                           for r in nodes[n][2]))), None)
     seen = set()
     if start is not None:
         stack = [start]
