@@ -857,8 +857,45 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
     x->repaired++;
 }
 
+static int ensure_wload(rr *x);
+static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, int64_t h);
+static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx);
+
+/* The end ports whose traffic toward LID l crosses switch s on the
+   current entries: s's own and those of every switch routed into it
+   (backwards over the entries leading to s; x->mlist the stack, x->mset
+   the marks, cleared again). */
+static uint64_t subtree_hosts(rr *x, uint32_t s, size_t l)
+{
+    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size;
+    uint32_t n = 0, m = 0;
+    uint64_t sum = 0;
+    x->mset[s] = 1;
+    x->mlist[n++] = s;
+    while (m < n) {
+        uint32_t v = x->mlist[m++];
+        sum += x->hosts[v];
+        for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            uint32_t u = t->adj[k].sw;
+            if (x->mset[u] || x->nbt[(size_t)u * 256 + x->r->lft[(size_t)u * L + l]] != v)
+                continue;
+            x->mset[u] = 1; /* each switch once: n <= S */
+            x->mlist[n++] = u;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        x->mset[x->mlist[i]] = 0;
+    return sum;
+}
+
 /* Local repair of (s, l) at the saved distance; 0, or -1 when no port
-   keeps it. */
+   keeps it. A parallel cable to the lost cable's neighbour takes the
+   routes first (least-loaded); otherwise, toward an end port, the port
+   whose path carries the least of the traffic moved so far (the busiest
+   link, then the total, of x->wload: the routes of every switch routed
+   through s move with it), then the least-loaded, and the moved traffic
+   is laid on the chosen path. */
 static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
 {
     const ibr_topo *t = x->t;
@@ -871,8 +908,12 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
         return -1;
     ensure_load(x, s);
     const uint32_t *ld = x->load + (size_t)s * 256;
+    /* the traffic it carries only where it can matter (not a switch LID;
+       a layered engine's moved paths go into layers, as they come) */
+    int by_wl = !x->layered && t->lid_swport[l] != 0 && ensure_wload(x) == 0;
     unsigned best = 0, best_par = 0;
     uint32_t bl = UINT32_MAX, bl_par = UINT32_MAX;
+    int64_t bm = INT64_MAX, bs = INT64_MAX;
     const ibr__node *n = &t->nodes[t->sw_node[s]];
     for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
         const ibr__adj *a = &t->adj[k];
@@ -885,7 +926,14 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
             bl_par = ld[a->port];
             best_par = a->port;
         }
-        if (ld[a->port] < bl) {
+        int64_t mx = 0, sum = 0;
+        if (by_wl) {
+            mx = x->wload[(size_t)s * 256 + a->port];
+            sum = mx + path_load(x, a->sw, d, l, &mx);
+        }
+        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
+            bm = mx;
+            bs = sum;
             bl = ld[a->port];
             best = a->port;
         }
@@ -895,6 +943,8 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     if (!best)
         return -1;
     set_entry(x, s, l, best);
+    if (by_wl)
+        walk_load(x, s, d, l, (int64_t)subtree_hosts(x, s, l));
     return 0;
 }
 
@@ -1264,6 +1314,50 @@ static uint32_t visit_candidates(rr *x, uint32_t d)
     return m;
 }
 
+/* Switches by rising distance (arg: the distances). */
+static int cmp_dist(const void *a, const void *b, void *arg)
+{
+    const uint32_t *dist = arg;
+    uint32_t u = dist[*(const uint32_t *)a], v = dist[*(const uint32_t *)b];
+    return u < v ? -1 : u > v;
+}
+
+/* Entry (s, l) off the shortest paths toward d (distances dist) moved to
+   one on them: the least-loaded port, or, by_wl, the one whose path
+   carries the least of the traffic moved so far (the busiest link, then
+   the total, of x->wload; then the least-loaded), the traffic crossing s
+   (its switch and every one routed through it) lifted off the old path
+   and laid on the new. */
+static void fix_entry(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl)
+{
+    const ibr_topo *t = x->t;
+    ensure_load(x, s);
+    const uint32_t *ld = x->load + (size_t)s * 256;
+    unsigned best = 0;
+    uint32_t bl = UINT32_MAX;
+    int64_t bm = INT64_MAX, bs = INT64_MAX;
+    for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+        const ibr__adj *a = &t->adj[k];
+        if (dist[a->sw] + 1 != dist[s])
+            continue;
+        int64_t mx = 0, sum = 0;
+        if (by_wl) {
+            mx = x->wload[(size_t)s * 256 + a->port];
+            sum = mx + path_load(x, a->sw, d, l, &mx);
+        }
+        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
+            bm = mx;
+            bs = sum;
+            bl = ld[a->port];
+            best = a->port;
+        }
+    }
+    int64_t h = by_wl ? (int64_t)subtree_hosts(x, s, l) : 0;
+    walk_load(x, s, d, l, -h);
+    set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+    walk_load(x, s, d, l, h);
+}
+
 static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
                    uint8_t *mark, uint32_t *list)
 {
@@ -1291,6 +1385,11 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
             mark[list[j]] = 0;
         return 0;
     }
+    /* nearest first: the path a moved entry joins is final when the
+       traffic it carries is laid on it (fix_entry) */
+    int by_wl = !x->layered && ensure_wload(x) == 0;
+    if (by_wl)
+        ibr__sort(list, nlist, sizeof *list, cmp_dist, (void *)dist);
     for (uint32_t j = 0; j < nlist; j++) {
         uint32_t s = list[j];
         mark[s] = 0;
@@ -1308,18 +1407,7 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
             uint32_t nb = ibr__reroute_next_sw(t, s, row[l]);
             if (nb != IBR_NONE && dist[nb] + 1 == dist[s])
                 continue;
-            ensure_load(x, s);
-            const uint32_t *ld = x->load + (size_t)s * 256;
-            unsigned best = 0;
-            uint32_t bl = UINT32_MAX;
-            for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
-                const ibr__adj *a = &t->adj[k];
-                if (dist[a->sw] + 1 == dist[s] && ld[a->port] < bl) {
-                    bl = ld[a->port];
-                    best = a->port;
-                }
-            }
-            set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+            fix_entry(x, s, d, l, dist, by_wl && t->lid_swport[l] != 0);
         }
     }
     return 0;
