@@ -963,8 +963,21 @@ static int ensure_wload(rr *x)
     x->cnt = ibr__mallocarray(ctx, (size_t)S1 + 2, sizeof *x->cnt);
     x->mset = ibr__calloc(ctx, S1, 1);
     x->hosts = ibr__calloc(ctx, S1, sizeof *x->hosts);
-    if (!x->hosts || !x->wload || !x->nbt || !x->order || !x->mlist || !x->cnt || !x->mset)
+    if (!x->hosts || !x->wload || !x->nbt || !x->order || !x->mlist || !x->cnt || !x->mset) {
+        /* all or none: a later call tries again (the unbalanced repairs
+           then choose by the LIDs per port alone) */
+        ibr__free(ctx, x->wload);
+        ibr__free(ctx, x->nbt);
+        ibr__free(ctx, x->order);
+        ibr__free(ctx, x->mlist);
+        ibr__free(ctx, x->cnt);
+        ibr__free(ctx, x->mset);
+        ibr__free(ctx, x->hosts);
+        x->wload = NULL;
+        x->nbt = x->order = x->mlist = x->cnt = x->hosts = NULL;
+        x->mset = NULL;
         return IBR_ENOMEM;
+    }
     for (size_t l = 1; l < x->r->lft_size; l++)
         if (t->lid_sw[l] != IBR_NONE && t->lid_swport[l] != 0)
             x->hosts[t->lid_sw[l]]++;
