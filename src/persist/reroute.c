@@ -1426,6 +1426,41 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
     return 0;
 }
 
+/* Switch s joins LID l's tree (distances dist to it) through a
+   neighbour one step closer: the least-loaded port, or, by_wl, the one
+   whose path carries the least of the traffic moved so far (as
+   fix_entry); ties among the switches joining toward l go to different
+   ports (the scan starts at a place that depends on s and l). */
+static void nue_join(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl)
+{
+    const ibr_topo *t = x->t;
+    ensure_load(x, s);
+    const uint32_t *ld = x->load + (size_t)s * 256;
+    unsigned best = 0;
+    uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
+    int64_t bm = INT64_MAX, bs = INT64_MAX;
+    for (uint32_t i = 0, st = (uint32_t)((s + l) % deg); i < deg; i++) {
+        const ibr__adj *a = &t->adj[t->adj_off[s] + (st + i) % deg];
+        if (dist[a->sw] + 1 != dist[s])
+            continue;
+        int64_t mx = 0, sum = 0;
+        if (by_wl) {
+            mx = x->wload[(size_t)s * 256 + a->port];
+            sum = mx + path_load(x, a->sw, d, l, &mx);
+        }
+        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
+            bm = mx;
+            bs = sum;
+            bl = ld[a->port];
+            best = a->port;
+        }
+    }
+    int64_t h = by_wl ? (int64_t)subtree_hosts(x, s, l) : 0;
+    walk_load(x, s, d, l, -h);
+    set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+    walk_load(x, s, d, l, h);
+}
+
 /* nue's repair of LID l's column (x->lid_broken): the switches whose
    path toward l, followed through the column over ports that still carry
    their saved cable, reaches l's switch d form an in-tree toward d and
@@ -1479,31 +1514,20 @@ static void nue_fix(rr *x, size_t l)
             }
         }
     }
-    for (uint32_t s = 0; s < S; s++) {
-        if (state[s] == 1) {
-            state[s] = 0;
-            continue;
-        }
-        state[s] = 0;
-        if (dist[s] == UINT32_MAX) {
+    /* nearest first, so that the path a switch joins is final when the
+       traffic it carries is laid on it (toward an end port's LID) */
+    int by_wl = t->lid_swport[l] != 0 && ensure_wload(x) == 0;
+    for (uint32_t s = 0; s < S; s++)
+        if (state[s] != 1 && dist[s] == UINT32_MAX)
             set_entry(x, s, l, IBR_NO_ROUTE);
+    for (uint32_t h = 0; h < nq; h++) {
+        uint32_t s = queue[h];
+        if (state[s] == 1)
             continue;
-        }
-        ensure_load(x, s);
-        const uint32_t *ld = x->load + (size_t)s * 256;
-        unsigned best = 0;
-        uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
-        /* ties among the switches joining toward l go to different
-           ports: the scan starts at a place that depends on s and l */
-        for (uint32_t i = 0, st = (uint32_t)((s + l) % deg); i < deg; i++) {
-            const ibr__adj *a = &t->adj[t->adj_off[s] + (st + i) % deg];
-            if (dist[a->sw] + 1 == dist[s] && ld[a->port] < bl) {
-                bl = ld[a->port];
-                best = a->port;
-            }
-        }
-        set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+        nue_join(x, s, d, l, dist, by_wl);
     }
+    for (uint32_t s = 0; s < S; s++)
+        state[s] = 0;
 }
 
 /* The churn of r against the saved routing (churn.h): with all, every
