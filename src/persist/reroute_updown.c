@@ -493,6 +493,7 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
     int64_t best_mx = 0, best_sum = 0;
     const uint32_t *ld = NULL;
     uint32_t n = t->adj_off[b + 1] - t->adj_off[b], shift = n ? (uint32_t)((b + l) % n) : 0;
+    unsigned cur = a->lft[(size_t)b * a->lft_size + l];
     if (w->comp[b] != w->comp[d])
         n = 0; /* no walk from here reaches d (a lost switch's own LID) */
     for (uint32_t k = t->adj_off[b]; k < t->adj_off[b] + n; k++) {
@@ -520,10 +521,15 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
         int64_t mx = 0, sum = 0;
         if (tie)
             mx = path_wl(a, w, b, e->port, d, l, &sum);
+        /* a tie keeps the current entry where it is whole (a switch
+           listed because its next one moved need not move itself: the
+           tables change only where the routes must) */
         int better = !best || (sec && !best_sec) || (sec == best_sec && r.len < best_len) ||
-                     (tie && (less_busy(mx, sum, ld[e->port], best_mx, best_sum, best_ld) ||
-                              (mx == best_mx && sum == best_sum && ld[e->port] == best_ld &&
-                               rank < best_rank)));
+                     (tie && best != cur &&
+                      (e->port == cur ||
+                       less_busy(mx, sum, ld[e->port], best_mx, best_sum, best_ld) ||
+                       (mx == best_mx && sum == best_sum && ld[e->port] == best_ld &&
+                        rank < best_rank)));
         if (better) {
             best = e->port;
             best_sec = sec;
