@@ -19,9 +19,11 @@
  * distance to d changed, their neighbours and the switches that lost a
  * cable have their entries toward d's LIDs checked: an entry no longer on
  * a shortest path takes the least-loaded port that is (minimal engines
- * without path SLs). updn and dnup routings saved with their orientation
- * of the links are repaired under it (reroute_updown.c): only the routes
- * that crossed a lost element move, to legal up/down routes, and only the
+ * without path SLs; toward an end port, the least busy with the traffic
+ * moved so far, nearest switches first: fix_entry). updn and dnup
+ * routings saved with their orientation of the links are repaired under
+ * it (reroute_updown.c): only the routes that crossed a lost element
+ * move, to legal up/down routes, and only the
  * moved entries are checked. Other engines keep their own rules: up/down
  * and fat-tree routings repair locally at the same distance of their own hop
  * matrix, and the destinations that cannot be repaired so take, on every

@@ -18,9 +18,15 @@
  * to a switch with the smallest L). An entry of switch b toward d's LIDs
  * is legal for every packet that reaches b when a second-phase step leads
  * to a switch with finite P, or, when P(b) is infinite, a first-phase step
- * leads to a switch with finite L. Only broken entries move: to the
- * least-loaded port on a shortest legal route (a second-phase step
- * lowering P when P(b) is finite, else a first-phase step lowering L).
+ * leads to a switch with finite L. Only entries whose route crossed a
+ * lost element move: to a port on a shortest legal route (a second-phase
+ * step lowering P when P(b) is finite, else a first-phase step lowering
+ * L), among those the one whose route is least busy with the traffic
+ * moved so far: each moved entry carries the all-to-all traffic of the
+ * end ports routed through it (its switch's and those of every switch
+ * routed into it), lifted off its old route and laid on the new one, so
+ * that the moved routes spread over the links left instead of gathering
+ * on the few that tie by LID count.
  */
 #include <inttypes.h>
 #include <stdio.h>
