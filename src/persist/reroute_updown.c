@@ -68,6 +68,10 @@ typedef struct ud_scratch {
     uint32_t *hosts;    /* per switch: its end ports' LIDs */
     uint32_t *sstamp;   /* per switch: visit mark of subtree_hosts() */
     uint32_t *sstack;
+    /* column_hosts(): per switch its traffic, next switch, and the count
+       of switches routed into it */
+    uint64_t *csub;
+    uint32_t *cnx, *cin;
 } ud_scratch;
 
 /* Write entry (b, l), noting it for the check. */
@@ -242,21 +246,61 @@ static void add_wl(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint3
 }
 
 /* Entry (b, l) moved to port (through put(), or local_put() in the local
-   pass): the traffic toward l that crosses b, when l is an end port's
-   LID (switch LIDs carry none of the all-to-all pairs), is lifted off
-   b's old route and laid on its new one. */
+   pass): h, the traffic toward l that crosses b (subtree_hosts(), or
+   column_hosts() for a whole column; 0 for a switch LID: switch LIDs
+   carry none of the all-to-all pairs), is lifted off b's old route and
+   laid on its new one. */
 static void move_entry(ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l, unsigned port,
-                       int local)
+                       int64_t h, int local)
 {
-    const ibr_topo *t = a->t;
-    uint32_t d = t->lid_sw[l];
-    int64_t h = t->lid_swport[l] != 0 && b != d ? (int64_t)subtree_hosts(a, w, b, l) : 0;
+    uint32_t d = a->t->lid_sw[l];
     add_wl(a, w, b, d, l, -h);
     if (local)
         local_put(a, w, b, l, port);
     else
         put(a, b, l, port);
     add_wl(a, w, b, d, l, h);
+}
+
+/* The traffic toward LID l that crosses b in the local pass. */
+static int64_t local_hosts(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l)
+{
+    const ibr_topo *t = a->t;
+    return t->lid_swport[l] != 0 && b != t->lid_sw[l] ? (int64_t)subtree_hosts(a, w, b, l) : 0;
+}
+
+/* w->csub: per switch, the end ports whose traffic toward LID l crosses it
+   on the current entries, for every switch at once (each adds its own
+   and what reached it to its next switch, from the switches nothing is
+   routed into on; a loop adds nothing further). */
+static void column_hosts(const ibr__updown_repair *a, ud_scratch *w, size_t l)
+{
+    const ibr_topo *t = a->t;
+    uint32_t S = t->n_sw, n = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        w->csub[s] = w->hosts[s];
+        w->cin[s] = 0;
+        w->cnx[s] = IBR_NONE;
+        unsigned p = a->lft[(size_t)s * a->lft_size + l];
+        const ibr__node *nd = &t->nodes[t->sw_node[s]];
+        if (a->pos[s] != IBR_NONE && s != t->lid_sw[l] && p != IBR_NO_ROUTE && p != 0 &&
+            p <= nd->nports)
+            w->cnx[s] = w->psw[nd->port_off + p];
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (w->cnx[s] != IBR_NONE)
+            w->cin[w->cnx[s]]++;
+    for (uint32_t s = 0; s < S; s++)
+        if (!w->cin[s])
+            w->sstack[n++] = s;
+    while (n) {
+        uint32_t v = w->sstack[--n], x = w->cnx[v];
+        if (x == IBR_NONE)
+            continue;
+        w->csub[x] += w->csub[v];
+        if (--w->cin[x] == 0)
+            w->sstack[n++] = x;
+    }
 }
 
 /* Is port p (moved load mx, sum, entries ld) a better choice than the best
@@ -352,29 +396,35 @@ static int repair_dest(ibr__updown_repair *a, ud_scratch *w, uint32_t d)
     uint32_t n = by_distance(a, w);
     for (uint32_t j = 0; j < n; j++) {
         uint32_t b = w->queue[j];
-        if (b == d)
-            continue;
-        if (w->l[b] == INF && w->eps[b] && w->comp[b] == w->comp[d] && w->eps[d]) {
+        if (b != d && w->l[b] == INF && w->eps[b] && w->comp[b] == w->comp[d] && w->eps[d]) {
             snprintf(a->why, sizeof a->why,
                      "switch 0x%016" PRIx64 " has no legal up/down route to switch 0x%016" PRIx64
                      " under the saved orientation: full reroute",
                      t->nodes[t->sw_node[b]].guid, t->nodes[t->sw_node[d]].guid);
             return 1;
         }
-        const uint8_t *row = a->lft + (size_t)b * a->lft_size;
-        for (uint32_t i = 0; i < nl; i++) {
-            uint32_t l = lids[i];
-            if (a->lidmap[l] == IBR_NONE)
+    }
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t l = lids[i];
+        if (a->lidmap[l] == IBR_NONE)
+            continue;
+        int ca = t->lid_swport[l] != 0;
+        if (ca)
+            column_hosts(a, w, l);
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t b = w->queue[j];
+            unsigned cur = a->lft[(size_t)b * a->lft_size + l];
+            if (b == d)
                 continue;
             if (w->l[b] == INF) {
-                if (!entry_ok(a, w, b, row[l]))
+                if (!entry_ok(a, w, b, cur))
                     put(a, b, l, IBR_NO_ROUTE);
                 continue;
             }
-            if (entry_shortest(a, w, b, row[l]))
+            if (entry_shortest(a, w, b, cur))
                 continue;
-            /* per LID: each choice counts in the loads of the next */
-            move_entry(a, w, b, l, best_port(a, w, b, l), 0);
+            /* each choice counts in the loads of the next */
+            move_entry(a, w, b, l, best_port(a, w, b, l), ca ? (int64_t)w->csub[b] : 0, 0);
         }
     }
     a->dests++;
@@ -623,7 +673,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
                 i++;
                 continue;
             }
-            move_entry(a, w, b, l, p, 1);
+            move_entry(a, w, b, l, p, local_hosts(a, w, b, l), 1);
             if (a->hops)
                 a->hops[(size_t)b * t->n_sw + d] = (uint8_t)(len > 254 ? 255 : len);
             w->work[i] = w->work[--n];
@@ -743,6 +793,9 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->hosts);
     ibr__free(ctx, w->sstamp);
     ibr__free(ctx, w->sstack);
+    ibr__free(ctx, w->csub);
+    ibr__free(ctx, w->cnx);
+    ibr__free(ctx, w->cin);
 }
 
 /* The entries over a lost cable (rows of the switches that lost one),
@@ -806,12 +859,16 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.hosts = ibr__calloc(ctx, S1, sizeof *w.hosts);
     w.sstamp = ibr__calloc(ctx, S1, sizeof *w.sstamp);
     w.sstack = ibr__mallocarray(ctx, S1, sizeof *w.sstack);
+    w.csub = ibr__mallocarray(ctx, S1, sizeof *w.csub);
+    w.cnx = ibr__mallocarray(ctx, S1, sizeof *w.cnx);
+    w.cin = ibr__mallocarray(ctx, S1, sizeof *w.cin);
     a->cap_moved = 64 * (size_t)S1;
     a->moved = ibr__mallocarray(ctx, a->cap_moved, sizeof *a->moved);
     a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
     if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
         !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad || !w.kept ||
-        !w.res || !w.path || !w.rset || !w.wl || !w.hosts || !w.sstamp || !w.sstack) {
+        !w.res || !w.path || !w.rset || !w.wl || !w.hosts || !w.sstamp || !w.sstack || !w.csub || !w.cnx ||
+        !w.cin) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }
