@@ -356,15 +356,15 @@ static int entry_shortest(const ibr__updown_repair *a, const ud_scratch *w, uint
 }
 
 /* The switches with a place in rising L toward the destination just
-   searched (those without a legal route last), into w->queue; their
-   count. */
+   searched (those without a legal route, or one of S steps or more,
+   last), into w->queue; their count. */
 static uint32_t by_distance(const ibr__updown_repair *a, ud_scratch *w)
 {
     uint32_t S = a->t->n_sw, n = 0, *cnt = w->dead, acc = 0;
     memset(cnt, 0, S * sizeof *cnt);
     for (uint32_t b = 0; b < S; b++)
-        if (a->pos[b] != IBR_NONE && w->l[b] != INF)
-            cnt[w->l[b]]++; /* a finite L is below S */
+        if (a->pos[b] != IBR_NONE && w->l[b] < S)
+            cnt[w->l[b]]++;
     for (uint32_t k = 0; k < S; k++) {
         uint32_t c = cnt[k];
         cnt[k] = acc;
@@ -373,7 +373,7 @@ static uint32_t by_distance(const ibr__updown_repair *a, ud_scratch *w)
     n = acc;
     for (uint32_t b = 0; b < S; b++)
         if (a->pos[b] != IBR_NONE) {
-            if (w->l[b] != INF)
+            if (w->l[b] < S)
                 w->queue[cnt[w->l[b]]++] = b;
             else
                 w->queue[n++] = b;
