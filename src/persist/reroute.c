@@ -19,9 +19,11 @@
  * distance to d changed, their neighbours and the switches that lost a
  * cable have their entries toward d's LIDs checked: an entry no longer on
  * a shortest path takes the least-loaded port that is (minimal engines
- * without path SLs). updn and dnup routings saved with their orientation
- * of the links are repaired under it (reroute_updown.c): only the routes
- * that crossed a lost element move, to legal up/down routes, and only the
+ * without path SLs; toward an end port, the least busy with the traffic
+ * moved so far, nearest switches first: fix_entry). updn and dnup
+ * routings saved with their orientation of the links are repaired under
+ * it (reroute_updown.c): only the routes that crossed a lost element
+ * move, to legal up/down routes, and only the
  * moved entries are checked. Other engines keep their own rules: up/down
  * and fat-tree routings repair locally at the same distance of their own hop
  * matrix, and the destinations that cannot be repaired so take, on every
@@ -907,8 +909,45 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
     x->repaired++;
 }
 
+static int ensure_wload(rr *x);
+static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, int64_t h);
+static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx);
+
+/* The end ports whose traffic toward LID l crosses switch s on the
+   current entries: s's own and those of every switch routed into it
+   (backwards over the entries leading to s; x->mlist the stack, x->mset
+   the marks, cleared again). */
+static uint64_t subtree_hosts(rr *x, uint32_t s, size_t l)
+{
+    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size;
+    uint32_t n = 0, m = 0;
+    uint64_t sum = 0;
+    x->mset[s] = 1;
+    x->mlist[n++] = s;
+    while (m < n) {
+        uint32_t v = x->mlist[m++];
+        sum += x->hosts[v];
+        for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            uint32_t u = t->adj[k].sw;
+            if (x->mset[u] || x->nbt[(size_t)u * 256 + x->r->lft[(size_t)u * L + l]] != v)
+                continue;
+            x->mset[u] = 1; /* each switch once: n <= S */
+            x->mlist[n++] = u;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        x->mset[x->mlist[i]] = 0;
+    return sum;
+}
+
 /* Local repair of (s, l) at the saved distance; 0, or -1 when no port
-   keeps it. */
+   keeps it. A parallel cable to the lost cable's neighbour takes the
+   routes first (least-loaded); otherwise, toward an end port, the port
+   whose path carries the least of the traffic moved so far (the busiest
+   link, then the total, of x->wload: the routes of every switch routed
+   through s move with it), then the least-loaded, and the moved traffic
+   is laid on the chosen path. */
 static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
 {
     const ibr_topo *t = x->t;
@@ -921,8 +960,12 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
         return -1;
     ensure_load(x, s);
     const uint32_t *ld = x->load + (size_t)s * 256;
+    /* the traffic it carries only where it can matter (not a switch LID;
+       a layered engine's moved paths go into layers, as they come) */
+    int by_wl = !x->layered && t->lid_swport[l] != 0 && ensure_wload(x) == 0;
     unsigned best = 0, best_par = 0;
     uint32_t bl = UINT32_MAX, bl_par = UINT32_MAX;
+    int64_t bm = INT64_MAX, bs = INT64_MAX;
     const ibr__node *n = &t->nodes[t->sw_node[s]];
     for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
         const ibr__adj *a = &t->adj[k];
@@ -935,7 +978,14 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
             bl_par = ld[a->port];
             best_par = a->port;
         }
-        if (ld[a->port] < bl) {
+        int64_t mx = 0, sum = 0;
+        if (by_wl) {
+            mx = x->wload[(size_t)s * 256 + a->port];
+            sum = mx + path_load(x, a->sw, d, l, &mx);
+        }
+        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
+            bm = mx;
+            bs = sum;
             bl = ld[a->port];
             best = a->port;
         }
@@ -945,6 +995,8 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     if (!best)
         return -1;
     set_entry(x, s, l, best);
+    if (by_wl)
+        walk_load(x, s, d, l, (int64_t)subtree_hosts(x, s, l));
     return 0;
 }
 
@@ -963,8 +1015,21 @@ static int ensure_wload(rr *x)
     x->cnt = ibr__mallocarray(ctx, (size_t)S1 + 2, sizeof *x->cnt);
     x->mset = ibr__calloc(ctx, S1, 1);
     x->hosts = ibr__calloc(ctx, S1, sizeof *x->hosts);
-    if (!x->hosts || !x->wload || !x->nbt || !x->order || !x->mlist || !x->cnt || !x->mset)
+    if (!x->hosts || !x->wload || !x->nbt || !x->order || !x->mlist || !x->cnt || !x->mset) {
+        /* all or none: a later call tries again (the unbalanced repairs
+           then choose by the LIDs per port alone) */
+        ibr__free(ctx, x->wload);
+        ibr__free(ctx, x->nbt);
+        ibr__free(ctx, x->order);
+        ibr__free(ctx, x->mlist);
+        ibr__free(ctx, x->cnt);
+        ibr__free(ctx, x->mset);
+        ibr__free(ctx, x->hosts);
+        x->wload = NULL;
+        x->nbt = x->order = x->mlist = x->cnt = x->hosts = NULL;
+        x->mset = NULL;
         return IBR_ENOMEM;
+    }
     for (size_t l = 1; l < x->r->lft_size; l++)
         if (t->lid_sw[l] != IBR_NONE && t->lid_swport[l] != 0)
             x->hosts[t->lid_sw[l]]++;
@@ -1314,6 +1379,50 @@ static uint32_t visit_candidates(rr *x, uint32_t d)
     return m;
 }
 
+/* Switches by rising distance (arg: the distances). */
+static int cmp_dist(const void *a, const void *b, void *arg)
+{
+    const uint32_t *dist = arg;
+    uint32_t u = dist[*(const uint32_t *)a], v = dist[*(const uint32_t *)b];
+    return u < v ? -1 : u > v;
+}
+
+/* Entry (s, l) off the shortest paths toward d (distances dist) moved to
+   one on them: the least-loaded port, or, by_wl, the one whose path
+   carries the least of the traffic moved so far (the busiest link, then
+   the total, of x->wload; then the least-loaded), the traffic crossing s
+   (its switch and every one routed through it) lifted off the old path
+   and laid on the new. */
+static void fix_entry(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl)
+{
+    const ibr_topo *t = x->t;
+    ensure_load(x, s);
+    const uint32_t *ld = x->load + (size_t)s * 256;
+    unsigned best = 0;
+    uint32_t bl = UINT32_MAX;
+    int64_t bm = INT64_MAX, bs = INT64_MAX;
+    for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+        const ibr__adj *a = &t->adj[k];
+        if (dist[a->sw] + 1 != dist[s])
+            continue;
+        int64_t mx = 0, sum = 0;
+        if (by_wl) {
+            mx = x->wload[(size_t)s * 256 + a->port];
+            sum = mx + path_load(x, a->sw, d, l, &mx);
+        }
+        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
+            bm = mx;
+            bs = sum;
+            bl = ld[a->port];
+            best = a->port;
+        }
+    }
+    int64_t h = by_wl ? (int64_t)subtree_hosts(x, s, l) : 0;
+    walk_load(x, s, d, l, -h);
+    set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+    walk_load(x, s, d, l, h);
+}
+
 static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
                    uint8_t *mark, uint32_t *list)
 {
@@ -1341,6 +1450,11 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
             mark[list[j]] = 0;
         return 0;
     }
+    /* nearest first: the path a moved entry joins is final when the
+       traffic it carries is laid on it (fix_entry) */
+    int by_wl = !x->layered && ensure_wload(x) == 0;
+    if (by_wl)
+        ibr__sort(list, nlist, sizeof *list, cmp_dist, (void *)dist);
     for (uint32_t j = 0; j < nlist; j++) {
         uint32_t s = list[j];
         mark[s] = 0;
@@ -1358,21 +1472,45 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
             uint32_t nb = ibr__reroute_next_sw(t, s, row[l]);
             if (nb != IBR_NONE && dist[nb] + 1 == dist[s])
                 continue;
-            ensure_load(x, s);
-            const uint32_t *ld = x->load + (size_t)s * 256;
-            unsigned best = 0;
-            uint32_t bl = UINT32_MAX;
-            for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
-                const ibr__adj *a = &t->adj[k];
-                if (dist[a->sw] + 1 == dist[s] && ld[a->port] < bl) {
-                    bl = ld[a->port];
-                    best = a->port;
-                }
-            }
-            set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+            fix_entry(x, s, d, l, dist, by_wl && t->lid_swport[l] != 0);
         }
     }
     return 0;
+}
+
+/* Switch s joins LID l's tree (distances dist to it) through a
+   neighbour one step closer: the least-loaded port, or, by_wl, the one
+   whose path carries the least of the traffic moved so far (as
+   fix_entry); ties among the switches joining toward l go to different
+   ports (the scan starts at a place that depends on s and l). */
+static void nue_join(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl)
+{
+    const ibr_topo *t = x->t;
+    ensure_load(x, s);
+    const uint32_t *ld = x->load + (size_t)s * 256;
+    unsigned best = 0;
+    uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
+    int64_t bm = INT64_MAX, bs = INT64_MAX;
+    for (uint32_t i = 0, st = (uint32_t)((s + l) % deg); i < deg; i++) {
+        const ibr__adj *a = &t->adj[t->adj_off[s] + (st + i) % deg];
+        if (dist[a->sw] + 1 != dist[s])
+            continue;
+        int64_t mx = 0, sum = 0;
+        if (by_wl) {
+            mx = x->wload[(size_t)s * 256 + a->port];
+            sum = mx + path_load(x, a->sw, d, l, &mx);
+        }
+        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
+            bm = mx;
+            bs = sum;
+            bl = ld[a->port];
+            best = a->port;
+        }
+    }
+    int64_t h = by_wl ? (int64_t)subtree_hosts(x, s, l) : 0;
+    walk_load(x, s, d, l, -h);
+    set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+    walk_load(x, s, d, l, h);
 }
 
 /* nue's repair of LID l's column (x->lid_broken): the switches whose
@@ -1428,31 +1566,20 @@ static void nue_fix(rr *x, size_t l)
             }
         }
     }
-    for (uint32_t s = 0; s < S; s++) {
-        if (state[s] == 1) {
-            state[s] = 0;
-            continue;
-        }
-        state[s] = 0;
-        if (dist[s] == UINT32_MAX) {
+    /* nearest first, so that the path a switch joins is final when the
+       traffic it carries is laid on it (toward an end port's LID) */
+    int by_wl = t->lid_swport[l] != 0 && ensure_wload(x) == 0;
+    for (uint32_t s = 0; s < S; s++)
+        if (state[s] != 1 && dist[s] == UINT32_MAX)
             set_entry(x, s, l, IBR_NO_ROUTE);
+    for (uint32_t h = 0; h < nq; h++) {
+        uint32_t s = queue[h];
+        if (state[s] == 1)
             continue;
-        }
-        ensure_load(x, s);
-        const uint32_t *ld = x->load + (size_t)s * 256;
-        unsigned best = 0;
-        uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
-        /* ties among the switches joining toward l go to different
-           ports: the scan starts at a place that depends on s and l */
-        for (uint32_t i = 0, st = (uint32_t)((s + l) % deg); i < deg; i++) {
-            const ibr__adj *a = &t->adj[t->adj_off[s] + (st + i) % deg];
-            if (dist[a->sw] + 1 == dist[s] && ld[a->port] < bl) {
-                bl = ld[a->port];
-                best = a->port;
-            }
-        }
-        set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+        nue_join(x, s, d, l, dist, by_wl);
     }
+    for (uint32_t s = 0; s < S; s++)
+        state[s] = 0;
 }
 
 /* The churn of r against the saved routing (churn.h): with all, every

@@ -18,9 +18,15 @@
  * to a switch with the smallest L). An entry of switch b toward d's LIDs
  * is legal for every packet that reaches b when a second-phase step leads
  * to a switch with finite P, or, when P(b) is infinite, a first-phase step
- * leads to a switch with finite L. Only broken entries move: to the
- * least-loaded port on a shortest legal route (a second-phase step
- * lowering P when P(b) is finite, else a first-phase step lowering L).
+ * leads to a switch with finite L. Only entries whose route crossed a
+ * lost element move: to a port on a shortest legal route (a second-phase
+ * step lowering P when P(b) is finite, else a first-phase step lowering
+ * L), among those the one whose route is least busy with the traffic
+ * moved so far: each moved entry carries the all-to-all traffic of the
+ * end ports routed through it (its switch's and those of every switch
+ * routed into it), lifted off its old route and laid on the new one, so
+ * that the moved routes spread over the links left instead of gathering
+ * on the few that tie by LID count.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,6 +61,17 @@ typedef struct ud_scratch {
     uint32_t *path;     /* the switches of one walk; drop_walks' stack */
     uint64_t *bad;      /* (LID << 32 | switch): entries over lost cables */
     size_t n_bad, cap_bad;
+    /* the all-to-all load the moved routes laid, per topology port (a
+       link's traffic: pairs of end ports), so that routes moving later
+       avoid the links earlier ones took (move_entry) */
+    int64_t *wl;
+    uint32_t *hosts;    /* per switch: its end ports' LIDs */
+    uint32_t *sstamp;   /* per switch: visit mark of subtree_hosts() */
+    uint32_t *sstack;
+    /* column_hosts(): per switch its traffic, next switch, and the count
+       of switches routed into it */
+    uint64_t *csub;
+    uint32_t *cnx, *cin;
 } ud_scratch;
 
 /* Write entry (b, l), noting it for the check. */
@@ -156,8 +173,147 @@ static inline uint32_t spread_link(const ibr_topo *t, uint32_t b, size_t l, uint
     return t->adj_off[b] + (uint32_t)((i + b + l) % n);
 }
 
+/* The end ports whose traffic toward LID l crosses switch b on the
+   current entries: b's own and those of every switch routed into it
+   (backwards over the entries that lead to b). */
+static uint64_t subtree_hosts(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l)
+{
+    const ibr_topo *t = a->t;
+    uint32_t g = ++w->gen, n = 0;
+    uint64_t sum = 0;
+    w->sstamp[b] = g;
+    w->sstack[n++] = b;
+    while (n) {
+        uint32_t v = w->sstack[--n];
+        sum += w->hosts[v];
+        for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const ibr__adj *e = &t->adj[k];
+            uint32_t c = e->sw;
+            if (w->sstamp[c] == g || a->pos[c] == IBR_NONE ||
+                a->lft[(size_t)c * a->lft_size + l] != e->rport)
+                continue;
+            w->sstamp[c] = g; /* each switch once: n <= S */
+            w->sstack[n++] = c;
+        }
+    }
+    return sum;
+}
+
+/* The busiest of the moved routes' loads (w->wl) on the route leaving b
+   by port p toward LID l (delivered at d), *sum their total; the route
+   is followed on the current entries (at most S steps: one that breaks
+   or loops ends there). */
+static int64_t path_wl(const ibr__updown_repair *a, const ud_scratch *w, uint32_t b, unsigned p,
+                       uint32_t d, size_t l, int64_t *sum)
+{
+    const ibr_topo *t = a->t;
+    int64_t mx = INT64_MIN;
+    *sum = 0;
+    for (uint32_t k = 0; k < t->n_sw; k++) {
+        const ibr__node *nd = &t->nodes[t->sw_node[b]];
+        if (p == IBR_NO_ROUTE || p == 0 || p > nd->nports)
+            break;
+        int64_t v = w->wl[nd->port_off + p];
+        *sum += v;
+        mx = v > mx ? v : mx;
+        b = w->psw[nd->port_off + p];
+        if (b == IBR_NONE || b == d)
+            break;
+        p = a->lft[(size_t)b * a->lft_size + l];
+    }
+    return mx;
+}
+
+static void local_put(ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l, unsigned port);
+
+/* Add h to the moved routes' loads along b's route toward LID l
+   (delivered at d) on the current entries. */
+static void add_wl(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, uint32_t d, size_t l,
+                   int64_t h)
+{
+    const ibr_topo *t = a->t;
+    unsigned p = a->lft[(size_t)b * a->lft_size + l];
+    for (uint32_t k = 0; h && b != d && k < t->n_sw; k++) {
+        const ibr__node *nd = &t->nodes[t->sw_node[b]];
+        if (p == IBR_NO_ROUTE || p == 0 || p > nd->nports)
+            break;
+        w->wl[nd->port_off + p] += h;
+        b = w->psw[nd->port_off + p];
+        if (b == IBR_NONE)
+            break;
+        p = a->lft[(size_t)b * a->lft_size + l];
+    }
+}
+
+/* Entry (b, l) moved to port (through put(), or local_put() in the local
+   pass): h, the traffic toward l that crosses b (subtree_hosts(), or
+   column_hosts() for a whole column; 0 for a switch LID: switch LIDs
+   carry none of the all-to-all pairs), is lifted off b's old route and
+   laid on its new one. */
+static void move_entry(ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l, unsigned port,
+                       int64_t h, int local)
+{
+    uint32_t d = a->t->lid_sw[l];
+    add_wl(a, w, b, d, l, -h);
+    if (local)
+        local_put(a, w, b, l, port);
+    else
+        put(a, b, l, port);
+    add_wl(a, w, b, d, l, h);
+}
+
+/* The traffic toward LID l that crosses b in the local pass. */
+static int64_t local_hosts(const ibr__updown_repair *a, ud_scratch *w, uint32_t b, size_t l)
+{
+    const ibr_topo *t = a->t;
+    return t->lid_swport[l] != 0 && b != t->lid_sw[l] ? (int64_t)subtree_hosts(a, w, b, l) : 0;
+}
+
+/* w->csub: per switch, the end ports whose traffic toward LID l crosses it
+   on the current entries, for every switch at once (each adds its own
+   and what reached it to its next switch, from the switches nothing is
+   routed into on; a loop adds nothing further). */
+static void column_hosts(const ibr__updown_repair *a, ud_scratch *w, size_t l)
+{
+    const ibr_topo *t = a->t;
+    uint32_t S = t->n_sw, n = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        w->csub[s] = w->hosts[s];
+        w->cin[s] = 0;
+        w->cnx[s] = IBR_NONE;
+        unsigned p = a->lft[(size_t)s * a->lft_size + l];
+        const ibr__node *nd = &t->nodes[t->sw_node[s]];
+        if (a->pos[s] != IBR_NONE && s != t->lid_sw[l] && p != IBR_NO_ROUTE && p != 0 &&
+            p <= nd->nports)
+            w->cnx[s] = w->psw[nd->port_off + p];
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (w->cnx[s] != IBR_NONE)
+            w->cin[w->cnx[s]]++;
+    for (uint32_t s = 0; s < S; s++)
+        if (!w->cin[s])
+            w->sstack[n++] = s;
+    while (n) {
+        uint32_t v = w->sstack[--n], x = w->cnx[v];
+        if (x == IBR_NONE)
+            continue;
+        w->csub[x] += w->csub[v];
+        if (--w->cin[x] == 0)
+            w->sstack[n++] = x;
+    }
+}
+
+/* Is port p (moved load mx, sum, entries ld) a better choice than the best
+   so far (bm, bs, bld)? The least busy route the moved routes laid, then
+   the least they laid in all, then the fewest LIDs on the port. */
+static int less_busy(int64_t mx, int64_t sum, uint32_t ld, int64_t bm, int64_t bs, uint32_t bld)
+{
+    return mx < bm || (mx == bm && (sum < bs || (sum == bs && ld < bld)));
+}
+
 /* The least-loaded port of b on a shortest legal route toward d (L(b)
-   finite), ties spread by LID (spread_link). */
+   finite): the one whose route is least busy with moved routes
+   (less_busy), ties spread by LID (spread_link). */
 static unsigned best_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b, size_t l)
 {
     const ibr_topo *t = a->t;
@@ -166,12 +322,19 @@ static unsigned best_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b
     uint32_t want = second ? w->p[b] - 1 : w->l[b] - 1;
     unsigned best = IBR_NO_ROUTE;
     uint32_t bl = UINT32_MAX;
+    int64_t bm = INT64_MAX, bs = INT64_MAX;
+    uint32_t d = a->t->lid_sw[l];
     for (uint32_t i = 0; i < t->adj_off[b + 1] - t->adj_off[b]; i++) {
         const ibr__adj *e = &t->adj[spread_link(t, b, l, i)];
         uint32_t x = e->sw;
         if (a->pos[x] == IBR_NONE || (a->pos[x] > a->pos[b]) != second)
             continue;
-        if ((second ? w->p[x] : w->l[x]) == want && ld[e->port] < bl) {
+        if ((second ? w->p[x] : w->l[x]) != want)
+            continue;
+        int64_t sum, mx = path_wl(a, w, b, e->port, d, l, &sum);
+        if (less_busy(mx, sum, ld[e->port], bm, bs, bl)) {
+            bm = mx;
+            bs = sum;
             bl = ld[e->port];
             best = e->port;
         }
@@ -179,35 +342,89 @@ static unsigned best_port(ibr__updown_repair *a, const ud_scratch *w, uint32_t b
     return best;
 }
 
+/* Is entry p of b toward d on a shortest legal route (updn.c's choice:
+   a second-phase step lowering P where P(b) is finite, else a
+   first-phase step lowering L)? */
+static int entry_shortest(const ibr__updown_repair *a, const ud_scratch *w, uint32_t b, unsigned p)
+{
+    uint32_t x = p == IBR_NO_ROUTE ? IBR_NONE : ibr__reroute_next_sw(a->t, b, p);
+    if (x == IBR_NONE || a->pos[x] == IBR_NONE)
+        return 0;
+    if (w->p[b] != INF)
+        return a->pos[x] > a->pos[b] && w->p[x] + 1 == w->p[b];
+    return a->pos[x] < a->pos[b] && w->l[x] != INF && w->l[x] + 1 == w->l[b];
+}
+
+/* The switches with a place in rising L toward the destination just
+   searched (those without a legal route, or one of S steps or more,
+   last), into w->queue; their count. */
+static uint32_t by_distance(const ibr__updown_repair *a, ud_scratch *w)
+{
+    uint32_t S = a->t->n_sw, n = 0, *cnt = w->dead, acc = 0;
+    memset(cnt, 0, S * sizeof *cnt);
+    for (uint32_t b = 0; b < S; b++)
+        if (a->pos[b] != IBR_NONE && w->l[b] < S)
+            cnt[w->l[b]]++;
+    for (uint32_t k = 0; k < S; k++) {
+        uint32_t c = cnt[k];
+        cnt[k] = acc;
+        acc += c;
+    }
+    n = acc;
+    for (uint32_t b = 0; b < S; b++)
+        if (a->pos[b] != IBR_NONE) {
+            if (w->l[b] < S)
+                w->queue[cnt[w->l[b]]++] = b;
+            else
+                w->queue[n++] = b;
+        }
+    return n;
+}
+
 /* d's LIDs searched again; 1 when a switch carrying end ports and
-   connected to d has no legal route (why set). */
+   connected to d has no legal route (why set). An entry no longer on a
+   shortest legal route (its route crossed the lost element: distances
+   only grow when elements are lost) moves, nearest switches first, so
+   that the route a moved entry joins is already final and the load of
+   the moved routes (move_entry) is counted where it lies. */
 static int repair_dest(ibr__updown_repair *a, ud_scratch *w, uint32_t d)
 {
     const ibr_topo *t = a->t;
     const uint32_t *lids = a->bucket + a->bucket_off[d];
     uint32_t nl = a->bucket_off[d + 1] - a->bucket_off[d];
     search(a, w, d);
-    for (uint32_t b = 0; b < t->n_sw; b++) {
-        if (b == d || a->pos[b] == IBR_NONE)
-            continue;
-        if (w->l[b] == INF && w->eps[b] && w->comp[b] == w->comp[d] && w->eps[d]) {
+    uint32_t n = by_distance(a, w);
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t b = w->queue[j];
+        if (b != d && w->l[b] == INF && w->eps[b] && w->comp[b] == w->comp[d] && w->eps[d]) {
             snprintf(a->why, sizeof a->why,
                      "switch 0x%016" PRIx64 " has no legal up/down route to switch 0x%016" PRIx64
                      " under the saved orientation: full reroute",
                      t->nodes[t->sw_node[b]].guid, t->nodes[t->sw_node[d]].guid);
             return 1;
         }
-        const uint8_t *row = a->lft + (size_t)b * a->lft_size;
-        for (uint32_t i = 0; i < nl; i++) {
-            uint32_t l = lids[i];
-            if (a->lidmap[l] == IBR_NONE || entry_ok(a, w, b, row[l]))
+    }
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t l = lids[i];
+        if (a->lidmap[l] == IBR_NONE)
+            continue;
+        int ca = t->lid_swport[l] != 0;
+        if (ca)
+            column_hosts(a, w, l);
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t b = w->queue[j];
+            unsigned cur = a->lft[(size_t)b * a->lft_size + l];
+            if (b == d)
                 continue;
             if (w->l[b] == INF) {
-                put(a, b, l, IBR_NO_ROUTE);
+                if (!entry_ok(a, w, b, cur))
+                    put(a, b, l, IBR_NO_ROUTE);
                 continue;
             }
-            /* per LID: each choice counts in the loads of the next */
-            put(a, b, l, best_port(a, w, b, l));
+            if (entry_shortest(a, w, b, cur))
+                continue;
+            /* each choice counts in the loads of the next */
+            move_entry(a, w, b, l, best_port(a, w, b, l), ca ? (int64_t)w->csub[b] : 0, 0);
         }
     }
     a->dests++;
@@ -328,8 +545,11 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
     unsigned best = 0;
     int best_sec = 0;
     uint32_t best_len = UINT32_MAX, best_ld = UINT32_MAX, best_rank = UINT32_MAX;
+    int best_wl = 0; /* best_mx, best_sum and best_ld are the best port's */
+    int64_t best_mx = 0, best_sum = 0;
     const uint32_t *ld = NULL;
     uint32_t n = t->adj_off[b + 1] - t->adj_off[b], shift = n ? (uint32_t)((b + l) % n) : 0;
+    unsigned cur = a->lft[(size_t)b * a->lft_size + l];
     if (w->comp[b] != w->comp[d])
         n = 0; /* no walk from here reaches d (a lost switch's own LID) */
     for (uint32_t k = t->adj_off[b]; k < t->adj_off[b] + n; k++) {
@@ -347,19 +567,34 @@ static unsigned local_port(ibr__updown_repair *a, ud_scratch *w, uint32_t b, uin
         if (!r.ok || (sec && !r.second_only))
             continue;
         int tie = best && sec == best_sec && r.len == best_len;
-        if (tie && !ld) {
-            /* the loads only where two ports tie (a row's count) */
+        if (tie && !ld) /* the loads only where two ports tie (a row's count) */
             ld = a->load(a->arg, b);
+        if (tie && !best_wl) {
             best_ld = ld[best];
+            best_mx = path_wl(a, w, b, best, d, l, &best_sum);
+            best_wl = 1;
         }
+        int64_t mx = 0, sum = 0;
+        if (tie)
+            mx = path_wl(a, w, b, e->port, d, l, &sum);
+        /* a tie keeps the current entry where it is whole (a switch
+           listed because its next one moved need not move itself: the
+           tables change only where the routes must) */
         int better = !best || (sec && !best_sec) || (sec == best_sec && r.len < best_len) ||
-                     (tie && (ld[e->port] < best_ld || (ld[e->port] == best_ld && rank < best_rank)));
+                     (tie && best != cur &&
+                      (e->port == cur ||
+                       less_busy(mx, sum, ld[e->port], best_mx, best_sum, best_ld) ||
+                       (mx == best_mx && sum == best_sum && ld[e->port] == best_ld &&
+                        rank < best_rank)));
         if (better) {
             best = e->port;
             best_sec = sec;
             best_len = r.len;
             best_rank = rank;
-            best_ld = ld ? ld[e->port] : UINT32_MAX;
+            best_wl = tie;
+            best_ld = tie ? ld[e->port] : UINT32_MAX;
+            best_mx = mx;
+            best_sum = sum;
             *so = sec;
         }
     }
@@ -438,7 +673,7 @@ static int local_lid(ibr__updown_repair *a, ud_scratch *w, size_t l, uint32_t n)
                 i++;
                 continue;
             }
-            local_put(a, w, b, l, p);
+            move_entry(a, w, b, l, p, local_hosts(a, w, b, l), 1);
             if (a->hops)
                 a->hops[(size_t)b * t->n_sw + d] = (uint8_t)(len > 254 ? 255 : len);
             w->work[i] = w->work[--n];
@@ -554,6 +789,13 @@ static void scratch_free(ibr_context *ctx, ud_scratch *w)
     ibr__free(ctx, w->kept);
     ibr__free(ctx, w->res);
     ibr__free(ctx, w->path);
+    ibr__free(ctx, w->wl);
+    ibr__free(ctx, w->hosts);
+    ibr__free(ctx, w->sstamp);
+    ibr__free(ctx, w->sstack);
+    ibr__free(ctx, w->csub);
+    ibr__free(ctx, w->cnx);
+    ibr__free(ctx, w->cin);
 }
 
 /* The entries over a lost cable (rows of the switches that lost one),
@@ -613,12 +855,20 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
     w.kept = ibr__calloc(ctx, S1, sizeof *w.kept);
     w.res = ibr__mallocarray(ctx, S1, sizeof *w.res);
     w.path = ibr__mallocarray(ctx, S1, sizeof *w.path);
+    w.wl = ibr__calloc(ctx, t->n_ports ? t->n_ports : 1, sizeof *w.wl);
+    w.hosts = ibr__calloc(ctx, S1, sizeof *w.hosts);
+    w.sstamp = ibr__calloc(ctx, S1, sizeof *w.sstamp);
+    w.sstack = ibr__mallocarray(ctx, S1, sizeof *w.sstack);
+    w.csub = ibr__mallocarray(ctx, S1, sizeof *w.csub);
+    w.cnx = ibr__mallocarray(ctx, S1, sizeof *w.cnx);
+    w.cin = ibr__mallocarray(ctx, S1, sizeof *w.cin);
     a->cap_moved = 64 * (size_t)S1;
     a->moved = ibr__mallocarray(ctx, a->cap_moved, sizeof *a->moved);
     a->moved_lid = ibr__calloc(ctx, a->lft_size, 1);
     if (!a->moved || !a->moved_lid || !w.p || !w.l || !w.queue || !w.ord || !w.comp || !w.mark || !w.eps || !w.psw ||
         !w.stamp || !w.work || !w.inwork || !w.dead || !w.unreach || !w.bad || !w.kept ||
-        !w.res || !w.path || !w.rset) {
+        !w.res || !w.path || !w.rset || !w.wl || !w.hosts || !w.sstamp || !w.sstack || !w.csub || !w.cnx ||
+        !w.cin) {
         scratch_free(ctx, &w);
         return IBR_ENOMEM;
     }
@@ -631,6 +881,9 @@ int ibr__reroute_updown(ibr__updown_repair *a, ibr_context *ctx)
         w.psw[i] = IBR_NONE;
     for (uint32_t s = 0; s < S; s++)
         w.unreach[s] = IBR_NONE;
+    for (size_t l = 1; l < a->lft_size; l++)
+        if (t->lid_sw[l] != IBR_NONE && t->lid_swport[l] != 0)
+            w.hosts[t->lid_sw[l]]++;
     for (uint32_t s = 0; s < S; s++)
         for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
             if (a->pos[t->adj[k].sw] != IBR_NONE)
