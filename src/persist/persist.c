@@ -131,6 +131,24 @@ static int db_index(ibr_routing_db *db, char *msg)
     return 0;
 }
 
+void ibr__row_port_counts(const uint8_t *row, size_t L, uint32_t *out)
+{
+    /* four partial counts: no store-to-load dependency between neighbours */
+    uint32_t h[4][256];
+    memset(h, 0, sizeof h);
+    size_t l = 1;
+    for (; l + 4 <= L; l += 4) {
+        h[0][row[l]]++;
+        h[1][row[l + 1]]++;
+        h[2][row[l + 2]]++;
+        h[3][row[l + 3]]++;
+    }
+    for (; l < L; l++)
+        h[0][row[l]]++;
+    for (unsigned p = 0; p < 256; p++)
+        out[p] = h[0][p] + h[1][p] + h[2][p] + h[3][p];
+}
+
 /* Each saved row's entries per port (db->port_count), counted once here
    rather than in every repair that weighs ports by their load. */
 static int db_port_counts(ibr_routing_db *db)
@@ -143,21 +161,7 @@ static int db_port_counts(ibr_routing_db *db)
     for (uint32_t s = 0; db->lft && s < db->n_sw; s++) {
         const uint8_t *row = db->lft + (size_t)s * L;
         uint32_t *c = db->port_count + (size_t)s * 256;
-        /* four partial counts: no store-to-load dependency between
-           neighbours */
-        uint32_t h[4][256];
-        memset(h, 0, sizeof h);
-        size_t l = 1;
-        for (; l + 4 <= L; l += 4) {
-            h[0][row[l]]++;
-            h[1][row[l + 1]]++;
-            h[2][row[l + 2]]++;
-            h[3][row[l + 3]]++;
-        }
-        for (; l < L; l++)
-            h[0][row[l]]++;
-        for (unsigned p = 0; p < 256; p++)
-            c[p] = h[0][p] + h[1][p] + h[2][p] + h[3][p];
+        ibr__row_port_counts(row, L, c);
     }
     return 0;
 }

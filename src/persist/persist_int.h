@@ -92,6 +92,11 @@ struct ibr_routing_db {
     uint32_t *lid_port;    /* LID -> port index, IBR_NONE */
 };
 
+/* The entries of LIDs 1 to L - 1 of one LFT row per output port into
+   out[256] (persist.c: the database's port counts; reroute.c: a row the
+   repair rewrote). */
+void ibr__row_port_counts(const uint8_t *row, size_t L, uint32_t *out);
+
 /* Repair in place of a dmodc routing (reroute_dmodc.c): a->t, swmap,
    lft, lft_size, hops (the saved tables and costs on a->t), lmc_cap and
    changed set by the caller, the saved fabric described from db (tmap,

@@ -870,21 +870,7 @@ static void ensure_load(rr *x, uint32_t s)
         x->load_ok[s] = 1;
         return;
     }
-    const uint8_t *row = x->r->lft + (size_t)s * x->r->lft_size;
-    size_t L = x->r->lft_size, l = 1;
-    /* four partial counts: no store-to-load dependency between neighbours */
-    uint32_t h[4][256];
-    memset(h, 0, sizeof h);
-    for (; l + 4 <= L; l += 4) {
-        h[0][row[l]]++;
-        h[1][row[l + 1]]++;
-        h[2][row[l + 2]]++;
-        h[3][row[l + 3]]++;
-    }
-    for (; l < L; l++)
-        h[0][row[l]]++;
-    for (unsigned p = 0; p < 256; p++)
-        ld[p] = h[0][p] + h[1][p] + h[2][p] + h[3][p];
+    ibr__row_port_counts(x->r->lft + (size_t)s * x->r->lft_size, x->r->lft_size, ld);
     x->load_ok[s] = 1;
 }
 
@@ -1392,17 +1378,19 @@ static int cmp_dist(const void *a, const void *b, void *arg)
    carries the least of the traffic moved so far (the busiest link, then
    the total, of x->wload; then the least-loaded), the traffic crossing s
    (its switch and every one routed through it) lifted off the old path
-   and laid on the new. */
-static void fix_entry(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl)
+   and laid on the new. The scan of s's cables starts at the @p start-th
+   (a tie goes to the first candidate met). */
+static void place_entry(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl,
+                        uint32_t start)
 {
     const ibr_topo *t = x->t;
     ensure_load(x, s);
     const uint32_t *ld = x->load + (size_t)s * 256;
     unsigned best = 0;
-    uint32_t bl = UINT32_MAX;
+    uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
     int64_t bm = INT64_MAX, bs = INT64_MAX;
-    for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
-        const ibr__adj *a = &t->adj[k];
+    for (uint32_t i = 0; i < deg; i++) {
+        const ibr__adj *a = &t->adj[t->adj_off[s] + (start + i) % deg];
         if (dist[a->sw] + 1 != dist[s])
             continue;
         int64_t mx = 0, sum = 0;
@@ -1421,6 +1409,12 @@ static void fix_entry(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *d
     walk_load(x, s, d, l, -h);
     set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
     walk_load(x, s, d, l, h);
+}
+
+/* place_entry() with the scan from s's first cable. */
+static void fix_entry(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl)
+{
+    place_entry(x, s, d, l, dist, by_wl, 0);
 }
 
 static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uint8_t *lost,
@@ -1485,32 +1479,8 @@ static int bfs_fix(rr *x, uint32_t d, uint32_t *dist, uint32_t *queue, const uin
    ports (the scan starts at a place that depends on s and l). */
 static void nue_join(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *dist, int by_wl)
 {
-    const ibr_topo *t = x->t;
-    ensure_load(x, s);
-    const uint32_t *ld = x->load + (size_t)s * 256;
-    unsigned best = 0;
-    uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
-    int64_t bm = INT64_MAX, bs = INT64_MAX;
-    for (uint32_t i = 0, st = (uint32_t)((s + l) % deg); i < deg; i++) {
-        const ibr__adj *a = &t->adj[t->adj_off[s] + (st + i) % deg];
-        if (dist[a->sw] + 1 != dist[s])
-            continue;
-        int64_t mx = 0, sum = 0;
-        if (by_wl) {
-            mx = x->wload[(size_t)s * 256 + a->port];
-            sum = mx + path_load(x, a->sw, d, l, &mx);
-        }
-        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
-            bm = mx;
-            bs = sum;
-            bl = ld[a->port];
-            best = a->port;
-        }
-    }
-    int64_t h = by_wl ? (int64_t)subtree_hosts(x, s, l) : 0;
-    walk_load(x, s, d, l, -h);
-    set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
-    walk_load(x, s, d, l, h);
+    uint32_t deg = x->t->adj_off[s + 1] - x->t->adj_off[s];
+    place_entry(x, s, d, l, dist, by_wl, deg ? (uint32_t)((s + l) % deg) : 0);
 }
 
 /* nue's repair of LID l's column (x->lid_broken): the switches whose
