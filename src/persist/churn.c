@@ -308,30 +308,65 @@ static int lost_ports(uint8_t *lostp, const ibr_routing_db *db, const ibr_topo *
     return any;
 }
 
-/* Walk backwards from the seeds in queue[0..n) toward saved LID l: every
-   switch whose saved entry toward l leads onto one already found, over a
-   cable both sides have, is found too; each found switch marks its block
-   of l. The number of blocks newly marked. */
-static uint64_t walk_back(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *swmap,
-                          size_t l, uint32_t *queue, uint32_t n, uint32_t *stamp,
-                          uint8_t *marks, size_t nb)
+/* The switch cables a walk may step back over: for topology switch v
+   (saved switch swmap[v]), the neighbours u (saved du) at the other end
+   of a saved cable v still has, u's port rp toward v. Kept in one list
+   (off per switch) so that the walk for each LID tests only the saved
+   entry. */
+typedef struct {
+    uint32_t u, du;
+    uint8_t rp;
+} back_edge;
+
+/* The back edges of t, as above; NULL (IBR_ENOMEM) on failure. */
+static back_edge *back_edges(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *swmap,
+                             uint32_t *off)
 {
-    uint64_t found = 0;
-    for (uint32_t h = 0; h < n; h++) {
-        uint32_t v = queue[h], dv = swmap[v];
-        uint8_t *m = &marks[(size_t)dv * nb + l / IBR__LFT_BLOCK];
-        found += !*m;
-        *m = 1;
-        const ibr__dbnode *dn = &db->nodes[dv];
+    back_edge *e = ibr__mallocarray(t->ctx, t->adj_off[t->n_sw] ? t->adj_off[t->n_sw] : 1,
+                                    sizeof *e);
+    uint32_t n = 0;
+    if (!e)
+        return NULL;
+    for (uint32_t v = 0; v < t->n_sw; v++) {
+        off[v] = n;
+        if (swmap[v] == IBR_NONE)
+            continue;
+        const ibr__dbnode *dn = &db->nodes[swmap[v]];
         for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
             const ibr__adj *a = &t->adj[k];
             uint32_t w = a->sw, dw = swmap[w];
-            if (stamp[w] == l || dw == IBR_NONE || a->port > dn->nports ||
-                db->lft[(size_t)dw * db->lft_size + l] != a->rport)
+            if (dw == IBR_NONE || a->port > dn->nports)
                 continue;
             const ibr__dbport *dp = &db->ports[dn->port_off + a->port];
             if (dp->rguid != t->nodes[t->sw_node[w]].guid || dp->rport != a->rport)
                 continue; /* not the saved cable */
+            e[n++] = (back_edge){.u = w, .du = dw, .rp = a->rport};
+        }
+    }
+    off[t->n_sw] = n;
+    return e;
+}
+
+/* Walk backwards from the seeds in queue[0..n) toward saved LID l: every
+   switch whose saved entry toward l leads onto one already found, over a
+   cable both sides have (a back edge), is found too; each found switch
+   marks its block of l. The number of blocks newly marked. */
+static uint64_t walk_back(const ibr_routing_db *db, const back_edge *e, const uint32_t *off,
+                          const uint32_t *swmap, size_t l, uint32_t *queue, uint32_t n,
+                          uint32_t *stamp, uint8_t *marks, size_t nb)
+{
+    uint64_t found = 0;
+    const uint8_t *col = db->lft + l;
+    size_t L = db->lft_size;
+    for (uint32_t h = 0; h < n; h++) {
+        uint32_t v = queue[h];
+        uint8_t *m = &marks[(size_t)swmap[v] * nb + l / IBR__LFT_BLOCK];
+        found += !*m;
+        *m = 1;
+        for (uint32_t k = off[v]; k < off[v + 1]; k++) {
+            uint32_t w = e[k].u;
+            if (stamp[w] == l || col[(size_t)e[k].du * L] != e[k].rp)
+                continue;
             stamp[w] = (uint32_t)l;
             queue[n++] = w;
         }
@@ -365,8 +400,10 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     /* the seeds per LID (seed[at[l] .. at[l + 1]]), in the order of us:
        each switch's row read once, in order */
     uint32_t *at = ibr__calloc(ctx, L + 1, sizeof *at), *seed = NULL;
+    uint32_t *off = ibr__mallocarray(ctx, (size_t)S + 1, sizeof *off);
+    back_edge *e = off ? back_edges(db, t, swmap, off) : NULL;
     int rc = IBR_ENOMEM;
-    if (!lost || !stamp || !queue || !marks || !at)
+    if (!lost || !stamp || !queue || !marks || !at || !e)
         goto out;
     for (uint32_t i = 0; i < nu; i++)
         lost_ports(lost + (size_t)i * 256, db, t, us[i], swmap[us[i]]);
@@ -396,7 +433,7 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
             queue[n++] = seed[j];
         }
         if (n)
-            found += walk_back(db, t, swmap, l, queue, n, stamp, marks, nb);
+            found += walk_back(db, e, off, swmap, l, queue, n, stamp, marks, nb);
     }
     *out = found;
     rc = 0;
@@ -404,6 +441,8 @@ out:
     ibr__free(ctx, us);
     ibr__free(ctx, at);
     ibr__free(ctx, seed);
+    ibr__free(ctx, off);
+    ibr__free(ctx, e);
     ibr__free(ctx, lost);
     ibr__free(ctx, stamp);
     ibr__free(ctx, queue);
