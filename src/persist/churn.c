@@ -397,40 +397,28 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     uint32_t *stamp = ibr__calloc(ctx, S, sizeof *stamp);
     uint32_t *queue = ibr__mallocarray(ctx, S, sizeof *queue);
     uint8_t *marks = ibr__calloc(ctx, (size_t)(db->n_sw ? db->n_sw : 1) * (nb ? nb : 1), 1);
-    /* the seeds per LID (seed[at[l] .. at[l + 1]]), in the order of us:
-       each switch's row read once, in order */
-    uint32_t *at = ibr__calloc(ctx, L + 1, sizeof *at), *seed = NULL;
     uint32_t *off = ibr__mallocarray(ctx, (size_t)S + 1, sizeof *off);
     back_edge *e = off ? back_edges(db, t, swmap, off) : NULL;
+    const uint8_t **rows = ibr__mallocarray(ctx, nu, sizeof *rows);
     int rc = IBR_ENOMEM;
-    if (!lost || !stamp || !queue || !marks || !at || !e)
+    if (!lost || !stamp || !queue || !marks || !e || !rows)
         goto out;
-    for (uint32_t i = 0; i < nu; i++)
+    for (uint32_t i = 0; i < nu; i++) {
         lost_ports(lost + (size_t)i * 256, db, t, us[i], swmap[us[i]]);
-    /* LID 0 is not an entry */
-    for (uint32_t i = 0; i < nu; i++) {
-        const uint8_t *row = db->lft + (size_t)swmap[us[i]] * L, *lp = lost + (size_t)i * 256;
-        for (size_t l = 1; l < L; l++)
-            at[l + 1] += row[l] != IBR_NO_ROUTE && lp[row[l]];
+        rows[i] = db->lft + (size_t)swmap[us[i]] * L;
     }
-    for (size_t l = 1; l < L; l++)
-        at[l + 1] += at[l];
-    if (!(seed = ibr__mallocarray(ctx, at[L] ? at[L] : 1, sizeof *seed)))
-        goto out;
-    for (uint32_t i = 0; i < nu; i++) {
-        const uint8_t *row = db->lft + (size_t)swmap[us[i]] * L, *lp = lost + (size_t)i * 256;
-        for (size_t l = 1; l < L; l++)
-            if (row[l] != IBR_NO_ROUTE && lp[row[l]])
-                seed[at[l]++] = us[i];
-    }
-    /* at[l] is now where LID l's seeds end */
     uint64_t found = 0;
-    /* stamps start at 0 */
+    /* stamps start at 0; LID 0 is not an entry. The seeds of LID l: the
+       switches that lost a cable whose entry toward l leads onto it (the
+       rows of those few switches read a column at a time, from cache) */
     for (size_t l = 1; l < L; l++) {
         uint32_t n = 0;
-        for (uint32_t j = at[l - 1]; j < at[l]; j++) {
-            stamp[seed[j]] = (uint32_t)l;
-            queue[n++] = seed[j];
+        for (uint32_t i = 0; i < nu; i++) {
+            uint8_t p = rows[i][l];
+            if (p != IBR_NO_ROUTE && lost[(size_t)i * 256 + p]) {
+                stamp[us[i]] = (uint32_t)l;
+                queue[n++] = us[i];
+            }
         }
         if (n)
             found += walk_back(db, e, off, swmap, l, queue, n, stamp, marks, nb);
@@ -439,8 +427,7 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     rc = 0;
 out:
     ibr__free(ctx, us);
-    ibr__free(ctx, at);
-    ibr__free(ctx, seed);
+    ibr__free(ctx, rows);
     ibr__free(ctx, off);
     ibr__free(ctx, e);
     ibr__free(ctx, lost);
