@@ -308,30 +308,65 @@ static int lost_ports(uint8_t *lostp, const ibr_routing_db *db, const ibr_topo *
     return any;
 }
 
-/* Walk backwards from the seeds in queue[0..n) toward saved LID l: every
-   switch whose saved entry toward l leads onto one already found, over a
-   cable both sides have, is found too; each found switch marks its block
-   of l. The number of blocks newly marked. */
-static uint64_t walk_back(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *swmap,
-                          size_t l, uint32_t *queue, uint32_t n, uint32_t *stamp,
-                          uint8_t *marks, size_t nb)
+/* The switch cables a walk may step back over: for topology switch v
+   (saved switch swmap[v]), the neighbours u (saved du) at the other end
+   of a saved cable v still has, u's port rp toward v. Kept in one list
+   (off per switch) so that the walk for each LID tests only the saved
+   entry. */
+typedef struct {
+    uint32_t u, du;
+    uint8_t rp;
+} back_edge;
+
+/* The back edges of t, as above; NULL (IBR_ENOMEM) on failure. */
+static back_edge *back_edges(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *swmap,
+                             uint32_t *off)
 {
-    uint64_t found = 0;
-    for (uint32_t h = 0; h < n; h++) {
-        uint32_t v = queue[h], dv = swmap[v];
-        uint8_t *m = &marks[(size_t)dv * nb + l / IBR__LFT_BLOCK];
-        found += !*m;
-        *m = 1;
-        const ibr__dbnode *dn = &db->nodes[dv];
+    back_edge *e = ibr__mallocarray(t->ctx, t->adj_off[t->n_sw] ? t->adj_off[t->n_sw] : 1,
+                                    sizeof *e);
+    uint32_t n = 0;
+    if (!e)
+        return NULL;
+    for (uint32_t v = 0; v < t->n_sw; v++) {
+        off[v] = n;
+        if (swmap[v] == IBR_NONE)
+            continue;
+        const ibr__dbnode *dn = &db->nodes[swmap[v]];
         for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
             const ibr__adj *a = &t->adj[k];
             uint32_t w = a->sw, dw = swmap[w];
-            if (stamp[w] == l || dw == IBR_NONE || a->port > dn->nports ||
-                db->lft[(size_t)dw * db->lft_size + l] != a->rport)
+            if (dw == IBR_NONE || a->port > dn->nports)
                 continue;
             const ibr__dbport *dp = &db->ports[dn->port_off + a->port];
             if (dp->rguid != t->nodes[t->sw_node[w]].guid || dp->rport != a->rport)
                 continue; /* not the saved cable */
+            e[n++] = (back_edge){.u = w, .du = dw, .rp = a->rport};
+        }
+    }
+    off[t->n_sw] = n;
+    return e;
+}
+
+/* Walk backwards from the seeds in queue[0..n) toward saved LID l: every
+   switch whose saved entry toward l leads onto one already found, over a
+   cable both sides have (a back edge), is found too; each found switch
+   marks its block of l. The number of blocks newly marked. */
+static uint64_t walk_back(const ibr_routing_db *db, const back_edge *e, const uint32_t *off,
+                          const uint32_t *swmap, size_t l, uint32_t *queue, uint32_t n,
+                          uint32_t *stamp, uint8_t *marks, size_t nb)
+{
+    uint64_t found = 0;
+    const uint8_t *col = db->lft + l;
+    size_t L = db->lft_size;
+    for (uint32_t h = 0; h < n; h++) {
+        uint32_t v = queue[h];
+        uint8_t *m = &marks[(size_t)swmap[v] * nb + l / IBR__LFT_BLOCK];
+        found += !*m;
+        *m = 1;
+        for (uint32_t k = off[v]; k < off[v + 1]; k++) {
+            uint32_t w = e[k].u;
+            if (stamp[w] == l || col[(size_t)e[k].du * L] != e[k].rp)
+                continue;
             stamp[w] = (uint32_t)l;
             queue[n++] = w;
         }
@@ -362,48 +397,39 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     uint32_t *stamp = ibr__calloc(ctx, S, sizeof *stamp);
     uint32_t *queue = ibr__mallocarray(ctx, S, sizeof *queue);
     uint8_t *marks = ibr__calloc(ctx, (size_t)(db->n_sw ? db->n_sw : 1) * (nb ? nb : 1), 1);
-    /* the seeds per LID (seed[at[l] .. at[l + 1]]), in the order of us:
-       each switch's row read once, in order */
-    uint32_t *at = ibr__calloc(ctx, L + 1, sizeof *at), *seed = NULL;
+    uint32_t *off = ibr__mallocarray(ctx, (size_t)S + 1, sizeof *off);
+    back_edge *e = off ? back_edges(db, t, swmap, off) : NULL;
+    const uint8_t **rows = ibr__mallocarray(ctx, nu, sizeof *rows);
     int rc = IBR_ENOMEM;
-    if (!lost || !stamp || !queue || !marks || !at)
+    if (!lost || !stamp || !queue || !marks || !e || !rows)
         goto out;
-    for (uint32_t i = 0; i < nu; i++)
+    for (uint32_t i = 0; i < nu; i++) {
         lost_ports(lost + (size_t)i * 256, db, t, us[i], swmap[us[i]]);
-    /* LID 0 is not an entry */
-    for (uint32_t i = 0; i < nu; i++) {
-        const uint8_t *row = db->lft + (size_t)swmap[us[i]] * L, *lp = lost + (size_t)i * 256;
-        for (size_t l = 1; l < L; l++)
-            at[l + 1] += row[l] != IBR_NO_ROUTE && lp[row[l]];
+        rows[i] = db->lft + (size_t)swmap[us[i]] * L;
     }
-    for (size_t l = 1; l < L; l++)
-        at[l + 1] += at[l];
-    if (!(seed = ibr__mallocarray(ctx, at[L] ? at[L] : 1, sizeof *seed)))
-        goto out;
-    for (uint32_t i = 0; i < nu; i++) {
-        const uint8_t *row = db->lft + (size_t)swmap[us[i]] * L, *lp = lost + (size_t)i * 256;
-        for (size_t l = 1; l < L; l++)
-            if (row[l] != IBR_NO_ROUTE && lp[row[l]])
-                seed[at[l]++] = us[i];
-    }
-    /* at[l] is now where LID l's seeds end */
     uint64_t found = 0;
-    /* stamps start at 0 */
+    /* stamps start at 0; LID 0 is not an entry. The seeds of LID l: the
+       switches that lost a cable whose entry toward l leads onto it (the
+       rows of those few switches read a column at a time, from cache) */
     for (size_t l = 1; l < L; l++) {
         uint32_t n = 0;
-        for (uint32_t j = at[l - 1]; j < at[l]; j++) {
-            stamp[seed[j]] = (uint32_t)l;
-            queue[n++] = seed[j];
+        for (uint32_t i = 0; i < nu; i++) {
+            uint8_t p = rows[i][l];
+            if (p != IBR_NO_ROUTE && lost[(size_t)i * 256 + p]) {
+                stamp[us[i]] = (uint32_t)l;
+                queue[n++] = us[i];
+            }
         }
         if (n)
-            found += walk_back(db, t, swmap, l, queue, n, stamp, marks, nb);
+            found += walk_back(db, e, off, swmap, l, queue, n, stamp, marks, nb);
     }
     *out = found;
     rc = 0;
 out:
     ibr__free(ctx, us);
-    ibr__free(ctx, at);
-    ibr__free(ctx, seed);
+    ibr__free(ctx, rows);
+    ibr__free(ctx, off);
+    ibr__free(ctx, e);
     ibr__free(ctx, lost);
     ibr__free(ctx, stamp);
     ibr__free(ctx, queue);

@@ -594,6 +594,20 @@ static int copy_rows(rr *x, size_t n_unmapped)
     int whole = x->sw_identity && x->same_lids && L == db->lft_size;
     if (whole)
         memcpy(r->lft, db->lft, (size_t)t->n_sw * L);
+    /* switches lost or added: the runs of rows that follow each other on
+       both sides still in one copy each */
+    int runs = !whole && x->same_lids && L == db->lft_size;
+    for (uint32_t s = 0; runs && s < t->n_sw;) {
+        uint32_t e = s + 1;
+        if (x->swmap[s] == IBR_NONE) {
+            s = e;
+            continue;
+        }
+        while (e < t->n_sw && x->swmap[e] != IBR_NONE && x->swmap[e] == x->swmap[e - 1] + 1)
+            e++;
+        memcpy(r->lft + (size_t)s * L, db->lft + (size_t)x->swmap[s] * L, (size_t)(e - s) * L);
+        s = e;
+    }
     for (uint32_t s = 0; s < t->n_sw; s++) {
         uint32_t ds = x->swmap[s];
         uint8_t *row = r->lft + (size_t)s * L;
@@ -604,7 +618,7 @@ static int copy_rows(rr *x, size_t n_unmapped)
         const uint8_t *old = db->lft + (size_t)ds * db->lft_size;
         if (x->same_lids) {
             size_t n = L < db->lft_size ? L : db->lft_size;
-            if (!whole)
+            if (!whole && !runs)
                 memcpy(row, old, n);
             memset(row + n, IBR_NO_ROUTE, L - n); /* LIDs past the saved top */
             for (size_t i = 0; i < n_unmapped; i++) {
