@@ -430,17 +430,10 @@ static void sp_account(sp_state *st, const uint32_t *pc, int ca, int sign)
         st->ntouched = st->ncand + 1;
     }
     memcpy(subp, st->hcap, n * sizeof *subp);
-    if (!ca) {
-        /* a switch's own LID: no (end port, LID) pairs to count */
-        for (uint32_t k = n; k-- > 1;) {
-            uint32_t c = pc[k];
-            uint64_t w = subp[k];
-            lc[c] = sign > 0 ? lc[c] + w : lc[c] - w;
-            subp[czp[c]] += w;
-        }
-        return;
-    }
-    memcpy(subcp, st->epsp, n * sizeof *subcp);
+    if (ca)
+        memcpy(subcp, st->epsp, n * sizeof *subcp);
+    else
+        memset(subcp, 0, n * sizeof *subcp);
     for (uint32_t k = n; k-- > 1;) {
         uint32_t c = pc[k];
         uint64_t w = subp[k], wc = subcp[k];
@@ -478,24 +471,10 @@ static void sp_account_direct(sp_state *st, const uint32_t *par, uint32_t d, uns
 {
     const ibr__adj *adj = st->t->adj;
     uint64_t *sub = st->sub, *subc = st->subc;
-    if (!ca) {
-        /* a switch's own LID: no (end port, LID) pairs to count */
-        for (uint32_t k = 1; k < st->nord; k++)
-            sub[st->order[k]] = st->s->hca[st->order[k]];
-        sub[d] = 0;
-        for (uint32_t k = st->nord; k-- > 1;) {
-            uint32_t y = st->order[k], e = par[y];
-            uint64_t w = sign > 0 ? sub[y] : -sub[y];
-            for (unsigned g = grp; g < st->ng; g++)
-                st->load[g][e] += w;
-            sub[adj[e].sw] += sub[y];
-        }
-        return;
-    }
     for (uint32_t k = 1; k < st->nord; k++) {
         uint32_t y = st->order[k];
         sub[y] = st->s->hca[y];
-        subc[y] = st->eps[y];
+        subc[y] = ca ? st->eps[y] : 0;
     }
     sub[d] = subc[d] = 0;
     for (uint32_t k = st->nord; k-- > 1;) {
