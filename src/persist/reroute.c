@@ -941,6 +941,33 @@ static uint64_t subtree_hosts(rr *x, uint32_t s, size_t l)
     return sum;
 }
 
+/* The port a moved entry takes, among those offered: the one whose path
+   carries the least of the traffic moved so far (by_wl: the busiest link,
+   then the total, of x->wload), then the least-loaded (ld); the first of
+   equals. */
+typedef struct port_pick {
+    unsigned best;
+    uint32_t bl;
+    int64_t bm, bs;
+} port_pick;
+#define PORT_PICK_INIT {0, UINT32_MAX, INT64_MAX, INT64_MAX}
+
+static void offer_port(const rr *x, port_pick *pk, uint32_t s, uint32_t d, size_t l,
+                       const ibr__adj *a, const uint32_t *ld, int by_wl)
+{
+    int64_t mx = 0, sum = 0;
+    if (by_wl) {
+        mx = x->wload[(size_t)s * 256 + a->port];
+        sum = mx + path_load(x, a->sw, d, l, &mx);
+    }
+    if (mx < pk->bm || (mx == pk->bm && (sum < pk->bs || (sum == pk->bs && ld[a->port] < pk->bl)))) {
+        pk->bm = mx;
+        pk->bs = sum;
+        pk->bl = ld[a->port];
+        pk->best = a->port;
+    }
+}
+
 /* Local repair of (s, l) at the saved distance; 0, or -1 when no port
    keeps it. A parallel cable to the lost cable's neighbour takes the
    routes first (least-loaded); otherwise, toward an end port, the port
@@ -963,9 +990,9 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     /* the traffic it carries only where it can matter (not a switch LID;
        a layered engine's moved paths go into layers, as they come) */
     int by_wl = !x->layered && t->lid_swport[l] != 0 && ensure_wload(x) == 0;
-    unsigned best = 0, best_par = 0;
-    uint32_t bl = UINT32_MAX, bl_par = UINT32_MAX;
-    int64_t bm = INT64_MAX, bs = INT64_MAX;
+    port_pick pk = PORT_PICK_INIT;
+    unsigned best_par = 0;
+    uint32_t bl_par = UINT32_MAX;
     const ibr__node *n = &t->nodes[t->sw_node[s]];
     for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
         const ibr__adj *a = &t->adj[k];
@@ -978,20 +1005,9 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
             bl_par = ld[a->port];
             best_par = a->port;
         }
-        int64_t mx = 0, sum = 0;
-        if (by_wl) {
-            mx = x->wload[(size_t)s * 256 + a->port];
-            sum = mx + path_load(x, a->sw, d, l, &mx);
-        }
-        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
-            bm = mx;
-            bs = sum;
-            bl = ld[a->port];
-            best = a->port;
-        }
+        offer_port(x, &pk, s, d, l, a, ld, by_wl);
     }
-    if (best_par)
-        best = best_par;
+    unsigned best = best_par ? best_par : pk.best;
     if (!best)
         return -1;
     set_entry(x, s, l, best);
@@ -1400,28 +1416,17 @@ static void place_entry(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t 
     const ibr_topo *t = x->t;
     ensure_load(x, s);
     const uint32_t *ld = x->load + (size_t)s * 256;
-    unsigned best = 0;
-    uint32_t bl = UINT32_MAX, deg = t->adj_off[s + 1] - t->adj_off[s];
-    int64_t bm = INT64_MAX, bs = INT64_MAX;
+    port_pick pk = PORT_PICK_INIT;
+    uint32_t deg = t->adj_off[s + 1] - t->adj_off[s];
     for (uint32_t i = 0; i < deg; i++) {
         const ibr__adj *a = &t->adj[t->adj_off[s] + (start + i) % deg];
         if (dist[a->sw] + 1 != dist[s])
             continue;
-        int64_t mx = 0, sum = 0;
-        if (by_wl) {
-            mx = x->wload[(size_t)s * 256 + a->port];
-            sum = mx + path_load(x, a->sw, d, l, &mx);
-        }
-        if (mx < bm || (mx == bm && (sum < bs || (sum == bs && ld[a->port] < bl)))) {
-            bm = mx;
-            bs = sum;
-            bl = ld[a->port];
-            best = a->port;
-        }
+        offer_port(x, &pk, s, d, l, a, ld, by_wl);
     }
     int64_t h = by_wl ? (int64_t)subtree_hosts(x, s, l) : 0;
     walk_load(x, s, d, l, -h);
-    set_entry(x, s, l, best ? best : IBR_NO_ROUTE);
+    set_entry(x, s, l, pk.best ? pk.best : IBR_NO_ROUTE);
     walk_load(x, s, d, l, h);
 }
 
