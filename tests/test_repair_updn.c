@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibroute/sys/toolkit.h"
 #include "repair_check.h"
 
 static uint64_t fnv(const char *s, size_t n)
@@ -74,6 +75,70 @@ static int intact(const ibr_result *old, const ibr_topo *t, uint32_t s, uint16_t
         s = ibr_topo_node_switch(t, pi.remote_node);
     }
     return 0;
+}
+
+/* A full reroute saying that a switch has no legal up/down route to
+   another, checked by a search of its own: over (switch, phase) states
+   under the saved places (old's upos records, switch by switch) on t's
+   links, a first-phase step toward a smaller place, a second-phase step
+   toward a larger one and never a first-phase step after it, the first
+   switch does not reach the second. */
+static unsigned no_route_checked;
+
+static void check_no_route(const ibr_result *old, const ibr_topo *t, const char *reason,
+                           const char *what)
+{
+    unsigned long long ga = 0, gb = 0;
+    if (sscanf(reason, "switch 0x%llx has no legal up/down route to switch 0x%llx", &ga, &gb) != 2)
+        return;
+    no_route_checked++;
+    uint32_t S = ibr_topo_switch_count(t);
+    CU_ASSERT_EQUAL_FATAL(S, ibr_topo_switch_count(ibr_result_topo(old)));
+    uint32_t *pos = calloc(S, sizeof *pos), *stack = malloc(2 * S * sizeof *stack), n = 0;
+    uint8_t *seen = calloc(2 * (size_t)S, 1);
+    ibr_buffer b = IBR_BUFFER_INIT;
+    CU_ASSERT_EQUAL_FATAL(ibr_result_write_db(&b, old), 0);
+    for (const char *p = b.data; p && p < b.data + b.size;) {
+        if (!strncmp(p, "upos ", 5) && n < S)
+            pos[n++] = (uint32_t)strtoul(p + 5, NULL, 10);
+        p = memchr(p, '\n', (size_t)(b.data + b.size - p));
+        p = p ? p + 1 : NULL;
+    }
+    ibr_buffer_dispose(&b);
+    CU_ASSERT_EQUAL_FATAL(n, S);
+    uint32_t from = IBR_NONE, to = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++) {
+        ibr_node_info ni = IBR_NODE_INFO_INIT;
+        ibr_topo_node_info(&ni, t, ibr_topo_switch_node(t, s));
+        from = ni.node_guid == ga ? s : from;
+        to = ni.node_guid == gb ? s : to;
+    }
+    CU_ASSERT_FATAL(from != IBR_NONE && to != IBR_NONE);
+    const uint32_t *off;
+    const ibr_switch_link *lk;
+    ibr_topo_switch_links(&off, &lk, t);
+    uint32_t top = 0, reached = 0;
+    stack[top++] = from * 2;
+    seen[from * 2] = 1;
+    while (top) {
+        uint32_t st = stack[--top], x = st / 2, second = st % 2;
+        reached |= x == to;
+        for (uint32_t k = off[x]; k < off[x + 1]; k++) {
+            uint32_t y = lk[k].sw, ns = y * 2 + (pos[y] > pos[x]);
+            if ((pos[y] < pos[x] && second) || seen[ns])
+                continue;
+            seen[ns] = 1;
+            stack[top++] = ns;
+        }
+    }
+    if (reached)
+        fprintf(stderr, "\n%s: %s, yet a legal route exists\n", what, reason);
+    CU_ASSERT_EQUAL(reached, 0);
+    /* both ends are still cabled to the fabric: a route was owed */
+    CU_ASSERT(off[from] < off[from + 1] && off[to] < off[to + 1]);
+    free(pos);
+    free(stack);
+    free(seen);
 }
 
 typedef struct tally {
@@ -148,6 +213,7 @@ static ibr_result *reroute(const ibr_result *old, const ibr_topo *t, tally *ty, 
         ty->full++;
         CU_ASSERT(rep.reason[0] != 0);
         fprintf(stderr, "\n%s: full reroute: %s\n", what, rep.reason);
+        check_no_route(old, t, rep.reason, what);
     }
     check_answer(old, y, &rep, what, back);
     return y;
@@ -156,13 +222,13 @@ static ibr_result *reroute(const ibr_result *old, const ibr_topo *t, tally *ty, 
 /* Seeded faults on spec routed by chain: faults repaired (tally f), their
    return (tally b: a cable back is repaired, a switch back is new and
    takes a full reroute). */
-static void faults_on(const char *spec, const char *chain, tally *f, tally *b)
+static void faults_on(const char *spec, const char *chain, uint64_t seeds, tally *f, tally *b)
 {
     ibr_fabric *fab = ibr_test_fabric(spec);
     ibr_topo *t0 = ibr_test_freeze(fab);
     ibr_result *r0 = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, chain, NULL), 0);
-    for (uint64_t seed = 1; seed <= 4; seed++)
+    for (uint64_t seed = 1; seed <= seeds; seed++)
         for (unsigned kind = 0; kind < 2; kind++) {
             ibr_fabric *g = NULL;
             CU_ASSERT_EQUAL_FATAL(ibr_fabric_clone(&g, fab), 0);
@@ -197,7 +263,7 @@ static void run_families(const char *engine, int others_too)
     tally f = {0, 0}, b = {0, 0};
     /* fat trees: every fault repaired in place */
     for (size_t i = 0; i < 2; i++)
-        faults_on(trees[i], chain, &f, &b);
+        faults_on(trees[i], chain, 4, &f, &b);
     CU_ASSERT_EQUAL(f.full, 0);
     CU_ASSERT_EQUAL(f.repaired, 16);
     /* a cable back is repaired, a switch back (new) is a full reroute */
@@ -209,7 +275,7 @@ static void run_families(const char *engine, int others_too)
        (no legal route under the saved orientation) the exception */
     tally g = {0, 0}, c = {0, 0};
     for (size_t i = 0; i < 2; i++)
-        faults_on(others[i], chain, &g, &c);
+        faults_on(others[i], chain, 4, &g, &c);
     fprintf(stderr, "\n%s: torus and random graph: %u repaired in place, %u full reroutes\n",
             engine, g.repaired, g.full);
     CU_ASSERT(g.repaired >= 3 * g.full);
@@ -231,6 +297,27 @@ static void test_dnup(void)
 static void test_ftree(void)
 {
     run_families("ftree", 0);
+}
+
+/* Faults after which some switch has no legal route under the saved
+   orientation (a dragonfly and a random graph, updn and dnup): the full
+   reroute is decided before any repair work, and each such verdict is
+   confirmed by the search of check_no_route(); every answer is valid and
+   loop-free, and the other faults are repaired in place. */
+static void test_cut_off(void)
+{
+    static const char *const specs[] = {"dragonfly:a=4,p=2,h=2,g=9",
+                                        "random:switches=40,degree=4,hosts=2,seed=5"};
+    static const char *const chains[] = {"updn,no_fallback", "dnup,no_fallback"};
+    tally f = {0, 0}, b = {0, 0};
+    no_route_checked = 0;
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; j < 2; j++)
+            faults_on(specs[i], chains[j], 8, &f, &b);
+    fprintf(stderr, "\ncut off: %u repaired, %u full (%u without a legal route, confirmed)\n",
+            f.repaired, f.full, no_route_checked);
+    CU_ASSERT(no_route_checked >= 4);
+    CU_ASSERT(f.repaired >= 3 * f.full);
 }
 
 /* A database without the orientation (written before it was kept) loads
@@ -276,6 +363,8 @@ int main(void)
          "counts exact",
          test_ftree},
         {"a database without the orientation: full reroute, saying why", test_old_database},
+        {"no legal route under the saved orientation: full reroute, the verdict confirmed",
+         test_cut_off},
         CU_TEST_INFO_NULL,
     };
     return ibr_test_main("repair_updn", tests);

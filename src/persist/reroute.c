@@ -1929,6 +1929,112 @@ static int updown_returning(char *buf, size_t cap, const rr *x)
     return 0;
 }
 
+/* The up/down closure of a lost element, found before any repair work:
+   under the saved orientation on what remains, a switch's first-phase
+   steps lead down a chain of falling places that ends at a switch with
+   no smaller neighbour (a minimum), and b reaches d iff the minima their
+   chains reach (*up, a mask of the component's minima) meet: the route
+   climbs to a common switch and descends. A pair of switches carrying end
+   ports whose masks are disjoint, one of which the saved tables routed to
+   the other, has lost its route and has no legal one: the repair would
+   search and fail, so the full reroute is decided here (why in buf).
+   More than 64 minima or REP_MAX masks, or a memory failure, leave the
+   question to the repair (0). O(S REP_MAX + E). */
+#define REP_MAX 256
+static int updown_cut(char *buf, size_t cap, const rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    ibr_context *ctx = x->ctx;
+    uint32_t S = t->n_sw, S1 = S ? S : 1, D1 = db->n_sw ? db->n_sw : 1, n_min = 0;
+    uint32_t *pos = ibr__mallocarray(ctx, S1, sizeof *pos);
+    uint32_t *ord = ibr__mallocarray(ctx, D1 > S1 ? D1 : S1, sizeof *ord);
+    uint32_t *rep = ibr__mallocarray(ctx, REP_MAX, sizeof *rep);
+    uint32_t *comp = ibr__mallocarray(ctx, S1, sizeof *comp);
+    uint64_t *up = ibr__calloc(ctx, S1, sizeof *up);
+    uint8_t *eps = ibr__calloc(ctx, S1, 1);
+    int found = 0;
+    if (!pos || !ord || !rep || !comp || !up || !eps)
+        goto out;
+    for (uint32_t i = 0; i < db->n_sw; i++)
+        ord[i] = IBR_NONE;
+    for (uint32_t s = 0; s < S; s++) {
+        pos[s] = x->swmap[s] != IBR_NONE ? db->upos[x->swmap[s]] : IBR_NONE;
+        if (pos[s] != IBR_NONE && pos[s] < db->n_sw)
+            ord[pos[s]] = s;
+    }
+    /* the chains' minima, by rising place: a switch's mask is its smaller
+       neighbours' masks, or its own bit where it has none */
+    for (uint32_t i = 0; i < db->n_sw; i++) {
+        uint32_t s = ord[i];
+        if (s == IBR_NONE || t->adj_off[s] == t->adj_off[s + 1])
+            continue;
+        int low = 0;
+        for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+            uint32_t y = t->adj[k].sw;
+            if (pos[y] != IBR_NONE && pos[y] < pos[s]) {
+                up[s] |= up[y];
+                low = 1;
+            }
+        }
+        if (!low) {
+            if (n_min == 64)
+                goto out;
+            up[s] = (uint64_t)1 << n_min++;
+        }
+    }
+    if (n_min < 2)
+        goto out;
+    for (uint32_t e = 0; e < t->n_end; e++) {
+        uint32_t rn = t->ports[t->end_port[e]].remote_node;
+        if (rn != IBR_NONE && t->nodes[rn].sw != IBR_NONE)
+            eps[t->nodes[rn].sw] = 1;
+    }
+    ibr__switch_components(t, comp, ord);
+    /* one switch stands for each mask of a component (the first) */
+    uint32_t n_rep = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        if (!eps[s] || !up[s] || x->swmap[s] == IBR_NONE)
+            continue;
+        uint32_t i = 0;
+        while (i < n_rep && (comp[rep[i]] != comp[s] || up[rep[i]] != up[s]))
+            i++;
+        if (i < n_rep)
+            continue;
+        if (n_rep == REP_MAX)
+            goto out;
+        rep[n_rep++] = s;
+    }
+    for (uint32_t i = 0; i < n_rep && !found; i++) {
+        uint32_t b = rep[i];
+        const uint8_t *row = db->lft + (size_t)x->swmap[b] * db->lft_size;
+        for (uint32_t j = 0; j < n_rep; j++) {
+            uint32_t d = rep[j];
+            if (comp[d] != comp[b] || (up[b] & up[d]))
+                continue;
+            const ibr__node *dn = &t->nodes[t->sw_node[d]];
+            uint16_t lid = t->ports[dn->port_off].lid;
+            uint32_t ol = lid && lid < x->r->lft_size ? x->lidmap[lid] : IBR_NONE;
+            if (ol == IBR_NONE || ol >= db->lft_size || row[ol] == IBR_NO_ROUTE || row[ol] == 0)
+                continue;
+            snprintf(buf, cap,
+                     "switch 0x%016" PRIx64 " has no legal up/down route to switch 0x%016" PRIx64
+                     " under the saved orientation: full reroute",
+                     t->nodes[t->sw_node[b]].guid, dn->guid);
+            found = 1;
+            break;
+        }
+    }
+out:
+    ibr__free(ctx, pos);
+    ibr__free(ctx, ord);
+    ibr__free(ctx, rep);
+    ibr__free(ctx, comp);
+    ibr__free(ctx, up);
+    ibr__free(ctx, eps);
+    return found;
+}
+
 /* Why the changes take a full reroute, or NULL for a repair. */
 static const char *full_reason(rr *x, const chlist *cl)
 {
@@ -1950,6 +2056,9 @@ static const char *full_reason(rr *x, const chlist *cl)
     if (cl->missing_cable && !db->hops && !x->nue)
         return "the saved routing has no hop matrix to repair with";
     if (x->updown && updown_returning(x->whybuf, sizeof x->whybuf, x))
+        return x->whybuf;
+    if (x->updown && (cl->missing_cable || cl->missing_switch) &&
+        updown_cut(x->whybuf, sizeof x->whybuf, x))
         return x->whybuf;
     if (x->repair == IBR__REPAIR_UPDOWN && !x->updown)
         return "the database keeps no up/down orientation of the links (written by an "
