@@ -70,6 +70,12 @@
  * draws with rand(); both only change which SL a pair gets, never the
  * number of layers or the paths.
  *
+ * Large fabrics. Above lash.class_above switch pairs (and never with mesh
+ * analysis) the layers are built by path class instead, one whole-layer
+ * check per group of pairs rather than one checked insertion per pair, and
+ * balanced by parts of groups (see "layers by path class" below). Only the
+ * SLs differ from the pair-by-pair layers, never the paths.
+ *
  * Tables. LFTs: a switch's own LID goes to port 0, a CA cabled to it to
  * that port, any other LID to the logical link toward the LID's switch.
  * Every LID of a port (LMC) follows the same switch path and gets the same
@@ -839,7 +845,9 @@ static int move_group_part(lash *c, unsigned g, unsigned from, unsigned to, size
    would even the two out (at most all it has there); they move unchecked
    and stay only if the emptiest layer is still acyclic (one topological
    sort), else they move back and half as many are tried, down to one pair,
-   after which the group is not offered to that layer again. It stops when
+   after which the group is not offered to that layer again; after a batch
+   is taken, the next of that group to that layer is at most twice as
+   large. It stops when
    the two layers differ by fewer than BALANCE_GAP paths, no group is left
    to offer, or after BATCH_TRIES batches. */
 static int balance_groups(lash *c)
@@ -848,6 +856,10 @@ static int balance_groups(lash *c)
     unsigned L = c->layers;
     size_t (*in)[MAX_LAYERS] = ibr__calloc(c->ctx, 256, sizeof *in); /* pairs per group, layer */
     uint16_t refused[256] = {0}; /* per group: layers that refused a pair of it */
+    size_t next[256][MAX_LAYERS];  /* per group and layer: largest batch to try */
+    for (unsigned g = 0; g < 256; g++)
+        for (unsigned v = 0; v < MAX_LAYERS; v++)
+            next[g][v] = SIZE_MAX;
     size_t maxg = 0;
     for (unsigned g = 0; g < 256; g++)
         if (c->goff[g + 1] - c->goff[g] > maxg)
@@ -882,6 +894,8 @@ static int balance_groups(lash *c)
             break;
         size_t want = (size_t)((c->cnt[max] - c->cnt[to]) / 4);
         size_t k = want < 1 ? 1 : want < in[g][max] ? want : in[g][max];
+        if (k > next[g][to])
+            k = next[g][to];
         for (;; k /= 2, tries++) {
             if (k == 0 || tries >= BATCH_TRIES) {
                 refused[g] |= (uint16_t)(1u << to);
@@ -892,6 +906,7 @@ static int balance_groups(lash *c)
             if (rc == 0) {
                 in[g][max] -= k;
                 in[g][to] += k;
+                next[g][to] = 2 * k;
                 tries++;
                 break;
             }
