@@ -795,6 +795,7 @@ out:
 }
 
 #define BATCH_TRIES 256 /* batches tried by balance_groups() at most */
+#define BATCH_FIRST 1024 /* pairs in the first batch of a group to a layer */
 
 /* Move the pairs pl[0 .. m-1] unchecked from layer `from` to `to`. */
 static int move_batch(lash *c, unsigned from, unsigned to, const uint32_t *pl, size_t m)
@@ -845,9 +846,10 @@ static int move_group_part(lash *c, unsigned g, unsigned from, unsigned to, size
    would even the two out (at most all it has there); they move unchecked
    and stay only if the emptiest layer is still acyclic (one topological
    sort), else they move back and half as many are tried, down to one pair,
-   after which the group is not offered to that layer again; after a batch
-   is taken, the next of that group to that layer is at most twice as
-   large. It stops when
+   after which the group is not offered to that layer again. The first
+   batch of a group to a layer is at most BATCH_FIRST pairs, and each
+   one taken lets the next be twice as large: a group that a layer refuses
+   costs little, one it takes grows to the gap in a few batches. It stops when
    the two layers differ by fewer than BALANCE_GAP paths, no group is left
    to offer, or after BATCH_TRIES batches. */
 static int balance_groups(lash *c)
@@ -859,7 +861,7 @@ static int balance_groups(lash *c)
     size_t next[256][MAX_LAYERS];  /* per group and layer: largest batch to try */
     for (unsigned g = 0; g < 256; g++)
         for (unsigned v = 0; v < MAX_LAYERS; v++)
-            next[g][v] = SIZE_MAX;
+            next[g][v] = BATCH_FIRST;
     size_t maxg = 0;
     for (unsigned g = 0; g < 256; g++)
         if (c->goff[g + 1] - c->goff[g] > maxg)
