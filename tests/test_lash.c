@@ -957,6 +957,23 @@ static void test_allocation_failure(void)
     CU_ASSERT(n > 20);
     st.fail_at = -1;
     ibr_topo_destroy(t);
+    /* the layers by path class (on a fat tree) */
+    t = ibr_test_topo(ctx, "xgft:h=3,m=4.4.6,w=1.2.3");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    base = st.live;
+    ibr_param cp = {"lash.class_above", "0"};
+    o.params = &cp;
+    o.n_params = 1;
+    r = ibr_test_route_oom(&n, &st, t, "lash,no_fallback", &o);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT(artifact_has(r, "layers by path class"));
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(st.live, base);
+    CU_ASSERT(n > 20);
+    st.fail_at = -1;
+    ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
     CU_ASSERT_EQUAL(st.live, 0);
 }
