@@ -419,13 +419,13 @@ static int one_layer(lash *c, int *fits)
 /* ---- layers by path class ----------------------------------------------
    On a large fabric the pair-by-pair loop costs one checked insertion per
    pair and layer tried, most of them on the refusals. Layering by class
-   replaces them with one whole-layer check per class and layer tried.
+   replaces them with one whole-layer check per group and layer tried.
 
    Orientation: switches ranked by their hops to the nearest switch with an
    end port, ties by index; a hop to a higher key goes up. A path's class is
    its run pattern: the direction of its first hop and the number of runs
-   of hops in one direction (a path in one direction counts as up, then
-   down). On a fat tree the pairs between leaves go up, then down; the pairs
+   of hops in one direction (a path in one direction is a class of its own:
+   it fits with either pattern below). On a fat tree the pairs between leaves go up, then down; the pairs
    between upper switches dip through a lower level first. The paths of one
    up*-then-down* class never make a down -> up dependency, so the class is
    free of cycles in any layer of its own (every dependency goes from a
