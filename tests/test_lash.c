@@ -581,6 +581,178 @@ static size_t diff_results(const ibr_topo *t, const ibr_result *a, const ibr_res
     return d;
 }
 
+/* Credit loops of every route between two ports with a LID, the switches'
+   own ports included (the pairs of upper switches are the ones the layers
+   by class must keep apart): each route walked through the LFTs, channel =
+   (switch, out port, VL of the pair's SL through SL2VL), then Kahn's
+   algorithm. Independent of the engine and of the verifier. 1: a loop,
+   0: none, -1: a route that does not arrive. */
+static int all_port_loops(const ibr_topo *t, const ibr_result *r)
+{
+    uint32_t ns = ibr_topo_switch_count(t);
+    ibr_test_endp *e;
+    size_t ne = ibr_test_end_ports(t, &e), n = ne + ns;
+    ibr_test_endp *src = malloc(sizeof *src * n);
+    memcpy(src, e, sizeof *e * ne);
+    for (uint32_t s = 0; s < ns; s++)
+        src[ne + s] = (ibr_test_endp){ibr_topo_switch_node(t, s), 0, switch_lid(t, s), 1, s};
+    size_t nch = (size_t)ns * 256 * 16, cnt = 0, cap = 1 << 16;
+    uint32_t *ed = malloc(sizeof *ed * 2 * cap);
+    int bad = 0;
+    for (size_t a = 0; a < n && !bad; a++)
+        for (size_t b = 0; b < n && !bad; b++) {
+            if (src[a].sw == src[b].sw || !src[a].lid || !src[b].lid)
+                continue;
+            unsigned sl = ibr_result_path_sl(r, src[a].lid, src[b].lid);
+            uint32_t cur = src[a].sw, prev = UINT32_MAX, steps = 0;
+            unsigned ip = 0;
+            if (src[a].port) {
+                ibr_port_info pi = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&pi, t, src[a].node, src[a].port);
+                ip = pi.remote_port;
+            }
+            while (cur != src[b].sw && !bad) {
+                uint32_t node = ibr_topo_switch_node(t, cur);
+                unsigned op = ibr_result_lft_port(r, cur, src[b].lid);
+                uint8_t map[16];
+                memset(map, 0, sizeof map); /* no SL2VL tables: all on VL0 */
+                if (op == IBR_NO_ROUTE || ++steps > ns ||
+                    (ibr_result_has_sl2vl(r) && ibr_result_sl2vl(map, r, cur, ip, op) < 0)) {
+                    bad = -1;
+                    break;
+                }
+                uint32_t ch = ((uint32_t)cur * 256 + op) * 16 + map[sl & 15];
+                if (prev != UINT32_MAX) {
+                    if (cnt == cap)
+                        ed = realloc(ed, sizeof *ed * 2 * (cap *= 2));
+                    ed[2 * cnt] = prev;
+                    ed[2 * cnt++ + 1] = ch;
+                }
+                prev = ch;
+                ibr_port_info po = IBR_PORT_INFO_INIT;
+                ibr_topo_port_info(&po, t, node, op);
+                ip = po.remote_port;
+                if ((cur = ibr_test_sw_behind(t, node, op)) == IBR_NONE)
+                    bad = -1;
+            }
+        }
+    /* Kahn over the dependencies */
+    uint32_t *deg = calloc(nch, sizeof *deg), *off = calloc(nch + 1, sizeof *off);
+    uint32_t *adj = malloc(sizeof *adj * (cnt + 1)), *q = malloc(sizeof *q * nch);
+    for (size_t i = 0; i < cnt; i++) {
+        off[ed[2 * i] + 1]++;
+        deg[ed[2 * i + 1]]++;
+    }
+    for (size_t c = 0; c < nch; c++)
+        off[c + 1] += off[c];
+    uint32_t *pos = malloc(sizeof *pos * (nch + 1));
+    memcpy(pos, off, sizeof *pos * nch);
+    for (size_t i = 0; i < cnt; i++)
+        adj[pos[ed[2 * i]]++] = ed[2 * i + 1];
+    size_t head = 0, tail = 0, removed = 0;
+    for (size_t c = 0; c < nch; c++)
+        if (!deg[c])
+            q[tail++] = (uint32_t)c;
+    while (head < tail) {
+        uint32_t c = q[head++];
+        removed++;
+        for (uint32_t k = off[c]; k < off[c + 1]; k++)
+            if (--deg[adj[k]] == 0)
+                q[tail++] = adj[k];
+    }
+    if (!bad && removed != nch)
+        bad = 1;
+    free(deg);
+    free(off);
+    free(adj);
+    free(q);
+    free(pos);
+    free(ed);
+    free(src);
+    free(e);
+    return bad;
+}
+
+static int artifact_has(const ibr_result *r, const char *needle)
+{
+    const void *data;
+    size_t size;
+    if (ibr_result_find_artifact(&data, &size, r, LAYERS_TXT) < 0)
+        return 0;
+    char *txt = malloc(size + 1);
+    memcpy(txt, data, size);
+    txt[size] = 0;
+    int found = strstr(txt, needle) != NULL;
+    free(txt);
+    return found;
+}
+
+/* Layers by path class (lash.class_above, here 0 to force them on small
+   fabrics): on fat trees, valid, shortest, the same LFTs as the pair-by-pair
+   layers (only the SLs differ), no more layers, and free of credit loops
+   by an independent walk of every route, switches' own included; on other
+   fabrics deadlock-free as well (groups cyclic alone placed pair by pair);
+   where the classes need more layers than the VLs allow (a random graph
+   with 5 VLs), the pair-by-pair result, byte for byte. */
+static void test_by_class(void)
+{
+    static const char *specs[] = {
+        "xgft:h=3,m=4.4.6,w=1.2.3", "fattree:levels=3,radix=8", "xgft:h=3,m=6.6.8,w=1.6.6",
+        "dragonfly:a=4,p=2,h=2,g=9", "random:switches=40,degree=4,hosts=2,seed=3",
+        "torus:dims=4x4x4,hosts=1",
+    };
+    ibr_param p = {"lash.class_above", "0"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        int tree = i < 3;
+        ibr_topo *t = topo15(specs[i], 0, 0, 0, 0);
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.max_vls = 15;
+        ibr_result *r0 = ibr_test_route(NULL, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+        o.params = &p;
+        o.n_params = 1;
+        ibr_result *r1 = ibr_test_route(NULL, t, "lash,no_fallback", &o,
+                                        IBR_TEST_DEADLOCK_FREE | IBR_TEST_MINIMAL |
+                                            IBR_TEST_UNRESTRICTED);
+        CU_ASSERT_FATAL(r0 && r1);
+        unsigned l1 = check_lash(t, r1, 0, 15), l0 = layers_of(r0, NULL);
+        CU_ASSERT(artifact_has(r1, "layers by path class"));
+        CU_ASSERT(!artifact_has(r0, "layers by path class"));
+        CU_ASSERT_EQUAL(all_port_loops(t, r1), 0);
+        CU_ASSERT_EQUAL(ibr_test_credit_loops(r1), 0);
+        CU_ASSERT_EQUAL(diff_results(t, r0, r1, 0), 0);
+        if (tree) {
+            CU_ASSERT(l1 <= l0);
+            CU_ASSERT(l1 >= 2); /* upper switches' pairs dip: one layer is not enough */
+        }
+        ibr_result_destroy(r0);
+        ibr_result_destroy(r1);
+        ibr_topo_destroy(t);
+    }
+    /* too many layers by class: the pair-by-pair layers instead */
+    ibr_topo *t = topo15("random:switches=40,degree=4,hosts=2,seed=3", 0, 0, 0, 0);
+    ibr_options o = IBR_OPTIONS_INIT;
+    o.max_vls = 5; /* what the pairs need one by one; by class 7 */
+    ibr_result *r0 = ibr_test_route(NULL, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    o.params = &p;
+    o.n_params = 1;
+    ibr_result *r1 = ibr_test_route(NULL, t, "lash,no_fallback", &o, IBR_TEST_DEADLOCK_FREE);
+    CU_ASSERT_FATAL(r0 && r1);
+    CU_ASSERT(!artifact_has(r1, "layers by path class"));
+    CU_ASSERT_EQUAL(diff_results(t, r0, r1, 1), 0);
+    CU_ASSERT_EQUAL(layers_of(r0, NULL), layers_of(r1, NULL));
+    ibr_result_destroy(r0);
+    ibr_result_destroy(r1);
+    /* the walk finds loops where there are: minhop on a torus */
+    o.params = NULL;
+    o.n_params = 0;
+    ibr_topo_destroy(t);
+    t = topo15("torus:dims=4x4,hosts=1", 0, 0, 0, 0);
+    CU_ASSERT_EQUAL(ibr_route(&r0, t, "minhop,no_fallback", &o), 0);
+    CU_ASSERT_EQUAL(all_port_loops(t, r0), 1);
+    ibr_result_destroy(r0);
+    ibr_topo_destroy(t);
+}
+
 /* One seed, one output, whatever the thread count; another seed may move
    pairs between layers but changes neither paths nor the layer count. */
 static void test_determinism(void)
@@ -785,6 +957,23 @@ static void test_allocation_failure(void)
     CU_ASSERT(n > 20);
     st.fail_at = -1;
     ibr_topo_destroy(t);
+    /* the layers by path class (on a fat tree) */
+    t = ibr_test_topo(ctx, "xgft:h=3,m=4.4.6,w=1.2.3");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    base = st.live;
+    ibr_param cp = {"lash.class_above", "0"};
+    o.params = &cp;
+    o.n_params = 1;
+    r = ibr_test_route_oom(&n, &st, t, "lash,no_fallback", &o);
+    ibr_verify_report rep = {.version = IBR_VERIFY_REPORT_VERSION};
+    CU_ASSERT_EQUAL(ibr_result_verify(&rep, r), 0);
+    CU_ASSERT_EQUAL(rep.deadlock_free, 1);
+    CU_ASSERT(artifact_has(r, "layers by path class"));
+    ibr_result_destroy(r);
+    CU_ASSERT_EQUAL(st.live, base);
+    CU_ASSERT(n > 20);
+    st.fail_at = -1;
+    ibr_topo_destroy(t);
     ibr_context_destroy(ctx);
     CU_ASSERT_EQUAL(st.live, 0);
 }
@@ -799,6 +988,7 @@ int main(void)
         {"mesh analysis", test_mesh_analysis},
         {"mesh analysis: ibroute's or OpenSM's link order", test_mesh_choice},
         {"determinism: seed and threads", test_determinism},
+        {"layers by path class: trees, other fabrics, fallback", test_by_class},
         {"random small fabrics: routed or declined", test_random_small},
         {"LMC", test_lmc},
         {"edge fabrics", test_edge_fabrics},

@@ -38,7 +38,7 @@ class TestLash(unittest.TestCase):
                 | EngineCaps.MINIMAL | EngineCaps.LMC)
         self.assertEqual(info.caps & want, want)
         names = {s.name for s in info.settings}
-        self.assertEqual(names, {"start_vl", "mesh_analysis"})
+        self.assertEqual(names, {"start_vl", "mesh_analysis", "class_above"})
 
     def test_layers_and_sls(self):
         with self.topo.route("lash,no_fallback") as r:

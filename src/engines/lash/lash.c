@@ -70,6 +70,12 @@
  * draws with rand(); both only change which SL a pair gets, never the
  * number of layers or the paths.
  *
+ * Large fabrics. Above lash.class_above switch pairs (and never with mesh
+ * analysis) the layers are built by path class instead, one whole-layer
+ * check per group of pairs rather than one checked insertion per pair, and
+ * balanced by parts of groups (see "layers by path class" below). Only the
+ * SLs differ from the pair-by-pair layers, never the paths.
+ *
  * Tables. LFTs: a switch's own LID goes to port 0, a CA cabled to it to
  * that port, any other LID to the logical link toward the LID's switch.
  * Every LID of a port (LMC) follows the same switch path and gets the same
@@ -125,6 +131,11 @@ typedef struct lash {
     uint64_t moved;      /* pairs moved by balancing */
     unsigned lmc_cap;
     uint32_t *p1, *p2;   /* paths being placed */
+    int by_class;        /* try the layers by path class (see there) */
+    int classed;         /* ... and they were built that way */
+    unsigned groups;     /* groups of pairs (class layering) */
+    uint32_t *pl;        /* class layering: the pairs (a * n + b), by group, */
+    size_t goff[257];    /* group k's at pl[goff[k] .. goff[k + 1] - 1] */
 } lash;
 
 /* ---- graph ------------------------------------------------------------ */
@@ -405,6 +416,214 @@ static int one_layer(lash *c, int *fits)
     return 0;
 }
 
+/* ---- layers by path class ----------------------------------------------
+   On a large fabric the pair-by-pair loop costs one checked insertion per
+   pair and layer tried, most of them on the refusals. Layering by class
+   replaces them with one whole-layer check per group and layer tried.
+
+   Orientation: switches ranked by their hops to the nearest switch with an
+   end port, ties by index; a hop to a higher key goes up. A path's class is
+   its run pattern: the direction of its first hop and the number of runs
+   of hops in one direction (a path in one direction is a class of its own:
+   it fits with either pattern below). On a fat tree the pairs between leaves go up, then down; the pairs
+   between upper switches dip through a lower level first. The paths of one
+   up*-then-down* class never make a down -> up dependency, so the class is
+   free of cycles in any layer of its own (every dependency goes from a
+   channel to one later in the order: up channels by rising key, then down
+   channels by falling key); the same holds, mirrored, for down*-then-up*.
+   A pair's group is the pair of its two paths' classes (both go into one
+   layer).
+
+   Placement: groups, largest first, go whole into the first layer that
+   stays acyclic with them, added unchecked and tested with one
+   topological sort (ibr__cdg_order), else taken out again; a group no
+   layer takes opens a new one, and a group that is cyclic even alone is
+   placed pair by pair with checked insertions. Every layer is thus
+   acyclic by a check of its own, whatever the topology; the classes only
+   decide how few checks that takes. If this needs more layers than the
+   VLs allow, the pair-by-pair loop runs instead. */
+
+#define CLASS_RUNS 7 /* run patterns told apart; longer ones share a class */
+
+/* key[x] of every switch: rank << 16 | x (x < 65536). */
+static int class_keys(lash *c, uint32_t *key)
+{
+    const ibr_topo *t = c->t;
+    uint32_t n = c->n, nleaf = 0;
+    uint8_t *isleaf = ibr__calloc(c->ctx, n, 1);
+    uint32_t *leaf = ibr__mallocarray(c->ctx, n, sizeof *leaf);
+    if (!isleaf || !leaf) {
+        ibr__free(c->ctx, isleaf);
+        ibr__free(c->ctx, leaf);
+        return IBR_ENOMEM;
+    }
+    for (uint32_t i = 0; i < t->n_end; i++) {
+        uint16_t lid = t->ports[t->end_port[i]].lid;
+        uint32_t x = lid ? t->lid_sw[lid] : IBR_NONE;
+        if (x != IBR_NONE && !isleaf[x]) {
+            isleaf[x] = 1;
+            leaf[nleaf++] = x;
+        }
+    }
+    for (uint32_t x = 0; x < n; x++) {
+        unsigned r = nleaf ? 255 : 0;
+        const uint8_t *hx = c->hops + (size_t)x * n;
+        for (uint32_t k = 0; k < nleaf && r; k++)
+            if (hx[leaf[k]] < r)
+                r = hx[leaf[k]];
+        key[x] = (uint32_t)r << 16 | x;
+    }
+    ibr__free(c->ctx, isleaf);
+    ibr__free(c->ctx, leaf);
+    return 0;
+}
+
+/* Class of the path s -> d, 0 .. 15: 0 for a path in one direction (it
+   fits with up-then-down paths and with down-then-up ones), else
+   (runs - 1) * 2 + (first hop down), CLASS_RUNS runs or more sharing 14
+   and 15. */
+static unsigned path_class(const lash *c, const uint32_t *key, uint32_t s, uint32_t d)
+{
+    unsigned runs = 0, first = 0, last = 2, k = 0;
+    while (s != d && k++ < MAX_PATH) {
+        uint32_t y = c->lnbr[c->loff[s] + c->nh[(size_t)s * c->n + d]];
+        unsigned down = key[y] < key[s];
+        if (down != last) {
+            if (!runs)
+                first = down;
+            runs++;
+            last = down;
+        }
+        s = y;
+    }
+    if (runs <= 1)
+        return 0;
+    if (runs >= CLASS_RUNS)
+        return 14 + first;
+    return (runs - 1) * 2 + first;
+}
+
+/* Add (rm = 0) or remove (rm = 1) both paths of every pair of pl[0 .. m-1]
+   (a * n + b) in layer v, unchecked. */
+static int group_paths(lash *c, unsigned v, const uint32_t *pl, size_t m, int rm)
+{
+    for (size_t i = 0; i < m; i++) {
+        uint32_t a = pl[i] / c->n, b = pl[i] % c->n;
+        size_t n1 = path_of(c, a, b, c->p1), n2 = path_of(c, b, a, c->p2);
+        int rc;
+        if (rm)
+            rc = ibr__cdg_remove_path(c->g, v, c->p1, n1, 1) < 0 ||
+                         ibr__cdg_remove_path(c->g, v, c->p2, n2, 1) < 0
+                     ? IBR_EINTERNAL
+                     : 0;
+        else if ((rc = ibr__cdg_add_path(c->g, v, c->p1, n1, 1, 0)) == 0)
+            rc = ibr__cdg_add_path(c->g, v, c->p2, n2, 1, 0);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Place one group: whole into the first layer that stays acyclic (a new
+   one if none), else pair by pair. *L: layers in use; returns 1 when a pair
+   needs more layers than available, 0 when placed, or an error. */
+static int place_group(lash *c, const uint32_t *pl, size_t m, unsigned *L)
+{
+    int rc;
+    for (unsigned v = 0; v <= *L && v < c->avail; v++) {
+        if ((rc = group_paths(c, v, pl, m, 0)) < 0 || (rc = ibr__cdg_order(c->g, v)) < 0)
+            return rc;
+        if (rc == 0) {
+            for (size_t i = 0; i < m; i++) {
+                uint32_t a = pl[i] / c->n, b = pl[i] % c->n;
+                c->lay[(size_t)a * c->n + b] = c->lay[(size_t)b * c->n + a] = (uint8_t)v;
+            }
+            c->cnt[v] += 2 * (uint64_t)m;
+            if (v == *L)
+                ++*L;
+            return 0;
+        }
+        if ((rc = group_paths(c, v, pl, m, 1)) < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < m; i++) { /* cyclic alone: pair by pair */
+        uint32_t a = pl[i] / c->n, b = pl[i] % c->n;
+        size_t n1 = path_of(c, a, b, c->p1), n2 = path_of(c, b, a, c->p2);
+        unsigned v;
+        rc = 1;
+        for (v = 0; v < *L; v++)
+            if ((rc = try_pair(c, v, n1, n2)) <= 0)
+                break;
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            if (*L == c->avail)
+                return 1;
+            v = (*L)++;
+            if ((rc = try_pair(c, v, n1, n2)) != 0)
+                return rc < 0 ? rc : IBR_EINTERNAL;
+        }
+        c->lay[(size_t)a * c->n + b] = c->lay[(size_t)b * c->n + a] = (uint8_t)v;
+        c->cnt[v] += 2;
+    }
+    return 0;
+}
+
+/* Layers by class: 0 with *needed set, 1 when they need more layers than
+   available (c->g and the counts are then to be reset), or an error. */
+static int assign_by_class(lash *c, unsigned *needed)
+{
+    uint32_t n = c->n;
+    size_t npairs = (size_t)c->nlive * (c->nlive - 1) / 2, size[256] = {0}, off[257] = {0};
+    uint32_t *key = ibr__mallocarray(c->ctx, n, sizeof *key);
+    uint32_t *pl = c->pl = ibr__mallocarray(c->ctx, npairs ? npairs : 1, sizeof *pl);
+    int rc = IBR_ENOMEM;
+    if (!key || !pl || (rc = class_keys(c, key)) < 0)
+        goto out;
+    /* the group of every pair, kept in lay[] until it is placed */
+    for (uint32_t i = 0; i < c->nlive; i++) {
+        uint32_t a = c->order[i];
+        for (uint32_t j = i + 1; j < c->nlive; j++) {
+            uint32_t b = c->order[j];
+            unsigned x = path_class(c, key, a, b), y = path_class(c, key, b, a);
+            unsigned grp = x < y ? x << 4 | y : y << 4 | x;
+            c->lay[(size_t)a * n + b] = (uint8_t)grp;
+            size[grp]++;
+        }
+    }
+    for (unsigned k = 0; k < 256; k++)
+        c->goff[k + 1] = off[k + 1] = off[k] + size[k];
+    for (uint32_t i = 0; i < c->nlive; i++)
+        for (uint32_t j = i + 1; j < c->nlive; j++) {
+            uint32_t a = c->order[i], b = c->order[j];
+            pl[off[c->lay[(size_t)a * n + b]]++] = a * n + b;
+        }
+    /* off[k] is now the end of group k: largest groups first */
+    unsigned L = 0;
+    c->groups = 0;
+    for (;;) {
+        unsigned best = 256;
+        for (unsigned k = 0; k < 256; k++)
+            if (size[k] && (best == 256 || size[k] > size[best]))
+                best = k;
+        if (best == 256)
+            break;
+        if ((rc = ibr_run_progress(c->run, "lash: layers by class", c->groups, 256)) < 0)
+            goto out;
+        rc = place_group(c, pl + off[best] - size[best], size[best], &L);
+        if (rc != 0)
+            goto out;
+        size[best] = 0;
+        c->groups++;
+    }
+    *needed = L ? L : 1;
+    c->classed = 1;
+    rc = 0;
+out:
+    ibr__free(c->ctx, key);
+    return rc;
+}
+
 /* The main loop: every unordered pair into the first layer that takes it.
    Returns 0, or a negative error; *needed gets the layers in use, or
    c->avail + 1 when a pair needs one more layer than the VLs allow (the
@@ -420,6 +639,19 @@ static int assign_layers(lash *c, unsigned *needed)
     if (fits) {
         *needed = 1;
         return 0;
+    }
+    if (c->by_class) {
+        if ((rc = assign_by_class(c, needed)) <= 0)
+            return rc;
+        /* more layers than available: start over pair by pair */
+        ibr__free(c->ctx, c->pl);
+        c->pl = NULL;
+        memset(c->cnt, 0, sizeof c->cnt);
+        ibr__cdg_destroy(c->g);
+        c->g = NULL;
+        if ((rc = ibr__cdg_create_topo(&c->g, c->t, MAX_LAYERS)) < 0 ||
+            (rc = one_layer(c, &fits)) < 0)
+            return rc;
     }
     for (uint32_t i = 0; i < c->nlive; i++) {
         if ((rc = ibr_run_progress(c->run, "lash: layers", i, c->nlive)) < 0)
@@ -562,6 +794,133 @@ out:
     return rc;
 }
 
+#define BATCH_TRIES 256 /* batches tried by balance_groups() at most */
+#define BATCH_FIRST 1024 /* pairs in the first batch of a group to a layer */
+
+/* Move the pairs pl[0 .. m-1] unchecked from layer `from` to `to`. */
+static int move_batch(lash *c, unsigned from, unsigned to, const uint32_t *pl, size_t m)
+{
+    for (size_t i = 0; i < m; i++) {
+        uint32_t a = pl[i] / c->n, b = pl[i] % c->n;
+        size_t n1 = path_of(c, a, b, c->p1), n2 = path_of(c, b, a, c->p2);
+        int rc = ibr__cdg_move_path(c->g, from, to, c->p1, n1, 1, 0);
+        if (rc == 0)
+            rc = ibr__cdg_move_path(c->g, from, to, c->p2, n2, 1, 0);
+        if (rc != 0)
+            return rc < 0 ? rc : IBR_EINTERNAL;
+    }
+    return 0;
+}
+
+/* Try to move k pairs of group g from layer `from` to `to` (the first k of
+   the group in `from`, gathered into buf): 0 moved, 1 refused (`to` would
+   have a cycle; nothing moved), or an error. */
+static int move_group_part(lash *c, unsigned g, unsigned from, unsigned to, size_t k,
+                           uint32_t *buf)
+{
+    uint32_t n = c->n;
+    size_t m = 0;
+    for (size_t i = c->goff[g]; i < c->goff[g + 1] && m < k; i++) {
+        uint32_t a = c->pl[i] / n, b = c->pl[i] % n;
+        if (c->lay[(size_t)a * n + b] == from)
+            buf[m++] = c->pl[i];
+    }
+    int rc;
+    if ((rc = move_batch(c, from, to, buf, m)) < 0 || (rc = ibr__cdg_order(c->g, to)) < 0)
+        return rc;
+    if (rc == 1)
+        return (rc = move_batch(c, to, from, buf, m)) < 0 ? rc : 1;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t a = buf[i] / n, b = buf[i] % n;
+        c->lay[(size_t)a * n + b] = c->lay[(size_t)b * n + a] = (uint8_t)to;
+    }
+    c->cnt[from] -= 2 * (uint64_t)m;
+    c->cnt[to] += 2 * (uint64_t)m;
+    c->moved += m;
+    return 0;
+}
+
+/* Balancing after the layers by class, by parts of groups instead of one
+   checked move per pair: from the fullest layer, the group with the most
+   pairs there not yet refused by the emptiest layer sends as many pairs as
+   would even the two out (at most all it has there); they move unchecked
+   and stay only if the emptiest layer is still acyclic (one topological
+   sort), else they move back and half as many are tried, down to one pair,
+   after which the group is not offered to that layer again. The first
+   batch of a group to a layer is at most BATCH_FIRST pairs, and each
+   one taken lets the next be twice as large: a group that a layer refuses
+   costs little, one it takes grows to the gap in a few batches. It stops when
+   the two layers differ by fewer than BALANCE_GAP paths, no group is left
+   to offer, or after BATCH_TRIES batches. */
+static int balance_groups(lash *c)
+{
+    uint32_t n = c->n;
+    unsigned L = c->layers;
+    size_t (*in)[MAX_LAYERS] = ibr__calloc(c->ctx, 256, sizeof *in); /* pairs per group, layer */
+    uint16_t refused[256] = {0}; /* per group: layers that refused a pair of it */
+    size_t next[256][MAX_LAYERS];  /* per group and layer: largest batch to try */
+    for (unsigned g = 0; g < 256; g++)
+        for (unsigned v = 0; v < MAX_LAYERS; v++)
+            next[g][v] = BATCH_FIRST;
+    size_t maxg = 0;
+    for (unsigned g = 0; g < 256; g++)
+        if (c->goff[g + 1] - c->goff[g] > maxg)
+            maxg = c->goff[g + 1] - c->goff[g];
+    uint32_t *buf = ibr__mallocarray(c->ctx, maxg ? maxg : 1, sizeof *buf);
+    int rc = IBR_ENOMEM;
+    if (!in || !buf)
+        goto out;
+    for (unsigned g = 0; g < 256; g++)
+        for (size_t i = c->goff[g]; i < c->goff[g + 1]; i++)
+            in[g][c->lay[(size_t)(c->pl[i] / n) * n + c->pl[i] % n]]++;
+    unsigned tries = 0;
+    while (L > 1 && tries < BATCH_TRIES) {
+        unsigned max, min, g = 256, to = L;
+        fullest_emptiest(c, &max, &min);
+        /* the lightest layer that some group of the fullest may still go to */
+        for (unsigned v = 0; v < L; v++) {
+            if (v == max || c->cnt[v] + BALANCE_GAP > c->cnt[max] ||
+                (to < L && c->cnt[v] >= c->cnt[to]))
+                continue;
+            unsigned best = 256;
+            for (unsigned k = 0; k < 256; k++)
+                if (in[k][max] && !(refused[k] >> v & 1) &&
+                    (best == 256 || in[k][max] > in[best][max]))
+                    best = k;
+            if (best < 256) {
+                to = v;
+                g = best;
+            }
+        }
+        if (g == 256)
+            break;
+        size_t want = (size_t)((c->cnt[max] - c->cnt[to]) / 4);
+        size_t k = want < 1 ? 1 : want < in[g][max] ? want : in[g][max];
+        if (k > next[g][to])
+            k = next[g][to];
+        for (;; k /= 2, tries++) {
+            if (k == 0 || tries >= BATCH_TRIES) {
+                refused[g] |= (uint16_t)(1u << to);
+                break;
+            }
+            if ((rc = move_group_part(c, g, max, to, k, buf)) < 0)
+                goto out;
+            if (rc == 0) {
+                in[g][max] -= k;
+                in[g][to] += k;
+                next[g][to] = 2 * k;
+                tries++;
+                break;
+            }
+        }
+    }
+    rc = 0;
+out:
+    ibr__free(c->ctx, in);
+    ibr__free(c->ctx, buf);
+    return rc;
+}
+
 /* ---- tables ----------------------------------------------------------- */
 
 /* Is LID `lid` one the options route (within 2^min(port LMC, cap))? */
@@ -676,6 +1035,10 @@ static int layers_artifact(lash *c, const char *mesh)
                              "mesh analysis %s, %" PRIu64 " pairs moved by balancing\n"
                              "# layer sl paths_before_balancing paths\n",
                              c->layers, c->avail, c->start, mesh, c->moved);
+    if (rc == 0 && c->classed)
+        rc = ibr__buf_printf(&b, c->ctx,
+                             "# layers by path class: %u groups of pairs, balanced by parts of groups\n",
+                             c->groups);
     for (unsigned l = 0; l < c->layers && rc == 0; l++)
         rc = ibr__buf_printf(&b, c->ctx, "%u %u %" PRIu64 " %" PRIu64 "\n", l, c->start + l,
                              c->before[l], c->cnt[l]);
@@ -863,6 +1226,7 @@ static void lash_free(lash *c)
     ibr__free(ctx, c->live);
     ibr__free(ctx, c->p1);
     ibr__free(ctx, c->p2);
+    ibr__free(ctx, c->pl);
     ibr__cdg_destroy(c->g);
 }
 
@@ -971,10 +1335,13 @@ static int lash_route(ibr_run *run, void *user)
     ibr__sort(c.order, c.nlive, sizeof *c.order, cmp_switch_map, &c);
     char mesh[320] = "off";
     unsigned needed = 0;
-    if (ibr_run_setting_int(&v, run, "mesh_analysis") < 0) {
+    int64_t above;
+    if (ibr_run_setting_int(&v, run, "mesh_analysis") < 0 ||
+        ibr_run_setting_int(&above, run, "class_above") < 0) {
         rc = IBR_EINTERNAL;
         goto fail;
     }
+    c.by_class = !v && (uint64_t)c.nlive * (c.nlive - 1) / 2 > (uint64_t)above;
     if (v) {
         if ((rc = ibr_run_progress(run, "lash: mesh analysis", 0, 1)) < 0)
             goto out;
@@ -997,13 +1364,13 @@ static int lash_route(ibr_run *run, void *user)
     memcpy(c.before, c.cnt, sizeof c.before);
     if ((rc = ibr_run_progress(run, "lash: balancing", 0, 1)) < 0)
         goto out;
-    if ((rc = balance(&c)) < 0)
+    if ((rc = c.classed ? balance_groups(&c) : balance(&c)) < 0)
         goto fail;
     ibr__cdg_destroy(c.g);
     c.g = NULL;
     ibr__log(c.ctx, IBR_LOG_INFO,
-             "lash: %u layers needed, %u available, start_vl %u, %" PRIu64 " pairs moved",
-             c.layers, c.avail, c.start, c.moved);
+             "lash: %u layers needed, %u available, start_vl %u, %" PRIu64 " pairs moved%s",
+             c.layers, c.avail, c.start, c.moved, c.classed ? " (layers by path class)" : "");
     if ((rc = ibr_run_progress(run, "lash: tables", 0, 1)) < 0)
         goto out;
     if ((rc = write_tables(&c)) < 0)
@@ -1028,6 +1395,10 @@ static const ibr_setting lash_settings[] = {
     {"mesh_analysis", IBR_SETTING_BOOL, 0, 1, 0, NULL,
      "recognise a mesh or torus, route in dimension order and spread LIDs over parallel "
      "cables (OpenSM's do_mesh_analysis)"},
+    {"class_above", IBR_SETTING_INT, 0, INT64_C(1) << 40, 4000000, NULL,
+     "switch pairs above which the layers are built per class of paths (up/down turn "
+     "pattern), one cycle check per class, balanced by parts of groups; 0: always (not with "
+     "mesh_analysis)"},
 };
 
 const ibr_engine ibr__engine_lash = {
