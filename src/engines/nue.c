@@ -208,9 +208,13 @@ typedef struct nue {
 
 /* ---- heap of candidates ------------------------------------------------ */
 
-/* An indexed binary heap of switches, each keyed by its best candidate
+/* An indexed 4-ary heap of switches, each keyed by its best candidate
    not yet tried: (key, channel), smaller key first, then smaller channel.
-   The entries hold the keys, so comparisons read the heap array only. */
+   The entries hold the keys, so comparisons read the heap array only.
+   No two entries tie (a channel leaves one switch), so the order of the
+   pops is the same whatever the heap's shape; four children per node
+   halve the levels a pop walks down, and the four share a cache line. */
+#define HARITY 4
 static inline int hless(const hent *a, const hent *b)
 {
     return a->key < b->key || (a->key == b->key && a->c < b->c);
@@ -227,7 +231,7 @@ static void hup(nue *c, size_t i)
 {
     hent e = c->hp[i];
     while (i > 0) {
-        size_t p = (i - 1) / 2;
+        size_t p = (i - 1) / HARITY;
         if (!hless(&e, &c->hp[p]))
             break;
         hput(c, i, c->hp[p]);
@@ -258,14 +262,13 @@ static hent hpop(nue *c)
     if (!n)
         return top;
     for (;;) {
-        size_t l = 2 * i + 1, m = i;
+        size_t l = HARITY * i + 1, m = i, end = l + HARITY < n ? l + HARITY : n;
         const hent *best = &e;
-        if (l < n && hless(&c->hp[l], best)) {
-            m = l;
-            best = &c->hp[l];
-        }
-        if (l + 1 < n && hless(&c->hp[l + 1], best))
-            m = l + 1;
+        for (size_t j = l; j < end; j++)
+            if (hless(&c->hp[j], best)) {
+                m = j;
+                best = &c->hp[j];
+            }
         if (m == i)
             break;
         hput(c, i, c->hp[m]);
