@@ -837,8 +837,20 @@ static int add_checked(ibr__cdg *g, cdg_layer *L, uint32_t a, uint32_t b, uint64
     int rc = layer_alloc(g, L);
     if (rc < 0)
         return rc;
-    if (ibr__cdg_edge_weight(g, (unsigned)(L - g->layers), a, b))
+    if (g->dense) {
+        /* an edge that exists only gains weight (its live bit is set);
+           one slot lookup, for the paths that mostly follow edges already
+           there */
+        uint64_t *p = &L->w[dense_slot(g, a, b)];
+        if (*p) {
+            if (*p > UINT64_MAX - w)
+                return IBR_ERANGE;
+            *p += w;
+            return 0;
+        }
+    } else if (ibr__cdg_edge_weight(g, (unsigned)(L - g->layers), a, b)) {
         return edge_add(g, L, a, b, w);
+    }
     if (a == b)
         return 1;
     uint32_t *ord = L->ord;

@@ -195,19 +195,26 @@ typedef struct nue {
     uint16_t *order_il;  /* dlid/copy in the interleaved order */
     uint32_t *il_at;     /* interleave_order's counting sort, L + 1 */
     uint16_t *copy_il;
-    uint8_t *lft;        /* the variant's LFTs, S x (max LID + 1) */
+    uint8_t *lft;        /* the variant's LFTs, LID-major: (max LID + 1) x S,
+                            entry lid * S + x, so that a destination's
+                            column (read and written once per search) is
+                            contiguous rather than S cache lines apart */
     uint8_t *blocked;    /* per layer and CDG slot, a bit: dependency blocked */
     size_t nslots;
-    uint8_t *saved;      /* the LFTs of its best routing */
+    uint8_t *saved;      /* the LFTs of its best routing, LID-major too */
     const char *part_used;
     char part_note[96];
 } nue;
 
 /* ---- heap of candidates ------------------------------------------------ */
 
-/* An indexed binary heap of switches, each keyed by its best candidate
+/* An indexed 4-ary heap of switches, each keyed by its best candidate
    not yet tried: (key, channel), smaller key first, then smaller channel.
-   The entries hold the keys, so comparisons read the heap array only. */
+   The entries hold the keys, so comparisons read the heap array only.
+   No two entries tie (a channel leaves one switch), so the order of the
+   pops is the same whatever the heap's shape; four children per node
+   halve the levels a pop walks down, and the four share a cache line. */
+#define HARITY 4
 static inline int hless(const hent *a, const hent *b)
 {
     return a->key < b->key || (a->key == b->key && a->c < b->c);
@@ -224,7 +231,7 @@ static void hup(nue *c, size_t i)
 {
     hent e = c->hp[i];
     while (i > 0) {
-        size_t p = (i - 1) / 2;
+        size_t p = (i - 1) / HARITY;
         if (!hless(&e, &c->hp[p]))
             break;
         hput(c, i, c->hp[p]);
@@ -255,14 +262,13 @@ static hent hpop(nue *c)
     if (!n)
         return top;
     for (;;) {
-        size_t l = 2 * i + 1, m = i;
+        size_t l = HARITY * i + 1, m = i, end = l + HARITY < n ? l + HARITY : n;
         const hent *best = &e;
-        if (l < n && hless(&c->hp[l], best)) {
-            m = l;
-            best = &c->hp[l];
-        }
-        if (l + 1 < n && hless(&c->hp[l + 1], best))
-            m = l + 1;
+        for (size_t j = l; j < end; j++)
+            if (hless(&c->hp[j], best)) {
+                m = j;
+                best = &c->hp[j];
+            }
         if (m == i)
             break;
         hput(c, i, c->hp[m]);
@@ -1053,10 +1059,10 @@ static void commit_dest(nue *c, unsigned lid, uint32_t d)
 {
     const ibr_topo *t = c->t;
     int end = t->lid_port[lid] != t->nodes[t->sw_node[d]].port_off;
+    uint8_t *col = c->lft + (size_t)lid * c->S;
     for (uint32_t i = 0; i < c->nord; i++) {
         uint32_t x = c->order[i];
-        uint8_t *row = c->lft + (size_t)x * ((size_t)t->max_lid + 1);
-        row[lid] = x == d ? t->lid_swport[lid] : t->adj[c->ch[x]].port;
+        col[x] = x == d ? t->lid_swport[lid] : t->adj[c->ch[x]].port;
         c->sub[x] = 0;
     }
     for (uint32_t i = c->nord; i-- > 1;) {
@@ -1122,11 +1128,12 @@ static void interleave_order(nue *c, uint16_t *ol, uint16_t *oc)
 static int apply_column(nue *c, unsigned layer, unsigned lid, uint32_t d, int add)
 {
     const ibr_topo *t = c->t;
+    const uint8_t *col = c->lft + (size_t)lid * c->S;
     for (uint32_t x = 0; x < c->S; x++) {
         c->ch[x] = IBR_NONE;
         if (x == d || !c->alive[x])
             continue;
-        unsigned p = c->lft[(size_t)x * ((size_t)t->max_lid + 1) + lid];
+        unsigned p = col[x];
         if (p != IBR_NO_ROUTE)
             c->ch[x] = c->port_adj[t->nodes[t->sw_node[x]].port_off + p];
     }
@@ -1223,7 +1230,7 @@ static int route_all(nue *c, int interleave)
         const ibr__port *p0 = &t->ports[t->nodes[t->sw_node[x]].port_off];
         for (unsigned i = 0; p0->lid && i < (1u << p0->lmc); i++)
             if (p0->lid + i <= t->max_lid)
-                c->lft[x * lsz0 + p0->lid + i] = 0; /* every switch delivers its own LIDs */
+                c->lft[(p0->lid + i) * (size_t)c->S + x] = 0; /* every switch delivers its own LIDs */
     }
     c->st.used = 1;
     for (uint32_t e = 0; e < c->C; e++)
@@ -1294,9 +1301,8 @@ static int route_all(nue *c, int interleave)
                 uint32_t d = t->lid_sw[lid];
                 if (c->part[d] != l)
                     continue;
-                size_t lsz = (size_t)t->max_lid + 1;
-                for (uint32_t x = 0; x < c->S; x++)
-                    c->oldcol[x] = c->lft[x * lsz + lid];
+                uint8_t *col = c->lft + (size_t)lid * c->S;
+                memcpy(c->oldcol, col, c->S);
                 if ((rc = apply_column(c, l, lid, d, 0)) < 0)
                     return rc;
                 int fb = route_dest(c, l, d);
@@ -1311,8 +1317,7 @@ static int route_all(nue *c, int interleave)
                 if (worse) {
                     if ((rc = apply_column(c, l, lid, d, 0)) < 0)
                         return rc;
-                    for (uint32_t x = 0; x < c->S; x++)
-                        c->lft[x * lsz + lid] = c->oldcol[x];
+                    memcpy(col, c->oldcol, c->S);
                     if ((rc = apply_column(c, l, lid, d, 1)) < 0)
                         return rc;
                     fb = c->oldfb[i];
@@ -1570,14 +1575,15 @@ static int nue_program(nue *c, const nue_variant *won, int which)
     size_t S = c->S;
     unsigned used = c->st.used;
     int rc;
-    for (uint32_t i = 0; i < c->nd; i++) {
-        if (!c->copy[i])
-            continue;
-        unsigned lid = c->dlid[i], from = c->copy[i];
-        uint32_t d = t->lid_sw[lid];
-        for (uint32_t x = 0; x < S; x++) {
-            uint8_t *row = ibr_run_lft(run, x);
-            row[lid] = x == d ? 0 : row[from];
+    /* switch by switch, each row written once (a LID copies an end-port
+       LID, never another copy, so the order does not matter) */
+    for (uint32_t x = 0; x < S; x++) {
+        uint8_t *row = ibr_run_lft(run, x);
+        for (uint32_t i = 0; i < c->nd; i++) {
+            if (!c->copy[i])
+                continue;
+            unsigned lid = c->dlid[i];
+            row[lid] = x == t->lid_sw[lid] ? 0 : row[c->copy[i]];
         }
     }
     if (c->k > 1 && !won->one) {
@@ -1610,6 +1616,25 @@ static int nue_program(nue *c, const nue_variant *won, int which)
              c->k, used, c->part_used, c->st.interleaved ? "interleaved" : "switch", fb,
              c->st.rejected);
     return ibr__mcast_loaded_on(run, t, NULL, NULL);
+}
+
+/* The run's LFTs from a variant's saved LID-major tables (L LIDs by S
+   switches): a transposition in blocks of switches, so that the rows
+   written and the columns read stay in cache. */
+static void copy_saved(ibr_run *run, const uint8_t *saved, size_t S, size_t L)
+{
+    enum { BLK = 64 };
+    uint8_t *rows[BLK];
+    for (size_t x0 = 0; x0 < S; x0 += BLK) {
+        size_t nb = S - x0 < BLK ? S - x0 : BLK;
+        for (size_t j = 0; j < nb; j++)
+            rows[j] = ibr_run_lft(run, (uint32_t)(x0 + j));
+        for (size_t lid = 0; lid < L; lid++) {
+            const uint8_t *src = saved + lid * S + x0;
+            for (size_t j = 0; j < nb; j++)
+                rows[j][lid] = src[j];
+        }
+    }
 }
 
 static int nue_route(ibr_run *run, void *user)
@@ -1726,8 +1751,7 @@ static int nue_route(ibr_run *run, void *user)
             b = i;
     nue_stats best = vs[b]->best;
     const nue_variant *won = var[b];
-    for (uint32_t x = 0; x < S; x++)
-        memcpy(ibr_run_lft(run, x), vs[b]->saved + x * lsz, lsz);
+    copy_saved(run, vs[b]->saved, S, lsz);
     while (nx)
         free_variant(&cx[--nx]);
     c.st = best;
