@@ -421,7 +421,9 @@ typedef struct rr {
     uint8_t *bfs_set;   /* destination switches to search again */
     uint32_t *dist, *queue;
     int64_t *wload;     /* all-to-all pairs over each switch port, change since the
-                           saved routing (balanced repair) */
+                           saved routing (balanced repair); nue: the whole load
+                           (wload_whole) */
+    int wload_whole;    /* nue: the saved routing's all-to-all load added to wload */
     uint32_t *hosts;    /* end ports (CA LIDs) per switch */
     uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
     uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
@@ -911,7 +913,8 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
 
 static int ensure_wload(rr *x);
 static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, int64_t h);
-static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx);
+static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx,
+                         uint32_t *hops);
 
 /* The end ports whose traffic toward LID l crosses switch s on the
    current entries: s's own and those of every switch routed into it
@@ -958,7 +961,7 @@ static void offer_port(const rr *x, port_pick *pk, uint32_t s, uint32_t d, size_
     int64_t mx = 0, sum = 0;
     if (by_wl) {
         mx = x->wload[(size_t)s * 256 + a->port];
-        sum = mx + path_load(x, a->sw, d, l, &mx);
+        sum = mx + path_load(x, a->sw, d, l, &mx, NULL);
     }
     if (mx < pk->bm || (mx == pk->bm && (sum < pk->bs || (sum == pk->bs && ld[a->port] < pk->bl)))) {
         pk->bm = mx;
@@ -1074,13 +1077,16 @@ static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, int64_t h)
     }
 }
 
-/* The busiest link (*mx) and the sum of the load changes on the path
-   toward LID l from switch v on the current entries. */
-static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx)
+/* The busiest link (*mx) and the sum of the loads of x->wload on the path
+   toward LID l from switch v on the current entries; its length in *hops
+   unless NULL. */
+static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx,
+                         uint32_t *hops)
 {
     size_t L = x->r->lft_size;
     int64_t sum = 0;
-    for (uint32_t k = 0; v != d && k < x->t->n_sw; k++) {
+    uint32_t k = 0;
+    for (; v != d && k < x->t->n_sw; k++) {
         unsigned p = x->r->lft[(size_t)v * L + l];
         uint32_t nb = x->nbt[(size_t)v * 256 + p];
         if (nb == IBR_NONE)
@@ -1090,7 +1096,54 @@ static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t 
         *mx = w > *mx ? w : *mx;
         v = nb;
     }
+    if (hops)
+        *hops = k;
     return sum;
+}
+
+/* nue: the all-to-all load of the current tables (every end port's pair
+   toward every other end port's LID, counted once per cable it crosses)
+   added to x->wload, once: column by column, each switch's pairs and those
+   of every switch routed into it summed leaves first (a path that breaks
+   at a lost cable counts up to there). O(LIDs x switches). */
+static void add_whole_load(rr *x)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw;
+    size_t L = x->r->lft_size;
+    const uint8_t *lft = x->r->lft;
+    uint32_t *sub = x->cnt, *indeg = x->mlist, *ord = x->order;
+    x->wload_whole = 1;
+    for (size_t l = 1; l < L; l++) {
+        uint32_t d = t->lid_sw[l], n = 0;
+        if (d == IBR_NONE || t->lid_swport[l] == 0)
+            continue;
+        for (uint32_t s = 0; s < S; s++) {
+            indeg[s] = 0;
+            sub[s] = x->hosts[s] - (s == d);
+        }
+        for (uint32_t s = 0; s < S; s++) {
+            uint32_t nb = s == d ? IBR_NONE : x->nbt[(size_t)s * 256 + lft[(size_t)s * L + l]];
+            if (nb != IBR_NONE)
+                indeg[nb]++;
+        }
+        for (uint32_t s = 0; s < S; s++)
+            if (indeg[s] == 0)
+                ord[n++] = s;
+        /* a switch on a forwarding loop (a damaged database) is never
+           ordered: its pairs are left out */
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t s = ord[i];
+            unsigned p = lft[(size_t)s * L + l];
+            uint32_t nb = s == d ? IBR_NONE : x->nbt[(size_t)s * 256 + p];
+            if (nb == IBR_NONE)
+                continue;
+            x->wload[(size_t)s * 256 + p] += sub[s];
+            sub[nb] += sub[s];
+            if (--indeg[nb] == 0)
+                ord[n++] = nb;
+        }
+    }
 }
 
 /* The switches that move toward LID l of destination switch d: those of
@@ -1187,7 +1240,7 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
             if (dist[a->sw] + 1 != dist[u])
                 continue;
             int64_t mx = w[a->port];
-            int64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx);
+            int64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx, NULL);
             if (a->port == cur)
                 cm = mx;
             if (mx < bm || (mx == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
@@ -1502,14 +1555,72 @@ static void nue_join(rr *x, uint32_t s, uint32_t d, size_t l, const uint32_t *di
     place_entry(x, s, d, l, dist, by_wl, deg ? (uint32_t)((s + l) % deg) : 0);
 }
 
+/* nue, toward an end port's LID: switch s joins LID l's tree through any
+   neighbour already in it (state 1: kept, or joined before s), not only
+   one a step nearer (nue's own routes are not minimal either): the one
+   whose route (s's cable to it, then the neighbour's route) has the least
+   busy link of x->wload, the saved all-to-all load with the moves so far,
+   then the least load in all, then the fewest LIDs on the port, among the
+   routes at most NUE_SLACK hops longer than the shortest one offered; the
+   current entry stays if its route is one of them and no busier. The
+   traffic crossing s (its switch's and every one routed into it) is lifted
+   off its old route first and laid on the new one. */
+#define NUE_SLACK 2
+static void nue_join_loaded(rr *x, uint32_t s, uint32_t d, size_t l, const uint8_t *state)
+{
+    const ibr_topo *t = x->t;
+    uint8_t *e = x->r->lft + (size_t)s * x->r->lft_size + l;
+    int64_t h = (int64_t)subtree_hosts(x, s, l);
+    walk_load(x, s, d, l, -h);
+    ensure_load(x, s);
+    const uint32_t *ld = x->load + (size_t)s * 256;
+    uint32_t minlen = UINT32_MAX;
+    for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+        const ibr__adj *a = &t->adj[k];
+        uint32_t n = 0;
+        int64_t mx = 0;
+        if (state[a->sw] != 1)
+            continue;
+        (void)path_load(x, a->sw, d, l, &mx, &n);
+        minlen = n + 1 < minlen ? n + 1 : minlen;
+    }
+    port_pick pk = PORT_PICK_INIT;
+    int64_t cm = INT64_MAX;
+    for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++) {
+        const ibr__adj *a = &t->adj[k];
+        uint32_t n = 0;
+        if (state[a->sw] != 1)
+            continue;
+        int64_t mx = x->wload[(size_t)s * 256 + a->port];
+        int64_t sum = mx + path_load(x, a->sw, d, l, &mx, &n);
+        if (n + 1 > minlen + NUE_SLACK)
+            continue;
+        if (a->port == *e)
+            cm = mx;
+        if (mx < pk.bm || (mx == pk.bm && (sum < pk.bs || (sum == pk.bs && ld[a->port] < pk.bl)))) {
+            pk.bm = mx;
+            pk.bs = sum;
+            pk.bl = ld[a->port];
+            pk.best = a->port;
+        }
+    }
+    if (cm <= pk.bm)
+        pk.best = *e;
+    set_entry(x, s, l, pk.best ? pk.best : IBR_NO_ROUTE);
+    walk_load(x, s, d, l, h);
+}
+
 /* nue's repair of LID l's column (x->lid_broken): the switches whose
    path toward l, followed through the column over ports that still carry
    their saved cable, reaches l's switch d form an in-tree toward d and
-   keep their entries; every other switch is joined to that tree by a
-   breadth-first search from all of its switches at once, taking the
-   least-loaded port toward a neighbour one step closer to the tree (a
-   switch it cannot reach has no route). The kept paths keep their routes
-   and SLs; the joined ones are placed into layers later (layered_sls). */
+   keep their entries; every other switch is joined to that tree, in the
+   order of a breadth-first search from all of its switches at once (a
+   switch it cannot reach has no route): toward an end port's LID through
+   the neighbour already in the tree whose route adds to the least busy
+   links of the whole load (nue_join_loaded), toward a switch's LID (no
+   traffic counted) the least-loaded port toward a neighbour one step
+   closer to the tree. The kept paths keep their routes and SLs; the
+   joined ones are placed into layers later (layered_sls). */
 static void nue_fix(rr *x, size_t l)
 {
     const ibr_topo *t = x->t;
@@ -1558,6 +1669,8 @@ static void nue_fix(rr *x, size_t l)
     /* nearest first, so that the path a switch joins is final when the
        traffic it carries is laid on it (toward an end port's LID) */
     int by_wl = t->lid_swport[l] != 0 && ensure_wload(x) == 0;
+    if (by_wl && !x->wload_whole)
+        add_whole_load(x);
     for (uint32_t s = 0; s < S; s++)
         if (state[s] != 1 && dist[s] == UINT32_MAX)
             set_entry(x, s, l, IBR_NO_ROUTE);
@@ -1565,7 +1678,12 @@ static void nue_fix(rr *x, size_t l)
         uint32_t s = queue[h];
         if (state[s] == 1)
             continue;
-        nue_join(x, s, d, l, dist, by_wl);
+        if (by_wl) {
+            nue_join_loaded(x, s, d, l, state);
+            state[s] = 1;
+        } else {
+            nue_join(x, s, d, l, dist, 0);
+        }
     }
     for (uint32_t s = 0; s < S; s++)
         state[s] = 0;
@@ -2471,6 +2589,31 @@ static int sl_rows(rr *x, int to_pairs)
     return 0;
 }
 
+/* nue's layering (reroute_layered.c), when the whole load is kept
+   (x->wload_whole): the load of switch s's route toward LID l through
+   port p (its busiest link, then its total), and the write of an entry
+   that moves the traffic crossing s with it. */
+static void nue_route_load(void *arg, uint32_t s, size_t l, unsigned p, int64_t *mx,
+                           int64_t *sum)
+{
+    const rr *x = arg;
+    uint32_t nb = x->nbt[(size_t)s * 256 + p];
+    *mx = x->wload[(size_t)s * 256 + p];
+    *sum = *mx;
+    if (nb != IBR_NONE)
+        *sum += path_load(x, nb, x->t->lid_sw[l], l, mx, NULL);
+}
+
+static void nue_move_entry(void *arg, uint32_t s, size_t l, unsigned p)
+{
+    rr *x = arg;
+    uint32_t d = x->t->lid_sw[l];
+    int64_t h = x->t->lid_swport[l] ? (int64_t)subtree_hosts(x, s, l) : 0;
+    walk_load(x, s, d, l, -h);
+    x->r->lft[(size_t)s * x->r->lft_size + l] = (uint8_t)p;
+    walk_load(x, s, d, l, h);
+}
+
 /* A layered routing's moved paths into layers (reroute_layered.c); the
    verdict of its promise, built from every path of the repaired tables.
    Per-destination SLs are handled as per-pair ones, and stay per
@@ -2499,6 +2642,11 @@ static int layered_sls(rr *x)
     a.sl_rows_same = per_dest || one;
     a.vls = vls < max_vls ? vls : max_vls;
     a.rowed = ibr__calloc(x->ctx, x->t->n_sw ? x->t->n_sw : 1, 1);
+    if (x->nue && x->wload_whole) {
+        a.route_load = nue_route_load;
+        a.move_entry = nue_move_entry;
+        a.arg = x;
+    }
     if (!a.rowed)
         return stop(x, IBR_ENOMEM);
     int rc = ibr__reroute_layers(&a);

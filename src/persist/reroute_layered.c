@@ -34,7 +34,10 @@
  * nue's routing has no hop matrix and is not minimal: before a column's
  * moved paths are placed, its moved switches join the tree of its unmoved
  * ones again (join_column) by checked insertion in the layer of the
- * column's saved SL, so that the placement mostly keeps that SL.
+ * column's saved SL, so that the placement mostly keeps that SL: the
+ * repair's own choice first, then the other neighbours already joined by
+ * the load of their routes (the caller's route_load), so that a switch
+ * whose choice closes a cycle does not fall back onto a busy link.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -79,6 +82,8 @@ typedef struct lay {
     uint8_t *rowed;     /* per switch: an entry changed here (a->rowed) */
     uint8_t *jst;       /* join_column: per switch, J_JOINED, J_WAIT or J_NONE */
     uint32_t *jlog, *jq; /* join_column: switches joined, switches to retry */
+    uint32_t *cand;     /* join_candidates: cables (at most 256 per switch) */
+    int64_t *cmx, *csum; /* and the loads of their routes */
     ibr__cdg *g;
 } lay;
 
@@ -424,6 +429,16 @@ static int unplace(lay *c, size_t i, size_t j, size_t l, const uint64_t *counts,
     return 0;
 }
 
+/* Entry (w, l) set to port p, through the caller's move_entry when given
+   (the traffic it carries moves with it). */
+static void write_entry(lay *c, uint32_t w, size_t l, unsigned p)
+{
+    if (c->a->move_entry)
+        c->a->move_entry(c->a->arg, w, l, p);
+    else
+        c->r->lft[(size_t)w * c->L + l] = (uint8_t)p;
+}
+
 /* Another route for the moved path from s toward LID l: a switch on it
    whose paths toward l all moved takes another port (not its current or
    saved one), the try-th such choice: one hop closer to l's switch when
@@ -458,7 +473,7 @@ static int reroute_path(lay *c, uint32_t s, size_t l, unsigned try)
                 if (p == cur || p == old || !fit)
                     continue;
                 if (pass == 1 && idx == pick) {
-                    c->r->lft[(size_t)w * c->L + l] = (uint8_t)p;
+                    write_entry(c, w, l, p);
                     c->rowed[w] = 1;
                     c->a->entries_changed++;
                     return 0;
@@ -483,36 +498,69 @@ static void set_port(lay *c, uint32_t w, size_t l, unsigned p)
     uint8_t *e = &c->r->lft[(size_t)w * c->L + l];
     if (*e == p)
         return;
-    *e = (uint8_t)p;
+    write_entry(c, w, l, p);
     c->rowed[w] = 1;
     c->a->entries_changed++;
 }
 
+/* The cables of switch w toward neighbours already in column l's tree,
+   its current next hop first, then the others by the load of their
+   routes (the caller's route_load: least busy link, then least load; in
+   cable order without it, or among equals), into c->cand; their count. */
+static uint32_t join_candidates(lay *c, uint32_t w, size_t l)
+{
+    const ibr_topo *t = c->t;
+    const ibr__layer_repair *a = c->a;
+    uint32_t cur = cable_of(c, w, l), n = 0;
+    if (cur != IBR_NONE && c->jst[t->adj[cur].sw] == J_JOINED)
+        c->cand[n++] = cur;
+    uint32_t first = n;
+    for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
+        if (e == cur || c->jst[t->adj[e].sw] != J_JOINED)
+            continue;
+        int64_t mx = 0, sum = 0;
+        if (a->route_load)
+            a->route_load(a->arg, w, l, t->adj[e].port, &mx, &sum);
+        /* insertion by (mx, sum): stable, so equals keep cable order */
+        uint32_t k = n;
+        while (k > first && (c->cmx[k - 1] > mx || (c->cmx[k - 1] == mx && c->csum[k - 1] > sum))) {
+            c->cand[k] = c->cand[k - 1];
+            c->cmx[k] = c->cmx[k - 1];
+            c->csum[k] = c->csum[k - 1];
+            k--;
+        }
+        c->cand[k] = e;
+        c->cmx[k] = mx;
+        c->csum[k] = sum;
+        n++;
+    }
+    return n;
+}
+
 /* Switch w joins column l's tree in layer v through a neighbour already
-   in it, its current next hop first: the first whose path (w's cable to
-   it, then its own path) keeps the layer acyclic; the path is added and
-   w logged. 0 (joined), 1 (none fits), or < 0. */
+   in it, its current next hop first, then by the load of the route
+   (join_candidates): the first whose path (w's cable to it, then its own
+   path) keeps the layer acyclic; the path is added and w logged. 0
+   (joined), 1 (none fits), or < 0. */
 static int try_join(lay *c, uint32_t w, size_t l, unsigned v, size_t *nlog)
 {
     const ibr_topo *t = c->t;
-    uint32_t cur = cable_of(c, w, l);
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t e = t->adj_off[w]; e < t->adj_off[w + 1]; e++) {
-            if ((pass == 0) != (e == cur) || c->jst[t->adj[e].sw] != J_JOINED)
-                continue;
-            size_t n = path_from(c, t->adj[e].sw, l);
-            memmove(c->ch + 1, c->ch, n * sizeof *c->ch);
-            c->ch[0] = e;
-            int rc = n > 0 ? ibr__cdg_add_path(c->g, v, c->ch, n + 1, 1, 1) : 0;
-            if (rc < 0)
-                return rc;
-            if (rc > 0)
-                continue;
-            set_port(c, w, l, t->adj[e].port);
-            c->jst[w] = J_JOINED;
-            c->jlog[(*nlog)++] = w;
-            return 0;
-        }
+    uint32_t nc = join_candidates(c, w, l);
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t e = c->cand[i];
+        size_t n = path_from(c, t->adj[e].sw, l);
+        memmove(c->ch + 1, c->ch, n * sizeof *c->ch);
+        c->ch[0] = e;
+        int rc = n > 0 ? ibr__cdg_add_path(c->g, v, c->ch, n + 1, 1, 1) : 0;
+        if (rc < 0)
+            return rc;
+        if (rc > 0)
+            continue;
+        set_port(c, w, l, t->adj[e].port);
+        c->jst[w] = J_JOINED;
+        c->jlog[(*nlog)++] = w;
+        return 0;
+    }
     return 1;
 }
 
@@ -668,6 +716,9 @@ static void lay_free(lay *c)
     ibr__free(ctx, c->jst);
     ibr__free(ctx, c->jlog);
     ibr__free(ctx, c->jq);
+    ibr__free(ctx, c->cand);
+    ibr__free(ctx, c->cmx);
+    ibr__free(ctx, c->csum);
     ibr__free(ctx, c->dep);
     ibr__cdg_destroy(c->g);
 }
@@ -804,6 +855,9 @@ int ibr__reroute_layers(ibr__layer_repair *a)
     c.jst = ibr__mallocarray(ctx, S1, 1);
     c.jlog = ibr__mallocarray(ctx, S1, sizeof *c.jlog);
     c.jq = ibr__mallocarray(ctx, (size_t)t->n_adj + S1, sizeof *c.jq);
+    c.cand = ibr__mallocarray(ctx, 256, sizeof *c.cand);
+    c.cmx = ibr__mallocarray(ctx, 256, sizeof *c.cmx);
+    c.csum = ibr__mallocarray(ctx, 256, sizeof *c.csum);
     c.gown = ibr__mallocarray(ctx, S1, sizeof *c.gown);
     c.port_off = ibr__mallocarray(ctx, S1, sizeof *c.port_off);
     c.head = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.head);
@@ -813,7 +867,7 @@ int ibr__reroute_layers(ibr__layer_repair *a)
         c.port_off[s] = t->nodes[t->sw_node[s]].port_off;
     rc = IBR_ENOMEM;
     if (!c.nx || !c.indeg || !c.order || !c.carry || !c.moved || !c.ch || !c.gown || !c.jst ||
-        !c.jlog || !c.jq ||
+        !c.jlog || !c.jq || !c.cand || !c.cmx || !c.csum ||
         !c.port_off || !c.head || !c.slot0 || !c.rest ||
         (rc = index_topo(&c)) < 0 || (rc = ibr__cdg_create_topo(&c.g, t, NVL)) < 0)
         goto out;

@@ -34,6 +34,14 @@ typedef struct ibr__layer_repair {
     uint64_t sls_moved;   /* path SLs given another SL */
     uint64_t entries_changed; /* LFT entries set to other routes (rowed) */
     unsigned layers_opened, vls_used, layers;
+    /* nue, optional (NULL: neighbours tried in cable order, entries
+       written as they are): the load of switch s's route toward LID l
+       through its port p (the busiest link in *mx, then the total in *sum;
+       lower is better), and the write of an entry that moves the traffic
+       crossing s with it; arg is theirs */
+    void (*route_load)(void *arg, uint32_t s, size_t l, unsigned p, int64_t *mx, int64_t *sum);
+    void (*move_entry)(void *arg, uint32_t s, size_t l, unsigned p);
+    void *arg;
     char why[256];
 } ibr__layer_repair;
 int ibr__reroute_layers(ibr__layer_repair *a);
