@@ -56,7 +56,8 @@
  * 5. Repair in place (ibr__dmodc_repair_run(), for the reroute). Entry
  *    (s, d) reads s's links, rank and level, the costs of s and of its
  *    neighbours toward d, the index of d's LIDs and the dividers. Both
- *    models (saved fabric, changed fabric) are built and compared: levels,
+ *    models (saved fabric, built once with its routing database; changed
+ *    fabric) are compared: levels,
  *    dividers and slots must agree (else the caller routes in full); LIDs
  *    whose index, switch or leaf port moved (LIDs changed, end ports back
  *    or new) have their column computed again, LIDs no longer owned are
@@ -69,7 +70,10 @@
  *    changes. Then (s, d) is computed again where the cost of s or of a
  *    neighbour changed, where a changed link of s led closer to d (before
  *    or after), or where s's rank changed and d is routed up over a link
- *    that is not one closer. The result equals a fresh route.
+ *    that is not one closer; but not where s routes every LID of d up on
+ *    its nominal link, there before and after, and neither s's cost nor
+ *    that neighbour's changed (the entry reads nothing else). The result
+ *    equals a fresh route.
  */
 #include <inttypes.h>
 #include <string.h>
