@@ -971,6 +971,48 @@ static void test_repair(void)
     CU_ASSERT(incremental > cases / 2);
 }
 
+/* The database keeps the saved fabric's model for the default options'
+   LMC; a repair asked for another LMC builds its own. Both give a fresh
+   route of the changed fabric under the same options, for a lost switch
+   above the leaves and a lost cable, on a tree whose ports have LMC 2. */
+static void test_repair_lmc_options(void)
+{
+    const char *spec = "LMC2:xgft:h=3,m=4.4.8,w=1.4.4";
+    ibr_topo *t0 = faulty(spec, 0, 0, -1, 0);
+    ibr_topo *t1[2] = {faulty(spec, 0, 0, 70, 1), faulty(spec, 1, 3, -1, 1)};
+    for (unsigned lmc = 0; lmc <= 3; lmc++) {
+        ibr_options o = IBR_OPTIONS_INIT;
+        o.lmc = lmc == 3 ? IBR_LMC_TOPO : lmc;
+        ibr_result *r0 = NULL;
+        ibr_routing_db *db = NULL;
+        CU_ASSERT_EQUAL_FATAL(ibr_route(&r0, t0, "dmodc,no_fallback", &o), 0);
+        CU_ASSERT_EQUAL_FATAL(ibr_routing_db_from_result(&db, r0), 0);
+        for (int k = 0; k < 2; k++) {
+            ibr_result *y = NULL, *f1 = NULL;
+            ibr_reroute_report rep = IBR_REROUTE_REPORT_INIT;
+            CU_ASSERT_EQUAL_FATAL(ibr_route(&f1, t1[k], "dmodc,no_fallback", &o), 0);
+            CU_ASSERT_EQUAL_FATAL(ibr_routing_db_route(&y, &rep, db, t1[k], &o, 0), 0);
+            CU_ASSERT_EQUAL(rep.mode, IBR_REROUTE_INCREMENTAL);
+            size_t L = ibr_result_lft_size(y);
+            CU_ASSERT_EQUAL_FATAL(L, ibr_result_lft_size(f1));
+            long diff = 0;
+            for (uint32_t s = 0; s < ibr_topo_switch_count(t1[k]); s++)
+                diff += memcmp(ibr_result_lft(y, s), ibr_result_lft(f1, s), L) != 0;
+            CU_ASSERT_EQUAL(diff, 0);
+            if (diff || rep.mode != IBR_REROUTE_INCREMENTAL)
+                fprintf(stderr, "lmc %u, %s: %ld rows differ from a fresh route (%s)\n", lmc,
+                        k ? "cable lost" : "switch lost", diff, rep.reason);
+            ibr_result_destroy(y);
+            ibr_result_destroy(f1);
+        }
+        ibr_routing_db_destroy(db);
+        ibr_result_destroy(r0);
+    }
+    ibr_topo_destroy(t1[0]);
+    ibr_topo_destroy(t1[1]);
+    ibr_topo_destroy(t0);
+}
+
 /* The generated fabric of spec with links cables lost (seed), for the
    LID-space cases to edit further. */
 static ibr_fabric *cabled(const char *spec, unsigned links, uint64_t seed)
@@ -1509,6 +1551,7 @@ int main(void)
         {"LMC 2: the LIDs of a port spread over up ports", test_lmc},
         {"repair in place after a lost or returning cable or switch", test_repair},
         {"repair in place after a switch left the topology", test_repair_gone},
+        {"repair in place under another LMC than the saved model's", test_repair_lmc_options},
         {"repair in place after a lost leaf or end port", test_repair_lost_end},
         {"repair in place after the highest LID's leaf or end port is lost",
          test_repair_top_lid},

@@ -56,7 +56,8 @@
  * 5. Repair in place (ibr__dmodc_repair_run(), for the reroute). Entry
  *    (s, d) reads s's links, rank and level, the costs of s and of its
  *    neighbours toward d, the index of d's LIDs and the dividers. Both
- *    models (saved fabric, changed fabric) are built and compared: levels,
+ *    models (saved fabric, built once with its routing database; changed
+ *    fabric) are compared: levels,
  *    dividers and slots must agree (else the caller routes in full); LIDs
  *    whose index, switch or leaf port moved (LIDs changed, end ports back
  *    or new) have their column computed again, LIDs no longer owned are
@@ -69,7 +70,10 @@
  *    changes. Then (s, d) is computed again where the cost of s or of a
  *    neighbour changed, where a changed link of s led closer to d (before
  *    or after), or where s's rank changed and d is routed up over a link
- *    that is not one closer. The result equals a fresh route.
+ *    that is not one closer; but not where s routes every LID of d up on
+ *    its nominal link, there before and after, and neither s's cost nor
+ *    that neighbour's changed (the entry reads nothing else). The result
+ *    equals a fresh route.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -1258,7 +1262,8 @@ typedef struct link_chg {
 
 typedef struct repair {
     ibr__dmodc_repair *a;
-    dmodc *n, *o;
+    dmodc *n;
+    const dmodc *o;
     uint32_t S, W;
     uint64_t *dirty;
     uint8_t *fullrow, *fullcol, *rankchg;
@@ -1275,6 +1280,9 @@ typedef struct repair {
     uint32_t ngsw;
     uint32_t *gone;      /* LIDs no longer routed */
     uint32_t ngone;
+    uint8_t *uslot[DM_MAX_LEVELS + 2]; /* nominal_tables() */
+    uint8_t *slink;
+    unsigned nk;
 } repair;
 
 static inline void mark(repair *r, uint32_t s, uint32_t d)
@@ -1465,6 +1473,95 @@ static void mark_link(repair *r, uint32_t s, const uint8_t *hn, uint8_t *scratch
     mark_flags(r, s, scratch);
 }
 
+/* What nominal_kept() reads: per level l and destination switch d, the
+   up slot that every LID of d takes at level l (r[l] of each), or 255
+   when they differ or d has none; per switch, the up link on each slot's
+   port (255: none; r->nk a row, as row_init() has it). 0 or IBR_ENOMEM. */
+static int nominal_tables(repair *r)
+{
+    const dmodc *n = r->n;
+    r->nk = 1;
+    for (unsigned l = 1; l <= n->nlev; l++) {
+        uint8_t *u = r->uslot[l] = ibr__mallocarray(n->ctx, r->S, 1);
+        if (!u)
+            return IBR_ENOMEM;
+        for (uint32_t d = 0; d < r->S; d++) {
+            uint32_t q0 = n->dl_off[d], q1 = n->dl_off[d + 1];
+            unsigned v = q0 < q1 ? n->r[l][n->dl[q0]] : 255;
+            for (uint32_t q = q0 + 1; q < q1 && v != 255; q++)
+                if (n->r[l][n->dl[q]] != v)
+                    v = 255;
+            u[d] = (uint8_t)v;
+        }
+        if (n->slotted[l] && n->K[l] > r->nk)
+            r->nk = n->K[l];
+    }
+    r->slink = ibr__mallocarray(n->ctx, r->S, r->nk);
+    if (!r->slink)
+        return IBR_ENOMEM;
+    memset(r->slink, 255, (size_t)r->S * r->nk);
+    for (uint32_t s = 0; s < r->S; s++) {
+        unsigned ls = n->lev[s];
+        if (!ls || !n->slotted[ls])
+            continue;
+        /* both in ascending port order */
+        uint8_t *sl = r->slink + (size_t)s * r->nk;
+        uint32_t b = n->up_off[s], e = n->up_off[s + 1];
+        for (unsigned k = 0, a = 0; k < n->K[ls] && b + a < e; k++) {
+            while (b + a < e && n->up[b + a].port < n->slot[ls][k])
+                a++;
+            if (b + a < e && n->up[b + a].port == n->slot[ls][k] && a < 255)
+                sl[k] = (uint8_t)a;
+        }
+    }
+    return 0;
+}
+
+/* Does switch s keep its entries toward destination switch d, routed up
+   on their nominal links: every LID of d leaves on its slot's link, which
+   is there and one closer (such an entry reads no other link, nor the
+   switch's rank)? With cur (new costs of the column in cur[x * DM_BLOCK
+   + j]), also the costs of s and of those neighbours unchanged; without,
+   the saved costs are read, and a change of them marks the entries later
+   (diff_costs). Destinations routed down, or without a route, read the
+   list of candidates: 0. */
+static int nominal_kept(const repair *r, uint32_t s, uint32_t d, const uint8_t *cur, uint32_t j)
+{
+    const dmodc *n = r->n;
+    unsigned ls = n->lev[s], c0 = n->cost[(size_t)s * n->nswp + d];
+    if (!ls || (cur && cur[(size_t)s * DM_BLOCK + j] != c0) || c0 == DM_INF ||
+        c0 + n->lev[d] == ls)
+        return 0;
+    uint32_t q0 = n->dl_off[d], q1 = n->dl_off[d + 1];
+    if (r->uslot[ls][d] != 255)
+        q1 = q0 + 1; /* one slot for all: its first LID stands for them */
+    const uint8_t *sl = r->slink + (size_t)s * r->nk;
+    const ibr__adj *up = n->up + n->up_off[s];
+    for (uint32_t q = q0; q < q1; q++) {
+        unsigned a = sl[n->r[ls][n->dl[q]]];
+        if (a == 255)
+            return 0;
+        uint32_t x = up[a].sw;
+        unsigned cx = n->cost[(size_t)x * n->nswp + d];
+        if (cx + 1u != c0 || (cur && cur[(size_t)x * DM_BLOCK + j] != cx))
+            return 0;
+    }
+    return 1;
+}
+
+/* A removed link of s to the neighbour whose saved costs are hn: mark
+   (s, d) where that neighbour was one closer than s, but for the
+   destinations s routes up on their nominal links, which are kept. */
+static void mark_removed(repair *r, uint32_t s, const uint8_t *hn, uint8_t *scratch)
+{
+    const uint8_t *hs = r->n->cost + (size_t)s * r->S;
+    memset(scratch, 0, r->S);
+    tight_or(scratch, hn, hs, r->S, 0);
+    for (uint32_t d = 0; d < r->S; d++)
+        if (scratch[d] && !nominal_kept(r, s, d, NULL, 0))
+            mark(r, s, d);
+}
+
 /* alt[d] |= some up (down: 0) neighbour w of u, its links unchanged for a
    down one, is one closer to d than u (costs h): for an up one, its cost
    plus one is u's; for a down one, d lies below it. */
@@ -1631,8 +1728,9 @@ static int diff_costs(repair *r)
                 mark(r, s, col);
                 for (uint32_t e = f->adj_off[s]; e < f->adj_off[s + 1]; e++) {
                     uint32_t w = f->adj[e].sw;
-                    if ((uint8_t)(h[col] + 1) == n->hops[(size_t)w * S + col] ||
-                        (uint8_t)(c[j] + 1) == cur[(size_t)w * DM_BLOCK + j])
+                    if (((uint8_t)(h[col] + 1) == n->hops[(size_t)w * S + col] ||
+                         (uint8_t)(c[j] + 1) == cur[(size_t)w * DM_BLOCK + j]) &&
+                        !nominal_kept(r, w, col, cur, j))
                         mark(r, w, col);
                 }
             }
@@ -1650,28 +1748,46 @@ static int diff_costs(repair *r)
     return 0;
 }
 
-/* o[j] |= a[j] != b[j] */
+/* o[j] |= a[j] != b[j], DM_BLOCK at a time so that it vectorises */
+static inline void differ64(uint8_t *restrict o, const uint8_t *restrict a,
+                            const uint8_t *restrict b)
+{
+    for (unsigned j = 0; j < DM_BLOCK; j++)
+        o[j] |= a[j] != b[j] ? 1 : 0;
+}
+
 static void differ_or(uint8_t *restrict o, const uint8_t *restrict a, const uint8_t *restrict b,
                       uint32_t n)
 {
-    for (uint32_t j = 0; j < n; j++)
+    uint32_t j = 0;
+    for (; j + DM_BLOCK <= n; j += DM_BLOCK)
+        differ64(o + j, a + j, b + j);
+    for (; j < n; j++)
         o[j] |= a[j] != b[j];
 }
 
-/* Switches by their list of up neighbours (length, then the list). */
+/* A switch and a hash of its list of up neighbours: sorted by them,
+   the switches that share a list come one after another. */
+typedef struct ups_key {
+    uint64_t h;
+    uint32_t s;
+} ups_key;
+
 static int cmp_ups(const void *x, const void *y, void *arg)
 {
-    const dmodc *n = arg;
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    uint32_t na = n->up_off[a + 1] - n->up_off[a], nb = n->up_off[b + 1] - n->up_off[b];
-    if (na != nb)
-        return na < nb ? -1 : 1;
-    for (uint32_t i = 0; i < na; i++) {
-        uint32_t p = n->up[n->up_off[a] + i].sw, q = n->up[n->up_off[b] + i].sw;
-        if (p != q)
-            return p < q ? -1 : 1;
-    }
-    return a < b ? -1 : a > b;
+    (void)arg;
+    const ups_key *a = x, *b = y;
+    if (a->h != b->h)
+        return a->h < b->h ? -1 : 1;
+    return a->s < b->s ? -1 : a->s > b->s;
+}
+
+static uint64_t ups_hash(const dmodc *n, uint32_t s)
+{
+    uint64_t h = 1469598103934665603ULL ^ (n->up_off[s + 1] - n->up_off[s]);
+    for (uint32_t e = n->up_off[s]; e < n->up_off[s + 1]; e++)
+        h = (h ^ n->up[e].sw) * 1099511628211ULL;
+    return h;
 }
 
 /* A switch whose rank changed spreads its detours differently: where it
@@ -1683,51 +1799,60 @@ static int cmp_ups(const void *x, const void *y, void *arg)
 static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
 {
     const dmodc *n = r->n;
-    uint32_t S = r->S, ns = 0;
-    uint32_t *sw = ibr__mallocarray(n->ctx, S, sizeof *sw);
-    uint32_t *dl = ibr__mallocarray(n->ctx, S, sizeof *dl), nd = 0;
-    if (!sw || !dl) {
-        ibr__free(n->ctx, sw);
-        ibr__free(n->ctx, dl);
-        return IBR_ENOMEM;
-    }
+    uint32_t S = r->S, ns = 0, nd = 0, nup = 0;
+    ups_key *sw = ibr__mallocarray(n->ctx, S, sizeof *sw);
+    uint32_t *dl = ibr__mallocarray(n->ctx, S, sizeof *dl);
+    uint8_t *uc = NULL; /* per destination of dl, the costs of the list's
+                           up neighbours (nup a row) */
+    size_t cap_uc = 0;
+    int rc = IBR_ENOMEM;
+    if (!sw || !dl)
+        goto out;
     for (uint32_t s = 0; s < S; s++)
         if (r->rankchg[s] && !r->fullrow[s] && n->lev[s] && n->slotted[n->lev[s]] &&
             n->up_off[s + 1] > n->up_off[s])
-            sw[ns++] = s;
-    ibr__sort(sw, ns, sizeof *sw, cmp_ups, (void *)n);
+            sw[ns++] = (ups_key){ups_hash(n, s), s};
+    ibr__sort(sw, ns, sizeof *sw, cmp_ups, NULL);
     for (uint32_t i = 0; i < ns; i++) {
-        uint32_t s = sw[i];
+        uint32_t s = sw[i].s, p = i > 0 ? sw[i - 1].s : 0;
         unsigned ls = n->lev[s];
-        row_ctx c;
-        row_init(&c, n, s);
-        int same = i > 0 && n->up_off[sw[i - 1] + 1] - n->up_off[sw[i - 1]] == c.nup;
-        for (uint32_t u = 0; same && u < c.nup; u++)
-            same = n->up[n->up_off[sw[i - 1]] + u].sw == c.up[u].sw;
+        const ibr__adj *up = n->up + n->up_off[s];
+        const uint8_t *hs = n->cost + (size_t)s * n->nswp;
+        /* the previous switch's list (a hash collision only costs a
+           recomputation) */
+        int same = i > 0 && n->up_off[p + 1] - n->up_off[p] == n->up_off[s + 1] - n->up_off[s];
+        for (uint32_t u = 0; same && u < n->up_off[s + 1] - n->up_off[s]; u++)
+            same = n->up[n->up_off[p] + u].sw == up[u].sw;
         if (!same) {
+            nup = n->up_off[s + 1] - n->up_off[s];
             memset(uneq, 0, S);
-            for (uint32_t u = 1; u < c.nup; u++)
-                differ_or(uneq, n->cost + (size_t)c.up[u].sw * n->nswp,
-                          n->cost + (size_t)c.up[0].sw * n->nswp, S);
+            for (uint32_t u = 1; u < nup; u++)
+                differ_or(uneq, n->cost + (size_t)up[u].sw * n->nswp,
+                          n->cost + (size_t)up[0].sw * n->nswp, S);
             nd = 0; /* few: the costs of up neighbours differ rarely */
             for (uint32_t d = 0; d < S; d++)
                 if (uneq[d])
                     dl[nd++] = d;
+            if (ibr__grow(n->ctx, (void **)&uc, &cap_uc, (size_t)nd * nup + 1, 1) < 0)
+                goto out;
+            for (uint32_t i2 = 0; i2 < nd; i2++)
+                for (uint32_t u = 0; u < nup; u++)
+                    uc[(size_t)i2 * nup + u] = n->cost[(size_t)up[u].sw * n->nswp + dl[i2]];
         }
         int all = 0;
         for (unsigned k = 0; k < n->K[ls]; k++)
-            all |= c.slot_link[k] == 255;
+            all |= r->slink[(size_t)s * r->nk + k] == 255;
         if (!all) {
             /* not where s has no route, nor where it routes down, nor
                where fewer than two up links lead closer (the rank picks
                among two or more) */
             for (uint32_t i2 = 0; i2 < nd; i2++) {
                 uint32_t d = dl[i2];
-                if (c.hs[d] == DM_INF || (unsigned)c.hs[d] + n->lev[d] == ls)
+                if (hs[d] == DM_INF || (unsigned)hs[d] + n->lev[d] == ls)
                     continue;
                 unsigned k = 0;
-                for (uint32_t u = 0; u < c.nup && k < 2; u++)
-                    k += n->cost[(size_t)c.up[u].sw * n->nswp + d] + 1u == c.hs[d];
+                for (uint32_t u = 0; u < nup && k < 2; u++)
+                    k += uc[(size_t)i2 * nup + u] + 1u == hs[d];
                 if (k >= 2)
                     mark(r, s, d);
             }
@@ -1736,14 +1861,17 @@ static int mark_ranks(repair *r, uint8_t *bad, uint8_t *uneq)
         memset(bad, 1, S);
         uint32_t d = 0;
         for (; d + DM_BLOCK <= S; d += DM_BLOCK)
-            up64(bad + d, c.hs + d, n->lev + d, (uint8_t)ls);
+            up64(bad + d, hs + d, n->lev + d, (uint8_t)ls);
         for (; d < S; d++)
-            bad[d] &= c.hs[d] != DM_INF && (unsigned)c.hs[d] + n->lev[d] != ls;
+            bad[d] &= hs[d] != DM_INF && (unsigned)hs[d] + n->lev[d] != ls;
         mark_flags(r, s, bad);
     }
+    rc = 0;
+out:
     ibr__free(n->ctx, sw);
     ibr__free(n->ctx, dl);
-    return 0;
+    ibr__free(n->ctx, uc);
+    return rc;
 }
 
 /* Compute the marked entries again into a->lft, counting the changes. */
@@ -1915,17 +2043,64 @@ static int mark_all(repair *r)
     return 0;
 }
 
+/* The saved fabric's model, built once with its database. */
+struct ibr__dmodc_saved {
+    ibr__dmodc_fabric f;
+    dmodc m;
+    char why[IBR_ERRMSG_SIZE];
+};
+
+void ibr__dmodc_saved_free(ibr__dmodc_saved *sv, ibr_context *ctx)
+{
+    if (!sv)
+        return;
+    dm_free(&sv->m);
+    ibr__dmodc_fabric_free(&sv->f, ctx);
+    ibr__free(ctx, sv);
+}
+
+int ibr__dmodc_saved_new(ibr__dmodc_saved **out, ibr_context *ctx, ibr__dmodc_fabric *f,
+                         unsigned lmc_cap)
+{
+    *out = NULL;
+    ibr__dmodc_saved *sv = ibr__calloc(ctx, 1, sizeof *sv);
+    if (!sv) {
+        ibr__dmodc_fabric_free(f, ctx);
+        return IBR_ENOMEM;
+    }
+    sv->f = *f;
+    memset(f, 0, sizeof *f);
+    sv->m.f = &sv->f;
+    sv->m.ctx = ctx;
+    sv->m.nsw = sv->f.nsw;
+    sv->m.lmc_cap = lmc_cap;
+    sv->m.why = sv->why;
+    int rc = sv->f.nsw ? dm_model(&sv->m) : 1;
+    if (rc != 0) {
+        ibr__dmodc_saved_free(sv, ctx);
+        return rc;
+    }
+    *out = sv;
+    return 0;
+}
+
+const ibr__dmodc_fabric *ibr__dmodc_saved_fabric(const ibr__dmodc_saved *sv, unsigned lmc_cap)
+{
+    return sv && sv->m.lmc_cap == lmc_cap ? &sv->f : NULL;
+}
+
 int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
 {
     const ibr_topo *t = a->t;
     ibr_context *ctx = t->ctx;
-    dmodc n, o;
+    dmodc n, own;
+    const dmodc *o = &own;
     ibr__dmodc_fabric fab;
     repair r;
     uint8_t *scratch = NULL;
     char wn[IBR_ERRMSG_SIZE], wo[IBR_ERRMSG_SIZE];
     memset(&n, 0, sizeof n);
-    memset(&o, 0, sizeof o);
+    memset(&own, 0, sizeof own);
     memset(&fab, 0, sizeof fab);
     memset(&r, 0, sizeof r);
     a->changed_total = 0;
@@ -1937,13 +2112,16 @@ int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
     }
     n.t = t;
     n.f = &fab;
-    n.ctx = o.ctx = ctx;
+    n.ctx = own.ctx = ctx;
     n.nsw = t->n_sw;
-    n.lmc_cap = o.lmc_cap = a->lmc_cap;
+    n.lmc_cap = own.lmc_cap = a->lmc_cap;
     n.why = wn;
-    o.f = a->old;
-    o.nsw = a->old->nsw;
-    o.why = wo;
+    own.f = a->old;
+    own.nsw = a->old->nsw;
+    own.why = wo;
+    /* the saved model built with the database, when it is of this fabric */
+    if (a->saved && &a->saved->f == a->old && a->saved->m.lmc_cap == a->lmc_cap)
+        o = &a->saved->m;
     int rc = IBR_ENOMEM;
     if (ibr__dmodc_fabric_of(&fab, t) < 0)
         goto out;
@@ -1952,13 +2130,13 @@ int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
             snprintf(a->why, sizeof a->why, "dmodc declines the changed fabric: %s", wn);
         goto out;
     }
-    if ((rc = dm_model(&o)) != 0) {
+    if (o == &own && (rc = dm_model(&own)) != 0) {
         if (rc == 1)
             snprintf(a->why, sizeof a->why, "the saved fabric is not one dmodc routes: %s", wo);
         goto out;
     }
     rc = 1;
-    if (!same_dividers(&n, &o)) {
+    if (!same_dividers(&n, o)) {
         snprintf(a->why, sizeof a->why,
                  "the levels or dividers change (up ports per level, their slots, end ports "
                  "per leaf): the formula moves every column");
@@ -1968,7 +2146,7 @@ int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
     n.nswp = n.nsw;
     r.a = a;
     r.n = &n;
-    r.o = &o;
+    r.o = o;
     r.S = t->n_sw;
     r.W = (r.S + 63) / 64;
     r.dirty = ibr__calloc(ctx, (size_t)r.S * r.W, sizeof *r.dirty);
@@ -1978,31 +2156,35 @@ int ibr__dmodc_repair_run(ibr__dmodc_repair *a)
     r.linkchg = ibr__calloc(ctx, r.S, 1);
     r.cut = ibr__calloc(ctx, r.S, 1);
     r.cand = ibr__calloc(ctx, r.S, 1);
-    r.o2n = ibr__mallocarray(ctx, o.nsw, sizeof *r.o2n);
+    r.o2n = ibr__mallocarray(ctx, o->nsw, sizeof *r.o2n);
     r.gone = ibr__mallocarray(ctx, a->lft_size, sizeof *r.gone);
-    r.gslot = ibr__mallocarray(ctx, o.nsw, sizeof *r.gslot);
+    r.gslot = ibr__mallocarray(ctx, o->nsw, sizeof *r.gslot);
     scratch = ibr__malloc(ctx, r.S);
     rc = IBR_ENOMEM;
     if (!r.dirty || !r.fullrow || !r.fullcol || !r.rankchg || !r.linkchg || !r.cut || !r.cand ||
         !r.o2n || !r.gone || !r.gslot || !scratch)
         goto out;
-    for (uint32_t os = 0; os < o.nsw; os++)
+    for (uint32_t os = 0; os < o->nsw; os++)
         r.o2n[os] = r.gslot[os] = IBR_NONE;
     for (uint32_t s = 0; s < r.S; s++)
-        if (a->swmap[s] != IBR_NONE && a->swmap[s] < o.nsw)
+        if (a->swmap[s] != IBR_NONE && a->swmap[s] < o->nsw)
             r.o2n[a->swmap[s]] = s;
     if ((rc = diff_models(&r)) != 0 || (rc = gone_rows(&r)) != 0)
         goto out;
     cand_cols(&r, scratch);
+    if ((rc = nominal_tables(&r)) != 0)
+        goto out;
     for (size_t i = 0; i < r.nchg; i++)
         if (r.chg[i].removed && !r.fullrow[r.chg[i].s])
-            mark_link(&r, r.chg[i].s, nb_costs(&r, &r.chg[i]), scratch);
+            mark_removed(&r, r.chg[i].s, nb_costs(&r, &r.chg[i]), scratch);
     if ((rc = diff_costs(&r)) != 0)
         goto out;
     for (size_t i = 0; i < r.nchg; i++)
         if (!r.chg[i].removed && !r.fullrow[r.chg[i].s])
             mark_link(&r, r.chg[i].s, nb_costs(&r, &r.chg[i]), scratch);
-    if ((rc = mark_all(&r)) != 0 || (rc = recompute(&r)) != 0)
+    if ((rc = mark_all(&r)) != 0)
+        goto out;
+    if ((rc = recompute(&r)) != 0)
         goto out;
     rc = check_unrouted(&r);
 out:
@@ -2018,9 +2200,12 @@ out:
     ibr__free(ctx, r.gone);
     ibr__free(ctx, r.gslot);
     ibr__free(ctx, r.grows);
+    for (unsigned l = 0; l < DM_MAX_LEVELS + 2; l++)
+        ibr__free(ctx, r.uslot[l]);
+    ibr__free(ctx, r.slink);
     ibr__free(ctx, scratch);
     dm_free(&n);
-    dm_free(&o);
+    dm_free(&own);
     ibr__dmodc_fabric_free(&fab, ctx);
     return rc;
 }

@@ -40,12 +40,25 @@ int ibr__dmodc_fabric_alloc(ibr__dmodc_fabric *f, ibr_context *ctx, uint32_t nsw
                             uint32_t n_adj, uint32_t n_ep);
 void ibr__dmodc_fabric_free(ibr__dmodc_fabric *f, ibr_context *ctx);
 
+/* The model of a saved fabric (levels, dividers, destination index),
+   built once with its routing database and read by each repair of it. */
+typedef struct ibr__dmodc_saved ibr__dmodc_saved;
+/* The model of f, whose arrays it takes (f is left empty whatever the
+   answer), with lmc_cap as a repair's options give it. 0 (*out set), 1
+   when dmodc does not route f (*out NULL), or IBR_ENOMEM. */
+int ibr__dmodc_saved_new(ibr__dmodc_saved **out, ibr_context *ctx, ibr__dmodc_fabric *f,
+                         unsigned lmc_cap);
+void ibr__dmodc_saved_free(ibr__dmodc_saved *sv, ibr_context *ctx);
+/* Its fabric, when it was built with lmc_cap; else NULL. */
+const ibr__dmodc_fabric *ibr__dmodc_saved_fabric(const ibr__dmodc_saved *sv, unsigned lmc_cap);
+
 /* LIDs of one LFT block (what one SubnSet(LinearForwardingTable) sends). */
 #define IBR__DMODC_BLOCK 64
 
 typedef struct ibr__dmodc_repair {
     const ibr_topo *t;              /* the fabric now */
     const ibr__dmodc_fabric *old;   /* the fabric the saved tables were computed on */
+    const ibr__dmodc_saved *saved;  /* its model when old is its fabric, or NULL */
     const uint32_t *swmap;          /* switch of t -> switch of old, IBR_NONE: new */
     uint8_t *lft;                   /* t->n_sw rows of lft_size: the saved tables on
                                        t's switches, same LIDs; repaired in place */

@@ -374,6 +374,25 @@ static uint64_t walk_back(const ibr_routing_db *db, const back_edge *e, const ui
     return found;
 }
 
+/* hit[j] = row[j] leads over a lost port (lostp, IBR_NO_ROUTE clear; or
+   p1 when it is the only one), any[j] |= hit[j], for the w <=
+   IBR__LFT_BLOCK entries of row. */
+static void seed_hits(uint8_t *restrict hit, uint8_t *restrict any, const uint8_t *restrict row,
+                      size_t w, const uint8_t *restrict lostp, uint8_t p1)
+{
+    if (p1 && w == IBR__LFT_BLOCK) {
+        for (unsigned j = 0; j < IBR__LFT_BLOCK; j++) { /* vectorises */
+            hit[j] = row[j] == p1 ? 1 : 0;
+            any[j] |= hit[j];
+        }
+        return;
+    }
+    for (size_t j = 0; j < w; j++) {
+        hit[j] = lostp[row[j]];
+        any[j] |= hit[j];
+    }
+}
+
 int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo *t,
                          const uint32_t *swmap)
 {
@@ -400,34 +419,59 @@ int ibr__churn_over_lost(uint64_t *out, const ibr_routing_db *db, const ibr_topo
     uint32_t *off = ibr__mallocarray(ctx, (size_t)S + 1, sizeof *off);
     back_edge *e = off ? back_edges(db, t, swmap, off) : NULL;
     const uint8_t **rows = ibr__mallocarray(ctx, nu, sizeof *rows);
+    uint8_t *hit = ibr__mallocarray(ctx, nu, IBR__LFT_BLOCK);
+    uint8_t *one = ibr__malloc(ctx, nu);
     int rc = IBR_ENOMEM;
-    if (!lost || !stamp || !queue || !marks || !e || !rows)
+    if (!lost || !stamp || !queue || !marks || !e || !rows || !hit || !one)
         goto out;
     for (uint32_t i = 0; i < nu; i++) {
+        const uint8_t *lp = lost + (size_t)i * 256;
         lost_ports(lost + (size_t)i * 256, db, t, us[i], swmap[us[i]]);
+        lost[(size_t)i * 256 + IBR_NO_ROUTE] = 0;
         rows[i] = db->lft + (size_t)swmap[us[i]] * L;
+        /* the one port it lost, or 0 when it lost several */
+        unsigned k = 0, p1 = 0;
+        for (unsigned p = 1; p < IBR_NO_ROUTE; p++) /* 255: no route, never a seed */
+            if (lp[p]) {
+                k++;
+                p1 = p;
+            }
+        one[i] = (uint8_t)(k == 1 ? p1 : 0);
     }
     uint64_t found = 0;
     /* stamps start at 0; LID 0 is not an entry. The seeds of LID l: the
-       switches that lost a cable whose entry toward l leads onto it (the
-       rows of those few switches read a column at a time, from cache) */
-    for (size_t l = 1; l < L; l++) {
-        uint32_t n = 0;
-        for (uint32_t i = 0; i < nu; i++) {
-            uint8_t p = rows[i][l];
-            if (p != IBR_NO_ROUTE && lost[(size_t)i * 256 + p]) {
-                stamp[us[i]] = (uint32_t)l;
-                queue[n++] = us[i];
-            }
-        }
-        if (n)
+       switches that lost a cable whose entry toward l leads onto it. The
+       rows of those few switches are read 64 LIDs at a time into hit
+       flags per row (a compare per byte where a row lost one port), then
+       the LIDs some row hits are walked in order */
+    for (size_t b = 0; b < L; b += IBR__LFT_BLOCK) {
+        size_t w = L - b < IBR__LFT_BLOCK ? L - b : IBR__LFT_BLOCK;
+        uint8_t any[IBR__LFT_BLOCK];
+        memset(any, 0, sizeof any);
+        for (uint32_t i = 0; i < nu; i++)
+            seed_hits(hit + (size_t)i * IBR__LFT_BLOCK, any, rows[i] + b, w,
+                      lost + (size_t)i * 256, one[i]);
+        any[0] &= b > 0;
+        for (size_t j = 0; j < w; j++) {
+            if (!any[j])
+                continue;
+            size_t l = b + j;
+            uint32_t n = 0;
+            for (uint32_t i = 0; i < nu; i++)
+                if (hit[(size_t)i * IBR__LFT_BLOCK + j]) {
+                    stamp[us[i]] = (uint32_t)l;
+                    queue[n++] = us[i];
+                }
             found += walk_back(db, e, off, swmap, l, queue, n, stamp, marks, nb);
+        }
     }
     *out = found;
     rc = 0;
 out:
     ibr__free(ctx, us);
     ibr__free(ctx, rows);
+    ibr__free(ctx, hit);
+    ibr__free(ctx, one);
     ibr__free(ctx, off);
     ibr__free(ctx, e);
     ibr__free(ctx, lost);

@@ -13,6 +13,7 @@
 #include "core/result_qos.h"
 #include "core/result_unicast.h"
 #include "core/internal.h"
+#include "engines/dmodc_int.h"
 #include "formats/lex.h"
 #include "persist/persist_int.h"
 #include "route/registry.h"
@@ -48,6 +49,7 @@ void ibr_routing_db_destroy(ibr_routing_db *db)
     ibr__free(ctx, db->tpos_guid);
     ibr__free(ctx, db->tpos_xyz);
     ibr__free(ctx, db->lid_port);
+    ibr__dmodc_saved_free(db->dmodc, ctx);
     ibr__guidmap_free(ctx, &db->node_map);
     ibr__guidmap_free(ctx, &db->port_map);
     ibr__free(ctx, db);
@@ -408,6 +410,8 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
     int rc = db_index(db, msg);
     if (rc == 0)
         rc = db_port_counts(db);
+    if (rc == 0)
+        rc = ibr__dmodc_db_model(db);
     if (rc < 0) {
         ibr_routing_db_destroy(db);
         return rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL;
@@ -1321,6 +1325,8 @@ static int parse_all(dbparser *ps)
         rc = check_cables(ps);
     if (rc == 0)
         rc = db_port_counts(db);
+    if (rc == 0)
+        rc = ibr__dmodc_db_model(db);
     return rc;
 }
 

@@ -90,6 +90,8 @@ struct ibr_routing_db {
     ibr__guidmap node_map; /* node GUID -> node index */
     ibr__guidmap port_map; /* port GUID (switch port 0, CA ports) -> port index */
     uint32_t *lid_port;    /* LID -> port index, IBR_NONE */
+    struct ibr__dmodc_saved *dmodc; /* a dmodc routing: the saved fabric's
+                                       model (reroute_dmodc.c), or NULL */
 };
 
 /* The entries of LIDs 1 to L - 1 of one LFT row per output port into
@@ -104,6 +106,10 @@ void ibr__row_port_counts(const uint8_t *row, size_t L, uint32_t *out);
    when 0, chg counts the changed entries and blocks of the repaired rows. */
 struct ibr__dmodc_repair;
 struct ibr__churn;
+/* A dmodc routing's saved model (db->dmodc), built once as the database
+   is made or read, for every repair of it; other engines' databases and
+   fabrics dmodc does not route get none. 0 or IBR_ENOMEM. */
+int ibr__dmodc_db_model(ibr_routing_db *db);
 int ibr__reroute_dmodc(struct ibr__dmodc_repair *a, const ibr_routing_db *db,
                        const uint32_t *tmap, const uint32_t *dmap, struct ibr__churn *chg);
 

@@ -14,13 +14,14 @@
 #include "engines/dmodc_int.h"
 #include "persist/churn.h"
 #include "persist/persist_int.h"
+#include "route/registry.h"
 
 /* The db switch at the other end of saved port p of db switch i. */
 static uint32_t saved_remote(const ibr_routing_db *db, const ibr_topo *t, const uint32_t *tmap,
                              const uint32_t *dmap, uint32_t i, unsigned p)
 {
     const ibr__dbport *dp = &db->ports[db->nodes[i].port_off + p];
-    uint32_t tn = dmap[i], rn = IBR_NONE;
+    uint32_t tn = t ? dmap[i] : IBR_NONE, rn = IBR_NONE;
     if (tn != IBR_NONE && p <= t->nodes[tn].nports) {
         const ibr__port *pt = ibr__tport(t, tn, p);
         if (pt->remote_node != IBR_NONE && t->nodes[pt->remote_node].guid == dp->rguid)
@@ -34,12 +35,11 @@ static uint32_t saved_remote(const ibr_routing_db *db, const ibr_topo *t, const 
 }
 
 /* The saved fabric: switches, cables and end ports as the database has
-   them (its end ports are in the topology order of the save). 0 or
-   IBR_ENOMEM. */
-static int saved_fabric(ibr__dmodc_fabric *f, const ibr_routing_db *db, const ibr_topo *t,
-                        const uint32_t *tmap, const uint32_t *dmap)
+   them (its end ports are in the topology order of the save); t, tmap
+   and dmap (or NULL) only look the remotes up faster. 0 or IBR_ENOMEM. */
+static int saved_fabric(ibr__dmodc_fabric *f, ibr_context *ctx, const ibr_routing_db *db,
+                        const ibr_topo *t, const uint32_t *tmap, const uint32_t *dmap)
 {
-    ibr_context *ctx = t->ctx;
     uint32_t n_adj = 0, n_ep = 0;
     for (uint32_t i = 0; i < db->n_nodes; i++) {
         const ibr__dbnode *nd = &db->nodes[i];
@@ -101,6 +101,21 @@ static int saved_fabric(ibr__dmodc_fabric *f, const ibr_routing_db *db, const ib
 
 _Static_assert(IBR__DMODC_BLOCK == IBR__LFT_BLOCK, "one LFT block on both sides");
 
+int ibr__dmodc_db_model(ibr_routing_db *db)
+{
+    static const ibr_options def = IBR_OPTIONS_INIT;
+    if (ibr__engine_repair(db->ctx, db->engine) != IBR__REPAIR_DMODC)
+        return 0;
+    ibr__dmodc_fabric f;
+    memset(&f, 0, sizeof f);
+    if (saved_fabric(&f, db->ctx, db, NULL, NULL, NULL) < 0)
+        return IBR_ENOMEM;
+    /* the default options' LMC; a repair asked for another builds its own */
+    unsigned lmc = def.lmc == IBR_LMC_TOPO ? 7 : def.lmc;
+    int rc = ibr__dmodc_saved_new(&db->dmodc, db->ctx, &f, lmc);
+    return rc < 0 ? rc : 0;
+}
+
 int ibr__reroute_dmodc(ibr__dmodc_repair *a, const ibr_routing_db *db, const uint32_t *tmap,
                        const uint32_t *dmap, ibr__churn *chg)
 {
@@ -110,11 +125,15 @@ int ibr__reroute_dmodc(ibr__dmodc_repair *a, const ibr_routing_db *db, const uin
     a->blk = chg->blk;
     a->n_blocks = chg->n_blocks;
     a->sw_blocks = chg->sw_blocks;
-    int rc = saved_fabric(&f, db, a->t, tmap, dmap);
+    /* the saved model built with the database, else the saved fabric now */
+    const ibr__dmodc_fabric *sf = ibr__dmodc_saved_fabric(db->dmodc, a->lmc_cap);
+    int rc = sf ? 0 : saved_fabric(&f, a->t->ctx, db, a->t, tmap, dmap);
     if (rc == 0) {
-        a->old = &f;
+        a->old = sf ? sf : &f;
+        a->saved = sf ? db->dmodc : NULL;
         rc = ibr__dmodc_repair_run(a);
         a->old = NULL;
+        a->saved = NULL;
     }
     if (rc == 0) {
         for (uint32_t s = 0; s < a->t->n_sw; s++)
