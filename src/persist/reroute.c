@@ -686,11 +686,14 @@ static int copy_sls(rr *x)
         uint32_t *row_of = ibr__mallocarray(ctx, (size_t)db->max_lid + 1, sizeof *row_of);
         uint32_t *unmapped = ibr__mallocarray(ctx, L, sizeof *unmapped);
         size_t n_unmapped = 0;
-        if (!row_of || !unmapped || !(r->sl = ibr__calloc(ctx, (size_t)ns * L, 1))) {
+        /* every byte is written below: a row without a saved one cleared */
+        if (!row_of || !unmapped || !(r->sl = ibr__mallocarray(ctx, ns ? ns : 1, L))) {
             ibr__free(ctx, row_of);
             ibr__free(ctx, unmapped);
             return IBR_ENOMEM;
         }
+        if (!ns)
+            memset(r->sl, 0, L);
         for (size_t l = 1; l < L; l++)
             if (x->lidmap[l] == IBR_NONE)
                 unmapped[n_unmapped++] = (uint32_t)l;
@@ -704,10 +707,13 @@ static int copy_sls(rr *x)
                                           : t->ports[t->nodes[t->sw_node[sl - t->n_end]].port_off].lid;
             uint32_t ol = base && base < L ? x->lidmap[base] : IBR_NONE;
             uint32_t orow = ol != IBR_NONE ? row_of[ol] : IBR_NONE;
-            if (orow == IBR_NONE)
-                continue;
-            const uint8_t *src = db->sl + (size_t)orow * db->lft_size;
             uint8_t *dst = r->sl + (size_t)sl * L;
+            if (orow == IBR_NONE) {
+                memset(dst, 0, L);
+                continue;
+            }
+            const uint8_t *src = db->sl + (size_t)orow * db->lft_size;
+            dst[0] = 0;
             if (x->identity && L <= db->lft_size) {
                 /* the same LIDs: the row as saved, the LIDs without a
                    saved column cleared */
@@ -717,8 +723,7 @@ static int copy_sls(rr *x)
                 continue;
             }
             for (size_t l = 1; l < L; l++)
-                if (x->lidmap[l] != IBR_NONE)
-                    dst[l] = src[x->lidmap[l]];
+                dst[l] = x->lidmap[l] != IBR_NONE ? src[x->lidmap[l]] : 0;
         }
         ibr__free(ctx, row_of);
         ibr__free(ctx, unmapped);
@@ -2557,38 +2562,6 @@ static int stage_new_lids(rr *x)
     return 0;
 }
 
-/* Per-destination SLs as per-pair rows (each source the destination's SL;
-   without path SLs, SL 0), or back when every source of each destination has the same SL again.
-   0 or IBR_ENOMEM. */
-static int sl_rows(rr *x, int to_pairs)
-{
-    ibr_result *r = x->r;
-    size_t L = r->lft_size;
-    uint32_t ns = ibr__n_src_slots(x->t);
-    if (to_pairs) {
-        uint8_t *v = ibr__calloc(x->ctx, (size_t)(ns ? ns : 1), L);
-        if (!v)
-            return IBR_ENOMEM;
-        for (uint32_t k = 0; r->sl && k < ns; k++)
-            memcpy(v + (size_t)k * L, r->sl, L);
-        ibr__free(x->ctx, r->sl);
-        r->sl = v;
-        r->sl_mode = IBR_SL_PER_PAIR;
-        return 0;
-    }
-    for (uint32_t k = 1; k < ns; k++)
-        if (memcmp(r->sl + (size_t)k * L, r->sl, L) != 0)
-            return 0; /* a moved path took another SL: per pair */
-    uint8_t *v = ibr__malloc(x->ctx, L);
-    if (!v)
-        return 0; /* per pair is as true */
-    memcpy(v, r->sl, L);
-    ibr__free(x->ctx, r->sl);
-    r->sl = v;
-    r->sl_mode = IBR_SL_PER_DEST;
-    return 0;
-}
-
 /* nue's layering (reroute_layered.c), when the whole load is kept
    (x->wload_whole): the load of switch s's route toward LID l through
    port p (its busiest link, then its total), and the write of an entry
@@ -2616,9 +2589,9 @@ static void nue_move_entry(void *arg, uint32_t s, size_t l, unsigned p)
 
 /* A layered routing's moved paths into layers (reroute_layered.c); the
    verdict of its promise, built from every path of the repaired tables.
-   Per-destination SLs are handled as per-pair ones, and stay per
-   destination when no moved path needs another SL than its
-   destination's. */
+   Per-destination SLs stay per destination when no moved path needs
+   another SL than its destination's, else become per-pair rows (made by
+   ibr__reroute_layers only then). */
 static int layered_sls(rr *x)
 {
     int per_dest = x->r->sl_mode == IBR_SL_PER_DEST;
@@ -2626,8 +2599,12 @@ static int layered_sls(rr *x)
        moved ones must fit (another layer would need SLs and SL2VL tables
        the routing does not have) */
     int one = x->r->sl_mode == IBR_SL_NONE;
-    if ((per_dest || one) && sl_rows(x, 1) < 0)
-        return stop(x, IBR_ENOMEM);
+    if (one) { /* every destination on SL 0 */
+        ibr__free(x->ctx, x->r->sl);
+        if (!(x->r->sl = ibr__calloc(x->ctx, x->r->lft_size, 1)))
+            return stop(x, IBR_ENOMEM);
+        x->r->sl_mode = IBR_SL_PER_DEST;
+    }
     static const ibr_options def = IBR_OPTIONS_INIT;
     unsigned max_vls = x->o ? x->o->max_vls : def.max_vls;
     unsigned vls = one ? 1 : ibr__topo_min_oper_vls(x->t);
@@ -2672,8 +2649,6 @@ static int layered_sls(rr *x)
         ibr__free(x->ctx, x->r->sl);
         x->r->sl = NULL;
         x->r->sl_mode = IBR_SL_NONE;
-    } else if (per_dest) {
-        sl_rows(x, 0);
     }
     x->merged = 1; /* path SLs may differ: compared by the churn */
     x->paths_moved = a.paths_moved;

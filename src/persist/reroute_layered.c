@@ -73,6 +73,10 @@ typedef struct lay {
     uint16_t sl_used;   /* SLs of routed paths */
     uint16_t *col_sl;   /* per LID: the SL (one bit) every source slot has
                            toward it, or 0 (they differ) */
+    uint8_t **cols;     /* per-destination SLs (a->sl_rows_same): per LID,
+                           the column's SLs per source slot once a moved path
+                           may change them, else NULL (all r->sl[l]) */
+    uint32_t *opened, n_opened; /* LIDs with a column in cols */
     uint16_t dep_vls;   /* VLs on which some dependency was found */
     uint16_t *dep;      /* per CDG slot: VLs on which the dependency exists */
     uint32_t *log;      /* paths added for the column at hand: (switch, VL) */
@@ -230,6 +234,13 @@ static int push_pending(lay *c, uint32_t s, size_t l)
     return push_pair(c->t->ctx, &c->pending, &c->n_pending, &c->cap_pending, s, (uint32_t)l);
 }
 
+/* The SL of source slot k toward LID l: in the per-pair rows, or in the
+   column opened for l (col_open) when the SLs are per destination. */
+static inline uint8_t *slp(const lay *c, uint32_t k, size_t l)
+{
+    return c->cols ? &c->cols[l][k] : &c->r->sl[(size_t)k * c->L + l];
+}
+
 /* The SLs of the sources on switch s toward LID l, as a mask. (Columns
    are visited in rising LID order within each stream of LIDs, so the
    rows' cache lines serve 64 LIDs each.) */
@@ -239,7 +250,7 @@ static inline uint16_t own_sls(const lay *c, uint32_t s, size_t l)
         return c->slot_off[s + 1] > c->slot_off[s] ? c->col_sl[l] : 0;
     uint16_t m = 0;
     for (uint32_t j = c->slot_off[s]; j < c->slot_off[s + 1]; j++)
-        m |= (uint16_t)(1u << (c->r->sl[(size_t)c->slots[j] * c->L + l] & 15));
+        m |= (uint16_t)(1u << (*slp(c, c->slots[j], l) & 15));
     return m;
 }
 
@@ -348,7 +359,7 @@ static int place(lay *c, uint32_t s, size_t l)
     size_t n = path_from(c, s, l);
     int tried = -1, got = -1;
     for (uint32_t j = c->slot_off[s]; j < c->slot_off[s + 1]; j++) {
-        uint8_t *sl = &c->r->sl[(size_t)c->slots[j] * c->L + l];
+        uint8_t *sl = slp(c, c->slots[j], l);
         if (n < 2)
             continue; /* no dependency: any layer */
         if (*sl == tried && got >= 0) {
@@ -420,7 +431,7 @@ static int unplace(lay *c, size_t i, size_t j, size_t l, const uint64_t *counts,
     for (size_t k = i; k < j; k++) {
         uint32_t s = c->pending[2 * k];
         for (uint32_t u = c->slot_off[s]; u < c->slot_off[s + 1]; u++)
-            c->r->sl[(size_t)c->slots[u] * c->L + l] = c->keep[q++];
+            *slp(c, c->slots[u], l) = c->keep[q++];
     }
     c->a->paths_moved = counts[0];
     c->a->sls_moved = counts[1];
@@ -611,7 +622,7 @@ static int join_column(lay *c, size_t i, size_t l)
     int rc = 0;
     mark_moved(c, l, n);
     uint32_t s0 = c->pending[2 * i];
-    unsigned v = c->vlmap[c->r->sl[(size_t)c->slots[c->slot_off[s0]] * c->L + l] & 15];
+    unsigned v = c->vlmap[*slp(c, c->slots[c->slot_off[s0]], l) & 15];
     for (uint32_t s = 0; s < c->S; s++)
         c->jst[s] = s == d || (!c->moved[s] && c->nx[s] != IBR_NONE) ? J_JOINED : J_NONE;
     for (uint32_t k = n; k-- > 0 && rc >= 0;) {
@@ -651,6 +662,12 @@ static int place_column(lay *c, size_t i, size_t j)
 {
     enum { TRIES = 24 };
     size_t l = c->pending[2 * i + 1], q = 0;
+    if (c->cols && !c->cols[l]) { /* the column's SLs, per source slot */
+        if (!(c->cols[l] = ibr__malloc(c->t->ctx, c->ns ? c->ns : 1)))
+            return IBR_ENOMEM;
+        memset(c->cols[l], c->r->sl[l], c->ns ? c->ns : 1);
+        c->opened[c->n_opened++] = (uint32_t)l;
+    }
     for (size_t k = i; k < j; k++) {
         uint32_t s = c->pending[2 * k];
         q += c->slot_off[s + 1] - c->slot_off[s];
@@ -666,7 +683,7 @@ static int place_column(lay *c, size_t i, size_t j)
     for (size_t k = i; k < j; k++) {
         uint32_t s = c->pending[2 * k];
         for (uint32_t u = c->slot_off[s]; u < c->slot_off[s + 1]; u++)
-            c->keep[q++] = c->r->sl[(size_t)c->slots[u] * c->L + l];
+            c->keep[q++] = *slp(c, c->slots[u], l);
     }
     int jrc = c->r->hops ? 0 : join_column(c, i, l);
     if (jrc < 0)
@@ -695,6 +712,10 @@ static int place_column(lay *c, size_t i, size_t j)
 static void lay_free(lay *c)
 {
     ibr_context *ctx = c->t->ctx;
+    for (uint32_t i = 0; c->cols && i < c->n_opened; i++)
+        ibr__free(ctx, c->cols[c->opened[i]]);
+    ibr__free(ctx, c->cols);
+    ibr__free(ctx, c->opened);
     ibr__free(ctx, c->padj);
     ibr__free(ctx, c->slot_off);
     ibr__free(ctx, c->slots);
@@ -741,7 +762,7 @@ static int column_sls(lay *c)
         ibr__free(c->t->ctx, same);
         return 0;
     }
-    const uint8_t *row0 = c->r->sl + (size_t)c->slots[0] * L;
+    const uint8_t *row0 = c->cols ? c->r->sl : c->r->sl + (size_t)c->slots[0] * L;
     memset(same, 1, L);
     for (uint32_t k = 1; k < n && !c->a->sl_rows_same; k++) {
         const uint8_t *row = c->r->sl + (size_t)c->slots[k] * L;
@@ -826,6 +847,40 @@ static int build_layers(lay *c)
     return rc;
 }
 
+/* Per-destination SLs (c->cols) back into r: per destination while every
+   source of each opened column kept one SL, else as per-pair rows (each
+   source its destination's SL but where a moved path took another). 0 or
+   IBR_ENOMEM. */
+static int sls_back(lay *c)
+{
+    ibr_result *r = c->r;
+    size_t L = c->L;
+    int same = 1;
+    for (uint32_t i = 0; i < c->n_opened && same; i++) {
+        const uint8_t *v = c->cols[c->opened[i]];
+        for (uint32_t k = 1; k < c->ns && same; k++)
+            same = v[k] == v[0];
+    }
+    if (same) {
+        for (uint32_t i = 0; i < c->n_opened && c->ns; i++)
+            r->sl[c->opened[i]] = c->cols[c->opened[i]][0];
+        return 0;
+    }
+    uint8_t *m = ibr__mallocarray(c->t->ctx, c->ns, L);
+    if (!m)
+        return IBR_ENOMEM;
+    for (uint32_t k = 0; k < c->ns; k++) {
+        uint8_t *row = m + (size_t)k * L;
+        memcpy(row, r->sl, L);
+        for (uint32_t i = 0; i < c->n_opened; i++)
+            row[c->opened[i]] = c->cols[c->opened[i]][k];
+    }
+    ibr__free(c->t->ctx, r->sl);
+    r->sl = m;
+    r->sl_mode = IBR_SL_PER_PAIR;
+    return 0;
+}
+
 int ibr__reroute_layers(ibr__layer_repair *a)
 {
     const ibr_topo *t = a->t;
@@ -863,12 +918,16 @@ int ibr__reroute_layers(ibr__layer_repair *a)
     c.head = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.head);
     c.slot0 = ibr__mallocarray(ctx, t->n_adj ? t->n_adj : 1, sizeof *c.slot0);
     c.rest = ibr__mallocarray(ctx, c.L, sizeof *c.rest);
+    if (a->sl_rows_same) {
+        c.cols = ibr__calloc(ctx, c.L, sizeof *c.cols);
+        c.opened = ibr__mallocarray(ctx, c.L, sizeof *c.opened);
+    }
     for (uint32_t s = 0; c.port_off && s < c.S; s++)
         c.port_off[s] = t->nodes[t->sw_node[s]].port_off;
     rc = IBR_ENOMEM;
     if (!c.nx || !c.indeg || !c.order || !c.carry || !c.moved || !c.ch || !c.gown || !c.jst ||
         !c.jlog || !c.jq || !c.cand || !c.cmx || !c.csum ||
-        !c.port_off || !c.head || !c.slot0 || !c.rest ||
+        !c.port_off || !c.head || !c.slot0 || !c.rest || (a->sl_rows_same && (!c.cols || !c.opened)) ||
         (rc = index_topo(&c)) < 0 || (rc = ibr__cdg_create_topo(&c.g, t, NVL)) < 0)
         goto out;
     if ((rc = column_sls(&c)) != 0 || (rc = build_layers(&c)) != 0)
@@ -879,6 +938,8 @@ int ibr__reroute_layers(ibr__layer_repair *a)
             ;
         rc = place_column(&c, i, j);
     }
+    if (rc == 0 && c.cols)
+        rc = sls_back(&c);
     if (rc == 0) {
         unsigned top = 0, n = 0;
         uint16_t vls = 0;

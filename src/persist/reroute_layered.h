@@ -8,9 +8,10 @@
 #include "persist/persist_int.h"
 
 /* Path SLs of a repaired layered routing (reroute_layered.c): r holds the
-   repaired LFTs and the saved path SLs (per pair) on topology t, whose
-   switch s is saved switch swmap[s] (none new) and LID l saved LID
-   lidmap[l] (IBR_NONE: a new column); lid_touched marks the columns the
+   repaired LFTs and the saved path SLs (per pair, or per destination with
+   sl_rows_same) on topology t, whose switch s is saved switch swmap[s]
+   (none new) and LID l saved LID lidmap[l] (IBR_NONE: a new column);
+   lid_touched marks the columns the
    repair wrote. The moved paths get SLs whose layers stay acyclic, within
    vls VLs; the others keep theirs. A column whose moved paths do not fit
    may take other shortest routes (r->hops) on switches whose paths toward
@@ -25,8 +26,10 @@ typedef struct ibr__layer_repair {
     ibr_result *r;
     const uint32_t *swmap, *lidmap;
     const uint8_t *lid_touched;
-    int sl_rows_same; /* every source's row of r->sl is the same (per-destination
-                         SLs made rows): a LID's sources share its SL */
+    int sl_rows_same; /* r->sl holds per-destination SLs (lft_size bytes):
+                         a LID's sources share its SL; on return per
+                         destination still, or per pair (r->sl_mode set)
+                         where a moved path took another SL */
     unsigned vls;
     uint8_t *rowed; /* per switch, set where an entry was changed to find a
                        route whose paths fit the layers (rows to recount) */
