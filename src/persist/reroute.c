@@ -422,6 +422,8 @@ typedef struct rr {
     uint32_t *dist, *queue;
     int64_t *wload;     /* all-to-all pairs over each switch port, change since the
                            saved routing (balanced repair) */
+    int64_t *wbase;     /* the pairs over each switch port on the saved entries, as
+                           the repair began (sssp, dfsssp; NULL: not counted) */
     uint32_t *hosts;    /* end ports (CA LIDs) per switch */
     uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
     uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
@@ -470,6 +472,7 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
     ibr__free(ctx, x->wload);
+    ibr__free(ctx, x->wbase);
     ibr__free(ctx, x->hosts);
     ibr__free(ctx, x->nbt);
     ibr__free(ctx, x->order);
@@ -910,6 +913,7 @@ static void set_entry(rr *x, uint32_t s, size_t l, unsigned port)
 }
 
 static int ensure_wload(rr *x);
+static int saved_wload(rr *x);
 static void walk_load(rr *x, uint32_t v, uint32_t d, size_t l, int64_t h);
 static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t *mx);
 
@@ -1016,6 +1020,74 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     return 0;
 }
 
+/* The all-to-all pairs over every switch port on the current entries,
+   into x->wload (the balanced repair then weighs moved paths by the
+   links' whole load, not by the change alone: a link the saved routing
+   already filled takes no more than one it left lighter). Per end-port
+   LID, the switches are taken once every switch routed into them is
+   (in-degrees counted over the entries), each passing its own end
+   ports and those routed into it to its next switch; a path that
+   breaks or loops passes nothing on. The next switches of a block of
+   LIDs are read row by row first (the rows are contiguous, a column is
+   not). 0 or IBR_ENOMEM. */
+#define WLOAD_BLOCK 64
+static int saved_wload(rr *x)
+{
+    const ibr_topo *t = x->t;
+    uint32_t S = t->n_sw, S1 = S ? S : 1;
+    size_t L = x->r->lft_size;
+    uint32_t *indeg = x->cnt, *q = x->mlist;
+    uint64_t *acc = ibr__mallocarray(x->ctx, S1, sizeof *acc);
+    uint32_t *nx = ibr__mallocarray(x->ctx, (size_t)S1 * WLOAD_BLOCK, sizeof *nx);
+    uint8_t *px = ibr__mallocarray(x->ctx, (size_t)S1 * WLOAD_BLOCK, 1);
+    if (!acc || !nx || !px) {
+        ibr__free(x->ctx, acc);
+        ibr__free(x->ctx, nx);
+        ibr__free(x->ctx, px);
+        return IBR_ENOMEM;
+    }
+    for (size_t l0 = 1; l0 < L; l0 += WLOAD_BLOCK) {
+        size_t nb_l = L - l0 < WLOAD_BLOCK ? L - l0 : WLOAD_BLOCK;
+        for (uint32_t s = 0; s < S; s++) {
+            const uint8_t *row = x->r->lft + (size_t)s * L + l0;
+            const uint32_t *nbt = x->nbt + (size_t)s * 256;
+            uint32_t *o = nx + (size_t)s * WLOAD_BLOCK;
+            memcpy(px + (size_t)s * WLOAD_BLOCK, row, nb_l);
+            for (size_t j = 0; j < nb_l; j++)
+                o[j] = nbt[row[j]];
+        }
+        for (size_t j = 0; j < nb_l; j++) {
+            size_t l = l0 + j;
+            uint32_t d = t->lid_sw[l], *nxt = nx + j, nq = 0;
+            if (d == IBR_NONE || t->lid_swport[l] == 0)
+                continue;
+            nxt[(size_t)d * WLOAD_BLOCK] = IBR_NONE;
+            memset(indeg, 0, (size_t)S * sizeof *indeg);
+            for (uint32_t s = 0; s < S; s++)
+                if (nxt[(size_t)s * WLOAD_BLOCK] != IBR_NONE)
+                    indeg[nxt[(size_t)s * WLOAD_BLOCK]]++;
+            for (uint32_t s = 0; s < S; s++) {
+                acc[s] = x->hosts[s];
+                if (indeg[s] == 0)
+                    q[nq++] = s;
+            }
+            for (uint32_t h = 0; h < nq; h++) {
+                uint32_t s = q[h], nb = nxt[(size_t)s * WLOAD_BLOCK];
+                if (nb == IBR_NONE)
+                    continue;
+                x->wbase[(size_t)s * 256 + px[(size_t)s * WLOAD_BLOCK + j]] += (int64_t)acc[s];
+                acc[nb] += acc[s];
+                if (--indeg[nb] == 0)
+                    q[nq++] = nb;
+            }
+        }
+    }
+    ibr__free(x->ctx, acc);
+    ibr__free(x->ctx, nx);
+    ibr__free(x->ctx, px);
+    return 0;
+}
+
 /* The scratch of the balanced repair, made before its first search. */
 static int ensure_wload(rr *x)
 {
@@ -1055,6 +1127,14 @@ static int ensure_wload(rr *x)
         for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
             x->nbt[(size_t)s * 256 + t->adj[k].port] = ibr__reroute_next_sw(t, s, t->adj[k].port);
     }
+    if (x->balanced) {
+        /* without the saved loads the changes alone are weighed */
+        x->wbase = ibr__calloc(ctx, (size_t)S1 * 256, sizeof *x->wbase);
+        if (x->wbase && saved_wload(x) < 0) {
+            ibr__free(ctx, x->wbase);
+            x->wbase = NULL;
+        }
+    }
     return 0;
 }
 
@@ -1091,6 +1171,25 @@ static int64_t path_load(const rr *x, uint32_t v, uint32_t d, size_t l, int64_t 
         v = nb;
     }
     return sum;
+}
+
+/* The busiest link of the path toward LID l from switch v on the current
+   entries, counting the saved pairs (x->wbase) with the changes. */
+static int64_t path_peak(const rr *x, uint32_t v, uint32_t d, size_t l)
+{
+    size_t L = x->r->lft_size;
+    int64_t pk = 0;
+    for (uint32_t k = 0; v != d && k < x->t->n_sw; k++) {
+        unsigned p = x->r->lft[(size_t)v * L + l];
+        uint32_t nb = x->nbt[(size_t)v * 256 + p];
+        if (nb == IBR_NONE)
+            break;
+        size_t i = (size_t)v * 256 + p;
+        int64_t w = x->wbase[i] + x->wload[i];
+        pk = w > pk ? w : pk;
+        v = nb;
+    }
+    return pk;
 }
 
 /* The switches that move toward LID l of destination switch d: those of
@@ -1181,22 +1280,35 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
         ensure_load(x, u);
         const uint32_t *ld = x->load + (size_t)u * 256;
         unsigned best = 0, cur = x->r->lft[(size_t)u * x->r->lft_size + l];
-        int64_t bc = INT64_MAX, bm = INT64_MAX, cm = INT64_MAX;
+        int64_t bc = INT64_MAX, bm = INT64_MAX, cm = INT64_MAX, bp = INT64_MAX;
+        int64_t cp = INT64_MAX;
         for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
             const ibr__adj *a = &t->adj[k];
             if (dist[a->sw] + 1 != dist[u])
                 continue;
-            int64_t mx = w[a->port];
+            int64_t mx = w[a->port], pk = 0;
             int64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx);
-            if (a->port == cur)
+            if (x->wbase && ca) {
+                /* the whole load of the links the pairs would cross first */
+                size_t i = (size_t)u * 256 + a->port;
+                int64_t h = (int64_t)x->hosts[u];
+                pk = path_peak(x, a->sw, d, l);
+                pk = x->wbase[i] + w[a->port] > pk ? x->wbase[i] + w[a->port] : pk;
+                pk += h;
+            }
+            if (a->port == cur) {
                 cm = mx;
-            if (mx < bm || (mx == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
+                cp = pk;
+            }
+            if (mx < bm || (mx == bm && (pk < bp || (pk == bp && (c < bc ||
+                                                               (c == bc && ld[a->port] < ld[best])))))) {
+                bp = pk;
                 bm = mx;
                 bc = c;
                 best = a->port;
             }
         }
-        if (cm <= bm)
+        if (cp <= bp && cm <= bm)
             best = cur; /* a shortest path no busier than the best stays */
         set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
         if (ca && best)
