@@ -1230,13 +1230,16 @@ static uint32_t moving_set(rr *x, uint32_t d, size_t l, const uint32_t *dist,
 /* The moving entries toward LID l of destination switch d (distances
    dist), as sssp weighs its routes: their end ports' pairs are lifted off
    their old paths, then each moving switch, nearest to d first, takes the
-   shortest-path port whose path has the least busy link (then the least
+   shortest-path port whose path has the least busy link (then the
+   busiest link of the whole load with its pairs added, then the least
    load, then the fewest LIDs on the port; a switch whose entry is still
    on a shortest path keeps it unless another port's path is less busy),
    and its pairs are laid on that path at once, so the next switch sees
    them. Loads are changes since the saved routing, which sssp balanced:
-   links the moved pairs left are the ones free to take them. The entries
-   of the other switches stay. */
+   links the moved pairs left are the ones free to take them; among
+   paths that add as much, the whole load (x->wbase with the changes)
+   keeps them off links the saved routing had already filled. The
+   entries of the other switches stay. */
 static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
                          const uint32_t *list, uint32_t nlist)
 {
