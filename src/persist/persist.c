@@ -36,6 +36,10 @@ void ibr_routing_db_destroy(ibr_routing_db *db)
     ibr__free(ctx, db->sw_node);
     ibr__free(ctx, db->lft);
     ibr__free(ctx, db->port_count);
+    ibr__free(ctx, db->pairs);
+    ibr__free(ctx, db->port_sw);
+    ibr__free(ctx, db->lid_sw);
+    ibr__free(ctx, db->sw_hosts);
     ibr__free(ctx, db->hops);
     ibr__free(ctx, db->upos);
     ibr__free(ctx, db->sl_src);
@@ -164,6 +168,117 @@ static int db_port_counts(ibr_routing_db *db)
         ibr__row_port_counts(row, L, c);
     }
     return 0;
+}
+
+/* The switch behind each switch port, the switch of each end-port LID
+   and the end-port LIDs per switch, from the saved fabric. */
+static void db_pairs_maps(ibr_routing_db *db)
+{
+    for (uint32_t gp = 0; gp < db->n_ports; gp++)
+        db->port_sw[gp] = IBR_NONE;
+    for (size_t l = 0; l <= db->max_lid; l++)
+        db->lid_sw[l] = IBR_NONE;
+    for (uint32_t i = 0; i < db->n_nodes; i++) {
+        const ibr__dbnode *n = &db->nodes[i];
+        for (unsigned p = 1; p <= n->nports; p++) {
+            const ibr__dbport *pt = &db->ports[n->port_off + p];
+            uint32_t rn = pt->rguid ? ibr__guidmap_get(&db->node_map, pt->rguid) : IBR_NONE;
+            if (rn == IBR_NONE || db->nodes[rn].type != IBR_NODE_SWITCH)
+                continue;
+            uint32_t rs = db->nodes[rn].sw;
+            if (n->type == IBR_NODE_SWITCH) {
+                db->port_sw[n->port_off + p] = rs;
+                continue;
+            }
+            /* db_index() checked the LIDs against max_lid */
+            for (uint32_t l = pt->lid, e = pt->lid ? pt->lid + (1u << pt->lmc) : 0; l < e; l++) {
+                db->lid_sw[l] = rs;
+                db->sw_hosts[rs]++;
+            }
+        }
+    }
+}
+
+/* One block of up to DB_PAIRS_BLOCK LIDs from l0 of db_pairs_count():
+   per LID, the switches are taken once every switch routed into them is
+   (in-degrees over the entries), each passing its own end-port LIDs and
+   those routed into it to its next switch; a path that breaks or loops
+   passes nothing on. nx, px: the next switches and ports of the block,
+   read row by row first (a row is contiguous, a column is not). */
+#define DB_PAIRS_BLOCK 64
+static void db_pairs_block(ibr_routing_db *db, size_t l0, size_t nb_l, uint32_t *nx,
+                           uint8_t *px, uint32_t *indeg, uint32_t *q, uint64_t *acc)
+{
+    uint32_t S = db->n_sw;
+    size_t L = db->lft_size;
+    for (uint32_t s = 0; s < S; s++) {
+        const uint8_t *row = db->lft + (size_t)s * L + l0;
+        const ibr__dbnode *n = &db->nodes[s];
+        uint32_t *o = nx + (size_t)s * DB_PAIRS_BLOCK;
+        memcpy(px + (size_t)s * DB_PAIRS_BLOCK, row, nb_l);
+        for (size_t j = 0; j < nb_l; j++)
+            o[j] = row[j] && row[j] <= n->nports ? db->port_sw[n->port_off + row[j]] : IBR_NONE;
+    }
+    for (size_t j = 0; j < nb_l; j++) {
+        size_t l = l0 + j;
+        uint32_t d = l <= db->max_lid ? db->lid_sw[l] : IBR_NONE, *nxt = nx + j, nq = 0;
+        if (d == IBR_NONE)
+            continue;
+        nxt[(size_t)d * DB_PAIRS_BLOCK] = IBR_NONE;
+        memset(indeg, 0, (size_t)S * sizeof *indeg);
+        for (uint32_t s = 0; s < S; s++)
+            if (nxt[(size_t)s * DB_PAIRS_BLOCK] != IBR_NONE)
+                indeg[nxt[(size_t)s * DB_PAIRS_BLOCK]]++;
+        for (uint32_t s = 0; s < S; s++) {
+            acc[s] = db->sw_hosts[s];
+            if (indeg[s] == 0)
+                q[nq++] = s;
+        }
+        for (uint32_t h = 0; h < nq; h++) {
+            uint32_t s = q[h], nb = nxt[(size_t)s * DB_PAIRS_BLOCK];
+            if (nb == IBR_NONE)
+                continue;
+            db->pairs[db->nodes[s].port_off + px[(size_t)s * DB_PAIRS_BLOCK + j]] += acc[s];
+            acc[nb] += acc[s];
+            if (--indeg[nb] == 0)
+                q[nq++] = nb;
+        }
+    }
+}
+
+int ibr__db_pairs(ibr_routing_db *db)
+{
+    ibr_context *ctx = db->ctx;
+    if (ibr__engine_repair(ctx, db->engine) != IBR__REPAIR_BALANCED || !db->lft)
+        return 0;
+    uint32_t S = db->n_sw, S1 = S ? S : 1;
+    size_t np = db->n_ports ? db->n_ports : 1;
+    db->pairs = ibr__calloc(ctx, np, sizeof *db->pairs);
+    db->port_sw = ibr__mallocarray(ctx, np, sizeof *db->port_sw);
+    db->lid_sw = ibr__mallocarray(ctx, (size_t)db->max_lid + 1, sizeof *db->lid_sw);
+    db->sw_hosts = ibr__calloc(ctx, S1, sizeof *db->sw_hosts);
+    uint64_t *acc = ibr__mallocarray(ctx, S1, sizeof *acc);
+    uint32_t *indeg = ibr__mallocarray(ctx, S1, sizeof *indeg);
+    uint32_t *q = ibr__mallocarray(ctx, S1, sizeof *q);
+    uint32_t *nx = ibr__mallocarray(ctx, (size_t)S1 * DB_PAIRS_BLOCK, sizeof *nx);
+    uint8_t *px = ibr__mallocarray(ctx, (size_t)S1 * DB_PAIRS_BLOCK, 1);
+    int rc = 0;
+    if (!db->pairs || !db->port_sw || !db->lid_sw || !db->sw_hosts || !acc || !indeg || !q ||
+        !nx || !px) {
+        rc = IBR_ENOMEM;
+    } else {
+        db_pairs_maps(db);
+        for (size_t l0 = 1; l0 < db->lft_size; l0 += DB_PAIRS_BLOCK) {
+            size_t nb_l = db->lft_size - l0 < DB_PAIRS_BLOCK ? db->lft_size - l0 : DB_PAIRS_BLOCK;
+            db_pairs_block(db, l0, nb_l, nx, px, indeg, q, acc);
+        }
+    }
+    ibr__free(ctx, acc);
+    ibr__free(ctx, indeg);
+    ibr__free(ctx, q);
+    ibr__free(ctx, nx);
+    ibr__free(ctx, px);
+    return rc;
 }
 
 /* The nodes and ports of r's topology, switches first in switch index
@@ -408,6 +523,8 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
     int rc = db_index(db, msg);
     if (rc == 0)
         rc = db_port_counts(db);
+    if (rc == 0)
+        rc = ibr__db_pairs(db);
     if (rc < 0) {
         ibr_routing_db_destroy(db);
         return rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL;
@@ -1321,6 +1438,8 @@ static int parse_all(dbparser *ps)
         rc = check_cables(ps);
     if (rc == 0)
         rc = db_port_counts(db);
+    if (rc == 0)
+        rc = ibr__db_pairs(db);
     return rc;
 }
 
