@@ -249,11 +249,16 @@ static void db_pairs_block(ibr_routing_db *db, size_t l0, size_t nb_l, uint32_t 
 int ibr__db_pairs(ibr_routing_db *db)
 {
     ibr_context *ctx = db->ctx;
-    if (ibr__engine_repair(ctx, db->engine) != IBR__REPAIR_BALANCED || !db->lft)
+    if (ibr__engine_repair(ctx, db->engine) != IBR__REPAIR_BALANCED || !db->lft) {
+        ibr__free(ctx, db->pairs);
+        db->pairs = NULL;
         return 0;
+    }
     uint32_t S = db->n_sw, S1 = S ? S : 1;
     size_t np = db->n_ports ? db->n_ports : 1;
-    db->pairs = ibr__calloc(ctx, np, sizeof *db->pairs);
+    int counted = db->pairs != NULL; /* read from the pairs records */
+    if (!counted)
+        db->pairs = ibr__calloc(ctx, np, sizeof *db->pairs);
     db->port_sw = ibr__mallocarray(ctx, np, sizeof *db->port_sw);
     db->lid_sw = ibr__mallocarray(ctx, (size_t)db->max_lid + 1, sizeof *db->lid_sw);
     db->sw_hosts = ibr__calloc(ctx, S1, sizeof *db->sw_hosts);
@@ -268,7 +273,7 @@ int ibr__db_pairs(ibr_routing_db *db)
         rc = IBR_ENOMEM;
     } else {
         db_pairs_maps(db);
-        for (size_t l0 = 1; l0 < db->lft_size; l0 += DB_PAIRS_BLOCK) {
+        for (size_t l0 = 1; !counted && l0 < db->lft_size; l0 += DB_PAIRS_BLOCK) {
             size_t nb_l = db->lft_size - l0 < DB_PAIRS_BLOCK ? db->lft_size - l0 : DB_PAIRS_BLOCK;
             db_pairs_block(db, l0, nb_l, nx, px, indeg, q, acc);
         }
@@ -689,6 +694,13 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
             rc = put_hex_blob(out, ctx, "hops ", db->hops + (size_t)n->sw * db->n_sw, db->n_sw);
         if (rc == 0 && db->upos)
             rc = ibr__buf_printf(out, ctx, "upos %" PRIu32 "\n", db->upos[n->sw]);
+        if (rc == 0 && db->pairs) {
+            rc = ibr__buf_printf(out, ctx, "pairs");
+            for (unsigned p = 1; p <= n->nports && rc == 0; p++)
+                rc = ibr__buf_printf(out, ctx, " %" PRIu64, db->pairs[n->port_off + p]);
+            if (rc == 0)
+                rc = ibr__buf_printf(out, ctx, "\n");
+        }
         if (rc == 0 && db->sl2vl) {
             size_t w = (size_t)n->nports + 1;
             rc = put_hex_blob(out, ctx, "sl2vl ", db->sl2vl + db->sl2vl_off[n->sw], w * w * 16);
@@ -1181,6 +1193,54 @@ static int read_upos(dbparser *ps, ibr__cur *c)
     return 0;
 }
 
+/* "pairs <count per port 1 .. n>": a balanced engine's saved load, the
+   end-port pairs over each port of the switch (ibr__db_pairs), on every
+   switch or none. Databases written before it have none, and their
+   loads are counted when read. */
+#define DB_PAIRS_MAX (UINT64_C(1) << 32) /* LIDs x LIDs */
+static int read_pairs(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr__dbnode *n = table_switch(ps);
+    if (!n)
+        return IBR_EPARSE; /* table_switch() said why */
+    if (n->sw != db->n_pairs_rows)
+        return perr(ps, IBR__MSG("DB099", "pairs lines must follow every switch or none"));
+    if (ibr__grow(db->ctx, (void **)&db->pairs, &db->cap_pairs,
+                  (size_t)n->port_off + n->nports + 1, sizeof *db->pairs) < 0)
+        return IBR_ENOMEM;
+    db->pairs[n->port_off] = 0;
+    for (unsigned p = 1; p <= n->nports; p++) {
+        uint64_t v;
+        if (num(c, DB_PAIRS_MAX, &v) < 0)
+            return perr(ps, IBR__MSG("DB098", "bad pairs line (a count up to 2^32 per port)"));
+        db->pairs[n->port_off + p] = v;
+    }
+    if (!line_done(c))
+        return perr(ps, IBR__MSG("DB098", "bad pairs line (a count up to 2^32 per port)"));
+    db->n_pairs_rows++;
+    return 0;
+}
+
+/* The loads of read_pairs() on every switch, or none (then counted by
+   ibr__db_pairs()), made one per port (the end ports' none). */
+static int check_pairs(dbparser *ps)
+{
+    ibr_routing_db *db = ps->db;
+    if (!db->n_pairs_rows)
+        return 0;
+    if (db->n_pairs_rows != db->n_sw)
+        return perr(ps, IBR__MSG("DB099", "pairs lines must follow every switch or none"));
+    if (ibr__grow(db->ctx, (void **)&db->pairs, &db->cap_pairs, db->n_ports ? db->n_ports : 1,
+                  sizeof *db->pairs) < 0)
+        return IBR_ENOMEM;
+    uint32_t from = db->n_sw ? db->nodes[db->n_sw - 1].port_off + db->nodes[db->n_sw - 1].nports + 1
+                             : 0;
+    for (uint32_t gp = from; gp < db->n_ports; gp++)
+        db->pairs[gp] = 0;
+    return 0;
+}
+
 /* The places of read_upos(): each switch one, all distinct and below the
    switch count. 0, or the parse error. */
 static int check_upos(dbparser *ps)
@@ -1294,7 +1354,7 @@ static const struct {
     {"node", read_node},       {"port", read_port},       {"lft", read_lft},
     {"hops", read_hops},       {"sl2vl", read_sl2vl},     {"slmode", read_slmode},
     {"sl", read_sl},           {"torusconf", read_torusconf}, {"toruspos", read_toruspos},
-    {"upos", read_upos},
+    {"upos", read_upos},       {"pairs", read_pairs},
 };
 
 /* The magic line "ibroute-routing-db <version>". */
@@ -1352,7 +1412,7 @@ static int check_complete(dbparser *ps)
     if (db->n_hop_rows && (db->n_hop_rows != db->n_sw || db->hop_width != db->n_sw))
         return perr(ps,
                     IBR__MSG("DB052", "hop rows do not match the %u switches"), (unsigned)db->n_sw);
-    if ((rc = check_upos(ps)) < 0)
+    if ((rc = check_upos(ps)) < 0 || (rc = check_pairs(ps)) < 0)
         return rc;
     if (db->n_sl2vl_rows && db->n_sl2vl_rows != db->n_sw)
         return perr(ps,
