@@ -307,7 +307,9 @@ static void test_saved_load(void)
     free(one);
     char *shortl = malloc(b.size + 64);
     CU_ASSERT_FATAL(shortl != NULL);
-    const char *pl = strstr(b.data, "\npairs ") + 1, *eol = strchr(pl, '\n');
+    const char *pl = strstr(b.data, "\npairs ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
+    const char *eol = strchr(pl + 1, '\n');
     const char *last = eol;
     while (last[-1] != ' ')
         last--; /* the line's last count */
