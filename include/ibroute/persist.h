@@ -47,6 +47,9 @@
  * hops <hex byte per switch, in node order>  (after a switch's lft)
  * upos <place>   (updn, dnup: the switch's place in the orientation of the
  *                 links its routes are legal under; kept for repairs)
+ * pairs <count per port 1..n>   (sssp, dfsssp: the end-port pairs over each
+ *                 of the switch's ports under the saved routing, all-to-all;
+ *                 what their repairs weigh moved paths against)
  * sl2vl <hex, 16 bytes per (in, out) port pair>
  * slmode <none|dest|pair>
  * sl <source LID> <hex byte per destination LID>   (source 0 for dest mode)
@@ -55,10 +58,11 @@
  * end <FNV-1a 64 of every byte before this line, hex>
  * @endcode
  * Lines starting with '#' are comments. Switches are stored in switch
- * index order. The qos, qosconf, epsl2vl, torusconf, toruspos and upos
- * records are optional (a database written before them reads the same; an
- * updn or dnup routing without upos, or a torus-2QoS one without torusconf
- * and toruspos, is rerouted in full).
+ * index order. The qos, qosconf, epsl2vl, torusconf, toruspos, upos and
+ * pairs records are optional (a database written before them reads the
+ * same; an updn or dnup routing without upos, or a torus-2QoS one without
+ * torusconf and toruspos, is rerouted in full; the pairs of an sssp or
+ * dfsssp routing without them are counted when it is read).
  *
  * QoS: a routing computed with ibr_options::qos keeps the engine's own
  * SL2VL maps (those from before the QoS manager) and the configuration

@@ -37,6 +37,10 @@ void ibr_routing_db_destroy(ibr_routing_db *db)
     ibr__free(ctx, db->sw_node);
     ibr__free(ctx, db->lft);
     ibr__free(ctx, db->port_count);
+    ibr__free(ctx, db->pairs);
+    ibr__free(ctx, db->port_sw);
+    ibr__free(ctx, db->lid_sw);
+    ibr__free(ctx, db->sw_hosts);
     ibr__free(ctx, db->hops);
     ibr__free(ctx, db->upos);
     ibr__free(ctx, db->sl_src);
@@ -166,6 +170,122 @@ static int db_port_counts(ibr_routing_db *db)
         ibr__row_port_counts(row, L, c);
     }
     return 0;
+}
+
+/* The switch behind each switch port, the switch of each end-port LID
+   and the end-port LIDs per switch, from the saved fabric. */
+static void db_pairs_maps(ibr_routing_db *db)
+{
+    for (uint32_t gp = 0; gp < db->n_ports; gp++)
+        db->port_sw[gp] = IBR_NONE;
+    for (size_t l = 0; l <= db->max_lid; l++)
+        db->lid_sw[l] = IBR_NONE;
+    for (uint32_t i = 0; i < db->n_nodes; i++) {
+        const ibr__dbnode *n = &db->nodes[i];
+        for (unsigned p = 1; p <= n->nports; p++) {
+            const ibr__dbport *pt = &db->ports[n->port_off + p];
+            uint32_t rn = pt->rguid ? ibr__guidmap_get(&db->node_map, pt->rguid) : IBR_NONE;
+            if (rn == IBR_NONE || db->nodes[rn].type != IBR_NODE_SWITCH)
+                continue;
+            uint32_t rs = db->nodes[rn].sw;
+            if (n->type == IBR_NODE_SWITCH) {
+                db->port_sw[n->port_off + p] = rs;
+                continue;
+            }
+            /* db_index() checked the LIDs against max_lid */
+            for (uint32_t l = pt->lid, e = pt->lid ? pt->lid + (1u << pt->lmc) : 0; l < e; l++) {
+                db->lid_sw[l] = rs;
+                db->sw_hosts[rs]++;
+            }
+        }
+    }
+}
+
+/* One block of up to DB_PAIRS_BLOCK LIDs from l0 of db_pairs_count():
+   per LID, the switches are taken once every switch routed into them is
+   (in-degrees over the entries), each passing its own end-port LIDs and
+   those routed into it to its next switch; a path that breaks or loops
+   passes nothing on. nx, px: the next switches and ports of the block,
+   read row by row first (a row is contiguous, a column is not). */
+#define DB_PAIRS_BLOCK 64
+static void db_pairs_block(ibr_routing_db *db, size_t l0, size_t nb_l, uint32_t *nx,
+                           uint8_t *px, uint32_t *indeg, uint32_t *q, uint64_t *acc)
+{
+    uint32_t S = db->n_sw;
+    size_t L = db->lft_size;
+    for (uint32_t s = 0; s < S; s++) {
+        const uint8_t *row = db->lft + (size_t)s * L + l0;
+        const ibr__dbnode *n = &db->nodes[s];
+        uint32_t *o = nx + (size_t)s * DB_PAIRS_BLOCK;
+        memcpy(px + (size_t)s * DB_PAIRS_BLOCK, row, nb_l);
+        for (size_t j = 0; j < nb_l; j++)
+            o[j] = row[j] && row[j] <= n->nports ? db->port_sw[n->port_off + row[j]] : IBR_NONE;
+    }
+    for (size_t j = 0; j < nb_l; j++) {
+        size_t l = l0 + j;
+        uint32_t d = l <= db->max_lid ? db->lid_sw[l] : IBR_NONE, *nxt = nx + j, nq = 0;
+        if (d == IBR_NONE)
+            continue;
+        nxt[(size_t)d * DB_PAIRS_BLOCK] = IBR_NONE;
+        memset(indeg, 0, (size_t)S * sizeof *indeg);
+        for (uint32_t s = 0; s < S; s++)
+            if (nxt[(size_t)s * DB_PAIRS_BLOCK] != IBR_NONE)
+                indeg[nxt[(size_t)s * DB_PAIRS_BLOCK]]++;
+        for (uint32_t s = 0; s < S; s++) {
+            acc[s] = db->sw_hosts[s];
+            if (indeg[s] == 0)
+                q[nq++] = s;
+        }
+        for (uint32_t h = 0; h < nq; h++) {
+            uint32_t s = q[h], nb = nxt[(size_t)s * DB_PAIRS_BLOCK];
+            if (nb == IBR_NONE)
+                continue;
+            db->pairs[db->nodes[s].port_off + px[(size_t)s * DB_PAIRS_BLOCK + j]] += acc[s];
+            acc[nb] += acc[s];
+            if (--indeg[nb] == 0)
+                q[nq++] = nb;
+        }
+    }
+}
+
+int ibr__db_pairs(ibr_routing_db *db)
+{
+    ibr_context *ctx = db->ctx;
+    if (ibr__engine_repair(ctx, db->engine) != IBR__REPAIR_BALANCED || !db->lft) {
+        ibr__free(ctx, db->pairs);
+        db->pairs = NULL;
+        return 0;
+    }
+    uint32_t S = db->n_sw, S1 = S ? S : 1;
+    size_t np = db->n_ports ? db->n_ports : 1;
+    int counted = db->pairs != NULL; /* read from the pairs records */
+    if (!counted)
+        db->pairs = ibr__calloc(ctx, np, sizeof *db->pairs);
+    db->port_sw = ibr__mallocarray(ctx, np, sizeof *db->port_sw);
+    db->lid_sw = ibr__mallocarray(ctx, (size_t)db->max_lid + 1, sizeof *db->lid_sw);
+    db->sw_hosts = ibr__calloc(ctx, S1, sizeof *db->sw_hosts);
+    uint64_t *acc = ibr__mallocarray(ctx, S1, sizeof *acc);
+    uint32_t *indeg = ibr__mallocarray(ctx, S1, sizeof *indeg);
+    uint32_t *q = ibr__mallocarray(ctx, S1, sizeof *q);
+    uint32_t *nx = ibr__mallocarray(ctx, (size_t)S1 * DB_PAIRS_BLOCK, sizeof *nx);
+    uint8_t *px = ibr__mallocarray(ctx, (size_t)S1 * DB_PAIRS_BLOCK, 1);
+    int rc = 0;
+    if (!db->pairs || !db->port_sw || !db->lid_sw || !db->sw_hosts || !acc || !indeg || !q ||
+        !nx || !px) {
+        rc = IBR_ENOMEM;
+    } else {
+        db_pairs_maps(db);
+        for (size_t l0 = 1; !counted && l0 < db->lft_size; l0 += DB_PAIRS_BLOCK) {
+            size_t nb_l = db->lft_size - l0 < DB_PAIRS_BLOCK ? db->lft_size - l0 : DB_PAIRS_BLOCK;
+            db_pairs_block(db, l0, nb_l, nx, px, indeg, q, acc);
+        }
+    }
+    ibr__free(ctx, acc);
+    ibr__free(ctx, indeg);
+    ibr__free(ctx, q);
+    ibr__free(ctx, nx);
+    ibr__free(ctx, px);
+    return rc;
 }
 
 /* The nodes and ports of r's topology, switches first in switch index
@@ -412,6 +532,8 @@ int ibr_routing_db_from_result(ibr_routing_db **out, const ibr_result *r)
         rc = db_port_counts(db);
     if (rc == 0)
         rc = ibr__dmodc_db_model(db);
+    if (rc == 0)
+        rc = ibr__db_pairs(db);
     if (rc < 0) {
         ibr_routing_db_destroy(db);
         return rc == IBR_ENOMEM ? IBR_ENOMEM : IBR_EINVAL;
@@ -576,6 +698,13 @@ int ibr_routing_db_write(ibr_buffer *out, const ibr_routing_db *db)
             rc = put_hex_blob(out, ctx, "hops ", db->hops + (size_t)n->sw * db->n_sw, db->n_sw);
         if (rc == 0 && db->upos)
             rc = ibr__buf_printf(out, ctx, "upos %" PRIu32 "\n", db->upos[n->sw]);
+        if (rc == 0 && db->pairs) {
+            rc = ibr__buf_printf(out, ctx, "pairs");
+            for (unsigned p = 1; p <= n->nports && rc == 0; p++)
+                rc = ibr__buf_printf(out, ctx, " %" PRIu64, db->pairs[n->port_off + p]);
+            if (rc == 0)
+                rc = ibr__buf_printf(out, ctx, "\n");
+        }
         if (rc == 0 && db->sl2vl) {
             size_t w = (size_t)n->nports + 1;
             rc = put_hex_blob(out, ctx, "sl2vl ", db->sl2vl + db->sl2vl_off[n->sw], w * w * 16);
@@ -1068,6 +1197,54 @@ static int read_upos(dbparser *ps, ibr__cur *c)
     return 0;
 }
 
+/* "pairs <count per port 1 .. n>": a balanced engine's saved load, the
+   end-port pairs over each port of the switch (ibr__db_pairs), on every
+   switch or none. Databases written before it have none, and their
+   loads are counted when read. */
+#define DB_PAIRS_MAX (UINT64_C(1) << 32) /* LIDs x LIDs */
+static int read_pairs(dbparser *ps, ibr__cur *c)
+{
+    ibr_routing_db *db = ps->db;
+    ibr__dbnode *n = table_switch(ps);
+    if (!n)
+        return IBR_EPARSE; /* table_switch() said why */
+    if (n->sw != db->n_pairs_rows)
+        return perr(ps, IBR__MSG("DB099", "pairs lines must follow every switch or none"));
+    if (ibr__grow(db->ctx, (void **)&db->pairs, &db->cap_pairs,
+                  (size_t)n->port_off + n->nports + 1, sizeof *db->pairs) < 0)
+        return IBR_ENOMEM;
+    db->pairs[n->port_off] = 0;
+    for (unsigned p = 1; p <= n->nports; p++) {
+        uint64_t v;
+        if (num(c, DB_PAIRS_MAX, &v) < 0)
+            return perr(ps, IBR__MSG("DB098", "bad pairs line (a count up to 2^32 per port)"));
+        db->pairs[n->port_off + p] = v;
+    }
+    if (!line_done(c))
+        return perr(ps, IBR__MSG("DB098", "bad pairs line (a count up to 2^32 per port)"));
+    db->n_pairs_rows++;
+    return 0;
+}
+
+/* The loads of read_pairs() on every switch, or none (then counted by
+   ibr__db_pairs()), made one per port (the end ports' none). */
+static int check_pairs(dbparser *ps)
+{
+    ibr_routing_db *db = ps->db;
+    if (!db->n_pairs_rows)
+        return 0;
+    if (db->n_pairs_rows != db->n_sw)
+        return perr(ps, IBR__MSG("DB099", "pairs lines must follow every switch or none"));
+    if (ibr__grow(db->ctx, (void **)&db->pairs, &db->cap_pairs, db->n_ports ? db->n_ports : 1,
+                  sizeof *db->pairs) < 0)
+        return IBR_ENOMEM;
+    uint32_t from = db->n_sw ? db->nodes[db->n_sw - 1].port_off + db->nodes[db->n_sw - 1].nports + 1
+                             : 0;
+    for (uint32_t gp = from; gp < db->n_ports; gp++)
+        db->pairs[gp] = 0;
+    return 0;
+}
+
 /* The places of read_upos(): each switch one, all distinct and below the
    switch count. 0, or the parse error. */
 static int check_upos(dbparser *ps)
@@ -1181,7 +1358,7 @@ static const struct {
     {"node", read_node},       {"port", read_port},       {"lft", read_lft},
     {"hops", read_hops},       {"sl2vl", read_sl2vl},     {"slmode", read_slmode},
     {"sl", read_sl},           {"torusconf", read_torusconf}, {"toruspos", read_toruspos},
-    {"upos", read_upos},
+    {"upos", read_upos},       {"pairs", read_pairs},
 };
 
 /* The magic line "ibroute-routing-db <version>". */
@@ -1239,7 +1416,7 @@ static int check_complete(dbparser *ps)
     if (db->n_hop_rows && (db->n_hop_rows != db->n_sw || db->hop_width != db->n_sw))
         return perr(ps,
                     IBR__MSG("DB052", "hop rows do not match the %u switches"), (unsigned)db->n_sw);
-    if ((rc = check_upos(ps)) < 0)
+    if ((rc = check_upos(ps)) < 0 || (rc = check_pairs(ps)) < 0)
         return rc;
     if (db->n_sl2vl_rows && db->n_sl2vl_rows != db->n_sw)
         return perr(ps,
@@ -1327,6 +1504,8 @@ static int parse_all(dbparser *ps)
         rc = db_port_counts(db);
     if (rc == 0)
         rc = ibr__dmodc_db_model(db);
+    if (rc == 0)
+        rc = ibr__db_pairs(db);
     return rc;
 }
 

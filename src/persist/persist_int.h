@@ -56,6 +56,19 @@ struct ibr_routing_db {
     uint32_t *port_count; /* n_sw x 256: per saved row, its entries of LIDs
                              1 .. lft_size - 1 per port (IBR_NO_ROUTE too):
                              a repair's port loads start from them */
+    /* balanced engines (sssp, dfsssp): the saved routing's all-to-all
+       load, counted once when the database is made, or read from its
+       pairs records (counted when a database has none), what their
+       repairs weigh moved paths against (ibr__db_pairs); else NULL */
+    uint64_t *pairs;    /* per port (index as ports): the end-port pairs
+                           over it, counted per end-port LID as source
+                           and destination */
+    uint32_t *port_sw;  /* per port: the switch behind a switch's port
+                           (IBR_NONE: none) */
+    uint32_t *lid_sw;   /* per LID 0 .. max_lid: the switch an end port's
+                           LID hangs off, IBR_NONE for the others */
+    uint32_t *sw_hosts; /* per switch: end-port LIDs hanging off it */
+    size_t n_pairs_rows, cap_pairs; /* parsing: switches with a pairs line */
     uint8_t *hops;      /* n_sw x n_sw or NULL */
     uint32_t *upos;     /* up/down engines: per switch its place in the
                            orientation of the links (ibr_result::upos),
@@ -98,6 +111,12 @@ struct ibr_routing_db {
    out[256] (persist.c: the database's port counts; reroute.c: a row the
    repair rewrote). */
 void ibr__row_port_counts(const uint8_t *row, size_t L, uint32_t *out);
+
+/* The saved routing's all-to-all load (db->pairs, port_sw, lid_sw,
+   sw_hosts) of a database whose engine repairs by balance, db->pairs
+   counted unless its pairs records gave it; nothing for the others (and
+   the pairs read dropped). 0 or IBR_ENOMEM. */
+int ibr__db_pairs(ibr_routing_db *db);
 
 /* Repair in place of a dmodc routing (reroute_dmodc.c): a->t, swmap,
    lft, lft_size, hops (the saved tables and costs on a->t), lmc_cap and

@@ -424,6 +424,11 @@ typedef struct rr {
                            saved routing (balanced repair); nue: the whole load
                            (wload_whole) */
     int wload_whole;    /* nue: the saved routing's all-to-all load added to wload */
+    int64_t *wfix;      /* per switch port, the pairs of the saved routing's load
+                           (db->pairs) that the fabric no longer carries, negated:
+                           beyond a lost element, of lost end ports (sssp,
+                           dfsssp; NULL: the saved load not counted) */
+    uint32_t *dinv;     /* per saved switch its topology switch, IBR_NONE */
     uint32_t *hosts;    /* end ports (CA LIDs) per switch */
     uint32_t *nbt;      /* neighbour switch per switch port (balanced repair) */
     uint32_t *order, *mlist, *cnt; /* scratch of the balanced repair */
@@ -472,6 +477,8 @@ static void rr_free(rr *x)
     ibr__free(ctx, x->dist);
     ibr__free(ctx, x->queue);
     ibr__free(ctx, x->wload);
+    ibr__free(ctx, x->wfix);
+    ibr__free(ctx, x->dinv);
     ibr__free(ctx, x->hosts);
     ibr__free(ctx, x->nbt);
     ibr__free(ctx, x->order);
@@ -1024,6 +1031,110 @@ static int local_fix(rr *x, uint32_t s, size_t l, uint64_t old_rguid)
     return 0;
 }
 
+/* Subtract h pairs from the whole load (x->wfix) along the saved path
+   from saved switch v toward saved LID dl, on the steps whose cable the
+   fabric still has (the saved routing's load counted them there). */
+static void fix_walk(rr *x, uint32_t v, uint32_t dl, int64_t h)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    uint32_t d = dl < db->lft_size && dl <= db->max_lid ? db->lid_sw[dl] : IBR_NONE;
+    for (uint32_t k = 0; d != IBR_NONE && v != IBR_NONE && v != d && k < db->n_sw; k++) {
+        const ibr__dbnode *dn = &db->nodes[v];
+        unsigned q = db->lft[(size_t)v * db->lft_size + dl];
+        if (q == 0 || q > dn->nports)
+            return;
+        uint32_t s = x->dinv[v];
+        if (s != IBR_NONE) {
+            const ibr__node *n = &t->nodes[t->sw_node[s]];
+            if (q <= n->nports && x->okport[n->port_off + q])
+                x->wfix[(size_t)s * 256 + q] -= h;
+        }
+        v = db->port_sw[dn->port_off + q];
+    }
+}
+
+/* The saved routing's load (db->pairs) less what the fabric no longer
+   carries, into x->wfix, so that a link's whole load is what the saved
+   entries lay on it over today's fabric: the pairs of every switch
+   routed over a lost cable (those of its subtree today) beyond it, and
+   those of the end ports lost, as sources and as destinations. End
+   ports and cables gained are not counted (the load only weighs the
+   moved paths: the tables are valid whatever it says). */
+static void whole_fix(rr *x, const uint8_t *dlive)
+{
+    const ibr_routing_db *db = x->db;
+    const ibr_topo *t = x->t;
+    size_t L = x->r->lft_size, dL = db->lft_size;
+    for (uint32_t s = 0; s < t->n_sw; s++) {
+        uint32_t ds = x->swmap[s];
+        if (!x->lost[s] || ds == IBR_NONE)
+            continue;
+        const ibr__node *n = &t->nodes[t->sw_node[s]];
+        const ibr__dbnode *dn = &db->nodes[ds];
+        const uint8_t *row = db->lft + (size_t)ds * dL;
+        for (size_t l = 1; l < L; l++) {
+            uint32_t d = t->lid_sw[l], dl = x->lidmap[l];
+            if (t->lid_swport[l] == 0 || d == IBR_NONE || d == s || dl == IBR_NONE || dl >= dL)
+                continue;
+            unsigned p = row[dl];
+            if (p == 0 || p > dn->nports || (p <= n->nports && x->okport[n->port_off + p]))
+                continue;
+            int64_t acc = (int64_t)subtree_hosts(x, s, l);
+            if (acc)
+                fix_walk(x, db->port_sw[dn->port_off + p], dl, acc);
+        }
+    }
+    size_t top = dL <= db->max_lid ? dL : (size_t)db->max_lid + 1;
+    for (uint32_t u = 0; u < db->n_sw; u++) {
+        uint32_t s = x->dinv[u];
+        int64_t g = (int64_t)db->sw_hosts[u] - (s != IBR_NONE ? (int64_t)x->hosts[s] : 0);
+        for (size_t dl = 1; g > 0 && dl < top; dl++)
+            if (db->lid_sw[dl] != IBR_NONE && dlive[dl])
+                fix_walk(x, u, (uint32_t)dl, g);
+    }
+    for (size_t dl = 1; dl < top; dl++) {
+        if (db->lid_sw[dl] == IBR_NONE || dlive[dl])
+            continue;
+        for (uint32_t u = 0; u < db->n_sw; u++)
+            if (db->sw_hosts[u])
+                fix_walk(x, u, (uint32_t)dl, db->sw_hosts[u]);
+    }
+}
+
+/* The whole load's corrections (whole_fix), when the database counted
+   the saved load; without them the changes alone are weighed. */
+static void ensure_whole(rr *x)
+{
+    const ibr_routing_db *db = x->db;
+    ibr_context *ctx = x->ctx;
+    uint32_t S1 = x->t->n_sw ? x->t->n_sw : 1;
+    if (!db->pairs)
+        return;
+    uint8_t *dlive = ibr__calloc(ctx, (size_t)db->max_lid + 1, 1);
+    x->wfix = ibr__calloc(ctx, (size_t)S1 * 256, sizeof *x->wfix);
+    x->dinv = ibr__mallocarray(ctx, db->n_sw ? db->n_sw : 1, sizeof *x->dinv);
+    if (!dlive || !x->wfix || !x->dinv) {
+        ibr__free(ctx, dlive);
+        ibr__free(ctx, x->wfix);
+        ibr__free(ctx, x->dinv);
+        x->wfix = NULL;
+        x->dinv = NULL;
+        return;
+    }
+    for (uint32_t u = 0; u < db->n_sw; u++)
+        x->dinv[u] = IBR_NONE;
+    for (uint32_t s = 0; s < x->t->n_sw; s++)
+        if (x->swmap[s] != IBR_NONE)
+            x->dinv[x->swmap[s]] = s;
+    for (size_t l = 1; l < x->r->lft_size; l++)
+        if (x->lidmap[l] != IBR_NONE && x->lidmap[l] <= db->max_lid &&
+            x->t->lid_sw[l] != IBR_NONE && x->t->lid_swport[l] != 0)
+            dlive[x->lidmap[l]] = 1; /* an end port's LID delivered now */
+    whole_fix(x, dlive);
+    ibr__free(ctx, dlive);
+}
+
 /* The scratch of the balanced repair, made before its first search. */
 static int ensure_wload(rr *x)
 {
@@ -1063,6 +1174,8 @@ static int ensure_wload(rr *x)
         for (uint32_t k = t->adj_off[s]; k < t->adj_off[s + 1]; k++)
             x->nbt[(size_t)s * 256 + t->adj[k].port] = ibr__reroute_next_sw(t, s, t->adj[k].port);
     }
+    if (x->balanced)
+        ensure_whole(x);
     return 0;
 }
 
@@ -1151,6 +1264,36 @@ static void add_whole_load(rr *x)
     }
 }
 
+/* The whole load of port p of switch v: the saved routing's (db->pairs,
+   less x->wfix) with the changes (x->wload). */
+static int64_t whole_load(const rr *x, uint32_t v, unsigned p)
+{
+    size_t i = (size_t)v * 256 + p;
+    uint32_t ds = x->swmap[v];
+    int64_t w = x->wfix[i] + x->wload[i];
+    if (ds != IBR_NONE && p <= x->db->nodes[ds].nports)
+        w += (int64_t)x->db->pairs[x->db->nodes[ds].port_off + p];
+    return w;
+}
+
+/* The busiest link of the path toward LID l from switch v on the current
+   entries, by their whole load (whole_load). */
+static int64_t path_peak(const rr *x, uint32_t v, uint32_t d, size_t l)
+{
+    size_t L = x->r->lft_size;
+    int64_t pk = 0;
+    for (uint32_t k = 0; v != d && k < x->t->n_sw; k++) {
+        unsigned p = x->r->lft[(size_t)v * L + l];
+        uint32_t nb = x->nbt[(size_t)v * 256 + p];
+        if (nb == IBR_NONE)
+            break;
+        int64_t w = whole_load(x, v, p);
+        pk = w > pk ? w : pk;
+        v = nb;
+    }
+    return pk;
+}
+
 /* The switches that move toward LID l of destination switch d: those of
    the visited list whose entry left the shortest paths (distances dist),
    and every switch whose path crosses one of them (its path crossed the
@@ -1189,13 +1332,16 @@ static uint32_t moving_set(rr *x, uint32_t d, size_t l, const uint32_t *dist,
 /* The moving entries toward LID l of destination switch d (distances
    dist), as sssp weighs its routes: their end ports' pairs are lifted off
    their old paths, then each moving switch, nearest to d first, takes the
-   shortest-path port whose path has the least busy link (then the least
+   shortest-path port whose path has the least busy link (then the
+   busiest link of the whole load with its pairs added, then the least
    load, then the fewest LIDs on the port; a switch whose entry is still
    on a shortest path keeps it unless another port's path is less busy),
    and its pairs are laid on that path at once, so the next switch sees
    them. Loads are changes since the saved routing, which sssp balanced:
-   links the moved pairs left are the ones free to take them. The entries
-   of the other switches stay. */
+   links the moved pairs left are the ones free to take them; among
+   paths that add as much, the whole load (whole_load)
+   keeps them off links the saved routing had already filled. The
+   entries of the other switches stay. */
 static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
                          const uint32_t *list, uint32_t nlist)
 {
@@ -1239,22 +1385,34 @@ static void balanced_lid(rr *x, uint32_t d, size_t l, const uint32_t *dist,
         ensure_load(x, u);
         const uint32_t *ld = x->load + (size_t)u * 256;
         unsigned best = 0, cur = x->r->lft[(size_t)u * x->r->lft_size + l];
-        int64_t bc = INT64_MAX, bm = INT64_MAX, cm = INT64_MAX;
+        int64_t bc = INT64_MAX, bm = INT64_MAX, cm = INT64_MAX, bp = INT64_MAX;
+        int64_t cp = INT64_MAX;
         for (uint32_t k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
             const ibr__adj *a = &t->adj[k];
             if (dist[a->sw] + 1 != dist[u])
                 continue;
-            int64_t mx = w[a->port];
+            int64_t mx = w[a->port], pk = 0;
             int64_t c = w[a->port] + path_load(x, a->sw, d, l, &mx, NULL);
-            if (a->port == cur)
+            if (x->wfix && ca) {
+                /* the whole load of the links the pairs would cross */
+                int64_t h = (int64_t)x->hosts[u], w0 = whole_load(x, u, a->port);
+                pk = path_peak(x, a->sw, d, l);
+                pk = w0 > pk ? w0 : pk;
+                pk += h;
+            }
+            if (a->port == cur) {
                 cm = mx;
-            if (mx < bm || (mx == bm && (c < bc || (c == bc && ld[a->port] < ld[best])))) {
+                cp = pk;
+            }
+            if (mx < bm || (mx == bm && (pk < bp || (pk == bp && (c < bc ||
+                                                               (c == bc && ld[a->port] < ld[best])))))) {
+                bp = pk;
                 bm = mx;
                 bc = c;
                 best = a->port;
             }
         }
-        if (cm <= bm)
+        if (cp <= bp && cm <= bm)
             best = cur; /* a shortest path no busier than the best stays */
         set_entry(x, u, l, best ? best : IBR_NO_ROUTE);
         if (ca && best)
