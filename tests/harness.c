@@ -631,3 +631,13 @@ void ibr_test_check_answer(const ibr_result *y, const char *what)
         fprintf(stderr, "\n%s: independent walk: %d\n", what, loops);
     CU_ASSERT_EQUAL(loops, 0);
 }
+
+uint64_t ibr_test_fnv(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}

@@ -174,4 +174,8 @@ char *ibr_test_read_file(const char *path, size_t *len);
    1 a loop, -1 a broken route. */
 int ibr_test_credit_loops(const ibr_result *r);
 
+/* FNV-1a of n bytes: the checksum a routing database's end line carries,
+   for tests that edit a database's text and seal it again. */
+uint64_t ibr_test_fnv(const char *s, size_t n);
+
 #endif

@@ -15,7 +15,6 @@
 #include "ibroute/sys/engine.h"
 #include "ibroute/sys/toolkit.h"
 
-static uint64_t fnv(const char *s, size_t n);
 
 static int same_lfts(const ibr_result *a, const ibr_result *b)
 {
@@ -318,7 +317,7 @@ static void test_qos(void)
                 }
                 p += n;
             }
-            k += (size_t)sprintf(old + k, "end %016llx\n", (unsigned long long)fnv(old, k));
+            k += (size_t)sprintf(old + k, "end %016llx\n", (unsigned long long)ibr_test_fnv(old, k));
             ibr_routing_db *odb = NULL;
             CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&odb, NULL, old, k), 0);
             y = NULL;
@@ -366,7 +365,7 @@ static char *with_lines(const char *text, size_t len, const char *lines, size_t 
     memcpy(q + head, lines, nl);
     memcpy(q + head + nl, at, (size_t)(endl - at));
     *k = head + nl + (size_t)(endl - at);
-    *k += (size_t)sprintf(q + *k, "end %016llx\n", (unsigned long long)fnv(q, *k));
+    *k += (size_t)sprintf(q + *k, "end %016llx\n", (unsigned long long)ibr_test_fnv(q, *k));
     return q;
 }
 
@@ -463,7 +462,7 @@ static void test_damaged(void)
         memcpy(q + head, qbad[i].lines, nl);
         memcpy(q + head + nl, tail, (size_t)(endl - tail));
         size_t k = head + nl + (size_t)(endl - tail);
-        k += (size_t)sprintf(q + k, "end %016llx\n", (unsigned long long)fnv(q, k));
+        k += (size_t)sprintf(q + k, "end %016llx\n", (unsigned long long)ibr_test_fnv(q, k));
         expect_refused(q, k, qbad[i].msg);
         free(q);
     }
@@ -481,16 +480,6 @@ static void test_damaged(void)
     free(text);
     ibr_result_destroy(r);
     ibr_topo_destroy(t);
-}
-
-static uint64_t fnv(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
 }
 
 /* Hand-edited databases with a correct checksum: any byte of the body
@@ -514,7 +503,7 @@ static void test_edited(void)
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         size_t pos = (size_t)(state >> 33) % body;
         bad[pos] = subst[(state >> 20) % (sizeof subst - 1)];
-        int n = snprintf(bad + body, 64, "end %016llx\n", (unsigned long long)fnv(bad, body));
+        int n = snprintf(bad + body, 64, "end %016llx\n", (unsigned long long)ibr_test_fnv(bad, body));
         ibr_routing_db *db = NULL;
         int rc = ibr_routing_db_parse(&db, NULL, bad, body + (size_t)n);
         if (rc == 0) {
@@ -1507,7 +1496,7 @@ static void test_no_engine_line(void)
     size_t cut = strlen("\nengine minhop");
     memmove(line, line + cut, (size_t)(end - line) - cut + 1);
     size_t body = (size_t)(end - text) - cut + 1;
-    snprintf(text + body, len + 1 - body, "end %016llx\n", (unsigned long long)fnv(text, body));
+    snprintf(text + body, len + 1 - body, "end %016llx\n", (unsigned long long)ibr_test_fnv(text, body));
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, strlen(text)), 0);
     CU_ASSERT_STRING_EQUAL(ibr_routing_db_engine(db), "");

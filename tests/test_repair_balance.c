@@ -192,16 +192,6 @@ static void test_sssp(void)
     fprintf(stderr, "\nsssp: worst busiest-link ratio %.3f\n", w > v ? w : v);
 }
 
-static uint64_t fnv(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* text (len bytes) without its pairs lines (all, or only the first when
    one), sealed with a valid end line (malloc'ed, *k its length); the
    pairs lines seen in *seen. */
@@ -221,7 +211,7 @@ static char *strip_pairs(const char *text, size_t len, int one, size_t *k, size_
         *seen += pl;
         p += n;
     }
-    *k += (size_t)sprintf(q + *k, "end %016llx\n", (unsigned long long)fnv(q, *k));
+    *k += (size_t)sprintf(q + *k, "end %016llx\n", (unsigned long long)ibr_test_fnv(q, *k));
     return q;
 }
 
@@ -332,7 +322,7 @@ static void test_saved_load(void)
     memcpy(shortl, b.data, head);
     memcpy(shortl + head, eol, rest);
     k = head + rest;
-    k += (size_t)sprintf(shortl + k, "end %016llx\n", (unsigned long long)fnv(shortl, k));
+    k += (size_t)sprintf(shortl + k, "end %016llx\n", (unsigned long long)ibr_test_fnv(shortl, k));
     bad = NULL;
     CU_ASSERT_EQUAL(ibr_routing_db_parse(&bad, NULL, shortl, k), IBR_EPARSE);
     CU_ASSERT_PTR_NOT_NULL(strstr(ibr_routing_db_last_error(bad), "[DB098]"));

@@ -17,16 +17,6 @@
 #include "ibroute/sys/toolkit.h"
 #include "repair_check.h"
 
-static uint64_t fnv(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* r's database through its text; with strip, without its upos lines (as
    an ibroute that did not keep the orientation wrote it). */
 static ibr_routing_db *db_of(const ibr_result *r, int strip)
@@ -48,7 +38,7 @@ static ibr_routing_db *db_of(const ibr_result *r, int strip)
     }
     /* an up/down routing keeps its orientation */
     CU_ASSERT(seen == ibr_topo_switch_count(ibr_result_topo(r)));
-    k += (size_t)sprintf(text + k, "end %016llx\n", (unsigned long long)fnv(text, k));
+    k += (size_t)sprintf(text + k, "end %016llx\n", (unsigned long long)ibr_test_fnv(text, k));
     ibr_routing_db *db = NULL;
     CU_ASSERT_EQUAL_FATAL(ibr_routing_db_parse(&db, NULL, text, k), 0);
     free(text);
